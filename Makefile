@@ -1,0 +1,50 @@
+# roc-dash: `make run` starts the app on demo data, `make test` runs every test.
+# Both work on a fresh Debian machine with only Python >= 3.11, make and apt.
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8050
+# Extra pytest arguments, e.g. `make test PYTEST_ARGS="-k core"`.
+PYTEST_ARGS ?=
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test browser-deps lint bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# Re-install only when the package metadata changes.
+$(VENV)/.installed-app: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed-app
+
+run: $(VENV)/.installed-app
+	$(VENV)/bin/roc-dash serve --host $(HOST) --port $(PORT)
+
+# Debian's chromium and chromium-driver, for the dash_duo browser tests.
+browser-deps:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then \
+		echo "chromium and chromedriver present"; \
+	else \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver; \
+	fi
+
+test: $(VENV)/.installed-test browser-deps
+	$(PY) -m pytest --headless $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check .
+
+bench: $(VENV)/.installed-test
+	$(PY) bench/bench_core.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -1,0 +1,43 @@
+"""The Dash application: layout, callbacks and the server-side dataset store."""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+
+from dash import Dash
+
+from .callbacks import register_callbacks
+from .layout import build_layout
+from .store import DatasetStore
+
+__all__ = ["create_app"]
+
+
+def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
+    """Build the roc-dash Dash app.
+
+    Parameters
+    ----------
+    data_dir : path, optional
+        Where uploaded datasets are kept (default ``$ROC_DASH_DATA_DIR`` or the per-user
+        cache folder). Every worker process serving the app must see the same folder.
+    store : DatasetStore, optional
+        A ready store (tests); overrides ``data_dir``.
+    """
+    store = store or DatasetStore(data_dir)
+    app = Dash(
+        __name__,
+        title="roc-dash",
+        assets_folder=str(resources.files("roc_dash") / "assets"),
+        serve_locally=True,
+        update_title=None,
+        health_endpoint="health",
+    )
+    max_mb = float(os.environ.get("ROC_DASH_MAX_UPLOAD_MB", "200"))
+    # base64 in the callback body makes an upload ~4/3 of the file size
+    app.server.config["MAX_CONTENT_LENGTH"] = int(max_mb * 1024 * 1024 * 4 / 3) + 65536
+    app.layout = build_layout()
+    register_callbacks(app, store)
+    app.store = store
+    return app

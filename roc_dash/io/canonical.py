@@ -1,0 +1,479 @@
+"""Read prediction files, validate them and build the canonical table."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .columns import ColumnChoice, describe_choice, resolve_named, resolve_wide
+from .errors import InputError, format_rows, plural, quote
+from .labels import decode_labels
+from .readers import parse_bytes, read_source
+from .values import first_true, missing_error, null_mask, to_float, to_text
+
+#: Columns of the canonical table, in order; "id" (str) follows only when an id column exists.
+CANONICAL_COLUMNS: tuple[str, ...] = ("label", "score", "model", "fold", "weight")
+
+#: Fold of rows from files without a fold column.
+DEFAULT_FOLD = "all"
+
+#: Extensions removed (repeatedly, any case) when a model is named after its file.
+DATA_EXTENSIONS = frozenset(
+    {".gz", ".gzip", ".csv", ".tsv", ".tab", ".txt", ".dat", ".parquet", ".parq", ".pq"}
+)
+
+_SCHEMA = pa.schema(
+    [
+        ("label", pa.bool_()),
+        ("score", pa.float64()),
+        ("model", pa.string()),
+        ("fold", pa.string()),
+        ("weight", pa.float64()),
+    ]
+)
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """How to read prediction files; every field applies to all files of one call.
+
+    Column overrides are matched case-insensitively, ignoring surrounding whitespace.
+    ``score`` may name several columns: wide form, one model per column.
+    """
+
+    label: str | None = None
+    score: str | Sequence[str] | None = None
+    model: str | None = None
+    fold: str | None = None
+    weight: str | None = None
+    id: str | None = None
+    positive: str | None = None
+    drop_nonfinite: bool = False
+
+    def __post_init__(self) -> None:
+        score = self.score
+        if score is not None and not isinstance(score, str):
+            names = tuple(str(s) for s in score if str(s).strip())
+            if not names:
+                names = None
+            elif len(names) == 1:
+                names = names[0]
+            object.__setattr__(self, "score", names)
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    """The canonical table of all files and non-fatal remarks about how they were read."""
+
+    table: pd.DataFrame
+    notes: tuple[str, ...] = field(default=())
+
+
+@dataclass
+class _FilePart:
+    """One validated file, before model names from file names are assigned."""
+
+    name: str
+    table: pa.Table  # canonical columns; "model" is null when named after the file
+    label_column: str
+    needs_model_name: bool
+    has_fold: bool
+    column_models: tuple[str, ...]  # model names read from a model column or wide form
+    positive: str | None
+    negative: str | None
+
+
+def model_name_from_filename(filename: str) -> str:
+    """``runs/preds.csv.gz`` -> ``preds``: no directories, no data-file extensions."""
+    base = re.split(r"[\\/]", str(filename).rstrip("/\\"))[-1]
+    stem = base
+    while True:
+        root, ext = os.path.splitext(stem)
+        if root and ext.lower() in DATA_EXTENSIONS:
+            stem = root
+        else:
+            break
+    return stem.strip() or base.strip() or "model"
+
+
+def _unique_name(base: str, taken: set[str]) -> str:
+    if base not in taken:
+        return base
+    k = 2
+    while f"{base} ({k})" in taken:
+        k += 1
+    return f"{base} ({k})"
+
+
+def _as_sources(sources: object) -> list[object]:
+    if isinstance(sources, str | bytes | os.PathLike):
+        return [sources]
+    if (
+        isinstance(sources, tuple)
+        and len(sources) == 2
+        and isinstance(sources[1], bytes | bytearray | memoryview)
+    ):
+        return [sources]
+    return list(sources)  # type: ignore[call-overload]
+
+
+def load_predictions(
+    sources: Iterable[object],
+    *,
+    options: ReadOptions | None = None,
+    existing_models: Iterable[str] = (),
+) -> LoadResult:
+    """Read, validate and concatenate prediction files into one canonical table.
+
+    ``sources`` holds paths and/or ``(filename, bytes)`` pairs. All or nothing: the first bad
+    file raises :class:`InputError` (naming it) and nothing is returned.
+
+    The table has the columns ``label`` (bool), ``score`` (float64), ``model`` (str),
+    ``fold`` (str), ``weight`` (float64), then ``id`` (str) when any file has an id column;
+    rows keep their order within each file, files follow in the given order (wide-form files:
+    all rows of the first score column, then of the next), and the index is 0..n-1.
+    """
+    options = options or ReadOptions()
+    items = _as_sources(sources)
+    if not items:
+        raise InputError("No prediction files were given; choose at least one file.")
+
+    notes: list[str] = []
+    parts: list[_FilePart] = []
+    for item in items:
+        name, data = read_source(item)
+        part, file_notes = _load_one(name, data, options)
+        parts.append(part)
+        notes.extend(file_notes)
+
+    taken = set(existing_models)
+    for part in parts:
+        taken.update(part.column_models)
+    for part in parts:
+        if not part.needs_model_name:
+            continue
+        base = model_name_from_filename(part.name)
+        model = _unique_name(base, taken)
+        taken.add(model)
+        if model != base:
+            notes.append(
+                f"{part.name}: the model is named {quote(model)} because {quote(base)} is "
+                "already in use."
+            )
+        column = pa.repeat(pa.scalar(model, pa.string()), part.table.num_rows)
+        part.table = part.table.set_column(
+            part.table.schema.get_field_index("model"), "model", column
+        )
+
+    _check_both_classes(parts)
+
+    with_id = any("id" in part.table.column_names for part in parts)
+    schema = _SCHEMA.append(pa.field("id", pa.string())) if with_id else _SCHEMA
+    tables = []
+    for part in parts:
+        table = part.table
+        if with_id and "id" not in table.column_names:
+            table = table.append_column("id", pa.nulls(table.num_rows, pa.string()))
+        tables.append(table.cast(schema))
+    combined = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+    frame = combined.to_pandas()
+    frame.index = pd.RangeIndex(len(frame))
+    return LoadResult(table=frame, notes=tuple(notes))
+
+
+def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, list[str]]:
+    notes: list[str] = []
+    choice_box: list[ColumnChoice] = []
+
+    def choose(names: list[str]) -> set[str]:
+        choice = resolve_named(
+            names,
+            name,
+            label=options.label,
+            score=options.score,
+            model=options.model,
+            fold=options.fold,
+            weight=options.weight,
+            id=options.id,
+        )
+        choice_box.append(choice)
+        return choice.text_columns()
+
+    parsed = parse_bytes(data, name, string_columns=choose)
+    table = parsed.table
+    if table.num_rows == 0:
+        what = "has a header but no data rows" if parsed.kind == "text" else "has no rows"
+        raise InputError(
+            f"{name}: {what} (columns: "
+            f"{', '.join(quote(c) for c in table.column_names[:30])}). Add one row per "
+            "prediction below the header.",
+            file=name,
+        )
+    choice = resolve_wide(choice_box[0], table.schema, name, parsed.unnamed)
+    notes.extend(describe_choice(choice, name))
+
+    n = table.num_rows
+    decimal_comma = parsed.delimiter == ";"
+
+    # --- scores: one column (long form) or several (wide form), finite or dropped
+    score_values: list[np.ndarray] = []
+    finite_masks: list[np.ndarray] = []
+    for column in choice.scores:
+        values = to_float(
+            table.column(column),
+            parsed.row_numbers,
+            name,
+            column,
+            "Scores must be numbers",
+            decimal_comma=decimal_comma,
+        )
+        finite = np.isfinite(values)
+        if not finite.all():
+            bad = ~finite
+            count = int(bad.sum())
+            numbers = parsed.row_numbers(first_true(bad))
+            if count == n:
+                raise InputError(
+                    f"{name}: column {quote(column)} has no usable scores: all "
+                    f"{plural(n, 'value')} are missing or infinite. Choose the column that "
+                    "holds the classifier's scores (--score), or fill it in.",
+                    file=name,
+                    column=column,
+                    rows=numbers,
+                    count=count,
+                )
+            if not options.drop_nonfinite:
+                n_missing = int(np.isnan(values).sum())
+                n_inf = count - n_missing
+                kinds = ", ".join(
+                    k
+                    for k in (
+                        f"{n_missing:,} missing" if n_missing else "",
+                        f"{n_inf:,} infinite" if n_inf else "",
+                    )
+                    if k
+                )
+                raise InputError(
+                    f"{name}: column {quote(column)} has "
+                    f"{plural(count, 'missing or infinite score')} ({kinds}; "
+                    f"{format_rows(numbers, count)}). Every row needs a finite score: fix or "
+                    "remove these rows, or choose to drop them (--drop-nonfinite).",
+                    file=name,
+                    column=column,
+                    rows=numbers,
+                    count=count,
+                )
+            notes.append(
+                f"{name}: dropped {plural(count, 'row')} with missing or infinite scores in "
+                f"column {quote(column)} ({format_rows(numbers, count)})."
+            )
+        score_values.append(values)
+        finite_masks.append(finite)
+
+    # rows that survive in at least one score column: everything else is validated on them
+    keep_any = np.logical_or.reduce(finite_masks) if len(finite_masks) > 1 else finite_masks[0]
+    if keep_any.all():
+        positions = None
+        kept = n
+
+        def rows(p: np.ndarray) -> np.ndarray:
+            return parsed.row_numbers(p)
+
+        def sub(column: str) -> pa.ChunkedArray:
+            return table.column(column)
+    else:
+        positions = np.flatnonzero(keep_any)
+        kept = len(positions)
+        take_index = pa.array(positions)
+
+        def rows(p: np.ndarray) -> np.ndarray:
+            return parsed.row_numbers(positions[np.asarray(p, dtype=np.int64)])
+
+        def sub(column: str) -> pa.ChunkedArray:
+            return table.column(column).take(take_index)
+
+    labels = decode_labels(sub(choice.label), rows, name, choice.label, options.positive)
+
+    if choice.weight is not None:
+        weights = to_float(
+            sub(choice.weight),
+            rows,
+            name,
+            choice.weight,
+            "Weights must be numbers (0 or more)",
+            decimal_comma=decimal_comma,
+        )
+        _check_weights(weights, rows, name, choice.weight)
+    else:
+        weights = np.ones(kept)
+
+    def text_column(column: str, what: str, integral_text: bool) -> pa.Array:
+        values = to_text(sub(column), name, column, integral_text=integral_text)
+        missing = null_mask(values)
+        if missing.any():
+            raise missing_error(
+                missing,
+                rows,
+                name,
+                column,
+                f"Every row needs a {what};",
+                "fill them in or remove these rows.",
+            )
+        return values
+
+    fold = (
+        text_column(choice.fold, "fold", True)
+        if choice.fold is not None
+        else pa.repeat(pa.scalar(DEFAULT_FOLD, pa.string()), kept)
+    )
+    ids = text_column(choice.id, "id", True) if choice.id is not None else None
+    if choice.model is not None:
+        model = text_column(choice.model, "model name", False)
+        column_models = tuple(pc.unique(model).to_pylist())
+    else:
+        model = pa.nulls(kept, pa.string())
+        column_models = ()
+
+    label_array = pa.array(labels.values, type=pa.bool_())
+    weight_array = pa.array(weights, type=pa.float64())
+    pieces = []
+    for column, values, finite in zip(choice.scores, score_values, finite_masks, strict=True):
+        kept_values = values if positions is None else values[positions]
+        columns = {
+            "label": label_array,
+            "score": pa.array(kept_values, type=pa.float64()),
+            "model": (
+                pa.repeat(pa.scalar(column, pa.string()), kept) if choice.wide else model
+            ),
+            "fold": fold,
+            "weight": weight_array,
+        }
+        if ids is not None:
+            columns["id"] = ids
+        piece = pa.table(columns)
+        local_finite = finite if positions is None else finite[positions]
+        if not local_finite.all():
+            piece = piece.filter(pa.array(local_finite))
+        pieces.append(piece)
+    if choice.wide:
+        column_models = tuple(choice.scores)
+    part_table = pa.concat_tables(pieces) if len(pieces) > 1 else pieces[0]
+
+    return (
+        _FilePart(
+            name=name,
+            table=part_table,
+            label_column=choice.label,
+            needs_model_name=choice.model is None and not choice.wide,
+            has_fold=choice.fold is not None,
+            column_models=column_models,
+            positive=labels.positive,
+            negative=labels.negative,
+        ),
+        notes,
+    )
+
+
+def _check_weights(weights: np.ndarray, rows, name: str, column: str) -> None:
+    missing = np.isnan(weights)
+    if missing.any():
+        raise missing_error(
+            missing,
+            rows,
+            name,
+            column,
+            "Every row needs a weight (a finite number, 0 or more);",
+            "fill them in, remove these rows, or leave out the weight column.",
+        )
+    bad = ~np.isfinite(weights) | (weights < 0)
+    if bad.any():
+        count = int(bad.sum())
+        positions = first_true(bad)
+        numbers = rows(positions)
+        examples = list(dict.fromkeys(float(w) for w in weights[np.flatnonzero(bad)[:1000]]))
+        shown = ", ".join(f"{w:g}" for w in examples[:5])
+        raise InputError(
+            f"{name}: column {quote(column)} has {plural(count, 'invalid weight')} "
+            f"({format_rows(numbers, count)}): {shown}. Weights must be finite numbers, 0 or "
+            "more; fix or remove these rows.",
+            file=name,
+            column=column,
+            rows=numbers,
+            count=count,
+        )
+
+
+def _check_both_classes(parts: list[_FilePart]) -> None:
+    """Every (model, fold) needs positive and negative rows, or its ROC curve is undefined."""
+    groups: dict[tuple[str, str], list] = {}
+    for part in parts:
+        table = part.table
+        models = pc.unique(table.column("model"))
+        folds = pc.unique(table.column("fold"))
+        if len(models) == 1 and len(folds) == 1:
+            label = table.column("label")
+            pos = pc.sum(pc.cast(label, pa.int64())).as_py() or 0
+            counts = [(models[0].as_py(), folds[0].as_py(), pos, table.num_rows)]
+        else:
+            grouped = (
+                pa.table(
+                    {
+                        "model": table.column("model"),
+                        "fold": table.column("fold"),
+                        "pos": pc.cast(table.column("label"), pa.int64()),
+                    }
+                )
+                .group_by(["model", "fold"], use_threads=False)
+                .aggregate([("pos", "sum"), ("pos", "count")])
+            )
+            counts = list(
+                zip(
+                    grouped.column("model").to_pylist(),
+                    grouped.column("fold").to_pylist(),
+                    grouped.column("pos_sum").to_pylist(),
+                    grouped.column("pos_count").to_pylist(),
+                    strict=True,
+                )
+            )
+        for model, fold, pos, total in counts:
+            entry = groups.setdefault((model, fold), [0, 0, []])
+            entry[0] += pos
+            entry[1] += total
+            entry[2].append(part)
+
+    bad = [(key, entry) for key, entry in groups.items() if entry[0] in (0, entry[1])]
+    if not bad:
+        return
+    (model, fold), (pos, total, files) = bad[0]
+    first = files[0]
+    positive = pos == total
+    kind = "positive" if positive else "negative"
+    value = first.positive if positive else first.negative
+    value_text = f" ({quote(value)})" if value is not None else ""
+    file_names = ", ".join(dict.fromkeys(p.name for p in files))
+    where = (
+        f"in fold {quote(fold)}"
+        if any(p.has_fold for p in files)
+        else "in the whole file" if len(files) == 1 else "in all its files"
+    )
+    more = (
+        f" ({plural(len(bad) - 1, 'other model/fold combination')} also "
+        f"{'has' if len(bad) == 2 else 'have'} a single class.)"
+        if len(bad) > 1
+        else ""
+    )
+    raise InputError(
+        f"{file_names}: model {quote(model)} has only {kind} labels{value_text} {where} "
+        f"({plural(total, 'row')}), so its ROC curve is undefined. Every model and fold needs "
+        "both positive and negative examples: add rows of the other class, or remove this "
+        f"{'fold' if any(p.has_fold for p in files) else 'model'}.{more}",
+        file=first.name,
+        column=first.label_column,
+    )

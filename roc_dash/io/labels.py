@@ -1,0 +1,196 @@
+"""Decode a label column into booleans (True = positive class)."""
+
+from __future__ import annotations
+
+import decimal
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .errors import InputError, quote, quote_list
+from .values import RowMapper, is_text, missing_error, null_mask, plain, trimmed_text
+
+#: Built-in two-class encodings as (positive, negative) keys; keys are case-folded text and
+#: whole numbers written without sign or decimals ('+1', '1.0' -> '1').
+ENCODINGS: tuple[tuple[str, str], ...] = (
+    ("1", "0"),
+    ("1", "-1"),
+    ("true", "false"),
+    ("yes", "no"),
+    ("p", "n"),
+    ("pos", "neg"),
+    ("positive", "negative"),
+)
+
+#: Shown in advice.
+ENCODINGS_TEXT = "0/1, -1/+1, true/false, yes/no, p/n, pos/neg, positive/negative"
+
+#: Above this many distinct raw values the label column is certainly not two classes; only
+#: the first few are inspected for the message.
+_MAX_DISTINCT_INSPECTED = 10_000
+_MAX_VALUES_LISTED = 10
+
+_INTEGER = re.compile(r"^[+-]?\d+(\.0*)?$")
+_FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Decoded labels of one file."""
+
+    values: np.ndarray  # bool, True = positive
+    positive: str | None  # the positive value as shown to users (None if absent)
+    negative: str | None  # the negative value as shown to users (None if absent)
+
+
+def label_key(value: object) -> str:
+    """The comparison key of one label value (also used for the ``positive`` option)."""
+    if isinstance(value, bool | np.bool_):
+        return "true" if value else "false"
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    if isinstance(value, float | np.floating | decimal.Decimal):
+        number = float(value)
+        return str(int(number)) if number.is_integer() else repr(number)
+    text = str(value).strip().casefold()
+    if _INTEGER.match(text):
+        return str(int(text.split(".")[0]))
+    if _FLOAT.match(text):
+        number = float(text)
+        return str(int(number)) if number.is_integer() else repr(number)
+    return text
+
+
+def _display(value: object) -> str:
+    if isinstance(value, float | decimal.Decimal) and float(value).is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def decode_labels(
+    column: pa.ChunkedArray | pa.Array,
+    rows: RowMapper,
+    filename: str,
+    name: str,
+    positive: object | None = None,
+) -> Labels:
+    """Map a label column to booleans.
+
+    Known two-class encodings are recognised in any case (see :data:`ENCODINGS`);
+    ``positive`` names the positive value explicitly and then overrides them. Missing labels,
+    more than two values, two unknown values without ``positive`` and a ``positive`` that is
+    not among the values are :class:`InputError`.
+    """
+    column = plain(column)
+    if is_text(column):
+        column = trimmed_text(column)
+    elif pa.types.is_floating(column.type):
+        column = pc.if_else(pc.is_nan(column), pa.scalar(None, column.type), column)
+    elif not (
+        pa.types.is_boolean(column.type)
+        or pa.types.is_integer(column.type)
+        or pa.types.is_decimal(column.type)
+        or pa.types.is_null(column.type)
+    ):
+        try:
+            column = trimmed_text(pc.cast(column, pa.string()))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            raise InputError(
+                f"{filename}: column {quote(name)} holds {column.type} values, which cannot be "
+                "used as class labels. Choose another label column.",
+                file=filename,
+                column=name,
+            ) from None
+
+    missing = null_mask(column) if not pa.types.is_null(column.type) else None
+    if missing is None or missing.any():
+        if missing is None:
+            missing = np.ones(len(column), dtype=bool)
+        raise missing_error(
+            missing,
+            rows,
+            filename,
+            name,
+            "Every row needs a label (its true class);",
+            "fill them in or remove these rows.",
+        )
+
+    encoded = column.dictionary_encode()
+    dictionary = encoded.dictionary
+    indices = encoded.indices.to_numpy(zero_copy_only=False)
+    raw = dictionary.slice(0, _MAX_DISTINCT_INSPECTED).to_pylist()
+
+    # distinct keys in order of first appearance, with the first spelling seen for each
+    keys: list[str] = []
+    shown: dict[str, str] = {}
+    for value in raw:
+        key = label_key(value)
+        if key not in shown:
+            shown[key] = _display(value)
+            keys.append(key)
+
+    if len(keys) > 2 or len(dictionary) > _MAX_DISTINCT_INSPECTED:
+        many = len(keys) if len(dictionary) <= _MAX_DISTINCT_INSPECTED else None
+        count = f"{many:,}" if many is not None else f"more than {_MAX_DISTINCT_INSPECTED:,}"
+        values = quote_list([shown[k] for k in keys][:_MAX_VALUES_LISTED])
+        if many is not None and many > _MAX_VALUES_LISTED:
+            values += f", … ({many:,} in all)"
+        raise InputError(
+            f"{filename}: column {quote(name)} has {count} distinct values ({values}); a label "
+            "column must have exactly two classes. Multi-class labels are not supported: "
+            "reduce the labels to two classes (e.g. one class against all others) and try "
+            "again.",
+            file=filename,
+            column=name,
+        )
+
+    positive_key: str | None
+    if positive is not None and str(positive).strip():
+        positive_key = label_key(positive)
+        if positive_key not in keys:
+            raise InputError(
+                f"{filename}: the positive class {quote(str(positive).strip())} is not a value "
+                f"of column {quote(name)}; the values found are {quote_list(shown.values())}. "
+                "Choose one of these as the positive class (--positive).",
+                file=filename,
+                column=name,
+            )
+    else:
+        positive_key = _known_positive(keys)
+        if positive_key is None:
+            values = quote_list(shown.values())
+            if len(keys) == 1:
+                message = (
+                    f"{filename}: column {quote(name)} has a single value, {values}, so every "
+                    "row is of the same class. An ROC curve needs both positive and negative "
+                    "examples; add rows of the other class."
+                )
+            else:
+                message = (
+                    f"{filename}: column {quote(name)} has the values {values}, which are not "
+                    f"a known label encoding ({ENCODINGS_TEXT}). Say which value is the "
+                    f"positive class (--positive VALUE on the command line, e.g. --positive "
+                    f"{shown[keys[0]]})."
+                )
+            raise InputError(message, file=filename, column=name)
+
+    lookup = np.array([label_key(v) == positive_key for v in raw], dtype=bool)
+    values = lookup[indices]
+    negatives = [shown[k] for k in keys if k != positive_key]
+    return Labels(
+        values=values,
+        positive=shown.get(positive_key),
+        negative=negatives[0] if negatives else None,
+    )
+
+
+def _known_positive(keys: list[str]) -> str | None:
+    """The positive key when the keys fit a built-in encoding, else ``None``."""
+    found = set(keys)
+    for pos, neg in ENCODINGS:
+        if found <= {pos, neg}:
+            return pos
+    return None

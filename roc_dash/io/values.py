@@ -1,0 +1,188 @@
+"""Vectorised conversion of Arrow columns to numbers and text, with precise errors."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .errors import MAX_VALUES_SHOWN, InputError, format_rows, plural, quote, quote_list
+
+#: Maps 0-based positions (within the column as given) to 1-based row numbers.
+RowMapper = Callable[[np.ndarray], np.ndarray]
+
+#: What Arrow's string-to-double cast accepts, spelled as a regex (used to find the culprits
+#: only after the cast has failed).
+_NUMBER = r"^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|infinity|nan)$"
+_DECIMAL_COMMA = r"^([+-]?\d*),(\d+)$"
+_INTEGRAL_TEXT = r"^([+-]?\d+)\.0*$"
+
+
+def plain(column: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """One contiguous array, dictionary-decoded."""
+    if isinstance(column, pa.ChunkedArray):
+        if pa.types.is_dictionary(column.type):
+            column = pc.cast(column, column.type.value_type)
+        column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    if pa.types.is_dictionary(column.type):
+        column = column.dictionary_decode()
+    if pa.types.is_large_string(column.type) or pa.types.is_string_view(column.type):
+        column = pc.cast(column, pa.string())
+    return column
+
+
+def is_text(column: pa.Array) -> bool:
+    return pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+
+
+def trimmed_text(column: pa.Array) -> pa.Array:
+    """Text with surrounding whitespace removed; empty strings become missing."""
+    column = pc.utf8_trim_whitespace(column)
+    return pc.if_else(pc.equal(column, ""), pa.scalar(None, column.type), column)
+
+
+def first_true(mask: np.ndarray, limit: int = 5) -> np.ndarray:
+    """Positions of the first ``limit`` true values, without scanning all of a huge mask."""
+    return np.flatnonzero(mask)[:limit]
+
+
+def missing_error(
+    mask: np.ndarray,
+    rows: RowMapper,
+    filename: str,
+    column: str,
+    what: str,
+    advice: str,
+) -> InputError:
+    count = int(mask.sum())
+    numbers = rows(first_true(mask))
+    return InputError(
+        f"{filename}: column {quote(column)} has {plural(count, 'missing value')} "
+        f"({format_rows(numbers, count)}). {what} {advice}",
+        file=filename,
+        column=column,
+        rows=numbers,
+        count=count,
+    )
+
+
+def _bad_values_error(
+    bad: np.ndarray,
+    values: pa.Array,
+    rows: RowMapper,
+    filename: str,
+    column: str,
+    requirement: str,
+) -> InputError:
+    count = int(bad.sum())
+    positions = np.flatnonzero(bad)
+    numbers = rows(positions[:5])
+    examples = pc.unique(values.take(pa.array(positions[:1000]))).to_pylist()
+    return InputError(
+        f"{filename}: column {quote(column)} has {plural(count, 'non-numeric value')} "
+        f"({format_rows(numbers, count)}): {quote_list(examples, MAX_VALUES_SHOWN)}. "
+        f"{requirement}; fix or remove these rows.",
+        file=filename,
+        column=column,
+        rows=numbers,
+        count=count,
+    )
+
+
+def to_float(
+    column: pa.ChunkedArray | pa.Array,
+    rows: RowMapper,
+    filename: str,
+    name: str,
+    requirement: str,
+    decimal_comma: bool = False,
+) -> np.ndarray:
+    """float64 values of a column (missing -> NaN). Non-numeric text is an :class:`InputError`
+    listing rows and values. ``decimal_comma`` also accepts '0,5' (semicolon-separated
+    files)."""
+    column = plain(column)
+    data_type = column.type
+    if pa.types.is_null(data_type):
+        return np.full(len(column), np.nan)
+    if (
+        pa.types.is_integer(data_type)
+        or pa.types.is_floating(data_type)
+        or pa.types.is_decimal(data_type)
+        or pa.types.is_boolean(data_type)
+    ):
+        numbers = pc.cast(column, pa.float64(), safe=False)
+    elif is_text(column):
+        text = trimmed_text(column)
+        if decimal_comma:
+            text = pc.replace_substring_regex(text, _DECIMAL_COMMA, r"\1.\2")
+        try:
+            numbers = pc.cast(text, pa.float64())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            ok = pc.match_substring_regex(text, _NUMBER, ignore_case=True)
+            bad = pc.and_kleene(pc.invert(ok), pc.is_valid(text))
+            bad_np = bad.to_numpy(zero_copy_only=False).astype(bool)
+            if bad_np.any():
+                raise _bad_values_error(
+                    bad_np, pc.utf8_trim_whitespace(column), rows, filename, name, requirement
+                ) from None
+            # the regex and Arrow disagree on some exotic spelling: let pandas decide
+            series = pd.to_numeric(
+                pd.Series(text.to_numpy(zero_copy_only=False), dtype=object), errors="coerce"
+            )
+            return series.to_numpy(dtype=np.float64, na_value=np.nan)
+    else:
+        raise InputError(
+            f"{filename}: column {quote(name)} holds {data_type} values, not numbers. "
+            f"{requirement}; choose another column or convert this one.",
+            file=filename,
+            column=name,
+        )
+    return pc.fill_null(numbers, np.nan).to_numpy(zero_copy_only=False)
+
+
+def to_text(
+    column: pa.ChunkedArray | pa.Array,
+    filename: str,
+    name: str,
+    *,
+    integral_text: bool = False,
+) -> pa.Array:
+    """A string array (missing -> null). Whole numbers read as floats become '1', not '1.0';
+    with ``integral_text`` the text '1.0' becomes '1' too (folds and ids)."""
+    column = plain(column)
+    data_type = column.type
+    if pa.types.is_null(data_type):
+        return pa.nulls(len(column), pa.string())
+    if is_text(column):
+        text = trimmed_text(column)
+        if integral_text:
+            text = pc.replace_substring_regex(text, _INTEGRAL_TEXT, r"\1")
+        return text
+    if pa.types.is_floating(data_type):
+        column = pc.if_else(pc.is_nan(column), pa.scalar(None, data_type), column)
+        integral = pc.and_(
+            pc.equal(column, pc.floor(column)), pc.less(pc.abs(column), 2.0**53)
+        )
+        integral = pc.fill_null(integral, False)
+        safe = pc.if_else(integral, column, 0.0)
+        as_int = pc.cast(pc.cast(safe, pa.int64()), pa.string())
+        return pc.if_else(integral, as_int, pc.cast(column, pa.string()))
+    try:
+        return pc.cast(column, pa.string())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        raise InputError(
+            f"{filename}: column {quote(name)} holds {data_type} values, which cannot be used "
+            "as text. Choose another column or convert this one.",
+            file=filename,
+            column=name,
+        ) from None
+
+
+def null_mask(column: pa.Array) -> np.ndarray:
+    """True where the value is missing."""
+    if column.null_count == 0:
+        return np.zeros(len(column), dtype=bool)
+    return column.is_null().to_numpy(zero_copy_only=False).astype(bool)

@@ -1,0 +1,99 @@
+"""The app in a real headless Chromium: demo curves, upload, bad upload."""
+
+import time
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+from roc_dash.app import ids
+
+from ..conftest import make_predictions
+
+
+def legend(dash_duo) -> list[str]:
+    return [e.text for e in dash_duo.find_elements(f"#{ids.ROC_GRAPH} .legendtext")]
+
+
+def wait_for_legend(dash_duo, predicate, timeout=20):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        names = legend(dash_duo)
+        if predicate(names):
+            return names
+        time.sleep(0.2)
+    raise AssertionError(f"legend never matched; last seen {legend(dash_duo)}")
+
+
+def _tpr_at(app, model, fpr):
+    from roc_dash.app.store import DEMO_ID
+    from roc_dash.core.summary import summarise_models
+
+    curve = next(m.curve for m in summarise_models(app.store.get(DEMO_ID)) if m.name == model)
+    return float(curve.tpr[curve.fpr <= fpr].max())
+
+
+def hover_at(dash_duo, x, y):
+    """Move the mouse to data coordinates (x, y) of the ROC plot; return the hover label."""
+    area = dash_duo.find_element(f"#{ids.ROC_GRAPH} .nsewdrag")
+    layout = dash_duo.driver.execute_script(
+        f"const g = document.querySelector('#{ids.ROC_GRAPH} .js-plotly-plot');"
+        "return [g._fullLayout.xaxis.range, g._fullLayout.yaxis.range];")
+    (x0, x1), (y0, y1) = layout
+    w, h = area.size["width"], area.size["height"]
+    px = (x - x0) / (x1 - x0) * w  # selenium 4.2: offsets from the top-left corner
+    py = (1 - (y - y0) / (y1 - y0)) * h
+    ActionChains(dash_duo.driver).move_to_element_with_offset(area, px, py).perform()
+    dash_duo.wait_for_element(f"#{ids.ROC_GRAPH} .hoverlayer .hovertext", timeout=5)
+    return dash_duo.find_element(f"#{ids.ROC_GRAPH} .hoverlayer").text
+
+
+def upload(dash_duo, *paths):
+    field = dash_duo.driver.find_element(By.CSS_SELECTOR, f"#{ids.UPLOAD} input[type=file]")
+    field.send_keys("\n".join(str(p) for p in paths))
+
+
+def test_brw001_starts_with_demo_curves(dash_duo, app, shot):
+    dash_duo.driver.set_window_size(1400, 950)
+    dash_duo.start_server(app)
+    names = wait_for_legend(dash_duo, lambda n: sum("(AUC" in x for x in n) >= 4)
+    demo = [n for n in names if "(AUC" in n and not n.startswith("chance")]
+    assert {n.split(" (AUC")[0] for n in demo} == {
+        "logistic regression", "naive Bayes", "decision tree", "gradient boosting"}
+    dash_duo.wait_for_contains_text(f"#{ids.MODEL_TABLE}", "logistic regression")
+    dash_duo.wait_for_contains_text(f"#{ids.DATASET_LIST}", "demo")
+    shot("brw001_demo")
+    # hovering a vertex of a curve shows its threshold
+    hover_text = hover_at(dash_duo, 0.2, _tpr_at(app, "logistic regression", 0.2))
+    assert "threshold ≥" in hover_text
+    assert dash_duo.get_logs() == []
+
+
+def test_brw002_upload_adds_curve_then_bad_upload_keeps_it(dash_duo, app, tmp_path, shot):
+    dash_duo.driver.set_window_size(1400, 950)
+    good = tmp_path / "my model.csv"
+    frame = make_predictions(400, seed=7, separation=2.5)
+    frame.to_csv(good, index=False)
+    bad = tmp_path / "broken.csv"
+    bad.write_text("label,score\n1,0.9\n0,oops\n1,0.4\n")
+
+    dash_duo.start_server(app)
+    wait_for_legend(dash_duo, lambda n: sum("(AUC" in x for x in n) >= 4)
+
+    upload(dash_duo, good)
+    names = wait_for_legend(dash_duo, lambda n: any(x.startswith("my model (AUC") for x in n))
+    from sklearn.metrics import roc_auc_score
+
+    expected = f"my model (AUC {roc_auc_score(frame['label'], frame['score']):.3f})"
+    assert expected in names
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "my model.csv")
+    shot("brw002_uploaded")
+
+    upload(dash_duo, bad)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_ERROR}", "broken.csv")
+    error = dash_duo.find_element(f"#{ids.UPLOAD_ERROR}").text
+    assert "score" in error and "oops" in error
+    time.sleep(0.5)
+    after = legend(dash_duo)
+    assert expected in after and sum("(AUC" in x for x in after) == len(names) - 0
+    assert "broken" not in " ".join(after)
+    shot("brw002_bad_upload")

@@ -1,0 +1,25 @@
+"""Shared fixtures: small prediction files built in the tests, an isolated data folder."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+
+def make_predictions(n: int = 200, *, seed: int = 0, model: str | None = None,
+                     separation: float = 1.0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    label = rng.random(n) < 0.4
+    score = 1 / (1 + np.exp(-(rng.normal(0, 1, n) + separation * label)))
+    frame = pd.DataFrame({"label": label.astype(int), "score": np.round(score, 4)})
+    if model is not None:
+        frame.insert(0, "model", model)
+    return frame
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    path = tmp_path / "roc-dash-data"
+    monkeypatch.setenv("ROC_DASH_DATA_DIR", str(path))
+    return path

@@ -1,0 +1,69 @@
+"""`roc-dash report` and `roc-dash serve` as a user runs them."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import roc_auc_score
+
+from roc_dash.cli import main
+
+from ..conftest import make_predictions
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, "-m", "roc_dash.cli", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli001_report_json(tmp_path):
+    a = make_predictions(300, seed=1, model="alpha")
+    b = make_predictions(300, seed=2, model="beta", separation=2.0)
+    path = tmp_path / "preds.csv"
+    pd.concat([a, b]).to_csv(path, index=False)
+    out = _run("report", str(path), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    by_name = {m["name"]: m for m in doc["models"]}
+    assert set(by_name) == {"alpha", "beta"}
+    for name, frame in (("alpha", a), ("beta", b)):
+        m = by_name[name]
+        assert m["n_pos"] == frame["label"].sum() and m["n_neg"] == (frame["label"] == 0).sum()
+        assert m["auc"] == pytest.approx(roc_auc_score(frame["label"], frame["score"]))
+        roc = m["roc"]
+        assert roc["threshold"][0] is None  # +inf: nothing called positive
+        assert (roc["fpr"][0], roc["tpr"][0]) == (0.0, 0.0)
+        assert (roc["fpr"][-1], roc["tpr"][-1]) == (1.0, 1.0)
+        assert len(roc["fpr"]) == frame["score"].nunique() + 1
+        assert np.all(np.diff(roc["fpr"]) >= 0)
+
+
+def test_cli002_bad_input_exit_2_no_traceback(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("label,score\n1,0.3\n0,abc\n")
+    out = _run("report", str(bad))
+    assert out.returncode == 2
+    assert "bad.csv" in out.stderr and "score" in out.stderr
+    assert "Traceback" not in out.stderr and out.stdout == ""
+    missing = _run("report", str(tmp_path / "nope.csv"))
+    assert missing.returncode == 2 and "nope.csv" in missing.stderr
+    assert "Traceback" not in missing.stderr
+
+
+def test_cli003_output_file_and_overrides(tmp_path):
+    frame = make_predictions(100, seed=3).rename(columns={"label": "truth", "score": "p"})
+    path = tmp_path / "odd.csv"
+    frame.to_csv(path, index=False)
+    target = tmp_path / "report.json"
+    assert main(["report", str(path), "--label", "truth", "--score", "p", "-o", str(target)]) == 0
+    doc = json.loads(target.read_text())
+    assert doc["models"][0]["name"] == "odd"
+    assert doc["models"][0]["auc"] == pytest.approx(roc_auc_score(frame["truth"], frame["p"]))
+
+
+def test_cli004_serve_help_lists_commands():
+    out = _run("--help")
+    assert out.returncode == 0 and "serve" in out.stdout and "report" in out.stdout

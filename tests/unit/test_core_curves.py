@@ -1,0 +1,162 @@
+"""Core ROC points and AUC: Fawcett's worked examples, tie handling, scikit-learn as oracle."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import roc_auc_score
+from sklearn.metrics import roc_curve as sk_roc_curve
+
+from roc_dash.core import accuracy_at_threshold, best_accuracy, roc_auc, roc_curve
+
+# Fawcett (2004), figure 3: twenty instances, ten positive and ten negative.
+FIG3_CLASS = list("ppnpppnnpnpnpnnnpnpn")
+FIG3_SCORE = [0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.53, 0.52, 0.51, 0.505,
+              0.4, 0.39, 0.38, 0.37, 0.36, 0.35, 0.34, 0.33, 0.30, 0.1]
+
+# Fawcett (2004), figure 4: ten Naive Bayes scores.
+FIG4_CLASS = list("ppppppnnnn")
+FIG4_SCORE = [0.99999, 0.99999, 0.99993, 0.99986, 0.99964, 0.99955,
+              0.68139, 0.50961, 0.48880, 0.44951]
+
+
+def _fig3():
+    return np.array([c == "p" for c in FIG3_CLASS]), np.array(FIG3_SCORE)
+
+
+def _walk(classes):
+    """Independent Algorithm 2 walk for distinct scores: the expected vertex sequence."""
+    p = classes.count("p")
+    n = classes.count("n")
+    tp = fp = 0
+    points = [(0.0, 0.0)]
+    for c in classes:
+        tp += c == "p"
+        fp += c == "n"
+        points.append((fp / n, tp / p))
+    return points
+
+
+def test_core001_fawcett_figure3_points():
+    y, s = _fig3()
+    curve = roc_curve(y, s)
+    expected = _walk(FIG3_CLASS)
+    assert len(curve) == 21
+    np.testing.assert_allclose(curve.fpr, [p[0] for p in expected])
+    np.testing.assert_allclose(curve.tpr, [p[1] for p in expected])
+    # Each point is labelled by the threshold that produces it; the origin by +inf.
+    assert curve.thresholds[0] == np.inf
+    np.testing.assert_allclose(curve.thresholds[1:], FIG3_SCORE)
+    # A few points read off the figure.
+    assert (curve.fpr[1], curve.tpr[1]) == (0.0, 0.1)
+    assert (curve.fpr[3], curve.tpr[3]) == pytest.approx((0.1, 0.2))
+    assert (curve.fpr[-1], curve.tpr[-1]) == (1.0, 1.0)
+
+
+def test_core002_fawcett_figure3_best_accuracy():
+    y, s = _fig3()
+    best = best_accuracy(roc_curve(y, s))
+    assert (best.fpr, best.tpr) == pytest.approx((0.1, 0.5))
+    assert best.value == pytest.approx(0.70)
+    assert best.threshold == pytest.approx(0.54)
+
+
+def test_core003_fawcett_figure4_auc_one_but_accuracy_80():
+    y = np.array([c == "p" for c in FIG4_CLASS])
+    s = np.array(FIG4_SCORE)
+    curve = roc_curve(y, s)
+    assert roc_auc(y, s) == 1.0
+    # The curve rises vertically to (0, 1), then runs horizontally to (1, 1).
+    assert (0.0, 1.0) in set(zip(curve.fpr.tolist(), curve.tpr.tolist(), strict=True))
+    assert accuracy_at_threshold(y, s, 0.5) == pytest.approx(0.80)
+    assert best_accuracy(curve).value == 1.0
+
+
+def test_core004_tied_run_gives_one_diagonal_segment():
+    # Fawcett section 4.1 / figure 6: a run of 4 negatives and 6 positives with equal scores.
+    run = [False, True] * 2 + [True] * 2 + [False] * 2 + [True] * 2
+    y = np.array([True, True] + run + [True, False])
+    s = np.array([0.9, 0.8] + [0.5] * 10 + [0.1, 0.05])
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    order = np.random.default_rng(0).permutation(y.size)
+    for yy, ss in ((y, s), (y[order], s[order])):
+        curve = roc_curve(yy, ss)
+        # One vertex per distinct score: the tied run is a single segment.
+        assert len(curve) == np.unique(ss).size + 1
+        k = int(np.flatnonzero(curve.thresholds == 0.5)[0])
+        dx = curve.fpr[k] - curve.fpr[k - 1]
+        dy = curve.tpr[k] - curve.tpr[k - 1]
+        assert dx == pytest.approx(4 / n_neg) and dy == pytest.approx(6 / n_pos)
+    # The area of the run is the mean of its optimistic and pessimistic orderings.
+    opt = roc_auc(y, np.array([0.9, 0.8] + [0.5 + 1e-3 * t for t in y[2:12]] + [0.1, 0.05]))
+    pes = roc_auc(y, np.array([0.9, 0.8] + [0.5 - 1e-3 * t for t in y[2:12]] + [0.1, 0.05]))
+    assert roc_auc(y, s) == pytest.approx((opt + pes) / 2)
+
+
+def _mann_whitney(y, s, w=None):
+    w = np.ones_like(s) if w is None else w
+    sp, wp = s[y], w[y]
+    sn, wn = s[~y], w[~y]
+    gt = (sp[:, None] > sn[None, :]) + 0.5 * (sp[:, None] == sn[None, :])
+    return float((wp[:, None] * wn[None, :] * gt).sum() / (wp.sum() * wn.sum()))
+
+
+@pytest.mark.parametrize("n_distinct", [3, 10, 1000])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_core005_matches_sklearn_with_ties(n_distinct, weighted):
+    rng = np.random.default_rng(n_distinct + weighted)
+    n = 2000
+    y = rng.random(n) < 0.3
+    s = np.round(rng.normal(y * 0.8, 1.0) * n_distinct / 6) / n_distinct
+    w = rng.uniform(0.1, 3.0, n) if weighted else None
+    curve = roc_curve(y, s, weights=w)
+    fpr, tpr, thr = sk_roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    np.testing.assert_allclose(curve.fpr, fpr, atol=1e-12)
+    np.testing.assert_allclose(curve.tpr, tpr, atol=1e-12)
+    np.testing.assert_array_equal(curve.thresholds[1:], thr[1:])
+    assert roc_auc(y, s, weights=w) == pytest.approx(roc_auc_score(y, s, sample_weight=w), abs=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.booleans(), st.integers(0, 6), st.integers(1, 4)), min_size=2, max_size=40)
+)
+def test_core006_auc_is_mann_whitney_with_half_ties(rows):
+    y = np.array([r[0] for r in rows])
+    if y.all() or not y.any():
+        return
+    s = np.array([r[1] for r in rows], dtype=float)
+    w = np.array([r[2] for r in rows], dtype=float)
+    assert roc_auc(y, s) == pytest.approx(_mann_whitney(y, s), abs=1e-12)
+    # Integer weights are instance counts: the weighted curve equals the expanded rows'.
+    assert roc_auc(y, s, weights=w) == pytest.approx(_mann_whitney(y, s, w), abs=1e-12)
+    rep = w.astype(int)
+    expanded = roc_curve(np.repeat(y, rep), np.repeat(s, rep))
+    weighted = roc_curve(y, s, weights=w)
+    np.testing.assert_allclose(weighted.fpr, expanded.fpr, atol=1e-12)
+    np.testing.assert_allclose(weighted.tpr, expanded.tpr, atol=1e-12)
+
+
+def test_core007_rejects_one_class_and_bad_input():
+    with pytest.raises(ValueError, match="no negative"):
+        roc_curve([True, True], [0.1, 0.2])
+    with pytest.raises(ValueError, match="no positive"):
+        roc_curve([False, False], [0.1, 0.2])
+    with pytest.raises(ValueError, match="finite"):
+        roc_curve([True, False], [np.nan, 0.2])
+    with pytest.raises(ValueError, match="length"):
+        roc_curve([True, False], [0.1])
+    with pytest.raises(ValueError, match="weights"):
+        roc_curve([True, False], [0.1, 0.2], weights=[1.0, -1.0])
+
+
+def test_core008_core_imports_no_ui_library():
+    import pathlib
+    import re
+
+    import roc_dash.core
+
+    root = pathlib.Path(roc_dash.core.__file__).parent
+    pattern = re.compile(r"^\s*(import|from)\s+(dash|plotly|flask)\b", re.M)
+    offenders = [str(p) for p in root.rglob("*.py") if pattern.search(p.read_text())]
+    assert offenders == []
