@@ -1,0 +1,336 @@
+"""The ROC convex hull (ROCCH) and iso-performance lines.
+
+Implements Fawcett (2004) section 7.1 and the journal version (2006) section 6
+(``../shared/papers/000_*``, ``002_*``), and Flach et al., "Decision support for data mining:
+an introduction to ROC analysis and its applications" section 3 (``004_*``):
+
+* a classifier is potentially optimal if and only if it lies on the convex hull of the set of
+  points in ROC space; the hull's vertices are the only operating points worth keeping;
+* operating conditions become an iso-performance line of slope
+  ``m = c(FP)·p(−) / (c(FN)·p(+))``; the optimal classifier is where the most north-west line
+  of that slope touches the hull;
+* each hull vertex is optimal over a range of slopes, between the slopes of its two hull
+  segments, equivalently over a range of ``PC(+) = 1 / (1 + m)`` (Drummond & Holte).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "RocHull",
+    "HullOptimum",
+    "convex_hull",
+    "hull_of_points",
+    "hull_of_curves",
+    "iso_performance_slope",
+    "pc_pos",
+    "pc_pos_from_slope",
+    "slope_from_pc_pos",
+    "interpolate_on_segment",
+    "optimal_point",
+    "expected_cost",
+    "normalized_expected_cost",
+]
+
+# Relative tolerance for "a segment of exactly that slope".
+SLOPE_RTOL = 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class RocHull:
+    """Vertices of a ROC convex hull, from (0, 0) to (1, 1), slopes non-increasing.
+
+    Attributes
+    ----------
+    fpr, tpr : ndarray of float64
+        The hull vertices.
+    thresholds : ndarray of float64
+        Score threshold of the classifier at each vertex ("positive iff score >= t";
+        ``+inf`` for the all-negative classifier, ``-inf`` for an added all-positive one,
+        NaN for points given without thresholds).
+    models : ndarray of object (str)
+        Which model each vertex comes from ("" when the points carry no model).
+    slope_high, slope_low : ndarray of float64
+        Vertex ``k`` is optimal for every iso-performance slope ``m`` with
+        ``slope_low[k] <= m <= slope_high[k]``: the slopes of the hull segments arriving at
+        and leaving the vertex (``+inf`` above the first vertex, ``0`` below the last).
+    """
+
+    fpr: np.ndarray
+    tpr: np.ndarray
+    thresholds: np.ndarray
+    models: np.ndarray
+    slope_high: np.ndarray
+    slope_low: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.fpr.size)
+
+    @property
+    def segment_slopes(self) -> np.ndarray:
+        """Slope of each hull segment, left to right (non-increasing; ``inf`` if vertical)."""
+        return self.slope_high[1:]
+
+    @property
+    def pc_pos_low(self) -> np.ndarray:
+        """Lower end of the PC(+) range over which each vertex is optimal."""
+        return pc_pos_from_slope(self.slope_high)
+
+    @property
+    def pc_pos_high(self) -> np.ndarray:
+        """Upper end of the PC(+) range over which each vertex is optimal."""
+        return pc_pos_from_slope(self.slope_low)
+
+
+@dataclass(frozen=True)
+class HullOptimum:
+    """The hull vertex an iso-performance line of a given slope touches.
+
+    When a hull segment has exactly that slope, every point of the segment is optimal:
+    ``on_segment`` is True, ``index``/``index_end`` are its two ends and ``weight`` is the
+    interpolation weight of the reported point (Fawcett 2004, section 7.4.1: use the classifier
+    at ``index_end`` on a random fraction ``weight`` of the instances and the one at ``index``
+    on the rest). The reported point is the segment's conservative (left) end, ``weight = 0``.
+    """
+
+    slope: float
+    index: int
+    fpr: float
+    tpr: float
+    threshold: float
+    model: str
+    on_segment: bool = False
+    index_end: int | None = None
+    weight: float = 0.0
+
+
+def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of the upper convex hull of points sorted by strictly increasing ``x``.
+
+    Vectorised peeling: every point on or below the chord of its two current neighbours is
+    not a hull vertex (it is dominated by a mix of two points of the set), so all such points
+    are dropped at once and the pass repeats until none is left. Each pass is O(n) and the
+    remaining set shrinks fast on ROC data; a monotone-chain scan finishes pathological cases.
+    """
+    idx = np.arange(x.size)
+    for _ in range(64):
+        if idx.size <= 2:
+            return idx
+        xs, ys = x[idx], y[idx]
+        cross = (xs[1:-1] - xs[:-2]) * (ys[2:] - ys[:-2]) - (ys[1:-1] - ys[:-2]) * (xs[2:] - xs[:-2])
+        drop = cross >= 0
+        if not drop.any():
+            return idx
+        keep = np.ones(idx.size, dtype=bool)
+        keep[1:-1] = ~drop
+        idx = idx[keep]
+    # Fallback (rare): Andrew's monotone chain on what is left.
+    stack: list[int] = []
+    for i in idx.tolist():
+        while len(stack) >= 2:
+            a, b = stack[-2], stack[-1]
+            if (x[b] - x[a]) * (y[i] - y[a]) - (y[b] - y[a]) * (x[i] - x[a]) >= 0:
+                stack.pop()
+            else:
+                break
+        stack.append(i)
+    return np.asarray(stack, dtype=np.intp)
+
+
+def hull_of_points(fpr, tpr, *, thresholds=None, models=None) -> RocHull:
+    """ROC convex hull of arbitrary points in ROC space.
+
+    The trivial classifiers (0, 0) (always negative) and (1, 1) (always positive) are always
+    potentially optimal and are added when absent. Among points with equal FPR only the
+    highest TPR can be on the hull; collinear points are not vertices.
+
+    Parameters
+    ----------
+    fpr, tpr : array-like of float
+        Points in ROC space (any order).
+    thresholds : array-like of float, optional
+        Score threshold of each point (carried to the hull vertices).
+    models : array-like of str, optional
+        Model of each point (carried to the hull vertices).
+    """
+    x = np.asarray(fpr, dtype=np.float64).ravel()
+    y = np.asarray(tpr, dtype=np.float64).ravel()
+    if x.shape != y.shape:
+        raise ValueError("fpr and tpr differ in length")
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise ValueError("ROC points must be finite")
+    if ((x < 0) | (x > 1) | (y < 0) | (y > 1)).any():
+        raise ValueError("ROC points must lie in the unit square")
+    t = (np.full(x.size, np.nan) if thresholds is None
+         else np.asarray(thresholds, dtype=np.float64).ravel())
+    m = (np.full(x.size, "", dtype=object) if models is None
+         else np.asarray(models, dtype=object).ravel())
+    # The trivial classifiers, last so that real points with the same coordinates win.
+    x = np.concatenate((x, [0.0, 1.0]))
+    y = np.concatenate((y, [0.0, 1.0]))
+    t = np.concatenate((t, [np.inf, -np.inf]))
+    m = np.concatenate((m, ["", ""]))
+
+    # Sort by fpr ascending, tpr descending, original order as the last key (stable).
+    order = np.lexsort((-y, x))
+    xs, ys = x[order], y[order]
+    first = np.ones(xs.size, dtype=bool)
+    first[1:] = xs[1:] != xs[:-1]  # the highest TPR of each FPR
+    top = order[first]
+    upper = top[_upper_hull(x[top], y[top])]
+    # The hull starts at the origin: add it below a vertical first segment.
+    origin = order[(xs == 0) & (ys == 0)][0]
+    if y[upper[0]] > 0:
+        upper = np.concatenate(([origin], upper))
+    hx, hy = x[upper], y[upper]
+    dx, dy = np.diff(hx), np.diff(hy)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        seg = np.where(dx > 0, dy / dx, np.inf)
+    slope_high = np.concatenate(([np.inf], seg))
+    slope_low = np.concatenate((seg, [0.0]))
+    return RocHull(
+        fpr=hx,
+        tpr=hy,
+        thresholds=t[upper],
+        models=m[upper],
+        slope_high=slope_high,
+        slope_low=slope_low,
+    )
+
+
+def convex_hull(curve, *, model: str = "") -> RocHull:
+    """ROC convex hull of one curve (any object with ``fpr``, ``tpr`` and ``thresholds``).
+
+    Fawcett (2004) section 7.1: only the hull's vertices are potentially optimal operating
+    points of the classifier, whatever the costs and class distribution.
+    """
+    thresholds = getattr(curve, "thresholds", None)
+    models = None if not model else np.full(np.size(curve.fpr), model, dtype=object)
+    return hull_of_points(curve.fpr, curve.tpr, thresholds=thresholds, models=models)
+
+
+def hull_of_curves(curves: Mapping[str, object]) -> RocHull:
+    """ROC convex hull across several models; each vertex knows its model and threshold.
+
+    Fawcett (2006) section 6, figure 7a: classifiers below the joint hull (B and D there) are
+    never optimal under any conditions and can be discarded.
+    """
+    if not curves:
+        return hull_of_points([], [])
+    names = list(curves)
+    fpr = np.concatenate([np.asarray(curves[n].fpr) for n in names])
+    tpr = np.concatenate([np.asarray(curves[n].tpr) for n in names])
+    thr = np.concatenate([np.asarray(getattr(curves[n], "thresholds",
+                                             np.full(np.size(curves[n].fpr), np.nan)))
+                          for n in names])
+    models = np.concatenate([np.full(np.size(curves[n].fpr), n, dtype=object) for n in names])
+    return hull_of_points(fpr, tpr, thresholds=thr, models=models)
+
+
+def iso_performance_slope(cost_fp: float = 1.0, cost_fn: float = 1.0,
+                          prior_pos: float = 0.5) -> float:
+    """Slope ``m = c(FP)·p(−) / (c(FN)·p(+))`` of the iso-performance lines.
+
+    Fawcett (2004) section 7.1; Flach et al. section 3 write it ``(C_FP/C_FN)·(Neg/Pos)``.
+    """
+    _check_conditions(cost_fp, cost_fn, prior_pos)
+    return float(cost_fp * (1.0 - prior_pos) / (cost_fn * prior_pos))
+
+
+def pc_pos(cost_fp: float = 1.0, cost_fn: float = 1.0, prior_pos: float = 0.5) -> float:
+    """Probability-cost ``PC(+) = p(+)c(FN) / (p(+)c(FN) + p(−)c(FP))`` (Drummond & Holte).
+
+    Equal to ``1 / (1 + m)`` for the iso-performance slope ``m``.
+    """
+    _check_conditions(cost_fp, cost_fn, prior_pos)
+    num = prior_pos * cost_fn
+    return float(num / (num + (1.0 - prior_pos) * cost_fp))
+
+
+def pc_pos_from_slope(slope):
+    """``PC(+) = 1 / (1 + m)`` (``m = inf`` gives 0)."""
+    m = np.asarray(slope, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        out = np.where(np.isinf(m), 0.0, 1.0 / (1.0 + m))
+    return float(out) if out.ndim == 0 else out
+
+
+def slope_from_pc_pos(pc):
+    """Inverse of :func:`pc_pos_from_slope`: ``m = (1 − PC(+)) / PC(+)``."""
+    p = np.asarray(pc, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        out = np.where(p == 0, np.inf, (1.0 - p) / p)
+    return float(out) if out.ndim == 0 else out
+
+
+def _check_conditions(cost_fp, cost_fn, prior_pos) -> None:
+    if not (cost_fp > 0 and cost_fn > 0 and np.isfinite(cost_fp) and np.isfinite(cost_fn)):
+        raise ValueError("costs must be positive and finite")
+    if not 0.0 < prior_pos < 1.0:
+        raise ValueError("the prior p(+) must lie strictly between 0 and 1")
+
+
+def optimal_point(hull: RocHull, slope: float) -> HullOptimum:
+    """The hull vertex where the most north-west iso-performance line of ``slope`` touches.
+
+    It maximises ``TPR − m·FPR`` over the hull (Fawcett 2004 section 7.1; Flach et al.
+    section 3: "slide this line in the north-west direction until it touches the hull").
+    A hull segment of exactly that slope is reported as such (see :class:`HullOptimum`).
+    """
+    if not slope >= 0:
+        raise ValueError("the iso-performance slope must be non-negative")
+    # Vertex k is optimal when slope_low[k] <= m <= slope_high[k]; segment slopes are
+    # non-increasing, so the first vertex whose outgoing slope is <= m is it.
+    k = int(np.argmax(hull.slope_low <= slope * (1 + SLOPE_RTOL)))
+    on_segment = (k + 1 < len(hull)
+                  and np.isclose(hull.slope_low[k], slope, rtol=SLOPE_RTOL, atol=0.0))
+    return HullOptimum(
+        slope=float(slope),
+        index=k,
+        fpr=float(hull.fpr[k]),
+        tpr=float(hull.tpr[k]),
+        threshold=float(hull.thresholds[k]),
+        model=str(hull.models[k]),
+        on_segment=bool(on_segment),
+        index_end=k + 1 if on_segment else None,
+        weight=0.0,
+    )
+
+
+def interpolate_on_segment(hull: RocHull, index: int, weight: float) -> tuple[float, float]:
+    """ROC point of the mix "classifier ``index+1`` on a fraction ``weight``, else ``index``".
+
+    Fawcett (2004) section 7.4.1: randomly combining two classifiers' decisions yields any
+    point on the segment joining them.
+    """
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError("weight must lie in [0, 1]")
+    a, b = index, index + 1
+    return (float(hull.fpr[a] + weight * (hull.fpr[b] - hull.fpr[a])),
+            float(hull.tpr[a] + weight * (hull.tpr[b] - hull.tpr[a])))
+
+
+def expected_cost(fpr, tpr, *, cost_fp: float = 1.0, cost_fn: float = 1.0,
+                  prior_pos: float = 0.5):
+    """Expected cost per instance ``p(+)·(1−TPR)·c(FN) + p(−)·FPR·c(FP)``."""
+    _check_conditions(cost_fp, cost_fn, prior_pos)
+    f, t = np.asarray(fpr, dtype=np.float64), np.asarray(tpr, dtype=np.float64)
+    out = prior_pos * (1.0 - t) * cost_fn + (1.0 - prior_pos) * f * cost_fp
+    return float(out) if out.ndim == 0 else out
+
+
+def normalized_expected_cost(fpr, tpr, *, cost_fp: float = 1.0, cost_fn: float = 1.0,
+                             prior_pos: float = 0.5):
+    """Expected cost divided by its maximum ``p(+)c(FN) + p(−)c(FP)``.
+
+    Equals Drummond & Holte's ``(1 − TPR)·PC(+) + FPR·(1 − PC(+))``, the height of the
+    classifier's line in cost space (Fawcett 2004 section 7.5.2).
+    """
+    pc = pc_pos(cost_fp, cost_fn, prior_pos)
+    f, t = np.asarray(fpr, dtype=np.float64), np.asarray(tpr, dtype=np.float64)
+    out = (1.0 - t) * pc + f * (1.0 - pc)
+    return float(out) if out.ndim == 0 else out
