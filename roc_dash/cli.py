@@ -16,37 +16,34 @@ from . import __version__
 EXIT_BAD_INPUT = 2
 
 
-def _finite_or_none(values) -> list:
-    """JSON-safe list: +inf/-inf/NaN (e.g. the threshold of the origin) become ``null``."""
-    return [None if not math.isfinite(v) else float(v) for v in values]
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
 
 
-def build_report(models) -> dict:
-    """The JSON document of ``roc-dash report`` for summarised models."""
-    return {
-        "models": [
-            {
-                "name": m.name,
-                "n_pos": m.n_pos,
-                "n_neg": m.n_neg,
-                "n_rows": m.n_rows,
-                "n_folds": m.n_folds,
-                "auc": m.auc,
-                "gini": 2.0 * m.auc - 1.0,
-                "roc": {
-                    "fpr": m.curve.fpr.tolist(),
-                    "tpr": m.curve.tpr.tolist(),
-                    "threshold": _finite_or_none(m.curve.thresholds),
-                },
-            }
-            for m in models
-        ]
-    }
+def _open_unit(text: str) -> float:
+    value = _positive_float(text)
+    if not value < 1:
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {text}")
+    return value
+
+
+def _fpr_max(text: str) -> float:
+    value = _positive_float(text)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"must lie in (0, 1], got {text}")
+    return value
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .core.summary import summarise_models
+    from .core.analysis import Conditions, analyse
     from .io import InputError, ReadOptions, load_predictions
+    from .report import build_report
 
     options = ReadOptions(
         label=args.label, score=args.score, model=args.model, fold=args.fold,
@@ -60,11 +57,15 @@ def _report(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     for note in result.notes:
         print(f"roc-dash: note: {note}", file=sys.stderr)
+    conditions = Conditions(cost_fp=args.cost_fp, cost_fn=args.cost_fn, prior_pos=args.prior,
+                            fpr_max=args.fpr_max, level=args.level)
     try:
-        report = build_report(summarise_models(result.table))
+        report = build_report(analyse(result.table, conditions))
     except ValueError as exc:
         print(f"roc-dash: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    for note in report["notes"]:
+        print(f"roc-dash: note: {note}", file=sys.stderr)
     text = json.dumps(report, indent=2, allow_nan=False)
     if args.output:
         try:
@@ -112,6 +113,16 @@ def _parser() -> argparse.ArgumentParser:
                         help="label value of the positive class, when labels are ambiguous")
     report.add_argument("--drop-nonfinite", action="store_true",
                         help="drop rows whose score is missing, NaN or infinite instead of failing")
+    report.add_argument("--cost-fp", type=_positive_float, default=1.0, metavar="X",
+                        help="cost of a false positive (default 1)")
+    report.add_argument("--cost-fn", type=_positive_float, default=1.0, metavar="Y",
+                        help="cost of a false negative (default 1)")
+    report.add_argument("--prior", type=_open_unit, default=None, metavar="P",
+                        help="deployment prior p(+) in (0, 1) (default: the data's prevalence)")
+    report.add_argument("--fpr-max", type=_fpr_max, default=0.2, metavar="A",
+                        help="upper FPR limit of the partial AUC (default 0.2)")
+    report.add_argument("--level", type=_open_unit, default=0.95, metavar="L",
+                        help="confidence level of intervals and bands (default 0.95)")
     report.add_argument("--format", choices=["json"], default="json")
     report.add_argument("-o", "--output", metavar="PATH", default=None,
                         help="write the report here instead of standard output")

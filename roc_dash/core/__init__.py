@@ -1,24 +1,133 @@
 """Pure ROC analysis: numpy in, small frozen dataclasses of numpy arrays out.
 
+Modules, each named after what it computes (and the paper section it implements):
+
+* :mod:`.curves` -- ROC points with thresholds, AUC, tie bounds, collinear reduction, DET
+* :mod:`.statistics` -- Gini, partial AUC (McClish), DeLong / Hanley-McNeil intervals and tests,
+  accuracy and expected cost at every threshold
+* :mod:`.averaging` -- pooled, vertical and threshold averaging across folds, bands
+* :mod:`.hull` -- ROC convex hull, iso-performance slope, optimal vertex, expected cost
+* :mod:`.precision_recall` -- PR under a deployment prevalence, Davis-Goadrich interpolation,
+  average precision, iso-F1, precision-recall-gain
+* :mod:`.cost_curves` -- Drummond & Holte cost lines and lower envelope
+* :mod:`.analysis` -- all of the above for every model of a canonical table
+
 No Dash, Plotly or Flask import is allowed anywhere under this package (a test checks it).
 """
 
+from .averaging import (
+    ScoreScaleWarning,
+    ThresholdAverage,
+    VerticalAverage,
+    fold_curves,
+    pooled_curve,
+    simultaneous_band,
+    threshold_average,
+    vertical_average,
+)
+from .cost_curves import LowerEnvelope, cost_lines, envelope_cost_at, lower_envelope
 from .curves import (
+    DetCurve,
     OperatingPoint,
+    RocBounds,
     RocCurve,
     accuracy_at_threshold,
     auc,
     best_accuracy,
+    det_curve,
+    reduce_collinear,
     roc_auc,
     roc_curve,
+    tie_bounds,
+)
+from .hull import (
+    HullOptimum,
+    RocHull,
+    convex_hull,
+    expected_cost,
+    hull_of_curves,
+    hull_of_points,
+    iso_performance_slope,
+    normalized_expected_cost,
+    optimal_point,
+    pc_pos,
+)
+from .precision_recall import (
+    PrCurve,
+    achievable_pr_curve,
+    average_precision,
+    average_precision_from_curve,
+    interpolate_pr,
+    iso_f1_curves,
+    pr_auc_interpolated,
+    precision_recall_curve,
+    prg_curve,
+)
+from .statistics import (
+    AucInterval,
+    PairedAucTest,
+    PartialAuc,
+    accuracy_at_thresholds,
+    auc_confidence_interval,
+    auc_test_vs_chance,
+    cost_at_thresholds,
+    delong_paired_test,
+    gini,
+    partial_auc,
 )
 
 __all__ = [
+    "AucInterval",
+    "DetCurve",
+    "HullOptimum",
+    "LowerEnvelope",
     "OperatingPoint",
+    "PairedAucTest",
+    "PartialAuc",
+    "PrCurve",
+    "RocBounds",
     "RocCurve",
+    "RocHull",
+    "ScoreScaleWarning",
+    "ThresholdAverage",
+    "VerticalAverage",
     "accuracy_at_threshold",
+    "accuracy_at_thresholds",
+    "achievable_pr_curve",
     "auc",
+    "auc_confidence_interval",
+    "auc_test_vs_chance",
+    "average_precision",
+    "average_precision_from_curve",
     "best_accuracy",
+    "convex_hull",
+    "cost_at_thresholds",
+    "cost_lines",
+    "delong_paired_test",
+    "det_curve",
+    "envelope_cost_at",
+    "expected_cost",
+    "fold_curves",
+    "gini",
+    "hull_of_curves",
+    "hull_of_points",
+    "interpolate_pr",
+    "iso_f1_curves",
+    "iso_performance_slope",
+    "lower_envelope",
+    "normalized_expected_cost",
+    "optimal_point",
+    "partial_auc",
+    "pc_pos",
+    "pooled_curve",
+    "pr_auc_interpolated",
+    "precision_recall_curve",
+    "prg_curve",
+    "reduce_collinear",
     "roc_auc",
     "roc_curve",
+    "simultaneous_band",
+    "threshold_average",
+    "tie_bounds",
+    "vertical_average",
 ]

@@ -22,7 +22,20 @@ import numpy as np
 
 from ._validation import check_binary_inputs
 
-__all__ = ["RocCurve", "OperatingPoint", "roc_curve", "roc_auc", "auc", "best_accuracy"]
+__all__ = [
+    "RocCurve",
+    "RocBounds",
+    "DetCurve",
+    "OperatingPoint",
+    "roc_curve",
+    "roc_auc",
+    "auc",
+    "best_accuracy",
+    "accuracy_at_threshold",
+    "tie_bounds",
+    "reduce_collinear",
+    "det_curve",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,44 +86,123 @@ class OperatingPoint:
     """The criterion that selected the point (accuracy for :func:`best_accuracy`)."""
 
 
-def _unique_sorted(a: np.ndarray) -> np.ndarray:
-    """Distinct values of an ascending array, in O(n)."""
-    if a.size == 0:
-        return a
-    keep = np.empty(a.size, dtype=bool)
-    keep[0] = True
-    np.not_equal(a[1:], a[:-1], out=keep[1:])
-    return a[keep]
+_SIGN = np.uint64(1 << 63)
+_ONE = np.uint64(1)
 
 
-def _sorted_class(scores: np.ndarray, weights: np.ndarray | None):
-    """Sort one class's scores; return ``(sorted_scores, prefix_weights_or_None, total)``."""
-    if weights is None:
-        scores.sort()
-        return scores, None, float(scores.size)
-    order = np.argsort(scores, kind="stable")
-    prefix = np.empty(order.size + 1)
-    prefix[0] = 0.0
-    np.cumsum(weights[order], out=prefix[1:])
-    return scores[order], prefix, float(prefix[-1])
+def _order_keys(s: np.ndarray) -> np.ndarray:
+    """Unsigned integers whose order is the order of the floats ``s`` (-0.0 == 0.0)."""
+    bits = (s + 0.0).view(np.uint64)  # + 0.0 turns -0.0 into 0.0
+    mask = (bits.view(np.int64) >> 63).view(np.uint64)  # all ones for negative floats
+    mask |= _SIGN
+    mask ^= bits  # negative: ~bits; non-negative: bits | sign
+    return mask
 
 
-def _count_at_or_above(sorted_scores, prefix, total, thresholds_desc):
-    """Weighted number of scores ``>= t`` for every ``t`` in ``thresholds_desc``."""
-    below = np.searchsorted(sorted_scores, thresholds_desc[::-1], side="left")[::-1]
-    if prefix is None:
-        return total - below
-    return total - prefix[below]
+def _from_order_keys(k: np.ndarray) -> np.ndarray:
+    """Inverse of :func:`_order_keys`."""
+    bits = np.where(k & _SIGN, k ^ _SIGN, ~k)
+    return bits.view(np.float64)
+
+
+def _descending_with_origin(ascending: np.ndarray) -> np.ndarray:
+    """``[+inf, *reversed(ascending)]``: thresholds of the vertices, origin first."""
+    out = np.empty(ascending.size + 1)
+    out[0] = np.inf
+    out[1:] = ascending[::-1]
+    return out
+
+
+def _runs_by_label_key(y: np.ndarray, s: np.ndarray, lo: float):
+    """One sort of the scores with the label riding in the lowest bit of the sort key.
+
+    Returns ``(thresholds, positives_at_or_below, negatives_at_or_below)``: the vertex
+    thresholds (``+inf`` first, then the distinct scores descending) and, per distinct score
+    ascending, the counts of each class scoring at or below it. Returns ``None`` when the
+    scores span too wide a range of the float line to spare a bit (mixed signs with large
+    magnitudes); the caller then uses an argsort.
+    """
+    if lo >= 0.0:
+        # Non-negative floats: the IEEE bit pattern is already order-preserving and its top
+        # (sign) bit is free; shifting it out also maps -0.0 onto 0.0.
+        k = s.view(np.uint64) << _ONE
+        offset = None
+    else:
+        k = _order_keys(s)
+        offset = k.min()
+        if k.max() - offset >= _SIGN:
+            return None
+        k -= offset
+        k <<= _ONE
+    k |= y
+    k.sort()
+    label = np.empty(k.size, dtype=np.uint8)
+    np.bitwise_and(k, _ONE, out=label, casting="unsafe")
+    k >>= _ONE
+    change = np.empty(k.size, dtype=bool)
+    np.not_equal(k[1:], k[:-1], out=change[:-1])
+    change[-1] = True
+    run_end = np.flatnonzero(change)
+    del change
+    thresholds = np.empty(run_end.size + 1)
+    thresholds[0] = np.inf
+    keys = thresholds[1:].view(np.uint64)
+    np.take(k, run_end[::-1], out=keys, mode="clip")  # "raise" would buffer `out`
+    del k
+    if offset is not None:
+        keys += offset
+        keys[:] = _from_order_keys(keys).view(np.uint64)
+    cum = np.cumsum(label, dtype=np.int32 if label.size < 2**31 else np.int64)
+    del label
+    pos_le = cum[run_end].astype(np.int64)
+    del cum
+    run_end += 1  # instances at or below each distinct score ...
+    run_end -= pos_le  # ... of which negatives
+    return thresholds, pos_le, run_end
+
+
+def _runs_by_argsort(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
+    """Weighted (or wide-range) variant of :func:`_runs_by_label_key` using an argsort."""
+    order = np.argsort(s, kind="stable")
+    s_sorted = s[order]
+    change = np.empty(s.size, dtype=bool)
+    np.not_equal(s_sorted[1:], s_sorted[:-1], out=change[:-1])
+    change[-1] = True
+    run_end = np.flatnonzero(change)
+    thresholds = _descending_with_origin(s_sorted[run_end])
+    del s_sorted, change
+    y_sorted = y[order]
+    w_sorted = np.ones(s.size) if w is None else w[order]
+    # Separate cumulative sums of non-negative terms never decrease, so the rates below
+    # are exactly non-decreasing and within [0, 1].
+    pos_le = np.cumsum(np.where(y_sorted, w_sorted, 0.0))[run_end]
+    neg_le = np.cumsum(np.where(y_sorted, 0.0, w_sorted))[run_end]
+    return thresholds, pos_le, neg_le
+
+
+def _rates(counts_le: np.ndarray, total: float) -> np.ndarray:
+    """Rates of the vertices, origin first: ``(total − count strictly below t) / total``."""
+    out = np.empty(counts_le.size + 1)
+    out[0] = 0.0
+    np.subtract(total, counts_le[-2::-1], out=out[1:-1])
+    out[1:-1] /= total
+    out[-1] = 1.0
+    return out
 
 
 def roc_curve(labels, scores, *, weights=None) -> RocCurve:
     """Compute the ROC curve of a scoring classifier.
 
-    Fawcett (2004) section 4, Algorithm 2, vectorised: each class's scores are sorted once,
-    the distinct scores of both classes become the thresholds, and the (weighted) counts of
-    positives and negatives scoring at or above each threshold are read off the sorted arrays.
-    Exactly one vertex is emitted per distinct score, so a run of equally scored instances
-    of both classes produces one diagonal segment (section 4.1) whatever their order.
+    Fawcett (2004) section 4, Algorithm 2, vectorised: the scores are sorted once and the
+    (weighted) numbers of positives and negatives scoring at or above every distinct score
+    are cumulative sums over the sorted runs. Exactly one vertex is emitted per distinct
+    score, so a run of equally scored instances of both classes produces one diagonal
+    segment (section 4.1) whatever their order.
+
+    Unweighted input is sorted with the label carried in the lowest bit of an integer sort
+    key (exact: the key is the score's order-preserving bit pattern, shifted), which costs
+    about one ``np.sort`` of the scores; weighted input, and scores spanning most of the
+    float line, take an ``argsort``.
 
     Parameters
     ----------
@@ -138,43 +230,41 @@ def roc_curve(labels, scores, *, weights=None) -> RocCurve:
     T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", 2004.
     """
     y, s, w = check_binary_inputs(labels, scores, weights)
-    pos, prefix_pos, n_pos = _sorted_class(s[y], None if w is None else w[y])
-    neg, prefix_neg, n_neg = _sorted_class(s[~y], None if w is None else w[~y])
+    lo, hi = float(s.min()), float(s.max())
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise ValueError("scores must be finite (no NaN or infinity)")
+    runs = None if w is not None else _runs_by_label_key(y, s, lo)
+    if runs is None:
+        runs = _runs_by_argsort(y, s, w)
+    thresholds, pos_le, neg_le = runs
+    del runs
+    n_pos, n_neg = float(pos_le[-1]), float(neg_le[-1])
     if n_pos <= 0 or n_neg <= 0:
         missing = "positive" if n_pos <= 0 else "negative"
         raise ValueError(f"ROC curve undefined: no {missing} instances (or zero total weight)")
-
-    # Distinct scores of both classes, descending. Concatenating two ascending runs and
-    # sorting with the (tim)sort of kind="stable" is a linear merge.
-    merged = np.concatenate((_unique_sorted(pos), _unique_sorted(neg)))
-    merged.sort(kind="stable")
-    thresholds = _unique_sorted(merged)[::-1]
-    del merged
-
-    tp = _count_at_or_above(pos, prefix_pos, n_pos, thresholds)
-    fp = _count_at_or_above(neg, prefix_neg, n_neg, thresholds)
-    del pos, neg
-
-    fpr = np.empty(thresholds.size + 1)
-    tpr = np.empty(thresholds.size + 1)
-    fpr[0] = tpr[0] = 0.0
-    np.divide(fp, n_neg, out=fpr[1:])
-    np.divide(tp, n_pos, out=tpr[1:])
-    # Guard the end point against rounding in weighted sums.
-    fpr[-1] = tpr[-1] = 1.0
-    return RocCurve(
-        fpr=fpr,
-        tpr=tpr,
-        thresholds=np.concatenate(([np.inf], thresholds)),
-        n_pos=n_pos,
-        n_neg=n_neg,
-    )
+    # Vertex r (after the origin) counts the instances scoring >= thresholds[r]: the total
+    # minus those at or below the next smaller distinct score.
+    tpr = _rates(pos_le, n_pos)
+    del pos_le
+    fpr = _rates(neg_le, n_neg)
+    del neg_le
+    return RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds, n_pos=n_pos, n_neg=n_neg)
 
 
 def auc(curve: RocCurve) -> float:
-    """Area under a ROC curve by trapezoids (Fawcett 2004, section 5, Algorithm 3)."""
-    dx = np.diff(curve.fpr)
-    return float(np.dot(dx, curve.tpr[1:] + curve.tpr[:-1]) / 2.0)
+    """Area under a ROC curve by trapezoids (Fawcett 2004, section 5, Algorithm 3).
+
+    Summed block by block so that the temporaries stay small whatever the curve's size.
+    """
+    f, t = curve.fpr, curve.tpr
+    area = 0.0
+    for a in range(0, f.size - 1, _AUC_BLOCK):
+        b = min(a + _AUC_BLOCK, f.size - 1)
+        area += float(np.dot(f[a + 1:b + 1] - f[a:b], t[a + 1:b + 1] + t[a:b]))
+    return area / 2.0
+
+
+_AUC_BLOCK = 1 << 16
 
 
 def roc_auc(labels, scores, *, weights=None) -> float:
@@ -211,3 +301,112 @@ def accuracy_at_threshold(labels, scores, threshold: float, *, weights=None) -> 
     if w is None:
         return float(correct.mean())
     return float(w[correct].sum() / w.sum())
+
+
+@dataclass(frozen=True, eq=False)
+class RocBounds:
+    """Optimistic and pessimistic step curves around the expected curve (Fawcett fig. 6).
+
+    In a run of tied scores the instances may come in any order; the optimistic curve
+    takes the run's positives first (up, then right), the pessimistic curve its negatives
+    first (right, then up). The expected curve (:func:`roc_curve`) is their average, the
+    diagonal of each run's rectangle.
+    """
+
+    optimistic_fpr: np.ndarray
+    optimistic_tpr: np.ndarray
+    pessimistic_fpr: np.ndarray
+    pessimistic_tpr: np.ndarray
+
+    @property
+    def optimistic_auc(self) -> float:
+        return float(np.dot(np.diff(self.optimistic_fpr),
+                            self.optimistic_tpr[1:] + self.optimistic_tpr[:-1]) / 2.0)
+
+    @property
+    def pessimistic_auc(self) -> float:
+        return float(np.dot(np.diff(self.pessimistic_fpr),
+                            self.pessimistic_tpr[1:] + self.pessimistic_tpr[:-1]) / 2.0)
+
+
+def tie_bounds(curve: RocCurve) -> RocBounds:
+    """Optimistic and pessimistic bounds of a curve's tied runs (Fawcett 2004, section 4.1).
+
+    Every segment of the expected curve that moves both right and up is a run of tied
+    scores; it is replaced by its upper-left (optimistic) or lower-right (pessimistic) L.
+    """
+    f, t = curve.fpr, curve.tpr
+    # Interleave a corner point before every vertex after the origin.
+    n = f.size
+    of = np.empty(2 * n - 1)
+    ot = np.empty(2 * n - 1)
+    pf = np.empty(2 * n - 1)
+    pt = np.empty(2 * n - 1)
+    of[0::2], ot[0::2], pf[0::2], pt[0::2] = f, t, f, t
+    of[1::2], ot[1::2] = f[:-1], t[1:]  # up first
+    pf[1::2], pt[1::2] = f[1:], t[:-1]  # right first
+    return RocBounds(*_drop_collinear_xy(of, ot), *_drop_collinear_xy(pf, pt))
+
+
+def _drop_collinear_xy(x: np.ndarray, y: np.ndarray):
+    keep = _non_collinear(x, y)
+    return x[keep], y[keep]
+
+
+def _non_collinear(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Mask of the vertices of a polyline that are not on the segment of their neighbours."""
+    keep = np.ones(x.size, dtype=bool)
+    if x.size > 2:
+        dx, dy = np.diff(x), np.diff(y)
+        turn = dx[:-1] * dy[1:] - dy[:-1] * dx[1:]
+        same_point = (dx[:-1] == 0) & (dy[:-1] == 0)
+        keep[1:-1] = (turn != 0) | same_point
+        # A repeated point is redundant too.
+        keep[1:][(dx == 0) & (dy == 0)] = False
+    return keep
+
+
+def reduce_collinear(curve: RocCurve) -> RocCurve:
+    """Drop the vertices lying on the straight segment of their neighbours.
+
+    Lossless: the same picture and the same area (trapezoids over a straight segment add
+    up). Collinearity is tested on the (weighted) counts ``TP`` and ``FP``, which are exact
+    integers for unweighted data, so no visible vertex is ever lost to rounding. The
+    thresholds of the kept vertices are kept.
+    """
+    keep = _non_collinear(curve.fp, curve.tp)
+    return RocCurve(fpr=curve.fpr[keep], tpr=curve.tpr[keep], thresholds=curve.thresholds[keep],
+                    n_pos=curve.n_pos, n_neg=curve.n_neg)
+
+
+@dataclass(frozen=True, eq=False)
+class DetCurve:
+    """Detection error trade-off: FNR against FPR on normal-deviate axes (Martin et al. 1997).
+
+    ``fpr``/``fnr`` are the rates; ``fpr_deviate``/``fnr_deviate`` their probits
+    ``Φ⁻¹(rate)`` (±inf at 0 and 1). Only vertices with both rates strictly inside (0, 1)
+    are finite on the plot.
+    """
+
+    fpr: np.ndarray
+    fnr: np.ndarray
+    thresholds: np.ndarray
+    fpr_deviate: np.ndarray
+    fnr_deviate: np.ndarray
+
+
+def det_curve(curve: RocCurve) -> DetCurve:
+    """DET points of a ROC curve (Fawcett 2004, section 7.5.1), FPR ascending.
+
+    As in scikit-learn's ``det_curve``: the curve starts at the last vertex with no false
+    positive and stops at the first vertex with no false negative, so it runs between the
+    axes' ends without repeating them.
+    """
+    from scipy.special import ndtri
+
+    first = int(np.searchsorted(curve.fpr, 0.0, side="right")) - 1
+    last = int(np.searchsorted(curve.tpr, 1.0, side="left"))
+    sl = slice(first, last + 1)
+    f, fn = curve.fpr[sl], 1.0 - curve.tpr[sl]
+    return DetCurve(fpr=f, fnr=fn, thresholds=curve.thresholds[sl],
+                    fpr_deviate=ndtri(f), fnr_deviate=ndtri(fn))

@@ -111,23 +111,27 @@ class HullOptimum:
 def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Indices of the upper convex hull of points sorted by strictly increasing ``x``.
 
-    Vectorised peeling: every point on or below the chord of its two current neighbours is
-    not a hull vertex (it is dominated by a mix of two points of the set), so all such points
-    are dropped at once and the pass repeats until none is left. Each pass is O(n) and the
-    remaining set shrinks fast on ROC data; a monotone-chain scan finishes pathological cases.
+    Vectorised peeling: a point where the chain does not turn right (on or below the chord of
+    its two current neighbours) is not a hull vertex (a mix of its neighbours dominates it),
+    so all such points are dropped at once and the pass repeats until none is left. Each
+    pass is O(n) and the remaining set shrinks geometrically on ROC data; a monotone-chain
+    scan finishes pathological cases.
     """
     idx = np.arange(x.size)
+    xs, ys = x, y
     for _ in range(64):
         if idx.size <= 2:
             return idx
-        xs, ys = x[idx], y[idx]
-        cross = (xs[1:-1] - xs[:-2]) * (ys[2:] - ys[:-2]) - (ys[1:-1] - ys[:-2]) * (xs[2:] - xs[:-2])
-        drop = cross >= 0
-        if not drop.any():
+        dx, dy = np.diff(xs), np.diff(ys)
+        turn = dx[:-1] * dy[1:]
+        turn -= dy[:-1] * dx[1:]
+        keep = np.empty(idx.size, dtype=bool)
+        keep[0] = keep[-1] = True
+        np.less(turn, 0, out=keep[1:-1])  # a strict right turn: possibly a hull vertex
+        if keep.all():
             return idx
-        keep = np.ones(idx.size, dtype=bool)
-        keep[1:-1] = ~drop
         idx = idx[keep]
+        xs, ys = x[idx], y[idx]
     # Fallback (rare): Andrew's monotone chain on what is left.
     stack: list[int] = []
     for i in idx.tolist():
@@ -141,6 +145,50 @@ def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.asarray(stack, dtype=np.intp)
 
 
+_BLOCK = 1 << 16
+
+
+def _column_tops(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of a monotone chain's points that can be hull vertices: the top of each
+    column (equal FPR), skipping tops at the height of the previous one (those lie inside a
+    horizontal run)."""
+    last = np.empty(x.size, dtype=bool)
+    last[-1] = True
+    np.not_equal(x[1:], x[:-1], out=last[:-1])
+    top = np.flatnonzero(last)
+    if top.size > 2:
+        ty = y[top]
+        rises = np.empty(top.size, dtype=bool)
+        rises[0] = rises[-1] = True
+        np.greater(ty[1:-1], ty[:-2], out=rises[1:-1])
+        top = top[rises]
+    return top
+
+
+def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of a ROC chain's upper-hull candidates, found block by block.
+
+    A point below the chord of two points of its own block is below the hull of the whole
+    chain, so each block of ``_BLOCK`` points is peeled on its own (small, cache-resident
+    temporaries) and only the survivors meet in the final pass.
+    """
+    parts = []
+    for a in range(0, x.size, _BLOCK):
+        bx, by = x[a:a + _BLOCK], y[a:a + _BLOCK]
+        top = _column_tops(bx, by)
+        parts.append(top[_upper_hull(bx[top], by[top])] + a)
+    cand = np.concatenate(parts)
+    # Columns split across blocks: keep each column's top once more.
+    return cand[_column_tops(x[cand], y[cand])]
+
+
+def _is_roc_chain(x: np.ndarray, y: np.ndarray) -> bool:
+    """True when the points already run from (0, 0) with FPR and TPR non-decreasing."""
+    if x.size == 0 or x[0] != 0 or y[0] != 0:
+        return False
+    return bool((x[1:] >= x[:-1]).all() and (y[1:] >= y[:-1]).all())
+
+
 def hull_of_points(fpr, tpr, *, thresholds=None, models=None) -> RocHull:
     """ROC convex hull of arbitrary points in ROC space.
 
@@ -151,54 +199,75 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None) -> RocHull:
     Parameters
     ----------
     fpr, tpr : array-like of float
-        Points in ROC space (any order).
+        Points in ROC space (any order). A ROC curve (ordered from the origin) is used as it
+        is, without sorting.
     thresholds : array-like of float, optional
         Score threshold of each point (carried to the hull vertices).
-    models : array-like of str, optional
-        Model of each point (carried to the hull vertices).
+    models : str or array-like of str, optional
+        Model of each point, or one model for all (carried to the hull vertices).
     """
     x = np.asarray(fpr, dtype=np.float64).ravel()
     y = np.asarray(tpr, dtype=np.float64).ravel()
     if x.shape != y.shape:
         raise ValueError("fpr and tpr differ in length")
-    if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        raise ValueError("ROC points must be finite")
-    if ((x < 0) | (x > 1) | (y < 0) | (y > 1)).any():
-        raise ValueError("ROC points must lie in the unit square")
-    t = (np.full(x.size, np.nan) if thresholds is None
-         else np.asarray(thresholds, dtype=np.float64).ravel())
-    m = (np.full(x.size, "", dtype=object) if models is None
-         else np.asarray(models, dtype=object).ravel())
-    # The trivial classifiers, last so that real points with the same coordinates win.
-    x = np.concatenate((x, [0.0, 1.0]))
-    y = np.concatenate((y, [0.0, 1.0]))
-    t = np.concatenate((t, [np.inf, -np.inf]))
-    m = np.concatenate((m, ["", ""]))
+    n = x.size
+    if n:
+        lo, hi = min(x.min(), y.min()), max(x.max(), y.max())
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise ValueError("ROC points must be finite")
+        if lo < 0 or hi > 1:
+            raise ValueError("ROC points must lie in the unit square")
+    # Index n is the all-negative classifier (0, 0), n + 1 the all-positive one (1, 1).
+    if _is_roc_chain(x, y):
+        top = _chain_candidates(x, y)
+        if not (x[top[-1]] == 1 and y[top[-1]] == 1):
+            top = np.append(top[:-1] if x[top[-1]] == 1 else top, n + 1)
+        origin = 0
+    else:
+        # Sort by fpr ascending, tpr descending, original order as the last key (stable);
+        # the trivial classifiers come last among equals, so real points win ties.
+        ext_x = np.concatenate((x, [0.0, 1.0]))
+        ext_y = np.concatenate((y, [0.0, 1.0]))
+        order = np.lexsort((-ext_y, ext_x))
+        xs = ext_x[order]
+        first = np.ones(xs.size, dtype=bool)
+        first[1:] = xs[1:] != xs[:-1]  # the highest TPR of each FPR
+        top = order[first]
+        origin = int(order[(xs == 0) & (ext_y[order] == 0)][0])
+    def coords(idx):
+        """Coordinates of point indices, the trivial classifiers included."""
+        cx, cy = np.empty(idx.size), np.empty(idx.size)
+        real = idx < n
+        cx[real], cy[real] = x[idx[real]], y[idx[real]]
+        cx[~real] = cy[~real] = idx[~real] == n + 1
+        return cx, cy
 
-    # Sort by fpr ascending, tpr descending, original order as the last key (stable).
-    order = np.lexsort((-y, x))
-    xs, ys = x[order], y[order]
-    first = np.ones(xs.size, dtype=bool)
-    first[1:] = xs[1:] != xs[:-1]  # the highest TPR of each FPR
-    top = order[first]
-    upper = top[_upper_hull(x[top], y[top])]
+    upper = top[_upper_hull(*coords(top))]
     # The hull starts at the origin: add it below a vertical first segment.
-    origin = order[(xs == 0) & (ys == 0)][0]
-    if y[upper[0]] > 0:
+    if coords(upper[:1])[1][0] > 0:
         upper = np.concatenate(([origin], upper))
-    hx, hy = x[upper], y[upper]
+    hx, hy = coords(upper)
     dx, dy = np.diff(hx), np.diff(hy)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         seg = np.where(dx > 0, dy / dx, np.inf)
-    slope_high = np.concatenate(([np.inf], seg))
-    slope_low = np.concatenate((seg, [0.0]))
+    real = upper < n
+    hull_thresholds = np.where(upper == n, np.inf, -np.inf)
+    hull_models = np.full(upper.size, "", dtype=object)
+    if thresholds is not None:
+        hull_thresholds[real] = np.asarray(thresholds, dtype=np.float64).ravel()[upper[real]]
+    else:
+        hull_thresholds[real] = np.nan
+    if isinstance(models, str):
+        hull_models[real] = models
+    elif models is not None:
+        hull_models[real] = np.asarray(models, dtype=object).ravel()[upper[real]]
     return RocHull(
         fpr=hx,
         tpr=hy,
-        thresholds=t[upper],
-        models=m[upper],
-        slope_high=slope_high,
-        slope_low=slope_low,
+        thresholds=hull_thresholds,
+        models=hull_models,
+        slope_high=np.concatenate(([np.inf], seg)),
+        slope_low=np.concatenate((seg, [0.0])),
     )
 
 
@@ -208,9 +277,8 @@ def convex_hull(curve, *, model: str = "") -> RocHull:
     Fawcett (2004) section 7.1: only the hull's vertices are potentially optimal operating
     points of the classifier, whatever the costs and class distribution.
     """
-    thresholds = getattr(curve, "thresholds", None)
-    models = None if not model else np.full(np.size(curve.fpr), model, dtype=object)
-    return hull_of_points(curve.fpr, curve.tpr, thresholds=thresholds, models=models)
+    return hull_of_points(curve.fpr, curve.tpr, thresholds=getattr(curve, "thresholds", None),
+                          models=model or None)
 
 
 def hull_of_curves(curves: Mapping[str, object]) -> RocHull:

@@ -8,6 +8,7 @@ from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
 from roc_dash.core import accuracy_at_threshold, best_accuracy, roc_auc, roc_curve
+from roc_dash.core.curves import auc, det_curve, reduce_collinear, tie_bounds
 
 # Fawcett (2004), figure 3: twenty instances, ten positive and ten negative.
 FIG3_CLASS = list("ppnpppnnpnpnpnnnpnpn")
@@ -160,3 +161,86 @@ def test_core008_core_imports_no_ui_library():
     pattern = re.compile(r"^\s*(import|from)\s+(dash|plotly|flask)\b", re.M)
     offenders = [str(p) for p in root.rglob("*.py") if pattern.search(p.read_text())]
     assert offenders == []
+
+
+@pytest.mark.parametrize(
+    "kind", ["probabilities", "negative", "mixed_small", "mixed_wide", "signed_zero", "extreme"]
+)
+def test_core009_every_sort_path_matches_sklearn(kind):
+    # The unweighted fast path carries the label in a spare bit of the sort key; scores
+    # spanning most of the float line fall back to an argsort. Both must be exact.
+    rng = np.random.default_rng(9)
+    n = 3000
+    y = rng.random(n) < 0.35
+    base = rng.normal(y * 0.7, 1.0)
+    s = {
+        "probabilities": 1 / (1 + np.exp(-base)),
+        "negative": -np.exp(-base),
+        "mixed_small": np.round(base, 2),
+        "mixed_wide": base * 1e300,
+        "signed_zero": np.where(rng.random(n) < 0.5, 0.0, -0.0) + (base > 1) * 1.0,
+        "extreme": np.where(base > 0, 5e-324, np.where(base < -1, -1.7e308, 1.7e308)),
+    }[kind]
+    curve = roc_curve(y, s)
+    fpr, tpr, thr = sk_roc_curve(y, s, drop_intermediate=False)
+    np.testing.assert_array_equal(curve.fpr, fpr)
+    np.testing.assert_allclose(curve.tpr, tpr, rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(curve.thresholds[1:], thr[1:])
+    assert roc_auc(y, s) == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+
+
+def test_core010_tie_bounds_fawcett_figure6():
+    # A run of 4 negatives and 6 positives tied: optimistic = positives first.
+    y = np.array([True] * 6 + [False] * 4)
+    s = np.full(10, 0.5)
+    b = tie_bounds(roc_curve(y, s))
+    assert list(zip(b.optimistic_fpr, b.optimistic_tpr, strict=True)) == [(0, 0), (0, 1), (1, 1)]
+    assert list(zip(b.pessimistic_fpr, b.pessimistic_tpr, strict=True)) == [(0, 0), (1, 0), (1, 1)]
+    # on random tied data: optimistic/pessimistic AUC = scoring ties as wins/losses
+    rng = np.random.default_rng(4)
+    y = rng.random(500) < 0.4
+    s = rng.integers(0, 8, 500).astype(float)
+    b = tie_bounds(roc_curve(y, s))
+    sp, sn = s[y][:, None], s[~y][None, :]
+    assert b.optimistic_auc == pytest.approx(((sp > sn) | (sp == sn)).mean())
+    assert b.pessimistic_auc == pytest.approx((sp > sn).mean())
+    assert roc_auc(y, s) == pytest.approx((b.optimistic_auc + b.pessimistic_auc) / 2)
+
+
+def test_core011_reduce_collinear_is_lossless():
+    rng = np.random.default_rng(5)
+    y = rng.random(5000) < 0.3
+    s = rng.normal(y * 1.0, 1)
+    curve = roc_curve(y, s)
+    small = reduce_collinear(curve)
+    assert len(small) < len(curve) / 2
+    assert auc(small) == pytest.approx(auc(curve), abs=1e-13)
+    # same picture: every original vertex lies on the reduced polyline
+    for f, t in ((0.0, 0.0), (1.0, 1.0)):
+        assert (f, t) in set(zip(small.fpr.tolist(), small.tpr.tolist(), strict=True))
+    grid = np.unique(curve.fpr)
+    top = np.array([curve.tpr[curve.fpr == g].max() for g in grid[::50]])
+    top_small = np.array([small.tpr[np.searchsorted(small.fpr, g, "right") - 1]
+                          for g in grid[::50]])
+    np.testing.assert_allclose(top_small, top)
+    # kept vertices keep their thresholds
+    idx = np.searchsorted(-curve.thresholds, -small.thresholds)
+    np.testing.assert_array_equal(curve.fpr[idx], small.fpr)
+
+
+def test_core012_det_matches_sklearn():
+    from sklearn.metrics import det_curve as sk_det_curve
+
+    rng = np.random.default_rng(6)
+    for ties in (1, 2, 4):
+        y = rng.random(400) < 0.4
+        s = np.round(rng.normal(y * 1.0, 1), ties)
+        d = det_curve(roc_curve(y, s))
+        fpr, fnr, thr = sk_det_curve(y, s, drop_intermediate=False)
+        np.testing.assert_allclose(d.fpr, fpr[::-1])
+        np.testing.assert_allclose(d.fnr, fnr[::-1], atol=1e-15)
+        np.testing.assert_array_equal(d.thresholds, thr[::-1])
+        from scipy.stats import norm
+
+        inner = (d.fpr > 0) & (d.fpr < 1)
+        np.testing.assert_allclose(d.fpr_deviate[inner], norm.ppf(d.fpr[inner]))

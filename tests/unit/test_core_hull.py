@@ -162,3 +162,33 @@ def test_hul009_bad_conditions():
         iso_performance_slope(0, 1, 0.5)
     with pytest.raises(ValueError, match="unit square"):
         hull_of_points([1.5], [0.2])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1, max_size=40))
+def test_hul010_monotone_input_fast_path_equals_general(points):
+    # A ROC-like monotone chain from (0, 0) takes a path without sorting; it must agree
+    # with the general path (same points, shuffled).
+    x = np.concatenate(([0.0], np.sort([p[0] for p in points])))
+    y = np.concatenate(([0.0], np.sort([p[1] for p in points])))
+    fast = hull_of_points(x, y)
+    perm = np.random.default_rng(0).permutation(x.size)
+    slow = hull_of_points(x[perm], y[perm])
+    np.testing.assert_array_equal(fast.fpr, slow.fpr)
+    np.testing.assert_array_equal(fast.tpr, slow.tpr)
+
+
+def test_hul011_large_curve_blocked_path_equals_general():
+    # More points than one block of the chain path: blocks are peeled separately.
+    rng = np.random.default_rng(11)
+    y = rng.random(300_000) < 0.3
+    s = rng.normal(y * 1.0, 1)
+    curve = roc_curve(y, s)
+    fast = convex_hull(curve)
+    perm = rng.permutation(len(curve))
+    slow = hull_of_points(curve.fpr[perm], curve.tpr[perm], thresholds=curve.thresholds[perm])
+    np.testing.assert_array_equal(fast.fpr, slow.fpr)
+    np.testing.assert_array_equal(fast.tpr, slow.tpr)
+    np.testing.assert_array_equal(fast.thresholds, slow.thresholds)
+    # the hull is above the whole curve
+    assert (np.interp(curve.fpr, fast.fpr, fast.tpr) >= curve.tpr - 1e-12).all()

@@ -1,0 +1,282 @@
+"""Everything the report and the dashboard show, computed from one canonical table.
+
+One call, :func:`analyse`, turns the table produced by :mod:`roc_dash.io` (columns ``label``,
+``score``, ``model``, ``fold``, ``weight`` and optionally ``id``) and the operating
+conditions (costs, deployment prior, FPR limit) into small frozen result objects. Each number
+comes from the module named after what it computes; this module only assembles them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .averaging import (
+    ScoreScaleWarning,
+    ThresholdAverage,
+    VerticalAverage,
+    fold_curves,
+    threshold_average,
+    vertical_average,
+)
+from .curves import RocCurve, auc, roc_curve
+from .hull import (
+    HullOptimum,
+    RocHull,
+    convex_hull,
+    expected_cost,
+    hull_of_curves,
+    iso_performance_slope,
+    normalized_expected_cost,
+    optimal_point,
+    pc_pos,
+)
+from .precision_recall import average_precision_from_curve, pr_auc_interpolated
+from .statistics import (
+    AucInterval,
+    PairedAucTest,
+    PartialAuc,
+    auc_confidence_interval,
+    delong_paired_test,
+    gini,
+    partial_auc_from_curve,
+)
+
+__all__ = ["Conditions", "Operating", "ModelAnalysis", "Comparison", "Analysis", "analyse",
+           "prevalence", "paired_rows"]
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """Operating conditions and analysis settings.
+
+    ``prior_pos=None`` means "the data's prevalence" and is resolved by :func:`analyse`.
+    """
+
+    cost_fp: float = 1.0
+    cost_fn: float = 1.0
+    prior_pos: float | None = None
+    fpr_max: float = 0.2
+    level: float = 0.95
+    n_samples: int = 101
+
+    @property
+    def slope(self) -> float:
+        """Iso-performance slope ``m = c(FP)·p(−) / (c(FN)·p(+))``."""
+        return iso_performance_slope(self.cost_fp, self.cost_fn, self._prior())
+
+    @property
+    def pc_pos(self) -> float:
+        """Probability-cost ``PC(+) = 1 / (1 + m)``."""
+        return pc_pos(self.cost_fp, self.cost_fn, self._prior())
+
+    def _prior(self) -> float:
+        if self.prior_pos is None:
+            raise ValueError("the prior is unresolved; call analyse() or give prior_pos")
+        return self.prior_pos
+
+
+@dataclass(frozen=True)
+class Operating:
+    """An operating point chosen on a hull under given conditions, with its costs."""
+
+    optimum: HullOptimum
+    expected_cost: float
+    normalized_expected_cost: float
+
+    @property
+    def fpr(self) -> float:
+        return self.optimum.fpr
+
+    @property
+    def tpr(self) -> float:
+        return self.optimum.tpr
+
+    @property
+    def threshold(self) -> float:
+        return self.optimum.threshold
+
+    @property
+    def model(self) -> str:
+        return self.optimum.model
+
+
+@dataclass(frozen=True, eq=False)
+class ModelAnalysis:
+    """One model's pooled curve, statistics, hull, optimum and fold averages."""
+
+    name: str
+    n_rows: int
+    n_pos: float
+    n_neg: float
+    n_folds: int
+    curve: RocCurve
+    auc: float
+    auc_ci: AucInterval | None
+    gini: float
+    partial_auc: PartialAuc
+    average_precision: float
+    pr_auc_interpolated: float
+    hull: RocHull
+    optimal: Operating
+    folds: dict[str, RocCurve]
+    vertical: VerticalAverage
+    threshold: ThresholdAverage
+    notes: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """DeLong's paired test between two models scored on the same rows."""
+
+    a: str
+    b: str
+    paired_by: str  # "id" or "row order"
+    n_rows: int
+    test: PairedAucTest
+
+
+@dataclass(frozen=True, eq=False)
+class Analysis:
+    conditions: Conditions
+    models: list[ModelAnalysis]
+    hull: RocHull
+    optimal: Operating
+    comparisons: list[Comparison]
+    notes: tuple[str, ...] = field(default=())
+
+    def model(self, name: str) -> ModelAnalysis:
+        return next(m for m in self.models if m.name == name)
+
+
+def prevalence(table: pd.DataFrame) -> float:
+    """Weighted share of positives in the table."""
+    w = table["weight"].to_numpy(dtype=np.float64)
+    return float(w[table["label"].to_numpy(dtype=bool)].sum() / w.sum())
+
+
+def _weights(frame: pd.DataFrame) -> np.ndarray | None:
+    w = frame["weight"].to_numpy(dtype=np.float64)
+    return None if bool((w == 1.0).all()) else w
+
+
+def _operating(hull: RocHull, cond: Conditions) -> Operating:
+    opt = optimal_point(hull, cond.slope)
+    kw = {"cost_fp": cond.cost_fp, "cost_fn": cond.cost_fn, "prior_pos": cond.prior_pos}
+    return Operating(optimum=opt,
+                     expected_cost=expected_cost(opt.fpr, opt.tpr, **kw),
+                     normalized_expected_cost=normalized_expected_cost(opt.fpr, opt.tpr, **kw))
+
+
+def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions) -> ModelAnalysis:
+    y = frame["label"].to_numpy(dtype=bool)
+    s = frame["score"].to_numpy(dtype=np.float64)
+    w = _weights(frame)
+    curve = roc_curve(y, s, weights=w)
+    notes = []
+    try:
+        ci = auc_confidence_interval(y, s, weights=w, level=cond.level, method="delong")
+    except ValueError as exc:  # e.g. a single positive: the variance is undefined
+        ci = None
+        notes.append(f"{name}: no AUC confidence interval ({exc}).")
+    folds = fold_curves(y, s, frame["fold"].to_numpy(), weights=w)
+    curves = folds if len(folds) > 1 else {"pooled": curve}
+    vertical = vertical_average(curves, n_samples=cond.n_samples, level=cond.level)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ScoreScaleWarning)
+        threshold = threshold_average(curves, n_samples=cond.n_samples, level=cond.level)
+    notes.extend(f"{name}: {c.message}" for c in caught
+                 if issubclass(c.category, ScoreScaleWarning))
+    hull = convex_hull(curve, model=name)
+    return ModelAnalysis(
+        name=name,
+        n_rows=len(frame),
+        n_pos=curve.n_pos,
+        n_neg=curve.n_neg,
+        n_folds=len(folds),
+        curve=curve,
+        auc=auc(curve),
+        auc_ci=ci,
+        gini=gini(auc(curve)),
+        partial_auc=partial_auc_from_curve(curve, cond.fpr_max),
+        average_precision=average_precision_from_curve(curve),
+        pr_auc_interpolated=pr_auc_interpolated(curve),
+        hull=hull,
+        optimal=_operating(hull, cond),
+        folds=folds,
+        vertical=vertical,
+        threshold=threshold,
+        notes=tuple(notes),
+    )
+
+
+def paired_rows(a: pd.DataFrame, b: pd.DataFrame):
+    """Pair two models' rows: by ``id`` when both have unique ids, else by row order.
+
+    Returns ``(labels, scores_a, scores_b, weights, paired_by)`` or ``None`` when the rows
+    cannot be paired (different ids or labels, duplicated ids, different lengths).
+    """
+    if ("id" in a.columns and a["id"].notna().all() and b["id"].notna().all()
+            and a["id"].is_unique and b["id"].is_unique):
+        joined = a.merge(b, on="id", suffixes=("_a", "_b"), how="inner")
+        if len(joined) != len(a) or len(joined) != len(b):
+            return None
+        if not (joined["label_a"].to_numpy() == joined["label_b"].to_numpy()).all():
+            return None
+        if not np.array_equal(joined["weight_a"].to_numpy(), joined["weight_b"].to_numpy()):
+            return None
+        w = joined["weight_a"].to_numpy(dtype=np.float64)
+        return (joined["label_a"].to_numpy(dtype=bool), joined["score_a"].to_numpy(np.float64),
+                joined["score_b"].to_numpy(np.float64), None if (w == 1).all() else w, "id")
+    if len(a) != len(b):
+        return None
+    ya, yb = a["label"].to_numpy(dtype=bool), b["label"].to_numpy(dtype=bool)
+    wa, wb = a["weight"].to_numpy(np.float64), b["weight"].to_numpy(np.float64)
+    if not (np.array_equal(ya, yb) and np.array_equal(wa, wb)):
+        return None
+    return (ya, a["score"].to_numpy(np.float64), b["score"].to_numpy(np.float64),
+            None if (wa == 1).all() else wa, "row order")
+
+
+def _compare(groups: dict[str, pd.DataFrame]) -> list[Comparison]:
+    out = []
+    for a, b in itertools.combinations(groups, 2):
+        pair = paired_rows(groups[a], groups[b])
+        if pair is None:
+            continue
+        y, sa, sb, w, how = pair
+        try:
+            test = delong_paired_test(y, sa, sb, weights=w)
+        except ValueError:
+            continue
+        out.append(Comparison(a=a, b=b, paired_by=how, n_rows=len(y), test=test))
+    return out
+
+
+def analyse(table: pd.DataFrame, conditions: Conditions | None = None) -> Analysis:
+    """Analyse every model of a canonical table under the given conditions.
+
+    Per model: the pooled ROC curve (Fawcett 2004 Algorithm 2), AUC with DeLong interval,
+    Gini, partial AUC (McClish), average precision and interpolated PR area, the convex hull
+    and its optimal vertex for the iso-performance slope of the conditions, and vertical and
+    threshold averages across folds (section 6). Across models: the joint hull, the overall
+    optimum and DeLong's paired test for every pair of models scored on the same rows.
+    """
+    cond = conditions or Conditions()
+    if cond.prior_pos is None:
+        cond = Conditions(**{**cond.__dict__, "prior_pos": prevalence(table)})
+    groups = {str(k): g for k, g in table.groupby("model", sort=False, observed=True)}
+    models = [_analyse_model(name, frame, cond) for name, frame in groups.items()]
+    hull = hull_of_curves({m.name: m.curve for m in models})
+    return Analysis(
+        conditions=cond,
+        models=models,
+        hull=hull,
+        optimal=_operating(hull, cond),
+        comparisons=_compare(groups),
+        notes=tuple(n for m in models for n in m.notes),
+    )

@@ -1,0 +1,667 @@
+"""Statistics of the area under the ROC curve: Gini, partial AUC, confidence intervals, tests.
+
+* :func:`gini` -- the Gini coefficient ``2 AUC - 1``.
+* :func:`partial_auc` / :func:`partial_auc_from_curve` -- the area over ``FPR in [0, a]`` and
+  its McClish (1989) standardisation (the value scikit-learn's ``roc_auc_score(max_fpr=a)``
+  returns).
+* :func:`delong_variance`, :func:`auc_confidence_interval`, :func:`auc_test_vs_chance`,
+  :func:`delong_paired_test` -- the nonparametric variance of DeLong, DeLong & Clarke-Pearson
+  (1988), computed with the O(n log n) mid-rank algorithm of Sun & Xu (2014), and the
+  Hanley & McNeil (1982) closed-form standard error.
+* :func:`cost_at_thresholds`, :func:`accuracy_at_thresholds` -- expected misclassification
+  cost and accuracy at every vertex of a ROC curve (Fawcett 2004, sections 3 and 7).
+
+Weights are frequency weights throughout: every count is a sum of weights, so integer weights
+give exactly the result of repeating each row that many times. For the variance formulas this
+means the sample sizes ``P`` and ``N`` are the weighted class totals.
+
+References
+----------
+E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, "Comparing the areas under two or more
+correlated receiver operating characteristic curves: a nonparametric approach",
+Biometrics 44(3):837-845, 1988.
+
+X. Sun, W. Xu, "Fast implementation of DeLong's algorithm for comparing the areas under
+correlated receiver operating characteristic curves", IEEE Signal Processing Letters
+21(11):1389-1393, 2014.
+
+J. A. Hanley, B. J. McNeil, "The meaning and use of the area under a receiver operating
+characteristic (ROC) curve", Radiology 143(1):29-36, 1982.
+
+D. K. McClish, "Analyzing a portion of the ROC curve", Medical Decision Making 9(3):190-195,
+1989.
+
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", 2004.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+
+from ._validation import check_binary_inputs
+from .curves import RocCurve, auc, roc_curve
+
+__all__ = [
+    "AucInterval",
+    "AucTest",
+    "AucVariance",
+    "PairedAucTest",
+    "PartialAuc",
+    "accuracy_at_thresholds",
+    "auc_confidence_interval",
+    "auc_test_vs_chance",
+    "cost_at_thresholds",
+    "delong_paired_test",
+    "delong_variance",
+    "gini",
+    "partial_auc",
+    "partial_auc_from_curve",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# Result types
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PartialAuc:
+    """Area under the ROC curve restricted to ``FPR <= fpr_max``.
+
+    Attributes
+    ----------
+    fpr_max : float
+        The upper FPR bound ``a`` in ``(0, 1]``.
+    raw : float
+        The area over ``[0, a]``, in ``[0, a]``.
+    mcclish : float
+        McClish's standardisation ``(1 + (raw - a**2/2) / (a - a**2/2)) / 2``: 0.5 for a
+        chance (diagonal) curve, 1 for a perfect one over the restricted range.
+    """
+
+    fpr_max: float
+    raw: float
+    mcclish: float
+
+
+@dataclass(frozen=True)
+class AucVariance:
+    """The AUC with its DeLong variance.
+
+    Attributes
+    ----------
+    auc : float
+        The AUC (Mann-Whitney statistic, ties one half).
+    variance : float
+        DeLong's variance estimate ``S10 / P + S01 / N``.
+    std_error : float
+        ``sqrt(variance)``.
+    n_pos, n_neg : float
+        Weighted class totals ``P`` and ``N``.
+    """
+
+    auc: float
+    variance: float
+    std_error: float
+    n_pos: float
+    n_neg: float
+
+
+@dataclass(frozen=True)
+class AucInterval:
+    """A two-sided normal confidence interval for the AUC.
+
+    Attributes
+    ----------
+    method : str
+        ``"delong"`` or ``"hanley_mcneil"``.
+    level : float
+        Nominal coverage, e.g. 0.95.
+    auc : float
+        Point estimate.
+    low, high : float
+        ``auc -/+ z * std_error``, clipped to ``[0, 1]``.
+    std_error : float
+        Standard error of the AUC under ``method``.
+    """
+
+    method: str
+    level: float
+    auc: float
+    low: float
+    high: float
+    std_error: float
+
+
+@dataclass(frozen=True)
+class AucTest:
+    """Two-sided test of ``H0: AUC = 0.5`` with the DeLong standard error."""
+
+    auc: float
+    z: float
+    p_value: float
+
+
+@dataclass(frozen=True)
+class PairedAucTest:
+    """DeLong's test of ``H0: AUC_a = AUC_b`` for two models scored on the same rows.
+
+    Attributes
+    ----------
+    auc_a, auc_b : float
+        The two AUCs.
+    auc_difference : float
+        ``auc_a - auc_b``.
+    std_error : float
+        Standard error of the difference, ``sqrt(Var a + Var b - 2 Cov(a, b))``.
+    z, p_value : float
+        ``auc_difference / std_error`` and its two-sided normal p-value.
+    correlation : float
+        Correlation of the two AUC estimates, ``Cov(a, b) / sqrt(Var a Var b)``; NaN when
+        either variance is zero.
+    """
+
+    auc_a: float
+    auc_b: float
+    auc_difference: float
+    std_error: float
+    z: float
+    p_value: float
+    correlation: float
+
+
+# --------------------------------------------------------------------------------------------
+# Gini and partial AUC
+# --------------------------------------------------------------------------------------------
+
+
+def gini(auc_value: float) -> float:
+    """Gini coefficient (accuracy ratio, Somers' D) of a classifier: ``2 * AUC - 1``.
+
+    Parameters
+    ----------
+    auc_value : float
+        Area under the ROC curve, in ``[0, 1]``.
+
+    Returns
+    -------
+    float
+        In ``[-1, 1]``; 0 for a random ranking, 1 for a perfect one.
+    """
+    return 2.0 * float(auc_value) - 1.0
+
+
+def partial_auc_from_curve(curve: RocCurve, max_fpr: float) -> PartialAuc:
+    """Partial area of a ready ROC curve over ``FPR in [0, max_fpr]``.
+
+    The curve is integrated by trapezoids up to the last vertex with ``FPR <= max_fpr`` and
+    closed by the point of the next segment at ``FPR = max_fpr``, interpolated linearly
+    (the same construction as scikit-learn's ``roc_auc_score(max_fpr=...)``). The McClish
+    (1989) standardisation maps the raw area ``A`` linearly so that the area of the chance
+    diagonal, ``max_fpr**2 / 2``, becomes 0.5 and the maximal area ``max_fpr`` becomes 1::
+
+        mcclish = 0.5 * (1 + (A - max_fpr**2 / 2) / (max_fpr - max_fpr**2 / 2))
+
+    Parameters
+    ----------
+    curve : RocCurve
+        As returned by :func:`roc_dash.core.curves.roc_curve`.
+    max_fpr : float
+        Upper FPR bound in ``(0, 1]``. ``max_fpr = 1`` gives ``raw = mcclish = AUC``.
+
+    Returns
+    -------
+    PartialAuc
+
+    Raises
+    ------
+    ValueError
+        If ``max_fpr`` is not in ``(0, 1]``.
+
+    References
+    ----------
+    D. K. McClish, "Analyzing a portion of the ROC curve", Med. Decis. Making 9:190-195, 1989.
+    """
+    a = float(max_fpr)
+    if not 0.0 < a <= 1.0:
+        raise ValueError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
+    if a == 1.0:
+        raw = auc(curve)
+    else:
+        fpr, tpr = curve.fpr, curve.tpr
+        # fpr[stop - 1] <= a < fpr[stop]; stop <= len - 1 because fpr[-1] == 1 > a.
+        stop = int(np.searchsorted(fpr, a, side="right"))
+        x0, x1 = fpr[stop - 1], fpr[stop]
+        y0, y1 = tpr[stop - 1], tpr[stop]
+        y_end = y0 + (a - x0) / (x1 - x0) * (y1 - y0)
+        head = float(np.dot(np.diff(fpr[:stop]), tpr[1:stop] + tpr[: stop - 1]) / 2.0)
+        raw = head + (a - x0) * (y0 + y_end) / 2.0
+    min_area = a * a / 2.0
+    max_area = a
+    mcclish = 0.5 * (1.0 + (raw - min_area) / (max_area - min_area))
+    return PartialAuc(fpr_max=a, raw=float(raw), mcclish=float(mcclish))
+
+
+def partial_auc(labels, scores, *, max_fpr: float, weights=None) -> PartialAuc:
+    """Partial area under the ROC curve over ``FPR in [0, max_fpr]`` (McClish 1989).
+
+    Builds the curve with :func:`roc_dash.core.curves.roc_curve` and calls
+    :func:`partial_auc_from_curve`; ``mcclish`` equals scikit-learn's
+    ``roc_auc_score(labels, scores, max_fpr=max_fpr, sample_weight=weights)``.
+
+    Parameters
+    ----------
+    labels : array-like of bool, shape (n,)
+        True class, ``True`` for positive.
+    scores : array-like of float, shape (n,)
+        Classifier scores, higher means more likely positive.
+    max_fpr : float
+        Upper FPR bound in ``(0, 1]``.
+    weights : array-like of float, shape (n,), optional
+        Non-negative instance weights.
+
+    Returns
+    -------
+    PartialAuc
+    """
+    return partial_auc_from_curve(roc_curve(labels, scores, weights=weights), max_fpr)
+
+
+# --------------------------------------------------------------------------------------------
+# DeLong structural components (Sun & Xu 2014, weighted)
+# --------------------------------------------------------------------------------------------
+
+
+def _placements(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
+    """DeLong's structural components of every row, from one sort of the scores.
+
+    For a positive ``x_i`` the component is ``V10_i = (1/N) sum_j w_j psi(x_i, y_j)`` and for a
+    negative ``y_j`` it is ``V01_j = (1/P) sum_i w_i psi(x_i, y_j)``, with the Mann-Whitney
+    kernel ``psi = 1, 1/2, 0`` for ``x > y, x = y, x < y``. Sun & Xu (2014) obtain them from
+    mid-ranks: ``V10_i = (Tz_i - Tx_i) / N`` where ``Tz`` is the mid-rank in the pooled sample
+    and ``Tx`` the mid-rank among positives. With weights the weighted mid-rank of a score
+    ``t`` is ``W(< t) + W(= t) / 2`` (plus a constant that cancels), so the difference is the
+    weight of negatives below ``t`` plus half the negatives tied with it -- read here off
+    cumulative sums over the runs of equal scores of the single pooled sort.
+
+    Returns
+    -------
+    v : ndarray, shape (n,)
+        ``V10`` at positive rows and ``V01`` at negative rows, in the input row order.
+    n_pos, n_neg : float
+        Weighted class totals.
+    """
+    n = s.size
+    order = np.argsort(s)
+    ss = s[order]
+    ys = y[order]
+    if w is None:
+        wp = ys.astype(np.float64)
+        wn = 1.0 - wp
+    else:
+        ws = w[order]
+        wp = np.where(ys, ws, 0.0)
+        wn = ws - wp
+
+    new_run = np.empty(n, dtype=bool)
+    new_run[0] = True
+    np.not_equal(ss[1:], ss[:-1], out=new_run[1:])
+    del ss
+    bounds = np.append(np.flatnonzero(new_run), n)
+    del new_run
+    sizes = np.diff(bounds)
+
+    cum_pos = np.empty(n + 1)
+    cum_pos[0] = 0.0
+    np.cumsum(wp, out=cum_pos[1:])
+    cum_neg = np.empty(n + 1)
+    cum_neg[0] = 0.0
+    np.cumsum(wn, out=cum_neg[1:])
+    del wp, wn
+    n_pos = float(cum_pos[-1])
+    n_neg = float(cum_neg[-1])
+    if n_pos <= 0.0 or n_neg <= 0.0:
+        missing = "positive" if n_pos <= 0.0 else "negative"
+        raise ValueError(f"AUC undefined: no {missing} instances (or zero total weight)")
+
+    # Per run of tied scores: weight of each class strictly below the run and inside it.
+    pos_below = cum_pos[bounds[:-1]]
+    pos_in = cum_pos[bounds[1:]] - pos_below
+    neg_below = cum_neg[bounds[:-1]]
+    neg_in = cum_neg[bounds[1:]] - neg_below
+    v10_run = (neg_below + 0.5 * neg_in) / n_neg
+    v01_run = (n_pos - pos_below - 0.5 * pos_in) / n_pos
+
+    v_sorted = np.where(ys, np.repeat(v10_run, sizes), np.repeat(v01_run, sizes))
+    v = np.empty(n)
+    v[order] = v_sorted
+    return v, n_pos, n_neg
+
+
+def _mean_and_sum_squares(v: np.ndarray, w: np.ndarray | None, total: float):
+    """Weighted mean of ``v`` and ``sum w (v - mean)**2``; exactly ``(c, 0)`` if ``v == c``."""
+    if v.size and v.min() == v.max():
+        return float(v[0]), 0.0
+    if w is None:
+        mean = float(v.sum() / total)
+        d = v - mean
+        return mean, float(np.dot(d, d))
+    mean = float(np.dot(w, v) / total)
+    d = v - mean
+    return mean, float(np.dot(w, d * d))
+
+
+def _check_frequency_totals(n_pos: float, n_neg: float) -> None:
+    if n_pos <= 1.0 or n_neg <= 1.0:
+        raise ValueError(
+            "DeLong variance needs more than one instance of each class (weights count as "
+            f"frequencies; got P = {n_pos:g}, N = {n_neg:g})"
+        )
+
+
+def _split(v: np.ndarray, y: np.ndarray, w: np.ndarray | None):
+    return v[y], v[~y], (None if w is None else w[y]), (None if w is None else w[~y])
+
+
+def _delong(y, s, w) -> AucVariance:
+    v, n_pos, n_neg = _placements(y, s, w)
+    _check_frequency_totals(n_pos, n_neg)
+    v10, v01, w10, w01 = _split(v, y, w)
+    auc10, ss10 = _mean_and_sum_squares(v10, w10, n_pos)
+    _, ss01 = _mean_and_sum_squares(v01, w01, n_neg)
+    variance = ss10 / (n_pos - 1.0) / n_pos + ss01 / (n_neg - 1.0) / n_neg
+    return AucVariance(
+        auc=auc10,
+        variance=variance,
+        std_error=math.sqrt(variance),
+        n_pos=n_pos,
+        n_neg=n_neg,
+    )
+
+
+def delong_variance(labels, scores, *, weights=None) -> AucVariance:
+    """AUC and its nonparametric variance by DeLong et al. (1988), in O(n log n).
+
+    With the structural components ``V10_i`` (fraction of negatives scored below positive
+    ``i``, ties one half) and ``V01_j`` (fraction of positives scored above negative ``j``)::
+
+        AUC = mean(V10) = mean(V01)
+        S10 = sum (V10_i - AUC)**2 / (P - 1),   S01 = sum (V01_j - AUC)**2 / (N - 1)
+        Var(AUC) = S10 / P + S01 / N
+
+    The components come from mid-ranks as in Sun & Xu (2014), here from a single pooled sort
+    and cumulative sums, never the O(P N) comparison of every pair. Weights are frequency
+    weights: every sum above is weighted and ``P``, ``N`` are the weighted class totals, so
+    integer weights reproduce the repeated-rows result exactly.
+
+    Parameters
+    ----------
+    labels : array-like of bool, shape (n,)
+        True class, ``True`` for positive.
+    scores : array-like of float, shape (n,)
+        Classifier scores, higher means more likely positive.
+    weights : array-like of float, shape (n,), optional
+        Non-negative frequency weights.
+
+    Returns
+    -------
+    AucVariance
+
+    Raises
+    ------
+    ValueError
+        On malformed input, or when a class has (weighted) total ``<= 1``: the sample
+        variances ``S10``, ``S01`` are then undefined.
+
+    References
+    ----------
+    E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44:837-845, 1988.
+    X. Sun, W. Xu, IEEE Signal Processing Letters 21(11):1389-1393, 2014.
+    """
+    y, s, w = check_binary_inputs(labels, scores, weights)
+    return _delong(y, s, w)
+
+
+def _hanley_mcneil_se(a: float, n_pos: float, n_neg: float) -> float:
+    q1 = a / (2.0 - a)
+    q2 = 2.0 * a * a / (1.0 + a)
+    var = (a * (1.0 - a) + (n_pos - 1.0) * (q1 - a * a) + (n_neg - 1.0) * (q2 - a * a)) / (
+        n_pos * n_neg
+    )
+    return math.sqrt(max(var, 0.0))
+
+
+def _two_sided(estimate: float, null: float, std_error: float) -> tuple[float, float]:
+    """``(z, p)`` of a two-sided normal test; a zero standard error gives ``z = +-inf, p = 0``
+    when the estimate differs from the null value and ``z = 0, p = 1`` when it equals it."""
+    diff = estimate - null
+    if std_error > 0.0:
+        z = diff / std_error
+        return z, float(2.0 * ndtr(-abs(z)))
+    if diff == 0.0:
+        return 0.0, 1.0
+    return math.copysign(math.inf, diff), 0.0
+
+
+def auc_confidence_interval(
+    labels, scores, *, level: float = 0.95, method: str = "delong", weights=None
+) -> AucInterval:
+    """Normal (Wald) confidence interval for the AUC.
+
+    ``auc -/+ z_{(1+level)/2} * SE``, clipped to ``[0, 1]`` (the AUC is a probability; near 0 or
+    1 the normal interval would otherwise leave the range, so the clipped interval is
+    conservative at that end, not symmetric).
+
+    Parameters
+    ----------
+    labels : array-like of bool, shape (n,)
+        True class, ``True`` for positive.
+    scores : array-like of float, shape (n,)
+        Classifier scores, higher means more likely positive.
+    level : float, default 0.95
+        Nominal coverage, in ``(0, 1)``.
+    method : {"delong", "hanley_mcneil"}
+        ``"delong"``: the nonparametric variance of :func:`delong_variance` (DeLong et al.
+        1988; Sun & Xu 2014). ``"hanley_mcneil"``: the closed form of Hanley & McNeil (1982),
+        which assumes exponential score distributions::
+
+            Q1 = A / (2 - A),  Q2 = 2 A**2 / (1 + A)
+            SE**2 = (A (1 - A) + (P - 1)(Q1 - A**2) + (N - 1)(Q2 - A**2)) / (P N)
+
+        with the weighted class totals ``P`` and ``N``.
+    weights : array-like of float, shape (n,), optional
+        Non-negative frequency weights.
+
+    Returns
+    -------
+    AucInterval
+
+    Raises
+    ------
+    ValueError
+        On malformed input, an unknown ``method``, ``level`` outside ``(0, 1)``, or (DeLong
+        only) a class with weighted total ``<= 1``.
+
+    References
+    ----------
+    E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44:837-845, 1988.
+    J. A. Hanley, B. J. McNeil, Radiology 143:29-36, 1982.
+    """
+    lvl = float(level)
+    if not 0.0 < lvl < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    if method not in ("delong", "hanley_mcneil"):
+        raise ValueError(f"method must be 'delong' or 'hanley_mcneil', got {method!r}")
+    y, s, w = check_binary_inputs(labels, scores, weights)
+    if method == "delong":
+        result = _delong(y, s, w)
+        a, se = result.auc, result.std_error
+    else:
+        curve = roc_curve(y, s, weights=w)
+        a = auc(curve)
+        se = _hanley_mcneil_se(a, curve.n_pos, curve.n_neg)
+    half = float(ndtri(0.5 + lvl / 2.0)) * se
+    return AucInterval(
+        method=method,
+        level=lvl,
+        auc=a,
+        low=max(0.0, a - half),
+        high=min(1.0, a + half),
+        std_error=se,
+    )
+
+
+def auc_test_vs_chance(labels, scores, *, weights=None) -> AucTest:
+    """Two-sided test of ``H0: AUC = 0.5`` with the DeLong standard error.
+
+    ``z = (AUC - 0.5) / SE_DeLong``, ``p = 2 (1 - Phi(|z|))``. If the standard error is zero
+    (e.g. perfectly separated classes, or all scores tied) the result is ``z = +-inf, p = 0``
+    when ``AUC != 0.5`` and ``z = 0, p = 1`` when ``AUC == 0.5``; never NaN.
+
+    Parameters
+    ----------
+    labels, scores, weights
+        As in :func:`delong_variance`.
+
+    Returns
+    -------
+    AucTest
+
+    References
+    ----------
+    E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44:837-845, 1988.
+    """
+    y, s, w = check_binary_inputs(labels, scores, weights)
+    result = _delong(y, s, w)
+    z, p = _two_sided(result.auc, 0.5, result.std_error)
+    return AucTest(auc=result.auc, z=z, p_value=p)
+
+
+def delong_paired_test(labels, scores_a, scores_b, *, weights=None) -> PairedAucTest:
+    """DeLong's test for the difference of two correlated AUCs (same rows, same labels).
+
+    With the structural components ``V10`` and ``V01`` of each model (see
+    :func:`delong_variance`), the covariance matrix of the two AUCs is
+    ``S = S10 / P + S01 / N`` where ``S10`` and ``S01`` are the 2 x 2 sample covariance
+    matrices of the components over positives and negatives (DeLong et al. 1988, eq. 5). The
+    variance of ``AUC_a - AUC_b`` is ``S_aa + S_bb - 2 S_ab``, computed here directly as the
+    DeLong variance of the component differences ``V_a - V_b`` (which is the same quantity and
+    exactly zero for identical score vectors). ``z = diff / SE``, two-sided normal p-value;
+    a zero standard error gives ``z = 0, p = 1`` if the AUCs are equal, else ``z = +-inf, p = 0``.
+
+    Parameters
+    ----------
+    labels : array-like of bool, shape (n,)
+        True class of each row, shared by both models.
+    scores_a, scores_b : array-like of float, shape (n,)
+        The two models' scores for the same rows, in the same order.
+    weights : array-like of float, shape (n,), optional
+        Non-negative frequency weights of the rows.
+
+    Returns
+    -------
+    PairedAucTest
+
+    Raises
+    ------
+    ValueError
+        On malformed input, different lengths, or a class with weighted total ``<= 1``.
+
+    References
+    ----------
+    E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44:837-845, 1988.
+    X. Sun, W. Xu, IEEE Signal Processing Letters 21(11):1389-1393, 2014.
+    """
+    y, sa, w = check_binary_inputs(labels, scores_a, weights)
+    _, sb, _ = check_binary_inputs(y, scores_b, w)
+    va, n_pos, n_neg = _placements(y, sa, w)
+    vb, _, _ = _placements(y, sb, w)
+    _check_frequency_totals(n_pos, n_neg)
+
+    va10, va01, w10, w01 = _split(va, y, w)
+    vb10, vb01, _, _ = _split(vb, y, w)
+    auc_a, ssa10 = _mean_and_sum_squares(va10, w10, n_pos)
+    auc_b, ssb10 = _mean_and_sum_squares(vb10, w10, n_pos)
+    _, ssa01 = _mean_and_sum_squares(va01, w01, n_neg)
+    _, ssb01 = _mean_and_sum_squares(vb01, w01, n_neg)
+    _, ssd10 = _mean_and_sum_squares(va10 - vb10, w10, n_pos)
+    _, ssd01 = _mean_and_sum_squares(va01 - vb01, w01, n_neg)
+
+    dp, dn = (n_pos - 1.0) * n_pos, (n_neg - 1.0) * n_neg
+    var_a = ssa10 / dp + ssa01 / dn
+    var_b = ssb10 / dp + ssb01 / dn
+    var_diff = ssd10 / dp + ssd01 / dn
+    std_error = math.sqrt(var_diff)
+    covariance = (var_a + var_b - var_diff) / 2.0
+    if var_a > 0.0 and var_b > 0.0:
+        correlation = min(1.0, max(-1.0, covariance / math.sqrt(var_a * var_b)))
+    else:
+        correlation = math.nan
+    difference = auc_a - auc_b
+    z, p = _two_sided(difference, 0.0, std_error)
+    return PairedAucTest(
+        auc_a=auc_a,
+        auc_b=auc_b,
+        auc_difference=difference,
+        std_error=std_error,
+        z=z,
+        p_value=p,
+        correlation=correlation,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Cost and accuracy along the curve
+# --------------------------------------------------------------------------------------------
+
+
+def cost_at_thresholds(
+    curve: RocCurve,
+    *,
+    cost_fp: float = 1.0,
+    cost_fn: float = 1.0,
+    prior_pos: float | None = None,
+) -> np.ndarray:
+    """Expected misclassification cost per instance at every vertex of a ROC curve.
+
+    ``p(+) (1 - TPR) c(FN) + p(-) FPR c(FP)`` (Fawcett 2004, section 3, the quantity the
+    iso-performance lines of constant slope ``c(FP) p(-) / (c(FN) p(+))`` hold fixed).
+
+    Parameters
+    ----------
+    curve : RocCurve
+        The vertices; entry ``k`` of the result belongs to ``curve.thresholds[k]``.
+    cost_fp, cost_fn : float, default 1.0
+        Non-negative costs of a false positive and a false negative.
+    prior_pos : float, optional
+        Class prior ``p(+)`` in ``[0, 1]`` of the deployment population; defaults to the
+        curve's own (weighted) prevalence ``P / (P + N)``.
+
+    Returns
+    -------
+    ndarray of float64, shape (len(curve),)
+        With unit costs and the default prior this is the error rate ``1 - accuracy``.
+    """
+    c_fp, c_fn = float(cost_fp), float(cost_fn)
+    if not (math.isfinite(c_fp) and math.isfinite(c_fn)) or c_fp < 0.0 or c_fn < 0.0:
+        raise ValueError("cost_fp and cost_fn must be finite and non-negative")
+    if prior_pos is None:
+        p = curve.n_pos / (curve.n_pos + curve.n_neg)
+    else:
+        p = float(prior_pos)
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"prior_pos must be in [0, 1], got {prior_pos!r}")
+    return p * (1.0 - curve.tpr) * c_fn + (1.0 - p) * curve.fpr * c_fp
+
+
+def accuracy_at_thresholds(curve: RocCurve) -> np.ndarray:
+    """Accuracy ``(TP + N - FP) / (P + N)`` at every vertex of a ROC curve (Fawcett 2004, s. 3).
+
+    Entry ``k`` is the accuracy of the rule "positive iff score >= curve.thresholds[k]";
+    :func:`roc_dash.core.curves.best_accuracy` picks its maximum.
+    """
+    return (curve.tp + curve.n_neg - curve.fp) / (curve.n_pos + curve.n_neg)
