@@ -63,6 +63,7 @@ class Conditions:
     fpr_max: float = 0.2
     level: float = 0.95
     n_samples: int = 101
+    band: str = "pointwise"  # or "simultaneous" (vertical averaging)
 
     @property
     def slope(self) -> float:
@@ -185,7 +186,8 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions) -> ModelAna
         notes.append(f"{name}: no AUC confidence interval ({exc}).")
     folds = fold_curves(y, s, frame["fold"].to_numpy(), weights=w)
     curves = folds if len(folds) > 1 else {"pooled": curve}
-    vertical = vertical_average(curves, n_samples=cond.n_samples, level=cond.level)
+    vertical = vertical_average(curves, n_samples=cond.n_samples, level=cond.level,
+                                band=cond.band)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ScoreScaleWarning)
         threshold = threshold_average(curves, n_samples=cond.n_samples, level=cond.level)

@@ -31,6 +31,7 @@ __all__ = [
     "pc_pos_from_slope",
     "slope_from_pc_pos",
     "interpolate_on_segment",
+    "model_slope_ranges",
     "optimal_point",
     "expected_cost",
     "normalized_expected_cost",
@@ -402,3 +403,24 @@ def normalized_expected_cost(fpr, tpr, *, cost_fp: float = 1.0, cost_fn: float =
     f, t = np.asarray(fpr, dtype=np.float64), np.asarray(tpr, dtype=np.float64)
     out = (1.0 - t) * pc + f * (1.0 - pc)
     return float(out) if out.ndim == 0 else out
+
+
+def model_slope_ranges(hull: RocHull) -> dict[str, list[tuple[float, float]]]:
+    """For each model on a joint hull, the iso-performance slope intervals over which one of
+    its vertices is optimal (adjacent intervals merged). The trivial vertices (0, 0) and
+    (1, 1) belong to no model. Models absent from the dict never own part of the hull: under
+    no costs and class mix are they the best choice.
+    """
+    ranges: dict[str, list[tuple[float, float]]] = {}
+    rows = zip(hull.models, hull.fpr, hull.tpr, hull.slope_low, hull.slope_high, strict=True)
+    for model, f, t, lo, hi in rows:
+        name = str(model)
+        trivial = (f == 0 and t == 0) or (f == 1 and t == 1)  # always negative / positive
+        if not name or trivial or hi <= lo:
+            continue
+        spans = ranges.setdefault(name, [])
+        if spans and np.isclose(spans[-1][0], hi):
+            spans[-1] = (float(lo), spans[-1][1])
+        else:
+            spans.append((float(lo), float(hi)))
+    return ranges

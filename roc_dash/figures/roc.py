@@ -1,46 +1,228 @@
-"""ROC view: each model's pooled curve, the chance diagonal, AUC in the legend."""
+"""ROC view: curves or fold averages with bands, the joint hull, the iso-performance line.
+
+``layout.shapes[0]`` is the iso-performance line (draggable; assets/roc_dash.js moves it while
+a slider is dragged) and ``layout.shapes[1]`` the ring around the optimal vertex;
+``layout.annotations[0]`` marks the point hovered in another view. Every point carries
+``customdata = [model, threshold, fpr, tpr]`` so hover and click work the same in all views.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
+import numpy as np
 import plotly.graph_objects as go
+from scipy.special import ndtri
 
-from ..core.summary import ModelRoc
-from .style import REFERENCE_COLOR, base_layout, format_threshold, line_style
+from ..core.analysis import Analysis
+from ..core.curves import det_curve, display_indices
+from ..core.operating import OperatingSummary
+from .style import (
+    HULL_COLOR,
+    ISO_COLOR,
+    MAX_VERTICES,
+    OPTIMUM_COLOR,
+    PINNED_COLOR,
+    REFERENCE_COLOR,
+    base_layout,
+    color,
+    format_threshold,
+    hover_annotation,
+    line_style,
+    point_data,
+    rgba,
+)
 
-__all__ = ["roc_figure"]
+__all__ = ["roc_figure", "iso_line_endpoints", "AVERAGING_MODES"]
+
+AVERAGING_MODES = ("none", "pooled", "vertical", "threshold")
+HOVER = ("<b>%{customdata[0]}</b><br>threshold ≥ %{text}<br>"
+         "FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>")
+RING = 0.018
 
 
-def roc_figure(models: Sequence[ModelRoc]) -> go.Figure:
-    """Plot each model's ROC curve with its AUC in the legend and its threshold on hover."""
-    fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC 0.5)",
-            line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
-            hoverinfo="skip",
-        )
+def iso_line_endpoints(fpr: float, tpr: float, slope: float) -> tuple[float, float, float, float]:
+    """End points of the line of ``slope`` through (fpr, tpr), clipped to the unit square."""
+    if not np.isfinite(slope):
+        return fpr, 0.0, fpr, 1.0
+    # y = tpr + m (x - fpr); x where y = 0 and y = 1
+    x_lo = fpr - tpr / slope if slope > 0 else 0.0
+    x_hi = fpr + (1 - tpr) / slope if slope > 0 else 1.0
+    x0, x1 = max(0.0, x_lo), min(1.0, x_hi)
+    return x0, tpr + slope * (x0 - fpr), x1, tpr + slope * (x1 - fpr)
+
+
+def _curve_trace(name, idx, fpr, tpr, thresholds, *, legend=True, width=2.5, opacity=1.0,
+                 group=None, show_name=None):
+    keep = display_indices(fpr, tpr, max_points=MAX_VERTICES)
+    return go.Scatter(
+        x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or name,
+        line=line_style(idx, width=width), opacity=opacity,
+        text=[format_threshold(t) for t in thresholds[keep]],
+        customdata=point_data(name, thresholds[keep], fpr[keep], tpr[keep]),
+        hovertemplate=HOVER, legendgroup=group or name, showlegend=legend,
     )
-    for i, m in enumerate(models):
-        c = m.curve
-        fig.add_trace(
-            go.Scatter(
-                x=c.fpr,
-                y=c.tpr,
-                mode="lines",
-                name=f"{m.name} (AUC {m.auc:.3f})",
-                line=line_style(i),
-                text=[format_threshold(t) for t in c.thresholds],
-                meta=m.name,
-                hovertemplate=(
-                    "<b>%{meta}</b><br>threshold ≥ %{text}<br>"
-                    "FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>"
-                ),
-            )
-        )
-    base_layout(fig, x_title="False positive rate", y_title="True positive rate")
-    if not models:
-        fig.add_annotation(text="No data loaded: drop a predictions file above.",
-                           x=0.5, y=0.5, showarrow=False, font={"size": 16})
+
+
+def _det_axes(fig: go.Figure, font_size: int) -> None:
+    ticks = np.array([0.001, 0.01, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.99, 0.999])
+    vals = ndtri(ticks).tolist()
+    text = [f"{t:.1%}".replace(".0%", "%") for t in ticks]
+    lim = [float(ndtri(0.0005)), float(ndtri(0.9995))]
+    fig.update_xaxes(title_text="False positive rate (normal deviate scale)", tickvals=vals,
+                     ticktext=text, range=lim)
+    fig.update_yaxes(title_text="False negative rate (normal deviate scale)", tickvals=vals,
+                     ticktext=text, range=lim)
+
+
+def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = False,
+               operating: OperatingSummary | None = None, font_size: int = 14) -> go.Figure:
+    """The ROC (or DET) view of an analysis.
+
+    Parameters
+    ----------
+    averaging : {"none", "pooled", "vertical", "threshold"}
+        "none" draws every fold's curve, "pooled" the curve of the merged folds,
+        "vertical"/"threshold" the fold average with its confidence band / 2-D error bars
+        (Fawcett 2004, section 6).
+    det : bool
+        Draw FNR against FPR on normal-deviate axes instead (section 7.5.1).
+    operating : OperatingSummary, optional
+        A pinned operating point to highlight (the optimum is always marked).
+    """
+    if averaging not in AVERAGING_MODES:
+        raise ValueError(f"averaging must be one of {AVERAGING_MODES}")
+    fig = go.Figure()
+    if det:
+        return _det_figure(fig, analysis, operating, font_size)
+    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC 0.5)",
+                             line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
+                             hoverinfo="skip"))
+    for i, m in enumerate(analysis.models):
+        label = f"{m.name} (AUC {m.auc:.3f})"
+        if averaging == "none" and len(m.folds) > 1:
+            for j, (fold, c) in enumerate(m.folds.items()):
+                fig.add_trace(_curve_trace(m.name, i, c.fpr, c.tpr, c.thresholds,
+                                           legend=j == 0, width=1.3, opacity=0.75,
+                                           show_name=f"{label}, {len(m.folds)} folds"))
+                fig.data[-1].hovertemplate = HOVER.replace("</b>", f"</b> fold {fold}")
+        elif averaging == "vertical" and m.n_folds > 1:
+            va = m.vertical
+            band = "simultaneous" if va.band == "simultaneous" else "pointwise"
+            fig.add_trace(go.Scatter(
+                x=np.concatenate((va.fpr, va.fpr[::-1])),
+                y=np.concatenate((va.tpr_high, va.tpr_low[::-1])),
+                fill="toself", fillcolor=rgba(color(i), 0.18), line={"width": 0},
+                name=f"{int(va.level * 100)}% {band} band", legendgroup=m.name,
+                showlegend=False, hoverinfo="skip"))
+            fig.add_trace(go.Scatter(
+                x=va.fpr, y=va.tpr_mean, mode="lines", line=line_style(i),
+                name=f"{label}, vertical avg of {va.n_curves} folds, {band} band",
+                legendgroup=m.name,
+                customdata=[[m.name, None, float(f), float(t)] for f, t in zip(va.fpr, va.tpr_mean, strict=True)],
+                hovertemplate=("<b>%{customdata[0]}</b> vertical average<br>FPR %{x:.3f}<br>"
+                               "mean TPR %{y:.3f}<extra></extra>")))
+        elif averaging == "threshold" and m.n_folds > 1:
+            ta = m.threshold
+            fig.add_trace(go.Scatter(
+                x=ta.fpr_mean, y=ta.tpr_mean, mode="lines+markers", line=line_style(i),
+                marker={"size": 5, "color": color(i)},
+                error_x={"type": "data", "symmetric": False, "array": ta.fpr_high - ta.fpr_mean,
+                         "arrayminus": ta.fpr_mean - ta.fpr_low, "color": rgba(color(i), 0.5),
+                         "thickness": 1},
+                error_y={"type": "data", "symmetric": False, "array": ta.tpr_high - ta.tpr_mean,
+                         "arrayminus": ta.tpr_mean - ta.tpr_low, "color": rgba(color(i), 0.5),
+                         "thickness": 1},
+                name=f"{label}, threshold avg of {ta.n_curves} folds", legendgroup=m.name,
+                text=[format_threshold(t) for t in ta.threshold],
+                customdata=point_data(m.name, ta.threshold, ta.fpr_mean, ta.tpr_mean),
+                hovertemplate=HOVER))
+        else:
+            fig.add_trace(_curve_trace(m.name, i, m.curve.fpr, m.curve.tpr, m.curve.thresholds,
+                                       show_name=label))
+
+    hull = analysis.hull
+    fig.add_trace(go.Scatter(
+        x=hull.fpr, y=hull.tpr, mode="lines+markers", name="convex hull (all shown models)",
+        line={"color": HULL_COLOR, "dash": "dash", "width": 1.6},
+        marker={"size": 5, "color": HULL_COLOR},
+        text=[format_threshold(t) for t in hull.thresholds],
+        customdata=[[str(mm) or "trivial", t, float(f), float(p)] for mm, t, f, p in zip(
+            hull.models, _none(hull.thresholds), hull.fpr, hull.tpr, strict=True)],
+        hovertemplate=("hull vertex: <b>%{customdata[0]}</b><br>threshold ≥ %{text}<br>"
+                       "FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>")))
+    opt = analysis.optimal
+    fig.add_trace(go.Scatter(
+        x=[opt.fpr], y=[opt.tpr], mode="markers", name="optimal operating point",
+        marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
+                "line": {"color": "white", "width": 1}},
+        customdata=[[opt.model or "trivial", _none([opt.threshold])[0], opt.fpr, opt.tpr]],
+        text=[format_threshold(opt.threshold)],
+        hovertemplate=("optimum: <b>%{customdata[0]}</b><br>threshold ≥ %{text}<br>"
+                       "FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>")))
+    if operating is not None and operating.pinned:
+        fig.add_trace(_pinned_trace(operating.fpr, operating.tpr, operating))
+
+    slope = analysis.conditions.slope
+    x0, y0, x1, y1 = iso_line_endpoints(opt.fpr, opt.tpr, slope)
+    fig.add_shape(type="line", x0=x0, y0=y0, x1=x1, y1=y1,
+                  line={"color": ISO_COLOR, "width": 2.5}, name="iso-performance line")
+    fig.add_shape(type="circle", x0=opt.fpr - RING, y0=opt.tpr - RING, x1=opt.fpr + RING,
+                  y1=opt.tpr + RING, line={"color": ISO_COLOR, "width": 2}, name="optimum ring")
+    base_layout(fig, x_title="False positive rate", y_title="True positive rate",
+                font_size=font_size)
+    fig.update_layout(annotations=[hover_annotation()], meta={"slope": slope})
+    if not analysis.models:
+        _empty(fig)
+    return fig
+
+
+def _none(values):
+    return [None if not np.isfinite(v) else float(v) for v in np.asarray(values, float)]
+
+
+def _pinned_trace(x, y, op: OperatingSummary) -> go.Scatter:
+    return go.Scatter(
+        x=[x], y=[y], mode="markers", name="pinned operating point",
+        marker={"symbol": "circle-open", "size": 18, "color": PINNED_COLOR,
+                "line": {"width": 3, "color": PINNED_COLOR}},
+        customdata=[[op.model, _none([op.threshold])[0], op.fpr, op.tpr]],
+        text=[format_threshold(op.threshold)],
+        hovertemplate=("pinned: <b>%{customdata[0]}</b><br>threshold ≥ %{text}"
+                       "<extra></extra>"))
+
+
+def _empty(fig: go.Figure) -> None:
+    fig.add_annotation(text="No model to show: drop a predictions file or tick a model.",
+                       x=0.5, y=0.5, showarrow=False, font={"size": 16})
+
+
+def _det_figure(fig, analysis, operating, font_size):
+    for i, m in enumerate(analysis.models):
+        d = det_curve(m.curve)
+        x, y = d.fpr_deviate, d.fnr_deviate
+        ok = np.isfinite(x) & np.isfinite(y)
+        keep = display_indices(d.fpr[ok], 1 - d.fnr[ok], max_points=MAX_VERTICES)
+        sel = np.flatnonzero(ok)[keep]
+        fig.add_trace(go.Scatter(
+            x=x[sel], y=y[sel], mode="lines", name=f"{m.name} (AUC {m.auc:.3f})",
+            line=line_style(i), text=[format_threshold(t) for t in d.thresholds[sel]],
+            customdata=point_data(m.name, d.thresholds[sel], d.fpr[sel], 1 - d.fnr[sel]),
+            hovertemplate=("<b>%{customdata[0]}</b><br>threshold ≥ %{text}<br>"
+                           "FPR %{customdata[2]:.3f}<br>FNR %{customdata[3]:.3f}"
+                           "<extra></extra>").replace("%{customdata[3]:.3f}", "%{y:.2f} (probit)")))
+    opt = analysis.optimal
+    if 0 < opt.fpr < 1 and 0 < opt.tpr < 1:
+        fig.add_trace(go.Scatter(
+            x=[float(ndtri(opt.fpr))], y=[float(ndtri(1 - opt.tpr))], mode="markers",
+            name="optimal operating point",
+            marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR},
+            customdata=[[opt.model, _none([opt.threshold])[0], opt.fpr, opt.tpr]],
+            hovertemplate="optimum: <b>%{customdata[0]}</b><extra></extra>"))
+    if operating is not None and operating.pinned and 0 < operating.fpr < 1 and 0 < operating.tpr < 1:
+        fig.add_trace(_pinned_trace(float(ndtri(operating.fpr)), float(ndtri(1 - operating.tpr)),
+                                    operating))
+    base_layout(fig, x_title="", y_title="", font_size=font_size)
+    _det_axes(fig, font_size)
+    fig.update_layout(annotations=[hover_annotation()], meta={"det": True})
+    if not analysis.models:
+        _empty(fig)
     return fig

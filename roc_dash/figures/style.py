@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import plotly.graph_objects as go
 
 # Okabe & Ito (2008), colour-blind-safe; black is kept for reference lines.
@@ -11,8 +12,13 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 TEMPLATE = "plotly_white"
 REFERENCE_COLOR = "#8c8c8c"
+HULL_COLOR = "#222222"
+ISO_COLOR = "#b00020"
+OPTIMUM_COLOR = "#b00020"
+PINNED_COLOR = "#6a3d9a"
+MAX_VERTICES = 2000
 
-# Mode bar: PNG/SVG download, no Plotly logo, no cloud button.
+# Mode bar: PNG download (the SVG button is added by assets/roc_dash.js), no logo, no cloud.
 GRAPH_CONFIG = {
     "displaylogo": False,
     "showSendToCloud": False,
@@ -21,30 +27,66 @@ GRAPH_CONFIG = {
 }
 
 
-def line_style(index: int) -> dict:
+def line_style(index: int, *, width: float = 2.5) -> dict:
     """Colour and dash style of the ``index``-th model (distinct even in greyscale)."""
-    return {"color": PALETTE[index % len(PALETTE)], "dash": DASHES[index % len(DASHES)], "width": 2.5}
+    return {"color": PALETTE[index % len(PALETTE)], "dash": DASHES[index % len(DASHES)],
+            "width": width}
 
 
-def format_threshold(value: float) -> str:
+def color(index: int) -> str:
+    return PALETTE[index % len(PALETTE)]
+
+
+def rgba(hex_color: str, alpha: float) -> str:
+    h = hex_color.lstrip("#")
+    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def format_threshold(value) -> str:
     """Human text of a score threshold; ``+inf`` (nothing called positive) as '+∞'."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
     if math.isinf(value):
         return "+∞" if value > 0 else "−∞"
     return f"{value:.6g}"
 
 
-def base_layout(fig: go.Figure, *, x_title: str, y_title: str) -> go.Figure:
+def threshold_or_none(values) -> list:
+    """Thresholds for ``customdata``: JSON has no infinity, so +inf/-inf/NaN become None."""
+    return [None if not math.isfinite(v) else float(v) for v in np.asarray(values, float)]
+
+
+def point_data(model: str, thresholds, fpr, tpr) -> list:
+    """``customdata`` rows ``[model, threshold, fpr, tpr]`` shared by every linked view."""
+    return [[model, t, float(f), float(p)]
+            for t, f, p in zip(threshold_or_none(thresholds), fpr, tpr, strict=True)]
+
+
+def base_layout(fig: go.Figure, *, x_title: str, y_title: str, font_size: int = 14,
+                square: bool = True, x_range=(-0.01, 1.01), y_range=(-0.01, 1.01)) -> go.Figure:
     fig.update_layout(
         template=TEMPLATE,
         margin={"l": 60, "r": 20, "t": 30, "b": 55},
         legend={"x": 1.02, "y": 1.0, "xanchor": "left", "yanchor": "top",
-                "bgcolor": "rgba(255,255,255,0.9)", "bordercolor": "#ddd", "borderwidth": 1},
+                "bgcolor": "rgba(255,255,255,0.9)", "bordercolor": "#ddd", "borderwidth": 1,
+                "font": {"size": max(font_size - 2, 10)}},
         hovermode="closest",
-        font={"size": 14},
+        font={"size": font_size},
+        uirevision="keep",
     )
-    fig.update_xaxes(title_text=x_title, range=[-0.01, 1.01], constrain="domain",
+    fig.update_xaxes(title_text=x_title, range=list(x_range), constrain="domain",
                      showline=True, linecolor="#444", mirror=True, zeroline=False)
-    fig.update_yaxes(title_text=y_title, range=[-0.01, 1.01], scaleanchor="x", scaleratio=1,
-                     constrain="domain", showline=True, linecolor="#444", mirror=True,
-                     zeroline=False)
+    fig.update_yaxes(title_text=y_title, range=list(y_range), constrain="domain",
+                     showline=True, linecolor="#444", mirror=True, zeroline=False)
+    if square:
+        fig.update_yaxes(scaleanchor="x", scaleratio=1)
     return fig
+
+
+def hover_annotation() -> dict:
+    """Reserved ``layout.annotations[0]``: where the point hovered in another view lies."""
+    return {"x": 0, "y": 0, "text": "", "visible": False, "showarrow": True, "arrowhead": 2,
+            "arrowcolor": "#333", "ax": 40, "ay": -40, "bgcolor": "rgba(255,255,224,0.95)",
+            "bordercolor": "#333", "borderwidth": 1, "font": {"size": 12},
+            "name": "hover"}

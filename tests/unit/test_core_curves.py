@@ -246,3 +246,25 @@ def test_core012_det_matches_sklearn():
 
         inner = (d.fpr > 0) & (d.fpr < 1)
         np.testing.assert_allclose(d.fpr_deviate[inner], norm.ppf(d.fpr[inner]))
+
+
+def test_core013_display_thinning_bounded_and_close():
+    from roc_dash.core.curves import display_indices
+
+    rng = np.random.default_rng(13)
+    y = rng.random(200_000) < 0.3
+    s = rng.normal(y * 1.0, 1)
+    curve = roc_curve(y, s)
+    idx = display_indices(curve.fpr, curve.tpr, max_points=2000)
+    assert idx.size <= 2100 and idx[0] == 0 and idx[-1] == len(curve) - 1
+    # the thinned polyline stays within one cell (4/2000 of the axis) of every vertex
+    fx, fy = curve.fpr[idx], curve.tpr[idx]
+    probe = rng.integers(0, len(curve), 2000)
+    gap = np.abs(np.interp(curve.fpr[probe], fx, fy) - curve.tpr[probe])
+    at_vertical = np.isin(curve.fpr[probe], fx)
+    assert gap[~at_vertical].max() <= 4 / 2000 + 1e-12
+    # small curves are only reduced losslessly
+    small = roc_curve(y[:300], s[:300])
+    np.testing.assert_array_equal(display_indices(small.fpr, small.tpr),
+                                  np.flatnonzero(np.isin(small.fpr, reduce_collinear(small).fpr)
+                                                 & np.isin(small.tpr, reduce_collinear(small).tpr)))

@@ -196,3 +196,17 @@ def test_hul011_large_curve_blocked_path_equals_general():
     np.testing.assert_array_equal(fast.thresholds, slow.thresholds)
     # the hull is above the whole curve
     assert (np.interp(curve.fpr, fast.fpr, fast.tpr) >= curve.tpr - 1e-12).all()
+
+
+def test_hul012_model_slope_ranges():
+    from roc_dash.core.hull import model_slope_ranges
+
+    hull = hull_of_curves({"A": A, "B": B, "C": C, "D": D})
+    ranges = model_slope_ranges(hull)
+    assert set(ranges) == {"A", "C"}
+    # A owns the steep (conservative) slopes, C the shallow ones, and they meet
+    (a_lo, a_hi), = ranges["A"]
+    (c_lo, c_hi), = ranges["C"]
+    assert (a_lo, a_hi) == pytest.approx((1.5, 20)) and (c_lo, c_hi) == pytest.approx((0.06, 1.5))
+    for m, name in ((10, "A"), (0.1, "C")):
+        assert optimal_point(hull, m).model == name

@@ -1,0 +1,79 @@
+"""The chosen operating point: one model at one threshold, and what it means in deployment.
+
+Given a model's pooled ROC curve and a threshold ("positive iff score >= t"), this gathers
+the rates, the confusion matrix on the test set, precision at the deployment prior
+(Fawcett 2004 section 3.2), accuracy, expected cost (section 7.1), and the expected confusion
+matrix per 1,000 cases at the deployment prior.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .curves import RocCurve
+from .hull import expected_cost, normalized_expected_cost
+
+__all__ = ["OperatingSummary", "summarise_operating_point", "vertex_at_threshold"]
+
+
+@dataclass(frozen=True)
+class OperatingSummary:
+    model: str
+    threshold: float
+    fpr: float
+    tpr: float
+    precision: float
+    """Precision at the deployment prior: π·TPR / (π·TPR + (1−π)·FPR) (NaN if nothing is
+    called positive)."""
+    recall: float
+    accuracy: float
+    """Accuracy on the test set (its own class mix)."""
+    expected_cost: float
+    normalized_expected_cost: float
+    tp: float
+    fp: float
+    fn: float
+    tn: float
+    """Confusion matrix on the test set (weighted counts)."""
+    per_1000: tuple[float, float, float, float]
+    """Expected (TP, FP, FN, TN) per 1,000 cases at the deployment prior."""
+    prior_pos: float
+    pinned: bool = False
+
+
+def vertex_at_threshold(curve: RocCurve, threshold: float) -> int:
+    """Index of the vertex of "positive iff score >= threshold": the last vertex whose own
+    threshold is >= ``threshold`` (the origin for thresholds above every score)."""
+    t = curve.thresholds  # strictly decreasing, +inf first
+    return int(np.searchsorted(-t, -threshold, side="right")) - 1
+
+
+def summarise_operating_point(model: str, curve: RocCurve, threshold: float, *,
+                              cost_fp: float, cost_fn: float, prior_pos: float,
+                              pinned: bool = False) -> OperatingSummary:
+    k = vertex_at_threshold(curve, threshold)
+    fpr, tpr = float(curve.fpr[k]), float(curve.tpr[k])
+    tp, fp = tpr * curve.n_pos, fpr * curve.n_neg
+    fn, tn = curve.n_pos - tp, curve.n_neg - fp
+    denom = prior_pos * tpr + (1 - prior_pos) * fpr
+    precision = prior_pos * tpr / denom if denom > 0 else float("nan")
+    kw = {"cost_fp": cost_fp, "cost_fn": cost_fn, "prior_pos": prior_pos}
+    per = 1000.0
+    return OperatingSummary(
+        model=model,
+        threshold=float(curve.thresholds[k]),
+        fpr=fpr,
+        tpr=tpr,
+        precision=float(precision),
+        recall=tpr,
+        accuracy=float((tp + tn) / (curve.n_pos + curve.n_neg)),
+        expected_cost=float(expected_cost(fpr, tpr, **kw)),
+        normalized_expected_cost=float(normalized_expected_cost(fpr, tpr, **kw)),
+        tp=float(tp), fp=float(fp), fn=float(fn), tn=float(tn),
+        per_1000=(per * prior_pos * tpr, per * (1 - prior_pos) * fpr,
+                  per * prior_pos * (1 - tpr), per * (1 - prior_pos) * (1 - fpr)),
+        prior_pos=prior_pos,
+        pinned=pinned,
+    )

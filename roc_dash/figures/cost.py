@@ -1,0 +1,85 @@
+"""Cost-curve view (Drummond & Holte; Fawcett 2004 section 7.5.2).
+
+x: probability-cost PC(+); y: normalised expected cost. Each model's lower envelope (the dual
+of its ROC convex hull), the joint envelope, the two trivial classifiers and, as
+``layout.shapes[0]``, the vertical marker at the current PC(+) with the cost read off in
+``layout.annotations[1]``. ``layout.annotations[0]`` marks a point hovered in another view and
+``layout.shapes[1]`` draws that point's cost line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..core.analysis import Analysis
+from ..core.cost_curves import envelope_cost_at, lower_envelope
+from ..core.operating import OperatingSummary
+from .style import (
+    HULL_COLOR,
+    ISO_COLOR,
+    PINNED_COLOR,
+    REFERENCE_COLOR,
+    base_layout,
+    format_threshold,
+    hover_annotation,
+    line_style,
+)
+
+__all__ = ["cost_figure"]
+
+
+def _envelope_trace(name, env, style, *, label):
+    hull = env.hull
+    owners = np.concatenate((env.vertex_index, [env.vertex_index[-1]]))
+    thr = hull.thresholds[owners]
+    models = [str(m) or name for m in hull.models[owners]]
+    return go.Scatter(
+        x=env.pc_pos, y=env.cost, mode="lines+markers", name=label, line=style,
+        marker={"size": 4},
+        text=[format_threshold(t) for t in thr],
+        customdata=[[mm, None if not np.isfinite(t) else float(t), float(hull.fpr[k]),
+                     float(hull.tpr[k])] for mm, t, k in zip(models, thr, owners, strict=True)],
+        hovertemplate=("<b>%{customdata[0]}</b><br>threshold ≥ %{text}<br>PC(+) %{x:.3f}<br>"
+                       "normalised cost %{y:.3f}<extra></extra>"))
+
+
+def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
+                font_size: int = 14) -> go.Figure:
+    pc = analysis.conditions.pc_pos
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="always negative",
+                             line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
+                             hovertemplate="always negative<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[0, 1], y=[1, 0], mode="lines", name="always positive",
+                             line={"color": REFERENCE_COLOR, "dash": "dash", "width": 1.5},
+                             hovertemplate="always positive<extra></extra>"))
+    for i, m in enumerate(analysis.models):
+        fig.add_trace(_envelope_trace(m.name, lower_envelope(m.hull), line_style(i),
+                                      label=f"{m.name} lower envelope"))
+    joint = lower_envelope(analysis.hull)
+    cost_here = float(envelope_cost_at(joint, pc))
+    if analysis.models:
+        fig.add_trace(_envelope_trace("trivial", joint,
+                                      {"color": HULL_COLOR, "width": 3, "dash": "solid"},
+                                      label=f"best of all (area {joint.area:.3f})"))
+    fig.add_shape(type="line", x0=pc, x1=pc, y0=0, y1=1, line={"color": ISO_COLOR, "width": 2},
+                  name="current PC(+)")
+    fig.add_shape(type="line", x0=0, y0=0, x1=1, y1=0, visible=False,
+                  line={"color": "#333", "width": 1.5, "dash": "dot"}, name="hovered line")
+    fig.add_trace(go.Scatter(x=[pc], y=[cost_here], mode="markers", name="optimum at PC(+)",
+                             marker={"symbol": "star", "size": 14, "color": ISO_COLOR},
+                             hovertemplate="optimum: cost %{y:.3f}<extra></extra>"))
+    if operating is not None and operating.pinned:
+        fig.add_trace(go.Scatter(
+            x=[0, 1], y=[operating.fpr, 1 - operating.tpr], mode="lines",
+            name="pinned point's cost line", line={"color": PINNED_COLOR, "width": 2.5},
+            hovertemplate="pinned: %{y:.3f}<extra></extra>"))
+    base_layout(fig, x_title="Probability cost PC(+)", y_title="Normalised expected cost",
+                font_size=font_size, square=False, y_range=(-0.01, 0.6))
+    read = {"x": pc, "y": cost_here, "text": f"PC(+) = {pc:.3f}<br>cost {cost_here:.3f}",
+            "showarrow": True, "arrowhead": 2, "ax": 45, "ay": -35, "bgcolor": "white",
+            "bordercolor": ISO_COLOR, "font": {"color": ISO_COLOR}, "name": "read-off"}
+    fig.update_layout(annotations=[hover_annotation(), read],
+                      meta={"pc_pos": pc, "cost": cost_here})
+    return fig
