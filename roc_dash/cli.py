@@ -60,13 +60,19 @@ def _report(args: argparse.Namespace) -> int:
     conditions = Conditions(cost_fp=args.cost_fp, cost_fn=args.cost_fn, prior_pos=args.prior,
                             fpr_max=args.fpr_max, level=args.level)
     try:
-        report = build_report(analyse(result.table, conditions))
+        analysis = analyse(result.table, conditions)
+        report = build_report(analysis)
     except ValueError as exc:
         print(f"roc-dash: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     for note in report["notes"]:
         print(f"roc-dash: note: {note}", file=sys.stderr)
-    text = json.dumps(report, indent=2, allow_nan=False)
+    if args.format == "html":
+        from .html_report import render_html
+
+        text = render_html(analysis)
+    else:
+        text = json.dumps(report, indent=2, allow_nan=False)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as fh:
@@ -123,7 +129,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="upper FPR limit of the partial AUC (default 0.2)")
     report.add_argument("--level", type=_open_unit, default=0.95, metavar="L",
                         help="confidence level of intervals and bands (default 0.95)")
-    report.add_argument("--format", choices=["json"], default="json")
+    report.add_argument("--format", choices=["json", "html"], default="json",
+                        help="json (the contract in the README) or a self-contained html page")
     report.add_argument("-o", "--output", metavar="PATH", default=None,
                         help="write the report here instead of standard output")
     report.set_defaults(func=_report)

@@ -1,6 +1,8 @@
-"""Dash layout: upload and loaded-data panel on the left, views on the right."""
+"""Dash layout: controls on the left, four linked views and the model table on the right."""
 
 from __future__ import annotations
+
+import math
 
 from dash import dcc, html
 
@@ -9,6 +11,38 @@ from . import ids
 from .store import DEMO_ID
 
 ACCEPTED = ".csv,.tsv,.txt,.gz,.parquet,.pq"
+COST_MIN, COST_MAX = -2.0, 2.0  # log10 range of the cost sliders (0.01 .. 100)
+PRIOR_MIN, PRIOR_MAX = 0.001, 0.999
+
+#: The ROC graph lets the user drag the iso-performance line (layout.shapes[0]).
+ROC_CONFIG = {**GRAPH_CONFIG, "edits": {"shapePosition": True}}
+
+
+def _labelled(label: str, control, *, hint: str | None = None, html_for: str | None = None):
+    children = [html.Label(label, htmlFor=html_for, className="control-label"), control]
+    if hint:
+        children.append(html.Div(hint, className="hint"))
+    return html.Div(children, className="control")
+
+
+def _slider_control(label: str, slider, input_):
+    """A labelled slider with its exact-value input beside the label."""
+    return html.Div(className="control", children=[
+        html.Div(className="label-row", children=[
+            html.Label(label, htmlFor=input_.id, className="control-label"), input_]),
+        html.Div(slider, className="slider"),
+    ])
+
+
+def _cost_control(name: str, slider_id: str, input_id: str):
+    marks = {v: f"{10 ** v:g}" for v in (-2, -1, 0, 1, 2)}
+    return _slider_control(
+        f"Cost of a {name}",
+        dcc.Slider(id=slider_id, min=COST_MIN, max=COST_MAX, step=0.01, value=0.0,
+                   marks=marks, updatemode="mouseup"),
+        dcc.Input(id=input_id, type="number", value=1.0, min=1e-6, step="any", debounce=True,
+                  className="exact"),
+    )
 
 
 def _format_help() -> html.Details:
@@ -27,69 +61,169 @@ def _format_help() -> html.Details:
     )
 
 
+def _data_panel():
+    return html.Section(className="panel", children=[
+        html.H2("Data"),
+        dcc.Upload(
+            id=ids.UPLOAD, className="upload", multiple=True, accept=ACCEPTED,
+            children=html.Div([
+                html.Div("Drop prediction files here", className="upload-title"),
+                html.Div("or click to choose (CSV, TSV, gzip, Parquet)", className="hint"),
+            ]),
+        ),
+        dcc.Loading(type="dot", children=html.Div(id=ids.UPLOAD_STATUS, className="status")),
+        html.Div(id=ids.UPLOAD_ERROR, className="error", role="alert"),
+        _labelled("Positive label (only if labels are ambiguous)",
+                  dcc.Input(id=ids.POSITIVE_LABEL, type="text", placeholder="e.g. cat",
+                            debounce=True, className="text"),
+                  html_for=ids.POSITIVE_LABEL),
+        html.Div(id=ids.DATASET_LIST, className="dataset-list"),
+        _format_help(),
+    ])
+
+
+def _conditions_panel():
+    return html.Section(className="panel", children=[
+        html.H2("Costs and class mix"),
+        _cost_control("false positive", ids.COST_FP_SLIDER, ids.COST_FP),
+        _cost_control("false negative", ids.COST_FN_SLIDER, ids.COST_FN),
+        _slider_control(
+            "Deployment prior p(+)",
+            dcc.Slider(id=ids.PRIOR_SLIDER, min=PRIOR_MIN, max=PRIOR_MAX, step=0.001, value=0.5,
+                       updatemode="mouseup",
+                       marks={0.001: "0", 0.25: "0.25", 0.5: "0.5", 0.75: "0.75", 0.999: "1"}),
+            dcc.Input(id=ids.PRIOR, type="number", value=0.5, min=1e-9, max=1 - 1e-9,
+                      step="any", debounce=True, className="exact"),
+        ),
+        html.Button("Use the data's prevalence", id=ids.PRIOR_RESET, n_clicks=0,
+                    className="link-button"),
+        html.Div(id=ids.SLOPE_TEXT, className="slope-text"),
+        dcc.Store(id=ids.PRIOR_MODE, data="auto"),
+    ])
+
+
+def _averaging_panel():
+    return html.Section(className="panel", children=[
+        html.H2("Folds"),
+        _labelled("Averaging", dcc.RadioItems(
+            id=ids.AVERAGING, value="pooled", className="radios",
+            options=[{"label": "none (each fold)", "value": "none"},
+                     {"label": "pooled", "value": "pooled"},
+                     {"label": "vertical", "value": "vertical"},
+                     {"label": "threshold", "value": "threshold"}])),
+        html.Div(className="control-row", children=[
+            _labelled("Confidence", dcc.Dropdown(
+                id=ids.LEVEL, value=0.95, clearable=False, searchable=False,
+                options=[{"label": f"{v:.0%}", "value": v} for v in (0.8, 0.9, 0.95, 0.99)])),
+            _labelled("Samples", dcc.Input(id=ids.SAMPLES, type="number", value=51, min=5,
+                                           max=1001, step=1, debounce=True, className="exact"),
+                      html_for=ids.SAMPLES),
+        ]),
+        _labelled("Band", dcc.RadioItems(
+            id=ids.BAND, value="pointwise", className="radios",
+            options=[{"label": "pointwise", "value": "pointwise"},
+                     {"label": "simultaneous", "value": "simultaneous"}])),
+    ])
+
+
+def _view_panel():
+    return html.Section(className="panel", children=[
+        html.H2("Models and view"),
+        dcc.Checklist(id=ids.MODELS, options=[], value=[], className="checks"),
+        dcc.Checklist(id=ids.DET, options=[{"label": "ROC as DET (normal-deviate axes)",
+                                            "value": "det"}], value=[], className="checks"),
+        dcc.Checklist(id=ids.PRESENTATION, options=[{"label": "Presentation mode (large fonts)",
+                                                     "value": "on"}],
+                      value=[], className="checks"),
+    ])
+
+
+def _graph_card(title: str, graph_id: str, config: dict, *, extra=None):
+    return html.Div(className="card", children=[
+        html.Div(className="card-head", children=[html.H2(title), *(extra or [])]),
+        dcc.Loading(type="circle", delay_show=400,
+                    children=dcc.Graph(id=graph_id, config=config, className="graph",
+                                       clear_on_unhover=True)),
+    ])
+
+
+def _operating_card():
+    return html.Div(className="card", children=[
+        html.Div(className="card-head", children=[
+            html.H2("Operating point"),
+            html.Button("Back to optimum", id=ids.UNPIN, n_clicks=0, className="button"),
+        ]),
+        html.Div(id=ids.OPERATING),
+        html.Div(className="pin-row", children=[
+            html.Label("Pin a threshold:", htmlFor=ids.PIN_THRESHOLD),
+            dcc.Dropdown(id=ids.PIN_MODEL, options=[], placeholder="model", clearable=False,
+                         className="pin-model"),
+            dcc.Input(id=ids.PIN_THRESHOLD, type="number", step="any", placeholder="threshold",
+                      className="exact"),
+            html.Button("Pin", id=ids.PIN_BUTTON, n_clicks=0, className="button"),
+        ]),
+    ])
+
+
 def build_layout() -> html.Div:
     return html.Div(
+        id=ids.APP,
         className="app",
         children=[
+            dcc.Location(id=ids.URL, refresh=False),
             html.Header(
                 className="topbar",
                 children=[
                     html.H1("roc-dash"),
-                    html.Span("ROC analysis of classifier predictions", className="tagline"),
+                    html.Span("Which classifier, at which threshold, under these costs and "
+                              "this class mix?", className="tagline"),
+                    html.Div(className="topbar-actions", children=[
+                        html.Span(className="copy", children=[
+                            dcc.Clipboard(id=ids.COPY_LINK, title="Copy a link to this view",
+                                          className="clipboard"),
+                            html.Span("Copy link"),
+                        ]),
+                        html.Button("Curves CSV", id=ids.EXPORT_CURVES, n_clicks=0,
+                                    className="button light"),
+                        html.Button("Table CSV", id=ids.EXPORT_TABLE, n_clicks=0,
+                                    className="button light"),
+                        html.Button("HTML report", id=ids.EXPORT_HTML, n_clicks=0,
+                                    className="button light"),
+                    ]),
                 ],
             ),
             html.Div(
                 className="main",
                 children=[
-                    html.Aside(
-                        className="sidebar",
-                        children=[
-                            dcc.Upload(
-                                id=ids.UPLOAD,
-                                className="upload",
-                                multiple=True,
-                                accept=ACCEPTED,
-                                children=html.Div([
-                                    html.Div("Drop prediction files here", className="upload-title"),
-                                    html.Div("or click to choose (CSV, TSV, gzip, Parquet)",
-                                             className="hint"),
-                                ]),
-                            ),
-                            dcc.Loading(
-                                type="dot",
-                                children=html.Div(id=ids.UPLOAD_STATUS, className="status"),
-                            ),
-                            html.Div(id=ids.UPLOAD_ERROR, className="error", role="alert"),
-                            html.H2("Loaded data"),
-                            html.Div(id=ids.DATASET_LIST, className="dataset-list"),
-                            _format_help(),
-                        ],
-                    ),
-                    html.Section(
-                        className="views",
-                        children=[
-                            html.Div(
-                                className="card",
-                                children=[
-                                    html.H2("ROC curves"),
-                                    dcc.Loading(
-                                        type="circle",
-                                        children=dcc.Graph(
-                                            id=ids.ROC_GRAPH,
-                                            config=GRAPH_CONFIG,
-                                            className="graph-roc",
-                                        ),
-                                    ),
-                                ],
-                            ),
-                            html.Div(
-                                className="card",
-                                children=[html.H2("Models"), html.Div(id=ids.MODEL_TABLE)],
-                            ),
-                        ],
-                    ),
+                    html.Aside(className="sidebar", children=[
+                        _data_panel(), _conditions_panel(), _averaging_panel(), _view_panel(),
+                    ]),
+                    html.Section(className="views", children=[
+                        html.Div(className="grid", children=[
+                            _graph_card("ROC", ids.ROC_GRAPH, ROC_CONFIG, extra=[html.Span(
+                                "drag the red line to change the cost ratio", className="hint")]),
+                            _graph_card("Precision-recall at the deployment prior",
+                                        ids.PR_GRAPH, GRAPH_CONFIG),
+                            _graph_card("Cost curves", ids.COST_GRAPH, GRAPH_CONFIG),
+                            _operating_card(),
+                        ]),
+                        html.Div(className="card", children=[
+                            html.H2("Models"), html.Div(id=ids.MODEL_TABLE)]),
+                    ]),
                 ],
             ),
             dcc.Store(id=ids.DATASETS, data=[DEMO_ID], storage_type="session"),
+            dcc.Store(id=ids.PINNED, data=None),
+            dcc.Store(id=ids.VIZ_DATA, data=None),
+            dcc.Store(id=ids.URL_SYNC, data=None),
+            dcc.Download(id=ids.DOWNLOAD),
         ],
     )
+
+
+def cost_to_slider(cost: float) -> float:
+    return min(max(math.log10(cost), COST_MIN), COST_MAX)
+
+
+def slider_to_cost(value: float) -> float:
+    return float(f"{10 ** value:.4g}")

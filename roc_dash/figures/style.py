@@ -67,10 +67,9 @@ def base_layout(fig: go.Figure, *, x_title: str, y_title: str, font_size: int = 
                 square: bool = True, x_range=(-0.01, 1.01), y_range=(-0.01, 1.01)) -> go.Figure:
     fig.update_layout(
         template=TEMPLATE,
-        margin={"l": 60, "r": 20, "t": 30, "b": 55},
-        legend={"x": 1.02, "y": 1.0, "xanchor": "left", "yanchor": "top",
-                "bgcolor": "rgba(255,255,255,0.9)", "bordercolor": "#ddd", "borderwidth": 1,
-                "font": {"size": max(font_size - 2, 10)}},
+        margin={"l": 60, "r": 30, "t": 20, "b": 40},
+        legend={"orientation": "h", "x": 0.0, "y": -0.16, "xanchor": "left", "yanchor": "top",
+                "bgcolor": "rgba(255,255,255,0.9)", "font": {"size": max(font_size - 3, 10)}},
         hovermode="closest",
         font={"size": font_size},
         uirevision="keep",

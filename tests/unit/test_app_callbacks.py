@@ -1,14 +1,37 @@
-"""Callbacks as plain functions: upload, bad upload, remove, views."""
+"""Callbacks as plain functions: upload, views, controls, dragging, pinning, URL, exports."""
 
 import base64
+import io
 
+import numpy as np
+import pandas as pd
+import pytest
 from dash import no_update
+from dash.exceptions import PreventUpdate
 
-from roc_dash.app import create_app
-from roc_dash.app.callbacks import apply_upload, remove_dataset, render_views
+from roc_dash.app import create_app, ids
+from roc_dash.app.callbacks import (
+    AnalysisCache,
+    apply_upload,
+    curves_csv,
+    dragged_slope,
+    model_names,
+    parse_query,
+    pin_from_click,
+    remove_dataset,
+    render_views,
+    resolve_operating,
+    sync_controls,
+)
+from roc_dash.app.components import model_table_rows
 from roc_dash.app.store import DEMO_ID, DatasetStore
+from roc_dash.core.analysis import Conditions, analyse
+from roc_dash.core.hull import iso_performance_slope
+from roc_dash.html_report import render_html
 
 from ..conftest import make_predictions
+
+DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
 
 
 def _data_url(payload: bytes) -> str:
@@ -19,56 +42,223 @@ def _good_csv(seed=0):
     return make_predictions(120, seed=seed).to_csv(index=False).encode()
 
 
-def test_cbk001_upload_adds_a_dataset(tmp_path):
-    store = DatasetStore(tmp_path)
-    ids, status, error = apply_upload(store, [_data_url(_good_csv())], ["mine.csv"], [DEMO_ID])
-    assert ids[0] == DEMO_ID and len(ids) == 2
+def _legend(fig):
+    return [t.name for t in fig.data]
+
+
+@pytest.fixture
+def store(tmp_path):
+    return DatasetStore(tmp_path)
+
+
+@pytest.fixture
+def cache(store):
+    return AnalysisCache(store)
+
+
+def _views(cache, ids_, models=None, **kw):
+    models = models if models is not None else model_names(cache, ids_)
+    cond = kw.pop("conditions", Conditions(prior_pos=0.3))
+    return render_views(cache, ids_, models, cond, **kw)
+
+
+def test_cbk001_upload_adds_a_dataset_to_every_view(store, cache):
+    ids_, status, error = apply_upload(store, [_data_url(_good_csv())], ["mine.csv"], [DEMO_ID])
+    assert ids_[0] == DEMO_ID and len(ids_) == 2
     assert error == "" and "mine.csv" in status and "120 rows" in status
-    fig, _, table = render_views(store, ids)
-    names = [t.name for t in fig.data]
-    assert any(n.startswith("mine (AUC ") for n in names)
-    assert any(n.startswith("logistic regression (AUC ") for n in names)
+    roc, pr, cost, op, table, viz, slope = _views(cache, ids_)
+    assert any(n.startswith("mine (AUC ") for n in _legend(roc))
+    assert any(n.startswith("logistic regression (AUC ") for n in _legend(roc))
+    assert any(n.startswith("mine (AP ") for n in _legend(pr))
+    assert "mine lower envelope" in _legend(cost)
+    assert "mine" in str(table) and viz["hull"]["fpr"][0] == 0 and "slope" in slope
 
 
-def test_cbk002_bad_upload_changes_nothing(tmp_path):
-    store = DatasetStore(tmp_path)
-    ids, status, error = apply_upload(store, [_data_url(b"label,score\n")], ["empty.csv"],
-                                      [DEMO_ID])
-    assert ids is no_update
-    assert "empty.csv" in error
+def test_cbk002_bad_upload_changes_nothing(store):
+    ids_, status, error = apply_upload(store, [_data_url(b"label,score\n")], ["empty.csv"],
+                                       [DEMO_ID])
+    assert ids_ is no_update and "empty.csv" in error
     # all-or-nothing over several files: the good one is not loaded either
-    ids, _, error = apply_upload(
+    ids_, _, error = apply_upload(
         store, [_data_url(_good_csv()), _data_url(b"\x89PNG\r\n\x1a\n\x00\x00")],
         ["good.csv", "picture.png"], [DEMO_ID])
-    assert ids is no_update and "picture.png" in error
-    assert list((tmp_path / "datasets").glob("*.parquet")) == []
+    assert ids_ is no_update and "picture.png" in error
+    assert list((store.dir).glob("*.parquet")) == []
 
 
-def test_cbk003_same_file_twice_gets_distinct_model_names(tmp_path):
-    store = DatasetStore(tmp_path)
-    ids, _, _ = apply_upload(store, [_data_url(_good_csv())], ["run.csv"], [])
-    ids, _, _ = apply_upload(store, [_data_url(_good_csv(1))], ["run.csv"], ids)
-    fig, _, _ = render_views(store, ids)
-    names = sorted(t.name.split(" (AUC")[0] for t in fig.data[1:])
-    assert names == ["run", "run (2)"]
+def test_cbk003_positive_label_for_ambiguous_labels(store):
+    frame = make_predictions(80, seed=3)
+    frame["label"] = np.where(frame["label"] == 1, "cat", "dog")
+    payload = [_data_url(frame.to_csv(index=False).encode())]
+    ids_, _, error = apply_upload(store, payload, ["pets.csv"], [])
+    assert ids_ is no_update and "cat" in error and "dog" in error
+    ids_, status, error = apply_upload(store, payload, ["pets.csv"], [], positive="cat")
+    assert error == "" and len(ids_) == 1
 
 
-def test_cbk004_remove_and_missing_dataset(tmp_path):
-    store = DatasetStore(tmp_path)
-    ids, _, _ = apply_upload(store, [_data_url(_good_csv())], ["a.csv"], [DEMO_ID])
-    assert remove_dataset(ids, DEMO_ID) == ids[1:]
-    # an id whose files are gone (server data folder wiped) is reported, not a crash
-    for f in (tmp_path / "datasets").iterdir():
+def test_cbk004_same_file_twice_gets_distinct_model_names(store, cache):
+    ids_, _, _ = apply_upload(store, [_data_url(_good_csv())], ["run.csv"], [])
+    ids_, _, _ = apply_upload(store, [_data_url(_good_csv(1))], ["run.csv"], ids_)
+    assert model_names(cache, ids_) == ["run", "run (2)"]
+
+
+def test_cbk005_remove_and_missing_dataset(store, cache):
+    ids_, _, _ = apply_upload(store, [_data_url(_good_csv())], ["a.csv"], [DEMO_ID])
+    assert remove_dataset(ids_, DEMO_ID) == ids_[1:]
+    for f in store.dir.iterdir():  # the server's data folder was wiped
         f.unlink()
-    fig, listing, _ = render_views(store, ids)
-    assert len(fig.data) == 1 + 4  # chance line + the demo's four models
-    assert "no longer on the server" in str(listing)
+    fresh = AnalysisCache(DatasetStore(store.root))
+    assert model_names(fresh, ids_) == DEMO_MODELS
 
 
-def test_cbk005_health_and_layout(tmp_path):
+def test_cbk006_views_follow_the_conditions(cache):
+    cheap_fn = Conditions(cost_fp=1, cost_fn=10, prior_pos=0.5)
+    cheap_fp = Conditions(cost_fp=10, cost_fn=1, prior_pos=0.5)
+    a = _views(cache, [DEMO_ID], conditions=cheap_fn)
+    b = _views(cache, [DEMO_ID], conditions=cheap_fp)
+    line_a, line_b = a[0].layout.shapes[0], b[0].layout.shapes[0]
+    slope_a = (line_a.y1 - line_a.y0) / (line_a.x1 - line_a.x0)
+    slope_b = (line_b.y1 - line_b.y0) / (line_b.x1 - line_b.x0)
+    assert slope_a == pytest.approx(0.1) and slope_b == pytest.approx(10)
+    # the cost view's marker sits at PC(+) = 1/(1+m)
+    assert a[2].layout.shapes[0].x0 == pytest.approx(1 / 1.1)
+    assert b[2].layout.shapes[0].x0 == pytest.approx(1 / 11)
+    # the PR view is drawn at the deployment prior
+    assert "0.5" in a[1].layout.yaxis.title.text
+    # the operating point is the liberal one when false negatives are expensive
+    assert "optimal" in str(a[3]) and str(a[3]) != str(b[3])
+
+
+def test_cbk007_every_averaging_mode_and_det(cache):
+    for averaging in ("none", "pooled", "vertical", "threshold"):
+        roc = _views(cache, [DEMO_ID], averaging=averaging)[0]
+        names = _legend(roc)
+        assert any("logistic regression" in n for n in names), averaging
+        for trace in roc.data:
+            assert len(trace.x) <= 2100  # thinned for display
+    vertical = _legend(_views(cache, [DEMO_ID], averaging="vertical")[0])
+    assert any("vertical avg of 10 folds" in n for n in vertical)
+    det = _views(cache, [DEMO_ID], det=True)[0]
+    assert det.layout.meta["det"] and "normal deviate" in det.layout.xaxis.title.text
+
+
+def test_cbk008_model_selection_sets_the_joint_hull(cache):
+    one = _views(cache, [DEMO_ID], models=["decision tree"])
+    assert set(_legend(one[0])) >= {"convex hull (all shown models)"}
+    assert not any("naive Bayes" in n for n in _legend(one[0]))
+    empty = _views(cache, [DEMO_ID], models=[])
+    assert empty[5] is None and "No model" in str(empty[0].layout.annotations)
+
+
+def test_cbk009_sync_controls():
+    base = {"cost_fp": 1.0, "cost_fn": 1.0, "prior": 0.3, "fp_slider": 0.0, "fn_slider": 0.0,
+            "prior_slider": 0.3}
+    assert sync_controls(ids.COST_FP_SLIDER, {**base, "fp_slider": 1.0})[:2] == (10.0, 1.0)
+    assert sync_controls(ids.COST_FN, {**base, "cost_fn": 4.0})[1] == 4.0
+    assert sync_controls(ids.PRIOR_SLIDER, {**base, "prior_slider": 0.1})[2:] == (0.1, "manual")
+    # auto prior follows the data; a manual one stays
+    assert sync_controls(ids.DATASETS, base, data_prior=0.2737)[2] == pytest.approx(0.2737)
+    assert sync_controls(ids.DATASETS, base, data_prior=0.27, prior_mode="manual")[2] == 0.3
+    assert sync_controls(ids.PRIOR_RESET, base, data_prior=0.27, prior_mode="manual")[2:] == (
+        0.27, "auto")
+    # dragging the iso line to slope 2 with p = 0.3: c(FP) = m p / (1 - p) c(FN)
+    relayout = {"shapes[0].x0": 0.1, "shapes[0].y0": 0.3, "shapes[0].x1": 0.3,
+                "shapes[0].y1": 0.7}
+    cfp, cfn, prior, _ = sync_controls(ids.ROC_GRAPH, base, relayout=relayout)
+    assert cfp == pytest.approx(2 * 0.3 / 0.7, rel=1e-3) and (cfn, prior) == (1.0, 0.3)
+    assert iso_performance_slope(cfp, cfn, prior) == pytest.approx(2, rel=1e-3)
+    # a zoom is not a drag
+    with pytest.raises(PreventUpdate):
+        sync_controls(ids.ROC_GRAPH, base, relayout={"xaxis.range[0]": 0.1})
+    # the first load takes the link's settings
+    cfp, cfn, prior, mode = sync_controls(None, base, search="?cfp=3&cfn=0.5&prior=0.05")
+    assert (cfp, cfn, prior, mode) == (3.0, 0.5, 0.05, "manual")
+
+
+def test_cbk010_dragged_slope_merges_endpoint_keys():
+    assert dragged_slope({"shapes[0].x0": 0, "shapes[0].y0": 0, "shapes[0].x1": 0.5,
+                          "shapes[0].y1": 1}) == 2
+    assert dragged_slope({"shapes[0].x0": 0.5, "shapes[0].x1": 0.5, "shapes[0].y0": 0,
+                          "shapes[0].y1": 1}) is None  # vertical
+    assert dragged_slope({"shapes[0].x0": 0, "shapes[0].x1": 1, "shapes[0].y0": 1,
+                          "shapes[0].y1": 0}) is None  # negative slope
+    assert dragged_slope(None) is None
+
+
+def test_cbk011_url_round_trip():
+    q = parse_query("?cfp=2&cfn=5&prior=0.1&avg=vertical&level=0.9&band=simultaneous&n=33"
+                    "&det=1&pres=1&models=a|b&pin=naive%20Bayes|0.42")
+    assert q == {"cost_fp": 2.0, "cost_fn": 5.0, "prior": 0.1, "averaging": "vertical",
+                 "level": 0.9, "band": "simultaneous", "samples": 33, "det": ["det"],
+                 "presentation": ["on"], "models": ["a", "b"],
+                 "pin": {"model": "naive Bayes", "threshold": 0.42}}
+    assert parse_query("?pin=x|inf")["pin"] == {"model": "x", "threshold": None}
+    # junk is ignored, not fatal
+    assert parse_query("?cfp=-1&prior=2&avg=zzz&n=3&level=abc") == {}
+
+
+def test_cbk012_pinning(cache):
+    analysis = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))
+    click = {"points": [{"customdata": ["naive Bayes", 0.42, 0.1, 0.5]}]}
+    pinned = pin_from_click(click)
+    assert pinned == {"model": "naive Bayes", "threshold": 0.42}
+    assert pin_from_click({"points": [{"customdata": ["trivial", None, 0, 0]}]}) is None
+    assert pin_from_click({"points": [{"x": 1}]}) is None
+    op = resolve_operating(analysis, pinned)
+    assert op.pinned and op.model == "naive Bayes" and op.threshold >= 0.42
+    curve = analysis.model("naive Bayes").curve
+    k = np.flatnonzero(curve.thresholds >= 0.42)[-1]
+    assert (op.fpr, op.tpr) == (curve.fpr[k], curve.tpr[k])
+    # the pinned point appears in every view
+    views = render_views(cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3),
+                         pinned=pinned)
+    for fig in views[:3]:
+        assert any("pinned" in (t.name or "") for t in fig.data)
+    assert "pinned" in str(views[3])
+    # a pin on a model no longer shown falls back to the optimum
+    assert not resolve_operating(analysis, {"model": "gone", "threshold": 0.1}).pinned
+
+
+def test_cbk013_exports(cache):
+    analysis = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))
+    curves = pd.read_csv(io.StringIO(curves_csv(analysis)))
+    assert set(curves["model"]) == set(DEMO_MODELS)
+    assert curves.groupby("model").size()["logistic regression"] == len(
+        analysis.model("logistic regression").curve)
+    rows = pd.DataFrame(model_table_rows(analysis))
+    assert list(rows["model"]) == DEMO_MODELS and rows["auc"].between(0.7, 1).all()
+    page = render_html(analysis)
+    assert page.startswith("<!DOCTYPE html>") and "logistic regression" in page
+    assert '<script src="http' not in page and "Plotly" in page  # plotly.js inlined
+
+
+def test_cbk014_operating_point_numbers(cache):
+    cond = Conditions(cost_fp=1, cost_fn=3, prior_pos=0.2)
+    analysis = cache.analysis([DEMO_ID], DEMO_MODELS, cond)
+    op = resolve_operating(analysis, None)
+    assert not op.pinned and op.model == analysis.optimal.model
+    assert op.tp + op.fn == pytest.approx(analysis.model(op.model).n_pos)
+    assert op.fp + op.tn == pytest.approx(analysis.model(op.model).n_neg)
+    assert sum(op.per_1000) == pytest.approx(1000)
+    assert op.per_1000[0] == pytest.approx(1000 * 0.2 * op.tpr)
+    assert op.precision == pytest.approx(0.2 * op.tpr / (0.2 * op.tpr + 0.8 * op.fpr))
+    assert op.expected_cost == pytest.approx(analysis.optimal.expected_cost)
+
+
+def test_cbk015_cache_reuses_analyses(cache):
+    cond = Conditions(prior_pos=0.3)
+    a = cache.analysis([DEMO_ID], DEMO_MODELS, cond)
+    assert cache.analysis([DEMO_ID], DEMO_MODELS, cond) is a
+    assert cache.analysis([DEMO_ID], DEMO_MODELS[:2], cond) is not a
+    direct = analyse(cache.table([DEMO_ID]), cond)
+    assert [m.auc for m in direct.models] == [m.auc for m in a.models]
+
+
+def test_cbk016_health_and_layout(tmp_path):
     app = create_app(data_dir=tmp_path)
     client = app.server.test_client()
     assert client.get("/health").status_code == 200
     page = client.get("/")
     assert page.status_code == 200 and b"roc-dash" in page.data
     assert client.get("/assets/style.css").status_code == 200
+    assert client.get("/assets/roc_dash.js").status_code == 200

@@ -1,0 +1,152 @@
+"""Small HTML pieces built from core results: loaded-data list, operating point, model table."""
+
+from __future__ import annotations
+
+import math
+
+from dash import html
+
+from ..core.analysis import Analysis
+from ..core.hull import model_slope_ranges
+from ..core.operating import OperatingSummary
+from ..figures.style import format_threshold
+from . import ids
+from .store import DatasetInfo
+
+
+def dataset_list(infos: list[DatasetInfo], missing: list[str]):
+    items = []
+    for info in infos:
+        label = ", ".join(info.files)
+        items.append(html.Li(className="dataset", children=[
+            html.Div([
+                html.Span(label, className="dataset-files"),
+                html.Button("×", id={"type": ids.REMOVE_DATASET, "index": info.id},
+                            className="remove", title="Remove this dataset", n_clicks=0,
+                            **{"aria-label": f"Remove {label}"}),
+            ], className="dataset-head"),
+            html.Div(f"{info.n_rows:,} rows · {', '.join(info.models)}", className="dataset-meta"),
+        ]))
+    if missing:
+        items.append(html.Li(f"{len(missing)} dataset(s) are no longer on the server "
+                             "(expired or removed); upload them again.", className="warning"))
+    if not items:
+        return html.P("Nothing loaded. Drop a file above.", className="hint")
+    return html.Ul(items)
+
+
+def _fmt(v: float, digits: int = 3) -> str:
+    return "n/a" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
+
+
+def _count(v: float) -> str:
+    return f"{v:,.0f}" if abs(v - round(v)) < 1e-9 else f"{v:,.2f}"
+
+
+def operating_panel(op: OperatingSummary | None, analysis: Analysis | None):
+    if op is None or analysis is None:
+        return html.P("No operating point: no model is shown.", className="hint")
+    c = analysis.conditions
+    kind = "pinned" if op.pinned else "optimal for the current costs and prior"
+    metrics = [
+        ("Model", op.model), ("Threshold", "score ≥ " + format_threshold(op.threshold)),
+        ("TPR (recall)", _fmt(op.tpr)), ("FPR", _fmt(op.fpr)),
+        (f"Precision at p(+) = {c.prior_pos:.3g}", _fmt(op.precision)),
+        ("Accuracy (test set)", _fmt(op.accuracy)),
+        ("Expected cost per case", _fmt(op.expected_cost, 4)),
+        ("Normalised expected cost", _fmt(op.normalized_expected_cost)),
+    ]
+    tp, fp, fn, tn = op.per_1000
+    return html.Div(className="operating", children=[
+        html.Div(kind, className="op-kind pinned" if op.pinned else "op-kind"),
+        html.Table(className="metrics", children=[
+            html.Tbody([html.Tr([html.Th(k), html.Td(v, className="num")]) for k, v in metrics])
+        ]),
+        html.Div(className="confusions", children=[
+            _confusion("On the test set", op.tp, op.fp, op.fn, op.tn, _count),
+            _confusion(f"Expected per 1,000 cases at p(+) = {c.prior_pos:.3g}", tp, fp, fn, tn,
+                       lambda v: f"{v:,.1f}"),
+        ]),
+    ])
+
+
+def _confusion(title, tp, fp, fn, tn, fmt):
+    return html.Table(className="confusion", children=[
+        html.Caption(title),
+        html.Thead(html.Tr([html.Th(""), html.Th("actual +"), html.Th("actual −")])),
+        html.Tbody([
+            html.Tr([html.Th("predicted +"), html.Td(fmt(tp), className="num tp"),
+                     html.Td(fmt(fp), className="num fp")]),
+            html.Tr([html.Th("predicted −"), html.Td(fmt(fn), className="num fn"),
+                     html.Td(fmt(tn), className="num tn")]),
+        ]),
+    ])
+
+
+def _ranges_text(spans) -> str:
+    if not spans:
+        return "never optimal"
+
+    def f(v):
+        return "∞" if math.isinf(v) else f"{v:.3g}"
+
+    return ", ".join(f"{f(lo)} – {f(hi)}" for lo, hi in spans)
+
+
+def model_table_rows(analysis: Analysis) -> list[dict]:
+    """The model table as plain rows (also the CSV export)."""
+    ranges = model_slope_ranges(analysis.hull)
+    rows = []
+    for m in analysis.models:
+        ci = m.auc_ci
+        rows.append({
+            "model": m.name, "rows": m.n_rows, "positives": m.n_pos, "negatives": m.n_neg,
+            "folds": m.n_folds, "auc": m.auc,
+            "auc_ci_low": ci.low if ci else float("nan"),
+            "auc_ci_high": ci.high if ci else float("nan"),
+            "partial_auc_mcclish": m.partial_auc.mcclish,
+            "average_precision": m.average_precision,
+            "optimal_threshold": m.optimal.threshold, "expected_cost": m.optimal.expected_cost,
+            "hull_slope_ranges": _ranges_text(ranges.get(m.name)),
+        })
+    return rows
+
+
+def model_table(analysis: Analysis | None):
+    if analysis is None or not analysis.models:
+        return html.P("No models.", className="hint")
+    c = analysis.conditions
+    level = analysis.models[0].auc_ci.level if analysis.models[0].auc_ci else c.level
+    head = ["Model", "Rows", "Folds", f"AUC [{level:.0%} CI]",
+            f"pAUC FPR≤{c.fpr_max:g} (McClish)", "Avg precision", "Optimal threshold",
+            "Expected cost", "Owns the hull for slopes"]
+    body = []
+    for r in model_table_rows(analysis):
+        ci = "" if math.isnan(r["auc_ci_low"]) else f" [{r['auc_ci_low']:.3f}, {r['auc_ci_high']:.3f}]"
+        body.append(html.Tr([
+            html.Td(r["model"]), html.Td(f"{r['rows']:,}", className="num"),
+            html.Td(str(r["folds"]), className="num"),
+            html.Td(f"{r['auc']:.3f}{ci}", className="num auc"),
+            html.Td(_fmt(r["partial_auc_mcclish"]), className="num"),
+            html.Td(_fmt(r["average_precision"]), className="num"),
+            html.Td(format_threshold(r["optimal_threshold"]), className="num"),
+            html.Td(_fmt(r["expected_cost"], 4), className="num"),
+            html.Td(r["hull_slope_ranges"]),
+        ]))
+    parts = [html.Table([html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)],
+                        className="models")]
+    if analysis.comparisons:
+        parts.append(html.H3("DeLong paired tests (same rows)"))
+        parts.append(html.Table(className="models pairs", children=[
+            html.Thead(html.Tr([html.Th(h) for h in ("Models", "ΔAUC", "z", "p-value",
+                                                      "paired by")])),
+            html.Tbody([html.Tr([
+                html.Td(f"{cmp.a} vs {cmp.b}"),
+                html.Td(f"{cmp.test.auc_difference:+.3f}", className="num"),
+                html.Td(_fmt(cmp.test.z, 2), className="num"),
+                html.Td(f"{cmp.test.p_value:.3g}", className="num"),
+                html.Td(cmp.paired_by)]) for cmp in analysis.comparisons]),
+        ]))
+    if analysis.notes:
+        parts.append(html.Ul([html.Li(n) for n in analysis.notes], className="notes"))
+    return parts

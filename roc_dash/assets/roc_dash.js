@@ -1,0 +1,228 @@
+/* roc-dash clientside callbacks: what must not wait for the server.
+ *
+ * - moveIsoLine: while a cost or prior slider is dragged, move the iso-performance line
+ *   (ROC layout.shapes[0]), the ring at the optimal hull vertex (shapes[1]) and the PC(+)
+ *   marker of the cost view (shapes[0], annotations[1]) -- no network request.
+ * - linkHover: a point hovered in one view is marked (annotations[0]) in the other views.
+ * - writeUrl: the controls and the pinned point go into the query string (replaceState).
+ * - copyLink, presentation: small UI glue.
+ * The geometry here mirrors roc_dash/core/hull.py (optimal_point) and
+ * roc_dash/figures/roc.py (iso_line_endpoints); tests compare the two.
+ */
+(function () {
+    "use strict";
+
+    var RING = 0.018;
+
+    function noUpdate(n) {
+        var out = [];
+        for (var i = 0; i < n; i++) { out.push(window.dash_clientside.no_update); }
+        return out;
+    }
+
+    function triggeredProp() {
+        var t = window.dash_clientside.callback_context.triggered;
+        return t && t.length ? t[0].prop_id : "";
+    }
+
+    /* Vertex of the hull maximising TPR - m FPR (first one on ties: the conservative end). */
+    function optimalVertex(hull, m) {
+        var best = 0, bestValue = -Infinity;
+        for (var k = 0; k < hull.fpr.length; k++) {
+            var v = hull.tpr[k] - m * hull.fpr[k];
+            if (v > bestValue + 1e-12) { bestValue = v; best = k; }
+        }
+        return best;
+    }
+
+    function isoLine(f, t, m) {
+        if (!isFinite(m)) { return [f, 0, f, 1]; }
+        var xlo = m > 0 ? f - t / m : 0, xhi = m > 0 ? f + (1 - t) / m : 1;
+        var x0 = Math.max(0, xlo), x1 = Math.min(1, xhi);
+        return [x0, t + m * (x0 - f), x1, t + m * (x1 - f)];
+    }
+
+    /* Inverse of the standard normal CDF (Acklam's rational approximation). */
+    function probit(p) {
+        if (p <= 0) { return -Infinity; }
+        if (p >= 1) { return Infinity; }
+        var a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.3577518672690,
+                 -30.66479806614716, 2.506628274631000];
+        var b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972,
+                 -13.28068155288572];
+        var c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838,
+                 -2.549732539343734, 4.374664141464968, 2.938163982698783];
+        var d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+        var q, r;
+        if (p < 0.02425) {
+            q = Math.sqrt(-2 * Math.log(p));
+            return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+                ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+        }
+        if (p > 1 - 0.02425) { return -probit(1 - p); }
+        q = p - 0.5;
+        r = q * q;
+        return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+    }
+
+    function fmtThreshold(t) {
+        if (t === null || t === undefined) { return "+∞"; }
+        return Number(t).toPrecision(6).replace(/\.?0+$/, "").replace(/\.?0+e/, "e");
+    }
+
+    function moveIsoLine(fpLog, fnLog, prior, viz, rocFigure) {
+        if (!viz || !viz.hull) { return noUpdate(2); }
+        var prop = triggeredProp();
+        var cfp = viz.cost_fp, cfn = viz.cost_fn, p = viz.prior;
+        if (prop.indexOf("cost-fp-slider") === 0 && fpLog !== null && fpLog !== undefined) {
+            cfp = Math.pow(10, fpLog);
+        } else if (prop.indexOf("cost-fn-slider") === 0 && fnLog !== null && fnLog !== undefined) {
+            cfn = Math.pow(10, fnLog);
+        } else if (prop.indexOf("prior-slider") === 0 && prior !== null && prior !== undefined) {
+            p = prior;
+        } else {
+            return noUpdate(2);
+        }
+        var m = cfp * (1 - p) / (cfn * p);
+        var pc = 1 / (1 + m);
+        var k = optimalVertex(viz.hull, m);
+        var f = viz.hull.fpr[k], t = viz.hull.tpr[k];
+        var out = [window.dash_clientside.no_update];
+        var isDet = rocFigure && rocFigure.layout && rocFigure.layout.meta &&
+            rocFigure.layout.meta.det;
+        if (!isDet) {
+            var line = isoLine(f, t, m);
+            out[0] = new window.dash_clientside.Patch()
+                .assign(["layout", "shapes", 0, "x0"], line[0])
+                .assign(["layout", "shapes", 0, "y0"], line[1])
+                .assign(["layout", "shapes", 0, "x1"], line[2])
+                .assign(["layout", "shapes", 0, "y1"], line[3])
+                .assign(["layout", "shapes", 1, "x0"], f - RING)
+                .assign(["layout", "shapes", 1, "x1"], f + RING)
+                .assign(["layout", "shapes", 1, "y0"], t - RING)
+                .assign(["layout", "shapes", 1, "y1"], t + RING)
+                .assign(["layout", "meta", "slope"], m)
+                .build();
+        }
+        var cost = (1 - t) * pc + f * (1 - pc);
+        out.push(new window.dash_clientside.Patch()
+            .assign(["layout", "shapes", 0, "x0"], pc)
+            .assign(["layout", "shapes", 0, "x1"], pc)
+            .assign(["layout", "annotations", 1, "x"], pc)
+            .assign(["layout", "annotations", 1, "y"], cost)
+            .assign(["layout", "annotations", 1, "text"],
+                "PC(+) = " + pc.toFixed(3) + "<br>cost " + cost.toFixed(3))
+            .assign(["layout", "meta", "pc_pos"], pc)
+            .build());
+        return out;
+    }
+
+    function hideHover() {
+        return new window.dash_clientside.Patch()
+            .assign(["layout", "annotations", 0, "visible"], false).build();
+    }
+
+    function showHover(x, y, text) {
+        return new window.dash_clientside.Patch()
+            .assign(["layout", "annotations", 0, "visible"], true)
+            .assign(["layout", "annotations", 0, "x"], x)
+            .assign(["layout", "annotations", 0, "y"], y)
+            .assign(["layout", "annotations", 0, "text"], text).build();
+    }
+
+    function linkHover(rocHover, prHover, costHover, viz, det) {
+        var prop = triggeredProp();
+        var source = prop.split(".")[0];
+        var hover = {"roc-graph": rocHover, "pr-graph": prHover, "cost-graph": costHover}[source];
+        var point = hover && hover.points && hover.points[0];
+        var data = point && point.customdata;
+        var views = ["roc-graph", "pr-graph", "cost-graph"];
+        if (!viz || !data || data.length < 4 || data[2] === null || data[3] === null) {
+            return views.map(function (v) { return v === source ? window.dash_clientside.no_update : hideHover(); });
+        }
+        var f = data[2], t = data[3], pi = viz.prior;
+        var m = viz.cost_fp * (1 - pi) / (viz.cost_fn * pi), pc = 1 / (1 + m);
+        var text = "<b>" + data[0] + "</b><br>score ≥ " + fmtThreshold(data[1]);
+        return views.map(function (v) {
+            if (v === source) { return window.dash_clientside.no_update; }
+            if (v === "roc-graph") {
+                if (det && det.length) {
+                    if (f <= 0 || f >= 1 || t <= 0 || t >= 1) { return hideHover(); }
+                    return showHover(probit(f), probit(1 - t), text);
+                }
+                return showHover(f, t, text);
+            }
+            if (v === "pr-graph") {
+                var d = pi * t + (1 - pi) * f;
+                return showHover(t, d > 0 ? pi * t / d : 1, text);
+            }
+            return showHover(pc, (1 - t) * pc + f * (1 - pc), text);
+        });
+    }
+
+    function writeUrl(cfp, cfn, prior, priorMode, avg, level, band, samples, det, pres,
+                      models, modelOptions, pinned) {
+        var q = new URLSearchParams();
+        if (cfp !== null && cfp !== undefined) { q.set("cfp", cfp); }
+        if (cfn !== null && cfn !== undefined) { q.set("cfn", cfn); }
+        if (priorMode === "manual" && prior !== null && prior !== undefined) { q.set("prior", prior); }
+        if (avg) { q.set("avg", avg); }
+        if (level) { q.set("level", level); }
+        if (band) { q.set("band", band); }
+        if (samples) { q.set("n", samples); }
+        if (det && det.length) { q.set("det", "1"); }
+        if (pres && pres.length) { q.set("pres", "1"); }
+        var all = (modelOptions || []).map(function (o) { return o.value; });
+        if (models && all.length && models.length !== all.length) { q.set("models", models.join("|")); }
+        if (pinned && pinned.model) {
+            q.set("pin", pinned.model + "|" + (pinned.threshold === null ? "inf" : pinned.threshold));
+        }
+        var search = "?" + q.toString();
+        if (window.location.search !== search) {
+            window.history.replaceState(null, "", window.location.pathname + search);
+        }
+        return search;
+    }
+
+    function copyLink() { return window.location.href; }
+
+    function presentation(value) {
+        return value && value.length ? "app presenting" : "app";
+    }
+
+    window.dash_clientside = Object.assign({}, window.dash_clientside, {
+        rocDash: {
+            moveIsoLine: moveIsoLine,
+            linkHover: linkHover,
+            writeUrl: writeUrl,
+            copyLink: copyLink,
+            presentation: presentation,
+            _optimalVertex: optimalVertex,
+            _isoLine: isoLine,
+            _probit: probit
+        }
+    });
+
+    /* An SVG download button next to the PNG camera in every graph's mode bar. */
+    function addSvgButton() {
+        if (!window.Plotly || !window.Plotly.setPlotConfig) { return false; }
+        window.Plotly.setPlotConfig({
+            modeBarButtonsToAdd: [{
+                name: "downloadSvg",
+                title: "Download plot as SVG",
+                icon: window.Plotly.Icons.disk,
+                click: function (gd) {
+                    var title = (gd.id || "roc-dash").replace(/-graph$/, "");
+                    window.Plotly.downloadImage(gd, {format: "svg", filename: "roc-dash-" + title});
+                }
+            }]
+        });
+        return true;
+    }
+    if (!addSvgButton()) {
+        var tries = 0, timer = setInterval(function () {
+            if (addSvgButton() || ++tries > 200) { clearInterval(timer); }
+        }, 50);
+    }
+}());

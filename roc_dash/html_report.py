@@ -1,0 +1,96 @@
+"""A self-contained HTML report of an analysis (``roc-dash report --format html`` and the
+dashboard's "HTML report" button): the four views as interactive Plotly figures with
+plotly.js inlined (no network needed to open it), the conditions, the operating point and the
+model table."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import math
+
+from . import __version__
+from .core.analysis import Analysis
+from .core.operating import OperatingSummary, summarise_operating_point
+from .figures import cost_figure, pr_figure, roc_figure
+from .figures.style import format_threshold
+
+CSS = """
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1d2733;
+max-width:1200px;margin:2rem auto;padding:0 1rem}
+h1{margin-bottom:.2rem}.muted{color:#5b6775}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{padding:.3rem .6rem;
+border-bottom:1px solid #dfe3e8;text-align:left}td.num{text-align:right;
+font-variant-numeric:tabular-nums}.grid{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
+"""
+
+
+def _optimum(analysis: Analysis) -> OperatingSummary | None:
+    if not analysis.models:
+        return None
+    c = analysis.conditions
+    names = [m.name for m in analysis.models]
+    opt = analysis.optimal
+    m = analysis.model(opt.model) if opt.model in names else analysis.models[0]
+    return summarise_operating_point(m.name, m.curve, opt.threshold, cost_fp=c.cost_fp,
+                                     cost_fn=c.cost_fn, prior_pos=c.prior_pos)
+
+
+def _num(v, digits=3):
+    return "n/a" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
+
+
+def _table(head, rows) -> str:
+    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    body = "".join(
+        "<tr>" + "".join(f'<td class="{"num" if i else ""}">{html.escape(str(v))}</td>'
+                         for i, v in enumerate(r)) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def render_html(analysis: Analysis) -> str:
+    """The report as one HTML string (about 5 MB: plotly.js is embedded)."""
+    c = analysis.conditions
+    op = _optimum(analysis)
+    figs = [("ROC", roc_figure(analysis, operating=op)),
+            ("Precision-recall at the deployment prior", pr_figure(analysis, operating=op)),
+            ("Cost curves", cost_figure(analysis, operating=op))]
+    parts = []
+    for i, (title, fig) in enumerate(figs):
+        fig.update_layout(height=480)
+        parts.append(f"<div><h3>{html.escape(title)}</h3>" + fig.to_html(
+            full_html=False, include_plotlyjs="inline" if i == 0 else False,
+            config={"displaylogo": False}) + "</div>")
+    models = _table(
+        ["Model", "Rows", "Folds", "AUC", "AUC CI", "pAUC (McClish)", "Avg precision",
+         "Optimal threshold", "Expected cost"],
+        [[m.name, m.n_rows, m.n_folds, _num(m.auc),
+          f"[{_num(m.auc_ci.low)}, {_num(m.auc_ci.high)}]" if m.auc_ci else "n/a",
+          _num(m.partial_auc.mcclish), _num(m.average_precision),
+          format_threshold(m.optimal.threshold), _num(m.optimal.expected_cost, 4)]
+         for m in analysis.models])
+    pairs = _table(["Models", "ΔAUC", "z", "p-value", "paired by"],
+                   [[f"{p.a} vs {p.b}", f"{p.test.auc_difference:+.3f}", _num(p.test.z, 2),
+                     f"{p.test.p_value:.3g}", p.paired_by] for p in analysis.comparisons])
+    opbox = "" if op is None else _table(
+        ["Operating point", ""],
+        [["Model", op.model], ["Threshold", "score ≥ " + format_threshold(op.threshold)],
+         ["TPR", _num(op.tpr)], ["FPR", _num(op.fpr)],
+         ["Precision at the prior", _num(op.precision)],
+         ["Expected cost per case", _num(op.expected_cost, 4)],
+         ["Test set TP / FP / FN / TN", " / ".join(f"{v:,.0f}" for v in (op.tp, op.fp, op.fn, op.tn))],
+         ["Per 1,000 at the prior TP / FP / FN / TN", " / ".join(f"{v:,.1f}" for v in op.per_1000)]])
+    when = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>roc-dash report</title>
+<style>{CSS}</style></head><body>
+<h1>roc-dash report</h1>
+<p class="muted">roc-dash {__version__}, {when}. Cost of a false positive {c.cost_fp:g},
+of a false negative {c.cost_fn:g}; deployment prior p(+) = {c.prior_pos:.4g};
+iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
+{opbox}
+<h2>Models</h2>{models}
+{"<h2>DeLong paired tests</h2>" + pairs if analysis.comparisons else ""}
+<div class="grid">{"".join(parts)}</div>
+</body></html>
+"""
