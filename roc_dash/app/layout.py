@@ -39,7 +39,7 @@ def _cost_control(name: str, slider_id: str, input_id: str):
     return _slider_control(
         f"Cost of a {name}",
         dcc.Slider(id=slider_id, min=COST_MIN, max=COST_MAX, step=0.01, value=0.0,
-                   marks=marks, updatemode="mouseup"),
+                   marks=marks, updatemode="mouseup", allow_direct_input=False),
         dcc.Input(id=input_id, type="number", value=1.0, min=1e-6, step="any", debounce=True,
                   className="exact"),
     )
@@ -90,7 +90,7 @@ def _conditions_panel():
         _slider_control(
             "Deployment prior p(+)",
             dcc.Slider(id=ids.PRIOR_SLIDER, min=PRIOR_MIN, max=PRIOR_MAX, step=0.001, value=0.5,
-                       updatemode="mouseup",
+                       updatemode="mouseup", allow_direct_input=False,
                        marks={0.001: "0", 0.25: "0.25", 0.5: "0.5", 0.75: "0.75", 0.999: "1"}),
             dcc.Input(id=ids.PRIOR, type="number", value=0.5, min=1e-9, max=1 - 1e-9,
                       step="any", debounce=True, className="exact"),

@@ -80,7 +80,8 @@ def test_brw002_upload_adds_curve_then_bad_upload_keeps_it(dash_duo, app, tmp_pa
     wait_for_legend(dash_duo, lambda n: sum("(AUC" in x for x in n) >= 4)
 
     upload(dash_duo, good)
-    names = wait_for_legend(dash_duo, lambda n: any(x.startswith("my model (AUC") for x in n))
+    names = wait_for_legend(dash_duo, lambda n: any(x.startswith("my model (AUC") for x in n)
+                            and "optimal operating point" in n)
     from sklearn.metrics import roc_auc_score
 
     expected = f"my model (AUC {roc_auc_score(frame['label'], frame['score']):.3f})"
