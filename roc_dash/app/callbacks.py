@@ -279,6 +279,7 @@ def viz_data(analysis: Analysis | None) -> dict | None:
         return None
     h = analysis.hull
     return {
+        "models": [m.name for m in analysis.models],
         "hull": {"fpr": h.fpr.tolist(), "tpr": h.tpr.tolist()},
         "prior": analysis.conditions.prior_pos,
         "cost_fp": analysis.conditions.cost_fp,
@@ -326,15 +327,25 @@ def _empty_figure(builder, analysis, font):
     return fig
 
 
-def pin_from_click(click) -> dict | None:
-    """``{"model", "threshold"}`` of a clicked point, or None if it is no model's point."""
+def pin_from_click(click, models) -> dict | None:
+    """``{"model", "threshold"}`` of a clicked point, or None if it is no model's point.
+
+    Points carry ``customdata = [model index, threshold, fpr, tpr]`` (threshold null for
+    +inf); ``models`` are the names the indices refer to (the viz-data store).
+    """
     try:
         data = click["points"][0]["customdata"]
-    except (KeyError, IndexError, TypeError):
+        if isinstance(data, dict):  # a typed-array row serialised by the browser
+            data = [data[str(i)] for i in range(len(data))]
+        index = int(data[0])
+    except (KeyError, IndexError, TypeError, ValueError):
         return None
-    if not isinstance(data, list) or len(data) < 2 or data[0] in (None, "", "trivial", "hull"):
+    if not models or not 0 <= index < len(models):
         return None
-    return {"model": str(data[0]), "threshold": data[1]}
+    threshold = data[1] if len(data) > 1 else None
+    if threshold is not None and not math.isfinite(threshold):
+        threshold = None
+    return {"model": str(models[index]), "threshold": threshold}
 
 
 def curves_csv(analysis: Analysis) -> str:
@@ -455,8 +466,10 @@ def register_callbacks(app, store: DatasetStore) -> None:
         State(ids.PIN_MODEL, "value"),
         State(ids.PIN_THRESHOLD, "value"),
         State(ids.URL, "search"),
+        State(ids.VIZ_DATA, "data"),
     )
-    def pin(roc_click, pr_click, cost_click, _unpin, _pin, pin_model, pin_threshold, search):
+    def pin(roc_click, pr_click, cost_click, _unpin, _pin, pin_model, pin_threshold, search,
+            viz):
         trigger = ctx.triggered_id
         if trigger is None:
             return parse_query(search).get("pin")
@@ -468,7 +481,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
             return {"model": pin_model, "threshold": float(pin_threshold)}
         click = {ids.ROC_GRAPH: roc_click, ids.PR_GRAPH: pr_click,
                  ids.COST_GRAPH: cost_click}[trigger]
-        pinned = pin_from_click(click)
+        pinned = pin_from_click(click, (viz or {}).get("models"))
         if pinned is None:
             raise PreventUpdate
         return pinned

@@ -66,8 +66,18 @@
             (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
     }
 
+    /* customdata rows arrive as arrays, typed arrays or {"0": .., "1": ..} objects (Plotly
+     * decodes numpy arrays into typed arrays); make them plain arrays. */
+    function row(data) {
+        if (!data || typeof data !== "object") { return null; }
+        if (Array.isArray(data)) { return data; }
+        if (typeof data.length === "number") { return Array.prototype.slice.call(data); }
+        return Object.keys(data).sort(function (a, b) { return a - b; })
+            .map(function (k) { return data[k]; });
+    }
+
     function fmtThreshold(t) {
-        if (t === null || t === undefined) { return "+∞"; }
+        if (t === null || t === undefined || isNaN(t)) { return "+∞"; }
         return Number(t).toPrecision(6).replace(/\.?0+$/, "").replace(/\.?0+e/, "e");
     }
 
@@ -136,14 +146,15 @@
         var source = prop.split(".")[0];
         var hover = {"roc-graph": rocHover, "pr-graph": prHover, "cost-graph": costHover}[source];
         var point = hover && hover.points && hover.points[0];
-        var data = point && point.customdata;
+        var data = row(point && point.customdata);
         var views = ["roc-graph", "pr-graph", "cost-graph"];
         if (!viz || !data || data.length < 4 || data[2] === null || data[3] === null) {
             return views.map(function (v) { return v === source ? window.dash_clientside.no_update : hideHover(); });
         }
         var f = data[2], t = data[3], pi = viz.prior;
         var m = viz.cost_fp * (1 - pi) / (viz.cost_fn * pi), pc = 1 / (1 + m);
-        var text = "<b>" + data[0] + "</b><br>score ≥ " + fmtThreshold(data[1]);
+        var name = (viz.models && viz.models[data[0]]) || "trivial classifier";
+        var text = "<b>" + name + "</b><br>score ≥ " + fmtThreshold(data[1]);
         return views.map(function (v) {
             if (v === source) { return window.dash_clientside.no_update; }
             if (v === "roc-graph") {

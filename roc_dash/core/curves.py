@@ -414,12 +414,13 @@ def det_curve(curve: RocCurve) -> DetCurve:
 
 
 def display_indices(x, y, *, max_points: int = 2000) -> np.ndarray:
-    """Indices of a monotone polyline's vertices worth drawing, at most about ``max_points``.
+    """Indices of a polyline's vertices worth drawing: at most ``max_points``.
 
     First the lossless reduction (drop vertices on the segment of their neighbours). If more
-    remain, the plane is cut into cells of side ``1/k`` (``k = max_points // 4``) along the
-    path, and only the first and last vertex of each run of vertices in the same cell are
-    kept: the drawn line then never strays more than one cell (a fraction ``4/max_points``
+    remain, the plane is cut into cells of side ``1/k`` (``k = max_points // 4`` for a
+    monotone curve such as ROC, smaller for a winding one such as precision until at most
+    ``max_points`` remain) and only the first and last vertex of each run of vertices in the
+    same cell are kept: the drawn line never strays more than one cell (about ``4/max_points``
     of the axis, under a pixel at ordinary sizes) from the true curve. The first and last
     vertices are always kept.
     """
@@ -429,10 +430,18 @@ def display_indices(x, y, *, max_points: int = 2000) -> np.ndarray:
     if idx.size <= max_points:
         return idx
     k = max(max_points // 4, 1)
-    cell = np.floor(x[idx] * k).astype(np.int64) * (k + 1) + np.floor(y[idx] * k).astype(np.int64)
-    boundary = np.zeros(idx.size, dtype=bool)
+    while True:
+        kept = _first_and_last_per_cell(x[idx], y[idx], k)
+        if kept.sum() <= max_points or k == 1:
+            return idx[kept]
+        k = max(int(k * 0.7), 1)  # a winding path (e.g. precision) crosses more cells
+
+
+def _first_and_last_per_cell(x: np.ndarray, y: np.ndarray, k: int) -> np.ndarray:
+    cell = np.floor(x * k).astype(np.int64) * (k + 1) + np.floor(y * k).astype(np.int64)
+    boundary = np.zeros(x.size, dtype=bool)
     boundary[0] = boundary[-1] = True
     change = cell[1:] != cell[:-1]
     boundary[1:] |= change  # first of a run
     boundary[:-1] |= change  # last of a run
-    return idx[boundary]
+    return boundary

@@ -15,33 +15,31 @@ import plotly.graph_objects as go
 from ..core.analysis import Analysis
 from ..core.cost_curves import envelope_cost_at, lower_envelope
 from ..core.operating import OperatingSummary
+from .roc import model_index
 from .style import (
     HULL_COLOR,
     ISO_COLOR,
     PINNED_COLOR,
     REFERENCE_COLOR,
     base_layout,
-    format_threshold,
     hover_annotation,
     line_style,
+    point_data,
 )
 
 __all__ = ["cost_figure"]
 
 
-def _envelope_trace(name, env, style, *, label):
+def _envelope_trace(analysis, name, env, style, *, label):
     hull = env.hull
     owners = np.concatenate((env.vertex_index, [env.vertex_index[-1]]))
-    thr = hull.thresholds[owners]
-    models = [str(m) or name for m in hull.models[owners]]
+    names = [str(m) or name for m in hull.models[owners]]
+    data, text = point_data([model_index(analysis, n) for n in names], names,
+                            hull.thresholds[owners], hull.fpr[owners], hull.tpr[owners])
     return go.Scatter(
         x=env.pc_pos, y=env.cost, mode="lines+markers", name=label, line=style,
-        marker={"size": 4},
-        text=[format_threshold(t) for t in thr],
-        customdata=[[mm, None if not np.isfinite(t) else float(t), float(hull.fpr[k]),
-                     float(hull.tpr[k])] for mm, t, k in zip(models, thr, owners, strict=True)],
-        hovertemplate=("<b>%{customdata[0]}</b><br>threshold ≥ %{text}<br>PC(+) %{x:.3f}<br>"
-                       "normalised cost %{y:.3f}<extra></extra>"))
+        marker={"size": 4}, customdata=data, text=text,
+        hovertemplate="%{text}<br>PC(+) %{x:.3f}<br>normalised cost %{y:.3f}<extra></extra>")
 
 
 def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
@@ -55,12 +53,12 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
                              line={"color": REFERENCE_COLOR, "dash": "dash", "width": 1.5},
                              hovertemplate="always positive<extra></extra>"))
     for i, m in enumerate(analysis.models):
-        fig.add_trace(_envelope_trace(m.name, lower_envelope(m.hull), line_style(i),
+        fig.add_trace(_envelope_trace(analysis, m.name, lower_envelope(m.hull), line_style(i),
                                       label=f"{m.name} lower envelope"))
     joint = lower_envelope(analysis.hull)
     cost_here = float(envelope_cost_at(joint, pc))
     if analysis.models:
-        fig.add_trace(_envelope_trace("trivial", joint,
+        fig.add_trace(_envelope_trace(analysis, "trivial", joint,
                                       {"color": HULL_COLOR, "width": 3, "dash": "solid"},
                                       label=f"best of all (area {joint.area:.3f})"))
     fig.add_shape(type="line", x0=pc, x1=pc, y0=0, y1=1, line={"color": ISO_COLOR, "width": 2},

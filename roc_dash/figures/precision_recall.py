@@ -11,8 +11,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..core.analysis import Analysis
+from ..core.curves import display_indices
 from ..core.operating import OperatingSummary
 from ..core.precision_recall import achievable_pr_curve, interpolate_pr, iso_f1_curves
+from .roc import model_index
 from .style import (
     HULL_COLOR,
     MAX_VERTICES,
@@ -20,29 +22,44 @@ from .style import (
     PINNED_COLOR,
     REFERENCE_COLOR,
     base_layout,
-    format_threshold,
     hover_annotation,
     line_style,
+    point_data,
 )
 
 __all__ = ["pr_figure"]
 
-HOVER = ("<b>%{customdata[0]}</b><br>threshold ≥ %{text}<br>recall %{x:.3f}<br>"
-         "precision %{y:.3f}<extra></extra>")
+HOVER = "%{text}<br>recall %{x:.3f}<br>precision %{y:.3f}<extra></extra>"
 
 
-def _points(name, curve_fpr, curve_thresholds, pr, prevalence):
-    """customdata rows and hover texts for an interpolated PR curve."""
+class _Vertices:
+    """The vertices of a curve worth drawing in PR space (all of them for small curves)."""
+
+    def __init__(self, curve, prevalence: float):
+        fpr, tpr = np.asarray(curve.fpr), np.asarray(curve.tpr)
+        thresholds = np.asarray(getattr(curve, "thresholds", np.full(fpr.size, np.nan)))
+        keep = slice(None)
+        if fpr.size > MAX_VERTICES:
+            # Thin in PR space (each kept pair of neighbours is then a sub-pixel segment,
+            # where straight and Davis-Goadrich interpolation look the same).
+            d = prevalence * tpr + (1 - prevalence) * fpr
+            with np.errstate(invalid="ignore", divide="ignore"):
+                precision = np.where(d > 0, prevalence * tpr / d, 1.0)
+            keep = display_indices(tpr, precision, max_points=MAX_VERTICES)
+        self.fpr, self.tpr, self.thresholds = fpr[keep], tpr[keep], thresholds[keep]
+
+
+def _points(index, names, vertices, pr, prevalence, *, prefix=""):
+    """customdata and hover texts of an interpolated PR curve (see style.point_data)."""
     rec, prec = pr.recall, pr.precision
+    seg = pr.segment
     with np.errstate(divide="ignore", invalid="ignore"):
         fpr = np.where(prec > 0, prevalence * rec * (1 - prec) / ((1 - prevalence) * prec),
-                       curve_fpr[pr.segment])
-    fpr = np.where(pr.fraction == 0, curve_fpr[pr.segment], fpr)
-    thr = curve_thresholds[pr.segment]
-    text = [("≈ " if f > 0 else "") + format_threshold(t) for t, f in zip(thr, pr.fraction, strict=True)]
-    data = [[name, None if not np.isfinite(t) else float(t), float(f), float(r)]
-            for t, f, r in zip(thr, np.clip(fpr, 0, 1), rec, strict=True)]
-    return data, text
+                       vertices.fpr[seg])
+    fpr = np.clip(np.where(pr.fraction == 0, vertices.fpr[seg], fpr), 0, 1)
+    idx = np.asarray(index)[seg] if np.ndim(index) else index
+    nm = np.asarray(names, dtype=object)[seg] if np.ndim(names) else names
+    return point_data(idx, nm, vertices.thresholds[seg], fpr, rec, prefix=prefix)
 
 
 def precision_at(prevalence: float, fpr: float, tpr: float) -> float:
@@ -68,8 +85,9 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
                              line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
                              hoverinfo="skip"))
     for i, m in enumerate(analysis.models):
-        pr = interpolate_pr(m.curve, prevalence=pi, max_points=MAX_VERTICES)
-        data, text = _points(m.name, m.curve.fpr, m.curve.thresholds, pr, pi)
+        vertices = _Vertices(m.curve, pi)
+        pr = interpolate_pr(vertices, prevalence=pi, max_points=MAX_VERTICES)
+        data, text = _points(i, m.name, vertices, pr, pi)
         fig.add_trace(go.Scatter(
             x=pr.recall, y=pr.precision, mode="lines", line=line_style(i),
             name=f"{m.name} (AP {m.average_precision:.3f})", customdata=data, text=text,
@@ -77,22 +95,22 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
     if analysis.models:
         hull = analysis.hull
         ach = achievable_pr_curve(hull, prevalence=pi, max_points=MAX_VERTICES)
-        data, text = _points("hull", hull.fpr, hull.thresholds, ach, pi)
-        for row, seg in zip(data, ach.segment, strict=True):
-            row[0] = str(hull.models[seg]) or "trivial"
+        names = [str(n) or "trivial" for n in hull.models]
+        data, text = _points([model_index(analysis, n) for n in names], names, hull, ach, pi,
+                             prefix="achievable: ")
         fig.add_trace(go.Scatter(
             x=ach.recall, y=ach.precision, mode="lines", name="achievable (hull)",
             line={"color": HULL_COLOR, "dash": "dash", "width": 1.6}, customdata=data,
-            text=text, hovertemplate="achievable: " + HOVER))
+            text=text, hovertemplate=HOVER))
         opt = analysis.optimal
+        data, text = point_data(model_index(analysis, opt.model), opt.model or "trivial",
+                                [opt.threshold], [opt.fpr], [opt.tpr], prefix="optimum: ")
         fig.add_trace(go.Scatter(
             x=[opt.tpr], y=[precision_at(pi, opt.fpr, opt.tpr)], mode="markers",
             name="optimal operating point",
             marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                     "line": {"color": "white", "width": 1}},
-            customdata=[[opt.model, None if not np.isfinite(opt.threshold) else opt.threshold,
-                         opt.fpr, opt.tpr]],
-            text=[format_threshold(opt.threshold)], hovertemplate="optimum: " + HOVER))
+            customdata=data, text=text, hovertemplate=HOVER))
     if operating is not None and operating.pinned:
         fig.add_trace(go.Scatter(
             x=[operating.recall], y=[precision_at(pi, operating.fpr, operating.tpr)],

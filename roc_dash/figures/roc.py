@@ -3,7 +3,8 @@
 ``layout.shapes[0]`` is the iso-performance line (draggable; assets/roc_dash.js moves it while
 a slider is dragged) and ``layout.shapes[1]`` the ring around the optimal vertex;
 ``layout.annotations[0]`` marks the point hovered in another view. Every point carries
-``customdata = [model, threshold, fpr, tpr]`` so hover and click work the same in all views.
+``customdata = [model index, threshold, fpr, tpr]`` (see :func:`.style.point_data`) so hover
+and click work the same in all views.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from .style import (
     REFERENCE_COLOR,
     base_layout,
     color,
-    format_threshold,
     hover_annotation,
     line_style,
     point_data,
@@ -34,8 +34,7 @@ from .style import (
 __all__ = ["roc_figure", "iso_line_endpoints", "AVERAGING_MODES"]
 
 AVERAGING_MODES = ("none", "pooled", "vertical", "threshold")
-HOVER = ("<b>%{customdata[0]}</b><br>threshold ≥ %{text}<br>"
-         "FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>")
+HOVER = "%{text}<br>FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>"
 RING = 0.018
 
 
@@ -51,14 +50,13 @@ def iso_line_endpoints(fpr: float, tpr: float, slope: float) -> tuple[float, flo
 
 
 def _curve_trace(name, idx, fpr, tpr, thresholds, *, legend=True, width=2.5, opacity=1.0,
-                 group=None, show_name=None):
+                 show_name=None, prefix=""):
     keep = display_indices(fpr, tpr, max_points=MAX_VERTICES)
+    data, text = point_data(idx, name, thresholds[keep], fpr[keep], tpr[keep], prefix=prefix)
     return go.Scatter(
         x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or name,
-        line=line_style(idx, width=width), opacity=opacity,
-        text=[format_threshold(t) for t in thresholds[keep]],
-        customdata=point_data(name, thresholds[keep], fpr[keep], tpr[keep]),
-        hovertemplate=HOVER, legendgroup=group or name, showlegend=legend,
+        line=line_style(idx, width=width), opacity=opacity, text=text, customdata=data,
+        hovertemplate=HOVER, legendgroup=name, showlegend=legend,
     )
 
 
@@ -102,8 +100,8 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
             for j, (fold, c) in enumerate(m.folds.items()):
                 fig.add_trace(_curve_trace(m.name, i, c.fpr, c.tpr, c.thresholds,
                                            legend=j == 0, width=1.3, opacity=0.75,
-                                           show_name=f"{label}, {len(m.folds)} folds"))
-                fig.data[-1].hovertemplate = HOVER.replace("</b>", f"</b> fold {fold}")
+                                           show_name=f"{label}, {len(m.folds)} folds",
+                                           prefix=f"fold {fold} of "))
         elif averaging == "vertical" and m.n_folds > 1:
             va = m.vertical
             band = "simultaneous" if va.band == "simultaneous" else "pointwise"
@@ -117,8 +115,8 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                 x=va.fpr, y=va.tpr_mean, mode="lines", line=line_style(i),
                 name=f"{label}, vertical avg of {va.n_curves} folds, {band} band",
                 legendgroup=m.name,
-                customdata=[[m.name, None, float(f), float(t)] for f, t in zip(va.fpr, va.tpr_mean, strict=True)],
-                hovertemplate=("<b>%{customdata[0]}</b> vertical average<br>FPR %{x:.3f}<br>"
+                meta=m.name,
+                hovertemplate=("<b>%{meta}</b> vertical average<br>FPR %{x:.3f}<br>"
                                "mean TPR %{y:.3f}<extra></extra>")))
         elif averaging == "threshold" and m.n_folds > 1:
             ta = m.threshold
@@ -132,8 +130,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                          "arrayminus": ta.tpr_mean - ta.tpr_low, "color": rgba(color(i), 0.5),
                          "thickness": 1},
                 name=f"{label}, threshold avg of {ta.n_curves} folds", legendgroup=m.name,
-                text=[format_threshold(t) for t in ta.threshold],
-                customdata=point_data(m.name, ta.threshold, ta.fpr_mean, ta.tpr_mean),
+                **_points(i, m.name, ta.threshold, ta.fpr_mean, ta.tpr_mean),
                 hovertemplate=HOVER))
         else:
             fig.add_trace(_curve_trace(m.name, i, m.curve.fpr, m.curve.tpr, m.curve.thresholds,
@@ -144,22 +141,19 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         x=hull.fpr, y=hull.tpr, mode="lines+markers", name="convex hull (all shown models)",
         line={"color": HULL_COLOR, "dash": "dash", "width": 1.6},
         marker={"size": 5, "color": HULL_COLOR},
-        text=[format_threshold(t) for t in hull.thresholds],
-        customdata=[[str(mm) or "trivial", t, float(f), float(p)] for mm, t, f, p in zip(
-            hull.models, _none(hull.thresholds), hull.fpr, hull.tpr, strict=True)],
-        hovertemplate=("hull vertex: <b>%{customdata[0]}</b><br>threshold ≥ %{text}<br>"
-                       "FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>")))
+        **hull_points(analysis, hull, hull.fpr, hull.tpr, np.arange(len(hull)),
+                      prefix="hull vertex: "),
+        hovertemplate=HOVER))
     opt = analysis.optimal
     fig.add_trace(go.Scatter(
         x=[opt.fpr], y=[opt.tpr], mode="markers", name="optimal operating point",
         marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                 "line": {"color": "white", "width": 1}},
-        customdata=[[opt.model or "trivial", _none([opt.threshold])[0], opt.fpr, opt.tpr]],
-        text=[format_threshold(opt.threshold)],
-        hovertemplate=("optimum: <b>%{customdata[0]}</b><br>threshold ≥ %{text}<br>"
-                       "FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>")))
+        **_points(model_index(analysis, opt.model), opt.model or "trivial", [opt.threshold],
+                  [opt.fpr], [opt.tpr], prefix="optimum: "),
+        hovertemplate=HOVER))
     if operating is not None and operating.pinned:
-        fig.add_trace(_pinned_trace(operating.fpr, operating.tpr, operating))
+        fig.add_trace(_pinned_trace(operating.fpr, operating.tpr, operating, analysis))
 
     slope = analysis.conditions.slope
     x0, y0, x1, y1 = iso_line_endpoints(opt.fpr, opt.tpr, slope)
@@ -175,19 +169,31 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
     return fig
 
 
-def _none(values):
-    return [None if not np.isfinite(v) else float(v) for v in np.asarray(values, float)]
+def _points(idx, name, thresholds, fpr, tpr, *, prefix=""):
+    data, text = point_data(idx, name, thresholds, fpr, tpr, prefix=prefix)
+    return {"customdata": data, "text": text}
 
 
-def _pinned_trace(x, y, op: OperatingSummary) -> go.Scatter:
+def model_index(analysis: Analysis, name: str) -> int:
+    """Position of a model in ``analysis.models`` (-1 for the trivial classifiers)."""
+    return next((i for i, m in enumerate(analysis.models) if m.name == name), -1)
+
+
+def hull_points(analysis: Analysis, hull, fpr, tpr, vertex, *, prefix=""):
+    """customdata/text of points lying on hull vertices ``vertex`` (indices into ``hull``)."""
+    names = [str(hull.models[k]) or "trivial" for k in vertex]
+    return _points([model_index(analysis, n) for n in names], names, hull.thresholds[vertex],
+                   fpr, tpr, prefix=prefix)
+
+
+def _pinned_trace(x, y, op: OperatingSummary, analysis: Analysis) -> go.Scatter:
     return go.Scatter(
         x=[x], y=[y], mode="markers", name="pinned operating point",
         marker={"symbol": "circle-open", "size": 18, "color": PINNED_COLOR,
                 "line": {"width": 3, "color": PINNED_COLOR}},
-        customdata=[[op.model, _none([op.threshold])[0], op.fpr, op.tpr]],
-        text=[format_threshold(op.threshold)],
-        hovertemplate=("pinned: <b>%{customdata[0]}</b><br>threshold ≥ %{text}"
-                       "<extra></extra>"))
+        **_points(model_index(analysis, op.model), op.model, [op.threshold], [op.fpr],
+                  [op.tpr], prefix="pinned: "),
+        hovertemplate="%{text}<extra></extra>")
 
 
 def _empty(fig: go.Figure) -> None:
@@ -204,22 +210,22 @@ def _det_figure(fig, analysis, operating, font_size):
         sel = np.flatnonzero(ok)[keep]
         fig.add_trace(go.Scatter(
             x=x[sel], y=y[sel], mode="lines", name=f"{m.name} (AUC {m.auc:.3f})",
-            line=line_style(i), text=[format_threshold(t) for t in d.thresholds[sel]],
-            customdata=point_data(m.name, d.thresholds[sel], d.fpr[sel], 1 - d.fnr[sel]),
-            hovertemplate=("<b>%{customdata[0]}</b><br>threshold ≥ %{text}<br>"
-                           "FPR %{customdata[2]:.3f}<br>FNR %{customdata[3]:.3f}"
-                           "<extra></extra>").replace("%{customdata[3]:.3f}", "%{y:.2f} (probit)")))
+            line=line_style(i),
+            **_points(i, m.name, d.thresholds[sel], d.fpr[sel], 1 - d.fnr[sel]),
+            hovertemplate="%{text}<br>FPR %{customdata[2]:.3f}<br>TPR %{customdata[3]:.3f}"
+                          "<extra></extra>"))
     opt = analysis.optimal
     if 0 < opt.fpr < 1 and 0 < opt.tpr < 1:
         fig.add_trace(go.Scatter(
             x=[float(ndtri(opt.fpr))], y=[float(ndtri(1 - opt.tpr))], mode="markers",
             name="optimal operating point",
             marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR},
-            customdata=[[opt.model, _none([opt.threshold])[0], opt.fpr, opt.tpr]],
-            hovertemplate="optimum: <b>%{customdata[0]}</b><extra></extra>"))
+            **_points(model_index(analysis, opt.model), opt.model or "trivial",
+                      [opt.threshold], [opt.fpr], [opt.tpr], prefix="optimum: "),
+            hovertemplate="%{text}<extra></extra>"))
     if operating is not None and operating.pinned and 0 < operating.fpr < 1 and 0 < operating.tpr < 1:
         fig.add_trace(_pinned_trace(float(ndtri(operating.fpr)), float(ndtri(1 - operating.tpr)),
-                                    operating))
+                                    operating, analysis))
     base_layout(fig, x_title="", y_title="", font_size=font_size)
     _det_axes(fig, font_size)
     fig.update_layout(annotations=[hover_annotation()], meta={"det": True})

@@ -199,11 +199,16 @@ def test_cbk011_url_round_trip():
 
 def test_cbk012_pinning(cache):
     analysis = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))
-    click = {"points": [{"customdata": ["naive Bayes", 0.42, 0.1, 0.5]}]}
-    pinned = pin_from_click(click)
+    names = [m.name for m in analysis.models]
+    click = {"points": [{"customdata": [names.index("naive Bayes"), 0.42, 0.1, 0.5]}]}
+    pinned = pin_from_click(click, names)
     assert pinned == {"model": "naive Bayes", "threshold": 0.42}
-    assert pin_from_click({"points": [{"customdata": ["trivial", None, 0, 0]}]}) is None
-    assert pin_from_click({"points": [{"x": 1}]}) is None
+    assert pin_from_click({"points": [{"customdata": [-1, None, 0, 0]}]}, names) is None
+    assert pin_from_click({"points": [{"x": 1}]}, names) is None
+    as_object = {"points": [{"customdata": {"0": 1, "1": 0.5, "2": 0.1, "3": 0.4}}]}
+    assert pin_from_click(as_object, names) == {"model": names[1], "threshold": 0.5}
+    assert pin_from_click({"points": [{"customdata": [0, None, 0, 0]}]}, names) == {
+        "model": names[0], "threshold": None}  # the origin: +inf
     op = resolve_operating(analysis, pinned)
     assert op.pinned and op.model == "naive Bayes" and op.threshold >= 0.42
     curve = analysis.model("naive Bayes").curve

@@ -1,0 +1,78 @@
+"""Dashboard responsiveness, measured on the server side (no browser needed).
+
+1. On the bundled demo data, the server time of the callback that redraws every view (ROC,
+   PR, cost curves, operating point, model table) after a change of costs, of the prior and of
+   the averaging mode -- each change is new to the analysis cache, so this is the full work.
+2. The largest number of vertices any trace carries, for the demo data and for a synthetic
+   dataset of 10^6 rows with distinct scores (display thinning keeps each curve near 2,000).
+
+Run: ``python bench/bench_app.py``. Target (issue "Linked dashboard views"): every update
+under 300 ms of server time; no curve above ~2,000 vertices.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+
+import numpy as np
+import pandas as pd
+
+from roc_dash.app.callbacks import AnalysisCache, model_names, render_views
+from roc_dash.app.store import DEMO_ID, DatasetStore
+from roc_dash.core.analysis import Conditions
+
+
+def timed(fn, *args, **kw):
+    t0 = time.perf_counter()
+    out = fn(*args, **kw)
+    return time.perf_counter() - t0, out
+
+
+def max_vertices(figures) -> int:
+    return max((len(t.x) for f in figures for t in f.data if t.x is not None), default=0)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        store = DatasetStore(tmp)
+        cache = AnalysisCache(store, size=4)
+        models = model_names(cache, [DEMO_ID])
+        render_views(cache, [DEMO_ID], models, Conditions(prior_pos=0.27))  # warm imports
+
+        changes = {
+            "cost of a FP": [Conditions(cost_fp=c, prior_pos=0.27) for c in (1.5, 2, 3, 5, 8)],
+            "cost of a FN": [Conditions(cost_fn=c, prior_pos=0.27) for c in (1.5, 2, 3, 5, 8)],
+            "prior": [Conditions(prior_pos=p) for p in (0.05, 0.1, 0.2, 0.4, 0.6)],
+        }
+        print("server time of one full update on the demo data (4 models x 10 folds, 1,768 rows)")
+        for name, conds in changes.items():
+            times = [timed(render_views, cache, [DEMO_ID], models, c)[0] for c in conds]
+            print(f"  {name:<14} median {statistics.median(times) * 1000:6.1f} ms,"
+                  f" max {max(times) * 1000:6.1f} ms")
+        for averaging in ("none", "pooled", "vertical", "threshold"):
+            cond = Conditions(prior_pos=0.27, n_samples=51)
+            cache = AnalysisCache(store, size=4)  # cold: the averages are recomputed
+            t, views = timed(render_views, cache, [DEMO_ID], models, cond, averaging=averaging)
+            print(f"  averaging={averaging:<10} {t * 1000:6.1f} ms (cold cache), "
+                  f"max vertices per trace {max_vertices(views[:3])}")
+
+        rng = np.random.default_rng(0)
+        n = 10**6
+        y = rng.random(n) < 0.3
+        big = pd.DataFrame({"label": y, "score": rng.normal(y * 1.0, 1.0), "model": "big",
+                            "fold": rng.integers(1, 6, n).astype(str), "weight": 1.0})
+        info = store.put(big, files=["big.csv"])
+        cache = AnalysisCache(store, size=4)
+        t, views = timed(render_views, cache, [info.id], ["big"], Conditions(prior_pos=0.3),
+                         averaging="none")
+        print(f"\n10^6 rows, 5 folds, distinct scores: first full update {t:.2f} s, "
+              f"max vertices per trace {max_vertices(views[:3])} (target ~2,000)")
+        t2, _ = timed(render_views, cache, [info.id], ["big"],
+                      Conditions(prior_pos=0.3, cost_fp=2), averaging="none")
+        print(f"  next update (new costs): {t2:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
