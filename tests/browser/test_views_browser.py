@@ -326,3 +326,32 @@ def test_brw014_det_and_presentation_modes(dash_duo, app, shot, mode):
         wait_until(lambda: "presenting" in dash_duo.find_element(f"#{ids.APP}").get_attribute("class"))
         wait_until(lambda: js_graph(dash_duo, ids.ROC_GRAPH, "gd.layout.font.size") == 20)
     shot(f"brw014_{mode}")
+
+
+def test_brw015_browser_geometry_matches_core(dash_duo, app):
+    """The clientside line/optimum/probit code agrees with roc_dash.core and figures."""
+    import numpy as np
+    from scipy.special import ndtri
+
+    from roc_dash.core.hull import hull_of_points, optimal_point
+    from roc_dash.figures.roc import iso_line_endpoints
+
+    start(dash_duo, app)
+    rng = np.random.default_rng(15)
+    for _ in range(5):
+        hull = hull_of_points(rng.random(30), rng.random(30))
+        for m in (0.05, 0.4, 1.0, 2.7, 30.0):
+            k = dash_duo.driver.execute_script(
+                "return dash_clientside.rocDash._optimalVertex(arguments[0], arguments[1]);",
+                {"fpr": hull.fpr.tolist(), "tpr": hull.tpr.tolist()}, m)
+            opt = optimal_point(hull, m)
+            assert hull.tpr[k] - m * hull.fpr[k] == pytest.approx(opt.tpr - m * opt.fpr)
+            line = dash_duo.driver.execute_script(
+                "return dash_clientside.rocDash._isoLine(arguments[0], arguments[1], arguments[2]);",
+                opt.fpr, opt.tpr, m)
+            assert line == pytest.approx(list(iso_line_endpoints(opt.fpr, opt.tpr, m)))
+    for p in (1e-4, 0.01, 0.2, 0.5, 0.77, 0.999):
+        z = dash_duo.driver.execute_script("return dash_clientside.rocDash._probit(arguments[0]);", p)
+        assert z == pytest.approx(float(ndtri(p)), abs=1e-6)
+    assert dash_duo.driver.execute_script("return dash_clientside.rocDash.copyLink();") == \
+        dash_duo.driver.current_url

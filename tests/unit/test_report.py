@@ -137,3 +137,17 @@ def test_rep005_bad_arguments_exit_2(tmp_path):
         out = subprocess.run([sys.executable, "-m", "roc_dash.cli", "report", DEMO, *args],
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 2 and "Traceback" not in out.stderr
+
+
+def test_rep006_html_report_is_self_contained(tmp_path):
+    target = tmp_path / "report.html"
+    out = subprocess.run([sys.executable, "-m", "roc_dash.cli", "report", DEMO, "--format", "html",
+                          "--cost-fn", "5", "-o", str(target)], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    page = target.read_text()
+    assert page.startswith("<!DOCTYPE html>") and '<script src="http' not in page
+    for name in ("logistic regression", "naive Bayes", "decision tree", "gradient boosting"):
+        assert name in page
+    assert "of a false negative 5" in page and "DeLong" in page
+    assert page.count("Plotly.newPlot") == 3  # ROC, PR and cost views

@@ -1,0 +1,62 @@
+"""Figures: every view from the same analysis, thinned, linked by customdata."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from roc_dash.core.analysis import Conditions, analyse
+from roc_dash.figures import cost_figure, pr_figure, roc_figure
+from roc_dash.figures.roc import iso_line_endpoints
+
+
+@pytest.fixture(scope="module")
+def big_analysis():
+    rng = np.random.default_rng(0)
+    n = 200_000
+    y = rng.random(n) < 0.3
+    table = pd.DataFrame({"label": y, "score": rng.normal(y * 1.0, 1.0),
+                          "model": np.where(rng.random(n) < 0.5, "a", "b"),
+                          "fold": rng.integers(1, 4, n).astype(str), "weight": 1.0})
+    return analyse(table, Conditions(prior_pos=0.3, cost_fn=2))
+
+
+@pytest.mark.parametrize("averaging", ["none", "pooled", "vertical", "threshold"])
+def test_fig001_no_trace_above_2000_vertices(big_analysis, averaging):
+    figs = [roc_figure(big_analysis, averaging=averaging), roc_figure(big_analysis, det=True),
+            pr_figure(big_analysis), cost_figure(big_analysis)]
+    assert len(big_analysis.models[0].curve) > 50_000
+    for fig in figs:
+        for trace in fig.data:
+            assert len(trace.x) <= 2000, (trace.name, len(trace.x))
+
+
+def test_fig002_customdata_links_points_to_models(big_analysis):
+    names = [m.name for m in big_analysis.models]
+    for fig in (roc_figure(big_analysis), pr_figure(big_analysis), cost_figure(big_analysis)):
+        for trace in fig.data:
+            if trace.customdata is None:
+                continue
+            for row in trace.customdata[:50]:
+                index, threshold, fpr, tpr = row
+                assert -1 <= index < len(names)
+                if index >= 0 and threshold == threshold:  # not NaN (+inf)
+                    curve = big_analysis.models[int(index)].curve
+                    k = np.searchsorted(-curve.thresholds, -threshold)
+                    assert curve.thresholds[k] == threshold
+                    if "achievable" not in trace.name and "hull" not in (trace.name or ""):
+                        assert (curve.fpr[k], curve.tpr[k]) == pytest.approx((fpr, tpr), abs=0.02)
+
+
+def test_fig003_iso_line_is_tangent_at_the_optimum(big_analysis):
+    fig = roc_figure(big_analysis)
+    line = fig.layout.shapes[0]
+    opt = big_analysis.optimal
+    m = big_analysis.conditions.slope
+    assert (line.y1 - line.y0) / (line.x1 - line.x0) == pytest.approx(m)
+    # the line passes through the optimal vertex and lies on or above the joint hull
+    assert line.y0 + m * (opt.fpr - line.x0) == pytest.approx(opt.tpr)
+    hull = big_analysis.hull
+    assert np.all(opt.tpr + m * (hull.fpr - opt.fpr) >= hull.tpr - 1e-12)
+    for f, t, s in [(0.2, 0.6, 0.5), (0.0, 0.0, 3.0), (0.5, 0.9, 0.01)]:
+        x0, y0, x1, y1 = iso_line_endpoints(f, t, s)
+        assert 0 <= x0 <= x1 <= 1 and -1e-12 <= y0 and y1 <= 1 + 1e-12
