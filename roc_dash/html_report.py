@@ -11,7 +11,7 @@ import math
 
 from . import __version__
 from .core.analysis import Analysis
-from .core.operating import OperatingSummary, summarise_operating_point
+from .core.operating import operating_point
 from .figures import cost_figure, pr_figure, roc_figure
 from .figures.style import format_threshold
 
@@ -23,17 +23,6 @@ table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{padding:.3rem .6rem;
 border-bottom:1px solid #dfe3e8;text-align:left}td.num{text-align:right;
 font-variant-numeric:tabular-nums}.grid{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
 """
-
-
-def _optimum(analysis: Analysis) -> OperatingSummary | None:
-    if not analysis.models:
-        return None
-    c = analysis.conditions
-    names = [m.name for m in analysis.models]
-    opt = analysis.optimal
-    m = analysis.model(opt.model) if opt.model in names else analysis.models[0]
-    return summarise_operating_point(m.name, m.curve, opt.threshold, cost_fp=c.cost_fp,
-                                     cost_fn=c.cost_fn, prior_pos=c.prior_pos)
 
 
 def _num(v, digits=3):
@@ -51,7 +40,7 @@ def _table(head, rows) -> str:
 def render_html(analysis: Analysis) -> str:
     """The report as one HTML string (about 5 MB: plotly.js is embedded)."""
     c = analysis.conditions
-    op = _optimum(analysis)
+    op = operating_point(analysis)
     figs = [("ROC", roc_figure(analysis, operating=op)),
             ("Precision-recall at the deployment prior", pr_figure(analysis, operating=op)),
             ("Cost curves", cost_figure(analysis, operating=op))]

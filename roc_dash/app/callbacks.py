@@ -22,7 +22,7 @@ from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, no_upd
 from dash.exceptions import PreventUpdate
 
 from ..core.analysis import Analysis, Conditions, analyse, prevalence
-from ..core.operating import OperatingSummary, summarise_operating_point
+from ..core.operating import OperatingSummary, operating_point
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..io import InputError, ReadOptions, load_predictions
 from . import ids
@@ -163,6 +163,14 @@ def _prior(value, default):
     return v if v is not None and v < 1 else default
 
 
+def conditions_from_controls(cost_fp, cost_fn, prior, level, band, samples) -> Conditions:
+    """Conditions from the controls' raw values; anything invalid falls back to a default."""
+    n = int(samples) if samples and 5 <= int(samples) <= 1001 else 51
+    return Conditions(cost_fp=_positive(cost_fp, 1.0), cost_fn=_positive(cost_fn, 1.0),
+                      prior_pos=_prior(prior, 0.5), level=float(level or 0.95), n_samples=n,
+                      band=band or "pointwise")
+
+
 def parse_query(search: str | None) -> dict:
     """Settings encoded in the page's query string (see assets/roc_dash.js ``writeUrl``)."""
     q = {k: v[-1] for k, v in parse_qs((search or "").lstrip("?")).items()}
@@ -258,19 +266,7 @@ def dragged_slope(relayout) -> float | None:
 # -- views --------------------------------------------------------------------------------
 def resolve_operating(analysis: Analysis | None, pinned) -> OperatingSummary | None:
     """The pinned operating point if it is valid for the shown models, else the optimum."""
-    if analysis is None or not analysis.models:
-        return None
-    c = analysis.conditions
-    kw = {"cost_fp": c.cost_fp, "cost_fn": c.cost_fn, "prior_pos": c.prior_pos}
-    names = [m.name for m in analysis.models]
-    if pinned and pinned.get("model") in names:
-        t = pinned.get("threshold")
-        t = math.inf if t is None else float(t)
-        m = analysis.model(pinned["model"])
-        return summarise_operating_point(m.name, m.curve, t, pinned=True, **kw)
-    opt = analysis.optimal
-    m = analysis.model(opt.model) if opt.model in names else analysis.models[0]
-    return summarise_operating_point(m.name, m.curve, opt.threshold, **kw)
+    return None if analysis is None else operating_point(analysis, pinned)
 
 
 def viz_data(analysis: Analysis | None) -> dict | None:
@@ -293,10 +289,8 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     analysis = cache.analysis(dataset_ids, models, conditions)
     font = FONT[bool(presentation)]
     if analysis is None:
-        empty = Analysis(conditions=conditions, models=[], hull=_empty_hull(),
-                         optimal=None, comparisons=[])
-        return (_empty_figure(roc_figure, empty, font), _empty_figure(pr_figure, empty, font),
-                _empty_figure(cost_figure, empty, font), operating_panel(None, None),
+        return (_empty_figure(font), _empty_figure(font), _empty_figure(font),
+                operating_panel(None, None),
                 model_table(None), None, "")
     op = resolve_operating(analysis, pinned)
     roc = roc_figure(analysis, averaging=averaging, det=det, operating=op, font_size=font)
@@ -309,13 +303,7 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
             model_table(analysis), viz_data(analysis), slope_text)
 
 
-def _empty_hull():
-    from ..core.hull import hull_of_points
-
-    return hull_of_points([], [])
-
-
-def _empty_figure(builder, analysis, font):
+def _empty_figure(font):
     import plotly.graph_objects as go
 
     from ..figures.style import base_layout
@@ -509,11 +497,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
     )
     def views(dataset_ids, models, cost_fp, cost_fn, prior, averaging, level, band, samples,
               det, presentation, pinned):
-        conditions = Conditions(
-            cost_fp=_positive(cost_fp, 1.0), cost_fn=_positive(cost_fn, 1.0),
-            prior_pos=_prior(prior, 0.5), level=float(level or 0.95),
-            n_samples=int(samples) if samples and 5 <= int(samples) <= 1001 else 51,
-            band=band or "pointwise")
+        conditions = conditions_from_controls(cost_fp, cost_fn, prior, level, band, samples)
         return render_views(cache, dataset_ids, models or [], conditions,
                             averaging=averaging or "pooled", det=bool(det),
                             presentation=bool(presentation), pinned=pinned)
@@ -534,11 +518,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         prevent_initial_call=True,
     )
     def export(_c, _t, _h, dataset_ids, models, cost_fp, cost_fn, prior, level, band, samples):
-        conditions = Conditions(
-            cost_fp=_positive(cost_fp, 1.0), cost_fn=_positive(cost_fn, 1.0),
-            prior_pos=_prior(prior, 0.5), level=float(level or 0.95),
-            n_samples=int(samples) if samples and 5 <= int(samples) <= 1001 else 51,
-            band=band or "pointwise")
+        conditions = conditions_from_controls(cost_fp, cost_fn, prior, level, band, samples)
         analysis = cache.analysis(dataset_ids, models or [], conditions)
         if analysis is None:
             raise PreventUpdate

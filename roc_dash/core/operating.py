@@ -15,7 +15,8 @@ import numpy as np
 from .curves import RocCurve
 from .hull import expected_cost, normalized_expected_cost
 
-__all__ = ["OperatingSummary", "summarise_operating_point", "vertex_at_threshold"]
+__all__ = ["OperatingSummary", "summarise_operating_point", "vertex_at_threshold",
+           "operating_point"]
 
 
 @dataclass(frozen=True)
@@ -77,3 +78,23 @@ def summarise_operating_point(model: str, curve: RocCurve, threshold: float, *,
         prior_pos=prior_pos,
         pinned=pinned,
     )
+
+
+def operating_point(analysis, pinned: dict | None = None) -> OperatingSummary | None:
+    """The pinned point ``{"model", "threshold"}`` (threshold None = +inf) if that model is
+    in the analysis, else the optimum of the joint hull under the analysis' conditions.
+    ``None`` when there is no model."""
+    if not analysis.models:
+        return None
+    c = analysis.conditions
+    kw = {"cost_fp": c.cost_fp, "cost_fn": c.cost_fn, "prior_pos": c.prior_pos}
+    names = [m.name for m in analysis.models]
+    if pinned and pinned.get("model") in names:
+        t = pinned.get("threshold")
+        m = analysis.model(pinned["model"])
+        return summarise_operating_point(m.name, m.curve, np.inf if t is None else float(t),
+                                         pinned=True, **kw)
+    opt = analysis.optimal
+    # the trivial classifiers belong to no model: read them off the first model's curve
+    m = analysis.model(opt.model) if opt.model in names else analysis.models[0]
+    return summarise_operating_point(m.name, m.curve, opt.threshold, **kw)

@@ -26,9 +26,11 @@ def wait_for_legend(dash_duo, predicate, timeout=20):
 
 def _tpr_at(app, model, fpr):
     from roc_dash.app.store import DEMO_ID
-    from roc_dash.core.summary import summarise_models
+    from roc_dash.core.curves import roc_curve
 
-    curve = next(m.curve for m in summarise_models(app.store.get(DEMO_ID)) if m.name == model)
+    table = app.store.get(DEMO_ID)
+    rows = table[table["model"] == model]
+    curve = roc_curve(rows["label"].to_numpy(), rows["score"].to_numpy())
     return float(curve.tpr[curve.fpr <= fpr].max())
 
 

@@ -122,14 +122,21 @@ def test_brw004_slider_moves_iso_line_and_optimum(dash_duo, app, shot):
 
 def test_brw005_dragging_the_line_moves_the_sliders(dash_duo, app):
     start(dash_duo, app)
+    wait_until(lambda: "PC(+)" in dash_duo.find_element(f"#{ids.SLOPE_TEXT}").text)
     prior = float(dash_duo.find_element(f"#{ids.PRIOR}").get_attribute("value"))
+    time.sleep(0.5)  # let start-up callbacks settle before the drag
     # what plotly emits when the user drags the line (shapes[0]) to slope 0.5
     js_graph(dash_duo, ids.ROC_GRAPH,
              "window.Plotly.relayout(gd, {'shapes[0].x0': 0.2, 'shapes[0].y0': 0.6,"
              " 'shapes[0].x1': 0.8, 'shapes[0].y1': 0.9})")
-    expected = 0.5 * prior / (1 - prior)  # c(FP) with c(FN) = 1 and the prior kept
-    wait_until(lambda: abs(float(dash_duo.find_element(f"#{ids.COST_FP}").get_attribute("value"))
-                           - expected) < 1e-3 * expected, message="cost of a FP from the drag")
+
+    def cost_fp_matches():
+        p = float(dash_duo.find_element(f"#{ids.PRIOR}").get_attribute("value"))
+        expected = 0.5 * p / (1 - p)  # c(FP) with c(FN) = 1 and the prior kept
+        got = float(dash_duo.find_element(f"#{ids.COST_FP}").get_attribute("value"))
+        return abs(got - expected) < 1e-3 * expected
+
+    wait_until(cost_fp_matches, message="cost of a FP from the drag")
     assert float(dash_duo.find_element(f"#{ids.COST_FN}").get_attribute("value")) == 1
     assert float(dash_duo.find_element(f"#{ids.PRIOR}").get_attribute("value")) == prior
     # the slider followed (log10 scale) and the server redrew the line at the new slope
