@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import logging
 import math
 import threading
@@ -21,7 +22,7 @@ import pandas as pd
 from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, no_update
 from dash.exceptions import PreventUpdate
 
-from ..core.analysis import Analysis, Conditions, analyse, prevalence
+from ..core.analysis import Analysis, Conditions, analyse, prevalence, with_conditions
 from ..core.operating import OperatingSummary, operating_point
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..io import InputError, ReadOptions, load_predictions
@@ -132,16 +133,23 @@ class AnalysisCache:
         return self._get(self._tables, key, make)
 
     def analysis(self, dataset_ids, models, conditions: Conditions) -> Analysis | None:
-        key = (tuple(dataset_ids or ()), tuple(models), conditions)
+        """The analysis for these data, models and conditions.
+
+        The expensive part (curves, intervals, averages, hulls) is cached per data, models
+        and analysis settings; a change of costs or prior only re-selects the optimum.
+        """
+        settings = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, prior_pos=None)
+        key = (tuple(dataset_ids or ()), tuple(models), settings)
 
         def make():
             table = self.table(dataset_ids)
             if table is None:
                 return None
             shown = table[table["model"].isin(list(models))]
-            return analyse(shown, conditions) if len(shown) else None
+            return analyse(shown, settings) if len(shown) else None
 
-        return self._get(self._analyses, key, make)
+        base = self._get(self._analyses, key, make)
+        return None if base is None else with_conditions(base, conditions)
 
 
 def model_names(cache: AnalysisCache, dataset_ids) -> list[str]:
@@ -418,7 +426,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         table = cache.table(dataset_ids)
         data_prior = prevalence(table) if table is not None else None
         cfp, cfn, p, mode = sync_controls(
-            trigger if trigger != ids.DATASETS else ids.DATASETS,
+            trigger,
             {"cost_fp": cost_fp, "cost_fn": cost_fn, "prior": prior, "fp_slider": fp_slider,
              "fn_slider": fn_slider, "prior_slider": prior_slider},
             relayout=relayout, search=search, data_prior=data_prior, prior_mode=prior_mode)

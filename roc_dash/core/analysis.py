@@ -8,6 +8,7 @@ comes from the module named after what it computes; this module only assembles t
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import warnings
 from dataclasses import dataclass, field
@@ -47,7 +48,7 @@ from .statistics import (
 )
 
 __all__ = ["Conditions", "Operating", "ModelAnalysis", "Comparison", "Analysis", "analyse",
-           "prevalence", "paired_rows"]
+           "with_conditions", "prevalence", "paired_rows"]
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,7 @@ class Analysis:
     optimal: Operating
     comparisons: list[Comparison]
     notes: tuple[str, ...] = field(default=())
+    data_prevalence: float | None = None
 
     def model(self, name: str) -> ModelAnalysis:
         return next(m for m in self.models if m.name == name)
@@ -270,7 +272,7 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None) -> Analys
     """
     cond = conditions or Conditions()
     if cond.prior_pos is None:
-        cond = Conditions(**{**cond.__dict__, "prior_pos": prevalence(table)})
+        cond = dataclasses.replace(cond, prior_pos=prevalence(table))
     groups = {str(k): g for k, g in table.groupby("model", sort=False, observed=True)}
     models = [_analyse_model(name, frame, cond) for name, frame in groups.items()]
     hull = hull_of_curves({m.name: m.curve for m in models})
@@ -281,4 +283,27 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None) -> Analys
         optimal=_operating(hull, cond),
         comparisons=_compare(groups),
         notes=tuple(n for m in models for n in m.notes),
+        data_prevalence=prevalence(table),
     )
+
+
+def _settings(c: Conditions) -> tuple:
+    return (c.fpr_max, c.level, c.n_samples, c.band)
+
+
+def with_conditions(analysis: Analysis, conditions: Conditions) -> Analysis:
+    """The same analysis under other costs or prior, without recomputing anything else.
+
+    Curves, statistics, hulls and averages do not depend on costs and class mix (that is the
+    point of ROC analysis, Fawcett 2004 section 7.1); only the optimal points do. The
+    analysis settings (``fpr_max``, ``level``, ``n_samples``, ``band``) must be unchanged.
+    """
+    if _settings(conditions) != _settings(analysis.conditions):
+        raise ValueError("with_conditions changes costs and prior only; call analyse() for "
+                         "other analysis settings")
+    cond = conditions
+    if cond.prior_pos is None:
+        cond = dataclasses.replace(cond, prior_pos=analysis.data_prevalence)
+    models = [dataclasses.replace(m, optimal=_operating(m.hull, cond)) for m in analysis.models]
+    return dataclasses.replace(analysis, conditions=cond, models=models,
+                               optimal=_operating(analysis.hull, cond))

@@ -253,10 +253,18 @@ def test_cbk014_operating_point_numbers(cache):
 def test_cbk015_cache_reuses_analyses(cache):
     cond = Conditions(prior_pos=0.3)
     a = cache.analysis([DEMO_ID], DEMO_MODELS, cond)
-    assert cache.analysis([DEMO_ID], DEMO_MODELS, cond) is a
-    assert cache.analysis([DEMO_ID], DEMO_MODELS[:2], cond) is not a
-    direct = analyse(cache.table([DEMO_ID]), cond)
-    assert [m.auc for m in direct.models] == [m.auc for m in a.models]
+    b = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.1, cost_fn=4))
+    assert b.models[0].curve is a.models[0].curve  # curves, intervals, averages reused
+    assert b.models[0].vertical is a.models[0].vertical
+    assert cache.analysis([DEMO_ID], DEMO_MODELS[:2], cond).models[0].curve is not None
+    # the reused analysis equals a fresh one under the new conditions
+    for c, got in ((cond, a), (Conditions(prior_pos=0.1, cost_fn=4), b)):
+        direct = analyse(cache.table([DEMO_ID]), c)
+        assert [m.auc for m in direct.models] == [m.auc for m in got.models]
+        assert direct.optimal.expected_cost == pytest.approx(got.optimal.expected_cost)
+        assert [m.optimal.threshold for m in direct.models] == [
+            m.optimal.threshold for m in got.models]
+        assert got.conditions == c
 
 
 def test_cbk016_health_and_layout(tmp_path):
