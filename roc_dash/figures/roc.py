@@ -100,7 +100,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
             for j, (fold, c) in enumerate(m.folds.items()):
                 fig.add_trace(_curve_trace(m.name, i, c.fpr, c.tpr, c.thresholds,
                                            legend=j == 0, width=1.3, opacity=0.75,
-                                           show_name=f"{label}, {len(m.folds)} folds",
+                                           show_name=label,
                                            prefix=f"fold {fold} of "))
         elif averaging == "vertical" and m.n_folds > 1:
             va = m.vertical
@@ -113,7 +113,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                 showlegend=False, hoverinfo="skip"))
             fig.add_trace(go.Scatter(
                 x=va.fpr, y=va.tpr_mean, mode="lines", line=line_style(i),
-                name=f"{label}, vertical avg of {va.n_curves} folds, {band} band",
+                name=label,
                 legendgroup=m.name,
                 meta=m.name,
                 hovertemplate=("<b>%{meta}</b> vertical average<br>FPR %{x:.3f}<br>"
@@ -129,7 +129,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                 error_y={"type": "data", "symmetric": False, "array": ta.tpr_high - ta.tpr_mean,
                          "arrayminus": ta.tpr_mean - ta.tpr_low, "color": rgba(color(i), 0.5),
                          "thickness": 1},
-                name=f"{label}, threshold avg of {ta.n_curves} folds", legendgroup=m.name,
+                name=label, legendgroup=m.name,
                 **_points(i, m.name, ta.threshold, ta.fpr_mean, ta.tpr_mean),
                 hovertemplate=HOVER))
         else:
@@ -164,9 +164,28 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
     base_layout(fig, x_title="False positive rate", y_title="True positive rate",
                 font_size=font_size)
     fig.update_layout(annotations=[hover_annotation()], meta={"slope": slope})
+    subtitle = _averaging_title(analysis, averaging)
+    if subtitle:
+        fig.update_layout(title={"text": subtitle, "x": 0.01, "xanchor": "left", "y": 0.985,
+                                 "font": {"size": max(font_size - 3, 10), "color": "#5b6775"}},
+                          margin_t=34)
     if not analysis.models:
         _empty(fig)
     return fig
+
+
+def _averaging_title(analysis: Analysis, averaging: str) -> str:
+    """Subtitle saying what the curves are (folds, averages, band)."""
+    folds = max((m.n_folds for m in analysis.models), default=1)
+    if folds <= 1 or averaging == "pooled":
+        return f"{folds} folds pooled" if folds > 1 else ""
+    if averaging == "none":
+        return f"each of {folds} folds"
+    m = analysis.models[0]
+    if averaging == "vertical":
+        va = m.vertical
+        return f"vertical average of {folds} folds, {va.level:.0%} {va.band} band"
+    return f"threshold average of {folds} folds, {m.threshold.level:.0%} intervals"
 
 
 def _points(idx, name, thresholds, fpr, tpr, *, prefix=""):

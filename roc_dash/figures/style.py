@@ -83,7 +83,10 @@ def base_layout(fig: go.Figure, *, x_title: str, y_title: str, font_size: int = 
                 square: bool = True, x_range=(-0.01, 1.01), y_range=(-0.01, 1.01)) -> go.Figure:
     fig.update_layout(
         margin={"l": 60, "r": 30, "t": 20, "b": 40},
-        legend={"orientation": "h", "x": 0.0, "y": -0.16, "xanchor": "left", "yanchor": "top",
+        # below the plot, anchored to the figure's bottom edge so that it never runs into
+        # the x-axis title whatever the plot's height
+        legend={"orientation": "h", "x": 0.0, "y": 0.0, "yref": "container",
+                "xanchor": "left", "yanchor": "bottom",
                 "bgcolor": "rgba(255,255,255,0.9)", "font": {"size": max(font_size - 3, 10)}},
         hovermode="closest",
         font={"size": font_size},

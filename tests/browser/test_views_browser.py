@@ -218,9 +218,9 @@ def test_brw009_url_round_trip(dash_duo, app):
     assert dash_duo.find_element(f"#{ids.PRIOR}").get_attribute("value") == "0.1"
     selected = dash_duo.find_element(f"#{ids.AVERAGING} .selected").text
     assert selected == "vertical"
-    wait_until(lambda: any("vertical avg" in (n or "") and "simultaneous" in (n or "")
-                           for n in trace_names(dash_duo, ids.ROC_GRAPH)),
-               message="vertical average with simultaneous band")
+    wait_until(lambda: "simultaneous band" in js_graph(
+        dash_duo, ids.ROC_GRAPH, "gd.layout.title.text"),
+        message="vertical average with simultaneous band")
     wait_until(lambda: "naive Bayes" in dash_duo.find_element(f"#{ids.OPERATING}").text
                and "pinned" in dash_duo.find_element(f"#{ids.OPERATING}").text)
     expected = iso_performance_slope(3, 0.5, 0.1)

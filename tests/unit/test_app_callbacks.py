@@ -136,8 +136,12 @@ def test_cbk007_every_averaging_mode_and_det(cache):
         assert any("logistic regression" in n for n in names), averaging
         for trace in roc.data:
             assert len(trace.x) <= 2100  # thinned for display
-    vertical = _legend(_views(cache, [DEMO_ID], averaging="vertical")[0])
-    assert any("vertical avg of 10 folds" in n for n in vertical)
+    vertical = _views(cache, [DEMO_ID], averaging="vertical")[0]
+    assert vertical.layout.title.text == "vertical average of 10 folds, 95% pointwise band"
+    assert sum(t.fill == "toself" for t in vertical.data) == 4  # one band per model
+    threshold = _views(cache, [DEMO_ID], averaging="threshold")[0]
+    assert "threshold average of 10 folds" in threshold.layout.title.text
+    assert sum(t.error_x.array is not None for t in threshold.data) == 4  # 2-D error bars
     det = _views(cache, [DEMO_ID], det=True)[0]
     assert det.layout.meta["det"] and "normal deviate" in det.layout.xaxis.title.text
 
