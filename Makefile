@@ -45,6 +45,7 @@ lint: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(PY) bench/bench_core.py
+	$(PY) bench/bench_app.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
