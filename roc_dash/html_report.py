@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import html
-import math
 
 from . import __version__
 from .core.analysis import Analysis
 from .core.operating import operating_point
 from .figures import cost_figure, pr_figure, roc_figure
 from .figures.style import format_threshold
+from .report import fmt as _fmt
+from .report import model_table_rows
 
 CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1d2733;
@@ -23,10 +24,6 @@ table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{padding:.3rem .6rem;
 border-bottom:1px solid #dfe3e8;text-align:left}td.num{text-align:right;
 font-variant-numeric:tabular-nums}.grid{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
 """
-
-
-def _num(v, digits=3):
-    return "n/a" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
 
 
 def _table(head, rows) -> str:
@@ -53,20 +50,20 @@ def render_html(analysis: Analysis) -> str:
     models = _table(
         ["Model", "Rows", "Folds", "AUC", "AUC CI", "pAUC (McClish)", "Avg precision",
          "Optimal threshold", "Expected cost"],
-        [[m.name, m.n_rows, m.n_folds, _num(m.auc),
-          f"[{_num(m.auc_ci.low)}, {_num(m.auc_ci.high)}]" if m.auc_ci else "n/a",
-          _num(m.partial_auc.mcclish), _num(m.average_precision),
-          format_threshold(m.optimal.threshold), _num(m.optimal.expected_cost, 4)]
-         for m in analysis.models])
+        [[r["model"], r["rows"], r["folds"], _fmt(r["auc"]),
+          f"[{_fmt(r['auc_ci_low'])}, {_fmt(r['auc_ci_high'])}]",
+          _fmt(r["partial_auc_mcclish"]), _fmt(r["average_precision"]),
+          format_threshold(r["optimal_threshold"]), _fmt(r["expected_cost"], 4)]
+         for r in model_table_rows(analysis)])
     pairs = _table(["Models", "ΔAUC", "z", "p-value", "paired by"],
-                   [[f"{p.a} vs {p.b}", f"{p.test.auc_difference:+.3f}", _num(p.test.z, 2),
+                   [[f"{p.a} vs {p.b}", f"{p.test.auc_difference:+.3f}", _fmt(p.test.z, 2),
                      f"{p.test.p_value:.3g}", p.paired_by] for p in analysis.comparisons])
     opbox = "" if op is None else _table(
         ["Operating point", ""],
         [["Model", op.model], ["Threshold", "score ≥ " + format_threshold(op.threshold)],
-         ["TPR", _num(op.tpr)], ["FPR", _num(op.fpr)],
-         ["Precision at the prior", _num(op.precision)],
-         ["Expected cost per case", _num(op.expected_cost, 4)],
+         ["TPR", _fmt(op.tpr)], ["FPR", _fmt(op.fpr)],
+         ["Precision at the prior", _fmt(op.precision)],
+         ["Expected cost per case", _fmt(op.expected_cost, 4)],
          ["Test set TP / FP / FN / TN", " / ".join(f"{v:,.0f}" for v in (op.tp, op.fp, op.fn, op.tn))],
          ["Per 1,000 at the prior TP / FP / FN / TN", " / ".join(f"{v:,.1f}" for v in op.per_1000)]])
     when = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -13,6 +13,7 @@ import numpy as np
 
 from . import __version__
 from .core.analysis import Analysis, ModelAnalysis, Operating
+from .core.hull import model_slope_ranges
 
 SCHEMA_VERSION = 1
 
@@ -99,3 +100,37 @@ def build_report(analysis: Analysis) -> dict:
         ],
         "notes": list(analysis.notes),
     }
+
+
+def fmt(v, digits: int = 3) -> str:
+    """A number for a table cell ("n/a" for None or NaN)."""
+    return "n/a" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
+
+
+def _ranges_text(spans) -> str:
+    if not spans:
+        return "never optimal"
+
+    def f(v):
+        return "∞" if math.isinf(v) else f"{v:.3g}"
+
+    return ", ".join(f"{f(lo)} – {f(hi)}" for lo, hi in spans)
+
+
+def model_table_rows(analysis: Analysis) -> list[dict]:
+    """The model table as plain rows: the dashboard's table, its CSV export, the HTML report."""
+    ranges = model_slope_ranges(analysis.hull)
+    rows = []
+    for m in analysis.models:
+        ci = m.auc_ci
+        rows.append({
+            "model": m.name, "rows": m.n_rows, "positives": m.n_pos, "negatives": m.n_neg,
+            "folds": m.n_folds, "auc": m.auc,
+            "auc_ci_low": ci.low if ci else float("nan"),
+            "auc_ci_high": ci.high if ci else float("nan"),
+            "partial_auc_mcclish": m.partial_auc.mcclish,
+            "average_precision": m.average_precision,
+            "optimal_threshold": m.optimal.threshold, "expected_cost": m.optimal.expected_cost,
+            "hull_slope_ranges": _ranges_text(ranges.get(m.name)),
+        })
+    return rows

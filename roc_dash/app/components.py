@@ -7,9 +7,10 @@ import math
 from dash import html
 
 from ..core.analysis import Analysis
-from ..core.hull import model_slope_ranges
 from ..core.operating import OperatingSummary
 from ..figures.style import format_threshold
+from ..report import fmt as _fmt
+from ..report import model_table_rows
 from . import ids
 from .store import DatasetInfo
 
@@ -33,10 +34,6 @@ def dataset_list(infos: list[DatasetInfo], missing: list[str]):
     if not items:
         return html.P("Nothing loaded. Drop a file above.", className="hint")
     return html.Ul(items)
-
-
-def _fmt(v: float, digits: int = 3) -> str:
-    return "n/a" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
 
 
 def _count(v: float) -> str:
@@ -81,35 +78,6 @@ def _confusion(title, tp, fp, fn, tn, fmt):
                      html.Td(fmt(tn), className="num tn")]),
         ]),
     ])
-
-
-def _ranges_text(spans) -> str:
-    if not spans:
-        return "never optimal"
-
-    def f(v):
-        return "∞" if math.isinf(v) else f"{v:.3g}"
-
-    return ", ".join(f"{f(lo)} – {f(hi)}" for lo, hi in spans)
-
-
-def model_table_rows(analysis: Analysis) -> list[dict]:
-    """The model table as plain rows (also the CSV export)."""
-    ranges = model_slope_ranges(analysis.hull)
-    rows = []
-    for m in analysis.models:
-        ci = m.auc_ci
-        rows.append({
-            "model": m.name, "rows": m.n_rows, "positives": m.n_pos, "negatives": m.n_neg,
-            "folds": m.n_folds, "auc": m.auc,
-            "auc_ci_low": ci.low if ci else float("nan"),
-            "auc_ci_high": ci.high if ci else float("nan"),
-            "partial_auc_mcclish": m.partial_auc.mcclish,
-            "average_precision": m.average_precision,
-            "optimal_threshold": m.optimal.threshold, "expected_cost": m.optimal.expected_cost,
-            "hull_slope_ranges": _ranges_text(ranges.get(m.name)),
-        })
-    return rows
 
 
 def model_table(analysis: Analysis | None):

@@ -32,6 +32,7 @@ __all__ = [
     "auc",
     "best_accuracy",
     "accuracy_at_threshold",
+    "accuracy_at_thresholds",
     "tie_bounds",
     "reduce_collinear",
     "det_curve",
@@ -278,13 +279,22 @@ def roc_auc(labels, scores, *, weights=None) -> float:
     return auc(roc_curve(labels, scores, weights=weights))
 
 
+def accuracy_at_thresholds(curve: RocCurve) -> np.ndarray:
+    """Accuracy ``(TP + N - FP) / (P + N)`` at every vertex of a ROC curve (Fawcett 2004, s. 3).
+
+    Entry ``k`` is the accuracy of the rule "positive iff score >= curve.thresholds[k]";
+    :func:`best_accuracy` picks its maximum.
+    """
+    return (curve.tp + curve.n_neg - curve.fp) / (curve.n_pos + curve.n_neg)
+
+
 def best_accuracy(curve: RocCurve) -> OperatingPoint:
     """The vertex of highest accuracy ``(TP + N - FP) / (P + N)`` on the test set.
 
     Fawcett (2004) section 3: on the 20 instances of figure 3 this is (0.1, 0.5), threshold
     0.54, accuracy 70 %. Ties between vertices go to the most conservative one.
     """
-    accuracy = (curve.tp + curve.n_neg - curve.fp) / (curve.n_pos + curve.n_neg)
+    accuracy = accuracy_at_thresholds(curve)
     k = int(np.argmax(accuracy))
     return OperatingPoint(
         index=k,

@@ -43,7 +43,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ._validation import check_binary_inputs
-from .curves import RocCurve, auc, roc_curve
+from .curves import RocCurve, accuracy_at_thresholds, auc, roc_curve
 
 __all__ = [
     "AucInterval",
@@ -656,12 +656,3 @@ def cost_at_thresholds(
         if not 0.0 <= p <= 1.0:
             raise ValueError(f"prior_pos must be in [0, 1], got {prior_pos!r}")
     return p * (1.0 - curve.tpr) * c_fn + (1.0 - p) * curve.fpr * c_fp
-
-
-def accuracy_at_thresholds(curve: RocCurve) -> np.ndarray:
-    """Accuracy ``(TP + N - FP) / (P + N)`` at every vertex of a ROC curve (Fawcett 2004, s. 3).
-
-    Entry ``k`` is the accuracy of the rule "positive iff score >= curve.thresholds[k]";
-    :func:`roc_dash.core.curves.best_accuracy` picks its maximum.
-    """
-    return (curve.tp + curve.n_neg - curve.fp) / (curve.n_pos + curve.n_neg)
