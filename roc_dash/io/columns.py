@@ -1,4 +1,10 @@
-"""Which column of a file plays which role (label, score, model, fold, weight, id)."""
+"""Which column of a file plays which role (label, score, model, fold, weight, id).
+
+The number of models one file may create is limited by ``ROC_DASH_MAX_MODELS`` (default 200,
+read at call time; see :mod:`roc_dash.io.readers` for all size limits): a wide-form file (one
+model per numeric column) or a list of score columns beyond it is refused, and so is a wide
+form whose rows times score columns exceed ``ROC_DASH_MAX_ROWS``.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from .errors import InputError, plural, quote, quote_list
+from .readers import MAX_MODELS_VAR, check_rows, limit_error, limits
 
 #: Accepted column names per role, in priority order (matched case-insensitively, stripped).
 LABEL_NAMES: tuple[str, ...] = ("label", "y_true", "target", "class", "actual", "y")
@@ -197,6 +204,9 @@ def resolve_named(
             how["score"] = "name"
 
     wide = len(scores) > 1
+    if wide:
+        check_model_count(len(scores), filename, found=f"{len(scores):,} score columns were "
+                          "chosen, one model each")
     if wide and chosen["model"] is not None:
         raise InputError(
             f"{filename}: several score columns were chosen ({quote_list(scores)}), but the file "
@@ -230,15 +240,49 @@ def _is_numeric(data_type: pa.DataType) -> bool:
     )
 
 
+def check_model_count(n_models: int, filename: str, *, found: str | None = None,
+                      column: str | None = None) -> None:
+    """Raise :class:`InputError` when one file would create more than ``ROC_DASH_MAX_MODELS``
+    models. ``found`` words the count (default ``'has N models'``); ``column`` names the model
+    column when the models come from one."""
+    limit = limits().models
+    if n_models <= limit:
+        return
+    if column is not None:
+        found = found or f"column {quote(column)} names {plural(n_models, 'model')}"
+        advice = "Upload the models to compare (fewer distinct names in the model column)"
+    else:
+        found = found or f"has {plural(n_models, 'model')}"
+        advice = (
+            "Choose the score columns to compare (--score), remove the other numeric columns, "
+            "or use long form: a 'score' column and a 'model' column"
+        )
+    error = limit_error(
+        filename,
+        f"{found}, more than the {plural(limit, 'model')} accepted per file",
+        MAX_MODELS_VAR,
+        advice,
+    )
+    error.column = column
+    raise error
+
+
 def resolve_wide(
     choice: ColumnChoice,
     schema: pa.Schema,
     filename: str,
     unnamed: frozenset[str] = frozenset(),
+    *,
+    num_rows: int | None = None,
 ) -> ColumnChoice:
     """Wide form: no score column by name and no model column, so every remaining numeric
-    column is one model's scores (named after the column)."""
+    column is one model's scores (named after the column).
+
+    Refuses more score columns than ``ROC_DASH_MAX_MODELS`` and, when ``num_rows`` is given,
+    more predictions (rows x score columns) than ``ROC_DASH_MAX_ROWS``.
+    """
     if choice.scores:
+        _check_wide_rows(len(choice.scores) if choice.wide else 1, num_rows, filename)
         return choice
     used = choice.used()
     candidates = [
@@ -251,6 +295,13 @@ def resolve_wide(
     ]
     if not candidates:
         raise not_found(filename, "score", schema.names)
+    check_model_count(
+        len(candidates),
+        filename,
+        found=f"has {plural(len(candidates), 'numeric column')}, each of which would be one "
+        "model's scores (wide form, as no column is named 'score')",
+    )
+    _check_wide_rows(len(candidates), num_rows, filename)
     how = dict(choice.how)
     how["score"] = "wide"
     return ColumnChoice(
@@ -262,6 +313,19 @@ def resolve_wide(
         weight=choice.weight,
         id=choice.id,
         how=how,
+    )
+
+
+def _check_wide_rows(n_scores: int, num_rows: int | None, filename: str) -> None:
+    """Wide form stacks every score column under the others: rows x columns predictions."""
+    if num_rows is None or n_scores < 2:
+        return
+    total = n_scores * num_rows
+    check_rows(
+        total,
+        filename,
+        found=f"has {plural(num_rows, 'row')} x {plural(n_scores, 'score column')} = "
+        f"{total:,} predictions (wide form, one model per column)",
     )
 
 

@@ -1,14 +1,55 @@
 """Turn one file's bytes into an Arrow table: CSV/TSV/semicolon text, gzip, Parquet.
 
-Only readability is checked here (encoding, structure, duplicated column names); what the
-columns mean is decided in :mod:`roc_dash.io.columns` and :mod:`roc_dash.io.canonical`.
+Only readability is checked here (encoding, structure, duplicated column names, size); what
+the columns mean is decided in :mod:`roc_dash.io.columns` and :mod:`roc_dash.io.canonical`.
+
+Size limits
+-----------
+A few hundred kilobytes of gzip or Parquet can expand to gigabytes (a 0.5 MB ``.csv.gz`` of
+repeated lines holds 32 million rows), so every file is checked against limits read from
+environment variables *at each call* (a running server picks up no change, a new worker does;
+tests may ``monkeypatch.setenv``). A file beyond a limit is rejected with an
+:class:`~roc_dash.io.errors.InputError` naming the file, the limit, the size found and the
+variable that sets it.
+
+============================== ========== ===================================================
+variable                       default    limit
+============================== ========== ===================================================
+``ROC_DASH_MAX_DECOMPRESSED_MB`` 1024     megabytes (MiB) of one file after gzip
+                                          decompression, and of a Parquet file's uncompressed
+                                          column data (from its metadata)
+``ROC_DASH_MAX_ROWS``          10000000   data rows of one file; in wide form (one model per
+                                          column) rows x score columns
+``ROC_DASH_MAX_COLUMNS``       1000       columns of one file
+``ROC_DASH_MAX_MODELS``        200        models read from one file (wide-form score columns)
+============================== ========== ===================================================
+
+How they are enforced, cheaply and before the expensive step:
+
+* gzip is decompressed in a stream of 1 MiB pieces and stops as soon as the output passes the
+  limit, so it never holds more than about the limit (a 200 MB bomb costs ~1 MiB with a 1 MiB
+  limit);
+* Parquet: rows, columns and uncompressed size come from the footer metadata before any data
+  page is read;
+* text: the header's columns are counted before the body is parsed; rows are bounded by
+  counting line breaks (one pass of ``bytes.count``) and, when quoted line breaks or blank
+  lines make that count inexact, checked exactly after parsing.
+
+Why these defaults: loading costs about 120 bytes of peak memory per row (4 million rows of
+``label,score`` peaked at ~480 MB in :func:`~roc_dash.io.load_predictions`), so 10 million
+rows is about 1.2 GB per worker, and the analysis core is benchmarked up to 10^7 rows. 1 GiB
+of text is 10 million rows of ~100 characters. 200 models is far more curves than a chart can
+show; 1000 columns leaves room for feature columns next to the predictions while a 10,000
+column file is refused from its header line.
 """
 
 from __future__ import annotations
 
 import codecs
 import csv
-import gzip
+import io
+import logging
+import math
 import os
 import re
 import zlib
@@ -23,6 +64,8 @@ import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
 from .errors import InputError, format_rows, plural, quote
+
+log = logging.getLogger(__name__)
 
 ACCEPTED_FORMATS = (
     "Accepted formats: CSV, TSV or semicolon-separated text in UTF-8 (optionally "
@@ -54,6 +97,129 @@ _PANDAS_INDEX_COLUMN = re.compile(r"^__index_level_\d+__$")
 
 #: Values read as missing in text files (Arrow's defaults: "", NA, NaN, null, N/A, #N/A, …).
 NULL_VALUES = tuple(pa_csv.ConvertOptions().null_values)
+
+
+# --------------------------------------------------------------------------- size limits
+
+MAX_DECOMPRESSED_MB_VAR = "ROC_DASH_MAX_DECOMPRESSED_MB"
+MAX_ROWS_VAR = "ROC_DASH_MAX_ROWS"
+MAX_COLUMNS_VAR = "ROC_DASH_MAX_COLUMNS"
+MAX_MODELS_VAR = "ROC_DASH_MAX_MODELS"
+
+#: Default of each limit (see the module docstring); megabytes for the first, counts otherwise.
+LIMIT_DEFAULTS: dict[str, float] = {
+    MAX_DECOMPRESSED_MB_VAR: 1024,
+    MAX_ROWS_VAR: 10_000_000,
+    MAX_COLUMNS_VAR: 1000,
+    MAX_MODELS_VAR: 200,
+}
+
+_MB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The size limits in force; :meth:`from_env` reads them (at call time)."""
+
+    decompressed_bytes: int
+    rows: int
+    columns: int
+    models: int
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        """The limits set by the environment variables, defaults where unset or invalid."""
+        return cls(
+            decompressed_bytes=max(1, int(_env_number(MAX_DECOMPRESSED_MB_VAR) * _MB)),
+            rows=int(_env_number(MAX_ROWS_VAR)),
+            columns=int(_env_number(MAX_COLUMNS_VAR)),
+            models=int(_env_number(MAX_MODELS_VAR)),
+        )
+
+
+def limits() -> Limits:
+    """The size limits in force now (read from the environment on every call)."""
+    return Limits.from_env()
+
+
+_warned: set[tuple[str, str]] = set()
+
+
+def _env_number(var: str) -> float:
+    """A positive number from ``var`` ('1024', '0.5', '2e7', '20_000_000'); the default,
+    with one logged warning, when the value is not one."""
+    default = LIMIT_DEFAULTS[var]
+    raw = os.environ.get(var, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw.replace("_", ""))
+    except ValueError:
+        value = math.nan
+    integral = var != MAX_DECOMPRESSED_MB_VAR
+    if not (math.isfinite(value) and (value >= 1 if integral else value > 0)):
+        if (var, raw) not in _warned:
+            _warned.add((var, raw))
+            log.warning("%s=%r is not a positive number; using the default %g", var, raw,
+                        default)
+        return default
+    return value
+
+
+def _mb(n_bytes: float) -> str:
+    """Megabytes (MiB) as shown in messages: '1,024 MB', '0.5 MB'."""
+    mb = n_bytes / _MB
+    return f"{mb:,.0f} MB" if mb >= 10 else f"{mb:.3g} MB"
+
+
+def limit_error(filename: str, problem: str, var: str, advice: str) -> InputError:
+    """The error for a file beyond a size limit: ``'{file}: {problem}. {advice}. The limit is
+    set by the environment variable {var}; whoever runs the server can raise it.'``"""
+    return InputError(
+        f"{filename}: {problem}. {advice}. The limit is set by the environment variable "
+        f"{var}; whoever runs the server can raise it.",
+        file=filename,
+    )
+
+
+def check_rows(n_rows: int, filename: str, *, found: str | None = None) -> None:
+    """Raise :class:`InputError` when ``n_rows`` is beyond ``ROC_DASH_MAX_ROWS``.
+
+    ``found`` describes the count (default ``'has N rows'``); a caller that combines files can
+    pass e.g. ``'together make 12,000,000 rows'``.
+    """
+    limit = limits().rows
+    if n_rows > limit:
+        raise limit_error(
+            filename,
+            f"{found or 'has ' + plural(n_rows, 'row')}, more than the "
+            f"{plural(limit, 'row')} accepted per file",
+            MAX_ROWS_VAR,
+            "Upload fewer rows (a random sample, or the rows split over several uploads)",
+        )
+
+
+def check_columns(n_columns: int, filename: str) -> None:
+    """Raise :class:`InputError` when ``n_columns`` is beyond ``ROC_DASH_MAX_COLUMNS``."""
+    now = limits()
+    if n_columns > now.columns:
+        raise limit_error(
+            filename,
+            f"has {plural(n_columns, 'column')}, more than the "
+            f"{plural(now.columns, 'column')} accepted per file",
+            MAX_COLUMNS_VAR,
+            "Keep only the label and score columns (and model, fold, weight or id if used); "
+            f"with one model per column, at most {plural(now.models, 'score column')}",
+        )
+
+
+def _too_much_data(filename: str, problem: str) -> InputError:
+    return limit_error(
+        filename,
+        problem,
+        MAX_DECOMPRESSED_MB_VAR,
+        "Upload a smaller file (fewer rows or columns, or the rows split over several uploads)",
+    )
 
 
 @dataclass
@@ -201,15 +367,61 @@ def _not_utf8(filename: str, text: bytes, position: int, utf16: bool = False) ->
     )
 
 
+_GZIP_IN_CHUNK = 1 << 16
+_GZIP_OUT_CHUNK = 1 << 20
+_ZERO_PADDING = re.compile(rb"\x00*")
+
+
 def _gunzip(data: bytes, filename: str) -> bytes:
+    """Decompress all gzip members of ``data`` (like :func:`gzip.decompress`, zero padding
+    between and after members allowed), streaming: input is fed 64 KiB and output taken
+    1 MiB at a time, and decompression stops as soon as the output passes
+    ``ROC_DASH_MAX_DECOMPRESSED_MB``, so no more than about the limit is ever held."""
+    limit = limits().decompressed_bytes
+    out = io.BytesIO()
+    total = 0
+    view = memoryview(data)
+    n = len(data)
+    pos = 0
     try:
-        return gzip.decompress(data)
+        while True:  # one gzip member
+            inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip header and trailer
+            tail = b""
+            while not inflater.eof:
+                if tail:
+                    piece: bytes | memoryview = tail
+                elif pos < n:
+                    piece = view[pos : pos + _GZIP_IN_CHUNK]
+                    pos += len(piece)
+                else:
+                    piece = b""  # input used up: take what zlib still holds, if anything
+                chunk = inflater.decompress(piece, min(_GZIP_OUT_CHUNK, limit - total + 1))
+                tail = inflater.unconsumed_tail
+                if chunk:
+                    total += len(chunk)
+                    if total > limit:
+                        raise _too_much_data(
+                            filename,
+                            f"decompresses to more than {_mb(limit)}, the most data accepted "
+                            "per file",
+                        )
+                    out.write(chunk)
+                elif not piece:
+                    raise EOFError("compressed data ended before the end-of-stream marker")
+            # everything fed after the member's end (zlib may repeat it in unconsumed_tail)
+            member_end = pos - len(inflater.unused_data)
+            pos = _ZERO_PADDING.match(data, member_end).end()
+            if pos >= n:
+                break
+            if data[pos : pos + 2] != GZIP_MAGIC:
+                raise zlib.error("data after the end of the gzip stream")
     except (OSError, EOFError, zlib.error):
         raise InputError(
             f"{filename}: is gzip-compressed but cannot be decompressed; the file is probably "
             "truncated or damaged. Compress it again (or upload it uncompressed).",
             file=filename,
         ) from None
+    return out.getvalue()
 
 
 # --------------------------------------------------------------------------- column names
@@ -247,14 +459,21 @@ def _parse_parquet(
     filename: str,
     string_columns: Callable[[list[str]], Collection[str]] | None,
 ) -> ParsedFile:
+    damaged = InputError(
+        f"{filename}: starts like a Parquet file but cannot be read; it is probably "
+        "truncated or damaged. Write it again (or export it as CSV).",
+        file=filename,
+    )
+    try:
+        metadata = pq.ParquetFile(pa.BufferReader(data)).metadata
+    except Exception:  # noqa: BLE001 - any reader failure means the same to the user
+        raise damaged from None
+    _check_parquet_size(metadata, filename)
     try:
         table = pq.read_table(pa.BufferReader(data))
-    except Exception:  # noqa: BLE001 - any reader failure means the same to the user
-        raise InputError(
-            f"{filename}: starts like a Parquet file but cannot be read; it is probably "
-            "truncated or damaged. Write it again (or export it as CSV).",
-            file=filename,
-        ) from None
+    except Exception:  # noqa: BLE001
+        raise damaged from None
+    check_rows(table.num_rows, filename)  # the metadata said so; the data agrees
     # pandas metadata would turn named index columns back into an index; keep them as data
     table = table.replace_schema_metadata(None)
     keep = [i for i, n in enumerate(table.column_names) if not _PANDAS_INDEX_COLUMN.match(n)]
@@ -270,6 +489,26 @@ def _parse_parquet(
     if string_columns is not None:
         string_columns(names)
     return ParsedFile(filename, table, "parquet", unnamed=_unnamed(raw, names))
+
+
+def _check_parquet_size(metadata: pq.FileMetaData, filename: str) -> None:
+    """Rows, columns and uncompressed bytes from the footer, before any page is read."""
+    check_columns(metadata.num_columns, filename)
+    check_rows(metadata.num_rows, filename)
+    limit = limits().decompressed_bytes
+    total = 0
+    for i in range(metadata.num_row_groups):
+        total += max(0, metadata.row_group(i).total_byte_size)
+        if total > limit:
+            whole = sum(
+                max(0, metadata.row_group(j).total_byte_size)
+                for j in range(metadata.num_row_groups)
+            )
+            raise _too_much_data(
+                filename,
+                f"holds {_mb(whole)} of uncompressed data, more than the {_mb(limit)} "
+                "accepted per file",
+            )
 
 
 # --------------------------------------------------------------------------- text
@@ -325,12 +564,16 @@ def _parse_text(
     except UnicodeDecodeError as exc:
         raise _not_utf8(filename, data, start + exc.start) from None
     delimiter = detect_delimiter(header)
+    _check_header_width(header, delimiter, filename)
     raw_names = next(csv.reader([header], delimiter=delimiter), [])
+    check_columns(len(raw_names), filename)
     names = _final_names(raw_names)
     _check_duplicates(names, filename)
+    body_start = start + len(header_bytes)
+    _check_line_count(data, body_start, filename)
     as_text = set(string_columns(names)) if string_columns is not None else set()
 
-    if start + len(header_bytes) >= len(data):  # a header line and nothing else
+    if body_start >= len(data):  # a header line and nothing else
         table = pa.table({n: pa.nulls(0) for n in names})
         return ParsedFile(
             filename, table, "text", delimiter, unnamed=_unnamed(raw_names, names), _text=data
@@ -357,6 +600,7 @@ def _parse_text(
     except pa.ArrowInvalid as exc:
         raise _text_failure(str(exc), data, filename, delimiter, len(names)) from None
 
+    check_rows(table.num_rows, filename)  # exact, where line breaks could not tell
     for column_type in table.schema.types:
         if pa.types.is_binary(column_type) or pa.types.is_large_binary(column_type):
             raise _not_utf8(filename, data, _first_invalid_utf8(data))
@@ -365,6 +609,43 @@ def _parse_text(
     return ParsedFile(
         filename, table, "text", delimiter, unnamed=_unnamed(raw_names, names), _text=data
     )
+
+
+_QUOTED = re.compile(r'"[^"]*"')
+
+
+def _check_header_width(header: str, delimiter: str, filename: str) -> None:
+    """Refuse a header with too many columns before splitting it into names (a hostile
+    header line of millions of fields would cost gigabytes as Python strings)."""
+    fields = header.count(delimiter) + 1  # at least the number of columns
+    if fields > limits().columns and '"' in header:
+        fields = _QUOTED.sub("", header).count(delimiter) + 1  # delimiters between quotes
+    check_columns(fields, filename)
+
+
+def _check_line_count(data: bytes, body_start: int, filename: str) -> None:
+    """Refuse a text file with too many rows before parsing it, from one count of its line
+    breaks. The count is exact without quotes (a quoted field may hold line breaks) or blank
+    lines (Arrow skips them); otherwise only the exact check after parsing applies."""
+    limit = limits().rows
+    if len(data) - body_start <= limit:  # fewer bytes than rows allowed: cannot be too many
+        return
+    lone_cr = data[body_start : body_start + 2] not in (b"\n", b"\r\n") and data[
+        body_start : body_start + 1
+    ] == b"\r"
+    brk = b"\r" if lone_cr else b"\n"
+    # the header's own line break is counted; a last line without one is a record too
+    records = data.count(brk, body_start) - 1 + (0 if data.endswith((b"\n", b"\r")) else 1)
+    if records <= limit:
+        return
+    blank = b"\r\r" if lone_cr else b"\n\n"
+    crlf_blank = b"\n\r\n"
+    if (
+        data.find(b'"', body_start) < 0
+        and data.find(blank, body_start) < 0
+        and data.find(crlf_blank, body_start) < 0
+    ):
+        check_rows(records, filename)
 
 
 _DECIMAL_COMMA = r"^[+-]?\d*,\d+$"
