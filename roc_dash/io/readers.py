@@ -182,18 +182,20 @@ def limit_error(filename: str, problem: str, var: str, advice: str) -> InputErro
     )
 
 
-def check_rows(n_rows: int, filename: str, *, found: str | None = None) -> None:
+def check_rows(
+    n_rows: int, filename: str, *, found: str | None = None, scope: str = "per file"
+) -> None:
     """Raise :class:`InputError` when ``n_rows`` is beyond ``ROC_DASH_MAX_ROWS``.
 
     ``found`` describes the count (default ``'has N rows'``); a caller that combines files can
-    pass e.g. ``'together make 12,000,000 rows'``.
+    pass e.g. ``found='together have 12,000,000 rows', scope='in one upload'``.
     """
     limit = limits().rows
     if n_rows > limit:
         raise limit_error(
             filename,
             f"{found or 'has ' + plural(n_rows, 'row')}, more than the "
-            f"{plural(limit, 'row')} accepted per file",
+            f"{plural(limit, 'row')} accepted {scope}",
             MAX_ROWS_VAR,
             "Upload fewer rows (a random sample, or the rows split over several uploads)",
         )

@@ -306,3 +306,15 @@ def test_lim014_limits_read_at_call_time_and_bad_values_fall_back(monkeypatch, c
             monkeypatch.setenv("ROC_DASH_MAX_ROWS", bad)
             assert limits().rows == 10_000_000
     assert "ROC_DASH_MAX_ROWS='lots' is not a positive number" in caplog.text
+
+
+def test_lim015_total_rows_helper_for_several_files(monkeypatch):
+    from roc_dash.io.readers import check_rows
+
+    monkeypatch.setenv("ROC_DASH_MAX_ROWS", "100")
+    check_rows(100, "a.csv, b.csv", found="together have 100 rows", scope="in one upload")
+    with pytest.raises(InputError) as info:
+        check_rows(101, "a.csv, b.csv", found="together have 101 rows", scope="in one upload")
+    assert str(info.value).startswith(
+        "a.csv, b.csv: together have 101 rows, more than the 100 rows accepted in one upload."
+    )
