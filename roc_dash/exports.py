@@ -14,7 +14,12 @@ Left untouched:
   number, never as a formula, and a quote would only show up as a stray character;
 * missing values and non-text objects in mixed columns.
 
-Quoting of delimiters, quotes and line breaks inside cells is left to :meth:`DataFrame.to_csv`.
+Carriage returns inside text become line feeds. Python's csv writer (behind
+:meth:`DataFrame.to_csv`) quotes a cell only for the delimiter, the quote character and the
+characters of its line terminator (``"\n"`` by default), so a lone CR would be written
+unquoted; a spreadsheet starts a new row at it, and the text after it, say
+``abc\r=HYPERLINK(...)``, would become a new row's first cell and run. Line feeds are in every
+usual line terminator, so such cells are always quoted and stay one cell.
 """
 
 from __future__ import annotations
@@ -33,14 +38,16 @@ _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\Z")
 
 
 def neutralise(value: object) -> object:
-    """``value`` with a leading ``'`` if it is text a spreadsheet would run as a formula."""
-    if (
-        isinstance(value, str)
-        and value.startswith(FORMULA_PREFIXES)
-        and not _PLAIN_NUMBER.match(value)
-    ):
-        return "'" + value
-    return value
+    """``value`` with a leading ``'`` if it is text a spreadsheet would run as a formula, and
+    its carriage returns turned into line feeds; any other value as it is."""
+    if not isinstance(value, str):
+        return value
+    fixed = value
+    if "\r" in fixed:
+        fixed = fixed.replace("\r\n", "\n").replace("\r", "\n")
+    if value.startswith(FORMULA_PREFIXES) and not _PLAIN_NUMBER.match(value):
+        fixed = "'" + fixed
+    return value if fixed == value else fixed
 
 
 def _is_untouched(series: pd.Series) -> bool:
@@ -93,7 +100,7 @@ def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
             out.isetitem(position, fixed)
     if not isinstance(out.columns, pd.MultiIndex):
         names = [neutralise(c) for c in out.columns]
-        if any(a is not b for a, b in zip(names, out.columns, strict=True)):
+        if any(a != b for a, b in zip(names, out.columns, strict=True)):
             out.columns = pd.Index(names, dtype=object)
     return out
 
