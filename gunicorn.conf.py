@@ -2,6 +2,17 @@
 
 HOST (0.0.0.0), PORT (8050), WEB_CONCURRENCY (workers, 3), ROC_DASH_THREADS (threads per worker, 4),
 ROC_DASH_TIMEOUT (seconds, 120). gunicorn reads this file from the working directory.
+
+Two additions to the plain settings:
+
+* ``post_worker_init`` serves one request to ``/`` inside each worker before it accepts
+  connections. Dash sets up its list of servable scripts on the first request (its
+  ``_setup_server`` before-request hook), and with threaded workers a second request that
+  arrives meanwhile is served before the setup has finished: right after a start,
+  ``/_dash-component-suites/...`` answered 500 and the page stayed at "Loading..."
+  (plotly/dash issue 3971). Warmed up, a worker's first real request finds the setup done.
+* gunicorn announces itself as ``Server: gunicorn`` on every response and has no setting to
+  change that; the value it uses is patched to ``roc-dash`` (no product or version disclosed).
 """
 
 import os
@@ -11,3 +22,26 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 threads = int(os.environ.get("ROC_DASH_THREADS", "4"))
 timeout = int(os.environ.get("ROC_DASH_TIMEOUT", "120"))
 accesslog = "-"
+
+try:  # gunicorn writes "Server: %s" % gunicorn.http.wsgi.SERVER into every response
+    import gunicorn.http.wsgi as _gunicorn_wsgi
+
+    if isinstance(getattr(_gunicorn_wsgi, "SERVER", None), str):
+        _gunicorn_wsgi.SERVER = "roc-dash"
+except ImportError:  # pragma: no cover - a gunicorn without that module keeps its header
+    pass
+
+
+def post_worker_init(worker):
+    """Run Dash's first-request setup in this worker before it serves anyone (dash #3971)."""
+    from werkzeug.test import Client
+
+    try:
+        response = Client(worker.wsgi).get("/")
+        status = response.status_code
+        response.close()
+    except Exception:  # noqa: BLE001 - a failed warm-up must not keep the worker down
+        worker.log.exception("roc-dash: warm-up request to / failed")
+        return
+    if status != 200:
+        worker.log.warning("roc-dash: warm-up request to / answered %s", status)
