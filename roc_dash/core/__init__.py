@@ -2,6 +2,7 @@
 
 Modules, each named after what it computes (and the paper section it implements):
 
+* :mod:`.labels` -- two-class label encodings (0/1, -1/+1, yes/no, ...) and ``pos_label``
 * :mod:`.curves` -- ROC points with thresholds, AUC, tie bounds, collinear reduction, DET
 * :mod:`.statistics` -- Gini, partial AUC (McClish), DeLong / Hanley-McNeil intervals and tests,
   accuracy and expected cost at every threshold
@@ -52,6 +53,7 @@ from .hull import (
     optimal_point,
     pc_pos,
 )
+from .labels import binary_labels
 from .precision_recall import (
     PrCurve,
     achievable_pr_curve,
@@ -100,6 +102,7 @@ __all__ = [
     "average_precision",
     "average_precision_from_curve",
     "best_accuracy",
+    "binary_labels",
     "convex_hull",
     "cost_at_thresholds",
     "cost_lines",

@@ -192,7 +192,7 @@ def _rates(counts_le: np.ndarray, total: float) -> np.ndarray:
     return out
 
 
-def roc_curve(labels, scores, *, weights=None) -> RocCurve:
+def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
     """Compute the ROC curve of a scoring classifier.
 
     Fawcett (2004) section 4, Algorithm 2, vectorised: the scores are sorted once and the
@@ -208,12 +208,18 @@ def roc_curve(labels, scores, *, weights=None) -> RocCurve:
 
     Parameters
     ----------
-    labels : array-like of bool, shape (n,)
-        True class, ``True`` for positive.
+    labels : array-like, shape (n,)
+        True class: booleans (``True`` for positive), or two values of a known encoding
+        (0/1, -1/+1, true/false, yes/no, p/n, pos/neg, positive/negative; any case,
+        numbers or text, the first of each pair positive), or any two values with
+        ``pos_label``. See :func:`roc_dash.core.labels.binary_labels`.
     scores : array-like of float, shape (n,)
         Classifier scores; higher means more likely positive. Must be finite.
     weights : array-like of float, shape (n,), optional
         Non-negative instance weights (counts or example-specific costs, section 7.2).
+    pos_label : scalar, optional
+        The label value of the positive class (scikit-learn's convention); every other
+        value is negative. Needed when the labels are not a known encoding.
 
     Returns
     -------
@@ -225,13 +231,14 @@ def roc_curve(labels, scores, *, weights=None) -> RocCurve:
     ------
     ValueError
         If either class is absent or has zero total weight (the ROC curve is undefined),
-        or on malformed input.
+        if the labels are more than two classes or need ``pos_label``, or on malformed
+        input.
 
     References
     ----------
     T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", 2004.
     """
-    y, s, w = check_binary_inputs(labels, scores, weights)
+    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label)
     lo, hi = float(s.min()), float(s.max())
     if not (np.isfinite(lo) and np.isfinite(hi)):
         raise ValueError("scores must be finite (no NaN or infinity)")
@@ -269,14 +276,14 @@ def auc(curve: RocCurve) -> float:
 _AUC_BLOCK = 1 << 16
 
 
-def roc_auc(labels, scores, *, weights=None) -> float:
+def roc_auc(labels, scores, *, weights=None, pos_label=None) -> float:
     """Area under the ROC curve of ``scores`` against ``labels``.
 
     Equal to the probability that a random positive is scored above a random negative,
     ties counted one half (the Mann-Whitney / Wilcoxon statistic; Fawcett 2004, section 5).
     See :func:`roc_curve` for the parameters.
     """
-    return auc(roc_curve(labels, scores, weights=weights))
+    return auc(roc_curve(labels, scores, weights=weights, pos_label=pos_label))
 
 
 def accuracy_at_thresholds(curve: RocCurve) -> np.ndarray:
@@ -305,9 +312,13 @@ def best_accuracy(curve: RocCurve) -> OperatingPoint:
     )
 
 
-def accuracy_at_threshold(labels, scores, threshold: float, *, weights=None) -> float:
-    """Accuracy of the rule "positive iff score >= threshold" (used for Fawcett figure 4)."""
-    y, s, w = check_binary_inputs(labels, scores, weights)
+def accuracy_at_threshold(labels, scores, threshold: float, *, weights=None,
+                          pos_label=None) -> float:
+    """Accuracy of the rule "positive iff score >= threshold" (used for Fawcett figure 4).
+
+    See :func:`roc_curve` for ``labels``, ``weights`` and ``pos_label``.
+    """
+    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label)
     correct = (s >= threshold) == y
     if w is None:
         return float(correct.mean())

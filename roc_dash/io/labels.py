@@ -3,38 +3,21 @@
 from __future__ import annotations
 
 import decimal
-import re
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..core.labels import ENCODINGS, ENCODINGS_TEXT, label_key  # noqa: F401 (re-exported)
+from ..core.labels import known_positive as _known_positive
 from .errors import InputError, quote, quote_list
 from .values import RowMapper, is_text, missing_error, null_mask, plain, trimmed_text
-
-#: Built-in two-class encodings as (positive, negative) keys; keys are case-folded text and
-#: whole numbers written without sign or decimals ('+1', '1.0' -> '1').
-ENCODINGS: tuple[tuple[str, str], ...] = (
-    ("1", "0"),
-    ("1", "-1"),
-    ("true", "false"),
-    ("yes", "no"),
-    ("p", "n"),
-    ("pos", "neg"),
-    ("positive", "negative"),
-)
-
-#: Shown in advice.
-ENCODINGS_TEXT = "0/1, -1/+1, true/false, yes/no, p/n, pos/neg, positive/negative"
 
 #: Above this many distinct raw values the label column is certainly not two classes; only
 #: the first few are inspected for the message.
 _MAX_DISTINCT_INSPECTED = 10_000
 _MAX_VALUES_LISTED = 10
-
-_INTEGER = re.compile(r"^[+-]?\d+(\.0*)?$")
-_FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
 
 
 @dataclass(frozen=True)
@@ -44,24 +27,6 @@ class Labels:
     values: np.ndarray  # bool, True = positive
     positive: str | None  # the positive value as shown to users (None if absent)
     negative: str | None  # the negative value as shown to users (None if absent)
-
-
-def label_key(value: object) -> str:
-    """The comparison key of one label value (also used for the ``positive`` option)."""
-    if isinstance(value, bool | np.bool_):
-        return "true" if value else "false"
-    if isinstance(value, int | np.integer):
-        return str(int(value))
-    if isinstance(value, float | np.floating | decimal.Decimal):
-        number = float(value)
-        return str(int(number)) if number.is_integer() else repr(number)
-    text = str(value).strip().casefold()
-    if _INTEGER.match(text):
-        return str(int(text.split(".")[0]))
-    if _FLOAT.match(text):
-        number = float(text)
-        return str(int(number)) if number.is_integer() else repr(number)
-    return text
 
 
 def _display(value: object) -> str:
@@ -185,12 +150,3 @@ def decode_labels(
         positive=shown.get(positive_key),
         negative=negatives[0] if negatives else None,
     )
-
-
-def _known_positive(keys: list[str]) -> str | None:
-    """The positive key when the keys fit a built-in encoding, else ``None``."""
-    found = set(keys)
-    for pos, neg in ENCODINGS:
-        if found <= {pos, neg}:
-            return pos
-    return None
