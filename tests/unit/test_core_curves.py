@@ -268,3 +268,133 @@ def test_core013_display_thinning_bounded_and_close():
     np.testing.assert_array_equal(display_indices(small.fpr, small.tpr),
                                   np.flatnonzero(np.isin(small.fpr, reduce_collinear(small).fpr)
                                                  & np.isin(small.tpr, reduce_collinear(small).tpr)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Tie bounds, lossless reduction and display thinning on curves with horizontal and vertical
+# segments, ties and zero weights. The oracle builds the label-ordered staircase row by row.
+
+
+def label_ordered_corners(y, s, w=None, *, positives_first):
+    """Independent staircase: sort the rows by score (descending), ties broken by the label
+    (positives first = optimistic, negatives first = pessimistic), walk them one by one
+    (a positive steps up, a negative right, a zero weight not at all) and keep the corners
+    where the direction changes, plus both ends."""
+    y = np.asarray(y, dtype=bool)
+    s = np.asarray(s, dtype=float)
+    w = np.ones(y.size) if w is None else np.asarray(w, dtype=float)
+    order = np.lexsort((y if not positives_first else ~y, -s))
+    y, w = y[order], w[order]
+    moving = w > 0
+    y, w = y[moving], w[moving]
+    tp = np.concatenate(([0.0], np.cumsum(np.where(y, w, 0.0))))
+    fp = np.concatenate(([0.0], np.cumsum(np.where(y, 0.0, w))))
+    turns = np.flatnonzero(y[1:] != y[:-1]) + 1  # the point after step k - 1, before step k
+    keep = np.concatenate(([0], turns, [y.size]))
+    return fp[keep] / fp[-1], tp[keep] / tp[-1]
+
+
+def _tie_broken_auc(y, s, w, positives_first):
+    order = np.lexsort((y if not positives_first else ~y, -s))
+    rank = np.empty(y.size)
+    rank[order] = -np.arange(y.size, dtype=float)  # distinct scores in that order
+    return roc_auc_score(y, rank, sample_weight=w)
+
+
+def test_core014_tie_bounds_without_ties_are_the_curve():
+    # The issue's example: a vertical then a horizontal segment, no tie.
+    b = tie_bounds(roc_curve([True, False], [0.9, 0.1]))
+    assert (b.optimistic_auc, b.pessimistic_auc) == (1.0, 1.0)
+    assert list(zip(b.optimistic_fpr, b.optimistic_tpr, strict=True)) == [(0, 0), (0, 1), (1, 1)]
+    assert list(zip(b.pessimistic_fpr, b.pessimistic_tpr, strict=True)) == [(0, 0), (0, 1), (1, 1)]
+    # Distinct scores (weighted or not): both bounds are the curve, reduced to its corners.
+    rng = np.random.default_rng(14)
+    for weighted in (False, True):
+        y = rng.random(300) < 0.4
+        s = rng.permutation(300).astype(float)
+        w = rng.integers(0, 4, 300).astype(float) if weighted else None
+        curve = roc_curve(y, s, weights=w)
+        small = reduce_collinear(curve)
+        b = tie_bounds(curve)
+        for bf, bt in ((b.optimistic_fpr, b.optimistic_tpr),
+                       (b.pessimistic_fpr, b.pessimistic_tpr)):
+            np.testing.assert_array_equal(bf, small.fpr)
+            np.testing.assert_array_equal(bt, small.tpr)
+        assert b.optimistic_auc == pytest.approx(auc(curve), abs=1e-12)
+        assert b.pessimistic_auc == pytest.approx(auc(curve), abs=1e-12)
+
+
+@pytest.mark.parametrize("weights", ["none", "integer", "fractional", "with_zeros"])
+def test_core015_tie_bounds_are_the_label_ordered_staircases(weights):
+    rng = np.random.default_rng(15)
+    for trial in range(40):
+        n = int(rng.integers(2, 80))
+        y = rng.random(n) < rng.uniform(0.1, 0.9)
+        y[:2] = [True, False]
+        s = rng.integers(0, rng.integers(1, 12), n).astype(float)
+        w = {"none": None,
+             "integer": rng.integers(1, 5, n).astype(float),
+             "fractional": rng.uniform(0.1, 3.0, n),
+             "with_zeros": rng.integers(0, 3, n).astype(float)}[weights]
+        if w is not None:
+            w[:2] = 1.0
+        curve = roc_curve(y, s, weights=w)
+        b = tie_bounds(curve)
+        for positives_first, bf, bt in ((True, b.optimistic_fpr, b.optimistic_tpr),
+                                        (False, b.pessimistic_fpr, b.pessimistic_tpr)):
+            ef, et = label_ordered_corners(y, s, w, positives_first=positives_first)
+            assert bf.size == ef.size, trial
+            np.testing.assert_allclose(bf, ef, rtol=0, atol=1e-12)
+            np.testing.assert_allclose(bt, et, rtol=0, atol=1e-12)
+        assert b.optimistic_auc == pytest.approx(_tie_broken_auc(y, s, w, True), abs=1e-12)
+        assert b.pessimistic_auc == pytest.approx(_tie_broken_auc(y, s, w, False), abs=1e-12)
+        assert b.pessimistic_auc - 1e-12 <= auc(curve) <= b.optimistic_auc + 1e-12
+
+
+def test_core016_zero_weight_rows_keep_their_corners():
+    # Zero-weight rows repeat a vertex; the repeat must not hide the corner next to it.
+    curve = roc_curve([1, 0, 0, 1, 0], [.9, .8, .7, .6, .5], weights=[1, 0, 1, 1, 1])
+    assert auc(curve) == 0.75
+    small = reduce_collinear(curve)
+    assert auc(small) == 0.75
+    assert list(zip(small.fpr, small.tpr, strict=True)) == [(0, 0), (0, .5), (.5, .5), (.5, 1),
+                                                            (1, 1)]
+    # the kept vertices keep their thresholds (the first of a repeated run)
+    np.testing.assert_array_equal(small.thresholds, [np.inf, .9, .7, .6, .5])
+    from roc_dash.core.curves import display_indices
+
+    idx = display_indices(curve.fpr, curve.tpr)
+    assert auc(type(curve)(curve.fpr[idx], curve.tpr[idx], curve.thresholds[idx],
+                           curve.n_pos, curve.n_neg)) == 0.75
+    # repeated vertices at either end: the first and last vertices stay
+    curve = roc_curve([1, 0, 1, 0, 1], [.9, .8, .7, .6, .5], weights=[0, 1, 1, 1, 0])
+    small = reduce_collinear(curve)
+    assert small.thresholds[0] == np.inf and small.thresholds[-1] == 0.5
+    assert auc(small) == auc(curve) == 0.5
+
+
+def test_core017_display_thinning_keeps_spikes_and_drops_repeats():
+    from roc_dash.core.curves import display_indices
+
+    # A winding polyline (precision against recall): a vertical spike is kept, collinear
+    # points and repeats are not.
+    x = np.array([0.0, 0.5, 0.5, 0.5, 0.5, 0.75, 1.0, 1.0])
+    y = np.array([1.0, 0.8, 0.9, 0.9, 0.7, 0.7, 0.7, 0.7])
+    np.testing.assert_array_equal(display_indices(x, y), [0, 1, 2, 4, 7])
+
+
+def test_core018_reduce_collinear_exact_on_counts():
+    # Unweighted (and integer-weighted) curves are reduced on whole counts: every remaining
+    # interior vertex is a real turn (integer cross product non-zero), none is repeated.
+    rng = np.random.default_rng(18)
+    for weights in (None, rng.integers(0, 4, 3000).astype(float)):
+        y = rng.random(3000) < 0.3
+        s = np.round(rng.normal(y * 1.0, 1), 1)
+        curve = roc_curve(y, s, weights=weights)
+        small = reduce_collinear(curve)
+        fp = np.rint(small.fpr * small.n_neg).astype(np.int64)
+        tp = np.rint(small.tpr * small.n_pos).astype(np.int64)
+        d = np.diff(np.c_[fp, tp], axis=0)
+        assert (np.abs(d).sum(axis=1) > 0).all()
+        assert (d[:-1, 0] * d[1:, 1] - d[:-1, 1] * d[1:, 0] != 0).all()
+        assert auc(small) == pytest.approx(auc(curve), abs=1e-13)
