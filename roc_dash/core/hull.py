@@ -15,10 +15,13 @@ an introduction to ROC analysis and its applications" section 3 (``004_*``):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
+
+from .curves import _cross, whole_counts
 
 __all__ = [
     "RocHull",
@@ -33,12 +36,13 @@ __all__ = [
     "interpolate_on_segment",
     "model_slope_ranges",
     "optimal_point",
+    "iso_gaps",
     "expected_cost",
     "normalized_expected_cost",
 ]
 
-# Relative tolerance for "a segment of exactly that slope".
-SLOPE_RTOL = 1e-9
+#: Relative tolerance of a tie on the iso line (see :func:`iso_gaps`).
+TIE_RTOL = 2.0 ** -44
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,11 +95,14 @@ class RocHull:
 class HullOptimum:
     """The hull vertex an iso-performance line of a given slope touches.
 
-    When a hull segment has exactly that slope, every point of the segment is optimal:
-    ``on_segment`` is True, ``index``/``index_end`` are its two ends and ``weight`` is the
-    interpolation weight of the reported point (Fawcett 2004, section 7.4.1: use the classifier
-    at ``index_end`` on a random fraction ``weight`` of the instances and the one at ``index``
-    on the rest). The reported point is the segment's conservative (left) end, ``weight = 0``.
+    When a hull segment has that slope (a tie on the iso line, see :func:`optimal_point`),
+    every point of the segment is optimal: ``on_segment`` is True, ``index``/``index_end``
+    are its two ends and ``fpr_end``, ``tpr_end``, ``threshold_end``, ``model_end`` describe
+    the other end. The reported point (``index``, ``fpr``, ``tpr``, ``threshold``,
+    ``model``) is always the segment's conservative (left, fewer cases flagged) end, and
+    ``weight = 0`` is its interpolation weight (Fawcett 2004, section 7.4.1: use the
+    classifier at ``index_end`` on a random fraction ``weight`` of the instances and the one
+    at ``index`` on the rest). Off a segment the ``*_end`` attributes are ``None``.
     """
 
     slope: float
@@ -107,16 +114,65 @@ class HullOptimum:
     on_segment: bool = False
     index_end: int | None = None
     weight: float = 0.0
+    fpr_end: float | None = None
+    tpr_end: float | None = None
+    threshold_end: float | None = None
+    model_end: str | None = None
 
 
-def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+class _Orientation:
+    """Which turns of a chain are strict right turns (the only possible upper-hull vertices).
+
+    ``kind`` is
+
+    * ``"exact"``: whole-number coordinates (counts) up to ``sx`` and ``sy``, compared
+      exactly;
+    * ``"robust"``: floating-point coordinates of magnitude up to ``sx`` and ``sy``; a turn
+      within ``rtol`` of those magnitudes counts as straight (the point is dropped);
+    * ``"filter"``: the same test, but a turn within the tolerance counts as a right turn
+      (the point is kept for an exact pass later): only points certainly on the wrong side
+      are dropped.
+    """
+
+    def __init__(self, kind: str, sx: float = 1.0, sy: float = 1.0, rtol: float = 2.0 ** -44,
+                 *, monotone: bool = False):
+        self.kind, self.sx, self.sy, self.rtol = kind, float(sx), float(sy), rtol
+        self.monotone = monotone  # steps never negative: no absolute values needed
+        self.bound = max(self.sx, self.sy)  # of whole-number coordinates ("exact")
+
+    def right_turns(self, dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+        """For the steps ``(dx, dy)`` between consecutive points of a chain: True at each
+        interior point where the chain turns strictly right (clockwise)."""
+        if self.kind == "exact":
+            return _cross(dx[:-1], dy[:-1], dx[1:], dy[1:], self.bound) < 0
+        turn = dx[:-1] * dy[1:]
+        turn -= dy[:-1] * dx[1:]
+        # |step| measured against the axes' magnitudes, summed over the two steps
+        if self.monotone:  # cheaper, looser: the largest steps of the chain
+            tol = 2.0 * self.rtol * (self.sy * float(dx.max()) + self.sx * float(dy.max()))
+        else:
+            tol = self.sy * np.abs(dx)
+            tol += self.sx * np.abs(dy)
+            tol = tol[:-1] + tol[1:]
+            tol *= self.rtol
+        if self.kind == "filter":
+            return turn <= tol
+        return turn < -tol
+
+
+_FILTER = _Orientation("filter")
+_CHAIN_FILTER = _Orientation("filter", monotone=True)
+
+
+def _upper_hull(x: np.ndarray, y: np.ndarray, orient: _Orientation = _FILTER) -> np.ndarray:
     """Indices of the upper convex hull of points sorted by strictly increasing ``x``.
 
     Vectorised peeling: a point where the chain does not turn right (on or below the chord of
     its two current neighbours) is not a hull vertex (a mix of its neighbours dominates it),
     so all such points are dropped at once and the pass repeats until none is left. Each
     pass is O(n) and the remaining set shrinks geometrically on ROC data; a monotone-chain
-    scan finishes pathological cases.
+    scan finishes pathological cases. ``orient`` decides what a right turn is (exact on
+    integer counts, or with a tolerance on floats).
     """
     idx = np.arange(x.size)
     xs, ys = x, y
@@ -124,11 +180,9 @@ def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         if idx.size <= 2:
             return idx
         dx, dy = np.diff(xs), np.diff(ys)
-        turn = dx[:-1] * dy[1:]
-        turn -= dy[:-1] * dx[1:]
         keep = np.empty(idx.size, dtype=bool)
         keep[0] = keep[-1] = True
-        np.less(turn, 0, out=keep[1:-1])  # a strict right turn: possibly a hull vertex
+        keep[1:-1] = orient.right_turns(dx, dy)
         if keep.all():
             return idx
         idx = idx[keep]
@@ -138,10 +192,9 @@ def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     for i in idx.tolist():
         while len(stack) >= 2:
             a, b = stack[-2], stack[-1]
-            if (x[b] - x[a]) * (y[i] - y[a]) - (y[b] - y[a]) * (x[i] - x[a]) >= 0:
-                stack.pop()
-            else:
+            if orient.right_turns(np.diff(x[[a, b, i]]), np.diff(y[[a, b, i]]))[0]:
                 break
+            stack.pop()
         stack.append(i)
     return np.asarray(stack, dtype=np.intp)
 
@@ -171,13 +224,15 @@ def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
     A point below the chord of two points of its own block is below the hull of the whole
     chain, so each block of ``_BLOCK`` points is peeled on its own (small, cache-resident
-    temporaries) and only the survivors meet in the final pass.
+    temporaries) and only the survivors meet in the final pass. The peeling here is a
+    floating-point filter: it drops only points certainly below a chord and keeps points on
+    or near one for the final, exact pass.
     """
     parts = []
     for a in range(0, x.size, _BLOCK):
         bx, by = x[a:a + _BLOCK], y[a:a + _BLOCK]
         top = _column_tops(bx, by)
-        parts.append(top[_upper_hull(bx[top], by[top])] + a)
+        parts.append(top[_upper_hull(bx[top], by[top], _CHAIN_FILTER)] + a)
     cand = np.concatenate(parts)
     # Columns split across blocks: keep each column's top once more.
     return cand[_column_tops(x[cand], y[cand])]
@@ -190,12 +245,39 @@ def _is_roc_chain(x: np.ndarray, y: np.ndarray) -> bool:
     return bool((x[1:] >= x[:-1]).all() and (y[1:] >= y[:-1]).all())
 
 
-def hull_of_points(fpr, tpr, *, thresholds=None, models=None) -> RocHull:
+def _final_coordinates(cx: np.ndarray, cy: np.ndarray, totals):
+    """Coordinates and orientation test for the final hull pass over candidate points.
+
+    With ``totals = (N, P)`` and whole counts ``FPR·N`` and ``TPR·P``: the counts as
+    integers, tested exactly (scaling the axes changes neither convexity nor collinearity).
+    With totals but fractional (weighted) counts: the counts as floats, with a tolerance
+    relative to the totals. Without totals: the rates, with a tolerance relative to 1.
+    """
+    if totals is not None:
+        n_neg, n_pos = (float(v) for v in totals)
+        if n_neg > 0 and n_pos > 0 and np.isfinite(n_neg) and np.isfinite(n_pos):
+            fp, tp = whole_counts(cx, n_neg), whole_counts(cy, n_pos)
+            if fp is not None and tp is not None:
+                return fp, tp, _Orientation("exact", n_neg, n_pos)
+            # Cumulative sums of fractional weights carry rounding of order n·eps·total.
+            return cx * n_neg, cy * n_pos, _Orientation("robust", n_neg, n_pos, 2.0 ** -40)
+    return cx, cy, _Orientation("robust")
+
+
+def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None) -> RocHull:
     """ROC convex hull of arbitrary points in ROC space.
 
     The trivial classifiers (0, 0) (always negative) and (1, 1) (always positive) are always
     potentially optimal and are added when absent. Among points with equal FPR only the
-    highest TPR can be on the hull; collinear points are not vertices.
+    highest TPR can be on the hull; collinear points are not vertices, so the segment slopes
+    are strictly decreasing.
+
+    Orientation is decided exactly when the points are rates of whole counts
+    (``totals`` given and ``FPR·N``, ``TPR·P`` whole numbers: unweighted data or integer
+    weights): the final pass compares integer cross products of the counts. Otherwise a
+    point within a relative ``2**-44`` of the chord of its neighbours (``2**-40`` of the
+    totals for fractional weighted counts) counts as collinear. Large chains are first
+    thinned by a floating-point filter that drops only points certainly below a chord.
 
     Parameters
     ----------
@@ -206,6 +288,9 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None) -> RocHull:
         Score threshold of each point (carried to the hull vertices).
     models : str or array-like of str, optional
         Model of each point, or one model for all (carried to the hull vertices).
+    totals : (float, float), optional
+        ``(N, P)``: the (weighted) numbers of negatives and positives of which ``fpr`` and
+        ``tpr`` are fractions (common to all points), for the exact test.
     """
     x = np.asarray(fpr, dtype=np.float64).ravel()
     y = np.asarray(tpr, dtype=np.float64).ravel()
@@ -218,6 +303,15 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None) -> RocHull:
             raise ValueError("ROC points must be finite")
         if lo < 0 or hi > 1:
             raise ValueError("ROC points must lie in the unit square")
+
+    def coords(idx):
+        """Coordinates of point indices, the trivial classifiers included."""
+        cx, cy = np.empty(idx.size), np.empty(idx.size)
+        real = idx < n
+        cx[real], cy[real] = x[idx[real]], y[idx[real]]
+        cx[~real] = cy[~real] = idx[~real] == n + 1
+        return cx, cy
+
     # Index n is the all-negative classifier (0, 0), n + 1 the all-positive one (1, 1).
     if _is_roc_chain(x, y):
         top = _chain_candidates(x, y)
@@ -235,22 +329,26 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None) -> RocHull:
         first[1:] = xs[1:] != xs[:-1]  # the highest TPR of each FPR
         top = order[first]
         origin = int(order[(xs == 0) & (ext_y[order] == 0)][0])
-    def coords(idx):
-        """Coordinates of point indices, the trivial classifiers included."""
-        cx, cy = np.empty(idx.size), np.empty(idx.size)
-        real = idx < n
-        cx[real], cy[real] = x[idx[real]], y[idx[real]]
-        cx[~real] = cy[~real] = idx[~real] == n + 1
-        return cx, cy
+        top = top[_upper_hull(*coords(top))]  # floating-point filter before the final pass
 
-    upper = top[_upper_hull(*coords(top))]
+    fx, fy, orient = _final_coordinates(*coords(top), totals)
+    kept = _upper_hull(fx, fy, orient)
+    upper = top[kept]
+    fx, fy = fx[kept], fy[kept]
     # The hull starts at the origin: add it below a vertical first segment.
     if coords(upper[:1])[1][0] > 0:
         upper = np.concatenate(([origin], upper))
+        fx, fy = np.concatenate(([0], fx)), np.concatenate(([0], fy))
     hx, hy = coords(upper)
-    dx, dy = np.diff(hx), np.diff(hy)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        seg = np.where(dx > 0, dy / dx, np.inf)
+        if orient.kind == "exact":
+            # Slopes from the exact count differences: (ΔTP / P) / (ΔFP / N).
+            n_neg, n_pos = (float(v) for v in totals)
+            dfp, dtp = np.diff(fx).astype(np.float64), np.diff(fy).astype(np.float64)
+            seg = np.where(dfp > 0, (dtp * n_neg) / (dfp * n_pos), np.inf)
+        else:
+            dx, dy = np.diff(hx), np.diff(hy)
+            seg = np.where(dx > 0, dy / dx, np.inf)
     real = upper < n
     hull_thresholds = np.where(upper == n, np.inf, -np.inf)
     hull_models = np.full(upper.size, "", dtype=object)
@@ -276,17 +374,31 @@ def convex_hull(curve, *, model: str = "") -> RocHull:
     """ROC convex hull of one curve (any object with ``fpr``, ``tpr`` and ``thresholds``).
 
     Fawcett (2004) section 7.1: only the hull's vertices are potentially optimal operating
-    points of the classifier, whatever the costs and class distribution.
+    points of the classifier, whatever the costs and class distribution. A
+    :class:`~roc_dash.core.curves.RocCurve` carries its totals ``n_neg``/``n_pos``, so the hull
+    of unweighted (or integer-weighted) data is exact: no collinear vertex, exact segment
+    slopes (see :func:`hull_of_points`).
     """
     return hull_of_points(curve.fpr, curve.tpr, thresholds=getattr(curve, "thresholds", None),
-                          models=model or None)
+                          models=model or None, totals=_totals([curve]))
+
+
+def _totals(curves) -> tuple[float, float] | None:
+    """``(N, P)`` shared by all the curves, or ``None`` (unknown or different)."""
+    found = {(getattr(c, "n_neg", None), getattr(c, "n_pos", None)) for c in curves}
+    if len(found) != 1:
+        return None
+    n_neg, n_pos = found.pop()
+    return None if n_neg is None or n_pos is None else (float(n_neg), float(n_pos))
 
 
 def hull_of_curves(curves: Mapping[str, object]) -> RocHull:
     """ROC convex hull across several models; each vertex knows its model and threshold.
 
     Fawcett (2006) section 6, figure 7a: classifiers below the joint hull (B and D there) are
-    never optimal under any conditions and can be discarded.
+    never optimal under any conditions and can be discarded. When every curve has the same
+    totals ``n_neg``/``n_pos`` (models scored on the same rows) the hull is exact (see
+    :func:`hull_of_points`); otherwise collinearity is decided with a small tolerance.
     """
     if not curves:
         return hull_of_points([], [])
@@ -297,7 +409,8 @@ def hull_of_curves(curves: Mapping[str, object]) -> RocHull:
                                              np.full(np.size(curves[n].fpr), np.nan)))
                           for n in names])
     models = np.concatenate([np.full(np.size(curves[n].fpr), n, dtype=object) for n in names])
-    return hull_of_points(fpr, tpr, thresholds=thr, models=models)
+    return hull_of_points(fpr, tpr, thresholds=thr, models=models,
+                          totals=_totals(curves.values()))
 
 
 def iso_performance_slope(cost_fp: float = 1.0, cost_fn: float = 1.0,
@@ -305,9 +418,27 @@ def iso_performance_slope(cost_fp: float = 1.0, cost_fn: float = 1.0,
     """Slope ``m = c(FP)·p(−) / (c(FN)·p(+))`` of the iso-performance lines.
 
     Fawcett (2004) section 7.1; Flach et al. section 3 write it ``(C_FP/C_FN)·(Neg/Pos)``.
+    Computed as written (so ties on the iso line are found, see :func:`optimal_point`) unless
+    a product leaves the normal floating-point range (costs near 1e±308, a prior near 0),
+    then through logarithms: an overflowing slope is ``inf``, an underflowing one ``0``.
     """
     _check_conditions(cost_fp, cost_fn, prior_pos)
-    return float(cost_fp * (1.0 - prior_pos) / (cost_fn * prior_pos))
+    num = cost_fp * (1.0 - prior_pos)
+    den = cost_fn * prior_pos
+    if _normal(num) and _normal(den):
+        return float(num / den)
+    log_m = (math.log(cost_fp) + math.log1p(-prior_pos)) - (math.log(cost_fn)
+                                                            + math.log(prior_pos))
+    return math.inf if log_m > _LOG_MAX else math.exp(log_m)
+
+
+_TINY = float(np.finfo(np.float64).tiny)
+_LOG_MAX = math.log(float(np.finfo(np.float64).max))
+
+
+def _normal(v: float) -> bool:
+    """A positive normal (full-precision, finite) float."""
+    return _TINY <= v < math.inf
 
 
 def pc_pos(cost_fp: float = 1.0, cost_fn: float = 1.0, prior_pos: float = 0.5) -> float:
@@ -317,7 +448,10 @@ def pc_pos(cost_fp: float = 1.0, cost_fn: float = 1.0, prior_pos: float = 0.5) -
     """
     _check_conditions(cost_fp, cost_fn, prior_pos)
     num = prior_pos * cost_fn
-    return float(num / (num + (1.0 - prior_pos) * cost_fp))
+    other = (1.0 - prior_pos) * cost_fp
+    if _normal(num) and _normal(other) and _normal(num + other):
+        return float(num / (num + other))
+    return pc_pos_from_slope(iso_performance_slope(cost_fp, cost_fn, prior_pos))
 
 
 def pc_pos_from_slope(slope):
@@ -343,20 +477,58 @@ def _check_conditions(cost_fp, cost_fn, prior_pos) -> None:
         raise ValueError("the prior p(+) must lie strictly between 0 and 1")
 
 
+def iso_gaps(hull: RocHull, slope: float) -> tuple[np.ndarray, np.ndarray]:
+    """How far each hull segment rises above the iso line of ``slope`` through its left end,
+    and the tolerance within which that counts as zero (a tie).
+
+    For segment ``k`` from vertex ``k`` to ``k + 1``, with ``m = slope``:
+
+    * ``m <= 1``: ``gap = (tpr[k+1] - tpr[k]) - m * (fpr[k+1] - fpr[k])`` and
+      ``tol = TIE_RTOL * ((tpr[k] + tpr[k+1]) + m * (fpr[k] + fpr[k+1]))``;
+    * ``m > 1`` (divided by ``m``, so nothing overflows, and ``m = inf`` works):
+      ``gap = (tpr[k+1] - tpr[k]) / m - (fpr[k+1] - fpr[k])`` and
+      ``tol = TIE_RTOL * ((tpr[k] + tpr[k+1]) / m + (fpr[k] + fpr[k+1]))``.
+
+    The tolerance is relative to the magnitudes of the terms, far above the rounding of the
+    rates and of a slope computed from costs and a prior (a few units in the last place),
+    far below the gap of any segment of real data that is not a tie.
+    """
+    f, t = hull.fpr, hull.tpr
+    m = float(slope)
+    if m <= 1.0:
+        gap = (t[1:] - t[:-1]) - m * (f[1:] - f[:-1])
+        tol = TIE_RTOL * ((t[:-1] + t[1:]) + m * (f[:-1] + f[1:]))
+    else:
+        gap = (t[1:] - t[:-1]) / m - (f[1:] - f[:-1])
+        tol = TIE_RTOL * ((t[:-1] + t[1:]) / m + (f[:-1] + f[1:]))
+    return gap, tol
+
+
 def optimal_point(hull: RocHull, slope: float) -> HullOptimum:
     """The hull vertex where the most north-west iso-performance line of ``slope`` touches.
 
     It maximises ``TPR − m·FPR`` over the hull (Fawcett 2004 section 7.1; Flach et al.
     section 3: "slide this line in the north-west direction until it touches the hull").
-    A hull segment of exactly that slope is reported as such (see :class:`HullOptimum`).
+
+    The rule, ties included: walking the hull from (0, 0), the optimum is the first vertex
+    ``k`` whose outgoing segment does not rise above the iso line through ``k``
+    (``gap[k] <= tol[k]``, see :func:`iso_gaps`; the last vertex if there is none). If that
+    segment lies on the iso line (``gap[k] >= -tol[k]``, a segment of exactly the slope), the
+    whole segment is optimal: ``on_segment`` is True and both ends are reported, the point
+    itself being the conservative (left, fewer cases flagged) end and the ``*_end``
+    attributes the other (see :class:`HullOptimum`). The hull of a
+    :class:`~roc_dash.core.curves.RocCurve` is exact (no collinear vertices), so with the
+    data's prevalence as prior and unit costs (``m = N/P``) a segment is reported as a tie
+    exactly when its count steps are equal (``ΔTP == ΔFP``), whatever the rounding of ``m``.
     """
     if not slope >= 0:
         raise ValueError("the iso-performance slope must be non-negative")
-    # Vertex k is optimal when slope_low[k] <= m <= slope_high[k]; segment slopes are
-    # non-increasing, so the first vertex whose outgoing slope is <= m is it.
-    k = int(np.argmax(hull.slope_low <= slope * (1 + SLOPE_RTOL)))
-    on_segment = (k + 1 < len(hull)
-                  and np.isclose(hull.slope_low[k], slope, rtol=SLOPE_RTOL, atol=0.0))
+    last = len(hull) - 1
+    gap, tol = iso_gaps(hull, slope)
+    below = np.flatnonzero(gap <= tol)
+    k = int(below[0]) if below.size else last
+    on_segment = bool(k < last and gap[k] >= -tol[k])
+    end = k + 1 if on_segment else None
     return HullOptimum(
         slope=float(slope),
         index=k,
@@ -364,9 +536,13 @@ def optimal_point(hull: RocHull, slope: float) -> HullOptimum:
         tpr=float(hull.tpr[k]),
         threshold=float(hull.thresholds[k]),
         model=str(hull.models[k]),
-        on_segment=bool(on_segment),
-        index_end=k + 1 if on_segment else None,
+        on_segment=on_segment,
+        index_end=end,
         weight=0.0,
+        fpr_end=None if end is None else float(hull.fpr[end]),
+        tpr_end=None if end is None else float(hull.tpr[end]),
+        threshold_end=None if end is None else float(hull.thresholds[end]),
+        model_end=None if end is None else str(hull.models[end]),
     )
 
 

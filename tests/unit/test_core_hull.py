@@ -86,11 +86,13 @@ def test_hul002_flach_slopes():
 
 
 def test_hul003_segment_of_exact_slope_is_reported():
-    hull = hull_of_points([0.2, 0.6], [0.6, 0.8])  # segment slope 0.5 between the two
-    opt = optimal_point(hull, 0.5)
+    hull = hull_of_points([0.2, 0.6], [0.6, 0.9])  # segment slope 0.75 between the two
+    opt = optimal_point(hull, 0.75)
     assert opt.on_segment and (opt.fpr, opt.tpr) == (0.2, 0.6) and opt.index_end == opt.index + 1
-    assert interpolate_on_segment(hull, opt.index, 0.5) == pytest.approx((0.4, 0.7))
-    assert not optimal_point(hull, 0.7).on_segment
+    assert (opt.fpr_end, opt.tpr_end) == (0.6, 0.9)
+    assert interpolate_on_segment(hull, opt.index, 0.5) == pytest.approx((0.4, 0.75))
+    off = optimal_point(hull, 0.7)
+    assert not off.on_segment and off.index_end is None and off.fpr_end is None
 
 
 def test_hul004_slope_and_pc_ranges_partition():
@@ -210,3 +212,182 @@ def test_hul012_model_slope_ranges():
     assert (a_lo, a_hi) == pytest.approx((1.5, 20)) and (c_lo, c_hi) == pytest.approx((0.06, 1.5))
     for m, name in ((10, "A"), (0.1, "C")):
         assert optimal_point(hull, m).model == name
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact hulls of counts and ties on the iso line.
+
+
+def exact_hull_counts(fp, tp, n_neg, n_pos):
+    """Oracle: the upper hull of the count points (and (0, 0), (N, P)) by Andrew's monotone
+    chain in Python integers, collinear points dropped."""
+    best = {}
+    for f, t in zip([0, *fp, n_neg], [0, *tp, n_pos], strict=True):
+        best[f] = max(best.get(f, t), t)
+    hull = []
+    for f in sorted(best):
+        p = (f, best[f])
+        while len(hull) >= 2:
+            (ax, ay), (bx, by) = hull[-2], hull[-1]
+            if (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax) >= 0:
+                hull.pop()
+            else:
+                break
+        hull.append(p)
+    if hull[0] != (0, 0):
+        hull.insert(0, (0, 0))
+    return hull
+
+
+def _counts(curve_or_hull, n_neg, n_pos):
+    return (np.rint(np.asarray(curve_or_hull.fpr) * n_neg).astype(np.int64).tolist(),
+            np.rint(np.asarray(curve_or_hull.tpr) * n_pos).astype(np.int64).tolist())
+
+
+def _random_integer_data(rng):
+    n = int(rng.integers(2, 120))
+    y = rng.random(n) < rng.uniform(0.05, 0.95)
+    y[:2] = [True, False]
+    s = rng.integers(0, rng.integers(2, 40), n).astype(float)
+    w = None
+    if rng.random() < 0.5:
+        w = rng.integers(0, rng.choice([3, 50, 10**6]), n).astype(float)
+        w[:2] = np.maximum(w[:2], 1)
+    return y, s, w
+
+
+def test_hul013_hull_of_counts_is_exact():
+    # The issue's example: (2/3, 3/4) lies on the segment from (0, 1/4) to (1, 1).
+    hull = convex_hull(roc_curve([1, 1, 0, 1, 1, 0, 0], [2, 0, 3, 4, 6, 1, 5]))
+    assert list(zip(hull.fpr, hull.tpr, strict=True)) == [(0, 0), (0, 0.25), (1, 1)]
+    rng = np.random.default_rng(13)
+    for _ in range(300):
+        y, s, w = _random_integer_data(rng)
+        curve = roc_curve(y, s, weights=w)
+        n_neg, n_pos = int(curve.n_neg), int(curve.n_pos)
+        hull = convex_hull(curve, model="m")
+        got = list(zip(*_counts(hull, n_neg, n_pos), strict=True))
+        assert got == exact_hull_counts(*_counts(curve, n_neg, n_pos), n_neg, n_pos)
+        # strictly decreasing slopes: no collinear vertex
+        assert np.all(np.diff(hull.segment_slopes) < 0)
+
+
+def test_hul014_ties_on_the_iso_line_detected_exactly():
+    # With the data's prevalence as prior the slope is c(FP)N / (c(FN)P) up to rounding; a
+    # hull segment is optimal as a whole exactly when c(FN)·ΔTP == c(FP)·ΔFP (counts).
+    rng = np.random.default_rng(14)
+    seen_ties = 0
+    for _ in range(400):
+        y, s, w = _random_integer_data(rng)
+        curve = roc_curve(y, s, weights=w)
+        n_neg, n_pos = int(curve.n_neg), int(curve.n_pos)
+        hull = convex_hull(curve)
+        fp, tp = _counts(hull, n_neg, n_pos)
+        for cost_fp, cost_fn in ((1, 1), (2, 3), (5, 1), (1, 7), (3, 3)):
+            p = n_pos / (n_pos + n_neg)
+            m = cost_fp * (1 - p) / (cost_fn * p)  # as the app computes it
+            for slope in (m, iso_performance_slope(cost_fp, cost_fn, p)):
+                opt = optimal_point(hull, slope)
+                # exact optimum: maximise c(FN)·TP − c(FP)·FP, leftmost first
+                value = [cost_fn * t - cost_fp * f for f, t in zip(fp, tp, strict=True)]
+                best = max(value)
+                ends = [k for k, v in enumerate(value) if v == best]
+                assert opt.index == ends[0]
+                assert opt.on_segment == (len(ends) == 2)
+                if opt.on_segment:
+                    seen_ties += 1
+                    assert opt.index_end == ends[1]
+                    k = ends[1]
+                    assert (opt.fpr_end, opt.tpr_end, opt.threshold_end) == (
+                        hull.fpr[k], hull.tpr[k], hull.thresholds[k])
+                    assert cost_fn * (tp[k] - tp[k - 1]) == cost_fp * (fp[k] - fp[k - 1])
+                else:
+                    assert opt.index_end is None and opt.fpr_end is None
+    assert seen_ties > 50
+
+
+def test_hul015_ties_at_extreme_imbalance_and_large_counts():
+    # Few positives among very many (weighted) negatives or the reverse: p/(1-p) is far from 1
+    # and the slope's rounding is largest; the tie must still be found, and only when the
+    # counts say so. Hull: (0, 0) -> (0, P-k) -> (k + extra, P) -> (N, P); the middle segment
+    # has ΔTP == ΔFP (a tie at the prevalence slope N/P) exactly when extra == 0.
+    for n_pos, n_neg in ((1, 10**9), (10**9, 1), (3, 7 * 10**8), (123_457, 10**9 + 7),
+                         (2**40 - 1, 3), (5, 2**40 - 5)):
+        k = max(min(n_pos, n_neg) // 2, 1)
+        for extra in (0, 1, -1):
+            if k + extra < 0 or k + extra > n_neg or (k == 1 and extra == -1):
+                continue
+            y = np.array([True, True, False, False])
+            s = np.array([5.0, 3.0, 3.0, 2.0])
+            w = np.array([n_pos - k, k, k + extra, n_neg - k - extra], dtype=float)
+            curve = roc_curve(y, s, weights=w)
+            hull = convex_hull(curve)
+            p = curve.n_pos / (curve.n_pos + curve.n_neg)
+            for m in ((1 - p) / p, iso_performance_slope(1, 1, p)):
+                opt = optimal_point(hull, m)
+                fp, tp = _counts(hull, int(curve.n_neg), int(curve.n_pos))
+                ties = [i for i in range(len(tp) - 1) if tp[i + 1] - tp[i] == fp[i + 1] - fp[i]]
+                assert opt.on_segment == (extra == 0) == bool(ties), (n_pos, n_neg, extra)
+                if ties:
+                    assert (opt.index, opt.index_end) == (ties[0], ties[0] + 1)
+
+
+def test_hul016_extreme_slopes():
+    hull = hull_of_points([0.0, 0.2, 0.6], [0.5, 0.8, 1.0])
+    # vertical first segment: infinite slope ties (0, 0) and (0, 0.5); the left end is kept
+    opt = optimal_point(hull, np.inf)
+    assert (opt.fpr, opt.tpr) == (0, 0) and opt.on_segment and (opt.fpr_end, opt.tpr_end) == (0, .5)
+    # a huge finite slope: (0, 0.5) is strictly better than (0, 0) (nothing overflows)
+    for m in (1e300, 1.7e308):
+        opt = optimal_point(hull, m)
+        assert (opt.fpr, opt.tpr) == (0, 0.5) and not opt.on_segment
+    # slope 0: the first vertex with TPR 1, tied with (1, 1)
+    opt = optimal_point(hull, 0.0)
+    assert (opt.fpr, opt.tpr) == (0.6, 1.0) and opt.on_segment and opt.fpr_end == 1.0
+    # a tiny positive slope moves TPR − m·FPR by less than 2**-44 of its terms' size over
+    # the top segment: still a tie by the documented rule, reported at the left end
+    opt = optimal_point(hull, 1e-300)
+    assert (opt.fpr, opt.tpr) == (0.6, 1.0) and opt.on_segment
+    opt = optimal_point(hull, 1e-3)
+    assert (opt.fpr, opt.tpr) == (0.6, 1.0) and not opt.on_segment
+
+
+def test_hul017_joint_hull_of_models_on_the_same_rows_is_exact():
+    rng = np.random.default_rng(17)
+    for _ in range(100):
+        n = int(rng.integers(4, 60))
+        y = rng.random(n) < 0.5
+        y[:2] = [True, False]
+        curves = {name: roc_curve(y, rng.integers(0, 6, n).astype(float)) for name in "abc"}
+        n_neg, n_pos = int(curves["a"].n_neg), int(curves["a"].n_pos)
+        hull = hull_of_curves(curves)
+        fp, tp = [], []
+        for c in curves.values():
+            f, t = _counts(c, n_neg, n_pos)
+            fp += f
+            tp += t
+        got = list(zip(*_counts(hull, n_neg, n_pos), strict=True))
+        assert got == exact_hull_counts(fp, tp, n_neg, n_pos)
+        p = n_pos / n
+        opt = optimal_point(hull, (1 - p) / p)
+        value = [t - f for f, t in got]
+        ends = [k for k, v in enumerate(value) if v == max(value)]
+        assert opt.index == ends[0] and opt.on_segment == (len(ends) == 2)
+        if opt.on_segment:
+            assert opt.model_end == hull.models[ends[1]]
+
+
+def test_hul018_points_without_counts_still_work():
+    # Arbitrary rates (no totals): a point within rounding of the chord of its neighbours is
+    # not a vertex, a clear turn is; the thresholds and models ride along.
+    third = 1 / 3
+    hull = hull_of_points([third, 2 * third, 0.5], [0.5, 5 / 6, 0.6],
+                          thresholds=[3.0, 2.0, 1.0], models=["a", "b", "c"])
+    # (1/3, 1/2), (2/3, 5/6) and (1, 1)? no: slopes 1 and 1/2; (0, 0) -> (1/3, 1/2) is 3/2
+    assert list(hull.models) == ["", "a", "b", ""] and list(hull.thresholds[1:3]) == [3.0, 2.0]
+    # (0.1, 0.55), (0.2, 0.6), (0.3, 0.65) are collinear with (1, 1)? no, but with each other:
+    x = np.array([0.1, 0.2, 0.3])
+    hull = hull_of_points(x, 0.5 + 0.5 * x)
+    assert list(hull.fpr) == [0.0, 0.1, 1.0]  # 0.2 and 0.3 lie on the segment to (1, 1)
+    hull = hull_of_points(x, 0.5 + 0.5 * x + np.array([0, 1e-6, 0]))
+    assert list(hull.fpr) == [0.0, 0.1, 0.2, 1.0]
