@@ -3,6 +3,12 @@
 Key names and meanings are fixed (see the README); more keys may be added. Every number is
 JSON-safe: infinities and NaN become ``null`` (the threshold of the ROC origin is ``null``,
 meaning +infinity: nothing is called positive).
+
+Every ``"optimal"`` object (per model and overall) has ``"on_segment"`` and
+``"segment_end"``: when a hull segment lies on the iso-performance line (a tie, see
+:func:`roc_dash.core.hull.optimal_point`) the reported point is its conservative (left) end
+and ``"segment_end"`` is ``{"threshold", "fpr", "tpr"}`` of the other end (plus ``"model"``
+on the joint hull); otherwise ``null``.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ SCHEMA_VERSION = 1
 
 
 def _num(v):
+    """A JSON-safe number: ``None`` for None, NaN and infinities."""
     if v is None:
         return None
     v = float(v)
@@ -29,16 +36,29 @@ def _list(a) -> list:
     return [None if not math.isfinite(v) else v for v in np.asarray(a, dtype=np.float64).tolist()]
 
 
-def _optimal(op: Operating) -> dict:
-    out = {
+def _segment_end(op: Operating, *, with_model: bool = False) -> dict | None:
+    """The other end of the optimal hull segment (``None`` off a segment): the reported
+    point is always the conservative (left) end, see :func:`roc_dash.core.hull.optimal_point`.
+    On the joint hull the other end may belong to another model (``"model"``)."""
+    o = op.optimum
+    if not o.on_segment:
+        return None
+    end = {"threshold": _num(o.threshold_end), "fpr": _num(o.fpr_end), "tpr": _num(o.tpr_end)}
+    if with_model:
+        end["model"] = o.model_end or None
+    return end
+
+
+def _optimal(op: Operating, *, with_model: bool = False) -> dict:
+    return {
         "threshold": _num(op.threshold),
-        "fpr": op.fpr,
-        "tpr": op.tpr,
-        "expected_cost": op.expected_cost,
-        "normalized_expected_cost": op.normalized_expected_cost,
-        "on_segment": op.optimum.on_segment,
+        "fpr": _num(op.fpr),
+        "tpr": _num(op.tpr),
+        "expected_cost": _num(op.expected_cost),
+        "normalized_expected_cost": _num(op.normalized_expected_cost),
+        "on_segment": bool(op.optimum.on_segment),
+        "segment_end": _segment_end(op, with_model=with_model),
     }
-    return out
 
 
 def _model(m: ModelAnalysis) -> dict:
@@ -47,17 +67,18 @@ def _model(m: ModelAnalysis) -> dict:
     return {
         "name": m.name,
         "n_rows": m.n_rows,
-        "n_pos": m.n_pos,
-        "n_neg": m.n_neg,
+        "n_pos": _num(m.n_pos),
+        "n_neg": _num(m.n_neg),
         "n_folds": m.n_folds,
-        "auc": m.auc,
-        "auc_ci": ({"method": ci.method, "level": ci.level, "low": ci.low, "high": ci.high,
-                    "std_error": ci.std_error} if ci is not None else None),
-        "gini": m.gini,
-        "partial_auc": {"fpr_max": m.partial_auc.fpr_max, "raw": m.partial_auc.raw,
-                        "mcclish": m.partial_auc.mcclish},
-        "average_precision": m.average_precision,
-        "pr_auc_interpolated": m.pr_auc_interpolated,
+        "auc": _num(m.auc),
+        "auc_ci": ({"method": ci.method, "level": _num(ci.level), "low": _num(ci.low),
+                    "high": _num(ci.high), "std_error": _num(ci.std_error)}
+                   if ci is not None else None),
+        "gini": _num(m.gini),
+        "partial_auc": {"fpr_max": _num(m.partial_auc.fpr_max), "raw": _num(m.partial_auc.raw),
+                        "mcclish": _num(m.partial_auc.mcclish)},
+        "average_precision": _num(m.average_precision),
+        "pr_auc_interpolated": _num(m.pr_auc_interpolated),
         "roc": {"fpr": _list(m.curve.fpr), "tpr": _list(m.curve.tpr),
                 "threshold": _list(m.curve.thresholds)},
         "hull": {"fpr": _list(m.hull.fpr), "tpr": _list(m.hull.tpr),
@@ -66,11 +87,11 @@ def _model(m: ModelAnalysis) -> dict:
         "optimal": _optimal(m.optimal),
         "vertical_average": {"fpr": _list(va.fpr), "tpr_mean": _list(va.tpr_mean),
                              "tpr_low": _list(va.tpr_low), "tpr_high": _list(va.tpr_high),
-                             "level": va.level, "band": va.band, "n_curves": va.n_curves},
+                             "level": _num(va.level), "band": va.band, "n_curves": va.n_curves},
         "threshold_average": {"threshold": _list(ta.threshold), "fpr_mean": _list(ta.fpr_mean),
                               "tpr_mean": _list(ta.tpr_mean), "fpr_low": _list(ta.fpr_low),
                               "fpr_high": _list(ta.fpr_high), "tpr_low": _list(ta.tpr_low),
-                              "tpr_high": _list(ta.tpr_high), "level": ta.level,
+                              "tpr_high": _list(ta.tpr_high), "level": _num(ta.level),
                               "n_curves": ta.n_curves},
     }
 
@@ -82,20 +103,19 @@ def build_report(analysis: Analysis) -> dict:
     return {
         "roc_dash_version": __version__,
         "schema_version": SCHEMA_VERSION,
-        "conditions": {"cost_fp": c.cost_fp, "cost_fn": c.cost_fn, "prior_pos": c.prior_pos,
-                       "slope": c.slope, "pc_pos": c.pc_pos, "fpr_max": c.fpr_max,
-                       "level": c.level},
+        "conditions": {"cost_fp": _num(c.cost_fp), "cost_fn": _num(c.cost_fn),
+                       "prior_pos": _num(c.prior_pos), "slope": _num(c.slope),
+                       "pc_pos": _num(c.pc_pos), "fpr_max": _num(c.fpr_max),
+                       "level": _num(c.level)},
         "models": [_model(m) for m in analysis.models],
         "hull": {"fpr": _list(analysis.hull.fpr), "tpr": _list(analysis.hull.tpr),
                  "model": [str(m) or None for m in analysis.hull.models],
                  "threshold": _list(analysis.hull.thresholds)},
-        "optimal": {"model": opt.model or None, "threshold": _num(opt.threshold),
-                    "fpr": opt.fpr, "tpr": opt.tpr, "expected_cost": opt.expected_cost,
-                    "normalized_expected_cost": opt.normalized_expected_cost},
+        "optimal": {"model": opt.model or None, **_optimal(opt, with_model=True)},
         "comparisons": [
             {"a": cmp.a, "b": cmp.b, "method": "delong", "paired_by": cmp.paired_by,
-             "n_rows": cmp.n_rows, "auc_difference": cmp.test.auc_difference,
-             "z": _num(cmp.test.z), "p_value": cmp.test.p_value}
+             "n_rows": cmp.n_rows, "auc_difference": _num(cmp.test.auc_difference),
+             "z": _num(cmp.test.z), "p_value": _num(cmp.test.p_value)}
             for cmp in analysis.comparisons
         ],
         "notes": list(analysis.notes),

@@ -151,3 +151,61 @@ def test_rep006_html_report_is_self_contained(tmp_path):
         assert name in page
     assert "of a false negative 5" in page and "DeLong" in page
     assert page.count("Plotly.newPlot") == 3  # ROC, PR and cost views
+
+
+TIES_CSV = "label,score\n1,0.9\n0,0.9\n1,0.5\n0,0.2\n1,0.2\n0,0.1\n"
+
+
+def _cli_report(tmp_path, *args):
+    from roc_dash.cli import main
+
+    src = tmp_path / "ties.csv"
+    src.write_text(TIES_CSV)
+    target = tmp_path / "out.json"
+    assert main(["report", str(src), *args, "-o", str(target)]) == 0
+    return json.loads(target.read_text())
+
+
+@pytest.mark.parametrize("args", [
+    ["--cost-fp", "1e308", "--cost-fn", "1e-10"],
+    ["--cost-fp", "1e-10", "--cost-fn", "1e308"],
+    ["--cost-fp", "1.7976931348623157e308", "--cost-fn", "5e-324"],
+    ["--cost-fp", "5e-324", "--cost-fn", "5e-324"],
+    ["--cost-fp", "1e300", "--cost-fn", "1e300", "--prior", "1e-300"],
+    ["--cost-fn", "1e-300", "--prior", "0.9999999999999999"],
+])
+def test_rep007_extreme_costs_give_valid_json(tmp_path, args):
+    # The case ended in a traceback (an infinite slope written with allow_nan=False).
+    doc = _cli_report(tmp_path, *args)
+    c = doc["conditions"]
+    for key in ("cost_fp", "cost_fn", "prior_pos", "slope", "pc_pos"):
+        assert c[key] is None or np.isfinite(c[key]), key
+    if args[:4] == ["--cost-fp", "1e308", "--cost-fn", "1e-10"]:
+        assert c["slope"] is None  # infinite: null, as everywhere in the report
+        # false positives are all that matters: nothing is called positive
+        assert (doc["optimal"]["fpr"], doc["optimal"]["tpr"]) == (0, 0)
+        assert doc["optimal"]["threshold"] is None
+
+
+def test_rep008_every_optimum_reports_the_other_end_of_its_segment(tmp_path):
+    # Prevalence 1/2, unit costs: slope 1. The hull of the ties file is (0, 0), (1/3, 2/3),
+    # (2/3, 1), (1, 1); its middle segment has ΔTP = ΔFP: a tie on the iso line.
+    doc = _cli_report(tmp_path)
+    assert doc["conditions"]["slope"] == 1
+    for opt in (doc["optimal"], doc["models"][0]["optimal"]):
+        assert opt["on_segment"] is True
+        assert (opt["fpr"], opt["tpr"], opt["threshold"]) == pytest.approx((1 / 3, 2 / 3, 0.5))
+        end = opt["segment_end"]
+        assert {"threshold", "fpr", "tpr"} <= set(end)
+        assert (end["fpr"], end["tpr"], end["threshold"]) == pytest.approx((2 / 3, 1.0, 0.2))
+    assert doc["optimal"]["segment_end"]["model"] == "ties"
+    # off a segment: null
+    doc = _cli_report(tmp_path, "--cost-fn", "3")
+    for opt in (doc["optimal"], doc["models"][0]["optimal"]):
+        assert opt["on_segment"] is False and opt["segment_end"] is None
+
+
+def test_rep009_segment_end_on_the_demo(demo_report):
+    for opt in [demo_report["optimal"], *(m["optimal"] for m in demo_report["models"])]:
+        assert "segment_end" in opt
+        assert (opt["segment_end"] is None) == (not opt["on_segment"])
