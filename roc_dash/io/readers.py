@@ -12,17 +12,18 @@ tests may ``monkeypatch.setenv``). A file beyond a limit is rejected with an
 :class:`~roc_dash.io.errors.InputError` naming the file, the limit, the size found and the
 variable that sets it.
 
-============================== ========== ===================================================
-variable                       default    limit
-============================== ========== ===================================================
-``ROC_DASH_MAX_DECOMPRESSED_MB`` 1024     megabytes (MiB) of one file after gzip
-                                          decompression, and of a Parquet file's uncompressed
-                                          column data (from its metadata)
-``ROC_DASH_MAX_ROWS``          10000000   data rows of one file; in wide form (one model per
-                                          column) rows x score columns
-``ROC_DASH_MAX_COLUMNS``       1000       columns of one file
-``ROC_DASH_MAX_MODELS``        200        models read from one file (wide-form score columns)
-============================== ========== ===================================================
+================================ ========== ==================================================
+variable                         default    limit
+================================ ========== ==================================================
+``ROC_DASH_MAX_DECOMPRESSED_MB`` 1024       megabytes (MiB) of one file after gzip
+                                            decompression, and of a Parquet file's
+                                            uncompressed column data (from its metadata)
+``ROC_DASH_MAX_ROWS``            10000000   data rows of one file; in wide form (one model
+                                            per column) rows x score columns
+``ROC_DASH_MAX_COLUMNS``         1000       columns of one file
+``ROC_DASH_MAX_MODELS``          200        models read from one file (wide-form score
+                                            columns)
+================================ ========== ==================================================
 
 How they are enforced, cheaply and before the expensive step:
 
