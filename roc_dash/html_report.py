@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import datetime as _dt
 import html
+from dataclasses import dataclass
 
 from . import __version__
 from .core.analysis import Analysis
-from .core.operating import operating_point
+from .core.operating import OperatingSummary, operating_point
 from .figures import cost_figure, pr_figure, roc_figure
 from .figures.style import format_threshold
 from .report import fmt as _fmt
@@ -34,11 +35,27 @@ def _table(head, rows) -> str:
     return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def render_html(analysis: Analysis) -> str:
-    """The report as one HTML string (about 5 MB: plotly.js is embedded)."""
+@dataclass(frozen=True)
+class ReportState:
+    """What the dashboard shows beyond the analysis: carried into its HTML report."""
+
+    averaging: str = "pooled"
+    datasets: tuple[str, ...] = ()
+    operating: OperatingSummary | None = None
+    """The pinned point (or the optimum) shown in the dashboard."""
+    link: str | None = None
+
+
+def render_html(analysis: Analysis, *, state: ReportState | None = None) -> str:
+    """The report as one HTML string (about 5 MB: plotly.js is embedded).
+
+    ``state`` carries the dashboard's view (averaging, pinned point, datasets, link), so that
+    the report shows what the room saw.
+    """
+    state = state or ReportState()
     c = analysis.conditions
-    op = operating_point(analysis)
-    figs = [("ROC", roc_figure(analysis, operating=op)),
+    op = state.operating or operating_point(analysis)
+    figs = [("ROC", roc_figure(analysis, operating=op, averaging=state.averaging)),
             ("Precision-recall at the deployment prior", pr_figure(analysis, operating=op)),
             ("Cost curves", cost_figure(analysis, operating=op))]
     parts = []
@@ -58,8 +75,9 @@ def render_html(analysis: Analysis) -> str:
     pairs = _table(["Models", "ΔAUC", "z", "p-value", "paired by"],
                    [[f"{p.a} vs {p.b}", f"{p.test.auc_difference:+.3f}", _fmt(p.test.z, 2),
                      f"{p.test.p_value:.3g}", p.paired_by] for p in analysis.comparisons])
+    kind = "pinned" if op is not None and op.pinned else "optimal for these conditions"
     opbox = "" if op is None else _table(
-        ["Operating point", ""],
+        [f"Operating point ({kind})", ""],
         [["Model", op.model], ["Threshold", "score ≥ " + format_threshold(op.threshold)],
          ["TPR", _fmt(op.tpr)], ["FPR", _fmt(op.fpr)],
          ["Precision at the prior", _fmt(op.precision)],
@@ -67,6 +85,15 @@ def render_html(analysis: Analysis) -> str:
          ["Test set TP / FP / FN / TN", " / ".join(f"{v:,.0f}" for v in (op.tp, op.fp, op.fn, op.tn))],
          ["Per 1,000 at the prior TP / FP / FN / TN", " / ".join(f"{v:,.1f}" for v in op.per_1000)]])
     when = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    context = []
+    if state.datasets:
+        context.append("Data: " + "; ".join(html.escape(d) for d in state.datasets) + ".")
+    context.append(f"Fold averaging: {html.escape(state.averaging)}; confidence level "
+                   f"{c.level:.0%}.")
+    if state.link:
+        context.append(f'<a href="{html.escape(state.link, quote=True)}">Open this view in '
+                       "roc-dash</a>.")
+    notes = "".join(f"<li>{html.escape(n)}</li>" for n in analysis.notes)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>roc-dash report</title>
 <style>{CSS}</style></head><body>
@@ -74,6 +101,8 @@ def render_html(analysis: Analysis) -> str:
 <p class="muted">roc-dash {__version__}, {when}. Cost of a false positive {c.cost_fp:g},
 of a false negative {c.cost_fn:g}; deployment prior p(+) = {c.prior_pos:.4g};
 iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
+<p class="muted">{" ".join(context)}</p>
+{"<ul>" + notes + "</ul>" if notes else ""}
 {opbox}
 <h2>Models</h2>{models}
 {"<h2>DeLong paired tests</h2>" + pairs if analysis.comparisons else ""}

@@ -9,6 +9,7 @@ from dash import Dash
 
 from .callbacks import register_callbacks
 from .layout import build_layout
+from .security import harden
 from .store import DatasetStore
 
 __all__ = ["create_app"]
@@ -39,5 +40,6 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
     app.server.config["MAX_CONTENT_LENGTH"] = int(max_mb * 1024 * 1024 * 4 / 3) + 65536
     app.layout = build_layout()
     register_callbacks(app, store)
+    harden(app.server)  # security headers, gzip, 400 for malformed callback requests
     app.store = store
     return app

@@ -1,9 +1,10 @@
 """Callbacks: thin glue between the layout, the dataset store, core and figures.
 
 Each callback body is a plain function of its inputs (plus the store), so unit tests call it
-directly; :func:`register_callbacks` only wires those functions to component ids. Moving the
-iso-performance line while a slider is dragged, hover linking, the URL and the copy-link
-button run in the browser (``assets/roc_dash.js``).
+directly; :func:`register_callbacks` only wires those functions to component ids. What the
+cost and prior controls do lives in :mod:`.controls`. Moving the iso-performance line while a
+slider is dragged, hover linking, the URL and the copy-link button run in the browser
+(``assets/roc_dash.js``).
 """
 
 from __future__ import annotations
@@ -14,26 +15,53 @@ import dataclasses
 import logging
 import math
 import threading
+import uuid
 from collections import OrderedDict
-from urllib.parse import parse_qs
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, no_update
+from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ..core.analysis import Analysis, Conditions, analyse, prevalence, with_conditions
 from ..core.operating import OperatingSummary, operating_point
+from ..exports import csv_safe
 from ..figures import cost_figure, pr_figure, roc_figure
+from ..figures.roc import iso_line_endpoints
 from ..io import InputError, ReadOptions, load_predictions
+from ..io.combine import combine_datasets, distinct_model_names
 from . import ids
-from .components import dataset_list, model_table, model_table_rows, operating_panel
-from .layout import PRIOR_MAX, PRIOR_MIN, cost_to_slider, slider_to_cost
-from .store import DatasetInfo, DatasetNotFound, DatasetStore
+from .components import (
+    banner,
+    dataset_list,
+    missing_banner,
+    model_options,
+    model_table,
+    model_table_rows,
+    operating_panel,
+)
+from .controls import (
+    ControlState,
+    Gesture,
+    apply_gesture,
+    clamp_samples,
+    control_outputs,
+    parse_query,
+)
+from .store import (
+    DEMO_ID,
+    DatasetInfo,
+    DatasetNotFound,
+    DatasetStore,
+    clean_ids,
+    content_digest,
+)
 
 log = logging.getLogger(__name__)
 
 FONT = {False: 14, True: 20}
+AVERAGING_MODES = ("none", "pooled", "vertical", "threshold")
 
 
 # -- data ---------------------------------------------------------------------------------
@@ -42,7 +70,7 @@ def decode_upload(filename: str, contents: str) -> bytes:
     try:
         _, encoded = contents.split(",", 1)
         return base64.b64decode(encoded, validate=False)
-    except (ValueError, binascii.Error) as exc:
+    except (ValueError, binascii.Error, AttributeError) as exc:
         raise InputError(f"{filename}: the upload arrived damaged; please try again.",
                          file=filename) from exc
 
@@ -50,7 +78,7 @@ def decode_upload(filename: str, contents: str) -> bytes:
 def loaded_infos(store: DatasetStore, dataset_ids) -> tuple[list[DatasetInfo], list[str]]:
     """Descriptions of the datasets still on the server, and ids that are gone."""
     infos, missing = [], []
-    for dataset_id in dataset_ids or []:
+    for dataset_id in clean_ids(dataset_ids):
         try:
             infos.append(store.info(dataset_id))
         except DatasetNotFound:
@@ -58,40 +86,111 @@ def loaded_infos(store: DatasetStore, dataset_ids) -> tuple[list[DatasetInfo], l
     return infos, missing
 
 
-def apply_upload(store: DatasetStore, contents, filenames, dataset_ids, positive=None):
-    """Parse and store uploaded files; return ``(dataset_ids, status, error)``.
+def dataset_labels(infos: list[DatasetInfo]) -> list[str]:
+    """Distinct names of the datasets for the page ("preds.csv", "preds.csv #2", ...)."""
+    seen: dict[str, int] = {}
+    out = []
+    for info in infos:
+        k = seen.get(info.label, 0) + 1
+        seen[info.label] = k
+        out.append(info.label if k == 1 else f"{info.label} #{k}")
+    return out
 
-    All-or-nothing: on bad input the ids are returned unchanged and ``error`` says what was
-    wrong, so every dataset already loaded stays as it was.
-    """
-    dataset_ids = list(dataset_ids or [])
-    if not contents:
-        return no_update, no_update, no_update
+
+def for_the_browser(message: str) -> str:
+    """An io message reworded for the page: the command-line flag for the positive class is
+    the *Positive label* box here."""
+    return (message
+            .replace("(--positive VALUE on the command line, e.g. --positive ",
+                     "(type it in the Positive label box and press Enter, e.g. ")
+            .replace("(--positive)", "(the Positive label box)"))
+
+
+@dataclass(frozen=True)
+class UploadOutcome:
+    """What an upload did: the new dataset ids (``no_update`` if unchanged), the status line,
+    the error box and the token of a rejected upload kept for a retry."""
+
+    dataset_ids: object
+    status: str
+    error: str
+    pending: object = None
+
+
+def upload_sources(contents, filenames) -> list[tuple[str, bytes]]:
     if isinstance(contents, str):
         contents, filenames = [contents], [filenames]
+    if not isinstance(contents, list) or not isinstance(filenames, list):
+        raise InputError("The upload arrived damaged; please try again.")
+    return [(str(name), decode_upload(str(name), data))
+            for name, data in zip(filenames, contents, strict=True)]
+
+
+def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> UploadOutcome:
+    """Parse and store one upload (one drop: its files form one dataset).
+
+    All-or-nothing: on bad input the ids are returned unchanged, ``error`` says what was
+    wrong and the files are kept for an hour so that the *Positive label* box can re-read
+    them; every dataset already loaded stays as it was. The first upload replaces the demo.
+    A file identical to one already loaded is reported as such and not loaded twice; the
+    same file twice in one drop is dropped with a note.
+    """
+    dataset_ids = clean_ids(dataset_ids)
+    names = [name for name, _ in sources]
     infos, _ = loaded_infos(store, dataset_ids)
-    existing = [m for info in infos for m in info.models]
+    loaded = {d: info for info in infos for d in info.digests}
+    fresh, already, twins, seen = [], [], [], {}
+    for name, data in sources:
+        digest = content_digest(data)
+        if digest in loaded:
+            already.append((name, loaded[digest]))
+        elif digest in seen:
+            twins.append((name, seen[digest]))
+        else:
+            seen[digest] = name
+            fresh.append((name, data, digest))
+    if not fresh:
+        where = "; ".join(f"{name} (as {info.label})" for name, info in already)
+        return UploadOutcome(no_update, f"Already loaded: {where}. Nothing was changed.", "")
     options = ReadOptions(positive=(positive or "").strip() or None)
     try:
-        sources = [(name, decode_upload(name, data))
-                   for name, data in zip(filenames, contents, strict=True)]
-        result = load_predictions(sources, options=options, existing_models=existing)
-        info = store.put(result.table, files=filenames, notes=result.notes)
+        result = load_predictions([(n, d) for n, d, _ in fresh], options=options)
+        if options.positive:
+            result.table.attrs["positive_label"] = options.positive
+        info = store.put(result.table, files=[n for n, _, _ in fresh], notes=result.notes,
+                         digests=[d for _, _, d in fresh])
     except InputError as exc:
-        return no_update, "", str(exc)
+        pending = store.put_pending(sources)
+        return UploadOutcome(no_update, "", for_the_browser(str(exc)), pending)
     except Exception:  # never a traceback in the UI; the log keeps it
-        log.exception("upload of %s failed", filenames)
-        return no_update, "", (f"{', '.join(filenames)}: could not be loaded because of an "
-                               "internal error. Nothing was changed; the server log has details.")
-    status = (f"Loaded {', '.join(info.files)}: {info.n_rows:,} rows, "
-              f"model(s) {', '.join(info.models)}.")
-    if info.notes:
-        status += " " + " ".join(info.notes)
-    return dataset_ids + [info.id], status, ""
+        log.exception("upload of %s failed", names)
+        return UploadOutcome(no_update, "", (f"{', '.join(names)}: could not be loaded because "
+                                             "of an internal error. Nothing was changed; the "
+                                             "server log has details."))
+    replaced_demo = dataset_ids == [DEMO_ID]
+    new_ids = ([] if replaced_demo else dataset_ids) + [info.id]
+    status = [f"Loaded {info.label}: {info.n_rows:,} rows, model(s) {', '.join(info.models)}."]
+    if replaced_demo:
+        status.append("It replaces the demo data (“Load the demo data” brings it back).")
+    for name, other in already:
+        status.append(f"{name} is already loaded (as {other.label}) and was not added again.")
+    for name, first in twins:
+        status.append(f"{name}: dropped, identical to {first} (the same predictions would "
+                      "have been counted twice).")
+    status.extend(info.notes)
+    all_infos, _ = loaded_infos(store, new_ids)
+    labels = dataset_labels(all_infos)
+    shown = distinct_model_names([(lab, i.models) for lab, i in zip(labels, all_infos,
+                                                                     strict=True)])[-1]
+    for original, name in shown.items():
+        if original != name:
+            status.append(f"Model {original!r} is shown as {name!r}: another loaded dataset "
+                          "has a model of that name (datasets are never merged).")
+    return UploadOutcome(new_ids, " ".join(status), "", None)
 
 
 def remove_dataset(dataset_ids, dataset_id):
-    return [d for d in (dataset_ids or []) if d != dataset_id]
+    return [d for d in clean_ids(dataset_ids) if d != dataset_id]
 
 
 class AnalysisCache:
@@ -117,18 +216,18 @@ class AnalysisCache:
         return value
 
     def table(self, dataset_ids) -> pd.DataFrame | None:
-        key = tuple(dataset_ids or ())
+        """The datasets' rows side by side (a ``dataset`` column; models never merged)."""
+        key = tuple(clean_ids(dataset_ids))
 
         def make():
+            infos, _ = loaded_infos(self.store, key)
             tables = []
-            for dataset_id in key:
+            for info, label in zip(infos, dataset_labels(infos), strict=True):
                 try:
-                    tables.append(self.store.get(dataset_id))
+                    tables.append((label, self.store.get(info.id)))
                 except DatasetNotFound:
                     continue
-            if not tables:
-                return None
-            return pd.concat(tables, ignore_index=True) if len(tables) > 1 else tables[0]
+            return combine_datasets(tables)[0]
 
         return self._get(self._tables, key, make)
 
@@ -139,7 +238,7 @@ class AnalysisCache:
         and analysis settings; a change of costs or prior only re-selects the optimum.
         """
         settings = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, prior_pos=None)
-        key = (tuple(dataset_ids or ()), tuple(models), settings)
+        key = (tuple(clean_ids(dataset_ids)), tuple(models), settings)
 
         def make():
             table = self.table(dataset_ids)
@@ -157,158 +256,118 @@ def model_names(cache: AnalysisCache, dataset_ids) -> list[str]:
     return [] if table is None else [str(m) for m in pd.unique(table["model"])]
 
 
+def data_prior(store: DatasetStore, dataset_ids, source) -> float | None:
+    """The exact prevalence of dataset ``source`` (else of the last dataset loaded)."""
+    ids_ = [i for i in clean_ids(dataset_ids)]
+    candidates = ([source] if source in ids_ else []) + ids_[::-1]
+    for dataset_id in candidates:
+        try:
+            return prevalence(store.get(dataset_id))
+        except DatasetNotFound:
+            continue
+    return None
+
+
 # -- controls -----------------------------------------------------------------------------
-def _positive(value, default):
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        return default
-    return v if math.isfinite(v) and v > 0 else default
-
-
-def _prior(value, default):
-    v = _positive(value, None)
-    return v if v is not None and v < 1 else default
-
-
-def conditions_from_controls(cost_fp, cost_fn, prior, level, band, samples) -> Conditions:
-    """Conditions from the controls' raw values; anything invalid falls back to a default."""
-    n = int(samples) if samples and 5 <= int(samples) <= 1001 else 51
-    return Conditions(cost_fp=_positive(cost_fp, 1.0), cost_fn=_positive(cost_fn, 1.0),
-                      prior_pos=_prior(prior, 0.5), level=float(level or 0.95), n_samples=n,
-                      band=band or "pointwise")
-
-
-def parse_query(search: str | None) -> dict:
-    """Settings encoded in the page's query string (see assets/roc_dash.js ``writeUrl``)."""
-    q = {k: v[-1] for k, v in parse_qs((search or "").lstrip("?")).items()}
-    out = {}
-    if "cfp" in q:
-        out["cost_fp"] = _positive(q["cfp"], None)
-    if "cfn" in q:
-        out["cost_fn"] = _positive(q["cfn"], None)
-    if "prior" in q:
-        out["prior"] = _prior(q["prior"], None)
-    if q.get("avg") in ("none", "pooled", "vertical", "threshold"):
-        out["averaging"] = q["avg"]
-    if q.get("band") in ("pointwise", "simultaneous"):
-        out["band"] = q["band"]
-    if "level" in q and _prior(q["level"], None) in (0.8, 0.9, 0.95, 0.99):
-        out["level"] = float(q["level"])
-    if "n" in q and q["n"].isdigit() and 5 <= int(q["n"]) <= 1001:
-        out["samples"] = int(q["n"])
-    if "det" in q:
-        out["det"] = ["det"] if q["det"] == "1" else []
-    if "pres" in q:
-        out["presentation"] = ["on"] if q["pres"] == "1" else []
-    if "models" in q:
-        out["models"] = [m for m in q["models"].split("|") if m]
-    if "pin" in q and "|" in q["pin"]:
-        model, _, thr = q["pin"].rpartition("|")
-        t = None if thr in ("", "inf") else _finite(thr)
-        out["pin"] = {"model": model, "threshold": t}
-    return {k: v for k, v in out.items() if v is not None}
-
-
-def _finite(text):
-    try:
-        v = float(text)
-    except ValueError:
-        return None
-    return v if math.isfinite(v) else None
-
-
-def sync_controls(trigger, values: dict, *, relayout=None, search=None, data_prior=None,
-                  prior_mode="auto"):
-    """Keep each slider and its exact-value input in step; apply a dragged iso line.
-
-    ``values`` has the current ``cost_fp``, ``cost_fn``, ``prior`` (exact inputs) and the
-    sliders ``fp_slider``, ``fn_slider``, ``prior_slider``. Returns the new
-    ``(cost_fp, cost_fn, prior, prior_mode)``.
-    """
-    cfp = _positive(values.get("cost_fp"), 1.0)
-    cfn = _positive(values.get("cost_fn"), 1.0)
-    prior = _prior(values.get("prior"), 0.5)
-    if trigger == ids.COST_FP_SLIDER:
-        cfp = slider_to_cost(values["fp_slider"])
-    elif trigger == ids.COST_FN_SLIDER:
-        cfn = slider_to_cost(values["fn_slider"])
-    elif trigger == ids.PRIOR_SLIDER:
-        prior, prior_mode = float(values["prior_slider"]), "manual"
-    elif trigger == ids.PRIOR:
-        prior_mode = "manual"
-    elif trigger == ids.PRIOR_RESET:
-        prior_mode = "auto"
-    elif trigger == ids.ROC_GRAPH:
-        slope = dragged_slope(relayout)
-        if slope is None:
-            raise PreventUpdate
-        # m = c(FP)(1 - p) / (c(FN) p): keep the prior and c(FN), move c(FP)
-        cfp = float(f"{slope * prior / (1 - prior) * cfn:.4g}")
-    elif trigger is None:  # first load: the link's settings
-        restored = parse_query(search)
-        cfp = restored.get("cost_fp", cfp)
-        cfn = restored.get("cost_fn", cfn)
-        if "prior" in restored:
-            prior, prior_mode = restored["prior"], "manual"
-    if prior_mode == "auto" and data_prior is not None:
-        prior = float(f"{data_prior:.4g}")
-    return cfp, cfn, prior, prior_mode
-
-
-def dragged_slope(relayout) -> float | None:
-    """Slope of the iso-performance line after the user dragged it (``shapes[0]``)."""
-    if not relayout:
-        return None
-    keys = {k.split(".", 1)[1]: v for k, v in relayout.items() if k.startswith("shapes[0].")}
-    if not {"x0", "x1", "y0", "y1"} <= set(keys):
-        return None
-    dx = keys["x1"] - keys["x0"]
-    dy = keys["y1"] - keys["y0"]
-    if dx == 0:
-        return None
-    slope = dy / dx
-    return slope if math.isfinite(slope) and slope > 0 else None
+def conditions_from_state(state, level=None, band=None, samples=None) -> Conditions:
+    """Conditions from the exact-conditions store and the averaging controls."""
+    s = ControlState.from_store(state)
+    n, _ = clamp_samples(samples if samples is not None else 51)
+    return Conditions(cost_fp=s.cost_fp, cost_fn=s.cost_fn, prior_pos=s.prior,
+                      level=level if level in (0.8, 0.9, 0.95, 0.99) else 0.95, n_samples=n,
+                      band=band if band in ("pointwise", "simultaneous") else "pointwise")
 
 
 # -- views --------------------------------------------------------------------------------
 def resolve_operating(analysis: Analysis | None, pinned) -> OperatingSummary | None:
     """The pinned operating point if it is valid for the shown models, else the optimum."""
-    return None if analysis is None else operating_point(analysis, pinned)
+    if analysis is None:
+        return None
+    if not (isinstance(pinned, dict) and isinstance(pinned.get("model"), str)
+            and (pinned.get("threshold") is None
+                 or isinstance(pinned.get("threshold"), int | float))):
+        pinned = None
+    return operating_point(analysis, pinned)
 
 
 def viz_data(analysis: Analysis | None) -> dict | None:
-    """What the browser needs to move the iso line and markers without the server."""
+    """What the browser needs to move the iso line and markers without the server, and what
+    the server needs to read a drag of the line (the line as drawn and its vertex)."""
     if analysis is None:
         return None
     h = analysis.hull
+    c = analysis.conditions
+    opt = analysis.optimal
     return {
         "models": [m.name for m in analysis.models],
         "hull": {"fpr": h.fpr.tolist(), "tpr": h.tpr.tolist()},
-        "prior": analysis.conditions.prior_pos,
-        "cost_fp": analysis.conditions.cost_fp,
-        "cost_fn": analysis.conditions.cost_fn,
+        "prior": c.prior_pos,
+        "cost_fp": c.cost_fp,
+        "cost_fn": c.cost_fn,
+        "line": list(iso_line_endpoints(opt.fpr, opt.tpr, c.slope)),
+        "vertex": [opt.fpr, opt.tpr],
     }
 
 
+def conditions_text(c: Conditions) -> str:
+    """One line naming the conditions (figure titles of exported images, CSV columns)."""
+    return (f"c(FP) = {c.cost_fp:.4g}, c(FN) = {c.cost_fn:.4g}, p(+) = {c.prior_pos:.4g}, "
+            f"slope m = {c.slope:.4g}")
+
+
 def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, *,
-                 averaging="pooled", det=False, presentation=False, pinned=None):
-    """All views for the current data, models and conditions."""
-    analysis = cache.analysis(dataset_ids, models, conditions)
+                 averaging="pooled", det=False, presentation=False, pinned=None, rev=0,
+                 zoom=None):
+    """All views for the current data, models and conditions.
+
+    ``zoom`` holds the axis ranges the user zoomed each view to (``{"roc": {"x": [a, b],
+    "y": [c, d], "det": bool}, "pr": ..., "cost": ...}``); they are kept.
+    Returns ``(roc, pr, cost, operating panel, model table, viz data, slope text, banner)``.
+    """
+    names = model_names(cache, dataset_ids)
+    models = [m for m in (models or []) if m in names]
+    analysis = cache.analysis(dataset_ids, models, conditions) if models else None
     font = FONT[bool(presentation)]
     if analysis is None:
         return (_empty_figure(font), _empty_figure(font), _empty_figure(font),
-                operating_panel(None, None),
-                model_table(None), None, "")
+                operating_panel(None, None), model_table(None), None, "", banner(None))
+    colors = {n: k for k, n in enumerate(names)}
     op = resolve_operating(analysis, pinned)
-    roc = roc_figure(analysis, averaging=averaging, det=det, operating=op, font_size=font)
-    roc.update_layout(editrevision=f"{analysis.conditions.slope:.12g}")
+    kw = {"operating": op, "font_size": font, "colors": colors}
+    roc = roc_figure(analysis, averaging=averaging if averaging in AVERAGING_MODES else "pooled",
+                     det=det, **kw)
+    # a new edit revision on every render: a dragged line is always redrawn where it belongs
+    roc.update_layout(editrevision=f"{rev}-{uuid.uuid4().hex[:8]}")
     c = analysis.conditions
+    title = conditions_text(c)
+    figures = (roc, pr_figure(analysis, **kw), cost_figure(analysis, **kw))
+    for fig, view in zip(figures, ("roc", "pr", "cost"), strict=True):
+        fig.update_layout(meta={**(fig.layout.meta or {}), "conditions": title})
+        apply_zoom(fig, zoom, view, det=bool(det) if view == "roc" else False)
     slope_text = (f"Iso-performance slope m = c(FP)·p(−) / (c(FN)·p(+)) = {c.slope:.4g}; "
                   f"PC(+) = {c.pc_pos:.3f}")
-    return (roc, pr_figure(analysis, operating=op, font_size=font),
-            cost_figure(analysis, operating=op, font_size=font), operating_panel(op, analysis),
-            model_table(analysis), viz_data(analysis), slope_text)
+    return (*figures, operating_panel(op, analysis), model_table(analysis, colors),
+            viz_data(analysis), slope_text, banner(analysis))
+
+
+def _range(value):
+    if (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, int | float) and math.isfinite(v) for v in value)):
+        return [float(value[0]), float(value[1])]
+    return None
+
+
+def apply_zoom(fig, zoom, view: str, *, det: bool = False) -> None:
+    """Draw ``fig`` with the axis ranges the user zoomed ``view`` to (ignored when malformed
+    or, for the ROC view, zoomed in the other of ROC/DET axes)."""
+    entry = zoom.get(view) if isinstance(zoom, dict) else None
+    if not isinstance(entry, dict) or bool(entry.get("det")) != det:
+        return
+    x, y = _range(entry.get("x")), _range(entry.get("y"))
+    if x:
+        fig.update_xaxes(range=x, autorange=False)
+    if y:
+        fig.update_yaxes(range=y, autorange=False)
 
 
 def _empty_figure(font):
@@ -336,12 +395,25 @@ def pin_from_click(click, models) -> dict | None:
         index = int(data[0])
     except (KeyError, IndexError, TypeError, ValueError):
         return None
-    if not models or not 0 <= index < len(models):
+    if not isinstance(models, list) or not 0 <= index < len(models):
         return None
     threshold = data[1] if len(data) > 1 else None
-    if threshold is not None and not math.isfinite(threshold):
+    if threshold is not None and (not isinstance(threshold, int | float)
+                                  or not math.isfinite(threshold)):
         threshold = None
     return {"model": str(models[index]), "threshold": threshold}
+
+
+def pin_from_input(model, text) -> tuple[dict | None, str]:
+    """A pin typed by the user (model and threshold text), or None and why not."""
+    from .controls import _number
+
+    if not model:
+        return None, "Choose a model to pin."
+    t = _number(text)
+    if t is None:
+        return None, f"Threshold {str(text or '')!r} is not a number."
+    return {"model": str(model), "threshold": t}, ""
 
 
 def curves_csv(analysis: Analysis) -> str:
@@ -349,7 +421,16 @@ def curves_csv(analysis: Analysis) -> str:
                             "threshold": np.where(np.isinf(m.curve.thresholds), np.nan,
                                                   m.curve.thresholds)})
               for m in analysis.models]
-    return pd.concat(frames, ignore_index=True).to_csv(index=False)
+    return csv_safe(pd.concat(frames, ignore_index=True)).to_csv(index=False)
+
+
+def table_csv(analysis: Analysis) -> str:
+    """The model table with the conditions it was computed under on every row."""
+    c = analysis.conditions
+    frame = pd.DataFrame(model_table_rows(analysis)).assign(
+        cost_fp=c.cost_fp, cost_fn=c.cost_fn, prior_pos=c.prior_pos, slope=c.slope,
+        pc_pos=c.pc_pos)
+    return csv_safe(frame).to_csv(index=False)
 
 
 # -- wiring -------------------------------------------------------------------------------
@@ -361,42 +442,89 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.DATASETS, "data"),
         Output(ids.UPLOAD_STATUS, "children"),
         Output(ids.UPLOAD_ERROR, "children"),
+        Output(ids.PENDING, "data"),
+        Output(ids.UPLOAD, "contents"),
         Input(ids.UPLOAD, "contents"),
         Input({"type": ids.REMOVE_DATASET, "index": ALL}, "n_clicks"),
+        Input(ids.POSITIVE_LABEL, "value"),
+        Input(ids.LOAD_DEMO, "n_clicks"),
+        Input(ids.URL, "search"),
         State(ids.UPLOAD, "filename"),
         State(ids.DATASETS, "data"),
-        State(ids.POSITIVE_LABEL, "value"),
-        prevent_initial_call=True,
+        State(ids.PENDING, "data"),
     )
-    def update_datasets(contents, _remove_clicks, filenames, dataset_ids, positive):
+    def update_datasets(contents, _remove_clicks, positive, _demo, search, filenames,
+                        dataset_ids, pending):
         trigger = ctx.triggered_id
+        if trigger is None or trigger == ids.URL:  # opening a link: its datasets
+            wanted = parse_query(search).get("data")
+            if not wanted or wanted == clean_ids(dataset_ids):
+                raise PreventUpdate
+            return wanted, "", "", None, no_update
         if isinstance(trigger, dict) and trigger.get("type") == ids.REMOVE_DATASET:
             if not any(t["value"] for t in ctx.triggered):  # button just rendered
                 raise PreventUpdate
-            return remove_dataset(dataset_ids, trigger["index"]), "", ""
-        return apply_upload(store, contents, filenames, dataset_ids, positive)
+            return remove_dataset(dataset_ids, trigger.get("index")), "", "", no_update, no_update
+        if trigger == ids.LOAD_DEMO:
+            current = clean_ids(dataset_ids)
+            if DEMO_ID in current:
+                return no_update, "The demo data is already loaded.", "", no_update, no_update
+            return current + [DEMO_ID], "Loaded the demo data.", "", no_update, no_update
+        if trigger == ids.POSITIVE_LABEL:  # re-read the upload that was just rejected
+            sources = store.get_pending(pending) if pending else None
+            if not sources or not (positive or "").strip():
+                raise PreventUpdate
+            out = apply_upload(store, sources, dataset_ids, positive)
+            store.drop_pending(pending)  # a new token is kept if it failed again
+            return out.dataset_ids, out.status, out.error, out.pending, no_update
+        if not contents:
+            raise PreventUpdate
+        try:
+            sources = upload_sources(contents, filenames)
+        except (InputError, ValueError) as exc:
+            return no_update, "", str(exc), no_update, None
+        out = apply_upload(store, sources, dataset_ids, positive)
+        if pending:
+            store.drop_pending(pending)
+        # clear the upload: dropping the same file again must fire again
+        return out.dataset_ids, out.status, out.error, out.pending, None
 
     @app.callback(
         Output(ids.DATASET_LIST, "children"),
         Output(ids.MODELS, "options"),
         Output(ids.MODELS, "value"),
         Output(ids.PIN_MODEL, "options"),
+        Output(ids.PRIOR_SOURCE, "options"),
+        Output(ids.PRIOR_SOURCE, "value"),
+        Output(ids.PRIOR_SOURCE_ROW, "style"),
         Input(ids.DATASETS, "data"),
         State(ids.MODELS, "value"),
         State(ids.MODELS, "options"),
         State(ids.URL, "search"),
+        State(ids.PRIOR_SOURCE, "value"),
+        State(ids.PRIOR_SOURCE, "options"),
     )
-    def update_models(dataset_ids, selected, old_options, search):
+    def update_models(dataset_ids, selected, old_options, search, source, old_sources):
         infos, missing = loaded_infos(store, dataset_ids)
         names = model_names(cache, [i.id for i in infos])
-        old = {o["value"] for o in old_options or []}
+        old = {o.get("value") for o in old_options or [] if isinstance(o, dict)}
+        selected = selected if isinstance(selected, list) else []
         if ctx.triggered_id is None:  # first load: the link's model selection
             wanted = parse_query(search).get("models")
             value = [n for n in names if n in wanted] if wanted else names
         else:  # keep the user's choice; new models are shown
-            value = [n for n in names if n in (selected or []) or n not in old]
-        options = [{"label": n, "value": n} for n in names]
-        return dataset_list(infos, missing), options, value, options
+            value = [n for n in names if n in selected or n not in old]
+        options = model_options(names)
+        labels = dataset_labels(infos)
+        sources = [{"label": f"{lab} ({prevalence(store.get(i.id)):.4g})", "value": i.id}
+                   for lab, i in zip(labels, infos, strict=True)]
+        ids_ = [i.id for i in infos]
+        known = {o.get("value") for o in old_sources or [] if isinstance(o, dict)}
+        if ids_ and (source not in ids_ or ids_[-1] not in known):
+            source = ids_[-1]  # a new dataset: its own prevalence (the choice is shown)
+        style = {"display": "flex"} if len(infos) > 1 else {"display": "none"}
+        return (dataset_list(infos, labels, missing), options, value,
+                [{"label": n, "value": n} for n in names], sources, source, style)
 
     @app.callback(
         Output(ids.COST_FP_SLIDER, "value"),
@@ -405,46 +533,68 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.COST_FN, "value"),
         Output(ids.PRIOR_SLIDER, "value"),
         Output(ids.PRIOR, "value"),
-        Output(ids.PRIOR_MODE, "data"),
+        Output(ids.CONDITIONS, "data"),
+        Output(ids.CONTROL_MSG, "children"),
         Input(ids.COST_FP_SLIDER, "value"),
         Input(ids.COST_FP, "value"),
         Input(ids.COST_FN_SLIDER, "value"),
         Input(ids.COST_FN, "value"),
         Input(ids.PRIOR_SLIDER, "value"),
         Input(ids.PRIOR, "value"),
+        Input(ids.COST_FP_DOWN, "n_clicks"),
+        Input(ids.COST_FP_UP, "n_clicks"),
+        Input(ids.COST_FN_DOWN, "n_clicks"),
+        Input(ids.COST_FN_UP, "n_clicks"),
+        Input(ids.PRIOR_DOWN, "n_clicks"),
+        Input(ids.PRIOR_UP, "n_clicks"),
         Input(ids.PRIOR_RESET, "n_clicks"),
-        Input(ids.ROC_GRAPH, "relayoutData"),
-        Input(ids.DATASETS, "data"),
+        Input(ids.PRIOR_SOURCE, "value"),
+        Input(ids.LINE_DRAG, "data"),
+        State(ids.DATASETS, "data"),
         State(ids.URL, "search"),
-        State(ids.PRIOR_MODE, "data"),
+        State(ids.CONDITIONS, "data"),
+        State(ids.VIZ_DATA, "data"),
     )
-    def controls(fp_slider, cost_fp, fn_slider, cost_fn, prior_slider, prior, _reset, relayout,
-                 dataset_ids, search, prior_mode):
-        trigger = ctx.triggered_id
-        if trigger == ids.ROC_GRAPH and dragged_slope(relayout) is None:
-            raise PreventUpdate  # a zoom or pan, not the iso line
-        table = cache.table(dataset_ids)
-        data_prior = prevalence(table) if table is not None else None
-        cfp, cfn, p, mode = sync_controls(
-            trigger,
-            {"cost_fp": cost_fp, "cost_fn": cost_fn, "prior": prior, "fp_slider": fp_slider,
-             "fn_slider": fn_slider, "prior_slider": prior_slider},
-            relayout=relayout, search=search, data_prior=data_prior, prior_mode=prior_mode)
-        return (cost_to_slider(cfp), cfp, cost_to_slider(cfn), cfn,
-                min(max(p, PRIOR_MIN), PRIOR_MAX), p, mode)
+    def controls(fp_slider, cost_fp, fn_slider, cost_fn, prior_slider, prior, *rest):
+        (_fpd, _fpu, _fnd, _fnu, _pd, _pu, _reset, source, relayout, dataset_ids, search,
+         state, viz) = rest
+        viz = viz if isinstance(viz, dict) else {}
+        gesture = Gesture(
+            trigger=ids.ROC_GRAPH if ctx.triggered_id == ids.LINE_DRAG else ctx.triggered_id,
+        fp_slider=_num_or_none(fp_slider),
+            fn_slider=_num_or_none(fn_slider), prior_slider=_num_or_none(prior_slider),
+            cost_fp_text=cost_fp, cost_fn_text=cost_fn, prior_text=prior, relayout=relayout,
+            line=viz.get("line"), vertex=viz.get("vertex"), search=search)
+        current = ControlState.from_store(state)
+        if state is None:  # first call of the page: restore the link even if triggered
+            gesture = dataclasses.replace(gesture, trigger=None)
+        result = apply_gesture(gesture, current, data_prior(store, dataset_ids, source))
+        if result is None:
+            raise PreventUpdate  # a zoom or pan of the ROC plot, not the line
+        new, message = result
+        return (*control_outputs(new), new.to_store(), message)
+
+    @app.callback(
+        Output(ids.SAMPLES, "value"),
+        Output(ids.SAMPLES_MSG, "children"),
+        Input(ids.SAMPLES, "value"),
+        prevent_initial_call=True,
+    )
+    def samples(value):
+        n, message = clamp_samples(value)
+        return (n if message else no_update), message
 
     @app.callback(
         Output(ids.AVERAGING, "value"),
         Output(ids.LEVEL, "value"),
         Output(ids.BAND, "value"),
-        Output(ids.SAMPLES, "value"),
+        Output(ids.SAMPLES, "value", allow_duplicate=True),
         Output(ids.DET, "value"),
         Output(ids.PRESENTATION, "value"),
         Input(ids.URL, "search"),
+        prevent_initial_call="initial_duplicate",
     )
     def restore_view(search):
-        if ctx.triggered_id is not None and ctx.triggered_id != ids.URL:
-            raise PreventUpdate
         q = parse_query(search)
         if not q:
             raise PreventUpdate
@@ -454,33 +604,37 @@ def register_callbacks(app, store: DatasetStore) -> None:
 
     @app.callback(
         Output(ids.PINNED, "data"),
+        Output(ids.PIN_THRESHOLD, "className"),
         Input(ids.ROC_GRAPH, "clickData"),
         Input(ids.PR_GRAPH, "clickData"),
         Input(ids.COST_GRAPH, "clickData"),
         Input(ids.UNPIN, "n_clicks"),
         Input(ids.PIN_BUTTON, "n_clicks"),
+        Input(ids.PIN_THRESHOLD, "n_submit"),
         State(ids.PIN_MODEL, "value"),
         State(ids.PIN_THRESHOLD, "value"),
         State(ids.URL, "search"),
         State(ids.VIZ_DATA, "data"),
     )
-    def pin(roc_click, pr_click, cost_click, _unpin, _pin, pin_model, pin_threshold, search,
-            viz):
+    def pin(roc_click, pr_click, cost_click, _unpin, _pin, _submit, pin_model, pin_threshold,
+            search, viz):
         trigger = ctx.triggered_id
+        ok = "exact pin-threshold"
         if trigger is None:
-            return parse_query(search).get("pin")
+            return parse_query(search).get("pin"), ok
         if trigger == ids.UNPIN:
-            return None
-        if trigger == ids.PIN_BUTTON:
-            if not pin_model or pin_threshold is None:
-                raise PreventUpdate
-            return {"model": pin_model, "threshold": float(pin_threshold)}
+            return None, ok
+        if trigger in (ids.PIN_BUTTON, ids.PIN_THRESHOLD):
+            pinned, _why = pin_from_input(pin_model, pin_threshold)
+            if pinned is None:
+                return no_update, ok + " invalid"
+            return pinned, ok
         click = {ids.ROC_GRAPH: roc_click, ids.PR_GRAPH: pr_click,
-                 ids.COST_GRAPH: cost_click}[trigger]
-        pinned = pin_from_click(click, (viz or {}).get("models"))
+                 ids.COST_GRAPH: cost_click}.get(trigger)
+        pinned = pin_from_click(click, (viz if isinstance(viz, dict) else {}).get("models"))
         if pinned is None:
             raise PreventUpdate
-        return pinned
+        return pinned, ok
 
     @app.callback(
         Output(ids.ROC_GRAPH, "figure"),
@@ -490,11 +644,10 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.MODEL_TABLE, "children"),
         Output(ids.VIZ_DATA, "data"),
         Output(ids.SLOPE_TEXT, "children"),
+        Output(ids.BANNER, "children"),
         Input(ids.DATASETS, "data"),
         Input(ids.MODELS, "value"),
-        Input(ids.COST_FP, "value"),
-        Input(ids.COST_FN, "value"),
-        Input(ids.PRIOR, "value"),
+        Input(ids.CONDITIONS, "data"),
         Input(ids.AVERAGING, "value"),
         Input(ids.LEVEL, "value"),
         Input(ids.BAND, "value"),
@@ -502,13 +655,26 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.DET, "value"),
         Input(ids.PRESENTATION, "value"),
         Input(ids.PINNED, "data"),
+        State(ids.ZOOM, "data"),
     )
-    def views(dataset_ids, models, cost_fp, cost_fn, prior, averaging, level, band, samples,
-              det, presentation, pinned):
-        conditions = conditions_from_controls(cost_fp, cost_fn, prior, level, band, samples)
-        return render_views(cache, dataset_ids, models or [], conditions,
+    def views(dataset_ids, models, state, averaging, level, band, samples, det, presentation,
+              pinned, zoom):
+        if state is None:
+            raise PreventUpdate  # the controls have not resolved the conditions yet
+        conditions = conditions_from_state(state, level, band, samples)
+        models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
+        return render_views(cache, dataset_ids, models, conditions,
                             averaging=averaging or "pooled", det=bool(det),
-                            presentation=bool(presentation), pinned=pinned)
+                            presentation=bool(presentation), pinned=pinned,
+                            rev=ControlState.from_store(state).rev, zoom=zoom)
+
+    @app.callback(
+        Output(ids.MISSING, "children"),
+        Input(ids.DATASETS, "data"),
+    )
+    def missing(dataset_ids):
+        _, gone = loaded_infos(store, dataset_ids)
+        return missing_banner(gone)
 
     @app.callback(
         Output(ids.DOWNLOAD, "data"),
@@ -517,27 +683,36 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.EXPORT_HTML, "n_clicks"),
         State(ids.DATASETS, "data"),
         State(ids.MODELS, "value"),
-        State(ids.COST_FP, "value"),
-        State(ids.COST_FN, "value"),
-        State(ids.PRIOR, "value"),
+        State(ids.CONDITIONS, "data"),
         State(ids.LEVEL, "value"),
         State(ids.BAND, "value"),
         State(ids.SAMPLES, "value"),
+        State(ids.AVERAGING, "value"),
+        State(ids.PINNED, "data"),
+        State(ids.URL, "href"),
         prevent_initial_call=True,
     )
-    def export(_c, _t, _h, dataset_ids, models, cost_fp, cost_fn, prior, level, band, samples):
-        conditions = conditions_from_controls(cost_fp, cost_fn, prior, level, band, samples)
-        analysis = cache.analysis(dataset_ids, models or [], conditions)
+    def export(_c, _t, _h, dataset_ids, models, state, level, band, samples, averaging,
+               pinned, href):
+        conditions = conditions_from_state(state, level, band, samples)
+        models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
+        analysis = cache.analysis(dataset_ids, models, conditions) if models else None
         if analysis is None:
             raise PreventUpdate
         if ctx.triggered_id == ids.EXPORT_CURVES:
             return dcc.send_string(curves_csv(analysis), "roc-dash-curves.csv")
         if ctx.triggered_id == ids.EXPORT_TABLE:
-            return dcc.send_string(pd.DataFrame(model_table_rows(analysis)).to_csv(index=False),
-                                   "roc-dash-models.csv")
-        from ..html_report import render_html
+            return dcc.send_string(table_csv(analysis), "roc-dash-models.csv")
+        from ..html_report import ReportState, render_html
 
-        return dcc.send_string(render_html(analysis), "roc-dash-report.html")
+        infos, _ = loaded_infos(store, dataset_ids)
+        report_state = ReportState(
+            averaging=averaging if averaging in AVERAGING_MODES else "pooled",
+            datasets=tuple(dataset_labels(infos)),
+            operating=resolve_operating(analysis, pinned),
+            link=href if isinstance(href, str) else None)
+        return dcc.send_string(render_html(analysis, state=report_state),
+                               "roc-dash-report.html")
 
     # -- in the browser -------------------------------------------------------------------
     app.clientside_callback(
@@ -551,6 +726,24 @@ def register_callbacks(app, store: DatasetStore) -> None:
         State(ids.ROC_GRAPH, "figure"),
         prevent_initial_call=True,
     )
+    # only drags of the iso line reach the server (a zoom or pan of the ROC plot stays in
+    # the browser, so plotly keeps it across later updates)
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "lineDrag"),
+        Output(ids.LINE_DRAG, "data"),
+        Input(ids.ROC_GRAPH, "relayoutData"),
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "keepZoom"),
+        Output(ids.ZOOM, "data"),
+        Input(ids.ROC_GRAPH, "relayoutData"),
+        Input(ids.PR_GRAPH, "relayoutData"),
+        Input(ids.COST_GRAPH, "relayoutData"),
+        State(ids.ZOOM, "data"),
+        State(ids.DET, "value"),
+        prevent_initial_call=True,
+    )
     app.clientside_callback(
         ClientsideFunction("rocDash", "linkHover"),
         Output(ids.ROC_GRAPH, "figure", allow_duplicate=True),
@@ -561,15 +754,15 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.COST_GRAPH, "hoverData"),
         State(ids.VIZ_DATA, "data"),
         State(ids.DET, "value"),
+        State(ids.ROC_GRAPH, "figure"),
+        State(ids.PR_GRAPH, "figure"),
+        State(ids.COST_GRAPH, "figure"),
         prevent_initial_call=True,
     )
     app.clientside_callback(
         ClientsideFunction("rocDash", "writeUrl"),
         Output(ids.URL_SYNC, "data"),
-        Input(ids.COST_FP, "value"),
-        Input(ids.COST_FN, "value"),
-        Input(ids.PRIOR, "value"),
-        Input(ids.PRIOR_MODE, "data"),
+        Input(ids.CONDITIONS, "data"),
         Input(ids.AVERAGING, "value"),
         Input(ids.LEVEL, "value"),
         Input(ids.BAND, "value"),
@@ -579,6 +772,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.MODELS, "value"),
         Input(ids.MODELS, "options"),
         Input(ids.PINNED, "data"),
+        Input(ids.DATASETS, "data"),
         prevent_initial_call=True,
     )
     app.clientside_callback(
@@ -592,3 +786,10 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.APP, "className"),
         Input(ids.PRESENTATION, "value"),
     )
+
+
+def _num_or_none(value):
+    return float(value) if isinstance(value, int | float) and math.isfinite(value) else None
+
+
+__all__ = ["AnalysisCache", "apply_upload", "render_views", "register_callbacks", "html"]

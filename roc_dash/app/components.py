@@ -8,23 +8,25 @@ from dash import html
 
 from ..core.analysis import Analysis
 from ..core.operating import OperatingSummary
-from ..figures.style import format_threshold
+from ..figures.style import color, dash_css, format_threshold
 from ..report import fmt as _fmt
 from ..report import model_table_rows
 from . import ids
 from .store import DatasetInfo
 
+DEMO_TEXT = "Demo: diabetes progression, 4 models × 10 folds"
 
-def dataset_list(infos: list[DatasetInfo], missing: list[str]):
+
+def dataset_list(infos: list[DatasetInfo], labels: list[str], missing: list[str]):
     items = []
-    for info in infos:
-        label = ", ".join(info.files)
+    for info, label in zip(infos, labels, strict=True):
+        shown = DEMO_TEXT if info.id == "demo" else label
         items.append(html.Li(className="dataset", children=[
             html.Div([
-                html.Span(label, className="dataset-files"),
+                html.Span(shown, className="dataset-files"),
                 html.Button("×", id={"type": ids.REMOVE_DATASET, "index": info.id},
                             className="remove", title="Remove this dataset", n_clicks=0,
-                            **{"aria-label": f"Remove {label}"}),
+                            **{"aria-label": f"Remove {shown}"}),
             ], className="dataset-head"),
             html.Div(f"{info.n_rows:,} rows · {', '.join(info.models)}", className="dataset-meta"),
         ]))
@@ -32,8 +34,43 @@ def dataset_list(infos: list[DatasetInfo], missing: list[str]):
         items.append(html.Li(f"{len(missing)} dataset(s) are no longer on the server "
                              "(expired or removed); upload them again.", className="warning"))
     if not items:
-        return html.P("Nothing loaded. Drop a file above.", className="hint")
+        return html.P("Nothing loaded. Drop a file above, or load the demo data.",
+                      className="hint")
     return html.Ul(items)
+
+
+def missing_banner(missing: list[str]):
+    """What a link names that is no longer here (instead of an empty dashboard)."""
+    if not missing:
+        return None
+    short = ", ".join(f"{m[:8]}…" if len(m) > 8 else m for m in missing)
+    return [html.Strong(f"{len(missing)} dataset(s) of this link are no longer on the server"),
+            f" (id {short}): they expired or were removed. Upload the files again, or load "
+            "the demo data; the link's other settings are kept."]
+
+
+def banner(analysis: Analysis | None):
+    """Notes that change how the views should be read: models from several test sets,
+    scores that look inverted."""
+    if analysis is None:
+        return None
+    important = [n for n in analysis.notes if "test sets" in n or "inverted" in n]
+    if not important:
+        return None
+    return html.Ul([html.Li(n) for n in important])
+
+
+def swatch(index: int):
+    """A short sample of the ``index``-th model's line (colour and dash style)."""
+    return html.Span(className="swatch", style={"borderTopColor": color(index),
+                                                "borderTopStyle": dash_css(index)})
+
+
+def model_options(names: list[str]) -> list[dict]:
+    """Checklist options in the order of all loaded models, the order colours are assigned
+    in, so a model keeps its colour whatever is ticked; the stylesheet draws each option's
+    swatch from its position (:func:`roc_dash.figures.style.swatch_css`)."""
+    return [{"label": n, "value": n} for n in names]
 
 
 def _count(v: float) -> str:
@@ -56,6 +93,7 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None):
     tp, fp, fn, tn = op.per_1000
     return html.Div(className="operating", children=[
         html.Div(kind, className="op-kind pinned" if op.pinned else "op-kind"),
+        tie_note(analysis) if not op.pinned else None,
         html.Table(className="metrics", children=[
             html.Tbody([html.Tr([html.Th(k), html.Td(v, className="num")]) for k, v in metrics])
         ]),
@@ -65,6 +103,22 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None):
                        lambda v: f"{v:,.1f}"),
         ]),
     ])
+
+
+def tie_note(analysis: Analysis):
+    """When the iso line lies along a hull segment both ends are optimal: say so, with the
+    rule used to report one (the conservative end, fewer cases flagged)."""
+    opt = analysis.optimal.optimum
+    if not opt.on_segment or opt.index_end is None:
+        return None
+    h = analysis.hull
+    end = opt.index_end
+    other = str(h.models[end]) or "always positive"
+    return html.P(className="tie-note", children=[
+        "Tie: the iso-performance line lies along a hull segment, so every point between "
+        f"this one and {other} at score ≥ {format_threshold(float(h.thresholds[end]))} "
+        f"(FPR {h.fpr[end]:.3f}, TPR {h.tpr[end]:.3f}) has the same expected cost. "
+        "Shown: the end that flags fewer cases."])
 
 
 def _confusion(title, tp, fp, fn, tn, fmt):
@@ -80,7 +134,7 @@ def _confusion(title, tp, fp, fn, tn, fmt):
     ])
 
 
-def model_table(analysis: Analysis | None):
+def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None):
     if analysis is None or not analysis.models:
         return html.P("No models.", className="hint")
     c = analysis.conditions
@@ -91,8 +145,9 @@ def model_table(analysis: Analysis | None):
     body = []
     for r in model_table_rows(analysis):
         ci = "" if math.isnan(r["auc_ci_low"]) else f" [{r['auc_ci_low']:.3f}, {r['auc_ci_high']:.3f}]"
+        k = (colors or {}).get(r["model"])
         body.append(html.Tr([
-            html.Td(r["model"]), html.Td(f"{r['rows']:,}", className="num"),
+            html.Td([swatch(k), r["model"]] if k is not None else r["model"]), html.Td(f"{r['rows']:,}", className="num"),
             html.Td(str(r["folds"]), className="num"),
             html.Td(f"{r['auc']:.3f}{ci}", className="num auc"),
             html.Td(_fmt(r["partial_auc_mcclish"]), className="num"),

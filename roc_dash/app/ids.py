@@ -47,3 +47,20 @@ DOWNLOAD = "download"
 EXPORT_CURVES = "export-curves"
 EXPORT_TABLE = "export-table"
 EXPORT_HTML = "export-html"
+
+# steppers of the exact-value inputs, the exact conditions and their messages
+COST_FP_DOWN, COST_FP_UP = "cost-fp-down", "cost-fp-up"
+COST_FN_DOWN, COST_FN_UP = "cost-fn-down", "cost-fn-up"
+PRIOR_DOWN, PRIOR_UP = "prior-down", "prior-up"
+PRIOR_SOURCE = "prior-source"  # which dataset's prevalence is "the data's prevalence"
+PRIOR_SOURCE_ROW = "prior-source-row"
+CONDITIONS = "conditions"  # Store: exact costs and prior (inputs show them rounded)
+CONTROL_MSG = "control-message"
+SAMPLES_MSG = "samples-message"
+
+PENDING = "pending-upload"  # Store: token of a rejected upload kept for a retry
+LOAD_DEMO = "load-demo"
+BANNER = "banner"  # notes on what is shown: missing datasets, several test sets, inverted scores
+MISSING = "missing-banner"  # datasets named by a link that are no longer on the server
+LINE_DRAG = "line-drag"  # Store: the shapes[0] keys of a drag of the iso line (browser-filtered)
+ZOOM = "zoom"  # Store: axis ranges the user zoomed each view to

@@ -25,23 +25,41 @@ def _labelled(label: str, control, *, hint: str | None = None, html_for: str | N
     return html.Div(children, className="control")
 
 
-def _slider_control(label: str, slider, input_):
-    """A labelled slider with its exact-value input beside the label."""
+def _slider_control(label: str, slider, input_, down: str, up: str, step_text: str):
+    """A labelled slider with its exact-value input and -/+ step buttons beside the label.
+
+    The input is a text box (a number box's own steppers cannot step a log scale and turn
+    "any" steps into NaN); the buttons step it: see ``callbacks.step_cost``/``step_prior``.
+    """
     return html.Div(className="control", children=[
         html.Div(className="label-row", children=[
-            html.Label(label, htmlFor=input_.id, className="control-label"), input_]),
+            html.Label(label, htmlFor=input_.id, className="control-label"),
+            html.Div(className="stepper", children=[
+                html.Button("−", id=down, n_clicks=0, className="step",
+                            title=f"Decrease ({step_text})",
+                            **{"aria-label": f"Decrease {label.lower()} ({step_text})"}),
+                input_,
+                html.Button("+", id=up, n_clicks=0, className="step",
+                            title=f"Increase ({step_text})",
+                            **{"aria-label": f"Increase {label.lower()} ({step_text})"}),
+            ]),
+        ]),
         html.Div(slider, className="slider"),
     ])
 
 
-def _cost_control(name: str, slider_id: str, input_id: str):
+def _exact_input(input_id: str, value: str):
+    return dcc.Input(id=input_id, type="text", inputMode="decimal", value=value, debounce=True,
+                     className="exact", autoComplete="off")
+
+
+def _cost_control(name: str, slider_id: str, input_id: str, down: str, up: str):
     marks = {v: f"{10 ** v:g}" for v in (-2, -1, 0, 1, 2)}
     return _slider_control(
         f"Cost of a {name}",
         dcc.Slider(id=slider_id, min=COST_MIN, max=COST_MAX, step=0.01, value=0.0,
                    marks=marks, updatemode="mouseup", allow_direct_input=False),
-        dcc.Input(id=input_id, type="number", value=1.0, min=1e-6, step="any", debounce=True,
-                  className="exact"),
+        _exact_input(input_id, "1"), down, up, "× or ÷ 10^0.1",
     )
 
 
@@ -71,34 +89,49 @@ def _data_panel():
                 html.Div("or click to choose (CSV, TSV, gzip, Parquet)", className="hint"),
             ]),
         ),
-        dcc.Loading(type="dot", children=html.Div(id=ids.UPLOAD_STATUS, className="status")),
+        dcc.Loading(type="dot", children=html.Div(id=ids.UPLOAD_STATUS, className="status",
+                                                  role="status")),
         html.Div(id=ids.UPLOAD_ERROR, className="error", role="alert"),
         _labelled("Positive label (only if labels are ambiguous)",
                   dcc.Input(id=ids.POSITIVE_LABEL, type="text", placeholder="e.g. cat",
                             debounce=True, className="text"),
+                  hint="Press Enter: a file rejected for ambiguous labels is read again.",
                   html_for=ids.POSITIVE_LABEL),
         html.Div(id=ids.DATASET_LIST, className="dataset-list"),
+        html.Button("Load the demo data", id=ids.LOAD_DEMO, n_clicks=0,
+                    className="link-button"),
         _format_help(),
+        dcc.Store(id=ids.PENDING, data=None),
     ])
 
 
 def _conditions_panel():
     return html.Section(className="panel", children=[
         html.H2("Costs and class mix"),
-        _cost_control("false positive", ids.COST_FP_SLIDER, ids.COST_FP),
-        _cost_control("false negative", ids.COST_FN_SLIDER, ids.COST_FN),
+        _cost_control("false positive", ids.COST_FP_SLIDER, ids.COST_FP, ids.COST_FP_DOWN,
+                      ids.COST_FP_UP),
+        _cost_control("false negative", ids.COST_FN_SLIDER, ids.COST_FN, ids.COST_FN_DOWN,
+                      ids.COST_FN_UP),
         _slider_control(
             "Deployment prior p(+)",
             dcc.Slider(id=ids.PRIOR_SLIDER, min=PRIOR_MIN, max=PRIOR_MAX, step=0.001, value=0.5,
                        updatemode="mouseup", allow_direct_input=False,
                        marks={0.001: "0", 0.25: "0.25", 0.5: "0.5", 0.75: "0.75", 0.999: "1"}),
-            dcc.Input(id=ids.PRIOR, type="number", value=0.5, min=1e-9, max=1 - 1e-9,
-                      step="any", debounce=True, className="exact"),
+            _exact_input(ids.PRIOR, "0.5"), ids.PRIOR_DOWN, ids.PRIOR_UP, "± 0.01",
         ),
-        html.Button("Use the data's prevalence", id=ids.PRIOR_RESET, n_clicks=0,
-                    className="link-button"),
+        html.Div(className="prior-row", children=[
+            html.Button("Use the data's prevalence", id=ids.PRIOR_RESET, n_clicks=0,
+                        className="link-button"),
+            html.Div(id=ids.PRIOR_SOURCE_ROW, style={"display": "none"}, children=[
+                html.Label("of", htmlFor=ids.PRIOR_SOURCE, className="hint"),
+                dcc.Dropdown(id=ids.PRIOR_SOURCE, options=[], value=None, clearable=False,
+                             searchable=False, className="prior-source"),
+            ]),
+        ]),
+        html.Div(id=ids.CONTROL_MSG, className="control-message", role="status"),
         html.Div(id=ids.SLOPE_TEXT, className="slope-text"),
         dcc.Store(id=ids.PRIOR_MODE, data="auto"),
+        dcc.Store(id=ids.CONDITIONS, data=None),
     ])
 
 
@@ -115,10 +148,11 @@ def _averaging_panel():
             _labelled("Confidence", dcc.Dropdown(
                 id=ids.LEVEL, value=0.95, clearable=False, searchable=False,
                 options=[{"label": f"{v:.0%}", "value": v} for v in (0.8, 0.9, 0.95, 0.99)])),
-            _labelled("Samples", dcc.Input(id=ids.SAMPLES, type="number", value=51, min=5,
-                                           max=1001, step=1, debounce=True, className="exact"),
+            _labelled("Samples", dcc.Input(id=ids.SAMPLES, type="number", value=51, step=1,
+                                           debounce=True, className="exact"),
                       html_for=ids.SAMPLES),
         ]),
+        html.Div(id=ids.SAMPLES_MSG, className="control-message", role="status"),
         _labelled("Band", dcc.RadioItems(
             id=ids.BAND, value="pointwise", className="radios",
             options=[{"label": "pointwise", "value": "pointwise"},
@@ -129,7 +163,7 @@ def _averaging_panel():
 def _view_panel():
     return html.Section(className="panel", children=[
         html.H2("Models and view"),
-        dcc.Checklist(id=ids.MODELS, options=[], value=[], className="checks"),
+        dcc.Checklist(id=ids.MODELS, options=[], value=[], className="checks model-list"),
         dcc.Checklist(id=ids.DET, options=[{"label": "ROC as DET (normal-deviate axes)",
                                             "value": "det"}], value=[], className="checks"),
         dcc.Checklist(id=ids.PRESENTATION, options=[{"label": "Presentation mode (large fonts)",
@@ -139,9 +173,11 @@ def _view_panel():
 
 
 def _graph_card(title: str, graph_id: str, config: dict, *, extra=None):
+    # the figure stays visible (dimmed) while an update runs
     return html.Div(className="card", children=[
         html.Div(className="card-head", children=[html.H2(title), *(extra or [])]),
         dcc.Loading(type="circle", delay_show=400,
+                    overlay_style={"visibility": "visible", "opacity": 0.55},
                     children=dcc.Graph(id=graph_id, config=config, className="graph",
                                        clear_on_unhover=True)),
     ])
@@ -158,8 +194,8 @@ def _operating_card():
             html.Label("Pin a threshold:", htmlFor=ids.PIN_THRESHOLD),
             dcc.Dropdown(id=ids.PIN_MODEL, options=[], placeholder="model", clearable=False,
                          className="pin-model"),
-            dcc.Input(id=ids.PIN_THRESHOLD, type="number", step="any", placeholder="threshold",
-                      className="exact"),
+            dcc.Input(id=ids.PIN_THRESHOLD, type="text", inputMode="decimal",
+                      placeholder="threshold", className="exact pin-threshold"),
             html.Button("Pin", id=ids.PIN_BUTTON, n_clicks=0, className="button"),
         ]),
     ])
@@ -199,22 +235,29 @@ def build_layout() -> html.Div:
                         _data_panel(), _conditions_panel(), _averaging_panel(), _view_panel(),
                     ]),
                     html.Section(className="views", children=[
+                        html.Div(id=ids.MISSING, className="banner warn", role="alert"),
+                        html.Div(id=ids.BANNER, className="banner", role="status"),
                         html.Div(className="grid", children=[
-                            _graph_card("ROC", ids.ROC_GRAPH, ROC_CONFIG, extra=[html.Span(
-                                "drag the red line to change the cost ratio", className="hint")]),
+                            _graph_card("ROC", ids.ROC_GRAPH, graph_config("roc", ROC_CONFIG),
+                                        extra=[html.Span(
+                                            "drag the red line to change the cost ratio",
+                                            className="hint")]),
                             _graph_card("Precision-recall at the deployment prior",
-                                        ids.PR_GRAPH, GRAPH_CONFIG),
-                            _graph_card("Cost curves", ids.COST_GRAPH, GRAPH_CONFIG),
+                                        ids.PR_GRAPH, graph_config("pr")),
+                            _graph_card("Cost curves", ids.COST_GRAPH, graph_config("cost")),
                             _operating_card(),
                         ]),
                         html.Div(className="card", children=[
-                            html.H2("Models"), html.Div(id=ids.MODEL_TABLE)]),
+                            html.H2("Models"),
+                            html.Div(id=ids.MODEL_TABLE, className="table-scroll")]),
                     ]),
                 ],
             ),
             dcc.Store(id=ids.DATASETS, data=[DEMO_ID], storage_type="session"),
             dcc.Store(id=ids.PINNED, data=None),
             dcc.Store(id=ids.VIZ_DATA, data=None),
+            dcc.Store(id=ids.LINE_DRAG, data=None),
+            dcc.Store(id=ids.ZOOM, data=None),
             dcc.Store(id=ids.URL_SYNC, data=None),
             dcc.Download(id=ids.DOWNLOAD),
         ],
@@ -227,3 +270,11 @@ def cost_to_slider(cost: float) -> float:
 
 def slider_to_cost(value: float) -> float:
     return float(f"{10 ** value:.4g}")
+
+
+def graph_config(name: str, config: dict | None = None) -> dict:
+    """A graph's config with its own download file name (``roc-dash-roc.png``, ...)."""
+    base = dict(config or GRAPH_CONFIG)
+    base["toImageButtonOptions"] = {**base.get("toImageButtonOptions", {}),
+                                    "filename": f"roc-dash-{name}"}
+    return base

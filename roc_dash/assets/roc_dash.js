@@ -25,14 +25,24 @@
         return t && t.length ? t[0].prop_id : "";
     }
 
-    /* Vertex of the hull maximising TPR - m FPR (first one on ties: the conservative end). */
+    /* The optimal hull vertex for slope m: roc_dash.core.hull.optimal_point's rule, with the
+     * same double operations in the same order. Walking from (0, 0), the first vertex whose
+     * outgoing segment does not rise above the iso line through it; on a tie (the segment
+     * lies on the line) that is the conservative end, the one flagging fewer cases. */
     function optimalVertex(hull, m) {
-        var best = 0, bestValue = -Infinity;
-        for (var k = 0; k < hull.fpr.length; k++) {
-            var v = hull.tpr[k] - m * hull.fpr[k];
-            if (v > bestValue + 1e-12) { bestValue = v; best = k; }
+        var f = hull.fpr, t = hull.tpr, last = f.length - 1, R = Math.pow(2, -44);
+        for (var k = 0; k < last; k++) {
+            var gap, tol;
+            if (m <= 1) {
+                gap = (t[k + 1] - t[k]) - m * (f[k + 1] - f[k]);
+                tol = R * ((t[k] + t[k + 1]) + m * (f[k] + f[k + 1]));
+            } else {
+                gap = (t[k + 1] - t[k]) / m - (f[k + 1] - f[k]);
+                tol = R * ((t[k] + t[k + 1]) / m + (f[k] + f[k + 1]));
+            }
+            if (gap <= tol) { return k; }
         }
-        return best;
+        return last;
     }
 
     function isoLine(f, t, m) {
@@ -128,20 +138,34 @@
         return out;
     }
 
-    function hideHover() {
-        return new window.dash_clientside.Patch()
-            .assign(["layout", "annotations", 0, "visible"], false).build();
+    /* Index of the annotation reserved for the hover marker (named "hover"). */
+    function hoverIndex(figure) {
+        var notes = figure && figure.layout && figure.layout.annotations;
+        if (!notes) { return -1; }
+        for (var i = 0; i < notes.length; i++) {
+            if (notes[i] && notes[i].name === "hover") { return i; }
+        }
+        return -1;
     }
 
-    function showHover(x, y, text) {
+    function hideHover(k) {
+        if (k < 0) { return window.dash_clientside.no_update; }
         return new window.dash_clientside.Patch()
-            .assign(["layout", "annotations", 0, "visible"], true)
-            .assign(["layout", "annotations", 0, "x"], x)
-            .assign(["layout", "annotations", 0, "y"], y)
-            .assign(["layout", "annotations", 0, "text"], text).build();
+            .assign(["layout", "annotations", k, "visible"], false).build();
     }
 
-    function linkHover(rocHover, prHover, costHover, viz, det) {
+    function showHover(k, x, y, text) {
+        if (k < 0) { return window.dash_clientside.no_update; }
+        return new window.dash_clientside.Patch()
+            .assign(["layout", "annotations", k, "visible"], true)
+            .assign(["layout", "annotations", k, "x"], x)
+            .assign(["layout", "annotations", k, "y"], y)
+            .assign(["layout", "annotations", k, "text"], text).build();
+    }
+
+    function linkHover(rocHover, prHover, costHover, viz, det, rocFig, prFig, costFig) {
+        var index = {"roc-graph": hoverIndex(rocFig), "pr-graph": hoverIndex(prFig),
+                     "cost-graph": hoverIndex(costFig)};
         var prop = triggeredProp();
         var source = prop.split(".")[0];
         var hover = {"roc-graph": rocHover, "pr-graph": prHover, "cost-graph": costHover}[source];
@@ -149,35 +173,44 @@
         var data = row(point && point.customdata);
         var views = ["roc-graph", "pr-graph", "cost-graph"];
         if (!viz || !data || data.length < 4 || data[2] === null || data[3] === null) {
-            return views.map(function (v) { return v === source ? window.dash_clientside.no_update : hideHover(); });
+            return views.map(function (v) {
+                return v === source ? window.dash_clientside.no_update : hideHover(index[v]);
+            });
         }
         var f = data[2], t = data[3], pi = viz.prior;
         var m = viz.cost_fp * (1 - pi) / (viz.cost_fn * pi), pc = 1 / (1 + m);
         var name = (viz.models && viz.models[data[0]]) || "trivial classifier";
         var text = "<b>" + name + "</b><br>score ≥ " + fmtThreshold(data[1]);
         return views.map(function (v) {
+            var k = index[v];
             if (v === source) { return window.dash_clientside.no_update; }
             if (v === "roc-graph") {
                 if (det && det.length) {
-                    if (f <= 0 || f >= 1 || t <= 0 || t >= 1) { return hideHover(); }
-                    return showHover(probit(f), probit(1 - t), text);
+                    if (f <= 0 || f >= 1 || t <= 0 || t >= 1) { return hideHover(k); }
+                    return showHover(k, probit(f), probit(1 - t), text);
                 }
-                return showHover(f, t, text);
+                return showHover(k, f, t, text);
             }
             if (v === "pr-graph") {
                 var d = pi * t + (1 - pi) * f;
-                return showHover(t, d > 0 ? pi * t / d : 1, text);
+                return showHover(k, t, d > 0 ? pi * t / d : 1, text);
             }
-            return showHover(pc, (1 - t) * pc + f * (1 - pc), text);
+            return showHover(k, pc, (1 - t) * pc + f * (1 - pc), text);
         });
     }
 
-    function writeUrl(cfp, cfn, prior, priorMode, avg, level, band, samples, det, pres,
-                      models, modelOptions, pinned) {
+    function writeUrl(conditions, avg, level, band, samples, det, pres, models, modelOptions,
+                      pinned, datasets) {
         var q = new URLSearchParams();
-        if (cfp !== null && cfp !== undefined) { q.set("cfp", cfp); }
-        if (cfn !== null && cfn !== undefined) { q.set("cfn", cfn); }
-        if (priorMode === "manual" && prior !== null && prior !== undefined) { q.set("prior", prior); }
+        var c = conditions || {};
+        if (c.cost_fp !== null && c.cost_fp !== undefined) { q.set("cfp", c.cost_fp); }
+        if (c.cost_fn !== null && c.cost_fn !== undefined) { q.set("cfn", c.cost_fn); }
+        if (c.prior_mode === "manual" && c.prior !== null && c.prior !== undefined) {
+            q.set("prior", c.prior);
+        }
+        if (datasets && datasets.length && !(datasets.length === 1 && datasets[0] === "demo")) {
+            q.set("data", datasets.join(","));
+        }
         if (avg) { q.set("avg", avg); }
         if (level) { q.set("level", level); }
         if (band) { q.set("band", band); }
@@ -196,6 +229,48 @@
         return search;
     }
 
+    /* Pass on a relayout of the ROC plot only when it moved the iso line (shapes[0]); a
+     * zoom or pan stays in the browser. Each drag gets a fresh stamp so that the same
+     * drag twice still reaches the server. */
+    function lineDrag(relayout) {
+        if (!relayout) { return window.dash_clientside.no_update; }
+        var keys = {}, any = false;
+        Object.keys(relayout).forEach(function (k) {
+            if (k.indexOf("shapes[0].") === 0) { keys[k] = relayout[k]; any = true; }
+        });
+        if (!any) { return window.dash_clientside.no_update; }
+        keys.stamp = Date.now();
+        return keys;
+    }
+
+    /* Remember each view's zoom (from its relayout events) so that the server draws the
+     * next figure with the same axis ranges: a zoom or pan survives every update.
+     * A double-click (autorange) forgets it. */
+    function axisRange(relayout, axis) {
+        if (relayout[axis + ".autorange"]) { return null; }
+        var r = relayout[axis + ".range"];
+        if (r && r.length === 2) { return [r[0], r[1]]; }
+        var a = relayout[axis + ".range[0]"], b = relayout[axis + ".range[1]"];
+        if (a !== undefined && b !== undefined) { return [a, b]; }
+        return undefined;
+    }
+
+    function keepZoom(rocRelayout, prRelayout, costRelayout, zoom, det) {
+        var prop = triggeredProp();
+        var view = {"roc-graph.relayoutData": "roc", "pr-graph.relayoutData": "pr",
+                    "cost-graph.relayoutData": "cost"}[prop];
+        var relayout = {"roc": rocRelayout, "pr": prRelayout, "cost": costRelayout}[view];
+        if (!view || !relayout) { return window.dash_clientside.no_update; }
+        var x = axisRange(relayout, "xaxis"), y = axisRange(relayout, "yaxis");
+        if (x === undefined && y === undefined) { return window.dash_clientside.no_update; }
+        var out = Object.assign({}, zoom || {});
+        var old = out[view] || {};
+        var entry = {x: x === undefined ? old.x || null : x, y: y === undefined ? old.y || null : y,
+                     det: view === "roc" && !!(det && det.length)};
+        out[view] = (entry.x || entry.y) ? entry : null;
+        return out;
+    }
+
     function copyLink() { return window.location.href; }
 
     function presentation(value) {
@@ -206,6 +281,8 @@
         rocDash: {
             moveIsoLine: moveIsoLine,
             linkHover: linkHover,
+            lineDrag: lineDrag,
+            keepZoom: keepZoom,
             writeUrl: writeUrl,
             copyLink: copyLink,
             presentation: presentation,
@@ -215,18 +292,45 @@
         }
     });
 
-    /* An SVG download button next to the PNG camera in every graph's mode bar. */
+    /* Exported images: one file name per view (roc-dash-roc.png, -pr, -cost) and a title
+     * line with the conditions they were drawn under. */
+    var VIEW_TITLES = {"roc-graph": "ROC", "pr-graph": "Precision-recall",
+                       "cost-graph": "Cost curves"};
+
+    function downloadView(gd, format) {
+        var host = gd.closest ? gd.closest("[id$='-graph']") : null;
+        var id = host ? host.id : "roc-graph";
+        var meta = (gd.layout && gd.layout.meta) || {};
+        var title = "<b>roc-dash · " + (VIEW_TITLES[id] || id) + "</b>" +
+            (meta.conditions ? "<br><span style='font-size:0.85em'>" + meta.conditions +
+             "</span>" : "");
+        var margin = Object.assign({}, gd.layout.margin || {});
+        margin.t = Math.max(margin.t || 0, 70);
+        var layout = Object.assign({}, gd.layout, {
+            title: {text: title, x: 0.01, xanchor: "left", y: 0.98, yanchor: "top"},
+            margin: margin
+        });
+        var full = gd._fullLayout || {};
+        return window.Plotly.downloadImage({data: gd.data, layout: layout}, {
+            format: format, filename: "roc-dash-" + id.replace(/-graph$/, ""), scale: 2,
+            width: full.width || 800, height: (full.height || 560) + 50
+        });
+    }
+
     function addSvgButton() {
         if (!window.Plotly || !window.Plotly.setPlotConfig) { return false; }
         window.Plotly.setPlotConfig({
+            modeBarButtonsToRemove: ["toImage", "lasso2d", "select2d"],
             modeBarButtonsToAdd: [{
+                name: "downloadPng",
+                title: "Download plot as PNG (with the conditions)",
+                icon: window.Plotly.Icons.camera,
+                click: function (gd) { downloadView(gd, "png"); }
+            }, {
                 name: "downloadSvg",
-                title: "Download plot as SVG",
+                title: "Download plot as SVG (with the conditions)",
                 icon: window.Plotly.Icons.disk,
-                click: function (gd) {
-                    var title = (gd.id || "roc-dash").replace(/-graph$/, "");
-                    window.Plotly.downloadImage(gd, {format: "svg", filename: "roc-dash-" + title});
-                }
+                click: function (gd) { downloadView(gd, "svg"); }
             }]
         });
         return true;

@@ -129,6 +129,8 @@ class ModelAnalysis:
     vertical: VerticalAverage
     threshold: ThresholdAverage
     notes: tuple[str, ...] = field(default=())
+    dataset: str | None = None
+    """The dataset (test set) the model was evaluated on, when the table says."""
 
 
 @dataclass(frozen=True)
@@ -151,15 +153,54 @@ class Analysis:
     comparisons: list[Comparison]
     notes: tuple[str, ...] = field(default=())
     data_prevalence: float | None = None
+    dataset_prevalence: dict[str, float] = field(default_factory=dict)
+    """Prevalence of each dataset (test set) of the shown models, when the table says."""
 
     def model(self, name: str) -> ModelAnalysis:
         return next(m for m in self.models if m.name == name)
+
+    @property
+    def datasets(self) -> list[str]:
+        """The datasets of the shown models, in order (empty when the table has none)."""
+        return list(self.dataset_prevalence)
+
+    @property
+    def spans_datasets(self) -> bool:
+        """True when the shown models come from more than one test set: the joint hull and
+        the overall optimum then compare models evaluated on different data."""
+        return len(self.dataset_prevalence) > 1
 
 
 def prevalence(table: pd.DataFrame) -> float:
     """Weighted share of positives in the table."""
     w = table["weight"].to_numpy(dtype=np.float64)
     return float(w[table["label"].to_numpy(dtype=bool)].sum() / w.sum())
+
+
+def dataset_prevalences(table: pd.DataFrame) -> dict[str, float]:
+    """Prevalence of each dataset of a table with a ``dataset`` column (in order of first
+    appearance); empty when there is no such column.
+
+    Each dataset is one test set; its prevalence is the weighted share of positives over its
+    rows. (A dataset with several models counts each model's rows: with every model scored on
+    the same rows this is the test set's prevalence.)
+    """
+    if "dataset" not in table.columns:
+        return {}
+    return {str(k): prevalence(g)
+            for k, g in table.groupby("dataset", sort=False, observed=True)}
+
+
+def inverted_note(name: str, auc_ci: AucInterval | None, positive: str | None = None) -> str | None:
+    """A warning when a model's AUC interval lies entirely below 0.5: its scores rank the
+    negatives above the positives, which usually means the wrong class was taken as
+    positive (or the scores are "lower = more positive")."""
+    if auc_ci is None or not auc_ci.high < 0.5:
+        return None
+    label = f"positive label {positive!r}" if positive else "the chosen positive label"
+    return (f"{name}: scores look inverted for {label} (AUC {auc_ci.auc:.3f}, "
+            f"{auc_ci.level:.0%} CI [{auc_ci.low:.3f}, {auc_ci.high:.3f}] entirely below 0.5) "
+            "— is the positive label right?")
 
 
 def _weights(frame: pd.DataFrame) -> np.ndarray | None:
@@ -175,7 +216,8 @@ def _operating(hull: RocHull, cond: Conditions) -> Operating:
                      normalized_expected_cost=normalized_expected_cost(opt.fpr, opt.tpr, **kw))
 
 
-def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions) -> ModelAnalysis:
+def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
+                   positive: str | None = None) -> ModelAnalysis:
     y = frame["label"].to_numpy(dtype=bool)
     s = frame["score"].to_numpy(dtype=np.float64)
     w = _weights(frame)
@@ -186,6 +228,9 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions) -> ModelAna
     except ValueError as exc:  # e.g. a single positive: the variance is undefined
         ci = None
         notes.append(f"{name}: no AUC confidence interval ({exc}).")
+    inverted = inverted_note(name, ci, positive)
+    if inverted:
+        notes.append(inverted)
     folds = fold_curves(y, s, frame["fold"].to_numpy(), weights=w)
     curves = folds if len(folds) > 1 else {"pooled": curve}
     vertical = vertical_average(curves, n_samples=cond.n_samples, level=cond.level,
@@ -215,6 +260,7 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions) -> ModelAna
         vertical=vertical,
         threshold=threshold,
         notes=tuple(notes),
+        dataset=str(frame["dataset"].iloc[0]) if "dataset" in frame.columns else None,
     )
 
 
@@ -271,20 +317,35 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None) -> Analys
     optimum and DeLong's paired test for every pair of models scored on the same rows.
     """
     cond = conditions or Conditions()
+    by_dataset = dataset_prevalences(table)
+    data_prior = next(iter(by_dataset.values())) if by_dataset else prevalence(table)
     if cond.prior_pos is None:
-        cond = dataclasses.replace(cond, prior_pos=prevalence(table))
+        cond = dataclasses.replace(cond, prior_pos=data_prior)
+    positive = table.attrs.get("positive_label")
     groups = {str(k): g for k, g in table.groupby("model", sort=False, observed=True)}
-    models = [_analyse_model(name, frame, cond) for name, frame in groups.items()]
+    models = [_analyse_model(name, frame, cond, positive) for name, frame in groups.items()]
     hull = hull_of_curves({m.name: m.curve for m in models})
+    notes = [n for m in models for n in m.notes]
+    if len(by_dataset) > 1:
+        notes.insert(0, spanning_note(by_dataset))
     return Analysis(
         conditions=cond,
         models=models,
         hull=hull,
         optimal=_operating(hull, cond),
         comparisons=_compare(groups),
-        notes=tuple(n for m in models for n in m.notes),
-        data_prevalence=prevalence(table),
+        notes=tuple(notes),
+        data_prevalence=data_prior,
+        dataset_prevalence=by_dataset,
     )
+
+
+def spanning_note(by_dataset: dict[str, float]) -> str:
+    """The warning shown whenever the joint hull and optimum span several test sets."""
+    names = ", ".join(f"{k} (prevalence {v:.3f})" for k, v in by_dataset.items())
+    return (f"The shown models come from {len(by_dataset)} different test sets: {names}. "
+            "The joint hull and the overall optimum compare models evaluated on different "
+            "data; compare them with care, or show one dataset's models at a time.")
 
 
 def _settings(c: Conditions) -> tuple:

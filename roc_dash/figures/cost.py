@@ -25,6 +25,7 @@ from .style import (
     hover_annotation,
     line_style,
     point_data,
+    style_index,
 )
 
 __all__ = ["cost_figure"]
@@ -43,7 +44,7 @@ def _envelope_trace(analysis, name, env, style, *, label):
 
 
 def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
-                font_size: int = 14) -> go.Figure:
+                font_size: int = 14, colors: dict[str, int] | None = None) -> go.Figure:
     pc = analysis.conditions.pc_pos
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="always negative",
@@ -53,7 +54,8 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
                              line={"color": REFERENCE_COLOR, "dash": "dash", "width": 1.5},
                              hovertemplate="always positive<extra></extra>"))
     for i, m in enumerate(analysis.models):
-        fig.add_trace(_envelope_trace(analysis, m.name, lower_envelope(m.hull), line_style(i),
+        fig.add_trace(_envelope_trace(analysis, m.name, lower_envelope(m.hull),
+                                      line_style(style_index(colors, m.name, i)),
                                       label=f"{m.name} lower envelope"))
     joint = lower_envelope(analysis.hull)
     cost_here = float(envelope_cost_at(joint, pc))

@@ -25,6 +25,7 @@ from .style import (
     hover_annotation,
     line_style,
     point_data,
+    style_index,
 )
 
 __all__ = ["pr_figure"]
@@ -68,7 +69,7 @@ def precision_at(prevalence: float, fpr: float, tpr: float) -> float:
 
 
 def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
-              font_size: int = 14) -> go.Figure:
+              font_size: int = 14, colors: dict[str, int] | None = None) -> go.Figure:
     """Each model's PR curve at the deployment prior, the achievable PR curve of the joint
     hull, the baseline precision π and iso-F1 curves."""
     pi = analysis.conditions.prior_pos
@@ -89,7 +90,8 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
         pr = interpolate_pr(vertices, prevalence=pi, max_points=MAX_VERTICES)
         data, text = _points(i, m.name, vertices, pr, pi)
         fig.add_trace(go.Scatter(
-            x=pr.recall, y=pr.precision, mode="lines", line=line_style(i),
+            x=pr.recall, y=pr.precision, mode="lines",
+            line=line_style(style_index(colors, m.name, i)),
             name=f"{m.name} (AP {m.average_precision:.3f})", customdata=data, text=text,
             hovertemplate=HOVER))
     if analysis.models:
@@ -120,6 +122,8 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
             hoverinfo="skip"))
     base_layout(fig, x_title="Recall (true positive rate)",
                 y_title=f"Precision at p(+) = {pi:.3g}", font_size=font_size)
-    fig.update_layout(annotations=[hover_annotation(), *fig.layout.annotations],
-                      meta={"prior": pi})
+    # assigned, not update_layout(annotations=...): an update merges a list into the existing
+    # annotations element by element, so the hover marker would overwrite the first F1 label
+    fig.layout.annotations = [hover_annotation(), *fig.layout.annotations]
+    fig.update_layout(meta={"prior": pi}, margin_r=58)
     return fig

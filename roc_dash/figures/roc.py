@@ -29,6 +29,7 @@ from .style import (
     line_style,
     point_data,
     rgba,
+    style_index,
 )
 
 __all__ = ["roc_figure", "iso_line_endpoints", "AVERAGING_MODES"]
@@ -50,12 +51,12 @@ def iso_line_endpoints(fpr: float, tpr: float, slope: float) -> tuple[float, flo
 
 
 def _curve_trace(name, idx, fpr, tpr, thresholds, *, legend=True, width=2.5, opacity=1.0,
-                 show_name=None, prefix=""):
+                 show_name=None, prefix="", style=None):
     keep = display_indices(fpr, tpr, max_points=MAX_VERTICES)
     data, text = point_data(idx, name, thresholds[keep], fpr[keep], tpr[keep], prefix=prefix)
     return go.Scatter(
         x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or name,
-        line=line_style(idx, width=width), opacity=opacity, text=text, customdata=data,
+        line=line_style(idx if style is None else style, width=width), opacity=opacity, text=text, customdata=data,
         hovertemplate=HOVER, legendgroup=name, showlegend=legend,
     )
 
@@ -72,7 +73,7 @@ def _det_axes(fig: go.Figure, font_size: int) -> None:
 
 
 def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = False,
-               operating: OperatingSummary | None = None, font_size: int = 14) -> go.Figure:
+               operating: OperatingSummary | None = None, font_size: int = 14, colors: dict[str, int] | None = None) -> go.Figure:
     """The ROC (or DET) view of an analysis.
 
     Parameters
@@ -90,17 +91,18 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         raise ValueError(f"averaging must be one of {AVERAGING_MODES}")
     fig = go.Figure()
     if det:
-        return _det_figure(fig, analysis, operating, font_size)
+        return _det_figure(fig, analysis, operating, font_size, colors)
     fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC 0.5)",
                              line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
                              hoverinfo="skip"))
     for i, m in enumerate(analysis.models):
         label = f"{m.name} (AUC {m.auc:.3f})"
+        k = style_index(colors, m.name, i)
         if averaging == "none" and len(m.folds) > 1:
             for j, (fold, c) in enumerate(m.folds.items()):
                 fig.add_trace(_curve_trace(m.name, i, c.fpr, c.tpr, c.thresholds,
                                            legend=j == 0, width=1.3, opacity=0.75,
-                                           show_name=label,
+                                           show_name=label, style=k,
                                            prefix=f"fold {fold} of "))
         elif averaging == "vertical" and m.n_folds > 1:
             va = m.vertical
@@ -108,11 +110,11 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
             fig.add_trace(go.Scatter(
                 x=np.concatenate((va.fpr, va.fpr[::-1])),
                 y=np.concatenate((va.tpr_high, va.tpr_low[::-1])),
-                fill="toself", fillcolor=rgba(color(i), 0.18), line={"width": 0},
+                fill="toself", fillcolor=rgba(color(k), 0.18), line={"width": 0},
                 name=f"{int(va.level * 100)}% {band} band", legendgroup=m.name,
                 showlegend=False, hoverinfo="skip"))
             fig.add_trace(go.Scatter(
-                x=va.fpr, y=va.tpr_mean, mode="lines", line=line_style(i),
+                x=va.fpr, y=va.tpr_mean, mode="lines", line=line_style(k),
                 name=label,
                 legendgroup=m.name,
                 meta=m.name,
@@ -121,20 +123,20 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         elif averaging == "threshold" and m.n_folds > 1:
             ta = m.threshold
             fig.add_trace(go.Scatter(
-                x=ta.fpr_mean, y=ta.tpr_mean, mode="lines+markers", line=line_style(i),
-                marker={"size": 5, "color": color(i)},
+                x=ta.fpr_mean, y=ta.tpr_mean, mode="lines+markers", line=line_style(k),
+                marker={"size": 5, "color": color(k)},
                 error_x={"type": "data", "symmetric": False, "array": ta.fpr_high - ta.fpr_mean,
-                         "arrayminus": ta.fpr_mean - ta.fpr_low, "color": rgba(color(i), 0.5),
+                         "arrayminus": ta.fpr_mean - ta.fpr_low, "color": rgba(color(k), 0.5),
                          "thickness": 1},
                 error_y={"type": "data", "symmetric": False, "array": ta.tpr_high - ta.tpr_mean,
-                         "arrayminus": ta.tpr_mean - ta.tpr_low, "color": rgba(color(i), 0.5),
+                         "arrayminus": ta.tpr_mean - ta.tpr_low, "color": rgba(color(k), 0.5),
                          "thickness": 1},
                 name=label, legendgroup=m.name,
                 **_points(i, m.name, ta.threshold, ta.fpr_mean, ta.tpr_mean),
                 hovertemplate=HOVER))
         else:
             fig.add_trace(_curve_trace(m.name, i, m.curve.fpr, m.curve.tpr, m.curve.thresholds,
-                                       show_name=label))
+                                       show_name=label, style=k))
 
     hull = analysis.hull
     fig.add_trace(go.Scatter(
@@ -220,7 +222,7 @@ def _empty(fig: go.Figure) -> None:
                        x=0.5, y=0.5, showarrow=False, font={"size": 16})
 
 
-def _det_figure(fig, analysis, operating, font_size):
+def _det_figure(fig, analysis, operating, font_size, colors=None):
     for i, m in enumerate(analysis.models):
         d = det_curve(m.curve)
         x, y = d.fpr_deviate, d.fnr_deviate
@@ -229,7 +231,7 @@ def _det_figure(fig, analysis, operating, font_size):
         sel = np.flatnonzero(ok)[keep]
         fig.add_trace(go.Scatter(
             x=x[sel], y=y[sel], mode="lines", name=f"{m.name} (AUC {m.auc:.3f})",
-            line=line_style(i),
+            line=line_style(style_index(colors, m.name, i)),
             **_points(i, m.name, d.thresholds[sel], d.fpr[sel], 1 - d.fnr[sel]),
             hovertemplate="%{text}<br>FPR %{customdata[2]:.3f}<br>TPR %{customdata[3]:.3f}"
                           "<extra></extra>"))

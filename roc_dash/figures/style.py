@@ -12,8 +12,11 @@ import plotly.io as pio
 # each layout) lets plotly share one validated copy: naming it costs ~12 ms per figure.
 pio.templates.default = TEMPLATE = "plotly_white"
 
-# Okabe & Ito (2008), colour-blind-safe; black is kept for reference lines.
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
+# Okabe & Ito (2008), colour-blind-safe, without its yellow and sky blue (illegible as lines
+# on white, on a projector), then Tol's wine and teal and black; dash styles tell them apart
+# in greyscale.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#882255", "#117733",
+           "#000000")
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 REFERENCE_COLOR = "#8c8c8c"
 HULL_COLOR = "#222222"
@@ -22,12 +25,13 @@ OPTIMUM_COLOR = "#b00020"
 PINNED_COLOR = "#6a3d9a"
 MAX_VERTICES = 2000
 
-# Mode bar: PNG download (the SVG button is added by assets/roc_dash.js), no logo, no cloud.
+# Mode bar: no logo, no cloud; the PNG and SVG buttons (titled with the conditions) are
+# added by assets/roc_dash.js.
 GRAPH_CONFIG = {
     "displaylogo": False,
     "showSendToCloud": False,
     "toImageButtonOptions": {"format": "png", "scale": 2},
-    "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+    "modeBarButtonsToRemove": ["lasso2d", "select2d", "toImage"],
 }
 
 
@@ -39,6 +43,36 @@ def line_style(index: int, *, width: float = 2.5) -> dict:
 
 def color(index: int) -> str:
     return PALETTE[index % len(PALETTE)]
+
+
+#: CSS border style closest to each plotly dash style (for the swatches in the page).
+_CSS_DASH = {"solid": "solid", "dash": "dashed", "dot": "dotted", "dashdot": "dashed",
+             "longdash": "dashed", "longdashdot": "dashed"}
+
+
+def dash_css(index: int) -> str:
+    return _CSS_DASH[DASHES[index % len(DASHES)]]
+
+
+def swatch_css() -> str:
+    """CSS giving the ``k``-th option of the model list the ``k``-th line style as a swatch.
+
+    The options follow the order of all loaded models, the order colours are assigned in, so
+    the swatch is a function of the position alone (``assets/style.css`` holds this text; a
+    test checks that it is current). Plain-text options are used because Dash 4's checklist
+    does not re-render options whose labels are components.
+    """
+    period = len(PALETTE) * len(DASHES) // math.gcd(len(PALETTE), len(DASHES))
+    sel = ".model-list .dash-options-list-option:nth-child({}n+{}) .dash-options-list-option-text::before"
+    rules = [f"{sel.format(period, k + 1)} {{ border-top-color: {color(k)}; "
+             f"border-top-style: {dash_css(k)}; }}" for k in range(period)]
+    return "\n".join(rules) + "\n"
+
+
+def style_index(colors, name: str, position: int) -> int:
+    """The colour/dash index of a model: its place among all loaded models when ``colors``
+    maps names to it (so it keeps its colour whatever is shown), else its position."""
+    return colors.get(name, position) if colors else position
 
 
 def rgba(hex_color: str, alpha: float) -> str:
@@ -91,6 +125,7 @@ def base_layout(fig: go.Figure, *, x_title: str, y_title: str, font_size: int = 
         hovermode="closest",
         font={"size": font_size},
         uirevision="keep",
+        modebar={"orientation": "v", "bgcolor": "rgba(255,255,255,0.7)"},
     )
     fig.update_xaxes(title_text=x_title, range=list(x_range), constrain="domain",
                      showline=True, linecolor="#444", mirror=True, zeroline=False)

@@ -62,7 +62,7 @@ def test_brw001_starts_with_demo_curves(dash_duo, app, shot):
     assert {n.split(" (AUC")[0] for n in demo} == {
         "logistic regression", "naive Bayes", "decision tree", "gradient boosting"}
     dash_duo.wait_for_contains_text(f"#{ids.MODEL_TABLE}", "logistic regression")
-    dash_duo.wait_for_contains_text(f"#{ids.DATASET_LIST}", "demo")
+    dash_duo.wait_for_contains_text(f"#{ids.DATASET_LIST}", "Demo")
     shot("brw001_demo")
     # hovering a vertex of a curve shows its threshold
     hover_text = hover_at(dash_duo, 0.2, _tpr_at(app, "logistic regression", 0.2))

@@ -7,26 +7,24 @@ import numpy as np
 import pandas as pd
 import pytest
 from dash import no_update
-from dash.exceptions import PreventUpdate
 
-from roc_dash.app import create_app, ids
+from roc_dash.app import create_app
 from roc_dash.app.callbacks import (
     AnalysisCache,
     apply_upload,
     curves_csv,
-    dragged_slope,
+    decode_upload,
     model_names,
-    parse_query,
     pin_from_click,
     remove_dataset,
     render_views,
     resolve_operating,
-    sync_controls,
+    table_csv,
 )
 from roc_dash.app.components import model_table_rows
+from roc_dash.app.controls import parse_query
 from roc_dash.app.store import DEMO_ID, DatasetStore
 from roc_dash.core.analysis import Conditions, analyse
-from roc_dash.core.hull import iso_performance_slope
 from roc_dash.html_report import render_html
 
 from ..conftest import make_predictions
@@ -56,6 +54,12 @@ def cache(store):
     return AnalysisCache(store)
 
 
+def _upload(store, payloads, names, ids_, positive=None):
+    sources = [(n, decode_upload(n, p)) for p, n in zip(payloads, names, strict=True)]
+    out = apply_upload(store, sources, ids_, positive)
+    return out.dataset_ids, out.status, out.error
+
+
 def _views(cache, ids_, models=None, **kw):
     models = models if models is not None else model_names(cache, ids_)
     cond = kw.pop("conditions", Conditions(prior_pos=0.3))
@@ -63,10 +67,12 @@ def _views(cache, ids_, models=None, **kw):
 
 
 def test_cbk001_upload_adds_a_dataset_to_every_view(store, cache):
-    ids_, status, error = apply_upload(store, [_data_url(_good_csv())], ["mine.csv"], [DEMO_ID])
-    assert ids_[0] == DEMO_ID and len(ids_) == 2
+    ids_, status, error = _upload(store, [_data_url(_good_csv())], ["mine.csv"], [DEMO_ID])
+    assert len(ids_) == 1 and ids_[0] != DEMO_ID  # the first upload replaces the demo
     assert error == "" and "mine.csv" in status and "120 rows" in status
-    roc, pr, cost, op, table, viz, slope = _views(cache, ids_)
+    assert "replaces the demo" in status
+    ids_ = [DEMO_ID, *ids_]
+    roc, pr, cost, op, table, viz, slope, _ = _views(cache, ids_)
     assert any(n.startswith("mine (AUC ") for n in _legend(roc))
     assert any(n.startswith("logistic regression (AUC ") for n in _legend(roc))
     assert any(n.startswith("mine (AP ") for n in _legend(pr))
@@ -75,11 +81,11 @@ def test_cbk001_upload_adds_a_dataset_to_every_view(store, cache):
 
 
 def test_cbk002_bad_upload_changes_nothing(store):
-    ids_, status, error = apply_upload(store, [_data_url(b"label,score\n")], ["empty.csv"],
-                                       [DEMO_ID])
+    ids_, status, error = _upload(store, [_data_url(b"label,score\n")], ["empty.csv"],
+                                  [DEMO_ID])
     assert ids_ is no_update and "empty.csv" in error
     # all-or-nothing over several files: the good one is not loaded either
-    ids_, _, error = apply_upload(
+    ids_, _, error = _upload(
         store, [_data_url(_good_csv()), _data_url(b"\x89PNG\r\n\x1a\n\x00\x00")],
         ["good.csv", "picture.png"], [DEMO_ID])
     assert ids_ is no_update and "picture.png" in error
@@ -90,20 +96,24 @@ def test_cbk003_positive_label_for_ambiguous_labels(store):
     frame = make_predictions(80, seed=3)
     frame["label"] = np.where(frame["label"] == 1, "cat", "dog")
     payload = [_data_url(frame.to_csv(index=False).encode())]
-    ids_, _, error = apply_upload(store, payload, ["pets.csv"], [])
+    ids_, _, error = _upload(store, payload, ["pets.csv"], [])
     assert ids_ is no_update and "cat" in error and "dog" in error
-    ids_, status, error = apply_upload(store, payload, ["pets.csv"], [], positive="cat")
+    # the page's wording: the Positive label box, not a command-line flag
+    assert "Positive label box" in error and "--positive" not in error
+    ids_, status, error = _upload(store, payload, ["pets.csv"], [], positive="cat")
     assert error == "" and len(ids_) == 1
 
 
-def test_cbk004_same_file_twice_gets_distinct_model_names(store, cache):
-    ids_, _, _ = apply_upload(store, [_data_url(_good_csv())], ["run.csv"], [])
-    ids_, _, _ = apply_upload(store, [_data_url(_good_csv(1))], ["run.csv"], ids_)
-    assert model_names(cache, ids_) == ["run", "run (2)"]
+def test_cbk004_same_name_twice_gets_distinct_model_names(store, cache):
+    ids_, _, _ = _upload(store, [_data_url(_good_csv())], ["run.csv"], [])
+    ids_, status, _ = _upload(store, [_data_url(_good_csv(1))], ["run.csv"], ids_)
+    assert model_names(cache, ids_) == ["run", "run (run.csv #2)"]
+    assert "shown as 'run (run.csv #2)'" in status
 
 
 def test_cbk005_remove_and_missing_dataset(store, cache):
-    ids_, _, _ = apply_upload(store, [_data_url(_good_csv())], ["a.csv"], [DEMO_ID])
+    ids_, _, _ = _upload(store, [_data_url(_good_csv())], ["a.csv"], [DEMO_ID])
+    ids_ = [DEMO_ID, *ids_]
     assert remove_dataset(ids_, DEMO_ID) == ids_[1:]
     for f in store.dir.iterdir():  # the server's data folder was wiped
         f.unlink()
@@ -152,41 +162,16 @@ def test_cbk008_model_selection_sets_the_joint_hull(cache):
     assert not any("naive Bayes" in n for n in _legend(one[0]))
     empty = _views(cache, [DEMO_ID], models=[])
     assert empty[5] is None and "No model" in str(empty[0].layout.annotations)
-
-
-def test_cbk009_sync_controls():
-    base = {"cost_fp": 1.0, "cost_fn": 1.0, "prior": 0.3, "fp_slider": 0.0, "fn_slider": 0.0,
-            "prior_slider": 0.3}
-    assert sync_controls(ids.COST_FP_SLIDER, {**base, "fp_slider": 1.0})[:2] == (10.0, 1.0)
-    assert sync_controls(ids.COST_FN, {**base, "cost_fn": 4.0})[1] == 4.0
-    assert sync_controls(ids.PRIOR_SLIDER, {**base, "prior_slider": 0.1})[2:] == (0.1, "manual")
-    # auto prior follows the data; a manual one stays
-    assert sync_controls(ids.DATASETS, base, data_prior=0.2737)[2] == pytest.approx(0.2737)
-    assert sync_controls(ids.DATASETS, base, data_prior=0.27, prior_mode="manual")[2] == 0.3
-    assert sync_controls(ids.PRIOR_RESET, base, data_prior=0.27, prior_mode="manual")[2:] == (
-        0.27, "auto")
-    # dragging the iso line to slope 2 with p = 0.3: c(FP) = m p / (1 - p) c(FN)
-    relayout = {"shapes[0].x0": 0.1, "shapes[0].y0": 0.3, "shapes[0].x1": 0.3,
-                "shapes[0].y1": 0.7}
-    cfp, cfn, prior, _ = sync_controls(ids.ROC_GRAPH, base, relayout=relayout)
-    assert cfp == pytest.approx(2 * 0.3 / 0.7, rel=1e-3) and (cfn, prior) == (1.0, 0.3)
-    assert iso_performance_slope(cfp, cfn, prior) == pytest.approx(2, rel=1e-3)
-    # a zoom is not a drag
-    with pytest.raises(PreventUpdate):
-        sync_controls(ids.ROC_GRAPH, base, relayout={"xaxis.range[0]": 0.1})
-    # the first load takes the link's settings
-    cfp, cfn, prior, mode = sync_controls(None, base, search="?cfp=3&cfn=0.5&prior=0.05")
-    assert (cfp, cfn, prior, mode) == (3.0, 0.5, 0.05, "manual")
-
-
-def test_cbk010_dragged_slope_merges_endpoint_keys():
-    assert dragged_slope({"shapes[0].x0": 0, "shapes[0].y0": 0, "shapes[0].x1": 0.5,
-                          "shapes[0].y1": 1}) == 2
-    assert dragged_slope({"shapes[0].x0": 0.5, "shapes[0].x1": 0.5, "shapes[0].y0": 0,
-                          "shapes[0].y1": 1}) is None  # vertical
-    assert dragged_slope({"shapes[0].x0": 0, "shapes[0].x1": 1, "shapes[0].y0": 1,
-                          "shapes[0].y1": 0}) is None  # negative slope
-    assert dragged_slope(None) is None
+    # a model keeps its colour whatever else is ticked
+    colour = {n: None for n in DEMO_MODELS}
+    for shown in (DEMO_MODELS, ["decision tree"], ["naive Bayes", "decision tree"]):
+        roc = _views(cache, [DEMO_ID], models=shown)[0]
+        for t in roc.data:
+            name = (t.name or "").split(" (AUC")[0]
+            if name in colour:
+                colour[name] = colour[name] or t.line.color
+                assert t.line.color == colour[name], (name, shown)
+    assert len(set(colour.values())) == 4
 
 
 def test_cbk011_url_round_trip():
@@ -197,6 +182,10 @@ def test_cbk011_url_round_trip():
                  "presentation": ["on"], "models": ["a", "b"],
                  "pin": {"model": "naive Bayes", "threshold": 0.42}}
     assert parse_query("?pin=x|inf")["pin"] == {"model": "x", "threshold": None}
+    # dataset ids: validated, each once, bounded
+    ok = "A" * 32
+    assert parse_query(f"?data={ok},{ok},demo,../etc,x")["data"] == [ok, "demo"]
+    assert len(parse_query("?data=" + ",".join(f"{i:032d}" for i in range(300)))["data"]) == 20
     # junk is ignored, not fatal
     assert parse_query("?cfp=-1&prior=2&avg=zzz&n=3&level=abc") == {}
 
@@ -236,6 +225,10 @@ def test_cbk013_exports(cache):
         analysis.model("logistic regression").curve)
     rows = pd.DataFrame(model_table_rows(analysis))
     assert list(rows["model"]) == DEMO_MODELS and rows["auc"].between(0.7, 1).all()
+    # the table CSV says under which conditions its optimal thresholds hold
+    table = pd.read_csv(io.StringIO(table_csv(analysis)))
+    assert (table["prior_pos"] == 0.3).all() and (table["cost_fp"] == 1).all()
+    assert table["slope"].iloc[0] == pytest.approx(0.7 / 0.3)
     page = render_html(analysis)
     assert page.startswith("<!DOCTYPE html>") and "logistic regression" in page
     assert '<script src="http' not in page and "Plotly" in page  # plotly.js inlined
@@ -279,3 +272,18 @@ def test_cbk016_health_and_layout(tmp_path):
     assert page.status_code == 200 and b"roc-dash" in page.data
     assert client.get("/assets/style.css").status_code == 200
     assert client.get("/assets/roc_dash.js").status_code == 200
+
+
+def test_cbk017_html_report_carries_the_dashboards_state(cache):
+    from roc_dash.html_report import ReportState
+
+    analysis = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3, cost_fn=4))
+    pinned = resolve_operating(analysis, {"model": "naive Bayes", "threshold": 0.42})
+    page = render_html(analysis, state=ReportState(
+        averaging="vertical", datasets=("demo", "preds.csv"), operating=pinned,
+        link="http://host/?cfn=4&pin=naive%20Bayes|0.42"))
+    assert "Operating point (pinned)" in page and "naive Bayes" in page
+    assert "Fold averaging: vertical" in page and "preds.csv" in page
+    assert 'href="http://host/?cfn=4&amp;pin=naive%20Bayes|0.42"' in page
+    assert "vertical average of 10 folds" in page  # the ROC figure drawn as in the page
+    assert "p(+) = 0.3" in page

@@ -60,3 +60,51 @@ def test_fig003_iso_line_is_tangent_at_the_optimum(big_analysis):
     for f, t, s in [(0.2, 0.6, 0.5), (0.0, 0.0, 3.0), (0.5, 0.9, 0.01)]:
         x0, y0, x1, y1 = iso_line_endpoints(f, t, s)
         assert 0 <= x0 <= x1 <= 1 and -1e-12 <= y0 and y1 <= 1 + 1e-12
+
+
+def test_fig004_every_view_reserves_a_named_hover_marker(big_analysis):
+    """The hover marker is its own annotation; the PR view's iso-F1 labels stay put."""
+    pr = pr_figure(big_analysis)
+    names = [a.name for a in pr.layout.annotations]
+    assert names.count("hover") == 1
+    assert [a.text for a in pr.layout.annotations if a.name != "hover"] == [
+        "F1=0.2", "F1=0.4", "F1=0.6", "F1=0.8"]
+    for fig in (roc_figure(big_analysis), cost_figure(big_analysis)):
+        assert [a.name for a in fig.layout.annotations].count("hover") == 1
+
+
+def test_fig005_colours_follow_the_model_not_its_position(big_analysis):
+    """With a colour map, a model keeps its line style whatever else is shown."""
+    from roc_dash.figures.style import PALETTE
+
+    colors = {"zzz": 0, "a": 1, "b": 2}
+    for fig in (roc_figure(big_analysis, colors=colors), pr_figure(big_analysis, colors=colors),
+                cost_figure(big_analysis, colors=colors)):
+        styled = {t.name.split(" ")[0]: t.line.color for t in fig.data
+                  if t.name and t.name.split(" ")[0] in ("a", "b")}
+        assert styled == {"a": PALETTE[1], "b": PALETTE[2]}
+    assert "#F0E442" not in PALETTE and "#56B4E9" not in PALETTE  # no yellow or sky blue
+
+
+def test_fig006_zoom_is_kept_and_bad_zoom_ignored(big_analysis):
+    from roc_dash.app.callbacks import apply_zoom
+
+    fig = roc_figure(big_analysis)
+    apply_zoom(fig, {"roc": {"x": [0.2, 0.4], "y": [0.5, 0.9], "det": False}}, "roc")
+    assert list(fig.layout.xaxis.range) == [0.2, 0.4] and list(fig.layout.yaxis.range) == [0.5, 0.9]
+    for junk in ({"roc": {"x": ["a", 1]}}, {"roc": {"x": [0, 1], "det": True}}, "x", None):
+        fig = roc_figure(big_analysis)
+        apply_zoom(fig, junk, "roc")
+        assert list(fig.layout.xaxis.range) == [-0.01, 1.01]
+
+
+def test_fig007_model_list_swatches_are_current():
+    """The stylesheet's swatches are the figures' line styles, position by position."""
+    from importlib import resources
+
+    from roc_dash.figures.style import swatch_css
+
+    css = (resources.files("roc_dash") / "assets" / "style.css").read_text()
+    assert swatch_css() in css
+    assert "nth-child(24n+2) .dash-options-list-option-text::before { border-top-color: #D55E00;" \
+        " border-top-style: dashed; }" in swatch_css()

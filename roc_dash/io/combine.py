@@ -1,0 +1,85 @@
+"""Several loaded datasets side by side, never blended.
+
+A *dataset* is one upload (one drop of one or more files that together form one table): one
+test set. A model is identified by (dataset, model name), so two datasets that both hold a
+model called "logistic regression" must not be merged into one curve of both test sets. When
+datasets are shown together, :func:`combine_datasets` keeps every row's dataset in a
+``dataset`` column and gives a model whose name an earlier dataset already uses a distinct
+name: ``"logistic regression (preds.csv)"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+__all__ = ["Renamed", "combine_datasets", "distinct_model_names"]
+
+
+@dataclass(frozen=True)
+class Renamed:
+    """A model shown under another name because an earlier dataset uses its own name."""
+
+    dataset: str
+    original: str
+    shown: str
+
+
+def distinct_model_names(datasets: Sequence[tuple[str, Sequence[str]]]) -> list[dict[str, str]]:
+    """For ``[(dataset label, model names), ...]`` in order, the shown name of every model.
+
+    The first dataset keeps its names; a later model whose name is taken gets
+    ``"name (dataset label)"`` (then ``"name (dataset label) 2"``, ... if that is taken too).
+    """
+    taken: set[str] = set()
+    out = []
+    for label, models in datasets:
+        mapping = {}
+        for name in models:
+            shown = name
+            if shown in taken:
+                shown = f"{name} ({label})"
+                k = 2
+                while shown in taken:
+                    shown = f"{name} ({label}) {k}"
+                    k += 1
+            mapping[name] = shown
+            taken.add(shown)
+        out.append(mapping)
+    return out
+
+
+def combine_datasets(tables: Sequence[tuple[str, pd.DataFrame]]
+                     ) -> tuple[pd.DataFrame | None, list[Renamed]]:
+    """One table of several canonical tables, each row tagged with its dataset.
+
+    Parameters
+    ----------
+    tables : sequence of (label, table)
+        Canonical tables (see :func:`roc_dash.io.load_predictions`) with a label naming the
+        dataset (its file names). Labels should be distinct.
+
+    Returns
+    -------
+    table : DataFrame or None
+        The rows of all tables in order, with a ``dataset`` column (the label) and model
+        names made distinct across datasets; None when ``tables`` is empty.
+    renamed : list of Renamed
+        The models shown under another name.
+    """
+    if not tables:
+        return None, []
+    names = distinct_model_names(
+        [(label, [str(m) for m in pd.unique(t["model"])]) for label, t in tables])
+    parts, renamed = [], []
+    for (label, table), mapping in zip(tables, names, strict=True):
+        changed = {k: v for k, v in mapping.items() if k != v}
+        renamed.extend(Renamed(label, k, v) for k, v in changed.items())
+        part = table.assign(dataset=label)
+        if changed:
+            part["model"] = part["model"].astype(str).replace(changed)
+        parts.append(part)
+    combined = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    return combined, renamed

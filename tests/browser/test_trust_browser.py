@@ -1,0 +1,349 @@
+"""Trust under real use: the dashboard driven as a user drives it.
+
+Every gesture here is real input (mouse events dispatched by Chromium, keys typed into the
+page, files given to the file input); no test sets a component property or injects
+``relayoutData``/``clickData``.
+"""
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from selenium.webdriver.common.by import By
+
+from roc_dash.app import ids
+from roc_dash.core.analysis import prevalence
+from roc_dash.core.hull import iso_performance_slope
+from roc_dash.report import build_report
+
+from ..conftest import make_predictions
+from .gestures import (
+    click,
+    double_click,
+    drag,
+    hover,
+    js_graph,
+    to_screen,
+    type_into,
+    wait_until,
+)
+from .test_upload_browser import upload
+
+GRAPHS = (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH)
+
+
+def start(dash_duo, app, path="", size=(1500, 1300)):
+    dash_duo.driver.set_window_size(*size)
+    dash_duo.start_server(app)
+    if path:
+        dash_duo.driver.get(dash_duo.server_url + path)
+    wait_until(lambda: all(js_graph(dash_duo.driver, g, "gd.data.length") for g in GRAPHS),
+               message="three figures")
+    wait_until(lambda: "Model" in dash_duo.find_element(f"#{ids.OPERATING}").text,
+               message="operating point")
+    time.sleep(0.8)  # let the start-up callbacks settle
+
+
+def value(dash_duo, input_id) -> str:
+    return dash_duo.find_element(f"#{input_id}").get_attribute("value")
+
+
+def line(dash_duo):
+    return js_graph(dash_duo.driver, ids.ROC_GRAPH,
+                    "[gd.layout.shapes[0].x0, gd.layout.shapes[0].y0, gd.layout.shapes[0].x1,"
+                    " gd.layout.shapes[0].y1]")
+
+
+def slope(seg):
+    x0, y0, x1, y1 = seg
+    return (y1 - y0) / (x1 - x0)
+
+
+def conditions(dash_duo):
+    return (float(value(dash_duo, ids.COST_FP)), float(value(dash_duo, ids.COST_FN)),
+            float(value(dash_duo, ids.PRIOR)))
+
+
+def near_upper_end(driver):
+    """A screen point on the line a few pixels inside its upper end (plotly's end handle)."""
+    x0, y0, x1, y1 = js_graph(driver, ids.ROC_GRAPH,
+                              "[gd.layout.shapes[0].x0, gd.layout.shapes[0].y0,"
+                              " gd.layout.shapes[0].x1, gd.layout.shapes[0].y1]")
+    (ax, ay), (bx, by) = (to_screen(driver, ids.ROC_GRAPH, x1, y1),
+                          to_screen(driver, ids.ROC_GRAPH, x0, y0))
+    n = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    return ax + 3 * (bx - ax) / n, ay + 3 * (by - ay) / n
+
+
+def vertex(dash_duo):
+    """The optimal vertex as drawn: the centre of the ring around it (shapes[1])."""
+    ring = js_graph(dash_duo.driver, ids.ROC_GRAPH,
+                    "[gd.layout.shapes[1].x0, gd.layout.shapes[1].y0, gd.layout.shapes[1].x1,"
+                    " gd.layout.shapes[1].y1]")
+    return (ring[0] + ring[2]) / 2, (ring[1] + ring[3]) / 2
+
+
+def _assert_tangent_at_optimum(dash_duo, expected_slope, rel=0.03):
+    """The redrawn line has the slope of the new conditions and passes through the vertex."""
+    cfp, cfn, prior = conditions(dash_duo)
+    m = iso_performance_slope(cfp, cfn, prior)
+    assert m == pytest.approx(expected_slope, rel=rel)
+    wait_until(lambda: slope(line(dash_duo)) == pytest.approx(m, rel=2e-3),
+               message="line redrawn at the new slope")
+    x0, y0, x1, y1 = line(dash_duo)
+    f, t = vertex(dash_duo)
+    assert y0 + (f - x0) * (y1 - y0) / (x1 - x0) == pytest.approx(t, abs=1e-6)
+
+
+def test_trs001_dragging_an_end_of_the_iso_line_with_the_mouse(dash_duo, app, shot):
+    start(dash_duo, app)
+    d = dash_duo.driver
+    before = conditions(dash_duo)
+    f, t = vertex(dash_duo)
+    # grab the upper end (a few pixels inside it) and pull it down to the right
+    target = (f + 0.45, t + 0.3)
+    drag(d, near_upper_end(d), to_screen(d, ids.ROC_GRAPH, *target))
+    wait_until(lambda: conditions(dash_duo)[0] != before[0], message="c(FP) follows the drag")
+    cfp, cfn, prior = conditions(dash_duo)
+    assert (cfn, prior) == before[1:]  # the prior and c(FN) stay
+    _assert_tangent_at_optimum(dash_duo, 0.3 / 0.45, rel=0.05)
+    slider = d.find_element(By.CSS_SELECTOR, f"#{ids.COST_FP_SLIDER} [role=slider]")
+    assert float(slider.get_attribute("aria-valuenow")) < 0  # the slider moved too
+    shot("trs001_end_drag")
+
+
+def test_trs002_dragging_the_middle_of_the_line_rotates_it(dash_duo, app):
+    start(dash_duo, app)
+    d = dash_duo.driver
+    before = conditions(dash_duo)
+    x0, y0, x1, y1 = line(dash_duo)
+    f, t = vertex(dash_duo)
+    mid = ((x0 + x1) / 2, (y0 + y1) / 2)
+    # move the middle to the right: a flatter line about the optimal vertex
+    dest = (mid[0] + 0.25, mid[1] - 0.05)
+    start_px, end_px = to_screen(d, ids.ROC_GRAPH, *mid), to_screen(d, ids.ROC_GRAPH, *dest)
+    drag(d, start_px, end_px)
+    wait_until(lambda: conditions(dash_duo)[0] != before[0], message="c(FP) follows the drag")
+    expected = (dest[1] - t) / (dest[0] - f)
+    assert expected < iso_performance_slope(*before)
+    _assert_tangent_at_optimum(dash_duo, expected, rel=0.08)
+
+
+def test_trs003_dragging_past_vertical_clamps_and_the_line_snaps_back(dash_duo, app):
+    start(dash_duo, app)
+    d = dash_duo.driver
+    f, t = vertex(dash_duo)
+    drag(d, near_upper_end(d), to_screen(d, ids.ROC_GRAPH, f - 0.05, 1.0))
+    wait_until(lambda: value(dash_duo, ids.COST_FP) == "100", message="clamped to 100")
+    assert "end of the range" in dash_duo.find_element(f"#{ids.CONTROL_MSG}").text
+    _assert_tangent_at_optimum(dash_duo, iso_performance_slope(*conditions(dash_duo)))
+    # the same clamped drag again still redraws the line where it belongs
+    x0, y0, x1, y1 = line(dash_duo)
+    drag(d, to_screen(d, ids.ROC_GRAPH, x0 + 0.5 * (x1 - x0), y0 + 0.5 * (y1 - y0)),
+         to_screen(d, ids.ROC_GRAPH, 0.02, 0.98))
+    time.sleep(1.0)
+    _assert_tangent_at_optimum(dash_duo, iso_performance_slope(*conditions(dash_duo)))
+
+
+def test_trs004_steppers_and_typing_keep_values(dash_duo, app):
+    start(dash_duo, app)
+    prior0 = float(value(dash_duo, ids.PRIOR))
+    dash_duo.find_element(f"#{ids.PRIOR_UP}").click()
+    wait_until(lambda: float(value(dash_duo, ids.PRIOR)) == pytest.approx(prior0 + 0.01, abs=1e-4),
+               message="prior + 0.01")
+    dash_duo.find_element(f"#{ids.COST_FP_DOWN}").click()
+    wait_until(lambda: value(dash_duo, ids.COST_FP) == "0.7943", message="c(FP) ÷ 10^0.1")
+    dash_duo.find_element(f"#{ids.COST_FP_UP}").click()
+    dash_duo.find_element(f"#{ids.COST_FP_UP}").click()
+    wait_until(lambda: float(value(dash_duo, ids.COST_FP)) == pytest.approx(10 ** 0.1, rel=1e-3))
+    # typing 0 keeps the value and says why; an out-of-range prior is clamped visibly
+    type_into(dash_duo.find_element(f"#{ids.COST_FN}"), "0")
+    wait_until(lambda: "must be positive" in dash_duo.find_element(f"#{ids.CONTROL_MSG}").text)
+    assert value(dash_duo, ids.COST_FN) == "1"
+    type_into(dash_duo.find_element(f"#{ids.PRIOR}"), "1.7")
+    wait_until(lambda: value(dash_duo, ids.PRIOR) == "0.999", message="prior clamped")
+    assert "strictly between 0 and 1" in dash_duo.find_element(f"#{ids.CONTROL_MSG}").text
+    type_into(dash_duo.find_element(f"#{ids.SAMPLES}"), "2000")
+    wait_until(lambda: value(dash_duo, ids.SAMPLES) == "1001", message="samples clamped")
+    assert "2000" in dash_duo.find_element(f"#{ids.SAMPLES_MSG}").text
+    assert not [e for e in dash_duo.get_logs() if "NaN" in e.get("message", "")]
+
+
+def test_trs005_second_upload_and_model_name_collision(dash_duo, app, tmp_path, shot):
+    start(dash_duo, app)
+    first = tmp_path / "first.csv"
+    make_predictions(150, seed=1, model="logistic regression").to_csv(first, index=False)
+    upload(dash_duo, first)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "replaces the demo")
+    wait_until(lambda: "Demo" not in dash_duo.find_element(f"#{ids.DATASET_LIST}").text)
+    second = tmp_path / "second.csv"
+    make_predictions(160, seed=2, model="logistic regression").to_csv(second, index=False)
+    upload(dash_duo, second)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}",
+                                    "shown as 'logistic regression (second.csv)'")
+    names = wait_until(lambda: [n for n in js_graph(dash_duo.driver, ids.ROC_GRAPH,
+                                                     "gd.data.map(t => t.name)")
+                                if "(AUC" in (n or "")] if len(js_graph(
+        dash_duo.driver, ids.ROC_GRAPH, "gd.data.map(t => t.name)")) > 4 else None,
+        message="two curves")
+    assert any(n.startswith("logistic regression (AUC") for n in names)
+    assert any(n.startswith("logistic regression (second.csv) (AUC") for n in names)
+    wait_until(lambda: "different test sets" in dash_duo.find_element(f"#{ids.BANNER}").text,
+               message="banner: the hull spans datasets")
+    # the prior is one dataset's own prevalence, and the choice is shown
+    source = dash_duo.find_element(f"#{ids.PRIOR_SOURCE_ROW}")
+    assert source.is_displayed() and "second.csv" in source.text
+    second_prev = float(np.mean(make_predictions(160, seed=2)["label"]))
+    assert float(value(dash_duo, ids.PRIOR)) == pytest.approx(second_prev, abs=5e-5)
+    # the demo comes back on request, never blended with the uploads
+    dash_duo.find_element(f"#{ids.LOAD_DEMO}").click()
+    wait_until(lambda: "logistic regression (demo)" in dash_duo.find_element(
+        f"#{ids.MODELS}").text, message="demo models renamed")
+    swatches = dash_duo.driver.execute_script(
+        f"return [...document.querySelectorAll('#{ids.MODELS} .dash-options-list-option-text')]"
+        ".map(e => getComputedStyle(e, '::before').borderTopColor);")
+    assert len(swatches) == 6 and len(set(swatches)) == 6  # one colour per model
+    shot("trs005_two_uploads")
+
+
+def test_trs006_the_same_file_again(dash_duo, app, tmp_path):
+    start(dash_duo, app)
+    path = tmp_path / "once.csv"
+    make_predictions(120, seed=3).to_csv(path, index=False)
+    upload(dash_duo, path)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Loaded once.csv")
+    rows_before = dash_duo.find_element(f"#{ids.DATASET_LIST}").text
+    upload(dash_duo, path)  # the same file dropped again: the upload fires again
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Already loaded")
+    assert dash_duo.find_element(f"#{ids.DATASET_LIST}").text == rows_before
+    # two copies in one drop: one is dropped, with a note
+    twin = tmp_path / "twin.csv"
+    other = tmp_path / "other.csv"
+    make_predictions(100, seed=4).to_csv(other, index=False)
+    twin.write_bytes(other.read_bytes())
+    upload(dash_duo, other, twin)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "identical")
+    assert "100 rows" in dash_duo.find_element(f"#{ids.UPLOAD_STATUS}").text
+
+
+def test_trs007_positive_label_retry_without_a_second_drop(dash_duo, app, tmp_path):
+    start(dash_duo, app)
+    frame = make_predictions(90, seed=5)
+    frame["label"] = np.where(frame["label"] == 1, "cat", "dog")
+    pets = tmp_path / "pets.csv"
+    frame.to_csv(pets, index=False)
+    upload(dash_duo, pets)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_ERROR}", "Positive label box")
+    assert "--positive" not in dash_duo.find_element(f"#{ids.UPLOAD_ERROR}").text
+    type_into(dash_duo.find_element(f"#{ids.POSITIVE_LABEL}"), "cat")
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Loaded pets.csv")
+    assert dash_duo.find_element(f"#{ids.UPLOAD_ERROR}").text == ""
+    wait_until(lambda: "pets" in dash_duo.find_element(f"#{ids.MODELS}").text)
+
+
+def test_trs008_a_link_whose_data_is_gone(dash_duo, app):
+    gone = "Z" * 32
+    start(dash_duo, app)
+    dash_duo.driver.get(dash_duo.server_url + f"/?data={gone}&cfp=2")
+    dash_duo.wait_for_contains_text(f"#{ids.MISSING}", "no longer on the server")
+    assert "ZZZZZZZZ" in dash_duo.find_element(f"#{ids.MISSING}").text
+    wait_until(lambda: value(dash_duo, ids.COST_FP) == "2", message="the link's settings kept")
+
+
+def test_trs009_a_shared_link_opens_the_same_datasets(dash_duo, app, tmp_path):
+    start(dash_duo, app)
+    path = tmp_path / "shared.csv"
+    make_predictions(120, seed=6).to_csv(path, index=False)
+    upload(dash_duo, path)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Loaded shared.csv")
+    link = wait_until(lambda: dash_duo.driver.current_url if "data=" in
+                      dash_duo.driver.current_url else None, message="link with data ids")
+    # a colleague opens it in a fresh session (new tab storage)
+    dash_duo.driver.execute_script("sessionStorage.clear();")
+    dash_duo.driver.get(link)
+    wait_until(lambda: "shared" in dash_duo.find_element(f"#{ids.MODELS}").text,
+               message="the link's dataset")
+    assert "Demo" not in dash_duo.find_element(f"#{ids.DATASET_LIST}").text
+
+
+def test_trs010_zoom_survives_updates_and_pr_hover_marker(dash_duo, app):
+    start(dash_duo, app)
+    d = dash_duo.driver
+    # zoom the ROC plot with a drag on empty plot area (a box zoom)
+    drag(d, to_screen(d, ids.ROC_GRAPH, 0.55, 0.35), to_screen(d, ids.ROC_GRAPH, 0.95, 0.05))
+    zoomed = wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range")
+                        if js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range[0]") > 0.4
+                        else None, message="zoomed")
+    dash_duo.find_element(f"#{ids.COST_FN_UP}").click()
+    wait_until(lambda: value(dash_duo, ids.COST_FN) != "1", message="cost changed")
+    time.sleep(1.5)
+    assert js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range") == pytest.approx(zoomed)
+    # hovering the ROC view marks the point in the PR view with the reserved marker
+    d.execute_script(f"document.querySelector('#{ids.ROC_GRAPH}').scrollIntoView()")
+    labels_before = js_graph(d, ids.PR_GRAPH,
+                             "gd.layout.annotations.filter(a => a.name !== 'hover')"
+                             ".map(a => [a.x, a.y, a.text])")
+    table = app.store.get("demo")
+    lr = table[table["model"] == "logistic regression"]
+    from roc_dash.core.curves import roc_curve
+
+    curve = roc_curve(lr["label"].to_numpy(), lr["score"].to_numpy())
+    k = int(np.searchsorted(curve.fpr, 0.7))
+    double_click(d, to_screen(d, ids.ROC_GRAPH, 0.9, 0.1))  # back to the full view
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range[0]") < 0,
+               message="zoom reset")
+    time.sleep(0.5)
+    for _ in range(3):
+        hover(d, to_screen(d, ids.ROC_GRAPH, curve.fpr[k], curve.tpr[k]))
+        time.sleep(0.3)
+        if js_graph(d, ids.PR_GRAPH, "gd.layout.annotations.find(a => a.name === 'hover')"
+                                     ".visible"):
+            break
+    wait_until(lambda: js_graph(d, ids.PR_GRAPH,
+                                "gd.layout.annotations.find(a => a.name === 'hover').visible"),
+               message="hover marker in the PR view")
+    assert "score ≥" in js_graph(d, ids.PR_GRAPH,
+                                 "gd.layout.annotations.find(a => a.name === 'hover').text")
+    assert js_graph(d, ids.PR_GRAPH, "gd.layout.annotations.filter(a => a.name !== 'hover')"
+                                     ".map(a => [a.x, a.y, a.text])") == labels_before
+
+
+@pytest.mark.parametrize("width", [1024, 1366])
+def test_trs011_no_horizontal_scroll(dash_duo, app, shot, width):
+    start(dash_duo, app, size=(width, 900))
+    assert dash_duo.driver.execute_script(
+        "return document.documentElement.scrollWidth <= window.innerWidth")
+    shot(f"trs011_{width}")
+
+
+def test_trs012_page_and_report_agree_on_the_optimum(dash_duo, app):
+    start(dash_duo, app)
+    table = app.store.get("demo")
+    report = build_report(__import__("roc_dash.core.analysis", fromlist=["analyse"]).analyse(
+        table))
+    assert float(value(dash_duo, ids.PRIOR)) == pytest.approx(prevalence(table), abs=5e-5)
+    text = dash_duo.find_element(f"#{ids.OPERATING}").text
+    assert report["optimal"]["model"] in text
+    assert f"{report['optimal']['threshold']:.6g}" in text
+
+
+def test_trs013_exported_images_have_distinct_names_and_conditions(dash_duo, app):
+    start(dash_duo, app)
+    folder = Path(dash_duo.download_path)
+    for graph, name in ((ids.ROC_GRAPH, "roc"), (ids.PR_GRAPH, "pr"), (ids.COST_GRAPH, "cost")):
+        button = dash_duo.find_element(
+            f"#{graph} .modebar-btn[data-title^='Download plot as PNG']")
+        dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        click(dash_duo.driver, _centre(dash_duo.driver, button))
+        got = wait_until(lambda n=name: [p for p in folder.glob(f"roc-dash-{n}.png")
+                                         if p.stat().st_size > 0], timeout=30,
+                         message=f"roc-dash-{name}.png")
+        assert got[0].read_bytes()[:4] == b"\x89PNG"
+    assert "c(FP) = 1" in js_graph(dash_duo.driver, ids.ROC_GRAPH, "gd.layout.meta.conditions")
+
+
+def _centre(driver, element):
+    r = driver.execute_script("const r = arguments[0].getBoundingClientRect();"
+                              "return [r.left + r.width / 2, r.top + r.height / 2];", element)
+    return r
