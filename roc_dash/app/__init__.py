@@ -33,7 +33,6 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
         assets_folder=str(resources.files("roc_dash") / "assets"),
         serve_locally=True,
         update_title=None,
-        health_endpoint="health",
     )
     max_mb = float(os.environ.get("ROC_DASH_MAX_UPLOAD_MB", "200"))
     # base64 in the callback body makes an upload ~4/3 of the file size
@@ -42,4 +41,13 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
     register_callbacks(app, store)
     harden(app.server)  # security headers, gzip, 400 for malformed callback requests
     app.store = store
+
+    @app.server.route("/health")
+    def health():
+        """200 with the data folder's state when it is usable, else 503 (disk full, read-only)."""
+        from flask import jsonify
+
+        report = store.health()
+        return jsonify(report), 200 if report["status"] == "ok" else 503
+
     return app

@@ -14,9 +14,7 @@ import binascii
 import dataclasses
 import logging
 import math
-import threading
 import uuid
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +30,7 @@ from ..figures.roc import iso_line_endpoints
 from ..io import InputError, ReadOptions, load_predictions
 from ..io.combine import combine_datasets, distinct_model_names
 from . import ids
+from .cache import SharedCache
 from .components import (
     banner,
     dataset_list,
@@ -54,6 +53,7 @@ from .store import (
     DatasetInfo,
     DatasetNotFound,
     DatasetStore,
+    StorageFull,
     clean_ids,
     content_digest,
 )
@@ -162,6 +162,11 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     except InputError as exc:
         pending = store.put_pending(sources)
         return UploadOutcome(no_update, "", for_the_browser(str(exc)), pending)
+    except StorageFull as exc:
+        log.error("upload of %s refused: %s", names, exc)
+        return UploadOutcome(no_update, "", (f"{', '.join(names)}: not stored: {exc}. Nothing "
+                                             "was changed; ask whoever runs the server to free "
+                                             "space or raise the quota."))
     except Exception:  # never a traceback in the UI; the log keeps it
         log.exception("upload of %s failed", names)
         return UploadOutcome(no_update, "", (f"{', '.join(names)}: could not be loaded because "
@@ -193,27 +198,21 @@ def remove_dataset(dataset_ids, dataset_id):
     return [d for d in clean_ids(dataset_ids) if d != dataset_id]
 
 
+#: At most this many models are analysed and drawn together (each view stays readable and
+#: every request's work bounded); the model list says when more are loaded.
+MAX_SHOWN_MODELS = 50
+#: Paired DeLong tests only for up to this many shown models (pairs grow quadratically).
+MAX_COMPARED_MODELS = 12
+
+
 class AnalysisCache:
-    """Per-process LRU of combined tables and analyses (keys: dataset ids, models, settings)."""
+    """Combined tables (per process) and analyses (shared by workers on disk), bounded in
+    bytes (see :mod:`.cache`). Keys: dataset ids (an id's content never changes), models,
+    analysis settings."""
 
-    def __init__(self, store: DatasetStore, size: int = 16):
+    def __init__(self, store: DatasetStore, cache: SharedCache | None = None):
         self.store = store
-        self.size = size
-        self._tables: OrderedDict = OrderedDict()
-        self._analyses: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-
-    def _get(self, cache, key, make):
-        with self._lock:
-            if key in cache:
-                cache.move_to_end(key)
-                return cache[key]
-        value = make()
-        with self._lock:
-            cache[key] = value
-            while len(cache) > self.size:
-                cache.popitem(last=False)
-        return value
+        self.cache = cache or SharedCache(store.root)
 
     def table(self, dataset_ids) -> pd.DataFrame | None:
         """The datasets' rows side by side (a ``dataset`` column; models never merged)."""
@@ -229,7 +228,7 @@ class AnalysisCache:
                     continue
             return combine_datasets(tables)[0]
 
-        return self._get(self._tables, key, make)
+        return self.cache.get_or_make(("table", key), make, shared=False)
 
     def analysis(self, dataset_ids, models, conditions: Conditions) -> Analysis | None:
         """The analysis for these data, models and conditions.
@@ -238,16 +237,18 @@ class AnalysisCache:
         and analysis settings; a change of costs or prior only re-selects the optimum.
         """
         settings = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, prior_pos=None)
-        key = (tuple(clean_ids(dataset_ids)), tuple(models), settings)
+        models = tuple(models)[:MAX_SHOWN_MODELS]
+        key = ("analysis", tuple(clean_ids(dataset_ids)), models, settings)
 
         def make():
             table = self.table(dataset_ids)
             if table is None:
                 return None
             shown = table[table["model"].isin(list(models))]
-            return analyse(shown, settings) if len(shown) else None
+            return (analyse(shown, settings, max_compared=MAX_COMPARED_MODELS)
+                    if len(shown) else None)
 
-        base = self._get(self._analyses, key, make)
+        base = self.cache.get_or_make(key, make)
         return None if base is None else with_conditions(base, conditions)
 
 
@@ -326,6 +327,11 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     """
     names = model_names(cache, dataset_ids)
     models = [m for m in (models or []) if m in names]
+    extra = []
+    if len(models) > MAX_SHOWN_MODELS:
+        extra.append(f"{len(models)} models are ticked; the views show the first "
+                     f"{MAX_SHOWN_MODELS}. Untick some to see the others.")
+        models = models[:MAX_SHOWN_MODELS]
     analysis = cache.analysis(dataset_ids, models, conditions) if models else None
     font = FONT[bool(presentation)]
     if analysis is None:
@@ -347,7 +353,7 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     slope_text = (f"Iso-performance slope m = c(FP)·p(−) / (c(FN)·p(+)) = {c.slope:.4g}; "
                   f"PC(+) = {c.pc_pos:.3f}")
     return (*figures, operating_panel(op, analysis), model_table(analysis, colors),
-            viz_data(analysis), slope_text, banner(analysis))
+            viz_data(analysis), slope_text, banner(analysis, extra))
 
 
 def _range(value):
@@ -464,7 +470,10 @@ def register_callbacks(app, store: DatasetStore) -> None:
         if isinstance(trigger, dict) and trigger.get("type") == ids.REMOVE_DATASET:
             if not any(t["value"] for t in ctx.triggered):  # button just rendered
                 raise PreventUpdate
-            return remove_dataset(dataset_ids, trigger.get("index")), "", "", no_update, no_update
+            removed = trigger.get("index")
+            if removed in clean_ids(dataset_ids):
+                store.delete(removed)  # removing a dataset deletes its files
+            return remove_dataset(dataset_ids, removed), "", "", no_update, no_update
         if trigger == ids.LOAD_DEMO:
             current = clean_ids(dataset_ids)
             if DEMO_ID in current:
@@ -514,6 +523,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
             value = [n for n in names if n in wanted] if wanted else names
         else:  # keep the user's choice; new models are shown
             value = [n for n in names if n in selected or n not in old]
+        value = value[:MAX_SHOWN_MODELS]
         options = model_options(names)
         labels = dataset_labels(infos)
         sources = [{"label": f"{lab} ({prevalence(store.get(i.id)):.4g})", "value": i.id}

@@ -49,12 +49,12 @@ def missing_banner(missing: list[str]):
             "the demo data; the link's other settings are kept."]
 
 
-def banner(analysis: Analysis | None):
+def banner(analysis: Analysis | None, extra=()):
     """Notes that change how the views should be read: models from several test sets,
-    scores that look inverted."""
+    scores that look inverted, models left out."""
     if analysis is None:
         return None
-    important = [n for n in analysis.notes if "test sets" in n or "inverted" in n]
+    important = list(extra) + [n for n in analysis.notes if "test sets" in n or "inverted" in n]
     if not important:
         return None
     return html.Ul([html.Li(n) for n in important])

@@ -9,14 +9,13 @@ read from the package, not from disk.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import re
 import secrets
 import tempfile
-import threading
-from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -89,20 +88,121 @@ class DatasetNotFound(KeyError):
     """The id is unknown here (expired, deleted, or never existed)."""
 
 
+class StorageFull(OSError):
+    """No room for a new dataset: the data folder's quota or the disk itself is full."""
+
+
+def _env_number(name: str, default: float) -> float:
+    try:
+        v = float(os.environ.get(name, default))
+    except ValueError:
+        return default
+    return v if v > 0 else default
+
+
+def dataset_ttl_seconds() -> float:
+    """``ROC_DASH_DATASET_TTL_DAYS`` (default 30): a dataset nobody opened for that long is
+    deleted."""
+    return _env_number("ROC_DASH_DATASET_TTL_DAYS", 30) * 86400
+
+
+def data_quota_bytes() -> int:
+    """``ROC_DASH_DATA_QUOTA_MB`` (default 5120): the most the stored datasets may take; the
+    least recently used are deleted first to make room."""
+    return int(_env_number("ROC_DASH_DATA_QUOTA_MB", 5120) * 2**20)
+
+
 class DatasetStore:
     """Canonical tables stored as Parquet under unguessable ids."""
 
-    def __init__(self, root: str | os.PathLike | None = None, *, cache_size: int = 8):
+    def __init__(self, root: str | os.PathLike | None = None, *, cache_mb: float = 256):
+        from .cache import ByteLRU
+
         self.root = Path(root) if root is not None else default_data_dir()
         self.dir = self.root / "datasets"
         self.dir.mkdir(parents=True, exist_ok=True)
-        self._cache: OrderedDict[str, pd.DataFrame] = OrderedDict()
-        self._cache_size = cache_size
-        self._lock = threading.Lock()
+        self._cache = ByteLRU(int(cache_mb * 2**20))
+        self._last_sweep = 0.0
+
+    # -- lifecycle -----------------------------------------------------------------------
+    def _files(self, dataset_id: str) -> list[Path]:
+        return [self.dir / f"{dataset_id}.parquet", self.dir / f"{dataset_id}.json"]
+
+    def delete(self, dataset_id: str) -> None:
+        """Remove a dataset and its files (the demo is not stored and stays)."""
+        if dataset_id == DEMO_ID or not is_dataset_id(dataset_id):
+            return
+        for path in self._files(dataset_id):
+            path.unlink(missing_ok=True)
+        self._cache.put(dataset_id, None, size=0)
+
+    def _datasets_by_age(self) -> list[tuple[float, str, int]]:
+        """``(last use, id, bytes)`` of every stored dataset, least recently used first."""
+        out = []
+        for meta in self.dir.glob("*.json"):
+            dataset_id = meta.stem
+            try:
+                used = meta.stat().st_mtime
+                size = sum(p.stat().st_size for p in self._files(dataset_id) if p.exists())
+            except OSError:
+                continue
+            out.append((used, dataset_id, size))
+        return sorted(out)
+
+    def usage_bytes(self) -> int:
+        return sum(size for _, _, size in self._datasets_by_age())
+
+    def sweep(self, *, now: float | None = None, need: int = 0, protect: str | None = None
+              ) -> list[str]:
+        """Delete expired datasets, then the least recently used ones while the stored
+        datasets and ``need`` more bytes exceed the quota; return the deleted ids. Raise
+        :class:`StorageFull` if the quota cannot hold ``need`` bytes (or the dataset
+        ``protect``, which is never deleted) even then."""
+        import time
+
+        now = time.time() if now is None else now
+        ttl, quota = dataset_ttl_seconds(), data_quota_bytes()
+        removed = []
+        entries = self._datasets_by_age()
+        kept = []
+        for used, dataset_id, size in entries:
+            if now - used > ttl:
+                self.delete(dataset_id)
+                removed.append(dataset_id)
+            else:
+                kept.append((used, dataset_id, size))
+        total = sum(size for *_, size in kept)
+        own = sum(size for _, i, size in kept if i == protect)
+        if need + own > quota:
+            raise StorageFull(f"the data is larger than the server's storage quota "
+                              f"({quota / 2**20:,.1f} MB, ROC_DASH_DATA_QUOTA_MB)")
+        for _used, dataset_id, size in kept:
+            if total + need <= quota:
+                break
+            if dataset_id == protect:
+                continue
+            self.delete(dataset_id)
+            removed.append(dataset_id)
+            total -= size
+        self._last_sweep = now
+        return removed
+
+    def _touch(self, dataset_id: str) -> None:
+        """Mark a dataset as used (its expiry counts from its last use)."""
+        try:
+            os.utime(self.dir / f"{dataset_id}.json")
+        except OSError:
+            pass
 
     # -- writing -------------------------------------------------------------------------
     def put(self, table: pd.DataFrame, *, files, notes=(), digests=()) -> DatasetInfo:
-        """Store ``table`` under a new random id; return its description."""
+        """Store ``table`` under a new random id; return its description.
+
+        Expired datasets are deleted first, and the least recently used ones while the
+        quota lacks room. Raises :class:`StorageFull` (nothing half-written is left) when
+        there is no room on the quota or on the disk.
+        """
+        self.sweep()
         dataset_id = secrets.token_urlsafe(24)
         info = DatasetInfo(
             id=dataset_id,
@@ -112,10 +212,22 @@ class DatasetStore:
             notes=tuple(notes),
             digests=tuple(digests),
         )
-        self._atomic_write(self.dir / f"{dataset_id}.parquet",
-                           lambda p: table.to_parquet(p, index=False))
-        self._atomic_write(self.dir / f"{dataset_id}.json",
-                           lambda p: Path(p).write_text(json.dumps(asdict(info))))
+        try:
+            self._atomic_write(self.dir / f"{dataset_id}.parquet",
+                               lambda p: table.to_parquet(p, index=False))
+            self._atomic_write(self.dir / f"{dataset_id}.json",
+                               lambda p: Path(p).write_text(json.dumps(asdict(info))))
+        except OSError as exc:
+            for path in self._files(dataset_id):
+                path.unlink(missing_ok=True)
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise StorageFull("the server's disk is full") from exc
+            raise
+        try:  # make room under the quota: the least recently used datasets go first
+            self.sweep(protect=dataset_id)
+        except StorageFull:
+            self.delete(dataset_id)
+            raise
         self._remember(dataset_id, table)
         return info
 
@@ -183,10 +295,9 @@ class DatasetStore:
     def get(self, dataset_id: str) -> pd.DataFrame:
         """The canonical table stored under ``dataset_id``."""
         self._check_id(dataset_id)
-        with self._lock:
-            if dataset_id in self._cache:
-                self._cache.move_to_end(dataset_id)
-                return self._cache[dataset_id]
+        cached = self._cache.get(dataset_id)
+        if cached is not None:
+            return cached
         if dataset_id == DEMO_ID:
             table = load_demo().table
         else:
@@ -194,6 +305,7 @@ class DatasetStore:
             if not path.exists():
                 raise DatasetNotFound(dataset_id)
             table = pd.read_parquet(path)
+            self._touch(dataset_id)
         self._remember(dataset_id, table)
         return table
 
@@ -211,11 +323,29 @@ class DatasetStore:
         return DatasetInfo(**{k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()})
 
     def _remember(self, dataset_id: str, table: pd.DataFrame) -> None:
-        with self._lock:
-            self._cache[dataset_id] = table
-            self._cache.move_to_end(dataset_id)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
+        self._cache.put(dataset_id, table)
+
+    def health(self) -> dict:
+        """What ``/health`` reports about the data folder."""
+        import shutil
+
+        probe = self.root / f".health-{os.getpid()}"
+        try:
+            probe.write_bytes(b"ok")
+            probe.unlink()
+            writable = True
+        except OSError:
+            writable = False
+        try:
+            free = shutil.disk_usage(self.root).free
+        except OSError:
+            free = 0
+        used = self.usage_bytes()
+        quota = data_quota_bytes()
+        ok = writable and free > 64 * 2**20
+        return {"status": "ok" if ok else "degraded", "data_dir_writable": writable,
+                "disk_free_mb": round(free / 2**20, 1), "datasets": len(self._datasets_by_age()),
+                "used_mb": round(used / 2**20, 1), "quota_mb": round(quota / 2**20, 1)}
 
 
 def load_demo():

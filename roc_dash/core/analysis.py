@@ -307,7 +307,8 @@ def _compare(groups: dict[str, pd.DataFrame]) -> list[Comparison]:
     return out
 
 
-def analyse(table: pd.DataFrame, conditions: Conditions | None = None) -> Analysis:
+def analyse(table: pd.DataFrame, conditions: Conditions | None = None, *,
+            max_compared: int | None = None) -> Analysis:
     """Analyse every model of a canonical table under the given conditions.
 
     Per model: the pooled ROC curve (Fawcett 2004 Algorithm 2), AUC with DeLong interval,
@@ -315,6 +316,10 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None) -> Analys
     and its optimal vertex for the iso-performance slope of the conditions, and vertical and
     threshold averages across folds (section 6). Across models: the joint hull, the overall
     optimum and DeLong's paired test for every pair of models scored on the same rows.
+
+    ``max_compared`` bounds the work of the pairwise tests (their number grows with the
+    square of the number of models): with more models than that none is computed and a note
+    says so (None: always compare every pair).
     """
     cond = conditions or Conditions()
     by_dataset = dataset_prevalences(table)
@@ -326,6 +331,12 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None) -> Analys
     models = [_analyse_model(name, frame, cond, positive) for name, frame in groups.items()]
     hull = hull_of_curves({m.name: m.curve for m in models})
     notes = [n for m in models for n in m.notes]
+    if max_compared is not None and len(groups) > max_compared:
+        comparisons = []
+        notes.append(f"Paired DeLong tests are computed for at most {max_compared} models; "
+                     f"{len(groups)} are shown. Tick fewer models to compare them.")
+    else:
+        comparisons = _compare(groups)
     if len(by_dataset) > 1:
         notes.insert(0, spanning_note(by_dataset))
     return Analysis(
@@ -333,7 +344,7 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None) -> Analys
         models=models,
         hull=hull,
         optimal=_operating(hull, cond),
-        comparisons=_compare(groups),
+        comparisons=comparisons,
         notes=tuple(notes),
         data_prevalence=data_prior,
         dataset_prevalence=by_dataset,

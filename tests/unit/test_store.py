@@ -67,3 +67,73 @@ def test_sto005_data_dir_from_environment(tmp_path, monkeypatch):
     monkeypatch.delenv("ROC_DASH_DATA_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     assert default_data_dir() == tmp_path / "cache" / "roc-dash"
+
+
+def test_sto010_datasets_expire_and_the_quota_evicts_the_least_recently_used(tmp_path,
+                                                                              monkeypatch):
+    import os
+    import time
+
+    import pytest
+
+    from roc_dash.app.store import DatasetNotFound, DatasetStore, StorageFull
+    from tests.conftest import make_predictions
+
+    store = DatasetStore(tmp_path)
+    table = make_predictions(200).assign(model="m", fold="all", weight=1.0)
+    table["label"] = table["label"].astype(bool)
+    old = store.put(table, files=["old.csv"])
+    new = store.put(table, files=["new.csv"])
+    past = time.time() - 40 * 86400
+    os.utime(store.dir / f"{old.id}.json", (past, past))
+    assert store.sweep() == [old.id]  # 30 days by default
+    assert not (store.dir / f"{old.id}.parquet").exists()
+    with pytest.raises(DatasetNotFound):
+        DatasetStore(tmp_path).get(old.id)
+    # a tiny quota: storing a third dataset evicts the least recently used one
+    size = store.usage_bytes()
+    monkeypatch.setenv("ROC_DASH_DATA_QUOTA_MB", str(1.5 * size / 2**20))
+    third = store.put(table, files=["third.csv"])
+    assert (store.dir / f"{third.id}.parquet").exists()
+    assert not (store.dir / f"{new.id}.parquet").exists()
+    monkeypatch.setenv("ROC_DASH_DATA_QUOTA_MB", "0.0001")
+    with pytest.raises(StorageFull, match="quota"):
+        store.put(table, files=["big.csv"])
+    store.delete(third.id)
+    assert list(store.dir.glob("*")) == []
+
+
+def test_sto011_disk_full_leaves_nothing_half_written(tmp_path, monkeypatch):
+    import errno
+
+    import pandas as pd
+    import pytest
+
+    from roc_dash.app.store import DatasetStore, StorageFull
+    from tests.conftest import make_predictions
+
+    store = DatasetStore(tmp_path)
+    table = make_predictions(50).assign(model="m", fold="all", weight=1.0)
+
+    def full(self, path, **kw):
+        with open(path, "wb") as fh:
+            fh.write(b"partial")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
+    with pytest.raises(StorageFull, match="disk is full"):
+        store.put(table, files=["a.csv"])
+    assert list(store.dir.glob("*")) == []
+
+
+def test_sto012_health_reports_the_data_folder(tmp_path):
+    from roc_dash.app import create_app
+
+    app = create_app(data_dir=tmp_path)
+    response = app.server.test_client().get("/health")
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["status"] == "ok" and body["data_dir_writable"] and body["disk_free_mb"] > 0
+    app.store.root = tmp_path / "gone" / "deeper"  # an unusable data folder
+    response = app.server.test_client().get("/health")
+    assert response.status_code == 503 and response.get_json()["data_dir_writable"] is False

@@ -1,0 +1,157 @@
+"""Caches bounded in bytes: a per-process LRU in front of a cache on disk shared by workers.
+
+Several gunicorn workers do not share memory, so an analysis computed by one worker is also
+written (pickled) to a ``diskcache`` folder under the data directory: any worker then serves
+it without recomputing. Both levels are bounded by size in bytes, not by a number of entries:
+
+* ``ROC_DASH_MEMORY_CACHE_MB`` (default 256): per process, least recently used first out;
+* ``ROC_DASH_CACHE_MB`` (default 1024): on disk, shared; diskcache evicts least recently used.
+
+An entry larger than a quarter of the memory budget is not kept in memory at all.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import logging
+import os
+import pickle
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+log = logging.getLogger(__name__)
+
+__all__ = ["approx_nbytes", "ByteLRU", "SharedCache"]
+
+
+def _mb_from_env(name: str, default: float) -> float:
+    try:
+        value = float(os.environ.get(name, default))
+    except ValueError:
+        value = default
+    return value if value > 0 else default
+
+
+def approx_nbytes(obj, _depth: int = 0) -> int:
+    """Memory held by ``obj`` (arrays, frames, dataclasses, containers), roughly."""
+    if _depth > 12:
+        return 64
+    if isinstance(obj, np.ndarray):
+        if obj.dtype == object:
+            return obj.nbytes + sum(approx_nbytes(v, _depth + 1) for v in obj.ravel()[:10000])
+        return obj.nbytes
+    if isinstance(obj, pd.DataFrame | pd.Series):
+        return int(obj.memory_usage(deep=True).sum() if isinstance(obj, pd.DataFrame)
+                   else obj.memory_usage(deep=True))
+    if isinstance(obj, str | bytes):
+        return len(obj) + 49
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return 64 + sum(approx_nbytes(getattr(obj, f.name), _depth + 1)
+                        for f in dataclasses.fields(obj))
+    if isinstance(obj, dict):
+        return 64 + sum(approx_nbytes(k, _depth + 1) + approx_nbytes(v, _depth + 1)
+                        for k, v in obj.items())
+    if isinstance(obj, list | tuple | set):
+        return 56 + sum(approx_nbytes(v, _depth + 1) for v in obj)
+    return 32
+
+
+class ByteLRU:
+    """A thread-safe LRU mapping bounded by the summed :func:`approx_nbytes` of its values."""
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = int(max_bytes)
+        self._data: OrderedDict = OrderedDict()
+        self._sizes: dict = {}
+        self._total = 0
+        self._lock = threading.Lock()
+
+    @property
+    def total_bytes(self) -> int:
+        return self._total
+
+    def get(self, key, default=None):
+        with self._lock:
+            if key in self._data:
+                self._data.move_to_end(key)
+                return self._data[key]
+        return default
+
+    def put(self, key, value, size: int | None = None) -> None:
+        size = approx_nbytes(value) if size is None else int(size)
+        with self._lock:
+            if key in self._data:
+                self._total -= self._sizes.pop(key)
+                del self._data[key]
+            if size > self.max_bytes // 4:
+                return  # too big to keep in memory
+            self._data[key] = value
+            self._sizes[key] = size
+            self._total += size
+            while self._total > self.max_bytes and self._data:
+                old, _ = self._data.popitem(last=False)
+                self._total -= self._sizes.pop(old)
+
+    def __contains__(self, key) -> bool:
+        with self._lock:
+            return key in self._data
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+class SharedCache:
+    """Memory LRU + disk cache shared by every worker using the same data directory."""
+
+    def __init__(self, root: str | os.PathLike | None, *, memory_mb: float | None = None,
+                 disk_mb: float | None = None):
+        memory_mb = memory_mb or _mb_from_env("ROC_DASH_MEMORY_CACHE_MB", 256)
+        disk_mb = disk_mb or _mb_from_env("ROC_DASH_CACHE_MB", 1024)
+        self.memory = ByteLRU(int(memory_mb * 2**20))
+        self.disk = None
+        if root is not None:
+            try:
+                import diskcache
+
+                path = Path(root) / "cache"
+                path.mkdir(parents=True, exist_ok=True)
+                self.disk = diskcache.Cache(str(path), size_limit=int(disk_mb * 2**20),
+                                            eviction_policy="least-recently-used",
+                                            disk_pickle_protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception:  # noqa: BLE001 - without a disk cache each worker computes
+                log.exception("roc-dash: the shared analysis cache is unavailable")
+                self.disk = None
+
+    @staticmethod
+    def key(parts) -> str:
+        return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+    def get_or_make(self, parts, make, *, shared: bool = True):
+        """The cached value for ``parts`` (any repr-stable tuple), else ``make()`` cached."""
+        key = self.key(parts)
+        value = self.memory.get(key)
+        if value is not None:
+            return value
+        if shared and self.disk is not None:
+            try:
+                value = self.disk.get(key)
+            except Exception:  # noqa: BLE001 - a damaged entry is recomputed
+                value = None
+            if value is not None:
+                self.memory.put(key, value)
+                return value
+        value = make()
+        if value is None:
+            return None
+        self.memory.put(key, value)
+        if shared and self.disk is not None:
+            try:
+                self.disk.set(key, value)
+            except Exception:  # noqa: BLE001 - e.g. disk full: keep serving from memory
+                log.warning("roc-dash: could not write the shared cache", exc_info=True)
+        return value

@@ -1,0 +1,92 @@
+"""Bounded work and memory per request: caches in bytes, a cache shared by workers, caps."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import roc_dash.app.callbacks as callbacks
+from roc_dash.app.cache import ByteLRU, SharedCache, approx_nbytes
+from roc_dash.app.callbacks import (
+    MAX_COMPARED_MODELS,
+    MAX_SHOWN_MODELS,
+    AnalysisCache,
+    apply_upload,
+    model_names,
+    render_views,
+)
+from roc_dash.app.store import DEMO_ID, DatasetStore, clean_ids
+from roc_dash.core.analysis import Conditions
+
+DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
+
+
+def test_cch001_memory_cache_is_bounded_in_bytes():
+    lru = ByteLRU(10_000)
+    for k in range(20):
+        lru.put(k, np.zeros(250))  # 2,000 bytes each
+    assert lru.total_bytes <= 10_000 and len(lru) == 5
+    assert lru.get(19) is not None and lru.get(0) is None  # least recently used out first
+    lru.put("huge", np.zeros(5_000))  # over a quarter of the budget: not kept
+    assert "huge" not in lru
+    assert approx_nbytes(pd.DataFrame({"a": np.zeros(1000)})) >= 8000
+
+
+def test_cch002_a_second_worker_reads_the_analysis_from_disk(tmp_path, monkeypatch):
+    store = DatasetStore(tmp_path)
+    first = AnalysisCache(store)
+    cond = Conditions(prior_pos=0.3)
+    a = first.analysis([DEMO_ID], DEMO_MODELS, cond)
+    # another process: its own memory, the same data directory; it must not recompute
+
+    def boom(*args, **kwargs):
+        raise AssertionError("recomputed instead of reading the shared cache")
+
+    monkeypatch.setattr(callbacks, "analyse", boom)
+    second = AnalysisCache(DatasetStore(tmp_path), SharedCache(tmp_path, memory_mb=64))
+    b = second.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.1, cost_fn=3))
+    assert [m.auc for m in b.models] == [m.auc for m in a.models]
+    assert b.conditions.prior_pos == 0.1  # conditions applied on top of the shared part
+
+
+def _wide_csv(n_models, n=120, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    cols = {f"m{k:03d}": np.round(rng.normal(y * 0.5, 1), 4) for k in range(n_models)}
+    return pd.DataFrame({"label": y.astype(int), **cols}).to_csv(index=False).encode()
+
+
+def test_cch003_many_models_are_capped_and_not_all_compared(tmp_path):
+    store = DatasetStore(tmp_path)
+    cache = AnalysisCache(store)
+    out = apply_upload(store, [("wide.csv", _wide_csv(60))], [])
+    assert out.error == "", out.error
+    names = model_names(cache, out.dataset_ids)
+    assert len(names) == 60
+    views = render_views(cache, out.dataset_ids, names, Conditions(prior_pos=0.4))
+    roc, table, banner = views[0], views[4], views[-1]
+    curves = [t for t in roc.data if "(AUC" in (t.name or "") and "chance" not in t.name]
+    assert len(curves) == MAX_SHOWN_MODELS
+    assert f"the first {MAX_SHOWN_MODELS}" in str(banner)
+    analysis = cache.analysis(out.dataset_ids, names, Conditions(prior_pos=0.4))
+    assert analysis.comparisons == [] and any("at most" in n for n in analysis.notes)
+    few = cache.analysis(out.dataset_ids, names[:3], Conditions(prior_pos=0.4))
+    assert len(few.comparisons) == 3  # 3 pairs: computed when few models are shown
+    assert MAX_COMPARED_MODELS < MAX_SHOWN_MODELS
+
+
+def test_cch004_dataset_id_lists_are_bounded_and_deduplicated():
+    ok = "B" * 32
+    assert clean_ids([ok] * 10_000) == [ok]
+    assert clean_ids([f"{i:032d}" for i in range(1000)]) == [f"{i:032d}" for i in range(20)]
+    for junk in (None, "demo", {"a": 1}, [1, 2, None, ["x"]], [{"$ne": 1}]):
+        assert clean_ids(junk) == []
+
+
+@pytest.mark.parametrize("bad", [
+    {"cost_fp": "x"}, {"prior": [1, 2]}, "nonsense", 7, None,
+])
+def test_cch005_malformed_state_never_raises(tmp_path, bad):
+    from roc_dash.app.callbacks import conditions_from_state
+
+    c = conditions_from_state(bad, level="zz", band=5, samples="many")
+    assert c.cost_fp > 0 and 0 < c.prior_pos < 1 and 5 <= c.n_samples <= 1001
