@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from importlib import resources
 
 from dash import Dash
@@ -11,6 +10,7 @@ from .callbacks import register_callbacks
 from .layout import build_layout
 from .security import harden
 from .store import DatasetStore
+from .upload_route import max_upload_bytes, register_upload_route
 
 __all__ = ["create_app"]
 
@@ -34,11 +34,11 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
         serve_locally=True,
         update_title=None,
     )
-    max_mb = float(os.environ.get("ROC_DASH_MAX_UPLOAD_MB", "200"))
-    # base64 in the callback body makes an upload ~4/3 of the file size
-    app.server.config["MAX_CONTENT_LENGTH"] = int(max_mb * 1024 * 1024 * 4 / 3) + 65536
+    # files stream to POST /upload (capped while streaming); other requests stay small
+    app.server.config["MAX_CONTENT_LENGTH"] = max_upload_bytes() + 65536
     app.layout = build_layout()
     register_callbacks(app, store)
+    register_upload_route(app.server, store)
     harden(app.server)  # security headers, gzip, 400 for malformed callback requests
     app.store = store
 

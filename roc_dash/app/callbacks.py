@@ -9,8 +9,6 @@ slider is dragged, hover linking, the URL and the copy-link button run in the br
 
 from __future__ import annotations
 
-import base64
-import binascii
 import dataclasses
 import logging
 import math
@@ -57,6 +55,7 @@ from .store import (
     clean_ids,
     content_digest,
 )
+from .upload_route import take_batch
 
 log = logging.getLogger(__name__)
 
@@ -65,16 +64,6 @@ AVERAGING_MODES = ("none", "pooled", "vertical", "threshold")
 
 
 # -- data ---------------------------------------------------------------------------------
-def decode_upload(filename: str, contents: str) -> bytes:
-    """Bytes of a ``dcc.Upload`` data URL."""
-    try:
-        _, encoded = contents.split(",", 1)
-        return base64.b64decode(encoded, validate=False)
-    except (ValueError, binascii.Error, AttributeError) as exc:
-        raise InputError(f"{filename}: the upload arrived damaged; please try again.",
-                         file=filename) from exc
-
-
 def loaded_infos(store: DatasetStore, dataset_ids) -> tuple[list[DatasetInfo], list[str]]:
     """Descriptions of the datasets still on the server, and ids that are gone."""
     infos, missing = [], []
@@ -115,15 +104,6 @@ class UploadOutcome:
     status: str
     error: str
     pending: object = None
-
-
-def upload_sources(contents, filenames) -> list[tuple[str, bytes]]:
-    if isinstance(contents, str):
-        contents, filenames = [contents], [filenames]
-    if not isinstance(contents, list) or not isinstance(filenames, list):
-        raise InputError("The upload arrived damaged; please try again.")
-    return [(str(name), decode_upload(str(name), data))
-            for name, data in zip(filenames, contents, strict=True)]
 
 
 def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> UploadOutcome:
@@ -449,54 +429,54 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.UPLOAD_STATUS, "children"),
         Output(ids.UPLOAD_ERROR, "children"),
         Output(ids.PENDING, "data"),
-        Output(ids.UPLOAD, "contents"),
-        Input(ids.UPLOAD, "contents"),
+        Input(ids.STREAMED, "data"),
         Input({"type": ids.REMOVE_DATASET, "index": ALL}, "n_clicks"),
         Input(ids.POSITIVE_LABEL, "value"),
         Input(ids.LOAD_DEMO, "n_clicks"),
         Input(ids.URL, "search"),
-        State(ids.UPLOAD, "filename"),
         State(ids.DATASETS, "data"),
         State(ids.PENDING, "data"),
     )
-    def update_datasets(contents, _remove_clicks, positive, _demo, search, filenames,
-                        dataset_ids, pending):
+    def update_datasets(streamed, _remove_clicks, positive, _demo, search, dataset_ids,
+                        pending):
         trigger = ctx.triggered_id
-        if trigger is None or trigger == ids.URL:  # opening a link: its datasets
+        fired = {t["prop_id"] for t in ctx.triggered}
+        if trigger is None or f"{ids.URL}.search" in fired:  # opening a link: its datasets
             wanted = parse_query(search).get("data")
             if not wanted or wanted == clean_ids(dataset_ids):
                 raise PreventUpdate
-            return wanted, "", "", None, no_update
+            return wanted, "", "", None
         if isinstance(trigger, dict) and trigger.get("type") == ids.REMOVE_DATASET:
             if not any(t["value"] for t in ctx.triggered):  # button just rendered
                 raise PreventUpdate
             removed = trigger.get("index")
             if removed in clean_ids(dataset_ids):
                 store.delete(removed)  # removing a dataset deletes its files
-            return remove_dataset(dataset_ids, removed), "", "", no_update, no_update
+            return remove_dataset(dataset_ids, removed), "", "", no_update
         if trigger == ids.LOAD_DEMO:
             current = clean_ids(dataset_ids)
             if DEMO_ID in current:
-                return no_update, "The demo data is already loaded.", "", no_update, no_update
-            return current + [DEMO_ID], "Loaded the demo data.", "", no_update, no_update
+                return no_update, "The demo data is already loaded.", "", no_update
+            return current + [DEMO_ID], "Loaded the demo data.", "", no_update
         if trigger == ids.POSITIVE_LABEL:  # re-read the upload that was just rejected
             sources = store.get_pending(pending) if pending else None
             if not sources or not (positive or "").strip():
                 raise PreventUpdate
             out = apply_upload(store, sources, dataset_ids, positive)
             store.drop_pending(pending)  # a new token is kept if it failed again
-            return out.dataset_ids, out.status, out.error, out.pending, no_update
-        if not contents:
+            return out.dataset_ids, out.status, out.error, out.pending
+        # files streamed to /upload by the page (see upload_route.py)
+        if not isinstance(streamed, dict):
             raise PreventUpdate
-        try:
-            sources = upload_sources(contents, filenames)
-        except (InputError, ValueError) as exc:
-            return no_update, "", str(exc), no_update, None
+        sources = take_batch(store, (streamed or {}).get("batch")
+                             if isinstance(streamed, dict) else None)
+        if not sources:
+            return (no_update, "", "The upload did not reach the server completely; please "
+                    "try again. Nothing was changed.", no_update)
         out = apply_upload(store, sources, dataset_ids, positive)
         if pending:
             store.drop_pending(pending)
-        # clear the upload: dropping the same file again must fire again
-        return out.dataset_ids, out.status, out.error, out.pending, None
+        return out.dataset_ids, out.status, out.error, out.pending
 
     @app.callback(
         Output(ids.DATASET_LIST, "children"),

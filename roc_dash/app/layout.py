@@ -82,13 +82,21 @@ def _format_help() -> html.Details:
 def _data_panel():
     return html.Section(className="panel", children=[
         html.H2("Data"),
-        dcc.Upload(
-            id=ids.UPLOAD, className="upload", multiple=True, accept=ACCEPTED,
-            children=html.Div([
-                html.Div("Drop prediction files here", className="upload-title"),
-                html.Div("or click to choose (CSV, TSV, gzip, Parquet)", className="hint"),
-            ]),
-        ),
+        # a drop zone served by assets/roc_dash.js: files stream to POST /upload with a
+        # progress bar and a Cancel button (see app/upload_route.py), not through a callback
+        html.Div(id=ids.UPLOAD, className="upload", tabIndex="0", role="button",
+                 **{"aria-label": "Drop prediction files here or press Enter to choose"},
+                 children=[
+                     html.Div("Drop prediction files here", className="upload-title"),
+                     html.Div("or click to choose (CSV, TSV, gzip, Parquet)", className="hint"),
+                 ], **{"data-accept": ACCEPTED}),
+        html.Div(id=ids.UPLOAD_PROGRESS, className="upload-progress", hidden=True, children=[
+            html.Progress(max="1", value="0"),
+            html.Span("", className="progress-text", role="status"),
+            html.Button("Cancel", id=ids.UPLOAD_CANCEL, className="button light-dark",
+                        n_clicks=0),
+        ]),
+        dcc.Store(id=ids.STREAMED, data=None),
         dcc.Loading(type="dot", children=html.Div(id=ids.UPLOAD_STATUS, className="status",
                                                   role="status")),
         html.Div(id=ids.UPLOAD_ERROR, className="error", role="alert"),

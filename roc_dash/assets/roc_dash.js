@@ -292,6 +292,144 @@
         }
     });
 
+    /* Streaming upload: the drop zone (#upload) sends each file of a drop as the raw body of
+     * POST /upload (see roc_dash/app/upload_route.py) with a progress bar and a Cancel
+     * button, then hands the batch token to the server through the streamed-upload store.
+     * Errors (413 too large, a failed request) are shown in the page's error box. */
+    function token() {
+        var bytes = new Uint8Array(24);
+        window.crypto.getRandomValues(bytes);
+        return btoa(String.fromCharCode.apply(null, bytes))
+            .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    }
+
+    function setProps(id, props) {
+        if (window.dash_clientside && window.dash_clientside.set_props) {
+            window.dash_clientside.set_props(id, props);
+        }
+    }
+
+    var current = null;  /* the drop being sent: {batch, xhr, cancelled} */
+
+    function showProgress(fraction, text) {
+        var box = document.getElementById("upload-progress");
+        if (!box) { return; }
+        box.hidden = fraction === null;
+        var bar = box.querySelector("progress"), label = box.querySelector(".progress-text");
+        if (bar && fraction !== null) { bar.value = fraction; }
+        if (label) { label.textContent = text || ""; }
+    }
+
+    function failUpload(message) {
+        current = null;
+        showProgress(null);
+        setProps("upload-status", {children: ""});
+        setProps("upload-error", {children: message});
+    }
+
+    function sendFiles(files) {
+        files = Array.prototype.slice.call(files || []);
+        if (!files.length) { return; }
+        if (current) { cancelUpload(); }
+        var drop = {batch: token(), xhr: null, cancelled: false};
+        current = drop;
+        var total = files.reduce(function (a, f) { return a + f.size; }, 0) || 1;
+        var done = 0;
+        setProps("upload-error", {children: ""});
+        var names = files.map(function (f) { return f.name; }).join(", ");
+        function next(i) {
+            if (drop.cancelled) { return; }
+            if (i >= files.length) {
+                showProgress(1, "Reading " + names + " …");
+                current = null;
+                setProps("streamed-upload", {data: {batch: drop.batch, stamp: Date.now()}});
+                return;
+            }
+            var file = files[i];
+            var xhr = new XMLHttpRequest();
+            drop.xhr = xhr;
+            xhr.open("POST", "upload?batch=" + drop.batch + "&index=" + i + "&name=" +
+                     encodeURIComponent(file.name));
+            xhr.setRequestHeader("Content-Type", "application/octet-stream");
+            xhr.upload.onprogress = function (e) {
+                var f = (done + e.loaded) / total;
+                showProgress(f, "Uploading " + file.name + ": " + Math.round(100 * f) + "%");
+            };
+            xhr.onload = function () {
+                if (drop.cancelled) { return; }
+                var body = {};
+                try { body = JSON.parse(xhr.responseText); } catch (err) { body = {}; }
+                if (xhr.status !== 200 || !body.ok) {
+                    failUpload(body.error || (file.name + ": the upload failed (HTTP " +
+                        xhr.status + "). Nothing was changed."));
+                    return;
+                }
+                done += file.size;
+                next(i + 1);
+            };
+            xhr.onerror = function () {
+                if (!drop.cancelled) {
+                    failUpload(file.name + ": the upload failed (the connection was lost). " +
+                               "Nothing was changed; try again.");
+                }
+            };
+            xhr.send(file);
+        }
+        showProgress(0, "Uploading " + names + ": 0%");
+        next(0);
+    }
+
+    function cancelUpload() {
+        var drop = current;
+        if (!drop) { return; }
+        drop.cancelled = true;
+        if (drop.xhr) { drop.xhr.abort(); }
+        var xhr = new XMLHttpRequest();
+        xhr.open("DELETE", "upload?batch=" + drop.batch);
+        xhr.send();
+        current = null;
+        showProgress(null);
+        setProps("upload-status", {children: "Upload cancelled; nothing was changed."});
+    }
+
+    function initUpload() {
+        var zone = document.getElementById("upload");
+        var cancel = document.getElementById("upload-cancel");
+        if (!zone || zone.querySelector("input[type=file]")) { return; }
+        /* the file chooser (Dash has no file input component) */
+        var input = document.createElement("input");
+        input.type = "file";
+        input.multiple = true;
+        input.id = "upload-input";
+        input.className = "file-input";
+        input.tabIndex = -1;
+        input.accept = zone.getAttribute("data-accept") || "";
+        zone.appendChild(input);
+        zone.addEventListener("click", function (e) {
+            if (e.target !== input) { input.click(); }
+        });
+        zone.addEventListener("keydown", function (e) {
+            if (e.key === "Enter" || e.key === " ") { e.preventDefault(); input.click(); }
+        });
+        zone.addEventListener("dragover", function (e) {
+            e.preventDefault();
+            zone.classList.add("dragging");
+        });
+        zone.addEventListener("dragleave", function () { zone.classList.remove("dragging"); });
+        zone.addEventListener("drop", function (e) {
+            e.preventDefault();
+            zone.classList.remove("dragging");
+            sendFiles(e.dataTransfer && e.dataTransfer.files);
+        });
+        input.addEventListener("change", function () {
+            var files = input.files;
+            sendFiles(files);
+            input.value = "";  /* the same file again fires again */
+        });
+        if (cancel) { cancel.addEventListener("click", cancelUpload); }
+    }
+    setInterval(initUpload, 300);
+
     /* Exported images: one file name per view (roc-dash-roc.png, -pr, -cost) and a title
      * line with the conditions they were drawn under. */
     var VIEW_TITLES = {"roc-graph": "ROC", "pr-graph": "Precision-recall",

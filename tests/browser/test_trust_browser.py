@@ -347,3 +347,44 @@ def _centre(driver, element):
     r = driver.execute_script("const r = arguments[0].getBoundingClientRect();"
                               "return [r.left + r.width / 2, r.top + r.height / 2];", element)
     return r
+
+
+def test_trs014_streamed_upload_shows_progress_and_can_be_cancelled(dash_duo, app, tmp_path):
+    start(dash_duo, app)
+    d = dash_duo.driver
+    big = tmp_path / "slow.csv"
+    make_predictions(120_000, seed=9).to_csv(big, index=False)  # about 1.5 MB
+    d.execute_cdp_cmd("Network.enable", {})
+    d.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 20, "downloadThroughput": -1,
+        "uploadThroughput": 150_000})  # bytes per second: the upload takes ~10 s
+    try:
+        upload(dash_duo, big)
+        wait_until(lambda: dash_duo.find_element(f"#{ids.UPLOAD_PROGRESS}").is_displayed(),
+                   message="progress bar")
+        wait_until(lambda: "%" in dash_duo.find_element(f"#{ids.UPLOAD_PROGRESS}").text,
+                   message="percentage")
+        click(d, _centre(d, dash_duo.find_element(f"#{ids.UPLOAD_CANCEL}")))
+        dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "cancelled")
+        assert not dash_duo.find_element(f"#{ids.UPLOAD_PROGRESS}").is_displayed()
+    finally:
+        d.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    time.sleep(1.0)
+    assert "slow" not in dash_duo.find_element(f"#{ids.MODELS}").text
+    assert not list((app.store.root / "incoming").glob("*/*.data"))
+
+
+def test_trs015_an_upload_over_the_limit_says_so(dash_duo, tmp_path, monkeypatch):
+    from roc_dash.app import create_app
+
+    monkeypatch.setenv("ROC_DASH_MAX_UPLOAD_MB", "1")
+    app = create_app(data_dir=tmp_path / "data")
+    start(dash_duo, app)
+    big = tmp_path / "big.csv"
+    make_predictions(150_000, seed=10).to_csv(big, index=False)
+    assert big.stat().st_size > 2**20
+    upload(dash_duo, big)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_ERROR}", "ROC_DASH_MAX_UPLOAD_MB")
+    assert "big.csv" in dash_duo.find_element(f"#{ids.UPLOAD_ERROR}").text
+    assert "Demo" in dash_duo.find_element(f"#{ids.DATASET_LIST}").text  # nothing lost

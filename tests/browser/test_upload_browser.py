@@ -11,7 +11,9 @@ from ..conftest import make_predictions
 
 
 def legend(dash_duo) -> list[str]:
-    return [e.text for e in dash_duo.find_elements(f"#{ids.ROC_GRAPH} .legendtext")]
+    """The ROC legend's texts, read in one go (the legend may be redrawn at any moment)."""
+    return dash_duo.driver.execute_script(
+        f"return [...document.querySelectorAll('#{ids.ROC_GRAPH} .legendtext')].map(e => e.textContent);")
 
 
 def wait_for_legend(dash_duo, predicate, timeout=20):

@@ -13,7 +13,6 @@ from roc_dash.app.callbacks import (
     AnalysisCache,
     apply_upload,
     curves_csv,
-    decode_upload,
     model_names,
     pin_from_click,
     remove_dataset,
@@ -55,7 +54,8 @@ def cache(store):
 
 
 def _upload(store, payloads, names, ids_, positive=None):
-    sources = [(n, decode_upload(n, p)) for p, n in zip(payloads, names, strict=True)]
+    sources = [(n, base64.b64decode(p.split(",", 1)[1])) for p, n in zip(payloads, names,
+                                                                         strict=True)]
     out = apply_upload(store, sources, ids_, positive)
     return out.dataset_ids, out.status, out.error
 

@@ -164,7 +164,7 @@ def test_sec004_suite_assets_gzipped_and_identical_when_decoded(client, suite_ur
     refused = client.get(suite_urls[0], headers={"Accept-Encoding": "gzip;q=0, br"})
     assert "Content-Encoding" not in refused.headers
     small = client.get("/health", headers=GZIP)
-    assert small.data == b"OK" and "Content-Encoding" not in small.headers
+    assert small.get_json()["status"] == "ok" and "Content-Encoding" not in small.headers
 
 
 def test_sec005_static_files_compressed_once_per_path_and_version(app, client, suite_urls,

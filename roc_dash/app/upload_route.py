@@ -1,0 +1,142 @@
+"""Streaming uploads: files go to disk in chunks, never through a callback's JSON.
+
+``dcc.Upload`` base64-encodes a file into the callback request, which is hopeless past about
+100 MB. Instead the page (``assets/roc_dash.js``) sends each file of a drop as the raw body of
+``POST /upload?batch=<token>&index=<i>&name=<file name>``, showing a progress bar and a
+Cancel button; this route writes it to ``<data dir>/incoming/<token>/`` in chunks, refusing
+it with 413 as soon as it passes the size limit (``ROC_DASH_MAX_UPLOAD_MB``, default 200),
+while streaming. When every file has arrived the page hands the batch token to a callback,
+which reads the files as one dataset (:func:`take_batch`) and deletes the folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+from flask import jsonify, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+__all__ = ["max_upload_bytes", "register_upload_route", "take_batch", "MAX_FILES_PER_DROP"]
+
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
+_CHUNK = 1 << 20
+MAX_FILES_PER_DROP = 20
+#: Batches not collected within this time (a closed tab, a cancelled drop) are deleted.
+_STALE_SECONDS = 3600
+
+
+def max_upload_bytes() -> int:
+    """``ROC_DASH_MAX_UPLOAD_MB`` (default 200), in bytes: the largest file, and the largest
+    drop of several files together."""
+    try:
+        mb = float(os.environ.get("ROC_DASH_MAX_UPLOAD_MB", "200"))
+    except ValueError:
+        mb = 200.0
+    return int((mb if mb > 0 else 200.0) * 2**20)
+
+
+def _safe_name(name: str) -> str:
+    """The file's base name, without path parts or control characters, at most 200 chars."""
+    base = os.path.basename(str(name).replace("\\", "/")).strip()
+    base = re.sub(r"[\x00-\x1f\x7f]", "", base)[:200]
+    return base or "upload"
+
+
+def _incoming(root: Path) -> Path:
+    path = root / "incoming"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _prune(folder: Path) -> None:
+    limit = time.time() - _STALE_SECONDS
+    for batch in folder.iterdir():
+        try:
+            if batch.stat().st_mtime < limit:
+                shutil.rmtree(batch, ignore_errors=True)
+        except OSError:
+            continue
+
+
+def _error(status: int, message: str):
+    response = jsonify({"ok": False, "error": message})
+    response.status_code = status
+    return response
+
+
+def register_upload_route(server, store) -> None:
+    """Add ``POST /upload`` (one file of a drop) and ``DELETE /upload`` (cancel a drop)."""
+
+    @server.route("/upload", methods=["POST", "DELETE"])
+    def upload_file():
+        token = request.args.get("batch", "")
+        if not _TOKEN.match(token):
+            return _error(400, "The upload is missing its batch token; reload the page.")
+        folder = _incoming(store.root)
+        batch = folder / token
+        if request.method == "DELETE":
+            shutil.rmtree(batch, ignore_errors=True)
+            return jsonify({"ok": True})
+        try:
+            index = int(request.args.get("index", "0"))
+        except ValueError:
+            index = -1
+        if not 0 <= index < MAX_FILES_PER_DROP:
+            return _error(400, f"At most {MAX_FILES_PER_DROP} files can be dropped at once.")
+        name = _safe_name(request.args.get("name", ""))
+        limit = max_upload_bytes()
+        mb = limit / 2**20
+        if request.content_length is not None and request.content_length > limit:
+            return _error(413, f"{name} is {request.content_length / 2**20:,.1f} MB; the most "
+                               f"this server accepts is {mb:,.0f} MB (ROC_DASH_MAX_UPLOAD_MB).")
+        _prune(folder)
+        batch.mkdir(exist_ok=True)
+        already = sum(p.stat().st_size for p in batch.iterdir() if p.is_file())
+        target = batch / f"{index:02d}.part"
+        written = 0
+        too_large = _error(413, f"{name} is larger than {mb:,.0f} MB, the most this server "
+                                "accepts in one drop (ROC_DASH_MAX_UPLOAD_MB).")
+        try:
+            with open(target, "wb") as fh:
+                while True:
+                    chunk = request.stream.read(_CHUNK)
+                    if not chunk:
+                        break
+                    written += len(chunk)
+                    if written + already > limit:
+                        raise RequestEntityTooLarge()
+                    fh.write(chunk)
+        except RequestEntityTooLarge:  # ours, or the server's own limit on the body
+            shutil.rmtree(batch, ignore_errors=True)
+            return too_large
+        except OSError as exc:
+            shutil.rmtree(batch, ignore_errors=True)
+            return _error(507, f"{name} could not be stored on the server ({exc.strerror}); "
+                               "nothing was changed.")
+        (batch / f"{index:02d}.name").write_text(name, encoding="utf-8")
+        os.replace(target, batch / f"{index:02d}.data")
+        return jsonify({"ok": True, "bytes": written})
+
+
+def take_batch(store, token) -> list[tuple[str, bytes]] | None:
+    """The files of an uploaded batch ``[(name, bytes), ...]`` in drop order, and remove
+    the batch from disk; None when the token is malformed or the batch is gone."""
+    if not isinstance(token, str) or not _TOKEN.match(token):
+        return None
+    batch = _incoming(store.root) / token
+    if not batch.is_dir():
+        return None
+    try:
+        files = []
+        for data in sorted(batch.glob("*.data"))[:MAX_FILES_PER_DROP]:
+            name = data.with_suffix(".name").read_text(encoding="utf-8")
+            files.append((name, data.read_bytes()))
+        return files or None
+    except OSError:
+        return None
+    finally:
+        shutil.rmtree(batch, ignore_errors=True)
