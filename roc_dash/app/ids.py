@@ -68,3 +68,4 @@ UPLOAD_INPUT = "upload-input"  # the file chooser inside the drop zone
 UPLOAD_PROGRESS = "upload-progress"
 UPLOAD_CANCEL = "upload-cancel"
 STREAMED = "streamed-upload"  # Store: {"batch": token, "stamp"} of files streamed to /upload
+UPDATE_FAILED = "update-failed"  # shown by assets/roc_dash.js when an update failed

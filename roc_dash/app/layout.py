@@ -243,6 +243,8 @@ def build_layout() -> html.Div:
                         _data_panel(), _conditions_panel(), _averaging_panel(), _view_panel(),
                     ]),
                     html.Section(className="views", children=[
+                        html.Div(id=ids.UPDATE_FAILED, className="banner warn", role="alert",
+                                 hidden=True),
                         html.Div(id=ids.MISSING, className="banner warn", role="alert"),
                         html.Div(id=ids.BANNER, className="banner", role="status"),
                         html.Div(className="grid", children=[

@@ -292,6 +292,57 @@
         }
     });
 
+    /* A failed update (a worker killed mid-request, a restart, a dropped connection) is
+     * retried twice; if it still fails, the page says so above the views and greys them out
+     * as stale until an update succeeds. Never silently stale figures. */
+    function updateNotice(state) {
+        var box = document.getElementById("update-failed");
+        var views = document.querySelector(".views");
+        if (!box) { return; }
+        if (state === "ok") {
+            box.hidden = true;
+            if (views) { views.classList.remove("stale"); }
+            return;
+        }
+        box.hidden = false;
+        box.textContent = state === "retrying" ?
+            "An update did not reach the server; retrying…" :
+            "An update failed (the server may be restarting): the views may be out of date. " +
+            "Change any control to try again, or reload the page.";
+        if (views) { views.classList.toggle("stale", state === "failed"); }
+    }
+
+    (function wrapFetch() {
+        if (!window.fetch || window.fetch._rocDash) { return; }
+        var plain = window.fetch;
+        var wrapped = function (input, init) {
+            var url = typeof input === "string" ? input : (input && input.url) || "";
+            if (url.indexOf("_dash-update-component") === -1) {
+                return plain.apply(this, arguments);
+            }
+            var attempt = 0;
+            function again() {
+                attempt += 1;
+                updateNotice("retrying");
+                return new Promise(function (r) { setTimeout(r, 700 * attempt); }).then(once);
+            }
+            function once() {
+                return plain(input, init).then(function (response) {
+                    if (response.status >= 500 && attempt < 2) { return again(); }
+                    updateNotice(response.status >= 500 ? "failed" : "ok");
+                    return response;
+                }, function (error) {
+                    if (attempt < 2) { return again(); }
+                    updateNotice("failed");
+                    throw error;
+                });
+            }
+            return once();
+        };
+        wrapped._rocDash = true;
+        window.fetch = wrapped;
+    }());
+
     /* Streaming upload: the drop zone (#upload) sends each file of a drop as the raw body of
      * POST /upload (see roc_dash/app/upload_route.py) with a progress bar and a Cancel
      * button, then hands the batch token to the server through the streamed-upload store.

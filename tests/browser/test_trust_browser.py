@@ -388,3 +388,32 @@ def test_trs015_an_upload_over_the_limit_says_so(dash_duo, tmp_path, monkeypatch
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_ERROR}", "ROC_DASH_MAX_UPLOAD_MB")
     assert "big.csv" in dash_duo.find_element(f"#{ids.UPLOAD_ERROR}").text
     assert "Demo" in dash_duo.find_element(f"#{ids.DATASET_LIST}").text  # nothing lost
+
+
+def test_trs016_a_failed_update_is_retried_then_reported(dash_duo, app):
+    """A worker dying mid-request (500s) is retried; if it keeps failing the page says so."""
+    from flask import Response, request
+
+    failures = {"left": 0}
+
+    @app.server.before_request
+    def flaky():  # what a killed worker looks like from the browser: a 5xx answer
+        if "_dash-update-component" in request.path and failures["left"] > 0:
+            failures["left"] -= 1
+            return Response("worker died", status=502)
+        return None
+
+    start(dash_duo, app)
+    failures["left"] = 1  # one failure: retried, the page ends up right and says nothing
+    dash_duo.find_element(f"#{ids.COST_FN_UP}").click()
+    wait_until(lambda: value(dash_duo, ids.COST_FN) == "1.259", message="retried update")
+    wait_until(lambda: not dash_duo.find_element(f"#{ids.UPDATE_FAILED}").is_displayed())
+    failures["left"] = 50  # the server keeps failing: a visible banner, views greyed out
+    dash_duo.find_element(f"#{ids.COST_FN_UP}").click()
+    dash_duo.wait_for_contains_text(f"#{ids.UPDATE_FAILED}", "may be out of date", timeout=15)
+    assert "stale" in dash_duo.find_element(".views").get_attribute("class")
+    failures["left"] = 0  # back: the next change clears it
+    dash_duo.find_element(f"#{ids.COST_FN_DOWN}").click()
+    wait_until(lambda: not dash_duo.find_element(f"#{ids.UPDATE_FAILED}").is_displayed(),
+               message="banner cleared")
+    assert "stale" not in dash_duo.find_element(".views").get_attribute("class")
