@@ -298,7 +298,7 @@ def conditions_text(c: Conditions) -> str:
 
 def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, *,
                  averaging="pooled", det=False, presentation=False, pinned=None, rev=0,
-                 zoom=None):
+                 zoom=None, ties=False, pr_mode="pr"):
     """All views for the current data, models and conditions.
 
     ``zoom`` holds the axis ranges the user zoomed each view to (``{"roc": {"x": [a, b],
@@ -321,15 +321,17 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     op = resolve_operating(analysis, pinned)
     kw = {"operating": op, "font_size": font, "colors": colors}
     roc = roc_figure(analysis, averaging=averaging if averaging in AVERAGING_MODES else "pooled",
-                     det=det, **kw)
+                     det=det, ties=bool(ties), **kw)
     # a new edit revision on every render: a dragged line is always redrawn where it belongs
     roc.update_layout(editrevision=f"{rev}-{uuid.uuid4().hex[:8]}")
     c = analysis.conditions
     title = conditions_text(c)
-    figures = (roc, pr_figure(analysis, **kw), cost_figure(analysis, **kw))
+    figures = (roc, pr_figure(analysis, mode="prg" if pr_mode == "prg" else "pr", **kw),
+               cost_figure(analysis, **kw))
     for fig, view in zip(figures, ("roc", "pr", "cost"), strict=True):
         fig.update_layout(meta={**(fig.layout.meta or {}), "conditions": title})
-        apply_zoom(fig, zoom, view, det=bool(det) if view == "roc" else False)
+        apply_zoom(fig, zoom, view, det=bool(det) if view == "roc" else
+                   (pr_mode == "prg" if view == "pr" else False))
     slope_text = (f"Iso-performance slope m = c(FP)·p(−) / (c(FN)·p(+)) = {c.slope:.4g}; "
                   f"PC(+) = {c.pc_pos:.3f}")
     return (*figures, operating_panel(op, analysis), model_table(analysis, colors),
@@ -581,6 +583,8 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.SAMPLES, "value", allow_duplicate=True),
         Output(ids.DET, "value"),
         Output(ids.PRESENTATION, "value"),
+        Output(ids.ROC_TIES, "value"),
+        Output(ids.PR_MODE, "value"),
         Input(ids.URL, "search"),
         prevent_initial_call="initial_duplicate",
     )
@@ -588,9 +592,8 @@ def register_callbacks(app, store: DatasetStore) -> None:
         q = parse_query(search)
         if not q:
             raise PreventUpdate
-        return (q.get("averaging", no_update), q.get("level", no_update),
-                q.get("band", no_update), q.get("samples", no_update),
-                q.get("det", no_update), q.get("presentation", no_update))
+        return tuple(q.get(k, no_update) for k in (
+            "averaging", "level", "band", "samples", "det", "presentation", "ties", "pr_mode"))
 
     @app.callback(
         Output(ids.PINNED, "data"),
@@ -645,10 +648,12 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.DET, "value"),
         Input(ids.PRESENTATION, "value"),
         Input(ids.PINNED, "data"),
+        Input(ids.ROC_TIES, "value"),
+        Input(ids.PR_MODE, "value"),
         State(ids.ZOOM, "data"),
     )
     def views(dataset_ids, models, state, averaging, level, band, samples, det, presentation,
-              pinned, zoom):
+              pinned, ties, pr_mode, zoom):
         if state is None:
             raise PreventUpdate  # the controls have not resolved the conditions yet
         conditions = conditions_from_state(state, level, band, samples)
@@ -656,7 +661,8 @@ def register_callbacks(app, store: DatasetStore) -> None:
         return render_views(cache, dataset_ids, models, conditions,
                             averaging=averaging or "pooled", det=bool(det),
                             presentation=bool(presentation), pinned=pinned,
-                            rev=ControlState.from_store(state).rev, zoom=zoom)
+                            rev=ControlState.from_store(state).rev, zoom=zoom,
+                            ties=bool(ties), pr_mode=pr_mode)
 
     @app.callback(
         Output(ids.MISSING, "children"),
@@ -763,11 +769,13 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.MODELS, "options"),
         Input(ids.PINNED, "data"),
         Input(ids.DATASETS, "data"),
+        Input(ids.ROC_TIES, "value"),
+        Input(ids.PR_MODE, "value"),
         prevent_initial_call=True,
     )
     app.clientside_callback(
         ClientsideFunction("rocDash", "copyLink"),
-        Output(ids.COPY_LINK, "content"),
+        Output(ids.COPY_STATUS, "children"),
         Input(ids.COPY_LINK, "n_clicks"),
         prevent_initial_call=True,
     )

@@ -12,6 +12,7 @@ from ..figures.style import color, dash_css, format_threshold
 from ..report import fmt as _fmt
 from ..report import model_table_rows
 from . import ids
+from .help import HELP
 from .store import DatasetInfo
 
 DEMO_TEXT = "Demo: diabetes progression, 4 models × 10 folds"
@@ -83,19 +84,21 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None):
     c = analysis.conditions
     kind = "pinned" if op.pinned else "optimal for the current costs and prior"
     metrics = [
-        ("Model", op.model), ("Threshold", "score ≥ " + format_threshold(op.threshold)),
-        ("TPR (recall)", _fmt(op.tpr)), ("FPR", _fmt(op.fpr)),
-        (f"Precision at p(+) = {c.prior_pos:.3g}", _fmt(op.precision)),
-        ("Accuracy (test set)", _fmt(op.accuracy)),
-        ("Expected cost per case", _fmt(op.expected_cost, 4)),
-        ("Normalised expected cost", _fmt(op.normalized_expected_cost)),
+        ("Model", op.model, None),
+        ("Threshold", "score ≥ " + format_threshold(op.threshold), "threshold"),
+        ("TPR (recall)", _fmt(op.tpr), "tpr"), ("FPR", _fmt(op.fpr), "fpr"),
+        (f"Precision at p(+) = {c.prior_pos:.3g}", _fmt(op.precision), "precision"),
+        ("Accuracy (test set)", _fmt(op.accuracy), "accuracy"),
+        ("Expected cost per case", _fmt(op.expected_cost, 4), "expected_cost"),
+        ("Normalised expected cost", _fmt(op.normalized_expected_cost), "normalized_cost"),
     ]
     tp, fp, fn, tn = op.per_1000
     return html.Div(className="operating", children=[
         html.Div(kind, className="op-kind pinned" if op.pinned else "op-kind"),
         tie_note(analysis) if not op.pinned else None,
         html.Table(className="metrics", children=[
-            html.Tbody([html.Tr([html.Th(k), html.Td(v, className="num")]) for k, v in metrics])
+            html.Tbody([html.Tr([html.Th(k, title=HELP.get(h)), html.Td(v, className="num")])
+                        for k, v, h in metrics])
         ]),
         html.Div(className="confusions", children=[
             _confusion("On the test set", op.tp, op.fp, op.fn, op.tn, _count),
@@ -139,9 +142,10 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None)
         return html.P("No models.", className="hint")
     c = analysis.conditions
     level = analysis.models[0].auc_ci.level if analysis.models[0].auc_ci else c.level
-    head = ["Model", "Rows", "Folds", f"AUC [{level:.0%} CI]",
-            f"pAUC FPR≤{c.fpr_max:g} (McClish)", "Avg precision", "Optimal threshold",
-            "Expected cost", "Owns the hull for slopes"]
+    head = [("Model", None), ("Rows", None), ("Folds", None),
+            (f"AUC [{level:.0%} CI]", "auc"), (f"pAUC FPR≤{c.fpr_max:g} (McClish)", "pauc"),
+            ("Avg precision (test prevalence)", "ap"), ("Optimal threshold", "threshold"),
+            ("Expected cost", "expected_cost"), ("Owns the hull for slopes", "slope_ranges")]
     body = []
     for r in model_table_rows(analysis):
         ci = "" if math.isnan(r["auc_ci_low"]) else f" [{r['auc_ci_low']:.3f}, {r['auc_ci_high']:.3f}]"
@@ -156,10 +160,10 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None)
             html.Td(_fmt(r["expected_cost"], 4), className="num"),
             html.Td(r["hull_slope_ranges"]),
         ]))
-    parts = [html.Table([html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)],
-                        className="models")]
+    parts = [html.Table([html.Thead(html.Tr([html.Th(h, title=HELP.get(k)) for h, k in head])),
+                         html.Tbody(body)], className="models")]
     if analysis.comparisons:
-        parts.append(html.H3("DeLong paired tests (same rows)"))
+        parts.append(html.H3("DeLong paired tests (same rows)", title=HELP["delong"]))
         parts.append(html.Table(className="models pairs", children=[
             html.Thead(html.Tr([html.Th(h) for h in ("Models", "ΔAUC", "z", "p-value",
                                                       "paired by")])),

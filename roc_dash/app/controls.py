@@ -332,6 +332,10 @@ def parse_query(search: str | None) -> dict:
         out["det"] = ["det"] if q["det"] == "1" else []
     if "pres" in q:
         out["presentation"] = ["on"] if q["pres"] == "1" else []
+    if "ties" in q:
+        out["ties"] = ["ties"] if q["ties"] == "1" else []
+    if q.get("prm") in ("pr", "prg"):
+        out["pr_mode"] = q["prm"]
     if "models" in q:
         out["models"] = [m for m in q["models"].split("|") if m][:200]
     if "data" in q:

@@ -69,3 +69,6 @@ UPLOAD_PROGRESS = "upload-progress"
 UPLOAD_CANCEL = "upload-cancel"
 STREAMED = "streamed-upload"  # Store: {"batch": token, "stamp"} of files streamed to /upload
 UPDATE_FAILED = "update-failed"  # shown by assets/roc_dash.js when an update failed
+ROC_TIES = "roc-ties"  # Checklist: shade the tie bounds of each curve
+PR_MODE = "pr-mode"  # RadioItems: "pr" or "prg" (precision-recall-gain)
+COPY_STATUS = "copy-status"  # "Link copied" confirmation next to the Copy link button

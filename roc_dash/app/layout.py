@@ -8,6 +8,7 @@ from dash import dcc, html
 
 from ..figures import GRAPH_CONFIG
 from . import ids
+from .help import HELP
 from .store import DEMO_ID
 
 ACCEPTED = ".csv,.tsv,.txt,.gz,.parquet,.pq"
@@ -18,14 +19,17 @@ PRIOR_MIN, PRIOR_MAX = 0.001, 0.999
 ROC_CONFIG = {**GRAPH_CONFIG, "edits": {"shapePosition": True}}
 
 
-def _labelled(label: str, control, *, hint: str | None = None, html_for: str | None = None):
-    children = [html.Label(label, htmlFor=html_for, className="control-label"), control]
+def _labelled(label: str, control, *, hint: str | None = None, html_for: str | None = None,
+              help_text: str | None = None):
+    children = [html.Label(label, htmlFor=html_for, className="control-label",
+                           title=help_text), control]
     if hint:
         children.append(html.Div(hint, className="hint"))
     return html.Div(children, className="control")
 
 
-def _slider_control(label: str, slider, input_, down: str, up: str, step_text: str):
+def _slider_control(label: str, slider, input_, down: str, up: str, step_text: str,
+                    help_text: str | None = None):
     """A labelled slider with its exact-value input and -/+ step buttons beside the label.
 
     The input is a text box (a number box's own steppers cannot step a log scale and turn
@@ -33,7 +37,7 @@ def _slider_control(label: str, slider, input_, down: str, up: str, step_text: s
     """
     return html.Div(className="control", children=[
         html.Div(className="label-row", children=[
-            html.Label(label, htmlFor=input_.id, className="control-label"),
+            html.Label(label, htmlFor=input_.id, className="control-label", title=help_text),
             html.Div(className="stepper", children=[
                 html.Button("−", id=down, n_clicks=0, className="step",
                             title=f"Decrease ({step_text})",
@@ -53,13 +57,14 @@ def _exact_input(input_id: str, value: str):
                      className="exact", autoComplete="off")
 
 
-def _cost_control(name: str, slider_id: str, input_id: str, down: str, up: str):
+def _cost_control(name: str, slider_id: str, input_id: str, down: str, up: str,
+                  help_text: str | None = None):
     marks = {v: f"{10 ** v:g}" for v in (-2, -1, 0, 1, 2)}
     return _slider_control(
         f"Cost of a {name}",
         dcc.Slider(id=slider_id, min=COST_MIN, max=COST_MAX, step=0.01, value=0.0,
                    marks=marks, updatemode="mouseup", allow_direct_input=False),
-        _exact_input(input_id, "1"), down, up, "× or ÷ 10^0.1",
+        _exact_input(input_id, "1"), down, up, "× or ÷ 10^0.1", help_text,
     )
 
 
@@ -85,6 +90,7 @@ def _data_panel():
         # a drop zone served by assets/roc_dash.js: files stream to POST /upload with a
         # progress bar and a Cancel button (see app/upload_route.py), not through a callback
         html.Div(id=ids.UPLOAD, className="upload", tabIndex="0", role="button",
+                 title=HELP["upload"],
                  **{"aria-label": "Drop prediction files here or press Enter to choose"},
                  children=[
                      html.Div("Drop prediction files here", className="upload-title"),
@@ -104,7 +110,7 @@ def _data_panel():
                   dcc.Input(id=ids.POSITIVE_LABEL, type="text", placeholder="e.g. cat",
                             debounce=True, className="text"),
                   hint="Press Enter: a file rejected for ambiguous labels is read again.",
-                  html_for=ids.POSITIVE_LABEL),
+                  html_for=ids.POSITIVE_LABEL, help_text=HELP["positive"]),
         html.Div(id=ids.DATASET_LIST, className="dataset-list"),
         html.Button("Load the demo data", id=ids.LOAD_DEMO, n_clicks=0,
                     className="link-button"),
@@ -117,19 +123,20 @@ def _conditions_panel():
     return html.Section(className="panel", children=[
         html.H2("Costs and class mix"),
         _cost_control("false positive", ids.COST_FP_SLIDER, ids.COST_FP, ids.COST_FP_DOWN,
-                      ids.COST_FP_UP),
+                      ids.COST_FP_UP, HELP["cost_fp"]),
         _cost_control("false negative", ids.COST_FN_SLIDER, ids.COST_FN, ids.COST_FN_DOWN,
-                      ids.COST_FN_UP),
+                      ids.COST_FN_UP, HELP["cost_fn"]),
         _slider_control(
             "Deployment prior p(+)",
             dcc.Slider(id=ids.PRIOR_SLIDER, min=PRIOR_MIN, max=PRIOR_MAX, step=0.001, value=0.5,
                        updatemode="mouseup", allow_direct_input=False,
                        marks={0.001: "0", 0.25: "0.25", 0.5: "0.5", 0.75: "0.75", 0.999: "1"}),
             _exact_input(ids.PRIOR, "0.5"), ids.PRIOR_DOWN, ids.PRIOR_UP, "± 0.01",
+            HELP["prior"],
         ),
         html.Div(className="prior-row", children=[
             html.Button("Use the data's prevalence", id=ids.PRIOR_RESET, n_clicks=0,
-                        className="link-button"),
+                        className="link-button", title=HELP["prior_reset"]),
             html.Div(id=ids.PRIOR_SOURCE_ROW, style={"display": "none"}, children=[
                 html.Label("of", htmlFor=ids.PRIOR_SOURCE, className="hint"),
                 dcc.Dropdown(id=ids.PRIOR_SOURCE, options=[], value=None, clearable=False,
@@ -146,22 +153,23 @@ def _conditions_panel():
 def _averaging_panel():
     return html.Section(className="panel", children=[
         html.H2("Folds"),
-        _labelled("Averaging", dcc.RadioItems(
+        _labelled("Averaging", help_text=HELP["averaging"], control=dcc.RadioItems(
             id=ids.AVERAGING, value="pooled", className="radios",
             options=[{"label": "none (each fold)", "value": "none"},
                      {"label": "pooled", "value": "pooled"},
                      {"label": "vertical", "value": "vertical"},
                      {"label": "threshold", "value": "threshold"}])),
         html.Div(className="control-row", children=[
-            _labelled("Confidence", dcc.Dropdown(
+            _labelled("Confidence", help_text=HELP["level"], control=dcc.Dropdown(
                 id=ids.LEVEL, value=0.95, clearable=False, searchable=False,
                 options=[{"label": f"{v:.0%}", "value": v} for v in (0.8, 0.9, 0.95, 0.99)])),
-            _labelled("Samples", dcc.Input(id=ids.SAMPLES, type="number", value=51, step=1,
+            _labelled("Samples", help_text=HELP["samples"], control=dcc.Input(
+                id=ids.SAMPLES, type="number", value=51, step=1,
                                            debounce=True, className="exact"),
                       html_for=ids.SAMPLES),
         ]),
         html.Div(id=ids.SAMPLES_MSG, className="control-message", role="status"),
-        _labelled("Band", dcc.RadioItems(
+        _labelled("Band", help_text=HELP["band"], control=dcc.RadioItems(
             id=ids.BAND, value="pointwise", className="radios",
             options=[{"label": "pointwise", "value": "pointwise"},
                      {"label": "simultaneous", "value": "simultaneous"}])),
@@ -171,12 +179,18 @@ def _averaging_panel():
 def _view_panel():
     return html.Section(className="panel", children=[
         html.H2("Models and view"),
-        dcc.Checklist(id=ids.MODELS, options=[], value=[], className="checks model-list"),
-        dcc.Checklist(id=ids.DET, options=[{"label": "ROC as DET (normal-deviate axes)",
-                                            "value": "det"}], value=[], className="checks"),
-        dcc.Checklist(id=ids.PRESENTATION, options=[{"label": "Presentation mode (large fonts)",
-                                                     "value": "on"}],
-                      value=[], className="checks"),
+        html.Div(title=HELP["models"], children=dcc.Checklist(
+            id=ids.MODELS, options=[], value=[], className="checks model-list")),
+        html.Div(title=HELP["det"], children=dcc.Checklist(
+            id=ids.DET, options=[{"label": "ROC as DET (normal-deviate axes)", "value": "det"}],
+            value=[], className="checks")),
+        html.Div(title=HELP["ties"], children=dcc.Checklist(id=ids.ROC_TIES, options=[{
+            "label": "Tie bounds on the ROC (optimistic–pessimistic)", "value": "ties"}],
+            value=[], className="checks")),
+        html.Div(title=HELP["presentation"], children=dcc.Checklist(
+            id=ids.PRESENTATION, options=[{"label": "Presentation mode (large fonts)",
+                                           "value": "on"}],
+            value=[], className="checks")),
     ])
 
 
@@ -222,11 +236,9 @@ def build_layout() -> html.Div:
                     html.Span("Which classifier, at which threshold, under these costs and "
                               "this class mix?", className="tagline"),
                     html.Div(className="topbar-actions", children=[
-                        html.Span(className="copy", children=[
-                            dcc.Clipboard(id=ids.COPY_LINK, title="Copy a link to this view",
-                                          className="clipboard"),
-                            html.Span("Copy link"),
-                        ]),
+                        html.Button("Copy link", id=ids.COPY_LINK, n_clicks=0,
+                                    className="button light", title=HELP["copy_link"]),
+                        html.Span(id=ids.COPY_STATUS, className="copy-status", role="status"),
                         html.Button("Curves CSV", id=ids.EXPORT_CURVES, n_clicks=0,
                                     className="button light"),
                         html.Button("Table CSV", id=ids.EXPORT_TABLE, n_clicks=0,
@@ -253,7 +265,13 @@ def build_layout() -> html.Div:
                                             "drag the red line to change the cost ratio",
                                             className="hint")]),
                             _graph_card("Precision-recall at the deployment prior",
-                                        ids.PR_GRAPH, graph_config("pr")),
+                                        ids.PR_GRAPH, graph_config("pr"), extra=[
+                                            dcc.RadioItems(
+                                                id=ids.PR_MODE, value="pr", inline=True,
+                                                className="radios inline",
+                                                options=[{"label": "PR", "value": "pr"},
+                                                         {"label": "PR gain",
+                                                          "value": "prg"}])]),
                             _graph_card("Cost curves", ids.COST_GRAPH, graph_config("cost")),
                             _operating_card(),
                         ]),

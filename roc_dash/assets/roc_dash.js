@@ -192,6 +192,11 @@
                 return showHover(k, f, t, text);
             }
             if (v === "pr-graph") {
+                var meta = (prFig && prFig.layout && prFig.layout.meta) || {};
+                if (meta.prg) {  /* recall gain and precision gain */
+                    if (t <= 0 || t < pi) { return hideHover(k); }
+                    return showHover(k, (t - pi) / ((1 - pi) * t), 1 - f / t, text);
+                }
                 var d = pi * t + (1 - pi) * f;
                 return showHover(k, t, d > 0 ? pi * t / d : 1, text);
             }
@@ -200,7 +205,7 @@
     }
 
     function writeUrl(conditions, avg, level, band, samples, det, pres, models, modelOptions,
-                      pinned, datasets) {
+                      pinned, datasets, ties, prMode) {
         var q = new URLSearchParams();
         var c = conditions || {};
         if (c.cost_fp !== null && c.cost_fp !== undefined) { q.set("cfp", c.cost_fp); }
@@ -217,6 +222,8 @@
         if (samples) { q.set("n", samples); }
         if (det && det.length) { q.set("det", "1"); }
         if (pres && pres.length) { q.set("pres", "1"); }
+        if (ties && ties.length) { q.set("ties", "1"); }
+        if (prMode === "prg") { q.set("prm", "prg"); }
         var all = (modelOptions || []).map(function (o) { return o.value; });
         if (models && all.length && models.length !== all.length) { q.set("models", models.join("|")); }
         if (pinned && pinned.model) {
@@ -271,7 +278,29 @@
         return out;
     }
 
-    function copyLink() { return window.location.href; }
+    /* Copy the page's link (it holds the whole view) and say so next to the button; where
+     * the clipboard is not available the link is selected in a box for a manual copy. */
+    function copyLink(clicks) {
+        var href = window.location.href;
+        var status = document.getElementById("copy-status");
+        function say(text) {
+            if (status) {
+                status.textContent = text;
+                clearTimeout(status._timer);
+                status._timer = setTimeout(function () { status.textContent = ""; }, 4000);
+            }
+        }
+        if (!clicks) { return window.dash_clientside.no_update; }
+        try {
+            navigator.clipboard.writeText(href).then(function () {
+                say("Link copied ✓");
+            }, function () { say("Copy this link: " + href); });
+        } catch (err) {
+            say("Copy this link: " + href);
+        }
+        window._rocCopied = href;
+        return "Link copied ✓";
+    }
 
     function presentation(value) {
         return value && value.length ? "app presenting" : "app";

@@ -13,7 +13,14 @@ import plotly.graph_objects as go
 from ..core.analysis import Analysis
 from ..core.curves import display_indices
 from ..core.operating import OperatingSummary
-from ..core.precision_recall import achievable_pr_curve, interpolate_pr, iso_f1_curves
+from ..core.precision_recall import (
+    achievable_pr_curve,
+    average_precision_from_curve,
+    interpolate_pr,
+    iso_f1_curves,
+    prg_auc,
+    prg_curve,
+)
 from .roc import model_index
 from .style import (
     HULL_COLOR,
@@ -69,9 +76,17 @@ def precision_at(prevalence: float, fpr: float, tpr: float) -> float:
 
 
 def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
-              font_size: int = 14, colors: dict[str, int] | None = None) -> go.Figure:
+              font_size: int = 14, colors: dict[str, int] | None = None,
+              mode: str = "pr") -> go.Figure:
     """Each model's PR curve at the deployment prior, the achievable PR curve of the joint
-    hull, the baseline precision π and iso-F1 curves."""
+    hull, the baseline precision π and iso-F1 curves; or with ``mode="prg"`` the
+    precision-recall-gain curves (Flach & Kull 2015) at that prior.
+
+    Average precision is recomputed at the deployment prior (not the test set's prevalence),
+    as the curves are.
+    """
+    if mode == "prg":
+        return _prg_figure(analysis, operating=operating, font_size=font_size, colors=colors)
     pi = analysis.conditions.prior_pos
     fig = go.Figure()
     for f1 in iso_f1_curves():
@@ -92,7 +107,8 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
         fig.add_trace(go.Scatter(
             x=pr.recall, y=pr.precision, mode="lines",
             line=line_style(style_index(colors, m.name, i)),
-            name=f"{m.name} (AP {m.average_precision:.3f})", customdata=data, text=text,
+            name=f"{m.name} (AP {average_precision_from_curve(m.curve, prevalence=pi):.3f})",
+            customdata=data, text=text,
             hovertemplate=HOVER))
     if analysis.models:
         hull = analysis.hull
@@ -126,4 +142,54 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
     # annotations element by element, so the hover marker would overwrite the first F1 label
     fig.layout.annotations = [hover_annotation(), *fig.layout.annotations]
     fig.update_layout(meta={"prior": pi}, margin_r=58)
+    return fig
+
+
+PRG_HOVER = "%{text}<br>recall gain %{x:.3f}<br>precision gain %{y:.3f}<extra></extra>"
+
+
+def _prg_figure(analysis: Analysis, *, operating, font_size, colors) -> go.Figure:
+    """Precision-recall-gain view: the unit square of gains, each model's PRG curve (straight
+    between vertices: Flach & Kull 2015) and AUPRG in the legend, the optimum and pin."""
+    pi = analysis.conditions.prior_pos
+    fig = go.Figure()
+    for i, m in enumerate(analysis.models):
+        prg = prg_curve(m.curve, prevalence=pi)
+        keep = prg.in_unit_square
+        rg, pg = prg.recall_gain[keep], prg.precision_gain[keep]
+        fpr = np.where(prg.precision[keep] > 0, pi * prg.recall[keep] * (1 - prg.precision[keep])
+                       / ((1 - pi) * np.maximum(prg.precision[keep], 1e-300)), 0.0)
+        data, text = point_data(i, m.name, prg.thresholds[keep], np.clip(fpr, 0, 1),
+                                prg.recall[keep])
+        fig.add_trace(go.Scatter(
+            x=rg, y=pg, mode="lines", line=line_style(style_index(colors, m.name, i)),
+            name=f"{m.name} (AUPRG {prg_auc(m.curve, prevalence=pi):.3f})", customdata=data,
+            text=text, hovertemplate=PRG_HOVER))
+
+    def gains(fpr, tpr):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rg = (tpr - pi) / ((1 - pi) * tpr)
+            pg = 1 - fpr / tpr
+        return float(rg), float(pg)
+
+    opt = analysis.optimal
+    if analysis.models and opt.tpr > 0:
+        data, text = point_data(model_index(analysis, opt.model), opt.model or "trivial",
+                                [opt.threshold], [opt.fpr], [opt.tpr], prefix="optimum: ")
+        x, y = gains(opt.fpr, opt.tpr)
+        fig.add_trace(go.Scatter(
+            x=[x], y=[y], mode="markers", name="optimal operating point",
+            marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
+                    "line": {"color": "white", "width": 1}},
+            customdata=data, text=text, hovertemplate=PRG_HOVER))
+    if operating is not None and operating.pinned and operating.tpr > 0:
+        x, y = gains(operating.fpr, operating.tpr)
+        fig.add_trace(go.Scatter(
+            x=[x], y=[y], mode="markers", name="pinned operating point",
+            marker={"symbol": "circle-open", "size": 18, "color": PINNED_COLOR,
+                    "line": {"width": 3, "color": PINNED_COLOR}}, hoverinfo="skip"))
+    base_layout(fig, x_title="Recall gain", y_title=f"Precision gain at p(+) = {pi:.3g}",
+                font_size=font_size)
+    fig.layout.annotations = [hover_annotation()]
+    fig.update_layout(meta={"prior": pi, "prg": True})
     return fig

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from scipy.special import ndtri
 
 from ..core.analysis import Analysis
-from ..core.curves import det_curve, display_indices
+from ..core.curves import det_curve, display_indices, tie_bounds
 from ..core.operating import OperatingSummary
 from .style import (
     HULL_COLOR,
@@ -73,7 +73,8 @@ def _det_axes(fig: go.Figure, font_size: int) -> None:
 
 
 def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = False,
-               operating: OperatingSummary | None = None, font_size: int = 14, colors: dict[str, int] | None = None) -> go.Figure:
+               operating: OperatingSummary | None = None, font_size: int = 14,
+               colors: dict[str, int] | None = None, ties: bool = False) -> go.Figure:
     """The ROC (or DET) view of an analysis.
 
     Parameters
@@ -86,6 +87,10 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         Draw FNR against FPR on normal-deviate axes instead (section 7.5.1).
     operating : OperatingSummary, optional
         A pinned operating point to highlight (the optimum is always marked).
+    ties : bool
+        Shade, for each model's pooled curve, the region between its optimistic and
+        pessimistic tie bounds (section 4.1): how much ordering within tied scores could
+        move the curve.
     """
     if averaging not in AVERAGING_MODES:
         raise ValueError(f"averaging must be one of {AVERAGING_MODES}")
@@ -95,8 +100,14 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
     fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC 0.5)",
                              line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
                              hoverinfo="skip"))
+    bounds = {}
+    if ties:
+        for i, m in enumerate(analysis.models):
+            bounds[m.name] = _tie_band(fig, m, style_index(colors, m.name, i))
     for i, m in enumerate(analysis.models):
         label = f"{m.name} (AUC {m.auc:.3f})"
+        if m.name in bounds:
+            label = f"{m.name} (AUC {m.auc:.3f}, ties {bounds[m.name]})"
         k = style_index(colors, m.name, i)
         if averaging == "none" and len(m.folds) > 1:
             for j, (fold, c) in enumerate(m.folds.items()):
@@ -174,6 +185,23 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
     if not analysis.models:
         _empty(fig)
     return fig
+
+
+def _tie_band(fig: go.Figure, m, k: int) -> str:
+    """Shade the region between a curve's optimistic and pessimistic tie bounds; return the
+    range of AUC they span, for the model's legend entry."""
+    b = tie_bounds(m.curve)
+    keep_o = display_indices(b.optimistic_fpr, b.optimistic_tpr, max_points=MAX_VERTICES)
+    keep_p = display_indices(b.pessimistic_fpr, b.pessimistic_tpr, max_points=MAX_VERTICES)
+    x = np.concatenate((b.optimistic_fpr[keep_o], b.pessimistic_fpr[keep_p][::-1]))
+    y = np.concatenate((b.optimistic_tpr[keep_o], b.pessimistic_tpr[keep_p][::-1]))
+    span = f"{b.pessimistic_auc:.3f}–{b.optimistic_auc:.3f}"
+    fig.add_trace(go.Scatter(
+        x=x, y=y, fill="toself", fillcolor=rgba(color(k), 0.16), mode="lines",
+        line={"width": 0.6, "color": rgba(color(k), 0.5)},
+        name=f"{m.name}: tie bounds (AUC {span})", showlegend=False,
+        legendgroup=m.name, hoverinfo="skip"))
+    return span
 
 
 def _averaging_title(analysis: Analysis, averaging: str) -> str:

@@ -351,5 +351,13 @@ def test_brw015_browser_geometry_matches_core(dash_duo, app):
     for p in (1e-4, 0.01, 0.2, 0.5, 0.77, 0.999):
         z = dash_duo.driver.execute_script("return dash_clientside.rocDash._probit(arguments[0]);", p)
         assert z == pytest.approx(float(ndtri(p)), abs=1e-6)
-    assert dash_duo.driver.execute_script("return dash_clientside.rocDash.copyLink();") == \
+    # Copy link: focusable, and it says what it did
+    from selenium.webdriver.common.keys import Keys
+
+    button = dash_duo.find_element(f"#{ids.COPY_LINK}")
+    button.send_keys(Keys.ENTER)  # reached with the keyboard
+    dash_duo.wait_for_contains_text(f"#{ids.COPY_STATUS}", "ink")
+    status = dash_duo.find_element(f"#{ids.COPY_STATUS}").text
+    assert "Link copied" in status or dash_duo.driver.current_url in status
+    assert dash_duo.driver.execute_script("return window._rocCopied") == \
         dash_duo.driver.current_url

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from dash import no_update
 
-from roc_dash.app import create_app
+from roc_dash.app import create_app, ids
 from roc_dash.app.callbacks import (
     AnalysisCache,
     apply_upload,
@@ -287,3 +287,39 @@ def test_cbk017_html_report_carries_the_dashboards_state(cache):
     assert 'href="http://host/?cfn=4&amp;pin=naive%20Bayes|0.42"' in page
     assert "vertical average of 10 folds" in page  # the ROC figure drawn as in the page
     assert "p(+) = 0.3" in page
+
+
+def test_cbk018_every_control_and_metric_has_help(cache):
+    """Tooltips: each control label, each option list and each metric says what it means."""
+    from roc_dash.app.help import HELP
+    from roc_dash.app.layout import build_layout
+
+    def walk(node):
+        yield node
+        children = getattr(node, "children", None)
+        if isinstance(children, list | tuple):
+            for child in children:
+                yield from walk(child)
+        elif children is not None and hasattr(children, "to_plotly_json"):
+            yield from walk(children)
+
+    nodes = list(walk(build_layout()))
+    labels = [n for n in nodes if type(n).__name__ == "Label"
+              and getattr(n, "className", "") == "control-label"]
+    assert len(labels) >= 8 and all(getattr(n, "title", None) for n in labels)
+    checklists = [n for n in nodes if type(n).__name__ == "Div"
+                  and type(getattr(n, "children", None)).__name__ == "Checklist"]
+    assert len(checklists) == 4 and all(n.title for n in checklists)
+    copy = next(n for n in nodes if getattr(n, "id", None) == ids.COPY_LINK)
+    assert type(copy).__name__ == "Button" and copy.title == HELP["copy_link"]
+    analysis = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))
+    from roc_dash.app.components import model_table, operating_panel
+
+    op = resolve_operating(analysis, None)
+    metrics = next(n for n in walk(operating_panel(op, analysis))
+                   if getattr(n, "className", "") == "metrics")
+    ths = [n for n in walk(metrics) if type(n).__name__ == "Th" and n.children != "Model"]
+    assert ths and all(getattr(n, "title", None) for n in ths if n.children)
+    head = [n for part in model_table(analysis) for n in walk(part) if type(n).__name__ == "Th"]
+    assert sum(bool(getattr(n, "title", None)) for n in head) >= 6
+    assert all("(" in text for text in HELP.values() if "et al" in text)

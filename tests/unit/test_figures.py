@@ -108,3 +108,30 @@ def test_fig007_model_list_swatches_are_current():
     assert swatch_css() in css
     assert "nth-child(24n+2) .dash-options-list-option-text::before { border-top-color: #D55E00;" \
         " border-top-style: dashed; }" in swatch_css()
+
+
+def test_fig008_tie_bounds_band_and_prg_mode():
+    """Tie bounds drawn around tied curves; PRG mode draws gains; AP at the deployment prior."""
+    from roc_dash.app.store import load_demo
+    from roc_dash.core.curves import tie_bounds
+    from roc_dash.core.precision_recall import average_precision_from_curve, prg_auc
+
+    analysis = analyse(load_demo().table, Conditions(prior_pos=0.1))
+    roc = roc_figure(analysis, ties=True)
+    bands = [t for t in roc.data if "tie bounds" in (t.name or "")]
+    assert len(bands) == len(analysis.models) and all(t.fill == "toself" for t in bands)
+    tree = analysis.model("decision tree")  # few distinct scores: wide bounds
+    b = tie_bounds(tree.curve)
+    assert b.pessimistic_auc < tree.auc < b.optimistic_auc
+    span = f"{b.pessimistic_auc:.3f}–{b.optimistic_auc:.3f}"
+    assert span in next(t.name for t in bands if t.name.startswith("decision tree"))
+    assert f"decision tree (AUC {tree.auc:.3f}, ties {span})" in [t.name for t in roc.data]
+    assert not [t for t in roc_figure(analysis).data if "tie bounds" in (t.name or "")]
+    pr = pr_figure(analysis)
+    ap = average_precision_from_curve(tree.curve, prevalence=0.1)
+    assert f"decision tree (AP {ap:.3f})" in [t.name for t in pr.data]
+    prg = pr_figure(analysis, mode="prg")
+    assert prg.layout.meta["prg"] and "Precision gain" in prg.layout.yaxis.title.text
+    name = f"decision tree (AUPRG {prg_auc(tree.curve, prevalence=0.1):.3f})"
+    trace = next(t for t in prg.data if t.name == name)
+    assert np.nanmax(trace.x) <= 1 and np.nanmin(trace.x) >= 0

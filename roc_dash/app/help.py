@@ -1,0 +1,46 @@
+"""One sentence of help per control and metric, with where it comes from (shown as tooltips)."""
+
+HELP = {
+    "upload": "One drop is one dataset (one test set): its files are read together. Datasets "
+              "are never merged; CSV, TSV, semicolon-separated, gzip or Parquet.",
+    "positive": "Which label value is the positive class, when the labels are not a known "
+                "pair such as 0/1 or yes/no. Press Enter to re-read the rejected file.",
+    "cost_fp": "What one false positive costs (any unit; only the ratio to c(FN) matters). "
+               "Sets the iso-performance slope (Fawcett 2004, §7.1).",
+    "cost_fn": "What one false negative costs. Sets the iso-performance slope "
+               "m = c(FP)·p(−) / (c(FN)·p(+)) (Fawcett 2004, §7.1).",
+    "prior": "The share of positives where the model will be used (not necessarily the test "
+             "set's). Precision, expected cost and the optimum depend on it (Fawcett 2004, §3.2).",
+    "prior_reset": "Use the test set's own prevalence (exact, from the chosen dataset).",
+    "averaging": "How folds are combined: pooled (merged), vertical (mean TPR at fixed FPR) "
+                 "or threshold averaging (mean point at fixed thresholds) (Fawcett 2004, §6).",
+    "level": "Confidence level of the bands, error bars and AUC intervals.",
+    "samples": "Number of FPR values (vertical) or thresholds (threshold averaging) sampled.",
+    "band": "Pointwise: a t-interval at each FPR. Simultaneous: a bootstrap band covering the "
+            "whole mean curve at once (Macskassy & Provost 2004).",
+    "models": "Which models are drawn; the hull and the optimum are over the ticked models.",
+    "det": "Draw the ROC on normal-deviate axes (DET curve, Martin et al. 1997).",
+    "ties": "Shade the region between the optimistic and pessimistic orderings of tied "
+            "scores (Fawcett 2004, §4.1, figure 6).",
+    "pr_mode": "Precision-recall at the deployment prior (Davis & Goadrich 2006) or "
+               "precision-recall-gain (Flach & Kull 2015).",
+    "presentation": "Large fonts and figures for a projector.",
+    "copy_link": "Copy a link that opens this view: datasets, controls and pinned points.",
+    "auc": "Area under the ROC curve, ties counted half (Fawcett 2004, §5); interval by "
+           "DeLong et al. 1988.",
+    "pauc": "Partial AUC up to the FPR limit, standardised by McClish (1989).",
+    "ap": "Average precision (step-wise, as scikit-learn), at the test set's prevalence.",
+    "threshold": "The score cut-off: cases scoring at least this are flagged positive.",
+    "expected_cost": "Expected cost per case: p(+)·(1−TPR)·c(FN) + p(−)·FPR·c(FP) "
+                     "(Fawcett 2004, §7.1).",
+    "normalized_cost": "Expected cost divided by its maximum: the height of the cost curve "
+                       "(Drummond & Holte 2006).",
+    "precision": "Share of flagged cases that are positive at the deployment prior: "
+                 "π·TPR / (π·TPR + (1−π)·FPR) (Fawcett 2004, §3.2).",
+    "tpr": "True positive rate (recall): share of positives flagged.",
+    "fpr": "False positive rate: share of negatives flagged.",
+    "accuracy": "Share of test cases classified correctly (at the test set's class mix).",
+    "slope_ranges": "Iso-performance slopes over which one of the model's points is the "
+                    "optimum of the joint hull (Provost & Fawcett 2001).",
+    "delong": "DeLong's paired test of equal AUC on the same rows (DeLong et al. 1988).",
+}
