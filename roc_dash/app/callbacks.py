@@ -21,7 +21,13 @@ from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, 
 from dash.exceptions import PreventUpdate
 
 from ..core.analysis import Analysis, Conditions, analyse, prevalence, with_conditions
-from ..core.operating import OperatingSummary, operating_point
+from ..core.operating import (
+    PIN_LABELS,
+    OperatingSummary,
+    compare_points,
+    operating_point,
+    pinned_points,
+)
 from ..exports import csv_safe
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.roc import iso_line_endpoints
@@ -318,8 +324,11 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
         return (_empty_figure(font), _empty_figure(font), _empty_figure(font),
                 operating_panel(None, None), model_table(None), None, "", banner(None))
     colors = {n: k for k, n in enumerate(names)}
-    op = resolve_operating(analysis, pinned)
-    kw = {"operating": op, "font_size": font, "colors": colors}
+    optimum = operating_point(analysis)
+    pins = pinned_points(analysis, clean_pins(pinned if isinstance(pinned, list) else
+                                               [pinned] if isinstance(pinned, dict) else []))
+    focus = pins[-1] if pins else optimum
+    kw = {"pins": pins, "font_size": font, "colors": colors}
     roc = roc_figure(analysis, averaging=averaging if averaging in AVERAGING_MODES else "pooled",
                      det=det, ties=bool(ties), **kw)
     # a new edit revision on every render: a dragged line is always redrawn where it belongs
@@ -334,7 +343,8 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
                    (pr_mode == "prg" if view == "pr" else False))
     slope_text = (f"Iso-performance slope m = c(FP)·p(−) / (c(FN)·p(+)) = {c.slope:.4g}; "
                   f"PC(+) = {c.pc_pos:.3f}")
-    return (*figures, operating_panel(op, analysis), model_table(analysis, colors),
+    comparison = compare_points(optimum, pins) if pins else None
+    return (*figures, operating_panel(focus, analysis, comparison), model_table(analysis, colors),
             viz_data(analysis), slope_text, banner(analysis, extra))
 
 
@@ -390,6 +400,41 @@ def pin_from_click(click, models) -> dict | None:
                                   or not math.isfinite(threshold)):
         threshold = None
     return {"model": str(models[index]), "threshold": threshold}
+
+
+def clean_pins(pins) -> list[dict]:
+    """Pins from the browser, validated: at most three, each ``{"model", "threshold",
+    "label"}`` with a distinct letter."""
+    out: list[dict] = []
+    if not isinstance(pins, list):
+        return out
+    for pin in pins[:10]:
+        if not (isinstance(pin, dict) and isinstance(pin.get("model"), str)):
+            continue
+        t = pin.get("threshold")
+        if t is not None and not (isinstance(t, int | float) and math.isfinite(t)):
+            continue
+        label = pin.get("label")
+        taken = {p["label"] for p in out}
+        if label not in PIN_LABELS or label in taken:
+            label = next((x for x in PIN_LABELS if x not in taken), None)
+        if label is None:
+            break
+        out.append({"model": pin["model"][:500], "threshold": t, "label": label})
+    return out
+
+
+def add_pin(pins: list[dict], new: dict) -> list[dict]:
+    """Pin one more point: the first free letter; with three pins the oldest makes room.
+    Pinning a point already pinned changes nothing."""
+    pins = clean_pins(pins)
+    if any(p["model"] == new["model"] and p["threshold"] == new["threshold"] for p in pins):
+        return pins
+    if len(pins) >= len(PIN_LABELS):
+        pins = pins[1:]
+    taken = {p["label"] for p in pins}
+    label = next(x for x in PIN_LABELS if x not in taken)
+    return pins + [{"model": new["model"], "threshold": new["threshold"], "label": label}]
 
 
 def pin_from_input(model, text) -> tuple[dict | None, str]:
@@ -604,30 +649,37 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.UNPIN, "n_clicks"),
         Input(ids.PIN_BUTTON, "n_clicks"),
         Input(ids.PIN_THRESHOLD, "n_submit"),
+        Input({"type": ids.UNPIN_ONE, "index": ALL}, "n_clicks"),
         State(ids.PIN_MODEL, "value"),
         State(ids.PIN_THRESHOLD, "value"),
         State(ids.URL, "search"),
         State(ids.VIZ_DATA, "data"),
+        State(ids.PINNED, "data"),
     )
-    def pin(roc_click, pr_click, cost_click, _unpin, _pin, _submit, pin_model, pin_threshold,
-            search, viz):
+    def pin(roc_click, pr_click, cost_click, _unpin, _pin, _submit, _unpin_one, pin_model,
+            pin_threshold, search, viz, pins):
         trigger = ctx.triggered_id
         ok = "exact pin-threshold"
+        pins = clean_pins(pins)
         if trigger is None:
-            return parse_query(search).get("pin"), ok
+            return parse_query(search).get("pins", []), ok
         if trigger == ids.UNPIN:
-            return None, ok
+            return [], ok
+        if isinstance(trigger, dict) and trigger.get("type") == ids.UNPIN_ONE:
+            if not any(t["value"] for t in ctx.triggered):
+                raise PreventUpdate
+            return [p for p in pins if p["label"] != trigger.get("index")], ok
         if trigger in (ids.PIN_BUTTON, ids.PIN_THRESHOLD):
             pinned, _why = pin_from_input(pin_model, pin_threshold)
             if pinned is None:
                 return no_update, ok + " invalid"
-            return pinned, ok
+            return add_pin(pins, pinned), ok
         click = {ids.ROC_GRAPH: roc_click, ids.PR_GRAPH: pr_click,
                  ids.COST_GRAPH: cost_click}.get(trigger)
         pinned = pin_from_click(click, (viz if isinstance(viz, dict) else {}).get("models"))
         if pinned is None:
             raise PreventUpdate
-        return pinned, ok
+        return add_pin(pins, pinned), ok
 
     @app.callback(
         Output(ids.ROC_GRAPH, "figure"),
@@ -705,7 +757,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         report_state = ReportState(
             averaging=averaging if averaging in AVERAGING_MODES else "pooled",
             datasets=tuple(dataset_labels(infos)),
-            operating=resolve_operating(analysis, pinned),
+            operating=(pinned_points(analysis, clean_pins(pinned)) or [None])[-1],
             link=href if isinstance(href, str) else None)
         return dcc.send_string(render_html(analysis, state=report_state),
                                "roc-dash-report.html")

@@ -78,11 +78,12 @@ def _count(v: float) -> str:
     return f"{v:,.0f}" if abs(v - round(v)) < 1e-9 else f"{v:,.2f}"
 
 
-def operating_panel(op: OperatingSummary | None, analysis: Analysis | None):
+def operating_panel(op: OperatingSummary | None, analysis: Analysis | None, comparison=None):
     if op is None or analysis is None:
         return html.P("No operating point: no model is shown.", className="hint")
     c = analysis.conditions
-    kind = "pinned" if op.pinned else "optimal for the current costs and prior"
+    kind = (f"pinned {op.label}" if op.label else "pinned") if op.pinned else \
+        "optimal for the current costs and prior"
     metrics = [
         ("Model", op.model, None),
         ("Threshold", "score ≥ " + format_threshold(op.threshold), "threshold"),
@@ -94,6 +95,7 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None):
     ]
     tp, fp, fn, tn = op.per_1000
     return html.Div(className="operating", children=[
+        comparison_table(comparison) if comparison is not None else None,
         html.Div(kind, className="op-kind pinned" if op.pinned else "op-kind"),
         tie_note(analysis) if not op.pinned else None,
         html.Table(className="metrics", children=[
@@ -106,6 +108,47 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None):
                        lambda v: f"{v:,.1f}"),
         ]),
     ])
+
+
+def _signed(v: float, digits: int, pct: bool = False) -> str:
+    if v != v:  # NaN
+        return "n/a"
+    if pct:
+        return f"{v * 100:+.{max(digits - 2, 0)}f} pt"
+    return f"{v:+.{digits}f}"
+
+
+_FORMATS = {"TPR (recall)": (3, False), "FPR": (3, False), "Precision at the prior": (3, False),
+            "Flagged": (1, True), "Expected cost per case": (4, False),
+            "Cost per 1,000 cases": (1, False)}
+
+
+def comparison_table(comparison):
+    """The optimum and pins A, B, C side by side, with their differences from the optimum."""
+    head = [html.Th("")]
+    for label, p in zip(comparison.labels, comparison.points, strict=True):
+        title = f"{p.model}, score ≥ {format_threshold(p.threshold)}"
+        cell = [html.Span(label, className=f"pin-tag pin-{label}" if p.pinned else "opt-tag")]
+        if p.pinned:
+            cell.append(html.Button("×", id={"type": ids.UNPIN_ONE, "index": label},
+                                    className="remove", n_clicks=0, title=f"Unpin {label}",
+                                    **{"aria-label": f"Unpin {label}"}))
+        head.append(html.Th(cell, title=title, className="num"))
+    body = [html.Tr([html.Th("Model")] + [html.Td(p.model, className="num")
+                                          for p in comparison.points]),
+            html.Tr([html.Th("Threshold")] + [html.Td("≥ " + format_threshold(p.threshold),
+                                                      className="num")
+                                              for p in comparison.points])]
+    for name, values, deltas in comparison.rows:
+        digits, pct = _FORMATS.get(name, (3, False))
+        fmt = (lambda v, d=digits: f"{v * 100:.{d}f}%") if pct else (
+            lambda v, d=digits: "n/a" if v != v else f"{v:,.{d}f}")
+        body.append(html.Tr([html.Th(name)] + [html.Td(fmt(v), className="num") for v in values]))
+        body.append(html.Tr(className="delta", children=[html.Th(f"Δ {name.lower()}")] + [
+            html.Td("" if k == 0 else _signed(d, digits + (2 if pct else 0), pct),
+                    className="num") for k, d in enumerate(deltas)]))
+    return html.Div(className="table-scroll", children=html.Table(
+        className="compare", children=[html.Thead(html.Tr(head)), html.Tbody(body)]))
 
 
 def tie_note(analysis: Analysis):

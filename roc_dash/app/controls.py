@@ -310,7 +310,8 @@ def parse_query(search: str | None) -> dict:
 
     if not isinstance(search, str) or len(search) > 16384:
         return {}
-    q = {k: v[-1] for k, v in parse_qs(search.lstrip("?")).items()}
+    full = parse_qs(search.lstrip("?"))
+    q = {k: v[-1] for k, v in full.items()}
     out = {}
     if "cfp" in q:
         v = _positive(q["cfp"], None)
@@ -340,8 +341,16 @@ def parse_query(search: str | None) -> dict:
         out["models"] = [m for m in q["models"].split("|") if m][:200]
     if "data" in q:
         out["data"] = clean_ids(q["data"].split(","))
-    if "pin" in q and "|" in q["pin"]:
-        model, _, thr = q["pin"].rpartition("|")
+    pins = []
+    for raw in full.get("pin", [])[:3]:  # "A:model|threshold" (or the older "model|threshold")
+        label, model = "", raw
+        if len(raw) > 2 and raw[1] == ":" and raw[0] in "ABC":
+            label, model = raw[0], raw[2:]
+        if "|" not in model:
+            continue
+        model, _, thr = model.rpartition("|")
         t = None if thr in ("", "inf") else _number(thr)
-        out["pin"] = {"model": model, "threshold": t}
+        pins.append({"model": model, "threshold": t, "label": label or "ABC"[len(pins)]})
+    if pins:
+        out["pins"] = pins
     return {k: v for k, v in out.items() if v is not None}

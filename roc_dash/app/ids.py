@@ -72,3 +72,4 @@ UPDATE_FAILED = "update-failed"  # shown by assets/roc_dash.js when an update fa
 ROC_TIES = "roc-ties"  # Checklist: shade the tie bounds of each curve
 PR_MODE = "pr-mode"  # RadioItems: "pr" or "prg" (precision-recall-gain)
 COPY_STATUS = "copy-status"  # "Link copied" confirmation next to the Copy link button
+UNPIN_ONE = "unpin-one"  # pattern-matching type: {"type": UNPIN_ONE, "index": "A"}

@@ -209,11 +209,14 @@ def _operating_card():
     return html.Div(className="card", children=[
         html.Div(className="card-head", children=[
             html.H2("Operating point"),
-            html.Button("Back to optimum", id=ids.UNPIN, n_clicks=0, className="button"),
+            html.Button("Clear pins", id=ids.UNPIN, n_clicks=0, className="button",
+                        title="Remove every pinned point: back to the optimum alone"),
         ]),
         html.Div(id=ids.OPERATING),
         html.Div(className="pin-row", children=[
-            html.Label("Pin a threshold:", htmlFor=ids.PIN_THRESHOLD),
+            html.Label("Pin a threshold:", htmlFor=ids.PIN_THRESHOLD,
+                       title="Pin up to three points (A, B, C): click a point in any "
+                             "view, or type a model's threshold"),
             dcc.Dropdown(id=ids.PIN_MODEL, options=[], placeholder="model", clearable=False,
                          className="pin-model"),
             dcc.Input(id=ids.PIN_THRESHOLD, type="text", inputMode="decimal",
@@ -282,7 +285,7 @@ def build_layout() -> html.Div:
                 ],
             ),
             dcc.Store(id=ids.DATASETS, data=[DEMO_ID], storage_type="session"),
-            dcc.Store(id=ids.PINNED, data=None),
+            dcc.Store(id=ids.PINNED, data=[]),
             dcc.Store(id=ids.VIZ_DATA, data=None),
             dcc.Store(id=ids.LINE_DRAG, data=None),
             dcc.Store(id=ids.ZOOM, data=None),

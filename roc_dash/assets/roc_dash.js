@@ -226,9 +226,12 @@
         if (prMode === "prg") { q.set("prm", "prg"); }
         var all = (modelOptions || []).map(function (o) { return o.value; });
         if (models && all.length && models.length !== all.length) { q.set("models", models.join("|")); }
-        if (pinned && pinned.model) {
-            q.set("pin", pinned.model + "|" + (pinned.threshold === null ? "inf" : pinned.threshold));
-        }
+        (Array.isArray(pinned) ? pinned : []).forEach(function (p) {
+            if (p && p.model) {
+                q.append("pin", (p.label ? p.label + ":" : "") + p.model + "|" +
+                         (p.threshold === null ? "inf" : p.threshold));
+            }
+        });
         var search = "?" + q.toString();
         if (window.location.search !== search) {
             window.history.replaceState(null, "", window.location.pathname + search);

@@ -16,7 +16,10 @@ from .curves import RocCurve
 from .hull import expected_cost, normalized_expected_cost
 
 __all__ = ["OperatingSummary", "summarise_operating_point", "vertex_at_threshold",
-           "operating_point"]
+           "operating_point", "pinned_points", "PIN_LABELS", "Comparison", "compare_points"]
+
+#: Up to three pinned operating points, named by letter in every view.
+PIN_LABELS = ("A", "B", "C")
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,17 @@ class OperatingSummary:
     """Expected (TP, FP, FN, TN) per 1,000 cases at the deployment prior."""
     prior_pos: float
     pinned: bool = False
+    label: str = ""
+    """"A", "B", "C" for pinned points, "" for the optimum."""
+
+    @property
+    def flagged(self) -> float:
+        """Share of cases flagged positive at the deployment prior: π·TPR + (1−π)·FPR."""
+        return self.prior_pos * self.tpr + (1 - self.prior_pos) * self.fpr
+
+    @property
+    def cost_per_1000(self) -> float:
+        return 1000.0 * self.expected_cost
 
 
 def vertex_at_threshold(curve: RocCurve, threshold: float) -> int:
@@ -53,7 +67,7 @@ def vertex_at_threshold(curve: RocCurve, threshold: float) -> int:
 
 def summarise_operating_point(model: str, curve: RocCurve, threshold: float, *,
                               cost_fp: float, cost_fn: float, prior_pos: float,
-                              pinned: bool = False) -> OperatingSummary:
+                              pinned: bool = False, label: str = "") -> OperatingSummary:
     k = vertex_at_threshold(curve, threshold)
     fpr, tpr = float(curve.fpr[k]), float(curve.tpr[k])
     tp, fp = tpr * curve.n_pos, fpr * curve.n_neg
@@ -77,6 +91,7 @@ def summarise_operating_point(model: str, curve: RocCurve, threshold: float, *,
                   per * prior_pos * (1 - tpr), per * (1 - prior_pos) * (1 - fpr)),
         prior_pos=prior_pos,
         pinned=pinned,
+        label=label,
     )
 
 
@@ -98,3 +113,54 @@ def operating_point(analysis, pinned: dict | None = None) -> OperatingSummary | 
     # the trivial classifiers belong to no model: read them off the first model's curve
     m = analysis.model(opt.model) if opt.model in names else analysis.models[0]
     return summarise_operating_point(m.name, m.curve, opt.threshold, **kw)
+
+
+def pinned_points(analysis, pins) -> list[OperatingSummary]:
+    """The pinned operating points ``[{"model", "threshold", "label"}, ...]`` (threshold
+    None = +inf) of models in the analysis, in order, each summarised like the optimum.
+    Pins of models not shown are left out."""
+    if not analysis.models or not pins:
+        return []
+    c = analysis.conditions
+    kw = {"cost_fp": c.cost_fp, "cost_fn": c.cost_fn, "prior_pos": c.prior_pos}
+    names = {m.name for m in analysis.models}
+    out = []
+    for k, pin in enumerate(pins[: len(PIN_LABELS)]):
+        if not isinstance(pin, dict) or pin.get("model") not in names:
+            continue
+        t = pin.get("threshold")
+        m = analysis.model(pin["model"])
+        label = pin.get("label") if pin.get("label") in PIN_LABELS else PIN_LABELS[k]
+        out.append(summarise_operating_point(m.name, m.curve, np.inf if t is None else float(t),
+                                             pinned=True, label=label, **kw))
+    return out
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Operating points side by side: the optimum first, then the pins; each row a metric
+    with its values and their differences from the optimum."""
+
+    labels: tuple[str, ...]
+    points: tuple[OperatingSummary, ...]
+    rows: tuple[tuple[str, tuple[float, ...], tuple[float, ...]], ...]
+    """``(metric, values, deltas vs the first point)`` for TPR, FPR, precision at the
+    prior, share flagged, expected cost per case and cost per 1,000 cases."""
+
+
+_METRICS = (
+    ("TPR (recall)", "tpr"), ("FPR", "fpr"), ("Precision at the prior", "precision"),
+    ("Flagged", "flagged"), ("Expected cost per case", "expected_cost"),
+    ("Cost per 1,000 cases", "cost_per_1000"),
+)
+
+
+def compare_points(optimum: OperatingSummary, pins) -> Comparison:
+    """Side-by-side comparison of the optimum and the pinned points (up to three)."""
+    points = (optimum, *pins)
+    rows = []
+    for name, attr in _METRICS:
+        values = tuple(float(getattr(p, attr)) for p in points)
+        rows.append((name, values, tuple(v - values[0] for v in values)))
+    labels = tuple("Optimum" if not p.pinned else p.label for p in points)
+    return Comparison(labels=labels, points=points, rows=tuple(rows))

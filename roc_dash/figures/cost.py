@@ -19,11 +19,14 @@ from .roc import model_index
 from .style import (
     HULL_COLOR,
     ISO_COLOR,
+    PIN_COLORS,
     PINNED_COLOR,
     REFERENCE_COLOR,
     base_layout,
     hover_annotation,
     line_style,
+    pin_list,
+    pin_trace,
     point_data,
     style_index,
 )
@@ -44,7 +47,8 @@ def _envelope_trace(analysis, name, env, style, *, label):
 
 
 def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
-                font_size: int = 14, colors: dict[str, int] | None = None) -> go.Figure:
+                font_size: int = 14, colors: dict[str, int] | None = None,
+                pins=None) -> go.Figure:
     pc = analysis.conditions.pc_pos
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="always negative",
@@ -70,11 +74,16 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
     fig.add_trace(go.Scatter(x=[pc], y=[cost_here], mode="markers", name="optimum at PC(+)",
                              marker={"symbol": "star", "size": 14, "color": ISO_COLOR},
                              hovertemplate="optimum: cost %{y:.3f}<extra></extra>"))
-    if operating is not None and operating.pinned:
+    for op in pin_list(operating, pins):
+        c = PIN_COLORS.get(op.label, PINNED_COLOR)
+        y_here = op.fpr + (1 - op.tpr - op.fpr) * pc
         fig.add_trace(go.Scatter(
-            x=[0, 1], y=[operating.fpr, 1 - operating.tpr], mode="lines",
-            name="pinned point's cost line", line={"color": PINNED_COLOR, "width": 2.5},
-            hovertemplate="pinned: %{y:.3f}<extra></extra>"))
+            x=[0, 1], y=[op.fpr, 1 - op.tpr], mode="lines",
+            name=f"pinned {op.label}: cost line", line={"color": c, "width": 2.5},
+            legendgroup=f"pin {op.label}",
+            hovertemplate=f"pinned {op.label}: %{{y:.3f}}<extra></extra>"))
+        fig.add_trace(pin_trace(pc, y_here, op, font_size=font_size))
+        fig.data[-1].showlegend = False
     base_layout(fig, x_title="Probability cost PC(+)", y_title="Normalised expected cost",
                 font_size=font_size, square=False, y_range=(-0.01, 0.6))
     read = {"x": pc, "y": cost_here, "text": f"PC(+) = {pc:.3f}<br>cost {cost_here:.3f}",

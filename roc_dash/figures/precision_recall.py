@@ -26,11 +26,12 @@ from .style import (
     HULL_COLOR,
     MAX_VERTICES,
     OPTIMUM_COLOR,
-    PINNED_COLOR,
     REFERENCE_COLOR,
     base_layout,
     hover_annotation,
     line_style,
+    pin_list,
+    pin_trace,
     point_data,
     style_index,
 )
@@ -77,7 +78,7 @@ def precision_at(prevalence: float, fpr: float, tpr: float) -> float:
 
 def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
               font_size: int = 14, colors: dict[str, int] | None = None,
-              mode: str = "pr") -> go.Figure:
+              mode: str = "pr", pins=None) -> go.Figure:
     """Each model's PR curve at the deployment prior, the achievable PR curve of the joint
     hull, the baseline precision π and iso-F1 curves; or with ``mode="prg"`` the
     precision-recall-gain curves (Flach & Kull 2015) at that prior.
@@ -85,8 +86,9 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
     Average precision is recomputed at the deployment prior (not the test set's prevalence),
     as the curves are.
     """
+    pins = pin_list(operating, pins)
     if mode == "prg":
-        return _prg_figure(analysis, operating=operating, font_size=font_size, colors=colors)
+        return _prg_figure(analysis, pins=pins, font_size=font_size, colors=colors)
     pi = analysis.conditions.prior_pos
     fig = go.Figure()
     for f1 in iso_f1_curves():
@@ -129,13 +131,11 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
             marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                     "line": {"color": "white", "width": 1}},
             customdata=data, text=text, hovertemplate=HOVER))
-    if operating is not None and operating.pinned:
-        fig.add_trace(go.Scatter(
-            x=[operating.recall], y=[precision_at(pi, operating.fpr, operating.tpr)],
-            mode="markers", name="pinned operating point",
-            marker={"symbol": "circle-open", "size": 18, "color": PINNED_COLOR,
-                    "line": {"width": 3, "color": PINNED_COLOR}},
-            hoverinfo="skip"))
+    for op in pins:
+        data, _ = point_data(model_index(analysis, op.model), op.model, [op.threshold],
+                             [op.fpr], [op.tpr])
+        fig.add_trace(pin_trace(op.recall, precision_at(pi, op.fpr, op.tpr), op,
+                                customdata=data, font_size=font_size))
     base_layout(fig, x_title="Recall (true positive rate)",
                 y_title=f"Precision at p(+) = {pi:.3g}", font_size=font_size)
     # assigned, not update_layout(annotations=...): an update merges a list into the existing
@@ -148,7 +148,7 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
 PRG_HOVER = "%{text}<br>recall gain %{x:.3f}<br>precision gain %{y:.3f}<extra></extra>"
 
 
-def _prg_figure(analysis: Analysis, *, operating, font_size, colors) -> go.Figure:
+def _prg_figure(analysis: Analysis, *, pins, font_size, colors) -> go.Figure:
     """Precision-recall-gain view: the unit square of gains, each model's PRG curve (straight
     between vertices: Flach & Kull 2015) and AUPRG in the legend, the optimum and pin."""
     pi = analysis.conditions.prior_pos
@@ -182,12 +182,12 @@ def _prg_figure(analysis: Analysis, *, operating, font_size, colors) -> go.Figur
             marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                     "line": {"color": "white", "width": 1}},
             customdata=data, text=text, hovertemplate=PRG_HOVER))
-    if operating is not None and operating.pinned and operating.tpr > 0:
-        x, y = gains(operating.fpr, operating.tpr)
-        fig.add_trace(go.Scatter(
-            x=[x], y=[y], mode="markers", name="pinned operating point",
-            marker={"symbol": "circle-open", "size": 18, "color": PINNED_COLOR,
-                    "line": {"width": 3, "color": PINNED_COLOR}}, hoverinfo="skip"))
+    for op in pins:
+        if op.tpr > 0:
+            x, y = gains(op.fpr, op.tpr)
+            data, _ = point_data(model_index(analysis, op.model), op.model, [op.threshold],
+                                 [op.fpr], [op.tpr])
+            fig.add_trace(pin_trace(x, y, op, customdata=data, font_size=font_size))
     base_layout(fig, x_title="Recall gain", y_title=f"Precision gain at p(+) = {pi:.3g}",
                 font_size=font_size)
     fig.layout.annotations = [hover_annotation()]

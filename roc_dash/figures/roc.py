@@ -21,12 +21,13 @@ from .style import (
     ISO_COLOR,
     MAX_VERTICES,
     OPTIMUM_COLOR,
-    PINNED_COLOR,
     REFERENCE_COLOR,
     base_layout,
     color,
     hover_annotation,
     line_style,
+    pin_list,
+    pin_trace,
     point_data,
     rgba,
     style_index,
@@ -74,7 +75,8 @@ def _det_axes(fig: go.Figure, font_size: int) -> None:
 
 def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = False,
                operating: OperatingSummary | None = None, font_size: int = 14,
-               colors: dict[str, int] | None = None, ties: bool = False) -> go.Figure:
+               colors: dict[str, int] | None = None, ties: bool = False,
+               pins=None) -> go.Figure:
     """The ROC (or DET) view of an analysis.
 
     Parameters
@@ -96,7 +98,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         raise ValueError(f"averaging must be one of {AVERAGING_MODES}")
     fig = go.Figure()
     if det:
-        return _det_figure(fig, analysis, operating, font_size, colors)
+        return _det_figure(fig, analysis, pin_list(operating, pins), font_size, colors)
     fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC 0.5)",
                              line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
                              hoverinfo="skip"))
@@ -165,8 +167,8 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         **_points(model_index(analysis, opt.model), opt.model or "trivial", [opt.threshold],
                   [opt.fpr], [opt.tpr], prefix="optimum: "),
         hovertemplate=HOVER))
-    if operating is not None and operating.pinned:
-        fig.add_trace(_pinned_trace(operating.fpr, operating.tpr, operating, analysis))
+    for op in pin_list(operating, pins):
+        fig.add_trace(_pinned_trace(op.fpr, op.tpr, op, analysis, font_size))
 
     slope = analysis.conditions.slope
     x0, y0, x1, y1 = iso_line_endpoints(opt.fpr, opt.tpr, slope)
@@ -235,14 +237,10 @@ def hull_points(analysis: Analysis, hull, fpr, tpr, vertex, *, prefix=""):
                    fpr, tpr, prefix=prefix)
 
 
-def _pinned_trace(x, y, op: OperatingSummary, analysis: Analysis) -> go.Scatter:
-    return go.Scatter(
-        x=[x], y=[y], mode="markers", name="pinned operating point",
-        marker={"symbol": "circle-open", "size": 18, "color": PINNED_COLOR,
-                "line": {"width": 3, "color": PINNED_COLOR}},
-        **_points(model_index(analysis, op.model), op.model, [op.threshold], [op.fpr],
-                  [op.tpr], prefix="pinned: "),
-        hovertemplate="%{text}<extra></extra>")
+def _pinned_trace(x, y, op: OperatingSummary, analysis: Analysis, font_size=14) -> go.Scatter:
+    data, _ = point_data(model_index(analysis, op.model), op.model, [op.threshold], [op.fpr],
+                         [op.tpr])
+    return pin_trace(x, y, op, customdata=data, font_size=font_size)
 
 
 def _empty(fig: go.Figure) -> None:
@@ -250,7 +248,7 @@ def _empty(fig: go.Figure) -> None:
                        x=0.5, y=0.5, showarrow=False, font={"size": 16})
 
 
-def _det_figure(fig, analysis, operating, font_size, colors=None):
+def _det_figure(fig, analysis, pins, font_size, colors=None):
     for i, m in enumerate(analysis.models):
         d = det_curve(m.curve)
         x, y = d.fpr_deviate, d.fnr_deviate
@@ -272,9 +270,10 @@ def _det_figure(fig, analysis, operating, font_size, colors=None):
             **_points(model_index(analysis, opt.model), opt.model or "trivial",
                       [opt.threshold], [opt.fpr], [opt.tpr], prefix="optimum: "),
             hovertemplate="%{text}<extra></extra>"))
-    if operating is not None and operating.pinned and 0 < operating.fpr < 1 and 0 < operating.tpr < 1:
-        fig.add_trace(_pinned_trace(float(ndtri(operating.fpr)), float(ndtri(1 - operating.tpr)),
-                                    operating, analysis))
+    for op in pins:
+        if 0 < op.fpr < 1 and 0 < op.tpr < 1:
+            fig.add_trace(_pinned_trace(float(ndtri(op.fpr)), float(ndtri(1 - op.tpr)), op,
+                                        analysis, font_size))
     base_layout(fig, x_title="", y_title="", font_size=font_size)
     _det_axes(fig, font_size)
     fig.update_layout(annotations=[hover_annotation()], meta={"det": True})

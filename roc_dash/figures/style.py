@@ -23,6 +23,8 @@ HULL_COLOR = "#222222"
 ISO_COLOR = "#b00020"
 OPTIMUM_COLOR = "#b00020"
 PINNED_COLOR = "#6a3d9a"
+#: Colours of pins A, B, C (dark purple, brown, dark teal: distinct from the model lines).
+PIN_COLORS = {"A": "#6a3d9a", "B": "#8c510a", "C": "#01665e", "": PINNED_COLOR}
 MAX_VERTICES = 2000
 
 # Mode bar: no logo, no cloud; the PNG and SVG buttons (titled with the conditions) are
@@ -142,3 +144,23 @@ def hover_annotation() -> dict:
             "arrowcolor": "#333", "ax": 40, "ay": -40, "bgcolor": "rgba(255,255,224,0.95)",
             "bordercolor": "#333", "borderwidth": 1, "font": {"size": 12},
             "name": "hover"}
+
+
+def pin_list(operating, pins):
+    """The pins to draw: ``pins`` when given, else the single pinned ``operating`` point."""
+    if pins is not None:
+        return list(pins)
+    return [operating] if operating is not None and operating.pinned else []
+
+
+def pin_trace(x: float, y: float, op, *, customdata=None, hover: str | None = None,
+              font_size: int = 14) -> go.Scatter:
+    """A pinned operating point: an open circle with its letter, in every view."""
+    c = PIN_COLORS.get(op.label, PINNED_COLOR)
+    name = f"pinned {op.label}: {op.model} at score ≥ {format_threshold(op.threshold)}"
+    return go.Scatter(
+        x=[x], y=[y], mode="markers+text", name=name.replace("pinned : ", "pinned: "),
+        text=[op.label or "pin"], textposition="top right",
+        textfont={"size": font_size + 1, "color": c, "family": "Arial Black, sans-serif"},
+        marker={"symbol": "circle-open", "size": 18, "color": c, "line": {"width": 3, "color": c}},
+        customdata=customdata, hovertemplate=hover or f"{name}<extra></extra>")

@@ -180,8 +180,12 @@ def test_cbk011_url_round_trip():
     assert q == {"cost_fp": 2.0, "cost_fn": 5.0, "prior": 0.1, "averaging": "vertical",
                  "level": 0.9, "band": "simultaneous", "samples": 33, "det": ["det"],
                  "presentation": ["on"], "models": ["a", "b"],
-                 "pin": {"model": "naive Bayes", "threshold": 0.42}}
-    assert parse_query("?pin=x|inf")["pin"] == {"model": "x", "threshold": None}
+                 "pins": [{"model": "naive Bayes", "threshold": 0.42, "label": "A"}]}
+    assert parse_query("?pin=x|inf")["pins"] == [{"model": "x", "threshold": None, "label": "A"}]
+    # up to three pins, each with its letter
+    q = parse_query("?pin=A:m|0.1&pin=B:m2|0.5&pin=C:m|0.9&pin=m|0.95")
+    assert [(p["label"], p["model"], p["threshold"]) for p in q["pins"]] == [
+        ("A", "m", 0.1), ("B", "m2", 0.5), ("C", "m", 0.9)]
     # dataset ids: validated, each once, bounded
     ok = "A" * 32
     assert parse_query(f"?data={ok},{ok},demo,../etc,x")["data"] == [ok, "demo"]
@@ -323,3 +327,38 @@ def test_cbk018_every_control_and_metric_has_help(cache):
     head = [n for part in model_table(analysis) for n in walk(part) if type(n).__name__ == "Th"]
     assert sum(bool(getattr(n, "title", None)) for n in head) >= 6
     assert all("(" in text for text in HELP.values() if "et al" in text)
+
+
+def test_cbk019_up_to_three_pins_side_by_side(cache):
+    from roc_dash.app.callbacks import add_pin, clean_pins
+    from roc_dash.core.operating import compare_points, operating_point, pinned_points
+
+    pins = []
+    for t in (0.3, 0.5, 0.7, 0.9):
+        pins = add_pin(pins, {"model": "naive Bayes", "threshold": t})
+    # the oldest made room for the fourth; letters stay distinct
+    assert [(p["label"], p["threshold"]) for p in pins] == [("B", 0.5), ("C", 0.7), ("A", 0.9)]
+    assert add_pin(pins, {"model": "naive Bayes", "threshold": 0.5}) == pins  # already pinned
+    assert clean_pins([{"model": 1}, "x", {"model": "m", "threshold": "inf"},
+                       {"model": "m", "threshold": None, "label": "Z"}]) == [
+        {"model": "m", "threshold": None, "label": "A"}]
+    cond = Conditions(prior_pos=0.3, cost_fn=2)
+    views = render_views(cache, [DEMO_ID], DEMO_MODELS, cond, pinned=pins)
+    for fig in views[:3]:
+        names = [t.name or "" for t in fig.data]
+        for label in "ABC":
+            assert any(n.startswith(f"pinned {label}") for n in names), (label, names)
+    panel = str(views[3])
+    assert "compare" in panel and "Δ" in panel and "Optimum" in panel
+    analysis = cache.analysis([DEMO_ID], DEMO_MODELS, cond)
+    points = pinned_points(analysis, pins)
+    table = compare_points(operating_point(analysis), points)
+    assert table.labels == ("Optimum", "B", "C", "A")
+    rows = dict((name, (values, deltas)) for name, values, deltas in table.rows)
+    values, deltas = rows["Expected cost per case"]
+    assert values[1] == pytest.approx(points[0].expected_cost)
+    assert deltas[1] == pytest.approx(points[0].expected_cost - analysis.optimal.expected_cost)
+    assert min(values) == pytest.approx(values[0])  # nothing beats the optimum
+    flagged = rows["Flagged"][0][1]
+    assert flagged == pytest.approx(0.3 * points[0].tpr + 0.7 * points[0].fpr)
+    assert rows["Cost per 1,000 cases"][0][2] == pytest.approx(1000 * points[1].expected_cost)
