@@ -337,6 +337,16 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     title = conditions_text(c)
     figures = (roc, pr_figure(analysis, mode="prg" if pr_mode == "prg" else "pr", **kw),
                cost_figure(analysis, **kw))
+    if presentation:  # large lines and markers for a projector; the plots keep their room
+        for fig in figures:
+            emphasise(fig)
+            fig.update_layout(legend_font_size=12)
+        if not det:  # inside the ROC plot, in the empty triangle below the diagonal
+            roc.update_layout(legend={"x": 0.995, "y": 0.005, "xref": "paper", "yref": "paper",
+                                      "xanchor": "right", "yanchor": "bottom",
+                                      "orientation": "v", "bgcolor": "rgba(255,255,255,0.85)",
+                                      "font": {"size": 11}, "tracegroupgap": 0,
+                                      "itemwidth": 30})
     for fig, view in zip(figures, ("roc", "pr", "cost"), strict=True):
         fig.update_layout(meta={**(fig.layout.meta or {}), "conditions": title})
         apply_zoom(fig, zoom, view, det=bool(det) if view == "roc" else
@@ -346,6 +356,20 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     comparison = compare_points(optimum, pins) if pins else None
     return (*figures, operating_panel(focus, analysis, comparison), model_table(analysis, colors),
             viz_data(analysis), slope_text, banner(analysis, extra))
+
+
+def emphasise(fig, factor: float = 1.6) -> None:
+    """Thicker lines and bigger markers (presentation mode)."""
+    for trace in fig.data:
+        line = getattr(trace, "line", None)
+        if line is not None and line.width:
+            line.width = line.width * factor
+        marker = getattr(trace, "marker", None)
+        if marker is not None and isinstance(marker.size, int | float):
+            marker.size = marker.size * 1.35
+    for shape in fig.layout.shapes:
+        if shape.line is not None and shape.line.width:
+            shape.line.width = shape.line.width * factor
 
 
 def _range(value):

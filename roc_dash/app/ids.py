@@ -73,3 +73,4 @@ ROC_TIES = "roc-ties"  # Checklist: shade the tie bounds of each curve
 PR_MODE = "pr-mode"  # RadioItems: "pr" or "prg" (precision-recall-gain)
 COPY_STATUS = "copy-status"  # "Link copied" confirmation next to the Copy link button
 UNPIN_ONE = "unpin-one"  # pattern-matching type: {"type": UNPIN_ONE, "index": "A"}
+SIDEBAR_TOGGLE = "sidebar-toggle"  # shows the folded sidebar in presentation mode

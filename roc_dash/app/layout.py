@@ -239,6 +239,10 @@ def build_layout() -> html.Div:
                     html.Span("Which classifier, at which threshold, under these costs and "
                               "this class mix?", className="tagline"),
                     html.Div(className="topbar-actions", children=[
+                        html.Button("Controls", id=ids.SIDEBAR_TOGGLE, n_clicks=0,
+                                    className="button light present-toggle",
+                                    title="Show or hide the controls (presentation mode)",
+                                    **{"aria-expanded": "false"}),
                         html.Button("Copy link", id=ids.COPY_LINK, n_clicks=0,
                                     className="button light", title=HELP["copy_link"]),
                         html.Span(id=ids.COPY_STATUS, className="copy-status", role="status"),

@@ -306,7 +306,9 @@
     }
 
     function presentation(value) {
-        return value && value.length ? "app presenting" : "app";
+        var root = document.getElementById("app-root");
+        var open = root && root.classList.contains("show-sidebar");
+        return value && value.length ? "app presenting" + (open ? " show-sidebar" : "") : "app";
     }
 
     window.dash_clientside = Object.assign({}, window.dash_clientside, {
@@ -512,6 +514,18 @@
         if (cancel) { cancel.addEventListener("click", cancelUpload); }
     }
     setInterval(initUpload, 300);
+
+    /* In presentation mode the sidebar folds away; this button shows it again. */
+    document.addEventListener("click", function (e) {
+        var button = e.target.closest && e.target.closest("#sidebar-toggle");
+        if (!button) { return; }
+        var root = document.getElementById("app-root");
+        if (root) {
+            root.classList.toggle("show-sidebar");
+            button.setAttribute("aria-expanded", root.classList.contains("show-sidebar"));
+            setTimeout(function () { window.dispatchEvent(new Event("resize")); }, 50);
+        }
+    });
 
     /* Exported images: one file name per view (roc-dash-roc.png, -pr, -cost) and a title
      * line with the conditions they were drawn under. */

@@ -82,3 +82,30 @@ def test_mtg002_tie_bounds_and_pr_gain_toggles(dash_duo, app):
     x = js_graph(d, ids.PR_GRAPH, "gd.layout.annotations.find(a => a.name === 'hover').x")
     assert x is not None and -0.01 <= x <= 1.0
     assert not np.isnan(x)
+
+
+def test_mtg003_presentation_mode_side_by_side_at_1280x720(dash_duo, app, shot):
+    start(dash_duo, app, size=(1280, 720))
+    d = dash_duo.driver
+    label = dash_duo.find_element(f"#{ids.PRESENTATION} label")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", label)
+    click(d, _centre(d, label))
+    wait_until(lambda: "presenting" in dash_duo.find_element(f"#{ids.APP}").get_attribute("class"),
+               message="presentation mode")
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.font.size") == 20)
+    d.execute_script("window.scrollTo(0, 0)")
+    time.sleep(0.8)
+    rect = "const r = document.getElementById(arguments[0]).getBoundingClientRect();" \
+           "return [r.left, r.top, r.right, r.bottom];"
+    roc = d.execute_script(rect, ids.ROC_GRAPH)
+    op = d.execute_script(rect, ids.OPERATING)
+    assert roc[2] <= op[0] + 1, "the comparison sits to the right of the ROC"
+    assert roc[1] < 720 and op[1] < 720 and roc[1] < 200 and op[1] < 200  # above the fold
+    assert not dash_duo.find_element(".sidebar").is_displayed()
+    # thicker lines for the room
+    widths = js_graph(d, ids.ROC_GRAPH, "gd.data.map(t => t.line && t.line.width).filter(w => w)")
+    assert max(widths) >= 4
+    shot("mtg003_presentation_1280x720")
+    # the controls come back on request
+    click(d, _centre(d, dash_duo.find_element(f"#{ids.SIDEBAR_TOGGLE}")))
+    wait_until(lambda: dash_duo.find_element(".sidebar").is_displayed(), message="sidebar back")
