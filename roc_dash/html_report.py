@@ -23,7 +23,7 @@ max-width:1200px;margin:2rem auto;padding:0 1rem}
 h1{margin-bottom:.2rem}.muted{color:#5b6775}
 table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{padding:.3rem .6rem;
 border-bottom:1px solid #dfe3e8;text-align:left}td.num{text-align:right;
-font-variant-numeric:tabular-nums}.grid{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
+font-variant-numeric:tabular-nums}.note{white-space:pre-wrap}.grid{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
 """
 
 
@@ -44,6 +44,8 @@ class ReportState:
     operating: OperatingSummary | None = None
     """The pinned point (or the optimum) shown in the dashboard."""
     link: str | None = None
+    note: str = ""
+    """The free-text note kept with the datasets."""
 
 
 def render_html(analysis: Analysis, *, state: ReportState | None = None) -> str:
@@ -103,6 +105,7 @@ of a false negative {c.cost_fn:g}; deployment prior p(+) = {c.prior_pos:.4g};
 iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
 <p class="muted">{" ".join(context)}</p>
 {"<ul>" + notes + "</ul>" if notes else ""}
+{f'<h2>Note</h2><p class="note">{html.escape(state.note)}</p>' if state.note else ""}
 {opbox}
 <h2>Models</h2>{models}
 {"<h2>DeLong paired tests</h2>" + pairs if analysis.comparisons else ""}

@@ -43,6 +43,7 @@ from .components import (
     model_table,
     model_table_rows,
     operating_panel,
+    view_list,
 )
 from .controls import (
     ControlState,
@@ -782,9 +783,62 @@ def register_callbacks(app, store: DatasetStore) -> None:
             averaging=averaging if averaging in AVERAGING_MODES else "pooled",
             datasets=tuple(dataset_labels(infos)),
             operating=(pinned_points(analysis, clean_pins(pinned)) or [None])[-1],
-            link=href if isinstance(href, str) else None)
+            link=href if isinstance(href, str) else None,
+            note=store.notes(dataset_ids)["note"])
         return dcc.send_string(render_html(analysis, state=report_state),
                                "roc-dash-report.html")
+
+    @app.callback(
+        Output(ids.VIEW_LIST, "children"),
+        Output(ids.VIEWS, "data"),
+        Output(ids.NOTE, "value"),
+        Output(ids.NOTE_STATUS, "children"),
+        Output(ids.VIEW_NAME, "value"),
+        Input(ids.DATASETS, "data"),
+        Input(ids.SAVE_VIEW, "n_clicks"),
+        Input(ids.VIEW_NAME, "n_submit"),
+        Input(ids.NOTE, "n_blur"),
+        Input({"type": ids.DELETE_VIEW, "index": ALL}, "n_clicks"),
+        State(ids.VIEW_NAME, "value"),
+        State(ids.NOTE, "value"),
+        State(ids.URL_SYNC, "data"),
+        State(ids.URL, "search"),
+    )
+    def notes_and_views(dataset_ids, _save, _submit, _blur, _delete, name, note, query,
+                        search):
+        query = query if isinstance(query, str) else search
+        trigger = ctx.triggered_id
+        dataset_ids = clean_ids(dataset_ids)
+        status, name_out, note_out = "", no_update, no_update
+        try:
+            if trigger in (ids.SAVE_VIEW, ids.VIEW_NAME):
+                if not (name or "").strip():
+                    raise PreventUpdate
+                store.save_view(dataset_ids, name, query if isinstance(query, str) else "")
+                status, name_out = f"Saved the view “{name.strip()}”.", ""
+            elif trigger == ids.NOTE:
+                kept = store.save_note(dataset_ids, note)
+                status = "Note saved." if kept == (note or "") else \
+                    f"Note saved (cut to {store.MAX_NOTE:,} characters)."
+            elif isinstance(trigger, dict) and trigger.get("type") == ids.DELETE_VIEW:
+                if not any(t["value"] for t in ctx.triggered):
+                    raise PreventUpdate
+                store.delete_view(dataset_ids, trigger.get("index"))
+                status = "View deleted."
+            else:  # other datasets: their note
+                note_out = store.notes(dataset_ids)["note"]
+        except (OSError, ValueError, DatasetNotFound) as exc:
+            status = f"Could not save: {exc}."
+        views = store.notes(dataset_ids)["views"]
+        return view_list(views), views, note_out, status, name_out
+
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "openView"),
+        Output(ids.NOTE_STATUS, "children", allow_duplicate=True),
+        Input({"type": ids.OPEN_VIEW, "index": ALL}, "n_clicks"),
+        State(ids.VIEWS, "data"),
+        prevent_initial_call=True,
+    )
 
     # -- in the browser -------------------------------------------------------------------
     app.clientside_callback(

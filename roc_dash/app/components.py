@@ -220,3 +220,16 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None)
     if analysis.notes:
         parts.append(html.Ul([html.Li(n) for n in analysis.notes], className="notes"))
     return parts
+
+
+def view_list(views: list[dict]):
+    """Saved views: open one (its link) or delete it."""
+    if not views:
+        return [html.Li("No saved view yet.", className="hint")]
+    return [html.Li(className="view", children=[
+        html.Button(v["name"], id={"type": ids.OPEN_VIEW, "index": v["name"]}, n_clicks=0,
+                    className="link-button", title="Open this view"),
+        html.Button("×", id={"type": ids.DELETE_VIEW, "index": v["name"]}, n_clicks=0,
+                    className="remove", title=f"Delete the view {v['name']}",
+                    **{"aria-label": f"Delete the view {v['name']}"}),
+    ]) for v in views]

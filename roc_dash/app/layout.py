@@ -194,6 +194,24 @@ def _view_panel():
     ])
 
 
+def _notes_panel():
+    return html.Section(className="panel", children=[
+        html.H2("Notes and saved views", title="Kept on the server with the loaded datasets: "
+                "anyone opening them (or a link to them) sees the same note and views."),
+        dcc.Textarea(id=ids.NOTE, placeholder="A note for this review (saved when you leave "
+                     "the box)", className="note", maxLength=5000),
+        html.Div(className="save-row", children=[
+            dcc.Input(id=ids.VIEW_NAME, type="text", placeholder="name this view",
+                      maxLength=80, className="text", debounce=False),
+            html.Button("Save view", id=ids.SAVE_VIEW, n_clicks=0, className="button",
+                        title="Save the controls and pins under this name"),
+        ]),
+        html.Div(id=ids.NOTE_STATUS, className="hint", role="status"),
+        html.Ul(id=ids.VIEW_LIST, className="view-list"),
+        dcc.Store(id=ids.VIEWS, data=[]),
+    ])
+
+
 def _graph_card(title: str, graph_id: str, config: dict, *, extra=None):
     # the figure stays visible (dimmed) while an update runs
     return html.Div(className="card", children=[
@@ -260,6 +278,7 @@ def build_layout() -> html.Div:
                 children=[
                     html.Aside(className="sidebar", children=[
                         _data_panel(), _conditions_panel(), _averaging_panel(), _view_panel(),
+                        _notes_panel(),
                     ]),
                     html.Section(className="views", children=[
                         html.Div(id=ids.UPDATE_FAILED, className="banner warn", role="alert",

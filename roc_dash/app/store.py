@@ -325,6 +325,67 @@ class DatasetStore:
     def _remember(self, dataset_id: str, table: pd.DataFrame) -> None:
         self._cache.put(dataset_id, table)
 
+    # -- notes and saved views, kept with the datasets they are about ----------------------
+    MAX_NOTE = 5000
+    MAX_VIEWS = 50
+
+    def _views_path(self, dataset_ids) -> Path | None:
+        ids_ = sorted(clean_ids(dataset_ids))
+        if not ids_:
+            return None
+        key = hashlib.sha256("|".join(ids_).encode()).hexdigest()[:40]
+        folder = self.root / "views"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f"{key}.json"
+
+    def notes(self, dataset_ids) -> dict:
+        """``{"note": str, "views": [{"name", "query", "saved"}, ...]}`` for these datasets."""
+        path = self._views_path(dataset_ids)
+        empty = {"note": "", "views": []}
+        if path is None or not path.exists():
+            return empty
+        try:
+            raw = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return empty
+        views = [v for v in raw.get("views", []) if isinstance(v, dict)
+                 and isinstance(v.get("name"), str) and isinstance(v.get("query"), str)]
+        return {"note": str(raw.get("note", ""))[: self.MAX_NOTE], "views": views}
+
+    def _write_notes(self, dataset_ids, data: dict) -> None:
+        path = self._views_path(dataset_ids)
+        if path is None:
+            raise DatasetNotFound("no dataset")
+        self._atomic_write(path, lambda p: Path(p).write_text(json.dumps(data)),
+                           folder=path.parent)
+
+    def save_note(self, dataset_ids, text: str) -> str:
+        """Keep a free-text note with these datasets; return it as kept (bounded)."""
+        data = self.notes(dataset_ids)
+        data["note"] = str(text or "")[: self.MAX_NOTE]
+        self._write_notes(dataset_ids, data)
+        return data["note"]
+
+    def save_view(self, dataset_ids, name: str, query: str) -> list[dict]:
+        """Save (or replace) a named view: the page's query string (controls and pins)."""
+        import time
+
+        name = " ".join(str(name or "").split())[:80]
+        if not name:
+            raise ValueError("a saved view needs a name")
+        data = self.notes(dataset_ids)
+        views = [v for v in data["views"] if v["name"] != name]
+        views.append({"name": name, "query": str(query or "")[:4000], "saved": time.time()})
+        data["views"] = views[-self.MAX_VIEWS:]
+        self._write_notes(dataset_ids, data)
+        return data["views"]
+
+    def delete_view(self, dataset_ids, name: str) -> list[dict]:
+        data = self.notes(dataset_ids)
+        data["views"] = [v for v in data["views"] if v["name"] != name]
+        self._write_notes(dataset_ids, data)
+        return data["views"]
+
     def health(self) -> dict:
         """What ``/health`` reports about the data folder."""
         import shutil

@@ -316,6 +316,7 @@
             moveIsoLine: moveIsoLine,
             linkHover: linkHover,
             lineDrag: lineDrag,
+            openView: openView,
             keepZoom: keepZoom,
             writeUrl: writeUrl,
             copyLink: copyLink,
@@ -325,6 +326,17 @@
             _probit: probit
         }
     });
+
+    /* Open a saved view: its query string holds the datasets, controls and pins. */
+    function openView(clicks, views) {
+        var t = window.dash_clientside.callback_context.triggered;
+        if (!t || !t.length || !t[0].value) { return window.dash_clientside.no_update; }
+        var id = JSON.parse(t[0].prop_id.split(".")[0]);
+        var view = (views || []).filter(function (v) { return v.name === id.index; })[0];
+        if (!view) { return "That view is gone."; }
+        window.location.search = view.query || "";
+        return "Opening " + view.name + "…";
+    }
 
     /* A failed update (a worker killed mid-request, a restart, a dropped connection) is
      * retried twice; if it still fails, the page says so above the views and greys them out

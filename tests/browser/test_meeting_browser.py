@@ -109,3 +109,31 @@ def test_mtg003_presentation_mode_side_by_side_at_1280x720(dash_duo, app, shot):
     # the controls come back on request
     click(d, _centre(d, dash_duo.find_element(f"#{ids.SIDEBAR_TOGGLE}")))
     wait_until(lambda: dash_duo.find_element(".sidebar").is_displayed(), message="sidebar back")
+
+
+def test_mtg004_note_and_saved_views(dash_duo, app):
+    from .gestures import type_into
+    from .test_trust_browser import value
+
+    start(dash_duo, app)
+    d = dash_duo.driver
+    note = dash_duo.find_element(f"#{ids.NOTE}")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", note)
+    note.click()
+    note.send_keys("Go with logistic regression; revisit costs in Q3.")
+    dash_duo.find_element(f"#{ids.VIEW_NAME}").click()  # leaving the box saves the note
+    dash_duo.wait_for_contains_text(f"#{ids.NOTE_STATUS}", "Note saved")
+    dash_duo.find_element(f"#{ids.COST_FN_UP}").click()
+    wait_until(lambda: value(dash_duo, ids.COST_FN) == "1.259", message="c(FN) stepped")
+    type_into(dash_duo.find_element(f"#{ids.VIEW_NAME}"), "dearer misses")
+    dash_duo.wait_for_contains_text(f"#{ids.VIEW_LIST}", "dearer misses")
+    # change the conditions again, then bring the saved view back
+    dash_duo.find_element(f"#{ids.COST_FN_UP}").click()
+    wait_until(lambda: value(dash_duo, ids.COST_FN) == "1.585", message="c(FN) stepped again")
+    button = dash_duo.find_element(f"#{ids.VIEW_LIST} button.link-button")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    click(d, _centre(d, button))
+    wait_until(lambda: value(dash_duo, ids.COST_FN) == "1.259", message="the saved view")
+    wait_until(lambda: "Q3" in dash_duo.find_element(f"#{ids.NOTE}").get_attribute("value"),
+               message="the note, read back from the server")
+    assert app.store.notes(["demo"])["views"][0]["name"] == "dearer misses"

@@ -285,7 +285,8 @@ def test_cbk017_html_report_carries_the_dashboards_state(cache):
     pinned = resolve_operating(analysis, {"model": "naive Bayes", "threshold": 0.42})
     page = render_html(analysis, state=ReportState(
         averaging="vertical", datasets=("demo", "preds.csv"), operating=pinned,
-        link="http://host/?cfn=4&pin=naive%20Bayes|0.42"))
+        link="http://host/?cfn=4&pin=naive%20Bayes|0.42", note="Ship <it> Monday"))
+    assert "Ship &lt;it&gt; Monday" in page  # the meeting's note, escaped
     assert "Operating point (pinned)" in page and "naive Bayes" in page
     assert "Fold averaging: vertical" in page and "preds.csv" in page
     assert 'href="http://host/?cfn=4&amp;pin=naive%20Bayes|0.42"' in page

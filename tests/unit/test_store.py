@@ -137,3 +137,32 @@ def test_sto012_health_reports_the_data_folder(tmp_path):
     app.store.root = tmp_path / "gone" / "deeper"  # an unusable data folder
     response = app.server.test_client().get("/health")
     assert response.status_code == 503 and response.get_json()["data_dir_writable"] is False
+
+
+def test_sto013_notes_and_saved_views_live_with_the_datasets(tmp_path):
+    import pytest
+
+    from roc_dash.app.store import DEMO_ID, DatasetStore
+
+    store = DatasetStore(tmp_path)
+    ok = "Q" * 32
+    assert store.notes([DEMO_ID]) == {"note": "", "views": []}
+    store.save_note([DEMO_ID], "Decision: logistic regression at 0.51")
+    store.save_view([DEMO_ID], "  cheap  FNs ", "?cfn=10")
+    store.save_view([DEMO_ID], "cheap FNs", "?cfn=20")  # same name: replaced
+    store.save_view([DEMO_ID], "prior 5%", "?prior=0.05")
+    other = DatasetStore(tmp_path)  # another worker sees the same
+    got = other.notes([DEMO_ID])
+    assert got["note"] == "Decision: logistic regression at 0.51"
+    assert [(v["name"], v["query"]) for v in got["views"]] == [
+        ("cheap FNs", "?cfn=20"), ("prior 5%", "?prior=0.05")]
+    assert other.notes([DEMO_ID, ok]) == {"note": "", "views": []}  # other datasets, other note
+    assert other.notes([ok, DEMO_ID]) == other.notes([DEMO_ID, ok])  # order does not matter
+    other.delete_view([DEMO_ID], "cheap FNs")
+    assert [v["name"] for v in store.notes([DEMO_ID])["views"]] == ["prior 5%"]
+    assert len(store.save_note([DEMO_ID], "x" * 9000)) == 5000  # bounded
+    for k in range(60):
+        store.save_view([DEMO_ID], f"v{k}", "?")
+    assert len(store.notes([DEMO_ID])["views"]) == 50
+    with pytest.raises(ValueError):
+        store.save_view([DEMO_ID], "   ", "?")
