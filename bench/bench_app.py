@@ -37,7 +37,7 @@ def max_vertices(figures) -> int:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = DatasetStore(tmp)
-        cache = AnalysisCache(store, size=4)
+        cache = AnalysisCache(store)
         models = model_names(cache, [DEMO_ID])
         render_views(cache, [DEMO_ID], models, Conditions(prior_pos=0.27))  # warm imports
 
@@ -53,7 +53,7 @@ def main() -> None:
                   f" max {max(times) * 1000:6.1f} ms")
         for averaging in ("none", "pooled", "vertical", "threshold"):
             cond = Conditions(prior_pos=0.27, n_samples=51)
-            cache = AnalysisCache(store, size=4)  # cold: the averages are recomputed
+            cache = AnalysisCache(store)  # cold: the averages are recomputed
             t, views = timed(render_views, cache, [DEMO_ID], models, cond, averaging=averaging)
             print(f"  averaging={averaging:<10} {t * 1000:6.1f} ms (cold cache), "
                   f"max vertices per trace {max_vertices(views[:3])}")
@@ -64,7 +64,7 @@ def main() -> None:
         big = pd.DataFrame({"label": y, "score": rng.normal(y * 1.0, 1.0), "model": "big",
                             "fold": rng.integers(1, 6, n).astype(str), "weight": 1.0})
         info = store.put(big, files=["big.csv"])
-        cache = AnalysisCache(store, size=4)
+        cache = AnalysisCache(store)
         t, views = timed(render_views, cache, [info.id], ["big"], Conditions(prior_pos=0.3),
                          averaging="none")
         print(f"\n10^6 rows, 5 folds, distinct scores: first full update {t:.2f} s, "

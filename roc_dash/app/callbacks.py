@@ -278,9 +278,11 @@ def resolve_operating(analysis: Analysis | None, pinned) -> OperatingSummary | N
     return operating_point(analysis, pinned)
 
 
-def viz_data(analysis: Analysis | None) -> dict | None:
-    """What the browser needs to move the iso line and markers without the server, and what
-    the server needs to read a drag of the line (the line as drawn and its vertex)."""
+def viz_data(analysis: Analysis | None, figures=(), key: str = "") -> dict | None:
+    """What the browser needs to move the iso line and markers without the server, what the
+    server needs to read a drag of the line (the line as drawn and its vertex), and what a
+    cost-only update needs to patch the drawn figures (which trace is the optimum, and a key
+    of everything else the figures were drawn with)."""
     if analysis is None:
         return None
     h = analysis.hull
@@ -294,6 +296,10 @@ def viz_data(analysis: Analysis | None) -> dict | None:
         "cost_fn": c.cost_fn,
         "line": list(iso_line_endpoints(opt.fpr, opt.tpr, c.slope)),
         "vertex": [opt.fpr, opt.tpr],
+        "key": key,
+        "optimum_trace": [next((k for k, t in enumerate(f.data)
+                                if t.name in ("optimal operating point", "optimum at PC(+)")),
+                               None) for f in figures],
     }
 
 
@@ -355,8 +361,81 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     slope_text = (f"Iso-performance slope m = c(FP)·p(−) / (c(FN)·p(+)) = {c.slope:.4g}; "
                   f"PC(+) = {c.pc_pos:.3f}")
     comparison = compare_points(optimum, pins) if pins else None
+    key = render_key(dataset_ids, models, conditions, averaging, det, presentation, pins, ties,
+                     pr_mode)
     return (*figures, operating_panel(focus, analysis, comparison), model_table(analysis, colors),
-            viz_data(analysis), slope_text, banner(analysis, extra))
+            viz_data(analysis, figures, key), slope_text, banner(analysis, extra))
+
+
+def render_key(dataset_ids, models, conditions: Conditions, averaging, det, presentation, pins,
+               ties, pr_mode) -> str:
+    """Everything the figures depend on except the costs: when only the costs change, the
+    drawn figures are patched instead of redrawn (see :func:`patch_views`)."""
+    c = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0)
+    return repr((clean_ids(dataset_ids), list(models), c, averaging, bool(det),
+                 bool(presentation), [(p.model, p.threshold, p.label) for p in pins]
+                 if pins else [], bool(ties), pr_mode))
+
+
+def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, viz: dict, *,
+                det=False, pr_mode="pr"):
+    """The views after a change of costs alone, as patches of the figures already drawn.
+
+    Costs move only the iso line, the optimum and the cost view's marker; every curve stays.
+    Sending those few values instead of three whole figures makes a cost change several
+    times cheaper for the server and the browser. Returns the same tuple as
+    :func:`render_views` (figures as ``dash.Patch``), or None when a full render is needed.
+    """
+    from dash import Patch
+
+    from ..figures.cost import cost_read_off
+    from ..figures.precision_recall import optimum_marker as pr_marker
+    from ..figures.roc import iso_shapes
+    from ..figures.roc import optimum_marker as roc_marker
+
+    names = model_names(cache, dataset_ids)
+    models = [m for m in (models or []) if m in names][:MAX_SHOWN_MODELS]
+    analysis = cache.analysis(dataset_ids, models, conditions) if models else None
+    index = viz.get("optimum_trace") if isinstance(viz, dict) else None
+    if analysis is None or not isinstance(index, list) or len(index) != 3 or None in index:
+        return None
+    c = analysis.conditions
+    title = conditions_text(c)
+    roc = Patch()
+    for k, v in roc_marker(analysis, det=det).items():
+        roc["data"][index[0]][k] = list(v)
+    if not det:
+        line, ring = iso_shapes(analysis)
+        for k, v in line.items():
+            roc["layout"]["shapes"][0][k] = v
+        for k, v in ring.items():
+            roc["layout"]["shapes"][1][k] = v
+        roc["layout"]["meta"]["slope"] = c.slope
+    roc["layout"]["meta"]["conditions"] = title
+    roc["layout"]["editrevision"] = uuid.uuid4().hex[:8]
+    pr = Patch()
+    for k, v in pr_marker(analysis, mode=pr_mode).items():
+        pr["data"][index[1]][k] = list(v)
+    pr["layout"]["meta"]["conditions"] = title
+    cost = Patch()
+    read = cost_read_off(analysis)
+    cost["layout"]["shapes"][0]["x0"] = read["x"]
+    cost["layout"]["shapes"][0]["x1"] = read["x"]
+    cost["data"][index[2]]["x"] = [read["x"]]
+    cost["data"][index[2]]["y"] = [read["y"]]
+    for k, v in read.items():
+        cost["layout"]["annotations"][1][k] = v
+    cost["layout"]["meta"]["pc_pos"] = read["x"]
+    cost["layout"]["meta"]["cost"] = read["y"]
+    cost["layout"]["meta"]["conditions"] = title
+    optimum = operating_point(analysis)
+    colors = {n: k for k, n in enumerate(names)}
+    slope_text = (f"Iso-performance slope m = c(FP)·p(−) / (c(FN)·p(+)) = {c.slope:.4g}; "
+                  f"PC(+) = {c.pc_pos:.3f}")
+    new_viz = {**viz, **{k: v for k, v in viz_data(analysis).items()
+                         if k not in ("key", "optimum_trace")}}
+    return (roc, pr, cost, operating_panel(optimum, analysis), model_table(analysis, colors),
+            new_viz, slope_text, no_update)
 
 
 def emphasise(fig, factor: float = 1.6) -> None:
@@ -728,13 +807,24 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.ROC_TIES, "value"),
         Input(ids.PR_MODE, "value"),
         State(ids.ZOOM, "data"),
+        State(ids.VIZ_DATA, "data"),
     )
     def views(dataset_ids, models, state, averaging, level, band, samples, det, presentation,
-              pinned, ties, pr_mode, zoom):
+              pinned, ties, pr_mode, zoom, viz):
         if state is None:
             raise PreventUpdate  # the controls have not resolved the conditions yet
         conditions = conditions_from_state(state, level, band, samples)
         models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
+        pr_mode = "prg" if pr_mode == "prg" else "pr"
+        pins = clean_pins(pinned)
+        if (ctx.triggered_id == ids.CONDITIONS and isinstance(viz, dict) and not pins
+                and viz.get("key") == render_key(dataset_ids, models, conditions,
+                                                 averaging or "pooled", det, presentation, [],
+                                                 ties, pr_mode)):
+            patched = patch_views(cache, dataset_ids, models, conditions, viz, det=bool(det),
+                                  pr_mode=pr_mode)
+            if patched is not None:
+                return patched
         return render_views(cache, dataset_ids, models, conditions,
                             averaging=averaging or "pooled", det=bool(det),
                             presentation=bool(presentation), pinned=pinned,

@@ -17,6 +17,7 @@ from ..core.cost_curves import envelope_cost_at, lower_envelope
 from ..core.operating import OperatingSummary
 from .roc import model_index
 from .style import (
+    FAST,
     HULL_COLOR,
     ISO_COLOR,
     PIN_COLORS,
@@ -41,9 +42,17 @@ def _envelope_trace(analysis, name, env, style, *, label):
     data, text = point_data([model_index(analysis, n) for n in names], names,
                             hull.thresholds[owners], hull.fpr[owners], hull.tpr[owners])
     return go.Scatter(
-        x=env.pc_pos, y=env.cost, mode="lines+markers", name=label, line=style,
+        **FAST, x=env.pc_pos, y=env.cost, mode="lines+markers", name=label, line=style,
         marker={"size": 4}, customdata=data, text=text,
         hovertemplate="%{text}<br>PC(+) %{x:.3f}<br>normalised cost %{y:.3f}<extra></extra>")
+
+
+def cost_read_off(analysis: Analysis) -> dict:
+    """Where the current PC(+) meets the joint lower envelope: the read-off annotation's
+    ``x``, ``y`` and ``text`` (the optimum's normalised expected cost)."""
+    pc = analysis.conditions.pc_pos
+    cost = float(envelope_cost_at(lower_envelope(analysis.hull), pc))
+    return {"x": pc, "y": cost, "text": f"PC(+) = {pc:.3f}<br>cost {cost:.3f}"}
 
 
 def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
@@ -51,10 +60,10 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
                 pins=None) -> go.Figure:
     pc = analysis.conditions.pc_pos
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="always negative",
+    fig.add_trace(go.Scatter(**FAST, x=[0, 1], y=[0, 1], mode="lines", name="always negative",
                              line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
                              hovertemplate="always negative<extra></extra>"))
-    fig.add_trace(go.Scatter(x=[0, 1], y=[1, 0], mode="lines", name="always positive",
+    fig.add_trace(go.Scatter(**FAST, x=[0, 1], y=[1, 0], mode="lines", name="always positive",
                              line={"color": REFERENCE_COLOR, "dash": "dash", "width": 1.5},
                              hovertemplate="always positive<extra></extra>"))
     for i, m in enumerate(analysis.models):
@@ -62,7 +71,7 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
                                       line_style(style_index(colors, m.name, i)),
                                       label=f"{m.name} lower envelope"))
     joint = lower_envelope(analysis.hull)
-    cost_here = float(envelope_cost_at(joint, pc))
+    cost_here = cost_read_off(analysis)["y"]
     if analysis.models:
         fig.add_trace(_envelope_trace(analysis, "trivial", joint,
                                       {"color": HULL_COLOR, "width": 3, "dash": "solid"},
@@ -71,14 +80,14 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
                   name="current PC(+)")
     fig.add_shape(type="line", x0=0, y0=0, x1=1, y1=0, visible=False,
                   line={"color": "#333", "width": 1.5, "dash": "dot"}, name="hovered line")
-    fig.add_trace(go.Scatter(x=[pc], y=[cost_here], mode="markers", name="optimum at PC(+)",
+    fig.add_trace(go.Scatter(**FAST, x=[pc], y=[cost_here], mode="markers", name="optimum at PC(+)",
                              marker={"symbol": "star", "size": 14, "color": ISO_COLOR},
                              hovertemplate="optimum: cost %{y:.3f}<extra></extra>"))
     for op in pin_list(operating, pins):
         c = PIN_COLORS.get(op.label, PINNED_COLOR)
         y_here = op.fpr + (1 - op.tpr - op.fpr) * pc
         fig.add_trace(go.Scatter(
-            x=[0, 1], y=[op.fpr, 1 - op.tpr], mode="lines",
+            **FAST, x=[0, 1], y=[op.fpr, 1 - op.tpr], mode="lines",
             name=f"pinned {op.label}: cost line", line={"color": c, "width": 2.5},
             legendgroup=f"pin {op.label}",
             hovertemplate=f"pinned {op.label}: %{{y:.3f}}<extra></extra>"))
@@ -86,8 +95,7 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
         fig.data[-1].showlegend = False
     base_layout(fig, x_title="Probability cost PC(+)", y_title="Normalised expected cost",
                 font_size=font_size, square=False, y_range=(-0.01, 0.6))
-    read = {"x": pc, "y": cost_here, "text": f"PC(+) = {pc:.3f}<br>cost {cost_here:.3f}",
-            "showarrow": True, "arrowhead": 2, "ax": 45, "ay": -35, "bgcolor": "white",
+    read = {**cost_read_off(analysis), "showarrow": True, "arrowhead": 2, "ax": 45, "ay": -35, "bgcolor": "white",
             "bordercolor": ISO_COLOR, "font": {"color": ISO_COLOR}, "name": "read-off"}
     fig.update_layout(annotations=[hover_annotation(), read],
                       meta={"pc_pos": pc, "cost": cost_here})

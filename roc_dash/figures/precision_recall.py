@@ -23,6 +23,7 @@ from ..core.precision_recall import (
 )
 from .roc import model_index
 from .style import (
+    FAST,
     HULL_COLOR,
     MAX_VERTICES,
     OPTIMUM_COLOR,
@@ -30,6 +31,7 @@ from .style import (
     base_layout,
     hover_annotation,
     line_style,
+    model_hover,
     pin_list,
     pin_trace,
     point_data,
@@ -39,6 +41,9 @@ from .style import (
 __all__ = ["pr_figure"]
 
 HOVER = "%{text}<br>recall %{x:.3f}<br>precision %{y:.3f}<extra></extra>"
+#: For display, the interpolated PR curves need follow the exact curve only to a fraction of a
+#: pixel (0.2% of the axis), which takes far fewer points than the analysis' default.
+PR_POINTS, PR_TOL = 1200, 2e-3
 
 
 class _Vertices:
@@ -93,25 +98,24 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
     fig = go.Figure()
     for f1 in iso_f1_curves():
         fig.add_trace(go.Scatter(
-            x=f1.recall, y=f1.precision, mode="lines", name="iso-F1", showlegend=f1.level == 0.2,
+            **FAST, x=f1.recall, y=f1.precision, mode="lines", name="iso-F1", showlegend=f1.level == 0.2,
             legendgroup="iso-F1", line={"color": "#c7c7c7", "width": 1, "dash": "dot"},
             hovertemplate=f"F1 = {f1.level:.1f}<extra></extra>"))
         fig.add_annotation(x=1.0, y=float(f1.precision[-1]), text=f"F1={f1.level:.1f}",
                            showarrow=False, xanchor="left", font={"size": 10, "color": "#999"})
-    fig.add_trace(go.Scatter(x=[0, 1], y=[pi, pi], mode="lines",
+    fig.add_trace(go.Scatter(**FAST, x=[0, 1], y=[pi, pi], mode="lines",
                              name=f"baseline (precision = π = {pi:.3g})",
                              line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
                              hoverinfo="skip"))
     for i, m in enumerate(analysis.models):
         vertices = _Vertices(m.curve, pi)
-        pr = interpolate_pr(vertices, prevalence=pi, max_points=MAX_VERTICES)
-        data, text = _points(i, m.name, vertices, pr, pi)
+        pr = interpolate_pr(vertices, prevalence=pi, max_points=PR_POINTS, tol=PR_TOL)
+        data, _ = _points(i, m.name, vertices, pr, pi)
         fig.add_trace(go.Scatter(
-            x=pr.recall, y=pr.precision, mode="lines",
+            **FAST, x=pr.recall, y=pr.precision, mode="lines",
             line=line_style(style_index(colors, m.name, i)),
             name=f"{m.name} (AP {average_precision_from_curve(m.curve, prevalence=pi):.3f})",
-            customdata=data, text=text,
-            hovertemplate=HOVER))
+            customdata=data, **model_hover("", m.name, "recall", "precision")))
     if analysis.models:
         hull = analysis.hull
         ach = achievable_pr_curve(hull, prevalence=pi, max_points=MAX_VERTICES)
@@ -119,18 +123,14 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
         data, text = _points([model_index(analysis, n) for n in names], names, hull, ach, pi,
                              prefix="achievable: ")
         fig.add_trace(go.Scatter(
-            x=ach.recall, y=ach.precision, mode="lines", name="achievable (hull)",
+            **FAST, x=ach.recall, y=ach.precision, mode="lines", name="achievable (hull)",
             line={"color": HULL_COLOR, "dash": "dash", "width": 1.6}, customdata=data,
             text=text, hovertemplate=HOVER))
-        opt = analysis.optimal
-        data, text = point_data(model_index(analysis, opt.model), opt.model or "trivial",
-                                [opt.threshold], [opt.fpr], [opt.tpr], prefix="optimum: ")
         fig.add_trace(go.Scatter(
-            x=[opt.tpr], y=[precision_at(pi, opt.fpr, opt.tpr)], mode="markers",
-            name="optimal operating point",
+            **FAST, mode="markers", name="optimal operating point",
             marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                     "line": {"color": "white", "width": 1}},
-            customdata=data, text=text, hovertemplate=HOVER))
+            **optimum_marker(analysis), hovertemplate=HOVER))
     for op in pins:
         data, _ = point_data(model_index(analysis, op.model), op.model, [op.threshold],
                              [op.fpr], [op.tpr])
@@ -143,6 +143,22 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
     fig.layout.annotations = [hover_annotation(), *fig.layout.annotations]
     fig.update_layout(meta={"prior": pi}, margin_r=58)
     return fig
+
+
+def optimum_marker(analysis: Analysis, *, mode: str = "pr") -> dict:
+    """``x``, ``y``, ``customdata`` and ``text`` of the optimum's marker in PR (or PRG)
+    space at the deployment prior."""
+    pi = analysis.conditions.prior_pos
+    opt = analysis.optimal
+    data, text = point_data(model_index(analysis, opt.model), opt.model or "trivial",
+                            [opt.threshold], [opt.fpr], [opt.tpr], prefix="optimum: ")
+    if mode == "prg":
+        if not opt.tpr > 0:
+            return {"x": [], "y": [], "customdata": [], "text": []}
+        x, y = (opt.tpr - pi) / ((1 - pi) * opt.tpr), 1 - opt.fpr / opt.tpr
+    else:
+        x, y = opt.tpr, precision_at(pi, opt.fpr, opt.tpr)
+    return {"x": [float(x)], "y": [float(y)], "customdata": data, "text": text}
 
 
 PRG_HOVER = "%{text}<br>recall gain %{x:.3f}<br>precision gain %{y:.3f}<extra></extra>"
@@ -162,7 +178,7 @@ def _prg_figure(analysis: Analysis, *, pins, font_size, colors) -> go.Figure:
         data, text = point_data(i, m.name, prg.thresholds[keep], np.clip(fpr, 0, 1),
                                 prg.recall[keep])
         fig.add_trace(go.Scatter(
-            x=rg, y=pg, mode="lines", line=line_style(style_index(colors, m.name, i)),
+            **FAST, x=rg, y=pg, mode="lines", line=line_style(style_index(colors, m.name, i)),
             name=f"{m.name} (AUPRG {prg_auc(m.curve, prevalence=pi):.3f})", customdata=data,
             text=text, hovertemplate=PRG_HOVER))
 
@@ -172,16 +188,12 @@ def _prg_figure(analysis: Analysis, *, pins, font_size, colors) -> go.Figure:
             pg = 1 - fpr / tpr
         return float(rg), float(pg)
 
-    opt = analysis.optimal
-    if analysis.models and opt.tpr > 0:
-        data, text = point_data(model_index(analysis, opt.model), opt.model or "trivial",
-                                [opt.threshold], [opt.fpr], [opt.tpr], prefix="optimum: ")
-        x, y = gains(opt.fpr, opt.tpr)
+    if analysis.models:
         fig.add_trace(go.Scatter(
-            x=[x], y=[y], mode="markers", name="optimal operating point",
+            **FAST, mode="markers", name="optimal operating point",
             marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                     "line": {"color": "white", "width": 1}},
-            customdata=data, text=text, hovertemplate=PRG_HOVER))
+            **optimum_marker(analysis, mode="prg"), hovertemplate=PRG_HOVER))
     for op in pins:
         if op.tpr > 0:
             x, y = gains(op.fpr, op.tpr)

@@ -17,6 +17,7 @@ from ..core.analysis import Analysis
 from ..core.curves import det_curve, display_indices, tie_bounds
 from ..core.operating import OperatingSummary
 from .style import (
+    FAST,
     HULL_COLOR,
     ISO_COLOR,
     MAX_VERTICES,
@@ -26,6 +27,7 @@ from .style import (
     color,
     hover_annotation,
     line_style,
+    model_hover,
     pin_list,
     pin_trace,
     point_data,
@@ -54,11 +56,12 @@ def iso_line_endpoints(fpr: float, tpr: float, slope: float) -> tuple[float, flo
 def _curve_trace(name, idx, fpr, tpr, thresholds, *, legend=True, width=2.5, opacity=1.0,
                  show_name=None, prefix="", style=None):
     keep = display_indices(fpr, tpr, max_points=MAX_VERTICES)
-    data, text = point_data(idx, name, thresholds[keep], fpr[keep], tpr[keep], prefix=prefix)
+    data, _ = point_data(idx, name, thresholds[keep], fpr[keep], tpr[keep])
     return go.Scatter(
-        x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or name,
-        line=line_style(idx if style is None else style, width=width), opacity=opacity, text=text, customdata=data,
-        hovertemplate=HOVER, legendgroup=name, showlegend=legend,
+        **FAST, x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or name,
+        line=line_style(idx if style is None else style, width=width), opacity=opacity,
+        customdata=data, legendgroup=name, showlegend=legend,
+        **model_hover(prefix, name, "FPR", "TPR"),
     )
 
 
@@ -99,7 +102,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
     fig = go.Figure()
     if det:
         return _det_figure(fig, analysis, pin_list(operating, pins), font_size, colors)
-    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC 0.5)",
+    fig.add_trace(go.Scatter(**FAST, x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC 0.5)",
                              line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
                              hoverinfo="skip"))
     bounds = {}
@@ -121,13 +124,13 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
             va = m.vertical
             band = "simultaneous" if va.band == "simultaneous" else "pointwise"
             fig.add_trace(go.Scatter(
-                x=np.concatenate((va.fpr, va.fpr[::-1])),
+                **FAST, x=np.concatenate((va.fpr, va.fpr[::-1])),
                 y=np.concatenate((va.tpr_high, va.tpr_low[::-1])),
                 fill="toself", fillcolor=rgba(color(k), 0.18), line={"width": 0},
                 name=f"{int(va.level * 100)}% {band} band", legendgroup=m.name,
                 showlegend=False, hoverinfo="skip"))
             fig.add_trace(go.Scatter(
-                x=va.fpr, y=va.tpr_mean, mode="lines", line=line_style(k),
+                **FAST, x=va.fpr, y=va.tpr_mean, mode="lines", line=line_style(k),
                 name=label,
                 legendgroup=m.name,
                 meta=m.name,
@@ -136,7 +139,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         elif averaging == "threshold" and m.n_folds > 1:
             ta = m.threshold
             fig.add_trace(go.Scatter(
-                x=ta.fpr_mean, y=ta.tpr_mean, mode="lines+markers", line=line_style(k),
+                **FAST, x=ta.fpr_mean, y=ta.tpr_mean, mode="lines+markers", line=line_style(k),
                 marker={"size": 5, "color": color(k)},
                 error_x={"type": "data", "symmetric": False, "array": ta.fpr_high - ta.fpr_mean,
                          "arrayminus": ta.fpr_mean - ta.fpr_low, "color": rgba(color(k), 0.5),
@@ -153,29 +156,26 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
 
     hull = analysis.hull
     fig.add_trace(go.Scatter(
-        x=hull.fpr, y=hull.tpr, mode="lines+markers", name="convex hull (all shown models)",
+        **FAST, x=hull.fpr, y=hull.tpr, mode="lines+markers", name="convex hull (all shown models)",
         line={"color": HULL_COLOR, "dash": "dash", "width": 1.6},
         marker={"size": 5, "color": HULL_COLOR},
         **hull_points(analysis, hull, hull.fpr, hull.tpr, np.arange(len(hull)),
                       prefix="hull vertex: "),
         hovertemplate=HOVER))
-    opt = analysis.optimal
     fig.add_trace(go.Scatter(
-        x=[opt.fpr], y=[opt.tpr], mode="markers", name="optimal operating point",
+        **FAST, mode="markers", name="optimal operating point",
         marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                 "line": {"color": "white", "width": 1}},
-        **_points(model_index(analysis, opt.model), opt.model or "trivial", [opt.threshold],
-                  [opt.fpr], [opt.tpr], prefix="optimum: "),
-        hovertemplate=HOVER))
+        **optimum_marker(analysis), hovertemplate=HOVER))
     for op in pin_list(operating, pins):
         fig.add_trace(_pinned_trace(op.fpr, op.tpr, op, analysis, font_size))
 
     slope = analysis.conditions.slope
-    x0, y0, x1, y1 = iso_line_endpoints(opt.fpr, opt.tpr, slope)
-    fig.add_shape(type="line", x0=x0, y0=y0, x1=x1, y1=y1,
-                  line={"color": ISO_COLOR, "width": 2.5}, name="iso-performance line")
-    fig.add_shape(type="circle", x0=opt.fpr - RING, y0=opt.tpr - RING, x1=opt.fpr + RING,
-                  y1=opt.tpr + RING, line={"color": ISO_COLOR, "width": 2}, name="optimum ring")
+    line, ring = iso_shapes(analysis)
+    fig.add_shape(type="line", **line, line={"color": ISO_COLOR, "width": 2.5},
+                  name="iso-performance line")
+    fig.add_shape(type="circle", **ring, line={"color": ISO_COLOR, "width": 2},
+                  name="optimum ring")
     base_layout(fig, x_title="False positive rate", y_title="True positive rate",
                 font_size=font_size)
     fig.update_layout(annotations=[hover_annotation()], meta={"slope": slope})
@@ -199,11 +199,36 @@ def _tie_band(fig: go.Figure, m, k: int) -> str:
     y = np.concatenate((b.optimistic_tpr[keep_o], b.pessimistic_tpr[keep_p][::-1]))
     span = f"{b.pessimistic_auc:.3f}–{b.optimistic_auc:.3f}"
     fig.add_trace(go.Scatter(
-        x=x, y=y, fill="toself", fillcolor=rgba(color(k), 0.16), mode="lines",
+        **FAST, x=x, y=y, fill="toself", fillcolor=rgba(color(k), 0.16), mode="lines",
         line={"width": 0.6, "color": rgba(color(k), 0.5)},
         name=f"{m.name}: tie bounds (AUC {span})", showlegend=False,
         legendgroup=m.name, hoverinfo="skip"))
     return span
+
+
+def optimum_marker(analysis: Analysis, *, det: bool = False) -> dict:
+    """``x``, ``y``, ``customdata`` and ``text`` of the optimal point's marker (empty in DET
+    axes when it lies on an axis, which the normal-deviate scale cannot show)."""
+    opt = analysis.optimal
+    if det:
+        if not (0 < opt.fpr < 1 and 0 < opt.tpr < 1):
+            return {"x": [], "y": [], "customdata": [], "text": []}
+        x, y = float(ndtri(opt.fpr)), float(ndtri(1 - opt.tpr))
+    else:
+        x, y = opt.fpr, opt.tpr
+    return {"x": [x], "y": [y], **_points(model_index(analysis, opt.model),
+                                          opt.model or "trivial", [opt.threshold], [opt.fpr],
+                                          [opt.tpr], prefix="optimum: ")}
+
+
+def iso_shapes(analysis: Analysis) -> tuple[dict, dict]:
+    """Coordinates of the iso-performance line (``layout.shapes[0]``) and of the ring around
+    the optimal vertex (``shapes[1]``)."""
+    opt = analysis.optimal
+    x0, y0, x1, y1 = iso_line_endpoints(opt.fpr, opt.tpr, analysis.conditions.slope)
+    return ({"x0": x0, "y0": y0, "x1": x1, "y1": y1},
+            {"x0": opt.fpr - RING, "y0": opt.tpr - RING, "x1": opt.fpr + RING,
+             "y1": opt.tpr + RING})
 
 
 def _averaging_title(analysis: Analysis, averaging: str) -> str:
@@ -256,20 +281,15 @@ def _det_figure(fig, analysis, pins, font_size, colors=None):
         keep = display_indices(d.fpr[ok], 1 - d.fnr[ok], max_points=MAX_VERTICES)
         sel = np.flatnonzero(ok)[keep]
         fig.add_trace(go.Scatter(
-            x=x[sel], y=y[sel], mode="lines", name=f"{m.name} (AUC {m.auc:.3f})",
+            **FAST, x=x[sel], y=y[sel], mode="lines", name=f"{m.name} (AUC {m.auc:.3f})",
             line=line_style(style_index(colors, m.name, i)),
             **_points(i, m.name, d.thresholds[sel], d.fpr[sel], 1 - d.fnr[sel]),
             hovertemplate="%{text}<br>FPR %{customdata[2]:.3f}<br>TPR %{customdata[3]:.3f}"
                           "<extra></extra>"))
-    opt = analysis.optimal
-    if 0 < opt.fpr < 1 and 0 < opt.tpr < 1:
-        fig.add_trace(go.Scatter(
-            x=[float(ndtri(opt.fpr))], y=[float(ndtri(1 - opt.tpr))], mode="markers",
-            name="optimal operating point",
-            marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR},
-            **_points(model_index(analysis, opt.model), opt.model or "trivial",
-                      [opt.threshold], [opt.fpr], [opt.tpr], prefix="optimum: "),
-            hovertemplate="%{text}<extra></extra>"))
+    fig.add_trace(go.Scatter(
+        **FAST, mode="markers", name="optimal operating point",
+        marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR},
+        **optimum_marker(analysis, det=True), hovertemplate="%{text}<extra></extra>"))
     for op in pins:
         if 0 < op.fpr < 1 and 0 < op.tpr < 1:
             fig.add_trace(_pinned_trace(float(ndtri(op.fpr)), float(ndtri(1 - op.tpr)), op,

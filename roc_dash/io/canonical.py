@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -13,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .columns import ColumnChoice, describe_choice, resolve_named, resolve_wide
-from .errors import InputError, format_rows, plural, quote
+from .errors import MAX_ROWS_SHOWN, InputError, format_rows, plural, quote
 from .labels import decode_labels
 from .readers import parse_bytes, read_source
 from .values import first_true, missing_error, null_mask, to_float, to_text
@@ -23,6 +24,12 @@ CANONICAL_COLUMNS: tuple[str, ...] = ("label", "score", "model", "fold", "weight
 
 #: Fold of rows from files without a fold column.
 DEFAULT_FOLD = "all"
+
+#: What ``load_predictions(duplicate_files=...)`` accepts.
+DUPLICATE_FILE_POLICIES = ("error", "drop")
+
+#: How many repeated ids a message shows with their rows.
+MAX_IDS_SHOWN = 3
 
 #: Extensions removed (repeatedly, any case) when a model is named after its file.
 DATA_EXTENSIONS = frozenset(
@@ -74,6 +81,48 @@ class LoadResult:
 
     table: pd.DataFrame
     notes: tuple[str, ...] = field(default=())
+    #: :func:`content_digest` of each file that was read (not of dropped twins), in file order.
+    digests: tuple[str, ...] = field(default=())
+
+
+def content_digest(data: bytes) -> str:
+    """Hex sha256 of a file's bytes: how the same file is recognised under any name."""
+    return hashlib.sha256(data).hexdigest()
+
+
+class _RowMap:
+    """Row numbers (as in the file) of a part's table rows, kept without the file's text.
+
+    A part is the file's kept records (rows with a finite score in at least one score
+    column), repeated once per score column (wide form), each copy filtered to its finite
+    scores. The record -> row mapping is stored as an offset when rows are consecutive (no
+    blank lines, nothing dropped), else as an array.
+    """
+
+    def __init__(self, rows, kept: int, pieces: list[np.ndarray | None]) -> None:
+        ends = rows(np.array([0, kept - 1], dtype=np.int64)) if kept else np.array([1, 1])
+        if int(ends[1]) - int(ends[0]) == kept - 1:  # row numbers strictly increase
+            self._offset: int | None = int(ends[0])
+            self._record_rows = None
+        else:
+            self._offset = None
+            self._record_rows = rows(np.arange(kept, dtype=np.int64))
+        self._pieces = pieces  # per score column: mask of the kept records it keeps, or None
+        sizes = [kept if m is None else int(m.sum()) for m in pieces]
+        self._starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+
+    def __call__(self, positions: np.ndarray) -> np.ndarray:
+        positions = np.asarray(positions, dtype=np.int64)
+        piece = np.searchsorted(self._starts, positions, side="right") - 1
+        records = positions - self._starts[piece]
+        for k in np.unique(piece):
+            mask = self._pieces[int(k)]
+            if mask is not None:
+                sel = piece == k
+                records[sel] = np.flatnonzero(mask)[records[sel]]
+        if self._offset is not None:
+            return records + self._offset
+        return self._record_rows[records]
 
 
 @dataclass
@@ -88,6 +137,8 @@ class _FilePart:
     column_models: tuple[str, ...]  # model names read from a model column or wide form
     positive: str | None
     negative: str | None
+    id_column: str | None = None
+    rows: _RowMap | None = None  # row numbers of the table's rows, when it has ids
 
 
 def model_name_from_filename(filename: str) -> str:
@@ -129,17 +180,29 @@ def load_predictions(
     *,
     options: ReadOptions | None = None,
     existing_models: Iterable[str] = (),
+    duplicate_files: str = "error",
 ) -> LoadResult:
     """Read, validate and concatenate prediction files into one canonical table.
 
     ``sources`` holds paths and/or ``(filename, bytes)`` pairs. All or nothing: the first bad
     file raises :class:`InputError` (naming it) and nothing is returned.
 
+    Files with identical contents (the same bytes, under any name) would count the same
+    predictions twice: with ``duplicate_files="error"`` the second one raises
+    :class:`InputError` naming both; with ``"drop"`` it is skipped with a note. The
+    :attr:`LoadResult.digests` are the :func:`content_digest` of the files read. When an id
+    column exists, an id that appears on more than one row of the same model (within one file
+    or across files) raises :class:`InputError`; rows without an id are never duplicates.
+
     The table has the columns ``label`` (bool), ``score`` (float64), ``model`` (str),
     ``fold`` (str), ``weight`` (float64), then ``id`` (str) when any file has an id column;
     rows keep their order within each file, files follow in the given order (wide-form files:
     all rows of the first score column, then of the next), and the index is 0..n-1.
     """
+    if duplicate_files not in DUPLICATE_FILE_POLICIES:
+        raise ValueError(
+            f"duplicate_files must be one of {DUPLICATE_FILE_POLICIES}, got {duplicate_files!r}"
+        )
     options = options or ReadOptions()
     items = _as_sources(sources)
     if not items:
@@ -147,8 +210,26 @@ def load_predictions(
 
     notes: list[str] = []
     parts: list[_FilePart] = []
+    seen: dict[str, str] = {}  # digest -> name of the first file with these contents
     for item in items:
         name, data = read_source(item)
+        digest = content_digest(data)
+        first = seen.get(digest)
+        if first is not None:
+            if duplicate_files == "error":
+                what = "given twice" if name == first else f"same contents as {first}"
+                raise InputError(
+                    f"{name}: {what}, so the same predictions would be counted twice. Give "
+                    "each file once.",
+                    file=name,
+                )
+            notes.append(
+                f"{name}: given twice; read once."
+                if name == first
+                else f"{name}: dropped, identical to {first}."
+            )
+            continue
+        seen[digest] = name
         part, file_notes = _load_one(name, data, options)
         parts.append(part)
         notes.extend(file_notes)
@@ -183,9 +264,11 @@ def load_predictions(
             table = table.append_column("id", pa.nulls(table.num_rows, pa.string()))
         tables.append(table.cast(schema))
     combined = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+    if with_id:
+        _check_unique_ids(combined, parts)
     frame = combined.to_pandas()
     frame.index = pd.RangeIndex(len(frame))
-    return LoadResult(table=frame, notes=tuple(notes))
+    return LoadResult(table=frame, notes=tuple(notes), digests=tuple(seen))
 
 
 def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, list[str]]:
@@ -344,6 +427,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
     label_array = pa.array(labels.values, type=pa.bool_())
     weight_array = pa.array(weights, type=pa.float64())
     pieces = []
+    piece_masks: list[np.ndarray | None] = []
     for column, values, finite in zip(choice.scores, score_values, finite_masks, strict=True):
         kept_values = values if positions is None else values[positions]
         columns = {
@@ -361,6 +445,9 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
         local_finite = finite if positions is None else finite[positions]
         if not local_finite.all():
             piece = piece.filter(pa.array(local_finite))
+            piece_masks.append(local_finite)
+        else:
+            piece_masks.append(None)
         pieces.append(piece)
     if choice.wide:
         column_models = tuple(choice.scores)
@@ -376,6 +463,8 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
             column_models=column_models,
             positive=labels.positive,
             negative=labels.negative,
+            id_column=choice.id,
+            rows=_RowMap(rows, kept, piece_masks) if ids is not None else None,
         ),
         notes,
     )
@@ -476,4 +565,89 @@ def _check_both_classes(parts: list[_FilePart]) -> None:
         f"{'fold' if any(p.has_fold for p in files) else 'model'}.{more}",
         file=first.name,
         column=first.label_column,
+    )
+
+
+def _check_unique_ids(combined: pa.Table, parts: list[_FilePart]) -> None:
+    """Each id may appear once per model (within a file and across files); null ids (rows
+    of files without an id column) are never duplicates. One hash pass over (model, id)."""
+    ids = combined.column("id").combine_chunks()
+    valid = ids.is_valid().to_numpy(zero_copy_only=False).astype(bool)
+    if not valid.any():
+        return
+    id_codes = pc.dictionary_encode(ids)
+    model_codes = pc.dictionary_encode(combined.column("model").combine_chunks())
+    model_index = model_codes.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    id_index = pc.fill_null(id_codes.indices, 0).to_numpy(zero_copy_only=False)
+    key = model_index * len(id_codes.dictionary) + id_index.astype(np.int64)
+    positions = np.flatnonzero(valid)
+    repeated = pd.Series(key[positions]).duplicated(keep=False).to_numpy()
+    if not repeated.any():
+        return
+
+    dup = positions[repeated]  # rows whose (model, id) occurs more than once, in table order
+    dup_models = model_index[dup]
+    first_model = dup_models[0]
+    n_other_models = len(np.unique(dup_models)) - 1
+    mine = dup[dup_models == first_model]
+    model = model_codes.dictionary[int(first_model)].as_py()
+
+    # where each of the model's offending rows is: file and row number in that file
+    starts = np.cumsum([0] + [p.table.num_rows for p in parts])
+    part_of = np.searchsorted(starts, mine, side="right") - 1
+    row_of = np.empty(len(mine), dtype=np.int64)
+    for k in np.unique(part_of):
+        sel = part_of == k
+        row_of[sel] = parts[int(k)].rows(mine[sel] - starts[int(k)])
+    files = [parts[int(k)].name for k in dict.fromkeys(part_of.tolist())]
+
+    # the ids, in order of first appearance, each with its rows
+    id_of = key[mine]
+    order = np.argsort(id_of, kind="stable")
+    groups = np.split(order, np.flatnonzero(np.diff(id_of[order])) + 1)
+    groups.sort(key=lambda g: int(g[0]))
+
+    def where(members: np.ndarray) -> str:
+        if len(files) == 1:
+            return format_rows(row_of[members][:MAX_ROWS_SHOWN], len(members))
+        by_file = dict.fromkeys(part_of[members].tolist())
+        return "; ".join(
+            f"{parts[k].name} "
+            + format_rows(row_of[members][part_of[members] == k][:MAX_ROWS_SHOWN],
+                          int((part_of[members] == k).sum()))
+            for k in by_file
+        )
+
+    def id_value(members: np.ndarray) -> str:
+        return ids[int(mine[members[0]])].as_py()
+
+    count = len(mine)
+    if len(groups) == 1:
+        what = f"has id {quote(id_value(groups[0]))} on {count:,} rows ({where(groups[0])})"
+    else:
+        shown = ", ".join(
+            f"{quote(id_value(g))} ({where(g)})" for g in groups[:MAX_IDS_SHOWN]
+        )
+        more = ", …" if len(groups) > MAX_IDS_SHOWN else ""
+        what = (
+            f"has {len(groups):,} ids that appear on more than one row ({count:,} rows in "
+            f"all): {shown}{more}"
+        )
+    others = (
+        f" ({plural(n_other_models, 'other model')} also "
+        f"{'has' if n_other_models == 1 else 'have'} repeated ids.)"
+        if n_other_models
+        else ""
+    )
+    first_part = parts[int(part_of[0])]
+    first_rows = np.sort(row_of[part_of == part_of[0]])[:MAX_ROWS_SHOWN]
+    column = first_part.id_column
+    raise InputError(
+        f"{', '.join(files)}: model {quote(model)} {what}. Each id must appear once per "
+        f"model: remove the repeated rows, or drop the id column"
+        f"{f' {quote(column)}' if column else ''}.{others}",
+        file=first_part.name,
+        column=column,
+        rows=first_rows,
+        count=count,
     )

@@ -90,3 +90,47 @@ def test_cch005_malformed_state_never_raises(tmp_path, bad):
 
     c = conditions_from_state(bad, level="zz", band=5, samples="many")
     assert c.cost_fp > 0 and 0 < c.prior_pos < 1 and 5 <= c.n_samples <= 1001
+
+
+def _apply(figure: dict, patch) -> dict:
+    """Apply a dash.Patch's assignments to a figure dict, as the browser does."""
+    import copy
+
+    out = copy.deepcopy(figure)
+    for op in patch.to_plotly_json()["operations"]:
+        assert op["operation"] == "Assign"
+        *path, last = op["location"]
+        node = out
+        for key in path:
+            node = node[key]
+        node[last] = op["params"]["value"]
+    return out
+
+
+@pytest.mark.parametrize("det,pr_mode", [(False, "pr"), (True, "prg")])
+def test_cch006_a_cost_change_patches_exactly_what_a_full_render_draws(tmp_path, det, pr_mode):
+    """The cheap path for a change of costs gives the same figures as drawing them anew."""
+    import json
+
+    import plotly.io as pio
+
+    from roc_dash.app.callbacks import patch_views
+
+    cache = AnalysisCache(DatasetStore(tmp_path))
+    models = model_names(cache, [DEMO_ID])
+    before = render_views(cache, [DEMO_ID], models, Conditions(prior_pos=0.27), det=det,
+                          pr_mode=pr_mode)
+    for cost_fp, cost_fn in ((3.0, 1.0), (0.2, 5.0), (100.0, 0.01)):
+        cond = Conditions(cost_fp=cost_fp, cost_fn=cost_fn, prior_pos=0.27)
+        patched = patch_views(cache, [DEMO_ID], models, cond, before[5], det=det,
+                              pr_mode=pr_mode)
+        full = render_views(cache, [DEMO_ID], models, cond, det=det, pr_mode=pr_mode)
+        for old, patch, new in zip(before[:3], patched[:3], full[:3], strict=True):
+            got = _apply(json.loads(pio.to_json(old)), patch)
+            want = json.loads(pio.to_json(new))
+            for fig in (got, want):
+                fig["layout"].pop("editrevision", None)
+            assert got == want
+        assert str(patched[3]) == str(full[3]) and str(patched[4]) == str(full[4])
+        assert patched[6] == full[6]
+        assert patched[5]["line"] == full[5]["line"] and patched[5]["key"] == full[5]["key"]
