@@ -568,28 +568,67 @@ def _check_both_classes(parts: list[_FilePart]) -> None:
     )
 
 
+def _unique_per_model_run(ids: pa.Array, model_index: pa.Array) -> bool:
+    """Fast path of :func:`_check_unique_ids`: True when every model's rows are one run of
+    the table and each run's ids are unique. Models scored on the same rows usually repeat
+    the same ids in the same order, so a run equal to one already checked costs a
+    comparison, not a hash pass. False means "not shown", not "repeated"."""
+    codes = model_index.to_numpy(zero_copy_only=False)
+    starts = np.concatenate([[0], np.flatnonzero(codes[1:] != codes[:-1]) + 1])
+    if len(np.unique(codes[starts])) != len(starts):
+        return False  # a model in several runs (e.g. sorted by fold, or across files)
+    ends = np.append(starts[1:], len(codes))
+    checked: list[pa.Array] = []
+    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+        run = ids.slice(start, end - start)
+        if any(len(c) == len(run) and c.equals(run) for c in checked):
+            continue
+        values = run.drop_null() if run.null_count else run
+        if len(values):
+            counts = np.bincount(
+                pc.dictionary_encode(values).indices.to_numpy(zero_copy_only=False)
+            )
+            if counts.max() > 1:
+                return False
+        checked.append(run)
+    return True
+
+
 def _check_unique_ids(combined: pa.Table, parts: list[_FilePart]) -> None:
     """Each id may appear once per model (within a file and across files); null ids (rows
-    of files without an id column) are never duplicates. One hash pass over (model, id)."""
+    of files without an id column) are never duplicates. One hash pass over the ids, then a
+    count (or a hash) of (model, id) codes."""
     ids = combined.column("id").combine_chunks()
     valid = ids.is_valid().to_numpy(zero_copy_only=False).astype(bool)
     if not valid.any():
         return
-    id_codes = pc.dictionary_encode(ids)
     model_codes = pc.dictionary_encode(combined.column("model").combine_chunks())
-    model_index = model_codes.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    id_index = pc.fill_null(id_codes.indices, 0).to_numpy(zero_copy_only=False)
-    key = model_index * len(id_codes.dictionary) + id_index.astype(np.int64)
-    positions = np.flatnonzero(valid)
-    repeated = pd.Series(key[positions]).duplicated(keep=False).to_numpy()
+    if _unique_per_model_run(ids, model_codes.indices):
+        return
+    id_codes = pc.dictionary_encode(ids)
+    n_ids = len(id_codes.dictionary)
+    key = model_codes.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    key *= n_ids
+    key += pc.fill_null(id_codes.indices, 0).to_numpy(zero_copy_only=False)
+    positions = None if valid.all() else np.flatnonzero(valid)
+    if positions is not None:
+        key = key[positions]
+    span = len(model_codes.dictionary) * n_ids
+    if span <= 2 * len(key) + 1024:  # the usual case: counting beats hashing
+        repeated = np.bincount(key, minlength=span)[key] > 1
+    else:
+        repeated = pd.Series(key).duplicated(keep=False).to_numpy()
     if not repeated.any():
         return
 
-    dup = positions[repeated]  # rows whose (model, id) occurs more than once, in table order
-    dup_models = model_index[dup]
+    # rows whose (model, id) occurs more than once, in table order; the first one's model
+    dup = np.flatnonzero(repeated) if positions is None else positions[repeated]
+    dup_keys = key[repeated]
+    dup_models = dup_keys // n_ids
     first_model = dup_models[0]
     n_other_models = len(np.unique(dup_models)) - 1
     mine = dup[dup_models == first_model]
+    id_of = dup_keys[dup_models == first_model] % n_ids
     model = model_codes.dictionary[int(first_model)].as_py()
 
     # where each of the model's offending rows is: file and row number in that file
@@ -602,7 +641,6 @@ def _check_unique_ids(combined: pa.Table, parts: list[_FilePart]) -> None:
     files = [parts[int(k)].name for k in dict.fromkeys(part_of.tolist())]
 
     # the ids, in order of first appearance, each with its rows
-    id_of = key[mine]
     order = np.argsort(id_of, kind="stable")
     groups = np.split(order, np.flatnonzero(np.diff(id_of[order])) + 1)
     groups.sort(key=lambda g: int(g[0]))
@@ -628,7 +666,9 @@ def _check_unique_ids(combined: pa.Table, parts: list[_FilePart]) -> None:
         shown = ", ".join(
             f"{quote(id_value(g))} ({where(g)})" for g in groups[:MAX_IDS_SHOWN]
         )
-        more = ", …" if len(groups) > MAX_IDS_SHOWN else ""
+        more = (
+            f" and {len(groups) - MAX_IDS_SHOWN:,} more" if len(groups) > MAX_IDS_SHOWN else ""
+        )
         what = (
             f"has {len(groups):,} ids that appear on more than one row ({count:,} rows in "
             f"all): {shown}{more}"
