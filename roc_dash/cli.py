@@ -51,7 +51,8 @@ def _report(args: argparse.Namespace) -> int:
         drop_nonfinite=args.drop_nonfinite,
     )
     try:
-        result = load_predictions(args.files, options=options)
+        # the same file twice would count its predictions twice: refuse it, naming both
+        result = load_predictions(args.files, options=options, duplicate_files="error")
     except InputError as exc:
         print(f"roc-dash: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

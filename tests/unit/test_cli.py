@@ -67,3 +67,43 @@ def test_cli003_output_file_and_overrides(tmp_path):
 def test_cli004_serve_help_lists_commands():
     out = _run("--help")
     assert out.returncode == 0 and "serve" in out.stdout and "report" in out.stdout
+
+
+def test_cli005_same_file_twice_exit_2(tmp_path):
+    path = tmp_path / "a.csv"
+    make_predictions(100, seed=4).to_csv(path, index=False)
+    copy = tmp_path / "b.csv"
+    copy.write_bytes(path.read_bytes())
+    for files, message in (
+        ([path, path], f"roc-dash: {path}: given twice, so the same predictions would be "
+                       "counted twice. Give each file once.\n"),
+        ([path, copy], f"roc-dash: {copy}: same contents as {path}, so the same predictions "
+                       "would be counted twice. Give each file once.\n"),
+    ):
+        out = _run("report", *map(str, files))
+        assert out.returncode == 2
+        assert out.stderr == message and out.stdout == ""
+
+
+def test_cli006_repeated_ids_exit_2(tmp_path):
+    path = tmp_path / "preds.csv"
+    path.write_text("id,label,score\n7,1,0.9\n8,0,0.2\n7,1,0.6\n9,0,0.4\n")
+    out = _run("report", str(path))
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == (
+        f"roc-dash: {path}: model 'preds' has id '7' on 2 rows (rows 2, 4). Each id must "
+        "appear once per model: remove the repeated rows, or drop the id column 'id'.\n"
+    )
+
+
+def test_cli007_inverted_scores_noted_on_stderr(tmp_path):
+    frame = make_predictions(300, seed=5, separation=2.0)
+    frame["score"] = 1 - frame["score"]  # higher = more negative: AUC far below 0.5
+    path = tmp_path / "flipped.csv"
+    frame.to_csv(path, index=False)
+    out = _run("report", str(path))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["models"][0]["auc"] < 0.2
+    notes = [line for line in out.stderr.splitlines() if "inverted" in line]
+    assert len(notes) == 1 and notes[0].startswith("roc-dash: note: flipped: ")
+    assert "is the positive label right?" in notes[0]
