@@ -107,3 +107,19 @@ def test_cli007_inverted_scores_noted_on_stderr(tmp_path):
     notes = [line for line in out.stderr.splitlines() if "inverted" in line]
     assert len(notes) == 1 and notes[0].startswith("roc-dash: note: flipped: ")
     assert "is the positive label right?" in notes[0]
+
+
+def test_cli008_readme_error_example_is_what_the_tool_prints(tmp_path):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    prompt = "$ .venv/bin/roc-dash report preds.csv\n"
+    assert prompt in readme
+    quoted = readme.split(prompt, 1)[1].split("\n", 1)[0]
+    # the file the README describes: 'abc' and 'high' as the scores on lines 4 and 7
+    (tmp_path / "preds.csv").write_text(
+        "label,score\n1,0.91\n0,0.12\n1,abc\n0,0.33\n1,0.78\n0,high\n1,0.64\n")
+    out = subprocess.run([sys.executable, "-m", "roc_dash.cli", "report", "preds.csv"],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stderr == quoted + "\n"
