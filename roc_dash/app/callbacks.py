@@ -21,6 +21,12 @@ from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, 
 from dash.exceptions import PreventUpdate
 
 from ..core.analysis import Analysis, Conditions, analyse, prevalence, with_conditions
+from ..core.decision import (
+    Economics,
+    decision_summary,
+    decision_uncertainty,
+    optimum_frequency_of,
+)
 from ..core.operating import (
     PIN_LABELS,
     OperatingSummary,
@@ -31,6 +37,7 @@ from ..core.operating import (
 from ..exports import csv_safe
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.roc import iso_line_endpoints
+from ..figures.threshold import threshold_figure
 from ..io import InputError, ReadOptions, load_predictions
 from ..io.combine import combine_datasets, distinct_model_names
 from . import ids
@@ -43,6 +50,7 @@ from .components import (
     model_table,
     model_table_rows,
     operating_panel,
+    summary_strip,
     view_list,
 )
 from .controls import (
@@ -257,11 +265,23 @@ def data_prior(store: DatasetStore, dataset_ids, source) -> float | None:
 
 
 # -- controls -----------------------------------------------------------------------------
+def economics_from_state(state) -> Economics:
+    """Costs, benefits, unit and volume from the exact-conditions store."""
+    s = ControlState.from_store(state)
+    return Economics(cost_fp=s.cost_fp, cost_fn=s.cost_fn, benefit_tp=s.benefit_tp,
+                     benefit_tn=s.benefit_tn, unit=s.unit, population=s.population)
+
+
 def conditions_from_state(state, level=None, band=None, samples=None) -> Conditions:
-    """Conditions from the exact-conditions store and the averaging controls."""
+    """Conditions from the exact-conditions store and the averaging controls.
+
+    With benefits, the costs are the net costs ``c(FP)+b(TN)`` and ``c(FN)+b(TP)``
+    (Fawcett 2004, §7.1): the iso-performance line, the optimum and the cost curves use them.
+    """
     s = ControlState.from_store(state)
     n, _ = clamp_samples(samples if samples is not None else 51)
-    return Conditions(cost_fp=s.cost_fp, cost_fn=s.cost_fn, prior_pos=s.prior,
+    return Conditions(cost_fp=s.cost_fp + s.benefit_tn, cost_fn=s.cost_fn + s.benefit_tp,
+                      prior_pos=s.prior,
                       level=level if level in (0.8, 0.9, 0.95, 0.99) else 0.95, n_samples=n,
                       band=band if band in ("pointwise", "simultaneous") else "pointwise")
 
@@ -311,12 +331,14 @@ def conditions_text(c: Conditions) -> str:
 
 def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, *,
                  averaging="pooled", det=False, presentation=False, pinned=None, rev=0,
-                 zoom=None, ties=False, pr_mode="pr"):
+                 zoom=None, ties=False, pr_mode="pr", economics=None, threshold_model=None,
+                 threshold_axis="threshold"):
     """All views for the current data, models and conditions.
 
     ``zoom`` holds the axis ranges the user zoomed each view to (``{"roc": {"x": [a, b],
     "y": [c, d], "det": bool}, "pr": ..., "cost": ...}``); they are kept.
-    Returns ``(roc, pr, cost, operating panel, model table, viz data, slope text, banner)``.
+    Returns ``(roc, pr, cost, operating panel, model table, viz data, slope text, banner,
+    summary strip, threshold view)``.
     """
     names = model_names(cache, dataset_ids)
     models = [m for m in (models or []) if m in names]
@@ -329,7 +351,8 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     font = FONT[bool(presentation)]
     if analysis is None:
         return (_empty_figure(font), _empty_figure(font), _empty_figure(font),
-                operating_panel(None, None), model_table(None), None, "", banner(None))
+                operating_panel(None, None), model_table(None), None, "", banner(None),
+                summary_strip(None), _empty_figure(font))
     colors = {n: k for k, n in enumerate(names)}
     optimum = operating_point(analysis)
     pins = pinned_points(analysis, clean_pins(pinned if isinstance(pinned, list) else
@@ -363,8 +386,46 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     comparison = compare_points(optimum, pins) if pins else None
     key = render_key(dataset_ids, models, conditions, averaging, det, presentation, pins, ties,
                      pr_mode)
+    economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)
+    summary, threshold = decision_views(analysis, pins, economics,
+                                        threshold_model=threshold_model, axis=threshold_axis,
+                                        font=font)
+    if presentation:
+        emphasise(threshold)
     return (*figures, operating_panel(focus, analysis, comparison), model_table(analysis, colors),
-            viz_data(analysis, figures, key), slope_text, banner(analysis, extra))
+            viz_data(analysis, figures, key), slope_text, banner(analysis, extra), summary,
+            threshold)
+
+
+def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_model=None,
+                   axis="threshold", font=14):
+    """The summary strip and the threshold view for the focus point (the latest pin, else the
+    optimum), with the decision's uncertainty across folds and how often each model wins."""
+    focus = pins[-1] if pins else None
+    pinned = {"model": focus.model, "threshold": focus.threshold} if focus else None
+    e = dataclasses.replace(economics) if economics else None
+    summary = decision_summary(analysis, pinned, e)
+    uncertainty = frequency = None
+    if summary is not None:
+        m = analysis.model(summary.model) if summary.model in {x.name for x in analysis.models} \
+            else None
+        if m is not None and m.n_folds > 1 and math.isfinite(summary.threshold):
+            try:
+                uncertainty = decision_uncertainty(m, summary.threshold,
+                                                   analysis.conditions.prior_pos, e,
+                                                   method="folds")
+            except ValueError:
+                uncertainty = None
+        try:
+            frequency = optimum_frequency_of(analysis, e)
+        except ValueError:
+            frequency = None
+    names = [x.name for x in analysis.models]
+    model = threshold_model if threshold_model in names else (
+        summary.model if summary is not None and summary.model in names else names[0])
+    fig = threshold_figure(analysis, model, e, axis=axis if axis == "flagged" else "threshold",
+                           pins=pins, font_size=font)
+    return summary_strip(summary, uncertainty, frequency), fig
 
 
 def render_key(dataset_ids, models, conditions: Conditions, averaging, det, presentation, pins,
@@ -378,7 +439,8 @@ def render_key(dataset_ids, models, conditions: Conditions, averaging, det, pres
 
 
 def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, viz: dict, *,
-                det=False, pr_mode="pr"):
+                det=False, pr_mode="pr", economics=None, threshold_model=None,
+                threshold_axis="threshold", presentation=False):
     """The views after a change of costs alone, as patches of the figures already drawn.
 
     Costs move only the iso line, the optimum and the cost view's marker; every curve stays.
@@ -434,8 +496,14 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
                   f"PC(+) = {c.pc_pos:.3f}")
     new_viz = {**viz, **{k: v for k, v in viz_data(analysis).items()
                          if k not in ("key", "optimum_trace")}}
+    economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)
+    summary, threshold = decision_views(analysis, [], economics,
+                                        threshold_model=threshold_model, axis=threshold_axis,
+                                        font=FONT[bool(presentation)])
+    if presentation:
+        emphasise(threshold)
     return (roc, pr, cost, operating_panel(optimum, analysis), model_table(analysis, colors),
-            new_viz, slope_text, no_update)
+            new_viz, slope_text, no_update, summary, threshold)
 
 
 def emphasise(fig, factor: float = 1.6) -> None:
@@ -637,6 +705,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.PRIOR_SOURCE, "options"),
         Output(ids.PRIOR_SOURCE, "value"),
         Output(ids.PRIOR_SOURCE_ROW, "style"),
+        Output(ids.THRESHOLD_MODEL, "options"),
         Input(ids.DATASETS, "data"),
         State(ids.MODELS, "value"),
         State(ids.MODELS, "options"),
@@ -664,8 +733,9 @@ def register_callbacks(app, store: DatasetStore) -> None:
         if ids_ and (source not in ids_ or ids_[-1] not in known):
             source = ids_[-1]  # a new dataset: its own prevalence (the choice is shown)
         style = {"display": "flex"} if len(infos) > 1 else {"display": "none"}
-        return (dataset_list(infos, labels, missing), options, value,
-                [{"label": n, "value": n} for n in names], sources, source, style)
+        plain = [{"label": n, "value": n} for n in names]
+        return (dataset_list(infos, labels, missing), options, value, plain, sources, source,
+                style, plain)
 
     @app.callback(
         Output(ids.COST_FP_SLIDER, "value"),
@@ -691,21 +761,27 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.PRIOR_RESET, "n_clicks"),
         Input(ids.PRIOR_SOURCE, "value"),
         Input(ids.LINE_DRAG, "data"),
+        Input(ids.BENEFIT_TP, "value"),
+        Input(ids.BENEFIT_TN, "value"),
+        Input(ids.UNIT, "value"),
+        Input(ids.POPULATION, "value"),
         State(ids.DATASETS, "data"),
         State(ids.URL, "search"),
         State(ids.CONDITIONS, "data"),
         State(ids.VIZ_DATA, "data"),
     )
     def controls(fp_slider, cost_fp, fn_slider, cost_fn, prior_slider, prior, *rest):
-        (_fpd, _fpu, _fnd, _fnu, _pd, _pu, _reset, source, relayout, dataset_ids, search,
-         state, viz) = rest
+        (_fpd, _fpu, _fnd, _fnu, _pd, _pu, _reset, source, relayout, btp, btn, unit, population,
+         dataset_ids, search, state, viz) = rest
         viz = viz if isinstance(viz, dict) else {}
         gesture = Gesture(
             trigger=ids.ROC_GRAPH if ctx.triggered_id == ids.LINE_DRAG else ctx.triggered_id,
         fp_slider=_num_or_none(fp_slider),
             fn_slider=_num_or_none(fn_slider), prior_slider=_num_or_none(prior_slider),
             cost_fp_text=cost_fp, cost_fn_text=cost_fn, prior_text=prior, relayout=relayout,
-            line=viz.get("line"), vertex=viz.get("vertex"), search=search)
+            line=viz.get("line"), vertex=viz.get("vertex"), search=search,
+            economics={"benefit_tp": btp, "benefit_tn": btn, "unit": unit,
+                       "population": population})
         current = ControlState.from_store(state)
         if state is None:  # first call of the page: restore the link even if triggered
             gesture = dataclasses.replace(gesture, trigger=None)
@@ -750,6 +826,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.ROC_GRAPH, "clickData"),
         Input(ids.PR_GRAPH, "clickData"),
         Input(ids.COST_GRAPH, "clickData"),
+        Input(ids.THRESHOLD_GRAPH, "clickData"),
         Input(ids.UNPIN, "n_clicks"),
         Input(ids.PIN_BUTTON, "n_clicks"),
         Input(ids.PIN_THRESHOLD, "n_submit"),
@@ -760,8 +837,8 @@ def register_callbacks(app, store: DatasetStore) -> None:
         State(ids.VIZ_DATA, "data"),
         State(ids.PINNED, "data"),
     )
-    def pin(roc_click, pr_click, cost_click, _unpin, _pin, _submit, _unpin_one, pin_model,
-            pin_threshold, search, viz, pins):
+    def pin(roc_click, pr_click, cost_click, threshold_click, _unpin, _pin, _submit, _unpin_one,
+            pin_model, pin_threshold, search, viz, pins):
         trigger = ctx.triggered_id
         ok = "exact pin-threshold"
         pins = clean_pins(pins)
@@ -779,7 +856,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
                 return no_update, ok + " invalid"
             return add_pin(pins, pinned), ok
         click = {ids.ROC_GRAPH: roc_click, ids.PR_GRAPH: pr_click,
-                 ids.COST_GRAPH: cost_click}.get(trigger)
+                 ids.COST_GRAPH: cost_click, ids.THRESHOLD_GRAPH: threshold_click}.get(trigger)
         pinned = pin_from_click(click, (viz if isinstance(viz, dict) else {}).get("models"))
         if pinned is None:
             raise PreventUpdate
@@ -794,6 +871,8 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.VIZ_DATA, "data"),
         Output(ids.SLOPE_TEXT, "children"),
         Output(ids.BANNER, "children"),
+        Output(ids.SUMMARY, "children"),
+        Output(ids.THRESHOLD_GRAPH, "figure"),
         Input(ids.DATASETS, "data"),
         Input(ids.MODELS, "value"),
         Input(ids.CONDITIONS, "data"),
@@ -806,11 +885,13 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.PINNED, "data"),
         Input(ids.ROC_TIES, "value"),
         Input(ids.PR_MODE, "value"),
+        Input(ids.THRESHOLD_MODEL, "value"),
+        Input(ids.THRESHOLD_AXIS, "value"),
         State(ids.ZOOM, "data"),
         State(ids.VIZ_DATA, "data"),
     )
     def views(dataset_ids, models, state, averaging, level, band, samples, det, presentation,
-              pinned, ties, pr_mode, zoom, viz):
+              pinned, ties, pr_mode, threshold_model, threshold_axis, zoom, viz):
         if state is None:
             raise PreventUpdate  # the controls have not resolved the conditions yet
         conditions = conditions_from_state(state, level, band, samples)
@@ -822,14 +903,19 @@ def register_callbacks(app, store: DatasetStore) -> None:
                                                  averaging or "pooled", det, presentation, [],
                                                  ties, pr_mode)):
             patched = patch_views(cache, dataset_ids, models, conditions, viz, det=bool(det),
-                                  pr_mode=pr_mode)
+                                  pr_mode=pr_mode, economics=economics_from_state(state),
+                                  threshold_model=threshold_model,
+                                  threshold_axis=threshold_axis,
+                                  presentation=bool(presentation))
             if patched is not None:
                 return patched
         return render_views(cache, dataset_ids, models, conditions,
                             averaging=averaging or "pooled", det=bool(det),
                             presentation=bool(presentation), pinned=pinned,
                             rev=ControlState.from_store(state).rev, zoom=zoom,
-                            ties=bool(ties), pr_mode=pr_mode)
+                            ties=bool(ties), pr_mode=pr_mode,
+                            economics=economics_from_state(state),
+                            threshold_model=threshold_model, threshold_axis=threshold_axis)
 
     @app.callback(
         Output(ids.MISSING, "children"),
@@ -965,14 +1051,17 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.ROC_GRAPH, "figure", allow_duplicate=True),
         Output(ids.PR_GRAPH, "figure", allow_duplicate=True),
         Output(ids.COST_GRAPH, "figure", allow_duplicate=True),
+        Output(ids.THRESHOLD_GRAPH, "figure", allow_duplicate=True),
         Input(ids.ROC_GRAPH, "hoverData"),
         Input(ids.PR_GRAPH, "hoverData"),
         Input(ids.COST_GRAPH, "hoverData"),
+        Input(ids.THRESHOLD_GRAPH, "hoverData"),
         State(ids.VIZ_DATA, "data"),
         State(ids.DET, "value"),
         State(ids.ROC_GRAPH, "figure"),
         State(ids.PR_GRAPH, "figure"),
         State(ids.COST_GRAPH, "figure"),
+        State(ids.THRESHOLD_GRAPH, "figure"),
         prevent_initial_call=True,
     )
     app.clientside_callback(

@@ -233,3 +233,79 @@ def view_list(views: list[dict]):
                     className="remove", title=f"Delete the view {v['name']}",
                     **{"aria-label": f"Delete the view {v['name']}"}),
     ]) for v in views]
+
+
+def _money(v: float, unit: str, digits: int = 3) -> str:
+    if v is None or v != v:
+        return "n/a"
+    text = f"{v:,.{digits}f}" if abs(v) < 1000 else f"{v:,.0f}"
+    return f"{text} {unit}".strip()
+
+
+def _range_words(interval, name: str, fmt) -> str:
+    """'between a and b' for an optimality range, in words at open ends."""
+    if interval.low_open and interval.high_open:
+        return f"whatever the {name}"
+    if interval.low_open:
+        return f"while the {name} is at most {fmt(interval.high)}"
+    if interval.high_open:
+        return f"while the {name} is at least {fmt(interval.low)}"
+    return f"while the {name} is between {fmt(interval.low)} and {fmt(interval.high)}"
+
+
+def sensitivity_words(rng) -> str:
+    """'Optimal while c(FN)/c(FP) is between a and b at this prior, and while p(+) is ...'."""
+    if rng is None:
+        return ""
+    g = lambda v: f"{v:.3g}"  # noqa: E731
+    ratio = "c(FN)/c(FP)" + (" (net of benefits)" if rng.uses_benefits else "")
+    if rng.tpr == 0 and rng.fpr == 0:
+        what = "Never flagging anything is optimal"
+    elif rng.tpr == 1 and rng.fpr == 1:
+        what = "Flagging everything is optimal"
+    else:
+        what = "This point stays optimal"
+    return (f"{what} {_range_words(rng.ratio, ratio, g)} at this prior, and "
+            f"{_range_words(rng.prior, 'prior p(+)', g)} at these costs.")
+
+
+def summary_strip(summary, uncertainty=None, frequency=None):
+    """One line a review meeting can act on: which model, which threshold, what it does and
+    costs, how it compares with the runner-up; then how sure and how sensitive."""
+    if summary is None:
+        return html.Span("Load predictions to see a decision.", className="hint")
+    e = summary.economics
+    unit = e.unit
+    cost = _money(summary.expected_cost, unit, 3)
+    interval = ""
+    if uncertainty is not None and uncertainty.expected_cost.n > 1:
+        s = uncertainty.expected_cost
+        interval = (f" [{_money(s.low, '', 3)}–{_money(s.high, '', 3)} across "
+                    f"{s.n} {'folds' if uncertainty.method == 'folds' else 'resamples'}]")
+    head = "Pinned: " if summary.pinned else "Use "
+    parts = [head, html.B(summary.model), f" at score ≥ {format_threshold(summary.threshold)}: "]
+    if summary.nothing_flagged:
+        parts.append("flags nothing")
+    else:
+        parts.append(f"flags {summary.flagged:.0%} of cases, finds {summary.tpr:.0%} of "
+                     f"positives, precision {summary.precision:.2f}")
+    parts.append(f", expected cost {cost} per case{interval}")
+    if summary.cost_per_period is not None:
+        parts.append(f" (≈ {_money(summary.cost_per_period, unit, 0)} per {e.period})")
+    if summary.pinned and summary.excess_cost == summary.excess_cost and summary.excess_cost > 0:
+        parts.append(f" — {_money(summary.excess_cost, '', 3)} more than the optimum "
+                     f"({summary.optimal_model})")
+    elif summary.runner_up:
+        delta = _money(summary.delta_cost, "", 3)
+        parts.append(f" — {delta} less than the runner-up ({summary.runner_up})")
+    parts.append(".")
+    details = []
+    words = sensitivity_words(summary.sensitivity)
+    if words:
+        details.append(words)
+    if frequency is not None and frequency.n > 1:
+        wins = frequency.fractions.get(summary.model, 0.0)
+        details.append(f"{summary.model} is the optimum in {wins:.0%} of {frequency.n} "
+                       f"{'folds' if frequency.method == 'folds' else 'resamples'}.")
+    return [html.Div(parts, className="summary-main"),
+            html.Div(" ".join(details), className="summary-detail") if details else None]

@@ -43,6 +43,10 @@ class ControlState:
     prior: float = 0.5
     prior_mode: str = "auto"  # "auto": the chosen dataset's prevalence; "manual": typed
     rev: int = 0  # bumped by every drag of the line, so the figure always redraws it
+    benefit_tp: float = 0.0  # what a true positive gains (Fawcett 2004, §7.1 net costs)
+    benefit_tn: float = 0.0
+    unit: str = ""  # e.g. "€": shown with every amount
+    population: float | None = None  # cases per period (a month), for totals
 
     @classmethod
     def from_store(cls, data) -> ControlState:
@@ -52,7 +56,14 @@ class ControlState:
         cfn = _number(data.get("cost_fn"))
         prior = _number(data.get("prior"))
         rev = data.get("rev")
+        btp, btn, pop = (_number(data.get(k)) for k in ("benefit_tp", "benefit_tn",
+                                                         "population"))
+        unit = data.get("unit")
         return cls(
+            benefit_tp=btp if btp is not None and 0 <= btp <= COST_LIMITS[1] else 0.0,
+            benefit_tn=btn if btn is not None and 0 <= btn <= COST_LIMITS[1] else 0.0,
+            unit=unit[:12] if isinstance(unit, str) else "",
+            population=pop if pop is not None and 0 < pop <= 1e15 else None,
             cost_fp=cfp if cfp is not None and COST_LIMITS[0] <= cfp <= COST_LIMITS[1] else 1.0,
             cost_fn=cfn if cfn is not None and COST_LIMITS[0] <= cfn <= COST_LIMITS[1] else 1.0,
             prior=prior if prior is not None and 0 < prior < 1 else 0.5,
@@ -117,6 +128,32 @@ def parse_prior(text, current: float) -> tuple[float, str]:
         clamped = min(max(v, PRIOR_MIN), PRIOR_MAX)
         return clamped, (f"{what} must lie strictly between 0 and 1; {display(v)} was set to "
                          f"{display(clamped)}.")
+    return v, ""
+
+
+def parse_benefit(text, current: float, what: str) -> tuple[float, str]:
+    """A benefit typed in a box (0 or more; empty means 0)."""
+    if not str(text or "").strip():
+        return 0.0, ""
+    v = _number(text)
+    if v is None:
+        return current, f"{what}: {str(text)!r} is not a number; kept {display(current)}."
+    if v < 0:
+        return current, (f"{what} cannot be negative (enter a cost as a cost instead); "
+                         f"kept {display(current)}.")
+    if v > COST_LIMITS[1]:
+        return COST_LIMITS[1], f"{what}: {display(v)} is out of range; set to 1e+06."
+    return v, ""
+
+
+def parse_population(text, current: float | None) -> tuple[float | None, str]:
+    """Cases per period (empty: no totals)."""
+    if not str(text or "").strip():
+        return None, ""
+    v = _number(text.replace("_", "").replace(" ", "") if isinstance(text, str) else text)
+    if v is None or v <= 0 or v > 1e15:
+        return current, (f"Cases per month: {str(text)!r} must be a positive number; "
+                         f"kept {'none' if current is None else display(current)}.")
     return v, ""
 
 
@@ -227,6 +264,7 @@ class Gesture:
     cost_fn_text: object = None
     prior_text: object = None
     relayout: dict | None = None
+    economics: dict | None = None  # the benefit / unit / population boxes
     line: list | None = None
     vertex: list | None = None
     search: str | None = None
@@ -265,6 +303,19 @@ def apply_gesture(g: Gesture, state: ControlState, data_prior: float | None
                     prior_mode="manual")
     elif t == ids.PRIOR_RESET:
         s = replace(s, prior_mode="auto")
+    elif t in (ids.BENEFIT_TP, ids.BENEFIT_TN, ids.UNIT, ids.POPULATION):
+        e = g.economics or {}
+        if t == ids.BENEFIT_TP:
+            v, msg = parse_benefit(e.get("benefit_tp"), s.benefit_tp, "Benefit of a true positive")
+            s = replace(s, benefit_tp=v)
+        elif t == ids.BENEFIT_TN:
+            v, msg = parse_benefit(e.get("benefit_tn"), s.benefit_tn, "Benefit of a true negative")
+            s = replace(s, benefit_tn=v)
+        elif t == ids.UNIT:
+            s = replace(s, unit=str(e.get("unit") or "").strip()[:12])
+        else:
+            v, msg = parse_population(e.get("population"), s.population)
+            s = replace(s, population=v)
     elif t == ids.ROC_GRAPH:
         slope = dragged_slope(g.relayout, g.line, g.vertex)
         if slope is None:

@@ -1,6 +1,12 @@
 """One sentence of help per control and metric, with where it comes from (shown as tooltips)."""
 
 HELP = {
+    "economics": "Optional: what correct decisions gain, the unit of money, and how many "
+                 "cases a month see the model. The iso line and cost curves then use the net "
+                 "costs c(FP)+b(TN) and c(FN)+b(TP) (Fawcett 2004, §7.1).",
+    "benefit": "What one correct decision of this kind gains (0 if none).",
+    "unit": "Shown with every amount, e.g. € or hours.",
+    "population": "Cases per month: the summary gives totals per month.",
     "upload": "One drop is one dataset (one test set): its files are read together. Datasets "
               "are never merged; CSV, TSV, semicolon-separated, gzip or Parquet.",
     "positive": "Which label value is the positive class, when the labels are not a known "

@@ -143,6 +143,24 @@ def _conditions_panel():
                              searchable=False, className="prior-source"),
             ]),
         ]),
+        html.Details(className="economics", children=[
+            html.Summary("Benefits, unit and volume", title=HELP["economics"]),
+            html.Div(className="econ-grid", children=[
+                html.Label("Benefit of a true positive", htmlFor=ids.BENEFIT_TP,
+                           title=HELP["benefit"]),
+                _exact_input(ids.BENEFIT_TP, "0"),
+                html.Label("Benefit of a true negative", htmlFor=ids.BENEFIT_TN,
+                           title=HELP["benefit"]),
+                _exact_input(ids.BENEFIT_TN, "0"),
+                html.Label("Unit (e.g. €)", htmlFor=ids.UNIT, title=HELP["unit"]),
+                dcc.Input(id=ids.UNIT, type="text", value="", debounce=True, maxLength=12,
+                          className="exact"),
+                html.Label("Cases per month", htmlFor=ids.POPULATION,
+                           title=HELP["population"]),
+                dcc.Input(id=ids.POPULATION, type="text", inputMode="decimal", value="",
+                          debounce=True, placeholder="none", className="exact"),
+            ]),
+        ]),
         html.Div(id=ids.CONTROL_MSG, className="control-message", role="status"),
         html.Div(id=ids.SLOPE_TEXT, className="slope-text"),
         dcc.Store(id=ids.PRIOR_MODE, data="auto"),
@@ -273,6 +291,8 @@ def build_layout() -> html.Div:
                     ]),
                 ],
             ),
+            html.Div(id=ids.SUMMARY, className="summary", role="status",
+                     title="The decision under the current conditions (or the latest pin)"),
             html.Div(
                 className="main",
                 children=[
@@ -300,6 +320,19 @@ def build_layout() -> html.Div:
                                                           "value": "prg"}])]),
                             _graph_card("Cost curves", ids.COST_GRAPH, graph_config("cost")),
                             _operating_card(),
+                            _graph_card("Cost against threshold", ids.THRESHOLD_GRAPH,
+                                        graph_config("threshold"), extra=[
+                                            dcc.Dropdown(id=ids.THRESHOLD_MODEL, options=[],
+                                                         clearable=False, searchable=False,
+                                                         placeholder="model",
+                                                         className="threshold-model"),
+                                            dcc.RadioItems(
+                                                id=ids.THRESHOLD_AXIS, value="threshold",
+                                                inline=True, className="radios inline",
+                                                options=[{"label": "threshold",
+                                                          "value": "threshold"},
+                                                         {"label": "% flagged",
+                                                          "value": "flagged"}])]),
                         ]),
                         html.Div(className="card", children=[
                             html.H2("Models"),

@@ -23,6 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..io import load_predictions
+from ..io.canonical import content_digest  # noqa: F401 - the app recognises files by it
 
 DEMO_ID = "demo"
 DEMO_FILE = "demo_predictions.csv"
@@ -50,11 +51,6 @@ def clean_ids(values) -> list[str]:
             if len(out) == MAX_DATASETS:
                 break
     return out
-
-
-def content_digest(data: bytes) -> str:
-    """sha256 of a file's bytes: how an upload recognises a file it already has."""
-    return hashlib.sha256(data).hexdigest()
 
 
 def default_data_dir() -> Path:

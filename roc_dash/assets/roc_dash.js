@@ -163,15 +163,17 @@
             .assign(["layout", "annotations", k, "text"], text).build();
     }
 
-    function linkHover(rocHover, prHover, costHover, viz, det, rocFig, prFig, costFig) {
+    function linkHover(rocHover, prHover, costHover, thrHover, viz, det, rocFig, prFig, costFig,
+                       thrFig) {
         var index = {"roc-graph": hoverIndex(rocFig), "pr-graph": hoverIndex(prFig),
-                     "cost-graph": hoverIndex(costFig)};
+                     "cost-graph": hoverIndex(costFig), "threshold-graph": hoverIndex(thrFig)};
         var prop = triggeredProp();
         var source = prop.split(".")[0];
-        var hover = {"roc-graph": rocHover, "pr-graph": prHover, "cost-graph": costHover}[source];
+        var hover = {"roc-graph": rocHover, "pr-graph": prHover, "cost-graph": costHover,
+                     "threshold-graph": thrHover}[source];
         var point = hover && hover.points && hover.points[0];
         var data = row(point && point.customdata);
-        var views = ["roc-graph", "pr-graph", "cost-graph"];
+        var views = ["roc-graph", "pr-graph", "cost-graph", "threshold-graph"];
         if (!viz || !data || data.length < 4 || data[2] === null || data[3] === null) {
             return views.map(function (v) {
                 return v === source ? window.dash_clientside.no_update : hideHover(index[v]);
@@ -190,6 +192,14 @@
                     return showHover(k, probit(f), probit(1 - t), text);
                 }
                 return showHover(k, f, t, text);
+            }
+            if (v === "threshold-graph") {
+                /* the hovered point's threshold (or share flagged) on this model's axis */
+                var tm = (thrFig && thrFig.layout && thrFig.layout.meta) || {};
+                if (tm.model !== name) { return hideHover(k); }
+                var x = tm.axis === "flagged" ? pi * t + (1 - pi) * f : data[1];
+                if (x === null || x === undefined || !isFinite(x)) { return hideHover(k); }
+                return showHover(k, x, 0, text);
             }
             if (v === "pr-graph") {
                 var meta = (prFig && prFig.layout && prFig.layout.meta) || {};

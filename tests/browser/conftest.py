@@ -26,3 +26,23 @@ def shot(dash_duo):
         return path
 
     return take
+
+
+@pytest.fixture(autouse=True)
+def _click_in_view(monkeypatch):
+    """Click the way a person does: bring the element to the middle of the window first.
+
+    The decision summary stays pinned under the top bar while the page scrolls; WebDriver
+    scrolls an element to the very top before clicking, where the strip covers it (a person
+    would have scrolled it into view).
+    """
+    from selenium.webdriver.remote.webelement import WebElement
+
+    plain = WebElement.click
+
+    def click(self):
+        self.parent.execute_script(
+            "arguments[0].scrollIntoView({block: 'center', inline: 'nearest'});", self)
+        return plain(self)
+
+    monkeypatch.setattr(WebElement, "click", click)

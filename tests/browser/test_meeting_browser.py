@@ -3,6 +3,7 @@
 import time
 
 import numpy as np
+import pytest
 
 from roc_dash.app import ids
 from roc_dash.app.store import DEMO_ID
@@ -137,3 +138,68 @@ def test_mtg004_note_and_saved_views(dash_duo, app):
     wait_until(lambda: "Q3" in dash_duo.find_element(f"#{ids.NOTE}").get_attribute("value"),
                message="the note, read back from the server")
     assert app.store.notes(["demo"])["views"][0]["name"] == "dearer misses"
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1366, 768), (1024, 768)])
+def test_mtg005_decision_summary_always_visible(dash_duo, app, shot, size):
+    start(dash_duo, app, size=size)
+    d = dash_duo.driver
+    text = wait_until(lambda: dash_duo.find_element(f"#{ids.SUMMARY}").text, message="summary")
+    assert text.startswith("Use logistic regression at score ≥ 0.510192: flags ")
+    assert "runner-up" in text and "expected cost" in text
+    d.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    time.sleep(0.4)
+    top, bottom = d.execute_script(
+        "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+        "return [r.top, r.bottom];", ids.SUMMARY)
+    assert top >= -1 and bottom <= size[1], "the summary stays in view while scrolling"
+    shot(f"mtg005_summary_{size[0]}")
+
+
+def test_mtg006_threshold_view_links_and_pins(dash_duo, app, shot):
+    start(dash_duo, app)
+    d = dash_duo.driver
+    wait_until(lambda: js_graph(d, ids.THRESHOLD_GRAPH, "gd.layout.meta && gd.layout.meta.model")
+               == "logistic regression", message="threshold view of the chosen model")
+    # the optimum sits at the chosen threshold, inside the flat band
+    star = js_graph(d, ids.THRESHOLD_GRAPH,
+                    "gd.data.find(t => t.name === 'optimal operating point').x[0]")
+    assert star == pytest.approx(0.510192, abs=1e-6)
+    lo, hi = js_graph(d, ids.THRESHOLD_GRAPH, "gd.layout.meta.flat")
+    assert lo <= star <= hi
+    # click the cost curve at another threshold: that point is pinned everywhere
+    x = 0.3
+    y = js_graph(d, ids.THRESHOLD_GRAPH,
+                 "(() => { const t = gd._fullData[0]; let k = 0; for (let i = 0; i < t.x.length; i++)"
+                 f" {{ if (Math.abs(t.x[i] - {x:f}) < Math.abs(t.x[k] - {x:f})) k = i; }} return [t.x[k],"
+                 " t.y[k]]; })()")
+    d.execute_script("document.getElementById(arguments[0]).scrollIntoView({block: 'center'})",
+                     ids.THRESHOLD_GRAPH)
+    time.sleep(0.3)
+    click(d, to_screen(d, ids.THRESHOLD_GRAPH, y[0], y[1]))
+    wait_until(lambda: "pinned A" in dash_duo.find_element(f"#{ids.OPERATING}").text,
+               message="pinned from the threshold view")
+    wait_until(lambda: dash_duo.find_element(f"#{ids.SUMMARY}").text.startswith("Pinned:"),
+               message="the summary follows the pin")
+    assert any(n.startswith("pinned A") for n in names(d, ids.ROC_GRAPH))
+    shot("mtg006_threshold")
+
+
+def test_mtg007_benefits_and_volume_give_totals(dash_duo, app):
+    from .gestures import type_into
+
+    start(dash_duo, app)
+    d = dash_duo.driver
+    summary = d.find_element("css selector", ".economics summary")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+    click(d, _centre(d, summary))
+    type_into(dash_duo.find_element(f"#{ids.UNIT}"), "€")
+    type_into(dash_duo.find_element(f"#{ids.POPULATION}"), "20000")
+    wait_until(lambda: "per month" in dash_duo.find_element(f"#{ids.SUMMARY}").text,
+               message="totals per month")
+    assert "€" in dash_duo.find_element(f"#{ids.SUMMARY}").text
+    before = js_graph(d, ids.ROC_GRAPH, "gd.layout.meta.slope")
+    type_into(dash_duo.find_element(f"#{ids.BENEFIT_TP}"), "4")
+    # the iso line now uses the net costs: c(FN) + b(TP) = 5
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.meta.slope") ==
+               pytest.approx(before / 5, rel=1e-6), message="net slope")

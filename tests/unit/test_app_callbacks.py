@@ -72,7 +72,7 @@ def test_cbk001_upload_adds_a_dataset_to_every_view(store, cache):
     assert error == "" and "mine.csv" in status and "120 rows" in status
     assert "replaces the demo" in status
     ids_ = [DEMO_ID, *ids_]
-    roc, pr, cost, op, table, viz, slope, _ = _views(cache, ids_)
+    roc, pr, cost, op, table, viz, slope, _, _, _ = _views(cache, ids_)
     assert any(n.startswith("mine (AUC ") for n in _legend(roc))
     assert any(n.startswith("logistic regression (AUC ") for n in _legend(roc))
     assert any(n.startswith("mine (AP ") for n in _legend(pr))
@@ -363,3 +363,34 @@ def test_cbk019_up_to_three_pins_side_by_side(cache):
     flagged = rows["Flagged"][0][1]
     assert flagged == pytest.approx(0.3 * points[0].tpr + 0.7 * points[0].fpr)
     assert rows["Cost per 1,000 cases"][0][2] == pytest.approx(1000 * points[1].expected_cost)
+
+
+def test_cbk020_decision_summary_threshold_view_and_economics(cache):
+    """The summary strip names the decision and its numbers; benefits make the costs net;
+    the threshold view has the model's cost curve with its optimum and flat band."""
+    from roc_dash.app.callbacks import conditions_from_state, economics_from_state
+    from roc_dash.app.controls import ControlState
+    from roc_dash.core.decision import decision_summary
+
+    state = ControlState(cost_fp=1, cost_fn=3, prior=0.3, benefit_tp=2, unit="€",
+                         population=10_000).to_store()
+    cond = conditions_from_state(state)
+    assert (cond.cost_fp, cond.cost_fn) == (1, 5)  # net: c(FN) + b(TP)
+    e = economics_from_state(state)
+    views = render_views(cache, [DEMO_ID], DEMO_MODELS, cond, economics=e)
+    strip, threshold = str(views[8]), views[9]
+    analysis = cache.analysis([DEMO_ID], DEMO_MODELS, cond)
+    s = decision_summary(analysis, None, e)
+    assert s.model == analysis.optimal.model
+    assert s.model in strip and f"flags {s.flagged:.0%} of cases" in strip
+    assert f"finds {s.tpr:.0%} of positives" in strip and "€" in strip
+    assert "per month" in strip and "runner-up" in strip
+    assert "stays optimal while" in strip and "folds" in strip
+    names = [t.name for t in threshold.data]
+    assert "expected cost (€)" in names and "optimal operating point" in names
+    assert threshold.layout.meta["model"] == s.model
+    # following a pin
+    pin = [{"model": "naive Bayes", "threshold": 0.5, "label": "A"}]
+    pinned = str(render_views(cache, [DEMO_ID], DEMO_MODELS, cond, economics=e,
+                              pinned=pin)[8])
+    assert pinned.startswith("[Div(children=['Pinned: '") and "naive Bayes" in pinned

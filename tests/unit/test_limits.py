@@ -167,7 +167,8 @@ def test_lim005_blank_lines_and_quoted_breaks_are_not_rows(monkeypatch):
     spaced = b"label,score\n" + b"1,0.9\n\n\n0,0.1\n\n\n" * 5
     assert len(load(spaced).table) == 10
     # 10 records with line breaks inside quoted ids
-    quoted = b"label,score,id\n" + b'1,0.9,"a\nb\nc"\n0,0.1,"d\ne"\n' * 5
+    quoted = b"label,score,id\n" + b"".join(
+        b'1,0.9,"a%d\nb\nc"\n0,0.1,"d%d\ne"\n' % (i, i) for i in range(5))
     assert len(load(quoted).table) == 10
     # one more record: refused by the exact count after parsing
     error = load_error(quoted + b'1,0.8,"f\ng"\n')
