@@ -91,7 +91,9 @@ class User(threading.Thread):
         self.models = ["logistic regression", "naive Bayes", "decision tree",
                        "gradient boosting"]
         self.conditions = None
+        self.viz = None  # what the page keeps from the last full render (enables patching)
         self.clicks = 0
+        self.averaging = "pooled"
 
     def record(self, kind, seconds, ok):
         with self.lock:
@@ -117,14 +119,20 @@ class User(threading.Thread):
         spec = find(self.specs, first_output)
         return self.post("/_dash-update-component", payload(spec, values, changed))
 
-    def views(self, averaging="pooled"):
-        return self.callback("roc-graph.figure", {
+    def views(self, averaging="pooled", changed="conditions.data"):
+        status, body = self.callback("roc-graph.figure", {
             "datasets.data": self.datasets, "models.value": self.models,
             "conditions.data": self.conditions, "averaging.value": averaging,
             "level.value": 0.95, "band.value": "pointwise", "samples.value": 51,
             "det.value": [], "presentation.value": [], "pinned.data": [],
-            "roc-ties.value": [], "pr-mode.value": "pr", "zoom.data": None},
-            ["conditions.data"])
+            "roc-ties.value": [], "pr-mode.value": "pr", "zoom.data": None,
+            "viz-data.data": self.viz}, [changed])
+        if status == 200 and body:
+            viz = body["response"].get("viz-data", {}).get("data")
+            if isinstance(viz, dict):
+                self.viz = viz
+            self.averaging = averaging
+        return status, body
 
     def change_cost(self):
         self.clicks += 1
@@ -158,7 +166,7 @@ class User(threading.Thread):
                 new = body["response"].get("datasets", {}).get("data", self.datasets)
                 self.datasets = new if isinstance(new, list) else self.datasets
                 self.models = ["user"] if self.datasets != ["demo"] else self.models
-                status, _ = self.views()
+                status, _ = self.views(self.averaging, "datasets.data")
                 ok = status == 200
         self.record("upload 1 MB + views", time.perf_counter() - t0, ok)
 
@@ -179,7 +187,7 @@ class User(threading.Thread):
             elif r < 0.93:
                 t0 = time.perf_counter()
                 status, _ = self.views(self.rng.choice(["none", "pooled", "vertical",
-                                                        "threshold"]))
+                                                        "threshold"]), "averaging.value")
                 self.record("averaging change", time.perf_counter() - t0, status == 200)
             else:
                 self.upload()
