@@ -17,8 +17,8 @@ optional non-negative weights (instance counts: integer weights equal repeated r
 
 Long-format table (``roc_dash/data/multiclass_demo.csv``, read by :func:`scores_from_table`)::
 
-    model,fold,id,class,score_setosa,score_versicolor,score_virginica
-    logistic regression,1,0,setosa,0.91,0.07,0.02
+    model,fold,id,class,score_class_0,score_class_1,score_class_2
+    logistic regression,1,4,class_0,0.45105,0.04328,0.50567
     ...
 
 ``class`` holds the true class of the row and ``score_<c>`` the score for class ``c``, one
@@ -122,12 +122,37 @@ class MulticlassAnalysis:
 # --------------------------------------------------------------------------------------------
 
 
+def _show(value) -> str:
+    """``repr`` of a value, numpy scalars as the Python values they hold (``1``, not
+    ``np.int64(1)``)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value)
+
+
 def _listing(items) -> str:
     items = list(items)
     text = ", ".join(items[:_MAX_LISTED])
     if len(items) > _MAX_LISTED:
         text += f", ... ({len(items):,} in all)"
     return text
+
+
+def _as_index(values, message: str) -> pd.Index:
+    """A flat ``pd.Index`` of any hashable values (tuples stay single values)."""
+    if isinstance(values, pd.Series | pd.Index | np.ndarray):
+        if values.ndim != 1:
+            raise ValueError(message)
+        if isinstance(values, pd.Series):
+            return pd.Index(values.array, tupleize_cols=False)
+        return pd.Index(values, tupleize_cols=False)
+    items = list(values)
+    if any(isinstance(v, list | np.ndarray) for v in items):
+        raise ValueError(message)
+    if all(isinstance(v, tuple) for v in items) and items:
+        return pd.Index(np.fromiter(items, dtype=object, count=len(items)),
+                        tupleize_cols=False)
+    return pd.Index(items, tupleize_cols=False)
 
 
 def _check_multiclass_inputs(labels, scores, classes, weights):
@@ -146,11 +171,7 @@ def _check_multiclass_inputs(labels, scores, classes, weights):
         weights of another length, negative or non-finite; a class with no rows (or zero
         total weight).
     """
-    if np.ndim(labels) != 1:
-        raise ValueError("labels must be one-dimensional (one true class per row)")
-    if not isinstance(labels, pd.Series | pd.Index | np.ndarray):
-        labels = list(labels)
-    label_index = pd.Index(labels)
+    label_index = _as_index(labels, "labels must be one-dimensional (one true class per row)")
     n = len(label_index)
     if n == 0:
         raise ValueError("no instances: labels are empty")
@@ -166,15 +187,11 @@ def _check_multiclass_inputs(labels, scores, classes, weights):
             ) from exc
         class_index = pd.Index(found)
     else:
-        if np.ndim(classes) != 1:
-            raise ValueError("classes must be a one-dimensional sequence")
-        class_index = pd.Index(
-            classes if isinstance(classes, pd.Series | pd.Index | np.ndarray) else list(classes)
-        )
+        class_index = _as_index(classes, "classes must be a one-dimensional sequence")
     n_classes = len(class_index)
     if not class_index.is_unique:
         repeated = class_index[class_index.duplicated()].unique()
-        raise ValueError(f"classes must be distinct; repeated: {_listing(map(repr, repeated))}")
+        raise ValueError(f"classes must be distinct; repeated: {_listing(map(_show, repeated))}")
     if n_classes < 2:
         raise ValueError(f"need at least two classes, got {n_classes}")
 
@@ -185,7 +202,7 @@ def _check_multiclass_inputs(labels, scores, classes, weights):
         values = pd.Index(label_index[rows]).unique()
         raise ValueError(
             f"{rows.size:,} labels are not among the classes "
-            f"({_listing(map(repr, class_index))}): {_listing(map(repr, values))} "
+            f"({_listing(map(_show, class_index))}): {_listing(map(_show, values))} "
             f"(first at row {int(rows[0])})"
         )
 
@@ -193,15 +210,16 @@ def _check_multiclass_inputs(labels, scores, classes, weights):
     if s.ndim != 2 or s.shape != (n, n_classes):
         raise ValueError(
             f"score matrix has shape {tuple(s.shape)} but must be ({n}, {n_classes}): one row "
-            f"per label and one column per class ({_listing(map(repr, class_index))})"
+            f"per label and one column per class ({_listing(map(_show, class_index))})"
         )
     finite = np.isfinite(s)
     if not finite.all():
         bad_rows, bad_cols = np.nonzero(~finite)
         r, c = int(bad_rows[0]), int(bad_cols[0])
         raise ValueError(
-            f"scores must be finite: {bad_rows.size:,} NaN or infinite values, the first at "
-            f"row {r}, column {c} (class {class_index[c]!r}): {s[r, c]!r}"
+            f"scores must be finite: {bad_rows.size:,} NaN or infinite "
+            f"{'value' if bad_rows.size == 1 else 'values'}, the first at "
+            f"row {r}, column {c} (class {_show(class_index[c])}): {_show(s[r, c])}"
         )
 
     w = None
@@ -215,11 +233,14 @@ def _check_multiclass_inputs(labels, scores, classes, weights):
     n_per_class = np.bincount(codes, weights=w, minlength=n_classes).astype(np.float64)
     empty = np.flatnonzero(n_per_class <= 0)
     if empty.size:
-        names = _listing(repr(class_index[k]) for k in empty)
+        names = _listing(_show(class_index[k]) for k in empty)
+        one = empty.size == 1
         raise ValueError(
-            f"class {names} has no rows (or zero total weight): its class reference ROC curve "
-            "and its pairwise AUCs are undefined; drop its score column and pass the "
-            "remaining classes"
+            f"{'class' if one else 'classes'} {names} {'has' if one else 'have'} no rows (or "
+            f"zero total weight): {'its' if one else 'their'} class reference ROC "
+            f"{'curve' if one else 'curves'} and pairwise AUCs are undefined; drop "
+            f"{'its score column' if one else 'their score columns'} and pass the remaining "
+            "classes"
         )
     return codes, s, class_index.to_numpy(), w, n_per_class
 
@@ -456,7 +477,7 @@ def multiclass_auc(labels, scores, *, classes=None, weights=None,
     float
     """
     if method not in _METHODS:
-        raise ValueError(f"method must be one of {', '.join(map(repr, _METHODS))}, "
+        raise ValueError(f"method must be one of {', '.join(map(_show, _METHODS))}, "
                          f"got {method!r}")
     if method == "hand_till":
         return hand_till_m(labels, scores, classes=classes, weights=weights)
