@@ -167,8 +167,8 @@ def test_core008_core_imports_no_ui_library():
     "kind", ["probabilities", "negative", "mixed_small", "mixed_wide", "signed_zero", "extreme"]
 )
 def test_core009_every_sort_path_matches_sklearn(kind):
-    # The unweighted fast path carries the label in a spare bit of the sort key; scores
-    # spanning most of the float line fall back to an argsort. Both must be exact.
+    # The unweighted path carries the label in a spare bit of the sort key, freed by sorting
+    # negative and non-negative scores apart; it must be exact on every one of these.
     rng = np.random.default_rng(9)
     n = 3000
     y = rng.random(n) < 0.35
