@@ -25,8 +25,8 @@ Optional weights are instance counts (integer weights equal repeated rows): a ro
 Table format (``roc_dash/data/soft_labels_demo.csv``)::
 
     model,fold,id,label_prob,score
-    ridge regression,1,7,0.0,98.3
-    ridge regression,1,12,0.43,171.2
+    ridge regression,1,1,0.0,67.22
+    ridge regression,1,12,0.526667,113.753
     ...
 
 ``label_prob`` is ``p_i`` in ``[0, 1]`` and ``score`` the classifier's score (higher means more
@@ -286,7 +286,8 @@ def _soft_components(p, s, w, n_pos, n_neg):
 
     ``v10`` of a row: the share of the negative mass ranked below it, ties (its own negative
     part included) one half; ``v01``: the share of the positive mass ranked above it, ties one
-    half. Returns ``(p, w, v10, v01)`` in sorted order (``w`` None when unweighted).
+    half. Returns ``(p, w, v10, v01, a)`` in score order: the labels, the weights (None when
+    unweighted), the two placements and the positive masses ``a = w p``.
     """
     n = s.size
     order = np.argsort(s, kind="stable")
