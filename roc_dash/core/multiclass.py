@@ -107,10 +107,10 @@ class MulticlassAnalysis:
 
     def index(self, cls) -> int:
         """Position of class ``cls`` in :attr:`classes` (``KeyError`` if absent)."""
-        found = np.flatnonzero(pd.Index(self.classes) == cls)
-        if found.size == 0:
-            raise KeyError(cls)
-        return int(found[0])
+        for k, c in enumerate(self.classes.tolist()):
+            if c == cls:
+                return k
+        raise KeyError(cls)
 
     def curve(self, cls) -> RocCurve:
         """The class reference ROC curve of class ``cls`` (by value, not position)."""
@@ -242,7 +242,7 @@ def _check_multiclass_inputs(labels, scores, classes, weights):
             f"{'its score column' if one else 'their score columns'} and pass the remaining "
             "classes"
         )
-    return codes, s, class_index.to_numpy(), w, n_per_class
+    return codes, np.asfortranarray(s), class_index.to_numpy(), w, n_per_class
 
 
 # --------------------------------------------------------------------------------------------
@@ -262,7 +262,7 @@ def _pairwise_from_checked(codes, s, w, n_per_class) -> np.ndarray:
     n, n_classes = s.shape
     out = np.empty((n_classes, n_classes))
     for i in range(n_classes):
-        order = np.argsort(s[:, i], kind="stable")
+        order = np.argsort(s[:, i])
         ss = s[order, i]
         code_sorted = codes[order]
         mass = (code_sorted == i).astype(np.float64)

@@ -225,6 +225,8 @@ def test_mc008_mixed_hashable_labels():
     s = rng.random((90, 3)) + np.eye(3)[y] * 0.4
     r = multiclass_roc(labels, s, classes=classes)
     np.testing.assert_array_equal(r.pairwise, multiclass_roc(y, s).pairwise)
+    assert r.index(("a", 1)) == 0 and r.index("seven") == 2
+    assert r.classes[0] == ("a", 1)
     with pytest.raises(ValueError, match="pass classes"):
         multiclass_roc(labels, s)
 
