@@ -118,26 +118,23 @@ def _runs_by_label_key(y: np.ndarray, s: np.ndarray):
     neg = np.less(s, 0.0)
     m = int(np.count_nonzero(neg))
     spare = neg.view(np.uint8)  # a byte per row, reused for the labels after the sort
-    if m == 0 or m == n:  # one sign: no partition
-        k = np.left_shift(bits, _ONE)  # drops the sign bit (so -0.0 -> +0.0)
-        if m:
-            k ^= _NEG_FLIP
-        np.bitwise_or(k, y.view(np.uint8), out=k)
-        k.sort()
-        change = np.empty(n, dtype=bool)
-    else:
+    k = np.left_shift(bits, _ONE)  # drops the sign bit (so -0.0 -> +0.0) ...
+    np.bitwise_or(k, y.view(np.uint8), out=k)  # ... and makes room for the label
+    if 0 < m < n:  # both signs: negatives first, each half sorted on its own
+        mixed = k
         k = np.empty(n, dtype=np.uint64)
-        change = np.empty(n, dtype=bool)  # first the labels in partition order
-        np.compress(neg, bits, out=k[:m])
-        np.compress(neg, y, out=change[:m])
+        np.compress(neg, mixed, out=k[:m])
         np.logical_not(neg, out=neg)
-        np.compress(neg, bits, out=k[m:])
-        np.compress(neg, y, out=change[m:])
-        k <<= _ONE
+        np.compress(neg, mixed, out=k[m:])
+        del mixed
         k[:m] ^= _NEG_FLIP
-        np.bitwise_or(k, change.view(np.uint8), out=k)
         k[:m].sort()
         k[m:].sort()
+    else:
+        if m:
+            k ^= _NEG_FLIP
+        k.sort()
+    change = np.empty(n, dtype=bool)
     label = spare
     np.bitwise_and(k, _ONE, out=label, casting="unsafe")
     k >>= _ONE
