@@ -165,7 +165,7 @@ class ThresholdAverage:
 # Per-fold curves and pooling
 
 
-def fold_curves(labels, scores, folds, *, weights=None) -> dict[str, RocCurve]:
+def fold_curves(labels, scores, folds, *, weights=None, pos_label=None) -> dict[str, RocCurve]:
     """One ROC curve per fold (the curves ``ROCS`` that Algorithms 4 and 5 average).
 
     Parameters
@@ -174,6 +174,11 @@ def fold_curves(labels, scores, folds, *, weights=None) -> dict[str, RocCurve]:
         As for :func:`~roc_dash.core.curves.roc_curve`.
     folds : array-like, shape (n,)
         Fold (or bootstrap sample) of each row; any hashable values, not missing.
+    pos_label : scalar, optional
+        The label value of the positive class (scikit-learn's convention); every other
+        value is negative. Needed when the labels are not a known encoding. The labels are
+        decoded once over all rows, so a fold holding one class is named as such rather
+        than misread.
 
     Returns
     -------
@@ -187,7 +192,7 @@ def fold_curves(labels, scores, folds, *, weights=None) -> dict[str, RocCurve]:
         names the fold -- if fold values are missing or collide as strings, or on malformed
         input.
     """
-    y, s, w = check_binary_inputs(labels, scores, weights)
+    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label)
     f = np.asarray(folds)
     if f.ndim != 1 or f.shape != s.shape:
         raise ValueError(f"folds ({f.size}) and scores ({s.size}) differ in length")
@@ -208,15 +213,19 @@ def fold_curves(labels, scores, folds, *, weights=None) -> dict[str, RocCurve]:
     return result
 
 
-def pooled_curve(labels, scores, *, weights=None) -> RocCurve:
+def pooled_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
     """ROC curve of all folds' instances merged into one test set (Fawcett 2004, section 6).
 
     This is simply :func:`~roc_dash.core.curves.roc_curve` on every row, whatever its fold.
     It gives no measure of variance, and it assumes the scores of the different folds are
     comparable (footnote 4): true when one learning algorithm produced them on
     representative samples, not in general across model classes (section 3.1).
+
+    ``labels``, ``scores``, ``weights`` and ``pos_label`` (the label value of the positive
+    class, scikit-learn's convention; needed when the labels are not a known encoding) are
+    as for :func:`~roc_dash.core.curves.roc_curve`.
     """
-    return roc_curve(labels, scores, weights=weights)
+    return roc_curve(labels, scores, weights=weights, pos_label=pos_label)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -631,20 +640,23 @@ def average_by_fold(
     band: Literal["pointwise", "simultaneous"] = "pointwise",
     n_boot: int = 1000,
     seed: int | None = 0,
+    pos_label=None,
 ) -> VerticalAverage | ThresholdAverage | RocCurve:
     """Average the per-fold ROC curves of one set of predictions (Fawcett 2004, section 6).
 
     ``method="vertical"`` -> :func:`vertical_average` (``band``, ``n_boot``, ``seed`` apply),
     ``"threshold"`` -> :func:`threshold_average`, ``"pooled"`` -> :func:`pooled_curve`
-    (``folds`` is then only checked for length). Other parameters as for those functions.
+    (``folds`` is then only checked for length). ``pos_label`` is the label value of the
+    positive class (scikit-learn's convention; see :func:`fold_curves`). Other parameters as
+    for those functions.
     """
     if method == "pooled":
         if np.asarray(folds).shape != np.asarray(scores).shape:
             raise ValueError("folds and scores differ in length")
-        return pooled_curve(labels, scores, weights=weights)
+        return pooled_curve(labels, scores, weights=weights, pos_label=pos_label)
     if method not in ("vertical", "threshold"):
         raise ValueError(f"method must be 'vertical', 'threshold' or 'pooled', got {method!r}")
-    curves = fold_curves(labels, scores, folds, weights=weights)
+    curves = fold_curves(labels, scores, folds, weights=weights, pos_label=pos_label)
     if method == "vertical":
         return vertical_average(
             curves, n_samples=n_samples, level=level, band=band, n_boot=n_boot, seed=seed

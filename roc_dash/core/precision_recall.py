@@ -340,13 +340,17 @@ def precision_recall_curve(curve: RocCurve, *, prevalence: float | None = None) 
     )
 
 
-def pr_curve(labels, scores, *, weights=None, prevalence: float | None = None) -> PrCurve:
+def pr_curve(labels, scores, *, weights=None, prevalence: float | None = None,
+             pos_label=None) -> PrCurve:
     """PR points of ``scores`` against ``labels``: :func:`precision_recall_curve` of the ROC.
 
-    See :func:`roc_dash.core.curves.roc_curve` for ``labels``, ``scores`` and ``weights``.
+    See :func:`roc_dash.core.curves.roc_curve` for ``labels``, ``scores``, ``weights`` and
+    ``pos_label`` (the label value of the positive class, scikit-learn's convention; every
+    other value is negative; needed when the labels are not a known encoding), and
+    :func:`precision_recall_curve` for ``prevalence``.
     """
-    return precision_recall_curve(roc_curve(labels, scores, weights=weights),
-                                  prevalence=prevalence)
+    curve = roc_curve(labels, scores, weights=weights, pos_label=pos_label)
+    return precision_recall_curve(curve, prevalence=prevalence)
 
 
 # --------------------------------------------------------------------------------------------
@@ -571,14 +575,18 @@ def average_precision_from_curve(curve: RocCurve, *, prevalence: float | None = 
     return float(np.dot(np.diff(tpr), _precision(tpr[1:], fpr[1:], a, b)))
 
 
-def average_precision(labels, scores, *, weights=None) -> float:
+def average_precision(labels, scores, *, weights=None, pos_label=None) -> float:
     """Average precision of ``scores`` against ``labels``, ties and weights included.
 
     Equal to :func:`sklearn.metrics.average_precision_score` (step-wise sum
     ``sum_k (R_k − R_(k−1))·P_k`` over distinct thresholds); see
-    :func:`average_precision_from_curve` and :func:`roc_dash.core.curves.roc_curve`.
+    :func:`average_precision_from_curve`. ``labels``, ``scores``, ``weights`` and
+    ``pos_label`` (the label value of the positive class, scikit-learn's convention; needed
+    when the labels are not a known encoding) are as for
+    :func:`roc_dash.core.curves.roc_curve`.
     """
-    return average_precision_from_curve(roc_curve(labels, scores, weights=weights))
+    curve = roc_curve(labels, scores, weights=weights, pos_label=pos_label)
+    return average_precision_from_curve(curve)
 
 
 def pr_auc_interpolated(curve, *, prevalence: float | None = None) -> float:

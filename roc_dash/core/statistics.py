@@ -246,7 +246,7 @@ def partial_auc_from_curve(curve: RocCurve, max_fpr: float) -> PartialAuc:
     return PartialAuc(fpr_max=a, raw=float(raw), mcclish=float(mcclish))
 
 
-def partial_auc(labels, scores, *, max_fpr: float, weights=None) -> PartialAuc:
+def partial_auc(labels, scores, *, max_fpr: float, weights=None, pos_label=None) -> PartialAuc:
     """Partial area under the ROC curve over ``FPR in [0, max_fpr]`` (McClish 1989).
 
     Builds the curve with :func:`roc_dash.core.curves.roc_curve` and calls
@@ -255,20 +255,26 @@ def partial_auc(labels, scores, *, max_fpr: float, weights=None) -> PartialAuc:
 
     Parameters
     ----------
-    labels : array-like of bool, shape (n,)
-        True class, ``True`` for positive.
+    labels : array-like, shape (n,)
+        True class: booleans (``True`` for positive), a known two-class encoding (0/1,
+        -1/+1, true/false, yes/no, p/n, pos/neg, positive/negative), or any two values with
+        ``pos_label``; see :func:`roc_dash.core.labels.binary_labels`.
     scores : array-like of float, shape (n,)
         Classifier scores, higher means more likely positive.
     max_fpr : float
         Upper FPR bound in ``(0, 1]``.
     weights : array-like of float, shape (n,), optional
         Non-negative instance weights.
+    pos_label : scalar, optional
+        The label value of the positive class (scikit-learn's convention); every other
+        value is negative. Needed when the labels are not a known encoding.
 
     Returns
     -------
     PartialAuc
     """
-    return partial_auc_from_curve(roc_curve(labels, scores, weights=weights), max_fpr)
+    curve = roc_curve(labels, scores, weights=weights, pos_label=pos_label)
+    return partial_auc_from_curve(curve, max_fpr)
 
 
 # --------------------------------------------------------------------------------------------
@@ -383,7 +389,7 @@ def _delong(y, s, w) -> AucVariance:
     )
 
 
-def delong_variance(labels, scores, *, weights=None) -> AucVariance:
+def delong_variance(labels, scores, *, weights=None, pos_label=None) -> AucVariance:
     """AUC and its nonparametric variance by DeLong et al. (1988), in O(n log n).
 
     With the structural components ``V10_i`` (fraction of negatives scored below positive
@@ -400,12 +406,17 @@ def delong_variance(labels, scores, *, weights=None) -> AucVariance:
 
     Parameters
     ----------
-    labels : array-like of bool, shape (n,)
-        True class, ``True`` for positive.
+    labels : array-like, shape (n,)
+        True class: booleans (``True`` for positive), a known two-class encoding (0/1,
+        -1/+1, true/false, yes/no, p/n, pos/neg, positive/negative), or any two values with
+        ``pos_label``; see :func:`roc_dash.core.labels.binary_labels`.
     scores : array-like of float, shape (n,)
         Classifier scores, higher means more likely positive.
     weights : array-like of float, shape (n,), optional
         Non-negative frequency weights.
+    pos_label : scalar, optional
+        The label value of the positive class (scikit-learn's convention); every other
+        value is negative. Needed when the labels are not a known encoding.
 
     Returns
     -------
@@ -422,7 +433,7 @@ def delong_variance(labels, scores, *, weights=None) -> AucVariance:
     E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44:837-845, 1988.
     X. Sun, W. Xu, IEEE Signal Processing Letters 21(11):1389-1393, 2014.
     """
-    y, s, w = check_binary_inputs(labels, scores, weights)
+    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label)
     return _delong(y, s, w)
 
 
@@ -448,7 +459,8 @@ def _two_sided(estimate: float, null: float, std_error: float) -> tuple[float, f
 
 
 def auc_confidence_interval(
-    labels, scores, *, level: float = 0.95, method: str = "delong", weights=None
+    labels, scores, *, level: float = 0.95, method: str = "delong", weights=None,
+    pos_label=None,
 ) -> AucInterval:
     """Normal (Wald) confidence interval for the AUC.
 
@@ -458,8 +470,10 @@ def auc_confidence_interval(
 
     Parameters
     ----------
-    labels : array-like of bool, shape (n,)
-        True class, ``True`` for positive.
+    labels : array-like, shape (n,)
+        True class: booleans (``True`` for positive), a known two-class encoding (0/1,
+        -1/+1, true/false, yes/no, p/n, pos/neg, positive/negative), or any two values with
+        ``pos_label``; see :func:`roc_dash.core.labels.binary_labels`.
     scores : array-like of float, shape (n,)
         Classifier scores, higher means more likely positive.
     level : float, default 0.95
@@ -475,6 +489,9 @@ def auc_confidence_interval(
         with the weighted class totals ``P`` and ``N``.
     weights : array-like of float, shape (n,), optional
         Non-negative frequency weights.
+    pos_label : scalar, optional
+        The label value of the positive class (scikit-learn's convention); every other
+        value is negative. Needed when the labels are not a known encoding.
 
     Returns
     -------
@@ -496,7 +513,7 @@ def auc_confidence_interval(
         raise ValueError(f"level must be in (0, 1), got {level!r}")
     if method not in ("delong", "hanley_mcneil"):
         raise ValueError(f"method must be 'delong' or 'hanley_mcneil', got {method!r}")
-    y, s, w = check_binary_inputs(labels, scores, weights)
+    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label)
     if method == "delong":
         result = _delong(y, s, w)
         a, se = result.auc, result.std_error
@@ -515,7 +532,7 @@ def auc_confidence_interval(
     )
 
 
-def auc_test_vs_chance(labels, scores, *, weights=None) -> AucTest:
+def auc_test_vs_chance(labels, scores, *, weights=None, pos_label=None) -> AucTest:
     """Two-sided test of ``H0: AUC = 0.5`` with the DeLong standard error.
 
     ``z = (AUC - 0.5) / SE_DeLong``, ``p = 2 (1 - Phi(|z|))``. If the standard error is zero
@@ -524,7 +541,7 @@ def auc_test_vs_chance(labels, scores, *, weights=None) -> AucTest:
 
     Parameters
     ----------
-    labels, scores, weights
+    labels, scores, weights, pos_label
         As in :func:`delong_variance`.
 
     Returns
@@ -535,13 +552,14 @@ def auc_test_vs_chance(labels, scores, *, weights=None) -> AucTest:
     ----------
     E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44:837-845, 1988.
     """
-    y, s, w = check_binary_inputs(labels, scores, weights)
+    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label)
     result = _delong(y, s, w)
     z, p = _two_sided(result.auc, 0.5, result.std_error)
     return AucTest(auc=result.auc, z=z, p_value=p)
 
 
-def delong_paired_test(labels, scores_a, scores_b, *, weights=None) -> PairedAucTest:
+def delong_paired_test(labels, scores_a, scores_b, *, weights=None,
+                       pos_label=None) -> PairedAucTest:
     """DeLong's test for the difference of two correlated AUCs (same rows, same labels).
 
     With the structural components ``V10`` and ``V01`` of each model (see
@@ -555,12 +573,16 @@ def delong_paired_test(labels, scores_a, scores_b, *, weights=None) -> PairedAuc
 
     Parameters
     ----------
-    labels : array-like of bool, shape (n,)
-        True class of each row, shared by both models.
+    labels : array-like, shape (n,)
+        True class of each row, shared by both models: booleans, a known two-class encoding
+        or any two values with ``pos_label`` (as in :func:`delong_variance`).
     scores_a, scores_b : array-like of float, shape (n,)
         The two models' scores for the same rows, in the same order.
     weights : array-like of float, shape (n,), optional
         Non-negative frequency weights of the rows.
+    pos_label : scalar, optional
+        The label value of the positive class (scikit-learn's convention); every other
+        value is negative. Needed when the labels are not a known encoding.
 
     Returns
     -------
@@ -576,7 +598,7 @@ def delong_paired_test(labels, scores_a, scores_b, *, weights=None) -> PairedAuc
     E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44:837-845, 1988.
     X. Sun, W. Xu, IEEE Signal Processing Letters 21(11):1389-1393, 2014.
     """
-    y, sa, w = check_binary_inputs(labels, scores_a, weights)
+    y, sa, w = check_binary_inputs(labels, scores_a, weights, pos_label=pos_label)
     _, sb, _ = check_binary_inputs(y, scores_b, w)
     va, n_pos, n_neg = _placements(y, sa, w)
     vb, _, _ = _placements(y, sb, w)

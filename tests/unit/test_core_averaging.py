@@ -317,3 +317,48 @@ def test_avg013_simultaneous_band_floor_and_bootstrap_quantile():
     assert sim.critical_value == pytest.approx(np.quantile(sups, 0.95), rel=0.1)
     half = sim.critical_value * se
     np.testing.assert_allclose(sim.tpr_high, np.clip(mean + half, 0, 1), atol=1e-12)
+
+
+def _assert_same_curve(a: RocCurve, b: RocCurve):
+    for field in ("fpr", "tpr", "thresholds"):
+        np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+    assert (a.n_pos, a.n_neg) == (b.n_pos, b.n_neg)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_avg014_pos_label_string_labels_equal_boolean_labels(weighted):
+    rng = np.random.default_rng(14)
+    n = 400
+    y = rng.random(n) < 0.4
+    s = np.round(rng.normal(y * 1.0, 1.0), 1)
+    folds = rng.integers(0, 4, n)
+    w = rng.uniform(0.5, 2.0, n) if weighted else None
+    text = np.where(y, "churn", "stay")  # not a known encoding
+    expected = fold_curves(y, s, folds, weights=w)
+    got = fold_curves(text, s, folds, weights=w, pos_label="churn")
+    assert list(got) == list(expected)
+    for name in expected:
+        _assert_same_curve(got[name], expected[name])
+    _assert_same_curve(pooled_curve(text, s, weights=w, pos_label="Churn"),
+                       pooled_curve(y, s, weights=w))
+    _assert_same_curve(average_by_fold(text, s, folds, method="pooled", weights=w,
+                                       pos_label="churn"),
+                       average_by_fold(y, s, folds, method="pooled", weights=w))
+    for method in ("vertical", "threshold"):
+        a = average_by_fold(text, s, folds, method=method, weights=w, pos_label="churn")
+        b = average_by_fold(y, s, folds, method=method, weights=w)
+        np.testing.assert_array_equal(a.tpr_mean, b.tpr_mean)
+    for call in (lambda: fold_curves(text, s, folds, weights=w),
+                 lambda: pooled_curve(text, s, weights=w),
+                 lambda: average_by_fold(text, s, folds, weights=w)):
+        with pytest.raises(ValueError, match="pos_label"):
+            call()
+
+
+def test_avg015_pos_label_decoded_over_all_rows_not_per_fold():
+    # A fold holding only "stay" rows is named as one-class, not misread as the positive one.
+    y = np.array(["churn", "stay", "stay", "stay", "churn", "stay"])
+    s = np.array([0.9, 0.2, 0.4, 0.3, 0.8, 0.1])
+    folds = np.array(["a", "a", "b", "b", "a", "a"])
+    with pytest.raises(ValueError, match="fold 'b'.*no positive"):
+        fold_curves(y, s, folds, pos_label="churn")

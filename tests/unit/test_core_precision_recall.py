@@ -487,3 +487,27 @@ def test_pr017_segment_mean_weight_series_and_formula_agree():
     np.testing.assert_allclose(_mean_weight(u), direct(u), rtol=1e-11)
     assert _mean_weight(np.array([0.0]))[0] == 0.5  # the trapezoid
     assert _mean_weight(np.array([1e300]))[0] < 1e-297  # D_A -> 0: the end point's value
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_pr018_pos_label_string_labels_equal_boolean_labels(weighted):
+    rng = np.random.default_rng(18)
+    y = rng.random(300) < 0.3
+    s = np.round(rng.normal(y * 1.0, 1.0), 1)
+    w = rng.uniform(0.5, 2.0, y.size) if weighted else None
+    text = np.where(y, "spam", "ham")
+    expected = pr_curve(y, s, weights=w)
+    got = pr_curve(text, s, weights=w, pos_label="spam")
+    for field in ("recall", "precision", "thresholds"):
+        np.testing.assert_array_equal(getattr(got, field), getattr(expected, field))
+    got = pr_curve(list(text), s, weights=w, pos_label="SPAM", prevalence=0.1)
+    np.testing.assert_array_equal(got.precision,
+                                  pr_curve(y, s, weights=w, prevalence=0.1).precision)
+    assert average_precision(text, s, weights=w, pos_label="spam") == \
+        average_precision(y, s, weights=w)
+    # pos_label naming the other class: the other class's average precision.
+    assert average_precision(text, -s, weights=w, pos_label="ham") == \
+        average_precision(~y, -s, weights=w)
+    for fn in (pr_curve, average_precision):
+        with pytest.raises(ValueError, match="pos_label"):
+            fn(text, s, weights=w)

@@ -425,3 +425,48 @@ def test_sta017_integer_weights_equal_repeated_rows_property(data):
     assert got.p_value == pytest.approx(rep.p_value, rel=1e-7, abs=1e-9)
     single = delong_variance(y, sa, weights=w)
     assert single.variance == pytest.approx(_naive_delong(yr, sar)[1], rel=1e-9, abs=1e-15)
+
+
+def _string_labels():
+    rng = np.random.default_rng(18)
+    y = rng.random(300) < 0.4
+    s = np.round(rng.normal(y * 0.9, 1.0), 1)
+    s2 = np.round(s + rng.normal(0.0, 0.7, y.size), 1)
+    w = rng.uniform(0.5, 2.0, y.size)
+    text = np.where(y, "Malignant", "benign")  # not a known encoding: needs pos_label
+    return y, text, s, s2, w
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("name", ["partial_auc", "delong_variance", "auc_confidence_interval",
+                                  "hanley_mcneil", "auc_test_vs_chance", "delong_paired_test"])
+def test_sta018_pos_label_string_labels_equal_boolean_labels(name, weighted):
+    y, text, s, s2, w = _string_labels()
+    kw = {"weights": w} if weighted else {}
+    call = {
+        "partial_auc": lambda lab, **k: partial_auc(lab, s, max_fpr=0.3, **k),
+        "delong_variance": lambda lab, **k: delong_variance(lab, s, **k),
+        "auc_confidence_interval": lambda lab, **k: auc_confidence_interval(lab, s, **k),
+        "hanley_mcneil": lambda lab, **k: auc_confidence_interval(
+            lab, s, method="hanley_mcneil", **k),
+        "auc_test_vs_chance": lambda lab, **k: auc_test_vs_chance(lab, s, **k),
+        "delong_paired_test": lambda lab, **k: delong_paired_test(lab, s, s2, **k),
+    }[name]
+    expected = call(y, **kw)
+    # Any spelling of the positive value, and the text array as a list.
+    assert call(text, pos_label="Malignant", **kw) == expected
+    assert call(list(text), pos_label="malignant", **kw) == expected
+    with pytest.raises(ValueError, match="pos_label"):
+        call(text, **kw)
+    with pytest.raises(ValueError, match="not among the label values"):
+        call(text, pos_label="other", **kw)
+
+
+def test_sta019_pos_label_naming_the_other_class_mirrors_the_auc():
+    y, text, s, _, _ = _string_labels()
+    a = delong_variance(text, s, pos_label="Malignant")
+    b = delong_variance(text, -s, pos_label="benign")
+    assert b.auc == pytest.approx(a.auc, abs=1e-12)
+    assert b.variance == pytest.approx(a.variance, rel=1e-9)
+    # Numeric labels other than 0/1: 2 = positive.
+    assert delong_variance(np.where(y, 2, 7), s, pos_label=2) == delong_variance(y, s)
