@@ -12,6 +12,11 @@ Modules, each named after what it computes (and the paper section it implements)
   average precision, iso-F1, precision-recall-gain
 * :mod:`.cost_curves` -- Drummond & Holte cost lines and lower envelope
 * :mod:`.analysis` -- all of the above for every model of a canonical table
+* :mod:`.operating` -- an operating point's consequences; pinned points compared side by side
+* :mod:`.decision` -- economics (costs, benefits, volume), threshold profile, decision summary,
+  optimality ranges, decision uncertainty, how often each model is the optimum
+* :mod:`.multiclass` -- class reference curves, Provost-Domingos AUC, Hand & Till's M (7.3)
+* :mod:`.soft_labels` -- ROC/AUC with probabilistic labels (Qin), soft DeLong interval
 
 No Dash, Plotly or Flask import is allowed anywhere under this package (a test checks it).
 """
@@ -41,6 +46,33 @@ from .curves import (
     roc_curve,
     tie_bounds,
 )
+from .decision import (  # noqa: E402 - decision builds on analysis
+    DecisionSummary,
+    DecisionUncertainty,
+    Economics,
+    Flatness,
+    Interval,
+    OptimalityRange,
+    OptimumFrequency,
+    Spread,
+    ThresholdProfile,
+    decision_summary,
+    decision_uncertainty,
+    expected_cost_per_case,
+    expected_value_per_case,
+    net_conditions,
+    net_costs,
+    net_slope,
+    optimality_range,
+    optimum_frequency,
+    optimum_frequency_bootstrap,
+    optimum_frequency_of,
+    regret_per_case,
+    thin_profile,
+    threshold_profile,
+    uncertainty_from_bootstrap,
+    uncertainty_from_folds,
+)
 from .hull import (
     HullOptimum,
     RocHull,
@@ -55,6 +87,15 @@ from .hull import (
     pc_pos,
 )
 from .labels import binary_labels
+from .multiclass import (  # noqa: E402
+    MulticlassAnalysis,
+    hand_till_m,
+    multiclass_auc,
+    multiclass_roc,
+    one_vs_rest_curves,
+    pairwise_auc_matrix,
+    scores_from_table,
+)
 from .precision_recall import (
     PrCurve,
     achievable_pr_curve,
@@ -65,6 +106,13 @@ from .precision_recall import (
     pr_auc_interpolated,
     precision_recall_curve,
     prg_curve,
+)
+from .soft_labels import (  # noqa: E402
+    soft_auc_interval,
+    soft_auc_variance,
+    soft_class_totals,
+    soft_roc_auc,
+    soft_roc_curve,
 )
 from .statistics import (
     AucInterval,
@@ -80,6 +128,16 @@ from .statistics import (
 )
 
 __all__ = [
+    "DecisionSummary", "DecisionUncertainty", "Economics", "Flatness", "Interval",
+    "OptimalityRange", "OptimumFrequency", "Spread", "ThresholdProfile", "decision_summary",
+    "decision_uncertainty", "expected_cost_per_case", "expected_value_per_case",
+    "net_conditions", "net_costs", "net_slope", "optimality_range", "optimum_frequency",
+    "optimum_frequency_bootstrap", "optimum_frequency_of", "regret_per_case", "thin_profile",
+    "threshold_profile", "uncertainty_from_bootstrap", "uncertainty_from_folds",
+    "MulticlassAnalysis", "hand_till_m", "multiclass_auc", "multiclass_roc",
+    "one_vs_rest_curves", "pairwise_auc_matrix", "scores_from_table",
+    "soft_auc_interval", "soft_auc_variance", "soft_class_totals", "soft_roc_auc",
+    "soft_roc_curve",
     "AucInterval",
     "DetCurve",
     "HullOptimum",
