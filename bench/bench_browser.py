@@ -1,0 +1,106 @@
+"""Update time as a person sees it: from a click on a control to every view redrawn, in Chromium.
+
+Starts the app on a free loopback port (dev server, demo data), opens it in headless Chromium
+and, for each kind of change, clicks the control with a real mouse event and measures in the
+page the time until all four figures have been redrawn (plotly's ``plotly_afterplot`` on the
+ROC, PR, cost and threshold views, after the click) -- request, server work, transfer, JSON
+parsing and drawing together. Prints the median and maximum of several repetitions, side by
+side with the server's own share (the callback requests' durations from the Resource Timing
+API). Target (issue "The review meeting"): under 300 ms after a slider release on the demo.
+
+Run: ``python bench/bench_browser.py`` (needs Debian's chromium and chromium-driver, as the
+browser tests do).
+"""
+
+from __future__ import annotations
+
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from roc_dash.app import create_app, ids  # noqa: E402
+
+GRAPHS = (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH, ids.THRESHOLD_GRAPH)
+
+ARM = """
+window._rocDone = {}; window._rocStart = performance.now();
+performance.clearResourceTimings();
+for (const id of arguments[0]) {
+  const gd = document.querySelector('#' + id + ' .js-plotly-plot');
+  if (!gd._rocHooked) {
+    gd._rocHooked = true;
+    gd.on('plotly_afterplot', () => { if (window._rocDone) window._rocDone[id] = performance.now(); });
+  }
+}
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def main() -> None:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+
+    port = free_port()
+    app = create_app(data_dir=tempfile.mkdtemp())
+    threading.Thread(target=lambda: app.run(host="127.0.0.1", port=port), daemon=True).start()
+    time.sleep(2)
+    options = Options()
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--no-first-run"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(options=options)
+    driver.set_window_size(1500, 1300)
+    try:
+        driver.get(f"http://127.0.0.1:{port}/")
+        time.sleep(6)
+
+        def measure(button_id, graphs):
+            driver.execute_script(ARM, list(graphs))
+            button = driver.find_element("id", button_id)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+            driver.execute_script("window._rocStart = performance.now();")
+            button.click()
+            end = time.monotonic() + 20
+            while time.monotonic() < end:
+                done = driver.execute_script("return window._rocDone;")
+                if all(g in done for g in graphs):
+                    break
+                time.sleep(0.02)
+            total, server = driver.execute_script(
+                "const d = Object.values(window._rocDone); const r = performance"
+                ".getEntriesByType('resource').filter(e => e.name.includes('update-component'));"
+                "return [Math.max(...d) - window._rocStart,"
+                " r.reduce((a, e) => a + (e.responseStart - e.requestStart), 0)];")
+            time.sleep(0.3)
+            return total, server
+
+        cases = [("cost of a FP (+ / −)", [ids.COST_FP_UP, ids.COST_FP_DOWN], GRAPHS),
+                 ("prior (+ / −)", [ids.PRIOR_UP, ids.PRIOR_DOWN], GRAPHS)]
+        print("click -> all four views redrawn, in Chromium, demo data")
+        for name, buttons, graphs in cases:
+            totals, servers = [], []
+            for k in range(8):
+                t, s = measure(buttons[k % 2], graphs)
+                totals.append(t)
+                servers.append(s)
+            print(f"  {name:<22} median {statistics.median(totals):6.0f} ms "
+                  f"(max {max(totals):6.0f}); server share median "
+                  f"{statistics.median(servers):5.0f} ms")
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    main()
