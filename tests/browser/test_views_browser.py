@@ -15,30 +15,16 @@ from roc_dash.core.analysis import Conditions
 from roc_dash.core.hull import iso_performance_slope
 
 from ..conftest import make_predictions
+from . import gestures
+from .gestures import wait_until
 from .test_upload_browser import upload
 
 GRAPHS = (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH)
 
 
-def wait_until(predicate, timeout=20, message="condition"):
-    end = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < end:
-        try:
-            last = predicate()
-            if last:
-                return last
-        except Exception as exc:  # the page may be mid-render
-            last = exc
-        time.sleep(0.15)
-    raise AssertionError(f"timed out waiting for {message}; last value {last!r}")
-
-
 def js_graph(dash_duo, graph_id, expression):
     """Evaluate ``expression`` with ``gd`` bound to the graph's plotly div."""
-    return dash_duo.driver.execute_script(
-        f"const gd = document.querySelector('#{graph_id} .js-plotly-plot');"
-        f"return gd ? ({expression}) : null;")
+    return gestures.js_graph(dash_duo.driver, graph_id, expression)
 
 
 def shape(dash_duo, graph_id, k=0):
