@@ -6,6 +6,7 @@ from importlib import resources
 
 from dash import Dash
 
+from .auth import require_user
 from .callbacks import register_callbacks
 from .layout import build_layout
 from .security import harden
@@ -40,6 +41,7 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
     register_callbacks(app, store)
     register_upload_route(app.server, store)
     harden(app.server)  # security headers, gzip, 400 for malformed callback requests
+    require_user(app.server)  # only with ROC_DASH_USER_HEADER: sign-in by a reverse proxy
     app.store = store
 
     @app.server.route("/health")

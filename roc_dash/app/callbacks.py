@@ -41,6 +41,7 @@ from ..figures.threshold import threshold_figure
 from ..io import InputError, ReadOptions, load_predictions
 from ..io.combine import combine_datasets, distinct_model_names
 from . import ids
+from .auth import current_user
 from .cache import SharedCache
 from .components import (
     banner,
@@ -153,7 +154,7 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
         if options.positive:
             result.table.attrs["positive_label"] = options.positive
         info = store.put(result.table, files=[n for n, _, _ in fresh], notes=result.notes,
-                         digests=[d for _, _, d in fresh])
+                         digests=[d for _, _, d in fresh], owner=current_user())
     except InputError as exc:
         pending = store.put_pending(sources)
         return UploadOutcome(no_update, "", for_the_browser(str(exc)), pending)
@@ -670,7 +671,8 @@ def register_callbacks(app, store: DatasetStore) -> None:
                 raise PreventUpdate
             removed = trigger.get("index")
             if removed in clean_ids(dataset_ids):
-                store.delete(removed)  # removing a dataset deletes its files
+                # removing a dataset deletes its files (with sign-in: the owner's removal)
+                store.delete(removed, user=current_user())
             return remove_dataset(dataset_ids, removed), "", "", no_update
         if trigger == ids.LOAD_DEMO:
             current = clean_ids(dataset_ids)

@@ -73,6 +73,8 @@ class DatasetInfo:
     notes: tuple[str, ...] = field(default=())
     digests: tuple[str, ...] = field(default=())
     """sha256 of each file's bytes: the same file uploaded again is recognised."""
+    owner: str | None = None
+    """The uploader, when sign-in is configured (see :mod:`.auth`)."""
 
     @property
     def label(self) -> str:
@@ -124,13 +126,23 @@ class DatasetStore:
     def _files(self, dataset_id: str) -> list[Path]:
         return [self.dir / f"{dataset_id}.parquet", self.dir / f"{dataset_id}.json"]
 
-    def delete(self, dataset_id: str) -> None:
-        """Remove a dataset and its files (the demo is not stored and stays)."""
+    def delete(self, dataset_id: str, *, user: str | None = None) -> bool:
+        """Remove a dataset and its files (the demo is not stored and stays). With ``user``
+        given, only the dataset's owner may delete it (datasets without an owner: anyone);
+        returns whether the files were deleted."""
         if dataset_id == DEMO_ID or not is_dataset_id(dataset_id):
-            return
+            return False
+        if user is not None:
+            try:
+                owner = self.info(dataset_id).owner
+            except DatasetNotFound:
+                return False
+            if owner is not None and owner != user:
+                return False
         for path in self._files(dataset_id):
             path.unlink(missing_ok=True)
         self._cache.put(dataset_id, None, size=0)
+        return True
 
     def _datasets_by_age(self) -> list[tuple[float, str, int]]:
         """``(last use, id, bytes)`` of every stored dataset, least recently used first."""
@@ -191,7 +203,7 @@ class DatasetStore:
             pass
 
     # -- writing -------------------------------------------------------------------------
-    def put(self, table: pd.DataFrame, *, files, notes=(), digests=()) -> DatasetInfo:
+    def put(self, table: pd.DataFrame, *, files, notes=(), digests=(), owner=None) -> DatasetInfo:
         """Store ``table`` under a new random id; return its description.
 
         Expired datasets are deleted first, and the least recently used ones while the
@@ -207,6 +219,7 @@ class DatasetStore:
             n_rows=len(table),
             notes=tuple(notes),
             digests=tuple(digests),
+            owner=owner,
         )
         try:
             self._atomic_write(self.dir / f"{dataset_id}.parquet",

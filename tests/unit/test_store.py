@@ -166,3 +166,31 @@ def test_sto013_notes_and_saved_views_live_with_the_datasets(tmp_path):
     assert len(store.notes([DEMO_ID])["views"]) == 50
     with pytest.raises(ValueError):
         store.save_view([DEMO_ID], "   ", "?")
+
+
+def test_sto014_sign_in_through_a_proxy_and_owned_datasets(tmp_path, monkeypatch):
+    from roc_dash.app import create_app
+    from roc_dash.app.store import DatasetStore
+    from tests.conftest import make_predictions
+
+    monkeypatch.setenv("ROC_DASH_USER_HEADER", "X-Forwarded-User")
+    app = create_app(data_dir=tmp_path)
+    client = app.server.test_client()
+    assert client.get("/").status_code == 401
+    assert "Sign in" in client.get("/").get_json()["error"]
+    assert client.get("/health").status_code == 200  # the container's check stays open
+    assert client.get("/", headers={"X-Forwarded-User": "ana"}).status_code == 200
+    # an upload records its owner; only the owner's removal deletes the files
+    store = DatasetStore(tmp_path)
+    table = make_predictions(50).assign(model="m", fold="all", weight=1.0)
+    with app.server.test_request_context("/", headers={"X-Forwarded-User": "ana"}):
+        from roc_dash.app.auth import current_user
+
+        info = store.put(table, files=["a.csv"], owner=current_user())
+    assert store.info(info.id).owner == "ana"
+    assert store.delete(info.id, user="ben") is False
+    assert (store.dir / f"{info.id}.parquet").exists()
+    assert store.delete(info.id, user="ana") is True
+    assert not (store.dir / f"{info.id}.parquet").exists()
+    monkeypatch.delenv("ROC_DASH_USER_HEADER")
+    assert create_app(data_dir=tmp_path).server.test_client().get("/").status_code == 200
