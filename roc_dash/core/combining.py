@@ -122,7 +122,8 @@ class BudgetMix:
 
 @dataclass(frozen=True)
 class BudgetLine:
-    """The constraint line ``FPR·N + TPR·P = K`` clipped to the unit square (for drawing).
+    """The constraint line ``FPR·N + TPR·P = K`` clipped to the unit square (for drawing;
+    the dashed line of Fawcett 2004 figure 10, section 7.4.1).
 
     ``fpr`` and ``tpr`` hold its two end points (empty when the line misses the square:
     ``K < 0`` or ``K > n``).

@@ -126,6 +126,9 @@ def leaves_from_table(frame) -> pd.DataFrame:
 def leaves_from_rows(leaf, labels, *, weights=None, pos_label=None) -> pd.DataFrame:
     """Aggregate per-row leaf assignments and true labels into a leaf table.
 
+    The leaf counts of Flach et al. section 4 (and the ``matched``/``errors`` of Fawcett 2004
+    Algorithm 7) computed from the rows a tree sorted into its leaves.
+
     Parameters
     ----------
     leaf : array-like, shape (n,)
@@ -217,7 +220,8 @@ class LeafLabelings:
 
 @dataclass(frozen=True, eq=False)
 class AllLabelings:
-    """Every one of the ``2**n`` labelings of a tree's leaves and its ROC point.
+    """Every one of the ``2**n`` labelings of a tree's leaves and its ROC point (Flach et
+    al. section 4, figure 7-4).
 
     Attributes
     ----------
@@ -339,6 +343,9 @@ def all_labelings(leaves, *, max_leaves: int = MAX_LABELING_LEAVES) -> AllLabeli
 def leaf_roc_curve(leaves) -> RocCurve:
     """ROC curve of the tree used as a scoring classifier: score = leaf's positive proportion.
 
+    Flach et al. section 4 (Blockeel & Struyf 2002; Ferri et al. 2002); Fawcett (2004)
+    Appendix A derives scores from a tree the same way.
+
     Every instance in a leaf gets the leaf's proportion of positives as its score (a
     probability estimation tree); the leaf counts are the weights of one positive and one
     negative row per leaf, so this is :func:`~roc_dash.core.curves.roc_curve` on ``2n``
@@ -364,6 +371,9 @@ def leaf_roc_curve(leaves) -> RocCurve:
 
 def leaf_scores(leaf, leaves) -> np.ndarray:
     """Score of each instance: the proportion of positives of the leaf it reaches.
+
+    The tree as a scoring classifier (Flach et al. section 4; Fawcett 2004 Appendix A): the
+    ROC curve of these scores is :func:`leaf_roc_curve`.
 
     Parameters
     ----------

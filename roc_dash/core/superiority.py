@@ -70,7 +70,10 @@ def ratio_to_unit(ratio):
 
 
 def unit_to_ratio(u):
-    """Inverse of :func:`ratio_to_unit`: ``k = u / (1 − u)`` (``u = 1`` gives ``inf``)."""
+    """Inverse of :func:`ratio_to_unit`: ``k = u / (1 − u)`` (``u = 1`` gives ``inf``).
+
+    Reads a point of the mapped axis of Fawcett (2004) section 7.5.3 back as a cost ratio.
+    """
     x = np.asarray(u, dtype=np.float64)
     if np.any(np.isnan(x)) or np.any((x < 0) | (x > 1)):
         raise ValueError("mapped cost ratios must lie in [0, 1]")
@@ -217,7 +220,8 @@ def distribution_from_arrays(u, density) -> CostRatioDistribution:
 
 @dataclass(frozen=True, eq=False)
 class RelativeSuperiority:
-    """A relative superiority graph: which of two models is cheaper at each cost ratio.
+    """A relative superiority graph: which of two models is cheaper at each cost ratio
+    (Fawcett 2004 section 7.5.3; Adams & Hand 1999).
 
     The mapped axis ``u`` in [0, 1] is cut at ``edges``; on each open interval
     ``(edges[i], edges[i + 1])`` the sign is constant: ``sign[i] = +1`` where model A's
@@ -349,7 +353,8 @@ def relative_superiority(model_a, model_b, *, prior_pos: float | None = None,
 
 @dataclass(frozen=True, eq=False)
 class LcIndex:
-    """The LC (loss comparison) index of model A against model B.
+    """The LC (loss comparison) index of model A against model B (Fawcett 2004 section
+    7.5.3; Adams & Hand 1999).
 
     Attributes
     ----------
