@@ -4,10 +4,15 @@ import os
 from pathlib import Path
 
 import pytest
+from dash.testing.application_runners import BaseDashRunner
 
 from roc_dash.app import create_app
 
 ARTIFACTS = Path(os.environ.get("ROC_DASH_ARTIFACTS", "/tmp/dash_artifacts"))
+
+# dash_duo's servers take ports 58050, 58051, ... in each pytest process; two suites run side
+# by side (two checkouts) give each a range of its own with ROC_DASH_TEST_PORT.
+BaseDashRunner._next_port = int(os.environ.get("ROC_DASH_TEST_PORT", BaseDashRunner._next_port))
 
 
 @pytest.fixture
