@@ -12,6 +12,8 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+import os
+import time
 import uuid
 from dataclasses import dataclass
 
@@ -20,7 +22,14 @@ import pandas as pd
 from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ..core.analysis import Analysis, Conditions, analyse, prevalence, with_conditions
+from ..core.analysis import (
+    Analysis,
+    AnalysisTimeout,
+    Conditions,
+    analyse,
+    prevalence,
+    with_conditions,
+)
 from ..core.decision import (
     Economics,
     decision_summary,
@@ -200,6 +209,28 @@ MAX_SHOWN_MODELS = 50
 #: Paired DeLong tests only for up to this many shown models (pairs grow quadratically).
 MAX_COMPARED_MODELS = 12
 
+#: Share of ``ROC_DASH_TIMEOUT`` one request may spend analysing (the rest draws the figures).
+ANALYSIS_SHARE = 0.8
+
+
+def request_timeout() -> float:
+    """``ROC_DASH_TIMEOUT`` in seconds (120 when unset or not a positive number): the longest a
+    request may work. gunicorn's threaded workers never kill a slow request (their heartbeat
+    runs in another thread), so the app bounds its own work with it."""
+    try:
+        value = float(os.environ.get("ROC_DASH_TIMEOUT", "120"))
+    except ValueError:
+        return 120.0
+    return value if math.isfinite(value) and value > 0 else 120.0
+
+
+def timeout_message(exc: AnalysisTimeout, n_models: int) -> str:
+    limit = request_timeout()
+    return (f"Analysing {n_models} model{'s' if n_models != 1 else ''} took longer than one "
+            f"request may take on this server ({ANALYSIS_SHARE * limit:.0f} s of "
+            f"ROC_DASH_TIMEOUT = {limit:g} s): {exc}. Tick fewer models, or ask the operator "
+            "to raise ROC_DASH_TIMEOUT.")
+
 
 class AnalysisCache:
     """Combined tables (per process) and analyses (shared by workers on disk), bounded in
@@ -231,6 +262,8 @@ class AnalysisCache:
 
         The expensive part (curves, intervals, averages, hulls) is cached per data, models
         and analysis settings; a change of costs or prior only re-selects the optimum.
+        Raises :class:`AnalysisTimeout` when computing it takes longer than the request's
+        share of ``ROC_DASH_TIMEOUT`` (nothing is cached then).
         """
         settings = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, prior_pos=None)
         models = tuple(models)[:MAX_SHOWN_MODELS]
@@ -241,8 +274,13 @@ class AnalysisCache:
             if table is None:
                 return None
             shown = table[table["model"].isin(list(models))]
-            return (analyse(shown, settings, max_compared=MAX_COMPARED_MODELS)
-                    if len(shown) else None)
+            if not len(shown):
+                return None
+            deadline = started + ANALYSIS_SHARE * request_timeout()
+            return analyse(shown, settings, max_compared=MAX_COMPARED_MODELS,
+                           deadline=deadline)
+
+        started = time.monotonic()
 
         base = self.cache.get_or_make(key, make)
         return None if base is None else with_conditions(base, conditions)
@@ -348,11 +386,15 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
         extra.append(f"{len(models)} models are ticked; the views show the first "
                      f"{MAX_SHOWN_MODELS}. Untick some to see the others.")
         models = models[:MAX_SHOWN_MODELS]
-    analysis = cache.analysis(dataset_ids, models, conditions) if models else None
+    try:
+        analysis = cache.analysis(dataset_ids, models, conditions) if models else None
+    except AnalysisTimeout as exc:
+        analysis = None
+        extra.append(timeout_message(exc, len(models)))
     font = FONT[bool(presentation)]
     if analysis is None:
         return (_empty_figure(font), _empty_figure(font), _empty_figure(font),
-                operating_panel(None, None), model_table(None), None, "", banner(None),
+                operating_panel(None, None), model_table(None), None, "", banner(None, extra),
                 summary_strip(None), _empty_figure(font))
     colors = {n: k for k, n in enumerate(names)}
     optimum = operating_point(analysis)
@@ -458,7 +500,10 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
 
     names = model_names(cache, dataset_ids)
     models = [m for m in (models or []) if m in names][:MAX_SHOWN_MODELS]
-    analysis = cache.analysis(dataset_ids, models, conditions) if models else None
+    try:
+        analysis = cache.analysis(dataset_ids, models, conditions) if models else None
+    except AnalysisTimeout:
+        return None  # a full render says why
     index = viz.get("optimum_trace") if isinstance(viz, dict) else None
     if analysis is None or not isinstance(index, list) or len(index) != 3 or None in index:
         return None
@@ -947,7 +992,10 @@ def register_callbacks(app, store: DatasetStore) -> None:
                pinned, href):
         conditions = conditions_from_state(state, level, band, samples)
         models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
-        analysis = cache.analysis(dataset_ids, models, conditions) if models else None
+        try:
+            analysis = cache.analysis(dataset_ids, models, conditions) if models else None
+        except AnalysisTimeout:
+            analysis = None  # the views already say so
         if analysis is None:
             raise PreventUpdate
         if ctx.triggered_id == ids.EXPORT_CURVES:

@@ -53,9 +53,8 @@ def missing_banner(missing: list[str]):
 def banner(analysis: Analysis | None, extra=()):
     """Notes that change how the views should be read: models from several test sets,
     scores that look inverted, models left out."""
-    if analysis is None:
-        return None
-    important = list(extra) + [n for n in analysis.notes if "test sets" in n or "inverted" in n]
+    notes = analysis.notes if analysis is not None else ()
+    important = list(extra) + [n for n in notes if "test sets" in n or "inverted" in n]
     if not important:
         return None
     return html.Ul([html.Li(n) for n in important])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import time
 import warnings
 from dataclasses import dataclass, field
 
@@ -48,7 +49,16 @@ from .statistics import (
 )
 
 __all__ = ["Conditions", "Operating", "ModelAnalysis", "Comparison", "Analysis", "analyse",
-           "with_conditions", "prevalence", "paired_rows"]
+           "with_conditions", "prevalence", "paired_rows", "AnalysisTimeout"]
+
+
+class AnalysisTimeout(TimeoutError):
+    """:func:`analyse` passed its ``deadline``; the message says how far it got."""
+
+
+def _check_deadline(deadline: float | None, done: int, total: int, what: str) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise AnalysisTimeout(f"the analysis ran out of time after {done} of {total} {what}")
 
 
 @dataclass(frozen=True)
@@ -292,9 +302,12 @@ def paired_rows(a: pd.DataFrame, b: pd.DataFrame):
             None if (wa == 1).all() else wa, "row order")
 
 
-def _compare(groups: dict[str, pd.DataFrame]) -> list[Comparison]:
+def _compare(groups: dict[str, pd.DataFrame], deadline: float | None = None
+             ) -> list[Comparison]:
     out = []
-    for a, b in itertools.combinations(groups, 2):
+    pairs = list(itertools.combinations(groups, 2))
+    for k, (a, b) in enumerate(pairs):
+        _check_deadline(deadline, k, len(pairs), "paired comparisons")
         pair = paired_rows(groups[a], groups[b])
         if pair is None:
             continue
@@ -308,7 +321,7 @@ def _compare(groups: dict[str, pd.DataFrame]) -> list[Comparison]:
 
 
 def analyse(table: pd.DataFrame, conditions: Conditions | None = None, *,
-            max_compared: int | None = None) -> Analysis:
+            max_compared: int | None = None, deadline: float | None = None) -> Analysis:
     """Analyse every model of a canonical table under the given conditions.
 
     Per model: the pooled ROC curve (Fawcett 2004 Algorithm 2), AUC with DeLong interval,
@@ -328,7 +341,10 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None, *,
         cond = dataclasses.replace(cond, prior_pos=data_prior)
     positive = table.attrs.get("positive_label")
     groups = {str(k): g for k, g in table.groupby("model", sort=False, observed=True)}
-    models = [_analyse_model(name, frame, cond, positive) for name, frame in groups.items()]
+    models = []
+    for k, (name, frame) in enumerate(groups.items()):
+        _check_deadline(deadline, k, len(groups), "models")
+        models.append(_analyse_model(name, frame, cond, positive))
     hull = hull_of_curves({m.name: m.curve for m in models})
     notes = [n for m in models for n in m.notes]
     if max_compared is not None and len(groups) > max_compared:
@@ -336,7 +352,7 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None, *,
         notes.append(f"Paired DeLong tests are computed for at most {max_compared} models; "
                      f"{len(groups)} are shown. Tick fewer models to compare them.")
     else:
-        comparisons = _compare(groups)
+        comparisons = _compare(groups, deadline)
     if len(by_dataset) > 1:
         notes.insert(0, spanning_note(by_dataset))
     return Analysis(

@@ -134,3 +134,58 @@ def test_cch006_a_cost_change_patches_exactly_what_a_full_render_draws(tmp_path,
         assert str(patched[3]) == str(full[3]) and str(patched[4]) == str(full[4])
         assert patched[6] == full[6]
         assert patched[5]["line"] == full[5]["line"] and patched[5]["key"] == full[5]["key"]
+
+
+class _Clock:
+    """A fake ``time.monotonic`` that advances one second per reading."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        self.now += 1.0
+        return self.now
+
+
+def test_cch007_analyse_stops_at_its_deadline(monkeypatch):
+    import roc_dash.core.analysis as analysis_module
+    from roc_dash.core.analysis import AnalysisTimeout, analyse
+    from roc_dash.io import load_predictions
+
+    table = load_predictions([("wide.csv", _wide_csv(8))]).table
+    assert len(analyse(table, Conditions(prior_pos=0.4), deadline=None).models) == 8
+    clock = _Clock()
+    monkeypatch.setattr(analysis_module.time, "monotonic", clock)
+    # each model's check reads the clock once: models 0..2 start, the 4th check is too late
+    with pytest.raises(AnalysisTimeout, match="after 3 of 8 models"):
+        analyse(table, Conditions(prior_pos=0.4), deadline=clock.now + 3.5)
+
+
+def test_cch008_a_request_over_roc_dash_timeout_says_so_and_caches_nothing(tmp_path,
+                                                                           monkeypatch):
+    import roc_dash.core.analysis as analysis_module
+
+    store = DatasetStore(tmp_path)
+    cache = AnalysisCache(store)
+    out = apply_upload(store, [("wide.csv", _wide_csv(6))], [])
+    names = model_names(cache, out.dataset_ids)
+    monkeypatch.setenv("ROC_DASH_TIMEOUT", "5")  # 4 s of analysis per request
+    clock = _Clock()
+    monkeypatch.setattr(analysis_module.time, "monotonic", clock)
+    monkeypatch.setattr(callbacks.time, "monotonic", clock)
+    views = render_views(cache, out.dataset_ids, names, Conditions(prior_pos=0.4))
+    banner = str(views[7])
+    assert "ROC_DASH_TIMEOUT = 5 s" in banner and "Tick fewer models" in banner
+    assert "of 6 models" in banner
+    assert all(len(fig.data) == 0 for fig in views[:3])  # no half-drawn analysis
+    # nothing half-done was cached: with time to spare the same request succeeds
+    monkeypatch.setenv("ROC_DASH_TIMEOUT", "1000")
+    views = render_views(cache, out.dataset_ids, names, Conditions(prior_pos=0.4))
+    assert views[7] is None or "ROC_DASH_TIMEOUT" not in str(views[7])
+    assert len([t for t in views[0].data if "(AUC" in (t.name or "")]) >= 6
+
+
+@pytest.mark.parametrize("raw", ["", "abc", "-3", "0", "nan", "inf"])
+def test_cch009_bad_roc_dash_timeout_falls_back_to_120(monkeypatch, raw):
+    monkeypatch.setenv("ROC_DASH_TIMEOUT", raw)
+    assert callbacks.request_timeout() == 120.0
