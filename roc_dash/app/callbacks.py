@@ -605,11 +605,14 @@ def pin_from_click(click, models) -> dict | None:
     +inf); ``models`` are the names the indices refer to (the viz-data store).
     """
     try:
-        data = click["points"][0]["customdata"]
+        # the first point that carries a model's customdata (in a view with hover unified
+        # along x, the click reports every line at that x and only one carries it)
+        data = next(p["customdata"] for p in click["points"]
+                    if isinstance(p, dict) and p.get("customdata") is not None)
         if isinstance(data, dict):  # a typed-array row serialised by the browser
             data = [data[str(i)] for i in range(len(data))]
         index = int(data[0])
-    except (KeyError, IndexError, TypeError, ValueError):
+    except (KeyError, IndexError, TypeError, ValueError, StopIteration):
         return None
     if not isinstance(models, list) or not 0 <= index < len(models):
         return None

@@ -171,7 +171,11 @@
         var source = prop.split(".")[0];
         var hover = {"roc-graph": rocHover, "pr-graph": prHover, "cost-graph": costHover,
                      "threshold-graph": thrHover}[source];
-        var point = hover && hover.points && hover.points[0];
+        /* the first point carrying customdata (with hover unified along x, the threshold
+           view reports every line at that x and only its cost line carries it) */
+        var point = hover && hover.points && (hover.points.find(function (p) {
+            return p && p.customdata !== undefined && p.customdata !== null;
+        }) || hover.points[0]);
         var data = row(point && point.customdata);
         var views = ["roc-graph", "pr-graph", "cost-graph", "threshold-graph"];
         if (!viz || !data || data.length < 4 || data[2] === null || data[3] === null) {

@@ -4,7 +4,7 @@ x: the score threshold ("flag iff score >= t"), or the share of cases flagged at
 deployment prior. Left axis: expected cost per case (with benefits, net of them); right axis:
 TPR, FPR, precision at the prior and the share flagged. The band marks the thresholds whose
 cost is within 5% (of the regret) of the best, the star the model's own optimum, and each
-pin of this model its letter. Points carry the same ``customdata`` as every other view
+pin of this model its letter. The cost line carries the same ``customdata`` as every other view
 (``[model index, threshold, fpr, tpr]``), so hover and click-to-pin work here too.
 """
 
@@ -28,6 +28,9 @@ from .style import (
 
 __all__ = ["threshold_figure"]
 
+#: Points per line: the view is at most ~1,000 px wide, and five lines share the x values.
+MAX_POINTS = 600
+
 RATE_STYLES = (("TPR (recall)", "tpr", "#0072B2", "solid"), ("FPR", "fpr", "#D55E00", "dash"),
                ("precision at the prior", "precision", "#009E73", "dot"),
                ("share flagged", "flagged", "#6a6a6a", "dashdot"))
@@ -46,7 +49,7 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
     m = analysis.model(model)
     pi = analysis.conditions.prior_pos
     full = threshold_profile(m.curve, pi, economics)
-    prof = thin_profile(full, max_points=1500)
+    prof = thin_profile(full, max_points=MAX_POINTS)
     finite = np.isfinite(prof.threshold)
     x_all = prof.threshold if axis == "threshold" else prof.flagged
     keep = finite if axis == "threshold" else np.ones(prof.threshold.size, dtype=bool)
@@ -70,7 +73,9 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
     for label, attr, c, dash in RATE_STYLES:
         fig.add_trace(go.Scatter(
             **FAST, x=x, y=getattr(prof, attr)[keep], mode="lines", name=label, yaxis="y2",
-            line={"color": c, "width": 1.6, "dash": dash}, customdata=data,
+            line={"color": c, "width": 1.6, "dash": dash},
+            # hover is unified along x: the cost line, first, carries the points' customdata
+            # for hover linking and click-to-pin (the payload is not repeated four times)
             hovertemplate=f"{label} %{{y:.3f}}<extra></extra>"))
     best = full.best
     bx = full.threshold[best] if axis == "threshold" else full.flagged[best]

@@ -206,6 +206,10 @@ def test_cbk012_pinning(cache):
     assert pin_from_click(as_object, names) == {"model": names[1], "threshold": 0.5}
     assert pin_from_click({"points": [{"customdata": [0, None, 0, 0]}]}, names) == {
         "model": names[0], "threshold": None}  # the origin: +inf
+    # hover unified along x (threshold view): the lines without customdata come first
+    unified = {"points": [{"x": 0.3, "y": 0.6}, {"x": 0.3, "y": 0.2, "customdata": None},
+                          {"x": 0.3, "y": 0.17, "customdata": [2, 0.3, 0.2, 0.6]}]}
+    assert pin_from_click(unified, names) == {"model": names[2], "threshold": 0.3}
     op = resolve_operating(analysis, pinned)
     assert op.pinned and op.model == "naive Bayes" and op.threshold >= 0.42
     curve = analysis.model("naive Bayes").curve
