@@ -354,6 +354,12 @@ def analyse_extensions(table: pd.DataFrame, analysis: Analysis, kind=None, *,
         out["costs"] = analyse_costs(table)
     if name == "leaves":
         out["leaves"] = analyse_leaves(table, with_all=all_leaf_labelings)
+    names = {x.name for x in analysis.models}
+    for asked in (budget_pair or (), lc_pair or (), (logical or (None, 0, None, 0))[::2]):
+        for m in asked:
+            if m is not None and m not in names:
+                raise ValueError(f"no model {m!r}; models: "
+                                 f"{', '.join(repr(x.name) for x in analysis.models)}")
     if budget is not None or fraction is not None:
         out["budget"] = budget_analysis(analysis, budget=budget, fraction=fraction,
                                         n_total=n_total, pair=budget_pair)
@@ -363,10 +369,6 @@ def analyse_extensions(table: pd.DataFrame, analysis: Analysis, kind=None, *,
         a, ta, b, tb = logical
         out["logical"] = logical_analysis(table, a, ta, b, tb)
     if lc_pair is not None:
-        for m in lc_pair:
-            if m not in {x.name for x in analysis.models}:
-                raise ValueError(f"no model {m!r}; models: "
-                                 f"{', '.join(repr(x.name) for x in analysis.models)}")
         if lc_belief is None:
             r = analysis.conditions.cost_fn / analysis.conditions.cost_fp
             lc_belief, lc_scale = (r / 10.0, r, r * 10.0), "ratio"
