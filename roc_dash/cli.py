@@ -48,7 +48,7 @@ def _report(args: argparse.Namespace) -> int:
     options = ReadOptions(
         label=args.label, score=args.score, model=args.model, fold=args.fold,
         weight=args.weight, id=args.id, positive=args.positive,
-        drop_nonfinite=args.drop_nonfinite,
+        drop_nonfinite=args.drop_nonfinite, **_kind_options(args),
     )
     try:
         # the same file twice would count its predictions twice: refuse it, naming both
@@ -62,7 +62,8 @@ def _report(args: argparse.Namespace) -> int:
                             fpr_max=args.fpr_max, level=args.level)
     try:
         analysis = analyse(result.table, conditions)
-        report = build_report(analysis)
+        extensions = _extensions(args, result, analysis)
+        report = build_report(analysis, extensions)
     except ValueError as exc:
         print(f"roc-dash: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -71,7 +72,7 @@ def _report(args: argparse.Namespace) -> int:
     if args.format == "html":
         from .html_report import render_html
 
-        text = render_html(analysis)
+        text = render_html(analysis, extensions=extensions)
     else:
         text = json.dumps(report, indent=2, allow_nan=False)
     if args.output:
@@ -84,6 +85,84 @@ def _report(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text + "\n")
     return 0
+
+
+def _budget(text: str) -> tuple[float | None, float | None]:
+    """``--budget``: K cases ("800") or a share of the cases ("20%")."""
+    raw = text.strip()
+    try:
+        if raw.endswith("%"):
+            value = float(raw[:-1])
+            if not (math.isfinite(value) and 0 <= value <= 100):
+                raise ValueError
+            return None, value / 100.0
+        value = float(raw)
+        if not (math.isfinite(value) and value >= 0):
+            raise ValueError
+        return value, None
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of cases (800) or a percentage (20%), got {text}") from None
+
+
+def _kind_options(args: argparse.Namespace) -> dict:
+    return {"class_column": args.class_col, "soft_labels": args.soft_labels,
+            "cost": args.cost, "leaves": args.leaves}
+
+
+def _extensions(args: argparse.Namespace, result, analysis):
+    """The report sections beyond one binary scorer (raises ValueError on bad requests)."""
+    from .core.extensions import analyse_extensions
+
+    budget, fraction = args.budget if args.budget is not None else (None, None)
+    logical = None
+    if args.logical:
+        a, ta, b, tb = args.logical
+        try:
+            logical = (a, float(ta), b, float(tb))
+        except ValueError:
+            raise ValueError(f"--logical A THRESHOLD_A B THRESHOLD_B: thresholds must be "
+                             f"numbers, got {ta!r} and {tb!r}") from None
+    return analyse_extensions(
+        result.table, analysis, result.kind, budget=budget, fraction=fraction,
+        n_total=args.population, budget_pair=tuple(args.budget_pair) if args.budget_pair
+        else None, repairs=args.concavities, all_leaf_labelings=args.all_labelings,
+        logical=logical, lc_pair=tuple(args.lc_pair) if args.lc_pair else None,
+        lc_belief=tuple(args.lc_ratio) if args.lc_ratio else None, lc_scale=args.lc_scale)
+
+
+def _add_beyond_binary(report: argparse.ArgumentParser) -> None:
+    """Options of the input kinds and methods beyond one binary scorer (README)."""
+    g = report.add_argument_group("beyond one binary scorer")
+    g.add_argument("--class-col", metavar="COL", default=None,
+                   help="multi-class: the column of true classes (a label column with 3+ "
+                        "values and score_<class> columns is detected without it)")
+    g.add_argument("--soft-labels", nargs="?", const=True, default=None, metavar="COL",
+                   help="the label column (or COL, default label_prob) holds P(positive)")
+    g.add_argument("--cost", metavar="COL", default=None,
+                   help="example-specific costs (default: a column named cost)")
+    g.add_argument("--leaves", action="store_true",
+                   help="rows carry a tree's leaf (a leaf column); a leaf,pos,neg table is "
+                        "detected without it")
+    g.add_argument("--all-labelings", action="store_true",
+                   help="leaves: also report all 2^n labelings (at most 16 leaves)")
+    g.add_argument("--budget", type=_budget, default=None, metavar="K",
+                   help="act on K cases (800) or a share (20%%): the best point meeting it")
+    g.add_argument("--population", type=_positive_float, default=None, metavar="N",
+                   help="number of cases the budget is out of (default: the test set's)")
+    g.add_argument("--budget-pair", nargs=2, metavar=("A", "B"), default=None,
+                   help="also mix model A's and model B's vertices to meet the budget")
+    g.add_argument("--concavities", action="store_true",
+                   help="report each model's concavities and their Flach-Wu repair")
+    g.add_argument("--logical", nargs=4, metavar=("A", "TA", "B", "TB"), default=None,
+                   help="AND/OR of model A at score >= TA and model B at score >= TB")
+    g.add_argument("--lc-pair", nargs=2, metavar=("A", "B"), default=None,
+                   help="relative superiority and LC index of model A against model B")
+    g.add_argument("--lc-ratio", nargs=3, type=float, metavar=("LOW", "MODE", "HIGH"),
+                   default=None, help="the expert's range and most likely cost ratio "
+                                      "c(FN)/c(FP) (default: cost ratio /10, x1, x10)")
+    g.add_argument("--lc-scale", choices=["ratio", "unit"], default="ratio",
+                   help="--lc-ratio values are ratios (default) or mapped values in (0, 1)")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -134,6 +213,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="json (the contract in the README) or a self-contained html page")
     report.add_argument("-o", "--output", metavar="PATH", default=None,
                         help="write the report here instead of standard output")
+    _add_beyond_binary(report)
     report.set_defaults(func=_report)
     return parser
 

@@ -48,7 +48,93 @@ class ReportState:
     """The free-text note kept with the datasets."""
 
 
-def render_html(analysis: Analysis, *, state: ReportState | None = None) -> str:
+def _extension_html(ext) -> str:
+    """One section per report key beyond one binary scorer (see ``report.extension_sections``)."""
+    if ext is None:
+        return ""
+    from .report import extension_sections
+
+    doc = extension_sections(ext)
+    out = []
+    if "input" in doc:
+        i = doc["input"]
+        what = {"multiclass": "multi-class", "soft": "soft labels",
+                "costs": "example-specific costs", "leaves": "decision-tree leaves"}
+        out.append(f'<p class="muted">Input: {html.escape(what.get(i["kind"], i["kind"]))}'
+                   f' (column {html.escape(str(i["source_column"]))}).</p>')
+    if "multiclass" in doc:
+        mc = doc["multiclass"]
+        cls = mc["classes"]
+        out.append("<h2>Multi-class</h2>" + _table(
+            ["Model", *[f"AUC({c})" for c in cls], "Weighted AUC", "Macro AUC",
+             "Hand & Till M"],
+            [[m["name"], *[_fmt(v) for v in m["auc_per_class"]], _fmt(m["auc_weighted"]),
+              _fmt(m["auc_macro"]), _fmt(m["hand_till_m"])] for m in mc["models"]]))
+        for m in mc["models"]:
+            out.append(f"<h3>Pairwise AUC Â(i|j), {html.escape(m['name'])}</h3>" + _table(
+                ["i \\ j", *cls],
+                [[c, *[_fmt(v) for v in row]] for c, row in zip(cls, m["pairwise_auc"],
+                                                                 strict=True)]))
+    if "soft_labels" in doc:
+        out.append("<h2>Soft labels</h2>" + _table(
+            ["Model", "Instances", "n+", "n−", "AUC", "Interval"],
+            [[m["name"], m["n_instances"], _fmt(m["n_pos"], 2), _fmt(m["n_neg"], 2),
+              _fmt(m["auc"]),
+              (f"[{_fmt(m['auc_ci']['low'])}, {_fmt(m['auc_ci']['high'])}] "
+               f"({m['auc_ci']['method']})" if m["auc_ci"] else
+               f"none: {m['auc_ci_reason']}")] for m in doc["soft_labels"]["models"]]))
+    if "instance_costs" in doc:
+        c = doc["instance_costs"]
+        out.append(f"<h2>Example-specific costs</h2><p>ROC axes: {html.escape(c['x_axis'])} "
+                   f"(x), {html.escape(c['y_axis'])} (y).</p>" + _table(
+                       ["Model", "Total negative cost", "Total positive benefit", "AUC"],
+                       [[m["name"], _fmt(m["total_negative_cost"], 2),
+                         _fmt(m["total_positive_benefit"], 2), _fmt(m["auc"])]
+                        for m in c["models"]]))
+    if "leaves" in doc:
+        for t in doc["leaves"]["trees"]:
+            out.append(f"<h2>Decision-tree leaves: {html.escape(t['name'])}</h2>" + _table(
+                ["Labeling", "Leaves labelled positive", "FPR", "TPR"],
+                [[lab["name"], ", ".join(lab["positive_leaves"]) or "(none)",
+                  _fmt(lab["fpr"]), _fmt(lab["tpr"])] for lab in t["labelings"]]))
+    if "combining" in doc:
+        b = doc["combining"]["budget"]
+        rows = [["Joint hull", _fmt(b["best"]["fpr"]), _fmt(b["best"]["tpr"]),
+                 _fmt(b["best"]["k"]), b["best"]["how"]]]
+        if b["pair"]:
+            rows.append(["Pair", _fmt(b["pair"]["fpr"]), _fmt(b["pair"]["tpr"]),
+                         _fmt(b["pair"]["k"]), b["pair"]["how"]])
+        rows += [[m["name"], _fmt(m["fpr"]), _fmt(m["tpr"]), _fmt(m["k"]), m["how"]]
+                 for m in b["per_model"]]
+        out.append(f"<h2>Budget: {b['budget_cases']:,.4g} of {b['n_total']:,.4g} cases</h2>"
+                   + _table(["Where", "FPR", "TPR", "k", "How"], rows))
+    if "concavity_repair" in doc:
+        out.append("<h2>Concavity repair (Flach & Wu)</h2>" + _table(
+            ["Model", "Concavities", "Repaired AUC", "Area gained"],
+            [[r["name"], len(r["concavities"]), _fmt(r["repaired_auc"]),
+              _fmt(sum(c["area_gain"] for c in r["concavities"]), 4)]
+             for r in doc["concavity_repair"]]))
+    if "logical_combinations" in doc:
+        lc = doc["logical_combinations"]
+        e, a = lc["expected"], lc["actual"]
+        rows = [["AND (independence)", _fmt(e["and"]["fpr"]), _fmt(e["and"]["tpr"])],
+                ["OR (independence)", _fmt(e["or"]["fpr"]), _fmt(e["or"]["tpr"])]]
+        if a:
+            rows += [["AND (actual)", _fmt(a["and"]["fpr"]), _fmt(a["and"]["tpr"])],
+                     ["OR (actual)", _fmt(a["or"]["fpr"]), _fmt(a["or"]["tpr"])]]
+        out.append(f"<h2>Logical combinations of {html.escape(lc['a']['model'])} and "
+                   f"{html.escape(lc['b']['model'])}</h2>" + _table(["", "FPR", "TPR"], rows))
+    if "superiority" in doc:
+        sp = doc["superiority"]
+        out.append(f"<h2>LC index: {html.escape(sp['a'])} vs {html.escape(sp['b'])}</h2>"
+                   f"<p>LC = {_fmt(sp['lc'])}; P({html.escape(sp['a'])} cheaper) = "
+                   f"{_fmt(sp['prob_a_better'])}, P({html.escape(sp['b'])} cheaper) = "
+                   f"{_fmt(sp['prob_b_better'])}.</p>")
+    return "\n".join(out)
+
+
+def render_html(analysis: Analysis, *, state: ReportState | None = None,
+                extensions=None) -> str:
     """The report as one HTML string (about 5 MB: plotly.js is embedded).
 
     ``state`` carries the dashboard's view (averaging, pinned point, datasets, link), so that
@@ -109,6 +195,7 @@ iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
 {opbox}
 <h2>Models</h2>{models}
 {"<h2>DeLong paired tests</h2>" + pairs if analysis.comparisons else ""}
+{_extension_html(extensions)}
 <div class="grid">{"".join(parts)}</div>
 </body></html>
 """

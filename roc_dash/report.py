@@ -96,11 +96,13 @@ def _model(m: ModelAnalysis) -> dict:
     }
 
 
-def build_report(analysis: Analysis) -> dict:
-    """The report document (a dict of JSON-safe values) for an analysis."""
+def build_report(analysis: Analysis, extensions=None) -> dict:
+    """The report document (a dict of JSON-safe values) for an analysis; ``extensions``
+    (:class:`~roc_dash.core.extensions.Extensions`) adds the sections beyond one binary
+    scorer (:func:`extension_sections`) after the binary keys."""
     c = analysis.conditions
     opt = analysis.optimal
-    return {
+    doc = {
         "roc_dash_version": __version__,
         "schema_version": SCHEMA_VERSION,
         "conditions": {"cost_fp": _num(c.cost_fp), "cost_fn": _num(c.cost_fn),
@@ -120,6 +122,9 @@ def build_report(analysis: Analysis) -> dict:
         ],
         "notes": list(analysis.notes),
     }
+    if extensions is not None:
+        doc.update(extension_sections(extensions))
+    return doc
 
 
 def fmt(v, digits: int = 3) -> str:
@@ -154,3 +159,195 @@ def model_table_rows(analysis: Analysis) -> list[dict]:
             "hull_slope_ranges": _ranges_text(ranges.get(m.name)),
         })
     return rows
+
+
+# ----------------------------------------------------------------------------- beyond binary
+# Sections added by :func:`build_report` when the input is not a plain binary file or when
+# asked (see the README, "Report keys beyond one binary scorer"). Absent otherwise, so a
+# binary report without these options is unchanged.
+
+
+def _matrix(a) -> list:
+    return [_list(row) for row in np.asarray(a, dtype=np.float64)]
+
+
+def _curve(c) -> dict:
+    return {"fpr": _list(c.fpr), "tpr": _list(c.tpr), "threshold": _list(c.thresholds)}
+
+
+def _ci(ci) -> dict | None:
+    if ci is None:
+        return None
+    return {"method": ci.method, "level": _num(ci.level), "low": _num(ci.low),
+            "high": _num(ci.high), "std_error": _num(ci.std_error)}
+
+
+def _multiclass(kind, models) -> dict:
+    classes = [str(c) for c in (models[0].result.classes if models else kind.classes)]
+    return {"classes": classes, "reference_class": kind.reference_class, "models": [{
+        "name": m.name, "n_rows": m.n_rows,
+        "n_per_class": _list(m.result.n_per_class),
+        "auc_per_class": _list(m.result.auc_per_class),
+        "auc_weighted": _num(m.result.weighted_auc),
+        "auc_macro": _num(m.result.macro_auc),
+        "hand_till_m": _num(m.result.hand_till_m),
+        "pairwise_auc": _matrix(m.result.pairwise),
+        "class_reference": [{"class": c, **_curve(curve)}
+                            for c, curve in zip(classes, m.result.curves, strict=True)],
+    } for m in models]}
+
+
+def _soft(kind, models) -> dict:
+    return {"column": kind.source_column, "models": [{
+        "name": m.name, "n_instances": m.n_instances, "n_pos": _num(m.n_pos),
+        "n_neg": _num(m.n_neg), "auc": _num(m.auc), "hard_labels": m.hard_labels,
+        "auc_ci": _ci(m.interval), "auc_ci_reason": m.reason or None,
+    } for m in models]}
+
+
+def _costs(kind, models) -> dict:
+    from .core.kinds import COST_AXIS_TITLES
+
+    return {"column": kind.source_column, "x_axis": COST_AXIS_TITLES["x"],
+            "y_axis": COST_AXIS_TITLES["y"], "models": [{
+                "name": m.name, "total_negative_cost": _num(m.total_negative_cost),
+                "total_positive_benefit": _num(m.total_positive_benefit),
+                "auc": _num(m.auc), "roc": _curve(m.curve)} for m in models]}
+
+
+def _tree(t) -> dict:
+    lab = t.labelings
+    out = {
+        "name": t.name,
+        "leaves": [{"leaf": str(leaf), "pos": _num(p), "neg": _num(n),
+                    "positive_rate": _num(p / (p + n))}
+                   for leaf, p, n in zip(t.leaves["leaf"], t.leaves["pos"], t.leaves["neg"],
+                                         strict=True)],
+        "labelings": [{"name": f"S_{i}",
+                       "positive_leaves": [str(x) for x in lab.leaf[lab.labeling[i]]],
+                       "fpr": _num(lab.fpr[i]), "tpr": _num(lab.tpr[i]),
+                       "tp": _num(lab.tp[i]), "fp": _num(lab.fp[i])}
+                      for i in range(len(lab.fpr))],
+        "hull": {"fpr": _list(t.hull.fpr), "tpr": _list(t.hull.tpr)},
+        "all_labelings": None,
+    }
+    if t.all is not None:
+        out["all_labelings"] = {
+            "positive_leaves": [[str(x) for x in t.all.leaf[row]] for row in t.all.labeling],
+            "fpr": _list(t.all.fpr), "tpr": _list(t.all.tpr)}
+    return out
+
+
+def _leaves(trees) -> dict:
+    out = _tree(trees[0]) if trees else {}
+    out["trees"] = [_tree(t) for t in trees]
+    return out
+
+
+def _vertex(fpr, tpr, threshold, model) -> dict:
+    return {"fpr": _num(fpr), "tpr": _num(tpr), "threshold": _num(threshold),
+            "model": model or None}
+
+
+def _mix(m) -> dict:
+    return {"fpr": _num(m.fpr), "tpr": _num(m.tpr), "k": _num(m.k),
+            "vertex_a": _vertex(m.fpr_a, m.tpr_a, m.threshold_a, m.model_a),
+            "vertex_b": _vertex(m.fpr_b, m.tpr_b, m.threshold_b, m.model_b),
+            "expected_cases": _num(m.expected_cases), "expected_tp": _num(m.expected_tp),
+            "expected_fp": _num(m.expected_fp), "clamped": m.clamped,
+            "note": m.note or None, "how": m.how}
+
+
+def _budget(b) -> dict:
+    return {"n_total": _num(b.n_total), "prior_pos": _num(b.prior_pos),
+            "budget_cases": _num(b.budget),
+            "line": {"fpr": _list(b.line.fpr), "tpr": _list(b.line.tpr)},
+            "best": _mix(b.best),
+            "per_model": [{"name": k, **_mix(v)} for k, v in b.per_model.items()],
+            "pair": _mix(b.pair) if b.pair is not None else None}
+
+
+def _repairs(repairs) -> list:
+    out = []
+    for name, r in repairs.items():
+        out.append({"name": name, "repaired_auc": _num(_auc(r.curve)), "concavities": [{
+            "threshold_a": _num(r.threshold_a[i]), "threshold_b": _num(r.threshold_b[i]),
+            "threshold_c": _num(r.threshold_c[i]),
+            "a": {"fpr": _num(r.fpr_a[i]), "tpr": _num(r.tpr_a[i])},
+            "b": {"fpr": _num(r.fpr_b[i]), "tpr": _num(r.tpr_b[i])},
+            "c": {"fpr": _num(r.fpr_c[i]), "tpr": _num(r.tpr_c[i])},
+            "repaired": {"fpr": _num(r.fpr_repaired[i]), "tpr": _num(r.tpr_repaired[i])},
+            "area_gain": _num(r.area_gain[i])} for i in range(len(r.start))]})
+    return out
+
+
+def _auc(curve) -> float:
+    from .core.curves import auc
+
+    return auc(curve)
+
+
+def _expected(e) -> dict:
+    return {
+        "and": {"fpr": _num(e.and_fpr), "tpr": _num(e.and_tpr),
+                "fpr_low": _num(e.and_fpr_low), "fpr_high": _num(e.and_fpr_high),
+                "tpr_low": _num(e.and_tpr_low), "tpr_high": _num(e.and_tpr_high)},
+        "or": {"fpr": _num(e.or_fpr), "tpr": _num(e.or_tpr),
+               "fpr_low": _num(e.or_fpr_low), "fpr_high": _num(e.or_fpr_high),
+               "tpr_low": _num(e.or_tpr_low), "tpr_high": _num(e.or_tpr_high)}}
+
+
+def _logical(r) -> dict:
+    e = r.expected
+    actual = r.actual
+    return {
+        "a": {"model": r.model_a, "threshold": _num(r.threshold_a), "fpr": _num(e.fpr_1),
+              "tpr": _num(e.tpr_1)},
+        "b": {"model": r.model_b, "threshold": _num(r.threshold_b), "fpr": _num(e.fpr_2),
+              "tpr": _num(e.tpr_2)},
+        "expected": _expected(e),
+        "actual": None if actual is None else {
+            "and": {"fpr": _num(actual.and_fpr), "tpr": _num(actual.and_tpr)},
+            "or": {"fpr": _num(actual.or_fpr), "tpr": _num(actual.or_tpr)}},
+        "paired_by": r.paired_by,
+    }
+
+
+def _superiority(lc, scale: str) -> dict:
+    d, g = lc.distribution, lc.superiority
+    return {"a": g.model_a, "b": g.model_b, "prior_pos": _num(g.prior_pos),
+            "distribution": {"kind": d.kind, "scale": scale, "low_unit": _num(d.low),
+                             "mode_unit": _num(d.mode), "high_unit": _num(d.high)},
+            "lc": _num(lc.lc), "prob_a_better": _num(lc.prob_a_better),
+            "prob_b_better": _num(lc.prob_b_better), "prob_equal": _num(lc.prob_equal),
+            "graph": {"edges": _list(g.edges), "ratio_edges": _list(g.ratio_edges),
+                      "sign": [int(v) for v in g.sign]}}
+
+
+def extension_sections(ext) -> dict:
+    """The report keys of a :class:`~roc_dash.core.extensions.Extensions` (empty for a
+    binary file with nothing asked)."""
+    out: dict = {}
+    kind = ext.kind
+    if kind is not None and kind.kind != "binary":
+        out["input"] = {"kind": kind.kind, "classes": list(kind.classes) or None,
+                        "reference_class": kind.reference_class,
+                        "weights_are_costs": kind.weights_are_costs,
+                        "source_column": kind.source_column}
+    if ext.multiclass is not None:
+        out["multiclass"] = _multiclass(kind, ext.multiclass)
+    if ext.soft is not None:
+        out["soft_labels"] = _soft(kind, ext.soft)
+    if ext.costs is not None:
+        out["instance_costs"] = _costs(kind, ext.costs)
+    if ext.leaves is not None:
+        out["leaves"] = _leaves(ext.leaves)
+    if ext.budget is not None:
+        out["combining"] = {"budget": _budget(ext.budget)}
+    if ext.repairs is not None:
+        out["concavity_repair"] = _repairs(ext.repairs)
+    if ext.logical is not None:
+        out["logical_combinations"] = _logical(ext.logical)
+    if ext.superiority is not None:
+        out["superiority"] = _superiority(ext.superiority, ext.superiority_scale)
+    return out

@@ -16,7 +16,7 @@ import os
 import re
 import secrets
 import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
 from pathlib import Path
 
@@ -75,11 +75,43 @@ class DatasetInfo:
     """sha256 of each file's bytes: the same file uploaded again is recognised."""
     owner: str | None = None
     """The uploader, when sign-in is configured (see :mod:`.auth`)."""
+    kind: str = "binary"
+    """What the table holds: ``"binary"``, ``"multiclass"``, ``"soft"``, ``"costs"`` or
+    ``"leaves"`` (see :mod:`roc_dash.core.kinds`); sidecars written before it existed load
+    as ``"binary"``."""
+    classes: tuple[str, ...] = ()
+    """Multi-class: the classes, in score-column order (``score_<class>`` columns)."""
+    reference_class: str | None = None
+    """Multi-class: the class whose class reference view the stored ``label``/``score`` hold."""
+    weights_are_costs: bool = False
+    """The ``weight`` column holds example-specific costs (Fawcett 2004 s7.2)."""
+    kind_column: str | None = None
+    """The file column that made the kind (class, soft label, cost or leaf column)."""
+
+    @property
+    def input_kind(self):
+        """The :class:`~roc_dash.core.kinds.InputKind` of the dataset."""
+        from ..core.kinds import InputKind
+
+        return InputKind(kind=self.kind, classes=self.classes,
+                         reference_class=self.reference_class,
+                         weights_are_costs=self.weights_are_costs,
+                         source_column=self.kind_column)
 
     @property
     def label(self) -> str:
         """How the dataset is named in the page: its file names."""
         return ", ".join(self.files)
+
+
+def _kind_fields(kind) -> dict:
+    """DatasetInfo fields of an :class:`~roc_dash.core.kinds.InputKind` (None: binary)."""
+    if kind is None:
+        return {}
+    return {"kind": kind.kind, "classes": tuple(kind.classes),
+            "reference_class": kind.reference_class,
+            "weights_are_costs": bool(kind.weights_are_costs),
+            "kind_column": kind.source_column}
 
 
 class DatasetNotFound(KeyError):
@@ -203,8 +235,12 @@ class DatasetStore:
             pass
 
     # -- writing -------------------------------------------------------------------------
-    def put(self, table: pd.DataFrame, *, files, notes=(), digests=(), owner=None) -> DatasetInfo:
+    def put(self, table: pd.DataFrame, *, files, notes=(), digests=(), owner=None,
+            kind=None) -> DatasetInfo:
         """Store ``table`` under a new random id; return its description.
+
+        ``kind`` is the :class:`~roc_dash.core.kinds.InputKind` of the table
+        (``LoadResult.kind``; None: binary), kept in the sidecar.
 
         Expired datasets are deleted first, and the least recently used ones while the
         quota lacks room. Raises :class:`StorageFull` (nothing half-written is left) when
@@ -220,6 +256,7 @@ class DatasetStore:
             notes=tuple(notes),
             digests=tuple(digests),
             owner=owner,
+            **_kind_fields(kind),
         )
         try:
             self._atomic_write(self.dir / f"{dataset_id}.parquet",
@@ -329,7 +366,9 @@ class DatasetStore:
         if not path.exists():
             raise DatasetNotFound(dataset_id)
         raw = json.loads(path.read_text())
-        return DatasetInfo(**{k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()})
+        known = {f.name for f in fields(DatasetInfo)}  # keys of newer versions are skipped
+        return DatasetInfo(**{k: tuple(v) if isinstance(v, list) else v
+                              for k, v in raw.items() if k in known})
 
     def _remember(self, dataset_id: str, table: pd.DataFrame) -> None:
         self._cache.put(dataset_id, table)

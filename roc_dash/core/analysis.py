@@ -37,7 +37,9 @@ from .hull import (
     optimal_point,
     pc_pos,
 )
+from .kinds import is_soft, soft_instances
 from .precision_recall import average_precision_from_curve, pr_auc_interpolated
+from .soft_labels import soft_auc_interval
 from .statistics import (
     AucInterval,
     PairedAucTest,
@@ -233,8 +235,15 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
     w = _weights(frame)
     curve = roc_curve(y, s, weights=w)
     notes = []
+    soft = is_soft(frame)
+    n_rows = len(frame)
     try:
-        ci = auc_confidence_interval(y, s, weights=w, level=cond.level, method="delong")
+        if soft:  # Qin's soft labels: the interval over instances, not over the split rows
+            p, si, wi = soft_instances(frame)
+            n_rows = len(p)
+            ci = soft_auc_interval(p, si, weights=wi, level=cond.level)
+        else:
+            ci = auc_confidence_interval(y, s, weights=w, level=cond.level, method="delong")
     except ValueError as exc:  # e.g. a single positive: the variance is undefined
         ci = None
         notes.append(f"{name}: no AUC confidence interval ({exc}).")
@@ -253,7 +262,7 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
     hull = convex_hull(curve, model=name)
     return ModelAnalysis(
         name=name,
-        n_rows=len(frame),
+        n_rows=n_rows,
         n_pos=curve.n_pos,
         n_neg=curve.n_neg,
         n_folds=len(folds),
@@ -308,6 +317,8 @@ def _compare(groups: dict[str, pd.DataFrame], deadline: float | None = None
     pairs = list(itertools.combinations(groups, 2))
     for k, (a, b) in enumerate(pairs):
         _check_deadline(deadline, k, len(pairs), "paired comparisons")
+        if _fractional(groups[a]) or _fractional(groups[b]):
+            continue  # DeLong's paired test is for hard labels (soft rows are split)
         pair = paired_rows(groups[a], groups[b])
         if pair is None:
             continue
@@ -318,6 +329,14 @@ def _compare(groups: dict[str, pd.DataFrame], deadline: float | None = None
             continue
         out.append(Comparison(a=a, b=b, paired_by=how, n_rows=len(y), test=test))
     return out
+
+
+def _fractional(frame: pd.DataFrame) -> bool:
+    """True for soft-label rows with a label strictly between 0 and 1."""
+    if not is_soft(frame):
+        return False
+    p = frame["label_prob"].to_numpy(dtype=np.float64)
+    return bool(((p > 0) & (p < 1)).any())
 
 
 def analyse(table: pd.DataFrame, conditions: Conditions | None = None, *,
@@ -353,6 +372,10 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None, *,
                      f"{len(groups)} are shown. Tick fewer models to compare them.")
     else:
         comparisons = _compare(groups, deadline)
+        if len(groups) > 1 and any(_fractional(g) for g in groups.values()):
+            notes.append("Paired DeLong tests are not computed for models with soft labels "
+                         "(fractional labels split each row in two); compare their soft AUC "
+                         "intervals instead.")
     if len(by_dataset) > 1:
         notes.insert(0, spanning_note(by_dataset))
     return Analysis(

@@ -13,9 +13,25 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .columns import ColumnChoice, describe_choice, resolve_named, resolve_wide
+from ..core.kinds import (
+    BINARY,
+    CLASS_COLUMN,
+    COSTS,
+    LABEL_PROB_COLUMN,
+    LEAF_COLUMN,
+    LEAVES,
+    MULTICLASS,
+    SOFT,
+    InputKind,
+    class_score_column,
+    leaf_rows,
+    split_soft_rows,
+)
+from ..core.leaves import leaves_from_rows, leaves_from_table
+from . import kinds as _kinds
+from .columns import SCORE_NAMES, ColumnChoice, describe_choice, resolve_named, resolve_wide
 from .errors import MAX_ROWS_SHOWN, InputError, format_rows, plural, quote
-from .labels import decode_labels
+from .labels import Labels, decode_labels
 from .readers import parse_bytes, read_source
 from .values import first_true, missing_error, null_mask, to_float, to_text
 
@@ -63,6 +79,17 @@ class ReadOptions:
     id: str | None = None
     positive: str | None = None
     drop_nonfinite: bool = False
+    #: Multi-class: the column of true classes (then any number of classes >= 2); without
+    #: it a label column with three or more values and score_<class> columns is multi-class.
+    class_column: str | None = None
+    #: Soft labels: True (the label column, or ``label_prob``, holds P(positive)) or the
+    #: name of that column; None: a ``label_prob`` column is used when no label column is.
+    soft_labels: bool | str | None = None
+    #: Example-specific costs: the cost column (default: a column named ``cost``).
+    cost: str | None = None
+    #: Leaves: read per-row leaf assignments (a ``leaf`` and a label column); a table with
+    #: ``leaf``, ``pos`` and ``neg`` columns is a leaf table without it.
+    leaves: bool = False
 
     def __post_init__(self) -> None:
         score = self.score
@@ -83,6 +110,8 @@ class LoadResult:
     notes: tuple[str, ...] = field(default=())
     #: :func:`content_digest` of each file that was read (not of dropped twins), in file order.
     digests: tuple[str, ...] = field(default=())
+    #: What kind of input the table holds (see :mod:`roc_dash.core.kinds`).
+    kind: InputKind = field(default_factory=InputKind)
 
 
 def content_digest(data: bytes) -> str:
@@ -139,6 +168,9 @@ class _FilePart:
     negative: str | None
     id_column: str | None = None
     rows: _RowMap | None = None  # row numbers of the table's rows, when it has ids
+    kind: str = BINARY
+    classes: tuple[str, ...] = ()
+    kind_column: str | None = None  # the column that made the kind (class, soft, cost, leaf)
 
 
 def model_name_from_filename(filename: str) -> str:
@@ -253,10 +285,15 @@ def load_predictions(
             part.table.schema.get_field_index("model"), "model", column
         )
 
-    _check_both_classes(parts)
+    kind = _check_kinds(parts)
+    _check_both_classes([p for p in parts if p.kind != SOFT])
+    _check_soft_totals([p for p in parts if p.kind == SOFT])
 
     with_id = any("id" in part.table.column_names for part in parts)
     schema = _SCHEMA.append(pa.field("id", pa.string())) if with_id else _SCHEMA
+    for extra in parts[0].table.schema:
+        if extra.name not in schema.names:
+            schema = schema.append(extra)
     tables = []
     for part in parts:
         table = part.table
@@ -268,24 +305,93 @@ def load_predictions(
         _check_unique_ids(combined, parts)
     frame = combined.to_pandas()
     frame.index = pd.RangeIndex(len(frame))
-    return LoadResult(table=frame, notes=tuple(notes), digests=tuple(seen))
+    if kind.kind == SOFT:
+        frame = split_soft_rows(frame)
+    return LoadResult(table=frame, notes=tuple(notes), digests=tuple(seen), kind=kind)
+
+
+def _check_kinds(parts: list[_FilePart]) -> InputKind:
+    """All files of one load are of one kind (and multi-class files of the same classes)."""
+    first = parts[0]
+    for part in parts[1:]:
+        if part.kind != first.kind:
+            raise InputError(
+                f"{part.name}: is a {part.kind} file but {first.name} is a {first.kind} file; "
+                "files loaded together must be of one kind. Load them separately.",
+                file=part.name)
+        if part.classes != first.classes:
+            raise InputError(
+                f"{part.name}: has the classes {', '.join(map(quote, part.classes))} but "
+                f"{first.name} has {', '.join(map(quote, first.classes))}; multi-class files "
+                "loaded together need the same classes (same score columns, same order).",
+                file=part.name)
+    reference = first.positive if first.kind == MULTICLASS else None
+    return InputKind(kind=first.kind, classes=first.classes, reference_class=reference,
+                     weights_are_costs=first.kind == COSTS, source_column=first.kind_column)
+
+
+def _check_soft_totals(parts: list[_FilePart]) -> None:
+    """Soft labels: every (model, fold) needs positive mass n+ = sum w p and negative mass
+    n- = sum w (1 - p) (Qin eq. 8), or its ROC curve is undefined."""
+    for part in parts:
+        t = part.table
+        frame = pd.DataFrame({"model": t.column("model").to_pandas().fillna(""),
+                              "fold": t.column("fold").to_pandas(),
+                              "pos": (t.column("weight").to_numpy()
+                                      * t.column(LABEL_PROB_COLUMN).to_numpy()),
+                              "neg": (t.column("weight").to_numpy()
+                                      * (1.0 - t.column(LABEL_PROB_COLUMN).to_numpy()))})
+        sums = frame.groupby(["model", "fold"], sort=False).sum()
+        bad = sums[(sums["pos"] <= 0) | (sums["neg"] <= 0)]
+        if len(bad):
+            (model, fold), row = next(iter(bad.iterrows()))
+            what = "positive" if row["pos"] <= 0 else "negative"
+            model_text = f"model {quote(model)}" if model else "the file"
+            raise InputError(
+                f"{part.name}: {model_text} has no {what} mass in fold {quote(fold)} (its soft "
+                f"labels are all {'0' if what == 'positive' else '1'}), so its ROC curve is "
+                "undefined. Add rows of the other class, or remove this fold.",
+                file=part.name, column=part.label_column)
 
 
 def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, list[str]]:
     notes: list[str] = []
     choice_box: list[ColumnChoice] = []
+    state: dict = {}
 
     def choose(names: list[str]) -> set[str]:
-        choice = resolve_named(
-            names,
-            name,
-            label=options.label,
-            score=options.score,
-            model=options.model,
-            fold=options.fold,
-            weight=options.weight,
-            id=options.id,
-        )
+        if _kinds.leaves_header(names, options):
+            state["leaves"] = True
+            return {_kinds._match(names, "leaf")}
+        leaf = _kinds.leaf_rows_header(names, options)
+        soft = _kinds.soft_column(names, options, name)
+        cost = _kinds.cost_column(names, options, name)
+        state.update(leaf=leaf, soft=soft, cost=cost)
+        label = options.class_column or soft or options.label
+        weight = cost or options.weight
+        mc_possible = leaf is None and soft is None and bool(
+            options.class_column
+            or (options.score is None and not _kinds._has_any(names, SCORE_NAMES)))
+        state["mc_possible"] = mc_possible
+        if leaf is not None:
+            choice = _roles(names, name, label, weight, options, exclude={leaf})
+        else:
+            try:
+                choice = resolve_named(
+                    names,
+                    name,
+                    label=label,
+                    score=options.score,
+                    model=options.model,
+                    fold=options.fold,
+                    weight=weight,
+                    id=options.id,
+                )
+            except InputError as exc:
+                if not mc_possible:
+                    raise
+                state["error"] = exc
+                choice = _roles(names, name, label, weight, options)
         choice_box.append(choice)
         return choice.text_columns()
 
@@ -299,8 +405,34 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
             "prediction below the header.",
             file=name,
         )
-    choice = resolve_wide(choice_box[0], table.schema, name, parsed.unnamed)
-    notes.extend(describe_choice(choice, name))
+    if state.get("leaves"):
+        return _leaf_table_part(name, table.to_pandas(), notes)
+    base = choice_box[0]
+    mc = None
+    if state["mc_possible"]:
+        mc = _kinds.confirm_multiclass(table, base.label, base.used(), options, name)
+    if mc is None and "error" in state:
+        raise state["error"]
+    soft, cost, leaf = state["soft"], state["cost"], state["leaf"]
+    kind = MULTICLASS if mc else SOFT if soft else LEAVES if leaf else COSTS if cost else BINARY
+    if mc is not None:
+        choice = ColumnChoice(label=base.label, scores=mc.scores, wide=False, model=base.model,
+                              fold=base.fold, weight=base.weight, id=base.id, how=base.how)
+        notes.append(
+            f"{name}: read as a multi-class file: column {quote(mc.label)} holds "
+            f"{len(mc.classes)} classes ({', '.join(quote(c) for c in mc.classes)}), scored by "
+            f"{', '.join(quote(c) for c in mc.scores)}.")
+    elif leaf is not None:
+        choice = base
+    else:
+        choice = resolve_wide(base, table.schema, name, parsed.unnamed)
+        notes.extend(describe_choice(choice, name))
+    if soft is not None:
+        notes.append(f"{name}: column {quote(choice.label)} read as soft labels (the "
+                     "probability that each row is positive; Qin's eq. 8).")
+    if cost is not None:
+        notes.append(f"{name}: column {quote(cost)} read as example-specific costs (the "
+                     "rows' weights; ROC axes are fractions of cost, Fawcett 2004 s7.2).")
 
     n = table.num_rows
     decimal_comma = parsed.delimiter == ";"
@@ -361,7 +493,13 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
         finite_masks.append(finite)
 
     # rows that survive in at least one score column: everything else is validated on them
-    keep_any = np.logical_or.reduce(finite_masks) if len(finite_masks) > 1 else finite_masks[0]
+    if leaf is not None:
+        finite_masks = [np.ones(n, dtype=bool)]
+    if len(finite_masks) > 1:
+        combine = np.logical_and if mc is not None else np.logical_or
+        keep_any = combine.reduce(finite_masks)
+    else:
+        keep_any = finite_masks[0]
     if keep_any.all():
         positions = None
         kept = n
@@ -382,7 +520,35 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
         def sub(column: str) -> pa.ChunkedArray:
             return table.column(column).take(take_index)
 
-    labels = decode_labels(sub(choice.label), rows, name, choice.label, options.positive)
+    label_prob = class_text = None
+    if mc is not None:
+        class_text = to_text(sub(choice.label), name, choice.label, integral_text=True)
+        missing = null_mask(class_text)
+        if missing.any():
+            raise missing_error(missing, rows, name, choice.label,
+                                "Every row needs a class (its true class);",
+                                "fill them in or remove these rows.")
+        reference = mc.classes[0]
+        if options.positive is not None and str(options.positive).strip():
+            wanted = _kinds.normalise(str(options.positive))
+            found = [c for c in mc.classes if _kinds.normalise(c) == wanted]
+            if not found:
+                raise InputError(
+                    f"{name}: the reference class {quote(str(options.positive).strip())} is not "
+                    f"one of the classes {', '.join(quote(c) for c in mc.classes)}. Choose one "
+                    "of these (--positive CLASS).", file=name, column=choice.label)
+            reference = found[0]
+        labels = Labels(
+            values=pc.equal(class_text, reference).to_numpy(zero_copy_only=False).astype(bool),
+            positive=reference, negative=None)
+    elif soft is not None:
+        label_prob = to_float(sub(choice.label), rows, name, choice.label,
+                              "Soft labels must be numbers from 0 to 1",
+                              decimal_comma=decimal_comma)
+        _kinds.check_soft(label_prob, rows, name, choice.label)
+        labels = Labels(values=label_prob > 0.0, positive=None, negative=None)
+    else:
+        labels = decode_labels(sub(choice.label), rows, name, choice.label, options.positive)
 
     if choice.weight is not None:
         weights = to_float(
@@ -393,7 +559,10 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
             "Weights must be numbers (0 or more)",
             decimal_comma=decimal_comma,
         )
-        _check_weights(weights, rows, name, choice.weight)
+        if cost is not None:
+            _kinds.check_costs(weights, rows, name, choice.weight)
+        else:
+            _check_weights(weights, rows, name, choice.weight)
     else:
         weights = np.ones(kept)
 
@@ -424,11 +593,30 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
         model = pa.nulls(kept, pa.string())
         column_models = ()
 
+    if leaf is not None:
+        return _leaf_rows_part(name, text_column(leaf, "leaf", True), labels, weights,
+                               choice.label, leaf, notes)
     label_array = pa.array(labels.values, type=pa.bool_())
     weight_array = pa.array(weights, type=pa.float64())
     pieces = []
     piece_masks: list[np.ndarray | None] = []
-    for column, values, finite in zip(choice.scores, score_values, finite_masks, strict=True):
+    if mc is not None:  # one piece: every class score kept side by side
+        ref = mc.classes.index(labels.positive)
+        columns = {"label": label_array,
+                   "score": pa.array(_kept(score_values[ref], positions), type=pa.float64()),
+                   "model": model, "fold": fold, "weight": weight_array}
+        if ids is not None:
+            columns["id"] = ids
+        columns[CLASS_COLUMN] = class_text
+        for cls, values in zip(mc.classes, score_values, strict=True):
+            columns[class_score_column(cls)] = pa.array(_kept(values, positions),
+                                                        type=pa.float64())
+        pieces.append(pa.table(columns))
+        piece_masks.append(None)
+        score_items = []
+    else:
+        score_items = list(zip(choice.scores, score_values, finite_masks, strict=True))
+    for column, values, finite in score_items:
         kept_values = values if positions is None else values[positions]
         columns = {
             "label": label_array,
@@ -441,6 +629,8 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
         }
         if ids is not None:
             columns["id"] = ids
+        if label_prob is not None:
+            columns[LABEL_PROB_COLUMN] = pa.array(_kept(label_prob, None), type=pa.float64())
         piece = pa.table(columns)
         local_finite = finite if positions is None else finite[positions]
         if not local_finite.all():
@@ -465,9 +655,91 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
             negative=labels.negative,
             id_column=choice.id,
             rows=_RowMap(rows, kept, piece_masks) if ids is not None else None,
+            kind=kind,
+            classes=mc.classes if mc is not None else (),
+            kind_column=(mc.label if mc is not None else soft if soft is not None
+                         else cost),
         ),
         notes,
     )
+
+
+def _kept(values: np.ndarray, positions: np.ndarray | None) -> np.ndarray:
+    return values if positions is None else values[positions]
+
+
+def _roles(names: list[str], filename: str, label: str | None, weight: str | None,
+           options: ReadOptions, exclude: set[str] = frozenset()) -> ColumnChoice:
+    """Label, model, fold, weight and id columns without a score column (multi-class and
+    per-row leaf files), found as :func:`resolve_named` finds them."""
+    from .columns import OPTIONAL_ROLES, _by_name, _override, not_found
+
+    chosen: dict[str, str | None] = {}
+    how: dict[str, str] = {}
+    overrides = {"label": label, "model": options.model, "fold": options.fold,
+                 "weight": weight, "id": options.id}
+    taken = set(exclude)
+    for role, wanted in overrides.items():
+        if wanted is not None and str(wanted).strip():
+            chosen[role] = _override(names, str(wanted), role, filename)
+            taken.add(chosen[role])
+            how[role] = "override"
+    for role in ("label", *OPTIONAL_ROLES):
+        if role not in chosen:
+            chosen[role] = _by_name(names, role, taken, filename)
+            if chosen[role] is not None:
+                taken.add(chosen[role])
+                how[role] = "name"
+    if chosen["label"] is None:
+        raise not_found(filename, "label", names)
+    return ColumnChoice(label=chosen["label"], model=chosen["model"], fold=chosen["fold"],
+                        weight=chosen["weight"], id=chosen["id"], how=how)
+
+
+def _leaf_part(name: str, leaves: pd.DataFrame, column: str) -> _FilePart:
+    rows = leaf_rows(leaves, model="")
+    table = pa.table({
+        "label": pa.array(rows["label"].to_numpy(), type=pa.bool_()),
+        "score": pa.array(rows["score"].to_numpy(), type=pa.float64()),
+        "model": pa.nulls(len(rows), pa.string()),
+        "fold": pa.array(rows["fold"].astype(str).tolist(), type=pa.string()),
+        "weight": pa.array(rows["weight"].to_numpy(), type=pa.float64()),
+        LEAF_COLUMN: pa.array(rows[LEAF_COLUMN].astype(str).tolist(), type=pa.string()),
+    })
+    return _FilePart(name=name, table=table, label_column=column, needs_model_name=True,
+                     has_fold=False, column_models=(), positive=None, negative=None,
+                     kind=LEAVES, kind_column=column)
+
+
+def _leaf_table_part(name: str, frame: pd.DataFrame, notes: list[str]
+                     ) -> tuple[_FilePart, list[str]]:
+    """A leaf table (``leaf``, ``pos``, ``neg``; Flach et al. s4) as canonical rows."""
+    try:
+        leaves = leaves_from_table(frame)
+    except ValueError as exc:
+        raise InputError(
+            f"{name}: read as a decision-tree leaf table (columns leaf, pos, neg), but {exc}. "
+            "Each row is one leaf with its numbers of positive (pos) and negative (neg) "
+            "training or test instances; fix the table.", file=name) from None
+    notes.append(f"{name}: read as a decision-tree leaf table ({plural(len(leaves), 'leaf', 'leaves')}"
+                 ", 'leaf', 'pos', 'neg'); each leaf is scored by its share of positives.")
+    return _leaf_part(name, leaves, "leaf"), notes
+
+
+def _leaf_rows_part(name: str, leaf: pa.Array, labels: Labels, weights: np.ndarray,
+                    label_column: str, leaf_column: str, notes: list[str]
+                    ) -> tuple[_FilePart, list[str]]:
+    """Per-row leaf assignments (``--leaves``) aggregated into a leaf table."""
+    try:
+        leaves = leaves_from_rows(leaf.to_pylist(), labels.values, weights=weights)
+        leaves = leaves_from_table(leaves)
+    except ValueError as exc:
+        raise InputError(f"{name}: cannot make a leaf table from columns {quote(leaf_column)} "
+                         f"and {quote(label_column)}: {exc}.", file=name,
+                         column=leaf_column) from None
+    notes.append(f"{name}: rows aggregated by column {quote(leaf_column)} into "
+                 f"{plural(len(leaves), 'leaf', 'leaves')} (decision-tree leaves).")
+    return _leaf_part(name, leaves, leaf_column), notes
 
 
 def _check_weights(weights: np.ndarray, rows, name: str, column: str) -> None:

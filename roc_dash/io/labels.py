@@ -105,9 +105,9 @@ def decode_labels(
             values += f", … ({many:,} in all)"
         raise InputError(
             f"{filename}: column {quote(name)} has {count} distinct values ({values}); a label "
-            "column must have exactly two classes. Multi-class labels are not supported: "
-            "reduce the labels to two classes (e.g. one class against all others) and try "
-            "again.",
+            "column must have exactly two classes. Multi-class files need one score column "
+            "per class, named score_<class> (or like the class) instead of one score column; "
+            "or reduce the labels to two classes (e.g. one class against all others).",
             file=filename,
             column=name,
         )

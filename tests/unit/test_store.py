@@ -194,3 +194,35 @@ def test_sto014_sign_in_through_a_proxy_and_owned_datasets(tmp_path, monkeypatch
     assert not (store.dir / f"{info.id}.parquet").exists()
     monkeypatch.delenv("ROC_DASH_USER_HEADER")
     assert create_app(data_dir=tmp_path).server.test_client().get("/").status_code == 200
+
+
+def test_sto015_input_kind_is_kept_and_old_sidecars_load_as_binary(tmp_path):
+    import json
+    from importlib import resources
+
+    from roc_dash.core.kinds import InputKind
+
+    store = DatasetStore(tmp_path)
+    data = (resources.files("roc_dash.data") / "multiclass_demo.csv").read_bytes()
+    result = load_predictions([("multiclass_demo.csv", data)])
+    info = store.put(result.table, files=["multiclass_demo.csv"], kind=result.kind)
+    fresh = DatasetStore(tmp_path)
+    got = fresh.info(info.id)
+    assert got.kind == "multiclass" and got.classes == ("class_0", "class_1", "class_2")
+    assert got.reference_class == "class_0" and got.kind_column == "class"
+    assert got.input_kind == result.kind
+    pd.testing.assert_frame_equal(fresh.get(info.id), result.table)
+    # a sidecar written before the kind existed (no kind keys) loads as binary
+    plain = store.put(_table(), files=["old.csv"])
+    path = tmp_path / "datasets" / f"{plain.id}.json"
+    raw = json.loads(path.read_text())
+    for key in ("kind", "classes", "reference_class", "weights_are_costs", "kind_column"):
+        raw.pop(key)
+    raw["from_a_newer_version"] = 1  # unknown keys are skipped
+    path.write_text(json.dumps(raw))
+    old = DatasetStore(tmp_path).info(plain.id)
+    assert old.kind == "binary" and old.classes == () and not old.weights_are_costs
+    assert old.input_kind == InputKind()
+    costs = store.put(_table(), files=["c.csv"], kind=InputKind(kind="costs",
+                                                                 weights_are_costs=True))
+    assert DatasetStore(tmp_path).info(costs.id).weights_are_costs
