@@ -233,7 +233,21 @@ def load_predictions(
         part, file_notes = _load_one(name, data, options)
         parts.append(part)
         notes.extend(file_notes)
+    return assemble(parts, notes, existing_models, digests=tuple(seen))
 
+
+def assemble(
+    parts: list[_FilePart],
+    notes: list[str],
+    existing_models: Iterable[str] = (),
+    *,
+    digests: tuple[str, ...] = (),
+) -> LoadResult:
+    """The canonical table of validated file parts: models named after their files where
+    needed (unique among ``existing_models`` and the files' own), every (model, fold) checked
+    for both classes, ids checked per model, all parts concatenated in order. Shared by
+    :func:`load_predictions` and the aggregating engines (:mod:`roc_dash.io.engines`), whose
+    parts carry a ``rows`` column (input rows per table row), kept in the result."""
     taken = set(existing_models)
     for part in parts:
         taken.update(part.column_models)
@@ -257,6 +271,8 @@ def load_predictions(
 
     with_id = any("id" in part.table.column_names for part in parts)
     schema = _SCHEMA.append(pa.field("id", pa.string())) if with_id else _SCHEMA
+    if all("rows" in part.table.column_names for part in parts):
+        schema = schema.append(pa.field("rows", pa.int64()))
     tables = []
     for part in parts:
         table = part.table
@@ -268,7 +284,7 @@ def load_predictions(
         _check_unique_ids(combined, parts)
     frame = combined.to_pandas()
     frame.index = pd.RangeIndex(len(frame))
-    return LoadResult(table=frame, notes=tuple(notes), digests=tuple(seen))
+    return LoadResult(table=frame, notes=tuple(notes), digests=digests)
 
 
 def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, list[str]]:
@@ -506,28 +522,35 @@ def _check_both_classes(parts: list[_FilePart]) -> None:
         table = part.table
         models = pc.unique(table.column("model"))
         folds = pc.unique(table.column("fold"))
+        # aggregated parts: each table row stands for ``rows`` input rows
+        n = (
+            table.column("rows")
+            if "rows" in table.column_names
+            else pa.repeat(pa.scalar(1, pa.int64()), table.num_rows)
+        )
         if len(models) == 1 and len(folds) == 1:
             label = table.column("label")
-            pos = pc.sum(pc.cast(label, pa.int64())).as_py() or 0
-            counts = [(models[0].as_py(), folds[0].as_py(), pos, table.num_rows)]
+            pos = pc.sum(pc.if_else(label, n, 0)).as_py() or 0
+            counts = [(models[0].as_py(), folds[0].as_py(), pos, pc.sum(n).as_py() or 0)]
         else:
             grouped = (
                 pa.table(
                     {
                         "model": table.column("model"),
                         "fold": table.column("fold"),
-                        "pos": pc.cast(table.column("label"), pa.int64()),
+                        "pos": pc.if_else(table.column("label"), n, 0),
+                        "n": n,
                     }
                 )
                 .group_by(["model", "fold"], use_threads=False)
-                .aggregate([("pos", "sum"), ("pos", "count")])
+                .aggregate([("pos", "sum"), ("n", "sum")])
             )
             counts = list(
                 zip(
                     grouped.column("model").to_pylist(),
                     grouped.column("fold").to_pylist(),
                     grouped.column("pos_sum").to_pylist(),
-                    grouped.column("pos_count").to_pylist(),
+                    grouped.column("n_sum").to_pylist(),
                     strict=True,
                 )
             )
