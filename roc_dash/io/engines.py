@@ -387,7 +387,11 @@ class _Spark:
                 ) from None
             session = (SparkSession.builder.master(os.environ.get("ROC_DASH_SPARK_MASTER",
                                                                   "local[*]"))
-                       .appName("roc-dash").getOrCreate())
+                       .appName("roc-dash")
+                       .config("spark.ui.showConsoleProgress", "false")
+                       .config("spark.ui.enabled", "false")
+                       .getOrCreate())
+            session.sparkContext.setLogLevel("ERROR")
         self.spark = session
         self._views: dict[tuple, str] = {}
 
