@@ -460,7 +460,7 @@ def _sum(table: pa.Table, column: str, mask: np.ndarray | None = None) -> int:
 def _map_distinct(column: pa.ChunkedArray | pa.Array,
                   convert: Callable[[pa.Array], pa.Array]) -> pa.Array:
     """Apply ``convert`` to the distinct values of ``column`` and spread the result back."""
-    encoded = plain(column).dictionary_encode()
+    encoded = pc.dictionary_encode(plain(column), null_encoding="encode")
     return pc.take(convert(encoded.dictionary), encoded.indices)
 
 
@@ -546,7 +546,7 @@ def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
     kept = int(n.sum())
 
     # --- labels: decoded on their distinct values, exactly as in memory
-    encoded = plain(raw.column("l")).dictionary_encode()
+    encoded = pc.dictionary_encode(plain(raw.column("l")), null_encoding="encode")
     missing = _missing_labels(encoded.dictionary)
     indices = encoded.indices.to_numpy(zero_copy_only=False)
     if missing.any():
