@@ -543,7 +543,6 @@ def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
     if not finite.all():
         raw = raw.filter(pa.array(finite))
         n = n[finite]
-    kept = int(n.sum())
 
     # --- labels: decoded on their distinct values, exactly as in memory
     encoded = pc.dictionary_encode(plain(raw.column("l")), null_encoding="encode")
@@ -628,7 +627,7 @@ def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
         positive=labels.positive,
         negative=labels.negative,
     )
-    return part, notes, kept
+    return part, notes, total_rows
 
 
 def aggregate_predictions(

@@ -188,6 +188,7 @@ def test_eng006_bad_input_messages(tmp_path):
     dropped = aggregate_predictions([tmp_path / "s.parquet"],
                                     options=ReadOptions(drop_nonfinite=True))
     assert dropped.table["rows"].sum() == len(frame) - 4
+    assert dropped.table.attrs["input_rows"] == len(frame)
     assert any("dropped 4 rows" in n for n in dropped.notes)
     # missing labels
     bad = frame.astype({"label": float})
@@ -305,6 +306,6 @@ def test_eng010_spark_local_mode_gives_the_same_aggregated_table(tmp_path):
     spark = aggregate_predictions([ds], options=options, engine="spark")
     duck = aggregate_predictions([ds], options=options, engine="duckdb")
     pd.testing.assert_frame_equal(spark.table, duck.table)
-    assert spark.notes[0].startswith("Spark aggregated 2,000 rows of 3 files")
+    assert spark.notes[0].startswith(f"Spark aggregated {len(frame):,} rows of 3 files")
     with pytest.raises(InputError, match="missing or infinite"):
         aggregate_predictions([ds], engine="spark")
