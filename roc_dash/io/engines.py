@@ -288,13 +288,14 @@ def _aggregate_sql(d: _Dialect, relation: str, choice, schema: pa.Schema,
         w_missing = f"({w} IS NULL OR {d.nan(w)})"
         w_invalid = f"({w} < 0 OR {d.nonfinite(w)})"
         weight_sql = (f"SUM(CASE WHEN {w_missing} OR {w_invalid} THEN 0 ELSE {w} END) AS w, "
-                      f"SUM(CASE WHEN {w_missing} THEN 1 ELSE 0 END) AS w_missing, "
-                      f"SUM(CASE WHEN {w_invalid} AND NOT {w_missing} THEN 1 ELSE 0 END) "
-                      "AS w_invalid, "
-                      f"SUM(CASE WHEN {w_bad or 'FALSE'} THEN 1 ELSE 0 END) AS w_bad")
+                      f"CAST(SUM(CASE WHEN {w_missing} THEN 1 ELSE 0 END) AS BIGINT) AS w_missing, "
+                      f"CAST(SUM(CASE WHEN {w_invalid} AND NOT {w_missing} THEN 1 ELSE 0 END) "
+                      "AS BIGINT) AS w_invalid, "
+                      f"CAST(SUM(CASE WHEN {w_bad or 'FALSE'} THEN 1 ELSE 0 END) AS BIGINT) "
+                      "AS w_bad")
     else:
-        weight_sql = ("CAST(COUNT(*) AS DOUBLE) AS w, 0 AS w_missing, 0 AS w_invalid, "
-                      "0 AS w_bad")
+        weight_sql = ("CAST(COUNT(*) AS DOUBLE) AS w, CAST(0 AS BIGINT) AS w_missing, "
+                      "CAST(0 AS BIGINT) AS w_invalid, CAST(0 AS BIGINT) AS w_bad")
     model = d.quote(choice.model) if choice.model else "NULL"
     fold = d.quote(choice.fold) if choice.fold else "NULL"
     label = d.quote(choice.label)
@@ -306,8 +307,8 @@ def _aggregate_sql(d: _Dialect, relation: str, choice, schema: pa.Schema,
         keys = ", ".join(e for e in (m, fold, label, s) if e != "NULL")
         selects.append(
             f"SELECT {k} AS k, {m} AS m, {fold} AS f, {label} AS l, {s} AS s, "
-            f"COUNT(*) AS n, {weight_sql}, "
-            f"SUM(CASE WHEN {s_bad or 'FALSE'} THEN 1 ELSE 0 END) AS s_bad "
+            f"CAST(COUNT(*) AS BIGINT) AS n, {weight_sql}, "
+            f"CAST(SUM(CASE WHEN {s_bad or 'FALSE'} THEN 1 ELSE 0 END) AS BIGINT) AS s_bad "
             f"FROM {relation} GROUP BY {keys}"
         )
     return " UNION ALL ".join(selects)
@@ -452,8 +453,7 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _sum(table: pa.Table, column: str, mask: np.ndarray | None = None) -> int:
-    values = table.column(column).to_numpy(zero_copy_only=False)
-    values = np.nan_to_num(values.astype(np.float64))
+    values = pc.fill_null(table.column(column), 0).to_numpy().astype(np.int64)
     return int(values[mask].sum() if mask is not None else values.sum())
 
 
