@@ -46,6 +46,7 @@ lint: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(PY) bench/bench_core.py
 	$(PY) bench/bench_app.py
+	$(PY) bench/bench_engines.py --rows 10000000
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -40,9 +40,24 @@ def _fpr_max(text: str) -> float:
     return value
 
 
+def _load(args: argparse.Namespace, options):
+    """Read the files in memory, or aggregate them in an engine (``--engine``; ``auto``:
+    DuckDB for Parquet, globs, directories and text beyond the in-memory limits)."""
+    from .io import load_predictions
+    from .io.engines import aggregate_predictions, should_stream
+
+    engine = args.engine
+    if engine == "auto":
+        engine = "duckdb" if should_stream(args.files) else "memory"
+    if engine != "memory":
+        return aggregate_predictions(args.files, options=options, engine=engine)
+    # the same file twice would count its predictions twice: refuse it, naming both
+    return load_predictions(args.files, options=options, duplicate_files="error")
+
+
 def _report(args: argparse.Namespace) -> int:
     from .core.analysis import Conditions, analyse
-    from .io import InputError, ReadOptions, load_predictions
+    from .io import InputError, ReadOptions
     from .report import build_report
 
     options = ReadOptions(
@@ -51,8 +66,7 @@ def _report(args: argparse.Namespace) -> int:
         drop_nonfinite=args.drop_nonfinite, **_kind_options(args),
     )
     try:
-        # the same file twice would count its predictions twice: refuse it, naming both
-        result = load_predictions(args.files, options=options, duplicate_files="error")
+        result = _load(args, options)
     except InputError as exc:
         print(f"roc-dash: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -199,6 +213,12 @@ def _parser() -> argparse.ArgumentParser:
                         help="label value of the positive class, when labels are ambiguous")
     report.add_argument("--drop-nonfinite", action="store_true",
                         help="drop rows whose score is missing, NaN or infinite instead of failing")
+    report.add_argument("--engine", choices=["auto", "memory", "duckdb", "spark"],
+                        default="auto",
+                        help="where rows are read: memory (row by row), duckdb or spark "
+                             "(aggregated to counts per model, fold, score and label: any "
+                             "size, no paired tests); auto (default): duckdb for Parquet, "
+                             "quoted globs, directories and text beyond the memory limits")
     report.add_argument("--cost-fp", type=_positive_float, default=1.0, metavar="X",
                         help="cost of a false positive (default 1)")
     report.add_argument("--cost-fn", type=_positive_float, default=1.0, metavar="Y",

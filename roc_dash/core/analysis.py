@@ -1,7 +1,9 @@
 """Everything the report and the dashboard show, computed from one canonical table.
 
 One call, :func:`analyse`, turns the table produced by :mod:`roc_dash.io` (columns ``label``,
-``score``, ``model``, ``fold``, ``weight`` and optionally ``id``) and the operating
+``score``, ``model``, ``fold``, ``weight`` and optionally ``id``; an aggregated table, from
+:mod:`roc_dash.io.engines`, has a ``rows`` column instead: input rows per row, with the
+weights summed) and the operating
 conditions (costs, deployment prior, FPR limit) into small frozen result objects. Each number
 comes from the module named after what it computes; this module only assembles them.
 """
@@ -236,7 +238,7 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
     curve = roc_curve(y, s, weights=w)
     notes = []
     soft = is_soft(frame)
-    n_rows = len(frame)
+    n_rows = int(frame["rows"].sum()) if "rows" in frame.columns else len(frame)
     try:
         if soft:  # Qin's soft labels: the interval over instances, not over the split rows
             p, si, wi = soft_instances(frame)
@@ -370,6 +372,12 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None, *,
         comparisons = []
         notes.append(f"Paired DeLong tests are computed for at most {max_compared} models; "
                      f"{len(groups)} are shown. Tick fewer models to compare them.")
+    elif "rows" in table.columns:
+        # counts per (model, fold, score, label): which rows belong together is lost, and
+        # pairing groups "by row order" would be meaningless (DeLong 1988 needs instances)
+        comparisons = []
+        if len(groups) > 1:
+            notes.append(AGGREGATED_NOTE)
     else:
         comparisons = _compare(groups, deadline)
         if len(groups) > 1 and any(_fractional(g) for g in groups.values()):
@@ -388,6 +396,15 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None, *,
         data_prevalence=data_prior,
         dataset_prevalence=by_dataset,
     )
+
+
+#: Why an aggregated table (a ``rows`` column) gets no paired comparisons.
+AGGREGATED_NOTE = (
+    "No paired DeLong tests between models: the input was aggregated to counts per (model, "
+    "fold, score, label), which keeps each model's ROC curve, AUC and its DeLong interval "
+    "exact but not which rows two models scored in common. Use --engine memory (input within "
+    "the in-memory limits, with an id column or rows in the same order) for the paired tests."
+)
 
 
 def spanning_note(by_dataset: dict[str, float]) -> str:

@@ -265,7 +265,21 @@ def load_predictions(
         part, file_notes = _load_one(name, data, options)
         parts.append(part)
         notes.extend(file_notes)
+    return assemble(parts, notes, existing_models, digests=tuple(seen))
 
+
+def assemble(
+    parts: list[_FilePart],
+    notes: list[str],
+    existing_models: Iterable[str] = (),
+    *,
+    digests: tuple[str, ...] = (),
+) -> LoadResult:
+    """The canonical table of validated file parts: models named after their files where
+    needed (unique among ``existing_models`` and the files' own), every (model, fold) checked
+    for both classes, ids checked per model, all parts concatenated in order. Shared by
+    :func:`load_predictions` and the aggregating engines (:mod:`roc_dash.io.engines`), whose
+    parts carry a ``rows`` column (input rows per table row), kept in the result."""
     taken = set(existing_models)
     for part in parts:
         taken.update(part.column_models)
@@ -291,7 +305,7 @@ def load_predictions(
 
     with_id = any("id" in part.table.column_names for part in parts)
     schema = _SCHEMA.append(pa.field("id", pa.string())) if with_id else _SCHEMA
-    for extra in parts[0].table.schema:
+    for extra in parts[0].table.schema:  # kind columns (class, label_prob, leaf), rows
         if extra.name not in schema.names:
             schema = schema.append(extra)
     tables = []
@@ -307,7 +321,7 @@ def load_predictions(
     frame.index = pd.RangeIndex(len(frame))
     if kind.kind == SOFT:
         frame = split_soft_rows(frame)
-    return LoadResult(table=frame, notes=tuple(notes), digests=tuple(seen), kind=kind)
+    return LoadResult(table=frame, notes=tuple(notes), digests=digests, kind=kind)
 
 
 def _check_kinds(parts: list[_FilePart]) -> InputKind:
@@ -778,28 +792,35 @@ def _check_both_classes(parts: list[_FilePart]) -> None:
         table = part.table
         models = pc.unique(table.column("model"))
         folds = pc.unique(table.column("fold"))
+        # aggregated parts: each table row stands for ``rows`` input rows
+        n = (
+            table.column("rows")
+            if "rows" in table.column_names
+            else pa.repeat(pa.scalar(1, pa.int64()), table.num_rows)
+        )
         if len(models) == 1 and len(folds) == 1:
             label = table.column("label")
-            pos = pc.sum(pc.cast(label, pa.int64())).as_py() or 0
-            counts = [(models[0].as_py(), folds[0].as_py(), pos, table.num_rows)]
+            pos = pc.sum(pc.if_else(label, n, 0)).as_py() or 0
+            counts = [(models[0].as_py(), folds[0].as_py(), pos, pc.sum(n).as_py() or 0)]
         else:
             grouped = (
                 pa.table(
                     {
                         "model": table.column("model"),
                         "fold": table.column("fold"),
-                        "pos": pc.cast(table.column("label"), pa.int64()),
+                        "pos": pc.if_else(table.column("label"), n, 0),
+                        "n": n,
                     }
                 )
                 .group_by(["model", "fold"], use_threads=False)
-                .aggregate([("pos", "sum"), ("pos", "count")])
+                .aggregate([("pos", "sum"), ("n", "sum")])
             )
             counts = list(
                 zip(
                     grouped.column("model").to_pylist(),
                     grouped.column("fold").to_pylist(),
                     grouped.column("pos_sum").to_pylist(),
-                    grouped.column("pos_count").to_pylist(),
+                    grouped.column("n_sum").to_pylist(),
                     strict=True,
                 )
             )
