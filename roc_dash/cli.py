@@ -42,7 +42,7 @@ def _fpr_max(text: str) -> float:
 
 def _load(args: argparse.Namespace, options):
     """Read the files in memory, or aggregate them in an engine (``--engine``; ``auto``:
-    DuckDB for Parquet, globs, directories and text beyond the in-memory limits)."""
+    DuckDB for globs, directories and files beyond the in-memory limits)."""
     from .io import load_predictions
     from .io.engines import aggregate_predictions, should_stream
 
@@ -217,8 +217,8 @@ def _parser() -> argparse.ArgumentParser:
                         default="auto",
                         help="where rows are read: memory (row by row), duckdb or spark "
                              "(aggregated to counts per model, fold, score and label: any "
-                             "size, no paired tests); auto (default): duckdb for Parquet, "
-                             "quoted globs, directories and text beyond the memory limits")
+                             "size, no paired tests); auto (default): duckdb for quoted globs, "
+                             "directories and files beyond the in-memory limits")
     report.add_argument("--cost-fp", type=_positive_float, default=1.0, metavar="X",
                         help="cost of a false positive (default 1)")
     report.add_argument("--cost-fn", type=_positive_float, default=1.0, metavar="Y",

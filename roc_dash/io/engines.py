@@ -195,10 +195,15 @@ def expand_source(arg: str) -> Source:
 
 
 def should_stream(args: Sequence[str]) -> bool:
-    """``--engine auto``: True when any argument is a glob pattern, a directory, a Parquet
-    file, or a text file bigger than the in-memory reader accepts
-    (``ROC_DASH_MAX_DECOMPRESSED_MB``); ordinary CSV files stay in memory."""
-    limit = limits().decompressed_bytes
+    """``--engine auto``: True when any argument is a glob pattern or a directory, or when the
+    files together are more than the in-memory reader accepts: Parquet files holding more
+    than ``ROC_DASH_MAX_ROWS`` rows or ``ROC_DASH_MAX_DECOMPRESSED_MB`` of uncompressed data
+    (read from their footers), text files bigger than ``ROC_DASH_MAX_DECOMPRESSED_MB``.
+    Everything else stays in memory, where ids pair models for DeLong's paired test."""
+    import pyarrow.parquet as pq
+
+    lim = limits()
+    rows = size = 0
     for arg in args:
         arg = str(arg)
         if os.path.isdir(arg) or is_pattern(arg):
@@ -207,11 +212,16 @@ def should_stream(args: Sequence[str]) -> bool:
             with open(arg, "rb") as fh:
                 head = fh.read(4)
             if head[:4] == PARQUET_MAGIC:
-                return True
-            if head[:2] != GZIP_MAGIC and os.path.getsize(arg) > limit:
-                return True
-        except OSError:
-            continue  # the in-memory reader words the error
+                meta = pq.ParquetFile(arg).metadata
+                rows += meta.num_rows
+                size += sum(meta.row_group(k).total_byte_size
+                            for k in range(meta.num_row_groups))
+            elif head[:2] != GZIP_MAGIC:
+                size += os.path.getsize(arg)
+        except Exception:  # noqa: BLE001 - unreadable: the in-memory reader words the error
+            continue
+        if rows > lim.rows or size > lim.decompressed_bytes:
+            return True
     return False
 
 

@@ -252,9 +252,18 @@ def test_eng008_cli_engine_choice_and_notes(tmp_path, capsys, monkeypatch):
     frame = _frame(600)
     frame.to_parquet(tmp_path / "p.parquet")
     frame.to_csv(tmp_path / "p.csv", index=False)
-    assert should_stream([str(tmp_path / "p.parquet")])
+    # files the in-memory reader accepts stay in memory (ids pair models there) ...
+    assert not should_stream([str(tmp_path / "p.parquet")])
     assert not should_stream([str(tmp_path / "p.csv")])
-    assert main(["report", str(tmp_path / "p.parquet")]) == 0
+    assert should_stream([str(tmp_path)]) and should_stream([str(tmp_path / "*.parquet")])
+    # ... Parquet beyond its row or uncompressed-size limit streams (counted over all files)
+    monkeypatch.setenv("ROC_DASH_MAX_ROWS", str(len(frame) + 1))
+    assert not should_stream([str(tmp_path / "p.parquet")])
+    assert should_stream([str(tmp_path / "p.parquet")] * 2)
+    monkeypatch.setenv("ROC_DASH_MAX_ROWS", str(len(frame) - 1))
+    assert should_stream([str(tmp_path / "p.parquet")])
+    monkeypatch.delenv("ROC_DASH_MAX_ROWS")
+    assert main(["report", "--engine", "duckdb", str(tmp_path / "p.parquet")]) == 0
     out = capsys.readouterr()
     groups = len(frame.groupby(["model", "fold", "score", "label"]))
     assert f"roc-dash: note: DuckDB aggregated {len(frame):,} rows of 1 file into {groups:,} " \
