@@ -101,7 +101,7 @@ def superiority_card(graph_config: dict):
             ]),
         ]),
         html.Div(className="expert-row", title=HELP["expert"], children=[
-            html.Label("Expert's c(FN)/c(FP):", htmlFor=ids.SUP_LOW, className="control-label",
+            html.Label("Expert's c(FN)/c(FP)", htmlFor=ids.SUP_LOW, className="control-label",
                        title=HELP["expert"]),
             html.Label("low", htmlFor=ids.SUP_LOW, className="hint"),
             _ratio_input(ids.SUP_LOW, "½×now"),

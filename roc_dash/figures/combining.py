@@ -71,7 +71,7 @@ def add_repair(fig: go.Figure, repair: ConcavityRepair, model: str, *, style: in
         **FAST, x=r.fpr, y=r.tpr, mode="lines", legendgroup="repair",
         name=(f"{model} repaired ({len(repair)} concavities, AUC +{gain:.4f})"
               if len(repair) else f"{model}: no concavity to repair"),
-        line={"color": c, "width": 1.8, "dash": "dot"}, opacity=0.95,
+        line={"color": rgba(c, 0.45), "width": 4.5, "dash": "solid"},
         hovertemplate=f"{model} repaired<br>FPR %{{x:.3f}}<br>TPR %{{y:.3f}}<extra></extra>"))
     if len(repair):
         # B -> B' arrows as line segments (None separates them) and the B' markers
@@ -89,7 +89,7 @@ def add_repair(fig: go.Figure, repair: ConcavityRepair, model: str, *, style: in
         fig.add_trace(go.Scatter(
             **FAST, x=repair.fpr_repaired, y=repair.tpr_repaired, mode="markers",
             legendgroup="repair", name="B′ (repaired deepest points)",
-            marker={"symbol": "triangle-up", "size": 9, "color": c,
+            marker={"symbol": "triangle-up", "size": 11, "color": c,
                     "line": {"width": 1, "color": "white"}},
             text=text, hovertemplate="%{text}<br>FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>"))
     return fig
@@ -135,7 +135,7 @@ def add_logical(fig: go.Figure, view: LogicalView) -> go.Figure:
     return fig
 
 
-RATIO_TICKS = (0.01, 0.1, 0.25, 0.5, 1, 2, 4, 10, 100)
+RATIO_TICKS = (0.1, 0.25, 0.5, 1, 2, 4, 10)
 
 
 def superiority_figure(view: SuperiorityView, *, font_size: int = 14) -> go.Figure:
@@ -152,17 +152,16 @@ def superiority_figure(view: SuperiorityView, *, font_size: int = 14) -> go.Figu
     scale = float(np.max(d.density)) or 1.0
     fig.add_trace(go.Scatter(
         **FAST, x=np.concatenate(([d.u[0]], d.u, [d.u[-1]])),
-        y=np.concatenate(([0.0], d.density / scale, [0.0])), mode="lines", fill="toself",
+        y=np.concatenate(([0.0], 0.8 * d.density / scale, [0.0])), mode="lines", fill="toself",
         fillcolor="rgba(120,120,120,0.18)", line={"color": "rgba(90,90,90,0.6)", "width": 1},
-        name=(f"expert's belief: ratio {view.low:.3g} to {view.high:.3g}, "
-              f"most likely {view.mode:.3g}"),
+        name=(f"expert: {view.low:.3g} to {view.high:.3g}, most likely {view.mode:.3g}"),
         hovertemplate="belief over the cost ratio (scaled)<extra></extra>"))
     u, s = g.step()
-    for sign, col, who in ((1, A_COLOR, a), (-1, B_COLOR, b)):
+    for sign, col, who, tag in ((1, A_COLOR, a, "A"), (-1, B_COLOR, b, "B")):
         ys = np.where(s == sign, s, np.nan)
         fig.add_trace(go.Scatter(
             **FAST, x=u, y=ys, mode="lines", line={"color": col, "width": 5},
-            name=f"{who} cheaper", connectgaps=False,
+            name=f"{tag} = {who} cheaper", connectgaps=False,
             hovertemplate=f"{who} has the lower expected cost<extra></extra>"))
     if np.any(s == 0):
         fig.add_trace(go.Scatter(
@@ -173,17 +172,16 @@ def superiority_figure(view: SuperiorityView, *, font_size: int = 14) -> go.Figu
                   line={"color": "#b00020", "width": 2}, name="current ratio")
     base_layout(fig, x_title="Cost ratio c(FN)/c(FP) (axis: k/(1+k))", y_title="",
                 font_size=font_size, square=False, x_range=(0, 1), y_range=(-1.35, 1.35))
-    ticks = [t for t in RATIO_TICKS]
+    ticks = list(RATIO_TICKS)
     fig.update_xaxes(tickvals=[float(ratio_to_unit(t)) for t in ticks],
                      ticktext=[f"{t:g}" for t in ticks])
-    fig.update_yaxes(tickvals=[-1, 0, 1], ticktext=[f"{_short(b)} better", "equal",
-                                                    f"{_short(a)} better"], automargin=True)
-    title = (f"LC index {lc.lc:+.3f}: P({_short(a)} cheaper) = {lc.prob_a_better:.2f}, "
-             f"P({_short(b)} cheaper) = {lc.prob_b_better:.2f}")
+    fig.update_yaxes(tickvals=[-1, 0, 1], ticktext=["B cheaper", "equal", "A cheaper"])
+    title = (f"LC index {lc.lc:+.3f} · P(A cheaper) {lc.prob_a_better:.2f} · "
+             f"P(B cheaper) {lc.prob_b_better:.2f}")
     fig.update_layout(
         title={"text": title, "x": 0.01, "xanchor": "left", "y": 0.97,
                "font": {"size": max(font_size - 2, 11)}},
-        margin={"l": 60, "r": 20, "t": 36, "b": 40},
+        margin={"l": 80, "r": 44, "t": 36, "b": 40},
         annotations=[{"x": view.current_u, "y": 1.25, "yanchor": "bottom",
                       "text": f"now {view.current_ratio:.3g}", "showarrow": False,
                       "font": {"color": "#b00020", "size": max(font_size - 3, 10)}}],
@@ -191,6 +189,3 @@ def superiority_figure(view: SuperiorityView, *, font_size: int = 14) -> go.Figu
               "high": view.high, "pair": [a, b]})
     return fig
 
-
-def _short(name: str, n: int = 18) -> str:
-    return name if len(name) <= n else name[: n - 1] + "…"
