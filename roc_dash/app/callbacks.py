@@ -49,7 +49,7 @@ from ..figures.roc import iso_line_endpoints
 from ..figures.threshold import threshold_figure
 from ..io import InputError, ReadOptions, load_predictions
 from ..io.combine import combine_datasets, distinct_model_names
-from . import ids
+from . import beyond, ids
 from .auth import current_user
 from .cache import SharedCache
 from .components import (
@@ -371,9 +371,10 @@ def conditions_text(c: Conditions) -> str:
 def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, *,
                  averaging="pooled", det=False, presentation=False, pinned=None, rev=0,
                  zoom=None, ties=False, pr_mode="pr", economics=None, threshold_model=None,
-                 threshold_axis="threshold"):
+                 threshold_axis="threshold", combine=None):
     """All views for the current data, models and conditions.
 
+    ``combine`` holds the combining overlays of the ROC view (:mod:`.beyond`).
     ``zoom`` holds the axis ranges the user zoomed each view to (``{"roc": {"x": [a, b],
     "y": [c, d], "det": bool}, "pr": ..., "cost": ...}``); they are kept.
     Returns ``(roc, pr, cost, operating panel, model table, viz data, slope text, banner,
@@ -404,6 +405,9 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     kw = {"pins": pins, "font_size": font, "colors": colors}
     roc = roc_figure(analysis, averaging=averaging if averaging in AVERAGING_MODES else "pooled",
                      det=det, ties=bool(ties), **kw)
+    beyond.overlay_roc(roc, analysis, combine, pins=pins, colors=colors, font_size=font,
+                       det=bool(det), table=lambda: cache.table(dataset_ids),
+                       population=economics.population if economics else None)
     # a new edit revision on every render: a dragged line is always redrawn where it belongs
     roc.update_layout(editrevision=f"{rev}-{uuid.uuid4().hex[:8]}")
     c = analysis.conditions
@@ -937,11 +941,12 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.PR_MODE, "value"),
         Input(ids.THRESHOLD_MODEL, "value"),
         Input(ids.THRESHOLD_AXIS, "value"),
+        Input(ids.COMBINE, "data"),
         State(ids.ZOOM, "data"),
         State(ids.VIZ_DATA, "data"),
     )
     def views(dataset_ids, models, state, averaging, level, band, samples, det, presentation,
-              pinned, ties, pr_mode, threshold_model, threshold_axis, zoom, viz):
+              pinned, ties, pr_mode, threshold_model, threshold_axis, combine, zoom, viz):
         if state is None:
             raise PreventUpdate  # the controls have not resolved the conditions yet
         conditions = conditions_from_state(state, level, band, samples)
@@ -949,6 +954,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         pr_mode = "prg" if pr_mode == "prg" else "pr"
         pins = clean_pins(pinned)
         if (ctx.triggered_id == ids.CONDITIONS and isinstance(viz, dict) and not pins
+                and not beyond.active(combine)
                 and viz.get("key") == render_key(dataset_ids, models, conditions,
                                                  averaging or "pooled", det, presentation, [],
                                                  ties, pr_mode)):
@@ -965,7 +971,10 @@ def register_callbacks(app, store: DatasetStore) -> None:
                             rev=ControlState.from_store(state).rev, zoom=zoom,
                             ties=bool(ties), pr_mode=pr_mode,
                             economics=economics_from_state(state),
-                            threshold_model=threshold_model, threshold_axis=threshold_axis)
+                            threshold_model=threshold_model, threshold_axis=threshold_axis,
+                            combine=combine)
+
+    beyond.register_beyond(app, cache, store)
 
     @app.callback(
         Output(ids.MISSING, "children"),

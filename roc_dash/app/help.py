@@ -28,6 +28,21 @@ HELP = {
     "det": "Draw the ROC on normal-deviate axes (DET curve, Martin et al. 1997).",
     "ties": "Shade the region between the optimistic and pessimistic orderings of tied "
             "scores (Fawcett 2004, §4.1, figure 6).",
+    "budget": "We can act on K cases (or a % of them): the line FPR·N(1−π) + TPR·Nπ = K; the "
+              "best classifier meeting it is where it crosses the hull, a random mix of two "
+              "vertices (Fawcett 2004, §7.4.1). N is the cases per month when set, else the "
+              "test set.",
+    "repair": "Flach & Wu's repair of a model's concavities: between hull thresholds A and C, "
+              "invert the decisions of B to get B′ = A + C − B (Fawcett 2004, §7.4.2).",
+    "logic": "AND / OR of pins A and B (or of the optimum and pin A): the rectangles they "
+             "must lie in, their positions if the two decide independently, and where they "
+             "actually fall on rows both models scored (Fawcett 2004, §7.4.3).",
+    "superiority": "Which model of the pair has the lower expected cost at each cost ratio "
+                   "c(FN)/c(FP), and the LC index: the expert's belief in the ratio "
+                   "(triangular: low, most likely, high) weighting the two sides "
+                   "(Fawcett 2004, §7.5.3; Adams & Hand 1999).",
+    "expert": "The expert's range and most likely value of c(FN)/c(FP); blank: half to twice "
+              "the current ratio, most likely the current one (Adams & Hand 1999).",
     "pr_mode": "Precision-recall at the deployment prior (Davis & Goadrich 2006) or "
                "precision-recall-gain (Flach & Kull 2015).",
     "presentation": "Large fonts and figures for a projector.",

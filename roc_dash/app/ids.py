@@ -70,6 +70,17 @@ UPLOAD_CANCEL = "upload-cancel"
 STREAMED = "streamed-upload"  # Store: {"batch": token, "stamp"} of files streamed to /upload
 UPDATE_FAILED = "update-failed"  # shown by assets/roc_dash.js when an update failed
 ROC_TIES = "roc-ties"  # Checklist: shade the tie bounds of each curve
+# combining classifiers and the LC index (Fawcett 2004 s7.4, s7.5.3; app/beyond.py)
+BUDGET = "budget"  # text: K cases, or % flagged (BUDGET_UNIT)
+BUDGET_UNIT = "budget-unit"  # RadioItems: "cases" or "percent"
+REPAIR_MODEL = "repair-model"  # Dropdown: the model whose concavities are repaired
+LOGIC = "logic"  # Checklist: AND/OR of two operating points on the ROC
+COMBINE = "combine"  # Store: the validated combining options (read by the views)
+COMBINE_RESULT = "combine-result"  # text: budget, repair and AND/OR read-outs
+SUP_A, SUP_B = "sup-a", "sup-b"  # Dropdowns: the pair of the relative superiority view
+SUP_LOW, SUP_MODE, SUP_HIGH = "sup-low", "sup-mode", "sup-high"  # expert's cost ratios
+SUP_GRAPH = "sup-graph"
+SUP_MSG = "sup-message"
 PR_MODE = "pr-mode"  # RadioItems: "pr" or "prg" (precision-recall-gain)
 COPY_STATUS = "copy-status"  # "Link copied" confirmation next to the Copy link button
 UNPIN_ONE = "unpin-one"  # pattern-matching type: {"type": UNPIN_ONE, "index": "A"}

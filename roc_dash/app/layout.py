@@ -8,6 +8,7 @@ from dash import dcc, html
 
 from ..figures import GRAPH_CONFIG
 from . import ids
+from .beyond import combining_card, superiority_card
 from .help import HELP
 from .store import DEMO_ID
 
@@ -333,6 +334,8 @@ def build_layout() -> html.Div:
                                                           "value": "threshold"},
                                                          {"label": "% flagged",
                                                           "value": "flagged"}])]),
+                            superiority_card(graph_config("superiority")),
+                            combining_card(),
                         ]),
                         html.Div(className="card", children=[
                             html.H2("Models"),

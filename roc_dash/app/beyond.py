@@ -1,0 +1,434 @@
+"""Combining classifiers and comparing two under uncertain costs: cards, overlays, callbacks.
+
+Fawcett (2004) §7.4 (a budget of cases, concavity repair, AND/OR of two operating points)
+and §7.5.3 (relative superiority graph and LC index), on the binary data shown. This module
+owns its two cards (:func:`combining_card`, :func:`superiority_card`), the overlays it adds
+to the ROC view (:func:`overlay_roc`, called by ``callbacks.render_views``) and its
+callbacks (:func:`register_beyond`); every number comes from
+:mod:`roc_dash.core.combine_views`, every figure from :mod:`roc_dash.figures.combining`.
+Work is bounded: only the models shown are offered, one repaired model, one pair.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from dash import Input, Output, State, dcc, html, no_update
+
+from ..core.analysis import Analysis
+from ..core.combine_views import (
+    BudgetView,
+    LogicalView,
+    budget_view,
+    logical_pair,
+    logical_view,
+    repair_view,
+    superiority_view,
+)
+from ..core.combining import ConcavityRepair
+from ..core.operating import operating_point, pinned_points
+from ..figures.combining import add_budget, add_logical, add_repair, superiority_figure
+from ..figures.style import format_threshold, style_index
+from . import ids
+from .help import HELP
+
+__all__ = ["combining_card", "superiority_card", "parse_budget", "combine_options", "active",
+           "overlay_roc", "combine_panel", "superiority_outputs", "register_beyond"]
+
+
+# -- layout -------------------------------------------------------------------------------
+def _label(text: str, html_for: str, help_key: str):
+    return html.Label(text, htmlFor=html_for, className="control-label", title=HELP[help_key])
+
+
+def combining_card():
+    """Controls of the ROC overlays (budget, repair, AND/OR) beside their read-outs."""
+    return html.Div(className="card combine-card", children=[
+        html.Div(className="card-head", children=[
+            html.H2("Combining classifiers", title="Fawcett 2004, §7.4: drawn on the ROC"),
+            html.Span("drawn on the ROC view", className="hint")]),
+        html.Div(className="combine-grid", children=[
+            html.Div(className="combine-controls", children=[
+                html.Div(className="control", children=[
+                    _label("Budget: act on", ids.BUDGET, "budget"),
+                    html.Div(className="budget-row", children=[
+                        dcc.Input(id=ids.BUDGET, type="text", inputMode="decimal", value="",
+                                  debounce=True, placeholder="off", className="exact",
+                                  autoComplete="off"),
+                        dcc.RadioItems(id=ids.BUDGET_UNIT, value="cases", inline=True,
+                                       className="radios inline",
+                                       options=[{"label": "cases", "value": "cases"},
+                                                {"label": "% flagged", "value": "percent"}]),
+                    ]),
+                    html.Div(id=f"{ids.BUDGET}-hint", className="hint",
+                             children="Empty: no budget. Press Enter to apply."),
+                ]),
+                html.Div(className="control", children=[
+                    _label("Repair the concavities of", ids.REPAIR_MODEL, "repair"),
+                    dcc.Dropdown(id=ids.REPAIR_MODEL, options=[], value=None, clearable=True,
+                                 searchable=False, placeholder="no model (off)",
+                                 className="repair-model"),
+                ]),
+                html.Div(title=HELP["logic"], children=[dcc.Checklist(
+                    id=ids.LOGIC, value=[], className="checks",
+                    options=[{"label": "AND / OR of pins A and B (or optimum and A)",
+                              "value": "on"}])]),
+            ]),
+            dcc.Loading(type="dot", delay_show=400, children=html.Div(
+                id=ids.COMBINE_RESULT, className="combine-result", role="status")),
+        ]),
+        dcc.Store(id=ids.COMBINE, data=None),
+    ])
+
+
+def _ratio_input(input_id: str, placeholder: str):
+    return dcc.Input(id=input_id, type="text", inputMode="decimal", value="", debounce=True,
+                     placeholder=placeholder, className="exact", autoComplete="off")
+
+
+def superiority_card(graph_config: dict):
+    """The relative superiority graph of a pair of models and the expert's cost ratios."""
+    return html.Div(className="card superiority-card", children=[
+        html.Div(className="card-head", children=[
+            html.H2("Which model is cheaper?", title=HELP["superiority"]),
+            html.Div(className="pair-row", children=[
+                dcc.Dropdown(id=ids.SUP_A, options=[], clearable=False, searchable=False,
+                             placeholder="model A", className="pair-model"),
+                html.Span("vs", className="hint"),
+                dcc.Dropdown(id=ids.SUP_B, options=[], clearable=False, searchable=False,
+                             placeholder="model B", className="pair-model"),
+            ]),
+        ]),
+        html.Div(className="expert-row", title=HELP["expert"], children=[
+            html.Label("Expert's c(FN)/c(FP)", htmlFor=ids.SUP_LOW, className="control-label",
+                       title=HELP["expert"]),
+            html.Label("low", htmlFor=ids.SUP_LOW, className="hint"),
+            _ratio_input(ids.SUP_LOW, "½×now"),
+            html.Label("most likely", htmlFor=ids.SUP_MODE, className="hint"),
+            _ratio_input(ids.SUP_MODE, "now"),
+            html.Label("high", htmlFor=ids.SUP_HIGH, className="hint"),
+            _ratio_input(ids.SUP_HIGH, "2×now"),
+        ]),
+        html.Div(id=ids.SUP_MSG, className="control-message", role="status"),
+        dcc.Loading(type="circle", delay_show=400,
+                    overlay_style={"visibility": "visible", "opacity": 0.55},
+                    children=dcc.Graph(id=ids.SUP_GRAPH, config=graph_config,
+                                       className="graph sup-graph")),
+    ])
+
+
+# -- options ------------------------------------------------------------------------------
+_THOUSANDS = re.compile(r"^\d{1,3}(,\d{3})+(\.\d*)?$")
+
+
+def parse_budget(text) -> float | None:
+    """A budget typed by the user: ``"800"``, ``"1,000"``, ``"12.5"``, ``"12,5"``, ``"20%"``;
+    None when empty or not a number."""
+    if isinstance(text, int | float) and not isinstance(text, bool):
+        return float(text) if math.isfinite(text) else None
+    if not isinstance(text, str):
+        return None
+    t = text.strip().rstrip("%").strip().replace(" ", "").replace("\u202f", "")
+    if not t:
+        return None
+    t = t.replace(",", "") if _THOUSANDS.match(t) else t.replace(",", ".")
+    try:
+        v = float(t)
+    except ValueError:
+        return None
+    return v if math.isfinite(v) else None
+
+
+def combine_options(budget_text, unit, repair, logic) -> tuple[dict, str]:
+    """The validated combining options for the views, and a message about the budget box."""
+    unit = "percent" if unit == "percent" or (isinstance(budget_text, str)
+                                              and budget_text.strip().endswith("%")) \
+        else "cases"
+    budget = parse_budget(budget_text)
+    message = ""
+    if budget is None and isinstance(budget_text, str) and budget_text.strip():
+        message = f"{budget_text.strip()!r} is not a number: no budget drawn."
+    return ({"budget": budget, "unit": unit,
+             "repair": repair if isinstance(repair, str) else None,
+             "logic": isinstance(logic, list) and "on" in logic}, message)
+
+
+def active(combine) -> bool:
+    """True when an overlay is on (a cost change then redraws the ROC rather than patching
+    it: the budget point and the AND/OR of the optimum move with the costs)."""
+    return isinstance(combine, dict) and bool(
+        combine.get("budget") is not None or combine.get("repair") or combine.get("logic"))
+
+
+# -- the ROC overlays and the read-outs -------------------------------------------------
+def _results(analysis: Analysis, combine, pins, *, population=None, table=None):
+    """``(budget, repair, logic)``: each a core result, an error message, or None (off)."""
+    budget = repair = logic = None
+    if not isinstance(combine, dict) or analysis is None or not analysis.models:
+        return budget, repair, logic
+    if combine.get("budget") is not None:
+        try:
+            budget = budget_view(analysis, combine["budget"], combine.get("unit", "cases"),
+                                 population=population)
+        except ValueError as exc:
+            budget = f"Budget: {exc}."
+    name = combine.get("repair")
+    if name and name in {m.name for m in analysis.models}:
+        try:
+            repair = (name, repair_view(analysis, name))
+        except ValueError as exc:
+            repair = f"Repair of {name}: {exc}."
+    if combine.get("logic"):
+        pair = logical_pair(operating_point(analysis), pins)
+        if pair is None:
+            logic = ("AND / OR: pin a point (click a curve) to combine it with the optimum, "
+                     "or pin two.")
+        else:
+            logic = logical_view(*pair, table() if callable(table) else table)
+    return budget, repair, logic
+
+
+def overlay_roc(fig, analysis: Analysis, combine, *, pins, colors=None, population=None,
+                table=None, font_size: int = 14, det: bool = False):
+    """Add the chosen overlays to the ROC figure (ROC axes only; traces only)."""
+    if det or not active(combine) or analysis is None:
+        return fig
+    budget, repair, logic = _results(analysis, combine, pins, population=population,
+                                     table=table)
+    if isinstance(repair, tuple):
+        name, r = repair
+        k = style_index(colors, name, [m.name for m in analysis.models].index(name))
+        add_repair(fig, r, name, style=k)
+    if isinstance(logic, LogicalView):
+        add_logical(fig, logic)
+    if isinstance(budget, BudgetView):
+        add_budget(fig, budget, font_size=font_size)
+    return fig
+
+
+def _pt(label, fpr, tpr, cls=""):
+    return html.Tr(className=cls, children=[html.Th(label), html.Td(f"{fpr:.3f}", className="num"),
+                                            html.Td(f"{tpr:.3f}", className="num")])
+
+
+def _range_row(label, lo, hi):
+    return html.Tr(className="delta", children=[
+        html.Th(label), html.Td(f"{lo[0]:.3f}–{hi[0]:.3f}", className="num"),
+        html.Td(f"{lo[1]:.3f}–{hi[1]:.3f}", className="num")])
+
+
+def _budget_block(b: BudgetView, prior: float):
+    m = b.mix
+    n_pos, n_neg = b.n_total * prior, b.n_total * (1 - prior)
+    head = (f"Budget: {b.budget:,.6g} of N = {b.n_total:,.6g} cases ({b.n_source}), "
+            f"{b.percent:.3g}% flagged, at p(+) = {prior:.3g}: the line "
+            f"FPR·{n_neg:,.4g} + TPR·{n_pos:,.4g} = {b.budget:,.6g}.")
+    where = (f"Achievable on the hull: FPR {m.fpr:.3f}, TPR {m.tpr:.3f} "
+             f"(≈ {m.expected_tp:,.4g} positives found)")
+    if (m.fpr_a, m.tpr_a) != (m.fpr_b, m.tpr_b):
+        where += f", mixing rate k = {m.k:.3f}."
+    else:
+        where += "."
+    parts = [html.P(head), html.P(where), html.P(m.how, className="how")]
+    if m.note:
+        parts.append(html.P(m.note[0].upper() + m.note[1:] + ".", className="hint"))
+    return html.Div(className="combine-block budget-block", children=parts)
+
+
+def _repair_block(name: str, r: ConcavityRepair):
+    if not len(r):
+        return html.Div(className="combine-block", children=html.P(
+            f"Repair: {name}'s curve has no concavity (it is its own hull)."))
+    gain = float(r.area_gain.sum()) / 2.0
+    order = sorted(range(len(r)), key=lambda i: -r.area_gain[i])[:3]
+    items = [html.Li(
+        f"A ≥ {format_threshold(r.threshold_a[i])}, B ≥ {format_threshold(r.threshold_b[i])}, "
+        f"C ≥ {format_threshold(r.threshold_c[i])}: B ({r.fpr_b[i]:.3f}, {r.tpr_b[i]:.3f}) → "
+        f"B′ ({r.fpr_repaired[i]:.3f}, {r.tpr_repaired[i]:.3f})") for i in order]
+    return html.Div(className="combine-block", children=[
+        html.P(f"Repair of {name}: {len(r)} concavities; the repaired curve gains "
+               f"{gain:.4f} AUC on these rows. Largest:"),
+        html.Ul(items, className="repair-list"),
+        html.P("B′ = A where A and C agree, the opposite of B where they differ; validate "
+               "on held-out data (§7.4.5).", className="hint")])
+
+
+def _logic_block(v: LogicalView):
+    e = v.expected
+    f, s = v.first, v.second
+    tag_f = f"pin {f.label}" if f.pinned else "optimum"
+    tag_s = f"pin {s.label}" if s.pinned else "optimum"
+    rows = [_pt(f"{tag_f}: {f.model} ≥ {format_threshold(f.threshold)}", f.fpr, f.tpr),
+            _pt(f"{tag_s}: {s.model} ≥ {format_threshold(s.threshold)}", s.fpr, s.tpr),
+            _pt("AND if independent", e.and_fpr, e.and_tpr, "and-row")]
+    if v.actual is not None:
+        rows.append(_pt("AND actual (rows)", v.actual.and_fpr, v.actual.and_tpr, "and-row"))
+    rows.append(_range_row("AND possible", (e.and_fpr_low, e.and_tpr_low),
+                           (e.and_fpr_high, e.and_tpr_high)))
+    rows.append(_pt("OR if independent", e.or_fpr, e.or_tpr, "or-row"))
+    if v.actual is not None:
+        rows.append(_pt("OR actual (rows)", v.actual.or_fpr, v.actual.or_tpr, "or-row"))
+    rows.append(_range_row("OR possible", (e.or_fpr_low, e.or_tpr_low),
+                           (e.or_fpr_high, e.or_tpr_high)))
+    note = (f"Actual positions counted on {v.actual.n_pos + v.actual.n_neg:,.0f} rows paired "
+            f"by {v.paired_by}." if v.actual is not None else
+            f"No actual positions: {v.why_not}.")
+    return html.Div(className="combine-block", children=[
+        html.Table(className="compare logic-table", children=[
+            html.Thead(html.Tr([html.Th("AND / OR"), html.Th("FPR", className="num"),
+                                html.Th("TPR", className="num")])),
+            html.Tbody(rows)]),
+        html.P(note, className="hint")])
+
+
+def combine_panel(analysis: Analysis | None, combine, pins, *, population=None, table=None,
+                  det=False):
+    """The read-outs of the combining card."""
+    if analysis is None or not analysis.models:
+        return html.P("No model is shown.", className="hint")
+    if not active(combine):
+        return html.P("Set a budget, choose a model to repair or tick AND / OR: the result "
+                      "is drawn on the ROC view and read out here.", className="hint")
+    budget, repair, logic = _results(analysis, combine, pins, population=population,
+                                     table=table)
+    blocks = []
+    if det:
+        blocks.append(html.P("The overlays are drawn on ROC axes: untick the DET view to see "
+                             "them.", className="hint"))
+    if isinstance(budget, BudgetView):
+        blocks.append(_budget_block(budget, analysis.conditions.prior_pos))
+    elif isinstance(budget, str):
+        blocks.append(html.P(budget, className="error"))
+    if isinstance(repair, tuple):
+        blocks.append(_repair_block(*repair))
+    elif isinstance(repair, str):
+        blocks.append(html.P(repair, className="error"))
+    if isinstance(logic, LogicalView):
+        blocks.append(_logic_block(logic))
+    elif isinstance(logic, str):
+        blocks.append(html.P(logic, className="hint"))
+    return blocks
+
+
+def superiority_outputs(analysis: Analysis | None, model_a, model_b, low, mode, high, *,
+                        font_size=14):
+    """``(figure, message)`` of the relative superiority card."""
+    from .callbacks import _empty_figure
+
+    names = [m.name for m in analysis.models] if analysis is not None else []
+    if len(names) < 2:
+        return _empty_figure(font_size), "Show two models to compare them."
+    if model_a not in names or model_b not in names or model_a == model_b:
+        return _empty_figure(font_size), "Choose two different shown models."
+    values = {}
+    for key, text in (("low", low), ("mode", mode), ("high", high)):
+        v = parse_budget(text)
+        if isinstance(text, str) and text.strip() and v is None:
+            return no_update, f"{text.strip()!r} is not a number."
+        values[key] = v
+    try:
+        view = superiority_view(analysis, model_a, model_b, **values)
+    except ValueError as exc:
+        return no_update, f"{str(exc)[0].upper()}{str(exc)[1:]}."
+    return superiority_figure(view, font_size=font_size), ""
+
+
+# -- wiring -------------------------------------------------------------------------------
+def register_beyond(app, cache, store) -> None:
+    """Callbacks of the two cards (the overlays ride on the views callback)."""
+    from .callbacks import (
+        FONT,
+        clean_pins,
+        conditions_from_state,
+        economics_from_state,
+        model_names,
+    )
+
+    @app.callback(
+        Output(ids.COMBINE, "data"),
+        Output(f"{ids.BUDGET}-hint", "children"),
+        Input(ids.BUDGET, "value"),
+        Input(ids.BUDGET_UNIT, "value"),
+        Input(ids.REPAIR_MODEL, "value"),
+        Input(ids.LOGIC, "value"),
+    )
+    def combine_store(budget, unit, repair, logic):
+        options, message = combine_options(budget, unit, repair, logic)
+        return options, message or "Empty: no budget. Press Enter to apply."
+
+    @app.callback(
+        Output(ids.REPAIR_MODEL, "options"),
+        Output(ids.REPAIR_MODEL, "value"),
+        Output(ids.SUP_A, "options"),
+        Output(ids.SUP_A, "value"),
+        Output(ids.SUP_B, "options"),
+        Output(ids.SUP_B, "value"),
+        Input(ids.MODELS, "value"),
+        Input(ids.DATASETS, "data"),
+        State(ids.REPAIR_MODEL, "value"),
+        State(ids.SUP_A, "value"),
+        State(ids.SUP_B, "value"),
+    )
+    def pair_options(models, dataset_ids, repair, a, b):
+        names = model_names(cache, dataset_ids)
+        shown = [m for m in (models or []) if m in names]
+        options = [{"label": m, "value": m} for m in shown]
+        a = a if a in shown else (shown[0] if shown else None)
+        b = b if b in shown and b != a else next((m for m in shown if m != a), None)
+        return (options, repair if repair in shown else None, options, a, options, b)
+
+    @app.callback(
+        Output(ids.COMBINE_RESULT, "children"),
+        Input(ids.DATASETS, "data"),
+        Input(ids.MODELS, "value"),
+        Input(ids.CONDITIONS, "data"),
+        Input(ids.PINNED, "data"),
+        Input(ids.COMBINE, "data"),
+        Input(ids.DET, "value"),
+        State(ids.LEVEL, "value"),
+        State(ids.BAND, "value"),
+        State(ids.SAMPLES, "value"),
+    )
+    def combine_result(dataset_ids, models, state, pinned, combine, det, *settings):
+        if state is None:
+            return no_update
+        analysis = _analysis(cache, dataset_ids, models, state, settings)
+        pins = pinned_points(analysis, clean_pins(pinned)) if analysis is not None else []
+        return combine_panel(analysis, combine, pins,
+                             population=economics_from_state(state).population,
+                             table=lambda: cache.table(dataset_ids), det=bool(det))
+
+    @app.callback(
+        Output(ids.SUP_GRAPH, "figure"),
+        Output(ids.SUP_MSG, "children"),
+        Input(ids.DATASETS, "data"),
+        Input(ids.MODELS, "value"),
+        Input(ids.CONDITIONS, "data"),
+        Input(ids.SUP_A, "value"),
+        Input(ids.SUP_B, "value"),
+        Input(ids.SUP_LOW, "value"),
+        Input(ids.SUP_MODE, "value"),
+        Input(ids.SUP_HIGH, "value"),
+        Input(ids.PRESENTATION, "value"),
+        State(ids.LEVEL, "value"),
+        State(ids.BAND, "value"),
+        State(ids.SAMPLES, "value"),
+    )
+    def superiority(dataset_ids, models, state, a, b, low, mode, high, presentation,
+                    *settings):
+        if state is None:
+            return no_update, no_update
+        analysis = _analysis(cache, dataset_ids, models, state, settings)
+        return superiority_outputs(analysis, a, b, low, mode, high,
+                                   font_size=FONT[bool(presentation)])
+
+    def _analysis(cache, dataset_ids, models, state, settings):
+        """The views' analysis (same level, band and samples: the same cache entry)."""
+        from .callbacks import MAX_SHOWN_MODELS
+
+        names = model_names(cache, dataset_ids)
+        shown = [m for m in (models or []) if isinstance(m, str) and m in names]
+        shown = shown[:MAX_SHOWN_MODELS]
+        return (cache.analysis(dataset_ids, shown, conditions_from_state(state, *settings))
+                if shown else None)
