@@ -318,7 +318,7 @@ def conditions_from_state(state, level=None, band=None, samples=None) -> Conditi
     (Fawcett 2004, §7.1): the iso-performance line, the optimum and the cost curves use them.
     """
     s = ControlState.from_store(state)
-    n, _ = clamp_samples(samples if samples is not None else 51)
+    n, _ = clamp_samples(samples)
     return Conditions(cost_fp=s.cost_fp + s.benefit_tn, cost_fn=s.cost_fn + s.benefit_tp,
                       prior_pos=s.prior,
                       level=level if level in (0.8, 0.9, 0.95, 0.99) else 0.95, n_samples=n,
@@ -848,12 +848,15 @@ def register_callbacks(app, store: DatasetStore) -> None:
     @app.callback(
         Output(ids.SAMPLES, "value"),
         Output(ids.SAMPLES_MSG, "children"),
+        Output(ids.SAMPLES_OK, "data"),
         Input(ids.SAMPLES, "value"),
+        State(ids.SAMPLES_OK, "data"),
         prevent_initial_call=True,
     )
-    def samples(value):
-        n, message = clamp_samples(value)
-        return (n if message else no_update), message
+    def samples(value, previous):
+        previous, _ = clamp_samples(previous)
+        n, message = clamp_samples(value, previous)
+        return (str(n) if str(value).strip() != str(n) else no_update), message, n
 
     @app.callback(
         Output(ids.AVERAGING, "value"),
@@ -871,8 +874,11 @@ def register_callbacks(app, store: DatasetStore) -> None:
         q = parse_query(search)
         if not q:
             raise PreventUpdate
-        return tuple(q.get(k, no_update) for k in (
-            "averaging", "level", "band", "samples", "det", "presentation", "ties", "pr_mode"))
+        out = [q.get(k, no_update) for k in (
+            "averaging", "level", "band", "samples", "det", "presentation", "ties", "pr_mode")]
+        if isinstance(out[3], int):
+            out[3] = str(out[3])  # the samples box holds text
+        return tuple(out)
 
     @app.callback(
         Output(ids.PINNED, "data"),

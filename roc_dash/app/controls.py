@@ -169,16 +169,21 @@ def step_prior(value: float, direction: int) -> float:
     return min(max(round(value + direction * PRIOR_STEP, 4), PRIOR_MIN), PRIOR_MAX)
 
 
-def clamp_samples(value) -> tuple[int, str]:
-    """The number of averaging samples, clamped (with a message) to :data:`SAMPLES_LIMITS`."""
+def clamp_samples(value, previous: int = 51) -> tuple[int, str]:
+    """The number of averaging samples from what the box holds, with a message when it is not
+    used as typed: a fraction is rounded, a value outside :data:`SAMPLES_LIMITS` clamped, and
+    anything that is not a number (or an empty box) keeps ``previous``."""
     lo, hi = SAMPLES_LIMITS
     v = _number(value)
     if v is None:
-        return 51, f"Samples: {value!r} is not a number; using 51."
-    n = int(round(v))
+        what = "an empty box" if value is None or not str(value).strip() else repr(str(value))
+        return previous, f"Samples: {what} is not a number; kept {previous}."
+    n = int(math.floor(v + 0.5)) if abs(v) < 1e12 else (hi if v > 0 else lo)
     if n < lo or n > hi:
         clamped = min(max(n, lo), hi)
-        return clamped, f"Samples must lie between {lo} and {hi}; {n} was set to {clamped}."
+        return clamped, f"Samples must lie between {lo} and {hi}; {value} was set to {clamped}."
+    if n != v:
+        return n, f"Samples must be a whole number; {value} was set to {n}."
     return n, ""
 
 

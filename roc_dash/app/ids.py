@@ -57,6 +57,7 @@ PRIOR_SOURCE_ROW = "prior-source-row"
 CONDITIONS = "conditions"  # Store: exact costs and prior (inputs show them rounded)
 CONTROL_MSG = "control-message"
 SAMPLES_MSG = "samples-message"
+SAMPLES_OK = "samples-ok"  # Store: the last number of samples in use
 
 PENDING = "pending-upload"  # Store: token of a rejected upload kept for a retry
 LOAD_DEMO = "load-demo"

@@ -182,12 +182,14 @@ def _averaging_panel():
             _labelled("Confidence", help_text=HELP["level"], control=dcc.Dropdown(
                 id=ids.LEVEL, value=0.95, clearable=False, searchable=False,
                 options=[{"label": f"{v:.0%}", "value": v} for v in (0.8, 0.9, 0.95, 0.99)])),
+            # a text box: a number box with step 1 hands Dash None for "7.5"
             _labelled("Samples", help_text=HELP["samples"], control=dcc.Input(
-                id=ids.SAMPLES, type="number", value=51, step=1,
-                                           debounce=True, className="exact"),
+                id=ids.SAMPLES, type="text", inputMode="numeric", value="51", debounce=True,
+                className="exact", autoComplete="off"),
                       html_for=ids.SAMPLES),
         ]),
         html.Div(id=ids.SAMPLES_MSG, className="control-message", role="status"),
+        dcc.Store(id=ids.SAMPLES_OK, data=51),
         _labelled("Band", help_text=HELP["band"], control=dcc.RadioItems(
             id=ids.BAND, value="pointwise", className="radios",
             options=[{"label": "pointwise", "value": "pointwise"},

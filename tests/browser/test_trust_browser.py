@@ -167,6 +167,19 @@ def test_trs004_steppers_and_typing_keep_values(dash_duo, app):
     type_into(dash_duo.find_element(f"#{ids.SAMPLES}"), "2000")
     wait_until(lambda: value(dash_duo, ids.SAMPLES) == "1001", message="samples clamped")
     assert "2000" in dash_duo.find_element(f"#{ids.SAMPLES_MSG}").text
+    # the reviewer's sequence: 20 is kept, 7.5 rounds to 8, junk keeps 8, 51 clears the note
+    samples_msg = lambda: dash_duo.find_element(f"#{ids.SAMPLES_MSG}").text  # noqa: E731
+    type_into(dash_duo.find_element(f"#{ids.SAMPLES}"), "20")
+    wait_until(lambda: samples_msg() == "", message="20 accepted")
+    assert value(dash_duo, ids.SAMPLES) == "20"
+    type_into(dash_duo.find_element(f"#{ids.SAMPLES}"), "7.5")
+    wait_until(lambda: value(dash_duo, ids.SAMPLES) == "8", message="7.5 rounded")
+    assert "whole number" in samples_msg()
+    type_into(dash_duo.find_element(f"#{ids.SAMPLES}"), "abc")
+    wait_until(lambda: value(dash_duo, ids.SAMPLES) == "8", message="junk keeps 8")
+    wait_until(lambda: "kept 8" in samples_msg(), message="junk explained")
+    type_into(dash_duo.find_element(f"#{ids.SAMPLES}"), "51")
+    wait_until(lambda: samples_msg() == "", message="a valid value clears the message")
     assert not [e for e in dash_duo.get_logs() if "NaN" in e.get("message", "")]
 
 

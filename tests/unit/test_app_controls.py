@@ -45,6 +45,13 @@ def test_ctl001_typed_values_are_kept_clamped_or_refused_visibly():
     assert "1001" in clamp_samples(2000)[1] and "2000" in clamp_samples(2000)[1]
     assert clamp_samples(33) == (33, "")
     assert clamp_samples(2)[0] == 5
+    # what a user types in the text box: text, fractions, junk and an empty box
+    assert clamp_samples("201") == (201, "")
+    n, message = clamp_samples("7.5", 20)
+    assert n == 8 and "whole number" in message and "7.5" in message
+    for junk in ("abc", "", None, "  "):
+        n, message = clamp_samples(junk, 20)
+        assert n == 20 and "kept 20" in message and "None" not in message
 
 
 def test_ctl002_steppers_step_sensibly():
