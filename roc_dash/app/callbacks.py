@@ -160,8 +160,6 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     options = ReadOptions(positive=(positive or "").strip() or None)
     try:
         result = load_predictions([(n, d) for n, d, _ in fresh], options=options)
-        if options.positive:
-            result.table.attrs["positive_label"] = options.positive
         info = store.put(result.table, files=[n for n, _, _ in fresh], notes=result.notes,
                          digests=[d for _, _, d in fresh], owner=current_user())
     except InputError as exc:

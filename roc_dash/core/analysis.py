@@ -360,12 +360,12 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None, *,
     data_prior = next(iter(by_dataset.values())) if by_dataset else prevalence(table)
     if cond.prior_pos is None:
         cond = dataclasses.replace(cond, prior_pos=data_prior)
-    positive = table.attrs.get("positive_label")
+    positives = table.attrs.get("positive_labels") or {}  # per model, as in its file
     groups = {str(k): g for k, g in table.groupby("model", sort=False, observed=True)}
     models = []
     for k, (name, frame) in enumerate(groups.items()):
         _check_deadline(deadline, k, len(groups), "models")
-        models.append(_analyse_model(name, frame, cond, positive))
+        models.append(_analyse_model(name, frame, cond, positives.get(name)))
     hull = hull_of_curves({m.name: m.curve for m in models})
     notes = [n for m in models for n in m.notes]
     if max_compared is not None and len(groups) > max_compared:

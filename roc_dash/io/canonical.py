@@ -321,7 +321,21 @@ def assemble(
     frame.index = pd.RangeIndex(len(frame))
     if kind.kind == SOFT:
         frame = split_soft_rows(frame)
+    frame.attrs["positive_labels"] = _positive_labels(parts)
     return LoadResult(table=frame, notes=tuple(notes), digests=digests, kind=kind)
+
+
+def _positive_labels(parts: list[_FilePart]) -> dict[str, str]:
+    """Each model's positive label as written in its file (``'1'``, ``'pos'``, ...), for
+    messages such as "scores look inverted for positive label 'pos'"."""
+    out: dict[str, str] = {}
+    for part in parts:
+        if part.positive is None:
+            continue
+        for model in pc.unique(part.table.column("model")).to_pylist():
+            if model is not None:
+                out.setdefault(str(model), str(part.positive))
+    return out
 
 
 def _check_kinds(parts: list[_FilePart]) -> InputKind:

@@ -82,4 +82,9 @@ def combine_datasets(tables: Sequence[tuple[str, pd.DataFrame]]
             part["model"] = part["model"].astype(str).replace(changed)
         parts.append(part)
     combined = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    positives = {}
+    for (_, table), mapping in zip(tables, names, strict=True):
+        for model, label in (table.attrs.get("positive_labels") or {}).items():
+            positives[mapping.get(model, model)] = label
+    combined.attrs = {**combined.attrs, "positive_labels": positives}
     return combined, renamed

@@ -138,7 +138,16 @@ def test_dst007_inverted_scores_are_flagged(store, cache):
     out = apply_upload(store, [("upside.csv", _csv(frame))], [])
     views = render_views(cache, out.dataset_ids, ["upside"],
                          conditions_from_state(ControlState(prior=0.4).to_store()))
-    assert "inverted" in str(views[7]) and "positive label" in str(views[7])
+    assert "inverted" in str(views[7]) and "positive label '1'" in str(views[7])
+    # a second dataset shown beside it keeps each model's own label
+    other = make_predictions(200, seed=9, separation=2.0, model="words")
+    other["label"] = other["label"].map({1: "yes", 0: "no"})
+    other["score"] = 1 - other["score"]
+    both = apply_upload(store, [("words.csv", _csv(other))], out.dataset_ids)
+    views = render_views(cache, both.dataset_ids, ["upside", "words"],
+                         conditions_from_state(ControlState(prior=0.4).to_store()))
+    assert "upside: scores look inverted for positive label '1'" in str(views[7])
+    assert "words: scores look inverted for positive label 'yes'" in str(views[7])
 
 
 def test_dst008_datasets_in_the_table_keep_their_rows(store, cache):

@@ -107,6 +107,14 @@ def test_cli007_inverted_scores_noted_on_stderr(tmp_path):
     notes = [line for line in out.stderr.splitlines() if "inverted" in line]
     assert len(notes) == 1 and notes[0].startswith("roc-dash: note: flipped: ")
     assert "is the positive label right?" in notes[0]
+    assert "for positive label '1'" in notes[0]  # the label as the file writes it
+    # the wrong --positive on pos/neg labels: the note names the label the user chose
+    frame = make_predictions(300, seed=5, separation=2.0)
+    frame["label"] = frame["label"].map({1: "pos", 0: "neg"})
+    frame.to_csv(tmp_path / "words.csv", index=False)
+    out = _run("report", str(tmp_path / "words.csv"), "--positive", "neg")
+    assert out.returncode == 0, out.stderr
+    assert "scores look inverted for positive label 'neg'" in out.stderr
 
 
 def test_cli008_readme_error_example_is_what_the_tool_prints(tmp_path):
