@@ -197,6 +197,25 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     return UploadOutcome(new_ids, " ".join(status), "", None)
 
 
+def upload_with_label(store: DatasetStore, sources, dataset_ids, positive) -> UploadOutcome:
+    """A new drop read with the *Positive label* box, which was typed for an earlier file:
+    when the box's value does not fit these files but they read without it (say 0/1 labels
+    after a cat/dog file), they are read without it, and the status says so."""
+    out = apply_upload(store, sources, dataset_ids, positive)
+    if not out.error or not (positive or "").strip():
+        return out
+    plain = apply_upload(store, sources, dataset_ids, None)
+    if plain.error:
+        if plain.pending:
+            store.drop_pending(plain.pending)
+        return out  # its message names the box's value
+    if out.pending:
+        store.drop_pending(out.pending)
+    note = (f"(The Positive label {positive.strip()!r} does not apply to these files; their "
+            "labels were read as usual.)")
+    return dataclasses.replace(plain, status=f"{plain.status} {note}")
+
+
 def remove_dataset(dataset_ids, dataset_id):
     return [d for d in clean_ids(dataset_ids) if d != dataset_id]
 
@@ -731,7 +750,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
             return current + [DEMO_ID], "Loaded the demo data.", "", no_update
         if trigger == ids.POSITIVE_LABEL:  # re-read the upload that was just rejected
             sources = store.get_pending(pending) if pending else None
-            if not sources or not (positive or "").strip():
+            if not sources:
                 raise PreventUpdate
             out = apply_upload(store, sources, dataset_ids, positive)
             store.drop_pending(pending)  # a new token is kept if it failed again
@@ -744,7 +763,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         if not sources:
             return (no_update, "", "The upload did not reach the server completely; please "
                     "try again. Nothing was changed.", no_update)
-        out = apply_upload(store, sources, dataset_ids, positive)
+        out = upload_with_label(store, sources, dataset_ids, positive)
         if pending:
             store.drop_pending(pending)
         return out.dataset_ids, out.status, out.error, out.pending
@@ -1146,6 +1165,13 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.DATASETS, "data"),
         Input(ids.ROC_TIES, "value"),
         Input(ids.PR_MODE, "value"),
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "uploadDone"),
+        Output(ids.UPLOAD_DONE, "data"),
+        Input(ids.UPLOAD_STATUS, "children"),
+        Input(ids.UPLOAD_ERROR, "children"),
         prevent_initial_call=True,
     )
     app.clientside_callback(

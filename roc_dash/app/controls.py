@@ -336,7 +336,14 @@ def apply_gesture(g: Gesture, state: ControlState, data_prior: float | None
         if "prior" in q:
             s = replace(s, prior=q["prior"], prior_mode="manual")
     if s.prior_mode == "auto" and data_prior is not None and 0 < data_prior < 1:
-        s = replace(s, prior=float(data_prior))
+        new = float(data_prior)
+        if t == ids.PRIOR_SOURCE and state.prior_mode == "auto" and new != state.prior:
+            # e.g. a second upload: its own prevalence is the new default; never silently
+            msg = msg or (f"The deployment prior p(+) now follows the prevalence of the "
+                          f"dataset chosen under “Use the data's prevalence”: {display(new)} "
+                          f"(was {display(state.prior)}). Choose another dataset there, or "
+                          "type a prior.")
+        s = replace(s, prior=new)
     return s, msg
 
 

@@ -67,6 +67,7 @@ LINE_DRAG = "line-drag"  # Store: the shapes[0] keys of a drag of the iso line (
 ZOOM = "zoom"  # Store: axis ranges the user zoomed each view to
 UPLOAD_INPUT = "upload-input"  # the file chooser inside the drop zone
 UPLOAD_PROGRESS = "upload-progress"
+UPLOAD_DONE = "upload-done"  # Store: written when the server has answered a drop
 UPLOAD_CANCEL = "upload-cancel"
 STREAMED = "streamed-upload"  # Store: {"batch": token, "stamp"} of files streamed to /upload
 UPDATE_FAILED = "update-failed"  # shown by assets/roc_dash.js when an update failed

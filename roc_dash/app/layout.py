@@ -104,6 +104,7 @@ def _data_panel():
                         n_clicks=0),
         ]),
         dcc.Store(id=ids.STREAMED, data=None),
+        dcc.Store(id=ids.UPLOAD_DONE, data=None),
         dcc.Loading(type="dot", children=html.Div(id=ids.UPLOAD_STATUS, className="status",
                                                   role="status")),
         html.Div(id=ids.UPLOAD_ERROR, className="error", role="alert"),

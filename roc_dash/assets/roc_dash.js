@@ -335,6 +335,7 @@
             writeUrl: writeUrl,
             copyLink: copyLink,
             presentation: presentation,
+            uploadDone: uploadDone,
             _optimalVertex: optimalVertex,
             _isoLine: isoLine,
             _probit: probit
@@ -488,6 +489,13 @@
         }
         showProgress(0, "Uploading " + names + ": 0%");
         next(0);
+    }
+
+    /* The server has answered a drop (status or error box written): the "Reading …" row
+     * and its Cancel button go away, unless another drop is being sent meanwhile. */
+    function uploadDone() {
+        if (!current) { showProgress(null); }
+        return window.dash_clientside.no_update;
     }
 
     function cancelUpload() {

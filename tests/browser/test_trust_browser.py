@@ -209,6 +209,11 @@ def test_trs005_second_upload_and_model_name_collision(dash_duo, app, tmp_path, 
     assert source.is_displayed() and "second.csv" in source.text
     second_prev = float(np.mean(make_predictions(160, seed=2)["label"]))
     assert float(value(dash_duo, ids.PRIOR)) == pytest.approx(second_prev, abs=5e-5)
+    wait_until(lambda: "now follows the prevalence" in dash_duo.find_element(
+        f"#{ids.CONTROL_MSG}").text, message="the prior's switch is said")
+    # the "Reading …" row and its Cancel button are gone once the server has answered
+    wait_until(lambda: not dash_duo.find_element(f"#{ids.UPLOAD_PROGRESS}").is_displayed(),
+               message="progress row hidden")
     # the demo comes back on request, never blended with the uploads
     dash_duo.find_element(f"#{ids.LOAD_DEMO}").click()
     wait_until(lambda: "logistic regression (demo)" in dash_duo.find_element(
@@ -253,6 +258,13 @@ def test_trs007_positive_label_retry_without_a_second_drop(dash_duo, app, tmp_pa
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Loaded pets.csv")
     assert dash_duo.find_element(f"#{ids.UPLOAD_ERROR}").text == ""
     wait_until(lambda: "pets" in dash_duo.find_element(f"#{ids.MODELS}").text)
+    # the box still says "cat" when an ordinary 0/1 file is dropped next: it is read as usual
+    plain = tmp_path / "plain.csv"
+    make_predictions(80, seed=6).to_csv(plain, index=False)
+    upload(dash_duo, plain)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Loaded plain.csv")
+    assert "does not apply" in dash_duo.find_element(f"#{ids.UPLOAD_STATUS}").text
+    assert dash_duo.find_element(f"#{ids.UPLOAD_ERROR}").text == ""
 
 
 def test_trs008_a_link_whose_data_is_gone(dash_duo, app):

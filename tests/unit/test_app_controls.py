@@ -113,8 +113,13 @@ def test_ctl006_gestures_update_the_exact_state():
     assert new.cost_fp == pytest.approx(10 ** -0.1, rel=1e-3)
     # auto prior: the exact prevalence, never rounded
     auto = ControlState(prior_mode="auto")
-    new, _ = apply_gesture(Gesture(ids.PRIOR_SOURCE), auto, 0.27375565610859727)
+    new, msg = apply_gesture(Gesture(ids.PRIOR_SOURCE), auto, 0.27375565610859727)
     assert new.prior == 0.27375565610859727
+    assert "now follows the prevalence" in msg and "0.2738" in msg  # a switch is said
+    again, msg = apply_gesture(Gesture(ids.PRIOR_SOURCE), new, 0.27375565610859727)
+    assert again.prior == new.prior and msg == ""  # no change, nothing to say
+    manual, msg = apply_gesture(Gesture(ids.PRIOR_SOURCE), s, 0.58)
+    assert manual.prior == 0.3 and msg == ""  # a typed prior is never replaced
     new, _ = apply_gesture(Gesture(ids.PRIOR_RESET), s, 0.2737556)
     assert new.prior_mode == "auto" and new.prior == 0.2737556
     # a drag: prior and c(FN) stay, c(FP) follows, every drag bumps the revision

@@ -12,6 +12,7 @@ from roc_dash.app.callbacks import (
     data_prior,
     model_names,
     render_views,
+    upload_with_label,
 )
 from roc_dash.app.controls import ControlState, Gesture, apply_gesture
 from roc_dash.app.store import DEMO_ID, DatasetStore, load_demo
@@ -96,6 +97,19 @@ def test_dst004_rejected_upload_is_kept_for_a_retry(store):
     store.drop_pending(out.pending)
     assert store.get_pending(out.pending) is None
     assert store.get_pending("../../etc/passwd") is None
+    # the box still says "cat" when a 0/1 file is dropped next: read as usual, and said so
+    plain = make_predictions(60, seed=6, model="plain")
+    after = upload_with_label(store, [("plain.csv", _csv(plain))], retry.dataset_ids, "cat")
+    assert after.error == "" and len(after.dataset_ids) == 2
+    assert "Positive label 'cat' does not apply" in after.status
+    # another cat/dog file still uses the box
+    more = upload_with_label(store, [("pets2.csv", _csv(frame.assign(model="pets2")))],
+                             after.dataset_ids, "cat")
+    assert more.error == "" and "does not apply" not in more.status
+    # a file that fails either way keeps the message naming the box's value
+    bad = make_predictions(30, seed=7).assign(label="x")
+    failed = upload_with_label(store, [("bad.csv", _csv(bad))], more.dataset_ids, "cat")
+    assert failed.dataset_ids is no_update and "'cat'" in failed.error
 
 
 def test_dst005_the_prior_is_one_datasets_exact_prevalence(store, cache):
