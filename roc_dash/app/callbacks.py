@@ -282,7 +282,8 @@ class AnalysisCache:
         Raises :class:`AnalysisTimeout` when computing it takes longer than the request's
         share of ``ROC_DASH_TIMEOUT`` (nothing is cached then).
         """
-        settings = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, prior_pos=None)
+        settings = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, prior_pos=None,
+                                       benefit_tp=0.0, benefit_tn=0.0)
         models = tuple(models)[:MAX_SHOWN_MODELS]
         key = ("analysis", tuple(clean_ids(dataset_ids)), models, settings)
 
@@ -337,6 +338,7 @@ def conditions_from_state(state, level=None, band=None, samples=None) -> Conditi
     s = ControlState.from_store(state)
     n, _ = clamp_samples(samples)
     return Conditions(cost_fp=s.cost_fp + s.benefit_tn, cost_fn=s.cost_fn + s.benefit_tp,
+                      benefit_tp=s.benefit_tp, benefit_tn=s.benefit_tn,
                       prior_pos=s.prior,
                       level=level if level in (0.8, 0.9, 0.95, 0.99) else 0.95, n_samples=n,
                       band=band if band in ("pointwise", "simultaneous") else "pointwise")
@@ -377,6 +379,16 @@ def viz_data(analysis: Analysis | None, figures=(), key: str = "") -> dict | Non
                                 if t.name in ("optimal operating point", "optimum at PC(+)")),
                                None) for f in figures],
     }
+
+
+def slope_words(c: Conditions) -> str:
+    """The line under the sliders: the iso-performance slope, with net costs when benefits
+    are set (then the formula names them)."""
+    if c.benefit_tp or c.benefit_tn:
+        formula = "(c(FP)+b(TN))·p(−) / ((c(FN)+b(TP))·p(+))"
+    else:
+        formula = "c(FP)·p(−) / (c(FN)·p(+))"
+    return f"Iso-performance slope m = {formula} = {c.slope:.4g}; PC(+) = {c.pc_pos:.3f}"
 
 
 def conditions_text(c: Conditions) -> str:
@@ -445,8 +457,7 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
         fig.update_layout(meta={**(fig.layout.meta or {}), "conditions": title})
         apply_zoom(fig, zoom, view, det=bool(det) if view == "roc" else
                    (pr_mode == "prg" if view == "pr" else False))
-    slope_text = (f"Iso-performance slope m = c(FP)·p(−) / (c(FN)·p(+)) = {c.slope:.4g}; "
-                  f"PC(+) = {c.pc_pos:.3f}")
+    slope_text = slope_words(c)
     comparison = compare_points(optimum, pins) if pins else None
     key = render_key(dataset_ids, models, conditions, averaging, det, presentation, pins, ties,
                      pr_mode)
@@ -496,7 +507,8 @@ def render_key(dataset_ids, models, conditions: Conditions, averaging, det, pres
                ties, pr_mode) -> str:
     """Everything the figures depend on except the costs: when only the costs change, the
     drawn figures are patched instead of redrawn (see :func:`patch_views`)."""
-    c = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0)
+    c = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, benefit_tp=0.0,
+                            benefit_tn=0.0)
     return repr((clean_ids(dataset_ids), list(models), c, averaging, bool(det),
                  bool(presentation), [(p.model, p.threshold, p.label) for p in pins]
                  if pins else [], bool(ties), pr_mode))
@@ -559,8 +571,7 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     cost["layout"]["meta"]["conditions"] = title
     optimum = operating_point(analysis)
     colors = {n: k for k, n in enumerate(names)}
-    slope_text = (f"Iso-performance slope m = c(FP)·p(−) / (c(FN)·p(+)) = {c.slope:.4g}; "
-                  f"PC(+) = {c.pc_pos:.3f}")
+    slope_text = slope_words(c)
     new_viz = {**viz, **{k: v for k, v in viz_data(analysis).items()
                          if k not in ("key", "optimum_trace")}}
     economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)

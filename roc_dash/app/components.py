@@ -288,15 +288,28 @@ def summary_strip(summary, uncertainty=None, frequency=None):
     else:
         parts.append(f"flags {summary.flagged:.0%} of cases, finds {summary.tpr:.0%} of "
                      f"positives, precision {summary.precision:.2f}")
-    parts.append(f", expected cost {cost} per case{interval}")
-    if summary.cost_per_period is not None:
-        parts.append(f" (≈ {_money(summary.cost_per_period, unit, 0)} per {e.period})")
+    if summary.expected_cost < 0:  # the benefits outweigh the costs: say it as a gain
+        gain = _money(-summary.expected_cost, unit, 3)
+        if interval:
+            s = uncertainty.expected_cost
+            interval = (f" [{_money(-s.high, '', 3)}–{_money(-s.low, '', 3)} across "
+                        f"{s.n} {'folds' if uncertainty.method == 'folds' else 'resamples'}]")
+        parts.append(f", net gain {gain} per case{interval}")
+        if summary.cost_per_period is not None:
+            parts.append(f" (≈ {_money(-summary.cost_per_period, unit, 0)} per {e.period})")
+    else:
+        parts.append(f", expected cost {cost} per case{interval}")
+        if summary.cost_per_period is not None:
+            parts.append(f" (≈ {_money(summary.cost_per_period, unit, 0)} per {e.period})")
     if summary.pinned and summary.excess_cost == summary.excess_cost and summary.excess_cost > 0:
         parts.append(f" — {_money(summary.excess_cost, '', 3)} more than the optimum "
                      f"({summary.optimal_model})")
     elif summary.runner_up:
-        delta = _money(summary.delta_cost, "", 3)
-        parts.append(f" — {delta} less than the runner-up ({summary.runner_up})")
+        if abs(summary.delta_cost) < 5e-4:  # would print as 0.000: say what it means
+            parts.append(f" — as good as the runner-up ({summary.runner_up}) at these costs")
+        else:
+            delta = _money(summary.delta_cost, "", 3)
+            parts.append(f" — {delta} less than the runner-up ({summary.runner_up})")
     parts.append(".")
     details = []
     words = sensitivity_words(summary.sensitivity)

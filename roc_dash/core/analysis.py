@@ -70,6 +70,12 @@ class Conditions:
     """Operating conditions and analysis settings.
 
     ``prior_pos=None`` means "the data's prevalence" and is resolved by :func:`analyse`.
+
+    With benefits of right decisions, ``cost_fp`` and ``cost_fn`` are the *net* costs
+    ``c(FP)+b(TN)`` and ``c(FN)+b(TP)`` (Fawcett 2004, section 7.1, footnote): they alone decide
+    the slope and the optimum. ``benefit_tp`` and ``benefit_tn`` are kept only so that an
+    operating point's expected cost is the cost per case itself, errors minus benefits
+    (:meth:`benefit_per_case` subtracted), the same number as the decision summary's.
     """
 
     cost_fp: float = 1.0
@@ -79,6 +85,16 @@ class Conditions:
     level: float = 0.95
     n_samples: int = 101
     band: str = "pointwise"  # or "simultaneous" (vertical averaging)
+    benefit_tp: float = 0.0
+    benefit_tn: float = 0.0
+
+    def benefit_per_case(self) -> float:
+        """``p·b(TP) + (1−p)·b(TN)``: what the net costs add to every operating point's cost
+        (0 without benefits)."""
+        if not (self.benefit_tp or self.benefit_tn):
+            return 0.0
+        p = self._prior()
+        return p * self.benefit_tp + (1 - p) * self.benefit_tn
 
     @property
     def slope(self) -> float:
@@ -226,7 +242,8 @@ def _operating(hull: RocHull, cond: Conditions) -> Operating:
     opt = optimal_point(hull, cond.slope)
     kw = {"cost_fp": cond.cost_fp, "cost_fn": cond.cost_fn, "prior_pos": cond.prior_pos}
     return Operating(optimum=opt,
-                     expected_cost=expected_cost(opt.fpr, opt.tpr, **kw),
+                     expected_cost=expected_cost(opt.fpr, opt.tpr, **kw)
+                     - cond.benefit_per_case(),
                      normalized_expected_cost=normalized_expected_cost(opt.fpr, opt.tpr, **kw))
 
 

@@ -67,7 +67,14 @@ def vertex_at_threshold(curve: RocCurve, threshold: float) -> int:
 
 def summarise_operating_point(model: str, curve: RocCurve, threshold: float, *,
                               cost_fp: float, cost_fn: float, prior_pos: float,
-                              pinned: bool = False, label: str = "") -> OperatingSummary:
+                              pinned: bool = False, label: str = "",
+                              benefit_per_case: float = 0.0) -> OperatingSummary:
+    """What the operating point "``model`` at score >= ``threshold``" means at the prior.
+
+    ``cost_fp``/``cost_fn`` may be net costs (with benefits, Fawcett 2004 section 7.1); then
+    ``benefit_per_case`` (``p·b(TP) + (1−p)·b(TN)``) is subtracted so that ``expected_cost``
+    is the cost per case itself, negative for a net gain.
+    """
     k = vertex_at_threshold(curve, threshold)
     fpr, tpr = float(curve.fpr[k]), float(curve.tpr[k])
     tp, fp = tpr * curve.n_pos, fpr * curve.n_neg
@@ -84,7 +91,7 @@ def summarise_operating_point(model: str, curve: RocCurve, threshold: float, *,
         precision=float(precision),
         recall=tpr,
         accuracy=float((tp + tn) / (curve.n_pos + curve.n_neg)),
-        expected_cost=float(expected_cost(fpr, tpr, **kw)),
+        expected_cost=float(expected_cost(fpr, tpr, **kw)) - benefit_per_case,
         normalized_expected_cost=float(normalized_expected_cost(fpr, tpr, **kw)),
         tp=float(tp), fp=float(fp), fn=float(fn), tn=float(tn),
         per_1000=(per * prior_pos * tpr, per * (1 - prior_pos) * fpr,
@@ -95,6 +102,11 @@ def summarise_operating_point(model: str, curve: RocCurve, threshold: float, *,
     )
 
 
+def _benefit(conditions) -> float:
+    per_case = getattr(conditions, "benefit_per_case", None)
+    return float(per_case()) if callable(per_case) else 0.0
+
+
 def operating_point(analysis, pinned: dict | None = None) -> OperatingSummary | None:
     """The pinned point ``{"model", "threshold"}`` (threshold None = +inf) if that model is
     in the analysis, else the optimum of the joint hull under the analysis' conditions.
@@ -102,7 +114,8 @@ def operating_point(analysis, pinned: dict | None = None) -> OperatingSummary | 
     if not analysis.models:
         return None
     c = analysis.conditions
-    kw = {"cost_fp": c.cost_fp, "cost_fn": c.cost_fn, "prior_pos": c.prior_pos}
+    kw = {"cost_fp": c.cost_fp, "cost_fn": c.cost_fn, "prior_pos": c.prior_pos,
+          "benefit_per_case": _benefit(c)}
     names = [m.name for m in analysis.models]
     if pinned and pinned.get("model") in names:
         t = pinned.get("threshold")
@@ -122,7 +135,8 @@ def pinned_points(analysis, pins) -> list[OperatingSummary]:
     if not analysis.models or not pins:
         return []
     c = analysis.conditions
-    kw = {"cost_fp": c.cost_fp, "cost_fn": c.cost_fn, "prior_pos": c.prior_pos}
+    kw = {"cost_fp": c.cost_fp, "cost_fn": c.cost_fn, "prior_pos": c.prior_pos,
+          "benefit_per_case": _benefit(c)}
     names = {m.name for m in analysis.models}
     out = []
     for k, pin in enumerate(pins[: len(PIN_LABELS)]):

@@ -398,3 +398,38 @@ def test_cbk020_decision_summary_threshold_view_and_economics(cache):
     pinned = str(render_views(cache, [DEMO_ID], DEMO_MODELS, cond, economics=e,
                               pinned=pin)[8])
     assert pinned.startswith("[Div(children=['Pinned: '") and "naive Bayes" in pinned
+
+
+def test_cbk019_with_benefits_every_view_gives_one_expected_cost(cache):
+    """Benefits entered: the operating panel, the model table and the decision summary give
+    the same cost per case (errors minus benefits), said as a gain when it is negative."""
+    from roc_dash.app.callbacks import conditions_from_state, economics_from_state
+    from roc_dash.app.controls import ControlState
+    from roc_dash.core.decision import decision_summary, expected_cost_per_case
+    from roc_dash.core.operating import operating_point
+
+    state = ControlState(cost_fp=1.0, cost_fn=1.0, prior=0.2738, prior_mode="manual",
+                         benefit_tp=2.0, benefit_tn=0.5, unit="€", population=10000).to_store()
+    cond = conditions_from_state(state)
+    economics = economics_from_state(state)
+    analysis = cache.analysis([DEMO_ID], DEMO_MODELS, cond)
+    op = operating_point(analysis)
+    truth = expected_cost_per_case(op.fpr, op.tpr, 0.2738, economics)  # core's own formula
+    assert truth < 0  # the benefits outweigh the costs here
+    assert op.expected_cost == pytest.approx(truth, abs=1e-12)
+    assert analysis.optimal.expected_cost == pytest.approx(truth, abs=1e-12)
+    summary = decision_summary(analysis, None, economics)
+    assert summary.expected_cost == pytest.approx(truth, abs=1e-12)
+    rows = {r["model"]: r for r in model_table_rows(analysis)}
+    best = analysis.model(op.model)
+    assert rows[op.model]["expected_cost"] == pytest.approx(
+        expected_cost_per_case(best.optimal.fpr, best.optimal.tpr, 0.2738, economics))
+    views = render_views(cache, [DEMO_ID], DEMO_MODELS, cond, economics=economics)
+    text = str(views[8])
+    assert "net gain" in text and f"{-truth:,.3f} €" in text and "-" not in text.split("€")[0]
+    assert "(c(FP)+b(TN))" in views[6]
+    # without benefits nothing changes: the regret and the cost are the same number
+    plain = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.2738))
+    assert plain.optimal.expected_cost == pytest.approx(expected_cost_per_case(
+        plain.optimal.fpr, plain.optimal.tpr, 0.2738, economics_from_state(
+            ControlState(prior=0.2738).to_store())), abs=1e-15)
