@@ -204,7 +204,7 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
             html.Td(format_threshold(r["optimal_threshold"]), className="num"),
             html.Td(_fmt(r["expected_cost"], 4), className="num"),
             html.Td(r["hull_slope_ranges"]),
-            *[html.Td(t, className="num" if t[:1].isdigit() else "")
+            *[html.Td(t, className="num" if isinstance(t, str) and t[:1].isdigit() else "")
               for t in (extras or {}).get("cells", {}).get(r["model"], [])],
         ]))
     head += list((extras or {}).get("columns", []))

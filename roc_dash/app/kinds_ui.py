@@ -211,7 +211,9 @@ def soft_results(cache, dataset_ids, models, kinds, level):
 
 def table_extras(analysis, multiclass: dict, soft: dict) -> dict | None:
     """Extra columns of the model table: ``{"columns": [(header, help key)], "cells":
-    {model: [text, ...]}}`` (None when no shown model is multi-class or soft)."""
+    {model: [text or component, ...]}}`` (None when no shown model is multi-class or soft).
+    A soft-label model's cell names its interval, or says there is none (the reason in its
+    tooltip)."""
     if analysis is None or not (multiclass or soft):
         return None
     columns, cells = [], {m.name: [] for m in analysis.models}
@@ -229,11 +231,13 @@ def table_extras(analysis, multiclass: dict, soft: dict) -> dict | None:
             if r is None:
                 cells[m.name].append("")
             elif r.interval is None:
-                cells[m.name].append(f"soft labels; no interval: {r.reason}")
+                cells[m.name].append(html.Span(["soft labels", html.Br(), "no interval"],
+                                               title=r.reason, className="kind-cell"))
             else:
                 method = ("DeLong (hard labels)" if r.interval.method == "delong"
                           else "soft DeLong (Qin)")
-                cells[m.name].append(f"soft labels; interval: {method}")
+                cells[m.name].append(html.Span(["soft labels", html.Br(), f"CI: {method}"],
+                                               className="kind-cell"))
     return {"columns": columns, "cells": cells}
 
 

@@ -45,9 +45,8 @@ def class_curves_figure(result: MulticlassAnalysis, model: str, *, reference=Non
                            "TPR %{y:.3f}<extra></extra>")))
     base_layout(fig, x_title="False positive rate (rest)", y_title="True positive rate (class)",
                 font_size=font_size)
-    fig.update_layout(legend={"orientation": "v", "x": 0.99, "y": 0.01, "xref": "paper",
-                              "yref": "paper", "xanchor": "right", "yanchor": "bottom"},
-                      margin={"l": 60, "r": 20, "t": 10, "b": 45})
+    fig.update_layout(legend={"orientation": "v", "tracegroupgap": 0},
+                      margin={"l": 60, "r": 20, "t": 10, "b": 130})
     return fig
 
 
@@ -89,7 +88,8 @@ def add_labelings(fig: go.Figure, result: LeavesResult, *, model_index: int, sty
              for n, who in zip(names, leaves, strict=True)]
     fig.add_trace(go.Scatter(
         **FAST, x=lab.fpr, y=lab.tpr, mode="markers+text", text=names,
-        textposition="top left", customdata=data, hovertext=hover,
+        textposition=["middle right"] + ["top left"] * (len(lab) - 2) + ["middle left"],
+        cliponaxis=False, customdata=data, hovertext=hover,
         name=f"{result.name}: labelings S0–S{len(lab) - 1}", legendgroup=result.name,
         textfont={"size": max(font_size - 2, 10), "color": LABELING_COLOR},
         marker={"symbol": "circle", "size": 11, "color": color(style),

@@ -58,6 +58,8 @@ def _texts(component):
                 walk(x)
         elif hasattr(c, "children"):
             walk(c.children)
+            if isinstance(getattr(c, "title", None), str):
+                out.append(c.title)
 
     walk(component)
     return out
@@ -188,9 +190,17 @@ def test_knu020_soft_labels_named_with_their_interval(cache):
     out = render_views(cache, [SOFT], ["ridge regression", "nearest neighbours"], Conditions())
     texts = _texts(out[4])
     assert "Labels" in texts
-    assert texts.count("soft labels; interval: soft DeLong (Qin)") == 2
+    assert texts.count("soft labels") == 2 and texts.count("CI: soft DeLong (Qin)") == 2
     a = cache.analysis([SOFT], ["ridge regression"], Conditions())
     assert a.models[0].auc_ci.method == "soft_delong"
+    # where the interval is not defined the cell says so, with the reason as its tooltip
+    from roc_dash.core.extensions import SoftModel
+
+    soft = {a.models[0].name: SoftModel(name=a.models[0].name, n_instances=2, n_pos=1.0,
+                                        n_neg=1.0, auc=1.0, interval=None, hard_labels=False,
+                                        reason="too few instances")}
+    cells = kinds_ui.table_extras(a, {}, soft)["cells"][a.models[0].name]
+    assert _texts(cells) == ["soft labels", "no interval", "too few instances"]
 
 
 # -- leaves -------------------------------------------------------------------------------
