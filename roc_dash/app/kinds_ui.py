@@ -58,8 +58,7 @@ def kind_status(info: DatasetInfo) -> list[str]:
         return [f"Soft labels{col}: each row counts p positives and 1 − p negatives "
                 "(Qin's eq. 8); the model table names the interval shown."]
     if info.kind == "costs":
-        return [f"Example-specific costs{col}: each row weighs by its cost; the ROC axes are "
-                "the fractions of negative cost and of positive benefit (Fawcett 2004, §7.2)."]
+        return [f"Example-specific costs{col}: every view weighs the rows by their cost."]
     if info.kind == "leaves":
         return ["Decision-tree leaves: the ROC shows the labelings S0…Sn of the leaves and "
                 "their hull; click one to pin it."]
