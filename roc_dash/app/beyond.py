@@ -344,6 +344,7 @@ def register_beyond(app, cache, store) -> None:
         economics_from_state,
         model_names,
     )
+    from .controls import ControlState
 
     @app.callback(
         Output(ids.COMBINE, "data"),
@@ -395,9 +396,10 @@ def register_beyond(app, cache, store) -> None:
             return no_update
         analysis = _analysis(cache, dataset_ids, models, state, settings)
         pins = pinned_points(analysis, clean_pins(pinned)) if analysis is not None else []
+        reference = ControlState.from_store(state).reference_class
         return combine_panel(analysis, combine, pins,
                              population=economics_from_state(state).population,
-                             table=lambda: cache.table(dataset_ids), det=bool(det))
+                             table=lambda: cache.table(dataset_ids, reference), det=bool(det))
 
     @app.callback(
         Output(ids.SUP_GRAPH, "figure"),
@@ -430,5 +432,6 @@ def register_beyond(app, cache, store) -> None:
         names = model_names(cache, dataset_ids)
         shown = [m for m in (models or []) if isinstance(m, str) and m in names]
         shown = shown[:MAX_SHOWN_MODELS]
-        return (cache.analysis(dataset_ids, shown, conditions_from_state(state, *settings))
+        return (cache.analysis(dataset_ids, shown, conditions_from_state(state, *settings),
+                               ControlState.from_store(state).reference_class)
                 if shown else None)

@@ -49,7 +49,7 @@ from ..figures.roc import iso_line_endpoints
 from ..figures.threshold import threshold_figure
 from ..io import InputError, ReadOptions, load_predictions
 from ..io.combine import combine_datasets, distinct_model_names
-from . import beyond, ids
+from . import beyond, ids, kinds_ui
 from .auth import current_user
 from .cache import SharedCache
 from .components import (
@@ -73,6 +73,7 @@ from .controls import (
 )
 from .store import (
     DEMO_ID,
+    EXAMPLES,
     DatasetInfo,
     DatasetNotFound,
     DatasetStore,
@@ -161,7 +162,8 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     try:
         result = load_predictions([(n, d) for n, d, _ in fresh], options=options)
         info = store.put(result.table, files=[n for n, _, _ in fresh], notes=result.notes,
-                         digests=[d for _, _, d in fresh], owner=current_user())
+                         digests=[d for _, _, d in fresh], owner=current_user(),
+                         kind=result.kind)
     except InputError as exc:
         pending = store.put_pending(sources)
         return UploadOutcome(no_update, "", for_the_browser(str(exc)), pending)
@@ -175,11 +177,14 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
         return UploadOutcome(no_update, "", (f"{', '.join(names)}: could not be loaded because "
                                              "of an internal error. Nothing was changed; the "
                                              "server log has details."))
-    replaced_demo = dataset_ids == [DEMO_ID]
+    replaced_demo = bool(dataset_ids) and all(d in EXAMPLES for d in dataset_ids)
     new_ids = ([] if replaced_demo else dataset_ids) + [info.id]
     status = [f"Loaded {info.label}: {info.n_rows:,} rows, model(s) {', '.join(info.models)}."]
+    status.extend(kinds_ui.kind_status(info))
     if replaced_demo:
-        status.append("It replaces the demo data (“Load the demo data” brings it back).")
+        status.append("It replaces the demo data (“Load the demo data” brings it back)."
+                      if dataset_ids == [DEMO_ID] else
+                      "It replaces the example data (the links below the list bring it back).")
     for name, other in already:
         status.append(f"{name} is already loaded (as {other.label}) and was not added again.")
     for name, first in twins:
@@ -258,23 +263,28 @@ class AnalysisCache:
         self.store = store
         self.cache = cache or SharedCache(store.root)
 
-    def table(self, dataset_ids) -> pd.DataFrame | None:
-        """The datasets' rows side by side (a ``dataset`` column; models never merged)."""
+    def table(self, dataset_ids, reference=None) -> pd.DataFrame | None:
+        """The datasets' rows side by side (a ``dataset`` column; models never merged);
+        multi-class datasets in the class reference view of class ``reference`` (see
+        :func:`.kinds_ui.apply_reference`)."""
         key = tuple(clean_ids(dataset_ids))
+        reference = kinds_ui.clean_class(reference)
 
         def make():
             infos, _ = loaded_infos(self.store, key)
             tables = []
             for info, label in zip(infos, dataset_labels(infos), strict=True):
                 try:
-                    tables.append((label, self.store.get(info.id)))
+                    tables.append((label, kinds_ui.apply_reference(self.store.get(info.id),
+                                                                   reference)))
                 except DatasetNotFound:
                     continue
             return combine_datasets(tables)[0]
 
-        return self.cache.get_or_make(("table", key), make, shared=False)
+        return self.cache.get_or_make(("table", key, reference), make, shared=False)
 
-    def analysis(self, dataset_ids, models, conditions: Conditions) -> Analysis | None:
+    def analysis(self, dataset_ids, models, conditions: Conditions, reference=None
+                 ) -> Analysis | None:
         """The analysis for these data, models and conditions.
 
         The expensive part (curves, intervals, averages, hulls) is cached per data, models
@@ -285,10 +295,11 @@ class AnalysisCache:
         settings = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, prior_pos=None,
                                        benefit_tp=0.0, benefit_tn=0.0)
         models = tuple(models)[:MAX_SHOWN_MODELS]
-        key = ("analysis", tuple(clean_ids(dataset_ids)), models, settings)
+        reference = kinds_ui.clean_class(reference)
+        key = ("analysis", tuple(clean_ids(dataset_ids)), models, settings, reference)
 
         def make():
-            table = self.table(dataset_ids)
+            table = self.table(dataset_ids, reference)
             if table is None:
                 return None
             shown = table[table["model"].isin(list(models))]
@@ -309,13 +320,14 @@ def model_names(cache: AnalysisCache, dataset_ids) -> list[str]:
     return [] if table is None else [str(m) for m in pd.unique(table["model"])]
 
 
-def data_prior(store: DatasetStore, dataset_ids, source) -> float | None:
-    """The exact prevalence of dataset ``source`` (else of the last dataset loaded)."""
+def data_prior(store: DatasetStore, dataset_ids, source, reference=None) -> float | None:
+    """The exact prevalence of dataset ``source`` (else of the last dataset loaded); of class
+    ``reference`` when the dataset is multi-class."""
     ids_ = [i for i in clean_ids(dataset_ids)]
     candidates = ([source] if source in ids_ else []) + ids_[::-1]
     for dataset_id in candidates:
         try:
-            return prevalence(store.get(dataset_id))
+            return prevalence(kinds_ui.apply_reference(store.get(dataset_id), reference))
         except DatasetNotFound:
             continue
     return None
@@ -400,9 +412,10 @@ def conditions_text(c: Conditions) -> str:
 def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, *,
                  averaging="pooled", det=False, presentation=False, pinned=None, rev=0,
                  zoom=None, ties=False, pr_mode="pr", economics=None, threshold_model=None,
-                 threshold_axis="threshold", combine=None):
+                 threshold_axis="threshold", combine=None, reference=None):
     """All views for the current data, models and conditions.
 
+    ``reference`` is the class shown as positive of multi-class data (:mod:`.kinds_ui`).
     ``combine`` holds the combining overlays of the ROC view (:mod:`.beyond`).
     ``zoom`` holds the axis ranges the user zoomed each view to (``{"roc": {"x": [a, b],
     "y": [c, d], "det": bool}, "pr": ..., "cost": ...}``); they are kept.
@@ -417,7 +430,8 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
                      f"{MAX_SHOWN_MODELS}. Untick some to see the others.")
         models = models[:MAX_SHOWN_MODELS]
     try:
-        analysis = cache.analysis(dataset_ids, models, conditions) if models else None
+        analysis = (cache.analysis(dataset_ids, models, conditions, reference) if models
+                    else None)
     except AnalysisTimeout as exc:
         analysis = None
         extra.append(timeout_message(exc, len(models)))
@@ -435,8 +449,11 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     roc = roc_figure(analysis, averaging=averaging if averaging in AVERAGING_MODES else "pooled",
                      det=det, ties=bool(ties), **kw)
     beyond.overlay_roc(roc, analysis, combine, pins=pins, colors=colors, font_size=font,
-                       det=bool(det), table=lambda: cache.table(dataset_ids),
+                       det=bool(det), table=lambda: cache.table(dataset_ids, reference),
                        population=economics.population if economics else None)
+    kinds = shown_kinds(cache, dataset_ids, models)
+    kinds_ui.decorate_roc(roc, analysis, cache.table(dataset_ids, reference), kinds,
+                          colors=colors, font_size=font, det=bool(det))
     # a new edit revision on every render: a dragged line is always redrawn where it belongs
     roc.update_layout(editrevision=f"{rev}-{uuid.uuid4().hex[:8]}")
     c = analysis.conditions
@@ -460,16 +477,34 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     slope_text = slope_words(c)
     comparison = compare_points(optimum, pins) if pins else None
     key = render_key(dataset_ids, models, conditions, averaging, det, presentation, pins, ties,
-                     pr_mode)
+                     pr_mode, reference)
     economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)
     summary, threshold = decision_views(analysis, pins, economics,
                                         threshold_model=threshold_model, axis=threshold_axis,
                                         font=font)
     if presentation:
         emphasise(threshold)
-    return (*figures, operating_panel(focus, analysis, comparison), model_table(analysis, colors),
+    return (*figures, operating_panel(focus, analysis, comparison),
+            kinds_table(cache, dataset_ids, analysis, colors, kinds),
             viz_data(analysis, figures, key), slope_text, banner(analysis, extra), summary,
             threshold)
+
+
+def shown_kinds(cache: AnalysisCache, dataset_ids, models) -> dict:
+    """The dataset info of each shown model (see :func:`.kinds_ui.shown_kinds`)."""
+    infos, _ = loaded_infos(cache.store, dataset_ids)
+    return kinds_ui.shown_kinds(cache.table(dataset_ids), infos, dataset_labels(infos), models)
+
+
+def kinds_table(cache: AnalysisCache, dataset_ids, analysis: Analysis, colors, kinds=None):
+    """The model table, with M and the weighted AUC of multi-class models and the labels of
+    soft-label models."""
+    names = [m.name for m in analysis.models]
+    kinds = shown_kinds(cache, dataset_ids, names) if kinds is None else kinds
+    extras = kinds_ui.table_extras(
+        analysis, kinds_ui.multiclass_results(cache, dataset_ids, names, kinds),
+        kinds_ui.soft_results(cache, dataset_ids, names, kinds, analysis.conditions.level))
+    return model_table(analysis, colors, extras)
 
 
 def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_model=None,
@@ -504,19 +539,19 @@ def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_
 
 
 def render_key(dataset_ids, models, conditions: Conditions, averaging, det, presentation, pins,
-               ties, pr_mode) -> str:
+               ties, pr_mode, reference=None) -> str:
     """Everything the figures depend on except the costs: when only the costs change, the
     drawn figures are patched instead of redrawn (see :func:`patch_views`)."""
     c = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, benefit_tp=0.0,
                             benefit_tn=0.0)
     return repr((clean_ids(dataset_ids), list(models), c, averaging, bool(det),
                  bool(presentation), [(p.model, p.threshold, p.label) for p in pins]
-                 if pins else [], bool(ties), pr_mode))
+                 if pins else [], bool(ties), pr_mode, reference))
 
 
 def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, viz: dict, *,
                 det=False, pr_mode="pr", economics=None, threshold_model=None,
-                threshold_axis="threshold", presentation=False):
+                threshold_axis="threshold", presentation=False, reference=None):
     """The views after a change of costs alone, as patches of the figures already drawn.
 
     Costs move only the iso line, the optimum and the cost view's marker; every curve stays.
@@ -534,7 +569,8 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     names = model_names(cache, dataset_ids)
     models = [m for m in (models or []) if m in names][:MAX_SHOWN_MODELS]
     try:
-        analysis = cache.analysis(dataset_ids, models, conditions) if models else None
+        analysis = (cache.analysis(dataset_ids, models, conditions, reference) if models
+                    else None)
     except AnalysisTimeout:
         return None  # a full render says why
     index = viz.get("optimum_trace") if isinstance(viz, dict) else None
@@ -580,8 +616,9 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
                                         font=FONT[bool(presentation)])
     if presentation:
         emphasise(threshold)
-    return (roc, pr, cost, operating_panel(optimum, analysis), model_table(analysis, colors),
-            new_viz, slope_text, no_update, summary, threshold)
+    return (roc, pr, cost, operating_panel(optimum, analysis),
+            kinds_table(cache, dataset_ids, analysis, colors), new_viz, slope_text, no_update,
+            summary, threshold)
 
 
 def emphasise(fig, factor: float = 1.6) -> None:
@@ -847,6 +884,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.BENEFIT_TN, "value"),
         Input(ids.UNIT, "value"),
         Input(ids.POPULATION, "value"),
+        Input(ids.CLASS_CHOICE, "value"),
         State(ids.DATASETS, "data"),
         State(ids.URL, "search"),
         State(ids.CONDITIONS, "data"),
@@ -854,7 +892,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
     )
     def controls(fp_slider, cost_fp, fn_slider, cost_fn, prior_slider, prior, *rest):
         (_fpd, _fpu, _fnd, _fnu, _pd, _pu, _reset, source, relayout, btp, btn, unit, population,
-         dataset_ids, search, state, viz) = rest
+         reference, dataset_ids, search, state, viz) = rest
         viz = viz if isinstance(viz, dict) else {}
         gesture = Gesture(
             trigger=ids.ROC_GRAPH if ctx.triggered_id == ids.LINE_DRAG else ctx.triggered_id,
@@ -863,11 +901,12 @@ def register_callbacks(app, store: DatasetStore) -> None:
             cost_fp_text=cost_fp, cost_fn_text=cost_fn, prior_text=prior, relayout=relayout,
             line=viz.get("line"), vertex=viz.get("vertex"), search=search,
             economics={"benefit_tp": btp, "benefit_tn": btn, "unit": unit,
-                       "population": population})
+                       "population": population}, reference_class=reference)
         current = ControlState.from_store(state)
         if state is None:  # first call of the page: restore the link even if triggered
             gesture = dataclasses.replace(gesture, trigger=None)
-        result = apply_gesture(gesture, current, data_prior(store, dataset_ids, source))
+        result = apply_gesture(gesture, current,
+                               lambda cls: data_prior(store, dataset_ids, source, cls))
         if result is None:
             raise PreventUpdate  # a zoom or pan of the ROC plot, not the line
         new, message = result
@@ -987,16 +1026,17 @@ def register_callbacks(app, store: DatasetStore) -> None:
         models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
         pr_mode = "prg" if pr_mode == "prg" else "pr"
         pins = clean_pins(pinned)
+        reference = ControlState.from_store(state).reference_class
         if (ctx.triggered_id == ids.CONDITIONS and isinstance(viz, dict) and not pins
                 and not beyond.active(combine)
                 and viz.get("key") == render_key(dataset_ids, models, conditions,
                                                  averaging or "pooled", det, presentation, [],
-                                                 ties, pr_mode)):
+                                                 ties, pr_mode, reference)):
             patched = patch_views(cache, dataset_ids, models, conditions, viz, det=bool(det),
                                   pr_mode=pr_mode, economics=economics_from_state(state),
                                   threshold_model=threshold_model,
                                   threshold_axis=threshold_axis,
-                                  presentation=bool(presentation))
+                                  presentation=bool(presentation), reference=reference)
             if patched is not None:
                 return patched
         return render_views(cache, dataset_ids, models, conditions,
@@ -1006,9 +1046,10 @@ def register_callbacks(app, store: DatasetStore) -> None:
                             ties=bool(ties), pr_mode=pr_mode,
                             economics=economics_from_state(state),
                             threshold_model=threshold_model, threshold_axis=threshold_axis,
-                            combine=combine)
+                            combine=combine, reference=reference)
 
     beyond.register_beyond(app, cache, store)
+    kinds_ui.register_kinds(app, cache, store)
 
     @app.callback(
         Output(ids.MISSING, "children"),
@@ -1038,8 +1079,10 @@ def register_callbacks(app, store: DatasetStore) -> None:
                pinned, href):
         conditions = conditions_from_state(state, level, band, samples)
         models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
+        reference = ControlState.from_store(state).reference_class
         try:
-            analysis = cache.analysis(dataset_ids, models, conditions) if models else None
+            analysis = (cache.analysis(dataset_ids, models, conditions, reference) if models
+                        else None)
         except AnalysisTimeout:
             analysis = None  # the views already say so
         if analysis is None:

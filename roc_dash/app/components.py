@@ -179,7 +179,10 @@ def _confusion(title, tp, fp, fn, tn, fmt):
     ])
 
 
-def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None):
+def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
+                extras: dict | None = None):
+    """The model table; ``extras`` adds columns (``{"columns": [(header, help key)],
+    "cells": {model: [text, ...]}}``, see :func:`.kinds_ui.table_extras`)."""
     if analysis is None or not analysis.models:
         return html.P("No models.", className="hint")
     c = analysis.conditions
@@ -201,7 +204,10 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None)
             html.Td(format_threshold(r["optimal_threshold"]), className="num"),
             html.Td(_fmt(r["expected_cost"], 4), className="num"),
             html.Td(r["hull_slope_ranges"]),
+            *[html.Td(t, className="num" if isinstance(t, str) and t[:1].isdigit() else "")
+              for t in (extras or {}).get("cells", {}).get(r["model"], [])],
         ]))
+    head += list((extras or {}).get("columns", []))
     parts = [html.Table([html.Thead(html.Tr([html.Th(h, title=HELP.get(k)) for h, k in head])),
                          html.Tbody(body)], className="models")]
     if analysis.comparisons:

@@ -47,6 +47,7 @@ class ControlState:
     benefit_tn: float = 0.0
     unit: str = ""  # e.g. "€": shown with every amount
     population: float | None = None  # cases per period (a month), for totals
+    reference_class: str | None = None  # multi-class data: the class shown as positive
 
     @classmethod
     def from_store(cls, data) -> ControlState:
@@ -69,10 +70,16 @@ class ControlState:
             prior=prior if prior is not None and 0 < prior < 1 else 0.5,
             prior_mode="manual" if data.get("prior_mode") == "manual" else "auto",
             rev=rev if isinstance(rev, int) and 0 <= rev < 2**31 else 0,
+            reference_class=_class(data.get("reference_class")),
         )
 
     def to_store(self) -> dict:
         return asdict(self)
+
+
+def _class(value) -> str | None:
+    """A class name from the browser or a link: a non-empty string of at most 200 characters."""
+    return value if isinstance(value, str) and 0 < len(value) <= 200 else None
 
 
 def _number(value) -> float | None:
@@ -273,12 +280,15 @@ class Gesture:
     line: list | None = None
     vertex: list | None = None
     search: str | None = None
+    reference_class: object = None  # the class selector (multi-class data)
 
 
-def apply_gesture(g: Gesture, state: ControlState, data_prior: float | None
+def apply_gesture(g: Gesture, state: ControlState, data_prior
                   ) -> tuple[ControlState, str] | None:
     """The new exact conditions and a message (empty when the input was taken as given).
 
+    ``data_prior`` is the data's prevalence, or a function of the reference class giving it
+    (multi-class data: the prevalence of the class shown as positive).
     None means "nothing to change" (e.g. a zoom of the ROC plot, not a drag of the line).
     """
     msg = ""
@@ -308,6 +318,8 @@ def apply_gesture(g: Gesture, state: ControlState, data_prior: float | None
                     prior_mode="manual")
     elif t == ids.PRIOR_RESET:
         s = replace(s, prior_mode="auto")
+    elif t == ids.CLASS_CHOICE:
+        s = replace(s, reference_class=_class(g.reference_class))
     elif t in (ids.BENEFIT_TP, ids.BENEFIT_TN, ids.UNIT, ids.POPULATION):
         e = g.economics or {}
         if t == ids.BENEFIT_TP:
@@ -335,6 +347,9 @@ def apply_gesture(g: Gesture, state: ControlState, data_prior: float | None
         s = replace(s, cost_fp=q.get("cost_fp", s.cost_fp), cost_fn=q.get("cost_fn", s.cost_fn))
         if "prior" in q:
             s = replace(s, prior=q["prior"], prior_mode="manual")
+        s = replace(s, reference_class=q.get("reference_class", s.reference_class))
+    if callable(data_prior):
+        data_prior = data_prior(s.reference_class)
     if s.prior_mode == "auto" and data_prior is not None and 0 < data_prior < 1:
         new = float(data_prior)
         if t == ids.PRIOR_SOURCE and state.prior_mode == "auto" and new != state.prior:
@@ -398,6 +413,8 @@ def parse_query(search: str | None) -> dict:
         out["presentation"] = ["on"] if q["pres"] == "1" else []
     if "ties" in q:
         out["ties"] = ["ties"] if q["ties"] == "1" else []
+    if "class" in q:
+        out["reference_class"] = _class(q["class"])
     if q.get("prm") in ("pr", "prg"):
         out["pr_mode"] = q["prm"]
     if "models" in q:

@@ -63,5 +63,22 @@ HELP = {
     "accuracy": "Share of test cases classified correctly (at the test set's class mix).",
     "slope_ranges": "Iso-performance slopes over which one of the model's points is the "
                     "optimum of the joint hull (Provost & Fawcett 2001).",
+    "examples": "Bundled example files of the other input kinds: a multi-class file (Fawcett "
+                "2004, §7.3), soft labels (Qin's eq. 8) and a tree's leaf counts (Flach et al., "
+                "§4).",
+    "class_choice": "Which class is positive: the ROC, PR and cost views, the costs and the "
+                    "prior then concern this class against all the others (the class "
+                    "reference view, Fawcett 2004, §7.3.1).",
+    "class_curves": "Each class against the rest, scored by its own column: the class "
+                    "reference curves of one model (Fawcett 2004, §7.3.1).",
+    "pairwise": "Â(i|j): the probability that a random row of class i scores higher on the "
+                "class-i score than a random row of class j (ties one half), from those two "
+                "classes' rows only (Hand & Till 2001).",
+    "hand_till": "Hand & Till's M: the mean over class pairs of (Â(i|j) + Â(j|i)) / 2; "
+                 "insensitive to the class mix (Hand & Till 2001, eq. 7).",
+    "weighted_auc": "Provost & Domingos' AUC: the class-vs-rest AUCs weighted by the "
+                    "classes' prevalence (Fawcett 2004, §7.3.2).",
+    "soft": "Soft labels: each row counts p positives and 1 − p negatives (Qin, eq. 8–12); "
+            "the AUC interval is Qin's generalised DeLong where it is defined.",
     "delong": "DeLong's paired test of equal AUC on the same rows (DeLong et al. 1988).",
 }

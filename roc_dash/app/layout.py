@@ -10,6 +10,7 @@ from ..figures import GRAPH_CONFIG
 from . import ids
 from .beyond import combining_card, superiority_card
 from .help import HELP
+from .kinds_ui import class_control, example_links, multiclass_card
 from .store import DEMO_ID
 
 ACCEPTED = ".csv,.tsv,.txt,.gz,.parquet,.pq"
@@ -114,8 +115,10 @@ def _data_panel():
                   hint="Press Enter: a file rejected for ambiguous labels is read again.",
                   html_for=ids.POSITIVE_LABEL, help_text=HELP["positive"]),
         html.Div(id=ids.DATASET_LIST, className="dataset-list"),
+        class_control(),
         html.Button("Load the demo data", id=ids.LOAD_DEMO, n_clicks=0,
                     className="link-button"),
+        example_links(),
         _format_help(),
         dcc.Store(id=ids.PENDING, data=None),
     ])
@@ -339,6 +342,7 @@ def build_layout() -> html.Div:
                                                           "value": "flagged"}])]),
                             superiority_card(graph_config("superiority")),
                             combining_card(),
+                            multiclass_card(graph_config),
                         ]),
                         html.Div(className="card", children=[
                             html.H2("Models"),

@@ -27,6 +27,14 @@ from ..io.canonical import content_digest  # noqa: F401 - the app recognises fil
 
 DEMO_ID = "demo"
 DEMO_FILE = "demo_predictions.csv"
+#: The bundled example files, under fixed ids (read from the package like the demo; too short
+#: to be mistaken for a stored id): the id, its file and how the data panel names it.
+EXAMPLES = {
+    DEMO_ID: (DEMO_FILE, "demo"),
+    "demo-multiclass": ("multiclass_demo.csv", "multi-class example"),
+    "demo-soft": ("soft_labels_demo.csv", "soft-label example"),
+    "demo-leaves": ("tree_leaves_demo.csv", "tree-leaves example"),
+}
 _ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 
 
@@ -35,8 +43,9 @@ MAX_DATASETS = 20
 
 
 def is_dataset_id(value) -> bool:
-    """True for the demo id and for ids of the form the store hands out."""
-    return isinstance(value, str) and (value == DEMO_ID or bool(_ID_PATTERN.match(value)))
+    """True for the fixed ids of the bundled examples (:data:`EXAMPLES`) and for ids of the
+    form the store hands out."""
+    return isinstance(value, str) and (value in EXAMPLES or bool(_ID_PATTERN.match(value)))
 
 
 def clean_ids(values) -> list[str]:
@@ -162,7 +171,7 @@ class DatasetStore:
         """Remove a dataset and its files (the demo is not stored and stays). With ``user``
         given, only the dataset's owner may delete it (datasets without an owner: anyone);
         returns whether the files were deleted."""
-        if dataset_id == DEMO_ID or not is_dataset_id(dataset_id):
+        if dataset_id in EXAMPLES or not is_dataset_id(dataset_id):
             return False
         if user is not None:
             try:
@@ -344,8 +353,8 @@ class DatasetStore:
         cached = self._cache.get(dataset_id)
         if cached is not None:
             return cached
-        if dataset_id == DEMO_ID:
-            table = load_demo().table
+        if dataset_id in EXAMPLES:
+            table = load_example(dataset_id).table
         else:
             path = self.dir / f"{dataset_id}.parquet"
             if not path.exists():
@@ -357,11 +366,12 @@ class DatasetStore:
 
     def info(self, dataset_id: str) -> DatasetInfo:
         self._check_id(dataset_id)
-        if dataset_id == DEMO_ID:
-            table = self.get(DEMO_ID)
-            return DatasetInfo(id=DEMO_ID, files=("demo",),
+        if dataset_id in EXAMPLES:
+            table = self.get(dataset_id)
+            return DatasetInfo(id=dataset_id, files=(EXAMPLES[dataset_id][1],),
                                models=tuple(pd.unique(table["model"]).tolist()),
-                               n_rows=len(table))
+                               n_rows=len(table),
+                               **_kind_fields(load_example(dataset_id).kind))
         path = self.dir / f"{dataset_id}.json"
         if not path.exists():
             raise DatasetNotFound(dataset_id)
@@ -459,5 +469,17 @@ class DatasetStore:
 
 def load_demo():
     """The bundled demo predictions, read through the same io path as any upload."""
-    ref = resources.files("roc_dash.data") / DEMO_FILE
-    return load_predictions([(DEMO_FILE, ref.read_bytes())])
+    return load_example(DEMO_ID)
+
+
+_EXAMPLE_CACHE: dict = {}
+
+
+def load_example(dataset_id: str):
+    """The bundled example ``dataset_id`` (a key of :data:`EXAMPLES`), read through the same
+    io path as any upload (its ``LoadResult``, with the kind; read once per process)."""
+    if dataset_id not in _EXAMPLE_CACHE:
+        filename = EXAMPLES[dataset_id][0]
+        ref = resources.files("roc_dash.data") / filename
+        _EXAMPLE_CACHE[dataset_id] = load_predictions([(filename, ref.read_bytes())])
+    return _EXAMPLE_CACHE[dataset_id]

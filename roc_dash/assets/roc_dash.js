@@ -227,6 +227,7 @@
         if (c.prior_mode === "manual" && c.prior !== null && c.prior !== undefined) {
             q.set("prior", c.prior);
         }
+        if (c.reference_class) { q.set("class", c.reference_class); }
         if (datasets && datasets.length && !(datasets.length === 1 && datasets[0] === "demo")) {
             q.set("data", datasets.join(","));
         }

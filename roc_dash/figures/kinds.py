@@ -1,0 +1,105 @@
+"""Figures of the input kinds beyond one binary scorer.
+
+Pure functions of core results:
+
+* :func:`class_curves_figure` -- the class reference ROC curves of one model of a
+  multi-class table (Fawcett 2004 s7.3.1), from :class:`~roc_dash.core.multiclass.MulticlassAnalysis`;
+* :func:`pairwise_figure` -- Hand & Till's pairwise ``Â(i|j)`` matrix as a heat map;
+* :func:`add_labelings` -- the hull-optimal labelings ``S_0 .. S_n`` of a tree's leaves
+  (Flach et al. s4) as clickable points on the ROC view (traces only: ``layout.shapes[0]``
+  stays the draggable iso-performance line).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..core.extensions import LeavesResult
+from ..core.kinds import COST_AXIS_TITLES
+from ..core.multiclass import MulticlassAnalysis
+from .style import FAST, REFERENCE_COLOR, base_layout, color, line_style, point_data
+
+__all__ = ["class_curves_figure", "pairwise_figure", "add_labelings", "cost_axis_titles",
+           "LABELING_COLOR"]
+
+LABELING_COLOR = "#333333"
+
+
+def class_curves_figure(result: MulticlassAnalysis, model: str, *, reference=None,
+                        font_size: int = 14) -> go.Figure:
+    """One model's class reference curves together, one line per class, AUC and prevalence
+    in the legend; the class shown in the binary views (``reference``) drawn thicker."""
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(**FAST, x=[0, 1], y=[0, 1], mode="lines", showlegend=False,
+                             line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1},
+                             hoverinfo="skip"))
+    for k, (cls, curve) in enumerate(zip(result.classes.tolist(), result.curves, strict=True)):
+        chosen = reference is not None and str(cls) == str(reference)
+        fig.add_trace(go.Scatter(
+            **FAST, x=curve.fpr, y=curve.tpr, mode="lines",
+            name=(f"{cls} vs rest: AUC {result.auc_per_class[k]:.3f}, "
+                  f"p = {result.prevalence[k]:.2f}" + (" (shown)" if chosen else "")),
+            line=line_style(k, width=3.5 if chosen else 2.0),
+            hovertemplate=(f"<b>{model}</b>: {cls} vs rest<br>FPR %{{x:.3f}}<br>"
+                           "TPR %{y:.3f}<extra></extra>")))
+    base_layout(fig, x_title="False positive rate (rest)", y_title="True positive rate (class)",
+                font_size=font_size)
+    fig.update_layout(legend={"orientation": "v", "tracegroupgap": 0},
+                      margin={"l": 60, "r": 20, "t": 10, "b": 130})
+    return fig
+
+
+def pairwise_figure(result: MulticlassAnalysis, model: str, *, font_size: int = 14
+                    ) -> go.Figure:
+    """Hand & Till's ``Â(i|j)`` (row class ``i`` scored by its own column, against class
+    ``j``) as a heat map with the values written in; the diagonal is empty."""
+    classes = [str(c) for c in result.classes.tolist()]
+    z = np.asarray(result.pairwise, dtype=np.float64)
+    text = [["" if np.isnan(v) else f"{v:.3f}" for v in row] for row in z]
+    fig = go.Figure(go.Heatmap(
+        z=np.where(np.isnan(z), None, z).tolist(), x=classes, y=classes, text=text,
+        texttemplate="%{text}", zmin=0.5, zmax=1.0, colorscale="Blues",
+        colorbar={"title": {"text": "Â(i|j)"}, "thickness": 12},
+        hovertemplate=(f"<b>{model}</b><br>Â(%{{y}}|%{{x}}) = %{{z:.4f}}: a row of %{{y}} "
+                       "outscores<br>a row of %{x} on the %{y} score<extra></extra>"),
+        textfont={"size": max(font_size - 1, 10)}, hoverongaps=False))
+    fig.update_layout(font={"size": font_size}, margin={"l": 90, "r": 10, "t": 10, "b": 60},
+                      plot_bgcolor="white")
+    fig.update_xaxes(title_text="against class j", side="bottom", showgrid=False)
+    fig.update_yaxes(title_text="class i", autorange="reversed", showgrid=False)
+    return fig
+
+
+def add_labelings(fig: go.Figure, result: LeavesResult, *, model_index: int, style: int,
+                  font_size: int = 14) -> go.Figure:
+    """The labelings ``S_0 .. S_n`` of one tree as points marked "S0".."Sn" on the ROC view.
+
+    Points carry the views' ``customdata`` (``[model index, threshold, fpr, tpr]``) with the
+    threshold of ``S_i`` (the positive share of its last positive leaf), so clicking one pins
+    that labeling like a vertex.
+    """
+    lab = result.labelings
+    data, _ = point_data(model_index, result.name, lab.thresholds, lab.fpr, lab.tpr)
+    names = [f"S{i}" for i in range(len(lab))]
+    leaves = [", ".join(str(x) for x in lab.leaf[row]) or "none"
+              for row in lab.labeling]
+    hover = [f"<b>{result.name}</b>: {n}<br>positive leaves: {who}"
+             for n, who in zip(names, leaves, strict=True)]
+    fig.add_trace(go.Scatter(
+        **FAST, x=lab.fpr, y=lab.tpr, mode="markers+text", text=names,
+        textposition=["middle right"] + ["top left"] * (len(lab) - 2) + ["middle left"],
+        cliponaxis=False, customdata=data, hovertext=hover,
+        name=f"{result.name}: labelings S0–S{len(lab) - 1}", legendgroup=result.name,
+        textfont={"size": max(font_size - 2, 10), "color": LABELING_COLOR},
+        marker={"symbol": "circle", "size": 11, "color": color(style),
+                "line": {"width": 1.5, "color": "white"}},
+        hovertemplate="%{hovertext}<br>FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>"))
+    return fig
+
+
+def cost_axis_titles(fig: go.Figure) -> go.Figure:
+    """ROC axes of example-specific costs (Fawcett 2004 s7.2, Algorithm 6)."""
+    fig.update_xaxes(title_text=COST_AXIS_TITLES["x"].capitalize())
+    fig.update_yaxes(title_text=COST_AXIS_TITLES["y"].capitalize())
+    return fig
