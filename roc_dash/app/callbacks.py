@@ -1057,7 +1057,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
     )
     def missing(dataset_ids):
         _, gone = loaded_infos(store, dataset_ids)
-        return missing_banner(gone)
+        return missing_banner(gone, {g: store.gone(g) for g in gone})
 
     @app.callback(
         Output(ids.DOWNLOAD, "data"),

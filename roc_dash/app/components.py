@@ -40,14 +40,27 @@ def dataset_list(infos: list[DatasetInfo], labels: list[str], missing: list[str]
     return html.Ul(items)
 
 
-def missing_banner(missing: list[str]):
-    """What a link names that is no longer here (instead of an empty dashboard)."""
+def missing_banner(missing: list[str], known: dict | None = None):
+    """What a link names that is no longer here (instead of an empty dashboard): the files'
+    names and why they went, where the server remembers them (``known``: id -> note)."""
     if not missing:
         return None
-    short = ", ".join(f"{m[:8]}…" if len(m) > 8 else m for m in missing)
-    return [html.Strong(f"{len(missing)} dataset(s) of this link are no longer on the server"),
-            f" (id {short}): they expired or were removed. Upload the files again, or load "
-            "the demo data; the link's other settings are kept."]
+    known = known or {}
+    items = []
+    for m in missing:
+        note = known.get(m) or {}
+        if note.get("label"):
+            when = ""
+            if isinstance(note.get("when"), int | float):
+                import datetime
+
+                when = " on " + datetime.date.fromtimestamp(note["when"]).isoformat()
+            items.append(f"{note['label']} ({note.get('why', 'removed')}{when})")
+        else:
+            items.append(f"a dataset with id {m[:8]}… (not known to this server)")
+    return [html.Strong(f"{len(missing)} dataset(s) of this link are no longer on the server: "),
+            "; ".join(items), ". Upload the files again, or load the demo data; the link's "
+            "other settings are kept."]
 
 
 def banner(analysis: Analysis | None, extra=()):

@@ -167,7 +167,8 @@ class DatasetStore:
     def _files(self, dataset_id: str) -> list[Path]:
         return [self.dir / f"{dataset_id}.parquet", self.dir / f"{dataset_id}.json"]
 
-    def delete(self, dataset_id: str, *, user: str | None = None) -> bool:
+    def delete(self, dataset_id: str, *, user: str | None = None, why: str = "removed"
+               ) -> bool:
         """Remove a dataset and its files (the demo is not stored and stays). With ``user``
         given, only the dataset's owner may delete it (datasets without an owner: anyone);
         returns whether the files were deleted."""
@@ -180,10 +181,42 @@ class DatasetStore:
                 return False
             if owner is not None and owner != user:
                 return False
+        self._remember_gone(dataset_id, why)
         for path in self._files(dataset_id):
             path.unlink(missing_ok=True)
         self._cache.put(dataset_id, None, size=0)
         return True
+
+    def _remember_gone(self, dataset_id: str, why: str) -> None:
+        """A small note (``gone/<id>.json``: file names, date, why) so that a link naming a
+        deleted dataset can say *which* files are missing; notes older than a year go."""
+        import time
+
+        try:
+            info = self.info(dataset_id)
+        except DatasetNotFound:
+            return
+        folder = self.root / "gone"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            note = {"label": info.label, "why": why, "when": time.time()}
+            self._atomic_write(folder / f"{dataset_id}.json",
+                               lambda p: Path(p).write_text(json.dumps(note)), folder=folder)
+            for old in folder.glob("*.json"):
+                if time.time() - old.stat().st_mtime > 365 * 86400:
+                    old.unlink(missing_ok=True)
+        except OSError:
+            pass  # only a nicer message is lost
+
+    def gone(self, dataset_id: str) -> dict | None:
+        """What :meth:`_remember_gone` kept of a deleted dataset, or None."""
+        if not is_dataset_id(dataset_id):
+            return None
+        try:
+            data = json.loads((self.root / "gone" / f"{dataset_id}.json").read_text())
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
 
     def _datasets_by_age(self) -> list[tuple[float, str, int]]:
         """``(last use, id, bytes)`` of every stored dataset, least recently used first."""
@@ -216,7 +249,7 @@ class DatasetStore:
         kept = []
         for used, dataset_id, size in entries:
             if now - used > ttl:
-                self.delete(dataset_id)
+                self.delete(dataset_id, why="expired")
                 removed.append(dataset_id)
             else:
                 kept.append((used, dataset_id, size))
@@ -230,7 +263,7 @@ class DatasetStore:
                 break
             if dataset_id == protect:
                 continue
-            self.delete(dataset_id)
+            self.delete(dataset_id, why="removed to stay within the storage quota")
             removed.append(dataset_id)
             total -= size
         self._last_sweep = now

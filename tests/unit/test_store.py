@@ -226,3 +226,23 @@ def test_sto015_input_kind_is_kept_and_old_sidecars_load_as_binary(tmp_path):
     costs = store.put(_table(), files=["c.csv"], kind=InputKind(kind="costs",
                                                                  weights_are_costs=True))
     assert DatasetStore(tmp_path).info(costs.id).weights_are_costs
+
+
+def test_sto016_a_deleted_dataset_is_named_in_the_missing_banner(tmp_path, monkeypatch):
+    from roc_dash.app.components import missing_banner
+
+    store = DatasetStore(tmp_path)
+    frame = pd.DataFrame({"label": [1, 0, 1, 0], "score": [0.9, 0.2, 0.7, 0.4]})
+    kept = store.put(frame.assign(model="m", fold="all", weight=1.0), files=["keep.csv"])
+    old = store.put(frame.assign(model="m", fold="all", weight=1.0), files=["preds.csv"])
+    store.delete(old.id)
+    note = store.gone(old.id)
+    assert note["label"] == "preds.csv" and note["why"] == "removed"
+    text = str(missing_banner([old.id, "Z" * 32], {old.id: note, "Z" * 32: None}))
+    assert "preds.csv (removed on" in text and "not known to this server" in text
+    # expiry says so too
+    monkeypatch.setenv("ROC_DASH_DATASET_TTL_DAYS", "1")
+    import time
+    assert kept.id in store.sweep(now=time.time() + 3 * 86400)
+    assert store.gone(kept.id)["why"] == "expired"
+    assert store.gone("../../etc/passwd") is None
