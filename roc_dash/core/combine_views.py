@@ -38,7 +38,7 @@ from .combining import (
     repair_concavities,
 )
 from .operating import OperatingSummary
-from .superiority import LcIndex, lc_index, ratio_to_unit, triangular_distribution
+from .superiority import LcIndex, ratio_to_unit
 
 __all__ = [
     "BudgetView",
@@ -277,9 +277,9 @@ def superiority_view(analysis: Analysis, model_a: str, model_b: str, *, low=None
             raise ValueError(f"the {name} cost ratio must be a positive number")
     if not (lo <= mo <= hi and lo < hi):
         raise ValueError("need low ≤ most likely ≤ high, and low < high")
-    belief = triangular_distribution(lo, mo, hi)
-    a, b = analysis.model(model_a), analysis.model(model_b)
-    lc = lc_index(a.hull, b.hull, belief, prior_pos=c.prior_pos, names=(model_a, model_b))
+    from .extensions import superiority_analysis  # the report's computation, shared
+
+    lc = superiority_analysis(analysis, model_a, model_b, low=lo, mode=mo, high=hi)
     u = float(ratio_to_unit(ratio))
     return SuperiorityView(lc=lc, low=lo, mode=mo, high=hi, current_ratio=float(ratio),
                            current_u=u, current_sign=int(np.asarray(
