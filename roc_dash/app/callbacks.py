@@ -668,9 +668,12 @@ def pin_from_input(model, text) -> tuple[dict | None, str]:
 
     if not model:
         return None, "Choose a model to pin."
+    if not str(text or "").strip():
+        return None, "Type a score threshold to pin, e.g. 0.5."
     t = _number(text)
     if t is None:
-        return None, f"Threshold {str(text or '')!r} is not a number."
+        return None, (f"“{str(text).strip()[:40]}” is not a number: type a score threshold, "
+                      "e.g. 0.5 or 1e-3.")
     return {"model": str(model), "threshold": t}, ""
 
 
@@ -877,6 +880,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
     @app.callback(
         Output(ids.PINNED, "data"),
         Output(ids.PIN_THRESHOLD, "className"),
+        Output(ids.PIN_MSG, "children"),
         Input(ids.ROC_GRAPH, "clickData"),
         Input(ids.PR_GRAPH, "clickData"),
         Input(ids.COST_GRAPH, "clickData"),
@@ -897,24 +901,24 @@ def register_callbacks(app, store: DatasetStore) -> None:
         ok = "exact pin-threshold"
         pins = clean_pins(pins)
         if trigger is None:
-            return parse_query(search).get("pins", []), ok
+            return parse_query(search).get("pins", []), ok, ""
         if trigger == ids.UNPIN:
-            return [], ok
+            return [], ok, ""
         if isinstance(trigger, dict) and trigger.get("type") == ids.UNPIN_ONE:
             if not any(t["value"] for t in ctx.triggered):
                 raise PreventUpdate
-            return [p for p in pins if p["label"] != trigger.get("index")], ok
+            return [p for p in pins if p["label"] != trigger.get("index")], ok, ""
         if trigger in (ids.PIN_BUTTON, ids.PIN_THRESHOLD):
-            pinned, _why = pin_from_input(pin_model, pin_threshold)
+            pinned, why = pin_from_input(pin_model, pin_threshold)
             if pinned is None:
-                return no_update, ok + " invalid"
-            return add_pin(pins, pinned), ok
+                return no_update, ok + " invalid", why
+            return add_pin(pins, pinned), ok, ""
         click = {ids.ROC_GRAPH: roc_click, ids.PR_GRAPH: pr_click,
                  ids.COST_GRAPH: cost_click, ids.THRESHOLD_GRAPH: threshold_click}.get(trigger)
         pinned = pin_from_click(click, (viz if isinstance(viz, dict) else {}).get("models"))
         if pinned is None:
             raise PreventUpdate
-        return add_pin(pins, pinned), ok
+        return add_pin(pins, pinned), ok, ""
 
     @app.callback(
         Output(ids.ROC_GRAPH, "figure"),
@@ -1143,6 +1147,12 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.ROC_TIES, "value"),
         Input(ids.PR_MODE, "value"),
         prevent_initial_call=True,
+    )
+    # "Clear pins" only when something is pinned
+    app.clientside_callback(
+        "function (pins) { return !(Array.isArray(pins) && pins.length); }",
+        Output(ids.UNPIN, "hidden"),
+        Input(ids.PINNED, "data"),
     )
     app.clientside_callback(
         ClientsideFunction("rocDash", "copyLink"),

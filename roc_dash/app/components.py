@@ -110,11 +110,29 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None, comp
 
 
 def _signed(v: float, digits: int, pct: bool = False) -> str:
+    """A signed difference; one that rounds to zero is shown unsigned ("0.0 pt", not
+    "-0.0 pt")."""
     if v != v:  # NaN
         return "n/a"
-    if pct:
-        return f"{v * 100:+.{max(digits - 2, 0)}f} pt"
-    return f"{v:+.{digits}f}"
+    d = max(digits - 2, 0) if pct else digits
+    x = v * 100 if pct else v
+    text = f"{x:+.{d}f}"
+    if float(text) == 0:
+        text = f"{0:.{d}f}"
+    return f"{text} pt" if pct else text
+
+
+def sig3(v: float) -> str:
+    """Three significant digits, trailing zeros kept ("3.00", "0.280", "0.322"); large
+    numbers with separators ("1,234")."""
+    if v != v or abs(v) == float("inf"):
+        return str(v)
+    if abs(v) >= 1000:
+        return f"{v:,.0f}"
+    text = f"{v:#.3g}"
+    if "e" in text:  # tiny: keep plotly-like exponent form
+        return f"{v:.2e}"
+    return text.rstrip(".")
 
 
 _FORMATS = {"TPR (recall)": (3, False), "FPR": (3, False), "Precision at the prior": (3, False),
@@ -184,7 +202,7 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None)
         return html.P("No models.", className="hint")
     c = analysis.conditions
     level = analysis.models[0].auc_ci.level if analysis.models[0].auc_ci else c.level
-    head = [("Model", None), ("Rows", None), ("Folds", None),
+    head = [("Model", "model"), ("Rows", "rows"), ("Folds", "folds"),
             (f"AUC [{level:.0%} CI]", "auc"), (f"pAUC FPR≤{c.fpr_max:g} (McClish)", "pauc"),
             ("Avg precision (test prevalence)", "ap"), ("Optimal threshold", "threshold"),
             ("Expected cost", "expected_cost"), ("Owns the hull for slopes", "slope_ranges")]
@@ -207,8 +225,9 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None)
     if analysis.comparisons:
         parts.append(html.H3("DeLong paired tests (same rows)", title=HELP["delong"]))
         parts.append(html.Table(className="models pairs", children=[
-            html.Thead(html.Tr([html.Th(h) for h in ("Models", "ΔAUC", "z", "p-value",
-                                                      "paired by")])),
+            html.Thead(html.Tr([html.Th(h, title=HELP[k]) for h, k in (
+                ("Models", "models_pair"), ("ΔAUC", "delta_auc"), ("z", "z"),
+                ("p-value", "p_value"), ("paired by", "paired_by"))])),
             html.Tbody([html.Tr([
                 html.Td(f"{cmp.a} vs {cmp.b}"),
                 html.Td(f"{cmp.test.auc_difference:+.3f}", className="num"),
@@ -256,7 +275,7 @@ def sensitivity_words(rng) -> str:
     """'Optimal while c(FN)/c(FP) is between a and b at this prior, and while p(+) is ...'."""
     if rng is None:
         return ""
-    g = lambda v: f"{v:.3g}"  # noqa: E731
+    g = sig3
     ratio = "c(FN)/c(FP)" + (" (net of benefits)" if rng.uses_benefits else "")
     if rng.tpr == 0 and rng.fpr == 0:
         what = "Never flagging anything is optimal"

@@ -38,6 +38,7 @@ PINNED = "pinned"
 UNPIN = "unpin"
 PIN_MODEL = "pin-model"
 PIN_THRESHOLD = "pin-threshold"
+PIN_MSG = "pin-message"  # why a typed pin was refused
 PIN_BUTTON = "pin-button"
 
 URL = "url"

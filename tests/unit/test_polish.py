@@ -1,0 +1,89 @@
+"""Polish after the review meeting: tooltips, report, threshold view, wording."""
+
+from __future__ import annotations
+
+from dash import dcc, html
+
+from roc_dash.app.layout import build_layout
+
+CONTROLS = (html.Button, dcc.Input, dcc.Textarea, dcc.Dropdown, dcc.RadioItems, dcc.Checklist,
+            dcc.Slider)
+
+
+def _walk(node, titled=False, labels=None):
+    """(component, covered) for every control: covered when it, an enclosing element or
+    the label of its box or of its control group carries a title."""
+    labels = {} if labels is None else labels
+    title = getattr(node, "title", None)
+    here = titled or bool(title)
+    children = getattr(node, "children", None)
+    if isinstance(node, CONTROLS):
+        yield node, here
+    if children is None or isinstance(children, str | int | float):
+        return
+    kids = children if isinstance(children, list | tuple) else [children]
+    # a group (div.control) whose label has a title covers what it holds
+    group = any(isinstance(k, html.Label) and getattr(k, "title", None) for k in kids)
+    for k in kids:
+        yield from _walk(k, here or group, labels)
+
+
+def _labels(node, out):
+    if isinstance(node, html.Label) and getattr(node, "htmlFor", None) and \
+            getattr(node, "title", None):
+        out.add(node.htmlFor)
+    children = getattr(node, "children", None)
+    if isinstance(children, list | tuple):
+        for k in children:
+            _labels(k, out)
+    elif children is not None and not isinstance(children, str | int | float):
+        _labels(children, out)
+    return out
+
+
+def test_every_control_in_the_layout_has_a_title():
+    layout = build_layout()
+    labelled = _labels(layout, set())
+    missing = [getattr(c, "id", None) or getattr(c, "children", None)
+               for c, covered in _walk(layout)
+               if not covered and getattr(c, "id", None) not in labelled]
+    assert not missing, f"controls without a tooltip: {missing}"
+    assert sum(1 for _ in _walk(layout)) > 30
+
+
+def test_named_controls_carry_their_sources():
+    from roc_dash.app.help import HELP
+
+    assert "Flach & Kull 2015" in HELP["pr_radio"] and "Davis & Goadrich 2006" in HELP["pr_radio"]
+    for key in ("delta_auc", "z", "p_value"):
+        assert "DeLong et al. 1988" in HELP[key]
+
+
+def test_sensitivity_words_use_three_significant_digits():
+    from types import SimpleNamespace as NS
+
+    from roc_dash.app.components import sensitivity_words
+
+    rng = NS(uses_benefits=False, tpr=0.6, fpr=0.2,
+             ratio=NS(low=3.0, high=9.0, low_open=False, high_open=False),
+             prior=NS(low=0.28, high=0.32245, low_open=False, high_open=False))
+    text = sensitivity_words(rng)
+    assert "between 3.00 and 9.00" in text and "between 0.280 and 0.322" in text
+
+
+def test_a_difference_that_rounds_to_zero_has_no_sign():
+    from roc_dash.app.components import _signed
+
+    assert _signed(-1e-6, 3, pct=True) == "0.0 pt"
+    assert _signed(-0.02, 3, pct=True) == "-2.0 pt"
+    assert _signed(-1e-7, 4) == "0.0000"
+
+
+def test_a_typed_pin_that_is_not_a_number_says_why():
+    from roc_dash.app.callbacks import pin_from_input
+
+    pin, why = pin_from_input("naive Bayes", "abc")
+    assert pin is None and "“abc” is not a number" in why
+    pin, why = pin_from_input("naive Bayes", " ")
+    assert pin is None and "Type a score threshold" in why
+    assert pin_from_input("naive Bayes", "0.5")[0] == {"model": "naive Bayes", "threshold": 0.5}
