@@ -931,6 +931,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.BANNER, "children"),
         Output(ids.SUMMARY, "children"),
         Output(ids.THRESHOLD_GRAPH, "figure"),
+        Output(ids.THRESHOLD_MODEL, "value"),  # always the model the threshold view shows
         Input(ids.DATASETS, "data"),
         Input(ids.MODELS, "value"),
         Input(ids.CONDITIONS, "data"),
@@ -957,6 +958,16 @@ def register_callbacks(app, store: DatasetStore) -> None:
         models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
         pr_mode = "prg" if pr_mode == "prg" else "pr"
         pins = clean_pins(pinned)
+        if ctx.triggered_id == ids.PINNED and pins:  # a new pin: the threshold view shows it
+            threshold_model = pins[-1]["model"]
+        out = _views(dataset_ids, models, state, averaging, det, presentation, pinned, ties,
+                     pr_mode, threshold_model, threshold_axis, combine, zoom, viz, conditions,
+                     pins)
+        meta = getattr(getattr(out[9], "layout", None), "meta", None)
+        return (*out, meta.get("model") if isinstance(meta, dict) else no_update)
+
+    def _views(dataset_ids, models, state, averaging, det, presentation, pinned, ties, pr_mode,
+               threshold_model, threshold_axis, combine, zoom, viz, conditions, pins):
         if (ctx.triggered_id == ids.CONDITIONS and isinstance(viz, dict) and not pins
                 and not beyond.active(combine)
                 and viz.get("key") == render_key(dataset_ids, models, conditions,

@@ -87,3 +87,28 @@ def test_a_typed_pin_that_is_not_a_number_says_why():
     pin, why = pin_from_input("naive Bayes", " ")
     assert pin is None and "Type a score threshold" in why
     assert pin_from_input("naive Bayes", "0.5")[0] == {"model": "naive Bayes", "threshold": 0.5}
+
+
+def test_threshold_view_names_its_model_and_whether_its_optimum_is_the_overall_one():
+    import tempfile
+    from pathlib import Path
+
+    from roc_dash.app.callbacks import AnalysisCache
+    from roc_dash.app.store import DEMO_ID, DatasetStore
+    from roc_dash.core.analysis import Conditions
+    from roc_dash.core.decision import Economics
+    from roc_dash.figures.threshold import threshold_figure
+
+    cache = AnalysisCache(DatasetStore(Path(tempfile.mkdtemp()) / "data"))
+    models = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
+    analysis = cache.analysis([DEMO_ID], models, Conditions(prior_pos=0.27))
+    best = analysis.optimal.model
+    other = next(m for m in models if m != best)
+    e = Economics(cost_fp=1.0, cost_fn=1.0)
+    fig = threshold_figure(analysis, best, e)
+    assert best in fig.layout.title.text and "is the overall optimum" in fig.layout.title.text
+    assert f"optimum of {best}" in [t.name for t in fig.data]
+    fig = threshold_figure(analysis, other, e)
+    text = fig.layout.title.text
+    assert other in text and "not the overall optimum" in text and best in text
+    assert f"optimum of {other}" in [t.name for t in fig.data]
