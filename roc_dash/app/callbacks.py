@@ -1017,6 +1017,10 @@ def register_callbacks(app, store: DatasetStore) -> None:
     )
     def export(_c, _t, _h, dataset_ids, models, state, level, band, samples, averaging,
                pinned, href):
+        from urllib.parse import urlsplit, urlunsplit
+
+        from .components import plain_text
+
         conditions = conditions_from_state(state, level, band, samples)
         models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
         try:
@@ -1032,12 +1036,23 @@ def register_callbacks(app, store: DatasetStore) -> None:
         from ..html_report import ReportState, render_html
 
         infos, _ = loaded_infos(store, dataset_ids)
+        pins = pinned_points(analysis, clean_pins(pinned))
+        # the summary sentence as the strip shows it (uncertainty, sensitivity included)
+        strip, _ = decision_views(analysis, pins, economics_from_state(state))
+        notes = store.notes(dataset_ids)
+        link = href if isinstance(href, str) else None
+        base = urlsplit(link) if link else None
+        views = tuple(
+            (str(v.get("name", "")), urlunsplit(base._replace(
+                query=str(v.get("query") or "").lstrip("?"))) if base else
+             str(v.get("query") or ""))
+            for v in notes["views"] if isinstance(v, dict))
         report_state = ReportState(
             averaging=averaging if averaging in AVERAGING_MODES else "pooled",
             datasets=tuple(dataset_labels(infos)),
-            operating=(pinned_points(analysis, clean_pins(pinned)) or [None])[-1],
-            link=href if isinstance(href, str) else None,
-            note=store.notes(dataset_ids)["note"])
+            operating=(pins or [None])[-1],
+            link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(strip),
+            views=views)
         return dcc.send_string(render_html(analysis, state=report_state),
                                "roc-dash-report.html")
 

@@ -287,6 +287,19 @@ def sensitivity_words(rng) -> str:
             f"{_range_words(rng.prior, 'prior p(+)', g)} at these costs.")
 
 
+def plain_text(node) -> str:
+    """The text of a Dash component tree (the summary strip as one sentence for a report)."""
+    if node is None:
+        return ""
+    if isinstance(node, str | int | float):
+        return str(node)
+    if isinstance(node, list | tuple):
+        parts = [plain_text(k) for k in node]
+        return " ".join(p for p in parts if p) if any(
+            getattr(k, "className", None) for k in node if k is not None) else "".join(parts)
+    return plain_text(getattr(node, "children", None))
+
+
 def summary_strip(summary, uncertainty=None, frequency=None):
     """One line a review meeting can act on: which model, which threshold, what it does and
     costs, how it compares with the runner-up; then how sure and how sensitive."""

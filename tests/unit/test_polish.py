@@ -112,3 +112,35 @@ def test_threshold_view_names_its_model_and_whether_its_optimum_is_the_overall_o
     text = fig.layout.title.text
     assert other in text and "not the overall optimum" in text and best in text
     assert f"optimum of {other}" in [t.name for t in fig.data]
+
+
+def test_html_report_carries_every_pin_the_comparison_the_summary_and_the_views():
+    import tempfile
+    from pathlib import Path
+
+    from roc_dash.app.callbacks import AnalysisCache, decision_views
+    from roc_dash.app.components import plain_text
+    from roc_dash.app.store import DEMO_ID, DatasetStore
+    from roc_dash.core.analysis import Conditions
+    from roc_dash.core.decision import Economics
+    from roc_dash.core.operating import pinned_points
+    from roc_dash.html_report import ReportState, render_html
+
+    cache = AnalysisCache(DatasetStore(Path(tempfile.mkdtemp()) / "data"))
+    models = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
+    analysis = cache.analysis([DEMO_ID], models, Conditions(prior_pos=0.27))
+    pins = pinned_points(analysis, [
+        {"model": "naive Bayes", "threshold": 0.5, "label": "A"},
+        {"model": "decision tree", "threshold": 0.3, "label": "B"},
+        {"model": "logistic regression", "threshold": 0.2, "label": "C"}])
+    strip, _ = decision_views(analysis, [], Economics(cost_fp=1.0, cost_fn=1.0))
+    summary = plain_text(strip)
+    assert summary.startswith("Use logistic regression") and "stays optimal while" in summary
+    page = render_html(analysis, state=ReportState(
+        pins=tuple(pins), operating=pins[-1], summary=summary,
+        views=(("screening", "http://x/?cfn=5"),)))
+    for letter in "ABC":
+        assert f"pinned {letter}" in page
+    assert "Operating points compared" in page and "Δ cost per 1,000 cases" in page
+    assert "Δ flagged" in page and "stays optimal while" in page
+    assert '<a href="http://x/?cfn=5">screening</a>' in page
