@@ -415,15 +415,12 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     figures = (roc, pr_figure(analysis, mode="prg" if pr_mode == "prg" else "pr", **kw),
                cost_figure(analysis, **kw))
     if presentation:  # large lines and markers for a projector; the plots keep their room
+        from ..figures.style import presentation_legend
+
         for fig in figures:
             emphasise(fig)
-            fig.update_layout(legend_font_size=12)
-        if not det:  # inside the ROC plot, in the empty triangle below the diagonal
-            roc.update_layout(legend={"x": 0.995, "y": 0.005, "xref": "paper", "yref": "paper",
-                                      "xanchor": "right", "yanchor": "bottom",
-                                      "orientation": "v", "bgcolor": "rgba(255,255,255,0.85)",
-                                      "font": {"size": 11}, "tracegroupgap": 0,
-                                      "itemwidth": 30})
+            # short entries, off the plot: beside the square ROC, below the others
+            presentation_legend(fig, beside=fig is roc)
     for fig, view in zip(figures, ("roc", "pr", "cost"), strict=True):
         fig.update_layout(meta={**(fig.layout.meta or {}), "conditions": title})
         apply_zoom(fig, zoom, view, det=bool(det) if view == "roc" else

@@ -562,19 +562,22 @@
         var host = gd.closest ? gd.closest("[id$='-graph']") : null;
         var id = host ? host.id : "roc-graph";
         var meta = (gd.layout && gd.layout.meta) || {};
-        var title = "<b>roc-dash · " + (VIEW_TITLES[id] || id) + "</b>" +
-            (meta.conditions ? "<br><span style='font-size:0.85em'>" + meta.conditions +
-             "</span>" : "");
-        var margin = Object.assign({}, gd.layout.margin || {});
-        margin.t = Math.max(margin.t || 0, 70);
-        var layout = Object.assign({}, gd.layout, {
-            title: {text: title, x: 0.01, xanchor: "left", y: 0.98, yanchor: "top"},
-            margin: margin
-        });
         var full = gd._fullLayout || {};
+        var size = (full.font && full.font.size) || 14;
+        var small = Math.max(Math.round(size * 0.8), 10);
+        /* the title sits above the plot and plotly grows the top margin to hold both of its
+           lines (automargin); a fixed position cut the first line off */
+        var title = "<b>roc-dash · " + (VIEW_TITLES[id] || id) + "</b>" +
+            (meta.conditions ? "<br><span style='font-size:" + small + "px'>" +
+             meta.conditions + "</span>" : "");
+        var layout = Object.assign({}, gd.layout, {
+            title: {text: title, x: 0, xref: "paper", xanchor: "left", y: 1, yref: "paper",
+                    yanchor: "bottom", automargin: true, pad: {b: Math.round(size * 0.8)},
+                    font: {size: size}}
+        });
         return window.Plotly.downloadImage({data: gd.data, layout: layout}, {
             format: format, filename: "roc-dash-" + id.replace(/-graph$/, ""), scale: 2,
-            width: full.width || 800, height: (full.height || 560) + 50
+            width: full.width || 800, height: (full.height || 560) + 3 * size + 20
         });
     }
 

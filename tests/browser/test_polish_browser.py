@@ -1,0 +1,98 @@
+"""Polish after the review meeting, driven by real pointer and keyboard input."""
+
+import time
+from pathlib import Path
+
+from roc_dash.app import ids
+
+from .gestures import click, double_click, drag, js_graph, to_screen, type_into, wait_until
+from .test_meeting_browser import _vertex, names
+from .test_trust_browser import _centre, start
+
+RECT = ("const r = arguments[0].getBoundingClientRect();"
+        "return [r.left, r.top, r.right, r.bottom];")
+
+
+def viewport(dash_duo, width, height):
+    """Make the page's viewport (not the window) ``width`` × ``height`` CSS px."""
+    d = dash_duo.driver
+    d.set_window_size(width, height)
+    inner = d.execute_script("return [window.innerWidth, window.innerHeight]")
+    d.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+    time.sleep(0.5)
+    assert d.execute_script("return [window.innerWidth, window.innerHeight]") == [width, height]
+
+
+def pin_three(dash_duo, app):
+    """Pin A, B and C by clicking points of the ROC."""
+    d = dash_duo.driver
+    for letter, (model, k) in zip("ABC", (("decision tree", 5), ("naive Bayes", 395),
+                                           ("gradient boosting", 200)), strict=True):
+        fpr, tpr, _ = _vertex(app, model, k)
+        click(d, to_screen(d, ids.ROC_GRAPH, fpr, tpr))
+        wait_until(lambda x=letter: any(n.startswith(f"pinned {x}")
+                                        for n in names(d, ids.ROC_GRAPH)),
+                   message=f"pin {letter}")
+        time.sleep(0.3)
+
+
+def present(dash_duo):
+    d = dash_duo.driver
+    label = dash_duo.find_element(f"#{ids.PRESENTATION} label")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", label)
+    click(d, _centre(d, label))
+    wait_until(lambda: "presenting" in dash_duo.find_element(f"#{ids.APP}").get_attribute(
+        "class"), message="presentation mode")
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.font.size") == 20)
+    d.execute_script("window.scrollTo(0, 0)")
+    time.sleep(1.0)
+
+
+def test_pol001_presentation_mode_at_1280x720_fits_and_is_legible(dash_duo, app, shot):
+    start(dash_duo, app, size=(1280, 720))
+    pin_three(dash_duo, app)
+    present(dash_duo)
+    viewport(dash_duo, 1280, 720)
+    d = dash_duo.driver
+    d.execute_script("window.scrollTo(0, 0)")
+    time.sleep(1.0)
+    shot("pol001_presentation_1280x720")
+    print("MEASURE", d.execute_script(
+        "return ['.topbar', '#decision-summary', '.summary', '#roc-graph', '#operating']"
+        ".map(s => { const e = document.querySelector(s); if (!e) return null;"
+        " const r = e.getBoundingClientRect(); return [s, r.left, r.top, r.right, r.bottom]; })"))
+    # the controls open beside the views
+    click(d, _centre(d, dash_duo.find_element(f"#{ids.SIDEBAR_TOGGLE}")))
+    wait_until(lambda: dash_duo.find_element(".sidebar").is_displayed(), message="sidebar")
+    time.sleep(1.5)
+    d.execute_script("window.scrollTo(0, 0)")
+    shot("pol001_presentation_controls_1280x720")
+
+
+def download_png(dash_duo, graph, name):
+    d = dash_duo.driver
+    folder = Path(dash_duo.download_path)
+    for old in folder.glob(f"roc-dash-{name}*.png"):
+        old.unlink()
+    d.execute_script("document.getElementById(arguments[0]).scrollIntoView({block: 'center'})",
+                     graph)
+    time.sleep(0.3)
+    hover_at = d.execute_script(RECT, dash_duo.find_element(f"#{graph}"))
+    from .gestures import hover
+
+    hover(d, (hover_at[0] + 30, hover_at[1] + 30))  # the mode bar shows on hover
+    button = dash_duo.find_element(f"#{graph} .modebar-btn[data-title^='Download plot as PNG']")
+    click(d, _centre(d, button))
+    got = wait_until(lambda: [p for p in folder.glob(f"roc-dash-{name}.png")
+                              if p.stat().st_size > 0], timeout=30, message=f"{name}.png")
+    time.sleep(0.5)
+    return got[0]
+
+
+def test_pol002_exported_roc_png_shows_the_title_and_every_pin(dash_duo, app, shot):
+    start(dash_duo, app)
+    pin_three(dash_duo, app)
+    path = download_png(dash_duo, ids.ROC_GRAPH, "roc")
+    import shutil
+
+    shutil.copy(path, Path("/tmp/pol") / "pol002_roc_export.png")
