@@ -151,7 +151,7 @@ def comparison_table(comparison):
                                     className="remove", n_clicks=0, title=f"Unpin {label}",
                                     **{"aria-label": f"Unpin {label}"}))
         head.append(html.Th(cell, title=title, className="num"))
-    body = [html.Tr([html.Th("Model")] + [html.Td(p.model, className="num")
+    body = [html.Tr([html.Th("Model")] + [html.Td(p.model, className="num model")
                                           for p in comparison.points]),
             html.Tr([html.Th("Threshold")] + [html.Td("≥ " + format_threshold(p.threshold),
                                                       className="num")
@@ -161,7 +161,9 @@ def comparison_table(comparison):
         fmt = (lambda v, d=digits: f"{v * 100:.{d}f}%") if pct else (
             lambda v, d=digits: "n/a" if v != v else f"{v:,.{d}f}")
         body.append(html.Tr([html.Th(name)] + [html.Td(fmt(v), className="num") for v in values]))
-        body.append(html.Tr(className="delta", children=[html.Th(f"Δ {name.lower()}")] + [
+        body.append(html.Tr(className="delta", children=[html.Th(
+            ["Δ", html.Span(f" {name.lower()}", className="delta-name")],
+            title=f"Difference from the optimum: {name.lower()}")] + [
             html.Td("" if k == 0 else _signed(d, digits + (2 if pct else 0), pct),
                     className="num") for k, d in enumerate(deltas)]))
     return html.Div(className="table-scroll", children=html.Table(

@@ -217,7 +217,7 @@ def presentation_legend(fig: go.Figure, *, beside: bool = False, font_size: int 
     legend = {"font": {"size": font_size}, "bgcolor": "rgba(255,255,255,0)",
               "tracegroupgap": 4}
     if beside:
-        width = min(int(0.56 * font_size * longest) + 50, 280)
+        width = min(int(0.5 * font_size * longest) + 45, 280)
         fig.update_layout(
             legend={**legend, "orientation": "v", "x": 1.0, "xref": "paper", "xanchor": "left",
                     "y": 1.0, "yref": "paper", "yanchor": "top", "itemwidth": 30},

@@ -57,16 +57,42 @@ def test_pol001_presentation_mode_at_1280x720_fits_and_is_legible(dash_duo, app,
     d.execute_script("window.scrollTo(0, 0)")
     time.sleep(1.0)
     shot("pol001_presentation_1280x720")
-    print("MEASURE", d.execute_script(
-        "return ['.topbar', '#decision-summary', '.summary', '#roc-graph', '#operating']"
-        ".map(s => { const e = document.querySelector(s); if (!e) return null;"
-        " const r = e.getBoundingClientRect(); return [s, r.left, r.top, r.right, r.bottom]; })"))
-    # the controls open beside the views
+    box = ("const e = document.querySelector(arguments[0]); if (!e) return null;"
+           "const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];")
+    graph = d.execute_script(box, f"#{ids.ROC_GRAPH}")
+    plot = js_graph(d, ids.ROC_GRAPH,
+                    "(() => { const r = gd.getBoundingClientRect(), x = gd._fullLayout.xaxis;"
+                    " return [r.left + x._offset, 0, r.left + x._offset + x._length, 0]; })()")
+    legend = d.execute_script(box, f"#{ids.ROC_GRAPH} .legend .scrollbox")
+    xtitle = d.execute_script(box, f"#{ids.ROC_GRAPH} .xtitle")
+    # the ROC and its legend: beside each other, inside the figure, above the fold
+    assert legend[0] >= plot[2] - 1, "the legend does not cover the plot"
+    assert legend[2] <= graph[2] + 1 and legend[3] <= graph[3] + 1, "legend inside the frame"
+    assert xtitle[3] <= 720, "the x-axis title is above the fold"
+    assert js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.legend.font.size") >= 15
+    legend_names = names(d, ids.ROC_GRAPH)
+    assert "pinned A" in legend_names and all(len(n) < 45 for n in legend_names)
+    # the comparison: beside the ROC, its last row above the fold, no wrapped number
+    table = d.execute_script(box, f"#{ids.OPERATING} table.compare")
+    assert table[0] >= graph[2] and table[3] <= 720, "the whole comparison above the fold"
+    assert d.execute_script(
+        "const w = document.querySelector('#' + arguments[0] + ' .table-scroll');"
+        "return w.scrollWidth <= w.clientWidth + 1", ids.OPERATING), "the comparison fits its card"
+    heights = d.execute_script(
+        "const rows = [...document.querySelectorAll('#' + arguments[0] + ' table.compare tbody tr')];"
+        "const t = rows.find(r => r.textContent.startsWith('Threshold'));"
+        "return [...t.querySelectorAll('td')].map(c => [c.getBoundingClientRect().height,"
+        " parseFloat(getComputedStyle(c).fontSize)]);", ids.OPERATING)
+    assert all(h < 2 * f for h, f in heights), f"threshold cells wrap: {heights}"
+    assert "-0.0 " not in dash_duo.find_element(f"#{ids.OPERATING}").text
+    # the controls open as a drawer over the views: the ROC keeps its size
     click(d, _centre(d, dash_duo.find_element(f"#{ids.SIDEBAR_TOGGLE}")))
     wait_until(lambda: dash_duo.find_element(".sidebar").is_displayed(), message="sidebar")
     time.sleep(1.5)
     d.execute_script("window.scrollTo(0, 0)")
     shot("pol001_presentation_controls_1280x720")
+    assert d.execute_script(box, f"#{ids.ROC_GRAPH}") == graph
+    assert d.execute_script(box, f"#{ids.ROC_GRAPH} .xtitle")[3] <= 720
 
 
 def download_png(dash_duo, graph, name):
