@@ -576,7 +576,12 @@ def _range(value):
 
 def apply_zoom(fig, zoom, view: str, *, det: bool = False) -> None:
     """Draw ``fig`` with the axis ranges the user zoomed ``view`` to (ignored when malformed
-    or, for the ROC view, zoomed in the other of ROC/DET axes)."""
+    or, for the ROC view, zoomed in the other of ROC/DET axes). The full ranges go into
+    ``layout.meta.home``: a double click restores them (assets/roc_dash.js)."""
+    x0, y0 = fig.layout.xaxis.range, fig.layout.yaxis.range
+    if x0 is not None and y0 is not None:
+        fig.update_layout(meta={**(fig.layout.meta or {}),
+                                "home": {"x": list(x0), "y": list(y0)}})
     entry = zoom.get(view) if isinstance(zoom, dict) else None
     if not isinstance(entry, dict) or bool(entry.get("det")) != det:
         return
@@ -878,10 +883,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.PINNED, "data"),
         Output(ids.PIN_THRESHOLD, "className"),
         Output(ids.PIN_MSG, "children"),
-        Input(ids.ROC_GRAPH, "clickData"),
-        Input(ids.PR_GRAPH, "clickData"),
-        Input(ids.COST_GRAPH, "clickData"),
-        Input(ids.THRESHOLD_GRAPH, "clickData"),
+        Input(ids.CLICK, "data"),  # a click on a view, not part of a double click
         Input(ids.UNPIN, "n_clicks"),
         Input(ids.PIN_BUTTON, "n_clicks"),
         Input(ids.PIN_THRESHOLD, "n_submit"),
@@ -892,8 +894,8 @@ def register_callbacks(app, store: DatasetStore) -> None:
         State(ids.VIZ_DATA, "data"),
         State(ids.PINNED, "data"),
     )
-    def pin(roc_click, pr_click, cost_click, threshold_click, _unpin, _pin, _submit, _unpin_one,
-            pin_model, pin_threshold, search, viz, pins):
+    def pin(view_click, _unpin, _pin, _submit, _unpin_one, pin_model, pin_threshold, search,
+            viz, pins):
         trigger = ctx.triggered_id
         ok = "exact pin-threshold"
         pins = clean_pins(pins)
@@ -910,8 +912,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
             if pinned is None:
                 return no_update, ok + " invalid", why
             return add_pin(pins, pinned), ok, ""
-        click = {ids.ROC_GRAPH: roc_click, ids.PR_GRAPH: pr_click,
-                 ids.COST_GRAPH: cost_click, ids.THRESHOLD_GRAPH: threshold_click}.get(trigger)
+        click = view_click.get("click") if isinstance(view_click, dict) else None
         pinned = pin_from_click(click, (viz if isinstance(viz, dict) else {}).get("models"))
         if pinned is None:
             raise PreventUpdate
@@ -1169,6 +1170,17 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.DATASETS, "data"),
         Input(ids.ROC_TIES, "value"),
         Input(ids.PR_MODE, "value"),
+        prevent_initial_call=True,
+    )
+    # a click pins only when it is not the first click of a double click (which resets the
+    # zoom): assets/roc_dash.js waits out the double-click delay before passing it on
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "deferClick"),
+        Output(ids.CLICK, "data"),
+        Input(ids.ROC_GRAPH, "clickData"),
+        Input(ids.PR_GRAPH, "clickData"),
+        Input(ids.COST_GRAPH, "clickData"),
+        Input(ids.THRESHOLD_GRAPH, "clickData"),
         prevent_initial_call=True,
     )
     # "Clear pins" only when something is pinned

@@ -357,6 +357,7 @@ def build_layout() -> html.Div:
             dcc.Store(id=ids.VIZ_DATA, data=None),
             dcc.Store(id=ids.LINE_DRAG, data=None),
             dcc.Store(id=ids.ZOOM, data=None),
+            dcc.Store(id=ids.CLICK, data=None),
             dcc.Store(id=ids.URL_SYNC, data=None),
             dcc.Download(id=ids.DOWNLOAD),
         ],

@@ -319,6 +319,42 @@
         return "Link copied ✓";
     }
 
+    /* A click on a view pins its point, unless it is the first click of a double click
+     * (which resets the zoom): wait out plotly's double-click delay (300 ms), then pass the
+     * click on only if no double click came meanwhile. */
+    var lastDoubleClick = 0;
+
+    function deferClick(roc, pr, cost, thr) {
+        var prop = triggeredProp();
+        var source = prop.split(".")[0];
+        var click = {"roc-graph": roc, "pr-graph": pr, "cost-graph": cost,
+                     "threshold-graph": thr}[source];
+        if (!click) { return window.dash_clientside.no_update; }
+        var at = Date.now();
+        return new Promise(function (resolve) {
+            setTimeout(function () {
+                resolve(lastDoubleClick >= at ? window.dash_clientside.no_update :
+                        {source: source, click: click, stamp: at});
+            }, 360);
+        });
+    }
+
+    /* A double click restores the view's full axes (layout.meta.home, set by the server),
+     * not the zoomed ranges the figure was last drawn with. Listened for on the document
+     * (plotly's own listeners go when a figure is redrawn from scratch). */
+    document.addEventListener("dblclick", function (e) {
+        var gd = e.target.closest && e.target.closest(".js-plotly-plot");
+        if (!gd) { return; }
+        lastDoubleClick = Date.now();
+        var home = gd.layout && gd.layout.meta && gd.layout.meta.home;
+        if (home && home.x && home.y && window.Plotly) {
+            setTimeout(function () {
+                window.Plotly.relayout(gd, {"xaxis.range": home.x.slice(),
+                                            "yaxis.range": home.y.slice()});
+            }, 30);
+        }
+    }, true);
+
     function presentation(value) {
         var root = document.getElementById("app-root");
         var open = root && root.classList.contains("show-sidebar");
@@ -335,6 +371,7 @@
             writeUrl: writeUrl,
             copyLink: copyLink,
             presentation: presentation,
+            deferClick: deferClick,
             _optimalVertex: optimalVertex,
             _isoLine: isoLine,
             _probit: probit

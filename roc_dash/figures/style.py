@@ -146,9 +146,10 @@ def base_layout(fig: go.Figure, *, x_title: str, y_title: str, font_size: int = 
 
 
 def hover_annotation() -> dict:
-    """Reserved ``layout.annotations[0]``: where the point hovered in another view lies."""
-    return {"x": 0, "y": 0, "text": "", "visible": False, "showarrow": True, "arrowhead": 2,
-            "arrowcolor": "#333", "ax": 40, "ay": -40, "bgcolor": "rgba(255,255,224,0.95)",
+    """Reserved ``layout.annotations[0]``: where the point hovered in another view lies, a
+    dot at the point (the arrow's head is a circle) with its label at the arrow's tail."""
+    return {"x": 0, "y": 0, "text": "", "visible": False, "showarrow": True, "arrowhead": 6,
+            "arrowsize": 2.2, "arrowwidth": 1.5, "arrowcolor": "#333", "ax": 40, "ay": -40, "bgcolor": "rgba(255,255,224,0.95)",
             "bordercolor": "#333", "borderwidth": 1, "font": {"size": 12},
             "name": "hover"}
 

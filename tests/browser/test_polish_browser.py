@@ -5,7 +5,7 @@ from pathlib import Path
 
 from roc_dash.app import ids
 
-from .gestures import click, double_click, drag, js_graph, to_screen, type_into, wait_until
+from .gestures import click, double_click, drag, js_graph, to_screen, wait_until
 from .test_meeting_browser import _vertex, names
 from .test_trust_browser import _centre, start
 
@@ -122,3 +122,35 @@ def test_pol002_exported_roc_png_shows_the_title_and_every_pin(dash_duo, app, sh
     import shutil
 
     shutil.copy(path, Path("/tmp/pol") / "pol002_roc_export.png")
+
+
+def test_pol003_double_click_resets_the_zoom_and_pins_nothing(dash_duo, app, shot):
+    from .gestures import hover
+
+    start(dash_duo, app)
+    d = dash_duo.driver
+    fpr, tpr, _ = _vertex(app, "decision tree", 5)
+    point = to_screen(d, ids.ROC_GRAPH, fpr, tpr)
+    for dx in (6, 3, 0):  # the pointer comes to rest on a point, as a person's does
+        hover(d, (point[0] + dx, point[1]))
+        time.sleep(0.25)
+    double_click(d, point)
+    time.sleep(2.0)
+    assert not any(n.startswith("pinned") for n in names(d, ids.ROC_GRAPH)), "nothing pinned"
+    assert "pin=" not in d.execute_script("return location.search")
+    # box-zoom, then a double click restores the full square
+    drag(d, to_screen(d, ids.ROC_GRAPH, 0.45, 0.99), to_screen(d, ids.ROC_GRAPH, 0.75, 0.7))
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range[1]") < 0.8,
+               message="zoomed")
+    time.sleep(0.5)
+    double_click(d, to_screen(d, ids.ROC_GRAPH, 0.6, 0.8))
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range[1]") > 1.0,
+               message="full square again")
+    time.sleep(1.0)
+    x = js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range")
+    y = js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.yaxis.range")
+    assert x[0] <= 0 and x[1] >= 1 and y[0] <= 0 and y[1] >= 1
+    # a single click still pins
+    click(d, to_screen(d, ids.ROC_GRAPH, fpr, tpr))
+    wait_until(lambda: any(n.startswith("pinned A") for n in names(d, ids.ROC_GRAPH)),
+               message="a click pins")

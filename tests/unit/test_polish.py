@@ -144,3 +144,21 @@ def test_html_report_carries_every_pin_the_comparison_the_summary_and_the_views(
     assert "Operating points compared" in page and "Δ cost per 1,000 cases" in page
     assert "Δ flagged" in page and "stays optimal while" in page
     assert '<a href="http://x/?cfn=5">screening</a>' in page
+
+
+def test_iso_f1_labels_sit_inside_the_pr_frame_and_the_hover_marker_is_a_dot():
+    import tempfile
+    from pathlib import Path
+
+    from roc_dash.app.callbacks import AnalysisCache
+    from roc_dash.app.store import DEMO_ID, DatasetStore
+    from roc_dash.core.analysis import Conditions
+    from roc_dash.figures import pr_figure
+
+    cache = AnalysisCache(DatasetStore(Path(tempfile.mkdtemp()) / "data"))
+    analysis = cache.analysis([DEMO_ID], ["naive Bayes"], Conditions(prior_pos=0.27))
+    fig = pr_figure(analysis)
+    labels = [a for a in fig.layout.annotations if (a.text or "").startswith("F1=")]
+    assert labels and all(a.x < 1.0 and a.xanchor == "right" for a in labels)
+    hover = fig.layout.annotations[0]
+    assert hover.name == "hover" and hover.arrowhead == 6  # a circle at the point
