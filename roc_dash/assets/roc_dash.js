@@ -333,7 +333,9 @@
         var at = Date.now();
         return new Promise(function (resolve) {
             setTimeout(function () {
-                resolve(lastDoubleClick >= at ? window.dash_clientside.no_update :
+                /* the callback may run a little after the click itself: a double click
+                   up to 400 ms before it counts too */
+                resolve(lastDoubleClick >= at - 400 ? window.dash_clientside.no_update :
                         {source: source, click: click, stamp: at});
             }, 360);
         });
