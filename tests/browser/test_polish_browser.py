@@ -3,6 +3,8 @@
 import time
 from pathlib import Path
 
+import numpy as np
+
 from roc_dash.app import ids
 
 from .gestures import click, double_click, drag, js_graph, to_screen, wait_until
@@ -95,6 +97,51 @@ def test_pol001_presentation_mode_at_1280x720_fits_and_is_legible(dash_duo, app,
     assert d.execute_script(box, f"#{ids.ROC_GRAPH} .xtitle")[3] <= 720
 
 
+def png_grey(path):
+    """The grey levels of an 8-bit RGB(A) PNG (no imaging library needed)."""
+    import struct
+    import zlib
+
+    data = Path(path).read_bytes()
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and colour in (2, 6)
+            bpp = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(height, -1)
+    out = np.zeros((height, width * bpp), dtype=np.int32)
+    for y in range(height):
+        f, line = raw[y, 0], raw[y, 1:].astype(np.int32)
+        prev = out[y - 1] if y else np.zeros_like(line)
+        if f == 0:
+            cur = line
+        elif f == 2:
+            cur = (line + prev) % 256
+        else:  # sub, average, Paeth: byte by byte
+            cur = np.zeros_like(line)
+            for i in range(line.size):
+                a = cur[i - bpp] if i >= bpp else 0
+                b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+                if f == 1:
+                    pred = a
+                elif f == 3:
+                    pred = (a + b) // 2
+                else:
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                cur[i] = (line[i] + pred) % 256
+        out[y] = cur
+    px = out.reshape(height, width, bpp)
+    return px[..., :3].mean(axis=2)
+
+
 def download_png(dash_duo, graph, name):
     d = dash_duo.driver
     folder = Path(dash_duo.download_path)
@@ -122,6 +169,14 @@ def test_pol002_exported_roc_png_shows_the_title_and_every_pin(dash_duo, app, sh
     import shutil
 
     shutil.copy(path, Path("/tmp/pol") / "pol002_roc_export.png")
+    img = png_grey(path)
+    ink = np.flatnonzero((img < 128).any(axis=1))
+    # the title's first line is whole: a white band above it, nothing cut at the top
+    assert ink[0] >= 8, f"something is drawn from the very top row ({ink[0]})"
+    # the letter of the pin at TPR 0.99 (B) is drawn above the frame, not clipped
+    b = js_graph(dash_duo.driver, ids.ROC_GRAPH,
+                 "gd.data.find(t => (t.name || '').startsWith('pinned B')).cliponaxis")
+    assert b is False
 
 
 def test_pol003_double_click_resets_the_zoom_and_pins_nothing(dash_duo, app, shot):
