@@ -23,7 +23,9 @@ max-width:1200px;margin:2rem auto;padding:0 1rem}
 h1{margin-bottom:.2rem}.muted{color:#5b6775}
 table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{padding:.3rem .6rem;
 border-bottom:1px solid #dfe3e8;text-align:left}td.num{text-align:right;
-font-variant-numeric:tabular-nums}.note{white-space:pre-wrap}.grid{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
+font-variant-numeric:tabular-nums}.note{white-space:pre-wrap}
+tr.delta th,tr.delta td{color:#7a8491;font-size:.9em}.summary{background:#fffdf4;
+border:1px solid #efe2b3;padding:.6rem .8rem;border-radius:6px}.grid{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
 """
 
 
@@ -46,6 +48,54 @@ class ReportState:
     link: str | None = None
     note: str = ""
     """The free-text note kept with the datasets."""
+    pins: tuple[OperatingSummary, ...] = ()
+    """Every pinned point (A, B, C): drawn in the figures and compared with the optimum."""
+    summary: str = ""
+    """The decision summary sentence, with its uncertainty and sensitivity (plain text)."""
+    views: tuple[tuple[str, str], ...] = ()
+    """Saved views as ``(name, link)``."""
+
+
+_DIGITS = {"TPR (recall)": (3, False), "FPR": (3, False), "Precision at the prior": (3, False),
+           "Flagged": (1, True), "Expected cost per case": (4, False),
+           "Cost per 1,000 cases": (1, False)}
+
+
+def _value(v: float, digits: int, pct: bool) -> str:
+    if v != v:
+        return "n/a"
+    return f"{v * 100:.{digits}f}%" if pct else f"{v:,.{digits}f}"
+
+
+def _delta(v: float, digits: int, pct: bool) -> str:
+    if v != v:
+        return "n/a"
+    x = v * 100 if pct else v
+    text = f"{x:+.{digits}f}"
+    if float(text) == 0:
+        text = f"{0:.{digits}f}"
+    return f"{text} pt" if pct else text
+
+
+def comparison_html(optimum: OperatingSummary, pins) -> str:
+    """The optimum and the pins side by side with their Δ rows (as in the dashboard)."""
+    from .core.operating import compare_points
+
+    cmp = compare_points(optimum, list(pins))
+    head = "".join(f"<th>{html.escape(lab)}</th>" for lab in ("", *cmp.labels))
+    rows = [["Model", *[p.model for p in cmp.points]],
+            ["Threshold", *["≥ " + format_threshold(p.threshold) for p in cmp.points]]]
+    body = "".join("<tr><th>" + html.escape(r[0]) + "</th>" + "".join(
+        f'<td class="num">{html.escape(str(v))}</td>' for v in r[1:]) + "</tr>" for r in rows)
+    for name, values, deltas in cmp.rows:
+        digits, pct = _DIGITS.get(name, (3, False))
+        body += ("<tr><th>" + html.escape(name) + "</th>" + "".join(
+            f'<td class="num">{_value(v, digits, pct)}</td>' for v in values) + "</tr>")
+        body += ('<tr class="delta"><th>Δ ' + html.escape(name.lower()) + "</th>" + "".join(
+            f'<td class="num">{"" if k == 0 else _delta(d, digits, pct)}</td>'
+            for k, d in enumerate(deltas)) + "</tr>")
+    return (f'<table class="compare"><thead><tr>{head}</tr></thead><tbody>{body}</tbody>'
+            "</table>")
 
 
 def _extension_html(ext) -> str:
@@ -143,9 +193,11 @@ def render_html(analysis: Analysis, *, state: ReportState | None = None,
     state = state or ReportState()
     c = analysis.conditions
     op = state.operating or operating_point(analysis)
-    figs = [("ROC", roc_figure(analysis, operating=op, averaging=state.averaging)),
-            ("Precision-recall at the deployment prior", pr_figure(analysis, operating=op)),
-            ("Cost curves", cost_figure(analysis, operating=op))]
+    pins = list(state.pins) if state.pins else None
+    figs = [("ROC", roc_figure(analysis, operating=op, averaging=state.averaging, pins=pins)),
+            ("Precision-recall at the deployment prior",
+             pr_figure(analysis, operating=op, pins=pins)),
+            ("Cost curves", cost_figure(analysis, operating=op, pins=pins))]
     parts = []
     for i, (title, fig) in enumerate(figs):
         fig.update_layout(height=480)
@@ -163,7 +215,8 @@ def render_html(analysis: Analysis, *, state: ReportState | None = None,
     pairs = _table(["Models", "ΔAUC", "z", "p-value", "paired by"],
                    [[f"{p.a} vs {p.b}", f"{p.test.auc_difference:+.3f}", _fmt(p.test.z, 2),
                      f"{p.test.p_value:.3g}", p.paired_by] for p in analysis.comparisons])
-    kind = "pinned" if op is not None and op.pinned else "optimal for these conditions"
+    kind = (f"pinned {op.label}".strip() if op is not None and op.pinned
+            else "optimal for these conditions")
     opbox = "" if op is None else _table(
         [f"Operating point ({kind})", ""],
         [["Model", op.model], ["Threshold", "score ≥ " + format_threshold(op.threshold)],
@@ -192,7 +245,14 @@ iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
 <p class="muted">{" ".join(context)}</p>
 {"<ul>" + notes + "</ul>" if notes else ""}
 {f'<h2>Note</h2><p class="note">{html.escape(state.note)}</p>' if state.note else ""}
+{f'<h2>Decision</h2><p class="summary">{html.escape(state.summary)}</p>'
+  if state.summary else ""}
+{"<h2>Operating points compared</h2>" + comparison_html(operating_point(analysis), state.pins)
+  if state.pins else ""}
 {opbox}
+{"<h2>Saved views</h2><ul>" + "".join(
+    f'<li><a href="{html.escape(link, quote=True)}">{html.escape(name)}</a></li>'
+    for name, link in state.views) + "</ul>" if state.views else ""}
 <h2>Models</h2>{models}
 {"<h2>DeLong paired tests</h2>" + pairs if analysis.comparisons else ""}
 {_extension_html(extensions)}

@@ -92,7 +92,7 @@ def superiority_card(graph_config: dict):
     return html.Div(className="card superiority-card", children=[
         html.Div(className="card-head", children=[
             html.H2("Which model is cheaper?", title=HELP["superiority"]),
-            html.Div(className="pair-row", children=[
+            html.Div(className="pair-row", title=HELP["sup_pair"], children=[
                 dcc.Dropdown(id=ids.SUP_A, options=[], clearable=False, searchable=False,
                              placeholder="model A", className="pair-model"),
                 html.Span("vs", className="hint"),

@@ -461,15 +461,12 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     figures = (roc, pr_figure(analysis, mode="prg" if pr_mode == "prg" else "pr", **kw),
                cost_figure(analysis, **kw))
     if presentation:  # large lines and markers for a projector; the plots keep their room
+        from ..figures.style import presentation_legend
+
         for fig in figures:
             emphasise(fig)
-            fig.update_layout(legend_font_size=12)
-        if not det:  # inside the ROC plot, in the empty triangle below the diagonal
-            roc.update_layout(legend={"x": 0.995, "y": 0.005, "xref": "paper", "yref": "paper",
-                                      "xanchor": "right", "yanchor": "bottom",
-                                      "orientation": "v", "bgcolor": "rgba(255,255,255,0.85)",
-                                      "font": {"size": 11}, "tracegroupgap": 0,
-                                      "itemwidth": 30})
+            # short entries, off the plot: beside the square ROC, below the others
+            presentation_legend(fig, beside=fig is roc)
     for fig, view in zip(figures, ("roc", "pr", "cost"), strict=True):
         fig.update_layout(meta={**(fig.layout.meta or {}), "conditions": title})
         apply_zoom(fig, zoom, view, det=bool(det) if view == "roc" else
@@ -644,7 +641,12 @@ def _range(value):
 
 def apply_zoom(fig, zoom, view: str, *, det: bool = False) -> None:
     """Draw ``fig`` with the axis ranges the user zoomed ``view`` to (ignored when malformed
-    or, for the ROC view, zoomed in the other of ROC/DET axes)."""
+    or, for the ROC view, zoomed in the other of ROC/DET axes). The full ranges go into
+    ``layout.meta.home``: a double click restores them (assets/roc_dash.js)."""
+    x0, y0 = fig.layout.xaxis.range, fig.layout.yaxis.range
+    if x0 is not None and y0 is not None:
+        fig.update_layout(meta={**(fig.layout.meta or {}),
+                                "home": {"x": list(x0), "y": list(y0)}})
     entry = zoom.get(view) if isinstance(zoom, dict) else None
     if not isinstance(entry, dict) or bool(entry.get("det")) != det:
         return
@@ -733,9 +735,12 @@ def pin_from_input(model, text) -> tuple[dict | None, str]:
 
     if not model:
         return None, "Choose a model to pin."
+    if not str(text or "").strip():
+        return None, "Type a score threshold to pin, e.g. 0.5."
     t = _number(text)
     if t is None:
-        return None, f"Threshold {str(text or '')!r} is not a number."
+        return None, (f"“{str(text).strip()[:40]}” is not a number: type a score threshold, "
+                      "e.g. 0.5 or 1e-3.")
     return {"model": str(model), "threshold": t}, ""
 
 
@@ -950,10 +955,8 @@ def register_callbacks(app, store: DatasetStore) -> None:
     @app.callback(
         Output(ids.PINNED, "data"),
         Output(ids.PIN_THRESHOLD, "className"),
-        Input(ids.ROC_GRAPH, "clickData"),
-        Input(ids.PR_GRAPH, "clickData"),
-        Input(ids.COST_GRAPH, "clickData"),
-        Input(ids.THRESHOLD_GRAPH, "clickData"),
+        Output(ids.PIN_MSG, "children"),
+        Input(ids.CLICK, "data"),  # a click on a view, not part of a double click
         Input(ids.UNPIN, "n_clicks"),
         Input(ids.PIN_BUTTON, "n_clicks"),
         Input(ids.PIN_THRESHOLD, "n_submit"),
@@ -964,30 +967,29 @@ def register_callbacks(app, store: DatasetStore) -> None:
         State(ids.VIZ_DATA, "data"),
         State(ids.PINNED, "data"),
     )
-    def pin(roc_click, pr_click, cost_click, threshold_click, _unpin, _pin, _submit, _unpin_one,
-            pin_model, pin_threshold, search, viz, pins):
+    def pin(view_click, _unpin, _pin, _submit, _unpin_one, pin_model, pin_threshold, search,
+            viz, pins):
         trigger = ctx.triggered_id
         ok = "exact pin-threshold"
         pins = clean_pins(pins)
         if trigger is None:
-            return parse_query(search).get("pins", []), ok
+            return parse_query(search).get("pins", []), ok, ""
         if trigger == ids.UNPIN:
-            return [], ok
+            return [], ok, ""
         if isinstance(trigger, dict) and trigger.get("type") == ids.UNPIN_ONE:
             if not any(t["value"] for t in ctx.triggered):
                 raise PreventUpdate
-            return [p for p in pins if p["label"] != trigger.get("index")], ok
+            return [p for p in pins if p["label"] != trigger.get("index")], ok, ""
         if trigger in (ids.PIN_BUTTON, ids.PIN_THRESHOLD):
-            pinned, _why = pin_from_input(pin_model, pin_threshold)
+            pinned, why = pin_from_input(pin_model, pin_threshold)
             if pinned is None:
-                return no_update, ok + " invalid"
-            return add_pin(pins, pinned), ok
-        click = {ids.ROC_GRAPH: roc_click, ids.PR_GRAPH: pr_click,
-                 ids.COST_GRAPH: cost_click, ids.THRESHOLD_GRAPH: threshold_click}.get(trigger)
+                return no_update, ok + " invalid", why
+            return add_pin(pins, pinned), ok, ""
+        click = view_click.get("click") if isinstance(view_click, dict) else None
         pinned = pin_from_click(click, (viz if isinstance(viz, dict) else {}).get("models"))
         if pinned is None:
             raise PreventUpdate
-        return add_pin(pins, pinned), ok
+        return add_pin(pins, pinned), ok, ""
 
     @app.callback(
         Output(ids.ROC_GRAPH, "figure"),
@@ -1000,6 +1002,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.BANNER, "children"),
         Output(ids.SUMMARY, "children"),
         Output(ids.THRESHOLD_GRAPH, "figure"),
+        Output(ids.THRESHOLD_MODEL, "value"),  # always the model the threshold view shows
         Input(ids.DATASETS, "data"),
         Input(ids.MODELS, "value"),
         Input(ids.CONDITIONS, "data"),
@@ -1026,6 +1029,16 @@ def register_callbacks(app, store: DatasetStore) -> None:
         models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
         pr_mode = "prg" if pr_mode == "prg" else "pr"
         pins = clean_pins(pinned)
+        if ctx.triggered_id == ids.PINNED and pins:  # a new pin: the threshold view shows it
+            threshold_model = pins[-1]["model"]
+        out = _views(dataset_ids, models, state, averaging, det, presentation, pinned, ties,
+                     pr_mode, threshold_model, threshold_axis, combine, zoom, viz, conditions,
+                     pins)
+        meta = getattr(getattr(out[9], "layout", None), "meta", None)
+        return (*out, meta.get("model") if isinstance(meta, dict) else no_update)
+
+    def _views(dataset_ids, models, state, averaging, det, presentation, pinned, ties, pr_mode,
+               threshold_model, threshold_axis, combine, zoom, viz, conditions, pins):
         reference = ControlState.from_store(state).reference_class
         if (ctx.triggered_id == ids.CONDITIONS and isinstance(viz, dict) and not pins
                 and not beyond.active(combine)
@@ -1077,6 +1090,10 @@ def register_callbacks(app, store: DatasetStore) -> None:
     )
     def export(_c, _t, _h, dataset_ids, models, state, level, band, samples, averaging,
                pinned, href):
+        from urllib.parse import urlsplit, urlunsplit
+
+        from .components import plain_text
+
         conditions = conditions_from_state(state, level, band, samples)
         models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
         reference = ControlState.from_store(state).reference_class
@@ -1094,12 +1111,23 @@ def register_callbacks(app, store: DatasetStore) -> None:
         from ..html_report import ReportState, render_html
 
         infos, _ = loaded_infos(store, dataset_ids)
+        pins = pinned_points(analysis, clean_pins(pinned))
+        # the summary sentence as the strip shows it (uncertainty, sensitivity included)
+        strip, _ = decision_views(analysis, pins, economics_from_state(state))
+        notes = store.notes(dataset_ids)
+        link = href if isinstance(href, str) else None
+        base = urlsplit(link) if link else None
+        views = tuple(
+            (str(v.get("name", "")), urlunsplit(base._replace(
+                query=str(v.get("query") or "").lstrip("?"))) if base else
+             str(v.get("query") or ""))
+            for v in notes["views"] if isinstance(v, dict))
         report_state = ReportState(
             averaging=averaging if averaging in AVERAGING_MODES else "pooled",
             datasets=tuple(dataset_labels(infos)),
-            operating=(pinned_points(analysis, clean_pins(pinned)) or [None])[-1],
-            link=href if isinstance(href, str) else None,
-            note=store.notes(dataset_ids)["note"])
+            operating=(pins or [None])[-1],
+            link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(strip),
+            views=views)
         return dcc.send_string(render_html(analysis, state=report_state),
                                "roc-dash-report.html")
 
@@ -1220,6 +1248,23 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.ROC_TIES, "value"),
         Input(ids.PR_MODE, "value"),
         prevent_initial_call=True,
+    )
+    # a click pins only when it is not the first click of a double click (which resets the
+    # zoom): assets/roc_dash.js waits out the double-click delay before passing it on
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "deferClick"),
+        Output(ids.CLICK, "data"),
+        Input(ids.ROC_GRAPH, "clickData"),
+        Input(ids.PR_GRAPH, "clickData"),
+        Input(ids.COST_GRAPH, "clickData"),
+        Input(ids.THRESHOLD_GRAPH, "clickData"),
+        prevent_initial_call=True,
+    )
+    # "Clear pins" only when something is pinned
+    app.clientside_callback(
+        "function (pins) { return !(Array.isArray(pins) && pins.length); }",
+        Output(ids.UNPIN, "hidden"),
+        Input(ids.PINNED, "data"),
     )
     app.clientside_callback(
         ClientsideFunction("rocDash", "uploadDone"),

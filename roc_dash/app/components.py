@@ -123,11 +123,29 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None, comp
 
 
 def _signed(v: float, digits: int, pct: bool = False) -> str:
+    """A signed difference; one that rounds to zero is shown unsigned ("0.0 pt", not
+    "-0.0 pt")."""
     if v != v:  # NaN
         return "n/a"
-    if pct:
-        return f"{v * 100:+.{max(digits - 2, 0)}f} pt"
-    return f"{v:+.{digits}f}"
+    d = max(digits - 2, 0) if pct else digits
+    x = v * 100 if pct else v
+    text = f"{x:+.{d}f}"
+    if float(text) == 0:
+        text = f"{0:.{d}f}"
+    return f"{text} pt" if pct else text
+
+
+def sig3(v: float) -> str:
+    """Three significant digits, trailing zeros kept ("3.00", "0.280", "0.322"); large
+    numbers with separators ("1,234")."""
+    if v != v or abs(v) == float("inf"):
+        return str(v)
+    if abs(v) >= 1000:
+        return f"{v:,.0f}"
+    text = f"{v:#.3g}"
+    if "e" in text:  # tiny: keep plotly-like exponent form
+        return f"{v:.2e}"
+    return text.rstrip(".")
 
 
 _FORMATS = {"TPR (recall)": (3, False), "FPR": (3, False), "Precision at the prior": (3, False),
@@ -146,7 +164,7 @@ def comparison_table(comparison):
                                     className="remove", n_clicks=0, title=f"Unpin {label}",
                                     **{"aria-label": f"Unpin {label}"}))
         head.append(html.Th(cell, title=title, className="num"))
-    body = [html.Tr([html.Th("Model")] + [html.Td(p.model, className="num")
+    body = [html.Tr([html.Th("Model")] + [html.Td(p.model, className="num model")
                                           for p in comparison.points]),
             html.Tr([html.Th("Threshold")] + [html.Td("≥ " + format_threshold(p.threshold),
                                                       className="num")
@@ -156,7 +174,9 @@ def comparison_table(comparison):
         fmt = (lambda v, d=digits: f"{v * 100:.{d}f}%") if pct else (
             lambda v, d=digits: "n/a" if v != v else f"{v:,.{d}f}")
         body.append(html.Tr([html.Th(name)] + [html.Td(fmt(v), className="num") for v in values]))
-        body.append(html.Tr(className="delta", children=[html.Th(f"Δ {name.lower()}")] + [
+        body.append(html.Tr(className="delta", children=[html.Th(
+            ["Δ", html.Span(f" {name.lower()}", className="delta-name")],
+            title=f"Difference from the optimum: {name.lower()}")] + [
             html.Td("" if k == 0 else _signed(d, digits + (2 if pct else 0), pct),
                     className="num") for k, d in enumerate(deltas)]))
     return html.Div(className="table-scroll", children=html.Table(
@@ -200,7 +220,7 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
         return html.P("No models.", className="hint")
     c = analysis.conditions
     level = analysis.models[0].auc_ci.level if analysis.models[0].auc_ci else c.level
-    head = [("Model", None), ("Rows", None), ("Folds", None),
+    head = [("Model", "model"), ("Rows", "rows"), ("Folds", "folds"),
             (f"AUC [{level:.0%} CI]", "auc"), (f"pAUC FPR≤{c.fpr_max:g} (McClish)", "pauc"),
             ("Avg precision (test prevalence)", "ap"), ("Optimal threshold", "threshold"),
             ("Expected cost", "expected_cost"), ("Owns the hull for slopes", "slope_ranges")]
@@ -226,8 +246,9 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
     if analysis.comparisons:
         parts.append(html.H3("DeLong paired tests (same rows)", title=HELP["delong"]))
         parts.append(html.Table(className="models pairs", children=[
-            html.Thead(html.Tr([html.Th(h) for h in ("Models", "ΔAUC", "z", "p-value",
-                                                      "paired by")])),
+            html.Thead(html.Tr([html.Th(h, title=HELP[k]) for h, k in (
+                ("Models", "models_pair"), ("ΔAUC", "delta_auc"), ("z", "z"),
+                ("p-value", "p_value"), ("paired by", "paired_by"))])),
             html.Tbody([html.Tr([
                 html.Td(f"{cmp.a} vs {cmp.b}"),
                 html.Td(f"{cmp.test.auc_difference:+.3f}", className="num"),
@@ -275,7 +296,7 @@ def sensitivity_words(rng) -> str:
     """'Optimal while c(FN)/c(FP) is between a and b at this prior, and while p(+) is ...'."""
     if rng is None:
         return ""
-    g = lambda v: f"{v:.3g}"  # noqa: E731
+    g = sig3
     ratio = "c(FN)/c(FP)" + (" (net of benefits)" if rng.uses_benefits else "")
     if rng.tpr == 0 and rng.fpr == 0:
         what = "Never flagging anything is optimal"
@@ -285,6 +306,19 @@ def sensitivity_words(rng) -> str:
         what = "This point stays optimal"
     return (f"{what} {_range_words(rng.ratio, ratio, g)} at this prior, and "
             f"{_range_words(rng.prior, 'prior p(+)', g)} at these costs.")
+
+
+def plain_text(node) -> str:
+    """The text of a Dash component tree (the summary strip as one sentence for a report)."""
+    if node is None:
+        return ""
+    if isinstance(node, str | int | float):
+        return str(node)
+    if isinstance(node, list | tuple):
+        parts = [plain_text(k) for k in node]
+        return " ".join(p for p in parts if p) if any(
+            getattr(k, "className", None) for k in node if k is not None) else "".join(parts)
+    return plain_text(getattr(node, "children", None))
 
 
 def summary_strip(summary, uncertainty=None, frequency=None):

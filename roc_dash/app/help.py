@@ -81,4 +81,45 @@ HELP = {
     "soft": "Soft labels: each row counts p positives and 1 − p negatives (Qin, eq. 8–12); "
             "the AUC interval is Qin's generalised DeLong where it is defined.",
     "delong": "DeLong's paired test of equal AUC on the same rows (DeLong et al. 1988).",
+    "pr_radio": "PR: precision against recall at the deployment prior, iso-F1 lines "
+                "(Davis & Goadrich 2006). PR gain: precision gain against recall gain, where "
+                "areas and the convex hull are meaningful (Flach & Kull 2015).",
+    "threshold_model": "The model whose expected cost, TPR, FPR, precision and share "
+                       "flagged are drawn against its threshold (Fawcett 2004, §7.1).",
+    "threshold_axis": "Horizontal axis: the score threshold, or the share of cases flagged "
+                      "at the deployment prior, π·TPR + (1−π)·FPR.",
+    "curves_csv": "Download every shown model's ROC curve (model, FPR, TPR, threshold) as "
+                  "CSV (Fawcett 2004, algorithm 1).",
+    "table_csv": "Download the model table (AUC, DeLong interval, pAUC, average precision, "
+                 "optimum) as CSV, with the costs and prior on every row.",
+    "html_report": "Download a self-contained HTML report: the figures, the model table, the "
+                   "pins and their comparison, the decision summary, the note and the saved "
+                   "views.",
+    "demo": "Load the demo predictions: four models on the diabetes data (Efron et al. "
+            "2004), ten cross-validation folds.",
+    "pin": "Pin this model at this threshold (A, B or C; a fourth pin replaces the oldest). "
+           "Clicking a point in any view pins it too.",
+    "pin_threshold": "A score cut-off of the chosen model: cases scoring at least this are "
+                     "flagged positive.",
+    "pin_model": "The model to pin at the typed threshold.",
+    "note": "A free-text note for this review, kept on the server with the datasets and put "
+            "into the HTML report.",
+    "view_name": "A name for the current controls and pins, saved with the datasets.",
+    "delta_auc": "Difference of the two models' AUCs, first minus second (DeLong et al. "
+                 "1988).",
+    "z": "DeLong's test statistic: ΔAUC divided by its standard error from the paired "
+         "structural components (DeLong et al. 1988).",
+    "p_value": "Two-sided p-value of equal AUCs under DeLong's paired test (DeLong et al. "
+               "1988).",
+    "paired_by": "How rows of the two models were matched: by the id column, or by position "
+                 "when both scored the same rows in the same order.",
+    "rows": "Number of scored rows (test cases) of this model, over all folds.",
+    "folds": "Number of folds (test sets) of this model; with more than one, the curves can "
+             "be averaged and intervals come from the spread across folds (Fawcett 2004, §6).",
+    "model": "The model's name (the model column of the predictions file).",
+    "models_pair": "The two models compared.",
+    "sup_pair": "The two shown models compared at every cost ratio (Fawcett 2004, §7.5.3).",
+    "prior_source": "Whose prevalence \"Use the data's prevalence\" takes, when several "
+                    "datasets are loaded.",
+    "upload_cancel": "Stop sending the files: nothing is changed.",
 }

@@ -38,6 +38,7 @@ PINNED = "pinned"
 UNPIN = "unpin"
 PIN_MODEL = "pin-model"
 PIN_THRESHOLD = "pin-threshold"
+PIN_MSG = "pin-message"  # why a typed pin was refused
 PIN_BUTTON = "pin-button"
 
 URL = "url"
@@ -65,6 +66,7 @@ BANNER = "banner"  # notes on what is shown: missing datasets, several test sets
 MISSING = "missing-banner"  # datasets named by a link that are no longer on the server
 LINE_DRAG = "line-drag"  # Store: the shapes[0] keys of a drag of the iso line (browser-filtered)
 ZOOM = "zoom"  # Store: axis ranges the user zoomed each view to
+CLICK = "click"  # Store: a click on a view that was not part of a double click (to pin)
 UPLOAD_INPUT = "upload-input"  # the file chooser inside the drop zone
 UPLOAD_PROGRESS = "upload-progress"
 UPLOAD_DONE = "upload-done"  # Store: written when the server has answered a drop

@@ -50,7 +50,7 @@ def _slider_control(label: str, slider, input_, down: str, up: str, step_text: s
                             **{"aria-label": f"Increase {label.lower()} ({step_text})"}),
             ]),
         ]),
-        html.Div(slider, className="slider"),
+        html.Div(slider, className="slider", title=help_text),
     ])
 
 
@@ -102,7 +102,7 @@ def _data_panel():
             html.Progress(max="1", value="0"),
             html.Span("", className="progress-text", role="status"),
             html.Button("Cancel", id=ids.UPLOAD_CANCEL, className="button light-dark",
-                        n_clicks=0),
+                        n_clicks=0, title=HELP["upload_cancel"]),
         ]),
         dcc.Store(id=ids.STREAMED, data=None),
         dcc.Store(id=ids.UPLOAD_DONE, data=None),
@@ -117,7 +117,7 @@ def _data_panel():
         html.Div(id=ids.DATASET_LIST, className="dataset-list"),
         class_control(),
         html.Button("Load the demo data", id=ids.LOAD_DEMO, n_clicks=0,
-                    className="link-button"),
+                    className="link-button", title=HELP["demo"]),
         example_links(),
         _format_help(),
         dcc.Store(id=ids.PENDING, data=None),
@@ -142,7 +142,8 @@ def _conditions_panel():
         html.Div(className="prior-row", children=[
             html.Button("Use the data's prevalence", id=ids.PRIOR_RESET, n_clicks=0,
                         className="link-button", title=HELP["prior_reset"]),
-            html.Div(id=ids.PRIOR_SOURCE_ROW, style={"display": "none"}, children=[
+            html.Div(id=ids.PRIOR_SOURCE_ROW, style={"display": "none"},
+                     title=HELP["prior_source"], children=[
                 html.Label("of", htmlFor=ids.PRIOR_SOURCE, className="hint"),
                 dcc.Dropdown(id=ids.PRIOR_SOURCE, options=[], value=None, clearable=False,
                              searchable=False, className="prior-source"),
@@ -223,11 +224,12 @@ def _notes_panel():
     return html.Section(className="panel", children=[
         html.H2("Notes and saved views", title="Kept on the server with the loaded datasets: "
                 "anyone opening them (or a link to them) sees the same note and views."),
-        dcc.Textarea(id=ids.NOTE, placeholder="A note for this review (saved when you leave "
+        dcc.Textarea(id=ids.NOTE, title=HELP["note"], placeholder="A note for this review (saved when you leave "
                      "the box)", className="note", maxLength=5000),
         html.Div(className="save-row", children=[
-            dcc.Input(id=ids.VIEW_NAME, type="text", placeholder="name this view",
-                      maxLength=80, className="text", debounce=False),
+            html.Div(title=HELP["view_name"], className="view-name-box", children=dcc.Input(
+                id=ids.VIEW_NAME, type="text", placeholder="name this view", maxLength=80,
+                className="text", debounce=False)),
             html.Button("Save view", id=ids.SAVE_VIEW, n_clicks=0, className="button",
                         title="Save the controls and pins under this name"),
         ]),
@@ -252,7 +254,7 @@ def _operating_card():
     return html.Div(className="card", children=[
         html.Div(className="card-head", children=[
             html.H2("Operating point"),
-            html.Button("Clear pins", id=ids.UNPIN, n_clicks=0, className="button",
+            html.Button("Clear pins", id=ids.UNPIN, n_clicks=0, className="button", hidden=True,
                         title="Remove every pinned point: back to the optimum alone"),
         ]),
         html.Div(id=ids.OPERATING),
@@ -260,12 +262,16 @@ def _operating_card():
             html.Label("Pin a threshold:", htmlFor=ids.PIN_THRESHOLD,
                        title="Pin up to three points (A, B, C): click a point in any "
                              "view, or type a model's threshold"),
-            dcc.Dropdown(id=ids.PIN_MODEL, options=[], placeholder="model", clearable=False,
-                         className="pin-model"),
-            dcc.Input(id=ids.PIN_THRESHOLD, type="text", inputMode="decimal",
-                      placeholder="threshold", className="exact pin-threshold"),
-            html.Button("Pin", id=ids.PIN_BUTTON, n_clicks=0, className="button"),
+            html.Div(dcc.Dropdown(id=ids.PIN_MODEL, options=[], placeholder="model",
+                                  clearable=False, className="pin-model"),
+                     title=HELP["pin_model"], className="pin-model-box"),
+            html.Div(title=HELP["pin_threshold"], className="pin-threshold-box",
+                     children=dcc.Input(id=ids.PIN_THRESHOLD, type="text", inputMode="decimal",
+                                        placeholder="threshold", className="exact pin-threshold")),
+            html.Button("Pin", id=ids.PIN_BUTTON, n_clicks=0, className="button",
+                        title=HELP["pin"]),
         ]),
+        html.Div(id=ids.PIN_MSG, className="control-message", role="status"),
     ])
 
 
@@ -290,11 +296,11 @@ def build_layout() -> html.Div:
                                     className="button light", title=HELP["copy_link"]),
                         html.Span(id=ids.COPY_STATUS, className="copy-status", role="status"),
                         html.Button("Curves CSV", id=ids.EXPORT_CURVES, n_clicks=0,
-                                    className="button light"),
+                                    className="button light", title=HELP["curves_csv"]),
                         html.Button("Table CSV", id=ids.EXPORT_TABLE, n_clicks=0,
-                                    className="button light"),
+                                    className="button light", title=HELP["table_csv"]),
                         html.Button("HTML report", id=ids.EXPORT_HTML, n_clicks=0,
-                                    className="button light"),
+                                    className="button light", title=HELP["html_report"]),
                     ]),
                 ],
             ),
@@ -319,27 +325,30 @@ def build_layout() -> html.Div:
                                             className="hint")]),
                             _graph_card("Precision-recall at the deployment prior",
                                         ids.PR_GRAPH, graph_config("pr"), extra=[
-                                            dcc.RadioItems(
+                                            html.Div(title=HELP["pr_radio"], children=dcc.RadioItems(
                                                 id=ids.PR_MODE, value="pr", inline=True,
                                                 className="radios inline",
                                                 options=[{"label": "PR", "value": "pr"},
                                                          {"label": "PR gain",
-                                                          "value": "prg"}])]),
+                                                          "value": "prg"}]))]),
                             _graph_card("Cost curves", ids.COST_GRAPH, graph_config("cost")),
                             _operating_card(),
                             _graph_card("Cost against threshold", ids.THRESHOLD_GRAPH,
                                         graph_config("threshold"), extra=[
-                                            dcc.Dropdown(id=ids.THRESHOLD_MODEL, options=[],
+                                            html.Div(title=HELP["threshold_model"],
+                                                     children=dcc.Dropdown(
+                                                         id=ids.THRESHOLD_MODEL, options=[],
                                                          clearable=False, searchable=False,
                                                          placeholder="model",
-                                                         className="threshold-model"),
-                                            dcc.RadioItems(
+                                                         className="threshold-model")),
+                                            html.Div(title=HELP["threshold_axis"],
+                                                     children=dcc.RadioItems(
                                                 id=ids.THRESHOLD_AXIS, value="threshold",
                                                 inline=True, className="radios inline",
                                                 options=[{"label": "threshold",
                                                           "value": "threshold"},
                                                          {"label": "% flagged",
-                                                          "value": "flagged"}])]),
+                                                          "value": "flagged"}]))]),
                             superiority_card(graph_config("superiority")),
                             combining_card(),
                             multiclass_card(graph_config),
@@ -355,6 +364,7 @@ def build_layout() -> html.Div:
             dcc.Store(id=ids.VIZ_DATA, data=None),
             dcc.Store(id=ids.LINE_DRAG, data=None),
             dcc.Store(id=ids.ZOOM, data=None),
+            dcc.Store(id=ids.CLICK, data=None),
             dcc.Store(id=ids.URL_SYNC, data=None),
             dcc.Download(id=ids.DOWNLOAD),
         ],

@@ -320,6 +320,44 @@
         return "Link copied ✓";
     }
 
+    /* A click on a view pins its point, unless it is the first click of a double click
+     * (which resets the zoom): wait out plotly's double-click delay (300 ms), then pass the
+     * click on only if no double click came meanwhile. */
+    var lastDoubleClick = 0;
+
+    function deferClick(roc, pr, cost, thr) {
+        var prop = triggeredProp();
+        var source = prop.split(".")[0];
+        var click = {"roc-graph": roc, "pr-graph": pr, "cost-graph": cost,
+                     "threshold-graph": thr}[source];
+        if (!click) { return window.dash_clientside.no_update; }
+        var at = Date.now();
+        return new Promise(function (resolve) {
+            setTimeout(function () {
+                /* the callback may run a little after the click itself: a double click
+                   up to 400 ms before it counts too */
+                resolve(lastDoubleClick >= at - 400 ? window.dash_clientside.no_update :
+                        {source: source, click: click, stamp: at});
+            }, 360);
+        });
+    }
+
+    /* A double click restores the view's full axes (layout.meta.home, set by the server),
+     * not the zoomed ranges the figure was last drawn with. Listened for on the document
+     * (plotly's own listeners go when a figure is redrawn from scratch). */
+    document.addEventListener("dblclick", function (e) {
+        var gd = e.target.closest && e.target.closest(".js-plotly-plot");
+        if (!gd) { return; }
+        lastDoubleClick = Date.now();
+        var home = gd.layout && gd.layout.meta && gd.layout.meta.home;
+        if (home && home.x && home.y && window.Plotly) {
+            setTimeout(function () {
+                window.Plotly.relayout(gd, {"xaxis.range": home.x.slice(),
+                                            "yaxis.range": home.y.slice()});
+            }, 30);
+        }
+    }, true);
+
     function presentation(value) {
         var root = document.getElementById("app-root");
         var open = root && root.classList.contains("show-sidebar");
@@ -337,6 +375,7 @@
             copyLink: copyLink,
             presentation: presentation,
             uploadDone: uploadDone,
+            deferClick: deferClick,
             _optimalVertex: optimalVertex,
             _isoLine: isoLine,
             _probit: probit
@@ -571,19 +610,22 @@
         var host = gd.closest ? gd.closest("[id$='-graph']") : null;
         var id = host ? host.id : "roc-graph";
         var meta = (gd.layout && gd.layout.meta) || {};
-        var title = "<b>roc-dash · " + (VIEW_TITLES[id] || id) + "</b>" +
-            (meta.conditions ? "<br><span style='font-size:0.85em'>" + meta.conditions +
-             "</span>" : "");
-        var margin = Object.assign({}, gd.layout.margin || {});
-        margin.t = Math.max(margin.t || 0, 70);
-        var layout = Object.assign({}, gd.layout, {
-            title: {text: title, x: 0.01, xanchor: "left", y: 0.98, yanchor: "top"},
-            margin: margin
-        });
         var full = gd._fullLayout || {};
+        var size = (full.font && full.font.size) || 14;
+        var small = Math.max(Math.round(size * 0.8), 10);
+        /* the title sits above the plot and plotly grows the top margin to hold both of its
+           lines (automargin); a fixed position cut the first line off */
+        var title = "<b>roc-dash · " + (VIEW_TITLES[id] || id) + "</b>" +
+            (meta.conditions ? "<br><span style='font-size:" + small + "px'>" +
+             meta.conditions + "</span>" : "");
+        var layout = Object.assign({}, gd.layout, {
+            title: {text: title, x: 0, xref: "paper", xanchor: "left", y: 1, yref: "paper",
+                    yanchor: "bottom", automargin: true, pad: {b: Math.round(size * 0.8)},
+                    font: {size: size}}
+        });
         return window.Plotly.downloadImage({data: gd.data, layout: layout}, {
             format: format, filename: "roc-dash-" + id.replace(/-graph$/, ""), scale: 2,
-            width: full.width || 800, height: (full.height || 560) + 50
+            width: full.width || 800, height: (full.height || 560) + 3 * size + 20
         });
     }
 

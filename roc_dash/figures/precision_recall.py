@@ -101,8 +101,10 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
             **FAST, x=f1.recall, y=f1.precision, mode="lines", name="iso-F1", showlegend=f1.level == 0.2,
             legendgroup="iso-F1", line={"color": "#c7c7c7", "width": 1, "dash": "dot"},
             hovertemplate=f"F1 = {f1.level:.1f}<extra></extra>"))
-        fig.add_annotation(x=1.0, y=float(f1.precision[-1]), text=f"F1={f1.level:.1f}",
-                           showarrow=False, xanchor="left", font={"size": 10, "color": "#999"})
+        # inside the frame, right-aligned above the curve's end (not across the border)
+        fig.add_annotation(x=0.995, y=float(f1.precision[-1]), text=f"F1={f1.level:.1f}",
+                           showarrow=False, xanchor="right", yanchor="bottom",
+                           font={"size": max(font_size - 4, 10), "color": "#8a8a8a"})
     fig.add_trace(go.Scatter(**FAST, x=[0, 1], y=[pi, pi], mode="lines",
                              name=f"baseline (precision = π = {pi:.3g})",
                              line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},

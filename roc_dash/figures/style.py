@@ -146,9 +146,10 @@ def base_layout(fig: go.Figure, *, x_title: str, y_title: str, font_size: int = 
 
 
 def hover_annotation() -> dict:
-    """Reserved ``layout.annotations[0]``: where the point hovered in another view lies."""
-    return {"x": 0, "y": 0, "text": "", "visible": False, "showarrow": True, "arrowhead": 2,
-            "arrowcolor": "#333", "ax": 40, "ay": -40, "bgcolor": "rgba(255,255,224,0.95)",
+    """Reserved ``layout.annotations[0]``: where the point hovered in another view lies, a
+    dot at the point (the arrow's head is a circle) with its label at the arrow's tail."""
+    return {"x": 0, "y": 0, "text": "", "visible": False, "showarrow": True, "arrowhead": 6,
+            "arrowsize": 2.2, "arrowwidth": 1.5, "arrowcolor": "#333", "ax": 40, "ay": -40, "bgcolor": "rgba(255,255,224,0.95)",
             "bordercolor": "#333", "borderwidth": 1, "font": {"size": 12},
             "name": "hover"}
 
@@ -165,9 +166,12 @@ def pin_trace(x: float, y: float, op, *, customdata=None, hover: str | None = No
     """A pinned operating point: an open circle with its letter, in every view."""
     c = PIN_COLORS.get(op.label, PINNED_COLOR)
     name = f"pinned {op.label}: {op.model} at score ≥ {format_threshold(op.threshold)}"
+    # the legend entry stays short (the threshold is in the hover and the comparison table);
+    # the letter is not clipped by the plot frame (a pin at TPR 1 keeps its letter)
     return go.Scatter(
-        **FAST, x=[x], y=[y], mode="markers+text", name=name.replace("pinned : ", "pinned: "),
-        text=[op.label or "pin"], textposition="top right",
+        **FAST, x=[x], y=[y], mode="markers+text",
+        name=f"pinned {op.label}: {op.model}".replace("pinned : ", "pinned: "),
+        text=[op.label or "pin"], textposition="top right", cliponaxis=False,
         textfont={"size": font_size + 1, "color": c, "family": "Arial Black, sans-serif"},
         marker={"symbol": "circle-open", "size": 18, "color": c, "line": {"width": 3, "color": c}},
         customdata=customdata, hovertemplate=hover or f"{name}<extra></extra>")
@@ -180,3 +184,45 @@ def model_hover(prefix: str, name: str, x_label: str, y_label: str) -> dict:
     return {"meta": f"{prefix}<b>{name}</b>", "text": None,
             "hovertemplate": ("%{meta}<br>threshold ≥ %{customdata[1]:.6~g}<br>"
                               f"{x_label} %{{x:.3f}}<br>{y_label} %{{y:.3f}}<extra></extra>")}
+
+
+def presentation_legend(fig: go.Figure, *, beside: bool = False, font_size: int = 15) -> None:
+    """Short legend entries for a projector, each inside the figure and off the plot.
+
+    Model entries become the model's name over its AUC, the hull "convex hull", the optimum
+    "optimum" and pins "pinned A" (the details stay in the hover and the comparison table);
+    the chance line leaves the legend. ``beside`` puts the legend in a column right of the
+    (square) plot, which is then drawn at the left of its area; otherwise it stays below.
+    """
+    longest = 0
+    for trace in fig.data:
+        name = trace.name or ""
+        if name.startswith("chance"):
+            trace.showlegend = False
+            continue
+        if name.startswith("pinned "):
+            name = name.split(":")[0]
+        elif name.startswith("convex hull"):
+            name = "convex hull"
+        elif name in ("optimal operating point", "optimum at PC(+)"):
+            name = "optimum"
+        elif " (AUC " in name:
+            model, rest = name.split(" (AUC ", 1)
+            auc = rest.split(",")[0].rstrip(")")
+            longest = max(longest, len(model), len(auc) + 4)
+            trace.name = f"{model}<br>AUC {auc}"
+            continue
+        trace.name = name
+        if trace.showlegend is not False:
+            longest = max(longest, len(name))
+    legend = {"font": {"size": font_size}, "bgcolor": "rgba(255,255,255,0)",
+              "tracegroupgap": 4}
+    if beside:
+        width = min(int(0.5 * font_size * longest) + 45, 280)
+        fig.update_layout(
+            legend={**legend, "orientation": "v", "x": 1.0, "xref": "paper", "xanchor": "left",
+                    "y": 1.0, "yref": "paper", "yanchor": "top", "itemwidth": 30},
+            margin_r=width)
+        fig.update_xaxes(constraintoward="left")
+    else:
+        fig.update_layout(legend=legend)

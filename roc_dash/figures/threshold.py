@@ -22,11 +22,27 @@ from .style import (
     PIN_COLORS,
     PINNED_COLOR,
     base_layout,
+    format_threshold,
     hover_annotation,
     point_data,
 )
 
-__all__ = ["threshold_figure"]
+__all__ = ["threshold_figure", "overall_optimum_words"]
+
+
+def overall_optimum_words(analysis: Analysis, model: str, own_threshold: float) -> str:
+    """Whether ``model``'s own optimum (at ``own_threshold``) is the optimum of the joint hull
+    of all shown models, in words for the view's subtitle."""
+    opt = analysis.optimal
+    if opt.model == model and (opt.threshold == own_threshold
+                               or not (np.isfinite(opt.threshold)
+                                       or np.isfinite(own_threshold))):
+        return "★ its optimum is the overall optimum of the shown models"
+    if not opt.model:
+        where = "flag nothing" if opt.tpr == 0 and opt.fpr == 0 else "flag everything"
+        return f"★ its optimum is not the overall optimum: that is to {where}"
+    return (f"★ its optimum is not the overall optimum: that is {opt.model} at score ≥ "
+            f"{format_threshold(opt.threshold)}")
 
 #: Points per line: the view is at most ~1,000 px wide, and five lines share the x values.
 MAX_POINTS = 600
@@ -84,7 +100,7 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
                                   [full.tpr[best]], prefix="optimum: ")
         fig.add_trace(go.Scatter(
             **FAST, x=[bx], y=[full.expected_cost[best]], mode="markers",
-            name="optimal operating point", customdata=bdata, text=list(btext),
+            name=f"optimum of {model}", customdata=bdata, text=list(btext),
             marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                     "line": {"color": "white", "width": 1}},
             hovertemplate="%{text}<br>expected cost %{y:.4f}<extra></extra>"))
@@ -108,7 +124,17 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
                 "dtick": 0.2,
                 "title": {"text": "rate"}, "zeroline": False},
         margin_r=60, hovermode="x unified",
-        meta={"model": model, "axis": axis, "flat": [fl.threshold_low, fl.threshold_high]})
+        meta={"model": model, "axis": axis, "flat": [fl.threshold_low, fl.threshold_high],
+              "overall": overall_optimum_words(analysis, model, full.threshold[best])})
+    note = fig.layout.meta["overall"]
+    fig.update_layout(
+        title={"text": f"<b>{model}</b>: cost and rates against the "
+                       f"{'threshold' if axis == 'threshold' else 'share flagged'}"
+                       f"<br><span style='font-size:{max(font_size - 3, 10)}px;color:#5b6775'>"
+                       f"{note}</span>",
+               "x": 0.01, "xanchor": "left", "y": 0.985, "yanchor": "top",
+               "font": {"size": font_size}},
+        margin_t=int(2.6 * font_size) + 10)
     if axis == "threshold":
         lo_t, hi_t = float(np.nanmin(x)) if x.size else 0.0, float(np.nanmax(x)) if x.size else 1.0
         pad = (hi_t - lo_t) * 0.02 or 0.01

@@ -163,7 +163,7 @@ def test_mtg006_threshold_view_links_and_pins(dash_duo, app, shot):
                == "logistic regression", message="threshold view of the chosen model")
     # the optimum sits at the chosen threshold, inside the flat band
     star = js_graph(d, ids.THRESHOLD_GRAPH,
-                    "gd.data.find(t => t.name === 'optimal operating point').x[0]")
+                    "gd.data.find(t => t.name === 'optimum of logistic regression').x[0]")
     assert star == pytest.approx(0.510192, abs=1e-6)
     lo, hi = js_graph(d, ids.THRESHOLD_GRAPH, "gd.layout.meta.flat")
     assert lo <= star <= hi

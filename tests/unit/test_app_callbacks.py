@@ -391,7 +391,7 @@ def test_cbk020_decision_summary_threshold_view_and_economics(cache):
     assert "per month" in strip and "runner-up" in strip
     assert "stays optimal while" in strip and "folds" in strip
     names = [t.name for t in threshold.data]
-    assert "expected cost (€)" in names and "optimal operating point" in names
+    assert "expected cost (€)" in names and f"optimum of {s.model}" in names
     assert threshold.layout.meta["model"] == s.model
     # following a pin
     pin = [{"model": "naive Bayes", "threshold": 0.5, "label": "A"}]
