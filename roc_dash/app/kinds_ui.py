@@ -125,8 +125,11 @@ def multiclass_card(graph_config):
                     children=[
         html.Div(className="card-head", children=[
             html.H2("Multi-class: every class against the rest", title=HELP["class_curves"]),
-            dcc.Dropdown(id=ids.MC_MODEL, options=[], clearable=False, searchable=False,
-                         placeholder="model", className="mc-model"),
+            html.Div(title="The model whose class reference curves and pairwise AUC matrix "
+                           "are drawn (Fawcett 2004, section 7.3; Hand & Till 2001)",
+                     children=dcc.Dropdown(id=ids.MC_MODEL, options=[], clearable=False,
+                                           searchable=False, placeholder="model",
+                                           className="mc-model")),
         ]),
         html.Div(id=ids.MC_SUMMARY, className="mc-summary", role="status"),
         html.Div(className="mc-grid", children=[

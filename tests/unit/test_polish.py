@@ -41,7 +41,7 @@ def _labels(node, out):
     return out
 
 
-def test_every_control_in_the_layout_has_a_title():
+def test_pol101_every_control_in_the_layout_has_a_title():
     layout = build_layout()
     labelled = _labels(layout, set())
     missing = [getattr(c, "id", None) or getattr(c, "children", None)
@@ -51,7 +51,7 @@ def test_every_control_in_the_layout_has_a_title():
     assert sum(1 for _ in _walk(layout)) > 30
 
 
-def test_named_controls_carry_their_sources():
+def test_pol102_named_controls_carry_their_sources():
     from roc_dash.app.help import HELP
 
     assert "Flach & Kull 2015" in HELP["pr_radio"] and "Davis & Goadrich 2006" in HELP["pr_radio"]
@@ -59,7 +59,7 @@ def test_named_controls_carry_their_sources():
         assert "DeLong et al. 1988" in HELP[key]
 
 
-def test_sensitivity_words_use_three_significant_digits():
+def test_pol103_sensitivity_words_use_three_significant_digits():
     from types import SimpleNamespace as NS
 
     from roc_dash.app.components import sensitivity_words
@@ -71,7 +71,7 @@ def test_sensitivity_words_use_three_significant_digits():
     assert "between 3.00 and 9.00" in text and "between 0.280 and 0.322" in text
 
 
-def test_a_difference_that_rounds_to_zero_has_no_sign():
+def test_pol104_a_difference_that_rounds_to_zero_has_no_sign():
     from roc_dash.app.components import _signed
 
     assert _signed(-1e-6, 3, pct=True) == "0.0 pt"
@@ -79,7 +79,7 @@ def test_a_difference_that_rounds_to_zero_has_no_sign():
     assert _signed(-1e-7, 4) == "0.0000"
 
 
-def test_a_typed_pin_that_is_not_a_number_says_why():
+def test_pol105_a_typed_pin_that_is_not_a_number_says_why():
     from roc_dash.app.callbacks import pin_from_input
 
     pin, why = pin_from_input("naive Bayes", "abc")
@@ -89,7 +89,7 @@ def test_a_typed_pin_that_is_not_a_number_says_why():
     assert pin_from_input("naive Bayes", "0.5")[0] == {"model": "naive Bayes", "threshold": 0.5}
 
 
-def test_threshold_view_names_its_model_and_whether_its_optimum_is_the_overall_one():
+def test_pol106_threshold_view_names_its_model_and_whether_its_optimum_is_the_overall_one():
     import tempfile
     from pathlib import Path
 
@@ -114,7 +114,7 @@ def test_threshold_view_names_its_model_and_whether_its_optimum_is_the_overall_o
     assert f"optimum of {other}" in [t.name for t in fig.data]
 
 
-def test_html_report_carries_every_pin_the_comparison_the_summary_and_the_views():
+def test_pol107_html_report_carries_every_pin_the_comparison_the_summary_and_the_views():
     import tempfile
     from pathlib import Path
 
@@ -146,7 +146,7 @@ def test_html_report_carries_every_pin_the_comparison_the_summary_and_the_views(
     assert '<a href="http://x/?cfn=5">screening</a>' in page
 
 
-def test_iso_f1_labels_sit_inside_the_pr_frame_and_the_hover_marker_is_a_dot():
+def test_pol108_iso_f1_labels_sit_inside_the_pr_frame_and_the_hover_marker_is_a_dot():
     import tempfile
     from pathlib import Path
 
