@@ -972,9 +972,12 @@ def register_callbacks(app, store: DatasetStore) -> None:
         trigger = ctx.triggered_id
         ok = "exact pin-threshold"
         pins = clean_pins(pins)
-        if trigger is None:
+        if trigger is None or (trigger == ids.CLICK and not isinstance(view_click, dict)):
+            # the page's first call (Dash names the click store, still empty, as trigger)
             return parse_query(search).get("pins", []), ok, ""
         if trigger == ids.UNPIN:
+            if not _unpin:  # the button was just drawn (it shows only while pins exist)
+                raise PreventUpdate
             return [], ok, ""
         if isinstance(trigger, dict) and trigger.get("type") == ids.UNPIN_ONE:
             if not any(t["value"] for t in ctx.triggered):
