@@ -1088,6 +1088,9 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.PRIOR_SLIDER, "drag_value"),
         State(ids.VIZ_DATA, "data"),
         State(ids.ROC_GRAPH, "figure"),
+        State(ids.COST_FP_SLIDER, "value"),
+        State(ids.COST_FN_SLIDER, "value"),
+        State(ids.PRIOR_SLIDER, "value"),
         prevent_initial_call=True,
     )
     # only drags of the iso line reach the server (a zoom or pan of the ROC plot stays in
