@@ -691,6 +691,56 @@ def table_csv(analysis: Analysis) -> str:
     return csv_safe(frame).to_csv(index=False)
 
 
+def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, level, band,
+                 samples, det, presentation, pinned, ties, pr_mode, threshold_model,
+                 threshold_axis, combine, zoom, viz, *, conditions_changed=False):
+    """The views callback's outputs for these inputs: a patch of the drawn figures when only
+    the costs changed (:func:`patch_views`), else a full :func:`render_views`. The viz-data
+    store records the conditions store it was drawn for (``state``)."""
+    conditions = conditions_from_state(state, level, band, samples)
+    models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
+    pr_mode = "prg" if pr_mode == "prg" else "pr"
+    pins = clean_pins(pinned)
+    out = None
+    if (conditions_changed and isinstance(viz, dict) and not pins
+            and not beyond.active(combine)
+            and viz.get("key") == render_key(dataset_ids, models, conditions,
+                                             averaging or "pooled", det, presentation, [],
+                                             ties, pr_mode)):
+        out = patch_views(cache, dataset_ids, models, conditions, viz, det=bool(det),
+                          pr_mode=pr_mode, economics=economics_from_state(state),
+                          threshold_model=threshold_model, threshold_axis=threshold_axis,
+                          presentation=bool(presentation))
+    if out is None:
+        out = render_views(cache, dataset_ids, models, conditions,
+                           averaging=averaging or "pooled", det=bool(det),
+                           presentation=bool(presentation), pinned=pinned,
+                           rev=ControlState.from_store(state).rev, zoom=zoom,
+                           ties=bool(ties), pr_mode=pr_mode,
+                           economics=economics_from_state(state),
+                           threshold_model=threshold_model, threshold_axis=threshold_axis,
+                           combine=combine)
+    if isinstance(out[5], dict):
+        out = (*out[:5], {**out[5], "state": state}, *out[6:])
+    return out
+
+
+#: The outputs of the views callback, in the order :func:`render_views` returns them; the
+#: controls callback writes them too (``allow_duplicate``).
+VIEW_OUTPUTS = tuple(Output(i, p, allow_duplicate=True) for i, p in (
+    (ids.ROC_GRAPH, "figure"), (ids.PR_GRAPH, "figure"), (ids.COST_GRAPH, "figure"),
+    (ids.OPERATING, "children"), (ids.MODEL_TABLE, "children"), (ids.VIZ_DATA, "data"),
+    (ids.SLOPE_TEXT, "children"), (ids.BANNER, "children"), (ids.SUMMARY, "children"),
+    (ids.THRESHOLD_GRAPH, "figure")))
+#: What the views need besides the datasets, the conditions and the viz-data store.
+VIEW_STATES = tuple(State(i, p) for i, p in (
+    (ids.MODELS, "value"), (ids.AVERAGING, "value"), (ids.LEVEL, "value"),
+    (ids.BAND, "value"), (ids.SAMPLES, "value"), (ids.DET, "value"),
+    (ids.PRESENTATION, "value"), (ids.PINNED, "data"), (ids.ROC_TIES, "value"),
+    (ids.PR_MODE, "value"), (ids.THRESHOLD_MODEL, "value"), (ids.THRESHOLD_AXIS, "value"),
+    (ids.COMBINE, "data"), (ids.ZOOM, "data")))
+
+
 # -- wiring -------------------------------------------------------------------------------
 def register_callbacks(app, store: DatasetStore) -> None:
     cache = AnalysisCache(store)
@@ -800,6 +850,9 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.PRIOR, "value"),
         Output(ids.CONDITIONS, "data"),
         Output(ids.CONTROL_MSG, "children"),
+        # the views for the new conditions come back in the same response: one round trip
+        # per change instead of two (the views callback skips conditions already drawn)
+        *VIEW_OUTPUTS,
         Input(ids.COST_FP_SLIDER, "value"),
         Input(ids.COST_FP, "value"),
         Input(ids.COST_FN_SLIDER, "value"),
@@ -823,10 +876,12 @@ def register_callbacks(app, store: DatasetStore) -> None:
         State(ids.URL, "search"),
         State(ids.CONDITIONS, "data"),
         State(ids.VIZ_DATA, "data"),
+        *VIEW_STATES,
+        prevent_initial_call="initial_duplicate",  # the first call restores the link
     )
     def controls(fp_slider, cost_fp, fn_slider, cost_fn, prior_slider, prior, *rest):
         (_fpd, _fpu, _fnd, _fnu, _pd, _pu, _reset, source, relayout, btp, btn, unit, population,
-         dataset_ids, search, state, viz) = rest
+         dataset_ids, search, state, viz, *view_states) = rest
         viz = viz if isinstance(viz, dict) else {}
         gesture = Gesture(
             trigger=ids.ROC_GRAPH if ctx.triggered_id == ids.LINE_DRAG else ctx.triggered_id,
@@ -843,7 +898,18 @@ def register_callbacks(app, store: DatasetStore) -> None:
         if result is None:
             raise PreventUpdate  # a zoom or pan of the ROC plot, not the line
         new, message = result
-        return (*control_outputs(new), new.to_store(), message)
+        new_state = new.to_store()
+        views_out = (no_update,) * len(VIEW_OUTPUTS)
+        if state is not None and isinstance(viz, dict) and new_state != state:
+            # the page has drawn its views before: draw them for the new conditions now
+            # (on the first call the views callback draws them, once the models are known)
+            (models, averaging, level, band, samples, det, presentation, pinned, ties,
+             pr_mode, threshold_model, threshold_axis, combine, zoom) = view_states
+            views_out = update_views(cache, dataset_ids, models, new_state, averaging, level,
+                                     band, samples, det, presentation, pinned, ties, pr_mode,
+                                     threshold_model, threshold_axis, combine, zoom, viz,
+                                     conditions_changed=True)
+        return (*control_outputs(new), new_state, message, *views_out)
 
     @app.callback(
         Output(ids.SAMPLES, "value"),
@@ -949,30 +1015,13 @@ def register_callbacks(app, store: DatasetStore) -> None:
               pinned, ties, pr_mode, threshold_model, threshold_axis, combine, zoom, viz):
         if state is None:
             raise PreventUpdate  # the controls have not resolved the conditions yet
-        conditions = conditions_from_state(state, level, band, samples)
-        models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
-        pr_mode = "prg" if pr_mode == "prg" else "pr"
-        pins = clean_pins(pinned)
-        if (ctx.triggered_id == ids.CONDITIONS and isinstance(viz, dict) and not pins
-                and not beyond.active(combine)
-                and viz.get("key") == render_key(dataset_ids, models, conditions,
-                                                 averaging or "pooled", det, presentation, [],
-                                                 ties, pr_mode)):
-            patched = patch_views(cache, dataset_ids, models, conditions, viz, det=bool(det),
-                                  pr_mode=pr_mode, economics=economics_from_state(state),
-                                  threshold_model=threshold_model,
-                                  threshold_axis=threshold_axis,
-                                  presentation=bool(presentation))
-            if patched is not None:
-                return patched
-        return render_views(cache, dataset_ids, models, conditions,
-                            averaging=averaging or "pooled", det=bool(det),
-                            presentation=bool(presentation), pinned=pinned,
-                            rev=ControlState.from_store(state).rev, zoom=zoom,
-                            ties=bool(ties), pr_mode=pr_mode,
-                            economics=economics_from_state(state),
-                            threshold_model=threshold_model, threshold_axis=threshold_axis,
-                            combine=combine)
+        if (ctx.triggered_id == ids.CONDITIONS and len(ctx.triggered) == 1
+                and isinstance(viz, dict) and viz.get("state") == state):
+            raise PreventUpdate  # the controls callback has already drawn these conditions
+        return update_views(cache, dataset_ids, models, state, averaging, level, band,
+                            samples, det, presentation, pinned, ties, pr_mode,
+                            threshold_model, threshold_axis, combine, zoom, viz,
+                            conditions_changed=ctx.triggered_id == ids.CONDITIONS)
 
     beyond.register_beyond(app, cache, store)
 
