@@ -416,8 +416,7 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
                cost_figure(analysis, **kw))
     if presentation:  # large lines and markers for a projector; the plots keep their room
         for fig in figures:
-            emphasise(fig)
-            fig.update_layout(legend_font_size=12)
+            present(fig)
         if not det:  # inside the ROC plot, in the empty triangle below the diagonal
             roc.update_layout(legend={"x": 0.995, "y": 0.005, "xref": "paper", "yref": "paper",
                                       "xanchor": "right", "yanchor": "bottom",
@@ -477,9 +476,9 @@ def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_
 
 def render_key(dataset_ids, models, conditions: Conditions, averaging, det, presentation, pins,
                ties, pr_mode) -> str:
-    """Everything the figures depend on except the costs: when only the costs change, the
-    drawn figures are patched instead of redrawn (see :func:`patch_views`)."""
-    c = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0)
+    """Everything the figures depend on except the costs and the prior: when only those
+    change, the drawn figures are patched instead of redrawn (see :func:`patch_views`)."""
+    c = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, prior_pos=None)
     return repr((clean_ids(dataset_ids), list(models), c, averaging, bool(det),
                  bool(presentation), [(p.model, p.threshold, p.label) for p in pins]
                  if pins else [], bool(ties), pr_mode))
@@ -487,13 +486,15 @@ def render_key(dataset_ids, models, conditions: Conditions, averaging, det, pres
 
 def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, viz: dict, *,
                 det=False, pr_mode="pr", economics=None, threshold_model=None,
-                threshold_axis="threshold", presentation=False):
-    """The views after a change of costs alone, as patches of the figures already drawn.
+                threshold_axis="threshold", presentation=False, zoom=None):
+    """The views after a change of costs or prior alone, as patches of the figures drawn.
 
-    Costs move only the iso line, the optimum and the cost view's marker; every curve stays.
-    Sending those few values instead of three whole figures makes a cost change several
-    times cheaper for the server and the browser. Returns the same tuple as
-    :func:`render_views` (figures as ``dash.Patch``), or None when a full render is needed.
+    Costs and prior move only the iso line, the optimum and the cost view's marker in the
+    ROC and cost views (their curves do not depend on them); the PR view is drawn anew when
+    the prior changed (precision depends on it), else patched too. Sending those few values
+    instead of whole figures makes such a change several times cheaper for the server and
+    the browser. Returns the same tuple as :func:`render_views` (figures as ``dash.Patch``),
+    or None when a full render is needed.
     """
     from dash import Patch
 
@@ -525,10 +526,16 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
         roc["layout"]["meta"]["slope"] = c.slope
     roc["layout"]["meta"]["conditions"] = title
     roc["layout"]["editrevision"] = uuid.uuid4().hex[:8]
-    pr = Patch()
-    for k, v in pr_marker(analysis, mode=pr_mode).items():
-        pr["data"][index[1]][k] = list(v)
-    pr["layout"]["meta"]["conditions"] = title
+    colors = {n: k for k, n in enumerate(names)}
+    prior_changed = viz.get("prior") != c.prior_pos
+    if prior_changed:
+        pr = pr_view(analysis, pr_mode=pr_mode, presentation=presentation, zoom=zoom,
+                     colors=colors, font=FONT[bool(presentation)])
+    else:
+        pr = Patch()
+        for k, v in pr_marker(analysis, mode=pr_mode).items():
+            pr["data"][index[1]][k] = list(v)
+        pr["layout"]["meta"]["conditions"] = title
     cost = Patch()
     read = cost_read_off(analysis)
     cost["layout"]["shapes"][0]["x0"] = read["x"]
@@ -541,11 +548,13 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     cost["layout"]["meta"]["cost"] = read["y"]
     cost["layout"]["meta"]["conditions"] = title
     optimum = operating_point(analysis)
-    colors = {n: k for k, n in enumerate(names)}
     slope_text = (f"Iso-performance slope m = c(FP)·p(−) / (c(FN)·p(+)) = {c.slope:.4g}; "
                   f"PC(+) = {c.pc_pos:.3f}")
     new_viz = {**viz, **{k: v for k, v in viz_data(analysis).items()
                          if k not in ("key", "optimum_trace")}}
+    if prior_changed:
+        new_viz["optimum_trace"] = [index[0], viz_data(analysis, (pr,))["optimum_trace"][0],
+                                    index[2]]
     economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)
     summary, threshold = decision_views(analysis, [], economics,
                                         threshold_model=threshold_model, axis=threshold_axis,
@@ -554,6 +563,25 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
         emphasise(threshold)
     return (roc, pr, cost, operating_panel(optimum, analysis), model_table(analysis, colors),
             new_viz, slope_text, no_update, summary, threshold)
+
+
+def present(fig) -> None:
+    """Presentation mode: large lines and markers for a projector; the plots keep their room."""
+    emphasise(fig)
+    fig.update_layout(legend_font_size=12)
+
+
+def pr_view(analysis: Analysis, *, pr_mode="pr", presentation=False, zoom=None, colors=None,
+            font=14):
+    """The PR (or PRG) view without pins, as :func:`render_views` draws it."""
+    fig = pr_figure(analysis, mode="prg" if pr_mode == "prg" else "pr", pins=[],
+                    font_size=font, colors=colors)
+    if presentation:
+        present(fig)
+    fig.update_layout(meta={**(fig.layout.meta or {}),
+                            "conditions": conditions_text(analysis.conditions)})
+    apply_zoom(fig, zoom, "pr", det=pr_mode == "prg")
+    return fig
 
 
 def emphasise(fig, factor: float = 1.6) -> None:
@@ -710,7 +738,7 @@ def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, le
         out = patch_views(cache, dataset_ids, models, conditions, viz, det=bool(det),
                           pr_mode=pr_mode, economics=economics_from_state(state),
                           threshold_model=threshold_model, threshold_axis=threshold_axis,
-                          presentation=bool(presentation))
+                          presentation=bool(presentation), zoom=zoom)
     if out is None:
         out = render_views(cache, dataset_ids, models, conditions,
                            averaging=averaging or "pooled", det=bool(det),
