@@ -138,7 +138,7 @@ def test_fig008_tie_bounds_band_and_prg_mode():
 
 
 def test_fig009_dict_built_figures_pass_plotly_validation_unchanged():
-    """The threshold, cost and PR views are built as plain dicts without validation (redrawn on
+    """The threshold, cost, PR and ROC views are built as plain dicts without validation (redrawn on
     every change); plotly's validated constructor accepts them and gives the same figures."""
     import json
 
@@ -164,7 +164,9 @@ def test_fig009_dict_built_figures_pass_plotly_validation_unchanged():
                 assert "optimal operating point" in [t.name for t in fig.data]
     colors = {n: k for k, n in enumerate(names)}
     for kw in ({}, {"pins": pins, "colors": colors, "font_size": 20}):
-        for fig in (cost_figure(analysis, **kw), pr_figure(analysis, **kw)):
+        for fig in (cost_figure(analysis, **kw), pr_figure(analysis, **kw),
+                    *(roc_figure(analysis, averaging=a, ties=True, **kw)
+                      for a in ("none", "pooled", "vertical", "threshold"))):
             checked = go.Figure(json.loads(fig.to_json()))
             assert json.loads(checked.to_json()) == json.loads(fig.to_json())
             assert {"optimum at PC(+)", "optimal operating point"} & {t.name for t in fig.data}
