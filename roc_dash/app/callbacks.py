@@ -723,8 +723,8 @@ def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, le
                  samples, det, presentation, pinned, ties, pr_mode, threshold_model,
                  threshold_axis, combine, zoom, viz, *, conditions_changed=False):
     """The views callback's outputs for these inputs: a patch of the drawn figures when only
-    the costs changed (:func:`patch_views`), else a full :func:`render_views`. The viz-data
-    store records the conditions store it was drawn for (``state``)."""
+    the costs or the prior changed (:func:`patch_views`), else a full :func:`render_views`.
+    The viz-data store records the conditions store it was drawn for (``state``)."""
     conditions = conditions_from_state(state, level, band, samples)
     models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
     pr_mode = "prg" if pr_mode == "prg" else "pr"
