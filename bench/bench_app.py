@@ -13,15 +13,20 @@ under 300 ms of server time; no curve above ~2,000 vertices.
 from __future__ import annotations
 
 import statistics
+import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from roc_dash.app.callbacks import AnalysisCache, model_names, render_views
-from roc_dash.app.store import DEMO_ID, DatasetStore
-from roc_dash.core.analysis import Conditions
+# this checkout, not whichever roc_dash is installed
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from roc_dash.app.callbacks import AnalysisCache, model_names, render_views  # noqa: E402
+from roc_dash.app.store import DEMO_ID, DatasetStore  # noqa: E402
+from roc_dash.core.analysis import Conditions  # noqa: E402
 
 
 def timed(fn, *args, **kw):

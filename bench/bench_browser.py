@@ -8,12 +8,20 @@ parsing and drawing together. Prints the median and maximum of several repetitio
 side with the server's own share (the callback requests' durations from the Resource Timing
 API). Target (issue "The review meeting"): under 300 ms after a slider release on the demo.
 
-Run: ``python bench/bench_browser.py`` (needs Debian's chromium and chromium-driver, as the
-browser tests do).
+The clock starts at the click event in the page (a capture-phase listener), so the
+WebDriver round trip of the click command is not counted. ``--root PATH`` measures another
+checkout (e.g. the main branch) with the same method, for a side-by-side comparison;
+``--detail`` prints each click's requests (start, time to first byte, end, bytes transferred,
+all in ms after the click) and when each view finished redrawing.
+
+Run: ``python bench/bench_browser.py [--root PATH] [--reps 8] [--detail]`` (needs Debian's
+chromium and chromium-driver, as the browser tests do).
 """
 
 from __future__ import annotations
 
+import argparse
+import logging
 import socket
 import statistics
 import sys
@@ -22,16 +30,29 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+_ap = argparse.ArgumentParser()
+_ap.add_argument("--root", default=str(Path(__file__).resolve().parents[1]))
+_ap.add_argument("--reps", type=int, default=8)
+_ap.add_argument("--detail", action="store_true")
+ARGS = _ap.parse_args()
+ROOT = Path(ARGS.root).resolve()
 sys.path.insert(0, str(ROOT))
 
 from roc_dash.app import create_app, ids  # noqa: E402
 
+logging.getLogger("werkzeug").setLevel(logging.ERROR)
+
 GRAPHS = (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH, ids.THRESHOLD_GRAPH)
 
 ARM = """
-window._rocDone = {}; window._rocStart = performance.now();
+window._rocDone = {}; window._rocStart = performance.now(); window._rocClicked = false;
 performance.clearResourceTimings();
+if (!window._rocClickHook) {
+  window._rocClickHook = true;
+  document.addEventListener('click', () => {
+    if (!window._rocClicked) { window._rocClicked = true; window._rocStart = performance.now(); }
+  }, true);
+}
 for (const id of arguments[0]) {
   const gd = document.querySelector('#' + id + ' .js-plotly-plot');
   if (!gd._rocHooked) {
@@ -70,7 +91,6 @@ def main() -> None:
             driver.execute_script(ARM, list(graphs))
             button = driver.find_element("id", button_id)
             driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-            driver.execute_script("window._rocStart = performance.now();")
             button.click()
             end = time.monotonic() + 20
             while time.monotonic() < end:
@@ -78,6 +98,14 @@ def main() -> None:
                 if all(g in done for g in graphs):
                     break
                 time.sleep(0.02)
+            if ARGS.detail:
+                print(driver.execute_script(
+                    "const s = window._rocStart, r = performance.getEntriesByType('resource')"
+                    ".filter(e => e.name.includes('update-component'));"
+                    "return [Object.fromEntries(Object.entries(window._rocDone).map(([k, v]) =>"
+                    " [k, Math.round(v - s)])), r.map(e => [Math.round(e.startTime - s),"
+                    " Math.round(e.responseStart - s), Math.round(e.responseEnd - s),"
+                    " e.transferSize])];"))
             total, server = driver.execute_script(
                 "const d = Object.values(window._rocDone); const r = performance"
                 ".getEntriesByType('resource').filter(e => e.name.includes('update-component'));"
@@ -88,10 +116,10 @@ def main() -> None:
 
         cases = [("cost of a FP (+ / −)", [ids.COST_FP_UP, ids.COST_FP_DOWN], GRAPHS),
                  ("prior (+ / −)", [ids.PRIOR_UP, ids.PRIOR_DOWN], GRAPHS)]
-        print("click -> all four views redrawn, in Chromium, demo data")
+        print(f"click -> all four views redrawn, in Chromium, demo data ({ROOT})")
         for name, buttons, graphs in cases:
             totals, servers = [], []
-            for k in range(8):
+            for k in range(ARGS.reps):
                 t, s = measure(buttons[k % 2], graphs)
                 totals.append(t)
                 servers.append(s)

@@ -404,20 +404,24 @@ def register_beyond(app, cache, store) -> None:
     @app.callback(
         Output(ids.SUP_GRAPH, "figure"),
         Output(ids.SUP_MSG, "children"),
-        Input(ids.DATASETS, "data"),
-        Input(ids.MODELS, "value"),
-        Input(ids.CONDITIONS, "data"),
+        # after the views: every change of data, models or conditions redraws them (the
+        # viz-data store is written each time), and this card, below the fold, then follows
+        # without competing with them for the server and the browser
+        Input(ids.VIZ_DATA, "data"),
         Input(ids.SUP_A, "value"),
         Input(ids.SUP_B, "value"),
         Input(ids.SUP_LOW, "value"),
         Input(ids.SUP_MODE, "value"),
         Input(ids.SUP_HIGH, "value"),
         Input(ids.PRESENTATION, "value"),
+        State(ids.DATASETS, "data"),
+        State(ids.MODELS, "value"),
+        State(ids.CONDITIONS, "data"),
         State(ids.LEVEL, "value"),
         State(ids.BAND, "value"),
         State(ids.SAMPLES, "value"),
     )
-    def superiority(dataset_ids, models, state, a, b, low, mode, high, presentation,
+    def superiority(_viz, a, b, low, mode, high, presentation, dataset_ids, models, state,
                     *settings):
         if state is None:
             return no_update, no_update

@@ -388,7 +388,7 @@ def viz_data(analysis: Analysis | None, figures=(), key: str = "") -> dict | Non
         "vertex": [opt.fpr, opt.tpr],
         "key": key,
         "optimum_trace": [next((k for k, t in enumerate(f.data)
-                                if t.name in ("optimal operating point", "optimum at PC(+)")),
+                                if t.name in ("optimal operating point", "optimum at PC(+)", "optimum")),
                                None) for f in figures],
     }
 
@@ -461,12 +461,9 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     figures = (roc, pr_figure(analysis, mode="prg" if pr_mode == "prg" else "pr", **kw),
                cost_figure(analysis, **kw))
     if presentation:  # large lines and markers for a projector; the plots keep their room
-        from ..figures.style import presentation_legend
-
         for fig in figures:
-            emphasise(fig)
             # short entries, off the plot: beside the square ROC, below the others
-            presentation_legend(fig, beside=fig is roc)
+            present(fig, beside=fig is roc)
     for fig, view in zip(figures, ("roc", "pr", "cost"), strict=True):
         fig.update_layout(meta={**(fig.layout.meta or {}), "conditions": title})
         apply_zoom(fig, zoom, view, det=bool(det) if view == "roc" else
@@ -537,10 +534,10 @@ def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_
 
 def render_key(dataset_ids, models, conditions: Conditions, averaging, det, presentation, pins,
                ties, pr_mode, reference=None) -> str:
-    """Everything the figures depend on except the costs: when only the costs change, the
-    drawn figures are patched instead of redrawn (see :func:`patch_views`)."""
-    c = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, benefit_tp=0.0,
-                            benefit_tn=0.0)
+    """Everything the figures depend on except the costs and the prior: when only those
+    change, the drawn figures are patched instead of redrawn (see :func:`patch_views`)."""
+    c = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, prior_pos=None,
+                            benefit_tp=0.0, benefit_tn=0.0)
     return repr((clean_ids(dataset_ids), list(models), c, averaging, bool(det),
                  bool(presentation), [(p.model, p.threshold, p.label) for p in pins]
                  if pins else [], bool(ties), pr_mode, reference))
@@ -548,13 +545,15 @@ def render_key(dataset_ids, models, conditions: Conditions, averaging, det, pres
 
 def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, viz: dict, *,
                 det=False, pr_mode="pr", economics=None, threshold_model=None,
-                threshold_axis="threshold", presentation=False, reference=None):
-    """The views after a change of costs alone, as patches of the figures already drawn.
+                threshold_axis="threshold", presentation=False, zoom=None, reference=None):
+    """The views after a change of costs or prior alone, as patches of the figures drawn.
 
-    Costs move only the iso line, the optimum and the cost view's marker; every curve stays.
-    Sending those few values instead of three whole figures makes a cost change several
-    times cheaper for the server and the browser. Returns the same tuple as
-    :func:`render_views` (figures as ``dash.Patch``), or None when a full render is needed.
+    Costs and prior move only the iso line, the optimum and the cost view's marker in the
+    ROC and cost views (their curves do not depend on them); the PR view is drawn anew when
+    the prior changed (precision depends on it), else patched too. Sending those few values
+    instead of whole figures makes such a change several times cheaper for the server and
+    the browser. Returns the same tuple as :func:`render_views` (figures as ``dash.Patch``),
+    or None when a full render is needed.
     """
     from dash import Patch
 
@@ -587,10 +586,16 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
         roc["layout"]["meta"]["slope"] = c.slope
     roc["layout"]["meta"]["conditions"] = title
     roc["layout"]["editrevision"] = uuid.uuid4().hex[:8]
-    pr = Patch()
-    for k, v in pr_marker(analysis, mode=pr_mode).items():
-        pr["data"][index[1]][k] = list(v)
-    pr["layout"]["meta"]["conditions"] = title
+    colors = {n: k for k, n in enumerate(names)}
+    prior_changed = viz.get("prior") != c.prior_pos
+    if prior_changed:
+        pr = pr_view(analysis, pr_mode=pr_mode, presentation=presentation, zoom=zoom,
+                     colors=colors, font=FONT[bool(presentation)])
+    else:
+        pr = Patch()
+        for k, v in pr_marker(analysis, mode=pr_mode).items():
+            pr["data"][index[1]][k] = list(v)
+        pr["layout"]["meta"]["conditions"] = title
     cost = Patch()
     read = cost_read_off(analysis)
     cost["layout"]["shapes"][0]["x0"] = read["x"]
@@ -603,10 +608,12 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     cost["layout"]["meta"]["cost"] = read["y"]
     cost["layout"]["meta"]["conditions"] = title
     optimum = operating_point(analysis)
-    colors = {n: k for k, n in enumerate(names)}
     slope_text = slope_words(c)
     new_viz = {**viz, **{k: v for k, v in viz_data(analysis).items()
                          if k not in ("key", "optimum_trace")}}
+    if prior_changed:
+        new_viz["optimum_trace"] = [index[0], viz_data(analysis, (pr,))["optimum_trace"][0],
+                                    index[2]]
     economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)
     summary, threshold = decision_views(analysis, [], economics,
                                         threshold_model=threshold_model, axis=threshold_axis,
@@ -616,6 +623,28 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     return (roc, pr, cost, operating_panel(optimum, analysis),
             kinds_table(cache, dataset_ids, analysis, colors), new_viz, slope_text, no_update,
             summary, threshold)
+
+
+def present(fig, *, beside: bool = False) -> None:
+    """Presentation mode: large lines and markers for a projector; short legend entries off
+    the plot (beside it for the square ROC, below it for the others)."""
+    from ..figures.style import presentation_legend
+
+    emphasise(fig)
+    presentation_legend(fig, beside=beside)
+
+
+def pr_view(analysis: Analysis, *, pr_mode="pr", presentation=False, zoom=None, colors=None,
+            font=14):
+    """The PR (or PRG) view without pins, as :func:`render_views` draws it."""
+    fig = pr_figure(analysis, mode="prg" if pr_mode == "prg" else "pr", pins=[],
+                    font_size=font, colors=colors)
+    if presentation:
+        present(fig)
+    fig.update_layout(meta={**(fig.layout.meta or {}),
+                            "conditions": conditions_text(analysis.conditions)})
+    apply_zoom(fig, zoom, "pr", det=pr_mode == "prg")
+    return fig
 
 
 def emphasise(fig, factor: float = 1.6) -> None:
@@ -761,6 +790,62 @@ def table_csv(analysis: Analysis) -> str:
     return csv_safe(frame).to_csv(index=False)
 
 
+def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, level, band,
+                 samples, det, presentation, pinned, ties, pr_mode, threshold_model,
+                 threshold_axis, combine, zoom, viz, *, conditions_changed=False,
+                 new_pin=False):
+    """The views callback's outputs for these inputs: a patch of the drawn figures when only
+    the costs or the prior changed (:func:`patch_views`), else a full :func:`render_views`,
+    then the model the threshold view shows (a new pin switches it to the pin's model).
+    The viz-data store records the conditions store it was drawn for (``state``)."""
+    conditions = conditions_from_state(state, level, band, samples)
+    reference = ControlState.from_store(state).reference_class
+    models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
+    pr_mode = "prg" if pr_mode == "prg" else "pr"
+    pins = clean_pins(pinned)
+    if new_pin and pins:  # a new pin: the threshold view shows its model
+        threshold_model = pins[-1]["model"]
+    out = None
+    if (conditions_changed and isinstance(viz, dict) and not pins
+            and not beyond.active(combine)
+            and viz.get("key") == render_key(dataset_ids, models, conditions,
+                                             averaging or "pooled", det, presentation, [],
+                                             ties, pr_mode, reference)):
+        out = patch_views(cache, dataset_ids, models, conditions, viz, det=bool(det),
+                          pr_mode=pr_mode, economics=economics_from_state(state),
+                          threshold_model=threshold_model, threshold_axis=threshold_axis,
+                          presentation=bool(presentation), zoom=zoom, reference=reference)
+    if out is None:
+        out = render_views(cache, dataset_ids, models, conditions,
+                           averaging=averaging or "pooled", det=bool(det),
+                           presentation=bool(presentation), pinned=pinned,
+                           rev=ControlState.from_store(state).rev, zoom=zoom,
+                           ties=bool(ties), pr_mode=pr_mode,
+                           economics=economics_from_state(state),
+                           threshold_model=threshold_model, threshold_axis=threshold_axis,
+                           combine=combine, reference=reference)
+    if isinstance(out[5], dict):
+        out = (*out[:5], {**out[5], "state": state}, *out[6:])
+    meta = getattr(getattr(out[9], "layout", None), "meta", None)
+    return (*out, meta.get("model") if isinstance(meta, dict) else no_update)
+
+
+#: The outputs of the views callback, in the order :func:`render_views` returns them; the
+#: controls callback writes them too (``allow_duplicate``).
+VIEW_OUTPUTS = tuple(Output(i, p, allow_duplicate=True) for i, p in (
+    (ids.ROC_GRAPH, "figure"), (ids.PR_GRAPH, "figure"), (ids.COST_GRAPH, "figure"),
+    (ids.OPERATING, "children"), (ids.MODEL_TABLE, "children"), (ids.VIZ_DATA, "data"),
+    (ids.SLOPE_TEXT, "children"), (ids.BANNER, "children"), (ids.SUMMARY, "children"),
+    (ids.THRESHOLD_GRAPH, "figure"), (ids.THRESHOLD_MODEL, "value")))
+#: What the views need besides the datasets, the conditions and the viz-data store.
+VIEW_STATES = tuple(State(i, p) for i, p in (
+    (ids.MODELS, "value"), (ids.AVERAGING, "value"), (ids.LEVEL, "value"),
+    (ids.BAND, "value"), (ids.SAMPLES, "value"), (ids.DET, "value"),
+    (ids.PRESENTATION, "value"), (ids.PINNED, "data"), (ids.ROC_TIES, "value"),
+    (ids.PR_MODE, "value"), (ids.THRESHOLD_MODEL, "value"), (ids.THRESHOLD_AXIS, "value"),
+    (ids.COMBINE, "data"), (ids.ZOOM, "data")))
+
+
 # -- wiring -------------------------------------------------------------------------------
 def register_callbacks(app, store: DatasetStore) -> None:
     cache = AnalysisCache(store)
@@ -870,6 +955,9 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.PRIOR, "value"),
         Output(ids.CONDITIONS, "data"),
         Output(ids.CONTROL_MSG, "children"),
+        # the views for the new conditions come back in the same response: one round trip
+        # per change instead of two (the views callback skips conditions already drawn)
+        *VIEW_OUTPUTS,
         Input(ids.COST_FP_SLIDER, "value"),
         Input(ids.COST_FP, "value"),
         Input(ids.COST_FN_SLIDER, "value"),
@@ -894,10 +982,12 @@ def register_callbacks(app, store: DatasetStore) -> None:
         State(ids.URL, "search"),
         State(ids.CONDITIONS, "data"),
         State(ids.VIZ_DATA, "data"),
+        *VIEW_STATES,
+        prevent_initial_call="initial_duplicate",  # the first call restores the link
     )
     def controls(fp_slider, cost_fp, fn_slider, cost_fn, prior_slider, prior, *rest):
         (_fpd, _fpu, _fnd, _fnu, _pd, _pu, _reset, source, relayout, btp, btn, unit, population,
-         reference, dataset_ids, search, state, viz) = rest
+         reference, dataset_ids, search, state, viz, *view_states) = rest
         viz = viz if isinstance(viz, dict) else {}
         gesture = Gesture(
             trigger=ids.ROC_GRAPH if ctx.triggered_id == ids.LINE_DRAG else ctx.triggered_id,
@@ -915,7 +1005,18 @@ def register_callbacks(app, store: DatasetStore) -> None:
         if result is None:
             raise PreventUpdate  # a zoom or pan of the ROC plot, not the line
         new, message = result
-        return (*control_outputs(new), new.to_store(), message)
+        new_state = new.to_store()
+        views_out = (no_update,) * len(VIEW_OUTPUTS)
+        if state is not None and isinstance(viz, dict) and new_state != state:
+            # the page has drawn its views before: draw them for the new conditions now
+            # (on the first call the views callback draws them, once the models are known)
+            (models, averaging, level, band, samples, det, presentation, pinned, ties,
+             pr_mode, threshold_model, threshold_axis, combine, zoom) = view_states
+            views_out = update_views(cache, dataset_ids, models, new_state, averaging, level,
+                                     band, samples, det, presentation, pinned, ties, pr_mode,
+                                     threshold_model, threshold_axis, combine, zoom, viz,
+                                     conditions_changed=True)
+        return (*control_outputs(new), new_state, message, *views_out)
 
     @app.callback(
         Output(ids.SAMPLES, "value"),
@@ -1028,41 +1129,14 @@ def register_callbacks(app, store: DatasetStore) -> None:
               pinned, ties, pr_mode, threshold_model, threshold_axis, combine, zoom, viz):
         if state is None:
             raise PreventUpdate  # the controls have not resolved the conditions yet
-        conditions = conditions_from_state(state, level, band, samples)
-        models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
-        pr_mode = "prg" if pr_mode == "prg" else "pr"
-        pins = clean_pins(pinned)
-        if ctx.triggered_id == ids.PINNED and pins:  # a new pin: the threshold view shows it
-            threshold_model = pins[-1]["model"]
-        out = _views(dataset_ids, models, state, averaging, det, presentation, pinned, ties,
-                     pr_mode, threshold_model, threshold_axis, combine, zoom, viz, conditions,
-                     pins)
-        meta = getattr(getattr(out[9], "layout", None), "meta", None)
-        return (*out, meta.get("model") if isinstance(meta, dict) else no_update)
-
-    def _views(dataset_ids, models, state, averaging, det, presentation, pinned, ties, pr_mode,
-               threshold_model, threshold_axis, combine, zoom, viz, conditions, pins):
-        reference = ControlState.from_store(state).reference_class
-        if (ctx.triggered_id == ids.CONDITIONS and isinstance(viz, dict) and not pins
-                and not beyond.active(combine)
-                and viz.get("key") == render_key(dataset_ids, models, conditions,
-                                                 averaging or "pooled", det, presentation, [],
-                                                 ties, pr_mode, reference)):
-            patched = patch_views(cache, dataset_ids, models, conditions, viz, det=bool(det),
-                                  pr_mode=pr_mode, economics=economics_from_state(state),
-                                  threshold_model=threshold_model,
-                                  threshold_axis=threshold_axis,
-                                  presentation=bool(presentation), reference=reference)
-            if patched is not None:
-                return patched
-        return render_views(cache, dataset_ids, models, conditions,
-                            averaging=averaging or "pooled", det=bool(det),
-                            presentation=bool(presentation), pinned=pinned,
-                            rev=ControlState.from_store(state).rev, zoom=zoom,
-                            ties=bool(ties), pr_mode=pr_mode,
-                            economics=economics_from_state(state),
-                            threshold_model=threshold_model, threshold_axis=threshold_axis,
-                            combine=combine, reference=reference)
+        if (ctx.triggered_id == ids.CONDITIONS and len(ctx.triggered) == 1
+                and isinstance(viz, dict) and viz.get("state") == state):
+            raise PreventUpdate  # the controls callback has already drawn these conditions
+        return update_views(cache, dataset_ids, models, state, averaging, level, band,
+                            samples, det, presentation, pinned, ties, pr_mode,
+                            threshold_model, threshold_axis, combine, zoom, viz,
+                            conditions_changed=ctx.triggered_id == ids.CONDITIONS,
+                            new_pin=ctx.triggered_id == ids.PINNED)
 
     beyond.register_beyond(app, cache, store)
     kinds_ui.register_kinds(app, cache, store)
@@ -1196,6 +1270,9 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.PRIOR_SLIDER, "drag_value"),
         State(ids.VIZ_DATA, "data"),
         State(ids.ROC_GRAPH, "figure"),
+        State(ids.COST_FP_SLIDER, "value"),
+        State(ids.COST_FN_SLIDER, "value"),
+        State(ids.PRIOR_SLIDER, "value"),
         prevent_initial_call=True,
     )
     # only drags of the iso line reach the server (a zoom or pan of the ROC plot stays in

@@ -91,9 +91,23 @@
         return Number(t).toPrecision(6).replace(/\.?0+$/, "").replace(/\.?0+e/, "e");
     }
 
-    function moveIsoLine(fpLog, fnLog, prior, viz, rocFigure) {
+    /* Sliders being dragged (their drag_value has left their value). */
+    var dragging = {};
+
+    function moveIsoLine(fpLog, fnLog, prior, viz, rocFigure, fpValue, fnValue, priorValue) {
         if (!viz || !viz.hull) { return noUpdate(2); }
         var prop = triggeredProp();
+        var slider = prop.split(".")[0];
+        var pair = {"cost-fp-slider": [fpLog, fpValue], "cost-fn-slider": [fnLog, fnValue],
+                    "prior-slider": [prior, priorValue]}[slider];
+        /* The slider follows a value set by the server (a stepper, a typed number, a link):
+           the views update is already on its way; redrawing two plots here would only delay
+           it. A drag back to where it started still moves the line back. */
+        if (pair && arguments.length > 5) {
+            var settled = pair[0] === pair[1];
+            if (settled && !dragging[slider]) { return noUpdate(2); }
+            dragging[slider] = !settled;
+        }
         var cfp = viz.cost_fp, cfn = viz.cost_fn, p = viz.prior;
         if (prop.indexOf("cost-fp-slider") === 0 && fpLog !== null && fpLog !== undefined) {
             cfp = Math.pow(10, fpLog);

@@ -23,7 +23,8 @@ from .style import (
     PIN_COLORS,
     PINNED_COLOR,
     REFERENCE_COLOR,
-    base_layout,
+    base_layout_dict,
+    fast_figure,
     hover_annotation,
     line_style,
     pin_list,
@@ -41,10 +42,11 @@ def _envelope_trace(analysis, name, env, style, *, label):
     names = [str(m) or name for m in hull.models[owners]]
     data, text = point_data([model_index(analysis, n) for n in names], names,
                             hull.thresholds[owners], hull.fpr[owners], hull.tpr[owners])
-    return go.Scatter(
-        **FAST, x=env.pc_pos, y=env.cost, mode="lines+markers", name=label, line=style,
-        marker={"size": 4}, customdata=data, text=text,
-        hovertemplate="%{text}<br>PC(+) %{x:.3f}<br>normalised cost %{y:.3f}<extra></extra>")
+    return {"type": "scatter", "x": env.pc_pos, "y": env.cost, "mode": "lines+markers",
+            "name": label, "line": style, "marker": {"size": 4}, "customdata": data,
+            "text": text,
+            "hovertemplate": ("%{text}<br>PC(+) %{x:.3f}<br>normalised cost %{y:.3f}"
+                              "<extra></extra>")}
 
 
 def cost_read_off(analysis: Analysis) -> dict:
@@ -58,31 +60,43 @@ def cost_read_off(analysis: Analysis) -> dict:
 def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
                 font_size: int = 14, colors: dict[str, int] | None = None,
                 pins=None) -> go.Figure:
+    """The cost view, built as plain dicts and wrapped once (:func:`~.style.fast_figure`)."""
     pc = analysis.conditions.pc_pos
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(**FAST, x=[0, 1], y=[0, 1], mode="lines", name="always negative",
-                             line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
-                             hovertemplate="always negative<extra></extra>"))
-    fig.add_trace(go.Scatter(**FAST, x=[0, 1], y=[1, 0], mode="lines", name="always positive",
-                             line={"color": REFERENCE_COLOR, "dash": "dash", "width": 1.5},
-                             hovertemplate="always positive<extra></extra>"))
+    data = [
+        {"type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines", "name": "always negative",
+         "line": {"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
+         "hovertemplate": "always negative<extra></extra>"},
+        {"type": "scatter", "x": [0, 1], "y": [1, 0], "mode": "lines", "name": "always positive",
+         "line": {"color": REFERENCE_COLOR, "dash": "dash", "width": 1.5},
+         "hovertemplate": "always positive<extra></extra>"}]
     for i, m in enumerate(analysis.models):
-        fig.add_trace(_envelope_trace(analysis, m.name, lower_envelope(m.hull),
-                                      line_style(style_index(colors, m.name, i)),
-                                      label=f"{m.name} lower envelope"))
+        data.append(_envelope_trace(analysis, m.name, lower_envelope(m.hull),
+                                    line_style(style_index(colors, m.name, i)),
+                                    label=f"{m.name} lower envelope"))
     joint = lower_envelope(analysis.hull)
     cost_here = cost_read_off(analysis)["y"]
     if analysis.models:
-        fig.add_trace(_envelope_trace(analysis, "trivial", joint,
-                                      {"color": HULL_COLOR, "width": 3, "dash": "solid"},
-                                      label=f"best of all (area {joint.area:.3f})"))
-    fig.add_shape(type="line", x0=pc, x1=pc, y0=0, y1=1, line={"color": ISO_COLOR, "width": 2},
-                  name="current PC(+)")
-    fig.add_shape(type="line", x0=0, y0=0, x1=1, y1=0, visible=False,
-                  line={"color": "#333", "width": 1.5, "dash": "dot"}, name="hovered line")
-    fig.add_trace(go.Scatter(**FAST, x=[pc], y=[cost_here], mode="markers", name="optimum at PC(+)",
-                             marker={"symbol": "star", "size": 14, "color": ISO_COLOR},
-                             hovertemplate="optimum: cost %{y:.3f}<extra></extra>"))
+        data.append(_envelope_trace(analysis, "trivial", joint,
+                                    {"color": HULL_COLOR, "width": 3, "dash": "solid"},
+                                    label=f"best of all (area {joint.area:.3f})"))
+    shapes = [
+        {"type": "line", "x0": pc, "x1": pc, "y0": 0, "y1": 1,
+         "line": {"color": ISO_COLOR, "width": 2}, "name": "current PC(+)"},
+        {"type": "line", "x0": 0, "y0": 0, "x1": 1, "y1": 0, "visible": False,
+         "line": {"color": "#333", "width": 1.5, "dash": "dot"}, "name": "hovered line"}]
+    data.append({"type": "scatter", "x": [pc], "y": [cost_here], "mode": "markers",
+                 "name": "optimum at PC(+)",
+                 "marker": {"symbol": "star", "size": 14, "color": ISO_COLOR},
+                 "hovertemplate": "optimum: cost %{y:.3f}<extra></extra>"})
+    layout = base_layout_dict(x_title="Probability cost PC(+)",
+                              y_title="Normalised expected cost", font_size=font_size,
+                              square=False, y_range=(-0.01, 0.6))
+    read = {**cost_read_off(analysis), "showarrow": True, "arrowhead": 2, "ax": 45, "ay": -35,
+            "bgcolor": "white", "bordercolor": ISO_COLOR, "font": {"color": ISO_COLOR},
+            "name": "read-off"}
+    layout.update(shapes=shapes, annotations=[hover_annotation(), read],
+                  meta={"pc_pos": pc, "cost": cost_here})
+    fig = fast_figure(data, layout)
     for op in pin_list(operating, pins):
         c = PIN_COLORS.get(op.label, PINNED_COLOR)
         y_here = op.fpr + (1 - op.tpr - op.fpr) * pc
@@ -93,10 +107,4 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
             hovertemplate=f"pinned {op.label}: %{{y:.3f}}<extra></extra>"))
         fig.add_trace(pin_trace(pc, y_here, op, font_size=font_size))
         fig.data[-1].showlegend = False
-    base_layout(fig, x_title="Probability cost PC(+)", y_title="Normalised expected cost",
-                font_size=font_size, square=False, y_range=(-0.01, 0.6))
-    read = {**cost_read_off(analysis), "showarrow": True, "arrowhead": 2, "ax": 45, "ay": -35, "bgcolor": "white",
-            "bordercolor": ISO_COLOR, "font": {"color": ISO_COLOR}, "name": "read-off"}
-    fig.update_layout(annotations=[hover_annotation(), read],
-                      meta={"pc_pos": pc, "cost": cost_here})
     return fig

@@ -29,6 +29,8 @@ from .style import (
     OPTIMUM_COLOR,
     REFERENCE_COLOR,
     base_layout,
+    base_layout_dict,
+    fast_figure,
     hover_annotation,
     line_style,
     model_hover,
@@ -95,55 +97,61 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
     if mode == "prg":
         return _prg_figure(analysis, pins=pins, font_size=font_size, colors=colors)
     pi = analysis.conditions.prior_pos
-    fig = go.Figure()
+    # built as plain dicts and wrapped once (style.fast_figure): redrawn on every prior change
+    data_, notes = [], []
     for f1 in iso_f1_curves():
-        fig.add_trace(go.Scatter(
-            **FAST, x=f1.recall, y=f1.precision, mode="lines", name="iso-F1", showlegend=f1.level == 0.2,
-            legendgroup="iso-F1", line={"color": "#c7c7c7", "width": 1, "dash": "dot"},
-            hovertemplate=f"F1 = {f1.level:.1f}<extra></extra>"))
+        data_.append({
+            "type": "scatter", "x": f1.recall, "y": f1.precision, "mode": "lines",
+            "name": "iso-F1", "showlegend": bool(f1.level == 0.2), "legendgroup": "iso-F1",
+            "line": {"color": "#c7c7c7", "width": 1, "dash": "dot"},
+            "hovertemplate": f"F1 = {f1.level:.1f}<extra></extra>"})
         # inside the frame, right-aligned above the curve's end (not across the border)
-        fig.add_annotation(x=0.995, y=float(f1.precision[-1]), text=f"F1={f1.level:.1f}",
-                           showarrow=False, xanchor="right", yanchor="bottom",
-                           font={"size": max(font_size - 4, 10), "color": "#8a8a8a"})
-    fig.add_trace(go.Scatter(**FAST, x=[0, 1], y=[pi, pi], mode="lines",
-                             name=f"baseline (precision = π = {pi:.3g})",
-                             line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
-                             hoverinfo="skip"))
+        notes.append({"x": 0.995, "y": float(f1.precision[-1]), "text": f"F1={f1.level:.1f}",
+                      "showarrow": False, "xanchor": "right", "yanchor": "bottom",
+                      "font": {"size": max(font_size - 4, 10), "color": "#8a8a8a"}})
+    data_.append({"type": "scatter", "x": [0, 1], "y": [pi, pi], "mode": "lines",
+                  "name": f"baseline (precision = π = {pi:.3g})",
+                  "line": {"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
+                  "hoverinfo": "skip"})
     for i, m in enumerate(analysis.models):
         vertices = _Vertices(m.curve, pi)
         pr = interpolate_pr(vertices, prevalence=pi, max_points=PR_POINTS, tol=PR_TOL)
         data, _ = _points(i, m.name, vertices, pr, pi)
-        fig.add_trace(go.Scatter(
-            **FAST, x=pr.recall, y=pr.precision, mode="lines",
-            line=line_style(style_index(colors, m.name, i)),
-            name=f"{m.name} (AP {average_precision_from_curve(m.curve, prevalence=pi):.3f})",
-            customdata=data, **model_hover("", m.name, "recall", "precision")))
+        hover = {k: v for k, v in model_hover("", m.name, "recall", "precision").items()
+                 if v is not None}
+        data_.append({
+            "type": "scatter", "x": pr.recall, "y": pr.precision, "mode": "lines",
+            "line": line_style(style_index(colors, m.name, i)),
+            "name": f"{m.name} (AP {average_precision_from_curve(m.curve, prevalence=pi):.3f})",
+            "customdata": data, **hover})
     if analysis.models:
         hull = analysis.hull
         ach = achievable_pr_curve(hull, prevalence=pi, max_points=MAX_VERTICES)
         names = [str(n) or "trivial" for n in hull.models]
         data, text = _points([model_index(analysis, n) for n in names], names, hull, ach, pi,
                              prefix="achievable: ")
-        fig.add_trace(go.Scatter(
-            **FAST, x=ach.recall, y=ach.precision, mode="lines", name="achievable (hull)",
-            line={"color": HULL_COLOR, "dash": "dash", "width": 1.6}, customdata=data,
-            text=text, hovertemplate=HOVER))
-        fig.add_trace(go.Scatter(
-            **FAST, mode="markers", name="optimal operating point",
-            marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
-                    "line": {"color": "white", "width": 1}},
-            **optimum_marker(analysis), hovertemplate=HOVER))
+        data_.append({
+            "type": "scatter", "x": ach.recall, "y": ach.precision, "mode": "lines",
+            "name": "achievable (hull)",
+            "line": {"color": HULL_COLOR, "dash": "dash", "width": 1.6}, "customdata": data,
+            "text": text, "hovertemplate": HOVER})
+        data_.append({
+            "type": "scatter", "mode": "markers", "name": "optimal operating point",
+            "marker": {"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
+                       "line": {"color": "white", "width": 1}},
+            **optimum_marker(analysis), "hovertemplate": HOVER})
+    layout = base_layout_dict(x_title="Recall (true positive rate)",
+                              y_title=f"Precision at p(+) = {pi:.3g}", font_size=font_size)
+    # the hover marker first: layout.annotations[0] everywhere
+    layout["annotations"] = [hover_annotation(), *notes]
+    layout["meta"] = {"prior": pi}
+    layout["margin"]["r"] = 58
+    fig = fast_figure(data_, layout)
     for op in pins:
         data, _ = point_data(model_index(analysis, op.model), op.model, [op.threshold],
                              [op.fpr], [op.tpr])
         fig.add_trace(pin_trace(op.recall, precision_at(pi, op.fpr, op.tpr), op,
                                 customdata=data, font_size=font_size))
-    base_layout(fig, x_title="Recall (true positive rate)",
-                y_title=f"Precision at p(+) = {pi:.3g}", font_size=font_size)
-    # assigned, not update_layout(annotations=...): an update merges a list into the existing
-    # annotations element by element, so the hover marker would overwrite the first F1 label
-    fig.layout.annotations = [hover_annotation(), *fig.layout.annotations]
-    fig.update_layout(meta={"prior": pi}, margin_r=58)
     return fig
 
 

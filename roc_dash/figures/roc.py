@@ -24,7 +24,9 @@ from .style import (
     OPTIMUM_COLOR,
     REFERENCE_COLOR,
     base_layout,
+    base_layout_dict,
     color,
+    fast_figure,
     hover_annotation,
     line_style,
     model_hover,
@@ -57,12 +59,17 @@ def _curve_trace(name, idx, fpr, tpr, thresholds, *, legend=True, width=2.5, opa
                  show_name=None, prefix="", style=None):
     keep = display_indices(fpr, tpr, max_points=MAX_VERTICES)
     data, _ = point_data(idx, name, thresholds[keep], fpr[keep], tpr[keep])
-    return go.Scatter(
-        **FAST, x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or name,
+    return _scatter(
+        x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or name,
         line=line_style(idx if style is None else style, width=width), opacity=opacity,
         customdata=data, legendgroup=name, showlegend=legend,
         **model_hover(prefix, name, "FPR", "TPR"),
     )
+
+
+def _scatter(**kw) -> dict:
+    """A scatter trace as a plain dict (unset values left out, as plotly does)."""
+    return {"type": "scatter", **{k: v for k, v in kw.items() if v is not None}}
 
 
 def _det_axes(fig: go.Figure, font_size: int) -> None:
@@ -99,16 +106,18 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
     """
     if averaging not in AVERAGING_MODES:
         raise ValueError(f"averaging must be one of {AVERAGING_MODES}")
-    fig = go.Figure()
     if det:
-        return _det_figure(fig, analysis, pin_list(operating, pins), font_size, colors)
-    fig.add_trace(go.Scatter(**FAST, x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC 0.5)",
+        return _det_figure(go.Figure(), analysis, pin_list(operating, pins), font_size, colors)
+    # built as plain dicts and wrapped once (style.fast_figure): plotly's validated objects
+    # were most of the cost of drawing the view
+    traces: list[dict] = []
+    traces.append(_scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC 0.5)",
                              line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
                              hoverinfo="skip"))
     bounds = {}
     if ties:
         for i, m in enumerate(analysis.models):
-            bounds[m.name] = _tie_band(fig, m, style_index(colors, m.name, i))
+            bounds[m.name] = _tie_band(traces, m, style_index(colors, m.name, i))
     for i, m in enumerate(analysis.models):
         label = f"{m.name} (AUC {m.auc:.3f})"
         if m.name in bounds:
@@ -116,21 +125,21 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         k = style_index(colors, m.name, i)
         if averaging == "none" and len(m.folds) > 1:
             for j, (fold, c) in enumerate(m.folds.items()):
-                fig.add_trace(_curve_trace(m.name, i, c.fpr, c.tpr, c.thresholds,
+                traces.append(_curve_trace(m.name, i, c.fpr, c.tpr, c.thresholds,
                                            legend=j == 0, width=1.3, opacity=0.75,
                                            show_name=label, style=k,
                                            prefix=f"fold {fold} of "))
         elif averaging == "vertical" and m.n_folds > 1:
             va = m.vertical
             band = "simultaneous" if va.band == "simultaneous" else "pointwise"
-            fig.add_trace(go.Scatter(
-                **FAST, x=np.concatenate((va.fpr, va.fpr[::-1])),
+            traces.append(_scatter(
+                x=np.concatenate((va.fpr, va.fpr[::-1])),
                 y=np.concatenate((va.tpr_high, va.tpr_low[::-1])),
                 fill="toself", fillcolor=rgba(color(k), 0.18), line={"width": 0},
                 name=f"{int(va.level * 100)}% {band} band", legendgroup=m.name,
                 showlegend=False, hoverinfo="skip"))
-            fig.add_trace(go.Scatter(
-                **FAST, x=va.fpr, y=va.tpr_mean, mode="lines", line=line_style(k),
+            traces.append(_scatter(
+                x=va.fpr, y=va.tpr_mean, mode="lines", line=line_style(k),
                 name=label,
                 legendgroup=m.name,
                 meta=m.name,
@@ -138,8 +147,8 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                                "mean TPR %{y:.3f}<extra></extra>")))
         elif averaging == "threshold" and m.n_folds > 1:
             ta = m.threshold
-            fig.add_trace(go.Scatter(
-                **FAST, x=ta.fpr_mean, y=ta.tpr_mean, mode="lines+markers", line=line_style(k),
+            traces.append(_scatter(
+                x=ta.fpr_mean, y=ta.tpr_mean, mode="lines+markers", line=line_style(k),
                 marker={"size": 5, "color": color(k)},
                 error_x={"type": "data", "symmetric": False, "array": ta.fpr_high - ta.fpr_mean,
                          "arrayminus": ta.fpr_mean - ta.fpr_low, "color": rgba(color(k), 0.5),
@@ -151,45 +160,47 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                 **_points(i, m.name, ta.threshold, ta.fpr_mean, ta.tpr_mean),
                 hovertemplate=HOVER))
         else:
-            fig.add_trace(_curve_trace(m.name, i, m.curve.fpr, m.curve.tpr, m.curve.thresholds,
+            traces.append(_curve_trace(m.name, i, m.curve.fpr, m.curve.tpr, m.curve.thresholds,
                                        show_name=label, style=k))
 
     hull = analysis.hull
-    fig.add_trace(go.Scatter(
-        **FAST, x=hull.fpr, y=hull.tpr, mode="lines+markers", name="convex hull (all shown models)",
+    traces.append(_scatter(
+        x=hull.fpr, y=hull.tpr, mode="lines+markers", name="convex hull (all shown models)",
         line={"color": HULL_COLOR, "dash": "dash", "width": 1.6},
         marker={"size": 5, "color": HULL_COLOR},
         **hull_points(analysis, hull, hull.fpr, hull.tpr, np.arange(len(hull)),
                       prefix="hull vertex: "),
         hovertemplate=HOVER))
-    fig.add_trace(go.Scatter(
-        **FAST, mode="markers", name="optimal operating point",
+    traces.append(_scatter(
+        mode="markers", name="optimal operating point",
         marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                 "line": {"color": "white", "width": 1}},
         **optimum_marker(analysis), hovertemplate=HOVER))
-    for op in pin_list(operating, pins):
-        fig.add_trace(_pinned_trace(op.fpr, op.tpr, op, analysis, font_size))
-
     slope = analysis.conditions.slope
     line, ring = iso_shapes(analysis)
-    fig.add_shape(type="line", **line, line={"color": ISO_COLOR, "width": 2.5},
-                  name="iso-performance line")
-    fig.add_shape(type="circle", **ring, line={"color": ISO_COLOR, "width": 2},
-                  name="optimum ring")
-    base_layout(fig, x_title="False positive rate", y_title="True positive rate",
-                font_size=font_size)
-    fig.update_layout(annotations=[hover_annotation()], meta={"slope": slope})
+    layout = base_layout_dict(x_title="False positive rate", y_title="True positive rate",
+                              font_size=font_size)
+    layout["shapes"] = [
+        {"type": "line", **line, "line": {"color": ISO_COLOR, "width": 2.5},
+         "name": "iso-performance line"},
+        {"type": "circle", **ring, "line": {"color": ISO_COLOR, "width": 2},
+         "name": "optimum ring"}]
+    layout["annotations"] = [hover_annotation()]
+    layout["meta"] = {"slope": slope}
     subtitle = _averaging_title(analysis, averaging)
     if subtitle:
-        fig.update_layout(title={"text": subtitle, "x": 0.01, "xanchor": "left", "y": 0.985,
-                                 "font": {"size": max(font_size - 3, 10), "color": "#5b6775"}},
-                          margin_t=34)
+        layout["title"] = {"text": subtitle, "x": 0.01, "xanchor": "left", "y": 0.985,
+                           "font": {"size": max(font_size - 3, 10), "color": "#5b6775"}}
+        layout["margin"]["t"] = 34
+    fig = fast_figure(traces, layout)
+    for op in pin_list(operating, pins):
+        fig.add_trace(_pinned_trace(op.fpr, op.tpr, op, analysis, font_size))
     if not analysis.models:
         _empty(fig)
     return fig
 
 
-def _tie_band(fig: go.Figure, m, k: int) -> str:
+def _tie_band(traces: list, m, k: int) -> str:
     """Shade the region between a curve's optimistic and pessimistic tie bounds; return the
     range of AUC they span, for the model's legend entry."""
     b = tie_bounds(m.curve)
@@ -198,8 +209,8 @@ def _tie_band(fig: go.Figure, m, k: int) -> str:
     x = np.concatenate((b.optimistic_fpr[keep_o], b.pessimistic_fpr[keep_p][::-1]))
     y = np.concatenate((b.optimistic_tpr[keep_o], b.pessimistic_tpr[keep_p][::-1]))
     span = f"{b.pessimistic_auc:.3f}–{b.optimistic_auc:.3f}"
-    fig.add_trace(go.Scatter(
-        **FAST, x=x, y=y, fill="toself", fillcolor=rgba(color(k), 0.16), mode="lines",
+    traces.append(_scatter(
+        x=x, y=y, fill="toself", fillcolor=rgba(color(k), 0.16), mode="lines",
         line={"width": 0.6, "color": rgba(color(k), 0.5)},
         name=f"{m.name}: tie bounds (AUC {span})", showlegend=False,
         legendgroup=m.name, hoverinfo="skip"))

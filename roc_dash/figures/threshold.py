@@ -17,11 +17,12 @@ from ..core.analysis import Analysis
 from ..core.decision import Economics, thin_profile, threshold_profile
 from .roc import model_index
 from .style import (
-    FAST,
     OPTIMUM_COLOR,
     PIN_COLORS,
     PINNED_COLOR,
     base_layout,
+    base_layout_dict,
+    fast_figure,
     format_threshold,
     hover_annotation,
     point_data,
@@ -54,10 +55,13 @@ RATE_STYLES = (("TPR (recall)", "tpr", "#0072B2", "solid"), ("FPR", "fpr", "#D55
 
 def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, axis="threshold",
                      pins=(), font_size: int = 14) -> go.Figure:
-    """The threshold view of ``model`` under the analysis' prior and ``economics``."""
-    fig = go.Figure()
+    """The threshold view of ``model`` under the analysis' prior and ``economics``.
+
+    Built as plain dicts and wrapped once (:func:`~.style.fast_figure`): it is redrawn on
+    every change of costs, and plotly's validated objects took most of that update."""
     names = [m.name for m in analysis.models]
     if model not in names:
+        fig = go.Figure()
         base_layout(fig, x_title="", y_title="", font_size=font_size, square=False)
         fig.add_annotation(text="No model to show.", x=0.5, y=0.5, showarrow=False)
         fig.layout.annotations = [hover_annotation(), *fig.layout.annotations]
@@ -76,34 +80,67 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
     fl = full.flatness
     lo, hi = ((fl.threshold_low, fl.threshold_high) if axis == "threshold"
               else (fl.flagged_low, fl.flagged_high))
+    shapes = []
     if np.isfinite(lo) and np.isfinite(hi):
-        fig.add_vrect(x0=min(lo, hi), x1=max(lo, hi), fillcolor="rgba(176,0,32,0.08)",
-                      line_width=0, layer="below")
+        shapes.append({"type": "rect", "x0": min(lo, hi), "x1": max(lo, hi), "xref": "x",
+                       "y0": 0, "y1": 1, "yref": "y domain", "fillcolor": "rgba(176,0,32,0.08)",
+                       "line": {"width": 0}, "layer": "below"})
     x_label = "score threshold" if axis == "threshold" else "share flagged"
-    fig.add_trace(go.Scatter(
-        **FAST, x=x, y=prof.expected_cost[keep], mode="lines", name=f"expected cost{unit}",
-        line={"color": OPTIMUM_COLOR, "width": 3}, customdata=data,
-        meta=f"<b>{model}</b>",
-        hovertemplate=("%{meta}<br>threshold ≥ %{customdata[1]:.6~g}<br>expected cost "
-                       "%{y:.4f}<extra></extra>")))
+    traces = [{
+        "type": "scatter", "x": x, "y": prof.expected_cost[keep], "mode": "lines",
+        "name": f"expected cost{unit}", "line": {"color": OPTIMUM_COLOR, "width": 3},
+        "customdata": data, "meta": f"<b>{model}</b>",
+        "hovertemplate": ("%{meta}<br>threshold ≥ %{customdata[1]:.6~g}<br>expected cost "
+                          "%{y:.4f}<extra></extra>")}]
     for label, attr, c, dash in RATE_STYLES:
-        fig.add_trace(go.Scatter(
-            **FAST, x=x, y=getattr(prof, attr)[keep], mode="lines", name=label, yaxis="y2",
-            line={"color": c, "width": 1.6, "dash": dash},
+        traces.append({
+            "type": "scatter", "x": x, "y": getattr(prof, attr)[keep], "mode": "lines",
+            "name": label, "yaxis": "y2", "line": {"color": c, "width": 1.6, "dash": dash},
             # hover is unified along x: the cost line, first, carries the points' customdata
             # for hover linking and click-to-pin (the payload is not repeated four times)
-            hovertemplate=f"{label} %{{y:.3f}}<extra></extra>"))
+            "hovertemplate": f"{label} %{{y:.3f}}<extra></extra>"})
     best = full.best
     bx = full.threshold[best] if axis == "threshold" else full.flagged[best]
     if np.isfinite(bx):
         bdata, btext = point_data(k, model, [full.threshold[best]], [full.fpr[best]],
                                   [full.tpr[best]], prefix="optimum: ")
-        fig.add_trace(go.Scatter(
-            **FAST, x=[bx], y=[full.expected_cost[best]], mode="markers",
-            name=f"optimum of {model}", customdata=bdata, text=list(btext),
-            marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
-                    "line": {"color": "white", "width": 1}},
-            hovertemplate="%{text}<br>expected cost %{y:.4f}<extra></extra>"))
+        traces.append({
+            "type": "scatter", "x": [float(bx)], "y": [float(full.expected_cost[best])],
+            "mode": "markers", "name": f"optimum of {model}", "customdata": bdata,
+            "text": list(btext),
+            "marker": {"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
+                       "line": {"color": "white", "width": 1}},
+            "hovertemplate": "%{text}<br>expected cost %{y:.4f}<extra></extra>"})
+    layout = base_layout_dict(x_title=x_label, y_title=f"Expected cost per case{unit}",
+                              font_size=font_size, square=False, x_range=(0, 1),
+                              y_range=(0, 1))
+    ymax = float(np.nanmax(prof.expected_cost[keep])) if keep.any() else 1.0
+    layout["xaxis"].pop("range", None)
+    layout["xaxis"]["autorange"] = True
+    layout["yaxis"].update(range=[0, ymax * 1.05 if ymax > 0 else 1], autorange=False)
+    layout["yaxis2"] = {"overlaying": "y", "side": "right", "range": [0, 1.02],
+                        "showgrid": False, "dtick": 0.2, "title": {"text": "rate"},
+                        "zeroline": False}
+    layout["margin"]["r"] = 60
+    layout["hovermode"] = "x unified"
+    note = overall_optimum_words(analysis, model, full.threshold[best])
+    layout["meta"] = {"model": model, "axis": axis,
+                      "flat": [float(fl.threshold_low), float(fl.threshold_high)],
+                      "overall": note}
+    layout["title"] = {
+        "text": (f"<b>{model}</b>: cost and rates against the "
+                 f"{'threshold' if axis == 'threshold' else 'share flagged'}"
+                 f"<br><span style='font-size:{max(font_size - 3, 10)}px;color:#5b6775'>"
+                 f"{note}</span>"),
+        "x": 0.01, "xanchor": "left", "y": 0.985, "yanchor": "top", "font": {"size": font_size}}
+    layout["margin"]["t"] = int(2.6 * font_size) + 10
+    if axis == "threshold":
+        lo_t, hi_t = float(np.nanmin(x)) if x.size else 0.0, float(np.nanmax(x)) if x.size else 1.0
+        pad = (hi_t - lo_t) * 0.02 or 0.01
+        layout["xaxis"].update(range=[lo_t - pad, hi_t + pad], autorange=False)
+    layout["shapes"] = shapes
+    layout["annotations"] = [hover_annotation()]
+    fig = fast_figure(traces, layout)
     for op in pins:
         if op.model != model:
             continue
@@ -114,30 +151,4 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
         fig.add_vline(x=px, line={"color": c, "width": 2, "dash": "dot"},
                       annotation={"text": op.label, "font": {"color": c, "size": font_size}},
                       annotation_position="top")
-    base_layout(fig, x_title=x_label, y_title=f"Expected cost per case{unit}",
-                font_size=font_size, square=False, x_range=(0, 1), y_range=(0, 1))
-    ymax = float(np.nanmax(prof.expected_cost[keep])) if keep.any() else 1.0
-    fig.update_xaxes(autorange=True, range=None)
-    fig.update_yaxes(range=[0, ymax * 1.05 if ymax > 0 else 1], autorange=False)
-    fig.update_layout(
-        yaxis2={"overlaying": "y", "side": "right", "range": [0, 1.02], "showgrid": False,
-                "dtick": 0.2,
-                "title": {"text": "rate"}, "zeroline": False},
-        margin_r=60, hovermode="x unified",
-        meta={"model": model, "axis": axis, "flat": [fl.threshold_low, fl.threshold_high],
-              "overall": overall_optimum_words(analysis, model, full.threshold[best])})
-    note = fig.layout.meta["overall"]
-    fig.update_layout(
-        title={"text": f"<b>{model}</b>: cost and rates against the "
-                       f"{'threshold' if axis == 'threshold' else 'share flagged'}"
-                       f"<br><span style='font-size:{max(font_size - 3, 10)}px;color:#5b6775'>"
-                       f"{note}</span>",
-               "x": 0.01, "xanchor": "left", "y": 0.985, "yanchor": "top",
-               "font": {"size": font_size}},
-        margin_t=int(2.6 * font_size) + 10)
-    if axis == "threshold":
-        lo_t, hi_t = float(np.nanmin(x)) if x.size else 0.0, float(np.nanmax(x)) if x.size else 1.0
-        pad = (hi_t - lo_t) * 0.02 or 0.01
-        fig.update_xaxes(range=[lo_t - pad, hi_t + pad], autorange=False)
-    fig.layout.annotations = [hover_annotation(), *fig.layout.annotations]
     return fig

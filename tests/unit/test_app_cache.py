@@ -136,6 +136,47 @@ def test_cch006_a_cost_change_patches_exactly_what_a_full_render_draws(tmp_path,
         assert patched[5]["line"] == full[5]["line"] and patched[5]["key"] == full[5]["key"]
 
 
+@pytest.mark.parametrize("det,pr_mode,presentation", [(False, "pr", False), (True, "prg", False),
+                                                     (False, "pr", True)])
+def test_cch010_a_prior_change_patches_exactly_what_a_full_render_draws(tmp_path, det, pr_mode,
+                                                                         presentation):
+    """A change of prior (with or without costs) patches the ROC and cost views and draws the
+    PR view anew: the same figures as drawing everything anew; then a cost change patches
+    the result again."""
+    import json
+
+    import plotly.io as pio
+    from dash import Patch
+
+    from roc_dash.app.callbacks import patch_views
+
+    cache = AnalysisCache(DatasetStore(tmp_path))
+    models = model_names(cache, [DEMO_ID])
+    zoom = {"pr": {"x": [0.1, 0.9], "y": [0.2, 1.0], "det": pr_mode == "prg"}}
+    kw = {"det": det, "pr_mode": pr_mode, "presentation": presentation}
+    before = render_views(cache, [DEMO_ID], models, Conditions(prior_pos=0.27), zoom=zoom, **kw)
+    drawn = [json.loads(pio.to_json(f)) for f in before[:3]]
+    viz = before[5]
+    for cost_fp, cost_fn, prior in ((1.0, 1.0, 0.4), (3.0, 1.0, 0.4), (0.2, 5.0, 0.05)):
+        cond = Conditions(cost_fp=cost_fp, cost_fn=cost_fn, prior_pos=prior)
+        patched = patch_views(cache, [DEMO_ID], models, cond, viz, zoom=zoom, **kw)
+        full = render_views(cache, [DEMO_ID], models, cond, zoom=zoom, **kw)
+        drawn = [_apply(old, patch) if isinstance(patch, Patch)
+                 else json.loads(pio.to_json(patch))
+                 for old, patch in zip(drawn, patched[:3], strict=True)]
+        for got, new in zip(drawn, full[:3], strict=True):
+            want = json.loads(pio.to_json(new))
+            for fig in (got, want):
+                fig["layout"].pop("editrevision", None)
+            assert got == want
+        assert str(patched[3]) == str(full[3]) and str(patched[4]) == str(full[4])
+        assert str(patched[8]) == str(full[8]) and patched[6] == full[6]
+        assert json.loads(pio.to_json(patched[9])) == json.loads(pio.to_json(full[9]))
+        assert patched[5]["optimum_trace"] == full[5]["optimum_trace"]
+        assert patched[5]["prior"] == full[5]["prior"] == prior
+        viz = patched[5]
+
+
 class _Clock:
     """A fake ``time.monotonic`` that advances one second per reading."""
 

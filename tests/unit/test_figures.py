@@ -135,3 +135,38 @@ def test_fig008_tie_bounds_band_and_prg_mode():
     name = f"decision tree (AUPRG {prg_auc(tree.curve, prevalence=0.1):.3f})"
     trace = next(t for t in prg.data if t.name == name)
     assert np.nanmax(trace.x) <= 1 and np.nanmin(trace.x) >= 0
+
+
+def test_fig009_dict_built_figures_pass_plotly_validation_unchanged():
+    """The threshold, cost, PR and ROC views are built as plain dicts without validation (redrawn on
+    every change); plotly's validated constructor accepts them and gives the same figures."""
+    import json
+
+    import plotly.graph_objects as go
+
+    from roc_dash.app.store import load_demo
+    from roc_dash.core.decision import Economics
+    from roc_dash.core.operating import pinned_points
+    from roc_dash.figures.threshold import threshold_figure
+
+    analysis = analyse(load_demo().table, Conditions(prior_pos=0.27, cost_fn=3))
+    names = [m.name for m in analysis.models]
+    pins = pinned_points(analysis, [{"model": names[1], "threshold": 0.5, "label": "A"}])
+    for economics in (Economics(cost_fp=1, cost_fn=3),
+                      Economics(cost_fp=2, cost_fn=1, benefit_tp=1, unit="€")):
+        for axis in ("threshold", "flagged"):
+            for model in names:
+                fig = threshold_figure(analysis, model, economics, axis=axis, pins=pins,
+                                       font_size=20)
+                checked = go.Figure(json.loads(fig.to_json()))  # validated, raises if invalid
+                assert json.loads(checked.to_json()) == json.loads(fig.to_json())
+                assert fig.layout.meta["model"] == model
+                assert f"optimum of {model}" in [t.name for t in fig.data]
+    colors = {n: k for k, n in enumerate(names)}
+    for kw in ({}, {"pins": pins, "colors": colors, "font_size": 20}):
+        for fig in (cost_figure(analysis, **kw), pr_figure(analysis, **kw),
+                    *(roc_figure(analysis, averaging=a, ties=True, **kw)
+                      for a in ("none", "pooled", "vertical", "threshold"))):
+            checked = go.Figure(json.loads(fig.to_json()))
+            assert json.loads(checked.to_json()) == json.loads(fig.to_json())
+            assert {"optimum at PC(+)", "optimal operating point"} & {t.name for t in fig.data}
