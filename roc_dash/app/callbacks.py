@@ -1016,6 +1016,9 @@ def register_callbacks(app, store: DatasetStore) -> None:
                                      band, samples, det, presentation, pinned, ties, pr_mode,
                                      threshold_model, threshold_axis, combine, zoom, viz,
                                      conditions_changed=True)
+            # the threshold view's model is an input of the views callback: writing it here
+            # would draw every view a second time (new conditions never change the model)
+            views_out = (*views_out[:-1], no_update)
         return (*control_outputs(new), new_state, message, *views_out)
 
     @app.callback(

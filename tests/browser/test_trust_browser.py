@@ -442,3 +442,22 @@ def test_trs016_a_failed_update_is_retried_then_reported(dash_duo, app):
     wait_until(lambda: not dash_duo.find_element(f"#{ids.UPDATE_FAILED}").is_displayed(),
                message="banner cleared")
     assert "stale" not in dash_duo.find_element(".views").get_attribute("class")
+
+
+def test_trs017_one_click_draws_the_views_once(dash_duo, app):
+    """A stepper click is one request that returns the controls with the views; no second
+    full drawing follows (the views callback must not fire again for the same conditions)."""
+    start(dash_duo, app)
+    d = dash_duo.driver
+    for button in (ids.COST_FP_UP, ids.PRIOR_UP):
+        d.execute_script("performance.clearResourceTimings();")
+        before = value(dash_duo, ids.COST_FP), value(dash_duo, ids.PRIOR)
+        dash_duo.find_element(f"#{button}").click()
+        wait_until(lambda b=before: (value(dash_duo, ids.COST_FP),
+                                     value(dash_duo, ids.PRIOR)) != b, message="stepped")
+        time.sleep(2.0)  # everything the click sets off has arrived
+        big = d.execute_script(
+            "return performance.getEntriesByType('resource')"
+            ".filter(e => e.name.includes('update-component') && e.decodedBodySize > 20000)"
+            ".map(e => e.decodedBodySize);")
+        assert len(big) == 1, big  # the views came once, with the controls
