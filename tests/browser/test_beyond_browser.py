@@ -13,7 +13,8 @@ from roc_dash.core.analysis import Conditions, prevalence
 from roc_dash.core.combining import budget_operating_point, repair_concavities
 from roc_dash.core.superiority import lc_index, ratio_to_unit, triangular_distribution
 
-from .gestures import click, js_graph, to_screen, type_into, wait_until
+from .gestures import click, js_graph, type_into, wait_until
+from .test_meeting_browser import pin_two_vertices
 from .test_trust_browser import _centre, start
 
 DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
@@ -119,22 +120,10 @@ def test_byd002_repair_concavities_overlay(dash_duo, app, shot):
     shot("byd002_repair_roc")
 
 
-def _vertex(app, model, k):
-    curve = _analysis(app).model(model).curve
-    return float(curve.fpr[k]), float(curve.tpr[k]), float(curve.thresholds[k])
-
-
 def test_byd003_and_or_of_two_pins_with_actual_positions(dash_duo, app, shot):
     start(dash_duo, app, size=WIDE)
     d = dash_duo.driver
-    tree = _vertex(app, "decision tree", 5)
-    click(d, to_screen(d, ids.ROC_GRAPH, tree[0], tree[1]))
-    wait_until(lambda: "pinned A" in dash_duo.find_element(f"#{ids.OPERATING}").text,
-               message="pin A")
-    nb = _vertex(app, "naive Bayes", 60)
-    click(d, to_screen(d, ids.ROC_GRAPH, nb[0], nb[1]))
-    wait_until(lambda: "pinned B" in dash_duo.find_element(f"#{ids.OPERATING}").text,
-               message="pin B")
+    pin_two_vertices(dash_duo, app)
     # the thresholds actually pinned (a click takes the nearest point), exact
     t_a, t_b = (js_graph(d, ids.ROC_GRAPH, f"gd._fullData.find(t => t.name.startsWith("
                          f"'pinned {k}:')).customdata[0][1]") for k in "AB")

@@ -26,17 +26,21 @@ def _vertex(app, model, k):
     return float(curve.fpr[k]), float(curve.tpr[k]), float(curve.thresholds[k])
 
 
+def pin_two_vertices(dash_duo, app):
+    """Click a decision-tree vertex (pin A), then a naive-Bayes vertex (pin B) on the ROC."""
+    d = dash_duo.driver
+    for label, (model, k) in zip("AB", (("decision tree", 5), ("naive Bayes", 60)),
+                                 strict=True):
+        x, y, _ = _vertex(app, model, k)
+        click(d, to_screen(d, ids.ROC_GRAPH, x, y))
+        wait_until(lambda label=label: f"pinned {label}" in dash_duo.find_element(
+            f"#{ids.OPERATING}").text, message=f"pin {label}")
+
+
 def test_mtg001_two_pins_compared_then_one_removed(dash_duo, app, shot):
     start(dash_duo, app)
     d = dash_duo.driver
-    tree = _vertex(app, "decision tree", 5)
-    click(d, to_screen(d, ids.ROC_GRAPH, tree[0], tree[1]))
-    wait_until(lambda: "pinned A" in dash_duo.find_element(f"#{ids.OPERATING}").text,
-               message="pin A")
-    nb = _vertex(app, "naive Bayes", 60)
-    click(d, to_screen(d, ids.ROC_GRAPH, nb[0], nb[1]))
-    wait_until(lambda: "pinned B" in dash_duo.find_element(f"#{ids.OPERATING}").text,
-               message="pin B")
+    pin_two_vertices(dash_duo, app)
     table = dash_duo.find_element(f"#{ids.OPERATING} table.compare").text
     assert "Optimum" in table and "A" in table and "B" in table and "Δ" in table
     for g in GRAPHS:
