@@ -166,9 +166,6 @@ def test_pol002_exported_roc_png_shows_the_title_and_every_pin(dash_duo, app, sh
     start(dash_duo, app)
     pin_three(dash_duo, app)
     path = download_png(dash_duo, ids.ROC_GRAPH, "roc")
-    import shutil
-
-    shutil.copy(path, Path("/tmp/pol") / "pol002_roc_export.png")
     img = png_grey(path)
     ink = np.flatnonzero((img < 128).any(axis=1))
     # the title's first line is whole: a white band above it, nothing cut at the top
