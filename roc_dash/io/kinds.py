@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 from ..core.kinds import CLASS_SCORE_PREFIX
 from .columns import LABEL_NAMES, SCORE_NAMES, normalise
 from .errors import InputError, format_rows, plural, quote, quote_list
+from .readers import limits, name_too_long
 from .values import first_true, plain, to_text
 
 SOFT_LABEL_NAMES = ("label_prob",)
@@ -154,7 +155,8 @@ def class_values(column: pa.ChunkedArray) -> list[str]:
     """Distinct class values as text (trimmed, whole numbers without '.0'), in order of
     first appearance; missing values are left out."""
     text = to_text(column, "", "", integral_text=True)
-    return [v for v in pc.unique(plain(text)).to_pylist() if v is not None]
+    distinct = text.dictionary if isinstance(text, pa.DictionaryArray) else pc.unique(plain(text))
+    return [v for v in distinct.to_pylist() if v is not None]
 
 
 def confirm_multiclass(table: pa.Table, label: str, used: set[str], options,
@@ -170,6 +172,10 @@ def confirm_multiclass(table: pa.Table, label: str, used: set[str], options,
     values = class_values(table.column(label))
     if len(values) < (2 if forced else 3):
         return None
+    limit = limits().name_chars
+    for v in values:
+        if len(v) > limit:
+            raise name_too_long(filename, "class name", v, len(v), column=label)
     names = [n for n in table.column_names if n not in used]
     prefixed = {normalise(n)[len(CLASS_SCORE_PREFIX):]: n for n in names
                 if normalise(n).startswith(CLASS_SCORE_PREFIX)
