@@ -133,9 +133,54 @@ def test_hyg003_screenshots_default_to_the_session_tmp_folder(pytestconfig, monk
     assert base in folder.parents
 
 
-@pytest.mark.parametrize("var", ["ROC_DASH_DATA_DIR", "XDG_CACHE_HOME"])
+@pytest.mark.parametrize("var", ["ROC_DASH_DATA_DIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"])
 def test_hyg004_default_folders_point_into_the_session_tmp(pytestconfig, var):
     import os
 
     base = pytestconfig._tmp_path_factory.getbasetemp()
     assert base in Path(os.environ[var]).parents
+    assert base in Path(os.environ["HOME"]).parents and Path.home() == Path(os.environ["HOME"])
+
+
+ROOT = TESTS.parent
+MAKE_NAMED = re.compile(r"[`(]make ([A-Za-z][\w./-]*)")
+
+
+def make_targets() -> set[str]:
+    return {m.group(1) for m in re.finditer(r"^([\w./$()-]+):(?!=)", (ROOT / "Makefile")
+                                            .read_text(), re.M)}
+
+
+def named_make_commands() -> dict[str, set[str]]:
+    """``make <target>`` named in the README (its shell blocks and inline code) and in the
+    messages/docstrings of the code, tests, benchmarks and scripts."""
+    found: dict[str, set[str]] = {}
+    files = [ROOT / "README.md", *ROOT.glob("roc_dash/**/*.py"), *ROOT.glob("tests/**/*.py"),
+             *ROOT.glob("bench/*.py"), *ROOT.glob("scripts/*.py")]
+    for path in files:
+        if path.name == "test_hygiene.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        names = set(MAKE_NAMED.findall(text))
+        if path.suffix == ".md":
+            names |= set(re.findall(r"^\s*make ([A-Za-z][\w./-]*)", text, re.M))
+        for name in names:
+            found.setdefault(name, set()).add(str(path.relative_to(ROOT)))
+    return found
+
+
+def test_hyg005_every_make_command_named_exists():
+    targets = make_targets()
+    assert {"test", "run", "java-deps", "browser-deps"} <= targets
+    missing = {k: v for k, v in named_make_commands().items() if k not in targets}
+    assert missing == {}
+    assert MAKE_NAMED.findall("reason='(make test-spark)'") == ["test-spark"]
+
+
+def test_hyg006_make_test_installs_java_for_the_spark_test():
+    makefile = (ROOT / "Makefile").read_text()
+    test_rule = re.search(r"^test:(.*)$", makefile, re.M).group(1)
+    assert "java-deps" in test_rule.split() and "browser-deps" in test_rule.split()
+    java = makefile.split("\njava-deps:", 1)[1].split("\n\n", 1)[0]
+    assert "default-jre-headless" in java and "apt-get install" in java
+    assert (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1] == "make test"
