@@ -105,3 +105,41 @@ def test_rvw403_optimal_vertex_is_the_cheapest_vertex_and_the_hull_optimum():
             assert (value[:k] < value.max() - 1e-12).all()
             opt = optimal_point(convex_hull(curve), m)
             assert (curve.fpr[k], curve.tpr[k]) == (opt.fpr, opt.tpr)
+
+
+# -- 1. a second dataset keeps the prior --------------------------------------------------
+def test_rvw102_prior_source_is_kept_then_the_links_then_the_last(store):
+    from roc_dash.app.callbacks import prior_source
+    from roc_dash.app.controls import parse_query
+
+    a, b = "a" * 24, "b" * 24
+    assert prior_source([a, b], a) == a  # a dataset added later does not take over
+    assert prior_source([a, b], None, f"?data={a},{b}&psrc={a}") == a
+    assert prior_source([a, b], "demo", "") == b  # the chosen one is gone: the last
+    assert prior_source([], None) is None
+    assert parse_query(f"?psrc={b}")["prior_source"] == b
+    assert "prior_source" not in parse_query("?psrc=../../etc")
+
+
+def test_rvw103_the_status_says_what_the_new_dataset_would_give(store):
+    from roc_dash.app.callbacks import prior_note
+
+    frames = [make_frame(200, 0.4, 1), make_frame(300, 0.1, 2)]
+    ids_ = []
+    for k, frame in enumerate(frames):
+        out = apply_upload(store, [(f"d{k}.csv", frame.to_csv(index=False).encode())], ids_)
+        ids_ = out.dataset_ids
+    p0, p1 = (float(f["label"].mean()) for f in frames)
+    auto = {"prior": p0, "prior_mode": "auto"}
+    note = prior_note(store, ids_, ids_[0], auto)
+    assert f"stays p(+) = {p0:.4g}, the prevalence of d0.csv" in note
+    assert f"d1.csv's prevalence would give p(+) = {p1:.4g}" in note
+    typed = prior_note(store, ids_, ids_[0], {"prior": 0.2, "prior_mode": "manual"})
+    assert "stays p(+) = 0.2 (typed)" in typed and "Use the data's prevalence" in typed
+    assert prior_note(store, ids_[:1], ids_[0], auto) == ""  # one dataset: nothing to say
+
+
+def make_frame(n, prevalence, seed):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < prevalence).astype(int)
+    return pd.DataFrame({"label": y, "score": np.round(rng.random(n) + y, 4)})
