@@ -422,6 +422,8 @@ def parse_query(search: str | None) -> dict:
         out["models"] = [m for m in q["models"].split("|") if m][:200]
     if "data" in q:
         out["data"] = clean_ids(q["data"].split(","))
+    if "psrc" in q:  # whose prevalence "Use the data's prevalence" takes
+        out["prior_source"] = (clean_ids([q["psrc"]]) or [None])[0]
     pins = []
     for raw in full.get("pin", [])[:3]:  # "A:model|threshold" (or the older "model|threshold")
         label, model = "", raw

@@ -233,7 +233,7 @@
     }
 
     function writeUrl(conditions, avg, level, band, samples, det, pres, models, modelOptions,
-                      pinned, datasets, ties, prMode) {
+                      pinned, datasets, ties, prMode, priorSource) {
         var q = new URLSearchParams();
         var c = conditions || {};
         if (c.cost_fp !== null && c.cost_fp !== undefined) { q.set("cfp", c.cost_fp); }
@@ -245,6 +245,7 @@
         if (datasets && datasets.length && !(datasets.length === 1 && datasets[0] === "demo")) {
             q.set("data", datasets.join(","));
         }
+        if (datasets && datasets.length > 1 && priorSource) { q.set("psrc", priorSource); }
         if (avg) { q.set("avg", avg); }
         if (level) { q.set("level", level); }
         if (band) { q.set("band", band); }
