@@ -71,6 +71,7 @@ from .controls import (
     control_outputs,
     parse_query,
 )
+from .limits import excerpt, heavy_parse
 from .store import (
     DEMO_ID,
     EXAMPLES,
@@ -216,7 +217,7 @@ def upload_with_label(store: DatasetStore, sources, dataset_ids, positive) -> Up
         return out  # its message names the box's value
     if out.pending:
         store.drop_pending(out.pending)
-    note = (f"(The Positive label {positive.strip()!r} does not apply to these files; their "
+    note = (f"(The Positive label {excerpt(positive)} does not apply to these files; their "
             "labels were read as usual.)")
     return dataclasses.replace(plain, status=f"{plain.status} {note}")
 
@@ -331,6 +332,49 @@ def data_prior(store: DatasetStore, dataset_ids, source, reference=None) -> floa
         except DatasetNotFound:
             continue
     return None
+
+
+def prior_source(dataset_ids, source, search=None) -> str | None:
+    """The dataset whose prevalence "Use the data's prevalence" takes: the one chosen so far
+    while it is loaded (a dataset added later never changes the prior by itself; the status
+    says what it would give, see :func:`prior_note`), else the link's (``psrc=``), else the
+    last dataset loaded."""
+    ids_ = clean_ids(dataset_ids)
+    if source in ids_:
+        return source
+    linked = parse_query(search).get("prior_source")
+    if linked in ids_:
+        return linked
+    return ids_[-1] if ids_ else None
+
+
+def prior_note(store: DatasetStore, dataset_ids, source, state) -> str:
+    """For the status line after a dataset was added beside others: the deployment prior
+    stays as it was, what the new dataset's prevalence would give and how to switch to it."""
+    ids_ = clean_ids(dataset_ids)
+    if len(ids_) < 2:
+        return ""
+    s = ControlState.from_store(state)
+    infos, _ = loaded_infos(store, ids_)
+    labels = dict(zip([i.id for i in infos], dataset_labels(infos), strict=True))
+    new = ids_[-1]
+    try:
+        p_new = prevalence(kinds_ui.apply_reference(store.get(new), s.reference_class))
+    except DatasetNotFound:
+        return ""
+    from .controls import display
+
+    other = (f"{labels.get(new, 'the new dataset')}'s prevalence would give "
+             f"p(+) = {display(p_new)}")
+    if s.prior_mode == "manual":
+        return (f"The deployment prior stays p(+) = {display(s.prior)} (typed); {other}: "
+                "press “Use the data's prevalence” and choose it in the list beside it to "
+                "switch.")
+    if source not in ids_ or source == new:
+        return ""
+    return (f"The deployment prior stays p(+) = {display(s.prior)}, the prevalence of "
+            f"{labels.get(source, 'the first dataset')}; {other}: choose it under “Use the "
+            "data's prevalence … of” to switch.")
 
 
 # -- controls -----------------------------------------------------------------------------
@@ -863,9 +907,18 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.URL, "search"),
         State(ids.DATASETS, "data"),
         State(ids.PENDING, "data"),
+        State(ids.PRIOR_SOURCE, "value"),
+        State(ids.CONDITIONS, "data"),
     )
     def update_datasets(streamed, _remove_clicks, positive, _demo, search, dataset_ids,
-                        pending):
+                        pending, source, state):
+        def noted(out: UploadOutcome):
+            """The outcome with the prior note when the upload added a dataset."""
+            if not isinstance(out.dataset_ids, list):
+                return out.dataset_ids, out.status, out.error, out.pending
+            note = prior_note(store, out.dataset_ids, source, state)
+            return (out.dataset_ids, f"{out.status} {note}".strip(), out.error, out.pending)
+
         trigger = ctx.triggered_id
         fired = {t["prop_id"] for t in ctx.triggered}
         if trigger is None or f"{ids.URL}.search" in fired:  # opening a link: its datasets
@@ -887,24 +940,27 @@ def register_callbacks(app, store: DatasetStore) -> None:
                 return no_update, "The demo data is already loaded.", "", no_update
             return current + [DEMO_ID], "Loaded the demo data.", "", no_update
         if trigger == ids.POSITIVE_LABEL:  # re-read the upload that was just rejected
-            sources = store.get_pending(pending) if pending else None
-            if not sources:
+            if not pending:
                 raise PreventUpdate
-            out = apply_upload(store, sources, dataset_ids, positive)
-            store.drop_pending(pending)  # a new token is kept if it failed again
-            return out.dataset_ids, out.status, out.error, out.pending
+            with heavy_parse():  # one per worker; else 503 and the page retries
+                sources = store.get_pending(pending)
+                if not sources:
+                    raise PreventUpdate
+                out = apply_upload(store, sources, dataset_ids, positive)
+                store.drop_pending(pending)  # a new token is kept if it failed again
+            return noted(out)
         # files streamed to /upload by the page (see upload_route.py)
         if not isinstance(streamed, dict):
             raise PreventUpdate
-        sources = take_batch(store, (streamed or {}).get("batch")
-                             if isinstance(streamed, dict) else None)
-        if not sources:
-            return (no_update, "", "The upload did not reach the server completely; please "
-                    "try again. Nothing was changed.", no_update)
-        out = upload_with_label(store, sources, dataset_ids, positive)
+        with heavy_parse():  # one per worker; else 503 and the page retries
+            sources = take_batch(store, streamed.get("batch"))
+            if not sources:
+                return (no_update, "", "The upload did not reach the server completely; "
+                        "please try again. Nothing was changed.", no_update)
+            out = upload_with_label(store, sources, dataset_ids, positive)
         if pending:
             store.drop_pending(pending)
-        return out.dataset_ids, out.status, out.error, out.pending
+        return noted(out)
 
     @app.callback(
         Output(ids.DATASET_LIST, "children"),
@@ -920,9 +976,8 @@ def register_callbacks(app, store: DatasetStore) -> None:
         State(ids.MODELS, "options"),
         State(ids.URL, "search"),
         State(ids.PRIOR_SOURCE, "value"),
-        State(ids.PRIOR_SOURCE, "options"),
     )
-    def update_models(dataset_ids, selected, old_options, search, source, old_sources):
+    def update_models(dataset_ids, selected, old_options, search, source):
         infos, missing = loaded_infos(store, dataset_ids)
         names = model_names(cache, [i.id for i in infos])
         old = {o.get("value") for o in old_options or [] if isinstance(o, dict)}
@@ -937,10 +992,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         labels = dataset_labels(infos)
         sources = [{"label": f"{lab} ({prevalence(store.get(i.id)):.4g})", "value": i.id}
                    for lab, i in zip(labels, infos, strict=True)]
-        ids_ = [i.id for i in infos]
-        known = {o.get("value") for o in old_sources or [] if isinstance(o, dict)}
-        if ids_ and (source not in ids_ or ids_[-1] not in known):
-            source = ids_[-1]  # a new dataset: its own prevalence (the choice is shown)
+        source = prior_source([i.id for i in infos], source, search)
         style = {"display": "flex"} if len(infos) > 1 else {"display": "none"}
         plain = [{"label": n, "value": n} for n in names]
         return (dataset_list(infos, labels, missing), options, value, plain, sources, source,
@@ -1237,8 +1289,9 @@ def register_callbacks(app, store: DatasetStore) -> None:
             if trigger in (ids.SAVE_VIEW, ids.VIEW_NAME):
                 if not (name or "").strip():
                     raise PreventUpdate
-                store.save_view(dataset_ids, name, query if isinstance(query, str) else "")
-                status, name_out = f"Saved the view “{name.strip()}”.", ""
+                views = store.save_view(dataset_ids, name,
+                                        query if isinstance(query, str) else "")
+                status, name_out = f"Saved the view “{views[-1]['name']}”.", ""
             elif trigger == ids.NOTE:
                 kept = store.save_note(dataset_ids, note)
                 status = "Note saved." if kept == (note or "") else \
@@ -1330,6 +1383,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.DATASETS, "data"),
         Input(ids.ROC_TIES, "value"),
         Input(ids.PR_MODE, "value"),
+        Input(ids.PRIOR_SOURCE, "value"),
         prevent_initial_call=True,
     )
     # a click pins only when it is not the first click of a double click (which resets the

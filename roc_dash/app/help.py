@@ -120,6 +120,7 @@ HELP = {
     "models_pair": "The two models compared.",
     "sup_pair": "The two shown models compared at every cost ratio (Fawcett 2004, §7.5.3).",
     "prior_source": "Whose prevalence \"Use the data's prevalence\" takes, when several "
-                    "datasets are loaded.",
+                    "datasets are loaded. A dataset added later does not change it; the "
+                    "link keeps it.",
     "upload_cancel": "Stop sending the files: nothing is changed.",
 }

@@ -205,13 +205,14 @@ def test_trs005_second_upload_and_model_name_collision(dash_duo, app, tmp_path, 
     assert any(n.startswith("logistic regression (second.csv) (AUC") for n in names)
     wait_until(lambda: "different test sets" in dash_duo.find_element(f"#{ids.BANNER}").text,
                message="banner: the hull spans datasets")
-    # the prior is one dataset's own prevalence, and the choice is shown
+    # the prior stays the first dataset's prevalence (the choice is shown), and the status
+    # says what the second's would give (issue 15: never a silent switch)
     source = dash_duo.find_element(f"#{ids.PRIOR_SOURCE_ROW}")
-    assert source.is_displayed() and "second.csv" in source.text
-    second_prev = float(np.mean(make_predictions(160, seed=2)["label"]))
-    assert float(value(dash_duo, ids.PRIOR)) == pytest.approx(second_prev, abs=5e-5)
-    wait_until(lambda: "now follows the prevalence" in dash_duo.find_element(
-        f"#{ids.CONTROL_MSG}").text, message="the prior's switch is said")
+    assert source.is_displayed() and "first.csv" in source.text
+    first_prev = float(np.mean(make_predictions(150, seed=1)["label"]))
+    assert float(value(dash_duo, ids.PRIOR)) == pytest.approx(first_prev, abs=5e-5)
+    assert "second.csv's prevalence would give" in dash_duo.find_element(
+        f"#{ids.UPLOAD_STATUS}").text
     # the "Reading …" row and its Cancel button are gone once the server has answered
     wait_until(lambda: not dash_duo.find_element(f"#{ids.UPLOAD_PROGRESS}").is_displayed(),
                message="progress row hidden")

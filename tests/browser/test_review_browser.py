@@ -1,0 +1,106 @@
+"""What the first review meeting tripped over (issue 15, section 2), with real input.
+
+Files go to the page's file input, dropdowns and buttons are clicked by WebDriver, drags and
+clicks on plots are mouse events dispatched by Chromium, keys are typed; every wait waits for
+the event it needs.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from roc_dash.app import ids
+from roc_dash.app.controls import display
+
+from .gestures import js_graph, wait_until
+from .test_trust_browser import start, value
+from .test_upload_browser import upload
+
+
+def predictions(n: int, prevalence: float, *, seed: int,
+                models=("logistic regression", "naive Bayes")) -> pd.DataFrame:
+    """``n`` rows per model with about ``prevalence`` positives, scored by each model."""
+    rng = np.random.default_rng(seed)
+    label = (rng.random(n) < prevalence).astype(int)
+    parts = []
+    for k, model in enumerate(models):
+        score = 1 / (1 + np.exp(-(rng.normal(0, 1, n) + (1.5 - 0.4 * k) * label)))
+        parts.append(pd.DataFrame({"model": model, "label": label,
+                                   "score": np.round(score, 5)}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def exact_prevalence(frame: pd.DataFrame) -> float:
+    first = frame[frame["model"] == frame["model"].iloc[0]]
+    return float(first["label"].mean())
+
+
+def table_rows(dash_duo) -> list[list[str]]:
+    return dash_duo.driver.execute_script(
+        f"return [...document.querySelectorAll('#{ids.MODEL_TABLE} table.models:not(.pairs)"
+        " tbody tr')].map(r => [...r.cells].map(c => c.textContent));")
+
+
+def table_head(dash_duo) -> list[str]:
+    return dash_duo.driver.execute_script(
+        f"return [...document.querySelectorAll('#{ids.MODEL_TABLE} table.models:not(.pairs)"
+        " thead th')].map(c => c.textContent);")
+
+
+def status(dash_duo) -> str:
+    return dash_duo.find_element(f"#{ids.UPLOAD_STATUS}").text
+
+
+# -- 1. a second dataset keeps the prior --------------------------------------------------
+def test_rvw101_a_second_upload_keeps_the_prior_and_the_link_keeps_its_source(
+        dash_duo, app, tmp_path, shot):
+    start(dash_duo, app)
+    d = dash_duo.driver
+    first = predictions(300, 0.37, seed=1)
+    second = predictions(400, 0.1, seed=2)
+    p1, p2 = exact_prevalence(first), exact_prevalence(second)
+    first.to_csv(tmp_path / "breast.csv", index=False)
+    second.to_csv(tmp_path / "digits.csv", index=False)
+    upload(dash_duo, tmp_path / "breast.csv")
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "replaces the demo")
+    wait_until(lambda: value(dash_duo, ids.PRIOR) == display(p1), message="p(+) of breast.csv")
+    wait_until(lambda: len(table_rows(dash_duo)) == 2, message="two models in the table")
+    threshold_before = table_rows(dash_duo)[0][table_head(dash_duo).index("Optimal threshold")]
+
+    upload(dash_duo, tmp_path / "digits.csv")
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", f"stays p(+) = {display(p1)}")
+    text = status(dash_duo)
+    assert f"p(+) = {display(p2)}" in text and "digits.csv" in text and "to switch" in text
+    wait_until(lambda: len(table_rows(dash_duo)) == 4, message="four models in the table")
+    assert value(dash_duo, ids.PRIOR) == display(p1)
+    row = dash_duo.find_element(f"#{ids.PRIOR_SOURCE_ROW}")
+    assert row.is_displayed() and "breast.csv" in row.text and "digits.csv" not in row.text
+    # breast.csv's model keeps its threshold
+    head = table_head(dash_duo)
+    assert table_rows(dash_duo)[0][head.index("Optimal threshold")] == threshold_before
+    assert "psrc=" in d.execute_script("return location.search")
+    shot("rvw101_second_upload")
+
+    # the user switches, with the list beside "Use the data's prevalence"
+    dash_duo.select_dcc_dropdown(f"#{ids.PRIOR_SOURCE}", f"digits.csv ({p2:.4g})")
+    wait_until(lambda: value(dash_duo, ids.PRIOR) == display(p2), message="p(+) of digits.csv")
+    wait_until(lambda: "now follows the prevalence" in dash_duo.find_element(
+        f"#{ids.CONTROL_MSG}").text, message="the switch is said")
+    search = d.execute_script("return location.search")
+    assert "prior=" not in search  # the prior follows the data: the link names whose
+    data = re.search(r"data=([^&]+)", search).group(1).split("%2C")
+    assert re.search(r"psrc=([^&]+)", search).group(1) == data[1]  # digits.csv's id
+
+    # the link opens with the same source in a fresh page
+    link = d.current_url
+    d.execute_script("window.sessionStorage.clear()")
+    d.get(link)
+    wait_until(lambda: value(dash_duo, ids.PRIOR) == display(p2), message="p(+) from the link")
+    wait_until(lambda: "digits.csv" in dash_duo.find_element(f"#{ids.PRIOR_SOURCE_ROW}").text,
+               message="the link's source shown")
+    assert js_graph(d, ids.ROC_GRAPH, "gd.layout.meta.slope") == pytest.approx(
+        (1 - p2) / p2, rel=1e-9)
