@@ -102,5 +102,5 @@ def test_rvw101_a_second_upload_keeps_the_prior_and_the_link_keeps_its_source(
     wait_until(lambda: value(dash_duo, ids.PRIOR) == display(p2), message="p(+) from the link")
     wait_until(lambda: "digits.csv" in dash_duo.find_element(f"#{ids.PRIOR_SOURCE_ROW}").text,
                message="the link's source shown")
-    assert js_graph(d, ids.ROC_GRAPH, "gd.layout.meta.slope") == pytest.approx(
-        (1 - p2) / p2, rel=1e-9)
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.meta && gd.layout.meta.slope")
+               == pytest.approx((1 - p2) / p2, rel=1e-9), message="the ROC drawn at the link's p(+)")
