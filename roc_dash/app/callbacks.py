@@ -71,6 +71,7 @@ from .controls import (
     control_outputs,
     parse_query,
 )
+from .limits import excerpt, heavy_parse
 from .store import (
     DEMO_ID,
     EXAMPLES,
@@ -248,7 +249,7 @@ def upload_with_label(store: DatasetStore, sources, dataset_ids, positive) -> Up
         return out  # its message names the box's value
     if out.pending:
         store.drop_pending(out.pending)
-    note = (f"(The Positive label {positive.strip()!r} does not apply to these files; their "
+    note = (f"(The Positive label {excerpt(positive)} does not apply to these files; their "
             "labels were read as usual.)")
     return dataclasses.replace(plain, status=f"{plain.status} {note}")
 
@@ -972,21 +973,24 @@ def register_callbacks(app, store: DatasetStore) -> None:
             return (current + [DEMO_ID], demo_status(store, current, source, state), "",
                     no_update)
         if trigger == ids.POSITIVE_LABEL:  # re-read the upload that was just rejected
-            sources = store.get_pending(pending) if pending else None
-            if not sources:
+            if not pending:
                 raise PreventUpdate
-            out = apply_upload(store, sources, dataset_ids, positive)
-            store.drop_pending(pending)  # a new token is kept if it failed again
+            with heavy_parse():  # one per worker; else 503 and the page retries
+                sources = store.get_pending(pending)
+                if not sources:
+                    raise PreventUpdate
+                out = apply_upload(store, sources, dataset_ids, positive)
+                store.drop_pending(pending)  # a new token is kept if it failed again
             return noted(out)
         # files streamed to /upload by the page (see upload_route.py)
         if not isinstance(streamed, dict):
             raise PreventUpdate
-        sources = take_batch(store, (streamed or {}).get("batch")
-                             if isinstance(streamed, dict) else None)
-        if not sources:
-            return (no_update, "", "The upload did not reach the server completely; please "
-                    "try again. Nothing was changed.", no_update)
-        out = upload_with_label(store, sources, dataset_ids, positive)
+        with heavy_parse():  # one per worker; else 503 and the page retries
+            sources = take_batch(store, streamed.get("batch"))
+            if not sources:
+                return (no_update, "", "The upload did not reach the server completely; "
+                        "please try again. Nothing was changed.", no_update)
+            out = upload_with_label(store, sources, dataset_ids, positive)
         if pending:
             store.drop_pending(pending)
         return noted(out)
@@ -1318,8 +1322,9 @@ def register_callbacks(app, store: DatasetStore) -> None:
             if trigger in (ids.SAVE_VIEW, ids.VIEW_NAME):
                 if not (name or "").strip():
                     raise PreventUpdate
-                store.save_view(dataset_ids, name, query if isinstance(query, str) else "")
-                status, name_out = f"Saved the view “{name.strip()}”.", ""
+                views = store.save_view(dataset_ids, name,
+                                        query if isinstance(query, str) else "")
+                status, name_out = f"Saved the view “{views[-1]['name']}”.", ""
             elif trigger == ids.NOTE:
                 kept = store.save_note(dataset_ids, note)
                 status = "Note saved." if kept == (note or "") else \

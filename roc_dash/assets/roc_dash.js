@@ -428,6 +428,36 @@
         if (views) { views.classList.toggle("stale", state === "failed"); }
     }
 
+    /* 503 with Retry-After (a worker reading another upload, or receiving too many): the
+     * seconds to wait, else null. The page says so and counts down, then sends it again. */
+    var MAX_BUSY_RETRIES = 40;
+
+    function retryAfter(response) {
+        if (response.status !== 503) { return null; }
+        var header = response.headers && response.headers.get ?
+            response.headers.get("Retry-After") : null;
+        var seconds = parseInt(header, 10);
+        return isFinite(seconds) && seconds >= 0 ? Math.min(Math.max(seconds, 1), 60) : null;
+    }
+
+    function busyCountdown(seconds, what) {
+        var box = document.getElementById("update-failed");
+        var left = seconds;
+        function show() {
+            if (!box) { return; }
+            box.hidden = false;
+            box.textContent = what + ", retrying in " + left + " s…";
+        }
+        show();
+        return new Promise(function (resolve) {
+            var timer = setInterval(function () {
+                left -= 1;
+                if (left <= 0) { clearInterval(timer); resolve(); return; }
+                show();
+            }, 1000);
+        });
+    }
+
     (function wrapFetch() {
         if (!window.fetch || window.fetch._rocDash) { return; }
         var plain = window.fetch;
@@ -436,14 +466,20 @@
             if (url.indexOf("_dash-update-component") === -1) {
                 return plain.apply(this, arguments);
             }
-            var attempt = 0;
+            var attempt = 0, busy = 0;
             function again() {
                 attempt += 1;
                 updateNotice("retrying");
                 return new Promise(function (r) { setTimeout(r, 700 * attempt); }).then(once);
             }
+            function later(seconds) {  /* 503 + Retry-After: this worker is busy */
+                busy += 1;
+                return busyCountdown(seconds, "The server is busy").then(once);
+            }
             function once() {
                 return plain(input, init).then(function (response) {
+                    var wait = retryAfter(response);
+                    if (wait !== null && busy < MAX_BUSY_RETRIES) { return later(wait); }
                     if (response.status >= 500 && attempt < 2) { return again(); }
                     updateNotice(response.status >= 500 ? "failed" : "ok");
                     return response;
@@ -501,7 +537,7 @@
         var drop = {batch: token(), xhr: null, cancelled: false};
         current = drop;
         var total = files.reduce(function (a, f) { return a + f.size; }, 0) || 1;
-        var done = 0;
+        var done = 0, busy = 0;
         setProps("upload-error", {children: ""});
         var names = files.map(function (f) { return f.name; }).join(", ");
         function next(i) {
@@ -526,6 +562,21 @@
                 if (drop.cancelled) { return; }
                 var body = {};
                 try { body = JSON.parse(xhr.responseText); } catch (err) { body = {}; }
+                var wait = parseInt(xhr.getResponseHeader("Retry-After"), 10);
+                if (xhr.status === 503 && isFinite(wait) && busy < MAX_BUSY_RETRIES) {
+                    busy += 1;  /* the server receives other uploads: send it again */
+                    var left = Math.min(Math.max(wait, 1), 60);
+                    var tick = function () {
+                        if (drop.cancelled) { return; }
+                        if (left <= 0) { next(i); return; }
+                        showProgress(done / total, "Server busy, retrying " + file.name +
+                                     " in " + left + " s…");
+                        left -= 1;
+                        setTimeout(tick, 1000);
+                    };
+                    tick();
+                    return;
+                }
                 if (xhr.status !== 200 || !body.ok) {
                     failUpload(body.error || (file.name + ": the upload failed (HTTP " +
                         xhr.status + "). Nothing was changed."));
