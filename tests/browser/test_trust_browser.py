@@ -195,13 +195,14 @@ def test_trs005_second_upload_and_model_name_collision(dash_duo, app, tmp_path, 
     make_predictions(160, seed=2, model="logistic regression").to_csv(second, index=False)
     upload(dash_duo, second)
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}",
-                                    "shown as 'logistic regression (second.csv)'")
+                                    "'logistic regression (second.csv)'")
     names = wait_until(lambda: [n for n in js_graph(dash_duo.driver, ids.ROC_GRAPH,
                                                      "gd.data.map(t => t.name)")
                                 if "(AUC" in (n or "")] if len(js_graph(
         dash_duo.driver, ids.ROC_GRAPH, "gd.data.map(t => t.name)")) > 4 else None,
         message="two curves")
-    assert any(n.startswith("logistic regression (AUC") for n in names)
+    # with two datasets every model carries its dataset's name (issue 15)
+    assert any(n.startswith("logistic regression (first.csv) (AUC") for n in names)
     assert any(n.startswith("logistic regression (second.csv) (AUC") for n in names)
     wait_until(lambda: "different test sets" in dash_duo.find_element(f"#{ids.BANNER}").text,
                message="banner: the hull spans datasets")
