@@ -184,24 +184,56 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     status = [f"Loaded {info.label}: {info.n_rows:,} rows, model(s) {', '.join(info.models)}."]
     status.extend(kinds_ui.kind_status(info))
     if replaced_demo:
-        status.append("It replaces the demo data (“Load the demo data” brings it back)."
-                      if dataset_ids == [DEMO_ID] else
-                      "It replaces the example data (the links below the list bring it back).")
+        status.append("It replaces the demo data (“Load the demo data” adds it again, beside "
+                      "your uploads)." if dataset_ids == [DEMO_ID] else
+                      "It replaces the example data (the links below the list load it again).")
     for name, other in already:
         status.append(f"{name} is already loaded (as {other.label}) and was not added again.")
     for name, first in twins:
         status.append(f"{name}: dropped, identical to {first} (the same predictions would "
                       "have been counted twice).")
     status.extend(info.notes)
-    all_infos, _ = loaded_infos(store, new_ids)
-    labels = dataset_labels(all_infos)
-    shown = distinct_model_names([(lab, i.models) for lab, i in zip(labels, all_infos,
-                                                                     strict=True)])[-1]
-    for original, name in shown.items():
-        if original != name:
-            status.append(f"Model {original!r} is shown as {name!r}: another loaded dataset "
-                          "has a model of that name (datasets are never merged).")
+    status.extend(tag_note(store, new_ids))
     return UploadOutcome(new_ids, " ".join(status), "", None)
+
+
+def tag_note(store: DatasetStore, dataset_ids) -> list[str]:
+    """With more than one dataset: how the models are now named (each carries its dataset's
+    name, see :func:`roc_dash.io.combine.distinct_model_names`), the newest dataset's first."""
+    infos, _ = loaded_infos(store, dataset_ids)
+    if len(infos) < 2:
+        return []
+    labels = dataset_labels(infos)
+    mappings = distinct_model_names([(lab, i.models) for lab, i in zip(labels, infos,
+                                                                       strict=True)])
+    shown = [n for m in mappings[::-1] for o, n in m.items()]
+    kept = list(dict.fromkeys(o for m in mappings for o, n in m.items() if o == n))
+    examples = ", ".join(repr(n) for n in shown[:4]) + (", …" if len(shown) > 4 else "")
+    words = [f"With {len(infos)} datasets loaded, every model is shown with its dataset "
+             f"(datasets are never merged): {examples}."]
+    if len(kept) == 1:
+        words.append(f"({kept[0]!r} keeps its name: the name of its file.)")
+    elif kept:
+        words.append(f"({', '.join(repr(o) for o in kept[:3])} keep their names: the names "
+                     "of their files.)")
+    return words
+
+
+def demo_status(store: DatasetStore, dataset_ids, source=None, state=None) -> str:
+    """What "Load the demo data" did: loaded it, or added it beside the datasets already
+    loaded (never replacing them), how its models are named then and how to remove it."""
+    current = clean_ids(dataset_ids)
+    infos, _ = loaded_infos(store, current)
+    if not infos:
+        return "Loaded the demo data."
+    labels = ", ".join(dataset_labels(infos))
+    new_ids = current + [DEMO_ID]
+    words = [f"Added the demo data beside {labels} (nothing was replaced): its four models "
+             "join the views, the joint hull and the optimum. To go back, remove it with "
+             "its × in the list above."]
+    words.extend(tag_note(store, new_ids))
+    note = prior_note(store, new_ids, source, state) if state is not None else ""
+    return " ".join(words + ([note] if note else []))
 
 
 def upload_with_label(store: DatasetStore, sources, dataset_ids, positive) -> UploadOutcome:
@@ -543,7 +575,7 @@ def kinds_table(cache: AnalysisCache, dataset_ids, analysis: Analysis, colors, k
     extras = kinds_ui.table_extras(
         analysis, kinds_ui.multiclass_results(cache, dataset_ids, names, kinds),
         kinds_ui.soft_results(cache, dataset_ids, names, kinds, analysis.conditions.level))
-    return model_table(analysis, colors, extras)
+    return model_table(analysis, colors, extras, datasets=len(clean_ids(dataset_ids)) > 1)
 
 
 def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_model=None,
@@ -942,7 +974,8 @@ def register_callbacks(app, store: DatasetStore) -> None:
             current = clean_ids(dataset_ids)
             if DEMO_ID in current:
                 return no_update, "The demo data is already loaded.", "", no_update
-            return current + [DEMO_ID], "Loaded the demo data.", "", no_update
+            return (current + [DEMO_ID], demo_status(store, current, source, state), "",
+                    no_update)
         if trigger == ids.POSITIVE_LABEL:  # re-read the upload that was just rejected
             if not pending:
                 raise PreventUpdate

@@ -219,14 +219,15 @@ def _confusion(title, tp, fp, fn, tn, fmt):
 
 
 def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
-                extras: dict | None = None):
+                extras: dict | None = None, *, datasets: bool = False):
     """The model table; ``extras`` adds columns (``{"columns": [(header, help key)],
-    "cells": {model: [text, ...]}}``, see :func:`.kinds_ui.table_extras`)."""
+    "cells": {model: [text, ...]}}``, see :func:`.kinds_ui.table_extras`); ``datasets``
+    adds the Dataset column (more than one dataset loaded)."""
     if analysis is None or not analysis.models:
         return html.P("No models.", className="hint")
     c = analysis.conditions
     level = analysis.models[0].auc_ci.level if analysis.models[0].auc_ci else c.level
-    head = [("Model", "model"), ("Rows", "rows"), ("Folds", "folds"),
+    head = [("Model", "model"), *([("Dataset", "dataset")] if datasets else []), ("Rows", "rows"), ("Folds", "folds"),
             (f"AUC [{level:.0%} CI]", "auc"), (f"pAUC FPR≤{c.fpr_max:g} (McClish)", "pauc"),
             ("Avg precision (test prevalence)", "ap"), ("Optimal threshold", "threshold"),
             ("Expected cost", "expected_cost"), ("Owns the hull for slopes", "slope_ranges")]
@@ -235,7 +236,9 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
         ci = "" if math.isnan(r["auc_ci_low"]) else f" [{r['auc_ci_low']:.3f}, {r['auc_ci_high']:.3f}]"
         k = (colors or {}).get(r["model"])
         body.append(html.Tr([
-            html.Td([swatch(k), r["model"]] if k is not None else r["model"]), html.Td(f"{r['rows']:,}", className="num"),
+            html.Td([swatch(k), r["model"]] if k is not None else r["model"]),
+            *([html.Td(r["dataset"], className="dataset-cell")] if datasets else []),
+            html.Td(f"{r['rows']:,}", className="num"),
             html.Td(str(r["folds"]), className="num"),
             html.Td(f"{r['auc']:.3f}{ci}", className="num auc"),
             html.Td(_fmt(r["partial_auc_mcclish"]), className="num"),

@@ -102,5 +102,60 @@ def test_rvw101_a_second_upload_keeps_the_prior_and_the_link_keeps_its_source(
     wait_until(lambda: value(dash_duo, ids.PRIOR) == display(p2), message="p(+) from the link")
     wait_until(lambda: "digits.csv" in dash_duo.find_element(f"#{ids.PRIOR_SOURCE_ROW}").text,
                message="the link's source shown")
-    assert js_graph(d, ids.ROC_GRAPH, "gd.layout.meta.slope") == pytest.approx(
-        (1 - p2) / p2, rel=1e-9)
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.meta.slope") == pytest.approx(
+        (1 - p2) / p2, rel=1e-9), message="the iso line at digits.csv's prior")
+
+
+# -- 2. the demo beside an upload; every model tagged -------------------------------------
+def legend_texts(dash_duo, graph) -> list[str]:
+    return dash_duo.driver.execute_script(
+        f"return [...document.querySelectorAll('#{graph} .legendtext')]"
+        ".map(e => e.textContent);")
+
+
+def test_rvw203_load_demo_after_an_upload_adds_it_and_tags_every_model(
+        dash_duo, app, tmp_path, shot):
+    start(dash_duo, app)
+    d = dash_duo.driver
+    predictions(300, 0.3, seed=3).to_csv(tmp_path / "mine.csv", index=False)
+    upload(dash_duo, tmp_path / "mine.csv")
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "replaces the demo")
+    wait_until(lambda: len(table_rows(dash_duo)) == 2, message="the upload's two models")
+    assert "Dataset" not in table_head(dash_duo)
+
+    button = dash_duo.find_element(f"#{ids.LOAD_DEMO}")
+    button.click()
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Added the demo data beside "
+                                    "mine.csv (nothing was replaced)")
+    assert "×" in status(dash_duo)
+    wait_until(lambda: len(table_rows(dash_duo)) == 6, message="six models in the table")
+    models = ["logistic regression (mine.csv)", "naive Bayes (mine.csv)",
+              "logistic regression (demo)", "naive Bayes (demo)", "decision tree (demo)",
+              "gradient boosting (demo)"]
+    # legends of the ROC, PR and cost views
+    for graph in (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH):
+        wait_until(lambda graph=graph: all(any(t.startswith(m) for t in legend_texts(
+            dash_duo, graph)) for m in models), message=f"tagged legend of {graph}")
+    # the model table's Dataset column
+    head = table_head(dash_duo)
+    assert head[:2] == ["Model", "Dataset"]
+    for row in table_rows(dash_duo):
+        assert row[1] == ("mine.csv" if row[0].endswith("(mine.csv)") else "demo"), row
+    # the summary strip names a tagged model
+    summary = dash_duo.find_element(f"#{ids.SUMMARY}").text
+    assert "(demo)" in summary or "(mine.csv)" in summary
+    # the pin dropdown: every option carries its dataset
+    dash_duo.find_element(f"#{ids.PIN_MODEL}").click()
+    options = wait_until(lambda: [e.text for e in d.find_elements(
+        "css selector", ".dash-dropdown-options .dash-dropdown-option")], message="options")
+    assert options == models
+    d.find_element("css selector", "body").send_keys("\ue00c")  # Escape closes the menu
+    shot("rvw203_demo_beside_upload")
+
+    # removing the demo (its × in the list) brings back the plain names
+    dash_duo.find_element(f"#{ids.DATASET_LIST} button[aria-label^='Remove Demo']").click()
+    wait_until(lambda: len(table_rows(dash_duo)) == 2, message="the demo removed")
+    wait_until(lambda: [r[0] for r in table_rows(dash_duo)] == ["logistic regression",
+                                                               "naive Bayes"],
+               message="plain names again")
+    assert "Dataset" not in table_head(dash_duo)

@@ -21,7 +21,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -73,7 +72,9 @@ def specs() -> dict:
     if _SPECS is None:
         from roc_dash.app import create_app
 
-        _SPECS = callback_specs(create_app(data_dir=tempfile.mkdtemp(prefix="roc-dash-specs-")))
+        # the session's data folder (tests/conftest.py points it into pytest's basetemp)
+        _SPECS = callback_specs(create_app(
+            data_dir=Path(os.environ["ROC_DASH_DATA_DIR"]) / "specs"))
     return _SPECS
 
 

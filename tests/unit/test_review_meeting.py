@@ -143,3 +143,82 @@ def make_frame(n, prevalence, seed):
     rng = np.random.default_rng(seed)
     y = (rng.random(n) < prevalence).astype(int)
     return pd.DataFrame({"label": y, "score": np.round(rng.random(n) + y, 4)})
+
+
+# -- 2. the demo beside uploads; every model tagged with its dataset ---------------------
+def test_rvw201_load_demo_after_an_upload_says_it_adds_it(store):
+    from roc_dash.app.callbacks import demo_status
+
+    assert demo_status(store, []) == "Loaded the demo data."
+    out = apply_upload(store, [("mine.csv", make_frame(120, 0.3, 4).assign(
+        model="logistic regression").to_csv(index=False).encode())], [])
+    text = demo_status(store, out.dataset_ids, out.dataset_ids[0],
+                       {"prior": 0.3, "prior_mode": "auto"})
+    assert "Added the demo data beside mine.csv (nothing was replaced)" in text
+    assert "×" in text and "remove it" in text
+    assert "'logistic regression (demo)'" in text  # how its models are named
+    assert "stays p(+) = 0.3" in text  # and the prior stays
+
+
+def test_rvw202_with_two_datasets_every_model_is_tagged_everywhere(store, cache):
+    from roc_dash.app.callbacks import resolve_operating  # noqa: F401 - the same module
+    from roc_dash.app.store import DEMO_ID
+
+    up = make_frame(150, 0.3, 5).assign(model="logistic regression")
+    out = apply_upload(store, [("mine.csv", up.to_csv(index=False).encode())], [])
+    ids_ = [*out.dataset_ids, DEMO_ID]
+    names = model_names(cache, ids_)
+    demo = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
+    assert names == ["logistic regression (mine.csv)"] + [f"{m} (demo)" for m in demo]
+    pins = [{"model": "naive Bayes (demo)", "threshold": 0.3, "label": "A"}]
+    roc, pr, cost, op, table, viz, slope, banner, summary, thr = render_views(
+        cache, ids_, names, Conditions(prior_pos=0.3), pinned=pins)
+    legends = [t.name for f in (roc, pr, cost) for t in f.data if t.name]
+    for model in names:  # every model in every legend, with its dataset
+        assert all(any(n.startswith(model) for n in legends_of(f)) for f in (roc, pr, cost))
+    untagged = [n for n in legends if n.split(" (")[0] in demo + ["logistic regression"]
+                and "(demo)" not in n and "(mine.csv)" not in n]
+    assert untagged == []
+    strip = plain_text(summary)
+    assert "(demo)" in strip or "(mine.csv)" in strip
+    compare = plain_text(op)
+    assert "naive Bayes (demo)" in compare
+    # the model table's Dataset column, row by row
+    rows = table_cells(table)
+    assert rows[0][:2] == ["Model", "Dataset"]
+    for row in rows[1:len(names) + 1]:
+        assert row[1] == ("mine.csv" if row[0].endswith("(mine.csv)") else "demo")
+    # one dataset again: no tags, no column
+    roc1, *_, table1, _, _, _, _, _ = render_views(cache, out.dataset_ids,
+                                                    model_names(cache, out.dataset_ids),
+                                                    Conditions(prior_pos=0.3))
+    assert model_names(cache, out.dataset_ids) == ["logistic regression"]
+    assert "Dataset" not in table_cells(table1)[0]
+
+
+def legends_of(fig):
+    return [t.name for t in fig.data if t.name]
+
+
+def table_cells(node) -> list[list[str]]:
+    """The first table's rows as text cells (header row first)."""
+    from dash import html
+
+    rows = []
+
+    def walk(n):
+        if isinstance(n, list | tuple):
+            for k in n:
+                walk(k)
+            return
+        if isinstance(n, html.Tr):
+            rows.append([plain_text(c) for c in n.children])
+            return
+        if isinstance(n, html.Table) and rows:
+            return  # the first table only
+        kids = getattr(n, "children", None)
+        if kids is not None and not isinstance(kids, str):
+            walk(kids)
+
+    walk(node)
+    return rows
