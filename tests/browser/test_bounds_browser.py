@@ -46,7 +46,7 @@ def test_own101_the_uploading_browser_owns_a_link_only_shows(dash_duo, app, tmp_
     dash_duo.start_server(app)
     wait_for_legend(dash_duo, lambda n: sum("(AUC" in x for x in n) >= 4)
     upload(dash_duo, path)
-    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Loaded owned.csv", timeout=30)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Loaded owned.csv")
     key = d.execute_script("return localStorage.getItem('roc-dash-owner')")
     dataset = next(p.stem for p in app.store.dir.glob("*.parquet"))
     assert app.store.info(dataset).owner == owner_of_key(key)
