@@ -77,11 +77,9 @@ def near_upper_end(driver):
 
 
 def vertex(dash_duo):
-    """The optimal vertex as drawn: the centre of the ring around it (shapes[1])."""
-    ring = js_graph(dash_duo.driver, ids.ROC_GRAPH,
-                    "[gd.layout.shapes[1].x0, gd.layout.shapes[1].y0, gd.layout.shapes[1].x1,"
-                    " gd.layout.shapes[1].y1]")
-    return (ring[0] + ring[2]) / 2, (ring[1] + ring[3]) / 2
+    """The optimal vertex as drawn: the centre of the ring around it (a marker trace)."""
+    return tuple(js_graph(dash_duo.driver, ids.ROC_GRAPH,
+                          "(t => [t.x[0], t.y[0]])(gd.data.find(t => t.name === 'optimum ring'))"))
 
 
 def _assert_tangent_at_optimum(dash_duo, expected_slope, rel=0.03):
