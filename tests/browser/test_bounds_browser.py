@@ -22,12 +22,11 @@ def test_bnd101_busy_worker_page_says_so_and_retries(dash_duo, app, tmp_path, sh
     limits._parse_lock.acquire()  # another upload is being read in this (the only) worker
     try:
         upload(dash_duo, path)
-        dash_duo.wait_for_contains_text("#update-failed", "The server is busy, retrying in",
-                                        timeout=20)
+        dash_duo.wait_for_contains_text("#update-failed", "The server is busy, retrying in")
         assert dash_duo.find_element("#update-failed").is_displayed()
         shot("bnd101_busy_notice")
     finally:
         limits._parse_lock.release()
-    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Loaded patient.csv", timeout=30)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Loaded patient.csv")
     wait_for_legend(dash_duo, lambda n: any(x.startswith("patient (AUC") for x in n))
     assert not dash_duo.find_element("#update-failed").is_displayed()

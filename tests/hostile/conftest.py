@@ -21,7 +21,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -71,7 +70,8 @@ def callback_specs() -> dict:
     if _SPECS is None:
         from roc_dash.app import create_app
 
-        app = create_app(data_dir=tempfile.mkdtemp(prefix="roc-dash-specs-"))
+        # the session's data folder (tests/conftest.py points it into pytest's basetemp)
+        app = create_app(data_dir=Path(os.environ["ROC_DASH_DATA_DIR"]) / "specs")
         specs = {}
         for key, cb in app.callback_map.items():
             outs = key.strip(".").split("...") if key.startswith("..") else [key]
