@@ -50,7 +50,7 @@ from ..figures.threshold import threshold_figure
 from ..io import InputError, ReadOptions, load_predictions
 from ..io.combine import combine_datasets, distinct_model_names
 from . import beyond, ids, kinds_ui
-from .auth import current_user
+from .auth import current_owner
 from .cache import SharedCache
 from .components import (
     banner,
@@ -78,6 +78,7 @@ from .store import (
     DatasetInfo,
     DatasetNotFound,
     DatasetStore,
+    NotAllowed,
     StorageFull,
     clean_ids,
     content_digest,
@@ -163,7 +164,7 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     try:
         result = load_predictions([(n, d) for n, d, _ in fresh], options=options)
         info = store.put(result.table, files=[n for n, _, _ in fresh], notes=result.notes,
-                         digests=[d for _, _, d in fresh], owner=current_user(),
+                         digests=[d for _, _, d in fresh], owner=current_owner(),
                          kind=result.kind)
     except InputError as exc:
         pending = store.put_pending(sources)
@@ -969,8 +970,11 @@ def register_callbacks(app, store: DatasetStore) -> None:
                 raise PreventUpdate
             removed = trigger.get("index")
             if removed in clean_ids(dataset_ids):
-                # removing a dataset deletes its files (with sign-in: the owner's removal)
-                store.delete(removed, user=current_user())
+                # the owner's removal deletes its files; anyone else's only takes it off
+                # their page (a link grants viewing, never deletion)
+                owner = current_owner()
+                if owner is not None:
+                    store.delete(removed, user=owner)
             return remove_dataset(dataset_ids, removed), "", "", no_update
         if trigger == ids.LOAD_DEMO:
             current = clean_ids(dataset_ids)
@@ -1034,7 +1038,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         source = prior_source([i.id for i in infos], source, search)
         style = {"display": "flex"} if len(infos) > 1 else {"display": "none"}
         plain = [{"label": n, "value": n} for n in names]
-        return (dataset_list(infos, labels, missing), options, value, plain, sources, source,
+        return (dataset_list(infos, labels, missing, current_owner()), options, value, plain, sources, source,
                 style, plain)
 
     @app.callback(
@@ -1285,7 +1289,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         pins = pinned_points(analysis, clean_pins(pinned))
         # the summary sentence as the strip shows it (uncertainty, sensitivity included)
         strip, _ = decision_views(analysis, pins, economics_from_state(state))
-        notes = store.notes(dataset_ids)
+        notes = store.notes(dataset_ids, owner=current_owner())
         link = href if isinstance(href, str) else None
         base = urlsplit(link) if link else None
         views = tuple(
@@ -1308,6 +1312,9 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.NOTE, "value"),
         Output(ids.NOTE_STATUS, "children"),
         Output(ids.VIEW_NAME, "value"),
+        Output(ids.NOTE, "readOnly"),
+        Output(ids.VIEW_NAME, "disabled"),
+        Output(ids.SAVE_VIEW, "disabled"),
         Input(ids.DATASETS, "data"),
         Input(ids.SAVE_VIEW, "n_clicks"),
         Input(ids.VIEW_NAME, "n_submit"),
@@ -1323,29 +1330,40 @@ def register_callbacks(app, store: DatasetStore) -> None:
         query = query if isinstance(query, str) else search
         trigger = ctx.triggered_id
         dataset_ids = clean_ids(dataset_ids)
+        owner = current_owner()
         status, name_out, note_out = "", no_update, no_update
         try:
             if trigger in (ids.SAVE_VIEW, ids.VIEW_NAME):
                 if not (name or "").strip():
                     raise PreventUpdate
                 views = store.save_view(dataset_ids, name,
-                                        query if isinstance(query, str) else "")
+                                        query if isinstance(query, str) else "", owner=owner)
                 status, name_out = f"Saved the view “{views[-1]['name']}”.", ""
             elif trigger == ids.NOTE:
-                kept = store.save_note(dataset_ids, note)
+                kept = store.save_note(dataset_ids, note, owner=owner)
                 status = "Note saved." if kept == (note or "") else \
                     f"Note saved (cut to {store.MAX_NOTE:,} characters)."
             elif isinstance(trigger, dict) and trigger.get("type") == ids.DELETE_VIEW:
                 if not any(t["value"] for t in ctx.triggered):
                     raise PreventUpdate
-                store.delete_view(dataset_ids, trigger.get("index"))
+                store.delete_view(dataset_ids, trigger.get("index"), owner=owner)
                 status = "View deleted."
             else:  # other datasets: their note
-                note_out = store.notes(dataset_ids)["note"]
-        except (OSError, ValueError, DatasetNotFound) as exc:
+                note_out = store.notes(dataset_ids, owner)["note"]
+        except NotAllowed as exc:
+            status = str(exc)
+            note_out = store.notes(dataset_ids, owner)["note"]  # theirs stays as it was
+        except DatasetNotFound:
+            status = ("Could not save: notes are kept only with datasets this server holds "
+                      "(load or upload one first).")
+        except (OSError, ValueError) as exc:
             status = f"Could not save: {exc}."
-        views = store.notes(dataset_ids)["views"]
-        return view_list(views), views, note_out, status, name_out
+        editable = store.can_write_notes(dataset_ids, owner)
+        if not editable and not status and dataset_ids:
+            status = store.READ_ONLY
+        views = store.notes(dataset_ids, owner)["views"]
+        return (view_list(views, editable=editable), views, note_out, status, name_out,
+                not editable, not editable, not editable)
 
     app.clientside_callback(
         ClientsideFunction("rocDash", "openView"),

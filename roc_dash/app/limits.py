@@ -149,7 +149,8 @@ def excerpt(value, n: int = 40, *, quote: bool = True) -> str:
 
 
 class _Watchdog:
-    """One daemon thread per process that cuts off bodies arriving too slowly."""
+    """A daemon thread per process that cuts off bodies arriving too slowly; it runs while
+    there are bodies being read and stops when there are none."""
 
     def __init__(self) -> None:
         self._bodies: weakref.WeakSet[GuardedInput] = weakref.WeakSet()
@@ -160,10 +161,10 @@ class _Watchdog:
     def watch(self, body: GuardedInput) -> None:
         with self._lock:
             self._bodies.add(body)
-            if self._thread is None or not self._thread.is_alive() or self._pid != os.getpid():
+            if self._thread is None or self._pid != os.getpid():  # (a fork has no thread)
                 self._pid = os.getpid()
                 self._thread = threading.Thread(target=self._run, name="roc-dash-watchdog",
-                                                 daemon=True)
+                                                daemon=True)
                 self._thread.start()
 
     def forget(self, body: GuardedInput) -> None:
@@ -176,6 +177,9 @@ class _Watchdog:
             now = time.monotonic()
             with self._lock:
                 bodies = list(self._bodies)
+                if not bodies:
+                    self._thread = None
+                    return
             for body in bodies:
                 if body.overdue(now):
                     body.abort()

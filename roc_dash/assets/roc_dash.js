@@ -457,6 +457,29 @@
         });
     }
 
+    /* This browser's own key (random, made once, kept in localStorage): sent with every
+     * request as X-Roc-Dash-Owner, it makes this browser the owner of what it uploads
+     * (without sign-in): only the owner's × deletes a dataset or changes its note. */
+    var OWNER_HEADER = "X-Roc-Dash-Owner";
+    var ownerKey = (function () {
+        var key = null;
+        try { key = window.localStorage.getItem("roc-dash-owner"); } catch (err) { key = null; }
+        if (!key || !/^[A-Za-z0-9_-]{20,64}$/.test(key)) {
+            var bytes = new Uint8Array(24);
+            window.crypto.getRandomValues(bytes);
+            key = btoa(String.fromCharCode.apply(null, bytes))
+                .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+            try { window.localStorage.setItem("roc-dash-owner", key); } catch (err) { /* this page only */ }
+        }
+        return key;
+    }());
+
+    function withOwner(init) {
+        var headers = new Headers((init && init.headers) || {});
+        headers.set(OWNER_HEADER, ownerKey);
+        return Object.assign({}, init || {}, {headers: headers});
+    }
+
     (function wrapFetch() {
         if (!window.fetch || window.fetch._rocDash) { return; }
         var plain = window.fetch;
@@ -465,6 +488,7 @@
             if (url.indexOf("_dash-update-component") === -1) {
                 return plain.apply(this, arguments);
             }
+            init = withOwner(init);
             var attempt = 0, busy = 0;
             function again() {
                 attempt += 1;
@@ -553,6 +577,7 @@
             xhr.open("POST", "upload?batch=" + drop.batch + "&index=" + i + "&name=" +
                      encodeURIComponent(file.name));
             xhr.setRequestHeader("Content-Type", "application/octet-stream");
+            xhr.setRequestHeader(OWNER_HEADER, ownerKey);
             xhr.upload.onprogress = function (e) {
                 var f = (done + e.loaded) / total;
                 showProgress(f, "Uploading " + file.name + ": " + Math.round(100 * f) + "%");
@@ -610,6 +635,7 @@
         if (drop.xhr) { drop.xhr.abort(); }
         var xhr = new XMLHttpRequest();
         xhr.open("DELETE", "upload?batch=" + drop.batch);
+        xhr.setRequestHeader(OWNER_HEADER, ownerKey);
         xhr.send();
         current = null;
         showProgress(null);

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.dash_requests import callback_body, callback_specs
+
 ROOT = Path(__file__).resolve().parents[2]
 #: The most resident memory any worker may reach during these probes (its peak, VmHWM).
 WORKER_BUDGET_MB = 1024
@@ -64,37 +66,16 @@ def status_kb(pid: int, key: str) -> int:
     return 0
 
 
-def callback_specs() -> dict:
-    """Each callback's request skeleton, from the app's own callback map."""
+def specs() -> dict:
+    """Each callback's request skeleton, from the app's own callback map (built once)."""
     global _SPECS
     if _SPECS is None:
         from roc_dash.app import create_app
 
         # the session's data folder (tests/conftest.py points it into pytest's basetemp)
-        app = create_app(data_dir=Path(os.environ["ROC_DASH_DATA_DIR"]) / "specs")
-        specs = {}
-        for key, cb in app.callback_map.items():
-            outs = key.strip(".").split("...") if key.startswith("..") else [key]
-            outputs = [{"id": o.rsplit(".", 1)[0], "property": o.rsplit(".", 1)[1]}
-                       for o in outs]
-            specs[key] = {"output": key,
-                          "outputs": outputs if key.startswith("..") else outputs[0],
-                          "inputs": cb["inputs"], "state": cb["state"]}
-        _SPECS = specs
+        _SPECS = callback_specs(create_app(
+            data_dir=Path(os.environ["ROC_DASH_DATA_DIR"]) / "specs"))
     return _SPECS
-
-
-def callback_body(first_output: str, values: dict, changed: list[str]) -> dict:
-    spec = next(s for k, s in callback_specs().items() if first_output in k.split("...")[0])
-
-    def filled(items):
-        return [dict(item, value=values.get(f"{item['id']}.{item['property']}"))
-                if not isinstance(item["id"], dict) else dict(item, value=None)
-                for item in items]
-
-    return {"output": spec["output"], "outputs": spec["outputs"],
-            "inputs": filled(spec["inputs"]), "state": filled(spec["state"]),
-            "changedPropIds": changed}
 
 
 @dataclass
@@ -152,7 +133,7 @@ class Server:
 
     def callback(self, first_output: str, values: dict, changed: list[str],
                  headers: dict | None = None) -> Reply:
-        body = json.dumps(callback_body(first_output, values, changed)).encode()
+        body = json.dumps(callback_body(specs(), first_output, values, changed)).encode()
         return self.request("POST", "/_dash-update-component", body,
                             {"Content-Type": "application/json", **(headers or {})})
 
@@ -321,6 +302,90 @@ def open_server(tmp_path_factory):
     server = start_server(root / "data", root / "gunicorn.log",
                           ROC_DASH_BODY_TIMEOUT=3, ROC_DASH_UPLOAD_TIMEOUT=4,
                           ROC_DASH_MAX_UPLOAD_MB=20)
+    try:
+        yield server
+    finally:
+        stop_server(server)
+
+
+class Page:
+    """One person's page on the server: their headers (the browser's key, or what a sign-in
+    proxy adds), the datasets on their page; callbacks as the page sends them, retried after
+    503 + Retry-After as the page does."""
+
+    def __init__(self, server: Server, key: str | None = None, headers: dict | None = None):
+        from roc_dash.app.auth import OWNER_HEADER
+
+        self.server = server
+        self.headers = dict(headers or {})
+        if key is not None:
+            self.headers[OWNER_HEADER] = key
+        self.datasets = ["demo"]
+
+    def call(self, first_output: str, values: dict, changed: list[str], deadline: float = 60
+             ) -> Reply:
+        t0 = time.monotonic()
+        while True:
+            reply = self.server.callback(first_output, values, changed, self.headers)
+            if reply.status != 503 or time.monotonic() - t0 > deadline:
+                return reply
+            time.sleep(float(reply.headers.get("Retry-After", 1)))
+
+    def response(self, first_output: str, values: dict, changed: list[str]) -> dict:
+        reply = self.call(first_output, values, changed)
+        assert reply.status in (200, 204), (reply.status, reply.body[:300])
+        return reply.json()["response"] if reply.status == 200 else {}
+
+    def upload(self, name: str, data: bytes) -> dict:
+        """Send a file as the page does (POST /upload, then the callback that reads it);
+        return the callback's response (status and error boxes, the new datasets)."""
+        import secrets as _secrets
+
+        batch = _secrets.token_urlsafe(24)
+        t0 = time.monotonic()
+        while True:
+            reply = self.server.upload(batch, name, data, headers=self.headers)
+            if reply.status != 503 or time.monotonic() - t0 > 60:
+                break
+            time.sleep(float(reply.headers.get("Retry-After", 1)))
+        assert reply.status == 200, (reply.status, reply.body[:300])
+        out = self.response("datasets.data", {
+            "streamed-upload.data": {"batch": batch, "stamp": time.time()},
+            "datasets.data": self.datasets, "url.search": ""}, ["streamed-upload.data"])
+        new = out.get("datasets", {}).get("data")
+        if isinstance(new, list):
+            self.datasets = new
+        return out
+
+    def remove(self, dataset_id: str) -> None:
+        from roc_dash.app import ids
+        from tests.dash_requests import wildcard_id
+
+        out = self.response("datasets.data", {"datasets.data": self.datasets,
+                                              "remove-dataset.n_clicks": [(dataset_id, 1)]},
+                            [wildcard_id(ids.REMOVE_DATASET, dataset_id) + ".n_clicks"])
+        self.datasets = out["datasets"]["data"]
+
+    def notes(self, trigger: str = "datasets.data", **values) -> dict:
+        base = {"datasets.data": self.datasets}
+        base.update(values)
+        return self.response("view-list.children", base, [trigger])
+
+    def views(self) -> dict:
+        """The views callback for the page's datasets and all their models."""
+        return self.response("roc-graph.figure", {"datasets.data": self.datasets,
+                                                  "models.value": None},
+                             ["datasets.data"])
+
+
+@pytest.fixture(scope="module")
+def signed_in_server(tmp_path_factory):
+    """A team server behind a sign-in proxy that sets X-Forwarded-User from 127.0.0.1 (the
+    tests connect from 127.0.0.2 to be a client that reaches the app directly)."""
+    root = tmp_path_factory.mktemp("signed-in")
+    server = start_server(root / "data", root / "gunicorn.log", workers=2,
+                          ROC_DASH_USER_HEADER="X-Forwarded-User",
+                          ROC_DASH_TRUSTED_PROXIES="127.0.0.1")
     try:
         yield server
     finally:

@@ -95,7 +95,9 @@ def test_hst002_slow_clients_are_cut_off_and_others_are_served(open_server):
         assert reply.status == 408, reply
         assert "did not arrive in time" in reply.json()["error"]
         assert reply.seconds < 15
-    assert sum(r.status == 408 for r in replies) >= 4
+    # however the kernel spreads the connections over the workers, at least one worker's
+    # three reader threads took slow clients and were freed by the deadline
+    assert sum(r.status == 408 for r in replies) >= 3
 
 
 def test_hst003_unreadable_callback_bodies_get_400(open_server):
