@@ -10,7 +10,7 @@ PORT ?= 8050
 PYTEST_ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test browser-deps lint bench clean
+.PHONY: run test browser-deps java-deps lint bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -37,7 +37,16 @@ browser-deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver; \
 	fi
 
-test: $(VENV)/.installed-test browser-deps
+# Java 17+ (Debian's default-jre-headless) for the Spark engine's test (pyspark runs on a JVM).
+java-deps:
+	@if java -version 2>&1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])'; then \
+		echo "java 17+ present"; \
+	else \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq default-jre-headless; \
+	fi
+
+test: $(VENV)/.installed-test browser-deps java-deps
 	$(PY) -m pytest --headless $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-test

@@ -1,7 +1,8 @@
 """gunicorn settings for `gunicorn app:server`, configured by environment variables.
 
 HOST (0.0.0.0), PORT (8050), WEB_CONCURRENCY (workers, 3), ROC_DASH_THREADS (threads per worker, 4),
-ROC_DASH_TIMEOUT (seconds, 120). gunicorn reads this file from the working directory.
+ROC_DASH_TIMEOUT (seconds, 120), ROC_DASH_MAX_REQUESTS (a worker is replaced after about that
+many requests, 5000, with 10% jitter). gunicorn reads this file from the working directory.
 
 Two additions to the plain settings:
 
@@ -22,6 +23,10 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 threads = int(os.environ.get("ROC_DASH_THREADS", "4"))
 timeout = int(os.environ.get("ROC_DASH_TIMEOUT", "120"))
 accesslog = "-"
+# a backstop against slow growth (fragmentation, caches of libraries): each worker is replaced
+# after about this many requests (the jitter keeps workers from restarting together)
+max_requests = int(os.environ.get("ROC_DASH_MAX_REQUESTS", "5000"))
+max_requests_jitter = max(1, max_requests // 10)
 
 try:  # gunicorn writes "Server: %s" % gunicorn.http.wsgi.SERVER into every response
     import gunicorn.http.wsgi as _gunicorn_wsgi

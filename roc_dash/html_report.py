@@ -204,10 +204,12 @@ def render_html(analysis: Analysis, *, state: ReportState | None = None,
         parts.append(f"<div><h3>{html.escape(title)}</h3>" + fig.to_html(
             full_html=False, include_plotlyjs="inline" if i == 0 else False,
             config={"displaylogo": False}) + "</div>")
+    several = len({r["dataset"] for r in model_table_rows(analysis)}) > 1
     models = _table(
-        ["Model", "Rows", "Folds", "AUC", "AUC CI", "pAUC (McClish)", "Avg precision",
-         "Optimal threshold", "Expected cost"],
-        [[r["model"], r["rows"], r["folds"], _fmt(r["auc"]),
+        ["Model", *(["Dataset"] if several else []), "Rows", "Folds", "AUC", "AUC CI",
+         "pAUC (McClish)", "Avg precision", "Optimal threshold", "Expected cost"],
+        [[r["model"], *([r["dataset"]] if several else []), r["rows"], r["folds"],
+          _fmt(r["auc"]),
           f"[{_fmt(r['auc_ci_low'])}, {_fmt(r['auc_ci_high'])}]",
           _fmt(r["partial_auc_mcclish"]), _fmt(r["average_precision"]),
           format_threshold(r["optimal_threshold"]), _fmt(r["expected_cost"], 4)]

@@ -149,7 +149,7 @@ def model_table_rows(analysis: Analysis) -> list[dict]:
     for m in analysis.models:
         ci = m.auc_ci
         rows.append({
-            "model": m.name, "rows": m.n_rows, "positives": m.n_pos, "negatives": m.n_neg,
+            "model": m.name, "dataset": m.dataset or "", "rows": m.n_rows, "positives": m.n_pos, "negatives": m.n_neg,
             "folds": m.n_folds, "auc": m.auc,
             "auc_ci_low": ci.low if ci else float("nan"),
             "auc_ci_high": ci.high if ci else float("nan"),

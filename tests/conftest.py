@@ -18,6 +18,20 @@ def make_predictions(n: int = 200, *, seed: int = 0, model: str | None = None,
     return frame
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _writes_stay_in_the_session_tmp(tmp_path_factory):
+    """What falls back to a default folder (the app's data folder, per-user caches and
+    settings of Chromium, gunicorn, Spark) writes into this session's pytest temporary
+    directory, never into the real $HOME."""
+    root = tmp_path_factory.mktemp("session-home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOME", str(root))
+        mp.setenv("ROC_DASH_DATA_DIR", str(root / "roc-dash-data"))
+        mp.setenv("XDG_CACHE_HOME", str(root / ".cache"))
+        mp.setenv("XDG_CONFIG_HOME", str(root / ".config"))
+        yield root
+
+
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
     path = tmp_path / "roc-dash-data"

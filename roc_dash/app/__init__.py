@@ -46,10 +46,17 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
 
     @app.server.route("/health")
     def health():
-        """200 with the data folder's state when it is usable, else 503 (disk full, read-only)."""
+        """200 when the data folder is usable, else 503 (disk full, read-only). Only a
+        signed-in user (see :mod:`.auth`) is told more than ok / not ok (the data folder's
+        state: free disk, datasets, space used against the quota)."""
         from flask import jsonify
 
+        from .auth import current_user
+
         report = store.health()
-        return jsonify(report), 200 if report["status"] == "ok" else 503
+        code = 200 if report["status"] == "ok" else 503
+        if current_user() is None:
+            return jsonify({"status": report["status"]}), code
+        return jsonify(report), code
 
     return app

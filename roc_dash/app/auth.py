@@ -1,26 +1,42 @@
-"""Optional sign-in for teams: trust the user name a reverse proxy puts in a header.
+"""Who is asking: the signed-in user (from a trusted proxy's header), or the browser's own key.
 
-Set ``ROC_DASH_USER_HEADER`` (e.g. ``X-Forwarded-User``, as set by oauth2-proxy, an nginx
-``auth_request`` or Apache ``mod_auth_*``) and run roc-dash behind that proxy only. Then:
+**Sign-in for teams.** Set ``ROC_DASH_USER_HEADER`` (e.g. ``X-Forwarded-User``, as set by
+oauth2-proxy, an nginx ``auth_request`` or Apache ``mod_auth_*``) and run roc-dash behind that
+proxy. The header is believed only on requests whose peer address is one of
+``ROC_DASH_TRUSTED_PROXIES`` (addresses or networks, comma-separated; default the loopback
+addresses ``127.0.0.1, ::1``): from anyone else it is ignored, so a client that reaches the
+app directly cannot claim a name. Then:
 
-* a request without the header gets 401 (``/health`` stays open for the container's check);
-* each upload records its uploader as the dataset's owner;
-* only the owner's removal deletes a dataset's files; others who opened it through a shared
-  link (the explicit way to share: the link carries the dataset's unguessable id) only take it
-  off their own page.
+* a request without a (believed) user gets 401 (``/health`` stays open, saying only
+  ok / not ok);
+* each upload records its uploader as the dataset's owner.
 
-Without the variable nothing changes: whoever reaches the server may use it, as on a laptop.
+**Without sign-in** the page makes a random key once per browser (kept in its
+``localStorage``) and sends it with every request (``X-Roc-Dash-Owner``); an upload is owned
+by that key (the server keeps only its hash).
+
+Either way, an owner is the only one who can delete a dataset (others who opened it through a
+shared link, the explicit way to share, only take it off their own page) and write the note
+and saved views kept with it (others read them); see :mod:`.store`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import ipaddress
 import os
+import re
+from functools import lru_cache
 
 from flask import jsonify, request
 
-__all__ = ["user_header", "current_user", "require_user"]
+__all__ = ["OWNER_HEADER", "current_owner", "current_user", "owner_of_key", "require_user",
+           "trusted_proxies", "user_header"]
 
 _OPEN = ("/health",)
+#: The header in which the page sends its browser's key.
+OWNER_HEADER = "X-Roc-Dash-Owner"
+_KEY = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 
 
 def user_header() -> str | None:
@@ -28,8 +44,38 @@ def user_header() -> str | None:
     return name or None
 
 
+@lru_cache(maxsize=8)
+def _networks(spec: str) -> tuple:
+    out = []
+    for part in re.split(r"[,\s]+", spec.strip()):
+        if not part:
+            continue
+        try:
+            out.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            continue  # a typo trusts nobody more
+    return tuple(out)
+
+
+def trusted_proxies() -> tuple:
+    """``ROC_DASH_TRUSTED_PROXIES`` as networks (default: loopback only)."""
+    return _networks(os.environ.get("ROC_DASH_TRUSTED_PROXIES", "127.0.0.1, ::1"))
+
+
+def from_trusted_proxy() -> bool:
+    """The current request's peer is one of :func:`trusted_proxies`."""
+    try:
+        address = ipaddress.ip_address((request.remote_addr or "").split("%")[0])
+    except (ValueError, RuntimeError):
+        return False
+    if getattr(address, "ipv4_mapped", None) is not None:
+        address = address.ipv4_mapped
+    return any(address in network for network in trusted_proxies())
+
+
 def current_user() -> str | None:
-    """The signed-in user of the current request (None without sign-in or outside one)."""
+    """The signed-in user of the current request: the proxy's header, believed only from a
+    trusted proxy (None without sign-in, from anyone else, or outside a request)."""
     name = user_header()
     if name is None:
         return None
@@ -37,11 +83,30 @@ def current_user() -> str | None:
         user = request.headers.get(name, "").strip()
     except RuntimeError:  # no request context
         return None
-    return user[:200] or None
+    if not user or not from_trusted_proxy():
+        return None
+    return user[:200]
+
+
+def owner_of_key(key: str) -> str:
+    """How an owner key is stored: ``key:`` and a hash of it (never the key itself)."""
+    return "key:" + hashlib.sha256(key.encode("ascii")).hexdigest()[:32]
+
+
+def current_owner() -> str | None:
+    """Whose request this is: the signed-in user with sign-in, else the browser's key
+    (hashed); None when neither is known (such a request owns nothing)."""
+    if user_header() is not None:
+        return current_user()
+    try:
+        key = request.headers.get(OWNER_HEADER, "").strip()
+    except RuntimeError:
+        return None
+    return owner_of_key(key) if _KEY.match(key) else None
 
 
 def require_user(server) -> None:
-    """Refuse requests without the proxy's user header, when sign-in is configured."""
+    """Refuse requests without a believed user, when sign-in is configured."""
 
     @server.before_request
     def _signed_in():

@@ -32,6 +32,7 @@ from ..figures.combining import add_budget, add_logical, add_repair, superiority
 from ..figures.style import format_threshold, style_index
 from . import ids
 from .help import HELP
+from .limits import excerpt
 
 __all__ = ["combining_card", "superiority_card", "parse_budget", "combine_options", "active",
            "overlay_roc", "combine_panel", "superiority_outputs", "register_beyond"]
@@ -55,7 +56,7 @@ def combining_card():
                     html.Div(className="budget-row", children=[
                         dcc.Input(id=ids.BUDGET, type="text", inputMode="decimal", value="",
                                   debounce=True, placeholder="off", className="exact",
-                                  autoComplete="off"),
+                                  autoComplete="off", maxLength=40),
                         dcc.RadioItems(id=ids.BUDGET_UNIT, value="cases", inline=True,
                                        className="radios inline",
                                        options=[{"label": "cases", "value": "cases"},
@@ -84,7 +85,8 @@ def combining_card():
 
 def _ratio_input(input_id: str, placeholder: str):
     return dcc.Input(id=input_id, type="text", inputMode="decimal", value="", debounce=True,
-                     placeholder=placeholder, className="exact", autoComplete="off")
+                     placeholder=placeholder, className="exact", autoComplete="off",
+                     maxLength=40)
 
 
 def superiority_card(graph_config: dict):
@@ -148,9 +150,9 @@ def combine_options(budget_text, unit, repair, logic) -> tuple[dict, str]:
     budget = parse_budget(budget_text)
     message = ""
     if budget is None and isinstance(budget_text, str) and budget_text.strip():
-        message = f"{budget_text.strip()!r} is not a number: no budget drawn."
+        message = f"{excerpt(budget_text)} is not a number: no budget drawn."
     return ({"budget": budget, "unit": unit,
-             "repair": repair if isinstance(repair, str) else None,
+             "repair": repair[:1000] if isinstance(repair, str) else None,
              "logic": isinstance(logic, list) and "on" in logic}, message)
 
 
@@ -325,7 +327,7 @@ def superiority_outputs(analysis: Analysis | None, model_a, model_b, low, mode, 
     for key, text in (("low", low), ("mode", mode), ("high", high)):
         v = parse_budget(text)
         if isinstance(text, str) and text.strip() and v is None:
-            return no_update, f"{text.strip()!r} is not a number."
+            return no_update, f"{excerpt(text)} is not a number."
         values[key] = v
     try:
         view = superiority_view(analysis, model_a, model_b, **values)

@@ -45,12 +45,12 @@ from ..core.operating import (
 )
 from ..exports import csv_safe
 from ..figures import cost_figure, pr_figure, roc_figure
-from ..figures.roc import iso_line_endpoints
+from ..figures.roc import RING_NAME, iso_line_endpoints
 from ..figures.threshold import threshold_figure
 from ..io import InputError, ReadOptions, load_predictions
 from ..io.combine import combine_datasets, distinct_model_names
 from . import beyond, ids, kinds_ui
-from .auth import current_user
+from .auth import current_owner
 from .cache import SharedCache
 from .components import (
     banner,
@@ -71,12 +71,14 @@ from .controls import (
     control_outputs,
     parse_query,
 )
+from .limits import excerpt, heavy_parse
 from .store import (
     DEMO_ID,
     EXAMPLES,
     DatasetInfo,
     DatasetNotFound,
     DatasetStore,
+    NotAllowed,
     StorageFull,
     clean_ids,
     content_digest,
@@ -162,7 +164,7 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     try:
         result = load_predictions([(n, d) for n, d, _ in fresh], options=options)
         info = store.put(result.table, files=[n for n, _, _ in fresh], notes=result.notes,
-                         digests=[d for _, _, d in fresh], owner=current_user(),
+                         digests=[d for _, _, d in fresh], owner=current_owner(),
                          kind=result.kind)
     except InputError as exc:
         pending = store.put_pending(sources)
@@ -182,24 +184,56 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     status = [f"Loaded {info.label}: {info.n_rows:,} rows, model(s) {', '.join(info.models)}."]
     status.extend(kinds_ui.kind_status(info))
     if replaced_demo:
-        status.append("It replaces the demo data (“Load the demo data” brings it back)."
-                      if dataset_ids == [DEMO_ID] else
-                      "It replaces the example data (the links below the list bring it back).")
+        status.append("It replaces the demo data (“Load the demo data” adds it again, beside "
+                      "your uploads)." if dataset_ids == [DEMO_ID] else
+                      "It replaces the example data (the links below the list load it again).")
     for name, other in already:
         status.append(f"{name} is already loaded (as {other.label}) and was not added again.")
     for name, first in twins:
         status.append(f"{name}: dropped, identical to {first} (the same predictions would "
                       "have been counted twice).")
     status.extend(info.notes)
-    all_infos, _ = loaded_infos(store, new_ids)
-    labels = dataset_labels(all_infos)
-    shown = distinct_model_names([(lab, i.models) for lab, i in zip(labels, all_infos,
-                                                                     strict=True)])[-1]
-    for original, name in shown.items():
-        if original != name:
-            status.append(f"Model {original!r} is shown as {name!r}: another loaded dataset "
-                          "has a model of that name (datasets are never merged).")
+    status.extend(tag_note(store, new_ids))
     return UploadOutcome(new_ids, " ".join(status), "", None)
+
+
+def tag_note(store: DatasetStore, dataset_ids) -> list[str]:
+    """With more than one dataset: how the models are now named (each carries its dataset's
+    name, see :func:`roc_dash.io.combine.distinct_model_names`), the newest dataset's first."""
+    infos, _ = loaded_infos(store, dataset_ids)
+    if len(infos) < 2:
+        return []
+    labels = dataset_labels(infos)
+    mappings = distinct_model_names([(lab, i.models) for lab, i in zip(labels, infos,
+                                                                       strict=True)])
+    shown = [n for m in mappings[::-1] for o, n in m.items()]
+    kept = list(dict.fromkeys(o for m in mappings for o, n in m.items() if o == n))
+    examples = ", ".join(repr(n) for n in shown[:4]) + (", …" if len(shown) > 4 else "")
+    words = [f"With {len(infos)} datasets loaded, every model is shown with its dataset "
+             f"(datasets are never merged): {examples}."]
+    if len(kept) == 1:
+        words.append(f"({kept[0]!r} keeps its name: the name of its file.)")
+    elif kept:
+        words.append(f"({', '.join(repr(o) for o in kept[:3])} keep their names: the names "
+                     "of their files.)")
+    return words
+
+
+def demo_status(store: DatasetStore, dataset_ids, source=None, state=None) -> str:
+    """What "Load the demo data" did: loaded it, or added it beside the datasets already
+    loaded (never replacing them), how its models are named then and how to remove it."""
+    current = clean_ids(dataset_ids)
+    infos, _ = loaded_infos(store, current)
+    if not infos:
+        return "Loaded the demo data."
+    labels = ", ".join(dataset_labels(infos))
+    new_ids = current + [DEMO_ID]
+    words = [f"Added the demo data beside {labels} (nothing was replaced): its four models "
+             "join the views, the joint hull and the optimum. To go back, remove it with "
+             "its × in the list above."]
+    words.extend(tag_note(store, new_ids))
+    note = prior_note(store, new_ids, source, state) if state is not None else ""
+    return " ".join(words + ([note] if note else []))
 
 
 def upload_with_label(store: DatasetStore, sources, dataset_ids, positive) -> UploadOutcome:
@@ -216,7 +250,7 @@ def upload_with_label(store: DatasetStore, sources, dataset_ids, positive) -> Up
         return out  # its message names the box's value
     if out.pending:
         store.drop_pending(out.pending)
-    note = (f"(The Positive label {positive.strip()!r} does not apply to these files; their "
+    note = (f"(The Positive label {excerpt(positive)} does not apply to these files; their "
             "labels were read as usual.)")
     return dataclasses.replace(plain, status=f"{plain.status} {note}")
 
@@ -333,6 +367,49 @@ def data_prior(store: DatasetStore, dataset_ids, source, reference=None) -> floa
     return None
 
 
+def prior_source(dataset_ids, source, search=None) -> str | None:
+    """The dataset whose prevalence "Use the data's prevalence" takes: the one chosen so far
+    while it is loaded (a dataset added later never changes the prior by itself; the status
+    says what it would give, see :func:`prior_note`), else the link's (``psrc=``), else the
+    last dataset loaded."""
+    ids_ = clean_ids(dataset_ids)
+    if source in ids_:
+        return source
+    linked = parse_query(search).get("prior_source")
+    if linked in ids_:
+        return linked
+    return ids_[-1] if ids_ else None
+
+
+def prior_note(store: DatasetStore, dataset_ids, source, state) -> str:
+    """For the status line after a dataset was added beside others: the deployment prior
+    stays as it was, what the new dataset's prevalence would give and how to switch to it."""
+    ids_ = clean_ids(dataset_ids)
+    if len(ids_) < 2:
+        return ""
+    s = ControlState.from_store(state)
+    infos, _ = loaded_infos(store, ids_)
+    labels = dict(zip([i.id for i in infos], dataset_labels(infos), strict=True))
+    new = ids_[-1]
+    try:
+        p_new = prevalence(kinds_ui.apply_reference(store.get(new), s.reference_class))
+    except DatasetNotFound:
+        return ""
+    from .controls import display
+
+    other = (f"{labels.get(new, 'the new dataset')}'s prevalence would give "
+             f"p(+) = {display(p_new)}")
+    if s.prior_mode == "manual":
+        return (f"The deployment prior stays p(+) = {display(s.prior)} (typed); {other}: "
+                "press “Use the data's prevalence” and choose it in the list beside it to "
+                "switch.")
+    if source not in ids_ or source == new:
+        return ""
+    return (f"The deployment prior stays p(+) = {display(s.prior)}, the prevalence of "
+            f"{labels.get(source, 'the first dataset')}; {other}: choose it under “Use the "
+            "data's prevalence … of” to switch.")
+
+
 # -- controls -----------------------------------------------------------------------------
 def economics_from_state(state) -> Economics:
     """Costs, benefits, unit and volume from the exact-conditions store."""
@@ -390,6 +467,9 @@ def viz_data(analysis: Analysis | None, figures=(), key: str = "") -> dict | Non
         "optimum_trace": [next((k for k, t in enumerate(f.data)
                                 if t.name in ("optimal operating point", "optimum at PC(+)", "optimum")),
                                None) for f in figures],
+        # the ring around the optimal vertex (a trace of the ROC view, see figures.roc)
+        "ring_trace": next((k for k, t in enumerate(figures[0].data) if t.name == RING_NAME),
+                           None) if figures else None,
     }
 
 
@@ -498,7 +578,7 @@ def kinds_table(cache: AnalysisCache, dataset_ids, analysis: Analysis, colors, k
     extras = kinds_ui.table_extras(
         analysis, kinds_ui.multiclass_results(cache, dataset_ids, names, kinds),
         kinds_ui.soft_results(cache, dataset_ids, names, kinds, analysis.conditions.level))
-    return model_table(analysis, colors, extras)
+    return model_table(analysis, colors, extras, datasets=len(clean_ids(dataset_ids)) > 1)
 
 
 def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_model=None,
@@ -570,7 +650,10 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     except AnalysisTimeout:
         return None  # a full render says why
     index = viz.get("optimum_trace") if isinstance(viz, dict) else None
+    ring_index = viz.get("ring_trace") if isinstance(viz, dict) else None
     if analysis is None or not isinstance(index, list) or len(index) != 3 or None in index:
+        return None
+    if not det and not isinstance(ring_index, int):
         return None
     c = analysis.conditions
     title = conditions_text(c)
@@ -582,7 +665,7 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
         for k, v in line.items():
             roc["layout"]["shapes"][0][k] = v
         for k, v in ring.items():
-            roc["layout"]["shapes"][1][k] = v
+            roc["data"][ring_index][k] = v
         roc["layout"]["meta"]["slope"] = c.slope
     roc["layout"]["meta"]["conditions"] = title
     roc["layout"]["editrevision"] = uuid.uuid4().hex[:8]
@@ -610,7 +693,7 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     optimum = operating_point(analysis)
     slope_text = slope_words(c)
     new_viz = {**viz, **{k: v for k, v in viz_data(analysis).items()
-                         if k not in ("key", "optimum_trace")}}
+                         if k not in ("key", "optimum_trace", "ring_trace")}}
     if prior_changed:
         new_viz["optimum_trace"] = [index[0], viz_data(analysis, (pr,))["optimum_trace"][0],
                                     index[2]]
@@ -863,9 +946,18 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.URL, "search"),
         State(ids.DATASETS, "data"),
         State(ids.PENDING, "data"),
+        State(ids.PRIOR_SOURCE, "value"),
+        State(ids.CONDITIONS, "data"),
     )
     def update_datasets(streamed, _remove_clicks, positive, _demo, search, dataset_ids,
-                        pending):
+                        pending, source, state):
+        def noted(out: UploadOutcome):
+            """The outcome with the prior note when the upload added a dataset."""
+            if not isinstance(out.dataset_ids, list):
+                return out.dataset_ids, out.status, out.error, out.pending
+            note = prior_note(store, out.dataset_ids, source, state)
+            return (out.dataset_ids, f"{out.status} {note}".strip(), out.error, out.pending)
+
         trigger = ctx.triggered_id
         fired = {t["prop_id"] for t in ctx.triggered}
         if trigger is None or f"{ids.URL}.search" in fired:  # opening a link: its datasets
@@ -878,33 +970,40 @@ def register_callbacks(app, store: DatasetStore) -> None:
                 raise PreventUpdate
             removed = trigger.get("index")
             if removed in clean_ids(dataset_ids):
-                # removing a dataset deletes its files (with sign-in: the owner's removal)
-                store.delete(removed, user=current_user())
+                # the owner's removal deletes its files; anyone else's only takes it off
+                # their page (a link grants viewing, never deletion)
+                owner = current_owner()
+                if owner is not None:
+                    store.delete(removed, user=owner)
             return remove_dataset(dataset_ids, removed), "", "", no_update
         if trigger == ids.LOAD_DEMO:
             current = clean_ids(dataset_ids)
             if DEMO_ID in current:
                 return no_update, "The demo data is already loaded.", "", no_update
-            return current + [DEMO_ID], "Loaded the demo data.", "", no_update
+            return (current + [DEMO_ID], demo_status(store, current, source, state), "",
+                    no_update)
         if trigger == ids.POSITIVE_LABEL:  # re-read the upload that was just rejected
-            sources = store.get_pending(pending) if pending else None
-            if not sources:
+            if not pending:
                 raise PreventUpdate
-            out = apply_upload(store, sources, dataset_ids, positive)
-            store.drop_pending(pending)  # a new token is kept if it failed again
-            return out.dataset_ids, out.status, out.error, out.pending
+            with heavy_parse():  # one per worker; else 503 and the page retries
+                sources = store.get_pending(pending)
+                if not sources:
+                    raise PreventUpdate
+                out = apply_upload(store, sources, dataset_ids, positive)
+                store.drop_pending(pending)  # a new token is kept if it failed again
+            return noted(out)
         # files streamed to /upload by the page (see upload_route.py)
         if not isinstance(streamed, dict):
             raise PreventUpdate
-        sources = take_batch(store, (streamed or {}).get("batch")
-                             if isinstance(streamed, dict) else None)
-        if not sources:
-            return (no_update, "", "The upload did not reach the server completely; please "
-                    "try again. Nothing was changed.", no_update)
-        out = upload_with_label(store, sources, dataset_ids, positive)
+        with heavy_parse():  # one per worker; else 503 and the page retries
+            sources = take_batch(store, streamed.get("batch"))
+            if not sources:
+                return (no_update, "", "The upload did not reach the server completely; "
+                        "please try again. Nothing was changed.", no_update)
+            out = upload_with_label(store, sources, dataset_ids, positive)
         if pending:
             store.drop_pending(pending)
-        return out.dataset_ids, out.status, out.error, out.pending
+        return noted(out)
 
     @app.callback(
         Output(ids.DATASET_LIST, "children"),
@@ -920,9 +1019,8 @@ def register_callbacks(app, store: DatasetStore) -> None:
         State(ids.MODELS, "options"),
         State(ids.URL, "search"),
         State(ids.PRIOR_SOURCE, "value"),
-        State(ids.PRIOR_SOURCE, "options"),
     )
-    def update_models(dataset_ids, selected, old_options, search, source, old_sources):
+    def update_models(dataset_ids, selected, old_options, search, source):
         infos, missing = loaded_infos(store, dataset_ids)
         names = model_names(cache, [i.id for i in infos])
         old = {o.get("value") for o in old_options or [] if isinstance(o, dict)}
@@ -937,13 +1035,10 @@ def register_callbacks(app, store: DatasetStore) -> None:
         labels = dataset_labels(infos)
         sources = [{"label": f"{lab} ({prevalence(store.get(i.id)):.4g})", "value": i.id}
                    for lab, i in zip(labels, infos, strict=True)]
-        ids_ = [i.id for i in infos]
-        known = {o.get("value") for o in old_sources or [] if isinstance(o, dict)}
-        if ids_ and (source not in ids_ or ids_[-1] not in known):
-            source = ids_[-1]  # a new dataset: its own prevalence (the choice is shown)
+        source = prior_source([i.id for i in infos], source, search)
         style = {"display": "flex"} if len(infos) > 1 else {"display": "none"}
         plain = [{"label": n, "value": n} for n in names]
-        return (dataset_list(infos, labels, missing), options, value, plain, sources, source,
+        return (dataset_list(infos, labels, missing, current_owner()), options, value, plain, sources, source,
                 style, plain)
 
     @app.callback(
@@ -1194,7 +1289,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         pins = pinned_points(analysis, clean_pins(pinned))
         # the summary sentence as the strip shows it (uncertainty, sensitivity included)
         strip, _ = decision_views(analysis, pins, economics_from_state(state))
-        notes = store.notes(dataset_ids)
+        notes = store.notes(dataset_ids, owner=current_owner())
         link = href if isinstance(href, str) else None
         base = urlsplit(link) if link else None
         views = tuple(
@@ -1217,6 +1312,9 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Output(ids.NOTE, "value"),
         Output(ids.NOTE_STATUS, "children"),
         Output(ids.VIEW_NAME, "value"),
+        Output(ids.NOTE, "readOnly"),
+        Output(ids.VIEW_NAME, "disabled"),
+        Output(ids.SAVE_VIEW, "disabled"),
         Input(ids.DATASETS, "data"),
         Input(ids.SAVE_VIEW, "n_clicks"),
         Input(ids.VIEW_NAME, "n_submit"),
@@ -1232,28 +1330,40 @@ def register_callbacks(app, store: DatasetStore) -> None:
         query = query if isinstance(query, str) else search
         trigger = ctx.triggered_id
         dataset_ids = clean_ids(dataset_ids)
+        owner = current_owner()
         status, name_out, note_out = "", no_update, no_update
         try:
             if trigger in (ids.SAVE_VIEW, ids.VIEW_NAME):
                 if not (name or "").strip():
                     raise PreventUpdate
-                store.save_view(dataset_ids, name, query if isinstance(query, str) else "")
-                status, name_out = f"Saved the view “{name.strip()}”.", ""
+                views = store.save_view(dataset_ids, name,
+                                        query if isinstance(query, str) else "", owner=owner)
+                status, name_out = f"Saved the view “{views[-1]['name']}”.", ""
             elif trigger == ids.NOTE:
-                kept = store.save_note(dataset_ids, note)
+                kept = store.save_note(dataset_ids, note, owner=owner)
                 status = "Note saved." if kept == (note or "") else \
                     f"Note saved (cut to {store.MAX_NOTE:,} characters)."
             elif isinstance(trigger, dict) and trigger.get("type") == ids.DELETE_VIEW:
                 if not any(t["value"] for t in ctx.triggered):
                     raise PreventUpdate
-                store.delete_view(dataset_ids, trigger.get("index"))
+                store.delete_view(dataset_ids, trigger.get("index"), owner=owner)
                 status = "View deleted."
             else:  # other datasets: their note
-                note_out = store.notes(dataset_ids)["note"]
-        except (OSError, ValueError, DatasetNotFound) as exc:
+                note_out = store.notes(dataset_ids, owner)["note"]
+        except NotAllowed as exc:
+            status = str(exc)
+            note_out = store.notes(dataset_ids, owner)["note"]  # theirs stays as it was
+        except DatasetNotFound:
+            status = ("Could not save: notes are kept only with datasets this server holds "
+                      "(load or upload one first).")
+        except (OSError, ValueError) as exc:
             status = f"Could not save: {exc}."
-        views = store.notes(dataset_ids)["views"]
-        return view_list(views), views, note_out, status, name_out
+        editable = store.can_write_notes(dataset_ids, owner)
+        if not editable and not status and dataset_ids:
+            status = store.READ_ONLY
+        views = store.notes(dataset_ids, owner)["views"]
+        return (view_list(views, editable=editable), views, note_out, status, name_out,
+                not editable, not editable, not editable)
 
     app.clientside_callback(
         ClientsideFunction("rocDash", "openView"),
@@ -1330,6 +1440,7 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.DATASETS, "data"),
         Input(ids.ROC_TIES, "value"),
         Input(ids.PR_MODE, "value"),
+        Input(ids.PRIOR_SOURCE, "value"),
         prevent_initial_call=True,
     )
     # a click pins only when it is not the first click of a double click (which resets the

@@ -18,15 +18,21 @@ from .store import DatasetInfo
 DEMO_TEXT = "Demo: diabetes progression, 4 models × 10 folds"
 
 
-def dataset_list(infos: list[DatasetInfo], labels: list[str], missing: list[str]):
+def dataset_list(infos: list[DatasetInfo], labels: list[str], missing: list[str],
+                 owner: str | None = None):
+    """The loaded datasets, each with its × (which deletes a dataset for its owner only:
+    for anyone else it takes the dataset off their page)."""
     items = []
     for info, label in zip(infos, labels, strict=True):
         shown = DEMO_TEXT if info.id == "demo" else label
+        mine = owner is not None and info.owner == owner
+        title = ("Remove this dataset (deletes it from the server)" if mine else
+                 "Remove this dataset from this page (only its uploader can delete it)")
         items.append(html.Li(className="dataset", children=[
             html.Div([
                 html.Span(shown, className="dataset-files"),
                 html.Button("×", id={"type": ids.REMOVE_DATASET, "index": info.id},
-                            className="remove", title="Remove this dataset", n_clicks=0,
+                            className="remove", title=title, n_clicks=0,
                             **{"aria-label": f"Remove {shown}"}),
             ], className="dataset-head"),
             html.Div(f"{info.n_rows:,} rows · {', '.join(info.models)}", className="dataset-meta"),
@@ -213,14 +219,15 @@ def _confusion(title, tp, fp, fn, tn, fmt):
 
 
 def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
-                extras: dict | None = None):
+                extras: dict | None = None, *, datasets: bool = False):
     """The model table; ``extras`` adds columns (``{"columns": [(header, help key)],
-    "cells": {model: [text, ...]}}``, see :func:`.kinds_ui.table_extras`)."""
+    "cells": {model: [text, ...]}}``, see :func:`.kinds_ui.table_extras`); ``datasets``
+    adds the Dataset column (more than one dataset loaded)."""
     if analysis is None or not analysis.models:
         return html.P("No models.", className="hint")
     c = analysis.conditions
     level = analysis.models[0].auc_ci.level if analysis.models[0].auc_ci else c.level
-    head = [("Model", "model"), ("Rows", "rows"), ("Folds", "folds"),
+    head = [("Model", "model"), *([("Dataset", "dataset")] if datasets else []), ("Rows", "rows"), ("Folds", "folds"),
             (f"AUC [{level:.0%} CI]", "auc"), (f"pAUC FPR≤{c.fpr_max:g} (McClish)", "pauc"),
             ("Avg precision (test prevalence)", "ap"), ("Optimal threshold", "threshold"),
             ("Expected cost", "expected_cost"), ("Owns the hull for slopes", "slope_ranges")]
@@ -229,7 +236,9 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
         ci = "" if math.isnan(r["auc_ci_low"]) else f" [{r['auc_ci_low']:.3f}, {r['auc_ci_high']:.3f}]"
         k = (colors or {}).get(r["model"])
         body.append(html.Tr([
-            html.Td([swatch(k), r["model"]] if k is not None else r["model"]), html.Td(f"{r['rows']:,}", className="num"),
+            html.Td([swatch(k), r["model"]] if k is not None else r["model"]),
+            *([html.Td(r["dataset"], className="dataset-cell")] if datasets else []),
+            html.Td(f"{r['rows']:,}", className="num"),
             html.Td(str(r["folds"]), className="num"),
             html.Td(f"{r['auc']:.3f}{ci}", className="num auc"),
             html.Td(_fmt(r["partial_auc_mcclish"]), className="num"),
@@ -261,16 +270,16 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
     return parts
 
 
-def view_list(views: list[dict]):
-    """Saved views: open one (its link) or delete it."""
+def view_list(views: list[dict], *, editable: bool = True):
+    """Saved views: open one (its link) or, for whoever may change them, delete it."""
     if not views:
         return [html.Li("No saved view yet.", className="hint")]
     return [html.Li(className="view", children=[
         html.Button(v["name"], id={"type": ids.OPEN_VIEW, "index": v["name"]}, n_clicks=0,
                     className="link-button", title="Open this view"),
-        html.Button("×", id={"type": ids.DELETE_VIEW, "index": v["name"]}, n_clicks=0,
-                    className="remove", title=f"Delete the view {v['name']}",
-                    **{"aria-label": f"Delete the view {v['name']}"}),
+        *([html.Button("×", id={"type": ids.DELETE_VIEW, "index": v["name"]}, n_clicks=0,
+                       className="remove", title=f"Delete the view {v['name']}",
+                       **{"aria-label": f"Delete the view {v['name']}"})] if editable else []),
     ]) for v in views]
 
 

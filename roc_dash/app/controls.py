@@ -22,6 +22,7 @@ from urllib.parse import parse_qs
 
 from . import ids
 from .layout import COST_MAX, COST_MIN, PRIOR_MAX, PRIOR_MIN, cost_to_slider, slider_to_cost
+from .limits import excerpt
 
 #: Costs typed in a box may go beyond the sliders' range, up to these bounds.
 COST_LIMITS = (1e-6, 1e6)
@@ -111,7 +112,7 @@ def parse_cost(text, current: float, what: str) -> tuple[float, str]:
     v = _number(text)
     lo, hi = COST_LIMITS
     if v is None:
-        return current, (f"{what}: {str(text)!r} is not a number; kept {display(current)}."
+        return current, (f"{what}: {excerpt(text)} is not a number; kept {display(current)}."
                          if str(text or "").strip() else
                          f"{what}: empty; kept {display(current)}.")
     if v <= 0:
@@ -128,7 +129,7 @@ def parse_prior(text, current: float) -> tuple[float, str]:
     v = _number(text)
     what = "Deployment prior p(+)"
     if v is None:
-        return current, (f"{what}: {str(text)!r} is not a number; kept {display(current)}."
+        return current, (f"{what}: {excerpt(text)} is not a number; kept {display(current)}."
                          if str(text or "").strip() else
                          f"{what}: empty; kept {display(current)}.")
     if not PRIOR_MIN <= v <= PRIOR_MAX:
@@ -144,7 +145,7 @@ def parse_benefit(text, current: float, what: str) -> tuple[float, str]:
         return 0.0, ""
     v = _number(text)
     if v is None:
-        return current, f"{what}: {str(text)!r} is not a number; kept {display(current)}."
+        return current, f"{what}: {excerpt(text)} is not a number; kept {display(current)}."
     if v < 0:
         return current, (f"{what} cannot be negative (enter a cost as a cost instead); "
                          f"kept {display(current)}.")
@@ -159,7 +160,7 @@ def parse_population(text, current: float | None) -> tuple[float | None, str]:
         return None, ""
     v = _number(text.replace("_", "").replace(" ", "") if isinstance(text, str) else text)
     if v is None or v <= 0 or v > 1e15:
-        return current, (f"Cases per month: {str(text)!r} must be a positive number; "
+        return current, (f"Cases per month: {excerpt(text)} must be a positive number; "
                          f"kept {'none' if current is None else display(current)}.")
     return v, ""
 
@@ -183,14 +184,14 @@ def clamp_samples(value, previous: int = 51) -> tuple[int, str]:
     lo, hi = SAMPLES_LIMITS
     v = _number(value)
     if v is None:
-        what = "an empty box" if value is None or not str(value).strip() else repr(str(value))
+        what = "an empty box" if value is None or not str(value).strip() else excerpt(value)
         return previous, f"Samples: {what} is not a number; kept {previous}."
     n = int(math.floor(v + 0.5)) if abs(v) < 1e12 else (hi if v > 0 else lo)
     if n < lo or n > hi:
         clamped = min(max(n, lo), hi)
-        return clamped, f"Samples must lie between {lo} and {hi}; {value} was set to {clamped}."
+        return clamped, f"Samples must lie between {lo} and {hi}; {excerpt(value, quote=False)} was set to {clamped}."
     if n != v:
-        return n, f"Samples must be a whole number; {value} was set to {n}."
+        return n, f"Samples must be a whole number; {excerpt(value, quote=False)} was set to {n}."
     return n, ""
 
 
@@ -421,6 +422,8 @@ def parse_query(search: str | None) -> dict:
         out["models"] = [m for m in q["models"].split("|") if m][:200]
     if "data" in q:
         out["data"] = clean_ids(q["data"].split(","))
+    if "psrc" in q:  # whose prevalence "Use the data's prevalence" takes
+        out["prior_source"] = (clean_ids([q["psrc"]]) or [None])[0]
     pins = []
     for raw in full.get("pin", [])[:3]:  # "A:model|threshold" (or the older "model|threshold")
         label, model = "", raw

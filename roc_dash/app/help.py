@@ -96,7 +96,8 @@ HELP = {
                    "pins and their comparison, the decision summary, the note and the saved "
                    "views.",
     "demo": "Load the demo predictions: four models on the diabetes data (Efron et al. "
-            "2004), ten cross-validation folds.",
+            "2004), ten cross-validation folds. After an upload it is added beside it "
+            "(nothing is replaced); its × in the list removes it.",
     "pin": "Pin this model at this threshold (A, B or C; a fourth pin replaces the oldest). "
            "Clicking a point in any view pins it too.",
     "pin_threshold": "A score cut-off of the chosen model: cases scoring at least this are "
@@ -116,10 +117,13 @@ HELP = {
     "rows": "Number of scored rows (test cases) of this model, over all folds.",
     "folds": "Number of folds (test sets) of this model; with more than one, the curves can "
              "be averaged and intervals come from the spread across folds (Fawcett 2004, §6).",
-    "model": "The model's name (the model column of the predictions file).",
+    "model": "The model's name (the model column of the predictions file); with more than "
+             "one dataset loaded, followed by its dataset's name.",
+    "dataset": "The dataset (upload, one test set) the model was evaluated on.",
     "models_pair": "The two models compared.",
     "sup_pair": "The two shown models compared at every cost ratio (Fawcett 2004, §7.5.3).",
     "prior_source": "Whose prevalence \"Use the data's prevalence\" takes, when several "
-                    "datasets are loaded.",
+                    "datasets are loaded. A dataset added later does not change it; the "
+                    "link keeps it.",
     "upload_cancel": "Stop sending the files: nothing is changed.",
 }

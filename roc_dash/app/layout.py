@@ -56,7 +56,7 @@ def _slider_control(label: str, slider, input_, down: str, up: str, step_text: s
 
 def _exact_input(input_id: str, value: str):
     return dcc.Input(id=input_id, type="text", inputMode="decimal", value=value, debounce=True,
-                     className="exact", autoComplete="off")
+                     className="exact", autoComplete="off", maxLength=40)
 
 
 def _cost_control(name: str, slider_id: str, input_id: str, down: str, up: str,
@@ -111,7 +111,7 @@ def _data_panel():
         html.Div(id=ids.UPLOAD_ERROR, className="error", role="alert"),
         _labelled("Positive label (only if labels are ambiguous)",
                   dcc.Input(id=ids.POSITIVE_LABEL, type="text", placeholder="e.g. cat",
-                            debounce=True, className="text"),
+                            debounce=True, className="text", maxLength=200),
                   hint="Press Enter: a file rejected for ambiguous labels is read again.",
                   html_for=ids.POSITIVE_LABEL, help_text=HELP["positive"]),
         html.Div(id=ids.DATASET_LIST, className="dataset-list"),
@@ -164,7 +164,7 @@ def _conditions_panel():
                 html.Label("Cases per month", htmlFor=ids.POPULATION,
                            title=HELP["population"]),
                 dcc.Input(id=ids.POPULATION, type="text", inputMode="decimal", value="",
-                          debounce=True, placeholder="none", className="exact"),
+                          debounce=True, placeholder="none", className="exact", maxLength=40),
             ]),
         ]),
         html.Div(id=ids.CONTROL_MSG, className="control-message", role="status"),
@@ -190,7 +190,7 @@ def _averaging_panel():
             # a text box: a number box with step 1 hands Dash None for "7.5"
             _labelled("Samples", help_text=HELP["samples"], control=dcc.Input(
                 id=ids.SAMPLES, type="text", inputMode="numeric", value="51", debounce=True,
-                className="exact", autoComplete="off"),
+                className="exact", autoComplete="off", maxLength=12),
                       html_for=ids.SAMPLES),
         ]),
         html.Div(id=ids.SAMPLES_MSG, className="control-message", role="status"),
@@ -267,7 +267,8 @@ def _operating_card():
                      title=HELP["pin_model"], className="pin-model-box"),
             html.Div(title=HELP["pin_threshold"], className="pin-threshold-box",
                      children=dcc.Input(id=ids.PIN_THRESHOLD, type="text", inputMode="decimal",
-                                        placeholder="threshold", className="exact pin-threshold")),
+                                        placeholder="threshold", className="exact pin-threshold",
+                                        maxLength=40)),
             html.Button("Pin", id=ids.PIN_BUTTON, n_clicks=0, className="button",
                         title=HELP["pin"]),
         ]),

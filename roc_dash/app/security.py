@@ -20,7 +20,8 @@
   cache is LRU-bounded (64 MiB) and shared by a worker's threads. The ``ETag`` of a compressed
   response becomes weak, and a matching ``If-None-Match`` on a static file gets ``304``.
 * **400, not 500, for malformed callback requests**: ``TypeError``, ``ValueError``,
-  ``LookupError`` (``KeyError``, ``IndexError``) and ``AttributeError`` raised while serving
+  ``LookupError`` (``KeyError``, ``IndexError``), ``AttributeError``, ``OverflowError`` and
+  ``RecursionError`` raised while serving
   ``/_dash-update-component`` (a body that is not a JSON object, missing keys, an input of the
   wrong type reaching a callback) answer ``400`` with a short JSON message and log one warning
   line naming the exception and where it was raised, without a traceback. ``PreventUpdate``
@@ -30,6 +31,10 @@
   ``app.run`` calls) uses a Werkzeug request handler that answers ``Server: roc-dash`` instead of
   ``Werkzeug/x.y Python/x.y``. Under gunicorn the header is set by gunicorn itself; see
   ``gunicorn.conf.py``.
+
+* **Bounded bodies and clients** (:mod:`.limits`): bodies capped before they are read (413),
+  slow senders cut off (408), callback bodies checked (400), one heavy parse per worker
+  (503 with ``Retry-After``).
 
 Calling :func:`harden` twice on one server does nothing the second time.
 """
@@ -252,6 +257,8 @@ _BAD_CALLBACK_ERRORS: tuple[type[Exception], ...] = (
     ValueError,
     LookupError,
     AttributeError,
+    OverflowError,  # e.g. a number too large for a float, or int(inf)
+    RecursionError,  # a structure nested too deeply for the code reading it
 )
 
 
@@ -341,3 +348,6 @@ def harden(server: Flask, *, compress: bool = True) -> None:
         server.register_error_handler(error_type, _bad_callback)
 
     server.run = _quiet_run(server.run)  # type: ignore[method-assign]
+    from .limits import install as install_limits
+
+    install_limits(server)

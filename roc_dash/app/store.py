@@ -127,6 +127,10 @@ class DatasetNotFound(KeyError):
     """The id is unknown here (expired, deleted, or never existed)."""
 
 
+class NotAllowed(PermissionError):
+    """The request may read this but not change it (someone else's note, views, dataset)."""
+
+
 class StorageFull(OSError):
     """No room for a new dataset: the data folder's quota or the disk itself is full."""
 
@@ -170,8 +174,9 @@ class DatasetStore:
     def delete(self, dataset_id: str, *, user: str | None = None, why: str = "removed"
                ) -> bool:
         """Remove a dataset and its files (the demo is not stored and stays). With ``user``
-        given, only the dataset's owner may delete it (datasets without an owner: anyone);
-        returns whether the files were deleted."""
+        given (a request's :func:`~.auth.current_owner`), only the dataset's owner may delete
+        it (a dataset without an owner: nobody; it expires); without, the server itself
+        deletes it (expiry, quota). Returns whether the files were deleted."""
         if dataset_id in EXAMPLES or not is_dataset_id(dataset_id):
             return False
         if user is not None:
@@ -179,7 +184,7 @@ class DatasetStore:
                 owner = self.info(dataset_id).owner
             except DatasetNotFound:
                 return False
-            if owner is not None and owner != user:
+            if owner is None or owner != user:
                 return False
         self._remember_gone(dataset_id, why)
         for path in self._files(dataset_id):
@@ -419,19 +424,42 @@ class DatasetStore:
     # -- notes and saved views, kept with the datasets they are about ----------------------
     MAX_NOTE = 5000
     MAX_VIEWS = 50
+    READ_ONLY = ("Only the uploader of these datasets can change their note and saved views; "
+                 "you can read them. (Add a dataset of your own to keep notes of your own.)")
 
-    def _views_path(self, dataset_ids) -> Path | None:
+    def _views_path(self, dataset_ids, owner: str | None = None) -> Path | None:
+        """The file of the note and views of these datasets. Uploaded datasets have one,
+        shared by everyone who opens them; the bundled examples alone have one per owner
+        (nobody's note on the demo is shown to, or overwritten by, anyone else)."""
         ids_ = sorted(clean_ids(dataset_ids))
         if not ids_:
             return None
+        if all(i in EXAMPLES for i in ids_):
+            if owner is None:
+                return None
+            ids_ = [*ids_, f"#owner={owner}"]
         key = hashlib.sha256("|".join(ids_).encode()).hexdigest()[:40]
         folder = self.root / "views"
         folder.mkdir(parents=True, exist_ok=True)
         return folder / f"{key}.json"
 
-    def notes(self, dataset_ids) -> dict:
-        """``{"note": str, "views": [{"name", "query", "saved"}, ...]}`` for these datasets."""
-        path = self._views_path(dataset_ids)
+    def can_write_notes(self, dataset_ids, owner: str | None) -> bool:
+        """Whether ``owner`` may change the note and views of these datasets: every one of
+        them exists, and ``owner`` uploaded one of them (the examples alone: their own)."""
+        ids_ = clean_ids(dataset_ids)
+        if owner is None or not ids_:
+            return False
+        uploaded = [i for i in ids_ if i not in EXAMPLES]
+        try:
+            owners = {self.info(i).owner for i in uploaded}
+        except DatasetNotFound:
+            return False
+        return not uploaded or owner in owners
+
+    def notes(self, dataset_ids, owner: str | None = None) -> dict:
+        """``{"note": str, "views": [{"name", "query", "saved"}, ...]}`` for these datasets
+        (as ``owner`` sees them: the examples alone have one per owner)."""
+        path = self._views_path(dataset_ids, owner)
         empty = {"note": "", "views": []}
         if path is None or not path.exists():
             return empty
@@ -439,42 +467,53 @@ class DatasetStore:
             raw = json.loads(path.read_text())
         except (OSError, ValueError):
             return empty
+        if not isinstance(raw, dict):
+            return empty
         views = [v for v in raw.get("views", []) if isinstance(v, dict)
                  and isinstance(v.get("name"), str) and isinstance(v.get("query"), str)]
         return {"note": str(raw.get("note", ""))[: self.MAX_NOTE], "views": views}
 
-    def _write_notes(self, dataset_ids, data: dict) -> None:
-        path = self._views_path(dataset_ids)
-        if path is None:
-            raise DatasetNotFound("no dataset")
-        self._atomic_write(path, lambda p: Path(p).write_text(json.dumps(data)),
+    def _write_notes(self, dataset_ids, data: dict, owner: str | None) -> None:
+        ids_ = sorted(clean_ids(dataset_ids))
+        missing = [i for i in ids_ if i not in EXAMPLES
+                   and not (self.dir / f"{i}.json").exists()]
+        if not ids_ or missing:
+            raise DatasetNotFound("notes are kept only with datasets this server holds")
+        if not self.can_write_notes(ids_, owner):
+            raise NotAllowed(self.READ_ONLY)
+        path = self._views_path(ids_, owner)
+        private = owner if all(i in EXAMPLES for i in ids_) else None
+        record = {"ids": ids_, "owner": private, "note": data["note"], "views": data["views"]}
+        self._atomic_write(path, lambda p: Path(p).write_text(json.dumps(record)),
                            folder=path.parent)
 
-    def save_note(self, dataset_ids, text: str) -> str:
-        """Keep a free-text note with these datasets; return it as kept (bounded)."""
-        data = self.notes(dataset_ids)
+    def save_note(self, dataset_ids, text: str, *, owner: str | None = None) -> str:
+        """Keep a free-text note with these datasets; return it as kept (bounded). Raises
+        :class:`NotAllowed` unless ``owner`` may (see :meth:`can_write_notes`)."""
+        data = self.notes(dataset_ids, owner)
         data["note"] = str(text or "")[: self.MAX_NOTE]
-        self._write_notes(dataset_ids, data)
+        self._write_notes(dataset_ids, data, owner)
         return data["note"]
 
-    def save_view(self, dataset_ids, name: str, query: str) -> list[dict]:
+    def save_view(self, dataset_ids, name: str, query: str, *, owner: str | None = None
+                  ) -> list[dict]:
         """Save (or replace) a named view: the page's query string (controls and pins)."""
         import time
 
         name = " ".join(str(name or "").split())[:80]
         if not name:
             raise ValueError("a saved view needs a name")
-        data = self.notes(dataset_ids)
+        data = self.notes(dataset_ids, owner)
         views = [v for v in data["views"] if v["name"] != name]
         views.append({"name": name, "query": str(query or "")[:4000], "saved": time.time()})
         data["views"] = views[-self.MAX_VIEWS:]
-        self._write_notes(dataset_ids, data)
+        self._write_notes(dataset_ids, data, owner)
         return data["views"]
 
-    def delete_view(self, dataset_ids, name: str) -> list[dict]:
-        data = self.notes(dataset_ids)
+    def delete_view(self, dataset_ids, name: str, *, owner: str | None = None) -> list[dict]:
+        data = self.notes(dataset_ids, owner)
         data["views"] = [v for v in data["views"] if v["name"] != name]
-        self._write_notes(dataset_ids, data)
+        self._write_notes(dataset_ids, data, owner)
         return data["views"]
 
     def health(self) -> dict:

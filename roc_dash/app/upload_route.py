@@ -18,7 +18,9 @@ import time
 from pathlib import Path
 
 from flask import jsonify, request
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
+
+from .limits import BodyTimeout, BodyTooLarge, ServerBusy, busy_response, upload_slot
 
 __all__ = ["max_upload_bytes", "register_upload_route", "take_batch", "MAX_FILES_PER_DROP"]
 
@@ -93,33 +95,51 @@ def register_upload_route(server, store) -> None:
         if request.content_length is not None and request.content_length > limit:
             return _error(413, f"{name} is {request.content_length / 2**20:,.1f} MB; the most "
                                f"this server accepts is {mb:,.0f} MB (ROC_DASH_MAX_UPLOAD_MB).")
-        _prune(folder)
-        batch.mkdir(exist_ok=True)
-        already = sum(p.stat().st_size for p in batch.iterdir() if p.is_file())
-        target = batch / f"{index:02d}.part"
-        written = 0
-        too_large = _error(413, f"{name} is larger than {mb:,.0f} MB, the most this server "
-                                "accepts in one drop (ROC_DASH_MAX_UPLOAD_MB).")
         try:
-            with open(target, "wb") as fh:
-                while True:
-                    chunk = request.stream.read(_CHUNK)
-                    if not chunk:
-                        break
-                    written += len(chunk)
-                    if written + already > limit:
-                        raise RequestEntityTooLarge()
-                    fh.write(chunk)
-        except RequestEntityTooLarge:  # ours, or the server's own limit on the body
-            shutil.rmtree(batch, ignore_errors=True)
-            return too_large
-        except OSError as exc:
-            shutil.rmtree(batch, ignore_errors=True)
-            return _error(507, f"{name} could not be stored on the server ({exc.strerror}); "
-                               "nothing was changed.")
-        (batch / f"{index:02d}.name").write_text(name, encoding="utf-8")
-        os.replace(target, batch / f"{index:02d}.data")
-        return jsonify({"ok": True, "bytes": written})
+            with upload_slot(name):
+                return _receive(folder, batch, index, name, limit)
+        except ServerBusy as exc:
+            return busy_response(exc)
+
+
+def _receive(folder: Path, batch: Path, index: int, name: str, limit: int):
+    """Write the request's body to ``batch`` in chunks (see :func:`register_upload_route`);
+    the body is read through :class:`.limits.GuardedInput` (size, deadline, rate)."""
+    mb = limit / 2**20
+    _prune(folder)
+    batch.mkdir(exist_ok=True)
+    already = sum(p.stat().st_size for p in batch.iterdir() if p.is_file())
+    target = batch / f"{index:02d}.part"
+    written = 0
+    too_large = _error(413, f"{name} is larger than {mb:,.0f} MB, the most this server "
+                            "accepts in one drop (ROC_DASH_MAX_UPLOAD_MB).")
+    try:
+        with open(target, "wb") as fh:
+            while True:
+                chunk = request.stream.read(_CHUNK)
+                if not chunk:
+                    break
+                written += len(chunk)
+                if written + already > limit:
+                    raise RequestEntityTooLarge()
+                fh.write(chunk)
+    except (RequestEntityTooLarge, BodyTooLarge):  # ours, or the server's own limit
+        shutil.rmtree(batch, ignore_errors=True)
+        return too_large
+    except BodyTimeout as exc:
+        shutil.rmtree(batch, ignore_errors=True)
+        return _error(408, f"{name} arrived too slowly ({exc}); the upload was stopped "
+                           "and nothing was changed. Try again on a faster connection.")
+    except ClientDisconnected:
+        shutil.rmtree(batch, ignore_errors=True)
+        return _error(400, f"{name}: the upload was interrupted; nothing was changed.")
+    except OSError as exc:
+        shutil.rmtree(batch, ignore_errors=True)
+        return _error(507, f"{name} could not be stored on the server ({exc.strerror}); "
+                           "nothing was changed.")
+    (batch / f"{index:02d}.name").write_text(name, encoding="utf-8")
+    os.replace(target, batch / f"{index:02d}.data")
+    return jsonify({"ok": True, "bytes": written})
 
 
 def take_batch(store, token) -> list[tuple[str, bytes]] | None:

@@ -1,8 +1,9 @@
 /* roc-dash clientside callbacks: what must not wait for the server.
  *
  * - moveIsoLine: while a cost or prior slider is dragged, move the iso-performance line
- *   (ROC layout.shapes[0]), the ring at the optimal hull vertex (shapes[1]) and the PC(+)
- *   marker of the cost view (shapes[0], annotations[1]) -- no network request.
+ *   (ROC layout.shapes[0]), the ring at the optimal hull vertex (the ROC trace viz.ring_trace,
+ *   a marker: never a draggable shape) and the PC(+) marker of the cost view (shapes[0],
+ *   annotations[1]) -- no network request.
  * - linkHover: a point hovered in one view is marked (annotations[0]) in the other views.
  * - writeUrl: the controls and the pinned point go into the query string (replaceState).
  * - copyLink, presentation: small UI glue.
@@ -11,8 +12,6 @@
  */
 (function () {
     "use strict";
-
-    var RING = 0.018;
 
     function noUpdate(n) {
         var out = [];
@@ -127,17 +126,17 @@
             rocFigure.layout.meta.det;
         if (!isDet) {
             var line = isoLine(f, t, m);
-            out[0] = new window.dash_clientside.Patch()
+            var patch = new window.dash_clientside.Patch()
                 .assign(["layout", "shapes", 0, "x0"], line[0])
                 .assign(["layout", "shapes", 0, "y0"], line[1])
                 .assign(["layout", "shapes", 0, "x1"], line[2])
                 .assign(["layout", "shapes", 0, "y1"], line[3])
-                .assign(["layout", "shapes", 1, "x0"], f - RING)
-                .assign(["layout", "shapes", 1, "x1"], f + RING)
-                .assign(["layout", "shapes", 1, "y0"], t - RING)
-                .assign(["layout", "shapes", 1, "y1"], t + RING)
-                .assign(["layout", "meta", "slope"], m)
-                .build();
+                .assign(["layout", "meta", "slope"], m);
+            if (typeof viz.ring_trace === "number") {
+                patch = patch.assign(["data", viz.ring_trace, "x"], [f])
+                    .assign(["data", viz.ring_trace, "y"], [t]);
+            }
+            out[0] = patch.build();
         }
         var cost = (1 - t) * pc + f * (1 - pc);
         out.push(new window.dash_clientside.Patch()
@@ -233,7 +232,7 @@
     }
 
     function writeUrl(conditions, avg, level, band, samples, det, pres, models, modelOptions,
-                      pinned, datasets, ties, prMode) {
+                      pinned, datasets, ties, prMode, priorSource) {
         var q = new URLSearchParams();
         var c = conditions || {};
         if (c.cost_fp !== null && c.cost_fp !== undefined) { q.set("cfp", c.cost_fp); }
@@ -245,6 +244,7 @@
         if (datasets && datasets.length && !(datasets.length === 1 && datasets[0] === "demo")) {
             q.set("data", datasets.join(","));
         }
+        if (datasets && datasets.length > 1 && priorSource) { q.set("psrc", priorSource); }
         if (avg) { q.set("avg", avg); }
         if (level) { q.set("level", level); }
         if (band) { q.set("band", band); }
@@ -427,6 +427,59 @@
         if (views) { views.classList.toggle("stale", state === "failed"); }
     }
 
+    /* 503 with Retry-After (a worker reading another upload, or receiving too many): the
+     * seconds to wait, else null. The page says so and counts down, then sends it again. */
+    var MAX_BUSY_RETRIES = 40;
+
+    function retryAfter(response) {
+        if (response.status !== 503) { return null; }
+        var header = response.headers && response.headers.get ?
+            response.headers.get("Retry-After") : null;
+        var seconds = parseInt(header, 10);
+        return isFinite(seconds) && seconds >= 0 ? Math.min(Math.max(seconds, 1), 60) : null;
+    }
+
+    function busyCountdown(seconds, what) {
+        var box = document.getElementById("update-failed");
+        var left = seconds;
+        function show() {
+            if (!box) { return; }
+            box.hidden = false;
+            box.textContent = what + ", retrying in " + left + " s…";
+        }
+        show();
+        return new Promise(function (resolve) {
+            var timer = setInterval(function () {
+                left -= 1;
+                if (left <= 0) { clearInterval(timer); resolve(); return; }
+                show();
+            }, 1000);
+        });
+    }
+
+    /* This browser's own key (random, made once, kept in localStorage): sent with every
+     * request as X-Roc-Dash-Owner, it makes this browser the owner of what it uploads
+     * (without sign-in): only the owner's × deletes a dataset or changes its note. */
+    var OWNER_HEADER = "X-Roc-Dash-Owner";
+    var ownerKey = (function () {
+        var key = null;
+        try { key = window.localStorage.getItem("roc-dash-owner"); } catch (err) { key = null; }
+        if (!key || !/^[A-Za-z0-9_-]{20,64}$/.test(key)) {
+            var bytes = new Uint8Array(24);
+            window.crypto.getRandomValues(bytes);
+            key = btoa(String.fromCharCode.apply(null, bytes))
+                .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+            try { window.localStorage.setItem("roc-dash-owner", key); } catch (err) { /* this page only */ }
+        }
+        return key;
+    }());
+
+    function withOwner(init) {
+        var headers = new Headers((init && init.headers) || {});
+        headers.set(OWNER_HEADER, ownerKey);
+        return Object.assign({}, init || {}, {headers: headers});
+    }
+
     (function wrapFetch() {
         if (!window.fetch || window.fetch._rocDash) { return; }
         var plain = window.fetch;
@@ -435,14 +488,21 @@
             if (url.indexOf("_dash-update-component") === -1) {
                 return plain.apply(this, arguments);
             }
-            var attempt = 0;
+            init = withOwner(init);
+            var attempt = 0, busy = 0;
             function again() {
                 attempt += 1;
                 updateNotice("retrying");
                 return new Promise(function (r) { setTimeout(r, 700 * attempt); }).then(once);
             }
+            function later(seconds) {  /* 503 + Retry-After: this worker is busy */
+                busy += 1;
+                return busyCountdown(seconds, "The server is busy").then(once);
+            }
             function once() {
                 return plain(input, init).then(function (response) {
+                    var wait = retryAfter(response);
+                    if (wait !== null && busy < MAX_BUSY_RETRIES) { return later(wait); }
                     if (response.status >= 500 && attempt < 2) { return again(); }
                     updateNotice(response.status >= 500 ? "failed" : "ok");
                     return response;
@@ -500,7 +560,7 @@
         var drop = {batch: token(), xhr: null, cancelled: false};
         current = drop;
         var total = files.reduce(function (a, f) { return a + f.size; }, 0) || 1;
-        var done = 0;
+        var done = 0, busy = 0;
         setProps("upload-error", {children: ""});
         var names = files.map(function (f) { return f.name; }).join(", ");
         function next(i) {
@@ -517,6 +577,7 @@
             xhr.open("POST", "upload?batch=" + drop.batch + "&index=" + i + "&name=" +
                      encodeURIComponent(file.name));
             xhr.setRequestHeader("Content-Type", "application/octet-stream");
+            xhr.setRequestHeader(OWNER_HEADER, ownerKey);
             xhr.upload.onprogress = function (e) {
                 var f = (done + e.loaded) / total;
                 showProgress(f, "Uploading " + file.name + ": " + Math.round(100 * f) + "%");
@@ -525,6 +586,21 @@
                 if (drop.cancelled) { return; }
                 var body = {};
                 try { body = JSON.parse(xhr.responseText); } catch (err) { body = {}; }
+                var wait = parseInt(xhr.getResponseHeader("Retry-After"), 10);
+                if (xhr.status === 503 && isFinite(wait) && busy < MAX_BUSY_RETRIES) {
+                    busy += 1;  /* the server receives other uploads: send it again */
+                    var left = Math.min(Math.max(wait, 1), 60);
+                    var tick = function () {
+                        if (drop.cancelled) { return; }
+                        if (left <= 0) { next(i); return; }
+                        showProgress(done / total, "Server busy, retrying " + file.name +
+                                     " in " + left + " s…");
+                        left -= 1;
+                        setTimeout(tick, 1000);
+                    };
+                    tick();
+                    return;
+                }
                 if (xhr.status !== 200 || !body.ok) {
                     failUpload(body.error || (file.name + ": the upload failed (HTTP " +
                         xhr.status + "). Nothing was changed."));
@@ -559,6 +635,7 @@
         if (drop.xhr) { drop.xhr.abort(); }
         var xhr = new XMLHttpRequest();
         xhr.open("DELETE", "upload?batch=" + drop.batch);
+        xhr.setRequestHeader(OWNER_HEADER, ownerKey);
         xhr.send();
         current = null;
         showProgress(null);

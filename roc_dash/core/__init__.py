@@ -84,6 +84,7 @@ from .hull import (
     iso_performance_slope,
     normalized_expected_cost,
     optimal_point,
+    optimal_vertex,
     pc_pos,
 )
 from .labels import binary_labels
@@ -180,6 +181,7 @@ __all__ = [
     "lower_envelope",
     "normalized_expected_cost",
     "optimal_point",
+    "optimal_vertex",
     "partial_auc",
     "pc_pos",
     "pooled_curve",

@@ -45,6 +45,7 @@ from .hull import (
     iso_performance_slope,
     normalized_expected_cost,
     optimal_point,
+    optimal_vertex,
 )
 from .operating import vertex_at_threshold
 
@@ -369,7 +370,8 @@ class ThresholdProfile:
         Drummond & Holte's normalised expected cost with net costs (Fawcett 2004, section
         7.5.2), in ``[0, 1]``, 0 for a perfect classifier.
     best : int
-        Index of the cheapest vertex (the first, most conservative, of equal ones).
+        Index of the cheapest vertex: of equal ones the most conservative, by the tie rule of
+        :func:`~roc_dash.core.hull.optimal_vertex` (the one every view names).
     flatness : Flatness
         How far the threshold can move from ``best`` before the cost rises past the
         tolerance.
@@ -422,7 +424,7 @@ def threshold_profile(curve: RocCurve, prior_pos: float, economics: Economics, *
     The minimum over the vertices equals the minimum over the curve's convex hull (a linear
     function of ``(FPR, TPR)`` is minimised at a hull vertex, Fawcett 2004 section 7.1), so
     ``best`` is the vertex :func:`~roc_dash.core.hull.optimal_point` picks on the model's
-    hull under the net slope, up to ties.
+    hull under the net slope, ties included (:func:`~roc_dash.core.hull.optimal_vertex`).
 
     Parameters
     ----------
@@ -448,7 +450,9 @@ def threshold_profile(curve: RocCurve, prior_pos: float, economics: Economics, *
                      dtype=np.float64)
     flagged = np.asarray(flagged_at_prior(f, t, p), dtype=np.float64)
     precision = np.asarray(precision_at_prior(f, t, p), dtype=np.float64)
-    best = int(np.argmin(cost))
+    # the one tie rule (hull.optimal_vertex): among equal costs the conservative vertex,
+    # the one every other view names; an argmin of the rounded costs could pick another
+    best = optimal_vertex(curve, net_slope(p, economics))
     regret = np.asarray(regret_per_case(f, t, p, economics), dtype=np.float64)
     flat = _flatness(cost, regret, best, curve.thresholds, flagged, t, within)
     return ThresholdProfile(threshold=curve.thresholds, tpr=t, fpr=f, precision=precision,

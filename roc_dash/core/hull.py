@@ -36,6 +36,7 @@ __all__ = [
     "interpolate_on_segment",
     "model_slope_ranges",
     "optimal_point",
+    "optimal_vertex",
     "iso_gaps",
     "expected_cost",
     "normalized_expected_cost",
@@ -544,6 +545,40 @@ def optimal_point(hull: RocHull, slope: float) -> HullOptimum:
         threshold_end=None if end is None else float(hull.thresholds[end]),
         model_end=None if end is None else str(hull.models[end]),
     )
+
+
+def optimal_vertex(curve, slope: float, *, hull: RocHull | None = None) -> int:
+    """Index, among the vertices of ``curve``, of its optimal operating point under ``slope``.
+
+    The one tie rule of roc-dash: the vertex is the one :func:`optimal_point` picks on the
+    curve's convex hull (Fawcett 2004 section 7.1: the minimum of a linear cost over a curve's
+    vertices lies at a hull vertex), so when several thresholds cost the same (a hull
+    segment of exactly the iso slope, or a vertex lying on such a segment) it is the
+    conservative one, flagging the fewest cases, whatever the rounding of the costs. Every
+    view that names a model's optimum (summary, ROC, operating point, threshold view,
+    report) therefore names the same threshold; an ``argmin`` of rounded costs did not (it
+    could pick a vertex in the middle of a tie).
+
+    Parameters
+    ----------
+    curve : RocCurve
+        Any object with ``fpr``, ``tpr`` (and ``thresholds``), ordered from (0, 0).
+    slope : float
+        The iso-performance slope (:func:`iso_performance_slope`; with benefits, of the net
+        costs).
+    hull : RocHull, optional
+        ``convex_hull(curve)`` when it is at hand (saves computing it again).
+    """
+    h = convex_hull(curve) if hull is None else hull
+    opt = optimal_point(h, slope)
+    f = np.asarray(curve.fpr, dtype=np.float64)
+    t = np.asarray(curve.tpr, dtype=np.float64)
+    hit = np.flatnonzero((f == opt.fpr) & (t == opt.tpr))
+    if hit.size:
+        return int(hit[0])
+    # a trivial classifier the hull added (the curve lacks (0, 0) or (1, 1)): the nearest
+    # vertex of the curve
+    return int(np.argmin(np.abs(f - opt.fpr) + np.abs(t - opt.tpr)))
 
 
 def interpolate_on_segment(hull: RocHull, index: int, weight: float) -> tuple[float, float]:

@@ -44,6 +44,7 @@ from .readers import (
     release_memory,
 )
 from .values import (
+    check_exact_as_float,
     check_name_lengths,
     constant_text,
     expanded_bytes,
@@ -501,7 +502,7 @@ def _check_soft_totals(parts: list[_FilePart]) -> None:
 def _plan(names: list[str], choice: ColumnChoice, state: dict, filename: str,
           budget: int | None) -> ColumnPlan:
     """How to read the columns of ``choice``: model and fold names held once each, ids as
-    text, scores and weights as numbers; only these columns are decoded when the header
+    text, weights as numbers; only these columns are decoded when the header
     alone decides the kind of file (otherwise, e.g. wide form or multi-class, all are)."""
     categories = frozenset(c for c in (choice.model, choice.fold) if c is not None)
     include = None
@@ -510,7 +511,8 @@ def _plan(names: list[str], choice: ColumnChoice, state: dict, filename: str,
     return ColumnPlan(
         text=frozenset(choice.text_columns()) - categories,
         categories=categories,
-        numbers=frozenset(c for c in (*choice.scores, choice.weight) if c is not None),
+        # scores keep Arrow's inference: integers beyond 2**53 must be seen as integers
+        numbers=frozenset([choice.weight]) if choice.weight is not None else frozenset(),
         include=include,
         small_integers=frozenset([choice.label]) if include is not None else frozenset(),
         check=lambda columns: _check_names(columns, choice, filename, budget),
@@ -628,6 +630,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
     score_values: list[np.ndarray] = []
     finite_masks: list[np.ndarray] = []
     for column in choice.scores:
+        check_exact_as_float(table.column(column), parsed.row_numbers, name, column)
         values = to_float(
             table.column(column),
             parsed.row_numbers,
@@ -1008,6 +1011,18 @@ def _check_both_classes(parts: list[_FilePart]) -> None:
             entry[2].append(part)
 
     bad = [(key, entry) for key, entry in groups.items() if entry[0] in (0, entry[1])]
+    if bad:
+        # a multi-class file's fold may lack the class shown (class against the rest): its
+        # own curve is undefined but the model's pooled curves, M and the PD-weighted AUC
+        # are not; the analysis leaves such folds out of the per-fold views with a note
+        totals: dict[str, list[int]] = {}
+        for (model, _), (pos, total, _) in groups.items():
+            entry = totals.setdefault(model, [0, 0])
+            entry[0] += pos
+            entry[1] += total
+        bad = [(key, entry) for key, entry in bad
+               if not all(p.kind == MULTICLASS for p in entry[2])
+               or totals[key[0]][0] in (0, totals[key[0]][1])]
     if not bad:
         return
     (model, fold), (pos, total, files) = bad[0]

@@ -4,18 +4,21 @@ A *dataset* is one upload (one drop of one or more files that together form one 
 test set. A model is identified by (dataset, model name), so two datasets that both hold a
 model called "logistic regression" must not be merged into one curve of both test sets. When
 datasets are shown together, :func:`combine_datasets` keeps every row's dataset in a
-``dataset`` column and gives a model whose name an earlier dataset already uses a distinct
-name: ``"logistic regression (preds.csv)"``.
+``dataset`` column and tags every model with its dataset: ``"logistic regression
+(preds.csv)"`` (a model named after its own file, ``preds`` of ``preds.csv``, already names
+it and keeps its name unless another dataset uses it), so that no view shows a model whose
+test set the reader has to guess.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pandas as pd
 
-__all__ = ["Renamed", "combine_datasets", "distinct_model_names"]
+__all__ = ["Renamed", "combine_datasets", "distinct_model_names", "names_its_dataset"]
 
 
 @dataclass(frozen=True)
@@ -27,18 +30,34 @@ class Renamed:
     shown: str
 
 
-def distinct_model_names(datasets: Sequence[tuple[str, Sequence[str]]]) -> list[dict[str, str]]:
+def names_its_dataset(name: str, label: str) -> bool:
+    """True when a model's name already says its dataset: the name of one of its files
+    (``preds`` of ``preds.csv``, a file without a model column) or the label itself."""
+    from .canonical import model_name_from_filename
+
+    files = re.sub(r" #\d+$", "", label).split(", ")
+    return name == label or name in {model_name_from_filename(f) for f in files}
+
+
+def distinct_model_names(datasets: Sequence[tuple[str, Sequence[str]]], *,
+                         tag_all: bool | None = None) -> list[dict[str, str]]:
     """For ``[(dataset label, model names), ...]`` in order, the shown name of every model.
 
-    The first dataset keeps its names; a later model whose name is taken gets
-    ``"name (dataset label)"`` (then ``"name (dataset label) 2"``, ... if that is taken too).
+    With ``tag_all`` (the default when there is more than one dataset) every model is shown
+    as ``"name (dataset label)"``, except one whose name already names its dataset
+    (:func:`names_its_dataset`); without it the first dataset keeps its names. A name that
+    is still taken gets ``"name (dataset label)"`` (then ``"name (dataset label) 2"``, ...).
     """
+    if tag_all is None:
+        tag_all = len(datasets) > 1
     taken: set[str] = set()
     out = []
     for label, models in datasets:
         mapping = {}
         for name in models:
             shown = name
+            if tag_all and not names_its_dataset(name, label):
+                shown = f"{name} ({label})"
             if shown in taken:
                 shown = f"{name} ({label})"
                 k = 2

@@ -1,6 +1,7 @@
 """Browser tests: dash_duo drives Debian's headless Chromium (``pytest --headless``)."""
 
 import os
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,7 @@ from dash.testing.application_runners import BaseDashRunner
 
 from roc_dash.app import create_app
 
-ARTIFACTS = Path(os.environ.get("ROC_DASH_ARTIFACTS", "/tmp/dash_artifacts"))
+from .gestures import WAIT
 
 # dash_duo's servers take ports 58050, 58051, ... in each pytest process; two suites run side
 # by side (two checkouts) give each a range of its own with ROC_DASH_TEST_PORT.
@@ -21,12 +22,31 @@ def app(tmp_path):
 
 
 @pytest.fixture
-def shot(dash_duo):
-    """Save a full-window screenshot under ``$ROC_DASH_ARTIFACTS`` for a human to look at."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+def dash_duo(dash_duo):
+    """dash_duo with one generous wait limit (``ROC_DASH_TEST_WAIT``) for all of its waits:
+    its element/text waits, the page load and the test server's start."""
+    dash_duo.wait_timeout = WAIT
+    dash_duo.wait_for_page = partial(type(dash_duo).wait_for_page, dash_duo, timeout=WAIT)
+    start = dash_duo.start_server
+    dash_duo.start_server = lambda app, **kw: start(app, **{"start_timeout": WAIT, **kw})
+    return dash_duo
+
+
+@pytest.fixture(scope="session")
+def artifacts(tmp_path_factory) -> Path:
+    """Where screenshots go: ``$ROC_DASH_ARTIFACTS`` if set (to keep them), else a folder
+    of this session's pytest temporary directory."""
+    folder = os.environ.get("ROC_DASH_ARTIFACTS")
+    return Path(folder) if folder else tmp_path_factory.mktemp("dash_artifacts")
+
+
+@pytest.fixture
+def shot(dash_duo, artifacts):
+    """Save a full-window screenshot under :func:`artifacts` for a human to look at."""
+    artifacts.mkdir(parents=True, exist_ok=True)
 
     def take(name: str) -> Path:
-        path = ARTIFACTS / f"{name}.png"
+        path = artifacts / f"{name}.png"
         dash_duo.driver.save_screenshot(str(path))
         return path
 

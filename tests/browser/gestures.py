@@ -4,25 +4,133 @@ Nothing here sets a component property or fakes a plotly event: a drag is a mous
 few moves and a release dispatched by Chromium's input pipeline (``Input.dispatchMouseEvent``),
 exactly what a user's mouse produces. Reading the page (where a point of a plot lies on the
 screen) is done with plain DOM/plotly geometry.
+
+Waiting: tests wait for the event they need (:func:`wait_until` on a condition,
+:func:`wait_idle` for "every Dash callback has answered", :func:`wait_steady` for "a figure
+stopped changing"), never a fixed sleep. Every wait has one generous limit, ``WAIT`` seconds
+(``ROC_DASH_TEST_WAIT``, default 60), so a busy machine only makes a test slower, not red.
+The only pauses are :func:`pace`, the time a hand takes between two input events of one
+gesture (used by the gestures below, not by tests).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import time
 
+WAIT = float(os.environ.get("ROC_DASH_TEST_WAIT", "60"))
+POLL = 0.1
+# plotly counts two presses closer than its doubleClickDelay (300 ms) as a double click; a
+# new gesture starts after it, as a person's next click does
+_GESTURE_GAP = 0.35
+_last_release = [0.0]
 
-def wait_until(predicate, timeout=20, message="condition"):
-    end = time.monotonic() + timeout
+
+def pace(seconds):
+    """The time a hand takes between two input events of one gesture (not a wait)."""
+    time.sleep(seconds)
+
+
+def wait_until(predicate, timeout=None, message="condition"):
+    """Poll ``predicate`` until it returns something truthy (returned); at most ``WAIT`` s."""
+    end = time.monotonic() + (WAIT if timeout is None else timeout)
     last = None
-    while time.monotonic() < end:
+    while True:
         try:
             last = predicate()
             if last:
                 return last
         except Exception as exc:  # the page may be mid-render
             last = exc
-        time.sleep(0.15)
-    raise AssertionError(f"timed out waiting for {message}; last value {last!r}")
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {message}; last value {last!r}")
+        time.sleep(POLL)
+
+
+def _steady(read, message, quiet=0.4):
+    """Wait until ``read()`` returns the same value for ``quiet`` seconds; return it."""
+    state = {"value": object(), "since": time.monotonic()}
+
+    def settled():
+        now, value = time.monotonic(), read()
+        if value != state["value"]:
+            state["value"], state["since"] = value, now
+            return False
+        return now - state["since"] >= quiet
+
+    wait_until(settled, message=message)
+    return state["value"]
+
+
+# the renderer is up (its entry point drawn, no "Loading..." placeholder) and no callback is
+# requested, waiting, running (a request in flight, a clientside promise) or being applied
+_IDLE = """
+const s = window.store && window.store.getState();
+if (!s || !document.querySelector('#react-entry-point *') ||
+    document.querySelector('._dash-loading')) { return false; }
+const c = s.callbacks || {};
+return !s.isLoading && ['requested', 'prioritized', 'blocked', 'executing', 'watched',
+    'executed', 'stored'].every(k => !(c[k] && c[k].length));
+"""
+
+
+def wait_idle(dash_duo_or_driver, quiet=0.4):
+    """Wait until the page has no pending Dash callback (requests, clientside promises) and
+    has stayed so for ``quiet`` seconds (a callback's outputs may trigger the next one)."""
+    driver = getattr(dash_duo_or_driver, "driver", dash_duo_or_driver)
+    _steady(lambda: "idle" if driver.execute_script(_IDLE) else time.monotonic(),
+            "no pending Dash callbacks", quiet)
+
+
+def wait_steady(driver, graph_id, quiet=0.4):
+    """Wait until a graph's traces, layout shapes and axis ranges stop changing."""
+    driver = getattr(driver, "driver", driver)
+    return _steady(lambda: json.dumps(js_graph(
+        driver, graph_id, "[gd.data, gd.layout.shapes, gd.layout.annotations,"
+        " gd._fullLayout.xaxis.range, gd._fullLayout.yaxis.range]"), default=str),
+        f"{graph_id} steady", quiet)
+
+
+_RECT = ("const r = arguments[0].getBoundingClientRect();"
+         "return [r.left, r.top, r.width, r.height, window.scrollX, window.scrollY];")
+
+
+def wait_layout_steady(driver, element, quiet=0.3):
+    """Wait until ``element`` (and the page's scroll position) stop moving."""
+    driver = getattr(driver, "driver", driver)
+    return _steady(lambda: driver.execute_script(_RECT, element), "layout steady", quiet)
+
+
+def scroll_into_view(driver, element, block="center"):
+    """Scroll ``element`` to the ``block`` of the window and wait until it stays there."""
+    driver = getattr(driver, "driver", driver)
+    driver.execute_script(
+        f"arguments[0].scrollIntoView({{block: '{block}', inline: 'nearest'}});", element)
+    return wait_layout_steady(driver, element)
+
+
+def scroll_to(driver, y):
+    """Scroll the window to ``y`` (``'bottom'`` for the end) and wait until it stays there."""
+    driver = getattr(driver, "driver", driver)
+    target = "document.body.scrollHeight" if y == "bottom" else str(float(y))
+    driver.execute_script(f"window.scrollTo(0, {target});")
+    return _steady(lambda: driver.execute_script("return [window.scrollX, window.scrollY];"),
+                   "scroll position steady", 0.3)
+
+
+def wait_file(folder, pattern):
+    """Wait for a finished download matching ``pattern`` (non-empty, size steady)."""
+    from pathlib import Path
+
+    def found():
+        return sorted(str(p) for p in Path(folder).glob(pattern)
+                      if not p.name.endswith(".crdownload") and p.stat().st_size > 0)
+
+    wait_until(found, message=f"download {pattern}")
+    paths = _steady(lambda: [(p, Path(p).stat().st_size) for p in found()],
+                    f"download {pattern} complete", 0.3)
+    return [Path(p) for p, _ in paths]
 
 
 def js_graph(driver, graph_id, expression):
@@ -34,9 +142,8 @@ def js_graph(driver, graph_id, expression):
 
 def to_screen(driver, graph_id, x, y):
     """Viewport coordinates (CSS px) of the data point (x, y) of a plot."""
-    driver.execute_script(
-        f"document.querySelector('#{graph_id}').scrollIntoView({{block: 'center'}});")
-    time.sleep(0.2)
+    element = driver.find_element("css selector", f"#{graph_id}")
+    scroll_into_view(driver, element)
     return driver.execute_script(
         f"const gd = document.querySelector('#{graph_id} .js-plotly-plot');"
         "const r = gd.getBoundingClientRect(), fl = gd._fullLayout;"
@@ -59,40 +166,79 @@ def _mouse(driver, kind, x, y, buttons=0, button="none", clicks=0):
         "clickCount": clicks, "pointerType": "mouse"})
 
 
+def _new_gesture():
+    """A new press comes after plotly's double-click window of the previous release."""
+    gap = _last_release[0] + _GESTURE_GAP - time.monotonic()
+    if gap > 0:
+        pace(gap)
+
+
+def _released():
+    _last_release[0] = time.monotonic()
+
+
 def drag(driver, start, end, steps=12, pause=0.02):
     """Press the left button at ``start``, move to ``end`` in ``steps`` moves, release."""
     (x0, y0), (x1, y1) = start, end
+    _new_gesture()
     _mouse(driver, "mouseMoved", x0, y0)
-    time.sleep(0.1)
+    pace(0.1)
     _mouse(driver, "mousePressed", x0, y0, buttons=1, button="left", clicks=1)
-    time.sleep(0.05)
+    pace(0.05)
     for k in range(1, steps + 1):
         f = k / steps
         _mouse(driver, "mouseMoved", x0 + f * (x1 - x0), y0 + f * (y1 - y0), buttons=1,
                button="left")
-        time.sleep(pause)
+        pace(pause)
     _mouse(driver, "mouseReleased", x1, y1, button="left", clicks=1)
+    _released()
 
 
 def click(driver, point):
     x, y = point
+    _new_gesture()
     _mouse(driver, "mouseMoved", x, y)
-    time.sleep(0.05)
+    pace(0.05)
     _mouse(driver, "mousePressed", x, y, buttons=1, button="left", clicks=1)
     _mouse(driver, "mouseReleased", x, y, button="left", clicks=1)
+    _released()
 
 
 def double_click(driver, point):
     x, y = point
+    _new_gesture()
     _mouse(driver, "mouseMoved", x, y)
     for clicks in (1, 2):
         _mouse(driver, "mousePressed", x, y, buttons=1, button="left", clicks=clicks)
         _mouse(driver, "mouseReleased", x, y, button="left", clicks=clicks)
-        time.sleep(0.05)
+        pace(0.05)
+    _released()
 
 
 def hover(driver, point):
     _mouse(driver, "mouseMoved", *point)
+
+
+def rest_on(driver, point, approach=(6, 3, 0)):
+    """Bring the pointer to rest on ``point`` from the right, as a person's hand does."""
+    x, y = point
+    for dx in approach:
+        hover(driver, (x + dx, y))
+        pace(0.25)
+
+
+def hover_until(driver, point, condition, message="hover effect"):
+    """Hover ``point`` (re-sent, with a 1 px jitter, while the page is still drawing) until
+    ``condition()`` holds; plotly ignores a move that arrives mid-redraw."""
+    x, y = point
+    moves = [0]
+
+    def hovered():
+        moves[0] += 1
+        hover(driver, (x + (moves[0] % 2), y))
+        return condition()
+
+    return wait_until(hovered, message=message)
 
 
 def type_into(element, text, enter=True):

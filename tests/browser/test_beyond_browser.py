@@ -3,8 +3,6 @@
 Chromium (:mod:`.gestures`); no test sets a component property or fakes a plotly event.
 Every number read off the page is checked against core functions called here directly."""
 
-import time
-
 import numpy as np
 
 from roc_dash.app import ids
@@ -13,7 +11,7 @@ from roc_dash.core.analysis import Conditions, prevalence
 from roc_dash.core.combining import budget_operating_point, repair_concavities
 from roc_dash.core.superiority import lc_index, ratio_to_unit, triangular_distribution
 
-from .gestures import click, js_graph, type_into, wait_until
+from .gestures import click, js_graph, scroll_into_view, type_into, wait_until
 from .test_meeting_browser import pin_two_vertices
 from .test_trust_browser import _centre, start
 
@@ -42,8 +40,7 @@ def _analysis(app, prior=None):
 
 
 def _scroll_to(driver, element):
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    time.sleep(0.3)
+    scroll_into_view(driver, element)
 
 
 def _choose(dash_duo, dropdown_id, option_text):

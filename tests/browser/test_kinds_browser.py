@@ -4,8 +4,6 @@ clicked with mouse events dispatched by Chromium (:mod:`.gestures`). No test set
 component property or fakes a plotly event. Numbers read off the page are checked against
 core called here directly."""
 
-import time
-
 import numpy as np
 import pandas as pd
 from selenium.webdriver.common.by import By
@@ -14,7 +12,7 @@ from roc_dash.app import ids
 from roc_dash.core.analysis import Conditions, prevalence
 from roc_dash.core.kinds import class_view
 
-from .gestures import click, js_graph, to_screen, wait_until
+from .gestures import click, js_graph, to_screen, wait_idle, wait_until
 from .test_beyond_browser import WIDE, _choose, _scroll_to, names, trace_xy
 from .test_trust_browser import start
 
@@ -44,8 +42,8 @@ def test_knd001_multiclass_example_class_selector_and_card(dash_duo, app, shot):
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Multi-class file: 3 classes")
     wait_until(lambda: not any((n or "").startswith("naive Bayes")
                                for n in names(d, ids.ROC_GRAPH)), message="multi-class curves")
-    time.sleep(0.5)
-    assert dash_duo.find_element(f"#{ids.CLASS_ROW}").is_displayed()
+    wait_until(lambda: dash_duo.find_element(f"#{ids.CLASS_ROW}").is_displayed(),
+               message="the class selector")
     store = app.analysis_cache.store
     table = store.get("demo-multiclass")
     shot("knd001_multiclass_class0")
@@ -77,7 +75,7 @@ def test_knd001_multiclass_example_class_selector_and_card(dash_duo, app, shot):
     text = dash_duo.find_element(f"#{ids.MODEL_TABLE}").text
     assert f"{mc['decision tree'].hand_till_m:.3f}" in text
     assert f"{mc['decision tree'].weighted_auc:.3f}" in text
-    time.sleep(0.5)
+    wait_idle(dash_duo)
     shot("knd001_multiclass_card")
     # reloading the link restores the class
     d.get(d.current_url)

@@ -1,7 +1,5 @@
 """The review meeting: pins side by side, tie bounds, PR gain, driven by real input."""
 
-import time
-
 import numpy as np
 import pytest
 
@@ -9,7 +7,17 @@ from roc_dash.app import ids
 from roc_dash.app.store import DEMO_ID
 from roc_dash.core.analysis import Conditions
 
-from .gestures import click, js_graph, to_screen, wait_until
+from .gestures import (
+    click,
+    hover_until,
+    js_graph,
+    scroll_into_view,
+    scroll_to,
+    to_screen,
+    wait_idle,
+    wait_layout_steady,
+    wait_until,
+)
 from .test_trust_browser import _centre, start
 
 GRAPHS = (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH)
@@ -73,17 +81,12 @@ def test_mtg002_tie_bounds_and_pr_gain_toggles(dash_duo, app):
     assert any("AUPRG" in (n or "") for n in names(d, ids.PR_GRAPH))
     assert "prm=prg" in d.execute_script("return location.search")
     assert "ties=1" in d.execute_script("return location.search")
-    time.sleep(0.3)
+    wait_idle(dash_duo)
     # hovering the ROC marks the point on the gain axes
     fpr, tpr, _ = _vertex(app, "logistic regression", 40)
-    from .gestures import hover
-
-    for _ in range(3):
-        hover(d, to_screen(d, ids.ROC_GRAPH, fpr, tpr))
-        time.sleep(0.4)
-        if js_graph(d, ids.PR_GRAPH,
-                    "gd.layout.annotations.find(a => a.name === 'hover').visible"):
-            break
+    hover_until(d, to_screen(d, ids.ROC_GRAPH, fpr, tpr), lambda: js_graph(
+        d, ids.PR_GRAPH, "gd.layout.annotations.find(a => a.name === 'hover').visible"),
+        message="hover marker on the gain axes")
     x = js_graph(d, ids.PR_GRAPH, "gd.layout.annotations.find(a => a.name === 'hover').x")
     assert x is not None and -0.01 <= x <= 1.0
     assert not np.isnan(x)
@@ -98,8 +101,9 @@ def test_mtg003_presentation_mode_side_by_side_at_1280x720(dash_duo, app, shot):
     wait_until(lambda: "presenting" in dash_duo.find_element(f"#{ids.APP}").get_attribute("class"),
                message="presentation mode")
     wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.font.size") == 20)
-    d.execute_script("window.scrollTo(0, 0)")
-    time.sleep(0.8)
+    wait_idle(dash_duo)
+    scroll_to(d, 0)
+    wait_layout_steady(d, dash_duo.find_element(f"#{ids.OPERATING}"))
     rect = "const r = document.getElementById(arguments[0]).getBoundingClientRect();" \
            "return [r.left, r.top, r.right, r.bottom];"
     roc = d.execute_script(rect, ids.ROC_GRAPH)
@@ -141,7 +145,10 @@ def test_mtg004_note_and_saved_views(dash_duo, app):
     wait_until(lambda: value(dash_duo, ids.COST_FN) == "1.259", message="the saved view")
     wait_until(lambda: "Q3" in dash_duo.find_element(f"#{ids.NOTE}").get_attribute("value"),
                message="the note, read back from the server")
-    assert app.store.notes(["demo"])["views"][0]["name"] == "dearer misses"
+    from roc_dash.app.auth import owner_of_key
+
+    key = d.execute_script("return localStorage.getItem('roc-dash-owner')")
+    assert app.store.notes(["demo"], owner_of_key(key))["views"][0]["name"] == "dearer misses"
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1366, 768), (1024, 768)])
@@ -151,8 +158,8 @@ def test_mtg005_decision_summary_always_visible(dash_duo, app, shot, size):
     text = wait_until(lambda: dash_duo.find_element(f"#{ids.SUMMARY}").text, message="summary")
     assert text.startswith("Use logistic regression at score ≥ 0.510192: flags ")
     assert "runner-up" in text and "expected cost" in text
-    d.execute_script("window.scrollTo(0, document.body.scrollHeight)")
-    time.sleep(0.4)
+    scroll_to(d, "bottom")
+    wait_layout_steady(d, dash_duo.find_element(f"#{ids.SUMMARY}"))
     top, bottom = d.execute_script(
         "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
         "return [r.top, r.bottom];", ids.SUMMARY)
@@ -177,9 +184,7 @@ def test_mtg006_threshold_view_links_and_pins(dash_duo, app, shot):
                  "(() => { const t = gd._fullData[0]; let k = 0; for (let i = 0; i < t.x.length; i++)"
                  f" {{ if (Math.abs(t.x[i] - {x:f}) < Math.abs(t.x[k] - {x:f})) k = i; }} return [t.x[k],"
                  " t.y[k]]; })()")
-    d.execute_script("document.getElementById(arguments[0]).scrollIntoView({block: 'center'})",
-                     ids.THRESHOLD_GRAPH)
-    time.sleep(0.3)
+    scroll_into_view(d, dash_duo.find_element(f"#{ids.THRESHOLD_GRAPH}"))
     click(d, to_screen(d, ids.THRESHOLD_GRAPH, y[0], y[1]))
     wait_until(lambda: "pinned A" in dash_duo.find_element(f"#{ids.OPERATING}").text,
                message="pinned from the threshold view")

@@ -1,13 +1,26 @@
 """Polish after the review meeting, driven by real pointer and keyboard input."""
 
-import time
 from pathlib import Path
 
 import numpy as np
 
 from roc_dash.app import ids
 
-from .gestures import click, double_click, drag, js_graph, to_screen, wait_until
+from .gestures import (
+    click,
+    double_click,
+    drag,
+    js_graph,
+    rest_on,
+    scroll_into_view,
+    scroll_to,
+    to_screen,
+    wait_file,
+    wait_idle,
+    wait_layout_steady,
+    wait_steady,
+    wait_until,
+)
 from .test_meeting_browser import _vertex, names
 from .test_trust_browser import _centre, start
 
@@ -21,8 +34,9 @@ def viewport(dash_duo, width, height):
     d.set_window_size(width, height)
     inner = d.execute_script("return [window.innerWidth, window.innerHeight]")
     d.set_window_size(2 * width - inner[0], 2 * height - inner[1])
-    time.sleep(0.5)
-    assert d.execute_script("return [window.innerWidth, window.innerHeight]") == [width, height]
+    wait_until(lambda: d.execute_script("return [window.innerWidth, window.innerHeight]")
+               == [width, height], message=f"a {width} × {height} viewport")
+    wait_idle(dash_duo)  # the views redrawn for the new size
 
 
 def pin_three(dash_duo, app):
@@ -35,7 +49,7 @@ def pin_three(dash_duo, app):
         wait_until(lambda x=letter: any(n.startswith(f"pinned {x}")
                                         for n in names(d, ids.ROC_GRAPH)),
                    message=f"pin {letter}")
-        time.sleep(0.3)
+        wait_idle(dash_duo)
 
 
 def present(dash_duo):
@@ -46,8 +60,9 @@ def present(dash_duo):
     wait_until(lambda: "presenting" in dash_duo.find_element(f"#{ids.APP}").get_attribute(
         "class"), message="presentation mode")
     wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.font.size") == 20)
-    d.execute_script("window.scrollTo(0, 0)")
-    time.sleep(1.0)
+    wait_idle(dash_duo)
+    scroll_to(d, 0)
+    wait_layout_steady(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
 
 
 def test_pol001_presentation_mode_at_1280x720_fits_and_is_legible(dash_duo, app, shot):
@@ -56,8 +71,9 @@ def test_pol001_presentation_mode_at_1280x720_fits_and_is_legible(dash_duo, app,
     present(dash_duo)
     viewport(dash_duo, 1280, 720)
     d = dash_duo.driver
-    d.execute_script("window.scrollTo(0, 0)")
-    time.sleep(1.0)
+    scroll_to(d, 0)
+    wait_layout_steady(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
+    wait_steady(d, ids.ROC_GRAPH)
     shot("pol001_presentation_1280x720")
     box = ("const e = document.querySelector(arguments[0]); if (!e) return null;"
            "const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];")
@@ -90,8 +106,10 @@ def test_pol001_presentation_mode_at_1280x720_fits_and_is_legible(dash_duo, app,
     # the controls open as a drawer over the views: the ROC keeps its size
     click(d, _centre(d, dash_duo.find_element(f"#{ids.SIDEBAR_TOGGLE}")))
     wait_until(lambda: dash_duo.find_element(".sidebar").is_displayed(), message="sidebar")
-    time.sleep(1.5)
-    d.execute_script("window.scrollTo(0, 0)")
+    wait_layout_steady(d, dash_duo.find_element(".sidebar"))  # the drawer has slid in
+    wait_idle(dash_duo)
+    scroll_to(d, 0)
+    wait_layout_steady(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
     shot("pol001_presentation_controls_1280x720")
     assert d.execute_script(box, f"#{ids.ROC_GRAPH}") == graph
     assert d.execute_script(box, f"#{ids.ROC_GRAPH} .xtitle")[3] <= 720
@@ -147,19 +165,14 @@ def download_png(dash_duo, graph, name):
     folder = Path(dash_duo.download_path)
     for old in folder.glob(f"roc-dash-{name}*.png"):
         old.unlink()
-    d.execute_script("document.getElementById(arguments[0]).scrollIntoView({block: 'center'})",
-                     graph)
-    time.sleep(0.3)
+    scroll_into_view(d, dash_duo.find_element(f"#{graph}"))
     hover_at = d.execute_script(RECT, dash_duo.find_element(f"#{graph}"))
     from .gestures import hover
 
     hover(d, (hover_at[0] + 30, hover_at[1] + 30))  # the mode bar shows on hover
     button = dash_duo.find_element(f"#{graph} .modebar-btn[data-title^='Download plot as PNG']")
     click(d, _centre(d, button))
-    got = wait_until(lambda: [p for p in folder.glob(f"roc-dash-{name}.png")
-                              if p.stat().st_size > 0], timeout=30, message=f"{name}.png")
-    time.sleep(0.5)
-    return got[0]
+    return wait_file(folder, f"roc-dash-{name}.png")[0]
 
 
 def test_pol002_exported_roc_png_shows_the_title_and_every_pin(dash_duo, app, shot):
@@ -177,28 +190,25 @@ def test_pol002_exported_roc_png_shows_the_title_and_every_pin(dash_duo, app, sh
 
 
 def test_pol003_double_click_resets_the_zoom_and_pins_nothing(dash_duo, app, shot):
-    from .gestures import hover
-
     start(dash_duo, app)
     d = dash_duo.driver
     fpr, tpr, _ = _vertex(app, "decision tree", 5)
     point = to_screen(d, ids.ROC_GRAPH, fpr, tpr)
-    for dx in (6, 3, 0):  # the pointer comes to rest on a point, as a person's does
-        hover(d, (point[0] + dx, point[1]))
-        time.sleep(0.25)
+    rest_on(d, point)  # the pointer comes to rest on a point, as a person's does
     double_click(d, point)
-    time.sleep(2.0)
+    wait_idle(dash_duo)  # the deferred click has been dropped (or would have pinned)
     assert not any(n.startswith("pinned") for n in names(d, ids.ROC_GRAPH)), "nothing pinned"
     assert "pin=" not in d.execute_script("return location.search")
     # box-zoom, then a double click restores the full square
     drag(d, to_screen(d, ids.ROC_GRAPH, 0.45, 0.99), to_screen(d, ids.ROC_GRAPH, 0.75, 0.7))
     wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range[1]") < 0.8,
                message="zoomed")
-    time.sleep(0.5)
+    wait_idle(dash_duo)
     double_click(d, to_screen(d, ids.ROC_GRAPH, 0.6, 0.8))
     wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range[1]") > 1.0,
                message="full square again")
-    time.sleep(1.0)
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
     x = js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range")
     y = js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.yaxis.range")
     assert x[0] <= 0 and x[1] >= 1 and y[0] <= 0 and y[1] >= 1

@@ -5,7 +5,6 @@ page, files given to the file input); no test sets a component property or injec
 ``relayoutData``/``clickData``.
 """
 
-import time
 from pathlib import Path
 
 import numpy as np
@@ -22,10 +21,12 @@ from .gestures import (
     click,
     double_click,
     drag,
-    hover,
+    hover_until,
     js_graph,
     to_screen,
     type_into,
+    wait_idle,
+    wait_steady,
     wait_until,
 )
 from .test_upload_browser import upload
@@ -42,7 +43,7 @@ def start(dash_duo, app, path="", size=(1500, 1300)):
                message="three figures")
     wait_until(lambda: "Model" in dash_duo.find_element(f"#{ids.OPERATING}").text,
                message="operating point")
-    time.sleep(0.8)  # let the start-up callbacks settle
+    wait_idle(dash_duo)  # the start-up callbacks have all answered
 
 
 def value(dash_duo, input_id) -> str:
@@ -77,11 +78,9 @@ def near_upper_end(driver):
 
 
 def vertex(dash_duo):
-    """The optimal vertex as drawn: the centre of the ring around it (shapes[1])."""
-    ring = js_graph(dash_duo.driver, ids.ROC_GRAPH,
-                    "[gd.layout.shapes[1].x0, gd.layout.shapes[1].y0, gd.layout.shapes[1].x1,"
-                    " gd.layout.shapes[1].y1]")
-    return (ring[0] + ring[2]) / 2, (ring[1] + ring[3]) / 2
+    """The optimal vertex as drawn: the centre of the ring around it (a marker trace)."""
+    return tuple(js_graph(dash_duo.driver, ids.ROC_GRAPH,
+                          "(t => [t.x[0], t.y[0]])(gd.data.find(t => t.name === 'optimum ring'))"))
 
 
 def _assert_tangent_at_optimum(dash_duo, expected_slope, rel=0.03):
@@ -142,7 +141,7 @@ def test_trs003_dragging_past_vertical_clamps_and_the_line_snaps_back(dash_duo, 
     x0, y0, x1, y1 = line(dash_duo)
     drag(d, to_screen(d, ids.ROC_GRAPH, x0 + 0.5 * (x1 - x0), y0 + 0.5 * (y1 - y0)),
          to_screen(d, ids.ROC_GRAPH, 0.02, 0.98))
-    time.sleep(1.0)
+    wait_idle(dash_duo)
     _assert_tangent_at_optimum(dash_duo, iso_performance_slope(*conditions(dash_duo)))
 
 
@@ -194,23 +193,26 @@ def test_trs005_second_upload_and_model_name_collision(dash_duo, app, tmp_path, 
     make_predictions(160, seed=2, model="logistic regression").to_csv(second, index=False)
     upload(dash_duo, second)
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}",
-                                    "shown as 'logistic regression (second.csv)'")
-    names = wait_until(lambda: [n for n in js_graph(dash_duo.driver, ids.ROC_GRAPH,
-                                                     "gd.data.map(t => t.name)")
-                                if "(AUC" in (n or "")] if len(js_graph(
-        dash_duo.driver, ids.ROC_GRAPH, "gd.data.map(t => t.name)")) > 4 else None,
-        message="two curves")
-    assert any(n.startswith("logistic regression (AUC") for n in names)
+                                    "'logistic regression (second.csv)'")
+    def curves():
+        names = js_graph(dash_duo.driver, ids.ROC_GRAPH, "gd.data.map(t => t.name)") or []
+        named = [n for n in names if "(AUC" in (n or "") and not n.startswith("chance")]
+        return named if len(named) == 2 else None
+
+    names = wait_until(curves, message="two curves")
+    # with two datasets every model carries its dataset's name (issue 15)
+    assert any(n.startswith("logistic regression (first.csv) (AUC") for n in names)
     assert any(n.startswith("logistic regression (second.csv) (AUC") for n in names)
     wait_until(lambda: "different test sets" in dash_duo.find_element(f"#{ids.BANNER}").text,
                message="banner: the hull spans datasets")
-    # the prior is one dataset's own prevalence, and the choice is shown
+    # the prior stays the first dataset's prevalence (the choice is shown), and the status
+    # says what the second's would give (issue 15: never a silent switch)
     source = dash_duo.find_element(f"#{ids.PRIOR_SOURCE_ROW}")
-    assert source.is_displayed() and "second.csv" in source.text
-    second_prev = float(np.mean(make_predictions(160, seed=2)["label"]))
-    assert float(value(dash_duo, ids.PRIOR)) == pytest.approx(second_prev, abs=5e-5)
-    wait_until(lambda: "now follows the prevalence" in dash_duo.find_element(
-        f"#{ids.CONTROL_MSG}").text, message="the prior's switch is said")
+    assert source.is_displayed() and "first.csv" in source.text
+    first_prev = float(np.mean(make_predictions(150, seed=1)["label"]))
+    assert float(value(dash_duo, ids.PRIOR)) == pytest.approx(first_prev, abs=5e-5)
+    assert "second.csv's prevalence would give" in dash_duo.find_element(
+        f"#{ids.UPLOAD_STATUS}").text
     # the "Reading …" row and its Cancel button are gone once the server has answered
     wait_until(lambda: not dash_duo.find_element(f"#{ids.UPLOAD_PROGRESS}").is_displayed(),
                message="progress row hidden")
@@ -302,7 +304,8 @@ def test_trs010_zoom_survives_updates_and_pr_hover_marker(dash_duo, app):
                         else None, message="zoomed")
     dash_duo.find_element(f"#{ids.COST_FN_UP}").click()
     wait_until(lambda: value(dash_duo, ids.COST_FN) != "1", message="cost changed")
-    time.sleep(1.5)
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
     assert js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range") == pytest.approx(zoomed)
     # hovering the ROC view marks the point in the PR view with the reserved marker
     d.execute_script(f"document.querySelector('#{ids.ROC_GRAPH}').scrollIntoView()")
@@ -318,16 +321,11 @@ def test_trs010_zoom_survives_updates_and_pr_hover_marker(dash_duo, app):
     double_click(d, to_screen(d, ids.ROC_GRAPH, 0.9, 0.1))  # back to the full view
     wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range[0]") < 0,
                message="zoom reset")
-    time.sleep(0.5)
-    for _ in range(3):
-        hover(d, to_screen(d, ids.ROC_GRAPH, curve.fpr[k], curve.tpr[k]))
-        time.sleep(0.3)
-        if js_graph(d, ids.PR_GRAPH, "gd.layout.annotations.find(a => a.name === 'hover')"
-                                     ".visible"):
-            break
-    wait_until(lambda: js_graph(d, ids.PR_GRAPH,
-                                "gd.layout.annotations.find(a => a.name === 'hover').visible"),
-               message="hover marker in the PR view")
+    wait_idle(dash_duo)
+    hover_until(d, to_screen(d, ids.ROC_GRAPH, curve.fpr[k], curve.tpr[k]),
+                lambda: js_graph(d, ids.PR_GRAPH,
+                                 "gd.layout.annotations.find(a => a.name === 'hover').visible"),
+                message="hover marker in the PR view")
     assert "score ≥" in js_graph(d, ids.PR_GRAPH,
                                  "gd.layout.annotations.find(a => a.name === 'hover').text")
     assert js_graph(d, ids.PR_GRAPH, "gd.layout.annotations.filter(a => a.name !== 'hover')"
@@ -362,7 +360,7 @@ def test_trs013_exported_images_have_distinct_names_and_conditions(dash_duo, app
         dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
         click(dash_duo.driver, _centre(dash_duo.driver, button))
         got = wait_until(lambda n=name: [p for p in folder.glob(f"roc-dash-{n}.png")
-                                         if p.stat().st_size > 0], timeout=30,
+                                         if p.stat().st_size > 0],
                          message=f"roc-dash-{name}.png")
         assert got[0].read_bytes()[:4] == b"\x89PNG"
     assert "c(FP) = 1" in js_graph(dash_duo.driver, ids.ROC_GRAPH, "gd.layout.meta.conditions")
@@ -395,7 +393,7 @@ def test_trs014_streamed_upload_shows_progress_and_can_be_cancelled(dash_duo, ap
     finally:
         d.execute_cdp_cmd("Network.emulateNetworkConditions", {
             "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-    time.sleep(1.0)
+    wait_idle(dash_duo)
     assert "slow" not in dash_duo.find_element(f"#{ids.MODELS}").text
     assert not list((app.store.root / "incoming").glob("*/*.data"))
 
@@ -435,7 +433,7 @@ def test_trs016_a_failed_update_is_retried_then_reported(dash_duo, app):
     wait_until(lambda: not dash_duo.find_element(f"#{ids.UPDATE_FAILED}").is_displayed())
     failures["left"] = 50  # the server keeps failing: a visible banner, views greyed out
     dash_duo.find_element(f"#{ids.COST_FN_UP}").click()
-    dash_duo.wait_for_contains_text(f"#{ids.UPDATE_FAILED}", "may be out of date", timeout=15)
+    dash_duo.wait_for_contains_text(f"#{ids.UPDATE_FAILED}", "may be out of date")
     assert "stale" in dash_duo.find_element(".views").get_attribute("class")
     failures["left"] = 0  # back: the next change clears it
     dash_duo.find_element(f"#{ids.COST_FN_DOWN}").click()
@@ -455,7 +453,7 @@ def test_trs017_one_click_draws_the_views_once(dash_duo, app):
         dash_duo.find_element(f"#{button}").click()
         wait_until(lambda b=before: (value(dash_duo, ids.COST_FP),
                                      value(dash_duo, ids.PRIOR)) != b, message="stepped")
-        time.sleep(2.0)  # everything the click sets off has arrived
+        wait_idle(dash_duo)  # everything the click sets off has arrived
         big = d.execute_script(
             "return performance.getEntriesByType('resource')"
             ".filter(e => e.name.includes('update-component') && e.decodedBodySize > 20000)"

@@ -1,13 +1,12 @@
 """The app in a real headless Chromium: demo curves, upload, bad upload."""
 
-import time
-
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from roc_dash.app import ids
 
 from ..conftest import make_predictions
+from .gestures import wait_idle, wait_until
 
 
 def legend(dash_duo) -> list[str]:
@@ -16,14 +15,9 @@ def legend(dash_duo) -> list[str]:
         f"return [...document.querySelectorAll('#{ids.ROC_GRAPH} .legendtext')].map(e => e.textContent);")
 
 
-def wait_for_legend(dash_duo, predicate, timeout=20):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        names = legend(dash_duo)
-        if predicate(names):
-            return names
-        time.sleep(0.2)
-    raise AssertionError(f"legend never matched; last seen {legend(dash_duo)}")
+def wait_for_legend(dash_duo, predicate):
+    return wait_until(lambda: (lambda names: names if predicate(names) else None)(
+        legend(dash_duo)), message="the legend")
 
 
 def _tpr_at(app, model, fpr):
@@ -47,7 +41,7 @@ def hover_at(dash_duo, x, y):
     px = (x - x0) / (x1 - x0) * w  # selenium 4.2: offsets from the top-left corner
     py = (1 - (y - y0) / (y1 - y0)) * h
     ActionChains(dash_duo.driver).move_to_element_with_offset(area, px, py).perform()
-    dash_duo.wait_for_element(f"#{ids.ROC_GRAPH} .hoverlayer .hovertext", timeout=5)
+    dash_duo.wait_for_element(f"#{ids.ROC_GRAPH} .hoverlayer .hovertext")
     return dash_duo.find_element(f"#{ids.ROC_GRAPH} .hoverlayer").text
 
 
@@ -97,7 +91,7 @@ def test_brw002_upload_adds_curve_then_bad_upload_keeps_it(dash_duo, app, tmp_pa
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_ERROR}", "broken.csv")
     error = dash_duo.find_element(f"#{ids.UPLOAD_ERROR}").text
     assert "score" in error and "oops" in error
-    time.sleep(0.5)
+    wait_idle(dash_duo)
     after = legend(dash_duo)
     assert after == names  # every earlier curve is still there, nothing added
     assert "broken" not in " ".join(after)

@@ -74,7 +74,7 @@ def test_cbk001_upload_adds_a_dataset_to_every_view(store, cache):
     ids_ = [DEMO_ID, *ids_]
     roc, pr, cost, op, table, viz, slope, _, _, _ = _views(cache, ids_)
     assert any(n.startswith("mine (AUC ") for n in _legend(roc))
-    assert any(n.startswith("logistic regression (AUC ") for n in _legend(roc))
+    assert any(n.startswith("logistic regression (demo) (AUC ") for n in _legend(roc))
     assert any(n.startswith("mine (AP ") for n in _legend(pr))
     assert "mine lower envelope" in _legend(cost)
     assert "mine" in str(table) and viz["hull"]["fpr"][0] == 0 and "slope" in slope
@@ -107,8 +107,9 @@ def test_cbk003_positive_label_for_ambiguous_labels(store):
 def test_cbk004_same_name_twice_gets_distinct_model_names(store, cache):
     ids_, _, _ = _upload(store, [_data_url(_good_csv())], ["run.csv"], [])
     ids_, status, _ = _upload(store, [_data_url(_good_csv(1))], ["run.csv"], ids_)
+    # "run" names its file (no model column): the first keeps it, the second is tagged
     assert model_names(cache, ids_) == ["run", "run (run.csv #2)"]
-    assert "shown as 'run (run.csv #2)'" in status
+    assert "'run (run.csv #2)'" in status and "'run' keeps its name" in status
 
 
 def test_cbk005_remove_and_missing_dataset(store, cache):

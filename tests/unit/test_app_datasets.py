@@ -47,11 +47,13 @@ def test_dst001_a_model_named_like_a_loaded_one_is_never_merged(store, cache):
     out = apply_upload(store, [("preds.csv", _lr_file())], [DEMO_ID, ])
     assert out.error == ""
     ids_ = [DEMO_ID, *out.dataset_ids]  # the demo, then the upload
-    assert model_names(cache, ids_) == DEMO_MODELS + ["logistic regression (preds.csv)"]
+    # with two datasets every model carries its dataset's name (issue 15)
+    assert model_names(cache, ids_) == [f"{m} (demo)" for m in DEMO_MODELS] + [
+        "logistic regression (preds.csv)"]
     table = cache.table(ids_)
-    assert (table["model"] == "logistic regression").sum() == len(load_demo().table.query(
-        "model == 'logistic regression'"))  # not 150 rows more
-    assert "shown as 'logistic regression (other.csv)'" in apply_upload(
+    assert (table["model"] == "logistic regression (demo)").sum() == len(
+        load_demo().table.query("model == 'logistic regression'"))  # not 150 rows more
+    assert "'logistic regression (other.csv)'" in apply_upload(
         store, [("other.csv", _lr_file(5))], ids_).status
     analysis = cache.analysis(ids_, model_names(cache, ids_), conditions_from_state(
         ControlState(prior=0.3).to_store()))
@@ -170,5 +172,6 @@ def test_dst008_datasets_in_the_table_keep_their_rows(store, cache):
     ida = apply_upload(store, [("x.csv", _csv(a))], []).dataset_ids
     idb = apply_upload(store, [("x.csv", _csv(b))], ida).dataset_ids
     table = cache.table(idb)
-    assert table.groupby("model").size().to_dict() == {"m": 70, "m (x.csv #2)": 90}
+    # with two datasets every model carries its dataset's name (issue 15)
+    assert table.groupby("model").size().to_dict() == {"m (x.csv)": 70, "m (x.csv #2)": 90}
     assert list(pd.unique(table["dataset"])) == ["x.csv", "x.csv #2"]

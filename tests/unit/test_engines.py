@@ -209,7 +209,7 @@ def test_eng006_bad_input_messages(tmp_path):
     with pytest.raises(InputError, match=r"column 'weight' has 1 invalid weight: '-2\.0'"):
         aggregate_predictions([tmp_path / "w.parquet"])
     # no label column: the in-memory reader's message
-    frame.rename(columns={"label": "truth"}).to_parquet(tmp_path / "n.parquet")
+    frame.rename(columns={"label": "verdict"}).to_parquet(tmp_path / "n.parquet")
     with pytest.raises(InputError) as engine_error:
         aggregate_predictions([tmp_path / "n.parquet"])
     with pytest.raises(InputError) as memory_error:
@@ -302,8 +302,27 @@ def test_eng009_semicolon_decimal_comma_and_wide_form(tmp_path):
     assert sorted(set(agg.table["model"])) == ["lr", "nb"]
 
 
+SPARK_NEEDS = ("the Spark test needs pyspark and Java 17+; `make test` installs both "
+               "(Java through `make java-deps`: Debian's default-jre-headless)")
+
+
+def _java_17() -> bool:
+    import re
+    import shutil
+    import subprocess
+
+    java = shutil.which("java")
+    if java is None:
+        return False
+    out = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
+    found = re.search(r'version "(\d+)', out)
+    return bool(found) and int(found.group(1)) >= 17
+
+
 def test_eng010_spark_local_mode_gives_the_same_aggregated_table(tmp_path):
-    pytest.importorskip("pyspark", reason="pip install 'roc-dash[spark]' (make test-spark)")
+    pytest.importorskip("pyspark", reason=SPARK_NEEDS)
+    if not _java_17():
+        pytest.skip(SPARK_NEEDS)
     frame = _frame(2000)
     frame["weight"] = np.random.default_rng(3).integers(1, 3, len(frame)).astype(float)
     frame.loc[5, "score"] = np.nan

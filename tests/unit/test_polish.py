@@ -89,17 +89,14 @@ def test_pol105_a_typed_pin_that_is_not_a_number_says_why():
     assert pin_from_input("naive Bayes", "0.5")[0] == {"model": "naive Bayes", "threshold": 0.5}
 
 
-def test_pol106_threshold_view_names_its_model_and_whether_its_optimum_is_the_overall_one():
-    import tempfile
-    from pathlib import Path
-
+def test_pol106_threshold_view_names_its_model_and_whether_its_optimum_is_the_overall_one(tmp_path):
     from roc_dash.app.callbacks import AnalysisCache
     from roc_dash.app.store import DEMO_ID, DatasetStore
     from roc_dash.core.analysis import Conditions
     from roc_dash.core.decision import Economics
     from roc_dash.figures.threshold import threshold_figure
 
-    cache = AnalysisCache(DatasetStore(Path(tempfile.mkdtemp()) / "data"))
+    cache = AnalysisCache(DatasetStore(tmp_path / "data"))
     models = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
     analysis = cache.analysis([DEMO_ID], models, Conditions(prior_pos=0.27))
     best = analysis.optimal.model
@@ -114,10 +111,7 @@ def test_pol106_threshold_view_names_its_model_and_whether_its_optimum_is_the_ov
     assert f"optimum of {other}" in [t.name for t in fig.data]
 
 
-def test_pol107_html_report_carries_every_pin_the_comparison_the_summary_and_the_views():
-    import tempfile
-    from pathlib import Path
-
+def test_pol107_html_report_carries_every_pin_the_comparison_the_summary_and_the_views(tmp_path):
     from roc_dash.app.callbacks import AnalysisCache, decision_views
     from roc_dash.app.components import plain_text
     from roc_dash.app.store import DEMO_ID, DatasetStore
@@ -126,7 +120,7 @@ def test_pol107_html_report_carries_every_pin_the_comparison_the_summary_and_the
     from roc_dash.core.operating import pinned_points
     from roc_dash.html_report import ReportState, render_html
 
-    cache = AnalysisCache(DatasetStore(Path(tempfile.mkdtemp()) / "data"))
+    cache = AnalysisCache(DatasetStore(tmp_path / "data"))
     models = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
     analysis = cache.analysis([DEMO_ID], models, Conditions(prior_pos=0.27))
     pins = pinned_points(analysis, [
@@ -146,16 +140,13 @@ def test_pol107_html_report_carries_every_pin_the_comparison_the_summary_and_the
     assert '<a href="http://x/?cfn=5">screening</a>' in page
 
 
-def test_pol108_iso_f1_labels_sit_inside_the_pr_frame_and_the_hover_marker_is_a_dot():
-    import tempfile
-    from pathlib import Path
-
+def test_pol108_iso_f1_labels_sit_inside_the_pr_frame_and_the_hover_marker_is_a_dot(tmp_path):
     from roc_dash.app.callbacks import AnalysisCache
     from roc_dash.app.store import DEMO_ID, DatasetStore
     from roc_dash.core.analysis import Conditions
     from roc_dash.figures import pr_figure
 
-    cache = AnalysisCache(DatasetStore(Path(tempfile.mkdtemp()) / "data"))
+    cache = AnalysisCache(DatasetStore(tmp_path / "data"))
     analysis = cache.analysis([DEMO_ID], ["naive Bayes"], Conditions(prior_pos=0.27))
     fig = pr_figure(analysis)
     labels = [a for a in fig.layout.annotations if (a.text or "").startswith("F1=")]

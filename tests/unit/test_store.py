@@ -126,16 +126,22 @@ def test_sto011_disk_full_leaves_nothing_half_written(tmp_path, monkeypatch):
     assert list(store.dir.glob("*")) == []
 
 
-def test_sto012_health_reports_the_data_folder(tmp_path):
+def test_sto012_health_reports_the_data_folder(tmp_path, monkeypatch):
     from roc_dash.app import create_app
 
     app = create_app(data_dir=tmp_path)
     response = app.server.test_client().get("/health")
     assert response.status_code == 200
-    body = response.get_json()
+    assert response.get_json() == {"status": "ok"}  # anyone: ok / not ok, nothing more
+    # a signed-in user is told the data folder's state
+    monkeypatch.setenv("ROC_DASH_USER_HEADER", "X-Forwarded-User")
+    signed_in = {"X-Forwarded-User": "ops"}
+    body = app.server.test_client().get("/health", headers=signed_in).get_json()
     assert body["status"] == "ok" and body["data_dir_writable"] and body["disk_free_mb"] > 0
     app.store.root = tmp_path / "gone" / "deeper"  # an unusable data folder
     response = app.server.test_client().get("/health")
+    assert response.status_code == 503 and response.get_json() == {"status": "degraded"}
+    response = app.server.test_client().get("/health", headers=signed_in)
     assert response.status_code == 503 and response.get_json()["data_dir_writable"] is False
 
 
@@ -145,27 +151,28 @@ def test_sto013_notes_and_saved_views_live_with_the_datasets(tmp_path):
     from roc_dash.app.store import DEMO_ID, DatasetStore
 
     store = DatasetStore(tmp_path)
+    me = "key:me"
     ok = "Q" * 32
-    assert store.notes([DEMO_ID]) == {"note": "", "views": []}
-    store.save_note([DEMO_ID], "Decision: logistic regression at 0.51")
-    store.save_view([DEMO_ID], "  cheap  FNs ", "?cfn=10")
-    store.save_view([DEMO_ID], "cheap FNs", "?cfn=20")  # same name: replaced
-    store.save_view([DEMO_ID], "prior 5%", "?prior=0.05")
+    assert store.notes([DEMO_ID], me) == {"note": "", "views": []}
+    store.save_note([DEMO_ID], "Decision: logistic regression at 0.51", owner=me)
+    store.save_view([DEMO_ID], "  cheap  FNs ", "?cfn=10", owner=me)
+    store.save_view([DEMO_ID], "cheap FNs", "?cfn=20", owner=me)  # same name: replaced
+    store.save_view([DEMO_ID], "prior 5%", "?prior=0.05", owner=me)
     other = DatasetStore(tmp_path)  # another worker sees the same
-    got = other.notes([DEMO_ID])
+    got = other.notes([DEMO_ID], me)
     assert got["note"] == "Decision: logistic regression at 0.51"
     assert [(v["name"], v["query"]) for v in got["views"]] == [
         ("cheap FNs", "?cfn=20"), ("prior 5%", "?prior=0.05")]
-    assert other.notes([DEMO_ID, ok]) == {"note": "", "views": []}  # other datasets, other note
-    assert other.notes([ok, DEMO_ID]) == other.notes([DEMO_ID, ok])  # order does not matter
-    other.delete_view([DEMO_ID], "cheap FNs")
-    assert [v["name"] for v in store.notes([DEMO_ID])["views"]] == ["prior 5%"]
-    assert len(store.save_note([DEMO_ID], "x" * 9000)) == 5000  # bounded
+    assert other.notes([DEMO_ID, ok], me) == {"note": "", "views": []}  # other datasets
+    assert other.notes([ok, DEMO_ID], me) == other.notes([DEMO_ID, ok], me)  # any order
+    other.delete_view([DEMO_ID], "cheap FNs", owner=me)
+    assert [v["name"] for v in store.notes([DEMO_ID], me)["views"]] == ["prior 5%"]
+    assert len(store.save_note([DEMO_ID], "x" * 9000, owner=me)) == 5000  # bounded
     for k in range(60):
-        store.save_view([DEMO_ID], f"v{k}", "?")
-    assert len(store.notes([DEMO_ID])["views"]) == 50
+        store.save_view([DEMO_ID], f"v{k}", "?", owner=me)
+    assert len(store.notes([DEMO_ID], me)["views"]) == 50
     with pytest.raises(ValueError):
-        store.save_view([DEMO_ID], "   ", "?")
+        store.save_view([DEMO_ID], "   ", "?", owner=me)
 
 
 def test_sto014_sign_in_through_a_proxy_and_owned_datasets(tmp_path, monkeypatch):
@@ -183,7 +190,8 @@ def test_sto014_sign_in_through_a_proxy_and_owned_datasets(tmp_path, monkeypatch
     # an upload records its owner; only the owner's removal deletes the files
     store = DatasetStore(tmp_path)
     table = make_predictions(50).assign(model="m", fold="all", weight=1.0)
-    with app.server.test_request_context("/", headers={"X-Forwarded-User": "ana"}):
+    with app.server.test_request_context("/", headers={"X-Forwarded-User": "ana"},
+                                         environ_base={"REMOTE_ADDR": "127.0.0.1"}):
         from roc_dash.app.auth import current_user
 
         info = store.put(table, files=["a.csv"], owner=current_user())

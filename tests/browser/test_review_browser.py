@@ -1,0 +1,270 @@
+"""What the first review meeting tripped over (issue 15, section 2), with real input.
+
+Files go to the page's file input, dropdowns and buttons are clicked by WebDriver, drags and
+clicks on plots are mouse events dispatched by Chromium, keys are typed; every wait waits for
+the event it needs.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from roc_dash.app import ids
+from roc_dash.app.controls import display
+
+from .gestures import js_graph, wait_until
+from .test_trust_browser import start, value
+from .test_upload_browser import upload
+
+
+def predictions(n: int, prevalence: float, *, seed: int,
+                models=("logistic regression", "naive Bayes")) -> pd.DataFrame:
+    """``n`` rows per model with about ``prevalence`` positives, scored by each model."""
+    rng = np.random.default_rng(seed)
+    label = (rng.random(n) < prevalence).astype(int)
+    parts = []
+    for k, model in enumerate(models):
+        score = 1 / (1 + np.exp(-(rng.normal(0, 1, n) + (1.5 - 0.4 * k) * label)))
+        parts.append(pd.DataFrame({"model": model, "label": label,
+                                   "score": np.round(score, 5)}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def exact_prevalence(frame: pd.DataFrame) -> float:
+    first = frame[frame["model"] == frame["model"].iloc[0]]
+    return float(first["label"].mean())
+
+
+def table_rows(dash_duo) -> list[list[str]]:
+    return dash_duo.driver.execute_script(
+        f"return [...document.querySelectorAll('#{ids.MODEL_TABLE} table.models:not(.pairs)"
+        " tbody tr')].map(r => [...r.cells].map(c => c.textContent));")
+
+
+def table_head(dash_duo) -> list[str]:
+    return dash_duo.driver.execute_script(
+        f"return [...document.querySelectorAll('#{ids.MODEL_TABLE} table.models:not(.pairs)"
+        " thead th')].map(c => c.textContent);")
+
+
+def status(dash_duo) -> str:
+    return dash_duo.find_element(f"#{ids.UPLOAD_STATUS}").text
+
+
+# -- 1. a second dataset keeps the prior --------------------------------------------------
+def test_rvw101_a_second_upload_keeps_the_prior_and_the_link_keeps_its_source(
+        dash_duo, app, tmp_path, shot):
+    start(dash_duo, app)
+    d = dash_duo.driver
+    first = predictions(300, 0.37, seed=1)
+    second = predictions(400, 0.1, seed=2)
+    p1, p2 = exact_prevalence(first), exact_prevalence(second)
+    first.to_csv(tmp_path / "breast.csv", index=False)
+    second.to_csv(tmp_path / "digits.csv", index=False)
+    upload(dash_duo, tmp_path / "breast.csv")
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "replaces the demo")
+    wait_until(lambda: value(dash_duo, ids.PRIOR) == display(p1), message="p(+) of breast.csv")
+    wait_until(lambda: len(table_rows(dash_duo)) == 2, message="two models in the table")
+    threshold_before = table_rows(dash_duo)[0][table_head(dash_duo).index("Optimal threshold")]
+
+    upload(dash_duo, tmp_path / "digits.csv")
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", f"stays p(+) = {display(p1)}")
+    text = status(dash_duo)
+    assert f"p(+) = {display(p2)}" in text and "digits.csv" in text and "to switch" in text
+    wait_until(lambda: len(table_rows(dash_duo)) == 4, message="four models in the table")
+    assert value(dash_duo, ids.PRIOR) == display(p1)
+    row = dash_duo.find_element(f"#{ids.PRIOR_SOURCE_ROW}")
+    assert row.is_displayed() and "breast.csv" in row.text and "digits.csv" not in row.text
+    # breast.csv's model keeps its threshold
+    head = table_head(dash_duo)
+    assert table_rows(dash_duo)[0][head.index("Optimal threshold")] == threshold_before
+    assert "psrc=" in d.execute_script("return location.search")
+    shot("rvw101_second_upload")
+
+    # the user switches, with the list beside "Use the data's prevalence"
+    dash_duo.select_dcc_dropdown(f"#{ids.PRIOR_SOURCE}", f"digits.csv ({p2:.4g})")
+    wait_until(lambda: value(dash_duo, ids.PRIOR) == display(p2), message="p(+) of digits.csv")
+    wait_until(lambda: "now follows the prevalence" in dash_duo.find_element(
+        f"#{ids.CONTROL_MSG}").text, message="the switch is said")
+    search = d.execute_script("return location.search")
+    assert "prior=" not in search  # the prior follows the data: the link names whose
+    data = re.search(r"data=([^&]+)", search).group(1).split("%2C")
+    assert re.search(r"psrc=([^&]+)", search).group(1) == data[1]  # digits.csv's id
+
+    # the link opens with the same source in a fresh page
+    link = d.current_url
+    d.execute_script("window.sessionStorage.clear()")
+    d.get(link)
+    wait_until(lambda: value(dash_duo, ids.PRIOR) == display(p2), message="p(+) from the link")
+    wait_until(lambda: "digits.csv" in dash_duo.find_element(f"#{ids.PRIOR_SOURCE_ROW}").text,
+               message="the link's source shown")
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.meta.slope") == pytest.approx(
+        (1 - p2) / p2, rel=1e-9), message="the iso line at digits.csv's prior")
+
+
+# -- 2. the demo beside an upload; every model tagged -------------------------------------
+def legend_texts(dash_duo, graph) -> list[str]:
+    return dash_duo.driver.execute_script(
+        f"return [...document.querySelectorAll('#{graph} .legendtext')]"
+        ".map(e => e.textContent);")
+
+
+def test_rvw203_load_demo_after_an_upload_adds_it_and_tags_every_model(
+        dash_duo, app, tmp_path, shot):
+    start(dash_duo, app)
+    d = dash_duo.driver
+    predictions(300, 0.3, seed=3).to_csv(tmp_path / "mine.csv", index=False)
+    upload(dash_duo, tmp_path / "mine.csv")
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "replaces the demo")
+    wait_until(lambda: len(table_rows(dash_duo)) == 2, message="the upload's two models")
+    assert "Dataset" not in table_head(dash_duo)
+
+    button = dash_duo.find_element(f"#{ids.LOAD_DEMO}")
+    button.click()
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Added the demo data beside "
+                                    "mine.csv (nothing was replaced)")
+    assert "×" in status(dash_duo)
+    wait_until(lambda: len(table_rows(dash_duo)) == 6, message="six models in the table")
+    models = ["logistic regression (mine.csv)", "naive Bayes (mine.csv)",
+              "logistic regression (demo)", "naive Bayes (demo)", "decision tree (demo)",
+              "gradient boosting (demo)"]
+    # legends of the ROC, PR and cost views
+    for graph in (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH):
+        wait_until(lambda graph=graph: all(any(t.startswith(m) for t in legend_texts(
+            dash_duo, graph)) for m in models), message=f"tagged legend of {graph}")
+    # the model table's Dataset column
+    head = table_head(dash_duo)
+    assert head[:2] == ["Model", "Dataset"]
+    for row in table_rows(dash_duo):
+        assert row[1] == ("mine.csv" if row[0].endswith("(mine.csv)") else "demo"), row
+    # the summary strip names a tagged model
+    summary = dash_duo.find_element(f"#{ids.SUMMARY}").text
+    assert "(demo)" in summary or "(mine.csv)" in summary
+    # the pin dropdown: every option carries its dataset
+    dash_duo.find_element(f"#{ids.PIN_MODEL}").click()
+    options = wait_until(lambda: [e.text for e in d.find_elements(
+        "css selector", ".dash-dropdown-options .dash-dropdown-option")], message="options")
+    assert options == models
+    d.find_element("css selector", "body").send_keys("\ue00c")  # Escape closes the menu
+    shot("rvw203_demo_beside_upload")
+
+    # removing the demo (its × in the list) brings back the plain names
+    dash_duo.find_element(f"#{ids.DATASET_LIST} button[aria-label^='Remove Demo']").click()
+    wait_until(lambda: len(table_rows(dash_duo)) == 2, message="the demo removed")
+    wait_until(lambda: [r[0] for r in table_rows(dash_duo)] == ["logistic regression",
+                                                               "naive Bayes"],
+               message="plain names again")
+    assert "Dataset" not in table_head(dash_duo)
+
+
+# -- 3. the ring is a fixed marker; the iso line stays draggable when zoomed ---------------
+def digits_like(n=1800, prevalence=0.1, seed=9) -> pd.DataFrame:
+    """Three well-separated models (AUC about 0.99) at about 10% positives, like issue 15's
+    digits data (9 against the rest): the optimum lies at a small FPR."""
+    rng = np.random.default_rng(seed)
+    label = (rng.random(n) < prevalence).astype(int)
+    parts = []
+    for model, sep in (("logistic regression", 3.3), ("naive Bayes", 2.5),
+                       ("gradient boosting", 3.0)):
+        score = 1 / (1 + np.exp(-(rng.normal(0, 1, n) + sep * label - 2.5)))
+        parts.append(pd.DataFrame({"model": model, "label": label,
+                                   "score": np.round(score, 6)}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def ring(driver) -> dict:
+    return js_graph(driver, ids.ROC_GRAPH,
+                    "(t => t && {x: t.x[0], y: t.y[0], size: t.marker.size,"
+                    " symbol: t.marker.symbol})(gd.data.find(t => t.name === 'optimum ring'))")
+
+
+def iso_line(driver) -> list[float]:
+    return js_graph(driver, ids.ROC_GRAPH,
+                    "[gd.layout.shapes[0].x0, gd.layout.shapes[0].y0, gd.layout.shapes[0].x1,"
+                    " gd.layout.shapes[0].y1]")
+
+
+def test_rvw301_the_zoomed_line_drags_by_its_middle_and_the_ring_stays_a_ring(
+        dash_duo, app, tmp_path, shot):
+    from .gestures import drag, to_screen, type_into, wait_idle, wait_steady
+
+    start(dash_duo, app)
+    d = dash_duo.driver
+    digits_like().to_csv(tmp_path / "digits.csv", index=False)
+    upload(dash_duo, tmp_path / "digits.csv")
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "replaces the demo")
+    type_into(dash_duo.find_element(f"#{ids.COST_FN}"), "10")
+    wait_until(lambda: value(dash_duo, ids.COST_FN) == "10", message="c(FN) = 10")
+    type_into(dash_duo.find_element(f"#{ids.PRIOR}"), "0.05")
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.meta.slope") == pytest.approx(
+        0.95 / 0.5, rel=1e-9), message="iso slope at c(FN)=10, p=0.05")
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+    # the ring is a marker of the optimal vertex, the line the only (editable) shape
+    r = ring(d)
+    assert r["symbol"] == "circle-open"
+    assert js_graph(d, ids.ROC_GRAPH, "gd.layout.shapes.length") == 1
+
+    # box-zoom to FPR < 0.12 with the mouse (from below right of the line to the top left)
+    top_left = to_screen(d, ids.ROC_GRAPH, 0.0, 1.0)
+    corner = to_screen(d, ids.ROC_GRAPH, 0.12, 0.55)
+    drag(d, corner, (top_left[0] + 1, top_left[1] + 1))
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range[1]") < 0.13,
+               message="zoomed to FPR < 0.12")
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+    shot("rvw301_zoomed")
+    # the line where it passes the optimal vertex (5 px from it, where the ring used to
+    # cover it), pulled sideways: a drag of the line's middle, read as a rotation
+    r = ring(d)
+    x0, y0, x1, y1 = iso_line(d)
+    cx, cy = to_screen(d, ids.ROC_GRAPH, r["x"], r["y"])
+    ax, ay = to_screen(d, ids.ROC_GRAPH, x0, y0)
+    bx, by = to_screen(d, ids.ROC_GRAPH, x1, y1)
+    norm = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    near = (cx + 5 * (bx - ax) / norm, cy + 5 * (by - ay) / norm)
+    drag(d, near, (near[0] + 30, near[1] + 20))
+    wait_until(lambda: value(dash_duo, ids.COST_FP) != "1",
+               message="c(FP) follows a drag of the line at the ring")
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+    before = value(dash_duo, ids.COST_FP)
+    # the middle of the line as seen in the zoomed plot, pulled sideways
+    (xa, xb), (ya, yb) = js_graph(d, ids.ROC_GRAPH,
+                                  "[gd._fullLayout.xaxis.range, gd._fullLayout.yaxis.range]")
+    x0, y0, x1, y1 = iso_line(d)
+    m = (y1 - y0) / (x1 - x0)
+    lo = max(xa, x0, x0 + (ya - y0) / m)
+    hi = min(xb, x1, x0 + (yb - y0) / m)
+    mid = (lo + hi) / 2
+    px, py = to_screen(d, ids.ROC_GRAPH, mid, y0 + m * (mid - x0))
+    drag(d, (px, py), (px - 30, py - 20))
+    wait_until(lambda: value(dash_duo, ids.COST_FP) != before,
+               message="c(FP) follows a drag of the zoomed line's middle")
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range[1]") < 0.13,
+               message="the zoom is kept")
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+
+    # press the ring's edge (its farthest point from the line, which plotly's grab zone of
+    # the line still reaches) and pull 80 px: the ring is not deformed or moved off its vertex
+    r = ring(d)
+    x0, y0, x1, y1 = iso_line(d)
+    cx, cy = to_screen(d, ids.ROC_GRAPH, r["x"], r["y"])
+    ax, ay = to_screen(d, ids.ROC_GRAPH, x0, y0)
+    bx, by = to_screen(d, ids.ROC_GRAPH, x1, y1)
+    norm = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    edge = (cx - 9 * (by - ay) / norm, cy + 9 * (bx - ax) / norm)
+    drag(d, edge, (edge[0] + 80, edge[1] + 30))
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+    after = ring(d)
+    assert (after["size"], after["symbol"]) == (r["size"], r["symbol"])
+    star = js_graph(d, ids.ROC_GRAPH, "(t => [t.x[0], t.y[0]])(gd.data.find("
+                    "t => t.name === 'optimal operating point'))")
+    assert [after["x"], after["y"]] == star  # still on the (possibly new) optimum
+    assert js_graph(d, ids.ROC_GRAPH, "gd.layout.shapes.length") == 1

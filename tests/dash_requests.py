@@ -1,0 +1,48 @@
+"""Dash callback requests as the page sends them, built from an app's own callback map (for
+tests that talk to the server over HTTP or through Flask's test client)."""
+
+from __future__ import annotations
+
+import json
+
+
+def callback_specs(app) -> dict:
+    """Each callback's request skeleton: ``{key: {"output", "outputs", "inputs", "state"}}``."""
+    specs = {}
+    for key, cb in app.callback_map.items():
+        outs = key.strip(".").split("...") if key.startswith("..") else [key]
+        outputs = [{"id": o.rsplit(".", 1)[0], "property": o.rsplit(".", 1)[1]} for o in outs]
+        specs[key] = {"output": key, "outputs": outputs if key.startswith("..") else outputs[0],
+                      "inputs": cb["inputs"], "state": cb["state"]}
+    return specs
+
+
+def wildcard_id(kind: str, index) -> str:
+    """How Dash names a pattern-matching component's property in ``changedPropIds``."""
+    return json.dumps({"index": index, "type": kind}, sort_keys=True, separators=(",", ":"))
+
+
+def callback_body(specs: dict, first_output: str, values: dict, changed: list[str]) -> dict:
+    """The request of the callback whose first output is ``first_output`` (``"id.prop"``).
+
+    ``values``: ``{"id.prop": value}``; for a pattern-matching (ALL) input, ``{"type.prop":
+    [(index, value), ...]}``. ``changed``: the ``changedPropIds`` (see :func:`wildcard_id`).
+    """
+    spec = next(s for k, s in specs.items() if k.strip(".").split("...")[0] == first_output
+                or k.strip(".").split("...")[0].split("@")[0] == first_output)
+
+    def filled(items):
+        out = []
+        for item in items:
+            if item["id"].startswith("{"):
+                kind = json.loads(item["id"])["type"]
+                pairs = values.get(f"{kind}.{item['property']}", [])
+                out.append([{"id": {"index": index, "type": kind}, "property": item["property"],
+                             "value": value} for index, value in pairs])
+            else:
+                out.append(dict(item, value=values.get(f"{item['id']}.{item['property']}")))
+        return out
+
+    return {"output": spec["output"], "outputs": spec["outputs"],
+            "inputs": filled(spec["inputs"]), "state": filled(spec["state"]),
+            "changedPropIds": changed}

@@ -1,0 +1,186 @@
+"""The test suite's own rules, checked in its source (issue 15 §1).
+
+Browser tests wait for the event they need with one generous limit (``ROC_DASH_TEST_WAIT``),
+never a fixed sleep or a short per-call timeout; tests write only under pytest's temporary
+folders, never a fixed path such as ``/tmp/<name>``, ``$HOME`` or the checkout.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parents[1]
+BROWSER = sorted((TESTS / "browser").glob("*.py"))
+ALL = sorted(TESTS.rglob("*.py"))
+
+
+def _callee(call: ast.Call) -> tuple[str, str]:
+    """``("time", "sleep")`` for ``time.sleep(...)``, ``("", "sleep")`` for ``sleep(...)``."""
+    f = call.func
+    name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+    owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
+    return owner, name
+
+
+def _calls(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            yield (node, *_callee(node))
+
+
+def sleeps(source: str, path: str = "") -> list[int]:
+    """Lines that sleep: ``time.sleep``/``sleep`` calls (in gestures.py only inside
+    ``pace`` and the poll of ``wait_until``), and ``pace`` called outside gestures.py."""
+    in_gestures = path.endswith("gestures.py")
+    allowed = {"pace", "wait_until"} if in_gestures else set()
+    found = []
+
+    class Visitor(ast.NodeVisitor):
+        stack: list[str] = []
+
+        def visit_FunctionDef(self, node):  # noqa: N802 - ast's name
+            self.stack.append(node.name)
+            self.generic_visit(node)
+            self.stack.pop()
+
+        def visit_Call(self, node):  # noqa: N802
+            owner, name = _callee(node)
+            where = self.stack[-1] if self.stack else ""
+            if name == "sleep" and owner in ("time", "") and where not in allowed:
+                found.append(node.lineno)
+            if name == "pace" and not in_gestures:
+                found.append(node.lineno)
+            self.generic_visit(node)
+
+    Visitor().visit(ast.parse(source))
+    return sorted(set(found))
+
+
+def short_waits(source: str) -> list[int]:
+    """Lines of a wait (``wait_until``, ``wait_for_*``, ``WebDriverWait``) given its own
+    limit instead of the suite's one (``WAIT``)."""
+    lines = []
+    for call, _, name in _calls(ast.parse(source)):
+        if name == "wait_until" or name.startswith("wait_for") or name == "WebDriverWait":
+            limits = [k.value for k in call.keywords if k.arg == "timeout"]
+            if name == "WebDriverWait" and len(call.args) > 1:
+                limits.append(call.args[1])
+            if name == "wait_until" and len(call.args) > 1:
+                limits.append(call.args[1])
+            if any(not (isinstance(v, ast.Name) and v.id == "WAIT") for v in limits):
+                lines.append(call.lineno)
+    return lines
+
+
+def test_hyg001_browser_tests_never_sleep():
+    offenders = {p.name: sleeps(p.read_text(), str(p)) for p in BROWSER}
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_hyg001_the_check_catches_a_sleep():
+    assert sleeps("import time\ndef t():\n    time.sleep(0.5)\n", "test_x.py") == [3]
+    assert sleeps("from time import sleep\nsleep(1)\n", "test_x.py") == [2]
+    assert sleeps("from .gestures import pace\ndef t():\n    pace(1)\n", "test_x.py") == [3]
+    # the poll of wait_until and the pacing of a gesture are the only pauses in gestures.py
+    assert sleeps("def pace(s):\n    time.sleep(s)\n", "gestures.py") == []
+    assert sleeps("def drag():\n    time.sleep(0.1)\n", "gestures.py") == [2]
+
+
+def test_hyg002_browser_waits_use_the_one_generous_limit():
+    offenders = {p.name: short_waits(p.read_text()) for p in BROWSER}
+    assert {k: v for k, v in offenders.items() if v} == {}
+    from tests.browser import gestures
+
+    assert gestures.WAIT >= 60 or "ROC_DASH_TEST_WAIT" in __import__("os").environ
+    import inspect
+
+    assert inspect.signature(gestures.wait_until).parameters["timeout"].default is None
+
+
+def test_hyg002_the_check_catches_a_short_timeout():
+    assert short_waits("wait_until(f, timeout=10, message='x')\n") == [1]
+    assert short_waits("dash_duo.wait_for_element('#a', timeout=5)\n") == [1]
+    assert short_waits("dash_duo.wait_for_contains_text('#a', 'b', 15)\n") == []  # positional
+    assert short_waits("wait_until(f, message='x')\n") == []
+    assert short_waits("dash_duo.wait_for_page(timeout=WAIT)\n") == []
+
+
+FIXED_PATH = re.compile(r"""["'](/tmp/|/var/tmp/|~/)|mkdtemp\(|gettempdir\(|Path\.home\(\)""")
+
+
+def test_hyg003_tests_write_only_under_pytest_tmp_folders():
+    offenders = [f"{p.relative_to(TESTS)}:{n}" for p in ALL if p.name != "test_hygiene.py"
+                 for n, line in enumerate(p.read_text().splitlines(), 1)
+                 if FIXED_PATH.search(line)]
+    assert offenders == []
+    assert FIXED_PATH.search('shutil.copy(path, "/tmp/pol/roc.png")')
+    assert FIXED_PATH.search("Path(tempfile.mkdtemp())")
+
+
+def test_hyg003_screenshots_default_to_the_session_tmp_folder(pytestconfig, monkeypatch):
+    """Without ``ROC_DASH_ARTIFACTS`` the browser screenshots go under pytest's basetemp."""
+    source = (TESTS / "browser" / "conftest.py").read_text()
+    assert "/tmp" not in source and "tmp_path_factory" in source
+    base = pytestconfig._tmp_path_factory.getbasetemp()
+    from tests.browser.conftest import artifacts
+
+    monkeypatch.delenv("ROC_DASH_ARTIFACTS", raising=False)
+    folder = artifacts.__wrapped__(pytestconfig._tmp_path_factory)
+    assert base in folder.parents
+
+
+@pytest.mark.parametrize("var", ["ROC_DASH_DATA_DIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"])
+def test_hyg004_default_folders_point_into_the_session_tmp(pytestconfig, var):
+    import os
+
+    base = pytestconfig._tmp_path_factory.getbasetemp()
+    assert base in Path(os.environ[var]).parents
+    assert base in Path(os.environ["HOME"]).parents and Path.home() == Path(os.environ["HOME"])
+
+
+ROOT = TESTS.parent
+MAKE_NAMED = re.compile(r"[`(]make ([A-Za-z][\w./-]*)")
+
+
+def make_targets() -> set[str]:
+    return {m.group(1) for m in re.finditer(r"^([\w./$()-]+):(?!=)", (ROOT / "Makefile")
+                                            .read_text(), re.M)}
+
+
+def named_make_commands() -> dict[str, set[str]]:
+    """``make <target>`` named in the README (its shell blocks and inline code) and in the
+    messages/docstrings of the code, tests, benchmarks and scripts."""
+    found: dict[str, set[str]] = {}
+    files = [ROOT / "README.md", *ROOT.glob("roc_dash/**/*.py"), *ROOT.glob("tests/**/*.py"),
+             *ROOT.glob("bench/*.py"), *ROOT.glob("scripts/*.py")]
+    for path in files:
+        if path.name == "test_hygiene.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        names = set(MAKE_NAMED.findall(text))
+        if path.suffix == ".md":
+            names |= set(re.findall(r"^\s*make ([A-Za-z][\w./-]*)", text, re.M))
+        for name in names:
+            found.setdefault(name, set()).add(str(path.relative_to(ROOT)))
+    return found
+
+
+def test_hyg005_every_make_command_named_exists():
+    targets = make_targets()
+    assert {"test", "run", "java-deps", "browser-deps"} <= targets
+    missing = {k: v for k, v in named_make_commands().items() if k not in targets}
+    assert missing == {}
+    assert MAKE_NAMED.findall("reason='(make test-spark)'") == ["test-spark"]
+
+
+def test_hyg006_make_test_installs_java_for_the_spark_test():
+    makefile = (ROOT / "Makefile").read_text()
+    test_rule = re.search(r"^test:(.*)$", makefile, re.M).group(1)
+    assert "java-deps" in test_rule.split() and "browser-deps" in test_rule.split()
+    java = makefile.split("\njava-deps:", 1)[1].split("\n\n", 1)[0]
+    assert "default-jre-headless" in java and "apt-get install" in java
+    assert (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1] == "make test"
