@@ -33,7 +33,7 @@ from .columns import SCORE_NAMES, ColumnChoice, describe_choice, resolve_named, 
 from .errors import MAX_ROWS_SHOWN, InputError, format_rows, plural, quote
 from .labels import Labels, decode_labels
 from .readers import parse_bytes, read_source
-from .values import first_true, missing_error, null_mask, to_float, to_text
+from .values import check_exact_as_float, first_true, missing_error, null_mask, to_float, to_text
 
 #: Columns of the canonical table, in order; "id" (str) follows only when an id column exists.
 CANONICAL_COLUMNS: tuple[str, ...] = ("label", "score", "model", "fold", "weight")
@@ -469,6 +469,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
     score_values: list[np.ndarray] = []
     finite_masks: list[np.ndarray] = []
     for column in choice.scores:
+        check_exact_as_float(table.column(column), parsed.row_numbers, name, column)
         values = to_float(
             table.column(column),
             parsed.row_numbers,
@@ -845,6 +846,18 @@ def _check_both_classes(parts: list[_FilePart]) -> None:
             entry[2].append(part)
 
     bad = [(key, entry) for key, entry in groups.items() if entry[0] in (0, entry[1])]
+    if bad:
+        # a multi-class file's fold may lack the class shown (class against the rest): its
+        # own curve is undefined but the model's pooled curves, M and the PD-weighted AUC
+        # are not; the analysis leaves such folds out of the per-fold views with a note
+        totals: dict[str, list[int]] = {}
+        for (model, _), (pos, total, _) in groups.items():
+            entry = totals.setdefault(model, [0, 0])
+            entry[0] += pos
+            entry[1] += total
+        bad = [(key, entry) for key, entry in bad
+               if not all(p.kind == MULTICLASS for p in entry[2])
+               or totals[key[0]][0] in (0, totals[key[0]][1])]
     if not bad:
         return
     (model, fold), (pos, total, files) = bad[0]

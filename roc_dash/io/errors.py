@@ -55,9 +55,19 @@ def _rebuild_input_error(message, file, column, rows, count) -> InputError:
     return InputError(message, file=file, column=column, rows=rows, count=count)
 
 
+def plural_of(word: str) -> str:
+    """The English plural of a (last) word: rows, classes, boxes, matches, categories."""
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    if len(word) > 1 and word.endswith("y") and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
 def plural(n: int, singular: str, plural_form: str | None = None) -> str:
-    """``plural(1, "row") == "1 row"``, ``plural(3, "row") == "3 rows"``."""
-    word = singular if n == 1 else (plural_form or singular + "s")
+    """``plural(1, "row") == "1 row"``, ``plural(3, "row") == "3 rows"``,
+    ``plural(4, "class") == "4 classes"``."""
+    word = singular if n == 1 else (plural_form or plural_of(singular))
     return f"{n:,} {word}"
 
 

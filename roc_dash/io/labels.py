@@ -106,7 +106,8 @@ def decode_labels(
         raise InputError(
             f"{filename}: column {quote(name)} has {count} distinct values ({values}); a label "
             "column must have exactly two classes. Multi-class files need one score column "
-            "per class, named score_<class> (or like the class) instead of one score column; "
+            "per class, named score_<class> (or p_<class>, proba_<class>, y_proba_<class>, "
+            ".pred_<class>, or like the class) instead of one score column; "
             "or reduce the labels to two classes (e.g. one class against all others).",
             file=filename,
             column=name,

@@ -92,6 +92,53 @@ def _bad_values_error(
     )
 
 
+def _as_integers(column: pa.Array) -> np.ndarray | None:
+    """The column's values as int64/uint64 (missing -> 0) when it holds only integers (an
+    integer type, or text that reads as integers), else None."""
+    if pa.types.is_integer(column.type):
+        if column.type.bit_width <= 32:
+            return None  # float64 holds every 32-bit integer exactly
+        ints = column
+    elif is_text(column):
+        try:
+            ints = pc.cast(trimmed_text(column), pa.int64())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return None
+    else:
+        return None
+    return pc.fill_null(ints, 0).to_numpy(zero_copy_only=False)
+
+
+def check_exact_as_float(
+    column: pa.ChunkedArray | pa.Array, rows: RowMapper, filename: str, name: str
+) -> None:
+    """An :class:`InputError` when a column of integers holds two different values that
+    float64 cannot tell apart (beyond 2**53): read as numbers they would be tied."""
+    from ..core._validation import FLOAT_EXACT_INT, merged_integers
+
+    ints = _as_integers(plain(column))
+    if ints is None:
+        return
+    pair = merged_integers(ints)
+    if pair is None:
+        return
+    a, b = pair
+    where = [int(np.flatnonzero(ints == v)[0]) for v in (a, b)]
+    numbers = rows(np.array(where))
+    raise InputError(
+        f"{filename}: column {quote(name)} holds integers too large to tell apart as "
+        f"floating-point numbers: {a} (row {int(numbers[0])}) and {b} (row "
+        f"{int(numbers[1])}) both become {float(a):.17g} (integers beyond 2**53 = "
+        f"{FLOAT_EXACT_INT:,} lose their last digits), so the analysis would count them as "
+        "tied. Rescale the column (e.g. subtract its minimum, or divide it into decimals) "
+        "and load the file again.",
+        file=filename,
+        column=name,
+        rows=numbers,
+        count=2,
+    )
+
+
 def to_float(
     column: pa.ChunkedArray | pa.Array,
     rows: RowMapper,
