@@ -268,3 +268,37 @@ def test_rvw301_the_zoomed_line_drags_by_its_middle_and_the_ring_stays_a_ring(
                     "t => t.name === 'optimal operating point'))")
     assert [after["x"], after["y"]] == star  # still on the (possibly new) optimum
     assert js_graph(d, ids.ROC_GRAPH, "gd.layout.shapes.length") == 1
+
+
+# -- 5. the recommendation stays the headline, in the page and in the report --------------
+def test_rvw502_pins_never_replace_the_recommendation_in_the_summary_or_the_report(
+        dash_duo, app, shot):
+    import html as html_lib
+    from pathlib import Path
+
+    from .gestures import wait_file
+    from .test_meeting_browser import pin_two_vertices
+
+    start(dash_duo, app)
+    summary = dash_duo.find_element(f"#{ids.SUMMARY}")
+    headline = summary.text.splitlines()[0]
+    assert headline.startswith("Use logistic regression at score ≥ 0.510192")
+    pin_two_vertices(dash_duo, app)
+    wait_until(lambda: "B: naive Bayes" in summary.text, message="pins compared in the strip")
+    lines = summary.text.splitlines()
+    assert lines[0] == headline  # the recommendation is still the headline
+    assert any("stays optimal while" in x for x in lines)  # its sensitivity stays
+    assert lines[-1].startswith("Pinned A: decision tree at score ≥ ")
+    shot("rvw502_summary_with_pins")
+
+    dash_duo.find_element(f"#{ids.EXPORT_HTML}").click()
+    page = html_lib.unescape(wait_file(Path(dash_duo.download_path),
+                                       "roc-dash-report.html")[0].read_text())
+    decision = page.split("<h2>Decision</h2>", 1)[1]
+    box = decision.split('<p class="summary">', 1)[1].split("</p>", 1)[0]
+    assert box.startswith("Use logistic regression at score ≥ 0.510192")
+    assert "stays optimal while" in box and "Pinned" not in box
+    after = decision.split("</p>", 1)[1]
+    assert "Pinned A: decision tree" in after and "B: naive Bayes" in after
+    assert after.index("Pinned A") < after.index("Operating points compared")
+    assert "Operating point (optimal for these conditions)" in page
