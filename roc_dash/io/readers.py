@@ -1467,17 +1467,24 @@ def _record_line_numbers(decoded: _Decoded) -> np.ndarray | None:
     """Line number of each data record, or ``None`` when record i is simply on line i + 2
     (no blank lines before the last record). Streaming: a first pass looks for blank lines,
     a second (only if there are) numbers the non-blank lines."""
-    tail = None
-    for piece in decoded.chunks():
-        piece = bytes(piece)
-        if tail is None and piece[:1] in (b"\n", b"\r"):
-            break
-        window = (tail or b"") + piece
-        if any(p in window for p in _BLANK_LINE):
-            break
-        tail = window[-2:]
+    plain = decoded.plain_view()
+    if plain is not None:  # the bytes at hand: one search each, no copy
+        start = decoded.offset
+        if not plain.startswith((b"\n", b"\r"), start) and all(
+                plain.find(p, start) < 0 for p in _BLANK_LINE):
+            return None
     else:
-        return None
+        tail = None
+        for piece in decoded.chunks():
+            piece = bytes(piece)
+            if tail is None and piece[:1] in (b"\n", b"\r"):
+                break
+            window = (tail or b"") + piece
+            if any(p in window for p in _BLANK_LINE):
+                break
+            tail = window[-2:]
+        else:
+            return None
     numbers = [lines[lengths > 0] for lines, lengths, _ in _scan_lines(decoded)]
     non_blank = np.concatenate(numbers) if numbers else np.zeros(0, dtype=np.int64)
     return non_blank[1:]  # the first non-blank line is the header
