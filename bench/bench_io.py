@@ -125,6 +125,28 @@ def generate(folder: Path, rows: int, seed: int = 0) -> dict[str, Path]:
     return paths
 
 
+def measure(child: str, path: Path, checkouts: list[Path | None], repeat: int) -> list[dict]:
+    """Per checkout, the fastest of ``repeat`` runs, the checkouts taking turns (a shared
+    machine only ever slows a run down, and turns spread its moods evenly)."""
+    runs: list[list[dict]] = [[] for _ in checkouts]
+    for _ in range(max(1, repeat)):
+        for i, checkout in enumerate(checkouts):
+            runs[i].append(run(child, path, checkout))
+    return [_fastest(r) for r in runs]
+
+
+def _fastest(runs: list[dict]) -> dict:
+    """The fastest run, with the highest peak of all of them."""
+    ok = [r for r in runs if "error" not in r]
+    if not ok:
+        return runs[0]
+    key = "seconds" if "seconds" in ok[0] else "accept"
+    fastest = dict(min(ok, key=lambda r: r[key] + r.get("views", 0)))
+    fastest["peak"] = max(r["peak"] for r in ok)
+    fastest["runs"] = len(ok)
+    return fastest
+
+
 def run(child: str, path: Path, checkout: Path | None, timeout: float = 1800) -> dict:
     env = dict(os.environ)
     if checkout is not None:
@@ -162,6 +184,8 @@ def main() -> None:
     parser.add_argument("--compare", type=Path, help="another checkout, measured side by side")
     parser.add_argument("--skip-app", action="store_true", help="no upload path (io only)")
     parser.add_argument("--dir", type=Path, help="where to write the files (default: temp)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of each big-file measurement; the fastest is shown")
     args = parser.parse_args()
 
     print(f"command: python {' '.join(sys.argv)}")
@@ -176,16 +200,16 @@ def main() -> None:
         head = "this checkout"
         other = f"--compare {args.compare}" if args.compare else ""
         print(f"  {'load_predictions':<34} {head:<46} {other}")
+        print(f"  (best of {args.repeat} runs each, alternating; peak: the highest)")
+        checkouts = [None, args.compare] if args.compare else [None]
         for kind, path in paths.items():
-            new = run(IO_CHILD, path, None)
-            old = run(IO_CHILD, path, args.compare) if args.compare else None
-            show_io(kind, new, old)
+            results = measure(IO_CHILD, path, checkouts, args.repeat)
+            show_io(kind, results[0], results[1] if args.compare else None)
         if not args.skip_app:
             print("\n  upload path, gzip file: accept (read, validate, store) + first views")
-            runs = [("this checkout", None)] + ([(other, args.compare)] if args.compare
-                                                else [])
-            for name, checkout in runs:
-                r = run(APP_CHILD, paths["csv.gz"], checkout)
+            names = ["this checkout"] + ([other] if args.compare else [])
+            results = measure(APP_CHILD, paths["csv.gz"], checkouts, args.repeat)
+            for name, r in zip(names, results, strict=True):
                 if "error" in r:
                     print(f"  {name:<34} failed: {r['error']}")
                     continue

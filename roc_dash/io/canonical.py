@@ -263,15 +263,22 @@ def load_predictions(
         raise InputError("No prediction files were given; choose at least one file.")
 
     try:
-        return _load_all(items, options, existing_models, duplicate_files)
+        result = _load_all(items, options, existing_models, duplicate_files)
     except InputError as exc:
         error = _detached(exc)
-    finally:
-        release_memory()  # what a read file took beyond its table goes back to the system
+    else:
+        if result.table.memory_usage(deep=False).sum() > _BIG_LOAD:
+            release_memory(collect=False)  # the copies made on the way go back
+        return result
     # refused: raised again without the frames (and the Arrow data they hold), so that
     # the memory it took really goes back before anyone handles the error
     release_memory()
     raise error
+
+
+#: A load whose table is bigger than this gives the memory of its intermediate copies back
+#: to the system at once (smaller ones leave it for the next load: cheaper).
+_BIG_LOAD = 16 << 20
 
 
 def _detached(error: InputError) -> InputError:

@@ -325,11 +325,14 @@ def _budget_words(budget: int) -> str:
             "before it")
 
 
-def release_memory() -> None:
+def release_memory(collect: bool = True) -> None:
     """Give the memory freed since the last call back to the operating system: Arrow's pool
     keeps freed blocks for reuse otherwise, so a worker that refused a big file would stay
-    big. Called after every load (accepted or refused); cheap when nothing was freed."""
-    gc.collect()
+    big. ``collect``: first collect garbage cycles (tens of milliseconds in a big process;
+    done after a refusal, whose frames may hold what was read). Called after every refused
+    load and every big one."""
+    if collect:
+        gc.collect()
     pa.default_memory_pool().release_unused()
     if _malloc_trim is not None:  # numpy's and Python's big buffers freed into the C heap
         _malloc_trim(0)
@@ -1144,7 +1147,7 @@ class _TextReading:
         batches.clear()
         if failure is not None:
             del reader
-            release_memory()
+            release_memory(collect=False)
             if "conversion error" in failure and "UTF8" not in failure:
                 raise _TypeChange(failure)
             raise self._failure(failure)
@@ -1153,7 +1156,7 @@ class _TextReading:
         else:
             error = self._decoded_error(held, rows)
         del reader
-        release_memory()
+        release_memory(collect=False)
         raise error
 
     def _rows_error(self, reader, rows: int, limit: int) -> LimitError:
