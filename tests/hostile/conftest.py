@@ -371,11 +371,20 @@ class Page:
         base.update(values)
         return self.response("view-list.children", base, [trigger])
 
-    def views(self) -> dict:
-        """The views callback for the page's datasets and all their models."""
-        return self.response("roc-graph.figure", {"datasets.data": self.datasets,
-                                                  "models.value": None},
-                             ["datasets.data"])
+    def views(self, models: list[str]) -> dict:
+        """The views callback for the page's datasets and these models (as the page sends
+        it after the datasets changed)."""
+        from roc_dash.app.controls import ControlState
+
+        return self.response("roc-graph.figure", {
+            "datasets.data": self.datasets, "models.value": models,
+            "conditions.data": ControlState().to_store(),
+            "averaging.value": "pooled", "level.value": 0.95, "band.value": "pointwise",
+            "samples.value": 51, "det.value": [], "presentation.value": [],
+            "pinned.data": [], "roc-ties.value": [], "pr-mode.value": "pr",
+            "zoom.data": None, "threshold-model.value": None,
+            "threshold-axis.value": "threshold", "combine.data": None, "viz-data.data": None,
+        }, ["datasets.data"])
 
 
 @pytest.fixture(scope="module")
