@@ -45,7 +45,7 @@ from ..core.operating import (
 )
 from ..exports import csv_safe
 from ..figures import cost_figure, pr_figure, roc_figure
-from ..figures.roc import iso_line_endpoints
+from ..figures.roc import RING_NAME, iso_line_endpoints
 from ..figures.threshold import threshold_figure
 from ..io import InputError, ReadOptions, load_predictions
 from ..io.combine import combine_datasets, distinct_model_names
@@ -469,6 +469,9 @@ def viz_data(analysis: Analysis | None, figures=(), key: str = "") -> dict | Non
         "optimum_trace": [next((k for k, t in enumerate(f.data)
                                 if t.name in ("optimal operating point", "optimum at PC(+)", "optimum")),
                                None) for f in figures],
+        # the ring around the optimal vertex (a trace of the ROC view, see figures.roc)
+        "ring_trace": next((k for k, t in enumerate(figures[0].data) if t.name == RING_NAME),
+                           None) if figures else None,
     }
 
 
@@ -649,7 +652,10 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     except AnalysisTimeout:
         return None  # a full render says why
     index = viz.get("optimum_trace") if isinstance(viz, dict) else None
+    ring_index = viz.get("ring_trace") if isinstance(viz, dict) else None
     if analysis is None or not isinstance(index, list) or len(index) != 3 or None in index:
+        return None
+    if not det and not isinstance(ring_index, int):
         return None
     c = analysis.conditions
     title = conditions_text(c)
@@ -661,7 +667,7 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
         for k, v in line.items():
             roc["layout"]["shapes"][0][k] = v
         for k, v in ring.items():
-            roc["layout"]["shapes"][1][k] = v
+            roc["data"][ring_index][k] = v
         roc["layout"]["meta"]["slope"] = c.slope
     roc["layout"]["meta"]["conditions"] = title
     roc["layout"]["editrevision"] = uuid.uuid4().hex[:8]
@@ -689,7 +695,7 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     optimum = operating_point(analysis)
     slope_text = slope_words(c)
     new_viz = {**viz, **{k: v for k, v in viz_data(analysis).items()
-                         if k not in ("key", "optimum_trace")}}
+                         if k not in ("key", "optimum_trace", "ring_trace")}}
     if prior_changed:
         new_viz["optimum_trace"] = [index[0], viz_data(analysis, (pr,))["optimum_trace"][0],
                                     index[2]]

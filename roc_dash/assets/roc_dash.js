@@ -1,8 +1,9 @@
 /* roc-dash clientside callbacks: what must not wait for the server.
  *
  * - moveIsoLine: while a cost or prior slider is dragged, move the iso-performance line
- *   (ROC layout.shapes[0]), the ring at the optimal hull vertex (shapes[1]) and the PC(+)
- *   marker of the cost view (shapes[0], annotations[1]) -- no network request.
+ *   (ROC layout.shapes[0]), the ring at the optimal hull vertex (the ROC trace viz.ring_trace,
+ *   a marker: never a draggable shape) and the PC(+) marker of the cost view (shapes[0],
+ *   annotations[1]) -- no network request.
  * - linkHover: a point hovered in one view is marked (annotations[0]) in the other views.
  * - writeUrl: the controls and the pinned point go into the query string (replaceState).
  * - copyLink, presentation: small UI glue.
@@ -11,8 +12,6 @@
  */
 (function () {
     "use strict";
-
-    var RING = 0.018;
 
     function noUpdate(n) {
         var out = [];
@@ -127,17 +126,17 @@
             rocFigure.layout.meta.det;
         if (!isDet) {
             var line = isoLine(f, t, m);
-            out[0] = new window.dash_clientside.Patch()
+            var patch = new window.dash_clientside.Patch()
                 .assign(["layout", "shapes", 0, "x0"], line[0])
                 .assign(["layout", "shapes", 0, "y0"], line[1])
                 .assign(["layout", "shapes", 0, "x1"], line[2])
                 .assign(["layout", "shapes", 0, "y1"], line[3])
-                .assign(["layout", "shapes", 1, "x0"], f - RING)
-                .assign(["layout", "shapes", 1, "x1"], f + RING)
-                .assign(["layout", "shapes", 1, "y0"], t - RING)
-                .assign(["layout", "shapes", 1, "y1"], t + RING)
-                .assign(["layout", "meta", "slope"], m)
-                .build();
+                .assign(["layout", "meta", "slope"], m);
+            if (typeof viz.ring_trace === "number") {
+                patch = patch.assign(["data", viz.ring_trace, "x"], [f])
+                    .assign(["data", viz.ring_trace, "y"], [t]);
+            }
+            out[0] = patch.build();
         }
         var cost = (1 - t) * pc + f * (1 - pc);
         out.push(new window.dash_clientside.Patch()

@@ -1,8 +1,10 @@
 """ROC view: curves or fold averages with bands, the joint hull, the iso-performance line.
 
 ``layout.shapes[0]`` is the iso-performance line (draggable; assets/roc_dash.js moves it while
-a slider is dragged) and ``layout.shapes[1]`` the ring around the optimal vertex;
-``layout.annotations[0]`` marks the point hovered in another view. Every point carries
+a slider is dragged), the only shape: the ring around the optimal vertex is a trace
+(``"optimum ring"``, a marker of fixed size in pixels) so that it can be neither dragged nor
+deformed and never covers the line when zoomed in; ``layout.annotations[0]`` marks the point
+hovered in another view. Every point carries
 ``customdata = [model index, threshold, fpr, tpr]`` (see :func:`.style.point_data`) so hover
 and click work the same in all views.
 """
@@ -42,7 +44,8 @@ __all__ = ["roc_figure", "iso_line_endpoints", "AVERAGING_MODES"]
 
 AVERAGING_MODES = ("none", "pooled", "vertical", "threshold")
 HOVER = "%{text}<br>FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>"
-RING = 0.018
+#: Name of the trace that rings the optimal vertex (moved by assets/roc_dash.js).
+RING_NAME = "optimum ring"
 
 
 def iso_line_endpoints(fpr: float, tpr: float, slope: float) -> tuple[float, float, float, float]:
@@ -179,13 +182,17 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         **optimum_marker(analysis), hovertemplate=HOVER))
     slope = analysis.conditions.slope
     line, ring = iso_shapes(analysis)
+    # the ring is a marker, not a layout shape: shapes are all editable when the line is,
+    # and a shape in data units grows with the zoom until it covers the line
+    traces.append(_scatter(**ring, mode="markers", name=RING_NAME, showlegend=False,
+                           hoverinfo="skip", marker={
+                               "symbol": "circle-open", "size": 20,
+                               "color": ISO_COLOR, "line": {"width": 2.5, "color": ISO_COLOR}}))
     layout = base_layout_dict(x_title="False positive rate", y_title="True positive rate",
                               font_size=font_size)
     layout["shapes"] = [
         {"type": "line", **line, "line": {"color": ISO_COLOR, "width": 2.5},
-         "name": "iso-performance line"},
-        {"type": "circle", **ring, "line": {"color": ISO_COLOR, "width": 2},
-         "name": "optimum ring"}]
+         "name": "iso-performance line"}]
     layout["annotations"] = [hover_annotation()]
     layout["meta"] = {"slope": slope}
     subtitle = _averaging_title(analysis, averaging)
@@ -235,12 +242,10 @@ def optimum_marker(analysis: Analysis, *, det: bool = False) -> dict:
 
 def iso_shapes(analysis: Analysis) -> tuple[dict, dict]:
     """Coordinates of the iso-performance line (``layout.shapes[0]``) and of the ring around
-    the optimal vertex (``shapes[1]``)."""
+    the optimal vertex (``x``, ``y`` of the :data:`RING_NAME` trace)."""
     opt = analysis.optimal
     x0, y0, x1, y1 = iso_line_endpoints(opt.fpr, opt.tpr, analysis.conditions.slope)
-    return ({"x0": x0, "y0": y0, "x1": x1, "y1": y1},
-            {"x0": opt.fpr - RING, "y0": opt.tpr - RING, "x1": opt.fpr + RING,
-             "y1": opt.tpr + RING})
+    return ({"x0": x0, "y0": y0, "x1": x1, "y1": y1}, {"x": [opt.fpr], "y": [opt.tpr]})
 
 
 def _averaging_title(analysis: Analysis, averaging: str) -> str:

@@ -159,3 +159,112 @@ def test_rvw203_load_demo_after_an_upload_adds_it_and_tags_every_model(
                                                                "naive Bayes"],
                message="plain names again")
     assert "Dataset" not in table_head(dash_duo)
+
+
+# -- 3. the ring is a fixed marker; the iso line stays draggable when zoomed ---------------
+def digits_like(n=1800, prevalence=0.1, seed=9) -> pd.DataFrame:
+    """Three well-separated models (AUC about 0.99) at about 10% positives, like issue 15's
+    digits data (9 against the rest): the optimum lies at a small FPR."""
+    rng = np.random.default_rng(seed)
+    label = (rng.random(n) < prevalence).astype(int)
+    parts = []
+    for model, sep in (("logistic regression", 3.3), ("naive Bayes", 2.5),
+                       ("gradient boosting", 3.0)):
+        score = 1 / (1 + np.exp(-(rng.normal(0, 1, n) + sep * label - 2.5)))
+        parts.append(pd.DataFrame({"model": model, "label": label,
+                                   "score": np.round(score, 6)}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def ring(driver) -> dict:
+    return js_graph(driver, ids.ROC_GRAPH,
+                    "(t => t && {x: t.x[0], y: t.y[0], size: t.marker.size,"
+                    " symbol: t.marker.symbol})(gd.data.find(t => t.name === 'optimum ring'))")
+
+
+def iso_line(driver) -> list[float]:
+    return js_graph(driver, ids.ROC_GRAPH,
+                    "[gd.layout.shapes[0].x0, gd.layout.shapes[0].y0, gd.layout.shapes[0].x1,"
+                    " gd.layout.shapes[0].y1]")
+
+
+def test_rvw301_the_zoomed_line_drags_by_its_middle_and_the_ring_stays_a_ring(
+        dash_duo, app, tmp_path, shot):
+    from .gestures import drag, to_screen, type_into, wait_idle, wait_steady
+
+    start(dash_duo, app)
+    d = dash_duo.driver
+    digits_like().to_csv(tmp_path / "digits.csv", index=False)
+    upload(dash_duo, tmp_path / "digits.csv")
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "replaces the demo")
+    type_into(dash_duo.find_element(f"#{ids.COST_FN}"), "10")
+    wait_until(lambda: value(dash_duo, ids.COST_FN) == "10", message="c(FN) = 10")
+    type_into(dash_duo.find_element(f"#{ids.PRIOR}"), "0.05")
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.meta.slope") == pytest.approx(
+        0.95 / 0.5, rel=1e-9), message="iso slope at c(FN)=10, p=0.05")
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+    # the ring is a marker of the optimal vertex, the line the only (editable) shape
+    r = ring(d)
+    assert r["symbol"] == "circle-open"
+    assert js_graph(d, ids.ROC_GRAPH, "gd.layout.shapes.length") == 1
+
+    # box-zoom to FPR < 0.12 with the mouse (from below right of the line to the top left)
+    top_left = to_screen(d, ids.ROC_GRAPH, 0.0, 1.0)
+    corner = to_screen(d, ids.ROC_GRAPH, 0.12, 0.55)
+    drag(d, corner, (top_left[0] + 1, top_left[1] + 1))
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range[1]") < 0.13,
+               message="zoomed to FPR < 0.12")
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+    shot("rvw301_zoomed")
+    # the line where it passes the optimal vertex (5 px from it, where the ring used to
+    # cover it), pulled sideways: a drag of the line's middle, read as a rotation
+    r = ring(d)
+    x0, y0, x1, y1 = iso_line(d)
+    cx, cy = to_screen(d, ids.ROC_GRAPH, r["x"], r["y"])
+    ax, ay = to_screen(d, ids.ROC_GRAPH, x0, y0)
+    bx, by = to_screen(d, ids.ROC_GRAPH, x1, y1)
+    norm = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    near = (cx + 5 * (bx - ax) / norm, cy + 5 * (by - ay) / norm)
+    drag(d, near, (near[0] + 30, near[1] + 20))
+    wait_until(lambda: value(dash_duo, ids.COST_FP) != "1",
+               message="c(FP) follows a drag of the line at the ring")
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+    before = value(dash_duo, ids.COST_FP)
+    # the middle of the line as seen in the zoomed plot, pulled sideways
+    (xa, xb), (ya, yb) = js_graph(d, ids.ROC_GRAPH,
+                                  "[gd._fullLayout.xaxis.range, gd._fullLayout.yaxis.range]")
+    x0, y0, x1, y1 = iso_line(d)
+    m = (y1 - y0) / (x1 - x0)
+    lo = max(xa, x0, x0 + (ya - y0) / m)
+    hi = min(xb, x1, x0 + (yb - y0) / m)
+    mid = (lo + hi) / 2
+    px, py = to_screen(d, ids.ROC_GRAPH, mid, y0 + m * (mid - x0))
+    drag(d, (px, py), (px - 30, py - 20))
+    wait_until(lambda: value(dash_duo, ids.COST_FP) != before,
+               message="c(FP) follows a drag of the zoomed line's middle")
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd._fullLayout.xaxis.range[1]") < 0.13,
+               message="the zoom is kept")
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+
+    # press the ring's edge (its farthest point from the line, which plotly's grab zone of
+    # the line still reaches) and pull 80 px: the ring is not deformed or moved off its vertex
+    r = ring(d)
+    x0, y0, x1, y1 = iso_line(d)
+    cx, cy = to_screen(d, ids.ROC_GRAPH, r["x"], r["y"])
+    ax, ay = to_screen(d, ids.ROC_GRAPH, x0, y0)
+    bx, by = to_screen(d, ids.ROC_GRAPH, x1, y1)
+    norm = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    edge = (cx - 9 * (by - ay) / norm, cy + 9 * (bx - ax) / norm)
+    drag(d, edge, (edge[0] + 80, edge[1] + 30))
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+    after = ring(d)
+    assert (after["size"], after["symbol"]) == (r["size"], r["symbol"])
+    star = js_graph(d, ids.ROC_GRAPH, "(t => [t.x[0], t.y[0]])(gd.data.find("
+                    "t => t.name === 'optimal operating point'))")
+    assert [after["x"], after["y"]] == star  # still on the (possibly new) optimum
+    assert js_graph(d, ids.ROC_GRAPH, "gd.layout.shapes.length") == 1

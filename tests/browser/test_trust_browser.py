@@ -78,11 +78,9 @@ def near_upper_end(driver):
 
 
 def vertex(dash_duo):
-    """The optimal vertex as drawn: the centre of the ring around it (shapes[1])."""
-    ring = js_graph(dash_duo.driver, ids.ROC_GRAPH,
-                    "[gd.layout.shapes[1].x0, gd.layout.shapes[1].y0, gd.layout.shapes[1].x1,"
-                    " gd.layout.shapes[1].y1]")
-    return (ring[0] + ring[2]) / 2, (ring[1] + ring[3]) / 2
+    """The optimal vertex as drawn: the centre of the ring around it (a marker trace)."""
+    return tuple(js_graph(dash_duo.driver, ids.ROC_GRAPH,
+                          "(t => [t.x[0], t.y[0]])(gd.data.find(t => t.name === 'optimum ring'))"))
 
 
 def _assert_tangent_at_optimum(dash_duo, expected_slope, rel=0.03):
@@ -196,11 +194,12 @@ def test_trs005_second_upload_and_model_name_collision(dash_duo, app, tmp_path, 
     upload(dash_duo, second)
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}",
                                     "'logistic regression (second.csv)'")
-    names = wait_until(lambda: [n for n in js_graph(dash_duo.driver, ids.ROC_GRAPH,
-                                                     "gd.data.map(t => t.name)")
-                                if "(AUC" in (n or "")] if len(js_graph(
-        dash_duo.driver, ids.ROC_GRAPH, "gd.data.map(t => t.name)")) > 4 else None,
-        message="two curves")
+    def curves():
+        names = js_graph(dash_duo.driver, ids.ROC_GRAPH, "gd.data.map(t => t.name)") or []
+        named = [n for n in names if "(AUC" in (n or "") and not n.startswith("chance")]
+        return named if len(named) == 2 else None
+
+    names = wait_until(curves, message="two curves")
     # with two datasets every model carries its dataset's name (issue 15)
     assert any(n.startswith("logistic regression (first.csv) (AUC") for n in names)
     assert any(n.startswith("logistic regression (second.csv) (AUC") for n in names)
