@@ -161,7 +161,9 @@ class _Watchdog:
     def watch(self, body: GuardedInput) -> None:
         with self._lock:
             self._bodies.add(body)
-            if self._thread is None or self._pid != os.getpid():  # (a fork has no thread)
+            # none yet, or it ended (a fork has no threads; a test runner may stop threads)
+            if (self._thread is None or not self._thread.is_alive()
+                    or self._pid != os.getpid()):
                 self._pid = os.getpid()
                 self._thread = threading.Thread(target=self._run, name="roc-dash-watchdog",
                                                 daemon=True)
