@@ -46,6 +46,7 @@ from ..core.operating import (
 from ..exports import csv_safe
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.roc import RING_NAME, iso_line_endpoints
+from ..figures.style import pins_on_top
 from ..figures.threshold import threshold_figure
 from ..io import InputError, ReadOptions, load_predictions
 from ..io.combine import combine_datasets, distinct_model_names
@@ -534,6 +535,7 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     kinds = shown_kinds(cache, dataset_ids, models)
     kinds_ui.decorate_roc(roc, analysis, cache.table(dataset_ids, reference), kinds,
                           colors=colors, font_size=font, det=bool(det))
+    pins_on_top(roc)  # the letters above every curve and overlay
     # a new edit revision on every render: a dragged line is always redrawn where it belongs
     roc.update_layout(editrevision=f"{rev}-{uuid.uuid4().hex[:8]}")
     c = analysis.conditions
