@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 from ..core.kinds import CLASS_SCORE_PREFIX
 from .columns import LABEL_NAMES, SCORE_NAMES, normalise
 from .errors import InputError, format_rows, plural, quote, quote_list
+from .readers import limits, name_too_long
 from .values import first_true, plain, to_text
 
 #: Per-class score column names users already have, ``<prefix><class>``: roc-dash's own
@@ -163,7 +164,8 @@ def class_values(column: pa.ChunkedArray) -> list[str]:
     """Distinct class values as text (trimmed, whole numbers without '.0'), in order of
     first appearance; missing values are left out."""
     text = to_text(column, "", "", integral_text=True)
-    return [v for v in pc.unique(plain(text)).to_pylist() if v is not None]
+    distinct = text.dictionary if isinstance(text, pa.DictionaryArray) else pc.unique(plain(text))
+    return [v for v in distinct.to_pylist() if v is not None]
 
 
 def confirm_multiclass(table: pa.Table, label: str, used: set[str], options,
@@ -180,6 +182,10 @@ def confirm_multiclass(table: pa.Table, label: str, used: set[str], options,
     values = class_values(table.column(label))
     if len(values) < (2 if forced else 3):
         return None
+    limit = limits().name_chars
+    for v in values:
+        if len(v) > limit:
+            raise name_too_long(filename, "class name", v, len(v), column=label)
     names = [n for n in table.column_names if n not in used]
     plain_names = {normalise(n): n for n in names}
 
