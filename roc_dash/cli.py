@@ -150,7 +150,8 @@ def _add_beyond_binary(report: argparse.ArgumentParser) -> None:
     g = report.add_argument_group("beyond one binary scorer")
     g.add_argument("--class-col", metavar="COL", default=None,
                    help="multi-class: the column of true classes (a label column with 3+ "
-                        "values and score_<class> columns is detected without it)")
+                        "values and score_<class> (or p_, proba_, y_proba_, .pred_<class>) columns "
+                        "is detected without it)")
     g.add_argument("--soft-labels", nargs="?", const=True, default=None, metavar="COL",
                    help="the label column (or COL, default label_prob) holds P(positive)")
     g.add_argument("--cost", metavar="COL", default=None,

@@ -51,7 +51,10 @@ class ReportState:
     pins: tuple[OperatingSummary, ...] = ()
     """Every pinned point (A, B, C): drawn in the figures and compared with the optimum."""
     summary: str = ""
-    """The decision summary sentence, with its uncertainty and sensitivity (plain text)."""
+    """The decision summary: the recommendation, with its uncertainty and sensitivity (plain
+    text). It is the headline whatever is pinned."""
+    pins_summary: str = ""
+    """The pinned points compared with the recommendation, one sentence (plain text)."""
     views: tuple[tuple[str, str], ...] = ()
     """Saved views as ``(name, link)``."""
 
@@ -249,6 +252,7 @@ iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
 {f'<h2>Note</h2><p class="note">{html.escape(state.note)}</p>' if state.note else ""}
 {f'<h2>Decision</h2><p class="summary">{html.escape(state.summary)}</p>'
   if state.summary else ""}
+{f'<p class="muted">{html.escape(state.pins_summary)}</p>' if state.pins_summary else ""}
 {"<h2>Operating points compared</h2>" + comparison_html(operating_point(analysis), state.pins)
   if state.pins else ""}
 {opbox}

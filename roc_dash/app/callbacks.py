@@ -46,6 +46,7 @@ from ..core.operating import (
 from ..exports import csv_safe
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.roc import RING_NAME, iso_line_endpoints
+from ..figures.style import pins_on_top
 from ..figures.threshold import threshold_figure
 from ..io import InputError, ReadOptions, load_predictions
 from ..io.combine import combine_datasets, distinct_model_names
@@ -536,6 +537,7 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     kinds = shown_kinds(cache, dataset_ids, models)
     kinds_ui.decorate_roc(roc, analysis, cache.table(dataset_ids, reference), kinds,
                           colors=colors, font_size=font, det=bool(det))
+    pins_on_top(roc)  # the letters above every curve and overlay
     # a new edit revision on every render: a dragged line is always redrawn where it belongs
     roc.update_layout(editrevision=f"{rev}-{uuid.uuid4().hex[:8]}")
     c = analysis.conditions
@@ -585,12 +587,18 @@ def kinds_table(cache: AnalysisCache, dataset_ids, analysis: Analysis, colors, k
 
 def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_model=None,
                    axis="threshold", font=14):
-    """The summary strip and the threshold view for the focus point (the latest pin, else the
-    optimum), with the decision's uncertainty across folds and how often each model wins."""
-    focus = pins[-1] if pins else None
-    pinned = {"model": focus.model, "threshold": focus.threshold} if focus else None
+    """The summary strip and the threshold view.
+
+    The strip's headline is always the recommendation (the optimum under the conditions),
+    with its uncertainty across folds, the ranges over which it holds and how often each
+    model wins; pinned points are compared with it below (never in its place)."""
     e = dataclasses.replace(economics) if economics else None
-    summary = decision_summary(analysis, pinned, e)
+    summary = decision_summary(analysis, None, e)
+    compared = []
+    for op in pins or ():
+        s = decision_summary(analysis, {"model": op.model, "threshold": op.threshold}, e)
+        if s is not None and s.pinned:
+            compared.append((op.label, s))
     uncertainty = frequency = None
     if summary is not None:
         m = analysis.model(summary.model) if summary.model in {x.name for x in analysis.models} \
@@ -611,7 +619,7 @@ def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_
         summary.model if summary is not None and summary.model in names else names[0])
     fig = threshold_figure(analysis, model, e, axis=axis if axis == "flagged" else "threshold",
                            pins=pins, font_size=font)
-    return summary_strip(summary, uncertainty, frequency), fig
+    return summary_strip(summary, uncertainty, frequency, pinned=compared), fig
 
 
 def render_key(dataset_ids, models, conditions: Conditions, averaging, det, presentation, pins,
@@ -1289,8 +1297,13 @@ def register_callbacks(app, store: DatasetStore) -> None:
 
         infos, _ = loaded_infos(store, dataset_ids)
         pins = pinned_points(analysis, clean_pins(pinned))
-        # the summary sentence as the strip shows it (uncertainty, sensitivity included)
+        # the summary as the strip shows it: the recommendation (uncertainty, sensitivity
+        # included), then the pins compared with it
         strip, _ = decision_views(analysis, pins, economics_from_state(state))
+        headline = [k for k in strip if getattr(k, "className", "") != "summary-pins"] \
+            if isinstance(strip, list) else strip
+        compared = [k for k in strip if getattr(k, "className", "") == "summary-pins"] \
+            if isinstance(strip, list) else []
         notes = store.notes(dataset_ids, owner=current_owner())
         link = href if isinstance(href, str) else None
         base = urlsplit(link) if link else None
@@ -1302,9 +1315,9 @@ def register_callbacks(app, store: DatasetStore) -> None:
         report_state = ReportState(
             averaging=averaging if averaging in AVERAGING_MODES else "pooled",
             datasets=tuple(dataset_labels(infos)),
-            operating=(pins or [None])[-1],
-            link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(strip),
-            views=views)
+            operating=None,  # the recommendation; the pins are compared below it
+            link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(headline),
+            pins_summary=plain_text(compared), views=views)
         return dcc.send_string(render_html(analysis, state=report_state),
                                "roc-dash-report.html")
 

@@ -330,9 +330,29 @@ def plain_text(node) -> str:
     return plain_text(getattr(node, "children", None))
 
 
-def summary_strip(summary, uncertainty=None, frequency=None):
+def pinned_words(label: str, s) -> str:
+    """One pinned point compared with the recommendation, for the summary strip."""
+    e = s.economics
+    what = ("flags nothing" if s.nothing_flagged else
+            f"flags {s.flagged:.0%}, finds {s.tpr:.0%} of positives")
+    if s.expected_cost < 0:
+        money = f"net gain {_money(-s.expected_cost, e.unit, 3)} per case"
+    else:
+        money = f"expected cost {_money(s.expected_cost, e.unit, 3)} per case"
+    excess = s.excess_cost
+    if excess != excess or abs(excess) < 5e-4:
+        versus = "as good as the recommendation"
+    else:
+        versus = f"+{_money(excess, '', 3)} against the recommendation"
+    return (f"{label}: {s.model} at score ≥ {format_threshold(s.threshold)}: {what}, "
+            f"{money} ({versus})")
+
+
+def summary_strip(summary, uncertainty=None, frequency=None, pinned=()):
     """One line a review meeting can act on: which model, which threshold, what it does and
-    costs, how it compares with the runner-up; then how sure and how sensitive."""
+    costs, how it compares with the runner-up; then how sure and how sensitive; then the
+    pinned points (``[(label, DecisionSummary)]``) compared with it. The headline is the
+    recommendation whatever is pinned."""
     if summary is None:
         return html.Span("Load predictions to see a decision.", className="hint")
     e = summary.economics
@@ -381,5 +401,9 @@ def summary_strip(summary, uncertainty=None, frequency=None):
         wins = frequency.fractions.get(summary.model, 0.0)
         details.append(f"{summary.model} is the optimum in {wins:.0%} of {frequency.n} "
                        f"{'folds' if frequency.method == 'folds' else 'resamples'}.")
+    pins = "; ".join(pinned_words(label, s) for label, s in pinned or ())
     return [html.Div(parts, className="summary-main"),
-            html.Div(" ".join(details), className="summary-detail") if details else None]
+            html.Div(" ".join(details), className="summary-detail", title=" ".join(details))
+            if details else None,
+            html.Div(f"Pinned {pins}.", className="summary-pins", title=f"Pinned {pins}.")
+            if pins else None]

@@ -306,7 +306,8 @@ def build_layout() -> html.Div:
                 ],
             ),
             html.Div(id=ids.SUMMARY, className="summary", role="status",
-                     title="The decision under the current conditions (or the latest pin)"),
+                     title="The recommendation under the current conditions; pinned points are "
+                           "compared with it below"),
             html.Div(
                 className="main",
                 children=[

@@ -247,6 +247,34 @@ def _operating(hull: RocHull, cond: Conditions) -> Operating:
                      normalized_expected_cost=normalized_expected_cost(opt.fpr, opt.tpr, **kw))
 
 
+def _two_class_folds(y: np.ndarray, folds: np.ndarray, w: np.ndarray | None
+                     ) -> tuple[np.ndarray, dict[str, str]]:
+    """Rows of the folds holding both classes, and each other fold with the class it
+    lacks ("positive"/"negative"). A multi-class file's fold may miss the class shown: the
+    pooled curve is defined, that fold's own curve is not."""
+    codes, names = pd.factorize(folds, sort=False)
+    weight = np.ones(y.size) if w is None else w
+    pos = np.bincount(codes, weights=np.where(y, weight, 0.0), minlength=len(names))
+    neg = np.bincount(codes, weights=np.where(y, 0.0, weight), minlength=len(names))
+    skipped = {str(names[k]): "positive" if pos[k] <= 0 else "negative"
+               for k in range(len(names)) if pos[k] <= 0 or neg[k] <= 0}
+    if not skipped:
+        return np.ones(y.size, dtype=bool), skipped
+    return np.isin(codes, np.flatnonzero((pos > 0) & (neg > 0))), skipped
+
+
+def _skipped_folds_note(name: str, skipped: dict[str, str], positive: str | None) -> str:
+    listed = ", ".join(
+        f"fold {k!r} has no {what} rows"
+        + (f" (class {positive!r})" if positive and what == "positive" else "")
+        for k, what in skipped.items())
+    return (f"{name}: {listed}, so {'its' if len(skipped) == 1 else 'their'} own ROC "
+            f"{'curve is' if len(skipped) == 1 else 'curves are'} undefined; the per-fold views "
+            "(fold curves, vertical and threshold averages) leave "
+            f"{'it' if len(skipped) == 1 else 'them'} out. The pooled curve, AUC and optimum "
+            "use every fold.")
+
+
 def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
                    positive: str | None = None) -> ModelAnalysis:
     y = frame["label"].to_numpy(dtype=bool)
@@ -269,7 +297,12 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
     inverted = inverted_note(name, ci, positive)
     if inverted:
         notes.append(inverted)
-    folds = fold_curves(y, s, frame["fold"].to_numpy(), weights=w)
+    fold_of = frame["fold"].to_numpy()
+    usable, skipped = _two_class_folds(y, fold_of, w)
+    if skipped:
+        notes.append(_skipped_folds_note(name, skipped, positive))
+    folds = fold_curves(y[usable], s[usable], fold_of[usable],
+                        weights=None if w is None else w[usable]) if usable.any() else {}
     curves = folds if len(folds) > 1 else {"pooled": curve}
     vertical = vertical_average(curves, n_samples=cond.n_samples, level=cond.level,
                                 band=cond.band)
@@ -284,7 +317,7 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
         n_rows=n_rows,
         n_pos=curve.n_pos,
         n_neg=curve.n_neg,
-        n_folds=len(folds),
+        n_folds=len(folds) + len(skipped),
         curve=curve,
         auc=auc(curve),
         auc_ci=ci,

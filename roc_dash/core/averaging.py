@@ -192,7 +192,8 @@ def fold_curves(labels, scores, folds, *, weights=None, pos_label=None) -> dict[
         names the fold -- if fold values are missing or collide as strings, or on malformed
         input.
     """
-    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label)
+    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
+                                  integers="keep")
     f = np.asarray(folds)
     if f.ndim != 1 or f.shape != s.shape:
         raise ValueError(f"folds ({f.size}) and scores ({s.size}) differ in length")

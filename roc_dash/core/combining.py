@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_binary_inputs
+from ._validation import as_scores, check_binary_inputs
 from .curves import RocCurve, _count_coordinates, _cross
 from .hull import RocHull, convex_hull, hull_of_points
 
@@ -499,7 +499,7 @@ def flach_wu_decisions(scores, threshold_a: float, threshold_b: float,
     if not ta >= tb >= tc:
         raise ValueError("thresholds must satisfy t_A >= t_B >= t_C (A the most conservative: "
                          f"positive iff score >= t); got {ta!r}, {tb!r}, {tc!r}")
-    s = np.asarray(scores, dtype=np.float64)
+    s = as_scores(scores)
     band = (s >= tc) & (s < ta)
     return (s >= ta) | (band & ~(s >= tb))
 
@@ -685,7 +685,7 @@ def repair_scores(scores, repair: ConcavityRepair) -> np.ndarray:
     -------
     ndarray of float64, shape (n,)
     """
-    s = np.asarray(scores, dtype=np.float64)
+    s = as_scores(scores)
     if len(repair) == 0:
         return s.copy()
     values, inverse = np.unique(s, return_inverse=True)

@@ -250,12 +250,33 @@ def _runs_by_hash(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, size_hint:
     return thresholds, np.cumsum(pos[order]), np.cumsum(neg[order])
 
 
+def _runs_of_integers(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
+    """Integer scores that float64 would merge (beyond 2**53): grouped by ``np.unique`` on
+    the integers themselves, so every distinct score keeps its own vertex. The thresholds
+    are their nearest float64 values (as scikit-learn's), so neighbours may share one."""
+    uniques, codes = np.unique(s, return_inverse=True)
+    d = uniques.size
+    if w is None:
+        pos = np.bincount(codes[y], minlength=d)
+        neg = np.bincount(codes, minlength=d) - pos
+    else:
+        pos = np.bincount(codes, weights=np.where(y, w, 0.0), minlength=d)
+        neg = np.bincount(codes, weights=np.where(y, 0.0, w), minlength=d)
+    thresholds = np.empty(d + 1)
+    thresholds[0] = np.inf
+    thresholds[1:] = uniques[::-1].astype(np.float64)
+    return thresholds, np.cumsum(pos), np.cumsum(neg)
+
+
 def _runs(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
     """``(thresholds, positives_at_or_below, negatives_at_or_below)`` by the fastest exact path.
 
     Few distinct scores: :func:`_runs_by_hash`; otherwise one sort, :func:`_runs_by_label_key`
-    (unweighted) or :func:`_runs_by_weight`.
+    (unweighted) or :func:`_runs_by_weight`; integers that float64 would merge:
+    :func:`_runs_of_integers`.
     """
+    if s.dtype.kind != "f":
+        return _runs_of_integers(y, s, w)
     distinct = _distinct_estimate(s)
     if distinct <= min(_HASH_MAX_DISTINCT, s.size / 8):
         return _runs_by_hash(y, s, w, size_hint=2 * int(distinct) + 1024)
@@ -300,7 +321,9 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
         numbers or text, the first of each pair positive), or any two values with
         ``pos_label``. See :func:`roc_dash.core.labels.binary_labels`.
     scores : array-like of float, shape (n,)
-        Classifier scores; higher means more likely positive. Must be finite.
+        Classifier scores; higher means more likely positive. Must be finite. Integer
+        scores are ranked exactly, also beyond 2**53 where float64 would round distinct
+        ones together (their thresholds are then the rounded values, as scikit-learn's).
     weights : array-like of float, shape (n,), optional
         Non-negative instance weights (counts or example-specific costs, section 7.2).
     pos_label : scalar, optional
@@ -324,7 +347,8 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
     ----------
     T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", 2004.
     """
-    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label)
+    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
+                                  integers="keep")
     runs = _runs(y, s, w)
     thresholds, pos_le, neg_le = runs
     del runs

@@ -36,11 +36,19 @@ __all__ = ["check_example_costs", "cost_roc_curve", "costs_from_benefits"]
 _MAX_ROWS_LISTED = 8
 
 
+def _pandas_index(source, n: int):
+    """The index of a pandas Series of length ``n`` (rows are named by it), else None.
+    A list or tuple has an ``index`` too -- its method -- which names nothing."""
+    if isinstance(source, pd.Series) and len(source.index) == n:
+        return source.index
+    return None
+
+
 def _row_names(source, rows: np.ndarray) -> list[str]:
-    """Names of positional ``rows``: the index labels of a pandas object, else 0-based
+    """Names of positional ``rows``: the index labels of a pandas Series, else 0-based
     positions."""
-    index = getattr(source, "index", None)
-    if index is not None and len(index) == len(np.asarray(source)):
+    index = _pandas_index(source, np.size(source))
+    if index is not None:
         return [repr(index[r]) if isinstance(index[r], str) else str(index[r]) for r in rows]
     return [str(r) for r in rows]
 
@@ -195,7 +203,7 @@ def costs_from_benefits(labels, benefit_yes, benefit_no, *, pos_label=None) -> n
     gain = yes - no
     costs = np.where(y, gain, -gain)
     for source in (labels, benefit_yes, benefit_no):  # name rows by the caller's index
-        index = getattr(source, "index", None)
-        if index is not None and len(index) == costs.size:
+        index = _pandas_index(source, costs.size)
+        if index is not None:
             return check_example_costs(pd.Series(costs, index=index), name="derived costs")
     return check_example_costs(costs, name="derived costs")

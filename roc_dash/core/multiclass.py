@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._validation import as_scores
 from .curves import RocCurve, auc, roc_curve
 
 __all__ = [
@@ -206,7 +207,7 @@ def _check_multiclass_inputs(labels, scores, classes, weights):
             f"(first at row {int(rows[0])})"
         )
 
-    s = np.asarray(scores, dtype=np.float64)
+    s = as_scores(scores)
     if s.ndim != 2 or s.shape != (n, n_classes):
         raise ValueError(
             f"score matrix has shape {tuple(s.shape)} but must be ({n}, {n_classes}): one row "

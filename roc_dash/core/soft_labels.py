@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
+from ._validation import as_scores
 from .curves import RocCurve, auc, roc_curve
 from .statistics import AucInterval, AucVariance, auc_confidence_interval, delong_variance
 
@@ -117,7 +118,7 @@ def _check_soft_inputs(label_probs, scores, weights):
         non-finite weights, or no positive mass (``n+ = 0``) or no negative mass (``n- = 0``).
     """
     p = _as_probabilities(label_probs)
-    s = np.asarray(scores, dtype=np.float64)
+    s = as_scores(scores)
     if s.ndim != 1:
         raise ValueError("scores must be one-dimensional")
     if p.shape != s.shape:

@@ -302,6 +302,8 @@ def _placements(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
         Weighted class totals.
     """
     n = s.size
+    if s.dtype.kind == "O":  # Python integers beyond int64: their exact ranks
+        s = np.unique(s, return_inverse=True)[1]
     order = np.argsort(s)
     ss = s[order]
     ys = y[order]
@@ -433,7 +435,8 @@ def delong_variance(labels, scores, *, weights=None, pos_label=None) -> AucVaria
     E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44:837-845, 1988.
     X. Sun, W. Xu, IEEE Signal Processing Letters 21(11):1389-1393, 2014.
     """
-    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label)
+    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
+                                  integers="keep")
     return _delong(y, s, w)
 
 
@@ -513,7 +516,8 @@ def auc_confidence_interval(
         raise ValueError(f"level must be in (0, 1), got {level!r}")
     if method not in ("delong", "hanley_mcneil"):
         raise ValueError(f"method must be 'delong' or 'hanley_mcneil', got {method!r}")
-    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label)
+    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
+                                  integers="keep")
     if method == "delong":
         result = _delong(y, s, w)
         a, se = result.auc, result.std_error
@@ -552,7 +556,8 @@ def auc_test_vs_chance(labels, scores, *, weights=None, pos_label=None) -> AucTe
     ----------
     E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44:837-845, 1988.
     """
-    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label)
+    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
+                                  integers="keep")
     result = _delong(y, s, w)
     z, p = _two_sided(result.auc, 0.5, result.std_error)
     return AucTest(auc=result.auc, z=z, p_value=p)
@@ -598,8 +603,9 @@ def delong_paired_test(labels, scores_a, scores_b, *, weights=None,
     E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44:837-845, 1988.
     X. Sun, W. Xu, IEEE Signal Processing Letters 21(11):1389-1393, 2014.
     """
-    y, sa, w = check_binary_inputs(labels, scores_a, weights, pos_label=pos_label)
-    _, sb, _ = check_binary_inputs(y, scores_b, w)
+    y, sa, w = check_binary_inputs(labels, scores_a, weights, pos_label=pos_label,
+                                   integers="keep")
+    _, sb, _ = check_binary_inputs(y, scores_b, w, integers="keep")
     va, n_pos, n_neg = _placements(y, sa, w)
     vb, _, _ = _placements(y, sb, w)
     _check_frequency_totals(n_pos, n_neg)

@@ -50,12 +50,24 @@ def _envelope_trace(analysis, name, env, style, *, label):
                               "<extra></extra>")}
 
 
+def read_off_offset(pc: float, cost: float) -> tuple[int, int]:
+    """Where the read-off box sits relative to the optimum it points at (``ax``, ``ay`` in
+    px): below it, where no curve is (nothing lies under the joint lower envelope) and no pin
+    is (pins at PC(+) cost at least the optimum, so they sit above it); beside it, far from
+    the PC(+) line, when the optimum is too near the bottom. Towards the middle of the plot.
+    assets/roc_dash.js ``readOffOffset`` mirrors it for slider drags."""
+    side = 1 if pc <= 0.7 else -1
+    return (side * 60, 50) if cost >= 0.15 else (side * 115, -22)
+
+
 def cost_read_off(analysis: Analysis) -> dict:
     """Where the current PC(+) meets the joint lower envelope: the read-off annotation's
-    ``x``, ``y`` and ``text`` (the optimum's normalised expected cost)."""
+    ``x``, ``y``, ``text`` (the optimum's normalised expected cost) and offset."""
     pc = analysis.conditions.pc_pos
     cost = float(envelope_cost_at(lower_envelope(analysis.hull), pc))
-    return {"x": pc, "y": cost, "text": f"PC(+) = {pc:.3f}<br>cost {cost:.3f}"}
+    ax, ay = read_off_offset(pc, cost)
+    return {"x": pc, "y": cost, "text": f"PC(+) = {pc:.3f}<br>cost {cost:.3f}", "ax": ax,
+            "ay": ay}
 
 
 def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
@@ -92,7 +104,7 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
     layout = base_layout_dict(x_title="Probability cost PC(+)",
                               y_title="Normalised expected cost", font_size=font_size,
                               square=False, y_range=(-0.01, 0.6))
-    read = {**cost_read_off(analysis), "showarrow": True, "arrowhead": 2, "ax": 45, "ay": -35,
+    read = {**cost_read_off(analysis), "showarrow": True, "arrowhead": 2,
             "bgcolor": "white", "bordercolor": ISO_COLOR, "font": {"color": ISO_COLOR},
             "name": "read-off"}
     layout.update(shapes=shapes, annotations=[hover_annotation(), read],

@@ -279,10 +279,13 @@ def hull_points(analysis: Analysis, hull, fpr, tpr, vertex, *, prefix=""):
                    fpr, tpr, prefix=prefix)
 
 
-def _pinned_trace(x, y, op: OperatingSummary, analysis: Analysis, font_size=14) -> go.Scatter:
+def _pinned_trace(x, y, op: OperatingSummary, analysis: Analysis, font_size=14
+                  ) -> go.Scatter:
     data, _ = point_data(model_index(analysis, op.model), op.model, [op.threshold], [op.fpr],
                          [op.tpr])
-    return pin_trace(x, y, op, customdata=data, font_size=font_size)
+    # curves crowd every side of a ROC point: the letter goes inside its circle
+    return pin_trace(x, y, op, customdata=data, font_size=font_size,
+                     textposition="middle center")
 
 
 def _empty(fig: go.Figure) -> None:

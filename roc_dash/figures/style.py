@@ -207,10 +207,19 @@ def pin_list(operating, pins):
     return [operating] if operating is not None and operating.pinned else []
 
 
+#: A white halo around a pin's letter: readable over any curve it lies on.
+LETTER_HALO = "0 0 2px white, 0 0 3px white, 0 0 4px white"
+
+
 def pin_trace(x: float, y: float, op, *, customdata=None, hover: str | None = None,
-              font_size: int = 14) -> go.Scatter:
-    """A pinned operating point: an open circle with its letter, in every view."""
+              font_size: int = 14, textposition: str = "top right") -> go.Scatter:
+    """A pinned operating point: an open circle with its letter, in every view.
+
+    ``textposition="middle center"`` draws the letter inside a larger circle (the ROC view,
+    where the curves crowd every side of a point); a white halo keeps the letter readable
+    over any curve. Pins are drawn after every curve (see :func:`pins_on_top`)."""
     c = PIN_COLORS.get(op.label, PINNED_COLOR)
+    inside = textposition == "middle center"
     label, model = plain(op.label), plain(op.model)
     name = f"pinned {label}: {model} at score ≥ {format_threshold(op.threshold)}"
     # the legend entry stays short (the threshold is in the hover and the comparison table);
@@ -218,10 +227,23 @@ def pin_trace(x: float, y: float, op, *, customdata=None, hover: str | None = No
     return go.Scatter(
         **FAST, x=[x], y=[y], mode="markers+text",
         name=f"pinned {label}: {model}".replace("pinned : ", "pinned: "),
-        text=[label or "pin"], textposition="top right", cliponaxis=False,
-        textfont={"size": font_size + 1, "color": c, "family": "Arial Black, sans-serif"},
-        marker={"symbol": "circle-open", "size": 18, "color": c, "line": {"width": 3, "color": c}},
+        text=[label or "pin"], textposition=textposition, cliponaxis=False,
+        textfont={"size": font_size + (0 if inside else 3), "color": c,
+                  "family": "Arial Black, sans-serif", "shadow": LETTER_HALO},
+        marker={"symbol": "circle-open", "size": font_size + 14 if inside else 18, "color": c,
+                "line": {"width": 3, "color": c}},
         customdata=customdata, hovertemplate=hover or f"{name}<extra></extra>")
+
+
+def pins_on_top(fig: go.Figure) -> go.Figure:
+    """Move the pins' traces (``"pinned ..."``) after every other trace, keeping their order:
+    plotly paints traces in order, so their letters are drawn above every curve, band and
+    overlay added after them."""
+    data = list(fig.data)
+    pinned = [t for t in data if (t.name or "").startswith("pinned ")]
+    if pinned and data[-len(pinned):] != pinned:
+        fig.data = [t for t in data if not (t.name or "").startswith("pinned ")] + pinned
+    return fig
 
 
 def model_hover(prefix: str, name: str, x_label: str, y_label: str) -> dict:

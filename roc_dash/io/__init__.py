@@ -6,14 +6,19 @@
 """
 
 from .canonical import CANONICAL_COLUMNS, LoadResult, ReadOptions, load_predictions
-from .errors import InputError
-from .readers import read_table
+from .errors import DecodedSizeError, InputError, LimitError
+from .readers import Limits, limits, read_table, release_memory
 
 __all__ = [
     "CANONICAL_COLUMNS",
+    "DecodedSizeError",
     "InputError",
+    "LimitError",
+    "Limits",
     "LoadResult",
     "ReadOptions",
+    "limits",
     "load_predictions",
     "read_table",
+    "release_memory",
 ]

@@ -32,8 +32,28 @@ from . import kinds as _kinds
 from .columns import SCORE_NAMES, ColumnChoice, describe_choice, resolve_named, resolve_wide
 from .errors import MAX_ROWS_SHOWN, InputError, format_rows, plural, quote
 from .labels import Labels, decode_labels
-from .readers import parse_bytes, read_source
-from .values import first_true, missing_error, null_mask, to_float, to_text
+from .readers import (
+    ColumnPlan,
+    ParsedFile,
+    _budget_words,
+    _mb,
+    decoded_error,
+    limits,
+    parse_bytes,
+    read_source,
+    release_memory,
+)
+from .values import (
+    check_exact_as_float,
+    check_name_lengths,
+    constant_text,
+    expanded_bytes,
+    first_true,
+    missing_error,
+    null_mask,
+    to_float,
+    to_text,
+)
 
 #: Columns of the canonical table, in order; "id" (str) follows only when an id column exists.
 CANONICAL_COLUMNS: tuple[str, ...] = ("label", "score", "model", "fold", "weight")
@@ -240,9 +260,34 @@ def load_predictions(
     if not items:
         raise InputError("No prediction files were given; choose at least one file.")
 
+    try:
+        return _load_all(items, options, existing_models, duplicate_files)
+    except InputError as exc:
+        error = _detached(exc)
+    finally:
+        release_memory()  # what a read file took beyond its table goes back to the system
+    # refused: raised again without the frames (and the Arrow data they hold), so that
+    # the memory it took really goes back before anyone handles the error
+    release_memory()
+    raise error
+
+
+def _detached(error: InputError) -> InputError:
+    """``error`` without its traceback or the exceptions it was raised from (their frames
+    would keep the columns read so far alive); the message says everything."""
+    error.__traceback__ = None
+    error.__context__ = None
+    error.__cause__ = None
+    return error
+
+
+def _load_all(items: list[object], options: ReadOptions, existing_models: Iterable[str],
+              duplicate_files: str) -> LoadResult:
     notes: list[str] = []
     parts: list[_FilePart] = []
     seen: dict[str, str] = {}  # digest -> name of the first file with these contents
+    budget = limits().decoded_bytes
+    used = 0  # bytes the parts read so far will take as the canonical table
     for item in items:
         name, data = read_source(item)
         digest = content_digest(data)
@@ -262,10 +307,69 @@ def load_predictions(
             )
             continue
         seen[digest] = name
-        part, file_notes = _load_one(name, data, options)
+        part, file_notes = _load_one(name, data, options, budget - used)
+        del data
+        used += _check_table_size(part, budget - used)
         parts.append(part)
         notes.extend(file_notes)
     return assemble(parts, notes, existing_models, digests=tuple(seen))
+
+
+def _check_table_size(part: _FilePart, budget: int) -> int:
+    """The bytes ``part`` will take in the canonical table (its text expanded); a
+    :class:`~roc_dash.io.errors.DecodedSizeError` naming the biggest text column when that
+    is beyond ``budget``. Checked on dictionary-encoded names, before they are expanded."""
+    sizes = {name: expanded_bytes(part.table.column(name)) for name in part.table.column_names}
+    text = {n for n in part.table.column_names
+            if pa.types.is_dictionary(part.table.field(n).type)
+            or pa.types.is_string(part.table.field(n).type)}
+    return _check_size(part.name, part.table.num_rows, sizes, text, budget)
+
+
+def _check_size(filename: str, predictions: int, sizes: dict[str, int], text: set[str],
+                budget: int) -> int:
+    total = sum(sizes.values())
+    if total <= budget:
+        return total
+    biggest = max(text, key=lambda n: sizes[n]) if text else None
+    detail = ""
+    if biggest is not None:
+        column = {"model": "model names", "fold": "fold names", "id": "ids"}.get(biggest,
+                                                                                 biggest)
+        detail = f"; its {column} alone take {_mb(sizes[biggest])}"
+    raise decoded_error(
+        filename,
+        f"would take {_mb(total)} of memory as a table of "
+        f"{predictions:,} predictions{detail}, more than the {_budget_words(budget)}",
+        "Use shorter model and fold names (e.g. 'rf' rather than a description) and ids, "
+        "upload fewer rows, or split them over several uploads",
+    )
+
+
+def _check_before_converting(parsed: ParsedFile, choice: ColumnChoice, classes: int,
+                             budget: int | None) -> None:
+    """Refuse, from the columns as read (names dictionary-encoded), what would be refused
+    after the conversions, before they take memory: names beyond
+    ``ROC_DASH_MAX_NAME_CHARS`` and a canonical table beyond the decoded budget."""
+    table, name = parsed.table, parsed.name
+    for column, what, integral in ((choice.model, "model name", False),
+                                   (choice.fold, "fold name", True)):
+        if column is not None and pa.types.is_dictionary(table.field(column).type):
+            check_name_lengths(to_text(table.column(column), name, column,
+                                       integral_text=integral),
+                               parsed.row_numbers, name, column, what)
+    if budget is None:
+        return
+    n = table.num_rows
+    copies = len(choice.scores) if choice.wide else 1
+    sizes = {"label": n * copies, "score": 8 * n * copies * (classes + 1),
+             "weight": 8 * n * copies}
+    for role, column in (("model", choice.model), ("fold", choice.fold), ("id", choice.id)):
+        if column is not None:
+            sizes[role] = copies * expanded_bytes(table.column(column))
+    if choice.wide:
+        sizes["model"] = sum(n * (4 + len(c.encode())) for c in choice.scores)
+    _check_size(name, n * copies, sizes, {"model", "fold", "id"} & set(sizes), budget)
 
 
 def assemble(
@@ -287,6 +391,9 @@ def assemble(
         if not part.needs_model_name:
             continue
         base = model_name_from_filename(part.name)
+        limit = limits().name_chars
+        if len(base) > limit:
+            base = base[: limit - 1] + "…"
         model = _unique_name(base, taken)
         taken.add(model)
         if model != base:
@@ -299,6 +406,8 @@ def assemble(
             part.table.schema.get_field_index("model"), "model", column
         )
 
+    for part in parts:  # text held dictionary-encoded while reading becomes plain text
+        part.table = _plain_text(part.table)
     kind = _check_kinds(parts)
     _check_both_classes([p for p in parts if p.kind != SOFT])
     _check_soft_totals([p for p in parts if p.kind == SOFT])
@@ -323,6 +432,14 @@ def assemble(
         frame = split_soft_rows(frame)
     frame.attrs["positive_labels"] = _positive_labels(parts)
     return LoadResult(table=frame, notes=tuple(notes), digests=digests, kind=kind)
+
+
+def _plain_text(table: pa.Table) -> pa.Table:
+    """``table`` with its dictionary-encoded columns decoded."""
+    for i, f in enumerate(table.schema):
+        if pa.types.is_dictionary(f.type):
+            table = table.set_column(i, f.name, pc.cast(table.column(i), f.type.value_type))
+    return table
 
 
 def _positive_labels(parts: list[_FilePart]) -> dict[str, str]:
@@ -382,7 +499,49 @@ def _check_soft_totals(parts: list[_FilePart]) -> None:
                 file=part.name, column=part.label_column)
 
 
-def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, list[str]]:
+def _plan(names: list[str], choice: ColumnChoice, state: dict, filename: str,
+          budget: int | None) -> ColumnPlan:
+    """How to read the columns of ``choice``: model and fold names held once each, ids as
+    text, weights as numbers; only these columns are decoded when the header
+    alone decides the kind of file (otherwise, e.g. wide form or multi-class, all are)."""
+    categories = frozenset(c for c in (choice.model, choice.fold) if c is not None)
+    include = None
+    if choice.scores and not state.get("mc_possible") and "error" not in state:
+        include = frozenset(choice.used() | ({state["leaf"]} if state.get("leaf") else set()))
+    return ColumnPlan(
+        text=frozenset(choice.text_columns()) - categories,
+        categories=categories,
+        # scores keep Arrow's inference: integers beyond 2**53 must be seen as integers
+        numbers=frozenset([choice.weight]) if choice.weight is not None else frozenset(),
+        include=include,
+        small_integers=frozenset([choice.label]) if include is not None else frozenset(),
+        check=lambda columns: _check_names(columns, choice, filename, budget),
+    )
+
+
+def _check_names(columns: pa.Table, choice: ColumnChoice, filename: str,
+                 budget: int | None) -> None:
+    """The model and fold columns of a Parquet file, read first: names beyond
+    ``ROC_DASH_MAX_NAME_CHARS``, or too big as a table, are refused before the rest is read."""
+    for column, what, integral in ((choice.model, "model name", False),
+                                   (choice.fold, "fold name", True)):
+        if column is not None and column in columns.column_names:
+            check_name_lengths(to_text(columns.column(column), filename, column,
+                                       integral_text=integral),
+                               _parquet_rows, filename, column, what)
+    if budget is not None:
+        sizes = {c: expanded_bytes(columns.column(c)) for c in columns.column_names}
+        sizes = {{choice.model: "model", choice.fold: "fold"}.get(c, c): v
+                 for c, v in sizes.items()}
+        _check_size(filename, columns.num_rows, sizes, set(sizes), budget)
+
+
+def _parquet_rows(positions: np.ndarray) -> np.ndarray:
+    return np.asarray(positions, dtype=np.int64) + 1
+
+
+def _load_one(name: str, data: bytes, options: ReadOptions,
+              budget: int | None = None) -> tuple[_FilePart, list[str]]:
     notes: list[str] = []
     choice_box: list[ColumnChoice] = []
     state: dict = {}
@@ -421,20 +580,20 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
                 state["error"] = exc
                 choice = _roles(names, name, label, weight, options)
         choice_box.append(choice)
-        return choice.text_columns()
+        return _plan(names, choice, state, name, budget)
 
-    parsed = parse_bytes(data, name, string_columns=choose)
+    parsed = parse_bytes(data, name, string_columns=choose, budget=budget)
     table = parsed.table
     if table.num_rows == 0:
         what = "has a header but no data rows" if parsed.kind == "text" else "has no rows"
         raise InputError(
             f"{name}: {what} (columns: "
-            f"{', '.join(quote(c) for c in table.column_names[:30])}). Add one row per "
+            f"{', '.join(quote(c) for c in parsed.names[:30])}). Add one row per "
             "prediction below the header.",
             file=name,
         )
     if state.get("leaves"):
-        return _leaf_table_part(name, table.to_pandas(), notes)
+        return _leaf_table_part(name, _plain_text(table).to_pandas(), notes)
     base = choice_box[0]
     mc = None
     if state["mc_possible"]:
@@ -462,6 +621,8 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
         notes.append(f"{name}: column {quote(cost)} read as example-specific costs (the "
                      "rows' weights; ROC axes are fractions of cost, Fawcett 2004 s7.2).")
 
+    _check_before_converting(parsed, choice, len(mc.classes) if mc is not None else 0,
+                             budget)
     n = table.num_rows
     decimal_comma = parsed.delimiter == ";"
 
@@ -469,6 +630,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
     score_values: list[np.ndarray] = []
     finite_masks: list[np.ndarray] = []
     for column in choice.scores:
+        check_exact_as_float(table.column(column), parsed.row_numbers, name, column)
         values = to_float(
             table.column(column),
             parsed.row_numbers,
@@ -594,8 +756,11 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
     else:
         weights = np.ones(kept)
 
-    def text_column(column: str, what: str, integral_text: bool) -> pa.Array:
+    def text_column(column: str, what: str, integral_text: bool,
+                    name_of: str | None = None) -> pa.Array:
         values = to_text(sub(column), name, column, integral_text=integral_text)
+        if name_of is not None:  # a name shown on the page: capped in length
+            check_name_lengths(values, rows, name, column, name_of)
         missing = null_mask(values)
         if missing.any():
             raise missing_error(
@@ -609,20 +774,21 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
         return values
 
     fold = (
-        text_column(choice.fold, "fold", True)
+        text_column(choice.fold, "fold", True, "fold name")
         if choice.fold is not None
-        else pa.repeat(pa.scalar(DEFAULT_FOLD, pa.string()), kept)
+        else constant_text(DEFAULT_FOLD, kept)
     )
     ids = text_column(choice.id, "id", True) if choice.id is not None else None
     if choice.model is not None:
-        model = text_column(choice.model, "model name", False)
+        model = text_column(choice.model, "model name", False, "model name")
         column_models = tuple(pc.unique(model).to_pylist())
     else:
         model = pa.nulls(kept, pa.string())
         column_models = ()
 
     if leaf is not None:
-        return _leaf_rows_part(name, text_column(leaf, "leaf", True), labels, weights,
+        return _leaf_rows_part(name, text_column(leaf, "leaf", True, "leaf name"), labels,
+                               weights,
                                choice.label, leaf, notes)
     label_array = pa.array(labels.values, type=pa.bool_())
     weight_array = pa.array(weights, type=pa.float64())
@@ -650,7 +816,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions) -> tuple[_FilePart, 
             "label": label_array,
             "score": pa.array(kept_values, type=pa.float64()),
             "model": (
-                pa.repeat(pa.scalar(column, pa.string()), kept) if choice.wide else model
+                constant_text(column, kept) if choice.wide else model
             ),
             "fold": fold,
             "weight": weight_array,
@@ -845,6 +1011,18 @@ def _check_both_classes(parts: list[_FilePart]) -> None:
             entry[2].append(part)
 
     bad = [(key, entry) for key, entry in groups.items() if entry[0] in (0, entry[1])]
+    if bad:
+        # a multi-class file's fold may lack the class shown (class against the rest): its
+        # own curve is undefined but the model's pooled curves, M and the PD-weighted AUC
+        # are not; the analysis leaves such folds out of the per-fold views with a note
+        totals: dict[str, list[int]] = {}
+        for (model, _), (pos, total, _) in groups.items():
+            entry = totals.setdefault(model, [0, 0])
+            entry[0] += pos
+            entry[1] += total
+        bad = [(key, entry) for key, entry in bad
+               if not all(p.kind == MULTICLASS for p in entry[2])
+               or totals[key[0]][0] in (0, totals[key[0]][1])]
     if not bad:
         return
     (model, fold), (pos, total, files) = bad[0]

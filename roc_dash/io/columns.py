@@ -18,7 +18,7 @@ from .errors import InputError, plural, quote, quote_list
 from .readers import MAX_MODELS_VAR, check_rows, limit_error, limits
 
 #: Accepted column names per role, in priority order (matched case-insensitively, stripped).
-LABEL_NAMES: tuple[str, ...] = ("label", "y_true", "target", "class", "actual", "y")
+LABEL_NAMES: tuple[str, ...] = ("label", "y_true", "target", "class", "actual", "y", "truth")
 SCORE_NAMES: tuple[str, ...] = ("score", "y_score", "prob", "probability", "pred", "prediction")
 OPTIONAL_ROLES: tuple[str, ...] = ("model", "fold", "weight", "id")
 ROLE_NAMES: dict[str, tuple[str, ...]] = {

@@ -315,11 +315,20 @@ def _aggregate_sql(d: _Dialect, relation: str, choice, schema: pa.Schema,
                                "Scores must be numbers")
         m = model if not choice.wide else "NULL"
         keys = ", ".join(e for e in (m, fold, label, s) if e != "NULL")
+        # 64-bit integer scores: the smallest and largest integer behind each double, which
+        # differ when float64 rounded different integers (beyond 2**53) to one score
+        t = types[column]
+        t = t.value_type if pa.types.is_dictionary(t) else t
+        if pa.types.is_integer(t) and t.bit_width > 32:
+            q = d.quote(column)
+            span = f"CAST(MIN({q}) AS DECIMAL(20,0)) AS s_lo, CAST(MAX({q}) AS DECIMAL(20,0)) AS s_hi"
+        else:
+            span = "CAST(NULL AS DECIMAL(20,0)) AS s_lo, CAST(NULL AS DECIMAL(20,0)) AS s_hi"
         selects.append(
             f"SELECT {k} AS k, {m} AS m, {fold} AS f, {label} AS l, {s} AS s, "
             f"CAST(COUNT(*) AS BIGINT) AS n, {weight_sql}, "
-            f"CAST(SUM(CASE WHEN {s_bad or 'FALSE'} THEN 1 ELSE 0 END) AS BIGINT) AS s_bad "
-            f"FROM {relation} GROUP BY {keys}"
+            f"CAST(SUM(CASE WHEN {s_bad or 'FALSE'} THEN 1 ELSE 0 END) AS BIGINT) AS s_bad, "
+            f"{span} FROM {relation} GROUP BY {keys}"
         )
     return " UNION ALL ".join(selects)
 
@@ -497,6 +506,38 @@ def _missing(name: str, column: str, count: int, what: str, advice: str) -> Inpu
     )
 
 
+def _check_exact_scores(name: str, choice, raw: pa.Table, k: np.ndarray) -> None:
+    """An :class:`InputError` when one double score stands for several integers (the
+    in-memory reader's check, from each group's smallest and largest integer)."""
+    if "s_lo" not in raw.column_names:
+        return
+    known = pc.is_valid(raw.column("s_lo")).to_numpy(zero_copy_only=False)
+    if not known.any():
+        return
+    spans = pd.DataFrame({
+        "k": k[known],
+        "s": raw.column("s").to_numpy(zero_copy_only=False)[known],
+        "lo": [int(v) for v in raw.column("s_lo").filter(pa.array(known)).to_pylist()],
+        "hi": [int(v) for v in raw.column("s_hi").filter(pa.array(known)).to_pylist()],
+    }).groupby(["k", "s"]).agg(lo=("lo", "min"), hi=("hi", "max"))
+    merged = spans[spans["lo"] != spans["hi"]]
+    if merged.empty:
+        return
+    from ..core._validation import FLOAT_EXACT_INT
+
+    (j, _), first = merged.index[0], merged.iloc[0]
+    a, b = int(first["hi"]), int(first["lo"])
+    column = choice.scores[int(j)]
+    raise InputError(
+        f"{name}: column {quote(column)} holds integers too large to tell apart as "
+        f"floating-point numbers: {a} and {b} both become {float(a):.17g} (integers beyond "
+        f"2**53 = {FLOAT_EXACT_INT:,} lose their last digits), so the analysis would count "
+        "them as tied. Rescale the column (e.g. subtract its minimum, or divide it into "
+        "decimals) and load the file again.",
+        file=name, column=column, count=2,
+    )
+
+
 def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
           examples: Callable[[str], list[str]]) -> tuple[_FilePart, list[str], int]:
     """Validate one source's aggregated groups (the in-memory reader's checks, in its order)
@@ -520,6 +561,7 @@ def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
                 "these rows.",
                 file=name, column=column, count=bad,
             )
+    _check_exact_scores(name, choice, raw, k)
     s = raw.column("s").to_numpy(zero_copy_only=False).astype(np.float64)
     finite = np.isfinite(s)
     n_records = total_rows // max(1, len(choice.scores))

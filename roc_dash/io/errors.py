@@ -55,9 +55,60 @@ def _rebuild_input_error(message, file, column, rows, count) -> InputError:
     return InputError(message, file=file, column=column, rows=rows, count=count)
 
 
+class LimitError(InputError):
+    """A file (or one upload) is beyond a size limit: too many rows, columns or models, too
+    much data once decompressed or decoded, a name or header line too long.
+
+    A subclass of :class:`InputError` (``str(err)`` is the complete user-facing message,
+    naming the file, what was too big, the limit and the environment variable that sets
+    it), so code that catches ``InputError`` needs no change; a server can catch this type
+    to answer "too large" (e.g. HTTP 413) instead of "bad input".
+
+    Attributes (besides those of :class:`InputError`):
+        variable: the environment variable that sets the limit (``ROC_DASH_MAX_ROWS``, ...).
+        limit: the limit in force, in the variable's unit converted to a count or to bytes.
+    """
+
+    def __init__(self, message: str, *, variable: str, limit: int | float = 0,
+                 file: str | None = None, column: str | None = None,
+                 rows: Iterable[int] = (), count: int = 0) -> None:
+        super().__init__(message, file=file, column=column, rows=rows, count=count)
+        self.variable = variable
+        self.limit = limit
+
+    def __reduce__(self):
+        return (
+            _rebuild_limit_error,
+            (type(self), self.message, self.variable, self.limit, self.file, self.column,
+             self.rows, self.count),
+        )
+
+
+class DecodedSizeError(LimitError):
+    """Over the decoded budget (``ROC_DASH_MAX_DECODED_MB``): the file is small as sent but its
+    table would take more memory than one load may use (long repeated text, many columns, a
+    compressed or dictionary-encoded file that expands). Raised while streaming, before the
+    memory is taken; ``limit`` is the budget in bytes."""
+
+
+def _rebuild_limit_error(cls, message, variable, limit, file, column, rows, count):
+    return cls(message, variable=variable, limit=limit, file=file, column=column, rows=rows,
+               count=count)
+
+
+def plural_of(word: str) -> str:
+    """The English plural of a (last) word: rows, classes, boxes, matches, categories."""
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    if len(word) > 1 and word.endswith("y") and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
 def plural(n: int, singular: str, plural_form: str | None = None) -> str:
-    """``plural(1, "row") == "1 row"``, ``plural(3, "row") == "3 rows"``."""
-    word = singular if n == 1 else (plural_form or singular + "s")
+    """``plural(1, "row") == "1 row"``, ``plural(3, "row") == "3 rows"``,
+    ``plural(4, "class") == "4 classes"``."""
+    word = singular if n == 1 else (plural_form or plural_of(singular))
     return f"{n:,} {word}"
 
 

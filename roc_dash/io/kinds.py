@@ -2,7 +2,8 @@
 
 * **multi-class** (Fawcett 2004 s7.3): a class column (``--class-col``, else the label
   column found by name, e.g. ``class``) with three or more values (any number with
-  ``--class-col``) and one score column per class, ``score_<class>`` or named like the class;
+  ``--class-col``) and one score column per class, ``score_<class>`` (or ``p_``, ``proba_``,
+  ``prob_``, ``y_proba_``, yardstick's ``.pred_`` prefix) or named like the class;
 * **soft labels** (Qin, ``001_*``): the label column holds P(positive) in [0, 1]
   (``--soft-labels [COL]``, or a ``label_prob`` column when no label column is found);
 * **example-specific costs** (Fawcett 2004 s7.2): a ``cost`` column (``--cost COL``), read
@@ -26,7 +27,16 @@ import pyarrow.compute as pc
 from ..core.kinds import CLASS_SCORE_PREFIX
 from .columns import LABEL_NAMES, SCORE_NAMES, normalise
 from .errors import InputError, format_rows, plural, quote, quote_list
+from .readers import limits, name_too_long
 from .values import first_true, plain, to_text
+
+#: Per-class score column names users already have, ``<prefix><class>``: roc-dash's own
+#: ``score_``, then scikit-learn-style ``proba_``/``prob_``/``p_``/``y_proba_`` and
+#: yardstick's (tidymodels) ``.pred_``; compared case-folded.
+CLASS_SCORE_PREFIXES = (CLASS_SCORE_PREFIX, "proba_", "prob_", "p_", "y_proba_", ".pred_")
+#: How messages name them.
+CLASS_SCORE_FORMS = ("score_<class> (or p_<class>, proba_<class>, y_proba_<class>, "
+                     ".pred_<class>)")
 
 SOFT_LABEL_NAMES = ("label_prob",)
 COST_NAMES = ("cost",)
@@ -154,7 +164,8 @@ def class_values(column: pa.ChunkedArray) -> list[str]:
     """Distinct class values as text (trimmed, whole numbers without '.0'), in order of
     first appearance; missing values are left out."""
     text = to_text(column, "", "", integral_text=True)
-    return [v for v in pc.unique(plain(text)).to_pylist() if v is not None]
+    distinct = text.dictionary if isinstance(text, pa.DictionaryArray) else pc.unique(plain(text))
+    return [v for v in distinct.to_pylist() if v is not None]
 
 
 def confirm_multiclass(table: pa.Table, label: str, used: set[str], options,
@@ -162,23 +173,37 @@ def confirm_multiclass(table: pa.Table, label: str, used: set[str], options,
     """The classes and score columns when the file is multi-class, else None.
 
     Multi-class when the label column has at least three values (or ``--class-col`` was
-    given) and every value has a score column ``score_<value>`` (or a column named like the
-    value), matched ignoring case and spaces. With the prefixed form every ``score_<c>``
-    column is a class, so a class missing from the rows is reported, not dropped.
+    given) and every value has a score column ``score_<value>`` (or ``p_``, ``proba_``,
+    ``prob_``, ``y_proba_``, ``.pred_<value>``, or a column named like the value), matched
+    ignoring case and spaces. With roc-dash's own ``score_`` form every ``score_<c>`` column
+    is a class, so a class missing from the rows is reported, not dropped.
     """
     forced = bool(options.class_column)
     values = class_values(table.column(label))
     if len(values) < (2 if forced else 3):
         return None
+    limit = limits().name_chars
+    for v in values:
+        if len(v) > limit:
+            raise name_too_long(filename, "class name", v, len(v), column=label)
     names = [n for n in table.column_names if n not in used]
-    prefixed = {normalise(n)[len(CLASS_SCORE_PREFIX):]: n for n in names
-                if normalise(n).startswith(CLASS_SCORE_PREFIX)
-                and len(normalise(n)) > len(CLASS_SCORE_PREFIX)}
     plain_names = {normalise(n): n for n in names}
+
+    def with_prefix(prefix: str) -> dict[str, str]:
+        return {normalise(n)[len(prefix):]: n for n in names
+                if normalise(n).startswith(prefix) and len(normalise(n)) > len(prefix)}
+
+    # the first prefix naming every class (score_ first); else any mix of the known forms
+    families = [with_prefix(prefix) for prefix in CLASS_SCORE_PREFIXES]
+    keys = [normalise(v) for v in values]
+    prefixed = next((f for f in families if f and all(k in f for k in keys)), None)
+    if prefixed is None:
+        prefixed = {}
+        for family in reversed(families):
+            prefixed.update(family)
     chosen: dict[str, str] = {}
     missing = []
-    for v in values:
-        key = normalise(v)
+    for v, key in zip(values, keys, strict=True):
         column = prefixed.get(key) or plain_names.get(key)
         if column is None:
             missing.append(v)
@@ -192,12 +217,12 @@ def confirm_multiclass(table: pa.Table, label: str, used: set[str], options,
             f"({quote_list(values, 10)}), but {plural(len(missing), 'class')} "
             f"{'has' if len(missing) == 1 else 'have'} no score column: "
             f"{quote_list(missing, 10)}. A multi-class file needs one score column per class, "
-            f"named {CLASS_SCORE_PREFIX}<class> (e.g. {CLASS_SCORE_PREFIX}{missing[0]}) or like "
-            "the class; add them, or choose the class column (--class-col).",
+            f"named {CLASS_SCORE_FORMS} (e.g. {CLASS_SCORE_PREFIX}{missing[0]}) or like the "
+            "class; add them, or choose the class column (--class-col).",
             file=filename, column=label)
     use_prefixed = all(normalise(c).startswith(CLASS_SCORE_PREFIX) for c in chosen)
     if use_prefixed:  # every score_<c> column is a class, even one without rows
-        for column in prefixed.values():
+        for column in with_prefix(CLASS_SCORE_PREFIX).values():
             chosen.setdefault(column, column.strip()[len(CLASS_SCORE_PREFIX):])
     order = [n for n in table.column_names if n in chosen]
     classes = tuple(chosen[c] for c in order)

@@ -11,8 +11,18 @@ import pyarrow.compute as pc
 
 from ..core.labels import ENCODINGS, ENCODINGS_TEXT, label_key  # noqa: F401 (re-exported)
 from ..core.labels import known_positive as _known_positive
-from .errors import InputError, quote, quote_list
-from .values import RowMapper, is_text, missing_error, null_mask, plain, trimmed_text
+from .errors import InputError, format_rows, quote, quote_list
+from .readers import limits, name_too_long
+from .values import (
+    RowMapper,
+    as_dictionary,
+    is_text,
+    missing_error,
+    null_mask,
+    plain,
+    reencode,
+    trimmed_text,
+)
 
 #: Above this many distinct raw values the label column is certainly not two classes; only
 #: the first few are inspected for the message.
@@ -35,6 +45,30 @@ def _display(value: object) -> str:
     return str(value).strip()
 
 
+def _normalised(column: pa.Array, filename: str, name: str) -> pa.Array:
+    """Labels as compared: text trimmed (empty -> missing), NaN -> missing."""
+    if is_text(column):
+        return trimmed_text(column)
+    if pa.types.is_floating(column.type):
+        return pc.if_else(pc.is_nan(column), pa.scalar(None, column.type), column)
+    if (
+        pa.types.is_boolean(column.type)
+        or pa.types.is_integer(column.type)
+        or pa.types.is_decimal(column.type)
+        or pa.types.is_null(column.type)
+    ):
+        return column
+    try:
+        return trimmed_text(pc.cast(column, pa.string()))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        raise InputError(
+            f"{filename}: column {quote(name)} holds {column.type} values, which cannot be "
+            "used as class labels. Choose another label column.",
+            file=filename,
+            column=name,
+        ) from None
+
+
 def decode_labels(
     column: pa.ChunkedArray | pa.Array,
     rows: RowMapper,
@@ -49,26 +83,15 @@ def decode_labels(
     more than two values, two unknown values without ``positive`` and a ``positive`` that is
     not among the values are :class:`InputError`.
     """
-    column = plain(column)
-    if is_text(column):
-        column = trimmed_text(column)
-    elif pa.types.is_floating(column.type):
-        column = pc.if_else(pc.is_nan(column), pa.scalar(None, column.type), column)
-    elif not (
-        pa.types.is_boolean(column.type)
-        or pa.types.is_integer(column.type)
-        or pa.types.is_decimal(column.type)
-        or pa.types.is_null(column.type)
-    ):
-        try:
-            column = trimmed_text(pc.cast(column, pa.string()))
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            raise InputError(
-                f"{filename}: column {quote(name)} holds {column.type} values, which cannot be "
-                "used as class labels. Choose another label column.",
-                file=filename,
-                column=name,
-            ) from None
+    encoded_in = as_dictionary(column)  # dictionary-encoded: work on the distinct values
+    if encoded_in is None:
+        column = plain(column)
+        if is_text(column):  # text labels have few distinct values: the same
+            encoded_in = pc.dictionary_encode(column)
+    column = _normalised(encoded_in.dictionary if encoded_in is not None else column,
+                         filename, name)
+    if encoded_in is not None:
+        column = reencode(encoded_in.indices, column)
 
     missing = null_mask(column) if not pa.types.is_null(column.type) else None
     if missing is None or missing.any():
@@ -97,6 +120,13 @@ def decode_labels(
             shown[key] = _display(value)
             keys.append(key)
 
+    limit = limits().name_chars
+    for k, value in enumerate(raw):
+        if len(str(value)) > limit:
+            position = np.flatnonzero(indices == k)[:1]
+            raise name_too_long(filename, "label", str(value).strip(), len(str(value).strip()),
+                                column=name, where=format_rows(rows(position)))
+
     if len(keys) > 2 or len(dictionary) > _MAX_DISTINCT_INSPECTED:
         many = len(keys) if len(dictionary) <= _MAX_DISTINCT_INSPECTED else None
         count = f"{many:,}" if many is not None else f"more than {_MAX_DISTINCT_INSPECTED:,}"
@@ -106,7 +136,8 @@ def decode_labels(
         raise InputError(
             f"{filename}: column {quote(name)} has {count} distinct values ({values}); a label "
             "column must have exactly two classes. Multi-class files need one score column "
-            "per class, named score_<class> (or like the class) instead of one score column; "
+            "per class, named score_<class> (or p_<class>, proba_<class>, y_proba_<class>, "
+            ".pred_<class>, or like the class) instead of one score column; "
             "or reduce the labels to two classes (e.g. one class against all others).",
             file=filename,
             column=name,

@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .errors import MAX_VALUES_SHOWN, InputError, format_rows, plural, quote, quote_list
+from .readers import limits, name_too_long
 
 #: Maps 0-based positions (within the column as given) to 1-based row numbers.
 RowMapper = Callable[[np.ndarray], np.ndarray]
@@ -32,6 +33,95 @@ def plain(column: pa.ChunkedArray | pa.Array) -> pa.Array:
     if pa.types.is_large_string(column.type) or pa.types.is_string_view(column.type):
         column = pc.cast(column, pa.string())
     return column
+
+
+def as_dictionary(column: pa.ChunkedArray | pa.Array) -> pa.DictionaryArray | None:
+    """A dictionary-encoded column as one :class:`pa.DictionaryArray` whose dictionary holds
+    only the values used, in order of first appearance (chunks' dictionaries unified); None
+    for a column that is not dictionary-encoded. Nothing is expanded: a million copies of a
+    long string stay one string and a million indices."""
+    data_type = column.type
+    if not pa.types.is_dictionary(data_type):
+        return None
+    if isinstance(column, pa.ChunkedArray):
+        if column.num_chunks == 0:
+            return pa.DictionaryArray.from_arrays(pa.array([], data_type.index_type),
+                                                  pa.array([], data_type.value_type))
+        if column.num_chunks > 1:
+            column = column.unify_dictionaries()
+        dictionary = column.chunk(0).dictionary
+        indices = (pa.concat_arrays([c.indices for c in column.chunks])
+                   if column.num_chunks > 1 else column.chunk(0).indices)
+    else:
+        dictionary, indices = column.dictionary, column.indices
+    used = pc.unique(indices).drop_null()
+    used_np = used.to_numpy(zero_copy_only=False).astype(np.int64)
+    in_order = len(used_np) == len(dictionary) and bool(
+        (used_np == np.arange(len(used_np))).all())
+    if not in_order:
+        lookup = np.zeros(len(dictionary), dtype=np.int32)
+        lookup[used_np] = np.arange(len(used_np), dtype=np.int32)
+        indices = pc.take(pa.array(lookup), indices)
+        dictionary = dictionary.take(used)
+    return pa.DictionaryArray.from_arrays(indices, dictionary)
+
+
+def reencode(indices: pa.Array, values: pa.Array) -> pa.DictionaryArray:
+    """Row ``i`` is ``values[indices[i]]``, as a dictionary array whose dictionary is
+    ``values`` without duplicates or nulls (a row pointing at a null value is null)."""
+    inner = pc.dictionary_encode(values)
+    return pa.DictionaryArray.from_arrays(pc.take(inner.indices, indices), inner.dictionary)
+
+
+def constant_text(value: str, n: int) -> pa.DictionaryArray:
+    """``n`` rows of one text value, held once."""
+    return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, dtype=np.int32)),
+                                          pa.array([value], pa.string()))
+
+
+def expanded_bytes(column: pa.ChunkedArray | pa.Array) -> int:
+    """Bytes the column takes once dictionary-encoded text is expanded (what a table or
+    pandas holds): values' bytes plus 4-byte offsets; other columns as they are."""
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    total = 0
+    for chunk in chunks:
+        if not isinstance(chunk, pa.DictionaryArray):
+            total += chunk.nbytes
+            continue
+        lengths = pc.binary_length(chunk.dictionary) if len(chunk.dictionary) else None
+        total += 4 * len(chunk) + len(chunk) // 8
+        if lengths is None:
+            continue
+        indices = chunk.indices
+        if indices.null_count:
+            indices = indices.drop_null()
+        counts = np.bincount(indices.to_numpy(zero_copy_only=False),
+                             minlength=len(chunk.dictionary))
+        total += int(counts @ pc.fill_null(lengths, 0).to_numpy(zero_copy_only=False)
+                     .astype(np.int64))
+    return total
+
+
+def check_name_lengths(values: pa.Array, rows: RowMapper | None, filename: str, column: str,
+                       what: str) -> None:
+    """Refuse a name (model, fold, class, label) beyond ``ROC_DASH_MAX_NAME_CHARS``, from
+    the distinct values when ``values`` is dictionary-encoded (cheap for any number of
+    rows); the message shows the first row holding it."""
+    limit = limits().name_chars
+    distinct = values.dictionary if isinstance(values, pa.DictionaryArray) else values
+    if not len(distinct) or not is_text(distinct):
+        return
+    lengths = pc.utf8_length(distinct)
+    longest = pc.max(lengths).as_py()
+    if longest is None or longest <= limit:
+        return
+    k = int(np.flatnonzero(pc.fill_null(pc.greater(lengths, limit), False)
+                           .to_numpy(zero_copy_only=False))[0])
+    value = distinct[k].as_py()
+    position = pc.index(values.indices, k).as_py() if isinstance(values, pa.DictionaryArray) \
+        else k
+    where = format_rows(rows(np.array([position]))) if rows is not None else ""
+    raise name_too_long(filename, what, value, len(value), column=column, where=where)
 
 
 def is_text(column: pa.Array) -> bool:
@@ -92,6 +182,53 @@ def _bad_values_error(
     )
 
 
+def _as_integers(column: pa.Array) -> np.ndarray | None:
+    """The column's values as int64/uint64 (missing -> 0) when it holds only integers (an
+    integer type, or text that reads as integers), else None."""
+    if pa.types.is_integer(column.type):
+        if column.type.bit_width <= 32:
+            return None  # float64 holds every 32-bit integer exactly
+        ints = column
+    elif is_text(column):
+        try:
+            ints = pc.cast(trimmed_text(column), pa.int64())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return None
+    else:
+        return None
+    return pc.fill_null(ints, 0).to_numpy(zero_copy_only=False)
+
+
+def check_exact_as_float(
+    column: pa.ChunkedArray | pa.Array, rows: RowMapper, filename: str, name: str
+) -> None:
+    """An :class:`InputError` when a column of integers holds two different values that
+    float64 cannot tell apart (beyond 2**53): read as numbers they would be tied."""
+    from ..core._validation import FLOAT_EXACT_INT, merged_integers
+
+    ints = _as_integers(plain(column))
+    if ints is None:
+        return
+    pair = merged_integers(ints)
+    if pair is None:
+        return
+    a, b = pair
+    where = [int(np.flatnonzero(ints == v)[0]) for v in (a, b)]
+    numbers = rows(np.array(where))
+    raise InputError(
+        f"{filename}: column {quote(name)} holds integers too large to tell apart as "
+        f"floating-point numbers: {a} (row {int(numbers[0])}) and {b} (row "
+        f"{int(numbers[1])}) both become {float(a):.17g} (integers beyond 2**53 = "
+        f"{FLOAT_EXACT_INT:,} lose their last digits), so the analysis would count them as "
+        "tied. Rescale the column (e.g. subtract its minimum, or divide it into decimals) "
+        "and load the file again.",
+        file=filename,
+        column=name,
+        rows=numbers,
+        count=2,
+    )
+
+
 def to_float(
     column: pa.ChunkedArray | pa.Array,
     rows: RowMapper,
@@ -113,6 +250,9 @@ def to_float(
         or pa.types.is_decimal(data_type)
         or pa.types.is_boolean(data_type)
     ):
+        if column.null_count == 0:  # the usual case: one copy, no fill
+            return np.asarray(pc.cast(column, pa.float64(), safe=False)
+                              .to_numpy(zero_copy_only=False), dtype=np.float64)
         numbers = pc.cast(column, pa.float64(), safe=False)
     elif is_text(column):
         text = trimmed_text(column)
@@ -151,7 +291,13 @@ def to_text(
     integral_text: bool = False,
 ) -> pa.Array:
     """A string array (missing -> null). Whole numbers read as floats become '1', not '1.0';
-    with ``integral_text`` the text '1.0' becomes '1' too (folds and ids)."""
+    with ``integral_text`` the text '1.0' becomes '1' too (folds and ids).
+
+    A dictionary-encoded column stays one (converted on its distinct values only)."""
+    encoded = as_dictionary(column)
+    if encoded is not None:
+        values = to_text(encoded.dictionary, filename, name, integral_text=integral_text)
+        return reencode(encoded.indices, values)
     column = plain(column)
     data_type = column.type
     if pa.types.is_null(data_type):

@@ -209,7 +209,7 @@ def test_eng006_bad_input_messages(tmp_path):
     with pytest.raises(InputError, match=r"column 'weight' has 1 invalid weight: '-2\.0'"):
         aggregate_predictions([tmp_path / "w.parquet"])
     # no label column: the in-memory reader's message
-    frame.rename(columns={"label": "truth"}).to_parquet(tmp_path / "n.parquet")
+    frame.rename(columns={"label": "verdict"}).to_parquet(tmp_path / "n.parquet")
     with pytest.raises(InputError) as engine_error:
         aggregate_predictions([tmp_path / "n.parquet"])
     with pytest.raises(InputError) as memory_error:

@@ -431,11 +431,11 @@ def test_io036_not_utf8_text():
 
 
 def test_io037_no_label_column():
-    err = load_error("truth,score\n1,0.9\n0,0.1\n")
+    err = load_error("verdict,score\n1,0.9\n0,0.1\n")
     msg = str(err)
     assert msg.startswith("preds.csv: no label column found.")
-    assert "Columns in this file: 'truth', 'score'" in msg
-    assert "label, y_true, target, class, actual, y" in msg
+    assert "Columns in this file: 'verdict', 'score'" in msg
+    assert "label, y_true, target, class, actual, y, truth" in msg
     assert "--label" in msg
     assert err.column is None and err.count == 0
 

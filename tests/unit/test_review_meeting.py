@@ -222,3 +222,23 @@ def table_cells(node) -> list[list[str]]:
 
     walk(node)
     return rows
+
+
+# -- 5. the recommendation stays the headline ---------------------------------------------
+def test_rvw501_pins_are_compared_below_the_recommendation(cache):
+    from roc_dash.app.store import DEMO_ID
+
+    models = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
+    cond = Conditions(prior_pos=prevalence(cache.table([DEMO_ID])))
+    plain = plain_text(render_views(cache, [DEMO_ID], models, cond)[8])
+    # a pin off the hull (naive Bayes at 0.5): the headline and its sensitivity stay
+    pins = [{"model": "naive Bayes", "threshold": 0.5, "label": "A"},
+            {"model": "decision tree", "threshold": 0.3, "label": "B"}]
+    strip = render_views(cache, [DEMO_ID], models, cond, pinned=pins)[8]
+    main, detail, compared = (plain_text(k) for k in strip)
+    assert plain.startswith(main)  # the same recommendation as without pins
+    assert main.startswith("Use logistic regression at score ≥ 0.510192")
+    assert "stays optimal while" in detail
+    assert compared.startswith("Pinned A: naive Bayes at score ≥ 0.5")
+    assert "; B: decision tree at score ≥ " in compared
+    assert "against the recommendation" in compared
