@@ -139,7 +139,8 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
             traces.append(_scatter(
                 x=np.concatenate((va.fpr, va.fpr[::-1])),
                 y=np.concatenate((va.tpr_high, va.tpr_low[::-1])),
-                fill="toself", fillcolor=rgba(color(k), 0.18), line={"width": 0},
+                fill="toself", fillcolor=rgba(color(k), 0.12 if len(analysis.models) > 2
+                                               else 0.18), line={"width": 0},
                 name=f"{int(va.level * 100)}% {band} band", legendgroup=m.name,
                 showlegend=False, hoverinfo="skip"))
             traces.append(_scatter(
@@ -151,17 +152,30 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                                "mean TPR %{y:.3f}<extra></extra>")))
         elif averaging == "threshold" and m.n_folds > 1:
             ta = m.threshold
+            # the mean curve through every sampled threshold, and the 2-D error bars at a few
+            # of them only (spread along the curve, staggered between models): bars at every
+            # sample made an unreadable cloud with four models
             traces.append(_scatter(
-                x=ta.fpr_mean, y=ta.tpr_mean, mode="lines+markers", line=line_style(k),
-                marker={"size": 5, "color": color(k)},
-                error_x={"type": "data", "symmetric": False, "array": ta.fpr_high - ta.fpr_mean,
-                         "arrayminus": ta.fpr_mean - ta.fpr_low, "color": rgba(color(k), 0.5),
-                         "thickness": 1},
-                error_y={"type": "data", "symmetric": False, "array": ta.tpr_high - ta.tpr_mean,
-                         "arrayminus": ta.tpr_mean - ta.tpr_low, "color": rgba(color(k), 0.5),
-                         "thickness": 1},
+                x=ta.fpr_mean, y=ta.tpr_mean, mode="lines", line=line_style(k),
                 name=label, legendgroup=m.name,
                 **_points(i, m.name, ta.threshold, ta.fpr_mean, ta.tpr_mean),
+                hovertemplate=HOVER))
+            at = bar_indices(ta.fpr_mean, ta.tpr_mean, n=THRESHOLD_BARS,
+                             phase=(i + 1) / (len(analysis.models) + 1))
+            traces.append(_scatter(
+                x=ta.fpr_mean[at], y=ta.tpr_mean[at], mode="markers",
+                marker={"size": 7, "color": color(k), "line": {"color": "white", "width": 1}},
+                error_x={"type": "data", "symmetric": False,
+                         "array": (ta.fpr_high - ta.fpr_mean)[at],
+                         "arrayminus": (ta.fpr_mean - ta.fpr_low)[at],
+                         "color": rgba(color(k), 0.45), "thickness": 1.5, "width": 3},
+                error_y={"type": "data", "symmetric": False,
+                         "array": (ta.tpr_high - ta.tpr_mean)[at],
+                         "arrayminus": (ta.tpr_mean - ta.tpr_low)[at],
+                         "color": rgba(color(k), 0.45), "thickness": 1.5, "width": 3},
+                name=f"{m.name}: {int(ta.level * 100)}% intervals", legendgroup=m.name,
+                showlegend=False,
+                **_points(i, m.name, ta.threshold[at], ta.fpr_mean[at], ta.tpr_mean[at]),
                 hovertemplate=HOVER))
         else:
             traces.append(_curve_trace(m.name, i, m.curve.fpr, m.curve.tpr, m.curve.thresholds,
@@ -206,6 +220,25 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
     if not analysis.models:
         _empty(fig)
     return fig
+
+
+#: Thresholds at which threshold averaging draws its 2-D error bars, per model.
+THRESHOLD_BARS = 6
+
+
+def bar_indices(fpr, tpr, *, n: int = THRESHOLD_BARS, phase: float = 0.5) -> np.ndarray:
+    """Indices of ``n`` points spread evenly along a curve's length in ROC space (never its
+    two ends, where every fold agrees), at fractions ``(j + phase) / n`` of the length:
+    different ``phase`` per model staggers their error bars."""
+    x, y = np.asarray(fpr, dtype=np.float64), np.asarray(tpr, dtype=np.float64)
+    if x.size <= 2:
+        return np.arange(x.size)
+    length = np.concatenate(([0.0], np.cumsum(np.hypot(np.diff(x), np.diff(y)))))
+    if not length[-1] > 0:
+        return np.arange(min(x.size, n))
+    targets = (np.arange(n) + min(max(phase, 0.0), 1.0)) / n * length[-1]
+    at = np.clip(np.searchsorted(length, targets), 1, x.size - 2)
+    return np.unique(at)
 
 
 def _tie_band(traces: list, m, k: int) -> str:
@@ -259,7 +292,8 @@ def _averaging_title(analysis: Analysis, averaging: str) -> str:
     if averaging == "vertical":
         va = m.vertical
         return f"vertical average of {folds} folds, {va.level:.0%} {va.band} band"
-    return f"threshold average of {folds} folds, {m.threshold.level:.0%} intervals"
+    return (f"threshold average of {folds} folds, {m.threshold.level:.0%} intervals at "
+            f"{THRESHOLD_BARS} thresholds per model")
 
 
 def _points(idx, name, thresholds, fpr, tpr, *, prefix=""):

@@ -207,6 +207,28 @@ def pin_list(operating, pins):
     return [operating] if operating is not None and operating.pinned else []
 
 
+def folds_note(analysis, averaging: str, view: str) -> str:
+    """The subtitle of a view drawn from the pooled folds (precision-recall, cost curves):
+    it says so, and that the fold averaging chosen for the ROC does not apply to it."""
+    folds = max((m.n_folds for m in analysis.models), default=1)
+    if folds <= 1:
+        return ""
+    if averaging in (None, "pooled"):
+        return f"{folds} folds pooled"
+    what = {"none": "each fold's curve", "vertical": "vertical averaging",
+            "threshold": "threshold averaging"}.get(averaging, averaging)
+    return f"{folds} folds pooled: the ROC's {what} does not apply to {view}"
+
+
+def set_subtitle(fig: go.Figure, text: str, font_size: int = 14) -> go.Figure:
+    """A small grey line at the top left of a figure (as the ROC's averaging subtitle)."""
+    if text:
+        fig.update_layout(title={"text": text, "x": 0.01, "xanchor": "left", "y": 0.985,
+                                 "font": {"size": max(font_size - 3, 10), "color": "#5b6775"}},
+                          margin={"t": max(fig.layout.margin.t or 0, 34)})
+    return fig
+
+
 #: A white halo around a pin's letter: readable over any curve it lies on.
 LETTER_HALO = "0 0 2px white, 0 0 3px white, 0 0 4px white"
 

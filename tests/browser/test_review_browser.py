@@ -376,3 +376,31 @@ def test_rvw601_pin_letters_read_off_and_the_model_list_by_keyboard(dash_duo, ap
                message="B: gradient boosting, the typed model")
     assert dash_duo.find_element(f"#{ids.PIN_MODEL}").text == "gradient boosting"
     assert "B: gradient boosting at score ≥ " in dash_duo.find_element(f"#{ids.SUMMARY}").text
+
+
+# -- 7. averaging -------------------------------------------------------------------------
+def test_rvw701_threshold_averaging_is_readable_and_pr_says_it_pools(dash_duo, app, shot):
+    from .gestures import scroll_into_view, wait_idle, wait_steady
+
+    start(dash_duo, app, size=(1280, 900))
+    d = dash_duo.driver
+    radio = next(e for e in dash_duo.find_elements(f"#{ids.AVERAGING} label")
+                 if e.text == "threshold")
+    radio.click()
+    wait_until(lambda: "threshold average" in (js_graph(
+        d, ids.ROC_GRAPH, "gd.layout.title && gd.layout.title.text") or ""),
+        message="threshold averaging drawn")
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+    # the error bars: a few per model, drawn by plotly as .errorbar groups
+    bars = d.execute_script(
+        f"return [...document.querySelectorAll('#{ids.ROC_GRAPH} .scatterlayer .trace')]"
+        ".map(g => g.querySelectorAll('.errorbar').length).filter(n => n > 0);")
+    assert len(bars) == 4 and all(4 <= n <= 6 for n in bars), bars
+    title = js_graph(d, ids.PR_GRAPH, "gd._fullLayout.title.text")
+    assert title == ("10 folds pooled: the ROC's threshold averaging does not apply to "
+                     "precision-recall")
+    shown = d.find_element("css selector", f"#{ids.PR_GRAPH} .gtitle")
+    assert shown.is_displayed() and "does not apply" in shown.text
+    scroll_into_view(d, d.find_element("css selector", f"#{ids.ROC_GRAPH}"))
+    shot("rvw701_threshold_averaging")
