@@ -173,7 +173,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                          "array": (ta.tpr_high - ta.tpr_mean)[at],
                          "arrayminus": (ta.tpr_mean - ta.tpr_low)[at],
                          "color": rgba(color(k), 0.45), "thickness": 1.5, "width": 3},
-                name=f"{m.name}: {int(ta.level * 100)}% intervals", legendgroup=m.name,
+                name=f"{plain(m.name)}: {int(ta.level * 100)}% intervals", legendgroup=m.name,
                 showlegend=False,
                 **_points(i, m.name, ta.threshold[at], ta.fpr_mean[at], ta.tpr_mean[at]),
                 hovertemplate=HOVER))
