@@ -46,6 +46,7 @@ from ..core.operating import (
 from ..exports import csv_safe
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.roc import RING_NAME, iso_line_endpoints
+from ..figures.style import folds_note, pins_on_top, set_subtitle
 from ..figures.threshold import threshold_figure
 from ..io import InputError, ReadOptions, load_predictions
 from ..io.combine import combine_datasets, distinct_model_names
@@ -303,6 +304,7 @@ class AnalysisCache:
         :func:`.kinds_ui.apply_reference`)."""
         key = tuple(clean_ids(dataset_ids))
         reference = kinds_ui.clean_class(reference)
+        self.store.used(key)  # a cached table is a use of its datasets too
 
         def make():
             infos, _ = loaded_infos(self.store, key)
@@ -331,6 +333,7 @@ class AnalysisCache:
         models = tuple(models)[:MAX_SHOWN_MODELS]
         reference = kinds_ui.clean_class(reference)
         key = ("analysis", tuple(clean_ids(dataset_ids)), models, settings, reference)
+        self.store.used(key[1])  # a cached analysis is a use of its datasets too
 
         def make():
             table = self.table(dataset_ids, reference)
@@ -534,12 +537,17 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     kinds = shown_kinds(cache, dataset_ids, models)
     kinds_ui.decorate_roc(roc, analysis, cache.table(dataset_ids, reference), kinds,
                           colors=colors, font_size=font, det=bool(det))
+    pins_on_top(roc)  # the letters above every curve and overlay
     # a new edit revision on every render: a dragged line is always redrawn where it belongs
     roc.update_layout(editrevision=f"{rev}-{uuid.uuid4().hex[:8]}")
     c = analysis.conditions
     title = conditions_text(c)
     figures = (roc, pr_figure(analysis, mode="prg" if pr_mode == "prg" else "pr", **kw),
                cost_figure(analysis, **kw))
+    # the PR and cost views use the pooled folds whatever the ROC's averaging: they say so
+    averaging = averaging if averaging in AVERAGING_MODES else "pooled"
+    set_subtitle(figures[1], folds_note(analysis, averaging, "precision-recall"), font)
+    set_subtitle(figures[2], folds_note(analysis, averaging, "the cost curves"), font)
     if presentation:  # large lines and markers for a projector; the plots keep their room
         for fig in figures:
             # short entries, off the plot: beside the square ROC, below the others
@@ -631,7 +639,8 @@ def render_key(dataset_ids, models, conditions: Conditions, averaging, det, pres
 
 def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, viz: dict, *,
                 det=False, pr_mode="pr", economics=None, threshold_model=None,
-                threshold_axis="threshold", presentation=False, zoom=None, reference=None):
+                threshold_axis="threshold", presentation=False, zoom=None, reference=None,
+                averaging="pooled"):
     """The views after a change of costs or prior alone, as patches of the figures drawn.
 
     Costs and prior move only the iso line, the optimum and the cost view's marker in the
@@ -679,7 +688,7 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     prior_changed = viz.get("prior") != c.prior_pos
     if prior_changed:
         pr = pr_view(analysis, pr_mode=pr_mode, presentation=presentation, zoom=zoom,
-                     colors=colors, font=FONT[bool(presentation)])
+                     colors=colors, font=FONT[bool(presentation)], averaging=averaging)
     else:
         pr = Patch()
         for k, v in pr_marker(analysis, mode=pr_mode).items():
@@ -724,10 +733,12 @@ def present(fig, *, beside: bool = False) -> None:
 
 
 def pr_view(analysis: Analysis, *, pr_mode="pr", presentation=False, zoom=None, colors=None,
-            font=14):
+            font=14, averaging="pooled"):
     """The PR (or PRG) view without pins, as :func:`render_views` draws it."""
     fig = pr_figure(analysis, mode="prg" if pr_mode == "prg" else "pr", pins=[],
                     font_size=font, colors=colors)
+    set_subtitle(fig, folds_note(analysis, averaging if averaging in AVERAGING_MODES
+                                 else "pooled", "precision-recall"), font)
     if presentation:
         present(fig)
     fig.update_layout(meta={**(fig.layout.meta or {}),
@@ -902,6 +913,7 @@ def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, le
                                              ties, pr_mode, reference)):
         out = patch_views(cache, dataset_ids, models, conditions, viz, det=bool(det),
                           pr_mode=pr_mode, economics=economics_from_state(state),
+                          averaging=averaging or "pooled",
                           threshold_model=threshold_model, threshold_axis=threshold_axis,
                           presentation=bool(presentation), zoom=zoom, reference=reference)
     if out is None:

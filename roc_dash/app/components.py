@@ -403,5 +403,7 @@ def summary_strip(summary, uncertainty=None, frequency=None, pinned=()):
                        f"{'folds' if frequency.method == 'folds' else 'resamples'}.")
     pins = "; ".join(pinned_words(label, s) for label, s in pinned or ())
     return [html.Div(parts, className="summary-main"),
-            html.Div(" ".join(details), className="summary-detail") if details else None,
-            html.Div(f"Pinned {pins}.", className="summary-pins") if pins else None]
+            html.Div(" ".join(details), className="summary-detail", title=" ".join(details))
+            if details else None,
+            html.Div(f"Pinned {pins}.", className="summary-pins", title=f"Pinned {pins}.")
+            if pins else None]

@@ -90,6 +90,14 @@
         return Number(t).toPrecision(6).replace(/\.?0+$/, "").replace(/\.?0+e/, "e");
     }
 
+    /* Where the cost view's read-off box sits relative to the optimum (px): below it, clear
+     * of the pins above it; beside it near the bottom. roc_dash/figures/cost.py
+     * read_off_offset. */
+    function readOffOffset(pc, cost) {
+        var side = pc <= 0.7 ? 1 : -1;
+        return cost >= 0.15 ? [side * 60, 50] : [side * 115, -22];
+    }
+
     /* Sliders being dragged (their drag_value has left their value). */
     var dragging = {};
 
@@ -139,16 +147,25 @@
             out[0] = patch.build();
         }
         var cost = (1 - t) * pc + f * (1 - pc);
+        var offset = readOffOffset(pc, cost);
         out.push(new window.dash_clientside.Patch()
             .assign(["layout", "shapes", 0, "x0"], pc)
             .assign(["layout", "shapes", 0, "x1"], pc)
             .assign(["layout", "annotations", 1, "x"], pc)
             .assign(["layout", "annotations", 1, "y"], cost)
+            .assign(["layout", "annotations", 1, "ax"], offset[0])
+            .assign(["layout", "annotations", 1, "ay"], offset[1])
             .assign(["layout", "annotations", 1, "text"],
                 "PC(+) = " + pc.toFixed(3) + "<br>cost " + cost.toFixed(3))
             .assign(["layout", "meta", "pc_pos"], pc)
             .build());
         return out;
+    }
+
+    /* A name someone supplied, as plotly must draw it: as text (plotly reads <a href>, <b>,
+     * <br> in the strings it draws; roc_dash.figures.style.plain does the same server-side). */
+    function plainText(text) {
+        return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
     }
 
     /* Index of the annotation reserved for the hover marker (named "hover"). */
@@ -199,7 +216,7 @@
         var f = data[2], t = data[3], pi = viz.prior;
         var m = viz.cost_fp * (1 - pi) / (viz.cost_fn * pi), pc = 1 / (1 + m);
         var name = (viz.models && viz.models[data[0]]) || "trivial classifier";
-        var text = "<b>" + name + "</b><br>score ≥ " + fmtThreshold(data[1]);
+        var text = "<b>" + plainText(name) + "</b><br>score ≥ " + fmtThreshold(data[1]);
         return views.map(function (v) {
             var k = index[v];
             if (v === source) { return window.dash_clientside.no_update; }
@@ -391,6 +408,7 @@
             uploadDone: uploadDone,
             deferClick: deferClick,
             _optimalVertex: optimalVertex,
+            _plainText: plainText,
             _isoLine: isoLine,
             _probit: probit
         }
@@ -679,6 +697,30 @@
         if (cancel) { cancel.addEventListener("click", cancelUpload); }
     }
     setInterval(initUpload, 300);
+
+    /* Dropdowns by keyboard. When a list that already has a value opens, Dash focuses the
+     * selected option, so typed letters went nowhere and Enter kept the previous value
+     * ("gradient" + Enter in the pin row kept naive Bayes and pinned it): a letter typed
+     * while an option has the focus goes to the list's search box instead. In the pin row,
+     * Enter then picks the match and pins it when a threshold is typed, else moves on to
+     * the threshold box. */
+    document.addEventListener("keydown", function (e) {
+        var content = e.target.closest && e.target.closest(".dash-dropdown-content");
+        if (!content) { return; }
+        var search = content.querySelector("input.dash-dropdown-search");
+        if (search && e.target !== search && e.key && e.key.length === 1 &&
+                !e.ctrlKey && !e.metaKey && !e.altKey) {
+            search.focus();  /* the key's character lands in the search box */
+            return;
+        }
+        if (e.key === "Enter" && document.querySelector("#pin-model[aria-expanded='true']")) {
+            setTimeout(function () {  /* after the dropdown has taken the match */
+                var box = document.getElementById("pin-threshold");
+                var pin = document.getElementById("pin-button");
+                if (box && pin && box.value.trim()) { pin.click(); } else if (box) { box.focus(); }
+            }, 80);
+        }
+    }, true);
 
     /* In presentation mode the sidebar folds away; this button shows it again. */
     document.addEventListener("click", function (e) {

@@ -29,6 +29,7 @@ from .style import (
     line_style,
     pin_list,
     pin_trace,
+    plain,
     point_data,
     style_index,
 )
@@ -49,12 +50,24 @@ def _envelope_trace(analysis, name, env, style, *, label):
                               "<extra></extra>")}
 
 
+def read_off_offset(pc: float, cost: float) -> tuple[int, int]:
+    """Where the read-off box sits relative to the optimum it points at (``ax``, ``ay`` in
+    px): below it, where no curve is (nothing lies under the joint lower envelope) and no pin
+    is (pins at PC(+) cost at least the optimum, so they sit above it); beside it, far from
+    the PC(+) line, when the optimum is too near the bottom. Towards the middle of the plot.
+    assets/roc_dash.js ``readOffOffset`` mirrors it for slider drags."""
+    side = 1 if pc <= 0.7 else -1
+    return (side * 60, 50) if cost >= 0.15 else (side * 115, -22)
+
+
 def cost_read_off(analysis: Analysis) -> dict:
     """Where the current PC(+) meets the joint lower envelope: the read-off annotation's
-    ``x``, ``y`` and ``text`` (the optimum's normalised expected cost)."""
+    ``x``, ``y``, ``text`` (the optimum's normalised expected cost) and offset."""
     pc = analysis.conditions.pc_pos
     cost = float(envelope_cost_at(lower_envelope(analysis.hull), pc))
-    return {"x": pc, "y": cost, "text": f"PC(+) = {pc:.3f}<br>cost {cost:.3f}"}
+    ax, ay = read_off_offset(pc, cost)
+    return {"x": pc, "y": cost, "text": f"PC(+) = {pc:.3f}<br>cost {cost:.3f}", "ax": ax,
+            "ay": ay}
 
 
 def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
@@ -72,7 +85,7 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
     for i, m in enumerate(analysis.models):
         data.append(_envelope_trace(analysis, m.name, lower_envelope(m.hull),
                                     line_style(style_index(colors, m.name, i)),
-                                    label=f"{m.name} lower envelope"))
+                                    label=f"{plain(m.name)} lower envelope"))
     joint = lower_envelope(analysis.hull)
     cost_here = cost_read_off(analysis)["y"]
     if analysis.models:
@@ -91,7 +104,7 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
     layout = base_layout_dict(x_title="Probability cost PC(+)",
                               y_title="Normalised expected cost", font_size=font_size,
                               square=False, y_range=(-0.01, 0.6))
-    read = {**cost_read_off(analysis), "showarrow": True, "arrowhead": 2, "ax": 45, "ay": -35,
+    read = {**cost_read_off(analysis), "showarrow": True, "arrowhead": 2,
             "bgcolor": "white", "bordercolor": ISO_COLOR, "font": {"color": ISO_COLOR},
             "name": "read-off"}
     layout.update(shapes=shapes, annotations=[hover_annotation(), read],
@@ -102,9 +115,9 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
         y_here = op.fpr + (1 - op.tpr - op.fpr) * pc
         fig.add_trace(go.Scatter(
             **FAST, x=[0, 1], y=[op.fpr, 1 - op.tpr], mode="lines",
-            name=f"pinned {op.label}: cost line", line={"color": c, "width": 2.5},
+            name=f"pinned {plain(op.label)}: cost line", line={"color": c, "width": 2.5},
             legendgroup=f"pin {op.label}",
-            hovertemplate=f"pinned {op.label}: %{{y:.3f}}<extra></extra>"))
+            hovertemplate=f"pinned {plain(op.label)}: %{{y:.3f}}<extra></extra>"))
         fig.add_trace(pin_trace(pc, y_here, op, font_size=font_size))
         fig.data[-1].showlegend = False
     return fig

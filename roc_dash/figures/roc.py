@@ -34,6 +34,7 @@ from .style import (
     model_hover,
     pin_list,
     pin_trace,
+    plain,
     point_data,
     rgba,
     style_index,
@@ -63,7 +64,7 @@ def _curve_trace(name, idx, fpr, tpr, thresholds, *, legend=True, width=2.5, opa
     keep = display_indices(fpr, tpr, max_points=MAX_VERTICES)
     data, _ = point_data(idx, name, thresholds[keep], fpr[keep], tpr[keep])
     return _scatter(
-        x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or name,
+        x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or plain(name),
         line=line_style(idx if style is None else style, width=width), opacity=opacity,
         customdata=data, legendgroup=name, showlegend=legend,
         **model_hover(prefix, name, "FPR", "TPR"),
@@ -122,45 +123,59 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         for i, m in enumerate(analysis.models):
             bounds[m.name] = _tie_band(traces, m, style_index(colors, m.name, i))
     for i, m in enumerate(analysis.models):
-        label = f"{m.name} (AUC {m.auc:.3f})"
+        label = f"{plain(m.name)} (AUC {m.auc:.3f})"
         if m.name in bounds:
-            label = f"{m.name} (AUC {m.auc:.3f}, ties {bounds[m.name]})"
+            label = f"{plain(m.name)} (AUC {m.auc:.3f}, ties {bounds[m.name]})"
         k = style_index(colors, m.name, i)
         if averaging == "none" and len(m.folds) > 1:
             for j, (fold, c) in enumerate(m.folds.items()):
                 traces.append(_curve_trace(m.name, i, c.fpr, c.tpr, c.thresholds,
                                            legend=j == 0, width=1.3, opacity=0.75,
                                            show_name=label, style=k,
-                                           prefix=f"fold {fold} of "))
+                                           prefix=f"fold {plain(fold)} of "))
         elif averaging == "vertical" and m.n_folds > 1:
             va = m.vertical
             band = "simultaneous" if va.band == "simultaneous" else "pointwise"
             traces.append(_scatter(
                 x=np.concatenate((va.fpr, va.fpr[::-1])),
                 y=np.concatenate((va.tpr_high, va.tpr_low[::-1])),
-                fill="toself", fillcolor=rgba(color(k), 0.18), line={"width": 0},
+                fill="toself", fillcolor=rgba(color(k), 0.12 if len(analysis.models) > 2
+                                               else 0.18), line={"width": 0},
                 name=f"{int(va.level * 100)}% {band} band", legendgroup=m.name,
                 showlegend=False, hoverinfo="skip"))
             traces.append(_scatter(
                 x=va.fpr, y=va.tpr_mean, mode="lines", line=line_style(k),
                 name=label,
                 legendgroup=m.name,
-                meta=m.name,
+                meta=plain(m.name),
                 hovertemplate=("<b>%{meta}</b> vertical average<br>FPR %{x:.3f}<br>"
                                "mean TPR %{y:.3f}<extra></extra>")))
         elif averaging == "threshold" and m.n_folds > 1:
             ta = m.threshold
+            # the mean curve through every sampled threshold, and the 2-D error bars at a few
+            # of them only (spread along the curve, staggered between models): bars at every
+            # sample made an unreadable cloud with four models
             traces.append(_scatter(
-                x=ta.fpr_mean, y=ta.tpr_mean, mode="lines+markers", line=line_style(k),
-                marker={"size": 5, "color": color(k)},
-                error_x={"type": "data", "symmetric": False, "array": ta.fpr_high - ta.fpr_mean,
-                         "arrayminus": ta.fpr_mean - ta.fpr_low, "color": rgba(color(k), 0.5),
-                         "thickness": 1},
-                error_y={"type": "data", "symmetric": False, "array": ta.tpr_high - ta.tpr_mean,
-                         "arrayminus": ta.tpr_mean - ta.tpr_low, "color": rgba(color(k), 0.5),
-                         "thickness": 1},
+                x=ta.fpr_mean, y=ta.tpr_mean, mode="lines", line=line_style(k),
                 name=label, legendgroup=m.name,
                 **_points(i, m.name, ta.threshold, ta.fpr_mean, ta.tpr_mean),
+                hovertemplate=HOVER))
+            at = bar_indices(ta.fpr_mean, ta.tpr_mean, n=THRESHOLD_BARS,
+                             phase=(i + 1) / (len(analysis.models) + 1))
+            traces.append(_scatter(
+                x=ta.fpr_mean[at], y=ta.tpr_mean[at], mode="markers",
+                marker={"size": 7, "color": color(k), "line": {"color": "white", "width": 1}},
+                error_x={"type": "data", "symmetric": False,
+                         "array": (ta.fpr_high - ta.fpr_mean)[at],
+                         "arrayminus": (ta.fpr_mean - ta.fpr_low)[at],
+                         "color": rgba(color(k), 0.45), "thickness": 1.5, "width": 3},
+                error_y={"type": "data", "symmetric": False,
+                         "array": (ta.tpr_high - ta.tpr_mean)[at],
+                         "arrayminus": (ta.tpr_mean - ta.tpr_low)[at],
+                         "color": rgba(color(k), 0.45), "thickness": 1.5, "width": 3},
+                name=f"{plain(m.name)}: {int(ta.level * 100)}% intervals", legendgroup=m.name,
+                showlegend=False,
+                **_points(i, m.name, ta.threshold[at], ta.fpr_mean[at], ta.tpr_mean[at]),
                 hovertemplate=HOVER))
         else:
             traces.append(_curve_trace(m.name, i, m.curve.fpr, m.curve.tpr, m.curve.thresholds,
@@ -207,6 +222,25 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
     return fig
 
 
+#: Thresholds at which threshold averaging draws its 2-D error bars, per model.
+THRESHOLD_BARS = 6
+
+
+def bar_indices(fpr, tpr, *, n: int = THRESHOLD_BARS, phase: float = 0.5) -> np.ndarray:
+    """Indices of ``n`` points spread evenly along a curve's length in ROC space (never its
+    two ends, where every fold agrees), at fractions ``(j + phase) / n`` of the length:
+    different ``phase`` per model staggers their error bars."""
+    x, y = np.asarray(fpr, dtype=np.float64), np.asarray(tpr, dtype=np.float64)
+    if x.size <= 2:
+        return np.arange(x.size)
+    length = np.concatenate(([0.0], np.cumsum(np.hypot(np.diff(x), np.diff(y)))))
+    if not length[-1] > 0:
+        return np.arange(min(x.size, n))
+    targets = (np.arange(n) + min(max(phase, 0.0), 1.0)) / n * length[-1]
+    at = np.clip(np.searchsorted(length, targets), 1, x.size - 2)
+    return np.unique(at)
+
+
 def _tie_band(traces: list, m, k: int) -> str:
     """Shade the region between a curve's optimistic and pessimistic tie bounds; return the
     range of AUC they span, for the model's legend entry."""
@@ -219,7 +253,7 @@ def _tie_band(traces: list, m, k: int) -> str:
     traces.append(_scatter(
         x=x, y=y, fill="toself", fillcolor=rgba(color(k), 0.16), mode="lines",
         line={"width": 0.6, "color": rgba(color(k), 0.5)},
-        name=f"{m.name}: tie bounds (AUC {span})", showlegend=False,
+        name=f"{plain(m.name)}: tie bounds (AUC {span})", showlegend=False,
         legendgroup=m.name, hoverinfo="skip"))
     return span
 
@@ -258,7 +292,8 @@ def _averaging_title(analysis: Analysis, averaging: str) -> str:
     if averaging == "vertical":
         va = m.vertical
         return f"vertical average of {folds} folds, {va.level:.0%} {va.band} band"
-    return f"threshold average of {folds} folds, {m.threshold.level:.0%} intervals"
+    return (f"threshold average of {folds} folds, {m.threshold.level:.0%} intervals at "
+            f"{THRESHOLD_BARS} thresholds per model")
 
 
 def _points(idx, name, thresholds, fpr, tpr, *, prefix=""):
@@ -278,10 +313,13 @@ def hull_points(analysis: Analysis, hull, fpr, tpr, vertex, *, prefix=""):
                    fpr, tpr, prefix=prefix)
 
 
-def _pinned_trace(x, y, op: OperatingSummary, analysis: Analysis, font_size=14) -> go.Scatter:
+def _pinned_trace(x, y, op: OperatingSummary, analysis: Analysis, font_size=14
+                  ) -> go.Scatter:
     data, _ = point_data(model_index(analysis, op.model), op.model, [op.threshold], [op.fpr],
                          [op.tpr])
-    return pin_trace(x, y, op, customdata=data, font_size=font_size)
+    # curves crowd every side of a ROC point: the letter goes inside its circle
+    return pin_trace(x, y, op, customdata=data, font_size=font_size,
+                     textposition="middle center")
 
 
 def _empty(fig: go.Figure) -> None:
@@ -297,7 +335,7 @@ def _det_figure(fig, analysis, pins, font_size, colors=None):
         keep = display_indices(d.fpr[ok], 1 - d.fnr[ok], max_points=MAX_VERTICES)
         sel = np.flatnonzero(ok)[keep]
         fig.add_trace(go.Scatter(
-            **FAST, x=x[sel], y=y[sel], mode="lines", name=f"{m.name} (AUC {m.auc:.3f})",
+            **FAST, x=x[sel], y=y[sel], mode="lines", name=f"{plain(m.name)} (AUC {m.auc:.3f})",
             line=line_style(style_index(colors, m.name, i)),
             **_points(i, m.name, d.thresholds[sel], d.fpr[sel], 1 - d.fnr[sel]),
             hovertemplate="%{text}<br>FPR %{customdata[2]:.3f}<br>TPR %{customdata[3]:.3f}"

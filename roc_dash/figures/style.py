@@ -90,6 +90,24 @@ def rgba(hex_color: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
+_PLAIN = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
+def plain(text) -> str:
+    """``text`` (a name someone supplied: a model, a class, a fold, a file, a leaf) as plotly
+    must draw it: as plain text.
+
+    Plotly reads a subset of HTML in every string it draws (legend entries, hover labels,
+    titles, annotations, tick labels): a model named ``<a href="http://x">m</a>`` became a
+    live link in the legend and the HTML report, ``<b>`` bold, ``<br>`` a line break.
+    Escaping ``&``, ``<`` and ``>`` keeps them literal (plotly turns the entities back into
+    the characters when it draws the text). Every name reaching a figure goes through this
+    once, where the figure's strings are built; markup of our own (``<b>``, ``<br>``) is
+    added around it.
+    """
+    return str(text).translate(_PLAIN)
+
+
 def format_threshold(value) -> str:
     """Human text of a score threshold; ``+inf`` (nothing called positive) as '+∞'."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -119,7 +137,7 @@ def point_data(model_index, model_names, thresholds, fpr, tpr, *, prefix: str = 
     data = np.column_stack((index, np.where(np.isfinite(thresholds), thresholds, np.nan),
                             np.round(np.asarray(fpr, dtype=np.float64), 6),
                             np.round(np.asarray(tpr, dtype=np.float64), 6))).tolist()
-    text = np.array([f"{prefix}<b>{m}</b><br>threshold ≥ {format_threshold(v)}"
+    text = np.array([f"{prefix}<b>{plain(m)}</b><br>threshold ≥ {format_threshold(v)}"
                      for m, v in zip(names, thresholds, strict=True)], dtype=object)
     return data, text
 
@@ -189,27 +207,73 @@ def pin_list(operating, pins):
     return [operating] if operating is not None and operating.pinned else []
 
 
+def folds_note(analysis, averaging: str, view: str) -> str:
+    """The subtitle of a view drawn from the pooled folds (precision-recall, cost curves):
+    it says so, and that the fold averaging chosen for the ROC does not apply to it."""
+    folds = max((m.n_folds for m in analysis.models), default=1)
+    if folds <= 1:
+        return ""
+    if averaging in (None, "pooled"):
+        return f"{folds} folds pooled"
+    what = {"none": "each fold's curve", "vertical": "vertical averaging",
+            "threshold": "threshold averaging"}.get(averaging, averaging)
+    return f"{folds} folds pooled: the ROC's {what} does not apply to {view}"
+
+
+def set_subtitle(fig: go.Figure, text: str, font_size: int = 14) -> go.Figure:
+    """A small grey line at the top left of a figure (as the ROC's averaging subtitle)."""
+    if text:
+        fig.update_layout(title={"text": text, "x": 0.01, "xanchor": "left", "y": 0.985,
+                                 "font": {"size": max(font_size - 3, 10), "color": "#5b6775"}},
+                          margin={"t": max(fig.layout.margin.t or 0, 34)})
+    return fig
+
+
+#: A white halo around a pin's letter: readable over any curve it lies on.
+LETTER_HALO = "0 0 2px white, 0 0 3px white, 0 0 4px white"
+
+
 def pin_trace(x: float, y: float, op, *, customdata=None, hover: str | None = None,
-              font_size: int = 14) -> go.Scatter:
-    """A pinned operating point: an open circle with its letter, in every view."""
+              font_size: int = 14, textposition: str = "top right") -> go.Scatter:
+    """A pinned operating point: an open circle with its letter, in every view.
+
+    ``textposition="middle center"`` draws the letter inside a larger circle (the ROC view,
+    where the curves crowd every side of a point); a white halo keeps the letter readable
+    over any curve. Pins are drawn after every curve (see :func:`pins_on_top`)."""
     c = PIN_COLORS.get(op.label, PINNED_COLOR)
-    name = f"pinned {op.label}: {op.model} at score ≥ {format_threshold(op.threshold)}"
+    inside = textposition == "middle center"
+    label, model = plain(op.label), plain(op.model)
+    name = f"pinned {label}: {model} at score ≥ {format_threshold(op.threshold)}"
     # the legend entry stays short (the threshold is in the hover and the comparison table);
     # the letter is not clipped by the plot frame (a pin at TPR 1 keeps its letter)
     return go.Scatter(
         **FAST, x=[x], y=[y], mode="markers+text",
-        name=f"pinned {op.label}: {op.model}".replace("pinned : ", "pinned: "),
-        text=[op.label or "pin"], textposition="top right", cliponaxis=False,
-        textfont={"size": font_size + 1, "color": c, "family": "Arial Black, sans-serif"},
-        marker={"symbol": "circle-open", "size": 18, "color": c, "line": {"width": 3, "color": c}},
+        name=f"pinned {label}: {model}".replace("pinned : ", "pinned: "),
+        text=[label or "pin"], textposition=textposition, cliponaxis=False,
+        textfont={"size": font_size + (0 if inside else 3), "color": c,
+                  "family": "Arial Black, sans-serif", "shadow": LETTER_HALO},
+        marker={"symbol": "circle-open", "size": font_size + 14 if inside else 18, "color": c,
+                "line": {"width": 3, "color": c}},
         customdata=customdata, hovertemplate=hover or f"{name}<extra></extra>")
+
+
+def pins_on_top(fig: go.Figure) -> go.Figure:
+    """Move the pins' traces (``"pinned ..."``) after every other trace, keeping their order:
+    plotly paints traces in order, so their letters are drawn above every curve, band and
+    overlay added after them."""
+    data = list(fig.data)
+    pinned = [t for t in data if (t.name or "").startswith("pinned ")]
+    if pinned and data[-len(pinned):] != pinned:
+        fig.data = [t for t in data if not (t.name or "").startswith("pinned ")] + pinned
+    return fig
 
 
 def model_hover(prefix: str, name: str, x_label: str, y_label: str) -> dict:
     """Hover of one model's curve without a text string per point: the model's name travels
     once (``meta``) and the threshold is read from ``customdata`` (the largest part of a
-    view's payload was the same name repeated at every point)."""
-    return {"meta": f"{prefix}<b>{name}</b>", "text": None,
+    view's payload was the same name repeated at every point). ``name`` is escaped here
+    (:func:`plain`); ``prefix`` is markup, escaped by the caller."""
+    return {"meta": f"{prefix}<b>{plain(name)}</b>", "text": None,
             "hovertemplate": ("%{meta}<br>threshold ≥ %{customdata[1]:.6~g}<br>"
                               f"{x_label} %{{x:.3f}}<br>{y_label} %{{y:.3f}}<extra></extra>")}
 

@@ -302,3 +302,105 @@ def test_rvw502_pins_never_replace_the_recommendation_in_the_summary_or_the_repo
     assert "Pinned A: decision tree" in after and "B: naive Bayes" in after
     assert after.index("Pinned A") < after.index("Operating points compared")
     assert "Operating point (optimal for these conditions)" in page
+
+
+# -- 6. pins: letters above the curves, clear of the read-off, picked by keyboard ---------
+def _rects(driver, graph, selector) -> list[list[float]]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map(e => {"
+        " const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; });",
+        f"#{graph} {selector}")
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_rvw601_pin_letters_read_off_and_the_model_list_by_keyboard(dash_duo, app, shot):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    from .gestures import scroll_into_view, type_into, wait_idle
+    from .test_meeting_browser import pin_two_vertices
+
+    start(dash_duo, app, size=(1280, 720))
+    d = dash_duo.driver
+    pin_two_vertices(dash_duo, app)
+    wait_idle(dash_duo)
+    # ROC: the pins are painted last (above every curve), each letter inside its circle
+    names = js_graph(d, ids.ROC_GRAPH, "gd.data.map(t => t.name)")
+    assert [n[:8] for n in names[-2:]] == ["pinned A", "pinned B"]
+    scroll_into_view(d, d.find_element("css selector", f"#{ids.ROC_GRAPH}"))
+    groups = d.execute_script(
+        f"return [...document.querySelectorAll('#{ids.ROC_GRAPH} .scatterlayer .trace')]"
+        ".map(g => g.querySelector('.textpoint text') ? g.querySelector('.textpoint text')"
+        ".textContent : '');")
+    assert groups[-2:] == ["A", "B"]  # the last groups painted
+    for letter in "AB":
+        k = names.index(next(n for n in names if n.startswith(f"pinned {letter}")))
+        text = _rects(d, ids.ROC_GRAPH, f".scatterlayer .trace:nth-child({k + 1}) .textpoint")
+        ring_ = _rects(d, ids.ROC_GRAPH, f".scatterlayer .trace:nth-child({k + 1}) .point")
+        (t,), (c,) = text, ring_
+        assert c[0] <= t[0] and t[2] <= c[2] and c[1] <= t[1] and t[3] <= c[3], letter
+    assert js_graph(d, ids.ROC_GRAPH, "gd.data[gd.data.length - 1].textfont.shadow")
+    shot("rvw601_roc_pins")
+
+    # cost curves: the read-off box covers neither pin nor letter
+    scroll_into_view(d, d.find_element("css selector", f"#{ids.COST_GRAPH}"))
+    wait_idle(dash_duo)
+    box = _rects(d, ids.COST_GRAPH, ".annotation[data-index='1'] .annotation-text-g")
+    assert box, "the read-off box"
+    pins = (_rects(d, ids.COST_GRAPH, ".scatterlayer .trace .textpoint")
+            + _rects(d, ids.COST_GRAPH, ".scatterlayer .trace:nth-last-child(-n+4) .point"))
+    assert len(pins) >= 4  # two letters, two markers
+    assert not any(_overlap(box[0], p) for p in pins), (box, pins)
+    shot("rvw601_cost_pins")
+
+    # the pin row by keyboard: "gradient" + Enter picks and pins gradient boosting, even
+    # when the list already holds another model
+    dash_duo.find_element(f"#{ids.UNPIN}").click()
+    wait_until(lambda: "pinned" not in " ".join(js_graph(
+        d, ids.ROC_GRAPH, "gd.data.map(t => t.name)")), message="pins cleared")
+    dash_duo.select_dcc_dropdown(f"#{ids.PIN_MODEL}", "naive Bayes")
+    type_into(dash_duo.find_element(f"#{ids.PIN_THRESHOLD}"), "0.5")
+    wait_until(lambda: any((n or "").startswith("pinned A: naive Bayes") for n in js_graph(
+        d, ids.ROC_GRAPH, "gd.data.map(t => t.name)")), message="A: naive Bayes")
+    dash_duo.find_element(f"#{ids.PIN_MODEL}").click()
+    ActionChains(d).send_keys("gradient").perform()
+    wait_until(lambda: [e.text for e in d.find_elements(
+        "css selector", ".dash-dropdown-option")] == ["gradient boosting"],
+        message="the list filtered by the typed name")
+    ActionChains(d).send_keys(Keys.ENTER).perform()
+    wait_until(lambda: any((n or "").startswith("pinned B: gradient boosting") for n in
+                           js_graph(d, ids.ROC_GRAPH, "gd.data.map(t => t.name)")),
+               message="B: gradient boosting, the typed model")
+    assert dash_duo.find_element(f"#{ids.PIN_MODEL}").text == "gradient boosting"
+    assert "B: gradient boosting at score ≥ " in dash_duo.find_element(f"#{ids.SUMMARY}").text
+
+
+# -- 7. averaging -------------------------------------------------------------------------
+def test_rvw701_threshold_averaging_is_readable_and_pr_says_it_pools(dash_duo, app, shot):
+    from .gestures import scroll_into_view, wait_idle, wait_steady
+
+    start(dash_duo, app, size=(1280, 900))
+    d = dash_duo.driver
+    radio = next(e for e in dash_duo.find_elements(f"#{ids.AVERAGING} label")
+                 if e.text == "threshold")
+    radio.click()
+    wait_until(lambda: "threshold average" in (js_graph(
+        d, ids.ROC_GRAPH, "gd.layout.title && gd.layout.title.text") or ""),
+        message="threshold averaging drawn")
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+    # the error bars: a few per model, drawn by plotly as .errorbar groups
+    bars = d.execute_script(
+        f"return [...document.querySelectorAll('#{ids.ROC_GRAPH} .scatterlayer .trace')]"
+        ".map(g => g.querySelectorAll('.errorbar').length).filter(n => n > 0);")
+    assert len(bars) == 4 and all(4 <= n <= 6 for n in bars), bars
+    title = js_graph(d, ids.PR_GRAPH, "gd._fullLayout.title.text")
+    assert title == ("10 folds pooled: the ROC's threshold averaging does not apply to "
+                     "precision-recall")
+    shown = d.find_element("css selector", f"#{ids.PR_GRAPH} .gtitle")
+    assert shown.is_displayed() and "does not apply" in shown.text
+    scroll_into_view(d, d.find_element("css selector", f"#{ids.ROC_GRAPH}"))
+    shot("rvw701_threshold_averaging")

@@ -242,3 +242,45 @@ def test_rvw501_pins_are_compared_below_the_recommendation(cache):
     assert compared.startswith("Pinned A: naive Bayes at score ≥ 0.5")
     assert "; B: decision tree at score ≥ " in compared
     assert "against the recommendation" in compared
+
+
+# -- 7. averaging: readable threshold averages; PR and cost say they pool -----------------
+DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
+
+
+def test_rvw701_threshold_averaging_draws_error_bars_at_a_few_thresholds(cache):
+    from roc_dash.app.store import DEMO_ID
+
+    roc = render_views(cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.27),
+                       averaging="threshold")[0]
+    with_bars = [t for t in roc.data if t.error_x is not None and t.error_x.array is not None]
+    assert len(with_bars) == 4  # one per model
+    for t in with_bars:
+        assert 4 <= len(t.x) <= 6  # not one per sampled threshold
+        assert t.showlegend is False
+        alpha = float(t.error_x.color.rsplit(",", 1)[1].rstrip(")"))
+        assert alpha <= 0.5
+    # the mean curves themselves carry every sampled threshold, without bars
+    means = [t for t in roc.data if " (AUC " in (t.name or "") and t.name.split(" (")[0]
+             in DEMO_MODELS]
+    assert len(means) == 4 and all(len(t.x) > 20 and t.error_x.array is None for t in means)
+    # bars of different models are staggered along their curves
+    firsts = sorted(float(t.x[0]) for t in with_bars)
+    assert len(set(np.round(firsts, 6))) == 4
+    assert "at 6 thresholds" in roc.layout.title.text
+
+
+@pytest.mark.parametrize("averaging", ["none", "vertical", "threshold"])
+def test_rvw702_pr_and_cost_views_say_they_use_the_pooled_folds(cache, averaging):
+    from roc_dash.app.store import DEMO_ID
+
+    out = render_views(cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.27),
+                       averaging=averaging)
+    pr, cost = out[1], out[2]
+    word = {"none": "each fold's curve", "vertical": "vertical averaging",
+            "threshold": "threshold averaging"}[averaging]
+    assert pr.layout.title.text == (f"10 folds pooled: the ROC's {word} does not apply to "
+                                    "precision-recall")
+    assert cost.layout.title.text.endswith("does not apply to the cost curves")
+    pooled = render_views(cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.27))
+    assert pooled[1].layout.title.text == "10 folds pooled"
