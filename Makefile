@@ -65,6 +65,7 @@ bench: $(VENV)/.installed-test
 	$(PY) bench/bench_core.py
 	$(PY) bench/bench_app.py
 	$(PY) bench/bench_engines.py --rows 10000000
+	$(PY) bench/bench_io.py --bombs
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
