@@ -322,9 +322,10 @@ def _pool(name: str, n: int) -> threading.BoundedSemaphore:
 
 
 @contextlib.contextmanager
-def _slot(name: str, n: int, message: str):
+def _slot(name: str, n: int, message: str, wait: float = 0.0):
     pool = _pool(name, n)
-    if not pool.acquire(blocking=False):
+    taken = pool.acquire(timeout=wait) if wait > 0 else pool.acquire(blocking=False)
+    if not taken:
         raise ServerBusy(message)
     try:
         yield
@@ -333,10 +334,14 @@ def _slot(name: str, n: int, message: str):
 
 
 def reader_slot():
-    """One of this worker's :func:`max_network_readers` slots for reading a body."""
+    """One of this worker's :func:`max_network_readers` slots for reading a body, waited
+    for up to :data:`BUSY_WAIT` seconds (a body that is all there takes a slot for
+    microseconds, but threads busy computing can make reading it wait for the interpreter
+    lock: such requests queue briefly; only slow senders holding every slot make others
+    wait long enough for a 503)."""
     return _slot("read", max_network_readers(),
                  "The server is receiving data from other requests; your request is sent "
-                 f"again in {RETRY_AFTER} s.")
+                 f"again in {RETRY_AFTER} s.", wait=BUSY_WAIT)
 
 
 @contextlib.contextmanager

@@ -228,6 +228,16 @@ def test_bnd006_uploads_per_worker_are_limited(client, monkeypatch):
         r = client.post(f"/upload?batch={TOKEN}&index=0&name=fourth.csv", data=b"x")
         assert r.status_code == 503 and "fourth.csv is sent again" in _error(r)
         assert client.get("/health").status_code == 200
+    # a slot freed within BUSY_WAIT is waited for: a burst of fast bodies is not refused
+    held = [limits.reader_slot(), limits.reader_slot()]
+    for slot in held:
+        slot.__enter__()
+    release = threading.Timer(0.3, lambda: held[0].__exit__(None, None, None))
+    release.start()
+    r = client.post(CALLBACK, data=b"[1]", content_type="application/json")
+    assert r.status_code == 400  # read (and answered by Dash), not 503
+    release.join()
+    held[1].__exit__(None, None, None)
 
 
 def _upload_callback_body(app, batch: str) -> dict:
