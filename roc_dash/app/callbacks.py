@@ -1475,6 +1475,15 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.THRESHOLD_GRAPH, "clickData"),
         prevent_initial_call=True,
     )
+    # the ROC's hint says what a drag does on these axes (DET draws no iso line)
+    from .layout import ROC_HINTS
+
+    app.clientside_callback(
+        f"function (det) {{ return det && det.length ? {ROC_HINTS['det']!r} : "
+        f"{ROC_HINTS['roc']!r}; }}",
+        Output(ids.ROC_HINT, "children"),
+        Input(ids.DET, "value"),
+    )
     # "Clear pins" only when something is pinned
     app.clientside_callback(
         "function (pins) { return !(Array.isArray(pins) && pins.length); }",
