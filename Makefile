@@ -10,7 +10,7 @@ PORT ?= 8050
 PYTEST_ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test browser-deps java-deps lint bench clean
+.PHONY: run test browser-deps java-deps nginx-deps lint bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -46,7 +46,16 @@ java-deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq default-jre-headless; \
 	fi
 
-test: $(VENV)/.installed-test browser-deps java-deps
+# nginx, for tests/hostile/test_nginx.py: deploy/nginx.conf in front of the real gunicorn.
+nginx-deps:
+	@if command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; then \
+		echo "nginx present"; \
+	else \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx-light; \
+	fi
+
+test: $(VENV)/.installed-test browser-deps java-deps nginx-deps
 	$(PY) -m pytest --headless $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-test
@@ -56,6 +65,7 @@ bench: $(VENV)/.installed-test
 	$(PY) bench/bench_core.py
 	$(PY) bench/bench_app.py
 	$(PY) bench/bench_engines.py --rows 10000000
+	$(PY) bench/bench_io.py --bombs
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -43,6 +43,16 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
     harden(app.server)  # security headers, gzip, 400 for malformed callback requests
     require_user(app.server)  # only with ROC_DASH_USER_HEADER: sign-in by a reverse proxy
     app.store = store
+    try:  # orphans of a killed worker, datasets expired while the server was down
+        store.sweep()
+    except OSError:  # e.g. a read-only data folder: /health says so
+        pass
+
+    @app.server.before_request
+    def _sweep_clock():
+        """Expiry and orphans on the clock of requests (also /health's), in the background,
+        in one worker at a time (see :meth:`DatasetStore.maybe_sweep`)."""
+        store.maybe_sweep()
 
     @app.server.route("/health")
     def health():
@@ -53,10 +63,7 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
 
         from .auth import current_user
 
-        report = store.health()
-        code = 200 if report["status"] == "ok" else 503
-        if current_user() is None:
-            return jsonify({"status": report["status"]}), code
-        return jsonify(report), code
+        report = store.health(details=current_user() is not None)
+        return jsonify(report), 200 if report["status"] == "ok" else 503
 
     return app

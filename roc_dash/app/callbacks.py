@@ -304,6 +304,7 @@ class AnalysisCache:
         :func:`.kinds_ui.apply_reference`)."""
         key = tuple(clean_ids(dataset_ids))
         reference = kinds_ui.clean_class(reference)
+        self.store.used(key)  # a cached table is a use of its datasets too
 
         def make():
             infos, _ = loaded_infos(self.store, key)
@@ -332,6 +333,7 @@ class AnalysisCache:
         models = tuple(models)[:MAX_SHOWN_MODELS]
         reference = kinds_ui.clean_class(reference)
         key = ("analysis", tuple(clean_ids(dataset_ids)), models, settings, reference)
+        self.store.used(key[1])  # a cached analysis is a use of its datasets too
 
         def make():
             table = self.table(dataset_ids, reference)

@@ -8,6 +8,10 @@ the WSGI level (before Flask reads anything), and per worker process:
   before a byte of the body is read, and a body without a length (chunked) is read up to the
   cap and refused as soon as it passes it. Such a body is read completely before the app sees
   it (it is small), so a callback never waits on the network.
+* **Refusals heard.** A body refused before it was read (too large by its length, a busy
+  worker, no room) is read and thrown away after the answer is sent, for at most
+  ``ROC_DASH_BODY_TIMEOUT`` seconds (a lingering close, as nginx does): a client that sends
+  its whole body before reading the answer gets the message instead of a reset connection.
 * **Slow senders cut off.** Reading a body is watched: a non-upload body must arrive within
   ``ROC_DASH_BODY_TIMEOUT`` seconds (default 10), one upload file within
   ``ROC_DASH_UPLOAD_TIMEOUT`` (default 900), and any body at
@@ -161,7 +165,9 @@ class _Watchdog:
     def watch(self, body: GuardedInput) -> None:
         with self._lock:
             self._bodies.add(body)
-            if self._thread is None or self._pid != os.getpid():  # (a fork has no thread)
+            # none yet, or it ended (a fork has no threads; a test runner may stop threads)
+            if (self._thread is None or not self._thread.is_alive()
+                    or self._pid != os.getpid()):
                 self._pid = os.getpid()
                 self._thread = threading.Thread(target=self._run, name="roc-dash-watchdog",
                                                 daemon=True)
@@ -209,6 +215,7 @@ class GuardedInput:
         self.aborted = False
         self.why = ""
         self.done = False
+        self.eof = False
         _watchdog.watch(self)
 
     def overdue(self, now: float) -> bool:
@@ -256,6 +263,7 @@ class GuardedInput:
             self.finish()
             raise BodyTooLarge()
         if not data:
+            self.eof = True
             self.finish()
         return data
 
@@ -314,9 +322,10 @@ def _pool(name: str, n: int) -> threading.BoundedSemaphore:
 
 
 @contextlib.contextmanager
-def _slot(name: str, n: int, message: str):
+def _slot(name: str, n: int, message: str, wait: float = 0.0):
     pool = _pool(name, n)
-    if not pool.acquire(blocking=False):
+    taken = pool.acquire(timeout=wait) if wait > 0 else pool.acquire(blocking=False)
+    if not taken:
         raise ServerBusy(message)
     try:
         yield
@@ -325,10 +334,14 @@ def _slot(name: str, n: int, message: str):
 
 
 def reader_slot():
-    """One of this worker's :func:`max_network_readers` slots for reading a body."""
+    """One of this worker's :func:`max_network_readers` slots for reading a body, waited
+    for up to :data:`BUSY_WAIT` seconds (a body that is all there takes a slot for
+    microseconds, but threads busy computing can make reading it wait for the interpreter
+    lock: such requests queue briefly; only slow senders holding every slot make others
+    wait long enough for a 503)."""
     return _slot("read", max_network_readers(),
                  "The server is receiving data from other requests; your request is sent "
-                 f"again in {RETRY_AFTER} s.")
+                 f"again in {RETRY_AFTER} s.", wait=BUSY_WAIT)
 
 
 @contextlib.contextmanager
@@ -382,6 +395,46 @@ def _check_callback_body(body: bytes) -> tuple[int, str] | None:
                  f"at most {max_text():,} (ROC_DASH_MAX_TEXT). Shorten it and try again.")
 
 
+#: The most a refused request's body is read (and thrown away) after the answer was sent.
+def _linger_bytes() -> int:
+    from .upload_route import max_upload_bytes
+
+    return 2 * max(max_upload_bytes(), max_body_bytes())
+
+
+def _drain(raw, sock) -> None:
+    """Read and throw away what is left of a body (a lingering close): a client that sends
+    the whole body before it reads the answer (most do) then gets the 413, 503 or 507
+    instead of a reset connection. Bounded by ``ROC_DASH_BODY_TIMEOUT`` and
+    :func:`_linger_bytes`, under the watchdog."""
+    rest = GuardedInput(raw, sock, limit=_linger_bytes(), deadline=body_timeout())
+    try:
+        while rest.read(CHUNK):
+            pass
+    except Exception:  # noqa: BLE001 - too slow, too much, or gone: the connection closes
+        pass
+    finally:
+        rest.finish()
+
+
+class _Linger:
+    """The app's answer, then (when the server closes it, after sending it) :func:`_drain`."""
+
+    def __init__(self, result, raw, sock):
+        self._result, self._raw, self._sock = result, raw, sock
+
+    def __iter__(self):
+        return iter(self._result)
+
+    def close(self):
+        try:
+            close = getattr(self._result, "close", None)
+            if close is not None:
+                close()
+        finally:
+            _drain(self._raw, self._sock)
+
+
 class BodyGuard:
     """WSGI middleware: see the module docstring."""
 
@@ -406,17 +459,22 @@ class BodyGuard:
         if length <= 0 and not chunked:
             return self.app(environ, start_response)
         sock = _socket_of(environ)
+        raw = environ["wsgi.input"]
         if method == "POST" and path == UPLOAD_PATH:
             from .upload_route import max_upload_bytes
 
-            environ["wsgi.input"] = GuardedInput(environ["wsgi.input"], sock,
-                                                 limit=max_upload_bytes() + 65536,
-                                                 deadline=upload_timeout())
-            return self.app(environ, start_response)
+            guarded = GuardedInput(raw, sock, limit=max_upload_bytes() + 65536,
+                                   deadline=upload_timeout())
+            environ["wsgi.input"] = guarded
+            result = self.app(environ, start_response)
+            guarded.finish()
+            if guarded.eof or guarded.aborted:
+                return result
+            return _Linger(result, raw, sock)  # refused before the body was all read
         cap = max_body_bytes()
         if length > cap:
             environ[_ENV_REFUSAL] = (413, self._too_large_message(length, cap))
-            return self._empty_body(environ, start_response)
+            return self._empty_body(environ, start_response, (raw, sock))
         try:
             with reader_slot():
                 guarded = GuardedInput(environ["wsgi.input"], sock, limit=cap,
@@ -428,10 +486,10 @@ class BodyGuard:
                     guarded.finish()
         except ServerBusy as exc:
             environ[_ENV_BUSY] = exc
-            return self._empty_body(environ, start_response)
+            return self._empty_body(environ, start_response, (raw, sock))
         except BodyTooLarge:
             environ[_ENV_REFUSAL] = (413, self._too_large_message(None, cap))
-            return self._empty_body(environ, start_response)
+            return self._empty_body(environ, start_response, (raw, sock))
         except BodyTimeout as exc:
             environ[_ENV_REFUSAL] = (408, f"The request body did not arrive in time ({exc}); "
                                           "the connection was closed. Try again.")
@@ -468,12 +526,15 @@ class BodyGuard:
                 "accepts outside file uploads (ROC_DASH_MAX_BODY_KB). Files are added through "
                 "the upload area.")
 
-    def _empty_body(self, environ, start_response):
+    def _empty_body(self, environ, start_response, leftover=None):
+        """Answer the refusal kept in ``environ`` (through Flask, for its headers); with
+        ``leftover`` (the body's stream and socket), read the rest after answering."""
         environ["wsgi.input"] = io.BytesIO(b"")
         environ["CONTENT_LENGTH"] = "0"
         environ.pop("HTTP_TRANSFER_ENCODING", None)
         environ["wsgi.input_terminated"] = False
-        return self.app(environ, start_response)
+        result = self.app(environ, start_response)
+        return result if leftover is None else _Linger(result, *leftover)
 
 
 def _refusal_response(status: int, message: str):

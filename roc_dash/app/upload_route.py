@@ -21,6 +21,7 @@ from flask import jsonify, request
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from .limits import BodyTimeout, BodyTooLarge, ServerBusy, busy_response, upload_slot
+from .store import StorageFull
 
 __all__ = ["max_upload_bytes", "register_upload_route", "take_batch", "MAX_FILES_PER_DROP"]
 
@@ -29,6 +30,8 @@ _CHUNK = 1 << 20
 MAX_FILES_PER_DROP = 20
 #: Batches not collected within this time (a closed tab, a cancelled drop) are deleted.
 _STALE_SECONDS = 3600
+#: Retry-After when too much is arriving at once, seconds.
+_INCOMING_RETRY = 10
 
 
 def max_upload_bytes() -> int:
@@ -39,6 +42,27 @@ def max_upload_bytes() -> int:
     except ValueError:
         mb = 200.0
     return int((mb if mb > 0 else 200.0) * 2**20)
+
+
+def max_incoming_bytes() -> int:
+    """``ROC_DASH_MAX_INCOMING_MB`` (default four times the upload limit): the most the
+    uploads still arriving (or never collected) may hold together."""
+    try:
+        mb = float(os.environ.get("ROC_DASH_MAX_INCOMING_MB", "0"))
+    except ValueError:
+        mb = 0.0
+    return int(mb * 2**20) if mb > 0 else 4 * max_upload_bytes()
+
+
+def _bytes_in(folder: Path) -> int:
+    total = 0
+    for path in folder.rglob("*"):
+        try:
+            if path.is_file():
+                total += path.stat().st_size
+        except OSError:
+            continue
+    return total
 
 
 def _safe_name(name: str) -> str:
@@ -95,6 +119,16 @@ def register_upload_route(server, store) -> None:
         if request.content_length is not None and request.content_length > limit:
             return _error(413, f"{name} is {request.content_length / 2**20:,.1f} MB; the most "
                                f"this server accepts is {mb:,.0f} MB (ROC_DASH_MAX_UPLOAD_MB).")
+        need = request.content_length or 0
+        if _bytes_in(folder) + need > max_incoming_bytes():
+            return busy_response(ServerBusy(
+                f"The server is receiving many uploads at once; {name} is sent again in "
+                f"{_INCOMING_RETRY} s.", retry_after=_INCOMING_RETRY))
+        try:  # room under the data quota (everything under the data folder counts)
+            store.sweep(need=need)
+        except StorageFull as exc:
+            return _error(507, f"{name} cannot be stored: {exc}. Nothing was changed; ask "
+                               "whoever runs the server to free space or raise the quota.")
         try:
             with upload_slot(name):
                 return _receive(folder, batch, index, name, limit)

@@ -162,6 +162,12 @@
         return out;
     }
 
+    /* A name someone supplied, as plotly must draw it: as text (plotly reads <a href>, <b>,
+     * <br> in the strings it draws; roc_dash.figures.style.plain does the same server-side). */
+    function plainText(text) {
+        return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    }
+
     /* Index of the annotation reserved for the hover marker (named "hover"). */
     function hoverIndex(figure) {
         var notes = figure && figure.layout && figure.layout.annotations;
@@ -210,7 +216,7 @@
         var f = data[2], t = data[3], pi = viz.prior;
         var m = viz.cost_fp * (1 - pi) / (viz.cost_fn * pi), pc = 1 / (1 + m);
         var name = (viz.models && viz.models[data[0]]) || "trivial classifier";
-        var text = "<b>" + name + "</b><br>score ≥ " + fmtThreshold(data[1]);
+        var text = "<b>" + plainText(name) + "</b><br>score ≥ " + fmtThreshold(data[1]);
         return views.map(function (v) {
             var k = index[v];
             if (v === source) { return window.dash_clientside.no_update; }
@@ -402,6 +408,7 @@
             uploadDone: uploadDone,
             deferClick: deferClick,
             _optimalVertex: optimalVertex,
+            _plainText: plainText,
             _isoLine: isoLine,
             _probit: probit
         }

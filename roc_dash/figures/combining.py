@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from ..core.combine_views import BudgetView, LogicalView, SuperiorityView
 from ..core.combining import ConcavityRepair
 from ..core.superiority import ratio_to_unit
-from .style import FAST, base_layout, color, format_threshold, rgba
+from .style import FAST, base_layout, color, format_threshold, plain, rgba
 
 __all__ = ["add_budget", "add_repair", "add_logical", "superiority_figure",
            "BUDGET_COLOR", "AND_COLOR", "OR_COLOR"]
@@ -57,7 +57,7 @@ def add_budget(fig: go.Figure, view: BudgetView, *, font_size: int = 14) -> go.F
 def _vertex_text(model: str, threshold: float) -> str:
     if not model:
         return "trivial classifier"
-    return f"{model} ≥ {format_threshold(threshold)}"
+    return f"{plain(model)} ≥ {format_threshold(threshold)}"
 
 
 def add_repair(fig: go.Figure, repair: ConcavityRepair, model: str, *, style: int = 0
@@ -69,10 +69,11 @@ def add_repair(fig: go.Figure, repair: ConcavityRepair, model: str, *, style: in
     gain = float(np.sum(repair.area_gain)) / 2.0
     fig.add_trace(go.Scatter(
         **FAST, x=r.fpr, y=r.tpr, mode="lines", legendgroup="repair",
-        name=(f"{model} repaired ({len(repair)} concavities, AUC +{gain:.4f})"
-              if len(repair) else f"{model}: no concavity to repair"),
+        name=(f"{plain(model)} repaired ({len(repair)} concavities, AUC +{gain:.4f})"
+              if len(repair) else f"{plain(model)}: no concavity to repair"),
         line={"color": rgba(c, 0.45), "width": 4.5, "dash": "solid"},
-        hovertemplate=f"{model} repaired<br>FPR %{{x:.3f}}<br>TPR %{{y:.3f}}<extra></extra>"))
+        hovertemplate=(f"{plain(model)} repaired<br>FPR %{{x:.3f}}<br>TPR %{{y:.3f}}"
+                       "<extra></extra>")))
     if len(repair):
         # B -> B' arrows as line segments (None separates them) and the B' markers
         x = np.column_stack((repair.fpr_b, repair.fpr_repaired,
@@ -130,7 +131,7 @@ def add_logical(fig: go.Figure, view: LogicalView) -> go.Figure:
                 else "bottom right", textfont={"color": col, "size": 12},
                 marker={"symbol": "square", "size": 10, "color": col,
                         "line": {"width": 1, "color": "white"}},
-                hovertemplate=(f"{op} counted on the rows ({view.paired_by})<br>FPR %{{x:.3f}}"
+                hovertemplate=(f"{op} counted on the rows ({plain(view.paired_by)})<br>FPR %{{x:.3f}}"
                                "<br>TPR %{y:.3f}<extra></extra>")))
     return fig
 
@@ -161,8 +162,8 @@ def superiority_figure(view: SuperiorityView, *, font_size: int = 14) -> go.Figu
         ys = np.where(s == sign, s, np.nan)
         fig.add_trace(go.Scatter(
             **FAST, x=u, y=ys, mode="lines", line={"color": col, "width": 5},
-            name=f"{tag} = {who} cheaper", connectgaps=False,
-            hovertemplate=f"{who} has the lower expected cost<extra></extra>"))
+            name=f"{tag} = {plain(who)} cheaper", connectgaps=False,
+            hovertemplate=f"{plain(who)} has the lower expected cost<extra></extra>"))
     if np.any(s == 0):
         fig.add_trace(go.Scatter(
             **FAST, x=u, y=np.where(s == 0, 0.0, np.nan), mode="lines",

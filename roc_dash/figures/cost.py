@@ -29,6 +29,7 @@ from .style import (
     line_style,
     pin_list,
     pin_trace,
+    plain,
     point_data,
     style_index,
 )
@@ -84,7 +85,7 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
     for i, m in enumerate(analysis.models):
         data.append(_envelope_trace(analysis, m.name, lower_envelope(m.hull),
                                     line_style(style_index(colors, m.name, i)),
-                                    label=f"{m.name} lower envelope"))
+                                    label=f"{plain(m.name)} lower envelope"))
     joint = lower_envelope(analysis.hull)
     cost_here = cost_read_off(analysis)["y"]
     if analysis.models:
@@ -114,9 +115,9 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
         y_here = op.fpr + (1 - op.tpr - op.fpr) * pc
         fig.add_trace(go.Scatter(
             **FAST, x=[0, 1], y=[op.fpr, 1 - op.tpr], mode="lines",
-            name=f"pinned {op.label}: cost line", line={"color": c, "width": 2.5},
+            name=f"pinned {plain(op.label)}: cost line", line={"color": c, "width": 2.5},
             legendgroup=f"pin {op.label}",
-            hovertemplate=f"pinned {op.label}: %{{y:.3f}}<extra></extra>"))
+            hovertemplate=f"pinned {plain(op.label)}: %{{y:.3f}}<extra></extra>"))
         fig.add_trace(pin_trace(pc, y_here, op, font_size=font_size))
         fig.data[-1].showlegend = False
     return fig

@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from ..core.extensions import LeavesResult
 from ..core.kinds import COST_AXIS_TITLES
 from ..core.multiclass import MulticlassAnalysis
-from .style import FAST, REFERENCE_COLOR, base_layout, color, line_style, point_data
+from .style import FAST, REFERENCE_COLOR, base_layout, color, line_style, plain, point_data
 
 __all__ = ["class_curves_figure", "pairwise_figure", "add_labelings", "cost_axis_titles",
            "LABELING_COLOR"]
@@ -38,10 +38,10 @@ def class_curves_figure(result: MulticlassAnalysis, model: str, *, reference=Non
         chosen = reference is not None and str(cls) == str(reference)
         fig.add_trace(go.Scatter(
             **FAST, x=curve.fpr, y=curve.tpr, mode="lines",
-            name=(f"{cls} vs rest: AUC {result.auc_per_class[k]:.3f}, "
+            name=(f"{plain(cls)} vs rest: AUC {result.auc_per_class[k]:.3f}, "
                   f"p = {result.prevalence[k]:.2f}" + (" (shown)" if chosen else "")),
             line=line_style(k, width=3.5 if chosen else 2.0),
-            hovertemplate=(f"<b>{model}</b>: {cls} vs rest<br>FPR %{{x:.3f}}<br>"
+            hovertemplate=(f"<b>{plain(model)}</b>: {plain(cls)} vs rest<br>FPR %{{x:.3f}}<br>"
                            "TPR %{y:.3f}<extra></extra>")))
     base_layout(fig, x_title="False positive rate (rest)", y_title="True positive rate (class)",
                 font_size=font_size)
@@ -54,14 +54,14 @@ def pairwise_figure(result: MulticlassAnalysis, model: str, *, font_size: int = 
                     ) -> go.Figure:
     """Hand & Till's ``Â(i|j)`` (row class ``i`` scored by its own column, against class
     ``j``) as a heat map with the values written in; the diagonal is empty."""
-    classes = [str(c) for c in result.classes.tolist()]
+    classes = [plain(c) for c in result.classes.tolist()]  # tick labels and hover
     z = np.asarray(result.pairwise, dtype=np.float64)
     text = [["" if np.isnan(v) else f"{v:.3f}" for v in row] for row in z]
     fig = go.Figure(go.Heatmap(
         z=np.where(np.isnan(z), None, z).tolist(), x=classes, y=classes, text=text,
         texttemplate="%{text}", zmin=0.5, zmax=1.0, colorscale="Blues",
         colorbar={"title": {"text": "Â(i|j)"}, "thickness": 12},
-        hovertemplate=(f"<b>{model}</b><br>Â(%{{y}}|%{{x}}) = %{{z:.4f}}: a row of %{{y}} "
+        hovertemplate=(f"<b>{plain(model)}</b><br>Â(%{{y}}|%{{x}}) = %{{z:.4f}}: a row of %{{y}} "
                        "outscores<br>a row of %{x} on the %{y} score<extra></extra>"),
         textfont={"size": max(font_size - 1, 10)}, hoverongaps=False))
     fig.update_layout(font={"size": font_size}, margin={"l": 90, "r": 10, "t": 10, "b": 60},
@@ -82,15 +82,15 @@ def add_labelings(fig: go.Figure, result: LeavesResult, *, model_index: int, sty
     lab = result.labelings
     data, _ = point_data(model_index, result.name, lab.thresholds, lab.fpr, lab.tpr)
     names = [f"S{i}" for i in range(len(lab))]
-    leaves = [", ".join(str(x) for x in lab.leaf[row]) or "none"
+    leaves = [", ".join(plain(x) for x in lab.leaf[row]) or "none"
               for row in lab.labeling]
-    hover = [f"<b>{result.name}</b>: {n}<br>positive leaves: {who}"
+    hover = [f"<b>{plain(result.name)}</b>: {n}<br>positive leaves: {who}"
              for n, who in zip(names, leaves, strict=True)]
     fig.add_trace(go.Scatter(
         **FAST, x=lab.fpr, y=lab.tpr, mode="markers+text", text=names,
         textposition=["middle right"] + ["top left"] * (len(lab) - 2) + ["middle left"],
         cliponaxis=False, customdata=data, hovertext=hover,
-        name=f"{result.name}: labelings S0–S{len(lab) - 1}", legendgroup=result.name,
+        name=f"{plain(result.name)}: labelings S0–S{len(lab) - 1}", legendgroup=result.name,
         textfont={"size": max(font_size - 2, 10), "color": LABELING_COLOR},
         marker={"symbol": "circle", "size": 11, "color": color(style),
                 "line": {"width": 1.5, "color": "white"}},

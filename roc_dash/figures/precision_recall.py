@@ -36,6 +36,7 @@ from .style import (
     model_hover,
     pin_list,
     pin_trace,
+    plain,
     point_data,
     style_index,
 )
@@ -122,7 +123,8 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
         data_.append({
             "type": "scatter", "x": pr.recall, "y": pr.precision, "mode": "lines",
             "line": line_style(style_index(colors, m.name, i)),
-            "name": f"{m.name} (AP {average_precision_from_curve(m.curve, prevalence=pi):.3f})",
+            "name": (f"{plain(m.name)} "
+                     f"(AP {average_precision_from_curve(m.curve, prevalence=pi):.3f})"),
             "customdata": data, **hover})
     if analysis.models:
         hull = analysis.hull
@@ -189,7 +191,8 @@ def _prg_figure(analysis: Analysis, *, pins, font_size, colors) -> go.Figure:
                                 prg.recall[keep])
         fig.add_trace(go.Scatter(
             **FAST, x=rg, y=pg, mode="lines", line=line_style(style_index(colors, m.name, i)),
-            name=f"{m.name} (AUPRG {prg_auc(m.curve, prevalence=pi):.3f})", customdata=data,
+            name=f"{plain(m.name)} (AUPRG {prg_auc(m.curve, prevalence=pi):.3f})",
+            customdata=data,
             text=text, hovertemplate=PRG_HOVER))
 
     def gains(fpr, tpr):

@@ -34,6 +34,7 @@ from .style import (
     model_hover,
     pin_list,
     pin_trace,
+    plain,
     point_data,
     rgba,
     style_index,
@@ -63,7 +64,7 @@ def _curve_trace(name, idx, fpr, tpr, thresholds, *, legend=True, width=2.5, opa
     keep = display_indices(fpr, tpr, max_points=MAX_VERTICES)
     data, _ = point_data(idx, name, thresholds[keep], fpr[keep], tpr[keep])
     return _scatter(
-        x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or name,
+        x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or plain(name),
         line=line_style(idx if style is None else style, width=width), opacity=opacity,
         customdata=data, legendgroup=name, showlegend=legend,
         **model_hover(prefix, name, "FPR", "TPR"),
@@ -122,16 +123,16 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         for i, m in enumerate(analysis.models):
             bounds[m.name] = _tie_band(traces, m, style_index(colors, m.name, i))
     for i, m in enumerate(analysis.models):
-        label = f"{m.name} (AUC {m.auc:.3f})"
+        label = f"{plain(m.name)} (AUC {m.auc:.3f})"
         if m.name in bounds:
-            label = f"{m.name} (AUC {m.auc:.3f}, ties {bounds[m.name]})"
+            label = f"{plain(m.name)} (AUC {m.auc:.3f}, ties {bounds[m.name]})"
         k = style_index(colors, m.name, i)
         if averaging == "none" and len(m.folds) > 1:
             for j, (fold, c) in enumerate(m.folds.items()):
                 traces.append(_curve_trace(m.name, i, c.fpr, c.tpr, c.thresholds,
                                            legend=j == 0, width=1.3, opacity=0.75,
                                            show_name=label, style=k,
-                                           prefix=f"fold {fold} of "))
+                                           prefix=f"fold {plain(fold)} of "))
         elif averaging == "vertical" and m.n_folds > 1:
             va = m.vertical
             band = "simultaneous" if va.band == "simultaneous" else "pointwise"
@@ -146,7 +147,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                 x=va.fpr, y=va.tpr_mean, mode="lines", line=line_style(k),
                 name=label,
                 legendgroup=m.name,
-                meta=m.name,
+                meta=plain(m.name),
                 hovertemplate=("<b>%{meta}</b> vertical average<br>FPR %{x:.3f}<br>"
                                "mean TPR %{y:.3f}<extra></extra>")))
         elif averaging == "threshold" and m.n_folds > 1:
@@ -172,7 +173,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                          "array": (ta.tpr_high - ta.tpr_mean)[at],
                          "arrayminus": (ta.tpr_mean - ta.tpr_low)[at],
                          "color": rgba(color(k), 0.45), "thickness": 1.5, "width": 3},
-                name=f"{m.name}: {int(ta.level * 100)}% intervals", legendgroup=m.name,
+                name=f"{plain(m.name)}: {int(ta.level * 100)}% intervals", legendgroup=m.name,
                 showlegend=False,
                 **_points(i, m.name, ta.threshold[at], ta.fpr_mean[at], ta.tpr_mean[at]),
                 hovertemplate=HOVER))
@@ -252,7 +253,7 @@ def _tie_band(traces: list, m, k: int) -> str:
     traces.append(_scatter(
         x=x, y=y, fill="toself", fillcolor=rgba(color(k), 0.16), mode="lines",
         line={"width": 0.6, "color": rgba(color(k), 0.5)},
-        name=f"{m.name}: tie bounds (AUC {span})", showlegend=False,
+        name=f"{plain(m.name)}: tie bounds (AUC {span})", showlegend=False,
         legendgroup=m.name, hoverinfo="skip"))
     return span
 
@@ -334,7 +335,7 @@ def _det_figure(fig, analysis, pins, font_size, colors=None):
         keep = display_indices(d.fpr[ok], 1 - d.fnr[ok], max_points=MAX_VERTICES)
         sel = np.flatnonzero(ok)[keep]
         fig.add_trace(go.Scatter(
-            **FAST, x=x[sel], y=y[sel], mode="lines", name=f"{m.name} (AUC {m.auc:.3f})",
+            **FAST, x=x[sel], y=y[sel], mode="lines", name=f"{plain(m.name)} (AUC {m.auc:.3f})",
             line=line_style(style_index(colors, m.name, i)),
             **_points(i, m.name, d.thresholds[sel], d.fpr[sel], 1 - d.fnr[sel]),
             hovertemplate="%{text}<br>FPR %{customdata[2]:.3f}<br>TPR %{customdata[3]:.3f}"

@@ -90,6 +90,24 @@ def rgba(hex_color: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
+_PLAIN = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
+def plain(text) -> str:
+    """``text`` (a name someone supplied: a model, a class, a fold, a file, a leaf) as plotly
+    must draw it: as plain text.
+
+    Plotly reads a subset of HTML in every string it draws (legend entries, hover labels,
+    titles, annotations, tick labels): a model named ``<a href="http://x">m</a>`` became a
+    live link in the legend and the HTML report, ``<b>`` bold, ``<br>`` a line break.
+    Escaping ``&``, ``<`` and ``>`` keeps them literal (plotly turns the entities back into
+    the characters when it draws the text). Every name reaching a figure goes through this
+    once, where the figure's strings are built; markup of our own (``<b>``, ``<br>``) is
+    added around it.
+    """
+    return str(text).translate(_PLAIN)
+
+
 def format_threshold(value) -> str:
     """Human text of a score threshold; ``+inf`` (nothing called positive) as '+∞'."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -119,7 +137,7 @@ def point_data(model_index, model_names, thresholds, fpr, tpr, *, prefix: str = 
     data = np.column_stack((index, np.where(np.isfinite(thresholds), thresholds, np.nan),
                             np.round(np.asarray(fpr, dtype=np.float64), 6),
                             np.round(np.asarray(tpr, dtype=np.float64), 6))).tolist()
-    text = np.array([f"{prefix}<b>{m}</b><br>threshold ≥ {format_threshold(v)}"
+    text = np.array([f"{prefix}<b>{plain(m)}</b><br>threshold ≥ {format_threshold(v)}"
                      for m, v in zip(names, thresholds, strict=True)], dtype=object)
     return data, text
 
@@ -224,13 +242,14 @@ def pin_trace(x: float, y: float, op, *, customdata=None, hover: str | None = No
     over any curve. Pins are drawn after every curve (see :func:`pins_on_top`)."""
     c = PIN_COLORS.get(op.label, PINNED_COLOR)
     inside = textposition == "middle center"
-    name = f"pinned {op.label}: {op.model} at score ≥ {format_threshold(op.threshold)}"
+    label, model = plain(op.label), plain(op.model)
+    name = f"pinned {label}: {model} at score ≥ {format_threshold(op.threshold)}"
     # the legend entry stays short (the threshold is in the hover and the comparison table);
     # the letter is not clipped by the plot frame (a pin at TPR 1 keeps its letter)
     return go.Scatter(
         **FAST, x=[x], y=[y], mode="markers+text",
-        name=f"pinned {op.label}: {op.model}".replace("pinned : ", "pinned: "),
-        text=[op.label or "pin"], textposition=textposition, cliponaxis=False,
+        name=f"pinned {label}: {model}".replace("pinned : ", "pinned: "),
+        text=[label or "pin"], textposition=textposition, cliponaxis=False,
         textfont={"size": font_size + (0 if inside else 3), "color": c,
                   "family": "Arial Black, sans-serif", "shadow": LETTER_HALO},
         marker={"symbol": "circle-open", "size": font_size + 14 if inside else 18, "color": c,
@@ -252,8 +271,9 @@ def pins_on_top(fig: go.Figure) -> go.Figure:
 def model_hover(prefix: str, name: str, x_label: str, y_label: str) -> dict:
     """Hover of one model's curve without a text string per point: the model's name travels
     once (``meta``) and the threshold is read from ``customdata`` (the largest part of a
-    view's payload was the same name repeated at every point)."""
-    return {"meta": f"{prefix}<b>{name}</b>", "text": None,
+    view's payload was the same name repeated at every point). ``name`` is escaped here
+    (:func:`plain`); ``prefix`` is markup, escaped by the caller."""
+    return {"meta": f"{prefix}<b>{plain(name)}</b>", "text": None,
             "hovertemplate": ("%{meta}<br>threshold ≥ %{customdata[1]:.6~g}<br>"
                               f"{x_label} %{{x:.3f}}<br>{y_label} %{{y:.3f}}<extra></extra>")}
 

@@ -25,6 +25,7 @@ from .style import (
     fast_figure,
     format_threshold,
     hover_annotation,
+    plain,
     point_data,
 )
 
@@ -76,7 +77,7 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
     x = x_all[keep]
     k = model_index(analysis, model)
     data, _ = point_data(k, model, prof.threshold[keep], prof.fpr[keep], prof.tpr[keep])
-    unit = f" ({economics.unit})" if economics.unit else ""
+    unit = f" ({plain(economics.unit)})" if economics.unit else ""
     fl = full.flatness
     lo, hi = ((fl.threshold_low, fl.threshold_high) if axis == "threshold"
               else (fl.flagged_low, fl.flagged_high))
@@ -89,7 +90,7 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
     traces = [{
         "type": "scatter", "x": x, "y": prof.expected_cost[keep], "mode": "lines",
         "name": f"expected cost{unit}", "line": {"color": OPTIMUM_COLOR, "width": 3},
-        "customdata": data, "meta": f"<b>{model}</b>",
+        "customdata": data, "meta": f"<b>{plain(model)}</b>",
         "hovertemplate": ("%{meta}<br>threshold ≥ %{customdata[1]:.6~g}<br>expected cost "
                           "%{y:.4f}<extra></extra>")}]
     for label, attr, c, dash in RATE_STYLES:
@@ -106,7 +107,7 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
                                   [full.tpr[best]], prefix="optimum: ")
         traces.append({
             "type": "scatter", "x": [float(bx)], "y": [float(full.expected_cost[best])],
-            "mode": "markers", "name": f"optimum of {model}", "customdata": bdata,
+            "mode": "markers", "name": f"optimum of {plain(model)}", "customdata": bdata,
             "text": list(btext),
             "marker": {"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                        "line": {"color": "white", "width": 1}},
@@ -123,12 +124,12 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
                         "zeroline": False}
     layout["margin"]["r"] = 60
     layout["hovermode"] = "x unified"
-    note = overall_optimum_words(analysis, model, full.threshold[best])
+    note = plain(overall_optimum_words(analysis, model, full.threshold[best]))
     layout["meta"] = {"model": model, "axis": axis,
                       "flat": [float(fl.threshold_low), float(fl.threshold_high)],
                       "overall": note}
     layout["title"] = {
-        "text": (f"<b>{model}</b>: cost and rates against the "
+        "text": (f"<b>{plain(model)}</b>: cost and rates against the "
                  f"{'threshold' if axis == 'threshold' else 'share flagged'}"),
         # the note as plotly's subtitle: a "<br>" second line was placed as if the title had
         # one line, so one of the two was always cut off or laid over the plot
@@ -153,6 +154,7 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
             continue
         c = PIN_COLORS.get(op.label, PINNED_COLOR)
         fig.add_vline(x=px, line={"color": c, "width": 2, "dash": "dot"},
-                      annotation={"text": op.label, "font": {"color": c, "size": font_size}},
+                      annotation={"text": plain(op.label),
+                                  "font": {"color": c, "size": font_size}},
                       annotation_position="top")
     return fig

@@ -44,6 +44,7 @@ from .readers import (
     release_memory,
 )
 from .values import (
+    as_dictionary,
     check_exact_as_float,
     check_name_lengths,
     constant_text,
@@ -51,6 +52,7 @@ from .values import (
     first_true,
     missing_error,
     null_mask,
+    plain,
     to_float,
     to_text,
 )
@@ -261,15 +263,22 @@ def load_predictions(
         raise InputError("No prediction files were given; choose at least one file.")
 
     try:
-        return _load_all(items, options, existing_models, duplicate_files)
+        result = _load_all(items, options, existing_models, duplicate_files)
     except InputError as exc:
         error = _detached(exc)
-    finally:
-        release_memory()  # what a read file took beyond its table goes back to the system
+    else:
+        if result.table.memory_usage(deep=False).sum() > _BIG_LOAD:
+            release_memory(collect=False)  # the copies made on the way go back
+        return result
     # refused: raised again without the frames (and the Arrow data they hold), so that
     # the memory it took really goes back before anyone handles the error
     release_memory()
     raise error
+
+
+#: A load whose table is bigger than this gives the memory of its intermediate copies back
+#: to the system at once (smaller ones leave it for the next load: cheaper).
+_BIG_LOAD = 16 << 20
 
 
 def _detached(error: InputError) -> InputError:
@@ -347,19 +356,20 @@ def _check_size(filename: str, predictions: int, sizes: dict[str, int], text: se
 
 
 def _check_before_converting(parsed: ParsedFile, choice: ColumnChoice, classes: int,
-                             budget: int | None) -> None:
+                             budget: int | None) -> dict[str, pa.Array]:
     """Refuse, from the columns as read (names dictionary-encoded), what would be refused
     after the conversions, before they take memory: names beyond
     ``ROC_DASH_MAX_NAME_CHARS`` and a canonical table beyond the decoded budget."""
     table, name = parsed.table, parsed.name
+    names: dict[str, pa.Array] = {}  # the names as text, for the conversions to reuse
     for column, what, integral in ((choice.model, "model name", False),
                                    (choice.fold, "fold name", True)):
         if column is not None and pa.types.is_dictionary(table.field(column).type):
-            check_name_lengths(to_text(table.column(column), name, column,
-                                       integral_text=integral),
-                               parsed.row_numbers, name, column, what)
+            names[column] = to_text(table.column(column), name, column,
+                                    integral_text=integral)
+            check_name_lengths(names[column], parsed.row_numbers, name, column, what)
     if budget is None:
-        return
+        return names
     n = table.num_rows
     copies = len(choice.scores) if choice.wide else 1
     sizes = {"label": n * copies, "score": 8 * n * copies * (classes + 1),
@@ -370,6 +380,7 @@ def _check_before_converting(parsed: ParsedFile, choice: ColumnChoice, classes: 
     if choice.wide:
         sizes["model"] = sum(n * (4 + len(c.encode())) for c in choice.scores)
     _check_size(name, n * copies, sizes, {"model", "fold", "id"} & set(sizes), budget)
+    return names
 
 
 def assemble(
@@ -406,10 +417,11 @@ def assemble(
             part.table.schema.get_field_index("model"), "model", column
         )
 
-    for part in parts:  # text held dictionary-encoded while reading becomes plain text
-        part.table = _plain_text(part.table)
     kind = _check_kinds(parts)
     _check_both_classes([p for p in parts if p.kind != SOFT])
+    positive_labels = _positive_labels(parts)
+    for part in parts:  # text held dictionary-encoded while reading becomes plain text
+        part.table = _plain_text(part.table)
     _check_soft_totals([p for p in parts if p.kind == SOFT])
 
     with_id = any("id" in part.table.column_names for part in parts)
@@ -430,7 +442,7 @@ def assemble(
     frame.index = pd.RangeIndex(len(frame))
     if kind.kind == SOFT:
         frame = split_soft_rows(frame)
-    frame.attrs["positive_labels"] = _positive_labels(parts)
+    frame.attrs["positive_labels"] = positive_labels
     return LoadResult(table=frame, notes=tuple(notes), digests=digests, kind=kind)
 
 
@@ -449,7 +461,10 @@ def _positive_labels(parts: list[_FilePart]) -> dict[str, str]:
     for part in parts:
         if part.positive is None:
             continue
-        for model in pc.unique(part.table.column("model")).to_pylist():
+        column = part.table.column("model")
+        encoded = as_dictionary(column)
+        distinct = encoded.dictionary if encoded is not None else pc.unique(column)
+        for model in distinct.to_pylist():
             if model is not None:
                 out.setdefault(str(model), str(part.positive))
     return out
@@ -621,8 +636,8 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
         notes.append(f"{name}: column {quote(cost)} read as example-specific costs (the "
                      "rows' weights; ROC axes are fractions of cost, Fawcett 2004 s7.2).")
 
-    _check_before_converting(parsed, choice, len(mc.classes) if mc is not None else 0,
-                             budget)
+    as_text = _check_before_converting(parsed, choice,
+                                       len(mc.classes) if mc is not None else 0, budget)
     n = table.num_rows
     decimal_comma = parsed.delimiter == ";"
 
@@ -758,7 +773,10 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
 
     def text_column(column: str, what: str, integral_text: bool,
                     name_of: str | None = None) -> pa.Array:
-        values = to_text(sub(column), name, column, integral_text=integral_text)
+        if positions is None and column in as_text:  # converted (and checked) already
+            values, name_of = as_text[column], None
+        else:
+            values = to_text(sub(column), name, column, integral_text=integral_text)
         if name_of is not None:  # a name shown on the page: capped in length
             check_name_lengths(values, rows, name, column, name_of)
         missing = null_mask(values)
@@ -969,42 +987,7 @@ def _check_both_classes(parts: list[_FilePart]) -> None:
     """Every (model, fold) needs positive and negative rows, or its ROC curve is undefined."""
     groups: dict[tuple[str, str], list] = {}
     for part in parts:
-        table = part.table
-        models = pc.unique(table.column("model"))
-        folds = pc.unique(table.column("fold"))
-        # aggregated parts: each table row stands for ``rows`` input rows
-        n = (
-            table.column("rows")
-            if "rows" in table.column_names
-            else pa.repeat(pa.scalar(1, pa.int64()), table.num_rows)
-        )
-        if len(models) == 1 and len(folds) == 1:
-            label = table.column("label")
-            pos = pc.sum(pc.if_else(label, n, 0)).as_py() or 0
-            counts = [(models[0].as_py(), folds[0].as_py(), pos, pc.sum(n).as_py() or 0)]
-        else:
-            grouped = (
-                pa.table(
-                    {
-                        "model": table.column("model"),
-                        "fold": table.column("fold"),
-                        "pos": pc.if_else(table.column("label"), n, 0),
-                        "n": n,
-                    }
-                )
-                .group_by(["model", "fold"], use_threads=False)
-                .aggregate([("pos", "sum"), ("n", "sum")])
-            )
-            counts = list(
-                zip(
-                    grouped.column("model").to_pylist(),
-                    grouped.column("fold").to_pylist(),
-                    grouped.column("pos_sum").to_pylist(),
-                    grouped.column("n_sum").to_pylist(),
-                    strict=True,
-                )
-            )
-        for model, fold, pos, total in counts:
+        for model, fold, pos, total in _class_counts(part.table):
             entry = groups.setdefault((model, fold), [0, 0, []])
             entry[0] += pos
             entry[1] += total
@@ -1051,6 +1034,40 @@ def _check_both_classes(parts: list[_FilePart]) -> None:
         file=first.name,
         column=first.label_column,
     )
+
+
+def _codes(column: pa.ChunkedArray) -> tuple[np.ndarray, list]:
+    """Integer codes of a text column and the values they stand for (None for missing), in
+    order of first appearance; dictionary-encoded columns are not expanded."""
+    encoded = as_dictionary(column, compact=False)  # unused values count 0: left out
+    if encoded is None:
+        encoded = pc.dictionary_encode(plain(column))
+    values = encoded.dictionary.to_pylist() + [None]
+    indices = encoded.indices
+    if indices.null_count:
+        indices = pc.fill_null(indices, len(values) - 1)
+    return indices.to_numpy(zero_copy_only=False).astype(np.int64), values
+
+
+def _class_counts(table: pa.Table) -> list[tuple[object, object, int, int]]:
+    """(model, fold, positives, rows) of each (model, fold) of a part, in order of first
+    appearance; aggregated parts count each table row as its ``rows`` input rows."""
+    models, model_values = _codes(table.column("model"))
+    folds, fold_values = _codes(table.column("fold"))
+    key = models * len(fold_values) + folds
+    size = len(model_values) * len(fold_values)
+    label = table.column("label").to_numpy().astype(bool)
+    if "rows" in table.column_names:
+        n = table.column("rows").to_numpy().astype(np.float64)
+        total = np.bincount(key, weights=n, minlength=size)
+        pos = np.bincount(key, weights=n * label, minlength=size)
+    else:
+        total = np.bincount(key, minlength=size)
+        pos = np.bincount(key[label], minlength=size)
+    present = np.flatnonzero(total)
+    order = present if len(present) == 1 else pd.unique(key)
+    return [(model_values[k // len(fold_values)], fold_values[k % len(fold_values)],
+             int(pos[k]), int(total[k])) for k in order.tolist()]
 
 
 def _unique_per_model_run(ids: pa.Array, model_index: pa.Array) -> bool:

@@ -61,7 +61,7 @@ from .readers import (
     limit_error,
     limits,
 )
-from .values import is_text, plain, to_text, trimmed_text
+from .values import check_name_lengths, is_text, plain, to_text, trimmed_text
 
 #: Engines that aggregate (``"memory"`` is :func:`~roc_dash.io.load_predictions`).
 ENGINES = ("duckdb", "spark")
@@ -635,6 +635,9 @@ def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
     def text(column: str, what: str, integral: bool) -> pa.Array:
         values = _map_distinct(raw.column(column_of[column]),
                                lambda d: to_text(d, name, column, integral_text=integral))
+        # names shown on the page: capped as in memory (no row numbers in a stream)
+        check_name_lengths(values, None, name, column,
+                           "fold name" if what == "fold" else what)
         mask = values.is_null().to_numpy(zero_copy_only=False).astype(bool)
         if mask.any():
             raise _missing(name, column, int(n[mask].sum()), f"Every row needs a {what};",

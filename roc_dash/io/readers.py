@@ -325,11 +325,14 @@ def _budget_words(budget: int) -> str:
             "before it")
 
 
-def release_memory() -> None:
+def release_memory(collect: bool = True) -> None:
     """Give the memory freed since the last call back to the operating system: Arrow's pool
     keeps freed blocks for reuse otherwise, so a worker that refused a big file would stay
-    big. Called after every load (accepted or refused); cheap when nothing was freed."""
-    gc.collect()
+    big. ``collect``: first collect garbage cycles (tens of milliseconds in a big process;
+    done after a refusal, whose frames may hold what was read). Called after every refused
+    load and every big one."""
+    if collect:
+        gc.collect()
     pa.default_memory_pool().release_unused()
     if _malloc_trim is not None:  # numpy's and Python's big buffers freed into the C heap
         _malloc_trim(0)
@@ -1144,7 +1147,7 @@ class _TextReading:
         batches.clear()
         if failure is not None:
             del reader
-            release_memory()
+            release_memory(collect=False)
             if "conversion error" in failure and "UTF8" not in failure:
                 raise _TypeChange(failure)
             raise self._failure(failure)
@@ -1153,7 +1156,7 @@ class _TextReading:
         else:
             error = self._decoded_error(held, rows)
         del reader
-        release_memory()
+        release_memory(collect=False)
         raise error
 
     def _rows_error(self, reader, rows: int, limit: int) -> LimitError:
@@ -1467,17 +1470,24 @@ def _record_line_numbers(decoded: _Decoded) -> np.ndarray | None:
     """Line number of each data record, or ``None`` when record i is simply on line i + 2
     (no blank lines before the last record). Streaming: a first pass looks for blank lines,
     a second (only if there are) numbers the non-blank lines."""
-    tail = None
-    for piece in decoded.chunks():
-        piece = bytes(piece)
-        if tail is None and piece[:1] in (b"\n", b"\r"):
-            break
-        window = (tail or b"") + piece
-        if any(p in window for p in _BLANK_LINE):
-            break
-        tail = window[-2:]
+    plain = decoded.plain_view()
+    if plain is not None:  # the bytes at hand: one search each, no copy
+        start = decoded.offset
+        if not plain.startswith((b"\n", b"\r"), start) and all(
+                plain.find(p, start) < 0 for p in _BLANK_LINE):
+            return None
     else:
-        return None
+        tail = None
+        for piece in decoded.chunks():
+            piece = bytes(piece)
+            if tail is None and piece[:1] in (b"\n", b"\r"):
+                break
+            window = (tail or b"") + piece
+            if any(p in window for p in _BLANK_LINE):
+                break
+            tail = window[-2:]
+        else:
+            return None
     numbers = [lines[lengths > 0] for lines, lengths, _ in _scan_lines(decoded)]
     non_blank = np.concatenate(numbers) if numbers else np.zeros(0, dtype=np.int64)
     return non_blank[1:]  # the first non-blank line is the header

@@ -35,11 +35,13 @@ def plain(column: pa.ChunkedArray | pa.Array) -> pa.Array:
     return column
 
 
-def as_dictionary(column: pa.ChunkedArray | pa.Array) -> pa.DictionaryArray | None:
+def as_dictionary(column: pa.ChunkedArray | pa.Array,
+                  compact: bool = True) -> pa.DictionaryArray | None:
     """A dictionary-encoded column as one :class:`pa.DictionaryArray` whose dictionary holds
     only the values used, in order of first appearance (chunks' dictionaries unified); None
     for a column that is not dictionary-encoded. Nothing is expanded: a million copies of a
-    long string stay one string and a million indices."""
+    long string stay one string and a million indices. ``compact=False``: the dictionary as
+    it is (unused values and any order kept; no pass over the indices)."""
     data_type = column.type
     if not pa.types.is_dictionary(data_type):
         return None
@@ -54,6 +56,8 @@ def as_dictionary(column: pa.ChunkedArray | pa.Array) -> pa.DictionaryArray | No
                    if column.num_chunks > 1 else column.chunk(0).indices)
     else:
         dictionary, indices = column.dictionary, column.indices
+    if not compact:
+        return pa.DictionaryArray.from_arrays(indices, dictionary)
     used = pc.unique(indices).drop_null()
     used_np = used.to_numpy(zero_copy_only=False).astype(np.int64)
     in_order = len(used_np) == len(dictionary) and bool(
@@ -206,6 +210,8 @@ def check_exact_as_float(
     float64 cannot tell apart (beyond 2**53): read as numbers they would be tied."""
     from ..core._validation import FLOAT_EXACT_INT, merged_integers
 
+    if pa.types.is_floating(column.type) or pa.types.is_boolean(column.type):
+        return  # nothing to check: spare the copy of a big column
     ints = _as_integers(plain(column))
     if ints is None:
         return

@@ -66,3 +66,24 @@ def test_own101_the_uploading_browser_owns_a_link_only_shows(dash_duo, app, tmp_
     dash_duo.wait_for_contains_text(f"#{ids.DATASET_LIST}", "Nothing loaded")
     assert (app.store.dir / f"{dataset}.parquet").exists()  # still there for its owner
     assert app.store.notes([dataset])["note"] == "the owner's note"
+
+
+def test_esc101_a_model_named_like_a_link_is_text_in_the_page(dash_duo, app, tmp_path):
+    """A model named ``<a href="http://x.test">m</a>``: the legend shows those characters,
+    no view holds a link, and the page's own hover text escapes it too."""
+    evil = '<a href="http://x.test">m</a>'
+    d = dash_duo.driver
+    d.set_window_size(1400, 950)
+    path = tmp_path / "evil.csv"
+    make_predictions(300, seed=9, model=evil).to_csv(path, index=False)
+    dash_duo.start_server(app)
+    wait_for_legend(dash_duo, lambda n: sum("(AUC" in x for x in n) >= 4)
+    upload(dash_duo, path)
+    names = wait_for_legend(dash_duo, lambda n: any(x.startswith(evil) for x in n))
+    assert f"{evil} (AUC" in " ".join(names)
+    links = d.execute_script(
+        "return [...document.querySelectorAll('.js-plotly-plot svg a')].map(a => a.outerHTML)")
+    assert links == []
+    assert d.execute_script(
+        "return window.dash_clientside.rocDash._plainText(arguments[0])", evil) == \
+        '&lt;a href="http://x.test"&gt;m&lt;/a&gt;'

@@ -33,8 +33,10 @@ import pytest
 from tests.dash_requests import callback_body, callback_specs
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The most resident memory any worker may reach during these probes (its peak, VmHWM).
-WORKER_BUDGET_MB = 1024
+#: The most resident memory any worker may reach during these probes (its peak, VmHWM): a
+#: worker holds ~250 MB once the app is loaded, and reads one upload at a time (limits.py)
+#: under the io limits on what a file decodes to; measured peaks stay near 420 MB.
+WORKER_BUDGET_MB = 640
 #: /health must answer within this while probes run (generous: a busy 2-core machine).
 HEALTH_BOUND_S = 5.0
 
@@ -371,11 +373,20 @@ class Page:
         base.update(values)
         return self.response("view-list.children", base, [trigger])
 
-    def views(self) -> dict:
-        """The views callback for the page's datasets and all their models."""
-        return self.response("roc-graph.figure", {"datasets.data": self.datasets,
-                                                  "models.value": None},
-                             ["datasets.data"])
+    def views(self, models: list[str]) -> dict:
+        """The views callback for the page's datasets and these models (as the page sends
+        it after the datasets changed)."""
+        from roc_dash.app.controls import ControlState
+
+        return self.response("roc-graph.figure", {
+            "datasets.data": self.datasets, "models.value": models,
+            "conditions.data": ControlState().to_store(),
+            "averaging.value": "pooled", "level.value": 0.95, "band.value": "pointwise",
+            "samples.value": 51, "det.value": [], "presentation.value": [],
+            "pinned.data": [], "roc-ties.value": [], "pr-mode.value": "pr",
+            "zoom.data": None, "threshold-model.value": None,
+            "threshold-axis.value": "threshold", "combine.data": None, "viz-data.data": None,
+        }, ["datasets.data"])
 
 
 @pytest.fixture(scope="module")

@@ -151,6 +151,7 @@ def test_bnd004_guarded_input_caps_size_deadline_and_rate():
     # a silent client on a real socket: the watchdog shuts the reading side, the blocked
     # read returns and the reader says why
     server, client = socket.socketpair()
+    server.settimeout(10)  # without a watchdog the read fails here instead of hanging
     try:
         client.sendall(b"abc")
         g = GuardedInput(server.makefile("rb", buffering=0), server, limit=10**6, deadline=0.6)
@@ -227,6 +228,16 @@ def test_bnd006_uploads_per_worker_are_limited(client, monkeypatch):
         r = client.post(f"/upload?batch={TOKEN}&index=0&name=fourth.csv", data=b"x")
         assert r.status_code == 503 and "fourth.csv is sent again" in _error(r)
         assert client.get("/health").status_code == 200
+    # a slot freed within BUSY_WAIT is waited for: a burst of fast bodies is not refused
+    held = [limits.reader_slot(), limits.reader_slot()]
+    for slot in held:
+        slot.__enter__()
+    release = threading.Timer(0.3, lambda: held[0].__exit__(None, None, None))
+    release.start()
+    r = client.post(CALLBACK, data=b"[1]", content_type="application/json")
+    assert r.status_code == 400  # read (and answered by Dash), not 503
+    release.join()
+    held[1].__exit__(None, None, None)
 
 
 def _upload_callback_body(app, batch: str) -> dict:
@@ -297,3 +308,28 @@ def test_bnd009_long_text_in_any_box_is_never_echoed_back(app, client):
             at = text.find("Z" * 5001)
             assert at < 0, (key[:60], which, text[max(0, at - 200):at])
     assert tried > 20
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_bnd010_the_watchdog_comes_back_after_its_thread_was_stopped():
+    """A watchdog thread that ended from outside (dash's test runner stops every thread it
+    did not start; a fork has none) is started again for the next body."""
+    import ctypes
+
+    server, client = socket.socketpair()
+    server.settimeout(10)  # without a watchdog the read fails here instead of hanging
+    try:
+        g = GuardedInput(server.makefile("rb", buffering=0), server, limit=10, deadline=60)
+        thread = limits._watchdog._thread
+        assert thread is not None and thread.is_alive()
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_long(thread.ident),
+                                                   ctypes.py_object(SystemExit))
+        thread.join(5)
+        assert not thread.is_alive()
+        g.finish()
+        g = GuardedInput(server.makefile("rb", buffering=0), server, limit=10, deadline=0.5)
+        with pytest.raises(BodyTimeout):
+            g.read(5)  # blocks until the (new) watchdog cuts it off
+    finally:
+        server.close()
+        client.close()

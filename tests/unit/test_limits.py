@@ -584,3 +584,18 @@ def test_lim029_memory_given_back_after_a_refusal(monkeypatch):
     # a quote makes counting line breaks inexact: the parse stops soon after the limit
     assert str(error).startswith("quoted.csv.gz: has more than 200,000 rows, the most accepted")
     assert pa.total_allocated_bytes() - before < MB
+
+
+def test_lim030_aggregating_engine_caps_names_too(tmp_path, monkeypatch):
+    from roc_dash.io.engines import aggregate_predictions
+
+    path = tmp_path / "agg.csv"
+    path.write_text("label,score,model,fold\n" + "".join(
+        f"{i % 2},0.{i + 1},{'m' * 300},{i % 3}\n" for i in range(6)))
+    with pytest.raises(LimitError) as info:
+        aggregate_predictions([str(path)], engine="duckdb")
+    assert str(info.value).startswith(
+        f"{path}: column 'model' has a model name of 300 characters: 'mmm")
+    assert info.value.variable == "ROC_DASH_MAX_NAME_CHARS"
+    monkeypatch.setenv("ROC_DASH_MAX_NAME_CHARS", "300")
+    assert aggregate_predictions([str(path)], engine="duckdb").table["model"].nunique() == 1

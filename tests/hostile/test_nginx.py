@@ -1,0 +1,170 @@
+"""The documented container set-up (deploy/nginx.conf in front of gunicorn) with the system's
+nginx, on loopback: the file as shipped, with only its lines marked "# test:" (addresses,
+paths) replaced. nginx takes whole requests before gunicorn sees them: slow senders and
+oversized bodies never reach a worker, refusals come back as the app's JSON, and the sign-in
+header is nginx's alone."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT, Page, Server, free_port, start_server, stop_server, unharmed
+
+CONF = ROOT / "deploy" / "nginx.conf"
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+MB = 2**20
+
+
+def nginx_conf(upstream_port: int, port: int, folder: Path, *, basic_auth: Path | None = None
+               ) -> str:
+    text = CONF.read_text()
+    subs = {"pid": f"pid {folder}/nginx.pid;",
+            "upstream": f"server 127.0.0.1:{upstream_port};",
+            "listen": f"listen 127.0.0.1:{port};"}
+    out = []
+    for line in text.splitlines():
+        marker = re.search(r"# test: (\w+)\s*$", line)
+        if marker:
+            key = marker.group(1)
+            indent = line[: len(line) - len(line.lstrip())]
+            if key == "temp":
+                name = line.split()[0]
+                line = f"{indent}{name} {folder}/{name};"
+            else:
+                line = indent + subs[key]
+        elif basic_auth is not None and line.strip().startswith("# auth_basic"):
+            line = line.replace("# auth_basic", "auth_basic").replace(
+                "/etc/nginx/htpasswd", str(basic_auth))
+        out.append(line)
+    if os.getuid() == 0:  # nginx's workers would run as nobody, who cannot write tmp_path
+        out.insert(0, "user root;")
+    return "\n".join(out) + "\n"
+
+
+@contextlib.contextmanager
+def nginx_in_front(app: Server, folder: Path, **kw):
+    if NGINX is None:
+        pytest.skip("nginx is not installed (make nginx-deps)")
+    folder.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    conf = folder / "nginx.conf"
+    conf.write_text(nginx_conf(app.port, port, folder, **kw))
+    log = open(folder / "nginx.log", "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(folder), "-g", "daemon off;"],
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    front = Server(proc=proc, port=port, data_dir=app.data_dir, log=folder / "nginx.log",
+                   workers_wanted=0)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert proc.poll() is None, (folder / "nginx.log").read_text()
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "nginx did not start"
+                time.sleep(0.1)
+        yield front
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def app_behind_nginx(tmp_path_factory):
+    """The app with sign-in by header, believed from 127.0.0.1 (nginx); nginx without
+    sign-in of its own, so no request may carry a user."""
+    root = tmp_path_factory.mktemp("nginx")
+    server = start_server(root / "data", root / "gunicorn.log", workers=2,
+                          ROC_DASH_USER_HEADER="X-Forwarded-User",
+                          ROC_DASH_TRUSTED_PROXIES="127.0.0.1")
+    try:
+        yield server, root
+    finally:
+        stop_server(server)
+
+
+def _head(method, path, **headers):
+    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
+    lines += [f"{k.replace('_', '-')}: {v}" for k, v in headers.items()]
+    return "\r\n".join(lines)
+
+
+def test_hst040_the_client_cannot_set_the_user_header(app_behind_nginx):
+    app, root = app_behind_nginx
+    with nginx_in_front(app, root / "plain") as front:
+        # nginx signs no one in: the header a client sends is removed, the app says 401
+        r = front.request("GET", "/", headers={"X-Forwarded-User": "admin"})
+        assert r.status == 401 and "Sign in first" in r.json()["error"]
+        health = front.request("GET", "/health", headers={"X-Forwarded-User": "admin"})
+        assert health.status == 200 and health.json() == {"status": "ok"}
+
+
+def test_hst041_sign_in_at_nginx_sets_the_user(app_behind_nginx):
+    import base64
+
+    app, root = app_behind_nginx
+    users = root / "htpasswd"
+    users.write_text("ana:{PLAIN}s3cret\n")
+    auth = {"Authorization": "Basic " + base64.b64encode(b"ana:s3cret").decode()}
+    with nginx_in_front(app, root / "auth", basic_auth=users) as front:
+        assert front.request("GET", "/").status == 401  # nginx asks for a password
+        # signed in as ana, claiming to be ben: the app sees ana
+        ana = Page(front, headers={**auth, "X-Forwarded-User": "ben"})
+        ana.upload("anas.csv", b"label,score\n1,0.9\n0,0.3\n1,0.7\n0,0.2\n")
+        from roc_dash.app.store import DatasetStore
+
+        assert DatasetStore(app.data_dir).info(ana.datasets[-1]).owner == "ana"
+
+
+def test_hst042_nginx_takes_the_slow_and_the_big_ones(app_behind_nginx):
+    """24 uploads trickling one byte every half second and 3 bodies of 300 MB, through
+    nginx: none reaches gunicorn (its log shows no such request), /health through nginx
+    answers at once, the big ones get nginx's 413 in the app's JSON words."""
+    app, root = app_behind_nginx
+    with nginx_in_front(app, root / "slow") as front:
+        before = app.log_text().count("POST /upload")
+        stop = time.monotonic() + 6
+
+        def trickle(k):
+            head = _head("POST", f"/upload?batch={secrets.token_urlsafe(24)}&index=0&name=s{k}",
+                         Content_Type="application/octet-stream", Content_Length=10_000)
+            chunks = (b"1" for _ in range(10_000) if time.monotonic() < stop)
+            return front.raw(head, chunks, pause=0.5, deadline=10)
+
+        def big(_):
+            head = _head("POST", "/upload?batch=" + secrets.token_urlsafe(24) + "&index=0&name=b",
+                         Content_Type="application/octet-stream", Content_Length=300 * MB)
+            return front.raw(head, (b"x" * MB for _ in range(300)), pause=0.01, deadline=30)
+
+        with unharmed(app), ThreadPoolExecutor(28) as pool:
+            slow = [pool.submit(trickle, k) for k in range(24)]
+            large = [pool.submit(big, k) for k in range(3)]
+            t0 = time.monotonic()
+            health = front.request("GET", "/health", timeout=10)
+            assert health.status == 200 and time.monotonic() - t0 < 2
+            for f in large:
+                r = f.result()
+                assert r.status == 413, r
+                assert "larger than this server accepts" in r.json()["error"]
+            for f in slow:
+                f.result()
+        assert app.log_text().count("POST /upload") == before  # gunicorn saw none of them

@@ -1,0 +1,72 @@
+"""The documented team set-up: compose.yaml starts nginx (deploy/nginx.conf) in front of the
+app, and only nginx is reachable; the two files agree with the app's own limits. (No Docker
+engine runs on the test machines: tests/hostile/test_nginx.py runs the same nginx.conf with
+the system's nginx in front of the real gunicorn.)"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE = (ROOT / "compose.yaml").read_text()
+NGINX = (ROOT / "deploy" / "nginx.conf").read_text()
+
+
+def _service(name: str) -> str:
+    """The text of one service of compose.yaml (its indented block)."""
+    match = re.search(rf"^  {name}:\n((?:    .*\n|\s*\n)+)", COMPOSE, re.M)
+    assert match, name
+    return match.group(1)
+
+
+def _mb(value: str) -> float:
+    number, unit = re.fullmatch(r"(\d+)([km]?)", value).groups()
+    return int(number) / {"k": 1024, "m": 1, "": 2**20}[unit]
+
+
+def test_dep001_only_nginx_is_published_and_the_app_trusts_only_it():
+    app, proxy = _service("app"), _service("proxy")
+    assert "build: ." in app
+    assert "ports:" not in app and 'expose:\n      - "8050"' in app
+    assert '- "8080:8080"' in proxy and "image: nginx:" in proxy
+    assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in proxy
+    assert "condition: service_healthy" in proxy  # the Dockerfile's HEALTHCHECK
+    nginx_ip = re.search(r"ipv4_address: (\S+)", proxy).group(1)
+    trusted = re.search(r"ROC_DASH_TRUSTED_PROXIES: (\S+)", app).group(1)
+    assert trusted == nginx_ip
+    subnet = re.search(r"subnet: (\S+)", COMPOSE).group(1)
+    import ipaddress
+
+    assert ipaddress.ip_address(nginx_ip) in ipaddress.ip_network(subnet)
+    assert "roc-dash-data:/data" in app
+    upstream = re.search(r"server (\S+):(\d+);\s+# test: upstream", NGINX)
+    assert upstream.groups() == ("app", "8050")
+    assert re.search(r"listen 8080;", NGINX)
+
+
+def test_dep002_nginx_limits_agree_with_the_app():
+    from roc_dash.app.limits import body_timeout, max_body_bytes
+    from roc_dash.app.upload_route import max_upload_bytes
+
+    sizes = re.findall(r"client_max_body_size (\w+);", NGINX)
+    assert len(sizes) == 2
+    other, upload = (_mb(v) for v in sizes)
+    assert other == max_body_bytes() / 2**20  # 1m: callbacks (ROC_DASH_MAX_BODY_KB)
+    assert max_upload_bytes() / 2**20 <= upload <= max_upload_bytes() / 2**20 + 2
+    assert 'location = /upload {\n            client_max_body_size' in NGINX
+    read = int(re.search(r"proxy_read_timeout (\d+)s;", NGINX).group(1))
+    assert read > 120  # ROC_DASH_TIMEOUT: a long analysis is not cut by the proxy
+    assert int(re.search(r"client_body_timeout (\d+)s;", NGINX).group(1)) <= 2 * body_timeout()
+    assert "proxy_request_buffering on;" in NGINX and "proxy_buffering on;" in NGINX
+    assert "client_header_timeout" in NGINX and "limit_conn per_address" in NGINX
+    assert "server_tokens off;" in NGINX
+
+
+def test_dep003_the_user_header_comes_from_nginx_alone():
+    sets = re.findall(r"^\s*proxy_set_header X-Forwarded-User (\S+);", NGINX, re.M)
+    assert sets == ["$remote_user"]  # overwritten (or removed when empty) on every request
+    assert "underscores_in_headers on" not in NGINX  # X_Forwarded_User cannot slip through
+    # the refusals nginx makes itself are the app's kind of JSON
+    for status in ("413", "408", "503"):
+        assert re.search(rf"return {status} '\{{\"ok\": false, \"error\": \"[^']+\"}}';", NGINX)
