@@ -759,7 +759,9 @@ def emphasise(fig, factor: float = 1.6) -> None:
         if line is not None and line.width:
             line.width = line.width * factor
         marker = getattr(trace, "marker", None)
-        if marker is not None and isinstance(marker.size, int | float):
+        # a pin's circle already grows with the font (its letter sits inside it)
+        if (marker is not None and isinstance(marker.size, int | float)
+                and not (trace.name or "").startswith("pinned ")):
             marker.size = marker.size * 1.35
     for shape in fig.layout.shapes:
         if shape.line is not None and shape.line.width:
