@@ -158,7 +158,10 @@ class Server:
         sock.settimeout(deadline)
         sock.connect(("127.0.0.1", self.port))
         try:
-            sock.sendall(head.encode() + b"\r\n\r\n")
+            try:
+                sock.sendall(head.encode() + b"\r\n\r\n")
+            except OSError:  # answered (and closed) before the head was all sent
+                body_chunks = []
             for chunk in body_chunks:
                 ready, _, _ = select.select([sock], [], [], pause)
                 if ready:
