@@ -207,11 +207,12 @@ def tag_note(store: DatasetStore, dataset_ids) -> list[str]:
     labels = dataset_labels(infos)
     mappings = distinct_model_names([(lab, i.models) for lab, i in zip(labels, infos,
                                                                        strict=True)])
-    shown = [n for m in mappings[::-1] for o, n in m.items()]
+    # one example per dataset, the newest first
+    shown = [next(iter(m.values())) for m in mappings[::-1] if m][:3]
     kept = list(dict.fromkeys(o for m in mappings for o, n in m.items() if o == n))
-    examples = ", ".join(repr(n) for n in shown[:4]) + (", …" if len(shown) > 4 else "")
+    examples = ", ".join(repr(n) for n in shown)
     words = [f"With {len(infos)} datasets loaded, every model is shown with its dataset "
-             f"(datasets are never merged): {examples}."]
+             f"(datasets are never merged), e.g. {examples}."]
     if len(kept) == 1:
         words.append(f"({kept[0]!r} keeps its name: the name of its file.)")
     elif kept:
@@ -408,7 +409,11 @@ def prior_note(store: DatasetStore, dataset_ids, source, state) -> str:
                 "switch.")
     if source not in ids_ or source == new:
         return ""
-    return (f"The deployment prior stays p(+) = {display(s.prior)}, the prevalence of "
+    try:  # the prior follows the source's prevalence (the store may not have caught up yet)
+        kept = prevalence(kinds_ui.apply_reference(store.get(source), s.reference_class))
+    except DatasetNotFound:
+        return ""
+    return (f"The deployment prior stays p(+) = {display(kept)}, the prevalence of "
             f"{labels.get(source, 'the first dataset')}; {other}: choose it under “Use the "
             "data's prevalence … of” to switch.")
 
@@ -754,7 +759,9 @@ def emphasise(fig, factor: float = 1.6) -> None:
         if line is not None and line.width:
             line.width = line.width * factor
         marker = getattr(trace, "marker", None)
-        if marker is not None and isinstance(marker.size, int | float):
+        # a pin's circle already grows with the font (its letter sits inside it)
+        if (marker is not None and isinstance(marker.size, int | float)
+                and not (trace.name or "").startswith("pinned ")):
             marker.size = marker.size * 1.35
     for shape in fig.layout.shapes:
         if shape.line is not None and shape.line.width:
@@ -1476,6 +1483,15 @@ def register_callbacks(app, store: DatasetStore) -> None:
         Input(ids.COST_GRAPH, "clickData"),
         Input(ids.THRESHOLD_GRAPH, "clickData"),
         prevent_initial_call=True,
+    )
+    # the ROC's hint says what a drag does on these axes (DET draws no iso line)
+    from .layout import ROC_HINTS
+
+    app.clientside_callback(
+        f"function (det) {{ return det && det.length ? {ROC_HINTS['det']!r} : "
+        f"{ROC_HINTS['roc']!r}; }}",
+        Output(ids.ROC_HINT, "children"),
+        Input(ids.DET, "value"),
     )
     # "Clear pins" only when something is pinned
     app.clientside_callback(

@@ -227,25 +227,30 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
         return html.P("No models.", className="hint")
     c = analysis.conditions
     level = analysis.models[0].auc_ci.level if analysis.models[0].auc_ci else c.level
-    head = [("Model", "model"), *([("Dataset", "dataset")] if datasets else []), ("Rows", "rows"), ("Folds", "folds"),
-            (f"AUC [{level:.0%} CI]", "auc"), (f"pAUC FPR≤{c.fpr_max:g} (McClish)", "pauc"),
-            ("Avg precision (test prevalence)", "ap"), ("Optimal threshold", "threshold"),
-            ("Expected cost", "expected_cost"), ("Owns the hull for slopes", "slope_ranges")]
+    head = [("Model", "model"), *([("Dataset", "dataset")] if datasets else []),
+            ("Rows (folds)", "rows_folds"),
+            (f"AUC [{level:.0%} CI]", "auc"), (f"pAUC FPR≤{c.fpr_max:g}", "pauc"),
+            ("Avg precision", "ap"), ("Optimal threshold", "threshold"),
+            ("Expected cost", "expected_cost"), ("Optimal for slopes", "slope_ranges")]
     body = []
     for r in model_table_rows(analysis):
         ci = "" if math.isnan(r["auc_ci_low"]) else f" [{r['auc_ci_low']:.3f}, {r['auc_ci_high']:.3f}]"
         k = (colors or {}).get(r["model"])
+        # with the Dataset column the model's own name suffices in its row (the tag that
+        # every other view shows is the next cell)
+        tag = f" ({r['dataset']})"
+        name = (r["model"][:-len(tag)] if datasets and r["dataset"] and
+                r["model"].endswith(tag) else r["model"])
         body.append(html.Tr([
-            html.Td([swatch(k), r["model"]] if k is not None else r["model"]),
+            html.Td([swatch(k), name] if k is not None else name, title=r["model"]),
             *([html.Td(r["dataset"], className="dataset-cell")] if datasets else []),
-            html.Td(f"{r['rows']:,}", className="num"),
-            html.Td(str(r["folds"]), className="num"),
+            html.Td(f"{r['rows']:,} ({r['folds']})", className="num"),
             html.Td(f"{r['auc']:.3f}{ci}", className="num auc"),
             html.Td(_fmt(r["partial_auc_mcclish"]), className="num"),
             html.Td(_fmt(r["average_precision"]), className="num"),
             html.Td(format_threshold(r["optimal_threshold"]), className="num"),
             html.Td(_fmt(r["expected_cost"], 4), className="num"),
-            html.Td(r["hull_slope_ranges"]),
+            html.Td(_ranges_cell(r["hull_slope_ranges"]), className="ranges"),
             *[html.Td(t, className="num" if isinstance(t, str) and t[:1].isdigit() else "")
               for t in (extras or {}).get("cells", {}).get(r["model"], [])],
         ]))
@@ -268,6 +273,12 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
     if analysis.notes:
         parts.append(html.Ul([html.Li(n) for n in analysis.notes], className="notes"))
     return parts
+
+
+def _ranges_cell(text: str) -> str:
+    """The slope ranges, wrapping in a narrow table only between ranges or after a range's
+    dash ("0.0617 –" / "0.884"), never before the dash."""
+    return text.replace(" – ", "\u00a0– ")
 
 
 def view_list(views: list[dict], *, editable: bool = True):

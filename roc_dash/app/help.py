@@ -115,6 +115,10 @@ HELP = {
     "paired_by": "How rows of the two models were matched: by the id column, or by position "
                  "when both scored the same rows in the same order.",
     "rows": "Number of scored rows (test cases) of this model, over all folds.",
+    "rows_folds": "Number of scored rows (test cases) of this model over all folds, and in "
+                  "brackets the number of folds (test sets); with more than one, the curves "
+                  "can be averaged and intervals come from the spread across folds (Fawcett "
+                  "2004, §6).",
     "folds": "Number of folds (test sets) of this model; with more than one, the curves can "
              "be averaged and intervals come from the spread across folds (Fawcett 2004, §6).",
     "model": "The model's name (the model column of the predictions file); with more than "

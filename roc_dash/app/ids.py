@@ -28,6 +28,7 @@ DET = "det"
 PRESENTATION = "presentation"
 
 ROC_GRAPH = "roc-graph"
+ROC_HINT = "roc-hint"  # what a gesture on the ROC does ("drag the red line ..." on ROC axes)
 PR_GRAPH = "pr-graph"
 COST_GRAPH = "cost-graph"
 OPERATING = "operating-panel"

@@ -17,6 +17,14 @@ ACCEPTED = ".csv,.tsv,.txt,.gz,.parquet,.pq"
 COST_MIN, COST_MAX = -2.0, 2.0  # log10 range of the cost sliders (0.01 .. 100)
 PRIOR_MIN, PRIOR_MAX = 0.001, 0.999
 
+#: The hint above the ROC view, on ROC and on DET axes (no iso line there: it is straight
+#: only on ROC axes, so the DET view has nothing to drag).
+ROC_HINTS = {
+    "roc": "drag the red line to change the cost ratio",
+    "det": "DET axes: no iso-performance line here (drag it on ROC axes, or use the cost "
+           "sliders)",
+}
+
 #: The ROC graph lets the user drag the iso-performance line (layout.shapes[0]).
 ROC_CONFIG = {**GRAPH_CONFIG, "edits": {"shapePosition": True}}
 
@@ -323,7 +331,7 @@ def build_layout() -> html.Div:
                         html.Div(className="grid", children=[
                             _graph_card("ROC", ids.ROC_GRAPH, graph_config("roc", ROC_CONFIG),
                                         extra=[html.Span(
-                                            "drag the red line to change the cost ratio",
+                                            ROC_HINTS["roc"], id=ids.ROC_HINT,
                                             className="hint")]),
                             _graph_card("Precision-recall at the deployment prior",
                                         ids.PR_GRAPH, graph_config("pr"), extra=[

@@ -230,7 +230,8 @@ def set_subtitle(fig: go.Figure, text: str, font_size: int = 14) -> go.Figure:
 
 
 #: A white halo around a pin's letter: readable over any curve it lies on.
-LETTER_HALO = "0 0 2px white, 0 0 3px white, 0 0 4px white"
+LETTER_HALO = ("1px 1px 0 white, -1px -1px 0 white, 1px -1px 0 white, -1px 1px 0 white, "
+               "0 0 3px white")
 
 
 def pin_trace(x: float, y: float, op, *, customdata=None, hover: str | None = None,
@@ -250,10 +251,11 @@ def pin_trace(x: float, y: float, op, *, customdata=None, hover: str | None = No
         **FAST, x=[x], y=[y], mode="markers+text",
         name=f"pinned {label}: {model}".replace("pinned : ", "pinned: "),
         text=[label or "pin"], textposition=textposition, cliponaxis=False,
-        textfont={"size": font_size + (0 if inside else 3), "color": c,
-                  "family": "Arial Black, sans-serif", "shadow": LETTER_HALO},
-        marker={"symbol": "circle-open", "size": font_size + 14 if inside else 18, "color": c,
-                "line": {"width": 3, "color": c}},
+        textfont={"size": font_size + (2 if inside else 3), "color": c,
+                  "family": "Arial Black, sans-serif", "weight": "bold",
+                  "shadow": LETTER_HALO},
+        marker={"symbol": "circle-open", "size": round(1.6 * font_size) + 2 if inside else 18,
+                "color": c, "line": {"width": 3, "color": c}},
         customdata=customdata, hovertemplate=hover or f"{name}<extra></extra>")
 
 

@@ -130,11 +130,15 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
                       "overall": note}
     layout["title"] = {
         "text": (f"<b>{plain(model)}</b>: cost and rates against the "
-                 f"{'threshold' if axis == 'threshold' else 'share flagged'}"
-                 f"<br><span style='font-size:{max(font_size - 3, 10)}px;color:#5b6775'>"
-                 f"{note}</span>"),
-        "x": 0.01, "xanchor": "left", "y": 0.985, "yanchor": "top", "font": {"size": font_size}}
-    layout["margin"]["t"] = int(2.6 * font_size) + 10
+                 f"{'threshold' if axis == 'threshold' else 'share flagged'}"),
+        # the note as plotly's subtitle: a "<br>" second line was placed as if the title had
+        # one line, so one of the two was always cut off or laid over the plot
+        "subtitle": {"text": note, "font": {"size": max(font_size - 3, 10),
+                                            "color": "#5b6775"}},
+        # hung from the figure's top edge, below the pad, in a top margin that holds both
+        "x": 0.01, "xref": "container", "xanchor": "left", "y": 1, "yref": "container",
+        "yanchor": "top", "pad": {"t": 8}, "font": {"size": font_size}}
+    layout["margin"]["t"] = int(2.9 * font_size) + 18
     if axis == "threshold":
         lo_t, hi_t = float(np.nanmin(x)) if x.size else 0.0, float(np.nanmax(x)) if x.size else 1.0
         pad = (hi_t - lo_t) * 0.02 or 0.01

@@ -438,7 +438,13 @@ def assemble(
     combined = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
     if with_id:
         _check_unique_ids(combined, parts)
-    frame = combined.to_pandas()
+    del tables, table
+    for part in parts:  # the rows now live in ``combined`` only (the schema stays)
+        part.table = part.table.slice(0, 0)
+    # each column's Arrow memory is freed as soon as it is converted: the peak holds one
+    # column twice, not the table
+    frame = combined.to_pandas(split_blocks=True, self_destruct=True)
+    del combined
     frame.index = pd.RangeIndex(len(frame))
     if kind.kind == SOFT:
         frame = split_soft_rows(frame)
@@ -1046,7 +1052,7 @@ def _codes(column: pa.ChunkedArray) -> tuple[np.ndarray, list]:
     indices = encoded.indices
     if indices.null_count:
         indices = pc.fill_null(indices, len(values) - 1)
-    return indices.to_numpy(zero_copy_only=False).astype(np.int64), values
+    return indices.to_numpy(zero_copy_only=False), values  # no copy: int32 as read
 
 
 def _class_counts(table: pa.Table) -> list[tuple[object, object, int, int]]:
@@ -1054,8 +1060,10 @@ def _class_counts(table: pa.Table) -> list[tuple[object, object, int, int]]:
     appearance; aggregated parts count each table row as its ``rows`` input rows."""
     models, model_values = _codes(table.column("model"))
     folds, fold_values = _codes(table.column("fold"))
-    key = models * len(fold_values) + folds
     size = len(model_values) * len(fold_values)
+    key = models.astype(np.int32 if size < 2**31 else np.int64)  # one array the size of
+    key *= len(fold_values)                                      # the codes, filled in place
+    key += folds
     label = table.column("label").to_numpy().astype(bool)
     if "rows" in table.column_names:
         n = table.column("rows").to_numpy().astype(np.float64)

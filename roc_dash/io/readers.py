@@ -1047,6 +1047,15 @@ def _parse_text(
 _BLOCK_SIZE = 1 << 20
 
 
+def _close(reader) -> None:
+    if reader is None:
+        return
+    try:
+        reader.close()
+    except Exception:  # noqa: BLE001 - a reader that failed may fail to close too
+        pass
+
+
 class _TypeChange(Exception):
     """A column's values stopped parsing as the type inferred from the first block."""
 
@@ -1146,6 +1155,7 @@ class _TextReading:
         # nothing read is kept: the error (and its traceback) must not hold Arrow memory
         batches.clear()
         if failure is not None:
+            _close(reader)  # its read-ahead stops and lets go of the blocks it holds
             del reader
             release_memory(collect=False)
             if "conversion error" in failure and "UTF8" not in failure:
@@ -1155,6 +1165,7 @@ class _TextReading:
             error: InputError = self._rows_error(reader, rows, row_limit)
         else:
             error = self._decoded_error(held, rows)
+        _close(reader)
         del reader
         release_memory(collect=False)
         raise error

@@ -136,11 +136,11 @@ def test_rvw203_load_demo_after_an_upload_adds_it_and_tags_every_model(
     for graph in (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH):
         wait_until(lambda graph=graph: all(any(t.startswith(m) for t in legend_texts(
             dash_duo, graph)) for m in models), message=f"tagged legend of {graph}")
-    # the model table's Dataset column
+    # the model table's Dataset column (the model's own name beside it)
     head = table_head(dash_duo)
     assert head[:2] == ["Model", "Dataset"]
-    for row in table_rows(dash_duo):
-        assert row[1] == ("mine.csv" if row[0].endswith("(mine.csv)") else "demo"), row
+    assert sorted((r[0].strip(), r[1]) for r in table_rows(dash_duo)) == sorted(
+        (m.rsplit(" (", 1)[0], m.rsplit(" (", 1)[1].rstrip(")")) for m in models)
     # the summary strip names a tagged model
     summary = dash_duo.find_element(f"#{ids.SUMMARY}").text
     assert "(demo)" in summary or "(mine.csv)" in summary
@@ -404,3 +404,70 @@ def test_rvw701_threshold_averaging_is_readable_and_pr_says_it_pools(dash_duo, a
     assert shown.is_displayed() and "does not apply" in shown.text
     scroll_into_view(d, d.find_element("css selector", f"#{ids.ROC_GRAPH}"))
     shot("rvw701_threshold_averaging")
+
+
+# -- 8. layout ----------------------------------------------------------------------------
+_TITLE_BOX = """
+const gd = document.querySelector('#' + arguments[0] + ' .js-plotly-plot');
+const svg = gd.querySelector('.main-svg').getBoundingClientRect();
+const texts = [...gd.querySelectorAll('.g-gtitle text, .g-gtitle-subtitle text, .gtitle, .gtitle-subtitle')];
+const boxes = texts.map(t => t.getBoundingClientRect()).filter(r => r.height > 0);
+const head = gd.closest('.card').querySelector('.card-head').getBoundingClientRect();
+return {svg_top: svg.top, plot_top: svg.top + gd._fullLayout._size.t, head_bottom: head.bottom,
+        top: Math.min(...boxes.map(r => r.top)), bottom: Math.max(...boxes.map(r => r.bottom)),
+        n: boxes.length, text: texts.map(t => t.textContent).join(' | ')};
+"""
+
+_PLACEHOLDER_FITS = """
+const e = document.getElementById(arguments[0]), s = getComputedStyle(e);
+const c = document.createElement('canvas').getContext('2d');
+c.font = s.font;
+const room = e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+return [c.measureText(e.placeholder).width, room, e.placeholder];
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 1024])
+def test_rvw801_titles_placeholders_table_and_the_det_hint_fit(dash_duo, app, tmp_path, shot,
+                                                               width):
+    from .gestures import scroll_into_view, wait_idle, wait_steady
+
+    start(dash_duo, app, size=(width, 720))
+    d = dash_duo.driver
+    # the threshold view's title and note: whole, below the card's radio row, above the plot
+    scroll_into_view(d, d.find_element("css selector", f"#{ids.THRESHOLD_GRAPH}"))
+    wait_steady(d, ids.THRESHOLD_GRAPH)
+    box = d.execute_script(_TITLE_BOX, ids.THRESHOLD_GRAPH)
+    assert "overall optimum" in box["text"], box
+    assert box["top"] >= box["svg_top"] and box["top"] >= box["head_bottom"] - 0.5, box
+    assert box["bottom"] <= box["plot_top"] + 0.5, box
+    shot(f"rvw801_threshold_{width}")
+    # "Which model is cheaper?": every placeholder shown whole
+    for input_id in (ids.SUP_LOW, ids.SUP_MODE, ids.SUP_HIGH):
+        need, room, text = d.execute_script(_PLACEHOLDER_FITS, input_id)
+        assert need <= room, f"{text!r} needs {need:.0f} px, has {room:.0f}"
+    scroll_into_view(d, d.find_element("css selector", f"#{ids.SUP_GRAPH}"))
+    shot(f"rvw801_superiority_{width}")
+    # the model table: no sideways scrolling
+    table = d.find_element("css selector", f"#{ids.MODEL_TABLE}")
+    scroll_into_view(d, table)
+    assert d.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth + 1",
+                            table), d.execute_script(
+        "return [arguments[0].scrollWidth, arguments[0].clientWidth]", table)
+    shot(f"rvw801_table_{width}")
+    assert d.execute_script("return document.documentElement.scrollWidth <= "
+                            "document.documentElement.clientWidth"), "the page scrolls sideways"
+    # DET axes draw no iso line, and the hint no longer asks to drag one
+    hint = dash_duo.find_element(f"#{ids.ROC_HINT}")
+    assert hint.text.startswith("drag the red line")
+    dash_duo.find_element(f"#{ids.DET} input").click()
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.meta && gd.layout.meta.det"),
+               message="DET axes")
+    wait_until(lambda: "no iso-performance line" in hint.text, message="the DET hint")
+    assert "drag the red line" not in d.find_element(
+        "css selector", f"#{ids.ROC_GRAPH}").find_element("xpath", "ancestor::div[contains("
+                                                          "@class, 'card')]").text
+    assert not js_graph(d, ids.ROC_GRAPH, "(gd.layout.shapes || []).length")
+    wait_idle(dash_duo)
+    dash_duo.find_element(f"#{ids.DET} input").click()
+    wait_until(lambda: hint.text.startswith("drag the red line"), message="the ROC hint back")

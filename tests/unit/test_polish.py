@@ -103,10 +103,11 @@ def test_pol106_threshold_view_names_its_model_and_whether_its_optimum_is_the_ov
     other = next(m for m in models if m != best)
     e = Economics(cost_fp=1.0, cost_fn=1.0)
     fig = threshold_figure(analysis, best, e)
-    assert best in fig.layout.title.text and "is the overall optimum" in fig.layout.title.text
+    assert best in fig.layout.title.text
+    assert "is the overall optimum" in fig.layout.title.subtitle.text
     assert f"optimum of {best}" in [t.name for t in fig.data]
     fig = threshold_figure(analysis, other, e)
-    text = fig.layout.title.text
+    text = fig.layout.title.text + " " + fig.layout.title.subtitle.text
     assert other in text and "not the overall optimum" in text and best in text
     assert f"optimum of {other}" in [t.name for t in fig.data]
 

@@ -150,14 +150,17 @@ def test_rvw201_load_demo_after_an_upload_says_it_adds_it(store):
     from roc_dash.app.callbacks import demo_status
 
     assert demo_status(store, []) == "Loaded the demo data."
-    out = apply_upload(store, [("mine.csv", make_frame(120, 0.3, 4).assign(
-        model="logistic regression").to_csv(index=False).encode())], [])
+    frame = make_frame(120, 0.3, 4).assign(model="logistic regression")
+    out = apply_upload(store, [("mine.csv", frame.to_csv(index=False).encode())], [])
+    # the conditions store may still hold the demo's prior when the button is pressed right
+    # after the upload: the note names the source's own prevalence
     text = demo_status(store, out.dataset_ids, out.dataset_ids[0],
-                       {"prior": 0.3, "prior_mode": "auto"})
+                       {"prior": 0.2738, "prior_mode": "auto"})
     assert "Added the demo data beside mine.csv (nothing was replaced)" in text
     assert "×" in text and "remove it" in text
     assert "'logistic regression (demo)'" in text  # how its models are named
-    assert "stays p(+) = 0.3" in text  # and the prior stays
+    mine = float(frame["label"].mean())
+    assert f"stays p(+) = {mine:.4g}, the prevalence of mine.csv" in text  # the prior stays
 
 
 def test_rvw202_with_two_datasets_every_model_is_tagged_everywhere(store, cache):
@@ -186,8 +189,9 @@ def test_rvw202_with_two_datasets_every_model_is_tagged_everywhere(store, cache)
     # the model table's Dataset column, row by row
     rows = table_cells(table)
     assert rows[0][:2] == ["Model", "Dataset"]
-    for row in rows[1:len(names) + 1]:
-        assert row[1] == ("mine.csv" if row[0].endswith("(mine.csv)") else "demo")
+    # each row: the model's own name, then its dataset (the tag every other view shows)
+    assert sorted(tuple(r[:2]) for r in rows[1:len(names) + 1]) == sorted(
+        (n.rsplit(" (", 1)[0], n.rsplit(" (", 1)[1].rstrip(")")) for n in names)
     # one dataset again: no tags, no column
     roc1, *_, table1, _, _, _, _, _ = render_views(cache, out.dataset_ids,
                                                     model_names(cache, out.dataset_ids),
