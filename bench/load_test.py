@@ -104,17 +104,26 @@ class User(threading.Thread):
                 self.stats["errors"] = self.stats.get("errors", 0) + 1
 
     def post(self, path, body, content_type="application/json"):
+        """POST as the page does: a 503 with Retry-After (a worker reading another upload)
+        is sent again after that many seconds, the wait counted in the request's time."""
         data = json.dumps(body).encode() if content_type == "application/json" else body
-        req = urllib.request.Request(self.base + path, data=data, method="POST",
-                                     headers={"Content-Type": content_type})
-        try:
-            with urllib.request.urlopen(req, timeout=30) as r:
-                raw = r.read()
-                return r.status, (json.loads(raw) if raw and r.status == 200 else None)
-        except urllib.error.HTTPError as e:
-            return e.code, None
-        except OSError:
-            return 599, None
+        for _ in range(20):
+            req = urllib.request.Request(self.base + path, data=data, method="POST",
+                                         headers={"Content-Type": content_type})
+            try:
+                with urllib.request.urlopen(req, timeout=30) as r:
+                    raw = r.read()
+                    return r.status, (json.loads(raw) if raw and r.status == 200 else None)
+            except urllib.error.HTTPError as e:
+                wait = e.headers.get("Retry-After") if e.code == 503 else None
+                if wait is None:
+                    return e.code, None
+                with self.lock:
+                    self.stats["busy retries"] = self.stats.get("busy retries", 0) + 1
+                time.sleep(float(wait))
+            except OSError:
+                return 599, None
+        return 503, None
 
     def callback(self, first_output, values, changed):
         spec = find(self.specs, first_output)
@@ -266,7 +275,8 @@ def main() -> None:
         print(f"{users} users for {seconds:.0f} s against gunicorn "
               f"({env['WEB_CONCURRENCY']} workers x {env.get('ROC_DASH_THREADS', '4')} threads) "
               f"on {os.cpu_count()} cores")
-        print(f"  requests {stats.get('requests', 0):,}, errors {stats.get('errors', 0)}")
+        print(f"  requests {stats.get('requests', 0):,}, errors {stats.get('errors', 0)}, "
+              f"busy retries (503 + Retry-After, sent again) {stats.get('busy retries', 0)}")
         for kind in ("cost change", "averaging change", "upload 1 MB + views"):
             xs = sorted(stats.get(kind, []))
             if xs:

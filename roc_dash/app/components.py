@@ -302,14 +302,15 @@ def _money(v: float, unit: str, digits: int = 3) -> str:
 
 
 def _range_words(interval, name: str, fmt) -> str:
-    """'between a and b' for an optimality range, in words at open ends."""
+    """'between a and b' for an optimality range, in words at open ends (``name`` with its
+    article, if any: 'c(FN)/c(FP)', 'the prior p(+)')."""
     if interval.low_open and interval.high_open:
-        return f"whatever the {name}"
+        return f"whatever {name}"
     if interval.low_open:
-        return f"while the {name} is at most {fmt(interval.high)}"
+        return f"while {name} is at most {fmt(interval.high)}"
     if interval.high_open:
-        return f"while the {name} is at least {fmt(interval.low)}"
-    return f"while the {name} is between {fmt(interval.low)} and {fmt(interval.high)}"
+        return f"while {name} is at least {fmt(interval.low)}"
+    return f"while {name} is between {fmt(interval.low)} and {fmt(interval.high)}"
 
 
 def sensitivity_words(rng) -> str:
@@ -325,7 +326,7 @@ def sensitivity_words(rng) -> str:
     else:
         what = "This point stays optimal"
     return (f"{what} {_range_words(rng.ratio, ratio, g)} at this prior, and "
-            f"{_range_words(rng.prior, 'prior p(+)', g)} at these costs.")
+            f"{_range_words(rng.prior, 'the prior p(+)', g)} at these costs.")
 
 
 def plain_text(node) -> str:
@@ -410,7 +411,7 @@ def summary_strip(summary, uncertainty=None, frequency=None, pinned=()):
         details.append(words)
     if frequency is not None and frequency.n > 1:
         wins = frequency.fractions.get(summary.model, 0.0)
-        details.append(f"{summary.model} is the optimum in {wins:.0%} of {frequency.n} "
+        details.append(f"{summary.model} is the optimum in {wins:.0%} of the {frequency.n} "
                        f"{'folds' if frequency.method == 'folds' else 'resamples'}.")
     pins = "; ".join(pinned_words(label, s) for label, s in pinned or ())
     return [html.Div(parts, className="summary-main"),

@@ -16,17 +16,12 @@ import sys
 from pathlib import Path
 
 from roc_dash.app import ids
+from tests.processes import free_port as _free_port
 
 from .gestures import js_graph, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTS = 10
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _start(tmp_path: Path, k: int):

@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from tests.dash_requests import callback_body, callback_specs
+from tests.processes import children, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The most resident memory any worker may reach during these probes (its peak, VmHWM): a
@@ -41,24 +42,6 @@ WORKER_BUDGET_MB = 640
 HEALTH_BOUND_S = 5.0
 
 _SPECS: dict | None = None
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def children(pid: int) -> list[int]:
-    kids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            kids.append(int(stat.parent.name))
-    return sorted(kids)
 
 
 def status_kb(pid: int, key: str) -> int:
@@ -158,7 +141,10 @@ class Server:
         sock.settimeout(deadline)
         sock.connect(("127.0.0.1", self.port))
         try:
-            sock.sendall(head.encode() + b"\r\n\r\n")
+            try:
+                sock.sendall(head.encode() + b"\r\n\r\n")
+            except OSError:  # answered (and closed) before the head was all sent
+                body_chunks = []
             for chunk in body_chunks:
                 ready, _, _ = select.select([sock], [], [], pause)
                 if ready:

@@ -119,3 +119,16 @@ def test_hst003_unreadable_callback_bodies_get_400(open_server):
             r = s.request("POST", CALLBACK, body, {"Content-Type": "application/json"})
             assert r.status == 400, (body[:40], r)
             assert b"Traceback" not in r.body and len(r.body) < 2000
+
+
+def test_hst004_huge_request_lines_and_headers_are_refused(open_server):
+    """A 1 MB request line or header line (item 7 "a 50 MB header line"): gunicorn's own
+    limits answer 4xx before the app or a worker's memory is involved."""
+    s = open_server
+    with unharmed(s):
+        for head in (f"GET /?q={'a' * MB} HTTP/1.1\r\nHost: x",
+                     f"GET / HTTP/1.1\r\nHost: x\r\nX-Big: {'a' * MB}",
+                     "GET / HTTP/1.1\r\nHost: x\r\n" + "\r\n".join(
+                         f"X-H{k}: v" for k in range(500))):
+            reply = s.raw(head + "\r\nConnection: close", [], deadline=30)
+            assert reply.status in (400, 414, 431), (head[:40], reply.status, reply.body[:200])

@@ -190,7 +190,9 @@ def test_bomb010_type_change_after_the_first_block_reads_the_file_again(tmp_path
     out = read_in_child(path)
     assert out["ok"], out
     assert out["rows"] == 8 * (MB // 8) * 2 + 1 and out["last_score"] == 0.5
-    assert out["peak"] < PEAK_BUDGET
+    # an accepted 2-million-row file: what the read adds to the process is bounded (the
+    # process's own size after imports varies by Python build: 170-215 MB seen)
+    assert out["peak"] - out["before"] < 4 * 64 * MB, out
 
 
 def test_bomb011_type_change_bomb_still_stops_at_the_row_limit(tmp_path):

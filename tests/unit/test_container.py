@@ -14,12 +14,14 @@ import os
 import re
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
+
+from tests.processes import children as _children
+from tests.processes import free_port as _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "Dockerfile"
@@ -46,24 +48,6 @@ def _env(instructions) -> dict[str, str]:
                 key, _, value = token.partition("=")
                 env[key] = value
     return env
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _children(pid: int) -> list[int]:
-    kids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            kids.append(int(stat.parent.name))
-    return kids
 
 
 def test_ctr001_dockerfile_essentials():

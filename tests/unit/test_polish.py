@@ -69,6 +69,11 @@ def test_pol103_sensitivity_words_use_three_significant_digits():
              prior=NS(low=0.28, high=0.32245, low_open=False, high_open=False))
     text = sensitivity_words(rng)
     assert "between 3.00 and 9.00" in text and "between 0.280 and 0.322" in text
+    # plain English: no article before a ratio, one before the prior
+    assert "while c(FN)/c(FP) is between" in text and "the c(FN)" not in text
+    assert "while the prior p(+) is between" in text
+    open_ended = NS(**{**vars(rng), "ratio": NS(low=1, high=2, low_open=True, high_open=True)})
+    assert "whatever c(FN)/c(FP) at this prior" in sensitivity_words(open_ended)
 
 
 def test_pol104_a_difference_that_rounds_to_zero_has_no_sign():
