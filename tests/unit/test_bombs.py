@@ -2,9 +2,9 @@
 
 Each probe of :mod:`tests.bombs` is written under ``tmp_path`` and read by
 ``load_predictions`` in a fresh Python process, which reports the error (type, message,
-attributes), its resident memory after the imports, its peak (``ru_maxrss``) and its
+attributes), its resident memory after the imports, its peak (``VmHWM``) and its
 resident memory once the load returned. A probe passes when it gets its own clear message,
-the process never held more than the budget, and the memory came back. Time is bounded
+reading it added less than the budget to the process, and the memory came back. Time is bounded
 only by the subprocess timeout (generous for a busy machine): no timing is asserted.
 
 The defaults of the limits apply unless a test says otherwise; then the budget follows the
@@ -25,8 +25,11 @@ from .. import bombs
 
 MB = 1 << 20
 
-#: Peak resident memory of a process that read a probe (the imports alone take ~170 MB).
-PEAK_BUDGET = 400 * MB
+#: What reading a probe may add to the process's peak resident memory (its imports alone take
+#: 170-215 MB, depending on the Python build: the probes of issue 14 stay under 400 MB in all)
+READ_BUDGET = 256 * MB
+#: Peak resident memory of a process that read a probe, whatever its imports took.
+PEAK_BUDGET = 512 * MB
 #: Memory a refused probe may leave resident beyond what the process held before reading.
 LEFT_BEHIND = 64 * MB
 TIMEOUT = 600
@@ -81,6 +84,8 @@ def refused(out: dict, kind: str, path) -> str:
     assert out["file"] == str(path)
     assert out["message"].startswith(f"{path}: "), out["message"]
     assert "Traceback" not in out["message"] and "internal error" not in out["message"]
+    assert out["peak"] - out["before"] < READ_BUDGET, (
+        f"reading took {(out['peak'] - out['before']) / MB:.0f} MB")
     assert out["peak"] < PEAK_BUDGET, f"peak {out['peak'] / MB:.0f} MB"
     assert out["after"] - out["before"] < LEFT_BEHIND, out
     assert out["arrow"] < MB, out  # Arrow holds nothing once the error is raised
