@@ -178,6 +178,12 @@ class _Watchdog:
             self._bodies.discard(body)
 
     def _run(self) -> None:
+        try:
+            self._loop()
+        except SystemExit:  # a test runner stopping every thread: watch() starts it again
+            return
+
+    def _loop(self) -> None:
         while True:
             time.sleep(TICK)
             now = time.monotonic()
