@@ -471,3 +471,37 @@ def test_rvw801_titles_placeholders_table_and_the_det_hint_fit(dash_duo, app, tm
     wait_idle(dash_duo)
     dash_duo.find_element(f"#{ids.DET} input").click()
     wait_until(lambda: hint.text.startswith("drag the red line"), message="the ROC hint back")
+
+
+def test_rvw802_long_names_wrap_in_the_sidebar(dash_duo, app, tmp_path, shot):
+    """A 180-character model name in an 88-character file name, and an error quoting a
+    2,000-character name, wrap in the sidebar and the summary strip: the views keep their
+    width. (Plotly's legend still runs past its graph for such a name: open.)"""
+    from .gestures import wait_idle
+
+    start(dash_duo, app, size=(1280, 900))
+    d = dash_duo.driver
+    long_model = "M" * 180
+    frame = predictions(600, 0.3, seed=7, models=(long_model,))
+    path = tmp_path / ("churn_predictions_" + "x" * 66 + ".csv")
+    frame.to_csv(path, index=False)
+    upload(dash_duo, path)
+    wait_until(lambda: long_model[:40] in d.find_element(
+        "css selector", f"#{ids.DATASET_LIST}").text, message="the long-named dataset")
+    bad = tmp_path / "bad_name.csv"
+    frame.assign(model="N" * 2000).to_csv(bad, index=False)
+    upload(dash_duo, bad)
+    wait_until(lambda: "at most 256 characters" in d.find_element("tag name", "body").text,
+               message="the refusal of the 2,000-character name")
+    wait_idle(dash_duo)
+    shot("rvw802_long_names")
+    sidebar = d.execute_script(
+        "return document.querySelector('.sidebar').getBoundingClientRect().width")
+    roc = d.execute_script(
+        "return document.getElementById(arguments[0]).getBoundingClientRect().width",
+        ids.ROC_GRAPH)
+    assert sidebar <= 331, sidebar
+    assert roc >= 300, roc
+    # the headline wraps the name instead of running off the strip
+    assert d.execute_script("const e = document.querySelector('.summary .summary-main');"
+                            "return e.scrollWidth <= e.clientWidth + 1")
