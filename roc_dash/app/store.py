@@ -65,6 +65,29 @@ def clean_ids(values) -> list[str]:
     return out
 
 
+def folder_bytes(root: str | os.PathLike) -> int:
+    """Bytes of the files under ``root``, counted while other threads and workers may be
+    deleting in it: a file or folder that vanishes during the walk is skipped, never an
+    error (an upload batch removed by its owner's Cancel while another request counts)."""
+    total = 0
+    stack = [os.fspath(root)]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif entry.is_file(follow_symlinks=False):
+                    total += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
+    return total
+
+
 def default_data_dir() -> Path:
     """``$ROC_DASH_DATA_DIR``, else the per-user cache folder (``$XDG_CACHE_HOME/roc-dash``)."""
     env = os.environ.get("ROC_DASH_DATA_DIR")
@@ -265,23 +288,7 @@ class DatasetStore:
         """Bytes of everything under the data folder (what the quota counts, and what
         ``/health`` reports): datasets, uploads arriving, rejected uploads kept, notes, the
         shared analysis cache, temporary files."""
-        total = 0
-        stack = [self.root]
-        while stack:
-            folder = stack.pop()
-            try:
-                entries = list(os.scandir(folder))
-            except OSError:
-                continue
-            for entry in entries:
-                try:
-                    if entry.is_dir(follow_symlinks=False):
-                        stack.append(entry.path)
-                    elif entry.is_file(follow_symlinks=False):
-                        total += entry.stat(follow_symlinks=False).st_size
-                except OSError:
-                    continue
-        return total
+        return folder_bytes(self.root)
 
     def sweep(self, *, now: float | None = None, need: int = 0, protect: str | None = None,
               owner: str | None = None) -> list[str]:

@@ -21,7 +21,7 @@ from flask import jsonify, request
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from .limits import BodyTimeout, BodyTooLarge, ServerBusy, busy_response, upload_slot
-from .store import StorageFull
+from .store import StorageFull, folder_bytes
 
 __all__ = ["max_upload_bytes", "register_upload_route", "take_batch", "MAX_FILES_PER_DROP"]
 
@@ -52,17 +52,6 @@ def max_incoming_bytes() -> int:
     except ValueError:
         mb = 0.0
     return int(mb * 2**20) if mb > 0 else 4 * max_upload_bytes()
-
-
-def _bytes_in(folder: Path) -> int:
-    total = 0
-    for path in folder.rglob("*"):
-        try:
-            if path.is_file():
-                total += path.stat().st_size
-        except OSError:
-            continue
-    return total
 
 
 def _safe_name(name: str) -> str:
@@ -120,7 +109,7 @@ def register_upload_route(server, store) -> None:
             return _error(413, f"{name} is {request.content_length / 2**20:,.1f} MB; the most "
                                f"this server accepts is {mb:,.0f} MB (ROC_DASH_MAX_UPLOAD_MB).")
         need = request.content_length or 0
-        if _bytes_in(folder) + need > max_incoming_bytes():
+        if folder_bytes(folder) + need > max_incoming_bytes():
             return busy_response(ServerBusy(
                 f"The server is receiving many uploads at once; {name} is sent again in "
                 f"{_INCOMING_RETRY} s.", retry_after=_INCOMING_RETRY))
@@ -142,7 +131,7 @@ def _receive(folder: Path, batch: Path, index: int, name: str, limit: int):
     mb = limit / 2**20
     _prune(folder)
     batch.mkdir(exist_ok=True)
-    already = sum(p.stat().st_size for p in batch.iterdir() if p.is_file())
+    already = folder_bytes(batch)
     target = batch / f"{index:02d}.part"
     written = 0
     too_large = _error(413, f"{name} is larger than {mb:,.0f} MB, the most this server "

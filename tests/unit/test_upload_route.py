@@ -53,3 +53,36 @@ def test_upl003_bad_requests_and_cancel(app):
     assert client.delete(f"/upload?batch={TOKEN}").status_code == 200
     assert take_batch(app.store, TOKEN) is None
     assert take_batch(app.store, "../x") is None and take_batch(app.store, None) is None
+
+
+def test_upl004_an_upload_is_counted_while_another_batch_is_cancelled(app, monkeypatch):
+    """CI once saw a 500: the incoming folder was walked while another client's Cancel deleted
+    its batch (FileNotFoundError from the walk). A batch that vanishes mid-walk is skipped."""
+    import os
+    import shutil
+
+    from roc_dash.app import store as store_module
+
+    incoming = app.store.root / "incoming"
+    doomed = incoming / ("D" * 32)
+    doomed.mkdir(parents=True)
+    (doomed / "00.part").write_bytes(b"x" * 100)
+    kept = incoming / ("K" * 32)
+    kept.mkdir()
+    (kept / "00.part").write_bytes(b"y" * 7)
+    real_scandir = os.scandir
+
+    def scandir_then_cancel(path):
+        if isinstance(path, int):  # shutil.rmtree's own walk, by file descriptor
+            return real_scandir(path)
+        entries = list(real_scandir(path))
+        if os.fspath(path) == os.fspath(incoming) and doomed.exists():
+            shutil.rmtree(doomed)  # the other client's DELETE lands between list and read
+        return iter(entries)
+
+    monkeypatch.setattr(store_module.os, "scandir", scandir_then_cancel)
+    assert store_module.folder_bytes(incoming) == 7
+    monkeypatch.setattr(store_module.os, "scandir", real_scandir)
+    client = app.server.test_client()
+    r = client.post(f"/upload?batch={TOKEN}&index=0&name=a.csv", data=b"label,score\n1,0.9\n")
+    assert r.status_code == 200, r.get_data(as_text=True)
