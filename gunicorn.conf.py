@@ -50,3 +50,41 @@ def post_worker_init(worker):
         return
     if status != 200:
         worker.log.warning("roc-dash: warm-up request to / answered %s", status)
+
+
+# Memory per worker (issue 14: a budget that fits a team on two cores). pyarrow's default
+# allocator (mimalloc) keeps what a parse freed for its next parse: ~100 MB more per worker under
+# bench/load_test.py than the system allocator, for no measurable speed. The workers inherit
+# this environment and pyarrow reads it on first use; an operator's own setting wins.
+os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+
+# glibc gives each thread
+# that allocates its own malloc arena (up to 8 per core); with 4 threads per worker the arenas
+# keep freed memory from each other and from the system. Two arenas, and the freed top of the
+# heap handed back to the system after a request that allocated much, keep a worker near what
+# it uses. mallopt set in the master is inherited by the forked workers.
+_M_ARENA_MAX = -8
+_TRIM_EVERY = 0.5  # seconds: at most that often per worker
+_libc = None
+try:
+    import ctypes
+    import ctypes.util
+
+    _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    _libc.mallopt(_M_ARENA_MAX, int(os.environ.get("ROC_DASH_MALLOC_ARENAS", "2")))
+except (OSError, AttributeError):  # not glibc (e.g. musl, macOS): nothing to tune
+    _libc = None
+
+_last_trim = [0.0]
+
+
+def post_request(worker, req, environ, resp):
+    """Give freed heap memory back to the system, at most every ``_TRIM_EVERY`` seconds."""
+    if _libc is None or not hasattr(_libc, "malloc_trim"):
+        return
+    import time
+
+    now = time.monotonic()
+    if now - _last_trim[0] >= _TRIM_EVERY:
+        _last_trim[0] = now
+        _libc.malloc_trim(0)

@@ -220,6 +220,18 @@ def worker_pids(master: int) -> list[int]:
     return [int(p) for p in out.stdout.split()]
 
 
+def pss_mb(pid: int) -> float:
+    """Proportional set size: the worker's private memory plus its share of pages it shares
+    with the other workers (libraries); what the machine actually spends on it."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 def rss_mb(pid: int) -> float:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -265,12 +277,13 @@ def main() -> None:
         stats, lock = {}, threading.Lock()
         deadline = time.monotonic() + seconds
         crowd = [User(base, specs, deadline, upload_csv, k, stats, lock) for k in range(users)]
-        peak = {}
+        peak, peak_pss = {}, {}
         for u in crowd:
             u.start()
         while any(u.is_alive() for u in crowd):
             for pid in worker_pids(server.pid):
                 peak[pid] = max(peak.get(pid, 0.0), rss_mb(pid))
+                peak_pss[pid] = max(peak_pss.get(pid, 0.0), pss_mb(pid))
             time.sleep(0.5)
         print(f"{users} users for {seconds:.0f} s against gunicorn "
               f"({env['WEB_CONCURRENCY']} workers x {env.get('ROC_DASH_THREADS', '4')} threads) "
@@ -283,7 +296,10 @@ def main() -> None:
                 p95 = xs[min(len(xs) - 1, int(0.95 * len(xs)))]
                 print(f"  {kind:<22} n={len(xs):4d}  median {statistics.median(xs) * 1000:7.0f} ms"
                       f"  p95 {p95 * 1000:7.0f} ms  max {xs[-1] * 1000:7.0f} ms")
-        print("  peak memory per worker: " + ", ".join(f"{v:.0f} MB" for v in peak.values()))
+        print("  peak memory per worker (resident): "
+              + ", ".join(f"{v:.0f} MB" for v in peak.values()))
+        print("  peak memory per worker (proportional, shared pages split): "
+              + ", ".join(f"{v:.0f} MB" for v in peak_pss.values()))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:

@@ -70,3 +70,29 @@ def test_dep003_the_user_header_comes_from_nginx_alone():
     # the refusals nginx makes itself are the app's kind of JSON
     for status in ("413", "408", "503"):
         assert re.search(rf"return {status} '\{{\"ok\": false, \"error\": \"[^']+\"}}';", NGINX)
+
+
+def test_dep004_workers_use_the_system_allocator_and_give_memory_back():
+    """gunicorn.conf.py (read by the master before it forks the workers) makes pyarrow use the
+    system allocator unless the operator chose one, limits glibc's arenas and trims the heap
+    after requests (issue 14: < 400 MB per worker under bench/load_test.py, where pyarrow's
+    own mimalloc pool kept ~100 MB more per worker)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import os, runpy\n"
+        "ns = runpy.run_path('gunicorn.conf.py')\n"
+        "print(os.environ['ARROW_DEFAULT_MEMORY_POOL'])\n"
+        "ns['post_request'](None, None, {}, None)\n"
+        "import pyarrow as pa\n"
+        "print(pa.default_memory_pool().backend_name)\n"
+    )
+    env = {k: v for k, v in __import__("os").environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["system", "system"]
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
+                         env={**env, "ARROW_DEFAULT_MEMORY_POOL": "mimalloc"}, timeout=60)
+    assert out.stdout.split() == ["mimalloc", "mimalloc"], out.stderr
