@@ -56,10 +56,13 @@ nginx-deps:
 	fi
 
 test: $(VENV)/.installed-test browser-deps java-deps nginx-deps
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest --headless $(PYTEST_ARGS)
 
+# ruff, and the architecture's import contracts (.importlinter)
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache
 
 bench: $(VENV)/.installed-test
 	$(PY) bench/bench_core.py
