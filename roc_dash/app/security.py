@@ -316,6 +316,20 @@ def _quiet_run(run: Callable) -> Callable:
 # --------------------------------------------------------------------------- harden
 
 
+#: A year: how long a browser keeps a file whose URL changes whenever the file does.
+_IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def _cache_fingerprinted(response: Response) -> None:
+    """``/assets/<file>?m=<mtime>`` (Dash's fingerprint of our CSS and JS) changes its URL
+    whenever the file changes, like the versioned component suites Dash already caches for a
+    year: a returning browser reloads neither (Dash itself sends them ``no-cache``, so every
+    page load revalidated each with a request; issue 14, page load under load)."""
+    if (response.status_code == 200 and request.path.startswith("/assets/")
+            and request.args.get("m")):
+        response.headers["Cache-Control"] = _IMMUTABLE
+
+
 def harden(server: Flask, *, compress: bool = True) -> None:
     """Add security headers, gzip, 400s for malformed callbacks and a quiet ``Server`` header
     to ``server`` (a Dash app's ``app.server``); see the module docstring. Call it once the
@@ -340,6 +354,7 @@ def harden(server: Flask, *, compress: bool = True) -> None:
                 # per response: Dash's index differs on every request (a signed token)
                 script_hashes = inline_script_hashes(response.get_data(as_text=True))
             response.headers["Content-Security-Policy"] = content_security_policy(script_hashes)
+        _cache_fingerprinted(response)
         if compress:
             response = _compress(response, cache)
         return response

@@ -405,3 +405,23 @@ def test_sec012_gunicorn_first_requests_after_start_all_succeed(tmp_path, suite_
     assert starts >= 3, "too slow to restart gunicorn at least 3 times"
     assert failures == []
     assert server_headers == {"roc-dash"}  # gunicorn.conf.py hides gunicorn's own name
+
+
+def test_sec013_fingerprinted_assets_are_cached_for_a_year(tmp_path):
+    """Our CSS and JS come as /assets/<file>?m=<mtime>: cached for a year like Dash's own
+    versioned suites (a returning page load asks for neither); without the fingerprint, or a
+    404, the answer stays revalidated."""
+    import re
+
+    from roc_dash.app import create_app
+
+    client = create_app(data_dir=tmp_path).server.test_client()
+    page = client.get("/").get_data(as_text=True)
+    assets = re.findall(r'"(/assets/[^"?]+\?m=[^"]+)"', page)
+    assert {a.split("?")[0] for a in assets} >= {"/assets/style.css", "/assets/roc_dash.js"}
+    for url in assets:
+        r = client.get(url)
+        assert r.status_code == 200 and "max-age=31536000" in r.headers["Cache-Control"], url
+    plain = client.get("/assets/style.css")
+    assert "max-age=31536000" not in plain.headers.get("Cache-Control", "")
+    assert client.get("/assets/nothing.css?m=1").status_code == 404
