@@ -391,3 +391,31 @@ def test_hul018_points_without_counts_still_work():
     assert list(hull.fpr) == [0.0, 0.1, 1.0]  # 0.2 and 0.3 lie on the segment to (1, 1)
     hull = hull_of_points(x, 0.5 + 0.5 * x + np.array([0, 1e-6, 0]))
     assert list(hull.fpr) == [0.0, 0.1, 0.2, 1.0]
+
+
+def test_hul018_joint_hull_of_interleaved_curves_through_the_sequential_scan(monkeypatch):
+    """The points of four models' curves, interleaved in FPR, zigzag: each peeling pass drops
+    only a few of them, so the sequential scan after the passes does most of the work. Its
+    hull equals scipy's (an independent implementation), and the scan really ran."""
+    from scipy.spatial import ConvexHull
+
+    from roc_dash.core import hull as hull_module
+
+    calls = []
+    real = hull_module._Orientation.right_turn
+    monkeypatch.setattr(hull_module._Orientation, "right_turn",
+                        lambda self, *a: calls.append(1) or real(self, *a))
+    rng = np.random.default_rng(1)
+    curves = []
+    for k in range(4):
+        y = rng.random(5000) < 0.3
+        curves.append(roc_curve(y, rng.normal(y * (0.6 + 0.5 * k), 1)))
+    fpr = np.concatenate([c.fpr for c in curves])
+    tpr = np.concatenate([c.tpr for c in curves])
+    got = hull_of_points(fpr, tpr)
+    assert len(calls) > 100, "the sequential scan did not run"
+    pts = np.c_[np.r_[fpr, 1.0], np.r_[tpr, 0.0]]  # (1, 0) closes the polygon below
+    ref = pts[ConvexHull(pts).vertices]
+    ref = ref[(ref[:, 1] > 0) | (ref[:, 0] == 0)]
+    ref = np.unique(ref, axis=0)
+    np.testing.assert_allclose(np.c_[got.fpr, got.tpr], ref, atol=1e-12)
