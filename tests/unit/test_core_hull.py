@@ -393,7 +393,7 @@ def test_hul018_points_without_counts_still_work():
     assert list(hull.fpr) == [0.0, 0.1, 0.2, 1.0]
 
 
-def test_hul018_joint_hull_of_interleaved_curves_through_the_sequential_scan(monkeypatch):
+def test_hul019_joint_hull_of_interleaved_curves_through_the_sequential_scan(monkeypatch):
     """The points of four models' curves, interleaved in FPR, zigzag: each peeling pass drops
     only a few of them, so the sequential scan after the passes does most of the work. Its
     hull equals scipy's (an independent implementation), and the scan really ran."""
