@@ -13,8 +13,13 @@ Modules, each named after what it computes (and the paper section it implements)
 * :mod:`.cost_curves` -- Drummond & Holte cost lines and lower envelope
 * :mod:`.analysis` -- all of the above for every model of a canonical table
 * :mod:`.operating` -- an operating point's consequences; pinned points compared side by side
-* :mod:`.decision` -- economics (costs, benefits, volume), threshold profile, decision summary,
-  optimality ranges, decision uncertainty, how often each model is the optimum
+* :mod:`.economics` -- costs, benefits and volume; expected cost, value and regret per case,
+  share flagged and precision at the deployment prior
+* :mod:`.threshold_costs` -- the cost at every threshold of one model, how flat its minimum is
+* :mod:`.optimality` -- over which cost ratios and priors a hull vertex stays optimal
+* :mod:`.chosen_point` -- the decision summary: chosen point, runner-up, what separates them
+* :mod:`.uncertainty` -- spread of a fixed threshold's consequences across folds or bootstrap
+* :mod:`.optimum_wins` -- how often each model is the optimum across folds or bootstrap
 * :mod:`.multiclass` -- class reference curves, Provost-Domingos AUC, Hand & Till's M (7.3)
 * :mod:`.soft_labels` -- ROC/AUC with probabilistic labels (Qin), soft DeLong interval
 
@@ -31,6 +36,7 @@ from .averaging import (
     threshold_average,
     vertical_average,
 )
+from .chosen_point import DecisionSummary, decision_summary
 from .cost_curves import LowerEnvelope, cost_lines, envelope_cost_at, lower_envelope
 from .curves import (
     DetCurve,
@@ -46,32 +52,14 @@ from .curves import (
     roc_curve,
     tie_bounds,
 )
-from .decision import (  # noqa: E402 - decision builds on analysis
-    DecisionSummary,
-    DecisionUncertainty,
+from .economics import (
     Economics,
-    Flatness,
-    Interval,
-    OptimalityRange,
-    OptimumFrequency,
-    Spread,
-    ThresholdProfile,
-    decision_summary,
-    decision_uncertainty,
     expected_cost_per_case,
     expected_value_per_case,
     net_conditions,
     net_costs,
     net_slope,
-    optimality_range,
-    optimum_frequency,
-    optimum_frequency_bootstrap,
-    optimum_frequency_of,
     regret_per_case,
-    thin_profile,
-    threshold_profile,
-    uncertainty_from_bootstrap,
-    uncertainty_from_folds,
 )
 from .hull import (
     HullOptimum,
@@ -96,6 +84,13 @@ from .multiclass import (  # noqa: E402
     one_vs_rest_curves,
     pairwise_auc_matrix,
     scores_from_table,
+)
+from .optimality import Interval, OptimalityRange, optimality_range
+from .optimum_wins import (
+    OptimumFrequency,
+    optimum_frequency,
+    optimum_frequency_bootstrap,
+    optimum_frequency_of,
 )
 from .precision_recall import (
     PrCurve,
@@ -126,6 +121,14 @@ from .statistics import (
     delong_paired_test,
     gini,
     partial_auc,
+)
+from .threshold_costs import Flatness, ThresholdProfile, thin_profile, threshold_profile
+from .uncertainty import (
+    DecisionUncertainty,
+    Spread,
+    decision_uncertainty,
+    uncertainty_from_bootstrap,
+    uncertainty_from_folds,
 )
 
 __all__ = [

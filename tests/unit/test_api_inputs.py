@@ -15,7 +15,7 @@ from roc_dash.core import (
     averaging,
     combining,
     curves,
-    decision,
+    economics,
     hull,
     instance_costs,
     labels,
@@ -25,8 +25,9 @@ from roc_dash.core import (
     soft_labels,
     statistics,
     superiority,
+    uncertainty,
 )
-from roc_dash.core.decision import Economics
+from roc_dash.core.economics import Economics
 
 RNG = np.random.default_rng(15)
 N = 40
@@ -62,12 +63,12 @@ CALLS = {
     "flach_wu_decisions": (combining.flach_wu_decisions, (S, 0.7, 0.5, 0.3), {}),
     "logical_combination": (combining.logical_combination, (FPR, TPR, FPR[::-1], TPR), {}),
     "combine_thresholded": (combining.combine_thresholded, (Y, S, S2, 0.5, 0.5), {}),
-    "expected_cost_per_case": (decision.expected_cost_per_case, (FPR, TPR, 0.3, E), {}),
-    "expected_value_per_case": (decision.expected_value_per_case, (FPR, TPR, 0.3, E), {}),
-    "regret_per_case": (decision.regret_per_case, (FPR, TPR, 0.3, E), {}),
-    "precision_at_prior": (decision.precision_at_prior, (FPR, TPR, 0.3), {}),
-    "flagged_at_prior": (decision.flagged_at_prior, (FPR, TPR, 0.3), {}),
-    "uncertainty_from_bootstrap": (decision.uncertainty_from_bootstrap,
+    "expected_cost_per_case": (economics.expected_cost_per_case, (FPR, TPR, 0.3, E), {}),
+    "expected_value_per_case": (economics.expected_value_per_case, (FPR, TPR, 0.3, E), {}),
+    "regret_per_case": (economics.regret_per_case, (FPR, TPR, 0.3, E), {}),
+    "precision_at_prior": (economics.precision_at_prior, (FPR, TPR, 0.3), {}),
+    "flagged_at_prior": (economics.flagged_at_prior, (FPR, TPR, 0.3), {}),
+    "uncertainty_from_bootstrap": (uncertainty.uncertainty_from_bootstrap,
                                    (Y, S, 0.5, 0.3, E), {"n_boot": 20}),
     "hull_of_points": (hull.hull_of_points, (FPR, TPR), {}),
     "expected_cost": (hull.expected_cost, (FPR, TPR), COSTS),

@@ -145,7 +145,7 @@ def test_fig009_dict_built_figures_pass_plotly_validation_unchanged():
     import plotly.graph_objects as go
 
     from roc_dash.app.store import load_demo
-    from roc_dash.core.decision import Economics
+    from roc_dash.core.economics import Economics
     from roc_dash.core.operating import pinned_points
     from roc_dash.figures.threshold import threshold_figure
 

@@ -98,7 +98,7 @@ def test_pol106_threshold_view_names_its_model_and_whether_its_optimum_is_the_ov
     from roc_dash.app.callbacks import AnalysisCache
     from roc_dash.app.store import DEMO_ID, DatasetStore
     from roc_dash.core.analysis import Conditions
-    from roc_dash.core.decision import Economics
+    from roc_dash.core.economics import Economics
     from roc_dash.figures.threshold import threshold_figure
 
     cache = AnalysisCache(DatasetStore(tmp_path / "data"))
@@ -122,7 +122,7 @@ def test_pol107_html_report_carries_every_pin_the_comparison_the_summary_and_the
     from roc_dash.app.components import plain_text
     from roc_dash.app.store import DEMO_ID, DatasetStore
     from roc_dash.core.analysis import Conditions
-    from roc_dash.core.decision import Economics
+    from roc_dash.core.economics import Economics
     from roc_dash.core.operating import pinned_points
     from roc_dash.html_report import ReportState, render_html
 
