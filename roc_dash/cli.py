@@ -56,7 +56,7 @@ def _load(args: argparse.Namespace, options):
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .core.analysis import Conditions, analyse
+    from .core.assembly.analysis import Conditions, analyse
     from .io import InputError, ReadOptions
     from .report import build_report
 
@@ -126,7 +126,7 @@ def _kind_options(args: argparse.Namespace) -> dict:
 
 def _extensions(args: argparse.Namespace, result, analysis):
     """The report sections beyond one binary scorer (raises ValueError on bad requests)."""
-    from .core.extensions import analyse_extensions
+    from .core.assembly.beyond_binary import analyse_extensions
 
     budget, fraction = args.budget if args.budget is not None else (None, None)
     logical = None

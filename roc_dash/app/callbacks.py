@@ -22,7 +22,7 @@ import pandas as pd
 from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ..core.analysis import (
+from ..core.assembly.analysis import (
     Analysis,
     AnalysisTimeout,
     Conditions,

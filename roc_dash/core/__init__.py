@@ -11,7 +11,8 @@ Modules, each named after what it computes (and the paper section it implements)
 * :mod:`.precision_recall` -- PR under a deployment prevalence, Davis-Goadrich interpolation,
   average precision, iso-F1, precision-recall-gain
 * :mod:`.cost_curves` -- Drummond & Holte cost lines and lower envelope
-* :mod:`.analysis` -- all of the above for every model of a canonical table
+* :mod:`.canonical_kinds` -- the canonical table of each input kind (binary, multi-class,
+  soft labels, costs, leaves)
 * :mod:`.operating` -- an operating point's consequences; pinned points compared side by side
 * :mod:`.economics` -- costs, benefits and volume; expected cost, value and regret per case,
   share flagged and precision at the deployment prior
@@ -22,6 +23,11 @@ Modules, each named after what it computes (and the paper section it implements)
 * :mod:`.optimum_wins` -- how often each model is the optimum across folds or bootstrap
 * :mod:`.multiclass` -- class reference curves, Provost-Domingos AUC, Hand & Till's M (7.3)
 * :mod:`.soft_labels` -- ROC/AUC with probabilistic labels (Qin), soft DeLong interval
+
+:mod:`.assembly` holds only assembly: :mod:`.assembly.analysis` (all of the above for every
+model of a canonical table), :mod:`.assembly.beyond_binary` (multi-class, soft labels,
+costs, leaves, combining, superiority per model) and :mod:`.assembly.combining_views`
+(the dashboard's combining views); its docstring says where each number is computed.
 
 No Dash, Plotly or Flask import is allowed anywhere under this package (a test checks it).
 """

@@ -28,7 +28,7 @@ from .operating import vertex_at_threshold
 from .optimality import OptimalityRange, optimality_range
 
 if TYPE_CHECKING:
-    from .analysis import Analysis
+    from .assembly.analysis import Analysis
 
 __all__ = ["DecisionSummary", "decision_summary"]
 

@@ -26,7 +26,7 @@ import numpy as np
 from .hull import expected_cost, iso_performance_slope
 
 if TYPE_CHECKING:
-    from .analysis import Conditions
+    from .assembly.analysis import Conditions
 
 __all__ = [
     "Economics",
@@ -146,8 +146,8 @@ def net_slope(prior_pos: float, economics: Economics) -> float:
 
 def net_conditions(conditions: Conditions, economics: Economics) -> Conditions:
     """``conditions`` with the net costs of ``economics``: pass it to
-    :func:`~roc_dash.core.analysis.with_conditions` and every optimum of the analysis is the
-    one that maximises the expected value under ``economics``."""
+    :func:`~roc_dash.core.assembly.analysis.with_conditions` and every optimum of the analysis
+    is the one that maximises the expected value under ``economics``."""
     return replace(conditions, cost_fp=economics.net_cost_fp, cost_fn=economics.net_cost_fn)
 
 

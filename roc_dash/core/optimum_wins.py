@@ -21,7 +21,7 @@ from .hull import TIE_RTOL
 from .uncertainty import _CHUNK, MAX_BOOT, MAX_ROWS, _check_n_boot
 
 if TYPE_CHECKING:
-    from .analysis import Analysis
+    from .assembly.analysis import Analysis
 
 __all__ = [
     "OptimumFrequency",

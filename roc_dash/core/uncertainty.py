@@ -28,7 +28,7 @@ from .economics import (
 from .operating import vertex_at_threshold
 
 if TYPE_CHECKING:
-    from .analysis import ModelAnalysis
+    from .assembly.analysis import ModelAnalysis
 
 __all__ = [
     "Spread",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.analysis import Analysis
+from ..core.assembly.analysis import Analysis
 from ..core.curves import display_indices
 from ..core.operating import OperatingSummary
 from ..core.precision_recall import (

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.analysis import Analysis
+from ..core.assembly.analysis import Analysis
 from ..core.economics import Economics
 from ..core.threshold_costs import thin_profile, threshold_profile
 from .roc import model_index

@@ -13,7 +13,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core.kinds import (
+from ..core.canonical_kinds import (
     BINARY,
     CLASS_COLUMN,
     COSTS,
@@ -132,7 +132,7 @@ class LoadResult:
     notes: tuple[str, ...] = field(default=())
     #: :func:`content_digest` of each file that was read (not of dropped twins), in file order.
     digests: tuple[str, ...] = field(default=())
-    #: What kind of input the table holds (see :mod:`roc_dash.core.kinds`).
+    #: What kind of input the table holds (see :mod:`roc_dash.core.canonical_kinds`).
     kind: InputKind = field(default_factory=InputKind)
 
 

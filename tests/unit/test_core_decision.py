@@ -13,7 +13,7 @@ import pytest
 
 from roc_dash.app.store import load_demo
 from roc_dash.core import optimum_wins, uncertainty
-from roc_dash.core.analysis import Conditions, analyse, with_conditions
+from roc_dash.core.assembly.analysis import Conditions, analyse, with_conditions
 from roc_dash.core.chosen_point import decision_summary
 from roc_dash.core.curves import roc_curve
 from roc_dash.core.economics import (

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from roc_dash.core.analysis import Conditions, analyse
+from roc_dash.core.assembly.analysis import Conditions, analyse
 from roc_dash.figures import cost_figure, pr_figure, roc_figure
 from roc_dash.figures.roc import iso_line_endpoints
 

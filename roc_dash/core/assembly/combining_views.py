@@ -1,7 +1,7 @@
 """What the dashboard shows of combining and comparing classifiers, for one analysis.
 
-Glue between an :class:`~roc_dash.core.analysis.Analysis` (the shown models, the deployment
-prior and costs) and the methods of Fawcett (2004), "ROC Graphs: Notes and Practical
+Glue between an :class:`~roc_dash.core.assembly.analysis.Analysis` (the shown models, the
+deployment prior and costs) and the methods of Fawcett (2004), "ROC Graphs: Notes and Practical
 Considerations for Researchers" (``../shared/papers/000_*``):
 
 * section 7.4.1, a budget of K cases out of N (:func:`budget_view`): N is the population per
@@ -24,8 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .analysis import Analysis, paired_rows
-from .combining import (
+from ..combining import (
     ActualCombination,
     BudgetLine,
     BudgetMix,
@@ -37,8 +36,9 @@ from .combining import (
     logical_combination,
     repair_concavities,
 )
-from .operating import OperatingSummary
-from .superiority import LcIndex, ratio_to_unit
+from ..operating import OperatingSummary
+from ..superiority import LcIndex, ratio_to_unit
+from .analysis import Analysis, paired_rows
 
 __all__ = [
     "BudgetView",
@@ -194,8 +194,8 @@ def logical_view(first: OperatingSummary, second: OperatingSummary,
 
     Fawcett (2004) §7.4.3: :func:`~roc_dash.core.combining.logical_combination` for the
     rectangles and independence positions, :func:`~roc_dash.core.combining.combine_thresholded`
-    on the rows paired by :func:`~roc_dash.core.analysis.paired_rows` (by ``id``, else by row
-    order). A point at threshold +inf (nothing flagged) is combined as such.
+    on the rows paired by :func:`~roc_dash.core.assembly.analysis.paired_rows` (by ``id``, else
+    by row order). A point at threshold +inf (nothing flagged) is combined as such.
     """
     expected = logical_combination(first.fpr, first.tpr, second.fpr, second.tpr)
     actual, paired_by, why = None, "", ""
@@ -277,7 +277,7 @@ def superiority_view(analysis: Analysis, model_a: str, model_b: str, *, low=None
             raise ValueError(f"the {name} cost ratio must be a positive number")
     if not (lo <= mo <= hi and lo < hi):
         raise ValueError("need low ≤ most likely ≤ high, and low < high")
-    from .extensions import superiority_analysis  # the report's computation, shared
+    from .beyond_binary import superiority_analysis  # the report's computation, shared
 
     lc = superiority_analysis(analysis, model_a, model_b, low=lo, mode=mo, high=hi)
     u = float(ratio_to_unit(ratio))

@@ -26,8 +26,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .analysis import Analysis, paired_rows
-from .combining import (
+from ..canonical_kinds import (
+    CLASS_COLUMN,
+    class_score_column,
+    classes_of,
+    leaf_table,
+    soft_instances,
+)
+from ..combining import (
     ActualCombination,
     BudgetLine,
     BudgetMix,
@@ -41,15 +47,15 @@ from .combining import (
     mix_for_budget,
     repair_concavities,
 )
-from .curves import RocCurve, auc
-from .hull import RocHull, convex_hull
-from .instance_costs import cost_roc_curve
-from .kinds import CLASS_COLUMN, class_score_column, classes_of, leaf_table, soft_instances
-from .leaves import AllLabelings, LeafLabelings, all_labelings, optimal_labelings
-from .multiclass import MulticlassAnalysis, multiclass_roc
-from .soft_labels import soft_auc_interval, soft_class_totals, soft_roc_auc
-from .statistics import AucInterval
-from .superiority import LcIndex, lc_index, triangular_distribution
+from ..curves import RocCurve, auc
+from ..hull import RocHull, convex_hull
+from ..instance_costs import cost_roc_curve
+from ..leaves import AllLabelings, LeafLabelings, all_labelings, optimal_labelings
+from ..multiclass import MulticlassAnalysis, multiclass_roc
+from ..soft_labels import soft_auc_interval, soft_class_totals, soft_roc_auc
+from ..statistics import AucInterval
+from ..superiority import LcIndex, lc_index, triangular_distribution
+from .analysis import Analysis, paired_rows
 
 __all__ = [
     "MulticlassModel", "analyse_multiclass", "SoftModel", "analyse_soft", "CostModel",
@@ -82,7 +88,8 @@ class MulticlassModel:
 
 def analyse_multiclass(table: pd.DataFrame, classes=None) -> list[MulticlassModel]:
     """Fawcett 2004 s7.3 for every model of a multi-class canonical table (columns
-    ``class`` and ``score_<c>``, see :mod:`.kinds`): :func:`~.multiclass.multiclass_roc`."""
+    ``class`` and ``score_<c>``, see :mod:`.canonical_kinds`):
+    :func:`~.multiclass.multiclass_roc`."""
     classes = list(classes) if classes is not None else classes_of(table)
     out = []
     for name, frame in _models(table).items():
@@ -113,9 +120,9 @@ class SoftModel:
 
 
 def analyse_soft(table: pd.DataFrame, *, level: float = 0.95) -> list[SoftModel]:
-    """Qin (``001_*``) eq. 8-12 per model of a soft-label table (:func:`.kinds.split_soft_rows`
-    rows): ``n+ = Σ w p``, ``n− = Σ w (1 − p)``, the soft AUC and
-    :func:`~.soft_labels.soft_auc_interval` over the instances (DeLong's for hard labels)."""
+    """Qin (``001_*``) eq. 8-12 per model of a soft-label table
+    (:func:`.canonical_kinds.split_soft_rows` rows): ``n+ = Σ w p``, ``n− = Σ w (1 − p)``, the
+    soft AUC and :func:`~.soft_labels.soft_auc_interval` over the instances (DeLong's for hard labels)."""
     out = []
     for name, frame in _models(table).items():
         p, s, w = soft_instances(frame)
@@ -174,7 +181,7 @@ class LeavesResult:
 
 
 def analyse_leaves(table: pd.DataFrame, *, with_all: bool = False) -> list[LeavesResult]:
-    """Per tree of a leaves table (:func:`.kinds.leaf_rows`): the leaf table,
+    """Per tree of a leaves table (:func:`.canonical_kinds.leaf_rows`): the leaf table,
     :func:`~.leaves.optimal_labelings` ``S_0 .. S_n``, their hull and, with ``with_all``,
     :func:`~.leaves.all_labelings` (at most 16 leaves, else a ``ValueError``)."""
     out = []
@@ -316,7 +323,7 @@ class Extensions:
     or not asked). Built by :func:`analyse_extensions`."""
 
     kind: object = None
-    """The :class:`~.kinds.InputKind` of the table."""
+    """The :class:`~.canonical_kinds.InputKind` of the table."""
     multiclass: list[MulticlassModel] | None = None
     soft: list[SoftModel] | None = None
     costs: list[CostModel] | None = None
@@ -337,7 +344,7 @@ def analyse_extensions(table: pd.DataFrame, analysis: Analysis, kind=None, *,
                        lc_belief: tuple[float, float, float] | None = None,
                        lc_scale: str = "ratio") -> Extensions:
     """The sections of :class:`Extensions` that apply to ``kind`` (an
-    :class:`~.kinds.InputKind`; None: binary) and that were asked for.
+    :class:`~.canonical_kinds.InputKind`; None: binary) and that were asked for.
 
     ``table`` is the full canonical table (for a multi-class table, any class reference
     view of it); ``analysis`` the binary analysis of it. ``lc_belief`` is (low, mode, high)
