@@ -7,7 +7,8 @@
 
 from .canonical import CANONICAL_COLUMNS, LoadResult, ReadOptions, load_predictions
 from .errors import DecodedSizeError, InputError, LimitError
-from .readers import Limits, limits, read_table, release_memory
+from .readers import read_table
+from .size_limits import Limits, limits, release_memory
 
 __all__ = [
     "CANONICAL_COLUMNS",

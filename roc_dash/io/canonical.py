@@ -32,17 +32,9 @@ from . import kinds as _kinds
 from .columns import SCORE_NAMES, ColumnChoice, describe_choice, resolve_named, resolve_wide
 from .errors import MAX_ROWS_SHOWN, InputError, format_rows, plural, quote
 from .labels import Labels, decode_labels
-from .readers import (
-    ColumnPlan,
-    ParsedFile,
-    _budget_words,
-    _mb,
-    decoded_error,
-    limits,
-    parse_bytes,
-    read_source,
-    release_memory,
-)
+from .parsed import ColumnPlan, ParsedFile
+from .readers import parse_bytes, read_source
+from .size_limits import _budget_words, _mb, decoded_error, limits, release_memory
 from .values import (
     as_dictionary,
     check_exact_as_float,

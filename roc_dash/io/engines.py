@@ -49,18 +49,12 @@ import pyarrow.compute as pc
 
 from .canonical import DEFAULT_FOLD, LoadResult, ReadOptions, _FilePart, assemble
 from .columns import describe_choice, resolve_named, resolve_wide
+from .decoding import GZIP_MAGIC
 from .errors import InputError, plural, quote, quote_list
 from .labels import decode_labels
-from .readers import (
-    GZIP_MAGIC,
-    MAX_ROWS_VAR,
-    NULL_VALUES,
-    PARQUET_MAGIC,
-    check_columns,
-    detect_delimiter,
-    limit_error,
-    limits,
-)
+from .readers import PARQUET_MAGIC
+from .size_limits import MAX_ROWS_VAR, check_columns, limit_error, limits
+from .text_reading import NULL_VALUES, detect_delimiter
 from .values import check_name_lengths, is_text, plain, to_text, trimmed_text
 
 #: Engines that aggregate (``"memory"`` is :func:`~roc_dash.io.load_predictions`).

@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 from ..core.canonical_kinds import CLASS_SCORE_PREFIX
 from .columns import LABEL_NAMES, SCORE_NAMES, normalise
 from .errors import InputError, format_rows, plural, quote, quote_list
-from .readers import limits, name_too_long
+from .size_limits import limits, name_too_long
 from .values import first_true, plain, to_text
 
 #: Per-class score column names users already have, ``<prefix><class>``: roc-dash's own
