@@ -122,7 +122,8 @@ class SoftModel:
 def analyse_soft(table: pd.DataFrame, *, level: float = 0.95) -> list[SoftModel]:
     """Qin (``001_*``) eq. 8-12 per model of a soft-label table
     (:func:`.canonical_kinds.split_soft_rows` rows): ``n+ = Σ w p``, ``n− = Σ w (1 − p)``, the
-    soft AUC and :func:`~.soft_labels.soft_auc_interval` over the instances (DeLong's for hard labels)."""
+    soft AUC and :func:`~.soft_labels.soft_auc_interval` over the instances (DeLong's for hard
+    labels)."""
     out = []
     for name, frame in _models(table).items():
         p, s, w = soft_instances(frame)
