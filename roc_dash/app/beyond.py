@@ -26,7 +26,7 @@ from ..core.assembly.combining_views import (
     repair_view,
     superiority_view,
 )
-from ..core.combining import ConcavityRepair
+from ..core.concavity_repair import ConcavityRepair
 from ..core.operating import operating_point, pinned_points
 from ..figures.combining import add_budget, add_logical, add_repair, superiority_figure
 from ..figures.style import format_threshold, style_index

@@ -21,6 +21,8 @@ Modules, each named after what it computes (and the paper section it implements)
 * :mod:`.chosen_point` -- the decision summary: chosen point, runner-up, what separates them
 * :mod:`.uncertainty` -- spread of a fixed threshold's consequences across folds or bootstrap
 * :mod:`.optimum_wins` -- how often each model is the optimum across folds or bootstrap
+* :mod:`.budget_mix`, :mod:`.concavity_repair`, :mod:`.logical_combining` -- combining
+  classifiers: a budget on the hull (7.4.1), Flach & Wu's repair (7.4.2), AND/OR (7.4.3)
 * :mod:`.multiclass` -- class reference curves, Provost-Domingos AUC, Hand & Till's M (7.3)
 * :mod:`.soft_labels` -- ROC/AUC with probabilistic labels (Qin), soft DeLong interval
 

@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..core.assembly.combining_views import BudgetView, LogicalView, SuperiorityView
-from ..core.combining import ConcavityRepair
+from ..core.concavity_repair import ConcavityRepair
 from ..core.superiority import ratio_to_unit
 from .style import FAST, base_layout, color, format_threshold, plain, rgba
 

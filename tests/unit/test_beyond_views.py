@@ -18,12 +18,9 @@ from roc_dash.core.assembly.combining_views import (
     logical_view,
     superiority_view,
 )
-from roc_dash.core.combining import (
-    budget_operating_point,
-    combine_thresholded,
-    logical_combination,
-    repair_concavities,
-)
+from roc_dash.core.budget_mix import budget_operating_point
+from roc_dash.core.concavity_repair import repair_concavities
+from roc_dash.core.logical_combining import combine_thresholded, logical_combination
 from roc_dash.core.operating import operating_point, pinned_points
 from roc_dash.core.superiority import lc_index, ratio_to_unit, triangular_distribution
 from roc_dash.figures.combining import (

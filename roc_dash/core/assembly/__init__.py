@@ -21,13 +21,15 @@ from the core module named after what it computes. From a number on screen to it
 * :mod:`.beyond_binary` -- what is shown beyond one binary scorer, per model: multi-class
   (:mod:`roc_dash.core.multiclass`), soft labels (:mod:`roc_dash.core.soft_labels`),
   example-specific costs (:mod:`roc_dash.core.instance_costs`), tree leaves
-  (:mod:`roc_dash.core.leaves`), budget, concavity repair and logical combinations
-  (:mod:`roc_dash.core.combining`), relative superiority and LC index
+  (:mod:`roc_dash.core.leaves`), budget (:mod:`roc_dash.core.budget_mix`), concavity
+  repair (:mod:`roc_dash.core.concavity_repair`), logical combinations
+  (:mod:`roc_dash.core.logical_combining`), relative superiority and LC index
   (:mod:`roc_dash.core.superiority`).
 
 * :mod:`.combining_views` -- the dashboard's views of combining and comparing classifiers
   for one analysis: budget, repair, AND/OR and superiority, computed by
-  :mod:`roc_dash.core.combining` and :mod:`roc_dash.core.superiority`.
+  :mod:`roc_dash.core.budget_mix`, :mod:`roc_dash.core.concavity_repair`,
+  :mod:`roc_dash.core.logical_combining` and :mod:`roc_dash.core.superiority`.
 
 The money, the chosen point and its robustness are computed from an :class:`Analysis` by
 :mod:`roc_dash.core.economics`, :mod:`roc_dash.core.threshold_costs`,

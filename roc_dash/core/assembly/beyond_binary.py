@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..budget_mix import BudgetLine, BudgetMix, budget_line, budget_operating_point, mix_for_budget
 from ..canonical_kinds import (
     CLASS_COLUMN,
     class_score_column,
@@ -33,24 +34,18 @@ from ..canonical_kinds import (
     leaf_table,
     soft_instances,
 )
-from ..combining import (
-    ActualCombination,
-    BudgetLine,
-    BudgetMix,
-    ConcavityRepair,
-    LogicalCombination,
-    budget_line,
-    budget_operating_point,
-    combine_thresholded,
-    decision_point,
-    logical_combination,
-    mix_for_budget,
-    repair_concavities,
-)
+from ..concavity_repair import ConcavityRepair, repair_concavities
 from ..curves import RocCurve, auc
 from ..hull import RocHull, convex_hull
 from ..instance_costs import cost_roc_curve
 from ..leaves import AllLabelings, LeafLabelings, all_labelings, optimal_labelings
+from ..logical_combining import (
+    ActualCombination,
+    LogicalCombination,
+    combine_thresholded,
+    decision_point,
+    logical_combination,
+)
 from ..multiclass import MulticlassAnalysis, multiclass_roc
 from ..soft_labels import soft_auc_interval, soft_class_totals, soft_roc_auc
 from ..statistics import AucInterval
@@ -240,7 +235,7 @@ def budget_analysis(analysis: Analysis, *, budget=None, fraction=None, n_total=N
     ``n_total`` defaults to the (weighted) number of rows of the first model, ``prior_pos``
     to the analysis' prior; ``budget`` is K in cases, ``fraction`` K as a share of n.
     ``pair=(A, B)`` also mixes model A's best hull vertex within the budget with model B's
-    cheapest hull vertex that reaches it (:func:`~.combining.mix_for_budget`; the CoIL
+    cheapest hull vertex that reaches it (:func:`~.budget_mix.mix_for_budget`; the CoIL
     example of the paper).
     """
     first = analysis.models[0]
@@ -255,7 +250,7 @@ def budget_analysis(analysis: Analysis, *, budget=None, fraction=None, n_total=N
 
 
 def concavity_repairs(analysis: Analysis) -> dict[str, ConcavityRepair]:
-    """Fawcett 2004 s7.4.2 (Flach & Wu): :func:`~.combining.repair_concavities` of every
+    """Fawcett 2004 s7.4.2 (Flach & Wu): :func:`~.concavity_repair.repair_concavities` of every
     model whose curve has concavities."""
     out = {}
     for m in analysis.models:
@@ -287,9 +282,10 @@ def _point(frame: pd.DataFrame, threshold: float) -> tuple[float, float]:
 def logical_analysis(table: pd.DataFrame, a: str, threshold_a: float, b: str,
                      threshold_b: float, *, bounds: str = "tight") -> LogicalResult:
     """AND/OR of "A positive iff score ≥ threshold_a" and likewise B: bounding rectangles and
-    positions under independence (:func:`~.combining.logical_combination`) and, when both
-    models scored the same rows (by id or row order), the actual positions
-    (:func:`~.combining.combine_thresholded`). Raises ``ValueError`` for an unknown model."""
+    positions under independence (:func:`~.logical_combining.logical_combination`) and, when
+    both models scored the same rows (by id or row order), the actual positions
+    (:func:`~.logical_combining.combine_thresholded`). Raises ``ValueError`` for an unknown
+    model."""
     groups = _models(table)
     for name in (a, b):
         if name not in groups:

@@ -24,17 +24,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..combining import (
+from ..budget_mix import BudgetLine, BudgetMix, budget_line, budget_operating_point
+from ..concavity_repair import ConcavityRepair, repair_concavities
+from ..logical_combining import (
     ActualCombination,
-    BudgetLine,
-    BudgetMix,
-    ConcavityRepair,
     LogicalCombination,
-    budget_line,
-    budget_operating_point,
     combine_thresholded,
     logical_combination,
-    repair_concavities,
 )
 from ..operating import OperatingSummary
 from ..superiority import LcIndex, ratio_to_unit
@@ -104,7 +100,7 @@ def budget_view(analysis: Analysis, amount: float, unit: str = "cases", *,
                 population: float | None = None) -> BudgetView:
     """The best classifier acting on a budget of cases, on the joint hull of the shown models.
 
-    Fawcett (2004) §7.4.1 via :func:`~roc_dash.core.combining.budget_operating_point`, at the
+    Fawcett (2004) §7.4.1 via :func:`~roc_dash.core.budget_mix.budget_operating_point`, at the
     deployment prior ``π = p(+)`` of the analysis' conditions.
 
     Parameters
@@ -142,7 +138,7 @@ def budget_view(analysis: Analysis, amount: float, unit: str = "cases", *,
 
 def repair_view(analysis: Analysis, model: str) -> ConcavityRepair:
     """Flach and Wu's repair of the concavities of a shown model's pooled curve
-    (Fawcett 2004 §7.4.2, :func:`~roc_dash.core.combining.repair_concavities`)."""
+    (Fawcett 2004 §7.4.2, :func:`~roc_dash.core.concavity_repair.repair_concavities`)."""
     return repair_concavities(analysis.model(model).curve)
 
 
@@ -192,10 +188,10 @@ def logical_view(first: OperatingSummary, second: OperatingSummary,
     """Where the AND and OR of two operating points lie: expected (from the two points) and,
     when ``table`` holds both models' rows on the same cases, actual.
 
-    Fawcett (2004) §7.4.3: :func:`~roc_dash.core.combining.logical_combination` for the
-    rectangles and independence positions, :func:`~roc_dash.core.combining.combine_thresholded`
-    on the rows paired by :func:`~roc_dash.core.assembly.analysis.paired_rows` (by ``id``, else
-    by row order). A point at threshold +inf (nothing flagged) is combined as such.
+    Fawcett (2004) §7.4.3: :func:`~roc_dash.core.logical_combining.logical_combination` for
+    the rectangles and independence positions,
+    :func:`~roc_dash.core.logical_combining.combine_thresholded` on the rows paired by
+    :func:`~roc_dash.core.assembly.analysis.paired_rows` (by ``id``, else by row order). A point at threshold +inf (nothing flagged) is combined as such.
     """
     expected = logical_combination(first.fpr, first.tpr, second.fpr, second.tpr)
     actual, paired_by, why = None, "", ""
