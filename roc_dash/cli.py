@@ -44,7 +44,8 @@ def _load(args: argparse.Namespace, options):
     """Read the files in memory, or aggregate them in an engine (``--engine``; ``auto``:
     DuckDB for globs, directories and files beyond the in-memory limits)."""
     from .io import load_predictions
-    from .io.engines import aggregate_predictions, should_stream
+    from .io.engine_sources import should_stream
+    from .io.engines import aggregate_predictions
 
     engine = args.engine
     if engine == "auto":
