@@ -8,8 +8,10 @@ Modules, each named after what it computes (and the paper section it implements)
   accuracy and expected cost at every threshold
 * :mod:`.averaging` -- pooled, vertical and threshold averaging across folds, bands
 * :mod:`.hull` -- ROC convex hull, iso-performance slope, optimal vertex, expected cost
-* :mod:`.precision_recall` -- PR under a deployment prevalence, Davis-Goadrich interpolation,
-  average precision, iso-F1, precision-recall-gain
+* :mod:`.precision_recall` -- PR under a deployment prevalence, average precision, the area
+  under the Davis-Goadrich interpolated curve, iso-F1
+* :mod:`.pr_interpolation` -- Davis-Goadrich interpolation, the achievable PR curve
+* :mod:`.precision_recall_gain` -- precision-recall-gain curves and their area (Flach & Kull)
 * :mod:`.cost_curves` -- Drummond & Holte cost lines and lower envelope
 * :mod:`.canonical_kinds` -- the canonical table of each input kind (binary, multi-class,
   soft labels, costs, leaves)
@@ -100,17 +102,16 @@ from .optimum_wins import (
     optimum_frequency_bootstrap,
     optimum_frequency_of,
 )
+from .pr_interpolation import achievable_pr_curve, interpolate_pr
 from .precision_recall import (
     PrCurve,
-    achievable_pr_curve,
     average_precision,
     average_precision_from_curve,
-    interpolate_pr,
     iso_f1_curves,
     pr_auc_interpolated,
     precision_recall_curve,
-    prg_curve,
 )
+from .precision_recall_gain import prg_curve
 from .soft_labels import (  # noqa: E402
     soft_auc_interval,
     soft_auc_variance,

@@ -114,7 +114,8 @@ def test_fig008_tie_bounds_band_and_prg_mode():
     """Tie bounds drawn around tied curves; PRG mode draws gains; AP at the deployment prior."""
     from roc_dash.app.store import load_demo
     from roc_dash.core.curves import tie_bounds
-    from roc_dash.core.precision_recall import average_precision_from_curve, prg_auc
+    from roc_dash.core.precision_recall import average_precision_from_curve
+    from roc_dash.core.precision_recall_gain import prg_auc
 
     analysis = analyse(load_demo().table, Conditions(prior_pos=0.1))
     roc = roc_figure(analysis, ties=True)
