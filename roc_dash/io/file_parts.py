@@ -9,6 +9,8 @@ size is checked before each column is converted.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -224,60 +226,8 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
     decimal_comma = parsed.delimiter == ";"
 
     # --- scores: one column (long form) or several (wide form), finite or dropped
-    score_values: list[np.ndarray] = []
-    finite_masks: list[np.ndarray] = []
-    for column in choice.scores:
-        check_exact_as_float(table.column(column), parsed.row_numbers, name, column)
-        values = to_float(
-            table.column(column),
-            parsed.row_numbers,
-            name,
-            column,
-            "Scores must be numbers",
-            decimal_comma=decimal_comma,
-        )
-        finite = np.isfinite(values)
-        if not finite.all():
-            bad = ~finite
-            count = int(bad.sum())
-            numbers = parsed.row_numbers(first_true(bad))
-            if count == n:
-                raise InputError(
-                    f"{name}: column {quote(column)} has no usable scores: all "
-                    f"{plural(n, 'value')} are missing or infinite. Choose the column that "
-                    "holds the classifier's scores (--score), or fill it in.",
-                    file=name,
-                    column=column,
-                    rows=numbers,
-                    count=count,
-                )
-            if not options.drop_nonfinite:
-                n_missing = int(np.isnan(values).sum())
-                n_inf = count - n_missing
-                kinds = ", ".join(
-                    k
-                    for k in (
-                        f"{n_missing:,} missing" if n_missing else "",
-                        f"{n_inf:,} infinite" if n_inf else "",
-                    )
-                    if k
-                )
-                raise InputError(
-                    f"{name}: column {quote(column)} has "
-                    f"{plural(count, 'missing or infinite score')} ({kinds}; "
-                    f"{format_rows(numbers, count)}). Every row needs a finite score: fix or "
-                    "remove these rows, or choose to drop them (--drop-nonfinite).",
-                    file=name,
-                    column=column,
-                    rows=numbers,
-                    count=count,
-                )
-            notes.append(
-                f"{name}: dropped {plural(count, 'row')} with missing or infinite scores in "
-                f"column {quote(column)} ({format_rows(numbers, count)})."
-            )
-        score_values.append(values)
-        finite_masks.append(finite)
+    score_values, finite_masks = _read_scores(table, parsed, choice, name, options,
+                                              decimal_comma, notes)
 
     # rows that survive in at least one score column: everything else is validated on them
     if leaf is not None:
@@ -307,35 +257,8 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
         def sub(column: str) -> pa.ChunkedArray:
             return table.column(column).take(take_index)
 
-    label_prob = class_text = None
-    if mc is not None:
-        class_text = to_text(sub(choice.label), name, choice.label, integral_text=True)
-        missing = null_mask(class_text)
-        if missing.any():
-            raise missing_error(missing, rows, name, choice.label,
-                                "Every row needs a class (its true class);",
-                                "fill them in or remove these rows.")
-        reference = mc.classes[0]
-        if options.positive is not None and str(options.positive).strip():
-            wanted = _kinds.normalise(str(options.positive))
-            found = [c for c in mc.classes if _kinds.normalise(c) == wanted]
-            if not found:
-                raise InputError(
-                    f"{name}: the reference class {quote(str(options.positive).strip())} is not "
-                    f"one of the classes {', '.join(quote(c) for c in mc.classes)}. Choose one "
-                    "of these (--positive CLASS).", file=name, column=choice.label)
-            reference = found[0]
-        labels = Labels(
-            values=pc.equal(class_text, reference).to_numpy(zero_copy_only=False).astype(bool),
-            positive=reference, negative=None)
-    elif soft is not None:
-        label_prob = to_float(sub(choice.label), rows, name, choice.label,
-                              "Soft labels must be numbers from 0 to 1",
-                              decimal_comma=decimal_comma)
-        _kinds.check_soft(label_prob, rows, name, choice.label)
-        labels = Labels(values=label_prob > 0.0, positive=None, negative=None)
-    else:
-        labels = decode_labels(sub(choice.label), rows, name, choice.label, options.positive)
+    labels, label_prob, class_text = _read_labels(sub, rows, choice, mc, soft, name, options,
+                                                  decimal_comma)
 
     if choice.weight is not None:
         weights = to_float(
@@ -456,6 +379,108 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
         ),
         notes,
     )
+
+
+def _read_scores(table: pa.Table, parsed: ParsedFile, choice: ColumnChoice, name: str,
+                 options: ReadOptions, decimal_comma: bool, notes: list[str]
+                 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Each score column as float64 and its mask of finite values; a column with missing or
+    infinite scores is refused, or (``options.drop_nonfinite``) its rows noted as dropped."""
+    n = table.num_rows
+    score_values: list[np.ndarray] = []
+    finite_masks: list[np.ndarray] = []
+    for column in choice.scores:
+        check_exact_as_float(table.column(column), parsed.row_numbers, name, column)
+        values = to_float(
+            table.column(column),
+            parsed.row_numbers,
+            name,
+            column,
+            "Scores must be numbers",
+            decimal_comma=decimal_comma,
+        )
+        finite = np.isfinite(values)
+        if not finite.all():
+            bad = ~finite
+            count = int(bad.sum())
+            numbers = parsed.row_numbers(first_true(bad))
+            if count == n:
+                raise InputError(
+                    f"{name}: column {quote(column)} has no usable scores: all "
+                    f"{plural(n, 'value')} are missing or infinite. Choose the column that "
+                    "holds the classifier's scores (--score), or fill it in.",
+                    file=name,
+                    column=column,
+                    rows=numbers,
+                    count=count,
+                )
+            if not options.drop_nonfinite:
+                n_missing = int(np.isnan(values).sum())
+                n_inf = count - n_missing
+                kinds = ", ".join(
+                    k
+                    for k in (
+                        f"{n_missing:,} missing" if n_missing else "",
+                        f"{n_inf:,} infinite" if n_inf else "",
+                    )
+                    if k
+                )
+                raise InputError(
+                    f"{name}: column {quote(column)} has "
+                    f"{plural(count, 'missing or infinite score')} ({kinds}; "
+                    f"{format_rows(numbers, count)}). Every row needs a finite score: fix or "
+                    "remove these rows, or choose to drop them (--drop-nonfinite).",
+                    file=name,
+                    column=column,
+                    rows=numbers,
+                    count=count,
+                )
+            notes.append(
+                f"{name}: dropped {plural(count, 'row')} with missing or infinite scores in "
+                f"column {quote(column)} ({format_rows(numbers, count)})."
+            )
+        score_values.append(values)
+        finite_masks.append(finite)
+    return score_values, finite_masks
+
+
+def _read_labels(sub: Callable[[str], pa.ChunkedArray], rows: Callable, choice: ColumnChoice,
+                 mc, soft: str | None, name: str, options: ReadOptions, decimal_comma: bool
+                 ) -> tuple[Labels, np.ndarray | None, pa.Array | None]:
+    """The labels of the kept rows (``sub``: a column's kept values; ``rows``: their row
+    numbers), with the soft labels' probabilities or the multi-class file's class column:
+    the true class against the reference class (``mc``), soft labels (``soft``) or decoded
+    two-class labels."""
+    label_prob = class_text = None
+    if mc is not None:
+        class_text = to_text(sub(choice.label), name, choice.label, integral_text=True)
+        missing = null_mask(class_text)
+        if missing.any():
+            raise missing_error(missing, rows, name, choice.label,
+                                "Every row needs a class (its true class);",
+                                "fill them in or remove these rows.")
+        reference = mc.classes[0]
+        if options.positive is not None and str(options.positive).strip():
+            wanted = _kinds.normalise(str(options.positive))
+            found = [c for c in mc.classes if _kinds.normalise(c) == wanted]
+            if not found:
+                raise InputError(
+                    f"{name}: the reference class {quote(str(options.positive).strip())} is not "
+                    f"one of the classes {', '.join(quote(c) for c in mc.classes)}. Choose one "
+                    "of these (--positive CLASS).", file=name, column=choice.label)
+            reference = found[0]
+        labels = Labels(
+            values=pc.equal(class_text, reference).to_numpy(zero_copy_only=False).astype(bool),
+            positive=reference, negative=None)
+    elif soft is not None:
+        label_prob = to_float(sub(choice.label), rows, name, choice.label,
+                              "Soft labels must be numbers from 0 to 1",
+                              decimal_comma=decimal_comma)
+        _kinds.check_soft(label_prob, rows, name, choice.label)
+        labels = Labels(values=label_prob > 0.0, positive=None, negative=None)
+    else:
+        labels = decode_labels(sub(choice.label), rows, name, choice.label, options.positive)
+    return labels, label_prob, class_text
 
 
 def _kept(values: np.ndarray, positions: np.ndarray | None) -> np.ndarray:
