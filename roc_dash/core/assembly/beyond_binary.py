@@ -12,10 +12,12 @@ Assembly only (like :mod:`.analysis`): every number comes from the module that c
   curve on cost fractions and the class cost totals;
 * :func:`analyse_leaves` -- Flach et al. s4 (:mod:`.leaves`): leaf table, hull labelings
   ``S_0 .. S_n`` (and all ``2**n`` on request);
-* :func:`budget_analysis` -- Fawcett 2004 s7.4.1 (:mod:`.combining`): the constraint line,
+* :func:`budget_analysis` -- Fawcett 2004 s7.4.1 (:mod:`.budget_mix`): the constraint line,
   the best point on the joint hull and on each model's hull, and a mix of two named models;
-* :func:`concavity_repairs` -- s7.4.2 (Flach & Wu): each model's concavities and repairs;
-* :func:`logical_analysis` -- s7.4.3: AND/OR of two thresholded models, expected and actual;
+* :func:`concavity_repairs` -- s7.4.2 (Flach & Wu, :mod:`.concavity_repair`): each model's
+  concavities and repairs;
+* :func:`logical_analysis` -- s7.4.3 (:mod:`.logical_combining`): AND/OR of two thresholded
+  models, expected and actual;
 * :func:`superiority_analysis` -- s7.5.3 (Adams & Hand): relative superiority and LC index.
 """
 

@@ -12,8 +12,10 @@ Considerations for Researchers" (``../shared/papers/000_*``):
 * section 7.5.3, the relative superiority graph and LC index of two shown models
   (:func:`superiority_view`), the expert's range defaulting around the current ratio.
 
-Every number the dashboard prints about these methods is computed here (or in
-:mod:`.combining` / :mod:`.superiority`); the callbacks only pass the controls in.
+Every number the dashboard prints about these methods is computed in
+:mod:`.budget_mix`, :mod:`.concavity_repair`, :mod:`.logical_combining` or
+:mod:`.superiority`; this module picks the inputs (N, the expert's default range, the rows
+to pair) and the callbacks only pass the controls in.
 """
 
 from __future__ import annotations
