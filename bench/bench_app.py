@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from roc_dash.app.callbacks import AnalysisCache, model_names, render_views  # noqa: E402
 from roc_dash.app.store import DEMO_ID, DatasetStore  # noqa: E402
-from roc_dash.core.analysis import Conditions  # noqa: E402
+from roc_dash.core.assembly.analysis import Conditions  # noqa: E402
 
 
 def timed(fn, *args, **kw):

@@ -70,7 +70,7 @@ def generate(directory: str, rows: int, seed: int = 0) -> list[str]:
 
 def _child(engine: str, paths: list[str]) -> None:
     """One measured run in this process; prints a JSON line."""
-    from roc_dash.core.analysis import analyse
+    from roc_dash.core.assembly.analysis import analyse
 
     t0 = time.perf_counter()
     if engine == "duckdb":

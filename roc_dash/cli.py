@@ -44,7 +44,8 @@ def _load(args: argparse.Namespace, options):
     """Read the files in memory, or aggregate them in an engine (``--engine``; ``auto``:
     DuckDB for globs, directories and files beyond the in-memory limits)."""
     from .io import load_predictions
-    from .io.engines import aggregate_predictions, should_stream
+    from .io.engine_sources import should_stream
+    from .io.engines import aggregate_predictions
 
     engine = args.engine
     if engine == "auto":
@@ -56,7 +57,7 @@ def _load(args: argparse.Namespace, options):
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .core.analysis import Conditions, analyse
+    from .core.assembly.analysis import Conditions, analyse
     from .io import InputError, ReadOptions
     from .report import build_report
 
@@ -126,7 +127,7 @@ def _kind_options(args: argparse.Namespace) -> dict:
 
 def _extensions(args: argparse.Namespace, result, analysis):
     """The report sections beyond one binary scorer (raises ValueError on bad requests)."""
-    from .core.extensions import analyse_extensions
+    from .core.assembly.beyond_binary import analyse_extensions
 
     budget, fraction = args.budget if args.budget is not None else (None, None)
     logical = None

@@ -10,7 +10,7 @@ import html
 from dataclasses import dataclass
 
 from . import __version__
-from .core.analysis import Analysis
+from .core.assembly.analysis import Analysis
 from .core.operating import OperatingSummary, operating_point
 from .figures import cost_figure, pr_figure, roc_figure
 from .figures.style import format_threshold

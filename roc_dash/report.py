@@ -1,4 +1,4 @@
-"""The JSON document of ``roc-dash report``: a fixed contract over :class:`~roc_dash.core.analysis.Analysis`.
+"""The JSON document of ``roc-dash report``: a fixed contract over :class:`~roc_dash.core.assembly.analysis.Analysis`.
 
 Key names and meanings are fixed (see the README); more keys may be added. Every number is
 JSON-safe: infinities and NaN become ``null`` (the threshold of the ROC origin is ``null``,
@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from . import __version__
-from .core.analysis import Analysis, ModelAnalysis, Operating
+from .core.assembly.analysis import Analysis, ModelAnalysis, Operating
 from .core.hull import model_slope_ranges
 
 SCHEMA_VERSION = 1
@@ -98,7 +98,7 @@ def _model(m: ModelAnalysis) -> dict:
 
 def build_report(analysis: Analysis, extensions=None) -> dict:
     """The report document (a dict of JSON-safe values) for an analysis; ``extensions``
-    (:class:`~roc_dash.core.extensions.Extensions`) adds the sections beyond one binary
+    (:class:`~roc_dash.core.assembly.beyond_binary.Extensions`) adds the sections beyond one binary
     scorer (:func:`extension_sections`) after the binary keys."""
     c = analysis.conditions
     opt = analysis.optimal
@@ -206,7 +206,7 @@ def _soft(kind, models) -> dict:
 
 
 def _costs(kind, models) -> dict:
-    from .core.kinds import COST_AXIS_TITLES
+    from .core.canonical_kinds import COST_AXIS_TITLES
 
     return {"column": kind.source_column, "x_axis": COST_AXIS_TITLES["x"],
             "y_axis": COST_AXIS_TITLES["y"], "models": [{
@@ -325,7 +325,7 @@ def _superiority(lc, scale: str) -> dict:
 
 
 def extension_sections(ext) -> dict:
-    """The report keys of a :class:`~roc_dash.core.extensions.Extensions` (empty for a
+    """The report keys of a :class:`~roc_dash.core.assembly.beyond_binary.Extensions` (empty for a
     binary file with nothing asked)."""
     out: dict = {}
     kind = ext.kind

@@ -5,7 +5,7 @@ and §7.5.3 (relative superiority graph and LC index), on the binary data shown.
 owns its two cards (:func:`combining_card`, :func:`superiority_card`), the overlays it adds
 to the ROC view (:func:`overlay_roc`, called by ``callbacks.render_views``) and its
 callbacks (:func:`register_beyond`); every number comes from
-:mod:`roc_dash.core.combine_views`, every figure from :mod:`roc_dash.figures.combining`.
+:mod:`roc_dash.core.assembly.combining_views`, every figure from :mod:`roc_dash.figures.combining`.
 Work is bounded: only the models shown are offered, one repaired model, one pair.
 """
 
@@ -16,8 +16,8 @@ import re
 
 from dash import Input, Output, State, dcc, html, no_update
 
-from ..core.analysis import Analysis
-from ..core.combine_views import (
+from ..core.assembly.analysis import Analysis
+from ..core.assembly.combining_views import (
     BudgetView,
     LogicalView,
     budget_view,
@@ -26,7 +26,7 @@ from ..core.combine_views import (
     repair_view,
     superiority_view,
 )
-from ..core.combining import ConcavityRepair
+from ..core.concavity_repair import ConcavityRepair
 from ..core.operating import operating_point, pinned_points
 from ..figures.combining import add_budget, add_logical, add_repair, superiority_figure
 from ..figures.style import format_threshold, style_index

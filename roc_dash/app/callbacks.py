@@ -22,7 +22,7 @@ import pandas as pd
 from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ..core.analysis import (
+from ..core.assembly.analysis import (
     Analysis,
     AnalysisTimeout,
     Conditions,
@@ -30,12 +30,8 @@ from ..core.analysis import (
     prevalence,
     with_conditions,
 )
-from ..core.decision import (
-    Economics,
-    decision_summary,
-    decision_uncertainty,
-    optimum_frequency_of,
-)
+from ..core.chosen_point import decision_summary
+from ..core.economics import Economics
 from ..core.operating import (
     PIN_LABELS,
     OperatingSummary,
@@ -43,6 +39,8 @@ from ..core.operating import (
     operating_point,
     pinned_points,
 )
+from ..core.optimum_wins import optimum_frequency_of
+from ..core.uncertainty import decision_uncertainty
 from ..exports import csv_safe
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.roc import RING_NAME, iso_line_endpoints

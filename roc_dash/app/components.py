@@ -6,7 +6,7 @@ import math
 
 from dash import html
 
-from ..core.analysis import Analysis
+from ..core.assembly.analysis import Analysis
 from ..core.operating import OperatingSummary
 from ..figures.style import color, dash_css, format_threshold
 from ..report import fmt as _fmt

@@ -1,6 +1,6 @@
 """The input kinds in the dashboard: multi-class, soft labels, example-specific costs, leaves.
 
-Every kind is stored as a binary canonical table (:mod:`roc_dash.core.kinds`), so every view
+Every kind is stored as a binary canonical table (:mod:`roc_dash.core.canonical_kinds`), so every view
 works on it unchanged; this module adds what each kind needs on top:
 
 * **multi-class** (Fawcett 2004 s7.3): the class selector (which class is "positive" for the
@@ -13,7 +13,7 @@ works on it unchanged; this module adds what each kind needs on top:
 * **leaves** (Flach et al. s4): the labelings ``S_0 .. S_n`` as clickable points on the ROC;
 * the bundled example files, loadable from the data panel.
 
-Numbers come from :mod:`roc_dash.core.extensions`, figures from :mod:`roc_dash.figures.kinds`.
+Numbers come from :mod:`roc_dash.core.assembly.beyond_binary`, figures from :mod:`roc_dash.figures.kinds`.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import pandas as pd
 from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ..core.extensions import analyse_leaves, analyse_multiclass, analyse_soft
-from ..core.kinds import CLASS_COLUMN, class_score_column, class_view
+from ..core.assembly.beyond_binary import analyse_leaves, analyse_multiclass, analyse_soft
+from ..core.canonical_kinds import CLASS_COLUMN, class_score_column, class_view
 from ..figures.kinds import add_labelings, class_curves_figure, cost_axis_titles, pairwise_figure
 from ..figures.style import style_index
 from . import ids
@@ -73,7 +73,7 @@ def clean_class(value) -> str | None:
 
 def apply_reference(table: pd.DataFrame, reference) -> pd.DataFrame:
     """The class reference view of class ``reference`` when ``table`` is multi-class and has
-    that class (:func:`roc_dash.core.kinds.class_view`); otherwise ``table`` unchanged."""
+    that class (:func:`roc_dash.core.canonical_kinds.class_view`); otherwise ``table`` unchanged."""
     reference = clean_class(reference)
     if (reference is None or CLASS_COLUMN not in table.columns
             or class_score_column(reference) not in table.columns):

@@ -8,15 +8,30 @@ Modules, each named after what it computes (and the paper section it implements)
   accuracy and expected cost at every threshold
 * :mod:`.averaging` -- pooled, vertical and threshold averaging across folds, bands
 * :mod:`.hull` -- ROC convex hull, iso-performance slope, optimal vertex, expected cost
-* :mod:`.precision_recall` -- PR under a deployment prevalence, Davis-Goadrich interpolation,
-  average precision, iso-F1, precision-recall-gain
+* :mod:`.precision_recall` -- PR under a deployment prevalence, average precision, the area
+  under the Davis-Goadrich interpolated curve, iso-F1
+* :mod:`.pr_interpolation` -- Davis-Goadrich interpolation, the achievable PR curve
+* :mod:`.precision_recall_gain` -- precision-recall-gain curves and their area (Flach & Kull)
 * :mod:`.cost_curves` -- Drummond & Holte cost lines and lower envelope
-* :mod:`.analysis` -- all of the above for every model of a canonical table
+* :mod:`.canonical_kinds` -- the canonical table of each input kind (binary, multi-class,
+  soft labels, costs, leaves)
 * :mod:`.operating` -- an operating point's consequences; pinned points compared side by side
-* :mod:`.decision` -- economics (costs, benefits, volume), threshold profile, decision summary,
-  optimality ranges, decision uncertainty, how often each model is the optimum
+* :mod:`.economics` -- costs, benefits and volume; expected cost, value and regret per case,
+  share flagged and precision at the deployment prior
+* :mod:`.threshold_costs` -- the cost at every threshold of one model, how flat its minimum is
+* :mod:`.optimality` -- over which cost ratios and priors a hull vertex stays optimal
+* :mod:`.chosen_point` -- the decision summary: chosen point, runner-up, what separates them
+* :mod:`.uncertainty` -- spread of a fixed threshold's consequences across folds or bootstrap
+* :mod:`.optimum_wins` -- how often each model is the optimum across folds or bootstrap
+* :mod:`.budget_mix`, :mod:`.concavity_repair`, :mod:`.logical_combining` -- combining
+  classifiers: a budget on the hull (7.4.1), Flach & Wu's repair (7.4.2), AND/OR (7.4.3)
 * :mod:`.multiclass` -- class reference curves, Provost-Domingos AUC, Hand & Till's M (7.3)
 * :mod:`.soft_labels` -- ROC/AUC with probabilistic labels (Qin), soft DeLong interval
+
+:mod:`.assembly` holds only assembly: :mod:`.assembly.analysis` (all of the above for every
+model of a canonical table), :mod:`.assembly.beyond_binary` (multi-class, soft labels,
+costs, leaves, combining, superiority per model) and :mod:`.assembly.combining_views`
+(the dashboard's combining views); its docstring says where each number is computed.
 
 No Dash, Plotly or Flask import is allowed anywhere under this package (a test checks it).
 """
@@ -31,6 +46,7 @@ from .averaging import (
     threshold_average,
     vertical_average,
 )
+from .chosen_point import DecisionSummary, decision_summary
 from .cost_curves import LowerEnvelope, cost_lines, envelope_cost_at, lower_envelope
 from .curves import (
     DetCurve,
@@ -46,32 +62,14 @@ from .curves import (
     roc_curve,
     tie_bounds,
 )
-from .decision import (  # noqa: E402 - decision builds on analysis
-    DecisionSummary,
-    DecisionUncertainty,
+from .economics import (
     Economics,
-    Flatness,
-    Interval,
-    OptimalityRange,
-    OptimumFrequency,
-    Spread,
-    ThresholdProfile,
-    decision_summary,
-    decision_uncertainty,
     expected_cost_per_case,
     expected_value_per_case,
     net_conditions,
     net_costs,
     net_slope,
-    optimality_range,
-    optimum_frequency,
-    optimum_frequency_bootstrap,
-    optimum_frequency_of,
     regret_per_case,
-    thin_profile,
-    threshold_profile,
-    uncertainty_from_bootstrap,
-    uncertainty_from_folds,
 )
 from .hull import (
     HullOptimum,
@@ -97,17 +95,23 @@ from .multiclass import (  # noqa: E402
     pairwise_auc_matrix,
     scores_from_table,
 )
+from .optimality import Interval, OptimalityRange, optimality_range
+from .optimum_wins import (
+    OptimumFrequency,
+    optimum_frequency,
+    optimum_frequency_bootstrap,
+    optimum_frequency_of,
+)
+from .pr_interpolation import achievable_pr_curve, interpolate_pr
 from .precision_recall import (
     PrCurve,
-    achievable_pr_curve,
     average_precision,
     average_precision_from_curve,
-    interpolate_pr,
     iso_f1_curves,
     pr_auc_interpolated,
     precision_recall_curve,
-    prg_curve,
 )
+from .precision_recall_gain import prg_curve
 from .soft_labels import (  # noqa: E402
     soft_auc_interval,
     soft_auc_variance,
@@ -126,6 +130,14 @@ from .statistics import (
     delong_paired_test,
     gini,
     partial_auc,
+)
+from .threshold_costs import Flatness, ThresholdProfile, thin_profile, threshold_profile
+from .uncertainty import (
+    DecisionUncertainty,
+    Spread,
+    decision_uncertainty,
+    uncertainty_from_bootstrap,
+    uncertainty_from_folds,
 )
 
 __all__ = [

@@ -1,6 +1,6 @@
 """Overlays of combined classifiers on the ROC view, and the relative superiority view.
 
-Pure functions of :mod:`roc_dash.core.combine_views` results (Fawcett 2004 §7.4, §7.5.3).
+Pure functions of :mod:`roc_dash.core.assembly.combining_views` results (Fawcett 2004 §7.4, §7.5.3).
 The overlays add traces only (after every trace of :func:`.roc.roc_figure`), never shapes:
 ``layout.shapes[0]`` stays the draggable iso-performance line.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.combine_views import BudgetView, LogicalView, SuperiorityView
-from ..core.combining import ConcavityRepair
+from ..core.assembly.combining_views import BudgetView, LogicalView, SuperiorityView
+from ..core.concavity_repair import ConcavityRepair
 from ..core.superiority import ratio_to_unit
 from .style import FAST, base_layout, color, format_threshold, plain, rgba
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.analysis import Analysis
+from ..core.assembly.analysis import Analysis
 from ..core.cost_curves import envelope_cost_at, lower_envelope
 from ..core.operating import OperatingSummary
 from .roc import model_index

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.extensions import LeavesResult
-from ..core.kinds import COST_AXIS_TITLES
+from ..core.assembly.beyond_binary import LeavesResult
+from ..core.canonical_kinds import COST_AXIS_TITLES
 from ..core.multiclass import MulticlassAnalysis
 from .style import FAST, REFERENCE_COLOR, base_layout, color, line_style, plain, point_data
 

@@ -10,17 +10,12 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.analysis import Analysis
+from ..core.assembly.analysis import Analysis
 from ..core.curves import display_indices
 from ..core.operating import OperatingSummary
-from ..core.precision_recall import (
-    achievable_pr_curve,
-    average_precision_from_curve,
-    interpolate_pr,
-    iso_f1_curves,
-    prg_auc,
-    prg_curve,
-)
+from ..core.pr_interpolation import achievable_pr_curve, interpolate_pr
+from ..core.precision_recall import average_precision_from_curve, iso_f1_curves
+from ..core.precision_recall_gain import prg_auc, prg_curve
 from .roc import model_index
 from .style import (
     FAST,

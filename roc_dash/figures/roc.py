@@ -15,7 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 from scipy.special import ndtri
 
-from ..core.analysis import Analysis
+from ..core.assembly.analysis import Analysis
 from ..core.curves import det_curve, display_indices, tie_bounds
 from ..core.operating import OperatingSummary
 from .style import (

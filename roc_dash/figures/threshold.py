@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.analysis import Analysis
-from ..core.decision import Economics, thin_profile, threshold_profile
+from ..core.assembly.analysis import Analysis
+from ..core.economics import Economics
+from ..core.threshold_costs import thin_profile, threshold_profile
 from .roc import model_index
 from .style import (
     OPTIMUM_COLOR,

@@ -5,9 +5,11 @@
 ['label', 'score', 'model', 'fold', 'weight']
 """
 
-from .canonical import CANONICAL_COLUMNS, LoadResult, ReadOptions, load_predictions
+from .canonical import CANONICAL_COLUMNS, LoadResult, ReadOptions
 from .errors import DecodedSizeError, InputError, LimitError
-from .readers import Limits, limits, read_table, release_memory
+from .loading import load_predictions
+from .readers import read_table
+from .size_limits import Limits, limits, release_memory
 
 __all__ = [
     "CANONICAL_COLUMNS",

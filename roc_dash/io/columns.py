@@ -1,7 +1,7 @@
 """Which column of a file plays which role (label, score, model, fold, weight, id).
 
 The number of models one file may create is limited by ``ROC_DASH_MAX_MODELS`` (default 200,
-read at call time; see :mod:`roc_dash.io.readers` for all size limits): a wide-form file (one
+read at call time; see :mod:`roc_dash.io.size_limits` for all size limits): a wide-form file (one
 model per numeric column) or a list of score columns beyond it is refused, and so is a wide
 form whose rows times score columns exceed ``ROC_DASH_MAX_ROWS``.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from .errors import InputError, plural, quote, quote_list
-from .readers import MAX_MODELS_VAR, check_rows, limit_error, limits
+from .size_limits import MAX_MODELS_VAR, check_rows, limit_error, limits
 
 #: Accepted column names per role, in priority order (matched case-insensitively, stripped).
 LABEL_NAMES: tuple[str, ...] = ("label", "y_true", "target", "class", "actual", "y", "truth")

@@ -12,7 +12,7 @@
   columns, or (``--leaves``) per-row leaf assignments: a ``leaf`` and a label column.
 
 A binary file is read exactly as before; the canonical form of each kind is described in
-:mod:`roc_dash.core.kinds`.
+:mod:`roc_dash.core.canonical_kinds`.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core.kinds import CLASS_SCORE_PREFIX
+from ..core.canonical_kinds import CLASS_SCORE_PREFIX
 from .columns import LABEL_NAMES, SCORE_NAMES, normalise
 from .errors import InputError, format_rows, plural, quote, quote_list
-from .readers import limits, name_too_long
+from .size_limits import limits, name_too_long
 from .values import first_true, plain, to_text
 
 #: Per-class score column names users already have, ``<prefix><class>``: roc-dash's own

@@ -12,7 +12,7 @@ import pyarrow.compute as pc
 from ..core.labels import ENCODINGS, ENCODINGS_TEXT, label_key  # noqa: F401 (re-exported)
 from ..core.labels import known_positive as _known_positive
 from .errors import InputError, format_rows, quote, quote_list
-from .readers import limits, name_too_long
+from .size_limits import limits, name_too_long
 from .values import (
     RowMapper,
     as_dictionary,

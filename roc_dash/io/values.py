@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .errors import MAX_VALUES_SHOWN, InputError, format_rows, plural, quote, quote_list
-from .readers import limits, name_too_long
+from .size_limits import limits, name_too_long
 
 #: Maps 0-based positions (within the column as given) to 1-based row numbers.
 RowMapper = Callable[[np.ndarray], np.ndarray]

@@ -7,8 +7,9 @@ import numpy as np
 
 from roc_dash.app import ids
 from roc_dash.app.store import DEMO_ID
-from roc_dash.core.analysis import Conditions, prevalence
-from roc_dash.core.combining import budget_operating_point, repair_concavities
+from roc_dash.core.assembly.analysis import Conditions, prevalence
+from roc_dash.core.budget_mix import budget_operating_point
+from roc_dash.core.concavity_repair import repair_concavities
 from roc_dash.core.superiority import lc_index, ratio_to_unit, triangular_distribution
 
 from .gestures import click, js_graph, scroll_into_view, type_into, wait_until

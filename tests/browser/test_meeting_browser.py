@@ -5,7 +5,7 @@ import pytest
 
 from roc_dash.app import ids
 from roc_dash.app.store import DEMO_ID
-from roc_dash.core.analysis import Conditions
+from roc_dash.core.assembly.analysis import Conditions
 
 from .gestures import (
     click,

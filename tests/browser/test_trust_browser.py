@@ -12,7 +12,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from roc_dash.app import ids
-from roc_dash.core.analysis import prevalence
+from roc_dash.core.assembly.analysis import prevalence
 from roc_dash.core.hull import iso_performance_slope
 from roc_dash.report import build_report
 
@@ -343,8 +343,8 @@ def test_trs011_no_horizontal_scroll(dash_duo, app, shot, width):
 def test_trs012_page_and_report_agree_on_the_optimum(dash_duo, app):
     start(dash_duo, app)
     table = app.store.get("demo")
-    report = build_report(__import__("roc_dash.core.analysis", fromlist=["analyse"]).analyse(
-        table))
+    analysis_module = __import__("roc_dash.core.assembly.analysis", fromlist=["analyse"])
+    report = build_report(analysis_module.analyse(table))
     assert float(value(dash_duo, ids.PRIOR)) == pytest.approx(prevalence(table), abs=5e-5)
     text = dash_duo.find_element(f"#{ids.OPERATING}").text
     assert report["optimal"]["model"] in text

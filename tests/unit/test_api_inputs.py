@@ -13,20 +13,22 @@ import pytest
 
 from roc_dash.core import (
     averaging,
-    combining,
+    concavity_repair,
     curves,
-    decision,
+    economics,
     hull,
     instance_costs,
     labels,
     leaves,
+    logical_combining,
     multiclass,
     precision_recall,
     soft_labels,
     statistics,
     superiority,
+    uncertainty,
 )
-from roc_dash.core.decision import Economics
+from roc_dash.core.economics import Economics
 
 RNG = np.random.default_rng(15)
 N = 40
@@ -58,16 +60,16 @@ CALLS = {
     "average_by_fold": (averaging.average_by_fold, (Y, S, FOLDS), {"n_boot": 20}),
     "average_by_fold_threshold": (averaging.average_by_fold, (Y, S, FOLDS),
                                   {"method": "threshold"}),
-    "decision_point": (combining.decision_point, (Y, S > 0.5), {}),
-    "flach_wu_decisions": (combining.flach_wu_decisions, (S, 0.7, 0.5, 0.3), {}),
-    "logical_combination": (combining.logical_combination, (FPR, TPR, FPR[::-1], TPR), {}),
-    "combine_thresholded": (combining.combine_thresholded, (Y, S, S2, 0.5, 0.5), {}),
-    "expected_cost_per_case": (decision.expected_cost_per_case, (FPR, TPR, 0.3, E), {}),
-    "expected_value_per_case": (decision.expected_value_per_case, (FPR, TPR, 0.3, E), {}),
-    "regret_per_case": (decision.regret_per_case, (FPR, TPR, 0.3, E), {}),
-    "precision_at_prior": (decision.precision_at_prior, (FPR, TPR, 0.3), {}),
-    "flagged_at_prior": (decision.flagged_at_prior, (FPR, TPR, 0.3), {}),
-    "uncertainty_from_bootstrap": (decision.uncertainty_from_bootstrap,
+    "decision_point": (logical_combining.decision_point, (Y, S > 0.5), {}),
+    "flach_wu_decisions": (concavity_repair.flach_wu_decisions, (S, 0.7, 0.5, 0.3), {}),
+    "logical_combination": (logical_combining.logical_combination, (FPR, TPR, FPR[::-1], TPR), {}),
+    "combine_thresholded": (logical_combining.combine_thresholded, (Y, S, S2, 0.5, 0.5), {}),
+    "expected_cost_per_case": (economics.expected_cost_per_case, (FPR, TPR, 0.3, E), {}),
+    "expected_value_per_case": (economics.expected_value_per_case, (FPR, TPR, 0.3, E), {}),
+    "regret_per_case": (economics.regret_per_case, (FPR, TPR, 0.3, E), {}),
+    "precision_at_prior": (economics.precision_at_prior, (FPR, TPR, 0.3), {}),
+    "flagged_at_prior": (economics.flagged_at_prior, (FPR, TPR, 0.3), {}),
+    "uncertainty_from_bootstrap": (uncertainty.uncertainty_from_bootstrap,
                                    (Y, S, 0.5, 0.3, E), {"n_boot": 20}),
     "hull_of_points": (hull.hull_of_points, (FPR, TPR), {}),
     "expected_cost": (hull.expected_cost, (FPR, TPR), COSTS),

@@ -15,7 +15,7 @@ from roc_dash.app.callbacks import (
     render_views,
 )
 from roc_dash.app.store import DEMO_ID, DatasetStore, clean_ids
-from roc_dash.core.analysis import Conditions
+from roc_dash.core.assembly.analysis import Conditions
 
 DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
 
@@ -189,8 +189,8 @@ class _Clock:
 
 
 def test_cch007_analyse_stops_at_its_deadline(monkeypatch):
-    import roc_dash.core.analysis as analysis_module
-    from roc_dash.core.analysis import AnalysisTimeout, analyse
+    import roc_dash.core.assembly.analysis as analysis_module
+    from roc_dash.core.assembly.analysis import AnalysisTimeout, analyse
     from roc_dash.io import load_predictions
 
     table = load_predictions([("wide.csv", _wide_csv(8))]).table
@@ -204,7 +204,7 @@ def test_cch007_analyse_stops_at_its_deadline(monkeypatch):
 
 def test_cch008_a_request_over_roc_dash_timeout_says_so_and_caches_nothing(tmp_path,
                                                                            monkeypatch):
-    import roc_dash.core.analysis as analysis_module
+    import roc_dash.core.assembly.analysis as analysis_module
 
     store = DatasetStore(tmp_path)
     cache = AnalysisCache(store)

@@ -23,7 +23,7 @@ from roc_dash.app.callbacks import (
 from roc_dash.app.components import model_table_rows
 from roc_dash.app.controls import parse_query
 from roc_dash.app.store import DEMO_ID, DatasetStore
-from roc_dash.core.analysis import Conditions, analyse
+from roc_dash.core.assembly.analysis import Conditions, analyse
 from roc_dash.html_report import render_html
 
 from ..conftest import make_predictions
@@ -375,7 +375,7 @@ def test_cbk020_decision_summary_threshold_view_and_economics(cache):
     the threshold view has the model's cost curve with its optimum and flat band."""
     from roc_dash.app.callbacks import conditions_from_state, economics_from_state
     from roc_dash.app.controls import ControlState
-    from roc_dash.core.decision import decision_summary
+    from roc_dash.core.chosen_point import decision_summary
 
     state = ControlState(cost_fp=1, cost_fn=3, prior=0.3, benefit_tp=2, unit="€",
                          population=10_000).to_store()
@@ -406,7 +406,8 @@ def test_cbk019_with_benefits_every_view_gives_one_expected_cost(cache):
     the same cost per case (errors minus benefits), said as a gain when it is negative."""
     from roc_dash.app.callbacks import conditions_from_state, economics_from_state
     from roc_dash.app.controls import ControlState
-    from roc_dash.core.decision import decision_summary, expected_cost_per_case
+    from roc_dash.core.chosen_point import decision_summary
+    from roc_dash.core.economics import expected_cost_per_case
     from roc_dash.core.operating import operating_point
 
     state = ControlState(cost_fp=1.0, cost_fn=1.0, prior=0.2738, prior_mode="manual",

@@ -1,5 +1,5 @@
 """Combining classifiers and the LC index in the dashboard (Fawcett 2004 §7.4, §7.5.3): the
-core glue (core.combine_views), the figures (figures.combining) and the callback glue
+core glue (core.assembly.combining_views), the figures (figures.combining) and the callback glue
 (app.beyond), each checked against the core functions called directly."""
 
 import numpy as np
@@ -9,8 +9,8 @@ import pytest
 from roc_dash.app import beyond
 from roc_dash.app.callbacks import AnalysisCache, render_views
 from roc_dash.app.store import DEMO_ID, DatasetStore
-from roc_dash.core.analysis import Conditions, analyse
-from roc_dash.core.combine_views import (
+from roc_dash.core.assembly.analysis import Conditions, analyse
+from roc_dash.core.assembly.combining_views import (
     budget_population,
     budget_view,
     default_expert_range,
@@ -18,12 +18,9 @@ from roc_dash.core.combine_views import (
     logical_view,
     superiority_view,
 )
-from roc_dash.core.combining import (
-    budget_operating_point,
-    combine_thresholded,
-    logical_combination,
-    repair_concavities,
-)
+from roc_dash.core.budget_mix import budget_operating_point
+from roc_dash.core.concavity_repair import repair_concavities
+from roc_dash.core.logical_combining import combine_thresholded, logical_combination
 from roc_dash.core.operating import operating_point, pinned_points
 from roc_dash.core.superiority import lc_index, ratio_to_unit, triangular_distribution
 from roc_dash.figures.combining import (
@@ -106,7 +103,7 @@ def test_byu003_logical_view_matches_rows_paired_by_id(analysis, cache):
 def test_byu004_superiority_defaults_around_the_current_ratio(analysis):
     assert default_expert_range(3.0) == (1.5, 3.0, 6.0)
     c = Conditions(prior_pos=0.3, cost_fp=1.0, cost_fn=3.0)
-    from roc_dash.core.analysis import with_conditions
+    from roc_dash.core.assembly.analysis import with_conditions
 
     a = with_conditions(analysis, c)
     v = superiority_view(a, "gradient boosting", "naive Bayes")

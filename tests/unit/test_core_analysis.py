@@ -1,11 +1,12 @@
-"""core.analysis: one table to every number, and cheap re-evaluation under new conditions."""
+"""core.assembly.analysis: one table to every number, and cheap re-evaluation under new
+conditions."""
 
 import dataclasses
 
 import pytest
 
 from roc_dash.app.store import load_demo
-from roc_dash.core.analysis import Conditions, analyse, with_conditions
+from roc_dash.core.assembly.analysis import Conditions, analyse, with_conditions
 
 
 @pytest.fixture(scope="module")

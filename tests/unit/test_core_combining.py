@@ -8,20 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roc_dash.core.combining import (
-    budget_line,
-    budget_operating_point,
-    combine_thresholded,
-    decision_point,
+from roc_dash.core.budget_mix import budget_line, budget_operating_point, mix_for_budget
+from roc_dash.core.concavity_repair import (
     flach_wu_decisions,
-    logical_combination,
-    mix_for_budget,
     repair_concavities,
     repair_point,
     repair_scores,
 )
 from roc_dash.core.curves import auc, roc_curve
 from roc_dash.core.hull import convex_hull, hull_of_curves, hull_of_points
+from roc_dash.core.logical_combining import combine_thresholded, decision_point, logical_combination
 
 COIL = dict(n_total=4000, prior_pos=0.06)
 A, B = (0.1, 0.2), (0.25, 0.6)

@@ -1,4 +1,5 @@
-"""core.decision: money, the chosen point, its robustness, its uncertainty.
+"""The decision modules of core (economics, threshold_costs, optimality, chosen_point,
+uncertainty, optimum_wins): money, the chosen point, its robustness, its uncertainty.
 
 Every number is checked against an independent computation: confusion counts from the raw
 rows, brute force over all thresholds, the hull's own optimum, per-fold numpy.
@@ -11,31 +12,33 @@ import numpy as np
 import pytest
 
 from roc_dash.app.store import load_demo
-from roc_dash.core import decision as dec
-from roc_dash.core.analysis import Conditions, analyse, with_conditions
+from roc_dash.core import optimum_wins, uncertainty
+from roc_dash.core.assembly.analysis import Conditions, analyse, with_conditions
+from roc_dash.core.chosen_point import decision_summary
 from roc_dash.core.curves import roc_curve
-from roc_dash.core.decision import (
+from roc_dash.core.economics import (
     Economics,
-    decision_summary,
-    decision_uncertainty,
     expected_cost_per_case,
     expected_value_per_case,
-    flatness,
     net_conditions,
     net_costs,
     net_slope,
-    optimality_range,
-    optimum_frequency,
-    optimum_frequency_bootstrap,
-    optimum_frequency_of,
     regret_per_case,
-    thin_profile,
-    threshold_profile,
-    uncertainty_from_bootstrap,
-    uncertainty_from_folds,
 )
 from roc_dash.core.hull import convex_hull, expected_cost, iso_performance_slope, optimal_point
 from roc_dash.core.operating import summarise_operating_point, vertex_at_threshold
+from roc_dash.core.optimality import optimality_range
+from roc_dash.core.optimum_wins import (
+    optimum_frequency,
+    optimum_frequency_bootstrap,
+    optimum_frequency_of,
+)
+from roc_dash.core.threshold_costs import flatness, thin_profile, threshold_profile
+from roc_dash.core.uncertainty import (
+    decision_uncertainty,
+    uncertainty_from_bootstrap,
+    uncertainty_from_folds,
+)
 
 P_DEMO = 0.27
 
@@ -425,7 +428,7 @@ def test_dec015_bootstrap_weighted_paths():
     point = ((s >= 0.4) & y) @ w / (w @ y)
     assert grouped.tpr.point == pytest.approx(point)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(dec, "_BUDGET", 10_000)
+        mp.setattr(uncertainty, "_BUDGET", 10_000)
         fallback = uncertainty_from_bootstrap(y, s, 0.4, 0.3, e, weights=w, n_boot=1000,
                                               seed=1)
     assert "m-out-of-n" in fallback.notes[0]
@@ -538,7 +541,7 @@ def test_dec019_optimum_frequency_bootstrap(demo, base):
 
 
 def test_dec020_frequency_bootstrap_subsamples_large_data(monkeypatch):
-    monkeypatch.setattr(dec, "MAX_ROWS", 1000)
+    monkeypatch.setattr(optimum_wins, "MAX_ROWS", 1000)
     y, s = _synthetic(5000, seed=2)
     freq = optimum_frequency_bootstrap(y, {"a": s, "b": -s}, 0.3,
                                        Economics(cost_fp=1, cost_fn=1), n_boot=30)

@@ -11,22 +11,22 @@ from sklearn.metrics import average_precision_score
 from sklearn.metrics import precision_recall_curve as sk_precision_recall_curve
 
 from roc_dash.core.curves import roc_curve
+from roc_dash.core.pr_interpolation import (
+    achievable_pr_curve,
+    interpolate_pr,
+    interpolated_precision,
+)
 from roc_dash.core.precision_recall import (
     PrCurve,
-    PrgCurve,
-    achievable_pr_curve,
     average_precision,
     average_precision_from_curve,
     baseline_precision,
-    interpolate_pr,
-    interpolated_precision,
     iso_f1_curves,
     pr_auc_interpolated,
     pr_curve,
     precision_recall_curve,
-    prg_auc,
-    prg_curve,
 )
+from roc_dash.core.precision_recall_gain import PrgCurve, prg_auc, prg_curve
 
 
 def _data(seed, n=300, *, levels=25, weighted=False, zero_weights=False, separation=1.0):

@@ -142,7 +142,7 @@ PRIORS = st.sampled_from([None, 5e-324, 1e-300, 1e-12, 0.3, 0.5, 0.9999999999999
 @settings(max_examples=40, deadline=None)
 @given(INT_ROWS, EXTREME, EXTREME, PRIORS)
 def test_prp005_report_is_valid_json_whatever_the_conditions(rows, cost_fp, cost_fn, prior):
-    from roc_dash.core.analysis import Conditions, analyse
+    from roc_dash.core.assembly.analysis import Conditions, analyse
     from roc_dash.report import build_report
 
     y, s, w = _arrays(rows)

@@ -11,9 +11,10 @@ import pandas as pd
 import pytest
 
 from roc_dash.cli import main
-from roc_dash.core.analysis import analyse
+from roc_dash.core.assembly.analysis import analyse
 from roc_dash.io import InputError, ReadOptions, load_predictions
-from roc_dash.io.engines import aggregate_predictions, should_stream
+from roc_dash.io.engine_sources import should_stream
+from roc_dash.io.engines import aggregate_predictions
 from roc_dash.report import build_report
 
 

@@ -13,10 +13,14 @@ import plotly.graph_objects as go
 import plotly.utils
 import pytest
 
-from roc_dash.core.analysis import Conditions, analyse
-from roc_dash.core.combine_views import budget_view, superiority_view
-from roc_dash.core.decision import Economics
-from roc_dash.core.extensions import analyse_leaves, analyse_multiclass, concavity_repairs
+from roc_dash.core.assembly.analysis import Conditions, analyse
+from roc_dash.core.assembly.beyond_binary import (
+    analyse_leaves,
+    analyse_multiclass,
+    concavity_repairs,
+)
+from roc_dash.core.assembly.combining_views import budget_view, superiority_view
+from roc_dash.core.economics import Economics
 from roc_dash.core.operating import operating_point, pinned_points
 from roc_dash.figures import cost_figure, pr_figure, roc_figure
 from roc_dash.figures.combining import add_budget, add_repair, superiority_figure

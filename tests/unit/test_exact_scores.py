@@ -14,10 +14,18 @@ import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-from roc_dash.core import combining, curves, decision, multiclass, soft_labels, statistics
+from roc_dash.core import (
+    concavity_repair,
+    curves,
+    logical_combining,
+    multiclass,
+    soft_labels,
+    statistics,
+    uncertainty,
+)
 from roc_dash.core._validation import merged_integers
 from roc_dash.core.averaging import fold_curves
-from roc_dash.core.decision import Economics
+from roc_dash.core.economics import Economics
 from roc_dash.core.precision_recall import average_precision, pr_curve
 from roc_dash.io import InputError, ReadOptions, load_predictions
 from roc_dash.io.engines import aggregate_predictions
@@ -94,10 +102,10 @@ def test_int004_threshold_comparisons_refuse_to_merge_with_a_clear_message():
     e = Economics(cost_fp=1.0, cost_fn=1.0)
     calls = {
         "accuracy_at_threshold": lambda: curves.accuracy_at_threshold(y, scores, BIG + 10),
-        "combine_thresholded": lambda: combining.combine_thresholded(
+        "combine_thresholded": lambda: logical_combining.combine_thresholded(
             y, scores, scores, BIG + 10, BIG + 20),
-        "flach_wu_decisions": lambda: combining.flach_wu_decisions(scores, 3.0, 2.0, 1.0),
-        "uncertainty_from_bootstrap": lambda: decision.uncertainty_from_bootstrap(
+        "flach_wu_decisions": lambda: concavity_repair.flach_wu_decisions(scores, 3.0, 2.0, 1.0),
+        "uncertainty_from_bootstrap": lambda: uncertainty.uncertainty_from_bootstrap(
             y, scores, float(BIG), 0.5, e, n_boot=5),
         "soft_roc_auc": lambda: soft_labels.soft_roc_auc(y.astype(float), scores),
         "multiclass_auc": lambda: multiclass.multiclass_auc(

@@ -21,10 +21,20 @@ import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 import pytest
 
-from roc_dash.io import InputError, ReadOptions, load_predictions, read_table, readers
+from roc_dash.io import (
+    InputError,
+    ReadOptions,
+    load_predictions,
+    parquet_reading,
+    read_table,
+    readers,
+    size_limits,
+    text_reading,
+)
 from roc_dash.io.columns import ColumnChoice, check_model_count, resolve_wide
 from roc_dash.io.errors import DecodedSizeError, LimitError
-from roc_dash.io.readers import Limits, limits
+from roc_dash.io.parsed import ColumnPlan
+from roc_dash.io.size_limits import Limits, limits
 
 MB = 1 << 20
 
@@ -68,8 +78,8 @@ def no_csv_parse(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the CSV body was parsed; the limit should have refused it first")
 
-    monkeypatch.setattr(readers.pa_csv, "read_csv", refuse)
-    monkeypatch.setattr(readers.pa_csv, "open_csv", refuse)
+    monkeypatch.setattr(text_reading.pa_csv, "read_csv", refuse)
+    monkeypatch.setattr(text_reading.pa_csv, "open_csv", refuse)
 
 
 @pytest.fixture
@@ -77,8 +87,8 @@ def no_parquet_read(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the Parquet data was read; the metadata should have refused it")
 
-    monkeypatch.setattr(readers.pq, "read_table", refuse)
-    monkeypatch.setattr(readers.pq.ParquetFile, "read_row_group", refuse)
+    monkeypatch.setattr(parquet_reading.pq, "read_table", refuse)
+    monkeypatch.setattr(parquet_reading.pq.ParquetFile, "read_row_group", refuse)
 
 
 def parquet_bytes(table: pa.Table, repeats: int = 1, **write) -> bytes:
@@ -247,7 +257,7 @@ def test_lim010_quoted_header_fields_counted_without_splitting(monkeypatch):
     ok = b'label,score,"a,b,c,d,e,f"\n1,0.9,x\n0,0.1,y\n'
     assert len(load(ok).table) == 2
     many = ('"label",' + ",".join(f'"m{i}"' for i in range(100_000)) + "\n1\n").encode()
-    monkeypatch.setattr(readers.csv, "reader", None)  # the header must not even be split
+    monkeypatch.setattr(text_reading.csv, "reader", None)  # the header must not even be split
     error = load_error(many, "quoted.csv")
     assert "has 100,001 columns, more than the 5 columns" in str(error)
 
@@ -298,7 +308,7 @@ def test_lim013_model_column_helper(monkeypatch):
 
 
 def test_lim014_limits_read_at_call_time_and_bad_values_fall_back(monkeypatch, caplog):
-    for var in readers.LIMIT_DEFAULTS:
+    for var in size_limits.LIMIT_DEFAULTS:
         monkeypatch.delenv(var, raising=False)
     assert limits() == Limits(decompressed_bytes=1024 * MB, rows=10_000_000, columns=1000,
                               models=200)
@@ -308,7 +318,7 @@ def test_lim014_limits_read_at_call_time_and_bad_values_fall_back(monkeypatch, c
     monkeypatch.setenv("ROC_DASH_MAX_MODELS", " 12 ")
     assert limits() == Limits(decompressed_bytes=MB // 2, rows=20_000_000, columns=2000,
                               models=12)
-    with caplog.at_level(logging.WARNING, logger="roc_dash.io.readers"):
+    with caplog.at_level(logging.WARNING, logger="roc_dash.io.size_limits"):
         for bad in ("lots", "-5", "0", "inf", "nan"):
             monkeypatch.setenv("ROC_DASH_MAX_ROWS", bad)
             assert limits().rows == 10_000_000
@@ -316,7 +326,7 @@ def test_lim014_limits_read_at_call_time_and_bad_values_fall_back(monkeypatch, c
 
 
 def test_lim015_total_rows_helper_for_several_files(monkeypatch):
-    from roc_dash.io.readers import check_rows
+    from roc_dash.io.size_limits import check_rows
 
     monkeypatch.setenv("ROC_DASH_MAX_ROWS", "100")
     check_rows(100, "a.csv, b.csv", found="together have 100 rows", scope="in one upload")
@@ -469,7 +479,7 @@ def test_lim023_limit_errors_are_input_errors_and_survive_pickling(monkeypatch):
 
 
 def test_lim024_new_limits_have_defaults_and_read_the_environment(monkeypatch):
-    for var in readers.LIMIT_DEFAULTS:
+    for var in size_limits.LIMIT_DEFAULTS:
         monkeypatch.delenv(var, raising=False)
     now = limits()
     assert (now.decoded_bytes, now.name_chars) == (1024 * MB, 256)
@@ -484,7 +494,7 @@ def test_lim025_only_the_columns_used_are_decoded():
     rows = "".join(f"{i % 2},0.{i + 1},{'x' * 50},{i}\n" for i in range(8))
     parsed = readers.parse_bytes(
         ("label,score,notes,n\n" + rows).encode(), "f.csv",
-        lambda names: readers.ColumnPlan(include=frozenset({"label", "score"})))
+        lambda names: ColumnPlan(include=frozenset({"label", "score"})))
     assert parsed.table.column_names == ["label", "score"]
     assert parsed.names == ("label", "score", "notes", "n")
     assert len(load(("label,score,notes,n\n" + rows).encode()).table) == 8

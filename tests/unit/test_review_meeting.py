@@ -10,8 +10,9 @@ from roc_dash.app.callbacks import AnalysisCache, apply_upload, model_names, ren
 from roc_dash.app.components import plain_text
 from roc_dash.app.store import DatasetStore
 from roc_dash.core import roc_curve
-from roc_dash.core.analysis import Conditions, prevalence
-from roc_dash.core.decision import Economics, threshold_profile
+from roc_dash.core.assembly.analysis import Conditions, prevalence
+from roc_dash.core.economics import Economics
+from roc_dash.core.threshold_costs import threshold_profile
 
 
 @pytest.fixture

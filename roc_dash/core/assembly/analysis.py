@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .averaging import (
+from ..averaging import (
     ScoreScaleWarning,
     ThresholdAverage,
     VerticalAverage,
@@ -27,8 +27,9 @@ from .averaging import (
     threshold_average,
     vertical_average,
 )
-from .curves import RocCurve, auc, roc_curve
-from .hull import (
+from ..canonical_kinds import is_soft, soft_instances
+from ..curves import RocCurve, auc, roc_curve
+from ..hull import (
     HullOptimum,
     RocHull,
     convex_hull,
@@ -39,10 +40,9 @@ from .hull import (
     optimal_point,
     pc_pos,
 )
-from .kinds import is_soft, soft_instances
-from .precision_recall import average_precision_from_curve, pr_auc_interpolated
-from .soft_labels import soft_auc_interval
-from .statistics import (
+from ..precision_recall import average_precision_from_curve, pr_auc_interpolated
+from ..soft_labels import soft_auc_interval
+from ..statistics import (
     AucInterval,
     PairedAucTest,
     PartialAuc,

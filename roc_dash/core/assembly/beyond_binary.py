@@ -12,10 +12,12 @@ Assembly only (like :mod:`.analysis`): every number comes from the module that c
   curve on cost fractions and the class cost totals;
 * :func:`analyse_leaves` -- Flach et al. s4 (:mod:`.leaves`): leaf table, hull labelings
   ``S_0 .. S_n`` (and all ``2**n`` on request);
-* :func:`budget_analysis` -- Fawcett 2004 s7.4.1 (:mod:`.combining`): the constraint line,
+* :func:`budget_analysis` -- Fawcett 2004 s7.4.1 (:mod:`.budget_mix`): the constraint line,
   the best point on the joint hull and on each model's hull, and a mix of two named models;
-* :func:`concavity_repairs` -- s7.4.2 (Flach & Wu): each model's concavities and repairs;
-* :func:`logical_analysis` -- s7.4.3: AND/OR of two thresholded models, expected and actual;
+* :func:`concavity_repairs` -- s7.4.2 (Flach & Wu, :mod:`.concavity_repair`): each model's
+  concavities and repairs;
+* :func:`logical_analysis` -- s7.4.3 (:mod:`.logical_combining`): AND/OR of two thresholded
+  models, expected and actual;
 * :func:`superiority_analysis` -- s7.5.3 (Adams & Hand): relative superiority and LC index.
 """
 
@@ -26,30 +28,31 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .analysis import Analysis, paired_rows
-from .combining import (
+from ..budget_mix import BudgetLine, BudgetMix, budget_line, budget_operating_point, mix_for_budget
+from ..canonical_kinds import (
+    CLASS_COLUMN,
+    class_score_column,
+    classes_of,
+    leaf_table,
+    soft_instances,
+)
+from ..concavity_repair import ConcavityRepair, repair_concavities
+from ..curves import RocCurve, auc
+from ..hull import RocHull, convex_hull
+from ..instance_costs import cost_roc_curve
+from ..leaves import AllLabelings, LeafLabelings, all_labelings, optimal_labelings
+from ..logical_combining import (
     ActualCombination,
-    BudgetLine,
-    BudgetMix,
-    ConcavityRepair,
     LogicalCombination,
-    budget_line,
-    budget_operating_point,
     combine_thresholded,
     decision_point,
     logical_combination,
-    mix_for_budget,
-    repair_concavities,
 )
-from .curves import RocCurve, auc
-from .hull import RocHull, convex_hull
-from .instance_costs import cost_roc_curve
-from .kinds import CLASS_COLUMN, class_score_column, classes_of, leaf_table, soft_instances
-from .leaves import AllLabelings, LeafLabelings, all_labelings, optimal_labelings
-from .multiclass import MulticlassAnalysis, multiclass_roc
-from .soft_labels import soft_auc_interval, soft_class_totals, soft_roc_auc
-from .statistics import AucInterval
-from .superiority import LcIndex, lc_index, triangular_distribution
+from ..multiclass import MulticlassAnalysis, multiclass_roc
+from ..soft_labels import soft_auc_interval, soft_class_totals, soft_roc_auc
+from ..statistics import AucInterval
+from ..superiority import LcIndex, lc_index, triangular_distribution
+from .analysis import Analysis, paired_rows
 
 __all__ = [
     "MulticlassModel", "analyse_multiclass", "SoftModel", "analyse_soft", "CostModel",
@@ -82,7 +85,8 @@ class MulticlassModel:
 
 def analyse_multiclass(table: pd.DataFrame, classes=None) -> list[MulticlassModel]:
     """Fawcett 2004 s7.3 for every model of a multi-class canonical table (columns
-    ``class`` and ``score_<c>``, see :mod:`.kinds`): :func:`~.multiclass.multiclass_roc`."""
+    ``class`` and ``score_<c>``, see :mod:`.canonical_kinds`):
+    :func:`~.multiclass.multiclass_roc`."""
     classes = list(classes) if classes is not None else classes_of(table)
     out = []
     for name, frame in _models(table).items():
@@ -113,9 +117,10 @@ class SoftModel:
 
 
 def analyse_soft(table: pd.DataFrame, *, level: float = 0.95) -> list[SoftModel]:
-    """Qin (``001_*``) eq. 8-12 per model of a soft-label table (:func:`.kinds.split_soft_rows`
-    rows): ``n+ = Σ w p``, ``n− = Σ w (1 − p)``, the soft AUC and
-    :func:`~.soft_labels.soft_auc_interval` over the instances (DeLong's for hard labels)."""
+    """Qin (``001_*``) eq. 8-12 per model of a soft-label table
+    (:func:`.canonical_kinds.split_soft_rows` rows): ``n+ = Σ w p``, ``n− = Σ w (1 − p)``, the
+    soft AUC and :func:`~.soft_labels.soft_auc_interval` over the instances (DeLong's for hard
+    labels)."""
     out = []
     for name, frame in _models(table).items():
         p, s, w = soft_instances(frame)
@@ -174,7 +179,7 @@ class LeavesResult:
 
 
 def analyse_leaves(table: pd.DataFrame, *, with_all: bool = False) -> list[LeavesResult]:
-    """Per tree of a leaves table (:func:`.kinds.leaf_rows`): the leaf table,
+    """Per tree of a leaves table (:func:`.canonical_kinds.leaf_rows`): the leaf table,
     :func:`~.leaves.optimal_labelings` ``S_0 .. S_n``, their hull and, with ``with_all``,
     :func:`~.leaves.all_labelings` (at most 16 leaves, else a ``ValueError``)."""
     out = []
@@ -232,7 +237,7 @@ def budget_analysis(analysis: Analysis, *, budget=None, fraction=None, n_total=N
     ``n_total`` defaults to the (weighted) number of rows of the first model, ``prior_pos``
     to the analysis' prior; ``budget`` is K in cases, ``fraction`` K as a share of n.
     ``pair=(A, B)`` also mixes model A's best hull vertex within the budget with model B's
-    cheapest hull vertex that reaches it (:func:`~.combining.mix_for_budget`; the CoIL
+    cheapest hull vertex that reaches it (:func:`~.budget_mix.mix_for_budget`; the CoIL
     example of the paper).
     """
     first = analysis.models[0]
@@ -247,7 +252,7 @@ def budget_analysis(analysis: Analysis, *, budget=None, fraction=None, n_total=N
 
 
 def concavity_repairs(analysis: Analysis) -> dict[str, ConcavityRepair]:
-    """Fawcett 2004 s7.4.2 (Flach & Wu): :func:`~.combining.repair_concavities` of every
+    """Fawcett 2004 s7.4.2 (Flach & Wu): :func:`~.concavity_repair.repair_concavities` of every
     model whose curve has concavities."""
     out = {}
     for m in analysis.models:
@@ -279,9 +284,10 @@ def _point(frame: pd.DataFrame, threshold: float) -> tuple[float, float]:
 def logical_analysis(table: pd.DataFrame, a: str, threshold_a: float, b: str,
                      threshold_b: float, *, bounds: str = "tight") -> LogicalResult:
     """AND/OR of "A positive iff score ≥ threshold_a" and likewise B: bounding rectangles and
-    positions under independence (:func:`~.combining.logical_combination`) and, when both
-    models scored the same rows (by id or row order), the actual positions
-    (:func:`~.combining.combine_thresholded`). Raises ``ValueError`` for an unknown model."""
+    positions under independence (:func:`~.logical_combining.logical_combination`) and, when
+    both models scored the same rows (by id or row order), the actual positions
+    (:func:`~.logical_combining.combine_thresholded`). Raises ``ValueError`` for an unknown
+    model."""
     groups = _models(table)
     for name in (a, b):
         if name not in groups:
@@ -316,7 +322,7 @@ class Extensions:
     or not asked). Built by :func:`analyse_extensions`."""
 
     kind: object = None
-    """The :class:`~.kinds.InputKind` of the table."""
+    """The :class:`~.canonical_kinds.InputKind` of the table."""
     multiclass: list[MulticlassModel] | None = None
     soft: list[SoftModel] | None = None
     costs: list[CostModel] | None = None
@@ -337,7 +343,7 @@ def analyse_extensions(table: pd.DataFrame, analysis: Analysis, kind=None, *,
                        lc_belief: tuple[float, float, float] | None = None,
                        lc_scale: str = "ratio") -> Extensions:
     """The sections of :class:`Extensions` that apply to ``kind`` (an
-    :class:`~.kinds.InputKind`; None: binary) and that were asked for.
+    :class:`~.canonical_kinds.InputKind`; None: binary) and that were asked for.
 
     ``table`` is the full canonical table (for a multi-class table, any class reference
     view of it); ``analysis`` the binary analysis of it. ``lc_belief`` is (low, mode, high)

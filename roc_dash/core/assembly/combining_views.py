@@ -1,7 +1,7 @@
 """What the dashboard shows of combining and comparing classifiers, for one analysis.
 
-Glue between an :class:`~roc_dash.core.analysis.Analysis` (the shown models, the deployment
-prior and costs) and the methods of Fawcett (2004), "ROC Graphs: Notes and Practical
+Glue between an :class:`~roc_dash.core.assembly.analysis.Analysis` (the shown models, the
+deployment prior and costs) and the methods of Fawcett (2004), "ROC Graphs: Notes and Practical
 Considerations for Researchers" (``../shared/papers/000_*``):
 
 * section 7.4.1, a budget of K cases out of N (:func:`budget_view`): N is the population per
@@ -12,8 +12,10 @@ Considerations for Researchers" (``../shared/papers/000_*``):
 * section 7.5.3, the relative superiority graph and LC index of two shown models
   (:func:`superiority_view`), the expert's range defaulting around the current ratio.
 
-Every number the dashboard prints about these methods is computed here (or in
-:mod:`.combining` / :mod:`.superiority`); the callbacks only pass the controls in.
+Every number the dashboard prints about these methods is computed in
+:mod:`.budget_mix`, :mod:`.concavity_repair`, :mod:`.logical_combining` or
+:mod:`.superiority`; this module picks the inputs (N, the expert's default range, the rows
+to pair) and the callbacks only pass the controls in.
 """
 
 from __future__ import annotations
@@ -24,21 +26,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .analysis import Analysis, paired_rows
-from .combining import (
+from ..budget_mix import BudgetLine, BudgetMix, budget_line, budget_operating_point
+from ..concavity_repair import ConcavityRepair, repair_concavities
+from ..logical_combining import (
     ActualCombination,
-    BudgetLine,
-    BudgetMix,
-    ConcavityRepair,
     LogicalCombination,
-    budget_line,
-    budget_operating_point,
     combine_thresholded,
     logical_combination,
-    repair_concavities,
 )
-from .operating import OperatingSummary
-from .superiority import LcIndex, ratio_to_unit
+from ..operating import OperatingSummary
+from ..superiority import LcIndex, ratio_to_unit
+from .analysis import Analysis, paired_rows
 
 __all__ = [
     "BudgetView",
@@ -104,7 +102,7 @@ def budget_view(analysis: Analysis, amount: float, unit: str = "cases", *,
                 population: float | None = None) -> BudgetView:
     """The best classifier acting on a budget of cases, on the joint hull of the shown models.
 
-    Fawcett (2004) §7.4.1 via :func:`~roc_dash.core.combining.budget_operating_point`, at the
+    Fawcett (2004) §7.4.1 via :func:`~roc_dash.core.budget_mix.budget_operating_point`, at the
     deployment prior ``π = p(+)`` of the analysis' conditions.
 
     Parameters
@@ -142,7 +140,7 @@ def budget_view(analysis: Analysis, amount: float, unit: str = "cases", *,
 
 def repair_view(analysis: Analysis, model: str) -> ConcavityRepair:
     """Flach and Wu's repair of the concavities of a shown model's pooled curve
-    (Fawcett 2004 §7.4.2, :func:`~roc_dash.core.combining.repair_concavities`)."""
+    (Fawcett 2004 §7.4.2, :func:`~roc_dash.core.concavity_repair.repair_concavities`)."""
     return repair_concavities(analysis.model(model).curve)
 
 
@@ -192,10 +190,10 @@ def logical_view(first: OperatingSummary, second: OperatingSummary,
     """Where the AND and OR of two operating points lie: expected (from the two points) and,
     when ``table`` holds both models' rows on the same cases, actual.
 
-    Fawcett (2004) §7.4.3: :func:`~roc_dash.core.combining.logical_combination` for the
-    rectangles and independence positions, :func:`~roc_dash.core.combining.combine_thresholded`
-    on the rows paired by :func:`~roc_dash.core.analysis.paired_rows` (by ``id``, else by row
-    order). A point at threshold +inf (nothing flagged) is combined as such.
+    Fawcett (2004) §7.4.3: :func:`~roc_dash.core.logical_combining.logical_combination` for
+    the rectangles and independence positions,
+    :func:`~roc_dash.core.logical_combining.combine_thresholded` on the rows paired by
+    :func:`~roc_dash.core.assembly.analysis.paired_rows` (by ``id``, else by row order). A point at threshold +inf (nothing flagged) is combined as such.
     """
     expected = logical_combination(first.fpr, first.tpr, second.fpr, second.tpr)
     actual, paired_by, why = None, "", ""
@@ -277,7 +275,7 @@ def superiority_view(analysis: Analysis, model_a: str, model_b: str, *, low=None
             raise ValueError(f"the {name} cost ratio must be a positive number")
     if not (lo <= mo <= hi and lo < hi):
         raise ValueError("need low ≤ most likely ≤ high, and low < high")
-    from .extensions import superiority_analysis  # the report's computation, shared
+    from .beyond_binary import superiority_analysis  # the report's computation, shared
 
     lc = superiority_analysis(analysis, model_a, model_b, low=lo, mode=mo, high=hi)
     u = float(ratio_to_unit(ratio))

@@ -1,0 +1,179 @@
+"""The sources an aggregating engine reads, and when a file is better streamed than loaded.
+
+A source is a file, a glob or a directory of Parquet or CSV files (Spark/Hadoop marker and
+checksum files skipped); its format is read from the first file's magic bytes and, for
+text, the delimiter from its header line (the in-memory reader's rules,
+:mod:`roc_dash.io.text_reading`). :func:`should_stream` says when a file is beyond what the
+in-memory reader accepts (:mod:`roc_dash.io.size_limits`). See :mod:`roc_dash.io.engines`.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .decoding import GZIP_MAGIC
+from .errors import InputError
+from .readers import PARQUET_MAGIC
+from .size_limits import limits
+from .text_reading import detect_delimiter
+
+_GLOB_CHARS = frozenset("*?[")
+#: Files inside a dataset directory that are not data (Spark/Hadoop markers, checksums).
+_SKIPPED_PREFIXES = (".", "_")
+_SKIPPED_SUFFIXES = (".crc",)
+
+
+# --------------------------------------------------------------------------- sources
+
+
+@dataclass(frozen=True)
+class Source:
+    """One command-line argument: a file, or the files of a glob or a directory (one dataset)."""
+
+    name: str  # as given
+    files: tuple[str, ...]
+    kind: str  # "parquet" or "csv"
+    delimiter: str = ","
+    gzip: bool = False
+    dataset: bool = False  # a glob or a directory: its parts together are one source
+
+    @property
+    def model_name_base(self) -> str:
+        """What a model is named after when the source has no model column: the file, or the
+        directory (of a glob, the directory the pattern is in)."""
+        if not self.dataset or os.path.isdir(self.name):
+            return self.name
+        head = self.name
+        while head and _GLOB_CHARS & set(os.path.basename(head)):
+            head = os.path.dirname(head)
+        return head or self.name
+
+
+def is_pattern(arg: str) -> bool:
+    """A glob pattern that is not itself an existing path."""
+    return bool(_GLOB_CHARS & set(str(arg))) and not os.path.exists(arg)
+
+
+def _magic(path: str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4)
+    except FileNotFoundError:
+        raise InputError(f"{path}: file not found. Check the path.", file=path) from None
+    except OSError as exc:
+        raise InputError(
+            f"{path}: cannot be opened ({exc.strerror or type(exc).__name__}). Check the path "
+            "and its permissions.",
+            file=path,
+        ) from None
+
+
+def _kind(path: str) -> tuple[str, bool]:
+    head = _magic(path)
+    if head[:4] == PARQUET_MAGIC:
+        return "parquet", False
+    return "csv", head[:2] == GZIP_MAGIC
+
+
+def _header_delimiter(path: str, gz: bool) -> str:
+    import gzip
+
+    opener = gzip.open if gz else open
+    try:
+        with opener(path, "rb") as fh:
+            line = fh.readline(1 << 20)
+    except (OSError, EOFError):
+        raise InputError(
+            f"{path}: cannot be read as text or gzip. Check the file.", file=path
+        ) from None
+    return detect_delimiter(line.decode("utf-8", "replace").lstrip("\ufeff"))
+
+
+def expand_source(arg: str) -> Source:
+    """Files of one argument: a file, a directory (every data file below it, recursively,
+    without hidden files, ``_SUCCESS`` markers and ``.crc`` checksums) or a glob pattern
+    (``**`` matches directories recursively). All files of one source must be of one kind."""
+    arg = str(arg)
+    if os.path.isdir(arg):
+        files = sorted(
+            os.path.join(root, f)
+            for root, dirs, names in os.walk(arg)
+            for f in names
+            if not f.startswith(_SKIPPED_PREFIXES) and not f.endswith(_SKIPPED_SUFFIXES)
+            and not any(part.startswith(_SKIPPED_PREFIXES)
+                        for part in os.path.relpath(root, arg).split(os.sep) if part != ".")
+        )
+        if not files:
+            raise InputError(
+                f"{arg}: is a directory without data files. Give a directory of Parquet or "
+                "CSV files (e.g. a partitioned dataset), or the files themselves.",
+                file=arg,
+            )
+        dataset = True
+    elif is_pattern(arg):
+        files = sorted(f for f in glob.glob(arg, recursive=True) if os.path.isfile(f))
+        if not files:
+            raise InputError(
+                f"{arg}: no files match this pattern. Check the pattern (quote it, e.g. "
+                "'data/*.parquet', so that the shell does not expand it).",
+                file=arg,
+            )
+        dataset = True
+    else:
+        files = [arg]
+        dataset = False
+        if not os.path.exists(arg):
+            raise InputError(f"{arg}: file not found. Check the path.", file=arg)
+    kinds = {f: _kind(f) for f in files}
+    distinct = {k for k, _ in kinds.values()}
+    if len(distinct) > 1:
+        parquet = [f for f, (k, _) in kinds.items() if k == "parquet"][:1]
+        text = [f for f, (k, _) in kinds.items() if k == "csv"][:1]
+        raise InputError(
+            f"{arg}: mixes Parquet files ({parquet[0]}) and other files ({text[0]}). A "
+            "dataset must be all Parquet or all CSV; give the kinds separately.",
+            file=arg,
+        )
+    kind = distinct.pop()
+    gz = kind == "csv" and any(g for _, g in kinds.values())
+    if kind == "csv" and len({g for _, g in kinds.values()}) > 1:
+        raise InputError(
+            f"{arg}: mixes gzip-compressed and plain text files. Compress all or none.",
+            file=arg,
+        )
+    delimiter = _header_delimiter(files[0], gz) if kind == "csv" else ","
+    return Source(arg, tuple(files), kind, delimiter, gz, dataset)
+
+
+def should_stream(args: Sequence[str]) -> bool:
+    """``--engine auto``: True when any argument is a glob pattern or a directory, or when the
+    files together are more than the in-memory reader accepts: Parquet files holding more
+    than ``ROC_DASH_MAX_ROWS`` rows or ``ROC_DASH_MAX_DECOMPRESSED_MB`` of uncompressed data
+    (read from their footers), text files bigger than ``ROC_DASH_MAX_DECOMPRESSED_MB``.
+    Everything else stays in memory, where ids pair models for DeLong's paired test."""
+    import pyarrow.parquet as pq
+
+    lim = limits()
+    rows = size = 0
+    for arg in args:
+        arg = str(arg)
+        if os.path.isdir(arg) or is_pattern(arg):
+            return True
+        try:
+            with open(arg, "rb") as fh:
+                head = fh.read(4)
+            if head[:4] == PARQUET_MAGIC:
+                meta = pq.ParquetFile(arg).metadata
+                rows += meta.num_rows
+                size += sum(meta.row_group(k).total_byte_size
+                            for k in range(meta.num_row_groups))
+            elif head[:2] != GZIP_MAGIC:
+                size += os.path.getsize(arg)
+        except Exception:  # noqa: BLE001 - unreadable: the in-memory reader words the error
+            continue
+        if rows > lim.rows or size > lim.decompressed_bytes:
+            return True
+    return False
