@@ -25,7 +25,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from roc_dash.app.callbacks import AnalysisCache, model_names, render_views  # noqa: E402
-from roc_dash.app.store import DEMO_ID, DatasetStore  # noqa: E402
+from roc_dash.app.server.store import DEMO_ID, DatasetStore  # noqa: E402
 from roc_dash.core.analysis import Conditions  # noqa: E402
 
 

@@ -80,7 +80,7 @@ APP_CHILD = _STATUS + textwrap.dedent(
     """
     import tempfile
     from roc_dash.app.callbacks import AnalysisCache, apply_upload, model_names, render_views
-    from roc_dash.app.store import DatasetStore
+    from roc_dash.app.server.store import DatasetStore
     from roc_dash.core.analysis import Conditions
 
     path = sys.argv[1]

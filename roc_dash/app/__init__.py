@@ -6,12 +6,13 @@ from importlib import resources
 
 from dash import Dash
 
-from .auth import require_user
 from .callbacks import register_callbacks
 from .layout import build_layout
-from .security import harden
-from .store import DatasetStore
-from .upload_route import max_upload_bytes, register_upload_route
+from .server.auth import require_user
+from .server.limits import max_upload_bytes
+from .server.security import harden
+from .server.store import DatasetStore
+from .server.upload_route import register_upload_route
 
 __all__ = ["create_app"]
 
@@ -61,7 +62,7 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
         state: free disk, datasets, space used against the quota)."""
         from flask import jsonify
 
-        from .auth import current_user
+        from .server.auth import current_user
 
         report = store.health(details=current_user() is not None)
         return jsonify(report), 200 if report["status"] == "ok" else 503

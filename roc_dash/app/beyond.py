@@ -32,7 +32,7 @@ from ..figures.combining import add_budget, add_logical, add_repair, superiority
 from ..figures.style import format_threshold, style_index
 from . import ids
 from .help import HELP
-from .limits import excerpt
+from .server.limits import excerpt
 
 __all__ = ["combining_card", "superiority_card", "parse_budget", "combine_options", "active",
            "overlay_roc", "combine_panel", "superiority_outputs", "register_beyond"]

@@ -51,8 +51,6 @@ from ..figures.threshold import threshold_figure
 from ..io import InputError, ReadOptions, load_predictions
 from ..io.combine import combine_datasets, distinct_model_names
 from . import beyond, ids, kinds_ui
-from .auth import current_owner
-from .cache import SharedCache
 from .components import (
     banner,
     dataset_list,
@@ -72,8 +70,10 @@ from .controls import (
     control_outputs,
     parse_query,
 )
-from .limits import excerpt, heavy_parse
-from .store import (
+from .server.auth import current_owner
+from .server.cache import SharedCache
+from .server.limits import excerpt, heavy_parse
+from .server.store import (
     DEMO_ID,
     EXAMPLES,
     DatasetInfo,
@@ -84,7 +84,7 @@ from .store import (
     clean_ids,
     content_digest,
 )
-from .upload_route import take_batch
+from .server.upload_route import take_batch
 
 log = logging.getLogger(__name__)
 

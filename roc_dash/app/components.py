@@ -13,7 +13,7 @@ from ..report import fmt as _fmt
 from ..report import model_table_rows
 from . import ids
 from .help import HELP
-from .store import DatasetInfo
+from .server.store import DatasetInfo
 
 DEMO_TEXT = "Demo: diabetes progression, 4 models × 10 folds"
 

@@ -22,7 +22,7 @@ from urllib.parse import parse_qs
 
 from . import ids
 from .layout import COST_MAX, COST_MIN, PRIOR_MAX, PRIOR_MIN, cost_to_slider, slider_to_cost
-from .limits import excerpt
+from .server.limits import excerpt
 
 #: Costs typed in a box may go beyond the sliders' range, up to these bounds.
 COST_LIMITS = (1e-6, 1e6)
@@ -385,7 +385,7 @@ def parse_query(search: str | None) -> dict:
 
     Anything malformed is ignored; lists are bounded.
     """
-    from .store import clean_ids
+    from .server.store import clean_ids
 
     if not isinstance(search, str) or len(search) > 16384:
         return {}

@@ -28,7 +28,7 @@ from ..figures.kinds import add_labelings, class_curves_figure, cost_axis_titles
 from ..figures.style import style_index
 from . import ids
 from .help import HELP
-from .store import EXAMPLES, DatasetInfo, clean_ids
+from .server.store import EXAMPLES, DatasetInfo, clean_ids
 
 __all__ = ["kind_status", "apply_reference", "class_choices", "example_links",
            "class_control", "multiclass_card", "shown_kinds", "decorate_roc", "table_extras",

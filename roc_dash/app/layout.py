@@ -11,7 +11,7 @@ from . import ids
 from .beyond import combining_card, superiority_card
 from .help import HELP
 from .kinds_ui import class_control, example_links, multiclass_card
-from .store import DEMO_ID
+from .server.store import DEMO_ID
 
 ACCEPTED = ".csv,.tsv,.txt,.gz,.parquet,.pq"
 COST_MIN, COST_MAX = -2.0, 2.0  # log10 range of the cost sliders (0.01 .. 100)
@@ -98,7 +98,7 @@ def _data_panel():
     return html.Section(className="panel", children=[
         html.H2("Data"),
         # a drop zone served by assets/roc_dash.js: files stream to POST /upload with a
-        # progress bar and a Cancel button (see app/upload_route.py), not through a callback
+        # progress bar and a Cancel button (see app/server/upload_route.py), not through a callback
         html.Div(id=ids.UPLOAD, className="upload", tabIndex="0", role="button",
                  title=HELP["upload"],
                  **{"aria-label": "Drop prediction files here or press Enter to choose"},

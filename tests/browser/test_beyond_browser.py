@@ -6,7 +6,7 @@ Every number read off the page is checked against core functions called here dir
 import numpy as np
 
 from roc_dash.app import ids
-from roc_dash.app.store import DEMO_ID
+from roc_dash.app.server.store import DEMO_ID
 from roc_dash.core.analysis import Conditions, prevalence
 from roc_dash.core.combining import budget_operating_point, repair_concavities
 from roc_dash.core.superiority import lc_index, ratio_to_unit, triangular_distribution

@@ -302,7 +302,7 @@ class Page:
     503 + Retry-After as the page does."""
 
     def __init__(self, server: Server, key: str | None = None, headers: dict | None = None):
-        from roc_dash.app.auth import OWNER_HEADER
+        from roc_dash.app.server.auth import OWNER_HEADER
 
         self.server = server
         self.headers = dict(headers or {})

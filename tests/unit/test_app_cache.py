@@ -5,7 +5,6 @@ import pandas as pd
 import pytest
 
 import roc_dash.app.callbacks as callbacks
-from roc_dash.app.cache import ByteLRU, SharedCache, approx_nbytes
 from roc_dash.app.callbacks import (
     MAX_COMPARED_MODELS,
     MAX_SHOWN_MODELS,
@@ -14,7 +13,8 @@ from roc_dash.app.callbacks import (
     model_names,
     render_views,
 )
-from roc_dash.app.store import DEMO_ID, DatasetStore, clean_ids
+from roc_dash.app.server.cache import ByteLRU, SharedCache, approx_nbytes
+from roc_dash.app.server.store import DEMO_ID, DatasetStore, clean_ids
 from roc_dash.core.analysis import Conditions
 
 DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]

@@ -22,7 +22,7 @@ from roc_dash.app.callbacks import (
 )
 from roc_dash.app.components import model_table_rows
 from roc_dash.app.controls import parse_query
-from roc_dash.app.store import DEMO_ID, DatasetStore
+from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.core.analysis import Conditions, analyse
 from roc_dash.html_report import render_html
 

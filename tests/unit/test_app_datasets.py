@@ -15,7 +15,7 @@ from roc_dash.app.callbacks import (
     upload_with_label,
 )
 from roc_dash.app.controls import ControlState, Gesture, apply_gesture
-from roc_dash.app.store import DEMO_ID, DatasetStore, load_demo
+from roc_dash.app.server.store import DEMO_ID, DatasetStore, load_demo
 from roc_dash.core.analysis import analyse, prevalence
 from roc_dash.report import build_report
 

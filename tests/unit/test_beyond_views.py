@@ -8,7 +8,7 @@ import pytest
 
 from roc_dash.app import beyond
 from roc_dash.app.callbacks import AnalysisCache, render_views
-from roc_dash.app.store import DEMO_ID, DatasetStore
+from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.core.analysis import Conditions, analyse
 from roc_dash.core.combine_views import (
     budget_population,

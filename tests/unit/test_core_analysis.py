@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from roc_dash.app.store import load_demo
+from roc_dash.app.server.store import load_demo
 from roc_dash.core.analysis import Conditions, analyse, with_conditions
 
 

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from roc_dash.app.store import load_demo
+from roc_dash.app.server.store import load_demo
 from roc_dash.core import decision as dec
 from roc_dash.core.analysis import Conditions, analyse, with_conditions
 from roc_dash.core.curves import roc_curve

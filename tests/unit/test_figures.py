@@ -112,7 +112,7 @@ def test_fig007_model_list_swatches_are_current():
 
 def test_fig008_tie_bounds_band_and_prg_mode():
     """Tie bounds drawn around tied curves; PRG mode draws gains; AP at the deployment prior."""
-    from roc_dash.app.store import load_demo
+    from roc_dash.app.server.store import load_demo
     from roc_dash.core.curves import tie_bounds
     from roc_dash.core.precision_recall import average_precision_from_curve, prg_auc
 
@@ -144,7 +144,7 @@ def test_fig009_dict_built_figures_pass_plotly_validation_unchanged():
 
     import plotly.graph_objects as go
 
-    from roc_dash.app.store import load_demo
+    from roc_dash.app.server.store import load_demo
     from roc_dash.core.decision import Economics
     from roc_dash.core.operating import pinned_points
     from roc_dash.figures.threshold import threshold_figure

@@ -18,7 +18,7 @@ from roc_dash.app.callbacks import (
     render_views,
 )
 from roc_dash.app.controls import ControlState, Gesture, apply_gesture, parse_query
-from roc_dash.app.store import (
+from roc_dash.app.server.store import (
     DEMO_ID,
     EXAMPLES,
     DatasetStore,

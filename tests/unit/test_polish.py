@@ -96,7 +96,7 @@ def test_pol105_a_typed_pin_that_is_not_a_number_says_why():
 
 def test_pol106_threshold_view_names_its_model_and_whether_its_optimum_is_the_overall_one(tmp_path):
     from roc_dash.app.callbacks import AnalysisCache
-    from roc_dash.app.store import DEMO_ID, DatasetStore
+    from roc_dash.app.server.store import DEMO_ID, DatasetStore
     from roc_dash.core.analysis import Conditions
     from roc_dash.core.decision import Economics
     from roc_dash.figures.threshold import threshold_figure
@@ -120,7 +120,7 @@ def test_pol106_threshold_view_names_its_model_and_whether_its_optimum_is_the_ov
 def test_pol107_html_report_carries_every_pin_the_comparison_the_summary_and_the_views(tmp_path):
     from roc_dash.app.callbacks import AnalysisCache, decision_views
     from roc_dash.app.components import plain_text
-    from roc_dash.app.store import DEMO_ID, DatasetStore
+    from roc_dash.app.server.store import DEMO_ID, DatasetStore
     from roc_dash.core.analysis import Conditions
     from roc_dash.core.decision import Economics
     from roc_dash.core.operating import pinned_points
@@ -148,7 +148,7 @@ def test_pol107_html_report_carries_every_pin_the_comparison_the_summary_and_the
 
 def test_pol108_iso_f1_labels_sit_inside_the_pr_frame_and_the_hover_marker_is_a_dot(tmp_path):
     from roc_dash.app.callbacks import AnalysisCache
-    from roc_dash.app.store import DEMO_ID, DatasetStore
+    from roc_dash.app.server.store import DEMO_ID, DatasetStore
     from roc_dash.core.analysis import Conditions
     from roc_dash.figures import pr_figure
 

@@ -8,7 +8,7 @@ import pytest
 
 from roc_dash.app.callbacks import AnalysisCache, apply_upload, model_names, render_views
 from roc_dash.app.components import plain_text
-from roc_dash.app.store import DatasetStore
+from roc_dash.app.server.store import DatasetStore
 from roc_dash.core import roc_curve
 from roc_dash.core.analysis import Conditions, prevalence
 from roc_dash.core.decision import Economics, threshold_profile
@@ -165,7 +165,7 @@ def test_rvw201_load_demo_after_an_upload_says_it_adds_it(store):
 
 def test_rvw202_with_two_datasets_every_model_is_tagged_everywhere(store, cache):
     from roc_dash.app.callbacks import resolve_operating  # noqa: F401 - the same module
-    from roc_dash.app.store import DEMO_ID
+    from roc_dash.app.server.store import DEMO_ID
 
     up = make_frame(150, 0.3, 5).assign(model="logistic regression")
     out = apply_upload(store, [("mine.csv", up.to_csv(index=False).encode())], [])
@@ -230,7 +230,7 @@ def table_cells(node) -> list[list[str]]:
 
 # -- 5. the recommendation stays the headline ---------------------------------------------
 def test_rvw501_pins_are_compared_below_the_recommendation(cache):
-    from roc_dash.app.store import DEMO_ID
+    from roc_dash.app.server.store import DEMO_ID
 
     models = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
     cond = Conditions(prior_pos=prevalence(cache.table([DEMO_ID])))
@@ -253,7 +253,7 @@ DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient 
 
 
 def test_rvw701_threshold_averaging_draws_error_bars_at_a_few_thresholds(cache):
-    from roc_dash.app.store import DEMO_ID
+    from roc_dash.app.server.store import DEMO_ID
 
     roc = render_views(cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.27),
                        averaging="threshold")[0]
@@ -276,7 +276,7 @@ def test_rvw701_threshold_averaging_draws_error_bars_at_a_few_thresholds(cache):
 
 @pytest.mark.parametrize("averaging", ["none", "vertical", "threshold"])
 def test_rvw702_pr_and_cost_views_say_they_use_the_pooled_folds(cache, averaging):
-    from roc_dash.app.store import DEMO_ID
+    from roc_dash.app.server.store import DEMO_ID
 
     out = render_views(cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.27),
                        averaging=averaging)
