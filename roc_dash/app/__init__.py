@@ -1,4 +1,9 @@
-"""The Dash application: layout, callbacks and the server-side dataset store."""
+"""The Dash application, by feature.
+
+``create_app`` builds the page from the features' fragments (:mod:`.page`), calls each
+feature's ``register`` (:mod:`.features`) and installs the server concerns
+(:mod:`.server`: dataset store, upload route, limits, security headers, sign-in).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,9 @@ from importlib import resources
 
 from dash import Dash
 
-from .callbacks import register_callbacks
-from .layout import build_layout
+from .analysis import AnalysisCache
+from .features import FEATURES
+from .page import build_layout
 from .server.auth import require_user
 from .server.limits import max_upload_bytes
 from .server.security import harden
@@ -39,7 +45,10 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
     # files stream to POST /upload (capped while streaming); other requests stay small
     app.server.config["MAX_CONTENT_LENGTH"] = max_upload_bytes() + 65536
     app.layout = build_layout()
-    register_callbacks(app, store)
+    cache = AnalysisCache(store)
+    app.analysis_cache = cache
+    for feature in FEATURES:
+        feature.register(app, cache, store)
     register_upload_route(app.server, store)
     harden(app.server)  # security headers, gzip, 400 for malformed callback requests
     require_user(app.server)  # only with ROC_DASH_USER_HEADER: sign-in by a reverse proxy

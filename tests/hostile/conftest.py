@@ -362,7 +362,7 @@ class Page:
     def views(self, models: list[str]) -> dict:
         """The views callback for the page's datasets and these models (as the page sends
         it after the datasets changed)."""
-        from roc_dash.app.controls import ControlState
+        from roc_dash.app.state import ControlState
 
         return self.response("roc-graph.figure", {
             "datasets.data": self.datasets, "models.value": models,

@@ -18,9 +18,10 @@ import math
 
 import numpy as np
 
-from roc_dash.app.callbacks import AnalysisCache, data_prior, model_names, update_views
-from roc_dash.app.controls import ControlState
+from roc_dash.app.analysis import AnalysisCache, data_prior, model_names
+from roc_dash.app.render import update_views
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
+from roc_dash.app.state import ControlState
 
 #: Digests of (roc, pr, cost, threshold, viz data) per scenario, recorded on the base commit.
 EXPECTED = {

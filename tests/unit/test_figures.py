@@ -87,7 +87,7 @@ def test_fig005_colours_follow_the_model_not_its_position(big_analysis):
 
 
 def test_fig006_zoom_is_kept_and_bad_zoom_ignored(big_analysis):
-    from roc_dash.app.callbacks import apply_zoom
+    from roc_dash.app.render import apply_zoom
 
     fig = roc_figure(big_analysis)
     apply_zoom(fig, {"roc": {"x": [0.2, 0.4], "y": [0.5, 0.9], "det": False}}, "roc")

@@ -549,7 +549,7 @@ def test_lim027_row_numbers_and_bad_rows_found_across_scan_pieces():
 
 
 def test_lim028_cli_and_upload_use_the_same_limits(tmp_path, monkeypatch, capsys):
-    from roc_dash.app.callbacks import apply_upload
+    from roc_dash.app.features.data import apply_upload
     from roc_dash.app.server.store import DatasetStore
     from roc_dash.cli import EXIT_BAD_INPUT, main
 

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from roc_dash.app import create_app
-from roc_dash.app.callbacks import AnalysisCache
+from roc_dash.app.analysis import AnalysisCache
 from roc_dash.app.server.store import DatasetNotFound, DatasetStore, StorageFull
 from tests.conftest import make_predictions
 

@@ -6,8 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from roc_dash.app.callbacks import AnalysisCache, apply_upload, model_names, render_views
+from roc_dash.app.analysis import AnalysisCache, model_names
 from roc_dash.app.components import plain_text
+from roc_dash.app.features.data import apply_upload
+from roc_dash.app.render import render_views
 from roc_dash.app.server.store import DatasetStore
 from roc_dash.core import roc_curve
 from roc_dash.core.analysis import Conditions, prevalence
@@ -109,8 +111,8 @@ def test_rvw403_optimal_vertex_is_the_cheapest_vertex_and_the_hull_optimum():
 
 # -- 1. a second dataset keeps the prior --------------------------------------------------
 def test_rvw102_prior_source_is_kept_then_the_links_then_the_last(store):
-    from roc_dash.app.callbacks import prior_source
-    from roc_dash.app.controls import parse_query
+    from roc_dash.app.features.data import prior_source
+    from roc_dash.app.state import parse_query
 
     a, b = "a" * 24, "b" * 24
     assert prior_source([a, b], a) == a  # a dataset added later does not take over
@@ -122,7 +124,7 @@ def test_rvw102_prior_source_is_kept_then_the_links_then_the_last(store):
 
 
 def test_rvw103_the_status_says_what_the_new_dataset_would_give(store):
-    from roc_dash.app.callbacks import prior_note
+    from roc_dash.app.features.data import prior_note
 
     frames = [make_frame(200, 0.4, 1), make_frame(300, 0.1, 2)]
     ids_ = []
@@ -147,7 +149,7 @@ def make_frame(n, prevalence, seed):
 
 # -- 2. the demo beside uploads; every model tagged with its dataset ---------------------
 def test_rvw201_load_demo_after_an_upload_says_it_adds_it(store):
-    from roc_dash.app.callbacks import demo_status
+    from roc_dash.app.features.data import demo_status
 
     assert demo_status(store, []) == "Loaded the demo data."
     frame = make_frame(120, 0.3, 4).assign(model="logistic regression")
@@ -164,7 +166,7 @@ def test_rvw201_load_demo_after_an_upload_says_it_adds_it(store):
 
 
 def test_rvw202_with_two_datasets_every_model_is_tagged_everywhere(store, cache):
-    from roc_dash.app.callbacks import resolve_operating  # noqa: F401 - the same module
+    from roc_dash.app.render import resolve_operating  # noqa: F401 - the same module
     from roc_dash.app.server.store import DEMO_ID
 
     up = make_frame(150, 0.3, 5).assign(model="logistic regression")
