@@ -25,7 +25,7 @@ from ..core.decision import (
 )
 from ..core.operating import OperatingSummary, compare_points, operating_point, pinned_points
 from ..figures import cost_figure, pr_figure, roc_figure
-from ..figures.roc import RING_NAME, iso_line_endpoints
+from ..figures.roc import OPTIMUM_UID, RING_UID, iso_line_endpoints
 from ..figures.style import folds_note, pins_on_top, set_subtitle
 from ..figures.threshold import threshold_figure
 from . import ids
@@ -99,11 +99,11 @@ def viz_data(analysis: Analysis | None, figures=(), key: str = "") -> dict | Non
         "line": list(iso_line_endpoints(opt.fpr, opt.tpr, c.slope)),
         "vertex": [opt.fpr, opt.tpr],
         "key": key,
-        "optimum_trace": [next((k for k, t in enumerate(f.data)
-                                if t.name in ("optimal operating point", "optimum at PC(+)", "optimum")),
+        # found by their stable uids (see figures.roc), not their display names
+        "optimum_trace": [next((k for k, t in enumerate(f.data) if t.uid == OPTIMUM_UID),
                                None) for f in figures],
-        # the ring around the optimal vertex (a trace of the ROC view, see figures.roc)
-        "ring_trace": next((k for k, t in enumerate(figures[0].data) if t.name == RING_NAME),
+        # the ring around the optimal vertex (a trace of the ROC view)
+        "ring_trace": next((k for k, t in enumerate(figures[0].data) if t.uid == RING_UID),
                            None) if figures else None,
     }
 

@@ -21,7 +21,7 @@ from ..core.precision_recall import (
     prg_auc,
     prg_curve,
 )
-from .roc import model_index
+from .roc import OPTIMUM_UID, model_index
 from .style import (
     FAST,
     HULL_COLOR,
@@ -139,7 +139,7 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
             "text": text, "hovertemplate": HOVER})
         data_.append({
             "type": "scatter", "mode": "markers", "name": "optimal operating point",
-            "marker": {"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
+            "uid": OPTIMUM_UID, "marker": {"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                        "line": {"color": "white", "width": 1}},
             **optimum_marker(analysis), "hovertemplate": HOVER})
     layout = base_layout_dict(x_title="Recall (true positive rate)",
@@ -203,7 +203,7 @@ def _prg_figure(analysis: Analysis, *, pins, font_size, colors) -> go.Figure:
 
     if analysis.models:
         fig.add_trace(go.Scatter(
-            **FAST, mode="markers", name="optimal operating point",
+            **FAST, mode="markers", name="optimal operating point", uid=OPTIMUM_UID,
             marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                     "line": {"color": "white", "width": 1}},
             **optimum_marker(analysis, mode="prg"), hovertemplate=PRG_HOVER))

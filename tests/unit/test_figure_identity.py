@@ -23,15 +23,17 @@ from roc_dash.app.render import update_views
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState
 
-#: Digests of (roc, pr, cost, threshold, viz data) per scenario, recorded on the base commit.
+#: Digests of (roc, pr, cost, threshold, viz data) per scenario, recorded on the base commit;
+#: the ROC, PR and cost figures then gained stable trace uids for the optimum and its ring
+#: (and nothing else: with ``uid`` dropped their digests are the base's).
 EXPECTED = {
-    'default': ('680862c0524a5222', 'ca6dbd0fa680455d', '053db195e277c97f',
+    'default': ('8a9494f04773229d', '33ee7ef2b2b75da3', 'f0863d223bec4d9f',
                 '59406dcc1e02e3ab', '8ba28f4545301a32'),
-    'presentation': ('a5deb6a32aee017a', '7763ce7d8fcf24a1', 'a1d515262a22ef99',
+    'presentation': ('2a415205ba139b4a', '030fd2a1373416e7', 'c378cd17bf2a6c70',
                      'df628a09a766ccc4', '22cc6df29ffeeb3b'),
     'patched': ('28bf9578330c7a2d', '1d213e2fa513ea08', 'e3e47fd8f5afb00d',
                 'fdb5e03a1dfad458', '472af95da4b4a169'),
-    'patched prior': ('003554bbcaefd184', '2c2958cd426767b7', 'b77efa3b7908bcfd',
+    'patched prior': ('003554bbcaefd184', '60019590c0140302', 'b77efa3b7908bcfd',
                       '487f793a1b419906', '4ece8c6368f978a5'),
 }
 
@@ -164,6 +166,27 @@ EXPECTED_PAGE = ('759d7f7a6c2fa33c', 'f2219da5903d0a72')
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
     assert layout_and_wiring(tmp_path) == EXPECTED_PAGE
+
+
+def test_fig004_optimum_found_by_uid_not_name(tmp_path):
+    """The viz-data store finds the optimum's traces and the ring by their uids: renaming
+    every trace (as presentation mode shortens names) finds the same ones."""
+    from roc_dash.app.render import render_views, viz_data
+    from roc_dash.core.analysis import Conditions
+
+    store = DatasetStore(tmp_path)
+    cache = AnalysisCache(store)
+    models = model_names(cache, [DEMO_ID])
+    roc, pr, cost, *_ = render_views(cache, [DEMO_ID], models, Conditions(prior_pos=0.3))
+    analysis = cache.analysis([DEMO_ID], models, Conditions(prior_pos=0.3))
+    before = viz_data(analysis, (roc, pr, cost))
+    for fig in (roc, pr, cost):
+        for trace in fig.data:
+            trace.name = "renamed"
+    after = viz_data(analysis, (roc, pr, cost))
+    assert after["optimum_trace"] == before["optimum_trace"]
+    assert after["ring_trace"] == before["ring_trace"] is not None
+    assert None not in before["optimum_trace"]
 
 
 def test_fig002_digest_sees_a_change(tmp_path):
