@@ -189,6 +189,20 @@ def test_fig004_optimum_found_by_uid_not_name(tmp_path):
     assert None not in before["optimum_trace"]
 
 
+def test_fig005_an_outputs_own_writer_is_registered_first(tmp_path):
+    """Where several callbacks write one output, the one without ``allow_duplicate`` comes
+    first in the app's callback list (a lookup by first output finds it)."""
+    from roc_dash.app import create_app
+
+    app = create_app(store=DatasetStore(tmp_path))
+    first_seen: dict[str, bool] = {}
+    for c in app._callback_list:
+        for out in c["output"].strip(".").split("..."):
+            plain, _, dup = out.partition("@")
+            first_seen.setdefault(plain, not dup)
+    assert [o for o, primary in first_seen.items() if not primary] == []
+
+
 def test_fig002_digest_sees_a_change(tmp_path):
     """The digest is not blind: a one-digit change of a drawn number changes it."""
     import plotly.graph_objects as go

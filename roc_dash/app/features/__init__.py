@@ -17,8 +17,13 @@ A feature never imports another feature: what two of them share lives below them
 
 from . import combining, conditions, data, exports, kinds, notes, pins, views
 
-#: In the order their callbacks are registered.
-FEATURES = (data, conditions, views, pins, combining, kinds, exports, notes)
+#: In the order their callbacks are registered. Where several callbacks write one output
+#: (``allow_duplicate``), its own writer comes first: the views before the conditions (whose
+#: controls callback and iso-line drag also write the views), the data before the kinds
+#: (whose example links also write the datasets). Dash does not need it, but a client that
+#: looks a callback up by its first output in ``_dash-dependencies`` then finds the primary
+#: one first, as it did before the app was split (tests/hostile's harness does).
+FEATURES = (data, views, conditions, pins, combining, kinds, exports, notes)
 
 __all__ = ["FEATURES", "combining", "conditions", "data", "exports", "kinds", "notes", "pins",
            "views"]
