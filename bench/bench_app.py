@@ -24,9 +24,10 @@ import pandas as pd
 # this checkout, not whichever roc_dash is installed
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from roc_dash.app.callbacks import AnalysisCache, model_names, render_views  # noqa: E402
-from roc_dash.app.store import DEMO_ID, DatasetStore  # noqa: E402
-from roc_dash.core.assembly.analysis import Conditions  # noqa: E402
+from roc_dash.app.analysis import AnalysisCache, model_names  # noqa: E402
+from roc_dash.app.render import render_views  # noqa: E402
+from roc_dash.app.server.store import DEMO_ID, DatasetStore  # noqa: E402
+from roc_dash.core.assembly.analysis import Conditions
 
 
 def timed(fn, *args, **kw):
@@ -82,7 +83,7 @@ def main() -> None:
         # (parse, validate, store as Parquet, analyse, draw), and 10^7 rows as Parquet accepted
         import io
 
-        from roc_dash.app.callbacks import apply_upload
+        from roc_dash.app.features.data import apply_upload
 
         csv = io.BytesIO()
         big.assign(label=big["label"].astype(int), score=big["score"].round(6)).drop(

@@ -79,8 +79,10 @@ IO_CHILD = _STATUS + textwrap.dedent(
 APP_CHILD = _STATUS + textwrap.dedent(
     """
     import tempfile
-    from roc_dash.app.callbacks import AnalysisCache, apply_upload, model_names, render_views
-    from roc_dash.app.store import DatasetStore
+    from roc_dash.app.analysis import AnalysisCache, model_names
+    from roc_dash.app.features.data import apply_upload
+    from roc_dash.app.render import render_views
+    from roc_dash.app.server.store import DatasetStore
     from roc_dash.core.assembly.analysis import Conditions
 
     path = sys.argv[1]

@@ -1,4 +1,9 @@
-"""The Dash application: layout, callbacks and the server-side dataset store."""
+"""The Dash application, by feature.
+
+``create_app`` builds the page from the features' fragments (:mod:`.page`), calls each
+feature's ``register`` (:mod:`.features`) and installs the server concerns
+(:mod:`.server`: dataset store, upload route, limits, security headers, sign-in).
+"""
 
 from __future__ import annotations
 
@@ -6,12 +11,14 @@ from importlib import resources
 
 from dash import Dash
 
-from .auth import require_user
-from .callbacks import register_callbacks
-from .layout import build_layout
-from .security import harden
-from .store import DatasetStore
-from .upload_route import max_upload_bytes, register_upload_route
+from .analysis import AnalysisCache
+from .features import FEATURES
+from .page import build_layout
+from .server.auth import require_user
+from .server.limits import max_upload_bytes
+from .server.security import harden
+from .server.store import DatasetStore
+from .server.upload_route import register_upload_route
 
 __all__ = ["create_app"]
 
@@ -38,7 +45,10 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
     # files stream to POST /upload (capped while streaming); other requests stay small
     app.server.config["MAX_CONTENT_LENGTH"] = max_upload_bytes() + 65536
     app.layout = build_layout()
-    register_callbacks(app, store)
+    cache = AnalysisCache(store)
+    app.analysis_cache = cache
+    for feature in FEATURES:
+        feature.register(app, cache, store)
     register_upload_route(app.server, store)
     harden(app.server)  # security headers, gzip, 400 for malformed callback requests
     require_user(app.server)  # only with ROC_DASH_USER_HEADER: sign-in by a reverse proxy
@@ -61,7 +71,7 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
         state: free disk, datasets, space used against the quota)."""
         from flask import jsonify
 
-        from .auth import current_user
+        from .server.auth import current_user
 
         report = store.health(details=current_user() is not None)
         return jsonify(report), 200 if report["status"] == "ok" else 503

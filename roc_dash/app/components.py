@@ -8,12 +8,13 @@ from dash import html
 
 from ..core.assembly.analysis import Analysis
 from ..core.operating import OperatingSummary
+from ..figures import GRAPH_CONFIG
 from ..figures.style import color, dash_css, format_threshold
 from ..report import fmt as _fmt
 from ..report import model_table_rows
 from . import ids
 from .help import HELP
-from .store import DatasetInfo
+from .server.store import DatasetInfo
 
 DEMO_TEXT = "Demo: diabetes progression, 4 models × 10 folds"
 
@@ -221,7 +222,7 @@ def _confusion(title, tp, fp, fn, tn, fmt):
 def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
                 extras: dict | None = None, *, datasets: bool = False):
     """The model table; ``extras`` adds columns (``{"columns": [(header, help key)],
-    "cells": {model: [text, ...]}}``, see :func:`.kinds_ui.table_extras`); ``datasets``
+    "cells": {model: [text, ...]}}``, see :func:`.overlays.table_extras`); ``datasets``
     adds the Dataset column (more than one dataset loaded)."""
     if analysis is None or not analysis.models:
         return html.P("No models.", className="hint")
@@ -419,3 +420,32 @@ def summary_strip(summary, uncertainty=None, frequency=None, pinned=()):
             if details else None,
             html.Div(f"Pinned {pins}.", className="summary-pins", title=f"Pinned {pins}.")
             if pins else None]
+
+
+def labelled(label: str, control, *, hint: str | None = None, html_for: str | None = None,
+              help_text: str | None = None):
+    children = [html.Label(label, htmlFor=html_for, className="control-label",
+                           title=help_text), control]
+    if hint:
+        children.append(html.Div(hint, className="hint"))
+    return html.Div(children, className="control")
+
+
+def empty_figure(font):
+    import plotly.graph_objects as go
+
+    from ..figures.style import base_layout
+
+    fig = go.Figure()
+    base_layout(fig, x_title="", y_title="", font_size=font)
+    fig.add_annotation(text="No model to show: load predictions or tick a model.",
+                       x=0.5, y=0.5, showarrow=False, font={"size": 15})
+    return fig
+
+
+def graph_config(name: str, config: dict | None = None) -> dict:
+    """A graph's config with its own download file name (``roc-dash-roc.png``, ...)."""
+    base = dict(config or GRAPH_CONFIG)
+    base["toImageButtonOptions"] = {**base.get("toImageButtonOptions", {}),
+                                    "filename": f"roc-dash-{name}"}
+    return base

@@ -75,7 +75,7 @@ UPLOAD_CANCEL = "upload-cancel"
 STREAMED = "streamed-upload"  # Store: {"batch": token, "stamp"} of files streamed to /upload
 UPDATE_FAILED = "update-failed"  # shown by assets/roc_dash.js when an update failed
 ROC_TIES = "roc-ties"  # Checklist: shade the tie bounds of each curve
-# combining classifiers and the LC index (Fawcett 2004 s7.4, s7.5.3; app/beyond.py)
+# combining classifiers and the LC index (Fawcett 2004 s7.4, s7.5.3; app/features/combining.py)
 BUDGET = "budget"  # text: K cases, or % flagged (BUDGET_UNIT)
 BUDGET_UNIT = "budget-unit"  # RadioItems: "cases" or "percent"
 REPAIR_MODEL = "repair-model"  # Dropdown: the model whose concavities are repaired

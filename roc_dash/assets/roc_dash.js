@@ -537,7 +537,7 @@
     }());
 
     /* Streaming upload: the drop zone (#upload) sends each file of a drop as the raw body of
-     * POST /upload (see roc_dash/app/upload_route.py) with a progress bar and a Cancel
+     * POST /upload (see roc_dash/app/server/upload_route.py) with a progress bar and a Cancel
      * button, then hands the batch token to the server through the streamed-upload store.
      * Errors (413 too large, a failed request) are shown in the page's error box. */
     function token() {

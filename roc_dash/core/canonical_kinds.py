@@ -62,7 +62,7 @@ COST_AXIS_TITLES = {"x": "fraction of negative cost", "y": "fraction of positive
 @dataclass(frozen=True)
 class InputKind:
     """What kind of input a canonical table holds (stored with a dataset, see
-    ``roc_dash.app.store.DatasetInfo``).
+    ``roc_dash.app.server.store.DatasetInfo``).
 
     Attributes
     ----------

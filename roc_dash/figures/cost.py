@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from ..core.assembly.analysis import Analysis
 from ..core.cost_curves import envelope_cost_at, lower_envelope
 from ..core.operating import OperatingSummary
-from .roc import model_index
+from .roc import OPTIMUM_UID, model_index
 from .style import (
     FAST,
     HULL_COLOR,
@@ -98,7 +98,7 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
         {"type": "line", "x0": 0, "y0": 0, "x1": 1, "y1": 0, "visible": False,
          "line": {"color": "#333", "width": 1.5, "dash": "dot"}, "name": "hovered line"}]
     data.append({"type": "scatter", "x": [pc], "y": [cost_here], "mode": "markers",
-                 "name": "optimum at PC(+)",
+                 "name": "optimum at PC(+)", "uid": OPTIMUM_UID,
                  "marker": {"symbol": "star", "size": 14, "color": ISO_COLOR},
                  "hovertemplate": "optimum: cost %{y:.3f}<extra></extra>"})
     layout = base_layout_dict(x_title="Probability cost PC(+)",

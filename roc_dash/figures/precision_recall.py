@@ -16,7 +16,7 @@ from ..core.operating import OperatingSummary
 from ..core.pr_interpolation import achievable_pr_curve, interpolate_pr
 from ..core.precision_recall import average_precision_from_curve, iso_f1_curves
 from ..core.precision_recall_gain import prg_auc, prg_curve
-from .roc import model_index
+from .roc import OPTIMUM_UID, model_index
 from .style import (
     FAST,
     HULL_COLOR,
@@ -134,7 +134,7 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
             "text": text, "hovertemplate": HOVER})
         data_.append({
             "type": "scatter", "mode": "markers", "name": "optimal operating point",
-            "marker": {"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
+            "uid": OPTIMUM_UID, "marker": {"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                        "line": {"color": "white", "width": 1}},
             **optimum_marker(analysis), "hovertemplate": HOVER})
     layout = base_layout_dict(x_title="Recall (true positive rate)",
@@ -198,7 +198,7 @@ def _prg_figure(analysis: Analysis, *, pins, font_size, colors) -> go.Figure:
 
     if analysis.models:
         fig.add_trace(go.Scatter(
-            **FAST, mode="markers", name="optimal operating point",
+            **FAST, mode="markers", name="optimal operating point", uid=OPTIMUM_UID,
             marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                     "line": {"color": "white", "width": 1}},
             **optimum_marker(analysis, mode="prg"), hovertemplate=PRG_HOVER))

@@ -46,6 +46,11 @@ AVERAGING_MODES = ("none", "pooled", "vertical", "threshold")
 HOVER = "%{text}<br>FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>"
 #: Name of the trace that rings the optimal vertex (moved by assets/roc_dash.js).
 RING_NAME = "optimum ring"
+#: Stable trace uids: the app finds the optimum's marker (in the ROC, DET, PR, PRG and cost
+#: views) and the ring by them, whatever the trace's display name (presentation mode
+#: shortens it).
+OPTIMUM_UID = "optimum"
+RING_UID = "optimum-ring"
 
 
 def iso_line_endpoints(fpr: float, tpr: float, slope: float) -> tuple[float, float, float, float]:
@@ -190,7 +195,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                       prefix="hull vertex: "),
         hovertemplate=HOVER))
     traces.append(_scatter(
-        mode="markers", name="optimal operating point",
+        mode="markers", name="optimal operating point", uid=OPTIMUM_UID,
         marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                 "line": {"color": "white", "width": 1}},
         **optimum_marker(analysis), hovertemplate=HOVER))
@@ -198,7 +203,8 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
     line, ring = iso_shapes(analysis)
     # the ring is a marker, not a layout shape: shapes are all editable when the line is,
     # and a shape in data units grows with the zoom until it covers the line
-    traces.append(_scatter(**ring, mode="markers", name=RING_NAME, showlegend=False,
+    traces.append(_scatter(**ring, mode="markers", name=RING_NAME, uid=RING_UID,
+                           showlegend=False,
                            hoverinfo="skip", marker={
                                "symbol": "circle-open", "size": 20,
                                "color": ISO_COLOR, "line": {"width": 2.5, "color": ISO_COLOR}}))
@@ -341,7 +347,7 @@ def _det_figure(fig, analysis, pins, font_size, colors=None):
             hovertemplate="%{text}<br>FPR %{customdata[2]:.3f}<br>TPR %{customdata[3]:.3f}"
                           "<extra></extra>"))
     fig.add_trace(go.Scatter(
-        **FAST, mode="markers", name="optimal operating point",
+        **FAST, mode="markers", name="optimal operating point", uid=OPTIMUM_UID,
         marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR},
         **optimum_marker(analysis, det=True), hovertemplate="%{text}<extra></extra>"))
     for op in pins:

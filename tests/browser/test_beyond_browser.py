@@ -6,7 +6,7 @@ Every number read off the page is checked against core functions called here dir
 import numpy as np
 
 from roc_dash.app import ids
-from roc_dash.app.store import DEMO_ID
+from roc_dash.app.server.store import DEMO_ID
 from roc_dash.core.assembly.analysis import Conditions, prevalence
 from roc_dash.core.budget_mix import budget_operating_point
 from roc_dash.core.concavity_repair import repair_concavities

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from roc_dash.app import ids, limits
+from roc_dash.app import ids
+from roc_dash.app.server import limits
 
 from ..conftest import make_predictions
 from .gestures import wait_until
@@ -37,7 +38,7 @@ def test_own101_the_uploading_browser_owns_a_link_only_shows(dash_duo, app, tmp_
     """The page's own key (localStorage) makes this browser the owner of its upload; another
     browser (another key) opening the link sees the data and its note, cannot change the
     note, and its × only takes the dataset off its page."""
-    from roc_dash.app.auth import owner_of_key
+    from roc_dash.app.server.auth import owner_of_key
 
     d = dash_duo.driver
     d.set_window_size(1400, 950)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from roc_dash.app import ids
-from roc_dash.app.store import DEMO_ID
+from roc_dash.app.server.store import DEMO_ID
 from roc_dash.core.assembly.analysis import Conditions
 
 from .gestures import (
@@ -145,7 +145,7 @@ def test_mtg004_note_and_saved_views(dash_duo, app):
     wait_until(lambda: value(dash_duo, ids.COST_FN) == "1.259", message="the saved view")
     wait_until(lambda: "Q3" in dash_duo.find_element(f"#{ids.NOTE}").get_attribute("value"),
                message="the note, read back from the server")
-    from roc_dash.app.auth import owner_of_key
+    from roc_dash.app.server.auth import owner_of_key
 
     key = d.execute_script("return localStorage.getItem('roc-dash-owner')")
     assert app.store.notes(["demo"], owner_of_key(key))["views"][0]["name"] == "dearer misses"

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from roc_dash.app import ids
-from roc_dash.app.controls import display
+from roc_dash.app.state import display
 
 from .gestures import js_graph, wait_until
 from .test_trust_browser import start, value

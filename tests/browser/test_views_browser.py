@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from roc_dash.app import ids
-from roc_dash.app.store import DEMO_ID
+from roc_dash.app.server.store import DEMO_ID
 from roc_dash.core.assembly.analysis import Conditions
 from roc_dash.core.hull import iso_performance_slope
 

@@ -302,7 +302,7 @@ class Page:
     503 + Retry-After as the page does."""
 
     def __init__(self, server: Server, key: str | None = None, headers: dict | None = None):
-        from roc_dash.app.auth import OWNER_HEADER
+        from roc_dash.app.server.auth import OWNER_HEADER
 
         self.server = server
         self.headers = dict(headers or {})
@@ -362,7 +362,7 @@ class Page:
     def views(self, models: list[str]) -> dict:
         """The views callback for the page's datasets and these models (as the page sends
         it after the datasets changed)."""
-        from roc_dash.app.controls import ControlState
+        from roc_dash.app.state import ControlState
 
         return self.response("roc-graph.figure", {
             "datasets.data": self.datasets, "models.value": models,

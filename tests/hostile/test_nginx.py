@@ -130,7 +130,7 @@ def test_hst041_sign_in_at_nginx_sets_the_user(app_behind_nginx):
         # signed in as ana, claiming to be ben: the app sees ana
         ana = Page(front, headers={**auth, "X-Forwarded-User": "ben"})
         ana.upload("anas.csv", b"label,score\n1,0.9\n0,0.3\n1,0.7\n0,0.2\n")
-        from roc_dash.app.store import DatasetStore
+        from roc_dash.app.server.store import DatasetStore
 
         assert DatasetStore(app.data_dir).info(ana.datasets[-1]).owner == "ana"
 

@@ -4,17 +4,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import roc_dash.app.callbacks as callbacks
-from roc_dash.app.cache import ByteLRU, SharedCache, approx_nbytes
-from roc_dash.app.callbacks import (
-    MAX_COMPARED_MODELS,
-    MAX_SHOWN_MODELS,
-    AnalysisCache,
-    apply_upload,
-    model_names,
-    render_views,
-)
-from roc_dash.app.store import DEMO_ID, DatasetStore, clean_ids
+import roc_dash.app.analysis as app_analysis
+from roc_dash.app.analysis import MAX_COMPARED_MODELS, MAX_SHOWN_MODELS, AnalysisCache, model_names
+from roc_dash.app.features.data import apply_upload
+from roc_dash.app.render import render_views
+from roc_dash.app.server.cache import ByteLRU, SharedCache, approx_nbytes
+from roc_dash.app.server.store import DEMO_ID, DatasetStore, clean_ids
 from roc_dash.core.assembly.analysis import Conditions
 
 DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
@@ -41,7 +36,7 @@ def test_cch002_a_second_worker_reads_the_analysis_from_disk(tmp_path, monkeypat
     def boom(*args, **kwargs):
         raise AssertionError("recomputed instead of reading the shared cache")
 
-    monkeypatch.setattr(callbacks, "analyse", boom)
+    monkeypatch.setattr(app_analysis, "analyse", boom)
     second = AnalysisCache(DatasetStore(tmp_path), SharedCache(tmp_path, memory_mb=64))
     b = second.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.1, cost_fn=3))
     assert [m.auc for m in b.models] == [m.auc for m in a.models]
@@ -86,7 +81,7 @@ def test_cch004_dataset_id_lists_are_bounded_and_deduplicated():
     {"cost_fp": "x"}, {"prior": [1, 2]}, "nonsense", 7, None,
 ])
 def test_cch005_malformed_state_never_raises(tmp_path, bad):
-    from roc_dash.app.callbacks import conditions_from_state
+    from roc_dash.app.state import conditions_from_state
 
     c = conditions_from_state(bad, level="zz", band=5, samples="many")
     assert c.cost_fp > 0 and 0 < c.prior_pos < 1 and 5 <= c.n_samples <= 1001
@@ -114,7 +109,7 @@ def test_cch006_a_cost_change_patches_exactly_what_a_full_render_draws(tmp_path,
 
     import plotly.io as pio
 
-    from roc_dash.app.callbacks import patch_views
+    from roc_dash.app.render import patch_views
 
     cache = AnalysisCache(DatasetStore(tmp_path))
     models = model_names(cache, [DEMO_ID])
@@ -148,7 +143,7 @@ def test_cch010_a_prior_change_patches_exactly_what_a_full_render_draws(tmp_path
     import plotly.io as pio
     from dash import Patch
 
-    from roc_dash.app.callbacks import patch_views
+    from roc_dash.app.render import patch_views
 
     cache = AnalysisCache(DatasetStore(tmp_path))
     models = model_names(cache, [DEMO_ID])
@@ -190,6 +185,7 @@ class _Clock:
 
 def test_cch007_analyse_stops_at_its_deadline(monkeypatch):
     import roc_dash.core.assembly.analysis as analysis_module
+
     from roc_dash.core.assembly.analysis import AnalysisTimeout, analyse
     from roc_dash.io import load_predictions
 
@@ -213,7 +209,7 @@ def test_cch008_a_request_over_roc_dash_timeout_says_so_and_caches_nothing(tmp_p
     monkeypatch.setenv("ROC_DASH_TIMEOUT", "5")  # 4 s of analysis per request
     clock = _Clock()
     monkeypatch.setattr(analysis_module.time, "monotonic", clock)
-    monkeypatch.setattr(callbacks.time, "monotonic", clock)
+    monkeypatch.setattr(app_analysis.time, "monotonic", clock)
     views = render_views(cache, out.dataset_ids, names, Conditions(prior_pos=0.4))
     banner = str(views[7])
     assert "ROC_DASH_TIMEOUT = 5 s" in banner and "Tick fewer models" in banner
@@ -229,4 +225,4 @@ def test_cch008_a_request_over_roc_dash_timeout_says_so_and_caches_nothing(tmp_p
 @pytest.mark.parametrize("raw", ["", "abc", "-3", "0", "nan", "inf"])
 def test_cch009_bad_roc_dash_timeout_falls_back_to_120(monkeypatch, raw):
     monkeypatch.setenv("ROC_DASH_TIMEOUT", raw)
-    assert callbacks.request_timeout() == 120.0
+    assert app_analysis.request_timeout() == 120.0

@@ -9,20 +9,14 @@ import pytest
 from dash import no_update
 
 from roc_dash.app import create_app, ids
-from roc_dash.app.callbacks import (
-    AnalysisCache,
-    apply_upload,
-    curves_csv,
-    model_names,
-    pin_from_click,
-    remove_dataset,
-    render_views,
-    resolve_operating,
-    table_csv,
-)
+from roc_dash.app.analysis import AnalysisCache, model_names
 from roc_dash.app.components import model_table_rows
-from roc_dash.app.controls import parse_query
-from roc_dash.app.store import DEMO_ID, DatasetStore
+from roc_dash.app.features.data import apply_upload, remove_dataset
+from roc_dash.app.features.exports import curves_csv, table_csv
+from roc_dash.app.features.pins import pin_from_click
+from roc_dash.app.render import render_views, resolve_operating
+from roc_dash.app.server.store import DEMO_ID, DatasetStore
+from roc_dash.app.state import parse_query
 from roc_dash.core.assembly.analysis import Conditions, analyse
 from roc_dash.html_report import render_html
 
@@ -302,7 +296,7 @@ def test_cbk017_html_report_carries_the_dashboards_state(cache):
 def test_cbk018_every_control_and_metric_has_help(cache):
     """Tooltips: each control label, each option list and each metric says what it means."""
     from roc_dash.app.help import HELP
-    from roc_dash.app.layout import build_layout
+    from roc_dash.app.page import build_layout
 
     def walk(node):
         yield node
@@ -336,7 +330,8 @@ def test_cbk018_every_control_and_metric_has_help(cache):
 
 
 def test_cbk019_up_to_three_pins_side_by_side(cache):
-    from roc_dash.app.callbacks import add_pin, clean_pins
+    from roc_dash.app.features.pins import add_pin
+    from roc_dash.app.state import clean_pins
     from roc_dash.core.operating import compare_points, operating_point, pinned_points
 
     pins = []
@@ -373,8 +368,7 @@ def test_cbk019_up_to_three_pins_side_by_side(cache):
 def test_cbk020_decision_summary_threshold_view_and_economics(cache):
     """The summary strip names the decision and its numbers; benefits make the costs net;
     the threshold view has the model's cost curve with its optimum and flat band."""
-    from roc_dash.app.callbacks import conditions_from_state, economics_from_state
-    from roc_dash.app.controls import ControlState
+    from roc_dash.app.state import ControlState, conditions_from_state, economics_from_state
     from roc_dash.core.chosen_point import decision_summary
 
     state = ControlState(cost_fp=1, cost_fn=3, prior=0.3, benefit_tp=2, unit="€",
@@ -404,8 +398,7 @@ def test_cbk020_decision_summary_threshold_view_and_economics(cache):
 def test_cbk019_with_benefits_every_view_gives_one_expected_cost(cache):
     """Benefits entered: the operating panel, the model table and the decision summary give
     the same cost per case (errors minus benefits), said as a gain when it is negative."""
-    from roc_dash.app.callbacks import conditions_from_state, economics_from_state
-    from roc_dash.app.controls import ControlState
+    from roc_dash.app.state import ControlState, conditions_from_state, economics_from_state
     from roc_dash.core.chosen_point import decision_summary
     from roc_dash.core.economics import expected_cost_per_case
     from roc_dash.core.operating import operating_point

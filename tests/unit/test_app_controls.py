@@ -5,11 +5,9 @@ import math
 import pytest
 
 from roc_dash.app import ids
-from roc_dash.app.controls import (
-    ControlState,
+from roc_dash.app.features.conditions import (
     Gesture,
     apply_gesture,
-    clamp_samples,
     control_outputs,
     dragged_slope,
     parse_cost,
@@ -17,6 +15,7 @@ from roc_dash.app.controls import (
     step_cost,
     step_prior,
 )
+from roc_dash.app.state import ControlState, clamp_samples
 from roc_dash.core.hull import iso_performance_slope
 
 LINE = [0.0, 0.15, 0.425, 1.0]  # slope 2 through the vertex (0.1, 0.35)

@@ -5,17 +5,12 @@ import pandas as pd
 import pytest
 from dash import no_update
 
-from roc_dash.app.callbacks import (
-    AnalysisCache,
-    apply_upload,
-    conditions_from_state,
-    data_prior,
-    model_names,
-    render_views,
-    upload_with_label,
-)
-from roc_dash.app.controls import ControlState, Gesture, apply_gesture
-from roc_dash.app.store import DEMO_ID, DatasetStore, load_demo
+from roc_dash.app.analysis import AnalysisCache, data_prior, model_names
+from roc_dash.app.features.conditions import Gesture, apply_gesture
+from roc_dash.app.features.data import apply_upload, upload_with_label
+from roc_dash.app.render import render_views
+from roc_dash.app.server.store import DEMO_ID, DatasetStore, load_demo
+from roc_dash.app.state import ControlState, conditions_from_state
 from roc_dash.core.assembly.analysis import analyse, prevalence
 from roc_dash.report import build_report
 

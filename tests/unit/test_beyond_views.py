@@ -1,14 +1,16 @@
 """Combining classifiers and the LC index in the dashboard (Fawcett 2004 §7.4, §7.5.3): the
 core glue (core.assembly.combining_views), the figures (figures.combining) and the callback glue
-(app.beyond), each checked against the core functions called directly."""
+(app.features.combining), each checked against the core functions called directly."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from roc_dash.app import beyond
-from roc_dash.app.callbacks import AnalysisCache, render_views
-from roc_dash.app.store import DEMO_ID, DatasetStore
+from roc_dash.app import overlays
+from roc_dash.app.analysis import AnalysisCache
+from roc_dash.app.features import combining
+from roc_dash.app.render import render_views
+from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.core.assembly.analysis import Conditions, analyse
 from roc_dash.core.assembly.combining_views import (
     budget_population,
@@ -156,19 +158,19 @@ def test_byu006_superiority_figure(analysis):
 
 # -- callback glue ------------------------------------------------------------------------
 def test_byu007_options_parse_the_budget_box():
-    assert beyond.parse_budget("1,000") == 1000 and beyond.parse_budget("12,5") == 12.5
-    assert beyond.parse_budget(" 20% ") == 20 and beyond.parse_budget("") is None
-    opts, msg = beyond.combine_options("20%", "cases", None, [])
+    assert combining.parse_budget("1,000") == 1000 and combining.parse_budget("12,5") == 12.5
+    assert combining.parse_budget(" 20% ") == 20 and combining.parse_budget("") is None
+    opts, msg = combining.combine_options("20%", "cases", None, [])
     assert opts == {"budget": 20.0, "unit": "percent", "repair": None, "logic": False}
-    assert beyond.active(opts) and not msg
-    opts, msg = beyond.combine_options("lots", "cases", None, [])
-    assert opts["budget"] is None and "not a number" in msg and not beyond.active(opts)
-    assert beyond.active(beyond.combine_options("", "cases", "naive Bayes", [])[0])
-    assert beyond.active(beyond.combine_options("", "cases", None, ["on"])[0])
+    assert overlays.active(opts) and not msg
+    opts, msg = combining.combine_options("lots", "cases", None, [])
+    assert opts["budget"] is None and "not a number" in msg and not overlays.active(opts)
+    assert overlays.active(combining.combine_options("", "cases", "naive Bayes", [])[0])
+    assert overlays.active(combining.combine_options("", "cases", None, ["on"])[0])
 
 
 def test_byu008_render_views_draws_the_chosen_overlays(cache):
-    combine, _ = beyond.combine_options("100", "cases", "decision tree", ["on"])
+    combine, _ = combining.combine_options("100", "cases", "decision tree", ["on"])
     pins = [{"model": "naive Bayes", "threshold": 0.5, "label": "A"}]
     roc = render_views(cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3),
                        combine=combine, pinned=pins)[0]
@@ -185,16 +187,16 @@ def test_byu008_render_views_draws_the_chosen_overlays(cache):
 
 
 def test_byu009_panel_and_superiority_outputs(analysis, cache):
-    combine, _ = beyond.combine_options("100", "cases", "decision tree", ["on"])
-    text = str(beyond.combine_panel(analysis, combine, [], table=cache.table([DEMO_ID])))
+    combine, _ = combining.combine_options("100", "cases", "decision tree", ["on"])
+    text = str(combining.combine_panel(analysis, combine, [], table=cache.table([DEMO_ID])))
     assert "100 of N = 442 cases (the test set)" in text
     assert "6 concavities" in text or "concavities" in text
     assert "pin a point" in text  # AND/OR without a pin says what to do
-    off = str(beyond.combine_panel(analysis, {"budget": None}, []))
+    off = str(combining.combine_panel(analysis, {"budget": None}, []))
     assert "Set a budget" in off
-    fig, msg = beyond.superiority_outputs(analysis, "naive Bayes", "naive Bayes", "", "", "")
+    fig, msg = combining.superiority_outputs(analysis, "naive Bayes", "naive Bayes", "", "", "")
     assert "two different" in msg
-    fig, msg = beyond.superiority_outputs(analysis, "naive Bayes", "decision tree", "x", "", "")
+    fig, msg = combining.superiority_outputs(analysis, "naive Bayes", "decision tree", "x", "", "")
     assert "not a number" in msg
-    fig, msg = beyond.superiority_outputs(analysis, "naive Bayes", "decision tree", "", "", "")
+    fig, msg = combining.superiority_outputs(analysis, "naive Bayes", "decision tree", "", "", "")
     assert msg == "" and fig.layout.meta["pair"] == ["naive Bayes", "decision tree"]

@@ -1,4 +1,4 @@
-"""Bodies and clients bounded (roc_dash.app.limits): caps before reading, slow senders cut off,
+"""Bodies and clients bounded (roc_dash.app.server.limits): caps before reading, slow senders cut off,
 unreadable callback bodies answered 400, one heavy parse and a few uploads per worker.
 
 Flask's test client on the real app; a socket pair for the watchdog that wakes a read blocked
@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from dash import Dash, Input, Output, dcc, html
 
-from roc_dash.app import create_app, limits
-from roc_dash.app.limits import BodyTimeout, BodyTooLarge, GuardedInput
-from roc_dash.app.security import harden
+from roc_dash.app import create_app
+from roc_dash.app.server import limits
+from roc_dash.app.server.limits import BodyTimeout, BodyTooLarge, GuardedInput
+from roc_dash.app.server.security import harden
 
 ROOT = Path(__file__).resolve().parents[2]
 CALLBACK = "/_dash-update-component"

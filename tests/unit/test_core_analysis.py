@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from roc_dash.app.store import load_demo
+from roc_dash.app.server.store import load_demo
 from roc_dash.core.assembly.analysis import Conditions, analyse, with_conditions
 
 

@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from roc_dash.app.store import load_demo
+from roc_dash.app.server.store import load_demo
 from roc_dash.core import optimum_wins, uncertainty
 from roc_dash.core.assembly.analysis import Conditions, analyse, with_conditions
 from roc_dash.core.chosen_point import decision_summary

@@ -46,8 +46,8 @@ def test_dep001_only_nginx_is_published_and_the_app_trusts_only_it():
 
 
 def test_dep002_nginx_limits_agree_with_the_app():
-    from roc_dash.app.limits import body_timeout, max_body_bytes
-    from roc_dash.app.upload_route import max_upload_bytes
+    from roc_dash.app.server.limits import body_timeout, max_body_bytes
+    from roc_dash.app.server.upload_route import max_upload_bytes
 
     sizes = re.findall(r"client_max_body_size (\w+);", NGINX)
     assert len(sizes) == 2

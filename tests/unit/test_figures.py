@@ -87,7 +87,7 @@ def test_fig005_colours_follow_the_model_not_its_position(big_analysis):
 
 
 def test_fig006_zoom_is_kept_and_bad_zoom_ignored(big_analysis):
-    from roc_dash.app.callbacks import apply_zoom
+    from roc_dash.app.render import apply_zoom
 
     fig = roc_figure(big_analysis)
     apply_zoom(fig, {"roc": {"x": [0.2, 0.4], "y": [0.5, 0.9], "det": False}}, "roc")
@@ -112,7 +112,7 @@ def test_fig007_model_list_swatches_are_current():
 
 def test_fig008_tie_bounds_band_and_prg_mode():
     """Tie bounds drawn around tied curves; PRG mode draws gains; AP at the deployment prior."""
-    from roc_dash.app.store import load_demo
+    from roc_dash.app.server.store import load_demo
     from roc_dash.core.curves import tie_bounds
     from roc_dash.core.precision_recall import average_precision_from_curve
     from roc_dash.core.precision_recall_gain import prg_auc
@@ -145,7 +145,7 @@ def test_fig009_dict_built_figures_pass_plotly_validation_unchanged():
 
     import plotly.graph_objects as go
 
-    from roc_dash.app.store import load_demo
+    from roc_dash.app.server.store import load_demo
     from roc_dash.core.economics import Economics
     from roc_dash.core.operating import pinned_points
     from roc_dash.figures.threshold import threshold_figure

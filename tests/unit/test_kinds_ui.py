@@ -10,21 +10,21 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from roc_dash.app import kinds_ui
-from roc_dash.app.callbacks import (
-    AnalysisCache,
-    apply_upload,
-    data_prior,
-    render_views,
-)
-from roc_dash.app.controls import ControlState, Gesture, apply_gesture, parse_query
-from roc_dash.app.store import (
+from roc_dash.app import analysis as app_analysis
+from roc_dash.app import overlays
+from roc_dash.app.analysis import AnalysisCache, data_prior
+from roc_dash.app.features import kinds as kinds_feature
+from roc_dash.app.features.conditions import Gesture, apply_gesture
+from roc_dash.app.features.data import apply_upload
+from roc_dash.app.render import render_views
+from roc_dash.app.server.store import (
     DEMO_ID,
     EXAMPLES,
     DatasetStore,
     clean_ids,
     is_dataset_id,
 )
+from roc_dash.app.state import ControlState, parse_query
 from roc_dash.core.assembly.analysis import Conditions
 from roc_dash.core.canonical_kinds import COST_AXIS_TITLES
 from roc_dash.core.operating import pinned_points
@@ -113,11 +113,11 @@ def test_knu003_example_ids_are_fixed_and_validated(store):
 
 
 def test_knu004_example_links_replace_bundled_data_and_keep_uploads():
-    assert kinds_ui.load_example_ids([DEMO_ID], MC) == (
+    assert kinds_feature.load_example_ids([DEMO_ID], MC) == (
         [MC], "Loaded the multi-class example (multiclass_demo.csv).")
     upload = "x" * 32
-    assert kinds_ui.load_example_ids([upload], SOFT)[0] == [upload, SOFT]
-    assert kinds_ui.load_example_ids([MC], MC)[1] == "The multi-class example is already loaded."
+    assert kinds_feature.load_example_ids([upload], SOFT)[0] == [upload, SOFT]
+    assert kinds_feature.load_example_ids([MC], MC)[1] == "The multi-class example is already loaded."
 
 
 # -- the class selector -------------------------------------------------------------------
@@ -142,14 +142,14 @@ def test_knu011_class_view_analysis_matches_sklearn(cache, store):
         rows = table[table["model"] == "logistic regression"]
         expected = roc_auc_score(rows["class"] == cls, rows[f"score_{cls}"])
         assert a.models[0].auc == pytest.approx(expected, abs=1e-12)
-    options, value = kinds_ui.class_choices([store.info(MC)], "class_1")
+    options, value = kinds_feature.class_choices([store.info(MC)], "class_1")
     assert [o["value"] for o in options] == ["class_0", "class_1", "class_2"]
     assert value == "class_1"
-    assert kinds_ui.class_choices([store.info(MC)], "nope")[1] == "class_0"
-    assert kinds_ui.class_choices([store.info(DEMO_ID)], "class_1") == ([], None)
+    assert kinds_feature.class_choices([store.info(MC)], "nope")[1] == "class_0"
+    assert kinds_feature.class_choices([store.info(DEMO_ID)], "class_1") == ([], None)
     # a class reference view only where the class exists
     demo = store.get(DEMO_ID)
-    assert kinds_ui.apply_reference(demo, "class_1") is demo
+    assert app_analysis.apply_reference(demo, "class_1") is demo
 
 
 def test_knu012_model_table_has_m_and_weighted_auc(cache, store):
@@ -168,10 +168,10 @@ def test_knu012_model_table_has_m_and_weighted_auc(cache, store):
 
 def test_knu013_multiclass_card_figures(cache, store):
     infos = [store.info(MC)]
-    kinds = kinds_ui.shown_kinds(cache.table([MC]), infos, ["multi-class example"],
+    kinds = overlays.shown_kinds(cache.table([MC]), infos, ["multi-class example"],
                                  ["decision tree"])
-    results = kinds_ui.multiclass_results(cache, [MC], ["decision tree"], kinds)
-    curves, heat, summary = kinds_ui.multiclass_outputs(results, "decision tree", "class_1")
+    results = overlays.multiclass_results(cache, [MC], ["decision tree"], kinds)
+    curves, heat, summary = kinds_feature.multiclass_outputs(results, "decision tree", "class_1")
     r = results["decision tree"].result
     assert len(curves.data) == 1 + 3  # the diagonal and one curve per class
     assert "(shown)" in curves.data[2].name and curves.data[2].line.width == 3.5
@@ -199,7 +199,7 @@ def test_knu020_soft_labels_named_with_their_interval(cache):
     soft = {a.models[0].name: SoftModel(name=a.models[0].name, n_instances=2, n_pos=1.0,
                                         n_neg=1.0, auc=1.0, interval=None, hard_labels=False,
                                         reason="too few instances")}
-    cells = kinds_ui.table_extras(a, {}, soft)["cells"][a.models[0].name]
+    cells = overlays.table_extras(a, {}, soft)["cells"][a.models[0].name]
     assert _texts(cells) == ["soft labels", "no interval", "too few instances"]
 
 

@@ -559,8 +559,8 @@ def test_lim027_row_numbers_and_bad_rows_found_across_scan_pieces():
 
 
 def test_lim028_cli_and_upload_use_the_same_limits(tmp_path, monkeypatch, capsys):
-    from roc_dash.app.callbacks import apply_upload
-    from roc_dash.app.store import DatasetStore
+    from roc_dash.app.features.data import apply_upload
+    from roc_dash.app.server.store import DatasetStore
     from roc_dash.cli import EXIT_BAD_INPUT, main
 
     data = b"a" * (2 * MB) + b"\n1\n0\n"

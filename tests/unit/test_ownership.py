@@ -11,8 +11,8 @@ import secrets
 import pytest
 
 from roc_dash.app import create_app, ids
-from roc_dash.app.auth import OWNER_HEADER, owner_of_key
-from roc_dash.app.store import DEMO_ID, DatasetNotFound, NotAllowed
+from roc_dash.app.server.auth import OWNER_HEADER, owner_of_key
+from roc_dash.app.server.store import DEMO_ID, DatasetNotFound, NotAllowed
 from tests.dash_requests import callback_body, callback_specs, wildcard_id
 
 CALLBACK = "/_dash-update-component"

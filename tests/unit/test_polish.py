@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dash import dcc, html
 
-from roc_dash.app.layout import build_layout
+from roc_dash.app.page import build_layout
 
 CONTROLS = (html.Button, dcc.Input, dcc.Textarea, dcc.Dropdown, dcc.RadioItems, dcc.Checklist,
             dcc.Slider)
@@ -85,7 +85,7 @@ def test_pol104_a_difference_that_rounds_to_zero_has_no_sign():
 
 
 def test_pol105_a_typed_pin_that_is_not_a_number_says_why():
-    from roc_dash.app.callbacks import pin_from_input
+    from roc_dash.app.features.pins import pin_from_input
 
     pin, why = pin_from_input("naive Bayes", "abc")
     assert pin is None and "“abc” is not a number" in why
@@ -95,8 +95,8 @@ def test_pol105_a_typed_pin_that_is_not_a_number_says_why():
 
 
 def test_pol106_threshold_view_names_its_model_and_whether_its_optimum_is_the_overall_one(tmp_path):
-    from roc_dash.app.callbacks import AnalysisCache
-    from roc_dash.app.store import DEMO_ID, DatasetStore
+    from roc_dash.app.analysis import AnalysisCache
+    from roc_dash.app.server.store import DEMO_ID, DatasetStore
     from roc_dash.core.assembly.analysis import Conditions
     from roc_dash.core.economics import Economics
     from roc_dash.figures.threshold import threshold_figure
@@ -118,9 +118,10 @@ def test_pol106_threshold_view_names_its_model_and_whether_its_optimum_is_the_ov
 
 
 def test_pol107_html_report_carries_every_pin_the_comparison_the_summary_and_the_views(tmp_path):
-    from roc_dash.app.callbacks import AnalysisCache, decision_views
+    from roc_dash.app.analysis import AnalysisCache
     from roc_dash.app.components import plain_text
-    from roc_dash.app.store import DEMO_ID, DatasetStore
+    from roc_dash.app.render import decision_views
+    from roc_dash.app.server.store import DEMO_ID, DatasetStore
     from roc_dash.core.assembly.analysis import Conditions
     from roc_dash.core.economics import Economics
     from roc_dash.core.operating import pinned_points
@@ -147,8 +148,8 @@ def test_pol107_html_report_carries_every_pin_the_comparison_the_summary_and_the
 
 
 def test_pol108_iso_f1_labels_sit_inside_the_pr_frame_and_the_hover_marker_is_a_dot(tmp_path):
-    from roc_dash.app.callbacks import AnalysisCache
-    from roc_dash.app.store import DEMO_ID, DatasetStore
+    from roc_dash.app.analysis import AnalysisCache
+    from roc_dash.app.server.store import DEMO_ID, DatasetStore
     from roc_dash.core.assembly.analysis import Conditions
     from roc_dash.figures import pr_figure
 

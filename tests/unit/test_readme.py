@@ -74,9 +74,10 @@ def test_rdm002_the_report_commands_run_as_written(tmp_path):
 
 
 def test_rdm003_the_quoted_decision_summary_is_what_the_page_prints(tmp_path):
-    from roc_dash.app.callbacks import AnalysisCache, decision_views
+    from roc_dash.app.analysis import AnalysisCache
     from roc_dash.app.components import plain_text
-    from roc_dash.app.store import DEMO_ID, DatasetStore
+    from roc_dash.app.render import decision_views
+    from roc_dash.app.server.store import DEMO_ID, DatasetStore
     from roc_dash.core.assembly.analysis import Conditions, prevalence
     from roc_dash.core.economics import Economics
 

@@ -11,8 +11,8 @@ import time
 import pytest
 
 from roc_dash.app import create_app
-from roc_dash.app.callbacks import AnalysisCache
-from roc_dash.app.store import DatasetNotFound, DatasetStore, StorageFull
+from roc_dash.app.analysis import AnalysisCache
+from roc_dash.app.server.store import DatasetNotFound, DatasetStore, StorageFull
 from tests.conftest import make_predictions
 
 

@@ -6,9 +6,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from roc_dash.app.callbacks import AnalysisCache, apply_upload, model_names, render_views
+from roc_dash.app.analysis import AnalysisCache, model_names
 from roc_dash.app.components import plain_text
-from roc_dash.app.store import DatasetStore
+from roc_dash.app.features.data import apply_upload
+from roc_dash.app.render import render_views
+from roc_dash.app.server.store import DatasetStore
 from roc_dash.core import roc_curve
 from roc_dash.core.assembly.analysis import Conditions, prevalence
 from roc_dash.core.economics import Economics
@@ -110,8 +112,8 @@ def test_rvw403_optimal_vertex_is_the_cheapest_vertex_and_the_hull_optimum():
 
 # -- 1. a second dataset keeps the prior --------------------------------------------------
 def test_rvw102_prior_source_is_kept_then_the_links_then_the_last(store):
-    from roc_dash.app.callbacks import prior_source
-    from roc_dash.app.controls import parse_query
+    from roc_dash.app.features.data import prior_source
+    from roc_dash.app.state import parse_query
 
     a, b = "a" * 24, "b" * 24
     assert prior_source([a, b], a) == a  # a dataset added later does not take over
@@ -123,7 +125,7 @@ def test_rvw102_prior_source_is_kept_then_the_links_then_the_last(store):
 
 
 def test_rvw103_the_status_says_what_the_new_dataset_would_give(store):
-    from roc_dash.app.callbacks import prior_note
+    from roc_dash.app.features.data import prior_note
 
     frames = [make_frame(200, 0.4, 1), make_frame(300, 0.1, 2)]
     ids_ = []
@@ -148,7 +150,7 @@ def make_frame(n, prevalence, seed):
 
 # -- 2. the demo beside uploads; every model tagged with its dataset ---------------------
 def test_rvw201_load_demo_after_an_upload_says_it_adds_it(store):
-    from roc_dash.app.callbacks import demo_status
+    from roc_dash.app.features.data import demo_status
 
     assert demo_status(store, []) == "Loaded the demo data."
     frame = make_frame(120, 0.3, 4).assign(model="logistic regression")
@@ -165,8 +167,8 @@ def test_rvw201_load_demo_after_an_upload_says_it_adds_it(store):
 
 
 def test_rvw202_with_two_datasets_every_model_is_tagged_everywhere(store, cache):
-    from roc_dash.app.callbacks import resolve_operating  # noqa: F401 - the same module
-    from roc_dash.app.store import DEMO_ID
+    from roc_dash.app.render import resolve_operating  # noqa: F401 - the same module
+    from roc_dash.app.server.store import DEMO_ID
 
     up = make_frame(150, 0.3, 5).assign(model="logistic regression")
     out = apply_upload(store, [("mine.csv", up.to_csv(index=False).encode())], [])
@@ -231,7 +233,7 @@ def table_cells(node) -> list[list[str]]:
 
 # -- 5. the recommendation stays the headline ---------------------------------------------
 def test_rvw501_pins_are_compared_below_the_recommendation(cache):
-    from roc_dash.app.store import DEMO_ID
+    from roc_dash.app.server.store import DEMO_ID
 
     models = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
     cond = Conditions(prior_pos=prevalence(cache.table([DEMO_ID])))
@@ -254,7 +256,7 @@ DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient 
 
 
 def test_rvw701_threshold_averaging_draws_error_bars_at_a_few_thresholds(cache):
-    from roc_dash.app.store import DEMO_ID
+    from roc_dash.app.server.store import DEMO_ID
 
     roc = render_views(cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.27),
                        averaging="threshold")[0]
@@ -277,7 +279,7 @@ def test_rvw701_threshold_averaging_draws_error_bars_at_a_few_thresholds(cache):
 
 @pytest.mark.parametrize("averaging", ["none", "vertical", "threshold"])
 def test_rvw702_pr_and_cost_views_say_they_use_the_pooled_folds(cache, averaging):
-    from roc_dash.app.store import DEMO_ID
+    from roc_dash.app.server.store import DEMO_ID
 
     out = render_views(cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.27),
                        averaging=averaging)

@@ -1,4 +1,4 @@
-"""Server hardening (roc_dash.app.security.harden) and the gunicorn settings.
+"""Server hardening (roc_dash.app.server.security.harden) and the gunicorn settings.
 
 Flask's test client on the real app (``create_app``) for headers, gzip and malformed callback
 requests; a tiny Dash app for callback semantics (200, 204 on PreventUpdate, 400, 500); and a
@@ -30,8 +30,9 @@ from dash import Dash, Input, Output, dcc, html
 from dash.exceptions import PreventUpdate
 from flask import Flask
 
-from roc_dash.app import create_app, security
-from roc_dash.app.security import (
+from roc_dash.app import create_app
+from roc_dash.app.server import security
+from roc_dash.app.server.security import (
     SERVER_NAME,
     QuietRequestHandler,
     content_security_policy,

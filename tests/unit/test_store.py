@@ -5,7 +5,7 @@ import multiprocessing as mp
 import pandas as pd
 import pytest
 
-from roc_dash.app.store import DEMO_ID, DatasetNotFound, DatasetStore, default_data_dir
+from roc_dash.app.server.store import DEMO_ID, DatasetNotFound, DatasetStore, default_data_dir
 from roc_dash.io import load_predictions
 
 from ..conftest import make_predictions
@@ -76,7 +76,7 @@ def test_sto010_datasets_expire_and_the_quota_evicts_the_least_recently_used(tmp
 
     import pytest
 
-    from roc_dash.app.store import DatasetNotFound, DatasetStore, StorageFull
+    from roc_dash.app.server.store import DatasetNotFound, DatasetStore, StorageFull
     from tests.conftest import make_predictions
 
     store = DatasetStore(tmp_path)
@@ -109,7 +109,7 @@ def test_sto011_disk_full_leaves_nothing_half_written(tmp_path, monkeypatch):
     import pandas as pd
     import pytest
 
-    from roc_dash.app.store import DatasetStore, StorageFull
+    from roc_dash.app.server.store import DatasetStore, StorageFull
     from tests.conftest import make_predictions
 
     store = DatasetStore(tmp_path)
@@ -148,7 +148,7 @@ def test_sto012_health_reports_the_data_folder(tmp_path, monkeypatch):
 def test_sto013_notes_and_saved_views_live_with_the_datasets(tmp_path):
     import pytest
 
-    from roc_dash.app.store import DEMO_ID, DatasetStore
+    from roc_dash.app.server.store import DEMO_ID, DatasetStore
 
     store = DatasetStore(tmp_path)
     me = "key:me"
@@ -177,7 +177,7 @@ def test_sto013_notes_and_saved_views_live_with_the_datasets(tmp_path):
 
 def test_sto014_sign_in_through_a_proxy_and_owned_datasets(tmp_path, monkeypatch):
     from roc_dash.app import create_app
-    from roc_dash.app.store import DatasetStore
+    from roc_dash.app.server.store import DatasetStore
     from tests.conftest import make_predictions
 
     monkeypatch.setenv("ROC_DASH_USER_HEADER", "X-Forwarded-User")
@@ -192,7 +192,7 @@ def test_sto014_sign_in_through_a_proxy_and_owned_datasets(tmp_path, monkeypatch
     table = make_predictions(50).assign(model="m", fold="all", weight=1.0)
     with app.server.test_request_context("/", headers={"X-Forwarded-User": "ana"},
                                          environ_base={"REMOTE_ADDR": "127.0.0.1"}):
-        from roc_dash.app.auth import current_user
+        from roc_dash.app.server.auth import current_user
 
         info = store.put(table, files=["a.csv"], owner=current_user())
     assert store.info(info.id).owner == "ana"

@@ -3,7 +3,7 @@
 import pytest
 
 from roc_dash.app import create_app
-from roc_dash.app.upload_route import take_batch
+from roc_dash.app.server.upload_route import take_batch
 
 TOKEN = "T" * 32
 
@@ -61,7 +61,7 @@ def test_upl004_an_upload_is_counted_while_another_batch_is_cancelled(app, monke
     import os
     import shutil
 
-    from roc_dash.app import store as store_module
+    from roc_dash.app.server import store as store_module
 
     incoming = app.store.root / "incoming"
     doomed = incoming / ("D" * 32)

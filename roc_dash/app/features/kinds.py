@@ -13,72 +13,32 @@ works on it unchanged; this module adds what each kind needs on top:
 * **leaves** (Flach et al. s4): the labelings ``S_0 .. S_n`` as clickable points on the ROC;
 * the bundled example files, loadable from the data panel.
 
-Numbers come from :mod:`roc_dash.core.assembly.beyond_binary`, figures from :mod:`roc_dash.figures.kinds`.
+Numbers come from :mod:`roc_dash.core.assembly.beyond_binary`, figures from :mod:`roc_dash.figures.kinds`;
+what the kinds add to the linked views and the model table is in :mod:`..overlays`
+(the views draw it), what kind a dataset is in :mod:`..analysis`.
 """
 
 from __future__ import annotations
 
-import pandas as pd
 from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ..core.assembly.beyond_binary import analyse_leaves, analyse_multiclass, analyse_soft
-from ..core.canonical_kinds import CLASS_COLUMN, class_score_column, class_view
-from ..figures.kinds import add_labelings, class_curves_figure, cost_axis_titles, pairwise_figure
-from ..figures.style import style_index
-from . import ids
-from .help import HELP
-from .store import EXAMPLES, DatasetInfo, clean_ids
+from ...figures.kinds import class_curves_figure, pairwise_figure
+from .. import ids
+from ..analysis import dataset_labels, kind_status, loaded_infos, model_names
+from ..components import empty_figure
+from ..help import HELP
+from ..overlays import multiclass_results, shown_kinds
+from ..server.store import EXAMPLES, DatasetInfo, clean_ids
+from ..state import FONT, ControlState, clean_class, parse_query
 
-__all__ = ["kind_status", "apply_reference", "class_choices", "example_links",
-           "class_control", "multiclass_card", "shown_kinds", "decorate_roc", "table_extras",
-           "multiclass_outputs", "load_example_ids", "register_kinds"]
+__all__ = ["EXAMPLE_LINKS", "class_choices", "example_links", "class_control",
+           "multiclass_card", "multiclass_outputs", "load_example_ids", "register"]
+
 
 #: The example links of the data panel (the demo keeps its own button).
 EXAMPLE_LINKS = (("demo-multiclass", "multi-class"), ("demo-soft", "soft labels"),
                  ("demo-leaves", "tree leaves"))
-#: Longest class name taken from the browser or a link.
-MAX_CLASS = 200
-
-
-# -- what was read ------------------------------------------------------------------------
-def _listed(items, n: int = 6) -> str:
-    items = [str(x) for x in items]
-    return ", ".join(items[:n]) + (f" and {len(items) - n} more" if len(items) > n else "")
-
-
-def kind_status(info: DatasetInfo) -> list[str]:
-    """One sentence for the status line on what kind of file was read (none for binary)."""
-    col = f" (column {info.kind_column!r})" if info.kind_column else ""
-    if info.kind == "multiclass":
-        return [f"Multi-class file: {len(info.classes)} classes ({_listed(info.classes)}); the "
-                f"ROC, PR and cost views show {info.reference_class} against the rest: choose "
-                "the positive class under the dataset list."]
-    if info.kind == "soft":
-        return [f"Soft labels{col}: each row counts p positives and 1 − p negatives "
-                "(Qin's eq. 8); the model table names the interval shown."]
-    if info.kind == "costs":
-        return [f"Example-specific costs{col}: every view weighs the rows by their cost."]
-    if info.kind == "leaves":
-        return ["Decision-tree leaves: the ROC shows the labelings S0…Sn of the leaves and "
-                "their hull; click one to pin it."]
-    return []
-
-
-# -- the class selector -------------------------------------------------------------------
-def clean_class(value) -> str | None:
-    """A class name from the browser or a link: a short string, else None."""
-    return value if isinstance(value, str) and 0 < len(value) <= MAX_CLASS else None
-
-
-def apply_reference(table: pd.DataFrame, reference) -> pd.DataFrame:
-    """The class reference view of class ``reference`` when ``table`` is multi-class and has
-    that class (:func:`roc_dash.core.canonical_kinds.class_view`); otherwise ``table`` unchanged."""
-    reference = clean_class(reference)
-    if (reference is None or CLASS_COLUMN not in table.columns
-            or class_score_column(reference) not in table.columns):
-        return table
-    return class_view(table, reference)
 
 
 def class_choices(infos: list[DatasetInfo], wanted=None) -> tuple[list[dict], str | None]:
@@ -95,7 +55,6 @@ def class_choices(infos: list[DatasetInfo], wanted=None) -> tuple[list[dict], st
     return options, (wanted if wanted in classes else default if classes else None)
 
 
-# -- layout -------------------------------------------------------------------------------
 def example_links():
     """Links that load the bundled examples of the other input kinds."""
     return html.Div(className="examples", title=HELP["examples"], children=[
@@ -143,114 +102,11 @@ def multiclass_card(graph_config):
     ])
 
 
-# -- what the views add -------------------------------------------------------------------
-def shown_kinds(table: pd.DataFrame | None, infos: list[DatasetInfo], labels: list[str],
-                models) -> dict[str, DatasetInfo]:
-    """The dataset (its info) of each shown model, from the combined table's ``dataset``
-    column (model names are distinct across datasets)."""
-    if table is None or not len(table) or not models:
-        return {}
-    by_label = dict(zip(labels, infos, strict=True))
-    first = table.drop_duplicates("model")[["model", "dataset"]]
-    return {str(m): by_label[d] for m, d in zip(first["model"], first["dataset"], strict=True)
-            if str(m) in set(models) and d in by_label}
-
-
-def _rows(table: pd.DataFrame, models) -> pd.DataFrame:
-    return table[table["model"].astype(str).isin(list(models))]
-
-
-def decorate_roc(fig, analysis, table, kinds: dict[str, DatasetInfo], *, colors=None,
-                 font_size=14, det=False):
-    """Cost-fraction axis titles when every shown model's weights are costs, and the leaf
-    labelings of every shown tree (ROC axes only)."""
-    if analysis is None or det or not kinds:
-        return fig
-    names = [m.name for m in analysis.models]
-    if all(kinds.get(n) is not None and kinds[n].weights_are_costs for n in names):
-        cost_axis_titles(fig)
-    trees = [n for n in names if kinds.get(n) is not None and kinds[n].kind == "leaves"]
-    if trees and table is not None:
-        for result in analyse_leaves(_rows(table, trees)):
-            k = names.index(result.name)
-            add_labelings(fig, result, model_index=k,
-                          style=style_index(colors, result.name, k), font_size=font_size)
-    return fig
-
-
-def multiclass_results(cache, dataset_ids, models, kinds):
-    """:func:`analyse_multiclass` of the shown models of multi-class datasets (cached)."""
-    wanted = [m for m in models if kinds.get(m) is not None and kinds[m].kind == "multiclass"]
-    if not wanted:
-        return {}
-
-    def make():
-        table = cache.table(dataset_ids)
-        out = {}
-        for info in {kinds[m].id: kinds[m] for m in wanted}.values():
-            mine = [m for m in wanted if kinds[m].id == info.id]
-            for r in analyse_multiclass(_rows(table, mine), info.classes):
-                out[r.name] = r
-        return out
-
-    return cache.cache.get_or_make(("multiclass", tuple(clean_ids(dataset_ids)),
-                                    tuple(wanted)), make)
-
-
-def soft_results(cache, dataset_ids, models, kinds, level):
-    """:func:`analyse_soft` of the shown models of soft-label datasets (cached)."""
-    wanted = [m for m in models if kinds.get(m) is not None and kinds[m].kind == "soft"]
-    if not wanted:
-        return {}
-
-    def make():
-        rows = _rows(cache.table(dataset_ids), wanted)
-        return {r.name: r for r in analyse_soft(rows, level=level)}
-
-    return cache.cache.get_or_make(("soft", tuple(clean_ids(dataset_ids)), tuple(wanted),
-                                    level), make)
-
-
-def table_extras(analysis, multiclass: dict, soft: dict) -> dict | None:
-    """Extra columns of the model table: ``{"columns": [(header, help key)], "cells":
-    {model: [text or component, ...]}}`` (None when no shown model is multi-class or soft).
-    A soft-label model's cell names its interval, or says there is none (the reason in its
-    tooltip)."""
-    if analysis is None or not (multiclass or soft):
-        return None
-    columns, cells = [], {m.name: [] for m in analysis.models}
-    if multiclass:
-        columns += [("M (Hand & Till)", "hand_till"),
-                    ("Weighted AUC (Provost–Domingos)", "weighted_auc")]
-        for name in cells:
-            r = multiclass.get(name)
-            cells[name] += ([f"{r.result.hand_till_m:.3f}", f"{r.result.weighted_auc:.3f}"]
-                            if r is not None else ["", ""])
-    if soft:
-        columns.append(("Labels", "soft"))
-        for m in analysis.models:
-            r = soft.get(m.name)
-            if r is None:
-                cells[m.name].append("")
-            elif r.interval is None:
-                cells[m.name].append(html.Span(["soft labels", html.Br(), "no interval"],
-                                               title=r.reason, className="kind-cell"))
-            else:
-                method = ("DeLong (hard labels)" if r.interval.method == "delong"
-                          else "soft DeLong (Qin)")
-                cells[m.name].append(html.Span(["soft labels", html.Br(), f"CI: {method}"],
-                                               className="kind-cell"))
-    return {"columns": columns, "cells": cells}
-
-
-# -- the multi-class card -----------------------------------------------------------------
 def multiclass_outputs(results: dict, model, reference, *, font_size=14):
     """``(curves figure, matrix figure, summary)`` of the multi-class card for ``model``."""
-    from .callbacks import _empty_figure
-
     r = results.get(model)
     if r is None:
-        return (_empty_figure(font_size), _empty_figure(font_size),
+        return (empty_figure(font_size), empty_figure(font_size),
                 "Tick a model of the multi-class data to see its classes.")
     res = r.result
     per_class = "; ".join(f"{c}: {a:.3f}" for c, a in zip(res.classes.tolist(),
@@ -279,10 +135,9 @@ def load_example_ids(current, example) -> tuple[list[str], str]:
     return kept + [example], f"Loaded the {name} ({EXAMPLES[example][0]})."
 
 
-# -- wiring -------------------------------------------------------------------------------
-def register_kinds(app, cache, store) -> None:
-    from .callbacks import FONT, dataset_labels, loaded_infos, model_names
-    from .controls import ControlState, parse_query
+# -- wiring ------------------------------------------------------------------------------
+def register(app, cache, store) -> None:
+    """The example links, the class selector and the multi-class card."""
 
     @app.callback(
         Output(ids.DATASETS, "data", allow_duplicate=True),

@@ -2,9 +2,9 @@
 
 Fawcett (2004) §7.4 (a budget of cases, concavity repair, AND/OR of two operating points)
 and §7.5.3 (relative superiority graph and LC index), on the binary data shown. This module
-owns its two cards (:func:`combining_card`, :func:`superiority_card`), the overlays it adds
-to the ROC view (:func:`overlay_roc`, called by ``callbacks.render_views``) and its
-callbacks (:func:`register_beyond`); every number comes from
+owns its two cards (:func:`combining_card`, :func:`superiority_card`), the read-outs of the
+overlays it adds to the ROC view (:func:`..overlays.overlay_roc`, drawn by
+:func:`..render.render_views`) and its callbacks (:func:`register`); every number comes from
 :mod:`roc_dash.core.assembly.combining_views`, every figure from :mod:`roc_dash.figures.combining`.
 Work is bounded: only the models shown are offered, one repaired model, one pair.
 """
@@ -16,29 +16,24 @@ import re
 
 from dash import Input, Output, State, dcc, html, no_update
 
-from ..core.assembly.analysis import Analysis
-from ..core.assembly.combining_views import (
-    BudgetView,
-    LogicalView,
-    budget_view,
-    logical_pair,
-    logical_view,
-    repair_view,
-    superiority_view,
-)
-from ..core.concavity_repair import ConcavityRepair
-from ..core.operating import operating_point, pinned_points
-from ..figures.combining import add_budget, add_logical, add_repair, superiority_figure
-from ..figures.style import format_threshold, style_index
-from . import ids
-from .help import HELP
-from .limits import excerpt
+from ...core.assembly.analysis import Analysis
+from ...core.assembly.combining_views import BudgetView, LogicalView, superiority_view
+from ...core.concavity_repair import ConcavityRepair
+from ...core.operating import pinned_points
+from ...figures.combining import superiority_figure
+from ...figures.style import format_threshold
+from .. import ids
+from ..analysis import MAX_SHOWN_MODELS, model_names
+from ..components import empty_figure
+from ..help import HELP
+from ..overlays import active, combine_results
+from ..server.limits import excerpt
+from ..state import FONT, ControlState, clean_pins, conditions_from_state, economics_from_state
 
-__all__ = ["combining_card", "superiority_card", "parse_budget", "combine_options", "active",
-           "overlay_roc", "combine_panel", "superiority_outputs", "register_beyond"]
+__all__ = ["combining_card", "superiority_card", "parse_budget", "combine_options",
+           "combine_panel", "superiority_outputs", "shown_analysis", "register"]
 
 
-# -- layout -------------------------------------------------------------------------------
 def _label(text: str, html_for: str, help_key: str):
     return html.Label(text, htmlFor=html_for, className="control-label", title=HELP[help_key])
 
@@ -120,7 +115,6 @@ def superiority_card(graph_config: dict):
     ])
 
 
-# -- options ------------------------------------------------------------------------------
 _THOUSANDS = re.compile(r"^\d{1,3}(,\d{3})+(\.\d*)?$")
 
 
@@ -154,59 +148,6 @@ def combine_options(budget_text, unit, repair, logic) -> tuple[dict, str]:
     return ({"budget": budget, "unit": unit,
              "repair": repair[:1000] if isinstance(repair, str) else None,
              "logic": isinstance(logic, list) and "on" in logic}, message)
-
-
-def active(combine) -> bool:
-    """True when an overlay is on (a cost change then redraws the ROC rather than patching
-    it: the budget point and the AND/OR of the optimum move with the costs)."""
-    return isinstance(combine, dict) and bool(
-        combine.get("budget") is not None or combine.get("repair") or combine.get("logic"))
-
-
-# -- the ROC overlays and the read-outs -------------------------------------------------
-def _results(analysis: Analysis, combine, pins, *, population=None, table=None):
-    """``(budget, repair, logic)``: each a core result, an error message, or None (off)."""
-    budget = repair = logic = None
-    if not isinstance(combine, dict) or analysis is None or not analysis.models:
-        return budget, repair, logic
-    if combine.get("budget") is not None:
-        try:
-            budget = budget_view(analysis, combine["budget"], combine.get("unit", "cases"),
-                                 population=population)
-        except ValueError as exc:
-            budget = f"Budget: {exc}."
-    name = combine.get("repair")
-    if name and name in {m.name for m in analysis.models}:
-        try:
-            repair = (name, repair_view(analysis, name))
-        except ValueError as exc:
-            repair = f"Repair of {name}: {exc}."
-    if combine.get("logic"):
-        pair = logical_pair(operating_point(analysis), pins)
-        if pair is None:
-            logic = ("AND / OR: pin a point (click a curve) to combine it with the optimum, "
-                     "or pin two.")
-        else:
-            logic = logical_view(*pair, table() if callable(table) else table)
-    return budget, repair, logic
-
-
-def overlay_roc(fig, analysis: Analysis, combine, *, pins, colors=None, population=None,
-                table=None, font_size: int = 14, det: bool = False):
-    """Add the chosen overlays to the ROC figure (ROC axes only; traces only)."""
-    if det or not active(combine) or analysis is None:
-        return fig
-    budget, repair, logic = _results(analysis, combine, pins, population=population,
-                                     table=table)
-    if isinstance(repair, tuple):
-        name, r = repair
-        k = style_index(colors, name, [m.name for m in analysis.models].index(name))
-        add_repair(fig, r, name, style=k)
-    if isinstance(logic, LogicalView):
-        add_logical(fig, logic)
-    if isinstance(budget, BudgetView):
-        add_budget(fig, budget, font_size=font_size)
-    return fig
 
 
 def _pt(label, fpr, tpr, cls=""):
@@ -292,7 +233,7 @@ def combine_panel(analysis: Analysis | None, combine, pins, *, population=None, 
     if not active(combine):
         return html.P("Set a budget, choose a model to repair or tick AND / OR: the result "
                       "is drawn on the ROC view and read out here.", className="hint")
-    budget, repair, logic = _results(analysis, combine, pins, population=population,
+    budget, repair, logic = combine_results(analysis, combine, pins, population=population,
                                      table=table)
     blocks = []
     if det:
@@ -316,13 +257,11 @@ def combine_panel(analysis: Analysis | None, combine, pins, *, population=None, 
 def superiority_outputs(analysis: Analysis | None, model_a, model_b, low, mode, high, *,
                         font_size=14):
     """``(figure, message)`` of the relative superiority card."""
-    from .callbacks import _empty_figure
-
     names = [m.name for m in analysis.models] if analysis is not None else []
     if len(names) < 2:
-        return _empty_figure(font_size), "Show two models to compare them."
+        return empty_figure(font_size), "Show two models to compare them."
     if model_a not in names or model_b not in names or model_a == model_b:
-        return _empty_figure(font_size), "Choose two different shown models."
+        return empty_figure(font_size), "Choose two different shown models."
     values = {}
     for key, text in (("low", low), ("mode", mode), ("high", high)):
         v = parse_budget(text)
@@ -336,17 +275,26 @@ def superiority_outputs(analysis: Analysis | None, model_a, model_b, low, mode, 
     return superiority_figure(view, font_size=font_size), ""
 
 
-# -- wiring -------------------------------------------------------------------------------
-def register_beyond(app, cache, store) -> None:
+def shown_analysis(cache, dataset_ids, models, state, settings):
+    """The views' analysis (same level, band and samples: the same cache entry)."""
+    names = model_names(cache, dataset_ids)
+    shown = [m for m in (models or []) if isinstance(m, str) and m in names]
+    shown = shown[:MAX_SHOWN_MODELS]
+    return (cache.analysis(dataset_ids, shown, conditions_from_state(state, *settings),
+                           ControlState.from_store(state).reference_class)
+            if shown else None)
+
+
+# -- wiring ------------------------------------------------------------------------------
+def register(app, cache, store) -> None:
     """Callbacks of the two cards (the overlays ride on the views callback)."""
-    from .callbacks import (
-        FONT,
-        clean_pins,
-        conditions_from_state,
-        economics_from_state,
-        model_names,
-    )
-    from .controls import ControlState
+
+    _register_options(app, cache, store)
+    _register_cards(app, cache, store)
+
+
+def _register_options(app, cache, store) -> None:
+    """The combining options and the model pairs offered."""
 
     @app.callback(
         Output(ids.COMBINE, "data"),
@@ -381,6 +329,10 @@ def register_beyond(app, cache, store) -> None:
         b = b if b in shown and b != a else next((m for m in shown if m != a), None)
         return (options, repair if repair in shown else None, options, a, options, b)
 
+
+def _register_cards(app, cache, store) -> None:
+    """The read-outs of the combining card and the superiority graph."""
+
     @app.callback(
         Output(ids.COMBINE_RESULT, "children"),
         Input(ids.DATASETS, "data"),
@@ -396,7 +348,7 @@ def register_beyond(app, cache, store) -> None:
     def combine_result(dataset_ids, models, state, pinned, combine, det, *settings):
         if state is None:
             return no_update
-        analysis = _analysis(cache, dataset_ids, models, state, settings)
+        analysis = shown_analysis(cache, dataset_ids, models, state, settings)
         pins = pinned_points(analysis, clean_pins(pinned)) if analysis is not None else []
         reference = ControlState.from_store(state).reference_class
         return combine_panel(analysis, combine, pins,
@@ -427,17 +379,6 @@ def register_beyond(app, cache, store) -> None:
                     *settings):
         if state is None:
             return no_update, no_update
-        analysis = _analysis(cache, dataset_ids, models, state, settings)
+        analysis = shown_analysis(cache, dataset_ids, models, state, settings)
         return superiority_outputs(analysis, a, b, low, mode, high,
                                    font_size=FONT[bool(presentation)])
-
-    def _analysis(cache, dataset_ids, models, state, settings):
-        """The views' analysis (same level, band and samples: the same cache entry)."""
-        from .callbacks import MAX_SHOWN_MODELS
-
-        names = model_names(cache, dataset_ids)
-        shown = [m for m in (models or []) if isinstance(m, str) and m in names]
-        shown = shown[:MAX_SHOWN_MODELS]
-        return (cache.analysis(dataset_ids, shown, conditions_from_state(state, *settings),
-                               ControlState.from_store(state).reference_class)
-                if shown else None)

@@ -20,7 +20,14 @@ from pathlib import Path
 from flask import jsonify, request
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
-from .limits import BodyTimeout, BodyTooLarge, ServerBusy, busy_response, upload_slot
+from .limits import (
+    BodyTimeout,
+    BodyTooLarge,
+    ServerBusy,
+    busy_response,
+    max_upload_bytes,
+    upload_slot,
+)
 from .store import StorageFull, folder_bytes
 
 __all__ = ["max_upload_bytes", "register_upload_route", "take_batch", "MAX_FILES_PER_DROP"]
@@ -32,16 +39,6 @@ MAX_FILES_PER_DROP = 20
 _STALE_SECONDS = 3600
 #: Retry-After when too much is arriving at once, seconds.
 _INCOMING_RETRY = 10
-
-
-def max_upload_bytes() -> int:
-    """``ROC_DASH_MAX_UPLOAD_MB`` (default 200), in bytes: the largest file, and the largest
-    drop of several files together."""
-    try:
-        mb = float(os.environ.get("ROC_DASH_MAX_UPLOAD_MB", "200"))
-    except ValueError:
-        mb = 200.0
-    return int((mb if mb > 0 else 200.0) * 2**20)
 
 
 def max_incoming_bytes() -> int:

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..io import load_predictions
-from ..io.canonical import content_digest  # noqa: F401 - the app recognises files by it
+from ...io import load_predictions
+from ...io.canonical import content_digest  # noqa: F401 - the app recognises files by it
 
 DEMO_ID = "demo"
 DEMO_FILE = "demo_predictions.csv"
@@ -126,7 +126,7 @@ class DatasetInfo:
     @property
     def input_kind(self):
         """The :class:`~roc_dash.core.canonical_kinds.InputKind` of the dataset."""
-        from ..core.canonical_kinds import InputKind
+        from ...core.canonical_kinds import InputKind
 
         return InputKind(kind=self.kind, classes=self.classes,
                          reference_class=self.reference_class,

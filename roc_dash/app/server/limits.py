@@ -63,6 +63,7 @@ __all__ = [
     "heavy_parse",
     "install",
     "max_body_bytes",
+    "max_upload_bytes",
     "upload_slot",
 ]
 
@@ -98,6 +99,16 @@ def max_body_bytes() -> int:
     """``ROC_DASH_MAX_BODY_KB`` (default 1024) in bytes: the largest body of any request but
     an upload."""
     return int(_env_number("ROC_DASH_MAX_BODY_KB", 1024) * 1024)
+
+
+def max_upload_bytes() -> int:
+    """``ROC_DASH_MAX_UPLOAD_MB`` (default 200), in bytes: the largest file, and the largest
+    drop of several files together."""
+    try:
+        mb = float(os.environ.get("ROC_DASH_MAX_UPLOAD_MB", "200"))
+    except ValueError:
+        mb = 200.0
+    return int((mb if mb > 0 else 200.0) * 2**20)
 
 
 def body_timeout() -> float:
@@ -403,8 +414,6 @@ def _check_callback_body(body: bytes) -> tuple[int, str] | None:
 
 #: The most a refused request's body is read (and thrown away) after the answer was sent.
 def _linger_bytes() -> int:
-    from .upload_route import max_upload_bytes
-
     return 2 * max(max_upload_bytes(), max_body_bytes())
 
 
@@ -467,8 +476,6 @@ class BodyGuard:
         sock = _socket_of(environ)
         raw = environ["wsgi.input"]
         if method == "POST" and path == UPLOAD_PATH:
-            from .upload_route import max_upload_bytes
-
             guarded = GuardedInput(raw, sock, limit=max_upload_bytes() + 65536,
                                    deadline=upload_timeout())
             environ["wsgi.input"] = guarded

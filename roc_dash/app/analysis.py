@@ -1,0 +1,202 @@
+"""What the page analyses: the datasets loaded, their tables and the cached analyses.
+
+Below every feature: which datasets are still on the server and how the page names them,
+what kind of file each is, the class reference view of multi-class data, and
+:class:`AnalysisCache` (combined tables per process, analyses shared by the workers through
+:class:`~.server.cache.SharedCache`), bounded in models and in time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import time
+
+import pandas as pd
+
+from ..core.assembly.analysis import (
+    Analysis,
+    AnalysisTimeout,
+    Conditions,
+    analyse,
+    prevalence,
+    with_conditions,
+)
+from ..core.canonical_kinds import CLASS_COLUMN, class_score_column, class_view
+from ..io.combine import combine_datasets
+from .server.cache import SharedCache
+from .server.store import DatasetInfo, DatasetNotFound, DatasetStore, clean_ids
+from .state import clean_class
+
+__all__ = ["loaded_infos", "dataset_labels", "kind_status", "apply_reference",
+           "MAX_SHOWN_MODELS", "MAX_COMPARED_MODELS", "ANALYSIS_SHARE", "request_timeout",
+           "timeout_message", "AnalysisCache", "model_names", "data_prior"]
+
+
+def loaded_infos(store: DatasetStore, dataset_ids) -> tuple[list[DatasetInfo], list[str]]:
+    """Descriptions of the datasets still on the server, and ids that are gone."""
+    infos, missing = [], []
+    for dataset_id in clean_ids(dataset_ids):
+        try:
+            infos.append(store.info(dataset_id))
+        except DatasetNotFound:
+            missing.append(dataset_id)
+    return infos, missing
+
+
+def dataset_labels(infos: list[DatasetInfo]) -> list[str]:
+    """Distinct names of the datasets for the page ("preds.csv", "preds.csv #2", ...)."""
+    seen: dict[str, int] = {}
+    out = []
+    for info in infos:
+        k = seen.get(info.label, 0) + 1
+        seen[info.label] = k
+        out.append(info.label if k == 1 else f"{info.label} #{k}")
+    return out
+
+
+def _listed(items, n: int = 6) -> str:
+    items = [str(x) for x in items]
+    return ", ".join(items[:n]) + (f" and {len(items) - n} more" if len(items) > n else "")
+
+
+def kind_status(info: DatasetInfo) -> list[str]:
+    """One sentence for the status line on what kind of file was read (none for binary)."""
+    col = f" (column {info.kind_column!r})" if info.kind_column else ""
+    if info.kind == "multiclass":
+        return [f"Multi-class file: {len(info.classes)} classes ({_listed(info.classes)}); the "
+                f"ROC, PR and cost views show {info.reference_class} against the rest: choose "
+                "the positive class under the dataset list."]
+    if info.kind == "soft":
+        return [f"Soft labels{col}: each row counts p positives and 1 − p negatives "
+                "(Qin's eq. 8); the model table names the interval shown."]
+    if info.kind == "costs":
+        return [f"Example-specific costs{col}: every view weighs the rows by their cost."]
+    if info.kind == "leaves":
+        return ["Decision-tree leaves: the ROC shows the labelings S0…Sn of the leaves and "
+                "their hull; click one to pin it."]
+    return []
+
+
+def apply_reference(table: pd.DataFrame, reference) -> pd.DataFrame:
+    """The class reference view of class ``reference`` when ``table`` is multi-class and has
+    that class (:func:`roc_dash.core.canonical_kinds.class_view`); otherwise ``table`` unchanged."""
+    reference = clean_class(reference)
+    if (reference is None or CLASS_COLUMN not in table.columns
+            or class_score_column(reference) not in table.columns):
+        return table
+    return class_view(table, reference)
+
+
+#: At most this many models are analysed and drawn together (each view stays readable and
+#: every request's work bounded); the model list says when more are loaded.
+MAX_SHOWN_MODELS = 50
+
+
+#: Paired DeLong tests only for up to this many shown models (pairs grow quadratically).
+MAX_COMPARED_MODELS = 12
+
+
+#: Share of ``ROC_DASH_TIMEOUT`` one request may spend analysing (the rest draws the figures).
+ANALYSIS_SHARE = 0.8
+
+
+def request_timeout() -> float:
+    """``ROC_DASH_TIMEOUT`` in seconds (120 when unset or not a positive number): the longest a
+    request may work. gunicorn's threaded workers never kill a slow request (their heartbeat
+    runs in another thread), so the app bounds its own work with it."""
+    try:
+        value = float(os.environ.get("ROC_DASH_TIMEOUT", "120"))
+    except ValueError:
+        return 120.0
+    return value if math.isfinite(value) and value > 0 else 120.0
+
+
+def timeout_message(exc: AnalysisTimeout, n_models: int) -> str:
+    limit = request_timeout()
+    return (f"Analysing {n_models} model{'s' if n_models != 1 else ''} took longer than one "
+            f"request may take on this server ({ANALYSIS_SHARE * limit:.0f} s of "
+            f"ROC_DASH_TIMEOUT = {limit:g} s): {exc}. Tick fewer models, or ask the operator "
+            "to raise ROC_DASH_TIMEOUT.")
+
+
+class AnalysisCache:
+    """Combined tables (per process) and analyses (shared by workers on disk), bounded in
+    bytes (see :mod:`.cache`). Keys: dataset ids (an id's content never changes), models,
+    analysis settings."""
+
+    def __init__(self, store: DatasetStore, cache: SharedCache | None = None):
+        self.store = store
+        self.cache = cache or SharedCache(store.root)
+
+    def table(self, dataset_ids, reference=None) -> pd.DataFrame | None:
+        """The datasets' rows side by side (a ``dataset`` column; models never merged);
+        multi-class datasets in the class reference view of class ``reference`` (see
+        :func:`.apply_reference`)."""
+        key = tuple(clean_ids(dataset_ids))
+        reference = clean_class(reference)
+        self.store.used(key)  # a cached table is a use of its datasets too
+
+        def make():
+            infos, _ = loaded_infos(self.store, key)
+            tables = []
+            for info, label in zip(infos, dataset_labels(infos), strict=True):
+                try:
+                    tables.append((label, apply_reference(self.store.get(info.id),
+                                                                   reference)))
+                except DatasetNotFound:
+                    continue
+            return combine_datasets(tables)[0]
+
+        return self.cache.get_or_make(("table", key, reference), make, shared=False)
+
+    def analysis(self, dataset_ids, models, conditions: Conditions, reference=None
+                 ) -> Analysis | None:
+        """The analysis for these data, models and conditions.
+
+        The expensive part (curves, intervals, averages, hulls) is cached per data, models
+        and analysis settings; a change of costs or prior only re-selects the optimum.
+        Raises :class:`AnalysisTimeout` when computing it takes longer than the request's
+        share of ``ROC_DASH_TIMEOUT`` (nothing is cached then).
+        """
+        settings = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, prior_pos=None,
+                                       benefit_tp=0.0, benefit_tn=0.0)
+        models = tuple(models)[:MAX_SHOWN_MODELS]
+        reference = clean_class(reference)
+        key = ("analysis", tuple(clean_ids(dataset_ids)), models, settings, reference)
+        self.store.used(key[1])  # a cached analysis is a use of its datasets too
+
+        def make():
+            table = self.table(dataset_ids, reference)
+            if table is None:
+                return None
+            shown = table[table["model"].isin(list(models))]
+            if not len(shown):
+                return None
+            deadline = started + ANALYSIS_SHARE * request_timeout()
+            return analyse(shown, settings, max_compared=MAX_COMPARED_MODELS,
+                           deadline=deadline)
+
+        started = time.monotonic()
+
+        base = self.cache.get_or_make(key, make)
+        return None if base is None else with_conditions(base, conditions)
+
+
+def model_names(cache: AnalysisCache, dataset_ids) -> list[str]:
+    table = cache.table(dataset_ids)
+    return [] if table is None else [str(m) for m in pd.unique(table["model"])]
+
+
+def data_prior(store: DatasetStore, dataset_ids, source, reference=None) -> float | None:
+    """The exact prevalence of dataset ``source`` (else of the last dataset loaded); of class
+    ``reference`` when the dataset is multi-class."""
+    ids_ = [i for i in clean_ids(dataset_ids)]
+    candidates = ([source] if source in ids_ else []) + ids_[::-1]
+    for dataset_id in candidates:
+        try:
+            return prevalence(apply_reference(store.get(dataset_id), reference))
+        except DatasetNotFound:
+            continue
+    return None

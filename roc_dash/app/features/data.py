@@ -1,0 +1,443 @@
+"""Data and uploads: the data panel, the dataset list, the demo and the prior's source.
+
+Files stream to ``POST /upload`` (:mod:`..server.upload_route`); the datasets callback
+(:func:`register`) reads a streamed batch, a re-read with the *Positive label* box, the demo
+button, a × of the list or a link's datasets into the dataset-id store. The models callback
+writes the model lists of several features (the model checklist, the pin and threshold-view
+model lists, the prior's source): they all follow the datasets loaded, so it stays one
+callback, here with the datasets it follows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass
+
+from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
+from dash.exceptions import PreventUpdate
+
+from ...core.assembly.analysis import prevalence
+from ...io import InputError, ReadOptions, load_predictions
+from ...io.combine import distinct_model_names
+from .. import ids
+from ..analysis import (
+    MAX_SHOWN_MODELS,
+    apply_reference,
+    dataset_labels,
+    kind_status,
+    loaded_infos,
+    model_names,
+)
+from ..components import dataset_list, labelled, missing_banner, model_options
+from ..help import HELP
+from ..server.auth import current_owner
+from ..server.limits import excerpt, heavy_parse
+from ..server.store import (
+    DEMO_ID,
+    EXAMPLES,
+    DatasetNotFound,
+    DatasetStore,
+    StorageFull,
+    clean_ids,
+    content_digest,
+)
+from ..server.upload_route import take_batch
+from ..state import ControlState, display, parse_query
+
+__all__ = ["panel", "for_the_browser", "UploadOutcome", "apply_upload", "tag_note",
+           "demo_status", "upload_with_label", "remove_dataset", "prior_source", "prior_note",
+           "register"]
+
+log = logging.getLogger(__name__)
+
+
+ACCEPTED = ".csv,.tsv,.txt,.gz,.parquet,.pq"
+
+
+def _format_help() -> html.Details:
+    return html.Details(
+        className="format-help",
+        children=[
+            html.Summary("Input format"),
+            html.P([
+                "One row per prediction with a ", html.Code("label"), " and a ",
+                html.Code("score"), " column; optional ", html.Code("model"), ", ",
+                html.Code("fold"), ", ", html.Code("weight"), " and ", html.Code("id"), ".",
+            ]),
+            html.P("Labels: 0/1, -1/+1, true/false, yes/no, p/n, pos/neg, positive/negative. "
+                   "CSV, TSV, semicolon-separated, gzip or Parquet."),
+        ],
+    )
+
+
+def panel(class_control, examples):
+    """The data panel: the drop zone and its progress, the status lines, the positive label
+    box, the dataset list, the demo button and the format help. ``class_control`` and
+    ``examples`` are the input kinds' fragments (:mod:`.kinds`) shown in it."""
+    return html.Section(className="panel", children=[
+        html.H2("Data"),
+        # a drop zone served by assets/roc_dash.js: files stream to POST /upload with a
+        # progress bar and a Cancel button (see app/server/upload_route.py), not through a callback
+        html.Div(id=ids.UPLOAD, className="upload", tabIndex="0", role="button",
+                 title=HELP["upload"],
+                 **{"aria-label": "Drop prediction files here or press Enter to choose"},
+                 children=[
+                     html.Div("Drop prediction files here", className="upload-title"),
+                     html.Div("or click to choose (CSV, TSV, gzip, Parquet)", className="hint"),
+                 ], **{"data-accept": ACCEPTED}),
+        html.Div(id=ids.UPLOAD_PROGRESS, className="upload-progress", hidden=True, children=[
+            html.Progress(max="1", value="0"),
+            html.Span("", className="progress-text", role="status"),
+            html.Button("Cancel", id=ids.UPLOAD_CANCEL, className="button light-dark",
+                        n_clicks=0, title=HELP["upload_cancel"]),
+        ]),
+        dcc.Store(id=ids.STREAMED, data=None),
+        dcc.Store(id=ids.UPLOAD_DONE, data=None),
+        dcc.Loading(type="dot", children=html.Div(id=ids.UPLOAD_STATUS, className="status",
+                                                  role="status")),
+        html.Div(id=ids.UPLOAD_ERROR, className="error", role="alert"),
+        labelled("Positive label (only if labels are ambiguous)",
+                  dcc.Input(id=ids.POSITIVE_LABEL, type="text", placeholder="e.g. cat",
+                            debounce=True, className="text", maxLength=200),
+                  hint="Press Enter: a file rejected for ambiguous labels is read again.",
+                  html_for=ids.POSITIVE_LABEL, help_text=HELP["positive"]),
+        html.Div(id=ids.DATASET_LIST, className="dataset-list"),
+        class_control,
+        html.Button("Load the demo data", id=ids.LOAD_DEMO, n_clicks=0,
+                    className="link-button", title=HELP["demo"]),
+        examples,
+        _format_help(),
+        dcc.Store(id=ids.PENDING, data=None),
+    ])
+
+
+def for_the_browser(message: str) -> str:
+    """An io message reworded for the page: the command-line flag for the positive class is
+    the *Positive label* box here."""
+    return (message
+            .replace("(--positive VALUE on the command line, e.g. --positive ",
+                     "(type it in the Positive label box and press Enter, e.g. ")
+            .replace("(--positive)", "(the Positive label box)"))
+
+
+@dataclass(frozen=True)
+class UploadOutcome:
+    """What an upload did: the new dataset ids (``no_update`` if unchanged), the status line,
+    the error box and the token of a rejected upload kept for a retry."""
+
+    dataset_ids: object
+    status: str
+    error: str
+    pending: object = None
+
+
+def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> UploadOutcome:
+    """Parse and store one upload (one drop: its files form one dataset).
+
+    All-or-nothing: on bad input the ids are returned unchanged, ``error`` says what was
+    wrong and the files are kept for an hour so that the *Positive label* box can re-read
+    them; every dataset already loaded stays as it was. The first upload replaces the demo.
+    A file identical to one already loaded is reported as such and not loaded twice; the
+    same file twice in one drop is dropped with a note.
+    """
+    dataset_ids = clean_ids(dataset_ids)
+    names = [name for name, _ in sources]
+    infos, _ = loaded_infos(store, dataset_ids)
+    loaded = {d: info for info in infos for d in info.digests}
+    fresh, already, twins, seen = [], [], [], {}
+    for name, data in sources:
+        digest = content_digest(data)
+        if digest in loaded:
+            already.append((name, loaded[digest]))
+        elif digest in seen:
+            twins.append((name, seen[digest]))
+        else:
+            seen[digest] = name
+            fresh.append((name, data, digest))
+    if not fresh:
+        where = "; ".join(f"{name} (as {info.label})" for name, info in already)
+        return UploadOutcome(no_update, f"Already loaded: {where}. Nothing was changed.", "")
+    options = ReadOptions(positive=(positive or "").strip() or None)
+    try:
+        result = load_predictions([(n, d) for n, d, _ in fresh], options=options)
+        info = store.put(result.table, files=[n for n, _, _ in fresh], notes=result.notes,
+                         digests=[d for _, _, d in fresh], owner=current_owner(),
+                         kind=result.kind)
+    except InputError as exc:
+        pending = store.put_pending(sources)
+        return UploadOutcome(no_update, "", for_the_browser(str(exc)), pending)
+    except StorageFull as exc:
+        log.error("upload of %s refused: %s", names, exc)
+        return UploadOutcome(no_update, "", (f"{', '.join(names)}: not stored: {exc}. Nothing "
+                                             "was changed; ask whoever runs the server to free "
+                                             "space or raise the quota."))
+    except Exception:  # never a traceback in the UI; the log keeps it
+        log.exception("upload of %s failed", names)
+        return UploadOutcome(no_update, "", (f"{', '.join(names)}: could not be loaded because "
+                                             "of an internal error. Nothing was changed; the "
+                                             "server log has details."))
+    replaced_demo = bool(dataset_ids) and all(d in EXAMPLES for d in dataset_ids)
+    new_ids = ([] if replaced_demo else dataset_ids) + [info.id]
+    status = [f"Loaded {info.label}: {info.n_rows:,} rows, model(s) {', '.join(info.models)}."]
+    status.extend(kind_status(info))
+    if replaced_demo:
+        status.append("It replaces the demo data (“Load the demo data” adds it again, beside "
+                      "your uploads)." if dataset_ids == [DEMO_ID] else
+                      "It replaces the example data (the links below the list load it again).")
+    for name, other in already:
+        status.append(f"{name} is already loaded (as {other.label}) and was not added again.")
+    for name, first in twins:
+        status.append(f"{name}: dropped, identical to {first} (the same predictions would "
+                      "have been counted twice).")
+    status.extend(info.notes)
+    status.extend(tag_note(store, new_ids))
+    return UploadOutcome(new_ids, " ".join(status), "", None)
+
+
+def tag_note(store: DatasetStore, dataset_ids) -> list[str]:
+    """With more than one dataset: how the models are now named (each carries its dataset's
+    name, see :func:`roc_dash.io.combine.distinct_model_names`), the newest dataset's first."""
+    infos, _ = loaded_infos(store, dataset_ids)
+    if len(infos) < 2:
+        return []
+    labels = dataset_labels(infos)
+    mappings = distinct_model_names([(lab, i.models) for lab, i in zip(labels, infos,
+                                                                       strict=True)])
+    # one example per dataset, the newest first
+    shown = [next(iter(m.values())) for m in mappings[::-1] if m][:3]
+    kept = list(dict.fromkeys(o for m in mappings for o, n in m.items() if o == n))
+    examples = ", ".join(repr(n) for n in shown)
+    words = [f"With {len(infos)} datasets loaded, every model is shown with its dataset "
+             f"(datasets are never merged), e.g. {examples}."]
+    if len(kept) == 1:
+        words.append(f"({kept[0]!r} keeps its name: the name of its file.)")
+    elif kept:
+        words.append(f"({', '.join(repr(o) for o in kept[:3])} keep their names: the names "
+                     "of their files.)")
+    return words
+
+
+def demo_status(store: DatasetStore, dataset_ids, source=None, state=None) -> str:
+    """What "Load the demo data" did: loaded it, or added it beside the datasets already
+    loaded (never replacing them), how its models are named then and how to remove it."""
+    current = clean_ids(dataset_ids)
+    infos, _ = loaded_infos(store, current)
+    if not infos:
+        return "Loaded the demo data."
+    labels = ", ".join(dataset_labels(infos))
+    new_ids = current + [DEMO_ID]
+    words = [f"Added the demo data beside {labels} (nothing was replaced): its four models "
+             "join the views, the joint hull and the optimum. To go back, remove it with "
+             "its × in the list above."]
+    words.extend(tag_note(store, new_ids))
+    note = prior_note(store, new_ids, source, state) if state is not None else ""
+    return " ".join(words + ([note] if note else []))
+
+
+def upload_with_label(store: DatasetStore, sources, dataset_ids, positive) -> UploadOutcome:
+    """A new drop read with the *Positive label* box, which was typed for an earlier file:
+    when the box's value does not fit these files but they read without it (say 0/1 labels
+    after a cat/dog file), they are read without it, and the status says so."""
+    out = apply_upload(store, sources, dataset_ids, positive)
+    if not out.error or not (positive or "").strip():
+        return out
+    plain = apply_upload(store, sources, dataset_ids, None)
+    if plain.error:
+        if plain.pending:
+            store.drop_pending(plain.pending)
+        return out  # its message names the box's value
+    if out.pending:
+        store.drop_pending(out.pending)
+    note = (f"(The Positive label {excerpt(positive)} does not apply to these files; their "
+            "labels were read as usual.)")
+    return dataclasses.replace(plain, status=f"{plain.status} {note}")
+
+
+def remove_dataset(dataset_ids, dataset_id):
+    return [d for d in clean_ids(dataset_ids) if d != dataset_id]
+
+
+def prior_source(dataset_ids, source, search=None) -> str | None:
+    """The dataset whose prevalence "Use the data's prevalence" takes: the one chosen so far
+    while it is loaded (a dataset added later never changes the prior by itself; the status
+    says what it would give, see :func:`prior_note`), else the link's (``psrc=``), else the
+    last dataset loaded."""
+    ids_ = clean_ids(dataset_ids)
+    if source in ids_:
+        return source
+    linked = parse_query(search).get("prior_source")
+    if linked in ids_:
+        return linked
+    return ids_[-1] if ids_ else None
+
+
+def prior_note(store: DatasetStore, dataset_ids, source, state) -> str:
+    """For the status line after a dataset was added beside others: the deployment prior
+    stays as it was, what the new dataset's prevalence would give and how to switch to it."""
+    ids_ = clean_ids(dataset_ids)
+    if len(ids_) < 2:
+        return ""
+    s = ControlState.from_store(state)
+    infos, _ = loaded_infos(store, ids_)
+    labels = dict(zip([i.id for i in infos], dataset_labels(infos), strict=True))
+    new = ids_[-1]
+    try:
+        p_new = prevalence(apply_reference(store.get(new), s.reference_class))
+    except DatasetNotFound:
+        return ""
+
+    other = (f"{labels.get(new, 'the new dataset')}'s prevalence would give "
+             f"p(+) = {display(p_new)}")
+    if s.prior_mode == "manual":
+        return (f"The deployment prior stays p(+) = {display(s.prior)} (typed); {other}: "
+                "press “Use the data's prevalence” and choose it in the list beside it to "
+                "switch.")
+    if source not in ids_ or source == new:
+        return ""
+    try:  # the prior follows the source's prevalence (the store may not have caught up yet)
+        kept = prevalence(apply_reference(store.get(source), s.reference_class))
+    except DatasetNotFound:
+        return ""
+    return (f"The deployment prior stays p(+) = {display(kept)}, the prevalence of "
+            f"{labels.get(source, 'the first dataset')}; {other}: choose it under “Use the "
+            "data's prevalence … of” to switch.")
+
+
+# -- wiring ------------------------------------------------------------------------------
+def register(app, cache, store) -> None:
+    """The datasets, models and missing-data callbacks; the page's upload signal."""
+
+    _register_datasets(app, cache, store)
+    _register_models(app, cache, store)
+
+
+def _register_datasets(app, cache, store) -> None:
+    """The datasets callback: uploads, the demo, removals, a link's datasets."""
+
+    @app.callback(
+        Output(ids.DATASETS, "data"),
+        Output(ids.UPLOAD_STATUS, "children"),
+        Output(ids.UPLOAD_ERROR, "children"),
+        Output(ids.PENDING, "data"),
+        Input(ids.STREAMED, "data"),
+        Input({"type": ids.REMOVE_DATASET, "index": ALL}, "n_clicks"),
+        Input(ids.POSITIVE_LABEL, "value"),
+        Input(ids.LOAD_DEMO, "n_clicks"),
+        Input(ids.URL, "search"),
+        State(ids.DATASETS, "data"),
+        State(ids.PENDING, "data"),
+        State(ids.PRIOR_SOURCE, "value"),
+        State(ids.CONDITIONS, "data"),
+    )
+    def update_datasets(streamed, _remove_clicks, positive, _demo, search, dataset_ids,
+                        pending, source, state):
+        def noted(out: UploadOutcome):
+            """The outcome with the prior note when the upload added a dataset."""
+            if not isinstance(out.dataset_ids, list):
+                return out.dataset_ids, out.status, out.error, out.pending
+            note = prior_note(store, out.dataset_ids, source, state)
+            return (out.dataset_ids, f"{out.status} {note}".strip(), out.error, out.pending)
+
+        trigger = ctx.triggered_id
+        fired = {t["prop_id"] for t in ctx.triggered}
+        if trigger is None or f"{ids.URL}.search" in fired:  # opening a link: its datasets
+            wanted = parse_query(search).get("data")
+            if not wanted or wanted == clean_ids(dataset_ids):
+                raise PreventUpdate
+            return wanted, "", "", None
+        if isinstance(trigger, dict) and trigger.get("type") == ids.REMOVE_DATASET:
+            if not any(t["value"] for t in ctx.triggered):  # button just rendered
+                raise PreventUpdate
+            removed = trigger.get("index")
+            if removed in clean_ids(dataset_ids):
+                # the owner's removal deletes its files; anyone else's only takes it off
+                # their page (a link grants viewing, never deletion)
+                owner = current_owner()
+                if owner is not None:
+                    store.delete(removed, user=owner)
+            return remove_dataset(dataset_ids, removed), "", "", no_update
+        if trigger == ids.LOAD_DEMO:
+            current = clean_ids(dataset_ids)
+            if DEMO_ID in current:
+                return no_update, "The demo data is already loaded.", "", no_update
+            return (current + [DEMO_ID], demo_status(store, current, source, state), "",
+                    no_update)
+        if trigger == ids.POSITIVE_LABEL:  # re-read the upload that was just rejected
+            if not pending:
+                raise PreventUpdate
+            with heavy_parse():  # one per worker; else 503 and the page retries
+                sources = store.get_pending(pending)
+                if not sources:
+                    raise PreventUpdate
+                out = apply_upload(store, sources, dataset_ids, positive)
+                store.drop_pending(pending)  # a new token is kept if it failed again
+            return noted(out)
+        # files streamed to /upload by the page (see upload_route.py)
+        if not isinstance(streamed, dict):
+            raise PreventUpdate
+        with heavy_parse():  # one per worker; else 503 and the page retries
+            sources = take_batch(store, streamed.get("batch"))
+            if not sources:
+                return (no_update, "", "The upload did not reach the server completely; "
+                        "please try again. Nothing was changed.", no_update)
+            out = upload_with_label(store, sources, dataset_ids, positive)
+        if pending:
+            store.drop_pending(pending)
+        return noted(out)
+
+
+def _register_models(app, cache, store) -> None:
+    """The model lists, the missing-data banner and the upload signal."""
+
+    @app.callback(
+        Output(ids.DATASET_LIST, "children"),
+        Output(ids.MODELS, "options"),
+        Output(ids.MODELS, "value"),
+        Output(ids.PIN_MODEL, "options"),
+        Output(ids.PRIOR_SOURCE, "options"),
+        Output(ids.PRIOR_SOURCE, "value"),
+        Output(ids.PRIOR_SOURCE_ROW, "style"),
+        Output(ids.THRESHOLD_MODEL, "options"),
+        Input(ids.DATASETS, "data"),
+        State(ids.MODELS, "value"),
+        State(ids.MODELS, "options"),
+        State(ids.URL, "search"),
+        State(ids.PRIOR_SOURCE, "value"),
+    )
+    def update_models(dataset_ids, selected, old_options, search, source):
+        infos, missing = loaded_infos(store, dataset_ids)
+        names = model_names(cache, [i.id for i in infos])
+        old = {o.get("value") for o in old_options or [] if isinstance(o, dict)}
+        selected = selected if isinstance(selected, list) else []
+        if ctx.triggered_id is None:  # first load: the link's model selection
+            wanted = parse_query(search).get("models")
+            value = [n for n in names if n in wanted] if wanted else names
+        else:  # keep the user's choice; new models are shown
+            value = [n for n in names if n in selected or n not in old]
+        value = value[:MAX_SHOWN_MODELS]
+        options = model_options(names)
+        labels = dataset_labels(infos)
+        sources = [{"label": f"{lab} ({prevalence(store.get(i.id)):.4g})", "value": i.id}
+                   for lab, i in zip(labels, infos, strict=True)]
+        source = prior_source([i.id for i in infos], source, search)
+        style = {"display": "flex"} if len(infos) > 1 else {"display": "none"}
+        plain = [{"label": n, "value": n} for n in names]
+        return (dataset_list(infos, labels, missing, current_owner()), options, value, plain, sources, source,
+                style, plain)
+
+    @app.callback(
+        Output(ids.MISSING, "children"),
+        Input(ids.DATASETS, "data"),
+    )
+    def missing(dataset_ids):
+        _, gone = loaded_infos(store, dataset_ids)
+        return missing_banner(gone, {g: store.gone(g) for g in gone})
+
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "uploadDone"),
+        Output(ids.UPLOAD_DONE, "data"),
+        Input(ids.UPLOAD_STATUS, "children"),
+        Input(ids.UPLOAD_ERROR, "children"),
+        prevent_initial_call=True,
+    )

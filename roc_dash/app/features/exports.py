@@ -1,0 +1,123 @@
+"""Exports: the curves and the model table as CSV, and the HTML report of what the page shows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from dash import Input, Output, State, ctx, dcc, html
+from dash.exceptions import PreventUpdate
+
+from ...core.assembly.analysis import Analysis, AnalysisTimeout
+from ...core.operating import pinned_points
+from ...exports import csv_safe
+from .. import ids
+from ..analysis import dataset_labels, loaded_infos
+from ..components import model_table_rows
+from ..help import HELP
+from ..render import decision_views
+from ..server.auth import current_owner
+from ..state import (
+    AVERAGING_MODES,
+    ControlState,
+    clean_pins,
+    conditions_from_state,
+    economics_from_state,
+)
+
+__all__ = ["buttons", "curves_csv", "table_csv", "register"]
+
+
+def buttons():
+    """The export buttons of the top bar."""
+    return [html.Button("Curves CSV", id=ids.EXPORT_CURVES, n_clicks=0,
+                        className="button light", title=HELP["curves_csv"]),
+            html.Button("Table CSV", id=ids.EXPORT_TABLE, n_clicks=0,
+                        className="button light", title=HELP["table_csv"]),
+            html.Button("HTML report", id=ids.EXPORT_HTML, n_clicks=0,
+                        className="button light", title=HELP["html_report"])]
+
+
+def curves_csv(analysis: Analysis) -> str:
+    frames = [pd.DataFrame({"model": m.name, "fpr": m.curve.fpr, "tpr": m.curve.tpr,
+                            "threshold": np.where(np.isinf(m.curve.thresholds), np.nan,
+                                                  m.curve.thresholds)})
+              for m in analysis.models]
+    return csv_safe(pd.concat(frames, ignore_index=True)).to_csv(index=False)
+
+
+def table_csv(analysis: Analysis) -> str:
+    """The model table with the conditions it was computed under on every row."""
+    c = analysis.conditions
+    frame = pd.DataFrame(model_table_rows(analysis)).assign(
+        cost_fp=c.cost_fp, cost_fn=c.cost_fn, prior_pos=c.prior_pos, slope=c.slope,
+        pc_pos=c.pc_pos)
+    return csv_safe(frame).to_csv(index=False)
+
+
+# -- wiring ------------------------------------------------------------------------------
+def register(app, cache, store) -> None:
+    """The export callback (a file to the page's download component)."""
+
+    @app.callback(
+        Output(ids.DOWNLOAD, "data"),
+        Input(ids.EXPORT_CURVES, "n_clicks"),
+        Input(ids.EXPORT_TABLE, "n_clicks"),
+        Input(ids.EXPORT_HTML, "n_clicks"),
+        State(ids.DATASETS, "data"),
+        State(ids.MODELS, "value"),
+        State(ids.CONDITIONS, "data"),
+        State(ids.LEVEL, "value"),
+        State(ids.BAND, "value"),
+        State(ids.SAMPLES, "value"),
+        State(ids.AVERAGING, "value"),
+        State(ids.PINNED, "data"),
+        State(ids.URL, "href"),
+        prevent_initial_call=True,
+    )
+    def export(_c, _t, _h, dataset_ids, models, state, level, band, samples, averaging,
+               pinned, href):
+        from urllib.parse import urlsplit, urlunsplit
+
+        from ..components import plain_text
+
+        conditions = conditions_from_state(state, level, band, samples)
+        models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
+        reference = ControlState.from_store(state).reference_class
+        try:
+            analysis = (cache.analysis(dataset_ids, models, conditions, reference) if models
+                        else None)
+        except AnalysisTimeout:
+            analysis = None  # the views already say so
+        if analysis is None:
+            raise PreventUpdate
+        if ctx.triggered_id == ids.EXPORT_CURVES:
+            return dcc.send_string(curves_csv(analysis), "roc-dash-curves.csv")
+        if ctx.triggered_id == ids.EXPORT_TABLE:
+            return dcc.send_string(table_csv(analysis), "roc-dash-models.csv")
+        from ...html_report import ReportState, render_html
+
+        infos, _ = loaded_infos(store, dataset_ids)
+        pins = pinned_points(analysis, clean_pins(pinned))
+        # the summary as the strip shows it: the recommendation (uncertainty, sensitivity
+        # included), then the pins compared with it
+        strip, _ = decision_views(analysis, pins, economics_from_state(state))
+        headline = [k for k in strip if getattr(k, "className", "") != "summary-pins"] \
+            if isinstance(strip, list) else strip
+        compared = [k for k in strip if getattr(k, "className", "") == "summary-pins"] \
+            if isinstance(strip, list) else []
+        notes = store.notes(dataset_ids, owner=current_owner())
+        link = href if isinstance(href, str) else None
+        base = urlsplit(link) if link else None
+        views = tuple(
+            (str(v.get("name", "")), urlunsplit(base._replace(
+                query=str(v.get("query") or "").lstrip("?"))) if base else
+             str(v.get("query") or ""))
+            for v in notes["views"] if isinstance(v, dict))
+        report_state = ReportState(
+            averaging=averaging if averaging in AVERAGING_MODES else "pooled",
+            datasets=tuple(dataset_labels(infos)),
+            operating=None,  # the recommendation; the pins are compared below it
+            link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(headline),
+            pins_summary=plain_text(compared), views=views)
+        return dcc.send_string(render_html(analysis, state=report_state),
+                               "roc-dash-report.html")

@@ -1,0 +1,152 @@
+"""Notes, saved views and links: a note and named views kept with the loaded datasets, the
+page's query string written as the controls change, and the *Copy link* button."""
+
+from __future__ import annotations
+
+from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
+from dash.exceptions import PreventUpdate
+
+from .. import ids
+from ..components import view_list
+from ..help import HELP
+from ..server.auth import current_owner
+from ..server.store import DatasetNotFound, NotAllowed, clean_ids
+
+__all__ = ["panel", "link_buttons", "register"]
+
+
+def panel():
+    """Notes and saved views, kept on the server with the loaded datasets."""
+    return html.Section(className="panel", children=[
+        html.H2("Notes and saved views", title="Kept on the server with the loaded datasets: "
+                "anyone opening them (or a link to them) sees the same note and views."),
+        dcc.Textarea(id=ids.NOTE, title=HELP["note"], placeholder="A note for this review (saved when you leave "
+                     "the box)", className="note", maxLength=5000),
+        html.Div(className="save-row", children=[
+            html.Div(title=HELP["view_name"], className="view-name-box", children=dcc.Input(
+                id=ids.VIEW_NAME, type="text", placeholder="name this view", maxLength=80,
+                className="text", debounce=False)),
+            html.Button("Save view", id=ids.SAVE_VIEW, n_clicks=0, className="button",
+                        title="Save the controls and pins under this name"),
+        ]),
+        html.Div(id=ids.NOTE_STATUS, className="hint", role="status"),
+        html.Ul(id=ids.VIEW_LIST, className="view-list"),
+        dcc.Store(id=ids.VIEWS, data=[]),
+    ])
+
+
+def link_buttons():
+    """*Copy link* and its status, in the top bar."""
+    return [html.Button("Copy link", id=ids.COPY_LINK, n_clicks=0,
+                        className="button light", title=HELP["copy_link"]),
+            html.Span(id=ids.COPY_STATUS, className="copy-status", role="status")]
+
+
+# -- wiring ------------------------------------------------------------------------------
+def register(app, cache, store) -> None:
+    """Notes and views; opening a view, the page's URL and *Copy link* (clientside)."""
+
+    _register_notes(app, cache, store)
+    _register_links(app, cache, store)
+
+
+def _register_notes(app, cache, store) -> None:
+    """The note and the saved views."""
+
+    @app.callback(
+        Output(ids.VIEW_LIST, "children"),
+        Output(ids.VIEWS, "data"),
+        Output(ids.NOTE, "value"),
+        Output(ids.NOTE_STATUS, "children"),
+        Output(ids.VIEW_NAME, "value"),
+        Output(ids.NOTE, "readOnly"),
+        Output(ids.VIEW_NAME, "disabled"),
+        Output(ids.SAVE_VIEW, "disabled"),
+        Input(ids.DATASETS, "data"),
+        Input(ids.SAVE_VIEW, "n_clicks"),
+        Input(ids.VIEW_NAME, "n_submit"),
+        Input(ids.NOTE, "n_blur"),
+        Input({"type": ids.DELETE_VIEW, "index": ALL}, "n_clicks"),
+        State(ids.VIEW_NAME, "value"),
+        State(ids.NOTE, "value"),
+        State(ids.URL_SYNC, "data"),
+        State(ids.URL, "search"),
+    )
+    def notes_and_views(dataset_ids, _save, _submit, _blur, _delete, name, note, query,
+                        search):
+        query = query if isinstance(query, str) else search
+        trigger = ctx.triggered_id
+        dataset_ids = clean_ids(dataset_ids)
+        owner = current_owner()
+        status, name_out, note_out = "", no_update, no_update
+        try:
+            if trigger in (ids.SAVE_VIEW, ids.VIEW_NAME):
+                if not (name or "").strip():
+                    raise PreventUpdate
+                views = store.save_view(dataset_ids, name,
+                                        query if isinstance(query, str) else "", owner=owner)
+                status, name_out = f"Saved the view “{views[-1]['name']}”.", ""
+            elif trigger == ids.NOTE:
+                kept = store.save_note(dataset_ids, note, owner=owner)
+                status = "Note saved." if kept == (note or "") else \
+                    f"Note saved (cut to {store.MAX_NOTE:,} characters)."
+            elif isinstance(trigger, dict) and trigger.get("type") == ids.DELETE_VIEW:
+                if not any(t["value"] for t in ctx.triggered):
+                    raise PreventUpdate
+                store.delete_view(dataset_ids, trigger.get("index"), owner=owner)
+                status = "View deleted."
+            else:  # other datasets: their note
+                note_out = store.notes(dataset_ids, owner)["note"]
+        except NotAllowed as exc:
+            status = str(exc)
+            note_out = store.notes(dataset_ids, owner)["note"]  # theirs stays as it was
+        except DatasetNotFound:
+            status = ("Could not save: notes are kept only with datasets this server holds "
+                      "(load or upload one first).")
+        except (OSError, ValueError) as exc:
+            status = f"Could not save: {exc}."
+        editable = store.can_write_notes(dataset_ids, owner)
+        if not editable and not status and dataset_ids:
+            status = store.READ_ONLY
+        views = store.notes(dataset_ids, owner)["views"]
+        return (view_list(views, editable=editable), views, note_out, status, name_out,
+                not editable, not editable, not editable)
+
+
+def _register_links(app, cache, store) -> None:
+    """Opening a view, the page's URL and *Copy link* (clientside)."""
+
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "openView"),
+        Output(ids.NOTE_STATUS, "children", allow_duplicate=True),
+        Input({"type": ids.OPEN_VIEW, "index": ALL}, "n_clicks"),
+        State(ids.VIEWS, "data"),
+        prevent_initial_call=True,
+    )
+
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "writeUrl"),
+        Output(ids.URL_SYNC, "data"),
+        Input(ids.CONDITIONS, "data"),
+        Input(ids.AVERAGING, "value"),
+        Input(ids.LEVEL, "value"),
+        Input(ids.BAND, "value"),
+        Input(ids.SAMPLES, "value"),
+        Input(ids.DET, "value"),
+        Input(ids.PRESENTATION, "value"),
+        Input(ids.MODELS, "value"),
+        Input(ids.MODELS, "options"),
+        Input(ids.PINNED, "data"),
+        Input(ids.DATASETS, "data"),
+        Input(ids.ROC_TIES, "value"),
+        Input(ids.PR_MODE, "value"),
+        Input(ids.PRIOR_SOURCE, "value"),
+        prevent_initial_call=True,
+    )
+
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "copyLink"),
+        Output(ids.COPY_STATUS, "children"),
+        Input(ids.COPY_LINK, "n_clicks"),
+        prevent_initial_call=True,
+    )

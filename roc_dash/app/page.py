@@ -1,0 +1,89 @@
+"""The page: the features' fragments in their places, and the stores several features share.
+
+Each feature (:mod:`.features`) owns its panels and cards; this module only places them: the
+top bar, the summary strip, the sidebar (data, costs and class mix, folds, models and view,
+notes) and the grid of cards beside it. The stores at the bottom hold the state the
+features pass between them (the datasets loaded, the pins, what the views were drawn with,
+a dragged line, zooms, clicks, the query string) and the download component.
+"""
+
+from __future__ import annotations
+
+from dash import dcc, html
+
+from . import ids
+from .components import graph_config
+from .features import combining, conditions, data, exports, kinds, notes, pins, views
+from .server.store import DEMO_ID
+
+__all__ = ["build_layout"]
+
+
+def _topbar():
+    return html.Header(
+        className="topbar",
+        children=[
+            html.H1("roc-dash"),
+            html.Span("Which classifier, at which threshold, under these costs and "
+                      "this class mix?", className="tagline"),
+            html.Div(className="topbar-actions", children=[
+                html.Button("Controls", id=ids.SIDEBAR_TOGGLE, n_clicks=0,
+                            className="button light present-toggle",
+                            title="Show or hide the controls (presentation mode)",
+                            **{"aria-expanded": "false"}),
+                *notes.link_buttons(),
+                *exports.buttons(),
+            ]),
+        ],
+    )
+
+
+def _shared_stores():
+    return [
+        dcc.Store(id=ids.DATASETS, data=[DEMO_ID], storage_type="session"),
+        dcc.Store(id=ids.PINNED, data=[]),
+        dcc.Store(id=ids.VIZ_DATA, data=None),
+        dcc.Store(id=ids.LINE_DRAG, data=None),
+        dcc.Store(id=ids.ZOOM, data=None),
+        dcc.Store(id=ids.CLICK, data=None),
+        dcc.Store(id=ids.URL_SYNC, data=None),
+        dcc.Download(id=ids.DOWNLOAD),
+    ]
+
+
+def build_layout() -> html.Div:
+    """Controls on the left, the linked views, their cards and the model table on the right."""
+    return html.Div(
+        id=ids.APP,
+        className="app",
+        children=[
+            dcc.Location(id=ids.URL, refresh=False),
+            _topbar(),
+            pins.summary(),
+            html.Div(
+                className="main",
+                children=[
+                    html.Aside(className="sidebar", children=[
+                        data.panel(kinds.class_control(), kinds.example_links()),
+                        conditions.panel(), views.folds_panel(), views.view_panel(),
+                        notes.panel(),
+                    ]),
+                    html.Section(className="views", children=[
+                        html.Div(id=ids.UPDATE_FAILED, className="banner warn", role="alert",
+                                 hidden=True),
+                        html.Div(id=ids.MISSING, className="banner warn", role="alert"),
+                        html.Div(id=ids.BANNER, className="banner", role="status"),
+                        html.Div(className="grid", children=[
+                            views.roc_card(), views.pr_card(), views.cost_card(),
+                            pins.operating_card(), views.threshold_card(),
+                            combining.superiority_card(graph_config("superiority")),
+                            combining.combining_card(),
+                            kinds.multiclass_card(views.graph_config),
+                        ]),
+                        views.models_card(),
+                    ]),
+                ],
+            ),
+            *_shared_stores(),
+        ],
+    )

@@ -1,0 +1,497 @@
+"""The linked views' content: the ROC, PR, cost and threshold views, the operating point, the
+model table and the summary strip for the current data, models and conditions.
+
+Below the features because two of them draw the views: the views feature's callback, and
+the conditions feature's controls callback, which returns the views for new costs or a new
+prior in the same response (one round trip per change). :func:`update_views` is what both
+call: a patch of the drawn figures when only the costs or the prior changed
+(:func:`patch_views`), else a full :func:`render_views`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import uuid
+
+from dash import Output, State, no_update
+
+from ..core.assembly.analysis import Analysis, AnalysisTimeout, Conditions
+from ..core.chosen_point import decision_summary
+from ..core.economics import Economics
+from ..core.operating import OperatingSummary, compare_points, operating_point, pinned_points
+from ..core.optimum_wins import optimum_frequency_of
+from ..core.uncertainty import decision_uncertainty
+from ..figures import cost_figure, pr_figure, roc_figure
+from ..figures.roc import OPTIMUM_UID, RING_UID, iso_line_endpoints
+from ..figures.style import folds_note, pins_on_top, set_subtitle
+from ..figures.threshold import threshold_figure
+from . import ids
+from .analysis import (
+    MAX_SHOWN_MODELS,
+    AnalysisCache,
+    dataset_labels,
+    loaded_infos,
+    model_names,
+    timeout_message,
+)
+from .components import (
+    banner,
+    empty_figure,
+    model_table,
+    operating_panel,
+    summary_strip,
+)
+from .overlays import (
+    active,
+    decorate_roc,
+    multiclass_results,
+    overlay_roc,
+    shown_kinds,
+    soft_results,
+    table_extras,
+)
+from .server.store import clean_ids
+from .state import (
+    AVERAGING_MODES,
+    FONT,
+    ControlState,
+    clean_pins,
+    conditions_from_state,
+    economics_from_state,
+)
+
+__all__ = ["resolve_operating", "viz_data", "slope_words", "conditions_text", "render_views",
+           "kinds_of", "kinds_table", "decision_views", "render_key", "patch_views",
+           "present", "pr_view", "emphasise", "apply_zoom", "update_views", "VIEW_OUTPUTS",
+           "VIEW_STATES"]
+
+
+def resolve_operating(analysis: Analysis | None, pinned) -> OperatingSummary | None:
+    """The pinned operating point if it is valid for the shown models, else the optimum."""
+    if analysis is None:
+        return None
+    if not (isinstance(pinned, dict) and isinstance(pinned.get("model"), str)
+            and (pinned.get("threshold") is None
+                 or isinstance(pinned.get("threshold"), int | float))):
+        pinned = None
+    return operating_point(analysis, pinned)
+
+
+def viz_data(analysis: Analysis | None, figures=(), key: str = "") -> dict | None:
+    """What the browser needs to move the iso line and markers without the server, what the
+    server needs to read a drag of the line (the line as drawn and its vertex), and what a
+    cost-only update needs to patch the drawn figures (which trace is the optimum, and a key
+    of everything else the figures were drawn with)."""
+    if analysis is None:
+        return None
+    h = analysis.hull
+    c = analysis.conditions
+    opt = analysis.optimal
+    return {
+        "models": [m.name for m in analysis.models],
+        "hull": {"fpr": h.fpr.tolist(), "tpr": h.tpr.tolist()},
+        "prior": c.prior_pos,
+        "cost_fp": c.cost_fp,
+        "cost_fn": c.cost_fn,
+        "line": list(iso_line_endpoints(opt.fpr, opt.tpr, c.slope)),
+        "vertex": [opt.fpr, opt.tpr],
+        "key": key,
+        # found by their stable uids (see figures.roc), not their display names
+        "optimum_trace": [next((k for k, t in enumerate(f.data) if t.uid == OPTIMUM_UID),
+                               None) for f in figures],
+        # the ring around the optimal vertex (a trace of the ROC view)
+        "ring_trace": next((k for k, t in enumerate(figures[0].data) if t.uid == RING_UID),
+                           None) if figures else None,
+    }
+
+
+def slope_words(c: Conditions) -> str:
+    """The line under the sliders: the iso-performance slope, with net costs when benefits
+    are set (then the formula names them)."""
+    if c.benefit_tp or c.benefit_tn:
+        formula = "(c(FP)+b(TN))·p(−) / ((c(FN)+b(TP))·p(+))"
+    else:
+        formula = "c(FP)·p(−) / (c(FN)·p(+))"
+    return f"Iso-performance slope m = {formula} = {c.slope:.4g}; PC(+) = {c.pc_pos:.3f}"
+
+
+def conditions_text(c: Conditions) -> str:
+    """One line naming the conditions (figure titles of exported images, CSV columns)."""
+    return (f"c(FP) = {c.cost_fp:.4g}, c(FN) = {c.cost_fn:.4g}, p(+) = {c.prior_pos:.4g}, "
+            f"slope m = {c.slope:.4g}")
+
+
+def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, *,
+                 averaging="pooled", det=False, presentation=False, pinned=None, rev=0,
+                 zoom=None, ties=False, pr_mode="pr", economics=None, threshold_model=None,
+                 threshold_axis="threshold", combine=None, reference=None):
+    """All views for the current data, models and conditions.
+
+    ``reference`` is the class shown as positive of multi-class data (:mod:`.features.kinds`).
+    ``combine`` holds the combining overlays of the ROC view (:mod:`.features.combining`).
+    ``zoom`` holds the axis ranges the user zoomed each view to (``{"roc": {"x": [a, b],
+    "y": [c, d], "det": bool}, "pr": ..., "cost": ...}``); they are kept.
+    Returns ``(roc, pr, cost, operating panel, model table, viz data, slope text, banner,
+    summary strip, threshold view)``.
+    """
+    names = model_names(cache, dataset_ids)
+    models = [m for m in (models or []) if m in names]
+    extra = []
+    if len(models) > MAX_SHOWN_MODELS:
+        extra.append(f"{len(models)} models are ticked; the views show the first "
+                     f"{MAX_SHOWN_MODELS}. Untick some to see the others.")
+        models = models[:MAX_SHOWN_MODELS]
+    try:
+        analysis = (cache.analysis(dataset_ids, models, conditions, reference) if models
+                    else None)
+    except AnalysisTimeout as exc:
+        analysis = None
+        extra.append(timeout_message(exc, len(models)))
+    font = FONT[bool(presentation)]
+    if analysis is None:
+        return (empty_figure(font), empty_figure(font), empty_figure(font),
+                operating_panel(None, None), model_table(None), None, "", banner(None, extra),
+                summary_strip(None), empty_figure(font))
+    colors = {n: k for k, n in enumerate(names)}
+    optimum = operating_point(analysis)
+    pins = pinned_points(analysis, clean_pins(pinned if isinstance(pinned, list) else
+                                               [pinned] if isinstance(pinned, dict) else []))
+    focus = pins[-1] if pins else optimum
+    kw = {"pins": pins, "font_size": font, "colors": colors}
+    roc = roc_figure(analysis, averaging=averaging if averaging in AVERAGING_MODES else "pooled",
+                     det=det, ties=bool(ties), **kw)
+    overlay_roc(roc, analysis, combine, pins=pins, colors=colors, font_size=font,
+                       det=bool(det), table=lambda: cache.table(dataset_ids, reference),
+                       population=economics.population if economics else None)
+    kinds = kinds_of(cache, dataset_ids, models)
+    decorate_roc(roc, analysis, cache.table(dataset_ids, reference), kinds,
+                          colors=colors, font_size=font, det=bool(det))
+    pins_on_top(roc)  # the letters above every curve and overlay
+    # a new edit revision on every render: a dragged line is always redrawn where it belongs
+    roc.update_layout(editrevision=f"{rev}-{uuid.uuid4().hex[:8]}")
+    c = analysis.conditions
+    title = conditions_text(c)
+    figures = (roc, pr_figure(analysis, mode="prg" if pr_mode == "prg" else "pr", **kw),
+               cost_figure(analysis, **kw))
+    # the PR and cost views use the pooled folds whatever the ROC's averaging: they say so
+    averaging = averaging if averaging in AVERAGING_MODES else "pooled"
+    set_subtitle(figures[1], folds_note(analysis, averaging, "precision-recall"), font)
+    set_subtitle(figures[2], folds_note(analysis, averaging, "the cost curves"), font)
+    if presentation:  # large lines and markers for a projector; the plots keep their room
+        for fig in figures:
+            # short entries, off the plot: beside the square ROC, below the others
+            present(fig, beside=fig is roc)
+    for fig, view in zip(figures, ("roc", "pr", "cost"), strict=True):
+        fig.update_layout(meta={**(fig.layout.meta or {}), "conditions": title})
+        apply_zoom(fig, zoom, view, det=bool(det) if view == "roc" else
+                   (pr_mode == "prg" if view == "pr" else False))
+    slope_text = slope_words(c)
+    comparison = compare_points(optimum, pins) if pins else None
+    key = render_key(dataset_ids, models, conditions, averaging, det, presentation, pins, ties,
+                     pr_mode, reference)
+    economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)
+    summary, threshold = decision_views(analysis, pins, economics,
+                                        threshold_model=threshold_model, axis=threshold_axis,
+                                        font=font)
+    if presentation:
+        emphasise(threshold)
+    return (*figures, operating_panel(focus, analysis, comparison),
+            kinds_table(cache, dataset_ids, analysis, colors, kinds),
+            viz_data(analysis, figures, key), slope_text, banner(analysis, extra), summary,
+            threshold)
+
+
+def kinds_of(cache: AnalysisCache, dataset_ids, models) -> dict:
+    """The dataset info of each shown model (see :func:`.overlays.shown_kinds`)."""
+    infos, _ = loaded_infos(cache.store, dataset_ids)
+    return shown_kinds(cache.table(dataset_ids), infos, dataset_labels(infos), models)
+
+
+def kinds_table(cache: AnalysisCache, dataset_ids, analysis: Analysis, colors, kinds=None):
+    """The model table, with M and the weighted AUC of multi-class models and the labels of
+    soft-label models."""
+    names = [m.name for m in analysis.models]
+    kinds = kinds_of(cache, dataset_ids, names) if kinds is None else kinds
+    extras = table_extras(
+        analysis, multiclass_results(cache, dataset_ids, names, kinds),
+        soft_results(cache, dataset_ids, names, kinds, analysis.conditions.level))
+    return model_table(analysis, colors, extras, datasets=len(clean_ids(dataset_ids)) > 1)
+
+
+def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_model=None,
+                   axis="threshold", font=14):
+    """The summary strip and the threshold view.
+
+    The strip's headline is always the recommendation (the optimum under the conditions),
+    with its uncertainty across folds, the ranges over which it holds and how often each
+    model wins; pinned points are compared with it below (never in its place)."""
+    e = dataclasses.replace(economics) if economics else None
+    summary = decision_summary(analysis, None, e)
+    compared = []
+    for op in pins or ():
+        s = decision_summary(analysis, {"model": op.model, "threshold": op.threshold}, e)
+        if s is not None and s.pinned:
+            compared.append((op.label, s))
+    uncertainty = frequency = None
+    if summary is not None:
+        m = analysis.model(summary.model) if summary.model in {x.name for x in analysis.models} \
+            else None
+        if m is not None and m.n_folds > 1 and math.isfinite(summary.threshold):
+            try:
+                uncertainty = decision_uncertainty(m, summary.threshold,
+                                                   analysis.conditions.prior_pos, e,
+                                                   method="folds")
+            except ValueError:
+                uncertainty = None
+        try:
+            frequency = optimum_frequency_of(analysis, e)
+        except ValueError:
+            frequency = None
+    names = [x.name for x in analysis.models]
+    model = threshold_model if threshold_model in names else (
+        summary.model if summary is not None and summary.model in names else names[0])
+    fig = threshold_figure(analysis, model, e, axis=axis if axis == "flagged" else "threshold",
+                           pins=pins, font_size=font)
+    return summary_strip(summary, uncertainty, frequency, pinned=compared), fig
+
+
+def render_key(dataset_ids, models, conditions: Conditions, averaging, det, presentation, pins,
+               ties, pr_mode, reference=None) -> str:
+    """Everything the figures depend on except the costs and the prior: when only those
+    change, the drawn figures are patched instead of redrawn (see :func:`patch_views`)."""
+    c = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, prior_pos=None,
+                            benefit_tp=0.0, benefit_tn=0.0)
+    return repr((clean_ids(dataset_ids), list(models), c, averaging, bool(det),
+                 bool(presentation), [(p.model, p.threshold, p.label) for p in pins]
+                 if pins else [], bool(ties), pr_mode, reference))
+
+
+def _patch_roc(analysis: Analysis, index: int, ring_index, *, det: bool, title: str):
+    """The ROC view's patch for new conditions: the optimum's marker, and on ROC axes the
+    iso line and the ring around the optimal vertex."""
+    from dash import Patch
+
+    from ..figures.roc import iso_shapes
+    from ..figures.roc import optimum_marker as roc_marker
+
+    c = analysis.conditions
+    roc = Patch()
+    for k, v in roc_marker(analysis, det=det).items():
+        roc["data"][index][k] = list(v)
+    if not det:
+        line, ring = iso_shapes(analysis)
+        for k, v in line.items():
+            roc["layout"]["shapes"][0][k] = v
+        for k, v in ring.items():
+            roc["data"][ring_index][k] = v
+        roc["layout"]["meta"]["slope"] = c.slope
+    roc["layout"]["meta"]["conditions"] = title
+    roc["layout"]["editrevision"] = uuid.uuid4().hex[:8]
+    return roc
+
+
+def _patch_cost(analysis: Analysis, index: int, *, title: str):
+    """The cost view's patch for new conditions: the read-off line, marker and box."""
+    from dash import Patch
+
+    from ..figures.cost import cost_read_off
+
+    cost = Patch()
+    read = cost_read_off(analysis)
+    cost["layout"]["shapes"][0]["x0"] = read["x"]
+    cost["layout"]["shapes"][0]["x1"] = read["x"]
+    cost["data"][index]["x"] = [read["x"]]
+    cost["data"][index]["y"] = [read["y"]]
+    for k, v in read.items():
+        cost["layout"]["annotations"][1][k] = v
+    cost["layout"]["meta"]["pc_pos"] = read["x"]
+    cost["layout"]["meta"]["cost"] = read["y"]
+    cost["layout"]["meta"]["conditions"] = title
+    return cost
+
+
+def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, viz: dict, *,
+                det=False, pr_mode="pr", economics=None, threshold_model=None,
+                threshold_axis="threshold", presentation=False, zoom=None, reference=None,
+                averaging="pooled"):
+    """The views after a change of costs or prior alone, as patches of the figures drawn.
+
+    Costs and prior move only the iso line, the optimum and the cost view's marker in the
+    ROC and cost views (their curves do not depend on them); the PR view is drawn anew when
+    the prior changed (precision depends on it), else patched too. Sending those few values
+    instead of whole figures makes such a change several times cheaper for the server and
+    the browser. Returns the same tuple as :func:`render_views` (figures as ``dash.Patch``),
+    or None when a full render is needed.
+    """
+    from dash import Patch
+
+    from ..figures.precision_recall import optimum_marker as pr_marker
+
+    names = model_names(cache, dataset_ids)
+    models = [m for m in (models or []) if m in names][:MAX_SHOWN_MODELS]
+    try:
+        analysis = (cache.analysis(dataset_ids, models, conditions, reference) if models
+                    else None)
+    except AnalysisTimeout:
+        return None  # a full render says why
+    index = viz.get("optimum_trace") if isinstance(viz, dict) else None
+    ring_index = viz.get("ring_trace") if isinstance(viz, dict) else None
+    if analysis is None or not isinstance(index, list) or len(index) != 3 or None in index:
+        return None
+    if not det and not isinstance(ring_index, int):
+        return None
+    c = analysis.conditions
+    title = conditions_text(c)
+    roc = _patch_roc(analysis, index[0], ring_index, det=det, title=title)
+    colors = {n: k for k, n in enumerate(names)}
+    prior_changed = viz.get("prior") != c.prior_pos
+    if prior_changed:
+        pr = pr_view(analysis, pr_mode=pr_mode, presentation=presentation, zoom=zoom,
+                     colors=colors, font=FONT[bool(presentation)], averaging=averaging)
+    else:
+        pr = Patch()
+        for k, v in pr_marker(analysis, mode=pr_mode).items():
+            pr["data"][index[1]][k] = list(v)
+        pr["layout"]["meta"]["conditions"] = title
+    cost = _patch_cost(analysis, index[2], title=title)
+    optimum = operating_point(analysis)
+    slope_text = slope_words(c)
+    new_viz = {**viz, **{k: v for k, v in viz_data(analysis).items()
+                         if k not in ("key", "optimum_trace", "ring_trace")}}
+    if prior_changed:
+        new_viz["optimum_trace"] = [index[0], viz_data(analysis, (pr,))["optimum_trace"][0],
+                                    index[2]]
+    economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)
+    summary, threshold = decision_views(analysis, [], economics,
+                                        threshold_model=threshold_model, axis=threshold_axis,
+                                        font=FONT[bool(presentation)])
+    if presentation:
+        emphasise(threshold)
+    return (roc, pr, cost, operating_panel(optimum, analysis),
+            kinds_table(cache, dataset_ids, analysis, colors), new_viz, slope_text, no_update,
+            summary, threshold)
+
+
+def present(fig, *, beside: bool = False) -> None:
+    """Presentation mode: large lines and markers for a projector; short legend entries off
+    the plot (beside it for the square ROC, below it for the others)."""
+    from ..figures.style import presentation_legend
+
+    emphasise(fig)
+    presentation_legend(fig, beside=beside)
+
+
+def pr_view(analysis: Analysis, *, pr_mode="pr", presentation=False, zoom=None, colors=None,
+            font=14, averaging="pooled"):
+    """The PR (or PRG) view without pins, as :func:`render_views` draws it."""
+    fig = pr_figure(analysis, mode="prg" if pr_mode == "prg" else "pr", pins=[],
+                    font_size=font, colors=colors)
+    set_subtitle(fig, folds_note(analysis, averaging if averaging in AVERAGING_MODES
+                                 else "pooled", "precision-recall"), font)
+    if presentation:
+        present(fig)
+    fig.update_layout(meta={**(fig.layout.meta or {}),
+                            "conditions": conditions_text(analysis.conditions)})
+    apply_zoom(fig, zoom, "pr", det=pr_mode == "prg")
+    return fig
+
+
+def emphasise(fig, factor: float = 1.6) -> None:
+    """Thicker lines and bigger markers (presentation mode)."""
+    for trace in fig.data:
+        line = getattr(trace, "line", None)
+        if line is not None and line.width:
+            line.width = line.width * factor
+        marker = getattr(trace, "marker", None)
+        # a pin's circle already grows with the font (its letter sits inside it)
+        if (marker is not None and isinstance(marker.size, int | float)
+                and not (trace.name or "").startswith("pinned ")):
+            marker.size = marker.size * 1.35
+    for shape in fig.layout.shapes:
+        if shape.line is not None and shape.line.width:
+            shape.line.width = shape.line.width * factor
+
+
+def _range(value):
+    if (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, int | float) and math.isfinite(v) for v in value)):
+        return [float(value[0]), float(value[1])]
+    return None
+
+
+def apply_zoom(fig, zoom, view: str, *, det: bool = False) -> None:
+    """Draw ``fig`` with the axis ranges the user zoomed ``view`` to (ignored when malformed
+    or, for the ROC view, zoomed in the other of ROC/DET axes). The full ranges go into
+    ``layout.meta.home``: a double click restores them (assets/roc_dash.js)."""
+    x0, y0 = fig.layout.xaxis.range, fig.layout.yaxis.range
+    if x0 is not None and y0 is not None:
+        fig.update_layout(meta={**(fig.layout.meta or {}),
+                                "home": {"x": list(x0), "y": list(y0)}})
+    entry = zoom.get(view) if isinstance(zoom, dict) else None
+    if not isinstance(entry, dict) or bool(entry.get("det")) != det:
+        return
+    x, y = _range(entry.get("x")), _range(entry.get("y"))
+    if x:
+        fig.update_xaxes(range=x, autorange=False)
+    if y:
+        fig.update_yaxes(range=y, autorange=False)
+
+
+def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, level, band,
+                 samples, det, presentation, pinned, ties, pr_mode, threshold_model,
+                 threshold_axis, combine, zoom, viz, *, conditions_changed=False,
+                 new_pin=False):
+    """The views callback's outputs for these inputs: a patch of the drawn figures when only
+    the costs or the prior changed (:func:`patch_views`), else a full :func:`render_views`,
+    then the model the threshold view shows (a new pin switches it to the pin's model).
+    The viz-data store records the conditions store it was drawn for (``state``)."""
+    conditions = conditions_from_state(state, level, band, samples)
+    reference = ControlState.from_store(state).reference_class
+    models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
+    pr_mode = "prg" if pr_mode == "prg" else "pr"
+    pins = clean_pins(pinned)
+    if new_pin and pins:  # a new pin: the threshold view shows its model
+        threshold_model = pins[-1]["model"]
+    out = None
+    if (conditions_changed and isinstance(viz, dict) and not pins
+            and not active(combine)
+            and viz.get("key") == render_key(dataset_ids, models, conditions,
+                                             averaging or "pooled", det, presentation, [],
+                                             ties, pr_mode, reference)):
+        out = patch_views(cache, dataset_ids, models, conditions, viz, det=bool(det),
+                          pr_mode=pr_mode, economics=economics_from_state(state),
+                          averaging=averaging or "pooled",
+                          threshold_model=threshold_model, threshold_axis=threshold_axis,
+                          presentation=bool(presentation), zoom=zoom, reference=reference)
+    if out is None:
+        out = render_views(cache, dataset_ids, models, conditions,
+                           averaging=averaging or "pooled", det=bool(det),
+                           presentation=bool(presentation), pinned=pinned,
+                           rev=ControlState.from_store(state).rev, zoom=zoom,
+                           ties=bool(ties), pr_mode=pr_mode,
+                           economics=economics_from_state(state),
+                           threshold_model=threshold_model, threshold_axis=threshold_axis,
+                           combine=combine, reference=reference)
+    if isinstance(out[5], dict):
+        out = (*out[:5], {**out[5], "state": state}, *out[6:])
+    meta = getattr(getattr(out[9], "layout", None), "meta", None)
+    return (*out, meta.get("model") if isinstance(meta, dict) else no_update)
+
+
+#: The outputs of the views callback, in the order :func:`render_views` returns them; the
+#: controls callback writes them too (``allow_duplicate``).
+VIEW_OUTPUTS = tuple(Output(i, p, allow_duplicate=True) for i, p in (
+    (ids.ROC_GRAPH, "figure"), (ids.PR_GRAPH, "figure"), (ids.COST_GRAPH, "figure"),
+    (ids.OPERATING, "children"), (ids.MODEL_TABLE, "children"), (ids.VIZ_DATA, "data"),
+    (ids.SLOPE_TEXT, "children"), (ids.BANNER, "children"), (ids.SUMMARY, "children"),
+    (ids.THRESHOLD_GRAPH, "figure"), (ids.THRESHOLD_MODEL, "value")))
+
+
+#: What the views need besides the datasets, the conditions and the viz-data store.
+VIEW_STATES = tuple(State(i, p) for i, p in (
+    (ids.MODELS, "value"), (ids.AVERAGING, "value"), (ids.LEVEL, "value"),
+    (ids.BAND, "value"), (ids.SAMPLES, "value"), (ids.DET, "value"),
+    (ids.PRESENTATION, "value"), (ids.PINNED, "data"), (ids.ROC_TIES, "value"),
+    (ids.PR_MODE, "value"), (ids.THRESHOLD_MODEL, "value"), (ids.THRESHOLD_AXIS, "value"),
+    (ids.COMBINE, "data"), (ids.ZOOM, "data")))

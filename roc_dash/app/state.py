@@ -1,0 +1,238 @@
+"""The state several features read: the exact conditions, the page's query string, pins.
+
+Below every feature (:mod:`.features`): the conditions store (``ids.CONDITIONS``) read as a
+:class:`ControlState`, the conditions and economics the analysis uses, the settings a link
+carries (:func:`parse_query`), the pins sent by the browser (:func:`clean_pins`) and the
+font sizes of normal and presentation mode. Everything is a plain function of its inputs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from urllib.parse import parse_qs
+
+from ..core.assembly.analysis import Conditions
+from ..core.economics import Economics
+from ..core.operating import PIN_LABELS
+from .server.limits import excerpt
+from .server.store import clean_ids
+
+__all__ = ["COST_LIMITS", "SAMPLES_LIMITS", "MAX_CLASS", "FONT", "AVERAGING_MODES",
+           "ControlState", "clean_class", "number", "display", "clamp_samples",
+           "parse_query", "economics_from_state", "conditions_from_state", "clean_pins"]
+
+#: Font sizes of the figures, normal and in presentation mode.
+FONT = {False: 14, True: 20}
+AVERAGING_MODES = ("none", "pooled", "vertical", "threshold")
+#: Longest class name taken from the browser or a link.
+MAX_CLASS = 200
+
+
+#: Costs typed in a box may go beyond the sliders' range, up to these bounds.
+COST_LIMITS = (1e-6, 1e6)
+
+
+SAMPLES_LIMITS = (5, 1001)
+
+
+@dataclass(frozen=True)
+class ControlState:
+    """The exact conditions (``ids.CONDITIONS`` store)."""
+
+    cost_fp: float = 1.0
+    cost_fn: float = 1.0
+    prior: float = 0.5
+    prior_mode: str = "auto"  # "auto": the chosen dataset's prevalence; "manual": typed
+    rev: int = 0  # bumped by every drag of the line, so the figure always redraws it
+    benefit_tp: float = 0.0  # what a true positive gains (Fawcett 2004, §7.1 net costs)
+    benefit_tn: float = 0.0
+    unit: str = ""  # e.g. "€": shown with every amount
+    population: float | None = None  # cases per period (a month), for totals
+    reference_class: str | None = None  # multi-class data: the class shown as positive
+
+    @classmethod
+    def from_store(cls, data) -> ControlState:
+        if not isinstance(data, dict):
+            return cls()
+        cfp = number(data.get("cost_fp"))
+        cfn = number(data.get("cost_fn"))
+        prior = number(data.get("prior"))
+        rev = data.get("rev")
+        btp, btn, pop = (number(data.get(k)) for k in ("benefit_tp", "benefit_tn",
+                                                         "population"))
+        unit = data.get("unit")
+        return cls(
+            benefit_tp=btp if btp is not None and 0 <= btp <= COST_LIMITS[1] else 0.0,
+            benefit_tn=btn if btn is not None and 0 <= btn <= COST_LIMITS[1] else 0.0,
+            unit=unit[:12] if isinstance(unit, str) else "",
+            population=pop if pop is not None and 0 < pop <= 1e15 else None,
+            cost_fp=cfp if cfp is not None and COST_LIMITS[0] <= cfp <= COST_LIMITS[1] else 1.0,
+            cost_fn=cfn if cfn is not None and COST_LIMITS[0] <= cfn <= COST_LIMITS[1] else 1.0,
+            prior=prior if prior is not None and 0 < prior < 1 else 0.5,
+            prior_mode="manual" if data.get("prior_mode") == "manual" else "auto",
+            rev=rev if isinstance(rev, int) and 0 <= rev < 2**31 else 0,
+            reference_class=clean_class(data.get("reference_class")),
+        )
+
+    def to_store(self) -> dict:
+        return asdict(self)
+
+
+def clean_class(value) -> str | None:
+    """A class name from the browser or a link: a non-empty string of at most
+    :data:`MAX_CLASS` characters, else None."""
+    return value if isinstance(value, str) and 0 < len(value) <= MAX_CLASS else None
+
+
+def number(value) -> float | None:
+    """A finite float from a number or text (``"1e-3"``, ``" 0,25 "``), else None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, str):
+        text = value.strip().replace(",", ".")
+        if not text:
+            return None
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def display(value: float) -> str:
+    """A value as the text boxes show it: 4 significant digits, no trailing zeros."""
+    return f"{value:.4g}"
+
+
+def clamp_samples(value, previous: int = 51) -> tuple[int, str]:
+    """The number of averaging samples from what the box holds, with a message when it is not
+    used as typed: a fraction is rounded, a value outside :data:`SAMPLES_LIMITS` clamped, and
+    anything that is not a number (or an empty box) keeps ``previous``."""
+    lo, hi = SAMPLES_LIMITS
+    v = number(value)
+    if v is None:
+        what = "an empty box" if value is None or not str(value).strip() else excerpt(value)
+        return previous, f"Samples: {what} is not a number; kept {previous}."
+    n = int(math.floor(v + 0.5)) if abs(v) < 1e12 else (hi if v > 0 else lo)
+    if n < lo or n > hi:
+        clamped = min(max(n, lo), hi)
+        return clamped, f"Samples must lie between {lo} and {hi}; {excerpt(value, quote=False)} was set to {clamped}."
+    if n != v:
+        return n, f"Samples must be a whole number; {excerpt(value, quote=False)} was set to {n}."
+    return n, ""
+
+
+def _positive(value, default):
+    v = number(value)
+    return v if v is not None and v > 0 else default
+
+
+def _prior(value, default):
+    v = _positive(value, None)
+    return v if v is not None and v < 1 else default
+
+
+def parse_query(search: str | None) -> dict:
+    """Settings encoded in the page's query string (see assets/roc_dash.js ``writeUrl``).
+
+    Anything malformed is ignored; lists are bounded.
+    """
+    if not isinstance(search, str) or len(search) > 16384:
+        return {}
+    full = parse_qs(search.lstrip("?"))
+    q = {k: v[-1] for k, v in full.items()}
+    out = {}
+    if "cfp" in q:
+        v = _positive(q["cfp"], None)
+        out["cost_fp"] = v if v is not None and COST_LIMITS[0] <= v <= COST_LIMITS[1] else None
+    if "cfn" in q:
+        v = _positive(q["cfn"], None)
+        out["cost_fn"] = v if v is not None and COST_LIMITS[0] <= v <= COST_LIMITS[1] else None
+    if "prior" in q:
+        out["prior"] = _prior(q["prior"], None)
+    if q.get("avg") in ("none", "pooled", "vertical", "threshold"):
+        out["averaging"] = q["avg"]
+    if q.get("band") in ("pointwise", "simultaneous"):
+        out["band"] = q["band"]
+    if "level" in q and _prior(q["level"], None) in (0.8, 0.9, 0.95, 0.99):
+        out["level"] = float(q["level"])
+    if "n" in q and q["n"].isdigit() and SAMPLES_LIMITS[0] <= int(q["n"]) <= SAMPLES_LIMITS[1]:
+        out["samples"] = int(q["n"])
+    if "det" in q:
+        out["det"] = ["det"] if q["det"] == "1" else []
+    if "pres" in q:
+        out["presentation"] = ["on"] if q["pres"] == "1" else []
+    if "ties" in q:
+        out["ties"] = ["ties"] if q["ties"] == "1" else []
+    if "class" in q:
+        out["reference_class"] = clean_class(q["class"])
+    if q.get("prm") in ("pr", "prg"):
+        out["pr_mode"] = q["prm"]
+    if "models" in q:
+        out["models"] = [m for m in q["models"].split("|") if m][:200]
+    if "data" in q:
+        out["data"] = clean_ids(q["data"].split(","))
+    if "psrc" in q:  # whose prevalence "Use the data's prevalence" takes
+        out["prior_source"] = (clean_ids([q["psrc"]]) or [None])[0]
+    pins = []
+    for raw in full.get("pin", [])[:3]:  # "A:model|threshold" (or the older "model|threshold")
+        label, model = "", raw
+        if len(raw) > 2 and raw[1] == ":" and raw[0] in "ABC":
+            label, model = raw[0], raw[2:]
+        if "|" not in model:
+            continue
+        model, _, thr = model.rpartition("|")
+        t = None if thr in ("", "inf") else number(thr)
+        pins.append({"model": model, "threshold": t, "label": label or "ABC"[len(pins)]})
+    if pins:
+        out["pins"] = pins
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def economics_from_state(state) -> Economics:
+    """Costs, benefits, unit and volume from the exact-conditions store."""
+    s = ControlState.from_store(state)
+    return Economics(cost_fp=s.cost_fp, cost_fn=s.cost_fn, benefit_tp=s.benefit_tp,
+                     benefit_tn=s.benefit_tn, unit=s.unit, population=s.population)
+
+
+def conditions_from_state(state, level=None, band=None, samples=None) -> Conditions:
+    """Conditions from the exact-conditions store and the averaging controls.
+
+    With benefits, the costs are the net costs ``c(FP)+b(TN)`` and ``c(FN)+b(TP)``
+    (Fawcett 2004, §7.1): the iso-performance line, the optimum and the cost curves use them.
+    """
+    s = ControlState.from_store(state)
+    n, _ = clamp_samples(samples)
+    return Conditions(cost_fp=s.cost_fp + s.benefit_tn, cost_fn=s.cost_fn + s.benefit_tp,
+                      benefit_tp=s.benefit_tp, benefit_tn=s.benefit_tn,
+                      prior_pos=s.prior,
+                      level=level if level in (0.8, 0.9, 0.95, 0.99) else 0.95, n_samples=n,
+                      band=band if band in ("pointwise", "simultaneous") else "pointwise")
+
+
+def clean_pins(pins) -> list[dict]:
+    """Pins from the browser, validated: at most three, each ``{"model", "threshold",
+    "label"}`` with a distinct letter."""
+    out: list[dict] = []
+    if not isinstance(pins, list):
+        return out
+    for pin in pins[:10]:
+        if not (isinstance(pin, dict) and isinstance(pin.get("model"), str)):
+            continue
+        t = pin.get("threshold")
+        if t is not None and not (isinstance(t, int | float) and math.isfinite(t)):
+            continue
+        label = pin.get("label")
+        taken = {p["label"] for p in out}
+        if label not in PIN_LABELS or label in taken:
+            label = next((x for x in PIN_LABELS if x not in taken), None)
+        if label is None:
+            break
+        out.append({"model": pin["model"][:500], "threshold": t, "label": label})
+    return out

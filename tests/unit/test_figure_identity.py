@@ -1,0 +1,227 @@
+"""The figures the views callback returns for the demo stay exactly what they were (fig001).
+
+Each figure is reduced to a canonical digest (:func:`digest`): its plotly JSON with numbers
+rounded to 12 significant digits (typed arrays decoded first), keys sorted and the random
+``layout.editrevision`` dropped. A refactor of the app must not change any of them; a
+deliberate change of a figure updates :data:`EXPECTED` and says why in its commit.
+
+Run this file as a script to print the digests of the current code:
+``python -m tests.unit.test_figure_identity``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+
+import numpy as np
+
+from roc_dash.app.analysis import AnalysisCache, data_prior, model_names
+from roc_dash.app.render import update_views
+from roc_dash.app.server.store import DEMO_ID, DatasetStore
+from roc_dash.app.state import ControlState
+
+#: Digests of (roc, pr, cost, threshold, viz data) per scenario, recorded on the base commit;
+#: the ROC, PR and cost figures then gained stable trace uids for the optimum and its ring
+#: (and nothing else: with ``uid`` dropped their digests are the base's).
+EXPECTED = {
+    'default': ('8a9494f04773229d', '33ee7ef2b2b75da3', 'f0863d223bec4d9f',
+                '59406dcc1e02e3ab', '8ba28f4545301a32'),
+    'presentation': ('2a415205ba139b4a', '030fd2a1373416e7', 'c378cd17bf2a6c70',
+                     'df628a09a766ccc4', '22cc6df29ffeeb3b'),
+    'patched': ('28bf9578330c7a2d', '1d213e2fa513ea08', 'e3e47fd8f5afb00d',
+                'fdb5e03a1dfad458', '472af95da4b4a169'),
+    'patched prior': ('003554bbcaefd184', '60019590c0140302', 'b77efa3b7908bcfd',
+                      '487f793a1b419906', '4ece8c6368f978a5'),
+}
+
+#: What the page's controls hold before anyone touches them.
+DEFAULTS = dict(averaging="pooled", level=0.95, band="pointwise", samples="51", det=[],
+                presentation=[], pinned=[], ties=[], pr_mode="pr", threshold_model=None,
+                threshold_axis="threshold",
+                combine={"budget": None, "unit": "cases", "repair": None, "logic": False},
+                zoom=None, viz=None)
+
+
+def _number(x):
+    if isinstance(x, bool) or x is None:
+        return x
+    if isinstance(x, int | np.integer):
+        return int(x)
+    v = float(x)
+    if not math.isfinite(v):
+        return repr(v)
+    return float(f"{v:.12g}")
+
+
+def _typed(value: dict):
+    """A plotly typed array (``{"dtype", "bdata", "shape"}``) as a plain list."""
+    data = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+    shape = value.get("shape")
+    if shape:
+        data = data.reshape([int(s) for s in str(shape).split(",")])
+    return canonical(data)
+
+
+def canonical(obj):
+    """``obj`` (a figure's plotly JSON, a patch's operations) in a form that compares equal
+    exactly when the drawn figure is the same."""
+    if isinstance(obj, dict):
+        if set(obj) >= {"dtype", "bdata"}:
+            return _typed(obj)
+        return {str(k): canonical(v) for k, v in obj.items() if k != "editrevision"}
+    if isinstance(obj, list | tuple):
+        # a patch's operation on the random edit revision is dropped like the key itself
+        return [canonical(v) for v in obj if not (
+            isinstance(v, dict) and v.get("location", [None])[-1:] == ["editrevision"])]
+    if isinstance(obj, np.ndarray):
+        return [canonical(v) for v in obj.tolist()]
+    if isinstance(obj, str):
+        return obj
+    if isinstance(obj, int | float | np.number | bool) or obj is None:
+        return _number(obj)
+    return str(obj)
+
+
+def digest(fig) -> str:
+    """A short canonical digest of a figure (or a ``dash.Patch``)."""
+    if hasattr(fig, "to_plotly_json"):
+        data = fig.to_plotly_json()
+    else:
+        data = fig
+    if not isinstance(data, dict):
+        data = {"value": data}
+    data = json.loads(json.dumps(data, default=_json_default))
+    text = json.dumps(canonical(data), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _json_default(obj):
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if hasattr(obj, "to_plotly_json"):
+        return obj.to_plotly_json()
+    raise TypeError(f"not serialisable: {type(obj).__name__}")
+
+
+def _figures(out) -> tuple[str, ...]:
+    """The digests of the ROC, PR, cost and threshold views of a views-callback output, and
+    of the viz-data store (which traces the browser patches)."""
+    return tuple(digest(out[k]) for k in (0, 1, 2, 9, 5))
+
+
+def scenarios(tmp_path) -> dict[str, tuple[str, ...]]:
+    """The demo at default state; in presentation mode; and a cost change and a prior change
+    after the default state (the views patched, not redrawn)."""
+    store = DatasetStore(tmp_path)
+    cache = AnalysisCache(store)
+    ids_ = [DEMO_ID]
+    models = model_names(cache, ids_)
+    state = ControlState(prior=data_prior(store, ids_, None)).to_store()
+
+    def run(state, **changes):
+        kw = {**DEFAULTS, **changes}
+        return update_views(cache, ids_, models, state, kw["averaging"], kw["level"],
+                            kw["band"], kw["samples"], kw["det"], kw["presentation"],
+                            kw["pinned"], kw["ties"], kw["pr_mode"], kw["threshold_model"],
+                            kw["threshold_axis"], kw["combine"], kw["zoom"], kw["viz"],
+                            conditions_changed=kw.get("conditions_changed", False))
+
+    default = run(state)
+    out = {"default": _figures(default), "presentation": _figures(run(state,
+                                                                      presentation=["on"]))}
+    costly = {**state, "cost_fn": 5.0}
+    out["patched"] = _figures(run(costly, viz=default[5], conditions_changed=True))
+    prior = {**state, "prior": 0.4, "prior_mode": "manual"}  # the PR view is redrawn
+    out["patched prior"] = _figures(run(prior, viz=default[5], conditions_changed=True))
+    return out
+
+
+def test_fig001_demo_figures_unchanged(tmp_path):
+    got = scenarios(tmp_path)
+    assert got == EXPECTED, (
+        "a figure of the demo changed; if that is deliberate, record the new digests "
+        f"(python -m tests.unit.test_figure_identity): {got}")
+
+
+def layout_and_wiring(tmp_path) -> tuple[str, str]:
+    """Digests of the page's component tree and of its callbacks (every output, input,
+    state and clientside function, in a stable order)."""
+    from roc_dash.app import create_app
+
+    app = create_app(store=DatasetStore(tmp_path))
+    wiring = sorted(json.dumps(c, sort_keys=True, default=str) for c in app._callback_list)
+    inline = sorted(app._inline_scripts)
+    return digest(app.layout), digest({"callbacks": wiring, "inline": inline})
+
+
+#: The page and its wiring at the base commit: the split of the app by feature moved code,
+#: never a component, a callback's inputs or outputs or a clientside function.
+EXPECTED_PAGE = ('759d7f7a6c2fa33c', 'f2219da5903d0a72')
+
+
+def test_fig003_page_and_wiring_unchanged(tmp_path):
+    assert layout_and_wiring(tmp_path) == EXPECTED_PAGE
+
+
+def test_fig004_optimum_found_by_uid_not_name(tmp_path):
+    """The viz-data store finds the optimum's traces and the ring by their uids: renaming
+    every trace (as presentation mode shortens names) finds the same ones."""
+    from roc_dash.app.render import render_views, viz_data
+    from roc_dash.core.assembly.analysis import Conditions
+
+    store = DatasetStore(tmp_path)
+    cache = AnalysisCache(store)
+    models = model_names(cache, [DEMO_ID])
+    roc, pr, cost, *_ = render_views(cache, [DEMO_ID], models, Conditions(prior_pos=0.3))
+    analysis = cache.analysis([DEMO_ID], models, Conditions(prior_pos=0.3))
+    before = viz_data(analysis, (roc, pr, cost))
+    for fig in (roc, pr, cost):
+        for trace in fig.data:
+            trace.name = "renamed"
+    after = viz_data(analysis, (roc, pr, cost))
+    assert after["optimum_trace"] == before["optimum_trace"]
+    assert after["ring_trace"] == before["ring_trace"] is not None
+    assert None not in before["optimum_trace"]
+
+
+def test_fig005_an_outputs_own_writer_is_registered_first(tmp_path):
+    """Where several callbacks write one output, the one without ``allow_duplicate`` comes
+    first in the app's callback list (a lookup by first output finds it)."""
+    from roc_dash.app import create_app
+
+    app = create_app(store=DatasetStore(tmp_path))
+    first_seen: dict[str, bool] = {}
+    for c in app._callback_list:
+        for out in c["output"].strip(".").split("..."):
+            plain, _, dup = out.partition("@")
+            first_seen.setdefault(plain, not dup)
+    assert [o for o, primary in first_seen.items() if not primary] == []
+
+
+def test_fig002_digest_sees_a_change(tmp_path):
+    """The digest is not blind: a one-digit change of a drawn number changes it."""
+    import plotly.graph_objects as go
+
+    a = go.Figure(go.Scatter(x=np.array([0.0, 0.5, 1.0]), y=np.array([0.0, 0.7, 1.0])))
+    b = go.Figure(go.Scatter(x=np.array([0.0, 0.5, 1.0]), y=np.array([0.0, 0.7000001, 1.0])))
+    c = go.Figure(a)
+    c.update_layout(editrevision="something else")
+    assert digest(a) != digest(b)
+    assert digest(a) == digest(c)
+
+
+if __name__ == "__main__":  # print the digests of the current code
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        print(f"EXPECTED_PAGE = {layout_and_wiring(Path(folder) / 'page')!r}")
+        for name, values in scenarios(Path(folder)).items():
+            print(f"    {name!r}: ({', '.join(map(repr, values[:3]))},\n"
+                  f"{' ' * (len(name) + 9)}{', '.join(map(repr, values[3:]))}),")
+
