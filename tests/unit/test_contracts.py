@@ -32,6 +32,8 @@ def test_con001_the_contracts_are_kept():
     ("core/hull.py", "import plotly.graph_objects", "core is pure analysis"),
     ("io/columns.py", "from roc_dash.figures import roc", "io reads files"),
     ("figures/cost.py", "import dash", "figures are pure functions"),
+    ("app/features/pins.py", "from . import views", "the app's features do not import"),
+    ("app/server/store.py", "from .. import state", "the app in layers"),
 ])
 def test_con002_a_forbidden_import_breaks_its_contract(tmp_path, module, line, contract):
     shutil.copytree(ROOT / "roc_dash", tmp_path / "roc_dash",
