@@ -4,7 +4,9 @@ Several gunicorn workers do not share memory, so an analysis computed by one wor
 written (pickled) to a ``diskcache`` folder under the data directory: any worker then serves
 it without recomputing. Both levels are bounded by size in bytes, not by a number of entries:
 
-* ``ROC_DASH_MEMORY_CACHE_MB`` (default 256): per process, least recently used first out;
+* ``ROC_DASH_MEMORY_CACHE_MB`` (default 64): per process, least recently used first out
+  (with the tables a worker keeps, ``ROC_DASH_TABLE_CACHE_MB``, 64, and its ~220 MB of
+  libraries, a worker stays under 400 MB under ``bench/load_test.py``);
 * ``ROC_DASH_CACHE_MB`` (default 1024): on disk, shared; diskcache evicts least recently used.
 
 An entry larger than a quarter of the memory budget is not kept in memory at all.
@@ -110,7 +112,7 @@ class SharedCache:
 
     def __init__(self, root: str | os.PathLike | None, *, memory_mb: float | None = None,
                  disk_mb: float | None = None):
-        memory_mb = memory_mb or _mb_from_env("ROC_DASH_MEMORY_CACHE_MB", 256)
+        memory_mb = memory_mb or _mb_from_env("ROC_DASH_MEMORY_CACHE_MB", 64)
         disk_mb = disk_mb or _mb_from_env("ROC_DASH_CACHE_MB", 1024)
         self.memory = ByteLRU(int(memory_mb * 2**20))
         self.disk = None
