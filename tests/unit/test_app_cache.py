@@ -185,7 +185,6 @@ class _Clock:
 
 def test_cch007_analyse_stops_at_its_deadline(monkeypatch):
     import roc_dash.core.assembly.analysis as analysis_module
-
     from roc_dash.core.assembly.analysis import AnalysisTimeout, analyse
     from roc_dash.io import load_predictions
 
