@@ -9,7 +9,8 @@ it without recomputing. Both levels are bounded by size in bytes, not by a numbe
   libraries, a worker stays under 400 MB under ``bench/load_test.py``);
 * ``ROC_DASH_CACHE_MB`` (default 1024): on disk, shared; diskcache evicts least recently used.
 
-An entry larger than a quarter of the memory budget is not kept in memory at all.
+An entry larger than a quarter of the memory budget is kept only while it is in use: one such
+entry per cache, let go ``BIG_SECONDS`` (10 s) after its last use.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import logging
 import os
 import pickle
 import threading
+import time
 from collections import OrderedDict
 from pathlib import Path
 
@@ -63,15 +65,25 @@ def approx_nbytes(obj, _depth: int = 0) -> int:
     return 32
 
 
+#: Seconds a value too big for a memory cache is kept after its last use.
+BIG_SECONDS = 10.0
+
+
 class ByteLRU:
     """A thread-safe LRU mapping bounded by the summed :func:`approx_nbytes` of its values."""
 
-    def __init__(self, max_bytes: int):
+    def __init__(self, max_bytes: int, *, big_seconds: float = BIG_SECONDS):
         self.max_bytes = int(max_bytes)
         self._data: OrderedDict = OrderedDict()
         self._sizes: dict = {}
         self._total = 0
         self._lock = threading.Lock()
+        # One value too big for the budget, kept only while it is in use: the several reads
+        # of one request (and the requests a click sends together) share it instead of each
+        # reading 10^7 rows again; ``big_seconds`` after its last use it is let go.
+        self.big_seconds = float(big_seconds)
+        self._big: tuple | None = None  # (key, value, last use on the monotonic clock)
+        self._big_timer: threading.Timer | None = None
 
     @property
     def total_bytes(self) -> int:
@@ -82,7 +94,39 @@ class ByteLRU:
             if key in self._data:
                 self._data.move_to_end(key)
                 return self._data[key]
+            if self._big is not None and self._big[0] == key:
+                self._big = (key, self._big[1], time.monotonic())
+                return self._big[1]
         return default
+
+    @property
+    def big_key(self):
+        """The key of the one big value held (see :meth:`put`), or None; not a use."""
+        big = self._big
+        return None if big is None else big[0]
+
+    def _hold_big(self, key, value) -> None:
+        """Keep ``value`` (over a quarter of the budget) as the one big value, replacing any
+        other, and let it go ``big_seconds`` after its last use (called with the lock held)."""
+        self._big = (key, value, time.monotonic())
+        if self._big_timer is None or not self._big_timer.is_alive():  # (a test runner may
+            # stop threads it did not start)
+            self._big_timer = threading.Timer(self.big_seconds, self._expire_big)
+            self._big_timer.daemon = True
+            self._big_timer.start()
+
+    def _expire_big(self) -> None:
+        with self._lock:
+            self._big_timer = None
+            if self._big is None:
+                return
+            idle = time.monotonic() - self._big[2]
+            if idle >= self.big_seconds:
+                self._big = None
+            else:  # used meanwhile: look again when it will have been idle long enough
+                self._big_timer = threading.Timer(self.big_seconds - idle, self._expire_big)
+                self._big_timer.daemon = True
+                self._big_timer.start()
 
     def put(self, key, value, size: int | None = None) -> None:
         size = approx_nbytes(value) if size is None else int(size)
@@ -91,7 +135,8 @@ class ByteLRU:
                 self._total -= self._sizes.pop(key)
                 del self._data[key]
             if size > self.max_bytes // 4:
-                return  # too big to keep in memory
+                self._hold_big(key, value)  # too big to keep: only while in use
+                return
             self._data[key] = value
             self._sizes[key] = size
             self._total += size
