@@ -766,6 +766,21 @@
         }
     }, true);
 
+    /* The tab bar by keyboard (a tab list's usual keys): Left/Right, Home/End open the
+     * neighbouring, first or last tab and move the focus to it. */
+    document.addEventListener("keydown", function (e) {
+        var tab = e.target.closest && e.target.closest("#tab-bar [role=tab]");
+        if (!tab) { return; }
+        var tabs = Array.prototype.slice.call(tab.parentNode.querySelectorAll("[role=tab]"));
+        var k = tabs.indexOf(tab), n = tabs.length;
+        var next = {ArrowRight: (k + 1) % n, ArrowLeft: (k + n - 1) % n, Home: 0,
+                    End: n - 1}[e.key];
+        if (next === undefined) { return; }
+        e.preventDefault();
+        tabs[next].focus();
+        tabs[next].click();
+    });
+
     /* In presentation mode the sidebar folds away; this button shows it again. */
     document.addEventListener("click", function (e) {
         var button = e.target.closest && e.target.closest("#sidebar-toggle");

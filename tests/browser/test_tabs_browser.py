@@ -150,3 +150,28 @@ def test_tab003_presentation_mode_tabs_in_the_top_bar(dash_duo, app, shot):
     assert full_width(d, ids.SUP_GRAPH)
     scroll_to(d, 0)
     shot("tab005_presentation_compare_1280x720")
+
+
+def test_tab004_tabs_by_keyboard(dash_duo, app):
+    """Left/Right, Home/End on a focused tab open the neighbouring, first or last tab."""
+    from selenium.webdriver.common.keys import Keys
+
+    start(dash_duo, app, size=(1280, 800))
+    d = dash_duo.driver
+
+    def press(key, tab):
+        d.switch_to.active_element.send_keys(key)
+        wait_until(lambda: dash_duo.find_element(f"#{ids.TAB_PANEL}{tab}").is_displayed(),
+                   message=f"the {tab} tab")
+        wait_until(lambda: d.switch_to.active_element.get_attribute("id")
+                   == f"{ids.TAB_BUTTON}{tab}", message=f"the focus on the {tab} tab")
+        wait_idle(dash_duo)
+        check_tab(dash_duo, tab)
+
+    dash_duo.find_element(f"#{ids.TAB_BUTTON}decide").send_keys(Keys.ARROW_RIGHT)
+    wait_until(lambda: dash_duo.find_element(f"#{ids.TAB_PANEL}compare").is_displayed(),
+               message="the compare tab")
+    press(Keys.END, "beyond")
+    press(Keys.ARROW_RIGHT, "decide")  # round the end
+    press(Keys.ARROW_LEFT, "beyond")
+    press(Keys.HOME, "decide")

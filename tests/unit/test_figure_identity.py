@@ -162,9 +162,10 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: The page and its wiring. At the base commit ('759d7f7a6c2fa33c', 'f2219da5903d0a72'): the
 #: split of the app by feature moved code, never a component, a callback's inputs or outputs
 #: or a clientside function. Re-recorded for the page's tabs (issue 16 item 6): the cards
-#: regrouped into three tab panels under a tab bar (the layout), and the tabs' three
-#: callbacks plus the tab as a new input of ``writeUrl`` (the wiring); no figure changed.
-EXPECTED_PAGE = ('3573f9e6d5c64449', '2ed92cbd18025469')
+#: regrouped into three tab panels under a tab bar, the combining card's hint naming the
+#: Decide tab (the layout), and the tabs' three callbacks plus the tab as a new input of
+#: ``writeUrl`` (the wiring); no figure changed.
+EXPECTED_PAGE = ('573f95bdb4efb197', '2ed92cbd18025469')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
