@@ -114,3 +114,7 @@ MC_MODEL = "mc-model"  # Dropdown: the model whose classes the card shows
 MC_CURVES = "mc-curves"  # class reference curves of that model
 MC_PAIRWISE = "mc-pairwise"  # Hand & Till's pairwise AUC matrix as a heat map
 MC_SUMMARY = "mc-summary"
+TAB = "tab"  # Store: the tab shown ("decide", "compare" or "beyond"; state.TABS)
+TAB_BAR = "tab-bar"
+TAB_BUTTON = "tab-button-"  # + the tab's name: its button in the tab bar
+TAB_PANEL = "tab-panel-"  # + the tab's name: the cards it shows

@@ -2,7 +2,8 @@
 
 Each feature (:mod:`.features`) owns its panels and cards; this module only places them: the
 top bar, the summary strip, the sidebar (data, costs and class mix, folds, models and view,
-notes) and the grid of cards beside it. The stores at the bottom hold the state the
+notes) and, beside it, the tabs (*Decide*, *Compare*, *Beyond binary*), each a group of
+cards. The stores at the bottom hold the state the
 features pass between them (the datasets loaded, the pins, what the views were drawn with,
 a dragged line, zooms, clicks, the query string) and the download component.
 """
@@ -13,7 +14,7 @@ from dash import dcc, html
 
 from . import ids
 from .components import graph_config
-from .features import combining, conditions, data, exports, kinds, notes, pins, views
+from .features import combining, conditions, data, exports, kinds, notes, pins, tabs, views
 from .server.store import DEMO_ID
 
 __all__ = ["build_layout"]
@@ -52,7 +53,9 @@ def _shared_stores():
 
 
 def build_layout() -> html.Div:
-    """Controls on the left, the linked views, their cards and the model table on the right."""
+    """Controls on the left; on the right the tabs: the linked views and the operating point
+    (*Decide*), the model table and relative superiority (*Compare*), multi-class data and
+    combining classifiers (*Beyond binary*)."""
     return html.Div(
         id=ids.APP,
         className="app",
@@ -73,14 +76,19 @@ def build_layout() -> html.Div:
                                  hidden=True),
                         html.Div(id=ids.MISSING, className="banner warn", role="alert"),
                         html.Div(id=ids.BANNER, className="banner", role="status"),
-                        html.Div(className="grid", children=[
+                        tabs.bar(),
+                        tabs.panel("decide", [
                             views.roc_card(), views.pr_card(), views.cost_card(),
                             pins.operating_card(), views.threshold_card(),
-                            combining.superiority_card(graph_config("superiority")),
-                            combining.combining_card(),
-                            kinds.multiclass_card(views.graph_config),
                         ]),
-                        views.models_card(),
+                        tabs.panel("compare", [
+                            views.models_card(),
+                            combining.superiority_card(graph_config("superiority")),
+                        ], className="stack"),
+                        tabs.panel("beyond", [
+                            kinds.multiclass_card(views.graph_config),
+                            combining.combining_card(),
+                        ], className="stack"),
                     ]),
                 ],
             ),

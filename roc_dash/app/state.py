@@ -3,7 +3,7 @@
 Below every feature (:mod:`.features`): the conditions store (``ids.CONDITIONS``) read as a
 :class:`ControlState`, the conditions and economics the analysis uses, the settings a link
 carries (:func:`parse_query`), the pins sent by the browser (:func:`clean_pins`) and the
-font sizes of normal and presentation mode. Everything is a plain function of its inputs.
+font sizes of normal and presentation mode, the page's tabs. Everything is a plain function of its inputs.
 """
 
 from __future__ import annotations
@@ -18,13 +18,15 @@ from ..core.operating import PIN_LABELS
 from .server.limits import excerpt
 from .server.store import clean_ids
 
-__all__ = ["COST_LIMITS", "SAMPLES_LIMITS", "MAX_CLASS", "FONT", "AVERAGING_MODES",
+__all__ = ["COST_LIMITS", "SAMPLES_LIMITS", "MAX_CLASS", "FONT", "AVERAGING_MODES", "TABS",
            "ControlState", "clean_class", "number", "display", "clamp_samples",
            "parse_query", "economics_from_state", "conditions_from_state", "clean_pins"]
 
 #: Font sizes of the figures, normal and in presentation mode.
 FONT = {False: 14, True: 20}
 AVERAGING_MODES = ("none", "pooled", "vertical", "threshold")
+#: The page's tabs, the default first (a link names any other as ``tab=compare``).
+TABS = ("decide", "compare", "beyond")
 #: Longest class name taken from the browser or a link.
 MAX_CLASS = 200
 
@@ -173,6 +175,8 @@ def parse_query(search: str | None) -> dict:
         out["reference_class"] = clean_class(q["class"])
     if q.get("prm") in ("pr", "prg"):
         out["pr_mode"] = q["prm"]
+    if q.get("tab") in TABS:
+        out["tab"] = q["tab"]
     if "models" in q:
         out["models"] = [m for m in q["models"].split("|") if m][:200]
     if "data" in q:

@@ -6,7 +6,7 @@
  *   annotations[1]) -- no network request.
  * - linkHover: a point hovered in one view is marked (annotations[0]) in the other views.
  * - writeUrl: the controls and the pinned point go into the query string (replaceState).
- * - copyLink, presentation: small UI glue.
+ * - copyLink, presentation, pickTab/showTab (the page's tabs): small UI glue.
  * The geometry here mirrors roc_dash/core/hull.py (optimal_point) and
  * roc_dash/figures/roc.py (iso_line_endpoints); tests compare the two.
  */
@@ -249,7 +249,7 @@
     }
 
     function writeUrl(conditions, avg, level, band, samples, det, pres, models, modelOptions,
-                      pinned, datasets, ties, prMode, priorSource) {
+                      pinned, datasets, ties, prMode, priorSource, tab) {
         var q = new URLSearchParams();
         var c = conditions || {};
         if (c.cost_fp !== null && c.cost_fp !== undefined) { q.set("cfp", c.cost_fp); }
@@ -270,6 +270,7 @@
         if (pres && pres.length) { q.set("pres", "1"); }
         if (ties && ties.length) { q.set("ties", "1"); }
         if (prMode === "prg") { q.set("prm", "prg"); }
+        if (tab && tab !== "decide") { q.set("tab", tab); }  /* the first tab: no mention */
         var all = (modelOptions || []).map(function (o) { return o.value; });
         if (models && all.length && models.length !== all.length) { q.set("models", models.join("|")); }
         (Array.isArray(pinned) ? pinned : []).forEach(function (p) {
@@ -395,6 +396,47 @@
         return value && value.length ? "app presenting" + (open ? " show-sidebar" : "") : "app";
     }
 
+    /* The page's tabs (roc_dash/app/features/tabs.py). A click on a tab's button names the
+     * tab (its id is "tab-button-" + the tab). */
+    function pickTab() {
+        var id = triggeredProp().split(".")[0];
+        var prefix = "tab-button-";
+        if (id.indexOf(prefix) !== 0) { return window.dash_clientside.no_update; }
+        return id.slice(prefix.length);
+    }
+
+    /* Plotly sizes a graph drawn in a hidden panel by its defaults: once the panel shows,
+     * its graphs take the panel's width. */
+    function resizeShown(panelId, frames) {
+        var panel = document.getElementById(panelId);
+        if (!panel || !window.Plotly) { return; }
+        if (panel.hidden || !panel.offsetWidth) {  /* Dash has not shown it yet */
+            if (frames > 0) {
+                window.requestAnimationFrame(function () { resizeShown(panelId, frames - 1); });
+            }
+            return;
+        }
+        panel.querySelectorAll(".js-plotly-plot").forEach(function (gd) {
+            if (gd.offsetWidth) { window.Plotly.Plots.resize(gd); }
+        });
+    }
+
+    /* Show the tab's panel and mark its button; the outputs are the panels' "hidden", then
+     * the buttons' class and aria-selected (ids "tab-panel-" / "tab-button-" + the tab). */
+    function showTab(tab) {
+        var outputs = window.dash_clientside.callback_context.outputs_list || [];
+        var names = outputs.filter(function (o) { return o.property === "hidden"; })
+            .map(function (o) { return o.id.slice("tab-panel-".length); });
+        if (names.indexOf(tab) < 0) { tab = names[0]; }
+        resizeShown("tab-panel-" + tab, 120);
+        return outputs.map(function (o) {
+            var name = o.id.replace(/^tab-(panel|button)-/, "");
+            if (o.property === "hidden") { return name !== tab; }
+            if (o.property === "className") { return name === tab ? "page-tab selected" : "page-tab"; }
+            return name === tab ? "true" : "false";
+        });
+    }
+
     window.dash_clientside = Object.assign({}, window.dash_clientside, {
         rocDash: {
             moveIsoLine: moveIsoLine,
@@ -405,6 +447,8 @@
             writeUrl: writeUrl,
             copyLink: copyLink,
             presentation: presentation,
+            pickTab: pickTab,
+            showTab: showTab,
             uploadDone: uploadDone,
             deferClick: deferClick,
             _optimalVertex: optimalVertex,
@@ -721,6 +765,21 @@
             }, 80);
         }
     }, true);
+
+    /* The tab bar by keyboard (a tab list's usual keys): Left/Right, Home/End open the
+     * neighbouring, first or last tab and move the focus to it. */
+    document.addEventListener("keydown", function (e) {
+        var tab = e.target.closest && e.target.closest("#tab-bar [role=tab]");
+        if (!tab) { return; }
+        var tabs = Array.prototype.slice.call(tab.parentNode.querySelectorAll("[role=tab]"));
+        var k = tabs.indexOf(tab), n = tabs.length;
+        var next = {ArrowRight: (k + 1) % n, ArrowLeft: (k + n - 1) % n, Home: 0,
+                    End: n - 1}[e.key];
+        if (next === undefined) { return; }
+        e.preventDefault();
+        tabs[next].focus();
+        tabs[next].click();
+    });
 
     /* In presentation mode the sidebar folds away; this button shows it again. */
     document.addEventListener("click", function (e) {

@@ -252,3 +252,27 @@ def type_into(element, text, enter=True):
         element.send_keys(text)
     if enter:
         element.send_keys(Keys.ENTER)
+
+
+_TAB_SHOWN = """
+const panel = document.getElementById(arguments[0]);
+if (!panel || panel.hidden || !panel.offsetWidth) { return false; }
+return [...panel.querySelectorAll('.js-plotly-plot')].filter(gd => gd.offsetWidth)
+    .every(gd => !gd._fullLayout || Math.abs(gd._fullLayout.width - gd.offsetWidth) < 2);
+"""
+
+
+def open_tab(dash_duo_or_driver, name):
+    """Open the page's tab ``name`` (``"decide"``, ``"compare"``, ``"beyond"``) with a real
+    click on its button; wait until its panel shows, its graphs have taken the panel's
+    width, and every Dash callback has answered."""
+    from roc_dash.app import ids
+
+    driver = getattr(dash_duo_or_driver, "driver", dash_duo_or_driver)
+    button = driver.find_element("css selector", f"#{ids.TAB_BUTTON}{name}")
+    scroll_into_view(driver, button)
+    x, y, w, h, _, _ = driver.execute_script(_RECT, button)
+    click(driver, (x + w / 2, y + h / 2))
+    wait_until(lambda: driver.execute_script(_TAB_SHOWN, ids.TAB_PANEL + name),
+               message=f"the {name} tab shown")
+    wait_idle(driver)

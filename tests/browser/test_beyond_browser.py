@@ -12,7 +12,7 @@ from roc_dash.core.budget_mix import budget_operating_point
 from roc_dash.core.concavity_repair import repair_concavities
 from roc_dash.core.superiority import lc_index, ratio_to_unit, triangular_distribution
 
-from .gestures import click, js_graph, scroll_into_view, type_into, wait_until
+from .gestures import click, js_graph, open_tab, scroll_into_view, type_into, wait_until
 from .test_meeting_browser import pin_two_vertices
 from .test_trust_browser import _centre, start
 
@@ -54,6 +54,7 @@ def _choose(dash_duo, dropdown_id, option_text):
 def test_byd001_budget_draws_the_constraint_and_the_achievable_point(dash_duo, app, shot):
     start(dash_duo, app, size=WIDE)
     d = dash_duo.driver
+    open_tab(dash_duo, "beyond")
     box = dash_duo.find_element(f"#{ids.BUDGET}")
     _scroll_to(d, box)
     type_into(box, "100")
@@ -76,8 +77,10 @@ def test_byd001_budget_draws_the_constraint_and_the_achievable_point(dash_duo, a
     line = js_graph(d, ids.ROC_GRAPH, "gd.layout.shapes[0].name")
     assert line == "iso-performance line"  # the draggable line stays shapes[0]
     shot("byd001_budget_card")
+    open_tab(dash_duo, "decide")
     _scroll_to(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
     shot("byd001_budget_roc")
+    open_tab(dash_duo, "beyond")
     # % flagged: 10% of the cases
     unit = dash_duo.find_element(f"#{ids.BUDGET_UNIT} label:nth-of-type(2)")
     _scroll_to(d, unit)
@@ -104,6 +107,7 @@ def test_byd001_budget_draws_the_constraint_and_the_achievable_point(dash_duo, a
 def test_byd002_repair_concavities_overlay(dash_duo, app, shot):
     start(dash_duo, app, size=WIDE)
     d = dash_duo.driver
+    open_tab(dash_duo, "beyond")
     _choose(dash_duo, ids.REPAIR_MODEL, "decision tree")
     wait_until(lambda: any(n.startswith("decision tree repaired")
                            for n in names(d, ids.ROC_GRAPH)), message="repaired curve")
@@ -114,6 +118,7 @@ def test_byd002_repair_concavities_overlay(dash_duo, app, shot):
     rx, ry = trace_xy(d, ids.ROC_GRAPH, "decision tree repaired")
     assert np.allclose(rx, repair.curve.fpr) and np.allclose(ry, repair.curve.tpr)
     assert f"{len(repair)} concavities" in result_text(dash_duo)
+    open_tab(dash_duo, "decide")
     _scroll_to(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
     shot("byd002_repair_roc")
 
@@ -127,6 +132,7 @@ def test_byd003_and_or_of_two_pins_with_actual_positions(dash_duo, app, shot):
                          f"'pinned {k}:')).customdata[0][1]") for k in "AB")
     m_a, m_b = (next(n for n in names(d, ids.ROC_GRAPH) if n.startswith(f"pinned {k}:"))
                 .split(": ", 1)[1].rsplit(" at score", 1)[0] for k in "AB")
+    open_tab(dash_duo, "beyond")
     box = dash_duo.find_element(f"#{ids.LOGIC} label")
     _scroll_to(d, box)
     click(d, _centre(d, box))
@@ -149,8 +155,10 @@ def test_byd003_and_or_of_two_pins_with_actual_positions(dash_duo, app, shot):
     assert np.isclose(min(rx), max(fa, fb)) and np.isclose(max(ry), min(1.0, ta + tb))
     text = result_text(dash_duo)
     assert "AND actual (rows)" in text and "paired by id" in text
+    open_tab(dash_duo, "decide")
     _scroll_to(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
     shot("byd003_logic_roc")
+    open_tab(dash_duo, "beyond")
     _scroll_to(d, dash_duo.find_element(f"#{ids.COMBINE_RESULT}"))
     shot("byd003_logic_card")
 
@@ -158,6 +166,7 @@ def test_byd003_and_or_of_two_pins_with_actual_positions(dash_duo, app, shot):
 def test_byd004_relative_superiority_and_lc_index(dash_duo, app, shot):
     start(dash_duo, app, size=WIDE)
     d = dash_duo.driver
+    open_tab(dash_duo, "compare")
     wait_until(lambda: js_graph(d, ids.SUP_GRAPH, "gd.layout.meta && gd.layout.meta.lc")
                is not None, message="superiority graph")
     _choose(dash_duo, ids.SUP_A, "gradient boosting")

@@ -12,7 +12,7 @@ from roc_dash.app import ids
 from roc_dash.core.assembly.analysis import Conditions, prevalence
 from roc_dash.core.canonical_kinds import class_view
 
-from .gestures import click, js_graph, to_screen, wait_idle, wait_until
+from .gestures import click, js_graph, open_tab, to_screen, wait_idle, wait_until
 from .test_beyond_browser import WIDE, _choose, _scroll_to, names, trace_xy
 from .test_trust_browser import start
 
@@ -60,6 +60,7 @@ def test_knd001_multiclass_example_class_selector_and_card(dash_duo, app, shot):
     prior_box = dash_duo.find_element(f"#{ids.PRIOR}").get_attribute("value")
     assert abs(float(prior_box) - prevalence(view)) < 1e-3
     # the multi-class card: class curves, pairwise matrix, M in the table
+    open_tab(dash_duo, "beyond")
     card = dash_duo.find_element(f"#{ids.MC_CARD}")
     _scroll_to(d, card)
     wait_until(lambda: "(shown)" in " ".join(n or "" for n in names(d, ids.MC_CURVES)),
@@ -72,9 +73,12 @@ def test_knd001_multiclass_example_class_selector_and_card(dash_duo, app, shot):
     ref = mc[model].pairwise
     got = np.array([[np.nan if v is None else v for v in row] for row in z], dtype=float)
     assert np.allclose(got, ref, equal_nan=True)
+    open_tab(dash_duo, "compare")
     text = dash_duo.find_element(f"#{ids.MODEL_TABLE}").text
     assert f"{mc['decision tree'].hand_till_m:.3f}" in text
     assert f"{mc['decision tree'].weighted_auc:.3f}" in text
+    open_tab(dash_duo, "beyond")
+    _scroll_to(d, card)
     wait_idle(dash_duo)
     shot("knd001_multiclass_card")
     # reloading the link restores the class
@@ -91,6 +95,7 @@ def test_knd002_soft_label_upload_names_its_interval(dash_duo, app, shot):
     path = resources.files("roc_dash.data") / "soft_labels_demo.csv"
     upload(dash_duo, path)
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Soft labels (column 'label_prob')")
+    open_tab(dash_duo, "compare")
     dash_duo.wait_for_contains_text(f"#{ids.MODEL_TABLE}", "CI: soft DeLong (Qin)")
     a = app.analysis_cache.analysis(
         [app.analysis_cache.store.dir.glob("*.json").__next__().stem],

@@ -430,7 +430,7 @@ return [c.measureText(e.placeholder).width, room, e.placeholder];
 @pytest.mark.parametrize("width", [1280, 1024])
 def test_rvw801_titles_placeholders_table_and_the_det_hint_fit(dash_duo, app, tmp_path, shot,
                                                                width):
-    from .gestures import scroll_into_view, wait_idle, wait_steady
+    from .gestures import open_tab, scroll_into_view, wait_idle, wait_steady
 
     start(dash_duo, app, size=(width, 720))
     d = dash_duo.driver
@@ -443,6 +443,7 @@ def test_rvw801_titles_placeholders_table_and_the_det_hint_fit(dash_duo, app, tm
     assert box["bottom"] <= box["plot_top"] + 0.5, box
     shot(f"rvw801_threshold_{width}")
     # "Which model is cheaper?": every placeholder shown whole
+    open_tab(dash_duo, "compare")
     for input_id in (ids.SUP_LOW, ids.SUP_MODE, ids.SUP_HIGH):
         need, room, text = d.execute_script(_PLACEHOLDER_FITS, input_id)
         assert need <= room, f"{text!r} needs {need:.0f} px, has {room:.0f}"
@@ -458,6 +459,7 @@ def test_rvw801_titles_placeholders_table_and_the_det_hint_fit(dash_duo, app, tm
     assert d.execute_script("return document.documentElement.scrollWidth <= "
                             "document.documentElement.clientWidth"), "the page scrolls sideways"
     # DET axes draw no iso line, and the hint no longer asks to drag one
+    open_tab(dash_duo, "decide")
     hint = dash_duo.find_element(f"#{ids.ROC_HINT}")
     assert hint.text.startswith("drag the red line")
     dash_duo.find_element(f"#{ids.DET} input").click()

@@ -6,7 +6,7 @@ from selenium.webdriver.common.by import By
 from roc_dash.app import ids
 
 from ..conftest import make_predictions
-from .gestures import wait_idle, wait_until
+from .gestures import open_tab, wait_idle, wait_until
 
 
 def legend(dash_duo) -> list[str]:
@@ -57,7 +57,9 @@ def test_brw001_starts_with_demo_curves(dash_duo, app, shot):
     demo = [n for n in names if "(AUC" in n and not n.startswith("chance")]
     assert {n.split(" (AUC")[0] for n in demo} == {
         "logistic regression", "naive Bayes", "decision tree", "gradient boosting"}
+    open_tab(dash_duo, "compare")
     dash_duo.wait_for_contains_text(f"#{ids.MODEL_TABLE}", "logistic regression")
+    open_tab(dash_duo, "decide")
     dash_duo.wait_for_contains_text(f"#{ids.DATASET_LIST}", "Demo")
     shot("brw001_demo")
     # hovering a vertex of a curve shows its threshold

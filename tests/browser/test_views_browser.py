@@ -15,7 +15,7 @@ from roc_dash.core.hull import iso_performance_slope
 
 from ..conftest import make_predictions
 from . import gestures
-from .gestures import wait_file, wait_idle, wait_until
+from .gestures import open_tab, wait_file, wait_idle, wait_until
 from .test_upload_browser import upload
 
 GRAPHS = (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH)
@@ -67,7 +67,9 @@ def test_brw003_all_views_populated_after_upload(dash_duo, app, tmp_path, shot):
                message="uploaded curve in ROC")
     assert any(n.startswith("uploaded (AP") for n in trace_names(dash_duo, ids.PR_GRAPH))
     assert "uploaded lower envelope" in trace_names(dash_duo, ids.COST_GRAPH)
+    open_tab(dash_duo, "compare")
     wait_until(lambda: "uploaded" in dash_duo.find_element(f"#{ids.MODEL_TABLE}").text)
+    open_tab(dash_duo, "decide")
     assert "uploaded" in dash_duo.find_element(f"#{ids.MODELS}").text
     # each view carries the optimum, the ROC view the iso line and the hull
     assert "optimal operating point" in trace_names(dash_duo, ids.ROC_GRAPH)

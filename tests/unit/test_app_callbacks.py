@@ -189,6 +189,37 @@ def test_cbk011_url_round_trip():
     assert parse_query("?cfp=-1&prior=2&avg=zzz&n=3&level=abc") == {}
 
 
+def test_cbk011b_tab_round_trip():
+    """The tab shown goes into the link as ``tab=`` (assets/roc_dash.js writeUrl leaves the
+    first tab out) and comes back from it; anything else opens the first tab."""
+    from roc_dash.app.state import TABS
+
+    assert TABS[0] == "decide"
+    for tab in TABS[1:]:
+        q = parse_query(f"?cfn=5&tab={tab}&prm=prg")
+        assert q == {"cost_fn": 5.0, "tab": tab, "pr_mode": "prg"}
+    assert parse_query("?tab=decide") == {"tab": "decide"}
+    assert "tab" not in parse_query("?cfn=5")  # a link from before the tabs
+    for junk in ("?tab=", "?tab=Compare", "?tab=../x", "?tab=compare%00", "?tab=" + "x" * 999):
+        assert "tab" not in parse_query(junk), junk
+    assert parse_query("?tab=beyond&tab=compare")["tab"] == "compare"  # the last one wins
+
+
+def test_cbk011c_tab_from_link_and_url_wiring(tmp_path):
+    """The tab a link names reaches the tab store; the page's link is written with the tab."""
+    from dash.exceptions import PreventUpdate
+
+    app = create_app(store=DatasetStore(tmp_path))
+    restore = app.callback_map[f"{ids.TAB}.data"]["callback"]
+    assert restore.__wrapped__("?cfn=2&tab=beyond") == "beyond"
+    for search in ("", "?cfn=2", "?tab=nowhere", None):
+        with pytest.raises(PreventUpdate):
+            restore.__wrapped__(search)
+    write = [c for c in app._callback_list
+             if (c.get("clientside_function") or {}).get("function_name") == "writeUrl"]
+    assert [i["id"] for i in write[0]["inputs"]][-1] == ids.TAB
+
+
 def test_cbk012_pinning(cache):
     analysis = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))
     names = [m.name for m in analysis.models]

@@ -43,7 +43,7 @@ def combining_card():
     return html.Div(className="card combine-card", children=[
         html.Div(className="card-head", children=[
             html.H2("Combining classifiers", title="Fawcett 2004, §7.4: drawn on the ROC"),
-            html.Span("drawn on the ROC view", className="hint")]),
+            html.Span("drawn on the ROC view (Decide tab)", className="hint")]),
         html.Div(className="combine-grid", children=[
             html.Div(className="combine-controls", children=[
                 html.Div(className="control", children=[

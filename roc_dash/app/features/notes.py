@@ -141,6 +141,7 @@ def _register_links(app, cache, store) -> None:
         Input(ids.ROC_TIES, "value"),
         Input(ids.PR_MODE, "value"),
         Input(ids.PRIOR_SOURCE, "value"),
+        Input(ids.TAB, "data"),
         prevent_initial_call=True,
     )
 

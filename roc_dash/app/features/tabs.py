@@ -1,0 +1,80 @@
+"""The page's tabs: *Decide*, *Compare* and *Beyond binary*, each a group of cards.
+
+The tab bar sits above the cards; the summary strip and the sidebar (data, costs and class
+mix, ...) stay on every tab. Every card stays in the page whatever tab is shown (callbacks
+write into it all the same); a tab only hides the others' panels, in the browser, without a
+request to the server. The tab shown goes into the page's link (``tab=compare``; the first
+tab is left out, so older links are unchanged) and so into saved views: opening either
+shows the same tab.
+"""
+
+from __future__ import annotations
+
+from dash import ClientsideFunction, Input, Output, dcc, html
+from dash.exceptions import PreventUpdate
+
+from .. import ids
+from ..state import TABS, parse_query
+
+__all__ = ["LABELS", "bar", "panel", "register"]
+
+#: Each tab's label and tooltip, in :data:`..state.TABS` order.
+LABELS = {
+    "decide": ("Decide", "The linked views (ROC, precision-recall, cost, cost against "
+                         "threshold) and the operating point"),
+    "compare": ("Compare", "The model table with its intervals and tests, and relative "
+                           "superiority of two models"),
+    "beyond": ("Beyond binary", "Multi-class data, and combining classifiers: a budget, "
+                                "repaired concavities, AND/OR of two models"),
+}
+
+
+def bar():
+    """The row of tabs (one button each) and the store of the tab shown."""
+    return html.Div(id=ids.TAB_BAR, className="page-tabs", role="tablist",
+                    **{"aria-label": "Views"}, children=[
+        *(html.Button(LABELS[name][0], id=ids.TAB_BUTTON + name, n_clicks=0,
+                      className="page-tab selected" if name == TABS[0] else "page-tab",
+                      role="tab", title=LABELS[name][1],
+                      **{"aria-selected": "true" if name == TABS[0] else "false",
+                         "aria-controls": ids.TAB_PANEL + name})
+          for name in TABS),
+        dcc.Store(id=ids.TAB, data=TABS[0]),
+    ])
+
+
+def panel(name: str, children, *, className: str = "grid"):
+    """The cards of the tab ``name`` (hidden unless it is the tab shown)."""
+    return html.Div(id=ids.TAB_PANEL + name, className=f"tab-panel {className}",
+                    role="tabpanel", hidden=name != TABS[0], children=children,
+                    **{"aria-labelledby": ids.TAB_BUTTON + name})
+
+
+def register(app, cache, store) -> None:
+    """The tab a link names; a click on a tab, and showing its panel (clientside)."""
+
+    @app.callback(
+        Output(ids.TAB, "data"),
+        Input(ids.URL, "search"),
+    )
+    def tab_from_link(search):
+        tab = parse_query(search).get("tab")
+        if tab is None:
+            raise PreventUpdate  # the first tab, as the page starts
+        return tab
+
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "pickTab"),
+        Output(ids.TAB, "data", allow_duplicate=True),
+        *(Input(ids.TAB_BUTTON + name, "n_clicks") for name in TABS),
+        prevent_initial_call=True,
+    )
+
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "showTab"),
+        *(Output(ids.TAB_PANEL + name, "hidden") for name in TABS),
+        *(Output(ids.TAB_BUTTON + name, "className") for name in TABS),
+        *(Output(ids.TAB_BUTTON + name, "aria-selected") for name in TABS),
+        Input(ids.TAB, "data"),
+        prevent_initial_call=True,
+    )

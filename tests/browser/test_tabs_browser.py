@@ -1,0 +1,177 @@
+"""The page's tabs (issue 16, item 6), driven by real clicks in headless Chromium."""
+
+from roc_dash.app import ids
+
+from .gestures import (
+    click,
+    js_graph,
+    open_tab,
+    scroll_into_view,
+    scroll_to,
+    type_into,
+    wait_idle,
+    wait_layout_steady,
+    wait_steady,
+    wait_until,
+)
+from .test_polish_browser import present, viewport
+from .test_trust_browser import _centre, start, value
+
+TABS = ("decide", "compare", "beyond")
+#: Something each tab shows (and the others do not).
+SHOWS = {"decide": (f"#{ids.ROC_GRAPH}", f"#{ids.OPERATING}", f"#{ids.THRESHOLD_GRAPH}"),
+         "compare": (f"#{ids.MODEL_TABLE}", f"#{ids.SUP_GRAPH}"),
+         "beyond": (f"#{ids.BUDGET}", f"#{ids.COMBINE_RESULT}")}
+#: On every tab: the summary strip and the cost and prior controls.
+ALWAYS = (f"#{ids.SUMMARY}", f"#{ids.COST_FP}", f"#{ids.COST_FN}", f"#{ids.PRIOR}",
+          f"#{ids.PRIOR_SLIDER}")
+
+
+def shown(dash_duo, selector) -> bool:
+    return dash_duo.find_element(selector).is_displayed()
+
+
+def check_tab(dash_duo, tab, always=ALWAYS):
+    """Only ``tab``'s cards shown, its button selected, the shared controls visible."""
+    for other in TABS:
+        for selector in SHOWS[other]:
+            assert shown(dash_duo, selector) == (other == tab), (tab, selector)
+        button = dash_duo.find_element(f"#{ids.TAB_BUTTON}{other}")
+        assert button.get_attribute("aria-selected") == ("true" if other == tab else "false")
+    for selector in always:
+        assert shown(dash_duo, selector), (tab, selector)
+
+
+def full_width(driver, graph_id) -> bool:
+    """The plot fills its card (not plotly's default 700 px of a graph drawn hidden)."""
+    return js_graph(driver, graph_id, "Math.abs(gd._fullLayout.width - gd.offsetWidth) < 2"
+                    " && gd.offsetWidth > 0.9 * gd.closest('.card').clientWidth - 40")
+
+
+def test_tab001_tabs_show_their_cards_and_travel_in_the_link(dash_duo, app, shot):
+    start(dash_duo, app, size=(1280, 800))
+    viewport(dash_duo, 1280, 800)
+    d = dash_duo.driver
+    buttons = dash_duo.find_elements(f"#{ids.TAB_BAR} [role=tab]")
+    assert [b.text for b in buttons] == ["Decide", "Compare", "Beyond binary"]
+    check_tab(dash_duo, "decide")
+    assert "tab=" not in d.current_url  # the first tab: links as before
+    scroll_to(d, 0)
+    shot("tab001_decide_1280x800")
+
+    open_tab(dash_duo, "compare")
+    check_tab(dash_duo, "compare")
+    dash_duo.wait_for_contains_text(f"#{ids.MODEL_TABLE}", "logistic regression")
+    wait_until(lambda: js_graph(d, ids.SUP_GRAPH, "gd.layout.meta && gd.layout.meta.lc")
+               is not None, message="superiority graph")
+    assert full_width(d, ids.SUP_GRAPH), "a graph first shown on this tab has its full width"
+    wait_until(lambda: "tab=compare" in d.current_url, message="the tab in the page's link")
+    scroll_to(d, 0)
+    shot("tab002_compare_1280x800")
+    # the controls work on any tab: a new cost reaches this tab's table and the summary
+    summary = dash_duo.find_element(f"#{ids.SUMMARY}").text
+    type_into(dash_duo.find_element(f"#{ids.COST_FN}"), "5")
+    wait_until(lambda: value(dash_duo, ids.COST_FN) == "5", message="c(FN) typed")
+    wait_until(lambda: dash_duo.find_element(f"#{ids.SUMMARY}").text != summary,
+               message="the summary strip follows the new cost")
+    wait_idle(dash_duo)
+    check_tab(dash_duo, "compare")
+    assert "tab=compare" in d.current_url and "cfn=5" in d.current_url
+
+    open_tab(dash_duo, "beyond")
+    check_tab(dash_duo, "beyond")
+    wait_until(lambda: "tab=beyond" in d.current_url, message="the tab in the link")
+    scroll_to(d, 0)
+    shot("tab003_beyond_1280x800")
+
+    open_tab(dash_duo, "compare")
+    copy = dash_duo.find_element(f"#{ids.COPY_LINK}")
+    click(d, _centre(d, copy))
+    dash_duo.wait_for_contains_text(f"#{ids.COPY_STATUS}", "ink")
+    link = d.execute_script("return window._rocCopied")
+    assert "tab=compare" in link and "cfn=5" in link
+
+    open_tab(dash_duo, "decide")  # the first tab leaves the link
+    wait_until(lambda: "tab=" not in d.current_url, message="no tab in the link")
+    check_tab(dash_duo, "decide")
+
+    d.get(link)  # the copied link, opened afresh: the same tab, the same conditions
+    wait_until(lambda: dash_duo.find_element(f"#{ids.TAB_PANEL}compare").is_displayed(),
+               message="the link's tab")
+    dash_duo.wait_for_contains_text(f"#{ids.MODEL_TABLE}", "logistic regression")
+    wait_until(lambda: value(dash_duo, ids.COST_FN) == "5", message="the link's cost")
+    wait_idle(dash_duo)
+    check_tab(dash_duo, "compare")
+    assert full_width(d, ids.SUP_GRAPH)
+    # the Decide tab's graphs, drawn while hidden, take their full width when it is opened
+    open_tab(dash_duo, "decide")
+    check_tab(dash_duo, "decide")
+    for graph in (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH, ids.THRESHOLD_GRAPH):
+        assert full_width(d, graph), graph
+
+
+def test_tab002_saved_views_keep_their_tab(dash_duo, app):
+    start(dash_duo, app, size=(1280, 900))
+    d = dash_duo.driver
+    open_tab(dash_duo, "beyond")
+    type_into(dash_duo.find_element(f"#{ids.VIEW_NAME}"), "beyond view")
+    dash_duo.wait_for_contains_text(f"#{ids.VIEW_LIST}", "beyond view")
+    open_tab(dash_duo, "decide")
+    button = dash_duo.find_element(f"#{ids.VIEW_LIST} button.link-button")
+    scroll_into_view(d, button)
+    click(d, _centre(d, button))
+    wait_until(lambda: "tab=beyond" in d.current_url, message="the view's link")
+    wait_until(lambda: dash_duo.find_element(f"#{ids.TAB_PANEL}beyond").is_displayed(),
+               message="the view's tab")
+    wait_idle(dash_duo)
+    check_tab(dash_duo, "beyond")
+
+
+def test_tab003_presentation_mode_tabs_in_the_top_bar(dash_duo, app, shot):
+    """Presentation mode as before: the tabs sit in the top bar, so the Decide tab keeps its
+    room; the other tabs open there too."""
+    start(dash_duo, app, size=(1280, 720))
+    present(dash_duo)
+    viewport(dash_duo, 1280, 720)
+    d = dash_duo.driver
+    scroll_to(d, 0)
+    wait_layout_steady(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
+    wait_steady(d, ids.ROC_GRAPH)
+    box = ("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+           "return [r.left, r.top, r.right, r.bottom];")
+    bar, topbar = d.execute_script(box, f"#{ids.TAB_BAR}"), d.execute_script(box, ".topbar")
+    assert topbar[1] - 1 <= bar[1] and bar[3] <= topbar[3] + 1, "the tabs in the top bar"
+    actions = d.execute_script(box, ".topbar-actions")
+    assert bar[2] <= actions[0], "the tabs clear of the top bar's buttons"
+    shot("tab004_presentation_decide_1280x720")
+    open_tab(dash_duo, "compare")
+    check_tab(dash_duo, "compare", always=(f"#{ids.SUMMARY}",))  # the sidebar folded away
+    assert "presenting" in dash_duo.find_element(f"#{ids.APP}").get_attribute("class")
+    assert full_width(d, ids.SUP_GRAPH)
+    scroll_to(d, 0)
+    shot("tab005_presentation_compare_1280x720")
+
+
+def test_tab004_tabs_by_keyboard(dash_duo, app):
+    """Left/Right, Home/End on a focused tab open the neighbouring, first or last tab."""
+    from selenium.webdriver.common.keys import Keys
+
+    start(dash_duo, app, size=(1280, 800))
+    d = dash_duo.driver
+
+    def press(key, tab):
+        d.switch_to.active_element.send_keys(key)
+        wait_until(lambda: dash_duo.find_element(f"#{ids.TAB_PANEL}{tab}").is_displayed(),
+                   message=f"the {tab} tab")
+        wait_until(lambda: d.switch_to.active_element.get_attribute("id")
+                   == f"{ids.TAB_BUTTON}{tab}", message=f"the focus on the {tab} tab")
+        wait_idle(dash_duo)
+        check_tab(dash_duo, tab)
+
+    dash_duo.find_element(f"#{ids.TAB_BUTTON}decide").send_keys(Keys.ARROW_RIGHT)
+    wait_until(lambda: dash_duo.find_element(f"#{ids.TAB_PANEL}compare").is_displayed(),
+               message="the compare tab")
+    press(Keys.END, "beyond")
+    press(Keys.ARROW_RIGHT, "decide")  # round the end
+    press(Keys.ARROW_LEFT, "beyond")
+    press(Keys.HOME, "decide")
