@@ -252,3 +252,6 @@ def test_cch011_a_value_too_big_for_the_cache_is_kept_only_while_in_use():
     assert cache.get("other") is None
     cache.put("small", np.zeros(10))
     assert cache.get("small") is not None  # small values stay in the LRU as before
+    plain = ByteLRU(4000, big_seconds=None)  # the store's own table cache: never held
+    plain.put("big", big)
+    assert plain.get("big") is None and plain.big_key is None

@@ -72,7 +72,7 @@ BIG_SECONDS = 10.0
 class ByteLRU:
     """A thread-safe LRU mapping bounded by the summed :func:`approx_nbytes` of its values."""
 
-    def __init__(self, max_bytes: int, *, big_seconds: float = BIG_SECONDS):
+    def __init__(self, max_bytes: int, *, big_seconds: float | None = BIG_SECONDS):
         self.max_bytes = int(max_bytes)
         self._data: OrderedDict = OrderedDict()
         self._sizes: dict = {}
@@ -81,7 +81,9 @@ class ByteLRU:
         # One value too big for the budget, kept only while it is in use: the several reads
         # of one request (and the requests a click sends together) share it instead of each
         # reading 10^7 rows again; ``big_seconds`` after its last use it is let go.
-        self.big_seconds = float(big_seconds)
+        # ``big_seconds=None``: no such value is kept (a cache whose big values another cache
+        # already holds while in use).
+        self.big_seconds = None if big_seconds is None else float(big_seconds)
         self._big: tuple | None = None  # (key, value, last use on the monotonic clock)
         self._big_timer: threading.Timer | None = None
 
@@ -135,7 +137,8 @@ class ByteLRU:
                 self._total -= self._sizes.pop(key)
                 del self._data[key]
             if size > self.max_bytes // 4:
-                self._hold_big(key, value)  # too big to keep: only while in use
+                if self.big_seconds is not None:
+                    self._hold_big(key, value)  # too big to keep: only while in use
                 return
             self._data[key] = value
             self._sizes[key] = size

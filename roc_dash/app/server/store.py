@@ -212,7 +212,9 @@ class DatasetStore:
         self.root = Path(root) if root is not None else default_data_dir()
         self.dir = self.root / "datasets"
         self.dir.mkdir(parents=True, exist_ok=True)
-        self._cache = ByteLRU(int(cache_mb * 2**20))
+        # A table too big for this cache is not held here even while in use: the analysis
+        # cache holds the combined table made from it (two copies of 10^7 rows otherwise).
+        self._cache = ByteLRU(int(cache_mb * 2**20), big_seconds=None)
         self._last_sweep = 0.0
         self._sweep_clock = time.monotonic()
         self._sweeping = threading.Lock()
