@@ -491,7 +491,7 @@ VIEW_OUTPUTS = tuple(Output(i, p, allow_duplicate=True) for i, p in (
 #: What the views need besides the datasets, the conditions and the viz-data store.
 VIEW_STATES = tuple(State(i, p) for i, p in (
     (ids.MODELS, "value"), (ids.AVERAGING, "value"), (ids.LEVEL, "value"),
-    (ids.BAND, "value"), (ids.SAMPLES, "value"), (ids.DET, "value"),
+    (ids.BAND, "value"), (ids.SAMPLES_OK, "data"), (ids.DET, "value"),
     (ids.PRESENTATION, "value"), (ids.PINNED, "data"), (ids.ROC_TIES, "value"),
     (ids.PR_MODE, "value"), (ids.THRESHOLD_MODEL, "value"), (ids.THRESHOLD_AXIS, "value"),
     (ids.COMBINE, "data"), (ids.ZOOM, "data")))

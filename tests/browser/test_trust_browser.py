@@ -182,6 +182,35 @@ def test_trs004_steppers_and_typing_keep_values(dash_duo, app):
     assert not [e for e in dash_duo.get_logs() if "NaN" in e.get("message", "")]
 
 
+#: A page busy drawing: timers of 0 ms wait 300 ms, while keys are handled at once (Chromium
+#: runs input before timers). Installed before the keys of trs018 are typed.
+_BUSY_TIMERS = """
+const orig = window.setTimeout;
+window.setTimeout = function (fn, ms, ...rest) { return orig(fn, ms ? ms : 300, ...rest); };
+"""
+
+
+def test_trs018_keys_typed_while_the_page_is_busy_stay_in_order(dash_duo, app):
+    """Issue 15 §1: trs004 failed at "7.5 rounded" on a busy machine. With debounce=True,
+    dcc.Input put the caret back with a timer after each keystroke; a key handled before that
+    timer ran was followed by a jump back, so "7.5" was typed as "75.". The box is read on
+    Enter/blur instead; this replays the race with slow timers."""
+    import time
+
+    start(dash_duo, app)
+    box = dash_duo.find_element(f"#{ids.SAMPLES}")
+    type_into(box, "", enter=False)
+    dash_duo.driver.execute_script(_BUSY_TIMERS)
+    for key in "7.5":
+        box.send_keys(key)
+        time.sleep(0.2)  # a slow typist: each key after the previous key's timer is due
+    time.sleep(0.5)
+    assert value(dash_duo, ids.SAMPLES) == "7.5"
+    box.send_keys("\n")
+    wait_until(lambda: value(dash_duo, ids.SAMPLES) == "8", message="7.5 rounded")
+    assert "whole number" in dash_duo.find_element(f"#{ids.SAMPLES_MSG}").text
+
+
 def test_trs005_second_upload_and_model_name_collision(dash_duo, app, tmp_path, shot):
     start(dash_duo, app)
     first = tmp_path / "first.csv"

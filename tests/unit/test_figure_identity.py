@@ -164,8 +164,11 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: or a clientside function. Re-recorded for the page's tabs (issue 16 item 6): the cards
 #: regrouped into three tab panels under a tab bar, the combining card's hint naming the
 #: Decide tab (the layout), and the tabs' three callbacks plus the tab as a new input of
-#: ``writeUrl`` (the wiring); no figure changed.
-EXPECTED_PAGE = ('573f95bdb4efb197', '2ed92cbd18025469')
+#: ``writeUrl`` (the wiring); no figure changed. Re-recorded for the samples box (issue 15
+#: §1, trs018): the box no longer debounces (the layout), it is read on Enter/blur and the
+#: views, exports, combining card and link read the checked number ``SAMPLES_OK`` (the
+#: wiring); no figure changed.
+EXPECTED_PAGE = ('d7ebd555c153dd1e', 'df270c6602451a31')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

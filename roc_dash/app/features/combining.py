@@ -343,7 +343,7 @@ def _register_cards(app, cache, store) -> None:
         Input(ids.DET, "value"),
         State(ids.LEVEL, "value"),
         State(ids.BAND, "value"),
-        State(ids.SAMPLES, "value"),
+        State(ids.SAMPLES_OK, "data"),
     )
     def combine_result(dataset_ids, models, state, pinned, combine, det, *settings):
         if state is None:
@@ -373,7 +373,7 @@ def _register_cards(app, cache, store) -> None:
         State(ids.CONDITIONS, "data"),
         State(ids.LEVEL, "value"),
         State(ids.BAND, "value"),
-        State(ids.SAMPLES, "value"),
+        State(ids.SAMPLES_OK, "data"),
     )
     def superiority(_viz, a, b, low, mode, high, presentation, dataset_ids, models, state,
                     *settings):

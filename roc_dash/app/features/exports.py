@@ -68,7 +68,7 @@ def register(app, cache, store) -> None:
         State(ids.CONDITIONS, "data"),
         State(ids.LEVEL, "value"),
         State(ids.BAND, "value"),
-        State(ids.SAMPLES, "value"),
+        State(ids.SAMPLES_OK, "data"),
         State(ids.AVERAGING, "value"),
         State(ids.PINNED, "data"),
         State(ids.URL, "href"),

@@ -131,7 +131,7 @@ def _register_links(app, cache, store) -> None:
         Input(ids.AVERAGING, "value"),
         Input(ids.LEVEL, "value"),
         Input(ids.BAND, "value"),
-        Input(ids.SAMPLES, "value"),
+        Input(ids.SAMPLES_OK, "data"),
         Input(ids.DET, "value"),
         Input(ids.PRESENTATION, "value"),
         Input(ids.MODELS, "value"),

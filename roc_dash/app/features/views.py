@@ -61,9 +61,13 @@ def folds_panel():
             labelled("Confidence", help_text=HELP["level"], control=dcc.Dropdown(
                 id=ids.LEVEL, value=0.95, clearable=False, searchable=False,
                 options=[{"label": f"{v:.0%}", "value": v} for v in (0.8, 0.9, 0.95, 0.99)])),
-            # a text box: a number box with step 1 hands Dash None for "7.5"
+            # a text box (a number box with step 1 hands Dash None for "7.5"), read on Enter or
+            # when it loses focus. Not debounce=True: dcc.Input then puts the caret back with a
+            # timer after each keystroke, and keys that arrive while the page is busy (drawing
+            # the views) are typed at the old caret: "7.5" became "75.". Only the checked
+            # number (SAMPLES_OK) reaches the views, so keystrokes cost nothing.
             labelled("Samples", help_text=HELP["samples"], control=dcc.Input(
-                id=ids.SAMPLES, type="text", inputMode="numeric", value="51", debounce=True,
+                id=ids.SAMPLES, type="text", inputMode="numeric", value="51", debounce=False,
                 className="exact", autoComplete="off", maxLength=12),
                       html_for=ids.SAMPLES),
         ]),
@@ -153,20 +157,26 @@ def _register_views(app, cache, store) -> None:
         Output(ids.SAMPLES, "value"),
         Output(ids.SAMPLES_MSG, "children"),
         Output(ids.SAMPLES_OK, "data"),
-        Input(ids.SAMPLES, "value"),
+        Input(ids.SAMPLES, "n_submit"),
+        Input(ids.SAMPLES, "n_blur"),
+        State(ids.SAMPLES, "value"),
         State(ids.SAMPLES_OK, "data"),
         prevent_initial_call=True,
     )
-    def samples(value, previous):
+    def samples(_submit, _blur, value, previous):
         previous, _ = clamp_samples(previous)
+        if str(value).strip() == str(previous):
+            raise PreventUpdate  # Enter or a click elsewhere on the number in use: keep its note
         n, message = clamp_samples(value, previous)
-        return (str(n) if str(value).strip() != str(n) else no_update), message, n
+        return ((str(n) if str(value).strip() != str(n) else no_update), message,
+                n if n != previous else no_update)
 
     @app.callback(
         Output(ids.AVERAGING, "value"),
         Output(ids.LEVEL, "value"),
         Output(ids.BAND, "value"),
         Output(ids.SAMPLES, "value", allow_duplicate=True),
+        Output(ids.SAMPLES_OK, "data", allow_duplicate=True),
         Output(ids.DET, "value"),
         Output(ids.PRESENTATION, "value"),
         Output(ids.ROC_TIES, "value"),
@@ -180,8 +190,9 @@ def _register_views(app, cache, store) -> None:
             raise PreventUpdate
         out = [q.get(k, no_update) for k in (
             "averaging", "level", "band", "samples", "det", "presentation", "ties", "pr_mode")]
-        if isinstance(out[3], int):
-            out[3] = str(out[3])  # the samples box holds text
+        n = out[3]
+        # the samples box holds text; the views read the checked number
+        out[3:4] = (str(n), n) if isinstance(n, int) else (no_update, no_update)
         return tuple(out)
 
     @app.callback(
@@ -202,7 +213,7 @@ def _register_views(app, cache, store) -> None:
         Input(ids.AVERAGING, "value"),
         Input(ids.LEVEL, "value"),
         Input(ids.BAND, "value"),
-        Input(ids.SAMPLES, "value"),
+        Input(ids.SAMPLES_OK, "data"),
         Input(ids.DET, "value"),
         Input(ids.PRESENTATION, "value"),
         Input(ids.PINNED, "data"),
