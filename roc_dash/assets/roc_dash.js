@@ -7,6 +7,7 @@
  * - linkHover: a point hovered in one view is marked (annotations[0]) in the other views.
  * - writeUrl: the controls and the pinned point go into the query string (replaceState).
  * - copyLink, presentation, pickTab/showTab (the page's tabs): small UI glue.
+ * - the caret of Dash's text boxes stays where the user typed (see the end of this file).
  * The geometry here mirrors roc_dash/core/hull.py (optimal_point) and
  * roc_dash/figures/roc.py (iso_line_endpoints); tests compare the two.
  */
@@ -844,4 +845,18 @@
             if (addSvgButton() || ++tries > 200) { clearInterval(timer); }
         }, 50);
     }
+
+    /* dcc.Input with debounce puts the caret back after each keystroke with a timer, at the
+     * position it read before the timer ran (dash 4.4, Input.tsx). A key handled in between,
+     * as when the page is busy drawing the views, is followed by a jump back, and the next key
+     * lands at the old caret: "7.5" became "75.". While a Dash text box has the focus, the
+     * caret is already where the user typed: such a collapsed move is dropped. */
+    var setSelection = HTMLInputElement.prototype.setSelectionRange;
+    HTMLInputElement.prototype.setSelectionRange = function (start, end, direction) {
+        if (start === end && document.activeElement === this &&
+                this.classList.contains("dash-input-element")) {
+            return undefined;
+        }
+        return setSelection.call(this, start, end, direction);
+    };
 }());
