@@ -146,12 +146,13 @@ def models_card():
 def register(app, cache, store) -> None:
     """The views callback, the restored settings and the views' clientside callbacks."""
 
+    _register_samples(app)
     _register_views(app, cache, store)
     _register_browser(app, cache, store)
 
 
-def _register_views(app, cache, store) -> None:
-    """The samples box, the settings a link restores and the views callback."""
+def _register_samples(app) -> None:
+    """The samples box: read on Enter or blur, checked, the number in use kept."""
 
     @app.callback(
         Output(ids.SAMPLES, "value"),
@@ -170,6 +171,10 @@ def _register_views(app, cache, store) -> None:
         n, message = clamp_samples(value, previous)
         return ((str(n) if str(value).strip() != str(n) else no_update), message,
                 n if n != previous else no_update)
+
+
+def _register_views(app, cache, store) -> None:
+    """The settings a link restores and the views callback."""
 
     @app.callback(
         Output(ids.AVERAGING, "value"),
