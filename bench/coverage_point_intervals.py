@@ -91,6 +91,7 @@ def simulate(a) -> dict:
     at_pin, at_opt = truth_at(a.pin, a.d, a.prior, e), truth_at(t_star, a.d, a.prior, e)
     hits = {(where, m): np.zeros(a.runs, bool) for where in ("pin", "opt", "chosen")
             for m in METRICS}
+    above = {m: np.zeros(a.runs, bool) for m in METRICS}  # optimum: truth t* above the interval
     width = {(where, m): np.zeros(a.runs) for where in ("pin", "opt") for m in METRICS}
     real, est, used = np.zeros(a.runs), np.zeros(a.runs), np.zeros(a.runs, int)
     y = np.r_[np.ones(a.n_pos, bool), np.zeros(a.n_neg, bool)]
@@ -105,13 +106,14 @@ def simulate(a) -> dict:
             hits["pin", m][r] = inside(getattr(pin, m), at_pin[m])
             hits["opt", m][r] = inside(getattr(opt, m), at_opt[m])
             hits["chosen", m][r] = inside(getattr(opt, m), chosen[m])
+            above[m][r] = at_opt[m] > getattr(opt, m).high
             for where, point in (("pin", pin), ("opt", opt)):
                 iv = getattr(point, m)
                 width[where, m][r] = iv.high - iv.low
         real[r] = chosen["expected_cost"] - opt.expected_cost.estimate
         est[r] = opt.optimism.optimism
         used[r] = opt.n_boot_used
-    return {"hits": hits, "width": width, "real": real, "est": est, "used": used,
+    return {"hits": hits, "above": above, "width": width, "real": real, "est": est, "used": used,
             "t_star": t_star}
 
 
@@ -127,8 +129,8 @@ def report(a, out: dict, seconds: float) -> None:
     print(f"{a.runs} runs x {a.n_boot} replicates (used: min {out['used'].min()}); coverage "
           f"of the {a.level:.0%} intervals (Monte Carlo s.e. {100 * se:.1f} points):")
     print()
-    print("| metric | at the pin | at the optimum, vs t* | at the optimum, vs the chosen "
-          "threshold's truth | mean width pin / optimum |")
+    print("| metric | at the pin | at the optimum, vs t* (misses: truth above / below) | "
+          "at the optimum, vs the chosen threshold's truth | mean width pin / optimum |")
     print("|---|---|---|---|---|")
     names = {"threshold": "threshold", "tpr": "TPR", "fpr": "FPR",
              "precision": "precision at the prior", "npv": "NPV at the prior",
@@ -139,7 +141,10 @@ def report(a, out: dict, seconds: float) -> None:
         chosen = "—" if m == "threshold" else f"{100 * h['chosen', m].mean():.1f} %"
         w = out["width"]
         pw = "0" if m == "threshold" else f"{np.mean(w['pin', m]):.4g}"
-        print(f"| {names[m]} | {pin} | {100 * h['opt', m].mean():.1f} % | {chosen} | "
+        up = 100 * out["above"][m].mean()
+        down = max(0.0, 100 - 100 * h["opt", m].mean() - up)
+        print(f"| {names[m]} | {pin} | {100 * h['opt', m].mean():.1f} % ({up:.1f} / "
+              f"{down:.1f}) | {chosen} | "
               f"{pw} / {np.mean(w['opt', m]):.4g} |")
     print()
     print(f"optimism of the choice (cost per case): real, mean of true cost at the chosen "

@@ -42,14 +42,15 @@ BLOCK = 32
 class _Class:
     """The rows of one class: where they sit in score order and how they are drawn."""
 
-    at: np.ndarray  # position of each row (data order) in descending score order
-    w: np.ndarray  # weights (ones when unweighted)
+    order: np.ndarray  # the class's rows (data order) sorted by descending score
+    upto: np.ndarray  # per vertex (origin first), how many of them score >= its threshold
+    w: np.ndarray  # weights (ones when unweighted), data order
     mode: str  # "units", "multinomial" or "rows"
     total: int  # units (units, multinomial) or rows (rows) drawn per replicate
     cum: np.ndarray | None  # cumulative whole weights ("units" with weights)
 
     def draw(self, g: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """``(in_bag, out_of_bag)`` weight of every row in one replicate."""
+        """``(in_bag, out_of_bag)`` weight of every row (data order) in one replicate."""
         n = self.w.size
         if self.mode == "rows":
             c = np.bincount(g.integers(0, n, n), minlength=n).astype(np.float64)
@@ -76,12 +77,11 @@ class Sample:
     ``thresholds`` are the vertices' thresholds (``+inf``, then the distinct scores
     descending), as a :class:`~roc_dash.core.curves.RocCurve`'s, so
     :func:`~roc_dash.core.operating.vertex_at_threshold` reads them. With ``subset`` the
-    rows are a subset of the data; ``factor = √(m/n)`` scales the rates' deviations and
-    ``ratio = m/n`` (units of the subset over units of the data).
+    rows are a stratified subset of the data and ``ratio = m/n`` is its units over the
+    data's (see :func:`rescale`).
     """
 
     thresholds: np.ndarray
-    run_end: np.ndarray
     n: int
     pos: _Class
     neg: _Class
@@ -92,20 +92,22 @@ class Sample:
         return max(1, min(BLOCK, _CHUNK // self.n))
 
     def draw(self, gens) -> tuple[np.ndarray, ...]:
-        """In-bag and out-of-bag weights ``(tp_in, fp_in, tp_out, fp_out)``, each of shape
-        ``(len(gens), n)`` in score order, one row per generator (positives drawn first)."""
-        arrays = tuple(np.zeros((len(gens), self.n)) for _ in range(4))
-        tp_in, fp_in, tp_out, fp_out = arrays
+        """In-bag and out-of-bag weights ``(pos_in, neg_in, pos_out, neg_out)``, one row
+        per generator (its positives drawn first), each class's rows by descending score."""
+        r, n_pos, n_neg = len(gens), self.pos.w.size, self.neg.w.size
+        pos_in, pos_out = np.empty((r, n_pos)), np.empty((r, n_pos))
+        neg_in, neg_out = np.empty((r, n_neg)), np.empty((r, n_neg))
         for i, g in enumerate(gens):
-            tp_in[i, self.pos.at], tp_out[i, self.pos.at] = self.pos.draw(g)
-            fp_in[i, self.neg.at], fp_out[i, self.neg.at] = self.neg.draw(g)
-        return arrays
+            a, o = self.pos.draw(g)
+            pos_in[i], pos_out[i] = a[self.pos.order], o[self.pos.order]
+            a, o = self.neg.draw(g)
+            neg_in[i], neg_out[i] = a[self.neg.order], o[self.neg.order]
+        return pos_in, neg_in, pos_out, neg_out
 
     def identity(self) -> tuple[np.ndarray, ...]:
         """The data itself as one replicate (every row once, nothing out of bag)."""
-        tp_in, fp_in = np.zeros((1, self.n)), np.zeros((1, self.n))
-        tp_in[0, self.pos.at], fp_in[0, self.neg.at] = self.pos.w, self.neg.w
-        return tp_in, fp_in, np.zeros((1, self.n)), np.zeros((1, self.n))
+        pos, neg = self.pos.w[self.pos.order][None, :], self.neg.w[self.neg.order][None, :]
+        return pos, neg, np.zeros_like(pos), np.zeros_like(neg)
 
 
 def _mode(w: np.ndarray | None, notes: list[str]) -> str:
@@ -124,14 +126,21 @@ def _mode(w: np.ndarray | None, notes: list[str]) -> str:
     return "rows"
 
 
-def _class(rows: np.ndarray, inv: np.ndarray, w: np.ndarray | None, mode: str) -> _Class:
+def _class(member: np.ndarray, order: np.ndarray, run_end: np.ndarray,
+           w: np.ndarray | None, mode: str) -> _Class:
+    """The class of the rows where ``member`` is True, the rows sorted by ``order``."""
+    rows = np.flatnonzero(member)
     wc = np.ones(rows.size) if w is None else w[rows]
+    in_order = member[order]
+    rank = np.cumsum(member) - 1  # each member's index among the class's rows
+    by_score = rank[order[in_order]]
+    upto = np.concatenate(([0], np.cumsum(in_order)[run_end]))
     if mode == "rows":
-        return _Class(inv[rows], wc, mode, int(rows.size), None)
+        return _Class(by_score, upto, wc, mode, int(rows.size), None)
     total = int(round(float(wc.sum())))
     unit = w is None or bool((wc == 1.0).all())
     cum = None if (unit or mode != "units") else np.cumsum(wc.astype(np.int64))
-    return _Class(inv[rows], wc, mode, total, cum)
+    return _Class(by_score, upto, wc, mode, total, cum)
 
 
 def _subset(y, s, w, seed: int, notes: list[str]):
@@ -166,17 +175,16 @@ def prepare(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, seed: int,
     order = np.argsort(-s, kind="stable")
     ss = s[order]
     run_end = np.flatnonzero(np.append(ss[1:] != ss[:-1], True))
-    inv = np.empty(y.size, dtype=np.intp)
-    inv[order] = np.arange(y.size)
-    return Sample(thresholds=np.concatenate(([np.inf], ss[run_end])), run_end=run_end,
-                  n=int(y.size), pos=_class(np.flatnonzero(y), inv, w, mode),
-                  neg=_class(np.flatnonzero(~y), inv, w, mode), subset=subset, ratio=ratio)
+    return Sample(thresholds=np.concatenate(([np.inf], ss[run_end])), n=int(y.size),
+                  pos=_class(y, order, run_end, w, mode),
+                  neg=_class(~y, order, run_end, w, mode), subset=subset, ratio=ratio)
 
 
-def _vertices(c: np.ndarray, run_end: np.ndarray) -> np.ndarray:
-    """Cumulative weight at every vertex, the origin first (``c`` is overwritten)."""
-    np.cumsum(c, axis=1, out=c)
-    return np.concatenate((np.zeros((c.shape[0], 1)), c[:, run_end]), axis=1)
+def _cumulative(c: np.ndarray) -> np.ndarray:
+    """Cumulative weights along each row, a zero first: column ``j`` sums the first ``j``."""
+    out = np.zeros((c.shape[0], c.shape[1] + 1))
+    np.cumsum(c, axis=1, out=out[:, 1:])
+    return out
 
 
 def choose(regret: np.ndarray) -> np.ndarray:
@@ -192,19 +200,22 @@ def evaluate(sample: Sample, arrays, p: float, e: Economics, pin_idx) -> dict:
     """Per replicate: the optimum's ``threshold``, ``fpr``, ``tpr``, its ``in_bag_cost``
     and ``oob_cost`` (NaN when the left-out rows lack a class), and ``pin_fpr``,
     ``pin_tpr`` of shape ``(replicates, pins)`` at the vertices ``pin_idx``."""
-    tp_in, fp_in, tp_out, fp_out = arrays
-    tp, fp = _vertices(tp_in, sample.run_end), _vertices(fp_in, sample.run_end)
-    tpr, fpr = tp / tp[:, -1:], fp / fp[:, -1:]
+    pos_in, neg_in, pos_out, neg_out = arrays
+    tpr = _cumulative(pos_in)[:, sample.pos.upto]
+    tpr /= tpr[:, -1:]
+    fpr = _cumulative(neg_in)[:, sample.neg.upto]
+    fpr /= fpr[:, -1:]
     k = choose(regret_per_case(fpr, tpr, p, e))
     rows = np.arange(k.size)
     idx = np.asarray(pin_idx, dtype=np.intp)
     out = {"threshold": sample.thresholds[k], "fpr": fpr[rows, k], "tpr": tpr[rows, k],
            "pin_fpr": fpr[:, idx], "pin_tpr": tpr[:, idx]}
     out["in_bag_cost"] = np.atleast_1d(expected_cost_per_case(out["fpr"], out["tpr"], p, e))
-    tpo, fpo = _vertices(tp_out, sample.run_end), _vertices(fp_out, sample.run_end)
+    tpo, fpo = _cumulative(pos_out), _cumulative(neg_out)
+    tpo_k, fpo_k = tpo[rows, sample.pos.upto[k]], fpo[rows, sample.neg.upto[k]]
     with np.errstate(divide="ignore", invalid="ignore"):
-        oob_tpr = np.where(tpo[:, -1] > 0, tpo[rows, k] / tpo[:, -1], np.nan)
-        oob_fpr = np.where(fpo[:, -1] > 0, fpo[rows, k] / fpo[:, -1], np.nan)
+        oob_tpr = np.where(tpo[:, -1] > 0, tpo_k / tpo[:, -1], np.nan)
+        oob_fpr = np.where(fpo[:, -1] > 0, fpo_k / fpo[:, -1], np.nan)
     out["oob_cost"] = np.atleast_1d(expected_cost_per_case(oob_fpr, oob_tpr, p, e))
     return out
 

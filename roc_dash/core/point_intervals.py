@@ -170,7 +170,10 @@ class PointUncertainty:
         ``"optimum"`` (the choice is re-made in every replicate) or ``"pin"`` (a fixed
         threshold).
     threshold, tpr, fpr, precision, npv, lr_pos, lr_neg, expected_cost : PointInterval
-        Threshold ("flag iff score >= threshold"), recall, false positive rate, precision
+        Threshold ("flag iff score >= threshold"; at a pin, the threshold of its vertex,
+        the lowest score at or above the pinned value, as
+        :func:`~roc_dash.core.operating.summarise_operating_point` reports it), recall,
+        false positive rate, precision
         and negative predictive value at the deployment prior, likelihood ratios
         ``LR+ = TPR/FPR`` and ``LR− = (1−TPR)/(1−FPR)``, expected cost per case
         (:func:`~roc_dash.core.economics.expected_cost_per_case`, benefits included).
@@ -456,6 +459,9 @@ def point_intervals(labels, scores, prior_pos: float, economics: Economics, *, p
         bad seed, deadline or pin, or a class of zero total weight.
     """
     p = _check_prior(prior_pos)
+    if not isinstance(economics, Economics):
+        raise ValueError("economics must be an Economics (costs and benefits)")
+    e = economics
     level = _check_level(level)
     n_boot = _check_n_boot(n_boot)
     seed = _check_seed(seed)
@@ -470,7 +476,7 @@ def point_intervals(labels, scores, prior_pos: float, economics: Economics, *, p
     if not (y.any() and (~y).any()):
         raise ValueError("both classes must be present with positive weight")
     curve = roc_curve(y, s, weights=w)
-    k_opt = optimal_vertex(curve, net_slope(p, e := economics))
+    k_opt = optimal_vertex(curve, net_slope(p, e))
     opt_est = (float(curve.thresholds[k_opt]), float(curve.fpr[k_opt]),
                float(curve.tpr[k_opt]))
     pin_est = []

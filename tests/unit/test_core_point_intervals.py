@@ -10,6 +10,7 @@ import math
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from roc_dash.app.server.store import load_demo
@@ -156,6 +157,10 @@ def test_pbt002_estimates_are_the_optimum_of_all_the_data():
         pin = res.pins[0]
         assert pin.threshold.estimate == s[s >= 0.25].min()
         assert pin.tpr.estimate == pytest.approx((y & (s >= 0.25)).sum() / y.sum())
+        # the replicates' rule of choice, applied to the data itself, picks the same vertex
+        sample = _point_resampling.prepare(y, s, None, 0, [])
+        same = _point_resampling.evaluate(sample, sample.identity(), p, e, [])
+        assert same["threshold"][0] == t
     # the same optimum as the analysis of the demo's first model, whose rows are its folds'
     table = load_demo().table
     name = str(table["model"].iloc[0])
@@ -330,11 +335,13 @@ def test_pbt009_choosing_on_the_data_is_optimistic():
     ({"deadline": math.nan}, "deadline must be a time.monotonic"),
     ({"pins": "0.5"}, "pins must be a sequence"),
     ({"pins": (math.nan,)}, "threshold must be a number"),
+    ({"economics": {"cost_fp": 1}}, "economics must be an Economics"),
 ])
 def test_pbt010_bad_arguments_are_named(kwargs, message):
     y, s = _data()
+    kwargs = {"economics": Economics(cost_fp=1, cost_fn=1), **kwargs}
     with pytest.raises(ValueError, match=message):
-        point_intervals(y, s, 0.3, Economics(cost_fp=1, cost_fn=1), **kwargs)
+        point_intervals(y, s, 0.3, **kwargs)
 
 
 def test_pbt011_bad_data_is_named():
@@ -346,3 +353,17 @@ def test_pbt011_bad_data_is_named():
         point_intervals(y, s, 0.3, e, weights=np.where(y, 0.0, 1.0))
     with pytest.raises(ValueError, match="differ in length"):
         point_intervals(y, s[:-1], 0.3, e)
+
+
+def test_pbt012_array_likes_give_the_same_intervals():
+    y, s = _data()
+    e = Economics(cost_fp=1, cost_fn=2)
+    base = point_intervals(y, s, 0.3, e, pins=[0.2], n_boot=40)
+    for form in (list, tuple, pd.Series):
+        got = point_intervals(form(y.astype(int)), form(s), 0.3, e, pins=[0.2], n_boot=40,
+                              weights=form(np.ones(y.size)))
+        for k in METRICS:
+            np.testing.assert_array_equal(getattr(got.optimum, k).values,
+                                          getattr(base.optimum, k).values)
+            np.testing.assert_array_equal(getattr(got.pins[0], k).values,
+                                          getattr(base.pins[0], k).values)
