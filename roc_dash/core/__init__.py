@@ -23,6 +23,8 @@ Modules, each named after what it computes (and the paper section it implements)
 * :mod:`.chosen_point` -- the decision summary: chosen point, runner-up, what separates them
 * :mod:`.uncertainty` -- spread of a fixed threshold's consequences across folds or bootstrap
 * :mod:`.optimum_wins` -- how often each model is the optimum across folds or bootstrap
+* :mod:`.point_intervals` -- stratified bootstrap intervals at the optimum (the choice re-made
+  in every replicate) and at pins, and the out-of-bag optimism of the choice
 * :mod:`.budget_mix`, :mod:`.concavity_repair`, :mod:`.logical_combining` -- combining
   classifiers: a budget on the hull (7.4.1), Flach & Wu's repair (7.4.2), AND/OR (7.4.3)
 * :mod:`.multiclass` -- class reference curves, Provost-Domingos AUC, Hand & Till's M (7.3)
@@ -102,6 +104,17 @@ from .optimum_wins import (
     optimum_frequency_bootstrap,
     optimum_frequency_of,
 )
+from .point_intervals import (
+    ChoiceOptimism,
+    PointInterval,
+    PointIntervals,
+    PointUncertainty,
+    likelihood_ratios,
+    npv_at_prior,
+    optimum_intervals,
+    pin_intervals,
+    point_intervals,
+)
 from .pr_interpolation import achievable_pr_curve, interpolate_pr
 from .precision_recall import (
     PrCurve,
@@ -151,6 +164,9 @@ __all__ = [
     "one_vs_rest_curves", "pairwise_auc_matrix", "scores_from_table",
     "soft_auc_interval", "soft_auc_variance", "soft_class_totals", "soft_roc_auc",
     "soft_roc_curve",
+    "ChoiceOptimism", "PointInterval", "PointIntervals", "PointUncertainty",
+    "likelihood_ratios", "npv_at_prior", "optimum_intervals", "pin_intervals",
+    "point_intervals",
     "AucInterval",
     "DetCurve",
     "HullOptimum",
