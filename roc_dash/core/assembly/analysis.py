@@ -28,6 +28,7 @@ from ..averaging import (
     vertical_average,
 )
 from ..canonical_kinds import is_soft, soft_instances
+from ..cross_validation import CrossValidatedAuc, cross_validated_auc
 from ..curves import RocCurve, auc, roc_curve
 from ..hull import (
     HullOptimum,
@@ -161,6 +162,10 @@ class ModelAnalysis:
     notes: tuple[str, ...] = field(default=())
     dataset: str | None = None
     """The dataset (test set) the model was evaluated on, when the table says."""
+    cross_validation: CrossValidatedAuc | None = None
+    """Per-fold AUC and AP, their mean ± SD and the cvAUC interval (LeDell et al. 2015), for
+    two or more folds holding both classes; None otherwise, and for soft labels with
+    fractional values (each row is split in two, so rows are not instances)."""
 
 
 @dataclass(frozen=True)
@@ -270,7 +275,7 @@ def _skipped_folds_note(name: str, skipped: dict[str, str], positive: str | None
         for k, what in skipped.items())
     return (f"{name}: {listed}, so {'its' if len(skipped) == 1 else 'their'} own ROC "
             f"{'curve is' if len(skipped) == 1 else 'curves are'} undefined; the per-fold views "
-            "(fold curves, vertical and threshold averages) leave "
+            "(fold curves, vertical and threshold averages, fold AUCs and the cross-validated AUC) leave "
             f"{'it' if len(skipped) == 1 else 'them'} out. The pooled curve, AUC and optimum "
             "use every fold.")
 
@@ -312,6 +317,11 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
     notes.extend(f"{name}: {c.message}" for c in caught
                  if issubclass(c.category, ScoreScaleWarning))
     hull = convex_hull(curve, model=name)
+    cv = None
+    if len(folds) > 1 and not _fractional(frame):
+        cv = cross_validated_auc(y[usable], s[usable], fold_of[usable],
+                                 weights=None if w is None else w[usable], level=cond.level,
+                                 fold_curves=folds)
     return ModelAnalysis(
         name=name,
         n_rows=n_rows,
@@ -332,6 +342,7 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
         threshold=threshold,
         notes=tuple(notes),
         dataset=str(frame["dataset"].iloc[0]) if "dataset" in frame.columns else None,
+        cross_validation=cv,
     )
 
 
