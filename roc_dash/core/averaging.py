@@ -55,7 +55,6 @@ __all__ = [
     "average_by_fold",
     "check_score_scales",
     "fold_curves",
-    "fold_rows",
     "pooled_curve",
     "roc_point_at_threshold",
     "simultaneous_band",
@@ -166,29 +165,6 @@ class ThresholdAverage:
 # Per-fold curves and pooling
 
 
-def fold_rows(folds, n: int) -> tuple[list[str], list[np.ndarray]]:
-    """The folds' names (``str(fold)``, in order of first appearance) and each one's rows.
-
-    Raises
-    ------
-    ValueError
-        If ``folds`` is not ``n`` long, holds missing values, or two fold values collide
-        as strings.
-    """
-    f = np.asarray(folds)
-    if f.ndim != 1 or f.size != n:
-        raise ValueError(f"folds ({f.size}) and scores ({n}) differ in length")
-    codes, uniques = pd.factorize(f, sort=False)
-    if (codes < 0).any():
-        raise ValueError("folds must not be missing (NaN or None)")
-    names = [str(u) for u in uniques]
-    if len(set(names)) != len(names):
-        raise ValueError(f"fold values collide when converted to strings: {names}")
-    order = np.argsort(codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(1, len(names)))
-    return names, np.split(order, bounds)
-
-
 def fold_curves(labels, scores, folds, *, weights=None, pos_label=None) -> dict[str, RocCurve]:
     """One ROC curve per fold (the curves ``ROCS`` that Algorithms 4 and 5 average).
 
@@ -218,9 +194,19 @@ def fold_curves(labels, scores, folds, *, weights=None, pos_label=None) -> dict[
     """
     y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
                                   integers="keep")
-    names, groups = fold_rows(folds, s.size)
+    f = np.asarray(folds)
+    if f.ndim != 1 or f.shape != s.shape:
+        raise ValueError(f"folds ({f.size}) and scores ({s.size}) differ in length")
+    codes, uniques = pd.factorize(f, sort=False)
+    if (codes < 0).any():
+        raise ValueError("folds must not be missing (NaN or None)")
+    names = [str(u) for u in uniques]
+    if len(set(names)) != len(names):
+        raise ValueError(f"fold values collide when converted to strings: {names}")
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(1, len(names)))
     result: dict[str, RocCurve] = {}
-    for name, rows in zip(names, groups, strict=True):
+    for name, rows in zip(names, np.split(order, bounds), strict=True):
         try:
             result[name] = roc_curve(y[rows], s[rows], weights=None if w is None else w[rows])
         except ValueError as exc:

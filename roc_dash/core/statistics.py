@@ -5,9 +5,10 @@
   its McClish (1989) standardisation (the value scikit-learn's ``roc_auc_score(max_fpr=a)``
   returns).
 * :func:`delong_variance`, :func:`auc_confidence_interval`, :func:`auc_test_vs_chance`,
-  :func:`delong_paired_test`, :func:`delong_placements` -- the nonparametric variance of
-  DeLong, DeLong & Clarke-Pearson (1988), computed with the O(n log n) mid-rank algorithm of
-  Sun & Xu (2014), and the Hanley & McNeil (1982) closed-form standard error.
+  :func:`delong_paired_test` -- the nonparametric variance of DeLong, DeLong & Clarke-Pearson
+  (1988), computed with the O(n log n) mid-rank algorithm of Sun & Xu (2014), and the
+  Hanley & McNeil (1982) closed-form standard error; :func:`two_sided_normal_test`, the
+  normal test they share.
 * :func:`cost_at_thresholds`, :func:`accuracy_at_thresholds` -- expected misclassification
   cost and accuracy at every vertex of a ROC curve (Fawcett 2004, sections 3 and 7).
 
@@ -56,7 +57,6 @@ __all__ = [
     "auc_test_vs_chance",
     "cost_at_thresholds",
     "delong_paired_test",
-    "delong_placements",
     "delong_variance",
     "gini",
     "partial_auc",
@@ -440,27 +440,6 @@ def delong_variance(labels, scores, *, weights=None, pos_label=None) -> AucVaria
     y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
                                   integers="keep")
     return _delong(y, s, w)
-
-
-def delong_placements(labels, scores, *, weights=None, pos_label=None) -> np.ndarray:
-    """DeLong's structural components (placement values) of every row, in row order.
-
-    For a positive row with score ``x`` the (weighted) fraction of negatives scored below
-    ``x``, ties counted one half (``V10``); for a negative row with score ``y`` the fraction of
-    positives scored above ``y``, ties one half (``V01``). Their weighted means over either
-    class are the AUC (DeLong et al. 1988). They are the empirical terms of the AUC's
-    influence curve, used by :func:`roc_dash.core.cross_validation.cross_validated_auc`
-    (LeDell et al. 2015). From one sort of the scores (Sun & Xu 2014); parameters as for
-    :func:`delong_variance`.
-
-    Raises
-    ------
-    ValueError
-        On malformed input, or when a class is absent (zero total weight).
-    """
-    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
-                                  integers="keep")
-    return _placements(y, s, w)[0]
 
 
 def _hanley_mcneil_se(a: float, n_pos: float, n_neg: float) -> float:

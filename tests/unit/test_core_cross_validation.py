@@ -11,7 +11,11 @@ from scipy.stats import norm
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 from roc_dash.core.averaging import fold_curves
-from roc_dash.core.cross_validation import CV_AUC_METHOD, cross_validated_auc
+from roc_dash.core.cross_validation import (
+    CV_AUC_METHOD,
+    cross_validated_auc,
+    cross_validated_auc_from_curves,
+)
 
 
 def _data(seed, n=160, ties=False, k=4):
@@ -96,6 +100,9 @@ def test_cva002_weighted_fold_auc_and_ap_equal_scikit_learn():
         assert r.average_precision[k] == pytest.approx(
             average_precision_score(y[m], s[m], sample_weight=w[m]), rel=1e-12)
         assert r.n_pos[k] == pytest.approx(w[m & y].sum())
+    cv, se, low, high = _naive(y, s, folds, w=w)  # fractional weights as frequencies
+    assert (r.auc_mean, r.std_error, r.ci_low, r.ci_high) == pytest.approx(
+        (cv, se, low, high), rel=1e-10)
 
 
 @pytest.mark.parametrize("seed,ties,level", [(3, False, 0.95), (4, True, 0.95),
@@ -154,16 +161,16 @@ def test_cva006_interval_covers_the_true_auc_on_binormal_data():
     assert 0.85 <= covered / runs <= 0.99
 
 
-def test_cva007_given_fold_curves_are_used_and_checked():
-    y, s, folds = _data(8)
-    curves = fold_curves(y, s, folds)
-    a = cross_validated_auc(y, s, folds, fold_curves=curves)
-    b = cross_validated_auc(y, s, folds)
+def test_cva007_from_fold_curves_equals_from_rows_and_uses_no_rows():
+    y, s, folds = _data(8, ties=True)
+    w = np.random.default_rng(8).uniform(0.5, 2.0, y.size)
+    curves = fold_curves(y, s, folds, weights=w)
+    a = cross_validated_auc_from_curves(curves, level=0.9)
+    b = cross_validated_auc(y, s, folds, weights=w, level=0.9)
     np.testing.assert_array_equal(a.auc, b.auc)
-    assert a.std_error == b.std_error
-    shuffled = dict(reversed(list(curves.items())))
-    with pytest.raises(ValueError, match="fold_curves are keyed"):
-        cross_validated_auc(y, s, folds, fold_curves=shuffled)
+    assert (a.std_error, a.ci_low, a.ci_high) == (b.std_error, b.ci_low, b.ci_high)
+    with pytest.raises(ValueError, match="at least two folds"):
+        cross_validated_auc_from_curves({"1": curves[next(iter(curves))]})
 
 
 def test_cva008_bad_input_is_named():

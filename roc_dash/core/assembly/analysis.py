@@ -28,7 +28,7 @@ from ..averaging import (
     vertical_average,
 )
 from ..canonical_kinds import is_soft, soft_instances
-from ..cross_validation import CrossValidatedAuc, cross_validated_auc
+from ..cross_validation import CrossValidatedAuc, cross_validated_auc_from_curves
 from ..curves import RocCurve, auc, roc_curve
 from ..hull import (
     HullOptimum,
@@ -332,11 +332,8 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
     notes.extend(f"{name}: {c.message}" for c in caught
                  if issubclass(c.category, ScoreScaleWarning))
     hull = convex_hull(curve, model=name)
-    cv = None
-    if len(folds) > 1 and not _fractional(frame):
-        cv = cross_validated_auc(y[usable], s[usable], fold_of[usable],
-                                 weights=None if w is None else w[usable], level=cond.level,
-                                 fold_curves=folds)
+    cv = (cross_validated_auc_from_curves(folds, level=cond.level)
+          if len(folds) > 1 and not _fractional(frame) else None)
     return ModelAnalysis(
         name=name,
         n_rows=n_rows,
