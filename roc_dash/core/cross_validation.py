@@ -105,6 +105,13 @@ def _check_level(level) -> float:
     return lvl
 
 
+def _basis(n_folds: int) -> str:
+    return (f"averaged over {n_folds} folds: each fold's AUC and AP from its own rows, then "
+            "their unweighted mean and SD (n − 1); the interval is for the mean of the fold "
+            "AUCs (cvAUC), its variance from each row's influence curve within its fold, with "
+            "the class prior pooled over all folds (LeDell et al. 2015)")
+
+
 def _sum_square_influence(curve: RocCurve, fold_auc: float, p: float) -> float:
     """``Σ w_i IC_v(i)²`` over one fold's rows, read off its ROC curve (see
     :func:`cross_validated_auc_from_curves`)."""
@@ -198,12 +205,7 @@ def cross_validated_auc_from_curves(fold_curves: Mapping[str, RocCurve], *,
         auc_mean=mean, auc_sd=float(np.std(fold_auc, ddof=1)),
         ap_mean=float(ap.mean()), ap_sd=float(np.std(ap, ddof=1)),
         std_error=se, ci_low=max(0.0, mean - half), ci_high=min(1.0, mean + half),
-        level=lvl,
-        basis=(f"averaged over {len(names)} folds: each fold's AUC and AP from its own rows, "
-               "then their unweighted mean and SD (n − 1); the interval is for the mean of "
-               "the fold AUCs (cvAUC), its variance from each row's influence curve within "
-               "its fold, with the class prior pooled over all folds (LeDell et al. 2015)"),
-    )
+        level=lvl, basis=_basis(len(names)))
 
 
 def cross_validated_auc(labels, scores, folds, *, weights=None, level: float = 0.95,

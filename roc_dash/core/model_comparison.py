@@ -237,9 +237,12 @@ def pairwise_from_tests(models, tests: Mapping[tuple[str, str], PairedAucTest], 
 
 
 def _check_scores(labels, scores: Mapping[str, object], weights, pos_label):
-    if not isinstance(scores, Mapping) or len(scores) < 2:
-        raise ValueError("scores must map at least two model names to their scores "
-                         f"(got {len(scores) if isinstance(scores, Mapping) else scores!r})")
+    if not isinstance(scores, Mapping):
+        raise ValueError("scores must map model names to their scores (a dict), got "
+                         f"{type(scores).__name__}")
+    if len(scores) < 2:
+        raise ValueError(f"scores must map at least two model names to their scores, got "
+                         f"{len(scores)}")
     y = w = None
     out = {}
     for name, s in scores.items():
