@@ -25,11 +25,16 @@ usual line terminator, so such cells are always quoted and stay one cell.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["FORMULA_PREFIXES", "csv_safe", "neutralise", "to_safe_csv"]
+if TYPE_CHECKING:
+    from .core.assembly.analysis import Analysis
+
+__all__ = ["FORMULA_PREFIXES", "POOLED", "csv_safe", "curves_table", "neutralise",
+           "to_safe_csv"]
 
 #: First characters that make a spreadsheet read a cell as a formula (OWASP).
 FORMULA_PREFIXES: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
@@ -108,3 +113,31 @@ def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
 def to_safe_csv(frame: pd.DataFrame, *, index: bool = False, **to_csv) -> str:
     """The text of ``csv_safe(frame).to_csv(index=index, **to_csv)`` (no index by default)."""
     return csv_safe(frame).to_csv(None, index=index, **to_csv)
+
+
+#: The ``fold`` of the Curves CSV's rows of a model's pooled curve.
+POOLED = "pooled"
+
+
+def _curve_rows(model: str, fold: str, curve) -> pd.DataFrame:
+    thresholds = np.where(np.isinf(curve.thresholds), np.nan, curve.thresholds)
+    return pd.DataFrame({"model": model, "fold": fold, "fpr": curve.fpr, "tpr": curve.tpr,
+                         "threshold": thresholds})
+
+
+def curves_table(analysis: Analysis) -> pd.DataFrame:
+    """The Curves CSV as a table: ``model``, ``fold``, ``fpr``, ``tpr``, ``threshold``.
+
+    Per model, every vertex of its pooled ROC curve (all folds' rows as one test set;
+    ``fold`` is :data:`POOLED`), then, for a model with two or more folds, every vertex of
+    each fold's own curve (``fold`` is the fold's name). The origin's threshold (+infinity,
+    nothing flagged) is empty. Write it with :func:`to_safe_csv`.
+    """
+    frames = []
+    for m in analysis.models:
+        frames.append(_curve_rows(m.name, POOLED, m.curve))
+        if len(m.folds) > 1:
+            frames.extend(_curve_rows(m.name, fold, c) for fold, c in m.folds.items())
+    if not frames:
+        return pd.DataFrame(columns=["model", "fold", "fpr", "tpr", "threshold"])
+    return pd.concat(frames, ignore_index=True)

@@ -19,7 +19,9 @@ import numpy as np
 
 from . import __version__
 from .core.assembly.analysis import Analysis, ModelAnalysis, Operating
+from .core.cross_validation import CrossValidatedAuc
 from .core.hull import model_slope_ranges
+from .core.model_comparison import NEVER_OPTIMAL, OptimalRanges, PairwiseComparison
 
 SCHEMA_VERSION = 1
 
@@ -93,13 +95,73 @@ def _model(m: ModelAnalysis) -> dict:
                               "fpr_high": _list(ta.fpr_high), "tpr_low": _list(ta.tpr_low),
                               "tpr_high": _list(ta.tpr_high), "level": _num(ta.level),
                               "n_curves": ta.n_curves},
+        **_cross_validation(m.cross_validation),
     }
 
 
-def build_report(analysis: Analysis, extensions=None) -> dict:
+def _cross_validation(cv: CrossValidatedAuc | None) -> dict:
+    """``folds`` (each fold's own AUC and AP) and ``cv_auc`` (their mean ± SD and the
+    LeDell et al. 2015 interval of the mean); ``[]`` and ``null`` with fewer than two folds."""
+    if cv is None:
+        return {"folds": [], "cv_auc": None}
+    rows = zip(cv.folds, cv.auc, cv.average_precision, cv.n_pos, cv.n_neg, strict=True)
+    return {
+        "folds": [{"fold": str(f), "auc": _num(a), "ap": _num(ap), "n_pos": _num(p),
+                   "n_neg": _num(n)} for f, a, ap, p, n in rows],
+        "cv_auc": {"mean": _num(cv.auc_mean), "sd": _num(cv.auc_sd),
+                   "ci_low": _num(cv.ci_low), "ci_high": _num(cv.ci_high),
+                   "level": _num(cv.level), "std_error": _num(cv.std_error),
+                   "method": cv.method, "ap_mean": _num(cv.ap_mean), "ap_sd": _num(cv.ap_sd),
+                   "basis": cv.basis},
+    }
+
+
+#: What the report says when no pair of models could be tested.
+NOT_PAIRED_NOTE = (
+    "No paired comparison: the models are not scored on the same rows (same ids, or the same "
+    "labels and weights in the same order), or the input does not allow one (aggregated "
+    "counts, soft labels, too many models); see notes.")
+
+
+def _comparison(c: PairwiseComparison | None, n_models: int) -> dict | None:
+    """The k-model comparison matrices (row minus column; diagonal and untested pairs
+    ``null``), ``{"paired": false, "note"}`` when no pair was tested, ``null`` for one model."""
+    if c is None:
+        return None if n_models < 2 else {"paired": False, "note": NOT_PAIRED_NOTE}
+    return {
+        "paired": True, "method": c.method, "measure": c.measure, "max_fpr": _num(c.max_fpr),
+        "n_boot": c.n_boot, "seed": c.seed, "models": list(c.models),
+        "estimate": _list(c.estimate), "difference": _matrix(c.difference),
+        "std_error": _matrix(c.std_error), "z": _matrix(c.z), "p_value": _matrix(c.p_value),
+        "p_holm": _matrix(c.p_holm), "p_bh": _matrix(c.p_bh), "n_tests": c.n_tests,
+        "untested_pairs": [list(pair) for pair in c.untested],
+    }
+
+
+def _intervals(low, high) -> list:
+    return [[_num(a), _num(b)] for a, b in zip(low, high, strict=True)]
+
+
+def _optimal_ranges(r: OptimalRanges | None) -> dict | None:
+    """Each model's iso-performance slope intervals on the joint hull and the cost ratios
+    ``c(FP)/c(FN)`` they are at the prior (``null`` upper end: no limit); ``null`` for one
+    model."""
+    if r is None:
+        return None
+    return {"prior_pos": _num(r.prior_pos), "models": [{
+        "name": x.model, "optimal": not x.never_optimal,
+        "slope": _intervals(x.slope_low, x.slope_high),
+        "cost_ratio_fp_fn": _intervals(x.cost_ratio_low, x.cost_ratio_high),
+        "note": NEVER_OPTIMAL if x.never_optimal else None} for x in r.ranges]}
+
+
+def build_report(analysis: Analysis, extensions=None, *,
+                 partial_auc_comparison: PairwiseComparison | None = None) -> dict:
     """The report document (a dict of JSON-safe values) for an analysis; ``extensions``
     (:class:`~roc_dash.core.assembly.beyond_binary.Extensions`) adds the sections beyond one binary
-    scorer (:func:`extension_sections`) after the binary keys."""
+    scorer (:func:`extension_sections`) after the binary keys. ``partial_auc_comparison``
+    (:func:`~roc_dash.core.assembly.analysis.partial_auc_comparison`) adds
+    ``comparison_partial_auc``, the bootstrap matrices of the partial AUC."""
     c = analysis.conditions
     opt = analysis.optimal
     doc = {
@@ -120,8 +182,12 @@ def build_report(analysis: Analysis, extensions=None) -> dict:
              "z": _num(cmp.test.z), "p_value": _num(cmp.test.p_value)}
             for cmp in analysis.comparisons
         ],
+        "comparison": _comparison(analysis.model_comparison, len(analysis.models)),
+        "optimal_ranges": _optimal_ranges(analysis.optimal_ranges),
         "notes": list(analysis.notes),
     }
+    if partial_auc_comparison is not None:
+        doc["comparison_partial_auc"] = _comparison(partial_auc_comparison, 2)
     if extensions is not None:
         doc.update(extension_sections(extensions))
     return doc

@@ -7,6 +7,8 @@ Modules, each named after what it computes (and the paper section it implements)
 * :mod:`.statistics` -- Gini, partial AUC (McClish), DeLong / Hanley-McNeil intervals and tests,
   accuracy and expected cost at every threshold
 * :mod:`.averaging` -- pooled, vertical and threshold averaging across folds, bands
+* :mod:`.cross_validation` -- each fold's AUC and AP, their mean ± SD, and the confidence
+  interval of the cross-validated AUC by the influence curve (LeDell et al. 2015)
 * :mod:`.hull` -- ROC convex hull, iso-performance slope, optimal vertex, expected cost
 * :mod:`.precision_recall` -- PR under a deployment prevalence, average precision, the area
   under the Davis-Goadrich interpolated curve, iso-F1
@@ -20,6 +22,9 @@ Modules, each named after what it computes (and the paper section it implements)
   share flagged and precision at the deployment prior
 * :mod:`.threshold_costs` -- the cost at every threshold of one model, how flat its minimum is
 * :mod:`.optimality` -- over which cost ratios and priors a hull vertex stays optimal
+* :mod:`.model_comparison` -- k models on the same rows: every pair's DeLong (or, for the
+  partial AUC, bootstrap) test with Holm and Benjamini-Hochberg adjusted p-values; the
+  slopes and cost ratios under which each model is on the joint hull, or never optimal
 * :mod:`.chosen_point` -- the decision summary: chosen point, runner-up, what separates them
 * :mod:`.uncertainty` -- spread of a fixed threshold's consequences across folds or bootstrap
 * :mod:`.optimum_wins` -- how often each model is the optimum across folds or bootstrap
@@ -50,6 +55,11 @@ from .averaging import (
 )
 from .chosen_point import DecisionSummary, decision_summary
 from .cost_curves import LowerEnvelope, cost_lines, envelope_cost_at, lower_envelope
+from .cross_validation import (
+    CrossValidatedAuc,
+    cross_validated_auc,
+    cross_validated_auc_from_curves,
+)
 from .curves import (
     DetCurve,
     OperatingPoint,
@@ -88,6 +98,15 @@ from .hull import (
     pc_pos,
 )
 from .labels import binary_labels
+from .model_comparison import (
+    OptimalRange,
+    OptimalRanges,
+    PairwiseComparison,
+    benjamini_hochberg_adjust,
+    compare_models,
+    holm_adjust,
+    optimal_ranges,
+)
 from .multiclass import (  # noqa: E402
     MulticlassAnalysis,
     hand_till_m,
@@ -167,6 +186,9 @@ __all__ = [
     "ChoiceOptimism", "PointInterval", "PointIntervals", "PointUncertainty",
     "likelihood_ratios", "npv_at_prior", "optimum_intervals", "pin_intervals",
     "point_intervals",
+    "CrossValidatedAuc", "cross_validated_auc", "cross_validated_auc_from_curves",
+    "OptimalRange", "OptimalRanges", "PairwiseComparison", "benjamini_hochberg_adjust",
+    "compare_models", "holm_adjust", "optimal_ranges",
     "AucInterval",
     "DetCurve",
     "HullOptimum",

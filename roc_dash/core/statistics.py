@@ -7,7 +7,8 @@
 * :func:`delong_variance`, :func:`auc_confidence_interval`, :func:`auc_test_vs_chance`,
   :func:`delong_paired_test` -- the nonparametric variance of DeLong, DeLong & Clarke-Pearson
   (1988), computed with the O(n log n) mid-rank algorithm of Sun & Xu (2014), and the
-  Hanley & McNeil (1982) closed-form standard error.
+  Hanley & McNeil (1982) closed-form standard error; :func:`two_sided_normal_test`, the
+  normal test they share.
 * :func:`cost_at_thresholds`, :func:`accuracy_at_thresholds` -- expected misclassification
   cost and accuracy at every vertex of a ROC curve (Fawcett 2004, sections 3 and 7).
 
@@ -60,6 +61,7 @@ __all__ = [
     "gini",
     "partial_auc",
     "partial_auc_from_curve",
+    "two_sided_normal_test",
 ]
 
 
@@ -459,6 +461,17 @@ def _two_sided(estimate: float, null: float, std_error: float) -> tuple[float, f
     if diff == 0.0:
         return 0.0, 1.0
     return math.copysign(math.inf, diff), 0.0
+
+
+def two_sided_normal_test(estimate: float, null: float, std_error: float
+                          ) -> tuple[float, float]:
+    """``(z, p)`` of a two-sided normal (Wald) test of ``estimate == null``.
+
+    ``z = (estimate − null) / std_error`` and ``p = 2 Φ(−|z|)``. A zero standard error gives
+    ``z = ±inf, p = 0`` when the estimate differs from the null value and ``z = 0, p = 1``
+    when it equals it (the rule of every test in this module).
+    """
+    return _two_sided(float(estimate), float(null), float(std_error))
 
 
 def auc_confidence_interval(

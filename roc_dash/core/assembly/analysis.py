@@ -28,6 +28,7 @@ from ..averaging import (
     vertical_average,
 )
 from ..canonical_kinds import is_soft, soft_instances
+from ..cross_validation import CrossValidatedAuc, cross_validated_auc_from_curves
 from ..curves import RocCurve, auc, roc_curve
 from ..hull import (
     HullOptimum,
@@ -39,6 +40,13 @@ from ..hull import (
     normalized_expected_cost,
     optimal_point,
     pc_pos,
+)
+from ..model_comparison import (
+    OptimalRanges,
+    PairwiseComparison,
+    compare_models,
+    optimal_ranges,
+    pairwise_from_tests,
 )
 from ..precision_recall import average_precision_from_curve, pr_auc_interpolated
 from ..soft_labels import soft_auc_interval
@@ -53,7 +61,8 @@ from ..statistics import (
 )
 
 __all__ = ["Conditions", "Operating", "ModelAnalysis", "Comparison", "Analysis", "analyse",
-           "with_conditions", "prevalence", "paired_rows", "AnalysisTimeout"]
+           "with_conditions", "prevalence", "paired_rows", "AnalysisTimeout",
+           "partial_auc_comparison"]
 
 
 class AnalysisTimeout(TimeoutError):
@@ -161,6 +170,10 @@ class ModelAnalysis:
     notes: tuple[str, ...] = field(default=())
     dataset: str | None = None
     """The dataset (test set) the model was evaluated on, when the table says."""
+    cross_validation: CrossValidatedAuc | None = None
+    """Per-fold AUC and AP, their mean ± SD and the cvAUC interval (LeDell et al. 2015), for
+    two or more folds holding both classes; None otherwise, and for soft labels with
+    fractional values (each row is split in two, so rows are not instances)."""
 
 
 @dataclass(frozen=True)
@@ -185,6 +198,13 @@ class Analysis:
     data_prevalence: float | None = None
     dataset_prevalence: dict[str, float] = field(default_factory=dict)
     """Prevalence of each dataset (test set) of the shown models, when the table says."""
+    model_comparison: PairwiseComparison | None = None
+    """Every pair of models' DeLong test (from :attr:`comparisons`) as matrices, with Holm and
+    Benjamini-Hochberg adjusted p-values; None with fewer than two models or no pair scored
+    on the same rows. Untested pairs are NaN."""
+    optimal_ranges: OptimalRanges | None = None
+    """Each model's slope and cost-ratio range on the joint hull (at the conditions' prior),
+    or never optimal; None with fewer than two models."""
 
     def model(self, name: str) -> ModelAnalysis:
         return next(m for m in self.models if m.name == name)
@@ -270,7 +290,7 @@ def _skipped_folds_note(name: str, skipped: dict[str, str], positive: str | None
         for k, what in skipped.items())
     return (f"{name}: {listed}, so {'its' if len(skipped) == 1 else 'their'} own ROC "
             f"{'curve is' if len(skipped) == 1 else 'curves are'} undefined; the per-fold views "
-            "(fold curves, vertical and threshold averages) leave "
+            "(fold curves, vertical and threshold averages, fold AUCs and the cross-validated AUC) leave "
             f"{'it' if len(skipped) == 1 else 'them'} out. The pooled curve, AUC and optimum "
             "use every fold.")
 
@@ -312,6 +332,8 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
     notes.extend(f"{name}: {c.message}" for c in caught
                  if issubclass(c.category, ScoreScaleWarning))
     hull = convex_hull(curve, model=name)
+    cv = (cross_validated_auc_from_curves(folds, level=cond.level)
+          if len(folds) > 1 and not _fractional(frame) else None)
     return ModelAnalysis(
         name=name,
         n_rows=n_rows,
@@ -332,6 +354,7 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
         threshold=threshold,
         notes=tuple(notes),
         dataset=str(frame["dataset"].iloc[0]) if "dataset" in frame.columns else None,
+        cross_validation=cv,
     )
 
 
@@ -445,7 +468,51 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None, *,
         notes=tuple(notes),
         data_prevalence=data_prior,
         dataset_prevalence=by_dataset,
+        model_comparison=_model_comparison(models, comparisons),
+        optimal_ranges=_optimal_ranges(models, hull, cond),
     )
+
+
+def _model_comparison(models: list[ModelAnalysis], comparisons: list[Comparison]
+                      ) -> PairwiseComparison | None:
+    if len(models) < 2 or not comparisons:
+        return None
+    return pairwise_from_tests([m.name for m in models],
+                               {(c.a, c.b): c.test for c in comparisons})
+
+
+def _optimal_ranges(models: list[ModelAnalysis], hull: RocHull, cond: Conditions
+                    ) -> OptimalRanges | None:
+    if len(models) < 2 or not 0.0 < cond.prior_pos < 1.0:
+        return None
+    return optimal_ranges({m.name: m.curve for m in models}, prior_pos=cond.prior_pos,
+                          hull=hull)
+
+
+def partial_auc_comparison(table: pd.DataFrame, fpr_max: float, *, n_boot: int = 2000,
+                           seed: int = 0) -> PairwiseComparison | None:
+    """Every pair of the table's models compared on the partial AUC over ``FPR <= fpr_max``
+    by the paired stratified bootstrap of :func:`~roc_dash.core.model_comparison.compare_models`.
+
+    The models paired with the first one (:func:`paired_rows`: by id, else by row order) are
+    compared, on the first model's rows; None when fewer than two are, for an aggregated
+    table (no instances) and for soft labels with fractional values.
+    """
+    if "rows" in table.columns:
+        return None
+    groups = {str(k): g for k, g in table.groupby("model", sort=False, observed=True)}
+    if len(groups) < 2 or any(_fractional(g) for g in groups.values()):
+        return None
+    first, *others = groups
+    scores, y, w = {}, None, None
+    for name in others:
+        pair = paired_rows(groups[first], groups[name])
+        if pair is None:
+            continue
+        y, scores[first], scores[name], w, _ = pair
+    if len(scores) < 2:
+        return None
+    return compare_models(y, scores, weights=w, max_fpr=fpr_max, n_boot=n_boot, seed=seed)
 
 
 #: Why an aggregated table (a ``rows`` column) gets no paired comparisons.
@@ -484,4 +551,5 @@ def with_conditions(analysis: Analysis, conditions: Conditions) -> Analysis:
         cond = dataclasses.replace(cond, prior_pos=analysis.data_prevalence)
     models = [dataclasses.replace(m, optimal=_operating(m.hull, cond)) for m in analysis.models]
     return dataclasses.replace(analysis, conditions=cond, models=models,
-                               optimal=_operating(analysis.hull, cond))
+                               optimal=_operating(analysis.hull, cond),
+                               optimal_ranges=_optimal_ranges(models, analysis.hull, cond))
