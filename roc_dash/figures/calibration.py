@@ -94,7 +94,9 @@ def calibration_figure(results: Mapping[str, Calibration], *, colors: dict[str, 
         if hull_map or not cal.in_unit_interval:
             data.append(_hull_map_trace(name, cal, style, alone=not cal.in_unit_interval))
     x_title = "Predicted probability (score)" if probabilities else "Score"
-    layout = base_layout_dict(x_title=x_title, y_title="Observed fraction positive",
+    y_title = ("Observed fraction positive" if probabilities
+               else "Observed or hull-calibrated probability")
+    layout = base_layout_dict(x_title=x_title, y_title=y_title,
                               font_size=font_size, square=probabilities)
     if not probabilities:
         layout["xaxis"].pop("range", None)

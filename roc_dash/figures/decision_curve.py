@@ -84,7 +84,7 @@ def _vertex_names(h: HullNetBenefit) -> list[str]:
 def _read_off(current: HullNetBenefit, p_t: float) -> tuple[dict, dict]:
     nb = float(current.net_benefit[0])
     star = {"type": "scatter", "x": [p_t], "y": [nb], "mode": "markers",
-            "name": "best at the current p_t", "uid": OPTIMUM_UID,
+            "name": "best at the current p<sub>t</sub>", "uid": OPTIMUM_UID,
             "marker": {"symbol": "star", "size": 14, "color": ISO_COLOR},
             "hovertemplate": f"best at the current costs<br>{_NB}<extra></extra>"}
     read = {"x": p_t, "y": nb, "text": f"p<sub>t</sub> = {p_t:.6g}<br>net benefit {nb:.6g}",
@@ -147,14 +147,14 @@ def decision_curve_figure(curves: Mapping[str, DecisionCurve], *,
                               y_title="Net benefit", font_size=font_size, square=False,
                               x_range=(0.0, 1.0), y_range=(-0.25 * top, 1.05 * top))
     annotations = [hover_annotation()]
-    shapes = []
-    if p_t is not None:
-        shapes.append({"type": "line", "x0": p_t, "x1": p_t, "y0": 0, "y1": 1, "yref": "paper",
-                       "line": {"color": ISO_COLOR, "width": 2}, "name": "current p_t"})
-        if current is not None:
-            star, read = _read_off(current, p_t)
-            data.append(star)
-            annotations.append(read)
+    # always present (hidden without a p_t), so that the page finds the marker at shapes[0]
+    shapes = [{"type": "line", "x0": p_t or 0.0, "x1": p_t or 0.0, "y0": 0, "y1": 1,
+               "yref": "paper", "visible": p_t is not None,
+               "line": {"color": ISO_COLOR, "width": 2}, "name": "current p_t"}]
+    if p_t is not None and current is not None:
+        star, read = _read_off(current, p_t)
+        data.append(star)
+        annotations.append(read)
     layout.update(shapes=shapes, annotations=annotations,
                   meta={"p_t": p_t, "net_benefit": None if current is None
                         else float(current.net_benefit[0])})
