@@ -191,13 +191,18 @@ def score_counts(curve: RocCurve) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return s, steps(curve.tpr, curve.n_pos), steps(curve.fpr, curve.n_neg)
 
 
+def _check_prior(prior_pos) -> None:
+    if prior_pos is not None and not (isinstance(prior_pos, int | float | np.integer
+                                                 | np.floating) and 0.0 < prior_pos < 1.0):
+        raise ValueError(f"prior_pos must lie strictly between 0 and 1 (got {prior_pos!r})")
+
+
 def _check_options(n_bins, strategy, prior_pos) -> None:
     if isinstance(n_bins, bool) or not isinstance(n_bins, int | np.integer) or n_bins < 1:
         raise ValueError(f"n_bins must be a whole number of at least 1 (got {n_bins!r})")
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)} (got {strategy!r})")
-    if prior_pos is not None and not 0.0 < prior_pos < 1.0:
-        raise ValueError(f"prior_pos must lie strictly between 0 and 1 (got {prior_pos!r})")
+    _check_prior(prior_pos)
 
 
 def bin_edges(scores: np.ndarray, counts: np.ndarray, n_bins: int,
@@ -267,7 +272,7 @@ def hull_calibration(curve: RocCurve, *, hull: RocHull | None = None,
     prior_pos : float, optional
         Prevalence ``π`` of the map; default the curve's ``P / (P + N)``.
     """
-    _check_options(1, "uniform", prior_pos)
+    _check_prior(prior_pos)
     h = convex_hull(curve) if hull is None else hull
     pi = curve.n_pos / (curve.n_pos + curve.n_neg) if prior_pos is None else float(prior_pos)
     m = h.segment_slopes[::-1]  # ascending score: the hull's last segment first
@@ -375,9 +380,11 @@ def calibration_from_curve(curve: RocCurve, *, n_bins: int = 10, strategy: str =
     nan = math.nan
     if not in_unit:
         empty = np.empty(0)
-        return Calibration(strategy, np.full(n_bins + 1, nan), np.empty(0, dtype=np.intp),
-                           empty, empty, empty, nan, nan, nan, nan, False, hull_map,
-                           curve.n_pos, curve.n_neg, _notes(False, s, nan, nan))
+        return Calibration(
+            strategy=strategy, edges=np.full(n_bins + 1, nan), bin=np.empty(0, dtype=np.intp),
+            mean_predicted=empty, fraction_positive=empty, count=empty, brier=nan, ece=nan,
+            mce=nan, ece_chance=nan, in_unit_interval=False, hull_map=hull_map,
+            n_pos=curve.n_pos, n_neg=curve.n_neg, notes=_notes(False, s, nan, nan))
     total = curve.n_pos + curve.n_neg
     edges = bin_edges(s, pos + neg, n_bins, strategy)
     used, count, mean_pred, frac_pos, var = _reliability(s, pos, neg, edges, n_bins)
