@@ -2,20 +2,21 @@
 ROC convex hull's calibration map.
 
 * The **reliability diagram** (DeGroot & Fienberg 1983; Niculescu-Mizil & Caruana 2005, "Predicting
-  good probabilities with supervised learning", ICML, section 2): the scores are cut into bins
+  good probabilities with supervised learning", ICML): the scores are cut into bins
   and each bin's mean score is set against the fraction of positives in it; a calibrated
   model lies on the diagonal. The bins are those of scikit-learn's ``calibration_curve``.
 * The **Brier score** (Brier 1950), the mean squared difference between score and outcome,
   and the **expected** and **maximum calibration errors** (Naeini, Cooper & Hauskrecht 2015,
-  "Obtaining well calibrated probabilities using Bayesian binning", AAAI, section 3): the
+  "Obtaining well calibrated probabilities using Bayesian binning", AAAI): the
   bin-count-weighted mean and the maximum of ``|fraction positive − mean score|`` over the
   bins.
 * The **hull's calibration map**: the pool-adjacent-violators algorithm (isotonic regression of
   the labels on the scores) gives exactly the slopes of the ROC convex hull (Fawcett &
-  Niculescu-Mizil 2007, "PAV and the ROC convex hull", Machine Learning 68:97–106,
-  theorem 1). A score falling in the hull segment of slope ``m`` gets the probability
-  ``π·m / (π·m + (1−π))``, ``π`` the prevalence: the segment's share of positives
-  ``ΔTP / (ΔTP + ΔFP)``. Fawcett (2004, section 3.1, ``../shared/papers/000_*``) notes that
+  Niculescu-Mizil 2007, "PAV and the ROC convex hull", Machine Learning 68:97–106: "isotonic
+  regression based calibration using the Pool Adjacent Violators algorithm is equivalent to
+  the ROC convex hull method"). A score falling in the hull segment of slope ``m`` gets the
+  probability ``π·m / (π·m + (1−π))``, ``π`` the prevalence: the segment's share of
+  positives ``ΔTP / (ΔTP + ΔFP)``. Fawcett (2004, section 3.1, ``../shared/papers/000_*``) notes that
   ROC analysis needs no calibrated scores; this map is what calibration the hull implies.
 
 Everything is read off a model's ROC curve (:func:`~roc_dash.core.curves.roc_curve`), which
@@ -247,8 +248,8 @@ def hull_calibration(curve: RocCurve, *, hull: RocHull | None = None,
                      prior_pos: float | None = None) -> HullCalibration:
     """The calibration map of a ROC curve's convex hull (PAV ≡ ROCCH).
 
-    Fawcett & Niculescu-Mizil (2007), theorem 1: isotonic regression of the labels on the
-    scores by the pool-adjacent-violators algorithm pools exactly the instances of each
+    Fawcett & Niculescu-Mizil (2007), their main result: isotonic regression of the labels
+    on the scores by the pool-adjacent-violators algorithm pools exactly the instances of each
     hull segment, and its value there is the segment's share of positives
     ``ΔTP / (ΔTP + ΔFP) = π·m / (π·m + (1−π))`` for the segment slope ``m`` and the
     test set's prevalence ``π = P / (P + N)``. Tied scores stay together, as both PAV
@@ -334,7 +335,7 @@ def calibration_from_curve(curve: RocCurve, *, n_bins: int = 10, strategy: str =
     ``linspace(0, 1, n_bins + 1)`` or ``"quantile"`` edges (:func:`bin_edges`); a score on
     an inner edge counts in the lower bin; empty bins are dropped.
 
-    *Errors* (Naeini et al. 2015, section 3): ``ECE = Σ_b (n_b / n)·|o_b − e_b|`` and
+    *Errors* (Naeini et al. 2015): ``ECE = Σ_b (n_b / n)·|o_b − e_b|`` and
     ``MCE = max_b |o_b − e_b|`` for bin ``b``'s weighted count ``n_b``, fraction of
     positives ``o_b`` and mean score ``e_b``.
 

@@ -135,10 +135,10 @@ def _finite(v) -> bool:
 def threshold_probability(cost_fp: float, cost_fn: float) -> float:
     """The threshold probability of a cost ratio: ``p_t = c(FP) / (c(FP) + c(FN))``.
 
-    Treating at ``p_t`` means ``p_t / (1 − p_t) = c(FP) / c(FN)`` (Vickers & Elkin 2006,
-    "the threshold probability ... is informative of how the patient weighs the relative
-    harms"): the probability at which the expected costs of treating, ``(1 − p)·c(FP)``,
-    and of not treating, ``p·c(FN)``, are equal. With benefits of right decisions, give the
+    Treating at ``p_t`` means ``p_t / (1 − p_t) = c(FP) / c(FN)`` (Vickers & Elkin 2006:
+    the threshold probability expresses how the harm of a false positive weighs against
+    that of a false negative): ``p_t`` is the probability at which the expected costs of
+    treating, ``(1 − p)·c(FP)``, and of not treating, ``p·c(FN)``, are equal. With benefits of right decisions, give the
     net costs (:func:`~roc_dash.core.economics.net_costs`).
     """
     for name, v in (("cost_fp", cost_fp), ("cost_fn", cost_fn)):
