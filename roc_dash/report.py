@@ -19,7 +19,15 @@ import numpy as np
 
 from . import __version__
 from .core.assembly.analysis import Analysis, ModelAnalysis, Operating
+from .core.calibration import calibration_from_curve
 from .core.cross_validation import CrossValidatedAuc
+from .core.decision_curve import (
+    DEFAULT_THRESHOLD_PROBABILITIES,
+    decision_curve_from_curve,
+    hull_net_benefit,
+    threshold_probability,
+    treat_all_net_benefit,
+)
 from .core.hull import model_slope_ranges
 from .core.model_comparison import NEVER_OPTIMAL, OptimalRanges, PairwiseComparison
 
@@ -155,6 +163,43 @@ def _optimal_ranges(r: OptimalRanges | None) -> dict | None:
         "note": NEVER_OPTIMAL if x.never_optimal else None} for x in r.ranges]}
 
 
+# ------------------------------------------------- calibration and decision curves (issue 17)
+
+
+def _calibration(m: ModelAnalysis) -> dict:
+    """Can the model's scores be read as probabilities (pooled folds; 10 uniform bins):
+    :func:`~roc_dash.core.calibration.calibration_from_curve`."""
+    c = calibration_from_curve(m.curve, hull=m.hull)
+    return {"brier": _num(c.brier), "ece": _num(c.ece), "mce": _num(c.mce),
+            "in_unit_interval": c.in_unit_interval, "note": c.note or None}
+
+
+def _decision_curve(analysis: Analysis) -> dict:
+    """Net benefit at the threshold probabilities 0.01 ... 0.99 at the analysis' prior
+    (:mod:`roc_dash.core.decision_curve`), and at the current costs' ``p_t``."""
+    c = analysis.conditions
+    grid, prior = DEFAULT_THRESHOLD_PROBABILITIES, c.prior_pos
+    p_t = threshold_probability(c.cost_fp, c.cost_fn)
+    curves = [(m.name, decision_curve_from_curve(m.curve, grid, prior_pos=prior, hull=m.hull))
+              for m in analysis.models]
+    current = None
+    if p_t < 1.0:  # else c(FP) dwarfs c(FN) beyond float precision: treat nobody
+        here = hull_net_benefit(analysis.hull, [p_t], prior_pos=prior)
+        current = {"net_benefit": _num(here.net_benefit[0]), "model": here.model[0] or None,
+                   "threshold": _num(here.threshold[0])}
+    return {
+        "prior_pos": _num(prior), "threshold_probability": _list(grid),
+        "treat_all": _list(treat_all_net_benefit(grid, prior_pos=prior)),
+        "hull_net_benefit": _list(hull_net_benefit(analysis.hull, grid,
+                                                   prior_pos=prior).net_benefit),
+        "models": [{"name": name, "in_unit_interval": dc.in_unit_interval,
+                    "net_benefit": _list(dc.net_benefit) if dc.in_unit_interval else None,
+                    "hull_net_benefit": _list(dc.hull.net_benefit)} for name, dc in curves],
+        "current": {"threshold_probability": _num(p_t), **(current or {
+            "net_benefit": None, "model": None, "threshold": None})},
+    }
+
+
 def build_report(analysis: Analysis, extensions=None, *,
                  partial_auc_comparison: PairwiseComparison | None = None) -> dict:
     """The report document (a dict of JSON-safe values) for an analysis; ``extensions``
@@ -188,6 +233,9 @@ def build_report(analysis: Analysis, extensions=None, *,
     }
     if partial_auc_comparison is not None:
         doc["comparison_partial_auc"] = _comparison(partial_auc_comparison, 2)
+    for entry, m in zip(doc["models"], analysis.models, strict=True):
+        entry["calibration"] = _calibration(m)
+    doc["decision_curve"] = _decision_curve(analysis)
     if extensions is not None:
         doc.update(extension_sections(extensions))
     return doc

@@ -34,6 +34,10 @@ Modules, each named after what it computes (and the paper section it implements)
   classifiers: a budget on the hull (7.4.1), Flach & Wu's repair (7.4.2), AND/OR (7.4.3)
 * :mod:`.multiclass` -- class reference curves, Provost-Domingos AUC, Hand & Till's M (7.3)
 * :mod:`.soft_labels` -- ROC/AUC with probabilistic labels (Qin), soft DeLong interval
+* :mod:`.calibration` -- reliability diagram, Brier score, ECE/MCE, the hull's calibration
+  map (PAV ≡ ROCCH, Fawcett & Niculescu-Mizil 2007)
+* :mod:`.decision_curve` -- net benefit against the threshold probability (Vickers &
+  Elkin 2006), treat all/none, the hull's best net benefit
 
 :mod:`.assembly` holds only assembly: :mod:`.assembly.analysis` (all of the above for every
 model of a canonical table), :mod:`.assembly.beyond_binary` (multi-class, soft labels,

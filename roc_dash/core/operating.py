@@ -58,11 +58,15 @@ class OperatingSummary:
         return 1000.0 * self.expected_cost
 
 
-def vertex_at_threshold(curve: RocCurve, threshold: float) -> int:
+def vertex_at_threshold(curve: RocCurve, threshold):
     """Index of the vertex of "positive iff score >= threshold": the last vertex whose own
-    threshold is >= ``threshold`` (the origin for thresholds above every score)."""
+    threshold is >= ``threshold`` (the origin for thresholds above every score).
+
+    ``threshold`` may be an array (one search for a whole grid, e.g. the decision curve's
+    threshold probabilities); the result is then an array of indices."""
     t = curve.thresholds  # strictly decreasing, +inf first
-    return int(np.searchsorted(-t, -threshold, side="right")) - 1
+    k = np.searchsorted(-t, -np.asarray(threshold), side="right") - 1
+    return int(k) if np.ndim(k) == 0 else k
 
 
 def summarise_operating_point(model: str, curve: RocCurve, threshold: float, *,

@@ -350,7 +350,8 @@ def test_rep012_binary_report_unchanged_without_options(tmp_path, capsys):
     doc = json.loads(out)
     table = load_predictions([("demo_predictions.csv", _data("demo_predictions.csv"))]).table
     assert list(doc) == ["roc_dash_version", "schema_version", "conditions", "models", "hull",
-                         "optimal", "comparisons", "comparison", "optimal_ranges", "notes"]
+                         "optimal", "comparisons", "comparison", "optimal_ranges", "notes",
+                         "decision_curve"]
     for m in doc["models"]:
         frame = table[table["model"] == m["name"]]
         curve = roc_curve(frame["label"].to_numpy(), frame["score"].to_numpy())
