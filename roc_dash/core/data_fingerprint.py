@@ -9,6 +9,7 @@ the file format and the row order.
 
 from __future__ import annotations
 
+import math
 import struct
 from hashlib import sha256
 
@@ -34,7 +35,8 @@ def data_fingerprint(labels, scores, weights=None) -> str:
     1. labels as booleans (True = positive), scores as float64 (``-0.0`` as ``+0.0``),
        weights as float64 (1 for every row without weights); rows of weight 0 are left out;
     2. one entry per distinct (score, label) pair, holding the sum of its rows' weights,
-       summed in ascending order of the weights (unit or whole weights: the row count);
+       correctly rounded (:func:`math.fsum`, so independent of the order; without weights
+       the row count);
     3. entries sorted by score ascending, the negative entry before the positive one at an
        equal score;
     4. the bytes: the ASCII text ``roc-dash-data-v1`` and a newline (``0x0A``); the number
@@ -54,9 +56,9 @@ def data_fingerprint(labels, scores, weights=None) -> str:
 
     Notes
     -----
-    An aggregating engine (``--engine duckdb``) sums fractional weights in its own order, so
-    with fractional weights its fingerprint may differ from the in-memory one in the last
-    bit of a sum; whole weights agree exactly.
+    An aggregating engine (``--engine duckdb``) sums each (model, fold, score, label) group's
+    fractional weights in floating point before they get here, so with fractional weights
+    its fingerprint may differ from the in-memory one; whole weights agree exactly.
     """
     y, s, w = check_binary_inputs(labels, scores, weights)
     w = np.ones(s.size) if w is None else w
@@ -68,6 +70,10 @@ def data_fingerprint(labels, scores, weights=None) -> str:
     start[1:] = (s[1:] != s[:-1]) | (y[1:] != y[:-1])
     first = np.flatnonzero(start)
     total = np.add.reduceat(w, first) if first.size else np.empty(0)
+    size = np.diff(np.append(first, s.size))
+    if (w != np.floor(w)).any():  # fractional weights: the correctly rounded sums (one or
+        for k in np.flatnonzero(size > 2):  # two terms are rounded once already)
+            total[k] = math.fsum(w[first[k]:first[k] + size[k]])
     payload = b"".join([
         FINGERPRINT_METHOD.encode("ascii") + b"\n",
         struct.pack("<Q", first.size),
