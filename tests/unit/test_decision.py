@@ -239,3 +239,24 @@ def test_shp008_pinned_model_must_exist(tmp_path):
     table = _written(tmp_path, "p.csv", make_predictions(100, seed=1))
     with pytest.raises(ValueError, match="'nope' is not in the data"):
         _record(table, pinned={"model": "nope", "threshold": 0.5})
+
+
+def test_shp009_the_page_records_the_latest_pin_else_the_optimum(tmp_path):
+    from roc_dash.app.features.exports import decision_json
+
+    a = make_predictions(200, seed=1, model="a")
+    b = make_predictions(200, seed=2, model="b", separation=2.0)
+    table = _written(tmp_path, "p.csv", pd.concat([a, b]))
+    analysis = analyse(table, Conditions())
+    e = Economics(cost_fp=1.0, cost_fn=1.0)
+    pins = [{"model": "b", "threshold": 0.3, "label": "A"},
+            {"model": "a", "threshold": 0.6, "label": "B"}]
+    doc = json.loads(decision_json(analysis, table, pins, e, "note"))
+    flagged, y = a["score"].to_numpy() >= 0.6, a["label"].to_numpy() == 1
+    assert (doc["model"], doc["rule"]["threshold"], doc["note"]) == ("a", 0.6, "note")
+    assert doc["confusion_matrix"]["tp"] == int((flagged & y).sum())
+    assert doc["confusion_matrix"]["fp"] == int((flagged & ~y).sum())
+    optimum = json.loads(decision_json(analysis, table, [], e))
+    assert optimum["rule"]["how_chosen"] == "optimum"
+    assert optimum["model"] == analysis.optimal.model
+    assert optimum["rule"]["threshold"] == analysis.optimal.threshold
