@@ -302,12 +302,10 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
     ----------
     analysis : Analysis
     table : DataFrame
-        The canonical table the analysis was made from (the rows of the chosen model are
-        used).
+        The canonical table the analysis was made from (the chosen model's rows are used).
     pinned : dict, optional
     economics : Economics, optional
         Costs and benefits; default: the analysis' (its conditions carry net costs).
-    note : str
     response_method : {"auto", "predict_proba", "decision_function"}
         What the scores are; ``"auto"``: ``predict_proba`` when every score of the model
         lies in [0, 1], else ``decision_function``.

@@ -260,3 +260,18 @@ def test_shp009_the_page_records_the_latest_pin_else_the_optimum(tmp_path):
     assert optimum["rule"]["how_chosen"] == "optimum"
     assert optimum["model"] == analysis.optimal.model
     assert optimum["rule"]["threshold"] == analysis.optimal.threshold
+
+
+def test_shp010_weighted_counts_equal_repeated_rows_counted_by_sklearn():
+    from roc_dash.core.confusion import confusion_at_threshold
+
+    rng = np.random.default_rng(4)
+    y = rng.random(60) < 0.4
+    s = np.round(rng.random(60), 1)  # many ties, some equal to the threshold
+    w = rng.integers(0, 4, 60)
+    c = confusion_at_threshold(y, s, 0.5, weights=w)
+    tn, fp, fn, tp = confusion_matrix(y, s >= 0.5, sample_weight=w).ravel()
+    assert (c.tp, c.fp, c.fn, c.tn) == (tp, fp, fn, tn)
+    assert (s == 0.5).any()
+    none = confusion_at_threshold(y, s, None)
+    assert none.tp == none.fp == 0 and none.fn == y.sum() and math.isinf(none.threshold)
