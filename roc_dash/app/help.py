@@ -95,6 +95,11 @@ HELP = {
     "html_report": "Download a self-contained HTML report: the figures, the model table, the "
                    "pins and their comparison, the decision summary, the note and the saved "
                    "views.",
+    "decision_json": "Download the decision record (JSON) of the latest pin, or of the "
+                     "optimum when nothing is pinned: model, threshold (flag iff score ≥ "
+                     "threshold), costs, prior, metrics with bootstrap intervals, a fingerprint "
+                     "of the data. roc_dash.decision.load(path).classifier(model) deploys it; "
+                     "roc-dash check --decision re-checks it on new data.",
     "demo": "Load the demo predictions: four models on the diabetes data (Efron et al. "
             "2004), ten cross-validation folds. After an upload it is added beside it "
             "(nothing is replaced); its × in the list removes it.",

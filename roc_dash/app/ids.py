@@ -49,6 +49,7 @@ DOWNLOAD = "download"
 EXPORT_CURVES = "export-curves"
 EXPORT_TABLE = "export-table"
 EXPORT_HTML = "export-html"
+EXPORT_DECISION = "export-decision"
 
 # steppers of the exact-value inputs, the exact conditions and their messages
 COST_FP_DOWN, COST_FP_UP = "cost-fp-down", "cost-fp-up"

@@ -34,6 +34,7 @@ def test_con001_the_contracts_are_kept():
     ("figures/cost.py", "import dash", "figures are pure functions"),
     ("app/features/pins.py", "from . import views", "the app's features do not import"),
     ("app/server/store.py", "from .. import state", "the app in layers"),
+    ("gate.py", "from roc_dash.app import ids", "decision records and the CI gate"),
 ])
 def test_con002_a_forbidden_import_breaks_its_contract(tmp_path, module, line, contract):
     shutil.copytree(ROOT / "roc_dash", tmp_path / "roc_dash",

@@ -167,8 +167,10 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: ``writeUrl`` (the wiring); no figure changed. Re-recorded for the samples box (issue 15
 #: §1, trs018): the box no longer debounces (the layout), it is read on Enter/blur and the
 #: views, exports, combining card and link read the checked number ``SAMPLES_OK`` (the
-#: wiring); no figure changed.
-EXPECTED_PAGE = ('d7ebd555c153dd1e', 'df270c6602451a31')
+#: wiring); no figure changed. Re-recorded for *Download decision* (issue 17 item 6): one
+#: more button in the top bar (the layout) and its clicks as a new input of the export
+#: callback (the wiring).
+EXPECTED_PAGE = ('583368a2f04f82be', '73aabfff7132e965')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

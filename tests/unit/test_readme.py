@@ -93,3 +93,47 @@ def test_rdm003_the_quoted_decision_summary_is_what_the_page_prints(tmp_path):
     assert page.startswith(quoted)
     assert ranges in page
     assert "≥ 0.510192" in quoted
+
+
+def gate_commands() -> list[list[str]]:
+    """``roc-dash decide`` and ``check`` command lines of the runnable shell blocks."""
+    return [argv for block in shell_blocks() if not (block and TEMPLATE in block[0])
+            for argv in map(shlex.split, block)
+            if len(argv) > 1 and argv[0].endswith("roc-dash") and argv[1] in ("decide", "check")
+            and not any(a.startswith("[") for a in argv)]
+
+
+def test_rdm004_the_ci_gate_commands_run_and_the_workflow_parses(tmp_path):
+    """The decide/check commands of "Ship the decision and gate CI" run as written (check
+    passes on the record decide just wrote); the output quoted is what check prints; the
+    GitHub Actions step's command is one the parser accepts."""
+    import json
+    import xml.etree.ElementTree as ET
+
+    from roc_dash.cli import _parser
+
+    (tmp_path / "roc_dash").symlink_to(ROOT / "roc_dash")
+    commands = gate_commands()
+    assert [argv[1] for argv in commands] == ["decide", "check"]
+    outs = []
+    for argv in commands:
+        out = subprocess.run([sys.executable, "-m", "roc_dash.cli", *argv[1:]], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, (argv, out.stdout, out.stderr)
+        outs.append(out.stdout)
+    record = json.loads((tmp_path / "decision.json").read_text())
+    assert record["model"] == "logistic regression" and record["conditions"]["cost_fn"] == 5
+    assert ET.parse(tmp_path / "check.xml").getroot().get("failures") == "0"
+    section = README.split("## Ship the decision and gate CI", 1)[1].split("\n## ", 1)[0]
+    quoted = section.split("```\nPASS", 1)[1].split("```", 1)[0]
+    printed = outs[1].splitlines()
+    for line in ("PASS" + quoted).strip().splitlines():  # each quoted line starts a printed one
+        head = line.split("…", 1)[0]
+        assert any(p.startswith(head) for p in printed), line
+    workflow = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    step = workflow.split("- run: >\n", 1)[1].split("\n      - ", 1)[0]
+    argv = shlex.split(" ".join(step.split()))
+    assert argv[0] == "roc-dash" and argv[1] == "check"
+    args = _parser().parse_args(argv[1:])
+    assert (args.min_auc, args.not_worse_than, args.margin, args.junit) == (
+        0.85, "production", 0.01, "roc-dash-check.xml")

@@ -1,6 +1,9 @@
-"""Exports: the curves and the model table as CSV, and the HTML report of what the page shows."""
+"""Exports: the curves and the model table as CSV, the HTML report of what the page shows, and
+the decision record of the current operating point (:mod:`roc_dash.decision`)."""
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pandas as pd
@@ -8,7 +11,9 @@ from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import Analysis, AnalysisTimeout
+from ...core.economics import Economics
 from ...core.operating import pinned_points
+from ...decision import build_decision
 from ...exports import csv_safe
 from .. import ids
 from ..analysis import dataset_labels, loaded_infos
@@ -24,7 +29,7 @@ from ..state import (
     economics_from_state,
 )
 
-__all__ = ["buttons", "curves_csv", "table_csv", "register"]
+__all__ = ["buttons", "curves_csv", "table_csv", "decision_json", "register"]
 
 
 def buttons():
@@ -34,7 +39,9 @@ def buttons():
             html.Button("Table CSV", id=ids.EXPORT_TABLE, n_clicks=0,
                         className="button light", title=HELP["table_csv"]),
             html.Button("HTML report", id=ids.EXPORT_HTML, n_clicks=0,
-                        className="button light", title=HELP["html_report"])]
+                        className="button light", title=HELP["html_report"]),
+            html.Button("Download decision", id=ids.EXPORT_DECISION, n_clicks=0,
+                        className="button light", title=HELP["decision_json"])]
 
 
 def curves_csv(analysis: Analysis) -> str:
@@ -54,6 +61,19 @@ def table_csv(analysis: Analysis) -> str:
     return csv_safe(frame).to_csv(index=False)
 
 
+def decision_json(analysis: Analysis, table: pd.DataFrame, pins, economics: Economics,
+                  note: str = "") -> str:
+    """The decision record (JSON text) of the page's operating point: the latest pin (the
+    last of ``pins``, as :func:`~roc_dash.app.state.clean_pins` keeps them), else the
+    optimum, under the page's costs, benefits and prior."""
+    pinned = pins[-1] if pins else None
+    record = build_decision(
+        analysis, table, economics=economics, note=note,
+        pinned=None if pinned is None else {"model": pinned["model"],
+                                            "threshold": pinned["threshold"]})
+    return json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
+
+
 # -- wiring ------------------------------------------------------------------------------
 def register(app, cache, store) -> None:
     """The export callback (a file to the page's download component)."""
@@ -63,6 +83,7 @@ def register(app, cache, store) -> None:
         Input(ids.EXPORT_CURVES, "n_clicks"),
         Input(ids.EXPORT_TABLE, "n_clicks"),
         Input(ids.EXPORT_HTML, "n_clicks"),
+        Input(ids.EXPORT_DECISION, "n_clicks"),
         State(ids.DATASETS, "data"),
         State(ids.MODELS, "value"),
         State(ids.CONDITIONS, "data"),
@@ -74,7 +95,7 @@ def register(app, cache, store) -> None:
         State(ids.URL, "href"),
         prevent_initial_call=True,
     )
-    def export(_c, _t, _h, dataset_ids, models, state, level, band, samples, averaging,
+    def export(_c, _t, _h, _d, dataset_ids, models, state, level, band, samples, averaging,
                pinned, href):
         from urllib.parse import urlsplit, urlunsplit
 
@@ -94,6 +115,13 @@ def register(app, cache, store) -> None:
             return dcc.send_string(curves_csv(analysis), "roc-dash-curves.csv")
         if ctx.triggered_id == ids.EXPORT_TABLE:
             return dcc.send_string(table_csv(analysis), "roc-dash-models.csv")
+        if ctx.triggered_id == ids.EXPORT_DECISION:
+            shown = {m.name for m in analysis.models}
+            pins = [p for p in clean_pins(pinned) if p["model"] in shown]
+            text = decision_json(analysis, cache.table(dataset_ids, reference), pins,
+                                 economics_from_state(state),
+                                 store.notes(dataset_ids, owner=current_owner())["note"])
+            return dcc.send_string(text, "roc-dash-decision.json")
         from ...html_report import ReportState, render_html
 
         infos, _ = loaded_infos(store, dataset_ids)

@@ -1,0 +1,237 @@
+"""`roc-dash decide` and `roc-dash check` (roc_dash.gate) as a CI pipeline runs them: exit codes,
+messages, JUnit XML, and the numbers against naive computations written here (scipy's
+normal distribution for DeLong's one-sided non-inferiority test)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import norm
+from sklearn.metrics import roc_auc_score
+
+from roc_dash.cli import main
+from roc_dash.core.noninferiority import delong_noninferiority_test
+
+
+def _run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "roc_dash.cli", *map(str, args)],
+                          capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+def _two_models(n=400, seed=0, gap=0.3):
+    """Two models scored on the same rows (an id column): "new" separates the classes a
+    little better than "old"."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.35).astype(int)
+    base = rng.normal(size=n)
+    new = np.round(base + 1.2 * y + rng.normal(scale=0.6, size=n), 3)
+    old = np.round(base + (1.2 - gap) * y + rng.normal(scale=0.6, size=n), 3)
+    ids = np.arange(n)
+    return pd.concat([pd.DataFrame({"model": "new", "id": ids, "label": y, "score": new}),
+                      pd.DataFrame({"model": "old", "id": ids, "label": y, "score": old})])
+
+
+@pytest.fixture
+def files(tmp_path):
+    frame = _two_models()
+    path = tmp_path / "preds.csv"
+    frame.to_csv(path, index=False)
+    return path, frame
+
+
+def _naive_delong(y, a, b):
+    """AUCs and the variance of their difference from DeLong et al. (1988) written out: the
+    O(P·N) kernel ψ, the structural components V10/V01 and their sample covariances."""
+    pos, neg = y == 1, y == 0
+
+    def components(s):
+        x, z = s[pos][:, None], s[neg][None, :]
+        psi = (x > z) + 0.5 * (x == z)
+        return psi.mean(axis=1), psi.mean(axis=0), psi.mean()
+
+    a10, a01, auc_a = components(a)
+    b10, b01, auc_b = components(b)
+    s10 = np.cov(np.vstack([a10, b10]))
+    s01 = np.cov(np.vstack([a01, b01]))
+    cov = s10 / pos.sum() + s01 / neg.sum()
+    return auc_a, auc_b, cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
+
+
+@pytest.mark.parametrize("margin", [0.0, 0.01, 0.05])
+def test_gat001_noninferiority_matches_a_naive_delong_and_scipy(files, margin):
+    _, frame = files
+    y = frame[frame.model == "new"]["label"].to_numpy()
+    a = frame[frame.model == "new"]["score"].to_numpy()
+    b = frame[frame.model == "old"]["score"].to_numpy()
+    auc_a, auc_b, var = _naive_delong(y, a, b)
+    z = (auc_a - auc_b + margin) / np.sqrt(var)
+    p = norm.sf(z)  # one-sided: H0 AUC_new - AUC_old <= -margin
+    t = delong_noninferiority_test(y, a, b, margin=margin, alpha=0.05)
+    assert t.auc_model == pytest.approx(roc_auc_score(y, a))
+    assert t.auc_difference == pytest.approx(auc_a - auc_b)
+    assert t.std_error == pytest.approx(np.sqrt(var), rel=1e-9)
+    assert t.z == pytest.approx(z, rel=1e-9) and t.p_value == pytest.approx(p, rel=1e-9)
+    assert t.lower_bound == pytest.approx(auc_a - auc_b - norm.ppf(0.95) * np.sqrt(var))
+    assert t.non_inferior == (p < 0.05)
+    # the reverse question (old not worse than new) at the same margin
+    r = delong_noninferiority_test(y, b, a, margin=margin, alpha=0.05)
+    assert r.p_value == pytest.approx(norm.sf((auc_b - auc_a + margin) / np.sqrt(var)))
+
+
+def test_gat002_cli_not_worse_than_passes_and_fails_as_the_test_says(files, capsys):
+    path, frame = files
+    y = frame[frame.model == "new"]["label"].to_numpy()
+    a = frame[frame.model == "new"]["score"].to_numpy()
+    b = frame[frame.model == "old"]["score"].to_numpy()
+    auc_a, auc_b, var = _naive_delong(y, a, b)
+    assert auc_a > auc_b
+    # old against new: fails without a margin, passes with a margin of 3 standard errors
+    # beyond the observed loss
+    margin = (auc_a - auc_b) + 3 * np.sqrt(var)
+    for m, expected in ((0.0, 1), (margin, 0)):
+        code = main(["check", str(path), "--model", "old", "--not-worse-than", "new",
+                     "--margin", str(m), "--alpha", "0.05"])
+        out = capsys.readouterr().out
+        p = norm.sf((auc_b - auc_a + m) / np.sqrt(var))
+        assert code == expected == (0 if p < 0.05 else 1)
+        line = next(ln for ln in out.splitlines() if ln.startswith(("PASS", "FAIL")))
+        assert line.startswith("PASS" if expected == 0 else "FAIL")
+        assert "not-worse-than[old]" in line and f"p = {p:.6g}" in line
+        assert "limit p < 0.05" in line
+
+
+def test_gat003_min_auc_and_max_expected_cost_against_sklearn_and_brute_force(files, capsys):
+    path, frame = files
+    rows = frame[frame.model == "new"]
+    y, s = rows["label"].to_numpy(), rows["score"].to_numpy()
+    auc = roc_auc_score(y, s)
+    p = y.mean()
+    cost = min(p * (1 - (s[y == 1] >= t).mean()) * 4.0 + (1 - p) * (s[y == 0] >= t).mean()
+               for t in np.append(np.unique(s), np.inf))
+    for limit, expected in ((auc - 1e-6, 0), (auc + 1e-6, 1)):
+        assert main(["check", str(path), "--model", "new", "--min-auc", str(limit)]) == expected
+        out = capsys.readouterr().out
+        assert f"{auc:.6g}" in out.splitlines()[0]
+    for limit, expected in ((cost + 1e-9, 0), (cost - 1e-6, 1)):
+        code = main(["check", str(path), "--model", "new", "--cost-fn", "4",
+                     "--max-expected-cost", repr(float(limit))])
+        out = capsys.readouterr().out
+        assert code == expected, out
+        assert f"max-expected-cost[new]  {cost:.6g}" in out
+
+
+def test_gat004_junit_has_one_testcase_per_criterion_and_the_failures(files, tmp_path, capsys):
+    path, _ = files
+    report = tmp_path / "report.xml"
+    code = main(["check", str(path), "--model", "new", "--min-auc", "0.99",
+                 "--max-expected-cost", "10", "--not-worse-than", "old", "--junit",
+                 str(report)])
+    out = capsys.readouterr().out
+    assert code == 1
+    lines = out.splitlines()
+    assert [ln.split()[0] for ln in lines[:3]] == ["FAIL", "PASS", "PASS"]
+    assert lines[-1] == "roc-dash check: 1 of 3 criteria failed"
+    root = ET.parse(report).getroot()
+    assert root.tag == "testsuites"
+    suite = root.find("testsuite")
+    cases = suite.findall("testcase")
+    assert [c.get("name") for c in cases] == ["min-auc[new]", "max-expected-cost[new]",
+                                              "not-worse-than[new]"]
+    assert suite.get("tests") == root.get("tests") == "3"
+    assert suite.get("failures") == root.get("failures") == "1"
+    failed = [c for c in cases if c.find("failure") is not None]
+    assert [c.get("name") for c in failed] == ["min-auc[new]"]
+    assert "limit >= 0.99" in failed[0].find("failure").get("message")
+    assert "AUC" in failed[0].find("failure").text
+
+
+def test_gat005_decide_then_recheck_same_and_worse_data(tmp_path, files):
+    path, frame = files
+    record_path = tmp_path / "decision.json"
+    out = _run("decide", path, "--model", "new", "--cost-fn", "4", "--note", "ship it",
+               "-o", record_path)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(record_path.read_text())
+    assert doc["model"] == "new" and doc["note"] == "ship it"
+    t = doc["rule"]["threshold"]
+    same = _run("check", path, "--decision", record_path, "--junit", tmp_path / "a.xml")
+    assert same.returncode == 0, same.stdout + same.stderr
+    assert "PASS  decision-expected-cost[new]" in same.stdout
+    assert "INFO  decision-data[new]  same data" in same.stdout
+    # new data: the same model gets worse (its scores mixed with noise)
+    rng = np.random.default_rng(9)
+    worse = frame[frame.model == "new"].copy()
+    worse["score"] = np.round(worse["score"] + rng.normal(scale=2.0, size=len(worse)), 3)
+    worse_path = tmp_path / "next_month.csv"
+    worse.to_csv(worse_path, index=False)
+    y, s = worse["label"].to_numpy() == 1, worse["score"].to_numpy()
+    p = doc["conditions"]["prior_pos"]
+    tpr, fpr = (s[y] >= t).mean(), (s[~y] >= t).mean()
+    cost = p * (1 - tpr) * 4.0 + (1 - p) * fpr * 1.0  # the record's costs and prior
+    high = doc["intervals"]["expected_cost"][1]
+    assert cost > high  # the test data are worse beyond the record's interval
+    again = _run("check", worse_path, "--decision", record_path, "--junit", tmp_path / "b.xml")
+    assert again.returncode == 1, again.stdout + again.stderr
+    line = next(ln for ln in again.stdout.splitlines() if "decision-expected-cost" in ln)
+    assert line.startswith("FAIL") and f"{cost:.6g}" in line and f"<= {high:.6g}" in line
+    assert "other data" in again.stdout
+    assert f"TPR {tpr:.6g} on these data" in again.stdout
+    cases = ET.parse(tmp_path / "b.xml").getroot().iter("testcase")
+    assert [c.get("name") for c in cases if c.find("failure") is not None] == [
+        "decision-expected-cost[new]"]
+    # a tolerance wide enough lets it pass
+    loose = _run("check", worse_path, "--decision", record_path, "--cost-tolerance", "1")
+    assert loose.returncode == 0, loose.stdout
+
+
+@pytest.mark.parametrize("args, says", [
+    (["{missing}", "--min-auc", "0.5"], "nope.csv"),
+    (["{path}", "--min-auc", "0.5"], "choose one with --model"),
+    (["{path}", "--model", "neu", "--min-auc", "0.5"], "--model 'neu': no such model"),
+    (["{path}", "--model", "new"], "no criterion given"),
+    (["{path}", "--model", "new", "--not-worse-than", "older"], "--not-worse-than 'older'"),
+    (["{path}", "--model", "new", "--decision", "{bad_json}"], "not JSON"),
+    (["{path}", "--model", "new", "--decision", "{missing}"], "cannot read the decision"),
+    (["{unpaired}", "--model", "new", "--not-worse-than", "old"], "cannot pair the rows"),
+    (["{path}", "--model", "new", "--min-auc", "0.5", "--junit", "{no_dir}"], "cannot write"),
+])
+def test_gat006_bad_input_exit_2_with_what_and_what_to_do(files, tmp_path, capsys, args, says):
+    path, frame = files
+    bad_json = tmp_path / "d.json"
+    bad_json.write_text("{oops")
+    unpaired = tmp_path / "unpaired.csv"
+    frame.drop(columns="id").iloc[:-1].to_csv(unpaired, index=False)
+    names = {"path": path, "missing": tmp_path / "nope.csv", "bad_json": bad_json,
+             "unpaired": unpaired, "no_dir": tmp_path / "no" / "such" / "dir.xml"}
+    code = main(["check", *[a.format(**names) for a in args]])
+    out = capsys.readouterr()
+    assert code == 2, out.out + out.err
+    assert out.out == "" and out.err.startswith("roc-dash check: ")
+    assert says in out.err and "Traceback" not in out.err
+
+
+def test_gat007_decide_bad_input_and_a_given_threshold(files, tmp_path):
+    path, frame = files
+    out = _run("decide", path, "--threshold", "0.5")
+    assert out.returncode == 2 and "--threshold needs --model" in out.stderr
+    out = _run("decide", path, "--model", "nope")
+    assert out.returncode == 2 and "no such model" in out.stderr
+    assert "Traceback" not in out.stderr
+    out = _run("decide", path, "--model", "old", "--threshold", "0.25")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    rows = frame[frame.model == "old"]
+    flagged = rows["score"].to_numpy() >= 0.25
+    y = rows["label"].to_numpy() == 1
+    assert doc["rule"]["threshold"] == 0.25 and doc["rule"]["how_chosen"] == "pinned"
+    assert doc["confusion_matrix"] == {"tp": int((flagged & y).sum()),
+                                       "fp": int((flagged & ~y).sum()),
+                                       "fn": int((~flagged & y).sum()),
+                                       "tn": int((~flagged & ~y).sum())}
+    assert doc["rule"]["response_method"] == "decision_function"  # scores beyond [0, 1]
