@@ -106,7 +106,8 @@ class GroupRule:
     flagged : float
         Expected share of the group's cases flagged, ``p_g·TPR + (1 − p_g)·FPR``.
     threshold_upper, threshold_lower : float
-        Score thresholds of two adjacent hull vertices (``+inf``: nothing scores above).
+        Score thresholds of two adjacent hull vertices (``+inf``: nothing scores that
+        high); under one threshold for all, both are that threshold.
     p_upper, p_between, p_lower : float
         Probability of flagging a case in each score band.
     mix_weight : float
@@ -242,48 +243,51 @@ def _setting(analysis: SliceAnalysis) -> _Setting:
                     cost_fp=analysis.cost_fp, cost_fn=analysis.cost_fn)
 
 
+def _make_rule(st: _Setting, g: int, fpr: float, tpr: float, **fields) -> GroupRule:
+    """A :class:`GroupRule` of group ``g`` at ``(fpr, tpr)``, with its share, prior and
+    expected cost per case."""
+    p, w = float(st.prior[g]), float(st.share[g])
+    return GroupRule(group=st.names[g], fpr=fpr, tpr=tpr, flagged=p * tpr + (1 - p) * fpr,
+                     share=w, prior_pos=p,
+                     expected_cost=expected_cost(fpr, tpr, cost_fp=st.cost_fp,
+                                                 cost_fn=st.cost_fn, prior_pos=p), **fields)
+
+
+def _plain_rule(st: _Setting, g: int, threshold: float, fpr: float, tpr: float) -> GroupRule:
+    """"Flag iff score >= threshold" in group ``g``, at its curve's vertex ``(fpr, tpr)``."""
+    return _make_rule(st, g, fpr, tpr, threshold_upper=threshold, threshold_lower=threshold,
+                      p_upper=1.0, p_between=math.nan, p_lower=0.0, mix_weight=0.0,
+                      ignore_share=0.0, ignore_flag_rate=math.nan, randomised_share=0.0)
+
+
 def _rule(st: _Setting, g: int, upper: int, lower: int, weight: float, *,
-          ignore: float = 0.0, flag_rate: float = math.nan,
-          thresholds: tuple[float, float] | None = None,
-          point: tuple[float, float] | None = None) -> GroupRule:
+          ignore: float = 0.0, flag_rate: float = math.nan) -> GroupRule:
     """Group ``g``'s rule: hull vertex ``upper`` on a share ``1 − weight`` of the cases and
-    vertex ``lower`` on the rest (Fawcett 2004, section 7.4.1), the score ignored on a share
-    ``ignore`` (flagging with probability ``flag_rate``). ``thresholds``/``point`` give a
-    plain threshold's value and ROC point instead (a curve vertex, not a hull vertex)."""
-    h, p, w = st.hulls[g], float(st.prior[g]), float(st.share[g])
+    the next vertex ``lower`` on the rest (Fawcett 2004, section 7.4.1), the score ignored
+    on a share ``ignore`` of the cases, flagged then with probability ``flag_rate``."""
+    h, p = st.hulls[g], float(st.prior[g])
     if weight <= _TIE:
         lower, weight = upper, 0.0
     elif weight >= 1 - _TIE:
         upper, weight = lower, 0.0
-    if point is None:
-        fpr_h = h.fpr[upper] + weight * (h.fpr[lower] - h.fpr[upper])
-        tpr_h = h.tpr[upper] + weight * (h.tpr[lower] - h.tpr[upper])
-        f_up, t_up, f_lo, t_lo = h.fpr[upper], h.tpr[upper], h.fpr[lower], h.tpr[lower]
-        t_upper, t_lower = float(h.thresholds[upper]), float(h.thresholds[lower])
-    else:
-        fpr_h, tpr_h = point
-        f_up = f_lo = fpr_h
-        t_up = t_lo = tpr_h
-        t_upper = t_lower = thresholds[0]
-    x = 0.0 if ignore == 0 else flag_rate
-    fpr = float((1 - ignore) * fpr_h + ignore * x)
-    tpr = float((1 - ignore) * tpr_h + ignore * x)
+    fpr_h = h.fpr[upper] + weight * (h.fpr[lower] - h.fpr[upper])
+    tpr_h = h.tpr[upper] + weight * (h.tpr[lower] - h.tpr[upper])
+    x = flag_rate if ignore else 0.0
     probs = ((1 - ignore) + ignore * x,
              (1 - ignore) * weight + ignore * x if lower != upper else math.nan,
              ignore * x)
-    above = p * t_up + (1 - p) * f_up          # share of cases scoring >= upper threshold
-    below = 1 - (p * t_lo + (1 - p) * f_lo)    # share scoring < lower threshold
+    above = p * h.tpr[upper] + (1 - p) * h.fpr[upper]      # share scoring >= the upper
+    below = 1 - (p * h.tpr[lower] + (1 - p) * h.fpr[lower])  # share scoring < the lower
     bands = (above, 1 - above - below, below)
     randomised = sum(b for b, q in zip(bands, probs, strict=True)
                      if not math.isnan(q) and 0 < q < 1)
-    return GroupRule(
-        group=st.names[g], fpr=fpr, tpr=tpr, flagged=p * tpr + (1 - p) * fpr,
-        threshold_upper=t_upper, threshold_lower=t_lower, p_upper=float(probs[0]),
-        p_between=float(probs[1]), p_lower=float(probs[2]), mix_weight=float(weight),
-        ignore_share=float(ignore), ignore_flag_rate=float(flag_rate) if ignore else math.nan,
-        randomised_share=float(max(0.0, min(1.0, randomised))), share=w, prior_pos=p,
-        expected_cost=expected_cost(fpr, tpr, cost_fp=st.cost_fp, cost_fn=st.cost_fn,
-                                    prior_pos=p))
+    return _make_rule(
+        st, g, float((1 - ignore) * fpr_h + ignore * x), float((1 - ignore) * tpr_h + ignore * x),
+        threshold_upper=float(h.thresholds[upper]), threshold_lower=float(h.thresholds[lower]),
+        p_upper=float(probs[0]), p_between=float(probs[1]), p_lower=float(probs[2]),
+        mix_weight=float(weight), ignore_share=float(ignore),
+        ignore_flag_rate=float(flag_rate) if ignore else math.nan,
+        randomised_share=float(max(0.0, min(1.0, randomised))))
 
 
 def _segment(key: np.ndarray, target: float, *, last: bool = False) -> tuple[int, int, float]:
@@ -348,8 +352,7 @@ def _single_threshold(st: _Setting, reference: float) -> ConstrainedSolution:
     rules = []
     for g, curve in enumerate(st.curves):
         j = vertex_at_threshold(curve, t)
-        rules.append(_rule(st, g, 0, 0, 0.0, thresholds=(t, t),
-                           point=(float(curve.fpr[j]), float(curve.tpr[j]))))
+        rules.append(_plain_rule(st, g, t, float(curve.fpr[j]), float(curve.tpr[j])))
     return _solution(st, "single_threshold", rules, reference, common_threshold=t)
 
 
