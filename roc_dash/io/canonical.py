@@ -30,6 +30,7 @@ from ..core.canonical_kinds import (
     split_soft_rows,
 )
 from .errors import MAX_ROWS_SHOWN, InputError, format_rows, plural, quote
+from .groups import GROUP_COLUMN, MISSING_GROUP, fill_missing_groups, pool_groups
 from .size_limits import limits
 from .values import (
     as_dictionary,
@@ -91,8 +92,18 @@ class ReadOptions:
     #: Leaves: read per-row leaf assignments (a ``leaf`` and a label column); a table with
     #: ``leaf``, ``pos`` and ``neg`` columns is a leaf table without it.
     leaves: bool = False
+    #: Slices: the categorical column(s) whose values group the rows, two crossed as
+    #: "a × b" (:mod:`roc_dash.io.groups`); None: a column named ``group`` if any; an empty
+    #: tuple: none.
+    group_columns: str | Sequence[str] | None = None
 
     def __post_init__(self) -> None:
+        groups = self.group_columns
+        if groups is not None:
+            if isinstance(groups, str):
+                groups = (groups,) if groups.strip() else ()
+            object.__setattr__(self, "group_columns",
+                               tuple(str(g) for g in groups if str(g).strip()))
         score = self.score
         if score is not None and not isinstance(score, str):
             names = tuple(str(s) for s in score if str(s).strip())
@@ -113,6 +124,9 @@ class LoadResult:
     digests: tuple[str, ...] = field(default=())
     #: What kind of input the table holds (see :mod:`roc_dash.core.canonical_kinds`).
     kind: InputKind = field(default_factory=InputKind)
+    #: The file columns whose values make the table's ``group`` column (two: crossed);
+    #: empty when the table has no ``group`` column.
+    group_columns: tuple[str, ...] = field(default=())
 
 
 def content_digest(data: bytes) -> str:
@@ -172,6 +186,7 @@ class _FilePart:
     kind: str = BINARY
     classes: tuple[str, ...] = ()
     kind_column: str | None = None  # the column that made the kind (class, soft, cost, leaf)
+    group_columns: tuple[str, ...] = ()  # the columns of the table's "group" column
 
 
 def model_name_from_filename(filename: str) -> str:
@@ -239,7 +254,10 @@ def assemble(
     _check_soft_totals([p for p in parts if p.kind == SOFT])
 
     with_id = any("id" in part.table.column_names for part in parts)
+    with_group = any(GROUP_COLUMN in part.table.column_names for part in parts)
     schema = _SCHEMA.append(pa.field("id", pa.string())) if with_id else _SCHEMA
+    if with_group:
+        schema = schema.append(pa.field(GROUP_COLUMN, pa.string()))
     for extra in parts[0].table.schema:  # kind columns (class, label_prob, leaf), rows
         if extra.name not in schema.names:
             schema = schema.append(extra)
@@ -248,7 +266,11 @@ def assemble(
         table = part.table
         if with_id and "id" not in table.column_names:
             table = table.append_column("id", pa.nulls(table.num_rows, pa.string()))
-        tables.append(table.cast(schema))
+        if with_group and GROUP_COLUMN not in table.column_names:
+            table = fill_missing_groups(table)
+            notes.append(f"{part.name}: has no group column, so its rows are in the group "
+                         f"{quote(MISSING_GROUP)}.")
+        tables.append(table.select(schema.names).cast(schema))
     combined = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
     if with_id:
         _check_unique_ids(combined, parts)
@@ -263,7 +285,15 @@ def assemble(
     if kind.kind == SOFT:
         frame = split_soft_rows(frame)
     frame.attrs["positive_labels"] = positive_labels
-    return LoadResult(table=frame, notes=tuple(notes), digests=digests, kind=kind)
+    group_columns: tuple[str, ...] = ()
+    if with_group:
+        frame[GROUP_COLUMN], pooled = pool_groups(frame[GROUP_COLUMN])
+        if pooled:
+            notes.append(pooled)
+        group_columns = tuple(dict.fromkeys(c for p in parts for c in p.group_columns))
+        frame.attrs["group_columns"] = group_columns
+    return LoadResult(table=frame, notes=tuple(notes), digests=digests, kind=kind,
+                      group_columns=group_columns)
 
 
 def _plain_text(table: pa.Table) -> pa.Table:

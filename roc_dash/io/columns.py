@@ -27,8 +27,9 @@ ROLE_NAMES: dict[str, tuple[str, ...]] = {
     **{role: (role,) for role in OPTIONAL_ROLES},
 }
 
-#: Command-line spelling of each override, used in advice.
-OPTION_FLAGS = {role: f"--{role}" for role in ROLE_NAMES}
+#: Command-line spelling of each override, used in advice (the group column is chosen
+#: like a role, see :mod:`roc_dash.io.groups`).
+OPTION_FLAGS = {role: f"--{role}" for role in (*ROLE_NAMES, "group")}
 
 _PANDAS_UNNAMED = re.compile(r"^Unnamed: \d+$")
 
@@ -96,6 +97,12 @@ def _override(names: Sequence[str], wanted: str, role: str, filename: str) -> st
             column=str(wanted).strip(),
         )
     return matches[0]
+
+
+def chosen_column(names: Sequence[str], wanted: str, role: str, filename: str) -> str:
+    """The column of ``names`` chosen as ``wanted`` for ``role`` (compared ignoring case and
+    surrounding spaces); :class:`InputError` when there is none or it is ambiguous."""
+    return _override(names, wanted, role, filename)
 
 
 def _by_name(names: Sequence[str], role: str, taken: set[str], filename: str) -> str | None:

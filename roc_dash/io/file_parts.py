@@ -29,6 +29,7 @@ from ..core.canonical_kinds import (
     leaf_rows,
 )
 from ..core.leaves import leaves_from_rows, leaves_from_table
+from . import groups as _groups
 from . import kinds as _kinds
 from .canonical import DEFAULT_FOLD, ReadOptions, _FilePart, _plain_text, _RowMap
 from .columns import SCORE_NAMES, ColumnChoice, describe_choice, resolve_named, resolve_wide
@@ -40,6 +41,7 @@ from .size_limits import _budget_words, _mb, decoded_error
 from .values import (
     check_exact_as_float,
     check_name_lengths,
+    check_weights,
     constant_text,
     expanded_bytes,
     first_true,
@@ -179,7 +181,10 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
                 state["error"] = exc
                 choice = _roles(names, name, label, weight, options)
         choice_box.append(choice)
-        return _plan(names, choice, state, name, budget)
+        state["groups"] = _groups.choose_group_columns(
+            names, name, options.group_columns, _groups.roles_taken(choice, leaf))
+        return _groups.with_group_plan(_plan(names, choice, state, name, budget),
+                                       state["groups"][0])
 
     parsed = parse_bytes(data, name, string_columns=choose, budget=budget)
     table = parsed.table
@@ -194,6 +199,8 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
     if state.get("leaves"):
         return _leaf_table_part(name, _plain_text(table).to_pandas(), notes)
     base = choice_box[0]
+    groups = _groups.usable_group_columns(table, name, *state.get("groups", ((), False)),
+                                          notes)
     mc = None
     if state["mc_possible"]:
         mc = _kinds.confirm_multiclass(table, base.label, base.used(), options, name)
@@ -272,7 +279,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
         if cost is not None:
             _kinds.check_costs(weights, rows, name, choice.weight)
         else:
-            _check_weights(weights, rows, name, choice.weight)
+            check_weights(weights, rows, name, choice.weight)
     else:
         weights = np.ones(kept)
 
@@ -302,6 +309,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
         else constant_text(DEFAULT_FOLD, kept)
     )
     ids = text_column(choice.id, "id", True) if choice.id is not None else None
+    group = _groups.group_values(sub, rows, groups, name, notes) if leaf is None else None
     if choice.model is not None:
         model = text_column(choice.model, "model name", False, "model name")
         column_models = tuple(pc.unique(model).to_pylist())
@@ -324,6 +332,8 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
                    "model": model, "fold": fold, "weight": weight_array}
         if ids is not None:
             columns["id"] = ids
+        if group is not None:
+            columns[_groups.GROUP_COLUMN] = group
         columns[CLASS_COLUMN] = class_text
         for cls, values in zip(mc.classes, score_values, strict=True):
             columns[class_score_column(cls)] = pa.array(_kept(values, positions),
@@ -346,6 +356,8 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
         }
         if ids is not None:
             columns["id"] = ids
+        if group is not None:
+            columns[_groups.GROUP_COLUMN] = group
         if label_prob is not None:
             columns[LABEL_PROB_COLUMN] = pa.array(_kept(label_prob, None), type=pa.float64())
         piece = pa.table(columns)
@@ -376,6 +388,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
             classes=mc.classes if mc is not None else (),
             kind_column=(mc.label if mc is not None else soft if soft is not None
                          else cost),
+            group_columns=groups,
         ),
         notes,
     )
@@ -559,32 +572,3 @@ def _leaf_rows_part(name: str, leaf: pa.Array, labels: Labels, weights: np.ndarr
     notes.append(f"{name}: rows aggregated by column {quote(leaf_column)} into "
                  f"{plural(len(leaves), 'leaf', 'leaves')} (decision-tree leaves).")
     return _leaf_part(name, leaves, leaf_column), notes
-
-
-def _check_weights(weights: np.ndarray, rows, name: str, column: str) -> None:
-    missing = np.isnan(weights)
-    if missing.any():
-        raise missing_error(
-            missing,
-            rows,
-            name,
-            column,
-            "Every row needs a weight (a finite number, 0 or more);",
-            "fill them in, remove these rows, or leave out the weight column.",
-        )
-    bad = ~np.isfinite(weights) | (weights < 0)
-    if bad.any():
-        count = int(bad.sum())
-        positions = first_true(bad)
-        numbers = rows(positions)
-        examples = list(dict.fromkeys(float(w) for w in weights[np.flatnonzero(bad)[:1000]]))
-        shown = ", ".join(f"{w:g}" for w in examples[:5])
-        raise InputError(
-            f"{name}: column {quote(column)} has {plural(count, 'invalid weight')} "
-            f"({format_rows(numbers, count)}): {shown}. Weights must be finite numbers, 0 or "
-            "more; fix or remove these rows.",
-            file=name,
-            column=column,
-            rows=numbers,
-            count=count,
-        )

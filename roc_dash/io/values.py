@@ -338,3 +338,32 @@ def null_mask(column: pa.Array) -> np.ndarray:
     if column.null_count == 0:
         return np.zeros(len(column), dtype=bool)
     return column.is_null().to_numpy(zero_copy_only=False).astype(bool)
+
+
+def check_weights(weights: np.ndarray, rows, name: str, column: str) -> None:
+    missing = np.isnan(weights)
+    if missing.any():
+        raise missing_error(
+            missing,
+            rows,
+            name,
+            column,
+            "Every row needs a weight (a finite number, 0 or more);",
+            "fill them in, remove these rows, or leave out the weight column.",
+        )
+    bad = ~np.isfinite(weights) | (weights < 0)
+    if bad.any():
+        count = int(bad.sum())
+        positions = first_true(bad)
+        numbers = rows(positions)
+        examples = list(dict.fromkeys(float(w) for w in weights[np.flatnonzero(bad)[:1000]]))
+        shown = ", ".join(f"{w:g}" for w in examples[:5])
+        raise InputError(
+            f"{name}: column {quote(column)} has {plural(count, 'invalid weight')} "
+            f"({format_rows(numbers, count)}): {shown}. Weights must be finite numbers, 0 or "
+            "more; fix or remove these rows.",
+            file=name,
+            column=column,
+            rows=numbers,
+            count=count,
+        )
