@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .curves import _cross, whole_counts
+from .curve_geometry import _cross, whole_counts
 
 __all__ = [
     "RocHull",
