@@ -117,6 +117,7 @@ def _point_intervals(args: argparse.Namespace, result, analysis) -> dict | None:
     """Bootstrap intervals at each model's optimum and pins (``--replicates``, ``--seed``,
     ``--pin``), all models within ``--interval-seconds``; ``None`` with ``--replicates 0``
     or aggregated input (no rows to resample)."""
+    from .core.economics import Economics
     from .report import model_point_intervals
 
     if args.replicates == 0:
@@ -134,7 +135,8 @@ def _point_intervals(args: argparse.Namespace, result, analysis) -> dict | None:
                              f"{', '.join(map(repr, sorted(names)))})")
         pins.setdefault(model, []).append(_pin(threshold))
     deadline = time.monotonic() + args.interval_seconds
-    return model_point_intervals(analysis, table, pins=pins, n_boot=args.replicates,
+    economics = Economics(cost_fp=args.cost_fp, cost_fn=args.cost_fn)
+    return model_point_intervals(analysis, table, economics, pins=pins, n_boot=args.replicates,
                                  seed=args.seed, deadline=deadline)
 
 

@@ -28,6 +28,7 @@ from .core.decision_curve import (
     threshold_probability,
     treat_all_net_benefit,
 )
+from .core.economics import Economics
 from .core.hull import model_slope_ranges
 from .core.model_comparison import NEVER_OPTIMAL, OptimalRanges, PairwiseComparison
 from .core.point_intervals import PointIntervals, PointUncertainty, point_intervals
@@ -280,23 +281,24 @@ def point_interval_sections(entry: dict, result: PointIntervals | None) -> dict:
                       "uncertainty": point_uncertainty_dict(u)} for u in result.pins]}
 
 
-def model_point_intervals(analysis: Analysis, table, *, pins: dict | None = None,
-                          n_boot: int = 200, seed: int = 0, deadline: float | None = None
-                          ) -> dict:
+def model_point_intervals(analysis: Analysis, table, economics: Economics, *,
+                          pins: dict | None = None, n_boot: int = 200, seed: int = 0,
+                          deadline: float | None = None) -> dict:
     """``{model name: PointIntervals}``: :func:`~roc_dash.core.point_intervals.point_intervals`
     on each model's rows of the canonical ``table`` the analysis was made from, at the
-    analysis' prior, costs and level; ``pins`` maps a model to its pinned thresholds
-    (``None`` = +inf). ``deadline`` (a :func:`time.monotonic` instant) is shared by all the
-    models: a late model gets fewer replicates (its ``n_boot_used`` and a note say so)."""
-    from .decision import _economics_of, model_rows
+    analysis' prior and level under ``economics`` (the costs and benefits the analysis' net
+    costs come from); ``pins`` maps a model to its pinned thresholds (``None`` = +inf).
+    ``deadline`` (a :func:`time.monotonic` instant) is shared by all the models: a late
+    model gets fewer replicates (its ``n_boot_used`` and a note say so)."""
+    from .decision import model_rows
 
-    e = _economics_of(analysis)
     c = analysis.conditions
     out = {}
     for m in analysis.models:
         y, s, w = model_rows(table, m.name)
-        out[m.name] = point_intervals(y, s, c.prior_pos, e, pins=(pins or {}).get(m.name, ()),
-                                      weights=w, n_boot=n_boot, seed=seed, level=c.level,
+        out[m.name] = point_intervals(y, s, c.prior_pos, economics,
+                                      pins=(pins or {}).get(m.name, ()), weights=w,
+                                      n_boot=n_boot, seed=seed, level=c.level,
                                       deadline=deadline)
     return out
 
