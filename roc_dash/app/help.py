@@ -141,6 +141,9 @@ HELP = {
                  "of being positive.",
     "pi_lr_neg": "Negative likelihood ratio (1−TPR)/(1−FPR): how much no flag multiplies the "
                  "odds of being positive.",
+    "pi_head": "Stratified bootstrap: the positives and the negatives are redrawn with "
+               "replacement; at the optimum the choice is made again in every replicate, at "
+               "a pin the threshold stays. Seeded: the same data give the same intervals.",
     "pi_oob": "What the choice of the optimum really costs: each bootstrap replicate picks "
               "its own optimum and is charged on the cases it did not draw (out of bag). "
               "The expected cost at the optimum is measured on the same data that chose it, "

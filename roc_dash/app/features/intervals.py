@@ -149,7 +149,9 @@ def intervals_table(chosen):
         html.Span(label, className="opt-tag" if label == "Optimum" else
                   f"pin-tag pin-{label}"), title=f"{op.model}", className="num")
         for label, op, _ in chosen])
-    body = [html.Tr([html.Th(name, title=HELP.get(key))] + [
+    body = [html.Tr([html.Th("Model")] + [html.Td(op.model, className="num model")
+                                          for _, op, _ in chosen])]
+    body += [html.Tr([html.Th(name, title=HELP.get(key))] + [
         html.Td(interval_text(getattr(u, attr)), className="num") for _, _, u in chosen])
         for name, attr, key in ROWS]
     body.append(html.Tr(className="oob", children=[
@@ -161,6 +163,8 @@ def intervals_table(chosen):
                "(chosen on the same data): read the out-of-bag cost beside it.")
     notes = sorted({n for _, _, u in chosen for n in u.notes})
     return html.Div(children=[
+        html.H3(f"How sure? {u0.level:.0%} intervals", className="interval-head",
+                title=HELP["pi_head"]),
         html.Div(className="table-scroll", children=html.Table(
             className="compare intervals", children=[html.Thead(head), html.Tbody(body)])),
         html.P(caption, className="hint interval-caption"),

@@ -1,0 +1,84 @@
+"""Intervals at the chosen point in a real headless Chromium (issue 17 item 2): the operating
+card's intervals bracket the estimates and equal the core's (same seed) on the demo's rows
+read here with pandas; pinning a point by typing adds its column."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from roc_dash.app import ids
+from roc_dash.app.features import intervals as feature
+from roc_dash.core.economics import Economics
+from roc_dash.core.point_intervals import point_intervals
+
+from .gestures import scroll_into_view, type_into, wait_until
+from .test_views_browser import start
+
+DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
+SHOTS = Path("/work/shots")
+CELL = re.compile(r"^(\S+) \[(\S+)–(\S+)\]$")
+
+
+def _table(dash_duo):
+    """``(header cells, {row name: [cell texts]}, caption)`` of the intervals table."""
+    box = dash_duo.find_element(f"#{ids.POINT_INTERVALS}")
+    head = [th.text for th in box.find_elements("css selector", "thead th")]
+    titles = [th.get_attribute("title") for th in box.find_elements("css selector", "thead th")]
+    rows = {}
+    for tr in box.find_elements("css selector", "tbody tr"):
+        rows[tr.find_element("css selector", "th").text] = [
+            td.text for td in tr.find_elements("css selector", "td")]
+    return head, titles, rows, box.find_element("css selector", ".interval-caption").text
+
+
+def _ready(dash_duo, columns):
+    def ok():
+        box = dash_duo.find_element(f"#{ids.POINT_INTERVALS}")
+        status = dash_duo.find_element(f"#{ids.POINT_INTERVALS_STATUS}").text
+        heads = [th.text for th in box.find_elements("css selector", "thead th")]
+        return not status and heads[1:] == columns
+    wait_until(ok, message=f"intervals of {columns}")
+
+
+def _float(text):
+    return float(text.replace("∞", "inf").replace("−", "-"))
+
+
+def test_pti101_operating_card_intervals_equal_the_core(dash_duo, app):
+    frame = pd.read_csv(DEMO)
+    start(dash_duo, app)
+    _ready(dash_duo, ["Optimum"])
+    head, titles, rows, caption = _table(dash_duo)
+    model = titles[1]
+    used = int(re.search(r"(\d+) of (\d+) replicates", caption).group(1))
+    rows_m = frame[frame["model"] == model]
+    prior = float((frame["label"] == "pos").mean())
+    core = point_intervals(rows_m["label"].to_numpy() == "pos", rows_m["score"].to_numpy(),
+                           prior, Economics(cost_fp=1.0, cost_fn=1.0), n_boot=used,
+                           seed=feature.SEED).optimum
+    for name, attr, _ in feature.ROWS:
+        cell = rows[name][0]
+        assert cell == feature.interval_text(getattr(core, attr)), name
+        est, low, high = map(_float, CELL.match(cell).groups())
+        assert low <= est <= high, name
+    oob = rows["Out-of-bag cost of the choice"][0]
+    assert oob.startswith(feature._number(core.optimism.out_of_bag))
+    assert np.isfinite(core.optimism.out_of_bag)
+
+    # pin naive Bayes at 0.5 by hand: its column follows, threshold fixed at the pin's vertex
+    dash_duo.select_dcc_dropdown(f"#{ids.PIN_MODEL}", "naive Bayes")
+    type_into(dash_duo.find_element(f"#{ids.PIN_THRESHOLD}"), "0.5")
+    _ready(dash_duo, ["Optimum", "A"])
+    head, titles, rows, caption = _table(dash_duo)
+    assert titles[2] == "naive Bayes"
+    nb = frame[frame["model"] == "naive Bayes"]
+    y, s = nb["label"].to_numpy() == "pos", nb["score"].to_numpy()
+    est, low, high = map(_float, CELL.match(rows["TPR (recall)"][1]).groups())
+    assert abs(est - (s[y] >= 0.5).mean()) < 5e-3 and low <= est <= high
+    assert rows["Out-of-bag cost of the choice"][1] == "—"
+    card = dash_duo.find_element(f"#{ids.POINT_INTERVALS}")
+    scroll_into_view(dash_duo.driver, card)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    dash_duo.driver.save_screenshot(str(SHOTS / "ptpage_operating.png"))
