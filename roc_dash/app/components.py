@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from dash import html
+from dash import dcc, html
 
 from ..core.assembly.analysis import Analysis
 from ..core.operating import OperatingSummary
@@ -462,4 +462,5 @@ def intervals_box():
         html.Div(COMPUTING_INTERVALS, id=ids.POINT_INTERVALS_STATUS, className="hint",
                  role="status"),
         html.Div(id=ids.POINT_INTERVALS, className="point-intervals"),
+        dcc.Store(id=ids.POINT_REGIONS, data=[]),  # their boxes on the ROC
     ])

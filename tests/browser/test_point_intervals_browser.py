@@ -13,7 +13,7 @@ from roc_dash.app.features import intervals as feature
 from roc_dash.core.economics import Economics
 from roc_dash.core.point_intervals import point_intervals
 
-from .gestures import scroll_into_view, type_into, wait_until
+from .gestures import js_graph, scroll_into_view, type_into, wait_until
 from .test_views_browser import start
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
@@ -42,6 +42,13 @@ def _ready(dash_duo, columns):
     wait_until(ok, message=f"intervals of {columns}")
 
 
+def _box(dash_duo, uid):
+    """``[x, y]`` of the ROC trace ``uid`` as drawn (null when absent)."""
+    return js_graph(dash_duo.driver, ids.ROC_GRAPH,
+                    f"(gd.data.filter(t => t.uid === '{uid}').map(t => [Array.from(t.x), "
+                    f"Array.from(t.y)])[0] || null)")
+
+
 def _float(text):
     return float(text.replace("∞", "inf").replace("−", "-"))
 
@@ -63,6 +70,11 @@ def test_pti101_operating_card_intervals_equal_the_core(dash_duo, app):
         assert cell == feature.interval_text(getattr(core, attr)), name
         est, low, high = map(_float, CELL.match(cell).groups())
         assert low <= est <= high, name
+    # the optimum's box on the ROC: its FPR and TPR intervals
+    wait_until(lambda: _box(dash_duo, "point-region-optimum"), message="optimum's box")
+    x, y = _box(dash_duo, "point-region-optimum")
+    assert (min(x), max(x)) == (core.fpr.low, core.fpr.high)
+    assert (min(y), max(y)) == (core.tpr.low, core.tpr.high)
     oob = rows["Out-of-bag cost of the choice"][0]
     assert oob.startswith(feature._number(core.optimism.out_of_bag))
     assert np.isfinite(core.optimism.out_of_bag)
@@ -78,7 +90,15 @@ def test_pti101_operating_card_intervals_equal_the_core(dash_duo, app):
     est, low, high = map(_float, CELL.match(rows["TPR (recall)"][1]).groups())
     assert abs(est - (s[y] >= 0.5).mean()) < 5e-3 and low <= est <= high
     assert rows["Out-of-bag cost of the choice"][1] == "—"
+    wait_until(lambda: _box(dash_duo, "point-region-A"), message="pin A's box")
+    x, _ = _box(dash_duo, "point-region-A")
+    assert min(x) <= (s[~y] >= 0.5).mean() <= max(x)
     card = dash_duo.find_element(f"#{ids.POINT_INTERVALS}")
     scroll_into_view(dash_duo.driver, card)
     SHOTS.mkdir(parents=True, exist_ok=True)
     dash_duo.driver.save_screenshot(str(SHOTS / "ptpage_operating.png"))
+    box = dash_duo.find_element(".point-intervals-box")
+    box.screenshot(str(SHOTS / "ptpage_card.png"))
+    roc = dash_duo.find_element(f"#{ids.ROC_GRAPH}")
+    scroll_into_view(dash_duo.driver, roc)
+    roc.screenshot(str(SHOTS / "ptpage_roc.png"))

@@ -123,3 +123,24 @@ def test_pti004_cached_per_conditions(cache, monkeypatch):
     other = ControlState(prior=0.2, prior_mode="manual").to_store()
     feature.chosen_intervals(cache, [DEMO_ID], models, other, [], n_boot=20)
     assert calls == [0.3, 0.2]
+
+
+def test_pti005_roc_boxes_are_the_fpr_and_tpr_intervals(cache):
+    from roc_dash.figures.point_regions import point_region_traces
+
+    models = model_names(cache, [DEMO_ID])
+    state = ControlState(prior=0.3, prior_mode="manual").to_store()
+    pins = [{"model": "naive Bayes", "threshold": 0.5, "label": "B"}]
+    chosen = feature.chosen_intervals(cache, [DEMO_ID], models, state, pins, n_boot=40)
+    boxes = feature.regions(chosen, det=False)
+    assert [b["uid"] for b in boxes] == ["point-region-optimum", "point-region-B"]
+    for box, (_, _, u) in zip(boxes, chosen, strict=True):
+        assert sorted(set(box["x"])) == [u.fpr.low, u.fpr.high]
+        assert sorted(set(box["y"])) == [u.tpr.low, u.tpr.high]
+        assert box["fill"] == "toself" and box["x"][0] == box["x"][-1]
+    assert feature.regions(chosen, det=True) == []
+    # an undefined interval draws no box
+    u = chosen[0][2]
+    nan = PointInterval(math.nan, math.nan, math.nan, "none", 0, 0, np.zeros(0))
+    broken = type(u)(**{**u.__dict__, "fpr": nan})
+    assert point_region_traces([("", "m", broken)]) == []

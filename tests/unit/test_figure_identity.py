@@ -170,9 +170,10 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: wiring); no figure changed. Re-recorded for *Download decision* (issue 17 item 6): one
 #: more button in the top bar (the layout) and its clicks as a new input of the export
 #: callback (the wiring). Re-recorded for the intervals at the chosen point (issue 17
-#: item 2): a box in the operating card (the layout) and its callback after the views
+#: item 2): a box in the operating card and its store (the layout), its callback after the
+#: views and the clientside one that puts the interval boxes in the ROC
 #: (the wiring); no figure changed.
-EXPECTED_PAGE = ('ec3dae139c0672f7', '5e3556fa1b1bca93')
+EXPECTED_PAGE = ('057fae543e54bdf1', '18c8750bfc68ee6f')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

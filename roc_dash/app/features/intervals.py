@@ -21,6 +21,7 @@ from ...core.assembly.analysis import AnalysisTimeout
 from ...core.operating import OperatingSummary, operating_point, pinned_points
 from ...core.point_intervals import PointIntervals, PointUncertainty, point_intervals
 from ...decision import model_rows
+from ...figures.point_regions import REGION_UID, point_region_traces
 from .. import ids
 from ..analysis import MAX_SHOWN_MODELS, AnalysisCache, model_names
 from ..components import COMPUTING_INTERVALS
@@ -29,7 +30,7 @@ from ..server.store import clean_ids
 from ..state import ControlState, clean_pins, conditions_from_state, economics_from_state
 
 __all__ = ["N_BOOT", "SEED", "SECONDS", "chosen_intervals", "intervals_table",
-           "interval_text", "register"]
+           "interval_text", "regions", "register"]
 
 #: Replicates asked for, the seed, and the server time the bootstrap may take per request.
 N_BOOT = 200
@@ -174,17 +175,45 @@ def intervals_table(chosen):
     ])
 
 
+def regions(chosen, det: bool) -> list[dict]:
+    """The ROC's interval boxes of the chosen points (none on DET axes)."""
+    if det:
+        return []
+    return point_region_traces([("" if label == "Optimum" else label, op.model, u)
+                                for label, op, u in chosen])
+
+
+#: Replaces the interval boxes in the drawn ROC (found by uid) by the new ones, appended
+#: after every other trace so that the views' patches, which address traces by index, still
+#: find theirs; unchanged figure when there is nothing to replace.
+REPLACE_REGIONS = """
+function (boxes, fig) {
+    var none = window.dash_clientside.no_update;
+    if (!fig || !Array.isArray(fig.data)) { return none; }
+    var keep = fig.data.filter(function (t) {
+        return !(t && typeof t.uid === "string" && t.uid.indexOf("REGION_UID") === 0);
+    });
+    var add = Array.isArray(boxes) ? boxes : [];
+    if (keep.length === fig.data.length && !add.length) { return none; }
+    return Object.assign({}, fig, {data: keep.concat(add)});
+}
+""".replace("REGION_UID", REGION_UID)
+
+
 # -- wiring ------------------------------------------------------------------------------
 def register(app, cache, store) -> None:
-    """The intervals callback: after every render of the views (the viz-data store)."""
+    """The intervals callback: after every render of the views (the viz-data store); the
+    boxes on the ROC follow (clientside, into the drawn figure)."""
 
     @app.callback(
         Output(ids.POINT_INTERVALS, "children"),
+        Output(ids.POINT_REGIONS, "data"),
         Input(ids.VIZ_DATA, "data"),
         State(ids.DATASETS, "data"),
         State(ids.MODELS, "value"),
         State(ids.CONDITIONS, "data"),
         State(ids.PINNED, "data"),
+        State(ids.DET, "value"),
         State(ids.LEVEL, "value"),
         State(ids.BAND, "value"),
         State(ids.SAMPLES_OK, "data"),
@@ -192,11 +221,21 @@ def register(app, cache, store) -> None:
                  (Output(ids.POINT_INTERVALS, "className"), "point-intervals stale",
                   "point-intervals")],
     )
-    def intervals(viz, dataset_ids, models, state, pinned, *settings):
-        if state is None or not isinstance(viz, dict):
-            return no_update if state is None else intervals_table([])
+    def intervals(viz, dataset_ids, models, state, pinned, det, *settings):
+        if state is None:
+            return no_update, no_update
+        if not isinstance(viz, dict):
+            return intervals_table([]), []
         try:
             chosen = chosen_intervals(cache, dataset_ids, models, state, pinned, settings)
         except (ValueError, AnalysisTimeout) as exc:
-            return html.P(f"No intervals: {exc}.", className="hint")
-        return intervals_table(chosen)
+            return html.P(f"No intervals: {exc}.", className="hint"), []
+        return intervals_table(chosen), regions(chosen, bool(det))
+
+    app.clientside_callback(
+        REPLACE_REGIONS,
+        Output(ids.ROC_GRAPH, "figure", allow_duplicate=True),
+        Input(ids.POINT_REGIONS, "data"),
+        State(ids.ROC_GRAPH, "figure"),
+        prevent_initial_call=True,
+    )
