@@ -34,7 +34,8 @@ def point_region_traces(points) -> list[dict]:
             continue
         color = PIN_COLORS.get(label, PIN_COLORS[""]) if label else OPTIMUM_COLOR
         name = f"pin {label}" if label else "optimum"
-        # a filled area's hover label is its trace's name (hoveron "fills")
+        # no hover or click of its own: the curves and points under it keep theirs (the
+        # numbers are in the operating card)
         text = (f"{plain(model)}, {name}: {u.level:.0%} intervals, "
                 f"FPR {f.low:.3f}–{f.high:.3f}, TPR {t.low:.3f}–{t.high:.3f}")
         traces.append({
@@ -43,6 +44,6 @@ def point_region_traces(points) -> list[dict]:
             "y": [t.low, t.low, t.high, t.high, t.low],
             "mode": "lines", "fill": "toself", "fillcolor": rgba(color, 0.10),
             "line": {"color": rgba(color, 0.55), "width": 1, "dash": "dot"},
-            "name": text, "showlegend": False, "hoveron": "fills", "hoverinfo": "name",
+            "name": text, "showlegend": False, "hoverinfo": "skip",
         })
     return traces

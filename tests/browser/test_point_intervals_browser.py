@@ -93,6 +93,9 @@ def test_pti101_operating_card_intervals_equal_the_core(dash_duo, app):
     wait_until(lambda: _box(dash_duo, "point-region-A"), message="pin A's box")
     x, _ = _box(dash_duo, "point-region-A")
     assert min(x) <= (s[~y] >= 0.5).mean() <= max(x)
+    # the pins stay painted last, above the boxes
+    uids = js_graph(dash_duo.driver, ids.ROC_GRAPH, "gd.data.map(t => t.name || '')")
+    assert uids[-1].startswith("pinned A")
     # three pins at 1280 px: every column stays readable (screenshot)
     dash_duo.driver.set_window_size(1280, 1000)
     dash_duo.select_dcc_dropdown(f"#{ids.PIN_MODEL}", "decision tree")

@@ -173,7 +173,7 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: item 2): a box in the operating card and its store (the layout), its callback after the
 #: views and the clientside one that puts the interval boxes in the ROC
 #: (the wiring); no figure changed.
-EXPECTED_PAGE = ('057fae543e54bdf1', '18c8750bfc68ee6f')
+EXPECTED_PAGE = ('057fae543e54bdf1', '7c82f49e3a6e344b')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

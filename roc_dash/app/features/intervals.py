@@ -183,9 +183,10 @@ def regions(chosen, det: bool) -> list[dict]:
                                 for label, op, u in chosen])
 
 
-#: Replaces the interval boxes in the drawn ROC (found by uid) by the new ones, appended
-#: after every other trace so that the views' patches, which address traces by index, still
-#: find theirs; unchanged figure when there is nothing to replace.
+#: Replaces the interval boxes in the drawn ROC (found by uid) by the new ones, put just
+#: before the pins' traces (which stay painted last, see ``figures.style.pins_on_top``): the
+#: optimum and its ring come before the pins, so the indices by which the views' patches
+#: address them do not move. Unchanged figure when there is nothing to replace.
 REPLACE_REGIONS = """
 function (boxes, fig) {
     var none = window.dash_clientside.no_update;
@@ -195,7 +196,12 @@ function (boxes, fig) {
     });
     var add = Array.isArray(boxes) ? boxes : [];
     if (keep.length === fig.data.length && !add.length) { return none; }
-    return Object.assign({}, fig, {data: keep.concat(add)});
+    var at = keep.findIndex(function (t) {
+        return t && typeof t.name === "string" && t.name.indexOf("pinned ") === 0;
+    });
+    if (at < 0) { at = keep.length; }
+    var data = keep.slice(0, at).concat(add, keep.slice(at));
+    return Object.assign({}, fig, {data: data});
 }
 """.replace("REGION_UID", REGION_UID)
 
