@@ -144,3 +144,21 @@ def test_pti005_roc_boxes_are_the_fpr_and_tpr_intervals(cache):
     nan = PointInterval(math.nan, math.nan, math.nan, "none", 0, 0, np.zeros(0))
     broken = type(u)(**{**u.__dict__, "fpr": nan})
     assert point_region_traces([("", "m", broken)]) == []
+
+
+def test_pti006_deadline_cuts_replicates_and_the_cut_result_is_not_kept(cache, monkeypatch):
+    models = model_names(cache, [DEMO_ID])
+    state = ControlState(prior=0.3, prior_mode="manual").to_store()
+    cut = feature.chosen_intervals(cache, [DEMO_ID], models, state, [], n_boot=2000,
+                                   seconds=-1.0)  # the deadline has passed: one block only
+    u = cut[0][2]
+    assert u.n_boot_used < 2000 and any("deadline" in n for n in u.notes)
+    calls = []
+    real = feature.point_intervals
+    monkeypatch.setattr(feature, "point_intervals",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    full = feature.chosen_intervals(cache, [DEMO_ID], models, state, [], n_boot=2000,
+                                    seconds=600)
+    assert calls == [1] and full[0][2].n_boot_used == 2000
+    text = plain_text(feature.intervals_table(cut))
+    assert f"{u.n_boot_used} of 2000 replicates" in text

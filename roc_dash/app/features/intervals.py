@@ -6,8 +6,8 @@ with the out-of-bag cost of the choice beside the optimum's expected cost. Its p
 card is :func:`..components.intervals_box`. The bootstrap never slows the views: its
 callback follows them (it is triggered by the viz-data store, which every render of the
 views writes), has its own deadline (:data:`SECONDS` of server time; fewer replicates are
-then used and the table says how many) and its results are cached per data, model,
-conditions and pinned thresholds.
+then used and the table says how many; such a result is not cached) and its complete
+results are cached per data, model, conditions and pinned thresholds.
 """
 
 from __future__ import annotations
@@ -99,7 +99,8 @@ def chosen_intervals(cache: AnalysisCache, dataset_ids, models, state, pinned, s
     optimum's model and the pinned models; a model's pins share its replicates), on that
     model's rows at the analysis' prior and level and the state's costs and benefits;
     cached by data, class reference, model, conditions, thresholds, ``n_boot`` and ``seed``.
-    ``seconds`` bounds the server time of what is not cached.
+    ``seconds`` bounds the server time of what is not cached (all models together); a result
+    cut short by it is shown but not cached, so the next request tries the full count.
     """
     analysis, points = _points(cache, dataset_ids, models, state, pinned, settings)
     if analysis is None:
@@ -114,15 +115,21 @@ def chosen_intervals(cache: AnalysisCache, dataset_ids, models, state, pinned, s
     by_model.setdefault(points[0][1].model, [])
     results: dict[str, PointIntervals] = {}
     for model, thresholds in by_model.items():
-        def make(model=model, thresholds=thresholds):
+        cut: list[PointIntervals] = []
+
+        def make(model=model, thresholds=thresholds, cut=cut):
             y, s, w = model_rows(cache.table(dataset_ids, reference), model)
-            return point_intervals(y, s, c.prior_pos, e, pins=thresholds, weights=w,
-                                   n_boot=n_boot, seed=seed, level=c.level, deadline=deadline)
+            r = point_intervals(y, s, c.prior_pos, e, pins=thresholds, weights=w,
+                                n_boot=n_boot, seed=seed, level=c.level, deadline=deadline)
+            if r.optimum.n_boot_used < n_boot:  # cut short by the deadline: shown, not kept
+                cut.append(r)
+                return None
+            return r
 
         key = ("point_intervals", tuple(clean_ids(dataset_ids)), reference, model,
                float(c.prior_pos), float(c.level), e.cost_fp, e.cost_fn, e.benefit_tp,
                e.benefit_tn, tuple(thresholds), n_boot, seed)
-        results[model] = cache.cache.get_or_make(key, make)
+        results[model] = cache.cache.get_or_make(key, make) or cut[0]
     out, taken = [], {m: 0 for m in by_model}
     for label, op in points:
         if label == "Optimum":
