@@ -88,8 +88,8 @@ def _report(args: argparse.Namespace) -> int:
     try:
         analysis = analyse(result.table, conditions)
         extensions = _extensions(args, result, analysis)
-        report = build_report(analysis, extensions, intervals=_point_intervals(args, result,
-                                                                               analysis))
+        intervals = _point_intervals(args, result, analysis)
+        report = build_report(analysis, extensions, intervals=intervals)
     except ValueError as exc:
         print(f"roc-dash: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -98,7 +98,7 @@ def _report(args: argparse.Namespace) -> int:
     if args.format == "html":
         from .html_report import render_html
 
-        text = render_html(analysis, extensions=extensions)
+        text = render_html(analysis, extensions=extensions, intervals=intervals)
     else:
         text = json.dumps(report, indent=2, allow_nan=False)
     if args.output:

@@ -113,3 +113,22 @@ def test_rpi004_bad_options_exit_2_with_message(tmp_path, capsys, args, words):
     assert code == 2
     assert words in out.err
     assert "Traceback" not in out.err
+
+
+def test_rpi005_html_report_shows_the_optimums_intervals(tmp_path, capsys):
+    from roc_dash.report import fmt
+
+    path, df = _data(tmp_path)
+    out_path = tmp_path / "r.html"
+    code, out = _run(capsys, path, "--format", "html", "--replicates", 30, "--seed", 2,
+                     "-o", out_path)
+    assert code == 0, out.err
+    text = out_path.read_text(encoding="utf-8")
+    assert "How sure is the chosen point?" in text
+    prior = float((df[df["model"] == "a"]["label"] == 1).mean())
+    rows = df[df["model"] == "a"]
+    core = point_intervals(rows["label"].to_numpy() == 1, rows["score"].to_numpy(), prior,
+                           Economics(cost_fp=1.0, cost_fn=1.0), n_boot=30, seed=2).optimum
+    for iv in (core.tpr, core.fpr, core.expected_cost):
+        assert f"{fmt(iv.estimate, 4)} [{fmt(iv.low, 4)}–{fmt(iv.high, 4)}]" in text
+    assert fmt(core.optimism.out_of_bag, 4) in text
