@@ -136,8 +136,13 @@ def _point_intervals(args: argparse.Namespace, result, analysis) -> dict | None:
         pins.setdefault(model, []).append(_pin(threshold))
     deadline = time.monotonic() + args.interval_seconds
     economics = Economics(cost_fp=args.cost_fp, cost_fn=args.cost_fn)
-    return model_point_intervals(analysis, table, economics, pins=pins, n_boot=args.replicates,
-                                 seed=args.seed, deadline=deadline)
+    try:
+        return model_point_intervals(analysis, table, economics, pins=pins,
+                                     n_boot=args.replicates, seed=args.seed, deadline=deadline)
+    except ValueError as exc:  # data the bootstrap cannot resample: the rest of the report stands
+        print(f"roc-dash: note: no bootstrap intervals at the chosen point: {exc}",
+              file=sys.stderr)
+        return None
 
 
 def _pin(text: str) -> float | None:
@@ -149,6 +154,17 @@ def _pin(text: str) -> float | None:
     if math.isnan(value) or value == -math.inf:
         raise ValueError(f"--pin: the threshold must be a number (e.g. 0.5) or inf, got {text!r}")
     return None if value == math.inf else value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"the seed must be a whole number >= 0, got {text!r}")
+    return value
 
 
 def _replicates(text: str) -> int:
@@ -532,7 +548,8 @@ def _add_point_intervals(report: argparse.ArgumentParser) -> None:
     g = report.add_argument_group("intervals at the chosen point (stratified bootstrap)")
     g.add_argument("--replicates", type=_replicates, default=200, metavar="N",
                    help="bootstrap replicates per model (default 200; 0: no intervals)")
-    g.add_argument("--seed", type=int, default=0, metavar="S", help="bootstrap seed (default 0)")
+    g.add_argument("--seed", type=_seed, default=0, metavar="S",
+                   help="bootstrap seed, a whole number >= 0 (default 0)")
     g.add_argument("--pin", nargs=2, action="append", metavar=("MODEL", "T"), default=None,
                    type=str, help="also give intervals at MODEL's threshold T (repeatable)")
     g.add_argument("--interval-seconds", type=_positive_float, default=60.0, metavar="S",

@@ -102,7 +102,7 @@ def test_rpi003_no_replicates_no_intervals(tmp_path, capsys):
     (("--replicates", "-3"), "replicates must be a whole number"),
     (("--pin", "zzz", "0.5"), "--pin: model 'zzz' is not in the data"),
     (("--pin", "a", "abc"), "--pin: the threshold must be a number"),
-    (("--seed", "-1"), "seed must be a non-negative integer"),
+    (("--seed", "-1"), "the seed must be a whole number >= 0"),
 ])
 def test_rpi004_bad_options_exit_2_with_message(tmp_path, capsys, args, words):
     path, _ = _data(tmp_path)
@@ -132,3 +132,18 @@ def test_rpi005_html_report_shows_the_optimums_intervals(tmp_path, capsys):
     for iv in (core.tpr, core.fpr, core.expected_cost):
         assert f"{fmt(iv.estimate, 4)} [{fmt(iv.low, 4)}–{fmt(iv.high, 4)}]" in text
     assert fmt(core.optimism.out_of_bag, 4) in text
+
+
+def test_rpi006_rows_the_bootstrap_cannot_use_leave_a_note_not_a_failure(tmp_path, capsys,
+                                                                           monkeypatch):
+    import roc_dash.report as report
+
+    def refuse(*args, **kwargs):
+        raise ValueError("both classes must be present with positive weight")
+
+    monkeypatch.setattr(report, "point_intervals", refuse)
+    path, _ = _data(tmp_path)
+    code, out = _run(capsys, path, "--replicates", 10)
+    assert code == 0
+    assert "note: no bootstrap intervals at the chosen point: both classes" in out.err
+    assert all("uncertainty" not in m["optimal"] for m in json.loads(out.out)["models"])
