@@ -169,8 +169,11 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: views, exports, combining card and link read the checked number ``SAMPLES_OK`` (the
 #: wiring); no figure changed. Re-recorded for *Download decision* (issue 17 item 6): one
 #: more button in the top bar (the layout) and its clicks as a new input of the export
-#: callback (the wiring).
-EXPECTED_PAGE = ('583368a2f04f82be', '73aabfff7132e965')
+#: callback (the wiring). Re-recorded for the intervals at the chosen point (issue 17
+#: item 2): a box in the operating card and its store (the layout), its callback after the
+#: views and the clientside one that puts the interval boxes in the ROC
+#: (the wiring); no figure changed.
+EXPECTED_PAGE = ('057fae543e54bdf1', '7c82f49e3a6e344b')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
