@@ -147,4 +147,16 @@ HELP = {
               "precision.",
     "cv_auc_none": "No cross-validated AUC: the model has fewer than two folds holding both "
                    "classes (or soft labels).",
+    "model_comparison": "Every pair of the shown models: the difference of their AUCs (row "
+                        "minus column, pooled predictions) by DeLong's paired test (DeLong et "
+                        "al. 1988), with p-values adjusted for the number of pairs tested "
+                        "(Holm 1979; Benjamini & Hochberg 1995), and the costs under which "
+                        "each model is the best choice (Fawcett 2004, §7.1).",
+    "p_kind": "Which p-value the matrix shows: raw (one pair on its own), Holm-adjusted "
+              "(controls the chance of any false difference) or Benjamini-Hochberg-adjusted "
+              "(controls the share of false differences among those found).",
+    "optimal_cost_range": "The ratios c(FP)/c(FN) at the current prior over which one of the "
+                          "model's thresholds is on the joint convex hull, i.e. is the "
+                          "minimum-cost choice among all shown models (Fawcett 2004, §7.1). "
+                          "A model never on the hull is never optimal.",
 }

@@ -119,3 +119,5 @@ TAB = "tab"  # Store: the tab shown ("decide", "compare" or "beyond"; state.TABS
 TAB_BAR = "tab-bar"
 TAB_BUTTON = "tab-button-"  # + the tab's name: its button in the tab bar
 TAB_PANEL = "tab-panel-"  # + the tab's name: the cards it shows
+P_KIND = "p-kind"  # RadioItems: the p-value the model comparison shows (raw, holm, bh)
+COMPARISON_RESULT = "comparison-result"  # the Model comparison card's matrix and ranges

@@ -172,8 +172,9 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: wiring); no figure changed. Re-recorded for *Download decision* (issue 17 item 6): one
 #: more button in the top bar (the layout) and its clicks as a new input of the export
 #: callback (the wiring). Re-recorded on branch cvpage (issue 17 items 1-3): the Curves CSV
-#: button's tooltip names the fold column (the layout).
-EXPECTED_PAGE = ('7da86af296e5a927', '73aabfff7132e965')
+#: button's tooltip names the fold column and the Compare tab gains the Model comparison card
+#: (the layout), whose one callback is new (the wiring).
+EXPECTED_PAGE = ('c8bed683f55cc2b8', 'd7502126d82b7de6')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
