@@ -127,3 +127,35 @@ def test_mcc003_unpaired_models_are_said_so(demo):
     assert "No pair of models is scored on the same rows" in text and "row − column" not in text
     one = analyse(demo[demo["model"] == "naive Bayes"], Conditions(prior_pos=0.3))
     assert "two or more models" in str(comparison_panel(one))
+
+
+def test_mcc004_html_report_matrix_has_adjusted_p_values(demo):
+    """The HTML report's matrix: every cell's ΔAUC (sklearn) and its raw, Holm and BH
+    p-values (an independent DeLong and statsmodels), and the never-optimal model."""
+    import html as _html
+
+    from roc_dash.html_report import render_html
+
+    analysis = analyse(demo, Conditions(prior_pos=0.3))
+    names = [m.name for m in analysis.models]
+    y, wide = _wide(demo)
+    pairs = list(itertools.combinations(range(len(names)), 2))
+    tests = [_delong(y, wide[names[i]].to_numpy(), wide[names[j]].to_numpy())
+             for i, j in pairs]
+    raw = [p for _, p in tests]
+    holm = multipletests(raw, method="holm")[1]
+    bh = multipletests(raw, method="fdr_bh")[1]
+    page = _html.unescape(render_html(analysis))
+    assert "<h2>Model comparison</h2>" in page
+    for (d, p), h, b in zip(tests, holm, bh, strict=True):
+        ps = f"(p {p_text(p)}; Holm {p_text(h)}; BH {p_text(b)})"
+        assert f"{d:+.3f} {ps}" in page and f"{-d:+.3f} {ps}" in page
+    assert f"decision tree</b>: {NEVER_OPTIMAL}" in page
+    for r in analysis.optimal_ranges.ranges:
+        assert optimal_range_text(r) in page
+    # unpaired models: no matrix, a note
+    two = demo[demo["model"].isin(["logistic regression", "naive Bayes"])].copy()
+    nb = two["model"] == "naive Bayes"
+    two.loc[nb, "id"] = "other-" + two.loc[nb, "id"].astype(str)
+    page = _html.unescape(render_html(analyse(two, Conditions(prior_pos=0.3))))
+    assert "No pair of models is scored on the same rows" in page and "row − column" not in page

@@ -118,3 +118,28 @@ def test_cvp005_curves_csv_has_each_folds_curve(cache, demo):
         for fold, (auc, _) in _fold_scores(demo, name).items():
             f = rows[rows["fold"] == fold]
             assert np.trapezoid(f["tpr"], f["fpr"]) == pytest.approx(auc)
+
+
+def test_cvp006_html_report_has_fold_aucs_and_the_cv_interval(demo):
+    """The HTML report: each model's CV AUC (mean ± SD of sklearn's fold AUCs, the LeDell
+    interval) and every fold's AUC / AP; none of it for a single test set."""
+    import html as _html
+
+    from roc_dash.core.assembly.analysis import analyse
+    from roc_dash.html_report import render_html
+
+    analysis = analyse(demo, Conditions(prior_pos=0.3))
+    page = _html.unescape(render_html(analysis))
+    assert "<h2>Cross-validation</h2>" in page and "AUC (pooled)" in page
+    for name in MODELS:
+        folds = _fold_scores(demo, name)
+        aucs = np.array([a for a, _ in folds.values()])
+        cv = analysis.model(name).cross_validation
+        assert f"{aucs.mean():.3f} ± {aucs.std(ddof=1):.3f} [95% CI" in page
+        assert cv_auc_text(cv) in page
+        per_fold = page.split("Each fold: AUC / average precision")[1]
+        row = per_fold.split(f"<td class=\"\">{name}</td>")[1].split("</tr>")[0]
+        cells = [f"{a:.3f} / {ap:.3f}" for a, ap in folds.values()]
+        assert all(c in row for c in cells), name
+    one = analyse(demo[demo["fold"] == demo["fold"].iloc[0]], Conditions(prior_pos=0.3))
+    assert "<h2>Cross-validation</h2>" not in render_html(one)
