@@ -104,6 +104,9 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None, comp
     c = analysis.conditions
     kind = (f"pinned {op.label}" if op.label else "pinned") if op.pinned else \
         "optimal for the current costs and prior"
+    folds = max((m.n_folds for m in analysis.models), default=1)
+    if folds > 1:  # the point, its rates and cost come from the folds' rows as one test set
+        kind += f" (pooled predictions of {folds} folds)"
     metrics = [
         ("Model", op.model, None),
         ("Threshold", "score ≥ " + format_threshold(op.threshold), "threshold"),

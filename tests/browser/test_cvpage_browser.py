@@ -15,7 +15,7 @@ from roc_dash.comparison_text import p_text
 from roc_dash.core.assembly.analysis import Conditions, analyse
 from roc_dash.core.model_comparison import NEVER_OPTIMAL
 
-from .gestures import open_tab, scroll_into_view, wait_idle, wait_until
+from .gestures import js_graph, open_tab, scroll_into_view, wait_idle, wait_until
 from .test_trust_browser import start, value
 
 SHOTS = Path(os.environ.get("ROC_DASH_SHOTS", "/work/shots"))
@@ -109,3 +109,25 @@ def test_cvp101_model_comparison_card_and_cv_auc(dash_duo, app):
     _save(dash_duo, "model_table")
     # the summary's fold spread is a labelled range
     assert "range over 10 folds" in dash_duo.find_element(f"#{ids.SUMMARY}").text
+
+
+def test_cvp102_legend_follows_the_averaging_mode(dash_duo, app):
+    """A real click on "vertical" averaging: each model's legend AUC becomes the mean of its
+    folds' AUCs ± SD, and the subtitle says the hull and optimum stay pooled."""
+    start(dash_duo, app, size=(1280, 1000))
+    expected = _expected(float(value(dash_duo, ids.PRIOR)))
+    names = lambda: js_graph(dash_duo.driver, ids.ROC_GRAPH, "gd.data.map(t => t.name)") or []  # noqa: E731
+    for m in expected.models:
+        assert f"{m.name} (AUC {m.auc:.3f} pooled)" in names()
+    radio = next(e for e in dash_duo.find_elements(f"#{ids.AVERAGING} label")
+                 if e.text.strip() == "vertical")
+    radio.click()
+    wait_until(lambda: any("fold mean" in (n or "") for n in names()), message="fold means")
+    wait_idle(dash_duo)
+    for m in expected.models:
+        cv = m.cross_validation
+        assert f"{m.name} (AUC fold mean {cv.auc_mean:.3f} ± {cv.auc_sd:.3f})" in names()
+    title = js_graph(dash_duo.driver, ids.ROC_GRAPH, "gd.layout.title.text")
+    assert "hull and ★ optimum from pooled predictions" in title
+    scroll_into_view(dash_duo.driver, dash_duo.find_element(f"#{ids.ROC_GRAPH}"), block="start")
+    _save(dash_duo, "roc_vertical")
