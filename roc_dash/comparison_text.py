@@ -96,10 +96,13 @@ def optimal_range_text(r: OptimalRange) -> str:
     intervals joined by "or"), or :data:`NEVER_OPTIMAL` (Fawcett 2004, section 7.1)."""
     if r.never_optimal:
         return NEVER_OPTIMAL
+    if r.cost_ratio_low.size == 1 and r.cost_ratio_low[0] <= 0 and np.isinf(
+            r.cost_ratio_high[0]):
+        return f"optimal for any c(FP)/c(FN) at prior p(+) = {r.prior_pos:.3g}"
     spans = []
     for lo, hi in zip(r.cost_ratio_low, r.cost_ratio_high, strict=True):
         if np.isinf(hi):
-            spans.append(f"above {_ratio(lo)}" if lo > 0 else "at any ratio")
+            spans.append(f"above {_ratio(lo)}")
         elif lo <= 0:
             spans.append(f"below {_ratio(hi)}")
         else:

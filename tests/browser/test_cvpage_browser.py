@@ -131,3 +131,76 @@ def test_cvp102_legend_follows_the_averaging_mode(dash_duo, app):
     assert "hull and ★ optimum from pooled predictions" in title
     scroll_into_view(dash_duo.driver, dash_duo.find_element(f"#{ids.ROC_GRAPH}"), block="start")
     _save(dash_duo, "roc_vertical")
+
+
+def _eight_models(path):
+    """Eight models scored on the same 300 rows (seeded): seven of rising skill with long and
+    short names, and one that guesses (dominated: never on the joint hull)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(17)
+    n = 300
+    y = rng.random(n) < 0.35
+    names = ["a", "logistic regression (L2, C=1)", "naive Bayes", "tree", "forest of 500",
+             "gradient boosting", "k-nearest neighbours", "coin"]
+    frames = []
+    for k, name in enumerate(names):
+        # binormal scores with unequal spreads: the curves cross, so several models share
+        # the hull; the coin has no skill
+        skill = 0.0 if name == "coin" else 1.2 + 0.1 * k
+        spread = np.where(y, 0.4 + 0.3 * k, 1.0)
+        score = 1 / (1 + np.exp(-(skill * y + spread * rng.normal(size=n))))
+        frames.append(pd.DataFrame({"id": np.arange(n), "label": y.astype(int),
+                                    "model": name, "score": score.round(6)}))
+    table = pd.concat(frames, ignore_index=True)
+    table.to_csv(path, index=False)
+    return names
+
+
+def test_cvp103_eight_uploaded_models_and_a_dominated_one(dash_duo, app, tmp_path):
+    """An upload of eight paired models: the matrix holds all of them, readable at 1280 px,
+    its cells are the core's, and the guessing model is said to be never optimal."""
+    from roc_dash.io.loading import load_predictions
+
+    from .test_upload_browser import upload
+
+    path = tmp_path / "eight models.csv"
+    names = _eight_models(path)
+    start(dash_duo, app, size=(1280, 1000))
+    upload(dash_duo, path)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "eight models.csv")
+    wait_until(lambda: any((n or "").startswith("coin (AUC") for n in js_graph(
+        dash_duo.driver, ids.ROC_GRAPH, "gd.data.map(t => t.name)") or []),
+        message="the uploaded models drawn")
+    wait_idle(dash_duo)
+    open_tab(dash_duo, "compare")
+    wait_until(lambda: len(_cells(dash_duo)) == 8, message="eight rows in the matrix")
+    wait_idle(dash_duo)
+    prior = float(value(dash_duo, ids.PRIOR))
+    table = load_predictions([path]).table
+    expected = analyse(table, Conditions(prior_pos=prior))
+    assert sorted(expected.model_comparison.models) == sorted(names)
+    # the page's order may differ from the file's: compare by name
+    cells = _cells(dash_duo)
+    order = [next(n for n in names if r[0].endswith(n) and r[0][:-len(n)].strip().isdigit())
+             for r in cells]
+    c = expected.model_comparison
+    for i, a in enumerate(order):
+        for j, b in enumerate(order):
+            if a == b:
+                continue
+            ia, ib = c.models.index(a), c.models.index(b)
+            diff, p = cells[i][j + 1].split("\n")
+            assert diff == f"{c.difference[ia, ib]:+.3f}" and p == f"p {p_text(c.p_holm[ia, ib])}"
+    never = {r.model for r in expected.optimal_ranges.ranges if r.never_optimal}
+    assert "coin" in never
+    items = [li.text for li in dash_duo.driver.find_elements(
+        By.CSS_SELECTOR, f"#{ids.COMPARISON_RESULT} ul.optimal-ranges li")]
+    assert f"coin: {NEVER_OPTIMAL}" in items
+    # readable: the matrix fits the card without a horizontal scroll at 1280 px
+    card = dash_duo.find_element(".comparison-card")
+    assert dash_duo.driver.execute_script(
+        "const s = arguments[0].querySelector('.table-scroll');"
+        "return s.scrollWidth <= s.clientWidth + 1;", card)
+    scroll_into_view(dash_duo.driver, card, block="start")
+    _save(dash_duo, "comparison_eight")

@@ -104,6 +104,10 @@ def test_cvp004_optimal_range_wording():
                          cost_ratio_low=np.array([]), cost_ratio_high=np.array([]),
                          prior_pos=0.2)
     assert optimal_range_text(never) == NEVER_OPTIMAL
+    every = OptimalRange(model="m", slope_low=np.array([0.0]), slope_high=np.array([np.inf]),
+                         cost_ratio_low=np.array([0.0]), cost_ratio_high=np.array([np.inf]),
+                         prior_pos=0.2)
+    assert optimal_range_text(every) == "optimal for any c(FP)/c(FN) at prior p(+) = 0.2"
 
 
 def test_cvp005_curves_csv_has_each_folds_curve(cache, demo):
