@@ -122,3 +122,5 @@ TAB_PANEL = "tab-panel-"  # + the tab's name: the cards it shows
 POINT_INTERVALS = "point-intervals"  # bootstrap intervals at the chosen points
 POINT_INTERVALS_STATUS = "point-intervals-status"  # "computing intervals…" while it runs
 POINT_REGIONS = "point-regions"  # Store: the chosen points' interval boxes on the ROC
+P_KIND = "p-kind"  # RadioItems: the p-value the model comparison shows (raw, holm, bh)
+COMPARISON_RESULT = "comparison-result"  # the Model comparison card's matrix and ranges
