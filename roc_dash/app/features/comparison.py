@@ -29,9 +29,8 @@ from ...comparison_text import (
 )
 from ...core.assembly.analysis import Analysis
 from .. import ids
-from ..analysis import MAX_SHOWN_MODELS, model_names
+from ..analysis import shown_analysis
 from ..help import HELP
-from ..state import ControlState, conditions_from_state
 
 __all__ = ["comparison_card", "comparison_panel", "register"]
 
@@ -114,16 +113,6 @@ def comparison_panel(analysis: Analysis | None, p_kind: str = DEFAULT_P):
     return parts
 
 
-def _shown(cache, dataset_ids, models, state, settings):
-    """The views' analysis of the shown models (the same cache entry as the views)."""
-    names = model_names(cache, dataset_ids)
-    shown = [m for m in (models or []) if isinstance(m, str) and m in names]
-    shown = shown[:MAX_SHOWN_MODELS]
-    return (cache.analysis(dataset_ids, shown, conditions_from_state(state, *settings),
-                           ControlState.from_store(state).reference_class)
-            if shown else None)
-
-
 def register(app, cache, store) -> None:
     """One callback: the card's content for the shown data, models, conditions and p-value."""
 
@@ -140,4 +129,4 @@ def register(app, cache, store) -> None:
     def comparison_result(dataset_ids, models, state, p_kind, *settings):
         if state is None:
             return no_update
-        return comparison_panel(_shown(cache, dataset_ids, models, state, settings), p_kind)
+        return comparison_panel(shown_analysis(cache, dataset_ids, models, state, settings), p_kind)
