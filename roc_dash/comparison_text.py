@@ -92,20 +92,24 @@ def _ratio(v: float) -> str:
 
 
 def optimal_range_text(r: OptimalRange) -> str:
-    """``"optimal for c(FP)/c(FN) between 0.25 and 1.8 at prior p(+) = 0.3"`` (several
-    intervals joined by "or"), or :data:`NEVER_OPTIMAL` (Fawcett 2004, section 7.1)."""
+    """``"optimal for c(FN)/c(FP) between 0.55 and 4 at prior p(+) = 0.3"`` (several
+    intervals joined by "or"), or :data:`NEVER_OPTIMAL` (Fawcett 2004, section 7.1). The page
+    states cost ratios as c(FN)/c(FP) everywhere (the summary, the superiority view), so the
+    core's c(FP)/c(FN) intervals are inverted here."""
     if r.never_optimal:
         return NEVER_OPTIMAL
     if r.cost_ratio_low.size == 1 and r.cost_ratio_low[0] <= 0 and np.isinf(
             r.cost_ratio_high[0]):
-        return f"optimal for any c(FP)/c(FN) at prior p(+) = {r.prior_pos:.3g}"
+        return f"optimal for any c(FN)/c(FP) at prior p(+) = {r.prior_pos:.3g}"
     spans = []
-    for lo, hi in zip(r.cost_ratio_low, r.cost_ratio_high, strict=True):
+    for fp_lo, fp_hi in reversed(list(zip(r.cost_ratio_low, r.cost_ratio_high, strict=True))):
+        lo = 0.0 if np.isinf(fp_hi) else 1.0 / fp_hi
+        hi = np.inf if fp_lo <= 0 else 1.0 / fp_lo
         if np.isinf(hi):
             spans.append(f"above {_ratio(lo)}")
         elif lo <= 0:
             spans.append(f"below {_ratio(hi)}")
         else:
             spans.append(f"between {_ratio(lo)} and {_ratio(hi)}")
-    return (f"optimal for c(FP)/c(FN) {' or '.join(spans)} at prior p(+) = "
+    return (f"optimal for c(FN)/c(FP) {' or '.join(spans)} at prior p(+) = "
             f"{r.prior_pos:.3g}")

@@ -170,7 +170,7 @@ HELP = {
     "p_kind": "Which p-value the matrix shows: raw (one pair on its own), Holm-adjusted "
               "(controls the chance of any false difference) or Benjamini-Hochberg-adjusted "
               "(controls the share of false differences among those found).",
-    "optimal_cost_range": "The ratios c(FP)/c(FN) at the current prior over which one of the "
+    "optimal_cost_range": "The ratios c(FN)/c(FP) at the current prior over which one of the "
                           "model's thresholds is on the joint convex hull, i.e. is the "
                           "minimum-cost choice among all shown models (Fawcett 2004, §7.1). "
                           "A model never on the hull is never optimal.",

@@ -85,7 +85,7 @@ def test_cvp101_model_comparison_card_and_cv_auc(dash_duo, app):
     for name, text in ranges.items():
         assert (text == NEVER_OPTIMAL) == (name in never), (name, text)
         if name not in never:
-            assert text.startswith("optimal for c(FP)/c(FN)") and f"{prior:.3g}" in text
+            assert text.startswith("optimal for c(FN)/c(FP)") and f"{prior:.3g}" in text
     card = dash_duo.find_element(".comparison-card")
     scroll_into_view(dash_duo.driver, card, block="start")
     _save(dash_duo, "comparison")

@@ -98,7 +98,8 @@ def test_cvp004_optimal_range_wording():
     r = OptimalRange(model="m", slope_low=np.array([0.0, 1.0]), slope_high=np.array([0.5, np.inf]),
                      cost_ratio_low=np.array([0.0, 0.25]),
                      cost_ratio_high=np.array([0.125, np.inf]), prior_pos=0.2)
-    assert optimal_range_text(r) == ("optimal for c(FP)/c(FN) below 0.125 or above 0.25 at "
+    # the page says c(FN)/c(FP), as everywhere: c(FP)/c(FN) <= 0.125 is c(FN)/c(FP) >= 8
+    assert optimal_range_text(r) == ("optimal for c(FN)/c(FP) below 4 or above 8 at "
                                      "prior p(+) = 0.2")
     never = OptimalRange(model="m", slope_low=np.array([]), slope_high=np.array([]),
                          cost_ratio_low=np.array([]), cost_ratio_high=np.array([]),
@@ -107,7 +108,7 @@ def test_cvp004_optimal_range_wording():
     every = OptimalRange(model="m", slope_low=np.array([0.0]), slope_high=np.array([np.inf]),
                          cost_ratio_low=np.array([0.0]), cost_ratio_high=np.array([np.inf]),
                          prior_pos=0.2)
-    assert optimal_range_text(every) == "optimal for any c(FP)/c(FN) at prior p(+) = 0.2"
+    assert optimal_range_text(every) == "optimal for any c(FN)/c(FP) at prior p(+) = 0.2"
 
 
 def test_cvp005_curves_csv_has_each_folds_curve(cache, demo):

@@ -6,7 +6,7 @@ is the best choice.
   Holm and Benjamini-Hochberg adjusted p-value (a selector picks the one shown; the cell's
   tooltip gives all three); pairs not scored on the same rows are not tested, and the card
   says so.
-* Per model, the cost ratios ``c(FP)/c(FN)`` at the current prior over which it is on the
+* Per model, the cost ratios ``c(FN)/c(FP)`` at the current prior over which it is on the
   joint hull, or "never optimal under any costs or prior" (Fawcett 2004, §7.1), from
   :attr:`~roc_dash.core.assembly.analysis.Analysis.optimal_ranges`.
 
