@@ -14,7 +14,18 @@ from dash import dcc, html
 
 from . import ids
 from .components import graph_config
-from .features import combining, conditions, data, exports, kinds, notes, pins, tabs, views
+from .features import (
+    combining,
+    conditions,
+    data,
+    exports,
+    kinds,
+    notes,
+    pins,
+    slices,
+    tabs,
+    views,
+)
 from .server.store import DEMO_ID
 
 __all__ = ["build_layout"]
@@ -84,6 +95,7 @@ def build_layout() -> html.Div:
                         tabs.panel("compare", [
                             views.models_card(),
                             combining.superiority_card(graph_config("superiority")),
+                            slices.card(),
                         ], className="stack"),
                         tabs.panel("beyond", [
                             kinds.multiclass_card(views.graph_config),

@@ -169,8 +169,9 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: views, exports, combining card and link read the checked number ``SAMPLES_OK`` (the
 #: wiring); no figure changed. Re-recorded for *Download decision* (issue 17 item 6): one
 #: more button in the top bar (the layout) and its clicks as a new input of the export
-#: callback (the wiring).
-EXPECTED_PAGE = ('583368a2f04f82be', '73aabfff7132e965')
+#: callback (the wiring). Re-recorded for the *Slices* card (issue 18): one more card in the
+#: Compare tab (the layout) and its two callbacks (the wiring); no figure changed.
+EXPECTED_PAGE = ('c7611f2b0546d41d', 'a2c73574b1492a6c')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

@@ -1,0 +1,75 @@
+"""The Slices card (issue 18): its totals against the core called directly on the rows pandas
+reads, its figure's curves against scikit-learn, and its message without a group column."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.metrics import roc_curve as sk_roc_curve
+
+from roc_dash.app.features.slices import NO_GROUPS, slices_outputs
+from roc_dash.core.group_thresholds import CONSTRAINTS, group_thresholds
+from roc_dash.core.slices import slice_analysis
+from roc_dash.io import load_predictions
+from tests.slices_example import REGIONS, loan_predictions
+
+STATE = {"cost_fp": 1.0, "cost_fn": 5.0, "prior": 0.2}  # as the CONDITIONS store
+
+
+@pytest.fixture(scope="module")
+def loans():
+    frame = loan_predictions(n=1500, seed=3)
+    table = load_predictions([("loans.csv", frame.to_csv(index=False).encode())]).table
+    return frame, table
+
+
+def _texts(component) -> str:
+    """All text under a Dash component."""
+    if component is None:
+        return ""
+    if isinstance(component, str | int | float):
+        return str(component)
+    if isinstance(component, list | tuple):
+        return " ".join(_texts(c) for c in component)
+    return _texts(getattr(component, "children", None))
+
+
+@pytest.mark.parametrize("constraint", CONSTRAINTS)
+def test_slp001_total_and_price_of_fairness_are_the_cores(loans, constraint):
+    frame, table = loans
+    rows = frame[frame["model"] == "gradient boosting"]
+    expected = group_thresholds(slice_analysis(
+        rows["label"].to_numpy(bool), rows["score"].to_numpy(float), rows["group"].to_numpy(),
+        cost_fp=1.0, cost_fn=5.0, prior_pos=0.2)).solution(constraint)
+    source, _, total, summary, _ = slices_outputs(table, "gradient boosting", STATE,
+                                                  constraint)
+    assert "4 groups" in source
+    shown = float(total.children[1].children)
+    assert shown == pytest.approx(expected.expected_cost, rel=1e-5)
+    assert f"{expected.cost_of_constraint:+.6g} per case" in _texts(summary)
+    if expected.randomised:
+        assert "strictly between 0 and 1" in _texts(summary)
+
+
+def test_slp002_figure_draws_each_groups_curve_as_sklearn(loans):
+    frame, table = loans
+    _, fig, _, _, _ = slices_outputs(table, "logistic regression", STATE, "equalized_odds")
+    rows = frame[frame["model"] == "logistic regression"]
+    curves = {t.legendgroup: t for t in fig.data if t.mode == "lines" and t.showlegend is not False}
+    assert set(curves) == set(REGIONS)
+    for name, part in rows.groupby("group"):
+        fpr, tpr, _ = sk_roc_curve(part["label"], part["score"], drop_intermediate=False)
+        np.testing.assert_allclose(curves[name].x, fpr, atol=1e-12)
+        np.testing.assert_allclose(curves[name].y, tpr, atol=1e-12)
+    diamonds = [t for t in fig.data if t.marker is not None and t.marker.symbol == "diamond"]
+    assert len(diamonds) == len(REGIONS)
+    # equalized odds: every group at one common point
+    assert len({(round(t.x[0], 9), round(t.y[0], 9)) for t in diamonds}) == 1
+
+
+def test_slp003_without_a_group_column_the_card_says_how_to_add_one(loans):
+    _, table = loans
+    source, _, total, _, rows = slices_outputs(table.drop(columns=["group"]),
+                                               "gradient boosting", STATE, "group_optima")
+    assert source == NO_GROUPS and "column named group" in source
+    assert total == "" and rows == ""
