@@ -107,6 +107,6 @@ def slices_figure(analysis: SliceAnalysis, solution: ConstrainedSolution | None 
     fig = fast_figure(data, base_layout_dict(
         x_title="False positive rate (within the group)",
         y_title="True positive rate (within the group)", font_size=font_size))
-    text = (f"{plain(model)}: one curve per group; ○ each group's own optimum"
-            + (f"; ◆ {CONSTRAINT_NAMES[solution.constraint]}" if solution is not None else ""))
+    text = (f"{plain(model)}: ○ each group's own optimum"
+            + ("; ◆ under the constraint" if solution is not None else ""))
     return set_subtitle(fig, text, font_size)

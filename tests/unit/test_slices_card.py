@@ -48,7 +48,10 @@ def test_slp001_total_and_price_of_fairness_are_the_cores(loans, constraint):
     assert shown == pytest.approx(expected.expected_cost, rel=1e-5)
     assert f"{expected.cost_of_constraint:+.6g} per case" in _texts(summary)
     if expected.randomised:
-        assert "strictly between 0 and 1" in _texts(summary)
+        assert "Randomised" in _texts(summary)
+        for r in expected.rules:
+            if r.ignore_share > 0:  # equalized odds: the share whose score is ignored
+                assert f"{r.group} {r.ignore_share:.1%}" in _texts(summary)
 
 
 def test_slp002_figure_draws_each_groups_curve_as_sklearn(loans):

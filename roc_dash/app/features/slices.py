@@ -74,27 +74,63 @@ def _f(v, fmt=".3f") -> str:
 def _table(analysis, solution):
     rules = {r.group: r for r in solution.rules}
     optima = {o.name: o for o in analysis.optima}
-    head = ["group", "rows", "positives", "prevalence", "AUC [CI]", "optimum: threshold",
-            "TPR", "FPR", "cost / case", "under the constraint: TPR", "FPR", "flagged",
-            "decided at random", "cost / case"]
+    level = next((f"{r.auc_interval.level:.0%} " for r in analysis.rocs if r.auc_interval), "")
+    head = ["group", "rows", "posi­tives", "preva­lence", f"AUC [{level}CI]",
+            "own optimum: score ≥ (TPR, FPR)", "its cost / case",
+            "constrained: TPR, FPR", "flagged", "decided at random", "its cost / case"]
     body = []
     for r in analysis.rocs:
         o, rule = optima.get(r.name), rules.get(r.name)
         ci = r.auc_interval
         auc = _f(r.auc) + (f" [{_f(ci.low)}, {_f(ci.high)}]" if ci is not None else "")
         cells = [r.name + (" ⚠ small" if r.small else ""), f"{r.rows:,}", f"{r.n_pos:,.0f}",
-                 _f(r.prevalence), auc]
-        cells += ([format_threshold(o.optimum.threshold), _f(o.optimum.tpr), _f(o.optimum.fpr),
-                   _f(o.expected_cost, ".4f")] if o is not None else ["one class only"] + [""] * 3)
-        cells += ([_f(rule.tpr), _f(rule.fpr), _f(rule.flagged, ".1%"),
+                 _f(r.prevalence, ".1%"), auc]
+        cells += ([f"{format_threshold(o.optimum.threshold)} ({_f(o.optimum.tpr)}, "
+                   f"{_f(o.optimum.fpr)})", _f(o.expected_cost, ".4f")]
+                  if o is not None else ["one class only", ""])
+        cells += ([f"{_f(rule.tpr)}, {_f(rule.fpr)}", _f(rule.flagged, ".1%"),
                    _f(rule.randomised_share, ".1%"), _f(rule.expected_cost, ".4f")]
-                  if rule is not None else [""] * 5)
+                  if rule is not None else [""] * 4)
         body.append(html.Tr([html.Td(c, title="fewer than 30 positives or negatives: "
                                               "its numbers are uncertain"
                                      if i == 0 and r.small else None)
                              for i, c in enumerate(cells)]))
     return html.Table(className="models slices", children=[
         html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)])
+
+
+def _randomised(solution) -> list:
+    """Which groups' cases are decided by chance, and how (Hardt et al. 2016, section 4;
+    Fawcett 2004, section 7.4.1)."""
+    ignored = [r for r in solution.rules if r.ignore_share > 0]
+    mixed = [r for r in solution.rules if r.randomised_share > 0 and r.ignore_share <= 0]
+    out = []
+    if ignored:
+        out.append(html.P(
+            "Randomised: the score is ignored on a random share of the cases, which are "
+            f"flagged with probability {ignored[0].ignore_flag_rate:.3g} — " + ", ".join(
+                f"{r.group} {r.ignore_share:.1%}" for r in ignored) + "."))
+    if mixed:
+        out.append(html.P(
+            "Randomised: cases scoring between two thresholds are flagged with a "
+            "probability — " + ", ".join(
+                f"{r.group} {r.p_between:.3f} ({r.randomised_share:.1%} of its cases)"
+                for r in mixed) + "."))
+    return out
+
+
+def _common(solution) -> str:
+    """The common value the constraint imposes on every group, in words."""
+    if np.isfinite(solution.common_threshold):
+        return f"Every group: score ≥ {format_threshold(solution.common_threshold)}."
+    if np.isfinite(solution.common_fpr) and np.isfinite(solution.common_tpr):
+        return (f"Every group at TPR {solution.common_tpr:.3f}, FPR "
+                f"{solution.common_fpr:.3f}.")
+    if np.isfinite(solution.common_tpr):
+        return f"Every group at TPR {solution.common_tpr:.3f}."
+    if np.isfinite(solution.common_flagged):
+        return f"Every group flags {solution.common_flagged:.1%} of its cases."
+    return ""
 
 
 def _summary(analysis, result, solution):
@@ -104,22 +140,14 @@ def _summary(analysis, result, solution):
     pct = f" ({extra / reference:+.1%})" if reference > 0 else ""
     total = html.Span([f"Total expected cost per case under {CONSTRAINT_NAMES[solution.constraint]}: ",
                        html.B(f"{cost:.6g}")])
-    lines = [html.P(f"What fairness costs here: {extra:+.6g} per case{pct} against each group "
+    lines = [html.P(_common(solution))] if _common(solution) else []
+    lines += [html.P(f"What fairness costs here: {extra:+.6g} per case{pct} against each group "
                     f"at its own optimum ({reference:.6g}).")]
     if analysis.auc_gap is not None:
         g = analysis.auc_gap
         lines.append(html.P(f"AUC gap: {g.best} {g.best_value:.3f} against {g.worst} "
                             f"{g.worst_value:.3f} ({g.gap:.3f})."))
-    chance = [r for r in solution.rules if r.randomised_share > 0]
-    if chance:
-        lines.append(html.P("Randomised: " + "; ".join(
-            f"{r.group}: {r.randomised_share:.1%} of its cases flagged with a probability "
-            "strictly between 0 and 1" + (
-                f" (the score ignored on a random {r.ignore_share:.1%} of them, flagged with "
-                f"probability {r.ignore_flag_rate:.3f})" if r.ignore_share > 0 else
-                f" (scores between two thresholds, flagged with probability "
-                f"{r.p_between:.3f})")
-            for r in chance) + "."))
+    lines.extend(_randomised(solution))
     if analysis.excluded:
         lines.append(html.P(f"Left out (one class only): {', '.join(analysis.excluded)}."))
     return total, lines
