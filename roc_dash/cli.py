@@ -92,7 +92,8 @@ def _report(args: argparse.Namespace) -> int:
         analysis = analyse(result.table, conditions)
         extensions = _extensions(args, result, analysis)
         report = build_report(analysis, extensions)
-        report.update(_slices(result, conditions))
+        slices = _slices(result, conditions)
+        report.update(slices)
     except ValueError as exc:
         print(f"roc-dash: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -101,7 +102,7 @@ def _report(args: argparse.Namespace) -> int:
     if args.format == "html":
         from .html_report import render_html
 
-        text = render_html(analysis, extensions=extensions)
+        text = render_html(analysis, extensions=extensions, slices=slices)
     else:
         text = json.dumps(report, indent=2, allow_nan=False)
     if args.output:

@@ -127,3 +127,28 @@ def test_clg006_bad_group_requests_exit_2_with_a_message(tmp_path, capsys, args,
     assert err.startswith("roc-dash: ") and "Traceback" not in err
     for word in words:
         assert word in err, (word, err)
+
+
+def test_clg007_html_report_has_a_slices_section_with_the_cores_costs(tmp_path, capsys):
+    frame = _frame(seed=6)
+    out_path = tmp_path / "report.html"
+    code, _, err = _run(tmp_path, frame, "--group", "region", "--format", "html",
+                        "-o", str(out_path), "--cost-fn", "3", capsys=capsys)
+    assert code == 0, err
+    text = out_path.read_text(encoding="utf-8")
+    assert "<h2>Slices by region</h2>" in text
+    analysis = slice_analysis(frame["label"].to_numpy(bool), frame["score"].to_numpy(float),
+                              frame["region"].to_numpy(), cost_fp=1.0, cost_fn=3.0)
+    for s in group_thresholds(analysis).solutions:
+        assert f"<td class=\"num\">{s.expected_cost:.4f}</td>" in text, s.constraint
+        assert f"{s.cost_of_constraint:+.4f}" in text
+    for r in analysis.rocs:
+        assert f"<td class=\"num\">{r.auc:.3f}</td>" in text
+
+
+def test_clg008_html_report_without_groups_has_no_slices_section(tmp_path, capsys):
+    out_path = tmp_path / "report.html"
+    code, _, err = _run(tmp_path, _frame(seed=7).drop(columns=["region"]), "--format",
+                        "html", "-o", str(out_path), capsys=capsys)
+    assert code == 0, err
+    assert "Slices by" not in out_path.read_text(encoding="utf-8")
