@@ -76,3 +76,22 @@ def test_slp003_without_a_group_column_the_card_says_how_to_add_one(loans):
                                                "gradient boosting", STATE, "group_optima")
     assert source == NO_GROUPS and "column named group" in source
     assert total == "" and rows == ""
+
+
+def test_slp004_page_html_report_has_the_slices_of_the_shown_models(loans):
+    from roc_dash.app.features.exports import slices_for_report
+    from roc_dash.app.state import conditions_from_state
+
+    frame, table = loans
+    sections = slices_for_report(table, ["logistic regression"],
+                                 conditions_from_state(STATE))
+    (model,) = sections["group_thresholds"]["models"]
+    assert model["model"] == "logistic regression"
+    rows = frame[frame["model"] == "logistic regression"]
+    expected = group_thresholds(slice_analysis(
+        rows["label"].to_numpy(bool), rows["score"].to_numpy(float), rows["group"].to_numpy(),
+        cost_fp=1.0, cost_fn=5.0, prior_pos=0.2))
+    for got, want in zip(model["solutions"], expected.solutions, strict=True):
+        assert got["expected_cost"] == pytest.approx(want.expected_cost, rel=1e-12)
+    assert slices_for_report(table.drop(columns=["group"]), ["logistic regression"],
+                             conditions_from_state(STATE)) is None
