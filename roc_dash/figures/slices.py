@@ -12,9 +12,11 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from ..core.curves import display_indices
 from ..core.group_thresholds import ConstrainedSolution
 from ..core.slices import SliceAnalysis
 from .style import (
+    MAX_VERTICES,
     REFERENCE_COLOR,
     base_layout_dict,
     color,
@@ -40,11 +42,13 @@ def _group_traces(index: int, roc, optimum) -> list[dict]:
     name = plain(roc.name)
     col = color(index)
     small = " (small)" if roc.small else ""
+    c = roc.curve
+    keep = display_indices(c.fpr, c.tpr, max_points=MAX_VERTICES)  # what the eye can see
     traces = [{
-        "type": "scatter", "x": roc.curve.fpr, "y": roc.curve.tpr, "mode": "lines",
+        "type": "scatter", "x": c.fpr[keep], "y": c.tpr[keep], "mode": "lines",
         "name": f"{name}{small} (AUC {roc.auc:.3f})", "legendgroup": name,
         "line": {"color": col, "width": 2},
-        "customdata": roc.curve.thresholds,
+        "customdata": c.thresholds[keep],
         "meta": f"<b>{name}</b>",
         "hovertemplate": ("%{meta}<br>threshold ≥ %{customdata:.6~g}<br>FPR %{x:.4f}"
                           "<br>TPR %{y:.4f}<extra></extra>"),
@@ -86,7 +90,9 @@ def _rule_trace(index: int, rule, constraint: str) -> dict:
 def slices_figure(analysis: SliceAnalysis, solution: ConstrainedSolution | None = None, *,
                   model: str = "", font_size: int = 14) -> go.Figure:
     """The per-group ROC figure of one model; ``solution`` adds each group's operating point
-    under a constraint (a diamond), the groups' own optima are open circles."""
+    under a constraint (a diamond), the groups' own optima are open circles. Curves of more
+    than :data:`~.style.MAX_VERTICES` points are thinned for display
+    (:func:`~roc_dash.core.curves.display_indices`); the hulls are drawn whole."""
     optima = {o.name: o for o in analysis.optima}
     data: list[dict] = [{
         "type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines", "name": "chance",

@@ -62,8 +62,14 @@ def test_slp002_figure_draws_each_groups_curve_as_sklearn(loans):
     assert set(curves) == set(REGIONS)
     for name, part in rows.groupby("group"):
         fpr, tpr, _ = sk_roc_curve(part["label"], part["score"], drop_intermediate=False)
-        np.testing.assert_allclose(curves[name].x, fpr, atol=1e-12)
-        np.testing.assert_allclose(curves[name].y, tpr, atol=1e-12)
+        drawn = set(zip(np.round(curves[name].x, 12), np.round(curves[name].y, 12),
+                        strict=True))
+        points = list(zip(np.round(fpr, 12), np.round(tpr, 12), strict=True))
+        assert drawn <= set(points)
+        # every corner of sklearn's curve is drawn (points inside a straight run need not be)
+        for (x0, y0), (x1, y1), (x2, y2) in zip(points, points[1:], points[2:], strict=False):
+            if abs((x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1)) > 1e-12:
+                assert (x1, y1) in drawn
     diamonds = [t for t in fig.data if t.marker is not None and t.marker.symbol == "diamond"]
     assert len(diamonds) == len(REGIONS)
     # equalized odds: every group at one common point
@@ -95,3 +101,22 @@ def test_slp004_page_html_report_has_the_slices_of_the_shown_models(loans):
         assert got["expected_cost"] == pytest.approx(want.expected_cost, rel=1e-12)
     assert slices_for_report(table.drop(columns=["group"]), ["logistic regression"],
                              conditions_from_state(STATE)) is None
+
+
+def test_slp005_curves_are_made_once_and_costs_only_reselect(loans):
+    _, table = loans
+    made, store = [], {}
+
+    def memo(parts, make):
+        if parts not in store:
+            made.append(parts)
+            store[parts] = make()
+        return store[parts]
+
+    for cost_fn in (5.0, 2.0, 9.0):
+        state = {**STATE, "cost_fn": cost_fn}
+        cached = slices_outputs(table, "gradient boosting", state, "equal_opportunity",
+                                memo=memo)
+        fresh = slices_outputs(table, "gradient boosting", state, "equal_opportunity")
+        assert cached[2].children[1].children == fresh[2].children[1].children
+    assert len(made) == 1

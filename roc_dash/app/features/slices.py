@@ -8,7 +8,8 @@ per group with each group's optimum under the costs and prior (the ``CONDITIONS`
 as every card), a table of the groups (rows, prevalence, AUC with its interval, optimum,
 cost; small groups flagged), and, for the constraint chosen, each group's operating point,
 the total expected cost per case and what the constraint costs against each group's own
-optimum. Numbers come from :func:`roc_dash.core.slices.slice_analysis` and
+optimum. Numbers come from :mod:`roc_dash.core.slices` (the groups' curves and intervals
+cached per data, model and level; a change of costs or prior only re-selects the optima) and
 :func:`roc_dash.core.group_thresholds.group_thresholds`; the figure from
 :func:`roc_dash.figures.slices.slices_figure`.
 """
@@ -20,13 +21,14 @@ import pandas as pd
 from dash import Input, Output, State, dcc, html, no_update
 
 from ...core.group_thresholds import CONSTRAINTS, group_thresholds
-from ...core.slices import slice_analysis
+from ...core.slices import group_rocs, slice_optima
 from ...figures.slices import CONSTRAINT_NAMES, slices_figure
 from ...figures.style import format_threshold
 from ...io.groups import GROUP_COLUMN, MISSING_GROUP
 from .. import ids
 from ..analysis import model_names
 from ..components import empty_figure, graph_config
+from ..server.store import clean_ids
 from ..state import FONT, conditions_from_state
 
 __all__ = ["card", "slices_outputs", "register", "NO_GROUPS"]
@@ -153,8 +155,12 @@ def _summary(analysis, result, solution):
     return total, lines
 
 
-def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font_size=14):
-    """``(source line, figure, total, summary, table)`` of the card for ``model``."""
+def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font_size=14,
+                   memo=None):
+    """``(source line, figure, total, summary, table)`` of the card for ``model``.
+
+    ``memo(parts, make)`` caches the groups' curves (:func:`group_rocs`, which do not depend
+    on costs or prior) under ``parts``; none: computed each time."""
     empty = empty_figure(font_size)
     if table is None or GROUP_COLUMN not in table.columns:
         return NO_GROUPS, empty, "", "", ""
@@ -171,12 +177,17 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
     weights = rows["weight"].to_numpy(dtype=np.float64)
     weights = None if bool((weights == 1.0).all()) else weights
     conditions = conditions_from_state(state)
+
+    def make():
+        return group_rocs(rows["label"].to_numpy(dtype=bool),
+                          rows["score"].to_numpy(dtype=np.float64),
+                          groups.fillna(MISSING_GROUP).astype(str).to_numpy(), weights=weights,
+                          level=conditions.level)
+
     try:
-        analysis = slice_analysis(
-            rows["label"].to_numpy(dtype=bool), rows["score"].to_numpy(dtype=np.float64),
-            groups.fillna(MISSING_GROUP).astype(str).to_numpy(), weights=weights,
-            cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn,
-            prior_pos=conditions.prior_pos, level=conditions.level)
+        rocs = make() if memo is None else memo(("slice-rocs", model, conditions.level), make)
+        analysis = slice_optima(rocs, cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn,
+                                prior_pos=conditions.prior_pos)
     except ValueError as exc:
         return f"{source} {exc}", empty, "", "", ""
     result = group_thresholds(analysis)
@@ -218,5 +229,8 @@ def register(app, cache, store) -> None:
     def slice_views(model, constraint, state, presentation, dataset_ids):
         if state is None:
             return (no_update,) * 5
-        return slices_outputs(cache.table(dataset_ids), model, state, constraint,
-                              font_size=FONT[bool(presentation)])
+        key = tuple(clean_ids(dataset_ids))
+        return slices_outputs(
+            cache.table(dataset_ids), model, state, constraint,
+            font_size=FONT[bool(presentation)],
+            memo=lambda parts, make: cache.cache.get_or_make((*parts, key), make, shared=False))
