@@ -43,7 +43,7 @@ def _choose(dash_duo, constraint):
 @pytest.mark.parametrize("constraint", ["equalized_odds", "single_threshold"])
 def test_slb001_constraint_click_shows_the_cores_total_cost(dash_duo, app, tmp_path,
                                                             constraint):
-    dash_duo.driver.set_window_size(1280, 1000)
+    dash_duo.driver.set_window_size(1280, 1500)  # tall enough for the whole card
     frame = loan_predictions()
     path = tmp_path / "loans by region.csv"
     frame.to_csv(path, index=False)
@@ -73,6 +73,40 @@ def test_slb001_constraint_click_shows_the_cores_total_cost(dash_duo, app, tmp_p
     scroll_into_view(dash_duo.driver, card, block="start")
     SHOTS.mkdir(parents=True, exist_ok=True)
     dash_duo.driver.save_screenshot(str(SHOTS / f"slicepage_{constraint}.png"))
+    card.screenshot(str(SHOTS / f"slicepage_card_{constraint}.png"))  # the README's
     scroll_into_view(dash_duo.driver, dash_duo.find_element(f"#{ids.SLC_TABLE}"))
     dash_duo.driver.save_screenshot(str(SHOTS / f"slicepage_{constraint}_table.png"))
+    assert dash_duo.get_logs() == []
+
+
+def test_slb002_choosing_another_model_redraws_its_groups(dash_duo, app, tmp_path):
+    dash_duo.driver.set_window_size(1280, 1000)
+    frame = loan_predictions()
+    path = tmp_path / "loans.csv"
+    frame.to_csv(path, index=False)
+    dash_duo.start_server(app)
+    dash_duo.wait_for_contains_text(f"#{ids.DATASET_LIST}", "Demo")
+    upload(dash_duo, path)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "loans.csv")
+    open_tab(dash_duo, "compare")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "4 groups")
+    _choose(dash_duo, "demographic_parity")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_TOTAL}", "demographic parity")
+    first = dash_duo.find_element(f"#{ids.SLC_MODEL}").text
+    other = next(m for m in frame["model"].unique() if m != first)
+    dropdown = dash_duo.find_element(f"#{ids.SLC_MODEL}")
+    scroll_into_view(dash_duo.driver, dropdown)
+    dropdown.click()
+    option = wait_until(lambda: next((e for e in dash_duo.driver.find_elements(
+        "css selector", ".dash-dropdown-option") if e.text == other), None),
+        message="the other model's option")
+    option.click()
+    wait_until(lambda: dash_duo.find_element(f"#{ids.SLC_MODEL}").text == other,
+               message="the other model chosen")
+    wait_until(lambda: other in dash_duo.driver.execute_script(
+        f"return document.querySelector('#{ids.SLC_GRAPH} .gtitle').textContent;"),
+        message="the figure redrawn for the other model")
+    wait_idle(dash_duo)
+    _, shown = wait_until(lambda: _total(dash_duo), message="the total cost")
+    assert shown == pytest.approx(_core_cost(frame, other, "demographic_parity"), rel=1e-5)
     assert dash_duo.get_logs() == []

@@ -84,14 +84,17 @@ def _table(analysis, solution):
     for r in analysis.rocs:
         o, rule = optima.get(r.name), rules.get(r.name)
         ci = r.auc_interval
-        auc = _f(r.auc) + (f" [{_f(ci.low)}, {_f(ci.high)}]" if ci is not None else "")
+        auc = _f(r.auc) + (f" [{_f(ci.low, '.2f')}, {_f(ci.high, '.2f')}]"
+                           if ci is not None else "")
         cells = [r.name + (" ⚠ small" if r.small else ""), f"{r.rows:,}", f"{r.n_pos:,.0f}",
                  _f(r.prevalence, ".1%"), auc]
         cells += ([f"{format_threshold(o.optimum.threshold)} ({_f(o.optimum.tpr)}, "
                    f"{_f(o.optimum.fpr)})", _f(o.expected_cost, ".4f")]
                   if o is not None else ["one class only", ""])
         cells += ([f"{_f(rule.tpr)}, {_f(rule.fpr)}", _f(rule.flagged, ".1%"),
-                   _f(rule.randomised_share, ".1%"), _f(rule.expected_cost, ".4f")]
+                   # equalized odds: the share whose score is ignored (Hardt et al.)
+                   _f(rule.ignore_share if rule.ignore_share > 0 else rule.randomised_share,
+                      ".1%"), _f(rule.expected_cost, ".4f")]
                   if rule is not None else [""] * 4)
         body.append(html.Tr([html.Td(c, title="fewer than 30 positives or negatives: "
                                               "its numbers are uncertain"
