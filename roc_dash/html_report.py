@@ -186,13 +186,37 @@ def _extension_html(ext) -> str:
     return "\n".join(out)
 
 
+def intervals_html(intervals) -> str:
+    """Each model's optimum with its bootstrap intervals and the out-of-bag cost of the
+    choice (``{model: PointIntervals}``, :func:`~roc_dash.report.model_point_intervals`);
+    ``""`` without."""
+    if not intervals:
+        return ""
+    rows = []
+    for model, r in intervals.items():
+        u = r.optimum
+        cells = [f"{_fmt(iv.estimate, 4)} [{_fmt(iv.low, 4)}–{_fmt(iv.high, 4)}]"
+                 if iv.interval not in ("fixed", "none") else _fmt(iv.estimate, 4)
+                 for iv in (u.threshold, u.tpr, u.fpr, u.precision, u.npv, u.expected_cost)]
+        rows.append([model, *cells, _fmt(u.optimism.out_of_bag, 4) if u.optimism else "n/a",
+                     f"{u.n_boot_used} of {u.n_boot}"])
+    head = ["Model", "Threshold", "TPR", "FPR", "Precision at the prior", "NPV at the prior",
+            "Expected cost", "Out-of-bag cost of the choice", "Replicates"]
+    return ("<h2>How sure is the chosen point?</h2><p class=\"muted\">Each model's optimum, "
+            f"{u.level:.0%} intervals ({html.escape(u.method)}). The expected cost at the "
+            "optimum is measured on the data that chose it: it is optimistic and its interval "
+            "undercovers; the out-of-bag cost (each replicate's optimum charged on the cases "
+            "it did not draw) is what the choice is expected to cost.</p>" + _table(head, rows))
+
+
 def render_html(analysis: Analysis, *, state: ReportState | None = None,
-                extensions=None, slices: dict | None = None) -> str:
+                extensions=None, intervals=None, slices: dict | None = None) -> str:
     """The report as one HTML string (about 5 MB: plotly.js is embedded).
 
     ``state`` carries the dashboard's view (averaging, pinned point, datasets, link), so that
-    the report shows what the room saw. ``slices`` (the ``slices`` and ``group_thresholds``
-    keys of :func:`roc_dash.slices_report.slices_sections`) adds a section per model.
+    the report shows what the room saw; ``intervals``: see :func:`intervals_html`.
+    ``slices`` (the ``slices`` and ``group_thresholds`` keys of
+    :func:`roc_dash.slices_report.slices_sections`) adds a section per model.
     """
     state = state or ReportState()
     c = analysis.conditions
@@ -257,6 +281,7 @@ iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
 {"<h2>Operating points compared</h2>" + comparison_html(operating_point(analysis), state.pins)
   if state.pins else ""}
 {opbox}
+{intervals_html(intervals)}
 {"<h2>Saved views</h2><ul>" + "".join(
     f'<li><a href="{html.escape(link, quote=True)}">{html.escape(name)}</a></li>'
     for name, link in state.views) + "</ul>" if state.views else ""}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from dash import html
+from dash import dcc, html
 
 from ..core.assembly.analysis import Analysis
 from ..core.operating import OperatingSummary
@@ -449,3 +449,18 @@ def graph_config(name: str, config: dict | None = None) -> dict:
     base["toImageButtonOptions"] = {**base.get("toImageButtonOptions", {}),
                                     "filename": f"roc-dash-{name}"}
     return base
+
+
+#: What the intervals box says until its callback (features/intervals.py) has answered.
+COMPUTING_INTERVALS = "computing intervals…"
+
+
+def intervals_box():
+    """The bootstrap intervals' place in the operating card (filled by
+    :mod:`.features.intervals` once the views have drawn)."""
+    return html.Div(className="point-intervals-box", children=[
+        html.Div(COMPUTING_INTERVALS, id=ids.POINT_INTERVALS_STATUS, className="hint",
+                 role="status"),
+        html.Div(id=ids.POINT_INTERVALS, className="point-intervals"),
+        dcc.Store(id=ids.POINT_REGIONS, data=[]),  # their boxes on the ROC
+    ])

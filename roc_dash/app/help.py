@@ -135,4 +135,19 @@ HELP = {
                     "datasets are loaded. A dataset added later does not change it; the "
                     "link keeps it.",
     "upload_cancel": "Stop sending the files: nothing is changed.",
+    "pi_npv": "Negative predictive value at the deployment prior: share of the cases not "
+              "flagged that are negative.",
+    "pi_lr_pos": "Positive likelihood ratio TPR/FPR: how much a flag multiplies the odds "
+                 "of being positive.",
+    "pi_lr_neg": "Negative likelihood ratio (1−TPR)/(1−FPR): how much no flag multiplies the "
+                 "odds of being positive.",
+    "pi_head": "Stratified bootstrap: the positives and the negatives are redrawn with "
+               "replacement; at the optimum the choice is made again in every replicate, at "
+               "a pin the threshold stays. Seeded: the same data give the same intervals.",
+    "pi_oob": "What the choice of the optimum really costs: each bootstrap replicate picks "
+              "its own optimum and is charged on the cases it did not draw (out of bag). "
+              "The expected cost at the optimum is measured on the same data that chose it, "
+              "so it is optimistic and its interval undercovers (about 82 % for a 95 % "
+              "interval in bench/coverage_point_intervals.py); in brackets, the out-of-bag "
+              "minus the in-bag cost: the optimism of the choice.",
 }

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from scipy.special import ndtri
 
 from ..core.assembly.analysis import Analysis
-from ..core.curves import det_curve, display_indices, tie_bounds
+from ..core.curve_geometry import det_curve, display_indices, tie_bounds
 from ..core.operating import OperatingSummary
 from .style import (
     FAST,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.curves import display_indices
+from ..core.curve_geometry import display_indices
 from ..core.group_thresholds import ConstrainedSolution
 from ..core.slices import SliceAnalysis
 from .style import (
@@ -92,7 +92,7 @@ def slices_figure(analysis: SliceAnalysis, solution: ConstrainedSolution | None 
     """The per-group ROC figure of one model; ``solution`` adds each group's operating point
     under a constraint (a diamond), the groups' own optima are open circles. Curves of more
     than :data:`~.style.MAX_VERTICES` points are thinned for display
-    (:func:`~roc_dash.core.curves.display_indices`); the hulls are drawn whole."""
+    (:func:`~roc_dash.core.curve_geometry.display_indices`); the hulls are drawn whole."""
     optima = {o.name: o for o in analysis.optima}
     data: list[dict] = [{
         "type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines", "name": "chance",

@@ -169,9 +169,12 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: views, exports, combining card and link read the checked number ``SAMPLES_OK`` (the
 #: wiring); no figure changed. Re-recorded for *Download decision* (issue 17 item 6): one
 #: more button in the top bar (the layout) and its clicks as a new input of the export
-#: callback (the wiring). Re-recorded for the *Slices* card (issue 18): one more card in the
-#: Compare tab (the layout) and its two callbacks (the wiring); no figure changed.
-EXPECTED_PAGE = ('c7611f2b0546d41d', 'a2c73574b1492a6c')
+#: callback (the wiring). Re-recorded for the intervals at the chosen point (issue 17
+#: item 2): a box in the operating card and its store (the layout), its callback after the
+#: views and the clientside one that puts the interval boxes in the ROC
+#: (the wiring); no figure changed. Re-recorded for the *Slices* card (issue 18): one more
+#: card in the Compare tab (the layout) and its two callbacks (the wiring); no figure changed.
+EXPECTED_PAGE = ('0f94a43ae8d7af54', '8b4619118c4fdb55')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

@@ -113,7 +113,7 @@ def test_fig007_model_list_swatches_are_current():
 def test_fig008_tie_bounds_band_and_prg_mode():
     """Tie bounds drawn around tied curves; PRG mode draws gains; AP at the deployment prior."""
     from roc_dash.app.server.store import load_demo
-    from roc_dash.core.curves import tie_bounds
+    from roc_dash.core.curve_geometry import tie_bounds
     from roc_dash.core.precision_recall import average_precision_from_curve
     from roc_dash.core.precision_recall_gain import prg_auc
 

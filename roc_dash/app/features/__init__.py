@@ -10,6 +10,7 @@ fragment, its callbacks (``register(app, cache, store)``) and its small pure hel
 * :mod:`.kinds` — input kinds (multi-class, soft labels, costs, leaves);
 * :mod:`.combining` — combining classifiers and relative superiority;
 * :mod:`.tabs` — the page's tabs, each a group of cards;
+* :mod:`.intervals` — bootstrap intervals at the chosen points (operating card);
 * :mod:`.slices` — one model group by group, thresholds under fairness constraints.
 
 A feature never imports another feature: what two of them share lives below them
@@ -17,7 +18,19 @@ A feature never imports another feature: what two of them share lives below them
 :mod:`..components`, :mod:`..server`). ``tests/unit/test_architecture.py`` checks it.
 """
 
-from . import combining, conditions, data, exports, kinds, notes, pins, slices, tabs, views
+from . import (
+    combining,
+    conditions,
+    data,
+    exports,
+    intervals,
+    kinds,
+    notes,
+    pins,
+    slices,
+    tabs,
+    views,
+)
 
 #: In the order their callbacks are registered. Where several callbacks write one output
 #: (``allow_duplicate``), its own writer comes first: the views before the conditions (whose
@@ -25,7 +38,8 @@ from . import combining, conditions, data, exports, kinds, notes, pins, slices, 
 #: (whose example links also write the datasets). Dash does not need it, but a client that
 #: looks a callback up by its first output in ``_dash-dependencies`` then finds the primary
 #: one first, as it did before the app was split (tests/hostile's harness does).
-FEATURES = (data, views, conditions, pins, combining, kinds, exports, notes, tabs, slices)
+FEATURES = (data, views, conditions, pins, combining, kinds, exports, notes, tabs, intervals,
+            slices)
 
 __all__ = ["FEATURES", "combining", "conditions", "data", "exports", "kinds", "notes", "pins",
-           "tabs", "views", "slices"]
+           "tabs", "views", "intervals", "slices"]
