@@ -120,3 +120,20 @@ def test_slp005_curves_are_made_once_and_costs_only_reselect(loans):
         fresh = slices_outputs(table, "gradient boosting", state, "equal_opportunity")
         assert cached[2].children[1].children == fresh[2].children[1].children
     assert len(made) == 1
+
+
+def test_slp006_small_groups_are_flagged_not_hidden(loans):
+    frame, _ = loans
+    frame = frame.copy()
+    rows = frame.index[(frame["group"] == "west")]
+    frame.loc[rows[:40], "group"] = "islands"  # a handful of cases of both classes
+    table = load_predictions([("l.csv", frame.to_csv(index=False).encode())]).table
+    _, fig, _, _, body = slices_outputs(table, "gradient boosting", STATE, "group_optima")
+    part = frame[frame["model"] == "gradient boosting"]
+    counts = part.groupby("group")["label"].agg(["sum", "size"])
+    small = {g for g, r in counts.iterrows() if r["sum"] < 30 or r["size"] - r["sum"] < 30}
+    assert "islands" in small
+    texts = {row.children[0].children for row in body.children[1].children}
+    assert texts == {g + (" ⚠ small" if g in small else "") for g in counts.index}
+    legend = {t.name for t in fig.data if t.showlegend is not False and t.mode == "lines"}
+    assert any(n.startswith("islands (small)") for n in legend)
