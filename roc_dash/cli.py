@@ -44,7 +44,7 @@ def _fpr_max(text: str) -> float:
 def _load(args: argparse.Namespace, options):
     """Read the files in memory, or aggregate them in an engine (``--engine``; ``auto``:
     DuckDB for globs, directories and files beyond the in-memory limits)."""
-    from .io import load_predictions
+    from .io import InputError, load_predictions
     from .io.engine_sources import should_stream
     from .io.engines import aggregate_predictions
 
@@ -52,6 +52,9 @@ def _load(args: argparse.Namespace, options):
     if engine == "auto":
         engine = "duckdb" if should_stream(args.files) else "memory"
     if engine != "memory":
+        if getattr(args, "group", None):
+            raise InputError(f"--group reads every row; it does not work with --engine "
+                             f"{engine}. Use --engine memory (or leave --group out).")
         return aggregate_predictions(args.files, options=options, engine=engine)
     # the same file twice would count its predictions twice: refuse it, naming both
     return load_predictions(args.files, options=options, duplicate_files="error")
@@ -67,6 +70,7 @@ def _read_options(args: argparse.Namespace):
         weight=args.weight, id=args.id, positive=args.positive,
         drop_nonfinite=args.drop_nonfinite,
         **(_kind_options(args) if hasattr(args, "class_col") else {}),
+        **({"group_columns": tuple(args.group)} if getattr(args, "group", None) else {}),
     )
 
 
@@ -90,6 +94,8 @@ def _report(args: argparse.Namespace) -> int:
         extensions = _extensions(args, result, analysis)
         intervals = _point_intervals(args, result, analysis)
         report = build_report(analysis, extensions, intervals=intervals)
+        slices = _slices(result, conditions)
+        report.update(slices)
     except ValueError as exc:
         print(f"roc-dash: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -98,7 +104,8 @@ def _report(args: argparse.Namespace) -> int:
     if args.format == "html":
         from .html_report import render_html
 
-        text = render_html(analysis, extensions=extensions, intervals=intervals)
+        text = render_html(analysis, extensions=extensions, intervals=intervals,
+                           slices=slices)
     else:
         text = json.dumps(report, indent=2, allow_nan=False)
     if args.output:
@@ -111,6 +118,17 @@ def _report(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text + "\n")
     return 0
+
+
+def _slices(result, conditions) -> dict:
+    """The ``slices`` and ``group_thresholds`` keys when the table has a ``group`` column
+    (``--group``, or a column named ``group``), else none (the report keeps its keys)."""
+    from .io import GROUP_COLUMN
+    from .slices_report import slices_sections
+
+    if GROUP_COLUMN not in result.table.columns:
+        return {}
+    return slices_sections(result.table, conditions, group_columns=result.group_columns)
 
 
 def _point_intervals(args: argparse.Namespace, result, analysis) -> dict | None:
@@ -226,6 +244,11 @@ def _extensions(args: argparse.Namespace, result, analysis):
 
 def _add_beyond_binary(report: argparse.ArgumentParser) -> None:
     """Options of the input kinds and methods beyond one binary scorer (README)."""
+    report.add_argument_group("slices").add_argument(
+        "--group", metavar="COL", action="append", default=None,
+        help="a categorical column slicing the rows into groups (twice: two columns "
+             "crossed); adds the keys slices and group_thresholds (default: a column "
+             "named group, if any)")
     g = report.add_argument_group("beyond one binary scorer")
     g.add_argument("--class-col", metavar="COL", default=None,
                    help="multi-class: the column of true classes (a label column with 3+ "

@@ -278,11 +278,13 @@ def model_comparison_html(analysis: Analysis) -> str:
 
 
 def render_html(analysis: Analysis, *, state: ReportState | None = None,
-                extensions=None, intervals=None) -> str:
+                extensions=None, intervals=None, slices: dict | None = None) -> str:
     """The report as one HTML string (about 5 MB: plotly.js is embedded).
 
     ``state`` carries the dashboard's view (averaging, pinned point, datasets, link), so that
     the report shows what the room saw; ``intervals``: see :func:`intervals_html`.
+    ``slices`` (the ``slices`` and ``group_thresholds`` keys of
+    :func:`roc_dash.slices_report.slices_sections`) adds a section per model.
     """
     state = state or ReportState()
     c = analysis.conditions
@@ -356,6 +358,46 @@ iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
 {cross_validation_html(analysis)}
 {model_comparison_html(analysis)}
 {_extension_html(extensions)}
+{slices_html(slices)}
 <div class="grid">{"".join(parts)}</div>
 </body></html>
 """
+
+
+_CONSTRAINT_NAMES = {"single_threshold": "one threshold for all",
+                     "group_optima": "each group its own optimum",
+                     "equal_opportunity": "equal opportunity (equal TPR)",
+                     "equalized_odds": "equalized odds (equal TPR and FPR)",
+                     "demographic_parity": "demographic parity (equal share flagged)"}
+
+
+def slices_html(sections: dict | None) -> str:
+    """The slices section (issue 18): per model, its groups and the cost of each fairness
+    constraint, from the JSON keys ``slices`` and ``group_thresholds``; empty without them."""
+    if not sections or not sections.get("slices"):
+        return ""
+    sl, gt = sections["slices"], sections["group_thresholds"]
+    columns = " × ".join(sl["group_columns"]) or "group"
+    out = [f"<h2>Slices by {html.escape(columns)}</h2><p class=\"muted\">Groups with fewer "
+           f"than {sl['min_positives']:g} positives or {sl['min_negatives']:g} negatives are "
+           "flagged small. Costs per case; the cost of a constraint is against each group at "
+           "its own optimum. Randomised rules decide some cases by chance (Hardt, Price &amp; "
+           "Srebro 2016).</p>"]
+    for m, t in zip(sl["models"], gt["models"], strict=True):
+        groups = [[g["name"] + (" (small)" if g["small"] else ""), g["rows"],
+                   _fmt(g["prevalence"]), _fmt(g["auc"]),
+                   f"[{_fmt((g['auc_ci'] or {}).get('low'))}, "
+                   f"{_fmt((g['auc_ci'] or {}).get('high'))}]",
+                   *(["score ≥ " + format_threshold(g["optimal"]["threshold"]),
+                      _fmt(g["optimal"]["tpr"]), _fmt(g["optimal"]["fpr"]),
+                      _fmt(g["optimal"]["expected_cost"], 4)] if g["optimal"] else
+                     ["one class only", "", "", ""])] for g in m["groups"]]
+        solutions = [[_CONSTRAINT_NAMES.get(s["constraint"], s["constraint"]),
+                      _fmt(s["expected_cost"], 4), f"{s['cost_of_constraint']:+.4f}",
+                      "yes" if s["randomised"] else "no"] for s in t["solutions"]]
+        out.append(f"<h3>{html.escape(m['model'])}</h3>" + _table(
+            ["Group", "Rows", "Prevalence", "AUC", "AUC CI", "Optimum", "TPR", "FPR",
+             "Expected cost"], groups) + _table(
+            ["Constraint", "Expected cost per case", "What it costs", "Randomised"],
+            solutions))
+    return "\n".join(out)

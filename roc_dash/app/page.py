@@ -23,6 +23,7 @@ from .features import (
     kinds,
     notes,
     pins,
+    slices,
     tabs,
     views,
 )
@@ -96,6 +97,7 @@ def build_layout() -> html.Div:
                             views.models_card(),
                             combining.superiority_card(graph_config("superiority")),
                             comparison.comparison_card(),
+                            slices.card(),
                         ], className="stack"),
                         tabs.panel("beyond", [
                             kinds.multiclass_card(views.graph_config),

@@ -178,7 +178,9 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: Re-recorded for the folds and the model comparison (issue 17 items 1 and 3): the Curves CSV
 #: button's tooltip names the fold column and the Compare tab gains the Model comparison card
 #: (the layout), whose one callback is new (the wiring).
-EXPECTED_PAGE = ('7e853098ae22b766', '1665300f4216a620')
+#: Re-recorded for the *Slices* card (issue 18): one more
+#: card in the Compare tab (the layout) and its two callbacks (the wiring); no figure changed.
+EXPECTED_PAGE = ('cc4da658fa673a85', '91369017b2263c20')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

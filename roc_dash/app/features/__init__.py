@@ -10,8 +10,9 @@ fragment, its callbacks (``register(app, cache, store)``) and its small pure hel
 * :mod:`.kinds` — input kinds (multi-class, soft labels, costs, leaves);
 * :mod:`.combining` — combining classifiers and relative superiority;
 * :mod:`.tabs` — the page's tabs, each a group of cards;
-* :mod:`.intervals` — bootstrap intervals at the chosen points (operating card).
-* :mod:`.comparison` — the k-model comparison matrix and each model's optimal cost range.
+* :mod:`.intervals` — bootstrap intervals at the chosen points (operating card);
+* :mod:`.comparison` — the k-model comparison matrix and each model's optimal cost range;
+* :mod:`.slices` — one model group by group, thresholds under fairness constraints.
 
 A feature never imports another feature: what two of them share lives below them
 (:mod:`..state`, :mod:`..analysis`, :mod:`..render`, :mod:`..overlays`,
@@ -28,6 +29,7 @@ from . import (
     kinds,
     notes,
     pins,
+    slices,
     tabs,
     views,
 )
@@ -39,7 +41,7 @@ from . import (
 #: looks a callback up by its first output in ``_dash-dependencies`` then finds the primary
 #: one first, as it did before the app was split (tests/hostile's harness does).
 FEATURES = (data, views, conditions, pins, combining, kinds, exports, notes, tabs, intervals,
-            comparison)
+            comparison, slices)
 
 __all__ = ["FEATURES", "combining", "conditions", "data", "exports", "kinds", "notes", "pins",
-           "tabs", "views", "intervals", "comparison"]
+           "tabs", "views", "intervals", "comparison", "slices"]

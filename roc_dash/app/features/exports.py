@@ -28,7 +28,8 @@ from ..state import (
     economics_from_state,
 )
 
-__all__ = ["buttons", "curves_csv", "table_csv", "decision_json", "register"]
+__all__ = ["buttons", "curves_csv", "table_csv", "decision_json", "register",
+           "slices_for_report"]
 
 
 def buttons():
@@ -144,5 +145,18 @@ def register(app, cache, store) -> None:
             operating=None,  # the recommendation; the pins are compared below it
             link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(headline),
             pins_summary=plain_text(compared), views=views)
-        return dcc.send_string(render_html(analysis, state=report_state),
-                               "roc-dash-report.html")
+        return dcc.send_string(render_html(analysis, state=report_state, slices=slices_for_report(
+            cache.table(dataset_ids, reference), models, conditions)), "roc-dash-report.html")
+
+
+def slices_for_report(table, models, conditions) -> dict | None:
+    """The report's slices section for the shown models, when the data has groups."""
+    from ...io.groups import GROUP_COLUMN, MISSING_GROUP
+    from ...slices_report import slices_sections
+
+    if table is None or GROUP_COLUMN not in table.columns:
+        return None
+    rows = table[table["model"].astype(str).isin(models)]
+    rows = rows.assign(**{GROUP_COLUMN: rows[GROUP_COLUMN].fillna(MISSING_GROUP)})
+    return slices_sections(rows, conditions,
+                           group_columns=tuple(table.attrs.get("group_columns") or ()))

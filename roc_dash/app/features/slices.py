@@ -1,0 +1,239 @@
+"""Slices (issue 18): one model group by group, and its thresholds under a fairness constraint.
+
+The *Slices* card of the *Compare* tab. The groups are the canonical table's ``group``
+column (:mod:`roc_dash.io.groups`): an uploaded file's column named ``group`` (any case)
+is picked up by name; other columns, and two crossed, are chosen on the command line
+(``roc-dash report --group COL``), not yet at upload. The card shows the chosen model's ROC
+per group with each group's optimum under the costs and prior (the ``CONDITIONS`` store,
+as every card), a table of the groups (rows, prevalence, AUC with its interval, optimum,
+cost; small groups flagged), and, for the constraint chosen, each group's operating point,
+the total expected cost per case and what the constraint costs against each group's own
+optimum. Numbers come from :mod:`roc_dash.core.slices` (the groups' curves and intervals
+cached per data, model and level; a change of costs or prior only re-selects the optima) and
+:func:`roc_dash.core.group_thresholds.group_thresholds`; the figure from
+:func:`roc_dash.figures.slices.slices_figure`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from dash import Input, Output, State, dcc, html, no_update
+
+from ...core.group_thresholds import CONSTRAINTS, group_thresholds
+from ...core.slices import group_rocs, slice_optima
+from ...figures.slices import CONSTRAINT_NAMES, slices_figure
+from ...figures.style import format_threshold
+from ...io.groups import GROUP_COLUMN, MISSING_GROUP
+from .. import ids
+from ..analysis import model_names
+from ..components import empty_figure, graph_config
+from ..server.store import clean_ids
+from ..state import FONT, conditions_from_state
+
+__all__ = ["card", "slices_outputs", "register", "NO_GROUPS"]
+
+#: What the card says when no loaded file has a group column.
+NO_GROUPS = ("No group column in the data loaded. To see each model group by group, add a "
+             "column named group to the file (a region, a product, an age band…) and upload "
+             "it again; other columns, or two crossed, can be chosen on the command line "
+             "(roc-dash report --group COL), not yet at upload.")
+
+
+def card():
+    """The Slices card: source of the groups, model, constraint, figure, totals, table."""
+    return html.Div(id=ids.SLC_CARD, className="card slices-card", children=[
+        html.Div(className="card-head", children=[
+            html.H2("Slices: the same decision, group by group",
+                    title="Each group's ROC and optimum under the current costs and prior, "
+                          "and the groups' thresholds under a fairness constraint (Hardt, "
+                          "Price & Srebro 2016; Fawcett 2004, section 7.4.1)"),
+            dcc.Dropdown(id=ids.SLC_MODEL, options=[], clearable=False, searchable=False,
+                         placeholder="model", className="slices-model"),
+        ]),
+        html.Div(id=ids.SLC_SOURCE, className="hint", role="status"),
+        dcc.RadioItems(id=ids.SLC_CONSTRAINT, value="group_optima", inline=True,
+                       className="slices-constraint", inputStyle={"marginRight": "4px"},
+                       labelStyle={"marginRight": "14px"},
+                       options=[{"label": CONSTRAINT_NAMES[c], "value": c}
+                                for c in CONSTRAINTS]),
+        html.Div(className="slices-grid", children=[
+            dcc.Graph(id=ids.SLC_GRAPH, config=graph_config("slices"),
+                      className="graph slices-graph"),
+            html.Div(children=[
+                html.Div(id=ids.SLC_TOTAL, className="slices-total", role="status"),
+                html.Div(id=ids.SLC_SUMMARY, className="slices-summary"),
+            ]),
+        ]),
+        html.Div(id=ids.SLC_TABLE, className="table-scroll"),
+    ])
+
+
+def _f(v, fmt=".3f") -> str:
+    return "n/a" if v is None or not np.isfinite(v) else format(v, fmt)
+
+
+def _table(analysis, solution):
+    rules = {r.group: r for r in solution.rules}
+    optima = {o.name: o for o in analysis.optima}
+    level = next((f"{r.auc_interval.level:.0%} " for r in analysis.rocs if r.auc_interval), "")
+    head = ["group", "rows", "posi­tives", "preva­lence", f"AUC [{level}CI]",
+            "own optimum: score ≥ (TPR, FPR)", "its cost / case",
+            "constrained: TPR, FPR", "flagged", "decided at random", "its cost / case"]
+    body = []
+    for r in analysis.rocs:
+        o, rule = optima.get(r.name), rules.get(r.name)
+        ci = r.auc_interval
+        auc = _f(r.auc) + (f" [{_f(ci.low, '.2f')}, {_f(ci.high, '.2f')}]"
+                           if ci is not None else "")
+        cells = [r.name + (" ⚠ small" if r.small else ""), f"{r.rows:,}", f"{r.n_pos:,.0f}",
+                 _f(r.prevalence, ".1%"), auc]
+        cells += ([f"{format_threshold(o.optimum.threshold)} ({_f(o.optimum.tpr)}, "
+                   f"{_f(o.optimum.fpr)})", _f(o.expected_cost, ".4f")]
+                  if o is not None else ["one class only", ""])
+        cells += ([f"{_f(rule.tpr)}, {_f(rule.fpr)}", _f(rule.flagged, ".1%"),
+                   # equalized odds: the share whose score is ignored (Hardt et al.)
+                   _f(rule.ignore_share if rule.ignore_share > 0 else rule.randomised_share,
+                      ".1%"), _f(rule.expected_cost, ".4f")]
+                  if rule is not None else [""] * 4)
+        body.append(html.Tr([html.Td(c, title="fewer than 30 positives or negatives: "
+                                              "its numbers are uncertain"
+                                     if i == 0 and r.small else None)
+                             for i, c in enumerate(cells)]))
+    return html.Table(className="models slices", children=[
+        html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)])
+
+
+def _randomised(solution) -> list:
+    """Which groups' cases are decided by chance, and how (Hardt et al. 2016, section 4;
+    Fawcett 2004, section 7.4.1)."""
+    ignored = [r for r in solution.rules if r.ignore_share > 0]
+    mixed = [r for r in solution.rules if r.randomised_share > 0 and r.ignore_share <= 0]
+    out = []
+    if ignored:
+        out.append(html.P(
+            "Randomised: the score is ignored on a random share of the cases, which are "
+            f"flagged with probability {ignored[0].ignore_flag_rate:.3g} — " + ", ".join(
+                f"{r.group} {r.ignore_share:.1%}" for r in ignored) + "."))
+    if mixed:
+        out.append(html.P(
+            "Randomised: cases scoring between two thresholds are flagged with a "
+            "probability — " + ", ".join(
+                f"{r.group} {r.p_between:.3f} ({r.randomised_share:.1%} of its cases)"
+                for r in mixed) + "."))
+    return out
+
+
+def _common(solution) -> str:
+    """The common value the constraint imposes on every group, in words."""
+    if np.isfinite(solution.common_threshold):
+        return f"Every group: score ≥ {format_threshold(solution.common_threshold)}."
+    if np.isfinite(solution.common_fpr) and np.isfinite(solution.common_tpr):
+        return (f"Every group at TPR {solution.common_tpr:.3f}, FPR "
+                f"{solution.common_fpr:.3f}.")
+    if np.isfinite(solution.common_tpr):
+        return f"Every group at TPR {solution.common_tpr:.3f}."
+    if np.isfinite(solution.common_flagged):
+        return f"Every group flags {solution.common_flagged:.1%} of its cases."
+    return ""
+
+
+def _summary(analysis, result, solution):
+    reference = result.solution("group_optima").expected_cost
+    cost = solution.expected_cost
+    extra = solution.cost_of_constraint
+    pct = f" ({extra / reference:+.1%})" if reference > 0 else ""
+    total = html.Span([f"Total expected cost per case under {CONSTRAINT_NAMES[solution.constraint]}: ",
+                       html.B(f"{cost:.6g}")])
+    lines = [html.P(_common(solution))] if _common(solution) else []
+    lines += [html.P(f"What fairness costs here: {extra:+.6g} per case{pct} against each group "
+                    f"at its own optimum ({reference:.6g}).")]
+    if analysis.auc_gap is not None:
+        g = analysis.auc_gap
+        lines.append(html.P(f"AUC gap: {g.best} {g.best_value:.3f} against {g.worst} "
+                            f"{g.worst_value:.3f} ({g.gap:.3f})."))
+    lines.extend(_randomised(solution))
+    if analysis.excluded:
+        lines.append(html.P(f"Left out (one class only): {', '.join(analysis.excluded)}."))
+    return total, lines
+
+
+def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font_size=14,
+                   memo=None):
+    """``(source line, figure, total, summary, table)`` of the card for ``model``.
+
+    ``memo(parts, make)`` caches the groups' curves (:func:`group_rocs`, which do not depend
+    on costs or prior) under ``parts``; none: computed each time."""
+    empty = empty_figure(font_size)
+    if table is None or GROUP_COLUMN not in table.columns:
+        return NO_GROUPS, empty, "", "", ""
+    if not isinstance(model, str):
+        return "Tick a model to see it group by group.", empty, "", "", ""
+    rows = table[table["model"].astype(str) == model]
+    groups = rows[GROUP_COLUMN]
+    if rows.empty or groups.isna().all():
+        return (f"The model {model} has no group column in its file. " + NO_GROUPS, empty,
+                "", "", "")
+    columns = table.attrs.get("group_columns") or ()
+    source = (f"Groups from the column {' × '.join(columns)}" if columns else
+              "Groups from the file's group column") + f" ({groups.nunique()} groups)."
+    weights = rows["weight"].to_numpy(dtype=np.float64)
+    weights = None if bool((weights == 1.0).all()) else weights
+    conditions = conditions_from_state(state)
+
+    def make():
+        return group_rocs(rows["label"].to_numpy(dtype=bool),
+                          rows["score"].to_numpy(dtype=np.float64),
+                          groups.fillna(MISSING_GROUP).astype(str).to_numpy(), weights=weights,
+                          level=conditions.level)
+
+    try:
+        rocs = make() if memo is None else memo(("slice-rocs", model, conditions.level), make)
+        analysis = slice_optima(rocs, cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn,
+                                prior_pos=conditions.prior_pos)
+    except ValueError as exc:
+        return f"{source} {exc}", empty, "", "", ""
+    result = group_thresholds(analysis)
+    solution = result.solution(constraint if constraint in CONSTRAINTS else "group_optima")
+    total, lines = _summary(analysis, result, solution)
+    return (source, slices_figure(analysis, solution, model=str(model), font_size=font_size),
+            total, lines, _table(analysis, solution))
+
+
+# -- wiring ------------------------------------------------------------------------------
+def register(app, cache, store) -> None:
+    """The model selector and the card's outputs."""
+
+    @app.callback(
+        Output(ids.SLC_MODEL, "options"),
+        Output(ids.SLC_MODEL, "value"),
+        Input(ids.DATASETS, "data"),
+        Input(ids.MODELS, "value"),
+        State(ids.SLC_MODEL, "value"),
+    )
+    def slice_models(dataset_ids, models, current):
+        names = model_names(cache, dataset_ids)
+        shown = [m for m in (models or []) if m in names] or names
+        value = current if current in shown else (shown[0] if shown else None)
+        return [{"label": m, "value": m} for m in shown], value
+
+    @app.callback(
+        Output(ids.SLC_SOURCE, "children"),
+        Output(ids.SLC_GRAPH, "figure"),
+        Output(ids.SLC_TOTAL, "children"),
+        Output(ids.SLC_SUMMARY, "children"),
+        Output(ids.SLC_TABLE, "children"),
+        Input(ids.SLC_MODEL, "value"),
+        Input(ids.SLC_CONSTRAINT, "value"),
+        Input(ids.CONDITIONS, "data"),
+        Input(ids.PRESENTATION, "value"),
+        State(ids.DATASETS, "data"),
+    )
+    def slice_views(model, constraint, state, presentation, dataset_ids):
+        if state is None:
+            return (no_update,) * 5
+        key = tuple(clean_ids(dataset_ids))
+        return slices_outputs(
+            cache.table(dataset_ids), model, state, constraint,
+            font_size=FONT[bool(presentation)],
+            memo=lambda parts, make: cache.cache.get_or_make((*parts, key), make, shared=False))

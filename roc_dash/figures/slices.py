@@ -1,0 +1,118 @@
+"""One model's ROC curve per group, each group's optimum and its operating point under a
+fairness constraint (:mod:`roc_dash.core.slices`, :mod:`roc_dash.core.group_thresholds`).
+
+Per group, in its own colour: the ROC curve (thin), its convex hull (dotted), the group's own
+optimum under the costs and its prior (an open circle) and, when a constraint is chosen, the
+group's operating point under it (a filled diamond; a point under the hull is reached by
+randomising, Hardt, Price & Srebro 2016). The diagonal is chance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..core.curve_geometry import display_indices
+from ..core.group_thresholds import ConstrainedSolution
+from ..core.slices import SliceAnalysis
+from .style import (
+    MAX_VERTICES,
+    REFERENCE_COLOR,
+    base_layout_dict,
+    color,
+    fast_figure,
+    format_threshold,
+    plain,
+    set_subtitle,
+)
+
+__all__ = ["slices_figure", "CONSTRAINT_NAMES"]
+
+#: How each constraint of :data:`~roc_dash.core.group_thresholds.CONSTRAINTS` is named.
+CONSTRAINT_NAMES = {
+    "single_threshold": "one threshold for all",
+    "group_optima": "each group its own optimum",
+    "equal_opportunity": "equal opportunity (equal TPR)",
+    "equalized_odds": "equalized odds (equal TPR and FPR)",
+    "demographic_parity": "demographic parity (equal share flagged)",
+}
+
+
+def _group_traces(index: int, roc, optimum) -> list[dict]:
+    name = plain(roc.name)
+    col = color(index)
+    small = " (small)" if roc.small else ""
+    c = roc.curve
+    keep = display_indices(c.fpr, c.tpr, max_points=MAX_VERTICES)  # what the eye can see
+    traces = [{
+        "type": "scatter", "x": c.fpr[keep], "y": c.tpr[keep], "mode": "lines",
+        "name": f"{name}{small} (AUC {roc.auc:.3f})", "legendgroup": name,
+        "line": {"color": col, "width": 2},
+        "customdata": c.thresholds[keep],
+        "meta": f"<b>{name}</b>",
+        "hovertemplate": ("%{meta}<br>threshold ≥ %{customdata:.6~g}<br>FPR %{x:.4f}"
+                          "<br>TPR %{y:.4f}<extra></extra>"),
+    }, {
+        "type": "scatter", "x": roc.hull.fpr, "y": roc.hull.tpr, "mode": "lines",
+        "name": f"{name} hull", "legendgroup": name, "showlegend": False,
+        "line": {"color": col, "width": 1, "dash": "dot"}, "hoverinfo": "skip",
+    }]
+    if optimum is not None:
+        o = optimum.optimum
+        traces.append({
+            "type": "scatter", "x": [o.fpr], "y": [o.tpr], "mode": "markers",
+            "name": f"{name} optimum", "legendgroup": name, "showlegend": False,
+            "marker": {"symbol": "circle-open", "size": 13, "color": col,
+                       "line": {"width": 2.5, "color": col}},
+            "hovertemplate": (f"<b>{name}</b>: its own optimum<br>threshold ≥ "
+                              f"{format_threshold(o.threshold)}<br>FPR %{{x:.4f}}<br>"
+                              "TPR %{y:.4f}<extra></extra>"),
+        })
+    return traces
+
+
+def _rule_trace(index: int, rule, constraint: str) -> dict:
+    name = plain(rule.group)
+    chance = (f"<br>{rule.randomised_share:.1%} of its cases decided at random"
+              if rule.randomised_share > 0 else "")
+    return {
+        "type": "scatter", "x": [rule.fpr], "y": [rule.tpr], "mode": "markers",
+        "name": f"{name} under {CONSTRAINT_NAMES[constraint]}", "legendgroup": name,
+        "showlegend": False,
+        "marker": {"symbol": "diamond", "size": 12, "color": color(index),
+                   "line": {"width": 1.5, "color": "white"}},
+        "hovertemplate": (f"<b>{name}</b> under {CONSTRAINT_NAMES[constraint]}<br>"
+                          f"FPR %{{x:.4f}}<br>TPR %{{y:.4f}}<br>flagged "
+                          f"{rule.flagged:.1%}{chance}<extra></extra>"),
+    }
+
+
+def slices_figure(analysis: SliceAnalysis, solution: ConstrainedSolution | None = None, *,
+                  model: str = "", font_size: int = 14) -> go.Figure:
+    """The per-group ROC figure of one model; ``solution`` adds each group's operating point
+    under a constraint (a diamond), the groups' own optima are open circles. Curves of more
+    than :data:`~.style.MAX_VERTICES` points are thinned for display
+    (:func:`~roc_dash.core.curve_geometry.display_indices`); the hulls are drawn whole."""
+    optima = {o.name: o for o in analysis.optima}
+    data: list[dict] = [{
+        "type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines", "name": "chance",
+        "line": {"color": REFERENCE_COLOR, "dash": "dash", "width": 1}, "hoverinfo": "skip",
+        "showlegend": False,
+    }]
+    order = {}
+    for i, roc in enumerate(r for r in analysis.rocs if r.curve is not None):
+        order[roc.name] = i
+        data.extend(_group_traces(i, roc, optima.get(roc.name)))
+    if solution is not None:
+        data.extend(_rule_trace(order[r.group], r, solution.constraint)
+                    for r in solution.rules if r.group in order)
+    for trace in data:
+        for key in ("x", "y", "customdata"):
+            if isinstance(trace.get(key), np.ndarray):
+                trace[key] = trace[key].tolist()
+    fig = fast_figure(data, base_layout_dict(
+        x_title="False positive rate (within the group)",
+        y_title="True positive rate (within the group)", font_size=font_size))
+    text = (f"{plain(model)}: ○ each group's own optimum"
+            + ("; ◆ under the constraint" if solution is not None else ""))
+    return set_subtitle(fig, text, font_size)
