@@ -14,7 +14,8 @@ from dash import dcc, html
 
 from . import ids
 from .components import graph_config
-from .features import combining, conditions, data, exports, kinds, notes, pins, tabs, views
+from .features import (calibration, combining, conditions, data, exports, kinds, notes, pins,
+                       tabs, views)
 from .server.store import DEMO_ID
 
 __all__ = ["build_layout"]
@@ -84,6 +85,7 @@ def build_layout() -> html.Div:
                         tabs.panel("compare", [
                             views.models_card(),
                             combining.superiority_card(graph_config("superiority")),
+                            calibration.calibration_card(graph_config("calibration")),
                         ], className="stack"),
                         tabs.panel("beyond", [
                             kinds.multiclass_card(views.graph_config),

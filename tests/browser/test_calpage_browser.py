@@ -1,0 +1,64 @@
+"""The calibration card (Compare tab) and the decision-curve mode of the cost card in a real
+headless Chromium, checked against the demo file read with pandas and scikit-learn."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.isotonic import IsotonicRegression
+
+from roc_dash.app import ids
+
+from . import gestures
+from .gestures import open_tab, wait_file, wait_idle, wait_until
+from .test_views_browser import start
+
+DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
+
+
+def _names(dash_duo, graph_id):
+    return gestures.js_graph(dash_duo.driver, graph_id, "gd.data.map(t => t.name)") or []
+
+
+def _card_shot(dash_duo, shot, element_id, name):
+    dash_duo.driver.execute_script(
+        "document.getElementById(arguments[0]).scrollIntoView({block: 'start'});", element_id)
+    wait_idle(dash_duo.driver)
+    shot(name)
+
+
+def test_cpg101_calibration_card_and_download(dash_duo, app, shot):
+    frame = pd.read_csv(DEMO)
+    start(dash_duo, app)
+    open_tab(dash_duo, "compare")
+    wait_until(lambda: sum("hull-calibrated" in n for n in _names(dash_duo, ids.CAL_GRAPH))
+               == 4, message="four hull maps in the reliability diagram")
+    table = dash_duo.find_element(f"#{ids.CAL_TABLE}").text
+    assert "Brier" in table and "ECE" in table and "naive Bayes" in table
+
+    # equal-count bins with a real click: the reliability points move
+    before = gestures.js_graph(dash_duo.driver, ids.CAL_GRAPH, "JSON.stringify(gd.data[1].x)")
+    label = next(e for e in dash_duo.driver.find_elements(
+        "css selector", f"#{ids.CAL_STRATEGY} label") if "equal count" in e.text)
+    label.click()
+    wait_until(lambda: gestures.js_graph(dash_duo.driver, ids.CAL_GRAPH,
+                                         "JSON.stringify(gd.data[1].x)") != before,
+               message="the bins changed")
+
+    folder = Path(dash_duo.download_path)
+    for old in folder.glob("roc-dash-calibrated-scores*.csv"):
+        old.unlink()
+    dash_duo.find_element(f"#{ids.CAL_DOWNLOAD_BUTTON}").click()
+    got = pd.read_csv(wait_file(folder, "roc-dash-calibrated-scores*.csv")[0],
+                      dtype={"id": str})
+    assert len(got) == len(frame)
+    for model, rows in frame.groupby("model"):
+        y = (rows["label"] == "pos").to_numpy(int)
+        s = rows["score"].to_numpy(float)
+        mine = got[got["model"] == model].set_index("id").loc[rows["id"].astype(str)]
+        np.testing.assert_array_equal(mine["label"].to_numpy(), y)
+        np.testing.assert_allclose(mine["score"].to_numpy(float), s)
+        iso = IsotonicRegression(out_of_bounds="clip").fit(s, y)
+        np.testing.assert_allclose(mine["calibrated_probability"].to_numpy(float),
+                                   iso.predict(s), atol=1e-12)
+    _card_shot(dash_duo, shot, ids.CAL_CARD, "calpage_calibration_card")

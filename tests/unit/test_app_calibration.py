@@ -1,0 +1,84 @@
+"""The calibration card and its download (roc_dash.app.features.calibration), checked against
+scikit-learn on the demo file read with pandas."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.calibration import calibration_curve
+from sklearn.isotonic import IsotonicRegression
+from sklearn.metrics import brier_score_loss
+
+from roc_dash.app.analysis import AnalysisCache
+from roc_dash.app.features.calibration import (
+    calibrated_frame,
+    calibration_outputs,
+    calibration_table,
+    model_calibrations,
+)
+from roc_dash.app.server.store import DEMO_ID, DatasetStore
+from roc_dash.core.assembly.analysis import Conditions
+from roc_dash.core.calibration import calibration
+
+DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
+MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
+
+
+@pytest.fixture
+def demo(tmp_path):
+    cache = AnalysisCache(DatasetStore(tmp_path))
+    return cache, cache.analysis([DEMO_ID], MODELS, Conditions())
+
+
+def test_cpg001_calibrated_scores_are_sklearn_isotonic(demo):
+    cache, analysis = demo
+    frame = calibrated_frame(cache.table([DEMO_ID]), model_calibrations(analysis))
+    raw = pd.read_csv(DEMO)
+    assert len(frame) == len(raw) and list(pd.unique(frame["model"])) == MODELS
+    for model, rows in raw.groupby("model"):
+        y = (rows["label"] == "pos").to_numpy(float)
+        s = rows["score"].to_numpy(float)
+        iso = IsotonicRegression(out_of_bounds="clip").fit(s, y)
+        got = frame[frame["model"] == model].set_index("id").loc[rows["id"].astype(str)]
+        np.testing.assert_allclose(got["score"].to_numpy(float), s)
+        np.testing.assert_allclose(got["calibrated_probability"].to_numpy(float),
+                                   iso.predict(s), atol=1e-12)
+
+
+def test_cpg002_table_numbers_are_sklearns(demo):
+    _, analysis = demo
+    raw = pd.read_csv(DEMO)
+    for strategy in ("uniform", "quantile"):
+        results = model_calibrations(analysis, n_bins=5, strategy=strategy)
+        for model, rows in raw.groupby("model"):
+            y = (rows["label"] == "pos").to_numpy(int)
+            s = rows["score"].to_numpy(float)
+            cal = results[model]
+            assert cal.brier == pytest.approx(brier_score_loss(y, s), abs=1e-12)
+            frac, mean = calibration_curve(y, s, n_bins=5, strategy=strategy)
+            np.testing.assert_allclose(cal.fraction_positive, frac, atol=1e-12)
+            np.testing.assert_allclose(cal.mean_predicted, mean, atol=1e-12)
+            # ECE by hand: bins as calibration_curve assigns them
+            edges = cal.edges
+            b = np.searchsorted(edges[1:-1], s)
+            ece = sum(abs(y[b == k].mean() - s[b == k].mean()) * (b == k).sum()
+                      for k in np.unique(b)) / len(s)
+            assert cal.ece == pytest.approx(ece, abs=1e-12)
+
+
+def test_cpg003_outputs_say_when_scores_are_not_probabilities(demo):
+    _, analysis = demo
+    fig, table = calibration_outputs(analysis, MODELS, n_bins=10)
+    names = [t.name for t in fig.data]
+    assert sum("hull-calibrated" in n for n in names) == 4
+    text = str(table)
+    for model in MODELS:
+        assert model in text
+    # scores outside [0, 1]: a note in the table, no Brier
+    raw = pd.read_csv(DEMO)
+    raw = raw[raw["model"] == "naive Bayes"].assign(score=lambda d: d["score"] * 10 - 3)
+    cal = calibration((raw["label"] == "pos").to_numpy(), raw["score"].to_numpy())
+    assert not cal.in_unit_interval and "not probabilities" in cal.note
+    cell = str(calibration_table({"x": cal}, {}))
+    assert "not probabilities" in cell and "n/a" in cell
