@@ -14,8 +14,18 @@ from dash import dcc, html
 
 from . import ids
 from .components import graph_config
-from .features import (calibration, combining, conditions, data, exports, kinds, notes, pins,
-                       tabs, views)
+from .features import (
+    calibration,
+    combining,
+    conditions,
+    data,
+    exports,
+    kinds,
+    notes,
+    pins,
+    tabs,
+    views,
+)
 from .server.store import DEMO_ID
 
 __all__ = ["build_layout"]

@@ -99,6 +99,31 @@
         return cost >= 0.15 ? [side * 60, 50] : [side * 115, -22];
     }
 
+    /* The decision curve in the cost card (roc_dash/figures/decision_curve.py): the marker
+     * at p_t = c(FP) / (c(FP) + c(FN)) (shapes[0]), the star (viz.optimum_trace[2]) and the
+     * read-off (annotations[1]) at the joint hull's net benefit there, p·TPR − (1 − p)·FPR·
+     * p_t / (1 − p_t) at the hull vertex (f, t) optimal for these costs (the same slope m). */
+    function moveDecisionMarker(cfp, cfn, p, f, t, viz) {
+        var pt = cfp / (cfp + cfn);
+        var patch = new window.dash_clientside.Patch()
+            .assign(["layout", "shapes", 0, "x0"], pt)
+            .assign(["layout", "shapes", 0, "x1"], pt)
+            .assign(["layout", "meta", "p_t"], pt);
+        if (!(pt < 1)) { return patch.build(); }
+        var nb = p * t - (1 - p) * f * pt / (1 - pt);
+        var star = viz.optimum_trace && viz.optimum_trace[2];
+        if (typeof star === "number") {
+            patch = patch.assign(["data", star, "x"], [pt]).assign(["data", star, "y"], [nb]);
+        }
+        return patch.assign(["layout", "annotations", 1, "x"], pt)
+            .assign(["layout", "annotations", 1, "y"], nb)
+            .assign(["layout", "annotations", 1, "ax"], pt <= 0.7 ? 60 : -60)
+            .assign(["layout", "annotations", 1, "text"],
+                "p<sub>t</sub> = " + fmtThreshold(pt) + "<br>net benefit " + fmtThreshold(nb))
+            .assign(["layout", "meta", "net_benefit"], nb)
+            .build();
+    }
+
     /* Sliders being dragged (their drag_value has left their value). */
     var dragging = {};
 
@@ -146,6 +171,10 @@
                     .assign(["data", viz.ring_trace, "y"], [t]);
             }
             out[0] = patch.build();
+        }
+        if (viz.cost_mode === "decision") {
+            out.push(moveDecisionMarker(cfp, cfn, p, f, t, viz));
+            return out;
         }
         var cost = (1 - t) * pc + f * (1 - pc);
         var offset = readOffOffset(pc, cost);
@@ -245,12 +274,14 @@
                 var d = pi * t + (1 - pi) * f;
                 return showHover(k, t, d > 0 ? pi * t / d : 1, text);
             }
+            /* the decision curve has no single point for an operating point: no marker */
+            if (viz.cost_mode === "decision") { return hideHover(k); }
             return showHover(k, pc, (1 - t) * pc + f * (1 - pc), text);
         });
     }
 
     function writeUrl(conditions, avg, level, band, samples, det, pres, models, modelOptions,
-                      pinned, datasets, ties, prMode, priorSource, tab) {
+                      pinned, datasets, ties, prMode, priorSource, tab, costMode) {
         var q = new URLSearchParams();
         var c = conditions || {};
         if (c.cost_fp !== null && c.cost_fp !== undefined) { q.set("cfp", c.cost_fp); }
@@ -272,6 +303,7 @@
         if (ties && ties.length) { q.set("ties", "1"); }
         if (prMode === "prg") { q.set("prm", "prg"); }
         if (tab && tab !== "decide") { q.set("tab", tab); }  /* the first tab: no mention */
+        if (costMode === "decision") { q.set("cm", "decision"); }  /* cost curves: no mention */
         var all = (modelOptions || []).map(function (o) { return o.value; });
         if (models && all.length && models.length !== all.length) { q.set("models", models.join("|")); }
         (Array.isArray(pinned) ? pinned : []).forEach(function (p) {

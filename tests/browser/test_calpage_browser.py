@@ -62,3 +62,61 @@ def test_cpg101_calibration_card_and_download(dash_duo, app, shot):
         np.testing.assert_allclose(mine["calibrated_probability"].to_numpy(float),
                                    iso.predict(s), atol=1e-12)
     _card_shot(dash_duo, shot, ids.CAL_CARD, "calpage_calibration_card")
+
+
+def _best_net_benefit(frame, prior, p_t):
+    """The best net benefit of any model at any threshold (or of treating nobody/everyone),
+    by brute force over the demo rows."""
+    odds = p_t / (1 - p_t)
+    best = max(0.0, prior - (1 - prior) * odds)
+    for _, rows in frame.groupby("model"):
+        y = rows["label"].to_numpy() == "pos"
+        s = rows["score"].to_numpy()
+        for t in np.unique(s):
+            tpr, fpr = (s[y] >= t).mean(), (s[~y] >= t).mean()
+            best = max(best, prior * tpr - (1 - prior) * fpr * odds)
+    return best
+
+
+def _decision_marker(dash_duo):
+    return gestures.js_graph(
+        dash_duo.driver, ids.COST_GRAPH,
+        "gd.layout.meta && gd.layout.meta.view === 'decision' ? "
+        "[gd.layout.shapes[0].x0, gd.layout.meta.net_benefit, "
+        "gd.data.find(t => t.uid === 'optimum') ? "
+        "gd.data.find(t => t.uid === 'optimum').y[0] : null] : null")
+
+
+def test_cpg102_decision_curve_mode_follows_the_costs(dash_duo, app, shot):
+    frame = pd.read_csv(DEMO)
+    prior = float((frame["label"] == "pos").mean())
+    start(dash_duo, app)
+    label = next(e for e in dash_duo.driver.find_elements(
+        "css selector", f"#{ids.COST_MODE} label") if "Decision curve" in e.text)
+    label.click()
+    wait_until(lambda: _decision_marker(dash_duo) is not None, message="the decision curve")
+    names = " ".join(_names(dash_duo, ids.COST_GRAPH))
+    assert "treat all" in names and "treat none" in names and "joint hull" in names
+    x, nb, star = _decision_marker(dash_duo)
+    assert abs(x - 0.5) < 1e-12  # c(FP) = c(FN) = 1
+    assert abs(nb - _best_net_benefit(frame, prior, 0.5)) < 1e-9 and abs(star - nb) < 1e-12
+    wait_until(lambda: "cm=decision" in dash_duo.driver.current_url,
+               message="the mode in the link")
+
+    gestures.type_into(dash_duo.find_element(f"#{ids.COST_FN}"), "3")
+    wait_until(lambda: abs((_decision_marker(dash_duo) or [0])[0] - 0.25) < 1e-12,
+               message="the marker at p_t = 1 / (1 + 3)")
+    wait_idle(dash_duo.driver)
+    x, nb, star = _decision_marker(dash_duo)
+    assert abs(nb - _best_net_benefit(frame, prior, 0.25)) < 1e-9 and abs(star - nb) < 1e-12
+    _card_shot(dash_duo, shot, ids.COST_GRAPH, "calpage_decision_curve")
+
+    # back to the cost curves with a real click: the cost view's read-off again
+    label = next(e for e in dash_duo.driver.find_elements(
+        "css selector", f"#{ids.COST_MODE} label") if "Cost curves" in e.text)
+    label.click()
+    wait_until(lambda: _decision_marker(dash_duo) is None
+               and "pc_pos" in (gestures.js_graph(dash_duo.driver, ids.COST_GRAPH,
+                                                  "gd.layout.meta") or {}),
+               message="the cost curves back")
+    assert "cm=decision" not in dash_duo.driver.current_url

@@ -17,7 +17,9 @@ from roc_dash.app.features.calibration import (
     calibration_table,
     model_calibrations,
 )
+from roc_dash.app.render import update_views
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
+from roc_dash.app.state import ControlState, parse_query
 from roc_dash.core.assembly.analysis import Conditions
 from roc_dash.core.calibration import calibration
 
@@ -82,3 +84,61 @@ def test_cpg003_outputs_say_when_scores_are_not_probabilities(demo):
     assert not cal.in_unit_interval and "not probabilities" in cal.note
     cell = str(calibration_table({"x": cal}, {}))
     assert "not probabilities" in cell and "n/a" in cell
+
+
+def _views(cache, state, viz=None, *, changed=False, cost_mode="decision"):
+    return update_views(cache, [DEMO_ID], MODELS, state, "pooled", 0.95, "pointwise", "51", [],
+                        [], [], [], "pr", None, "threshold",
+                        {"budget": None, "unit": "cases", "repair": None, "logic": False},
+                        None, viz, conditions_changed=changed, cost_mode=cost_mode)
+
+
+def _best_net_benefit(raw, prior, p_t):
+    """Brute force: the best net benefit of any model at any threshold, or of treating
+    nobody or everybody (Vickers & Elkin 2006)."""
+    odds = p_t / (1 - p_t)
+    best = max(0.0, prior - (1 - prior) * odds)
+    for _, rows in raw.groupby("model"):
+        y = (rows["label"] == "pos").to_numpy()
+        s = rows["score"].to_numpy()
+        for t in np.unique(s):
+            best = max(best, prior * (s[y] >= t).mean() - (1 - prior) * (s[~y] >= t).mean() * odds)
+    return best
+
+
+def test_cpg004_decision_mode_draws_the_decision_curve_and_follows_costs(demo):
+    cache, _ = demo
+    raw = pd.read_csv(DEMO)
+    prior = float((raw["label"] == "pos").mean())
+    state = ControlState(prior=prior).to_store()
+    out = _views(cache, state)
+    fig, viz = out[2], out[5]
+    assert fig.layout.meta["view"] == "decision" and viz["cost_mode"] == "decision"
+    assert fig.layout.shapes[0].x0 == 0.5
+    star = fig.data[viz["optimum_trace"][2]]
+    assert star.uid == "optimum" and star.x[0] == 0.5
+    assert star.y[0] == pytest.approx(_best_net_benefit(raw, prior, 0.5), abs=1e-12)
+    # the model's own curve: treat iff score >= p_t, counted here
+    lr = next(t for t in fig.data if t.name == "logistic regression")
+    rows = raw[raw["model"] == "logistic regression"]
+    y, s = (rows["label"] == "pos").to_numpy(), rows["score"].to_numpy()
+    for p_t, nb in zip(lr.x[::10], lr.y[::10], strict=True):
+        tp, fp = (s[y] >= p_t).sum(), (s[~y] >= p_t).sum()
+        assert nb == pytest.approx(tp / len(s) - fp / len(s) * p_t / (1 - p_t), abs=1e-12)
+
+    # a new c(FN) (the patch path of the views): the whole decision curve, marker at p_t
+    moved = _views(cache, {**state, "cost_fn": 3.0}, viz, changed=True)
+    fig = moved[2]
+    assert fig.layout.shapes[0].x0 == pytest.approx(0.25, abs=1e-15)
+    assert fig.layout.meta["net_benefit"] == pytest.approx(
+        _best_net_benefit(raw, prior, 0.25), abs=1e-12)
+    # back to the cost curves: no decision mode left in the drawn figure or the viz data
+    back = _views(cache, state, moved[5], cost_mode="cost")
+    assert "cost_mode" not in back[5] and "pc_pos" in back[2].layout.meta
+
+
+def test_cpg005_cost_mode_in_the_link():
+    assert parse_query("?cfn=2&cm=decision")["cost_mode"] == "decision"
+    assert parse_query("?cm=cost")["cost_mode"] == "cost"
+    for junk in ("?cm=", "?cm=Decision", "?cm=../x", "?cm=" + "d" * 999):
+        assert "cost_mode" not in parse_query(junk), junk

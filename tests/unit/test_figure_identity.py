@@ -169,8 +169,12 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: views, exports, combining card and link read the checked number ``SAMPLES_OK`` (the
 #: wiring); no figure changed. Re-recorded for *Download decision* (issue 17 item 6): one
 #: more button in the top bar (the layout) and its clicks as a new input of the export
-#: callback (the wiring).
-EXPECTED_PAGE = ('583368a2f04f82be', '73aabfff7132e965')
+#: callback (the wiring). Re-recorded for the calibration card and the decision-curve mode
+#: (issue 17 items 4-5, branch calpage): the card on the Compare tab and the cost card's
+#: "Cost curves | Decision curve" radio (the layout); the card's two callbacks, the mode as
+#: an input of the views callback, a state of the controls callback, an output of the
+#: link's restore and an input of ``writeUrl`` (the wiring); no demo figure changed.
+EXPECTED_PAGE = ('87a676767fbc12fc', '281b91aa8df34a00')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
