@@ -120,3 +120,32 @@ def test_cpg102_decision_curve_mode_follows_the_costs(dash_duo, app, shot):
                                                   "gd.layout.meta") or {}),
                message="the cost curves back")
     assert "cm=decision" not in dash_duo.driver.current_url
+
+
+def test_cpg103_slider_drag_moves_the_decision_marker_in_the_browser(dash_duo, app):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    frame = pd.read_csv(DEMO)
+    prior = float((frame["label"] == "pos").mean())
+    start(dash_duo, app, "/?cm=decision")  # the mode from a link
+    wait_until(lambda: _decision_marker(dash_duo) is not None, message="the decision curve")
+    wait_idle(dash_duo.driver)
+    handle = dash_duo.find_element(f"#{ids.COST_FP_SLIDER} [role=slider]")
+    drag = ActionChains(dash_duo.driver)
+    drag.click_and_hold(handle).move_by_offset(40, 0).pause(0.3).move_by_offset(20, 0).perform()
+    try:
+        wait_until(lambda: _decision_marker(dash_duo)[0] > 0.5,
+                   message="the marker moved during the drag (dearer false positives)")
+        x, nb, star = _decision_marker(dash_duo)
+        # where the browser put the star is the best net benefit at that p_t
+        assert abs(star - _best_net_benefit(frame, prior, x)) < 1e-9 and abs(nb - star) < 1e-12
+        text = gestures.js_graph(dash_duo.driver, ids.COST_GRAPH, "gd.layout.annotations[1].text")
+        assert "net benefit" in text and "PC(+)" not in text
+    finally:
+        ActionChains(dash_duo.driver).release().perform()
+    wait_until(lambda: float(dash_duo.find_element(f"#{ids.COST_FP}").get_attribute("value")) > 1,
+               message="the cost committed on release")
+    wait_idle(dash_duo.driver)
+    cfp = float(dash_duo.find_element(f"#{ids.COST_FP}").get_attribute("value"))
+    x, _, _ = _decision_marker(dash_duo)
+    assert abs(x - cfp / (cfp + 1.0)) < 1e-3  # the box shows the cost rounded
