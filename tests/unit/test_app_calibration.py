@@ -142,3 +142,29 @@ def test_cpg005_cost_mode_in_the_link():
     assert parse_query("?cm=cost")["cost_mode"] == "cost"
     for junk in ("?cm=", "?cm=Decision", "?cm=../x", "?cm=" + "d" * 999):
         assert "cost_mode" not in parse_query(junk), junk
+
+
+def test_cpg006_html_report_calibration_and_decision_numbers(demo):
+    import re
+
+    from roc_dash.html_report import calibration_html, render_html
+
+    _, analysis = demo  # unit costs: p_t = 0.5
+    raw = pd.read_csv(DEMO)
+    prior = float((raw["label"] == "pos").mean())
+    text = calibration_html(analysis)
+    assert text in render_html(analysis)
+    cells = re.findall(r"<tr>(.*?)</tr>", text)
+    for model, rows in raw.groupby("model"):
+        y = (rows["label"] == "pos").to_numpy(int)
+        s = rows["score"].to_numpy(float)
+        row = next(c for c in cells if f">{model}<" in c and "net" not in c)
+        assert f"{brier_score_loss(y, s):.6g}" in row
+        # the model's net benefit at p_t = 0.5: treat iff score >= 0.5, counted here
+        nb = ((s >= 0.5) & (y == 1)).sum() / len(s) - ((s >= 0.5) & (y == 0)).sum() / len(s)
+        dc_row = [c for c in cells if f">{model}<" in c][1]
+        assert f">{nb:.6g}<" in dc_row
+    joint = next(c for c in cells if "joint hull" in c)
+    assert f">{_best_net_benefit(raw, prior, 0.5):.6g}<" in joint
+    treat_all = next(c for c in cells if "treat all" in c)
+    assert f">{prior - (1 - prior):.6g}<" in treat_all
