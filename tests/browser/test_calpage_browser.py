@@ -21,10 +21,15 @@ def _names(dash_duo, graph_id):
 
 
 def _card_shot(dash_duo, shot, element_id, name):
+    """A screenshot of the window scrolled to the card, and one of the card alone."""
     dash_duo.driver.execute_script(
-        "document.getElementById(arguments[0]).scrollIntoView({block: 'start'});", element_id)
+        "document.getElementById(arguments[0]).scrollIntoView({block: 'start'});"
+        "window.scrollBy(0, -140);", element_id)  # clear of the summary pinned at the top
     wait_idle(dash_duo.driver)
-    shot(name)
+    path = shot(name)
+    card = dash_duo.find_element(f"#{element_id}").find_element(
+        "xpath", "./ancestor-or-self::div[contains(concat(' ', @class, ' '), ' card ')][1]")
+    card.screenshot(str(path.with_name(f"{name}_card.png")))
 
 
 def test_cpg101_calibration_card_and_download(dash_duo, app, shot):

@@ -19,11 +19,11 @@ import pandas as pd
 from dash import Input, Output, State, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ...core.assembly.analysis import Analysis
+from ...core.assembly.analysis import Analysis, AnalysisTimeout
 from ...core.calibration import STRATEGIES, Calibration, calibration_from_curve
 from ...figures.calibration import calibration_figure
 from .. import ids
-from ..analysis import MAX_SHOWN_MODELS, model_names
+from ..analysis import MAX_SHOWN_MODELS, model_names, timeout_message
 from ..components import empty_figure, swatch
 from ..state import FONT, ControlState, conditions_from_state
 
@@ -173,9 +173,14 @@ def register(app, cache, store) -> None:
                          *settings):
         if state is None:
             return no_update, no_update
-        names, analysis = _shown_analysis(cache, dataset_ids, models, state, settings)
+        font = FONT[bool(presentation)]
+        try:
+            names, analysis = _shown_analysis(cache, dataset_ids, models, state, settings)
+        except AnalysisTimeout as exc:  # the views' banner says it too
+            return empty_figure(font), html.P(timeout_message(exc, len(models or [])),
+                                              className="hint")
         return calibration_outputs(analysis, names, n_bins=n_bins, strategy=strategy,
-                                   font_size=FONT[bool(presentation)])
+                                   font_size=font)
 
     @app.callback(
         Output(ids.CAL_DOWNLOAD, "data"),
@@ -191,7 +196,10 @@ def register(app, cache, store) -> None:
     def download(clicks, dataset_ids, models, state, *settings):
         if not clicks:
             raise PreventUpdate
-        _, analysis = _shown_analysis(cache, dataset_ids, models, state, settings)
+        try:
+            _, analysis = _shown_analysis(cache, dataset_ids, models, state, settings)
+        except AnalysisTimeout:
+            raise PreventUpdate from None  # the card and the views' banner say why
         if analysis is None:
             raise PreventUpdate
         reference = ControlState.from_store(state).reference_class
