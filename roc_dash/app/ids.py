@@ -127,3 +127,4 @@ CAL_STRATEGY = "cal-strategy"  # "uniform" or "quantile" bins
 CAL_DOWNLOAD_BUTTON = "cal-download-button"
 CAL_DOWNLOAD = "cal-download"  # dcc.Download: the calibrated scores as CSV
 COST_MODE = "cost-mode"  # "cost" curves or "decision" curve in the cost card
+COST_TITLE = "cost-title"  # the cost card's title: names the mode shown

@@ -22,6 +22,7 @@ def _names(dash_duo, graph_id):
 
 def _card_shot(dash_duo, shot, element_id, name):
     """A screenshot of the window scrolled to the card, and one of the card alone."""
+    dash_duo.driver.set_window_size(1280, 1000)  # a laptop's width
     dash_duo.driver.execute_script(
         "document.getElementById(arguments[0]).scrollIntoView({block: 'start'});"
         "window.scrollBy(0, -140);", element_id)  # clear of the summary pinned at the top
@@ -100,6 +101,7 @@ def test_cpg102_decision_curve_mode_follows_the_costs(dash_duo, app, shot):
         "css selector", f"#{ids.COST_MODE} label") if "Decision curve" in e.text)
     label.click()
     wait_until(lambda: _decision_marker(dash_duo) is not None, message="the decision curve")
+    assert dash_duo.find_element(f"#{ids.COST_TITLE}").text == "Decision curve: net benefit"
     names = " ".join(_names(dash_duo, ids.COST_GRAPH))
     assert "treat all" in names and "treat none" in names and "joint hull" in names
     x, nb, star = _decision_marker(dash_duo)
@@ -125,6 +127,7 @@ def test_cpg102_decision_curve_mode_follows_the_costs(dash_duo, app, shot):
                                                   "gd.layout.meta") or {}),
                message="the cost curves back")
     assert "cm=decision" not in dash_duo.driver.current_url
+    assert dash_duo.find_element(f"#{ids.COST_TITLE}").text == "Cost curves"
 
 
 def test_cpg103_slider_drag_moves_the_decision_marker_in_the_browser(dash_duo, app):

@@ -36,7 +36,7 @@ ROC_HINTS = {
 ROC_CONFIG = {**GRAPH_CONFIG, "edits": {"shapePosition": True}}
 
 
-def graph_card(title: str, graph_id: str, config: dict, *, extra=None):
+def graph_card(title, graph_id: str, config: dict, *, extra=None):
     # the figure stays visible (dimmed) while an update runs
     return html.Div(className="card", children=[
         html.Div(className="card-head", children=[html.H2(title), *(extra or [])]),
@@ -119,7 +119,8 @@ def pr_card():
 def cost_card():
     """The cost curves, or in their place the decision curve (net benefit, Vickers & Elkin
     2006): both read the costs as one number (PC(+) or the threshold probability p_t)."""
-    return graph_card("Cost curves", ids.COST_GRAPH, graph_config("cost"), extra=[
+    title = html.Span("Cost curves", id=ids.COST_TITLE)  # names the mode shown
+    return graph_card(title, ids.COST_GRAPH, graph_config("cost"), extra=[
         html.Div(title="Cost curves (Drummond & Holte) or the decision curve: net benefit "
                        "against the threshold probability p_t = c(FP)/(c(FP)+c(FN)) "
                        "(Vickers & Elkin 2006)",
@@ -295,6 +296,13 @@ def _register_browser(app, cache, store) -> None:
         f"{ROC_HINTS['roc']!r}; }}",
         Output(ids.ROC_HINT, "children"),
         Input(ids.DET, "value"),
+    )
+
+    app.clientside_callback(
+        "function (mode) { return mode === 'decision' ? "
+        "'Decision curve: net benefit' : 'Cost curves'; }",
+        Output(ids.COST_TITLE, "children"),
+        Input(ids.COST_MODE, "value"),
     )
 
     app.clientside_callback(
