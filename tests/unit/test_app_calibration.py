@@ -168,3 +168,21 @@ def test_cpg006_html_report_calibration_and_decision_numbers(demo):
     assert f">{_best_net_benefit(raw, prior, 0.5):.6g}<" in joint
     treat_all = next(c for c in cells if "treat all" in c)
     assert f">{prior - (1 - prior):.6g}<" in treat_all
+
+
+def test_cpg007_calibrated_frame_keeps_weights_and_datasets():
+    rng = np.random.default_rng(7)
+    n = 300
+    y = rng.random(n) < 0.3
+    s = np.round(np.clip(rng.normal(0.3 + 0.3 * y, 0.2), 0, 1), 2)  # ties
+    w = rng.integers(1, 4, n).astype(float)
+    table = pd.DataFrame({"label": y, "score": s, "model": "m", "fold": "all", "weight": w,
+                          "dataset": np.where(np.arange(n) < 150, "a.csv", "b.csv")})
+    cal = calibration(y, s, weights=w)
+    assert cal.brier == pytest.approx(np.average((s - y) ** 2, weights=w), abs=1e-12)
+    frame = calibrated_frame(table, {"m": cal})
+    assert list(frame.columns) == ["model", "dataset", "fold", "label", "score", "weight",
+                                   "calibrated_probability"]
+    assert set(frame["label"]) == {0, 1}
+    iso = IsotonicRegression(out_of_bounds="clip").fit(s, y.astype(float), sample_weight=w)
+    np.testing.assert_allclose(frame["calibrated_probability"], iso.predict(s), atol=1e-12)
