@@ -478,7 +478,8 @@ def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, le
     cost_mode = cost_mode if cost_mode in COST_MODES else "cost"
     if cost_mode == "decision":
         out = with_decision_view(out, cache, dataset_ids, models, conditions, reference,
-                                 averaging=averaging, presentation=bool(presentation))
+                                 averaging=averaging, presentation=bool(presentation),
+                                 zoom=zoom)
     if isinstance(out[5], dict):
         drawn = {k: v for k, v in out[5].items() if k != "cost_mode" or cost_mode != "cost"}
         out = (*out[:5], {**drawn, "state": state}, *out[6:])
@@ -510,7 +511,7 @@ COST_MODES = ("cost", "decision")
 
 
 def decision_view(analysis: Analysis, *, colors=None, font=14, presentation=False,
-                  averaging="pooled"):
+                  averaging="pooled", zoom=None):
     """The decision curve of the shown models at the deployment prior, with the joint hull's
     net benefit and the current ``p_t = c(FP) / (c(FP) + c(FN))`` marked (``shapes[0]``, the
     star and ``annotations[1]``, as the cost view's read-off); ``layout.meta.view`` is
@@ -540,12 +541,13 @@ def decision_view(analysis: Analysis, *, colors=None, font=14, presentation=Fals
         present(fig)
     fig.update_layout(meta={**(fig.layout.meta or {}), "view": "decision",
                             "prior": prior, "conditions": conditions_text(c)})
+    apply_zoom(fig, zoom, "decision")  # its own zoom (assets/roc_dash.js keepZoom)
     return fig
 
 
 def with_decision_view(out: tuple, cache: AnalysisCache, dataset_ids, models,
                        conditions: Conditions, reference, *, averaging="pooled",
-                       presentation=False) -> tuple:
+                       presentation=False, zoom=None) -> tuple:
     """The views' outputs with the decision curve in place of the cost view (drawn whole:
     a patch of the cost view would not fit it), and the viz-data store told so."""
     if not models or not isinstance(out[5], dict):
@@ -556,7 +558,7 @@ def with_decision_view(out: tuple, cache: AnalysisCache, dataset_ids, models,
         return out
     fig = decision_view(analysis, colors={n: k for k, n in enumerate(names)},
                         font=FONT[bool(presentation)], presentation=presentation,
-                        averaging=averaging)
+                        averaging=averaging, zoom=zoom)
     viz = dict(out[5])
     trace = viz.get("optimum_trace")
     if isinstance(trace, list) and len(trace) == 3:

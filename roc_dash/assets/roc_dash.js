@@ -351,6 +351,11 @@
                     "cost-graph.relayoutData": "cost"}[prop];
         var relayout = {"roc": rocRelayout, "pr": prRelayout, "cost": costRelayout}[view];
         if (!view || !relayout) { return window.dash_clientside.no_update; }
+        /* the cost card's decision curve (roc_dash/app/render.py decision_view) keeps its own
+           zoom: its axes are not the cost curves' */
+        var gd = document.querySelector("#cost-graph .js-plotly-plot");
+        if (view === "cost" && gd && gd.layout && gd.layout.meta &&
+                gd.layout.meta.view === "decision") { view = "decision"; }
         var x = axisRange(relayout, "xaxis"), y = axisRange(relayout, "yaxis");
         if (x === undefined && y === undefined) { return window.dash_clientside.no_update; }
         var out = Object.assign({}, zoom || {});

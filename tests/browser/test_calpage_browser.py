@@ -157,3 +157,34 @@ def test_cpg103_slider_drag_moves_the_decision_marker_in_the_browser(dash_duo, a
     cfp = float(dash_duo.find_element(f"#{ids.COST_FP}").get_attribute("value"))
     x, _, _ = _decision_marker(dash_duo)
     assert abs(x - cfp / (cfp + 1.0)) < 1e-3  # the box shows the cost rounded
+
+
+def _x_range(dash_duo):
+    return gestures.js_graph(dash_duo.driver, ids.COST_GRAPH, "gd.layout.xaxis.range")
+
+
+def test_cpg104_the_decision_curve_keeps_its_own_zoom(dash_duo, app):
+    start(dash_duo, app, "/?cm=decision")
+    wait_until(lambda: _decision_marker(dash_duo) is not None, message="the decision curve")
+    wait_idle(dash_duo.driver)
+    driver = dash_duo.driver
+    gestures.scroll_into_view(driver, dash_duo.find_element(f"#{ids.COST_GRAPH}"))
+    gestures.drag(driver, gestures.to_screen(driver, ids.COST_GRAPH, 0.2, 0.2),
+                  gestures.to_screen(driver, ids.COST_GRAPH, 0.6, 0.0))
+    wait_until(lambda: abs(_x_range(dash_duo)[0] - 0.2) < 0.02
+               and abs(_x_range(dash_duo)[1] - 0.6) < 0.02, message="zoomed by the drag")
+    zoomed = _x_range(dash_duo)
+    gestures.type_into(dash_duo.find_element(f"#{ids.COST_FN}"), "3")
+    wait_until(lambda: abs((_decision_marker(dash_duo) or [0])[0] - 0.25) < 1e-12,
+               message="the marker at p_t = 0.25")
+    wait_idle(driver)
+    assert _x_range(dash_duo) == zoomed  # the zoom survives a redraw
+    label = next(e for e in driver.find_elements(
+        "css selector", f"#{ids.COST_MODE} label") if "Cost curves" in e.text)
+    label.click()
+    wait_until(lambda: _decision_marker(dash_duo) is None
+               and "pc_pos" in (gestures.js_graph(driver, ids.COST_GRAPH, "gd.layout.meta")
+                                or {}), message="the cost curves back")
+    wait_idle(driver)
+    home = gestures.js_graph(driver, ids.COST_GRAPH, "gd.layout.meta.home.x")
+    assert _x_range(dash_duo) == home  # the cost curves are not zoomed by the decision curve
