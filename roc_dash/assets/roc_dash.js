@@ -845,7 +845,8 @@
         var small = Math.max(Math.round(size * 0.8), 10);
         /* the title sits above the plot and plotly grows the top margin to hold both of its
            lines (automargin); a fixed position cut the first line off */
-        var title = "<b>roc-dash · " + (VIEW_TITLES[id] || id) + "</b>" +
+        var name = meta.view === "decision" ? "Decision curve" : (VIEW_TITLES[id] || id);
+        var title = "<b>roc-dash · " + name + "</b>" +
             (meta.conditions ? "<br><span style='font-size:" + small + "px'>" +
              meta.conditions + "</span>" : "");
         var layout = Object.assign({}, gd.layout, {
@@ -854,7 +855,9 @@
                     font: {size: size}}
         });
         return window.Plotly.downloadImage({data: gd.data, layout: layout}, {
-            format: format, filename: "roc-dash-" + id.replace(/-graph$/, ""), scale: 2,
+            format: format, scale: 2,
+            filename: "roc-dash-" + (meta.view === "decision" ? "decision-curve"
+                                     : id.replace(/-graph$/, "")),
             width: full.width || 800, height: (full.height || 560) + 3 * size + 20
         });
     }

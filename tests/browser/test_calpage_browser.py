@@ -118,6 +118,18 @@ def test_cpg102_decision_curve_mode_follows_the_costs(dash_duo, app, shot):
     assert abs(nb - _best_net_benefit(frame, prior, 0.25)) < 1e-9 and abs(star - nb) < 1e-12
     _card_shot(dash_duo, shot, ids.COST_GRAPH, "calpage_decision_curve")
 
+    # its exported image is named after what it shows (a real click on the modebar button)
+    folder = Path(dash_duo.download_path)
+    button = dash_duo.find_element(
+        f"#{ids.COST_GRAPH} .modebar-btn[data-title^='Download plot as PNG']")
+    gestures.scroll_into_view(dash_duo.driver, button)
+    x0, y0, w, h = dash_duo.driver.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return [r.x, r.y, r.width, r.height];",
+        button)
+    gestures.click(dash_duo.driver, (x0 + w / 2, y0 + h / 2))
+    png = wait_file(folder, "roc-dash-decision-curve.png")
+    assert Path(png[0]).read_bytes()[:4] == b"\x89PNG"
+
     # back to the cost curves with a real click: the cost view's read-off again
     label = next(e for e in dash_duo.driver.find_elements(
         "css selector", f"#{ids.COST_MODE} label") if "Cost curves" in e.text)
