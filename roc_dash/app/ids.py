@@ -128,3 +128,4 @@ CAL_DOWNLOAD_BUTTON = "cal-download-button"
 CAL_DOWNLOAD = "cal-download"  # dcc.Download: the calibrated scores as CSV
 COST_MODE = "cost-mode"  # "cost" curves or "decision" curve in the cost card
 COST_TITLE = "cost-title"  # the cost card's title: names the mode shown
+CAL_DRAWN = "cal-drawn"  # Store: what the calibration card was drawn for (views key, bins)

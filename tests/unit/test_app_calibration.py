@@ -186,3 +186,24 @@ def test_cpg007_calibrated_frame_keeps_weights_and_datasets():
     assert set(frame["label"]) == {0, 1}
     iso = IsotonicRegression(out_of_bounds="clip").fit(s, y.astype(float), sample_weight=w)
     np.testing.assert_allclose(frame["calibrated_probability"], iso.predict(s), atol=1e-12)
+
+
+def test_cpg008_card_redrawn_for_new_data_or_bins_not_for_new_costs(tmp_path):
+    from dash.exceptions import PreventUpdate
+
+    from roc_dash.app import create_app
+
+    app = create_app(store=DatasetStore(tmp_path))
+    view = app.callback_map["..cal-graph.figure...cal-table.children...cal-drawn.data.."][
+        "callback"].__wrapped__
+    state = ControlState(prior=0.3).to_store()
+    viz = {"key": "k1", "cost_fp": 1.0}
+    fig, table, drawn = view(viz, 10, "uniform", [], [DEMO_ID], MODELS, state, 0.95,
+                             "pointwise", 51, None)
+    assert len(fig.data) == 9 and drawn == ["k1", 10, "uniform", False]
+    with pytest.raises(PreventUpdate):  # new costs: same views key
+        view({**viz, "cost_fp": 5.0}, 10, "uniform", [], [DEMO_ID], MODELS,
+             {**state, "cost_fp": 5.0}, 0.95, "pointwise", 51, drawn)
+    fig, _, _ = view(viz, 5, "uniform", [], [DEMO_ID], MODELS, state, 0.95, "pointwise", 51,
+                     drawn)  # other bins: drawn again
+    assert max(len(t.x) for t in fig.data if "Brier" in (t.name or "")) <= 5

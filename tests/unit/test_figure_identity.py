@@ -170,12 +170,13 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: wiring); no figure changed. Re-recorded for *Download decision* (issue 17 item 6): one
 #: more button in the top bar (the layout) and its clicks as a new input of the export
 #: callback (the wiring). Re-recorded for the calibration card and the decision-curve mode
-#: (issue 17 items 4-5, branch calpage): the card on the Compare tab, the cost card's
-#: "Cost curves | Decision curve" radio and its title's span (the layout); the card's two
+#: (issue 17 items 4-5, branch calpage): the card (with a store of what it was drawn for) on
+#: the Compare tab, the cost card's "Cost curves | Decision curve" radio and its title's
+#: span (the layout); the card's two
 #: callbacks, the title following the mode (clientside), the mode as an input of the views
 #: callback, a state of the controls callback, an output of the link's restore and an input
 #: of ``writeUrl`` (the wiring); no demo figure changed.
-EXPECTED_PAGE = ('8fab5272c3f7bdb3', '3852a5667e41b64f')
+EXPECTED_PAGE = ('bbebe5b4e9960684', '54d664cd5a57a43e')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-from dash import Input, Output, State, dcc, html, no_update
+from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import Analysis, AnalysisTimeout
@@ -65,6 +65,7 @@ def calibration_card(graph_config: dict):
                     overlay_style={"visibility": "visible", "opacity": 0.55},
                     children=dcc.Graph(id=ids.CAL_GRAPH, config=graph_config,
                                        className="graph cal-graph")),
+        dcc.Store(id=ids.CAL_DRAWN, data=None),
     ])
 
 
@@ -157,6 +158,7 @@ def register(app, cache, store) -> None:
     @app.callback(
         Output(ids.CAL_GRAPH, "figure"),
         Output(ids.CAL_TABLE, "children"),
+        Output(ids.CAL_DRAWN, "data"),
         # after the views, as the superiority card: it follows every change of data or models
         Input(ids.VIZ_DATA, "data"),
         Input(ids.CAL_BINS, "value"),
@@ -168,19 +170,25 @@ def register(app, cache, store) -> None:
         State(ids.LEVEL, "value"),
         State(ids.BAND, "value"),
         State(ids.SAMPLES_OK, "data"),
+        State(ids.CAL_DRAWN, "data"),
     )
-    def calibration_view(_viz, n_bins, strategy, presentation, dataset_ids, models, state,
-                         *settings):
-        if state is None:
-            return no_update, no_update
+    def calibration_view(viz, n_bins, strategy, presentation, dataset_ids, models, state,
+                         *settings_drawn):
+        *settings, drawn = settings_drawn
+        # the views' key leaves out the costs and the prior, which calibration ignores: a
+        # new cost redraws the views, not this card
+        key = [viz.get("key") if isinstance(viz, dict) else None, n_bins, strategy,
+               bool(presentation)]
+        if state is None or (key == drawn and key[0] is not None):
+            raise PreventUpdate
         font = FONT[bool(presentation)]
         try:
             names, analysis = _shown_analysis(cache, dataset_ids, models, state, settings)
         except AnalysisTimeout as exc:  # the views' banner says it too
             return empty_figure(font), html.P(timeout_message(exc, len(models or [])),
-                                              className="hint")
-        return calibration_outputs(analysis, names, n_bins=n_bins, strategy=strategy,
-                                   font_size=font)
+                                              className="hint"), None
+        return (*calibration_outputs(analysis, names, n_bins=n_bins, strategy=strategy,
+                                     font_size=font), key)
 
     @app.callback(
         Output(ids.CAL_DOWNLOAD, "data"),
