@@ -22,11 +22,9 @@ from __future__ import annotations
 
 import argparse
 import logging
-import socket
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -63,28 +61,12 @@ for (const id of arguments[0]) {
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def main() -> None:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
+    from tests.harness import dash_session
 
-    port = free_port()
-    app = create_app(data_dir=tempfile.mkdtemp())
-    threading.Thread(target=lambda: app.run(host="127.0.0.1", port=port), daemon=True).start()
-    time.sleep(2)
-    options = Options()
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--no-first-run"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(options=options)
-    driver.set_window_size(1500, 1300)
-    try:
-        driver.get(f"http://127.0.0.1:{port}/")
+    with dash_session(create_app(data_dir=tempfile.mkdtemp()), size=(1500, 1300)) as duo:
+        driver = duo.driver
+        duo.wait_for_element(f"#{ids.OPERATING} table", timeout=60)  # the first views drawn
         time.sleep(6)
 
         def measure(button_id, graphs):
@@ -126,8 +108,6 @@ def main() -> None:
             print(f"  {name:<22} median {statistics.median(totals):6.0f} ms "
                   f"(max {max(totals):6.0f}); server share median "
                   f"{statistics.median(servers):5.0f} ms")
-    finally:
-        driver.quit()
 
 
 if __name__ == "__main__":

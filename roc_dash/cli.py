@@ -9,6 +9,7 @@ import argparse
 import json
 import math
 import sys
+import time
 from collections.abc import Sequence
 
 from . import __version__
@@ -87,7 +88,8 @@ def _report(args: argparse.Namespace) -> int:
     try:
         analysis = analyse(result.table, conditions)
         extensions = _extensions(args, result, analysis)
-        report = build_report(analysis, extensions)
+        intervals = _point_intervals(args, result, analysis)
+        report = build_report(analysis, extensions, intervals=intervals)
     except ValueError as exc:
         print(f"roc-dash: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -96,7 +98,7 @@ def _report(args: argparse.Namespace) -> int:
     if args.format == "html":
         from .html_report import render_html
 
-        text = render_html(analysis, extensions=extensions)
+        text = render_html(analysis, extensions=extensions, intervals=intervals)
     else:
         text = json.dumps(report, indent=2, allow_nan=False)
     if args.output:
@@ -109,6 +111,73 @@ def _report(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text + "\n")
     return 0
+
+
+def _point_intervals(args: argparse.Namespace, result, analysis) -> dict | None:
+    """Bootstrap intervals at each model's optimum and pins (``--replicates``, ``--seed``,
+    ``--pin``), all models within ``--interval-seconds``; ``None`` with ``--replicates 0``
+    or aggregated input (no rows to resample)."""
+    from .core.economics import Economics
+    from .report import model_point_intervals
+
+    if args.replicates == 0:
+        return None
+    table = getattr(result, "table", None)
+    if table is None or "label" not in table or "score" not in table:
+        print("roc-dash: note: no bootstrap intervals at the chosen point: the input has no "
+              "rows to resample", file=sys.stderr)
+        return None
+    names = {m.name for m in analysis.models}
+    pins: dict = {}
+    for model, threshold in args.pin or ():
+        if model not in names:
+            raise ValueError(f"--pin: model {model!r} is not in the data (models: "
+                             f"{', '.join(map(repr, sorted(names)))})")
+        pins.setdefault(model, []).append(_pin(threshold))
+    deadline = time.monotonic() + args.interval_seconds
+    economics = Economics(cost_fp=args.cost_fp, cost_fn=args.cost_fn)
+    try:
+        return model_point_intervals(analysis, table, economics, pins=pins,
+                                     n_boot=args.replicates, seed=args.seed, deadline=deadline)
+    except ValueError as exc:  # data the bootstrap cannot resample: the rest of the report stands
+        print(f"roc-dash: note: no bootstrap intervals at the chosen point: {exc}",
+              file=sys.stderr)
+        return None
+
+
+def _pin(text: str) -> float | None:
+    """``--pin``'s threshold: a finite number, or ``inf`` (flag nothing)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if math.isnan(value) or value == -math.inf:
+        raise ValueError(f"--pin: the threshold must be a number (e.g. 0.5) or inf, got {text!r}")
+    return None if value == math.inf else value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"the seed must be a whole number >= 0, got {text!r}")
+    return value
+
+
+def _replicates(text: str) -> int:
+    from .core.uncertainty import MAX_BOOT
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_BOOT:
+        raise argparse.ArgumentTypeError(
+            f"replicates must be a whole number from 0 to {MAX_BOOT}, got {text!r}")
+    return value
 
 
 def _budget(text: str) -> tuple[float | None, float | None]:
@@ -475,6 +544,19 @@ def _add_reading(p: argparse.ArgumentParser, *, model_flag: str) -> None:
                         "directories and files beyond the in-memory limits")
 
 
+def _add_point_intervals(report: argparse.ArgumentParser) -> None:
+    g = report.add_argument_group("intervals at the chosen point (stratified bootstrap)")
+    g.add_argument("--replicates", type=_replicates, default=200, metavar="N",
+                   help="bootstrap replicates per model (default 200; 0: no intervals)")
+    g.add_argument("--seed", type=_seed, default=0, metavar="S",
+                   help="bootstrap seed, a whole number >= 0 (default 0)")
+    g.add_argument("--pin", nargs=2, action="append", metavar=("MODEL", "T"), default=None,
+                   type=str, help="also give intervals at MODEL's threshold T (repeatable)")
+    g.add_argument("--interval-seconds", type=_positive_float, default=60.0, metavar="S",
+                   help="time for the replicates of all models (default 60); replicates not "
+                        "made by then are left out (n_boot_used says how many were)")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="roc-dash", description="ROC analysis of classifier predictions."
@@ -507,6 +589,7 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("-o", "--output", metavar="PATH", default=None,
                         help="write the report here instead of standard output")
     _add_beyond_binary(report)
+    _add_point_intervals(report)
     report.set_defaults(func=_report)
     _add_decide(sub)
     _add_check(sub)

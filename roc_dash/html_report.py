@@ -9,7 +9,17 @@ import datetime as _dt
 import html
 from dataclasses import dataclass
 
+import numpy as np
+
 from . import __version__
+from .comparison_text import (
+    P_KINDS,
+    cv_auc_text,
+    fold_lines,
+    optimal_range_text,
+    p_text,
+    unpaired_note,
+)
 from .core.assembly.analysis import Analysis
 from .core.calibration import calibration_from_curve
 from .core.decision_curve import (
@@ -236,12 +246,93 @@ def calibration_html(analysis: Analysis) -> str:
                            dc_rows))
 
 
+def intervals_html(intervals) -> str:
+    """Each model's optimum with its bootstrap intervals and the out-of-bag cost of the
+    choice (``{model: PointIntervals}``, :func:`~roc_dash.report.model_point_intervals`);
+    ``""`` without."""
+    if not intervals:
+        return ""
+    rows = []
+    for model, r in intervals.items():
+        u = r.optimum
+        cells = [f"{_fmt(iv.estimate, 4)} [{_fmt(iv.low, 4)}–{_fmt(iv.high, 4)}]"
+                 if iv.interval not in ("fixed", "none") else _fmt(iv.estimate, 4)
+                 for iv in (u.threshold, u.tpr, u.fpr, u.precision, u.npv, u.expected_cost)]
+        rows.append([model, *cells, _fmt(u.optimism.out_of_bag, 4) if u.optimism else "n/a",
+                     f"{u.n_boot_used} of {u.n_boot}"])
+    head = ["Model", "Threshold", "TPR", "FPR", "Precision at the prior", "NPV at the prior",
+            "Expected cost", "Out-of-bag cost of the choice", "Replicates"]
+    return ("<h2>How sure is the chosen point?</h2><p class=\"muted\">Each model's optimum, "
+            f"{u.level:.0%} intervals ({html.escape(u.method)}). The expected cost at the "
+            "optimum is measured on the data that chose it: it is optimistic and its interval "
+            "undercovers; the out-of-bag cost (each replicate's optimum charged on the cases "
+            "it did not draw) is what the choice is expected to cost.</p>" + _table(head, rows))
+def cross_validation_html(analysis: Analysis) -> str:
+    """The cross-validated AUC of every model with two or more folds: the mean of the folds'
+    own AUCs ± SD with the LeDell et al. (2015) interval, the AP mean ± SD, and each fold's
+    AUC and AP; ``""`` when no model has folds."""
+    models = [m for m in analysis.models if m.cross_validation is not None]
+    if not models:
+        return ""
+    summary = _table(
+        ["Model", "CV AUC: fold mean ± SD [CI]", "AP: fold mean ± SD", "Folds"],
+        [[m.name, cv_auc_text(m.cross_validation),
+          f"{_fmt(m.cross_validation.ap_mean)} ± {_fmt(m.cross_validation.ap_sd)}",
+          m.cross_validation.n_folds] for m in models])
+    folds = list(dict.fromkeys(str(f) for m in models for f in m.cross_validation.folds))
+    cells = {m.name: {f: f"{a} / {ap}" for f, a, ap in fold_lines(m.cross_validation)}
+             for m in models}
+    per_fold = _table(["Model", *(f"fold {f}" for f in folds)],
+                      [[m.name, *(cells[m.name].get(f, "") for f in folds)] for m in models])
+    return ("<h2>Cross-validation</h2>"
+            '<p class="muted">The AUC of the model table, the curves, the hull and the optimum '
+            "are computed from the pooled predictions (all folds' rows as one test set). "
+            "Here each fold is scored on its own; the interval of the mean fold AUC is the "
+            f"influence-curve interval of LeDell, Petersen &amp; van der Laan (2015).</p>"
+            f"{summary}<h3>Each fold: AUC / average precision</h3>{per_fold}")
+
+
+def model_comparison_html(analysis: Analysis) -> str:
+    """The k-model comparison: the DeLong ΔAUC matrix (row minus column) with raw, Holm and
+    Benjamini-Hochberg adjusted p-values, a note on unpaired models, and each model's
+    optimal cost range on the joint hull (Fawcett 2004, §7.1); ``""`` for one model."""
+    if len(analysis.models) < 2:
+        return ""
+    out = ["<h2>Model comparison</h2>"]
+    c = analysis.model_comparison
+    if c is not None:
+        names = list(c.models)
+
+        def cell(i, j):
+            if i == j or not np.isfinite(c.difference[i, j]):
+                return "—"
+            short = {"raw": "p", "holm": "Holm", "bh": "BH"}
+            ps = "; ".join(f"{short[k]} {p_text(float(getattr(c, attr)[i, j]))}"
+                           for k, attr, _ in P_KINDS)
+            return f"{c.difference[i, j]:+.3f} ({ps})"
+
+        out.append('<p class="muted">ΔAUC of the pooled predictions, row minus column, by '
+                   "DeLong's paired test; p raw, Holm- and Benjamini-Hochberg (BH) adjusted "
+                   f"over the {c.n_tests} tested pairs.</p>")
+        out.append(_table(["row − column", *names],
+                          [[a, *(cell(i, j) for j in range(len(names)))]
+                           for i, a in enumerate(names)]))
+    note = unpaired_note(c, len(analysis.models))
+    if note:
+        out.append(f'<p class="muted">{html.escape(note)}</p>')
+    if analysis.optimal_ranges is not None:
+        out.append("<h3>When is each model the best choice?</h3><ul>" + "".join(
+            f"<li><b>{html.escape(r.model)}</b>: {html.escape(optimal_range_text(r))}</li>"
+            for r in analysis.optimal_ranges.ranges) + "</ul>")
+    return "\n".join(out)
+
+
 def render_html(analysis: Analysis, *, state: ReportState | None = None,
-                extensions=None) -> str:
+                extensions=None, intervals=None) -> str:
     """The report as one HTML string (about 5 MB: plotly.js is embedded).
 
     ``state`` carries the dashboard's view (averaging, pinned point, datasets, link), so that
-    the report shows what the room saw.
+    the report shows what the room saw; ``intervals``: see :func:`intervals_html`.
     """
     state = state or ReportState()
     c = analysis.conditions
@@ -259,7 +350,7 @@ def render_html(analysis: Analysis, *, state: ReportState | None = None,
             config={"displaylogo": False}) + "</div>")
     several = len({r["dataset"] for r in model_table_rows(analysis)}) > 1
     models = _table(
-        ["Model", *(["Dataset"] if several else []), "Rows", "Folds", "AUC", "AUC CI",
+        ["Model", *(["Dataset"] if several else []), "Rows", "Folds", "AUC (pooled)", "AUC CI",
          "pAUC (McClish)", "Avg precision", "Optimal threshold", "Expected cost"],
         [[r["model"], *([r["dataset"]] if several else []), r["rows"], r["folds"],
           _fmt(r["auc"]),
@@ -306,11 +397,14 @@ iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
 {"<h2>Operating points compared</h2>" + comparison_html(operating_point(analysis), state.pins)
   if state.pins else ""}
 {opbox}
+{intervals_html(intervals)}
 {"<h2>Saved views</h2><ul>" + "".join(
     f'<li><a href="{html.escape(link, quote=True)}">{html.escape(name)}</a></li>'
     for name, link in state.views) + "</ul>" if state.views else ""}
 <h2>Models</h2>{models}
 {"<h2>DeLong paired tests</h2>" + pairs if analysis.comparisons else ""}
+{cross_validation_html(analysis)}
+{model_comparison_html(analysis)}
 {calibration_html(analysis)}
 {_extension_html(extensions)}
 <div class="grid">{"".join(parts)}</div>

@@ -28,8 +28,10 @@ from .core.decision_curve import (
     threshold_probability,
     treat_all_net_benefit,
 )
+from .core.economics import Economics
 from .core.hull import model_slope_ranges
 from .core.model_comparison import NEVER_OPTIMAL, OptimalRanges, PairwiseComparison
+from .core.point_intervals import PointIntervals, PointUncertainty, point_intervals
 
 SCHEMA_VERSION = 1
 
@@ -201,12 +203,15 @@ def _decision_curve(analysis: Analysis) -> dict:
 
 
 def build_report(analysis: Analysis, extensions=None, *,
-                 partial_auc_comparison: PairwiseComparison | None = None) -> dict:
+                 partial_auc_comparison: PairwiseComparison | None = None,
+                 intervals: dict | None = None) -> dict:
     """The report document (a dict of JSON-safe values) for an analysis; ``extensions``
     (:class:`~roc_dash.core.assembly.beyond_binary.Extensions`) adds the sections beyond one binary
     scorer (:func:`extension_sections`) after the binary keys. ``partial_auc_comparison``
     (:func:`~roc_dash.core.assembly.analysis.partial_auc_comparison`) adds
-    ``comparison_partial_auc``, the bootstrap matrices of the partial AUC."""
+    ``comparison_partial_auc``, the bootstrap matrices of the partial AUC.
+    ``intervals`` (:func:`model_point_intervals`) adds bootstrap intervals to each model's
+    ``optimal`` and a ``pins`` list (:func:`point_interval_sections`)."""
     c = analysis.conditions
     opt = analysis.optimal
     doc = {
@@ -235,10 +240,67 @@ def build_report(analysis: Analysis, extensions=None, *,
         doc["comparison_partial_auc"] = _comparison(partial_auc_comparison, 2)
     for entry, m in zip(doc["models"], analysis.models, strict=True):
         entry["calibration"] = _calibration(m)
+        entry.update(point_interval_sections(entry, (intervals or {}).get(m.name)))
     doc["decision_curve"] = _decision_curve(analysis)
     if extensions is not None:
         doc.update(extension_sections(extensions))
     return doc
+
+
+# ------------------------------------------------------ intervals at the chosen point (issue 17)
+#: The report's names of :class:`~roc_dash.core.point_intervals.PointUncertainty`'s metrics.
+POINT_METRICS = {"threshold": "threshold", "tpr": "tpr", "fpr": "fpr",
+                 "precision": "precision", "npv": "npv", "lr_plus": "lr_pos",
+                 "lr_minus": "lr_neg", "expected_cost": "expected_cost"}
+
+
+def point_uncertainty_dict(u: PointUncertainty) -> dict:
+    """One point's bootstrap intervals as JSON-safe values (``null`` for NaN and
+    infinities: an infinite ``high`` or threshold is ``null``, see the module docstring)."""
+    o = u.optimism
+    return {
+        "intervals": {key: {"estimate": _num(iv.estimate), "low": _num(iv.low),
+                            "high": _num(iv.high), "interval": iv.interval}
+                      for key, iv in ((k, getattr(u, a)) for k, a in POINT_METRICS.items())},
+        "n_boot": u.n_boot, "n_boot_used": u.n_boot_used, "level": _num(u.level),
+        "method": u.method,
+        "optimism": None if o is None else {
+            "apparent": _num(o.apparent), "in_bag": _num(o.in_bag),
+            "out_of_bag": _num(o.out_of_bag), "optimism": _num(o.optimism), "n": o.n},
+        "notes": list(u.notes)}
+
+
+def point_interval_sections(entry: dict, result: PointIntervals | None) -> dict:
+    """A model's report keys from its :class:`~roc_dash.core.point_intervals.PointIntervals`:
+    its ``optimal`` object with ``uncertainty`` added and ``pins`` (one object per pinned
+    threshold: ``threshold`` and ``uncertainty``); nothing without a result."""
+    if result is None:
+        return {}
+    return {"optimal": {**entry["optimal"], "uncertainty": point_uncertainty_dict(result.optimum)},
+            "pins": [{"threshold": _num(u.threshold.estimate),
+                      "uncertainty": point_uncertainty_dict(u)} for u in result.pins]}
+
+
+def model_point_intervals(analysis: Analysis, table, economics: Economics, *,
+                          pins: dict | None = None, n_boot: int = 200, seed: int = 0,
+                          deadline: float | None = None) -> dict:
+    """``{model name: PointIntervals}``: :func:`~roc_dash.core.point_intervals.point_intervals`
+    on each model's rows of the canonical ``table`` the analysis was made from, at the
+    analysis' prior and level under ``economics`` (the costs and benefits the analysis' net
+    costs come from); ``pins`` maps a model to its pinned thresholds (``None`` = +inf).
+    ``deadline`` (a :func:`time.monotonic` instant) is shared by all the models: a late
+    model gets fewer replicates (its ``n_boot_used`` and a note say so)."""
+    from .decision import model_rows
+
+    c = analysis.conditions
+    out = {}
+    for m in analysis.models:
+        y, s, w = model_rows(table, m.name)
+        out[m.name] = point_intervals(y, s, c.prior_pos, economics,
+                                      pins=(pins or {}).get(m.name, ()), weights=w,
+                                      n_boot=n_boot, seed=seed, level=c.level,
+                                      deadline=deadline)
+    return out
 
 
 def fmt(v, digits: int = 3) -> str:

@@ -8,10 +8,8 @@ chromium and chromium-driver, as the browser tests do).
 
 from __future__ import annotations
 
-import socket
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -35,29 +33,14 @@ SHOTS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def main() -> None:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
+    from tests.harness import dash_session
 
-    port = free_port()
-    app = create_app(data_dir=tempfile.mkdtemp())
-    threading.Thread(target=lambda: app.run(host="127.0.0.1", port=port), daemon=True).start()
-    time.sleep(2)
-    options = Options()
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--no-first-run", "--hide-scrollbars"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(options=options)
-    try:
+    with dash_session(create_app(data_dir=tempfile.mkdtemp())) as duo:
+        driver, url = duo.driver, duo.server_url.rstrip("/")
         for name, size, query, anchor in SHOTS:
             driver.set_window_size(*size)
-            driver.get(f"http://127.0.0.1:{port}/{query}")
+            driver.get(f"{url}/{query}")
             end = time.monotonic() + 30
             while time.monotonic() < end:  # every view drawn
                 if driver.execute_script(
@@ -74,8 +57,6 @@ def main() -> None:
                 time.sleep(0.8)
             driver.save_screenshot(str(DOCS / name))
             print("wrote", DOCS / name)
-    finally:
-        driver.quit()
 
 
 if __name__ == "__main__":

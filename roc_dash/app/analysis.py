@@ -27,10 +27,10 @@ from ..core.canonical_kinds import CLASS_COLUMN, class_score_column, class_view
 from ..io.combine import combine_datasets
 from .server.cache import SharedCache
 from .server.store import DatasetInfo, DatasetNotFound, DatasetStore, clean_ids
-from .state import clean_class
+from .state import ControlState, clean_class, conditions_from_state
 
 __all__ = ["loaded_infos", "dataset_labels", "kind_status", "apply_reference",
-           "MAX_SHOWN_MODELS", "MAX_COMPARED_MODELS", "ANALYSIS_SHARE", "request_timeout",
+           "MAX_SHOWN_MODELS", "shown_analysis", "MAX_COMPARED_MODELS", "ANALYSIS_SHARE", "request_timeout",
            "timeout_message", "AnalysisCache", "model_names", "data_prior"]
 
 
@@ -187,6 +187,18 @@ class AnalysisCache:
 def model_names(cache: AnalysisCache, dataset_ids) -> list[str]:
     table = cache.table(dataset_ids)
     return [] if table is None else [str(m) for m in pd.unique(table["model"])]
+
+
+def shown_analysis(cache: AnalysisCache, dataset_ids, models, state, settings):
+    """The views' analysis of the shown models (same level, band and samples: the same cache
+    entry as the views), for the cards that follow the views; None when no model is shown."""
+
+    names = model_names(cache, dataset_ids)
+    shown = [m for m in (models or []) if isinstance(m, str) and m in names]
+    shown = shown[:MAX_SHOWN_MODELS]
+    return (cache.analysis(dataset_ids, shown, conditions_from_state(state, *settings),
+                           ControlState.from_store(state).reference_class)
+            if shown else None)
 
 
 def data_prior(store: DatasetStore, dataset_ids, source, reference=None) -> float | None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 
-from dash import html
+from dash import dcc, html
 
+from ..comparison_text import cv_auc_text, fold_lines
 from ..core.assembly.analysis import Analysis
 from ..core.operating import OperatingSummary
 from ..figures import GRAPH_CONFIG
@@ -103,6 +104,9 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None, comp
     c = analysis.conditions
     kind = (f"pinned {op.label}" if op.label else "pinned") if op.pinned else \
         "optimal for the current costs and prior"
+    folds = max((m.n_folds for m in analysis.models), default=1)
+    if folds > 1:  # the point, its rates and cost come from the folds' rows as one test set
+        kind += f" (pooled predictions of {folds} folds)"
     metrics = [
         ("Model", op.model, None),
         ("Threshold", "score ≥ " + format_threshold(op.threshold), "threshold"),
@@ -228,9 +232,12 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
         return html.P("No models.", className="hint")
     c = analysis.conditions
     level = analysis.models[0].auc_ci.level if analysis.models[0].auc_ci else c.level
+    cv = any(m.cross_validation is not None for m in analysis.models)
     head = [("Model", "model"), *([("Dataset", "dataset")] if datasets else []),
             ("Rows (folds)", "rows_folds"),
-            (f"AUC [{level:.0%} CI]", "auc"), (f"pAUC FPR≤{c.fpr_max:g}", "pauc"),
+            (f"AUC pooled [{level:.0%} CI]", "auc"),
+            *([("CV AUC: fold mean ± SD [95% CI]", "cv_auc")] if cv else []),
+            (f"pAUC FPR≤{c.fpr_max:g}", "pauc"),
             ("Avg precision", "ap"), ("Optimal threshold", "threshold"),
             ("Expected cost", "expected_cost"), ("Optimal for slopes", "slope_ranges")]
     body = []
@@ -247,6 +254,7 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
             *([html.Td(r["dataset"], className="dataset-cell")] if datasets else []),
             html.Td(f"{r['rows']:,} ({r['folds']})", className="num"),
             html.Td(f"{r['auc']:.3f}{ci}", className="num auc"),
+            *([_cv_cell(analysis.model(r["model"]).cross_validation)] if cv else []),
             html.Td(_fmt(r["partial_auc_mcclish"]), className="num"),
             html.Td(_fmt(r["average_precision"]), className="num"),
             html.Td(format_threshold(r["optimal_threshold"]), className="num"),
@@ -274,6 +282,22 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
     if analysis.notes:
         parts.append(html.Ul([html.Li(n) for n in analysis.notes], className="notes"))
     return parts
+
+
+def _cv_cell(cv):
+    """The cross-validated AUC (mean of the folds' own AUCs ± SD, LeDell et al. 2015
+    interval) with each fold's AUC and AP in a details element."""
+    if cv is None:
+        return html.Td("n/a", className="num cv-auc", title=HELP["cv_auc_none"])
+    folds = html.Table(className="folds", children=[
+        html.Thead(html.Tr([html.Th("fold"), html.Th("AUC"), html.Th("AP")])),
+        html.Tbody([html.Tr([html.Td(f), html.Td(a, className="num"),
+                             html.Td(ap, className="num")]) for f, a, ap in fold_lines(cv)])])
+    return html.Td(className="num cv-auc", children=html.Details([
+        html.Summary(cv_auc_text(cv), title=HELP["cv_auc"]),
+        html.Div(f"AP {cv.ap_mean:.3f} ± {cv.ap_sd:.3f} over {cv.n_folds} folds",
+                 className="hint"),
+        folds]))
 
 
 def _ranges_cell(text: str) -> str:
@@ -374,8 +398,9 @@ def summary_strip(summary, uncertainty=None, frequency=None, pinned=()):
     interval = ""
     if uncertainty is not None and uncertainty.expected_cost.n > 1:
         s = uncertainty.expected_cost
-        interval = (f" [{_money(s.low, '', 3)}–{_money(s.high, '', 3)} across "
-                    f"{s.n} {'folds' if uncertainty.method == 'folds' else 'resamples'}]")
+        interval = (f" [range over {s.n} "
+                    f"{'folds' if uncertainty.method == 'folds' else 'resamples'}: "
+                    f"{_money(s.low, '', 3)}–{_money(s.high, '', 3)}]")
     head = "Pinned: " if summary.pinned else "Use "
     parts = [head, html.B(summary.model), f" at score ≥ {format_threshold(summary.threshold)}: "]
     if summary.nothing_flagged:
@@ -387,8 +412,9 @@ def summary_strip(summary, uncertainty=None, frequency=None, pinned=()):
         gain = _money(-summary.expected_cost, unit, 3)
         if interval:
             s = uncertainty.expected_cost
-            interval = (f" [{_money(-s.high, '', 3)}–{_money(-s.low, '', 3)} across "
-                        f"{s.n} {'folds' if uncertainty.method == 'folds' else 'resamples'}]")
+            interval = (f" [range over {s.n} "
+                        f"{'folds' if uncertainty.method == 'folds' else 'resamples'}: "
+                        f"{_money(-s.high, '', 3)}–{_money(-s.low, '', 3)}]")
         parts.append(f", net gain {gain} per case{interval}")
         if summary.cost_per_period is not None:
             parts.append(f" (≈ {_money(-summary.cost_per_period, unit, 0)} per {e.period})")
@@ -449,3 +475,18 @@ def graph_config(name: str, config: dict | None = None) -> dict:
     base["toImageButtonOptions"] = {**base.get("toImageButtonOptions", {}),
                                     "filename": f"roc-dash-{name}"}
     return base
+
+
+#: What the intervals box says until its callback (features/intervals.py) has answered.
+COMPUTING_INTERVALS = "computing intervals…"
+
+
+def intervals_box():
+    """The bootstrap intervals' place in the operating card (filled by
+    :mod:`.features.intervals` once the views have drawn)."""
+    return html.Div(className="point-intervals-box", children=[
+        html.Div(COMPUTING_INTERVALS, id=ids.POINT_INTERVALS_STATUS, className="hint",
+                 role="status"),
+        html.Div(id=ids.POINT_INTERVALS, className="point-intervals"),
+        dcc.Store(id=ids.POINT_REGIONS, data=[]),  # their boxes on the ROC
+    ])

@@ -47,8 +47,9 @@ HELP = {
                "precision-recall-gain (Flach & Kull 2015).",
     "presentation": "Large fonts and figures for a projector.",
     "copy_link": "Copy a link that opens this view: datasets, controls and pinned points.",
-    "auc": "Area under the ROC curve, ties counted half (Fawcett 2004, §5); interval by "
-           "DeLong et al. 1988.",
+    "auc": "Area under the pooled ROC curve (all folds' rows as one test set), ties counted "
+           "half (Fawcett 2004, §5); interval by DeLong et al. 1988, which treats the pooled "
+           "rows as one test set.",
     "pauc": "Partial AUC up to the FPR limit, standardised by McClish (1989).",
     "ap": "Average precision (step-wise, as scikit-learn), at the test set's prevalence.",
     "threshold": "The score cut-off: cases scoring at least this are flagged positive.",
@@ -62,7 +63,9 @@ HELP = {
     "fpr": "False positive rate: share of negatives flagged.",
     "accuracy": "Share of test cases classified correctly (at the test set's class mix).",
     "slope_ranges": "Iso-performance slopes over which one of the model's points is the "
-                    "optimum of the joint hull (Provost & Fawcett 2001).",
+                    "optimum of the joint hull (Provost & Fawcett 2001). The hull, "
+                    "the optimum and its threshold are computed from the pooled predictions "
+                    "(all folds' rows as one test set).",
     "examples": "Bundled example files of the other input kinds: a multi-class file (Fawcett "
                 "2004, §7.3), soft labels (Qin's eq. 8) and a tree's leaf counts (Flach et al., "
                 "§4).",
@@ -88,8 +91,10 @@ HELP = {
                        "flagged are drawn against its threshold (Fawcett 2004, §7.1).",
     "threshold_axis": "Horizontal axis: the score threshold, or the share of cases flagged "
                       "at the deployment prior, π·TPR + (1−π)·FPR.",
-    "curves_csv": "Download every shown model's ROC curve (model, FPR, TPR, threshold) as "
-                  "CSV (Fawcett 2004, algorithm 1).",
+    "curves_csv": "Download every shown model's ROC curve (model, fold, FPR, TPR, threshold) "
+                  "as CSV (Fawcett 2004, algorithm 1): the pooled curve (fold \"pooled\": all "
+                  "folds' rows as one test set) and, with two or more folds, each fold's own "
+                  "curve.",
     "table_csv": "Download the model table (AUC, DeLong interval, pAUC, average precision, "
                  "optimum) as CSV, with the costs and prior on every row.",
     "html_report": "Download a self-contained HTML report: the figures, the model table, the "
@@ -135,4 +140,38 @@ HELP = {
                     "datasets are loaded. A dataset added later does not change it; the "
                     "link keeps it.",
     "upload_cancel": "Stop sending the files: nothing is changed.",
+    "pi_npv": "Negative predictive value at the deployment prior: share of the cases not "
+              "flagged that are negative.",
+    "pi_lr_pos": "Positive likelihood ratio TPR/FPR: how much a flag multiplies the odds "
+                 "of being positive.",
+    "pi_lr_neg": "Negative likelihood ratio (1−TPR)/(1−FPR): how much no flag multiplies the "
+                 "odds of being positive.",
+    "pi_head": "Stratified bootstrap: the positives and the negatives are redrawn with "
+               "replacement; at the optimum the choice is made again in every replicate, at "
+               "a pin the threshold stays. Seeded: the same data give the same intervals.",
+    "pi_oob": "What the choice of the optimum really costs: each bootstrap replicate picks "
+              "its own optimum and is charged on the cases it did not draw (out of bag). "
+              "The expected cost at the optimum is measured on the same data that chose it, "
+              "so it is optimistic and its interval undercovers (about 82 % for a 95 % "
+              "interval in bench/coverage_point_intervals.py); in brackets, the out-of-bag "
+              "minus the in-bag cost: the optimism of the choice.",
+    "cv_auc": "Cross-validated AUC: each fold's own AUC averaged (not the pooled AUC, which "
+              "treats all folds' rows as one test set), ± the SD over folds, and the "
+              "confidence interval of the mean by the influence-curve method of LeDell, "
+              "Petersen & van der Laan (2015). Open it for each fold's AUC and average "
+              "precision.",
+    "cv_auc_none": "No cross-validated AUC: the model has fewer than two folds holding both "
+                   "classes (or soft labels).",
+    "model_comparison": "Every pair of the shown models: the difference of their AUCs (row "
+                        "minus column, pooled predictions) by DeLong's paired test (DeLong et "
+                        "al. 1988), with p-values adjusted for the number of pairs tested "
+                        "(Holm 1979; Benjamini & Hochberg 1995), and the costs under which "
+                        "each model is the best choice (Fawcett 2004, §7.1).",
+    "p_kind": "Which p-value the matrix shows: raw (one pair on its own), Holm-adjusted "
+              "(controls the chance of any false difference) or Benjamini-Hochberg-adjusted "
+              "(controls the share of false differences among those found).",
+    "optimal_cost_range": "The ratios c(FP)/c(FN) at the current prior over which one of the "
+                          "model's thresholds is on the joint convex hull, i.e. is the "
+                          "minimum-cost choice among all shown models (Fawcett 2004, §7.1). "
+                          "A model never on the hull is never optimal.",
 }

@@ -17,6 +17,7 @@ from .components import graph_config
 from .features import (
     calibration,
     combining,
+    comparison,
     conditions,
     data,
     exports,
@@ -95,6 +96,7 @@ def build_layout() -> html.Div:
                         tabs.panel("compare", [
                             views.models_card(),
                             combining.superiority_card(graph_config("superiority")),
+                            comparison.comparison_card(),
                             calibration.calibration_card(graph_config("calibration")),
                         ], className="stack"),
                         tabs.panel("beyond", [

@@ -64,19 +64,15 @@ from .cross_validation import (
     cross_validated_auc,
     cross_validated_auc_from_curves,
 )
+from .curve_geometry import DetCurve, RocBounds, det_curve, reduce_collinear, tie_bounds
 from .curves import (
-    DetCurve,
     OperatingPoint,
-    RocBounds,
     RocCurve,
     accuracy_at_threshold,
     auc,
     best_accuracy,
-    det_curve,
-    reduce_collinear,
     roc_auc,
     roc_curve,
-    tie_bounds,
 )
 from .economics import (
     Economics,

@@ -33,7 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validation import as_scores, check_binary_inputs
-from .curves import RocCurve, roc_curve, whole_counts
+from .curve_geometry import whole_counts
+from .curves import RocCurve, roc_curve
 from .hull import RocHull, convex_hull
 
 __all__ = [
@@ -180,7 +181,7 @@ def score_counts(curve: RocCurve) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     Vertex ``k`` of the curve adds the instances scoring ``thresholds[k]`` (Fawcett 2004,
     section 4, Algorithm 2), so these are the differences of ``TP`` and ``FP`` between
-    consecutive vertices; whole counts are recovered exactly (:func:`~.curves.whole_counts`).
+    consecutive vertices; whole counts are recovered exactly (:func:`~.curve_geometry.whole_counts`).
     """
     s = np.asarray(curve.thresholds[1:], dtype=np.float64)[::-1]
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validation import as_scores
-from .curves import RocCurve, _count_coordinates, _cross
+from .curve_geometry import _count_coordinates, _cross
+from .curves import RocCurve
 from .hull import convex_hull
 
 __all__ = [

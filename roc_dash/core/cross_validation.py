@@ -163,7 +163,7 @@ def cross_validated_auc_from_curves(fold_curves: Mapping[str, RocCurve], *,
     fold_curves : mapping of str to RocCurve
         Each fold's ROC curve as :func:`~roc_dash.core.curves.roc_curve` returns it (one
         vertex per distinct score: a curve thinned by
-        :func:`~roc_dash.core.curves.reduce_collinear` would count merged scores as tied),
+        :func:`~roc_dash.core.curve_geometry.reduce_collinear` would count merged scores as tied),
         e.g. from :func:`~roc_dash.core.averaging.fold_curves`; at least two.
     level : float, default 0.95
         Nominal coverage of the interval, in ``(0, 1)``.

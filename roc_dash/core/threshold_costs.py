@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .curves import RocCurve, display_indices
+from .curve_geometry import display_indices
+from .curves import RocCurve
 from .economics import (
     Economics,
     _check_prior,
@@ -220,7 +221,7 @@ def flatness(profile: ThresholdProfile, within: float = 0.05) -> Flatness:
 def thin_profile(profile: ThresholdProfile, *, max_points: int = 2000) -> ThresholdProfile:
     """At most about ``max_points`` vertices of a profile, for drawing only.
 
-    The vertices kept are :func:`~roc_dash.core.curves.display_indices` of the curve of
+    The vertices kept are :func:`~roc_dash.core.curve_geometry.display_indices` of the curve of
     normalised cost against share flagged (both in ``[0, 1]``; both linear in
     ``(FPR, TPR)``, so the dropped collinear vertices lie on the drawn line), plus the
     cheapest vertex and the two ends of the flat run, whose indices are renumbered. A

@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..core.assembly.analysis import Analysis
-from ..core.curves import display_indices
+from ..core.curve_geometry import display_indices
 from ..core.operating import OperatingSummary
 from ..core.pr_interpolation import achievable_pr_curve, interpolate_pr
 from ..core.precision_recall import average_precision_from_curve, iso_f1_curves

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from scipy.special import ndtri
 
 from ..core.assembly.analysis import Analysis
-from ..core.curves import det_curve, display_indices, tie_bounds
+from ..core.curve_geometry import det_curve, display_indices, tie_bounds
 from ..core.operating import OperatingSummary
 from .style import (
     FAST,
@@ -128,9 +128,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         for i, m in enumerate(analysis.models):
             bounds[m.name] = _tie_band(traces, m, style_index(colors, m.name, i))
     for i, m in enumerate(analysis.models):
-        label = f"{plain(m.name)} (AUC {m.auc:.3f})"
-        if m.name in bounds:
-            label = f"{plain(m.name)} (AUC {m.auc:.3f}, ties {bounds[m.name]})"
+        label = auc_label(m, averaging, bounds.get(m.name))
         k = style_index(colors, m.name, i)
         if averaging == "none" and len(m.folds) > 1:
             for j, (fold, c) in enumerate(m.folds.items()):
@@ -287,19 +285,41 @@ def iso_shapes(analysis: Analysis) -> tuple[dict, dict]:
     return ({"x0": x0, "y0": y0, "x1": x1, "y1": y1}, {"x": [opt.fpr], "y": [opt.tpr]})
 
 
+def auc_label(m, averaging: str, ties: str | None = None) -> str:
+    """A model's legend entry, saying what its AUC is computed from.
+
+    One model's rows, or the pooled curve drawn ("pooled"): the pooled AUC, marked "pooled"
+    when there are folds. The folds' curves or their vertical/threshold average drawn: the
+    mean of the folds' own AUCs ± their SD (the cross-validated AUC, LeDell et al. 2015),
+    the AUC of what is drawn; the pooled AUC when the folds have none (a fold lacks a class).
+    """
+    name = plain(m.name)
+    if ties:
+        return f"{name} (AUC {m.auc:.3f}{' pooled' if m.n_folds > 1 else ''}, ties {ties})"
+    if m.n_folds <= 1:
+        return f"{name} (AUC {m.auc:.3f})"
+    cv = m.cross_validation
+    if averaging != "pooled" and cv is not None:
+        return f"{name} (AUC fold mean {cv.auc_mean:.3f} ± {cv.auc_sd:.3f})"
+    return f"{name} (AUC {m.auc:.3f} pooled)"
+
+
 def _averaging_title(analysis: Analysis, averaging: str) -> str:
-    """Subtitle saying what the curves are (folds, averages, band)."""
+    """Subtitle saying what the curves are (folds, averages, band) and that the hull and
+    the optimum always come from the pooled predictions."""
     folds = max((m.n_folds for m in analysis.models), default=1)
+    pooled = "; hull and ★ optimum from pooled predictions"
     if folds <= 1 or averaging == "pooled":
-        return f"{folds} folds pooled" if folds > 1 else ""
+        return f"{folds} folds pooled (curves, AUC, hull, ★ optimum)" if folds > 1 else ""
     if averaging == "none":
-        return f"each of {folds} folds"
+        return f"each of {folds} folds, AUC = fold mean{pooled}"
     m = analysis.models[0]
     if averaging == "vertical":
         va = m.vertical
-        return f"vertical average of {folds} folds, {va.level:.0%} {va.band} band"
+        return (f"vertical average of {folds} folds, {va.level:.0%} {va.band} band, "
+                f"AUC = fold mean{pooled}")
     return (f"threshold average of {folds} folds, {m.threshold.level:.0%} intervals at "
-            f"{THRESHOLD_BARS} thresholds per model")
+            f"{THRESHOLD_BARS} thresholds per model, AUC = fold mean{pooled}")
 
 
 def _points(idx, name, thresholds, fpr, tpr, *, prefix=""):
@@ -341,7 +361,7 @@ def _det_figure(fig, analysis, pins, font_size, colors=None):
         keep = display_indices(d.fpr[ok], 1 - d.fnr[ok], max_points=MAX_VERTICES)
         sel = np.flatnonzero(ok)[keep]
         fig.add_trace(go.Scatter(
-            **FAST, x=x[sel], y=y[sel], mode="lines", name=f"{plain(m.name)} (AUC {m.auc:.3f})",
+            **FAST, x=x[sel], y=y[sel], mode="lines", name=auc_label(m, "pooled"),
             line=line_style(style_index(colors, m.name, i)),
             **_points(i, m.name, d.thresholds[sel], d.fpr[sel], 1 - d.fnr[sel]),
             hovertemplate="%{text}<br>FPR %{customdata[2]:.3f}<br>TPR %{customdata[3]:.3f}"

@@ -1,7 +1,6 @@
 """Browser tests: dash_duo drives Debian's headless Chromium (``pytest --headless``)."""
 
 import os
-from functools import partial
 from pathlib import Path
 
 import pytest
@@ -9,7 +8,7 @@ from dash.testing.application_runners import BaseDashRunner
 
 from roc_dash.app import create_app
 
-from .gestures import WAIT
+from ..harness import configure
 
 # dash_duo's servers take ports 58050, 58051, ... in each pytest process; two suites run side
 # by side (two checkouts) give each a range of its own with ROC_DASH_TEST_PORT.
@@ -23,13 +22,9 @@ def app(tmp_path):
 
 @pytest.fixture
 def dash_duo(dash_duo):
-    """dash_duo with one generous wait limit (``ROC_DASH_TEST_WAIT``) for all of its waits:
-    its element/text waits, the page load and the test server's start."""
-    dash_duo.wait_timeout = WAIT
-    dash_duo.wait_for_page = partial(type(dash_duo).wait_for_page, dash_duo, timeout=WAIT)
-    start = dash_duo.start_server
-    dash_duo.start_server = lambda app, **kw: start(app, **{"start_timeout": WAIT, **kw})
-    return dash_duo
+    """dash_duo with one generous wait limit (``ROC_DASH_TEST_WAIT``) for all of its waits
+    (:func:`tests.harness.configure`, shared with the screenshot and benchmark scripts)."""
+    return configure(dash_duo)
 
 
 @pytest.fixture(scope="session")

@@ -32,6 +32,13 @@ def pace(seconds):
     time.sleep(seconds)
 
 
+def type_paced(element, text, seconds):
+    """Type ``text`` one key at a time, ``seconds`` between keys (a slow typist)."""
+    for key in text:
+        element.send_keys(key)
+        pace(seconds)
+
+
 def wait_until(predicate, timeout=None, message="condition"):
     """Poll ``predicate`` until it returns something truthy (returned); at most ``WAIT`` s."""
     end = time.monotonic() + (WAIT if timeout is None else timeout)

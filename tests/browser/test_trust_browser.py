@@ -25,6 +25,7 @@ from .gestures import (
     js_graph,
     to_screen,
     type_into,
+    type_paced,
     wait_idle,
     wait_steady,
     wait_until,
@@ -195,28 +196,20 @@ def test_trs018_keys_typed_while_the_page_is_busy_stay_in_order(dash_duo, app):
     dcc.Input put the caret back with a timer after each keystroke; a key handled before that
     timer ran was followed by a jump back, so "7.5" was typed as "75.". The box is read on
     Enter/blur instead; this replays the race with slow timers."""
-    import time
-
     start(dash_duo, app)
     box = dash_duo.find_element(f"#{ids.SAMPLES}")
     type_into(box, "", enter=False)
     dash_duo.driver.execute_script(_BUSY_TIMERS)
-    for key in "7.5":
-        box.send_keys(key)
-        time.sleep(0.2)  # a slow typist: each key after the previous key's timer is due
-    time.sleep(0.5)
-    assert value(dash_duo, ids.SAMPLES) == "7.5"
+    type_paced(box, "7.5", 0.2)  # each key after the previous key's timer is due
+    wait_until(lambda: value(dash_duo, ids.SAMPLES) == "7.5", message="7.5 typed in order")
     box.send_keys("\n")
     wait_until(lambda: value(dash_duo, ids.SAMPLES) == "8", message="7.5 rounded")
     assert "whole number" in dash_duo.find_element(f"#{ids.SAMPLES_MSG}").text
     # the other boxes keep debounce=True: the page's script drops the late caret moves
     box = dash_duo.find_element(f"#{ids.COST_FN}")
     type_into(box, "", enter=False)
-    for key in "2.5":
-        box.send_keys(key)
-        time.sleep(0.2)
-    time.sleep(0.5)
-    assert value(dash_duo, ids.COST_FN) == "2.5"
+    type_paced(box, "2.5", 0.2)
+    wait_until(lambda: value(dash_duo, ids.COST_FN) == "2.5", message="2.5 typed in order")
     box.send_keys("\n")
     cfp, cfn, prior = conditions(dash_duo)
     assert cfn == 2.5

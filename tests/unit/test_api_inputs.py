@@ -14,6 +14,7 @@ import pytest
 from roc_dash.core import (
     averaging,
     concavity_repair,
+    curve_geometry,
     curves,
     economics,
     hull,
@@ -53,7 +54,7 @@ CALLS = {
     "roc_curve": (curves.roc_curve, (Y, S), {"weights": W}),
     "roc_auc": (curves.roc_auc, (Y, S), {"weights": W}),
     "accuracy_at_threshold": (curves.accuracy_at_threshold, (Y, S, 0.5), {"weights": W}),
-    "display_indices": (curves.display_indices, (FPR, TPR), {"max_points": 3}),
+    "display_indices": (curve_geometry.display_indices, (FPR, TPR), {"max_points": 3}),
     "binary_labels": (labels.binary_labels, (Y,), {}),
     "fold_curves": (averaging.fold_curves, (Y, S, FOLDS), {}),
     "pooled_curve": (averaging.pooled_curve, (Y, S), {"weights": W}),

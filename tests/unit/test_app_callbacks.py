@@ -142,7 +142,10 @@ def test_cbk007_every_averaging_mode_and_det(cache):
         for trace in roc.data:
             assert len(trace.x) <= 2100  # thinned for display
     vertical = _views(cache, [DEMO_ID], averaging="vertical")[0]
-    assert vertical.layout.title.text == "vertical average of 10 folds, 95% pointwise band"
+    assert vertical.layout.title.text.startswith(
+        "vertical average of 10 folds, 95% pointwise band")
+    # the averaged views say the hull and optimum stay pooled (issue 17)
+    assert "hull and ★ optimum from pooled predictions" in vertical.layout.title.text
     assert sum(t.fill == "toself" for t in vertical.data) == 4  # one band per model
     threshold = _views(cache, [DEMO_ID], averaging="threshold")[0]
     assert "threshold average of 10 folds" in threshold.layout.title.text
@@ -255,8 +258,13 @@ def test_cbk013_exports(cache):
     analysis = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))
     curves = pd.read_csv(io.StringIO(curves_csv(analysis)))
     assert set(curves["model"]) == set(DEMO_MODELS)
-    assert curves.groupby("model").size()["logistic regression"] == len(
+    # the pooled curve's vertices, then each fold's own curve (issue 17: a fold column)
+    pooled = curves[curves["fold"] == "pooled"]
+    assert pooled.groupby("model").size()["logistic regression"] == len(
         analysis.model("logistic regression").curve)
+    lr = curves[(curves["model"] == "logistic regression") & (curves["fold"] != "pooled")]
+    assert lr["fold"].nunique() == 10 and len(lr) == sum(
+        len(c) for c in analysis.model("logistic regression").folds.values())
     rows = pd.DataFrame(model_table_rows(analysis))
     assert list(rows["model"]) == DEMO_MODELS and rows["auc"].between(0.7, 1).all()
     # the table CSV says under which conditions its optimal thresholds hold

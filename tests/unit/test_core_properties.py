@@ -10,7 +10,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from roc_dash.core import convex_hull, roc_curve, tie_bounds
-from roc_dash.core.curves import auc, display_indices, reduce_collinear
+from roc_dash.core.curve_geometry import display_indices, reduce_collinear
+from roc_dash.core.curves import auc
 
 from .test_core_curves import label_ordered_corners
 from .test_core_hull import exact_hull_counts

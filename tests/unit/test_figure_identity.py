@@ -25,11 +25,13 @@ from roc_dash.app.state import ControlState
 
 #: Digests of (roc, pr, cost, threshold, viz data) per scenario, recorded on the base commit;
 #: the ROC, PR and cost figures then gained stable trace uids for the optimum and its ring
-#: (and nothing else: with ``uid`` dropped their digests are the base's).
+#: (and nothing else: with ``uid`` dropped their digests are the base's). Re-recorded for
+#: issue 17 item 1 (branch cvpage): the ROC legend says "pooled" and the subtitle that the
+#: hull and optimum are pooled (the demo has 10 folds); only the ROC digests changed.
 EXPECTED = {
-    'default': ('8a9494f04773229d', '33ee7ef2b2b75da3', 'f0863d223bec4d9f',
+    'default': ('b83f47f2a15da12d', '33ee7ef2b2b75da3', 'f0863d223bec4d9f',
                 '59406dcc1e02e3ab', '8ba28f4545301a32'),
-    'presentation': ('2a415205ba139b4a', '030fd2a1373416e7', 'c378cd17bf2a6c70',
+    'presentation': ('9a27f434e301521d', '030fd2a1373416e7', 'c378cd17bf2a6c70',
                      'df628a09a766ccc4', '22cc6df29ffeeb3b'),
     'patched': ('28bf9578330c7a2d', '1d213e2fa513ea08', 'e3e47fd8f5afb00d',
                 'fdb5e03a1dfad458', '472af95da4b4a169'),
@@ -169,14 +171,20 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: views, exports, combining card and link read the checked number ``SAMPLES_OK`` (the
 #: wiring); no figure changed. Re-recorded for *Download decision* (issue 17 item 6): one
 #: more button in the top bar (the layout) and its clicks as a new input of the export
-#: callback (the wiring). Re-recorded for the calibration card and the decision-curve mode
-#: (issue 17 items 4-5, branch calpage): the card (with a store of what it was drawn for) on
-#: the Compare tab, the cost card's "Cost curves | Decision curve" radio and its title's
-#: span (the layout); the card's two
-#: callbacks, the title following the mode (clientside), the mode as an input of the views
-#: callback, a state of the controls callback, an output of the link's restore and an input
-#: of ``writeUrl`` (the wiring); no demo figure changed.
-EXPECTED_PAGE = ('bbebe5b4e9960684', '54d664cd5a57a43e')
+#: callback (the wiring). Re-recorded for the intervals at the chosen point (issue 17
+#: item 2): a box in the operating card and its store (the layout), its callback after the
+#: views and the clientside one that puts the interval boxes in the ROC
+#: (the wiring); no figure changed.
+#: Re-recorded for the folds and the model comparison (issue 17 items 1 and 3): the Curves CSV
+#: button's tooltip names the fold column and the Compare tab gains the Model comparison card
+#: (the layout), whose one callback is new (the wiring).
+#: Re-recorded for the calibration card and the decision-curve mode (issue 17 items 4-5,
+#: branch calpage): the card (with a store of what it was drawn for) on the Compare tab, the
+#: cost card's "Cost curves | Decision curve" radio and its title's span (the layout); the
+#: card's two callbacks, the title following the mode (clientside), the mode as an input of
+#: the views callback, a state of the controls callback, an output of the link's restore and
+#: an input of ``writeUrl`` (the wiring); no demo figure changed.
+EXPECTED_PAGE = ('325b462b4bacbbdf', '6a32da7960b6834b')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

@@ -10,6 +10,8 @@ fragment, its callbacks (``register(app, cache, store)``) and its small pure hel
 * :mod:`.kinds` — input kinds (multi-class, soft labels, costs, leaves);
 * :mod:`.combining` — combining classifiers and relative superiority;
 * :mod:`.tabs` — the page's tabs, each a group of cards;
+* :mod:`.intervals` — bootstrap intervals at the chosen points (operating card).
+* :mod:`.comparison` — the k-model comparison matrix and each model's optimal cost range.
 * :mod:`.calibration` — reliability, Brier/ECE and the calibrated scores (Compare tab).
 
 A feature never imports another feature: what two of them share lives below them
@@ -17,7 +19,20 @@ A feature never imports another feature: what two of them share lives below them
 :mod:`..components`, :mod:`..server`). ``tests/unit/test_architecture.py`` checks it.
 """
 
-from . import calibration, combining, conditions, data, exports, kinds, notes, pins, tabs, views
+from . import (
+    calibration,
+    combining,
+    comparison,
+    conditions,
+    data,
+    exports,
+    intervals,
+    kinds,
+    notes,
+    pins,
+    tabs,
+    views,
+)
 
 #: In the order their callbacks are registered. Where several callbacks write one output
 #: (``allow_duplicate``), its own writer comes first: the views before the conditions (whose
@@ -25,7 +40,8 @@ from . import calibration, combining, conditions, data, exports, kinds, notes, p
 #: (whose example links also write the datasets). Dash does not need it, but a client that
 #: looks a callback up by its first output in ``_dash-dependencies`` then finds the primary
 #: one first, as it did before the app was split (tests/hostile's harness does).
-FEATURES = (data, views, conditions, pins, combining, kinds, exports, notes, tabs, calibration)
+FEATURES = (data, views, conditions, pins, combining, kinds, exports, notes, tabs, intervals,
+            comparison, calibration)
 
 __all__ = ["FEATURES", "combining", "conditions", "data", "exports", "kinds", "notes", "pins",
-           "tabs", "views", "calibration"]
+           "tabs", "views", "intervals", "comparison", "calibration"]

@@ -23,9 +23,9 @@ from ...core.assembly.analysis import Analysis, AnalysisTimeout
 from ...core.calibration import STRATEGIES, Calibration, calibration_from_curve
 from ...figures.calibration import calibration_figure
 from .. import ids
-from ..analysis import MAX_SHOWN_MODELS, model_names, timeout_message
+from ..analysis import model_names, shown_analysis, timeout_message
 from ..components import empty_figure, swatch
-from ..state import FONT, ControlState, conditions_from_state
+from ..state import FONT, ControlState
 
 __all__ = ["BIN_CHOICES", "calibration_card", "model_calibrations", "calibration_table",
            "calibrated_frame", "calibration_outputs", "register"]
@@ -141,14 +141,13 @@ def calibration_outputs(analysis: Analysis | None, names: list[str], *, n_bins=1
             calibration_table(results, colors))
 
 
-def _shown_analysis(cache, dataset_ids, models, state, settings):
-    """The views' analysis (same level, band and samples: the same cache entry)."""
-    names = model_names(cache, dataset_ids)
-    shown = [m for m in (models or []) if isinstance(m, str) and m in names][:MAX_SHOWN_MODELS]
-    if not shown or state is None:
-        return names, None
-    return names, cache.analysis(dataset_ids, shown, conditions_from_state(state, *settings),
-                                 ControlState.from_store(state).reference_class)
+def _shown(cache, dataset_ids, models, state, settings):
+    """The names of all loaded models (their colours) and the views' analysis of the shown
+    ones (:func:`..analysis.shown_analysis`)."""
+    if state is None:
+        return model_names(cache, dataset_ids), None
+    return (model_names(cache, dataset_ids),
+            shown_analysis(cache, dataset_ids, models, state, settings))
 
 
 # -- wiring ------------------------------------------------------------------------------
@@ -183,7 +182,7 @@ def register(app, cache, store) -> None:
             raise PreventUpdate
         font = FONT[bool(presentation)]
         try:
-            names, analysis = _shown_analysis(cache, dataset_ids, models, state, settings)
+            names, analysis = _shown(cache, dataset_ids, models, state, settings)
         except AnalysisTimeout as exc:  # the views' banner says it too
             return empty_figure(font), html.P(timeout_message(exc, len(models or [])),
                                               className="hint"), None
@@ -205,7 +204,7 @@ def register(app, cache, store) -> None:
         if not clicks:
             raise PreventUpdate
         try:
-            _, analysis = _shown_analysis(cache, dataset_ids, models, state, settings)
+            _, analysis = _shown(cache, dataset_ids, models, state, settings)
         except AnalysisTimeout:
             raise PreventUpdate from None  # the card and the views' banner say why
         if analysis is None:

@@ -23,15 +23,15 @@ from ...core.operating import pinned_points
 from ...figures.combining import superiority_figure
 from ...figures.style import format_threshold
 from .. import ids
-from ..analysis import MAX_SHOWN_MODELS, model_names
+from ..analysis import model_names, shown_analysis
 from ..components import empty_figure
 from ..help import HELP
 from ..overlays import active, combine_results
 from ..server.limits import excerpt
-from ..state import FONT, ControlState, clean_pins, conditions_from_state, economics_from_state
+from ..state import FONT, ControlState, clean_pins, economics_from_state
 
 __all__ = ["combining_card", "superiority_card", "parse_budget", "combine_options",
-           "combine_panel", "superiority_outputs", "shown_analysis", "register"]
+           "combine_panel", "superiority_outputs", "register"]
 
 
 def _label(text: str, html_for: str, help_key: str):
@@ -273,16 +273,6 @@ def superiority_outputs(analysis: Analysis | None, model_a, model_b, low, mode, 
     except ValueError as exc:
         return no_update, f"{str(exc)[0].upper()}{str(exc)[1:]}."
     return superiority_figure(view, font_size=font_size), ""
-
-
-def shown_analysis(cache, dataset_ids, models, state, settings):
-    """The views' analysis (same level, band and samples: the same cache entry)."""
-    names = model_names(cache, dataset_ids)
-    shown = [m for m in (models or []) if isinstance(m, str) and m in names]
-    shown = shown[:MAX_SHOWN_MODELS]
-    return (cache.analysis(dataset_ids, shown, conditions_from_state(state, *settings),
-                           ControlState.from_store(state).reference_class)
-            if shown else None)
 
 
 # -- wiring ------------------------------------------------------------------------------

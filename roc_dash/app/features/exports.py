@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
@@ -14,7 +13,7 @@ from ...core.assembly.analysis import Analysis, AnalysisTimeout
 from ...core.economics import Economics
 from ...core.operating import pinned_points
 from ...decision import build_decision
-from ...exports import csv_safe
+from ...exports import csv_safe, curves_table, to_safe_csv
 from .. import ids
 from ..analysis import dataset_labels, loaded_infos
 from ..components import model_table_rows
@@ -45,11 +44,9 @@ def buttons():
 
 
 def curves_csv(analysis: Analysis) -> str:
-    frames = [pd.DataFrame({"model": m.name, "fpr": m.curve.fpr, "tpr": m.curve.tpr,
-                            "threshold": np.where(np.isinf(m.curve.thresholds), np.nan,
-                                                  m.curve.thresholds)})
-              for m in analysis.models]
-    return csv_safe(pd.concat(frames, ignore_index=True)).to_csv(index=False)
+    """The Curves CSV (:func:`roc_dash.exports.curves_table`): each model's pooled curve
+    (``fold`` "pooled") and each of its folds' curves."""
+    return to_safe_csv(curves_table(analysis))
 
 
 def table_csv(analysis: Analysis) -> str:

@@ -15,6 +15,7 @@ from dash.exceptions import PreventUpdate
 
 from ...core.operating import PIN_LABELS
 from .. import ids
+from ..components import intervals_box
 from ..help import HELP
 from ..state import clean_pins, number, parse_query
 
@@ -31,6 +32,7 @@ def operating_card():
                         title="Remove every pinned point: back to the optimum alone"),
         ]),
         html.Div(id=ids.OPERATING),
+        intervals_box(),
         html.Div(className="pin-row", children=[
             html.Label("Pin a threshold:", htmlFor=ids.PIN_THRESHOLD,
                        title="Pin up to three points (A, B, C): click a point in any "

@@ -1,0 +1,132 @@
+"""The *Model comparison* card (Compare tab): every pair of the shown models and when each one
+is the best choice.
+
+* The k × k matrix of DeLong paired AUC differences (row minus column, DeLong et al. 1988),
+  from :attr:`~roc_dash.core.assembly.analysis.Analysis.model_comparison`, with the raw,
+  Holm and Benjamini-Hochberg adjusted p-value (a selector picks the one shown; the cell's
+  tooltip gives all three); pairs not scored on the same rows are not tested, and the card
+  says so.
+* Per model, the cost ratios ``c(FP)/c(FN)`` at the current prior over which it is on the
+  joint hull, or "never optimal under any costs or prior" (Fawcett 2004, §7.1), from
+  :attr:`~roc_dash.core.assembly.analysis.Analysis.optimal_ranges`.
+
+Both are computed from the pooled predictions (all folds' rows as one test set). No
+arithmetic here: the wording comes from :mod:`roc_dash.comparison_text`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from dash import Input, Output, State, dcc, html, no_update
+
+from ...comparison_text import (
+    P_KINDS,
+    optimal_range_text,
+    p_text,
+    pair_cell,
+    unpaired_note,
+)
+from ...core.assembly.analysis import Analysis
+from .. import ids
+from ..analysis import shown_analysis
+from ..help import HELP
+
+__all__ = ["comparison_card", "comparison_panel", "register"]
+
+#: The p-value shown in the cells before anyone chooses.
+DEFAULT_P = "holm"
+
+
+def comparison_card():
+    """The card: the p-value selector, then the matrix and the optimal cost ranges."""
+    return html.Div(className="card comparison-card", children=[
+        html.Div(className="card-head", children=[
+            html.H2("Model comparison", title=HELP["model_comparison"]),
+            html.Div(className="control", title=HELP["p_kind"], children=[
+                html.Span("p-value shown: ", className="hint"),
+                dcc.RadioItems(id=ids.P_KIND, value=DEFAULT_P, inline=True,
+                               className="radios inline", options=[
+                                   {"label": "raw", "value": "raw"},
+                                   {"label": "Holm", "value": "holm"},
+                                   {"label": "Benjamini-Hochberg", "value": "bh"}]),
+            ]),
+        ]),
+        dcc.Loading(type="dot", delay_show=400, children=html.Div(
+            id=ids.COMPARISON_RESULT, className="comparison-result", role="status")),
+    ])
+
+
+def _matrix(analysis: Analysis, p_kind: str):
+    c = analysis.model_comparison
+    attr, label = next((a, lab) for k, a, lab in P_KINDS if k == p_kind)
+    names = list(c.models)
+    head = html.Tr([html.Th("row − column"), *[
+        html.Th([html.Span(f"{j + 1}", className="col-number"), f" {n}"], title=n,
+                className="col-model") for j, n in enumerate(names)]])
+    rows = []
+    for i, a in enumerate(names):
+        cells = [html.Th([html.Span(f"{i + 1}", className="col-number"), f" {a}"], title=a)]
+        for j in range(len(names)):
+            text, tip = pair_cell(c, i, j)
+            p = float(getattr(c, attr)[i, j])
+            if not math.isfinite(p):
+                cells.append(html.Td(text, title=tip, className="num untested"))
+                continue
+            cells.append(html.Td(title=tip, className="num" + (" significant" if p < 0.05
+                                                               else ""), children=[
+                html.Span(text, className="diff"), html.Br(),
+                html.Span(f"p {p_text(p)}", className="p")]))
+        rows.append(html.Tr(cells))
+    caption = (f"ΔAUC (pooled predictions), DeLong paired test; {label} over "
+               f"{c.n_tests} tested pairs (bold: below 0.05). Hover a cell for all three "
+               "p-values.")
+    return html.Table(className="models matrix", children=[
+        html.Caption(caption, className="hint"), html.Thead(head), html.Tbody(rows)])
+
+
+def _ranges(analysis: Analysis):
+    r = analysis.optimal_ranges
+    items = [html.Li([html.B(x.model), ": ", optimal_range_text(x)],
+                     className="never" if x.never_optimal else "")
+             for x in r.ranges]
+    return [html.H3("When is each model the best choice?", title=HELP["optimal_cost_range"]),
+            html.P("On the joint convex hull of the shown models' pooled ROC curves "
+                   "(Fawcett 2004, §7.1).", className="hint"),
+            html.Ul(items, className="optimal-ranges")]
+
+
+def comparison_panel(analysis: Analysis | None, p_kind: str = DEFAULT_P):
+    """The card's content for ``analysis``: the matrix, a note on unpaired models and each
+    model's optimal cost range; a hint with fewer than two models."""
+    if analysis is None or len(analysis.models) < 2:
+        return html.P("Show two or more models to compare them.", className="hint")
+    p_kind = p_kind if p_kind in {k for k, _, _ in P_KINDS} else DEFAULT_P
+    parts = []
+    if analysis.model_comparison is not None:
+        parts.append(html.Div(_matrix(analysis, p_kind), className="table-scroll"))
+    note = unpaired_note(analysis.model_comparison, len(analysis.models))
+    if note:
+        parts.append(html.P(note, className="note unpaired"))
+    if analysis.optimal_ranges is not None:
+        parts.extend(_ranges(analysis))
+    return parts
+
+
+def register(app, cache, store) -> None:
+    """One callback: the card's content for the shown data, models, conditions and p-value."""
+
+    @app.callback(
+        Output(ids.COMPARISON_RESULT, "children"),
+        Input(ids.DATASETS, "data"),
+        Input(ids.MODELS, "value"),
+        Input(ids.CONDITIONS, "data"),
+        Input(ids.P_KIND, "value"),
+        State(ids.LEVEL, "value"),
+        State(ids.BAND, "value"),
+        State(ids.SAMPLES_OK, "data"),
+    )
+    def comparison_result(dataset_ids, models, state, p_kind, *settings):
+        if state is None:
+            return no_update
+        return comparison_panel(shown_analysis(cache, dataset_ids, models, state, settings), p_kind)

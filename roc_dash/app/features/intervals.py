@@ -1,0 +1,254 @@
+"""How sure is the chosen point: bootstrap intervals in the operating card (issue 17, item 2).
+
+The intervals of the threshold, TPR, FPR, precision, NPV, LR+, LR− and expected cost at the
+optimum and at every pin (:func:`~roc_dash.core.point_intervals.point_intervals`, seeded),
+with the out-of-bag cost of the choice beside the optimum's expected cost. Its place in the
+card is :func:`..components.intervals_box`. The bootstrap never slows the views: its
+callback follows them (it is triggered by the viz-data store, which every render of the
+views writes), has its own deadline (:data:`SECONDS` of server time; fewer replicates are
+then used and the table says how many; such a result is not cached) and its complete
+results are cached per data, model, conditions and pinned thresholds.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from dash import Input, Output, State, html, no_update
+
+from ...core.assembly.analysis import AnalysisTimeout
+from ...core.operating import OperatingSummary, operating_point, pinned_points
+from ...core.point_intervals import PointIntervals, PointUncertainty, point_intervals
+from ...decision import model_rows
+from ...figures.point_regions import REGION_UID, point_region_traces
+from .. import ids
+from ..analysis import MAX_SHOWN_MODELS, AnalysisCache, model_names
+from ..components import COMPUTING_INTERVALS
+from ..help import HELP
+from ..server.store import clean_ids
+from ..state import ControlState, clean_pins, conditions_from_state, economics_from_state
+
+__all__ = ["N_BOOT", "SEED", "SECONDS", "chosen_intervals", "intervals_table",
+           "interval_text", "regions", "register"]
+
+#: Replicates asked for, the seed, and the server time the bootstrap may take per request.
+N_BOOT = 200
+SEED = 0
+SECONDS = 2.0
+
+
+#: (label, attribute, help key) of the rows, in order.
+ROWS = (
+    ("Threshold", "threshold", "threshold"),
+    ("TPR (recall)", "tpr", "tpr"),
+    ("FPR", "fpr", "fpr"),
+    ("Precision at p(+)", "precision", "precision"),
+    ("NPV at p(+)", "npv", "pi_npv"),
+    ("LR+", "lr_pos", "pi_lr_pos"),
+    ("LR−", "lr_neg", "pi_lr_neg"),
+    ("Expected cost per case", "expected_cost", "expected_cost"),
+)
+
+
+def _number(v: float) -> str:
+    """Three significant digits; ``∞`` and ``n/a``."""
+    if v != v:
+        return "n/a"
+    if math.isinf(v):
+        return "∞" if v > 0 else "−∞"
+    if v != 0 and (abs(v) >= 1e5 or abs(v) < 1e-3):
+        return f"{v:.2e}"
+    return f"{v:#.3g}".rstrip(".")
+
+
+def interval_text(iv) -> str:
+    """``"0.812 [0.770–0.850]"``: the estimate and its interval (the estimate alone when the
+    interval is fixed or undefined)."""
+    if iv.interval in ("fixed", "none"):
+        return _number(iv.estimate)
+    return f"{_number(iv.estimate)} [{_number(iv.low)}–{_number(iv.high)}]"
+
+
+def _points(cache: AnalysisCache, dataset_ids, models, state, pinned, settings):
+    """The analysis and its chosen points: ``(analysis, [(column label, OperatingSummary)])``
+    (the optimum first, then the valid pins)."""
+    names = model_names(cache, dataset_ids)
+    shown = [m for m in (models or []) if isinstance(m, str) and m in names][:MAX_SHOWN_MODELS]
+    if not shown:
+        return None, []
+    reference = ControlState.from_store(state).reference_class
+    analysis = cache.analysis(dataset_ids, shown, conditions_from_state(state, *settings),
+                              reference)
+    if analysis is None:
+        return None, []
+    pins = pinned_points(analysis, clean_pins(pinned if isinstance(pinned, list) else []))
+    return analysis, [("Optimum", operating_point(analysis))] + [(p.label, p) for p in pins]
+
+
+def _threshold(op: OperatingSummary) -> float | None:
+    return None if math.isinf(op.threshold) else float(op.threshold)
+
+
+def chosen_intervals(cache: AnalysisCache, dataset_ids, models, state, pinned, settings=(),
+                     *, n_boot: int = N_BOOT, seed: int = SEED, seconds: float = SECONDS
+                     ) -> list[tuple[str, OperatingSummary, PointUncertainty]]:
+    """``[(label, point, intervals)]`` of the optimum and the pins the views show.
+
+    One :func:`~roc_dash.core.point_intervals.point_intervals` per model concerned (the
+    optimum's model and the pinned models; a model's pins share its replicates), on that
+    model's rows at the analysis' prior and level and the state's costs and benefits;
+    cached by data, class reference, model, conditions, thresholds, ``n_boot`` and ``seed``.
+    ``seconds`` bounds the server time of what is not cached (all models together); a result
+    cut short by it is shown but not cached, so the next request tries the full count.
+    """
+    analysis, points = _points(cache, dataset_ids, models, state, pinned, settings)
+    if analysis is None:
+        return []
+    c = analysis.conditions
+    e = economics_from_state(state)
+    reference = ControlState.from_store(state).reference_class
+    deadline = time.monotonic() + seconds
+    by_model: dict[str, list[float | None]] = {}
+    for _label, op in points[1:]:
+        by_model.setdefault(op.model, []).append(_threshold(op))
+    by_model.setdefault(points[0][1].model, [])
+    results: dict[str, PointIntervals] = {}
+    for model, thresholds in by_model.items():
+        cut: list[PointIntervals] = []
+
+        def make(model=model, thresholds=thresholds, cut=cut):
+            y, s, w = model_rows(cache.table(dataset_ids, reference), model)
+            r = point_intervals(y, s, c.prior_pos, e, pins=thresholds, weights=w,
+                                n_boot=n_boot, seed=seed, level=c.level, deadline=deadline)
+            if r.optimum.n_boot_used < n_boot:  # cut short by the deadline: shown, not kept
+                cut.append(r)
+                return None
+            return r
+
+        key = ("point_intervals", tuple(clean_ids(dataset_ids)), reference, model,
+               float(c.prior_pos), float(c.level), e.cost_fp, e.cost_fn, e.benefit_tp,
+               e.benefit_tn, tuple(thresholds), n_boot, seed)
+        results[model] = cache.cache.get_or_make(key, make) or cut[0]
+    out, taken = [], {m: 0 for m in by_model}
+    for label, op in points:
+        if label == "Optimum":
+            out.append((label, op, results[op.model].optimum))
+        else:
+            out.append((label, op, results[op.model].pins[taken[op.model]]))
+            taken[op.model] += 1
+    return out
+
+
+def _oob_text(u: PointUncertainty) -> str:
+    o = u.optimism
+    if o is None or o.n == 0:
+        return "—"
+    return f"{_number(o.out_of_bag)} (+{_number(o.optimism)})" if o.optimism >= 0 else \
+        f"{_number(o.out_of_bag)} ({_number(o.optimism)})"
+
+
+def intervals_table(chosen):
+    """The table of intervals: one column per chosen point, one row per metric, then the
+    out-of-bag cost of the choice (optimum only); a caption and the notes."""
+    if not chosen:
+        return html.P("No intervals: no model is shown.", className="hint")
+    head = html.Tr([html.Th("")] + [html.Th(
+        html.Span(label, className="opt-tag" if label == "Optimum" else
+                  f"pin-tag pin-{label}"), title=f"{op.model}", className="num")
+        for label, op, _ in chosen])
+    body = [html.Tr([html.Th("Model")] + [html.Td(op.model, className="num model")
+                                          for _, op, _ in chosen])]
+    body += [html.Tr([html.Th(name, title=HELP.get(key))] + [
+        html.Td(interval_text(getattr(u, attr)), className="num") for _, _, u in chosen])
+        for name, attr, key in ROWS]
+    body.append(html.Tr(className="oob", children=[
+        html.Th("Out-of-bag cost of the choice", title=HELP["pi_oob"])] + [
+        html.Td(_oob_text(u), className="num", title=HELP["pi_oob"]) for _, _, u in chosen]))
+    u0 = chosen[0][2]
+    caption = (f"{u0.level:.0%} intervals: {u0.method}, {u0.n_boot_used} of {u0.n_boot} "
+               f"replicates, seed {SEED}; the expected cost at the optimum is optimistic "
+               "(chosen on the same data): read the out-of-bag cost beside it.")
+    notes = sorted({n for _, _, u in chosen for n in u.notes})
+    return html.Div(children=[
+        html.H3(f"How sure? {u0.level:.0%} intervals", className="interval-head",
+                title=HELP["pi_head"]),
+        html.Div(className="table-scroll", children=html.Table(
+            className="compare intervals", children=[html.Thead(head), html.Tbody(body)])),
+        html.P(caption, className="hint interval-caption"),
+        html.Details([html.Summary(f"Notes on the intervals ({len(notes)})"),
+                      html.Ul([html.Li(n) for n in notes])], className="interval-notes")
+        if notes else None,
+    ])
+
+
+def regions(chosen, det: bool) -> list[dict]:
+    """The ROC's interval boxes of the chosen points (none on DET axes)."""
+    if det:
+        return []
+    return point_region_traces([("" if label == "Optimum" else label, op.model, u)
+                                for label, op, u in chosen])
+
+
+#: Replaces the interval boxes in the drawn ROC (found by uid) by the new ones, put just
+#: before the pins' traces (which stay painted last, see ``figures.style.pins_on_top``): the
+#: optimum and its ring come before the pins, so the indices by which the views' patches
+#: address them do not move. Unchanged figure when there is nothing to replace.
+REPLACE_REGIONS = """
+function (boxes, fig) {
+    var none = window.dash_clientside.no_update;
+    if (!fig || !Array.isArray(fig.data)) { return none; }
+    var keep = fig.data.filter(function (t) {
+        return !(t && typeof t.uid === "string" && t.uid.indexOf("REGION_UID") === 0);
+    });
+    var add = Array.isArray(boxes) ? boxes : [];
+    if (keep.length === fig.data.length && !add.length) { return none; }
+    var at = keep.findIndex(function (t) {
+        return t && typeof t.name === "string" && t.name.indexOf("pinned ") === 0;
+    });
+    if (at < 0) { at = keep.length; }
+    var data = keep.slice(0, at).concat(add, keep.slice(at));
+    return Object.assign({}, fig, {data: data});
+}
+""".replace("REGION_UID", REGION_UID)
+
+
+# -- wiring ------------------------------------------------------------------------------
+def register(app, cache, store) -> None:
+    """The intervals callback: after every render of the views (the viz-data store); the
+    boxes on the ROC follow (clientside, into the drawn figure)."""
+
+    @app.callback(
+        Output(ids.POINT_INTERVALS, "children"),
+        Output(ids.POINT_REGIONS, "data"),
+        Input(ids.VIZ_DATA, "data"),
+        State(ids.DATASETS, "data"),
+        State(ids.MODELS, "value"),
+        State(ids.CONDITIONS, "data"),
+        State(ids.PINNED, "data"),
+        State(ids.DET, "value"),
+        State(ids.LEVEL, "value"),
+        State(ids.BAND, "value"),
+        State(ids.SAMPLES_OK, "data"),
+        running=[(Output(ids.POINT_INTERVALS_STATUS, "children"), COMPUTING_INTERVALS, ""),
+                 (Output(ids.POINT_INTERVALS, "className"), "point-intervals stale",
+                  "point-intervals")],
+    )
+    def intervals(viz, dataset_ids, models, state, pinned, det, *settings):
+        if state is None:
+            return no_update, no_update
+        if not isinstance(viz, dict):
+            return intervals_table([]), []
+        try:
+            chosen = chosen_intervals(cache, dataset_ids, models, state, pinned, settings)
+        except (ValueError, AnalysisTimeout) as exc:
+            return html.P(f"No intervals: {exc}.", className="hint"), []
+        return intervals_table(chosen), regions(chosen, bool(det))
+
+    app.clientside_callback(
+        REPLACE_REGIONS,
+        Output(ids.ROC_GRAPH, "figure", allow_duplicate=True),
+        Input(ids.POINT_REGIONS, "data"),
+        State(ids.ROC_GRAPH, "figure"),
+        prevent_initial_call=True,
+    )

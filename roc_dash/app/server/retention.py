@@ -1,0 +1,287 @@
+"""How long datasets stay and how much room they may take: expiry after the last use, the
+data folder's quota and each user's, and the collection of orphaned files
+(``ROC_DASH_DATASET_TTL_DAYS``, ``ROC_DASH_DATA_QUOTA_MB``, ``ROC_DASH_USER_QUOTA_MB``,
+``ROC_DASH_SWEEP_SECONDS``). :class:`Retention` is mixed into :class:`.store.DatasetStore`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+from pathlib import Path
+
+from .dataset_ids import EXAMPLES, StorageFull, clean_ids, folder_bytes, is_dataset_id
+
+
+def env_number(name: str, default: float) -> float:
+    try:
+        v = float(os.environ.get(name, default))
+    except ValueError:
+        return default
+    return v if v > 0 else default
+
+
+def dataset_ttl_seconds() -> float:
+    """``ROC_DASH_DATASET_TTL_DAYS`` (default 30): a dataset nobody opened for that long is
+    deleted."""
+    return env_number("ROC_DASH_DATASET_TTL_DAYS", 30) * 86400
+
+
+def data_quota_bytes() -> int:
+    """``ROC_DASH_DATA_QUOTA_MB`` (default 5120): the most everything under the data folder
+    may take (datasets, uploads arriving, rejected uploads kept, notes, the analysis cache,
+    temporary files); the least recently used datasets are deleted first to make room."""
+    return int(env_number("ROC_DASH_DATA_QUOTA_MB", 5120) * 2**20)
+
+
+def user_quota_bytes() -> int:
+    """``ROC_DASH_USER_QUOTA_MB`` (default: a quarter of the data quota): with sign-in, the
+    most one user's datasets may take; their own least recently used go first."""
+    return int(env_number("ROC_DASH_USER_QUOTA_MB", data_quota_bytes() / 4 / 2**20) * 2**20)
+
+
+def sweep_seconds() -> float:
+    """``ROC_DASH_SWEEP_SECONDS`` (default 300): how often expired datasets and orphaned
+    files are collected (on the clock of incoming requests, also /health, in one worker)."""
+    return env_number("ROC_DASH_SWEEP_SECONDS", 300)
+
+
+#: Temporary files, half-written datasets and stale uploads older than this are orphans (a
+#: worker was killed while writing them).
+ORPHAN_SECONDS = 3600.0
+
+
+class Retention:
+    """Expiry, quotas and the periodic sweep of a :class:`~.store.DatasetStore` (which
+    provides ``root``, ``dir``, ``info``, ``delete`` and the sweep's clock and lock)."""
+
+    def _datasets_by_age(self) -> list[tuple[float, str, int, str | None]]:
+        """``(last use, id, bytes, owner)`` of every stored dataset, least recently used
+        first."""
+        out = []
+        for meta in self.dir.glob("*.json"):
+            dataset_id = meta.stem
+            try:
+                used = meta.stat().st_mtime
+                size = sum(p.stat().st_size for p in self._files(dataset_id) if p.exists())
+                owner = json.loads(meta.read_text()).get("owner")
+            except (OSError, ValueError, AttributeError):
+                continue
+            out.append((used, dataset_id, size, owner if isinstance(owner, str) else None))
+        return sorted(out)
+
+    def usage_bytes(self) -> int:
+        """Bytes of everything under the data folder (what the quota counts, and what
+        ``/health`` reports): datasets, uploads arriving, rejected uploads kept, notes, the
+        shared analysis cache, temporary files."""
+        return folder_bytes(self.root)
+
+    def sweep(self, *, now: float | None = None, need: int = 0, protect: str | None = None,
+              owner: str | None = None) -> list[str]:
+        """Collect orphaned files and delete expired datasets; then, while everything under
+        the data folder and ``need`` more bytes exceed the quota, delete the least recently
+        used datasets (``owner``'s own first). With sign-in, ``owner``'s datasets are first
+        cut to their per-user quota (their own least recently used go). Return the deleted
+        ids. Raise :class:`StorageFull` if ``need`` bytes (or the dataset ``protect``, which
+        is never deleted) do not fit even then."""
+        from .auth import user_header
+
+        now = time.time() if now is None else now
+        ttl, quota = dataset_ttl_seconds(), data_quota_bytes()
+        self.collect_orphans(now=now)
+        removed = []
+        kept = []
+        for entry in self._datasets_by_age():
+            used, dataset_id, _size, _owner = entry
+            if now - used > ttl and dataset_id != protect:
+                self.delete(dataset_id, why="expired")
+                removed.append(dataset_id)
+            else:
+                kept.append(entry)
+        own = sum(size for _, i, size, _ in kept if i == protect)
+        if need + own > quota:
+            raise StorageFull(f"the data is larger than the server's storage quota "
+                              f"({quota / 2**20:,.1f} MB, ROC_DASH_DATA_QUOTA_MB)")
+        gone = set()
+        if owner is not None and user_header() is not None:  # sign-in: per-user quota
+            user_quota = user_quota_bytes()
+            mine = [e for e in kept if e[3] == owner]
+            mine_total = sum(e[2] for e in mine)
+            if need + (own if any(e[1] == protect for e in mine) else 0) > user_quota:
+                raise StorageFull(f"the data is larger than one user's storage quota "
+                                  f"({user_quota / 2**20:,.1f} MB, ROC_DASH_USER_QUOTA_MB)")
+            for _used, dataset_id, size, _ in mine:
+                if mine_total + need <= user_quota:
+                    break
+                if dataset_id == protect:
+                    continue
+                self.delete(dataset_id, why="removed to stay within your storage quota")
+                removed.append(dataset_id)
+                gone.add(dataset_id)
+                mine_total -= size
+        total = self.usage_bytes()
+        # the requester's own data first, then everyone's least recently used
+        order = sorted((e for e in kept if e[1] not in gone),
+                       key=lambda e: (owner is None or e[3] != owner, e[0]))
+        evictable = sum(e[2] for e in order if e[1] != protect)
+        if (protect is not None or need) and total - evictable + need > quota:
+            # even deleting every other dataset would not make room: delete none
+            raise StorageFull(f"the server's storage quota ({quota / 2**20:,.1f} MB, "
+                              "ROC_DASH_DATA_QUOTA_MB) is full")
+        for _used, dataset_id, size, _ in order:
+            if total + need <= quota:
+                break
+            if dataset_id == protect:
+                continue
+            self.delete(dataset_id, why="removed to stay within the storage quota")
+            removed.append(dataset_id)
+            total -= size
+        if (protect is not None or need) and total + need > quota:
+            raise StorageFull(f"the server's storage quota ({quota / 2**20:,.1f} MB, "
+                              "ROC_DASH_DATA_QUOTA_MB) is full")
+        self._last_sweep = now
+        return removed
+
+    def collect_orphans(self, *, now: float | None = None) -> list[Path]:
+        """Delete what no one will read again: temporary files (``tmp*.tmp``) and half-written
+        datasets left by a killed worker, uploads that never arrived completely, rejected
+        uploads older than an hour, notes and views of datasets that are gone (and notes on
+        the examples nobody opened for the retention time), old health probes."""
+        import shutil
+
+        now = time.time() if now is None else now
+        old = now - ORPHAN_SECONDS
+        ttl = dataset_ttl_seconds()
+        removed: list[Path] = []
+
+        def mtime(path: Path) -> float:
+            try:
+                return path.stat().st_mtime
+            except OSError:
+                return now
+
+        def drop(path: Path) -> None:
+            try:
+                if path.is_dir():
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    path.unlink(missing_ok=True)
+                removed.append(path)
+            except OSError:
+                pass
+
+        for folder in ("datasets", "pending", "views", "gone", "."):
+            for tmp in (self.root / folder).glob("tmp*.tmp"):
+                if mtime(tmp) < old:
+                    drop(tmp)
+        for probe in self.root.glob(".health-*"):
+            if mtime(probe) < old:
+                drop(probe)
+        for path in list(self.dir.glob("*.parquet")) + list(self.dir.glob("*.json")):
+            twin = path.with_suffix(".json" if path.suffix == ".parquet" else ".parquet")
+            if not twin.exists() and mtime(path) < old:  # a dataset half written
+                drop(path)
+        incoming = self.root / "incoming"
+        if incoming.is_dir():
+            from .limits import upload_timeout
+
+            stale = now - max(ORPHAN_SECONDS, 2 * upload_timeout())
+            for batch in incoming.iterdir():
+                if mtime(batch) < stale:
+                    drop(batch)
+        pending = self.root / "pending"
+        if pending.is_dir():
+            for path in pending.iterdir():
+                if mtime(path) < old:
+                    drop(path)
+        views = self.root / "views"
+        if views.is_dir():
+            for path in views.glob("*.json"):
+                try:
+                    raw = json.loads(path.read_text())
+                    ids_ = raw.get("ids") if isinstance(raw, dict) else None
+                except (OSError, ValueError):
+                    ids_ = None
+                if not isinstance(ids_, list):  # unreadable, or from before ids were kept
+                    if mtime(path) < now - ttl:
+                        drop(path)
+                    continue
+                uploaded = [i for i in ids_ if isinstance(i, str) and i not in EXAMPLES]
+                if any(not is_dataset_id(i) or not (self.dir / f"{i}.json").exists()
+                       for i in uploaded):
+                    drop(path)  # a note about datasets that are gone
+                elif not uploaded and mtime(path) < now - ttl:
+                    drop(path)  # someone's note on the examples, unread for the TTL
+        return removed
+
+    def maybe_sweep(self) -> bool:
+        """Start a sweep in the background if none ran for :func:`sweep_seconds` (in any
+        worker: the time is kept in ``<data dir>/.swept``); called on each request."""
+        now = time.monotonic()
+        interval = sweep_seconds()
+        if now - self._sweep_clock < min(interval, 60.0):
+            return False
+        self._sweep_clock = now
+        stamp = self.root / ".swept"
+        try:
+            if time.time() - stamp.stat().st_mtime < interval:
+                return False
+        except OSError:
+            pass
+        if not self._sweeping.acquire(blocking=False):
+            return False
+        threading.Thread(target=self._sweep_in_background, name="roc-dash-sweep",
+                         daemon=True).start()
+        return True
+
+    def _sweep_in_background(self) -> None:
+        import fcntl
+        import logging
+
+        try:
+            with open(self.root / ".sweep.lock", "a") as lock:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    return  # another worker is sweeping
+                (self.root / ".swept").touch()
+                removed = self.sweep()
+                if removed:
+                    logging.getLogger(__name__).info("roc-dash: sweep removed %d dataset(s)",
+                                                     len(removed))
+        except Exception:  # noqa: BLE001 - a failed sweep must not take a request down
+            logging.getLogger(__name__).exception("roc-dash: the periodic sweep failed")
+        finally:
+            self._sweeping.release()
+
+    def used(self, dataset_ids) -> None:
+        """Mark datasets as used: every read counts (cache hits too), so a dataset people
+        look at does not expire. At most one disk write per dataset per
+        min(60 s, TTL / 10) in each worker."""
+        now = time.monotonic()
+        every = min(60.0, dataset_ttl_seconds() / 10)
+        notes = [i for i in dataset_ids if isinstance(i, str) and i.startswith("#notes:")] \
+            if isinstance(dataset_ids, list | tuple) else []
+        for dataset_id in [*clean_ids(dataset_ids), *notes]:
+            if dataset_id in EXAMPLES:
+                continue
+            if now - self._used.get(dataset_id, -1e18) < every:
+                continue
+            self._used[dataset_id] = now
+            if len(self._used) > 100_000:
+                self._used.clear()
+            if dataset_id.startswith("#notes:"):
+                with contextlib.suppress(OSError):
+                    os.utime(self.root / "views" / dataset_id.split(":", 1)[1])
+            else:
+                self._touch(dataset_id)
+
+    def _touch(self, dataset_id: str) -> None:
+        """Mark a dataset as used (its expiry counts from its last use)."""
+        try:
+            os.utime(self.dir / f"{dataset_id}.json")
+        except OSError:
+            pass

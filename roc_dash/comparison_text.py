@@ -1,0 +1,111 @@
+"""Plain-text wording of the cross-validated AUC, the k-model comparison and the optimal cost
+ranges, shared by the page (model table, Model comparison card) and the HTML report so they
+say the same thing in the same words.
+
+Every AUC says what it is computed from: *pooled* (all folds' rows as one test set, the
+curve, hull and optimum the page draws) or *fold mean* (each fold's own AUC, averaged; the
+interval of the mean by LeDell, Petersen & van der Laan 2015, "Computationally efficient
+confidence intervals for cross-validated area under the ROC curve estimates", Electronic
+Journal of Statistics 9(1), 1583-1607).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .core.cross_validation import CrossValidatedAuc
+from .core.model_comparison import NEVER_OPTIMAL, OptimalRange, PairwiseComparison
+
+__all__ = ["P_KINDS", "cv_auc_text", "fold_lines", "optimal_range_text", "p_text",
+           "pair_cell", "unpaired_note"]
+
+#: The p-values a comparison cell can show: (key, attribute, label).
+P_KINDS: tuple[tuple[str, str, str], ...] = (
+    ("raw", "p_value", "raw p"), ("holm", "p_holm", "Holm-adjusted p"),
+    ("bh", "p_bh", "Benjamini-Hochberg-adjusted p"))
+
+
+def _f(v: float, digits: int = 3) -> str:
+    return "n/a" if v is None or not math.isfinite(v) else f"{v:.{digits}f}"
+
+
+def cv_auc_text(cv: CrossValidatedAuc | None) -> str:
+    """``"0.925 ± 0.021 [95% CI 0.901–0.949]"``: the mean of the folds' own AUCs ± their SD
+    and the LeDell et al. (2015) interval of the cross-validated AUC; ``""`` without folds."""
+    if cv is None:
+        return ""
+    return (f"{_f(cv.auc_mean)} ± {_f(cv.auc_sd)} [{cv.level:.0%} CI "
+            f"{_f(cv.ci_low)}–{_f(cv.ci_high)}]")
+
+
+def fold_lines(cv: CrossValidatedAuc | None) -> list[tuple[str, str, str]]:
+    """Per fold ``(fold, AUC, AP)`` as text, in the folds' order; ``[]`` without folds."""
+    if cv is None:
+        return []
+    return [(str(f), _f(a), _f(ap))
+            for f, a, ap in zip(cv.folds, cv.auc, cv.average_precision, strict=True)]
+
+
+def p_text(p: float) -> str:
+    """A p-value: three significant digits, ``"< 0.001"`` below 0.001, ``"—"`` untested."""
+    if p is None or not math.isfinite(p):
+        return "—"
+    return "< 0.001" if p < 0.001 else f"{p:.3g}"
+
+
+def pair_cell(c: PairwiseComparison, i: int, j: int) -> tuple[str, str]:
+    """Cell ``[i, j]`` of the matrix (row minus column): ``("+0.012", tooltip)`` where the
+    tooltip gives the standard error and all three p-values; ``("—", why)`` off the tested
+    pairs (the diagonal and pairs not scored on the same rows)."""
+    a, b = c.models[i], c.models[j]
+    if i == j:
+        return "—", f"{a} compared with itself"
+    d = float(c.difference[i, j])
+    if not math.isfinite(d):
+        return "—", f"{a} and {b} are not scored on the same rows: not tested"
+    tip = (f"AUC({a}) − AUC({b}) = {d:+.4f}, SE {_f(float(c.std_error[i, j]), 4)}, "
+           f"z {_f(float(c.z[i, j]), 2)}; " + "; ".join(
+               f"{label} {p_text(float(getattr(c, attr)[i, j]))}" for _, attr, label in P_KINDS)
+           + f" ({c.n_tests} tests)")
+    return f"{d:+.3f}", tip
+
+
+def unpaired_note(c: PairwiseComparison | None, n_models: int) -> str:
+    """Why some (or all) pairs of models are not compared; ``""`` when every pair is."""
+    if n_models < 2:
+        return ""
+    if c is None:
+        return ("No pair of models is scored on the same rows (same ids, or the same labels "
+                "in the same order), so no paired test is possible.")
+    missing = c.untested
+    if not missing:
+        return ""
+    pairs = ", ".join(f"{a} / {b}" for a, b in missing)
+    return (f"Not paired (not scored on the same rows), so not tested: {pairs}. The adjusted "
+            f"p-values correct over the {c.n_tests} tested pairs.")
+
+
+def _ratio(v: float) -> str:
+    return "∞" if math.isinf(v) else f"{v:.3g}"
+
+
+def optimal_range_text(r: OptimalRange) -> str:
+    """``"optimal for c(FP)/c(FN) between 0.25 and 1.8 at prior p(+) = 0.3"`` (several
+    intervals joined by "or"), or :data:`NEVER_OPTIMAL` (Fawcett 2004, section 7.1)."""
+    if r.never_optimal:
+        return NEVER_OPTIMAL
+    if r.cost_ratio_low.size == 1 and r.cost_ratio_low[0] <= 0 and np.isinf(
+            r.cost_ratio_high[0]):
+        return f"optimal for any c(FP)/c(FN) at prior p(+) = {r.prior_pos:.3g}"
+    spans = []
+    for lo, hi in zip(r.cost_ratio_low, r.cost_ratio_high, strict=True):
+        if np.isinf(hi):
+            spans.append(f"above {_ratio(lo)}")
+        elif lo <= 0:
+            spans.append(f"below {_ratio(hi)}")
+        else:
+            spans.append(f"between {_ratio(lo)} and {_ratio(hi)}")
+    return (f"optimal for c(FP)/c(FN) {' or '.join(spans)} at prior p(+) = "
+            f"{r.prior_pos:.3g}")

@@ -1,0 +1,118 @@
+"""Intervals at the chosen point in a real headless Chromium (issue 17 item 2): the operating
+card's intervals bracket the estimates and equal the core's (same seed) on the demo's rows
+read here with pandas; pinning a point by typing adds its column."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from roc_dash.app import ids
+from roc_dash.app.features import intervals as feature
+from roc_dash.core.economics import Economics
+from roc_dash.core.point_intervals import point_intervals
+
+from .gestures import js_graph, scroll_into_view, type_into, wait_until
+from .test_views_browser import start
+
+DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
+SHOTS = Path("/work/shots")
+CELL = re.compile(r"^(\S+) \[(\S+)–(\S+)\]$")
+
+
+def _table(dash_duo):
+    """``(header cells, {row name: [cell texts]}, caption)`` of the intervals table."""
+    box = dash_duo.find_element(f"#{ids.POINT_INTERVALS}")
+    head = [th.text for th in box.find_elements("css selector", "thead th")]
+    titles = [th.get_attribute("title") for th in box.find_elements("css selector", "thead th")]
+    rows = {}
+    for tr in box.find_elements("css selector", "tbody tr"):
+        rows[tr.find_element("css selector", "th").text] = [
+            td.text for td in tr.find_elements("css selector", "td")]
+    return head, titles, rows, box.find_element("css selector", ".interval-caption").text
+
+
+def _ready(dash_duo, columns):
+    def ok():
+        box = dash_duo.find_element(f"#{ids.POINT_INTERVALS}")
+        status = dash_duo.find_element(f"#{ids.POINT_INTERVALS_STATUS}").text
+        heads = [th.text for th in box.find_elements("css selector", "thead th")]
+        return not status and heads[1:] == columns
+    wait_until(ok, message=f"intervals of {columns}")
+
+
+def _box(dash_duo, uid):
+    """``[x, y]`` of the ROC trace ``uid`` as drawn (null when absent)."""
+    return js_graph(dash_duo.driver, ids.ROC_GRAPH,
+                    f"(gd.data.filter(t => t.uid === '{uid}').map(t => [Array.from(t.x), "
+                    f"Array.from(t.y)])[0] || null)")
+
+
+def _float(text):
+    return float(text.replace("∞", "inf").replace("−", "-"))
+
+
+def test_pti101_operating_card_intervals_equal_the_core(dash_duo, app):
+    frame = pd.read_csv(DEMO)
+    start(dash_duo, app)
+    _ready(dash_duo, ["Optimum"])
+    head, titles, rows, caption = _table(dash_duo)
+    model = titles[1]
+    used = int(re.search(r"(\d+) of (\d+) replicates", caption).group(1))
+    rows_m = frame[frame["model"] == model]
+    prior = float((frame["label"] == "pos").mean())
+    core = point_intervals(rows_m["label"].to_numpy() == "pos", rows_m["score"].to_numpy(),
+                           prior, Economics(cost_fp=1.0, cost_fn=1.0), n_boot=used,
+                           seed=feature.SEED).optimum
+    for name, attr, _ in feature.ROWS:
+        cell = rows[name][0]
+        assert cell == feature.interval_text(getattr(core, attr)), name
+        est, low, high = map(_float, CELL.match(cell).groups())
+        assert low <= est <= high, name
+    # the optimum's box on the ROC: its FPR and TPR intervals
+    wait_until(lambda: _box(dash_duo, "point-region-optimum"), message="optimum's box")
+    x, y = _box(dash_duo, "point-region-optimum")
+    assert (min(x), max(x)) == (core.fpr.low, core.fpr.high)
+    assert (min(y), max(y)) == (core.tpr.low, core.tpr.high)
+    oob = rows["Out-of-bag cost of the choice"][0]
+    assert oob.startswith(feature._number(core.optimism.out_of_bag))
+    assert np.isfinite(core.optimism.out_of_bag)
+
+    # pin naive Bayes at 0.5 by hand: its column follows, threshold fixed at the pin's vertex
+    dash_duo.select_dcc_dropdown(f"#{ids.PIN_MODEL}", "naive Bayes")
+    type_into(dash_duo.find_element(f"#{ids.PIN_THRESHOLD}"), "0.5")
+    _ready(dash_duo, ["Optimum", "A"])
+    head, titles, rows, caption = _table(dash_duo)
+    assert titles[2] == "naive Bayes"
+    nb = frame[frame["model"] == "naive Bayes"]
+    y, s = nb["label"].to_numpy() == "pos", nb["score"].to_numpy()
+    est, low, high = map(_float, CELL.match(rows["TPR (recall)"][1]).groups())
+    assert abs(est - (s[y] >= 0.5).mean()) < 5e-3 and low <= est <= high
+    assert rows["Out-of-bag cost of the choice"][1] == "—"
+    wait_until(lambda: _box(dash_duo, "point-region-A"), message="pin A's box")
+    x, _ = _box(dash_duo, "point-region-A")
+    assert min(x) <= (s[~y] >= 0.5).mean() <= max(x)
+    # the pins stay painted last, above the boxes
+    uids = js_graph(dash_duo.driver, ids.ROC_GRAPH, "gd.data.map(t => t.name || '')")
+    assert uids[-1].startswith("pinned A")
+    # three pins at 1280 px: every column stays readable (screenshot)
+    dash_duo.driver.set_window_size(1280, 1000)
+    dash_duo.select_dcc_dropdown(f"#{ids.PIN_MODEL}", "decision tree")
+    type_into(dash_duo.find_element(f"#{ids.PIN_THRESHOLD}"), "0.6")
+    _ready(dash_duo, ["Optimum", "A", "B"])
+    dash_duo.select_dcc_dropdown(f"#{ids.PIN_MODEL}", "naive Bayes")
+    type_into(dash_duo.find_element(f"#{ids.PIN_THRESHOLD}"), "0.2")
+    _ready(dash_duo, ["Optimum", "A", "B", "C"])
+    head, titles, rows, caption = _table(dash_duo)
+    assert titles[2:] == ["naive Bayes", "decision tree", "naive Bayes"]
+    assert all(CELL.match(c) for c in rows["FPR"])
+    card = dash_duo.find_element(f"#{ids.POINT_INTERVALS}")
+    scroll_into_view(dash_duo.driver, card)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    dash_duo.driver.save_screenshot(str(SHOTS / "ptpage_operating.png"))
+    box = dash_duo.find_element(".point-intervals-box")
+    box.screenshot(str(SHOTS / "ptpage_card.png"))
+    roc = dash_duo.find_element(f"#{ids.ROC_GRAPH}")
+    scroll_into_view(dash_duo.driver, roc)
+    roc.screenshot(str(SHOTS / "ptpage_roc.png"))
