@@ -21,6 +21,13 @@ from .comparison_text import (
     unpaired_note,
 )
 from .core.assembly.analysis import Analysis
+from .core.calibration import calibration_from_curve
+from .core.decision_curve import (
+    decision_curve_from_curve,
+    hull_net_benefit,
+    threshold_probability,
+    treat_all_net_benefit,
+)
 from .core.operating import OperatingSummary, operating_point
 from .figures import cost_figure, pr_figure, roc_figure
 from .figures.style import format_threshold
@@ -196,6 +203,49 @@ def _extension_html(ext) -> str:
     return "\n".join(out)
 
 
+def _six(v: float) -> str:
+    """6 significant digits ("n/a" for NaN)."""
+    return "n/a" if v != v else f"{float(v):.6g}"
+
+
+def calibration_html(analysis: Analysis) -> str:
+    """Calibration of each model (Brier, ECE, MCE on 10 equal-width bins, pooled folds;
+    :func:`~roc_dash.core.calibration.calibration_from_curve`) and the decision curve's net
+    benefits at the current ``p_t = c(FP) / (c(FP) + c(FN))`` (Vickers & Elkin 2006;
+    :mod:`roc_dash.core.decision_curve`), as in the JSON report's ``calibration`` and
+    ``decision_curve``."""
+    c = analysis.conditions
+    rows, notes = [], []
+    for m in analysis.models:
+        cal = calibration_from_curve(m.curve, hull=m.hull)
+        rows.append([m.name, _six(cal.brier), _six(cal.ece), _six(cal.mce),
+                     "yes" if cal.in_unit_interval else "no"])
+        if cal.note:
+            notes.append(f"<li>{html.escape(m.name)}: {html.escape(cal.note)}</li>")
+    out = ("<h2>Calibration: are the scores probabilities?</h2>"
+           + _table(["Model", "Brier", "ECE", "MCE", "Scores in [0, 1]"], rows)
+           + (f"<ul>{''.join(notes)}</ul>" if notes else ""))
+    p_t = threshold_probability(c.cost_fp, c.cost_fn)
+    if not p_t < 1.0:  # c(FP) dwarfs c(FN) beyond float precision: nobody is treated
+        return out
+    prior = c.prior_pos
+    best = hull_net_benefit(analysis.hull, [p_t], prior_pos=prior)
+    dc_rows = [["treat none", "0", ""],
+               ["treat all", _six(float(treat_all_net_benefit(p_t, prior_pos=prior))), ""]]
+    for m in analysis.models:
+        dc = decision_curve_from_curve(m.curve, [p_t], prior_pos=prior, hull=m.hull)
+        dc_rows.append([m.name, _six(dc.net_benefit[0]) if dc.in_unit_interval else "n/a",
+                        _six(dc.hull.net_benefit[0])])
+    dc_rows.append(["best of all models (joint hull)", "", _six(best.net_benefit[0])])
+    return out + (f"<h2>Decision curve at p<sub>t</sub> = {p_t:.6g}</h2>"
+                  f'<p class="muted">Net benefit TP/n − FP/n · p<sub>t</sub>/(1 − p<sub>t'
+                  f"</sub>) at p(+) = {prior:.6g} (Vickers &amp; Elkin 2006); a model treats "
+                  "iff its score ≥ p<sub>t</sub> (only for scores that are probabilities), "
+                  "its hull at the best threshold for this p<sub>t</sub>.</p>"
+                  + _table(["Strategy", "Net benefit (score ≥ p_t)", "Net benefit (hull)"],
+                           dc_rows))
+
+
 def intervals_html(intervals) -> str:
     """Each model's optimum with its bootstrap intervals and the out-of-bag cost of the
     choice (``{model: PointIntervals}``, :func:`~roc_dash.report.model_point_intervals`);
@@ -357,6 +407,7 @@ iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
 {"<h2>DeLong paired tests</h2>" + pairs if analysis.comparisons else ""}
 {cross_validation_html(analysis)}
 {model_comparison_html(analysis)}
+{calibration_html(analysis)}
 {_extension_html(extensions)}
 {slices_html(slices)}
 <div class="grid">{"".join(parts)}</div>

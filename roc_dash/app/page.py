@@ -15,6 +15,7 @@ from dash import dcc, html
 from . import ids
 from .components import graph_config
 from .features import (
+    calibration,
     combining,
     comparison,
     conditions,
@@ -98,6 +99,7 @@ def build_layout() -> html.Div:
                             combining.superiority_card(graph_config("superiority")),
                             comparison.comparison_card(),
                             slices.card(),
+                            calibration.calibration_card(graph_config("calibration")),
                         ], className="stack"),
                         tabs.panel("beyond", [
                             kinds.multiclass_card(views.graph_config),

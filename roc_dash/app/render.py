@@ -64,7 +64,7 @@ from .state import (
 __all__ = ["resolve_operating", "viz_data", "slope_words", "conditions_text", "render_views",
            "kinds_of", "kinds_table", "decision_views", "render_key", "patch_views",
            "present", "pr_view", "emphasise", "apply_zoom", "update_views", "VIEW_OUTPUTS",
-           "VIEW_STATES"]
+           "VIEW_STATES", "COST_MODES", "decision_view"]
 
 
 def resolve_operating(analysis: Analysis | None, pinned) -> OperatingSummary | None:
@@ -441,11 +441,13 @@ def apply_zoom(fig, zoom, view: str, *, det: bool = False) -> None:
 def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, level, band,
                  samples, det, presentation, pinned, ties, pr_mode, threshold_model,
                  threshold_axis, combine, zoom, viz, *, conditions_changed=False,
-                 new_pin=False):
+                 new_pin=False, cost_mode="cost"):
     """The views callback's outputs for these inputs: a patch of the drawn figures when only
     the costs or the prior changed (:func:`patch_views`), else a full :func:`render_views`,
     then the model the threshold view shows (a new pin switches it to the pin's model).
-    The viz-data store records the conditions store it was drawn for (``state``)."""
+    The viz-data store records the conditions store it was drawn for (``state``).
+    ``cost_mode="decision"`` draws the decision curve in the cost card instead
+    (:func:`with_decision_view`)."""
     conditions = conditions_from_state(state, level, band, samples)
     reference = ControlState.from_store(state).reference_class
     models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
@@ -473,8 +475,14 @@ def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, le
                            economics=economics_from_state(state),
                            threshold_model=threshold_model, threshold_axis=threshold_axis,
                            combine=combine, reference=reference)
+    cost_mode = cost_mode if cost_mode in COST_MODES else "cost"
+    if cost_mode == "decision":
+        out = with_decision_view(out, cache, dataset_ids, models, conditions, reference,
+                                 averaging=averaging, presentation=bool(presentation),
+                                 zoom=zoom)
     if isinstance(out[5], dict):
-        out = (*out[:5], {**out[5], "state": state}, *out[6:])
+        drawn = {k: v for k, v in out[5].items() if k != "cost_mode" or cost_mode != "cost"}
+        out = (*out[:5], {**drawn, "state": state}, *out[6:])
     meta = getattr(getattr(out[9], "layout", None), "meta", None)
     return (*out, meta.get("model") if isinstance(meta, dict) else no_update)
 
@@ -494,4 +502,67 @@ VIEW_STATES = tuple(State(i, p) for i, p in (
     (ids.BAND, "value"), (ids.SAMPLES_OK, "data"), (ids.DET, "value"),
     (ids.PRESENTATION, "value"), (ids.PINNED, "data"), (ids.ROC_TIES, "value"),
     (ids.PR_MODE, "value"), (ids.THRESHOLD_MODEL, "value"), (ids.THRESHOLD_AXIS, "value"),
-    (ids.COMBINE, "data"), (ids.ZOOM, "data")))
+    (ids.COMBINE, "data"), (ids.ZOOM, "data"), (ids.COST_MODE, "value")))
+
+
+# -------------------------------------------------- the decision curve in the cost card (issue 17)
+#: What the cost card shows: the cost curves or the decision curve (Vickers & Elkin 2006).
+COST_MODES = ("cost", "decision")
+
+
+def decision_view(analysis: Analysis, *, colors=None, font=14, presentation=False,
+                  averaging="pooled", zoom=None):
+    """The decision curve of the shown models at the deployment prior, with the joint hull's
+    net benefit and the current ``p_t = c(FP) / (c(FP) + c(FN))`` marked (``shapes[0]``, the
+    star and ``annotations[1]``, as the cost view's read-off); ``layout.meta.view`` is
+    ``"decision"`` (the browser's iso-line and hover code read it)."""
+    from ..core.decision_curve import (
+        decision_curve_from_curve,
+        hull_net_benefit,
+        threshold_probability,
+    )
+    from ..figures.decision_curve import decision_curve_figure
+
+    c = analysis.conditions
+    prior = c.prior_pos
+    p_t = threshold_probability(c.cost_fp, c.cost_fn)
+    curves = {m.name: decision_curve_from_curve(m.curve, prior_pos=prior, hull=m.hull)
+              for m in analysis.models}
+    # p_t = 1 only when c(FP) dwarfs c(FN) beyond float precision: nobody is treated
+    current = hull_net_benefit(analysis.hull, [p_t], prior_pos=prior) if p_t < 1.0 else None
+    fig = decision_curve_figure(
+        curves, joint=hull_net_benefit(analysis.hull, prior_pos=prior), current=current,
+        p_t=p_t, colors=colors, font_size=font,
+        model_indices={m.name: k for k, m in enumerate(analysis.models)})
+    if not fig.layout.title.text:  # the figure's own subtitle (scores not probabilities) first
+        set_subtitle(fig, folds_note(analysis, averaging if averaging in AVERAGING_MODES
+                                     else "pooled", "the decision curves"), font)
+    if presentation:
+        present(fig)
+    fig.update_layout(meta={**(fig.layout.meta or {}), "view": "decision",
+                            "prior": prior, "conditions": conditions_text(c)})
+    apply_zoom(fig, zoom, "decision")  # its own zoom (assets/roc_dash.js keepZoom)
+    return fig
+
+
+def with_decision_view(out: tuple, cache: AnalysisCache, dataset_ids, models,
+                       conditions: Conditions, reference, *, averaging="pooled",
+                       presentation=False, zoom=None) -> tuple:
+    """The views' outputs with the decision curve in place of the cost view (drawn whole:
+    a patch of the cost view would not fit it), and the viz-data store told so."""
+    if not models or not isinstance(out[5], dict):
+        return out
+    names = model_names(cache, dataset_ids)
+    analysis = cache.analysis(dataset_ids, models[:MAX_SHOWN_MODELS], conditions, reference)
+    if analysis is None:
+        return out
+    fig = decision_view(analysis, colors={n: k for k, n in enumerate(names)},
+                        font=FONT[bool(presentation)], presentation=presentation,
+                        averaging=averaging, zoom=zoom)
+    viz = dict(out[5])
+    trace = viz.get("optimum_trace")
+    if isinstance(trace, list) and len(trace) == 3:
+        star = next((k for k, t in enumerate(fig.data) if t.uid == OPTIMUM_UID), None)
+        viz["optimum_trace"] = [trace[0], trace[1], star]
+    viz["cost_mode"] = "decision"
+    return (out[0], out[1], fig, *out[3:5], viz, *out[6:])

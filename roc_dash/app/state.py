@@ -175,6 +175,8 @@ def parse_query(search: str | None) -> dict:
         out["reference_class"] = clean_class(q["class"])
     if q.get("prm") in ("pr", "prg"):
         out["pr_mode"] = q["prm"]
+    if q.get("cm") in ("cost", "decision"):  # the cost card's mode (render.COST_MODES)
+        out["cost_mode"] = q["cm"]
     if q.get("tab") in TABS:
         out["tab"] = q["tab"]
     if "models" in q:

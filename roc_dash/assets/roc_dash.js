@@ -99,6 +99,31 @@
         return cost >= 0.15 ? [side * 60, 50] : [side * 115, -22];
     }
 
+    /* The decision curve in the cost card (roc_dash/figures/decision_curve.py): the marker
+     * at p_t = c(FP) / (c(FP) + c(FN)) (shapes[0]), the star (viz.optimum_trace[2]) and the
+     * read-off (annotations[1]) at the joint hull's net benefit there, p·TPR − (1 − p)·FPR·
+     * p_t / (1 − p_t) at the hull vertex (f, t) optimal for these costs (the same slope m). */
+    function moveDecisionMarker(cfp, cfn, p, f, t, viz) {
+        var pt = cfp / (cfp + cfn);
+        var patch = new window.dash_clientside.Patch()
+            .assign(["layout", "shapes", 0, "x0"], pt)
+            .assign(["layout", "shapes", 0, "x1"], pt)
+            .assign(["layout", "meta", "p_t"], pt);
+        if (!(pt < 1)) { return patch.build(); }
+        var nb = p * t - (1 - p) * f * pt / (1 - pt);
+        var star = viz.optimum_trace && viz.optimum_trace[2];
+        if (typeof star === "number") {
+            patch = patch.assign(["data", star, "x"], [pt]).assign(["data", star, "y"], [nb]);
+        }
+        return patch.assign(["layout", "annotations", 1, "x"], pt)
+            .assign(["layout", "annotations", 1, "y"], nb)
+            .assign(["layout", "annotations", 1, "ax"], pt <= 0.7 ? 60 : -60)
+            .assign(["layout", "annotations", 1, "text"],
+                "p<sub>t</sub> = " + fmtThreshold(pt) + "<br>net benefit " + fmtThreshold(nb))
+            .assign(["layout", "meta", "net_benefit"], nb)
+            .build();
+    }
+
     /* Sliders being dragged (their drag_value has left their value). */
     var dragging = {};
 
@@ -146,6 +171,10 @@
                     .assign(["data", viz.ring_trace, "y"], [t]);
             }
             out[0] = patch.build();
+        }
+        if (viz.cost_mode === "decision") {
+            out.push(moveDecisionMarker(cfp, cfn, p, f, t, viz));
+            return out;
         }
         var cost = (1 - t) * pc + f * (1 - pc);
         var offset = readOffOffset(pc, cost);
@@ -245,12 +274,14 @@
                 var d = pi * t + (1 - pi) * f;
                 return showHover(k, t, d > 0 ? pi * t / d : 1, text);
             }
+            /* the decision curve has no single point for an operating point: no marker */
+            if (viz.cost_mode === "decision") { return hideHover(k); }
             return showHover(k, pc, (1 - t) * pc + f * (1 - pc), text);
         });
     }
 
     function writeUrl(conditions, avg, level, band, samples, det, pres, models, modelOptions,
-                      pinned, datasets, ties, prMode, priorSource, tab) {
+                      pinned, datasets, ties, prMode, priorSource, tab, costMode) {
         var q = new URLSearchParams();
         var c = conditions || {};
         if (c.cost_fp !== null && c.cost_fp !== undefined) { q.set("cfp", c.cost_fp); }
@@ -272,6 +303,7 @@
         if (ties && ties.length) { q.set("ties", "1"); }
         if (prMode === "prg") { q.set("prm", "prg"); }
         if (tab && tab !== "decide") { q.set("tab", tab); }  /* the first tab: no mention */
+        if (costMode === "decision") { q.set("cm", "decision"); }  /* cost curves: no mention */
         var all = (modelOptions || []).map(function (o) { return o.value; });
         if (models && all.length && models.length !== all.length) { q.set("models", models.join("|")); }
         (Array.isArray(pinned) ? pinned : []).forEach(function (p) {
@@ -319,6 +351,11 @@
                     "cost-graph.relayoutData": "cost"}[prop];
         var relayout = {"roc": rocRelayout, "pr": prRelayout, "cost": costRelayout}[view];
         if (!view || !relayout) { return window.dash_clientside.no_update; }
+        /* the cost card's decision curve (roc_dash/app/render.py decision_view) keeps its own
+           zoom: its axes are not the cost curves' */
+        var gd = document.querySelector("#cost-graph .js-plotly-plot");
+        if (view === "cost" && gd && gd.layout && gd.layout.meta &&
+                gd.layout.meta.view === "decision") { view = "decision"; }
         var x = axisRange(relayout, "xaxis"), y = axisRange(relayout, "yaxis");
         if (x === undefined && y === undefined) { return window.dash_clientside.no_update; }
         var out = Object.assign({}, zoom || {});
@@ -808,7 +845,8 @@
         var small = Math.max(Math.round(size * 0.8), 10);
         /* the title sits above the plot and plotly grows the top margin to hold both of its
            lines (automargin); a fixed position cut the first line off */
-        var title = "<b>roc-dash · " + (VIEW_TITLES[id] || id) + "</b>" +
+        var name = meta.view === "decision" ? "Decision curve" : (VIEW_TITLES[id] || id);
+        var title = "<b>roc-dash · " + name + "</b>" +
             (meta.conditions ? "<br><span style='font-size:" + small + "px'>" +
              meta.conditions + "</span>" : "");
         var layout = Object.assign({}, gd.layout, {
@@ -817,7 +855,9 @@
                     font: {size: size}}
         });
         return window.Plotly.downloadImage({data: gd.data, layout: layout}, {
-            format: format, filename: "roc-dash-" + id.replace(/-graph$/, ""), scale: 2,
+            format: format, scale: 2,
+            filename: "roc-dash-" + (meta.view === "decision" ? "decision-curve"
+                                     : id.replace(/-graph$/, "")),
             width: full.width || 800, height: (full.height || 560) + 3 * size + 20
         });
     }

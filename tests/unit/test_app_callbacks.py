@@ -220,7 +220,7 @@ def test_cbk011c_tab_from_link_and_url_wiring(tmp_path):
             restore.__wrapped__(search)
     write = [c for c in app._callback_list
              if (c.get("clientside_function") or {}).get("function_name") == "writeUrl"]
-    assert [i["id"] for i in write[0]["inputs"]][-1] == ids.TAB
+    assert [i["id"] for i in write[0]["inputs"]][-2:] == [ids.TAB, ids.COST_MODE]
 
 
 def test_cbk012_pinning(cache):

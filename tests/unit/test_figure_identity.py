@@ -180,7 +180,12 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: (the layout), whose one callback is new (the wiring).
 #: Re-recorded for the *Slices* card (issue 18): one more
 #: card in the Compare tab (the layout) and its two callbacks (the wiring); no figure changed.
-EXPECTED_PAGE = ('cc4da658fa673a85', '91369017b2263c20')
+#: Re-recorded for the calibration card and the decision-curve mode (issue 17 items 4-5):
+#: the card (with a store of what it was drawn for) on the Compare tab, the cost card's "Cost curves | Decision curve" radio and its title's span (the layout); the
+#: card's two callbacks, the title following the mode (clientside), the mode as an input of
+#: the views callback, a state of the controls callback, an output of the link's restore and
+#: an input of ``writeUrl`` (the wiring); no demo figure changed.
+EXPECTED_PAGE = ('37834fe170886f96', '72f0453de4c12d72')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

@@ -12,7 +12,8 @@ fragment, its callbacks (``register(app, cache, store)``) and its small pure hel
 * :mod:`.tabs` — the page's tabs, each a group of cards;
 * :mod:`.intervals` — bootstrap intervals at the chosen points (operating card);
 * :mod:`.comparison` — the k-model comparison matrix and each model's optimal cost range;
-* :mod:`.slices` — one model group by group, thresholds under fairness constraints.
+* :mod:`.slices` — one model group by group, thresholds under fairness constraints;
+* :mod:`.calibration` — reliability, Brier/ECE and the calibrated scores (Compare tab).
 
 A feature never imports another feature: what two of them share lives below them
 (:mod:`..state`, :mod:`..analysis`, :mod:`..render`, :mod:`..overlays`,
@@ -20,6 +21,7 @@ A feature never imports another feature: what two of them share lives below them
 """
 
 from . import (
+    calibration,
     combining,
     comparison,
     conditions,
@@ -41,7 +43,7 @@ from . import (
 #: looks a callback up by its first output in ``_dash-dependencies`` then finds the primary
 #: one first, as it did before the app was split (tests/hostile's harness does).
 FEATURES = (data, views, conditions, pins, combining, kinds, exports, notes, tabs, intervals,
-            comparison, slices)
+            comparison, slices, calibration)
 
 __all__ = ["FEATURES", "combining", "conditions", "data", "exports", "kinds", "notes", "pins",
-           "tabs", "views", "intervals", "comparison", "slices"]
+           "tabs", "views", "intervals", "comparison", "slices", "calibration"]

@@ -142,6 +142,7 @@ def _register_links(app, cache, store) -> None:
         Input(ids.PR_MODE, "value"),
         Input(ids.PRIOR_SOURCE, "value"),
         Input(ids.TAB, "data"),
+        Input(ids.COST_MODE, "value"),
         prevent_initial_call=True,
     )
 

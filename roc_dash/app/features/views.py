@@ -36,7 +36,7 @@ ROC_HINTS = {
 ROC_CONFIG = {**GRAPH_CONFIG, "edits": {"shapePosition": True}}
 
 
-def graph_card(title: str, graph_id: str, config: dict, *, extra=None):
+def graph_card(title, graph_id: str, config: dict, *, extra=None):
     # the figure stays visible (dimmed) while an update runs
     return html.Div(className="card", children=[
         html.Div(className="card-head", children=[html.H2(title), *(extra or [])]),
@@ -117,7 +117,17 @@ def pr_card():
 
 
 def cost_card():
-    return graph_card("Cost curves", ids.COST_GRAPH, graph_config("cost"))
+    """The cost curves, or in their place the decision curve (net benefit, Vickers & Elkin
+    2006): both read the costs as one number (PC(+) or the threshold probability p_t)."""
+    title = html.Span("Cost curves", id=ids.COST_TITLE)  # names the mode shown
+    return graph_card(title, ids.COST_GRAPH, graph_config("cost"), extra=[
+        html.Div(title="Cost curves (Drummond & Holte) or the decision curve: net benefit "
+                       "against the threshold probability p_t = c(FP)/(c(FP)+c(FN)) "
+                       "(Vickers & Elkin 2006)",
+                 children=dcc.RadioItems(
+                     id=ids.COST_MODE, value="cost", inline=True, className="radios inline",
+                     options=[{"label": "Cost curves", "value": "cost"},
+                              {"label": "Decision curve", "value": "decision"}]))])
 
 
 def threshold_card():
@@ -186,6 +196,7 @@ def _register_views(app, cache, store) -> None:
         Output(ids.PRESENTATION, "value"),
         Output(ids.ROC_TIES, "value"),
         Output(ids.PR_MODE, "value"),
+        Output(ids.COST_MODE, "value"),
         Input(ids.URL, "search"),
         prevent_initial_call="initial_duplicate",
     )
@@ -194,7 +205,8 @@ def _register_views(app, cache, store) -> None:
         if not q:
             raise PreventUpdate
         out = [q.get(k, no_update) for k in (
-            "averaging", "level", "band", "samples", "det", "presentation", "ties", "pr_mode")]
+            "averaging", "level", "band", "samples", "det", "presentation", "ties", "pr_mode",
+            "cost_mode")]
         n = out[3]
         # the samples box holds text; the views read the checked number
         out[3:4] = (str(n), n) if isinstance(n, int) else (no_update, no_update)
@@ -227,11 +239,13 @@ def _register_views(app, cache, store) -> None:
         Input(ids.THRESHOLD_MODEL, "value"),
         Input(ids.THRESHOLD_AXIS, "value"),
         Input(ids.COMBINE, "data"),
+        Input(ids.COST_MODE, "value"),
         State(ids.ZOOM, "data"),
         State(ids.VIZ_DATA, "data"),
     )
     def views(dataset_ids, models, state, averaging, level, band, samples, det, presentation,
-              pinned, ties, pr_mode, threshold_model, threshold_axis, combine, zoom, viz):
+              pinned, ties, pr_mode, threshold_model, threshold_axis, combine, cost_mode, zoom,
+              viz):
         if state is None:
             raise PreventUpdate  # the controls have not resolved the conditions yet
         if (ctx.triggered_id == ids.CONDITIONS and len(ctx.triggered) == 1
@@ -241,7 +255,7 @@ def _register_views(app, cache, store) -> None:
                             samples, det, presentation, pinned, ties, pr_mode,
                             threshold_model, threshold_axis, combine, zoom, viz,
                             conditions_changed=ctx.triggered_id == ids.CONDITIONS,
-                            new_pin=ctx.triggered_id == ids.PINNED)
+                            new_pin=ctx.triggered_id == ids.PINNED, cost_mode=cost_mode)
 
 
 def _register_browser(app, cache, store) -> None:
@@ -282,6 +296,13 @@ def _register_browser(app, cache, store) -> None:
         f"{ROC_HINTS['roc']!r}; }}",
         Output(ids.ROC_HINT, "children"),
         Input(ids.DET, "value"),
+    )
+
+    app.clientside_callback(
+        "function (mode) { return mode === 'decision' ? "
+        "'Decision curve: net benefit' : 'Cost curves'; }",
+        Output(ids.COST_TITLE, "children"),
+        Input(ids.COST_MODE, "value"),
     )
 
     app.clientside_callback(

@@ -1,0 +1,215 @@
+"""Calibration: can the shown models' scores be read as probabilities? (Compare tab.)
+
+One card: the reliability diagram of every shown model with the hull's calibration map
+(PAV ≡ ROCCH, Fawcett & Niculescu-Mizil 2007), a table of the Brier score, the expected and
+maximum calibration errors and a note per model (scores outside ``[0, 1]``, or badly
+calibrated), the binning of the diagram, and *Download calibrated scores*: every row of the
+shown models with its hull-calibrated probability.
+
+Numbers come from :mod:`roc_dash.core.calibration` on the curves of the views' cached
+analysis (pooled folds, as the cost curves), the figure from
+:mod:`roc_dash.figures.calibration`; the callbacks compute nothing themselves.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+from dash import Input, Output, State, dcc, html
+from dash.exceptions import PreventUpdate
+
+from ...core.assembly.analysis import Analysis, AnalysisTimeout
+from ...core.calibration import STRATEGIES, Calibration, calibration_from_curve
+from ...figures.calibration import calibration_figure
+from .. import ids
+from ..analysis import model_names, shown_analysis, timeout_message
+from ..components import empty_figure, swatch
+from ..state import FONT, ControlState
+
+__all__ = ["BIN_CHOICES", "calibration_card", "model_calibrations", "calibration_table",
+           "calibrated_frame", "calibration_outputs", "register"]
+
+#: Numbers of reliability bins offered (10 is scikit-learn's default).
+BIN_CHOICES = (5, 10, 15, 20, 30)
+_HELP = ("Can the scores be read as probabilities? Each bin's mean score against its observed "
+         "fraction of positives (on the diagonal: calibrated); the step line is the ROC convex "
+         "hull's calibration map, which equals isotonic (PAV) calibration (Fawcett & "
+         "Niculescu-Mizil 2007). Folds are pooled.")
+_DOWNLOAD_HELP = ("A CSV of every row of the shown models: its score and the probability the "
+                  "hull's calibration map gives it (fitted on these rows: in-sample).")
+
+
+def calibration_card(graph_config: dict):
+    """The reliability diagram, the table of calibration numbers and the download."""
+    return html.Div(className="card calibration-card", id=ids.CAL_CARD, children=[
+        html.Div(className="card-head", children=[
+            html.H2("Calibration: are the scores probabilities?", title=_HELP),
+            html.Div(className="cal-controls", children=[
+                html.Label("Bins", htmlFor=ids.CAL_BINS, className="control-label",
+                           title="Number of reliability bins"),
+                dcc.Dropdown(id=ids.CAL_BINS, value=10, clearable=False, searchable=False,
+                             options=[{"label": str(b), "value": b} for b in BIN_CHOICES],
+                             className="cal-bins"),
+                dcc.RadioItems(id=ids.CAL_STRATEGY, value="uniform", inline=True,
+                               className="radios inline",
+                               options=[{"label": "equal width", "value": "uniform"},
+                                        {"label": "equal count", "value": "quantile"}]),
+                html.Button("Download calibrated scores", id=ids.CAL_DOWNLOAD_BUTTON,
+                            n_clicks=0, className="button", title=_DOWNLOAD_HELP),
+                dcc.Download(id=ids.CAL_DOWNLOAD),
+            ]),
+        ]),
+        html.Div(id=ids.CAL_TABLE, className="table-scroll"),
+        dcc.Loading(type="circle", delay_show=400,
+                    overlay_style={"visibility": "visible", "opacity": 0.55},
+                    children=dcc.Graph(id=ids.CAL_GRAPH, config=graph_config,
+                                       className="graph cal-graph")),
+        dcc.Store(id=ids.CAL_DRAWN, data=None),
+    ])
+
+
+def model_calibrations(analysis: Analysis, *, n_bins: int = 10,
+                       strategy: str = "uniform") -> dict[str, Calibration]:
+    """Each model's calibration (name -> result, in the analysis' order), from its pooled
+    curve and hull (:func:`~roc_dash.core.calibration.calibration_from_curve`)."""
+    n_bins = n_bins if n_bins in BIN_CHOICES else 10
+    strategy = strategy if strategy in STRATEGIES else "uniform"
+    return {m.name: calibration_from_curve(m.curve, n_bins=n_bins, strategy=strategy,
+                                           hull=m.hull) for m in analysis.models}
+
+
+def _num(v: float) -> str:
+    return "n/a" if math.isnan(v) else f"{v:.6g}"
+
+
+def calibration_table(results: dict[str, Calibration], colors: dict[str, int]):
+    """One row per model: Brier, ECE, MCE, whether the scores lie in [0, 1], the note."""
+    head = [("Model", "the model's line in the diagram"),
+            ("Brier", "mean squared difference of score and label (lower is better)"),
+            ("ECE", "expected calibration error: count-weighted mean |observed − predicted| "
+                    "over the bins (Naeini et al. 2015)"),
+            ("MCE", "maximum calibration error: the largest |observed − predicted| of a bin"),
+            ("Scores in [0, 1]", "only then can they be probabilities"),
+            ("Note", "")]
+    rows = []
+    for name, cal in results.items():
+        k = colors.get(name)
+        note = cal.note or "Close to calibrated on these bins."
+        rows.append(html.Tr([
+            html.Td([swatch(k), name] if k is not None else name),
+            html.Td(_num(cal.brier), className="num"),
+            html.Td(_num(cal.ece), className="num"),
+            html.Td(_num(cal.mce), className="num"),
+            html.Td("yes" if cal.in_unit_interval else "no"),
+            html.Td(note, className="cal-note" + (" warn" if cal.notes else ""))]))
+    return html.Table(className="models cal-table", children=[
+        html.Thead(html.Tr([html.Th(h, title=t) for h, t in head])), html.Tbody(rows)])
+
+
+def calibrated_frame(table: pd.DataFrame, results: dict[str, Calibration]) -> pd.DataFrame:
+    """The rows of the models in ``results`` with ``calibrated_probability``: the hull map's
+    probability of each score (:meth:`~roc_dash.core.calibration.HullCalibration.calibrated_scores`).
+
+    Columns: ``model``, ``dataset`` (when several are loaded), ``id`` and ``fold`` (when the
+    data has them), ``label`` (1 positive, 0 negative), ``score``, ``weight`` (when not all 1) and
+    ``calibrated_probability``; rows in the table's order."""
+    parts = []
+    for name, cal in results.items():
+        rows = table[table["model"] == name]
+        cols = ["model", *[c for c in ("dataset", "id", "fold") if c in rows.columns
+                           and (c != "dataset" or rows[c].nunique() > 1)],
+                "label", "score"]
+        if "weight" in rows.columns and not (rows["weight"] == 1).all():
+            cols.append("weight")
+        part = rows[cols].copy()
+        part["label"] = part["label"].astype(int)  # 1 positive, 0 negative
+        part["calibrated_probability"] = cal.hull_map.calibrated_scores(
+            rows["score"].to_numpy(dtype=float))
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def calibration_outputs(analysis: Analysis | None, names: list[str], *, n_bins=10,
+                        strategy="uniform", font_size=14):
+    """``(figure, table)`` of the card."""
+    if analysis is None:
+        return empty_figure(font_size), html.P("No models.", className="hint")
+    colors = {n: k for k, n in enumerate(names)}
+    results = model_calibrations(analysis, n_bins=n_bins, strategy=strategy)
+    return (calibration_figure(results, colors=colors, font_size=font_size),
+            calibration_table(results, colors))
+
+
+def _shown(cache, dataset_ids, models, state, settings):
+    """The names of all loaded models (their colours) and the views' analysis of the shown
+    ones (:func:`..analysis.shown_analysis`)."""
+    if state is None:
+        return model_names(cache, dataset_ids), None
+    return (model_names(cache, dataset_ids),
+            shown_analysis(cache, dataset_ids, models, state, settings))
+
+
+# -- wiring ------------------------------------------------------------------------------
+def register(app, cache, store) -> None:
+    """The card's figure and table, and the download."""
+
+    @app.callback(
+        Output(ids.CAL_GRAPH, "figure"),
+        Output(ids.CAL_TABLE, "children"),
+        Output(ids.CAL_DRAWN, "data"),
+        # after the views, as the superiority card: it follows every change of data or models
+        Input(ids.VIZ_DATA, "data"),
+        Input(ids.CAL_BINS, "value"),
+        Input(ids.CAL_STRATEGY, "value"),
+        Input(ids.PRESENTATION, "value"),
+        State(ids.DATASETS, "data"),
+        State(ids.MODELS, "value"),
+        State(ids.CONDITIONS, "data"),
+        State(ids.LEVEL, "value"),
+        State(ids.BAND, "value"),
+        State(ids.SAMPLES_OK, "data"),
+        State(ids.CAL_DRAWN, "data"),
+    )
+    def calibration_view(viz, n_bins, strategy, presentation, dataset_ids, models, state,
+                         *settings_drawn):
+        *settings, drawn = settings_drawn
+        # the views' key leaves out the costs and the prior, which calibration ignores: a
+        # new cost redraws the views, not this card
+        key = [viz.get("key") if isinstance(viz, dict) else None, n_bins, strategy,
+               bool(presentation)]
+        if state is None or (key == drawn and key[0] is not None):
+            raise PreventUpdate
+        font = FONT[bool(presentation)]
+        try:
+            names, analysis = _shown(cache, dataset_ids, models, state, settings)
+        except AnalysisTimeout as exc:  # the views' banner says it too
+            return empty_figure(font), html.P(timeout_message(exc, len(models or [])),
+                                              className="hint"), None
+        return (*calibration_outputs(analysis, names, n_bins=n_bins, strategy=strategy,
+                                     font_size=font), key)
+
+    @app.callback(
+        Output(ids.CAL_DOWNLOAD, "data"),
+        Input(ids.CAL_DOWNLOAD_BUTTON, "n_clicks"),
+        State(ids.DATASETS, "data"),
+        State(ids.MODELS, "value"),
+        State(ids.CONDITIONS, "data"),
+        State(ids.LEVEL, "value"),
+        State(ids.BAND, "value"),
+        State(ids.SAMPLES_OK, "data"),
+        prevent_initial_call=True,
+    )
+    def download(clicks, dataset_ids, models, state, *settings):
+        if not clicks:
+            raise PreventUpdate
+        try:
+            _, analysis = _shown(cache, dataset_ids, models, state, settings)
+        except AnalysisTimeout:
+            raise PreventUpdate from None  # the card and the views' banner say why
+        if analysis is None:
+            raise PreventUpdate
+        reference = ControlState.from_store(state).reference_class
+        frame = calibrated_frame(cache.table(dataset_ids, reference),
+                                 model_calibrations(analysis))
+        return dcc.send_string(frame.to_csv(index=False), "roc-dash-calibrated-scores.csv")
