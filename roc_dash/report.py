@@ -109,6 +109,12 @@ def _model(m: ModelAnalysis) -> dict:
     }
 
 
+def _count(x) -> int | float | None:
+    """A class total: an integer when it is whole (unweighted rows), else the weighted sum."""
+    v = _num(x)
+    return int(v) if isinstance(v, float) and v.is_integer() and abs(v) < 2**53 else v
+
+
 def _cross_validation(cv: CrossValidatedAuc | None) -> dict:
     """``folds`` (each fold's own AUC and AP) and ``cv_auc`` (their mean ± SD and the
     LeDell et al. 2015 interval of the mean); ``[]`` and ``null`` with fewer than two folds."""
@@ -116,8 +122,8 @@ def _cross_validation(cv: CrossValidatedAuc | None) -> dict:
         return {"folds": [], "cv_auc": None}
     rows = zip(cv.folds, cv.auc, cv.average_precision, cv.n_pos, cv.n_neg, strict=True)
     return {
-        "folds": [{"fold": str(f), "auc": _num(a), "ap": _num(ap), "n_pos": _num(p),
-                   "n_neg": _num(n)} for f, a, ap, p, n in rows],
+        "folds": [{"fold": str(f), "auc": _num(a), "ap": _num(ap), "n_pos": _count(p),
+                   "n_neg": _count(n)} for f, a, ap, p, n in rows],
         "cv_auc": {"mean": _num(cv.auc_mean), "sd": _num(cv.auc_sd),
                    "ci_low": _num(cv.ci_low), "ci_high": _num(cv.ci_high),
                    "level": _num(cv.level), "std_error": _num(cv.std_error),

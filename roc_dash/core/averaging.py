@@ -156,6 +156,23 @@ class ThresholdAverage:
 # Per-fold curves and pooling
 
 
+def _fold_key(value) -> tuple:
+    try:
+        x = float(str(value))
+    except ValueError:
+        return (1, 0.0, str(value))
+    return (0, x, str(value)) if np.isfinite(x) else (1, 0.0, str(value))
+
+
+def _in_fold_order(codes: np.ndarray, uniques) -> tuple[np.ndarray, list]:
+    """Renumber factorized fold codes so that the folds come in natural order."""
+    order = sorted(range(len(uniques)), key=lambda i: _fold_key(uniques[i]))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    out = np.where(codes >= 0, rank[np.maximum(codes, 0)], -1) if len(order) else codes
+    return out, [uniques[i] for i in order]
+
+
 def fold_curves(labels, scores, folds, *, weights=None, pos_label=None) -> dict[str, RocCurve]:
     """One ROC curve per fold (the curves ``ROCS`` that Algorithms 4 and 5 average).
 
@@ -174,7 +191,8 @@ def fold_curves(labels, scores, folds, *, weights=None, pos_label=None) -> dict[
     Returns
     -------
     dict of str to RocCurve
-        Keyed by ``str(fold)``, in order of first appearance.
+        Keyed by ``str(fold)``, in natural order: folds that read as numbers by value
+        ("2" before "10"), then the others alphabetically.
 
     Raises
     ------
@@ -189,6 +207,7 @@ def fold_curves(labels, scores, folds, *, weights=None, pos_label=None) -> dict[
     if f.ndim != 1 or f.shape != s.shape:
         raise ValueError(f"folds ({f.size}) and scores ({s.size}) differ in length")
     codes, uniques = pd.factorize(f, sort=False)
+    codes, uniques = _in_fold_order(codes, uniques)
     if (codes < 0).any():
         raise ValueError("folds must not be missing (NaN or None)")
     names = [str(u) for u in uniques]

@@ -245,7 +245,9 @@ def test_avg010_fold_curves_split_rows_and_name_bad_fold():
     labels = np.array(["b", "a", "d", "c"])[folds]
     w = np.random.default_rng(9).uniform(0.5, 2, y.size)
     curves = fold_curves(y, s, labels, weights=w)
-    assert list(curves) == list(dict.fromkeys(labels.tolist()))
+    assert list(curves) == sorted(set(labels.tolist()))  # natural order, not first seen
+    numbered = fold_curves(y, s, np.array([10, 2, 1, 3])[folds], weights=w)
+    assert list(numbered) == ["1", "2", "3", "10"]  # numbers by value
     for name, c in curves.items():
         m = labels == name
         ref = roc_curve(y[m], s[m], weights=w[m])
