@@ -42,13 +42,13 @@ def exact_prevalence(frame: pd.DataFrame) -> float:
 def table_rows(dash_duo) -> list[list[str]]:
     return dash_duo.driver.execute_script(
         f"return [...document.querySelectorAll('#{ids.MODEL_TABLE} table.models:not(.pairs)"
-        " tbody tr')].map(r => [...r.cells].map(c => c.textContent));")
+        " > tbody > tr')].map(r => [...r.cells].map(c => c.textContent));")
 
 
 def table_head(dash_duo) -> list[str]:
     return dash_duo.driver.execute_script(
         f"return [...document.querySelectorAll('#{ids.MODEL_TABLE} table.models:not(.pairs)"
-        " thead th')].map(c => c.textContent);")
+        " > thead th')].map(c => c.textContent);")
 
 
 def status(dash_duo) -> str:
