@@ -357,8 +357,8 @@ def _pick_model(args, names: list[str], default: str | None = None) -> str:
     if default is not None:
         if default not in names:
             raise _BadInput(f"the decision record's model {default!r} is not in the files "
-                            f"(models: {listed}). Give its predictions, or --model to "
-                            "re-check another model at the recorded threshold")
+                            f"(models: {listed}). Give its predictions (a decision is "
+                            "re-checked on the model it was taken on)")
         return default
     if len(names) == 1:
         return names[0]
@@ -406,17 +406,44 @@ def _decide(args: argparse.Namespace) -> int:
                             note=args.note or "", response_method=args.response_method,
                             replicates=args.replicates, seed=args.seed)
     text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
+    if args.output:
+        _write(args.output, text)
     for note in record.notes:
         print(f"roc-dash: note: {note}", file=sys.stderr)
     m = record.metrics
     print(f"roc-dash decide: {record.model}, flag iff score >= {record.threshold:.6g} "
           f"({record.how_chosen}): TPR {m.tpr:.6g}, FPR {m.fpr:.6g}, expected cost "
           f"{m.expected_cost:.6g} per case at p(+) {record.prior_pos:.6g}", file=sys.stderr)
-    if args.output:
-        _write(args.output, text)
-    else:
+    if not args.output:
         sys.stdout.write(text)
     return 0
+
+
+def _lone_options(args: argparse.Namespace) -> None:
+    """``_BadInput`` for an option given without the criterion it belongs to."""
+    for option, value, needs, given in (
+            ("--margin", args.margin, "--not-worse-than", args.not_worse_than),
+            ("--alpha", args.alpha, "--not-worse-than", args.not_worse_than),
+            ("--cost-tolerance", args.cost_tolerance, "--decision", args.decision)):
+        if value is not None and given is None:
+            raise _BadInput(f"{option} belongs to {needs}, which is not given: add "
+                            f"{needs} or leave {option} out")
+
+
+def _same_decision(record, table, model: str) -> None:
+    """``_BadInput`` when the files' model or positive label is not the record's."""
+    if model != record.model:
+        raise _BadInput(f"--decision: the record holds the decision on model "
+                        f"{record.model!r}, --model gives {model!r}. Leave --model out to "
+                        "re-check the record's model, or give the decision record of "
+                        f"{model!r}")
+    positive = (table.attrs.get("positive_labels") or {}).get(model)
+    if record.positive_label is not None and positive is not None \
+            and str(positive) != record.positive_label:
+        raise _BadInput(f"--decision: the record takes label {record.positive_label!r} as "
+                        f"positive, these files are read with {str(positive)!r} as "
+                        f"positive. Give --positive {record.positive_label!r}, or the "
+                        "decision record taken with this positive label")
 
 
 def _check_criteria(args, table, record) -> list:
@@ -437,9 +464,12 @@ def _check_criteria(args, table, record) -> list:
         if args.not_worse_than not in names or args.not_worse_than == model:
             raise _BadInput(f"--not-worse-than {args.not_worse_than!r}: give another model of "
                             f"the files as the baseline (models: {', '.join(map(repr, names))})")
-        out.append(not_worse_than(table, model, args.not_worse_than, margin=args.margin,
-                                  alpha=args.alpha))
+        out.append(not_worse_than(
+            table, model, args.not_worse_than,
+            margin=0.0 if args.margin is None else args.margin,
+            alpha=0.05 if args.alpha is None else args.alpha))
     if record is not None:
+        _same_decision(record, table, model)
         out.extend(recheck_decision(record, table, model, cost_tolerance=args.cost_tolerance))
     return out
 
@@ -455,14 +485,19 @@ def _check(args: argparse.Namespace) -> int:
                                        args.not_worse_than, args.decision)):
         raise _BadInput("no criterion given: add --min-auc, --max-expected-cost, "
                         "--not-worse-than or --decision")
+    _lone_options(args)
     record = load(args.decision) if args.decision is not None else None
     table = _gate_table(args)
     criteria = _check_criteria(args, table, record)
     if args.junit:
         _write(args.junit, junit_xml(criteria, timestamp=datetime.now(UTC).strftime(
             "%Y-%m-%dT%H:%M:%S")) + "\n")
-    print(summary_text(criteria))
-    return exit_status(criteria)
+    status = exit_status(criteria)
+    try:
+        print(summary_text(criteria), flush=True)
+    except BrokenPipeError:  # the reader closed the pipe: the criteria's status stands
+        _silence_stdout()
+    return status
 
 
 def _add_gate_conditions(p: argparse.ArgumentParser) -> None:
@@ -493,12 +528,15 @@ def _add_decide(sub) -> None:
     p.add_argument("--note", default=None, metavar="TEXT", help="a note kept in the record")
     p.add_argument("--response-method", default="auto",
                    choices=["auto", "predict_proba", "decision_function"],
-                   help="what the scores are, for scikit-learn (auto: predict_proba when "
-                        "every score lies in [0, 1])")
-    p.add_argument("--replicates", type=int, default=200, metavar="N",
-                   help="bootstrap replicates of the intervals (default 200; 0: none)")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
-                   help="bootstrap seed (default 0)")
+                   help="what the scores are, for scikit-learn (auto, the default: "
+                        "predict_proba when every score of the model lies in [0, 1], else "
+                        "decision_function; predict_proba is refused for scores beyond "
+                        "[0, 1])")
+    p.add_argument("--replicates", type=_replicates, default=200, metavar="N",
+                   help="bootstrap replicates of the intervals, 0 to 2000 (default 200; "
+                        "0: none)")
+    p.add_argument("--seed", type=_seed, default=0, metavar="S",
+                   help="bootstrap seed, a whole number >= 0 (default 0)")
     p.add_argument("-o", "--output", metavar="PATH", default=None,
                    help="write the record here instead of standard output")
     _add_gate_conditions(p)
@@ -520,10 +558,12 @@ def _add_check(sub) -> None:
     g.add_argument("--not-worse-than", metavar="BASELINE", default=None,
                    help="fail unless DeLong's one-sided test shows AUC(model) > "
                         "AUC(BASELINE) - margin (same rows)")
-    g.add_argument("--margin", type=_non_negative, default=0.0, metavar="M",
-                   help="non-inferiority margin on the AUC (default 0)")
-    g.add_argument("--alpha", type=_open_unit, default=0.05, metavar="A",
-                   help="one-sided significance level (default 0.05)")
+    g.add_argument("--margin", type=_non_negative, default=None, metavar="M",
+                   help="with --not-worse-than: non-inferiority margin on the AUC "
+                        "(default 0)")
+    g.add_argument("--alpha", type=_open_unit, default=None, metavar="A",
+                   help="with --not-worse-than: one-sided significance level "
+                        "(default 0.05)")
     g.add_argument("--decision", metavar="decision.json", default=None,
                    help="re-check a decision record on these files: its threshold, costs "
                         "and prior; fail when the expected cost exceeds the record's")
@@ -622,9 +662,29 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return args.func(args)
+        status = args.func(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader closed standard output (e.g. `| head`)
+        _silence_stdout()
+        return 1
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+    return status
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so that nothing written later (Python's
+    flush at exit included) fails again on a pipe the reader has closed."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":
