@@ -367,7 +367,8 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
     Raises
     ------
     ValueError
-        No model, a pinned model not in the analysis, a chosen model without rows.
+        No model, a pinned model not in the analysis, a chosen model without rows,
+        ``predict_proba`` for scores beyond [0, 1].
     """
     names = [m.name for m in analysis.models]
     if not names:
