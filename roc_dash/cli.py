@@ -1,4 +1,5 @@
-"""Command line: ``roc-dash serve``, ``report``, ``decide`` and ``check``.
+"""Command line: ``roc-dash serve``, ``report``, ``decide`` and ``check`` (the last two in
+:mod:`roc_dash.cli_gate`; what they share in :mod:`roc_dash.cli_args`).
 
 Bad input ends with exit status 2 and the io message on stderr, never a traceback.
 """
@@ -13,65 +14,25 @@ import time
 from collections.abc import Sequence
 
 from . import __version__
-
-EXIT_BAD_INPUT = 2
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
-
-
-def _open_unit(text: str) -> float:
-    value = _positive_float(text)
-    if not value < 1:
-        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {text}")
-    return value
+from .cli_args import (
+    EXIT_BAD_INPUT,
+    add_reading,
+    bootstrap_replicates,
+    bootstrap_seed,
+    load_files,
+    open_unit,
+    positive_float,
+    read_options,
+    silence_stdout,
+)
+from .cli_gate import add_check, add_decide
 
 
 def _fpr_max(text: str) -> float:
-    value = _positive_float(text)
+    value = positive_float(text)
     if value > 1:
         raise argparse.ArgumentTypeError(f"must lie in (0, 1], got {text}")
     return value
-
-
-def _load(args: argparse.Namespace, options):
-    """Read the files in memory, or aggregate them in an engine (``--engine``; ``auto``:
-    DuckDB for globs, directories and files beyond the in-memory limits)."""
-    from .io import InputError, load_predictions
-    from .io.engine_sources import should_stream
-    from .io.engines import aggregate_predictions
-
-    engine = args.engine
-    if engine == "auto":
-        engine = "duckdb" if should_stream(args.files) else "memory"
-    if engine != "memory":
-        if getattr(args, "group", None):
-            raise InputError(f"--group reads every row; it does not work with --engine "
-                             f"{engine}. Use --engine memory (or leave --group out).")
-        return aggregate_predictions(args.files, options=options, engine=engine)
-    # the same file twice would count its predictions twice: refuse it, naming both
-    return load_predictions(args.files, options=options, duplicate_files="error")
-
-
-def _read_options(args: argparse.Namespace):
-    """How to read the files, from the column options (:func:`_add_reading`) and the input
-    kinds' (report only, :func:`_add_beyond_binary`)."""
-    from .io import ReadOptions
-
-    return ReadOptions(
-        label=args.label, score=args.score, model=args.model_column, fold=args.fold,
-        weight=args.weight, id=args.id, positive=args.positive,
-        drop_nonfinite=args.drop_nonfinite,
-        **(_kind_options(args) if hasattr(args, "class_col") else {}),
-        **({"group_columns": tuple(args.group)} if getattr(args, "group", None) else {}),
-    )
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -79,9 +40,9 @@ def _report(args: argparse.Namespace) -> int:
     from .io import InputError
     from .report import build_report
 
-    options = _read_options(args)
+    options = read_options(args)
     try:
-        result = _load(args, options)
+        result = load_files(args, options)
     except InputError as exc:
         print(f"roc-dash: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -174,30 +135,6 @@ def _pin(text: str) -> float | None:
     return None if value == math.inf else value
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(
-            f"the seed must be a whole number >= 0, got {text!r}")
-    return value
-
-
-def _replicates(text: str) -> int:
-    from .core.uncertainty import MAX_BOOT
-
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= MAX_BOOT:
-        raise argparse.ArgumentTypeError(
-            f"replicates must be a whole number from 0 to {MAX_BOOT}, got {text!r}")
-    return value
-
-
 def _budget(text: str) -> tuple[float | None, float | None]:
     """``--budget``: K cases ("800") or a share of the cases ("20%")."""
     raw = text.strip()
@@ -214,11 +151,6 @@ def _budget(text: str) -> tuple[float | None, float | None]:
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"must be a number of cases (800) or a percentage (20%), got {text}") from None
-
-
-def _kind_options(args: argparse.Namespace) -> dict:
-    return {"class_column": args.class_col, "soft_labels": args.soft_labels,
-            "cost": args.cost, "leaves": args.leaves}
 
 
 def _extensions(args: argparse.Namespace, result, analysis):
@@ -265,7 +197,7 @@ def _add_beyond_binary(report: argparse.ArgumentParser) -> None:
                    help="leaves: also report all 2^n labelings (at most 16 leaves)")
     g.add_argument("--budget", type=_budget, default=None, metavar="K",
                    help="act on K cases (800) or a share (20%%): the best point meeting it")
-    g.add_argument("--population", type=_positive_float, default=None, metavar="N",
+    g.add_argument("--population", type=positive_float, default=None, metavar="N",
                    help="number of cases the budget is out of (default: the test set's)")
     g.add_argument("--budget-pair", nargs=2, metavar=("A", "B"), default=None,
                    help="also mix model A's and model B's vertices to meet the budget")
@@ -282,260 +214,6 @@ def _add_beyond_binary(report: argparse.ArgumentParser) -> None:
                    help="--lc-ratio values are ratios (default) or mapped values in (0, 1)")
 
 
-# ------------------------------------------------------------------ decide and check
-class _BadInput(Exception):
-    """Ends ``decide`` or ``check`` with exit status 2 and this message."""
-
-
-def _non_negative(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"must be a non-negative number, got {text}")
-    return value
-
-
-def _finite(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
-    return value
-
-
-def _gate_conditions(args: argparse.Namespace):
-    """Conditions (net costs, as the page) and economics of ``decide``/``check``."""
-    from .core.assembly.analysis import Conditions
-    from .core.economics import Economics
-
-    economics = Economics(cost_fp=args.cost_fp, cost_fn=args.cost_fn,
-                          benefit_tp=args.benefit_tp, benefit_tn=args.benefit_tn)
-    conditions = Conditions(cost_fp=economics.net_cost_fp, cost_fn=economics.net_cost_fn,
-                            benefit_tp=args.benefit_tp, benefit_tn=args.benefit_tn,
-                            prior_pos=args.prior, level=args.level)
-    return conditions, economics
-
-
-def _gate_table(args: argparse.Namespace):
-    """The canonical table of the files (notes to stderr); ``_BadInput`` when unreadable or
-    not binary predictions."""
-    from .core.canonical_kinds import BINARY, SOFT
-    from .io import InputError
-
-    try:
-        result = _load(args, _read_options(args))
-    except InputError as exc:
-        raise _BadInput(str(exc)) from None
-    for note in result.notes:
-        print(f"roc-dash: note: {note}", file=sys.stderr)
-    if result.kind.kind not in (BINARY, SOFT):
-        raise _BadInput(f"{args.command} works on one score per case and a two-class (or "
-                        f"soft) label; these files hold {result.kind.kind} input. Give one "
-                        "class's scores (a label column of two values)")
-    return result.table
-
-
-def _models_of(table) -> list[str]:
-    import pandas as pd
-
-    return [str(m) for m in pd.unique(table["model"])]
-
-
-def _pick_model(args, names: list[str], default: str | None = None) -> str:
-    """``--model`` (checked), else ``default``, else the only model."""
-    listed = ", ".join(map(repr, names))
-    if args.model is not None:
-        if args.model not in names:
-            raise _BadInput(f"--model {args.model!r}: no such model in the files (models: "
-                            f"{listed}). Give one of them; model names come from the model "
-                            "column (--model-col) or the file names")
-        return args.model
-    if default is not None:
-        if default not in names:
-            raise _BadInput(f"the decision record's model {default!r} is not in the files "
-                            f"(models: {listed}). Give its predictions, or --model to "
-                            "re-check another model at the recorded threshold")
-        return default
-    if len(names) == 1:
-        return names[0]
-    raise _BadInput(f"the files hold {len(names)} models ({listed}): choose one with --model")
-
-
-def _write(path: str, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as exc:
-        raise _BadInput(f"cannot write {path}: {exc.strerror}; check the folder exists and "
-                        "is writable") from None
-
-
-def _gate(run):
-    """Run ``decide`` or ``check``: bad input of any kind is exit 2 with one message."""
-    def wrapped(args: argparse.Namespace) -> int:
-        try:
-            return run(args)
-        except (_BadInput, ValueError) as exc:
-            print(f"roc-dash {args.command}: {exc}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-    return wrapped
-
-
-@_gate
-def _decide(args: argparse.Namespace) -> int:
-    from .core.assembly.analysis import analyse
-    from .decision import build_decision
-
-    table = _gate_table(args)
-    names = _models_of(table)
-    if args.threshold is not None and args.model is None and len(names) > 1:
-        raise _BadInput(f"--threshold needs --model: the files hold {len(names)} models "
-                        f"({', '.join(map(repr, names))})")
-    model = _pick_model(args, names) if args.model or args.threshold is not None else None
-    if model is not None:
-        table = table[table["model"].astype(str) == model]
-    conditions, economics = _gate_conditions(args)
-    analysis = analyse(table, conditions)
-    pinned = ({"model": model, "threshold": args.threshold} if args.threshold is not None
-              else None)
-    record = build_decision(analysis, table, pinned=pinned, economics=economics,
-                            note=args.note or "", response_method=args.response_method,
-                            replicates=args.replicates, seed=args.seed)
-    text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
-    for note in record.notes:
-        print(f"roc-dash: note: {note}", file=sys.stderr)
-    m = record.metrics
-    print(f"roc-dash decide: {record.model}, flag iff score >= {record.threshold:.6g} "
-          f"({record.how_chosen}): TPR {m.tpr:.6g}, FPR {m.fpr:.6g}, expected cost "
-          f"{m.expected_cost:.6g} per case at p(+) {record.prior_pos:.6g}", file=sys.stderr)
-    if args.output:
-        _write(args.output, text)
-    else:
-        sys.stdout.write(text)
-    return 0
-
-
-def _check_criteria(args, table, record) -> list:
-    from .core.assembly.analysis import analyse
-    from .gate import max_expected_cost, min_auc, not_worse_than, recheck_decision
-
-    names = _models_of(table)
-    model = _pick_model(args, names, record.model if record is not None else None)
-    out = []
-    if args.min_auc is not None or args.max_expected_cost is not None:
-        conditions, _ = _gate_conditions(args)
-        analysis = analyse(table[table["model"].astype(str) == model], conditions)
-        if args.min_auc is not None:
-            out.append(min_auc(analysis, model, args.min_auc))
-        if args.max_expected_cost is not None:
-            out.append(max_expected_cost(analysis, model, args.max_expected_cost))
-    if args.not_worse_than is not None:
-        if args.not_worse_than not in names or args.not_worse_than == model:
-            raise _BadInput(f"--not-worse-than {args.not_worse_than!r}: give another model of "
-                            f"the files as the baseline (models: {', '.join(map(repr, names))})")
-        out.append(not_worse_than(table, model, args.not_worse_than, margin=args.margin,
-                                  alpha=args.alpha))
-    if record is not None:
-        out.extend(recheck_decision(record, table, model, cost_tolerance=args.cost_tolerance))
-    return out
-
-
-@_gate
-def _check(args: argparse.Namespace) -> int:
-    from datetime import UTC, datetime
-
-    from .decision import load
-    from .gate import exit_status, junit_xml, summary_text
-
-    if not any(v is not None for v in (args.min_auc, args.max_expected_cost,
-                                       args.not_worse_than, args.decision)):
-        raise _BadInput("no criterion given: add --min-auc, --max-expected-cost, "
-                        "--not-worse-than or --decision")
-    record = load(args.decision) if args.decision is not None else None
-    table = _gate_table(args)
-    criteria = _check_criteria(args, table, record)
-    if args.junit:
-        _write(args.junit, junit_xml(criteria, timestamp=datetime.now(UTC).strftime(
-            "%Y-%m-%dT%H:%M:%S")) + "\n")
-    print(summary_text(criteria))
-    return exit_status(criteria)
-
-
-def _add_gate_conditions(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("conditions")
-    g.add_argument("--cost-fp", type=_positive_float, default=1.0, metavar="X",
-                   help="cost of a false positive (default 1)")
-    g.add_argument("--cost-fn", type=_positive_float, default=1.0, metavar="Y",
-                   help="cost of a false negative (default 1)")
-    g.add_argument("--benefit-tp", type=_non_negative, default=0.0, metavar="B",
-                   help="benefit of a true positive (default 0)")
-    g.add_argument("--benefit-tn", type=_non_negative, default=0.0, metavar="B",
-                   help="benefit of a true negative (default 0)")
-    g.add_argument("--prior", type=_open_unit, default=None, metavar="P",
-                   help="deployment prior p(+) in (0, 1) (default: the data's prevalence)")
-    g.add_argument("--level", type=_open_unit, default=0.95, metavar="L",
-                   help="confidence level of intervals (default 0.95)")
-
-
-def _add_decide(sub) -> None:
-    p = sub.add_parser("decide", help="write a decision record (JSON): model, threshold, "
-                                      "conditions, metrics, data fingerprint")
-    _add_reading(p, model_flag="--model-col")
-    p.add_argument("--model", metavar="M", default=None,
-                   help="the model decided on (default: the optimum over all models)")
-    p.add_argument("--threshold", type=_finite, default=None, metavar="T",
-                   help="flag iff score >= T (default: the model's optimum under the "
-                        "conditions)")
-    p.add_argument("--note", default=None, metavar="TEXT", help="a note kept in the record")
-    p.add_argument("--response-method", default="auto",
-                   choices=["auto", "predict_proba", "decision_function"],
-                   help="what the scores are, for scikit-learn (auto: predict_proba when "
-                        "every score lies in [0, 1])")
-    p.add_argument("--replicates", type=int, default=200, metavar="N",
-                   help="bootstrap replicates of the intervals (default 200; 0: none)")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
-                   help="bootstrap seed (default 0)")
-    p.add_argument("-o", "--output", metavar="PATH", default=None,
-                   help="write the record here instead of standard output")
-    _add_gate_conditions(p)
-    p.set_defaults(func=_decide)
-
-
-def _add_check(sub) -> None:
-    p = sub.add_parser("check", help="CI gate: exit 0 when every criterion passes, 1 when "
-                                     "one fails, 2 on bad input")
-    _add_reading(p, model_flag="--model-col")
-    p.add_argument("--model", metavar="M", default=None,
-                   help="the model checked (default: the decision's, or the only one)")
-    g = p.add_argument_group("criteria")
-    g.add_argument("--min-auc", type=_open_unit, default=None, metavar="X",
-                   help="fail when the model's AUC is below X")
-    g.add_argument("--max-expected-cost", type=_finite, default=None, metavar="X",
-                   help="fail when the expected cost per case at the model's optimum "
-                        "(under the conditions) is above X")
-    g.add_argument("--not-worse-than", metavar="BASELINE", default=None,
-                   help="fail unless DeLong's one-sided test shows AUC(model) > "
-                        "AUC(BASELINE) - margin (same rows)")
-    g.add_argument("--margin", type=_non_negative, default=0.0, metavar="M",
-                   help="non-inferiority margin on the AUC (default 0)")
-    g.add_argument("--alpha", type=_open_unit, default=0.05, metavar="A",
-                   help="one-sided significance level (default 0.05)")
-    g.add_argument("--decision", metavar="decision.json", default=None,
-                   help="re-check a decision record on these files: its threshold, costs "
-                        "and prior; fail when the expected cost exceeds the record's")
-    g.add_argument("--cost-tolerance", type=_non_negative, default=None, metavar="X",
-                   help="with --decision: expected cost allowed above the record's "
-                        "(default: up to its interval's upper end)")
-    p.add_argument("--junit", metavar="PATH", default=None,
-                   help="also write the criteria as JUnit XML (one test case each)")
-    _add_gate_conditions(p)
-    p.set_defaults(func=_check)
-
-
 def _serve(args: argparse.Namespace) -> int:
     from .app import create_app
 
@@ -546,36 +224,15 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_reading(p: argparse.ArgumentParser, *, model_flag: str) -> None:
-    """The files and how to read them (shared by report, decide and check); the model
-    column's option is ``model_flag`` (``--model`` in report, ``--model-col`` where
-    ``--model`` names a model)."""
-    p.add_argument("files", nargs="+", metavar="FILE")
-    for col in ("label", "score", "model", "fold", "weight", "id"):
-        p.add_argument(model_flag if col == "model" else f"--{col}", metavar="COL",
-                       default=None, dest="model_column" if col == "model" else col,
-                       help=f"name of the {col} column (default: found by common names)")
-    p.add_argument("--positive", metavar="VALUE", default=None,
-                   help="label value of the positive class, when labels are ambiguous")
-    p.add_argument("--drop-nonfinite", action="store_true",
-                   help="drop rows whose score is missing, NaN or infinite instead of failing")
-    p.add_argument("--engine", choices=["auto", "memory", "duckdb", "spark"],
-                   default="auto",
-                   help="where rows are read: memory (row by row), duckdb or spark "
-                        "(aggregated to counts per model, fold, score and label: any "
-                        "size, no paired tests); auto (default): duckdb for quoted globs, "
-                        "directories and files beyond the in-memory limits")
-
-
 def _add_point_intervals(report: argparse.ArgumentParser) -> None:
     g = report.add_argument_group("intervals at the chosen point (stratified bootstrap)")
-    g.add_argument("--replicates", type=_replicates, default=200, metavar="N",
+    g.add_argument("--replicates", type=bootstrap_replicates, default=200, metavar="N",
                    help="bootstrap replicates per model (default 200; 0: no intervals)")
-    g.add_argument("--seed", type=_seed, default=0, metavar="S",
+    g.add_argument("--seed", type=bootstrap_seed, default=0, metavar="S",
                    help="bootstrap seed, a whole number >= 0 (default 0)")
     g.add_argument("--pin", nargs=2, action="append", metavar=("MODEL", "T"), default=None,
                    type=str, help="also give intervals at MODEL's threshold T (repeatable)")
-    g.add_argument("--interval-seconds", type=_positive_float, default=60.0, metavar="S",
+    g.add_argument("--interval-seconds", type=positive_float, default=60.0, metavar="S",
                    help="time for the replicates of all models (default 60); replicates not "
                         "made by then are left out (n_boot_used says how many were)")
 
@@ -596,16 +253,16 @@ def _parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=_serve)
 
     report = sub.add_parser("report", help="analyse prediction files and print a report")
-    _add_reading(report, model_flag="--model")
-    report.add_argument("--cost-fp", type=_positive_float, default=1.0, metavar="X",
+    add_reading(report, model_flag="--model")
+    report.add_argument("--cost-fp", type=positive_float, default=1.0, metavar="X",
                         help="cost of a false positive (default 1)")
-    report.add_argument("--cost-fn", type=_positive_float, default=1.0, metavar="Y",
+    report.add_argument("--cost-fn", type=positive_float, default=1.0, metavar="Y",
                         help="cost of a false negative (default 1)")
-    report.add_argument("--prior", type=_open_unit, default=None, metavar="P",
+    report.add_argument("--prior", type=open_unit, default=None, metavar="P",
                         help="deployment prior p(+) in (0, 1) (default: the data's prevalence)")
     report.add_argument("--fpr-max", type=_fpr_max, default=0.2, metavar="A",
                         help="upper FPR limit of the partial AUC (default 0.2)")
-    report.add_argument("--level", type=_open_unit, default=0.95, metavar="L",
+    report.add_argument("--level", type=open_unit, default=0.95, metavar="L",
                         help="confidence level of intervals and bands (default 0.95)")
     report.add_argument("--format", choices=["json", "html"], default="json",
                         help="json (the contract in the README) or a self-contained html page")
@@ -614,17 +271,25 @@ def _parser() -> argparse.ArgumentParser:
     _add_beyond_binary(report)
     _add_point_intervals(report)
     report.set_defaults(func=_report)
-    _add_decide(sub)
-    _add_check(sub)
+    add_decide(sub)
+    add_check(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return args.func(args)
+        status = args.func(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader closed standard output (e.g. `| head`)
+        silence_stdout()
+        return 1
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+    return status
 
 
 if __name__ == "__main__":

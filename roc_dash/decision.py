@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -49,7 +50,8 @@ from .core.uncertainty import uncertainty_from_bootstrap
 
 __all__ = ["DecisionRecord", "DecisionMetrics", "DecisionIntervals", "DecisionFileError",
            "build_decision", "save", "load", "from_dict", "data_fingerprint",
-           "model_rows", "SCHEMA", "SCHEMA_VERSION", "TIE_RULE", "FINGERPRINT_METHOD"]
+           "model_rows", "SCHEMA", "SCHEMA_VERSION", "TIE_RULE", "FINGERPRINT_METHOD",
+           "WEIGHTED_COUNTS_NOTE"]
 
 #: The ``"schema"`` value of every decision record.
 SCHEMA = "roc-dash decision"
@@ -57,6 +59,12 @@ SCHEMA = "roc-dash decision"
 SCHEMA_VERSION = 1
 #: How a score equal to the threshold is decided (written into every record).
 TIE_RULE = "a score equal to the threshold is flagged positive (positive iff score >= threshold)"
+#: The note of a record counted with weights.
+WEIGHTED_COUNTS_NOTE = (
+    "The rows carry weights: the confusion matrix and n_pos, n_neg are weighted counts (a "
+    "weight counts as that many cases), so n_pos + n_neg need not equal n_rows. "
+    "classifier() predicts row by row: on the decision's rows it reproduces the unweighted "
+    "counts, which equal these only when every weight is 1.")
 #: What ``response_method`` may be (scikit-learn's names).
 RESPONSE_METHODS = ("predict_proba", "decision_function")
 
@@ -211,18 +219,27 @@ class DecisionRecord:
         -------
         sklearn.model_selection.FixedThresholdClassifier
             Predicts the positive class iff the score is ``>= threshold``: scikit-learn's
-            rule (``_threshold_scores_to_class_labels``, 1.5 and later) is roc-dash's, so
+            rule (``_threshold_scores_to_class_labels``) is roc-dash's, so
             the threshold is passed unchanged and the predictions on the decision's rows
-            reproduce the record's confusion matrix, ties included. A ``+inf`` threshold
+            reproduce the record's confusion matrix, ties included (without weights: a
+            weighted record's counts are weighted, the predictions give the rows'
+            unweighted counts). A ``+inf`` threshold
             predicts the negative class for every finite score.
+
+        Raises
+        ------
+        ImportError
+            scikit-learn is missing or older than 1.6 (the message names the installed
+            version).
         """
         try:
             from sklearn.model_selection import FixedThresholdClassifier
         except ImportError:  # not installed, or older than 1.5
             raise ImportError(
-                "DecisionRecord.classifier needs scikit-learn 1.5 or later "
+                f"DecisionRecord.classifier needs scikit-learn {_SKLEARN_MIN} or later "
                 "(sklearn.model_selection.FixedThresholdClassifier): "
-                "pip install 'scikit-learn>=1.5'") from None
+                f"pip install 'scikit-learn>={_SKLEARN_MIN}'") from None
+        _require_sklearn_version()
         method = response_method or self.response_method
         if method not in RESPONSE_METHODS:
             raise ValueError(f"response_method must be one of {RESPONSE_METHODS}, "
@@ -231,6 +248,29 @@ class DecisionRecord:
             pos_label = _matching_class(estimator, self.positive_label)
         return FixedThresholdClassifier(estimator, threshold=float(self.threshold),
                                         pos_label=pos_label, response_method=method)
+
+
+#: The oldest scikit-learn whose ``FixedThresholdClassifier`` predicts with a prefitted
+#: estimator (1.5 raises ``NotFittedError`` unless the wrapper itself is fitted).
+_SKLEARN_MIN = "1.6"
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    """``(major, minor)`` of a version text such as ``"1.6.1"`` or ``"1.7.dev0"``."""
+    parts = re.findall(r"\d+", str(text))[:2]
+    return tuple(int(p) for p in parts)
+
+
+def _require_sklearn_version() -> None:
+    import sklearn
+
+    installed = getattr(sklearn, "__version__", "unknown")
+    if _version_tuple(installed) < _version_tuple(_SKLEARN_MIN):
+        raise ImportError(
+            f"DecisionRecord.classifier needs scikit-learn {_SKLEARN_MIN} or later "
+            f"(scikit-learn {installed} is installed; its FixedThresholdClassifier cannot "
+            f"predict with an already fitted estimator): pip install "
+            f"'scikit-learn>={_SKLEARN_MIN}'")
 
 
 def _matching_class(estimator, positive_label):
@@ -275,13 +315,21 @@ def _intervals(y, s, w, threshold, p, e, *, replicates, seed, level):
 
 
 def _response_method(scores: np.ndarray, given: str) -> str:
+    """``given``, or for ``"auto"`` ``predict_proba`` when every score lies in [0, 1] else
+    ``decision_function``; ``ValueError`` for ``predict_proba`` with a score beyond [0, 1]
+    (probabilities cannot be)."""
+    in_unit = bool(((scores >= 0) & (scores <= 1)).all())
+    if given == "predict_proba" and not in_unit:
+        raise ValueError(
+            f"response_method 'predict_proba': the scores are not probabilities (they range "
+            f"from {float(np.min(scores)):.6g} to {float(np.max(scores)):.6g}, beyond [0, 1]); "
+            "use 'decision_function' (or 'auto')")
     if given in RESPONSE_METHODS:
         return given
     if given != "auto":
         raise ValueError(f"response_method must be 'auto' or one of {RESPONSE_METHODS}, "
                          f"got {given!r}")
-    return "predict_proba" if bool(((scores >= 0) & (scores <= 1)).all()) \
-        else "decision_function"
+    return "predict_proba" if in_unit else "decision_function"
 
 
 def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | None = None,
@@ -319,7 +367,8 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
     Raises
     ------
     ValueError
-        No model, a pinned model not in the analysis, a chosen model without rows.
+        No model, a pinned model not in the analysis, a chosen model without rows,
+        ``predict_proba`` for scores beyond [0, 1].
     """
     names = [m.name for m in analysis.models]
     if not names:
@@ -346,6 +395,8 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
         notes.append("The optimum is tied along a hull segment: the points between this "
                      "threshold and the segment's other end cost the same; the record takes "
                      "the conservative end (fewer cases flagged).")
+    if w is not None:
+        notes.append(WEIGHTED_COUNTS_NOTE)
     positives = table.attrs.get("positive_labels") or {}
     positive = positives.get(summary.model)
     return DecisionRecord(
@@ -526,7 +577,9 @@ def from_dict(doc, *, source: str = "decision record") -> DecisionRecord:
     rule, cond = r.section(doc, "rule"), r.section(doc, "conditions")
     met, cm, data = r.section(doc, "metrics"), r.section(doc, "confusion_matrix"), \
         r.section(doc, "data")
-    t = rule.get("threshold")
+    if "threshold" not in rule:
+        r.fail("rule.threshold", "is missing (a number, or null for +infinity: flag nothing)")
+    t = rule["threshold"]
     threshold = math.inf if t is None else r.number(rule, "threshold", "rule.")
     method = r.text(rule, "response_method", "rule.")
     if method not in RESPONSE_METHODS:

@@ -153,7 +153,7 @@ def not_worse_than(table: pd.DataFrame, model: str, baseline: str, *, margin: fl
         f"p < {fmt(alpha)}",
         f"AUC {fmt(t.auc_model)} vs {baseline} {fmt(t.auc_baseline)}: difference "
         f"{fmt(t.auc_difference)} (DeLong SE {fmt(t.std_error)}, {len(y)} rows paired by "
-        f"{how}); H0: difference <= -{fmt(margin)}; z = {fmt(t.z)}, one-sided "
+        f"{how}); H0: difference <= {fmt(-margin) if margin else '0'}; z = {fmt(t.z)}, one-sided "
         f"p = {fmt(t.p_value)}; {1 - alpha:.0%} lower bound {fmt(t.lower_bound)}.")
 
 
@@ -210,12 +210,15 @@ def recheck_decision(record: DecisionRecord, table: pd.DataFrame, model: str | N
     recorded = record.metrics.expected_cost
     cost_interval = _interval(record, "expected_cost")
     if cost_tolerance is not None:
-        tolerance, why = float(cost_tolerance), "--cost-tolerance"
+        tolerance = float(cost_tolerance)
+        why = f"the record's {fmt(recorded)} plus {fmt(tolerance)} (--cost-tolerance)"
     elif cost_interval is not None:
         tolerance = max(cost_interval[1] - recorded, 0.0)
-        why = f"the upper end of the record's {record.intervals.level:.0%} interval"
+        why = (f"up to the upper end of the record's {record.intervals.level:.0%} interval, "
+               f"{fmt(recorded + tolerance)} (+{fmt(tolerance)})")
     else:
-        tolerance, why = 0.0, "no tolerance (the record has no intervals)"
+        tolerance = 0.0
+        why = f"the record's {fmt(recorded)} (no tolerance: the record has no intervals)"
     limit = recorded + tolerance
     out = [Criterion(
         "decision-expected-cost", name, _status(cost <= limit), cost, fmt(cost),
@@ -223,7 +226,7 @@ def recheck_decision(record: DecisionRecord, table: pd.DataFrame, model: str | N
         f"Flag iff score >= {fmt(record.threshold)} (the record's threshold): expected cost "
         f"per case {fmt(cost)} under the record's costs and prior p(+) {fmt(p)} "
         f"(TP {fmt(counts.tp)}, FP {fmt(counts.fp)}, FN {fmt(counts.fn)}, TN "
-        f"{fmt(counts.tn)}); the record's {fmt(recorded)} plus {fmt(tolerance)} ({why}).")]
+        f"{fmt(counts.tn)}); allowed: {why}.")]
     precision = float(precision_at_prior(fpr, tpr, p))
     for key, value, what in (("tpr", tpr, "TPR"), ("fpr", fpr, "FPR"),
                              ("precision", precision, "Precision at the record's prior")):
@@ -249,8 +252,11 @@ def summary_text(criteria: list[Criterion]) -> str:
              for c in criteria]
     failed = sum(c.status == FAIL for c in criteria)
     checked = sum(c.status != INFO for c in criteria)
-    lines.append(f"roc-dash check: {failed} of {checked} criteria failed" if failed
-                 else f"roc-dash check: all {checked} criteria passed")
+    if failed:
+        last = f"{failed} of {checked} {'criterion' if checked == 1 else 'criteria'} failed"
+    else:
+        last = "the 1 criterion passed" if checked == 1 else f"all {checked} criteria passed"
+    lines.append(f"roc-dash check: {last}")
     return "\n".join(lines)
 
 

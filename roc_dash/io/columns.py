@@ -115,7 +115,18 @@ def _by_name(names: Sequence[str], role: str, taken: set[str], filename: str) ->
     return None
 
 
+def _looks_like_json(filename: str, names: Sequence[str]) -> bool:
+    first = str(names[0]).lstrip() if len(names) else ""
+    return str(filename).lower().endswith(".json") or first.startswith(("{", "["))
+
+
 def not_found(filename: str, role: str, names: Sequence[str]) -> InputError:
+    if _looks_like_json(filename, names):
+        return InputError(
+            f"{filename}: this looks like a JSON file (a roc-dash decision record or "
+            "report?), not a predictions table. Give a CSV or Parquet file of predictions "
+            "(a label and a score column); a decision record is given to `roc-dash check` "
+            "with --decision.", file=filename)
     accepted = ", ".join(ROLE_NAMES[role])
     what = {
         "label": "the true classes",

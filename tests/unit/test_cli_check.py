@@ -235,3 +235,131 @@ def test_gat007_decide_bad_input_and_a_given_threshold(files, tmp_path):
                                        "fn": int((~flagged & y).sum()),
                                        "tn": int((~flagged & ~y).sum())}
     assert doc["rule"]["response_method"] == "decision_function"  # scores beyond [0, 1]
+
+
+def _decided(tmp_path, path, *extra):
+    record = tmp_path / "decision.json"
+    out = _run("decide", path, "--model", "new", "--cost-fn", "4", *extra, "-o", record)
+    assert out.returncode == 0, out.stderr
+    return record
+
+
+def test_gat008_check_refuses_a_record_of_another_model_or_positive_label(files, tmp_path,
+                                                                          capsys):
+    path, frame = files
+    record = _decided(tmp_path, path)
+    code = main(["check", str(path), "--model", "old", "--decision", str(record)])
+    err = capsys.readouterr().err
+    assert code == 2 and "record holds the decision on model 'new'" in err
+    assert "--model gives 'old'" in err and "Traceback" not in err
+    # without --model the record's model is checked
+    assert main(["check", str(path), "--decision", str(record)]) == 0
+    assert "decision-expected-cost[new]" in capsys.readouterr().out
+    # the same rows with text labels: decided with "yes" positive, checked with "no"
+    words = frame[frame.model == "new"].assign(
+        label=np.where(frame[frame.model == "new"]["label"] == 1, "yes", "no"))
+    text = tmp_path / "words.csv"
+    words.to_csv(text, index=False)
+    yes = tmp_path / "yes.json"
+    assert main(["decide", str(text), "--positive", "yes", "-o", str(yes)]) == 0
+    assert json.loads(yes.read_text())["positive_label"] == "yes"
+    capsys.readouterr()
+    code = main(["check", str(text), "--positive", "no", "--decision", str(yes)])
+    err = capsys.readouterr().err
+    assert code == 2 and "record takes label 'yes' as positive" in err
+    assert "'no' as positive" in err
+    assert main(["check", str(text), "--positive", "yes", "--decision", str(yes)]) == 0
+
+
+def test_gat009_check_refuses_a_record_without_a_threshold_key(files, tmp_path, capsys):
+    path, _ = files
+    record = _decided(tmp_path, path)
+    doc = json.loads(record.read_text())
+    del doc["rule"]["threshold"]
+    record.write_text(json.dumps(doc))
+    code = main(["check", str(path), "--decision", str(record)])
+    out = capsys.readouterr()
+    assert code == 2 and out.out == ""
+    assert "decision.json" in out.err and "'rule.threshold' is missing" in out.err
+
+
+@pytest.mark.parametrize("option, value", [("--replicates", "10000000"),
+                                           ("--replicates", "-1"), ("--seed", "-3"),
+                                           ("--replicates", "2001")])
+def test_gat010_decide_refuses_bootstrap_options_out_of_range(files, tmp_path, option, value):
+    path, _ = files
+    target = tmp_path / "d.json"
+    out = _run("decide", path, "--model", "new", option, value, "-o", target)
+    assert out.returncode == 2, out.stderr
+    assert ("from 0 to 2000" if option == "--replicates" else ">= 0") in out.stderr
+    assert not target.exists() and "Traceback" not in out.stderr
+    ok = _run("decide", path, "--model", "new", "--replicates", "2000", "--seed", "3")
+    assert ok.returncode == 0 and json.loads(ok.stdout)["intervals"]["replicates"] == 2000
+    helptext = _run("decide", "--help").stdout
+    assert "0 to 2000" in " ".join(helptext.split())
+
+
+@pytest.mark.parametrize("extra, says", [
+    (["--margin", "0.02"], "--margin belongs to --not-worse-than"),
+    (["--alpha", "0.1"], "--alpha belongs to --not-worse-than"),
+    (["--cost-tolerance", "1"], "--cost-tolerance belongs to --decision"),
+])
+def test_gat011_options_without_their_criterion_exit_2(files, capsys, extra, says):
+    path, _ = files
+    code = main(["check", str(path), "--model", "new", "--min-auc", "0.5", *extra])
+    out = capsys.readouterr()
+    assert code == 2 and out.out == "" and says in out.err
+
+
+@pytest.mark.parametrize("limit, status", [("0.5", 0), ("0.999", 1)])
+def test_gat012_a_reader_closing_the_pipe_keeps_the_status_without_traceback(files, limit,
+                                                                              status):
+    path, _ = files
+    proc = subprocess.Popen([sys.executable, "-m", "roc_dash.cli", "check", str(path),
+                             "--model", "new", "--min-auc", limit],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before check prints (like `| head -c0`)
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == status, err
+    assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_gat013_messages_json_as_data_write_failure_tolerance_counts_margin(files, tmp_path,
+                                                                            capsys):
+    path, frame = files
+    record = _decided(tmp_path, path)
+    # a JSON file given as data
+    code = main(["check", str(record), "--min-auc", "0.5"])
+    err = capsys.readouterr().err
+    assert code == 2 and "looks like a JSON file" in err and "--decision" in err
+    # decide cannot write: no success line
+    out = _run("decide", path, "--model", "new", "-o", tmp_path / "no" / "x.json")
+    assert out.returncode == 2 and "cannot write" in out.stderr
+    assert "roc-dash decide: new, flag iff" not in out.stderr
+    # the tolerance names the allowed limit itself and the distance to it
+    doc = json.loads(record.read_text())
+    cost, high = doc["metrics"]["expected_cost"], doc["intervals"]["expected_cost"][1]
+    assert main(["check", str(path), "--decision", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert (f"up to the upper end of the record's 95% interval, {high:.6g} "
+            f"(+{high - cost:.6g})") in out
+    assert out.splitlines()[-1] == "roc-dash check: the 1 criterion passed"
+    assert main(["check", str(path), "--model", "new", "--min-auc", "0.5",
+                 "--not-worse-than", "old"]) == 0
+    out = capsys.readouterr().out
+    assert "H0: difference <= 0;" in out and "<= -0" not in out
+    assert out.splitlines()[-1] == "roc-dash check: all 2 criteria passed"
+    assert main(["check", str(path), "--model", "new", "--min-auc", "0.99"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == "roc-dash check: 1 of 1 criterion failed"
+
+
+def test_gat014_predict_proba_is_refused_for_scores_beyond_0_1(files, tmp_path):
+    path, frame = files
+    s = frame[frame.model == "new"]["score"]
+    assert s.min() < 0 or s.max() > 1
+    out = _run("decide", path, "--model", "new", "--response-method", "predict_proba")
+    assert out.returncode == 2 and out.stdout == ""
+    assert "not probabilities" in out.stderr and f"{s.min():.6g}" in out.stderr
+    assert "decision_function" in out.stderr and "Traceback" not in out.stderr
+    helptext = " ".join(_run("decide", "--help").stdout.split())
+    assert "else decision_function" in helptext

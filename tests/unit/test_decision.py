@@ -231,7 +231,7 @@ def test_shp006_load_refuses_bad_files_with_the_key_and_what_to_do(tmp_path, con
 def test_shp007_classifier_without_scikit_learn_says_what_to_install(tmp_path, monkeypatch):
     record = _record(_written(tmp_path, "p.csv", make_predictions(100, seed=1)), replicates=0)
     monkeypatch.setitem(sys.modules, "sklearn.model_selection", None)
-    with pytest.raises(ImportError, match=r"scikit-learn 1\.5 or later.*pip install"):
+    with pytest.raises(ImportError, match=r"scikit-learn 1\.6 or later.*pip install"):
         record.classifier(object())
 
 
@@ -275,3 +275,58 @@ def test_shp010_weighted_counts_equal_repeated_rows_counted_by_sklearn():
     assert (s == 0.5).any()
     none = confusion_at_threshold(y, s, None)
     assert none.tp == none.fp == 0 and none.fn == y.sum() and math.isinf(none.threshold)
+
+
+@pytest.mark.parametrize("installed, refused", [("1.5.2", True), ("1.4.0", True),
+                                                ("1.6.0", False), ("1.10.1", False)])
+def test_shp011_classifier_refuses_scikit_learn_older_than_1_6_naming_it(
+        tmp_path, cancer, monkeypatch, installed, refused):
+    """scikit-learn 1.5's FixedThresholdClassifier cannot predict with a prefitted
+    estimator (NotFittedError); the record says so, naming the installed version."""
+    import sklearn
+
+    model, X, y = cancer
+    record = _record(_written(tmp_path, "p.csv", pd.DataFrame(
+        {"label": y, "score": model.predict_proba(X)[:, 1]})), replicates=0)
+    monkeypatch.setattr(sklearn, "__version__", installed)
+    if refused:
+        with pytest.raises(ImportError, match=rf"1\.6 or later \(scikit-learn "
+                                              rf"{installed.replace('.', '[.]')} is installed"):
+            record.classifier(model)
+    else:
+        assert len(record.classifier(model).predict(X)) == len(y)
+
+
+def test_shp012_a_missing_threshold_key_is_refused_an_explicit_null_is_infinity(tmp_path):
+    record = _record(_written(tmp_path, "p.csv", make_predictions(100, seed=1)), replicates=0)
+    doc = record.to_dict()
+    del doc["rule"]["threshold"]
+    path = tmp_path / "decision.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(decision.DecisionFileError,
+                       match=r"decision\.json: 'rule\.threshold' is missing"):
+        decision.load(path)
+    doc["rule"]["threshold"] = None
+    path.write_text(json.dumps(doc))
+    assert decision.load(path).threshold == math.inf
+
+
+def test_shp013_weighted_counts_are_noted_and_the_classifier_gives_unweighted_ones(
+        tmp_path, cancer):
+    model, X, y = cancer
+    scores = model.decision_function(X)
+    w = np.random.default_rng(3).integers(1, 4, len(y)).astype(float)
+    table = _written(tmp_path, "w.csv", pd.DataFrame({"label": y, "score": scores,
+                                                      "weight": w}))
+    record = _record(table, replicates=0)
+    doc = record.to_dict()
+    assert decision.WEIGHTED_COUNTS_NOTE in doc["notes"]
+    predicted = record.classifier(model).predict(X)
+    weighted = confusion_matrix(y, predicted, labels=[0, 1], sample_weight=w).ravel()
+    tn, fp, fn, tp = weighted
+    assert doc["confusion_matrix"] == {"tp": tp, "fp": fp, "fn": fn, "tn": tn}
+    assert doc["data"]["n_pos"] + doc["data"]["n_neg"] == w.sum() != doc["data"]["n_rows"]
+    assert _sklearn_counts(y, predicted) == _sklearn_counts(y, scores >= record.threshold)
+    unweighted = _record(_written(tmp_path, "u.csv", pd.DataFrame(
+        {"label": y, "score": scores})), replicates=0)
+    assert decision.WEIGHTED_COUNTS_NOTE not in unweighted.notes
