@@ -53,6 +53,18 @@ def _assert_same_report(a, b):
     assert [m["name"] for m in a["models"]] == [m["name"] for m in b["models"]]
     for ma, mb in zip(a["models"], b["models"], strict=True):
         ca, cb = ma.pop("auc_ci"), mb.pop("auc_ci")
+        # intervals at the optimum: the same estimates; the bootstrap draws differ (counts
+        # per group are drawn multinomially, rows one by one), so the limits only agree
+        # roughly, and both bracket the estimate
+        ua = (ma.get("optimal") or {}).pop("uncertainty", None)
+        ub = (mb.get("optimal") or {}).pop("uncertainty", None)
+        assert (ua is None) == (ub is None)
+        for key, ia in (ua or {}).get("intervals", {}).items():
+            ib = ub["intervals"][key]
+            assert ia["estimate"] == ib["estimate"], key
+            for iv in (ia, ib):
+                if None not in (iv["low"], iv["estimate"], iv["high"]):  # null: infinite
+                    assert iv["low"] <= iv["estimate"] <= iv["high"], (key, iv)
         assert ma == mb
         assert ca["method"] == cb["method"]
         for key in ("low", "high", "std_error"):
