@@ -64,7 +64,7 @@ from .state import (
 __all__ = ["resolve_operating", "viz_data", "slope_words", "conditions_text", "render_views",
            "kinds_of", "kinds_table", "decision_views", "render_key", "patch_views",
            "present", "pr_view", "emphasise", "apply_zoom", "update_views", "VIEW_OUTPUTS",
-           "VIEW_STATES", "COST_MODES", "decision_view"]
+           "VIEW_STATES", "SHOWN_STATES", "COST_MODES", "decision_view"]
 
 
 def resolve_operating(analysis: Analysis | None, pinned) -> OperatingSummary | None:
@@ -494,6 +494,13 @@ VIEW_OUTPUTS = tuple(Output(i, p, allow_duplicate=True) for i, p in (
     (ids.OPERATING, "children"), (ids.MODEL_TABLE, "children"), (ids.VIZ_DATA, "data"),
     (ids.SLOPE_TEXT, "children"), (ids.BANNER, "children"), (ids.SUMMARY, "children"),
     (ids.THRESHOLD_GRAPH, "figure"), (ids.THRESHOLD_MODEL, "value")))
+
+
+#: What a card that shows the views' analysis (:func:`..analysis.shown_analysis`) reads: the
+#: datasets, the shown models, the conditions and the averaging settings, in this order.
+SHOWN_STATES = tuple(State(i, p) for i, p in (
+    (ids.DATASETS, "data"), (ids.MODELS, "value"), (ids.CONDITIONS, "data"),
+    (ids.LEVEL, "value"), (ids.BAND, "value"), (ids.SAMPLES_OK, "data")))
 
 
 #: What the views need besides the datasets, the conditions and the viz-data store.

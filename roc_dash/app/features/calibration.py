@@ -25,6 +25,7 @@ from ...figures.calibration import calibration_figure
 from .. import ids
 from ..analysis import model_names, shown_analysis, timeout_message
 from ..components import empty_figure, swatch
+from ..render import SHOWN_STATES
 from ..state import FONT, ControlState
 
 __all__ = ["BIN_CHOICES", "calibration_card", "model_calibrations", "calibration_table",
@@ -163,12 +164,7 @@ def register(app, cache, store) -> None:
         Input(ids.CAL_BINS, "value"),
         Input(ids.CAL_STRATEGY, "value"),
         Input(ids.PRESENTATION, "value"),
-        State(ids.DATASETS, "data"),
-        State(ids.MODELS, "value"),
-        State(ids.CONDITIONS, "data"),
-        State(ids.LEVEL, "value"),
-        State(ids.BAND, "value"),
-        State(ids.SAMPLES_OK, "data"),
+        *SHOWN_STATES,
         State(ids.CAL_DRAWN, "data"),
     )
     def calibration_view(viz, n_bins, strategy, presentation, dataset_ids, models, state,
@@ -192,12 +188,7 @@ def register(app, cache, store) -> None:
     @app.callback(
         Output(ids.CAL_DOWNLOAD, "data"),
         Input(ids.CAL_DOWNLOAD_BUTTON, "n_clicks"),
-        State(ids.DATASETS, "data"),
-        State(ids.MODELS, "value"),
-        State(ids.CONDITIONS, "data"),
-        State(ids.LEVEL, "value"),
-        State(ids.BAND, "value"),
-        State(ids.SAMPLES_OK, "data"),
+        *SHOWN_STATES,
         prevent_initial_call=True,
     )
     def download(clicks, dataset_ids, models, state, *settings):

@@ -27,6 +27,7 @@ from ..analysis import model_names, shown_analysis
 from ..components import empty_figure
 from ..help import HELP
 from ..overlays import active, combine_results
+from ..render import SHOWN_STATES
 from ..server.limits import excerpt
 from ..state import FONT, ControlState, clean_pins, economics_from_state
 
@@ -358,12 +359,7 @@ def _register_cards(app, cache, store) -> None:
         Input(ids.SUP_MODE, "value"),
         Input(ids.SUP_HIGH, "value"),
         Input(ids.PRESENTATION, "value"),
-        State(ids.DATASETS, "data"),
-        State(ids.MODELS, "value"),
-        State(ids.CONDITIONS, "data"),
-        State(ids.LEVEL, "value"),
-        State(ids.BAND, "value"),
-        State(ids.SAMPLES_OK, "data"),
+        *SHOWN_STATES,
     )
     def superiority(_viz, a, b, low, mode, high, presentation, dataset_ids, models, state,
                     *settings):

@@ -18,7 +18,7 @@ from .. import ids
 from ..analysis import dataset_labels, loaded_infos
 from ..components import model_table_rows
 from ..help import HELP
-from ..render import decision_views
+from ..render import SHOWN_STATES, decision_views
 from ..server.auth import current_owner
 from ..state import (
     AVERAGING_MODES,
@@ -82,12 +82,7 @@ def register(app, cache, store) -> None:
         Input(ids.EXPORT_TABLE, "n_clicks"),
         Input(ids.EXPORT_HTML, "n_clicks"),
         Input(ids.EXPORT_DECISION, "n_clicks"),
-        State(ids.DATASETS, "data"),
-        State(ids.MODELS, "value"),
-        State(ids.CONDITIONS, "data"),
-        State(ids.LEVEL, "value"),
-        State(ids.BAND, "value"),
-        State(ids.SAMPLES_OK, "data"),
+        *SHOWN_STATES,
         State(ids.AVERAGING, "value"),
         State(ids.PINNED, "data"),
         State(ids.URL, "href"),
