@@ -36,7 +36,9 @@ def point_region_traces(points) -> list[dict]:
         name = f"pin {label}" if label else "optimum"
         # no hover or click of its own: the curves and points under it keep theirs (the
         # numbers are in the operating card)
-        text = (f"{plain(model)}, {name}: {u.level:.0%} intervals, "
+        # a short name (legends, presentation mode); what the box is in its meta
+        text = f"{name} intervals"
+        meta = (f"{plain(model)}, {name}: {u.level:.0%} intervals, "
                 f"FPR {f.low:.3f}–{f.high:.3f}, TPR {t.low:.3f}–{t.high:.3f}")
         traces.append({
             "type": "scatter", "uid": REGION_UID + (label or "optimum"),
@@ -44,6 +46,6 @@ def point_region_traces(points) -> list[dict]:
             "y": [t.low, t.low, t.high, t.high, t.low],
             "mode": "lines", "fill": "toself", "fillcolor": rgba(color, 0.10),
             "line": {"color": rgba(color, 0.55), "width": 1, "dash": "dot"},
-            "name": text, "showlegend": False, "hoverinfo": "skip",
+            "name": text, "meta": meta, "showlegend": False, "hoverinfo": "skip",
         })
     return traces

@@ -147,15 +147,33 @@ def js_graph(driver, graph_id, expression):
         f"return gd ? ({expression}) : null;")
 
 
+_POINT = """
+const gd = document.querySelector('#' + arguments[0] + ' .js-plotly-plot');
+const r = gd.getBoundingClientRect(), fl = gd._fullLayout;
+return [r.left + fl.xaxis._offset + fl.xaxis.l2p(arguments[1]),
+        r.top + fl.yaxis._offset + fl.yaxis.l2p(arguments[2])];
+"""
+#: The bottom of the sticky decision summary strip (0 without one): what it covers, a
+#: person cannot click.
+_STRIP_BOTTOM = """
+const s = document.getElementById('decision-summary');
+return s && s.offsetHeight ? s.getBoundingClientRect().bottom : 0;
+"""
+
+
 def to_screen(driver, graph_id, x, y):
-    """Viewport coordinates (CSS px) of the data point (x, y) of a plot."""
+    """Viewport coordinates (CSS px) of the data point (x, y) of a plot, scrolled into sight
+    as a person would: the plot in the middle of the window, and a point that would lie under
+    the sticky summary strip (a tall plot in a small window) brought just below it."""
     element = driver.find_element("css selector", f"#{graph_id}")
     scroll_into_view(driver, element)
-    return driver.execute_script(
-        f"const gd = document.querySelector('#{graph_id} .js-plotly-plot');"
-        "const r = gd.getBoundingClientRect(), fl = gd._fullLayout;"
-        "return [r.left + fl.xaxis._offset + fl.xaxis.l2p(arguments[0]),"
-        " r.top + fl.yaxis._offset + fl.yaxis.l2p(arguments[1])];", x, y)
+    point = driver.execute_script(_POINT, graph_id, x, y)
+    strip = driver.execute_script(_STRIP_BOTTOM)
+    if point[1] < strip + 12:
+        driver.execute_script("window.scrollBy(0, arguments[0]);", point[1] - strip - 40)
+        wait_layout_steady(driver, element)
+        point = driver.execute_script(_POINT, graph_id, x, y)
+    return point
 
 
 def to_data(driver, graph_id, px, py):
