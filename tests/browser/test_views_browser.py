@@ -207,7 +207,7 @@ def test_brw010_exports_download_files(dash_duo, app):
     start(dash_duo, app)
     dash_duo.find_element(f"#{ids.EXPORT_CURVES}").click()
     curves = _downloaded(dash_duo, "roc-dash-curves.csv")[0]
-    assert curves.read_text().startswith("model,fpr,tpr,threshold")
+    assert curves.read_text().startswith("model,fold,fpr,tpr,threshold")  # issue 17: folds
     dash_duo.find_element(f"#{ids.EXPORT_TABLE}").click()
     table = _downloaded(dash_duo, "roc-dash-models.csv")[0]
     assert "logistic regression" in table.read_text()

@@ -48,15 +48,23 @@ def card():
                     title="Each group's ROC and optimum under the current costs and prior, "
                           "and the groups' thresholds under a fairness constraint (Hardt, "
                           "Price & Srebro 2016; Fawcett 2004, section 7.4.1)"),
-            dcc.Dropdown(id=ids.SLC_MODEL, options=[], clearable=False, searchable=False,
-                         placeholder="model", className="slices-model"),
+            html.Div(title="The model whose predictions are sliced by group",
+                     children=dcc.Dropdown(id=ids.SLC_MODEL, options=[], clearable=False,
+                                           searchable=False, placeholder="model",
+                                           className="slices-model")),
         ]),
         html.Div(id=ids.SLC_SOURCE, className="hint", role="status"),
-        dcc.RadioItems(id=ids.SLC_CONSTRAINT, value="group_optima", inline=True,
-                       className="slices-constraint", inputStyle={"marginRight": "4px"},
-                       labelStyle={"marginRight": "14px"},
-                       options=[{"label": CONSTRAINT_NAMES[c], "value": c}
-                                for c in CONSTRAINTS]),
+        html.Div(title="How the groups' thresholds are chosen: one threshold for all, each "
+                       "group its own optimum, or the optimum under a fairness constraint "
+                       "(equal TPR; equal TPR and FPR, by randomising between hull vertices; "
+                       "equal share flagged). The total expected cost of each is shown beside "
+                       "the unconstrained optimum's.",
+                 children=dcc.RadioItems(
+                     id=ids.SLC_CONSTRAINT, value="group_optima", inline=True,
+                     className="slices-constraint", inputStyle={"marginRight": "4px"},
+                     labelStyle={"marginRight": "14px"},
+                     options=[{"label": CONSTRAINT_NAMES[c], "value": c}
+                              for c in CONSTRAINTS])),
         html.Div(className="slices-grid", children=[
             dcc.Graph(id=ids.SLC_GRAPH, config=graph_config("slices"),
                       className="graph slices-graph"),
