@@ -254,3 +254,17 @@ def test_sto016_a_deleted_dataset_is_named_in_the_missing_banner(tmp_path, monke
     assert kept.id in store.sweep(now=time.time() + 3 * 86400)
     assert store.gone(kept.id)["why"] == "expired"
     assert store.gone("../../etc/passwd") is None
+
+
+def test_sto020_health_from_many_threads_at_once_stays_ok(tmp_path):
+    """CI (stop 22): under load /health answered 503 now and then. Two threads of one worker
+    answering at once shared one probe file, and one unlinked the other's: "not writable"."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from roc_dash.app.server.store import DatasetStore
+
+    store = DatasetStore(tmp_path)
+    with ThreadPoolExecutor(16) as pool:
+        statuses = list(pool.map(lambda _: store.health(details=False)["status"], range(800)))
+    assert set(statuses) == {"ok"}
+    assert not list(tmp_path.glob(".health-*"))  # every probe removed

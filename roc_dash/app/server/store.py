@@ -330,10 +330,12 @@ class DatasetStore(Retention, NotesAndViews):
         its state; walking the folder costs, so only for those who may see it)."""
         import shutil
 
-        probe = self.root / f".health-{os.getpid()}"
+        # one probe file per call: two threads of a worker answering /health at once must
+        # not unlink each other's probe (that read as "not writable": a 503 under load)
+        probe = self.root / f".health-{os.getpid()}-{secrets.token_hex(6)}"
         try:
             probe.write_bytes(b"ok")
-            probe.unlink()
+            probe.unlink(missing_ok=True)
             writable = True
         except OSError:
             writable = False
