@@ -208,6 +208,7 @@ def _run_in_jupyter(app, mode, host, port, width, height):
         server = JupyterDash._servers.pop((host, port), None)
         if server is not None:
             server.shutdown()
+            server.server_close()  # the port is free again
 
     return stop
 

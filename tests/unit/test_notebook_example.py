@@ -5,6 +5,7 @@ scikit-learn on the demo's rows."""
 
 from __future__ import annotations
 
+import os
 import re
 from importlib.resources import files
 from pathlib import Path
@@ -15,27 +16,31 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score
 
+from tests.processes import free_port
+
 NOTEBOOK = Path(__file__).resolve().parents[2] / "examples" / "tour.ipynb"
 PLOTLY = "application/vnd.plotly.v1+json"
 
 
-@pytest.fixture(scope="module")
-def executed(tmp_path_factory):
-    """The notebook, executed in a scratch folder; Jupyter's and IPython's files go there
-    too, and figures come out as Plotly's JSON (no copy of plotly.js per output)."""
-    tmp = tmp_path_factory.mktemp("tour")
+def _execute(nb, folder: Path):
+    """Execute ``nb`` in ``folder``; Jupyter's and IPython's files go there too, and figures
+    come out as Plotly's JSON (no copy of plotly.js per output)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PLOTLY_RENDERER", "plotly_mimetype")
-        mp.setenv("JUPYTER_RUNTIME_DIR", str(tmp / "runtime"))
-        mp.setenv("JUPYTER_DATA_DIR", str(tmp / "data"))
-        mp.setenv("IPYTHONDIR", str(tmp / "ipython"))
-        mp.setenv("MPLCONFIGDIR", str(tmp / "mpl"))
-        nb = nbformat.read(NOTEBOOK, as_version=4)
+        mp.setenv("JUPYTER_RUNTIME_DIR", str(folder / "runtime"))
+        mp.setenv("JUPYTER_DATA_DIR", str(folder / "data"))
+        mp.setenv("IPYTHONDIR", str(folder / "ipython"))
+        mp.setenv("MPLCONFIGDIR", str(folder / "mpl"))
         # kernel "python3" is ipykernel's own spec: jupyter_client runs it with this
         # interpreter (sys.executable), so the kernel sees this checkout's roc_dash
         nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                                resources={"metadata": {"path": str(tmp)}}).execute()
+                                resources={"metadata": {"path": str(folder)}}).execute()
     return nb
+
+
+@pytest.fixture(scope="module")
+def executed(tmp_path_factory):
+    return _execute(nbformat.read(NOTEBOOK, as_version=4), tmp_path_factory.mktemp("tour"))
 
 
 def _outputs(nb):
@@ -62,3 +67,24 @@ def test_nbe002_its_figures_show_the_demos_aucs(executed):
     assert figures[2]["layout"]["yaxis"]["title"]["text"] == "Precision at p(+) = 0.1"
     pc = 0.1 * 5 / (0.1 * 5 + 0.9 * 1)  # PC(+) of the notebook's costs and prior
     assert figures[3]["layout"]["meta"]["pc_pos"] == pytest.approx(pc)
+
+
+def test_nbe003_show_runs_the_dashboard_inline_in_a_kernel(tmp_path):
+    """In a Jupyter kernel, ``roc_dash.show`` displays the page in an iframe (Dash's
+    ``jupyter_mode="inline"``) whose address serves the data's link; ``stop()`` frees it."""
+    port = os.environ.get("ROC_DASH_TEST_PORT") or free_port()
+    setup = ("import pandas as pd, requests, roc_dash\n"
+             "df = pd.DataFrame({'label': [0, 1, 0, 1, 1], 'score': [.1, .8, .3, .4, .9]})\n"
+             f"d = roc_dash.show(df, port={int(port)}, data_dir='shown', cost_fn=4)")
+    check = ("r = requests.get(d.url, timeout=30)\n"
+             "print(r.status_code, r.url == d.link, 'cfn=4' in r.url)\n"
+             "d.stop()\n"
+             "try:\n    requests.get(d.url, timeout=5)\n"
+             "except requests.ConnectionError:\n    print('stopped')")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(setup),
+                                         nbformat.v4.new_code_cell(check)])
+    _execute(nb, tmp_path)
+    frame = nb.cells[0].outputs[0]["data"]["text/html"]
+    assert f'src="http://127.0.0.1:{port}/"' in frame and "<iframe" in frame
+    printed = "".join(o.get("text", "") for o in nb.cells[1].outputs)
+    assert printed.split() == ["200", "True", "True", "stopped"], nb.cells[1].outputs

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 
 import numpy as np
 import pandas as pd
@@ -18,17 +17,14 @@ from sklearn.metrics import roc_auc_score
 import roc_dash
 from roc_dash.app.state import parse_query
 from tests.dash_requests import callback_body, callback_specs
+from tests.processes import free_port
 
 CALLBACK = "_dash-update-component"
 
 
 def _port() -> int:
     """ROC_DASH_TEST_PORT (each checkout its own), else a free port."""
-    if os.environ.get("ROC_DASH_TEST_PORT"):
-        return int(os.environ["ROC_DASH_TEST_PORT"])
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return int(os.environ.get("ROC_DASH_TEST_PORT") or free_port())
 
 
 @pytest.fixture(scope="module")
