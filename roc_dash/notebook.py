@@ -46,7 +46,11 @@ def _as_1d(value, what: str) -> np.ndarray | pd.Series:
     if isinstance(value, pd.DataFrame):
         raise ValueError(f"{what} is a DataFrame; give one column (e.g. df['{what}']), or "
                          f"pass the DataFrame as data= and {what} as the name of a column.")
-    array = np.asarray(value)
+    try:
+        array = np.asarray(value)
+    except ValueError:  # ragged: some entries are sequences
+        raise ValueError(f"{what} mixes single values and sequences; give one value per "
+                         "prediction (a flat list, a 1-D array or a Series).") from None
     if array.ndim == 0:
         raise ValueError(f"{what} is a single value ({value!r}); give one value per "
                          "prediction (a list, an array or a pandas Series).")
@@ -125,8 +129,15 @@ def _columns(data: pd.DataFrame, n: int = 8) -> str:
 def parquet_bytes(frame: pd.DataFrame) -> bytes:
     """``frame`` as Parquet bytes: the io reads them as it reads an uploaded Parquet file,
     with every value and type kept exactly (floats bit for bit, labels as given)."""
+    import pyarrow as pa
+
     buffer = _bytes_io.BytesIO()
-    frame.to_parquet(buffer, index=False)
+    try:
+        frame.to_parquet(buffer, index=False)
+    except (pa.ArrowException, TypeError, ValueError) as exc:
+        raise ValueError(f"the predictions cannot be read as a table of numbers and labels "
+                         f"({exc}); give each column plain values of one kind (numbers, "
+                         "text or booleans).") from None
     return buffer.getvalue()
 
 
