@@ -21,6 +21,8 @@ Examples
 from __future__ import annotations
 
 import io as _bytes_io
+import numbers
+import re
 import warnings
 
 import numpy as np
@@ -34,13 +36,14 @@ AVERAGING = ("none", "pooled", "vertical", "threshold")
 #: The name the io messages give the predictions of arrays (a DataFrame's: ``data``).
 ARRAYS_NAME = "predictions"
 
-
-def _is_column_name(value) -> bool:
-    return isinstance(value, str)
+#: The argument that gives each column of the canonical table; predictions given as arrays
+#: reach the io under these names, so its messages name the arguments.
+ARGUMENTS = {"label": "y_true", "score": "y_score", "model": "model", "fold": "fold",
+             "weight": "sample_weight"}
 
 
 def _as_1d(value, what: str) -> np.ndarray | pd.Series:
-    """``value`` as a one-dimensional column (a Series keeps its values; None stays None)."""
+    """``value`` as a one-dimensional column (a Series without its index)."""
     if isinstance(value, pd.Series):
         return value.reset_index(drop=True)
     if isinstance(value, pd.DataFrame):
@@ -82,9 +85,7 @@ def _arrays_frame(y_true, y_score, model, fold, sample_weight) -> tuple[pd.DataF
                              "value per prediction, in the same order.")
     frame = pd.DataFrame({k: (v.to_numpy() if isinstance(v, pd.Series) else v)
                           for k, v in columns.items()})
-    roles = {"label": "y_true", "score": "y_score", "model": "model", "fold": "fold",
-             "weight": "sample_weight"}
-    return frame, {role: name for role, name in roles.items() if name in columns}
+    return frame, {role: name for role, name in ARGUMENTS.items() if name in columns}
 
 
 def _data_frame(data: pd.DataFrame, y_true, y_score, model, fold, sample_weight
@@ -94,22 +95,20 @@ def _data_frame(data: pd.DataFrame, y_true, y_score, model, fold, sample_weight
         raise ValueError(f"data must be a pandas DataFrame, not {type(data).__name__}.")
     roles = {"label": y_true, "score": y_score, "model": model, "fold": fold,
              "weight": sample_weight}
-    argument = {"label": "y_true", "score": "y_score", "model": "model", "fold": "fold",
-                "weight": "sample_weight"}
     names: list[str] = []
     for role, value in roles.items():
         if value is None:
             if role in ("label", "score"):
-                raise ValueError(f"with data=, give {argument[role]} as the name of a "
+                raise ValueError(f"with data=, give {ARGUMENTS[role]} as the name of a "
                                  f"column of data (its columns: {_columns(data)}).")
             continue
-        wanted = [value] if _is_column_name(value) else list(value) if role == "score" else None
+        wanted = [value] if isinstance(value, str) else list(value) if role == "score" else None
         if wanted is None or not all(isinstance(w, str) for w in wanted):
-            raise ValueError(f"with data=, {argument[role]} must name a column of data "
+            raise ValueError(f"with data=, {ARGUMENTS[role]} must name a column of data "
                              f"(its columns: {_columns(data)}), not {type(value).__name__}.")
         for w in wanted:
             if w not in data.columns:
-                raise ValueError(f"data has no column {w!r} (for {argument[role]}); its "
+                raise ValueError(f"data has no column {w!r} (for {ARGUMENTS[role]}); its "
                                  f"columns: {_columns(data)}.")
             if w not in names:
                 names.append(w)
@@ -213,26 +212,44 @@ def predictions_table(y_true=None, y_score=None, *, data: pd.DataFrame | None = 
     try:
         result = load_predictions([(name, parquet_bytes(frame))], options=options)
     except InputError as exc:  # the io's advice in this function's words, not the CLI's
-        raise InputError(str(exc).replace("(--drop-nonfinite)", "(drop_nonfinite=True)"),
-                         file=exc.file, column=exc.column, rows=exc.rows,
-                         count=exc.count) from None
+        raise InputError(_in_python_words(str(exc)), file=exc.file, column=exc.column,
+                         rows=exc.rows, count=exc.count) from None
     for note in result.notes:
         warnings.warn(note, UserWarning, stacklevel=3)
     return result.table
+
+
+#: The command line's options named in the io's advice, and the arguments that do the same.
+_CLI_WORDS = (
+    (re.compile(r"--drop-nonfinite"), "drop_nonfinite=True"),
+    (re.compile(r"--positive VALUE on the command line, e\.g\. --positive (\S+?)\)"),
+     r"pos_label=..., e.g. pos_label=\1)"),
+    (re.compile(r"--positive( CLASS)?"), "pos_label=..."),
+)
+
+
+def _in_python_words(message: str) -> str:
+    for pattern, words in _CLI_WORDS:
+        message = pattern.sub(words, message)
+    return message
+
+
+def _real(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
 
 
 def _conditions(cost_fp, cost_fn, prior, level, band, n_samples):
     from .core.assembly.analysis import Conditions
 
     for what, value in (("cost_fp", cost_fp), ("cost_fn", cost_fn)):
-        if not (isinstance(value, int | float) and np.isfinite(value) and value > 0):
+        if not (_real(value) and np.isfinite(value) and value > 0):
             raise ValueError(f"{what} must be a positive number, got {value!r}.")
-    if prior is not None and not (isinstance(prior, int | float) and 0 < prior < 1):
+    if prior is not None and not (_real(prior) and 0 < prior < 1):
         raise ValueError(f"prior is the deployment share of positives p(+), strictly between "
                          f"0 and 1 (None: the data's prevalence); got {prior!r}.")
     if band not in ("pointwise", "simultaneous"):
         raise ValueError(f"band must be 'pointwise' or 'simultaneous', got {band!r}.")
-    if not (isinstance(level, int | float) and 0 < level < 1):
+    if not (_real(level) and 0 < level < 1):
         raise ValueError(f"level must lie strictly between 0 and 1, got {level!r}.")
     return Conditions(cost_fp=float(cost_fp), cost_fn=float(cost_fn),
                       prior_pos=None if prior is None else float(prior), level=float(level),

@@ -175,6 +175,8 @@ def test_nbk008_fold_averages_show_the_mean_of_the_folds_auc():
      r"'y_score' has 1 missing or infinite score .*row 2.*drop_nonfinite=True"),
     (lambda: roc_dash.plot_cost([0, 1], [[0.1, 0.2], [0.3, 0.4]]), r"y_score has shape"),
     (lambda: roc_dash.plot_roc([0, [1], 1], [0.1, 0.2, 0.3]), r"y_true mixes single values"),
+    (lambda: roc_dash.plot_roc([1, 2, 2, 1], [0.1, 0.9, 0.4, 0.5]),
+     r"'y_true' has the values '1', '2'.*\(pos_label=..., e.g. pos_label=1\)\.$"),
     (lambda: roc_dash.plot_roc([0, 1, 1], ["x", 0.2, 0.3]),
      r"'y_score' has 1 non-numeric value \(row 1\): 'x'"),
     (lambda: roc_dash.plot_roc(data=pd.DataFrame({"y": [0, 1]}), y_true="y", y_score="p"),
