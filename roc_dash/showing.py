@@ -39,6 +39,10 @@ _LEVELS = (0.8, 0.9, 0.95, 0.99)
 _TABS = ("decide", "compare", "beyond")
 
 
+#: The dashboard :func:`show` runs on each (host, port): a new one there stops it first.
+_RUNNING: dict = {}
+
+
 @dataclass
 class Dashboard:
     """A running dashboard started by :func:`show`.
@@ -67,6 +71,9 @@ class Dashboard:
         if self._stop is not None:
             self._stop()
             self._stop = None
+        for key, running in list(_RUNNING.items()):
+            if running is self:
+                del _RUNNING[key]
         if self._data_dir is not None:
             shutil.rmtree(self._data_dir, ignore_errors=True)
             self._data_dir = None
@@ -235,6 +242,24 @@ def _app(result, files: list[str], data_dir, conditions: dict):
     return app, info.id, query
 
 
+def _start(app, mode, host, port, width, height):
+    """Serve ``app`` on ``host:port`` (replacing what :func:`show` ran there) and show it:
+    Dash's Jupyter display in a kernel, else a thread and the address printed. Its address
+    and the function that stops it."""
+    previous = _RUNNING.pop((host, port), None)
+    if previous is not None:  # the cell run again: its dashboard gives way, as in Dash
+        previous.stop()
+    if _in_jupyter():
+        stop = _run_in_jupyter(app, mode, host, port, width, height)
+        return f"http://{host}:{port}{app.config.requests_pathname_prefix}", stop
+    stop = _serve_in_thread(app, host, port)
+    url = f"http://{host}:{port}{app.config.requests_pathname_prefix}"
+    print(f"roc-dash is running on {url}")
+    if mode == "tab":
+        webbrowser.open(url)
+    return url, stop
+
+
 def show(data, *, mode: str = "inline", host: str = "127.0.0.1", port: int = 8050,
          width: str = "100%", height: int = 900, data_dir=None,
          frame_ancestors=LOCAL_FRAME_ANCESTORS, y_true: str | None = None,
@@ -304,19 +329,12 @@ def show(data, *, mode: str = "inline", host: str = "127.0.0.1", port: int = 805
         app, dataset_id, query = _app(result, _file_names(data), data_dir, conditions)
         if mode in ("inline", "jupyterlab"):
             _allow_frames(app.server, tuple(frame_ancestors))
-        jupyter = _in_jupyter()
-        if jupyter:
-            stop = _run_in_jupyter(app, mode, host, port, width, height)
-        else:
-            stop = _serve_in_thread(app, host, port)
-        url = f"http://{host}:{port}{app.config.requests_pathname_prefix}"
-        if not jupyter:
-            print(f"roc-dash is running on {url}")
-            if mode == "tab":
-                webbrowser.open(url)
+        url, stop = _start(app, mode, host, port, width, height)
     except BaseException:
         if own_dir is not None:
             shutil.rmtree(own_dir, ignore_errors=True)
         raise
-    return Dashboard(url=url, link=f"{url}?{query}", dataset_id=dataset_id, app=app,
-                     _stop=stop, _data_dir=own_dir)
+    dashboard = Dashboard(url=url, link=f"{url}?{query}", dataset_id=dataset_id, app=app,
+                          _stop=stop, _data_dir=own_dir)
+    _RUNNING[(host, port)] = dashboard
+    return dashboard

@@ -137,3 +137,19 @@ def test_nbs005_bad_data_gets_the_io_message(tmp_path):
                       data_dir=tmp_path)
     with pytest.raises(ValueError, match="file not found"):
         roc_dash.show(tmp_path / "nothing.csv", port=_port(), data_dir=tmp_path)
+
+
+def test_nbs006_showing_again_on_a_port_replaces_the_dashboard_there(frame, tmp_path):
+    """Running the cell again serves the new data on the same address (as Dash does in
+    Jupyter), not an error that the port is taken."""
+    port = _port()
+    first = roc_dash.show(frame, mode="external", port=port, data_dir=tmp_path / "a",
+                          pos_label="fraud")
+    second = roc_dash.show(frame.iloc[:200], mode="external", port=port,
+                           data_dir=tmp_path / "b", pos_label="fraud", cost_fn=3)
+    try:
+        r = requests.get(second.url, timeout=30)
+        assert r.url == second.link and second.dataset_id != first.dataset_id
+    finally:
+        second.stop()
+        first.stop()  # already stopped: nothing happens
