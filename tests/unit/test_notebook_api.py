@@ -17,6 +17,8 @@ import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score, roc_curve
 
 import roc_dash
+from roc_dash.core.curves import roc_curve as core_roc_curve
+from roc_dash.core.hull import convex_hull, iso_performance_slope, optimal_point
 
 RNG = np.random.default_rng(19)
 N = 300
@@ -84,6 +86,11 @@ def test_nbk003_optimum_marker_has_the_least_expected_cost(cost_fp, cost_fn, pri
     line = fig.layout.shapes[0]
     slope = (line.y1 - line.y0) / (line.x1 - line.x0)
     assert slope == pytest.approx(cost_fp * (1 - p) / (cost_fn * p), rel=1e-9)
+    # and it is core's optimum of the same rows (the page's)
+    core = optimal_point(convex_hull(core_roc_curve(Y, S)),
+                         iso_performance_slope(cost_fp, cost_fn, p))
+    assert (star.x[0], star.y[0], star.customdata[0][1]) == (core.fpr, core.tpr,
+                                                            core.threshold)
 
 
 def test_nbk004_every_container_gives_the_same_figure():
