@@ -230,7 +230,8 @@ def expand_source(arg: str, *, within: str | None = None) -> Source:
 
 
 def should_stream(args: Sequence[str]) -> bool:
-    """``--engine auto``: True when any argument is a glob pattern or a directory, or when the
+    """``--engine auto``: True when any argument is a glob pattern, a directory or a DuckDB
+    table (``db.duckdb::table``), or when the
     files together are more than the in-memory reader accepts: Parquet files holding more
     than ``ROC_DASH_MAX_ROWS`` rows or ``ROC_DASH_MAX_DECOMPRESSED_MB`` of uncompressed data
     (read from their footers), text files bigger than ``ROC_DASH_MAX_DECOMPRESSED_MB``.
@@ -241,7 +242,8 @@ def should_stream(args: Sequence[str]) -> bool:
     rows = size = 0
     for arg in args:
         arg = str(arg)
-        if os.path.isdir(arg) or is_pattern(arg):
+        if os.path.isdir(arg) or is_pattern(arg) or (TABLE_SEPARATOR in arg
+                                                       and not os.path.exists(arg)):
             return True
         try:
             with open(arg, "rb") as fh:

@@ -156,7 +156,8 @@ def test_dsr006_a_job_stores_the_aggregated_counts(served, tmp_path):
     # the page's poll: the demo is replaced by the new dataset, the bar hidden, no error
     out = poll_source(jobs, token, [DEMO_ID])
     assert out[0] == [job["dataset_id"]] and out[1] is True and out[5] == ""
-    assert "6,000 rows aggregated" in out[4] and "replaces the demo" in out[4]
+    assert "aggregated 6,000 rows of 2 files" in out[4] and "replaces the demo" in out[4]
+    assert out[4].startswith("Loaded runs/run1/: model(s) alpha, beta.")
     # opening it again, unchanged, is recognised
     token2, status2, _ = open_source(jobs, store, value, [job["dataset_id"]])
     assert token2 is None and status2.startswith("Already loaded")

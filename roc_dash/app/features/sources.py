@@ -34,7 +34,8 @@ def panel() -> html.Section:
         html.H2("Server data"),
         labelled("Predictions on this server",
                  dcc.Dropdown(id=ids.SRC_CHOICE, clearable=False,
-                              options=[{"label": o.label, "value": o.value} for o in offered],
+                              options=[{"label": o.label, "value": o.value,
+                                        "title": o.value} for o in offered],
                               value=offered[0].value if offered else None,
                               placeholder="Choose a source"),
                  html_for=ids.SRC_CHOICE, help_text=HELP["source_choice"]),
@@ -70,10 +71,11 @@ def open_source(jobs: SourceJobs, store, value, dataset_ids) -> tuple[object, st
         if digest in info.digests:
             return None, f"Already loaded: {value} (as {info.label}). Nothing was changed.", ""
     try:
-        token = jobs.start(source, owner=current_owner(), label=value)
+        label = next((o.label for o in offers() if o.value == value), value)
+        token = jobs.start(source, owner=current_owner(), label=label)
     except InputError as exc:
         return None, "", str(exc)
-    return token, f"Opening {value}…", ""
+    return token, f"Opening {label}…", ""
 
 
 def poll_source(jobs: SourceJobs, token, dataset_ids):
@@ -86,16 +88,15 @@ def poll_source(jobs: SourceJobs, token, dataset_ids):
                 None)
     if job.get("state") == "running":
         fraction = float(job.get("fraction") or 0.0)
-        text = f"Aggregating {job.get('source', '')}: {fraction:.0%}"
+        text = f"Aggregating {job.get('label', '')}: {fraction:.0%}"
         if job.get("seconds"):
             text += f" after {job['seconds']:.0f} s"
         return no_update, False, progress_view(fraction, text), False, no_update, "", token
     if job.get("state") == "done":
         current = clean_ids(dataset_ids)
         kept = [] if all(d in EXAMPLES for d in current) else current
-        status = (f"Loaded {job['label']}: {int(job.get('rows', 0)):,} rows aggregated in "
-                  f"{float(job.get('seconds', 0)):.1f} s, model(s) "
-                  f"{', '.join(job.get('models', []))}. " + " ".join(job.get("notes", [])))
+        status = (f"Loaded {job['label']}: model(s) {', '.join(job.get('models', []))}. "
+                  + " ".join(job.get("notes", [])))
         if kept != current:
             status += " It replaces the demo data."
         return (kept + [job["dataset_id"]], True, progress_view(1.0, ""), True, status, "",

@@ -65,7 +65,8 @@ JOB_KEEP_SECONDS = 24 * 3600.0
 @dataclass(frozen=True)
 class Offer:
     """One source the page may open: ``value`` is what the engine reads (a path, a pattern
-    or ``database.duckdb::table``), ``label`` what the list shows, ``root`` the allowed entry
+    or ``database.duckdb::table``), ``label`` what the list shows (short: the folder's or
+    database's name and what is in it), ``root`` the allowed entry
     of ``ROC_DASH_SOURCES`` it comes from (every file read must lie below it)."""
 
     value: str
@@ -88,7 +89,8 @@ def _pattern_root(pattern: str) -> str:
 
 def _directory_offers(entry: str) -> list[Offer]:
     name = entry.rstrip(os.sep) or os.sep
-    out = [Offer(name, f"{name}{os.sep} (all its files)", name)]
+    short = os.path.basename(name) or name
+    out = [Offer(name, f"{short}{os.sep} (all its files)", name)]
     try:
         children = sorted(os.scandir(name), key=lambda e: e.name)
     except OSError as exc:
@@ -99,8 +101,8 @@ def _directory_offers(entry: str) -> list[Offer]:
         if child.name.startswith((".", "_")):
             continue
         if child.is_dir() or child.name.lower().endswith(DATA_SUFFIXES):
-            out.append(Offer(child.path, child.path + (os.sep if child.is_dir() else ""),
-                             name))
+            out.append(Offer(child.path, os.path.join(short, child.name)
+                             + (os.sep if child.is_dir() else ""), name))
         elif child.is_file() and is_duckdb_file(child.path):
             out.extend(_database_offers(child.path, root=name))
     return out
@@ -112,8 +114,8 @@ def _database_offers(path: str, root: str | None = None) -> list[Offer]:
     except InputError as exc:
         log.warning("%s: %s", SOURCES_VAR, exc)
         return []
-    return [Offer(f"{path}{TABLE_SEPARATOR}{t}", f"{path} › {t}", root or path)
-            for t in tables]
+    return [Offer(f"{path}{TABLE_SEPARATOR}{t}", f"{os.path.basename(path)} › {t}",
+                  root or path) for t in tables]
 
 
 def offers() -> list[Offer]:
@@ -221,7 +223,8 @@ class SourceJobs:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._prune()
             token = secrets.token_urlsafe(18)
-            self._write(token, state="running", fraction=0.0, source=source.name)
+            self._write(token, state="running", fraction=0.0, source=source.name,
+                        label=label or source.name)
             thread = threading.Thread(
                 target=self._run, args=(token, source, owner, label or source.name),
                 name="roc-dash-source", daemon=True)
@@ -236,7 +239,8 @@ class SourceJobs:
 
         def progress(fraction: float, _name: str) -> None:
             self._write(token, state="running", fraction=round(fraction, 4),
-                        source=source.name, seconds=round(time.monotonic() - started, 1))
+                        source=source.name, label=label,
+                        seconds=round(time.monotonic() - started, 1))
 
         try:
             digest = source_digest(source)
