@@ -153,6 +153,8 @@ def test_dsr006_a_job_stores_the_aggregated_counts(served, tmp_path):
         stored[expected.columns.tolist()].reset_index(drop=True),
         expected.reset_index(drop=True), check_dtype=False, check_categorical=False)
     assert job["rows"] == len(served["frame"])
+    assert store.info(job["dataset_id"]).n_rows == len(served["frame"])  # rows, not groups
+    assert len(stored) < len(served["frame"])
     # the page's poll: the demo is replaced by the new dataset, the bar hidden, no error
     out = poll_source(jobs, token, [DEMO_ID])
     assert out[0] == [job["dataset_id"]] and out[1] is True and out[5] == ""
