@@ -134,7 +134,7 @@ class _DuckDB:
     name = "DuckDB"
     dialect = _DUCKDB
 
-    def __init__(self) -> None:
+    def __init__(self, memory_mb: float | None = None) -> None:
         try:
             import duckdb
         except ImportError:  # pragma: no cover - duckdb is a dependency
@@ -145,6 +145,13 @@ class _DuckDB:
         self.con = duckdb.connect()
         # query_progress() (read by a watcher while a long aggregation runs) needs it on
         self.con.execute("SET enable_progress_bar = true; SET enable_progress_bar_print = false")
+        if memory_mb is not None:  # a server's worker: bounded, spilling to a temp folder
+            import tempfile
+
+            spill = os.path.join(tempfile.gettempdir(), f"roc-dash-duckdb-{os.getpid()}")
+            self.con.execute(f"SET memory_limit = '{int(memory_mb)}MB'; "
+                             "SET preserve_insertion_order = false; "
+                             f"SET temp_directory = '{spill.replace(chr(39), chr(39) * 2)}'")
         self._attached: dict[str, str] = {}
 
     def _attach(self, path: str) -> str:

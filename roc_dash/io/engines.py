@@ -69,6 +69,7 @@ def aggregate_predictions(
     existing_models: Iterable[str] = (),
     spark_session=None,
     progress: Callable[[float, str], None] | None = None,
+    memory_mb: float | None = None,
 ) -> LoadResult:
     """Aggregate prediction files in a query engine into the canonical table of counts.
 
@@ -83,6 +84,11 @@ def aggregate_predictions(
     of rows without a weight column) and ``rows`` the count of input rows, sorted by model,
     fold, score, label; no ``id`` column. Its ``attrs`` hold ``engine``, ``input_rows`` and
     ``groups``; the first note says how many rows became how many groups.
+
+    ``progress``, when given, is called from a watcher thread about four times a second with
+    the fraction done (0 to 1, over all sources; within a source as far as the engine can
+    tell) and the name of the source being read. ``memory_mb`` caps DuckDB's memory (it
+    spills to a temporary folder beyond it; default: DuckDB's own, most of the RAM).
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
@@ -107,7 +113,7 @@ def aggregate_predictions(
                 )
             owner[real] = source.name
 
-    runner = _DuckDB() if engine == "duckdb" else _Spark(spark_session)
+    runner = _DuckDB(memory_mb) if engine == "duckdb" else _Spark(spark_session)
     notes: list[str] = []
     parts: list[_FilePart] = []
     input_rows = 0

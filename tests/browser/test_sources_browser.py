@@ -6,12 +6,11 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 
 from roc_dash.app import create_app, ids
 from roc_dash.app.server.sources import SOURCES_VAR
-
-from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.common.keys import Keys
 
 from .gestures import wait_until
 

@@ -45,6 +45,7 @@ from ...io.engine_sources import (
     is_pattern,
 )
 from ...io.engines import aggregate_predictions
+from .retention import env_number
 from .store import DatasetStore, StorageFull
 
 __all__ = ["SOURCES_VAR", "Offer", "configured", "offers", "resolve", "source_digest",
@@ -58,6 +59,9 @@ SOURCES_VAR = "ROC_DASH_SOURCES"
 MAX_OFFERS = 200
 #: Files a directory offers one by one (others are skipped, as the engine skips them).
 DATA_SUFFIXES = (".parquet", ".pq", ".csv", ".tsv", ".txt", ".gz")
+#: DuckDB's memory for one source, in MB (beyond it, DuckDB spills to a temporary folder): it
+#: runs inside a worker, whose memory budget it shares.
+MEMORY_VAR = "ROC_DASH_SOURCE_MEMORY_MB"
 #: Job files older than this are removed when a new job starts.
 JOB_KEEP_SECONDS = 24 * 3600.0
 
@@ -244,7 +248,8 @@ class SourceJobs:
 
         try:
             digest = source_digest(source)
-            result = aggregate_predictions([source.name], engine="duckdb", progress=progress)
+            result = aggregate_predictions([source.name], engine="duckdb", progress=progress,
+                                           memory_mb=env_number(MEMORY_VAR, 256))
             info = self.store.put(result.table, files=[label], notes=result.notes,
                                   digests=[digest], owner=owner, kind=result.kind)
             rows = int(result.table.attrs.get("input_rows", 0))
