@@ -174,4 +174,10 @@ HELP = {
                           "model's thresholds is on the joint convex hull, i.e. is the "
                           "minimum-cost choice among all shown models (Fawcett 2004, §7.1). "
                           "A model never on the hull is never optimal.",
+    "source_choice": "Predictions kept on this server (listed by whoever runs it in "
+                     "ROC_DASH_SOURCES): a folder of Parquet or CSV files, a pattern, or a "
+                     "table of a DuckDB database.",
+    "source_open": "Read the chosen source where it lies: DuckDB counts its rows per model, "
+                   "fold, score and label, and only those counts are loaded, as a new dataset "
+                   "beside the ones you have.",
 }

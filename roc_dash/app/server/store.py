@@ -201,7 +201,8 @@ class DatasetStore(Retention, NotesAndViews):
             id=dataset_id,
             files=tuple(files),
             models=tuple(pd.unique(table["model"]).tolist()),
-            n_rows=len(table),
+            # an aggregated table (a server-side source): the rows it counts, not its groups
+            n_rows=int(table.attrs.get("input_rows", len(table))),
             notes=tuple(notes),
             digests=tuple(digests),
             owner=owner,
@@ -310,7 +311,8 @@ class DatasetStore(Retention, NotesAndViews):
             table = self.get(dataset_id)
             return DatasetInfo(id=dataset_id, files=(EXAMPLES[dataset_id][1],),
                                models=tuple(pd.unique(table["model"]).tolist()),
-                               n_rows=len(table),
+                               # an aggregated table (a server-side source): the rows it counts, not its groups
+            n_rows=int(table.attrs.get("input_rows", len(table))),
                                **_kind_fields(load_example(dataset_id).kind))
         path = self.dir / f"{dataset_id}.json"
         if not path.exists():
