@@ -28,15 +28,18 @@ from roc_dash.app.state import ControlState
 #: (and nothing else: with ``uid`` dropped their digests are the base's). Re-recorded for
 #: issue 17 item 1 (branch cvpage): the ROC legend says "pooled" and the subtitle that the
 #: hull and optimum are pooled (the demo has 10 folds); only the ROC digests changed.
+#: Re-recorded for issue 17 item 8 (branch hover): every hover names its threshold (the
+#: pooled curve's hover gains the cross-validated AUC) with 6 significant digits (``.6~g``):
+#: the ROC, PR, cost and threshold digests changed, the viz data did not.
 EXPECTED = {
-    'default': ('b83f47f2a15da12d', '33ee7ef2b2b75da3', 'f0863d223bec4d9f',
-                '59406dcc1e02e3ab', '8ba28f4545301a32'),
-    'presentation': ('9a27f434e301521d', '030fd2a1373416e7', 'c378cd17bf2a6c70',
-                     'df628a09a766ccc4', '22cc6df29ffeeb3b'),
+    'default': ('17e90181f88a1b28', 'a154d238e11cd3f6', 'ef972dca88f02444',
+                'f2f63cd17f02e7c1', '8ba28f4545301a32'),
+    'presentation': ('fd1b4c29485b1fe1', '8b4caa98f341ca84', 'b5bf83ae065d087e',
+                     '5f6253ee82d1dbe0', '22cc6df29ffeeb3b'),
     'patched': ('28bf9578330c7a2d', '1d213e2fa513ea08', 'e3e47fd8f5afb00d',
-                'fdb5e03a1dfad458', '472af95da4b4a169'),
-    'patched prior': ('003554bbcaefd184', '60019590c0140302', 'b77efa3b7908bcfd',
-                      '487f793a1b419906', '4ece8c6368f978a5'),
+                '19cb4c0d0b9ed666', '472af95da4b4a169'),
+    'patched prior': ('003554bbcaefd184', '0904e354a75577ae', 'b77efa3b7908bcfd',
+                      '34184c17146ca531', '4ece8c6368f978a5'),
 }
 
 #: What the page's controls hold before anyone touches them.
