@@ -359,7 +359,7 @@ def vertical_threshold_text(m) -> list[str]:
     ft = m.vertical_thresholds
     if ft is None:
         return ["no threshold: an average over folds"] * len(m.vertical.fpr)
-    return [f"folds' thresholds ≥ mean {sig(a)} (range {sig(lo)} to {sig(hi)})"
+    return [f"threshold: folds' mean {sig(a)} (range {sig(lo)} to {sig(hi)})"
             for a, lo, hi in zip(ft.mean.tolist(), ft.low.tolist(), ft.high.tolist(),
                                  strict=True)]
 

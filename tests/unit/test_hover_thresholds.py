@@ -183,7 +183,7 @@ def test_hvr004_vertical_average_hover_gives_the_folds_thresholds(analysis, cach
             ok = [c for c in np.unique(ss) if np.mean(ss[~yy] >= c) <= x]
             found.append(min(ok) if ok else math.inf)
         mean = sum(found) / len(found)
-        assert trace.text[j] == (f"folds' thresholds ≥ mean {sig(mean)} "
+        assert trace.text[j] == (f"threshold: folds' mean {sig(mean)} "
                                     f"(range {sig(min(found))} to {sig(max(found))})")
     assert m.vertical_thresholds.n_curves == len(np.unique(folds))
 
