@@ -52,10 +52,9 @@ def class_curves_figure(result: MulticlassAnalysis, model: str, *, reference=Non
                   f"p = {result.prevalence[k]:.2f}" + (" (shown)" if chosen else "")),
             line=line_style(k, width=3.5 if chosen else 2.0),
             # the class's own score is the score thresholded (Fawcett 2004 s7.3.1)
-            customdata=np.where(np.isfinite(curve.thresholds), curve.thresholds,
-                                np.nan).tolist(),
+            text=[format_threshold(t) for t in curve.thresholds.tolist()],
             hovertemplate=(f"<b>{plain(model)}</b>: {plain(cls)} vs rest<br>threshold ≥ "
-                           f"%{{customdata:{NUM}}} (score of {plain(cls)})<br>"
+                           f"%{{text}} (score of {plain(cls)})<br>"
                            f"FPR %{{x:{NUM}}}<br>TPR %{{y:{NUM}}}<extra></extra>")))
     base_layout(fig, x_title="False positive rate (rest)", y_title="True positive rate (class)",
                 font_size=font_size)

@@ -35,6 +35,7 @@ from .style import (
     plain,
     point_data,
     style_index,
+    threshold_rows,
 )
 
 __all__ = ["pr_figure"]
@@ -122,7 +123,7 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
             "line": line_style(style_index(colors, m.name, i)),
             "name": (f"{plain(m.name)} "
                      f"(AP {average_precision_from_curve(m.curve, prevalence=pi):.3f})"),
-            "customdata": data, **hover})
+            "customdata": threshold_rows(data), **hover})
     if analysis.models:
         hull = analysis.hull
         ach = achievable_pr_curve(hull, prevalence=pi, max_points=MAX_VERTICES)

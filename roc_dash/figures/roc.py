@@ -40,6 +40,7 @@ from .style import (
     point_data,
     rgba,
     style_index,
+    threshold_rows,
 )
 
 __all__ = ["roc_figure", "iso_line_endpoints", "AVERAGING_MODES"]
@@ -73,7 +74,7 @@ def _curve_trace(name, idx, fpr, tpr, thresholds, *, legend=True, width=2.5, opa
     return _scatter(
         x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or plain(name),
         line=line_style(idx if style is None else style, width=width), opacity=opacity,
-        customdata=data, legendgroup=name, showlegend=legend,
+        customdata=threshold_rows(data), legendgroup=name, showlegend=legend,
         **model_hover(prefix, name, "FPR", "TPR", suffix=suffix),
     )
 

@@ -50,8 +50,10 @@ def _group_traces(index: int, roc, optimum) -> list[dict]:
         "name": f"{name}{small} (AUC {roc.auc:.3f})", "legendgroup": name,
         "line": {"color": col, "width": 2},
         "customdata": c.thresholds[keep],
+        # the threshold as text (format_threshold): a +inf sent as null would read "≥ 0"
+        "text": [format_threshold(t) for t in c.thresholds[keep].tolist()],
         "meta": f"<b>{name}</b>",
-        "hovertemplate": (f"%{{meta}}<br>threshold ≥ %{{customdata:{NUM}}}<br>FPR %{{x:{NUM}}}"
+        "hovertemplate": (f"%{{meta}}<br>threshold ≥ %{{text}}<br>FPR %{{x:{NUM}}}"
                           f"<br>TPR %{{y:{NUM}}}<extra></extra>"),
     }, {
         "type": "scatter", "x": roc.hull.fpr, "y": roc.hull.tpr, "mode": "lines",

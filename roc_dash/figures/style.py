@@ -270,6 +270,21 @@ def pins_on_top(fig: go.Figure) -> go.Figure:
     return fig
 
 
+#: What a hover template shows for a threshold its point has not (the +inf vertex: nothing
+#: flagged), through plotly's ``hovertemplatefallback`` (see :func:`threshold_rows`).
+NO_THRESHOLD = "+∞ (nothing flagged)"
+
+
+def threshold_rows(customdata: list) -> list:
+    """``customdata`` rows of :func:`point_data` for a template reading the threshold as
+    ``%{customdata[1]:...}``: the rows whose threshold is +inf (NaN, sent as null) keep only
+    the model index. Plotly formats a null as 0 ("threshold ≥ 0" at the origin, wrong);
+    a missing value shows the trace's ``hovertemplatefallback`` (:data:`NO_THRESHOLD`)
+    instead. Such a point links to no other view (it has no rates) and a click on it pins
+    the model at +inf, as before (``pins.pin_from_click``)."""
+    return [row if row[1] == row[1] else row[:1] for row in customdata]
+
+
 def model_hover(prefix: str, name: str, x_label: str, y_label: str, *, suffix: str = ""
                 ) -> dict:
     """Hover of one model's curve without a text string per point: the model's name travels
@@ -278,6 +293,7 @@ def model_hover(prefix: str, name: str, x_label: str, y_label: str, *, suffix: s
     (:func:`plain`); ``prefix`` and ``suffix`` (after the name, e.g. a line with the fold's
     AUC) are markup, escaped by the caller."""
     return {"meta": f"{prefix}<b>{plain(name)}</b>{suffix}", "text": None,
+            "hovertemplatefallback": NO_THRESHOLD,
             "hovertemplate": (f"%{{meta}}<br>threshold ≥ %{{customdata[1]:{NUM}}}<br>"
                               f"{x_label} %{{x:{NUM}}}<br>{y_label} %{{y:{NUM}}}<extra></extra>")}
 

@@ -19,6 +19,7 @@ from ..core.threshold_costs import thin_profile, threshold_profile
 from ..rounding import HOVER as NUM
 from .roc import model_index
 from .style import (
+    NO_THRESHOLD,
     OPTIMUM_COLOR,
     PIN_COLORS,
     PINNED_COLOR,
@@ -29,6 +30,7 @@ from .style import (
     hover_annotation,
     plain,
     point_data,
+    threshold_rows,
 )
 
 __all__ = ["threshold_figure", "overall_optimum_words"]
@@ -92,7 +94,8 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
     traces = [{
         "type": "scatter", "x": x, "y": prof.expected_cost[keep], "mode": "lines",
         "name": f"expected cost{unit}", "line": {"color": OPTIMUM_COLOR, "width": 3},
-        "customdata": data, "meta": f"<b>{plain(model)}</b>",
+        "customdata": threshold_rows(data), "meta": f"<b>{plain(model)}</b>",
+        "hovertemplatefallback": NO_THRESHOLD,
         "hovertemplate": (f"%{{meta}}<br>threshold ≥ %{{customdata[1]:{NUM}}}<br>expected cost "
                           f"%{{y:{NUM}}}<extra></extra>")}]
     # the rates' hover (unified along x) names the threshold too (on the share axis, the

@@ -2,7 +2,8 @@
 chosen by a click on the page's control, then the pointer moved (selenium ActionChains) onto
 a point of a model's vertically averaged curve; the hover label must give the folds' score
 thresholds at that FPR, checked against the demo's folds read with the core's fold curves
-(hvb001)."""
+and by brute force on their rows; before that, the pointer on the origin of the pooled
+curves reads "+∞", not the 0 plotly makes of a missing threshold (hvb001)."""
 
 import os
 import re
@@ -54,8 +55,29 @@ def _vertical_trace(dash_duo):
                     f"'<b>{MODEL}</b> vertical average'))")
 
 
+def _move_until(dash_duo, x, y, condition, message):
+    """Move the pointer (ActionChains, from 3 px right) onto (x, y) until the hover label
+    satisfies ``condition``; return its text."""
+    label = f"#{ids.ROC_GRAPH} .hoverlayer .hovertext"
+
+    def hovered():
+        actions = ActionChains(dash_duo.driver)
+        actions.w3c_actions.pointer_action.move_to_location(int(round(x)) + 3, int(round(y)))
+        actions.w3c_actions.pointer_action.move_to_location(int(round(x)), int(round(y)))
+        actions.perform()
+        found = dash_duo.driver.find_elements("css selector", label)
+        return found and condition(found[0].text) and found[0].text
+
+    return wait_until(hovered, message=message)
+
+
 def test_hvb001_mouse_over_a_vertical_average_reads_the_folds_thresholds(dash_duo, app):
     start(dash_duo, app, size=(1280, 1000))
+    # the origin, where every pooled curve starts: its threshold is +inf (nothing flagged),
+    # not the 0 plotly makes of a missing number
+    x0, y0 = to_screen(dash_duo.driver, ids.ROC_GRAPH, 0, 0)
+    origin = _move_until(dash_duo, x0, y0, lambda t: "threshold" in t, "hover at the origin")
+    assert "+∞" in origin and "≥ 0F" not in origin.replace("\n", ""), origin
     radio = next(e for e in dash_duo.find_elements(f"#{ids.AVERAGING} label")
                  if e.text.strip() == "vertical")
     radio.click()
@@ -65,18 +87,9 @@ def test_hvb001_mouse_over_a_vertical_average_reads_the_folds_thresholds(dash_du
     j, fpr, tpr, room = dash_duo.driver.execute_script(_LONELY_POINT, ids.ROC_GRAPH, t)
     assert j >= 0 and room > 8, (j, room)
     x, y = to_screen(dash_duo.driver, ids.ROC_GRAPH, fpr, tpr)
-    label = f"#{ids.ROC_GRAPH} .hoverlayer .hovertext"
-
-    def hovered():
-        # a real pointer move onto the point (re-sent while plotly is still drawing)
-        actions = ActionChains(dash_duo.driver)
-        actions.w3c_actions.pointer_action.move_to_location(int(round(x)) + 3, int(round(y)))
-        actions.w3c_actions.pointer_action.move_to_location(int(round(x)), int(round(y)))
-        actions.perform()
-        found = dash_duo.driver.find_elements("css selector", label)
-        return found and "folds' mean" in found[0].text and found[0].text
-
-    text = wait_until(hovered, message="hover label on the vertical average")
+    # a real pointer move onto the point (re-sent while plotly is still drawing)
+    text = _move_until(dash_duo, x, y, lambda t: "folds' mean" in t,
+                       "hover label on the vertical average")
     SHOTS.mkdir(parents=True, exist_ok=True)
     dash_duo.driver.save_screenshot(str(SHOTS / "hover.png"))
     assert f"{MODEL} vertical average" in text and "cross-validated AUC" in text

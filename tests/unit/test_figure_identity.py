@@ -30,16 +30,18 @@ from roc_dash.app.state import ControlState
 #: hull and optimum are pooled (the demo has 10 folds); only the ROC digests changed.
 #: Re-recorded for issue 17 item 8 (branch hover): every hover names its threshold (the
 #: pooled curve's hover gains the cross-validated AUC) with 6 significant digits (``.6~g``):
-#: the ROC, PR, cost and threshold digests changed, the viz data did not.
+#: the ROC, PR, cost and threshold digests changed, the viz data did not. Then the +inf
+#: vertex of each curve keeps only its model index in customdata (plotly read its null
+#: threshold as "≥ 0"; ``style.threshold_rows``) and its hover says "+∞".
 EXPECTED = {
-    'default': ('17e90181f88a1b28', 'a154d238e11cd3f6', 'ef972dca88f02444',
-                'f2f63cd17f02e7c1', '8ba28f4545301a32'),
-    'presentation': ('fd1b4c29485b1fe1', '8b4caa98f341ca84', 'b5bf83ae065d087e',
-                     '5f6253ee82d1dbe0', '22cc6df29ffeeb3b'),
+    'default': ('c0a6654c45cd6b7b', '5fd489be209a562b', 'ef972dca88f02444',
+                '1090115a0c6842c5', '8ba28f4545301a32'),
+    'presentation': ('46933332e5f212e6', 'bdcdda97e9e78fcf', 'b5bf83ae065d087e',
+                     '019c224444e1d025', '22cc6df29ffeeb3b'),
     'patched': ('28bf9578330c7a2d', '1d213e2fa513ea08', 'e3e47fd8f5afb00d',
-                '19cb4c0d0b9ed666', '472af95da4b4a169'),
-    'patched prior': ('003554bbcaefd184', '0904e354a75577ae', 'b77efa3b7908bcfd',
-                      '34184c17146ca531', '4ece8c6368f978a5'),
+                '4661bc1dc7c2f042', '472af95da4b4a169'),
+    'patched prior': ('003554bbcaefd184', '840f18893dc10ec0', 'b77efa3b7908bcfd',
+                      '0ea3263bd3505d0e', '4ece8c6368f978a5'),
 }
 
 #: What the page's controls hold before anyone touches them.

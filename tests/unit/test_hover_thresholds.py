@@ -205,3 +205,30 @@ def test_hvr005_fold_hover_gives_that_folds_auc_against_sklearn(analysis, cache)
                 if str(tr.get("meta", "")).startswith("<b>gradient boosting</b>"))
     assert (f"cross-validated AUC {sig(np.mean(aucs))} ± {sig(np.std(aucs, ddof=1))} "
             f"(mean ± SD of {len(aucs)} folds)") in meta
+
+
+def test_hvr006_no_hover_reads_a_missing_threshold_as_zero(figures):
+    """Plotly formats a null as 0: a template reading the threshold from customdata must
+    never meet a null there (the +inf vertex keeps only its model index, and the trace's
+    ``hovertemplatefallback`` says "+∞")."""
+    checked = 0
+    for view, fig in figures:
+        for trace in fig.data:
+            template = trace.hovertemplate or ""
+            if not isinstance(template, str) or trace.customdata is None:
+                continue
+            rows = list(trace.customdata)
+            if "threshold ≥ %{customdata[1]" in template:
+                checked += 1
+                assert "+∞" in (trace.hovertemplatefallback or ""), (view, trace.name)
+                for row in rows:
+                    assert len(row) == 1 or (row[1] is not None and row[1] == row[1]), (
+                        view, trace.name, row)
+            elif "threshold ≥ %{customdata:" in template:
+                checked += 1
+                assert all(v is not None and v == v for v in rows), (view, trace.name)
+    assert checked > 10
+    # the origin of a pooled ROC curve (threshold +inf) keeps only its model index
+    roc = next(f for v, f in figures if v == "roc pooled")
+    curve = next(t for t in roc.data if str(t.meta or "").startswith("<b>naive Bayes</b>"))
+    assert list(curve.customdata[0]) == [1.0] and (curve.x[0], curve.y[0]) == (0, 0)
