@@ -92,6 +92,7 @@ def test_hvb001_mouse_over_a_vertical_average_reads_the_folds_thresholds(dash_du
                        "hover label on the vertical average")
     SHOTS.mkdir(parents=True, exist_ok=True)
     dash_duo.driver.save_screenshot(str(SHOTS / "hover.png"))
+    dash_duo.find_element(f"#{ids.ROC_GRAPH}").screenshot(str(SHOTS / "hover_roc.png"))
     assert f"{MODEL} vertical average" in text and "cross-validated AUC" in text
     got = re.search(r"threshold: folds' mean (\S+) \(range (\S+) to (\S+)\)", text)
     assert got, text
