@@ -96,7 +96,8 @@ HELP = {
                   "folds' rows as one test set) and, with two or more folds, each fold's own "
                   "curve.",
     "table_csv": "Download the model table (AUC, DeLong interval, pAUC, average precision, "
-                 "optimum) as CSV, with the costs and prior on every row.",
+                 "optimum) as CSV, with the costs and prior on every row and, with folds, the "
+                 "cross-validated AUC (fold mean, SD, LeDell interval, folds).",
     "html_report": "Download a self-contained HTML report: the figures, the model table, the "
                    "pins and their comparison, the decision summary, the note and the saved "
                    "views.",
