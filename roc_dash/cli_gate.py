@@ -139,6 +139,13 @@ def _decide(args: argparse.Namespace) -> int:
     print(f"roc-dash decide: {record.model}, flag iff score >= {record.threshold:.6g} "
           f"({record.how_chosen}): TPR {m.tpr:.6g}, FPR {m.fpr:.6g}, expected cost "
           f"{m.expected_cost:.6g} per case at p(+) {record.prior_pos:.6g}", file=sys.stderr)
+    c = record.choice_intervals
+    if c is not None:
+        print(f"roc-dash decide: {c.level:.0%} interval of the choice (the optimum picked "
+              f"again in {c.replicates_used} replicates): threshold [{c.threshold[0]:.6g}, "
+              f"{c.threshold[1]:.6g}], expected cost [{c.expected_cost[0]:.6g}, "
+              f"{c.expected_cost[1]:.6g}]; out-of-bag cost {c.out_of_bag_cost:.6g}",
+              file=sys.stderr)
     if not args.output:
         sys.stdout.write(text)
     return 0

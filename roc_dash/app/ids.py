@@ -142,3 +142,4 @@ CAL_DOWNLOAD = "cal-download"  # dcc.Download: the calibrated scores as CSV
 COST_MODE = "cost-mode"  # "cost" curves or "decision" curve in the cost card
 COST_TITLE = "cost-title"  # the cost card's title: names the mode shown
 CAL_DRAWN = "cal-drawn"  # Store: what the calibration card was drawn for (views key, bins)
+STRIP_INTERVALS = "strip-intervals"  # Store: the summary strip's line of intervals (text)
