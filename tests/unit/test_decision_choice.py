@@ -98,7 +98,7 @@ def test_pci011_record_choice_threshold_equals_a_naive_bootstrap_and_reads_back(
 def test_pci012_pinned_record_has_no_choice_intervals_and_old_records_load(tmp_path):
     table, _, _ = _table(tmp_path, seed=2)
     record = decision.build_decision(analyse(table, Conditions()), table,
-                                     pinned={"model": "model", "threshold": 0.5})
+                                     pinned={"model": "p", "threshold": 0.5})
     assert record.how_chosen == "pinned" and record.choice_intervals is None
     doc = record.to_dict()
     assert doc["choice_intervals"] is None and doc["intervals"]["what"] == FIXED_THRESHOLD_WHAT

@@ -4,6 +4,7 @@ the decision record of the current operating point (:mod:`roc_dash.decision`).""
 from __future__ import annotations
 
 import json
+import time
 
 import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
@@ -29,7 +30,10 @@ from ..state import (
 )
 
 __all__ = ["buttons", "curves_csv", "table_csv", "decision_json", "register",
-           "slices_for_report"]
+           "slices_for_report", "report_intervals", "REPORT_SECONDS"]
+
+#: Server time the HTML export's bootstrap intervals may take (all shown models together).
+REPORT_SECONDS = 10.0
 
 
 def buttons():
@@ -140,8 +144,11 @@ def register(app, cache, store) -> None:
             operating=None,  # the recommendation; the pins are compared below it
             link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(headline),
             pins_summary=plain_text(compared), views=views)
-        return dcc.send_string(render_html(analysis, state=report_state, slices=slices_for_report(
-            cache.table(dataset_ids, reference), models, conditions)), "roc-dash-report.html")
+        table = cache.table(dataset_ids, reference)
+        return dcc.send_string(render_html(
+            analysis, state=report_state, slices=slices_for_report(table, models, conditions),
+            intervals=report_intervals(analysis, table, economics_from_state(state))),
+            "roc-dash-report.html")
 
 
 def slices_for_report(table, models, conditions) -> dict | None:
@@ -155,3 +162,21 @@ def slices_for_report(table, models, conditions) -> dict | None:
     rows = rows.assign(**{GROUP_COLUMN: rows[GROUP_COLUMN].fillna(MISSING_GROUP)})
     return slices_sections(rows, conditions,
                            group_columns=tuple(table.attrs.get("group_columns") or ()))
+
+
+def report_intervals(analysis: Analysis, table, economics: Economics, *,
+                     seconds: float = REPORT_SECONDS) -> dict | None:
+    """The HTML report's "How sure is the chosen point?" section, as ``roc-dash report``
+    makes it (:func:`~roc_dash.report.model_point_intervals`, each shown model's optimum)
+    with the replicates and seed of the operating card's table (200, seed 0), so its
+    numbers are the card's; within ``seconds`` (a late model gets fewer replicates and says
+    so). ``None`` when the rows cannot be resampled (the rest of the report stands)."""
+    from ...report import model_point_intervals
+
+    if table is None or "label" not in table or "score" not in table:
+        return None
+    try:
+        return model_point_intervals(analysis, table, economics, n_boot=200, seed=0,
+                                     deadline=time.monotonic() + seconds)
+    except ValueError:
+        return None
