@@ -174,4 +174,7 @@ HELP = {
                           "model's thresholds is on the joint convex hull, i.e. is the "
                           "minimum-cost choice among all shown models (Fawcett 2004, §7.1). "
                           "A model never on the hull is never optimal.",
+    "cmp_measure": "What the matrix compares: the AUC, by DeLong's paired test, or the "
+                   "McClish-standardised partial AUC over FPR ≤ the limit of the model table's "
+                   "pAUC column, by a paired stratified bootstrap (computed when chosen).",
 }

@@ -143,3 +143,4 @@ COST_MODE = "cost-mode"  # "cost" curves or "decision" curve in the cost card
 COST_TITLE = "cost-title"  # the cost card's title: names the mode shown
 CAL_DRAWN = "cal-drawn"  # Store: what the calibration card was drawn for (views key, bins)
 STRIP_INTERVALS = "strip-intervals"  # Store: the summary strip's line of intervals (text)
+CMP_MEASURE = "comparison-measure"  # RadioItems: the matrix of the AUC (DeLong) or the partial AUC (bootstrap)

@@ -188,8 +188,10 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: card's tooltips on its model and constraint choices (the layout only). Re-recorded for
 #: the summary strip's line of intervals (branch pointci): a store in the operating card's
 #: intervals box (the layout), one more output of the intervals callback and the callback
-#: that patches the line into the strip (the wiring); no demo figure changed.
-EXPECTED_PAGE = ('46a4a8cdd9511b8b', 'e50724b6f5c600ab')
+#: that patches the line into the strip (the wiring); and for the Model comparison card's
+#: "compare: AUC (DeLong) | partial AUC (bootstrap)" radio (the layout, and one more input
+#: of its callback); no demo figure changed.
+EXPECTED_PAGE = ('c4b5f49d7f84cd1e', 'd2eddd6a60f58c0a')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
