@@ -53,7 +53,6 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import beta
 
 from ._point_resampling import MAX_UNITS, Sample, evaluate, prepare, rescale
 from ._validation import check_binary_inputs
@@ -68,6 +67,7 @@ from .economics import (
 )
 from .hull import optimal_vertex
 from .operating import vertex_at_threshold
+from .proportion_intervals import clopper_pearson
 from .uncertainty import MAX_BOOT, MAX_ROWS, _check_level, _check_n_boot, _threshold
 
 __all__ = [
@@ -339,32 +339,6 @@ def _point_notes(ivals: dict, n_used: int, level: float) -> list[str]:
         notes.append(f"Too few replicates ({n_used}) for {level:.0%} percentile limits: "
                      "the intervals marked 'range' are the min and max of the replicates.")
     return notes
-
-
-def clopper_pearson(successes: float, trials: float, level: float = 0.95
-                    ) -> tuple[float, float]:
-    """Exact two-sided interval of a binomial proportion (Clopper & Pearson 1934).
-
-    ``(B((1−level)/2; x, n−x+1), B((1+level)/2; x+1, n−x))`` with ``B`` the beta quantile,
-    the lower limit 0 when ``x = 0`` and the upper 1 when ``x = n`` (statsmodels'
-    ``proportion_confint(method="beta")``). Its coverage is at least ``level`` for every
-    true proportion, 0 and 1 included. Weighted (non-integer) counts are accepted.
-
-    References
-    ----------
-    C. J. Clopper, E. S. Pearson, "The use of confidence or fiducial limits illustrated in
-    the case of the binomial", Biometrika 26(4):404-413, 1934.
-    """
-    level = _check_level(level)
-    if not (_finite(trials) and trials > 0 and _finite(successes)
-            and 0 <= successes <= trials):
-        raise ValueError(f"clopper_pearson needs 0 <= successes <= trials and trials > 0 "
-                         f"(got {successes!r} of {trials!r})")
-    a = (1.0 - level) / 2.0
-    x, n = float(successes), float(trials)
-    low = 0.0 if x <= 0 else float(beta.ppf(a, x, n - x + 1.0))
-    high = 1.0 if x >= n else float(beta.ppf(1.0 - a, x + 1.0, n - x))
-    return low, high
 
 
 def _widen(iv: PointInterval, low: float, high: float) -> PointInterval:

@@ -14,12 +14,8 @@ from scipy.stats import binomtest
 from statsmodels.stats.proportion import proportion_confint
 
 from roc_dash.core.economics import Economics
-from roc_dash.core.point_intervals import (
-    BOUNDARY_METHOD,
-    METHOD,
-    clopper_pearson,
-    point_intervals,
-)
+from roc_dash.core.point_intervals import BOUNDARY_METHOD, METHOD, point_intervals
+from roc_dash.core.proportion_intervals import clopper_pearson
 
 E = Economics(cost_fp=1.0, cost_fn=3.0)
 
