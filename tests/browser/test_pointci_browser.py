@@ -2,8 +2,10 @@
 (issue 17 items 2-3): the strip's line appears after the views, holds the operating card's
 threshold interval and follows a change of costs typed in; the Model comparison card's
 "partial AUC (bootstrap)" choice, clicked, shows the ΔpAUC matrix whose differences equal
-scikit-learn's McClish partial AUCs on the demo's rows read here with pandas."""
+scikit-learn's McClish partial AUCs on the demo's rows read here with pandas. The decision
+downloaded carries the card's interval of the choice."""
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -11,7 +13,7 @@ from sklearn.metrics import roc_auc_score
 
 from roc_dash.app import ids
 
-from .gestures import click, open_tab, scroll_into_view, type_into, wait_until
+from .gestures import click, open_tab, scroll_into_view, type_into, wait_file, wait_until
 from .test_views_browser import start
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
@@ -53,6 +55,14 @@ def test_pci101_strip_intervals_then_the_partial_auc_matrix(dash_duo, app):
     start(dash_duo, app)
     wait_until(lambda: _agree(dash_duo), message="the strip's line of intervals")
     first = _line(dash_duo)
+    # the decision downloaded: its interval of the choice is the card's (3 digits shown)
+    folder = Path(dash_duo.download_path)
+    _rect_click(dash_duo, dash_duo.find_element(f"#{ids.EXPORT_DECISION}"))
+    doc = json.loads(wait_file(folder, "roc-dash-decision*.json")[0].read_text())
+    low, high = doc["choice_intervals"]["threshold"]
+    shown = _card_threshold(dash_duo).split("[")[1].rstrip("]")
+    assert shown == f"{low:#.3g}".rstrip(".") + "–" + f"{high:#.3g}".rstrip(".")
+    assert doc["intervals"]["what"].startswith("the metrics of the shipped fixed threshold")
     assert first.startswith("How sure: 95% intervals of the choice")
     assert "expected cost" in first and "per case" in first and "out of bag" in first
     # other costs, typed: the line goes with the old views and comes back with the new
