@@ -190,8 +190,9 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: intervals box (the layout), one more output of the intervals callback and the callback
 #: that patches the line into the strip (the wiring); and for the Model comparison card's
 #: "compare: AUC (DeLong) | partial AUC (bootstrap)" radio (the layout, and one more input
-#: of its callback); no demo figure changed.
-EXPECTED_PAGE = ('c4b5f49d7f84cd1e', 'd2eddd6a60f58c0a')
+#: of its callback, and a state of the export callback: the HTML report has its matrix
+#: when the card shows it); no demo figure changed.
+EXPECTED_PAGE = ('c4b5f49d7f84cd1e', '8b8b81f18533fab0')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

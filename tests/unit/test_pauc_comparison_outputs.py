@@ -15,6 +15,7 @@ from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 from statsmodels.stats.multitest import multipletests
 
+from roc_dash.app import analysis as app_analysis
 from roc_dash.app.analysis import AnalysisCache
 from roc_dash.app.components import plain_text
 from roc_dash.app.features import comparison as card
@@ -97,14 +98,14 @@ def test_pci031_page_card_offers_the_partial_auc_matrix(tmp_path, monkeypatch):
     store = DatasetStore(tmp_path / "store")
     table = load_predictions([path]).table
     dataset_id = store.put(table, files=["three.csv"]).id
-    monkeypatch.setattr(card, "PAUC_BOOT", 30)
+    monkeypatch.setattr(app_analysis, "PAUC_BOOT", 30)
     cache = AnalysisCache(store)
     state = ControlState().to_store()
     analysis = analyse(table, Conditions())
     shown = cache.analysis([dataset_id], ["a", "b", "c"], Conditions(), None)
     assert shown.conditions.fpr_max == 0.2
     assert shown is not None
-    part = card.pauc_comparison(cache, [dataset_id], shown, state)
+    part = app_analysis.pauc_comparison(cache, [dataset_id], shown, state)
     names, want = _naive(frame, y, analysis.conditions.fpr_max, 30, 0)
     assert list(part.models) == names
     for (i, j), (d, se, _p) in want.items():
@@ -116,3 +117,25 @@ def test_pci031_page_card_offers_the_partial_auc_matrix(tmp_path, monkeypatch):
     auc_text = plain_text(card.comparison_panel(shown, "raw"))
     assert "DeLong" in auc_text and "ΔpAUC" not in auc_text
     assert not math.isnan(part.p_holm[0, 1])
+
+
+def test_pci032_page_html_export_has_the_matrix_when_the_card_shows_it(tmp_path, monkeypatch):
+    from roc_dash.app import create_app
+
+    from .test_strip_intervals import _export_html
+
+    frame, y = _three_models(seed=3)
+    path = tmp_path / "three.csv"
+    frame.to_csv(path, index=False)
+    store = DatasetStore(tmp_path / "store")
+    dataset_id = store.put(load_predictions([path]).table, files=["three.csv"]).id
+    monkeypatch.setattr(app_analysis, "PAUC_BOOT", 30)
+    app = create_app(store=store)
+    state = ControlState().to_store()
+    page = _export_html(app, state, ["a", "b", "c"], "pauc", [dataset_id])
+    assert "Partial AUC over FPR ≤ 0.2 (McClish)" in page and "30 replicates" in page
+    names, want = _naive(frame, y, 0.2, 30, 0)
+    for (i, j), (d, _se, _p) in want.items():
+        assert f"{d:+.3f} (p " in page, (names[i], names[j])
+    assert "Partial AUC over FPR" not in _export_html(app, state, ["a", "b", "c"], "auc",
+                                                      [dataset_id])

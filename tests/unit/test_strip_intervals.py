@@ -103,8 +103,9 @@ def test_pci023_the_line_follows_the_intervals_and_patches_the_strip(tmp_path):
             fn(empty)
 
 
-def _export_html(app, state, models):
-    """The page's HTML export, as a click on its button runs it."""
+def _export_html(app, state, models, measure="auc", dataset_ids=(DEMO_ID,)):
+    """The page's HTML export, as a click on its button runs it (``measure``: the Model
+    comparison card's choice)."""
     from contextvars import copy_context
 
     from dash._callback_context import context_value
@@ -115,8 +116,8 @@ def _export_html(app, state, models):
     def run():
         context_value.set(AttributeDict(triggered_inputs=[
             {"prop_id": f"{ids.EXPORT_HTML}.n_clicks", "value": 1}]))
-        return cb(0, 0, 1, 0, [DEMO_ID], models, state, 0.95, "pointwise", None, "pooled",
-                  [], None)
+        return cb(0, 0, 1, 0, list(dataset_ids), models, state, 0.95, "pointwise", None,
+                  "pooled", [], None, measure)
 
     return copy_context().run(run)["content"]
 

@@ -15,8 +15,7 @@ arithmetic here: the wording comes from :mod:`roc_dash.comparison_text`.
 
 A second selector shows instead the matrix of the McClish partial AUC over ``FPR <= A``
 (``A`` the model table's pAUC limit), by a paired stratified bootstrap
-(:func:`~roc_dash.core.assembly.analysis.partial_auc_comparison`, :data:`PAUC_BOOT`
-replicates, seed 0), computed only when chosen and cached.
+(:func:`..analysis.pauc_comparison`), computed only when chosen and cached.
 """
 
 from __future__ import annotations
@@ -32,21 +31,15 @@ from ...comparison_text import (
     pair_cell,
     unpaired_note,
 )
-from ...core.assembly.analysis import Analysis, partial_auc_comparison
+from ...core.assembly.analysis import Analysis
 from .. import ids
-from ..analysis import AnalysisCache, shown_analysis
+from ..analysis import pauc_comparison, shown_analysis
 from ..help import HELP
-from ..server.store import clean_ids
-from ..state import ControlState
 
-__all__ = ["comparison_card", "comparison_panel", "pauc_comparison", "register",
-           "PAUC_BOOT"]
+__all__ = ["comparison_card", "comparison_panel", "register"]
 
 #: The p-value shown in the cells before anyone chooses.
 DEFAULT_P = "holm"
-#: Replicates of the partial-AUC bootstrap (pROC's default) and its seed.
-PAUC_BOOT = 2000
-PAUC_SEED = 0
 
 
 def comparison_card():
@@ -113,22 +106,6 @@ def _ranges(analysis: Analysis):
             html.P("On the joint convex hull of the shown models' pooled ROC curves "
                    "(Fawcett 2004, §7.1).", className="hint"),
             html.Ul(items, className="optimal-ranges")]
-
-
-def pauc_comparison(cache: AnalysisCache, dataset_ids, analysis: Analysis, state):
-    """The partial-AUC comparison of the analysis' models (its pAUC limit), cached by data,
-    class reference, models and limit; None when the models cannot be paired."""
-    reference = ControlState.from_store(state).reference_class
-    names = tuple(m.name for m in analysis.models)
-    fpr_max = float(analysis.conditions.fpr_max)
-
-    def make():
-        table = cache.table(dataset_ids, reference)
-        rows = table[table["model"].astype(str).isin(names)]
-        return partial_auc_comparison(rows, fpr_max, n_boot=PAUC_BOOT, seed=PAUC_SEED)
-
-    return cache.cache.get_or_make(("pauc_comparison", tuple(clean_ids(dataset_ids)),
-                                    reference, names, fpr_max, PAUC_BOOT, PAUC_SEED), make)
 
 
 def comparison_panel(analysis: Analysis | None, p_kind: str = DEFAULT_P, partial=False):

@@ -1,5 +1,7 @@
 """Exports: the curves and the model table as CSV, the HTML report of what the page shows, and
-the decision record of the current operating point (:mod:`roc_dash.decision`)."""
+the decision record of the current operating point (:mod:`roc_dash.decision`). The HTML
+report has the operating card's intervals at each model's optimum, and the partial-AUC
+matrix when the Model comparison card shows it."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from ...core.operating import pinned_points
 from ...decision import build_decision
 from ...exports import csv_safe, curves_table, to_safe_csv
 from .. import ids
-from ..analysis import dataset_labels, loaded_infos
+from ..analysis import dataset_labels, loaded_infos, pauc_comparison
 from ..components import model_table_rows
 from ..help import HELP
 from ..render import SHOWN_STATES, decision_views
@@ -90,10 +92,11 @@ def register(app, cache, store) -> None:
         State(ids.AVERAGING, "value"),
         State(ids.PINNED, "data"),
         State(ids.URL, "href"),
+        State(ids.CMP_MEASURE, "value"),
         prevent_initial_call=True,
     )
     def export(_c, _t, _h, _d, dataset_ids, models, state, level, band, samples, averaging,
-               pinned, href):
+               pinned, href, measure=None):
         from urllib.parse import urlsplit, urlunsplit
 
         from ..components import plain_text
@@ -147,7 +150,9 @@ def register(app, cache, store) -> None:
         table = cache.table(dataset_ids, reference)
         return dcc.send_string(render_html(
             analysis, state=report_state, slices=slices_for_report(table, models, conditions),
-            intervals=report_intervals(analysis, table, economics_from_state(state))),
+            intervals=report_intervals(analysis, table, economics_from_state(state)),
+            partial_auc_comparison=pauc_comparison(cache, dataset_ids, analysis, state)
+            if measure == "pauc" and len(analysis.models) > 1 else None),
             "roc-dash-report.html")
 
 
