@@ -49,12 +49,15 @@ def _report(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(f"roc-dash: note: {note}", file=sys.stderr)
     conditions = Conditions(cost_fp=args.cost_fp, cost_fn=args.cost_fn, prior_pos=args.prior,
-                            fpr_max=args.fpr_max, level=args.level)
+                            fpr_max=DEFAULT_FPR_MAX if args.fpr_max is None else args.fpr_max,
+                            level=args.level)
     try:
         analysis = analyse(result.table, conditions)
         extensions = _extensions(args, result, analysis)
         intervals = _point_intervals(args, result, analysis)
-        report = build_report(analysis, extensions, intervals=intervals)
+        partial = _partial_auc_comparison(args, result)
+        report = build_report(analysis, extensions, intervals=intervals,
+                              partial_auc_comparison=partial)
         slices = _slices(result, conditions)
         report.update(slices)
     except ValueError as exc:
@@ -66,7 +69,7 @@ def _report(args: argparse.Namespace) -> int:
         from .html_report import render_html
 
         text = render_html(analysis, extensions=extensions, intervals=intervals,
-                           slices=slices)
+                           slices=slices, partial_auc_comparison=partial)
     else:
         text = json.dumps(report, indent=2, allow_nan=False)
     if args.output:
@@ -90,6 +93,28 @@ def _slices(result, conditions) -> dict:
     if GROUP_COLUMN not in result.table.columns:
         return {}
     return slices_sections(result.table, conditions, group_columns=result.group_columns)
+
+
+#: The partial AUC's FPR limit when ``--fpr-max`` is not given.
+DEFAULT_FPR_MAX = 0.2
+
+
+def _partial_auc_comparison(args: argparse.Namespace, result):
+    """With ``--fpr-max`` given: every pair of models compared on the partial AUC over
+    ``FPR <= A`` by a paired stratified bootstrap (``--replicates`` of them, at least 2,
+    ``--seed``); the report's ``comparison_partial_auc``. None otherwise, and with a note
+    when the models cannot be paired."""
+    from .core.assembly.analysis import partial_auc_comparison
+
+    if args.fpr_max is None or args.replicates < 2:
+        return None
+    table = getattr(result, "table", None)
+    part = None if table is None else partial_auc_comparison(
+        table, args.fpr_max, n_boot=args.replicates, seed=args.seed)
+    if part is None:
+        print("roc-dash: note: no partial-AUC comparison: it needs two or more models scored "
+              "on the same rows (not aggregated input)", file=sys.stderr)
+    return part
 
 
 def _point_intervals(args: argparse.Namespace, result, analysis) -> dict | None:
@@ -270,8 +295,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="cost of a false negative (default 1)")
     report.add_argument("--prior", type=open_unit, default=None, metavar="P",
                         help="deployment prior p(+) in (0, 1) (default: the data's prevalence)")
-    report.add_argument("--fpr-max", type=_fpr_max, default=0.2, metavar="A",
-                        help="upper FPR limit of the partial AUC (default 0.2)")
+    report.add_argument("--fpr-max", type=_fpr_max, default=None, metavar="A",
+                        help="upper FPR limit of the partial AUC (default 0.2); given, the "
+                             "report also compares every pair of models on it (paired "
+                             "bootstrap, --replicates, --seed)")
     report.add_argument("--level", type=open_unit, default=0.95, metavar="L",
                         help="confidence level of intervals and bands (default 0.95)")
     report.add_argument("--format", choices=["json", "html"], default="json",

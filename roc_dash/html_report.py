@@ -327,14 +327,42 @@ def model_comparison_html(analysis: Analysis) -> str:
     return "\n".join(out)
 
 
+def partial_auc_comparison_html(c) -> str:
+    """The partial-AUC matrix (a :class:`~roc_dash.core.model_comparison.PairwiseComparison`
+    with ``method="bootstrap"``, :func:`~roc_dash.core.assembly.analysis.partial_auc_comparison`):
+    ΔpAUC (McClish), row minus column, with raw, Holm and BH p-values; ``""`` without."""
+    if c is None:
+        return ""
+    names = list(c.models)
+    short = {"raw": "p", "holm": "Holm", "bh": "BH"}
+
+    def cell(i, j):
+        if i == j or not np.isfinite(c.difference[i, j]):
+            return "—"
+        ps = "; ".join(f"{short[k]} {p_text(float(getattr(c, attr)[i, j]))}"
+                       for k, attr, _ in P_KINDS)
+        return f"{c.difference[i, j]:+.3f} ({ps})"
+
+    return (f"<h3>Partial AUC over FPR ≤ {c.max_fpr:g} (McClish)</h3>"
+            '<p class="muted">ΔpAUC of the pooled predictions, row minus column, by a paired '
+            f"stratified bootstrap ({c.n_boot} replicates, seed {c.seed}; pROC's "
+            "roc.test(method = \"bootstrap\")); p raw, Holm- and Benjamini-Hochberg (BH) "
+            f"adjusted over the {c.n_tests} tested pairs.</p>"
+            + _table(["row − column", *names],
+                     [[a, *(cell(i, j) for j in range(len(names)))]
+                      for i, a in enumerate(names)]))
+
+
 def render_html(analysis: Analysis, *, state: ReportState | None = None,
-                extensions=None, intervals=None, slices: dict | None = None) -> str:
+                extensions=None, intervals=None, slices: dict | None = None,
+                partial_auc_comparison=None) -> str:
     """The report as one HTML string (about 5 MB: plotly.js is embedded).
 
     ``state`` carries the dashboard's view (averaging, pinned point, datasets, link), so that
     the report shows what the room saw; ``intervals``: see :func:`intervals_html`.
     ``slices`` (the ``slices`` and ``group_thresholds`` keys of
-    :func:`roc_dash.slices_report.slices_sections`) adds a section per model.
+    :func:`roc_dash.slices_report.slices_sections`) adds a section per model;
+    ``partial_auc_comparison`` the partial-AUC matrix (:func:`partial_auc_comparison_html`).
     """
     state = state or ReportState()
     c = analysis.conditions
@@ -407,6 +435,7 @@ iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
 {"<h2>DeLong paired tests</h2>" + pairs if analysis.comparisons else ""}
 {cross_validation_html(analysis)}
 {model_comparison_html(analysis)}
+{partial_auc_comparison_html(partial_auc_comparison)}
 {calibration_html(analysis)}
 {_extension_html(extensions)}
 {slices_html(slices)}

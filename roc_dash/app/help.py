@@ -181,4 +181,7 @@ HELP = {
     "source_open": "Read the chosen source where it lies: DuckDB counts its rows per model, "
                    "fold, score and label, and only those counts are loaded, as a new dataset "
                    "beside the ones you have.",
+    "cmp_measure": "What the matrix compares: the AUC, by DeLong's paired test, or the "
+                   "McClish-standardised partial AUC over FPR ≤ the limit of the model table's "
+                   "pAUC column, by a paired stratified bootstrap (computed when chosen).",
 }

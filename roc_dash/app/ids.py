@@ -150,3 +150,5 @@ SRC_STATUS = "src-status"
 SRC_ERROR = "src-error"
 SRC_JOB = "src-job"  # Store: the token of the source job running (server.sources.SourceJobs)
 SRC_POLL = "src-poll"  # Interval: polls the job while it runs
+STRIP_INTERVALS = "strip-intervals"  # Store: the summary strip's line of intervals (text)
+CMP_MEASURE = "comparison-measure"  # RadioItems: the matrix of the AUC (DeLong) or the partial AUC (bootstrap)

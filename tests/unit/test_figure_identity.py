@@ -192,8 +192,14 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: an input of ``writeUrl`` (the wiring); no demo figure changed. Re-recorded for the Slices
 #: card's tooltips on its model and constraint choices (the layout only). Re-recorded for
 #: the Table CSV button's tooltip naming its cross-validation columns (branch hover, the
-#: layout only).
-EXPECTED_PAGE = ('64a380e349091458', '72f0453de4c12d72')
+#: layout only). Re-recorded for
+#: the summary strip's line of intervals (branch pointci): a store in the operating card's
+#: intervals box (the layout), one more output of the intervals callback and the callback
+#: that patches the line into the strip (the wiring); and for the Model comparison card's
+#: "compare: AUC (DeLong) | partial AUC (bootstrap)" radio (the layout, and one more input
+#: of its callback, and a state of the export callback: the HTML report has its matrix
+#: when the card shows it); no demo figure changed.
+EXPECTED_PAGE = ('c4b5f49d7f84cd1e', '8b8b81f18533fab0')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
