@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_binary_inputs
-from .curves import RocCurve, auc, roc_curve
+from .curves import RocCurve, _runs, auc, curve_of_runs
 from .hull import (
     HullOptimum,
     RocHull,
@@ -57,7 +57,7 @@ from .hull import (
     normalized_expected_cost,
     optimal_point,
 )
-from .statistics import AucInterval, auc_confidence_interval
+from .statistics import AucInterval, delong_variance_of_counts, wald_auc_interval
 
 __all__ = [
     "MIN_POSITIVES",
@@ -261,7 +261,9 @@ def group_rocs(labels, scores, groups, *, weights=None, pos_label=None, level: f
     :func:`~roc_dash.core.curves.roc_curve` of its rows (Fawcett 2004, section 4, Algorithm
     2), its hull :func:`~roc_dash.core.hull.convex_hull` (section 7.1) and its interval
     :func:`~roc_dash.core.statistics.auc_confidence_interval` (DeLong, DeLong &
-    Clarke-Pearson 1988).
+    Clarke-Pearson 1988), the last from the class counts of the curve's runs of equal scores
+    (:func:`~roc_dash.core.statistics.delong_variance_of_counts`): one sort of each group's
+    scores serves both.
 
     Parameters
     ----------
@@ -294,7 +296,8 @@ def group_rocs(labels, scores, groups, *, weights=None, pos_label=None, level: f
     min_pos = _check_minimum(min_positives, "min_positives")
     min_neg = _check_minimum(min_negatives, "min_negatives")
     names, codes = _group_codes(groups, y.size)
-    order = np.argsort(codes, kind="stable")
+    # small codes sort by radix, in linear time
+    order = np.argsort(codes.astype(np.int16) if len(names) < 2**15 else codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
     out = []
     for k, name in enumerate(names):
@@ -312,11 +315,15 @@ def _one_group(name: str, y: np.ndarray, s: np.ndarray, w: np.ndarray | None, le
     curve = hull = interval = None
     area = math.nan
     if n_pos > 0 and n_neg > 0:
-        curve = roc_curve(y, s, weights=w)
+        # one sort: the runs of equal scores give the curve and DeLong's interval
+        runs = [*_runs(y, s, w)]
+        pos, neg = np.diff(runs[1], prepend=0), np.diff(runs[2], prepend=0)
+        curve = curve_of_runs(runs)
         hull = convex_hull(curve)
         area = auc(curve)
         if n_pos > 1 and n_neg > 1:
-            interval = auc_confidence_interval(y, s, weights=w, level=level)
+            d = delong_variance_of_counts(pos, neg)
+            interval = wald_auc_interval(d.auc, d.std_error, level=level)
     return GroupRoc(name=name, rows=int(y.size), n_pos=n_pos, n_neg=n_neg,
                     prevalence=n_pos / total if total > 0 else math.nan, curve=curve,
                     hull=hull, auc=area, auc_interval=interval,
