@@ -127,7 +127,8 @@ def main() -> None:
     args = parser.parse_args()
     print(f"command: python {' '.join(sys.argv)}")
     print(f"date: {datetime.datetime.now().isoformat(timespec='seconds')}; "
-          f"{platform.node()}, {os.cpu_count()} CPUs; load average before: {load()}")
+          f"{platform.node()}, {os.cpu_count()} CPUs; load average before: {load()}; "
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
     frame = many_groups(args.rows, args.groups,
                         decimals=None if args.decimals < 0 else args.decimals)
     data = io.BytesIO()

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -254,7 +254,7 @@ def _check_minimum(value, what: str) -> float:
 
 def group_rocs(labels, scores, groups, *, weights=None, pos_label=None, level: float = 0.95,
                min_positives: float = MIN_POSITIVES,
-               min_negatives: float = MIN_NEGATIVES) -> tuple[GroupRoc, ...]:
+               min_negatives: float = MIN_NEGATIVES, row_counts=None) -> tuple[GroupRoc, ...]:
     """Each group's ROC curve, hull, AUC with DeLong interval, prevalence and size flag.
 
     The rows are sorted by group once; each group's curve is
@@ -279,6 +279,9 @@ def group_rocs(labels, scores, groups, *, weights=None, pos_label=None, level: f
         Coverage of the AUC intervals.
     min_positives, min_negatives : float, default 30
         A group with fewer weighted positives or negatives is flagged ``small``.
+    row_counts : array-like of int, shape (n,), optional
+        The input rows each row stands for, when the rows are aggregated counts (a query
+        engine's ``rows`` column): each group's ``rows`` is their sum (default: 1 each).
 
     Returns
     -------
@@ -296,14 +299,20 @@ def group_rocs(labels, scores, groups, *, weights=None, pos_label=None, level: f
     min_pos = _check_minimum(min_positives, "min_positives")
     min_neg = _check_minimum(min_negatives, "min_negatives")
     names, codes = _group_codes(groups, y.size)
+    counts = None if row_counts is None else np.asarray(row_counts, dtype=np.int64)
+    if counts is not None and counts.shape != y.shape:
+        raise ValueError(f"row_counts ({counts.size}) and labels ({y.size}) differ in length")
     # small codes sort by radix, in linear time
     order = np.argsort(codes.astype(np.int16) if len(names) < 2**15 else codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
     out = []
     for k, name in enumerate(names):
         rows = order[bounds[k]:bounds[k + 1]]
-        out.append(_one_group(name, y[rows], s[rows], None if w is None else w[rows],
-                              level, min_pos, min_neg))
+        group = _one_group(name, y[rows], s[rows], None if w is None else w[rows],
+                           level, min_pos, min_neg)
+        if counts is not None:
+            group = replace(group, rows=int(counts[rows].sum()))
+        out.append(group)
     return tuple(out)
 
 
@@ -472,7 +481,7 @@ def slice_analysis(labels, scores, groups, *, weights=None, pos_label=None,
                    cost_fp: float = 1.0, cost_fn: float = 1.0, prior_pos: float | None = None,
                    group_priors: Mapping[str, float] | None = None, level: float = 0.95,
                    min_positives: float = MIN_POSITIVES,
-                   min_negatives: float = MIN_NEGATIVES) -> SliceAnalysis:
+                   min_negatives: float = MIN_NEGATIVES, row_counts=None) -> SliceAnalysis:
     """:func:`group_rocs` then :func:`slice_optima`: one model analysed group by group.
 
     See those two functions for the parameters. A caller that changes only the costs or
@@ -480,6 +489,7 @@ def slice_analysis(labels, scores, groups, *, weights=None, pos_label=None,
     again.
     """
     rocs = group_rocs(labels, scores, groups, weights=weights, pos_label=pos_label,
-                      level=level, min_positives=min_positives, min_negatives=min_negatives)
+                      level=level, min_positives=min_positives, min_negatives=min_negatives,
+                      row_counts=row_counts)
     return slice_optima(rocs, cost_fp=cost_fp, cost_fn=cost_fn, prior_pos=prior_pos,
                         group_priors=group_priors)

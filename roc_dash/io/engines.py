@@ -54,6 +54,7 @@ from .engine_groups import _part
 from .engine_queries import _aggregate_sql, _DuckDB, _number_sql, _Spark
 from .engine_sources import Source, expand_source
 from .errors import InputError, plural, quote
+from .groups import choose_group_columns, roles_taken
 from .size_limits import MAX_ROWS_VAR, check_columns, limit_error, limits
 
 #: Engines that aggregate (``"memory"`` is :func:`~roc_dash.io.load_predictions`).
@@ -138,7 +139,8 @@ def aggregate_predictions(
     )
     table = result.table
     table.attrs.update(engine=runner.name, input_rows=input_rows, groups=groups)
-    return LoadResult(table=table, notes=(summary, *result.notes), digests=())
+    return LoadResult(table=table, notes=(summary, *result.notes), digests=(),
+                      group_columns=result.group_columns)
 
 
 def _aggregate_source(runner, source: Source, options: ReadOptions):
@@ -150,7 +152,10 @@ def _aggregate_source(runner, source: Source, options: ReadOptions):
         names, source.name, label=options.label, score=options.score, model=options.model,
         fold=options.fold, weight=options.weight, id=options.id,
     )
-    text_columns = [choice.label, *choice.text_columns()] if source.kind == "csv" else []
+    groups = choose_group_columns(names, source.name, options.group_columns,
+                                  roles_taken(choice))
+    text_columns = ([choice.label, *choice.text_columns(), *groups[0]]
+                    if source.kind == "csv" else [])
     if text_columns:
         schema = runner.schema(source, text_columns)
     choice = resolve_wide(choice, pa.schema([schema.field(n) for n in names]), source.name)
@@ -161,7 +166,7 @@ def _aggregate_source(runner, source: Source, options: ReadOptions):
             "fold, score, label) do not keep rows, so no paired tests are computed."
         )
     decimal_comma = source.kind == "csv" and source.delimiter == ";"
-    sql = _aggregate_sql(d, "{src}", choice, schema, decimal_comma, source.name)
+    sql = _aggregate_sql(d, "{src}", choice, schema, decimal_comma, source.name, groups[0])
     raw = runner.query(source, lambda rel: sql.replace("{src}", rel), text_columns)
 
     def examples(column: str) -> list[str]:
@@ -178,5 +183,5 @@ def _aggregate_source(runner, source: Source, options: ReadOptions):
         )
         return [str(v).strip() for v in found.column("v").to_pylist()]
 
-    part, part_notes, rows = _part(source, choice, raw, options, examples)
+    part, part_notes, rows = _part(source, choice, raw, options, examples, groups)
     return part, notes + part_notes, rows
