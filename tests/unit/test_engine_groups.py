@@ -18,6 +18,7 @@ from roc_dash.core.assembly.analysis import Conditions
 from roc_dash.io import ReadOptions, load_predictions
 from roc_dash.io.engines import aggregate_predictions
 from roc_dash.slices_report import slices_sections
+from tests.unit.test_engines import SPARK_NEEDS, _java_17
 
 
 def _frame(seed=0, n=3000, groups=("north", "south", "east", "west")):
@@ -109,3 +110,24 @@ def test_seg003_engine_refuses_a_numeric_group_column_as_in_memory(tmp_path, cap
     assert code == 2 and out.out == ""
     assert out.err.startswith("roc-dash: ") and "Traceback" not in out.err
     assert "age" in out.err and "Bin it" in out.err
+
+
+def test_seg004_spark_counts_per_group_as_duckdb_and_memory(tmp_path):
+    pytest.importorskip("pyspark", reason=SPARK_NEEDS)
+    if not _java_17():
+        pytest.skip(SPARK_NEEDS)
+    frame = _frame(seed=4, n=1500)
+    frame.loc[frame.index % 89 == 0, "channel"] = None
+    ds = tmp_path / "ds"
+    ds.mkdir()
+    for k, lo in enumerate(range(0, len(frame), 1000)):
+        frame.iloc[lo:lo + 1000].to_parquet(ds / f"part-{k}.parquet")
+    options = ReadOptions(group_columns=("region", "channel"), weight="w")
+    spark = aggregate_predictions([str(ds)], options=options, engine="spark")
+    duck = aggregate_predictions([str(ds)], options=options, engine="duckdb")
+    pd.testing.assert_frame_equal(spark.table, duck.table)
+    assert spark.group_columns == ("region", "channel")
+    mem = load_predictions([("ds.parquet", frame.to_parquet())], options=options)
+    conditions = Conditions(cost_fp=2.0, prior_pos=0.25)
+    _same(slices_sections(spark.table, conditions, group_columns=spark.group_columns),
+          slices_sections(mem.table, conditions, group_columns=mem.group_columns))
