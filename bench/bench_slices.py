@@ -45,11 +45,22 @@ from roc_dash.app.analysis import AnalysisCache, model_names  # noqa: E402
 from roc_dash.app.features.data import apply_upload  # noqa: E402
 from roc_dash.app.features.slices import slices_outputs  # noqa: E402
 from roc_dash.app.render import render_views, update_views  # noqa: E402
+from roc_dash.app.server.cache import SharedCache  # noqa: E402
 from roc_dash.app.server.store import DEMO_ID, DatasetStore, clean_ids  # noqa: E402
 from roc_dash.app.state import conditions_from_state  # noqa: E402
 from tests.slices_example import many_groups  # noqa: E402
 
 TARGET = 1.5  # seconds of server time (issue 18, "Scale")
+
+
+def checkout() -> str:
+    """The commit measured (README figures name it)."""
+    import subprocess
+
+    here = Path(__file__).resolve().parents[1]
+    out = subprocess.run(["git", "-C", str(here), "log", "-1", "--format=%h %s"],
+                         capture_output=True, text=True)
+    return out.stdout.strip()[:70] or str(here)
 
 
 def load() -> str:
@@ -85,7 +96,11 @@ def page_update(cache, dataset_ids, model, state, constraint, viz=None, *, views
 def sequence(store, ids, model, r: int) -> list[tuple[str, float, float]]:
     """One visit with fresh caches: the first view, then a change of the cost of a FN, of the
     prior and of the constraint (values shifted by ``r`` so that no run reuses another's)."""
-    cache = AnalysisCache(store)
+    with tempfile.TemporaryDirectory() as fresh:  # its own disk cache: nothing reused
+        return _visit(AnalysisCache(store, SharedCache(fresh)), ids, model, r)
+
+
+def _visit(cache, ids, model, r: int) -> list[tuple[str, float, float]]:
     state = {"cost_fp": 1.0, "cost_fn": 5.0 + r, "prior": 0.2}
     t_views, t_card, viz = page_update(cache, ids, model, state, "group_optima")
     out = [("first view (cold caches)", t_views, t_card)]
@@ -126,6 +141,7 @@ def main() -> None:
                         help="also profile one visit (cProfile, top 30 by cumulative time)")
     args = parser.parse_args()
     print(f"command: python {' '.join(sys.argv)}")
+    print(f"checkout: {Path(__file__).resolve().parents[1]} ({checkout()})")
     print(f"date: {datetime.datetime.now().isoformat(timespec='seconds')}; "
           f"{platform.node()}, {os.cpu_count()} CPUs; load average before: {load()}; "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")

@@ -17,6 +17,12 @@ groups with the summed weights as frequency weights (the ``weight`` column) and 
 in a ``rows`` column. What needs individual rows is lost: which rows two models scored in
 common, hence DeLong's *paired* test (the report says so).
 
+Slices (issue 18): the group column(s) of :mod:`roc_dash.io.groups` (``--group COL``, or a
+column named ``group``) join the keys, ``GROUP BY model, fold, group, score, label``; their
+distinct values are decoded, refused (numbers) and pooled (beyond 50 groups, by input rows)
+by the in-memory rules, and each group's curve, DeLong interval and thresholds come from its
+counts, as the in-memory report's do.
+
 Columns are found with the same names and overrides as the in-memory reader
 (:mod:`roc_dash.io.columns`); label, model and fold values are decoded with the same rules
 (:mod:`roc_dash.io.labels`, :mod:`roc_dash.io.values`) applied to their distinct values, which
