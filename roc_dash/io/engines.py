@@ -138,10 +138,11 @@ def aggregate_predictions(
     result = assemble(parts, notes, existing_models)
     seconds = time.perf_counter() - started
     files = sum(len(s.files) for s in expanded)
+    keys = "model, fold, group, score, label" if result.group_columns else "model, fold, score, label"
     summary = (
         f"{runner.name} aggregated {plural(input_rows, 'row')} of {plural(files, 'file')} into "
-        f"{groups:,} distinct (model, fold, score, label) groups in {seconds:.1f} s; the "
-        "analysis runs on their counts."
+        f"{groups:,} distinct ({keys}) groups in {seconds:.1f} s; the analysis runs on their "
+        "counts."
     )
     table = result.table
     table.attrs.update(engine=runner.name, input_rows=input_rows, groups=groups)

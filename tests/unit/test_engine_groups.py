@@ -94,6 +94,7 @@ def test_seg002_more_groups_than_kept_are_pooled_by_input_rows(tmp_path):
     agg = aggregate_predictions([str(path)], options=options, engine="duckdb")
     mem = load_predictions([str(path)], options=options)
     assert len(agg.table) < len(mem.table)
+    assert "distinct (model, fold, group, score, label) groups" in agg.notes[0]
     pooled = [n for n in agg.notes if "pooled" in n]
     assert pooled == [n for n in mem.notes if "pooled" in n] and pooled
     conditions = Conditions(cost_fn=3.0)
