@@ -335,8 +335,9 @@ def _solution(st: _Setting, constraint: str, rules: list[GroupRule], reference: 
 def _single_threshold(st: _Setting, reference: float) -> ConstrainedSolution:
     """One threshold for all: ``C(t) = A − sum_g a_g·TPR_g(t) + sum_g b_g·FPR_g(t)`` at every
     distinct score, from each group's vertex steps (``a_g·ΔTPR`` and ``b_g·ΔFPR`` at each
-    vertex's threshold) merged in one stable sort of the groups' descending thresholds
-    (runs that the sort merges, not re-sorts) and summed from the highest threshold down."""
+    vertex's threshold), put in order by one sort of all groups' thresholds and summed from
+    the highest threshold down (a sort of the vertices, not of the rows; no weighted ROC
+    curve of the pooled steps)."""
     s = np.concatenate([curve.thresholds[1:] for curve in st.curves])
     gain = np.concatenate([st.a[g] * np.diff(c.tpr) for g, c in enumerate(st.curves)])
     loss = np.concatenate([st.b[g] * np.diff(c.fpr) for g, c in enumerate(st.curves)])
