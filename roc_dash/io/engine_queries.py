@@ -81,10 +81,11 @@ def _number_sql(d: _Dialect, column: str, t: pa.DataType, decimal_comma: bool,
 
 
 def _aggregate_sql(d: _Dialect, relation: str, choice, schema: pa.Schema,
-                   decimal_comma: bool, filename: str) -> str:
+                   decimal_comma: bool, filename: str, groups: tuple[str, ...] = ()) -> str:
     """The one aggregation query of a source: per score column ``k`` (wide form: one model per
-    column), rows grouped by raw model, fold, score and label, with the row count, the summed
-    weight and counts of unusable scores and weights."""
+    column), rows grouped by raw model, fold, group columns (``g0``, ``g1``: their raw values,
+    decoded afterwards as in memory), score and label, with the row count, the summed weight
+    and counts of unusable scores and weights."""
     types = {f.name: f.type for f in schema}
     if choice.weight is not None:
         w, w_bad = _number_sql(d, choice.weight, types[choice.weight], decimal_comma, filename,
@@ -108,7 +109,9 @@ def _aggregate_sql(d: _Dialect, relation: str, choice, schema: pa.Schema,
         s, s_bad = _number_sql(d, column, types[column], decimal_comma, filename,
                                "Scores must be numbers")
         m = model if not choice.wide else "NULL"
-        keys = ", ".join(e for e in (m, fold, label, s) if e != "NULL")
+        group_keys = [d.quote(c) for c in groups]
+        keys = ", ".join(e for e in (m, fold, *group_keys, label, s) if e != "NULL")
+        group_sql = "".join(f"{q} AS g{i}, " for i, q in enumerate(group_keys))
         # 64-bit integer scores: the smallest and largest integer behind each double, which
         # differ when float64 rounded different integers (beyond 2**53) to one score
         t = types[column]
@@ -119,7 +122,7 @@ def _aggregate_sql(d: _Dialect, relation: str, choice, schema: pa.Schema,
         else:
             span = "CAST(NULL AS DECIMAL(20,0)) AS s_lo, CAST(NULL AS DECIMAL(20,0)) AS s_hi"
         selects.append(
-            f"SELECT {k} AS k, {m} AS m, {fold} AS f, {label} AS l, {s} AS s, "
+            f"SELECT {k} AS k, {m} AS m, {fold} AS f, {group_sql}{label} AS l, {s} AS s, "
             f"CAST(COUNT(*) AS BIGINT) AS n, {weight_sql}, "
             f"CAST(SUM(CASE WHEN {s_bad or 'FALSE'} THEN 1 ELSE 0 END) AS BIGINT) AS s_bad, "
             f"{span} FROM {relation} GROUP BY {keys}"

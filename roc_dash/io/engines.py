@@ -17,6 +17,12 @@ groups with the summed weights as frequency weights (the ``weight`` column) and 
 in a ``rows`` column. What needs individual rows is lost: which rows two models scored in
 common, hence DeLong's *paired* test (the report says so).
 
+Slices (issue 18): the group column(s) of :mod:`roc_dash.io.groups` (``--group COL``, or a
+column named ``group``) join the keys, ``GROUP BY model, fold, group, score, label``; their
+distinct values are decoded, refused (numbers) and pooled (beyond 50 groups, by input rows)
+by the in-memory rules, and each group's curve, DeLong interval and thresholds come from its
+counts, as the in-memory report's do.
+
 Columns are found with the same names and overrides as the in-memory reader
 (:mod:`roc_dash.io.columns`); label, model and fold values are decoded with the same rules
 (:mod:`roc_dash.io.labels`, :mod:`roc_dash.io.values`) applied to their distinct values, which
@@ -55,6 +61,7 @@ from .engine_groups import _part
 from .engine_queries import _aggregate_sql, _DuckDB, _number_sql, _Spark
 from .engine_sources import Source, expand_source
 from .errors import InputError, plural, quote
+from .groups import choose_group_columns, roles_taken
 from .size_limits import MAX_ROWS_VAR, check_columns, limit_error, limits
 
 #: Engines that aggregate (``"memory"`` is :func:`~roc_dash.io.load_predictions`).
@@ -154,14 +161,16 @@ def aggregate_predictions(
     result = assemble(parts, notes, existing_models)
     seconds = time.perf_counter() - started
     files = sum(len(s.files) for s in expanded)
+    keys = "model, fold, group, score, label" if result.group_columns else "model, fold, score, label"
     summary = (
         f"{runner.name} aggregated {plural(input_rows, 'row')} of {plural(files, 'file')} into "
-        f"{groups:,} distinct (model, fold, score, label) groups in {seconds:.1f} s; the "
-        "analysis runs on their counts."
+        f"{groups:,} distinct ({keys}) groups in {seconds:.1f} s; the analysis runs on their "
+        "counts."
     )
     table = result.table
     table.attrs.update(engine=runner.name, input_rows=input_rows, groups=groups)
-    return LoadResult(table=table, notes=(summary, *result.notes), digests=())
+    return LoadResult(table=table, notes=(summary, *result.notes), digests=(),
+                      group_columns=result.group_columns)
 
 
 def _aggregate_source(runner, source: Source, options: ReadOptions):
@@ -173,7 +182,10 @@ def _aggregate_source(runner, source: Source, options: ReadOptions):
         names, source.name, label=options.label, score=options.score, model=options.model,
         fold=options.fold, weight=options.weight, id=options.id,
     )
-    text_columns = [choice.label, *choice.text_columns()] if source.kind == "csv" else []
+    groups = choose_group_columns(names, source.name, options.group_columns,
+                                  roles_taken(choice))
+    text_columns = ([choice.label, *choice.text_columns(), *groups[0]]
+                    if source.kind == "csv" else [])
     if text_columns:
         schema = runner.schema(source, text_columns)
     choice = resolve_wide(choice, pa.schema([schema.field(n) for n in names]), source.name)
@@ -184,7 +196,7 @@ def _aggregate_source(runner, source: Source, options: ReadOptions):
             "fold, score, label) do not keep rows, so no paired tests are computed."
         )
     decimal_comma = source.kind == "csv" and source.delimiter == ";"
-    sql = _aggregate_sql(d, "{src}", choice, schema, decimal_comma, source.name)
+    sql = _aggregate_sql(d, "{src}", choice, schema, decimal_comma, source.name, groups[0])
     raw = runner.query(source, lambda rel: sql.replace("{src}", rel), text_columns)
 
     def examples(column: str) -> list[str]:
@@ -201,5 +213,5 @@ def _aggregate_source(runner, source: Source, options: ReadOptions):
         )
         return [str(v).strip() for v in found.column("v").to_pylist()]
 
-    part, part_notes, rows = _part(source, choice, raw, options, examples)
+    part, part_notes, rows = _part(source, choice, raw, options, examples, groups)
     return part, notes + part_notes, rows
