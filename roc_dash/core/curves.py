@@ -33,6 +33,7 @@ __all__ = [
     "best_accuracy",
     "accuracy_at_threshold",
     "accuracy_at_thresholds",
+    "gini",
 ]
 
 
@@ -435,3 +436,17 @@ def accuracy_at_threshold(labels, scores, threshold: float, *, weights=None,
     return float(w[correct].sum() / w.sum())
 
 
+def gini(auc_value: float) -> float:
+    """Gini coefficient (accuracy ratio, Somers' D) of a classifier: ``2 * AUC - 1``.
+
+    Parameters
+    ----------
+    auc_value : float
+        Area under the ROC curve, in ``[0, 1]``.
+
+    Returns
+    -------
+    float
+        In ``[-1, 1]``; 0 for a random ranking, 1 for a perfect one.
+    """
+    return 2.0 * float(auc_value) - 1.0

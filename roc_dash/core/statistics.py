@@ -9,8 +9,9 @@
   (1988), computed with the O(n log n) mid-rank algorithm of Sun & Xu (2014), and the
   Hanley & McNeil (1982) closed-form standard error; :func:`two_sided_normal_test`, the
   normal test they share.
-* :func:`cost_at_thresholds`, :func:`accuracy_at_thresholds` -- expected misclassification
-  cost and accuracy at every vertex of a ROC curve (Fawcett 2004, sections 3 and 7).
+* :func:`accuracy_at_thresholds` (re-exported from :mod:`.curves`) -- accuracy at every
+  vertex of a ROC curve; the expected cost at every vertex is
+  :func:`.threshold_costs.cost_at_thresholds` (Fawcett 2004, sections 3 and 7).
 
 Weights are frequency weights throughout: every count is a sum of weights, so integer weights
 give exactly the result of repeating each row that many times. For the variance formulas this
@@ -44,7 +45,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ._validation import check_binary_inputs
-from .curves import RocCurve, accuracy_at_thresholds, auc, roc_curve
+from .curves import accuracy_at_thresholds, auc, gini, roc_curve  # noqa: F401 - re-exported
 from .partial_auc import PartialAuc, partial_auc, partial_auc_from_curve  # noqa: F401 - re-exported
 
 __all__ = [
@@ -56,7 +57,6 @@ __all__ = [
     "accuracy_at_thresholds",
     "auc_confidence_interval",
     "auc_test_vs_chance",
-    "cost_at_thresholds",
     "delong_paired_test",
     "delong_variance",
     "delong_variance_of_counts",
@@ -157,27 +157,6 @@ class PairedAucTest:
     z: float
     p_value: float
     correlation: float
-
-
-# --------------------------------------------------------------------------------------------
-# Gini and partial AUC
-# --------------------------------------------------------------------------------------------
-
-
-def gini(auc_value: float) -> float:
-    """Gini coefficient (accuracy ratio, Somers' D) of a classifier: ``2 * AUC - 1``.
-
-    Parameters
-    ----------
-    auc_value : float
-        Area under the ROC curve, in ``[0, 1]``.
-
-    Returns
-    -------
-    float
-        In ``[-1, 1]``; 0 for a random ranking, 1 for a perfect one.
-    """
-    return 2.0 * float(auc_value) - 1.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -612,47 +591,3 @@ def delong_paired_test(labels, scores_a, scores_b, *, weights=None,
         p_value=p,
         correlation=correlation,
     )
-
-
-# --------------------------------------------------------------------------------------------
-# Cost and accuracy along the curve
-# --------------------------------------------------------------------------------------------
-
-
-def cost_at_thresholds(
-    curve: RocCurve,
-    *,
-    cost_fp: float = 1.0,
-    cost_fn: float = 1.0,
-    prior_pos: float | None = None,
-) -> np.ndarray:
-    """Expected misclassification cost per instance at every vertex of a ROC curve.
-
-    ``p(+) (1 - TPR) c(FN) + p(-) FPR c(FP)`` (Fawcett 2004, section 3, the quantity the
-    iso-performance lines of constant slope ``c(FP) p(-) / (c(FN) p(+))`` hold fixed).
-
-    Parameters
-    ----------
-    curve : RocCurve
-        The vertices; entry ``k`` of the result belongs to ``curve.thresholds[k]``.
-    cost_fp, cost_fn : float, default 1.0
-        Non-negative costs of a false positive and a false negative.
-    prior_pos : float, optional
-        Class prior ``p(+)`` in ``[0, 1]`` of the deployment population; defaults to the
-        curve's own (weighted) prevalence ``P / (P + N)``.
-
-    Returns
-    -------
-    ndarray of float64, shape (len(curve),)
-        With unit costs and the default prior this is the error rate ``1 - accuracy``.
-    """
-    c_fp, c_fn = float(cost_fp), float(cost_fn)
-    if not (math.isfinite(c_fp) and math.isfinite(c_fn)) or c_fp < 0.0 or c_fn < 0.0:
-        raise ValueError("cost_fp and cost_fn must be finite and non-negative")
-    if prior_pos is None:
-        p = curve.n_pos / (curve.n_pos + curve.n_neg)
-    else:
-        p = float(prior_pos)
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"prior_pos must be in [0, 1], got {prior_pos!r}")
-    return p * (1.0 - curve.tpr) * c_fn + (1.0 - p) * curve.fpr * c_fp
