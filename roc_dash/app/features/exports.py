@@ -86,10 +86,11 @@ def register(app, cache, store) -> None:
         State(ids.AVERAGING, "value"),
         State(ids.PINNED, "data"),
         State(ids.URL, "href"),
+        State(ids.ZOOM, "data"),
         prevent_initial_call=True,
     )
     def export(_c, _t, _h, _d, dataset_ids, models, state, level, band, samples, averaging,
-               pinned, href):
+               pinned, href, zoom=None):
         from urllib.parse import urlsplit, urlunsplit
 
         from ..components import plain_text
@@ -141,7 +142,8 @@ def register(app, cache, store) -> None:
             link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(headline),
             pins_summary=plain_text(compared), views=views)
         return dcc.send_string(render_html(analysis, state=report_state, slices=slices_for_report(
-            cache.table(dataset_ids, reference), models, conditions)), "roc-dash-report.html")
+            cache.table(dataset_ids, reference), models, conditions),
+            zoom=zoom if isinstance(zoom, dict) else None), "roc-dash-report.html")
 
 
 def slices_for_report(table, models, conditions) -> dict | None:
