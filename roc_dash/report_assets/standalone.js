@@ -209,13 +209,26 @@
         });
     }
 
+    /* A trace's numbers as an array: plotly.py sends numpy arrays as {dtype, bdata}
+       (base64 of the little-endian buffer), which plotly.js may keep in gd.data */
+    var TYPED = {f8: Float64Array, f4: Float32Array, i4: Int32Array, u4: Uint32Array,
+                 i2: Int16Array, u2: Uint16Array, i1: Int8Array, u1: Uint8Array};
+    function values(a) {
+        if (a && a.bdata !== undefined && TYPED[a.dtype]) {
+            var raw = atob(a.bdata), bytes = new Uint8Array(raw.length);
+            for (var i = 0; i < raw.length; i++) { bytes[i] = raw.charCodeAt(i); }
+            return Array.from(new TYPED[a.dtype](bytes.buffer));
+        }
+        return Array.from(a || []);
+    }
+
     var ORIGINAL = {};
     function drawPr(s) {
         var gd = graph("rr-pr");
         if (!gd) { return; }
         var p0 = DATA.conditions.prior_pos, p1 = s.conditions.prior_pos;
         if (!ORIGINAL.pr) {
-            ORIGINAL.pr = gd.data.map(function (t) { return Array.from(t.y || []); });
+            ORIGINAL.pr = gd.data.map(function (t) { return values(t.y); });
         }
         var idx = [], ys = [], names = [];
         gd.data.forEach(function (t, i) {
@@ -258,7 +271,8 @@
             var prev = gd.data[i - 1];
             if (/^pinned/.test(t.name || "") && t.mode === "markers+text" && prev &&
                     /cost line$/.test(prev.name || "")) {
-                idx.push(i); xs.push([pc]); ys.push([prev.y[0] + (prev.y[1] - prev.y[0]) * pc]);
+                idx.push(i); xs.push([pc]); var py = values(prev.y);
+                ys.push([py[0] + (py[1] - py[0]) * pc]);
             }
         });
         if (idx.length) { Plotly.restyle(gd, {x: xs, y: ys}, idx); }

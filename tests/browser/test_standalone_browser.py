@@ -16,6 +16,7 @@ import pytest
 from roc_dash.app.server.store import load_demo
 from roc_dash.core.assembly.analysis import Conditions, analyse, with_conditions
 from roc_dash.core.operating import operating_point
+from roc_dash.figures import pr_figure
 from roc_dash.figures.style import format_threshold
 from roc_dash.html_report import render_html
 from tests.browser.gestures import drag, wait_until
@@ -118,6 +119,22 @@ def test_sdl101_two_hundred_settings_match_core(dash_duo, demo_analysis, tmp_pat
         "var o = gd.data.filter(function (t) { return t.uid === 'optimum'; })[0];"
         "return [o.x[0], o.y[0]];")
     assert pr == pytest.approx([ref.tpr, ref.precision], abs=1e-12)
+    # each model's PR curve is redrawn at the new prior: from a drawn point (recall r,
+    # precision q at the exported prior p0) FPR = p0·r·(1 − q) / ((1 − p0)·q), and its
+    # precision at p is p·r / (p·r + (1 − p)·FPR)
+    p0, p = demo_analysis.conditions.prior_pos, prior
+    start = pr_figure(demo_analysis)
+    shown = driver.execute_script(
+        "return document.getElementById('rr-pr').data.map(function (t) { return t.y; });")
+    for trace, now in zip(start.data, shown, strict=True):
+        if trace.customdata is None or trace.uid == "optimum":
+            continue
+        r, q = np.asarray(trace.x, dtype=float), np.asarray(trace.y, dtype=float)
+        ok = (q > 0) & (q < 1) & (r > 0)  # at recall 0 the limit is drawn: not compared
+        fpr = p0 * r[ok] * (1 - q[ok]) / ((1 - p0) * q[ok])
+        assert len(now) == len(q)
+        np.testing.assert_allclose(np.asarray(now, dtype=float)[ok],
+                                   p * r[ok] / (p * r[ok] + (1 - p) * fpr), rtol=1e-9)
 
 
 def _slider_drag(driver, key, fraction):
