@@ -194,3 +194,33 @@ def test_sdl103_typed_numbers_and_the_exported_zoom(dash_duo, demo_analysis, tmp
     # the zoom survives a change of the conditions
     assert driver.execute_script(
         "return document.getElementById('rr-roc').layout.xaxis.range;") == [0.0123, 0.4567]
+
+
+def test_sdl104_the_page_export_keeps_each_views_zoom(dash_duo, app):
+    """Zoom the cost view on the page, export the HTML report: the file opens with the same
+    axis range, and its controls work."""
+    from roc_dash.app import ids
+    from tests.browser import gestures
+    from tests.browser.test_views_browser import _downloaded, js_graph, start
+
+    start(dash_duo, app)
+    driver = dash_duo.driver
+    gestures.wait_idle(driver)
+    gestures.scroll_into_view(driver, dash_duo.find_element(f"#{ids.COST_GRAPH}"))
+    drag(driver, gestures.to_screen(driver, ids.COST_GRAPH, 0.2, 0.2),
+         gestures.to_screen(driver, ids.COST_GRAPH, 0.6, 0.0))
+    wait_until(lambda: abs(js_graph(dash_duo, ids.COST_GRAPH,
+                                    "gd._fullLayout.xaxis.range[1]") - 0.6) < 0.02,
+               message="the cost view zoomed by the drag")
+    gestures.wait_idle(driver)
+    zoomed = js_graph(dash_duo, ids.COST_GRAPH, "gd._fullLayout.xaxis.range")
+    dash_duo.find_element(f"#{ids.EXPORT_HTML}").click()
+    report = _downloaded(dash_duo, "roc-dash-report.html")[0]
+    driver.get(report.as_uri())
+    wait_until(lambda: driver.execute_script(
+        "return !!(window.rocReport && document.getElementById('rr-cost').layout)"),
+        message="the exported report")
+    assert driver.execute_script(
+        "return document.getElementById('rr-cost').layout.xaxis.range;") == pytest.approx(
+        zoomed, abs=1e-12)
+    assert driver.execute_script("return window.rocReport.set({cost_fn: 3}).model;")
