@@ -32,7 +32,8 @@ def _reference(analysis, cost_fp, cost_fn, prior):
     a = with_conditions(analysis, Conditions(cost_fp=cost_fp, cost_fn=cost_fn,
                                              prior_pos=prior, fpr_max=c.fpr_max,
                                              level=c.level, n_samples=c.n_samples,
-                                             band=c.band))
+                                             band=c.band, benefit_tp=c.benefit_tp,
+                                             benefit_tn=c.benefit_tn))
     return a, operating_point(a)
 
 
@@ -224,3 +225,22 @@ def test_sdl104_the_page_export_keeps_each_views_zoom(dash_duo, app):
         "return document.getElementById('rr-cost').layout.xaxis.range;") == pytest.approx(
         zoomed, abs=1e-12)
     assert driver.execute_script("return window.rocReport.set({cost_fn: 3}).model;")
+
+
+def test_sdl105_with_benefits_and_extreme_settings(dash_duo, tmp_path):
+    """Benefits of right decisions (the sliders set net costs, the benefits are subtracted
+    from the expected cost) and settings far out (typed, beyond the sliders' range)."""
+    analysis = analyse(load_demo().table, Conditions(cost_fn=3.0, benefit_tp=2.0,
+                                                     benefit_tn=0.25))
+    driver = dash_duo.driver
+    _open(driver, analysis, tmp_path)
+    rng = np.random.default_rng(5)
+    pairs = [(float(10 ** rng.uniform(-2, 2)), float(10 ** rng.uniform(-2, 2)),
+              float(rng.uniform(0.01, 0.99))) for _ in range(30)]
+    pairs += [(1e-6, 1e6, 0.5), (1e6, 1e-6, 0.5), (1.0, 1.0, 1e-9), (1.0, 1.0, 1 - 1e-9),
+              (3e5, 2e-5, 0.999999), (0.5, 0.5, 0.5)]
+    pages = driver.execute_script(
+        "return arguments[0].map(function (p) { return window.rocReport.set("
+        "{cost_fp: p[0], cost_fn: p[1], prior_pos: p[2]}); });", [list(p) for p in pairs])
+    for page, (cfp, cfn, prior) in zip(pages, pairs, strict=True):
+        _check(page, analysis, cfp, cfn, prior)

@@ -138,3 +138,21 @@ def test_sdl004_zoom_reaches_the_figures_a_det_zoom_does_not(demo):
     assert cost["yaxis"]["range"] == [0, 0.3] and cost["xaxis"].get("range") != "bad"
     roc, _, _ = _layouts(render_html(demo, zoom={"roc": {"x": [0.0123, 0.4567], "det": True}}))
     assert roc["xaxis"].get("range") != [0.0123, 0.4567]
+
+
+def test_sdl005_a_hostile_model_name_stays_text():
+    """A model name that closes the script element stays inside the embedded JSON."""
+    rng = np.random.default_rng(1)
+    n = 200
+    y = rng.random(n) < 0.5
+    evil = "</script><img src=x onerror=alert(1)>"
+    table = pd.DataFrame({"model": evil, "fold": "1", "id": np.arange(n).astype(str),
+                          "label": y, "score": rng.normal(y * 1.0, 1.0), "weight": 1.0})
+    page = render_html(analyse(table, Conditions()))
+    parser = _Refs()
+    parser.feed(page)
+    assert not [r for r in parser.refs if r[0] == "img"]  # no element made of the name
+    assert "</script><img" not in page
+    data = re.search(r'<script type="application/json" id="rr-data">(.*?)</script>', page,
+                     re.S).group(1)
+    assert json.loads(data)["models"][0]["name"] == evil
