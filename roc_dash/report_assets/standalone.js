@@ -310,7 +310,8 @@
     function syncInputs(skip) {
         KEYS.forEach(function (key) {
             var v = current[key];
-            if (key !== skip) { document.getElementById("rr-" + key).value = String(v); }
+            /* six significant digits shown; the setting itself is exact (current) */
+            if (key !== skip) { document.getElementById("rr-" + key).value = fmtG(v, 6); }
             document.getElementById("rr-" + key + "-slider").value =
                 String(LOG[key] ? Math.log10(v) : v);
         });

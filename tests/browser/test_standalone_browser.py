@@ -161,11 +161,12 @@ def test_sdl102_slider_gestures_move_the_optimum(dash_duo, demo_analysis, tmp_pa
         wait_until(lambda k=key, b=before: driver.execute_script(
             f"return document.getElementById('rr-{k}').value;") != b,
             message=f"the {key} slider to move")
-        values = driver.execute_script(
+        page = driver.execute_script("return window.rocReport.state();")
+        values = [page["conditions"][k] for k in ("cost_fp", "cost_fn", "prior_pos")]
+        shown = driver.execute_script(
             "return ['cost_fp', 'cost_fn', 'prior_pos'].map(function (k) {"
             " return Number(document.getElementById('rr-' + k).value); });")
-        page = driver.execute_script(
-            "return window.rocReport.state();")
+        assert shown == pytest.approx(values, rel=1e-5)  # the boxes show 6 digits
         _check(page, demo_analysis, *values)
         _, ref = _reference(demo_analysis, *values)
         assert (f"{ref.model} at score ≥ {format_threshold(ref.threshold)}"
