@@ -95,7 +95,7 @@ def _json_for_script(data) -> str:
 
 
 _CONTROLS = """
-<h2>Try other costs and priors</h2>
+<h2 id="rr-try">Try other costs and priors</h2>
 <p class="muted">Move a slider or type a number: the iso-performance line, the optimum and its
 markers in the three views, the sentence and the confusion matrix below follow, computed in
 this page over the exact convex hulls (no server). The rest of the report (tables, decision,

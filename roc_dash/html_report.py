@@ -329,6 +329,10 @@ def model_comparison_html(analysis: Analysis) -> str:
     return "\n".join(out)
 
 
+#: The header's link to the report's cost and prior controls (:mod:`.html_interactive`).
+TRY_LINK = ' <a href="#rr-try">Try other costs and priors</a> (no server needed).'
+
+
 #: Draw every vertex of a curve that is not on a straight run (``roc_figure``'s
 #: ``max_vertices``): the report's curves are thinned losslessly only.
 LOSSLESS = 2 ** 62
@@ -410,7 +414,7 @@ def render_html(analysis: Analysis, *, state: ReportState | None = None,
 <p class="muted">roc-dash {__version__}, {when}. Cost of a false positive {c.cost_fp:g},
 of a false negative {c.cost_fn:g}; deployment prior p(+) = {c.prior_pos:.4g};
 iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
-<p class="muted">{" ".join(context)}</p>
+<p class="muted">{" ".join(context)}{TRY_LINK if analysis.models else ""}</p>
 {"<ul>" + notes + "</ul>" if notes else ""}
 {f'<h2>Note</h2><p class="note">{html.escape(state.note)}</p>' if state.note else ""}
 {f'<h2>Decision</h2><p class="summary">{html.escape(state.summary)}</p>'
