@@ -98,8 +98,8 @@ _CONTROLS = """
 <h2 id="rr-try">Try other costs and priors</h2>
 <p class="muted">Move a slider or type a number: the iso-performance line, the optimum and its
 markers in the three views, the sentence and the confusion matrix below follow, computed in
-this page over the exact convex hulls (no server). The rest of the report (tables, decision,
-pins, average precision in the legend) stays at the exported conditions.</p>
+this page over the exact convex hulls (no server). The tables and the decision above and the
+average precision in the PR legend stay at the exported conditions.</p>
 <div class="controls" id="rr-controls">
 {rows}
 <button type="button" id="rr-reset">Back to the exported conditions</button>
@@ -122,7 +122,7 @@ _ROW = ('<label class="ctl"><span>{label}</span><input type="range" id="rr-{key}
 CSS = """
 .controls{display:grid;grid-template-columns:1fr;gap:.4rem;background:#f5f8fb;
 border:1px solid #dfe3e8;border-radius:6px;padding:.6rem .8rem;margin-bottom:.8rem}
-.ctl{display:grid;grid-template-columns:14rem 1fr 9rem;align-items:center;gap:.8rem}
+.ctl{display:grid;grid-template-columns:17rem 1fr 9rem;align-items:center;gap:.8rem}
 .ctl input[type=number]{width:8.5rem;font:inherit}.grid2{display:grid;
 grid-template-columns:1fr 1fr;gap:1rem}table.confusion td,table.confusion th{min-width:6rem}
 #rr-reset{justify-self:start}
