@@ -216,9 +216,16 @@ def _add_beyond_binary(report: argparse.ArgumentParser) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     from .app import create_app
+    from .app.server.url_prefix import check_url_prefix, url_prefix
 
-    app = create_app(data_dir=args.data_dir)
-    print(f"roc-dash {__version__}: open http://{args.host}:{args.port}/ (Ctrl+C stops)",
+    try:  # the option, else $ROC_DASH_URL_PREFIX: a bad one is named, not a traceback
+        prefix = (url_prefix() if args.url_prefix is None
+                  else check_url_prefix(args.url_prefix, source="--url-prefix"))
+    except ValueError as exc:
+        print(f"roc-dash serve: {exc}", file=sys.stderr)
+        return 2
+    app = create_app(data_dir=args.data_dir, url_prefix=prefix)
+    print(f"roc-dash {__version__}: open http://{args.host}:{args.port}{prefix} (Ctrl+C stops)",
           file=sys.stderr)
     app.run(host=args.host, port=args.port, debug=args.debug)
     return 0
@@ -250,6 +257,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", default=None,
                        help="where uploads are stored (default $ROC_DASH_DATA_DIR or ~/.cache/roc-dash)")
     serve.add_argument("--debug", action="store_true", help="Dash debug mode (hot reload)")
+    serve.add_argument("--url-prefix", default=None, metavar="PATH",
+                       help="serve everything under PATH, e.g. /roc/ behind a reverse proxy "
+                            "at a sub-path (default $ROC_DASH_URL_PREFIX or /)")
     serve.set_defaults(func=_serve)
 
     report = sub.add_parser("report", help="analyse prediction files and print a report")

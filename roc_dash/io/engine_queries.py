@@ -134,7 +134,7 @@ class _DuckDB:
     name = "DuckDB"
     dialect = _DUCKDB
 
-    def __init__(self) -> None:
+    def __init__(self, memory_mb: float | None = None) -> None:
         try:
             import duckdb
         except ImportError:  # pragma: no cover - duckdb is a dependency
@@ -143,8 +143,44 @@ class _DuckDB:
             ) from None
         self.duckdb = duckdb
         self.con = duckdb.connect()
+        # query_progress() (read by a watcher while a long aggregation runs) needs it on
+        self.con.execute("SET enable_progress_bar = true; SET enable_progress_bar_print = false")
+        if memory_mb is not None:  # a server's worker: bounded, spilling to a temp folder
+            import tempfile
+
+            spill = os.path.join(tempfile.gettempdir(), f"roc-dash-duckdb-{os.getpid()}")
+            self.con.execute(f"SET memory_limit = '{int(memory_mb)}MB'; "
+                             "SET preserve_insertion_order = false; "
+                             f"SET temp_directory = '{spill.replace(chr(39), chr(39) * 2)}'")
+        self._attached: dict[str, str] = {}
+
+    def _attach(self, path: str) -> str:
+        """The alias of a DuckDB database file, attached read-only once per session."""
+        if path not in self._attached:
+            alias = f"source{len(self._attached)}"
+            quoted = path.replace("'", "''")
+            try:
+                self.con.execute(f"ATTACH '{quoted}' AS {alias} (READ_ONLY)")
+            except self.duckdb.Error as exc:
+                raise InputError(
+                    f"{path}: cannot be opened as a DuckDB database ({_first_line(exc)}). "
+                    "Check that no other process is writing it.",
+                    file=path,
+                ) from None
+            self._attached[path] = alias
+        return self._attached[path]
+
+    def progress(self) -> float:
+        """How far the running query is, 0 to 1 (0 when DuckDB cannot tell)."""
+        try:
+            done = self.con.query_progress()
+        except self.duckdb.Error:  # pragma: no cover - no query running
+            return 0.0
+        return min(max(float(done) / 100.0, 0.0), 1.0)
 
     def _relation(self, source: Source, text_columns: Iterable[str] = ()) -> str:
+        if source.kind == "duckdb":
+            return f"{self._attach(source.files[0])}.main.{self.dialect.quote(source.table)}"
         files = "[" + ", ".join("'" + f.replace("'", "''") + "'" for f in source.files) + "]"
         if source.kind == "parquet":
             return f"read_parquet({files})"
@@ -209,7 +245,17 @@ class _Spark:
         self.spark = session
         self._views: dict[tuple, str] = {}
 
+    def progress(self) -> float:
+        """Spark's progress is not read here: 0."""
+        return 0.0
+
     def _view(self, source: Source, text_columns: Iterable[str] = ()) -> str:
+        if source.kind == "duckdb":
+            raise InputError(
+                f"{source.name}: is a table of a DuckDB database; read it with the DuckDB "
+                "engine (--engine duckdb).",
+                file=source.name,
+            )
         key = (source.files, tuple(sorted(text_columns)))
         if key not in self._views:
             if source.kind == "parquet":

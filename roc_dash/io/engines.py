@@ -43,8 +43,9 @@ DuckDB is imported when used; pyspark only for ``engine="spark"`` (``pip install
 from __future__ import annotations
 
 import os
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import pyarrow as pa
 
@@ -67,6 +68,8 @@ def aggregate_predictions(
     engine: str = "duckdb",
     existing_models: Iterable[str] = (),
     spark_session=None,
+    progress: Callable[[float, str], None] | None = None,
+    memory_mb: float | None = None,
 ) -> LoadResult:
     """Aggregate prediction files in a query engine into the canonical table of counts.
 
@@ -81,6 +84,11 @@ def aggregate_predictions(
     of rows without a weight column) and ``rows`` the count of input rows, sorted by model,
     fold, score, label; no ``id`` column. Its ``attrs`` hold ``engine``, ``input_rows`` and
     ``groups``; the first note says how many rows became how many groups.
+
+    ``progress``, when given, is called from a watcher thread about four times a second with
+    the fraction done (0 to 1, over all sources; within a source as far as the engine can
+    tell) and the name of the source being read. ``memory_mb`` caps DuckDB's memory (it
+    spills to a temporary folder beyond it; default: DuckDB's own, most of the RAM).
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
@@ -93,7 +101,7 @@ def aggregate_predictions(
     owner: dict[str, str] = {}
     for source in expanded:
         for f in source.files:
-            real = os.path.realpath(f)
+            real = (os.path.realpath(f), source.table)
             if real in owner:
                 first = owner[real]
                 what = ("given twice" if first == source.name
@@ -105,17 +113,32 @@ def aggregate_predictions(
                 )
             owner[real] = source.name
 
-    runner = _DuckDB() if engine == "duckdb" else _Spark(spark_session)
+    runner = _DuckDB(memory_mb) if engine == "duckdb" else _Spark(spark_session)
     notes: list[str] = []
     parts: list[_FilePart] = []
     input_rows = 0
+    done = threading.Event()
+    at = [0]  # the source being read
+    watcher = None
+    if progress is not None:
+        def watch():
+            while not done.wait(0.25):
+                k = min(at[0], len(expanded) - 1)
+                progress((k + runner.progress()) / len(expanded), expanded[k].name)
+
+        watcher = threading.Thread(target=watch, name="roc-dash-progress", daemon=True)
+        watcher.start()
     try:
-        for source in expanded:
+        for k, source in enumerate(expanded):
+            at[0] = k
             part, part_notes, rows = _aggregate_source(runner, source, options)
             parts.append(part)
             notes.extend(part_notes)
             input_rows += rows
     finally:
+        done.set()
+        if watcher is not None:
+            watcher.join()
         runner.close()
     groups = sum(p.table.num_rows for p in parts)
     limit = limits().rows

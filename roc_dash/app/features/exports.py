@@ -13,7 +13,7 @@ from ...core.assembly.analysis import Analysis, AnalysisTimeout
 from ...core.economics import Economics
 from ...core.operating import pinned_points
 from ...decision import build_decision
-from ...exports import csv_safe, curves_table, to_safe_csv
+from ...exports import cross_validation_table, csv_safe, curves_table, to_safe_csv
 from .. import ids
 from ..analysis import dataset_labels, loaded_infos
 from ..components import model_table_rows
@@ -51,9 +51,14 @@ def curves_csv(analysis: Analysis) -> str:
 
 
 def table_csv(analysis: Analysis) -> str:
-    """The model table with the conditions it was computed under on every row."""
+    """The model table with the conditions it was computed under on every row, and each
+    model's cross-validated AUC (mean, SD, LeDell interval, folds: issue 17)."""
     c = analysis.conditions
-    frame = pd.DataFrame(model_table_rows(analysis)).assign(
+    frame = pd.DataFrame(model_table_rows(analysis))
+    if len(frame):
+        cv = cross_validation_table(analysis).drop(columns="model")
+        frame = pd.concat([frame, cv.set_index(frame.index)], axis=1)
+    frame = frame.assign(
         cost_fp=c.cost_fp, cost_fn=c.cost_fn, prior_pos=c.prior_pos, slope=c.slope,
         pc_pos=c.pc_pos)
     return csv_safe(frame).to_csv(index=False)
