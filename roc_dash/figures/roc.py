@@ -68,8 +68,8 @@ def iso_line_endpoints(fpr: float, tpr: float, slope: float) -> tuple[float, flo
 
 
 def _curve_trace(name, idx, fpr, tpr, thresholds, *, legend=True, width=2.5, opacity=1.0,
-                 show_name=None, prefix="", style=None, suffix=""):
-    keep = display_indices(fpr, tpr, max_points=MAX_VERTICES)
+                 show_name=None, prefix="", style=None, suffix="", max_vertices=MAX_VERTICES):
+    keep = display_indices(fpr, tpr, max_points=max_vertices)
     data, _ = point_data(idx, name, thresholds[keep], fpr[keep], tpr[keep])
     return _scatter(
         x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or plain(name),
@@ -98,7 +98,7 @@ def _det_axes(fig: go.Figure, font_size: int) -> None:
 def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = False,
                operating: OperatingSummary | None = None, font_size: int = 14,
                colors: dict[str, int] | None = None, ties: bool = False,
-               pins=None) -> go.Figure:
+               pins=None, max_vertices: int = MAX_VERTICES) -> go.Figure:
     """The ROC (or DET) view of an analysis.
 
     Parameters
@@ -115,6 +115,10 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         Shade, for each model's pooled curve, the region between its optimistic and
         pessimistic tie bounds (section 4.1): how much ordering within tied scores could
         move the curve.
+    max_vertices : int
+        At most this many vertices of a pooled or fold curve are drawn (beyond the lossless
+        reduction, to within a pixel: :func:`~roc_dash.core.curve_geometry.display_indices`);
+        a huge number draws every vertex that is not on a straight run (the HTML report).
     """
     if averaging not in AVERAGING_MODES:
         raise ValueError(f"averaging must be one of {AVERAGING_MODES}")
@@ -140,7 +144,8 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                                            legend=j == 0, width=1.3, opacity=0.75,
                                            show_name=label, style=k,
                                            prefix=f"fold {plain(fold)} of ",
-                                           suffix=fold_auc.get(str(fold), "")))
+                                           suffix=fold_auc.get(str(fold), ""),
+                                           max_vertices=max_vertices))
         elif averaging == "vertical" and m.n_folds > 1:
             va = m.vertical
             band = "simultaneous" if va.band == "simultaneous" else "pointwise"
@@ -189,7 +194,8 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                 hovertemplate=HOVER))
         else:
             traces.append(_curve_trace(m.name, i, m.curve.fpr, m.curve.tpr, m.curve.thresholds,
-                                       show_name=label, style=k, suffix=cv_auc_text(m)))
+                                       show_name=label, style=k, suffix=cv_auc_text(m),
+                                       max_vertices=max_vertices))
 
     hull = analysis.hull
     traces.append(_scatter(

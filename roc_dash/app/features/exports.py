@@ -98,10 +98,11 @@ def register(app, cache, store) -> None:
         State(ids.PINNED, "data"),
         State(ids.URL, "href"),
         State(ids.CMP_MEASURE, "value"),
+        State(ids.ZOOM, "data"),
         prevent_initial_call=True,
     )
     def export(_c, _t, _h, _d, dataset_ids, models, state, level, band, samples, averaging,
-               pinned, href, measure=None):
+               pinned, href, measure=None, zoom=None):
         from urllib.parse import urlsplit, urlunsplit
 
         from ..components import plain_text
@@ -157,7 +158,8 @@ def register(app, cache, store) -> None:
             analysis, state=report_state, slices=slices_for_report(table, models, conditions),
             intervals=report_intervals(analysis, table, economics_from_state(state)),
             partial_auc_comparison=pauc_comparison(cache, dataset_ids, analysis, state)
-            if measure == "pauc" and len(analysis.models) > 1 else None),
+            if measure == "pauc" and len(analysis.models) > 1 else None,
+            zoom=zoom if isinstance(zoom, dict) else None),
             "roc-dash-report.html")
 
 
