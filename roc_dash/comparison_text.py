@@ -17,6 +17,7 @@ import numpy as np
 
 from .core.cross_validation import CrossValidatedAuc
 from .core.model_comparison import NEVER_OPTIMAL, OptimalRange, PairwiseComparison
+from .rounding import sig, signed
 
 __all__ = ["P_KINDS", "cv_auc_text", "fold_lines", "optimal_range_text", "p_text",
            "pair_cell", "unpaired_note"]
@@ -65,11 +66,11 @@ def pair_cell(c: PairwiseComparison, i: int, j: int) -> tuple[str, str]:
     d = float(c.difference[i, j])
     if not math.isfinite(d):
         return "—", f"{a} and {b} are not scored on the same rows: not tested"
-    tip = (f"AUC({a}) − AUC({b}) = {d:+.4f}, SE {_f(float(c.std_error[i, j]), 4)}, "
+    tip = (f"AUC({a}) − AUC({b}) = {signed(d)}, SE {_f(float(c.std_error[i, j]), 4)}, "
            f"z {_f(float(c.z[i, j]), 2)}; " + "; ".join(
                f"{label} {p_text(float(getattr(c, attr)[i, j]))}" for _, attr, label in P_KINDS)
            + f" ({c.n_tests} tests)")
-    return f"{d:+.3f}", tip
+    return f"{signed(d)}", tip
 
 
 def unpaired_note(c: PairwiseComparison | None, n_models: int) -> str:
@@ -88,7 +89,7 @@ def unpaired_note(c: PairwiseComparison | None, n_models: int) -> str:
 
 
 def _ratio(v: float) -> str:
-    return "∞" if math.isinf(v) else f"{v:.3g}"
+    return "∞" if math.isinf(v) else f"{sig(v)}"
 
 
 def optimal_range_text(r: OptimalRange) -> str:
@@ -100,7 +101,7 @@ def optimal_range_text(r: OptimalRange) -> str:
         return NEVER_OPTIMAL
     if r.cost_ratio_low.size == 1 and r.cost_ratio_low[0] <= 0 and np.isinf(
             r.cost_ratio_high[0]):
-        return f"optimal for any c(FN)/c(FP) at prior p(+) = {r.prior_pos:.3g}"
+        return f"optimal for any c(FN)/c(FP) at prior p(+) = {sig(r.prior_pos)}"
     spans = []
     for fp_lo, fp_hi in reversed(list(zip(r.cost_ratio_low, r.cost_ratio_high, strict=True))):
         lo = 0.0 if np.isinf(fp_hi) else 1.0 / fp_hi
@@ -112,4 +113,4 @@ def optimal_range_text(r: OptimalRange) -> str:
         else:
             spans.append(f"between {_ratio(lo)} and {_ratio(hi)}")
     return (f"optimal for c(FN)/c(FP) {' or '.join(spans)} at prior p(+) = "
-            f"{r.prior_pos:.3g}")
+            f"{sig(r.prior_pos)}")

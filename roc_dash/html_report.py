@@ -35,6 +35,7 @@ from .html_interactive import CSS as INTERACTIVE_CSS
 from .html_interactive import interactive_html
 from .report import fmt as _fmt
 from .report import model_table_rows
+from .rounding import sig, signed
 
 CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1d2733;
@@ -150,7 +151,7 @@ def _extension_html(ext) -> str:
     if "soft_labels" in doc:
         out.append("<h2>Soft labels</h2>" + _table(
             ["Model", "Instances", "n+", "n−", "AUC", "Interval"],
-            [[m["name"], m["n_instances"], _fmt(m["n_pos"], 2), _fmt(m["n_neg"], 2),
+            [[m["name"], m["n_instances"], _fmt(m["n_pos"]), _fmt(m["n_neg"]),
               _fmt(m["auc"]),
               (f"[{_fmt(m['auc_ci']['low'])}, {_fmt(m['auc_ci']['high'])}] "
                f"({m['auc_ci']['method']})" if m["auc_ci"] else
@@ -160,8 +161,8 @@ def _extension_html(ext) -> str:
         out.append(f"<h2>Example-specific costs</h2><p>ROC axes: {html.escape(c['x_axis'])} "
                    f"(x), {html.escape(c['y_axis'])} (y).</p>" + _table(
                        ["Model", "Total negative cost", "Total positive benefit", "AUC"],
-                       [[m["name"], _fmt(m["total_negative_cost"], 2),
-                         _fmt(m["total_positive_benefit"], 2), _fmt(m["auc"])]
+                       [[m["name"], _fmt(m["total_negative_cost"]),
+                         _fmt(m["total_positive_benefit"]), _fmt(m["auc"])]
                         for m in c["models"]]))
     if "leaves" in doc:
         for t in doc["leaves"]["trees"]:
@@ -184,7 +185,7 @@ def _extension_html(ext) -> str:
         out.append("<h2>Concavity repair (Flach & Wu)</h2>" + _table(
             ["Model", "Concavities", "Repaired AUC", "Area gained"],
             [[r["name"], len(r["concavities"]), _fmt(r["repaired_auc"]),
-              _fmt(sum(c["area_gain"] for c in r["concavities"]), 4)]
+              _fmt(sum(c["area_gain"] for c in r["concavities"]))]
              for r in doc["concavity_repair"]]))
     if "logical_combinations" in doc:
         lc = doc["logical_combinations"]
@@ -257,10 +258,10 @@ def intervals_html(intervals) -> str:
     rows = []
     for model, r in intervals.items():
         u = r.optimum
-        cells = [f"{_fmt(iv.estimate, 4)} [{_fmt(iv.low, 4)}–{_fmt(iv.high, 4)}]"
-                 if iv.interval not in ("fixed", "none") else _fmt(iv.estimate, 4)
+        cells = [f"{_fmt(iv.estimate)} [{_fmt(iv.low)}–{_fmt(iv.high)}]"
+                 if iv.interval not in ("fixed", "none") else _fmt(iv.estimate)
                  for iv in (u.threshold, u.tpr, u.fpr, u.precision, u.npv, u.expected_cost)]
-        rows.append([model, *cells, _fmt(u.optimism.out_of_bag, 4) if u.optimism else "n/a",
+        rows.append([model, *cells, _fmt(u.optimism.out_of_bag) if u.optimism else "n/a",
                      f"{u.n_boot_used} of {u.n_boot}"])
     head = ["Model", "Threshold", "TPR", "FPR", "Precision at the prior", "NPV at the prior",
             "Expected cost", "Out-of-bag cost of the choice", "Replicates"]
@@ -311,7 +312,7 @@ def model_comparison_html(analysis: Analysis) -> str:
             short = {"raw": "p", "holm": "Holm", "bh": "BH"}
             ps = "; ".join(f"{short[k]} {p_text(float(getattr(c, attr)[i, j]))}"
                            for k, attr, _ in P_KINDS)
-            return f"{c.difference[i, j]:+.3f} ({ps})"
+            return f"{signed(c.difference[i, j])} ({ps})"
 
         out.append('<p class="muted">ΔAUC of the pooled predictions, row minus column, by '
                    "DeLong's paired test; p raw, Holm- and Benjamini-Hochberg (BH) adjusted "
@@ -343,7 +344,7 @@ def partial_auc_comparison_html(c) -> str:
             return "—"
         ps = "; ".join(f"{short[k]} {p_text(float(getattr(c, attr)[i, j]))}"
                        for k, attr, _ in P_KINDS)
-        return f"{c.difference[i, j]:+.3f} ({ps})"
+        return f"{signed(c.difference[i, j])} ({ps})"
 
     return (f"<h3>Partial AUC over FPR ≤ {c.max_fpr:g} (McClish)</h3>"
             '<p class="muted">ΔpAUC of the pooled predictions, row minus column, by a paired '
@@ -409,10 +410,10 @@ def render_html(analysis: Analysis, *, state: ReportState | None = None,
           _fmt(r["auc"]),
           f"[{_fmt(r['auc_ci_low'])}, {_fmt(r['auc_ci_high'])}]",
           _fmt(r["partial_auc_mcclish"]), _fmt(r["average_precision"]),
-          format_threshold(r["optimal_threshold"]), _fmt(r["expected_cost"], 4)]
+          format_threshold(r["optimal_threshold"]), _fmt(r["expected_cost"])]
          for r in model_table_rows(analysis)])
     pairs = _table(["Models", "ΔAUC", "z", "p-value", "paired by"],
-                   [[f"{p.a} vs {p.b}", f"{p.test.auc_difference:+.3f}", _fmt(p.test.z, 2),
+                   [[f"{p.a} vs {p.b}", f"{signed(p.test.auc_difference)}", _fmt(p.test.z),
                      f"{p.test.p_value:.3g}", p.paired_by] for p in analysis.comparisons])
     kind = (f"pinned {op.label}".strip() if op is not None and op.pinned
             else "optimal for these conditions")
@@ -421,7 +422,7 @@ def render_html(analysis: Analysis, *, state: ReportState | None = None,
         [["Model", op.model], ["Threshold", "score ≥ " + format_threshold(op.threshold)],
          ["TPR", _fmt(op.tpr)], ["FPR", _fmt(op.fpr)],
          ["Precision at the prior", _fmt(op.precision)],
-         ["Expected cost per case", _fmt(op.expected_cost, 4)],
+         ["Expected cost per case", _fmt(op.expected_cost)],
          ["Test set TP / FP / FN / TN", " / ".join(f"{v:,.0f}" for v in (op.tp, op.fp, op.fn, op.tn))],
          ["Per 1,000 at the prior TP / FP / FN / TN", " / ".join(f"{v:,.1f}" for v in op.per_1000)]])
     when = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -439,8 +440,8 @@ def render_html(analysis: Analysis, *, state: ReportState | None = None,
 <style>{CSS}{INTERACTIVE_CSS}</style></head><body>
 <h1>roc-dash report</h1>
 <p class="muted">roc-dash {__version__}, {when}. Cost of a false positive {c.cost_fp:g},
-of a false negative {c.cost_fn:g}; deployment prior p(+) = {c.prior_pos:.4g};
-iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
+of a false negative {c.cost_fn:g}; deployment prior p(+) = {sig(c.prior_pos)};
+iso-performance slope m = {sig(c.slope)}; PC(+) = {sig(c.pc_pos)}.</p>
 <p class="muted">{" ".join(context)}{TRY_LINK if analysis.models else ""}</p>
 {"<ul>" + notes + "</ul>" if notes else ""}
 {f'<h2>Note</h2><p class="note">{html.escape(state.note)}</p>' if state.note else ""}
@@ -494,10 +495,10 @@ def slices_html(sections: dict | None) -> str:
                    f"{_fmt((g['auc_ci'] or {}).get('high'))}]",
                    *(["score ≥ " + format_threshold(g["optimal"]["threshold"]),
                       _fmt(g["optimal"]["tpr"]), _fmt(g["optimal"]["fpr"]),
-                      _fmt(g["optimal"]["expected_cost"], 4)] if g["optimal"] else
+                      _fmt(g["optimal"]["expected_cost"])] if g["optimal"] else
                      ["one class only", "", "", ""])] for g in m["groups"]]
         solutions = [[_CONSTRAINT_NAMES.get(s["constraint"], s["constraint"]),
-                      _fmt(s["expected_cost"], 4), f"{s['cost_of_constraint']:+.4f}",
+                      _fmt(s["expected_cost"]), f"{signed(s['cost_of_constraint'])}",
                       "yes" if s["randomised"] else "no"] for s in t["solutions"]]
         out.append(f"<h3>{html.escape(m['model'])}</h3>" + _table(
             ["Group", "Rows", "Prevalence", "AUC", "AUC CI", "Optimum", "TPR", "FPR",

@@ -32,6 +32,7 @@ from .core.economics import Economics
 from .core.hull import model_slope_ranges
 from .core.model_comparison import NEVER_OPTIMAL, OptimalRanges, PairwiseComparison
 from .core.point_intervals import PointIntervals, PointUncertainty, point_intervals
+from .rounding import sig
 
 SCHEMA_VERSION = 1
 
@@ -309,9 +310,10 @@ def model_point_intervals(analysis: Analysis, table, economics: Economics, *,
     return out
 
 
-def fmt(v, digits: int = 3) -> str:
-    """A number for a table cell ("n/a" for None or NaN)."""
-    return "n/a" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
+def fmt(v) -> str:
+    """A number for a table cell: the one rounding rule, 6 significant digits
+    (:func:`roc_dash.rounding.sig`; "n/a" for None or NaN)."""
+    return sig(v)
 
 
 def _ranges_text(spans) -> str:
@@ -319,7 +321,7 @@ def _ranges_text(spans) -> str:
         return "never optimal"
 
     def f(v):
-        return "∞" if math.isinf(v) else f"{v:.3g}"
+        return "∞" if math.isinf(v) else f"{sig(v)}"
 
     return ", ".join(f"{f(lo)} – {f(hi)}" for lo, hi in spans)
 

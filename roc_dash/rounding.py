@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["SIGNIFICANT_DIGITS", "HOVER", "sig"]
+__all__ = ["SIGNIFICANT_DIGITS", "HOVER", "sig", "signed"]
 
 #: Significant digits of every number shown to a person.
 SIGNIFICANT_DIGITS = 6
@@ -36,3 +36,9 @@ def sig(value) -> str:
     if math.isinf(v):
         return "+∞" if v > 0 else "−∞"
     return format(v, f".{SIGNIFICANT_DIGITS}g")
+
+
+def signed(value) -> str:
+    """:func:`sig` with the sign always written (``+0.0123``, ``-0.05``): a difference."""
+    text = sig(value)
+    return text if text.startswith(("+", "-", "−", "n/a")) else "+" + text

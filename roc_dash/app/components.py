@@ -13,6 +13,7 @@ from ..figures import GRAPH_CONFIG
 from ..figures.style import color, dash_css, format_threshold
 from ..report import fmt as _fmt
 from ..report import model_table_rows
+from ..rounding import sig, signed
 from . import ids
 from .help import HELP
 from .server.store import DatasetInfo
@@ -111,9 +112,9 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None, comp
         ("Model", op.model, None),
         ("Threshold", "score ≥ " + format_threshold(op.threshold), "threshold"),
         ("TPR (recall)", _fmt(op.tpr), "tpr"), ("FPR", _fmt(op.fpr), "fpr"),
-        (f"Precision at p(+) = {c.prior_pos:.3g}", _fmt(op.precision), "precision"),
+        (f"Precision at p(+) = {sig(c.prior_pos)}", _fmt(op.precision), "precision"),
         ("Accuracy (test set)", _fmt(op.accuracy), "accuracy"),
-        ("Expected cost per case", _fmt(op.expected_cost, 4), "expected_cost"),
+        ("Expected cost per case", _fmt(op.expected_cost), "expected_cost"),
         ("Normalised expected cost", _fmt(op.normalized_expected_cost), "normalized_cost"),
     ]
     tp, fp, fn, tn = op.per_1000
@@ -127,7 +128,7 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None, comp
         ]),
         html.Div(className="confusions", children=[
             _confusion("On the test set", op.tp, op.fp, op.fn, op.tn, _count),
-            _confusion(f"Expected per 1,000 cases at p(+) = {c.prior_pos:.3g}", tp, fp, fn, tn,
+            _confusion(f"Expected per 1,000 cases at p(+) = {sig(c.prior_pos)}", tp, fp, fn, tn,
                        lambda v: f"{v:,.1f}"),
         ]),
     ])
@@ -147,16 +148,9 @@ def _signed(v: float, digits: int, pct: bool = False) -> str:
 
 
 def sig3(v: float) -> str:
-    """Three significant digits, trailing zeros kept ("3.00", "0.280", "0.322"); large
-    numbers with separators ("1,234")."""
-    if v != v or abs(v) == float("inf"):
-        return str(v)
-    if abs(v) >= 1000:
-        return f"{v:,.0f}"
-    text = f"{v:#.3g}"
-    if "e" in text:  # tiny: keep plotly-like exponent form
-        return f"{v:.2e}"
-    return text.rstrip(".")
+    """A number in a sentence: the one rounding rule, 6 significant digits
+    (:func:`roc_dash.rounding.sig`; the name is older than the rule)."""
+    return sig(v)
 
 
 _FORMATS = {"TPR (recall)": (3, False), "FPR": (3, False), "Precision at the prior": (3, False),
@@ -206,7 +200,7 @@ def tie_note(analysis: Analysis):
     return html.P(className="tie-note", children=[
         "Tie: the iso-performance line lies along a hull segment, so every point between "
         f"this one and {other} at score ≥ {format_threshold(float(h.thresholds[end]))} "
-        f"(FPR {h.fpr[end]:.3f}, TPR {h.tpr[end]:.3f}) has the same expected cost. "
+        f"(FPR {sig(h.fpr[end])}, TPR {sig(h.tpr[end])}) has the same expected cost. "
         "Shown: the end that flags fewer cases."])
 
 
@@ -242,7 +236,7 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
             ("Expected cost", "expected_cost"), ("Optimal for slopes", "slope_ranges")]
     body = []
     for r in model_table_rows(analysis):
-        ci = "" if math.isnan(r["auc_ci_low"]) else f" [{r['auc_ci_low']:.3f}, {r['auc_ci_high']:.3f}]"
+        ci = "" if math.isnan(r["auc_ci_low"]) else f" [{sig(r['auc_ci_low'])}, {sig(r['auc_ci_high'])}]"
         k = (colors or {}).get(r["model"])
         # with the Dataset column the model's own name suffices in its row (the tag that
         # every other view shows is the next cell)
@@ -253,12 +247,12 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
             html.Td([swatch(k), name] if k is not None else name, title=r["model"]),
             *([html.Td(r["dataset"], className="dataset-cell")] if datasets else []),
             html.Td(f"{r['rows']:,} ({r['folds']})", className="num"),
-            html.Td(f"{r['auc']:.3f}{ci}", className="num auc"),
+            html.Td(f"{sig(r['auc'])}{ci}", className="num auc"),
             *([_cv_cell(analysis.model(r["model"]).cross_validation)] if cv else []),
             html.Td(_fmt(r["partial_auc_mcclish"]), className="num"),
             html.Td(_fmt(r["average_precision"]), className="num"),
             html.Td(format_threshold(r["optimal_threshold"]), className="num"),
-            html.Td(_fmt(r["expected_cost"], 4), className="num"),
+            html.Td(_fmt(r["expected_cost"]), className="num"),
             html.Td(_ranges_cell(r["hull_slope_ranges"]), className="ranges"),
             *[html.Td(t, className="num" if isinstance(t, str) and t[:1].isdigit() else "")
               for t in (extras or {}).get("cells", {}).get(r["model"], [])],
@@ -274,8 +268,8 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
                 ("p-value", "p_value"), ("paired by", "paired_by"))])),
             html.Tbody([html.Tr([
                 html.Td(f"{cmp.a} vs {cmp.b}"),
-                html.Td(f"{cmp.test.auc_difference:+.3f}", className="num"),
-                html.Td(_fmt(cmp.test.z, 2), className="num"),
+                html.Td(f"{signed(cmp.test.auc_difference)}", className="num"),
+                html.Td(_fmt(cmp.test.z), className="num"),
                 html.Td(f"{cmp.test.p_value:.3g}", className="num"),
                 html.Td(cmp.paired_by)]) for cmp in analysis.comparisons]),
         ]))
@@ -295,7 +289,7 @@ def _cv_cell(cv):
                              html.Td(ap, className="num")]) for f, a, ap in fold_lines(cv)])])
     return html.Td(className="num cv-auc", children=html.Details([
         html.Summary(cv_auc_text(cv), title=HELP["cv_auc"]),
-        html.Div(f"AP {cv.ap_mean:.3f} ± {cv.ap_sd:.3f} over {cv.n_folds} folds",
+        html.Div(f"AP {sig(cv.ap_mean)} ± {sig(cv.ap_sd)} over {cv.n_folds} folds",
                  className="hint"),
         folds]))
 
@@ -320,10 +314,8 @@ def view_list(views: list[dict], *, editable: bool = True):
 
 
 def _money(v: float, unit: str, digits: int = 3) -> str:
-    if v is None or v != v:
-        return "n/a"
-    text = f"{v:,.{digits}f}" if abs(v) < 1000 else f"{v:,.0f}"
-    return f"{text} {unit}".strip()
+    """An amount with its unit, by the one rounding rule (``digits`` is no longer used)."""
+    return f"{sig(v)} {unit}".strip()
 
 
 def _range_words(interval, name: str, fmt) -> str:
@@ -407,7 +399,7 @@ def summary_strip(summary, uncertainty=None, frequency=None, pinned=()):
         parts.append("flags nothing")
     else:
         parts.append(f"flags {summary.flagged:.0%} of cases, finds {summary.tpr:.0%} of "
-                     f"positives, precision {summary.precision:.2f}")
+                     f"positives, precision {sig(summary.precision)}")
     if summary.expected_cost < 0:  # the benefits outweigh the costs: say it as a gain
         gain = _money(-summary.expected_cost, unit, 3)
         if interval:

@@ -30,6 +30,7 @@ from ..core.operating import operating_point
 from ..figures.combining import add_budget, add_logical, add_repair
 from ..figures.kinds import add_labelings, cost_axis_titles
 from ..figures.style import style_index
+from ..rounding import sig
 from .server.store import DatasetInfo, clean_ids
 
 __all__ = ["active", "combine_results", "overlay_roc", "shown_kinds", "decorate_roc",
@@ -168,7 +169,7 @@ def table_extras(analysis, multiclass: dict, soft: dict) -> dict | None:
                     ("Weighted AUC (Provost–Domingos)", "weighted_auc")]
         for name in cells:
             r = multiclass.get(name)
-            cells[name] += ([f"{r.result.hand_till_m:.3f}", f"{r.result.weighted_auc:.3f}"]
+            cells[name] += ([f"{sig(r.result.hand_till_m)}", f"{sig(r.result.weighted_auc)}"]
                             if r is not None else ["", ""])
     if soft:
         columns.append(("Labels", "soft"))

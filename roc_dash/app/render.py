@@ -26,6 +26,7 @@ from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.roc import OPTIMUM_UID, RING_UID, iso_line_endpoints
 from ..figures.style import apply_zoom, folds_note, pins_on_top, set_subtitle
 from ..figures.threshold import threshold_figure
+from ..rounding import sig
 from . import ids
 from .analysis import (
     MAX_SHOWN_MODELS,
@@ -113,13 +114,13 @@ def slope_words(c: Conditions) -> str:
         formula = "(c(FP)+b(TN))·p(−) / ((c(FN)+b(TP))·p(+))"
     else:
         formula = "c(FP)·p(−) / (c(FN)·p(+))"
-    return f"Iso-performance slope m = {formula} = {c.slope:.4g}; PC(+) = {c.pc_pos:.3f}"
+    return f"Iso-performance slope m = {formula} = {sig(c.slope)}; PC(+) = {sig(c.pc_pos)}"
 
 
 def conditions_text(c: Conditions) -> str:
     """One line naming the conditions (figure titles of exported images, CSV columns)."""
-    return (f"c(FP) = {c.cost_fp:.4g}, c(FN) = {c.cost_fn:.4g}, p(+) = {c.prior_pos:.4g}, "
-            f"slope m = {c.slope:.4g}")
+    return (f"c(FP) = {sig(c.cost_fp)}, c(FN) = {sig(c.cost_fn)}, p(+) = {sig(c.prior_pos)}, "
+            f"slope m = {sig(c.slope)}")
 
 
 def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, *,

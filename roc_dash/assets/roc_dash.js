@@ -186,7 +186,7 @@
             .assign(["layout", "annotations", 1, "ax"], offset[0])
             .assign(["layout", "annotations", 1, "ay"], offset[1])
             .assign(["layout", "annotations", 1, "text"],
-                "PC(+) = " + pc.toFixed(3) + "<br>cost " + cost.toFixed(3))
+                "PC(+) = " + fmtThreshold(pc) + "<br>cost " + fmtThreshold(cost))
             .assign(["layout", "meta", "pc_pos"], pc)
             .build());
         return out;

@@ -14,7 +14,7 @@ from ..core.assembly.combining_views import BudgetView, LogicalView, Superiority
 from ..core.concavity_repair import ConcavityRepair
 from ..core.superiority import ratio_to_unit
 from ..rounding import HOVER as NUM
-from ..rounding import sig
+from ..rounding import sig, signed
 from .style import FAST, base_layout, color, format_threshold, plain, rgba
 
 __all__ = ["add_budget", "add_repair", "add_logical", "superiority_figure",
@@ -30,7 +30,7 @@ def add_budget(fig: go.Figure, view: BudgetView, *, font_size: int = 14) -> go.F
     """The constraint line ``FPR·N(1−π) + TPR·Nπ = K``, the two hull vertices mixed and the
     achievable point C (Fawcett 2004 §7.4.1, figure 10)."""
     m = view.mix
-    k_text = f"{view.budget:,.6g} of {view.n_total:,.6g} cases ({view.percent:.3g}%)"
+    k_text = f"{view.budget:,.6g} of {view.n_total:,.6g} cases ({sig(view.percent)}%)"
     if view.line.fpr.size:
         fig.add_trace(go.Scatter(
             **FAST, x=view.line.fpr, y=view.line.tpr, mode="lines",
@@ -83,7 +83,7 @@ def add_repair(fig: go.Figure, repair: ConcavityRepair, model: str, *, style: in
     gain = float(np.sum(repair.area_gain)) / 2.0
     fig.add_trace(go.Scatter(
         **FAST, x=r.fpr, y=r.tpr, mode="lines", legendgroup="repair",
-        name=(f"{plain(model)} repaired ({len(repair)} concavities, AUC +{gain:.4f})"
+        name=(f"{plain(model)} repaired ({len(repair)} concavities, AUC +{sig(gain)})"
               if len(repair) else f"{plain(model)}: no concavity to repair"),
         line={"color": rgba(c, 0.45), "width": 4.5, "dash": "solid"},
         hovertemplate=(f"{plain(model)} repaired<br>no threshold: the repaired ranking "
@@ -174,7 +174,7 @@ def superiority_figure(view: SuperiorityView, *, font_size: int = 14) -> go.Figu
         **FAST, x=np.concatenate(([d.u[0]], d.u, [d.u[-1]])),
         y=np.concatenate(([0.0], 0.8 * d.density / scale, [0.0])), mode="lines", fill="toself",
         fillcolor="rgba(120,120,120,0.18)", line={"color": "rgba(90,90,90,0.6)", "width": 1},
-        name=(f"expert: {view.low:.3g} to {view.high:.3g}, most likely {view.mode:.3g}"),
+        name=(f"expert: {sig(view.low)} to {sig(view.high)}, most likely {sig(view.mode)}"),
         hovertemplate=("belief over the cost ratio (scaled)<br>no threshold: each model "
                        "at its best threshold for the ratio<extra></extra>")))
     u, s = g.step()
@@ -199,14 +199,14 @@ def superiority_figure(view: SuperiorityView, *, font_size: int = 14) -> go.Figu
     fig.update_xaxes(tickvals=[float(ratio_to_unit(t)) for t in ticks],
                      ticktext=[f"{t:g}" for t in ticks])
     fig.update_yaxes(tickvals=[-1, 0, 1], ticktext=["B cheaper", "equal", "A cheaper"])
-    title = (f"LC index {lc.lc:+.3f} · P(A cheaper) {lc.prob_a_better:.2f} · "
-             f"P(B cheaper) {lc.prob_b_better:.2f}")
+    title = (f"LC index {signed(lc.lc)} · P(A cheaper) {sig(lc.prob_a_better)} · "
+             f"P(B cheaper) {sig(lc.prob_b_better)}")
     fig.update_layout(
         title={"text": title, "x": 0.01, "xanchor": "left", "y": 0.97,
                "font": {"size": max(font_size - 2, 11)}},
         margin={"l": 80, "r": 44, "t": 36, "b": 40},
         annotations=[{"x": view.current_u, "y": 1.25, "yanchor": "bottom",
-                      "text": f"now {view.current_ratio:.3g}", "showarrow": False,
+                      "text": f"now {sig(view.current_ratio)}", "showarrow": False,
                       "font": {"color": "#b00020", "size": max(font_size - 3, 10)}}],
         meta={"lc": lc.lc, "current_u": view.current_u, "low": view.low, "mode": view.mode,
               "high": view.high, "pair": [a, b]})

@@ -16,6 +16,7 @@ from ..core.assembly.analysis import Analysis
 from ..core.cost_curves import envelope_cost_at, lower_envelope
 from ..core.operating import OperatingSummary
 from ..rounding import HOVER as NUM
+from ..rounding import sig
 from .roc import OPTIMUM_UID, model_index
 from .style import (
     FAST,
@@ -74,7 +75,7 @@ def cost_read_off(analysis: Analysis) -> dict:
     pc = analysis.conditions.pc_pos
     cost = float(envelope_cost_at(lower_envelope(analysis.hull), pc))
     ax, ay = read_off_offset(pc, cost)
-    return {"x": pc, "y": cost, "text": f"PC(+) = {pc:.3f}<br>cost {cost:.3f}", "ax": ax,
+    return {"x": pc, "y": cost, "text": f"PC(+) = {sig(pc)}<br>cost {sig(cost)}", "ax": ax,
             "ay": ay}
 
 
@@ -101,7 +102,7 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
     if analysis.models:
         data.append(_envelope_trace(analysis, "trivial", joint,
                                     {"color": HULL_COLOR, "width": 3, "dash": "solid"},
-                                    label=f"best of all (area {joint.area:.3f})"))
+                                    label=f"best of all (area {sig(joint.area)})"))
     shapes = [
         {"type": "line", "x0": pc, "x1": pc, "y0": 0, "y1": 1,
          "line": {"color": ISO_COLOR, "width": 2}, "name": "current PC(+)"},

@@ -19,6 +19,7 @@ from ..core.assembly.beyond_binary import LeavesResult
 from ..core.canonical_kinds import COST_AXIS_TITLES
 from ..core.multiclass import MulticlassAnalysis
 from ..rounding import HOVER as NUM
+from ..rounding import sig
 from .style import (
     FAST,
     REFERENCE_COLOR,
@@ -48,8 +49,8 @@ def class_curves_figure(result: MulticlassAnalysis, model: str, *, reference=Non
         chosen = reference is not None and str(cls) == str(reference)
         fig.add_trace(go.Scatter(
             **FAST, x=curve.fpr, y=curve.tpr, mode="lines",
-            name=(f"{plain(cls)} vs rest: AUC {result.auc_per_class[k]:.3f}, "
-                  f"p = {result.prevalence[k]:.2f}" + (" (shown)" if chosen else "")),
+            name=(f"{plain(cls)} vs rest: AUC {sig(result.auc_per_class[k])}, "
+                  f"p = {sig(result.prevalence[k])}" + (" (shown)" if chosen else "")),
             line=line_style(k, width=3.5 if chosen else 2.0),
             # the class's own score is the score thresholded (Fawcett 2004 s7.3.1)
             text=[format_threshold(t) for t in curve.thresholds.tolist()],
@@ -69,7 +70,7 @@ def pairwise_figure(result: MulticlassAnalysis, model: str, *, font_size: int = 
     ``j``) as a heat map with the values written in; the diagonal is empty."""
     classes = [plain(c) for c in result.classes.tolist()]  # tick labels and hover
     z = np.asarray(result.pairwise, dtype=np.float64)
-    text = [["" if np.isnan(v) else f"{v:.3f}" for v in row] for row in z]
+    text = [["" if np.isnan(v) else f"{sig(v)}" for v in row] for row in z]
     fig = go.Figure(go.Heatmap(
         z=np.where(np.isnan(z), None, z).tolist(), x=classes, y=classes, text=text,
         texttemplate="%{text}", zmin=0.5, zmax=1.0, colorscale="Blues",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+from ..rounding import sig
 from .style import OPTIMUM_COLOR, PIN_COLORS, plain, rgba
 
 __all__ = ["REGION_UID", "point_region_traces"]
@@ -39,7 +40,7 @@ def point_region_traces(points) -> list[dict]:
         # a short name (legends, presentation mode); what the box is in its meta
         text = f"{name} intervals"
         meta = (f"{plain(model)}, {name}: {u.level:.0%} intervals, "
-                f"FPR {f.low:.3f}–{f.high:.3f}, TPR {t.low:.3f}–{t.high:.3f}")
+                f"FPR {sig(f.low)}–{sig(f.high)}, TPR {sig(t.low)}–{sig(t.high)}")
         traces.append({
             "type": "scatter", "uid": REGION_UID + (label or "optimum"),
             "x": [f.low, f.high, f.high, f.low, f.low],

@@ -17,6 +17,7 @@ from ..core.pr_interpolation import achievable_pr_curve, interpolate_pr
 from ..core.precision_recall import average_precision_from_curve, iso_f1_curves
 from ..core.precision_recall_gain import prg_auc, prg_curve
 from ..rounding import HOVER as NUM
+from ..rounding import sig
 from .roc import OPTIMUM_UID, model_index
 from .style import (
     FAST,
@@ -109,7 +110,7 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
                       "showarrow": False, "xanchor": "right", "yanchor": "bottom",
                       "font": {"size": max(font_size - 4, 10), "color": "#8a8a8a"}})
     data_.append({"type": "scatter", "x": [0, 1], "y": [pi, pi], "mode": "lines",
-                  "name": f"baseline (precision = π = {pi:.3g})",
+                  "name": f"baseline (precision = π = {sig(pi)})",
                   "line": {"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
                   "hoverinfo": "skip"})
     for i, m in enumerate(analysis.models):
@@ -122,7 +123,7 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
             "type": "scatter", "x": pr.recall, "y": pr.precision, "mode": "lines",
             "line": line_style(style_index(colors, m.name, i)),
             "name": (f"{plain(m.name)} "
-                     f"(AP {average_precision_from_curve(m.curve, prevalence=pi):.3f})"),
+                     f"(AP {sig(average_precision_from_curve(m.curve, prevalence=pi))})"),
             "customdata": threshold_rows(data), **hover})
     if analysis.models:
         hull = analysis.hull
@@ -141,7 +142,7 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
                        "line": {"color": "white", "width": 1}},
             **optimum_marker(analysis), "hovertemplate": HOVER})
     layout = base_layout_dict(x_title="Recall (true positive rate)",
-                              y_title=f"Precision at p(+) = {pi:.3g}", font_size=font_size)
+                              y_title=f"Precision at p(+) = {sig(pi)}", font_size=font_size)
     # the hover marker first: layout.annotations[0] everywhere
     layout["annotations"] = [hover_annotation(), *notes]
     layout["meta"] = {"prior": pi}
@@ -190,7 +191,7 @@ def _prg_figure(analysis: Analysis, *, pins, font_size, colors) -> go.Figure:
                                 prg.recall[keep])
         fig.add_trace(go.Scatter(
             **FAST, x=rg, y=pg, mode="lines", line=line_style(style_index(colors, m.name, i)),
-            name=f"{plain(m.name)} (AUPRG {prg_auc(m.curve, prevalence=pi):.3f})",
+            name=f"{plain(m.name)} (AUPRG {sig(prg_auc(m.curve, prevalence=pi))})",
             customdata=data,
             text=text, hovertemplate=PRG_HOVER))
 
@@ -212,7 +213,7 @@ def _prg_figure(analysis: Analysis, *, pins, font_size, colors) -> go.Figure:
             data, _ = point_data(model_index(analysis, op.model), op.model, [op.threshold],
                                  [op.fpr], [op.tpr])
             fig.add_trace(pin_trace(x, y, op, customdata=data, font_size=font_size))
-    base_layout(fig, x_title="Recall gain", y_title=f"Precision gain at p(+) = {pi:.3g}",
+    base_layout(fig, x_title="Recall gain", y_title=f"Precision gain at p(+) = {sig(pi)}",
                 font_size=font_size)
     fig.layout.annotations = [hover_annotation()]
     fig.update_layout(meta={"prior": pi, "prg": True})

@@ -266,7 +266,7 @@ def _tie_band(traces: list, m, k: int) -> str:
     keep_p = display_indices(b.pessimistic_fpr, b.pessimistic_tpr, max_points=MAX_VERTICES)
     x = np.concatenate((b.optimistic_fpr[keep_o], b.pessimistic_fpr[keep_p][::-1]))
     y = np.concatenate((b.optimistic_tpr[keep_o], b.pessimistic_tpr[keep_p][::-1]))
-    span = f"{b.pessimistic_auc:.3f}–{b.optimistic_auc:.3f}"
+    span = f"{sig(b.pessimistic_auc)}–{sig(b.optimistic_auc)}"
     traces.append(_scatter(
         x=x, y=y, fill="toself", fillcolor=rgba(color(k), 0.16), mode="lines",
         line={"width": 0.6, "color": rgba(color(k), 0.5)},
@@ -308,13 +308,13 @@ def auc_label(m, averaging: str, ties: str | None = None) -> str:
     """
     name = plain(m.name)
     if ties:
-        return f"{name} (AUC {m.auc:.3f}{' pooled' if m.n_folds > 1 else ''}, ties {ties})"
+        return f"{name} (AUC {sig(m.auc)}{' pooled' if m.n_folds > 1 else ''}, ties {ties})"
     if m.n_folds <= 1:
-        return f"{name} (AUC {m.auc:.3f})"
+        return f"{name} (AUC {sig(m.auc)})"
     cv = m.cross_validation
     if averaging != "pooled" and cv is not None:
-        return f"{name} (AUC fold mean {cv.auc_mean:.3f} ± {cv.auc_sd:.3f})"
-    return f"{name} (AUC {m.auc:.3f} pooled)"
+        return f"{name} (AUC fold mean {sig(cv.auc_mean)} ± {sig(cv.auc_sd)})"
+    return f"{name} (AUC {sig(m.auc)} pooled)"
 
 
 def _averaging_title(analysis: Analysis, averaging: str) -> str:

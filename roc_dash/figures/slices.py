@@ -16,6 +16,7 @@ from ..core.curve_geometry import display_indices
 from ..core.group_thresholds import ConstrainedSolution
 from ..core.slices import SliceAnalysis
 from ..rounding import HOVER as NUM
+from ..rounding import sig
 from .style import (
     MAX_VERTICES,
     REFERENCE_COLOR,
@@ -47,7 +48,7 @@ def _group_traces(index: int, roc, optimum) -> list[dict]:
     keep = display_indices(c.fpr, c.tpr, max_points=MAX_VERTICES)  # what the eye can see
     traces = [{
         "type": "scatter", "x": c.fpr[keep], "y": c.tpr[keep], "mode": "lines",
-        "name": f"{name}{small} (AUC {roc.auc:.3f})", "legendgroup": name,
+        "name": f"{name}{small} (AUC {sig(roc.auc)})", "legendgroup": name,
         "line": {"color": col, "width": 2},
         "customdata": c.thresholds[keep],
         # the threshold as text (format_threshold): a +inf sent as null would read "≥ 0"

@@ -133,11 +133,11 @@
         var c = s.conditions;
         var text = "At c(FP) = " + fmtG(c.cost_fp, 4) + ", c(FN) = " + fmtG(c.cost_fn, 4) +
             " and p(+) = " + fmtG(c.prior_pos, 4) + " (iso slope " + fmtG(s.slope, 4) +
-            ", PC(+) = " + fix(s.pc_pos, 3) + "), the cheapest choice is " + s.model +
+            ", PC(+) = " + fmtG(s.pc_pos, 6) + "), the cheapest choice is " + s.model +
             " at score ≥ " + fmtG(s.threshold, 6) + ": it flags " +
-            fix(100 * s.flagged, 1) + "% of cases, TPR " + fix(s.tpr, 3) + ", FPR " +
-            fix(s.fpr, 3) + ", precision " + fix(s.precision, 3) +
-            " at the prior; expected cost " + fix(s.expected_cost, 4) + " per case (" +
+            fix(100 * s.flagged, 1) + "% of cases, TPR " + fmtG(s.tpr, 6) + ", FPR " +
+            fmtG(s.fpr, 6) + ", precision " + fmtG(s.precision, 6) +
+            " at the prior; expected cost " + fmtG(s.expected_cost, 6) + " per case (" +
             group(1000 * s.expected_cost, 1) + " per 1,000 cases).";
         if (s.tie) {
             text += " Tied with " + s.tie.model + " at score ≥ " + fmtG(s.tie.threshold, 6) +
@@ -160,9 +160,9 @@
             "<thead><tr><th>Model</th><th>Optimal threshold</th><th>TPR</th><th>FPR</th>" +
             "<th>Expected cost</th></tr></thead><tbody>" + s.models.map(function (r) {
                 return "<tr><td>" + esc(r.name) + "</td><td class=\"num\">≥ " +
-                    fmtG(r.threshold, 6) + "</td><td class=\"num\">" + fix(r.tpr, 3) +
-                    "</td><td class=\"num\">" + fix(r.fpr, 3) + "</td><td class=\"num\">" +
-                    fix(r.expected_cost, 4) + "</td></tr>";
+                    fmtG(r.threshold, 6) + "</td><td class=\"num\">" + fmtG(r.tpr, 6) +
+                    "</td><td class=\"num\">" + fmtG(r.fpr, 6) + "</td><td class=\"num\">" +
+                    fmtG(r.expected_cost, 6) + "</td></tr>";
             }).join("") + "</tbody>";
     }
 
@@ -263,7 +263,7 @@
             "shapes[0].x0": pc, "shapes[0].x1": pc,
             "annotations[1].x": pc, "annotations[1].y": y, "annotations[1].ax": off[0],
             "annotations[1].ay": off[1],
-            "annotations[1].text": "PC(+) = " + fix(pc, 3) + "<br>cost " + fix(y, 3)});
+            "annotations[1].text": "PC(+) = " + fmtG(pc, 6) + "<br>cost " + fmtG(y, 6)});
         var idx = [], xs = [], ys = [];
         gd.data.forEach(function (t, i) {
             if (t.uid === "optimum") { idx.push(i); xs.push([pc]); ys.push([y]); }

@@ -11,6 +11,7 @@ from roc_dash.core.assembly.analysis import Conditions, prevalence
 from roc_dash.core.budget_mix import budget_operating_point
 from roc_dash.core.concavity_repair import repair_concavities
 from roc_dash.core.superiority import lc_index, ratio_to_unit, triangular_distribution
+from roc_dash.rounding import sig, signed
 
 from .gestures import click, js_graph, open_tab, scroll_into_view, type_into, wait_until
 from .test_meeting_browser import pin_two_vertices
@@ -73,7 +74,7 @@ def test_byd001_budget_draws_the_constraint_and_the_achievable_point(dash_duo, a
     assert np.allclose(np.array(lx) * 442 * (1 - prior) + np.array(ly) * 442 * prior, 100)
     text = result_text(dash_duo)
     assert "100 of N = 442 cases (the test set)" in text
-    assert f"mixing rate k = {mix.k:.3f}" in text and "random" in text
+    assert f"mixing rate k = {sig(mix.k)}" in text and "random" in text
     line = js_graph(d, ids.ROC_GRAPH, "gd.layout.shapes[0].name")
     assert line == "iso-performance line"  # the draggable line stays shapes[0]
     shot("byd001_budget_card")
@@ -186,7 +187,7 @@ def test_byd004_relative_superiority_and_lc_index(dash_duo, app, shot):
     lc = js_graph(d, ids.SUP_GRAPH, "gd.layout.meta.lc")
     assert abs(lc - expected.lc) < 1e-12
     title = js_graph(d, ids.SUP_GRAPH, "gd.layout.title.text")
-    assert f"{expected.lc:+.3f}" in title
+    assert f"{signed(expected.lc)}" in title
     shot("byd004_superiority")
     # the same cost controls: c(FN) = 4 moves the "now" line to u = 4/5
     type_into(dash_duo.find_element(f"#{ids.COST_FN}"), "4")

@@ -14,6 +14,7 @@ from roc_dash.app.server.store import load_demo
 from roc_dash.comparison_text import p_text
 from roc_dash.core.assembly.analysis import Conditions, analyse
 from roc_dash.core.model_comparison import NEVER_OPTIMAL
+from roc_dash.rounding import sig, signed
 
 from .gestures import js_graph, open_tab, scroll_into_view, wait_idle, wait_until
 from .test_trust_browser import start, value
@@ -49,7 +50,7 @@ def _check_matrix(dash_duo, comparison, attr):
                 assert text == "—"
                 continue
             diff, p = text.split("\n")
-            assert diff == f"{comparison.difference[i, j]:+.3f}", (i, j, text)
+            assert diff == f"{signed(comparison.difference[i, j])}", (i, j, text)
             assert p == f"p {p_text(float(getattr(comparison, attr)[i, j]))}", (i, j, text)
 
 
@@ -96,8 +97,8 @@ def test_cvp101_model_comparison_card_and_cv_auc(dash_duo, app):
     m = expected.models[0]
     cv = m.cross_validation
     summary = table.find_element(By.CSS_SELECTOR, "td.cv-auc summary")
-    assert summary.text.startswith(f"{cv.auc_mean:.3f} ± {cv.auc_sd:.3f} [95% CI "
-                                   f"{cv.ci_low:.3f}–{cv.ci_high:.3f}]")
+    assert summary.text.startswith(f"{sig(cv.auc_mean)} ± {sig(cv.auc_sd)} [95% CI "
+                                   f"{sig(cv.ci_low)}–{sig(cv.ci_high)}]")
     summary.click()
     folds = table.find_element(By.CSS_SELECTOR, "td.cv-auc table.folds")
     wait_until(folds.is_displayed, message="fold rows shown")
@@ -118,7 +119,7 @@ def test_cvp102_legend_follows_the_averaging_mode(dash_duo, app):
     expected = _expected(float(value(dash_duo, ids.PRIOR)))
     names = lambda: js_graph(dash_duo.driver, ids.ROC_GRAPH, "gd.data.map(t => t.name)") or []  # noqa: E731
     for m in expected.models:
-        assert f"{m.name} (AUC {m.auc:.3f} pooled)" in names()
+        assert f"{m.name} (AUC {sig(m.auc)} pooled)" in names()
     radio = next(e for e in dash_duo.find_elements(f"#{ids.AVERAGING} label")
                  if e.text.strip() == "vertical")
     radio.click()
@@ -126,7 +127,7 @@ def test_cvp102_legend_follows_the_averaging_mode(dash_duo, app):
     wait_idle(dash_duo)
     for m in expected.models:
         cv = m.cross_validation
-        assert f"{m.name} (AUC fold mean {cv.auc_mean:.3f} ± {cv.auc_sd:.3f})" in names()
+        assert f"{m.name} (AUC fold mean {sig(cv.auc_mean)} ± {sig(cv.auc_sd)})" in names()
     title = js_graph(dash_duo.driver, ids.ROC_GRAPH, "gd.layout.title.text")
     assert "hull and ★ optimum from pooled predictions" in title
     scroll_into_view(dash_duo.driver, dash_duo.find_element(f"#{ids.ROC_GRAPH}"), block="start")
@@ -191,7 +192,7 @@ def test_cvp103_eight_uploaded_models_and_a_dominated_one(dash_duo, app, tmp_pat
                 continue
             ia, ib = c.models.index(a), c.models.index(b)
             diff, p = cells[i][j + 1].split("\n")
-            assert diff == f"{c.difference[ia, ib]:+.3f}" and p == f"p {p_text(c.p_holm[ia, ib])}"
+            assert diff == f"{signed(c.difference[ia, ib])}" and p == f"p {p_text(c.p_holm[ia, ib])}"
     never = {r.model for r in expected.optimal_ranges.ranges if r.never_optimal}
     assert "coin" in never
     items = [li.text for li in dash_duo.driver.find_elements(

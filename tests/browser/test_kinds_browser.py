@@ -11,6 +11,7 @@ from selenium.webdriver.common.by import By
 from roc_dash.app import ids
 from roc_dash.core.assembly.analysis import Conditions, prevalence
 from roc_dash.core.canonical_kinds import class_view
+from roc_dash.rounding import sig
 
 from .gestures import click, js_graph, open_tab, to_screen, wait_idle, wait_until
 from .test_beyond_browser import WIDE, _choose, _scroll_to, names, trace_xy
@@ -75,8 +76,8 @@ def test_knd001_multiclass_example_class_selector_and_card(dash_duo, app, shot):
     assert np.allclose(got, ref, equal_nan=True)
     open_tab(dash_duo, "compare")
     text = dash_duo.find_element(f"#{ids.MODEL_TABLE}").text
-    assert f"{mc['decision tree'].hand_till_m:.3f}" in text
-    assert f"{mc['decision tree'].weighted_auc:.3f}" in text
+    assert f"{sig(mc['decision tree'].hand_till_m)}" in text
+    assert f"{sig(mc['decision tree'].weighted_auc)}" in text
     open_tab(dash_duo, "beyond")
     _scroll_to(d, card)
     wait_idle(dash_duo)
@@ -102,7 +103,7 @@ def test_knd002_soft_label_upload_names_its_interval(dash_duo, app, shot):
         ["ridge regression"], Conditions())
     text = dash_duo.find_element(f"#{ids.MODEL_TABLE}").text
     ci = a.models[0].auc_ci
-    assert f"{a.models[0].auc:.3f} [{ci.low:.3f}, {ci.high:.3f}]" in text
+    assert f"{sig(a.models[0].auc)} [{sig(ci.low)}, {sig(ci.high)}]" in text
     _scroll_to(dash_duo.driver, dash_duo.find_element(f"#{ids.MODEL_TABLE}"))
     shot("knd002_soft_table")
     assert dash_duo.get_logs() == []
@@ -122,7 +123,7 @@ def test_knd003_leaf_labelings_are_points_to_pin(dash_duo, app, shot):
     wait_until(lambda: "pinned" in dash_duo.find_element(f"#{ids.OPERATING}").text,
                message="S1 pinned")
     text = dash_duo.find_element(f"#{ids.OPERATING}").text
-    assert "0.125" in text and "0.417" in text
+    assert "0.125" in text and "0.416667" in text
     shot("knd003_leaves_pinned")
     assert dash_duo.get_logs() == []
 

@@ -12,6 +12,7 @@ import pandas as pd
 from sklearn.metrics import roc_auc_score
 
 from roc_dash.app import ids
+from roc_dash.rounding import signed
 
 from .gestures import click, open_tab, scroll_into_view, type_into, wait_file, wait_until
 from .test_views_browser import start
@@ -98,7 +99,7 @@ def test_pci101_strip_intervals_then_the_partial_auc_matrix(dash_duo, app):
             if i == j:
                 continue
             diff = td.find_element("css selector", ".diff").text
-            assert diff == f"{pauc[heads[i]] - pauc[heads[j]]:+.3f}", (heads[i], heads[j])
+            assert diff == f"{signed(pauc[heads[i]] - pauc[heads[j]])}", (heads[i], heads[j])
     card = dash_duo.find_element(".comparison-card")
     scroll_into_view(dash_duo.driver, card, block="start")
     wait_until(lambda: _line(dash_duo), message="the strip's line on the Compare tab")

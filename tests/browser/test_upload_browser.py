@@ -4,6 +4,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from roc_dash.app import ids
+from roc_dash.rounding import sig
 
 from ..conftest import make_predictions
 from .gestures import open_tab, wait_idle, wait_until
@@ -84,7 +85,7 @@ def test_brw002_upload_adds_curve_then_bad_upload_keeps_it(dash_duo, app, tmp_pa
                             and "optimal operating point" in n)
     from sklearn.metrics import roc_auc_score
 
-    expected = f"my model (AUC {roc_auc_score(frame['label'], frame['score']):.3f})"
+    expected = f"my model (AUC {sig(roc_auc_score(frame['label'], frame['score']))})"
     assert expected in names
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "my model.csv")
     shot("brw002_uploaded")

@@ -22,6 +22,7 @@ from ...core.concavity_repair import ConcavityRepair
 from ...core.operating import pinned_points
 from ...figures.combining import superiority_figure
 from ...figures.style import format_threshold
+from ...rounding import sig
 from .. import ids
 from ..analysis import model_names, shown_analysis
 from ..components import empty_figure
@@ -152,26 +153,26 @@ def combine_options(budget_text, unit, repair, logic) -> tuple[dict, str]:
 
 
 def _pt(label, fpr, tpr, cls=""):
-    return html.Tr(className=cls, children=[html.Th(label), html.Td(f"{fpr:.3f}", className="num"),
-                                            html.Td(f"{tpr:.3f}", className="num")])
+    return html.Tr(className=cls, children=[html.Th(label), html.Td(f"{sig(fpr)}", className="num"),
+                                            html.Td(f"{sig(tpr)}", className="num")])
 
 
 def _range_row(label, lo, hi):
     return html.Tr(className="delta", children=[
-        html.Th(label), html.Td(f"{lo[0]:.3f}–{hi[0]:.3f}", className="num"),
-        html.Td(f"{lo[1]:.3f}–{hi[1]:.3f}", className="num")])
+        html.Th(label), html.Td(f"{sig(lo[0])}–{sig(hi[0])}", className="num"),
+        html.Td(f"{sig(lo[1])}–{sig(hi[1])}", className="num")])
 
 
 def _budget_block(b: BudgetView, prior: float):
     m = b.mix
     n_pos, n_neg = b.n_total * prior, b.n_total * (1 - prior)
     head = (f"Budget: {b.budget:,.6g} of N = {b.n_total:,.6g} cases ({b.n_source}), "
-            f"{b.percent:.3g}% flagged, at p(+) = {prior:.3g}: the line "
+            f"{sig(b.percent)}% flagged, at p(+) = {sig(prior)}: the line "
             f"FPR·{n_neg:,.4g} + TPR·{n_pos:,.4g} = {b.budget:,.6g}.")
-    where = (f"Achievable on the hull: FPR {m.fpr:.3f}, TPR {m.tpr:.3f} "
+    where = (f"Achievable on the hull: FPR {sig(m.fpr)}, TPR {sig(m.tpr)} "
              f"(≈ {m.expected_tp:,.4g} positives found)")
     if (m.fpr_a, m.tpr_a) != (m.fpr_b, m.tpr_b):
-        where += f", mixing rate k = {m.k:.3f}."
+        where += f", mixing rate k = {sig(m.k)}."
     else:
         where += "."
     parts = [html.P(head), html.P(where), html.P(m.how, className="how")]
@@ -188,11 +189,11 @@ def _repair_block(name: str, r: ConcavityRepair):
     order = sorted(range(len(r)), key=lambda i: -r.area_gain[i])[:3]
     items = [html.Li(
         f"A ≥ {format_threshold(r.threshold_a[i])}, B ≥ {format_threshold(r.threshold_b[i])}, "
-        f"C ≥ {format_threshold(r.threshold_c[i])}: B ({r.fpr_b[i]:.3f}, {r.tpr_b[i]:.3f}) → "
-        f"B′ ({r.fpr_repaired[i]:.3f}, {r.tpr_repaired[i]:.3f})") for i in order]
+        f"C ≥ {format_threshold(r.threshold_c[i])}: B ({sig(r.fpr_b[i])}, {sig(r.tpr_b[i])}) → "
+        f"B′ ({sig(r.fpr_repaired[i])}, {sig(r.tpr_repaired[i])})") for i in order]
     return html.Div(className="combine-block", children=[
         html.P(f"Repair of {name}: {len(r)} concavities; the repaired curve gains "
-               f"{gain:.4f} AUC on these rows. Largest:"),
+               f"{sig(gain)} AUC on these rows. Largest:"),
         html.Ul(items, className="repair-list"),
         html.P("B′ = A where A and C agree, the opposite of B where they differ; validate "
                "on held-out data (§7.4.5).", className="hint")])

@@ -20,6 +20,7 @@ from dash.exceptions import PreventUpdate
 from ...core.assembly.analysis import prevalence
 from ...io import InputError, ReadOptions, load_predictions
 from ...io.combine import distinct_model_names
+from ...rounding import sig
 from .. import ids
 from ..analysis import (
     MAX_SHOWN_MODELS,
@@ -418,7 +419,7 @@ def _register_models(app, cache, store) -> None:
         value = value[:MAX_SHOWN_MODELS]
         options = model_options(names)
         labels = dataset_labels(infos)
-        sources = [{"label": f"{lab} ({prevalence(store.get(i.id)):.4g})", "value": i.id}
+        sources = [{"label": f"{lab} ({sig(prevalence(store.get(i.id)))})", "value": i.id}
                    for lab, i in zip(labels, infos, strict=True)]
         source = prior_source([i.id for i in infos], source, search)
         style = {"display": "flex"} if len(infos) > 1 else {"display": "none"}

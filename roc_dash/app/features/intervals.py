@@ -23,6 +23,7 @@ from ...core.operating import OperatingSummary, operating_point, pinned_points
 from ...core.point_intervals import PointIntervals, PointUncertainty, point_intervals
 from ...decision import model_rows
 from ...figures.point_regions import REGION_UID, point_region_traces
+from ...rounding import sig
 from .. import ids
 from ..analysis import MAX_SHOWN_MODELS, AnalysisCache, model_names
 from ..components import COMPUTING_INTERVALS, STRIP_INTERVALS_SLOT
@@ -53,14 +54,8 @@ ROWS = (
 
 
 def _number(v: float) -> str:
-    """Three significant digits; ``∞`` and ``n/a``."""
-    if v != v:
-        return "n/a"
-    if math.isinf(v):
-        return "∞" if v > 0 else "−∞"
-    if v != 0 and (abs(v) >= 1e5 or abs(v) < 1e-3):
-        return f"{v:.2e}"
-    return f"{v:#.3g}".rstrip(".")
+    """The one rounding rule (:func:`roc_dash.rounding.sig`): 6 significant digits."""
+    return sig(v)
 
 
 def interval_text(iv) -> str:

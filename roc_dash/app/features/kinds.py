@@ -24,6 +24,7 @@ from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...figures.kinds import class_curves_figure, pairwise_figure
+from ...rounding import sig
 from .. import ids
 from ..analysis import dataset_labels, kind_status, loaded_infos, model_names
 from ..components import empty_figure
@@ -109,13 +110,13 @@ def multiclass_outputs(results: dict, model, reference, *, font_size=14):
         return (empty_figure(font_size), empty_figure(font_size),
                 "Tick a model of the multi-class data to see its classes.")
     res = r.result
-    per_class = "; ".join(f"{c}: {a:.3f}" for c, a in zip(res.classes.tolist(),
+    per_class = "; ".join(f"{c}: {sig(a)}" for c, a in zip(res.classes.tolist(),
                                                           res.auc_per_class, strict=True))
-    summary = [html.Span(f"M = {res.hand_till_m:.3f}", title=HELP["hand_till"],
+    summary = [html.Span(f"M = {sig(res.hand_till_m)}", title=HELP["hand_till"],
                          className="mc-stat"),
-               html.Span(f"weighted AUC = {res.weighted_auc:.3f}", title=HELP["weighted_auc"],
+               html.Span(f"weighted AUC = {sig(res.weighted_auc)}", title=HELP["weighted_auc"],
                          className="mc-stat"),
-               html.Span(f"macro AUC = {res.macro_auc:.3f}", className="mc-stat"),
+               html.Span(f"macro AUC = {sig(res.macro_auc)}", className="mc-stat"),
                html.Span(f"class vs rest AUC: {per_class}", className="hint")]
     return (class_curves_figure(res, r.name, reference=reference, font_size=font_size),
             pairwise_figure(res, r.name, font_size=font_size), summary)

@@ -25,6 +25,7 @@ from ...core.slices import group_rocs, slice_optima
 from ...figures.slices import CONSTRAINT_NAMES, slices_figure
 from ...figures.style import format_threshold
 from ...io.groups import GROUP_COLUMN, MISSING_GROUP
+from ...rounding import sig
 from .. import ids
 from ..analysis import model_names
 from ..components import empty_figure, graph_config
@@ -121,13 +122,13 @@ def _randomised(solution) -> list:
     if ignored:
         out.append(html.P(
             "Randomised: the score is ignored on a random share of the cases, which are "
-            f"flagged with probability {ignored[0].ignore_flag_rate:.3g} — " + ", ".join(
+            f"flagged with probability {sig(ignored[0].ignore_flag_rate)} — " + ", ".join(
                 f"{r.group} {r.ignore_share:.1%}" for r in ignored) + "."))
     if mixed:
         out.append(html.P(
             "Randomised: cases scoring between two thresholds are flagged with a "
             "probability — " + ", ".join(
-                f"{r.group} {r.p_between:.3f} ({r.randomised_share:.1%} of its cases)"
+                f"{r.group} {sig(r.p_between)} ({r.randomised_share:.1%} of its cases)"
                 for r in mixed) + "."))
     return out
 
@@ -137,10 +138,10 @@ def _common(solution) -> str:
     if np.isfinite(solution.common_threshold):
         return f"Every group: score ≥ {format_threshold(solution.common_threshold)}."
     if np.isfinite(solution.common_fpr) and np.isfinite(solution.common_tpr):
-        return (f"Every group at TPR {solution.common_tpr:.3f}, FPR "
-                f"{solution.common_fpr:.3f}.")
+        return (f"Every group at TPR {sig(solution.common_tpr)}, FPR "
+                f"{sig(solution.common_fpr)}.")
     if np.isfinite(solution.common_tpr):
-        return f"Every group at TPR {solution.common_tpr:.3f}."
+        return f"Every group at TPR {sig(solution.common_tpr)}."
     if np.isfinite(solution.common_flagged):
         return f"Every group flags {solution.common_flagged:.1%} of its cases."
     return ""
@@ -158,8 +159,8 @@ def _summary(analysis, result, solution):
                     f"at its own optimum ({reference:.6g}).")]
     if analysis.auc_gap is not None:
         g = analysis.auc_gap
-        lines.append(html.P(f"AUC gap: {g.best} {g.best_value:.3f} against {g.worst} "
-                            f"{g.worst_value:.3f} ({g.gap:.3f})."))
+        lines.append(html.P(f"AUC gap: {g.best} {sig(g.best_value)} against {g.worst} "
+                            f"{sig(g.worst_value)} ({sig(g.gap)})."))
     lines.extend(_randomised(solution))
     if analysis.excluded:
         lines.append(html.P(f"Left out (one class only): {', '.join(analysis.excluded)}."))
