@@ -142,3 +142,4 @@ CAL_DOWNLOAD = "cal-download"  # dcc.Download: the calibrated scores as CSV
 COST_MODE = "cost-mode"  # "cost" curves or "decision" curve in the cost card
 COST_TITLE = "cost-title"  # the cost card's title: names the mode shown
 CAL_DRAWN = "cal-drawn"  # Store: what the calibration card was drawn for (views key, bins)
+ROC_LOG_FPR = "roc-log-fpr"  # Checklist: the ROC view's FPR axis on a log scale (figures/roc_axes)

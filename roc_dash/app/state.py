@@ -167,6 +167,8 @@ def parse_query(search: str | None) -> dict:
         out["samples"] = int(q["n"])
     if "det" in q:
         out["det"] = ["det"] if q["det"] == "1" else []
+    if "xlog" in q:  # the ROC's FPR axis on a log scale (figures/roc_axes)
+        out["log_fpr"] = ["log"] if q["xlog"] == "1" else []
     if "pres" in q:
         out["presentation"] = ["on"] if q["pres"] == "1" else []
     if "ties" in q:

@@ -52,6 +52,29 @@
         return [x0, t + m * (x0 - f), x1, t + m * (x1 - f)];
     }
 
+    /* The iso line as drawn on a log FPR axis (roc_dash/figures/roc_axes.py iso_curve):
+     * n FPRs spaced geometrically from the floor to 1, plus where the line leaves the unit
+     * square; only the points inside it. */
+    function isoCurve(f, t, m, floor, n) {
+        if (!isFinite(m)) { return [[f, f], [0, 1]]; }
+        var xs = [], lo = Math.log(floor), i;
+        for (i = 0; i < n; i++) { xs.push(Math.exp(lo + (0 - lo) * i / (n - 1))); }
+        xs[0] = floor;
+        xs[n - 1] = 1;
+        if (m > 0) {
+            [f - t / m, f + (1 - t) / m].forEach(function (e) {
+                if (e > floor && e < 1) { xs.push(e); }
+            });
+            xs.sort(function (a, b) { return a - b; });
+        }
+        var x = [], y = [];
+        xs.forEach(function (v) {
+            var w = t + m * (v - f);
+            if (w >= -1e-12 && w <= 1 + 1e-12) { x.push(v); y.push(Math.min(1, Math.max(0, w))); }
+        });
+        return [x, y];
+    }
+
     /* Inverse of the standard normal CDF (Acklam's rational approximation). */
     function probit(p) {
         if (p <= 0) { return -Infinity; }
@@ -124,6 +147,9 @@
             .build();
     }
 
+    /* roc_dash/figures/roc_axes.py ISO_SAMPLES */
+    var ISO_SAMPLES = 241;
+
     /* Sliders being dragged (their drag_value has left their value). */
     var dragging = {};
 
@@ -158,7 +184,23 @@
         var out = [window.dash_clientside.no_update];
         var isDet = rocFigure && rocFigure.layout && rocFigure.layout.meta &&
             rocFigure.layout.meta.det;
-        if (!isDet) {
+        var meta = (rocFigure && rocFigure.layout && rocFigure.layout.meta) || {};
+        if (!isDet && typeof meta.xlog === "number") {
+            /* log FPR axis: the iso line is a trace (meta.iso_trace), FPR = 0 at the floor */
+            var curve = isoCurve(f, t, m, meta.xlog, ISO_SAMPLES);
+            var xf = Math.max(f, meta.xlog);
+            var logPatch = new window.dash_clientside.Patch()
+                .assign(["layout", "meta", "slope"], m);
+            if (typeof meta.iso_trace === "number") {
+                logPatch = logPatch.assign(["data", meta.iso_trace, "x"], curve[0])
+                    .assign(["data", meta.iso_trace, "y"], curve[1]);
+            }
+            if (typeof viz.ring_trace === "number") {
+                logPatch = logPatch.assign(["data", viz.ring_trace, "x"], [xf])
+                    .assign(["data", viz.ring_trace, "y"], [t]);
+            }
+            out[0] = logPatch.build();
+        } else if (!isDet) {
             var line = isoLine(f, t, m);
             var patch = new window.dash_clientside.Patch()
                 .assign(["layout", "shapes", 0, "x0"], line[0])
@@ -255,6 +297,10 @@
                     if (f <= 0 || f >= 1 || t <= 0 || t >= 1) { return hideHover(k); }
                     return showHover(k, probit(f), probit(1 - t), text);
                 }
+                var rm = (rocFig && rocFig.layout && rocFig.layout.meta) || {};
+                if (typeof rm.xlog === "number") {  /* plotly places notes in decades there */
+                    return showHover(k, Math.log10(Math.max(f, rm.xlog)), t, text);
+                }
                 return showHover(k, f, t, text);
             }
             if (v === "threshold-graph") {
@@ -281,7 +327,7 @@
     }
 
     function writeUrl(conditions, avg, level, band, samples, det, pres, models, modelOptions,
-                      pinned, datasets, ties, prMode, priorSource, tab, costMode) {
+                      pinned, datasets, ties, prMode, priorSource, tab, costMode, logFpr) {
         var q = new URLSearchParams();
         var c = conditions || {};
         if (c.cost_fp !== null && c.cost_fp !== undefined) { q.set("cfp", c.cost_fp); }
@@ -299,6 +345,7 @@
         if (band) { q.set("band", band); }
         if (samples) { q.set("n", samples); }
         if (det && det.length) { q.set("det", "1"); }
+        if (logFpr && logFpr.length && !(det && det.length)) { q.set("xlog", "1"); }
         if (pres && pres.length) { q.set("pres", "1"); }
         if (ties && ties.length) { q.set("ties", "1"); }
         if (prMode === "prg") { q.set("prm", "prg"); }
@@ -358,10 +405,15 @@
                 gd.layout.meta.view === "decision") { view = "decision"; }
         var x = axisRange(relayout, "xaxis"), y = axisRange(relayout, "yaxis");
         if (x === undefined && y === undefined) { return window.dash_clientside.no_update; }
+        /* a zoom on the log FPR axis is in decades: kept only for that axis */
+        var rocGd = document.querySelector("#roc-graph .js-plotly-plot");
+        var xlog = view === "roc" && !!(rocGd && rocGd.layout && rocGd.layout.meta &&
+            typeof rocGd.layout.meta.xlog === "number");
         var out = Object.assign({}, zoom || {});
         var old = out[view] || {};
         var entry = {x: x === undefined ? old.x || null : x, y: y === undefined ? old.y || null : y,
                      det: view === "roc" && !!(det && det.length)};
+        if (xlog) { entry.xlog = true; }
         out[view] = (entry.x || entry.y) ? entry : null;
         return out;
     }
@@ -491,6 +543,7 @@
         _optimalVertex: optimalVertex,
         _plainText: plainText,
         _isoLine: isoLine,
+        _isoCurve: isoCurve,
         _probit: probit
     });
 }());

@@ -18,6 +18,7 @@ from scipy.special import ndtri
 from ..core.assembly.analysis import Analysis
 from ..core.curve_geometry import det_curve, display_indices, tie_bounds
 from ..core.operating import OperatingSummary
+from .roc_axes import ISO_UID, det_iso_trace, to_log_fpr
 from .style import (
     FAST,
     HULL_COLOR,
@@ -95,7 +96,7 @@ def _det_axes(fig: go.Figure, font_size: int) -> None:
 def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = False,
                operating: OperatingSummary | None = None, font_size: int = 14,
                colors: dict[str, int] | None = None, ties: bool = False,
-               pins=None) -> go.Figure:
+               pins=None, log_fpr: bool = False) -> go.Figure:
     """The ROC (or DET) view of an analysis.
 
     Parameters
@@ -112,6 +113,9 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         Shade, for each model's pooled curve, the region between its optimistic and
         pessimistic tie bounds (section 4.1): how much ordering within tied scores could
         move the curve.
+    log_fpr : bool
+        Draw the FPR on a log scale (ROC axes only; see :func:`.roc_axes.to_log_fpr`: FPR = 0
+        is drawn at a floor, the iso line becomes a curve).
     """
     if averaging not in AVERAGING_MODES:
         raise ValueError(f"averaging must be one of {AVERAGING_MODES}")
@@ -223,6 +227,8 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         fig.add_trace(_pinned_trace(op.fpr, op.tpr, op, analysis, font_size))
     if not analysis.models:
         _empty(fig)
+    elif log_fpr:
+        to_log_fpr(fig, analysis)
     return fig
 
 
@@ -353,6 +359,12 @@ def _empty(fig: go.Figure) -> None:
                        x=0.5, y=0.5, showarrow=False, font={"size": 16})
 
 
+def _det_meta(fig) -> dict:
+    """``layout.meta.iso_trace``: the index of the DET view's iso curve (if drawn)."""
+    at = [k for k, t in enumerate(fig.data) if t.uid == ISO_UID]
+    return {"iso_trace": at[0]} if at else {}
+
+
 def _det_figure(fig, analysis, pins, font_size, colors=None):
     for i, m in enumerate(analysis.models):
         d = det_curve(m.curve)
@@ -366,6 +378,8 @@ def _det_figure(fig, analysis, pins, font_size, colors=None):
             **_points(i, m.name, d.thresholds[sel], d.fpr[sel], 1 - d.fnr[sel]),
             hovertemplate="%{text}<br>FPR %{customdata[2]:.3f}<br>TPR %{customdata[3]:.3f}"
                           "<extra></extra>"))
+    if analysis.models:  # the iso line, a curve in normal-deviate space (roc_axes)
+        fig.add_trace(det_iso_trace(analysis))
     fig.add_trace(go.Scatter(
         **FAST, mode="markers", name="optimal operating point", uid=OPTIMUM_UID,
         marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR},
@@ -376,7 +390,7 @@ def _det_figure(fig, analysis, pins, font_size, colors=None):
                                         analysis, font_size))
     base_layout(fig, x_title="", y_title="", font_size=font_size)
     _det_axes(fig, font_size)
-    fig.update_layout(annotations=[hover_annotation()], meta={"det": True})
+    fig.update_layout(annotations=[hover_annotation()], meta={"det": True, **_det_meta(fig)})
     if not analysis.models:
         _empty(fig)
     return fig

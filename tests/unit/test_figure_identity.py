@@ -28,15 +28,17 @@ from roc_dash.app.state import ControlState
 #: (and nothing else: with ``uid`` dropped their digests are the base's). Re-recorded for
 #: issue 17 item 1 (branch cvpage): the ROC legend says "pooled" and the subtitle that the
 #: hull and optimum are pooled (the demo has 10 folds); only the ROC digests changed.
+#: Re-recorded for issue 19 item 4 (branch logfpr): the viz data names the iso curve's trace
+#: and the log axis's floor (``iso_trace``, ``xlog``: None on linear axes); no figure changed.
 EXPECTED = {
     'default': ('b83f47f2a15da12d', '33ee7ef2b2b75da3', 'f0863d223bec4d9f',
-                '59406dcc1e02e3ab', '8ba28f4545301a32'),
+                '59406dcc1e02e3ab', '6847490f187b09ed'),
     'presentation': ('9a27f434e301521d', '030fd2a1373416e7', 'c378cd17bf2a6c70',
-                     'df628a09a766ccc4', '22cc6df29ffeeb3b'),
+                     'df628a09a766ccc4', '841496d525300ce8'),
     'patched': ('28bf9578330c7a2d', '1d213e2fa513ea08', 'e3e47fd8f5afb00d',
-                'fdb5e03a1dfad458', '472af95da4b4a169'),
+                'fdb5e03a1dfad458', '9a013cd060521e25'),
     'patched prior': ('003554bbcaefd184', '60019590c0140302', 'b77efa3b7908bcfd',
-                      '487f793a1b419906', '4ece8c6368f978a5'),
+                      '487f793a1b419906', 'f65a4eed02bff78d'),
 }
 
 #: What the page's controls hold before anyone touches them.
@@ -185,8 +187,11 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: card's two callbacks, the title following the mode (clientside), the mode as an input of
 #: the views callback, a state of the controls callback, an output of the link's restore and
 #: an input of ``writeUrl`` (the wiring); no demo figure changed. Re-recorded for the Slices
-#: card's tooltips on its model and constraint choices (the layout only).
-EXPECTED_PAGE = ('d7690865e2fad6a0', '72f0453de4c12d72')
+#: card's tooltips on its model and constraint choices (the layout only). Re-recorded for
+#: the log FPR axis (issue 19 item 4, branch logfpr): its checklist in "Models and view"
+#: (the layout); an input of the views callback and of ``writeUrl`` and the ROC hint, a
+#: state of the controls callback, an output of the link's restore (the wiring).
+EXPECTED_PAGE = ('7def7d104d3f483e', 'cb5c0c5644c80355')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

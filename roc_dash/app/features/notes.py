@@ -143,6 +143,7 @@ def _register_links(app, cache, store) -> None:
         Input(ids.PRIOR_SOURCE, "value"),
         Input(ids.TAB, "data"),
         Input(ids.COST_MODE, "value"),
+        Input(ids.ROC_LOG_FPR, "value"),
         prevent_initial_call=True,
     )
 
