@@ -186,14 +186,14 @@
             rocFigure.layout.meta.det;
         var meta = (rocFigure && rocFigure.layout && rocFigure.layout.meta) || {};
         if (!isDet && typeof meta.xlog === "number") {
-            /* log FPR axis: the iso line is a trace (meta.iso_trace), FPR = 0 at the floor */
+            /* log FPR axis: the iso line is a trace (viz.iso_trace), FPR = 0 at the floor */
             var curve = isoCurve(f, t, m, meta.xlog, ISO_SAMPLES);
             var xf = Math.max(f, meta.xlog);
             var logPatch = new window.dash_clientside.Patch()
                 .assign(["layout", "meta", "slope"], m);
-            if (typeof meta.iso_trace === "number") {
-                logPatch = logPatch.assign(["data", meta.iso_trace, "x"], curve[0])
-                    .assign(["data", meta.iso_trace, "y"], curve[1]);
+            if (typeof viz.iso_trace === "number") {
+                logPatch = logPatch.assign(["data", viz.iso_trace, "x"], curve[0])
+                    .assign(["data", viz.iso_trace, "y"], curve[1]);
             }
             if (typeof viz.ring_trace === "number") {
                 logPatch = logPatch.assign(["data", viz.ring_trace, "x"], [xf])
@@ -371,6 +371,11 @@
      * drag twice still reaches the server. */
     function lineDrag(relayout) {
         if (!relayout) { return window.dash_clientside.no_update; }
+        /* a log FPR axis has no straight line to drag (roc_dash/figures/roc_axes.py) */
+        var gd = document.querySelector("#roc-graph .js-plotly-plot");
+        if (gd && gd.layout && gd.layout.meta && typeof gd.layout.meta.xlog === "number") {
+            return window.dash_clientside.no_update;
+        }
         var keys = {}, any = false;
         Object.keys(relayout).forEach(function (k) {
             if (k.indexOf("shapes[0].") === 0) { keys[k] = relayout[k]; any = true; }

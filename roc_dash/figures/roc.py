@@ -18,7 +18,7 @@ from scipy.special import ndtri
 from ..core.assembly.analysis import Analysis
 from ..core.curve_geometry import det_curve, display_indices, tie_bounds
 from ..core.operating import OperatingSummary
-from .roc_axes import ISO_UID, det_iso_trace, to_log_fpr
+from .roc_axes import det_iso_trace, to_log_fpr
 from .style import (
     FAST,
     HULL_COLOR,
@@ -359,12 +359,6 @@ def _empty(fig: go.Figure) -> None:
                        x=0.5, y=0.5, showarrow=False, font={"size": 16})
 
 
-def _det_meta(fig) -> dict:
-    """``layout.meta.iso_trace``: the index of the DET view's iso curve (if drawn)."""
-    at = [k for k, t in enumerate(fig.data) if t.uid == ISO_UID]
-    return {"iso_trace": at[0]} if at else {}
-
-
 def _det_figure(fig, analysis, pins, font_size, colors=None):
     for i, m in enumerate(analysis.models):
         d = det_curve(m.curve)
@@ -390,7 +384,7 @@ def _det_figure(fig, analysis, pins, font_size, colors=None):
                                         analysis, font_size))
     base_layout(fig, x_title="", y_title="", font_size=font_size)
     _det_axes(fig, font_size)
-    fig.update_layout(annotations=[hover_annotation()], meta={"det": True, **_det_meta(fig)})
+    fig.update_layout(annotations=[hover_annotation()], meta={"det": True})
     if not analysis.models:
         _empty(fig)
     return fig

@@ -8,7 +8,7 @@ axes, Fawcett 2004, section 7.5.1, without moving the TPR axis).
 **FPR = 0 on a log axis.** ``log(0)`` does not exist: every point with FPR = 0 (the curve's
 start and its vertical first segment) is drawn at a *floor*, half the smallest non-zero
 FPR of anything drawn (``1/(2N)`` for ``N`` unweighted negatives: half of one negative's
-step), at the axis's left edge, and the figure says so in a note. Hover texts and
+step), at the axis's left edge, and the axis title says so. Hover texts and
 ``customdata`` keep the true FPR. Points with FPR > 0 are drawn at their FPR.
 
 **The iso-performance line** ``TPR = t + m (FPR - f)`` is straight only on linear axes:
@@ -38,6 +38,12 @@ ISO_UID = "iso-curve"
 ISO_SAMPLES = 241
 #: The DET view's axis limits, as probabilities (figures/roc.py draws them).
 DET_LIMITS = (0.0005, 0.9995)
+#: Where the hidden straight line (``layout.shapes[0]``) lies on a log axis: outside the
+#: figure (paper coordinates), out of reach of the pointer.
+#: Drawn (a hidden shape keeps plotly's stale drag handles of the line drawn before, at the
+#: old place), but transparent.
+_AWAY = {"xref": "paper", "yref": "paper", "x0": -3.0, "x1": -3.0, "y0": -3.0, "y1": -2.9,
+         "opacity": 0.0}
 #: Room left of the floor and right of FPR = 1 on the log axis, in decades.
 _PAD = 0.04
 
@@ -107,7 +113,7 @@ def det_iso_trace(analysis) -> dict:
 
 def log_fpr_note(floor: float) -> str:
     """The axis note of a log FPR axis: where FPR = 0 is drawn."""
-    return f"FPR = 0 drawn at {floor:.2g} (half the smallest FPR step)"
+    return f"FPR = 0 drawn at {floor:.2g}, half the smallest step"
 
 
 def _clamped_x(trace, floor: float):
@@ -125,10 +131,10 @@ def to_log_fpr(fig: go.Figure, analysis) -> float:
     Every point with FPR below the floor (FPR = 0) is moved to it, points with FPR > 0 keep
     their FPR; hover texts read the FPR from ``customdata[2]`` (the true value); the chance
     diagonal is sampled so that it stays the curve TPR = FPR; the straight iso line
-    (``layout.shapes[0]``) becomes the sampled curve :func:`iso_trace`; the x axis is log
-    from the floor to 1 with a note; ``layout.meta.xlog`` holds the floor and
-    ``layout.meta.iso_trace`` the curve's trace index (assets/roc_dash.js moves it while a
-    slider is dragged).
+    (``layout.shapes[0]``, kept hidden) gives way to the sampled curve :func:`iso_trace`; the x axis is log
+    from the floor to 1, its title saying where FPR = 0 is drawn; ``layout.meta.xlog`` holds the floor (the page finds
+    the curve by its uid, :data:`ISO_UID`, and assets/roc_dash.js moves it while a slider
+    is dragged).
     """
     floor = log_fpr_floor(analysis)
     for trace in fig.data:
@@ -144,15 +150,16 @@ def to_log_fpr(fig: go.Figure, analysis) -> float:
             trace.hovertemplate = template.replace("%{x:.3f}", "%{customdata[2]:.3g}")
     if analysis.models:
         fig.add_trace(iso_trace(analysis, x_min=floor))
-    fig.layout.shapes = []
+    # shapes[0] stays, transparent and out of the figure: removed or hidden, plotly kept the
+    # drag handles of the line drawn before (the page's graph config makes every shape
+    # editable) where it was, and a zoom box started on one dragged an invisible line
+    fig.layout.shapes = [{**shape.to_plotly_json(), **_AWAY} for shape in fig.layout.shapes[:1]]
     lo = math.log10(floor)
-    fig.update_xaxes(type="log", range=[lo - _PAD, _PAD], autorange=False,
-                     title_text="False positive rate (log scale)", constrain=None)
+    # the note in the axis title: inside the plot it sat on the curves' vertical start
+    fig.update_xaxes(type="log", range=[lo - _PAD, _PAD], autorange=False, constrain=None,
+                     title_text=f"False positive rate (log scale; {log_fpr_note(floor)})")
     fig.layout.yaxis.scaleanchor = None
-    fig.add_annotation(text=log_fpr_note(floor), xref="paper", yref="paper", x=0.0, y=0.0,
-                       xanchor="left", yanchor="bottom", showarrow=False, name="xlog-note",
-                       font={"size": 11, "color": "#5b6775"})
     meta = dict(fig.layout.meta or {})
-    meta.update(xlog=floor, iso_trace=len(fig.data) - 1 if analysis.models else None)
+    meta["xlog"] = floor
     fig.layout.meta = meta
     return floor

@@ -23,12 +23,12 @@ __all__ = ["ROC_HINTS", "ROC_CONFIG", "graph_card", "folds_panel", "view_panel",
            "pr_card", "cost_card", "threshold_card", "models_card", "register"]
 
 
-#: The hint above the ROC view, on ROC and on DET axes (no iso line there: it is straight
-#: only on ROC axes, so the DET view has nothing to drag).
+#: The hint above the ROC view, on ROC, DET and log-FPR axes (the iso line is straight
+#: only on linear ROC axes: on the others it is a curve that the sliders move, not a drag).
 ROC_HINTS = {
     "roc": "drag the red line to change the cost ratio",
-    "det": "DET axes: no iso-performance line here (drag it on ROC axes, or use the cost "
-           "sliders)",
+    "det": "DET axes: the iso-performance line is a curve here, moved with the cost and "
+           "prior sliders (drag it on ROC axes)",
     "log": "log FPR axis: the iso line is a curve here, moved with the cost and prior "
            "sliders (drag it on linear axes)",
 }
