@@ -68,7 +68,8 @@
             xs.sort(function (a, b) { return a - b; });
         }
         var x = [], y = [];
-        xs.forEach(function (v) {
+        xs.forEach(function (v, i) {
+            if (i > 0 && v - xs[i - 1] <= 1e-12 * v) { return; }  /* an end on a sample */
             var w = t + m * (v - f);
             if (w >= -1e-12 && w <= 1 + 1e-12) { x.push(v); y.push(Math.min(1, Math.max(0, w))); }
         });
@@ -371,9 +372,11 @@
      * drag twice still reaches the server. */
     function lineDrag(relayout) {
         if (!relayout) { return window.dash_clientside.no_update; }
-        /* a log FPR axis has no straight line to drag (roc_dash/figures/roc_axes.py) */
+        /* log FPR and DET axes have no straight line to drag (roc_dash/figures/roc_axes.py):
+           a relayout of shapes[0] there comes from a stale handle of the line drawn before */
         var gd = document.querySelector("#roc-graph .js-plotly-plot");
-        if (gd && gd.layout && gd.layout.meta && typeof gd.layout.meta.xlog === "number") {
+        var meta = (gd && gd.layout && gd.layout.meta) || {};
+        if (typeof meta.xlog === "number" || meta.det) {
             return window.dash_clientside.no_update;
         }
         var keys = {}, any = false;

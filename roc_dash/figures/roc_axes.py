@@ -69,6 +69,7 @@ def iso_curve(fpr: float, tpr: float, slope: float, *, x_min: float,
     if slope > 0:  # where the line crosses TPR = 0 and TPR = 1
         ends = np.array([fpr - tpr / slope, fpr + (1 - tpr) / slope])
         x = np.union1d(x, ends[(ends > x_min) & (ends < 1)])
+        x = x[np.r_[True, np.diff(x) > 1e-12 * x[1:]]]  # an end on a sample: once
     y = tpr + slope * (x - fpr)
     tol = 1e-12
     keep = (y >= -tol) & (y <= 1 + tol)

@@ -10,6 +10,7 @@ from selenium.webdriver.common.by import By
 from sklearn.metrics import roc_curve
 
 from roc_dash.app import ids
+from roc_dash.figures.roc_axes import iso_curve
 
 from . import gestures
 from .gestures import js_graph, wait_idle, wait_until
@@ -70,6 +71,14 @@ def test_lgb001_log_axis_optimum_zoom_and_export(dash_duo, app, tmp_path, shot):
     assert fpr[k] > 0
     iso = _trace(driver, "iso-curve", "x")
     assert iso and len(iso) > 100
+    # the browser's iso curve (moved while a slider is dragged) is the server's
+    for f, t, slope in ((0.01, 0.9, 3.0), (0.2, 0.7, 0.4), (0.0, 0.5, 50.0)):
+        xs, ys = driver.execute_script(
+            "return dash_clientside.rocDash._isoCurve(arguments[0], arguments[1], "
+            "arguments[2], 1e-4, 241);", f, t, slope)
+        want = iso_curve(f, t, slope, x_min=1e-4)
+        np.testing.assert_allclose(xs, want[0], rtol=1e-12)
+        np.testing.assert_allclose(ys, want[1], rtol=1e-12, atol=1e-15)
     card = dash_duo.find_element(f"#{ids.ROC_GRAPH}")
     driver.execute_script("arguments[0].scrollIntoView({block: 'start'});"
                           "window.scrollBy(0, -150);", card)  # clear of the summary strip
