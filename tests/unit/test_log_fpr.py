@@ -231,3 +231,24 @@ def test_lgf012_page_render_and_patch_on_log_axis(tmp_path):
     assert _views(cache, ids_, models, state, log_fpr=False)[0].layout.xaxis.type != "log"
     det = _views(cache, ids_, models, state, log_fpr=True, det=["det"])[0]
     assert det.layout.xaxis.type != "log" and det.layout.meta["det"]
+
+
+def test_lgf013_pins_drawn_at_their_fpr_or_the_floor(big):
+    from roc_dash.core.operating import pinned_points
+
+    table, analysis = big
+    # a threshold above every score (FPR = 0) and one inside the negatives' range
+    top = float(table.score.max()) + 1
+    pins = pinned_points(analysis, [{"model": "big", "threshold": top, "label": "A"},
+                                    {"model": "big", "threshold": 1.5, "label": "B"}])
+    fig = roc_figure(analysis, log_fpr=True, pins=pins)
+    drawn = {t.name: (t.x[0], t.y[0]) for t in fig.data if (t.name or "").startswith("pinned")}
+    floor = log_fpr_floor(analysis)
+    negatives = table.score[~table.label]
+    positives = table.score[table.label]
+    want = {"A": (floor, 0.0),
+            "B": (float((negatives >= 1.5).mean()), float((positives >= 1.5).mean()))}
+    assert len(drawn) == 2
+    for name, (x, y) in drawn.items():
+        label = name.split()[1].rstrip(":")  # "pinned A: big"
+        assert (x, y) == pytest.approx(want[label]), name
