@@ -26,6 +26,23 @@ def _binormal(n_pos=300, n_neg=3000, d=3.3, seed=19) -> pd.DataFrame:
                          "score": np.r_[rng.normal(d, 1, n_pos), rng.normal(0, 1, n_neg)]})
 
 
+#: rocDash.linkHover for a point (FPR arguments[0], TPR 0.9) hovered in the PR view, as Dash
+#: calls it; returns the x it gives the ROC's hover annotation.
+_LINK_HOVER = """
+const gd = id => document.querySelector('#' + id + ' .js-plotly-plot');
+const cc = window.dash_clientside.callback_context;
+window.dash_clientside.callback_context = {triggered: [{prop_id: 'pr-graph.hoverData'}]};
+const viz = {prior: 0.1, cost_fp: 1, cost_fn: 1, models: ['big model']};
+const out = window.dash_clientside.rocDash.linkHover(
+    null, {points: [{customdata: [0, 1.0, arguments[0], 0.9]}]}, null, null, viz, [],
+    gd('roc-graph'), gd('pr-graph'), gd('cost-graph'), gd('threshold-graph'));
+window.dash_clientside.callback_context = cc;
+const ops = (out[0] && out[0].operations) || [];
+const op = ops.find(o => o.location[0] === 'layout' && o.location[3] === 'x');
+return op ? op.params.value : null;
+"""
+
+
 def _trace(driver, uid, field):
     return js_graph(driver, ids.ROC_GRAPH,
                     f"Array.from((gd._fullData.find(t => t.uid === '{uid}') || {{}})"
@@ -79,6 +96,12 @@ def test_lgb001_log_axis_optimum_zoom_and_export(dash_duo, app, tmp_path, shot):
         want = iso_curve(f, t, slope, x_min=1e-4)
         np.testing.assert_allclose(xs, want[0], rtol=1e-12)
         np.testing.assert_allclose(ys, want[1], rtol=1e-12, atol=1e-15)
+    # a point hovered in another view is marked on the log axis in decades (plotly places
+    # annotations on a log axis by log10 of the value); FPR = 0 at the floor
+    floor = js_graph(driver, ids.ROC_GRAPH, "gd.layout.meta.xlog")
+    for f, want in ((0.01, -2.0), (0.0, math.log10(floor))):
+        marked = driver.execute_script(_LINK_HOVER, f)
+        assert marked and abs(marked - want) < 1e-12, (f, marked)
     card = dash_duo.find_element(f"#{ids.ROC_GRAPH}")
     driver.execute_script("arguments[0].scrollIntoView({block: 'start'});"
                           "window.scrollBy(0, -150);", card)  # clear of the summary strip
