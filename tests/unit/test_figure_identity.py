@@ -191,8 +191,8 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: the log FPR axis (issue 19 item 4, branch logfpr): its checklist in "Models and view"
 #: (the layout); an input of the views callback and of ``writeUrl`` and the ROC hint, a
 #: state of the controls callback, an output of the link's restore, the DET hint now saying
-#: that the iso line is a curve there (the wiring).
-EXPECTED_PAGE = ('7def7d104d3f483e', '3f805ad4635484b3')
+#: that the iso line is a curve there, the interval boxes clamped to its floor (the wiring).
+EXPECTED_PAGE = ('7def7d104d3f483e', '5c07eb41de181feb')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
