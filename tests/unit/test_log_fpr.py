@@ -252,3 +252,33 @@ def test_lgf013_pins_drawn_at_their_fpr_or_the_floor(big):
     for name, (x, y) in drawn.items():
         label = name.split()[1].rstrip(":")  # "pinned A: big"
         assert (x, y) == pytest.approx(want[label]), name
+
+
+def test_lgf014_det_patch_moves_the_iso_curve(tmp_path):
+    from dash import Patch
+
+    from roc_dash.app.analysis import AnalysisCache, model_names
+    from roc_dash.app.server.store import DatasetStore
+    from roc_dash.app.state import ControlState
+
+    store = DatasetStore(tmp_path)
+    ids_ = [store.put(_binormal(), files=["big.csv"]).id]
+    cache = AnalysisCache(store)
+    models = model_names(cache, ids_)
+    out = _views(cache, ids_, models, ControlState(prior=0.1).to_store(), log_fpr=False,
+                 det=["det"])
+    new_state = ControlState(prior=0.1, cost_fn=20.0).to_store()
+    patched = _views(cache, ids_, models, new_state, log_fpr=False, det=["det"], viz=out[5],
+                     changed=True)[0]
+    fresh = _views(cache, ids_, models, new_state, log_fpr=False, det=["det"])[0]
+    assert isinstance(patched, Patch)
+    drawn = out[0].to_plotly_json()
+    moved = False
+    for uid in (ISO_UID, OPTIMUM_UID):
+        k = next(i for i, t in enumerate(fresh.data) if t.uid == uid)
+        for field in ("x", "y"):
+            got = np.asarray(_patched(patched, drawn, k, field), float)
+            np.testing.assert_allclose(got, np.asarray(fresh.data[k][field], float))
+            moved |= got.shape != np.shape(drawn["data"][k][field]) or not np.allclose(
+                got, np.asarray(drawn["data"][k][field], float))
+    assert moved  # the costs moved the optimum and the curve
