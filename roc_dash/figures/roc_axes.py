@@ -148,7 +148,7 @@ def to_log_fpr(fig: go.Figure, analysis) -> float:
             trace.x = x
         template = getattr(trace, "hovertemplate", None)
         if isinstance(template, str) and trace.customdata is not None:
-            trace.hovertemplate = template.replace("%{x:.3f}", "%{customdata[2]:.3g}")
+            trace.hovertemplate = template.replace("%{x:", "%{customdata[2]:")
     if analysis.models:
         fig.add_trace(iso_trace(analysis, x_min=floor))
     # shapes[0] stays, transparent and out of the figure: removed or hidden, plotly kept the

@@ -28,17 +28,23 @@ from roc_dash.app.state import ControlState
 #: (and nothing else: with ``uid`` dropped their digests are the base's). Re-recorded for
 #: issue 17 item 1 (branch cvpage): the ROC legend says "pooled" and the subtitle that the
 #: hull and optimum are pooled (the demo has 10 folds); only the ROC digests changed.
-#: Re-recorded for issue 19 item 4 (branch logfpr): the viz data names the iso curve's trace
-#: and the log axis's floor (``iso_trace``, ``xlog``: None on linear axes); no figure changed.
+#: Re-recorded for issue 17 item 8 (branch hover): every hover names its threshold (the
+#: pooled curve's hover gains the cross-validated AUC) with 6 significant digits (``.6~g``):
+#: the ROC, PR, cost and threshold digests changed, the viz data did not. Then the +inf
+#: vertex of each curve keeps only its model index in customdata (plotly read its null
+#: threshold as "≥ 0"; ``style.threshold_rows``) and its hover says "+∞".
+#: Re-recorded for issue 19 item 4 (branch logfpr): the viz data names the iso curve's
+#: trace and the log axis's floor (``iso_trace``, ``xlog``: None on linear axes); no
+#: figure changed.
 EXPECTED = {
-    'default': ('b83f47f2a15da12d', '33ee7ef2b2b75da3', 'f0863d223bec4d9f',
-                '59406dcc1e02e3ab', '6847490f187b09ed'),
-    'presentation': ('9a27f434e301521d', '030fd2a1373416e7', 'c378cd17bf2a6c70',
-                     'df628a09a766ccc4', '841496d525300ce8'),
+    'default': ('c0a6654c45cd6b7b', '5fd489be209a562b', 'ef972dca88f02444',
+                '1090115a0c6842c5', '6847490f187b09ed'),
+    'presentation': ('46933332e5f212e6', 'bdcdda97e9e78fcf', 'b5bf83ae065d087e',
+                     '019c224444e1d025', '841496d525300ce8'),
     'patched': ('28bf9578330c7a2d', '1d213e2fa513ea08', 'e3e47fd8f5afb00d',
-                'fdb5e03a1dfad458', '9a013cd060521e25'),
-    'patched prior': ('003554bbcaefd184', '60019590c0140302', 'b77efa3b7908bcfd',
-                      '487f793a1b419906', 'f65a4eed02bff78d'),
+                '4661bc1dc7c2f042', '9a013cd060521e25'),
+    'patched prior': ('003554bbcaefd184', '840f18893dc10ec0', 'b77efa3b7908bcfd',
+                      '0ea3263bd3505d0e', 'f65a4eed02bff78d'),
 }
 
 #: What the page's controls hold before anyone touches them.
@@ -188,11 +194,23 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: the views callback, a state of the controls callback, an output of the link's restore and
 #: an input of ``writeUrl`` (the wiring); no demo figure changed. Re-recorded for the Slices
 #: card's tooltips on its model and constraint choices (the layout only). Re-recorded for
-#: the log FPR axis (issue 19 item 4, branch logfpr): its checklist in "Models and view"
-#: (the layout); an input of the views callback and of ``writeUrl`` and the ROC hint, a
-#: state of the controls callback, an output of the link's restore, the DET hint now saying
-#: that the iso line is a curve there, the interval boxes clamped to its floor (the wiring).
-EXPECTED_PAGE = ('7def7d104d3f483e', '5c07eb41de181feb')
+#: the Table CSV button's tooltip naming its cross-validation columns (branch hover, the
+#: layout only). Re-recorded for
+#: the summary strip's line of intervals (branch pointci): a store in the operating card's
+#: intervals box (the layout), one more output of the intervals callback and the callback
+#: that patches the line into the strip (the wiring); and for the Model comparison card's
+#: "compare: AUC (DeLong) | partial AUC (bootstrap)" radio (the layout, and one more input
+#: of its callback, and a state of the export callback: the HTML report has its matrix
+#: when the card shows it); no demo figure changed. Re-recorded for the standalone report
+#: (issue 19): the zoom store is a state of the export callback (the wiring).
+#: Re-recorded after merging the branches sources, prefix, notebook, hover, pointci,
+#: slicescale and standalone (their additions together).
+#: Re-recorded for the log FPR axis (issue 19 item 4, branch logfpr): its checklist in
+#: "Models and view" (the layout); an input of the views callback and of ``writeUrl`` and
+#: the ROC hint, a state of the controls callback, an output of the link's restore, the DET
+#: hint saying that the iso line is a curve there, the interval boxes clamped to its floor
+#: (the wiring).
+EXPECTED_PAGE = ('768330f699b28db3', '7d5d0f3cc3f2a086')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

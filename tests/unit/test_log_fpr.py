@@ -66,7 +66,8 @@ def test_lgf002_axis_is_log_and_points_drawn_at_their_fpr(big):
     assert floor == pytest.approx(1 / (2 * n_neg))
     curve = next(t for t in fig.data if t.name and t.name.startswith("big"))
     x, y = np.asarray(curve.x, float), np.asarray(curve.y, float)
-    true_fpr = np.asarray(curve.customdata, float)[:, 2]
+    # customdata rows [model, threshold, fpr, tpr]; the +inf vertex (0, 0) keeps only its model
+    true_fpr = np.array([r[2] if len(r) > 2 else 0.0 for r in curve.customdata], float)
     drawn = true_fpr > 0
     # every drawn point with FPR > 0 sits at its FPR; FPR = 0 sits at the floor
     np.testing.assert_array_equal(x[drawn], true_fpr[drawn])
@@ -78,6 +79,8 @@ def test_lgf002_axis_is_log_and_points_drawn_at_their_fpr(big):
     lo, hi = fig.layout.xaxis.range
     assert lo < math.log10(floor) and hi >= 0
     assert f"FPR = 0 drawn at {floor:.2g}" in fig.layout.xaxis.title.text
+    # hovers read the true FPR, not the drawn one
+    assert "customdata[2]" in curve.hovertemplate and "%{x:" not in curve.hovertemplate
 
 
 def test_lgf003_optimum_marker_and_ring_at_core_optimum(big):

@@ -1,9 +1,12 @@
 """Exports: the curves and the model table as CSV, the HTML report of what the page shows, and
-the decision record of the current operating point (:mod:`roc_dash.decision`)."""
+the decision record of the current operating point (:mod:`roc_dash.decision`). The HTML
+report has the operating card's intervals at each model's optimum, and the partial-AUC
+matrix when the Model comparison card shows it."""
 
 from __future__ import annotations
 
 import json
+import time
 
 import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
@@ -13,9 +16,9 @@ from ...core.assembly.analysis import Analysis, AnalysisTimeout
 from ...core.economics import Economics
 from ...core.operating import pinned_points
 from ...decision import build_decision
-from ...exports import csv_safe, curves_table, to_safe_csv
+from ...exports import cross_validation_table, csv_safe, curves_table, to_safe_csv
 from .. import ids
-from ..analysis import dataset_labels, loaded_infos
+from ..analysis import dataset_labels, loaded_infos, pauc_comparison
 from ..components import model_table_rows
 from ..help import HELP
 from ..render import SHOWN_STATES, decision_views
@@ -29,7 +32,10 @@ from ..state import (
 )
 
 __all__ = ["buttons", "curves_csv", "table_csv", "decision_json", "register",
-           "slices_for_report"]
+           "slices_for_report", "report_intervals", "REPORT_SECONDS"]
+
+#: Server time the HTML export's bootstrap intervals may take (all shown models together).
+REPORT_SECONDS = 10.0
 
 
 def buttons():
@@ -51,9 +57,14 @@ def curves_csv(analysis: Analysis) -> str:
 
 
 def table_csv(analysis: Analysis) -> str:
-    """The model table with the conditions it was computed under on every row."""
+    """The model table with the conditions it was computed under on every row, and each
+    model's cross-validated AUC (mean, SD, LeDell interval, folds: issue 17)."""
     c = analysis.conditions
-    frame = pd.DataFrame(model_table_rows(analysis)).assign(
+    frame = pd.DataFrame(model_table_rows(analysis))
+    if len(frame):
+        cv = cross_validation_table(analysis).drop(columns="model")
+        frame = pd.concat([frame, cv.set_index(frame.index)], axis=1)
+    frame = frame.assign(
         cost_fp=c.cost_fp, cost_fn=c.cost_fn, prior_pos=c.prior_pos, slope=c.slope,
         pc_pos=c.pc_pos)
     return csv_safe(frame).to_csv(index=False)
@@ -86,10 +97,12 @@ def register(app, cache, store) -> None:
         State(ids.AVERAGING, "value"),
         State(ids.PINNED, "data"),
         State(ids.URL, "href"),
+        State(ids.CMP_MEASURE, "value"),
+        State(ids.ZOOM, "data"),
         prevent_initial_call=True,
     )
     def export(_c, _t, _h, _d, dataset_ids, models, state, level, band, samples, averaging,
-               pinned, href):
+               pinned, href, measure=None, zoom=None):
         from urllib.parse import urlsplit, urlunsplit
 
         from ..components import plain_text
@@ -140,8 +153,14 @@ def register(app, cache, store) -> None:
             operating=None,  # the recommendation; the pins are compared below it
             link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(headline),
             pins_summary=plain_text(compared), views=views)
-        return dcc.send_string(render_html(analysis, state=report_state, slices=slices_for_report(
-            cache.table(dataset_ids, reference), models, conditions)), "roc-dash-report.html")
+        table = cache.table(dataset_ids, reference)
+        return dcc.send_string(render_html(
+            analysis, state=report_state, slices=slices_for_report(table, models, conditions),
+            intervals=report_intervals(analysis, table, economics_from_state(state)),
+            partial_auc_comparison=pauc_comparison(cache, dataset_ids, analysis, state)
+            if measure == "pauc" and len(analysis.models) > 1 else None,
+            zoom=zoom if isinstance(zoom, dict) else None),
+            "roc-dash-report.html")
 
 
 def slices_for_report(table, models, conditions) -> dict | None:
@@ -155,3 +174,21 @@ def slices_for_report(table, models, conditions) -> dict | None:
     rows = rows.assign(**{GROUP_COLUMN: rows[GROUP_COLUMN].fillna(MISSING_GROUP)})
     return slices_sections(rows, conditions,
                            group_columns=tuple(table.attrs.get("group_columns") or ()))
+
+
+def report_intervals(analysis: Analysis, table, economics: Economics, *,
+                     seconds: float = REPORT_SECONDS) -> dict | None:
+    """The HTML report's "How sure is the chosen point?" section, as ``roc-dash report``
+    makes it (:func:`~roc_dash.report.model_point_intervals`, each shown model's optimum)
+    with the replicates and seed of the operating card's table (200, seed 0), so its
+    numbers are the card's; within ``seconds`` (a late model gets fewer replicates and says
+    so). ``None`` when the rows cannot be resampled (the rest of the report stands)."""
+    from ...report import model_point_intervals
+
+    if table is None or "label" not in table or "score" not in table:
+        return None
+    try:
+        return model_point_intervals(analysis, table, economics, n_boot=200, seed=0,
+                                     deadline=time.monotonic() + seconds)
+    except ValueError:
+        return None
