@@ -29,6 +29,7 @@ from ..core.canonical_kinds import (
     InputKind,
     split_soft_rows,
 )
+from .class_weights import check_class_weights
 from .errors import MAX_ROWS_SHOWN, InputError, format_rows, plural, quote
 from .groups import GROUP_COLUMN, MISSING_GROUP, fill_missing_groups, pool_groups
 from .size_limits import limits
@@ -248,6 +249,7 @@ def assemble(
 
     kind = _check_kinds(parts)
     _check_both_classes([p for p in parts if p.kind != SOFT])
+    check_class_weights([p for p in parts if p.kind not in (SOFT, MULTICLASS)])
     positive_labels = _positive_labels(parts)
     for part in parts:  # text held dictionary-encoded while reading becomes plain text
         part.table = _plain_text(part.table)
