@@ -14,6 +14,7 @@ from urllib.parse import parse_qs
 
 from ..core.assembly.analysis import Conditions
 from ..core.economics import Economics
+from ..core.group_thresholds import CONSTRAINTS
 from ..core.operating import PIN_LABELS
 from .server.limits import excerpt
 from .server.store import clean_ids
@@ -179,6 +180,7 @@ def parse_query(search: str | None) -> dict:
         out["cost_mode"] = q["cm"]
     if q.get("tab") in TABS:
         out["tab"] = q["tab"]
+    out.update(_slice_query(q))
     if "models" in q:
         out["models"] = [m for m in q["models"].split("|") if m][:200]
     if "data" in q:
@@ -198,6 +200,25 @@ def parse_query(search: str | None) -> dict:
     if pins:
         out["pins"] = pins
     return {k: v for k, v in out.items() if v is not None}
+
+
+#: The Slices card's constraints, as the link names them.
+SLICE_CONSTRAINTS = CONSTRAINTS
+
+
+def _slice_query(q: dict) -> dict:
+    """The Slices card's column (``slc``), the column crossed with it (``slx``) and the
+    constraint (``sct``); names over 200 characters or a cross without a column ignored."""
+    out = {}
+    column = q.get("slc", "").strip()
+    if column and len(column) <= 200:
+        out["slice_columns"] = [column]
+        cross = q.get("slx", "").strip()
+        if cross and len(cross) <= 200 and cross != column:
+            out["slice_columns"].append(cross)
+    if q.get("sct") in SLICE_CONSTRAINTS:
+        out["slice_constraint"] = q["sct"]
+    return out
 
 
 def economics_from_state(state) -> Economics:

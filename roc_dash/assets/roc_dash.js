@@ -281,7 +281,8 @@
     }
 
     function writeUrl(conditions, avg, level, band, samples, det, pres, models, modelOptions,
-                      pinned, datasets, ties, prMode, priorSource, tab, costMode) {
+                      pinned, datasets, ties, prMode, priorSource, tab, costMode,
+                      sliceColumn, sliceCross, sliceConstraint, sliceOptions) {
         var q = new URLSearchParams();
         var c = conditions || {};
         if (c.cost_fp !== null && c.cost_fp !== undefined) { q.set("cfp", c.cost_fp); }
@@ -304,6 +305,12 @@
         if (prMode === "prg") { q.set("prm", "prg"); }
         if (tab && tab !== "decide") { q.set("tab", tab); }  /* the first tab: no mention */
         if (costMode === "decision") { q.set("cm", "decision"); }  /* cost curves: no mention */
+        /* the Slices card: its column unless the default (the first option), the crossed
+         * column, the constraint unless each group's own optimum */
+        var firstSlice = (sliceOptions && sliceOptions.length) ? sliceOptions[0].value : null;
+        if (sliceColumn && (sliceCross || sliceColumn !== firstSlice)) { q.set("slc", sliceColumn); }
+        if (sliceColumn && sliceCross) { q.set("slx", sliceCross); }
+        if (sliceConstraint && sliceConstraint !== "group_optima") { q.set("sct", sliceConstraint); }
         var all = (modelOptions || []).map(function (o) { return o.value; });
         if (models && all.length && models.length !== all.length) { q.set("models", models.join("|")); }
         (Array.isArray(pinned) ? pinned : []).forEach(function (p) {

@@ -185,8 +185,10 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: card's two callbacks, the title following the mode (clientside), the mode as an input of
 #: the views callback, a state of the controls callback, an output of the link's restore and
 #: an input of ``writeUrl`` (the wiring); no demo figure changed. Re-recorded for the Slices
-#: card's tooltips on its model and constraint choices (the layout only).
-EXPECTED_PAGE = ('d7690865e2fad6a0', '72f0453de4c12d72')
+#: card's tooltips on its model and constraint choices (the layout only). Re-recorded for the
+#: Slices card's column selectors (branch slicepage): two dropdowns (layout), their
+#: callback, the constraint from the link, both as inputs of the card and of ``writeUrl``.
+EXPECTED_PAGE = ('b5cffbb86c0c3834', '201d6439e16c59ee')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
