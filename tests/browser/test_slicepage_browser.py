@@ -1,0 +1,96 @@
+"""Slices chosen in the page (issue 18), in a real headless Chromium: upload loans whose
+slice columns are not named group, choose a column and a second to cross with real clicks,
+choose a constraint, read the total (the core's on pandas' crossed groups), then open the
+page's own link afresh and find the same slice, constraint and total restored."""
+
+from pathlib import Path
+
+import pytest
+
+from roc_dash.app import ids
+from roc_dash.core.group_thresholds import group_thresholds
+from roc_dash.core.slices import slice_analysis
+
+from ..slices_example import loan_predictions_wide
+from .gestures import open_tab, scroll_into_view, wait_idle, wait_until
+from .test_upload_browser import upload
+
+SHOTS = Path("/work/shots")
+
+
+def _core_cost(frame, model, columns, constraint) -> float:
+    rows = frame[frame["model"] == model]
+    groups = rows[columns[0]].astype(str)
+    for column in columns[1:]:
+        groups = groups + " × " + rows[column].astype(str)
+    analysis = slice_analysis(rows["label"].to_numpy(bool), rows["score"].to_numpy(float),
+                              groups.to_numpy(), cost_fp=1.0, cost_fn=1.0,
+                              prior_pos=float(frame["label"].mean()))
+    return group_thresholds(analysis).solution(constraint).expected_cost
+
+
+def _total(dash_duo) -> float | None:
+    text = dash_duo.find_element(f"#{ids.SLC_TOTAL}").text
+    return float(text.rsplit(":", 1)[1]) if ":" in text else None
+
+
+def _pick(dash_duo, dropdown_id, label):
+    """Open a dropdown with a real click and click the option shown as ``label``."""
+    dropdown = dash_duo.find_element(f"#{dropdown_id}")
+    scroll_into_view(dash_duo.driver, dropdown)
+    dropdown.click()
+    option = wait_until(lambda: next((e for e in dash_duo.driver.find_elements(
+        "css selector", ".dash-dropdown-option") if e.text == label), None),
+        message=f"the option {label}")
+    option.click()
+    wait_until(lambda: label in dash_duo.find_element(f"#{dropdown_id}").text,
+               message=f"{label} chosen")
+
+
+def test_scb001_choose_columns_and_reopen_the_link(dash_duo, app, tmp_path):
+    dash_duo.driver.set_window_size(1280, 1500)
+    frame = loan_predictions_wide()
+    path = tmp_path / "loans.csv"
+    frame.to_csv(path, index=False)
+    dash_duo.start_server(app)
+    dash_duo.wait_for_contains_text(f"#{ids.DATASET_LIST}", "Demo")
+    upload(dash_duo, path)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "loans.csv")
+    open_tab(dash_duo, "compare")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "Choose a column")
+
+    _pick(dash_duo, ids.SLC_COLUMN, "income (numbers: bin first)")  # refused, with advice
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "Bin it into a text column")
+    _pick(dash_duo, ids.SLC_COLUMN, "region")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "region (4 groups)")
+    _pick(dash_duo, ids.SLC_CROSS, "applicant")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "region × applicant (8 groups)")
+    radio = dash_duo.find_element(f"#{ids.SLC_CONSTRAINT} input[value='equal_opportunity']")
+    scroll_into_view(dash_duo.driver, radio)
+    radio.click()
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_TOTAL}", "equal opportunity")
+    wait_idle(dash_duo)
+    model = dash_duo.find_element(f"#{ids.SLC_MODEL}").text
+    expected = _core_cost(frame, model, ["region", "applicant"], "equal_opportunity")
+    assert wait_until(lambda: _total(dash_duo), message="the total") == pytest.approx(
+        expected, rel=1e-5)
+    card = dash_duo.find_element(f"#{ids.SLC_CARD}")
+    scroll_into_view(dash_duo.driver, card, block="start")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    dash_duo.driver.save_screenshot(str(SHOTS / "slicepage.png"))
+
+    search = wait_until(lambda: (lambda s: s if "sct=" in s else None)(
+        dash_duo.driver.execute_script("return location.search")), message="the link")
+    assert "slc=region" in search and "slx=applicant" in search
+    assert "sct=equal_opportunity" in search and "tab=compare" in search
+
+    dash_duo.driver.get(dash_duo.server_url + "/" + search)  # the link, opened afresh
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "region × applicant (8 groups)")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_TOTAL}", "equal opportunity")
+    wait_idle(dash_duo)
+    checked = dash_duo.find_element(f"#{ids.SLC_CONSTRAINT} input[value='equal_opportunity']")
+    assert checked.is_selected()
+    model = dash_duo.find_element(f"#{ids.SLC_MODEL}").text
+    assert wait_until(lambda: _total(dash_duo), message="the total") == pytest.approx(
+        _core_cost(frame, model, ["region", "applicant"], "equal_opportunity"), rel=1e-5)
+    assert dash_duo.get_logs() == []
