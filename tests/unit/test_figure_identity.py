@@ -187,8 +187,9 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: an input of ``writeUrl`` (the wiring); no demo figure changed. Re-recorded for the Slices
 #: card's tooltips on its model and constraint choices (the layout only). Re-recorded for the
 #: Slices card's column selectors (branch slicepage): two dropdowns (layout), their
-#: callback, the constraint from the link, both as inputs of the card and of ``writeUrl``.
-EXPECTED_PAGE = ('b5cffbb86c0c3834', '201d6439e16c59ee')
+#: callback, the constraint from the link, both as inputs of the card and of ``writeUrl``;
+#: then the slice and constraint as states of the export callback (wiring only).
+EXPECTED_PAGE = ('b5cffbb86c0c3834', '8cb241587e046afe')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

@@ -179,3 +179,60 @@ def test_scp010_card_under_a_crossed_slice_is_the_core_on_pandas_groups(wide, co
     refused = slices_outputs(result.table, "gradient boosting", STATE, constraint,
                              columns=["income"])[0]
     assert "holds numbers" in refused and "Bin it" in refused
+
+
+# -- the Curves and Table CSV with a group column (the page's slice) ----------------------
+def _csvs(table, columns, constraint="equal_opportunity"):
+    from roc_dash.app.features.exports import curves_csv, sliced, table_csv
+    from roc_dash.core.assembly.analysis import analyse
+
+    analysis = analyse(table)
+    slices = sliced(table, [m.name for m in analysis.models], STATE, columns, constraint)
+    read = [pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
+            for text in (curves_csv(analysis, slices), table_csv(analysis, slices),
+                         curves_csv(analysis), table_csv(analysis))]
+    return read
+
+
+def test_scp011_curves_csv_gains_each_groups_curve_as_sklearn(wide):
+    from sklearn.metrics import roc_auc_score, roc_curve
+
+    frame, result = wide
+    curves, _, plain, _ = _csvs(result.table, ["region", "product"])
+    assert list(curves.columns[:3]) == ["model", "group", "fold"]
+    overall = curves[curves["group"].isna()].drop(columns="group").reset_index(drop=True)
+    pd.testing.assert_frame_equal(overall, plain[overall.columns])  # unchanged
+    for (model, group), rows in frame.assign(
+            g=frame["region"] + " × " + frame["product"]).groupby(["model", "g"]):
+        got = curves[(curves["model"] == model) & (curves["group"] == group)]
+        fpr, tpr, _ = roc_curve(rows["label"], rows["score"], drop_intermediate=False)
+        points = set(zip(np.round(fpr, 12), np.round(tpr, 12), strict=True))
+        assert set(zip(got["fpr"].round(12), got["tpr"].round(12), strict=True)) <= points
+        assert np.trapezoid(got["tpr"], got["fpr"]) == pytest.approx(
+            roc_auc_score(rows["label"], rows["score"]), abs=1e-12)
+
+
+def test_scp012_table_csv_gains_each_groups_row_as_pandas_counts(wide):
+    from sklearn.metrics import roc_auc_score
+
+    frame, result = wide
+    _, table, _, plain = _csvs(result.table, ["applicant"], "demographic_parity")
+    overall = table[table["group"].isna()]
+    assert len(overall) == len(plain) and list(overall["model"]) == list(plain["model"])
+    groups = table[table["group"].notna()]
+    assert set(groups["constraint"]) == {"demographic_parity"}
+    for (model, group), rows in frame.groupby(["model", "applicant"]):
+        row = groups[(groups["model"] == model) & (groups["group"] == group)].iloc[0]
+        assert row["rows"] == len(rows) and row["positives"] == rows["label"].sum()
+        assert row["prevalence"] == pytest.approx(rows["label"].mean())
+        assert row["auc"] == pytest.approx(roc_auc_score(rows["label"], rows["score"]))
+    flagged = groups.groupby("model")["constrained_flagged"]
+    assert (flagged.max() - flagged.min()).max() < 1e-9  # parity: one share flagged
+
+
+def test_scp013_without_a_slice_the_csvs_are_unchanged():
+    table = _load(loan_predictions(n=300, seed=2).drop(columns=["group"])).table
+    curves, models, plain_curves, plain_models = _csvs(table, [])
+    assert "group" not in curves.columns and "group" not in models.columns
+    pd.testing.assert_frame_equal(curves, plain_curves)
+    pd.testing.assert_frame_equal(models, plain_models)

@@ -13,7 +13,14 @@ from ...core.assembly.analysis import Analysis, AnalysisTimeout
 from ...core.economics import Economics
 from ...core.operating import pinned_points
 from ...decision import build_decision
-from ...exports import csv_safe, curves_table, to_safe_csv
+from ...exports import (
+    csv_safe,
+    curves_table,
+    group_curves_table,
+    group_table,
+    to_safe_csv,
+    with_group_rows,
+)
 from .. import ids
 from ..analysis import dataset_labels, loaded_infos
 from ..components import model_table_rows
@@ -29,7 +36,7 @@ from ..state import (
 )
 
 __all__ = ["buttons", "curves_csv", "table_csv", "decision_json", "register",
-           "slices_for_report"]
+           "slices_for_report", "sliced"]
 
 
 def buttons():
@@ -44,19 +51,58 @@ def buttons():
                         className="button light", title=HELP["decision_json"])]
 
 
-def curves_csv(analysis: Analysis) -> str:
+def curves_csv(analysis: Analysis, slices=()) -> str:
     """The Curves CSV (:func:`roc_dash.exports.curves_table`): each model's pooled curve
-    (``fold`` "pooled") and each of its folds' curves."""
-    return to_safe_csv(curves_table(analysis))
+    (``fold`` "pooled") and each of its folds' curves; with ``slices`` (:func:`sliced`), a
+    ``group`` column and each group's curve."""
+    return to_safe_csv(with_group_rows(curves_table(analysis), [
+        group_curves_table(model, sliced_.rocs) for model, sliced_, _ in slices]))
 
 
-def table_csv(analysis: Analysis) -> str:
-    """The model table with the conditions it was computed under on every row."""
+def table_csv(analysis: Analysis, slices=()) -> str:
+    """The model table with the conditions it was computed under on every row; with
+    ``slices`` (:func:`sliced`), a ``group`` column and each group's row as the Slices card
+    shows it (own optimum, point under the card's constraint)."""
     c = analysis.conditions
     frame = pd.DataFrame(model_table_rows(analysis)).assign(
         cost_fp=c.cost_fp, cost_fn=c.cost_fn, prior_pos=c.prior_pos, slope=c.slope,
         pc_pos=c.pc_pos)
+    frame = with_group_rows(frame, [group_table(model, sliced_, solution)
+                                    for model, sliced_, solution in slices])
     return csv_safe(frame).to_csv(index=False)
+
+
+def sliced(table, models, state, columns, constraint) -> list:
+    """``[(model, SliceAnalysis, ConstrainedSolution)]``: the ``models`` sliced as the Slices
+    card slices them (``columns``; none: the group column) under its ``constraint`` and the
+    page's costs and prior; empty when the data offer no slice or the choice is refused."""
+    from ...core.group_thresholds import CONSTRAINTS, group_thresholds
+    from ...core.slices import slice_analysis
+    from ...io.errors import InputError
+    from ...io.slice_columns import slice_choices, slice_groups
+
+    choices = slice_choices(table)
+    wanted = [c for c in (columns or ()) if isinstance(c, str) and c]
+    if table is None or not choices.names or (not wanted and choices.default is None):
+        return []
+    constraint = constraint if constraint in CONSTRAINTS else "group_optima"
+    conditions = conditions_from_state(state)  # as the card: its costs, prior and level
+    out = []
+    for model in models:
+        rows = table[table["model"].astype(str) == model]
+        try:
+            groups, _ = slice_groups(rows, wanted, choices=choices)
+            weights = rows["weight"].to_numpy(dtype=float)
+            analysis = slice_analysis(
+                rows["label"].to_numpy(dtype=bool), rows["score"].to_numpy(dtype=float),
+                groups.to_numpy(dtype=object),
+                weights=None if bool((weights == 1.0).all()) else weights,
+                cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn,
+                prior_pos=conditions.prior_pos, level=conditions.level)
+        except (InputError, ValueError):
+            continue
+        out.append((model, analysis, group_thresholds(analysis).solution(constraint)))
+    return out
 
 
 def decision_json(analysis: Analysis, table: pd.DataFrame, pins, economics: Economics,
@@ -86,10 +132,13 @@ def register(app, cache, store) -> None:
         State(ids.AVERAGING, "value"),
         State(ids.PINNED, "data"),
         State(ids.URL, "href"),
+        State(ids.SLC_COLUMN, "value"),
+        State(ids.SLC_CROSS, "value"),
+        State(ids.SLC_CONSTRAINT, "value"),
         prevent_initial_call=True,
     )
     def export(_c, _t, _h, _d, dataset_ids, models, state, level, band, samples, averaging,
-               pinned, href):
+               pinned, href, slice_column=None, slice_cross=None, constraint=None):
         from urllib.parse import urlsplit, urlunsplit
 
         from ..components import plain_text
@@ -104,10 +153,13 @@ def register(app, cache, store) -> None:
             analysis = None  # the views already say so
         if analysis is None:
             raise PreventUpdate
-        if ctx.triggered_id == ids.EXPORT_CURVES:
-            return dcc.send_string(curves_csv(analysis), "roc-dash-curves.csv")
-        if ctx.triggered_id == ids.EXPORT_TABLE:
-            return dcc.send_string(table_csv(analysis), "roc-dash-models.csv")
+        if ctx.triggered_id in (ids.EXPORT_CURVES, ids.EXPORT_TABLE):
+            slices = sliced(cache.table(dataset_ids, reference),
+                            [m.name for m in analysis.models], state,
+                            [slice_column, slice_cross], constraint)
+            if ctx.triggered_id == ids.EXPORT_CURVES:
+                return dcc.send_string(curves_csv(analysis, slices), "roc-dash-curves.csv")
+            return dcc.send_string(table_csv(analysis, slices), "roc-dash-models.csv")
         if ctx.triggered_id == ids.EXPORT_DECISION:
             shown = {m.name for m in analysis.models}
             pins = [p for p in clean_pins(pinned) if p["model"] in shown]
