@@ -134,6 +134,7 @@ SLC_SUMMARY = "slices-summary"  # what the constraint costs, randomisation
 SLC_TABLE = "slices-table"  # per-group numbers
 SLC_COLUMN = "slices-column"  # Dropdown: the column the groups come from (io.slice_columns)
 SLC_CROSS = "slices-cross"  # Dropdown: a second column crossed with it, or none
+SLC_DRAG = "slices-drag"  # Store: a group's point dragged (group, fpr, tpr; browser-filtered)
 CAL_CARD = "cal-card"  # the calibration card (Compare tab)
 CAL_GRAPH = "cal-graph"  # reliability diagram with the hull's calibration map
 CAL_TABLE = "cal-table"  # Brier, ECE, MCE and a note per model

@@ -340,6 +340,27 @@
         return keys;
     }
 
+    /* The Slices card: a drag of a group's handle (a circle shape around its operating
+     * point) goes to the server as the group (the shape's name) and where it was dropped
+     * (the circle's centre); a zoom, a pan or a resize stays in the browser. */
+    function slicesDrag(relayout, figure) {
+        var none = window.dash_clientside.no_update;
+        if (!relayout) { return none; }
+        var shapes = ((figure || {}).layout || {}).shapes || [];
+        for (var k = 0; k < shapes.length; k++) {
+            var p = "shapes[" + k + "].";
+            if ([p + "x0", p + "x1", p + "y0", p + "y1"].every(function (key) {
+                return typeof relayout[key] === "number";
+            })) {
+                return {group: shapes[k].name,
+                        fpr: (relayout[p + "x0"] + relayout[p + "x1"]) / 2,
+                        tpr: (relayout[p + "y0"] + relayout[p + "y1"]) / 2,
+                        stamp: Date.now()};
+            }
+        }
+        return none;
+    }
+
     /* Remember each view's zoom (from its relayout events) so that the server draws the
      * next figure with the same axis ranges: a zoom or pan survives every update.
      * A double-click (autorange) forgets it. */
@@ -488,6 +509,7 @@
         moveIsoLine: moveIsoLine,
         linkHover: linkHover,
         lineDrag: lineDrag,
+        slicesDrag: slicesDrag,
         keepZoom: keepZoom,
         writeUrl: writeUrl,
         copyLink: copyLink,

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from roc_dash.app import ids
-from roc_dash.core.group_thresholds import group_thresholds
+from roc_dash.core.group_thresholds import follow_constraint, group_thresholds
 from roc_dash.core.slices import slice_analysis
 
 from ..slices_example import loan_predictions_wide
-from .gestures import open_tab, scroll_into_view, wait_idle, wait_until
+from .gestures import drag, js_graph, open_tab, scroll_into_view, to_screen, wait_idle, wait_until
 from .test_upload_browser import upload
 
 SHOTS = Path("/work/shots")
@@ -93,4 +93,55 @@ def test_scb001_choose_columns_and_reopen_the_link(dash_duo, app, tmp_path):
     model = dash_duo.find_element(f"#{ids.SLC_MODEL}").text
     assert wait_until(lambda: _total(dash_duo), message="the total") == pytest.approx(
         _core_cost(frame, model, ["region", "applicant"], "equal_opportunity"), rel=1e-5)
+    assert dash_duo.get_logs() == []
+
+
+def _rings(dash_duo):
+    """{group: (fpr, tpr)}: the centres of the figure's drag rings, in drawing order (the
+    last on top)."""
+    shapes = js_graph(dash_duo.driver, ids.SLC_GRAPH, "gd.layout.shapes || []") or []
+    return {s["name"]: ((s["x0"] + s["x1"]) / 2, (s["y0"] + s["y1"]) / 2) for s in shapes}
+
+
+def test_scb002_drag_a_groups_ring_and_the_others_follow(dash_duo, app, tmp_path):
+    dash_duo.driver.set_window_size(1280, 1200)
+    frame = loan_predictions_wide()
+    path = tmp_path / "loans.csv"
+    frame.to_csv(path, index=False)
+    dash_duo.start_server(app)
+    dash_duo.wait_for_contains_text(f"#{ids.DATASET_LIST}", "Demo")
+    upload(dash_duo, path)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "loans.csv")
+    open_tab(dash_duo, "compare")
+    _pick(dash_duo, ids.SLC_COLUMN, "region")
+    radio = dash_duo.find_element(f"#{ids.SLC_CONSTRAINT} input[value='equal_opportunity']")
+    scroll_into_view(dash_duo.driver, radio)
+    radio.click()
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_TOTAL}", "equal opportunity")
+    wait_idle(dash_duo)
+    before = wait_until(lambda: (lambda r: r if len(r) == 4 else None)(_rings(dash_duo)),
+                        message="four rings")
+    group = list(before)[-1]  # the ring on top: the one a person grabs where rings overlap
+    start = before[group]
+    driver = dash_duo.driver
+    end = (0.45, min(0.97, start[1] + 0.35))  # up and right, off the hull: projected back
+    drag(driver, to_screen(driver, ids.SLC_GRAPH, *start),
+         to_screen(driver, ids.SLC_GRAPH, *end))
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SUMMARY}", f"{group} moved by hand")
+    wait_idle(dash_duo)
+    after = _rings(dash_duo)
+    assert after[group][1] > start[1] + 0.1  # it went up its hull
+    tprs = [p[1] for p in after.values()]
+    assert max(tprs) - min(tprs) < 1e-9  # equal opportunity: every group followed
+    model = dash_duo.find_element(f"#{ids.SLC_MODEL}").text
+    rows = frame[frame["model"] == model]
+    analysis = slice_analysis(rows["label"].to_numpy(bool), rows["score"].to_numpy(float),
+                              rows["region"].to_numpy(), cost_fp=1.0, cost_fn=1.0,
+                              prior_pos=float(frame["label"].mean()))
+    expected = follow_constraint(analysis, "equal_opportunity", group, *after[group])
+    assert wait_until(lambda: _total(dash_duo), message="the total") == pytest.approx(
+        expected.expected_cost, rel=1e-5)
+    card = dash_duo.find_element(f"#{ids.SLC_CARD}")
+    scroll_into_view(dash_duo.driver, card, block="start")
+    dash_duo.driver.save_screenshot(str(SHOTS / "slicepage_drag.png"))
     assert dash_duo.get_logs() == []

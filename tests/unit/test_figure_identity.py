@@ -188,8 +188,10 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: card's tooltips on its model and constraint choices (the layout only). Re-recorded for the
 #: Slices card's column selectors (branch slicepage): two dropdowns (layout), their
 #: callback, the constraint from the link, both as inputs of the card and of ``writeUrl``;
-#: then the slice and constraint as states of the export callback (wiring only).
-EXPECTED_PAGE = ('b5cffbb86c0c3834', '8cb241587e046afe')
+#: then the slice and constraint as states of the export callback (wiring only); then the
+#: drag of a group's ring: the graph's shape edits, a hint and the drag store (layout), the
+#: clientside ``slicesDrag`` and the drag as an input of the card (wiring).
+EXPECTED_PAGE = ('5fff3009994d69ad', 'ae88ff646f064bd4')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

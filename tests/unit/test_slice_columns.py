@@ -236,3 +236,33 @@ def test_scp013_without_a_slice_the_csvs_are_unchanged():
     assert "group" not in curves.columns and "group" not in models.columns
     pd.testing.assert_frame_equal(curves, plain_curves)
     pd.testing.assert_frame_equal(models, plain_models)
+
+
+def test_scp014_a_dragged_ring_moves_its_group_and_the_others_follow(wide):
+    from roc_dash.core.group_thresholds import follow_constraint
+
+    frame, result = wide
+    columns = ["region"]
+    rows = frame[frame["model"] == "logistic regression"]
+    analysis = slice_analysis(rows["label"].to_numpy(bool), rows["score"].to_numpy(float),
+                              rows["region"].to_numpy(), cost_fp=1.0, cost_fn=5.0,
+                              prior_pos=0.2)
+    drag = {"group": "north", "fpr": 0.3, "tpr": 0.9, "stamp": 1}
+    expected = follow_constraint(analysis, "equal_opportunity", "north", 0.3, 0.9)
+    _, fig, total, summary, _ = slices_outputs(
+        result.table, "logistic regression", STATE, "equal_opportunity", columns=columns,
+        drag=drag)
+    assert float(total.children[1].children) == pytest.approx(expected.expected_cost,
+                                                              rel=1e-5)
+    assert "north moved by hand" in summary[0].children
+    shapes = fig.layout.shapes
+    assert sorted(s.name for s in shapes) == sorted(r.group for r in expected.rules)
+    for shape in shapes:  # each ring centred on its group's point
+        rule = expected.rule(shape.name)
+        assert ((shape.x0 + shape.x1) / 2, (shape.y0 + shape.y1) / 2) == pytest.approx(
+            (rule.fpr, rule.tpr))
+    for bad in ({"group": "nowhere", "fpr": 0.1, "tpr": 0.2}, {"group": "north"}, "x"):
+        _, _, total, _, _ = slices_outputs(result.table, "logistic regression", STATE,
+                                           "equal_opportunity", columns=columns, drag=bad)
+        optimum = group_thresholds(analysis).solution("equal_opportunity").expected_cost
+        assert float(total.children[1].children) == pytest.approx(optimum, rel=1e-5)

@@ -16,13 +16,15 @@ cached per data, model and level; a change of costs or prior only re-selects the
 
 from __future__ import annotations
 
+import uuid
+
 import numpy as np
 import pandas as pd
-from dash import Input, Output, State, dcc, html, no_update
+from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 
-from ...core.group_thresholds import CONSTRAINTS, group_thresholds
+from ...core.group_thresholds import CONSTRAINTS, follow_constraint, group_thresholds
 from ...core.slices import group_rocs, slice_optima
-from ...figures.slices import CONSTRAINT_NAMES, slices_figure
+from ...figures.slices import CONSTRAINT_NAMES, drag_handles, slices_figure
 from ...figures.style import format_threshold
 from ...io.errors import InputError
 from ...io.groups import MISSING_GROUP
@@ -41,6 +43,10 @@ NO_GROUPS = ("No column to slice by in the data loaded. To see each model group 
              "region, a product, an age band…); a column named group is chosen by default, "
              "any other can be chosen here or on the command line (roc-dash report --group "
              "COL).")
+#: Under the figure: the rings can be dragged.
+DRAG_HINT = ("Drag a group's ring to move its point along its hull: the other groups follow "
+             "the constraint and the costs are recomputed; any other change returns to the "
+             "constraint's optimum.")
 #: What the card says when there are columns but none is chosen yet.
 CHOOSE = "Choose a column to slice by (and optionally a second one to cross with it)."
 
@@ -83,8 +89,12 @@ def card():
                      options=[{"label": CONSTRAINT_NAMES[c], "value": c}
                               for c in CONSTRAINTS])),
         html.Div(className="slices-grid", children=[
-            dcc.Graph(id=ids.SLC_GRAPH, config=graph_config("slices"),
-                      className="graph slices-graph"),
+            html.Div(children=[
+                dcc.Graph(id=ids.SLC_GRAPH, className="graph slices-graph",
+                          config={**graph_config("slices"), "edits": {"shapePosition": True}}),
+                html.Div(DRAG_HINT, className="hint"),
+                dcc.Store(id=ids.SLC_DRAG, data=None),
+            ]),
             html.Div(children=[
                 html.Div(id=ids.SLC_TOTAL, className="slices-total", role="status"),
                 html.Div(id=ids.SLC_SUMMARY, className="slices-summary"),
@@ -184,13 +194,14 @@ def _summary(analysis, result, solution):
 
 
 def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font_size=14,
-                   memo=None, columns=None):
+                   memo=None, columns=None, drag=None):
     """``(source line, figure, total, summary, table)`` of the card for ``model``, sliced
     by ``columns`` (one or two of :func:`~roc_dash.io.slice_columns.slice_choices`'s names,
     two crossed; none: the table's ``group`` column).
 
     ``memo(parts, make)`` caches the groups' curves (:func:`group_rocs`, which do not depend
-    on costs or prior) under ``parts``; none: computed each time."""
+    on costs or prior) under ``parts``; none: computed each time. ``drag``: a group's point
+    moved by hand (``{"group", "fpr", "tpr"}``), the others following the constraint."""
     empty = empty_figure(font_size)
     wanted = tuple(c for c in (columns or ()) if isinstance(c, str) and c)
     choices = slice_choices(table)
@@ -229,10 +240,29 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
     except ValueError as exc:
         return f"{source} {exc}", empty, "", "", ""
     result = group_thresholds(analysis)
-    solution = result.solution(constraint if constraint in CONSTRAINTS else "group_optima")
+    constraint = constraint if constraint in CONSTRAINTS else "group_optima"
+    moved = _moved(analysis, constraint, drag)
+    solution = moved or result.solution(constraint)
     total, lines = _summary(analysis, result, solution)
-    return (source, slices_figure(analysis, solution, model=str(model), font_size=font_size),
-            total, lines, _table(analysis, solution))
+    if moved is not None:
+        lines.insert(0, html.P(f"{drag['group']} moved by hand; the other groups follow "
+                               f"{CONSTRAINT_NAMES[constraint]}."))
+    figure = slices_figure(analysis, solution, model=str(model), font_size=font_size)
+    figure.update_layout(shapes=drag_handles(analysis, solution),
+                         editrevision=uuid.uuid4().hex[:8])  # the rings where drawn
+    return source, figure, total, lines, _table(analysis, solution)
+
+
+def _moved(analysis, constraint, drag):
+    """The solution with ``drag["group"]`` moved to ``(drag["fpr"], drag["tpr"])``
+    (clipped to the unit square), or None without a usable drag."""
+    if not isinstance(drag, dict) or not isinstance(drag.get("group"), str):
+        return None
+    try:
+        fpr, tpr = (min(1.0, max(0.0, float(drag[k]))) for k in ("fpr", "tpr"))
+        return follow_constraint(analysis, constraint, drag["group"], fpr, tpr)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def column_choice(choices, column, cross, linked=None):
@@ -305,13 +335,24 @@ def register(app, cache, store) -> None:
         Input(ids.PRESENTATION, "value"),
         Input(ids.SLC_COLUMN, "value"),
         Input(ids.SLC_CROSS, "value"),
+        Input(ids.SLC_DRAG, "data"),
         State(ids.DATASETS, "data"),
     )
-    def slice_views(model, constraint, state, presentation, column, cross, dataset_ids):
+    def slice_views(model, constraint, state, presentation, column, cross, drag, dataset_ids):
         if state is None:
             return (no_update,) * 5
         key = tuple(clean_ids(dataset_ids))
         return slices_outputs(
             cache.table(dataset_ids), model, state, constraint,
             font_size=FONT[bool(presentation)], columns=[c for c in (column, cross) if c],
-            memo=lambda parts, make: cache.cache.get_or_make((*parts, key), make, shared=False))
+            memo=lambda parts, make: cache.cache.get_or_make((*parts, key), make, shared=False),
+            drag=drag if ctx.triggered_id == ids.SLC_DRAG else None)
+
+    # only drags of a group's ring reach the server (a zoom or pan stays in the browser)
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "slicesDrag"),
+        Output(ids.SLC_DRAG, "data"),
+        Input(ids.SLC_GRAPH, "relayoutData"),
+        State(ids.SLC_GRAPH, "figure"),
+        prevent_initial_call=True,
+    )
