@@ -21,7 +21,7 @@ from .server.store import clean_ids
 
 __all__ = ["COST_LIMITS", "SAMPLES_LIMITS", "MAX_CLASS", "FONT", "AVERAGING_MODES", "TABS",
            "ControlState", "clean_class", "number", "display", "clamp_samples",
-           "parse_query", "economics_from_state", "conditions_from_state", "clean_pins"]
+           "parse_query", "group_priors", "economics_from_state", "conditions_from_state", "clean_pins"]
 
 #: Font sizes of the figures, normal and in presentation mode.
 FONT = {False: 14, True: 20}
@@ -219,6 +219,30 @@ def _slice_query(q: dict) -> dict:
     if q.get("sct") in SLICE_CONSTRAINTS:
         out["slice_constraint"] = q["sct"]
     return out
+
+
+def group_priors(text, names) -> tuple[dict[str, float], list[str]]:
+    """The priors typed as ``"group=value, ..."`` for the groups ``names``, and what was
+    refused in it (an unknown group, a value outside (0, 1), a part without ``=``)."""
+    priors: dict[str, float] = {}
+    problems: list[str] = []
+    for part in (text if isinstance(text, str) else "").split(",")[:200]:
+        if not part.strip():
+            continue
+        name, sep, value = part.rpartition("=")
+        name = name.strip()
+        try:
+            number = float(value.replace("%", "")) / (100 if "%" in value else 1)
+        except ValueError:
+            number = math.nan
+        if not sep or name not in names:
+            problems.append(f"{part.strip()!r} (no group {name!r})" if sep
+                            else f"{part.strip()!r} (write group=value)")
+        elif not 0 < number < 1:
+            problems.append(f"{part.strip()!r} (a prior is between 0 and 1, e.g. 0.12)")
+        else:
+            priors[name] = number
+    return priors, problems
 
 
 def economics_from_state(state) -> Economics:

@@ -12,7 +12,16 @@ from roc_dash.core.group_thresholds import follow_constraint, group_thresholds
 from roc_dash.core.slices import slice_analysis
 
 from ..slices_example import loan_predictions_wide
-from .gestures import drag, js_graph, open_tab, scroll_into_view, to_screen, wait_idle, wait_until
+from .gestures import (
+    drag,
+    js_graph,
+    open_tab,
+    scroll_into_view,
+    to_screen,
+    type_into,
+    wait_idle,
+    wait_until,
+)
 from .test_upload_browser import upload
 
 SHOTS = Path("/work/shots")
@@ -144,4 +153,17 @@ def test_scb002_drag_a_groups_ring_and_the_others_follow(dash_duo, app, tmp_path
     card = dash_duo.find_element(f"#{ids.SLC_CARD}")
     scroll_into_view(dash_duo.driver, card, block="start")
     dash_duo.driver.save_screenshot(str(SHOTS / "slicepage_drag.png"))
+
+    box = dash_duo.find_element(f"#{ids.SLC_PRIORS}")  # a prior for one group, typed
+    scroll_into_view(driver, box)
+    type_into(box, "west=0.5, east=2")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SUMMARY}", "Prior per group: west 0.5")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SUMMARY}", "Not used: 'east=2'")
+    wait_idle(dash_duo)
+    with_prior = slice_analysis(rows["label"].to_numpy(bool), rows["score"].to_numpy(float),
+                                rows["region"].to_numpy(), cost_fp=1.0, cost_fn=1.0,
+                                prior_pos=float(frame["label"].mean()),
+                                group_priors={"west": 0.5})
+    assert wait_until(lambda: _total(dash_duo), message="the total") == pytest.approx(
+        group_thresholds(with_prior).solution("equal_opportunity").expected_cost, rel=1e-5)
     assert dash_duo.get_logs() == []

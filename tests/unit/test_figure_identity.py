@@ -190,8 +190,9 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: callback, the constraint from the link, both as inputs of the card and of ``writeUrl``;
 #: then the slice and constraint as states of the export callback (wiring only); then the
 #: drag of a group's ring: the graph's shape edits, a hint and the drag store (layout), the
-#: clientside ``slicesDrag`` and the drag as an input of the card (wiring).
-EXPECTED_PAGE = ('5fff3009994d69ad', 'ae88ff646f064bd4')
+#: clientside ``slicesDrag`` and the drag as an input of the card (wiring); then the prior
+#: per group (a text box; an input of the card and a state of the export callback).
+EXPECTED_PAGE = ('c4022959c85ee876', '390e6c300835a038')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

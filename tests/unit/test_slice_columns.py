@@ -266,3 +266,26 @@ def test_scp014_a_dragged_ring_moves_its_group_and_the_others_follow(wide):
                                            "equal_opportunity", columns=columns, drag=bad)
         optimum = group_thresholds(analysis).solution("equal_opportunity").expected_cost
         assert float(total.children[1].children) == pytest.approx(optimum, rel=1e-5)
+
+
+def test_scp015_a_prior_per_group_is_the_cores_and_bad_entries_are_named(wide):
+    from roc_dash.app.state import group_priors
+
+    frame, result = wide
+    rows = frame[frame["model"] == "gradient boosting"]
+    expected = group_thresholds(slice_analysis(
+        rows["label"].to_numpy(bool), rows["score"].to_numpy(float), rows["region"].to_numpy(),
+        cost_fp=1.0, cost_fn=5.0, prior_pos=0.2, group_priors={"north": 0.3, "west": 0.05})
+    ).solution("demographic_parity")
+    text = "north=0.3, west = 5%, nowhere=0.2, south=2, junk"
+    _, _, total, summary, _ = slices_outputs(result.table, "gradient boosting", STATE,
+                                             "demographic_parity", columns=["region"],
+                                             priors_text=text)
+    assert float(total.children[1].children) == pytest.approx(expected.expected_cost,
+                                                              rel=1e-5)
+    note = summary[-1].children
+    assert "north 0.3, west 0.05" in note
+    assert "'nowhere=0.2' (no group 'nowhere')" in note and "'south=2'" in note
+    assert "'junk' (write group=value)" in note
+    assert group_priors("", ["a"]) == ({}, [])
+    assert group_priors(None, ["a"]) == ({}, [])

@@ -33,6 +33,7 @@ from ..state import (
     clean_pins,
     conditions_from_state,
     economics_from_state,
+    group_priors,
 )
 
 __all__ = ["buttons", "curves_csv", "table_csv", "decision_json", "register",
@@ -72,10 +73,12 @@ def table_csv(analysis: Analysis, slices=()) -> str:
     return csv_safe(frame).to_csv(index=False)
 
 
-def sliced(table, models, state, columns, constraint) -> list:
+def sliced(table, models, state, columns, constraint, priors_text=None) -> list:
     """``[(model, SliceAnalysis, ConstrainedSolution)]``: the ``models`` sliced as the Slices
     card slices them (``columns``; none: the group column) under its ``constraint`` and the
-    page's costs and prior; empty when the data offer no slice or the choice is refused."""
+    page's costs and prior (and the card's priors per group, ``priors_text``, see
+    :func:`~roc_dash.app.state.group_priors`); empty when the data offer no slice or the
+    choice is refused."""
     from ...core.group_thresholds import CONSTRAINTS, group_thresholds
     from ...core.slices import slice_analysis
     from ...io.errors import InputError
@@ -92,13 +95,15 @@ def sliced(table, models, state, columns, constraint) -> list:
         rows = table[table["model"].astype(str) == model]
         try:
             groups, _ = slice_groups(rows, wanted, choices=choices)
+            priors, _ = group_priors(priors_text, set(groups))
             weights = rows["weight"].to_numpy(dtype=float)
             analysis = slice_analysis(
                 rows["label"].to_numpy(dtype=bool), rows["score"].to_numpy(dtype=float),
                 groups.to_numpy(dtype=object),
                 weights=None if bool((weights == 1.0).all()) else weights,
                 cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn,
-                prior_pos=conditions.prior_pos, level=conditions.level)
+                prior_pos=conditions.prior_pos, level=conditions.level,
+                group_priors=priors or None)
         except (InputError, ValueError):
             continue
         out.append((model, analysis, group_thresholds(analysis).solution(constraint)))
@@ -135,10 +140,12 @@ def register(app, cache, store) -> None:
         State(ids.SLC_COLUMN, "value"),
         State(ids.SLC_CROSS, "value"),
         State(ids.SLC_CONSTRAINT, "value"),
+        State(ids.SLC_PRIORS, "value"),
         prevent_initial_call=True,
     )
     def export(_c, _t, _h, _d, dataset_ids, models, state, level, band, samples, averaging,
-               pinned, href, slice_column=None, slice_cross=None, constraint=None):
+               pinned, href, slice_column=None, slice_cross=None, constraint=None,
+               priors=None):
         from urllib.parse import urlsplit, urlunsplit
 
         from ..components import plain_text
@@ -156,7 +163,7 @@ def register(app, cache, store) -> None:
         if ctx.triggered_id in (ids.EXPORT_CURVES, ids.EXPORT_TABLE):
             slices = sliced(cache.table(dataset_ids, reference),
                             [m.name for m in analysis.models], state,
-                            [slice_column, slice_cross], constraint)
+                            [slice_column, slice_cross], constraint, priors)
             if ctx.triggered_id == ids.EXPORT_CURVES:
                 return dcc.send_string(curves_csv(analysis, slices), "roc-dash-curves.csv")
             return dcc.send_string(table_csv(analysis, slices), "roc-dash-models.csv")

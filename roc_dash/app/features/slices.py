@@ -33,7 +33,7 @@ from .. import ids
 from ..analysis import model_names
 from ..components import empty_figure, graph_config
 from ..server.store import clean_ids
-from ..state import FONT, conditions_from_state, parse_query
+from ..state import FONT, conditions_from_state, group_priors, parse_query
 
 __all__ = ["card", "slices_outputs", "column_choice", "register", "NO_GROUPS", "CHOOSE"]
 
@@ -88,6 +88,15 @@ def card():
                      labelStyle={"marginRight": "14px"},
                      options=[{"label": CONSTRAINT_NAMES[c], "value": c}
                               for c in CONSTRAINTS])),
+        html.Div(className="slices-priors",
+                 title="A deployment prior p(+) for some groups, as group=value separated by "
+                       "commas; the other groups take the page's prior (their share of the "
+                       "cases is kept). Enter to apply.",
+                 children=[
+                     html.Label("Prior per group (optional)", htmlFor=ids.SLC_PRIORS),
+                     dcc.Input(id=ids.SLC_PRIORS, type="text", debounce=True, value="",
+                               placeholder="e.g. north=0.12, west=0.3"),
+                 ]),
         html.Div(className="slices-grid", children=[
             html.Div(children=[
                 dcc.Graph(id=ids.SLC_GRAPH, className="graph slices-graph",
@@ -194,14 +203,15 @@ def _summary(analysis, result, solution):
 
 
 def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font_size=14,
-                   memo=None, columns=None, drag=None):
+                   memo=None, columns=None, drag=None, priors_text=None):
     """``(source line, figure, total, summary, table)`` of the card for ``model``, sliced
     by ``columns`` (one or two of :func:`~roc_dash.io.slice_columns.slice_choices`'s names,
     two crossed; none: the table's ``group`` column).
 
     ``memo(parts, make)`` caches the groups' curves (:func:`group_rocs`, which do not depend
     on costs or prior) under ``parts``; none: computed each time. ``drag``: a group's point
-    moved by hand (``{"group", "fpr", "tpr"}``), the others following the constraint."""
+    moved by hand (``{"group", "fpr", "tpr"}``), the others following the constraint.
+    ``priors_text``: priors per group (:func:`group_priors`)."""
     empty = empty_figure(font_size)
     wanted = tuple(c for c in (columns or ()) if isinstance(c, str) and c)
     choices = slice_choices(table)
@@ -235,8 +245,9 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
     try:
         rocs = make() if memo is None else memo(("slice-rocs", model, conditions.level, shown),
                                                 make)
+        priors, refused = group_priors(priors_text, [r.name for r in rocs if r.curve is not None])
         analysis = slice_optima(rocs, cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn,
-                                prior_pos=conditions.prior_pos)
+                                prior_pos=conditions.prior_pos, group_priors=priors or None)
     except ValueError as exc:
         return f"{source} {exc}", empty, "", "", ""
     result = group_thresholds(analysis)
@@ -244,6 +255,12 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
     moved = _moved(analysis, constraint, drag)
     solution = moved or result.solution(constraint)
     total, lines = _summary(analysis, result, solution)
+    if priors or refused:
+        lines.append(html.P("Prior per group: " + ", ".join(
+            f"{k} {v:.4g}" for k, v in priors.items()) + (" (the others: the page's)."
+                                                         if priors else "")
+            + (" Not used: " + "; ".join(refused) + "." if refused else ""),
+            className="slices-priors-note"))
     if moved is not None:
         lines.insert(0, html.P(f"{drag['group']} moved by hand; the other groups follow "
                                f"{CONSTRAINT_NAMES[constraint]}."))
@@ -336,9 +353,11 @@ def register(app, cache, store) -> None:
         Input(ids.SLC_COLUMN, "value"),
         Input(ids.SLC_CROSS, "value"),
         Input(ids.SLC_DRAG, "data"),
+        Input(ids.SLC_PRIORS, "value"),
         State(ids.DATASETS, "data"),
     )
-    def slice_views(model, constraint, state, presentation, column, cross, drag, dataset_ids):
+    def slice_views(model, constraint, state, presentation, column, cross, drag, priors,
+                    dataset_ids):
         if state is None:
             return (no_update,) * 5
         key = tuple(clean_ids(dataset_ids))
@@ -346,7 +365,7 @@ def register(app, cache, store) -> None:
             cache.table(dataset_ids), model, state, constraint,
             font_size=FONT[bool(presentation)], columns=[c for c in (column, cross) if c],
             memo=lambda parts, make: cache.cache.get_or_make((*parts, key), make, shared=False),
-            drag=drag if ctx.triggered_id == ids.SLC_DRAG else None)
+            drag=drag if ctx.triggered_id == ids.SLC_DRAG else None, priors_text=priors)
 
     # only drags of a group's ring reach the server (a zoom or pan stays in the browser)
     app.clientside_callback(
