@@ -1,17 +1,23 @@
 """Slices (issue 18): one model group by group, and its thresholds under a fairness constraint.
 
-The *Slices* card of the *Compare* tab. The groups are the canonical table's ``group``
-column (:mod:`roc_dash.io.groups`): an uploaded file's column named ``group`` (any case)
-is picked up by name; other columns, and two crossed, are chosen on the command line
-(``roc-dash report --group COL``), not yet at upload. The card shows the chosen model's ROC
+The *Slices* card of the *Compare* tab. The groups come from the column chosen in the card
+(*Slice by*, optionally *crossed with* a second: each pair of values a group), among the
+canonical table's ``group`` column (a file column named ``group``, the default) and the
+upload's other categorical columns (:mod:`roc_dash.io.slice_columns`; a column of numbers is
+listed and refused with the advice to bin it). The card shows the chosen model's ROC
 per group with each group's optimum under the costs and prior (the ``CONDITIONS`` store,
-as every card), a table of the groups (rows, prevalence, AUC with its interval, optimum,
-cost; small groups flagged), and, for the constraint chosen, each group's operating point,
-the total expected cost per case and what the constraint costs against each group's own
-optimum. Numbers come from :mod:`roc_dash.core.slices` (the groups' curves and intervals
-cached per data, model and level; a change of costs or prior only re-selects the optima) and
-:func:`roc_dash.core.group_thresholds.group_thresholds`; the figure from
-:func:`roc_dash.figures.slices.slices_figure`.
+as every card; optionally a prior per group, typed as ``group=value``), a table of the groups
+(rows, prevalence, AUC with its interval, optimum, cost; small groups flagged), and, for the
+constraint chosen, each group's operating point, the total expected cost per case and what
+the constraint costs against each group's own optimum. A group's ring can be dragged along
+its hull: the others follow the constraint
+(:func:`roc_dash.core.group_thresholds.follow_constraint`; the drag reaches the server
+through the clientside ``rocDash.slicesDrag``). The slice and the constraint go into the
+page's link (``slc``, ``slx``, ``sct``). Numbers come from :mod:`roc_dash.core.slices` (the
+groups' curves and intervals cached per data, model, level and slice; a change of costs or
+prior only re-selects the optima) and :func:`roc_dash.core.group_thresholds.group_thresholds`;
+the figure from :func:`roc_dash.figures.slices.slices_figure` and its rings from
+:func:`roc_dash.figures.slices.drag_handles`.
 """
 
 from __future__ import annotations
