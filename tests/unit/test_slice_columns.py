@@ -289,3 +289,23 @@ def test_scp015_a_prior_per_group_is_the_cores_and_bad_entries_are_named(wide):
     assert "'junk' (write group=value)" in note
     assert group_priors("", ["a"]) == ({}, [])
     assert group_priors(None, ["a"]) == ({}, [])
+
+
+def test_scp016_the_html_reports_slices_follow_the_cards_slice(wide):
+    from roc_dash.app.features.exports import slices_for_report
+    from roc_dash.app.state import conditions_from_state
+
+    frame, result = wide
+    sections = slices_for_report(result.table, ["gradient boosting"],
+                                 conditions_from_state(STATE), ["region", "applicant"])
+    assert sections["slices"]["group_columns"] == ["region", "applicant"]
+    (model,) = sections["group_thresholds"]["models"]
+    rows = frame[frame["model"] == "gradient boosting"]
+    expected = group_thresholds(slice_analysis(
+        rows["label"].to_numpy(bool), rows["score"].to_numpy(float),
+        (rows["region"] + " × " + rows["applicant"]).to_numpy(), cost_fp=1.0, cost_fn=5.0,
+        prior_pos=0.2))
+    for got, want in zip(model["solutions"], expected.solutions, strict=True):
+        assert got["expected_cost"] == pytest.approx(want.expected_cost, rel=1e-12)
+    assert slices_for_report(result.table, ["gradient boosting"],
+                             conditions_from_state(STATE)) is None  # no slice chosen

@@ -200,17 +200,30 @@ def register(app, cache, store) -> None:
             link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(headline),
             pins_summary=plain_text(compared), views=views)
         return dcc.send_string(render_html(analysis, state=report_state, slices=slices_for_report(
-            cache.table(dataset_ids, reference), models, conditions)), "roc-dash-report.html")
+            cache.table(dataset_ids, reference), models, conditions,
+            [slice_column, slice_cross], priors)), "roc-dash-report.html")
 
 
-def slices_for_report(table, models, conditions) -> dict | None:
-    """The report's slices section for the shown models, when the data has groups."""
-    from ...io.groups import GROUP_COLUMN, MISSING_GROUP
+def slices_for_report(table, models, conditions, columns=None, priors_text=None
+                      ) -> dict | None:
+    """The report's slices section for the shown models, sliced as the Slices card
+    (``columns``: its column and the one crossed; none: the group column; ``priors_text``:
+    its priors per group), when the data offer a slice."""
+    from ...io.errors import InputError
+    from ...io.groups import GROUP_COLUMN
+    from ...io.slice_columns import slice_choices, slice_groups
     from ...slices_report import slices_sections
 
-    if table is None or GROUP_COLUMN not in table.columns:
+    choices = slice_choices(table)
+    wanted = tuple(c for c in (columns or ()) if isinstance(c, str) and c)
+    if table is None or not choices.names or (not wanted and choices.default is None):
         return None
     rows = table[table["model"].astype(str).isin(models)]
-    rows = rows.assign(**{GROUP_COLUMN: rows[GROUP_COLUMN].fillna(MISSING_GROUP)})
-    return slices_sections(rows, conditions,
-                           group_columns=tuple(table.attrs.get("group_columns") or ()))
+    try:
+        groups, _ = slice_groups(rows, wanted, choices=choices)
+    except InputError:
+        return None
+    rows = rows.assign(**{GROUP_COLUMN: groups.to_numpy(dtype=object)})
+    priors, _ = group_priors(priors_text, set(groups))
+    return slices_sections(rows, conditions, group_priors=priors or None, group_columns=(
+        wanted or tuple(table.attrs.get("group_columns") or ()) or (GROUP_COLUMN,)))
