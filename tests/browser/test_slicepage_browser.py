@@ -92,6 +92,10 @@ def test_scb001_choose_columns_and_reopen_the_link(dash_duo, app, tmp_path):
         dash_duo.driver.execute_script("return location.search")), message="the link")
     assert "slc=region" in search and "slx=applicant" in search
     assert "sct=equal_opportunity" in search and "tab=compare" in search
+    name_box = dash_duo.find_element(f"#{ids.VIEW_NAME}")  # a saved view keeps it too
+    scroll_into_view(dash_duo.driver, name_box)
+    type_into(name_box, "by region and applicant")
+    wait_until(lambda: _view_button(dash_duo), message="the saved view listed")
 
     dash_duo.driver.get(dash_duo.server_url + "/" + search)  # the link, opened afresh
     dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "region × applicant (8 groups)")
@@ -102,7 +106,23 @@ def test_scb001_choose_columns_and_reopen_the_link(dash_duo, app, tmp_path):
     model = dash_duo.find_element(f"#{ids.SLC_MODEL}").text
     assert wait_until(lambda: _total(dash_duo), message="the total") == pytest.approx(
         _core_cost(frame, model, ["region", "applicant"], "equal_opportunity"), rel=1e-5)
+
+    other = dash_duo.find_element(f"#{ids.SLC_CONSTRAINT} input[value='single_threshold']")
+    scroll_into_view(dash_duo.driver, other)
+    other.click()
+    _pick(dash_duo, ids.SLC_COLUMN, "product")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "product × applicant")
+    button = _view_button(dash_duo)  # open the saved view: slice and constraint come back
+    scroll_into_view(dash_duo.driver, button)
+    button.click()
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "region × applicant (8 groups)")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_TOTAL}", "equal opportunity")
     assert dash_duo.get_logs() == []
+
+
+def _view_button(dash_duo):
+    return next((b for b in dash_duo.driver.find_elements("css selector", "li.view .link-button")
+                 if b.text == "by region and applicant"), None)
 
 
 def _rings(dash_duo):
