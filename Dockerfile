@@ -25,7 +25,8 @@ USER rocdash
 VOLUME ["/data"]
 EXPOSE 8050
 
+# liveness: <prefix>health (ROC_DASH_URL_PREFIX, default /); compose.yaml asks <prefix>ready
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/health' % os.environ.get('PORT', '8050'), timeout=4)"
+    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s%s/health' % (os.environ.get('PORT', '8050'), os.environ.get('ROC_DASH_URL_PREFIX', '').strip().rstrip('/')), timeout=4)"
 
 CMD ["gunicorn", "app:server"]

@@ -6,10 +6,10 @@ many requests, 5000, with 10% jitter). gunicorn reads this file from the working
 
 Two additions to the plain settings:
 
-* ``post_worker_init`` serves one request to ``/`` inside each worker before it accepts
-  connections. Dash sets up its list of servable scripts on the first request (its
-  ``_setup_server`` before-request hook), and with threaded workers a second request that
-  arrives meanwhile is served before the setup has finished: right after a start,
+* ``post_worker_init`` serves one request to the page (``/``, or ``ROC_DASH_URL_PREFIX``)
+  inside each worker before it accepts connections. Dash sets up its list of servable
+  scripts on the first request (its ``_setup_server`` before-request hook), and with
+  threaded workers a second request that arrives meanwhile is served before the setup has finished: right after a start,
   ``/_dash-component-suites/...`` answered 500 and the page stayed at "Loading..."
   (plotly/dash issue 3971). Warmed up, a worker's first real request finds the setup done.
 * gunicorn announces itself as ``Server: gunicorn`` on every response and has no setting to
@@ -41,15 +41,17 @@ def post_worker_init(worker):
     """Run Dash's first-request setup in this worker before it serves anyone (dash #3971)."""
     from werkzeug.test import Client
 
+    # the page is at the app's URL prefix (ROC_DASH_URL_PREFIX; "/" is a 404 under /roc/)
+    prefix = getattr(worker.wsgi, "config", {}).get("ROC_DASH_URL_PREFIX", "/")
     try:
-        response = Client(worker.wsgi).get("/")
+        response = Client(worker.wsgi).get(prefix)
         status = response.status_code
         response.close()
     except Exception:  # noqa: BLE001 - a failed warm-up must not keep the worker down
-        worker.log.exception("roc-dash: warm-up request to / failed")
+        worker.log.exception("roc-dash: warm-up request to %s failed", prefix)
         return
     if status != 200:
-        worker.log.warning("roc-dash: warm-up request to / answered %s", status)
+        worker.log.warning("roc-dash: warm-up request to %s answered %s", prefix, status)
 
 
 # Memory per worker (issue 14: a budget that fits a team on two cores). pyarrow's default

@@ -18,6 +18,12 @@ the intervals and records whether each contains the truth:
 It also compares the out-of-bag optimism (mean OOB cost − mean in-bag cost) with the real
 one (true cost of the chosen threshold − its apparent cost on the sample).
 
+``--scenario boundary`` pins the threshold ``d − 3`` (true TPR ``Φ(3) = 0.99865``) with 30
+positives: the sample's TPR at the pin is 1 in about 96 % of the runs, where a percentile
+interval collapses to ``[1, 1]`` and misses the truth; the intervals widened at a rate of 0
+or 1 (exact Clopper–Pearson, ``"boundary"``) should cover. A last line gives the coverage of
+the percentile interval alone at the pin, for comparison.
+
 Run: ``nice python bench/coverage_point_intervals.py --runs 500`` (``--help`` for the
 options). Target: 93-97 % for 95 % intervals.
 """
@@ -82,18 +88,32 @@ def parse(argv=None):
     ap.add_argument("--pin", type=float, default=0.5, help="the pinned threshold")
     ap.add_argument("--level", type=float, default=0.95)
     ap.add_argument("--seed", type=int, default=0)
-    return ap.parse_args(argv)
+    ap.add_argument("--scenario", choices=("binormal", "boundary"), default="binormal",
+                    help="boundary: pin at d − 3 with 30 positives (TPR 1 in most samples)")
+    a = ap.parse_args(argv)
+    if a.scenario == "boundary":
+        a.pin, a.n_pos = a.d - 3.0, 30
+    return a
+
+
+def percentile_alone(iv, level: float) -> tuple[float, float]:
+    """The plain percentile interval of the replicates (what the boundary rule widens)."""
+    v = iv.values[np.isfinite(iv.values)]
+    if not v.size:
+        return math.nan, math.nan
+    return tuple(np.quantile(v, [(1 - level) / 2, (1 + level) / 2]))
 
 
 def simulate(a) -> dict:
     e = Economics(cost_fp=a.cost_fp, cost_fn=a.cost_fn)
     t_star = optimal_threshold(a.d, a.prior, e)
     at_pin, at_opt = truth_at(a.pin, a.d, a.prior, e), truth_at(t_star, a.d, a.prior, e)
-    hits = {(where, m): np.zeros(a.runs, bool) for where in ("pin", "opt", "chosen")
-            for m in METRICS}
+    hits = {(where, m): np.zeros(a.runs, bool) for where in ("pin", "opt", "chosen",
+                                                             "pin_pct") for m in METRICS}
     above = {m: np.zeros(a.runs, bool) for m in METRICS}  # optimum: truth t* above the interval
     width = {(where, m): np.zeros(a.runs) for where in ("pin", "opt") for m in METRICS}
     real, est, used = np.zeros(a.runs), np.zeros(a.runs), np.zeros(a.runs, int)
+    tpr_one, fpr_zero = np.zeros(a.runs, bool), np.zeros(a.runs, bool)
     y = np.r_[np.ones(a.n_pos, bool), np.zeros(a.n_neg, bool)]
     rng = np.random.default_rng(a.seed)
     for r in range(a.runs):
@@ -104,6 +124,8 @@ def simulate(a) -> dict:
         chosen = truth_at(opt.threshold.estimate, a.d, a.prior, e)
         for m in METRICS:
             hits["pin", m][r] = inside(getattr(pin, m), at_pin[m])
+            low, high = percentile_alone(getattr(pin, m), a.level)
+            hits["pin_pct", m][r] = bool(low <= at_pin[m] <= high)
             hits["opt", m][r] = inside(getattr(opt, m), at_opt[m])
             hits["chosen", m][r] = inside(getattr(opt, m), chosen[m])
             above[m][r] = at_opt[m] > getattr(opt, m).high
@@ -113,7 +135,8 @@ def simulate(a) -> dict:
         real[r] = chosen["expected_cost"] - opt.expected_cost.estimate
         est[r] = opt.optimism.optimism
         used[r] = opt.n_boot_used
-    return {"hits": hits, "above": above, "width": width, "real": real, "est": est, "used": used,
+        tpr_one[r], fpr_zero[r] = pin.tpr.estimate == 1.0, pin.fpr.estimate == 0.0
+    return {"tpr_one": tpr_one, "fpr_zero": fpr_zero, "hits": hits, "above": above, "width": width, "real": real, "est": est, "used": used,
             "t_star": t_star}
 
 
@@ -123,7 +146,7 @@ def report(a, out: dict, seconds: float) -> None:
     print(f"date: {dt.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}; machine: "
           f"{platform.machine()}, {os.cpu_count()} CPUs; load average "
           f"{' '.join(f'{v:.2f}' for v in os.getloadavg())}; {seconds:.0f} s")
-    print(f"binormal: negatives N(0,1), positives N({a.d:g},1); n_pos={a.n_pos}, "
+    print(f"scenario {a.scenario}; binormal: negatives N(0,1), positives N({a.d:g},1); n_pos={a.n_pos}, "
           f"n_neg={a.n_neg}; prior {a.prior:g}; c(FP)={a.cost_fp:g}, c(FN)={a.cost_fn:g}; "
           f"pin t={a.pin:g}; optimum t*={out['t_star']:.4f}")
     print(f"{a.runs} runs x {a.n_boot} replicates (used: min {out['used'].min()}); coverage "
@@ -146,6 +169,12 @@ def report(a, out: dict, seconds: float) -> None:
         print(f"| {names[m]} | {pin} | {100 * h['opt', m].mean():.1f} % ({up:.1f} / "
               f"{down:.1f}) | {chosen} | "
               f"{pw} / {np.mean(w['opt', m]):.4g} |")
+    print()
+    alone = ", ".join(f"{names[m]} {100 * out['hits']['pin_pct', m].mean():.1f} %"
+                      for m in METRICS[1:])
+    print(f"at the pin, the percentile interval alone (no widening at 0 or 1): {alone}")
+    print(f"at the pin, the sample's TPR was 1 in {100 * out['tpr_one'].mean():.1f} % of "
+          f"the runs and its FPR 0 in {100 * out['fpr_zero'].mean():.1f} %")
     print()
     print(f"optimism of the choice (cost per case): real, mean of true cost at the chosen "
           f"threshold − apparent cost = {out['real'].mean():.4f}; out-of-bag estimate, "

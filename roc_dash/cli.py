@@ -49,12 +49,15 @@ def _report(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(f"roc-dash: note: {note}", file=sys.stderr)
     conditions = Conditions(cost_fp=args.cost_fp, cost_fn=args.cost_fn, prior_pos=args.prior,
-                            fpr_max=args.fpr_max, level=args.level)
+                            fpr_max=DEFAULT_FPR_MAX if args.fpr_max is None else args.fpr_max,
+                            level=args.level)
     try:
         analysis = analyse(result.table, conditions)
         extensions = _extensions(args, result, analysis)
         intervals = _point_intervals(args, result, analysis)
-        report = build_report(analysis, extensions, intervals=intervals)
+        partial = _partial_auc_comparison(args, result)
+        report = build_report(analysis, extensions, intervals=intervals,
+                              partial_auc_comparison=partial)
         slices = _slices(result, conditions)
         report.update(slices)
     except ValueError as exc:
@@ -66,7 +69,7 @@ def _report(args: argparse.Namespace) -> int:
         from .html_report import render_html
 
         text = render_html(analysis, extensions=extensions, intervals=intervals,
-                           slices=slices)
+                           slices=slices, partial_auc_comparison=partial)
     else:
         text = json.dumps(report, indent=2, allow_nan=False)
     if args.output:
@@ -90,6 +93,28 @@ def _slices(result, conditions) -> dict:
     if GROUP_COLUMN not in result.table.columns:
         return {}
     return slices_sections(result.table, conditions, group_columns=result.group_columns)
+
+
+#: The partial AUC's FPR limit when ``--fpr-max`` is not given.
+DEFAULT_FPR_MAX = 0.2
+
+
+def _partial_auc_comparison(args: argparse.Namespace, result):
+    """With ``--fpr-max`` given: every pair of models compared on the partial AUC over
+    ``FPR <= A`` by a paired stratified bootstrap (``--replicates`` of them, at least 2,
+    ``--seed``); the report's ``comparison_partial_auc``. None otherwise, and with a note
+    when the models cannot be paired."""
+    from .core.assembly.analysis import partial_auc_comparison
+
+    if args.fpr_max is None or args.replicates < 2:
+        return None
+    table = getattr(result, "table", None)
+    part = None if table is None else partial_auc_comparison(
+        table, args.fpr_max, n_boot=args.replicates, seed=args.seed)
+    if part is None:
+        print("roc-dash: note: no partial-AUC comparison: it needs two or more models scored "
+              "on the same rows (not aggregated input)", file=sys.stderr)
+    return part
 
 
 def _point_intervals(args: argparse.Namespace, result, analysis) -> dict | None:
@@ -216,9 +241,16 @@ def _add_beyond_binary(report: argparse.ArgumentParser) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     from .app import create_app
+    from .app.server.url_prefix import check_url_prefix, url_prefix
 
-    app = create_app(data_dir=args.data_dir)
-    print(f"roc-dash {__version__}: open http://{args.host}:{args.port}/ (Ctrl+C stops)",
+    try:  # the option, else $ROC_DASH_URL_PREFIX: a bad one is named, not a traceback
+        prefix = (url_prefix() if args.url_prefix is None
+                  else check_url_prefix(args.url_prefix, source="--url-prefix"))
+    except ValueError as exc:
+        print(f"roc-dash serve: {exc}", file=sys.stderr)
+        return 2
+    app = create_app(data_dir=args.data_dir, url_prefix=prefix)
+    print(f"roc-dash {__version__}: open http://{args.host}:{args.port}{prefix} (Ctrl+C stops)",
           file=sys.stderr)
     app.run(host=args.host, port=args.port, debug=args.debug)
     return 0
@@ -250,6 +282,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", default=None,
                        help="where uploads are stored (default $ROC_DASH_DATA_DIR or ~/.cache/roc-dash)")
     serve.add_argument("--debug", action="store_true", help="Dash debug mode (hot reload)")
+    serve.add_argument("--url-prefix", default=None, metavar="PATH",
+                       help="serve everything under PATH, e.g. /roc/ behind a reverse proxy "
+                            "at a sub-path (default $ROC_DASH_URL_PREFIX or /)")
     serve.set_defaults(func=_serve)
 
     report = sub.add_parser("report", help="analyse prediction files and print a report")
@@ -260,8 +295,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="cost of a false negative (default 1)")
     report.add_argument("--prior", type=open_unit, default=None, metavar="P",
                         help="deployment prior p(+) in (0, 1) (default: the data's prevalence)")
-    report.add_argument("--fpr-max", type=_fpr_max, default=0.2, metavar="A",
-                        help="upper FPR limit of the partial AUC (default 0.2)")
+    report.add_argument("--fpr-max", type=_fpr_max, default=None, metavar="A",
+                        help="upper FPR limit of the partial AUC (default 0.2); given, the "
+                             "report also compares every pair of models on it (paired "
+                             "bootstrap, --replicates, --seed)")
     report.add_argument("--level", type=open_unit, default=0.95, metavar="L",
                         help="confidence level of intervals and bands (default 0.95)")
     report.add_argument("--format", choices=["json", "html"], default="json",

@@ -40,17 +40,14 @@ def open_unit(text: str) -> float:
 def load_files(args: argparse.Namespace, options):
     """Read the files in memory, or aggregate them in an engine (``--engine``; ``auto``:
     DuckDB for globs, directories and files beyond the in-memory limits)."""
-    from .io import InputError, load_predictions
+    from .io import load_predictions
     from .io.engine_sources import should_stream
     from .io.engines import aggregate_predictions
 
     engine = args.engine
     if engine == "auto":
         engine = "duckdb" if should_stream(args.files) else "memory"
-    if engine != "memory":
-        if getattr(args, "group", None):
-            raise InputError(f"--group reads every row; it does not work with --engine "
-                             f"{engine}. Use --engine memory (or leave --group out).")
+    if engine != "memory":  # --group too: the engine counts per group
         return aggregate_predictions(args.files, options=options, engine=engine)
     # the same file twice would count its predictions twice: refuse it, naming both
     return load_predictions(args.files, options=options, duplicate_files="error")

@@ -24,6 +24,7 @@ from .cli_args import (
     read_options,
     silence_stdout,
 )
+from .rounding import sig
 
 __all__ = ["add_decide", "add_check"]
 
@@ -136,9 +137,16 @@ def _decide(args: argparse.Namespace) -> int:
     for note in record.notes:
         print(f"roc-dash: note: {note}", file=sys.stderr)
     m = record.metrics
-    print(f"roc-dash decide: {record.model}, flag iff score >= {record.threshold:.6g} "
-          f"({record.how_chosen}): TPR {m.tpr:.6g}, FPR {m.fpr:.6g}, expected cost "
-          f"{m.expected_cost:.6g} per case at p(+) {record.prior_pos:.6g}", file=sys.stderr)
+    print(f"roc-dash decide: {record.model}, flag iff score >= {sig(record.threshold)} "
+          f"({record.how_chosen}): TPR {sig(m.tpr)}, FPR {sig(m.fpr)}, expected cost "
+          f"{sig(m.expected_cost)} per case at p(+) {sig(record.prior_pos)}", file=sys.stderr)
+    c = record.choice_intervals
+    if c is not None:
+        print(f"roc-dash decide: {c.level:.0%} interval of the choice (the optimum picked "
+              f"again in {c.replicates_used} replicates): threshold [{sig(c.threshold[0])}, "
+              f"{sig(c.threshold[1])}], expected cost [{sig(c.expected_cost[0])}, "
+              f"{sig(c.expected_cost[1])}]; out-of-bag cost {sig(c.out_of_bag_cost)}",
+              file=sys.stderr)
     if not args.output:
         sys.stdout.write(text)
     return 0

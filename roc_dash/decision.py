@@ -44,19 +44,23 @@ from .core.economics import (
     precision_at_prior,
 )
 from .core.hull import normalized_expected_cost
+from .core.point_intervals import point_intervals
 from .core.uncertainty import uncertainty_from_bootstrap
 from .decision_record import (  # noqa: F401 - the record's names, as the package exports them
+    CHOICE_METRICS,
     RESPONSE_METHODS,
     SCHEMA,
     SCHEMA_VERSION,
     TIE_RULE,
     WEIGHTED_COUNTS_NOTE,
+    ChoiceIntervals,
     DecisionIntervals,
     DecisionMetrics,
     DecisionRecord,
 )
 
-__all__ = ["DecisionRecord", "DecisionMetrics", "DecisionIntervals", "DecisionFileError",
+__all__ = ["DecisionRecord", "DecisionMetrics", "DecisionIntervals", "ChoiceIntervals",
+           "DecisionFileError",
            "build_decision", "save", "load", "from_dict", "data_fingerprint",
            "model_rows", "SCHEMA", "SCHEMA_VERSION", "TIE_RULE", "FINGERPRINT_METHOD",
            "WEIGHTED_COUNTS_NOTE"]
@@ -112,6 +116,25 @@ def _intervals(y, s, w, threshold, p, e, *, replicates, seed, level):
                              seed=seed, interval=u.expected_cost.interval, **pair), u.notes
 
 
+def _choice_intervals(y, s, w, p, e, *, replicates, seed, level):
+    """The optimum's intervals of :func:`~roc_dash.core.point_intervals.point_intervals`
+    (the page's "How sure?" column), with its notes."""
+    if replicates <= 0:
+        return None, ()
+    try:
+        u = point_intervals(y, s, p, e, weights=w, n_boot=replicates, seed=seed,
+                            level=level).optimum
+    except ValueError as exc:
+        return None, (f"No intervals of the choice: {exc}.",)
+    pair = {k: (getattr(u, k).low, getattr(u, k).high) for k in CHOICE_METRICS}
+    o = u.optimism
+    return ChoiceIntervals(
+        method=u.method, level=u.level, replicates=replicates, replicates_used=u.n_boot_used,
+        seed=seed, kinds=tuple(getattr(u, k).interval for k in CHOICE_METRICS),
+        in_bag_cost=o.in_bag, out_of_bag_cost=o.out_of_bag, **pair), \
+        tuple(f"Intervals of the choice: {n}" for n in u.notes)
+
+
 def _response_method(scores: np.ndarray, given: str) -> str:
     """``given``, or for ``"auto"`` ``predict_proba`` when every score lies in [0, 1] else
     ``decision_function``; ``ValueError`` for ``predict_proba`` with a score beyond [0, 1]
@@ -142,7 +165,12 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
     given) or the optimum of the joint hull under ``economics`` at the analysis' prior (the
     threshold of the optimal vertex, a score of the data). Its metrics are counted on the
     model's rows of ``table`` (:func:`~roc_dash.core.confusion.confusion_at_threshold`),
-    with seeded bootstrap intervals.
+    with two sets of seeded bootstrap intervals: ``intervals``, of the metrics at that
+    fixed threshold (:func:`~roc_dash.core.uncertainty.uncertainty_from_bootstrap`), and,
+    for the optimum, ``choice_intervals``, of the procedure "pick the optimum on this
+    data" (:func:`~roc_dash.core.point_intervals.point_intervals`, the choice made again in
+    every replicate, with the out-of-bag cost): with the page's replicates and seed
+    (the defaults), the numbers of its "How sure?" table.
 
     Parameters
     ----------
@@ -188,7 +216,9 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
     lv = analysis.conditions.level if level is None else level
     intervals, boot_notes = _intervals(y, s, w, threshold, p, e, replicates=replicates,
                                        seed=seed, level=lv)
-    notes = list(summary.notes) + list(boot_notes)
+    choice, choice_notes = (None, ()) if summary.pinned else _choice_intervals(
+        y, s, w, p, e, replicates=replicates, seed=seed, level=lv)
+    notes = list(summary.notes) + list(boot_notes) + list(choice_notes)
     if summary.tied and not summary.pinned:
         notes.append("The optimum is tied along a hull segment: the points between this "
                      "threshold and the segment's other end cost the same; the record takes "
@@ -211,7 +241,7 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
         prevalence=counts.n_pos / (counts.n_pos + counts.n_neg),
         roc_dash_version=__version__,
         created_utc=created_utc or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        note=str(note or ""), notes=tuple(notes))
+        note=str(note or ""), notes=tuple(notes), choice_intervals=choice)
 
 
 def save(record: DecisionRecord, path) -> Path:
@@ -287,20 +317,48 @@ class _Reader:
         return v
 
 
+def _pairs(raw: dict, keys, where: str, r: _Reader) -> dict:
+    """``{key: (low, high)}`` from ``[low, high]`` lists (``null`` read as NaN)."""
+    pairs = {}
+    for k in keys:
+        v = raw.get(k)
+        if not (isinstance(v, list) and len(v) == 2 and all(
+                x is None or (isinstance(x, int | float) and not isinstance(x, bool))
+                for x in v)):
+            r.fail(f"{where}{k}", f"must be [low, high], got {v!r}")
+        pairs[k] = tuple(math.nan if x is None else float(x) for x in v)
+    return pairs
+
+
+def _read_choice(doc: dict, r: _Reader) -> ChoiceIntervals | None:
+    raw = doc.get("choice_intervals")  # optional: records before it have none
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        r.fail("choice_intervals", "must be an object or null")
+    w = "choice_intervals."
+    kinds = raw.get("interval")
+    if not (isinstance(kinds, dict) and all(isinstance(kinds.get(k), str)
+                                            for k in CHOICE_METRICS)):
+        r.fail(f"{w}interval", "must map each metric to its interval kind (a text)")
+    return ChoiceIntervals(
+        method=r.text(raw, "method", w), level=r.number(raw, "level", w, low=0, high=1),
+        replicates=int(r.number(raw, "replicates", w, low=0)),
+        replicates_used=int(r.number(raw, "replicates_used", w, low=0)),
+        seed=int(r.number(raw, "seed", w)), kinds=tuple(kinds[k] for k in CHOICE_METRICS),
+        in_bag_cost=r.number(raw, "in_bag_cost", w, nullable=True),
+        out_of_bag_cost=r.number(raw, "out_of_bag_cost", w, nullable=True),
+        **_pairs(raw, CHOICE_METRICS, w, r))
+
+
 def _read_intervals(doc: dict, r: _Reader) -> DecisionIntervals | None:
     raw = doc.get("intervals")
     if raw is None:
         return None
     if not isinstance(raw, dict):
         r.fail("intervals", "must be an object or null")
-    pairs = {}
-    for k in ("tpr", "fpr", "precision", "flagged", "expected_cost"):
-        v = raw.get(k)
-        if not (isinstance(v, list) and len(v) == 2 and all(
-                x is None or (isinstance(x, int | float) and not isinstance(x, bool))
-                for x in v)):
-            r.fail(f"intervals.{k}", f"must be [low, high], got {v!r}")
-        pairs[k] = tuple(math.nan if x is None else float(x) for x in v)
+    pairs = _pairs(raw, ("tpr", "fpr", "precision", "flagged", "expected_cost"),
+                   "intervals.", r)
     return DecisionIntervals(
         method=r.text(raw, "method", "intervals."),
         level=r.number(raw, "level", "intervals.", low=0, high=1),
@@ -365,7 +423,7 @@ def from_dict(doc, *, source: str = "decision record") -> DecisionRecord:
         prevalence=r.number(data, "prevalence", "data.", **rate),
         roc_dash_version=r.text(doc, "roc_dash_version"),
         created_utc=r.text(doc, "created_utc"), note=r.text(doc, "note", nullable=True) or "",
-        notes=tuple(notes), schema_version=version)
+        notes=tuple(notes), schema_version=version, choice_intervals=_read_choice(doc, r))
     if not 0.0 < record.prior_pos < 1.0:
         r.fail("conditions.prior_pos", f"must lie strictly between 0 and 1, got "
                                        f"{record.prior_pos!r}")

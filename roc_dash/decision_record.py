@@ -66,12 +66,30 @@ class DecisionMetrics:
     tn: float
 
 
+#: What the record's ``intervals`` are (written beside them).
+FIXED_THRESHOLD_WHAT = (
+    "the metrics of the shipped fixed threshold: rows resampled, the threshold held fixed "
+    "(what deploying this threshold on data like these gives)")
+
+#: What the record's ``choice_intervals`` are (written beside them).
+CHOICE_WHAT = (
+    "the procedure 'pick the optimum on this data': positives and negatives resampled "
+    "separately, the optimum chosen again in every replicate (the page's 'How sure?' "
+    "column 'Optimum'); the out-of-bag cost is that of each replicate's choice on the rows "
+    "it did not draw")
+
+#: The metrics of ``choice_intervals``, in order.
+CHOICE_METRICS = ("threshold", "tpr", "fpr", "precision", "npv", "lr_pos", "lr_neg",
+                  "expected_cost")
+
+
 @dataclass(frozen=True)
 class DecisionIntervals:
     """Bootstrap intervals of the metrics at the fixed threshold
     (:func:`~roc_dash.core.uncertainty.uncertainty_from_bootstrap`): rows resampled with
-    replacement, the prior fixed; the choice of the threshold itself is not resampled.
-    Each metric is ``(low, high)``; ``interval`` is ``"percentile"`` or ``"range"``."""
+    replacement, the prior fixed; the choice of the threshold itself is not resampled
+    (:data:`FIXED_THRESHOLD_WHAT`). Each metric is ``(low, high)``; ``interval`` is
+    ``"percentile"`` or ``"range"``."""
 
     method: str
     level: float
@@ -83,6 +101,48 @@ class DecisionIntervals:
     precision: tuple[float, float]
     flagged: tuple[float, float]
     expected_cost: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class ChoiceIntervals:
+    """Bootstrap intervals of the whole choice "pick the optimum on this data"
+    (:func:`~roc_dash.core.point_intervals.point_intervals`, its ``optimum``): the
+    numbers the page's "How sure?" table shows at the optimum, with the same replicates and
+    seed (:data:`CHOICE_WHAT`). Only for a record whose threshold is the optimum.
+
+    Attributes
+    ----------
+    method : str
+        :attr:`~roc_dash.core.point_intervals.PointUncertainty.method`.
+    level : float
+    replicates, replicates_used, seed : int
+    threshold, tpr, fpr, precision, npv, lr_pos, lr_neg, expected_cost : (float, float)
+        ``(low, high)``; precision and NPV at the prior, expected cost per case.
+        ``inf`` and NaN (undefined) limits are written as ``null``.
+    kinds : tuple of str
+        Per metric of :data:`CHOICE_METRICS`, its
+        :attr:`~roc_dash.core.point_intervals.PointInterval.interval` (``"percentile"``,
+        ``"range"``, ``"boundary"``, ``"none"``).
+    in_bag_cost, out_of_bag_cost : float
+        :class:`~roc_dash.core.point_intervals.ChoiceOptimism`'s means (NaN: undefined).
+    """
+
+    method: str
+    level: float
+    replicates: int
+    replicates_used: int
+    seed: int
+    threshold: tuple[float, float]
+    tpr: tuple[float, float]
+    fpr: tuple[float, float]
+    precision: tuple[float, float]
+    npv: tuple[float, float]
+    lr_pos: tuple[float, float]
+    lr_neg: tuple[float, float]
+    expected_cost: tuple[float, float]
+    kinds: tuple[str, ...]
+    in_bag_cost: float
+    out_of_bag_cost: float
 
 
 @dataclass(frozen=True)
@@ -108,6 +168,9 @@ class DecisionRecord:
     unit : str
     metrics : DecisionMetrics
     intervals : DecisionIntervals or None
+        At the shipped fixed threshold.
+    choice_intervals : ChoiceIntervals or None
+        Of the procedure that chose it (an optimum record with replicates only).
     positive_label : str or None
         The label value taken as positive in the data.
     fingerprint : str
@@ -143,6 +206,7 @@ class DecisionRecord:
     note: str = ""
     notes: tuple[str, ...] = field(default=())
     schema_version: int = SCHEMA_VERSION
+    choice_intervals: ChoiceIntervals | None = None
 
     @property
     def economics(self) -> Economics:
@@ -274,12 +338,24 @@ def _to_dict(r: DecisionRecord) -> dict:
             "normalized_expected_cost", "auc")},
         "confusion_matrix": {k: _count(getattr(m, k)) for k in ("tp", "fp", "fn", "tn")},
         "intervals": None if i is None else {
+            "what": FIXED_THRESHOLD_WHAT,
             "method": i.method, "level": i.level, "replicates": i.replicates,
             "seed": i.seed, "interval": i.interval,
             **{k: [_num(v) for v in getattr(i, k)] for k in (
                 "tpr", "fpr", "precision", "flagged", "expected_cost")}},
+        "choice_intervals": _choice_dict(r.choice_intervals),
         "data": {"fingerprint": r.fingerprint, "fingerprint_method": FINGERPRINT_METHOD,
                  "n_rows": r.n_rows, "n_pos": _count(r.n_pos), "n_neg": _count(r.n_neg),
                  "prevalence": _num(r.prevalence)},
         "notes": list(r.notes),
     }
+
+
+def _choice_dict(c: ChoiceIntervals | None) -> dict | None:
+    if c is None:
+        return None
+    return {"what": CHOICE_WHAT, "method": c.method, "level": c.level,
+            "replicates": c.replicates, "replicates_used": c.replicates_used, "seed": c.seed,
+            **{k: [_num(v) for v in getattr(c, k)] for k in CHOICE_METRICS},
+            "interval": dict(zip(CHOICE_METRICS, c.kinds, strict=True)),
+            "in_bag_cost": _num(c.in_bag_cost), "out_of_bag_cost": _num(c.out_of_bag_cost)}

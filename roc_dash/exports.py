@@ -33,7 +33,8 @@ import pandas as pd
 if TYPE_CHECKING:
     from .core.assembly.analysis import Analysis
 
-__all__ = ["FORMULA_PREFIXES", "POOLED", "csv_safe", "curves_table", "neutralise",
+__all__ = ["FORMULA_PREFIXES", "POOLED", "CV_COLUMNS", "cross_validation_table", "csv_safe",
+           "curves_table", "neutralise",
            "to_safe_csv", "GROUP", "group_curves_table", "group_table", "with_group_rows"]
 
 #: First characters that make a spreadsheet read a cell as a formula (OWASP).
@@ -202,3 +203,20 @@ def with_group_rows(overall: pd.DataFrame, groups: list[pd.DataFrame]) -> pd.Dat
     first = [c for c in overall.columns if c != GROUP]
     head = first[:1] + [GROUP] + first[1:]
     return out[head + [c for c in out.columns if c not in head]]
+#: The cross-validation columns of the Table CSV, after the model table's own.
+CV_COLUMNS = ("cv_auc_mean", "cv_auc_sd", "cv_auc_ci_low", "cv_auc_ci_high", "cv_folds")
+
+
+def cross_validation_table(analysis: Analysis) -> pd.DataFrame:
+    """Per model (``model`` column), its cross-validated AUC
+    (:class:`~roc_dash.core.cross_validation.CrossValidatedAuc`): the mean of its folds' own
+    AUCs, their SD, the LeDell et al. (2015) confidence interval at the analysis' level and
+    the number of folds averaged; empty (NaN) for a model without two folds holding both
+    classes."""
+    rows = []
+    for m in analysis.models:
+        cv = m.cross_validation
+        values = ((cv.auc_mean, cv.auc_sd, cv.ci_low, cv.ci_high, int(cv.auc.size))
+                  if cv is not None else (np.nan,) * len(CV_COLUMNS))
+        rows.append({"model": m.name, **dict(zip(CV_COLUMNS, values, strict=True))})
+    return pd.DataFrame(rows, columns=["model", *CV_COLUMNS]).astype({"cv_folds": "Int64"})

@@ -30,6 +30,7 @@ from .core.data_fingerprint import data_fingerprint
 from .core.economics import expected_cost_per_case, precision_at_prior
 from .core.noninferiority import delong_noninferiority_test
 from .decision import DecisionRecord, model_rows
+from .rounding import sig
 
 __all__ = ["Criterion", "CheckInputError", "min_auc", "max_expected_cost", "not_worse_than",
            "recheck_decision", "summary_text", "junit_xml", "exit_status", "fmt"]
@@ -78,10 +79,9 @@ class Criterion:
 
 
 def fmt(v) -> str:
-    """A number with 6 significant digits ("n/a" for None or NaN)."""
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "n/a"
-    return f"{float(v):.6g}"
+    """A number with 6 significant digits ("n/a" for None or NaN): the one rounding rule
+    (:func:`roc_dash.rounding.sig`)."""
+    return sig(v)
 
 
 def _status(ok: bool) -> str:

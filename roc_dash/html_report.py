@@ -30,7 +30,9 @@ from .core.decision_curve import (
 )
 from .core.operating import OperatingSummary, operating_point
 from .figures import cost_figure, pr_figure, roc_figure
-from .figures.style import format_threshold
+from .figures.style import apply_zoom, format_threshold
+from .html_interactive import CSS as INTERACTIVE_CSS
+from .html_interactive import interactive_html
 from .report import fmt as _fmt
 from .report import model_table_rows
 
@@ -327,29 +329,78 @@ def model_comparison_html(analysis: Analysis) -> str:
     return "\n".join(out)
 
 
+def partial_auc_comparison_html(c) -> str:
+    """The partial-AUC matrix (a :class:`~roc_dash.core.model_comparison.PairwiseComparison`
+    with ``method="bootstrap"``, :func:`~roc_dash.core.assembly.analysis.partial_auc_comparison`):
+    ΔpAUC (McClish), row minus column, with raw, Holm and BH p-values; ``""`` without."""
+    if c is None:
+        return ""
+    names = list(c.models)
+    short = {"raw": "p", "holm": "Holm", "bh": "BH"}
+
+    def cell(i, j):
+        if i == j or not np.isfinite(c.difference[i, j]):
+            return "—"
+        ps = "; ".join(f"{short[k]} {p_text(float(getattr(c, attr)[i, j]))}"
+                       for k, attr, _ in P_KINDS)
+        return f"{c.difference[i, j]:+.3f} ({ps})"
+
+    return (f"<h3>Partial AUC over FPR ≤ {c.max_fpr:g} (McClish)</h3>"
+            '<p class="muted">ΔpAUC of the pooled predictions, row minus column, by a paired '
+            f"stratified bootstrap ({c.n_boot} replicates, seed {c.seed}; pROC's "
+            "roc.test(method = \"bootstrap\")); p raw, Holm- and Benjamini-Hochberg (BH) "
+            f"adjusted over the {c.n_tests} tested pairs.</p>"
+            + _table(["row − column", *names],
+                     [[a, *(cell(i, j) for j in range(len(names)))]
+                      for i, a in enumerate(names)]))
+
+
+#: The header's link to the report's cost and prior controls (:mod:`.html_interactive`).
+TRY_LINK = ' <a href="#rr-try">Try other costs and priors</a> (no server needed).'
+
+
+#: Draw every vertex of a curve that is not on a straight run (``roc_figure``'s
+#: ``max_vertices``): the report's curves are thinned losslessly only.
+LOSSLESS = 2 ** 62
+
+
+def figures_html(analysis: Analysis, op, pins, averaging: str, zoom: dict | None) -> str:
+    """The ROC, PR and cost views (ids ``rr-roc``, ``rr-pr``, ``rr-cost``, which the
+    interactive script moves), plotly.js inlined once; each drawn with the axis ranges of
+    ``zoom`` (the page's ``{"roc" | "pr" | "cost": {"x": [a, b], "y": [c, d], "det": bool}}``,
+    see assets/roc_dash.js "Remember each view's zoom"; a DET zoom does not apply)."""
+    figs = [("roc", "ROC", roc_figure(analysis, operating=op, averaging=averaging, pins=pins,
+                                      max_vertices=LOSSLESS)),
+            ("pr", "Precision-recall at the deployment prior",
+             pr_figure(analysis, operating=op, pins=pins)),
+            ("cost", "Cost curves", cost_figure(analysis, operating=op, pins=pins))]
+    parts = []
+    for i, (view, title, fig) in enumerate(figs):
+        fig.update_layout(height=480)
+        apply_zoom(fig, zoom, view)
+        parts.append(f"<div><h3>{html.escape(title)}</h3>" + fig.to_html(
+            full_html=False, include_plotlyjs="inline" if i == 0 else False,
+            div_id=f"rr-{view}", config={"displaylogo": False}) + "</div>")
+    return f'<div class="grid">{"".join(parts)}</div>'
+
+
 def render_html(analysis: Analysis, *, state: ReportState | None = None,
-                extensions=None, intervals=None, slices: dict | None = None) -> str:
-    """The report as one HTML string (about 5 MB: plotly.js is embedded).
+                extensions=None, intervals=None, slices: dict | None = None,
+                partial_auc_comparison=None, zoom: dict | None = None) -> str:
+    """The report as one self-contained HTML string (about 5 MB: plotly.js is embedded),
+    with cost and prior controls that work without a server (:mod:`.html_interactive`).
 
     ``state`` carries the dashboard's view (averaging, pinned point, datasets, link), so that
     the report shows what the room saw; ``intervals``: see :func:`intervals_html`.
     ``slices`` (the ``slices`` and ``group_thresholds`` keys of
-    :func:`roc_dash.slices_report.slices_sections`) adds a section per model.
+    :func:`roc_dash.slices_report.slices_sections`) adds a section per model;
+    ``partial_auc_comparison`` the partial-AUC matrix (:func:`partial_auc_comparison_html`).
+    ``zoom``: the page's zoom of each view (see :func:`figures_html`).
     """
     state = state or ReportState()
     c = analysis.conditions
     op = state.operating or operating_point(analysis)
     pins = list(state.pins) if state.pins else None
-    figs = [("ROC", roc_figure(analysis, operating=op, averaging=state.averaging, pins=pins)),
-            ("Precision-recall at the deployment prior",
-             pr_figure(analysis, operating=op, pins=pins)),
-            ("Cost curves", cost_figure(analysis, operating=op, pins=pins))]
-    parts = []
-    for i, (title, fig) in enumerate(figs):
-        fig.update_layout(height=480)
-        parts.append(f"<div><h3>{html.escape(title)}</h3>" + fig.to_html(
-            full_html=False, include_plotlyjs="inline" if i == 0 else False,
-            config={"displaylogo": False}) + "</div>")
     several = len({r["dataset"] for r in model_table_rows(analysis)}) > 1
     models = _table(
         ["Model", *(["Dataset"] if several else []), "Rows", "Folds", "AUC (pooled)", "AUC CI",
@@ -385,12 +436,12 @@ def render_html(analysis: Analysis, *, state: ReportState | None = None,
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in analysis.notes)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>roc-dash report</title>
-<style>{CSS}</style></head><body>
+<style>{CSS}{INTERACTIVE_CSS}</style></head><body>
 <h1>roc-dash report</h1>
 <p class="muted">roc-dash {__version__}, {when}. Cost of a false positive {c.cost_fp:g},
 of a false negative {c.cost_fn:g}; deployment prior p(+) = {c.prior_pos:.4g};
 iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
-<p class="muted">{" ".join(context)}</p>
+<p class="muted">{" ".join(context)}{TRY_LINK if analysis.models else ""}</p>
 {"<ul>" + notes + "</ul>" if notes else ""}
 {f'<h2>Note</h2><p class="note">{html.escape(state.note)}</p>' if state.note else ""}
 {f'<h2>Decision</h2><p class="summary">{html.escape(state.summary)}</p>'
@@ -407,10 +458,12 @@ iso-performance slope m = {c.slope:.4g}; PC(+) = {c.pc_pos:.4f}.</p>
 {"<h2>DeLong paired tests</h2>" + pairs if analysis.comparisons else ""}
 {cross_validation_html(analysis)}
 {model_comparison_html(analysis)}
+{partial_auc_comparison_html(partial_auc_comparison)}
 {calibration_html(analysis)}
 {_extension_html(extensions)}
 {slices_html(slices)}
-<div class="grid">{"".join(parts)}</div>
+{interactive_html(analysis)}
+{figures_html(analysis, op, pins, state.averaging, zoom)}
 </body></html>
 """
 

@@ -126,7 +126,9 @@ def _model_rows(table: pd.DataFrame):
         w = rows["weight"].to_numpy(dtype=np.float64)
         yield (str(model), rows["label"].to_numpy(dtype=bool),
                rows["score"].to_numpy(dtype=np.float64), rows[GROUP_COLUMN].to_numpy(),
-               None if bool((w == 1.0).all()) else w)
+               None if bool((w == 1.0).all()) else w,
+               # a query engine's counts: the input rows each row stands for
+               rows["rows"].to_numpy() if "rows" in rows.columns else None)
 
 
 def slices_sections(table: pd.DataFrame, conditions: Conditions, *,
@@ -158,7 +160,7 @@ def slices_sections(table: pd.DataFrame, conditions: Conditions, *,
     if GROUP_COLUMN not in table.columns:
         return {"slices": None, "group_thresholds": None}
     models_slices, models_thresholds, skipped = [], [], []
-    for model, y, s, g, w in _model_rows(table):
+    for model, y, s, g, w, counts in _model_rows(table):
         names = set(map(str, pd.unique(g)))
         priors = {k: v for k, v in (group_priors or {}).items() if k in names} or None
         try:
@@ -166,7 +168,7 @@ def slices_sections(table: pd.DataFrame, conditions: Conditions, *,
                                       cost_fn=conditions.cost_fn,
                                       prior_pos=conditions.prior_pos, group_priors=priors,
                                       level=conditions.level, min_positives=min_positives,
-                                      min_negatives=min_negatives)
+                                      min_negatives=min_negatives, row_counts=counts)
         except ValueError as exc:
             skipped.append({"model": model, "reason": str(exc)})
             continue

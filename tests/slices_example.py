@@ -16,6 +16,11 @@ Scores are probabilities: a logistic link of a Gaussian latent score whose mean 
 for defaulters by the separation above; both models score the same applications (an
 ``id`` column pairs them). West is the small, hard region, where one threshold for all is
 far from its own optimum. Run ``python -m tests.slices_example out.csv`` to write a file.
+
+:func:`many_groups` scales the same recipe to any number of groups (the benchmark's 10^6
+rows x 20 groups, ``bench/bench_slices.py``): group sizes fall off as Zipf's law (the largest
+group about ten times the smallest of 20), default rates spread from 5 % to 40 % and the
+separation from 0.6 SD (poor) to 2.0 SD (good), drawn per group from a seeded generator.
 """
 
 from __future__ import annotations
@@ -66,6 +71,32 @@ def loan_predictions_wide(n: int = 3000, seed: int = 18) -> pd.DataFrame:
     ids = frame["id"].to_numpy()
     return frame.assign(product=product[ids], applicant=applicant[ids], online=online[ids],
                         income=income[ids])
+
+
+def many_groups(n: int = 10**6, n_groups: int = 20, *, models: int = 1, seed: int = 18,
+                decimals: int | None = 6) -> pd.DataFrame:
+    """``n`` cases in ``n_groups`` groups (``g01``, ``g02``, ...) scored by ``models`` models
+    (``model 1``, ...): columns id, model, label, score, group.
+
+    Group ``k`` (1-based) holds a share proportional to ``1 / k``; its default rate and
+    each model's separation are drawn uniformly from [0.05, 0.40] and [0.6, 2.0]. Scores
+    are rounded to ``decimals`` (None: not rounded, all distinct).
+    """
+    rng = np.random.default_rng(seed)
+    names = [f"g{k:02d}" for k in range(1, n_groups + 1)]
+    share = 1.0 / np.arange(1, n_groups + 1)
+    code = rng.choice(n_groups, n, p=share / share.sum())
+    label = rng.random(n) < rng.uniform(0.05, 0.40, n_groups)[code]
+    group = np.asarray(names, dtype=object)[code]
+    frames = []
+    for m in range(1, models + 1):
+        sep = rng.uniform(0.6, 2.0, n_groups)[code]
+        score = 1 / (1 + np.exp(-(rng.normal(size=n) + sep * label - 1.5)))
+        frames.append(pd.DataFrame({
+            "id": np.arange(n), "model": f"model {m}", "label": label.astype(int),
+            "score": score if decimals is None else np.round(score, decimals),
+            "group": group}))
+    return pd.concat(frames, ignore_index=True)
 
 
 if __name__ == "__main__":

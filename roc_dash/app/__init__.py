@@ -16,14 +16,18 @@ from .features import FEATURES
 from .page import build_layout
 from .server.auth import require_user
 from .server.limits import max_upload_bytes
+from .server.probes import register_probes
 from .server.security import harden
 from .server.store import DatasetStore
 from .server.upload_route import register_upload_route
+from .server.url_prefix import CONFIG_KEY
+from .server.url_prefix import url_prefix as _url_prefix
 
 __all__ = ["create_app"]
 
 
-def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
+def create_app(*, data_dir=None, store: DatasetStore | None = None,
+               url_prefix: str | None = None) -> Dash:
     """Build the roc-dash Dash app.
 
     Parameters
@@ -33,7 +37,12 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
         cache folder). Every worker process serving the app must see the same folder.
     store : DatasetStore, optional
         A ready store (tests); overrides ``data_dir``.
+    url_prefix : str, optional
+        Serve every route under this path, e.g. ``"/roc/"`` behind a proxy at a sub-path
+        (default ``$ROC_DASH_URL_PREFIX`` or ``/``; see :mod:`.server.url_prefix`).
+        ValueError when it is not a path such as ``/roc/``.
     """
+    prefix = _url_prefix(url_prefix)
     store = store or DatasetStore(data_dir)
     app = Dash(
         __name__,
@@ -41,7 +50,9 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
         assets_folder=str(resources.files("roc_dash") / "assets"),
         serve_locally=True,
         update_title=None,
+        **({"url_base_pathname": prefix} if prefix != "/" else {}),
     )
+    app.server.config[CONFIG_KEY] = prefix  # the server's own routes go under it too
     # files stream to POST /upload (capped while streaming); other requests stay small
     app.server.config["MAX_CONTENT_LENGTH"] = max_upload_bytes() + 65536
     app.layout = build_layout()
@@ -50,6 +61,7 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
     for feature in FEATURES:
         feature.register(app, cache, store)
     register_upload_route(app.server, store)
+    register_probes(app.server, store, cache.cache)  # health, ready
     harden(app.server)  # security headers, gzip, 400 for malformed callback requests
     require_user(app.server)  # only with ROC_DASH_USER_HEADER: sign-in by a reverse proxy
     app.store = store
@@ -63,17 +75,5 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None) -> Dash:
         """Expiry and orphans on the clock of requests (also /health's), in the background,
         in one worker at a time (see :meth:`DatasetStore.maybe_sweep`)."""
         store.maybe_sweep()
-
-    @app.server.route("/health")
-    def health():
-        """200 when the data folder is usable, else 503 (disk full, read-only). Only a
-        signed-in user (see :mod:`.auth`) is told more than ok / not ok (the data folder's
-        state: free disk, datasets, space used against the quota)."""
-        from flask import jsonify
-
-        from .server.auth import current_user
-
-        report = store.health(details=current_user() is not None)
-        return jsonify(report), 200 if report["status"] == "ok" else 503
 
     return app

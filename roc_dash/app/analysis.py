@@ -20,6 +20,7 @@ from ..core.assembly.analysis import (
     AnalysisTimeout,
     Conditions,
     analyse,
+    partial_auc_comparison,
     prevalence,
     with_conditions,
 )
@@ -31,7 +32,8 @@ from .state import ControlState, clean_class, conditions_from_state
 
 __all__ = ["loaded_infos", "dataset_labels", "kind_status", "apply_reference",
            "MAX_SHOWN_MODELS", "shown_analysis", "MAX_COMPARED_MODELS", "ANALYSIS_SHARE", "request_timeout",
-           "timeout_message", "AnalysisCache", "model_names", "data_prior"]
+           "timeout_message", "AnalysisCache", "model_names", "data_prior",
+           "pauc_comparison", "PAUC_BOOT"]
 
 
 def loaded_infos(store: DatasetStore, dataset_ids) -> tuple[list[DatasetInfo], list[str]]:
@@ -212,3 +214,28 @@ def data_prior(store: DatasetStore, dataset_ids, source, reference=None) -> floa
         except DatasetNotFound:
             continue
     return None
+
+
+#: Replicates of the partial-AUC comparison's bootstrap (pROC's default) and its seed.
+PAUC_BOOT = 2000
+PAUC_SEED = 0
+
+
+def pauc_comparison(cache: AnalysisCache, dataset_ids, analysis, state):
+    """Every pair of the analysis' models compared on the McClish partial AUC over its
+    ``FPR <= fpr_max`` by a paired stratified bootstrap
+    (:func:`~roc_dash.core.assembly.analysis.partial_auc_comparison`, :data:`PAUC_BOOT`
+    replicates, seed 0): the Model comparison card's second matrix and the page's HTML
+    report's. Cached by data, class reference, models and limit; None when the models cannot
+    be paired."""
+    reference = ControlState.from_store(state).reference_class
+    names = tuple(m.name for m in analysis.models)
+    fpr_max = float(analysis.conditions.fpr_max)
+
+    def make():
+        table = cache.table(dataset_ids, reference)
+        rows = table[table["model"].astype(str).isin(names)]
+        return partial_auc_comparison(rows, fpr_max, n_boot=PAUC_BOOT, seed=PAUC_SEED)
+
+    return cache.cache.get_or_make(("pauc_comparison", tuple(clean_ids(dataset_ids)),
+                                    reference, names, fpr_max, PAUC_BOOT, PAUC_SEED), make)

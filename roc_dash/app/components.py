@@ -444,8 +444,14 @@ def summary_strip(summary, uncertainty=None, frequency=None, pinned=()):
     return [html.Div(parts, className="summary-main"),
             html.Div(" ".join(details), className="summary-detail", title=" ".join(details))
             if details else None,
+            None,  # STRIP_INTERVALS_SLOT: the intervals' line, once computed
             html.Div(f"Pinned {pins}.", className="summary-pins", title=f"Pinned {pins}.")
             if pins else None]
+
+
+#: Where in :func:`summary_strip`'s list the bootstrap intervals' line goes
+#: (:mod:`.features.intervals` patches it in after the views; a new render empties it).
+STRIP_INTERVALS_SLOT = 2
 
 
 def labelled(label: str, control, *, hint: str | None = None, html_for: str | None = None,
@@ -489,4 +495,5 @@ def intervals_box():
                  role="status"),
         html.Div(id=ids.POINT_INTERVALS, className="point-intervals"),
         dcc.Store(id=ids.POINT_REGIONS, data=[]),  # their boxes on the ROC
+        dcc.Store(id=ids.STRIP_INTERVALS, data=None),  # their line in the summary strip
     ])

@@ -96,7 +96,8 @@ HELP = {
                   "folds' rows as one test set) and, with two or more folds, each fold's own "
                   "curve.",
     "table_csv": "Download the model table (AUC, DeLong interval, pAUC, average precision, "
-                 "optimum) as CSV, with the costs and prior on every row.",
+                 "optimum) as CSV, with the costs and prior on every row and, with folds, the "
+                 "cross-validated AUC (fold mean, SD, LeDell interval, folds).",
     "html_report": "Download a self-contained HTML report: the figures, the model table, the "
                    "pins and their comparison, the decision summary, the note and the saved "
                    "views.",
@@ -174,4 +175,13 @@ HELP = {
                           "model's thresholds is on the joint convex hull, i.e. is the "
                           "minimum-cost choice among all shown models (Fawcett 2004, §7.1). "
                           "A model never on the hull is never optimal.",
+    "source_choice": "Predictions kept on this server (listed by whoever runs it in "
+                     "ROC_DASH_SOURCES): a folder of Parquet or CSV files, a pattern, or a "
+                     "table of a DuckDB database.",
+    "source_open": "Read the chosen source where it lies: DuckDB counts its rows per model, "
+                   "fold, score and label, and only those counts are loaded, as a new dataset "
+                   "beside the ones you have.",
+    "cmp_measure": "What the matrix compares: the AUC, by DeLong's paired test, or the "
+                   "McClish-standardised partial AUC over FPR ≤ the limit of the model table's "
+                   "pAUC column, by a paired stratified bootstrap (computed when chosen).",
 }

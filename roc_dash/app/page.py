@@ -25,6 +25,7 @@ from .features import (
     notes,
     pins,
     slices,
+    sources,
     tabs,
     views,
 )
@@ -81,6 +82,7 @@ def build_layout() -> html.Div:
                 children=[
                     html.Aside(className="sidebar", children=[
                         data.panel(kinds.class_control(), kinds.example_links()),
+                        sources.panel(),
                         conditions.panel(), views.folds_panel(), views.view_panel(),
                         notes.panel(),
                     ]),

@@ -24,7 +24,7 @@ from ..core.optimum_wins import optimum_frequency_of
 from ..core.uncertainty import decision_uncertainty
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.roc import OPTIMUM_UID, RING_UID, iso_line_endpoints
-from ..figures.style import folds_note, pins_on_top, set_subtitle
+from ..figures.style import apply_zoom, folds_note, pins_on_top, set_subtitle
 from ..figures.threshold import threshold_figure
 from . import ids
 from .analysis import (
@@ -411,31 +411,6 @@ def emphasise(fig, factor: float = 1.6) -> None:
     for shape in fig.layout.shapes:
         if shape.line is not None and shape.line.width:
             shape.line.width = shape.line.width * factor
-
-
-def _range(value):
-    if (isinstance(value, list) and len(value) == 2
-            and all(isinstance(v, int | float) and math.isfinite(v) for v in value)):
-        return [float(value[0]), float(value[1])]
-    return None
-
-
-def apply_zoom(fig, zoom, view: str, *, det: bool = False) -> None:
-    """Draw ``fig`` with the axis ranges the user zoomed ``view`` to (ignored when malformed
-    or, for the ROC view, zoomed in the other of ROC/DET axes). The full ranges go into
-    ``layout.meta.home``: a double click restores them (assets/roc_dash.js)."""
-    x0, y0 = fig.layout.xaxis.range, fig.layout.yaxis.range
-    if x0 is not None and y0 is not None:
-        fig.update_layout(meta={**(fig.layout.meta or {}),
-                                "home": {"x": list(x0), "y": list(y0)}})
-    entry = zoom.get(view) if isinstance(zoom, dict) else None
-    if not isinstance(entry, dict) or bool(entry.get("det")) != det:
-        return
-    x, y = _range(entry.get("x")), _range(entry.get("y"))
-    if x:
-        fig.update_xaxes(range=x, autorange=False)
-    if y:
-        fig.update_yaxes(range=y, autorange=False)
 
 
 def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, level, band,

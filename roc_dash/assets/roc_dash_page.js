@@ -151,6 +151,18 @@
 
     var current = null;  /* the drop being sent: {batch, xhr, cancelled} */
 
+    /* The upload route under the app's URL prefix (ROC_DASH_URL_PREFIX, e.g. /roc/ behind a
+     * proxy): Dash's requests_pathname_prefix from its config, not a path relative to the
+     * page's, which a link to a deeper path would change. */
+    function uploadUrl(query) {
+        var prefix = "/";
+        try {
+            var config = document.getElementById("_dash-config");
+            prefix = JSON.parse(config.textContent).requests_pathname_prefix || "/";
+        } catch (err) { prefix = "/"; }
+        return prefix + "upload?" + query;
+    }
+
     function showProgress(fraction, text) {
         var box = document.getElementById("upload-progress");
         if (!box) { return; }
@@ -188,8 +200,8 @@
             var file = files[i];
             var xhr = new XMLHttpRequest();
             drop.xhr = xhr;
-            xhr.open("POST", "upload?batch=" + drop.batch + "&index=" + i + "&name=" +
-                     encodeURIComponent(file.name));
+            xhr.open("POST", uploadUrl("batch=" + drop.batch + "&index=" + i + "&name=" +
+                                       encodeURIComponent(file.name)));
             xhr.setRequestHeader("Content-Type", "application/octet-stream");
             xhr.setRequestHeader(OWNER_HEADER, ownerKey);
             xhr.upload.onprogress = function (e) {
@@ -248,7 +260,7 @@
         drop.cancelled = true;
         if (drop.xhr) { drop.xhr.abort(); }
         var xhr = new XMLHttpRequest();
-        xhr.open("DELETE", "upload?batch=" + drop.batch);
+        xhr.open("DELETE", uploadUrl("batch=" + drop.batch));
         xhr.setRequestHeader(OWNER_HEADER, ownerKey);
         xhr.send();
         current = null;

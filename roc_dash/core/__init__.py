@@ -158,12 +158,17 @@ from .statistics import (
     accuracy_at_thresholds,
     auc_confidence_interval,
     auc_test_vs_chance,
-    cost_at_thresholds,
     delong_paired_test,
     gini,
     partial_auc,
 )
-from .threshold_costs import Flatness, ThresholdProfile, thin_profile, threshold_profile
+from .threshold_costs import (
+    Flatness,
+    ThresholdProfile,
+    cost_at_thresholds,
+    thin_profile,
+    threshold_profile,
+)
 from .uncertainty import (
     DecisionUncertainty,
     Spread,

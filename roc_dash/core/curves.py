@@ -27,11 +27,13 @@ __all__ = [
     "RocCurve",
     "OperatingPoint",
     "roc_curve",
+    "curve_of_runs",
     "roc_auc",
     "auc",
     "best_accuracy",
     "accuracy_at_threshold",
     "accuracy_at_thresholds",
+    "gini",
 ]
 
 
@@ -343,9 +345,19 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
     """
     y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
                                   integers="keep")
-    runs = _runs(y, s, w)
+    return curve_of_runs([*_runs(y, s, w)])
+
+
+def curve_of_runs(runs: list) -> RocCurve:
+    """The :class:`RocCurve` of ``runs = [thresholds, positives_at_or_below,
+    negatives_at_or_below]`` (the sorted runs of equal scores, see :func:`roc_curve`); the
+    list is emptied so that the counts can be freed as soon as their rates are made.
+
+    For callers that need the runs' class counts too (the DeLong interval of
+    :func:`roc_dash.core.statistics.delong_variance_of_counts`): keep a reference to them.
+    """
     thresholds, pos_le, neg_le = runs
-    del runs
+    runs.clear()
     n_pos, n_neg = float(pos_le[-1]), float(neg_le[-1])
     if n_pos <= 0 or n_neg <= 0:
         missing = "positive" if n_pos <= 0 else "negative"
@@ -424,3 +436,17 @@ def accuracy_at_threshold(labels, scores, threshold: float, *, weights=None,
     return float(w[correct].sum() / w.sum())
 
 
+def gini(auc_value: float) -> float:
+    """Gini coefficient (accuracy ratio, Somers' D) of a classifier: ``2 * AUC - 1``.
+
+    Parameters
+    ----------
+    auc_value : float
+        Area under the ROC curve, in ``[0, 1]``.
+
+    Returns
+    -------
+    float
+        In ``[-1, 1]``; 0 for a random ranking, 1 for a perfect one.
+    """
+    return 2.0 * float(auc_value) - 1.0

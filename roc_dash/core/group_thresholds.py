@@ -67,7 +67,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .budget_mix import budget_operating_point
-from .curves import roc_curve
 from .hull import RocHull, expected_cost
 from .operating import vertex_at_threshold
 from .slices import SliceAnalysis
@@ -335,21 +334,23 @@ def _solution(st: _Setting, constraint: str, rules: list[GroupRule], reference: 
 
 
 def _single_threshold(st: _Setting, reference: float) -> ConstrainedSolution:
-    """One threshold for all: ``C(t)`` at every distinct score, from one weighted ROC curve
-    of every group's steps (a positive of weight ``a_g·ΔTPR`` and a negative of weight
-    ``b_g·ΔFPR`` at each vertex's threshold), so ``C = A·(1 − TPR') + B·FPR'``."""
-    scores, pos_w, neg_w = [], [], []
-    for g, curve in enumerate(st.curves):
-        scores.append(curve.thresholds[1:])
-        pos_w.append(st.a[g] * np.diff(curve.tpr))
-        neg_w.append(st.b[g] * np.diff(curve.fpr))
-    s = np.concatenate(scores)
-    pooled = roc_curve(np.repeat([True, False], s.size), np.concatenate([s, s]),
-                       weights=np.concatenate(pos_w + neg_w))
-    big_a, big_b = float(st.a.sum()), float(st.b.sum())
-    cost = big_a * (1 - pooled.tpr) + big_b * pooled.fpr
-    k = _best(-pooled.thresholds, cost)  # among ties the highest threshold
-    t = float(pooled.thresholds[k])
+    """One threshold for all: ``C(t) = A − sum_g a_g·TPR_g(t) + sum_g b_g·FPR_g(t)`` at every
+    distinct score, from each group's vertex steps (``a_g·ΔTPR`` and ``b_g·ΔFPR`` at each
+    vertex's threshold), put in order by one sort of all groups' thresholds and summed from
+    the highest threshold down (a sort of the vertices, not of the rows; no weighted ROC
+    curve of the pooled steps)."""
+    s = np.concatenate([curve.thresholds[1:] for curve in st.curves])
+    gain = np.concatenate([st.a[g] * np.diff(c.tpr) for g, c in enumerate(st.curves)])
+    loss = np.concatenate([st.b[g] * np.diff(c.fpr) for g, c in enumerate(st.curves)])
+    order = np.argsort(-s, kind="stable")
+    s = s[order]
+    last = np.flatnonzero(np.append(s[1:] != s[:-1], True))  # last step at each threshold
+    big_a = float(st.a.sum())
+    thresholds = np.concatenate([[np.inf], s[last]])
+    cost = np.concatenate([[big_a], big_a - np.cumsum(gain[order])[last]
+                           + np.cumsum(loss[order])[last]])
+    k = _best(-thresholds, cost)  # among ties the highest threshold
+    t = float(thresholds[k])
     rules = []
     for g, curve in enumerate(st.curves):
         j = vertex_at_threshold(curve, t)

@@ -67,6 +67,7 @@ from .economics import (
 )
 from .hull import optimal_vertex
 from .operating import vertex_at_threshold
+from .proportion_intervals import clopper_pearson
 from .uncertainty import MAX_BOOT, MAX_ROWS, _check_level, _check_n_boot, _threshold
 
 __all__ = [
@@ -79,6 +80,7 @@ __all__ = [
     "pin_intervals",
     "npv_at_prior",
     "likelihood_ratios",
+    "clopper_pearson",
     "DEFAULT_BOOT",
     "MAX_BOOT",
     "MAX_ROWS",
@@ -89,6 +91,8 @@ __all__ = [
 DEFAULT_BOOT = 500
 #: The interval method, as every :class:`PointUncertainty` names it.
 METHOD = "stratified bootstrap, percentile"
+#: The method when a rate's estimate is 0 or 1 (intervals marked ``"boundary"``).
+BOUNDARY_METHOD = METHOD + "; exact Clopper–Pearson where TPR or FPR is 0 or 1"
 _METRICS = ("threshold", "tpr", "fpr", "precision", "npv", "lr_pos", "lr_neg", "expected_cost")
 
 
@@ -109,7 +113,14 @@ class PointInterval:
         (linear interpolation, :func:`numpy.quantile`'s default; next to an infinite value
         the limit is infinite); ``"range"``: min and max, when a tail would hold less than
         one replicate (``n·(1−level)/2 < 1``); ``"fixed"``: not resampled (the threshold of
-        a pin), ``low = high = estimate``; ``"none"``: no replicate defines it.
+        a pin), ``low = high = estimate``; ``"none"``: no replicate defines it;
+        ``"boundary"``: the point's TPR or FPR is 0 or 1 on the data, where every replicate
+        of that rate usually equals it too and a percentile interval collapses to a point
+        (a pin flagging every positive has TPR 1 in every replicate): for that rate the
+        hull of the bootstrap interval and the exact Clopper–Pearson interval of the
+        proportion over the class's count (:func:`clopper_pearson`), which keeps its
+        coverage at 0 and 1; for the metrics computed from the rates, the hull of their
+        bootstrap interval and their range over the box of the two rates' intervals.
     n : int
         Replicates in which the metric is defined (finite or infinite).
     n_infinite : int
@@ -179,7 +190,8 @@ class PointUncertainty:
         (:func:`~roc_dash.core.economics.expected_cost_per_case`, benefits included).
     prior_pos, level : float
     method : str
-        ``"stratified bootstrap, percentile"``.
+        ``"stratified bootstrap, percentile"``, or :data:`BOUNDARY_METHOD` when an
+        interval of the point is marked ``"boundary"``.
     n_boot : int
         Replicates asked for.
     n_boot_used : int
@@ -329,13 +341,43 @@ def _point_notes(ivals: dict, n_used: int, level: float) -> list[str]:
     return notes
 
 
+def _widen(iv: PointInterval, low: float, high: float) -> PointInterval:
+    """``iv`` widened to hold ``[low, high]``, marked ``"boundary"``."""
+    if iv.interval == "none":
+        return iv
+    return PointInterval(iv.estimate, min(iv.low, low), max(iv.high, high), "boundary", iv.n,
+                         iv.n_infinite, iv.values)
+
+
+def _at_boundary(ivals: dict, counts: tuple[float, float], level: float, p: float,
+                 e: Economics) -> bool:
+    """Widen, in place, the intervals of a point whose TPR or FPR is 0 or 1 (see
+    :class:`PointInterval`, ``"boundary"``); ``counts = (positives, negatives)``."""
+    edge = {k: ivals[k].estimate in (0.0, 1.0) for k in ("tpr", "fpr")}
+    if not any(edge.values()):
+        return False
+    for k, n in zip(("tpr", "fpr"), counts, strict=True):
+        if edge[k]:
+            ivals[k] = _widen(ivals[k], *clopper_pearson(ivals[k].estimate * n, n, level))
+    f = np.array([ivals["fpr"].low, ivals["fpr"].low, ivals["fpr"].high, ivals["fpr"].high])
+    t = np.array([ivals["tpr"].low, ivals["tpr"].high, ivals["tpr"].low, ivals["tpr"].high])
+    corners = _metrics(f, t, p, e)  # each metric is monotone in each rate: its range
+    for k, v in corners.items():
+        v = np.asarray(v, dtype=np.float64)
+        if k not in ("tpr", "fpr") and not np.isnan(v).all():
+            ivals[k] = _widen(ivals[k], float(np.nanmin(v)), float(np.nanmax(v)))
+    return True
+
+
 def _point(kind, threshold, fpr, tpr, est, p, e, level, n_boot, n_used, optimism,
-           common_notes) -> PointUncertainty:
+           common_notes, counts) -> PointUncertainty:
     """A :class:`PointUncertainty` from per-replicate ``threshold``/``fpr``/``tpr`` (the
-    threshold ``None`` for a pin) and the estimates ``est = (threshold, fpr, tpr)``."""
+    threshold ``None`` for a pin), the estimates ``est = (threshold, fpr, tpr)`` and the
+    class counts ``counts = (positives, negatives)``."""
     point = _metrics(est[1], est[2], p, e)
     reps = _metrics(fpr, tpr, p, e)
     ivals = {k: _interval(np.atleast_1d(reps[k]), point[k], level) for k in point}
+    boundary = _at_boundary(ivals, counts, level, p, e)
     if threshold is None:
         ivals["threshold"] = _fixed(est[0], n_used)
     else:
@@ -349,7 +391,13 @@ def _point(kind, threshold, fpr, tpr, est, p, e, level, n_boot, n_used, optimism
                      "include the variability of the choice; percentile intervals of a "
                      "chosen threshold can undercover (bench/coverage_point_intervals.py).")
     notes += _point_notes(ivals, n_used, level)
-    return PointUncertainty(kind=kind, prior_pos=p, level=level, method=METHOD,
+    if boundary:
+        notes.append("TPR or FPR is 0 or 1 at this point, where the bootstrap cannot vary "
+                     "it: its interval is widened to the exact Clopper–Pearson interval, and "
+                     "the intervals of the metrics computed from it to their range over the "
+                     "rates' intervals (marked 'boundary').")
+    return PointUncertainty(kind=kind, prior_pos=p, level=level,
+                            method=BOUNDARY_METHOD if boundary else METHOD,
                             n_boot=n_boot, n_boot_used=n_used, optimism=optimism,
                             notes=tuple(notes), **{k: ivals[k] for k in _METRICS})
 
@@ -496,11 +544,12 @@ def point_intervals(labels, scores, prior_pos: float, economics: Economics, *, p
     apparent = expected_cost_per_case(opt_est[1], opt_est[2], p, e)
     optimism, oob_notes = _optimism(apparent, reps["in_bag_cost"], reps["oob_cost"])
     common = tuple(notes)
+    counts = (curve.n_pos, curve.n_neg)
     optimum = _point("optimum", reps["threshold"], reps["fpr"], reps["tpr"], opt_est, p, e,
-                     level, n_boot, n_used, optimism, common + oob_notes)
+                     level, n_boot, n_used, optimism, common + oob_notes, counts)
     pinned = tuple(
         _point("pin", None, reps["pin_fpr"][:, j], reps["pin_tpr"][:, j], est, p, e, level,
-               n_boot, n_used, None, common)
+               n_boot, n_used, None, common, counts)
         for j, est in enumerate(pin_est))
     return PointIntervals(optimum=optimum, pins=pinned)
 

@@ -41,13 +41,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from ._validation import check_binary_inputs
-from .curves import RocCurve, auc, roc_curve
+from .curves import RocCurve, _runs, auc, curve_of_runs
 from .hull import (
     HullOptimum,
     RocHull,
@@ -57,7 +57,7 @@ from .hull import (
     normalized_expected_cost,
     optimal_point,
 )
-from .statistics import AucInterval, auc_confidence_interval
+from .statistics import AucInterval, delong_variance_of_counts, wald_auc_interval
 
 __all__ = [
     "MIN_POSITIVES",
@@ -254,14 +254,16 @@ def _check_minimum(value, what: str) -> float:
 
 def group_rocs(labels, scores, groups, *, weights=None, pos_label=None, level: float = 0.95,
                min_positives: float = MIN_POSITIVES,
-               min_negatives: float = MIN_NEGATIVES) -> tuple[GroupRoc, ...]:
+               min_negatives: float = MIN_NEGATIVES, row_counts=None) -> tuple[GroupRoc, ...]:
     """Each group's ROC curve, hull, AUC with DeLong interval, prevalence and size flag.
 
     The rows are sorted by group once; each group's curve is
     :func:`~roc_dash.core.curves.roc_curve` of its rows (Fawcett 2004, section 4, Algorithm
     2), its hull :func:`~roc_dash.core.hull.convex_hull` (section 7.1) and its interval
     :func:`~roc_dash.core.statistics.auc_confidence_interval` (DeLong, DeLong &
-    Clarke-Pearson 1988).
+    Clarke-Pearson 1988), the last from the class counts of the curve's runs of equal scores
+    (:func:`~roc_dash.core.statistics.delong_variance_of_counts`): one sort of each group's
+    scores serves both.
 
     Parameters
     ----------
@@ -277,6 +279,9 @@ def group_rocs(labels, scores, groups, *, weights=None, pos_label=None, level: f
         Coverage of the AUC intervals.
     min_positives, min_negatives : float, default 30
         A group with fewer weighted positives or negatives is flagged ``small``.
+    row_counts : array-like of int, shape (n,), optional
+        The input rows each row stands for, when the rows are aggregated counts (a query
+        engine's ``rows`` column): each group's ``rows`` is their sum (default: 1 each).
 
     Returns
     -------
@@ -294,13 +299,20 @@ def group_rocs(labels, scores, groups, *, weights=None, pos_label=None, level: f
     min_pos = _check_minimum(min_positives, "min_positives")
     min_neg = _check_minimum(min_negatives, "min_negatives")
     names, codes = _group_codes(groups, y.size)
-    order = np.argsort(codes, kind="stable")
+    counts = None if row_counts is None else np.asarray(row_counts, dtype=np.int64)
+    if counts is not None and counts.shape != y.shape:
+        raise ValueError(f"row_counts ({counts.size}) and labels ({y.size}) differ in length")
+    # small codes sort by radix, in linear time
+    order = np.argsort(codes.astype(np.int16) if len(names) < 2**15 else codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
     out = []
     for k, name in enumerate(names):
         rows = order[bounds[k]:bounds[k + 1]]
-        out.append(_one_group(name, y[rows], s[rows], None if w is None else w[rows],
-                              level, min_pos, min_neg))
+        group = _one_group(name, y[rows], s[rows], None if w is None else w[rows],
+                           level, min_pos, min_neg)
+        if counts is not None:
+            group = replace(group, rows=int(counts[rows].sum()))
+        out.append(group)
     return tuple(out)
 
 
@@ -312,11 +324,15 @@ def _one_group(name: str, y: np.ndarray, s: np.ndarray, w: np.ndarray | None, le
     curve = hull = interval = None
     area = math.nan
     if n_pos > 0 and n_neg > 0:
-        curve = roc_curve(y, s, weights=w)
+        # one sort: the runs of equal scores give the curve and DeLong's interval
+        runs = [*_runs(y, s, w)]
+        pos, neg = np.diff(runs[1], prepend=0), np.diff(runs[2], prepend=0)
+        curve = curve_of_runs(runs)
         hull = convex_hull(curve)
         area = auc(curve)
         if n_pos > 1 and n_neg > 1:
-            interval = auc_confidence_interval(y, s, weights=w, level=level)
+            d = delong_variance_of_counts(pos, neg)
+            interval = wald_auc_interval(d.auc, d.std_error, level=level)
     return GroupRoc(name=name, rows=int(y.size), n_pos=n_pos, n_neg=n_neg,
                     prevalence=n_pos / total if total > 0 else math.nan, curve=curve,
                     hull=hull, auc=area, auc_interval=interval,
@@ -465,7 +481,7 @@ def slice_analysis(labels, scores, groups, *, weights=None, pos_label=None,
                    cost_fp: float = 1.0, cost_fn: float = 1.0, prior_pos: float | None = None,
                    group_priors: Mapping[str, float] | None = None, level: float = 0.95,
                    min_positives: float = MIN_POSITIVES,
-                   min_negatives: float = MIN_NEGATIVES) -> SliceAnalysis:
+                   min_negatives: float = MIN_NEGATIVES, row_counts=None) -> SliceAnalysis:
     """:func:`group_rocs` then :func:`slice_optima`: one model analysed group by group.
 
     See those two functions for the parameters. A caller that changes only the costs or
@@ -473,6 +489,7 @@ def slice_analysis(labels, scores, groups, *, weights=None, pos_label=None,
     again.
     """
     rocs = group_rocs(labels, scores, groups, weights=weights, pos_label=pos_label,
-                      level=level, min_positives=min_positives, min_negatives=min_negatives)
+                      level=level, min_positives=min_positives, min_negatives=min_negatives,
+                      row_counts=row_counts)
     return slice_optima(rocs, cost_fp=cost_fp, cost_fn=cost_fn, prior_pos=prior_pos,
                         group_priors=group_priors)

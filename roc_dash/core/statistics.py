@@ -9,8 +9,9 @@
   (1988), computed with the O(n log n) mid-rank algorithm of Sun & Xu (2014), and the
   Hanley & McNeil (1982) closed-form standard error; :func:`two_sided_normal_test`, the
   normal test they share.
-* :func:`cost_at_thresholds`, :func:`accuracy_at_thresholds` -- expected misclassification
-  cost and accuracy at every vertex of a ROC curve (Fawcett 2004, sections 3 and 7).
+* :func:`accuracy_at_thresholds` (re-exported from :mod:`.curves`) -- accuracy at every
+  vertex of a ROC curve; the expected cost at every vertex is
+  :func:`.threshold_costs.cost_at_thresholds` (Fawcett 2004, sections 3 and 7).
 
 Weights are frequency weights throughout: every count is a sum of weights, so integer weights
 give exactly the result of repeating each row that many times. For the variance formulas this
@@ -44,7 +45,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ._validation import check_binary_inputs
-from .curves import RocCurve, accuracy_at_thresholds, auc, roc_curve
+from .curves import accuracy_at_thresholds, auc, gini, roc_curve  # noqa: F401 - re-exported
 from .partial_auc import PartialAuc, partial_auc, partial_auc_from_curve  # noqa: F401 - re-exported
 
 __all__ = [
@@ -56,13 +57,14 @@ __all__ = [
     "accuracy_at_thresholds",
     "auc_confidence_interval",
     "auc_test_vs_chance",
-    "cost_at_thresholds",
     "delong_paired_test",
     "delong_variance",
+    "delong_variance_of_counts",
     "gini",
     "partial_auc",
     "partial_auc_from_curve",
     "two_sided_normal_test",
+    "wald_auc_interval",
 ]
 
 
@@ -158,27 +160,6 @@ class PairedAucTest:
 
 
 # --------------------------------------------------------------------------------------------
-# Gini and partial AUC
-# --------------------------------------------------------------------------------------------
-
-
-def gini(auc_value: float) -> float:
-    """Gini coefficient (accuracy ratio, Somers' D) of a classifier: ``2 * AUC - 1``.
-
-    Parameters
-    ----------
-    auc_value : float
-        Area under the ROC curve, in ``[0, 1]``.
-
-    Returns
-    -------
-    float
-        In ``[-1, 1]``; 0 for a random ranking, 1 for a perfect one.
-    """
-    return 2.0 * float(auc_value) - 1.0
-
-
-# --------------------------------------------------------------------------------------------
 # DeLong structural components (Sun & Xu 2014, weighted)
 # --------------------------------------------------------------------------------------------
 
@@ -238,17 +219,24 @@ def _placements(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
         raise ValueError(f"AUC undefined: no {missing} instances (or zero total weight)")
 
     # Per run of tied scores: weight of each class strictly below the run and inside it.
-    pos_below = cum_pos[bounds[:-1]]
-    pos_in = cum_pos[bounds[1:]] - pos_below
-    neg_below = cum_neg[bounds[:-1]]
-    neg_in = cum_neg[bounds[1:]] - neg_below
-    v10_run = (neg_below + 0.5 * neg_in) / n_neg
-    v01_run = (n_pos - pos_below - 0.5 * pos_in) / n_pos
+    v10_run, v01_run = _run_components(cum_pos[bounds], cum_neg[bounds], n_pos, n_neg)
 
     v_sorted = np.where(ys, np.repeat(v10_run, sizes), np.repeat(v01_run, sizes))
     v = np.empty(n)
     v[order] = v_sorted
     return v, n_pos, n_neg
+
+
+def _run_components(cum_pos: np.ndarray, cum_neg: np.ndarray, n_pos: float, n_neg: float):
+    """``(V10, V01)`` of each run of tied scores (ascending), from the weight of each class
+    strictly below every run and below the last: ``cum_pos[r]`` positives below run ``r``,
+    ``cum_pos[-1] == n_pos``. A positive's ``V10`` is the weight of negatives below its run
+    plus half those in it, over ``N``; a negative's ``V01`` that of positives above plus half
+    those in it, over ``P`` (see :func:`_placements`)."""
+    pos_below, neg_below = cum_pos[:-1], cum_neg[:-1]
+    pos_in = cum_pos[1:] - pos_below
+    neg_in = cum_neg[1:] - neg_below
+    return (neg_below + 0.5 * neg_in) / n_neg, (n_pos - pos_below - 0.5 * pos_in) / n_pos
 
 
 def _mean_and_sum_squares(v: np.ndarray, w: np.ndarray | None, total: float):
@@ -280,6 +268,11 @@ def _delong(y, s, w) -> AucVariance:
     v, n_pos, n_neg = _placements(y, s, w)
     _check_frequency_totals(n_pos, n_neg)
     v10, v01, w10, w01 = _split(v, y, w)
+    return _delong_of(v10, v01, w10, w01, n_pos, n_neg)
+
+
+def _delong_of(v10, v01, w10, w01, n_pos: float, n_neg: float) -> AucVariance:
+    """DeLong's AUC and variance from the structural components and their weights."""
     auc10, ss10 = _mean_and_sum_squares(v10, w10, n_pos)
     _, ss01 = _mean_and_sum_squares(v01, w01, n_neg)
     variance = ss10 / (n_pos - 1.0) / n_pos + ss01 / (n_neg - 1.0) / n_neg
@@ -290,6 +283,47 @@ def _delong(y, s, w) -> AucVariance:
         n_pos=n_pos,
         n_neg=n_neg,
     )
+
+
+def delong_variance_of_counts(pos, neg) -> AucVariance:
+    """:func:`delong_variance` from the (weighted) positives and negatives at each distinct
+    score, in ascending order of the scores: O(distinct scores), no sort.
+
+    Every row of a run of tied scores has the same structural component (DeLong et al.
+    1988; Sun & Xu 2014), so the weighted sums over rows are sums over runs weighted by the
+    runs' class counts: the result is :func:`delong_variance` of the rows (up to rounding).
+    These counts are what a ROC curve is built from (``roc_dash.core.curves``), and what a
+    query engine returns per (score, label).
+
+    Parameters
+    ----------
+    pos, neg : array-like of float, shape (d,)
+        Weighted positives and negatives scoring each distinct value, lowest score first.
+
+    Returns
+    -------
+    AucVariance
+
+    Raises
+    ------
+    ValueError
+        On arrays of different lengths, negative or non-finite counts, or a class with
+        total ``<= 1``.
+    """
+    p = np.asarray(pos, dtype=np.float64)
+    q = np.asarray(neg, dtype=np.float64)
+    if p.shape != q.shape or p.ndim != 1:
+        raise ValueError("pos and neg must be one-dimensional and of one length")
+    if not (np.isfinite(p).all() and np.isfinite(q).all() and (p >= 0).all()
+            and (q >= 0).all()):
+        raise ValueError("pos and neg must be finite counts, 0 or more")
+    cum_pos = np.concatenate([[0.0], np.cumsum(p)])
+    cum_neg = np.concatenate([[0.0], np.cumsum(q)])
+    n_pos, n_neg = float(cum_pos[-1]), float(cum_neg[-1])
+    _check_frequency_totals(n_pos, n_neg)
+    v10, v01 = _run_components(cum_pos, cum_neg, n_pos, n_neg)
+    has_pos, has_neg = p > 0, q > 0  # the components of rows that exist
+    return _delong_of(v10[has_pos], v01[has_neg], p[has_pos], q[has_neg], n_pos, n_neg)
 
 
 def delong_variance(labels, scores, *, weights=None, pos_label=None) -> AucVariance:
@@ -437,15 +471,20 @@ def auc_confidence_interval(
         curve = roc_curve(y, s, weights=w)
         a = auc(curve)
         se = _hanley_mcneil_se(a, curve.n_pos, curve.n_neg)
+    return wald_auc_interval(a, se, level=lvl, method=method)
+
+
+def wald_auc_interval(auc_value: float, std_error: float, *, level: float = 0.95,
+                      method: str = "delong") -> AucInterval:
+    """``auc -/+ z_{(1+level)/2} * std_error``, clipped to ``[0, 1]`` (see
+    :func:`auc_confidence_interval`; with :func:`delong_variance_of_counts` for counts)."""
+    lvl = float(level)
+    if not 0.0 < lvl < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    a, se = float(auc_value), float(std_error)
     half = float(ndtri(0.5 + lvl / 2.0)) * se
-    return AucInterval(
-        method=method,
-        level=lvl,
-        auc=a,
-        low=max(0.0, a - half),
-        high=min(1.0, a + half),
-        std_error=se,
-    )
+    return AucInterval(method=method, level=lvl, auc=a, low=max(0.0, a - half),
+                       high=min(1.0, a + half), std_error=se)
 
 
 def auc_test_vs_chance(labels, scores, *, weights=None, pos_label=None) -> AucTest:
@@ -552,47 +591,3 @@ def delong_paired_test(labels, scores_a, scores_b, *, weights=None,
         p_value=p,
         correlation=correlation,
     )
-
-
-# --------------------------------------------------------------------------------------------
-# Cost and accuracy along the curve
-# --------------------------------------------------------------------------------------------
-
-
-def cost_at_thresholds(
-    curve: RocCurve,
-    *,
-    cost_fp: float = 1.0,
-    cost_fn: float = 1.0,
-    prior_pos: float | None = None,
-) -> np.ndarray:
-    """Expected misclassification cost per instance at every vertex of a ROC curve.
-
-    ``p(+) (1 - TPR) c(FN) + p(-) FPR c(FP)`` (Fawcett 2004, section 3, the quantity the
-    iso-performance lines of constant slope ``c(FP) p(-) / (c(FN) p(+))`` hold fixed).
-
-    Parameters
-    ----------
-    curve : RocCurve
-        The vertices; entry ``k`` of the result belongs to ``curve.thresholds[k]``.
-    cost_fp, cost_fn : float, default 1.0
-        Non-negative costs of a false positive and a false negative.
-    prior_pos : float, optional
-        Class prior ``p(+)`` in ``[0, 1]`` of the deployment population; defaults to the
-        curve's own (weighted) prevalence ``P / (P + N)``.
-
-    Returns
-    -------
-    ndarray of float64, shape (len(curve),)
-        With unit costs and the default prior this is the error rate ``1 - accuracy``.
-    """
-    c_fp, c_fn = float(cost_fp), float(cost_fn)
-    if not (math.isfinite(c_fp) and math.isfinite(c_fn)) or c_fp < 0.0 or c_fn < 0.0:
-        raise ValueError("cost_fp and cost_fn must be finite and non-negative")
-    if prior_pos is None:
-        p = curve.n_pos / (curve.n_pos + curve.n_neg)
-    else:
-        p = float(prior_pos)
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"prior_pos must be in [0, 1], got {prior_pos!r}")
-    return p * (1.0 - curve.tpr) * c_fn + (1.0 - p) * curve.fpr * c_fp

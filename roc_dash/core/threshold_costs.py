@@ -8,6 +8,7 @@ can move before the cost rises past a tolerance.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -27,7 +28,7 @@ from .economics import (
 )
 from .hull import normalized_expected_cost, optimal_vertex
 
-__all__ = ["Flatness", "ThresholdProfile", "threshold_profile", "flatness", "thin_profile"]
+__all__ = ["cost_at_thresholds", "Flatness", "ThresholdProfile", "threshold_profile", "flatness", "thin_profile"]
 
 
 @dataclass(frozen=True)
@@ -243,3 +244,42 @@ def thin_profile(profile: ThresholdProfile, *, max_points: int = 2000) -> Thresh
         normalized_cost=profile.normalized_cost[keep], best=pos(profile.best),
         flatness=replace(fl, start=pos(fl.start), stop=pos(fl.stop)),
         prior_pos=profile.prior_pos, economics=profile.economics)
+
+
+def cost_at_thresholds(
+    curve: RocCurve,
+    *,
+    cost_fp: float = 1.0,
+    cost_fn: float = 1.0,
+    prior_pos: float | None = None,
+) -> np.ndarray:
+    """Expected misclassification cost per instance at every vertex of a ROC curve.
+
+    ``p(+) (1 - TPR) c(FN) + p(-) FPR c(FP)`` (Fawcett 2004, section 3, the quantity the
+    iso-performance lines of constant slope ``c(FP) p(-) / (c(FN) p(+))`` hold fixed).
+
+    Parameters
+    ----------
+    curve : RocCurve
+        The vertices; entry ``k`` of the result belongs to ``curve.thresholds[k]``.
+    cost_fp, cost_fn : float, default 1.0
+        Non-negative costs of a false positive and a false negative.
+    prior_pos : float, optional
+        Class prior ``p(+)`` in ``[0, 1]`` of the deployment population; defaults to the
+        curve's own (weighted) prevalence ``P / (P + N)``.
+
+    Returns
+    -------
+    ndarray of float64, shape (len(curve),)
+        With unit costs and the default prior this is the error rate ``1 - accuracy``.
+    """
+    c_fp, c_fn = float(cost_fp), float(cost_fn)
+    if not (math.isfinite(c_fp) and math.isfinite(c_fn)) or c_fp < 0.0 or c_fn < 0.0:
+        raise ValueError("cost_fp and cost_fn must be finite and non-negative")
+    if prior_pos is None:
+        p = curve.n_pos / (curve.n_pos + curve.n_neg)
+    else:
+        p = float(prior_pos)
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"prior_pos must be in [0, 1], got {prior_pos!r}")
+    return p * (1.0 - curve.tpr) * c_fn + (1.0 - p) * curve.fpr * c_fp

@@ -43,7 +43,7 @@ def _reliability_trace(name: str, cal: Calibration, style: dict) -> dict:
         "line": {**style, "width": 2}, "marker": {"size": size.tolist(), "color": style["color"]},
         "customdata": np.column_stack((lo, hi, cal.count)).tolist(),
         "meta": f"<b>{plain(name)}</b>",
-        "hovertemplate": ("%{meta}<br>scores in (%{customdata[0]:.6~g}, "
+        "hovertemplate": ("%{meta}<br>no threshold: a bin of scores (%{customdata[0]:.6~g}, "
                           "%{customdata[1]:.6~g}]<br>mean score %{x:.6~g}<br>"
                           "observed fraction positive %{y:.6~g}<br>"
                           "cases %{customdata[2]:.6~g}<extra></extra>"),
@@ -56,8 +56,8 @@ def _hull_map_trace(name: str, cal: Calibration, style: dict, *, alone: bool) ->
     hm = cal.hull_map
     x = np.append(np.maximum(hm.lower, hm.score_min), hm.score_max)
     y = np.append(hm.probability, hm.probability[-1])
-    text = [f"<b>{plain(name)}</b> hull-calibrated<br>scores ≥ {format_threshold(lo)} and "
-            f"< {format_threshold(up)}<br>probability {p:.6g} (hull slope "
+    text = [f"<b>{plain(name)}</b> hull-calibrated<br>between thresholds: scores ≥ "
+            f"{format_threshold(lo)} and < {format_threshold(up)}<br>probability {p:.6g} (hull slope "
             f"{format_threshold(m)})<br>{pos:.6g} positives, {neg:.6g} negatives"
             for lo, up, p, m, pos, neg in zip(hm.lower, hm.upper, hm.probability, hm.slope,
                                               hm.positives, hm.negatives, strict=True)]
@@ -86,7 +86,8 @@ def calibration_figure(results: Mapping[str, Calibration], *, colors: dict[str, 
         data.append({"type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines",
                      "name": DIAGONAL_NAME,
                      "line": {"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
-                     "hovertemplate": f"{DIAGONAL_NAME}<extra></extra>"})
+                     "hovertemplate": (f"{DIAGONAL_NAME}<br>no threshold: where the mean score "
+                                       "equals the fraction positive<extra></extra>")})
     for i, (name, cal) in enumerate(results.items()):
         style = line_style(style_index(colors, name, i))
         if cal.in_unit_interval and cal.count.size:

@@ -13,6 +13,8 @@ import plotly.graph_objects as go
 from ..core.assembly.combining_views import BudgetView, LogicalView, SuperiorityView
 from ..core.concavity_repair import ConcavityRepair
 from ..core.superiority import ratio_to_unit
+from ..rounding import HOVER as NUM
+from ..rounding import sig
 from .style import FAST, base_layout, color, format_threshold, plain, rgba
 
 __all__ = ["add_budget", "add_repair", "add_logical", "superiority_figure",
@@ -34,7 +36,9 @@ def add_budget(fig: go.Figure, view: BudgetView, *, font_size: int = 14) -> go.F
             **FAST, x=view.line.fpr, y=view.line.tpr, mode="lines",
             name=f"budget: {k_text}", legendgroup="budget",
             line={"color": BUDGET_COLOR, "dash": "dashdot", "width": 2},
-            hovertemplate=f"budget constraint: {k_text}<extra></extra>"))
+            hovertemplate=(f"budget constraint: {k_text}<br>no threshold: the points that "
+                           f"act on K cases<br>FPR %{{x:{NUM}}}<br>TPR %{{y:{NUM}}}"
+                           "<extra></extra>")))
     if (m.fpr_a, m.tpr_a) != (m.fpr_b, m.tpr_b):
         fig.add_trace(go.Scatter(
             **FAST, x=[m.fpr_a, m.fpr_b], y=[m.tpr_a, m.tpr_b], mode="markers",
@@ -42,22 +46,32 @@ def add_budget(fig: go.Figure, view: BudgetView, *, font_size: int = 14) -> go.F
             marker={"symbol": "diamond-open", "size": 12, "color": BUDGET_COLOR,
                     "line": {"width": 2, "color": BUDGET_COLOR}},
             text=[_vertex_text(m.model_a, m.threshold_a), _vertex_text(m.model_b, m.threshold_b)],
-            hovertemplate="mixed vertex: %{text}<br>FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>"))
+            hovertemplate=(f"mixed vertex: %{{text}}<br>FPR %{{x:{NUM}}}<br>TPR %{{y:{NUM}}}"
+                           "<extra></extra>")))
     fig.add_trace(go.Scatter(
         **FAST, x=[m.fpr], y=[m.tpr], mode="markers+text", name="budget: achievable point",
         legendgroup="budget", text=["K"], textposition="bottom right",
         textfont={"size": font_size, "color": BUDGET_COLOR, "family": "Arial Black, sans-serif"},
         marker={"symbol": "diamond", "size": 13, "color": BUDGET_COLOR,
                 "line": {"width": 1, "color": "white"}},
-        hovertemplate=(f"achievable on the budget: k = {m.k:.4g}<br>FPR %{{x:.4f}}<br>"
-                       "TPR %{y:.4f}<extra></extra>")))
+        hovertemplate=(f"achievable on the budget: k = {sig(m.k)}<br>{_mix_text(m)}<br>"
+                       f"FPR %{{x:{NUM}}}<br>TPR %{{y:{NUM}}}<extra></extra>")))
     return fig
+
+
+def _mix_text(m) -> str:
+    """The thresholds the budget point C mixes (Fawcett 2004 §7.4.1): no single one."""
+    a, b = _vertex_text(m.model_a, m.threshold_a), _vertex_text(m.model_b, m.threshold_b)
+    if a == b or m.k in (0.0, 1.0):
+        return b if m.k == 1.0 else a
+    return (f"no single threshold: {a} on {sig(100 * (1 - m.k))}% of cases, "
+            f"{b} on {sig(100 * m.k)}%")
 
 
 def _vertex_text(model: str, threshold: float) -> str:
     if not model:
-        return "trivial classifier"
-    return f"{plain(model)} ≥ {format_threshold(threshold)}"
+        return f"trivial classifier (threshold {format_threshold(threshold)})"
+    return f"{plain(model)} at threshold ≥ {format_threshold(threshold)}"
 
 
 def add_repair(fig: go.Figure, repair: ConcavityRepair, model: str, *, style: int = 0
@@ -72,8 +86,9 @@ def add_repair(fig: go.Figure, repair: ConcavityRepair, model: str, *, style: in
         name=(f"{plain(model)} repaired ({len(repair)} concavities, AUC +{gain:.4f})"
               if len(repair) else f"{plain(model)}: no concavity to repair"),
         line={"color": rgba(c, 0.45), "width": 4.5, "dash": "solid"},
-        hovertemplate=(f"{plain(model)} repaired<br>FPR %{{x:.3f}}<br>TPR %{{y:.3f}}"
-                       "<extra></extra>")))
+        hovertemplate=(f"{plain(model)} repaired<br>no threshold: the repaired ranking "
+                       "reorders the scores between A and C<br>"
+                       f"FPR %{{x:{NUM}}}<br>TPR %{{y:{NUM}}}<extra></extra>")))
     if len(repair):
         # B -> B' arrows as line segments (None separates them) and the B' markers
         x = np.column_stack((repair.fpr_b, repair.fpr_repaired,
@@ -83,7 +98,7 @@ def add_repair(fig: go.Figure, repair: ConcavityRepair, model: str, *, style: in
         fig.add_trace(go.Scatter(
             **FAST, x=x, y=y, mode="lines", legendgroup="repair", showlegend=False,
             name="B to B′", line={"color": rgba(c, 0.6), "width": 1}, hoverinfo="skip"))
-        text = [f"B′ = A + C − B: A ≥ {format_threshold(a)}, B ≥ {format_threshold(b)}, "
+        text = [f"B′ = A + C − B, thresholds A ≥ {format_threshold(a)}, B ≥ {format_threshold(b)}, "
                 f"C ≥ {format_threshold(cc)}"
                 for a, b, cc in zip(repair.threshold_a, repair.threshold_b, repair.threshold_c,
                                     strict=True)]
@@ -92,7 +107,8 @@ def add_repair(fig: go.Figure, repair: ConcavityRepair, model: str, *, style: in
             legendgroup="repair", name="B′ (repaired deepest points)",
             marker={"symbol": "triangle-up", "size": 11, "color": c,
                     "line": {"width": 1, "color": "white"}},
-            text=text, hovertemplate="%{text}<br>FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>"))
+            text=text,
+            hovertemplate=f"%{{text}}<br>FPR %{{x:{NUM}}}<br>TPR %{{y:{NUM}}}<extra></extra>"))
     return fig
 
 
@@ -113,17 +129,20 @@ def add_logical(fig: go.Figure, view: LogicalView) -> go.Figure:
              e.or_fpr, e.or_tpr, view.actual and view.actual.or_fpr,
              view.actual and view.actual.or_tpr)):
         x, y = _rect(lo[0], hi[0], lo[1], hi[1])
+        pair = (f"{op} of {_vertex_text(view.first.model, view.first.threshold)} and "
+                f"{_vertex_text(view.second.model, view.second.threshold)}")
         fig.add_trace(go.Scatter(
             **FAST, x=x, y=y, mode="lines", fill="toself", fillcolor=rgba(col, 0.10),
             line={"color": rgba(col, 0.8), "width": 1.2, "dash": "dot"},
             name=f"{op}: possible region", legendgroup=op,
-            hovertemplate=f"{op} lies in this rectangle whatever the dependence<extra></extra>"))
+            hovertemplate=(f"{op} lies in this rectangle whatever the dependence<br>"
+                           f"{pair}<extra></extra>")))
         fig.add_trace(go.Scatter(
             **FAST, x=[fx], y=[fy], mode="markers", name=f"{op}: if independent",
             legendgroup=op, marker={"symbol": "x-thin-open", "size": 13, "color": col,
                                     "line": {"width": 2.5, "color": col}},
-            hovertemplate=(f"{op} expected under independence<br>FPR %{{x:.3f}}<br>"
-                           "TPR %{y:.3f}<extra></extra>")))
+            hovertemplate=(f"{op} expected under independence<br>{pair}<br>"
+                           f"FPR %{{x:{NUM}}}<br>TPR %{{y:{NUM}}}<extra></extra>")))
         if view.actual is not None:
             fig.add_trace(go.Scatter(
                 **FAST, x=[ax], y=[ay], mode="markers+text", name=f"{op}: actual (rows)",
@@ -131,8 +150,8 @@ def add_logical(fig: go.Figure, view: LogicalView) -> go.Figure:
                 else "bottom right", textfont={"color": col, "size": 12},
                 marker={"symbol": "square", "size": 10, "color": col,
                         "line": {"width": 1, "color": "white"}},
-                hovertemplate=(f"{op} counted on the rows ({plain(view.paired_by)})<br>FPR %{{x:.3f}}"
-                               "<br>TPR %{y:.3f}<extra></extra>")))
+                hovertemplate=(f"{op} counted on the rows ({plain(view.paired_by)})<br>{pair}"
+                               f"<br>FPR %{{x:{NUM}}}<br>TPR %{{y:{NUM}}}<extra></extra>")))
     return fig
 
 
@@ -156,19 +175,22 @@ def superiority_figure(view: SuperiorityView, *, font_size: int = 14) -> go.Figu
         y=np.concatenate(([0.0], 0.8 * d.density / scale, [0.0])), mode="lines", fill="toself",
         fillcolor="rgba(120,120,120,0.18)", line={"color": "rgba(90,90,90,0.6)", "width": 1},
         name=(f"expert: {view.low:.3g} to {view.high:.3g}, most likely {view.mode:.3g}"),
-        hovertemplate="belief over the cost ratio (scaled)<extra></extra>"))
+        hovertemplate=("belief over the cost ratio (scaled)<br>no threshold: each model "
+                       "at its best threshold for the ratio<extra></extra>")))
     u, s = g.step()
     for sign, col, who, tag in ((1, A_COLOR, a, "A"), (-1, B_COLOR, b, "B")):
         ys = np.where(s == sign, s, np.nan)
         fig.add_trace(go.Scatter(
             **FAST, x=u, y=ys, mode="lines", line={"color": col, "width": 5},
             name=f"{tag} = {plain(who)} cheaper", connectgaps=False,
-            hovertemplate=f"{plain(who)} has the lower expected cost<extra></extra>"))
+            hovertemplate=(f"{plain(who)} has the lower expected cost<br>no threshold: each "
+                           "model at its best threshold for the ratio<extra></extra>")))
     if np.any(s == 0):
         fig.add_trace(go.Scatter(
             **FAST, x=u, y=np.where(s == 0, 0.0, np.nan), mode="lines",
             line={"color": "#555", "width": 4}, name="equal cost",
-            hovertemplate="equal expected cost<extra></extra>"))
+            hovertemplate=("equal expected cost<br>no threshold: each model at its best "
+                           "threshold for the ratio<extra></extra>")))
     fig.add_shape(type="line", x0=view.current_u, x1=view.current_u, y0=-1.25, y1=1.25,
                   line={"color": "#b00020", "width": 2}, name="current ratio")
     base_layout(fig, x_title="Cost ratio c(FN)/c(FP) (axis: k/(1+k))", y_title="",

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 from ..core.assembly.analysis import Analysis
 from ..core.cost_curves import envelope_cost_at, lower_envelope
 from ..core.operating import OperatingSummary
+from ..rounding import HOVER as NUM
 from .roc import OPTIMUM_UID, model_index
 from .style import (
     FAST,
@@ -25,6 +26,7 @@ from .style import (
     REFERENCE_COLOR,
     base_layout_dict,
     fast_figure,
+    format_threshold,
     hover_annotation,
     line_style,
     pin_list,
@@ -46,8 +48,14 @@ def _envelope_trace(analysis, name, env, style, *, label):
     return {"type": "scatter", "x": env.pc_pos, "y": env.cost, "mode": "lines+markers",
             "name": label, "line": style, "marker": {"size": 4}, "customdata": data,
             "text": text,
-            "hovertemplate": ("%{text}<br>PC(+) %{x:.3f}<br>normalised cost %{y:.3f}"
+            "hovertemplate": (f"%{{text}}<br>PC(+) %{{x:{NUM}}}<br>normalised cost %{{y:{NUM}}}"
                               "<extra></extra>")}
+
+
+def _optimum_text(analysis: Analysis) -> str:
+    opt = analysis.optimal
+    return (f"optimum: <b>{plain(opt.model or 'trivial')}</b><br>threshold ≥ "
+            f"{format_threshold(opt.threshold)}")
 
 
 def read_off_offset(pc: float, cost: float) -> tuple[int, int]:
@@ -78,10 +86,12 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
     data = [
         {"type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines", "name": "always negative",
          "line": {"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
-         "hovertemplate": "always negative<extra></extra>"},
+         "hovertemplate": (f"always negative: threshold +∞ (nothing flagged)<br>"
+                           f"PC(+) %{{x:{NUM}}}<br>normalised cost %{{y:{NUM}}}<extra></extra>")},
         {"type": "scatter", "x": [0, 1], "y": [1, 0], "mode": "lines", "name": "always positive",
          "line": {"color": REFERENCE_COLOR, "dash": "dash", "width": 1.5},
-         "hovertemplate": "always positive<extra></extra>"}]
+         "hovertemplate": (f"always positive: threshold −∞ (everything flagged)<br>"
+                           f"PC(+) %{{x:{NUM}}}<br>normalised cost %{{y:{NUM}}}<extra></extra>")}]
     for i, m in enumerate(analysis.models):
         data.append(_envelope_trace(analysis, m.name, lower_envelope(m.hull),
                                     line_style(style_index(colors, m.name, i)),
@@ -100,7 +110,8 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
     data.append({"type": "scatter", "x": [pc], "y": [cost_here], "mode": "markers",
                  "name": "optimum at PC(+)", "uid": OPTIMUM_UID,
                  "marker": {"symbol": "star", "size": 14, "color": ISO_COLOR},
-                 "hovertemplate": "optimum: cost %{y:.3f}<extra></extra>"})
+                 "text": [_optimum_text(analysis)],
+                 "hovertemplate": f"%{{text}}<br>normalised cost %{{y:{NUM}}}<extra></extra>"})
     layout = base_layout_dict(x_title="Probability cost PC(+)",
                               y_title="Normalised expected cost", font_size=font_size,
                               square=False, y_range=(-0.01, 0.6))
@@ -117,7 +128,9 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
             **FAST, x=[0, 1], y=[op.fpr, 1 - op.tpr], mode="lines",
             name=f"pinned {plain(op.label)}: cost line", line={"color": c, "width": 2.5},
             legendgroup=f"pin {op.label}",
-            hovertemplate=f"pinned {plain(op.label)}: %{{y:.3f}}<extra></extra>"))
+            hovertemplate=(f"pinned {plain(op.label)}: {plain(op.model)}, threshold ≥ "
+                           f"{format_threshold(op.threshold)}<br>PC(+) %{{x:{NUM}}}<br>"
+                           f"normalised cost %{{y:{NUM}}}<extra></extra>")))
         fig.add_trace(pin_trace(pc, y_here, op, font_size=font_size))
         fig.data[-1].showlegend = False
     return fig

@@ -25,6 +25,7 @@ from .style import (
     REFERENCE_COLOR,
     base_layout_dict,
     fast_figure,
+    format_threshold,
     hover_annotation,
     line_style,
     plain,
@@ -45,7 +46,8 @@ def _reference_traces(curves: Mapping[str, DecisionCurve]) -> list[dict]:
     out = [{"type": "scatter", "x": first.threshold_probability, "y": first.treat_none,
             "mode": "lines", "name": TREAT_NONE,
             "line": {"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
-            "hovertemplate": f"{TREAT_NONE}<br>{_NB}<extra></extra>"}]
+            "hovertemplate": (f"{TREAT_NONE}: threshold +∞ (nobody treated)<br>{_NB}"
+                              "<extra></extra>")}]
     priors = {}
     for dc in curves.values():
         priors.setdefault(round(dc.prior_pos, 12), dc)
@@ -54,7 +56,8 @@ def _reference_traces(curves: Mapping[str, DecisionCurve]) -> list[dict]:
         out.append({"type": "scatter", "x": dc.threshold_probability, "y": dc.treat_all,
                     "mode": "lines", "name": name,
                     "line": {"color": REFERENCE_COLOR, "dash": "dash", "width": 1.5},
-                    "hovertemplate": f"{plain(name)}<br>{_NB}<extra></extra>"})
+                    "hovertemplate": (f"{plain(name)}: threshold −∞ (everybody treated)<br>"
+                                      f"{_NB}<extra></extra>")})
     return out
 
 
@@ -64,8 +67,8 @@ def _model_trace(name: str, index: int, dc: DecisionCurve, style: dict) -> dict:
     return {"type": "scatter", "x": p, "y": dc.net_benefit, "mode": "lines",
             "name": plain(name), "legendgroup": f"decision {name}", "line": style,
             "customdata": data, "meta": f"<b>{plain(name)}</b>",
-            "hovertemplate": ("%{meta}: treat iff score ≥ p<sub>t</sub><br>"
-                              f"{_NB}<extra></extra>")}
+            "hovertemplate": ("%{meta}: treat iff score ≥ p<sub>t</sub> (threshold = "
+                              f"p<sub>t</sub>)<br>{_NB}<extra></extra>")}
 
 
 def _hull_trace(names, indices, h: HullNetBenefit, style: dict, label: str) -> dict:
@@ -81,12 +84,21 @@ def _vertex_names(h: HullNetBenefit) -> list[str]:
             for m, t in zip(h.model, h.threshold, strict=True)]
 
 
+def _best_text(current: HullNetBenefit) -> str:
+    """Whose threshold gives the best net benefit at the current p_t (the joint hull's
+    vertex there)."""
+    t = float(current.threshold[0])
+    who = str(current.model[0]) or (TREAT_NONE if np.isposinf(t) else TREAT_ALL)
+    return f"<b>{plain(who)}</b><br>threshold ≥ {format_threshold(t)}"
+
+
 def _read_off(current: HullNetBenefit, p_t: float) -> tuple[dict, dict]:
     nb = float(current.net_benefit[0])
     star = {"type": "scatter", "x": [p_t], "y": [nb], "mode": "markers",
             "name": "best at the current p<sub>t</sub>", "uid": OPTIMUM_UID,
             "marker": {"symbol": "star", "size": 14, "color": ISO_COLOR},
-            "hovertemplate": f"best at the current costs<br>{_NB}<extra></extra>"}
+            "text": [_best_text(current)],
+            "hovertemplate": f"best at the current costs: %{{text}}<br>{_NB}<extra></extra>"}
     read = {"x": p_t, "y": nb, "text": f"p<sub>t</sub> = {p_t:.6g}<br>net benefit {nb:.6g}",
             "showarrow": True, "arrowhead": 2, "ax": 60 if p_t <= 0.7 else -60, "ay": -40,
             "bgcolor": "white", "bordercolor": ISO_COLOR, "font": {"color": ISO_COLOR},

@@ -18,7 +18,17 @@ import plotly.graph_objects as go
 from ..core.assembly.beyond_binary import LeavesResult
 from ..core.canonical_kinds import COST_AXIS_TITLES
 from ..core.multiclass import MulticlassAnalysis
-from .style import FAST, REFERENCE_COLOR, base_layout, color, line_style, plain, point_data
+from ..rounding import HOVER as NUM
+from .style import (
+    FAST,
+    REFERENCE_COLOR,
+    base_layout,
+    color,
+    format_threshold,
+    line_style,
+    plain,
+    point_data,
+)
 
 __all__ = ["class_curves_figure", "pairwise_figure", "add_labelings", "cost_axis_titles",
            "LABELING_COLOR"]
@@ -41,8 +51,11 @@ def class_curves_figure(result: MulticlassAnalysis, model: str, *, reference=Non
             name=(f"{plain(cls)} vs rest: AUC {result.auc_per_class[k]:.3f}, "
                   f"p = {result.prevalence[k]:.2f}" + (" (shown)" if chosen else "")),
             line=line_style(k, width=3.5 if chosen else 2.0),
-            hovertemplate=(f"<b>{plain(model)}</b>: {plain(cls)} vs rest<br>FPR %{{x:.3f}}<br>"
-                           "TPR %{y:.3f}<extra></extra>")))
+            # the class's own score is the score thresholded (Fawcett 2004 s7.3.1)
+            text=[format_threshold(t) for t in curve.thresholds.tolist()],
+            hovertemplate=(f"<b>{plain(model)}</b>: {plain(cls)} vs rest<br>threshold ≥ "
+                           f"%{{text}} (score of {plain(cls)})<br>"
+                           f"FPR %{{x:{NUM}}}<br>TPR %{{y:{NUM}}}<extra></extra>")))
     base_layout(fig, x_title="False positive rate (rest)", y_title="True positive rate (class)",
                 font_size=font_size)
     fig.update_layout(legend={"orientation": "v", "tracegroupgap": 0},
@@ -61,7 +74,7 @@ def pairwise_figure(result: MulticlassAnalysis, model: str, *, font_size: int = 
         z=np.where(np.isnan(z), None, z).tolist(), x=classes, y=classes, text=text,
         texttemplate="%{text}", zmin=0.5, zmax=1.0, colorscale="Blues",
         colorbar={"title": {"text": "Â(i|j)"}, "thickness": 12},
-        hovertemplate=(f"<b>{plain(model)}</b><br>Â(%{{y}}|%{{x}}) = %{{z:.4f}}: a row of %{{y}} "
+        hovertemplate=(f"<b>{plain(model)}</b><br>Â(%{{y}}|%{{x}}) = %{{z:{NUM}}}: a row of %{{y}} "
                        "outscores<br>a row of %{x} on the %{y} score<extra></extra>"),
         textfont={"size": max(font_size - 1, 10)}, hoverongaps=False))
     fig.update_layout(font={"size": font_size}, margin={"l": 90, "r": 10, "t": 10, "b": 60},
@@ -84,8 +97,9 @@ def add_labelings(fig: go.Figure, result: LeavesResult, *, model_index: int, sty
     names = [f"S{i}" for i in range(len(lab))]
     leaves = [", ".join(plain(x) for x in lab.leaf[row]) or "none"
               for row in lab.labeling]
-    hover = [f"<b>{plain(result.name)}</b>: {n}<br>positive leaves: {who}"
-             for n, who in zip(names, leaves, strict=True)]
+    hover = [f"<b>{plain(result.name)}</b>: {n}<br>threshold ≥ {format_threshold(t)} "
+             f"(positive share of a leaf)<br>positive leaves: {who}"
+             for n, who, t in zip(names, leaves, lab.thresholds.tolist(), strict=True)]
     fig.add_trace(go.Scatter(
         **FAST, x=lab.fpr, y=lab.tpr, mode="markers+text", text=names,
         textposition=["middle right"] + ["top left"] * (len(lab) - 2) + ["middle left"],
@@ -94,7 +108,7 @@ def add_labelings(fig: go.Figure, result: LeavesResult, *, model_index: int, sty
         textfont={"size": max(font_size - 2, 10), "color": LABELING_COLOR},
         marker={"symbol": "circle", "size": 11, "color": color(style),
                 "line": {"width": 1.5, "color": "white"}},
-        hovertemplate="%{hovertext}<br>FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>"))
+        hovertemplate=f"%{{hovertext}}<br>FPR %{{x:{NUM}}}<br>TPR %{{y:{NUM}}}<extra></extra>"))
     return fig
 
 

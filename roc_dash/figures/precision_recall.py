@@ -16,6 +16,7 @@ from ..core.operating import OperatingSummary
 from ..core.pr_interpolation import achievable_pr_curve, interpolate_pr
 from ..core.precision_recall import average_precision_from_curve, iso_f1_curves
 from ..core.precision_recall_gain import prg_auc, prg_curve
+from ..rounding import HOVER as NUM
 from .roc import OPTIMUM_UID, model_index
 from .style import (
     FAST,
@@ -34,11 +35,12 @@ from .style import (
     plain,
     point_data,
     style_index,
+    threshold_rows,
 )
 
 __all__ = ["pr_figure"]
 
-HOVER = "%{text}<br>recall %{x:.3f}<br>precision %{y:.3f}<extra></extra>"
+HOVER = f"%{{text}}<br>recall %{{x:{NUM}}}<br>precision %{{y:{NUM}}}<extra></extra>"
 #: For display, the interpolated PR curves need follow the exact curve only to a fraction of a
 #: pixel (0.2% of the axis), which takes far fewer points than the analysis' default.
 PR_POINTS, PR_TOL = 1200, 2e-3
@@ -100,7 +102,8 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
             "type": "scatter", "x": f1.recall, "y": f1.precision, "mode": "lines",
             "name": "iso-F1", "showlegend": bool(f1.level == 0.2), "legendgroup": "iso-F1",
             "line": {"color": "#c7c7c7", "width": 1, "dash": "dot"},
-            "hovertemplate": f"F1 = {f1.level:.1f}<extra></extra>"})
+            "hovertemplate": (f"F1 = {f1.level:.1f}<br>no threshold: an iso-F1 contour"
+                              "<extra></extra>")})
         # inside the frame, right-aligned above the curve's end (not across the border)
         notes.append({"x": 0.995, "y": float(f1.precision[-1]), "text": f"F1={f1.level:.1f}",
                       "showarrow": False, "xanchor": "right", "yanchor": "bottom",
@@ -120,7 +123,7 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
             "line": line_style(style_index(colors, m.name, i)),
             "name": (f"{plain(m.name)} "
                      f"(AP {average_precision_from_curve(m.curve, prevalence=pi):.3f})"),
-            "customdata": data, **hover})
+            "customdata": threshold_rows(data), **hover})
     if analysis.models:
         hull = analysis.hull
         ach = achievable_pr_curve(hull, prevalence=pi, max_points=MAX_VERTICES)
@@ -168,7 +171,8 @@ def optimum_marker(analysis: Analysis, *, mode: str = "pr") -> dict:
     return {"x": [float(x)], "y": [float(y)], "customdata": data, "text": text}
 
 
-PRG_HOVER = "%{text}<br>recall gain %{x:.3f}<br>precision gain %{y:.3f}<extra></extra>"
+PRG_HOVER = (f"%{{text}}<br>recall gain %{{x:{NUM}}}<br>precision gain %{{y:{NUM}}}"
+             "<extra></extra>")
 
 
 def _prg_figure(analysis: Analysis, *, pins, font_size, colors) -> go.Figure:

@@ -18,6 +18,8 @@ from scipy.special import ndtri
 from ..core.assembly.analysis import Analysis
 from ..core.curve_geometry import det_curve, display_indices, tie_bounds
 from ..core.operating import OperatingSummary
+from ..rounding import HOVER as NUM
+from ..rounding import sig
 from .style import (
     FAST,
     HULL_COLOR,
@@ -38,12 +40,13 @@ from .style import (
     point_data,
     rgba,
     style_index,
+    threshold_rows,
 )
 
 __all__ = ["roc_figure", "iso_line_endpoints", "AVERAGING_MODES"]
 
 AVERAGING_MODES = ("none", "pooled", "vertical", "threshold")
-HOVER = "%{text}<br>FPR %{x:.3f}<br>TPR %{y:.3f}<extra></extra>"
+HOVER = f"%{{text}}<br>FPR %{{x:{NUM}}}<br>TPR %{{y:{NUM}}}<extra></extra>"
 #: Name of the trace that rings the optimal vertex (moved by assets/roc_dash.js).
 RING_NAME = "optimum ring"
 #: Stable trace uids: the app finds the optimum's marker (in the ROC, DET, PR, PRG and cost
@@ -65,14 +68,14 @@ def iso_line_endpoints(fpr: float, tpr: float, slope: float) -> tuple[float, flo
 
 
 def _curve_trace(name, idx, fpr, tpr, thresholds, *, legend=True, width=2.5, opacity=1.0,
-                 show_name=None, prefix="", style=None):
-    keep = display_indices(fpr, tpr, max_points=MAX_VERTICES)
+                 show_name=None, prefix="", style=None, suffix="", max_vertices=MAX_VERTICES):
+    keep = display_indices(fpr, tpr, max_points=max_vertices)
     data, _ = point_data(idx, name, thresholds[keep], fpr[keep], tpr[keep])
     return _scatter(
         x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or plain(name),
         line=line_style(idx if style is None else style, width=width), opacity=opacity,
-        customdata=data, legendgroup=name, showlegend=legend,
-        **model_hover(prefix, name, "FPR", "TPR"),
+        customdata=threshold_rows(data), legendgroup=name, showlegend=legend,
+        **model_hover(prefix, name, "FPR", "TPR", suffix=suffix),
     )
 
 
@@ -95,7 +98,7 @@ def _det_axes(fig: go.Figure, font_size: int) -> None:
 def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = False,
                operating: OperatingSummary | None = None, font_size: int = 14,
                colors: dict[str, int] | None = None, ties: bool = False,
-               pins=None) -> go.Figure:
+               pins=None, max_vertices: int = MAX_VERTICES) -> go.Figure:
     """The ROC (or DET) view of an analysis.
 
     Parameters
@@ -112,6 +115,10 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         Shade, for each model's pooled curve, the region between its optimistic and
         pessimistic tie bounds (section 4.1): how much ordering within tied scores could
         move the curve.
+    max_vertices : int
+        At most this many vertices of a pooled or fold curve are drawn (beyond the lossless
+        reduction, to within a pixel: :func:`~roc_dash.core.curve_geometry.display_indices`);
+        a huge number draws every vertex that is not on a straight run (the HTML report).
     """
     if averaging not in AVERAGING_MODES:
         raise ValueError(f"averaging must be one of {AVERAGING_MODES}")
@@ -131,11 +138,14 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         label = auc_label(m, averaging, bounds.get(m.name))
         k = style_index(colors, m.name, i)
         if averaging == "none" and len(m.folds) > 1:
+            fold_auc = _fold_aucs(m)
             for j, (fold, c) in enumerate(m.folds.items()):
                 traces.append(_curve_trace(m.name, i, c.fpr, c.tpr, c.thresholds,
                                            legend=j == 0, width=1.3, opacity=0.75,
                                            show_name=label, style=k,
-                                           prefix=f"fold {plain(fold)} of "))
+                                           prefix=f"fold {plain(fold)} of ",
+                                           suffix=fold_auc.get(str(fold), ""),
+                                           max_vertices=max_vertices))
         elif averaging == "vertical" and m.n_folds > 1:
             va = m.vertical
             band = "simultaneous" if va.band == "simultaneous" else "pointwise"
@@ -150,9 +160,10 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                 x=va.fpr, y=va.tpr_mean, mode="lines", line=line_style(k),
                 name=label,
                 legendgroup=m.name,
-                meta=plain(m.name),
-                hovertemplate=("<b>%{meta}</b> vertical average<br>FPR %{x:.3f}<br>"
-                               "mean TPR %{y:.3f}<extra></extra>")))
+                meta=f"<b>{plain(m.name)}</b> vertical average{cv_auc_text(m)}",
+                text=vertical_threshold_text(m),
+                hovertemplate=(f"%{{meta}}<br>%{{text}}<br>FPR %{{x:{NUM}}}<br>"
+                               f"mean TPR %{{y:{NUM}}}<extra></extra>")))
         elif averaging == "threshold" and m.n_folds > 1:
             ta = m.threshold
             # the mean curve through every sampled threshold, and the 2-D error bars at a few
@@ -161,7 +172,8 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
             traces.append(_scatter(
                 x=ta.fpr_mean, y=ta.tpr_mean, mode="lines", line=line_style(k),
                 name=label, legendgroup=m.name,
-                **_points(i, m.name, ta.threshold, ta.fpr_mean, ta.tpr_mean),
+                **_points(i, m.name, ta.threshold, ta.fpr_mean, ta.tpr_mean,
+                          prefix="threshold average: ", suffix=cv_auc_text(m)),
                 hovertemplate=HOVER))
             at = bar_indices(ta.fpr_mean, ta.tpr_mean, n=THRESHOLD_BARS,
                              phase=(i + 1) / (len(analysis.models) + 1))
@@ -182,7 +194,8 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                 hovertemplate=HOVER))
         else:
             traces.append(_curve_trace(m.name, i, m.curve.fpr, m.curve.tpr, m.curve.thresholds,
-                                       show_name=label, style=k))
+                                       show_name=label, style=k, suffix=cv_auc_text(m),
+                                       max_vertices=max_vertices))
 
     hull = analysis.hull
     traces.append(_scatter(
@@ -322,9 +335,40 @@ def _averaging_title(analysis: Analysis, averaging: str) -> str:
             f"{THRESHOLD_BARS} thresholds per model, AUC = fold mean{pooled}")
 
 
-def _points(idx, name, thresholds, fpr, tpr, *, prefix=""):
-    data, text = point_data(idx, name, thresholds, fpr, tpr, prefix=prefix)
+def _points(idx, name, thresholds, fpr, tpr, *, prefix="", suffix=""):
+    data, text = point_data(idx, name, thresholds, fpr, tpr, prefix=prefix, suffix=suffix)
     return {"customdata": data, "text": text}
+
+
+def cv_auc_text(m) -> str:
+    """A hover line with a model's cross-validated AUC (the mean of its folds' AUCs ± their
+    SD, LeDell et al. 2015), for a curve drawn from several folds; "" otherwise."""
+    cv = m.cross_validation
+    if m.n_folds <= 1 or cv is None:
+        return ""
+    return (f"<br>cross-validated AUC {sig(cv.auc_mean)} ± {sig(cv.auc_sd)} "
+            f"(mean ± SD of {cv.auc.size} folds)")
+
+
+def _fold_aucs(m) -> dict[str, str]:
+    """Fold name -> a hover line with that fold's own AUC."""
+    cv = m.cross_validation
+    if cv is None:
+        return {}
+    return {str(f): f"<br>this fold's AUC {sig(a)}"
+            for f, a in zip(cv.folds.tolist(), cv.auc.tolist(), strict=True)}
+
+
+def vertical_threshold_text(m) -> list[str]:
+    """Per point of a vertical average: the folds' score thresholds at its FP rate (their
+    mean and range, :func:`~roc_dash.core.fold_thresholds.thresholds_at_fpr`), since an
+    averaged point has no single threshold."""
+    ft = m.vertical_thresholds
+    if ft is None:
+        return ["no threshold: an average over folds"] * len(m.vertical.fpr)
+    return [f"threshold: folds' mean {sig(a)} (range {sig(lo)} to {sig(hi)})"
+            for a, lo, hi in zip(ft.mean.tolist(), ft.low.tolist(), ft.high.tolist(),
+                                 strict=True)]
 
 
 def model_index(analysis: Analysis, name: str) -> int:
@@ -364,8 +408,8 @@ def _det_figure(fig, analysis, pins, font_size, colors=None):
             **FAST, x=x[sel], y=y[sel], mode="lines", name=auc_label(m, "pooled"),
             line=line_style(style_index(colors, m.name, i)),
             **_points(i, m.name, d.thresholds[sel], d.fpr[sel], 1 - d.fnr[sel]),
-            hovertemplate="%{text}<br>FPR %{customdata[2]:.3f}<br>TPR %{customdata[3]:.3f}"
-                          "<extra></extra>"))
+            hovertemplate=(f"%{{text}}<br>FPR %{{customdata[2]:{NUM}}}<br>"
+                           f"TPR %{{customdata[3]:{NUM}}}<extra></extra>")))
     fig.add_trace(go.Scatter(
         **FAST, mode="markers", name="optimal operating point", uid=OPTIMUM_UID,
         marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR},

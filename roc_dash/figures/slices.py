@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 from ..core.curve_geometry import display_indices
 from ..core.group_thresholds import ConstrainedSolution
 from ..core.slices import SliceAnalysis
+from ..rounding import HOVER as NUM
 from .style import (
     MAX_VERTICES,
     REFERENCE_COLOR,
@@ -49,9 +50,11 @@ def _group_traces(index: int, roc, optimum) -> list[dict]:
         "name": f"{name}{small} (AUC {roc.auc:.3f})", "legendgroup": name,
         "line": {"color": col, "width": 2},
         "customdata": c.thresholds[keep],
+        # the threshold as text (format_threshold): a +inf sent as null would read "≥ 0"
+        "text": [format_threshold(t) for t in c.thresholds[keep].tolist()],
         "meta": f"<b>{name}</b>",
-        "hovertemplate": ("%{meta}<br>threshold ≥ %{customdata:.6~g}<br>FPR %{x:.4f}"
-                          "<br>TPR %{y:.4f}<extra></extra>"),
+        "hovertemplate": (f"%{{meta}}<br>threshold ≥ %{{text}}<br>FPR %{{x:{NUM}}}"
+                          f"<br>TPR %{{y:{NUM}}}<extra></extra>"),
     }, {
         "type": "scatter", "x": roc.hull.fpr, "y": roc.hull.tpr, "mode": "lines",
         "name": f"{name} hull", "legendgroup": name, "showlegend": False,
@@ -65,10 +68,18 @@ def _group_traces(index: int, roc, optimum) -> list[dict]:
             "marker": {"symbol": "circle-open", "size": 13, "color": col,
                        "line": {"width": 2.5, "color": col}},
             "hovertemplate": (f"<b>{name}</b>: its own optimum<br>threshold ≥ "
-                              f"{format_threshold(o.threshold)}<br>FPR %{{x:.4f}}<br>"
-                              "TPR %{y:.4f}<extra></extra>"),
+                              f"{format_threshold(o.threshold)}<br>FPR %{{x:{NUM}}}<br>"
+                              f"TPR %{{y:{NUM}}}<extra></extra>"),
         })
     return traces
+
+
+def _rule_threshold(rule) -> str:
+    """The rule's threshold, or the two it mixes (a randomised rule has no single one)."""
+    up, lo = format_threshold(rule.threshold_upper), format_threshold(rule.threshold_lower)
+    if rule.threshold_upper == rule.threshold_lower and rule.randomised_share == 0:
+        return f"threshold ≥ {up}"
+    return f"no single threshold: mixes ≥ {up} and ≥ {lo}"
 
 
 def _rule_trace(index: int, rule, constraint: str) -> dict:
@@ -82,7 +93,8 @@ def _rule_trace(index: int, rule, constraint: str) -> dict:
         "marker": {"symbol": "diamond", "size": 12, "color": color(index),
                    "line": {"width": 1.5, "color": "white"}},
         "hovertemplate": (f"<b>{name}</b> under {CONSTRAINT_NAMES[constraint]}<br>"
-                          f"FPR %{{x:.4f}}<br>TPR %{{y:.4f}}<br>flagged "
+                          f"{_rule_threshold(rule)}<br>"
+                          f"FPR %{{x:{NUM}}}<br>TPR %{{y:{NUM}}}<br>flagged "
                           f"{rule.flagged:.1%}{chance}<extra></extra>"),
     }
 

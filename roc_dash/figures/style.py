@@ -10,6 +10,9 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from ..rounding import HOVER as NUM
+from ..rounding import sig
+
 # Every figure uses plotly_white. Making it the default template (rather than naming it in
 # each layout) lets plotly share one validated copy: naming it costs ~12 ms per figure.
 pio.templates.default = TEMPLATE = "plotly_white"
@@ -110,14 +113,11 @@ def plain(text) -> str:
 
 def format_threshold(value) -> str:
     """Human text of a score threshold; ``+inf`` (nothing called positive) as '+∞'."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "n/a"
-    if math.isinf(value):
-        return "+∞" if value > 0 else "−∞"
-    return f"{value:.6g}"
+    return sig(value)  # the one rounding rule (roc_dash.rounding)
 
 
-def point_data(model_index, model_names, thresholds, fpr, tpr, *, prefix: str = ""):
+def point_data(model_index, model_names, thresholds, fpr, tpr, *, prefix: str = "",
+               suffix: str = ""):
     """``(customdata, text)`` for points shared by every linked view.
 
     ``customdata`` is a list of numeric rows ``[model index, threshold, fpr, tpr]`` (the
@@ -137,7 +137,7 @@ def point_data(model_index, model_names, thresholds, fpr, tpr, *, prefix: str = 
     data = np.column_stack((index, np.where(np.isfinite(thresholds), thresholds, np.nan),
                             np.round(np.asarray(fpr, dtype=np.float64), 6),
                             np.round(np.asarray(tpr, dtype=np.float64), 6))).tolist()
-    text = np.array([f"{prefix}<b>{plain(m)}</b><br>threshold ≥ {format_threshold(v)}"
+    text = np.array([f"{prefix}<b>{plain(m)}</b>{suffix}<br>threshold ≥ {format_threshold(v)}"
                      for m, v in zip(names, thresholds, strict=True)], dtype=object)
     return data, text
 
@@ -244,7 +244,7 @@ def pin_trace(x: float, y: float, op, *, customdata=None, hover: str | None = No
     c = PIN_COLORS.get(op.label, PINNED_COLOR)
     inside = textposition == "middle center"
     label, model = plain(op.label), plain(op.model)
-    name = f"pinned {label}: {model} at score ≥ {format_threshold(op.threshold)}"
+    name = f"pinned {label}: {model}, threshold ≥ {format_threshold(op.threshold)}"
     # the legend entry stays short (the threshold is in the hover and the comparison table);
     # the letter is not clipped by the plot frame (a pin at TPR 1 keeps its letter)
     return go.Scatter(
@@ -270,14 +270,32 @@ def pins_on_top(fig: go.Figure) -> go.Figure:
     return fig
 
 
-def model_hover(prefix: str, name: str, x_label: str, y_label: str) -> dict:
+#: What a hover template shows for a threshold its point has not (the +inf vertex: nothing
+#: flagged), through plotly's ``hovertemplatefallback`` (see :func:`threshold_rows`).
+NO_THRESHOLD = "+∞ (nothing flagged)"
+
+
+def threshold_rows(customdata: list) -> list:
+    """``customdata`` rows of :func:`point_data` for a template reading the threshold as
+    ``%{customdata[1]:...}``: the rows whose threshold is +inf (NaN, sent as null) keep only
+    the model index. Plotly formats a null as 0 ("threshold ≥ 0" at the origin, wrong);
+    a missing value shows the trace's ``hovertemplatefallback`` (:data:`NO_THRESHOLD`)
+    instead. Such a point links to no other view (it has no rates) and a click on it pins
+    the model at +inf, as before (``pins.pin_from_click``)."""
+    return [row if row[1] == row[1] else row[:1] for row in customdata]
+
+
+def model_hover(prefix: str, name: str, x_label: str, y_label: str, *, suffix: str = ""
+                ) -> dict:
     """Hover of one model's curve without a text string per point: the model's name travels
     once (``meta``) and the threshold is read from ``customdata`` (the largest part of a
     view's payload was the same name repeated at every point). ``name`` is escaped here
-    (:func:`plain`); ``prefix`` is markup, escaped by the caller."""
-    return {"meta": f"{prefix}<b>{plain(name)}</b>", "text": None,
-            "hovertemplate": ("%{meta}<br>threshold ≥ %{customdata[1]:.6~g}<br>"
-                              f"{x_label} %{{x:.3f}}<br>{y_label} %{{y:.3f}}<extra></extra>")}
+    (:func:`plain`); ``prefix`` and ``suffix`` (after the name, e.g. a line with the fold's
+    AUC) are markup, escaped by the caller."""
+    return {"meta": f"{prefix}<b>{plain(name)}</b>{suffix}", "text": None,
+            "hovertemplatefallback": NO_THRESHOLD,
+            "hovertemplate": (f"%{{meta}}<br>threshold ≥ %{{customdata[1]:{NUM}}}<br>"
+                              f"{x_label} %{{x:{NUM}}}<br>{y_label} %{{y:{NUM}}}<extra></extra>")}
 
 
 def presentation_legend(fig: go.Figure, *, beside: bool = False, font_size: int = 15) -> None:
@@ -320,3 +338,28 @@ def presentation_legend(fig: go.Figure, *, beside: bool = False, font_size: int 
         fig.update_xaxes(constraintoward="left")
     else:
         fig.update_layout(legend=legend)
+
+
+def _range(value):
+    if (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, int | float) and math.isfinite(v) for v in value)):
+        return [float(value[0]), float(value[1])]
+    return None
+
+
+def apply_zoom(fig, zoom, view: str, *, det: bool = False) -> None:
+    """Draw ``fig`` with the axis ranges the user zoomed ``view`` to (ignored when malformed
+    or, for the ROC view, zoomed in the other of ROC/DET axes). The full ranges go into
+    ``layout.meta.home``: a double click restores them (assets/roc_dash.js)."""
+    x0, y0 = fig.layout.xaxis.range, fig.layout.yaxis.range
+    if x0 is not None and y0 is not None:
+        fig.update_layout(meta={**(fig.layout.meta or {}),
+                                "home": {"x": list(x0), "y": list(y0)}})
+    entry = zoom.get(view) if isinstance(zoom, dict) else None
+    if not isinstance(entry, dict) or bool(entry.get("det")) != det:
+        return
+    x, y = _range(entry.get("x")), _range(entry.get("y"))
+    if x:
+        fig.update_xaxes(range=x, autorange=False)
+    if y:
+        fig.update_yaxes(range=y, autorange=False)

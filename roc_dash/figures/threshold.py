@@ -16,8 +16,10 @@ import plotly.graph_objects as go
 from ..core.assembly.analysis import Analysis
 from ..core.economics import Economics
 from ..core.threshold_costs import thin_profile, threshold_profile
+from ..rounding import HOVER as NUM
 from .roc import model_index
 from .style import (
+    NO_THRESHOLD,
     OPTIMUM_COLOR,
     PIN_COLORS,
     PINNED_COLOR,
@@ -28,6 +30,7 @@ from .style import (
     hover_annotation,
     plain,
     point_data,
+    threshold_rows,
 )
 
 __all__ = ["threshold_figure", "overall_optimum_words"]
@@ -91,16 +94,21 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
     traces = [{
         "type": "scatter", "x": x, "y": prof.expected_cost[keep], "mode": "lines",
         "name": f"expected cost{unit}", "line": {"color": OPTIMUM_COLOR, "width": 3},
-        "customdata": data, "meta": f"<b>{plain(model)}</b>",
-        "hovertemplate": ("%{meta}<br>threshold ≥ %{customdata[1]:.6~g}<br>expected cost "
-                          "%{y:.4f}<extra></extra>")}]
+        "customdata": threshold_rows(data), "meta": f"<b>{plain(model)}</b>",
+        "hovertemplatefallback": NO_THRESHOLD,
+        "hovertemplate": (f"%{{meta}}<br>threshold ≥ %{{customdata[1]:{NUM}}}<br>expected cost "
+                          f"%{{y:{NUM}}}<extra></extra>")}]
+    # the rates' hover (unified along x) names the threshold too (on the share axis, the
+    # cost line's hover above them carries it)
+    at = (f" at threshold ≥ %{{x:{NUM}}}" if axis == "threshold"
+          else f" at share flagged %{{x:{NUM}}} (threshold in the expected cost line)")
     for label, attr, c, dash in RATE_STYLES:
         traces.append({
             "type": "scatter", "x": x, "y": getattr(prof, attr)[keep], "mode": "lines",
             "name": label, "yaxis": "y2", "line": {"color": c, "width": 1.6, "dash": dash},
             # hover is unified along x: the cost line, first, carries the points' customdata
             # for hover linking and click-to-pin (the payload is not repeated four times)
-            "hovertemplate": f"{label} %{{y:.3f}}<extra></extra>"})
+            "hovertemplate": f"{label} %{{y:{NUM}}}{at}<extra></extra>"})
     best = full.best
     bx = full.threshold[best] if axis == "threshold" else full.flagged[best]
     if np.isfinite(bx):
@@ -112,7 +120,7 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
             "text": list(btext),
             "marker": {"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
                        "line": {"color": "white", "width": 1}},
-            "hovertemplate": "%{text}<br>expected cost %{y:.4f}<extra></extra>"})
+            "hovertemplate": f"%{{text}}<br>expected cost %{{y:{NUM}}}<extra></extra>"})
     layout = base_layout_dict(x_title=x_label, y_title=f"Expected cost per case{unit}",
                               font_size=font_size, square=False, x_range=(0, 1),
                               y_range=(0, 1))

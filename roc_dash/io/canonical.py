@@ -297,7 +297,8 @@ def assemble(
     frame.attrs["positive_labels"] = positive_labels
     group_columns: tuple[str, ...] = ()
     if with_group:
-        frame[GROUP_COLUMN], pooled = pool_groups(frame[GROUP_COLUMN])
+        frame[GROUP_COLUMN], pooled = pool_groups(
+            frame[GROUP_COLUMN], rows=frame["rows"] if "rows" in frame.columns else None)
         if pooled:
             notes.append(pooled)
         group_columns = tuple(dict.fromkeys(c for p in parts for c in p.group_columns))

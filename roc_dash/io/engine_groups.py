@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 from .canonical import DEFAULT_FOLD, ReadOptions, _FilePart
 from .engine_sources import Source
 from .errors import InputError, plural, quote, quote_list
+from .groups import GROUP_COLUMN, group_values, usable_group_columns
 from .labels import decode_labels
 from .values import check_name_lengths, is_text, plain, to_text, trimmed_text
 
@@ -92,9 +93,12 @@ def _check_exact_scores(name: str, choice, raw: pa.Table, k: np.ndarray) -> None
 
 
 def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
-          examples: Callable[[str], list[str]]) -> tuple[_FilePart, list[str], int]:
+          examples: Callable[[str], list[str]],
+          groups: tuple[tuple[str, ...], bool] = ((), False)
+          ) -> tuple[_FilePart, list[str], int]:
     """Validate one source's aggregated groups (the in-memory reader's checks, in its order)
-    and turn them into a canonical part with a ``rows`` column."""
+    and turn them into a canonical part with a ``rows`` column; ``groups``: the group columns
+    (``g0``, ``g1`` of ``raw``) and whether they were chosen (:mod:`roc_dash.io.groups`)."""
     name = source.name
     notes: list[str] = []
     total_rows = _sum(raw, "n")
@@ -211,18 +215,21 @@ def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
         model = pa.nulls(kept_groups, pa.string())
         column_models = ()
 
+    group_columns, group = _group(name, raw, n, groups, notes)
     # groups that differ only in spelling ('yes'/'YES', fold '1'/'1.0') become one
     frame = pd.DataFrame({
         "label": label,
         "score": raw.column("s").to_numpy(zero_copy_only=False).astype(np.float64),
         "model": model.to_pandas(),
         "fold": fold.to_pandas(),
+        **({GROUP_COLUMN: group.to_pandas()} if group is not None else {}),
         "weight": raw.column("w").to_numpy(zero_copy_only=False).astype(np.float64),
         "rows": n,
     })
-    keys = ["model", "fold", "score", "label"]
+    keys = ["model", "fold", *([GROUP_COLUMN] if group is not None else []), "score", "label"]
     frame = (frame.groupby(keys, sort=True, dropna=False, observed=True)[["weight", "rows"]]
-             .sum().reset_index()[["label", "score", "model", "fold", "weight", "rows"]])
+             .sum().reset_index()[["label", "score", "model", "fold", *keys[2:-2], "weight",
+                                   "rows"]])
     table = pa.Table.from_pandas(frame, preserve_index=False)
     table = table.set_column(2, "model", pc.cast(table.column("model"), pa.string()))
     part = _FilePart(
@@ -234,5 +241,20 @@ def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
         column_models=column_models,
         positive=labels.positive,
         negative=labels.negative,
+        group_columns=group_columns,
     )
     return part, notes, total_rows
+
+
+def _group(name: str, raw: pa.Table, n: np.ndarray, groups: tuple[tuple[str, ...], bool],
+           notes: list[str]) -> tuple[tuple[str, ...], pa.Array | None]:
+    """The usable group columns and each aggregated row's group, decoded from the distinct
+    raw values by the in-memory reader's rules (:mod:`roc_dash.io.groups`; a chosen column
+    of numbers refused, empty cells counted in input rows)."""
+    columns, explicit = groups
+    if not columns:
+        return (), None
+    view = pa.table({c: raw.column(f"g{i}") for i, c in enumerate(columns)})
+    columns = usable_group_columns(view, name, columns, explicit, notes)
+    group = group_values(view.column, None, columns, name, notes, counts=n)
+    return columns, group

@@ -81,10 +81,11 @@ def _number_sql(d: _Dialect, column: str, t: pa.DataType, decimal_comma: bool,
 
 
 def _aggregate_sql(d: _Dialect, relation: str, choice, schema: pa.Schema,
-                   decimal_comma: bool, filename: str) -> str:
+                   decimal_comma: bool, filename: str, groups: tuple[str, ...] = ()) -> str:
     """The one aggregation query of a source: per score column ``k`` (wide form: one model per
-    column), rows grouped by raw model, fold, score and label, with the row count, the summed
-    weight and counts of unusable scores and weights."""
+    column), rows grouped by raw model, fold, group columns (``g0``, ``g1``: their raw values,
+    decoded afterwards as in memory), score and label, with the row count, the summed weight
+    and counts of unusable scores and weights."""
     types = {f.name: f.type for f in schema}
     if choice.weight is not None:
         w, w_bad = _number_sql(d, choice.weight, types[choice.weight], decimal_comma, filename,
@@ -108,7 +109,9 @@ def _aggregate_sql(d: _Dialect, relation: str, choice, schema: pa.Schema,
         s, s_bad = _number_sql(d, column, types[column], decimal_comma, filename,
                                "Scores must be numbers")
         m = model if not choice.wide else "NULL"
-        keys = ", ".join(e for e in (m, fold, label, s) if e != "NULL")
+        group_keys = [d.quote(c) for c in groups]
+        keys = ", ".join(e for e in (m, fold, *group_keys, label, s) if e != "NULL")
+        group_sql = "".join(f"{q} AS g{i}, " for i, q in enumerate(group_keys))
         # 64-bit integer scores: the smallest and largest integer behind each double, which
         # differ when float64 rounded different integers (beyond 2**53) to one score
         t = types[column]
@@ -119,7 +122,7 @@ def _aggregate_sql(d: _Dialect, relation: str, choice, schema: pa.Schema,
         else:
             span = "CAST(NULL AS DECIMAL(20,0)) AS s_lo, CAST(NULL AS DECIMAL(20,0)) AS s_hi"
         selects.append(
-            f"SELECT {k} AS k, {m} AS m, {fold} AS f, {label} AS l, {s} AS s, "
+            f"SELECT {k} AS k, {m} AS m, {fold} AS f, {group_sql}{label} AS l, {s} AS s, "
             f"CAST(COUNT(*) AS BIGINT) AS n, {weight_sql}, "
             f"CAST(SUM(CASE WHEN {s_bad or 'FALSE'} THEN 1 ELSE 0 END) AS BIGINT) AS s_bad, "
             f"{span} FROM {relation} GROUP BY {keys}"
@@ -134,7 +137,7 @@ class _DuckDB:
     name = "DuckDB"
     dialect = _DUCKDB
 
-    def __init__(self) -> None:
+    def __init__(self, memory_mb: float | None = None) -> None:
         try:
             import duckdb
         except ImportError:  # pragma: no cover - duckdb is a dependency
@@ -143,8 +146,44 @@ class _DuckDB:
             ) from None
         self.duckdb = duckdb
         self.con = duckdb.connect()
+        # query_progress() (read by a watcher while a long aggregation runs) needs it on
+        self.con.execute("SET enable_progress_bar = true; SET enable_progress_bar_print = false")
+        if memory_mb is not None:  # a server's worker: bounded, spilling to a temp folder
+            import tempfile
+
+            spill = os.path.join(tempfile.gettempdir(), f"roc-dash-duckdb-{os.getpid()}")
+            self.con.execute(f"SET memory_limit = '{int(memory_mb)}MB'; "
+                             "SET preserve_insertion_order = false; "
+                             f"SET temp_directory = '{spill.replace(chr(39), chr(39) * 2)}'")
+        self._attached: dict[str, str] = {}
+
+    def _attach(self, path: str) -> str:
+        """The alias of a DuckDB database file, attached read-only once per session."""
+        if path not in self._attached:
+            alias = f"source{len(self._attached)}"
+            quoted = path.replace("'", "''")
+            try:
+                self.con.execute(f"ATTACH '{quoted}' AS {alias} (READ_ONLY)")
+            except self.duckdb.Error as exc:
+                raise InputError(
+                    f"{path}: cannot be opened as a DuckDB database ({_first_line(exc)}). "
+                    "Check that no other process is writing it.",
+                    file=path,
+                ) from None
+            self._attached[path] = alias
+        return self._attached[path]
+
+    def progress(self) -> float:
+        """How far the running query is, 0 to 1 (0 when DuckDB cannot tell)."""
+        try:
+            done = self.con.query_progress()
+        except self.duckdb.Error:  # pragma: no cover - no query running
+            return 0.0
+        return min(max(float(done) / 100.0, 0.0), 1.0)
 
     def _relation(self, source: Source, text_columns: Iterable[str] = ()) -> str:
+        if source.kind == "duckdb":
+            return f"{self._attach(source.files[0])}.main.{self.dialect.quote(source.table)}"
         files = "[" + ", ".join("'" + f.replace("'", "''") + "'" for f in source.files) + "]"
         if source.kind == "parquet":
             return f"read_parquet({files})"
@@ -209,7 +248,17 @@ class _Spark:
         self.spark = session
         self._views: dict[tuple, str] = {}
 
+    def progress(self) -> float:
+        """Spark's progress is not read here: 0."""
+        return 0.0
+
     def _view(self, source: Source, text_columns: Iterable[str] = ()) -> str:
+        if source.kind == "duckdb":
+            raise InputError(
+                f"{source.name}: is a table of a DuckDB database; read it with the DuckDB "
+                "engine (--engine duckdb).",
+                file=source.name,
+            )
         key = (source.files, tuple(sorted(text_columns)))
         if key not in self._views:
             if source.kind == "parquet":

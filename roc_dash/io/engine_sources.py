@@ -1,7 +1,8 @@
 """The sources an aggregating engine reads, and when a file is better streamed than loaded.
 
 A source is a file, a glob or a directory of Parquet or CSV files (Spark/Hadoop marker and
-checksum files skipped); its format is read from the first file's magic bytes and, for
+checksum files skipped), or a table of a DuckDB database file (``warehouse.duckdb::predictions``,
+:data:`TABLE_SEPARATOR`); its format is read from the first file's magic bytes and, for
 text, the delimiter from its header line (the in-memory reader's rules,
 :mod:`roc_dash.io.text_reading`). :func:`should_stream` says when a file is beyond what the
 in-memory reader accepts (:mod:`roc_dash.io.size_limits`). See :mod:`roc_dash.io.engines`.
@@ -21,6 +22,10 @@ from .size_limits import limits
 from .text_reading import detect_delimiter
 
 _GLOB_CHARS = frozenset("*?[")
+#: Between a DuckDB database file and one of its tables: ``warehouse.duckdb::predictions``.
+TABLE_SEPARATOR = "::"
+#: A DuckDB database file's magic bytes (at offset 8 of its header).
+DUCKDB_MAGIC = b"DUCK"
 #: Files inside a dataset directory that are not data (Spark/Hadoop markers, checksums).
 _SKIPPED_PREFIXES = (".", "_")
 _SKIPPED_SUFFIXES = (".crc",)
@@ -35,15 +40,18 @@ class Source:
 
     name: str  # as given
     files: tuple[str, ...]
-    kind: str  # "parquet" or "csv"
+    kind: str  # "parquet", "csv" or "duckdb" (a table of a database file)
     delimiter: str = ","
     gzip: bool = False
     dataset: bool = False  # a glob or a directory: its parts together are one source
+    table: str | None = None  # of a DuckDB database file (kind "duckdb")
 
     @property
     def model_name_base(self) -> str:
         """What a model is named after when the source has no model column: the file, or the
         directory (of a glob, the directory the pattern is in)."""
+        if self.table is not None:
+            return self.table
         if not self.dataset or os.path.isdir(self.name):
             return self.name
         head = self.name
@@ -78,6 +86,57 @@ def _kind(path: str) -> tuple[str, bool]:
     return "csv", head[:2] == GZIP_MAGIC
 
 
+def is_duckdb_file(path: str) -> bool:
+    """True when ``path`` is a DuckDB database file (read from its header, not its name)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(12)[8:12] == DUCKDB_MAGIC
+    except OSError:
+        return False
+
+
+def duckdb_tables(path: str) -> list[str]:
+    """The tables and views of a DuckDB database file, opened read-only, in name order."""
+    import duckdb
+
+    try:
+        con = duckdb.connect(str(path), read_only=True)
+    except duckdb.Error as exc:
+        raise InputError(
+            f"{path}: cannot be opened as a DuckDB database ({str(exc).splitlines()[0]}). "
+            "Check that it is a DuckDB file of this DuckDB version and that no other process "
+            "is writing it.",
+            file=str(path),
+        ) from None
+    try:
+        rows = con.sql("SELECT table_name FROM information_schema.tables "
+                       "WHERE table_schema = 'main' ORDER BY table_name").fetchall()
+    finally:
+        con.close()
+    return [r[0] for r in rows]
+
+
+def _table_source(arg: str) -> Source:
+    path, _, table = arg.rpartition(TABLE_SEPARATOR)
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: file not found. Check the path.", file=arg)
+    if not is_duckdb_file(path):
+        raise InputError(
+            f"{path}: is not a DuckDB database, so it has no table {table!r}. Give "
+            f"'database.duckdb{TABLE_SEPARATOR}table' for a table of a DuckDB file.",
+            file=arg,
+        )
+    tables = duckdb_tables(path)
+    if table not in tables:
+        shown = ", ".join(repr(t) for t in tables[:10]) or "none"
+        raise InputError(
+            f"{path}: has no table {table!r} (its tables: {shown}). Check the name after "
+            f"{TABLE_SEPARATOR!r}.",
+            file=arg,
+        )
+    return Source(arg, (path,), "duckdb", table=table)
+
+
 def _header_delimiter(path: str, gz: bool) -> str:
     import gzip
 
@@ -92,11 +151,31 @@ def _header_delimiter(path: str, gz: bool) -> str:
     return detect_delimiter(line.decode("utf-8", "replace").lstrip("\ufeff"))
 
 
-def expand_source(arg: str) -> Source:
+def _check_within(arg: str, files, within: str) -> None:
+    top = os.path.realpath(within)
+    for f in files:
+        real = os.path.realpath(f)
+        if real != top and not real.startswith(top.rstrip(os.sep) + os.sep):
+            raise InputError(
+                f"{arg}: {f} leads outside the allowed source {within} (through a link), so "
+                "it is not read. Ask whoever runs the server to list its real place.",
+                file=arg,
+            )
+
+
+def expand_source(arg: str, *, within: str | None = None) -> Source:
     """Files of one argument: a file, a directory (every data file below it, recursively,
     without hidden files, ``_SUCCESS`` markers and ``.crc`` checksums) or a glob pattern
-    (``**`` matches directories recursively). All files of one source must be of one kind."""
+    (``**`` matches directories recursively), or a table of a DuckDB database file
+    (``warehouse.duckdb::predictions``). All files of one source must be of one kind.
+
+    ``within``: a folder (or file) that every file must lie in once links are resolved;
+    checked before any file is opened (:mod:`roc_dash.app.server.sources`)."""
     arg = str(arg)
+    if TABLE_SEPARATOR in arg and not os.path.exists(arg):
+        if within is not None:
+            _check_within(arg, [arg.rpartition(TABLE_SEPARATOR)[0]], within)
+        return _table_source(arg)
     if os.path.isdir(arg):
         files = sorted(
             os.path.join(root, f)
@@ -127,6 +206,8 @@ def expand_source(arg: str) -> Source:
         dataset = False
         if not os.path.exists(arg):
             raise InputError(f"{arg}: file not found. Check the path.", file=arg)
+    if within is not None:
+        _check_within(arg, files, within)
     kinds = {f: _kind(f) for f in files}
     distinct = {k for k, _ in kinds.values()}
     if len(distinct) > 1:
@@ -149,7 +230,8 @@ def expand_source(arg: str) -> Source:
 
 
 def should_stream(args: Sequence[str]) -> bool:
-    """``--engine auto``: True when any argument is a glob pattern or a directory, or when the
+    """``--engine auto``: True when any argument is a glob pattern, a directory or a DuckDB
+    table (``db.duckdb::table``), or when the
     files together are more than the in-memory reader accepts: Parquet files holding more
     than ``ROC_DASH_MAX_ROWS`` rows or ``ROC_DASH_MAX_DECOMPRESSED_MB`` of uncompressed data
     (read from their footers), text files bigger than ``ROC_DASH_MAX_DECOMPRESSED_MB``.
@@ -160,7 +242,8 @@ def should_stream(args: Sequence[str]) -> bool:
     rows = size = 0
     for arg in args:
         arg = str(arg)
-        if os.path.isdir(arg) or is_pattern(arg):
+        if os.path.isdir(arg) or is_pattern(arg) or (TABLE_SEPARATOR in arg
+                                                       and not os.path.exists(arg)):
             return True
         try:
             with open(arg, "rb") as fh:

@@ -17,6 +17,12 @@ groups with the summed weights as frequency weights (the ``weight`` column) and 
 in a ``rows`` column. What needs individual rows is lost: which rows two models scored in
 common, hence DeLong's *paired* test (the report says so).
 
+Slices (issue 18): the group column(s) of :mod:`roc_dash.io.groups` (``--group COL``, or a
+column named ``group``) join the keys, ``GROUP BY model, fold, group, score, label``; their
+distinct values are decoded, refused (numbers) and pooled (beyond 50 groups, by input rows)
+by the in-memory rules, and each group's curve, DeLong interval and thresholds come from its
+counts, as the in-memory report's do.
+
 Columns are found with the same names and overrides as the in-memory reader
 (:mod:`roc_dash.io.columns`); label, model and fold values are decoded with the same rules
 (:mod:`roc_dash.io.labels`, :mod:`roc_dash.io.values`) applied to their distinct values, which
@@ -43,8 +49,9 @@ DuckDB is imported when used; pyspark only for ``engine="spark"`` (``pip install
 from __future__ import annotations
 
 import os
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import pyarrow as pa
 
@@ -54,6 +61,7 @@ from .engine_groups import _part
 from .engine_queries import _aggregate_sql, _DuckDB, _number_sql, _Spark
 from .engine_sources import Source, expand_source
 from .errors import InputError, plural, quote
+from .groups import choose_group_columns, roles_taken
 from .size_limits import MAX_ROWS_VAR, check_columns, limit_error, limits
 
 #: Engines that aggregate (``"memory"`` is :func:`~roc_dash.io.load_predictions`).
@@ -67,6 +75,8 @@ def aggregate_predictions(
     engine: str = "duckdb",
     existing_models: Iterable[str] = (),
     spark_session=None,
+    progress: Callable[[float, str], None] | None = None,
+    memory_mb: float | None = None,
 ) -> LoadResult:
     """Aggregate prediction files in a query engine into the canonical table of counts.
 
@@ -81,6 +91,11 @@ def aggregate_predictions(
     of rows without a weight column) and ``rows`` the count of input rows, sorted by model,
     fold, score, label; no ``id`` column. Its ``attrs`` hold ``engine``, ``input_rows`` and
     ``groups``; the first note says how many rows became how many groups.
+
+    ``progress``, when given, is called from a watcher thread about four times a second with
+    the fraction done (0 to 1, over all sources; within a source as far as the engine can
+    tell) and the name of the source being read. ``memory_mb`` caps DuckDB's memory (it
+    spills to a temporary folder beyond it; default: DuckDB's own, most of the RAM).
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
@@ -93,7 +108,7 @@ def aggregate_predictions(
     owner: dict[str, str] = {}
     for source in expanded:
         for f in source.files:
-            real = os.path.realpath(f)
+            real = (os.path.realpath(f), source.table)
             if real in owner:
                 first = owner[real]
                 what = ("given twice" if first == source.name
@@ -105,17 +120,32 @@ def aggregate_predictions(
                 )
             owner[real] = source.name
 
-    runner = _DuckDB() if engine == "duckdb" else _Spark(spark_session)
+    runner = _DuckDB(memory_mb) if engine == "duckdb" else _Spark(spark_session)
     notes: list[str] = []
     parts: list[_FilePart] = []
     input_rows = 0
+    done = threading.Event()
+    at = [0]  # the source being read
+    watcher = None
+    if progress is not None:
+        def watch():
+            while not done.wait(0.25):
+                k = min(at[0], len(expanded) - 1)
+                progress((k + runner.progress()) / len(expanded), expanded[k].name)
+
+        watcher = threading.Thread(target=watch, name="roc-dash-progress", daemon=True)
+        watcher.start()
     try:
-        for source in expanded:
+        for k, source in enumerate(expanded):
+            at[0] = k
             part, part_notes, rows = _aggregate_source(runner, source, options)
             parts.append(part)
             notes.extend(part_notes)
             input_rows += rows
     finally:
+        done.set()
+        if watcher is not None:
+            watcher.join()
         runner.close()
     groups = sum(p.table.num_rows for p in parts)
     limit = limits().rows
@@ -131,14 +161,16 @@ def aggregate_predictions(
     result = assemble(parts, notes, existing_models)
     seconds = time.perf_counter() - started
     files = sum(len(s.files) for s in expanded)
+    keys = "model, fold, group, score, label" if result.group_columns else "model, fold, score, label"
     summary = (
         f"{runner.name} aggregated {plural(input_rows, 'row')} of {plural(files, 'file')} into "
-        f"{groups:,} distinct (model, fold, score, label) groups in {seconds:.1f} s; the "
-        "analysis runs on their counts."
+        f"{groups:,} distinct ({keys}) groups in {seconds:.1f} s; the analysis runs on their "
+        "counts."
     )
     table = result.table
     table.attrs.update(engine=runner.name, input_rows=input_rows, groups=groups)
-    return LoadResult(table=table, notes=(summary, *result.notes), digests=())
+    return LoadResult(table=table, notes=(summary, *result.notes), digests=(),
+                      group_columns=result.group_columns)
 
 
 def _aggregate_source(runner, source: Source, options: ReadOptions):
@@ -150,7 +182,10 @@ def _aggregate_source(runner, source: Source, options: ReadOptions):
         names, source.name, label=options.label, score=options.score, model=options.model,
         fold=options.fold, weight=options.weight, id=options.id,
     )
-    text_columns = [choice.label, *choice.text_columns()] if source.kind == "csv" else []
+    groups = choose_group_columns(names, source.name, options.group_columns,
+                                  roles_taken(choice))
+    text_columns = ([choice.label, *choice.text_columns(), *groups[0]]
+                    if source.kind == "csv" else [])
     if text_columns:
         schema = runner.schema(source, text_columns)
     choice = resolve_wide(choice, pa.schema([schema.field(n) for n in names]), source.name)
@@ -161,7 +196,7 @@ def _aggregate_source(runner, source: Source, options: ReadOptions):
             "fold, score, label) do not keep rows, so no paired tests are computed."
         )
     decimal_comma = source.kind == "csv" and source.delimiter == ";"
-    sql = _aggregate_sql(d, "{src}", choice, schema, decimal_comma, source.name)
+    sql = _aggregate_sql(d, "{src}", choice, schema, decimal_comma, source.name, groups[0])
     raw = runner.query(source, lambda rel: sql.replace("{src}", rel), text_columns)
 
     def examples(column: str) -> list[str]:
@@ -178,5 +213,5 @@ def _aggregate_source(runner, source: Source, options: ReadOptions):
         )
         return [str(v).strip() for v in found.column("v").to_pylist()]
 
-    part, part_notes, rows = _part(source, choice, raw, options, examples)
+    part, part_notes, rows = _part(source, choice, raw, options, examples, groups)
     return part, notes + part_notes, rows

@@ -140,11 +140,13 @@ def usable_group_columns(table: pa.Table, filename: str, columns: tuple[str, ...
     return columns
 
 
-def group_values(sub: Callable[[str], pa.ChunkedArray], rows: RowMapper,
-                 columns: tuple[str, ...], filename: str, notes: list[str]) -> pa.Array | None:
+def group_values(sub: Callable[[str], pa.ChunkedArray], rows: RowMapper | None,
+                 columns: tuple[str, ...], filename: str, notes: list[str],
+                 counts: np.ndarray | None = None) -> pa.Array | None:
     """The group of each kept row (``sub``: a column's kept values; ``rows``: their row
     numbers) as text: one column's values, or two crossed as ``"a × b"``; empty cells are
-    :data:`MISSING_GROUP`. Names beyond ``ROC_DASH_MAX_NAME_CHARS`` are refused."""
+    :data:`MISSING_GROUP`. Names beyond ``ROC_DASH_MAX_NAME_CHARS`` are refused.
+    ``counts``: the input rows each row stands for (aggregated rows of a query engine)."""
     if not columns:
         return None
     parts = []
@@ -153,8 +155,10 @@ def group_values(sub: Callable[[str], pa.ChunkedArray], rows: RowMapper,
         check_name_lengths(text, rows, filename, column, "group name")
         text = plain(text)
         if text.null_count:
-            notes.append(f"{filename}: {plural(text.null_count, 'row')} with an empty "
-                         f"{quote(column)} cell {'is' if text.null_count == 1 else 'are'} in the group "
+            empty = (text.null_count if counts is None else
+                     int(counts[text.is_null().to_numpy(zero_copy_only=False)].sum()))
+            notes.append(f"{filename}: {plural(empty, 'row')} with an empty "
+                         f"{quote(column)} cell {'is' if empty == 1 else 'are'} in the group "
                          f"{quote(MISSING_GROUP)}.")
             text = pc.fill_null(text, MISSING_GROUP)
         parts.append(text)
@@ -171,10 +175,13 @@ def describe_groups(filename: str, columns: tuple[str, ...], explicit: bool) -> 
     return f"{filename}: rows grouped by column {quote(columns[0])} ({how})."
 
 
-def pool_groups(groups: pd.Series, max_groups: int = MAX_GROUPS) -> tuple[pd.Series, str | None]:
+def pool_groups(groups: pd.Series, max_groups: int = MAX_GROUPS, *,
+                rows: pd.Series | None = None) -> tuple[pd.Series, str | None]:
     """At most ``max_groups`` groups: the ``max_groups − 1`` largest by rows kept (ties by
-    name), the rest pooled as :data:`OTHER_GROUP`; with a note when any was pooled."""
-    counts = groups.value_counts(sort=False)
+    name), the rest pooled as :data:`OTHER_GROUP`; with a note when any was pooled.
+    ``rows``: the input rows each row stands for (aggregated rows of a query engine)."""
+    counts = (groups.value_counts(sort=False) if rows is None else
+              rows.groupby(groups.to_numpy(), sort=False).sum())
     if len(counts) <= max_groups:
         return groups, None
     order = sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))

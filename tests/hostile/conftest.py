@@ -197,12 +197,13 @@ def start_server(data_dir: Path, log: Path, workers: int = 3, **env) -> Server:
                                 env=full, stdout=fh, stderr=subprocess.STDOUT,
                                 start_new_session=True)
     server = Server(proc, port, data_dir, log, workers, env)
+    health = str(env.get("ROC_DASH_URL_PREFIX") or "/") + "health"  # under the URL prefix
     deadline = time.monotonic() + 120
     while True:
         assert proc.poll() is None, server.log_text()[-3000:]
         assert time.monotonic() < deadline, "gunicorn did not start in time"
         try:
-            if server.request("GET", "/health", timeout=5).status == 200 and \
+            if server.request("GET", health, timeout=5).status == 200 and \
                     len(server.workers()) == workers:
                 break
         except OSError:

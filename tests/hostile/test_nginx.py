@@ -27,9 +27,10 @@ NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").e
 MB = 2**20
 
 
-def nginx_conf(upstream_port: int, port: int, folder: Path, *, basic_auth: Path | None = None
-               ) -> str:
-    text = CONF.read_text()
+def nginx_conf(upstream_port: int, port: int, folder: Path, *, basic_auth: Path | None = None,
+               conf: Path = CONF) -> str:
+    """``conf`` (deploy/nginx.conf, or its sub-path variant) with its "# test:" lines set."""
+    text = conf.read_text()
     subs = {"pid": f"pid {folder}/nginx.pid;",
             "upstream": f"server 127.0.0.1:{upstream_port};",
             "listen": f"listen 127.0.0.1:{port};"}

@@ -117,7 +117,6 @@ def test_clg005_without_a_group_column_the_report_keeps_its_keys(tmp_path, capsy
 @pytest.mark.parametrize(("args", "words"), [
     (["--group", "age"], ["age", "bin"]),
     (["--group", "nope"], ["nope"]),
-    (["--group", "region", "--engine", "duckdb"], ["--group", "--engine memory"]),
     (["--group", "region", "--group", "label"], ["label"]),
 ])
 def test_clg006_bad_group_requests_exit_2_with_a_message(tmp_path, capsys, args, words):

@@ -35,6 +35,7 @@ def test_con001_the_contracts_are_kept():
     ("app/features/pins.py", "from . import views", "the app's features do not import"),
     ("app/server/store.py", "from .. import state", "the app in layers"),
     ("gate.py", "from roc_dash.app import ids", "decision records and the CI gate"),
+    ("notebook.py", "import dash", "notebook figures are the page's figures"),
 ])
 def test_con002_a_forbidden_import_breaks_its_contract(tmp_path, module, line, contract):
     shutil.copytree(ROOT / "roc_dash", tmp_path / "roc_dash",

@@ -18,6 +18,7 @@ from roc_dash.core import _point_resampling
 from roc_dash.core.assembly.analysis import Conditions, analyse
 from roc_dash.core.economics import Economics
 from roc_dash.core.point_intervals import (
+    BOUNDARY_METHOD,
     likelihood_ratios,
     npv_at_prior,
     optimum_intervals,
@@ -118,13 +119,20 @@ def test_pbt001_matches_a_naive_bootstrap(e, p):
     got = point_intervals(y, s, p, e, pins=pins, n_boot=n_boot, seed=seed)
     want, want_pins = _naive(y, s, p, e, pins, n_boot, seed)
     opt = got.optimum
-    assert opt.n_boot_used == n_boot and opt.method == "stratified bootstrap, percentile"
+    # at a rate of 0 or 1 the intervals are widened (test_core_point_boundary.py)
+    boundary = opt.tpr.estimate in (0, 1) or opt.fpr.estimate in (0, 1)
+    assert opt.n_boot_used == n_boot and opt.method == (
+        BOUNDARY_METHOD if boundary else "stratified bootstrap, percentile")
     for k in METRICS:
         np.testing.assert_allclose(getattr(opt, k).values, want[k], rtol=1e-12, atol=1e-15)
         v = want[k][~np.isnan(want[k])]
         if v.size and np.isfinite(v).all():
-            np.testing.assert_allclose((getattr(opt, k).low, getattr(opt, k).high),
-                                       np.percentile(v, [2.5, 97.5]), rtol=1e-12)
+            low, high = np.percentile(v, [2.5, 97.5])
+            iv = getattr(opt, k)
+            if iv.interval == "boundary":  # the percentile interval, widened
+                assert iv.low <= low * (1 + 1e-12) + 1e-15 and iv.high >= high * (1 - 1e-12)
+            else:
+                np.testing.assert_allclose((iv.low, iv.high), (low, high), rtol=1e-12)
     for j, pin in enumerate(got.pins):
         assert pin.threshold.interval == "fixed" and pin.threshold.low == pin.threshold.high
         for k in METRICS[1:]:
@@ -265,7 +273,10 @@ def test_pbt006_likelihood_ratios_and_infinities():
     s = np.r_[np.linspace(2, 3, 10), np.linspace(0, 1, 30)]
     opt = optimum_intervals(y, s, 0.3, Economics(cost_fp=1, cost_fn=1), n_boot=100)
     assert opt.lr_pos.estimate == math.inf and opt.lr_pos.high == math.inf
-    assert opt.lr_pos.n_infinite == 100 and opt.fpr.high == 0.0
+    assert opt.lr_pos.n_infinite == 100 and (opt.fpr.values == 0.0).all()
+    # FPR 0 in every replicate: its interval is the exact (Clopper-Pearson) 0 of 30,
+    # upper limit 1 − 0.025^(1/30), not [0, 0]
+    assert (opt.fpr.low, opt.fpr.high) == pytest.approx((0.0, 1 - 0.025 ** (1 / 30)))
     assert any("LR+ is infinite" in n and "on the data" in n for n in opt.notes)
     # overlap of one negative: some replicates infinite, the upper limit the order statistic
     s2 = s.copy()
@@ -280,7 +291,15 @@ def test_pbt006_likelihood_ratios_and_infinities():
         return math.inf if math.isinf(b) and h > int(h) else a + (b - a) * (h - int(h))
 
     assert opt2.lr_pos.high == order_statistic(0.975)
-    assert opt2.lr_pos.low == pytest.approx(order_statistic(0.025), rel=1e-12)
+    # TPR is 1 at this optimum: the low limit is widened below the order statistic
+    assert opt2.tpr.estimate == 1.0 and opt2.lr_pos.interval == "boundary"
+    assert opt2.lr_pos.low <= order_statistic(0.025)
+    # inside the square (a pin at 2.4: TPR 0.6, FPR 1/30) the limits are the order statistics
+    pin = pin_intervals(y, s2, 2.4, 0.3, Economics(cost_fp=1, cost_fn=1), n_boot=400, seed=1)
+    v = np.sort(pin.lr_pos.values[~np.isnan(pin.lr_pos.values)])
+    assert 0 < pin.lr_pos.n_infinite < 400 and pin.lr_pos.interval == "percentile"
+    assert pin.lr_pos.high == order_statistic(0.975)
+    assert pin.lr_pos.low == pytest.approx(order_statistic(0.025), rel=1e-12)
     assert any("LR+ is infinite" in n and "replicates" in n for n in opt2.notes)
     # flag nothing: precision and LR+ undefined (0/0), said
     nothing = pin_intervals(y, s, None, 0.3, Economics(cost_fp=1, cost_fn=1), n_boot=50)

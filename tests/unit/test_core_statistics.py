@@ -16,13 +16,13 @@ from roc_dash.core.statistics import (
     accuracy_at_thresholds,
     auc_confidence_interval,
     auc_test_vs_chance,
-    cost_at_thresholds,
     delong_paired_test,
     delong_variance,
     gini,
     partial_auc,
     partial_auc_from_curve,
 )
+from roc_dash.core.threshold_costs import cost_at_thresholds
 
 # Fawcett (2004), figure 3: twenty instances, ten positive and ten negative.
 FIG3_CLASS = "ppnpppnnpnpnpnnnpnpn"

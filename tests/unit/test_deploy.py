@@ -96,3 +96,63 @@ def test_dep004_workers_use_the_system_allocator_and_give_memory_back():
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
                          env={**env, "ARROW_DEFAULT_MEMORY_POOL": "mimalloc"}, timeout=60)
     assert out.stdout.split() == ["mimalloc", "mimalloc"], out.stderr
+
+
+SUBPATH = (ROOT / "deploy" / "nginx-subpath.conf").read_text()
+
+
+def _without_app_locations(conf: str) -> list[str]:
+    """The directives of an nginx file outside its comments and its path locations (the
+    named ones, @too_large ..., stay): what the root and the sub-path set-ups share."""
+    out, depth = [], 0
+    for line in conf.splitlines():
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        if depth == 0 and re.match(r"location\s+(=\s+)?/", text):
+            depth = 1
+            continue
+        if depth:
+            depth += text.count("{") - text.count("}")
+            continue
+        if text != "absolute_redirect off;":
+            out.append(text)
+    return out
+
+
+def test_dep005_the_subpath_example_is_the_root_one_with_its_locations_under_the_prefix():
+    """deploy/nginx-subpath.conf cannot drift from nginx.conf: the same directives outside
+    the locations; every location is under /roc/ (or /roc itself), the upload's with the
+    same body cap; ROC_DASH_URL_PREFIX accepts that prefix."""
+    from roc_dash.app.server.url_prefix import check_url_prefix
+
+    assert _without_app_locations(SUBPATH) == _without_app_locations(NGINX)
+    locations = re.findall(r"^\s*location\s+(=\s+)?(/\S*)\s*\{", SUBPATH, re.M)
+    paths = {path for _, path in locations}
+    assert paths == {"/roc", "/roc/", "/roc/upload", "/roc/health", "/roc/ready"}
+    assert check_url_prefix("/roc/") == "/roc/"
+    cap = re.search(r"location = /upload \{\s+client_max_body_size (\w+);", NGINX).group(1)
+    assert re.search(rf"location = /roc/upload \{{\s+client_max_body_size {cap};", SUBPATH)
+    assert re.search(r"location /roc/ \{\s+proxy_pass http://roc_dash;\s+\}", SUBPATH), \
+        "the path goes on unchanged: proxy_pass without a URI part"
+    assert "return 301 /roc/;" in SUBPATH and "absolute_redirect off;" in SUBPATH
+
+
+def test_dep006_health_checks_follow_the_prefix():
+    """The image's HEALTHCHECK asks <prefix>health; compose's healthcheck asks /ready."""
+    import os
+    import subprocess
+    import sys
+
+    docker = re.sub(r"\\\n", " ", (ROOT / "Dockerfile").read_text())
+    command = re.search(r"HEALTHCHECK .*? CMD python -c \"(.*?)\"\n", docker).group(1)
+    url = command.replace("urllib.request.urlopen(", "print(").replace(", timeout=4)", ")")
+    for prefix, expected in (("", "http://127.0.0.1:8050/health"),
+                             ("/roc/", "http://127.0.0.1:8050/roc/health")):
+        env = {k: v for k, v in os.environ.items() if k not in ("PORT", "ROC_DASH_URL_PREFIX")}
+        env["ROC_DASH_URL_PREFIX"] = prefix
+        out = subprocess.run([sys.executable, "-c", url], env=env, capture_output=True,
+                             text=True, timeout=30)
+        assert out.stdout.strip() == expected, out.stderr
+    app = _service("app")
+    assert "healthcheck:" in app and "http://127.0.0.1:8050/ready" in app

@@ -28,15 +28,20 @@ from roc_dash.app.state import ControlState
 #: (and nothing else: with ``uid`` dropped their digests are the base's). Re-recorded for
 #: issue 17 item 1 (branch cvpage): the ROC legend says "pooled" and the subtitle that the
 #: hull and optimum are pooled (the demo has 10 folds); only the ROC digests changed.
+#: Re-recorded for issue 17 item 8 (branch hover): every hover names its threshold (the
+#: pooled curve's hover gains the cross-validated AUC) with 6 significant digits (``.6~g``):
+#: the ROC, PR, cost and threshold digests changed, the viz data did not. Then the +inf
+#: vertex of each curve keeps only its model index in customdata (plotly read its null
+#: threshold as "≥ 0"; ``style.threshold_rows``) and its hover says "+∞".
 EXPECTED = {
-    'default': ('b83f47f2a15da12d', '33ee7ef2b2b75da3', 'f0863d223bec4d9f',
-                '59406dcc1e02e3ab', '8ba28f4545301a32'),
-    'presentation': ('9a27f434e301521d', '030fd2a1373416e7', 'c378cd17bf2a6c70',
-                     'df628a09a766ccc4', '22cc6df29ffeeb3b'),
+    'default': ('c0a6654c45cd6b7b', '5fd489be209a562b', 'ef972dca88f02444',
+                '1090115a0c6842c5', '8ba28f4545301a32'),
+    'presentation': ('46933332e5f212e6', 'bdcdda97e9e78fcf', 'b5bf83ae065d087e',
+                     '019c224444e1d025', '22cc6df29ffeeb3b'),
     'patched': ('28bf9578330c7a2d', '1d213e2fa513ea08', 'e3e47fd8f5afb00d',
-                'fdb5e03a1dfad458', '472af95da4b4a169'),
-    'patched prior': ('003554bbcaefd184', '60019590c0140302', 'b77efa3b7908bcfd',
-                      '487f793a1b419906', '4ece8c6368f978a5'),
+                '4661bc1dc7c2f042', '472af95da4b4a169'),
+    'patched prior': ('003554bbcaefd184', '840f18893dc10ec0', 'b77efa3b7908bcfd',
+                      '0ea3263bd3505d0e', '4ece8c6368f978a5'),
 }
 
 #: What the page's controls hold before anyone touches them.
@@ -185,14 +190,22 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: card's two callbacks, the title following the mode (clientside), the mode as an input of
 #: the views callback, a state of the controls callback, an output of the link's restore and
 #: an input of ``writeUrl`` (the wiring); no demo figure changed. Re-recorded for the Slices
-#: card's tooltips on its model and constraint choices (the layout only). Re-recorded for the
-#: Slices card's column selectors (branch slicepage): two dropdowns (layout), their
-#: callback, the constraint from the link, both as inputs of the card and of ``writeUrl``;
-#: then the slice and constraint as states of the export callback (wiring only); then the
-#: drag of a group's ring: the graph's shape edits, a hint and the drag store (layout), the
-#: clientside ``slicesDrag`` and the drag as an input of the card (wiring); then the prior
-#: per group (a text box; an input of the card and a state of the export callback).
-EXPECTED_PAGE = ('c4022959c85ee876', '390e6c300835a038')
+#: card's tooltips on its model and constraint choices (the layout only). Re-recorded for
+#: the Table CSV button's tooltip naming its cross-validation columns (branch hover, the
+#: layout only). Re-recorded for
+#: the summary strip's line of intervals (branch pointci): a store in the operating card's
+#: intervals box (the layout), one more output of the intervals callback and the callback
+#: that patches the line into the strip (the wiring); and for the Model comparison card's
+#: "compare: AUC (DeLong) | partial AUC (bootstrap)" radio (the layout, and one more input
+#: of its callback, and a state of the export callback: the HTML report has its matrix
+#: when the card shows it); no demo figure changed. Re-recorded for the standalone report
+#: (issue 19): the zoom store is a state of the export callback (the wiring).
+#: Re-recorded after merging the branches sources, prefix, notebook, hover, pointci,
+#: slicescale and standalone (their additions together).
+#: Re-recorded for the Slices card's page work (branch slicepage, merged with main): column
+#: selectors, the slice and constraint in the link, the drag of a group's ring and the prior
+#: per group (layout; their callbacks, inputs of writeUrl, states of the export callback).
+EXPECTED_PAGE = ('76323d7052ebb638', '3967c974df0da2b7')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

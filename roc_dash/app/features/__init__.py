@@ -13,7 +13,8 @@ fragment, its callbacks (``register(app, cache, store)``) and its small pure hel
 * :mod:`.intervals` — bootstrap intervals at the chosen points (operating card);
 * :mod:`.comparison` — the k-model comparison matrix and each model's optimal cost range;
 * :mod:`.slices` — one model group by group, thresholds under fairness constraints;
-* :mod:`.calibration` — reliability, Brier/ECE and the calibrated scores (Compare tab).
+* :mod:`.calibration` — reliability, Brier/ECE and the calibrated scores (Compare tab);
+* :mod:`.sources` — predictions that live on the server (``ROC_DASH_SOURCES``), opened in place.
 
 A feature never imports another feature: what two of them share lives below them
 (:mod:`..state`, :mod:`..analysis`, :mod:`..render`, :mod:`..overlays`,
@@ -32,6 +33,7 @@ from . import (
     notes,
     pins,
     slices,
+    sources,
     tabs,
     views,
 )
@@ -43,7 +45,7 @@ from . import (
 #: looks a callback up by its first output in ``_dash-dependencies`` then finds the primary
 #: one first, as it did before the app was split (tests/hostile's harness does).
 FEATURES = (data, views, conditions, pins, combining, kinds, exports, notes, tabs, intervals,
-            comparison, slices, calibration)
+            comparison, slices, calibration, sources)
 
 __all__ = ["FEATURES", "combining", "conditions", "data", "exports", "kinds", "notes", "pins",
-           "tabs", "views", "intervals", "comparison", "slices", "calibration"]
+           "tabs", "views", "intervals", "comparison", "slices", "calibration", "sources"]

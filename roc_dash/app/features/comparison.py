@@ -12,6 +12,10 @@ is the best choice.
 
 Both are computed from the pooled predictions (all folds' rows as one test set). No
 arithmetic here: the wording comes from :mod:`roc_dash.comparison_text`.
+
+A second selector shows instead the matrix of the McClish partial AUC over ``FPR <= A``
+(``A`` the model table's pAUC limit), by a paired stratified bootstrap
+(:func:`..analysis.pauc_comparison`), computed only when chosen and cached.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from ...comparison_text import (
 )
 from ...core.assembly.analysis import Analysis
 from .. import ids
-from ..analysis import shown_analysis
+from ..analysis import pauc_comparison, shown_analysis
 from ..help import HELP
 
 __all__ = ["comparison_card", "comparison_panel", "register"]
@@ -51,14 +55,20 @@ def comparison_card():
                                    {"label": "Holm", "value": "holm"},
                                    {"label": "Benjamini-Hochberg", "value": "bh"}]),
             ]),
+            html.Div(className="control", title=HELP["cmp_measure"], children=[
+                html.Span("compare: ", className="hint"),
+                dcc.RadioItems(id=ids.CMP_MEASURE, value="auc", inline=True,
+                               className="radios inline", options=[
+                                   {"label": "AUC (DeLong)", "value": "auc"},
+                                   {"label": "partial AUC (bootstrap)", "value": "pauc"}]),
+            ]),
         ]),
         dcc.Loading(type="dot", delay_show=400, children=html.Div(
             id=ids.COMPARISON_RESULT, className="comparison-result", role="status")),
     ])
 
 
-def _matrix(analysis: Analysis, p_kind: str):
-    c = analysis.model_comparison
+def _matrix(c, p_kind: str):
     attr, label = next((a, lab) for k, a, lab in P_KINDS if k == p_kind)
     names = list(c.models)
     head = html.Tr([html.Th("row − column"), *[
@@ -78,9 +88,11 @@ def _matrix(analysis: Analysis, p_kind: str):
                 html.Span(text, className="diff"), html.Br(),
                 html.Span(f"p {p_text(p)}", className="p")]))
         rows.append(html.Tr(cells))
-    caption = (f"ΔAUC (pooled predictions), DeLong paired test; {label} over "
-               f"{c.n_tests} tested pairs (bold: below 0.05). Hover a cell for all three "
-               "p-values.")
+    what = ("ΔAUC (pooled predictions), DeLong paired test" if c.max_fpr is None else
+            f"ΔpAUC over FPR ≤ {c.max_fpr:g} (McClish; pooled predictions), paired "
+            f"stratified bootstrap of {c.n_boot} replicates")
+    caption = (f"{what}; {label} over {c.n_tests} tested pairs (bold: below 0.05). Hover a "
+               "cell for all three p-values.")
     return html.Table(className="models matrix", children=[
         html.Caption(caption, className="hint"), html.Thead(head), html.Tbody(rows)])
 
@@ -96,16 +108,18 @@ def _ranges(analysis: Analysis):
             html.Ul(items, className="optimal-ranges")]
 
 
-def comparison_panel(analysis: Analysis | None, p_kind: str = DEFAULT_P):
-    """The card's content for ``analysis``: the matrix, a note on unpaired models and each
+def comparison_panel(analysis: Analysis | None, p_kind: str = DEFAULT_P, partial=False):
+    """The card's content for ``analysis``: the matrix (of the AUC, or with ``partial`` the
+    partial-AUC comparison given, or None when unpaired), a note on unpaired models and each
     model's optimal cost range; a hint with fewer than two models."""
     if analysis is None or len(analysis.models) < 2:
         return html.P("Show two or more models to compare them.", className="hint")
     p_kind = p_kind if p_kind in {k for k, _, _ in P_KINDS} else DEFAULT_P
+    c = analysis.model_comparison if partial is False else partial
     parts = []
-    if analysis.model_comparison is not None:
-        parts.append(html.Div(_matrix(analysis, p_kind), className="table-scroll"))
-    note = unpaired_note(analysis.model_comparison, len(analysis.models))
+    if c is not None:
+        parts.append(html.Div(_matrix(c, p_kind), className="table-scroll"))
+    note = unpaired_note(c, len(analysis.models))
     if note:
         parts.append(html.P(note, className="note unpaired"))
     if analysis.optimal_ranges is not None:
@@ -122,11 +136,16 @@ def register(app, cache, store) -> None:
         Input(ids.MODELS, "value"),
         Input(ids.CONDITIONS, "data"),
         Input(ids.P_KIND, "value"),
+        Input(ids.CMP_MEASURE, "value"),
         State(ids.LEVEL, "value"),
         State(ids.BAND, "value"),
         State(ids.SAMPLES_OK, "data"),
     )
-    def comparison_result(dataset_ids, models, state, p_kind, *settings):
+    def comparison_result(dataset_ids, models, state, p_kind, measure, *settings):
         if state is None:
             return no_update
-        return comparison_panel(shown_analysis(cache, dataset_ids, models, state, settings), p_kind)
+        analysis = shown_analysis(cache, dataset_ids, models, state, settings)
+        if measure == "pauc" and analysis is not None and len(analysis.models) > 1:
+            return comparison_panel(analysis, p_kind,
+                                    pauc_comparison(cache, dataset_ids, analysis, state))
+        return comparison_panel(analysis, p_kind)

@@ -1,9 +1,12 @@
 """Exports: the curves and the model table as CSV, the HTML report of what the page shows, and
-the decision record of the current operating point (:mod:`roc_dash.decision`)."""
+the decision record of the current operating point (:mod:`roc_dash.decision`). The HTML
+report has the operating card's intervals at each model's optimum, and the partial-AUC
+matrix when the Model comparison card shows it."""
 
 from __future__ import annotations
 
 import json
+import time
 
 import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
@@ -14,6 +17,7 @@ from ...core.economics import Economics
 from ...core.operating import pinned_points
 from ...decision import build_decision
 from ...exports import (
+    cross_validation_table,
     csv_safe,
     curves_table,
     group_curves_table,
@@ -22,7 +26,7 @@ from ...exports import (
     with_group_rows,
 )
 from .. import ids
-from ..analysis import dataset_labels, loaded_infos
+from ..analysis import dataset_labels, loaded_infos, pauc_comparison
 from ..components import model_table_rows
 from ..help import HELP
 from ..render import SHOWN_STATES, decision_views
@@ -37,7 +41,10 @@ from ..state import (
 )
 
 __all__ = ["buttons", "curves_csv", "table_csv", "decision_json", "register",
-           "slices_for_report", "sliced"]
+           "slices_for_report", "sliced", "csv_download", "report_intervals", "REPORT_SECONDS"]
+
+#: Server time the HTML export's bootstrap intervals may take (all shown models together).
+REPORT_SECONDS = 10.0
 
 
 def buttons():
@@ -61,16 +68,33 @@ def curves_csv(analysis: Analysis, slices=()) -> str:
 
 
 def table_csv(analysis: Analysis, slices=()) -> str:
-    """The model table with the conditions it was computed under on every row; with
+    """The model table with the conditions it was computed under on every row, and each
+    model's cross-validated AUC (mean, SD, LeDell interval, folds: issue 17); with
     ``slices`` (:func:`sliced`), a ``group`` column and each group's row as the Slices card
     shows it (own optimum, point under the card's constraint)."""
     c = analysis.conditions
-    frame = pd.DataFrame(model_table_rows(analysis)).assign(
+    frame = pd.DataFrame(model_table_rows(analysis))
+    if len(frame):
+        cv = cross_validation_table(analysis).drop(columns="model")
+        frame = pd.concat([frame, cv.set_index(frame.index)], axis=1)
+    frame = frame.assign(
         cost_fp=c.cost_fp, cost_fn=c.cost_fn, prior_pos=c.prior_pos, slope=c.slope,
         pc_pos=c.pc_pos)
     frame = with_group_rows(frame, [group_table(model, sliced_, solution)
                                     for model, sliced_, solution in slices])
     return csv_safe(frame).to_csv(index=False)
+
+
+def csv_download(table, analysis: Analysis, state, which, column=None, cross=None,
+                 constraint=None, priors=None):
+    """The Curves CSV (``which``: its button's id) or the Table CSV, with each group's rows
+    when the Slices card slices the data (its ``column``, ``cross``, ``constraint`` and
+    ``priors``, see :func:`sliced`)."""
+    slices = sliced(table, [m.name for m in analysis.models], state, [column, cross],
+                    constraint, priors)
+    if which == ids.EXPORT_CURVES:
+        return dcc.send_string(curves_csv(analysis, slices), "roc-dash-curves.csv")
+    return dcc.send_string(table_csv(analysis, slices), "roc-dash-models.csv")
 
 
 def sliced(table, models, state, columns, constraint, priors_text=None) -> list:
@@ -124,6 +148,12 @@ def decision_json(analysis: Analysis, table: pd.DataFrame, pins, economics: Econ
 
 
 # -- wiring ------------------------------------------------------------------------------
+#: What the Slices card slices by (column, crossed column, constraint, priors per group):
+#: the CSVs and the HTML report follow it.
+SLICE_CARD_STATES = (State(ids.SLC_COLUMN, "value"), State(ids.SLC_CROSS, "value"),
+                     State(ids.SLC_CONSTRAINT, "value"), State(ids.SLC_PRIORS, "value"))
+
+
 def register(app, cache, store) -> None:
     """The export callback (a file to the page's download component)."""
 
@@ -137,15 +167,13 @@ def register(app, cache, store) -> None:
         State(ids.AVERAGING, "value"),
         State(ids.PINNED, "data"),
         State(ids.URL, "href"),
-        State(ids.SLC_COLUMN, "value"),
-        State(ids.SLC_CROSS, "value"),
-        State(ids.SLC_CONSTRAINT, "value"),
-        State(ids.SLC_PRIORS, "value"),
+        State(ids.CMP_MEASURE, "value"),
+        State(ids.ZOOM, "data"),
+        *SLICE_CARD_STATES,
         prevent_initial_call=True,
     )
     def export(_c, _t, _h, _d, dataset_ids, models, state, level, band, samples, averaging,
-               pinned, href, slice_column=None, slice_cross=None, constraint=None,
-               priors=None):
+               pinned, href, measure=None, zoom=None, *slice_card):
         from urllib.parse import urlsplit, urlunsplit
 
         from ..components import plain_text
@@ -160,13 +188,10 @@ def register(app, cache, store) -> None:
             analysis = None  # the views already say so
         if analysis is None:
             raise PreventUpdate
+        slice_card = (*slice_card, None, None, None, None)[:4]  # column, cross, constraint, priors
         if ctx.triggered_id in (ids.EXPORT_CURVES, ids.EXPORT_TABLE):
-            slices = sliced(cache.table(dataset_ids, reference),
-                            [m.name for m in analysis.models], state,
-                            [slice_column, slice_cross], constraint, priors)
-            if ctx.triggered_id == ids.EXPORT_CURVES:
-                return dcc.send_string(curves_csv(analysis, slices), "roc-dash-curves.csv")
-            return dcc.send_string(table_csv(analysis, slices), "roc-dash-models.csv")
+            return csv_download(cache.table(dataset_ids, reference), analysis, state,
+                                ctx.triggered_id, *slice_card)
         if ctx.triggered_id == ids.EXPORT_DECISION:
             shown = {m.name for m in analysis.models}
             pins = [p for p in clean_pins(pinned) if p["model"] in shown]
@@ -199,9 +224,15 @@ def register(app, cache, store) -> None:
             operating=None,  # the recommendation; the pins are compared below it
             link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(headline),
             pins_summary=plain_text(compared), views=views)
-        return dcc.send_string(render_html(analysis, state=report_state, slices=slices_for_report(
-            cache.table(dataset_ids, reference), models, conditions,
-            [slice_column, slice_cross], priors)), "roc-dash-report.html")
+        table = cache.table(dataset_ids, reference)
+        return dcc.send_string(render_html(
+            analysis, state=report_state, slices=slices_for_report(
+                table, models, conditions, slice_card[:2], slice_card[3]),
+            intervals=report_intervals(analysis, table, economics_from_state(state)),
+            partial_auc_comparison=pauc_comparison(cache, dataset_ids, analysis, state)
+            if measure == "pauc" and len(analysis.models) > 1 else None,
+            zoom=zoom if isinstance(zoom, dict) else None),
+            "roc-dash-report.html")
 
 
 def slices_for_report(table, models, conditions, columns=None, priors_text=None
@@ -227,3 +258,21 @@ def slices_for_report(table, models, conditions, columns=None, priors_text=None
     priors, _ = group_priors(priors_text, set(groups))
     return slices_sections(rows, conditions, group_priors=priors or None, group_columns=(
         wanted or tuple(table.attrs.get("group_columns") or ()) or (GROUP_COLUMN,)))
+
+
+def report_intervals(analysis: Analysis, table, economics: Economics, *,
+                     seconds: float = REPORT_SECONDS) -> dict | None:
+    """The HTML report's "How sure is the chosen point?" section, as ``roc-dash report``
+    makes it (:func:`~roc_dash.report.model_point_intervals`, each shown model's optimum)
+    with the replicates and seed of the operating card's table (200, seed 0), so its
+    numbers are the card's; within ``seconds`` (a late model gets fewer replicates and says
+    so). ``None`` when the rows cannot be resampled (the rest of the report stands)."""
+    from ...report import model_point_intervals
+
+    if table is None or "label" not in table or "score" not in table:
+        return None
+    try:
+        return model_point_intervals(analysis, table, economics, n_boot=200, seed=0,
+                                     deadline=time.monotonic() + seconds)
+    except ValueError:
+        return None

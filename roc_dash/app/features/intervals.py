@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 import time
 
-from dash import Input, Output, State, html, no_update
+from dash import Input, Output, Patch, State, html, no_update
+from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import AnalysisTimeout
 from ...core.operating import OperatingSummary, operating_point, pinned_points
@@ -24,13 +25,13 @@ from ...decision import model_rows
 from ...figures.point_regions import REGION_UID, point_region_traces
 from .. import ids
 from ..analysis import MAX_SHOWN_MODELS, AnalysisCache, model_names
-from ..components import COMPUTING_INTERVALS
+from ..components import COMPUTING_INTERVALS, STRIP_INTERVALS_SLOT
 from ..help import HELP
 from ..server.store import clean_ids
 from ..state import ControlState, clean_pins, conditions_from_state, economics_from_state
 
 __all__ = ["N_BOOT", "SEED", "SECONDS", "chosen_intervals", "intervals_table",
-           "interval_text", "regions", "register"]
+           "interval_text", "regions", "strip_text", "register"]
 
 #: Replicates asked for, the seed, and the server time the bootstrap may take per request.
 N_BOOT = 200
@@ -182,6 +183,29 @@ def intervals_table(chosen):
     ])
 
 
+def _span(low: float, high: float, unit: str = "") -> str:
+    return f"{_number(low)}–{_number(high)}{(' ' + unit) if unit else ''}"
+
+
+def strip_text(u: PointUncertainty, unit: str = "") -> str:
+    """The summary strip's line: the optimum's threshold and expected cost (a net gain when
+    the estimate is negative, as the strip's headline says it) with their intervals, and the
+    out-of-bag cost of the choice; ``""`` when neither interval is defined."""
+    t, c = u.threshold, u.expected_cost
+    if c.interval == "none" and t.interval == "none":
+        return ""
+    parts = [f"threshold {_span(t.low, t.high)}"] if t.interval != "none" else []
+    if c.interval != "none":
+        parts.append(f"net gain {_span(-c.high, -c.low, unit)} per case" if c.estimate < 0
+                     else f"expected cost {_span(c.low, c.high, unit)} per case")
+    o = u.optimism
+    if o is not None and o.n:
+        parts.append(f"out of bag {_number(-o.out_of_bag)} (gain)" if c.estimate < 0
+                     else f"out of bag {_number(o.out_of_bag)}")
+    return (f"How sure: {u.level:.0%} intervals of the choice ({u.n_boot_used} bootstrap "
+            f"replicates): " + ", ".join(parts) + ".")
+
+
 def regions(chosen, det: bool) -> list[dict]:
     """The ROC's interval boxes of the chosen points (none on DET axes)."""
     if det:
@@ -221,6 +245,7 @@ def register(app, cache, store) -> None:
     @app.callback(
         Output(ids.POINT_INTERVALS, "children"),
         Output(ids.POINT_REGIONS, "data"),
+        Output(ids.STRIP_INTERVALS, "data"),
         Input(ids.VIZ_DATA, "data"),
         State(ids.DATASETS, "data"),
         State(ids.MODELS, "value"),
@@ -236,14 +261,33 @@ def register(app, cache, store) -> None:
     )
     def intervals(viz, dataset_ids, models, state, pinned, det, *settings):
         if state is None:
-            return no_update, no_update
+            return no_update, no_update, no_update
         if not isinstance(viz, dict):
-            return intervals_table([]), []
+            return intervals_table([]), [], None
         try:
             chosen = chosen_intervals(cache, dataset_ids, models, state, pinned, settings)
         except (ValueError, AnalysisTimeout) as exc:
-            return html.P(f"No intervals: {exc}.", className="hint"), []
-        return intervals_table(chosen), regions(chosen, bool(det))
+            return html.P(f"No intervals: {exc}.", className="hint"), [], None
+        line = strip_text(chosen[0][2], economics_from_state(state).unit) if chosen else ""
+        # a new value every time (the views emptied the strip's slot even when the line
+        # is the same), so the patch below always follows
+        return intervals_table(chosen), regions(chosen, bool(det)), \
+            {"line": line, "at": time.time()}
+
+    @app.callback(
+        Output(ids.SUMMARY, "children", allow_duplicate=True),
+        Input(ids.STRIP_INTERVALS, "data"),
+        prevent_initial_call=True,
+    )
+    def strip(data):
+        """The intervals' line into the summary strip the views drew (its empty slot)."""
+        line = data.get("line") if isinstance(data, dict) else None
+        if not isinstance(line, str) or not line:
+            raise PreventUpdate
+        patch = Patch()
+        patch[STRIP_INTERVALS_SLOT] = html.Div(line, className="summary-detail summary-intervals",
+                                               title=line)
+        return patch
 
     app.clientside_callback(
         REPLACE_REGIONS,

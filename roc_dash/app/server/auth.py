@@ -7,8 +7,8 @@ proxy. The header is believed only on requests whose peer address is one of
 addresses ``127.0.0.1, ::1``): from anyone else it is ignored, so a client that reaches the
 app directly cannot claim a name. Then:
 
-* a request without a (believed) user gets 401 (``/health`` stays open, saying only
-  ok / not ok);
+* a request without a (believed) user gets 401 (``/health`` and ``/ready`` stay open,
+  saying only ok / not ok);
 * each upload records its uploader as the dataset's owner.
 
 **Without sign-in** the page makes a random key once per browser (kept in its
@@ -30,10 +30,12 @@ from functools import lru_cache
 
 from flask import jsonify, request
 
+from .url_prefix import path_under
+
 __all__ = ["OWNER_HEADER", "current_owner", "current_user", "owner_of_key", "require_user",
            "trusted_proxies", "user_header"]
 
-_OPEN = ("/health",)
+_OPEN = ("health", "ready")  # under the URL prefix: an orchestrator does not sign in
 #: The header in which the page sends its browser's key.
 OWNER_HEADER = "X-Roc-Dash-Owner"
 _KEY = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
@@ -107,10 +109,11 @@ def current_owner() -> str | None:
 
 def require_user(server) -> None:
     """Refuse requests without a believed user, when sign-in is configured."""
+    open_paths = tuple(path_under(server, path) for path in _OPEN)
 
     @server.before_request
     def _signed_in():
-        if user_header() is None or request.path in _OPEN:
+        if user_header() is None or request.path in open_paths:
             return None
         if current_user() is None:
             response = jsonify({"ok": False, "error": "Sign in first: this roc-dash is served "

@@ -177,6 +177,24 @@ class SharedCache:
                 log.exception("roc-dash: the shared analysis cache is unavailable")
                 self.disk = None
 
+    def unreachable(self) -> str | None:
+        """Why the shared disk cache cannot be used now, or None when a value written to it
+        reads back (a round trip under a key of its own per call; ``/ready`` asks)."""
+        if self.disk is None:
+            return "the shared analysis cache could not be opened (see the server's log)"
+        import secrets
+
+        key = f"ready-probe-{os.getpid()}-{secrets.token_hex(6)}"
+        try:
+            self.disk.set(key, b"ok", expire=60)
+            back = self.disk.get(key)
+            self.disk.delete(key)
+        except Exception as exc:  # noqa: BLE001 - sqlite, disk or permission errors alike
+            return f"the shared analysis cache does not answer ({type(exc).__name__}: {exc})"
+        if back != b"ok":
+            return "the shared analysis cache did not keep a value written to it"
+        return None
+
     @staticmethod
     def key(parts) -> str:
         return hashlib.sha256(repr(parts).encode()).hexdigest()

@@ -54,6 +54,8 @@ import weakref
 
 from flask import Flask, jsonify, request
 
+from .url_prefix import path_under
+
 __all__ = [
     "excerpt",
     "BodyTimeout",
@@ -451,10 +453,12 @@ class _Linger:
 
 
 class BodyGuard:
-    """WSGI middleware: see the module docstring."""
+    """WSGI middleware: see the module docstring. ``upload_path``: where the streamed upload
+    route is (``/upload`` under the app's URL prefix)."""
 
-    def __init__(self, app):
+    def __init__(self, app, upload_path: str = UPLOAD_PATH):
         self.app = app
+        self.upload_path = upload_path
 
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
@@ -475,7 +479,7 @@ class BodyGuard:
             return self.app(environ, start_response)
         sock = _socket_of(environ)
         raw = environ["wsgi.input"]
-        if method == "POST" and path == UPLOAD_PATH:
+        if method == "POST" and path == self.upload_path:
             guarded = GuardedInput(raw, sock, limit=max_upload_bytes() + 65536,
                                    deadline=upload_timeout())
             environ["wsgi.input"] = guarded
@@ -565,7 +569,8 @@ def busy_response(exc: ServerBusy):
 def install(server: Flask) -> None:
     """Put :class:`BodyGuard` in front of ``server`` and answer its refusals (first of the
     ``before_request`` hooks), and :class:`ServerBusy` with 503 + ``Retry-After``."""
-    server.wsgi_app = BodyGuard(server.wsgi_app)  # type: ignore[method-assign]
+    server.wsgi_app = BodyGuard(  # type: ignore[method-assign]
+        server.wsgi_app, upload_path=path_under(server, UPLOAD_PATH))
 
     def _refused():
         busy = request.environ.get(_ENV_BUSY)

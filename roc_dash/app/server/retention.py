@@ -37,6 +37,12 @@ def data_quota_bytes() -> int:
     return int(env_number("ROC_DASH_DATA_QUOTA_MB", 5120) * 2**20)
 
 
+def min_free_bytes() -> int:
+    """``ROC_DASH_MIN_FREE_MB`` (default 64): below this much free disk in the data folder
+    ``/health`` says degraded and ``/ready`` not ready."""
+    return int(env_number("ROC_DASH_MIN_FREE_MB", 64) * 2**20)
+
+
 def user_quota_bytes() -> int:
     """``ROC_DASH_USER_QUOTA_MB`` (default: a quarter of the data quota): with sign-in, the
     most one user's datasets may take; their own least recently used go first."""

@@ -54,6 +54,8 @@ from collections.abc import Callable
 from flask import Flask, Request, Response, jsonify, request
 from werkzeug.serving import WSGIRequestHandler
 
+from .url_prefix import path_under
+
 __all__ = [
     "CONTENT_SECURITY_POLICY",
     "SERVER_NAME",
@@ -320,12 +322,12 @@ def _quiet_run(run: Callable) -> Callable:
 _IMMUTABLE = "public, max-age=31536000, immutable"
 
 
-def _cache_fingerprinted(response: Response) -> None:
+def _cache_fingerprinted(response: Response, assets: str = "/assets/") -> None:
     """``/assets/<file>?m=<mtime>`` (Dash's fingerprint of our CSS and JS) changes its URL
     whenever the file changes, like the versioned component suites Dash already caches for a
     year: a returning browser reloads neither (Dash itself sends them ``no-cache``, so every
     page load revalidated each with a request; issue 14, page load under load)."""
-    if (response.status_code == 200 and request.path.startswith("/assets/")
+    if (response.status_code == 200 and request.path.startswith(assets)
             and request.args.get("m")):
         response.headers["Cache-Control"] = _IMMUTABLE
 
@@ -338,6 +340,7 @@ def harden(server: Flask, *, compress: bool = True) -> None:
     if "roc_dash.security" in server.extensions:
         return
     cache = _CompressedCache(STATIC_CACHE_BYTES)
+    assets = path_under(server, "assets/")  # Dash serves them under the URL prefix
     server.extensions["roc_dash.security"] = {"compress": compress, "cache": cache}
 
     @server.after_request
@@ -354,7 +357,7 @@ def harden(server: Flask, *, compress: bool = True) -> None:
                 # per response: Dash's index differs on every request (a signed token)
                 script_hashes = inline_script_hashes(response.get_data(as_text=True))
             response.headers["Content-Security-Policy"] = content_security_policy(script_hashes)
-        _cache_fingerprinted(response)
+        _cache_fingerprinted(response, assets)
         if compress:
             response = _compress(response, cache)
         return response

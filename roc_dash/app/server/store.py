@@ -45,6 +45,7 @@ from .retention import (  # noqa: F401
     data_quota_bytes,
     dataset_ttl_seconds,
     env_number,
+    min_free_bytes,
     sweep_seconds,
     user_quota_bytes,
 )
@@ -200,7 +201,8 @@ class DatasetStore(Retention, NotesAndViews):
             id=dataset_id,
             files=tuple(files),
             models=tuple(pd.unique(table["model"]).tolist()),
-            n_rows=len(table),
+            # an aggregated table (a server-side source): the rows it counts, not its groups
+            n_rows=int(table.attrs.get("input_rows", len(table))),
             notes=tuple(notes),
             digests=tuple(digests),
             owner=owner,
@@ -309,7 +311,8 @@ class DatasetStore(Retention, NotesAndViews):
             table = self.get(dataset_id)
             return DatasetInfo(id=dataset_id, files=(EXAMPLES[dataset_id][1],),
                                models=tuple(pd.unique(table["model"]).tolist()),
-                               n_rows=len(table),
+                               # an aggregated table (a server-side source): the rows it counts, not its groups
+            n_rows=int(table.attrs.get("input_rows", len(table))),
                                **_kind_fields(load_example(dataset_id).kind))
         path = self.dir / f"{dataset_id}.json"
         if not path.exists():
@@ -325,9 +328,9 @@ class DatasetStore(Retention, NotesAndViews):
 
     # -- notes and saved views: .notes_store.NotesAndViews ---------------------------------
 
-    def health(self, *, details: bool = True) -> dict:
-        """What ``/health`` reports about the data folder (``details``: besides ok / not ok,
-        its state; walking the folder costs, so only for those who may see it)."""
+    def probe_disk(self) -> tuple[bool, int]:
+        """Whether a file can be written in the data folder now, and the disk's free bytes
+        there (0 when unknown); what ``/health`` and ``/ready`` look at."""
         import shutil
 
         # one probe file per call: two threads of a worker answering /health at once must
@@ -343,7 +346,13 @@ class DatasetStore(Retention, NotesAndViews):
             free = shutil.disk_usage(self.root).free
         except OSError:
             free = 0
-        ok = writable and free > 64 * 2**20
+        return writable, free
+
+    def health(self, *, details: bool = True) -> dict:
+        """What ``/health`` reports about the data folder (``details``: besides ok / not ok,
+        its state; walking the folder costs, so only for those who may see it)."""
+        writable, free = self.probe_disk()
+        ok = writable and free > min_free_bytes()
         if not details:
             return {"status": "ok" if ok else "degraded"}
         used = self.usage_bytes()

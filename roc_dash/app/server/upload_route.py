@@ -29,6 +29,7 @@ from .limits import (
     upload_slot,
 )
 from .store import StorageFull, folder_bytes
+from .url_prefix import path_under
 
 __all__ = ["max_upload_bytes", "register_upload_route", "take_batch", "MAX_FILES_PER_DROP"]
 
@@ -81,9 +82,10 @@ def _error(status: int, message: str):
 
 
 def register_upload_route(server, store) -> None:
-    """Add ``POST /upload`` (one file of a drop) and ``DELETE /upload`` (cancel a drop)."""
+    """Add ``POST /upload`` (one file of a drop) and ``DELETE /upload`` (cancel a drop),
+    under the server's URL prefix (:mod:`.url_prefix`)."""
 
-    @server.route("/upload", methods=["POST", "DELETE"])
+    @server.route(path_under(server, "upload"), methods=["POST", "DELETE"])
     def upload_file():
         token = request.args.get("batch", "")
         if not _TOKEN.match(token):

@@ -30,6 +30,7 @@ from ..averaging import (
 from ..canonical_kinds import is_soft, soft_instances
 from ..cross_validation import CrossValidatedAuc, cross_validated_auc_from_curves
 from ..curves import RocCurve, auc, roc_curve
+from ..fold_thresholds import FoldThresholds, thresholds_at_fpr
 from ..hull import (
     HullOptimum,
     RocHull,
@@ -174,6 +175,9 @@ class ModelAnalysis:
     """Per-fold AUC and AP, their mean ± SD and the cvAUC interval (LeDell et al. 2015), for
     two or more folds holding both classes; None otherwise, and for soft labels with
     fractional values (each row is split in two, so rows are not instances)."""
+    vertical_thresholds: FoldThresholds | None = None
+    """The folds' score thresholds at each FP rate of ``vertical`` (their mean and range
+    are the hover of a vertically averaged point: it has no single threshold)."""
 
 
 @dataclass(frozen=True)
@@ -355,6 +359,7 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
         notes=tuple(notes),
         dataset=str(frame["dataset"].iloc[0]) if "dataset" in frame.columns else None,
         cross_validation=cv,
+        vertical_thresholds=thresholds_at_fpr(curves, vertical.fpr),
     )
 
 

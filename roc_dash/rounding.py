@@ -1,0 +1,38 @@
+"""One rounding rule for every number shown to a person: 6 significant digits.
+
+The page's hovers, the HTML report, the CLI's text and the README's examples show numbers
+this way; the JSON report and the CSV exports keep full precision. Nothing here imports the
+layers above (figures, report, CLI and app all import it; core does not need it).
+
+* :func:`sig` for text built in Python: ``format(x, ".6g")`` (trailing zeros dropped),
+  infinities as ``+∞``/``−∞``, a missing number as ``n/a``.
+* :data:`HOVER` for plotly's hovertemplates: ``%{x:.6~g}``, d3-format's same rule (d3's
+  ``.6g`` keeps trailing zeros, its ``~`` drops them as Python does).
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["SIGNIFICANT_DIGITS", "HOVER", "sig"]
+
+#: Significant digits of every number shown to a person.
+SIGNIFICANT_DIGITS = 6
+#: The d3 format of a number in a plotly hovertemplate: ``f"%{{x:{HOVER}}}"``.
+HOVER = f".{SIGNIFICANT_DIGITS}~g"
+
+
+def sig(value) -> str:
+    """``value`` to :data:`SIGNIFICANT_DIGITS` significant digits, as a person reads it.
+
+    ``None`` and NaN give ``"n/a"``, infinities ``"+∞"``/``"−∞"``; any other real number
+    ``format(value, ".6g")``.
+    """
+    if value is None:
+        return "n/a"
+    v = float(value)
+    if math.isnan(v):
+        return "n/a"
+    if math.isinf(v):
+        return "+∞" if v > 0 else "−∞"
+    return format(v, f".{SIGNIFICANT_DIGITS}g")

@@ -1,0 +1,234 @@
+"""Every curve of every view says the score threshold of the point hovered (issue 17 item 8,
+hvr001-hvr006): built from the demo data (binary with folds, multi-class, tree leaves) and
+the combining overlays. A trace added without a threshold (or the explicit "no threshold:
+..." wording) in its hover fails hvr001. Numbers in hovers follow one rounding rule, 6
+significant digits (``roc_dash.rounding``), checked against Python's ``format(x, ".6g")``."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from importlib import resources
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.utils
+import pytest
+from sklearn.metrics import roc_auc_score
+
+from roc_dash.app.analysis import AnalysisCache
+from roc_dash.app.server.store import DEMO_ID, DatasetStore
+from roc_dash.core.assembly.analysis import Conditions
+from roc_dash.core.assembly.beyond_binary import analyse_leaves, analyse_multiclass
+from roc_dash.core.assembly.combining_views import (
+    budget_view,
+    logical_view,
+    superiority_view,
+)
+from roc_dash.core.calibration import calibration
+from roc_dash.core.concavity_repair import repair_concavities
+from roc_dash.core.decision_curve import decision_curve, hull_net_benefit
+from roc_dash.core.economics import Economics
+from roc_dash.core.group_thresholds import group_thresholds
+from roc_dash.core.operating import pinned_points
+from roc_dash.core.slices import slice_analysis
+from roc_dash.figures import cost_figure, pr_figure, roc_figure
+from roc_dash.figures.calibration import calibration_figure
+from roc_dash.figures.combining import add_budget, add_logical, add_repair, superiority_figure
+from roc_dash.figures.decision_curve import decision_curve_figure
+from roc_dash.figures.kinds import add_labelings, class_curves_figure
+from roc_dash.figures.slices import CONSTRAINT_NAMES, slices_figure
+from roc_dash.figures.threshold import threshold_figure
+from roc_dash.io import load_predictions
+from roc_dash.rounding import HOVER, sig
+
+DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return AnalysisCache(DatasetStore(tmp_path_factory.mktemp("hvr")))
+
+
+@pytest.fixture(scope="module")
+def analysis(cache):
+    return cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))
+
+
+def _demo_file(name):
+    path = resources.files("roc_dash.data") / name
+    return load_predictions([(name, path.read_bytes())]).table
+
+
+def _rows(table, model):
+    t = table[table["model"] == model]
+    return t["label"].to_numpy(dtype=bool), t["score"].to_numpy(dtype=float), t
+
+
+@pytest.fixture(scope="module")
+def figures(analysis, cache):
+    """(view name, figure) for every figure the page draws, from the demos."""
+    table = cache.table([DEMO_ID])
+    pins = pinned_points(analysis, [{"model": "decision tree", "threshold": 0.4, "label": "A"},
+                                    {"model": "naive Bayes", "threshold": 0.9, "label": "B"}])
+    out = [(f"roc {a}", roc_figure(analysis, averaging=a, pins=pins, ties=a == "pooled"))
+           for a in ("none", "pooled", "vertical", "threshold")]
+    out += [("det", roc_figure(analysis, det=True, pins=pins)),
+            ("pr", pr_figure(analysis, pins=pins)), ("prg", pr_figure(analysis, pins=pins,
+                                                                       mode="prg")),
+            ("cost", cost_figure(analysis, pins=pins))]
+    economics = Economics(cost_fp=1.0, cost_fn=3.0)
+    out += [(f"threshold {axis}", threshold_figure(analysis, "naive Bayes", economics,
+                                                   axis=axis, pins=pins))
+            for axis in ("threshold", "flagged")]
+    combined = roc_figure(analysis)
+    add_budget(combined, budget_view(analysis, 100))
+    add_repair(combined, repair_concavities(analysis.model("decision tree").curve),
+               "decision tree", style=2)
+    add_logical(combined, logical_view(pins[0], pins[1], table))
+    out += [("combining", combined),
+            ("superiority", superiority_figure(superiority_view(
+                analysis, "logistic regression", "naive Bayes", low=1, mode=3, high=10)))]
+    scores = {m: _rows(table, m)[:2] for m in DEMO_MODELS}
+    curves = {m: decision_curve(y, s) for m, (y, s) in scores.items()}
+    joint = analysis.hull
+    pi = curves[DEMO_MODELS[0]].prior_pos
+    out.append(("decision curve", decision_curve_figure(
+        curves, joint=hull_net_benefit(joint, prior_pos=pi),
+        current=hull_net_benefit(joint, [0.2], prior_pos=pi))))
+    out.append(("calibration", calibration_figure(
+        {m: calibration(y, s) for m, (y, s) in scores.items()})))
+    y, s, t = _rows(table, "decision tree")
+    sa = slice_analysis(y, s, t["fold"].astype(str).to_numpy(), min_positives=1,
+                        min_negatives=1)
+    result = group_thresholds(sa)
+    out += [(f"slices {c}", slices_figure(sa, result.solution(c), model="decision tree"))
+            for c in CONSTRAINT_NAMES]
+    mc = analyse_multiclass(_demo_file("multiclass_demo.csv"))[0]
+    out.append(("multi-class", class_curves_figure(mc.result, mc.name)))
+    leaves = analyse_leaves(_demo_file("tree_leaves_demo.csv"))[0]
+    out.append(("leaves", add_labelings(go.Figure(), leaves, model_index=0, style=0)))
+    return out
+
+
+def _traces(fig):
+    spec = json.loads(json.dumps(fig.to_plotly_json(), cls=plotly.utils.PlotlyJSONEncoder))
+    return spec["data"]
+
+
+def _says_threshold(trace) -> bool:
+    """The hover names a threshold (or says "no threshold: ...") for every point."""
+    template = trace.get("hovertemplate") or ""
+    if "threshold" in template.lower() or "threshold" in str(trace.get("meta", "")).lower():
+        return True
+    for key in ("text", "hovertext"):
+        if f"%{{{key}}}" in template:
+            values = trace.get(key)
+            values = values if isinstance(values, list) else [values]
+            return bool(values) and all("threshold" in str(v).lower() for v in values)
+    return False
+
+
+def test_hvr001_every_curve_hover_names_its_threshold(figures):
+    seen = set()
+    for view, fig in figures:
+        for trace in _traces(fig):
+            if trace.get("hoverinfo") == "skip" or trace.get("type", "scatter") != "scatter":
+                continue
+            seen.add(view)
+            assert _says_threshold(trace), (view, trace.get("name"), trace.get("hovertemplate"))
+    assert len(seen) == len(figures)  # every view had hoverable traces checked
+
+
+NUMBER_FORMAT = re.compile(r"%\{[^}:]+:([^}]+)\}")
+
+
+def test_hvr002_hover_numbers_use_the_one_rounding_rule(figures):
+    formats = {}
+    for view, fig in figures:
+        for trace in _traces(fig):
+            for spec in NUMBER_FORMAT.findall(trace.get("hovertemplate") or ""):
+                formats.setdefault(spec, (view, trace.get("name")))
+    assert set(formats) == {HOVER}, formats
+
+
+def test_hvr003_sig_is_pythons_six_significant_digits():
+    rng = np.random.default_rng(17)
+    values = np.concatenate((rng.normal(size=50) * 10.0 ** rng.integers(-9, 9, 50),
+                             [0.0, -0.0, 1.0, 0.5, 1 / 3, 123456789.0, 1e-7, 0.1234565]))
+    for v in values.tolist():
+        assert sig(v) == format(v, ".6g")
+    assert sig(math.inf) == "+∞" and sig(-math.inf) == "−∞"
+    assert sig(None) == "n/a" and sig(math.nan) == "n/a"
+    assert HOVER == ".6~g"  # d3: ~ trims trailing zeros, as Python's g does
+
+
+def test_hvr004_vertical_average_hover_gives_the_folds_thresholds(analysis, cache):
+    """The hover of a vertically averaged point gives the mean and range of the folds'
+    thresholds at its FPR: checked against each fold's rows (the lowest score whose rule
+    keeps the fold's FPR at or below that FPR, found by brute force)."""
+    table = cache.table([DEMO_ID])
+    fig = roc_figure(analysis, averaging="vertical")
+    m = analysis.model("naive Bayes")
+    trace = next(t for t in fig.data if str(t.meta or "").startswith("<b>naive Bayes</b>")
+                 and t.mode == "lines")
+    y, s, t = _rows(table, "naive Bayes")
+    folds = t["fold"].astype(str).to_numpy()
+    for j in (5, 20, 50, 90):
+        x = float(trace.x[j])
+        found = []
+        for f in np.unique(folds):
+            yy, ss = y[folds == f], s[folds == f]
+            ok = [c for c in np.unique(ss) if np.mean(ss[~yy] >= c) <= x]
+            found.append(min(ok) if ok else math.inf)
+        mean = sum(found) / len(found)
+        assert trace.text[j] == (f"threshold: folds' mean {sig(mean)} "
+                                    f"(range {sig(min(found))} to {sig(max(found))})")
+    assert m.vertical_thresholds.n_curves == len(np.unique(folds))
+
+
+def test_hvr005_fold_hover_gives_that_folds_auc_against_sklearn(analysis, cache):
+    table = cache.table([DEMO_ID])
+    fig = roc_figure(analysis, averaging="none")
+    y, s, t = _rows(table, "gradient boosting")
+    folds = t["fold"].astype(str).to_numpy()
+    metas = [tr["meta"] for tr in _traces(fig)
+             if "<b>gradient boosting</b>" in str(tr.get("meta", ""))]
+    aucs = []
+    for f in np.unique(folds):
+        a = roc_auc_score(y[folds == f], s[folds == f])
+        aucs.append(a)
+        assert f"fold {f} of <b>gradient boosting</b><br>this fold's AUC {sig(a)}" in metas
+    pooled = _traces(roc_figure(analysis, averaging="pooled"))
+    meta = next(tr["meta"] for tr in pooled
+                if str(tr.get("meta", "")).startswith("<b>gradient boosting</b>"))
+    assert (f"cross-validated AUC {sig(np.mean(aucs))} ± {sig(np.std(aucs, ddof=1))} "
+            f"(mean ± SD of {len(aucs)} folds)") in meta
+
+
+def test_hvr006_no_hover_reads_a_missing_threshold_as_zero(figures):
+    """Plotly formats a null as 0: a template reading the threshold from customdata must
+    never meet a null there (the +inf vertex keeps only its model index, and the trace's
+    ``hovertemplatefallback`` says "+∞")."""
+    checked = 0
+    for view, fig in figures:
+        for trace in fig.data:
+            template = trace.hovertemplate or ""
+            if not isinstance(template, str) or trace.customdata is None:
+                continue
+            rows = list(trace.customdata)
+            if "threshold ≥ %{customdata[1]" in template:
+                checked += 1
+                assert "+∞" in (trace.hovertemplatefallback or ""), (view, trace.name)
+                for row in rows:
+                    assert len(row) == 1 or (row[1] is not None and row[1] == row[1]), (
+                        view, trace.name, row)
+            elif "threshold ≥ %{customdata:" in template:
+                checked += 1
+                assert all(v is not None and v == v for v in rows), (view, trace.name)
+    assert checked > 10
+    # the origin of a pooled ROC curve (threshold +inf) keeps only its model index
+    roc = next(f for v, f in figures if v == "roc pooled")
+    curve = next(t for t in roc.data if str(t.meta or "").startswith("<b>naive Bayes</b>"))
+    assert list(curve.customdata[0]) == [1.0] and (curve.x[0], curve.y[0]) == (0, 0)
