@@ -328,7 +328,8 @@
     }
 
     function writeUrl(conditions, avg, level, band, samples, det, pres, models, modelOptions,
-                      pinned, datasets, ties, prMode, priorSource, tab, costMode, logFpr) {
+                      pinned, datasets, ties, prMode, priorSource, tab, costMode, logFpr,
+                      sliceColumn, sliceCross, sliceConstraint, sliceOptions) {
         var q = new URLSearchParams();
         var c = conditions || {};
         if (c.cost_fp !== null && c.cost_fp !== undefined) { q.set("cfp", c.cost_fp); }
@@ -352,6 +353,12 @@
         if (prMode === "prg") { q.set("prm", "prg"); }
         if (tab && tab !== "decide") { q.set("tab", tab); }  /* the first tab: no mention */
         if (costMode === "decision") { q.set("cm", "decision"); }  /* cost curves: no mention */
+        /* the Slices card: its column unless the default (the first option), the crossed
+         * column, the constraint unless each group's own optimum */
+        var firstSlice = (sliceOptions && sliceOptions.length) ? sliceOptions[0].value : null;
+        if (sliceColumn && (sliceCross || sliceColumn !== firstSlice)) { q.set("slc", sliceColumn); }
+        if (sliceColumn && sliceCross) { q.set("slx", sliceCross); }
+        if (sliceConstraint && sliceConstraint !== "group_optima") { q.set("sct", sliceConstraint); }
         var all = (modelOptions || []).map(function (o) { return o.value; });
         if (models && all.length && models.length !== all.length) { q.set("models", models.join("|")); }
         (Array.isArray(pinned) ? pinned : []).forEach(function (p) {
@@ -386,6 +393,27 @@
         if (!any) { return window.dash_clientside.no_update; }
         keys.stamp = Date.now();
         return keys;
+    }
+
+    /* The Slices card: a drag of a group's handle (a circle shape around its operating
+     * point) goes to the server as the group (the shape's name) and where it was dropped
+     * (the circle's centre); a zoom, a pan or a resize stays in the browser. */
+    function slicesDrag(relayout, figure) {
+        var none = window.dash_clientside.no_update;
+        if (!relayout) { return none; }
+        var shapes = ((figure || {}).layout || {}).shapes || [];
+        for (var k = 0; k < shapes.length; k++) {
+            var p = "shapes[" + k + "].";
+            if ([p + "x0", p + "x1", p + "y0", p + "y1"].every(function (key) {
+                return typeof relayout[key] === "number";
+            })) {
+                return {group: shapes[k].name,
+                        fpr: (relayout[p + "x0"] + relayout[p + "x1"]) / 2,
+                        tpr: (relayout[p + "y0"] + relayout[p + "y1"]) / 2,
+                        stamp: Date.now()};
+            }
+        }
+        return none;
     }
 
     /* Remember each view's zoom (from its relayout events) so that the server draws the
@@ -541,6 +569,7 @@
         moveIsoLine: moveIsoLine,
         linkHover: linkHover,
         lineDrag: lineDrag,
+        slicesDrag: slicesDrag,
         keepZoom: keepZoom,
         writeUrl: writeUrl,
         copyLink: copyLink,

@@ -210,7 +210,11 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: the ROC hint, a state of the controls callback, an output of the link's restore, the DET
 #: hint saying that the iso line is a curve there, the interval boxes clamped to its floor
 #: (the wiring).
-EXPECTED_PAGE = ('768330f699b28db3', '7d5d0f3cc3f2a086')
+#: Re-recorded for the Slices card's page work (branch slicepage, merged with main): column
+#: selectors, the slice and constraint in the link, the drag of a group's ring and the prior
+#: per group (layout; their callbacks, inputs of writeUrl, states of the export callback).
+#: Re-recorded after merging slicepage with the log-FPR axis (both sets together).
+EXPECTED_PAGE = ('9dee54c86dca12ad', 'b89941add96ebac6')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
