@@ -19,7 +19,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-from pandas.api.types import union_categoricals
 
 from ..core.canonical_kinds import (
     BINARY,
@@ -34,7 +33,7 @@ from .class_weights import check_class_weights
 from .errors import MAX_ROWS_SHOWN, InputError, format_rows, plural, quote
 from .groups import GROUP_COLUMN, MISSING_GROUP, fill_missing_groups, pool_groups
 from .size_limits import limits
-from .slice_columns import NUMERIC_ATTR, SLICE_PREFIX
+from .slice_columns import put_slices, take_slices
 from .values import (
     as_dictionary,
     plain,
@@ -259,7 +258,7 @@ def assemble(
     _check_both_classes([p for p in parts if p.kind != SOFT])
     check_class_weights([p for p in parts if p.kind not in (SOFT, MULTICLASS)])
     positive_labels = _positive_labels(parts)
-    slices = _take_slices(parts)
+    slices = take_slices(parts)
     for part in parts:  # text held dictionary-encoded while reading becomes plain text
         part.table = _plain_text(part.table)
     _check_soft_totals([p for p in parts if p.kind == SOFT])
@@ -293,7 +292,7 @@ def assemble(
     frame = combined.to_pandas(split_blocks=True, self_destruct=True)
     del combined
     frame.index = pd.RangeIndex(len(frame))
-    _put_slices(frame, slices, parts)
+    put_slices(frame, slices, parts)
     if kind.kind == SOFT:
         frame = split_soft_rows(frame)
     frame.attrs["positive_labels"] = positive_labels
@@ -307,36 +306,6 @@ def assemble(
         frame.attrs["group_columns"] = group_columns
     return LoadResult(table=frame, notes=tuple(notes), digests=digests, kind=kind,
                       group_columns=group_columns)
-
-
-def _take_slices(parts: list[_FilePart]) -> list[tuple[int, dict[str, pa.ChunkedArray]]]:
-    """Each part's row count and slice candidate columns (``slice:`` names), taken out of
-    its table: they join the frame as categories (a few values held once), not as text."""
-    out = []
-    for part in parts:
-        names = [n for n in part.table.column_names if n.startswith(SLICE_PREFIX)]
-        out.append((part.table.num_rows, {n: part.table.column(n) for n in names}))
-        part.table = part.table.drop_columns(names)
-    return out
-
-
-def _put_slices(frame: pd.DataFrame, slices: list[tuple[int, dict[str, pa.ChunkedArray]]],
-                parts: list[_FilePart]) -> None:
-    """The parts' slice candidates as categorical columns of ``frame`` (rows of a part
-    without the column: missing), and the candidates of numbers in its attrs."""
-    names = list(dict.fromkeys(n for _, columns in slices for n in columns))
-    for name in names:
-        present = {i: pd.Categorical(columns[name].to_pandas())
-                   for i, (_, columns) in enumerate(slices) if name in columns}
-        none = next(iter(present.values())).categories[:0]
-        pieces = [present[i] if i in present
-                  else pd.Categorical.from_codes(np.full(rows, -1, dtype=np.int8), none)
-                  for i, (rows, _) in enumerate(slices)]
-        values = union_categoricals(pieces)
-        frame[name] = pd.Series(values, index=frame.index)
-    numeric = tuple(dict.fromkeys(c for p in parts for c in p.numeric_slices))
-    if numeric:
-        frame.attrs[NUMERIC_ATTR] = numeric
 
 
 def _plain_text(table: pa.Table) -> pa.Table:

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+from pandas.api.types import union_categoricals
 
 from .errors import InputError, plural, quote, quote_list
 from .groups import (
@@ -49,7 +50,7 @@ MAX_SLICE_VALUES = 1000
 #: ``table.attrs`` key: the candidate columns that hold numbers (listed, refused when chosen).
 NUMERIC_ATTR = "numeric_slice_columns"
 
-__all__ = ["SLICE_PREFIX", "MAX_SLICE_COLUMNS", "MAX_SLICE_VALUES", "NUMERIC_ATTR",
+__all__ = ["take_slices", "put_slices", "SLICE_PREFIX", "MAX_SLICE_COLUMNS", "MAX_SLICE_VALUES", "NUMERIC_ATTR",
            "SliceChoices", "candidate_columns", "slice_values", "slice_choices",
            "slice_groups", "binning_message"]
 
@@ -197,3 +198,34 @@ def slice_groups(table: pd.DataFrame, columns: Sequence[str] | None, *,
         groups = pd.Series(names[inverse.ravel()], index=table.index)
     groups, note = pool_groups(groups)
     return groups, (note,) if note else ()
+
+
+# -- joining the canonical table (roc_dash.io.canonical.assemble) ---------------------------
+def take_slices(parts) -> list[tuple[int, dict[str, pa.ChunkedArray]]]:
+    """Each part's row count and slice candidate columns (``slice:`` names), taken out of
+    its table: they join the frame as categories (a few values held once), not as text."""
+    out = []
+    for part in parts:
+        names = [n for n in part.table.column_names if n.startswith(SLICE_PREFIX)]
+        out.append((part.table.num_rows, {n: part.table.column(n) for n in names}))
+        part.table = part.table.drop_columns(names)
+    return out
+
+
+def put_slices(frame: pd.DataFrame, slices: list[tuple[int, dict[str, pa.ChunkedArray]]],
+               parts) -> None:
+    """The parts' slice candidates as categorical columns of ``frame`` (rows of a part
+    without the column: missing), and the candidates of numbers in its attrs."""
+    names = list(dict.fromkeys(n for _, columns in slices for n in columns))
+    for name in names:
+        present = {i: pd.Categorical(columns[name].to_pandas())
+                   for i, (_, columns) in enumerate(slices) if name in columns}
+        none = next(iter(present.values())).categories[:0]
+        pieces = [present[i] if i in present
+                  else pd.Categorical.from_codes(np.full(rows, -1, dtype=np.int8), none)
+                  for i, (rows, _) in enumerate(slices)]
+        values = union_categoricals(pieces)
+        frame[name] = pd.Series(values, index=frame.index)
+    numeric = tuple(dict.fromkeys(c for p in parts for c in p.numeric_slices))
+    if numeric:
+        frame.attrs[NUMERIC_ATTR] = numeric
