@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMULA_PREFIXES", "POOLED", "CV_COLUMNS", "cross_validation_table", "csv_safe",
            "curves_table", "neutralise",
-           "to_safe_csv"]
+           "to_safe_csv", "GROUP", "group_curves_table", "group_table", "with_group_rows"]
 
 #: First characters that make a spreadsheet read a cell as a formula (OWASP).
 FORMULA_PREFIXES: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
@@ -144,6 +144,65 @@ def curves_table(analysis: Analysis) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+#: The column the Curves and Table CSV gain when the page slices a model by group: the
+#: group's name on its rows, empty on the rows of all cases.
+GROUP = "group"
+
+
+def group_curves_table(model: str, rocs) -> pd.DataFrame:
+    """The Curves CSV's rows of one model's groups (:func:`roc_dash.core.slices.group_rocs`):
+    ``model``, ``fold`` (:data:`POOLED`), ``group``, ``fpr``, ``tpr``, ``threshold``; a group
+    with one class only has no rows."""
+    frames = [_curve_rows(model, POOLED, r.curve).assign(**{GROUP: r.name})
+              for r in rocs if r.curve is not None]
+    if not frames:
+        return pd.DataFrame(columns=["model", "fold", GROUP, "fpr", "tpr", "threshold"])
+    return pd.concat(frames, ignore_index=True)[["model", "fold", GROUP, "fpr", "tpr",
+                                                 "threshold"]]
+
+
+def group_table(model: str, analysis, solution) -> pd.DataFrame:
+    """The Table CSV's rows of one model's groups: its numbers in the Slices card, each
+    group's own optimum (:class:`roc_dash.core.slices.SliceAnalysis`) and its point under
+    the constraint (:class:`roc_dash.core.group_thresholds.ConstrainedSolution`)."""
+    optima = {o.name: o for o in analysis.optima}
+    rules = {r.group: r for r in solution.rules}
+    rows = []
+    for r in analysis.rocs:
+        o, rule = optima.get(r.name), rules.get(r.name)
+        ci = r.auc_interval
+        rows.append({
+            "model": model, GROUP: r.name, "rows": r.rows, "positives": r.n_pos,
+            "negatives": r.n_neg, "prevalence": r.prevalence, "auc": r.auc,
+            "auc_low": ci.low if ci is not None else np.nan,
+            "auc_high": ci.high if ci is not None else np.nan, "small": r.small,
+            "threshold": o.optimum.threshold if o is not None else np.nan,
+            "tpr": o.optimum.tpr if o is not None else np.nan,
+            "fpr": o.optimum.fpr if o is not None else np.nan,
+            "expected_cost": o.expected_cost if o is not None else np.nan,
+            "constraint": solution.constraint,
+            "constrained_tpr": rule.tpr if rule is not None else np.nan,
+            "constrained_fpr": rule.fpr if rule is not None else np.nan,
+            "constrained_flagged": rule.flagged if rule is not None else np.nan,
+            "constrained_randomised_share": (rule.randomised_share if rule is not None
+                                             else np.nan),
+            "constrained_expected_cost": rule.expected_cost if rule is not None else np.nan,
+        })
+    frame = pd.DataFrame(rows)
+    if len(frame):
+        frame["threshold"] = frame["threshold"].replace([np.inf, -np.inf], np.nan)
+    return frame
+
+
+def with_group_rows(overall: pd.DataFrame, groups: list[pd.DataFrame]) -> pd.DataFrame:
+    """``overall`` (rows of all cases; an empty ``group``) followed by the groups' rows,
+    columns as in ``overall`` then the groups' own."""
+    if not groups:
+        return overall
+    out = pd.concat([overall.assign(**{GROUP: ""}), *groups], ignore_index=True)
+    first = [c for c in overall.columns if c != GROUP]
+    head = first[:1] + [GROUP] + first[1:]
+    return out[head + [c for c in out.columns if c not in head]]
 #: The cross-validation columns of the Table CSV, after the model table's own.
 CV_COLUMNS = ("cv_auc_mean", "cv_auc_sd", "cv_auc_ci_low", "cv_auc_ci_high", "cv_folds")
 

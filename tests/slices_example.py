@@ -56,6 +56,23 @@ def loan_predictions(n: int = 3000, seed: int = 18) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def loan_predictions_wide(n: int = 3000, seed: int = 18) -> pd.DataFrame:
+    """:func:`loan_predictions` with more columns to slice by: ``product`` (card 50 %,
+    personal 35 %, auto 15 %), ``applicant`` ("new"/"returning", 30/70 %), the boolean
+    ``online`` and the numeric ``income`` (thousands; a column of numbers, refused as a slice
+    without binning). The group column is named ``region``, so no group is chosen by name.
+    Same applications for both models (drawn from their ``id``)."""
+    frame = loan_predictions(n, seed).rename(columns={"group": "region"})
+    rng = np.random.default_rng(seed + 1)
+    product = rng.choice(["card", "personal", "auto"], n, p=[0.5, 0.35, 0.15])
+    applicant = rng.choice(["new", "returning"], n, p=[0.3, 0.7])
+    online = rng.random(n) < 0.6
+    income = np.round(rng.lognormal(3.6, 0.4, n), 1)
+    ids = frame["id"].to_numpy()
+    return frame.assign(product=product[ids], applicant=applicant[ids], online=online[ids],
+                        income=income[ids])
+
+
 def many_groups(n: int = 10**6, n_groups: int = 20, *, models: int = 1, seed: int = 18,
                 decimals: int | None = 6) -> pd.DataFrame:
     """``n`` cases in ``n_groups`` groups (``g01``, ``g02``, ...) scored by ``models`` models

@@ -26,6 +26,10 @@ HELP = {
             "whole mean curve at once (Macskassy & Provost 2004).",
     "models": "Which models are drawn; the hull and the optimum are over the ticked models.",
     "det": "Draw the ROC on normal-deviate axes (DET curve, Martin et al. 1997).",
+    "log_fpr": "Draw the ROC's false positive rate on a log scale: a model with AUC near 1 "
+               "spreads out of the top-left corner. FPR = 0 is drawn at half the smallest "
+               "FPR step (1/(2N) for N negatives); the iso line becomes a curve, moved with "
+               "the cost and prior sliders.",
     "ties": "Shade the region between the optimistic and pessimistic orderings of tied "
             "scores (Fawcett 2004, §4.1, figure 6).",
     "budget": "We can act on K cases (or a % of them): the line FPR·N(1−π) + TPR·Nπ = K; the "

@@ -132,6 +132,10 @@ SLC_GRAPH = "slices-graph"  # per-group ROC, optima and operating points
 SLC_TOTAL = "slices-total"  # the total expected cost per case under the constraint
 SLC_SUMMARY = "slices-summary"  # what the constraint costs, randomisation
 SLC_TABLE = "slices-table"  # per-group numbers
+SLC_COLUMN = "slices-column"  # Dropdown: the column the groups come from (io.slice_columns)
+SLC_CROSS = "slices-cross"  # Dropdown: a second column crossed with it, or none
+SLC_PRIORS = "slices-priors"  # Input: an optional deployment prior per group ("a=0.1, b=0.3")
+SLC_DRAG = "slices-drag"  # Store: a group's point dragged (group, fpr, tpr; browser-filtered)
 CAL_CARD = "cal-card"  # the calibration card (Compare tab)
 CAL_GRAPH = "cal-graph"  # reliability diagram with the hull's calibration map
 CAL_TABLE = "cal-table"  # Brier, ECE, MCE and a note per model
@@ -152,3 +156,4 @@ SRC_JOB = "src-job"  # Store: the token of the source job running (server.source
 SRC_POLL = "src-poll"  # Interval: polls the job while it runs
 STRIP_INTERVALS = "strip-intervals"  # Store: the summary strip's line of intervals (text)
 CMP_MEASURE = "comparison-measure"  # RadioItems: the matrix of the AUC (DeLong) or the partial AUC (bootstrap)
+ROC_LOG_FPR = "roc-log-fpr"  # Checklist: the ROC view's FPR axis on a log scale (figures/roc_axes)

@@ -24,8 +24,10 @@ from ..core.optimum_wins import optimum_frequency_of
 from ..core.uncertainty import decision_uncertainty
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.roc import OPTIMUM_UID, RING_UID, iso_line_endpoints
-from ..figures.style import apply_zoom, folds_note, pins_on_top, set_subtitle
+from ..figures.roc_axes import ISO_UID
+from ..figures.style import folds_note, pins_on_top, set_subtitle
 from ..figures.threshold import threshold_figure
+from ..figures.zoom import apply_zoom
 from ..rounding import sig
 from . import ids
 from .analysis import (
@@ -104,6 +106,10 @@ def viz_data(analysis: Analysis | None, figures=(), key: str = "") -> dict | Non
         # the ring around the optimal vertex (a trace of the ROC view)
         "ring_trace": next((k for k, t in enumerate(figures[0].data) if t.uid == RING_UID),
                            None) if figures else None,
+        # the iso curve of a log FPR or DET view, and the log axis's floor (figures.roc_axes)
+        "iso_trace": next((k for k, t in enumerate(figures[0].data) if t.uid == ISO_UID),
+                          None) if figures else None,
+        "xlog": (figures[0].layout.meta or {}).get("xlog") if figures else None,
     }
 
 
@@ -126,8 +132,10 @@ def conditions_text(c: Conditions) -> str:
 def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, *,
                  averaging="pooled", det=False, presentation=False, pinned=None, rev=0,
                  zoom=None, ties=False, pr_mode="pr", economics=None, threshold_model=None,
-                 threshold_axis="threshold", combine=None, reference=None):
+                 threshold_axis="threshold", combine=None, reference=None, log_fpr=False):
     """All views for the current data, models and conditions.
+
+    ``log_fpr`` draws the ROC's FPR axis on a log scale (not with ``det``).
 
     ``reference`` is the class shown as positive of multi-class data (:mod:`.features.kinds`).
     ``combine`` holds the combining overlays of the ROC view (:mod:`.features.combining`).
@@ -161,7 +169,7 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     focus = pins[-1] if pins else optimum
     kw = {"pins": pins, "font_size": font, "colors": colors}
     roc = roc_figure(analysis, averaging=averaging if averaging in AVERAGING_MODES else "pooled",
-                     det=det, ties=bool(ties), **kw)
+                     det=det, ties=bool(ties), log_fpr=bool(log_fpr) and not det, **kw)
     overlay_roc(roc, analysis, combine, pins=pins, colors=colors, font_size=font,
                        det=bool(det), table=lambda: cache.table(dataset_ids, reference),
                        population=economics.population if economics else None)
@@ -190,7 +198,7 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     slope_text = slope_words(c)
     comparison = compare_points(optimum, pins) if pins else None
     key = render_key(dataset_ids, models, conditions, averaging, det, presentation, pins, ties,
-                     pr_mode, reference)
+                     pr_mode, reference, log_fpr)
     economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)
     summary, threshold = decision_views(analysis, pins, economics,
                                         threshold_model=threshold_model, axis=threshold_axis,
@@ -258,19 +266,22 @@ def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_
 
 
 def render_key(dataset_ids, models, conditions: Conditions, averaging, det, presentation, pins,
-               ties, pr_mode, reference=None) -> str:
+               ties, pr_mode, reference=None, log_fpr=False) -> str:
     """Everything the figures depend on except the costs and the prior: when only those
     change, the drawn figures are patched instead of redrawn (see :func:`patch_views`)."""
     c = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, prior_pos=None,
                             benefit_tp=0.0, benefit_tn=0.0)
     return repr((clean_ids(dataset_ids), list(models), c, averaging, bool(det),
                  bool(presentation), [(p.model, p.threshold, p.label) for p in pins]
-                 if pins else [], bool(ties), pr_mode, reference))
+                 if pins else [], bool(ties), pr_mode, reference)
+                + ((True,) if log_fpr and not det else ()))
 
 
-def _patch_roc(analysis: Analysis, index: int, ring_index, *, det: bool, title: str):
+def _patch_roc(analysis: Analysis, index: int, ring_index, *, det: bool, title: str,
+               iso=None, xlog=None):
     """The ROC view's patch for new conditions: the optimum's marker, and on ROC axes the
-    iso line and the ring around the optimal vertex."""
+    iso line and the ring around the optimal vertex; the iso curve (trace ``iso``) of a log
+    FPR (floor ``xlog``) or DET view."""
     from dash import Patch
 
     from ..figures.roc import iso_shapes
@@ -280,7 +291,9 @@ def _patch_roc(analysis: Analysis, index: int, ring_index, *, det: bool, title: 
     roc = Patch()
     for k, v in roc_marker(analysis, det=det).items():
         roc["data"][index][k] = list(v)
-    if not det:
+    if isinstance(iso, int):
+        _patch_iso(roc, analysis, index, ring_index, iso, det=det, xlog=xlog)
+    elif not det:
         line, ring = iso_shapes(analysis)
         for k, v in line.items():
             roc["layout"]["shapes"][0][k] = v
@@ -290,6 +303,27 @@ def _patch_roc(analysis: Analysis, index: int, ring_index, *, det: bool, title: 
     roc["layout"]["meta"]["conditions"] = title
     roc["layout"]["editrevision"] = uuid.uuid4().hex[:8]
     return roc
+
+
+def _patch_iso(roc, analysis: Analysis, index: int, ring_index, iso: int, *, det: bool,
+               xlog) -> None:
+    """Patch the iso curve, and on a log FPR axis the optimum and its ring (FPR = 0 at the
+    floor ``xlog``), for new conditions (see :mod:`..figures.roc_axes`)."""
+    from ..figures.roc_axes import det_iso_trace, iso_trace
+
+    if det:
+        curve = det_iso_trace(analysis)
+    else:
+        floor = float(xlog)
+        curve = iso_trace(analysis, x_min=floor)
+        x = max(analysis.optimal.fpr, floor)
+        roc["data"][index]["x"] = [x]
+        if isinstance(ring_index, int):
+            roc["data"][ring_index]["x"] = [x]
+            roc["data"][ring_index]["y"] = [analysis.optimal.tpr]
+    roc["data"][iso]["x"] = curve["x"].tolist()
+    roc["data"][iso]["y"] = curve["y"].tolist()
+    roc["layout"]["meta"]["slope"] = analysis.conditions.slope
 
 
 def _patch_cost(analysis: Analysis, index: int, *, title: str):
@@ -315,7 +349,7 @@ def _patch_cost(analysis: Analysis, index: int, *, title: str):
 def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, viz: dict, *,
                 det=False, pr_mode="pr", economics=None, threshold_model=None,
                 threshold_axis="threshold", presentation=False, zoom=None, reference=None,
-                averaging="pooled"):
+                averaging="pooled", log_fpr=False):
     """The views after a change of costs or prior alone, as patches of the figures drawn.
 
     Costs and prior move only the iso line, the optimum and the cost view's marker in the
@@ -344,7 +378,11 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
         return None
     c = analysis.conditions
     title = conditions_text(c)
-    roc = _patch_roc(analysis, index[0], ring_index, det=det, title=title)
+    iso = viz.get("iso_trace")
+    if bool(log_fpr and not det) != isinstance(viz.get("xlog"), int | float):
+        return None
+    roc = _patch_roc(analysis, index[0], ring_index, det=det, title=title, iso=iso,
+                     xlog=viz.get("xlog"))
     colors = {n: k for k, n in enumerate(names)}
     prior_changed = viz.get("prior") != c.prior_pos
     if prior_changed:
@@ -359,7 +397,8 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     optimum = operating_point(analysis)
     slope_text = slope_words(c)
     new_viz = {**viz, **{k: v for k, v in viz_data(analysis).items()
-                         if k not in ("key", "optimum_trace", "ring_trace")}}
+                         if k not in ("key", "optimum_trace", "ring_trace", "iso_trace",
+                                      "xlog")}}
     if prior_changed:
         new_viz["optimum_trace"] = [index[0], viz_data(analysis, (pr,))["optimum_trace"][0],
                                     index[2]]
@@ -417,7 +456,7 @@ def emphasise(fig, factor: float = 1.6) -> None:
 def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, level, band,
                  samples, det, presentation, pinned, ties, pr_mode, threshold_model,
                  threshold_axis, combine, zoom, viz, *, conditions_changed=False,
-                 new_pin=False, cost_mode="cost"):
+                 new_pin=False, cost_mode="cost", log_fpr=False):
     """The views callback's outputs for these inputs: a patch of the drawn figures when only
     the costs or the prior changed (:func:`patch_views`), else a full :func:`render_views`,
     then the model the threshold view shows (a new pin switches it to the pin's model).
@@ -436,12 +475,13 @@ def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, le
             and not active(combine)
             and viz.get("key") == render_key(dataset_ids, models, conditions,
                                              averaging or "pooled", det, presentation, [],
-                                             ties, pr_mode, reference)):
+                                             ties, pr_mode, reference, log_fpr)):
         out = patch_views(cache, dataset_ids, models, conditions, viz, det=bool(det),
                           pr_mode=pr_mode, economics=economics_from_state(state),
                           averaging=averaging or "pooled",
                           threshold_model=threshold_model, threshold_axis=threshold_axis,
-                          presentation=bool(presentation), zoom=zoom, reference=reference)
+                          presentation=bool(presentation), zoom=zoom, reference=reference,
+                          log_fpr=log_fpr)
     if out is None:
         out = render_views(cache, dataset_ids, models, conditions,
                            averaging=averaging or "pooled", det=bool(det),
@@ -450,7 +490,7 @@ def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, le
                            ties=bool(ties), pr_mode=pr_mode,
                            economics=economics_from_state(state),
                            threshold_model=threshold_model, threshold_axis=threshold_axis,
-                           combine=combine, reference=reference)
+                           combine=combine, reference=reference, log_fpr=log_fpr)
     cost_mode = cost_mode if cost_mode in COST_MODES else "cost"
     if cost_mode == "decision":
         out = with_decision_view(out, cache, dataset_ids, models, conditions, reference,
@@ -485,7 +525,8 @@ VIEW_STATES = tuple(State(i, p) for i, p in (
     (ids.BAND, "value"), (ids.SAMPLES_OK, "data"), (ids.DET, "value"),
     (ids.PRESENTATION, "value"), (ids.PINNED, "data"), (ids.ROC_TIES, "value"),
     (ids.PR_MODE, "value"), (ids.THRESHOLD_MODEL, "value"), (ids.THRESHOLD_AXIS, "value"),
-    (ids.COMBINE, "data"), (ids.ZOOM, "data"), (ids.COST_MODE, "value")))
+    (ids.COMBINE, "data"), (ids.ZOOM, "data"), (ids.COST_MODE, "value"),
+    (ids.ROC_LOG_FPR, "value")))
 
 
 # -------------------------------------------------- the decision curve in the cost card (issue 17)

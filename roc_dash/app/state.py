@@ -14,13 +14,14 @@ from urllib.parse import parse_qs
 
 from ..core.assembly.analysis import Conditions
 from ..core.economics import Economics
+from ..core.group_thresholds import CONSTRAINTS
 from ..core.operating import PIN_LABELS
 from .server.limits import excerpt
 from .server.store import clean_ids
 
 __all__ = ["COST_LIMITS", "SAMPLES_LIMITS", "MAX_CLASS", "FONT", "AVERAGING_MODES", "TABS",
            "ControlState", "clean_class", "number", "display", "clamp_samples",
-           "parse_query", "economics_from_state", "conditions_from_state", "clean_pins"]
+           "parse_query", "group_priors", "economics_from_state", "conditions_from_state", "clean_pins"]
 
 #: Font sizes of the figures, normal and in presentation mode.
 FONT = {False: 14, True: 20}
@@ -167,6 +168,8 @@ def parse_query(search: str | None) -> dict:
         out["samples"] = int(q["n"])
     if "det" in q:
         out["det"] = ["det"] if q["det"] == "1" else []
+    if "xlog" in q:  # the ROC's FPR axis on a log scale (figures/roc_axes)
+        out["log_fpr"] = ["log"] if q["xlog"] == "1" else []
     if "pres" in q:
         out["presentation"] = ["on"] if q["pres"] == "1" else []
     if "ties" in q:
@@ -179,6 +182,7 @@ def parse_query(search: str | None) -> dict:
         out["cost_mode"] = q["cm"]
     if q.get("tab") in TABS:
         out["tab"] = q["tab"]
+    out.update(_slice_query(q))
     if "models" in q:
         out["models"] = [m for m in q["models"].split("|") if m][:200]
     if "data" in q:
@@ -198,6 +202,49 @@ def parse_query(search: str | None) -> dict:
     if pins:
         out["pins"] = pins
     return {k: v for k, v in out.items() if v is not None}
+
+
+#: The Slices card's constraints, as the link names them.
+SLICE_CONSTRAINTS = CONSTRAINTS
+
+
+def _slice_query(q: dict) -> dict:
+    """The Slices card's column (``slc``), the column crossed with it (``slx``) and the
+    constraint (``sct``); names over 200 characters or a cross without a column ignored."""
+    out = {}
+    column = q.get("slc", "").strip()
+    if column and len(column) <= 200:
+        out["slice_columns"] = [column]
+        cross = q.get("slx", "").strip()
+        if cross and len(cross) <= 200 and cross != column:
+            out["slice_columns"].append(cross)
+    if q.get("sct") in SLICE_CONSTRAINTS:
+        out["slice_constraint"] = q["sct"]
+    return out
+
+
+def group_priors(text, names) -> tuple[dict[str, float], list[str]]:
+    """The priors typed as ``"group=value, ..."`` for the groups ``names``, and what was
+    refused in it (an unknown group, a value outside (0, 1), a part without ``=``)."""
+    priors: dict[str, float] = {}
+    problems: list[str] = []
+    for part in (text if isinstance(text, str) else "").split(",")[:200]:
+        if not part.strip():
+            continue
+        name, sep, value = part.rpartition("=")
+        name = name.strip()
+        try:
+            number = float(value.replace("%", "")) / (100 if "%" in value else 1)
+        except ValueError:
+            number = math.nan
+        if not sep or name not in names:
+            problems.append(f"{part.strip()!r} (no group {name!r})" if sep
+                            else f"{part.strip()!r} (write group=value)")
+        elif not 0 < number < 1:
+            problems.append(f"{part.strip()!r} (a prior is between 0 and 1, e.g. 0.12)")
+        else:
+            priors[name] = number
+    return priors, problems
 
 
 def economics_from_state(state) -> Economics:

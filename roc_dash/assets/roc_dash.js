@@ -52,6 +52,30 @@
         return [x0, t + m * (x0 - f), x1, t + m * (x1 - f)];
     }
 
+    /* The iso line as drawn on a log FPR axis (roc_dash/figures/roc_axes.py iso_curve):
+     * n FPRs spaced geometrically from the floor to 1, plus where the line leaves the unit
+     * square; only the points inside it. */
+    function isoCurve(f, t, m, floor, n) {
+        if (!isFinite(m)) { return [[f, f], [0, 1]]; }
+        var xs = [], lo = Math.log(floor), i;
+        for (i = 0; i < n; i++) { xs.push(Math.exp(lo + (0 - lo) * i / (n - 1))); }
+        xs[0] = floor;
+        xs[n - 1] = 1;
+        if (m > 0) {
+            [f - t / m, f + (1 - t) / m].forEach(function (e) {
+                if (e > floor && e < 1) { xs.push(e); }
+            });
+            xs.sort(function (a, b) { return a - b; });
+        }
+        var x = [], y = [];
+        xs.forEach(function (v, i) {
+            if (i > 0 && v - xs[i - 1] <= 1e-12 * v) { return; }  /* an end on a sample */
+            var w = t + m * (v - f);
+            if (w >= -1e-12 && w <= 1 + 1e-12) { x.push(v); y.push(Math.min(1, Math.max(0, w))); }
+        });
+        return [x, y];
+    }
+
     /* Inverse of the standard normal CDF (Acklam's rational approximation). */
     function probit(p) {
         if (p <= 0) { return -Infinity; }
@@ -124,6 +148,9 @@
             .build();
     }
 
+    /* roc_dash/figures/roc_axes.py ISO_SAMPLES */
+    var ISO_SAMPLES = 241;
+
     /* Sliders being dragged (their drag_value has left their value). */
     var dragging = {};
 
@@ -158,7 +185,23 @@
         var out = [window.dash_clientside.no_update];
         var isDet = rocFigure && rocFigure.layout && rocFigure.layout.meta &&
             rocFigure.layout.meta.det;
-        if (!isDet) {
+        var meta = (rocFigure && rocFigure.layout && rocFigure.layout.meta) || {};
+        if (!isDet && typeof meta.xlog === "number") {
+            /* log FPR axis: the iso line is a trace (viz.iso_trace), FPR = 0 at the floor */
+            var curve = isoCurve(f, t, m, meta.xlog, ISO_SAMPLES);
+            var xf = Math.max(f, meta.xlog);
+            var logPatch = new window.dash_clientside.Patch()
+                .assign(["layout", "meta", "slope"], m);
+            if (typeof viz.iso_trace === "number") {
+                logPatch = logPatch.assign(["data", viz.iso_trace, "x"], curve[0])
+                    .assign(["data", viz.iso_trace, "y"], curve[1]);
+            }
+            if (typeof viz.ring_trace === "number") {
+                logPatch = logPatch.assign(["data", viz.ring_trace, "x"], [xf])
+                    .assign(["data", viz.ring_trace, "y"], [t]);
+            }
+            out[0] = logPatch.build();
+        } else if (!isDet) {
             var line = isoLine(f, t, m);
             var patch = new window.dash_clientside.Patch()
                 .assign(["layout", "shapes", 0, "x0"], line[0])
@@ -255,6 +298,10 @@
                     if (f <= 0 || f >= 1 || t <= 0 || t >= 1) { return hideHover(k); }
                     return showHover(k, probit(f), probit(1 - t), text);
                 }
+                var rm = (rocFig && rocFig.layout && rocFig.layout.meta) || {};
+                if (typeof rm.xlog === "number") {  /* plotly places notes in decades there */
+                    return showHover(k, Math.log10(Math.max(f, rm.xlog)), t, text);
+                }
                 return showHover(k, f, t, text);
             }
             if (v === "threshold-graph") {
@@ -281,7 +328,8 @@
     }
 
     function writeUrl(conditions, avg, level, band, samples, det, pres, models, modelOptions,
-                      pinned, datasets, ties, prMode, priorSource, tab, costMode) {
+                      pinned, datasets, ties, prMode, priorSource, tab, costMode, logFpr,
+                      sliceColumn, sliceCross, sliceConstraint, sliceOptions) {
         var q = new URLSearchParams();
         var c = conditions || {};
         if (c.cost_fp !== null && c.cost_fp !== undefined) { q.set("cfp", c.cost_fp); }
@@ -299,11 +347,18 @@
         if (band) { q.set("band", band); }
         if (samples) { q.set("n", samples); }
         if (det && det.length) { q.set("det", "1"); }
+        if (logFpr && logFpr.length && !(det && det.length)) { q.set("xlog", "1"); }
         if (pres && pres.length) { q.set("pres", "1"); }
         if (ties && ties.length) { q.set("ties", "1"); }
         if (prMode === "prg") { q.set("prm", "prg"); }
         if (tab && tab !== "decide") { q.set("tab", tab); }  /* the first tab: no mention */
         if (costMode === "decision") { q.set("cm", "decision"); }  /* cost curves: no mention */
+        /* the Slices card: its column unless the default (the first option), the crossed
+         * column, the constraint unless each group's own optimum */
+        var firstSlice = (sliceOptions && sliceOptions.length) ? sliceOptions[0].value : null;
+        if (sliceColumn && (sliceCross || sliceColumn !== firstSlice)) { q.set("slc", sliceColumn); }
+        if (sliceColumn && sliceCross) { q.set("slx", sliceCross); }
+        if (sliceConstraint && sliceConstraint !== "group_optima") { q.set("sct", sliceConstraint); }
         var all = (modelOptions || []).map(function (o) { return o.value; });
         if (models && all.length && models.length !== all.length) { q.set("models", models.join("|")); }
         (Array.isArray(pinned) ? pinned : []).forEach(function (p) {
@@ -324,6 +379,13 @@
      * drag twice still reaches the server. */
     function lineDrag(relayout) {
         if (!relayout) { return window.dash_clientside.no_update; }
+        /* log FPR and DET axes have no straight line to drag (roc_dash/figures/roc_axes.py):
+           a relayout of shapes[0] there comes from a stale handle of the line drawn before */
+        var gd = document.querySelector("#roc-graph .js-plotly-plot");
+        var meta = (gd && gd.layout && gd.layout.meta) || {};
+        if (typeof meta.xlog === "number" || meta.det) {
+            return window.dash_clientside.no_update;
+        }
         var keys = {}, any = false;
         Object.keys(relayout).forEach(function (k) {
             if (k.indexOf("shapes[0].") === 0) { keys[k] = relayout[k]; any = true; }
@@ -331,6 +393,27 @@
         if (!any) { return window.dash_clientside.no_update; }
         keys.stamp = Date.now();
         return keys;
+    }
+
+    /* The Slices card: a drag of a group's handle (a circle shape around its operating
+     * point) goes to the server as the group (the shape's name) and where it was dropped
+     * (the circle's centre); a zoom, a pan or a resize stays in the browser. */
+    function slicesDrag(relayout, figure) {
+        var none = window.dash_clientside.no_update;
+        if (!relayout) { return none; }
+        var shapes = ((figure || {}).layout || {}).shapes || [];
+        for (var k = 0; k < shapes.length; k++) {
+            var p = "shapes[" + k + "].";
+            if ([p + "x0", p + "x1", p + "y0", p + "y1"].every(function (key) {
+                return typeof relayout[key] === "number";
+            })) {
+                return {group: shapes[k].name,
+                        fpr: (relayout[p + "x0"] + relayout[p + "x1"]) / 2,
+                        tpr: (relayout[p + "y0"] + relayout[p + "y1"]) / 2,
+                        stamp: Date.now()};
+            }
+        }
+        return none;
     }
 
     /* Remember each view's zoom (from its relayout events) so that the server draws the
@@ -358,10 +441,15 @@
                 gd.layout.meta.view === "decision") { view = "decision"; }
         var x = axisRange(relayout, "xaxis"), y = axisRange(relayout, "yaxis");
         if (x === undefined && y === undefined) { return window.dash_clientside.no_update; }
+        /* a zoom on the log FPR axis is in decades: kept only for that axis */
+        var rocGd = document.querySelector("#roc-graph .js-plotly-plot");
+        var xlog = view === "roc" && !!(rocGd && rocGd.layout && rocGd.layout.meta &&
+            typeof rocGd.layout.meta.xlog === "number");
         var out = Object.assign({}, zoom || {});
         var old = out[view] || {};
         var entry = {x: x === undefined ? old.x || null : x, y: y === undefined ? old.y || null : y,
                      det: view === "roc" && !!(det && det.length)};
+        if (xlog) { entry.xlog = true; }
         out[view] = (entry.x || entry.y) ? entry : null;
         return out;
     }
@@ -481,6 +569,7 @@
         moveIsoLine: moveIsoLine,
         linkHover: linkHover,
         lineDrag: lineDrag,
+        slicesDrag: slicesDrag,
         keepZoom: keepZoom,
         writeUrl: writeUrl,
         copyLink: copyLink,
@@ -491,6 +580,7 @@
         _optimalVertex: optimalVertex,
         _plainText: plainText,
         _isoLine: isoLine,
+        _isoCurve: isoCurve,
         _probit: probit
     });
 }());

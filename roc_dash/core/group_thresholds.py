@@ -77,6 +77,7 @@ __all__ = [
     "ConstrainedSolution",
     "GroupThresholds",
     "group_thresholds",
+    "follow_constraint",
 ]
 
 #: The constraints, in the order they are reported.
@@ -465,3 +466,129 @@ def group_thresholds(analysis: SliceAnalysis,
     return GroupThresholds(solutions=solutions, groups=st.names, excluded=analysis.excluded,
                            cost_fp=analysis.cost_fp, cost_fn=analysis.cost_fn,
                            prior_pos=analysis.prior_pos)
+
+
+# -- a group's point moved by hand, the others following the constraint --------------------
+def _nearest_on_hull(h: RocHull, fpr: float, tpr: float) -> tuple[int, int, float]:
+    """``(upper, lower, weight)``: the point of hull ``h`` nearest to ``(fpr, tpr)``
+    (Euclidean), as vertex ``upper`` mixed with the next vertex ``lower`` at ``weight``."""
+    if h.fpr.size == 1:
+        return 0, 0, 0.0
+    x0, y0 = h.fpr[:-1], h.tpr[:-1]
+    dx, dy = np.diff(h.fpr), np.diff(h.tpr)
+    length = dx * dx + dy * dy
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(length > 0, ((fpr - x0) * dx + (tpr - y0) * dy) / length, 0.0)
+    t = np.clip(t, 0.0, 1.0)
+    distance = (x0 + t * dx - fpr) ** 2 + (y0 + t * dy - tpr) ** 2
+    k = int(np.argmin(distance))
+    return k, k + 1, float(t[k])
+
+
+def _odds_rules(st: _Setting, x: float, y: float) -> list[GroupRule]:
+    """Every group at ``(x, y)`` (under all hulls): its hull point at FPR ``x``, the score
+    ignored on the share that brings it down to ``y`` (Hardt et al. 2016, section 4)."""
+    rules = []
+    for g, h in enumerate(st.hulls):
+        upper, lower, weight = _segment(h.fpr, x, last=True)
+        top = float(h.tpr[upper] + weight * (h.tpr[lower] - h.tpr[upper]))
+        gap = top - y
+        ignore = gap / (top - x) if gap > _TIE * max(1.0, top) and top > x else 0.0
+        rules.append(_rule(st, g, upper, lower, weight, ignore=min(1.0, ignore),
+                           flag_rate=x))
+    return rules
+
+
+def _followers(st: _Setting, analysis: SliceAnalysis, constraint: str, g: int,
+               moved: GroupRule, fpr: float, tpr: float) -> tuple[list[GroupRule], dict]:
+    """Every group's rule once group ``g`` is at ``moved`` (the dragged ``(fpr, tpr)``
+    for one threshold), and the common value the constraint imposes."""
+    others = [h for h in range(len(st.names)) if h != g]
+    rules: dict[int, GroupRule] = {g: moved}
+    if constraint == "group_optima":
+        for h in others:
+            k = analysis.optima[h].optimum.index
+            rules[h] = _rule(st, h, k, k, 0.0)
+        return [rules[h] for h in sorted(rules)], {}
+    if constraint == "single_threshold":
+        c = st.curves[g]
+        j = int(np.argmin((c.fpr - fpr) ** 2 + (c.tpr - tpr) ** 2))
+        t = float(c.thresholds[j])
+        out = []
+        for h, curve in enumerate(st.curves):
+            k = vertex_at_threshold(curve, t)
+            out.append(_plain_rule(st, h, t, float(curve.fpr[k]), float(curve.tpr[k])))
+        return out, {"common_threshold": t}
+    if constraint == "equal_opportunity":
+        for h in others:
+            rules[h] = _rule(st, h, *_segment(st.hulls[h].tpr, moved.tpr))
+        return [rules[h] for h in sorted(rules)], {"common_tpr": moved.tpr}
+    if constraint == "demographic_parity":
+        for h in others:
+            mix = budget_operating_point(st.hulls[h], n_total=1.0,
+                                         prior_pos=float(st.prior[h]),
+                                         fraction=min(1.0, max(0.0, moved.flagged)))
+            rules[h] = _rule(st, h, mix.index_a, mix.index_b, mix.k)
+        return [rules[h] for h in sorted(rules)], {"common_flagged": moved.flagged}
+    x = moved.fpr  # equalized odds: the highest common point under every hull
+    y = min(moved.tpr, *(float(_interp(h.fpr, h.tpr, np.array([x]), last=True)[0])
+                         for h in st.hulls))
+    return _odds_rules(st, x, y), {"common_fpr": x, "common_tpr": y}
+
+
+def follow_constraint(analysis: SliceAnalysis, constraint: str, group: str, fpr: float,
+                      tpr: float) -> ConstrainedSolution:
+    """Group ``group`` moved by hand to its hull, the other groups following ``constraint``.
+
+    The group's point becomes the point of its ROC convex hull nearest to ``(fpr, tpr)``
+    (a mix of two adjacent vertices, Fawcett 2004, section 7.4.1); the others then keep
+    what the constraint holds equal (Hardt, Price & Srebro 2016, definitions 1-2):
+
+    * ``"single_threshold"``: the threshold of the group's ROC vertex nearest to
+      ``(fpr, tpr)``, for every group (no mixing);
+    * ``"group_optima"``: only that group moves; the others stay at their own optima;
+    * ``"equal_opportunity"``: every group at its hull point of the same TPR (the lowest
+      FPR there);
+    * ``"equalized_odds"``: every group at the same ``(x, y)``: ``x`` the group's FPR, ``y``
+      its TPR lowered, if need be, to the lowest hull at ``x`` so that every group reaches
+      it (by ignoring the score on a share of cases, as :func:`group_thresholds`);
+    * ``"demographic_parity"``: every group flags the same share of its cases (at its
+      deployment prior), at the point where that budget line crosses its hull.
+
+    Parameters
+    ----------
+    analysis : SliceAnalysis
+        One model's groups under given costs and priors.
+    constraint : str
+        One of :data:`CONSTRAINTS`.
+    group : str
+        A group with a ROC curve (one of ``analysis.optima``).
+    fpr, tpr : float
+        Where the group's point was dropped, in [0, 1].
+
+    Returns
+    -------
+    ConstrainedSolution
+        The rules, the total expected cost per case and its excess over each group at its
+        own optimum (:attr:`ConstrainedSolution.cost_of_constraint`: what the hand-moved
+        point costs, never negative).
+
+    Raises
+    ------
+    ValueError
+        On an unknown constraint or group, or a point outside the unit square.
+    """
+    if constraint not in CONSTRAINTS:
+        raise ValueError(f"unknown constraint {constraint!r}; choose from {list(CONSTRAINTS)}")
+    st = _setting(analysis)
+    if group not in st.names:
+        raise ValueError(f"no group {group!r} with a ROC curve; groups: {list(st.names)}")
+    if not all(math.isfinite(v) and 0.0 <= v <= 1.0 for v in (fpr, tpr)):
+        raise ValueError(f"fpr and tpr must be rates in [0, 1], got ({fpr!r}, {tpr!r})")
+    g = st.names.index(group)
+    reference = _group_optima(st, analysis).expected_cost
+    moved = _rule(st, g, *_nearest_on_hull(st.hulls[g], float(fpr), float(tpr)))
+    rules, common = _followers(st, analysis, constraint, g, moved, float(fpr), float(tpr))
+    total = float(sum(r.share * r.expected_cost for r in rules))
+    return ConstrainedSolution(constraint=constraint, rules=tuple(rules), expected_cost=total,
+                               cost_of_constraint=max(0.0, total - reference), **common)

@@ -20,6 +20,7 @@ from ..core.curve_geometry import det_curve, display_indices, tie_bounds
 from ..core.operating import OperatingSummary
 from ..rounding import HOVER as NUM
 from ..rounding import sig
+from .roc_axes import det_iso_trace, to_log_fpr
 from .style import (
     FAST,
     HULL_COLOR,
@@ -98,7 +99,8 @@ def _det_axes(fig: go.Figure, font_size: int) -> None:
 def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = False,
                operating: OperatingSummary | None = None, font_size: int = 14,
                colors: dict[str, int] | None = None, ties: bool = False,
-               pins=None, max_vertices: int = MAX_VERTICES) -> go.Figure:
+               pins=None, max_vertices: int = MAX_VERTICES,
+               log_fpr: bool = False) -> go.Figure:
     """The ROC (or DET) view of an analysis.
 
     Parameters
@@ -119,6 +121,9 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         At most this many vertices of a pooled or fold curve are drawn (beyond the lossless
         reduction, to within a pixel: :func:`~roc_dash.core.curve_geometry.display_indices`);
         a huge number draws every vertex that is not on a straight run (the HTML report).
+    log_fpr : bool
+        Draw the FPR on a log scale (ROC axes only; see :func:`.roc_axes.to_log_fpr`: FPR = 0
+        is drawn at a floor, the iso line becomes a curve).
     """
     if averaging not in AVERAGING_MODES:
         raise ValueError(f"averaging must be one of {AVERAGING_MODES}")
@@ -236,6 +241,8 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         fig.add_trace(_pinned_trace(op.fpr, op.tpr, op, analysis, font_size))
     if not analysis.models:
         _empty(fig)
+    elif log_fpr:
+        to_log_fpr(fig, analysis)
     return fig
 
 
@@ -410,6 +417,8 @@ def _det_figure(fig, analysis, pins, font_size, colors=None):
             **_points(i, m.name, d.thresholds[sel], d.fpr[sel], 1 - d.fnr[sel]),
             hovertemplate=(f"%{{text}}<br>FPR %{{customdata[2]:{NUM}}}<br>"
                            f"TPR %{{customdata[3]:{NUM}}}<extra></extra>")))
+    if analysis.models:  # the iso line, a curve in normal-deviate space (roc_axes)
+        fig.add_trace(det_iso_trace(analysis))
     fig.add_trace(go.Scatter(
         **FAST, mode="markers", name="optimal operating point", uid=OPTIMUM_UID,
         marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR},

@@ -28,7 +28,7 @@ from .style import (
     set_subtitle,
 )
 
-__all__ = ["slices_figure", "CONSTRAINT_NAMES"]
+__all__ = ["slices_figure", "CONSTRAINT_NAMES", "drag_handles", "HANDLE_RADIUS"]
 
 #: How each constraint of :data:`~roc_dash.core.group_thresholds.CONSTRAINTS` is named.
 CONSTRAINT_NAMES = {
@@ -129,3 +129,25 @@ def slices_figure(analysis: SliceAnalysis, solution: ConstrainedSolution | None 
     text = (f"{plain(model)}: ○ each group's own optimum"
             + ("; ◆ under the constraint" if solution is not None else ""))
     return set_subtitle(fig, text, font_size)
+
+
+#: Radius of a group's drag handle, in rates (the axes span [0, 1]).
+HANDLE_RADIUS = 0.03
+
+
+def drag_handles(analysis: SliceAnalysis, solution: ConstrainedSolution) -> list[dict]:
+    """``layout.shapes`` for :func:`slices_figure`: a ring in the group's colour around each
+    group's operating point under ``solution``, named after the group. With the graph's
+    ``edits.shapePosition`` on, a ring can be dragged (its group's point moved by hand)."""
+    order = [r.name for r in analysis.rocs if r.curve is not None]
+    shapes = []
+    for rule in solution.rules:
+        if rule.group not in order:
+            continue
+        r = HANDLE_RADIUS
+        shapes.append({
+            "type": "circle", "xref": "x", "yref": "y", "name": rule.group,
+            "x0": rule.fpr - r, "x1": rule.fpr + r, "y0": rule.tpr - r, "y1": rule.tpr + r,
+            "line": {"color": color(order.index(rule.group)), "width": 1.5},
+            "fillcolor": "rgba(255, 255, 255, 0.05)", "layer": "above"})
+    return shapes

@@ -12,6 +12,7 @@ import plotly.io as pio
 
 from ..rounding import HOVER as NUM
 from ..rounding import sig
+from .zoom import apply_zoom  # noqa: F401  (one implementation, in figures.zoom; kept here for its importers)
 
 # Every figure uses plotly_white. Making it the default template (rather than naming it in
 # each layout) lets plotly share one validated copy: naming it costs ~12 ms per figure.
@@ -338,28 +339,3 @@ def presentation_legend(fig: go.Figure, *, beside: bool = False, font_size: int 
         fig.update_xaxes(constraintoward="left")
     else:
         fig.update_layout(legend=legend)
-
-
-def _range(value):
-    if (isinstance(value, list) and len(value) == 2
-            and all(isinstance(v, int | float) and math.isfinite(v) for v in value)):
-        return [float(value[0]), float(value[1])]
-    return None
-
-
-def apply_zoom(fig, zoom, view: str, *, det: bool = False) -> None:
-    """Draw ``fig`` with the axis ranges the user zoomed ``view`` to (ignored when malformed
-    or, for the ROC view, zoomed in the other of ROC/DET axes). The full ranges go into
-    ``layout.meta.home``: a double click restores them (assets/roc_dash.js)."""
-    x0, y0 = fig.layout.xaxis.range, fig.layout.yaxis.range
-    if x0 is not None and y0 is not None:
-        fig.update_layout(meta={**(fig.layout.meta or {}),
-                                "home": {"x": list(x0), "y": list(y0)}})
-    entry = zoom.get(view) if isinstance(zoom, dict) else None
-    if not isinstance(entry, dict) or bool(entry.get("det")) != det:
-        return
-    x, y = _range(entry.get("x")), _range(entry.get("y"))
-    if x:
-        fig.update_xaxes(range=x, autorange=False)
-    if y:
-        fig.update_yaxes(range=y, autorange=False)

@@ -29,9 +29,11 @@ from ..core.canonical_kinds import (
     InputKind,
     split_soft_rows,
 )
+from .class_weights import check_class_weights
 from .errors import MAX_ROWS_SHOWN, InputError, format_rows, plural, quote
 from .groups import GROUP_COLUMN, MISSING_GROUP, fill_missing_groups, pool_groups
 from .size_limits import limits
+from .slice_columns import put_slices, take_slices
 from .values import (
     as_dictionary,
     plain,
@@ -96,6 +98,9 @@ class ReadOptions:
     #: "a × b" (:mod:`roc_dash.io.groups`); None: a column named ``group`` if any; an empty
     #: tuple: none.
     group_columns: str | Sequence[str] | None = None
+    #: Slices chosen in the page: keep the file's other columns that may be groups
+    #: (:mod:`roc_dash.io.slice_columns`).
+    keep_slice_columns: bool = False
 
     def __post_init__(self) -> None:
         groups = self.group_columns
@@ -187,6 +192,9 @@ class _FilePart:
     classes: tuple[str, ...] = ()
     kind_column: str | None = None  # the column that made the kind (class, soft, cost, leaf)
     group_columns: tuple[str, ...] = ()  # the columns of the table's "group" column
+    #: slice candidates (io.slice_columns): kept ones are "slice:" columns of the table;
+    #: those of numbers are only named
+    numeric_slices: tuple[str, ...] = ()
 
 
 def model_name_from_filename(filename: str) -> str:
@@ -248,7 +256,9 @@ def assemble(
 
     kind = _check_kinds(parts)
     _check_both_classes([p for p in parts if p.kind != SOFT])
+    check_class_weights([p for p in parts if p.kind not in (SOFT, MULTICLASS)])
     positive_labels = _positive_labels(parts)
+    slices = take_slices(parts)
     for part in parts:  # text held dictionary-encoded while reading becomes plain text
         part.table = _plain_text(part.table)
     _check_soft_totals([p for p in parts if p.kind == SOFT])
@@ -282,6 +292,7 @@ def assemble(
     frame = combined.to_pandas(split_blocks=True, self_destruct=True)
     del combined
     frame.index = pd.RangeIndex(len(frame))
+    put_slices(frame, slices, parts)
     if kind.kind == SOFT:
         frame = split_soft_rows(frame)
     frame.attrs["positive_labels"] = positive_labels

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from .slice_columns import NUMERIC_ATTR
+
 __all__ = ["Renamed", "combine_datasets", "distinct_model_names", "names_its_dataset"]
 
 
@@ -106,4 +108,10 @@ def combine_datasets(tables: Sequence[tuple[str, pd.DataFrame]]
         for model, label in (table.attrs.get("positive_labels") or {}).items():
             positives[mapping.get(model, model)] = label
     combined.attrs = {**combined.attrs, "positive_labels": positives}
+    numeric = tuple(dict.fromkeys(c for _, t in tables for c in t.attrs.get(NUMERIC_ATTR) or ()))
+    if numeric:  # slices: the columns of numbers any table offers
+        combined.attrs[NUMERIC_ATTR] = numeric
+    grouped = {tuple(t.attrs.get("group_columns") or ()) for _, t in tables} - {()}
+    if len(grouped) == 1:  # the group column's source, when all tables agree
+        combined.attrs["group_columns"] = grouped.pop()
     return combined, renamed

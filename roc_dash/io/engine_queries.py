@@ -145,45 +145,56 @@ class _DuckDB:
                 "the DuckDB engine needs the duckdb package: pip install duckdb"
             ) from None
         self.duckdb = duckdb
-        self.con = duckdb.connect()
+        self._memory_mb = memory_mb
+        self.con = self._connect(None)
+        self._databases: dict[str, object] = {}
+        self._current = self.con  # the connection running the current query
+
+    def _connect(self, database: str | None):
+        """A session: in memory (files are read with read_parquet/read_csv), or a DuckDB
+        database file opened read-only with external access switched off, so that a view
+        in it cannot read files elsewhere (``read_csv('/etc/passwd')``)."""
+        try:
+            con = (self.duckdb.connect() if database is None
+                   else self.duckdb.connect(database, read_only=True))
+        except self.duckdb.Error as exc:
+            raise InputError(
+                f"{database}: cannot be opened as a DuckDB database ({_first_line(exc)}). "
+                "Check that no other process is writing it.",
+                file=database,
+            ) from None
         # query_progress() (read by a watcher while a long aggregation runs) needs it on
-        self.con.execute("SET enable_progress_bar = true; SET enable_progress_bar_print = false")
-        if memory_mb is not None:  # a server's worker: bounded, spilling to a temp folder
+        con.execute("SET enable_progress_bar = true; SET enable_progress_bar_print = false")
+        if self._memory_mb is not None:  # a server's worker: bounded, spilling to a temp folder
             import tempfile
 
             spill = os.path.join(tempfile.gettempdir(), f"roc-dash-duckdb-{os.getpid()}")
-            self.con.execute(f"SET memory_limit = '{int(memory_mb)}MB'; "
-                             "SET preserve_insertion_order = false; "
-                             f"SET temp_directory = '{spill.replace(chr(39), chr(39) * 2)}'")
-        self._attached: dict[str, str] = {}
+            con.execute(f"SET memory_limit = '{int(self._memory_mb)}MB'; "
+                        "SET preserve_insertion_order = false; "
+                        f"SET temp_directory = '{spill.replace(chr(39), chr(39) * 2)}'")
+        if database is not None:
+            con.execute("SET enable_external_access = false; SET lock_configuration = true")
+        return con
 
-    def _attach(self, path: str) -> str:
-        """The alias of a DuckDB database file, attached read-only once per session."""
-        if path not in self._attached:
-            alias = f"source{len(self._attached)}"
-            quoted = path.replace("'", "''")
-            try:
-                self.con.execute(f"ATTACH '{quoted}' AS {alias} (READ_ONLY)")
-            except self.duckdb.Error as exc:
-                raise InputError(
-                    f"{path}: cannot be opened as a DuckDB database ({_first_line(exc)}). "
-                    "Check that no other process is writing it.",
-                    file=path,
-                ) from None
-            self._attached[path] = alias
-        return self._attached[path]
+    def _con(self, source: Source):
+        if source.kind != "duckdb":
+            return self.con
+        path = source.files[0]
+        if path not in self._databases:
+            self._databases[path] = self._connect(path)
+        return self._databases[path]
 
     def progress(self) -> float:
         """How far the running query is, 0 to 1 (0 when DuckDB cannot tell)."""
         try:
-            done = self.con.query_progress()
+            done = self._current.query_progress()
         except self.duckdb.Error:  # pragma: no cover - no query running
             return 0.0
         return min(max(float(done) / 100.0, 0.0), 1.0)
 
     def _relation(self, source: Source, text_columns: Iterable[str] = ()) -> str:
-        if source.kind == "duckdb":
-            return f"{self._attach(source.files[0])}.main.{self.dialect.quote(source.table)}"
+        if source.kind == "duckdb":  # on its own connection (:meth:`_con`)
+            return f"main.{self.dialect.quote(source.table)}"
         files = "[" + ", ".join("'" + f.replace("'", "''") + "'" for f in source.files) + "]"
         if source.kind == "parquet":
             return f"read_parquet({files})"
@@ -203,8 +214,9 @@ class _DuckDB:
         return f"read_csv({files}, {', '.join(options)})"
 
     def _run(self, source: Source, sql: str) -> pa.Table:
+        self._current = con = self._con(source)
         try:
-            return self.con.sql(sql).to_arrow_table()
+            return con.sql(sql).to_arrow_table()
         except self.duckdb.Error as exc:
             raise InputError(
                 f"{source.name}: cannot be read by DuckDB ({_first_line(exc)}). Check that "
@@ -223,7 +235,8 @@ class _DuckDB:
         return self._run(source, sql_of(self._relation(source, text_columns)))
 
     def close(self) -> None:
-        self.con.close()
+        for con in (self.con, *self._databases.values()):
+            con.close()
 
 
 class _Spark:

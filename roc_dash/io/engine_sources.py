@@ -26,9 +26,11 @@ _GLOB_CHARS = frozenset("*?[")
 TABLE_SEPARATOR = "::"
 #: A DuckDB database file's magic bytes (at offset 8 of its header).
 DUCKDB_MAGIC = b"DUCK"
-#: Files inside a dataset directory that are not data (Spark/Hadoop markers, checksums).
+#: Files inside a dataset directory that are not data (Spark/Hadoop markers, checksums, and
+#: what else sits beside data in a team's folder: databases, notes, configuration, images).
 _SKIPPED_PREFIXES = (".", "_")
-_SKIPPED_SUFFIXES = (".crc",)
+_SKIPPED_SUFFIXES = (".crc", ".duckdb", ".db", ".wal", ".md", ".rst", ".json", ".yaml", ".yml",
+                     ".log", ".py", ".ipynb", ".html", ".png", ".jpg", ".pdf", ".zip")
 
 
 # --------------------------------------------------------------------------- sources
@@ -181,7 +183,7 @@ def expand_source(arg: str, *, within: str | None = None) -> Source:
             os.path.join(root, f)
             for root, dirs, names in os.walk(arg)
             for f in names
-            if not f.startswith(_SKIPPED_PREFIXES) and not f.endswith(_SKIPPED_SUFFIXES)
+            if not f.startswith(_SKIPPED_PREFIXES) and not f.lower().endswith(_SKIPPED_SUFFIXES)
             and not any(part.startswith(_SKIPPED_PREFIXES)
                         for part in os.path.relpath(root, arg).split(os.sep) if part != ".")
         )
@@ -206,6 +208,13 @@ def expand_source(arg: str, *, within: str | None = None) -> Source:
         dataset = False
         if not os.path.exists(arg):
             raise InputError(f"{arg}: file not found. Check the path.", file=arg)
+        if is_duckdb_file(arg):
+            shown = ", ".join(repr(t) for t in duckdb_tables(arg)[:10]) or "none"
+            raise InputError(
+                f"{arg}: is a DuckDB database; give one of its tables as "
+                f"'{arg}{TABLE_SEPARATOR}TABLE' (its tables: {shown}).",
+                file=arg,
+            )
     if within is not None:
         _check_within(arg, files, within)
     kinds = {f: _kind(f) for f in files}
@@ -242,8 +251,8 @@ def should_stream(args: Sequence[str]) -> bool:
     rows = size = 0
     for arg in args:
         arg = str(arg)
-        if os.path.isdir(arg) or is_pattern(arg) or (TABLE_SEPARATOR in arg
-                                                       and not os.path.exists(arg)):
+        if os.path.isdir(arg) or is_pattern(arg) or is_duckdb_file(arg) or (
+                TABLE_SEPARATOR in arg and not os.path.exists(arg)):
             return True
         try:
             with open(arg, "rb") as fh:

@@ -80,7 +80,8 @@ def aggregate_predictions(
 ) -> LoadResult:
     """Aggregate prediction files in a query engine into the canonical table of counts.
 
-    ``sources`` are paths: files (Parquet, or CSV/TSV/semicolon text, optionally gzip), glob
+    ``sources`` are paths (or :class:`~roc_dash.io.engine_sources.Source` objects already
+    expanded): files (Parquet, or CSV/TSV/semicolon text, optionally gzip), glob
     patterns (``'data/*.parquet'``, ``'runs/**/*.parquet'``) or directories (a partitioned
     dataset); each is one source, like one file of :func:`~roc_dash.io.load_predictions`.
     ``engine`` is ``"duckdb"`` (embedded, streaming) or ``"spark"`` (``spark_session``, or a
@@ -100,11 +101,13 @@ def aggregate_predictions(
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     options = options or ReadOptions()
-    args = [str(a) for a in sources] if not isinstance(sources, str) else [sources]
+    args = ([sources] if isinstance(sources, str)
+            else [a if isinstance(a, Source) else str(a) for a in sources])
     if not args:
         raise InputError("No prediction files were given; choose at least one file.")
     started = time.perf_counter()
-    expanded = [expand_source(a) for a in args]
+    # a Source is taken as it was expanded (and checked, see roc_dash.app.server.sources)
+    expanded = [a if isinstance(a, Source) else expand_source(a) for a in args]
     owner: dict[str, str] = {}
     for source in expanded:
         for f in source.files:

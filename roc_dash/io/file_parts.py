@@ -10,6 +10,7 @@ size is checked before each column is converted.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -31,6 +32,7 @@ from ..core.canonical_kinds import (
 from ..core.leaves import leaves_from_rows, leaves_from_table
 from . import groups as _groups
 from . import kinds as _kinds
+from . import slice_columns as _slices
 from .canonical import DEFAULT_FOLD, ReadOptions, _FilePart, _plain_text, _RowMap
 from .columns import SCORE_NAMES, ColumnChoice, describe_choice, resolve_named, resolve_wide
 from .errors import InputError, format_rows, plural, quote
@@ -181,10 +183,17 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
                 state["error"] = exc
                 choice = _roles(names, name, label, weight, options)
         choice_box.append(choice)
-        state["groups"] = _groups.choose_group_columns(
-            names, name, options.group_columns, _groups.roles_taken(choice, leaf))
-        return _groups.with_group_plan(_plan(names, choice, state, name, budget),
+        taken = _groups.roles_taken(choice, leaf)
+        state["groups"] = _groups.choose_group_columns(names, name, options.group_columns,
+                                                       taken)
+        plan = _groups.with_group_plan(_plan(names, choice, state, name, budget),
                                        state["groups"][0])
+        if options.keep_slice_columns and leaf is None:
+            state["slices"] = _slices.candidate_columns(
+                names, set(taken) | {soft, cost} | set(state["groups"][0]), name, notes)
+            if plan.include is not None:
+                plan = replace(plan, include=plan.include | frozenset(state["slices"]))
+        return plan
 
     parsed = parse_bytes(data, name, string_columns=choose, budget=budget)
     table = parsed.table
@@ -310,6 +319,9 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
     )
     ids = text_column(choice.id, "id", True) if choice.id is not None else None
     group = _groups.group_values(sub, rows, groups, name, notes) if leaf is None else None
+    slices, numeric_slices = _slices.slice_values(
+        sub, [c for c in state.get("slices", ()) if c not in choice.used() and c not in groups
+              and c != (mc.label if mc is not None else None)], name, notes)
     if choice.model is not None:
         model = text_column(choice.model, "model name", False, "model name")
         column_models = tuple(pc.unique(model).to_pylist())
@@ -334,6 +346,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
             columns["id"] = ids
         if group is not None:
             columns[_groups.GROUP_COLUMN] = group
+        columns.update(slices)
         columns[CLASS_COLUMN] = class_text
         for cls, values in zip(mc.classes, score_values, strict=True):
             columns[class_score_column(cls)] = pa.array(_kept(values, positions),
@@ -358,6 +371,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
             columns["id"] = ids
         if group is not None:
             columns[_groups.GROUP_COLUMN] = group
+        columns.update(slices)
         if label_prob is not None:
             columns[LABEL_PROB_COLUMN] = pa.array(_kept(label_prob, None), type=pa.float64())
         piece = pa.table(columns)
@@ -389,6 +403,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
             kind_column=(mc.label if mc is not None else soft if soft is not None
                          else cost),
             group_columns=groups,
+            numeric_slices=numeric_slices,
         ),
         notes,
     )

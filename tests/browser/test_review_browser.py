@@ -458,14 +458,15 @@ def test_rvw801_titles_placeholders_table_and_the_det_hint_fit(dash_duo, app, tm
     shot(f"rvw801_table_{width}")
     assert d.execute_script("return document.documentElement.scrollWidth <= "
                             "document.documentElement.clientWidth"), "the page scrolls sideways"
-    # DET axes draw no iso line, and the hint no longer asks to drag one
+    # DET axes draw the iso line as a curve (a trace, no shape to drag), and the hint no
+    # longer asks to drag one
     open_tab(dash_duo, "decide")
     hint = dash_duo.find_element(f"#{ids.ROC_HINT}")
     assert hint.text.startswith("drag the red line")
     dash_duo.find_element(f"#{ids.DET} input").click()
     wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.meta && gd.layout.meta.det"),
                message="DET axes")
-    wait_until(lambda: "no iso-performance line" in hint.text, message="the DET hint")
+    wait_until(lambda: "DET axes" in hint.text, message="the DET hint")
     assert "drag the red line" not in d.find_element(
         "css selector", f"#{ids.ROC_GRAPH}").find_element("xpath", "ancestor::div[contains("
                                                           "@class, 'card')]").text

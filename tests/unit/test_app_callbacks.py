@@ -220,7 +220,9 @@ def test_cbk011c_tab_from_link_and_url_wiring(tmp_path):
             restore.__wrapped__(search)
     write = [c for c in app._callback_list
              if (c.get("clientside_function") or {}).get("function_name") == "writeUrl"]
-    assert [i["id"] for i in write[0]["inputs"]][-2:] == [ids.TAB, ids.COST_MODE]
+    assert [i["id"] for i in write[0]["inputs"]][-7:] == [  # then the Slices card's
+        ids.TAB, ids.COST_MODE, ids.ROC_LOG_FPR, ids.SLC_COLUMN, ids.SLC_CROSS,
+        ids.SLC_CONSTRAINT, ids.SLC_COLUMN]
 
 
 def test_cbk012_pinning(cache):
@@ -352,7 +354,7 @@ def test_cbk018_every_control_and_metric_has_help(cache):
     assert len(labels) >= 8 and all(getattr(n, "title", None) for n in labels)
     checklists = [n for n in nodes if type(n).__name__ == "Div"
                   and type(getattr(n, "children", None)).__name__ == "Checklist"]
-    assert len(checklists) == 4 and all(n.title for n in checklists)
+    assert len(checklists) == 5 and all(n.title for n in checklists)  # + the log FPR axis (logfpr)
     copy = next(n for n in nodes if getattr(n, "id", None) == ids.COPY_LINK)
     assert type(copy).__name__ == "Button" and copy.title == HELP["copy_link"]
     analysis = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))

@@ -33,15 +33,18 @@ from roc_dash.app.state import ControlState
 #: the ROC, PR, cost and threshold digests changed, the viz data did not. Then the +inf
 #: vertex of each curve keeps only its model index in customdata (plotly read its null
 #: threshold as "≥ 0"; ``style.threshold_rows``) and its hover says "+∞".
+#: Re-recorded for issue 19 item 4 (branch logfpr): the viz data names the iso curve's
+#: trace and the log axis's floor (``iso_trace``, ``xlog``: None on linear axes); no
+#: figure changed.
 EXPECTED = {
     'default': ('c0a6654c45cd6b7b', '5fd489be209a562b', 'ef972dca88f02444',
-                '1090115a0c6842c5', '8ba28f4545301a32'),
+                '1090115a0c6842c5', '6847490f187b09ed'),
     'presentation': ('46933332e5f212e6', 'bdcdda97e9e78fcf', 'b5bf83ae065d087e',
-                     '019c224444e1d025', '22cc6df29ffeeb3b'),
+                     '019c224444e1d025', '841496d525300ce8'),
     'patched': ('28bf9578330c7a2d', '1d213e2fa513ea08', 'e3e47fd8f5afb00d',
-                '4661bc1dc7c2f042', '472af95da4b4a169'),
+                '4661bc1dc7c2f042', '9a013cd060521e25'),
     'patched prior': ('003554bbcaefd184', '840f18893dc10ec0', 'b77efa3b7908bcfd',
-                      '0ea3263bd3505d0e', '4ece8c6368f978a5'),
+                      '0ea3263bd3505d0e', 'f65a4eed02bff78d'),
 }
 
 #: What the page's controls hold before anyone touches them.
@@ -202,7 +205,16 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: (issue 19): the zoom store is a state of the export callback (the wiring).
 #: Re-recorded after merging the branches sources, prefix, notebook, hover, pointci,
 #: slicescale and standalone (their additions together).
-EXPECTED_PAGE = ('100992e9cfbb66b4', '402a11622ba70a25')
+#: Re-recorded for the log FPR axis (issue 19 item 4, branch logfpr): its checklist in
+#: "Models and view" (the layout); an input of the views callback and of ``writeUrl`` and
+#: the ROC hint, a state of the controls callback, an output of the link's restore, the DET
+#: hint saying that the iso line is a curve there, the interval boxes clamped to its floor
+#: (the wiring).
+#: Re-recorded for the Slices card's page work (branch slicepage, merged with main): column
+#: selectors, the slice and constraint in the link, the drag of a group's ring and the prior
+#: per group (layout; their callbacks, inputs of writeUrl, states of the export callback).
+#: Re-recorded after merging slicepage with the log-FPR axis (both sets together).
+EXPECTED_PAGE = ('9dee54c86dca12ad', 'b89941add96ebac6')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

@@ -211,3 +211,50 @@ def test_dsr009_progress_is_reported_while_a_source_is_read(served, monkeypatch)
     assert seen and all(0.0 <= f <= 1.0 for f, _ in seen)
     assert {n for _, n in seen} == {str(served["folder"] / "run1")}
     assert result.table.attrs["input_rows"] == len(served["frame"])
+
+
+def test_dsr010_a_view_in_an_allowed_database_reads_nothing_outside(served, tmp_path):
+    """A view inside an allowed database that reads another file (the stranger review's
+    probe: read_csv('/etc/passwd'), a Parquet file outside every allowed entry) fails, and
+    its message shows none of that file's contents."""
+    secret = served["outside"] / "secret.parquet"
+    passwd = tmp_path / "passwd"
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    con = duckdb.connect(str(served["db"]))
+    con.execute(f"CREATE VIEW leak AS SELECT * FROM read_parquet('{secret}')")
+    con.execute("CREATE VIEW leak2 AS SELECT 'm' AS model, 1 AS label, column0 AS score "
+                f"FROM read_csv('{passwd}', header = false)")
+    con.close()
+    for table in ("leak", "leak2"):
+        with pytest.raises(InputError) as err:
+            aggregate_predictions([src.resolve(f"{served['db']}::{table}")])
+        assert "root:x" not in str(err.value)
+        assert "cannot be read by DuckDB" in str(err.value)
+    # the tables themselves still read
+    assert aggregate_predictions([src.resolve(f"{served['db']}::predictions")]).table.attrs[
+        "input_rows"] == len(served["frame"])
+
+
+def test_dsr011_folders_skip_what_is_not_data_and_databases_say_how(served, tmp_path):
+    run = served["folder"] / "run1"
+    (run / "README.md").write_text("# runs\n")
+    duckdb.connect(str(run / "notes.duckdb")).close()
+    result = aggregate_predictions([src.resolve(str(run))])
+    assert result.table.attrs["input_rows"] == len(served["frame"])
+    with pytest.raises(InputError, match=r"is a DuckDB database; give one of its tables as "
+                                         r"'.*warehouse\.duckdb::TABLE' \(its tables: 'other', "
+                                         r"'predictions'\)"):
+        aggregate_predictions([str(served["db"])])
+
+
+def test_dsr012_offers_that_read_alike_show_their_paths(served, tmp_path, monkeypatch):
+    twin = tmp_path / "elsewhere" / "warehouse.duckdb"
+    twin.parent.mkdir()
+    con = duckdb.connect(str(twin))
+    con.execute("CREATE TABLE predictions AS SELECT 1 AS label, 0.5 AS score")
+    con.close()
+    monkeypatch.setenv(src.SOURCES_VAR, os.pathsep.join([str(served["db"]), str(twin)]))
+    labels = {o.value: o.label for o in src.offers()}
+    assert labels[f"{twin}::predictions"] == f"{twin}::predictions"
+    assert labels[f"{served['db']}::predictions"] == f"{served['db']}::predictions"
+    assert labels[f"{served['db']}::other"] == "warehouse.duckdb › other"  # unique: short

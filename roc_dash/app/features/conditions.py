@@ -479,11 +479,13 @@ def _register_controls(app, cache, store) -> None:
             # the page has drawn its views before: draw them for the new conditions now
             # (on the first call the views callback draws them, once the models are known)
             (models, averaging, level, band, samples, det, presentation, pinned, ties,
-             pr_mode, threshold_model, threshold_axis, combine, zoom, cost_mode) = view_states
+             pr_mode, threshold_model, threshold_axis, combine, zoom, cost_mode,
+             log_fpr) = view_states
             views_out = update_views(cache, dataset_ids, models, new_state, averaging, level,
                                      band, samples, det, presentation, pinned, ties, pr_mode,
                                      threshold_model, threshold_axis, combine, zoom, viz,
-                                     conditions_changed=True, cost_mode=cost_mode)
+                                     conditions_changed=True, cost_mode=cost_mode,
+                                     log_fpr=bool(log_fpr))
             # the threshold view's model is an input of the views callback: writing it here
             # would draw every view a second time (new conditions never change the model)
             views_out = (*views_out[:-1], no_update)

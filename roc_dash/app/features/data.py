@@ -159,7 +159,7 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     if not fresh:
         where = "; ".join(f"{name} (as {info.label})" for name, info in already)
         return UploadOutcome(no_update, f"Already loaded: {where}. Nothing was changed.", "")
-    options = ReadOptions(positive=(positive or "").strip() or None)
+    options = ReadOptions(positive=(positive or "").strip() or None, keep_slice_columns=True)
     try:
         result = load_predictions([(n, d) for n, d, _ in fresh], options=options)
         info = store.put(result.table, files=[n for n, _, _ in fresh], notes=result.notes,

@@ -16,7 +16,15 @@ from ...core.assembly.analysis import Analysis, AnalysisTimeout
 from ...core.economics import Economics
 from ...core.operating import pinned_points
 from ...decision import build_decision
-from ...exports import cross_validation_table, csv_safe, curves_table, to_safe_csv
+from ...exports import (
+    cross_validation_table,
+    csv_safe,
+    curves_table,
+    group_curves_table,
+    group_table,
+    to_safe_csv,
+    with_group_rows,
+)
 from .. import ids
 from ..analysis import dataset_labels, loaded_infos, pauc_comparison
 from ..components import model_table_rows
@@ -29,10 +37,11 @@ from ..state import (
     clean_pins,
     conditions_from_state,
     economics_from_state,
+    group_priors,
 )
 
 __all__ = ["buttons", "curves_csv", "table_csv", "decision_json", "register",
-           "slices_for_report", "report_intervals", "REPORT_SECONDS"]
+           "slices_for_report", "sliced", "csv_download", "report_intervals", "REPORT_SECONDS"]
 
 #: Server time the HTML export's bootstrap intervals may take (all shown models together).
 REPORT_SECONDS = 10.0
@@ -50,15 +59,19 @@ def buttons():
                         className="button light", title=HELP["decision_json"])]
 
 
-def curves_csv(analysis: Analysis) -> str:
+def curves_csv(analysis: Analysis, slices=()) -> str:
     """The Curves CSV (:func:`roc_dash.exports.curves_table`): each model's pooled curve
-    (``fold`` "pooled") and each of its folds' curves."""
-    return to_safe_csv(curves_table(analysis))
+    (``fold`` "pooled") and each of its folds' curves; with ``slices`` (:func:`sliced`), a
+    ``group`` column and each group's curve."""
+    return to_safe_csv(with_group_rows(curves_table(analysis), [
+        group_curves_table(model, sliced_.rocs) for model, sliced_, _ in slices]))
 
 
-def table_csv(analysis: Analysis) -> str:
+def table_csv(analysis: Analysis, slices=()) -> str:
     """The model table with the conditions it was computed under on every row, and each
-    model's cross-validated AUC (mean, SD, LeDell interval, folds: issue 17)."""
+    model's cross-validated AUC (mean, SD, LeDell interval, folds: issue 17); with
+    ``slices`` (:func:`sliced`), a ``group`` column and each group's row as the Slices card
+    shows it (own optimum, point under the card's constraint)."""
     c = analysis.conditions
     frame = pd.DataFrame(model_table_rows(analysis))
     if len(frame):
@@ -67,7 +80,58 @@ def table_csv(analysis: Analysis) -> str:
     frame = frame.assign(
         cost_fp=c.cost_fp, cost_fn=c.cost_fn, prior_pos=c.prior_pos, slope=c.slope,
         pc_pos=c.pc_pos)
+    frame = with_group_rows(frame, [group_table(model, sliced_, solution)
+                                    for model, sliced_, solution in slices])
     return csv_safe(frame).to_csv(index=False)
+
+
+def csv_download(table, analysis: Analysis, state, which, column=None, cross=None,
+                 constraint=None, priors=None):
+    """The Curves CSV (``which``: its button's id) or the Table CSV, with each group's rows
+    when the Slices card slices the data (its ``column``, ``cross``, ``constraint`` and
+    ``priors``, see :func:`sliced`)."""
+    slices = sliced(table, [m.name for m in analysis.models], state, [column, cross],
+                    constraint, priors)
+    if which == ids.EXPORT_CURVES:
+        return dcc.send_string(curves_csv(analysis, slices), "roc-dash-curves.csv")
+    return dcc.send_string(table_csv(analysis, slices), "roc-dash-models.csv")
+
+
+def sliced(table, models, state, columns, constraint, priors_text=None) -> list:
+    """``[(model, SliceAnalysis, ConstrainedSolution)]``: the ``models`` sliced as the Slices
+    card slices them (``columns``; none: the group column) under its ``constraint`` and the
+    page's costs and prior (and the card's priors per group, ``priors_text``, see
+    :func:`~roc_dash.app.state.group_priors`); empty when the data offer no slice or the
+    choice is refused."""
+    from ...core.group_thresholds import CONSTRAINTS, group_thresholds
+    from ...core.slices import slice_analysis
+    from ...io.errors import InputError
+    from ...io.slice_columns import slice_choices, slice_groups
+
+    choices = slice_choices(table)
+    wanted = [c for c in (columns or ()) if isinstance(c, str) and c]
+    if table is None or not choices.names or (not wanted and choices.default is None):
+        return []
+    constraint = constraint if constraint in CONSTRAINTS else "group_optima"
+    conditions = conditions_from_state(state)  # as the card: its costs, prior and level
+    out = []
+    for model in models:
+        rows = table[table["model"].astype(str) == model]
+        try:
+            groups, _ = slice_groups(rows, wanted, choices=choices)
+            priors, _ = group_priors(priors_text, set(groups))
+            weights = rows["weight"].to_numpy(dtype=float)
+            analysis = slice_analysis(
+                rows["label"].to_numpy(dtype=bool), rows["score"].to_numpy(dtype=float),
+                groups.to_numpy(dtype=object),
+                weights=None if bool((weights == 1.0).all()) else weights,
+                cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn,
+                prior_pos=conditions.prior_pos, level=conditions.level,
+                group_priors=priors or None)
+        except (InputError, ValueError):
+            continue
+        out.append((model, analysis, group_thresholds(analysis).solution(constraint)))
+    return out
 
 
 def decision_json(analysis: Analysis, table: pd.DataFrame, pins, economics: Economics,
@@ -84,6 +148,12 @@ def decision_json(analysis: Analysis, table: pd.DataFrame, pins, economics: Econ
 
 
 # -- wiring ------------------------------------------------------------------------------
+#: What the Slices card slices by (column, crossed column, constraint, priors per group):
+#: the CSVs and the HTML report follow it.
+SLICE_CARD_STATES = (State(ids.SLC_COLUMN, "value"), State(ids.SLC_CROSS, "value"),
+                     State(ids.SLC_CONSTRAINT, "value"), State(ids.SLC_PRIORS, "value"))
+
+
 def register(app, cache, store) -> None:
     """The export callback (a file to the page's download component)."""
 
@@ -99,10 +169,11 @@ def register(app, cache, store) -> None:
         State(ids.URL, "href"),
         State(ids.CMP_MEASURE, "value"),
         State(ids.ZOOM, "data"),
+        *SLICE_CARD_STATES,
         prevent_initial_call=True,
     )
     def export(_c, _t, _h, _d, dataset_ids, models, state, level, band, samples, averaging,
-               pinned, href, measure=None, zoom=None):
+               pinned, href, measure=None, zoom=None, *slice_card):
         from urllib.parse import urlsplit, urlunsplit
 
         from ..components import plain_text
@@ -117,10 +188,10 @@ def register(app, cache, store) -> None:
             analysis = None  # the views already say so
         if analysis is None:
             raise PreventUpdate
-        if ctx.triggered_id == ids.EXPORT_CURVES:
-            return dcc.send_string(curves_csv(analysis), "roc-dash-curves.csv")
-        if ctx.triggered_id == ids.EXPORT_TABLE:
-            return dcc.send_string(table_csv(analysis), "roc-dash-models.csv")
+        slice_card = (*slice_card, None, None, None, None)[:4]  # column, cross, constraint, priors
+        if ctx.triggered_id in (ids.EXPORT_CURVES, ids.EXPORT_TABLE):
+            return csv_download(cache.table(dataset_ids, reference), analysis, state,
+                                ctx.triggered_id, *slice_card)
         if ctx.triggered_id == ids.EXPORT_DECISION:
             shown = {m.name for m in analysis.models}
             pins = [p for p in clean_pins(pinned) if p["model"] in shown]
@@ -155,7 +226,8 @@ def register(app, cache, store) -> None:
             pins_summary=plain_text(compared), views=views)
         table = cache.table(dataset_ids, reference)
         return dcc.send_string(render_html(
-            analysis, state=report_state, slices=slices_for_report(table, models, conditions),
+            analysis, state=report_state, slices=slices_for_report(
+                table, models, conditions, slice_card[:2], slice_card[3]),
             intervals=report_intervals(analysis, table, economics_from_state(state)),
             partial_auc_comparison=pauc_comparison(cache, dataset_ids, analysis, state)
             if measure == "pauc" and len(analysis.models) > 1 else None,
@@ -163,17 +235,29 @@ def register(app, cache, store) -> None:
             "roc-dash-report.html")
 
 
-def slices_for_report(table, models, conditions) -> dict | None:
-    """The report's slices section for the shown models, when the data has groups."""
-    from ...io.groups import GROUP_COLUMN, MISSING_GROUP
+def slices_for_report(table, models, conditions, columns=None, priors_text=None
+                      ) -> dict | None:
+    """The report's slices section for the shown models, sliced as the Slices card
+    (``columns``: its column and the one crossed; none: the group column; ``priors_text``:
+    its priors per group), when the data offer a slice."""
+    from ...io.errors import InputError
+    from ...io.groups import GROUP_COLUMN
+    from ...io.slice_columns import slice_choices, slice_groups
     from ...slices_report import slices_sections
 
-    if table is None or GROUP_COLUMN not in table.columns:
+    choices = slice_choices(table)
+    wanted = tuple(c for c in (columns or ()) if isinstance(c, str) and c)
+    if table is None or not choices.names or (not wanted and choices.default is None):
         return None
     rows = table[table["model"].astype(str).isin(models)]
-    rows = rows.assign(**{GROUP_COLUMN: rows[GROUP_COLUMN].fillna(MISSING_GROUP)})
-    return slices_sections(rows, conditions,
-                           group_columns=tuple(table.attrs.get("group_columns") or ()))
+    try:
+        groups, _ = slice_groups(rows, wanted, choices=choices)
+    except InputError:
+        return None
+    rows = rows.assign(**{GROUP_COLUMN: groups.to_numpy(dtype=object)})
+    priors, _ = group_priors(priors_text, set(groups))
+    return slices_sections(rows, conditions, group_priors=priors or None, group_columns=(
+        wanted or tuple(table.attrs.get("group_columns") or ()) or (GROUP_COLUMN,)))
 
 
 def report_intervals(analysis: Analysis, table, economics: Economics, *,

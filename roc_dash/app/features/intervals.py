@@ -221,6 +221,13 @@ function (boxes, fig) {
         return !(t && typeof t.uid === "string" && t.uid.indexOf("REGION_UID") === 0);
     });
     var add = Array.isArray(boxes) ? boxes : [];
+    var floor = fig.layout && fig.layout.meta && fig.layout.meta.xlog;
+    if (typeof floor === "number") {  /* a log FPR axis: FPR = 0 at its floor (roc_axes) */
+        add = add.map(function (b) {
+            return Object.assign({}, b, {x: (b.x || []).map(function (v) {
+                return Math.max(v, floor); })});
+        });
+    }
     if (keep.length === fig.data.length && !add.length) { return none; }
     var at = keep.findIndex(function (t) {
         return t && typeof t.name === "string" && t.name.indexOf("pinned ") === 0;

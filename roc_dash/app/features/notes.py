@@ -143,6 +143,11 @@ def _register_links(app, cache, store) -> None:
         Input(ids.PRIOR_SOURCE, "value"),
         Input(ids.TAB, "data"),
         Input(ids.COST_MODE, "value"),
+        Input(ids.ROC_LOG_FPR, "value"),
+        Input(ids.SLC_COLUMN, "value"),
+        Input(ids.SLC_CROSS, "value"),
+        Input(ids.SLC_CONSTRAINT, "value"),
+        Input(ids.SLC_COLUMN, "options"),
         prevent_initial_call=True,
     )
 

@@ -1,44 +1,61 @@
 """Slices (issue 18): one model group by group, and its thresholds under a fairness constraint.
 
-The *Slices* card of the *Compare* tab. The groups are the canonical table's ``group``
-column (:mod:`roc_dash.io.groups`): an uploaded file's column named ``group`` (any case)
-is picked up by name; other columns, and two crossed, are chosen on the command line
-(``roc-dash report --group COL``), not yet at upload. The card shows the chosen model's ROC
+The *Slices* card of the *Compare* tab. The groups come from the column chosen in the card
+(*Slice by*, optionally *crossed with* a second: each pair of values a group), among the
+canonical table's ``group`` column (a file column named ``group``, the default) and the
+upload's other categorical columns (:mod:`roc_dash.io.slice_columns`; a column of numbers is
+listed and refused with the advice to bin it). The card shows the chosen model's ROC
 per group with each group's optimum under the costs and prior (the ``CONDITIONS`` store,
-as every card), a table of the groups (rows, prevalence, AUC with its interval, optimum,
-cost; small groups flagged), and, for the constraint chosen, each group's operating point,
-the total expected cost per case and what the constraint costs against each group's own
-optimum. Numbers come from :mod:`roc_dash.core.slices` (the groups' curves and intervals
-cached per data, model and level; a change of costs or prior only re-selects the optima) and
-:func:`roc_dash.core.group_thresholds.group_thresholds`; the figure from
-:func:`roc_dash.figures.slices.slices_figure`.
+as every card; optionally a prior per group, typed as ``group=value``), a table of the groups
+(rows, prevalence, AUC with its interval, optimum, cost; small groups flagged), and, for the
+constraint chosen, each group's operating point, the total expected cost per case and what
+the constraint costs against each group's own optimum. A group's ring can be dragged along
+its hull: the others follow the constraint
+(:func:`roc_dash.core.group_thresholds.follow_constraint`; the drag reaches the server
+through the clientside ``rocDash.slicesDrag``). The slice and the constraint go into the
+page's link (``slc``, ``slx``, ``sct``). Numbers come from :mod:`roc_dash.core.slices` (the
+groups' curves and intervals cached per data, model, level and slice; a change of costs or
+prior only re-selects the optima) and :func:`roc_dash.core.group_thresholds.group_thresholds`;
+the figure from :func:`roc_dash.figures.slices.slices_figure` and its rings from
+:func:`roc_dash.figures.slices.drag_handles`.
 """
 
 from __future__ import annotations
 
+import uuid
+
 import numpy as np
 import pandas as pd
-from dash import Input, Output, State, dcc, html, no_update
+from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 
-from ...core.group_thresholds import CONSTRAINTS, group_thresholds
+from ...core.group_thresholds import CONSTRAINTS, follow_constraint, group_thresholds
 from ...core.slices import group_rocs, slice_optima
-from ...figures.slices import CONSTRAINT_NAMES, slices_figure
+from ...figures.slices import CONSTRAINT_NAMES, drag_handles, slices_figure
 from ...figures.style import format_threshold
-from ...io.groups import GROUP_COLUMN, MISSING_GROUP
+from ...io.errors import InputError
+from ...io.groups import MISSING_GROUP
+from ...io.slice_columns import binning_message, slice_choices, slice_groups
 from ...rounding import sig
 from .. import ids
 from ..analysis import model_names
 from ..components import empty_figure, graph_config
 from ..server.store import clean_ids
-from ..state import FONT, conditions_from_state
+from ..state import FONT, conditions_from_state, group_priors, parse_query
 
-__all__ = ["card", "slices_outputs", "register", "NO_GROUPS"]
+__all__ = ["card", "slices_outputs", "column_choice", "register", "NO_GROUPS", "CHOOSE"]
 
-#: What the card says when no loaded file has a group column.
-NO_GROUPS = ("No group column in the data loaded. To see each model group by group, add a "
-             "column named group to the file (a region, a product, an age band…) and upload "
-             "it again; other columns, or two crossed, can be chosen on the command line "
-             "(roc-dash report --group COL), not yet at upload.")
+#: What the card says when no loaded file has a column to slice by.
+NO_GROUPS = ("No column to slice by in the data loaded. To see each model group by group, "
+             "upload a file with a column of categories besides the label and score (a "
+             "region, a product, an age band…); a column named group is chosen by default, "
+             "any other can be chosen here or on the command line (roc-dash report --group "
+             "COL).")
+#: Under the figure: the rings can be dragged.
+DRAG_HINT = ("Drag a group's ring to move its point along its hull: the other groups follow "
+             "the constraint and the costs are recomputed; any other change returns to the "
+             "constraint's optimum.")
+#: What the card says when there are columns but none is chosen yet.
+CHOOSE = "Choose a column to slice by (and optionally a second one to cross with it)."
 
 
 def card():
@@ -54,6 +71,18 @@ def card():
                                            searchable=False, placeholder="model",
                                            className="slices-model")),
         ]),
+        html.Div(className="slices-columns", children=[
+            html.Label("Slice by", htmlFor=ids.SLC_COLUMN),
+            html.Div(title="The column whose values are the groups: any column of categories "
+                           "of the file (a column of numbers must be binned first)",
+                     children=dcc.Dropdown(id=ids.SLC_COLUMN, options=[], clearable=False,
+                                           placeholder="column", className="slices-pick")),
+            html.Label("crossed with", htmlFor=ids.SLC_CROSS),
+            html.Div(title="Optionally a second column: each pair of values is a group "
+                           "(e.g. region × product)",
+                     children=dcc.Dropdown(id=ids.SLC_CROSS, options=[], clearable=True,
+                                           placeholder="(none)", className="slices-pick")),
+        ]),
         html.Div(id=ids.SLC_SOURCE, className="hint", role="status"),
         html.Div(title="How the groups' thresholds are chosen: one threshold for all, each "
                        "group its own optimum, or the optimum under a fairness constraint "
@@ -66,9 +95,22 @@ def card():
                      labelStyle={"marginRight": "14px"},
                      options=[{"label": CONSTRAINT_NAMES[c], "value": c}
                               for c in CONSTRAINTS])),
+        html.Div(className="slices-priors",
+                 title="A deployment prior p(+) for some groups, as group=value separated by "
+                       "commas; the other groups take the page's prior (their share of the "
+                       "cases is kept). Enter to apply.",
+                 children=[
+                     html.Label("Prior per group (optional)", htmlFor=ids.SLC_PRIORS),
+                     dcc.Input(id=ids.SLC_PRIORS, type="text", debounce=True, value="",
+                               placeholder="e.g. north=0.12, west=0.3"),
+                 ]),
         html.Div(className="slices-grid", children=[
-            dcc.Graph(id=ids.SLC_GRAPH, config=graph_config("slices"),
-                      className="graph slices-graph"),
+            html.Div(children=[
+                dcc.Graph(id=ids.SLC_GRAPH, className="graph slices-graph",
+                          config={**graph_config("slices"), "edits": {"shapePosition": True}}),
+                html.Div(DRAG_HINT, className="hint"),
+                dcc.Store(id=ids.SLC_DRAG, data=None),
+            ]),
             html.Div(children=[
                 html.Div(id=ids.SLC_TOTAL, className="slices-total", role="status"),
                 html.Div(id=ids.SLC_SUMMARY, className="slices-summary"),
@@ -168,24 +210,35 @@ def _summary(analysis, result, solution):
 
 
 def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font_size=14,
-                   memo=None):
-    """``(source line, figure, total, summary, table)`` of the card for ``model``.
+                   memo=None, columns=None, drag=None, priors_text=None):
+    """``(source line, figure, total, summary, table)`` of the card for ``model``, sliced
+    by ``columns`` (one or two of :func:`~roc_dash.io.slice_columns.slice_choices`'s names,
+    two crossed; none: the table's ``group`` column).
 
     ``memo(parts, make)`` caches the groups' curves (:func:`group_rocs`, which do not depend
-    on costs or prior) under ``parts``; none: computed each time."""
+    on costs or prior) under ``parts``; none: computed each time. ``drag``: a group's point
+    moved by hand (``{"group", "fpr", "tpr"}``), the others following the constraint.
+    ``priors_text``: priors per group (:func:`group_priors`)."""
     empty = empty_figure(font_size)
-    if table is None or GROUP_COLUMN not in table.columns:
+    wanted = tuple(c for c in (columns or ()) if isinstance(c, str) and c)
+    choices = slice_choices(table)
+    if not choices.names:
         return NO_GROUPS, empty, "", "", ""
+    if not wanted and choices.default is None:
+        return CHOOSE, empty, "", "", ""
     if not isinstance(model, str):
         return "Tick a model to see it group by group.", empty, "", "", ""
     rows = table[table["model"].astype(str) == model]
-    groups = rows[GROUP_COLUMN]
-    if rows.empty or groups.isna().all():
-        return (f"The model {model} has no group column in its file. " + NO_GROUPS, empty,
-                "", "", "")
-    columns = table.attrs.get("group_columns") or ()
-    source = (f"Groups from the column {' × '.join(columns)}" if columns else
-              "Groups from the file's group column") + f" ({groups.nunique()} groups)."
+    try:
+        groups, pooled = slice_groups(rows, wanted, choices=choices)
+    except InputError as exc:
+        return str(exc), empty, "", "", ""
+    if rows.empty or bool((groups == MISSING_GROUP).all()):
+        return (f"The model {model} has no {' × '.join(wanted or (choices.default,))} column "
+                "in its file. " + NO_GROUPS, empty, "", "", "")
+    shown = wanted or (choices.default,)
+    source = (f"Groups from the column {' × '.join(shown)} ({groups.nunique()} groups)."
+              + "".join(f" {p}" for p in pooled))
     weights = rows["weight"].to_numpy(dtype=np.float64)
     weights = None if bool((weights == 1.0).all()) else weights
     conditions = conditions_from_state(state)
@@ -193,20 +246,67 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
     def make():
         return group_rocs(rows["label"].to_numpy(dtype=bool),
                           rows["score"].to_numpy(dtype=np.float64),
-                          groups.fillna(MISSING_GROUP).astype(str).to_numpy(), weights=weights,
+                          groups.to_numpy(dtype=object), weights=weights,
                           level=conditions.level)
 
     try:
-        rocs = make() if memo is None else memo(("slice-rocs", model, conditions.level), make)
+        rocs = make() if memo is None else memo(("slice-rocs", model, conditions.level, shown),
+                                                make)
+        priors, refused = group_priors(priors_text, [r.name for r in rocs if r.curve is not None])
         analysis = slice_optima(rocs, cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn,
-                                prior_pos=conditions.prior_pos)
+                                prior_pos=conditions.prior_pos, group_priors=priors or None)
     except ValueError as exc:
         return f"{source} {exc}", empty, "", "", ""
     result = group_thresholds(analysis)
-    solution = result.solution(constraint if constraint in CONSTRAINTS else "group_optima")
+    constraint = constraint if constraint in CONSTRAINTS else "group_optima"
+    moved = _moved(analysis, constraint, drag)
+    solution = moved or result.solution(constraint)
     total, lines = _summary(analysis, result, solution)
-    return (source, slices_figure(analysis, solution, model=str(model), font_size=font_size),
-            total, lines, _table(analysis, solution))
+    if priors or refused:
+        lines.append(html.P("Prior per group: " + ", ".join(
+            f"{k} {v:.4g}" for k, v in priors.items()) + (" (the others: the page's)."
+                                                         if priors else "")
+            + (" Not used: " + "; ".join(refused) + "." if refused else ""),
+            className="slices-priors-note"))
+    if moved is not None:
+        lines.insert(0, html.P(f"{drag['group']} moved by hand; the other groups follow "
+                               f"{CONSTRAINT_NAMES[constraint]}."))
+    figure = slices_figure(analysis, solution, model=str(model), font_size=font_size)
+    figure.update_layout(shapes=drag_handles(analysis, solution),
+                         editrevision=uuid.uuid4().hex[:8])  # the rings where drawn
+    return source, figure, total, lines, _table(analysis, solution)
+
+
+def _moved(analysis, constraint, drag):
+    """The solution with ``drag["group"]`` moved to ``(drag["fpr"], drag["tpr"])``
+    (clipped to the unit square), or None without a usable drag."""
+    if not isinstance(drag, dict) or not isinstance(drag.get("group"), str):
+        return None
+    try:
+        fpr, tpr = (min(1.0, max(0.0, float(drag[k]))) for k in ("fpr", "tpr"))
+        return follow_constraint(analysis, constraint, drag["group"], fpr, tpr)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def column_choice(choices, column, cross, linked=None):
+    """``(options, value, cross options, cross value)`` of the column selectors: the current
+    choice while the data offer it, else the link's (``linked``: one or two names), else the
+    ``group`` column (none when the data have no group column). Columns of numbers are
+    listed, marked; choosing one says to bin it."""
+    names = choices.names
+    if column not in names:
+        linked = [c for c in (linked or []) if c in names]
+        column, cross = (linked + [None])[:2] if linked else (choices.default, None)
+    cross = cross if cross in names and cross != column else None
+
+    def options(exclude=None):
+        return [{"label": (f"{n} (the group column)" if n == choices.default else
+                           f"{n} (numbers: bin first)" if n in choices.numeric else n),
+                 "value": n, "title": binning_message(n) if n in choices.numeric else n}
+                for n in names if n != exclude]
+
+    return options(), column, options(column), cross
 
 
 # -- wiring ------------------------------------------------------------------------------
@@ -227,6 +327,27 @@ def register(app, cache, store) -> None:
         return [{"label": m, "value": m} for m in shown], value
 
     @app.callback(
+        Output(ids.SLC_COLUMN, "options"),
+        Output(ids.SLC_COLUMN, "value"),
+        Output(ids.SLC_CROSS, "options"),
+        Output(ids.SLC_CROSS, "value"),
+        Input(ids.DATASETS, "data"),
+        State(ids.SLC_COLUMN, "value"),
+        State(ids.SLC_CROSS, "value"),
+        State(ids.URL, "search"),
+    )
+    def slice_columns(dataset_ids, column, cross, search):
+        choices = slice_choices(cache.table(dataset_ids))
+        return column_choice(choices, column, cross, parse_query(search).get("slice_columns"))
+
+    @app.callback(
+        Output(ids.SLC_CONSTRAINT, "value"),
+        Input(ids.URL, "search"),
+    )
+    def constraint_from_link(search):
+        return parse_query(search).get("slice_constraint", no_update)
+
+    @app.callback(
         Output(ids.SLC_SOURCE, "children"),
         Output(ids.SLC_GRAPH, "figure"),
         Output(ids.SLC_TOTAL, "children"),
@@ -236,13 +357,28 @@ def register(app, cache, store) -> None:
         Input(ids.SLC_CONSTRAINT, "value"),
         Input(ids.CONDITIONS, "data"),
         Input(ids.PRESENTATION, "value"),
+        Input(ids.SLC_COLUMN, "value"),
+        Input(ids.SLC_CROSS, "value"),
+        Input(ids.SLC_DRAG, "data"),
+        Input(ids.SLC_PRIORS, "value"),
         State(ids.DATASETS, "data"),
     )
-    def slice_views(model, constraint, state, presentation, dataset_ids):
+    def slice_views(model, constraint, state, presentation, column, cross, drag, priors,
+                    dataset_ids):
         if state is None:
             return (no_update,) * 5
         key = tuple(clean_ids(dataset_ids))
         return slices_outputs(
             cache.table(dataset_ids), model, state, constraint,
-            font_size=FONT[bool(presentation)],
-            memo=lambda parts, make: cache.cache.get_or_make((*parts, key), make, shared=False))
+            font_size=FONT[bool(presentation)], columns=[c for c in (column, cross) if c],
+            memo=lambda parts, make: cache.cache.get_or_make((*parts, key), make, shared=False),
+            drag=drag if ctx.triggered_id == ids.SLC_DRAG else None, priors_text=priors)
+
+    # only drags of a group's ring reach the server (a zoom or pan stays in the browser)
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "slicesDrag"),
+        Output(ids.SLC_DRAG, "data"),
+        Input(ids.SLC_GRAPH, "relayoutData"),
+        State(ids.SLC_GRAPH, "figure"),
+        prevent_initial_call=True,
+    )

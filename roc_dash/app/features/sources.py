@@ -20,23 +20,26 @@ from ..server.auth import current_owner
 from ..server.sources import SourceJobs, offers, resolve, source_digest
 from ..server.store import EXAMPLES, clean_ids
 
-__all__ = ["panel", "progress_view", "open_source", "poll_source", "register"]
+__all__ = ["panel", "source_options", "progress_view", "open_source", "poll_source", "register"]
 
 #: How often the page asks how far a source is (ms).
 POLL_MS = 500
 
 
+def source_options() -> list[dict]:
+    """The dropdown's options, read afresh (files added since the server started appear)."""
+    return [{"label": o.label, "value": o.value, "title": o.value} for o in offers()]
+
+
 def panel() -> html.Section:
     """The Server data panel: the allowed sources, *Open*, a progress bar and status lines;
-    hidden when ``ROC_DASH_SOURCES`` offers nothing."""
-    offered = offers()
-    return html.Section(id=ids.SRC_PANEL, className="panel", hidden=not offered, children=[
+    hidden when ``ROC_DASH_SOURCES`` offers nothing. The list is read again on every page
+    load (:func:`register`)."""
+    options = source_options()
+    return html.Section(id=ids.SRC_PANEL, className="panel", hidden=not options, children=[
         html.H2("Server data"),
         labelled("Predictions on this server",
-                 dcc.Dropdown(id=ids.SRC_CHOICE, clearable=False,
-                              options=[{"label": o.label, "value": o.value,
-                                        "title": o.value} for o in offered],
-                              value=offered[0].value if offered else None,
+                 dcc.Dropdown(id=ids.SRC_CHOICE, clearable=False, options=options, value=None,
                               placeholder="Choose a source"),
                  html_for=ids.SRC_CHOICE, help_text=HELP["source_choice"]),
         html.Button("Open", id=ids.SRC_OPEN, n_clicks=0, className="button",
@@ -107,6 +110,15 @@ def poll_source(jobs: SourceJobs, token, dataset_ids):
 def register(app, cache, store) -> None:
     """Open a source; poll its job until the counts are stored and added to the datasets."""
     jobs = SourceJobs(store)
+
+    @app.callback(
+        Output(ids.SRC_CHOICE, "options"),
+        Output(ids.SRC_PANEL, "hidden"),
+        Input(ids.URL, "pathname"),
+    )
+    def listing(_path):
+        options = source_options()
+        return options, not options
 
     @app.callback(
         Output(ids.SRC_JOB, "data"),

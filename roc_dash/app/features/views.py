@@ -23,12 +23,14 @@ __all__ = ["ROC_HINTS", "ROC_CONFIG", "graph_card", "folds_panel", "view_panel",
            "pr_card", "cost_card", "threshold_card", "models_card", "register"]
 
 
-#: The hint above the ROC view, on ROC and on DET axes (no iso line there: it is straight
-#: only on ROC axes, so the DET view has nothing to drag).
+#: The hint above the ROC view, on ROC, DET and log-FPR axes (the iso line is straight
+#: only on linear ROC axes: on the others it is a curve that the sliders move, not a drag).
 ROC_HINTS = {
     "roc": "drag the red line to change the cost ratio",
-    "det": "DET axes: no iso-performance line here (drag it on ROC axes, or use the cost "
-           "sliders)",
+    "det": "DET axes: the iso-performance line is a curve here, moved with the cost and "
+           "prior sliders (drag it on ROC axes)",
+    "log": "log FPR axis: the iso line is a curve here, moved with the cost and prior "
+           "sliders (drag it on linear axes)",
 }
 
 
@@ -88,6 +90,10 @@ def view_panel():
             id=ids.MODELS, options=[], value=[], className="checks model-list")),
         html.Div(title=HELP["det"], children=dcc.Checklist(
             id=ids.DET, options=[{"label": "ROC as DET (normal-deviate axes)", "value": "det"}],
+            value=[], className="checks")),
+        html.Div(title=HELP["log_fpr"], children=dcc.Checklist(
+            id=ids.ROC_LOG_FPR, options=[{"label": "Log FPR axis (ROC, for AUC near 1)",
+                                          "value": "log"}],
             value=[], className="checks")),
         html.Div(title=HELP["ties"], children=dcc.Checklist(id=ids.ROC_TIES, options=[{
             "label": "Tie bounds on the ROC (optimistic–pessimistic)", "value": "ties"}],
@@ -197,6 +203,7 @@ def _register_views(app, cache, store) -> None:
         Output(ids.ROC_TIES, "value"),
         Output(ids.PR_MODE, "value"),
         Output(ids.COST_MODE, "value"),
+        Output(ids.ROC_LOG_FPR, "value"),
         Input(ids.URL, "search"),
         prevent_initial_call="initial_duplicate",
     )
@@ -206,7 +213,7 @@ def _register_views(app, cache, store) -> None:
             raise PreventUpdate
         out = [q.get(k, no_update) for k in (
             "averaging", "level", "band", "samples", "det", "presentation", "ties", "pr_mode",
-            "cost_mode")]
+            "cost_mode", "log_fpr")]
         n = out[3]
         # the samples box holds text; the views read the checked number
         out[3:4] = (str(n), n) if isinstance(n, int) else (no_update, no_update)
@@ -240,12 +247,13 @@ def _register_views(app, cache, store) -> None:
         Input(ids.THRESHOLD_AXIS, "value"),
         Input(ids.COMBINE, "data"),
         Input(ids.COST_MODE, "value"),
+        Input(ids.ROC_LOG_FPR, "value"),
         State(ids.ZOOM, "data"),
         State(ids.VIZ_DATA, "data"),
     )
     def views(dataset_ids, models, state, averaging, level, band, samples, det, presentation,
-              pinned, ties, pr_mode, threshold_model, threshold_axis, combine, cost_mode, zoom,
-              viz):
+              pinned, ties, pr_mode, threshold_model, threshold_axis, combine, cost_mode,
+              log_fpr, zoom, viz):
         if state is None:
             raise PreventUpdate  # the controls have not resolved the conditions yet
         if (ctx.triggered_id == ids.CONDITIONS and len(ctx.triggered) == 1
@@ -255,7 +263,8 @@ def _register_views(app, cache, store) -> None:
                             samples, det, presentation, pinned, ties, pr_mode,
                             threshold_model, threshold_axis, combine, zoom, viz,
                             conditions_changed=ctx.triggered_id == ids.CONDITIONS,
-                            new_pin=ctx.triggered_id == ids.PINNED, cost_mode=cost_mode)
+                            new_pin=ctx.triggered_id == ids.PINNED, cost_mode=cost_mode,
+                            log_fpr=bool(log_fpr))
 
 
 def _register_browser(app, cache, store) -> None:
@@ -292,10 +301,11 @@ def _register_browser(app, cache, store) -> None:
     )
 
     app.clientside_callback(
-        f"function (det) {{ return det && det.length ? {ROC_HINTS['det']!r} : "
-        f"{ROC_HINTS['roc']!r}; }}",
+        f"function (det, log) {{ return det && det.length ? {ROC_HINTS['det']!r} : "
+        f"log && log.length ? {ROC_HINTS['log']!r} : {ROC_HINTS['roc']!r}; }}",
         Output(ids.ROC_HINT, "children"),
         Input(ids.DET, "value"),
+        Input(ids.ROC_LOG_FPR, "value"),
     )
 
     app.clientside_callback(

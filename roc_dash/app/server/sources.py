@@ -137,7 +137,11 @@ def offers() -> list[Offer]:
             out.append(Offer(entry, entry, entry))
         else:
             log.warning("%s lists %s, which does not exist: not offered", SOURCES_VAR, entry)
-    return list({o.value: o for o in out}.values())[:MAX_OFFERS]
+    unique = list({o.value: o for o in out}.values())[:MAX_OFFERS]
+    labels = [o.label for o in unique]
+    # two offers that read alike (two databases of one name) are told apart by their path
+    return [o if labels.count(o.label) == 1 else Offer(o.value, o.value, o.root)
+            for o in unique]
 
 
 def resolve(value) -> Source:
@@ -248,7 +252,8 @@ class SourceJobs:
 
         try:
             digest = source_digest(source)
-            result = aggregate_predictions([source.name], engine="duckdb", progress=progress,
+            # the files resolve() checked, not the path again (a link added since is not read)
+            result = aggregate_predictions([source], engine="duckdb", progress=progress,
                                            memory_mb=env_number(MEMORY_VAR, 256))
             info = self.store.put(result.table, files=[label], notes=result.notes,
                                   digests=[digest], owner=owner, kind=result.kind)
