@@ -321,8 +321,8 @@ def _patch_iso(roc, analysis: Analysis, index: int, ring_index, iso: int, *, det
         if isinstance(ring_index, int):
             roc["data"][ring_index]["x"] = [x]
             roc["data"][ring_index]["y"] = [analysis.optimal.tpr]
-    roc["data"][iso]["x"] = curve["x"].tolist()
-    roc["data"][iso]["y"] = curve["y"].tolist()
+    roc["data"][iso]["x"] = curve["x"]
+    roc["data"][iso]["y"] = curve["y"]
     roc["layout"]["meta"]["slope"] = analysis.conditions.slope
 
 
@@ -330,7 +330,7 @@ def _patch_cost(analysis: Analysis, index: int, *, title: str):
     """The cost view's patch for new conditions: the read-off line, marker and box."""
     from dash import Patch
 
-    from ..figures.cost import cost_read_off
+    from ..figures.cost import cost_read_off, optimum_text
 
     cost = Patch()
     read = cost_read_off(analysis)
@@ -338,6 +338,7 @@ def _patch_cost(analysis: Analysis, index: int, *, title: str):
     cost["layout"]["shapes"][0]["x1"] = read["x"]
     cost["data"][index]["x"] = [read["x"]]
     cost["data"][index]["y"] = [read["y"]]
+    cost["data"][index]["text"] = [optimum_text(analysis)]
     for k, v in read.items():
         cost["layout"]["annotations"][1][k] = v
     cost["layout"]["meta"]["pc_pos"] = read["x"]

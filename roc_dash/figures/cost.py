@@ -53,7 +53,8 @@ def _envelope_trace(analysis, name, env, style, *, label):
                               "<extra></extra>")}
 
 
-def _optimum_text(analysis: Analysis) -> str:
+def optimum_text(analysis: Analysis) -> str:
+    """The optimum marker's hover text: the model and its threshold."""
     opt = analysis.optimal
     return (f"optimum: <b>{plain(opt.model or 'trivial')}</b><br>threshold ≥ "
             f"{format_threshold(opt.threshold)}")
@@ -111,7 +112,7 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
     data.append({"type": "scatter", "x": [pc], "y": [cost_here], "mode": "markers",
                  "name": "optimum at PC(+)", "uid": OPTIMUM_UID,
                  "marker": {"symbol": "star", "size": 14, "color": ISO_COLOR},
-                 "text": [_optimum_text(analysis)],
+                 "text": [optimum_text(analysis)],
                  "hovertemplate": f"%{{text}}<br>normalised cost %{{y:{NUM}}}<extra></extra>"})
     layout = base_layout_dict(x_title="Probability cost PC(+)",
                               y_title="Normalised expected cost", font_size=font_size,

@@ -429,7 +429,8 @@ def _det_figure(fig, analysis, pins, font_size, colors=None):
                                         analysis, font_size))
     base_layout(fig, x_title="", y_title="", font_size=font_size)
     _det_axes(fig, font_size)
-    fig.update_layout(annotations=[hover_annotation()], meta={"det": True})
+    fig.update_layout(annotations=[hover_annotation()],
+                      meta={"det": True, "slope": analysis.conditions.slope})
     if not analysis.models:
         _empty(fig)
     return fig

@@ -95,7 +95,9 @@ def det_iso_curve(fpr: float, tpr: float, slope: float, *,
 
 
 def _iso_dict(x, y) -> dict:
-    return {"type": "scatter", "x": x, "y": y, "mode": "lines", "uid": ISO_UID,
+    # plain lists, as the cost-change patch writes them (render._patch_iso)
+    return {"type": "scatter", "x": np.asarray(x).tolist(), "y": np.asarray(y).tolist(),
+            "mode": "lines", "uid": ISO_UID,
             "name": "iso-performance line", "showlegend": False, "hoverinfo": "skip",
             "line": {"color": ISO_COLOR, "width": 2.5}}
 
