@@ -29,7 +29,8 @@ P_KINDS: tuple[tuple[str, str, str], ...] = (
 
 
 def _f(v: float, digits: int = 3) -> str:
-    return "n/a" if v is None or not math.isfinite(v) else f"{v:.{digits}f}"
+    """The one rounding rule (:func:`roc_dash.rounding.sig`); ``digits`` is no longer used."""
+    return "n/a" if v is None or not math.isfinite(v) else sig(v)
 
 
 def cv_auc_text(cv: CrossValidatedAuc | None) -> str:

@@ -15,7 +15,7 @@ Examples
 >>> s = [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
 >>> fig = roc_dash.plot_roc(y, s, cost_fp=1, cost_fn=2)
 >>> fig.data[1].name
-'model (AUC 0.889)'
+'model (AUC 0.888889)'
 """
 
 from __future__ import annotations

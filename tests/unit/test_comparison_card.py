@@ -19,6 +19,7 @@ from roc_dash.app.server.store import load_demo
 from roc_dash.comparison_text import optimal_range_text, p_text
 from roc_dash.core.assembly.analysis import Conditions, analyse
 from roc_dash.core.model_comparison import NEVER_OPTIMAL
+from roc_dash.rounding import signed
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +70,7 @@ def test_mcc001_matrix_cells_match_an_independent_delong_and_statsmodels(demo):
         text = str(comparison_panel(analysis, kind))
         for (i, j), p in zip(pairs, ps, strict=True):
             # upper triangle row i minus column j, lower triangle the opposite sign
-            assert f"'{diffs[i, j]:+.3f}'" in text and f"'{-diffs[i, j]:+.3f}'" in text
+            assert f"'{signed(diffs[i, j])}'" in text and f"'{signed(-diffs[i, j])}'" in text
             assert f"'p {p_text(p)}'" in text, (kind, names[i], names[j])
             assert analysis.model_comparison.p_value[i, j] == pytest.approx(adjusted["raw"][
                 pairs.index((i, j))], rel=1e-6)
@@ -149,7 +150,7 @@ def test_mcc004_html_report_matrix_has_adjusted_p_values(demo):
     assert "<h2>Model comparison</h2>" in page
     for (d, p), h, b in zip(tests, holm, bh, strict=True):
         ps = f"(p {p_text(p)}; Holm {p_text(h)}; BH {p_text(b)})"
-        assert f"{d:+.3f} {ps}" in page and f"{-d:+.3f} {ps}" in page
+        assert f"{signed(d)} {ps}" in page and f"{signed(-d)} {ps}" in page
     assert f"decision tree</b>: {NEVER_OPTIMAL}" in page
     for r in analysis.optimal_ranges.ranges:
         assert optimal_range_text(r) in page

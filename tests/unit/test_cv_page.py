@@ -21,6 +21,7 @@ from roc_dash.comparison_text import cv_auc_text, optimal_range_text
 from roc_dash.core.assembly.analysis import Conditions
 from roc_dash.core.model_comparison import NEVER_OPTIMAL, OptimalRange
 from roc_dash.figures import roc_figure
+from roc_dash.rounding import sig
 
 MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
 
@@ -56,10 +57,10 @@ def test_cvp001_model_table_shows_fold_aucs_and_the_cv_interval(cache, demo):
         # the mean ± SD of the folds' own AUCs (sample SD, ddof=1) as sklearn computes them
         assert cv.auc_mean == pytest.approx(aucs.mean())
         assert cv.auc_sd == pytest.approx(aucs.std(ddof=1))
-        assert f"{aucs.mean():.3f} ± {aucs.std(ddof=1):.3f} [95% CI" in text
+        assert f"{sig(aucs.mean())} ± {sig(aucs.std(ddof=1))} [95% CI" in text
         assert cv_auc_text(cv) in text
         for auc, ap in folds.values():  # every fold's AUC and AP is in the details
-            assert f"'{auc:.3f}'" in text and f"'{ap:.3f}'" in text
+            assert f"'{sig(auc)}'" in text and f"'{sig(ap)}'" in text
 
 
 def test_cvp002_legend_says_what_its_auc_is_computed_from(demo):
@@ -70,18 +71,18 @@ def test_cvp002_legend_says_what_its_auc_is_computed_from(demo):
     for name in MODELS:
         y = demo["model"] == name
         auc = roc_auc_score(demo.loc[y, "label"], demo.loc[y, "score"])
-        assert f"{name} (AUC {auc:.3f} pooled)" in [t.name for t in pooled.data]
+        assert f"{name} (AUC {sig(auc)} pooled)" in [t.name for t in pooled.data]
         aucs = np.array([a for a, _ in _fold_scores(demo, name).values()])
         for mode in ("vertical", "threshold", "none"):
             names = [t.name for t in roc_figure(analysis, averaging=mode).data]
-            assert (f"{name} (AUC fold mean {aucs.mean():.3f} ± {aucs.std(ddof=1):.3f})"
+            assert (f"{name} (AUC fold mean {sig(aucs.mean())} ± {sig(aucs.std(ddof=1))})"
                     in names), mode
     assert "pooled" in pooled.layout.title.text and "hull" in pooled.layout.title.text
     title = roc_figure(analysis, averaging="threshold").layout.title.text
     assert "hull and ★ optimum from pooled predictions" in title
     # one test set: no folds, nothing to say
     one = analyse(demo[demo["fold"] == demo["fold"].iloc[0]], Conditions(prior_pos=0.3))
-    assert any(t.name.endswith(f"(AUC {one.models[0].auc:.3f})")
+    assert any(t.name.endswith(f"(AUC {sig(one.models[0].auc)})")
                for t in roc_figure(one, averaging="vertical").data)
 
 
@@ -143,11 +144,11 @@ def test_cvp006_html_report_has_fold_aucs_and_the_cv_interval(demo):
         folds = _fold_scores(demo, name)
         aucs = np.array([a for a, _ in folds.values()])
         cv = analysis.model(name).cross_validation
-        assert f"{aucs.mean():.3f} ± {aucs.std(ddof=1):.3f} [95% CI" in page
+        assert f"{sig(aucs.mean())} ± {sig(aucs.std(ddof=1))} [95% CI" in page
         assert cv_auc_text(cv) in page
         per_fold = page.split("Each fold: AUC / average precision")[1]
         row = per_fold.split(f"<td class=\"\">{name}</td>")[1].split("</tr>")[0]
-        cells = [f"{a:.3f} / {ap:.3f}" for a, ap in folds.values()]
+        cells = [f"{sig(a)} / {sig(ap)}" for a, ap in folds.values()]
         assert all(c in row for c in cells), name
     one = analyse(demo[demo["fold"] == demo["fold"].iloc[0]], Conditions(prior_pos=0.3))
     assert "<h2>Cross-validation</h2>" not in render_html(one)

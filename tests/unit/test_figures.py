@@ -7,6 +7,7 @@ import pytest
 from roc_dash.core.assembly.analysis import Conditions, analyse
 from roc_dash.figures import cost_figure, pr_figure, roc_figure
 from roc_dash.figures.roc import iso_line_endpoints
+from roc_dash.rounding import sig
 
 
 @pytest.fixture(scope="module")
@@ -127,17 +128,17 @@ def test_fig008_tie_bounds_band_and_prg_mode():
     tree = analysis.model("decision tree")  # few distinct scores: wide bounds
     b = tie_bounds(tree.curve)
     assert b.pessimistic_auc < tree.auc < b.optimistic_auc
-    span = f"{b.pessimistic_auc:.3f}–{b.optimistic_auc:.3f}"
+    span = f"{sig(b.pessimistic_auc)}–{sig(b.optimistic_auc)}"
     assert span in next(t.name for t in bands if t.name.startswith("decision tree"))
     # the demo has 10 folds: the tie bounds are of the pooled curve, and the legend says so
-    assert f"decision tree (AUC {tree.auc:.3f} pooled, ties {span})" in [t.name for t in roc.data]
+    assert f"decision tree (AUC {sig(tree.auc)} pooled, ties {span})" in [t.name for t in roc.data]
     assert not [t for t in roc_figure(analysis).data if "tie bounds" in (t.name or "")]
     pr = pr_figure(analysis)
     ap = average_precision_from_curve(tree.curve, prevalence=0.1)
-    assert f"decision tree (AP {ap:.3f})" in [t.name for t in pr.data]
+    assert f"decision tree (AP {sig(ap)})" in [t.name for t in pr.data]
     prg = pr_figure(analysis, mode="prg")
     assert prg.layout.meta["prg"] and "Precision gain" in prg.layout.yaxis.title.text
-    name = f"decision tree (AUPRG {prg_auc(tree.curve, prevalence=0.1):.3f})"
+    name = f"decision tree (AUPRG {sig(prg_auc(tree.curve, prevalence=0.1))})"
     trace = next(t for t in prg.data if t.name == name)
     assert np.nanmax(trace.x) <= 1 and np.nanmin(trace.x) >= 0
 

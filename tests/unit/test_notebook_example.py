@@ -63,7 +63,7 @@ def test_nbe002_its_figures_show_the_demos_aucs(executed):
     legends = [t.get("name", "") for t in figures[0]["data"]]
     for model, rows in demo.groupby("model").groups.items():
         auc = roc_auc_score(y[rows], demo["score"][rows])
-        assert f"{model} (AUC {auc:.3f} pooled)" in legends
+        assert f"{model} (AUC {auc:.6g} pooled)" in legends
     assert figures[2]["layout"]["yaxis"]["title"]["text"] == "Precision at p(+) = 0.1"
     pc = 0.1 * 5 / (0.1 * 5 + 0.9 * 1)  # PC(+) of the notebook's costs and prior
     assert figures[3]["layout"]["meta"]["pc_pos"] == pytest.approx(pc)

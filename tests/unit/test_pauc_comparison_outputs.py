@@ -24,6 +24,7 @@ from roc_dash.app.state import ControlState
 from roc_dash.cli import main
 from roc_dash.core.assembly.analysis import Conditions, analyse
 from roc_dash.io import load_predictions
+from roc_dash.rounding import signed
 
 
 def _three_models(n=60, seed=0):
@@ -85,7 +86,7 @@ def test_pci030_cli_json_and_html_hold_the_naive_bootstrap_matrix(tmp_path, caps
                  "2", "--format", "html", "-o", str(tmp_path / "r.html")]) == 0
     page = (tmp_path / "r.html").read_text()
     assert "Partial AUC over FPR ≤ 0.3 (McClish)" in page
-    assert f"{want[0, 1][0]:+.3f} (p " in page
+    assert f"{signed(want[0, 1][0])} (p " in page
     # without --fpr-max: no such key (the report's keys stay those of rep012)
     assert main(["report", str(path), "--replicates", "40", "-o", str(tmp_path / "d.json")]) == 0
     assert "comparison_partial_auc" not in json.loads((tmp_path / "d.json").read_text())
@@ -113,7 +114,7 @@ def test_pci031_page_card_offers_the_partial_auc_matrix(tmp_path, monkeypatch):
         assert part.std_error[i, j] == pytest.approx(se, rel=1e-9)
     text = plain_text(card.comparison_panel(shown, "raw", part))
     assert "ΔpAUC over FPR ≤ 0.2" in text and "30 replicates" in text
-    assert f"{want[0, 1][0]:+.3f}" in text
+    assert f"{signed(want[0, 1][0])}" in text
     auc_text = plain_text(card.comparison_panel(shown, "raw"))
     assert "DeLong" in auc_text and "ΔpAUC" not in auc_text
     assert not math.isnan(part.p_holm[0, 1])
@@ -136,6 +137,6 @@ def test_pci032_page_html_export_has_the_matrix_when_the_card_shows_it(tmp_path,
     assert "Partial AUC over FPR ≤ 0.2 (McClish)" in page and "30 replicates" in page
     names, want = _naive(frame, y, 0.2, 30, 0)
     for (i, j), (d, _se, _p) in want.items():
-        assert f"{d:+.3f} (p " in page, (names[i], names[j])
+        assert f"{signed(d)} (p " in page, (names[i], names[j])
     assert "Partial AUC over FPR" not in _export_html(app, state, ["a", "b", "c"], "auc",
                                                       [dataset_id])

@@ -21,13 +21,14 @@ from roc_dash.core.assembly.analysis import Conditions, analyse
 from roc_dash.core.chosen_point import decision_summary
 from roc_dash.core.economics import Economics
 from roc_dash.core.point_intervals import point_intervals
+from roc_dash.rounding import sig
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
 
 
 def _three(v):
-    """Three significant digits, as the page's interval cells (written out here)."""
-    return f"{v:#.3g}".rstrip(".")
+    """The one rounding rule, as the page's interval cells (written out here: Python's .6g)."""
+    return format(v, ".6g")
 
 
 @pytest.fixture
@@ -137,10 +138,10 @@ def test_pci024_page_html_export_has_the_intervals_section_with_the_cores_number
         u = point_intervals(rows["label"].to_numpy() == "pos", rows["score"].to_numpy(float),
                             0.3, e, n_boot=200, seed=0).optimum
         for iv in (u.threshold, u.tpr, u.expected_cost):  # the report's 4 decimals
-            assert f"{iv.estimate:.4f} [{iv.low:.4f}–{iv.high:.4f}]" in page, model
-        assert f"{u.optimism.out_of_bag:.4f}" in page
+            assert f"{sig(iv.estimate)} [{sig(iv.low)}–{sig(iv.high)}]" in page, model
+        assert f"{sig(u.optimism.out_of_bag)}" in page
     # the same numbers as the operating card's optimum column
     _, op, card = feature.chosen_intervals(cache, [DEMO_ID], models, state, [],
                                            seconds=600)[0]
     t = card.threshold
-    assert f"{t.estimate:.4f} [{t.low:.4f}–{t.high:.4f}]" in page
+    assert f"{sig(t.estimate)} [{sig(t.low)}–{sig(t.high)}]" in page
