@@ -85,19 +85,21 @@ _DIGITS = {"TPR (recall)": (3, False), "FPR": (3, False), "Precision at the prio
 
 
 def _value(v: float, digits: int, pct: bool) -> str:
+    """A share in % (``digits`` decimals); any other number by the one rounding rule."""
     if v != v:
         return "n/a"
-    return f"{v * 100:.{digits}f}%" if pct else f"{v:,.{digits}f}"
+    return f"{v * 100:.{digits}f}%" if pct else sig(v)
 
 
 def _delta(v: float, digits: int, pct: bool) -> str:
     if v != v:
         return "n/a"
-    x = v * 100 if pct else v
-    text = f"{x:+.{digits}f}"
+    if not pct:
+        return "0" if v == 0 else signed(v)
+    text = f"{v * 100:+.{digits}f}"
     if float(text) == 0:
         text = f"{0:.{digits}f}"
-    return f"{text} pt" if pct else text
+    return f"{text} pt"
 
 
 def comparison_html(optimum: OperatingSummary, pins) -> str:

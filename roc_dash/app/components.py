@@ -139,12 +139,13 @@ def _signed(v: float, digits: int, pct: bool = False) -> str:
     "-0.0 pt")."""
     if v != v:  # NaN
         return "n/a"
-    d = max(digits - 2, 0) if pct else digits
-    x = v * 100 if pct else v
-    text = f"{x:+.{d}f}"
+    if not pct:  # the one rounding rule; an exact 0 unsigned
+        return "0" if v == 0 else signed(v)
+    d = max(digits - 2, 0)
+    text = f"{v * 100:+.{d}f}"
     if float(text) == 0:
         text = f"{0:.{d}f}"
-    return f"{text} pt" if pct else text
+    return f"{text} pt"
 
 
 def sig3(v: float) -> str:
@@ -176,8 +177,7 @@ def comparison_table(comparison):
                                               for p in comparison.points])]
     for name, values, deltas in comparison.rows:
         digits, pct = _FORMATS.get(name, (3, False))
-        fmt = (lambda v, d=digits: f"{v * 100:.{d}f}%") if pct else (
-            lambda v, d=digits: "n/a" if v != v else f"{v:,.{d}f}")
+        fmt = (lambda v, d=digits: f"{v * 100:.{d}f}%") if pct else sig  # shares in %
         body.append(html.Tr([html.Th(name)] + [html.Td(fmt(v), className="num") for v in values]))
         body.append(html.Tr(className="delta", children=[html.Th(
             ["Δ", html.Span(f" {name.lower()}", className="delta-name")],
