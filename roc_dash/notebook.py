@@ -114,7 +114,14 @@ def _data_frame(data: pd.DataFrame, y_true, y_score, model, fold, sample_weight
                 names.append(w)
     frame = data.loc[:, names].reset_index(drop=True)
     roles = {k: v for k, v in roles.items() if v is not None}
-    if model is None and isinstance(y_score, str):  # one model: named after its scores
+    for role, column in (("model", "model"), ("fold", "fold")):
+        # a long table's model and fold columns are found as an upload's are (show(df) does)
+        if roles.get(role) is None and isinstance(y_score, str) and column in data.columns \
+                and column not in names:
+            roles[role] = column
+            frame[column] = data[column].to_numpy()
+            names.append(column)
+    if roles.get("model") is None and isinstance(y_score, str):  # one model: its scores' name
         roles["model"] = next(c for c in ("model", "model_name", "model_") if c not in names)
         frame[roles["model"]] = y_score
     return frame, roles
@@ -226,6 +233,11 @@ _CLI_WORDS = (
      r"pos_label=..., e.g. pos_label=\1)"),
     (re.compile(r"--positive( CLASS)?"), "pos_label=..."),
 )
+
+
+def in_python_words(message: str) -> str:
+    """The io's advice in Python's words: ``pos_label=...`` for ``--positive`` and so on."""
+    return _in_python_words(message)
 
 
 def _in_python_words(message: str) -> str:

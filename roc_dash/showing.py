@@ -321,7 +321,14 @@ def show(data, *, mode: str = "inline", host: str = "127.0.0.1", port: int = 805
     options = ReadOptions(label=y_true, score=y_score, model=model, fold=fold,
                           weight=sample_weight,
                           positive=None if pos_label is None else str(pos_label))
-    result = _read(data, options)
+    from .io import InputError
+    from .notebook import in_python_words
+
+    try:
+        result = _read(data, options)
+    except InputError as exc:  # the io's advice in this function's words, not the CLI's
+        raise InputError(in_python_words(str(exc)), file=exc.file, column=exc.column,
+                         rows=exc.rows, count=exc.count) from None
     own_dir = None
     if data_dir is None:
         data_dir = own_dir = tempfile.mkdtemp(prefix="roc-dash-show-")

@@ -228,3 +228,25 @@ def test_nbk012_the_docstring_examples_hold():
 
     result = doctest.testmod(notebook, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 6 and result.failed == 0
+
+
+def test_nbk020_a_long_tables_model_column_is_found_as_an_upload_finds_it():
+    """The stranger review: plot_roc(data=df, y_true=..., y_score=...) on a long table pooled
+    its models into one curve; the model column is used, as show(df) and an upload use it."""
+    rng = np.random.default_rng(3)
+    y = rng.random(300) < 0.3
+    df = pd.DataFrame({"label": np.r_[y, y].astype(int),
+                       "score": np.r_[rng.normal(y * 1.0), rng.normal(y * 2.0)],
+                       "model": ["a"] * 300 + ["b"] * 300})
+    fig = roc_dash.plot_roc(data=df, y_true="label", y_score="score")
+    for name, part in (("a", df.iloc[:300]), ("b", df.iloc[300:])):
+        shown = re.search(r"AUC ([\d.]+)", _model_trace(fig, name).name).group(1)
+        assert float(shown) == pytest.approx(roc_auc_score(part.label, part.score), abs=5e-4)
+
+
+def test_nbk021_show_gives_python_advice_not_command_line_flags(tmp_path):
+    df = pd.DataFrame({"y": ["churn", "stay"] * 20, "score": np.linspace(0, 1, 40)})
+    with pytest.raises(ValueError) as err:
+        roc_dash.show(df, y_true="y", y_score="score", mode="external", port=0,
+                      data_dir=str(tmp_path))
+    assert "pos_label=" in str(err.value) and "--positive" not in str(err.value)
