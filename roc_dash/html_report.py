@@ -94,8 +94,8 @@ def _value(v: float, digits: int, pct: bool) -> str:
 def _delta(v: float, digits: int, pct: bool) -> str:
     if v != v:
         return "n/a"
-    if not pct:
-        return "0" if v == 0 else signed(v)
+    if not pct:  # 0, or floating-point noise about it, unsigned
+        return "0" if abs(v) < 1e-12 else signed(v)
     text = f"{v * 100:+.{digits}f}"
     if float(text) == 0:
         text = f"{0:.{digits}f}"

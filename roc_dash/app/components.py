@@ -139,8 +139,8 @@ def _signed(v: float, digits: int, pct: bool = False) -> str:
     "-0.0 pt")."""
     if v != v:  # NaN
         return "n/a"
-    if not pct:  # the one rounding rule; an exact 0 unsigned
-        return "0" if v == 0 else signed(v)
+    if not pct:  # the one rounding rule; 0 (or floating-point noise about it) unsigned
+        return "0" if abs(v) < 1e-12 else signed(v)
     d = max(digits - 2, 0)
     text = f"{v * 100:+.{d}f}"
     if float(text) == 0:

@@ -83,11 +83,11 @@ def test_pti001_optimum_and_pins_equal_the_core_on_the_models_rows(cache):
 
 def test_pti002_cells_read_estimate_and_interval():
     iv = PointInterval(0.81234, 0.7702, 0.85, "percentile", 10, 0, np.zeros(10))
-    assert feature.interval_text(iv) == "0.812 [0.770–0.850]"
+    assert feature.interval_text(iv) == "0.81234 [0.7702–0.85]"  # 6 significant digits
     fixed = PointInterval(0.5, 0.5, 0.5, "fixed", 10, 0, np.zeros(10))
-    assert feature.interval_text(fixed) == "0.500"
+    assert feature.interval_text(fixed) == "0.5"
     inf = PointInterval(12.5, 4.0, math.inf, "percentile", 10, 3, np.zeros(10))
-    assert feature.interval_text(inf) == "12.5 [4.00–∞]"
+    assert feature.interval_text(inf) == "12.5 [4–∞]"
     none = PointInterval(math.nan, math.nan, math.nan, "none", 0, 0, np.zeros(0))
     assert feature.interval_text(none) == "n/a"
 

@@ -59,7 +59,7 @@ def test_pol102_named_controls_carry_their_sources():
         assert "DeLong et al. 1988" in HELP[key]
 
 
-def test_pol103_sensitivity_words_use_three_significant_digits():
+def test_pol103_sensitivity_words_use_the_one_rounding_rule():
     from types import SimpleNamespace as NS
 
     from roc_dash.app.components import sensitivity_words
@@ -68,7 +68,7 @@ def test_pol103_sensitivity_words_use_three_significant_digits():
              ratio=NS(low=3.0, high=9.0, low_open=False, high_open=False),
              prior=NS(low=0.28, high=0.32245, low_open=False, high_open=False))
     text = sensitivity_words(rng)
-    assert "between 3.00 and 9.00" in text and "between 0.280 and 0.322" in text
+    assert "between 3 and 9" in text and "between 0.28 and 0.32245" in text  # 6 significant
     # plain English: no article before a ratio, one before the prior
     assert "while c(FN)/c(FP) is between" in text and "the c(FN)" not in text
     assert "while the prior p(+) is between" in text
@@ -81,7 +81,8 @@ def test_pol104_a_difference_that_rounds_to_zero_has_no_sign():
 
     assert _signed(-1e-6, 3, pct=True) == "0.0 pt"
     assert _signed(-0.02, 3, pct=True) == "-2.0 pt"
-    assert _signed(-1e-7, 4) == "0.0000"
+    assert _signed(-1e-7, 4) == "-1e-07"  # 6 significant digits, sign kept
+    assert _signed(-1e-17, 4) == "0" and _signed(0.0, 4) == "0"  # noise about 0: unsigned
 
 
 def test_pol105_a_typed_pin_that_is_not_a_number_says_why():

@@ -54,8 +54,9 @@ ROWS = (
 
 
 def _number(v: float) -> str:
-    """The one rounding rule (:func:`roc_dash.rounding.sig`): 6 significant digits."""
-    return sig(v)
+    """The one rounding rule (:func:`roc_dash.rounding.sig`): 6 significant digits; an
+    interval's open end reads ``∞``."""
+    return "∞" if v == math.inf else sig(v)
 
 
 def interval_text(iv) -> str:
