@@ -17,7 +17,7 @@ def _zero_weight_class(table: pa.Table):
     by Arrow on the columns as read: no Python strings per row)."""
     if "weight" not in table.column_names or table.num_rows == 0:
         return None
-    sums = (table.select(["model", "fold", "label", "weight"])
+    sums = (table.select(["model", "fold", "label", "weight"]).unify_dictionaries()
             .group_by(["model", "fold", "label"], use_threads=False)
             .aggregate([("weight", "sum")]))
     total = sums.column("weight_sum").to_numpy(zero_copy_only=False).astype(np.float64)
