@@ -13,15 +13,20 @@ __all__ = ["check_class_weights"]
 
 
 def _zero_weight_class(table: pa.Table):
-    """The first (model, fold, class) of ``table`` with rows but zero total weight."""
+    """The first (model, fold, class) of ``table`` with rows but zero total weight (grouped
+    by Arrow on the columns as read: no Python strings per row)."""
     if "weight" not in table.column_names or table.num_rows == 0:
         return None
-    frame = table.select(["model", "fold", "label", "weight"]).to_pandas()
-    frame["label"] = frame["label"].astype(bool)
-    sums = frame.groupby(["model", "fold", "label"], sort=False, observed=True,
-                         dropna=False)["weight"].sum()
-    zero = sums[~(np.asarray(sums, dtype=np.float64) > 0)]
-    return None if zero.empty else zero.index[0]
+    sums = (table.select(["model", "fold", "label", "weight"]).unify_dictionaries()
+            .group_by(["model", "fold", "label"], use_threads=False)
+            .aggregate([("weight", "sum")]))
+    total = sums.column("weight_sum").to_numpy(zero_copy_only=False).astype(np.float64)
+    bad = np.flatnonzero(~(total > 0))
+    if bad.size == 0:
+        return None
+    k = int(bad[0])
+    return (sums.column("model")[k].as_py(), sums.column("fold")[k].as_py(),
+            bool(sums.column("label")[k].as_py()))
 
 
 def check_class_weights(parts) -> None:
