@@ -417,8 +417,8 @@ def plot_pr(y_true=None, y_score=None, *, data=None, model=None, fold=None,
 
 def plot_cost(y_true=None, y_score=None, *, data=None, model=None, fold=None,
               sample_weight=None, pos_label=None, drop_nonfinite: bool = False,
-                cost_fp: float = 1.0, cost_fn: float = 1.0,
-              prior: float | None = None, font_size: int = 14):
+              cost_fp: float = 1.0, cost_fn: float = 1.0, prior: float | None = None,
+              font_size: int = 14):
     """The cost-curve view of the page, in one call.
 
     Normalised expected cost against the probability cost PC(+) (Drummond & Holte 2006;

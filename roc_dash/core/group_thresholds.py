@@ -418,15 +418,8 @@ def _equalized_odds_point(st: _Setting) -> tuple[float, float]:
 
 def _equalized_odds(st: _Setting, reference: float) -> ConstrainedSolution:
     x, y = _equalized_odds_point(st)
-    rules = []
-    for g, h in enumerate(st.hulls):
-        upper, lower, weight = _segment(h.fpr, x, last=True)
-        top = float(h.tpr[upper] + weight * (h.tpr[lower] - h.tpr[upper]))
-        gap = top - y
-        ignore = gap / (top - x) if gap > _TIE * max(1.0, top) and top > x else 0.0
-        rules.append(_rule(st, g, upper, lower, weight, ignore=min(1.0, ignore),
-                           flag_rate=x))
-    return _solution(st, "equalized_odds", rules, reference, common_fpr=x, common_tpr=y)
+    return _solution(st, "equalized_odds", _odds_rules(st, x, y), reference, common_fpr=x,
+                     common_tpr=y)
 
 
 def group_thresholds(analysis: SliceAnalysis,
