@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 
 __all__ = ["EXIT_BAD_INPUT", "positive_float", "open_unit", "non_negative", "finite",
@@ -49,6 +50,13 @@ def load_files(args: argparse.Namespace, options):
         engine = "duckdb" if should_stream(args.files) else "memory"
     if engine != "memory":  # --group too: the engine counts per group
         return aggregate_predictions(args.files, options=options, engine=engine)
+    from .io import InputError
+    from .io.engine_sources import TABLE_SEPARATOR, is_duckdb_file
+
+    for f in args.files:  # a DuckDB table or database: only the DuckDB engine reads it
+        if is_duckdb_file(f) or (TABLE_SEPARATOR in str(f) and not os.path.exists(f)):
+            raise InputError(f"{f}: is a DuckDB database or table, which only the DuckDB "
+                             "engine reads. Use --engine duckdb (or auto).", file=str(f))
     # the same file twice would count its predictions twice: refuse it, naming both
     return load_predictions(args.files, options=options, duplicate_files="error")
 

@@ -258,3 +258,20 @@ def test_dsr012_offers_that_read_alike_show_their_paths(served, tmp_path, monkey
     assert labels[f"{twin}::predictions"] == f"{twin}::predictions"
     assert labels[f"{served['db']}::predictions"] == f"{served['db']}::predictions"
     assert labels[f"{served['db']}::other"] == "warehouse.duckdb › other"  # unique: short
+
+
+def test_dsr013_the_cli_says_which_engine_reads_a_database(served):
+    import subprocess
+    import sys
+
+    table = f"{served['db']}::predictions"
+    for args, words in ((["--engine", "memory", table], "only the DuckDB engine reads"),
+                        (["--engine", "memory", str(served["db"])], "only the DuckDB engine"),
+                        ([str(served["db"])], "give one of its tables as")):
+        out = subprocess.run([sys.executable, "-m", "roc_dash.cli", "report", *args],
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 2 and words in out.stderr, (args, out.stderr)
+        assert "Traceback" not in out.stderr
+    out = subprocess.run([sys.executable, "-m", "roc_dash.cli", "report", table],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr  # --engine auto streams a table through DuckDB
