@@ -246,6 +246,28 @@ def _in_python_words(message: str) -> str:
     return message
 
 
+def _points(font_size) -> int:
+    """``font_size`` checked: a whole number of points."""
+    if not _real(font_size) or not 6 <= font_size <= 72 or font_size != int(font_size):
+        raise ValueError(f"font_size must be a whole number of points from 6 to 72 (e.g. 14), "
+                         f"not {font_size!r}.")
+    return int(font_size)
+
+
+def _titled(fig, analysis):
+    """The figure with the conditions it was drawn under as its title, so that a saved
+    figure (``write_html``, ``write_image``) still says which costs and prior its iso line
+    and optimum are for."""
+    from .rounding import sig
+
+    c = analysis.conditions
+    text = f"c(FP) = {sig(c.cost_fp)}, c(FN) = {sig(c.cost_fn)}, p(+) = {sig(c.prior_pos)}"
+    before = fig.layout.title.text  # the ROC view's note on folds stays, below
+    fig.update_layout(title={"text": f"{text}<br>{before}" if before else text,
+                             "x": 0.01, "xanchor": "left"})
+    return fig
+
+
 def _real(value) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
 
@@ -367,8 +389,8 @@ def plot_roc(y_true=None, y_score=None, *, data=None, model=None, fold=None,
                            sample_weight=sample_weight, pos_label=pos_label,
                            drop_nonfinite=drop_nonfinite, cost_fp=cost_fp,
                            cost_fn=cost_fn, prior=prior, level=level, band=band)
-    return roc_figure(analysis, averaging=averaging, det=bool(det), ties=bool(ties),
-                      font_size=int(font_size))
+    return _titled(roc_figure(analysis, averaging=averaging, det=bool(det), ties=bool(ties),
+                              font_size=_points(font_size)), analysis)
 
 
 def plot_pr(y_true=None, y_score=None, *, data=None, model=None, fold=None,
@@ -412,7 +434,8 @@ def plot_pr(y_true=None, y_score=None, *, data=None, model=None, fold=None,
                            sample_weight=sample_weight, pos_label=pos_label,
                            drop_nonfinite=drop_nonfinite, cost_fp=cost_fp,
                            cost_fn=cost_fn, prior=prior)
-    return pr_figure(analysis, mode="prg" if gain else "pr", font_size=int(font_size))
+    return _titled(pr_figure(analysis, mode="prg" if gain else "pr",
+                             font_size=_points(font_size)), analysis)
 
 
 def plot_cost(y_true=None, y_score=None, *, data=None, model=None, fold=None,
@@ -451,4 +474,4 @@ def plot_cost(y_true=None, y_score=None, *, data=None, model=None, fold=None,
                            sample_weight=sample_weight, pos_label=pos_label,
                            drop_nonfinite=drop_nonfinite, cost_fp=cost_fp,
                            cost_fn=cost_fn, prior=prior)
-    return cost_figure(analysis, font_size=int(font_size))
+    return _titled(cost_figure(analysis, font_size=_points(font_size)), analysis)

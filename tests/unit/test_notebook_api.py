@@ -250,3 +250,14 @@ def test_nbk021_show_gives_python_advice_not_command_line_flags(tmp_path):
         roc_dash.show(df, y_true="y", y_score="score", mode="external", port=0,
                       data_dir=str(tmp_path))
     assert "pos_label=" in str(err.value) and "--positive" not in str(err.value)
+
+
+def test_nbk022_a_saved_figure_says_its_conditions_and_font_size_is_checked():
+    fig = roc_dash.plot_roc(Y, S, cost_fp=2, cost_fn=5, prior=0.1)
+    assert fig.layout.title.text == "c(FP) = 2, c(FN) = 5, p(+) = 0.1"
+    folds = roc_dash.plot_roc(Y, S, fold=np.arange(N) % 3)
+    assert folds.layout.title.text.startswith("c(FP) = 1, c(FN) = 1, p(+) = ")
+    assert "<br>3 folds pooled" in folds.layout.title.text  # the fold note stays
+    assert roc_dash.plot_cost(Y, S, prior=0.25).layout.title.text.endswith("p(+) = 0.25")
+    with pytest.raises(ValueError, match="font_size must be a whole number of points"):
+        roc_dash.plot_pr(Y, S, font_size="big")
