@@ -37,6 +37,20 @@ except ImportError:  # pragma: no cover - a gunicorn without that module keeps i
     pass
 
 
+def on_starting(server):
+    """Refuse a bad ``ROC_DASH_URL_PREFIX`` once, in the master, with the message alone
+    (each worker would otherwise fail to boot with a traceback)."""
+    import sys
+
+    from roc_dash.app.server.url_prefix import url_prefix
+
+    try:
+        url_prefix()
+    except ValueError as exc:
+        print(f"roc-dash: {exc}", file=sys.stderr)
+        sys.exit(2)
+
+
 def post_worker_init(worker):
     """Run Dash's first-request setup in this worker before it serves anyone (dash #3971)."""
     from werkzeug.test import Client

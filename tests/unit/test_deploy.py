@@ -156,3 +156,19 @@ def test_dep006_health_checks_follow_the_prefix():
         assert out.stdout.strip() == expected, out.stderr
     app = _service("app")
     assert "healthcheck:" in app and "http://127.0.0.1:8050/ready" in app
+
+
+def test_dep007_a_bad_prefix_stops_gunicorn_with_the_message_alone(tmp_path):
+    """The stranger review: a bad ROC_DASH_URL_PREFIX under gunicorn printed the right
+    message after a ~50-line traceback per worker; the master now says it once, exit 2."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "ROC_DASH_URL_PREFIX": "roc", "ROC_DASH_DATA_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
+                          "-b", "127.0.0.1:0", "app:server"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2, out.stderr
+    assert "roc-dash: ROC_DASH_URL_PREFIX must start and end with '/'" in out.stderr
+    assert "Traceback" not in out.stderr
