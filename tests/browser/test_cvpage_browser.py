@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+import pytest
 from selenium.webdriver.common.by import By
 
 from roc_dash.app import ids
@@ -86,7 +87,9 @@ def test_cvp101_model_comparison_card_and_cv_auc(dash_duo, app):
     for name, text in ranges.items():
         assert (text == NEVER_OPTIMAL) == (name in never), (name, text)
         if name not in never:
-            assert text.startswith("optimal for c(FN)/c(FP)") and f"{prior:.3g}" in text
+            assert text.startswith("optimal for c(FN)/c(FP)")
+            shown = float(text.rsplit("at prior p(+) = ", 1)[1])
+            assert shown == pytest.approx(prior, abs=1e-4)  # the box shows 4 digits
     card = dash_duo.find_element(".comparison-card")
     scroll_into_view(dash_duo.driver, card, block="start")
     _save(dash_duo, "comparison")

@@ -33,7 +33,7 @@ def upload(dash_duo, path):
 
 def _legend_auc(driver, model):
     name = next(n for n in names(driver, ids.ROC_GRAPH) if n and n.startswith(f"{model} (AUC"))
-    return float(name.split("(AUC ")[1][:5])
+    return float(name.split("(AUC ")[1].split()[0].rstrip(")").rstrip(","))
 
 
 def test_knd001_multiclass_example_class_selector_and_card(dash_duo, app, shot):

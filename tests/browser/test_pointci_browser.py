@@ -12,7 +12,7 @@ import pandas as pd
 from sklearn.metrics import roc_auc_score
 
 from roc_dash.app import ids
-from roc_dash.rounding import signed
+from roc_dash.rounding import sig, signed
 
 from .gestures import click, open_tab, scroll_into_view, type_into, wait_file, wait_until
 from .test_views_browser import start
@@ -56,13 +56,13 @@ def test_pci101_strip_intervals_then_the_partial_auc_matrix(dash_duo, app):
     start(dash_duo, app)
     wait_until(lambda: _agree(dash_duo), message="the strip's line of intervals")
     first = _line(dash_duo)
-    # the decision downloaded: its interval of the choice is the card's (3 digits shown)
+    # the decision downloaded: its interval of the choice is the card's (6 significant digits)
     folder = Path(dash_duo.download_path)
     _rect_click(dash_duo, dash_duo.find_element(f"#{ids.EXPORT_DECISION}"))
     doc = json.loads(wait_file(folder, "roc-dash-decision*.json")[0].read_text())
     low, high = doc["choice_intervals"]["threshold"]
     shown = _card_threshold(dash_duo).split("[")[1].rstrip("]")
-    assert shown == f"{low:#.3g}".rstrip(".") + "–" + f"{high:#.3g}".rstrip(".")
+    assert shown == f"{sig(low)}–{sig(high)}"
     assert doc["intervals"]["what"].startswith("the metrics of the shipped fixed threshold")
     assert first.startswith("How sure: 95% intervals of the choice")
     assert "expected cost" in first and "per case" in first and "out of bag" in first

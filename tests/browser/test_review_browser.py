@@ -15,6 +15,7 @@ import pytest
 
 from roc_dash.app import ids
 from roc_dash.app.state import display
+from roc_dash.rounding import sig
 
 from .gestures import js_graph, wait_until
 from .test_trust_browser import start, value
@@ -86,7 +87,7 @@ def test_rvw101_a_second_upload_keeps_the_prior_and_the_link_keeps_its_source(
     shot("rvw101_second_upload")
 
     # the user switches, with the list beside "Use the data's prevalence"
-    dash_duo.select_dcc_dropdown(f"#{ids.PRIOR_SOURCE}", f"digits.csv ({p2:.4g})")
+    dash_duo.select_dcc_dropdown(f"#{ids.PRIOR_SOURCE}", f"digits.csv ({sig(p2)})")
     wait_until(lambda: value(dash_duo, ids.PRIOR) == display(p2), message="p(+) of digits.csv")
     wait_until(lambda: "now follows the prevalence" in dash_duo.find_element(
         f"#{ids.CONTROL_MSG}").text, message="the switch is said")
