@@ -15,14 +15,13 @@ from ..slices_example import loan_predictions_wide
 from .gestures import (
     drag,
     js_graph,
-    open_tab,
     scroll_into_view,
     to_screen,
     type_into,
     wait_idle,
     wait_until,
 )
-from .test_upload_browser import upload
+from .test_slices_browser import upload_loans
 
 SHOTS = Path("/work/shots")
 
@@ -57,15 +56,8 @@ def _pick(dash_duo, dropdown_id, label):
 
 
 def test_scb001_choose_columns_and_reopen_the_link(dash_duo, app, tmp_path):
-    dash_duo.driver.set_window_size(1280, 1500)
     frame = loan_predictions_wide()
-    path = tmp_path / "loans.csv"
-    frame.to_csv(path, index=False)
-    dash_duo.start_server(app)
-    dash_duo.wait_for_contains_text(f"#{ids.DATASET_LIST}", "Demo")
-    upload(dash_duo, path)
-    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "loans.csv")
-    open_tab(dash_duo, "compare")
+    upload_loans(dash_duo, app, tmp_path, frame, height=1500)
     dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "Choose a column")
 
     _pick(dash_duo, ids.SLC_COLUMN, "income (numbers: bin first)")  # refused, with advice
@@ -133,15 +125,8 @@ def _rings(dash_duo):
 
 
 def test_scb002_drag_a_groups_ring_and_the_others_follow(dash_duo, app, tmp_path):
-    dash_duo.driver.set_window_size(1280, 1200)
     frame = loan_predictions_wide()
-    path = tmp_path / "loans.csv"
-    frame.to_csv(path, index=False)
-    dash_duo.start_server(app)
-    dash_duo.wait_for_contains_text(f"#{ids.DATASET_LIST}", "Demo")
-    upload(dash_duo, path)
-    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "loans.csv")
-    open_tab(dash_duo, "compare")
+    upload_loans(dash_duo, app, tmp_path, frame, height=1200)
     _pick(dash_duo, ids.SLC_COLUMN, "region")
     radio = dash_duo.find_element(f"#{ids.SLC_CONSTRAINT} input[value='equal_opportunity']")
     scroll_into_view(dash_duo.driver, radio)

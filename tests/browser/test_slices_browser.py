@@ -40,18 +40,25 @@ def _choose(dash_duo, constraint):
     radio.click()
 
 
-@pytest.mark.parametrize("constraint", ["equalized_odds", "single_threshold"])
-def test_slb001_constraint_click_shows_the_cores_total_cost(dash_duo, app, tmp_path,
-                                                            constraint):
-    dash_duo.driver.set_window_size(1280, 1500)  # tall enough for the whole card
-    frame = loan_predictions()
-    path = tmp_path / "loans by region.csv"
+def upload_loans(dash_duo, app, tmp_path, frame, *, height, name="loans.csv"):
+    """Start the app at 1280 x ``height``, upload ``frame`` as ``name`` and open the
+    Compare tab (the Slices card's browser tests all begin so)."""
+    dash_duo.driver.set_window_size(1280, height)
+    path = tmp_path / name
     frame.to_csv(path, index=False)
     dash_duo.start_server(app)
     dash_duo.wait_for_contains_text(f"#{ids.DATASET_LIST}", "Demo")
     upload(dash_duo, path)
-    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "loans by region.csv")
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", name)
     open_tab(dash_duo, "compare")
+
+
+@pytest.mark.parametrize("constraint", ["equalized_odds", "single_threshold"])
+def test_slb001_constraint_click_shows_the_cores_total_cost(dash_duo, app, tmp_path,
+                                                            constraint):
+    frame = loan_predictions()
+    # tall enough for the whole card
+    upload_loans(dash_duo, app, tmp_path, frame, height=1500, name="loans by region.csv")
     dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "4 groups")
     dash_duo.wait_for_contains_text(f"#{ids.SLC_TOTAL}", "each group its own optimum")
     _choose(dash_duo, constraint)
@@ -80,15 +87,8 @@ def test_slb001_constraint_click_shows_the_cores_total_cost(dash_duo, app, tmp_p
 
 
 def test_slb002_choosing_another_model_redraws_its_groups(dash_duo, app, tmp_path):
-    dash_duo.driver.set_window_size(1280, 1000)
     frame = loan_predictions()
-    path = tmp_path / "loans.csv"
-    frame.to_csv(path, index=False)
-    dash_duo.start_server(app)
-    dash_duo.wait_for_contains_text(f"#{ids.DATASET_LIST}", "Demo")
-    upload(dash_duo, path)
-    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "loans.csv")
-    open_tab(dash_duo, "compare")
+    upload_loans(dash_duo, app, tmp_path, frame, height=1000)
     dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "4 groups")
     _choose(dash_duo, "demographic_parity")
     dash_duo.wait_for_contains_text(f"#{ids.SLC_TOTAL}", "demographic parity")
