@@ -254,7 +254,7 @@ class SourceJobs:
             digest = source_digest(source)
             # the files resolve() checked, not the path again (a link added since is not read)
             result = aggregate_predictions([source], engine="duckdb", progress=progress,
-                                           memory_mb=env_number(MEMORY_VAR, 256))
+                                           memory_mb=env_number(MEMORY_VAR, 512))
             info = self.store.put(result.table, files=[label], notes=result.notes,
                                   digests=[digest], owner=owner, kind=result.kind)
             rows = int(result.table.attrs.get("input_rows", 0))
