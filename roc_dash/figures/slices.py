@@ -47,12 +47,13 @@ def _group_traces(index: int, roc, optimum) -> list[dict]:
     c = roc.curve
     keep = display_indices(c.fpr, c.tpr, max_points=MAX_VERTICES)  # what the eye can see
     traces = [{
+        # numpy arrays, not lists: plotly copies a figure's data once more (a deepcopy of
+        # each trace), which for arrays is one memory copy instead of one call per point
         "type": "scatter", "x": c.fpr[keep], "y": c.tpr[keep], "mode": "lines",
         "name": f"{name}{small} (AUC {sig(roc.auc)})", "legendgroup": name,
         "line": {"color": col, "width": 2},
-        "customdata": c.thresholds[keep],
         # the threshold as text (format_threshold): a +inf sent as null would read "≥ 0"
-        "text": [format_threshold(t) for t in c.thresholds[keep].tolist()],
+        "text": np.array([format_threshold(t) for t in c.thresholds[keep].tolist()]),
         "meta": f"<b>{name}</b>",
         "hovertemplate": (f"%{{meta}}<br>threshold ≥ %{{text}}<br>FPR %{{x:{NUM}}}"
                           f"<br>TPR %{{y:{NUM}}}<extra></extra>"),
@@ -119,10 +120,6 @@ def slices_figure(analysis: SliceAnalysis, solution: ConstrainedSolution | None 
     if solution is not None:
         data.extend(_rule_trace(order[r.group], r, solution.constraint)
                     for r in solution.rules if r.group in order)
-    for trace in data:
-        for key in ("x", "y", "customdata"):
-            if isinstance(trace.get(key), np.ndarray):
-                trace[key] = trace[key].tolist()
     fig = fast_figure(data, base_layout_dict(
         x_title="False positive rate (within the group)",
         y_title="True positive rate (within the group)", font_size=font_size))

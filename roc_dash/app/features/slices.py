@@ -257,8 +257,9 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
                                 prior_pos=conditions.prior_pos, group_priors=priors or None)
     except ValueError as exc:
         return f"{source} {exc}", empty, "", "", ""
-    result = group_thresholds(analysis)
     constraint = constraint if constraint in CONSTRAINTS else "group_optima"
+    # only the solutions shown: the chosen constraint's and the unconstrained reference
+    result = group_thresholds(analysis, tuple(dict.fromkeys(("group_optima", constraint))))
     moved = _moved(analysis, constraint, drag)
     solution = moved or result.solution(constraint)
     total, lines = _summary(analysis, result, solution)
