@@ -192,7 +192,11 @@ def pool_groups(groups: pd.Series, max_groups: int = MAX_GROUPS, *,
     pooled = order[max_groups - 1:]
     mask = ~groups.isin(kept).to_numpy()
     out = groups.copy()
+    if isinstance(out.dtype, pd.CategoricalDtype):  # a new category first
+        out = out.cat.add_categories([other])
     out[mask] = other
+    if isinstance(out.dtype, pd.CategoricalDtype):
+        out = out.cat.remove_unused_categories()
     rows = int(sum(c for _, c in pooled))
     note = (f"The group column has {len(counts):,} groups; the {max_groups - 1} largest are "
             f"kept and the other {len(pooled):,} ({plural(rows, 'row')}) are pooled as "

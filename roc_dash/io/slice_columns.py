@@ -184,18 +184,19 @@ def slice_groups(table: pd.DataFrame, columns: Sequence[str] | None, *,
         raise InputError(f"{plural(len(wanted), 'column')} chosen ({quote_list(wanted)}); at "
                          f"most {MAX_GROUP_COLUMNS} can be crossed. Choose one or two.")
     parts = [_one(table, choices, c) for c in wanted]
+    # categories (the names once, a small code per row), not a column of text: counting,
+    # pooling and coding the groups (core.slices.group_rocs) then need no hashing of text
     if len(parts) == 1:
-        first = parts[0]
-        groups = pd.Series(np.asarray(first.cat.categories, dtype=object)[
-            first.cat.codes.to_numpy()], index=table.index)
+        groups = parts[0].cat.remove_unused_categories()
     else:
         a, b = parts
         width = len(b.cat.categories)
         code = a.cat.codes.to_numpy().astype(np.int64) * width + b.cat.codes.to_numpy()
         present, inverse = np.unique(code, return_inverse=True)
-        names = np.array([f"{a.cat.categories[k // width]}{CROSS}{b.cat.categories[k % width]}"
-                          for k in present], dtype=object)
-        groups = pd.Series(names[inverse.ravel()], index=table.index)
+        names = [f"{a.cat.categories[k // width]}{CROSS}{b.cat.categories[k % width]}"
+                 for k in present.tolist()]
+        groups = pd.Series(pd.Categorical.from_codes(inverse.ravel(), names),
+                           index=table.index)
     groups, note = pool_groups(groups)
     return groups, (note,) if note else ()
 

@@ -246,7 +246,7 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
     def make():
         return group_rocs(rows["label"].to_numpy(dtype=bool),
                           rows["score"].to_numpy(dtype=np.float64),
-                          groups.to_numpy(dtype=object), weights=weights,
+                          groups, weights=weights,
                           level=conditions.level)
 
     try:
