@@ -255,3 +255,27 @@ def test_cch011_a_value_too_big_for_the_cache_is_kept_only_while_in_use():
     plain = ByteLRU(4000, big_seconds=None)  # the store's own table cache: never held
     plain.put("big", big)
     assert plain.get("big") is None and plain.big_key is None
+
+
+def test_sfk005_several_big_values_kept_while_in_use():
+    """With ``big_entries=3`` three values too big for the budget are held together (the
+    table, the views' analysis and the Slices card's groups of one interaction), the least
+    recently used one goes when a fourth comes, and each is let go once idle."""
+    import time
+
+    cache = ByteLRU(4000, big_seconds=0.3, big_entries=3)
+    values = {k: np.full(200, float(i)) for i, k in enumerate("abcd")}  # 1,600 bytes each
+    for k in "abc":
+        cache.put(k, values[k])
+    assert all(cache.get(k) is values[k] for k in "abc") and cache.total_bytes == 0
+    assert cache.get("a") is values["a"]  # "b" is now the least recently used
+    cache.put("d", values["d"])
+    assert cache.get("b") is None and sorted(cache.big_keys) == ["a", "c", "d"]
+    cache.put("c", np.zeros(10))  # small now: out of the big ones, into the LRU
+    assert "c" in cache and sorted(cache.big_keys) == ["a", "d"]
+    deadline = time.monotonic() + 10
+    while cache.big_keys:  # each let go once idle (polled without using it)
+        assert time.monotonic() < deadline, "a big value was never let go"
+        time.sleep(0.05)
+    assert cache.get("a") is None and cache.get("d") is None
+    assert SharedCache(None).memory.big_entries == 3

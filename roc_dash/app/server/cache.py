@@ -9,8 +9,11 @@ it without recomputing. Both levels are bounded by size in bytes, not by a numbe
   libraries, a worker stays under 400 MB under ``bench/load_test.py``);
 * ``ROC_DASH_CACHE_MB`` (default 1024): on disk, shared; diskcache evicts least recently used.
 
-An entry larger than a quarter of the memory budget is kept only while it is in use: one such
-entry per cache, let go ``BIG_SECONDS`` (10 s) after its last use.
+An entry larger than a quarter of the memory budget is kept only while it is in use: up to
+``BIG_ENTRIES`` (3) such entries per cache (one interaction of the page uses three together
+at 10^6 rows: the table, the views' analysis and the Slices card's groups; with one, each
+evicted the next and a change of costs re-read the table twice and recomputed the groups),
+each let go ``BIG_SECONDS`` (10 s) after its last use.
 """
 
 from __future__ import annotations
@@ -67,24 +70,29 @@ def approx_nbytes(obj, _depth: int = 0) -> int:
 
 #: Seconds a value too big for a memory cache is kept after its last use.
 BIG_SECONDS = 10.0
+#: How many values too big for the shared analysis cache's memory are kept while in use.
+BIG_ENTRIES = 3
 
 
 class ByteLRU:
     """A thread-safe LRU mapping bounded by the summed :func:`approx_nbytes` of its values."""
 
-    def __init__(self, max_bytes: int, *, big_seconds: float | None = BIG_SECONDS):
+    def __init__(self, max_bytes: int, *, big_seconds: float | None = BIG_SECONDS,
+                 big_entries: int = 1):
         self.max_bytes = int(max_bytes)
         self._data: OrderedDict = OrderedDict()
         self._sizes: dict = {}
         self._total = 0
         self._lock = threading.Lock()
-        # One value too big for the budget, kept only while it is in use: the several reads
-        # of one request (and the requests a click sends together) share it instead of each
-        # reading 10^7 rows again; ``big_seconds`` after its last use it is let go.
+        # Values too big for the budget, kept only while in use: the several reads of one
+        # request (and the requests a click sends together) share them instead of each
+        # reading 10^7 rows again; ``big_seconds`` after its last use each is let go, and
+        # beyond ``big_entries`` of them the least recently used goes at once.
         # ``big_seconds=None``: no such value is kept (a cache whose big values another cache
         # already holds while in use).
         self.big_seconds = None if big_seconds is None else float(big_seconds)
-        self._big: tuple | None = None  # (key, value, last use on the monotonic clock)
+        self.big_entries = max(1, int(big_entries))
+        self._big: OrderedDict = OrderedDict()  # key -> (value, last use, monotonic clock)
         self._big_timer: threading.Timer | None = None
 
     @property
@@ -96,43 +104,57 @@ class ByteLRU:
             if key in self._data:
                 self._data.move_to_end(key)
                 return self._data[key]
-            if self._big is not None and self._big[0] == key:
-                self._big = (key, self._big[1], time.monotonic())
-                return self._big[1]
+            if key in self._big:
+                self._big[key] = (self._big[key][0], time.monotonic())
+                self._big.move_to_end(key)
+                return self._big[key][0]
         return default
 
     @property
     def big_key(self):
-        """The key of the one big value held (see :meth:`put`), or None; not a use."""
-        big = self._big
-        return None if big is None else big[0]
+        """The key of the most recently used big value held (see :meth:`put`), or None;
+        not a use."""
+        with self._lock:
+            return next(reversed(self._big), None)
+
+    @property
+    def big_keys(self) -> list:
+        """The keys of the big values held, least recently used first; not a use."""
+        with self._lock:
+            return list(self._big)
 
     def _hold_big(self, key, value) -> None:
-        """Keep ``value`` (over a quarter of the budget) as the one big value, replacing any
-        other, and let it go ``big_seconds`` after its last use (called with the lock held)."""
-        self._big = (key, value, time.monotonic())
+        """Keep ``value`` (over a quarter of the budget) as a big value, the least recently
+        used beyond ``big_entries`` let go, and each ``big_seconds`` after its last use
+        (called with the lock held)."""
+        self._big[key] = (value, time.monotonic())
+        self._big.move_to_end(key)
+        while len(self._big) > self.big_entries:
+            self._big.popitem(last=False)
         if self._big_timer is None or not self._big_timer.is_alive():  # (a test runner may
             # stop threads it did not start)
-            self._big_timer = threading.Timer(self.big_seconds, self._expire_big)
-            self._big_timer.daemon = True
-            self._big_timer.start()
+            self._start_big_timer(self.big_seconds)
+
+    def _start_big_timer(self, seconds: float) -> None:
+        self._big_timer = threading.Timer(seconds, self._expire_big)
+        self._big_timer.daemon = True
+        self._big_timer.start()
 
     def _expire_big(self) -> None:
         with self._lock:
             self._big_timer = None
-            if self._big is None:
-                return
-            idle = time.monotonic() - self._big[2]
-            if idle >= self.big_seconds:
-                self._big = None
-            else:  # used meanwhile: look again when it will have been idle long enough
-                self._big_timer = threading.Timer(self.big_seconds - idle, self._expire_big)
-                self._big_timer.daemon = True
-                self._big_timer.start()
+            now = time.monotonic()
+            for key in [k for k, (_, used) in self._big.items()
+                        if now - used >= self.big_seconds]:
+                del self._big[key]
+            if self._big:  # used meanwhile: look again when the oldest will have been idle
+                oldest = min(used for _, used in self._big.values())
+                self._start_big_timer(max(self.big_seconds - (now - oldest), 0.01))
 
     def put(self, key, value, size: int | None = None) -> None:
         size = approx_nbytes(value) if size is None else int(size)
         with self._lock:
+            self._big.pop(key, None)
             if key in self._data:
                 self._total -= self._sizes.pop(key)
                 del self._data[key]
@@ -162,7 +184,7 @@ class SharedCache:
                  disk_mb: float | None = None):
         memory_mb = memory_mb or _mb_from_env("ROC_DASH_MEMORY_CACHE_MB", 64)
         disk_mb = disk_mb or _mb_from_env("ROC_DASH_CACHE_MB", 1024)
-        self.memory = ByteLRU(int(memory_mb * 2**20))
+        self.memory = ByteLRU(int(memory_mb * 2**20), big_entries=BIG_ENTRIES)
         self.disk = None
         if root is not None:
             try:
