@@ -27,6 +27,7 @@ __all__ = [
     "RocCurve",
     "OperatingPoint",
     "roc_curve",
+    "roc_curve_with_counts",
     "curve_of_runs",
     "roc_auc",
     "auc",
@@ -346,6 +347,25 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
     y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
                                   integers="keep")
     return curve_of_runs([*_runs(y, s, w)])
+
+
+def roc_curve_with_counts(labels, scores, *, weights=None, pos_label=None
+                          ) -> tuple[RocCurve, np.ndarray, np.ndarray]:
+    """:func:`roc_curve`, and the (weighted) positives and negatives scoring each distinct
+    value, lowest score first: what
+    :func:`~roc_dash.core.statistics.delong_variance_of_counts` takes, so that one sort of
+    the scores serves both the curve and DeLong's interval of its AUC. Parameters and errors
+    as :func:`roc_curve`."""
+    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
+                                  integers="keep")
+    return _curve_and_counts(y, s, w)
+
+
+def _curve_and_counts(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
+    """:func:`roc_curve_with_counts` of validated inputs."""
+    runs = [*_runs(y, s, w)]
+    pos, neg = np.diff(runs[1], prepend=0), np.diff(runs[2], prepend=0)
+    return curve_of_runs(runs), pos, neg
 
 
 def curve_of_runs(runs: list) -> RocCurve:

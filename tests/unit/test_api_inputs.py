@@ -53,6 +53,7 @@ COSTS = {"cost_fp": 1.0, "cost_fn": 3.0, "prior_pos": 0.3}
 CALLS = {
     "roc_curve": (curves.roc_curve, (Y, S), {"weights": W}),
     "roc_auc": (curves.roc_auc, (Y, S), {"weights": W}),
+    "roc_curve_with_counts": (curves.roc_curve_with_counts, (Y, S), {"weights": W}),
     "accuracy_at_threshold": (curves.accuracy_at_threshold, (Y, S, 0.5), {"weights": W}),
     "display_indices": (curve_geometry.display_indices, (FPR, TPR), {"max_points": 3}),
     "binary_labels": (labels.binary_labels, (Y,), {}),

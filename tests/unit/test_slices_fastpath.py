@@ -3,7 +3,9 @@ groups of the same values as text (checked against a plain Python grouping of th
 scikit-learn's curve per group), pooling keeps categories, and the figure's drawn curve of
 each group is the curve itself (every vertex of the exact curve on the drawn polyline, by a
 cross product in integers written here) with each drawn point's hover threshold that of the
-vertex drawn."""
+vertex drawn. One sort serves a curve and DeLong's interval (the views' analysis and the
+groups' alike): the counts per score against numpy, the interval against the row-based
+one."""
 
 from fractions import Fraction
 
@@ -12,7 +14,13 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_curve as sk_roc_curve
 
+from roc_dash.core.curves import roc_curve, roc_curve_with_counts
 from roc_dash.core.slices import group_rocs, slice_analysis
+from roc_dash.core.statistics import (
+    auc_confidence_interval,
+    delong_variance_of_counts,
+    wald_auc_interval,
+)
 from roc_dash.figures.slices import slices_figure
 from roc_dash.figures.style import format_threshold
 from roc_dash.io.groups import OTHER_GROUP, pool_groups
@@ -97,3 +105,26 @@ def test_sfk004_drawn_curves_lossless_with_their_thresholds(seed):
         vertex = {(a, b): t for a, b, t in zip(fp, tp, c.thresholds.tolist(), strict=True)}
         assert list(trace.text) == [format_threshold(vertex[p]) for p in zip(dx, dy,
                                                                               strict=True)]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("weighted", [False, True])
+def test_sfk006_curve_with_counts_one_sort_for_curve_and_delong(seed, weighted):
+    """The counts per distinct score against ``np.unique`` and ``np.bincount``; the curve
+    against :func:`roc_curve`; DeLong's interval from the counts against the row-based one
+    (its own sort, the placements of DeLong et al. 1988)."""
+    y, s, _ = _data(seed)
+    w = np.random.default_rng(seed).choice([0.5, 1.0, 2.0], y.size) if weighted else None
+    curve, pos, neg = roc_curve_with_counts(y, s, weights=w)
+    values, inverse = np.unique(s, return_inverse=True)
+    ww = np.ones(y.size) if w is None else w
+    np.testing.assert_allclose(pos, np.bincount(inverse, ww * y, values.size))
+    np.testing.assert_allclose(neg, np.bincount(inverse, ww * ~y, values.size))
+    plain = roc_curve(y, s, weights=w)
+    for a, b in ((curve.fpr, plain.fpr), (curve.tpr, plain.tpr),
+                 (curve.thresholds, plain.thresholds)):
+        np.testing.assert_array_equal(a, b)
+    d = delong_variance_of_counts(pos, neg)
+    got = wald_auc_interval(d.auc, d.std_error, level=0.9)
+    want = auc_confidence_interval(y, s, weights=w, level=0.9, method="delong")
+    assert (got.low, got.high) == pytest.approx((want.low, want.high), rel=1e-12)

@@ -29,7 +29,7 @@ from ..averaging import (
 )
 from ..canonical_kinds import is_soft, soft_instances
 from ..cross_validation import CrossValidatedAuc, cross_validated_auc_from_curves
-from ..curves import RocCurve, auc, roc_curve
+from ..curves import RocCurve, auc, roc_curve_with_counts
 from ..fold_thresholds import FoldThresholds, thresholds_at_fpr
 from ..hull import (
     HullOptimum,
@@ -55,10 +55,11 @@ from ..statistics import (
     AucInterval,
     PairedAucTest,
     PartialAuc,
-    auc_confidence_interval,
     delong_paired_test,
+    delong_variance_of_counts,
     gini,
     partial_auc_from_curve,
+    wald_auc_interval,
 )
 
 __all__ = ["Conditions", "Operating", "ModelAnalysis", "Comparison", "Analysis", "analyse",
@@ -304,7 +305,8 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
     y = frame["label"].to_numpy(dtype=bool)
     s = frame["score"].to_numpy(dtype=np.float64)
     w = _weights(frame)
-    curve = roc_curve(y, s, weights=w)
+    # one sort of the scores: the curve and, from its runs' class counts, DeLong's interval
+    curve, pos, neg = roc_curve_with_counts(y, s, weights=w)
     notes = []
     soft = is_soft(frame)
     n_rows = int(frame["rows"].sum()) if "rows" in frame.columns else len(frame)
@@ -314,7 +316,8 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
             n_rows = len(p)
             ci = soft_auc_interval(p, si, weights=wi, level=cond.level)
         else:
-            ci = auc_confidence_interval(y, s, weights=w, level=cond.level, method="delong")
+            d = delong_variance_of_counts(pos, neg)  # = auc_confidence_interval's DeLong
+            ci = wald_auc_interval(d.auc, d.std_error, level=cond.level)
     except ValueError as exc:  # e.g. a single positive: the variance is undefined
         ci = None
         notes.append(f"{name}: no AUC confidence interval ({exc}).")
