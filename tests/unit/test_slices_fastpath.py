@@ -14,6 +14,8 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_curve as sk_roc_curve
 
+from roc_dash.core.assembly.analysis import Conditions, analyse
+from roc_dash.core.averaging import fold_curves
 from roc_dash.core.curves import roc_curve, roc_curve_with_counts
 from roc_dash.core.slices import group_rocs, slice_analysis
 from roc_dash.core.statistics import (
@@ -128,3 +130,23 @@ def test_sfk006_curve_with_counts_one_sort_for_curve_and_delong(seed, weighted):
     got = wald_auc_interval(d.auc, d.std_error, level=0.9)
     want = auc_confidence_interval(y, s, weights=w, level=0.9, method="delong")
     assert (got.low, got.high) == pytest.approx((want.low, want.high), rel=1e-12)
+
+
+@pytest.mark.parametrize("folds", [["0"], ["a", "b"]])
+def test_sfk007_views_analysis_one_fold_is_the_pooled_curve(folds):
+    """A model with one fold: its fold curve is the pooled curve (not sorted again), as
+    :func:`fold_curves` computes it; with two folds each fold's curve as before; the AUC's
+    interval is DeLong's from the rows (the placements' own sort)."""
+    y, s, _ = _data(5, n=800)
+    fold = np.array(folds)[np.arange(y.size) % len(folds)]
+    table = pd.DataFrame({"label": y, "score": s, "model": "m", "fold": fold,
+                          "weight": 1.0})
+    m = analyse(table, Conditions()).models[0]
+    want = fold_curves(y, s, fold)
+    assert list(m.folds) == list(want) and m.n_folds == len(folds)
+    for k, c in want.items():
+        np.testing.assert_array_equal(m.folds[k].fpr, c.fpr)
+        np.testing.assert_array_equal(m.folds[k].tpr, c.tpr)
+        np.testing.assert_array_equal(m.folds[k].thresholds, c.thresholds)
+    ci = auc_confidence_interval(y, s, level=0.95, method="delong")
+    assert (m.auc_ci.low, m.auc_ci.high) == pytest.approx((ci.low, ci.high), rel=1e-12)

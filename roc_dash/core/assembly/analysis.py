@@ -288,6 +288,21 @@ def _two_class_folds(y: np.ndarray, folds: np.ndarray, w: np.ndarray | None
     return np.isin(codes, np.flatnonzero((pos > 0) & (neg > 0))), skipped
 
 
+def _folds(frame: pd.DataFrame, y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
+           curve: RocCurve) -> tuple[dict[str, RocCurve], dict[str, str]]:
+    """Each fold's curve (:func:`fold_curves`) of the folds holding both classes, and the
+    others (:func:`_two_class_folds`). A single fold is the pooled ``curve``: not sorted
+    again."""
+    fold = frame["fold"]
+    if len(fold) and not fold.isna().any() and fold.nunique() == 1:
+        return {str(fold.iloc[0]): curve}, {}
+    fold_of = fold.to_numpy()
+    usable, skipped = _two_class_folds(y, fold_of, w)
+    folds = fold_curves(y[usable], s[usable], fold_of[usable],
+                        weights=None if w is None else w[usable]) if usable.any() else {}
+    return folds, skipped
+
+
 def _skipped_folds_note(name: str, skipped: dict[str, str], positive: str | None) -> str:
     listed = ", ".join(
         f"fold {k!r} has no {what} rows"
@@ -324,12 +339,9 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
     inverted = inverted_note(name, ci, positive)
     if inverted:
         notes.append(inverted)
-    fold_of = frame["fold"].to_numpy()
-    usable, skipped = _two_class_folds(y, fold_of, w)
+    folds, skipped = _folds(frame, y, s, w, curve)
     if skipped:
         notes.append(_skipped_folds_note(name, skipped, positive))
-    folds = fold_curves(y[usable], s[usable], fold_of[usable],
-                        weights=None if w is None else w[usable]) if usable.any() else {}
     curves = folds if len(folds) > 1 else {"pooled": curve}
     vertical = vertical_average(curves, n_samples=cond.n_samples, level=cond.level,
                                 band=cond.band)
