@@ -164,6 +164,16 @@ def _one(table: pd.DataFrame, choices: SliceChoices, column: str) -> pd.Series:
     return values
 
 
+def _without_unused(values: pd.Series) -> pd.Series:
+    """``values`` without the categories no row holds (counted, not sorted: pandas'
+    ``remove_unused_categories`` sorts the codes)."""
+    codes = values.cat.codes.to_numpy()
+    used = np.bincount(codes[codes >= 0], minlength=len(values.cat.categories)) > 0
+    if used.all():
+        return values
+    return values.cat.remove_categories(values.cat.categories[~used])
+
+
 def slice_groups(table: pd.DataFrame, columns: Sequence[str] | None, *,
                  choices: SliceChoices | None = None) -> tuple[pd.Series, tuple[str, ...]]:
     """The group of each row of ``table`` and notes (pooled groups).
@@ -187,7 +197,7 @@ def slice_groups(table: pd.DataFrame, columns: Sequence[str] | None, *,
     # categories (the names once, a small code per row), not a column of text: counting,
     # pooling and coding the groups (core.slices.group_rocs) then need no hashing of text
     if len(parts) == 1:
-        groups = parts[0].cat.remove_unused_categories()
+        groups = _without_unused(parts[0])
     else:
         a, b = parts
         width = len(b.cat.categories)

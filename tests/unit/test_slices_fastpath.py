@@ -25,7 +25,10 @@ from roc_dash.core.statistics import (
 )
 from roc_dash.figures.slices import slices_figure
 from roc_dash.figures.style import format_threshold
+from roc_dash.io import load_predictions
+from roc_dash.io.canonical import ReadOptions
 from roc_dash.io.groups import OTHER_GROUP, pool_groups
+from roc_dash.io.slice_columns import slice_choices, slice_groups
 
 SEEDS = [0, 1, 2]
 
@@ -150,3 +153,28 @@ def test_sfk007_views_analysis_one_fold_is_the_pooled_curve(folds):
         np.testing.assert_array_equal(m.folds[k].thresholds, c.thresholds)
     ci = auc_confidence_interval(y, s, level=0.95, method="delong")
     assert (m.auc_ci.low, m.auc_ci.high) == pytest.approx((ci.low, ci.high), rel=1e-12)
+
+
+def test_sfk008_rows_of_one_model_have_only_their_groups():
+    """A slice column kept as categories: the rows of a part of the table (one model) hold
+    only the categories of their rows (an unused one would be an empty group), and crossing
+    two columns gives the pairs present, against pandas' grouping of the rows."""
+    rng = np.random.default_rng(8)
+    n = 600
+    region = rng.choice(["north", "south", "west"], n)
+    model = np.where(region == "west", "b", rng.choice(["a", "b"], n))  # "a" has no west
+    frame = pd.DataFrame({"label": rng.integers(0, 2, n), "score": rng.random(n).round(2),
+                          "model": model, "region": region,
+                          "product": rng.choice(["card", "loan"], n)})
+    table = load_predictions([("f.csv", frame.to_csv(index=False).encode())],
+                             options=ReadOptions(keep_slice_columns=True)).table
+    choices = slice_choices(table)
+    rows = table[table["model"].astype(str) == "a"]
+    groups, _ = slice_groups(rows, ["region"], choices=choices)
+    want = frame.loc[frame["model"] == "a", "region"]
+    assert sorted(groups.cat.categories) == sorted(set(want)) == ["north", "south"]
+    assert groups.astype(str).tolist() == want.tolist()
+    crossed, _ = slice_groups(rows, ["region", "product"], choices=choices)
+    pairs = frame[frame["model"] == "a"].groupby(["region", "product"]).size()
+    assert sorted(crossed.value_counts().items()) == sorted(
+        (f"{r} × {p}", c) for (r, p), c in pairs.items())
