@@ -209,8 +209,9 @@ SLICE_CONSTRAINTS = CONSTRAINTS
 
 
 def _slice_query(q: dict) -> dict:
-    """The Slices card's column (``slc``), the column crossed with it (``slx``) and the
-    constraint (``sct``); names over 200 characters or a cross without a column ignored."""
+    """The Slices card's column (``slc``), the column crossed with it (``slx``), the
+    constraint (``sct``) and the priors per group (``sgp``); names over 200 characters or a
+    cross without a column ignored."""
     out = {}
     column = q.get("slc", "").strip()
     if column and len(column) <= 200:
@@ -220,7 +221,36 @@ def _slice_query(q: dict) -> dict:
             out["slice_columns"].append(cross)
     if q.get("sct") in SLICE_CONSTRAINTS:
         out["slice_constraint"] = q["sct"]
+    priors = _link_priors(q.get("sgp", ""))
+    if priors:
+        out["slice_priors"] = priors
     return out
+
+
+def _typed_prior(part: str) -> tuple[str, str, float]:
+    """``(name, "=", value)`` of one ``group=value`` part of the priors per group (the
+    separator empty without ``=``; the value NaN when not a number, a percentage / 100)."""
+    name, sep, value = part.rpartition("=")
+    try:
+        number = float(value.replace("%", "")) / (100 if "%" in value else 1)
+    except ValueError:
+        number = math.nan
+    return name.strip(), sep, number
+
+
+def _link_priors(text: str) -> str:
+    """The Slices card's priors per group from the link (``sgp``), as the card's box takes
+    them (``"north=0.12, west=0.3"``): the parts that are ``name=value`` with a value in
+    (0, 1) and a printable name; anything else, or a value over 2,000 characters, left
+    out. Which groups exist is only known with the data (:func:`group_priors`)."""
+    if not isinstance(text, str) or len(text) > 2000:
+        return ""
+    kept = []
+    for part in text.split(",")[:200]:
+        name, sep, number = _typed_prior(part)
+        if sep and name and name.isprintable() and 0 < number < 1:
+            kept.append(f"{name}={number:.12g}")
+    return ", ".join(kept)
 
 
 def group_priors(text, names) -> tuple[dict[str, float], list[str]]:
@@ -231,12 +261,7 @@ def group_priors(text, names) -> tuple[dict[str, float], list[str]]:
     for part in (text if isinstance(text, str) else "").split(",")[:200]:
         if not part.strip():
             continue
-        name, sep, value = part.rpartition("=")
-        name = name.strip()
-        try:
-            number = float(value.replace("%", "")) / (100 if "%" in value else 1)
-        except ValueError:
-            number = math.nan
+        name, sep, number = _typed_prior(part)
         if not sep or name not in names:
             problems.append(f"{part.strip()!r} (no group {name!r})" if sep
                             else f"{part.strip()!r} (write group=value)")

@@ -329,7 +329,7 @@
 
     function writeUrl(conditions, avg, level, band, samples, det, pres, models, modelOptions,
                       pinned, datasets, ties, prMode, priorSource, tab, costMode, logFpr,
-                      sliceColumn, sliceCross, sliceConstraint, sliceOptions) {
+                      sliceColumn, sliceCross, sliceConstraint, sliceOptions, slicePriors) {
         var q = new URLSearchParams();
         var c = conditions || {};
         if (c.cost_fp !== null && c.cost_fp !== undefined) { q.set("cfp", c.cost_fp); }
@@ -355,10 +355,16 @@
         if (costMode === "decision") { q.set("cm", "decision"); }  /* cost curves: no mention */
         /* the Slices card: its column unless the default (the first option), the crossed
          * column, the constraint unless each group's own optimum */
-        var firstSlice = (sliceOptions && sliceOptions.length) ? sliceOptions[0].value : null;
+        /* the default is the first option only when the data have a group column (its label
+         * says so: features/slices.column_choice); otherwise any column chosen is written */
+        var first = (sliceOptions && sliceOptions.length) ? sliceOptions[0] : null;
+        var firstSlice = (first && String(first.label).indexOf("(the group column)") >= 0)
+            ? first.value : null;
         if (sliceColumn && (sliceCross || sliceColumn !== firstSlice)) { q.set("slc", sliceColumn); }
         if (sliceColumn && sliceCross) { q.set("slx", sliceCross); }
         if (sliceConstraint && sliceConstraint !== "group_optima") { q.set("sct", sliceConstraint); }
+        /* its priors per group, as typed (the server keeps the well-formed parts) */
+        if (typeof slicePriors === "string" && slicePriors.trim()) { q.set("sgp", slicePriors.trim()); }
         var all = (modelOptions || []).map(function (o) { return o.value; });
         if (models && all.length && models.length !== all.length) { q.set("models", models.join("|")); }
         (Array.isArray(pinned) ? pinned : []).forEach(function (p) {

@@ -171,4 +171,12 @@ def test_scb002_drag_a_groups_ring_and_the_others_follow(dash_duo, app, tmp_path
                                 group_priors={"west": 0.5})
     assert wait_until(lambda: _total(dash_duo), message="the total") == pytest.approx(
         group_thresholds(with_prior).solution("equal_opportunity").expected_cost, rel=1e-5)
+    search = wait_until(lambda: (lambda s: s if "sgp=" in s else None)(
+        driver.execute_script("return location.search")), message="the priors in the link")
+    assert "slc=region" in search  # the first column offered, but not a default one
+    driver.get(dash_duo.server_url + "/" + search)  # the link: the well-formed part back
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "region (4 groups)")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SUMMARY}", "Prior per group: west 0.5")
+    assert dash_duo.find_element(f"#{ids.SLC_PRIORS}").get_attribute("value") == "west=0.5"
+    wait_idle(dash_duo)
     assert dash_duo.get_logs() == []

@@ -220,9 +220,9 @@ def test_cbk011c_tab_from_link_and_url_wiring(tmp_path):
             restore.__wrapped__(search)
     write = [c for c in app._callback_list
              if (c.get("clientside_function") or {}).get("function_name") == "writeUrl"]
-    assert [i["id"] for i in write[0]["inputs"]][-7:] == [  # then the Slices card's
+    assert [i["id"] for i in write[0]["inputs"]][-8:] == [  # then the Slices card's
         ids.TAB, ids.COST_MODE, ids.ROC_LOG_FPR, ids.SLC_COLUMN, ids.SLC_CROSS,
-        ids.SLC_CONSTRAINT, ids.SLC_COLUMN]
+        ids.SLC_CONSTRAINT, ids.SLC_COLUMN, ids.SLC_PRIORS]
 
 
 def test_cbk012_pinning(cache):

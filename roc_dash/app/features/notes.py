@@ -148,6 +148,7 @@ def _register_links(app, cache, store) -> None:
         Input(ids.SLC_CROSS, "value"),
         Input(ids.SLC_CONSTRAINT, "value"),
         Input(ids.SLC_COLUMN, "options"),
+        Input(ids.SLC_PRIORS, "value"),
         prevent_initial_call=True,
     )
 

@@ -12,9 +12,9 @@ constraint chosen, each group's operating point, the total expected cost per cas
 the constraint costs against each group's own optimum. A group's ring can be dragged along
 its hull: the others follow the constraint
 (:func:`roc_dash.core.group_thresholds.follow_constraint`; the drag reaches the server
-through the clientside ``rocDash.slicesDrag``). The slice and the constraint go into the
-page's link (``slc``, ``slx``, ``sct``). Numbers come from :mod:`roc_dash.core.slices` (the
-groups' curves and intervals cached per data, model, level and slice; a change of costs or
+through the clientside ``rocDash.slicesDrag``). The slice, the constraint and the priors
+per group go into the page's link (``slc``, ``slx``, ``sct``, ``sgp``). Numbers come from
+:mod:`roc_dash.core.slices` (the groups' curves and intervals cached per data, model, level and slice; a change of costs or
 prior only re-selects the optima) and :func:`roc_dash.core.group_thresholds.group_thresholds`;
 the figure from :func:`roc_dash.figures.slices.slices_figure` and its rings from
 :func:`roc_dash.figures.slices.drag_handles`.
@@ -347,6 +347,13 @@ def register(app, cache, store) -> None:
     )
     def constraint_from_link(search):
         return parse_query(search).get("slice_constraint", no_update)
+
+    @app.callback(
+        Output(ids.SLC_PRIORS, "value"),
+        Input(ids.URL, "search"),
+    )
+    def priors_from_link(search):
+        return parse_query(search).get("slice_priors", no_update)
 
     @app.callback(
         Output(ids.SLC_SOURCE, "children"),
