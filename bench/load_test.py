@@ -242,6 +242,15 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (``/proc/PID/stat``)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--users", type=int, default=20)
@@ -277,13 +286,16 @@ def main() -> None:
         stats, lock = {}, threading.Lock()
         deadline = time.monotonic() + seconds
         crowd = [User(base, specs, deadline, upload_csv, k, stats, lock) for k in range(users)]
-        peak, peak_pss = {}, {}
+        peak, peak_pss, cpu = {}, {}, {}
+        cpu_start = {pid: cpu_seconds(pid) for pid in worker_pids(server.pid)}
+        own_start = time.process_time()
         for u in crowd:
             u.start()
         while any(u.is_alive() for u in crowd):
             for pid in worker_pids(server.pid):
                 peak[pid] = max(peak.get(pid, 0.0), rss_mb(pid))
                 peak_pss[pid] = max(peak_pss.get(pid, 0.0), pss_mb(pid))
+                cpu[pid] = cpu_seconds(pid) - cpu_start.get(pid, 0.0)
             time.sleep(0.5)
         print(f"{users} users for {seconds:.0f} s against gunicorn "
               f"({env['WEB_CONCURRENCY']} workers x {env.get('ROC_DASH_THREADS', '4')} threads) "
@@ -300,6 +312,10 @@ def main() -> None:
               + ", ".join(f"{v:.0f} MB" for v in peak.values()))
         print("  peak memory per worker (proportional, shared pages split): "
               + ", ".join(f"{v:.0f} MB" for v in peak_pss.values()))
+        own = time.process_time() - own_start
+        print(f"  CPU used in the run: workers {sum(cpu.values()):.0f} s "
+              f"({', '.join(f'{v:.0f}' for v in cpu.values())}), this load generator "
+              f"{own:.0f} s, of {os.cpu_count() * seconds:.0f} core-seconds")
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:

@@ -9,6 +9,8 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
+from _plotly_utils.basevalidators import is_homogeneous_array
+from _plotly_utils.utils import to_typed_array_spec
 
 from ..rounding import HOVER as NUM
 from ..rounding import sig
@@ -185,11 +187,46 @@ def base_layout_dict(*, x_title: str, y_title: str, font_size: int = 14, square:
                                         tuple(x_range), tuple(y_range)))
 
 
+#: Keys whose values plotly sends as they are (``_plotly_utils.utils.is_skipped_key``).
+_AS_IS = frozenset({"geojson", "layer", "layers", "range"})
+
+
+def _sendable(obj):
+    """``obj`` with every array under a dict key turned into plotly's base64 typed-array
+    spec, as ``_plotly_utils.utils.convert_to_base64`` does, in a copy of the dicts only:
+    lists of values (coordinates, customdata rows, hover texts) are shared, not walked."""
+    if isinstance(obj, dict):
+        return {k: (v if k in _AS_IS else to_typed_array_spec(v) if is_homogeneous_array(v)
+                    else _sendable(v)) for k, v in obj.items()}
+    if isinstance(obj, list | tuple) and any(isinstance(v, dict | list | tuple) for v in obj):
+        return [_sendable(v) for v in obj]
+    return obj
+
+
+class LeanFigure(go.Figure):
+    """A ``go.Figure`` that is sent without copying its values once more.
+
+    Plotly's ``to_dict`` deep-copies the whole figure and then walks every value of it to
+    turn arrays into base64 typed-array specs: one Python call per customdata number and
+    hover text, the largest single cost of a callback that returns figures. Here only the
+    dicts are copied and the walk stops at lists of plain values; the figure is left as it
+    was and the JSON is the same (``tests/unit/test_lean_figure.py`` compares them).
+    """
+
+    def to_dict(self):
+        out = {"data": [_sendable(trace._props or {}) for trace in self.data],
+               "layout": _sendable(self.layout._props or {})}
+        frames = [_sendable(frame._props or {}) for frame in self.frames]
+        if frames:
+            out["frames"] = frames
+        return out
+
+
 def fast_figure(data: list[dict], layout: dict) -> go.Figure:
     """A figure from plain trace and layout dicts, without plotly's per-value validation
     (the dicts are built by this package from numbers it computed); the default template is
     applied as for any figure. Tests compare such figures with validated ones."""
-    return go.Figure({"data": data, "layout": layout}, _validate=False)
+    return LeanFigure({"data": data, "layout": layout}, _validate=False)
 
 
 def hover_annotation() -> dict:
