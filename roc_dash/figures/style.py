@@ -123,11 +123,14 @@ def point_data(model_index, model_names, thresholds, fpr, tpr, *, prefix: str = 
                suffix: str = ""):
     """``(customdata, text)`` for points shared by every linked view.
 
-    ``customdata`` is a list of numeric rows ``[model index, threshold, fpr, tpr]`` (the
+    ``customdata`` is an array of numeric rows ``[model index, threshold, fpr, tpr]`` (the
     threshold NaN, sent as null, for +inf: JSON has no infinity); the browser maps the index
-    to a name with the ``models`` list of the viz-data store. It must be a list, not a numpy
-    array: plotly sends arrays as base64 typed arrays, from which ``dcc.Graph`` cannot pick a
-    point's customdata for hover and click events. Numbers only keep validation fast.
+    to a name with the ``models`` list of the viz-data store. It must reach the browser as
+    lists, not as a base64 typed array, from which ``dcc.Graph`` cannot pick a point's
+    customdata for hover and click events: :class:`LeanFigure` (every figure of this
+    package) sends a customdata array as lists. Arrays, not lists, because plotly
+    deep-copies a figure's values when it is built: one Python call per item of a list, one
+    copy of memory for an array of numbers or of fixed-width text.
     ``text`` is the hover label "model / threshold". ``model_index`` and ``model_names`` may
     be scalars (one model) or arrays (hull vertices of several models).
     """
@@ -139,9 +142,9 @@ def point_data(model_index, model_names, thresholds, fpr, tpr, *, prefix: str = 
     # exact, since pinning a clicked point looks its vertex up by it
     data = np.column_stack((index, np.where(np.isfinite(thresholds), thresholds, np.nan),
                             np.round(np.asarray(fpr, dtype=np.float64), 6),
-                            np.round(np.asarray(tpr, dtype=np.float64), 6))).tolist()
+                            np.round(np.asarray(tpr, dtype=np.float64), 6)))
     text = np.array([f"{prefix}<b>{plain(m)}</b>{suffix}<br>threshold ≥ {format_threshold(v)}"
-                     for m, v in zip(names, thresholds, strict=True)], dtype=object)
+                     for m, v in zip(names, thresholds, strict=True)], dtype=np.str_)
     return data, text
 
 
@@ -196,11 +199,17 @@ def _sendable(obj):
     spec, as ``_plotly_utils.utils.convert_to_base64`` does, in a copy of the dicts only:
     lists of values (coordinates, customdata rows, hover texts) are shared, not walked."""
     if isinstance(obj, dict):
-        return {k: (v if k in _AS_IS else to_typed_array_spec(v) if is_homogeneous_array(v)
+        return {k: (v if k in _AS_IS else _customdata(v) if k == "customdata"
+                    else to_typed_array_spec(v) if is_homogeneous_array(v)
                     else _sendable(v)) for k, v in obj.items()}
     if isinstance(obj, list | tuple) and any(isinstance(v, dict | list | tuple) for v in obj):
         return [_sendable(v) for v in obj]
     return obj
+
+
+def _customdata(value):
+    """A trace's customdata as the browser needs it: lists (see :func:`point_data`)."""
+    return value.tolist() if isinstance(value, np.ndarray) else _sendable(value)
 
 
 class LeanFigure(go.Figure):
@@ -210,7 +219,9 @@ class LeanFigure(go.Figure):
     turn arrays into base64 typed-array specs: one Python call per customdata number and
     hover text, the largest single cost of a callback that returns figures. Here only the
     dicts are copied and the walk stops at lists of plain values; the figure is left as it
-    was and the JSON is the same (``tests/unit/test_lean_figure.py`` compares them).
+    was and the JSON is the same (``tests/unit/test_lean_figure.py`` compares them), except
+    that a customdata array is sent as lists of numbers, as ``dcc.Graph`` needs it for the
+    points of hover and click events, where plotly would send a typed array.
     """
 
     def to_dict(self):
@@ -319,8 +330,20 @@ def threshold_rows(customdata: list) -> list:
     the model index. Plotly formats a null as 0 ("threshold ≥ 0" at the origin, wrong);
     a missing value shows the trace's ``hovertemplatefallback`` (:data:`NO_THRESHOLD`)
     instead. Such a point links to no other view (it has no rates) and a click on it pins
-    the model at +inf, as before (``pins.pin_from_click``)."""
-    return [row if row[1] == row[1] else row[:1] for row in customdata]
+    the model at +inf, as before (``pins.pin_from_click``). The rows stay an array (cheap
+    to copy); :class:`LeanFigure` shortens them as it sends the figure."""
+    return np.asarray(customdata, dtype=np.float64).view(ThresholdRows)
+
+
+class ThresholdRows(np.ndarray):
+    """customdata rows of :func:`threshold_rows`: sent as lists, a row whose threshold is
+    +inf (NaN) as the model index alone."""
+
+    def tolist(self):
+        rows = np.asarray(self).tolist()
+        if self.ndim != 2 or self.shape[1] < 2:
+            return rows
+        return [row if row[1] == row[1] else row[:1] for row in rows]
 
 
 def model_hover(prefix: str, name: str, x_label: str, y_label: str, *, suffix: str = ""

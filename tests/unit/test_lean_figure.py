@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 
 import numpy as np
@@ -29,12 +30,33 @@ def test_lnf001_demo_views_send_what_plotly_sends(tmp_path):
     figures = _demo_figures(tmp_path)
     lean = [f for f in figures if isinstance(f, LeanFigure)]
     assert len(lean) >= 3, "the views are built as LeanFigure"
+    customdata = 0
     for fig in lean:
-        plotly_own = _sent(go.Figure.to_dict(fig))  # plotly's method: deep copy, full walk
-        assert _sent(fig.to_dict()) == plotly_own
+        own = go.Figure.to_dict(fig)  # plotly's method: deep copy, full walk
+        plotly_own = _sent(own)
+        ours = fig.to_dict()
+        for mine, theirs in zip(ours["data"], own["data"], strict=True):
+            if isinstance(mine.get("customdata"), list) and isinstance(
+                    theirs.get("customdata"), dict):
+                customdata += 1
+                _same_rows(mine.pop("customdata"), theirs.pop("customdata"))
+        assert _sent(ours) == _sent(own)
         # the figure itself is left as it was: a second send is the same
-        assert _sent(fig.to_dict()) == plotly_own
         assert _sent(go.Figure.to_dict(fig)) == plotly_own
+    assert customdata >= 4  # the curves' customdata arrays went out as lists
+
+
+def _same_rows(rows: list, spec: dict) -> None:
+    """customdata sent as lists equals plotly's typed array of it; a row whose threshold
+    is +inf (NaN) is the model index alone (``style.threshold_rows``)."""
+    shape = tuple(int(n) for n in str(spec["shape"]).split(","))
+    want = np.frombuffer(base64.b64decode(spec["bdata"]), dtype=spec["dtype"]).reshape(shape)
+    assert len(rows) == len(want)
+    for row, full in zip(rows, want, strict=True):
+        if len(row) == 1:
+            assert np.isnan(full[1]) and row[0] == full[0]
+        else:
+            np.testing.assert_array_equal(np.array(row, dtype=float), full)
 
 
 def test_lnf002_arrays_become_typed_arrays_lists_stay_lists():
