@@ -214,7 +214,7 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
 def kinds_of(cache: AnalysisCache, dataset_ids, models) -> dict:
     """The dataset info of each shown model (see :func:`.overlays.shown_kinds`)."""
     infos, _ = loaded_infos(cache.store, dataset_ids)
-    return shown_kinds(cache.table(dataset_ids), infos, dataset_labels(infos), models)
+    return shown_kinds(cache.model_datasets(dataset_ids), infos, dataset_labels(infos), models)
 
 
 def kinds_table(cache: AnalysisCache, dataset_ids, analysis: Analysis, colors, kinds=None):

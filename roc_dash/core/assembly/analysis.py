@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import time
+import types
 import warnings
 from dataclasses import dataclass, field
 
@@ -60,6 +61,7 @@ from ..statistics import (
     gini,
     partial_auc_from_curve,
 )
+from ..table_groups import groups_of
 
 __all__ = ["Conditions", "Operating", "ModelAnalysis", "Comparison", "Analysis", "analyse",
            "with_conditions", "prevalence", "paired_rows", "AnalysisTimeout",
@@ -241,8 +243,7 @@ def dataset_prevalences(table: pd.DataFrame) -> dict[str, float]:
     """
     if "dataset" not in table.columns:
         return {}
-    return {str(k): prevalence(g)
-            for k, g in table.groupby("dataset", sort=False, observed=True)}
+    return {name: prevalence(rows) for name, rows in groups_of(table, "dataset").items()}
 
 
 def inverted_note(name: str, auc_ci: AucInterval | None, positive: str | None = None) -> str | None:
@@ -439,12 +440,12 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None, *,
     if cond.prior_pos is None:
         cond = dataclasses.replace(cond, prior_pos=data_prior)
     positives = table.attrs.get("positive_labels") or {}  # per model, as in its file
-    groups = {str(k): g for k, g in table.groupby("model", sort=False, observed=True)}
+    groups = groups_of(table, "model")
     models = []
     for k, (name, frame) in enumerate(groups.items()):
         _check_deadline(deadline, k, len(groups), "models")
         models.append(_analyse_model(name, frame, cond, positives.get(name)))
-    hull = hull_of_curves({m.name: m.curve for m in models})
+    hull = joint_hull(models)
     notes = [n for m in models for n in m.notes]
     if max_compared is not None and len(groups) > max_compared:
         comparisons = []
@@ -486,6 +487,18 @@ def _model_comparison(models: list[ModelAnalysis], comparisons: list[Comparison]
                                {(c.a, c.b): c.test for c in comparisons})
 
 
+def joint_hull(models: list[ModelAnalysis]) -> RocHull:
+    """The hull across models (:func:`~roc_dash.core.hull.hull_of_curves`) from each model's
+    own hull vertices: a point of the joint hull is a point of its own model's hull, so the
+    vertices are the same as from every point of every curve, and a 10^7-row table's four
+    curves (~10^6 points each) come down to a few hundred points. The curves' totals go
+    with them, so that collinearity is decided exactly as before."""
+    return hull_of_curves({m.name: types.SimpleNamespace(
+        fpr=m.hull.fpr, tpr=m.hull.tpr, thresholds=m.hull.thresholds,
+        n_neg=getattr(m.curve, "n_neg", None), n_pos=getattr(m.curve, "n_pos", None))
+        for m in models})
+
+
 def _optimal_ranges(models: list[ModelAnalysis], hull: RocHull, cond: Conditions
                     ) -> OptimalRanges | None:
     if len(models) < 2 or not 0.0 < cond.prior_pos < 1.0:
@@ -505,7 +518,7 @@ def partial_auc_comparison(table: pd.DataFrame, fpr_max: float, *, n_boot: int =
     """
     if "rows" in table.columns:
         return None
-    groups = {str(k): g for k, g in table.groupby("model", sort=False, observed=True)}
+    groups = groups_of(table, "model")
     if len(groups) < 2 or any(_fractional(g) for g in groups.values()):
         return None
     first, *others = groups
