@@ -199,7 +199,7 @@ def _sendable(obj):
     spec, as ``_plotly_utils.utils.convert_to_base64`` does, in a copy of the dicts only:
     lists of values (coordinates, customdata rows, hover texts) are shared, not walked."""
     if isinstance(obj, dict):
-        return {k: (v if k in _AS_IS else _customdata(v) if k == "customdata"
+        return {k: (v if k in _AS_IS else customdata_rows(v) if k == "customdata"
                     else to_typed_array_spec(v) if is_homogeneous_array(v)
                     else _sendable(v)) for k, v in obj.items()}
     if isinstance(obj, list | tuple) and any(isinstance(v, dict | list | tuple) for v in obj):
@@ -207,9 +207,19 @@ def _sendable(obj):
     return obj
 
 
-def _customdata(value):
-    """A trace's customdata as the browser needs it: lists (see :func:`point_data`)."""
-    return value.tolist() if isinstance(value, np.ndarray) else _sendable(value)
+def customdata_rows(value):
+    """A trace's customdata as the browser needs it: lists (see :func:`point_data`), a NaN
+    (a +inf threshold) as None. JSON has no NaN: plotly's encoder, finding one anywhere in
+    a response, decodes and encodes the whole response once more to write it as null."""
+    if not isinstance(value, np.ndarray):
+        return _sendable(value)
+    rows = value.tolist()
+    if value.dtype.kind == "f" and not isinstance(value, ThresholdRows):
+        missing = np.isnan(value)
+        for k in np.flatnonzero(missing.reshape(len(value), -1).any(axis=1)):
+            rows[k] = ([None if m else v for v, m in zip(rows[k], missing[k], strict=True)]
+                       if value.ndim == 2 else None)
+    return rows
 
 
 class LeanFigure(go.Figure):
