@@ -28,6 +28,7 @@ __all__ = [
     "OperatingPoint",
     "roc_curve",
     "curve_of_runs",
+    "roc_curve_with_counts",
     "roc_auc",
     "auc",
     "best_accuracy",
@@ -346,6 +347,20 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
     y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
                                   integers="keep")
     return curve_of_runs([*_runs(y, s, w)])
+
+
+def roc_curve_with_counts(labels, scores, *, weights=None, pos_label=None
+                          ) -> tuple[RocCurve, np.ndarray, np.ndarray]:
+    """:func:`roc_curve` and the (weighted) positives and negatives scoring each distinct
+    value, lowest score first: from the same sort, what
+    :func:`roc_dash.core.statistics.delong_variance_of_counts` needs for DeLong's interval
+    (a second sort of 10^7 rows took about as long as the curve). Parameters as
+    :func:`roc_curve`."""
+    y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
+                                  integers="keep")
+    runs = [*_runs(y, s, w)]
+    pos, neg = np.diff(runs[1], prepend=0), np.diff(runs[2], prepend=0)
+    return curve_of_runs(runs), pos, neg
 
 
 def curve_of_runs(runs: list) -> RocCurve:

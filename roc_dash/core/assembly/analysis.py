@@ -30,7 +30,7 @@ from ..averaging import (
 )
 from ..canonical_kinds import is_soft, soft_instances
 from ..cross_validation import CrossValidatedAuc, cross_validated_auc_from_curves
-from ..curves import RocCurve, auc, roc_curve
+from ..curves import RocCurve, auc, roc_curve_with_counts
 from ..fold_thresholds import FoldThresholds, thresholds_at_fpr
 from ..hull import (
     HullOptimum,
@@ -56,10 +56,11 @@ from ..statistics import (
     AucInterval,
     PairedAucTest,
     PartialAuc,
-    auc_confidence_interval,
     delong_paired_test,
+    delong_variance_of_counts,
     gini,
     partial_auc_from_curve,
+    wald_auc_interval,
 )
 from ..table_groups import groups_of
 
@@ -305,7 +306,7 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
     y = frame["label"].to_numpy(dtype=bool)
     s = frame["score"].to_numpy(dtype=np.float64)
     w = _weights(frame)
-    curve = roc_curve(y, s, weights=w)
+    curve, pos, neg = roc_curve_with_counts(y, s, weights=w)  # one sort for both
     notes = []
     soft = is_soft(frame)
     n_rows = int(frame["rows"].sum()) if "rows" in frame.columns else len(frame)
@@ -315,7 +316,8 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
             n_rows = len(p)
             ci = soft_auc_interval(p, si, weights=wi, level=cond.level)
         else:
-            ci = auc_confidence_interval(y, s, weights=w, level=cond.level, method="delong")
+            d = delong_variance_of_counts(pos, neg)
+            ci = wald_auc_interval(d.auc, d.std_error, level=cond.level)
     except ValueError as exc:  # e.g. a single positive: the variance is undefined
         ci = None
         notes.append(f"{name}: no AUC confidence interval ({exc}).")
