@@ -136,17 +136,21 @@ def long_cache(headers: dict) -> bool:
     return bool(match) and int(match.group(1)) >= 86400
 
 
-def cache_summary(records: list[Recorded]) -> str:
+def cache_summary(records: list[Recorded]) -> list[str]:
+    """Lines saying what the first load requests and how its assets may be cached."""
     assets = [r for r in records if r.is_asset]
     cached = [r for r in assets if long_cache(r.response_headers)]
-    immutable = [r for r in assets if "immutable" in
-                 r.response_headers.get("cache-control", "").lower()]
-    kinds = {r.response_headers.get("cache-control", "(none)") for r in assets}
-    short = sorted(r.path for r in assets if r not in cached)
-    return (f"{len(records)} requests ({sum(r.method == 'POST' for r in records)} callbacks, "
-            f"{len(assets)} assets); assets with max-age >= 1 day: {len(cached)}, with "
-            f"immutable: {len(immutable)}; Cache-Control on assets: {sorted(kinds)}"
-            + (f"; without long caching: {short}" if short else ""))
+    immutable = [r for r in cached if "immutable" in r.response_headers["cache-control"].lower()]
+    kinds = sorted({r.response_headers.get("cache-control", "(none)") for r in assets})
+    short = sorted(r.path.split("?")[0] for r in assets if r not in cached)
+    return [f"{len(records)} requests: the page, {len(assets)} assets, "
+            f"{sum(r.path.endswith(RETURNING) for r in records)} of layout and dependencies, "
+            f"{sum(r.method == 'POST' for r in records)} callbacks; "
+            f"{sum(r.encoded_bytes for r in records) / 1024:,.0f} KiB in the browser",
+            f"assets with max-age >= 1 day: {len(cached)} of {len(assets)} "
+            f"({len(immutable)} also immutable); Cache-Control values on assets: {kinds}",
+            "assets without a long max-age (a browser may ask again): "
+            + (", ".join(short) if short else "none")]
 
 
 # --------------------------------------------------------------------------- recording

@@ -254,6 +254,10 @@ class User(threading.Thread):
     def start_page(self):
         if self.page is not None:
             self.page_load(first=True)
+        with self.lock:
+            got = self.conditions is not None
+            self.stats["conditions from the page load"] = (
+                self.stats.get("conditions from the page load", 0) + got)
         if self.conditions is None:  # no callbacks recorded: the controls as the page asks
             status, body = self.callback("cost-fp-slider.value", {
                 "datasets.data": self.datasets, "url.search": ""}, ["url.search"])
@@ -533,8 +537,11 @@ def run(args, users, seconds, server, env, upload_csv, big_path, env_lines) -> N
     print(f"{users} users for {seconds:.0f} s against gunicorn "
           f"({env['WEB_CONCURRENCY']} workers x {env.get('ROC_DASH_THREADS', '4')} threads) "
           f"on {os.cpu_count()} cores" + (" + 1 big upload" if big else ""))
-    print(f"  first load: {how}")
-    print(f"  first load: {load_page.cache_summary(records)}")
+    print(f"  first load: {how}; "
+          f"{stats.get('conditions from the page load', 0)}/{len(crowd)} users got the "
+          "conditions from its callbacks' answers")
+    for line in load_page.cache_summary(records):
+        print(f"  first load: {line}")
     print(f"  requests {stats.get('requests', 0):,}, errors "
           f"{sum(stats.get('errors', {}).values())}, busy retries (503 + Retry-After, "
           f"sent again) {sum(stats.get('busy', {}).values())}")
