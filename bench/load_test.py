@@ -320,6 +320,7 @@ class BigUpload(User):
                     "url.search": "", "prior-source.value": None}, ["datasets.data"])
                 models = ((body or {}).get("response", {}).get("models", {}).get("value"))
                 self.models = models if isinstance(models, list) else self.models
+                res["models"] = len(self.models)
                 status, _ = self.views(self.averaging, "datasets.data")
                 res["views"] = time.perf_counter() - t0
                 res["views status"] = status
@@ -445,7 +446,8 @@ def print_big(big: BigUpload, stats, env_lines) -> None:
         return
     print(f"    sent {res['sent']:.1f} s, accepted (read, validated, stored) "
           f"{res['accepted']:.1f} s, first views {res.get('views', float('nan')):.1f} s "
-          f"(status {res.get('views status', res.get('status'))}) after the upload began"
+          f"(status {res.get('views status', res.get('status'))}, {res.get('models', 0)} "
+          "models) after the upload began"
           + (f"; message: {res['message'][:200]}" if res.get("message") else ""))
     during: dict = {}
     for t, what, kind, n in stats.get("events", []):
