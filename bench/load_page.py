@@ -136,6 +136,15 @@ def long_cache(headers: dict) -> bool:
     return bool(match) and int(match.group(1)) >= 86400
 
 
+def slowest(durations: list[tuple[str, float]], n: int = 4) -> list[tuple[str, float, int]]:
+    """The ``n`` paths with the longest median request time: (path, median seconds, count)."""
+    by_path: dict[str, list[float]] = {}
+    for path, seconds in durations:
+        by_path.setdefault(path, []).append(seconds)
+    medians = [(p, sorted(xs)[len(xs) // 2], len(xs)) for p, xs in by_path.items()]
+    return sorted(medians, key=lambda m: -m[1])[:n]
+
+
 def cache_summary(records: list[Recorded]) -> list[str]:
     """Lines saying what the first load requests and how its assets may be cached."""
     assets = [r for r in records if r.is_asset]
@@ -249,6 +258,7 @@ class Load:
     errors: int
     busy_retries: int
     answers: list  # parsed JSON answers of the callbacks, in the recorded order
+    durations: list = field(default_factory=list)  # (path without query, seconds) each
 
 
 def _decode(raw: bytes, encoding: str) -> bytes:
@@ -306,10 +316,11 @@ def replay(base: str, records: list[Recorded], deps: list[list[int]], subset: li
     first: list[float] = []
 
     def send(rec):
+        t0 = time.perf_counter()
         with lock:
             if not first:
-                first.append(time.perf_counter())
-        return fetch(base, rec, owner)
+                first.append(t0)
+        return (*fetch(base, rec, owner), time.perf_counter() - t0)
 
     for j in subset:
         waits = [futures[i] for i in deps[j] if i in chosen]
@@ -322,4 +333,6 @@ def replay(base: str, records: list[Recorded], deps: list[list[int]], subset: li
                 bytes=sum(r[1] for r in results),
                 errors=sum(not (200 <= r[0] < 400) for r in results),
                 busy_retries=sum(r[2] for r in results),
-                answers=[r[3] for r in results if r[3] is not None])
+                answers=[r[3] for r in results if r[3] is not None],
+                durations=[(records[j].path.split("?")[0], r[4])
+                           for j, r in zip(subset, results, strict=True)])

@@ -28,7 +28,11 @@ run) through ``/upload`` at the start and asks for its first views; printed: its
 time and time to first views, and the other users' errors and busy retries meanwhile.
 Server limits that would refuse the file are raised for the server process (printed).
 
-Run: ``python bench/load_test.py [--users 20] [--seconds 60] [--big-upload ROWS]``. Every
+All users start at once (their first visits together: the worst case); ``--ramp S``
+spreads their first visits evenly over S seconds. The slowest requests of a page load
+(median over the loads) are printed under its row.
+
+Run: ``python bench/load_test.py [--users 20] [--seconds 60] [--ramp S] [--big-upload ROWS]``. Every
 request goes to 127.0.0.1 only; the loop stops by itself and the server is always stopped.
 """
 
@@ -121,6 +125,7 @@ class User(threading.Thread):
         self.page = page  # (records, dependencies, returning subset) of the recorded load
         self.owner = secrets.token_urlsafe(24)  # this browser's own key
         self.kind = "start"
+        self.delay = 0.0
         self.datasets = ["demo"]
         self.models = ["logistic regression", "naive Bayes", "decision tree",
                        "gradient boosting"]
@@ -241,6 +246,7 @@ class User(threading.Thread):
         with self.lock:
             self.stats.setdefault(kind + " requests", []).append(load.requests)
             self.stats.setdefault(kind + " bytes", []).append(load.bytes)
+            self.stats.setdefault(kind + " durations", []).extend(load.durations)
         self.record(kind, load.seconds, load.errors == 0, load.requests)
         if load.busy_retries:
             self.count("busy", kind, load.busy_retries)
@@ -265,6 +271,7 @@ class User(threading.Thread):
                 self.conditions = body["response"]["conditions"]["data"]
 
     def run(self):
+        time.sleep(self.delay)  # --ramp: arrivals spread out
         self.start_page()
         while time.monotonic() < self.deadline:
             r = self.rng.random()
@@ -434,6 +441,9 @@ def print_rows(stats) -> None:
         if kind in (FIRST, AGAIN):
             line += (f"  requests/load {statistics.mean(stats[kind + ' requests']):.0f}"
                      f"  bytes/load {statistics.mean(stats[kind + ' bytes']) / 1024:,.0f} KiB")
+            line += "\n    slowest requests (median s, count): " + ", ".join(
+                f"{path.rsplit('/', 1)[-1] or '/'} {sec:.2f} ({n})"
+                for path, sec, n in load_page.slowest(stats[kind + " durations"]))
         print(line)
 
 
@@ -462,6 +472,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--users", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--ramp", type=float, default=0.0, metavar="SECONDS",
+                    help="spread the users' first visits evenly over SECONDS (default: all "
+                         "at once)")
     ap.add_argument("--big-upload", type=int, default=0, metavar="ROWS",
                     help="one more user uploads a gzip CSV of ROWS rows at the start")
     args = ap.parse_args()
@@ -524,6 +537,8 @@ def run(args, users, seconds, server, env, upload_csv, big_path, env_lines) -> N
     deadline = time.monotonic() + seconds
     crowd = [User(base, specs, deadline, upload_csv, k, stats, lock,
                   page=(records, deps, again)) for k in range(users)]
+    for k, u in enumerate(crowd):
+        u.delay = args.ramp * k / max(1, users)
     big = BigUpload(base, specs, big_path, stats, lock) if big_path else None
     peak, peak_pss, cpu = {}, {}, {}
     cpu_start = {pid: cpu_seconds(pid) for pid in worker_pids(server.pid)}
@@ -538,7 +553,9 @@ def run(args, users, seconds, server, env, upload_csv, big_path, env_lines) -> N
         time.sleep(0.5)
     print(f"{users} users for {seconds:.0f} s against gunicorn "
           f"({env['WEB_CONCURRENCY']} workers x {env.get('ROC_DASH_THREADS', '4')} threads) "
-          f"on {os.cpu_count()} cores" + (" + 1 big upload" if big else ""))
+          f"on {os.cpu_count()} cores" + (" + 1 big upload" if big else "")
+          + (f"; first visits spread over {args.ramp:g} s" if args.ramp else
+             "; all first visits at once at the start"))
     print(f"  first load: {how}; "
           f"{stats.get('conditions from the page load', 0)}/{len(crowd)} users got the "
           "conditions from its callbacks' answers")

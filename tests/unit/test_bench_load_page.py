@@ -89,6 +89,8 @@ def test_lpg003_long_cache_and_returning_visit():
             load_page.Recorded("GET", "/_dash-dependencies"),
             load_page.Recorded("POST", "/_dash-update-component", body=b"{}")]
     assert load_page.returning_subset(recs) == [0, 2, 3, 4]
+    durations = [("/a", 1.0), ("/b", 0.1), ("/a", 3.0), ("/a", 2.0), ("/c", 0.5)]
+    assert load_page.slowest(durations, 2) == [("/a", 2.0, 3), ("/c", 0.5, 1)]
 
 
 class _Handler(BaseHTTPRequestHandler):
