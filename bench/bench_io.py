@@ -105,8 +105,9 @@ APP_CHILD = _STATUS + textwrap.dedent(
 )
 
 
-def generate(folder: Path, rows: int, seed: int = 0) -> dict[str, Path]:
-    """The big honest file as CSV, gzip CSV and Parquet."""
+def generate(folder: Path, rows: int, seed: int = 0,
+             kinds: tuple[str, ...] = ("csv", "csv.gz", "parquet")) -> dict[str, Path]:
+    """The big honest file as CSV, gzip CSV and Parquet (those of ``kinds``)."""
     rng = np.random.default_rng(seed)
     model = rng.integers(0, len(MODELS), rows)
     label = (rng.random(rows) < 0.3).astype(np.int8)
@@ -120,11 +121,14 @@ def generate(folder: Path, rows: int, seed: int = 0) -> dict[str, Path]:
     })
     paths = {"csv": folder / "big.csv", "csv.gz": folder / "big.csv.gz",
              "parquet": folder / "big.parquet"}
-    pa_csv.write_csv(table, paths["csv"], pa_csv.WriteOptions(quoting_style="none"))
-    with pa.CompressedOutputStream(str(paths["csv.gz"]), "gzip") as out:
-        pa_csv.write_csv(table, out, pa_csv.WriteOptions(quoting_style="none"))
-    pq.write_table(table, paths["parquet"])
-    return paths
+    if "csv" in kinds:
+        pa_csv.write_csv(table, paths["csv"], pa_csv.WriteOptions(quoting_style="none"))
+    if "csv.gz" in kinds:
+        with pa.CompressedOutputStream(str(paths["csv.gz"]), "gzip") as out:
+            pa_csv.write_csv(table, out, pa_csv.WriteOptions(quoting_style="none"))
+    if "parquet" in kinds:
+        pq.write_table(table, paths["parquet"])
+    return {k: v for k, v in paths.items() if k in kinds}
 
 
 def measure(child: str, path: Path, checkouts: list[Path | None], repeat: int) -> list[dict]:

@@ -11,18 +11,41 @@ side: requests, errors, the median and 95th percentile of a cost change (the cli
 sends it: one controls request that returns the views too, then the views request it triggers),
 of an averaging change and of an upload, and the peak resident memory of each worker.
 
-Run: ``python bench/load_test.py [--users 20] [--seconds 60]``. Every request goes to
-127.0.0.1 only; the loop stops by itself and the server is always stopped.
+Page loads (issue 14: "page load p95 < 2 s"): before the users start, the page is opened
+once in headless Chromium against the started server and every request of its first load
+is recorded (``bench/load_page.py``: method, URL, headers, callback bodies); Chromium is
+closed before the measurement. Each user starts with a first visit (the recorded requests,
+replayed in their order, each after the answers it waited for in the browser, at most 6 at
+a time) and 3% of its later actions are a returning visit (the page, ``_dash-layout``,
+``_dash-dependencies`` and the callbacks: hashed assets cached). The time is from the first
+request to the last answer: network and server, not the browser's script and drawing time.
+Without Chromium a static list (the page, its scripts, the layout) is used and the output
+says so.
+
+``--big-upload ROWS`` (e.g. 10000000): one more user uploads a gzip CSV of ROWS rows of
+``label, score, model, fold`` (``bench/bench_io.py``'s ``generate``, written once before the
+run) through ``/upload`` at the start and asks for its first views; printed: its accept
+time and time to first views, and the other users' errors and busy retries meanwhile.
+Server limits that would refuse the file are raised for the server process (printed).
+
+All users start at once (their first visits together: the worst case); ``--ramp S``
+spreads their first visits evenly over S seconds. The slowest requests of a page load
+(median over the loads) are printed under its row.
+
+Run: ``python bench/load_test.py [--users 20] [--seconds 60] [--ramp S] [--big-upload ROWS]``. Every
+request goes to 127.0.0.1 only; the loop stops by itself and the server is always stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import io
 import json
 import os
 import random
 import secrets
+import shutil
 import signal
 import socket
 import statistics
@@ -33,6 +56,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import zlib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +66,14 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import load_page  # noqa: E402  (bench/, the script's own folder)
+
 from roc_dash.app import create_app, ids  # noqa: E402
+from roc_dash.io import size_limits  # noqa: E402
+
+#: Share of a user's actions that are a returning visit (the page loaded again).
+RETURN_VISITS = 0.03
+FIRST, AGAIN = "page load (first visit)", "page load (returning)"
 
 
 def free_port() -> int:
@@ -83,11 +115,17 @@ def payload(spec, values: dict, changed: list[str]):
 
 
 class User(threading.Thread):
-    def __init__(self, base, specs, deadline, upload_csv, seed, stats, lock):
+    timeout = 30.0
+
+    def __init__(self, base, specs, deadline, upload_csv, seed, stats, lock, page=None):
         super().__init__(daemon=True)
         self.base, self.specs, self.deadline = base, specs, deadline
         self.upload_csv, self.rng = upload_csv, random.Random(seed)
         self.stats, self.lock = stats, lock
+        self.page = page  # (records, dependencies, returning subset) of the recorded load
+        self.owner = secrets.token_urlsafe(24)  # this browser's own key
+        self.kind = "start"
+        self.delay = 0.0
         self.datasets = ["demo"]
         self.models = ["logistic regression", "naive Bayes", "decision tree",
                        "gradient boosting"]
@@ -96,12 +134,19 @@ class User(threading.Thread):
         self.clicks = 0
         self.averaging = "pooled"
 
-    def record(self, kind, seconds, ok):
+    def count(self, what, kind, n=1):
+        """Add ``n`` to the ``what`` ("errors", "busy") count of ``kind``, with the time."""
+        with self.lock:
+            counts = self.stats.setdefault(what, {})
+            counts[kind] = counts.get(kind, 0) + n
+            self.stats.setdefault("events", []).append((time.monotonic(), what, kind, n))
+
+    def record(self, kind, seconds, ok, requests=1):
         with self.lock:
             self.stats.setdefault(kind, []).append(seconds)
-            self.stats["requests"] = self.stats.get("requests", 0) + 1
-            if not ok:
-                self.stats["errors"] = self.stats.get("errors", 0) + 1
+            self.stats["requests"] = self.stats.get("requests", 0) + requests
+        if not ok:
+            self.count("errors", kind)
 
     def post(self, path, body, content_type="application/json"):
         """POST as the page does: a 503 with Retry-After (a worker reading another upload)
@@ -111,15 +156,14 @@ class User(threading.Thread):
             req = urllib.request.Request(self.base + path, data=data, method="POST",
                                          headers={"Content-Type": content_type})
             try:
-                with urllib.request.urlopen(req, timeout=30) as r:
+                with urllib.request.urlopen(req, timeout=self.timeout) as r:
                     raw = r.read()
                     return r.status, (json.loads(raw) if raw and r.status == 200 else None)
             except urllib.error.HTTPError as e:
                 wait = e.headers.get("Retry-After") if e.code == 503 else None
                 if wait is None:
                     return e.code, None
-                with self.lock:
-                    self.stats["busy retries"] = self.stats.get("busy retries", 0) + 1
+                self.count("busy", self.kind)
                 time.sleep(float(wait))
             except OSError:
                 return 599, None
@@ -191,28 +235,105 @@ class User(threading.Thread):
                 ok = status in (200, 204)
         self.record("upload 1 MB + views", time.perf_counter() - t0, ok)
 
+    def page_load(self, first: bool):
+        """The recorded first load replayed (``first``), or a returning visit's part of it;
+        the conditions and views the page gets are kept as the browser keeps them."""
+        self.kind = kind = FIRST if first else AGAIN
+        records, deps, again = self.page
+        subset = list(range(len(records))) if first else again
+        with ThreadPoolExecutor(load_page.BROWSER_CONNECTIONS) as pool:
+            load = load_page.replay(self.base, records, deps, subset, pool, self.owner)
+        with self.lock:
+            self.stats.setdefault(kind + " requests", []).append(load.requests)
+            self.stats.setdefault(kind + " bytes", []).append(load.bytes)
+            self.stats.setdefault(kind + " durations", []).extend(load.durations)
+        self.record(kind, load.seconds, load.errors == 0, load.requests)
+        if load.busy_retries:
+            self.count("busy", kind, load.busy_retries)
+        for answer in load.answers:
+            response = answer.get("response", {}) if isinstance(answer, dict) else {}
+            conditions = response.get("conditions", {}).get("data")
+            if isinstance(conditions, dict):
+                self.conditions = conditions
+            self.keep_viz(answer)
+
+    def start_page(self):
+        if self.page is not None:
+            self.page_load(first=True)
+        with self.lock:
+            got = self.conditions is not None
+            self.stats["conditions from the page load"] = (
+                self.stats.get("conditions from the page load", 0) + got)
+        if self.conditions is None:  # no callbacks recorded: the controls as the page asks
+            status, body = self.callback("cost-fp-slider.value", {
+                "datasets.data": self.datasets, "url.search": ""}, ["url.search"])
+            if status == 200:
+                self.conditions = body["response"]["conditions"]["data"]
+
     def run(self):
-        try:
-            with urllib.request.urlopen(self.base + "/", timeout=30) as r:
-                r.read()
-        except OSError:
-            self.record("page", 0, False)
-        status, body = self.callback("cost-fp-slider.value", {
-            "datasets.data": self.datasets, "url.search": ""}, ["url.search"])
-        if status == 200:
-            self.conditions = body["response"]["conditions"]["data"]
+        time.sleep(self.delay)  # --ramp: arrivals spread out
+        self.start_page()
         while time.monotonic() < self.deadline:
             r = self.rng.random()
-            if r < 0.7:
+            if r < RETURN_VISITS and self.page is not None:
+                self.page_load(first=False)
+            elif r < 0.7:
+                self.kind = "cost change"
                 self.change_cost()
             elif r < 0.93:
+                self.kind = "averaging change"
                 t0 = time.perf_counter()
                 status, _ = self.views(self.rng.choice(["none", "pooled", "vertical",
                                                         "threshold"]), "averaging.value")
                 self.record("averaging change", time.perf_counter() - t0, status == 200)
             else:
+                self.kind = "upload 1 MB + views"
                 self.upload()
             time.sleep(self.rng.uniform(0.2, 1.0))  # think time
+
+
+class BigUpload(User):
+    """The user who uploads the big gzip file once, at the start, and asks for its views."""
+
+    timeout = 900.0
+
+    def __init__(self, base, specs, path: Path, stats, lock):
+        super().__init__(base, specs, 0.0, b"", 10_000, stats, lock)
+        self.path = path
+        self.result: dict = {}
+
+    def run(self):
+        self.kind = "big upload"
+        self.start_page()
+        token, data = secrets.token_urlsafe(24), self.path.read_bytes()
+        res = self.result
+        res["start"] = time.monotonic()
+        t0 = time.perf_counter()
+        status, _ = self.post(f"/upload?batch={token}&index=0&name={self.path.name}", data,
+                              content_type="application/octet-stream")
+        res["sent"], res["status"] = time.perf_counter() - t0, status
+        if status == 200:
+            status, body = self.callback("datasets.data", {
+                "streamed-upload.data": {"batch": token, "stamp": time.time()},
+                "datasets.data": self.datasets, "url.search": ""}, ["streamed-upload.data"])
+            res["accepted"] = time.perf_counter() - t0
+            response = (body or {}).get("response", {})
+            new = response.get("datasets", {}).get("data")
+            res["message"] = str(response.get(ids.UPLOAD_ERROR, {}).get("children") or "")
+            if status == 200 and isinstance(new, list) and new != self.datasets:
+                self.datasets = new
+                status, body = self.callback("dataset-list.children", {
+                    "datasets.data": new, "models.value": [], "models.options": [],
+                    "url.search": "", "prior-source.value": None}, ["datasets.data"])
+                models = ((body or {}).get("response", {}).get("models", {}).get("value"))
+                self.models = models if isinstance(models, list) else self.models
+                res["models"] = len(self.models)
+                status, _ = self.views(self.averaging, "datasets.data")
+                res["views"] = time.perf_counter() - t0
+                res["views status"] = status
+            else:
+                res["status"] = status
+        res["end"] = time.monotonic()
 
 
 def worker_pids(master: int) -> list[int]:
@@ -242,12 +363,126 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (``/proc/PID/stat``)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def big_upload_file(rows: int, folder: Path) -> tuple[Path, int]:
+    """The gzip CSV of ``rows`` rows of ``label, score, model, fold`` (bench_io's file) and
+    the bytes it decompresses to."""
+    from bench_io import generate
+
+    path = generate(folder, rows, kinds=("csv.gz",))["csv.gz"]
+    inflate, plain = zlib.decompressobj(wbits=31), 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            plain += len(inflate.decompress(chunk))
+    return path, plain
+
+
+def big_upload_env(rows: int, path: Path, plain: int) -> tuple[dict, list[str]]:
+    """The server settings (README "Limits") this upload needs beyond those in force, and a
+    line per limit saying why. A canonical table takes ~41 bytes a row
+    (``roc_dash/io/size_limits.py``: ~410 MB for 10^7 rows)."""
+    mb = 2**20
+    lim = size_limits.limits()
+    upload = float(os.environ.get("ROC_DASH_MAX_UPLOAD_MB", 200)) * mb
+    checks = [("ROC_DASH_MAX_ROWS", rows, lim.rows, str(rows), f"{rows:,} rows"),
+              ("ROC_DASH_MAX_UPLOAD_MB", path.stat().st_size, upload,
+               str(int(path.stat().st_size / mb * 1.2) + 1), f"{path.stat().st_size / mb:,.0f} MB sent"),
+              ("ROC_DASH_MAX_DECOMPRESSED_MB", plain, lim.decompressed_bytes,
+               str(int(plain / mb * 1.2) + 1), f"{plain / mb:,.0f} MB decompressed"),
+              ("ROC_DASH_MAX_DECODED_MB", 41 * rows, lim.decoded_bytes,
+               str(int(41 * rows / mb * 1.5) + 1), f"~{41 * rows / mb:,.0f} MB table")]
+    env, lines = {}, []
+    for var, need, have, value, what in checks:
+        shown = f"{have:,.0f}" if var == "ROC_DASH_MAX_ROWS" else f"{have / mb:,.0f} MB"
+        if need > have:
+            env[var] = value
+            lines.append(f"{what} > {var} {shown}: set {var}={value}")
+        else:
+            lines.append(f"{what} within {var} {shown}")
+    return env, lines
+
+
+def record_page(base: str):
+    """(records, dependencies, returning subset, how they were obtained)."""
+    try:
+        records = load_page.record_first_load(base, f"#{ids.OPERATING} table")
+        how = "recorded in headless Chromium (closed before the run)"
+    except Exception as exc:  # noqa: BLE001 - no browser: the documented fallback, said
+        records = load_page.static_first_load(base)
+        how = (f"NOT recorded ({type(exc).__name__}: {str(exc)[:160]}); static fallback: the "
+               "page, the scripts and styles its HTML names, _dash-layout, _dash-dependencies, "
+               "no callbacks")
+    deps = load_page.dependencies(records)
+    return records, deps, load_page.returning_subset(records), how
+
+
+def p95(xs):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(0.95 * len(xs)))]
+
+
+def print_rows(stats) -> None:
+    errors, busy = stats.get("errors", {}), stats.get("busy", {})
+    for kind in (FIRST, AGAIN, "cost change", "averaging change", "upload 1 MB + views"):
+        xs = sorted(stats.get(kind, []))
+        if not xs:
+            continue
+        line = (f"  {kind:<24} n={len(xs):4d}  median {statistics.median(xs) * 1000:6.0f} ms"
+                f"  p95 {p95(xs) * 1000:6.0f} ms  max {xs[-1] * 1000:6.0f} ms"
+                f"  errors {errors.get(kind, 0)}  busy retries {busy.get(kind, 0)}")
+        if kind in (FIRST, AGAIN):
+            line += (f"  requests/load {statistics.mean(stats[kind + ' requests']):.0f}"
+                     f"  bytes/load {statistics.mean(stats[kind + ' bytes']) / 1024:,.0f} KiB")
+            line += "\n    slowest requests (median s, count): " + ", ".join(
+                f"{path.rsplit('/', 1)[-1] or '/'} {sec:.2f} ({n})"
+                for path, sec, n in load_page.slowest(stats[kind + " durations"]))
+        print(line)
+
+
+def print_big(big: BigUpload, stats, env_lines) -> None:
+    res = big.result
+    print(f"  big upload ({big.path.name}, {big.path.stat().st_size / 2**20:,.0f} MB): "
+          + "; ".join(env_lines))
+    if "accepted" not in res:
+        print(f"    refused or failed: status {res.get('status')} {res.get('message', '')}")
+        return
+    print(f"    sent {res['sent']:.1f} s, accepted (read, validated, stored) "
+          f"{res['accepted']:.1f} s, first views {res.get('views', float('nan')):.1f} s "
+          f"(status {res.get('views status', res.get('status'))}, {res.get('models', 0)} "
+          "models) after the upload began"
+          + (f"; message: {res['message'][:200]}" if res.get("message") else ""))
+    during: dict = {}
+    for t, what, kind, n in stats.get("events", []):
+        if res["start"] <= t <= res["end"] and kind != "big upload":
+            during.setdefault(what, {}).setdefault(kind, 0)
+            during[what][kind] += n
+    print(f"    meanwhile ({res['end'] - res['start']:.1f} s) the other users had: errors "
+          f"{during.get('errors', {}) or 0}, busy retries {during.get('busy', {}) or 0}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--users", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--ramp", type=float, default=0.0, metavar="SECONDS",
+                    help="spread the users' first visits evenly over SECONDS (default: all "
+                         "at once)")
+    ap.add_argument("--big-upload", type=int, default=0, metavar="ROWS",
+                    help="one more user uploads a gzip CSV of ROWS rows at the start")
     args = ap.parse_args()
     users, seconds = min(args.users, 100), min(args.seconds, 600)
+    print("$ " + " ".join([Path(sys.executable).name, *sys.argv]))
+    print(f"  {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M:%S} UTC, "
+          f"{os.cpu_count()} CPUs, load average before "
+          + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
     rng = np.random.default_rng(0)
     n = 45_000
@@ -261,51 +496,85 @@ def main() -> None:
     data = tempfile.mkdtemp(prefix="roc-dash-load-")
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "ROC_DASH_DATA_DIR": data}
     env.setdefault("WEB_CONCURRENCY", "3")
+    big_dir, big_path, env_lines = None, None, []
+    if args.big_upload > 0:
+        big_dir = tempfile.mkdtemp(prefix="roc-dash-big-")
+        t0 = time.perf_counter()
+        big_path, plain = big_upload_file(args.big_upload, Path(big_dir))
+        print(f"  big upload file: {args.big_upload:,} rows, written in "
+              f"{time.perf_counter() - t0:.0f} s")
+        extra, env_lines = big_upload_env(args.big_upload, big_path, plain)
+        env.update(extra)
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "app:server",
                                "--access-logfile", "/dev/null"], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(base + "/health", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.1)
-        specs = callback_specs()
-        stats, lock = {}, threading.Lock()
-        deadline = time.monotonic() + seconds
-        crowd = [User(base, specs, deadline, upload_csv, k, stats, lock) for k in range(users)]
-        peak, peak_pss = {}, {}
-        for u in crowd:
-            u.start()
-        while any(u.is_alive() for u in crowd):
-            for pid in worker_pids(server.pid):
-                peak[pid] = max(peak.get(pid, 0.0), rss_mb(pid))
-                peak_pss[pid] = max(peak_pss.get(pid, 0.0), pss_mb(pid))
-            time.sleep(0.5)
-        print(f"{users} users for {seconds:.0f} s against gunicorn "
-              f"({env['WEB_CONCURRENCY']} workers x {env.get('ROC_DASH_THREADS', '4')} threads) "
-              f"on {os.cpu_count()} cores")
-        print(f"  requests {stats.get('requests', 0):,}, errors {stats.get('errors', 0)}, "
-              f"busy retries (503 + Retry-After, sent again) {stats.get('busy retries', 0)}")
-        for kind in ("cost change", "averaging change", "upload 1 MB + views"):
-            xs = sorted(stats.get(kind, []))
-            if xs:
-                p95 = xs[min(len(xs) - 1, int(0.95 * len(xs)))]
-                print(f"  {kind:<22} n={len(xs):4d}  median {statistics.median(xs) * 1000:7.0f} ms"
-                      f"  p95 {p95 * 1000:7.0f} ms  max {xs[-1] * 1000:7.0f} ms")
-        print("  peak memory per worker (resident): "
-              + ", ".join(f"{v:.0f} MB" for v in peak.values()))
-        print("  peak memory per worker (proportional, shared pages split): "
-              + ", ".join(f"{v:.0f} MB" for v in peak_pss.values()))
+        run(args, users, seconds, server, env, upload_csv, big_path, env_lines)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
             server.wait(timeout=15)
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
+        shutil.rmtree(data, ignore_errors=True)
+        if big_dir:
+            shutil.rmtree(big_dir, ignore_errors=True)
+    print("  load average after " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
+def run(args, users, seconds, server, env, upload_csv, big_path, env_lines) -> None:
+    base = f"http://127.0.0.1:{env['PORT']}"
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(base + "/health", timeout=1).read()
+            break
+        except OSError:
+            time.sleep(0.1)
+    specs = callback_specs()
+    records, deps, again, how = record_page(base)
+    stats, lock = {}, threading.Lock()
+    deadline = time.monotonic() + seconds
+    crowd = [User(base, specs, deadline, upload_csv, k, stats, lock,
+                  page=(records, deps, again)) for k in range(users)]
+    for k, u in enumerate(crowd):
+        u.delay = args.ramp * k / max(1, users)
+    big = BigUpload(base, specs, big_path, stats, lock) if big_path else None
+    peak, peak_pss, cpu = {}, {}, {}
+    cpu_start = {pid: cpu_seconds(pid) for pid in worker_pids(server.pid)}
+    own_start = time.process_time()
+    for u in crowd + ([big] if big else []):
+        u.start()
+    while any(u.is_alive() for u in crowd) or (big and big.is_alive()):
+        for pid in worker_pids(server.pid):
+            peak[pid] = max(peak.get(pid, 0.0), rss_mb(pid))
+            peak_pss[pid] = max(peak_pss.get(pid, 0.0), pss_mb(pid))
+            cpu[pid] = cpu_seconds(pid) - cpu_start.get(pid, 0.0)
+        time.sleep(0.5)
+    print(f"{users} users for {seconds:.0f} s against gunicorn "
+          f"({env['WEB_CONCURRENCY']} workers x {env.get('ROC_DASH_THREADS', '4')} threads) "
+          f"on {os.cpu_count()} cores" + (" + 1 big upload" if big else "")
+          + (f"; first visits spread over {args.ramp:g} s" if args.ramp else
+             "; all first visits at once at the start"))
+    print(f"  first load: {how}; "
+          f"{stats.get('conditions from the page load', 0)}/{len(crowd)} users got the "
+          "conditions from its callbacks' answers")
+    for line in load_page.cache_summary(records):
+        print(f"  first load: {line}")
+    print(f"  requests {stats.get('requests', 0):,}, errors "
+          f"{sum(stats.get('errors', {}).values())}, busy retries (503 + Retry-After, "
+          f"sent again) {sum(stats.get('busy', {}).values())}")
+    print_rows(stats)
+    if big:
+        print_big(big, stats, env_lines)
+    print("  peak memory per worker (resident): "
+          + ", ".join(f"{v:.0f} MB" for v in peak.values()))
+    print("  peak memory per worker (proportional, shared pages split): "
+          + ", ".join(f"{v:.0f} MB" for v in peak_pss.values()))
+    own = time.process_time() - own_start
+    print(f"  CPU used in the run: workers {sum(cpu.values()):.0f} s "
+          f"({', '.join(f'{v:.0f}' for v in cpu.values())}), this load generator "
+          f"{own:.0f} s, of {os.cpu_count() * seconds:.0f} core-seconds")
 
 
 if __name__ == "__main__":

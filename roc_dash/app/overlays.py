@@ -89,16 +89,16 @@ def overlay_roc(fig, analysis: Analysis, combine, *, pins, colors=None, populati
     return fig
 
 
-def shown_kinds(table: pd.DataFrame | None, infos: list[DatasetInfo], labels: list[str],
+def shown_kinds(model_datasets: dict[str, str], infos: list[DatasetInfo], labels: list[str],
                 models) -> dict[str, DatasetInfo]:
-    """The dataset (its info) of each shown model, from the combined table's ``dataset``
-    column (model names are distinct across datasets)."""
-    if table is None or not len(table) or not models:
+    """The dataset (its info) of each shown model, from each model's dataset label in the
+    combined table (``AnalysisCache.model_datasets``; model names are distinct across
+    datasets)."""
+    if not model_datasets or not models:
         return {}
     by_label = dict(zip(labels, infos, strict=True))
-    first = table.drop_duplicates("model")[["model", "dataset"]]
-    return {str(m): by_label[d] for m, d in zip(first["model"], first["dataset"], strict=True)
-            if str(m) in set(models) and d in by_label}
+    wanted = set(models)
+    return {m: by_label[d] for m, d in model_datasets.items() if m in wanted and d in by_label}
 
 
 def _rows(table: pd.DataFrame, models) -> pd.DataFrame:

@@ -25,7 +25,7 @@ from ..core.uncertainty import decision_uncertainty
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.roc import OPTIMUM_UID, RING_UID, iso_line_endpoints
 from ..figures.roc_axes import ISO_UID
-from ..figures.style import folds_note, pins_on_top, set_subtitle
+from ..figures.style import customdata_rows, folds_note, pins_on_top, set_subtitle
 from ..figures.threshold import threshold_figure
 from ..figures.zoom import apply_zoom
 from ..rounding import sig
@@ -214,7 +214,7 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
 def kinds_of(cache: AnalysisCache, dataset_ids, models) -> dict:
     """The dataset info of each shown model (see :func:`.overlays.shown_kinds`)."""
     infos, _ = loaded_infos(cache.store, dataset_ids)
-    return shown_kinds(cache.table(dataset_ids), infos, dataset_labels(infos), models)
+    return shown_kinds(cache.model_datasets(dataset_ids), infos, dataset_labels(infos), models)
 
 
 def kinds_table(cache: AnalysisCache, dataset_ids, analysis: Analysis, colors, kinds=None):
@@ -290,7 +290,7 @@ def _patch_roc(analysis: Analysis, index: int, ring_index, *, det: bool, title: 
     c = analysis.conditions
     roc = Patch()
     for k, v in roc_marker(analysis, det=det).items():
-        roc["data"][index][k] = list(v)
+        roc["data"][index][k] = customdata_rows(v) if k == "customdata" else list(v)
     if isinstance(iso, int):
         _patch_iso(roc, analysis, index, ring_index, iso, det=det, xlog=xlog)
     elif not det:
@@ -392,7 +392,7 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     else:
         pr = Patch()
         for k, v in pr_marker(analysis, mode=pr_mode).items():
-            pr["data"][index[1]][k] = list(v)
+            pr["data"][index[1]][k] = customdata_rows(v) if k == "customdata" else list(v)
         pr["layout"]["meta"]["conditions"] = title
     cost = _patch_cost(analysis, index[2], title=title)
     optimum = operating_point(analysis)

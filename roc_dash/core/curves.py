@@ -27,8 +27,8 @@ __all__ = [
     "RocCurve",
     "OperatingPoint",
     "roc_curve",
-    "roc_curve_with_counts",
     "curve_of_runs",
+    "roc_curve_with_counts",
     "roc_auc",
     "auc",
     "best_accuracy",
@@ -351,18 +351,13 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
 
 def roc_curve_with_counts(labels, scores, *, weights=None, pos_label=None
                           ) -> tuple[RocCurve, np.ndarray, np.ndarray]:
-    """:func:`roc_curve`, and the (weighted) positives and negatives scoring each distinct
-    value, lowest score first: what
-    :func:`~roc_dash.core.statistics.delong_variance_of_counts` takes, so that one sort of
-    the scores serves both the curve and DeLong's interval of its AUC. Parameters and errors
-    as :func:`roc_curve`."""
+    """:func:`roc_curve` and the (weighted) positives and negatives scoring each distinct
+    value, lowest score first: from the same sort, what
+    :func:`roc_dash.core.statistics.delong_variance_of_counts` needs for DeLong's interval
+    (a second sort of 10^7 rows took about as long as the curve). Parameters as
+    :func:`roc_curve`."""
     y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
                                   integers="keep")
-    return _curve_and_counts(y, s, w)
-
-
-def _curve_and_counts(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
-    """:func:`roc_curve_with_counts` of validated inputs."""
     runs = [*_runs(y, s, w)]
     pos, neg = np.diff(runs[1], prepend=0), np.diff(runs[2], prepend=0)
     return curve_of_runs(runs), pos, neg

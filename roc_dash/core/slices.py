@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_binary_inputs
-from .curves import RocCurve, _curve_and_counts, auc
+from .curves import RocCurve, auc, roc_curve_with_counts
 from .hull import (
     HullOptimum,
     RocHull,
@@ -347,7 +347,7 @@ def _one_group(name: str, y: np.ndarray, s: np.ndarray, w: np.ndarray | None, le
     area = math.nan
     if n_pos > 0 and n_neg > 0:
         # one sort: the runs of equal scores give the curve and DeLong's interval
-        curve, pos, neg = _curve_and_counts(y, s, w)
+        curve, pos, neg = roc_curve_with_counts(y, s, weights=w)
         hull = convex_hull(curve)
         area = auc(curve)
         if n_pos > 1 and n_neg > 1:

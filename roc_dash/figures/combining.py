@@ -15,7 +15,7 @@ from ..core.concavity_repair import ConcavityRepair
 from ..core.superiority import ratio_to_unit
 from ..rounding import HOVER as NUM
 from ..rounding import sig, signed
-from .style import FAST, base_layout, color, format_threshold, plain, rgba
+from .style import FAST, LeanFigure, base_layout, color, format_threshold, plain, rgba
 
 __all__ = ["add_budget", "add_repair", "add_logical", "superiority_figure",
            "BUDGET_COLOR", "AND_COLOR", "OR_COLOR"]
@@ -167,7 +167,7 @@ def superiority_figure(view: SuperiorityView, *, font_size: int = 14) -> go.Figu
     lc = view.lc
     g = lc.superiority
     a, b = g.model_a, g.model_b
-    fig = go.Figure()
+    fig = LeanFigure()
     d = lc.distribution
     scale = float(np.max(d.density)) or 1.0
     fig.add_trace(go.Scatter(

@@ -23,6 +23,7 @@ from ..rounding import sig
 from .style import (
     FAST,
     REFERENCE_COLOR,
+    LeanFigure,
     base_layout,
     color,
     format_threshold,
@@ -41,7 +42,7 @@ def class_curves_figure(result: MulticlassAnalysis, model: str, *, reference=Non
                         font_size: int = 14) -> go.Figure:
     """One model's class reference curves together, one line per class, AUC and prevalence
     in the legend; the class shown in the binary views (``reference``) drawn thicker."""
-    fig = go.Figure()
+    fig = LeanFigure()
     fig.add_trace(go.Scatter(**FAST, x=[0, 1], y=[0, 1], mode="lines", showlegend=False,
                              line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1},
                              hoverinfo="skip"))

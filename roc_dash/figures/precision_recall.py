@@ -25,6 +25,7 @@ from .style import (
     MAX_VERTICES,
     OPTIMUM_COLOR,
     REFERENCE_COLOR,
+    LeanFigure,
     base_layout,
     base_layout_dict,
     fast_figure,
@@ -180,7 +181,7 @@ def _prg_figure(analysis: Analysis, *, pins, font_size, colors) -> go.Figure:
     """Precision-recall-gain view: the unit square of gains, each model's PRG curve (straight
     between vertices: Flach & Kull 2015) and AUPRG in the legend, the optimum and pin."""
     pi = analysis.conditions.prior_pos
-    fig = go.Figure()
+    fig = LeanFigure()
     for i, m in enumerate(analysis.models):
         prg = prg_curve(m.curve, prevalence=pi)
         keep = prg.in_unit_square

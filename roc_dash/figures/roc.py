@@ -28,6 +28,7 @@ from .style import (
     MAX_VERTICES,
     OPTIMUM_COLOR,
     REFERENCE_COLOR,
+    LeanFigure,
     base_layout,
     base_layout_dict,
     color,
@@ -128,7 +129,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
     if averaging not in AVERAGING_MODES:
         raise ValueError(f"averaging must be one of {AVERAGING_MODES}")
     if det:
-        return _det_figure(go.Figure(), analysis, pin_list(operating, pins), font_size, colors)
+        return _det_figure(LeanFigure(), analysis, pin_list(operating, pins), font_size, colors)
     # built as plain dicts and wrapped once (style.fast_figure): plotly's validated objects
     # were most of the cost of drawing the view
     traces: list[dict] = []

@@ -9,6 +9,8 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
+from _plotly_utils.basevalidators import is_homogeneous_array
+from _plotly_utils.utils import to_typed_array_spec
 
 from ..rounding import HOVER as NUM
 from ..rounding import sig
@@ -121,11 +123,14 @@ def point_data(model_index, model_names, thresholds, fpr, tpr, *, prefix: str = 
                suffix: str = ""):
     """``(customdata, text)`` for points shared by every linked view.
 
-    ``customdata`` is a list of numeric rows ``[model index, threshold, fpr, tpr]`` (the
+    ``customdata`` is an array of numeric rows ``[model index, threshold, fpr, tpr]`` (the
     threshold NaN, sent as null, for +inf: JSON has no infinity); the browser maps the index
-    to a name with the ``models`` list of the viz-data store. It must be a list, not a numpy
-    array: plotly sends arrays as base64 typed arrays, from which ``dcc.Graph`` cannot pick a
-    point's customdata for hover and click events. Numbers only keep validation fast.
+    to a name with the ``models`` list of the viz-data store. It must reach the browser as
+    lists, not as a base64 typed array, from which ``dcc.Graph`` cannot pick a point's
+    customdata for hover and click events: :class:`LeanFigure` (every figure of this
+    package) sends a customdata array as lists. Arrays, not lists, because plotly
+    deep-copies a figure's values when it is built: one Python call per item of a list, one
+    copy of memory for an array of numbers or of fixed-width text.
     ``text`` is the hover label "model / threshold". ``model_index`` and ``model_names`` may
     be scalars (one model) or arrays (hull vertices of several models).
     """
@@ -137,9 +142,9 @@ def point_data(model_index, model_names, thresholds, fpr, tpr, *, prefix: str = 
     # exact, since pinning a clicked point looks its vertex up by it
     data = np.column_stack((index, np.where(np.isfinite(thresholds), thresholds, np.nan),
                             np.round(np.asarray(fpr, dtype=np.float64), 6),
-                            np.round(np.asarray(tpr, dtype=np.float64), 6))).tolist()
+                            np.round(np.asarray(tpr, dtype=np.float64), 6)))
     text = np.array([f"{prefix}<b>{plain(m)}</b>{suffix}<br>threshold ≥ {format_threshold(v)}"
-                     for m, v in zip(names, thresholds, strict=True)], dtype=object)
+                     for m, v in zip(names, thresholds, strict=True)], dtype=np.str_)
     return data, text
 
 
@@ -185,11 +190,64 @@ def base_layout_dict(*, x_title: str, y_title: str, font_size: int = 14, square:
                                         tuple(x_range), tuple(y_range)))
 
 
+#: Keys whose values plotly sends as they are (``_plotly_utils.utils.is_skipped_key``).
+_AS_IS = frozenset({"geojson", "layer", "layers", "range"})
+
+
+def _sendable(obj):
+    """``obj`` with every array under a dict key turned into plotly's base64 typed-array
+    spec, as ``_plotly_utils.utils.convert_to_base64`` does, in a copy of the dicts only:
+    lists of values (coordinates, customdata rows, hover texts) are shared, not walked."""
+    if isinstance(obj, dict):
+        return {k: (v if k in _AS_IS else customdata_rows(v) if k == "customdata"
+                    else to_typed_array_spec(v) if is_homogeneous_array(v)
+                    else _sendable(v)) for k, v in obj.items()}
+    if isinstance(obj, list | tuple) and any(isinstance(v, dict | list | tuple) for v in obj):
+        return [_sendable(v) for v in obj]
+    return obj
+
+
+def customdata_rows(value):
+    """A trace's customdata as the browser needs it: lists (see :func:`point_data`), a NaN
+    (a +inf threshold) as None. JSON has no NaN: plotly's encoder, finding one anywhere in
+    a response, decodes and encodes the whole response once more to write it as null."""
+    if not isinstance(value, np.ndarray):
+        return _sendable(value)
+    rows = value.tolist()
+    if value.dtype.kind == "f" and not isinstance(value, ThresholdRows):
+        missing = np.isnan(value)
+        for k in np.flatnonzero(missing.reshape(len(value), -1).any(axis=1)):
+            rows[k] = ([None if m else v for v, m in zip(rows[k], missing[k], strict=True)]
+                       if value.ndim == 2 else None)
+    return rows
+
+
+class LeanFigure(go.Figure):
+    """A ``go.Figure`` that is sent without copying its values once more.
+
+    Plotly's ``to_dict`` deep-copies the whole figure and then walks every value of it to
+    turn arrays into base64 typed-array specs: one Python call per customdata number and
+    hover text, the largest single cost of a callback that returns figures. Here only the
+    dicts are copied and the walk stops at lists of plain values; the figure is left as it
+    was and the JSON is the same (``tests/unit/test_lean_figure.py`` compares them), except
+    that a customdata array is sent as lists of numbers, as ``dcc.Graph`` needs it for the
+    points of hover and click events, where plotly would send a typed array.
+    """
+
+    def to_dict(self):
+        out = {"data": [_sendable(trace._props or {}) for trace in self.data],
+               "layout": _sendable(self.layout._props or {})}
+        frames = [_sendable(frame._props or {}) for frame in self.frames]
+        if frames:
+            out["frames"] = frames
+        return out
+
+
 def fast_figure(data: list[dict], layout: dict) -> go.Figure:
     """A figure from plain trace and layout dicts, without plotly's per-value validation
     (the dicts are built by this package from numbers it computed); the default template is
     applied as for any figure. Tests compare such figures with validated ones."""
-    return go.Figure({"data": data, "layout": layout}, _validate=False)
+    return LeanFigure({"data": data, "layout": layout}, _validate=False)
 
 
 def hover_annotation() -> dict:
@@ -282,8 +340,20 @@ def threshold_rows(customdata: list) -> list:
     the model index. Plotly formats a null as 0 ("threshold ≥ 0" at the origin, wrong);
     a missing value shows the trace's ``hovertemplatefallback`` (:data:`NO_THRESHOLD`)
     instead. Such a point links to no other view (it has no rates) and a click on it pins
-    the model at +inf, as before (``pins.pin_from_click``)."""
-    return [row if row[1] == row[1] else row[:1] for row in customdata]
+    the model at +inf, as before (``pins.pin_from_click``). The rows stay an array (cheap
+    to copy); :class:`LeanFigure` shortens them as it sends the figure."""
+    return np.asarray(customdata, dtype=np.float64).view(ThresholdRows)
+
+
+class ThresholdRows(np.ndarray):
+    """customdata rows of :func:`threshold_rows`: sent as lists, a row whose threshold is
+    +inf (NaN) as the model index alone."""
+
+    def tolist(self):
+        rows = np.asarray(self).tolist()
+        if self.ndim != 2 or self.shape[1] < 2:
+            return rows
+        return [row if row[1] == row[1] else row[:1] for row in rows]
 
 
 def model_hover(prefix: str, name: str, x_label: str, y_label: str, *, suffix: str = ""

@@ -23,6 +23,7 @@ from .style import (
     OPTIMUM_COLOR,
     PIN_COLORS,
     PINNED_COLOR,
+    LeanFigure,
     base_layout,
     base_layout_dict,
     fast_figure,
@@ -66,7 +67,7 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
     every change of costs, and plotly's validated objects took most of that update."""
     names = [m.name for m in analysis.models]
     if model not in names:
-        fig = go.Figure()
+        fig = LeanFigure()
         base_layout(fig, x_title="", y_title="", font_size=font_size, square=False)
         fig.add_annotation(text="No model to show.", x=0.5, y=0.5, showarrow=False)
         fig.layout.annotations = [hover_annotation(), *fig.layout.annotations]

@@ -54,7 +54,7 @@ def zoom_figure(fig: go.Figure, zoom, view: str, *, det: bool | None = None) -> 
     """A copy of ``fig`` with ``view``'s zoom from the page's zoom dict (for exports and
     reports: the figure as the user last saw it). ``det`` defaults to the figure's own
     ``layout.meta.det`` / ``layout.meta.prg``."""
-    out = go.Figure(copy.deepcopy(fig.to_dict()), _validate=False) if isinstance(
+    out = type(fig)(copy.deepcopy(fig.to_dict()), _validate=False) if isinstance(
         fig, go.Figure) else go.Figure(fig)
     if det is None:
         meta = out.layout.meta if isinstance(out.layout.meta, dict) else {}

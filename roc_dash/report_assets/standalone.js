@@ -8,7 +8,8 @@
  *   optimum   roc_dash/core/hull.py             iso_gaps, optimal_point (tie rule)
  *   the point roc_dash/core/operating.py        summarise_operating_point, expected_cost
  * Entry point for tests and scripts: window.rocReport.set({cost_fp, cost_fn, prior_pos})
- * returns what the page shows (see pointAt).
+ * returns what the page shows (see pointAt); it is defined once the figures are drawn (or
+ * known not to be: plotly_loader.js's window.rocFigures).
  */
 (function () {
     "use strict";
@@ -167,7 +168,10 @@
     }
 
     /* ---- figures (found by id; traces by uid or name, as the figure modules make them) */
-    function graph(id) { return window.Plotly && document.getElementById(id); }
+    function graph(id) {                 /* null where the figure is not drawn */
+        var gd = document.getElementById(id);
+        return window.Plotly && gd && gd.data ? gd : null;
+    }
     function traceIndex(gd, test) {
         for (var i = 0; i < gd.data.length; i++) { if (test(gd.data[i])) { return i; } }
         return -1;
@@ -335,7 +339,8 @@
         return Object.assign({}, s);  /* the caller's copy: the figures draw from `s` */
     }
 
-    /* the figures come after this script in the page: wire up once they are drawn */
+    /* wire up once the figures are drawn (plotly_loader.js, after this script in the page:
+       window.rocFigures); where they cannot be, the sentence and the tables still follow */
     function init() {
         KEYS.forEach(function (key) {
             var slider = document.getElementById("rr-" + key + "-slider");
@@ -365,9 +370,10 @@
         window.rocReport = {set: set, solve: solve, state: function () { return solve(current); }};
         set(DATA.conditions);
     }
+    function start() { (window.rocFigures || Promise.resolve(false)).then(init); }
     if (document.readyState === "loading") {
-        document.addEventListener("DOMContentLoaded", init);
+        document.addEventListener("DOMContentLoaded", start);
     } else {
-        init();
+        start();
     }
 }());

@@ -246,3 +246,71 @@ def test_sdl105_with_benefits_and_extreme_settings(dash_duo, tmp_path):
         "{cost_fp: p[0], cost_fn: p[1], prior_pos: p[2]}); });", [list(p) for p in pairs])
     for page, (cfp, cfn, prior) in zip(pages, pairs, strict=True):
         _check(page, analysis, cfp, cfn, prior)
+
+
+def test_sdl106_offline_from_file_the_unpacked_plotly_draws_every_figure(
+        dash_duo, demo_analysis, tmp_path, shot):
+    """With the network cut (Chromium's own offline mode), the file opened from ``file://``
+    unpacks its compressed plotly.js and draws the three views; nothing was fetched."""
+    driver = dash_duo.driver
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        driver.set_window_size(1280, 1000)
+        _open(driver, demo_analysis, tmp_path)
+        assert driver.execute_script("return navigator.onLine;") is False
+        wait_until(lambda: driver.execute_script(
+            "return document.body.getAttribute('data-figures');") == "drawn",
+            message="the loader's signal")
+        drawn = driver.execute_script(
+            "return Array.from(document.querySelectorAll('.js-plotly-plot')).map(function (g)"
+            " { return [g.id, g.querySelectorAll('svg.main-svg').length,"
+            " g.querySelectorAll('.scatterlayer .trace').length]; });")
+        assert [d[0] for d in drawn] == ["rr-roc", "rr-pr", "rr-cost"]
+        assert all(svgs > 0 and traces > 0 for _, svgs, traces in drawn), drawn
+        fetched = driver.execute_script(
+            "return performance.getEntriesByType('resource').map(function (e) {"
+            " return e.name; });")
+        assert not [u for u in fetched if not u.startswith(("file:", "data:", "blob:"))]
+        assert driver.find_elements("id", "rr-figures-missing") == []
+        s = driver.execute_script("return window.rocReport.set({cost_fn: 4, prior_pos: 0.2});")
+        _check(s, demo_analysis, demo_analysis.conditions.cost_fp, 4.0, 0.2)
+        wait_until(lambda: driver.execute_script(
+            "return document.getElementById('rr-cost').layout.shapes[0].x0;") == pytest.approx(
+            s["pc_pos"], abs=1e-12), message="the figures to follow")
+        driver.execute_script("document.getElementById('rr-roc').parentNode.scrollIntoView();")
+        shot("standalone_zip")
+    finally:
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def test_sdl107_without_decompression_stream_the_page_says_so(dash_duo, demo_analysis,
+                                                             tmp_path, shot):
+    """A browser without ``DecompressionStream`` (removed before the page's scripts run):
+    the page says why there are no figures and which browsers can; the tables and the
+    controls' sentence still work."""
+    driver = dash_duo.driver
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                           {"source": "delete window.DecompressionStream;"})
+    path = tmp_path / "report.html"
+    path.write_text(render_html(demo_analysis), encoding="utf-8")
+    driver.get(path.as_uri())
+    wait_until(lambda: driver.execute_script("return !!window.rocReport;"), message="script")
+    assert driver.execute_script("return document.body.getAttribute('data-figures');") == \
+        "failed"
+    banner = driver.find_element("id", "rr-figures-missing")
+    assert banner.is_displayed()
+    assert "cannot unpack the embedded plotting library" in banner.text
+    assert "Chrome, Edge, Firefox or Safari" in banner.text
+    shot("standalone_without_decompression")
+    assert driver.find_elements("css selector", ".js-plotly-plot") == []
+    for view in ("rr-roc", "rr-pr", "rr-cost"):  # each empty box says it too
+        assert "cannot unpack" in driver.find_element("id", view).text
+    c = demo_analysis.conditions
+    s = driver.execute_script("return window.rocReport.set({cost_fn: 4});")
+    _check(s, demo_analysis, c.cost_fp, 4.0, c.prior_pos)
+    _, ref = _reference(demo_analysis, c.cost_fp, 4.0, c.prior_pos)
+    assert (f"{ref.model} at score ≥ {format_threshold(ref.threshold)}"
+            in driver.find_element("id", "rr-sentence").text)

@@ -213,11 +213,12 @@ def test_hvr006_no_hover_reads_a_missing_threshold_as_zero(figures):
     ``hovertemplatefallback`` says "+∞")."""
     checked = 0
     for view, fig in figures:
-        for trace in fig.data:
+        # what the browser gets (the figure may hold customdata as an array)
+        for trace, sent in zip(fig.data, fig.to_dict()["data"], strict=True):
             template = trace.hovertemplate or ""
-            if not isinstance(template, str) or trace.customdata is None:
+            if not isinstance(template, str) or sent.get("customdata") is None:
                 continue
-            rows = list(trace.customdata)
+            rows = list(sent["customdata"])
             if "threshold ≥ %{customdata[1]" in template:
                 checked += 1
                 assert "+∞" in (trace.hovertemplatefallback or ""), (view, trace.name)
@@ -231,4 +232,5 @@ def test_hvr006_no_hover_reads_a_missing_threshold_as_zero(figures):
     # the origin of a pooled ROC curve (threshold +inf) keeps only its model index
     roc = next(f for v, f in figures if v == "roc pooled")
     curve = next(t for t in roc.data if str(t.meta or "").startswith("<b>naive Bayes</b>"))
-    assert list(curve.customdata[0]) == [1.0] and (curve.x[0], curve.y[0]) == (0, 0)
+    sent = roc.to_dict()["data"][list(roc.data).index(curve)]
+    assert sent["customdata"][0] == [1.0] and (curve.x[0], curve.y[0]) == (0, 0)

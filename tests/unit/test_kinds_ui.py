@@ -169,7 +169,7 @@ def test_knu012_model_table_has_m_and_weighted_auc(cache, store):
 
 def test_knu013_multiclass_card_figures(cache, store):
     infos = [store.info(MC)]
-    kinds = overlays.shown_kinds(cache.table([MC]), infos, ["multi-class example"],
+    kinds = overlays.shown_kinds(cache.model_datasets([MC]), infos, ["multi-class example"],
                                  ["decision tree"])
     results = overlays.multiclass_results(cache, [MC], ["decision tree"], kinds)
     curves, heat, summary = kinds_feature.multiclass_outputs(results, "decision tree", "class_1")

@@ -150,7 +150,7 @@ def test_rep006_html_report_is_self_contained(tmp_path):
     for name in ("logistic regression", "naive Bayes", "decision tree", "gradient boosting"):
         assert name in page
     assert "of a false negative 5" in page and "DeLong" in page
-    assert page.count("Plotly.newPlot") == 3  # ROC, PR and cost views
+    assert page.count('class="rr-figure"') == 3  # ROC, PR and cost views
 
 
 TIES_CSV = "label,score\n1,0.9\n0,0.9\n1,0.5\n0,0.2\n1,0.2\n0,0.1\n"

@@ -185,7 +185,7 @@ def register(app, cache, store) -> None:
         infos, _ = loaded_infos(store, dataset_ids)
         names = model_names(cache, [i.id for i in infos])
         shown = [m for m in (models or []) if m in names]
-        kinds = shown_kinds(cache.table(dataset_ids), infos, dataset_labels(infos), shown)
+        kinds = shown_kinds(cache.model_datasets(dataset_ids), infos, dataset_labels(infos), shown)
         mc = [m for m in shown if kinds[m].kind == "multiclass"]
         style = {} if mc else {"display": "none"}
         return ([{"label": m, "value": m} for m in mc],
@@ -204,7 +204,7 @@ def register(app, cache, store) -> None:
         if not isinstance(model, str):
             raise PreventUpdate
         infos, _ = loaded_infos(store, dataset_ids)
-        kinds = shown_kinds(cache.table(dataset_ids), infos, dataset_labels(infos), [model])
+        kinds = shown_kinds(cache.model_datasets(dataset_ids), infos, dataset_labels(infos), [model])
         results = multiclass_results(cache, dataset_ids, [model], kinds)
         return multiclass_outputs(results, model, clean_class(reference),
                                   font_size=FONT[bool(presentation)])

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import time
+import types
 import warnings
 from dataclasses import dataclass, field
 
@@ -61,6 +62,7 @@ from ..statistics import (
     partial_auc_from_curve,
     wald_auc_interval,
 )
+from ..table_groups import groups_of
 
 __all__ = ["Conditions", "Operating", "ModelAnalysis", "Comparison", "Analysis", "analyse",
            "with_conditions", "prevalence", "paired_rows", "AnalysisTimeout",
@@ -242,8 +244,7 @@ def dataset_prevalences(table: pd.DataFrame) -> dict[str, float]:
     """
     if "dataset" not in table.columns:
         return {}
-    return {str(k): prevalence(g)
-            for k, g in table.groupby("dataset", sort=False, observed=True)}
+    return {name: prevalence(rows) for name, rows in groups_of(table, "dataset").items()}
 
 
 def inverted_note(name: str, auc_ci: AucInterval | None, positive: str | None = None) -> str | None:
@@ -320,8 +321,7 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
     y = frame["label"].to_numpy(dtype=bool)
     s = frame["score"].to_numpy(dtype=np.float64)
     w = _weights(frame)
-    # one sort of the scores: the curve and, from its runs' class counts, DeLong's interval
-    curve, pos, neg = roc_curve_with_counts(y, s, weights=w)
+    curve, pos, neg = roc_curve_with_counts(y, s, weights=w)  # one sort for both
     notes = []
     soft = is_soft(frame)
     n_rows = int(frame["rows"].sum()) if "rows" in frame.columns else len(frame)
@@ -331,7 +331,7 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
             n_rows = len(p)
             ci = soft_auc_interval(p, si, weights=wi, level=cond.level)
         else:
-            d = delong_variance_of_counts(pos, neg)  # = auc_confidence_interval's DeLong
+            d = delong_variance_of_counts(pos, neg)
             ci = wald_auc_interval(d.auc, d.std_error, level=cond.level)
     except ValueError as exc:  # e.g. a single positive: the variance is undefined
         ci = None
@@ -454,12 +454,12 @@ def analyse(table: pd.DataFrame, conditions: Conditions | None = None, *,
     if cond.prior_pos is None:
         cond = dataclasses.replace(cond, prior_pos=data_prior)
     positives = table.attrs.get("positive_labels") or {}  # per model, as in its file
-    groups = {str(k): g for k, g in table.groupby("model", sort=False, observed=True)}
+    groups = groups_of(table, "model")
     models = []
     for k, (name, frame) in enumerate(groups.items()):
         _check_deadline(deadline, k, len(groups), "models")
         models.append(_analyse_model(name, frame, cond, positives.get(name)))
-    hull = hull_of_curves({m.name: m.curve for m in models})
+    hull = joint_hull(models)
     notes = [n for m in models for n in m.notes]
     if max_compared is not None and len(groups) > max_compared:
         comparisons = []
@@ -501,6 +501,18 @@ def _model_comparison(models: list[ModelAnalysis], comparisons: list[Comparison]
                                {(c.a, c.b): c.test for c in comparisons})
 
 
+def joint_hull(models: list[ModelAnalysis]) -> RocHull:
+    """The hull across models (:func:`~roc_dash.core.hull.hull_of_curves`) from each model's
+    own hull vertices: a point of the joint hull is a point of its own model's hull, so the
+    vertices are the same as from every point of every curve, and a 10^7-row table's four
+    curves (~10^6 points each) come down to a few hundred points. The curves' totals go
+    with them, so that collinearity is decided exactly as before."""
+    return hull_of_curves({m.name: types.SimpleNamespace(
+        fpr=m.hull.fpr, tpr=m.hull.tpr, thresholds=m.hull.thresholds,
+        n_neg=getattr(m.curve, "n_neg", None), n_pos=getattr(m.curve, "n_pos", None))
+        for m in models})
+
+
 def _optimal_ranges(models: list[ModelAnalysis], hull: RocHull, cond: Conditions
                     ) -> OptimalRanges | None:
     if len(models) < 2 or not 0.0 < cond.prior_pos < 1.0:
@@ -520,7 +532,7 @@ def partial_auc_comparison(table: pd.DataFrame, fpr_max: float, *, n_boot: int =
     """
     if "rows" in table.columns:
         return None
-    groups = {str(k): g for k, g in table.groupby("model", sort=False, observed=True)}
+    groups = groups_of(table, "model")
     if len(groups) < 2 or any(_fractional(g) for g in groups.values()):
         return None
     first, *others = groups

@@ -52,6 +52,7 @@ from ..multiclass import MulticlassAnalysis, multiclass_roc
 from ..soft_labels import soft_auc_interval, soft_class_totals, soft_roc_auc
 from ..statistics import AucInterval
 from ..superiority import LcIndex, lc_index, triangular_distribution
+from ..table_groups import groups_of
 from .analysis import Analysis, paired_rows
 
 __all__ = [
@@ -63,7 +64,7 @@ __all__ = [
 
 
 def _models(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    return {str(k): g for k, g in table.groupby("model", sort=False, observed=True)}
+    return groups_of(table, "model")
 
 
 def _weights(frame: pd.DataFrame) -> np.ndarray | None:

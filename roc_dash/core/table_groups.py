@@ -1,0 +1,44 @@
+"""The rows of a canonical table split by the values of one column (by model, by dataset).
+
+``DataFrame.groupby(column)`` gives the same groups but, on a text column of 10^7 rows, hashes
+the text again and copies every column of the table, the grouping column too (Arrow-backed text
+is the slowest to copy): ~2 s for 4 models. Here the column is factorized once, the row
+positions of each group come from one stable sort of the small integer codes, and each group
+is the other columns taken at those positions (~1.2 s). The rows of a group keep their order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["groups_of"]
+
+
+def groups_of(table: pd.DataFrame, column: str) -> dict[str, pd.DataFrame]:
+    """The rows of ``table`` for each value of ``column``, in order of first appearance.
+
+    Parameters
+    ----------
+    table : DataFrame
+        A canonical table (see :mod:`roc_dash.io`).
+    column : str
+        The column to split by (e.g. ``"model"``); its values are named as text.
+
+    Returns
+    -------
+    dict of str to DataFrame
+        Each value's rows, in the table's order, without ``column`` (it is the key), with
+        the table's index. Rows whose value is missing are left out, as
+        ``groupby(column, observed=True)`` does. ValueError when ``column`` is not a column.
+    """
+    if column not in table.columns:
+        raise ValueError(f"no column {column!r} to split the table by")
+    codes, names = pd.factorize(table[column], sort=False)
+    rest = table.drop(columns=[column])
+    if len(names) == 1 and (codes >= 0).all():
+        return {str(names[0]): rest}
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
+    return {str(name): rest.take(order[bounds[k]:bounds[k + 1]])
+            for k, name in enumerate(names)}
