@@ -41,14 +41,18 @@ from roc_dash.app.state import ControlState
 #: cost digests are those of a full render.
 #: Re-recorded for the one rounding rule (issue 17 item 8): legends, read-off boxes and texts
 #: give 6 significant digits; nothing else changed.
+#: Re-recorded for LeanFigure (issue 14, server time): figures hold customdata as arrays and
+#: send a +inf threshold as null where plotly's encoder turned the NaN into null; the JSON the
+#: browser receives is the same as before (compared with 96da6fa's, random editrevision
+#: aside), only this digest's reading of the figure objects changed.
 EXPECTED = {
-    'default': ('4c7ef457a496a8dc', 'add08f7670c5c0c4', '152b179201441945',
+    'default': ('d8d98d0bcf356b06', '0347da7c8a925dda', '04d6829af9caf05f',
                 '1090115a0c6842c5', '6847490f187b09ed'),
-    'presentation': ('e440d95dabc64402', '73f25a95bf7078b4', 'c49375e7a6a1e165',
+    'presentation': ('4523925f557d3d2c', '06d0d0a13cfe3c52', 'db3cb392efd1ac8f',
                      '019c224444e1d025', '841496d525300ce8'),
     'patched': ('6ad280b8fb8a2117', '7c5ddb72ad7ecef5', '17262f3686b387b1',
                 '4661bc1dc7c2f042', '9a013cd060521e25'),
-    'patched prior': ('003554bbcaefd184', '98ef3524c295c64d', 'dd9bf05671decc83',
+    'patched prior': ('003554bbcaefd184', '9e896d377c0820b0', 'dd9bf05671decc83',
                       '0ea3263bd3505d0e', 'f65a4eed02bff78d'),
 }
 
