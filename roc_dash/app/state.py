@@ -21,13 +21,23 @@ from .server.store import clean_ids
 
 __all__ = ["COST_LIMITS", "SAMPLES_LIMITS", "MAX_CLASS", "FONT", "AVERAGING_MODES", "TABS",
            "ControlState", "clean_class", "number", "display", "clamp_samples",
-           "parse_query", "group_priors", "economics_from_state", "conditions_from_state", "clean_pins"]
+           "parse_query", "group_priors", "economics_from_state", "conditions_from_state", "clean_pins",
+           "tab_shown"]
 
 #: Font sizes of the figures, normal and in presentation mode.
 FONT = {False: 14, True: 20}
 AVERAGING_MODES = ("none", "pooled", "vertical", "threshold")
 #: The page's tabs, the default first (a link names any other as ``tab=compare``).
 TABS = ("decide", "compare", "beyond")
+
+
+def tab_shown(tab, name: str) -> bool:
+    """Whether ``name`` is the tab shown, ``tab`` being the ``ids.TAB`` store's data (None or
+    anything else unknown is the first tab, as the page starts). The cards of the other tabs
+    compute only when theirs is shown (:mod:`.features.tabs`)."""
+    return (tab if tab in TABS else TABS[0]) == name
+
+
 #: Longest class name taken from the browser or a link.
 MAX_CLASS = 200
 

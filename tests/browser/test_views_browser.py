@@ -269,6 +269,7 @@ def test_brw012_hover_links_views(dash_duo, app):
 
 def test_brw013_bad_upload_leaves_views(dash_duo, app, tmp_path):
     start(dash_duo, app)
+    wait_idle(dash_duo)  # the interval boxes are patched into the ROC after the views
     before = {g: trace_names(dash_duo, g) for g in GRAPHS}
     bad = tmp_path / "labels.csv"
     bad.write_text("label,score\na,0.1\nb,0.2\nc,0.3\n")

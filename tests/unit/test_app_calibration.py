@@ -198,12 +198,12 @@ def test_cpg008_card_redrawn_for_new_data_or_bins_not_for_new_costs(tmp_path):
         "callback"].__wrapped__
     state = ControlState(prior=0.3).to_store()
     viz = {"key": "k1", "cost_fp": 1.0}
-    fig, table, drawn = view(viz, 10, "uniform", [], [DEMO_ID], MODELS, state, 0.95,
-                             "pointwise", 51, None)
+    fig, table, drawn = view(viz, 10, "uniform", [], "compare", [DEMO_ID], MODELS, state,
+                             0.95, "pointwise", 51, None)
     assert len(fig.data) == 9 and drawn == ["k1", 10, "uniform", False]
     with pytest.raises(PreventUpdate):  # new costs: same views key
-        view({**viz, "cost_fp": 5.0}, 10, "uniform", [], [DEMO_ID], MODELS,
+        view({**viz, "cost_fp": 5.0}, 10, "uniform", [], "compare", [DEMO_ID], MODELS,
              {**state, "cost_fp": 5.0}, 0.95, "pointwise", 51, drawn)
-    fig, _, _ = view(viz, 5, "uniform", [], [DEMO_ID], MODELS, state, 0.95, "pointwise", 51,
-                     drawn)  # other bins: drawn again
+    fig, _, _ = view(viz, 5, "uniform", [], "compare", [DEMO_ID], MODELS, state, 0.95,
+                     "pointwise", 51, drawn)  # other bins: drawn again
     assert max(len(t.x) for t in fig.data if "Brier" in (t.name or "")) <= 5

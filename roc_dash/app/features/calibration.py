@@ -25,7 +25,7 @@ from .. import ids
 from ..analysis import model_names, shown_analysis, timeout_message
 from ..components import empty_figure, swatch
 from ..render import SHOWN_STATES
-from ..state import FONT, ControlState
+from ..state import FONT, ControlState, tab_shown
 
 __all__ = ["BIN_CHOICES", "calibration_card", "model_calibrations", "calibration_table",
            "calibrated_frame", "calibration_outputs", "register"]
@@ -152,7 +152,8 @@ def _shown(cache, dataset_ids, models, state, settings):
 
 # -- wiring ------------------------------------------------------------------------------
 def register(app, cache, store) -> None:
-    """The card's figure and table, and the download."""
+    """The card's figure and table (only while the Compare tab is shown, and when it is
+    opened), and the download."""
 
     @app.callback(
         Output(ids.CAL_GRAPH, "figure"),
@@ -163,17 +164,19 @@ def register(app, cache, store) -> None:
         Input(ids.CAL_BINS, "value"),
         Input(ids.CAL_STRATEGY, "value"),
         Input(ids.PRESENTATION, "value"),
+        Input(ids.TAB, "data"),
         *SHOWN_STATES,
         State(ids.CAL_DRAWN, "data"),
     )
-    def calibration_view(viz, n_bins, strategy, presentation, dataset_ids, models, state,
+    def calibration_view(viz, n_bins, strategy, presentation, tab, dataset_ids, models, state,
                          *settings_drawn):
         *settings, drawn = settings_drawn
         # the views' key leaves out the costs and the prior, which calibration ignores: a
         # new cost redraws the views, not this card
         key = [viz.get("key") if isinstance(viz, dict) else None, n_bins, strategy,
                bool(presentation)]
-        if state is None or (key == drawn and key[0] is not None):
+        if not tab_shown(tab, "compare") or state is None or (key == drawn and
+                                                              key[0] is not None):
             raise PreventUpdate
         font = FONT[bool(presentation)]
         try:

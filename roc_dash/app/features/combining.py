@@ -15,6 +15,7 @@ import math
 import re
 
 from dash import Input, Output, State, dcc, html, no_update
+from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import Analysis
 from ...core.assembly.combining_views import BudgetView, LogicalView, superiority_view
@@ -30,7 +31,7 @@ from ..help import HELP
 from ..overlays import active, combine_results
 from ..render import SHOWN_STATES
 from ..server.limits import excerpt
-from ..state import FONT, ControlState, clean_pins, economics_from_state
+from ..state import FONT, ControlState, clean_pins, economics_from_state, tab_shown
 
 __all__ = ["combining_card", "superiority_card", "parse_budget", "combine_options",
            "combine_panel", "superiority_outputs", "register"]
@@ -323,7 +324,8 @@ def _register_options(app, cache, store) -> None:
 
 
 def _register_cards(app, cache, store) -> None:
-    """The read-outs of the combining card and the superiority graph."""
+    """The read-outs of the combining card (Beyond binary) and the superiority graph
+    (Compare), each computed only while its tab is shown (and when it is opened)."""
 
     @app.callback(
         Output(ids.COMBINE_RESULT, "children"),
@@ -333,11 +335,14 @@ def _register_cards(app, cache, store) -> None:
         Input(ids.PINNED, "data"),
         Input(ids.COMBINE, "data"),
         Input(ids.DET, "value"),
+        Input(ids.TAB, "data"),
         State(ids.LEVEL, "value"),
         State(ids.BAND, "value"),
         State(ids.SAMPLES_OK, "data"),
     )
-    def combine_result(dataset_ids, models, state, pinned, combine, det, *settings):
+    def combine_result(dataset_ids, models, state, pinned, combine, det, tab, *settings):
+        if not tab_shown(tab, "beyond"):
+            raise PreventUpdate
         if state is None:
             return no_update
         analysis = shown_analysis(cache, dataset_ids, models, state, settings)
@@ -360,10 +365,13 @@ def _register_cards(app, cache, store) -> None:
         Input(ids.SUP_MODE, "value"),
         Input(ids.SUP_HIGH, "value"),
         Input(ids.PRESENTATION, "value"),
+        Input(ids.TAB, "data"),
         *SHOWN_STATES,
     )
-    def superiority(_viz, a, b, low, mode, high, presentation, dataset_ids, models, state,
+    def superiority(_viz, a, b, low, mode, high, presentation, tab, dataset_ids, models, state,
                     *settings):
+        if not tab_shown(tab, "compare"):
+            raise PreventUpdate
         if state is None:
             return no_update, no_update
         analysis = shown_analysis(cache, dataset_ids, models, state, settings)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 
 from dash import Input, Output, State, dcc, html, no_update
+from dash.exceptions import PreventUpdate
 
 from ...comparison_text import (
     P_KINDS,
@@ -35,6 +36,7 @@ from ...core.assembly.analysis import Analysis
 from .. import ids
 from ..analysis import pauc_comparison, shown_analysis
 from ..help import HELP
+from ..state import tab_shown
 
 __all__ = ["comparison_card", "comparison_panel", "register"]
 
@@ -128,7 +130,8 @@ def comparison_panel(analysis: Analysis | None, p_kind: str = DEFAULT_P, partial
 
 
 def register(app, cache, store) -> None:
-    """One callback: the card's content for the shown data, models, conditions and p-value."""
+    """One callback: the card's content for the shown data, models, conditions and p-value,
+    computed only while the Compare tab is shown (and when it is opened)."""
 
     @app.callback(
         Output(ids.COMPARISON_RESULT, "children"),
@@ -137,11 +140,14 @@ def register(app, cache, store) -> None:
         Input(ids.CONDITIONS, "data"),
         Input(ids.P_KIND, "value"),
         Input(ids.CMP_MEASURE, "value"),
+        Input(ids.TAB, "data"),
         State(ids.LEVEL, "value"),
         State(ids.BAND, "value"),
         State(ids.SAMPLES_OK, "data"),
     )
-    def comparison_result(dataset_ids, models, state, p_kind, measure, *settings):
+    def comparison_result(dataset_ids, models, state, p_kind, measure, tab, *settings):
+        if not tab_shown(tab, "compare"):
+            raise PreventUpdate
         if state is None:
             return no_update
         analysis = shown_analysis(cache, dataset_ids, models, state, settings)

@@ -1,7 +1,9 @@
 """Exports: the curves and the model table as CSV, the HTML report of what the page shows, and
 the decision record of the current operating point (:mod:`roc_dash.decision`). The HTML
 report has the operating card's intervals at each model's optimum, and the partial-AUC
-matrix when the Model comparison card shows it."""
+matrix when the Model comparison card's selector asks for it. Every export computes what it
+holds itself, from the selectors' values, so it is whole though the Compare and Beyond binary
+tabs (whose cards compute only while shown) were never opened."""
 
 from __future__ import annotations
 

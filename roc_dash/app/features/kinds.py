@@ -31,7 +31,7 @@ from ..components import empty_figure
 from ..help import HELP
 from ..overlays import multiclass_results, shown_kinds
 from ..server.store import EXAMPLES, DatasetInfo, clean_ids
-from ..state import FONT, ControlState, clean_class, parse_query
+from ..state import FONT, ControlState, clean_class, parse_query, tab_shown
 
 __all__ = ["EXAMPLE_LINKS", "class_choices", "example_links", "class_control",
            "multiclass_card", "multiclass_outputs", "load_example_ids", "register"]
@@ -198,10 +198,11 @@ def register(app, cache, store) -> None:
         Input(ids.MC_MODEL, "value"),
         Input(ids.CLASS_CHOICE, "value"),
         Input(ids.PRESENTATION, "value"),
+        Input(ids.TAB, "data"),  # computed only while Beyond binary is shown
         State(ids.DATASETS, "data"),
     )
-    def mc_views(model, reference, presentation, dataset_ids):
-        if not isinstance(model, str):
+    def mc_views(model, reference, presentation, tab, dataset_ids):
+        if not isinstance(model, str) or not tab_shown(tab, "beyond"):
             raise PreventUpdate
         infos, _ = loaded_infos(store, dataset_ids)
         kinds = shown_kinds(cache.model_datasets(dataset_ids), infos, dataset_labels(infos), [model])

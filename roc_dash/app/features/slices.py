@@ -27,6 +27,7 @@ import uuid
 import numpy as np
 import pandas as pd
 from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
+from dash.exceptions import PreventUpdate
 
 from ...core.group_thresholds import CONSTRAINTS, follow_constraint, group_thresholds
 from ...core.slices import group_rocs, slice_optima
@@ -40,7 +41,7 @@ from .. import ids
 from ..analysis import model_names
 from ..components import empty_figure, graph_config
 from ..server.store import clean_ids
-from ..state import FONT, conditions_from_state, group_priors, parse_query
+from ..state import FONT, conditions_from_state, group_priors, parse_query, tab_shown
 
 __all__ = ["card", "slices_outputs", "column_choice", "register", "NO_GROUPS", "CHOOSE"]
 
@@ -312,7 +313,8 @@ def column_choice(choices, column, cross, linked=None):
 
 # -- wiring ------------------------------------------------------------------------------
 def register(app, cache, store) -> None:
-    """The model selector and the card's outputs."""
+    """The model and column selectors, and the card's outputs (computed only while the
+    Compare tab is shown, and when it is opened)."""
 
     @app.callback(
         Output(ids.SLC_MODEL, "options"),
@@ -369,10 +371,13 @@ def register(app, cache, store) -> None:
         Input(ids.SLC_CROSS, "value"),
         Input(ids.SLC_DRAG, "data"),
         Input(ids.SLC_PRIORS, "value"),
+        Input(ids.TAB, "data"),
         State(ids.DATASETS, "data"),
     )
-    def slice_views(model, constraint, state, presentation, column, cross, drag, priors,
+    def slice_views(model, constraint, state, presentation, column, cross, drag, priors, tab,
                     dataset_ids):
+        if not tab_shown(tab, "compare"):
+            raise PreventUpdate
         if state is None:
             return (no_update,) * 5
         key = tuple(clean_ids(dataset_ids))

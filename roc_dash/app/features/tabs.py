@@ -1,11 +1,17 @@
 """The page's tabs: *Decide*, *Compare* and *Beyond binary*, each a group of cards.
 
 The tab bar sits above the cards; the summary strip and the sidebar (data, costs and class
-mix, ...) stay on every tab. Every card stays in the page whatever tab is shown (callbacks
-write into it all the same); a tab only hides the others' panels, in the browser, without a
-request to the server. The tab shown goes into the page's link (``tab=compare``; the first
-tab is left out, so older links are unchanged) and so into saved views: opening either
-shows the same tab.
+mix, ...) stay on every tab. Every card stays in the page whatever tab is shown, and a tab
+hides the others' panels in the browser. The cards of *Compare* and *Beyond binary* are lazy
+(issue 14): each callback computing a card's content takes ``Input(ids.TAB, "data")`` and does
+nothing (``PreventUpdate``) unless its tab is shown (:func:`..state.tab_shown`), so a first
+load or a new cost recomputes only what is seen, and opening a tab brings its cards up to
+date. Their selectors (model lists, options) stay eager; the *Decide* tab's views also fill
+the model table of *Compare*. Exports compute what they need themselves, whatever tab was
+opened. ``tests/unit/test_lazy_tabs.py`` fails for a new card that is neither lazy nor
+listed as cheap. The tab shown goes into the page's link (``tab=compare``; the first tab is
+left out, so older links are unchanged) and so into saved views: opening either shows the
+same tab.
 """
 
 from __future__ import annotations
