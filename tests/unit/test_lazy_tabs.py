@@ -31,6 +31,7 @@ EAGER = {
     "slices-model.options": "the shown models' names for the selector",
     "slices-column.options": "the table's slice columns (choices; the report reads them)",
     "slices-constraint.value": "the constraint a link names",
+    "slices-priors.value": "the priors per group a link names (parsing, no analysis)",
     "cal-download.data": "a click on the card's download button only",
 }
 #: The cards made lazy (the test must not pass by finding none).
