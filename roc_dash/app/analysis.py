@@ -165,8 +165,8 @@ class AnalysisCache:
                 return {}
             codes, names = pd.factorize(table["model"], sort=False)
             first = pd.Series(codes).drop_duplicates().index.to_numpy()  # codes: 0, 1, ...
-            labels = (table["dataset"].to_numpy()[first] if "dataset" in table.columns
-                      else [""] * len(first))
+            labels = (table["dataset"].iloc[first].tolist() if "dataset" in table.columns
+                      else [""] * len(first))  # the first rows only: never the whole column
             return {str(m): str(d) for m, d in zip(names, labels, strict=True)}
 
         return self.cache.get_or_make(("models", key), make, shared=False)

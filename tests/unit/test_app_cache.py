@@ -1,5 +1,7 @@
 """Bounded work and memory per request: caches in bytes, a cache shared by workers, caps."""
 
+import threading
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -279,3 +281,37 @@ def test_sfk005_several_big_values_kept_while_in_use():
         time.sleep(0.05)
     assert cache.get("a") is None and cache.get("d") is None
     assert SharedCache(None).memory.big_entries == 3
+
+
+def test_cch012_big_values_reach_the_disk_cache_from_a_thread(tmp_path, monkeypatch):
+    """A value over BACKGROUND_BYTES is returned at once and written by a thread; another
+    worker's cache (a second SharedCache on the same folder) finds it once written; a small
+    value is on disk before get_or_make returns."""
+    import numpy as np
+
+    from roc_dash.app.server import cache as cache_mod
+
+    monkeypatch.setattr(cache_mod, "BACKGROUND_BYTES", 1 << 20)
+    one = cache_mod.SharedCache(tmp_path)
+    other = cache_mod.SharedCache(tmp_path)
+    started = threading.Event()
+    release = threading.Event()
+    real_write = one._write
+
+    def slow_write(key, value):
+        started.set()
+        release.wait(30)
+        real_write(key, value)
+
+    monkeypatch.setattr(one, "_write", slow_write)
+    big = np.arange(1 << 18, dtype=np.float64)  # 2 MiB
+    got = one.get_or_make(("big",), lambda: big)
+    assert got is big and started.wait(30)
+    assert other.disk.get(one.key(("big",))) is None  # not written yet: the answer came first
+    release.set()
+    one.flush(30)
+    np.testing.assert_array_equal(other.get_or_make(("big",), lambda: None), big)
+    monkeypatch.setattr(one, "_write", real_write)
+    small = np.arange(10, dtype=np.float64)
+    one.get_or_make(("small",), lambda: small)
+    np.testing.assert_array_equal(other.disk.get(one.key(("small",))), small)

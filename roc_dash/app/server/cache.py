@@ -33,7 +33,7 @@ import pandas as pd
 
 log = logging.getLogger(__name__)
 
-__all__ = ["approx_nbytes", "ByteLRU", "SharedCache"]
+__all__ = ["approx_nbytes", "ByteLRU", "SharedCache", "BACKGROUND_BYTES"]
 
 
 def _mb_from_env(name: str, default: float) -> float:
@@ -177,6 +177,11 @@ class ByteLRU:
         return len(self._data)
 
 
+#: Values larger than this (by :func:`approx_nbytes`) go to the disk cache from a thread,
+#: after the request that made them has its value (see :meth:`SharedCache.get_or_make`).
+BACKGROUND_BYTES = 16 * 2**20
+
+
 class SharedCache:
     """Memory LRU + disk cache shared by every worker using the same data directory."""
 
@@ -185,6 +190,8 @@ class SharedCache:
         memory_mb = memory_mb or _mb_from_env("ROC_DASH_MEMORY_CACHE_MB", 64)
         disk_mb = disk_mb or _mb_from_env("ROC_DASH_CACHE_MB", 1024)
         self.memory = ByteLRU(int(memory_mb * 2**20), big_entries=BIG_ENTRIES)
+        self._writers: list[threading.Thread] = []
+        self._writers_lock = threading.Lock()
         self.disk = None
         if root is not None:
             try:
@@ -238,10 +245,31 @@ class SharedCache:
         value = make()
         if value is None:
             return None
-        self.memory.put(key, value)
+        size = approx_nbytes(value)
+        self.memory.put(key, value, size=size)
         if shared and self.disk is not None:
-            try:
-                self.disk.set(key, value)
-            except Exception:  # noqa: BLE001 - e.g. disk full: keep serving from memory
-                log.warning("roc-dash: could not write the shared cache", exc_info=True)
+            if size > BACKGROUND_BYTES:
+                # pickling and writing a big analysis (10^7 rows: ~0.8 s) need not hold up
+                # the answer that needs it: a thread writes it meanwhile
+                writer = threading.Thread(target=self._write, args=(key, value), daemon=True,
+                                          name="roc-dash-cache-write")
+                with self._writers_lock:
+                    self._writers = [t for t in self._writers if t.is_alive()] + [writer]
+                writer.start()
+            else:
+                self._write(key, value)
         return value
+
+    def _write(self, key: str, value) -> None:
+        try:
+            self.disk.set(key, value)
+        except Exception:  # noqa: BLE001 - e.g. disk full: keep serving from memory
+            log.warning("roc-dash: could not write the shared cache", exc_info=True)
+
+    def flush(self, timeout: float | None = None) -> None:
+        """Wait for the values being written to the disk cache by threads (see
+        :data:`BACKGROUND_BYTES`)."""
+        with self._writers_lock:
+            writers, self._writers = self._writers, []
+        for writer in writers:
+            writer.join(timeout)

@@ -297,7 +297,8 @@ def _folds(frame: pd.DataFrame, y: np.ndarray, s: np.ndarray, w: np.ndarray | No
     fold = frame["fold"]
     if len(fold) and not fold.isna().any() and fold.nunique() == 1:
         return {str(fold.iloc[0]): curve}, {}
-    fold_of = fold.to_numpy()
+    # categories, not an array of 10^6 Python strings factorized twice (~0.3 s a model)
+    fold_of = pd.Categorical(fold)
     usable, skipped = _two_class_folds(y, fold_of, w)
     folds = fold_curves(y[usable], s[usable], fold_of[usable],
                         weights=None if w is None else w[usable]) if usable.any() else {}
