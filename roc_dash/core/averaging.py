@@ -181,8 +181,7 @@ def fold_curves(labels, scores, folds, *, weights=None, pos_label=None) -> dict[
     labels, scores, weights
         As for :func:`~roc_dash.core.curves.roc_curve`.
     folds : array-like, shape (n,)
-        Fold (or bootstrap sample) of each row; any hashable values, not missing (a
-        ``pandas.Categorical`` is read through its codes).
+        Fold (or bootstrap sample) of each row; any hashable values (or a Categorical).
     pos_label : scalar, optional
         The label value of the positive class (scikit-learn's convention); every other
         value is negative. Needed when the labels are not a known encoding. The labels are
@@ -204,8 +203,7 @@ def fold_curves(labels, scores, folds, *, weights=None, pos_label=None) -> dict[
     """
     y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
                                   integers="keep")
-    # a Categorical stays one (its codes are the factorization); anything else an array
-    f = folds if isinstance(folds, pd.Categorical) else np.asarray(folds)
+    f = folds if isinstance(folds, pd.Categorical) else np.asarray(folds)  # codes kept
     if f.ndim != 1 or f.shape != s.shape:
         raise ValueError(f"folds ({f.size}) and scores ({s.size}) differ in length")
     codes, uniques = pd.factorize(f, sort=False)

@@ -312,9 +312,9 @@ def column_choice(choices, column, cross, linked=None):
 
 
 # -- wiring ------------------------------------------------------------------------------
-def register(app, cache, store) -> None:
-    """The model and column selectors, and the card's outputs (computed only while the
-    Compare tab is shown, and when it is opened)."""
+def _register_choices(app, cache) -> None:
+    """The card's selectors: its model, the slice columns, and the constraint and priors a
+    link names (cheap: no analysis; they stay eager whatever tab is shown)."""
 
     @app.callback(
         Output(ids.SLC_MODEL, "options"),
@@ -356,6 +356,12 @@ def register(app, cache, store) -> None:
     )
     def priors_from_link(search):
         return parse_query(search).get("slice_priors", no_update)
+
+
+def register(app, cache, store) -> None:
+    """The model and column selectors, and the card's outputs (computed only while the
+    Compare tab is shown, and when it is opened)."""
+    _register_choices(app, cache)
 
     @app.callback(
         Output(ids.SLC_SOURCE, "children"),
