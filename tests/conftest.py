@@ -32,6 +32,17 @@ def _writes_stay_in_the_session_tmp(tmp_path_factory):
         yield root
 
 
+@pytest.fixture(autouse=True)
+def _cache_writes_end_with_their_test():
+    """Big analyses go to the disk cache from a thread (``SharedCache.get_or_make``): wait
+    for them after each test, so that none runs on into the next one (whose memory
+    measurements would count it)."""
+    yield
+    from roc_dash.app.server.cache import SharedCache
+
+    SharedCache.flush(60)
+
+
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
     path = tmp_path / "roc-dash-data"

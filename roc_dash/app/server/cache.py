@@ -180,6 +180,8 @@ class ByteLRU:
 #: Values larger than this (by :func:`approx_nbytes`) go to the disk cache from a thread,
 #: after the request that made them has its value (see :meth:`SharedCache.get_or_make`).
 BACKGROUND_BYTES = 16 * 2**20
+_WRITERS: list[threading.Thread] = []  # of every cache of the process
+_WRITERS_LOCK = threading.Lock()
 
 
 class SharedCache:
@@ -190,8 +192,6 @@ class SharedCache:
         memory_mb = memory_mb or _mb_from_env("ROC_DASH_MEMORY_CACHE_MB", 64)
         disk_mb = disk_mb or _mb_from_env("ROC_DASH_CACHE_MB", 1024)
         self.memory = ByteLRU(int(memory_mb * 2**20), big_entries=BIG_ENTRIES)
-        self._writers: list[threading.Thread] = []
-        self._writers_lock = threading.Lock()
         self.disk = None
         if root is not None:
             try:
@@ -253,8 +253,8 @@ class SharedCache:
                 # the answer that needs it: a thread writes it meanwhile
                 writer = threading.Thread(target=self._write, args=(key, value), daemon=True,
                                           name="roc-dash-cache-write")
-                with self._writers_lock:
-                    self._writers = [t for t in self._writers if t.is_alive()] + [writer]
+                with _WRITERS_LOCK:
+                    _WRITERS[:] = [t for t in _WRITERS if t.is_alive()] + [writer]
                 writer.start()
             else:
                 self._write(key, value)
@@ -266,10 +266,12 @@ class SharedCache:
         except Exception:  # noqa: BLE001 - e.g. disk full: keep serving from memory
             log.warning("roc-dash: could not write the shared cache", exc_info=True)
 
-    def flush(self, timeout: float | None = None) -> None:
-        """Wait for the values being written to the disk cache by threads (see
-        :data:`BACKGROUND_BYTES`)."""
-        with self._writers_lock:
-            writers, self._writers = self._writers, []
+    @staticmethod
+    def flush(timeout: float | None = None) -> None:
+        """Wait for the values being written to a disk cache by threads (see
+        :data:`BACKGROUND_BYTES`), those of every cache of the process (tests call it
+        after each test, so that no write runs on into the next one)."""
+        with _WRITERS_LOCK:
+            writers, _WRITERS[:] = list(_WRITERS), []
         for writer in writers:
             writer.join(timeout)
