@@ -51,6 +51,7 @@ from .score_scales import (  # noqa: F401 - re-exported
     _as_curves,
     check_score_scales,
 )
+from .table_groups import rows_by_code
 
 __all__ = [
     "MAX_SCALE_RATIO",
@@ -213,10 +214,8 @@ def fold_curves(labels, scores, folds, *, weights=None, pos_label=None) -> dict[
     names = [str(u) for u in uniques]
     if len(set(names)) != len(names):
         raise ValueError(f"fold values collide when converted to strings: {names}")
-    order = np.argsort(codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(1, len(names)))
     result: dict[str, RocCurve] = {}
-    for name, rows in zip(names, np.split(order, bounds), strict=True):
+    for name, rows in zip(names, rows_by_code(codes, len(names)), strict=True):
         try:
             result[name] = roc_curve(y[rows], s[rows], weights=None if w is None else w[rows])
         except ValueError as exc:

@@ -58,6 +58,7 @@ from .hull import (
     optimal_point,
 )
 from .statistics import AucInterval, delong_variance_of_counts, wald_auc_interval
+from .table_groups import rows_by_code
 
 __all__ = [
     "MIN_POSITIVES",
@@ -324,12 +325,8 @@ def group_rocs(labels, scores, groups, *, weights=None, pos_label=None, level: f
     counts = None if row_counts is None else np.asarray(row_counts, dtype=np.int64)
     if counts is not None and counts.shape != y.shape:
         raise ValueError(f"row_counts ({counts.size}) and labels ({y.size}) differ in length")
-    # small codes sort by radix, in linear time
-    order = np.argsort(codes.astype(np.int16) if len(names) < 2**15 else codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
     out = []
-    for k, name in enumerate(names):
-        rows = order[bounds[k]:bounds[k + 1]]
+    for name, rows in zip(names, rows_by_code(codes, len(names)), strict=True):
         group = _one_group(name, y[rows], s[rows], None if w is None else w[rows],
                            level, min_pos, min_neg)
         if counts is not None:

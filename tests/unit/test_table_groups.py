@@ -40,3 +40,16 @@ def test_tgr002_one_value_and_errors():
     pd.testing.assert_frame_equal(got["only"], table.drop(columns="model"))
     with pytest.raises(ValueError, match="no column 'group'"):
         groups_of(table, "group")
+
+
+@pytest.mark.parametrize("n_codes", [1, 3, 40_000])
+def test_tgr003_rows_by_code_against_a_loop(n_codes):
+    from roc_dash.core.table_groups import rows_by_code
+
+    rng = np.random.default_rng(n_codes)
+    codes = rng.integers(-1, n_codes, 5000)
+    got = rows_by_code(codes, n_codes)
+    assert len(got) == n_codes
+    for k in range(min(n_codes, 50)):
+        np.testing.assert_array_equal(got[k], np.flatnonzero(codes == k))
+    assert sum(len(r) for r in got) == int((codes >= 0).sum())
