@@ -35,6 +35,14 @@ def artifacts(tmp_path_factory) -> Path:
     return Path(folder) if folder else tmp_path_factory.mktemp("dash_artifacts")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _screenshots_in_artifacts(artifacts):
+    """The folder of :data:`.shots.SHOTS` (tests that name their screenshots' paths)."""
+    from .shots import SHOTS
+
+    SHOTS.folder = artifacts
+
+
 @pytest.fixture
 def shot(dash_duo, artifacts):
     """Save a full-window screenshot under :func:`artifacts` for a human to look at."""

@@ -3,8 +3,6 @@ by real clicks in headless Chromium on the demo (4 models × 10 folds): the mode
 cross-validated AUC and per-fold AUC/AP, the Model comparison matrix checked cell by cell
 against the core's PairwiseComparison, the p-value selector, and the never-optimal model."""
 
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,9 +16,8 @@ from roc_dash.core.model_comparison import NEVER_OPTIMAL
 from roc_dash.rounding import sig, signed
 
 from .gestures import js_graph, open_tab, scroll_into_view, wait_idle, wait_until
+from .shots import SHOTS
 from .test_trust_browser import start, value
-
-SHOTS = Path(os.environ.get("ROC_DASH_SHOTS", "/work/shots"))
 
 
 def _save(dash_duo, name):

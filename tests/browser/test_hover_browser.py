@@ -5,9 +5,7 @@ thresholds at that FPR, checked against the demo's folds read with the core's fo
 and by brute force on their rows; before that, the pointer on the origin of the pooled
 curves reads "+∞", not the 0 plotly makes of a missing threshold (hvb001)."""
 
-import os
 import re
-from pathlib import Path
 
 import numpy as np
 from selenium.webdriver.common.action_chains import ActionChains
@@ -19,9 +17,9 @@ from roc_dash.core.fold_thresholds import thresholds_at_fpr
 from roc_dash.rounding import sig
 
 from .gestures import js_graph, to_screen, wait_idle, wait_until
+from .shots import SHOTS
 from .test_trust_browser import start
 
-SHOTS = Path(os.environ.get("ROC_DASH_SHOTS", "/work/shots"))
 MODEL = "naive Bayes"
 
 #: The point of trace ``arguments[1]`` farthest (in px) from every point of the other

@@ -16,7 +16,7 @@ from . import gestures
 from .gestures import js_graph, wait_idle, wait_until
 
 #: Where the README's screenshot goes.
-SHOT = "/work/shots/logfpr.png"
+from .shots import SHOTS
 
 
 def _binormal(n_pos=300, n_neg=3000, d=3.3, seed=19) -> pd.DataFrame:
@@ -107,7 +107,7 @@ def test_lgb001_log_axis_optimum_zoom_and_export(dash_duo, app, tmp_path, shot):
                           "window.scrollBy(0, -150);", card)  # clear of the summary strip
     wait_idle(driver)
     shot("lgb001_log_axis")
-    driver.save_screenshot(SHOT)
+    driver.save_screenshot(str(SHOTS / "logfpr.png"))
     # a box zoom on the log axis (its ranges are in decades)
     gestures.scroll_into_view(driver, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
     gestures.drag(driver, gestures.to_screen(driver, ids.ROC_GRAPH, -3.0, 1.0),

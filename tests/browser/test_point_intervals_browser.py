@@ -14,10 +14,11 @@ from roc_dash.core.economics import Economics
 from roc_dash.core.point_intervals import point_intervals
 
 from .gestures import js_graph, scroll_into_view, type_into, wait_until
+from .shots import SHOTS
 from .test_views_browser import start
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
-SHOTS = Path("/work/shots")
+
 CELL = re.compile(r"^(\S+) \[(\S+)–(\S+)\]$")
 
 

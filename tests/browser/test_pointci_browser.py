@@ -15,10 +15,10 @@ from roc_dash.app import ids
 from roc_dash.rounding import sig, signed
 
 from .gestures import click, open_tab, scroll_into_view, type_into, wait_file, wait_until
+from .shots import SHOTS
 from .test_views_browser import start
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
-SHOTS = Path("/work/shots")
 
 
 def _line(dash_duo) -> str:

@@ -3,7 +3,6 @@ slice columns are not named group, choose a column and a second to cross with re
 choose a constraint, read the total (the core's on pandas' crossed groups), then open the
 page's own link afresh and find the same slice, constraint and total restored."""
 
-from pathlib import Path
 
 import pytest
 
@@ -21,9 +20,8 @@ from .gestures import (
     wait_idle,
     wait_until,
 )
+from .shots import SHOTS
 from .test_slices_browser import upload_loans
-
-SHOTS = Path("/work/shots")
 
 
 def _core_cost(frame, model, columns, constraint) -> float:

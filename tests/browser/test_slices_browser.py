@@ -3,7 +3,6 @@ open the Compare tab, choose a constraint with a real click and read the total c
 must be the core's on the same rows under the page's conditions (costs 1:1, the data's
 prevalence as the prior)."""
 
-from pathlib import Path
 
 import pytest
 
@@ -13,9 +12,8 @@ from roc_dash.core.slices import slice_analysis
 
 from ..slices_example import loan_predictions
 from .gestures import open_tab, scroll_into_view, wait_idle, wait_until
+from .shots import SHOTS
 from .test_upload_browser import upload
-
-SHOTS = Path("/work/shots")
 
 
 def _core_cost(frame, model, constraint) -> float:

@@ -185,3 +185,22 @@ def test_hyg006_make_test_installs_java_for_the_spark_test():
     java = makefile.split("\njava-deps:", 1)[1].split("\n\n", 1)[0]
     assert "default-jre-headless" in java and "apt-get install" in java
     assert (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1] == "make test"
+
+
+def fixed_machine_paths(source: str) -> list[int]:
+    """Lines with a string literal naming a folder of one machine (``/work/...``,
+    ``/root/...``, ``/home/...``): tests write under pytest's temporary folder only."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.match(
+                r"^/(work|root|home)(/|$)", node.value):
+            found.append(node.lineno)
+    return sorted(found)
+
+
+def test_hyg007_no_test_names_a_folder_of_one_machine():
+    assert fixed_machine_paths('SHOTS = "/work/shots/x.png"\nok = "/tmp"\n') == [1]
+    tests = Path(__file__).resolve().parents[1]
+    offenders = {str(p.relative_to(tests)): lines for p in sorted(tests.rglob("*.py"))
+                 if (lines := fixed_machine_paths(p.read_text(encoding="utf-8")))}
+    assert offenders == {}, f"tests that name a folder of one machine: {offenders}"
