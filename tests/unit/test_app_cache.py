@@ -298,10 +298,10 @@ def test_cch012_big_values_reach_the_disk_cache_from_a_thread(tmp_path, monkeypa
     release = threading.Event()
     real_write = one._write
 
-    def slow_write(key, value):
+    def slow_write(key, value, lock=None):
         started.set()
         release.wait(30)
-        real_write(key, value)
+        real_write(key, value, lock)
 
     monkeypatch.setattr(one, "_write", slow_write)
     big = np.arange(1 << 18, dtype=np.float64)  # 2 MiB

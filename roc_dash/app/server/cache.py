@@ -14,6 +14,14 @@ An entry larger than a quarter of the memory budget is kept only while it is in 
 at 10^6 rows: the table, the views' analysis and the Slices card's groups; with one, each
 evicted the next and a change of costs re-read the table twice and recomputed the groups),
 each let go ``BIG_SECONDS`` (10 s) after its last use.
+
+A value is made once at a time (:meth:`SharedCache.get_or_make`): the threads of a worker
+that ask for the same missing key wait for the first one, and with a disk cache the other
+workers wait too (a lock entry in the shared cache, ``diskcache``'s atomic ``add``), then
+read the value it wrote. A page opened on a new 10^7-row upload asks for its analysis from
+several callbacks at once, spread over the workers: before, each made its own copy (the same
+work several times over, ~1.9 GB each). A holder that dies leaves a lock that expires after
+``ROC_DASH_TIMEOUT`` + 30 s; a waiter gives up waiting then and makes the value itself.
 """
 
 from __future__ import annotations
@@ -182,6 +190,48 @@ class ByteLRU:
 BACKGROUND_BYTES = 16 * 2**20
 _WRITERS: list[threading.Thread] = []  # of every cache of the process
 _WRITERS_LOCK = threading.Lock()
+#: How often a worker waiting for another's value looks again, seconds.
+POLL_SECONDS = 0.05
+
+
+def _flight_seconds() -> float:
+    """How long a value may take to make before waiters give up on it: the request time
+    limit (``ROC_DASH_TIMEOUT``, 120 s) and some slack for writing it."""
+    try:
+        limit = float(os.environ.get("ROC_DASH_TIMEOUT", "120"))
+    except ValueError:
+        limit = 120.0
+    return max(limit, 1.0) + 30.0
+
+
+class _KeyLocks:
+    """One :class:`threading.Lock` per key being made in this process, dropped when unused."""
+
+    def __init__(self):
+        self._locks: dict[str, list] = {}  # key -> [lock, users]
+        self._guard = threading.Lock()
+
+    def acquire(self, key: str, timeout: float) -> bool:
+        with self._guard:
+            entry = self._locks.setdefault(key, [threading.Lock(), 0])
+            entry[1] += 1
+        if entry[0].acquire(timeout=timeout):
+            return True
+        self._drop(key)
+        return False
+
+    def release(self, key: str) -> None:
+        with self._guard:
+            self._locks[key][0].release()
+        self._drop(key)
+
+    def _drop(self, key: str) -> None:
+        with self._guard:
+            entry = self._locks.get(key)
+            if entry is not None:
+                entry[1] -= 1
+                if entry[1] <= 0:
+                    del self._locks[key]
 
 
 class SharedCache:
@@ -192,6 +242,7 @@ class SharedCache:
         memory_mb = memory_mb or _mb_from_env("ROC_DASH_MEMORY_CACHE_MB", 64)
         disk_mb = disk_mb or _mb_from_env("ROC_DASH_CACHE_MB", 1024)
         self.memory = ByteLRU(int(memory_mb * 2**20), big_entries=BIG_ENTRIES)
+        self._making = _KeyLocks()
         self.disk = None
         if root is not None:
             try:
@@ -229,42 +280,96 @@ class SharedCache:
         return hashlib.sha256(repr(parts).encode()).hexdigest()
 
     def get_or_make(self, parts, make, *, shared: bool = True):
-        """The cached value for ``parts`` (any repr-stable tuple), else ``make()`` cached."""
+        """The cached value for ``parts`` (any repr-stable tuple), else ``make()`` cached.
+
+        Made once at a time: a thread of this process or (``shared``, with a disk cache)
+        another worker making the same value is waited for, up to :func:`_flight_seconds`."""
         key = self.key(parts)
         value = self.memory.get(key)
         if value is not None:
             return value
-        if shared and self.disk is not None:
-            try:
-                value = self.disk.get(key)
-            except Exception:  # noqa: BLE001 - a damaged entry is recomputed
-                value = None
+        wait = _flight_seconds()
+        mine = self._making.acquire(key, wait)
+        try:
+            value = self.memory.get(key)  # made by another thread while this one waited
             if value is not None:
-                self.memory.put(key, value)
                 return value
-        value = make()
-        if value is None:
+            shared = shared and self.disk is not None
+            lock = self._lock_disk(key, wait) if shared else None
+            try:
+                value = self._read(key) if shared else None
+                if value is not None:
+                    self.memory.put(key, value)
+                    return value
+                value = make()
+                if value is None:
+                    return None
+                lock = self._keep(key, value, shared, lock)
+                return value
+            finally:
+                self._unlock_disk(lock)
+        finally:
+            if mine:
+                self._making.release(key)
+
+    def _read(self, key: str):
+        try:
+            return self.disk.get(key)
+        except Exception:  # noqa: BLE001 - a damaged entry is recomputed
             return None
+
+    def _keep(self, key: str, value, shared: bool, lock):
+        """Put a made value in memory and (``shared``) on disk; returns the disk lock still
+        to release (None when a writer thread took it over, releasing it once written)."""
         size = approx_nbytes(value)
         self.memory.put(key, value, size=size)
-        if shared and self.disk is not None:
-            if size > BACKGROUND_BYTES:
-                # pickling and writing a big analysis (10^7 rows: ~0.8 s) need not hold up
-                # the answer that needs it: a thread writes it meanwhile
-                writer = threading.Thread(target=self._write, args=(key, value), daemon=True,
-                                          name="roc-dash-cache-write")
-                with _WRITERS_LOCK:
-                    _WRITERS[:] = [t for t in _WRITERS if t.is_alive()] + [writer]
-                writer.start()
-            else:
-                self._write(key, value)
-        return value
+        if not shared:
+            return lock
+        if size <= BACKGROUND_BYTES:
+            self._write(key, value)
+            return lock
+        # pickling and writing a big analysis (10^7 rows: ~0.8 s) need not hold up the
+        # answer that needs it: a thread writes it meanwhile, and lets other workers'
+        # waiters in (to read it) only once it is written
+        writer = threading.Thread(target=self._write, args=(key, value, lock), daemon=True,
+                                  name="roc-dash-cache-write")
+        with _WRITERS_LOCK:
+            _WRITERS[:] = [t for t in _WRITERS if t.is_alive()] + [writer]
+        writer.start()
+        return None
 
-    def _write(self, key: str, value) -> None:
+    def _lock_disk(self, key: str, wait: float) -> str | None:
+        """Take the workers' lock on making ``key`` (an entry only one ``add`` can create),
+        waiting up to ``wait`` seconds for its holder; None when not taken (then the value
+        is made without it: never worse than each worker making its own)."""
+        name = f"making-{key}"
+        give_up = time.monotonic() + wait
+        while True:
+            try:
+                if self.disk.add(name, os.getpid(), expire=wait):
+                    return name
+                if key in self.disk:  # made meanwhile: the caller reads it
+                    return None
+            except Exception:  # noqa: BLE001 - a lock that cannot be taken is not waited on
+                return None
+            if time.monotonic() >= give_up:
+                return None
+            time.sleep(POLL_SECONDS)
+
+    def _unlock_disk(self, name: str | None) -> None:
+        if name is not None:
+            try:
+                self.disk.delete(name)
+            except Exception:  # noqa: BLE001 - the lock expires by itself
+                log.warning("roc-dash: could not release a cache lock", exc_info=True)
+
+    def _write(self, key: str, value, lock: str | None = None) -> None:
         try:
             self.disk.set(key, value)
         except Exception:  # noqa: BLE001 - e.g. disk full: keep serving from memory
             log.warning("roc-dash: could not write the shared cache", exc_info=True)
+        finally:
+            self._unlock_disk(lock)
 
     @staticmethod
     def flush(timeout: float | None = None) -> None:

@@ -1,0 +1,119 @@
+"""A cached value is made once at a time (``SharedCache.get_or_make``): threads of a worker
+and other workers (other caches on the same folder) wait for the one making it and read
+its value, instead of each making its own copy (a 10^7-row analysis: ~1.9 GB each)."""
+
+import threading
+
+import numpy as np
+
+from roc_dash.app.server import cache as cache_mod
+from roc_dash.app.server.cache import SharedCache
+from tests.browser.gestures import wait_until
+
+
+def _waiting(cache: SharedCache, key: str) -> int:
+    entry = cache._making._locks.get(key)
+    return 0 if entry is None else entry[1]
+
+
+def test_flt001_threads_of_a_worker_make_a_value_once(tmp_path):
+    cache = SharedCache(None)  # per process only: the in-process lock alone
+    key = cache.key(("a",))
+    calls, go = [], threading.Event()
+
+    def make():
+        calls.append(1)
+        go.wait(30)
+        return np.arange(5.0)
+
+    got = [None] * 4
+    threads = [threading.Thread(target=lambda i=i: got.__setitem__(i, cache.get_or_make(
+        ("a",), make))) for i in range(4)]
+    for t in threads:
+        t.start()
+    wait_until(lambda: _waiting(cache, key) == 4, timeout=30, message="four callers")
+    go.set()
+    for t in threads:
+        t.join(30)
+    assert len(calls) == 1
+    assert all(g is got[0] for g in got) and got[0] is not None
+    assert _waiting(cache, key) == 0  # no lock kept for a key no one makes
+
+
+def test_flt002_another_worker_waits_and_reads_what_the_first_wrote(tmp_path):
+    """Worker one makes a value (slowly); worker two asks meanwhile, waits on the lock entry in
+    the shared cache, and reads the value from disk: its own make is never called."""
+    one, two = SharedCache(tmp_path), SharedCache(tmp_path)
+    key = one.key(("shared",))
+    go, first_calls, second_calls = threading.Event(), [], []
+    value = np.arange(7.0)
+
+    def slow():
+        first_calls.append(1)
+        go.wait(30)
+        return value
+
+    a = threading.Thread(target=lambda: one.get_or_make(("shared",), slow))
+    a.start()
+    wait_until(lambda: f"making-{key}" in one.disk, timeout=30, message="the lock entry")
+    out = []
+    b = threading.Thread(target=lambda: out.append(two.get_or_make(
+        ("shared",), lambda: second_calls.append(1) or np.zeros(1))))
+    b.start()
+    wait_until(lambda: _waiting(two, key) == 1, timeout=30, message="worker two asking")
+    go.set()
+    a.join(30)
+    b.join(30)
+    assert first_calls == [1] and second_calls == []
+    np.testing.assert_array_equal(out[0], value)
+    assert f"making-{key}" not in one.disk  # released
+
+
+def test_flt003_a_big_value_lets_waiters_in_only_once_written(tmp_path, monkeypatch):
+    """A value written by a thread (over BACKGROUND_BYTES) keeps the lock until it is on disk,
+    so another worker never finds the lock gone and the value missing."""
+    monkeypatch.setattr(cache_mod, "BACKGROUND_BYTES", 1 << 10)
+    one = SharedCache(tmp_path)
+    key = one.key(("big",))
+    release = threading.Event()
+    real_write = one._write
+
+    def held_write(k, v, lock=None):
+        release.wait(30)
+        real_write(k, v, lock)
+
+    monkeypatch.setattr(one, "_write", held_write)
+    big = np.arange(1 << 12, dtype=np.float64)
+    assert one.get_or_make(("big",), lambda: big) is big
+    assert f"making-{key}" in one.disk and key not in one.disk
+    release.set()
+    one.flush(30)
+    assert key in one.disk and f"making-{key}" not in one.disk
+
+
+def test_flt004_a_lock_left_by_a_dead_worker_is_given_up_on(tmp_path, monkeypatch):
+    """A lock entry whose holder died (never released) is waited on only so long; then the
+    waiter makes the value itself and answers."""
+    monkeypatch.setattr(cache_mod, "_flight_seconds", lambda: 0.3)
+    one = SharedCache(tmp_path)
+    key = one.key(("orphan",))
+    assert one.disk.add(f"making-{key}", 12345, expire=60)  # a holder that never comes back
+    got = one.get_or_make(("orphan",), lambda: np.ones(3))
+    np.testing.assert_array_equal(got, np.ones(3))
+
+
+def test_flt005_a_failed_make_releases_both_locks(tmp_path):
+    one = SharedCache(tmp_path)
+    key = one.key(("boom",))
+
+    def boom():
+        raise RuntimeError("no")
+
+    try:
+        one.get_or_make(("boom",), boom)
+    except RuntimeError:
+        pass
+    else:  # pragma: no cover
+        raise AssertionError("the error was swallowed")
+    assert f"making-{key}" not in one.disk and _waiting(one, key) == 0
+    assert one.get_or_make(("boom",), lambda: np.zeros(2)).shape == (2,)
