@@ -9,8 +9,6 @@ what kind of file each is, the class reference view of multi-class data, and
 from __future__ import annotations
 
 import dataclasses
-import math
-import os
 import time
 
 import pandas as pd
@@ -26,6 +24,7 @@ from ..core.assembly.analysis import (
 )
 from ..core.canonical_kinds import CLASS_COLUMN, class_score_column, class_view
 from ..io.combine import combine_datasets
+from .server.budget import HeavyWaitTimeout, heavy_analysis, request_timeout
 from .server.cache import SharedCache
 from .server.store import DatasetInfo, DatasetNotFound, DatasetStore, clean_ids
 from .state import ControlState, clean_class, conditions_from_state
@@ -102,17 +101,6 @@ MAX_COMPARED_MODELS = 12
 
 #: Share of ``ROC_DASH_TIMEOUT`` one request may spend analysing (the rest draws the figures).
 ANALYSIS_SHARE = 0.8
-
-
-def request_timeout() -> float:
-    """``ROC_DASH_TIMEOUT`` in seconds (120 when unset or not a positive number): the longest a
-    request may work. gunicorn's threaded workers never kill a slow request (their heartbeat
-    runs in another thread), so the app bounds its own work with it."""
-    try:
-        value = float(os.environ.get("ROC_DASH_TIMEOUT", "120"))
-    except ValueError:
-        return 120.0
-    return value if math.isfinite(value) and value > 0 else 120.0
 
 
 def timeout_message(exc: AnalysisTimeout, n_models: int) -> str:
@@ -197,8 +185,12 @@ class AnalysisCache:
             if not len(shown):
                 return None
             deadline = started + ANALYSIS_SHARE * request_timeout()
-            return analyse(shown, settings, max_compared=MAX_COMPARED_MODELS,
-                           deadline=deadline)
+            try:
+                with heavy_analysis(len(shown), deadline):  # one big one per worker
+                    return analyse(shown, settings, max_compared=MAX_COMPARED_MODELS,
+                                   deadline=deadline)
+            except HeavyWaitTimeout as exc:
+                raise AnalysisTimeout(str(exc)) from exc
 
         started = time.monotonic()
 

@@ -117,3 +117,67 @@ def test_flt005_a_failed_make_releases_both_locks(tmp_path):
         raise AssertionError("the error was swallowed")
     assert f"making-{key}" not in one.disk and _waiting(one, key) == 0
     assert one.get_or_make(("boom",), lambda: np.zeros(2)).shape == (2,)
+
+
+def test_flt006_one_big_analysis_per_worker_the_second_waits(monkeypatch):
+    """Two big analyses in one worker run one after the other (the second enters only once
+    the first left); small ones never wait."""
+    from roc_dash.app.server import budget
+
+    monkeypatch.setenv("ROC_DASH_HEAVY_ROWS", "1000")
+    inside, order, go = threading.Event(), [], threading.Event()
+
+    def first():
+        with budget.heavy_analysis(5000):
+            order.append("first in")
+            inside.set()
+            go.wait(30)
+            order.append("first out")
+
+    def second():
+        with budget.heavy_analysis(5000):
+            order.append("second in")
+
+    a = threading.Thread(target=first)
+    a.start()
+    assert inside.wait(30)
+    b = threading.Thread(target=second)
+    b.start()
+    with budget.heavy_analysis(999):  # small: not held up by the big one
+        order.append("small")
+    go.set()
+    a.join(30)
+    b.join(30)
+    assert order == ["first in", "small", "first out", "second in"]
+
+
+def test_flt007_a_big_analysis_waiting_past_its_deadline_says_so(tmp_path, monkeypatch):
+    """A page asking for a big analysis while another holds the worker's slot past the
+    request's deadline gets the timeout banner naming the wait, and nothing is cached."""
+    from roc_dash.app.analysis import AnalysisCache, model_names
+    from roc_dash.app.features.data import apply_upload
+    from roc_dash.app.render import render_views
+    from roc_dash.app.server import budget
+    from roc_dash.app.server.store import DatasetStore
+    from roc_dash.core.assembly.analysis import Conditions
+
+    store = DatasetStore(tmp_path)
+    cache = AnalysisCache(store)
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 400)
+    text = "label,score\n" + "".join(f"{a},{b:.4f}\n" for a, b in zip(y, rng.random(400)))
+    out = apply_upload(store, [("p.csv", text.encode())], [])
+    names = model_names(cache, out.dataset_ids)
+    monkeypatch.setenv("ROC_DASH_HEAVY_ROWS", "100")
+    monkeypatch.setenv("ROC_DASH_TIMEOUT", "0.5")
+    assert budget._analysis_lock.acquire(timeout=5)  # another big analysis, running
+    try:
+        views = render_views(cache, out.dataset_ids, names, Conditions(prior_pos=0.4))
+    finally:
+        budget._analysis_lock.release()
+    banner = str(views[7])
+    assert "another large analysis" in banner and "ROC_DASH_TIMEOUT" in banner
+    assert all(len(fig.data) == 0 for fig in views[:3])
+    views = render_views(cache, out.dataset_ids, names, Conditions(prior_pos=0.4))
+    assert views[7] is None or "another large analysis" not in str(views[7])
+    assert len(views[0].data) > 0

@@ -39,6 +39,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .budget import request_timeout
+
 log = logging.getLogger(__name__)
 
 __all__ = ["approx_nbytes", "ByteLRU", "SharedCache", "BACKGROUND_BYTES"]
@@ -197,11 +199,7 @@ POLL_SECONDS = 0.05
 def _flight_seconds() -> float:
     """How long a value may take to make before waiters give up on it: the request time
     limit (``ROC_DASH_TIMEOUT``, 120 s) and some slack for writing it."""
-    try:
-        limit = float(os.environ.get("ROC_DASH_TIMEOUT", "120"))
-    except ValueError:
-        limit = 120.0
-    return max(limit, 1.0) + 30.0
+    return request_timeout() + 30.0
 
 
 class _KeyLocks:

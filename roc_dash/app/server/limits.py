@@ -89,7 +89,7 @@ _ENV_REFUSAL = "roc_dash.refused"
 _ENV_BUSY = "roc_dash.busy"
 
 
-def _env_number(name: str, default: float) -> float:
+def env_number(name: str, default: float) -> float:
     try:
         value = float(os.environ.get(name, default))
     except ValueError:
@@ -100,7 +100,7 @@ def _env_number(name: str, default: float) -> float:
 def max_body_bytes() -> int:
     """``ROC_DASH_MAX_BODY_KB`` (default 1024) in bytes: the largest body of any request but
     an upload."""
-    return int(_env_number("ROC_DASH_MAX_BODY_KB", 1024) * 1024)
+    return int(env_number("ROC_DASH_MAX_BODY_KB", 1024) * 1024)
 
 
 def max_upload_bytes() -> int:
@@ -114,25 +114,25 @@ def max_upload_bytes() -> int:
 
 
 def body_timeout() -> float:
-    return _env_number("ROC_DASH_BODY_TIMEOUT", 10)
+    return env_number("ROC_DASH_BODY_TIMEOUT", 10)
 
 
 def upload_timeout() -> float:
-    return _env_number("ROC_DASH_UPLOAD_TIMEOUT", 900)
+    return env_number("ROC_DASH_UPLOAD_TIMEOUT", 900)
 
 
 def min_rate() -> float:
     """Bytes per second a body must average once :data:`RATE_GRACE` has passed."""
-    return _env_number("ROC_DASH_MIN_UPLOAD_KBPS", 16) * 1024
+    return env_number("ROC_DASH_MIN_UPLOAD_KBPS", 16) * 1024
 
 
 def max_text() -> int:
-    return int(_env_number("ROC_DASH_MAX_TEXT", 65536))
+    return int(env_number("ROC_DASH_MAX_TEXT", 65536))
 
 
 def max_concurrent_uploads() -> int:
     default = max(1, threads_per_worker() - 2)
-    return max(1, int(_env_number("ROC_DASH_MAX_CONCURRENT_UPLOADS", default)))
+    return max(1, int(env_number("ROC_DASH_MAX_CONCURRENT_UPLOADS", default)))
 
 
 class BodyTooLarge(Exception):
@@ -311,7 +311,7 @@ _slot_pools: dict[tuple[str, int], threading.BoundedSemaphore] = {}
 
 
 def threads_per_worker() -> int:
-    return max(1, int(_env_number("ROC_DASH_THREADS", 4)))
+    return max(1, int(env_number("ROC_DASH_THREADS", 4)))
 
 
 def max_network_readers() -> int:
