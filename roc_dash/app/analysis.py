@@ -124,7 +124,7 @@ class AnalysisCache:
         """The datasets' rows side by side (a ``dataset`` column; models never merged);
         multi-class datasets in the class reference view of class ``reference`` (see
         :func:`.apply_reference`)."""
-        key = tuple(clean_ids(dataset_ids))
+        key = self.store.present(dataset_ids)
         reference = clean_class(reference)
         self.store.used(key)  # a cached table is a use of its datasets too
 
@@ -145,7 +145,7 @@ class AnalysisCache:
         """Each model of the datasets' combined table (in order of first appearance) and the
         label of its dataset; read once per process and data, not once per use (10^7 rows:
         a scan of the model column took ~0.2 s, a ``drop_duplicates`` ~1 s)."""
-        key = tuple(clean_ids(dataset_ids))
+        key = self.store.present(dataset_ids)
 
         def make():
             table = self.table(dataset_ids)
@@ -172,7 +172,7 @@ class AnalysisCache:
                                        benefit_tp=0.0, benefit_tn=0.0)
         models = tuple(models)[:MAX_SHOWN_MODELS]
         reference = clean_class(reference)
-        key = ("analysis", tuple(clean_ids(dataset_ids)), models, settings, reference)
+        key = ("analysis", self.store.present(dataset_ids), models, settings, reference)
         self.store.used(key[1])  # a cached analysis is a use of its datasets too
 
         def make():
@@ -249,5 +249,5 @@ def pauc_comparison(cache: AnalysisCache, dataset_ids, analysis, state):
         rows = table[table["model"].astype(str).isin(names)]
         return partial_auc_comparison(rows, fpr_max, n_boot=PAUC_BOOT, seed=PAUC_SEED)
 
-    return cache.cache.get_or_make(("pauc_comparison", tuple(clean_ids(dataset_ids)),
+    return cache.cache.get_or_make(("pauc_comparison", cache.store.present(dataset_ids),
                                     reference, names, fpr_max, PAUC_BOOT, PAUC_SEED), make)

@@ -31,7 +31,7 @@ from ..figures.combining import add_budget, add_logical, add_repair
 from ..figures.kinds import add_labelings, cost_axis_titles
 from ..figures.style import style_index
 from ..rounding import sig
-from .server.store import DatasetInfo, clean_ids
+from .server.store import DatasetInfo
 
 __all__ = ["active", "combine_results", "overlay_roc", "shown_kinds", "decorate_roc",
            "multiclass_results", "soft_results", "table_extras"]
@@ -138,7 +138,7 @@ def multiclass_results(cache, dataset_ids, models, kinds):
                 out[r.name] = r
         return out
 
-    return cache.cache.get_or_make(("multiclass", tuple(clean_ids(dataset_ids)),
+    return cache.cache.get_or_make(("multiclass", cache.store.present(dataset_ids),
                                     tuple(wanted)), make)
 
 
@@ -152,7 +152,7 @@ def soft_results(cache, dataset_ids, models, kinds, level):
         rows = _rows(cache.table(dataset_ids), wanted)
         return {r.name: r for r in analyse_soft(rows, level=level)}
 
-    return cache.cache.get_or_make(("soft", tuple(clean_ids(dataset_ids)), tuple(wanted),
+    return cache.cache.get_or_make(("soft", cache.store.present(dataset_ids), tuple(wanted),
                                     level), make)
 
 

@@ -28,7 +28,6 @@ from .. import ids
 from ..analysis import MAX_SHOWN_MODELS, AnalysisCache, model_names
 from ..components import COMPUTING_INTERVALS, STRIP_INTERVALS_SLOT
 from ..help import HELP
-from ..server.store import clean_ids
 from ..state import ControlState, clean_pins, conditions_from_state, economics_from_state
 
 __all__ = ["N_BOOT", "SEED", "SECONDS", "chosen_intervals", "intervals_table",
@@ -123,7 +122,7 @@ def chosen_intervals(cache: AnalysisCache, dataset_ids, models, state, pinned, s
                 return None
             return r
 
-        key = ("point_intervals", tuple(clean_ids(dataset_ids)), reference, model,
+        key = ("point_intervals", cache.store.present(dataset_ids), reference, model,
                float(c.prior_pos), float(c.level), e.cost_fp, e.cost_fn, e.benefit_tp,
                e.benefit_tn, tuple(thresholds), n_boot, seed)
         results[model] = cache.cache.get_or_make(key, make) or cut[0]

@@ -40,7 +40,6 @@ from ...rounding import sig
 from .. import ids
 from ..analysis import model_names
 from ..components import empty_figure, graph_config
-from ..server.store import clean_ids
 from ..state import FONT, conditions_from_state, group_priors, parse_query, tab_shown
 
 __all__ = ["card", "slices_outputs", "column_choice", "register", "NO_GROUPS", "CHOOSE"]
@@ -386,7 +385,7 @@ def register(app, cache, store) -> None:
             raise PreventUpdate
         if state is None:
             return (no_update,) * 5
-        key = tuple(clean_ids(dataset_ids))
+        key = cache.store.present(dataset_ids)
         return slices_outputs(
             cache.table(dataset_ids), model, state, constraint,
             font_size=FONT[bool(presentation)], columns=[c for c in (column, cross) if c],

@@ -290,17 +290,21 @@ class DatasetStore(Retention, NotesAndViews):
     def get(self, dataset_id: str) -> pd.DataFrame:
         """The canonical table stored under ``dataset_id``."""
         self._check_id(dataset_id)
+        path = self.dir / f"{dataset_id}.parquet"
         cached = self._cache.get(dataset_id)
         if cached is not None:
+            if dataset_id not in EXAMPLES and not path.exists():  # deleted by another worker
+                self._cache.put(dataset_id, None, size=0)
+                raise DatasetNotFound(dataset_id)
             self.used([dataset_id])  # a cache hit is a use too
             return cached
         if dataset_id in EXAMPLES:
             table = load_example(dataset_id).table
         else:
-            path = self.dir / f"{dataset_id}.parquet"
-            if not path.exists():
-                raise DatasetNotFound(dataset_id)
-            table = pd.read_parquet(path)
+            try:
+                table = pd.read_parquet(path)
+            except FileNotFoundError:  # also when deleted between a check and the read
+                raise DatasetNotFound(dataset_id) from None
             self.used([dataset_id])
         self._remember(dataset_id, table)
         return table
@@ -314,14 +318,21 @@ class DatasetStore(Retention, NotesAndViews):
                                # an aggregated table (a server-side source): the rows it counts, not its groups
             n_rows=int(table.attrs.get("input_rows", len(table))),
                                **_kind_fields(load_example(dataset_id).kind))
-        path = self.dir / f"{dataset_id}.json"
-        if not path.exists():
-            raise DatasetNotFound(dataset_id)
-        raw = json.loads(path.read_text())
+        try:
+            raw = json.loads((self.dir / f"{dataset_id}.json").read_text())
+        except FileNotFoundError:
+            raise DatasetNotFound(dataset_id) from None
         self.used([dataset_id])
         known = {f.name for f in fields(DatasetInfo)}  # keys of newer versions are skipped
         return DatasetInfo(**{k: tuple(v) if isinstance(v, list) else v
                               for k, v in raw.items() if k in known})
+
+    def present(self, dataset_ids) -> tuple[str, ...]:
+        """The ids of ``dataset_ids`` (cleaned, in order) still stored. Every cache key of an
+        analysis is made of these: a dataset its owner deleted (in any worker) drops out of
+        every view at once, instead of being served from another worker's memory."""
+        return tuple(i for i in clean_ids(dataset_ids)
+                     if i in EXAMPLES or (self.dir / f"{i}.parquet").exists())
 
     def _remember(self, dataset_id: str, table: pd.DataFrame) -> None:
         self._cache.put(dataset_id, table)
