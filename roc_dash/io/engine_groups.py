@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .canonical import DEFAULT_FOLD, ReadOptions, _FilePart
+from .columns import check_model_count
 from .engine_sources import Source
 from .errors import InputError, plural, quote, quote_list
 from .groups import GROUP_COLUMN, group_values, usable_group_columns
@@ -210,7 +211,9 @@ def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
         column_models = tuple(choice.scores)
     elif choice.model is not None:
         model = text(choice.model, "model name", False)
-        column_models = tuple(pc.unique(model).to_pylist())
+        distinct = pc.unique(model)
+        check_model_count(len(distinct), name, column=choice.model)
+        column_models = tuple(distinct.to_pylist())
     else:
         model = pa.nulls(kept_groups, pa.string())
         column_models = ()

@@ -34,7 +34,14 @@ from . import groups as _groups
 from . import kinds as _kinds
 from . import slice_columns as _slices
 from .canonical import DEFAULT_FOLD, ReadOptions, _FilePart, _plain_text, _RowMap
-from .columns import SCORE_NAMES, ColumnChoice, describe_choice, resolve_named, resolve_wide
+from .columns import (
+    SCORE_NAMES,
+    ColumnChoice,
+    check_model_count,
+    describe_choice,
+    resolve_named,
+    resolve_wide,
+)
 from .errors import InputError, format_rows, plural, quote
 from .labels import Labels, decode_labels
 from .parsed import ColumnPlan, ParsedFile
@@ -324,7 +331,9 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
               and c != (mc.label if mc is not None else None)], name, notes)
     if choice.model is not None:
         model = text_column(choice.model, "model name", False, "model name")
-        column_models = tuple(pc.unique(model).to_pylist())
+        distinct = pc.unique(model)  # one file names at most ROC_DASH_MAX_MODELS models
+        check_model_count(len(distinct), name, column=choice.model)
+        column_models = tuple(distinct.to_pylist())
     else:
         model = pa.nulls(kept, pa.string())
         column_models = ()

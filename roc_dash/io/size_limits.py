@@ -22,8 +22,8 @@ variable                         default    limit
 ``ROC_DASH_MAX_ROWS``            10000000   data rows of one file; in wide form (one model
                                             per column) rows x score columns
 ``ROC_DASH_MAX_COLUMNS``         1000       columns of one file
-``ROC_DASH_MAX_MODELS``          200        models read from one file (wide-form score
-                                            columns)
+``ROC_DASH_MAX_MODELS``          200        models read from one file (distinct names in
+                                            its model column, or wide-form score columns)
 ``ROC_DASH_MAX_NAME_CHARS``      256        characters of a name: column names, model, fold
                                             and class names, label values
 ================================ ========== ==================================================
