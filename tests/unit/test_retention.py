@@ -83,10 +83,12 @@ def test_ret003_the_quota_counts_everything_under_the_data_folder(tmp_path, monk
     assert store.usage_bytes() == on_disk >= 600_000
     health = app.server.test_client().get("/health", headers={"X-Forwarded-User": "ops"})
     assert health.get_json()["used_mb"] == round(on_disk / 2**20, 1)
-    # with the quota nearly full of other files, an upload makes room by dropping the least
-    # recently used dataset; one that cannot fit is refused with 507 and a message
+    # with the quota nearly full of other files, an upload that cannot fit even alone is
+    # refused with 507 and a message; one that can is taken in without deleting anybody's
+    # data (it may be junk: stranger review, 26 Nov); the dataset made of it makes room
     size = sum(p.stat().st_size for p in store._files(kept))
     monkeypatch.setenv("ROC_DASH_DATA_QUOTA_MB", str((on_disk + 60_000 - size // 2) / 2**20))
+    monkeypatch.setenv("ROC_DASH_USER_QUOTA_MB", "1000")  # the server's quota alone here
     client = app.server.test_client()
     r = client.post(f"/upload?batch={'U' * 32}&index=0&name=big.csv", data=b"1" * 700_000,
                     headers={"X-Forwarded-User": "ana"})
@@ -95,10 +97,43 @@ def test_ret003_the_quota_counts_everything_under_the_data_folder(tmp_path, monk
     assert "ROC_DASH_DATA_QUOTA_MB" in r.get_json()["error"]
     assert store.info(kept)  # nothing deleted for an upload that could not fit anyway
     r = client.post(f"/upload?batch={'U' * 32}&index=0&name=small.csv", data=b"1" * 60_000,
-                    headers={"X-Forwarded-User": "ana"})
+                    headers={"X-Forwarded-User": "bob"})
     assert r.status_code == 200
-    with pytest.raises(DatasetNotFound):  # the least recently used made room
+    assert store.info(kept)  # arriving bytes delete nobody's dataset
+    # a dataset stored over the quota (uploads still arriving aside: they have their own
+    # cap) makes room: the least recently used goes
+    arriving = sum(p.stat().st_size for p in (tmp_path / "incoming").rglob("*") if p.is_file())
+    stored = store.usage_bytes() - arriving
+    monkeypatch.setenv("ROC_DASH_DATA_QUOTA_MB", str((stored + size // 2) / 2**20))
+    store.put(_table(2), files=["new.csv"], owner="bob")
+    with pytest.raises(DatasetNotFound):
         store.info(kept)
+
+
+def test_ret011_an_upload_still_arriving_deletes_nobody_elses_data(tmp_path, monkeypatch):
+    """Stranger review, 26 Nov: 35 MB of random bytes POSTed to /upload (never read) deleted
+    other users' least recently used datasets. Arriving bytes now answer to the uploader's
+    own quota only: over it, 507 naming ROC_DASH_USER_QUOTA_MB; under it, taken in without
+    deleting anybody's dataset (only the uploader's own, oldest first, for their quota)."""
+    monkeypatch.setenv("ROC_DASH_USER_HEADER", "X-Forwarded-User")
+    app = create_app(data_dir=tmp_path)
+    store = app.store
+    alices = [store.put(_table(i, 2000), files=[f"a{i}.csv"], owner="alice").id
+              for i in range(3)]
+    size = sum(p.stat().st_size for p in store._files(alices[0]))
+    theirs = sum(p.stat().st_size for i in alices for p in store._files(i))
+    other = store.usage_bytes() - theirs  # the shared cache's files, the sweep's mark
+    monkeypatch.setenv("ROC_DASH_DATA_QUOTA_MB", str((other + 3.2 * size) / 2**20))  # ~full
+    monkeypatch.setenv("ROC_DASH_USER_QUOTA_MB", str(2.5 * size / 2**20))
+    client = app.server.test_client()
+    junk = bytes(range(256)) * (3 * size // 256)  # over eve's own quota
+    r = client.post(f"/upload?batch={'E' * 32}&index=0&name=junk.bin", data=junk,
+                    headers={"X-Forwarded-User": "eve"})
+    assert r.status_code == 507 and "ROC_DASH_USER_QUOTA_MB" in r.get_json()["error"]
+    r = client.post(f"/upload?batch={'F' * 32}&index=0&name=junk.bin", data=junk[:2 * size],
+                    headers={"X-Forwarded-User": "eve"})
+    assert r.status_code == 200, r.get_json()  # within her quota: taken in (refused when read)
+    assert all(store.info(i).owner == "alice" for i in alices)  # nobody's data deleted
 
 
 def test_ret004_per_user_quota_evicts_the_users_own_data_first(tmp_path, monkeypatch):

@@ -121,6 +121,12 @@ def upload_timeout() -> float:
     return env_number("ROC_DASH_UPLOAD_TIMEOUT", 900)
 
 
+def unclaimed_seconds() -> float:
+    """An upload's files not read within this time (a closed tab, a client that never asks)
+    are deleted: the upload time limit and two minutes for the page to claim them."""
+    return upload_timeout() + 120.0
+
+
 def min_rate() -> float:
     """Bytes per second a body must average once :data:`RATE_GRACE` has passed."""
     return env_number("ROC_DASH_MIN_UPLOAD_KBPS", 16) * 1024

@@ -86,13 +86,17 @@ class Retention:
         return folder_bytes(self.root)
 
     def sweep(self, *, now: float | None = None, need: int = 0, protect: str | None = None,
-              owner: str | None = None) -> list[str]:
+              owner: str | None = None, arriving: bool = False) -> list[str]:
         """Collect orphaned files and delete expired datasets; then, while everything under
-        the data folder and ``need`` more bytes exceed the quota, delete the least recently
-        used datasets (``owner``'s own first). With sign-in, ``owner``'s datasets are first
-        cut to their per-user quota (their own least recently used go). Return the deleted
-        ids. Raise :class:`StorageFull` if ``need`` bytes (or the dataset ``protect``, which
-        is never deleted) do not fit even then."""
+        the data folder but uploads still arriving (they have their own cap,
+        ``ROC_DASH_MAX_INCOMING_MB``) and ``need`` more bytes exceed the quota, delete the
+        least recently used datasets (``owner``'s own first). With sign-in, ``owner``'s
+        datasets are first cut to their per-user quota (their own least recently used go).
+        ``arriving``: ``need`` bytes of an upload not yet read (it may be junk): only the
+        per-user part applies; nobody else's dataset is deleted for it (the dataset made of
+        it makes room when it is stored). Return the deleted ids. Raise
+        :class:`StorageFull` if ``need`` bytes (or the dataset ``protect``, which is never
+        deleted) do not fit even then."""
         from .auth import user_header
 
         now = time.time() if now is None else now
@@ -128,7 +132,7 @@ class Retention:
                 removed.append(dataset_id)
                 gone.add(dataset_id)
                 mine_total -= size
-        total = self.usage_bytes()
+        total = self.usage_bytes() - folder_bytes(self.root / "incoming")
         # the requester's own data first, then everyone's least recently used
         order = sorted((e for e in kept if e[1] not in gone),
                        key=lambda e: (owner is None or e[3] != owner, e[0]))
@@ -137,6 +141,9 @@ class Retention:
             # even deleting every other dataset would not make room: delete none
             raise StorageFull(f"the server's storage quota ({quota / 2**20:,.1f} MB, "
                               "ROC_DASH_DATA_QUOTA_MB) is full")
+        if arriving:
+            self._last_sweep = now
+            return removed
         for _used, dataset_id, size, _ in order:
             if total + need <= quota:
                 break
@@ -192,9 +199,9 @@ class Retention:
                 drop(path)
         incoming = self.root / "incoming"
         if incoming.is_dir():
-            from .limits import upload_timeout
+            from .limits import unclaimed_seconds
 
-            stale = now - max(ORPHAN_SECONDS, 2 * upload_timeout())
+            stale = now - unclaimed_seconds()
             for batch in incoming.iterdir():
                 if mtime(batch) < stale:
                     drop(batch)

@@ -20,12 +20,14 @@ from pathlib import Path
 from flask import jsonify, request
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
+from .auth import current_owner
 from .limits import (
     BodyTimeout,
     BodyTooLarge,
     ServerBusy,
     busy_response,
     max_upload_bytes,
+    unclaimed_seconds,
     upload_slot,
 )
 from .store import StorageFull, folder_bytes
@@ -36,8 +38,6 @@ __all__ = ["max_upload_bytes", "register_upload_route", "take_batch", "MAX_FILES
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 _CHUNK = 1 << 20
 MAX_FILES_PER_DROP = 20
-#: Batches not collected within this time (a closed tab, a cancelled drop) are deleted.
-_STALE_SECONDS = 3600
 #: Retry-After when too much is arriving at once, seconds.
 _INCOMING_RETRY = 10
 
@@ -66,7 +66,7 @@ def _incoming(root: Path) -> Path:
 
 
 def _prune(folder: Path) -> None:
-    limit = time.time() - _STALE_SECONDS
+    limit = time.time() - unclaimed_seconds()  # never claimed: a closed tab, or junk
     for batch in folder.iterdir():
         try:
             if batch.stat().st_mtime < limit:
@@ -109,11 +109,9 @@ def register_upload_route(server, store) -> None:
                                f"this server accepts is {mb:,.0f} MB (ROC_DASH_MAX_UPLOAD_MB).")
         need = request.content_length or 0
         if folder_bytes(folder) + need > max_incoming_bytes():
-            return busy_response(ServerBusy(
-                f"The server is receiving many uploads at once; {name} is sent again in "
-                f"{_INCOMING_RETRY} s.", retry_after=_INCOMING_RETRY))
-        try:  # room under the data quota (everything under the data folder counts)
-            store.sweep(need=need)
+            return busy_response(_incoming_full(name))
+        try:  # the uploader's own quota (with sign-in); nobody else's data goes for it
+            store.sweep(need=need, owner=current_owner(), arriving=True)
         except StorageFull as exc:
             return _error(507, f"{name} cannot be stored: {exc}. Nothing was changed; ask "
                                "whoever runs the server to free space or raise the quota.")
@@ -124,15 +122,23 @@ def register_upload_route(server, store) -> None:
             return busy_response(exc)
 
 
+def _incoming_full(name: str) -> ServerBusy:
+    return ServerBusy(f"The server is receiving many uploads at once; {name} is sent again "
+                      f"in {_INCOMING_RETRY} s.", retry_after=_INCOMING_RETRY)
+
+
 def _receive(folder: Path, batch: Path, index: int, name: str, limit: int):
     """Write the request's body to ``batch`` in chunks (see :func:`register_upload_route`);
-    the body is read through :class:`.limits.GuardedInput` (size, deadline, rate)."""
+    the body is read through :class:`.limits.GuardedInput` (size, deadline, rate). Each
+    chunk is checked against what the drop's folder holds by then (its other files may be
+    arriving at the same time) and against all uploads arriving (a body without a length
+    was not checked before it began)."""
     mb = limit / 2**20
     _prune(folder)
     batch.mkdir(exist_ok=True)
-    already = folder_bytes(batch)
     target = batch / f"{index:02d}.part"
     written = 0
+    incoming = max_incoming_bytes()
     too_large = _error(413, f"{name} is larger than {mb:,.0f} MB, the most this server "
                             "accepts in one drop (ROC_DASH_MAX_UPLOAD_MB).")
     try:
@@ -142,9 +148,13 @@ def _receive(folder: Path, batch: Path, index: int, name: str, limit: int):
                 if not chunk:
                     break
                 written += len(chunk)
-                if written + already > limit:
+                if folder_bytes(batch) + len(chunk) > limit:  # this file's own bytes too
                     raise RequestEntityTooLarge()
+                if folder_bytes(folder) + len(chunk) > incoming:
+                    shutil.rmtree(batch, ignore_errors=True)
+                    return busy_response(_incoming_full(name))
                 fh.write(chunk)
+                fh.flush()  # on disk (and counted by the drop's other files) at once
     except (RequestEntityTooLarge, BodyTooLarge):  # ours, or the server's own limit
         shutil.rmtree(batch, ignore_errors=True)
         return too_large
@@ -159,8 +169,13 @@ def _receive(folder: Path, batch: Path, index: int, name: str, limit: int):
         shutil.rmtree(batch, ignore_errors=True)
         return _error(507, f"{name} could not be stored on the server ({exc.strerror}); "
                            "nothing was changed.")
-    (batch / f"{index:02d}.name").write_text(name, encoding="utf-8")
-    os.replace(target, batch / f"{index:02d}.data")
+    try:
+        (batch / f"{index:02d}.name").write_text(name, encoding="utf-8")
+        os.replace(target, batch / f"{index:02d}.data")
+    except FileNotFoundError:  # another file of the drop was refused: the drop is gone
+        shutil.rmtree(batch, ignore_errors=True)
+        return _error(409, f"{name}: the drop it belongs to was refused (another of its "
+                           "files was too large or interrupted); nothing was changed.")
     return jsonify({"ok": True, "bytes": written})
 
 
