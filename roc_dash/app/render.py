@@ -42,6 +42,7 @@ from .components import (
     banner,
     empty_figure,
     model_table,
+    model_table_patch,
     operating_panel,
     summary_strip,
 )
@@ -63,6 +64,7 @@ from .state import (
     conditions_from_state,
     economics_from_state,
 )
+from .view_patches import threshold_patch, threshold_record
 
 __all__ = ["resolve_operating", "viz_data", "slope_words", "conditions_text", "render_views",
            "kinds_of", "kinds_table", "decision_views", "render_key", "patch_views",
@@ -205,10 +207,10 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
                                         font=font)
     if presentation:
         emphasise(threshold)
+    viz = {**viz_data(analysis, figures, key), "threshold": threshold_record(threshold, c.prior_pos)}
     return (*figures, operating_panel(focus, analysis, comparison),
-            kinds_table(cache, dataset_ids, analysis, colors, kinds),
-            viz_data(analysis, figures, key), slope_text, banner(analysis, extra), summary,
-            threshold)
+            kinds_table(cache, dataset_ids, analysis, colors, kinds), viz, slope_text,
+            banner(analysis, extra), summary, threshold)
 
 
 def kinds_of(cache: AnalysisCache, dataset_ids, models) -> dict:
@@ -229,8 +231,9 @@ def kinds_table(cache: AnalysisCache, dataset_ids, analysis: Analysis, colors, k
 
 
 def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_model=None,
-                   axis="threshold", font=14):
-    """The summary strip and the threshold view.
+                   axis="threshold", font=14, drawn=None):
+    """The summary strip and the threshold view (a patch of the view ``drawn``, its
+    :func:`.view_patches.threshold_record`, when that can be patched).
 
     The strip's headline is always the recommendation (the optimum under the conditions),
     with its uncertainty across folds, the ranges over which it holds and how often each
@@ -260,8 +263,9 @@ def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_
     names = [x.name for x in analysis.models]
     model = threshold_model if threshold_model in names else (
         summary.model if summary is not None and summary.model in names else names[0])
-    fig = threshold_figure(analysis, model, e, axis=axis if axis == "flagged" else "threshold",
-                           pins=pins, font_size=font)
+    axis = axis if axis == "flagged" else "threshold"
+    fig = (None if pins else threshold_patch(analysis, model, e, drawn, axis=axis, font=font)
+           ) or threshold_figure(analysis, model, e, axis=axis, pins=pins, font_size=font)
     return summary_strip(summary, uncertainty, frequency, pinned=compared), fig
 
 
@@ -406,12 +410,15 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)
     summary, threshold = decision_views(analysis, [], economics,
                                         threshold_model=threshold_model, axis=threshold_axis,
-                                        font=FONT[bool(presentation)])
-    if presentation:
+                                        font=FONT[bool(presentation)], drawn=viz.get("threshold"))
+    new_viz["threshold"] = threshold_record(threshold, c.prior_pos, viz.get("threshold"))
+    if presentation and not isinstance(threshold, Patch):
         emphasise(threshold)
-    return (roc, pr, cost, operating_panel(optimum, analysis),
-            kinds_table(cache, dataset_ids, analysis, colors), new_viz, slope_text, no_update,
-            summary, threshold)
+    # the table drawn has the same models and columns (same render key): only the optimal
+    # threshold and expected cost of each model change
+    table = model_table_patch(analysis, datasets=len(clean_ids(dataset_ids)) > 1)
+    return (roc, pr, cost, operating_panel(optimum, analysis), table, new_viz, slope_text,
+            no_update, summary, threshold)
 
 
 def present(fig, *, beside: bool = False) -> None:

@@ -207,6 +207,12 @@ def _sendable(obj):
     return obj
 
 
+def sendable(obj):
+    """``obj`` (a trace's or layout's value) as :class:`LeanFigure` sends it: arrays as
+    plotly's base64 typed-array specs, customdata as lists; for patches of drawn figures."""
+    return _sendable(obj)
+
+
 def customdata_rows(value):
     """A trace's customdata as the browser needs it: lists (see :func:`point_data`), a NaN
     (a +inf threshold) as None. JSON has no NaN: plotly's encoder, finding one anywhere in
