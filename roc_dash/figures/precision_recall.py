@@ -36,6 +36,7 @@ from .style import (
     pin_trace,
     plain,
     point_data,
+    point_rows,
     style_index,
     threshold_rows,
 )
@@ -65,8 +66,9 @@ class _Vertices:
         self.fpr, self.tpr, self.thresholds = fpr[keep], tpr[keep], thresholds[keep]
 
 
-def _points(index, names, vertices, pr, prevalence, *, prefix=""):
-    """customdata and hover texts of an interpolated PR curve (see style.point_data)."""
+def _points(index, names, vertices, pr, prevalence, *, prefix="", text=True):
+    """customdata and hover texts of an interpolated PR curve (see style.point_data); only
+    the customdata (texts None) when not ``text``."""
     rec, prec = pr.recall, pr.precision
     seg = pr.segment
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -75,6 +77,8 @@ def _points(index, names, vertices, pr, prevalence, *, prefix=""):
     fpr = np.clip(np.where(pr.fraction == 0, vertices.fpr[seg], fpr), 0, 1)
     idx = np.asarray(index)[seg] if np.ndim(index) else index
     nm = np.asarray(names, dtype=object)[seg] if np.ndim(names) else names
+    if not text:
+        return point_rows(idx, vertices.thresholds[seg], fpr, rec), None
     return point_data(idx, nm, vertices.thresholds[seg], fpr, rec, prefix=prefix)
 
 
@@ -117,7 +121,7 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
     for i, m in enumerate(analysis.models):
         vertices = _Vertices(m.curve, pi)
         pr = interpolate_pr(vertices, prevalence=pi, max_points=PR_POINTS, tol=PR_TOL)
-        data, _ = _points(i, m.name, vertices, pr, pi)
+        data, _ = _points(i, m.name, vertices, pr, pi, text=False)
         hover = {k: v for k, v in model_hover("", m.name, "recall", "precision").items()
                  if v is not None}
         data_.append({

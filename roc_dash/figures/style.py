@@ -136,16 +136,24 @@ def point_data(model_index, model_names, thresholds, fpr, tpr, *, prefix: str = 
     """
     thresholds = np.asarray(thresholds, dtype=np.float64)
     n = thresholds.size
-    index = np.broadcast_to(np.asarray(model_index, dtype=np.float64), (n,))
     names = np.broadcast_to(np.asarray(model_names, dtype=object), (n,))
-    # the rates only place hover markers (to 1e-6, far below a pixel); the threshold stays
-    # exact, since pinning a clicked point looks its vertex up by it
-    data = np.column_stack((index, np.where(np.isfinite(thresholds), thresholds, np.nan),
-                            np.round(np.asarray(fpr, dtype=np.float64), 6),
-                            np.round(np.asarray(tpr, dtype=np.float64), 6)))
+    data = point_rows(model_index, thresholds, fpr, tpr)
     text = np.array([f"{prefix}<b>{plain(m)}</b>{suffix}<br>threshold ≥ {format_threshold(v)}"
                      for m, v in zip(names, thresholds, strict=True)], dtype=np.str_)
     return data, text
+
+
+def point_rows(model_index, thresholds, fpr, tpr) -> np.ndarray:
+    """The ``customdata`` of :func:`point_data` alone (its hover texts, one formatted
+    threshold per point, cost more than the rows: a caller that does not show them need not
+    make them)."""
+    thresholds = np.asarray(thresholds, dtype=np.float64)
+    index = np.broadcast_to(np.asarray(model_index, dtype=np.float64), (thresholds.size,))
+    # the rates only place hover markers (to 1e-6, far below a pixel); the threshold stays
+    # exact, since pinning a clicked point looks its vertex up by it
+    return np.column_stack((index, np.where(np.isfinite(thresholds), thresholds, np.nan),
+                            np.round(np.asarray(fpr, dtype=np.float64), 6),
+                            np.round(np.asarray(tpr, dtype=np.float64), 6)))
 
 
 def base_layout(fig: go.Figure, *, x_title: str, y_title: str, font_size: int = 14,
@@ -186,8 +194,13 @@ def base_layout_dict(*, x_title: str, y_title: str, font_size: int = 14, square:
     """What :func:`base_layout` sets, as a fresh plain dict (for figures built as dicts and
     wrapped once with :func:`fast_figure`: plotly's validated object tree is the largest
     cost of an update; the layout is validated once per set of arguments)."""
-    return json.loads(_base_layout_json(x_title, y_title, int(font_size), bool(square),
-                                        tuple(x_range), tuple(y_range)))
+    # validated once per font, shape and ranges: the titles (the PR view's names the prior,
+    # new on every prior change) are set in the copy
+    layout = json.loads(_base_layout_json("", "", int(font_size), bool(square),
+                                          tuple(x_range), tuple(y_range)))
+    layout["xaxis"]["title"]["text"] = x_title
+    layout["yaxis"]["title"]["text"] = y_title
+    return layout
 
 
 #: Keys whose values plotly sends as they are (``_plotly_utils.utils.is_skipped_key``).

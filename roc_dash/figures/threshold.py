@@ -31,6 +31,7 @@ from .style import (
     hover_annotation,
     plain,
     point_data,
+    point_rows,
     threshold_rows,
 )
 
@@ -104,7 +105,7 @@ def threshold_parts(analysis: Analysis, model: str, economics: Economics, *,
     keep = finite if axis == "threshold" else np.ones(prof.threshold.size, dtype=bool)
     x = x_all[keep]
     k = model_index(analysis, model)
-    data, _ = point_data(k, model, prof.threshold[keep], prof.fpr[keep], prof.tpr[keep])
+    data = point_rows(k, prof.threshold[keep], prof.fpr[keep], prof.tpr[keep])
     unit = f" ({plain(economics.unit)})" if economics.unit else ""
     fl = full.flatness
     lo, hi = ((fl.threshold_low, fl.threshold_high) if axis == "threshold"
