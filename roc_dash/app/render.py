@@ -434,13 +434,12 @@ def pr_view(analysis: Analysis, *, pr_mode="pr", presentation=False, zoom=None, 
             font=14, averaging="pooled"):
     """The PR (or PRG) view without pins, as :func:`render_views` draws it."""
     fig = pr_figure(analysis, mode="prg" if pr_mode == "prg" else "pr", pins=[],
-                    font_size=font, colors=colors)
-    set_subtitle(fig, folds_note(analysis, averaging if averaging in AVERAGING_MODES
-                                 else "pooled", "precision-recall"), font)
+                    font_size=font, colors=colors, subtitle=folds_note(
+                        analysis, averaging if averaging in AVERAGING_MODES else "pooled",
+                        "precision-recall"),
+                    meta={"conditions": conditions_text(analysis.conditions)})
     if presentation:
         present(fig)
-    fig.update_layout(meta={**(fig.layout.meta or {}),
-                            "conditions": conditions_text(analysis.conditions)})
     apply_zoom(fig, zoom, "pr", det=pr_mode == "prg")
     return fig
 

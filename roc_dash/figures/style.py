@@ -300,13 +300,26 @@ def folds_note(analysis, averaging: str, view: str) -> str:
     return f"{folds} folds pooled: the ROC's {what} does not apply to {view}"
 
 
+def _subtitle(text: str, font_size: int) -> dict:
+    return {"text": text, "x": 0.01, "xanchor": "left", "y": 0.985,
+            "font": {"size": max(font_size - 3, 10), "color": "#5b6775"}}
+
+
 def set_subtitle(fig: go.Figure, text: str, font_size: int = 14) -> go.Figure:
     """A small grey line at the top left of a figure (as the ROC's averaging subtitle)."""
     if text:
-        fig.update_layout(title={"text": text, "x": 0.01, "xanchor": "left", "y": 0.985,
-                                 "font": {"size": max(font_size - 3, 10), "color": "#5b6775"}},
+        fig.update_layout(title=_subtitle(text, font_size),
                           margin={"t": max(fig.layout.margin.t or 0, 34)})
     return fig
+
+
+def subtitle_layout(layout: dict, text: str, font_size: int = 14) -> dict:
+    """:func:`set_subtitle` on the layout dict of a figure built with :func:`fast_figure`
+    (without plotly's validation of the update: a third of the PR view's cost)."""
+    if text:
+        layout["title"] = _subtitle(text, font_size)
+        layout["margin"]["t"] = max(layout["margin"].get("t") or 0, 34)
+    return layout
 
 
 #: A white halo around a pin's letter: readable over any curve it lies on.
