@@ -197,7 +197,6 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
         fig.update_layout(meta={**(fig.layout.meta or {}), "conditions": title})
         apply_zoom(fig, zoom, view, det=bool(det) if view == "roc" else
                    (pr_mode == "prg" if view == "pr" else False))
-    slope_text = slope_words(c)
     comparison = compare_points(optimum, pins) if pins else None
     key = render_key(dataset_ids, models, conditions, averaging, det, presentation, pins, ties,
                      pr_mode, reference, log_fpr)
@@ -207,9 +206,10 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
                                         font=font)
     if presentation:
         emphasise(threshold)
-    viz = {**viz_data(analysis, figures, key), "threshold": threshold_record(threshold, c.prior_pos)}
+    viz = {**viz_data(analysis, figures, key),
+           "threshold": threshold_record(threshold, c.prior_pos)}  # what a patch needs
     return (*figures, operating_panel(focus, analysis, comparison),
-            kinds_table(cache, dataset_ids, analysis, colors, kinds), viz, slope_text,
+            kinds_table(cache, dataset_ids, analysis, colors, kinds), viz, slope_words(c),
             banner(analysis, extra), summary, threshold)
 
 
@@ -359,11 +359,12 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
 
     Costs and prior move only the iso line, the optimum and the cost view's marker in the
     ROC and cost views (their curves do not depend on them); the PR view is drawn anew when
-    the prior changed (precision depends on it), else patched too. Sending those few values
-    instead of whole figures makes such a change several times cheaper for the server and
-    the browser. Returns the same tuple as :func:`render_views` (figures as ``dash.Patch``),
-    or None when a full render is needed.
-    """
+    the prior changed (precision depends on it), else patched too; the model table's optimal
+    threshold and expected cost cells and the threshold view's moved lines are patched
+    (:func:`.components.model_table_patch`, :func:`.view_patches.threshold_patch`). Sending
+    those few values instead of whole figures and tables makes such a change several times
+    cheaper for the server and the browser. Returns the same tuple as :func:`render_views`
+    (figures as ``dash.Patch``), or None when a full render is needed."""
     from dash import Patch
 
     from ..figures.precision_recall import optimum_marker as pr_marker
@@ -414,9 +415,7 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     new_viz["threshold"] = threshold_record(threshold, c.prior_pos, viz.get("threshold"))
     if presentation and not isinstance(threshold, Patch):
         emphasise(threshold)
-    # the table drawn has the same models and columns (same render key): only the optimal
-    # threshold and expected cost of each model change
-    table = model_table_patch(analysis, datasets=len(clean_ids(dataset_ids)) > 1)
+    table = model_table_patch(analysis, datasets=len(clean_ids(dataset_ids)) > 1)  # same key
     return (roc, pr, cost, operating_panel(optimum, analysis), table, new_viz, slope_text,
             no_update, summary, threshold)
 
