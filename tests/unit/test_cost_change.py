@@ -163,3 +163,47 @@ def test_ccp003_another_model_or_pins_draw_the_threshold_view_anew(tmp_path):
     for key in PATCHED:
         cid, prop = key.split(".")
         assert not is_patch(response[cid][prop]), key
+
+
+def test_ccp004_two_datasets_the_table_with_its_dataset_column_is_patched_right(tmp_path):
+    """With two datasets the model table has a Dataset column: the patched cells move."""
+    from dash._utils import to_json
+
+    from roc_dash.app.analysis import AnalysisCache, model_names
+    from roc_dash.app.features.data import apply_upload
+    from roc_dash.app.render import update_views
+    from roc_dash.app.server.store import DEMO_ID, DatasetStore
+    from roc_dash.app.state import ControlState
+
+    from ..conftest import make_predictions
+
+    store = DatasetStore(tmp_path)
+    cache = AnalysisCache(store)
+    csv = make_predictions(300, seed=3, model="mine").to_csv(index=False).encode()
+    ids_ = apply_upload(store, [("mine.csv", csv)], [DEMO_ID]).dataset_ids
+    ids_ = [DEMO_ID, *[i for i in ids_ if i != DEMO_ID]]
+    assert len(ids_) == 2
+    models = model_names(cache, ids_)
+
+    def views(state, viz, changed):
+        return update_views(cache, ids_, models, state, "pooled", 0.95, "pointwise", 51, [],
+                            [], [], [], "pr", None, "threshold", None, None, viz,
+                            conditions_changed=changed)
+
+    def sent(value):
+        return json.loads(to_json(value))
+
+    state = ControlState(prior=0.3).to_store()
+    first = views(state, None, False)
+    shown = {k: sent(first[k]) for k in (4, 9)}  # the model table, the threshold view
+    assert "Dataset" in json.dumps(shown[4])
+    viz = first[5]
+    for cost_fn, prior in ((4.0, 0.3), (4.0, 0.45), (0.5, 0.45)):
+        state = ControlState(prior=prior, prior_mode="manual", cost_fn=cost_fn).to_store()
+        patched = views(state, viz, True)
+        full = views(state, None, False)
+        for k in (4, 9):
+            assert is_patch(sent(patched[k])), k
+            shown[k] = apply(shown[k], sent(patched[k]))
+            assert shown[k] == sent(full[k]), (cost_fn, prior, k)
+        viz = patched[5]
