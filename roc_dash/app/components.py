@@ -224,16 +224,8 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
     adds the Dataset column (more than one dataset loaded)."""
     if analysis is None or not analysis.models:
         return html.P("No models.", className="hint")
-    c = analysis.conditions
-    level = analysis.models[0].auc_ci.level if analysis.models[0].auc_ci else c.level
     cv = any(m.cross_validation is not None for m in analysis.models)
-    head = [("Model", "model"), *([("Dataset", "dataset")] if datasets else []),
-            ("Rows (folds)", "rows_folds"),
-            (f"AUC pooled [{level:.0%} CI]", "auc"),
-            *([("CV AUC: fold mean ± SD [95% CI]", "cv_auc")] if cv else []),
-            (f"pAUC FPR≤{c.fpr_max:g}", "pauc"),
-            ("Avg precision", "ap"), ("Optimal threshold", "threshold"),
-            ("Expected cost", "expected_cost"), ("Optimal for slopes", "slope_ranges")]
+    head = _table_columns(analysis, datasets=datasets)
     body = []
     for r in model_table_rows(analysis):
         ci = "" if math.isnan(r["auc_ci_low"]) else f" [{sig(r['auc_ci_low'])}, {sig(r['auc_ci_high'])}]"
@@ -276,6 +268,38 @@ def model_table(analysis: Analysis | None, colors: dict[str, int] | None = None,
     if analysis.notes:
         parts.append(html.Ul([html.Li(n) for n in analysis.notes], className="notes"))
     return parts
+
+
+def _table_columns(analysis: Analysis, *, datasets: bool) -> list[tuple[str, str]]:
+    """The model table's own columns, ``(header, help key)``, in the order of its cells."""
+    c = analysis.conditions
+    level = analysis.models[0].auc_ci.level if analysis.models[0].auc_ci else c.level
+    cv = any(m.cross_validation is not None for m in analysis.models)
+    return [("Model", "model"), *([("Dataset", "dataset")] if datasets else []),
+            ("Rows (folds)", "rows_folds"),
+            (f"AUC pooled [{level:.0%} CI]", "auc"),
+            *([("CV AUC: fold mean ± SD [95% CI]", "cv_auc")] if cv else []),
+            (f"pAUC FPR≤{c.fpr_max:g}", "pauc"),
+            ("Avg precision", "ap"), ("Optimal threshold", "threshold"),
+            ("Expected cost", "expected_cost"), ("Optimal for slopes", "slope_ranges")]
+
+
+def model_table_patch(analysis: Analysis, *, datasets: bool = False):
+    """The model table drawn by :func:`model_table` for the same models under other costs or
+    prior, as a ``dash.Patch`` of its two cells per model that depend on them (the optimal
+    threshold and the expected cost; every other cell, the fold details included, stays as
+    drawn): the page sends a few strings instead of the whole table."""
+    from dash import Patch
+
+    keys = [k for _, k in _table_columns(analysis, datasets=datasets)]
+    at = keys.index("threshold"), keys.index("expected_cost")
+    patch = Patch()
+    body = patch[0]["props"]["children"][1]["props"]["children"]  # Table > [Thead, Tbody]
+    for row, m in enumerate(analysis.models):  # model_table_rows' order
+        cells = body[row]["props"]["children"]
+        cells[at[0]]["props"]["children"] = format_threshold(m.optimal.threshold)
+        cells[at[1]]["props"]["children"] = _fmt(m.optimal.expected_cost)
+    return patch
 
 
 def _cv_cell(cv):

@@ -42,6 +42,7 @@ from .components import (
     banner,
     empty_figure,
     model_table,
+    model_table_patch,
     operating_panel,
     summary_strip,
 )
@@ -63,6 +64,7 @@ from .state import (
     conditions_from_state,
     economics_from_state,
 )
+from .view_patches import threshold_patch, threshold_record
 
 __all__ = ["resolve_operating", "viz_data", "slope_words", "conditions_text", "render_views",
            "kinds_of", "kinds_table", "decision_views", "render_key", "patch_views",
@@ -195,7 +197,6 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
         fig.update_layout(meta={**(fig.layout.meta or {}), "conditions": title})
         apply_zoom(fig, zoom, view, det=bool(det) if view == "roc" else
                    (pr_mode == "prg" if view == "pr" else False))
-    slope_text = slope_words(c)
     comparison = compare_points(optimum, pins) if pins else None
     key = render_key(dataset_ids, models, conditions, averaging, det, presentation, pins, ties,
                      pr_mode, reference, log_fpr)
@@ -205,10 +206,11 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
                                         font=font)
     if presentation:
         emphasise(threshold)
+    viz = {**viz_data(analysis, figures, key),
+           "threshold": threshold_record(threshold, c.prior_pos)}  # what a patch needs
     return (*figures, operating_panel(focus, analysis, comparison),
-            kinds_table(cache, dataset_ids, analysis, colors, kinds),
-            viz_data(analysis, figures, key), slope_text, banner(analysis, extra), summary,
-            threshold)
+            kinds_table(cache, dataset_ids, analysis, colors, kinds), viz, slope_words(c),
+            banner(analysis, extra), summary, threshold)
 
 
 def kinds_of(cache: AnalysisCache, dataset_ids, models) -> dict:
@@ -229,8 +231,9 @@ def kinds_table(cache: AnalysisCache, dataset_ids, analysis: Analysis, colors, k
 
 
 def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_model=None,
-                   axis="threshold", font=14):
-    """The summary strip and the threshold view.
+                   axis="threshold", font=14, drawn=None):
+    """The summary strip and the threshold view (a patch of the view ``drawn``, its
+    :func:`.view_patches.threshold_record`, when that can be patched).
 
     The strip's headline is always the recommendation (the optimum under the conditions),
     with its uncertainty across folds, the ranges over which it holds and how often each
@@ -260,8 +263,9 @@ def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_
     names = [x.name for x in analysis.models]
     model = threshold_model if threshold_model in names else (
         summary.model if summary is not None and summary.model in names else names[0])
-    fig = threshold_figure(analysis, model, e, axis=axis if axis == "flagged" else "threshold",
-                           pins=pins, font_size=font)
+    axis = axis if axis == "flagged" else "threshold"
+    fig = (None if pins else threshold_patch(analysis, model, e, drawn, axis=axis, font=font)
+           ) or threshold_figure(analysis, model, e, axis=axis, pins=pins, font_size=font)
     return summary_strip(summary, uncertainty, frequency, pinned=compared), fig
 
 
@@ -355,11 +359,12 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
 
     Costs and prior move only the iso line, the optimum and the cost view's marker in the
     ROC and cost views (their curves do not depend on them); the PR view is drawn anew when
-    the prior changed (precision depends on it), else patched too. Sending those few values
-    instead of whole figures makes such a change several times cheaper for the server and
-    the browser. Returns the same tuple as :func:`render_views` (figures as ``dash.Patch``),
-    or None when a full render is needed.
-    """
+    the prior changed (precision depends on it), else patched too; the model table's optimal
+    threshold and expected cost cells and the threshold view's moved lines are patched
+    (:func:`.components.model_table_patch`, :func:`.view_patches.threshold_patch`). Sending
+    those few values instead of whole figures and tables makes such a change several times
+    cheaper for the server and the browser. Returns the same tuple as :func:`render_views`
+    (figures as ``dash.Patch``), or None when a full render is needed."""
     from dash import Patch
 
     from ..figures.precision_recall import optimum_marker as pr_marker
@@ -406,12 +411,13 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)
     summary, threshold = decision_views(analysis, [], economics,
                                         threshold_model=threshold_model, axis=threshold_axis,
-                                        font=FONT[bool(presentation)])
-    if presentation:
+                                        font=FONT[bool(presentation)], drawn=viz.get("threshold"))
+    new_viz["threshold"] = threshold_record(threshold, c.prior_pos, viz.get("threshold"))
+    if presentation and not isinstance(threshold, Patch):
         emphasise(threshold)
-    return (roc, pr, cost, operating_panel(optimum, analysis),
-            kinds_table(cache, dataset_ids, analysis, colors), new_viz, slope_text, no_update,
-            summary, threshold)
+    table = model_table_patch(analysis, datasets=len(clean_ids(dataset_ids)) > 1)  # same key
+    return (roc, pr, cost, operating_panel(optimum, analysis), table, new_viz, slope_text,
+            no_update, summary, threshold)
 
 
 def present(fig, *, beside: bool = False) -> None:
@@ -427,13 +433,12 @@ def pr_view(analysis: Analysis, *, pr_mode="pr", presentation=False, zoom=None, 
             font=14, averaging="pooled"):
     """The PR (or PRG) view without pins, as :func:`render_views` draws it."""
     fig = pr_figure(analysis, mode="prg" if pr_mode == "prg" else "pr", pins=[],
-                    font_size=font, colors=colors)
-    set_subtitle(fig, folds_note(analysis, averaging if averaging in AVERAGING_MODES
-                                 else "pooled", "precision-recall"), font)
+                    font_size=font, colors=colors, subtitle=folds_note(
+                        analysis, averaging if averaging in AVERAGING_MODES else "pooled",
+                        "precision-recall"),
+                    meta={"conditions": conditions_text(analysis.conditions)})
     if presentation:
         present(fig)
-    fig.update_layout(meta={**(fig.layout.meta or {}),
-                            "conditions": conditions_text(analysis.conditions)})
     apply_zoom(fig, zoom, "pr", det=pr_mode == "prg")
     return fig
 

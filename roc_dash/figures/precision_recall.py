@@ -36,7 +36,10 @@ from .style import (
     pin_trace,
     plain,
     point_data,
+    point_rows,
+    set_subtitle,
     style_index,
+    subtitle_layout,
     threshold_rows,
 )
 
@@ -65,8 +68,9 @@ class _Vertices:
         self.fpr, self.tpr, self.thresholds = fpr[keep], tpr[keep], thresholds[keep]
 
 
-def _points(index, names, vertices, pr, prevalence, *, prefix=""):
-    """customdata and hover texts of an interpolated PR curve (see style.point_data)."""
+def _points(index, names, vertices, pr, prevalence, *, prefix="", text=True):
+    """customdata and hover texts of an interpolated PR curve (see style.point_data); only
+    the customdata (texts None) when not ``text``."""
     rec, prec = pr.recall, pr.precision
     seg = pr.segment
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -75,6 +79,8 @@ def _points(index, names, vertices, pr, prevalence, *, prefix=""):
     fpr = np.clip(np.where(pr.fraction == 0, vertices.fpr[seg], fpr), 0, 1)
     idx = np.asarray(index)[seg] if np.ndim(index) else index
     nm = np.asarray(names, dtype=object)[seg] if np.ndim(names) else names
+    if not text:
+        return point_rows(idx, vertices.thresholds[seg], fpr, rec), None
     return point_data(idx, nm, vertices.thresholds[seg], fpr, rec, prefix=prefix)
 
 
@@ -85,17 +91,24 @@ def precision_at(prevalence: float, fpr: float, tpr: float) -> float:
 
 def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
               font_size: int = 14, colors: dict[str, int] | None = None,
-              mode: str = "pr", pins=None) -> go.Figure:
+              mode: str = "pr", pins=None, subtitle: str = "", meta: dict | None = None
+              ) -> go.Figure:
     """Each model's PR curve at the deployment prior, the achievable PR curve of the joint
     hull, the baseline precision π and iso-F1 curves; or with ``mode="prg"`` the
     precision-recall-gain curves (Flach & Kull 2015) at that prior.
 
     Average precision is recomputed at the deployment prior (not the test set's prevalence),
-    as the curves are.
+    as the curves are. ``subtitle`` (:func:`~.style.set_subtitle`) and ``meta`` (added to
+    ``layout.meta``, with the axes' full ranges as ``meta.home``, see
+    :func:`~.zoom.apply_zoom`) are set as the figure is built.
     """
     pins = pin_list(operating, pins)
     if mode == "prg":
-        return _prg_figure(analysis, pins=pins, font_size=font_size, colors=colors)
+        fig = set_subtitle(_prg_figure(analysis, pins=pins, font_size=font_size,
+                                       colors=colors), subtitle, font_size)
+        if meta:
+            fig.update_layout(meta={**fig.layout.meta, **meta})
+        return fig
     pi = analysis.conditions.prior_pos
     # built as plain dicts and wrapped once (style.fast_figure): redrawn on every prior change
     data_, notes = [], []
@@ -117,7 +130,7 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
     for i, m in enumerate(analysis.models):
         vertices = _Vertices(m.curve, pi)
         pr = interpolate_pr(vertices, prevalence=pi, max_points=PR_POINTS, tol=PR_TOL)
-        data, _ = _points(i, m.name, vertices, pr, pi)
+        data, _ = _points(i, m.name, vertices, pr, pi, text=False)
         hover = {k: v for k, v in model_hover("", m.name, "recall", "precision").items()
                  if v is not None}
         data_.append({
@@ -146,8 +159,10 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
                               y_title=f"Precision at p(+) = {sig(pi)}", font_size=font_size)
     # the hover marker first: layout.annotations[0] everywhere
     layout["annotations"] = [hover_annotation(), *notes]
-    layout["meta"] = {"prior": pi}
     layout["margin"]["r"] = 58
+    subtitle_layout(layout, subtitle, font_size)
+    layout["meta"] = {"prior": pi, **(meta or {}),
+                      "home": {"x": layout["xaxis"]["range"], "y": layout["yaxis"]["range"]}}
     fig = fast_figure(data_, layout)
     for op in pins:
         data, _ = point_data(model_index(analysis, op.model), op.model, [op.threshold],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 import math
@@ -136,16 +137,24 @@ def point_data(model_index, model_names, thresholds, fpr, tpr, *, prefix: str = 
     """
     thresholds = np.asarray(thresholds, dtype=np.float64)
     n = thresholds.size
-    index = np.broadcast_to(np.asarray(model_index, dtype=np.float64), (n,))
     names = np.broadcast_to(np.asarray(model_names, dtype=object), (n,))
-    # the rates only place hover markers (to 1e-6, far below a pixel); the threshold stays
-    # exact, since pinning a clicked point looks its vertex up by it
-    data = np.column_stack((index, np.where(np.isfinite(thresholds), thresholds, np.nan),
-                            np.round(np.asarray(fpr, dtype=np.float64), 6),
-                            np.round(np.asarray(tpr, dtype=np.float64), 6)))
+    data = point_rows(model_index, thresholds, fpr, tpr)
     text = np.array([f"{prefix}<b>{plain(m)}</b>{suffix}<br>threshold ≥ {format_threshold(v)}"
                      for m, v in zip(names, thresholds, strict=True)], dtype=np.str_)
     return data, text
+
+
+def point_rows(model_index, thresholds, fpr, tpr) -> np.ndarray:
+    """The ``customdata`` of :func:`point_data` alone (its hover texts, one formatted
+    threshold per point, cost more than the rows: a caller that does not show them need not
+    make them)."""
+    thresholds = np.asarray(thresholds, dtype=np.float64)
+    index = np.broadcast_to(np.asarray(model_index, dtype=np.float64), (thresholds.size,))
+    # the rates only place hover markers (to 1e-6, far below a pixel); the threshold stays
+    # exact, since pinning a clicked point looks its vertex up by it
+    return np.column_stack((index, np.where(np.isfinite(thresholds), thresholds, np.nan),
+                            np.round(np.asarray(fpr, dtype=np.float64), 6),
+                            np.round(np.asarray(tpr, dtype=np.float64), 6)))
 
 
 def base_layout(fig: go.Figure, *, x_title: str, y_title: str, font_size: int = 14,
@@ -186,8 +195,13 @@ def base_layout_dict(*, x_title: str, y_title: str, font_size: int = 14, square:
     """What :func:`base_layout` sets, as a fresh plain dict (for figures built as dicts and
     wrapped once with :func:`fast_figure`: plotly's validated object tree is the largest
     cost of an update; the layout is validated once per set of arguments)."""
-    return json.loads(_base_layout_json(x_title, y_title, int(font_size), bool(square),
-                                        tuple(x_range), tuple(y_range)))
+    # validated once per font, shape and ranges: the titles (the PR view's names the prior,
+    # new on every prior change) are set in the copy
+    layout = json.loads(_base_layout_json("", "", int(font_size), bool(square),
+                                          tuple(x_range), tuple(y_range)))
+    layout["xaxis"]["title"]["text"] = x_title
+    layout["yaxis"]["title"]["text"] = y_title
+    return layout
 
 
 #: Keys whose values plotly sends as they are (``_plotly_utils.utils.is_skipped_key``).
@@ -200,11 +214,27 @@ def _sendable(obj):
     lists of values (coordinates, customdata rows, hover texts) are shared, not walked."""
     if isinstance(obj, dict):
         return {k: (v if k in _AS_IS else customdata_rows(v) if k == "customdata"
-                    else to_typed_array_spec(v) if is_homogeneous_array(v)
+                    else _typed_array(v) if is_homogeneous_array(v)
                     else _sendable(v)) for k, v in obj.items()}
     if isinstance(obj, list | tuple) and any(isinstance(v, dict | list | tuple) for v in obj):
         return [_sendable(v) for v in obj]
     return obj
+
+
+def _typed_array(v):
+    """``to_typed_array_spec(v)``; for a float array, the same spec made directly (plotly's
+    checks of other array types, dataframes among them, took most of a small array's time)."""
+    if (isinstance(v, np.ndarray) and v.dtype in (np.float64, np.float32) and v.ndim == 1
+            and v.size and v.flags.c_contiguous and v.dtype.isnative):
+        return {"dtype": "f8" if v.dtype == np.float64 else "f4",
+                "bdata": base64.b64encode(v).decode("ascii")}
+    return to_typed_array_spec(v)
+
+
+def sendable(obj):
+    """``obj`` (a trace's or layout's value) as :class:`LeanFigure` sends it: arrays as
+    plotly's base64 typed-array specs, customdata as lists; for patches of drawn figures."""
+    return _sendable(obj)
 
 
 def customdata_rows(value):
@@ -281,13 +311,26 @@ def folds_note(analysis, averaging: str, view: str) -> str:
     return f"{folds} folds pooled: the ROC's {what} does not apply to {view}"
 
 
+def _subtitle(text: str, font_size: int) -> dict:
+    return {"text": text, "x": 0.01, "xanchor": "left", "y": 0.985,
+            "font": {"size": max(font_size - 3, 10), "color": "#5b6775"}}
+
+
 def set_subtitle(fig: go.Figure, text: str, font_size: int = 14) -> go.Figure:
     """A small grey line at the top left of a figure (as the ROC's averaging subtitle)."""
     if text:
-        fig.update_layout(title={"text": text, "x": 0.01, "xanchor": "left", "y": 0.985,
-                                 "font": {"size": max(font_size - 3, 10), "color": "#5b6775"}},
+        fig.update_layout(title=_subtitle(text, font_size),
                           margin={"t": max(fig.layout.margin.t or 0, 34)})
     return fig
+
+
+def subtitle_layout(layout: dict, text: str, font_size: int = 14) -> dict:
+    """:func:`set_subtitle` on the layout dict of a figure built with :func:`fast_figure`
+    (without plotly's validation of the update: a third of the PR view's cost)."""
+    if text:
+        layout["title"] = _subtitle(text, font_size)
+        layout["margin"]["t"] = max(layout["margin"].get("t") or 0, 34)
+    return layout
 
 
 #: A white halo around a pin's letter: readable over any curve it lies on.

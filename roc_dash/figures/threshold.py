@@ -31,10 +31,11 @@ from .style import (
     hover_annotation,
     plain,
     point_data,
+    point_rows,
     threshold_rows,
 )
 
-__all__ = ["threshold_figure", "overall_optimum_words"]
+__all__ = ["threshold_figure", "threshold_parts", "overall_optimum_words"]
 
 
 def overall_optimum_words(analysis: Analysis, model: str, own_threshold: float) -> str:
@@ -72,6 +73,29 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
         fig.add_annotation(text="No model to show.", x=0.5, y=0.5, showarrow=False)
         fig.layout.annotations = [hover_annotation(), *fig.layout.annotations]
         return fig
+    fig = fast_figure(*threshold_parts(analysis, model, economics, axis=axis,
+                                       font_size=font_size))
+    for op in pins:
+        if op.model != model:
+            continue
+        px = op.threshold if axis == "threshold" else op.flagged
+        if not np.isfinite(px):
+            continue
+        c = PIN_COLORS.get(op.label, PINNED_COLOR)
+        fig.add_vline(x=px, line={"color": c, "width": 2, "dash": "dot"},
+                      annotation={"text": plain(op.label),
+                                  "font": {"color": c, "size": font_size}},
+                      annotation_position="top")
+    return fig
+
+
+def threshold_parts(analysis: Analysis, model: str, economics: Economics, *,
+                    axis="threshold", font_size: int = 14) -> tuple[list[dict], dict]:
+    """The traces and the layout of :func:`threshold_figure` without pins, as plain dicts
+    (``model`` one of the analysis' models): the expected cost line (trace 0, its
+    ``customdata`` the drawn vertices), the four rates (traces 1-4: TPR, FPR, precision,
+    share flagged) and, when the model's optimum has a finite threshold, its star (trace 5).
+    """
     m = analysis.model(model)
     pi = analysis.conditions.prior_pos
     full = threshold_profile(m.curve, pi, economics)
@@ -81,7 +105,7 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
     keep = finite if axis == "threshold" else np.ones(prof.threshold.size, dtype=bool)
     x = x_all[keep]
     k = model_index(analysis, model)
-    data, _ = point_data(k, model, prof.threshold[keep], prof.fpr[keep], prof.tpr[keep])
+    data = point_rows(k, prof.threshold[keep], prof.fpr[keep], prof.tpr[keep])
     unit = f" ({plain(economics.unit)})" if economics.unit else ""
     fl = full.flatness
     lo, hi = ((fl.threshold_low, fl.threshold_high) if axis == "threshold"
@@ -155,16 +179,4 @@ def threshold_figure(analysis: Analysis, model: str, economics: Economics, *, ax
         layout["xaxis"].update(range=[lo_t - pad, hi_t + pad], autorange=False)
     layout["shapes"] = shapes
     layout["annotations"] = [hover_annotation()]
-    fig = fast_figure(traces, layout)
-    for op in pins:
-        if op.model != model:
-            continue
-        px = op.threshold if axis == "threshold" else op.flagged
-        if not np.isfinite(px):
-            continue
-        c = PIN_COLORS.get(op.label, PINNED_COLOR)
-        fig.add_vline(x=px, line={"color": c, "width": 2, "dash": "dot"},
-                      annotation={"text": plain(op.label),
-                                  "font": {"color": c, "size": font_size}},
-                      annotation_position="top")
-    return fig
+    return traces, layout

@@ -36,8 +36,9 @@ def apply_zoom(fig: go.Figure, zoom, view: str, *, det: bool = False) -> None:
     """
     x0, y0 = fig.layout.xaxis.range, fig.layout.yaxis.range
     meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
-    if x0 is not None and y0 is not None:
-        fig.update_layout(meta={**meta, "home": {"x": list(x0), "y": list(y0)}})
+    home = {"x": list(x0), "y": list(y0)} if x0 is not None and y0 is not None else None
+    if home is not None and meta.get("home") != home:  # (a figure may have it from its build)
+        fig.update_layout(meta={**meta, "home": home})
     entry = zoom.get(view) if isinstance(zoom, dict) else None
     if not isinstance(entry, dict) or bool(entry.get("det")) != det:
         return

@@ -45,15 +45,20 @@ from roc_dash.app.state import ControlState
 #: send a +inf threshold as null where plotly's encoder turned the NaN into null; the JSON the
 #: browser receives is the same as before (compared with 96da6fa's, random editrevision
 #: aside), only this digest's reading of the figure objects changed.
+#: Re-recorded for issue 14 (branch costclick, a cost change's server CPU): the viz data keeps
+#: a record of the threshold view drawn (model, axis, vertices, prior), and after a cost or
+#: prior change the threshold view is a patch of the drawn figure, not a new figure (only
+#: the "patched" threshold digests and every viz digest changed; ROC, PR and cost did not).
+#: test_cost_change.py ccp001 applies such patches and compares them with a full redraw.
 EXPECTED = {
     'default': ('d8d98d0bcf356b06', '0347da7c8a925dda', '04d6829af9caf05f',
-                '1090115a0c6842c5', '6847490f187b09ed'),
+                '1090115a0c6842c5', 'a3e9cac0fba09c13'),
     'presentation': ('4523925f557d3d2c', '06d0d0a13cfe3c52', 'db3cb392efd1ac8f',
-                     '019c224444e1d025', '841496d525300ce8'),
+                     '019c224444e1d025', '8cadb8338f3a2ea6'),
     'patched': ('6ad280b8fb8a2117', '7c5ddb72ad7ecef5', '17262f3686b387b1',
-                '4661bc1dc7c2f042', '9a013cd060521e25'),
+                '26fcbf361b470086', 'b2ce5388d77a7f05'),
     'patched prior': ('003554bbcaefd184', '9e896d377c0820b0', 'dd9bf05671decc83',
-                      '0ea3263bd3505d0e', 'f65a4eed02bff78d'),
+                      '04a34860fa757349', '48ea3e722c658d0f'),
 }
 
 #: What the page's controls hold before anyone touches them.
