@@ -198,8 +198,8 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
         apply_zoom(fig, zoom, view, det=bool(det) if view == "roc" else
                    (pr_mode == "prg" if view == "pr" else False))
     comparison = compare_points(optimum, pins) if pins else None
-    key = render_key(dataset_ids, models, conditions, averaging, det, presentation, pins, ties,
-                     pr_mode, reference, log_fpr)
+    key = render_key(cache.store.present(dataset_ids), models, conditions, averaging, det,
+                     presentation, pins, ties, pr_mode, reference, log_fpr)
     economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)
     summary, threshold = decision_views(analysis, pins, economics,
                                         threshold_model=threshold_model, axis=threshold_axis,
@@ -272,7 +272,8 @@ def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_
 def render_key(dataset_ids, models, conditions: Conditions, averaging, det, presentation, pins,
                ties, pr_mode, reference=None, log_fpr=False) -> str:
     """Everything the figures depend on except the costs and the prior: when only those
-    change, the drawn figures are patched instead of redrawn (see :func:`patch_views`)."""
+    change, the drawn figures are patched instead of redrawn (see :func:`patch_views`).
+    ``dataset_ids``: those still stored (a deletion elsewhere means a full redraw)."""
     c = dataclasses.replace(conditions, cost_fp=1.0, cost_fn=1.0, prior_pos=None,
                             benefit_tp=0.0, benefit_tn=0.0)
     return repr((clean_ids(dataset_ids), list(models), c, averaging, bool(det),
@@ -479,9 +480,10 @@ def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, le
     out = None
     if (conditions_changed and isinstance(viz, dict) and not pins
             and not active(combine)
-            and viz.get("key") == render_key(dataset_ids, models, conditions,
-                                             averaging or "pooled", det, presentation, [],
-                                             ties, pr_mode, reference, log_fpr)):
+            and viz.get("key") == render_key(cache.store.present(dataset_ids), models,
+                                             conditions, averaging or "pooled", det,
+                                             presentation, [], ties, pr_mode, reference,
+                                             log_fpr)):
         out = patch_views(cache, dataset_ids, models, conditions, viz, det=bool(det),
                           pr_mode=pr_mode, economics=economics_from_state(state),
                           averaging=averaging or "pooled",

@@ -89,6 +89,22 @@ def test_cch005_malformed_state_never_raises(tmp_path, bad):
     assert c.cost_fp > 0 and 0 < c.prior_pos < 1 and 5 <= c.n_samples <= 1001
 
 
+def _as_json(value):
+    """A Dash component (or a figure) as the browser receives it."""
+    import json
+
+    from plotly.utils import PlotlyJSONEncoder
+
+    return json.loads(json.dumps(value, cls=PlotlyJSONEncoder))
+
+
+def _shown(before, patched):
+    """What the page shows after an output: a Patch applied to what it showed, else anew."""
+    from dash import Patch
+
+    return _apply(before, patched) if isinstance(patched, Patch) else _as_json(patched)
+
+
 def _apply(figure: dict, patch) -> dict:
     """Apply a dash.Patch's assignments to a figure dict, as the browser does."""
     import copy
@@ -128,7 +144,8 @@ def test_cch006_a_cost_change_patches_exactly_what_a_full_render_draws(tmp_path,
             for fig in (got, want):
                 fig["layout"].pop("editrevision", None)
             assert got == want
-        assert str(patched[3]) == str(full[3]) and str(patched[4]) == str(full[4])
+        assert str(patched[3]) == str(full[3])
+        assert _shown(_as_json(before[4]), patched[4]) == _as_json(full[4])  # model table
         assert patched[6] == full[6]
         assert patched[5]["line"] == full[5]["line"] and patched[5]["key"] == full[5]["key"]
 
@@ -153,6 +170,7 @@ def test_cch010_a_prior_change_patches_exactly_what_a_full_render_draws(tmp_path
     kw = {"det": det, "pr_mode": pr_mode, "presentation": presentation}
     before = render_views(cache, [DEMO_ID], models, Conditions(prior_pos=0.27), zoom=zoom, **kw)
     drawn = [json.loads(pio.to_json(f)) for f in before[:3]]
+    table, threshold = _as_json(before[4]), _as_json(before[9])
     viz = before[5]
     for cost_fp, cost_fn, prior in ((1.0, 1.0, 0.4), (3.0, 1.0, 0.4), (0.2, 5.0, 0.05)):
         cond = Conditions(cost_fp=cost_fp, cost_fn=cost_fn, prior_pos=prior)
@@ -166,9 +184,12 @@ def test_cch010_a_prior_change_patches_exactly_what_a_full_render_draws(tmp_path
             for fig in (got, want):
                 fig["layout"].pop("editrevision", None)
             assert got == want
-        assert str(patched[3]) == str(full[3]) and str(patched[4]) == str(full[4])
+        table, threshold = _shown(table, patched[4]), _shown(threshold, patched[9])
+        assert table == _as_json(full[4]) and str(patched[3]) == str(full[3])
         assert str(patched[8]) == str(full[8]) and patched[6] == full[6]
-        assert json.loads(pio.to_json(patched[9])) == json.loads(pio.to_json(full[9]))
+        for fig in (threshold, want := _as_json(full[9])):
+            fig["layout"].pop("editrevision", None)
+        assert threshold == want
         assert patched[5]["optimum_trace"] == full[5]["optimum_trace"]
         assert patched[5]["prior"] == full[5]["prior"] == prior
         viz = patched[5]
