@@ -340,3 +340,41 @@ def test_bnd010_the_watchdog_comes_back_after_its_thread_was_stopped():
     finally:
         server.close()
         client.close()
+
+
+def test_bnd012_a_slow_body_read_in_big_blocks_is_told_its_rate_truly():
+    """Stranger review, 26 Nov: an upload at 2 KB/s was told "it arrived at 0.0 KiB/s": a
+    read of a whole block that is still filling was not counted. The message now gives an
+    upper bound that holds (what was counted plus the block in progress)."""
+    import re
+
+    server, client = socket.socketpair()
+    stop, sent = threading.Event(), [0]
+
+    def trickle():
+        while not stop.is_set():
+            try:
+                sent[0] += client.send(b"1" * 100)
+            except OSError:
+                return
+            stop.wait(0.05)  # about 2 KB/s
+
+    sender = threading.Thread(target=trickle, daemon=True)
+    sender.start()
+    try:
+        # a buffered reader waits for the whole block, as gunicorn's body reader does
+        g = GuardedInput(server.makefile("rb"), server, limit=10**7, deadline=60,
+                         rate=limits.CHUNK * 4, grace=0.3)
+        t0 = time.monotonic()
+        with pytest.raises(BodyTimeout) as info:
+            while True:
+                g.read(limits.CHUNK)
+        elapsed = time.monotonic() - t0
+        found = re.search(r"arrived at under ([\d,.]+) KiB/s", str(info.value))
+        assert found, str(info.value)
+        assert float(found.group(1).replace(",", "")) >= sent[0] / elapsed / 1024 > 0
+    finally:
+        stop.set()
+        server.close()
+        client.close()
+        sender.join(5)
