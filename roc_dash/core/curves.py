@@ -28,6 +28,7 @@ __all__ = [
     "OperatingPoint",
     "roc_curve",
     "curve_of_runs",
+    "score_runs",
     "roc_curve_with_counts",
     "roc_auc",
     "auc",
@@ -280,6 +281,16 @@ def _runs(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
     if w is None:
         return _runs_by_label_key(y, s)
     return _runs_by_weight(y, s, w)
+
+
+def score_runs(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> list:
+    """``[thresholds, positives_at_or_below, negatives_at_or_below]`` of checked inputs (as
+    :func:`~roc_dash.core._validation.check_binary_inputs` returns them): the vertex
+    thresholds (``+inf``, then the distinct scores descending) and, per distinct score
+    ascending, the (weighted) count of each class scoring at or below it, by the fastest
+    exact path (see :func:`roc_curve`). :func:`curve_of_runs` makes the curve of them; a
+    class may be absent here (its counts are then 0)."""
+    return [*_runs(y, s, w)]
 
 
 def _rates(counts_le: np.ndarray, total: float) -> np.ndarray:
