@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._sums import dot
 from ._validation import check_binary_inputs
 
 __all__ = [
@@ -406,7 +407,7 @@ def auc(curve: RocCurve) -> float:
     area = 0.0
     for a in range(0, f.size - 1, _AUC_BLOCK):
         b = min(a + _AUC_BLOCK, f.size - 1)
-        area += float(np.dot(f[a + 1:b + 1] - f[a:b], t[a + 1:b + 1] + t[a:b]))
+        area += dot(f[a + 1:b + 1] - f[a:b], t[a + 1:b + 1] + t[a:b])
     return area / 2.0
 
 
