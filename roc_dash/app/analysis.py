@@ -13,6 +13,7 @@ import math
 import os
 import time
 
+import numpy as np
 import pandas as pd
 
 from ..core.assembly.analysis import (
@@ -164,7 +165,10 @@ class AnalysisCache:
             if table is None or not len(table):
                 return {}
             codes, names = pd.factorize(table["model"], sort=False)
-            first = pd.Series(codes).drop_duplicates().index.to_numpy()  # codes: 0, 1, ...
+            # codes are numbered in order of first appearance, so code k first appears
+            # where their running maximum reaches k (a pass over the codes, not a hash of
+            # them: ~0.05 instead of ~0.9 s for 10^7 rows)
+            first = np.searchsorted(np.maximum.accumulate(codes), np.arange(len(names)))
             labels = (table["dataset"].iloc[first].tolist() if "dataset" in table.columns
                       else [""] * len(first))  # the first rows only: never the whole column
             return {str(m): str(d) for m, d in zip(names, labels, strict=True)}

@@ -17,11 +17,18 @@ __all__ = ["groups_of", "rows_by_code"]
 
 def rows_by_code(codes: np.ndarray, n_codes: int) -> list[np.ndarray]:
     """The row positions of each code ``0 .. n_codes - 1``, each in row order; rows coded
-    -1 (missing) belong to none. One stable sort of the codes (small codes sort by radix,
-    in linear time) splits the rows of folds, groups and models alike."""
+    -1 (missing) belong to none (``codes`` lie in ``-1 .. n_codes - 1``). One stable sort
+    of the codes (small codes sort by radix, in linear time) splits the rows of folds,
+    groups and models alike."""
     codes = np.asarray(codes)
-    order = np.argsort(codes.astype(np.int16) if n_codes < 2**15 else codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(n_codes + 1))
+    small = codes.astype(np.int16) if n_codes < 2**15 else codes.astype(np.int64)
+    order = np.argsort(small, kind="stable")
+    # where each code's rows start in ``order``: after the missing rows (-1) and the rows
+    # of every smaller code (counted, rather than searched in the gathered codes)
+    small += 1
+    counts = np.bincount(small, minlength=n_codes + 1)[:n_codes + 1]
+    del small
+    bounds = np.cumsum(counts)  # code k: order[bounds[k]:bounds[k + 1]]
     return [order[bounds[k]:bounds[k + 1]] for k in range(n_codes)]
 
 
