@@ -44,7 +44,6 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from ._sums import dot
 from ._validation import check_binary_inputs
 from .curves import accuracy_at_thresholds, auc, gini, roc_curve  # noqa: F401 - re-exported
 from .partial_auc import PartialAuc, partial_auc, partial_auc_from_curve  # noqa: F401 - re-exported
@@ -247,10 +246,10 @@ def _mean_and_sum_squares(v: np.ndarray, w: np.ndarray | None, total: float):
     if w is None:
         mean = float(v.sum() / total)
         d = v - mean
-        return mean, dot(d, d)
-    mean = dot(w, v) / total
+        return mean, float(np.dot(d, d))
+    mean = float(np.dot(w, v) / total)
     d = v - mean
-    return mean, dot(w, d * d)
+    return mean, float(np.dot(w, d * d))
 
 
 def _check_frequency_totals(n_pos: float, n_neg: float) -> None:
