@@ -26,6 +26,7 @@ from ..core.assembly.analysis import (
     with_conditions,
 )
 from ..core.canonical_kinds import CLASS_COLUMN, class_score_column, class_view
+from ..core.table_groups import codes_of
 from ..io.combine import combine_datasets
 from .server.cache import SharedCache
 from .server.store import DatasetInfo, DatasetNotFound, DatasetStore, clean_ids
@@ -164,7 +165,7 @@ class AnalysisCache:
             table = self.table(dataset_ids)
             if table is None or not len(table):
                 return {}
-            codes, names = pd.factorize(table["model"], sort=False)
+            codes, names = codes_of(table["model"])
             # codes are numbered in order of first appearance, so code k first appears
             # where their running maximum reaches k (a pass over the codes, not a hash of
             # them: ~0.05 instead of ~0.9 s for 10^7 rows)
