@@ -202,8 +202,13 @@ class AnalysisCache:
             if not len(shown):
                 return None
             deadline = started + ANALYSIS_SHARE * request_timeout()
-            return analyse(shown, settings, max_compared=MAX_COMPARED_MODELS,
-                           deadline=deadline)
+            result = analyse(shown, settings, max_compared=MAX_COMPARED_MODELS,
+                             deadline=deadline)
+            # the table was in use until now: held again from here (a table too big for the
+            # memory cache is kept 10 s after its last use, and the views that follow read
+            # it; a long analysis on a busy machine let it go, and they read 10^7 rows again)
+            self.cache.memory.put(self.cache.key(("table", key[1], reference)), table)
+            return result
 
         started = time.monotonic()
 
