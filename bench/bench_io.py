@@ -13,7 +13,9 @@ high-water resident set, imports included), "after" its resident set once the ca
 returned. With ``--compare DIR`` (another checkout, e.g. ``git archive <commit> | tar -x -C
 DIR``) the same children run with that checkout's ``roc_dash`` and are printed side by side.
 
-Run: ``python bench/bench_io.py [--rows N] [--bombs] [--compare DIR] [--skip-app]``.
+Run: ``python bench/bench_io.py [--rows N] [--bombs] [--compare DIR] [--skip-app]
+[--skip-io] [--dir DIR]``. With ``--dir`` the files are written once (under
+``DIR/rows-N``) and reused by later runs; ``--skip-io`` measures the upload path only.
 The README figures come from it; it prints the command, date, machine and load average so
 that figures are read in their context (a busy machine is slower).
 """
@@ -39,6 +41,7 @@ import pyarrow.parquet as pq
 HERE = Path(__file__).resolve().parents[1]
 MODELS = ("logistic regression", "random forest", "naive Bayes", "gradient boosting")
 MB = 1 << 20
+_NAMES = {"csv": "big.csv", "csv.gz": "big.csv.gz", "parquet": "big.parquet"}
 
 _STATUS = textwrap.dedent(
     """
@@ -91,16 +94,17 @@ APP_CHILD = _STATUS + textwrap.dedent(
         store = DatasetStore(tmp)
         cache = AnalysisCache(store)
         before = status("VmRSS")
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         out = apply_upload(store, [(path.rsplit("/", 1)[-1], data)], [])
-        accept = time.perf_counter() - t0
+        accept, accept_cpu = time.perf_counter() - t0, time.process_time() - c0
         del data
         assert not out.error, out.error
         ids = out.dataset_ids
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         render_views(cache, ids, model_names(cache, ids), Conditions())
-        views = time.perf_counter() - t1
-        report(accept=accept, views=views, before=before, outcome=out.status[:60])
+        views, views_cpu = time.perf_counter() - t1, time.process_time() - c1
+        report(accept=accept, views=views, accept_cpu=accept_cpu, views_cpu=views_cpu,
+               before=before, outcome=out.status[:60])
     """
 )
 
@@ -119,8 +123,7 @@ def generate(folder: Path, rows: int, seed: int = 0,
                                                 pa.array(MODELS)).cast(pa.string()),
         "fold": rng.integers(1, 11, rows).astype(np.int8),
     })
-    paths = {"csv": folder / "big.csv", "csv.gz": folder / "big.csv.gz",
-             "parquet": folder / "big.parquet"}
+    paths = {k: folder / name for k, name in _NAMES.items()}
     if "csv" in kinds:
         pa_csv.write_csv(table, paths["csv"], pa_csv.WriteOptions(quoting_style="none"))
     if "csv.gz" in kinds:
@@ -129,6 +132,18 @@ def generate(folder: Path, rows: int, seed: int = 0,
     if "parquet" in kinds:
         pq.write_table(table, paths["parquet"])
     return {k: v for k, v in paths.items() if k in kinds}
+
+
+def kept_files(folder: Path, rows: int, kinds: tuple[str, ...]) -> dict[str, Path]:
+    """The files of :func:`generate` kept in ``folder``: those missing are written (each
+    under a temporary name first, so that an interrupted run leaves none half-written)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    missing = [k for k in kinds if not (folder / _NAMES[k]).exists()]
+    if missing:
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+            for path in generate(Path(tmp), rows, kinds=tuple(missing)).values():
+                path.rename(folder / path.name)
+    return {k: folder / _NAMES[k] for k in kinds}
 
 
 def measure(child: str, path: Path, checkouts: list[Path | None], repeat: int) -> list[dict]:
@@ -189,7 +204,11 @@ def main() -> None:
     parser.add_argument("--bombs", action="store_true", help="also read the issue-14 probes")
     parser.add_argument("--compare", type=Path, help="another checkout, measured side by side")
     parser.add_argument("--skip-app", action="store_true", help="no upload path (io only)")
-    parser.add_argument("--dir", type=Path, help="where to write the files (default: temp)")
+    parser.add_argument("--skip-io", action="store_true",
+                        help="no load_predictions runs (the upload path only)")
+    parser.add_argument("--dir", type=Path,
+                        help="where to keep the files between runs (default: a temporary "
+                             "folder, deleted)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of each big-file measurement; the fastest is shown")
     args = parser.parse_args()
@@ -200,7 +219,9 @@ def main() -> None:
           f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         folder = Path(tmp)
-        paths = generate(folder, args.rows)
+        kinds = ("csv.gz",) if args.skip_io else ("csv", "csv.gz", "parquet")
+        paths = (kept_files(args.dir / f"rows-{args.rows}", args.rows, kinds) if args.dir
+                 else generate(folder, args.rows, kinds=kinds))
         sizes = ", ".join(f"{k} {mb(p.stat().st_size)}" for k, p in paths.items())
         print(f"\n{args.rows:,} rows of label, score, model, fold ({sizes})")
         head = "this checkout"
@@ -208,7 +229,7 @@ def main() -> None:
         print(f"  {'load_predictions':<34} {head:<46} {other}")
         print(f"  (best of {args.repeat} runs each, alternating; peak: the highest)")
         checkouts = [None, args.compare] if args.compare else [None]
-        for kind, path in paths.items():
+        for kind, path in paths.items() if not args.skip_io else ():
             results = measure(IO_CHILD, path, checkouts, args.repeat)
             show_io(kind, results[0], results[1] if args.compare else None)
         if not args.skip_app:
@@ -222,6 +243,10 @@ def main() -> None:
                 print(f"  {name:<34} accept {r['accept']:5.2f} s + first views "
                       f"{r['views']:5.2f} s = {r['accept'] + r['views']:5.2f} s, peak "
                       f"{mb(r['peak'])}")
+                if "views_cpu" in r:  # CPU time (all threads): what a busy machine changes least
+                    print(f"  {'':<34} CPU    {r['accept_cpu']:5.2f} s + {'':12}"
+                          f"{r['views_cpu']:5.2f} s = "
+                          f"{r['accept_cpu'] + r['views_cpu']:5.2f} s")
         if args.bombs:
             sys.path.insert(0, str(HERE))
             from tests import bombs

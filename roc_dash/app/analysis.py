@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import time
 
+import numpy as np
 import pandas as pd
 
 from ..core.assembly.analysis import (
@@ -23,6 +24,7 @@ from ..core.assembly.analysis import (
     with_conditions,
 )
 from ..core.canonical_kinds import CLASS_COLUMN, class_score_column, class_view
+from ..core.table_groups import codes_of
 from ..io.combine import combine_datasets
 from .server.budget import HeavyWaitTimeout, heavy_analysis, request_timeout
 from .server.cache import SharedCache
@@ -151,8 +153,11 @@ class AnalysisCache:
             table = self.table(dataset_ids)
             if table is None or not len(table):
                 return {}
-            codes, names = pd.factorize(table["model"], sort=False)
-            first = pd.Series(codes).drop_duplicates().index.to_numpy()  # codes: 0, 1, ...
+            codes, names = codes_of(table["model"])
+            # codes are numbered in order of first appearance, so code k first appears
+            # where their running maximum reaches k (a pass over the codes, not a hash of
+            # them: ~0.05 instead of ~0.9 s for 10^7 rows)
+            first = np.searchsorted(np.maximum.accumulate(codes), np.arange(len(names)))
             labels = (table["dataset"].iloc[first].tolist() if "dataset" in table.columns
                       else [""] * len(first))  # the first rows only: never the whole column
             return {str(m): str(d) for m, d in zip(names, labels, strict=True)}
@@ -187,10 +192,15 @@ class AnalysisCache:
             deadline = started + ANALYSIS_SHARE * request_timeout()
             try:
                 with heavy_analysis(len(shown), deadline):  # one big one per worker
-                    return analyse(shown, settings, max_compared=MAX_COMPARED_MODELS,
-                                   deadline=deadline)
+                    result = analyse(shown, settings, max_compared=MAX_COMPARED_MODELS,
+                                     deadline=deadline)
             except HeavyWaitTimeout as exc:
                 raise AnalysisTimeout(str(exc)) from exc
+            # the table was in use until now: held again from here (a table too big for the
+            # memory cache is kept 10 s after its last use, and the views that follow read
+            # it; a long analysis on a busy machine let it go, and they read 10^7 rows again)
+            self.cache.memory.put(self.cache.key(("table", key[1], reference)), table)
+            return result
 
         started = time.monotonic()
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtri
 
+from ._sums import dot
 from .averaging import fold_curves
 from .curves import RocCurve, auc
 from .precision_recall import average_precision_from_curve
@@ -122,7 +123,7 @@ def _sum_square_influence(curve: RocCurve, fold_auc: float, p: float) -> float:
     above = (t[1:] + t[:-1]) / 2.0  # G_v: positives above the score, ties one half
     ic_pos = (below - fold_auc) / p
     ic_neg = (above - fold_auc) / (1.0 - p)
-    return float(np.dot(positives, ic_pos * ic_pos) + np.dot(negatives, ic_neg * ic_neg))
+    return dot(positives, ic_pos * ic_pos) + dot(negatives, ic_neg * ic_neg)
 
 
 def cross_validated_auc_from_curves(fold_curves: Mapping[str, RocCurve], *,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._sums import dot
 from ._validation import check_binary_inputs
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "OperatingPoint",
     "roc_curve",
     "curve_of_runs",
+    "score_runs",
     "roc_curve_with_counts",
     "roc_auc",
     "auc",
@@ -282,6 +284,16 @@ def _runs(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
     return _runs_by_weight(y, s, w)
 
 
+def score_runs(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> list:
+    """``[thresholds, positives_at_or_below, negatives_at_or_below]`` of checked inputs (as
+    :func:`~roc_dash.core._validation.check_binary_inputs` returns them): the vertex
+    thresholds (``+inf``, then the distinct scores descending) and, per distinct score
+    ascending, the (weighted) count of each class scoring at or below it, by the fastest
+    exact path (see :func:`roc_curve`). :func:`curve_of_runs` makes the curve of them; a
+    class may be absent here (its counts are then 0)."""
+    return [*_runs(y, s, w)]
+
+
 def _rates(counts_le: np.ndarray, total: float) -> np.ndarray:
     """Rates of the vertices, origin first: ``(total − count strictly below t) / total``."""
     out = np.empty(counts_le.size + 1)
@@ -395,7 +407,7 @@ def auc(curve: RocCurve) -> float:
     area = 0.0
     for a in range(0, f.size - 1, _AUC_BLOCK):
         b = min(a + _AUC_BLOCK, f.size - 1)
-        area += float(np.dot(f[a + 1:b + 1] - f[a:b], t[a + 1:b + 1] + t[a:b]))
+        area += dot(f[a + 1:b + 1] - f[a:b], t[a + 1:b + 1] + t[a:b])
     return area / 2.0
 
 

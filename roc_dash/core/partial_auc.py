@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._sums import dot
 from .curves import RocCurve, auc, roc_curve
 
 
@@ -75,7 +76,7 @@ def partial_auc_from_curve(curve: RocCurve, max_fpr: float) -> PartialAuc:
         x0, x1 = fpr[stop - 1], fpr[stop]
         y0, y1 = tpr[stop - 1], tpr[stop]
         y_end = y0 + (a - x0) / (x1 - x0) * (y1 - y0)
-        head = float(np.dot(np.diff(fpr[:stop]), tpr[1:stop] + tpr[: stop - 1]) / 2.0)
+        head = dot(np.diff(fpr[:stop]), tpr[1:stop] + tpr[: stop - 1]) / 2.0
         raw = head + (a - x0) * (y0 + y_end) / 2.0
     min_area = a * a / 2.0
     max_area = a

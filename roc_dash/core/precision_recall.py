@@ -50,6 +50,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._sums import dot
 from .curves import RocCurve, roc_curve
 
 __all__ = [
@@ -298,7 +299,7 @@ def average_precision_from_curve(curve: RocCurve, *, prevalence: float | None = 
     """
     fpr, tpr, _ = _vertices(curve)
     a, b, _ = _skew(curve, prevalence)
-    return float(np.dot(np.diff(tpr), _precision(tpr[1:], fpr[1:], a, b)))
+    return dot(np.diff(tpr), _precision(tpr[1:], fpr[1:], a, b))
 
 
 def average_precision(labels, scores, *, weights=None, pos_label=None) -> float:
@@ -355,7 +356,7 @@ def pr_auc_interpolated(curve, *, prevalence: float | None = None) -> float:
     w = np.zeros(dt.size)
     w[step] = _mean_weight((a * dt[step] + b * np.diff(fpr)[step]) / d0[step])
     mean = p[1:] + (p[:-1] - p[1:]) * w
-    return float(np.dot(dt, mean))
+    return dot(dt, mean)
 
 
 # --------------------------------------------------------------------------------------------

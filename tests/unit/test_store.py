@@ -16,6 +16,16 @@ def _table(model="m"):
     return load_predictions([(f"{model}.csv", csv)]).table
 
 
+
+def _as_text(table: pd.DataFrame) -> pd.DataFrame:
+    """A stored table read back (model and fold as categories from the Parquet dictionary,
+    store.DICTIONARY_COLUMNS) with those columns as the text they were written as."""
+    out = table.copy()
+    for column in ("model", "fold"):
+        if isinstance(out[column].dtype, pd.CategoricalDtype):
+            out[column] = out[column].astype(out[column].cat.categories.dtype)
+    return out
+
 def test_sto001_round_trip_and_unguessable_ids(tmp_path):
     store = DatasetStore(tmp_path)
     table = _table()
@@ -24,7 +34,10 @@ def test_sto001_round_trip_and_unguessable_ids(tmp_path):
     assert a.id != b.id and len(a.id) >= 32
     assert (tmp_path / "datasets" / f"{a.id}.parquet").exists()
     fresh = DatasetStore(tmp_path)  # another worker: empty cache, same folder
-    pd.testing.assert_frame_equal(fresh.get(a.id), table)
+    got = fresh.get(a.id)
+    assert {c: str(got[c].dtype) for c in ("model", "fold")} == {"model": "category",
+                                                                  "fold": "category"}
+    pd.testing.assert_frame_equal(_as_text(got), table)  # the same values
     assert fresh.info(a.id).files == ("a.csv",) and fresh.info(a.id).models == ("m",)
 
 
@@ -219,7 +232,7 @@ def test_sto015_input_kind_is_kept_and_old_sidecars_load_as_binary(tmp_path):
     assert got.kind == "multiclass" and got.classes == ("class_0", "class_1", "class_2")
     assert got.reference_class == "class_0" and got.kind_column == "class"
     assert got.input_kind == result.kind
-    pd.testing.assert_frame_equal(fresh.get(info.id), result.table)
+    pd.testing.assert_frame_equal(_as_text(fresh.get(info.id)), result.table)
     # a sidecar written before the kind existed (no kind keys) loads as binary
     plain = store.put(_table(), files=["old.csv"])
     path = tmp_path / "datasets" / f"{plain.id}.json"

@@ -53,3 +53,23 @@ def test_tgr003_rows_by_code_against_a_loop(n_codes):
     for k in range(min(n_codes, 50)):
         np.testing.assert_array_equal(got[k], np.flatnonzero(codes == k))
     assert sum(len(r) for r in got) == int((codes >= 0).sum())
+
+
+@pytest.mark.parametrize("order", ["appearance", "shuffled", "unused", "missing"])
+def test_tgr004_codes_of_is_factorize(order):
+    from roc_dash.core.table_groups import codes_of
+
+    rng = np.random.default_rng(4)
+    values = rng.choice(["b", "c", "a", "d"], 3000)
+    seen = list(pd.unique(values))
+    categories = {"appearance": seen, "shuffled": sorted(seen),
+                  "unused": seen + ["zz"], "missing": seen}[order]
+    column = pd.Series(pd.Categorical(values, categories=categories))
+    if order == "missing":
+        column[5] = np.nan
+    codes, names = codes_of(column)
+    want_codes, want_names = pd.factorize(column, sort=False)
+    np.testing.assert_array_equal(codes, want_codes)
+    assert list(names) == list(want_names)
+    codes, names = codes_of(pd.Series(values))  # text: factorized
+    assert list(names) == seen

@@ -24,13 +24,12 @@ from ..averaging import (
     ScoreScaleWarning,
     ThresholdAverage,
     VerticalAverage,
-    fold_curves,
     threshold_average,
     vertical_average,
 )
 from ..canonical_kinds import is_soft, soft_instances
 from ..cross_validation import CrossValidatedAuc, cross_validated_auc_from_curves
-from ..curves import RocCurve, auc, roc_curve_with_counts
+from ..curves import RocCurve, auc
 from ..fold_thresholds import FoldThresholds, thresholds_at_fpr
 from ..hull import (
     HullOptimum,
@@ -50,6 +49,7 @@ from ..model_comparison import (
     optimal_ranges,
     pairwise_from_tests,
 )
+from ..per_fold_curves import pooled_and_fold_curves
 from ..precision_recall import average_precision_from_curve, pr_auc_interpolated
 from ..soft_labels import soft_auc_interval
 from ..statistics import (
@@ -273,38 +273,6 @@ def _operating(hull: RocHull, cond: Conditions) -> Operating:
                      normalized_expected_cost=normalized_expected_cost(opt.fpr, opt.tpr, **kw))
 
 
-def _two_class_folds(y: np.ndarray, folds: np.ndarray, w: np.ndarray | None
-                     ) -> tuple[np.ndarray, dict[str, str]]:
-    """Rows of the folds holding both classes, and each other fold with the class it
-    lacks ("positive"/"negative"). A multi-class file's fold may miss the class shown: the
-    pooled curve is defined, that fold's own curve is not."""
-    codes, names = pd.factorize(folds, sort=False)
-    weight = np.ones(y.size) if w is None else w
-    pos = np.bincount(codes, weights=np.where(y, weight, 0.0), minlength=len(names))
-    neg = np.bincount(codes, weights=np.where(y, 0.0, weight), minlength=len(names))
-    skipped = {str(names[k]): "positive" if pos[k] <= 0 else "negative"
-               for k in range(len(names)) if pos[k] <= 0 or neg[k] <= 0}
-    if not skipped:
-        return np.ones(y.size, dtype=bool), skipped
-    return np.isin(codes, np.flatnonzero((pos > 0) & (neg > 0))), skipped
-
-
-def _folds(frame: pd.DataFrame, y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
-           curve: RocCurve) -> tuple[dict[str, RocCurve], dict[str, str]]:
-    """Each fold's curve (:func:`fold_curves`) of the folds holding both classes, and the
-    others (:func:`_two_class_folds`). A single fold is the pooled ``curve``: not sorted
-    again."""
-    fold = frame["fold"]
-    if len(fold) and not fold.isna().any() and fold.nunique() == 1:
-        return {str(fold.iloc[0]): curve}, {}
-    # categories, not an array of 10^6 Python strings factorized twice (~0.3 s a model)
-    fold_of = pd.Categorical(fold)
-    usable, skipped = _two_class_folds(y, fold_of, w)
-    folds = fold_curves(y[usable], s[usable], fold_of[usable],
-                        weights=None if w is None else w[usable]) if usable.any() else {}
-    return folds, skipped
-
-
 def _skipped_folds_note(name: str, skipped: dict[str, str], positive: str | None) -> str:
     listed = ", ".join(
         f"fold {k!r} has no {what} rows"
@@ -322,7 +290,11 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
     y = frame["label"].to_numpy(dtype=bool)
     s = frame["score"].to_numpy(dtype=np.float64)
     w = _weights(frame)
-    curve, pos, neg = roc_curve_with_counts(y, s, weights=w)  # one sort for both
+    # the pooled curve, its counts for DeLong and each fold's curve: each fold sorted once
+    split = pooled_and_fold_curves(y, s, frame["fold"], weights=w)
+    curve, pos, neg = split.pooled, split.positives, split.negatives
+    folds, skipped = split.folds, split.one_class
+    del split
     notes = []
     soft = is_soft(frame)
     n_rows = int(frame["rows"].sum()) if "rows" in frame.columns else len(frame)
@@ -340,7 +312,6 @@ def _analyse_model(name: str, frame: pd.DataFrame, cond: Conditions,
     inverted = inverted_note(name, ci, positive)
     if inverted:
         notes.append(inverted)
-    folds, skipped = _folds(frame, y, s, w, curve)
     if skipped:
         notes.append(_skipped_folds_note(name, skipped, positive))
     curves = folds if len(folds) > 1 else {"pooled": curve}
