@@ -619,7 +619,7 @@ def run(args, users, seconds, server, env, upload_csv, big_path, env_lines,
     print("  peak memory per worker (proportional, shared pages split): "
           + ", ".join(f"{v:.0f} MB" for v in peak_pss.values()))
     own = time.process_time() - own_start
-    print(f"  CPU used in the run: workers {sum(cpu.values()):.0f} s "
+    print(f"  CPU used in the run: workers {sum(cpu.values()):.1f} s "
           f"({', '.join(f'{v:.0f}' for v in cpu.values())}), this load generator "
           f"{own:.0f} s, of {os.cpu_count() * seconds:.0f} core-seconds")
 
