@@ -149,3 +149,14 @@ def test_pgl004_gunicorn_worker_start_fills_the_gzip_cache(tmp_path, counted):
     for late in LATE_SUITES:
         client.get("/" + late, headers=GZIP)
     assert len(counted) == before
+
+
+def test_pgl005_precompression_under_a_url_prefix(tmp_path, counted):
+    """Served at /roc/ (ROC_DASH_URL_PREFIX), the page's files and the late scripts are
+    found under the prefix and compressed at start as at the root."""
+    dash_app = create_app(data_dir=tmp_path, url_prefix="/roc/")
+    statuses = precompress_static(dash_app.server, "/roc/")
+    assert {"/roc/" + late for late in LATE_SUITES} <= set(statuses)
+    assert all(path.startswith("/roc/") for path in statuses)
+    assert set(statuses.values()) == {200}, statuses
+    assert any(size > 3_000_000 for size in counted)
