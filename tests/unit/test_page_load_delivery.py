@@ -141,6 +141,10 @@ def test_pgl004_gunicorn_worker_start_fills_the_gzip_cache(tmp_path, counted):
         log = logging.getLogger("gunicorn.error")
 
     settings["post_worker_init"](Worker())
+    started = [t for t in threading.enumerate() if t.name == settings["PRECOMPRESS_THREAD"]]
+    assert started  # the worker takes connections while its scripts are compressed
+    for thread in started:
+        thread.join(60)
     assert any(size > 3_000_000 for size in counted)  # plotly.js compressed at start
     cache = dash_app.server.extensions["roc_dash.security"]["cache"]
     assert any(key[0].endswith("plotly.min.js") for key in cache._items)
