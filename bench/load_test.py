@@ -32,7 +32,14 @@ All users start at once (their first visits together: the worst case); ``--ramp 
 spreads their first visits evenly over S seconds. The slowest requests of a page load
 (median over the loads) are printed under its row.
 
-Run: ``python bench/load_test.py [--users 20] [--seconds 60] [--ramp S] [--big-upload ROWS]``. Every
+``--nginx``: the users go through ``deploy/nginx.conf`` (the documented container set-up, run
+with the system's nginx: its lines marked ``# test:`` set to loopback addresses and a temporary
+folder, as ``tests/hostile/test_nginx.py`` does) in front of the same gunicorn; nginx keeps the
+versioned scripts in its cache. Without it (the default) they talk to gunicorn directly. The
+output says which.
+
+Run: ``python bench/load_test.py [--users 20] [--seconds 60] [--ramp S] [--big-upload ROWS]
+[--nginx]``. Every
 request goes to 127.0.0.1 only; the loop stops by itself and the server is always stopped.
 """
 
@@ -477,6 +484,8 @@ def main() -> None:
                          "at once)")
     ap.add_argument("--big-upload", type=int, default=0, metavar="ROWS",
                     help="one more user uploads a gzip CSV of ROWS rows at the start")
+    ap.add_argument("--nginx", action="store_true",
+                    help="go through deploy/nginx.conf (system nginx) in front of gunicorn")
     args = ap.parse_args()
     users, seconds = min(args.users, 100), min(args.seconds, 600)
     print("$ " + " ".join([Path(sys.executable).name, *sys.argv]))
@@ -509,22 +518,57 @@ def main() -> None:
                                "--access-logfile", "/dev/null"], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               start_new_session=True)
+    front, nginx = None, None
     try:
-        run(args, users, seconds, server, env, upload_csv, big_path, env_lines)
+        if args.nginx:
+            nginx, front = start_nginx(port, Path(data) / "nginx")
+        run(args, users, seconds, server, env, upload_csv, big_path, env_lines, front)
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+        for proc in (nginx, server):
+            if proc is None:
+                continue
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
         shutil.rmtree(data, ignore_errors=True)
         if big_dir:
             shutil.rmtree(big_dir, ignore_errors=True)
     print("  load average after " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
-def run(args, users, seconds, server, env, upload_csv, big_path, env_lines) -> None:
-    base = f"http://127.0.0.1:{env['PORT']}"
+def start_nginx(upstream: int, folder: Path) -> tuple[subprocess.Popen, int]:
+    """The system's nginx running ``deploy/nginx.conf`` (its "# test:" lines set as the
+    hostile test sets them) on a free loopback port in front of gunicorn on ``upstream``."""
+    from tests.hostile.test_nginx import NGINX, nginx_conf
+
+    if NGINX is None:
+        raise SystemExit("--nginx: nginx is not installed (make nginx-deps)")
+    folder.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    conf = folder / "nginx.conf"
+    # every simulated user comes from 127.0.0.1: one address's cap on connections (32) would
+    # turn most of 20 users' 6 connections each into 503s; people come from their own
+    text = nginx_conf(upstream, port, folder)
+    assert "limit_conn per_address 32;" in text
+    conf.write_text(text.replace("limit_conn per_address 32;", "limit_conn per_address 1000;"))
+    proc = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(folder), "-g", "daemon off;"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    for _ in range(300):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return proc, port
+        except OSError:
+            time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGTERM)
+    raise SystemExit("--nginx: nginx did not start")
+
+
+def run(args, users, seconds, server, env, upload_csv, big_path, env_lines,
+        front=None) -> None:
+    base = f"http://127.0.0.1:{front or env['PORT']}"
     for _ in range(300):
         try:
             urllib.request.urlopen(base + "/health", timeout=1).read()
@@ -551,9 +595,12 @@ def run(args, users, seconds, server, env, upload_csv, big_path, env_lines) -> N
             peak_pss[pid] = max(peak_pss.get(pid, 0.0), pss_mb(pid))
             cpu[pid] = cpu_seconds(pid) - cpu_start.get(pid, 0.0)
         time.sleep(0.5)
-    print(f"{users} users for {seconds:.0f} s against gunicorn "
-          f"({env['WEB_CONCURRENCY']} workers x {env.get('ROC_DASH_THREADS', '4')} threads) "
-          f"on {os.cpu_count()} cores" + (" + 1 big upload" if big else "")
+    print(f"{users} users for {seconds:.0f} s against "
+          + ("nginx (deploy/nginx.conf, system nginx; limit_conn per address raised to 1000 "
+             "for the one loopback address) in front of " if front else "")
+          + f"gunicorn ({env['WEB_CONCURRENCY']} workers x {env.get('ROC_DASH_THREADS', '4')} "
+          "threads" + (")" if front else ", directly)")
+          + f" on {os.cpu_count()} cores" + (" + 1 big upload" if big else "")
           + (f"; first visits spread over {args.ramp:g} s" if args.ramp else
              "; all first visits at once at the start"))
     print(f"  first load: {how}; "
@@ -572,7 +619,7 @@ def run(args, users, seconds, server, env, upload_csv, big_path, env_lines) -> N
     print("  peak memory per worker (proportional, shared pages split): "
           + ", ".join(f"{v:.0f} MB" for v in peak_pss.values()))
     own = time.process_time() - own_start
-    print(f"  CPU used in the run: workers {sum(cpu.values()):.0f} s "
+    print(f"  CPU used in the run: workers {sum(cpu.values()):.1f} s "
           f"({', '.join(f'{v:.0f}' for v in cpu.values())}), this load generator "
           f"{own:.0f} s, of {os.cpu_count() * seconds:.0f} core-seconds")
 

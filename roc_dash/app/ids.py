@@ -157,3 +157,4 @@ SRC_POLL = "src-poll"  # Interval: polls the job while it runs
 STRIP_INTERVALS = "strip-intervals"  # Store: the summary strip's line of intervals (text)
 CMP_MEASURE = "comparison-measure"  # RadioItems: the matrix of the AUC (DeLong) or the partial AUC (bootstrap)
 ROC_LOG_FPR = "roc-log-fpr"  # Checklist: the ROC view's FPR axis on a log scale (figures/roc_axes)
+REMOVE_REQUEST = "remove-request"  # Store: the dataset whose × was clicked (roc_dash_page.js removeRequest)

@@ -1,6 +1,6 @@
 /* roc-dash page behaviour that is not a clientside callback's computation (split from
  * roc_dash.js, which Dash loads first: assets load in name order):
- * - openView, uploadDone: clientside callbacks of the notes and data features;
+ * - openView, uploadDone, removeRequest: clientside callbacks of the notes and data features;
  * - a failed update retried, then reported (updateNotice); uploads streamed to /upload with
  *   progress, Cancel and retries on 503 (sendFiles, initUpload); the owner header on every
  *   request (withOwner);
@@ -19,6 +19,16 @@
         if (!view) { return "That view is gone."; }
         window.location.search = view.query || "";
         return "Opening " + view.name + "…";
+    }
+
+    /* A × of the dataset list clicked: which dataset (the datasets callback removes it).
+     * The buttons appearing (n_clicks 0) send nothing to the server. */
+    function removeRequest() {
+        var t = window.dash_clientside.callback_context.triggered || [];
+        var hit = t.filter(function (x) { return x.value; })[0];
+        if (!hit) { return window.dash_clientside.no_update; }
+        var id = JSON.parse(hit.prop_id.slice(0, hit.prop_id.lastIndexOf(".")));
+        return {index: id.index, clicks: hit.value, at: Date.now()};
     }
 
     /* A failed update (a worker killed mid-request, a restart, a dropped connection) is
@@ -429,6 +439,7 @@
     window.dash_clientside = Object.assign({}, window.dash_clientside);
     window.dash_clientside.rocDash = Object.assign({}, window.dash_clientside.rocDash, {
         openView: openView,
-        uploadDone: uploadDone
+        uploadDone: uploadDone,
+        removeRequest: removeRequest
     });
 }());

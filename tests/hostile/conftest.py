@@ -347,12 +347,11 @@ class Page:
         return out
 
     def remove(self, dataset_id: str) -> None:
-        from roc_dash.app import ids
-        from tests.dash_requests import wildcard_id
-
+        """The dataset's × clicked: the page names it in the remove-request store."""
         out = self.response("datasets.data", {"datasets.data": self.datasets,
-                                              "remove-dataset.n_clicks": [(dataset_id, 1)]},
-                            [wildcard_id(ids.REMOVE_DATASET, dataset_id) + ".n_clicks"])
+                                              "remove-request.data": {"index": dataset_id,
+                                                                      "clicks": 1}},
+                            ["remove-request.data"])
         self.datasets = out["datasets"]["data"]
 
     def notes(self, trigger: str = "datasets.data", **values) -> dict:

@@ -7,6 +7,7 @@ header is nginx's alone."""
 from __future__ import annotations
 
 import contextlib
+import gzip
 import os
 import re
 import secrets
@@ -40,9 +41,11 @@ def nginx_conf(upstream_port: int, port: int, folder: Path, *, basic_auth: Path 
         if marker:
             key = marker.group(1)
             indent = line[: len(line) - len(line.lstrip())]
-            if key == "temp":
-                name = line.split()[0]
-                line = f"{indent}{name} {folder}/{name};"
+            if key == "temp":  # the path (second word) under folder, the rest kept
+                words = line.split("#", 1)[0].split()
+                end = ";" if words[1].endswith(";") else ""
+                words[1] = f"{folder}/{words[0]}{end}"
+                line = indent + " ".join(words)
             else:
                 line = indent + subs[key]
         elif basic_auth is not None and line.strip().startswith("# auth_basic"):
@@ -169,3 +172,53 @@ def test_hst042_nginx_takes_the_slow_and_the_big_ones(app_behind_nginx):
             for f in slow:
                 f.result()
         assert app.log_text().count("POST /upload") == before  # gunicorn saw none of them
+
+
+def test_hst043_nginx_serves_the_versioned_scripts_from_its_cache(app_behind_nginx):
+    """A stampede of first visits through nginx: 16 browsers at once ask for a versioned
+    Dash script and our fingerprinted style sheet; gunicorn answers each file once (its
+    access log), nginx the rest from its cache, all bodies identical to the app's own. What
+    the app marks no-cache (plotly.min.js) goes to the app every time; the callbacks and the
+    layout are never cached; without signing in at nginx the cached files are refused too."""
+    import base64
+    import re
+
+    app, root = app_behind_nginx
+    users = root / "htpasswd-cache"
+    users.write_text("ana:{PLAIN}s3cret\n")
+    auth = {"Authorization": "Basic " + base64.b64encode(b"ana:s3cret").decode(),
+            "Accept-Encoding": "gzip"}
+    with nginx_in_front(app, root / "cache", basic_auth=users) as front:
+        page = front.request("GET", "/", headers=auth)
+        assert page.status == 200
+        html = gzip.decompress(page.body).decode() if page.headers.get(
+            "Content-Encoding") == "gzip" else page.body.decode()
+        suite = re.findall(r'src="(/_dash-component-suites/dash/dcc/[^"]+\.js)"', html)[0]
+        css = re.findall(r'href="(/assets/style\.css\?m=[^"]+)"', html)[0]
+        direct = {path: app.request("GET", path, headers={
+            "Accept-Encoding": "gzip", "X-Forwarded-User": "ana"}).body
+            for path in (suite, css)}
+        before = app.log_text()
+        with ThreadPoolExecutor(16) as pool:
+            replies = list(pool.map(lambda p: front.request("GET", p, headers=auth),
+                                    [suite, css] * 16))
+        assert {r.status for r in replies} == {200}
+        for path, reply in zip([suite, css] * 16, replies, strict=True):
+            assert reply.body == direct[path]
+            assert reply.headers["Content-Encoding"] == "gzip"
+        statuses = [r.headers.get("X-Cache-Status") for r in replies]
+        assert statuses.count("HIT") >= 30 - 2, statuses  # at most one miss per file (+lock)
+        after = app.log_text()[len(before):]
+        for path in (suite, css):
+            assert after.count(f"GET {path.split('?')[0]}") <= 1, after[-2000:]
+        # plotly.min.js says no-cache: every request reaches the app
+        plotly = "/_dash-component-suites/plotly/package_data/plotly.min.js"
+        for _ in range(2):
+            r = front.request("GET", plotly, headers=auth)
+            assert r.status == 200 and r.headers.get("X-Cache-Status") != "HIT"
+        assert app.log_text().count(f"GET {plotly}") >= 2
+        # nothing dynamic is cached: the layout goes to the app, carries no cache status
+        layout = front.request("GET", "/_dash-layout", headers=auth)
+        assert layout.status == 200 and "X-Cache-Status" not in layout.headers
+        # sign-in comes before the cache
+        assert front.request("GET", suite).status == 401

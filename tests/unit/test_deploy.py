@@ -129,7 +129,14 @@ def test_dep005_the_subpath_example_is_the_root_one_with_its_locations_under_the
     assert _without_app_locations(SUBPATH) == _without_app_locations(NGINX)
     locations = re.findall(r"^\s*location\s+(=\s+)?(/\S*)\s*\{", SUBPATH, re.M)
     paths = {path for _, path in locations}
-    assert paths == {"/roc", "/roc/", "/roc/upload", "/roc/health", "/roc/ready"}
+    assert paths == {"/roc", "/roc/", "/roc/upload", "/roc/health", "/roc/ready",
+                     "/roc/_dash-component-suites/", "/roc/assets/"}
+    # the static locations' directives (nginx's cache) are the root file's
+    def static(conf, prefix):
+        return [re.search(rf"location {prefix}/{name}/ \{{(.*?)\}}", conf, re.S).group(1)
+                for name in ("_dash-component-suites", "assets")]
+
+    assert static(SUBPATH, "/roc") == static(NGINX, "")
     assert check_url_prefix("/roc/") == "/roc/"
     cap = re.search(r"location = /upload \{\s+client_max_body_size (\w+);", NGINX).group(1)
     assert re.search(rf"location = /roc/upload \{{\s+client_max_body_size {cap};", SUBPATH)

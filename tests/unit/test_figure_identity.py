@@ -234,7 +234,11 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: Re-recorded for lazy tabs (issue 14, branch lazytabs): the tab store is an input of the
 #: Compare and Beyond binary cards' callbacks (the wiring only; the layout is unchanged).
 #: Re-recorded after merging both (their wiring together).
-EXPECTED_PAGE = ('9dee54c86dca12ad', 'b32df6308487ad63')
+#: Re-recorded for the page load (issue 14, branch pageload): the dataset list's × buttons
+#: feed a clientside callback that fills a new ``remove-request`` store (the layout), the
+#: datasets callback's input instead of the buttons (the wiring): their appearing on every
+#: first load no longer sends the datasets callback a request that answered 204.
+EXPECTED_PAGE = ('0641e7d06a052ceb', '5b53951e525854a7')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

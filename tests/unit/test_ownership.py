@@ -57,8 +57,9 @@ class Browser:
 
     def remove(self, dataset_id):
         out = self.call("datasets.data", {"datasets.data": self.datasets,
-                                          "remove-dataset.n_clicks": [(dataset_id, 1)]},
-                        [wildcard_id(ids.REMOVE_DATASET, dataset_id) + ".n_clicks"])
+                                          "remove-request.data": {"index": dataset_id,
+                                                                  "clicks": 1}},
+                        ["remove-request.data"])
         self.datasets = out["datasets"]["data"]
 
     def notes(self, trigger="datasets.data", **values):

@@ -111,6 +111,7 @@ def panel(class_control, examples):
         examples,
         _format_help(),
         dcc.Store(id=ids.PENDING, data=None),
+        dcc.Store(id=ids.REMOVE_REQUEST, data=None),
     ])
 
 
@@ -327,7 +328,7 @@ def _register_datasets(app, cache, store) -> None:
         Output(ids.UPLOAD_ERROR, "children"),
         Output(ids.PENDING, "data"),
         Input(ids.STREAMED, "data"),
-        Input({"type": ids.REMOVE_DATASET, "index": ALL}, "n_clicks"),
+        Input(ids.REMOVE_REQUEST, "data"),
         Input(ids.POSITIVE_LABEL, "value"),
         Input(ids.LOAD_DEMO, "n_clicks"),
         Input(ids.URL, "search"),
@@ -336,7 +337,7 @@ def _register_datasets(app, cache, store) -> None:
         State(ids.PRIOR_SOURCE, "value"),
         State(ids.CONDITIONS, "data"),
     )
-    def update_datasets(streamed, _remove_clicks, positive, _demo, search, dataset_ids,
+    def update_datasets(streamed, remove_request, positive, _demo, search, dataset_ids,
                         pending, source, state):
         def noted(out: UploadOutcome):
             """The outcome with the prior note when the upload added a dataset."""
@@ -352,10 +353,10 @@ def _register_datasets(app, cache, store) -> None:
             if not wanted or wanted == clean_ids(dataset_ids):
                 raise PreventUpdate
             return wanted, "", "", None
-        if isinstance(trigger, dict) and trigger.get("type") == ids.REMOVE_DATASET:
-            if not any(t["value"] for t in ctx.triggered):  # button just rendered
+        if trigger == ids.REMOVE_REQUEST:  # a × clicked (the browser names its dataset)
+            removed = remove_request.get("index") if isinstance(remove_request, dict) else None
+            if not removed:
                 raise PreventUpdate
-            removed = trigger.get("index")
             if removed in clean_ids(dataset_ids):
                 # the owner's removal deletes its files; anyone else's only takes it off
                 # their page (a link grants viewing, never deletion)
@@ -440,6 +441,14 @@ def _register_models(app, cache, store) -> None:
         _, gone = loaded_infos(store, dataset_ids)
         return missing_banner(gone, {g: store.gone(g) for g in gone})
 
+    # a × of the dataset list, in the browser: the list's buttons appearing (every first
+    # load, every upload) cost no request; a click names its dataset to the datasets callback
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "removeRequest"),
+        Output(ids.REMOVE_REQUEST, "data"),
+        Input({"type": ids.REMOVE_DATASET, "index": ALL}, "n_clicks"),
+        prevent_initial_call=True,
+    )
     app.clientside_callback(
         ClientsideFunction("rocDash", "uploadDone"),
         Output(ids.UPLOAD_DONE, "data"),
