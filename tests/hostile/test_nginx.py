@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import json
 import os
 import re
 import secrets
@@ -131,6 +132,10 @@ def test_hst041_sign_in_at_nginx_sets_the_user(app_behind_nginx):
     auth = {"Authorization": "Basic " + base64.b64encode(b"ana:s3cret").decode()}
     with nginx_in_front(app, root / "auth", basic_auth=users) as front:
         assert front.request("GET", "/").status == 401  # nginx asks for a password
+        # the probes stay open (the app tells strangers ok / not ok and nothing more)
+        for probe in ("/health", "/ready"):
+            answer = front.request("GET", probe)
+            assert answer.status == 200 and json.loads(answer.body) == {"status": "ok"}, probe
         # signed in as ana, claiming to be ben: the app sees ana
         ana = Page(front, headers={**auth, "X-Forwarded-User": "ben"})
         ana.upload("anas.csv", b"label,score\n1,0.9\n0,0.3\n1,0.7\n0,0.2\n")
