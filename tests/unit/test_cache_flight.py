@@ -182,3 +182,31 @@ def test_flt007_a_big_analysis_waiting_past_its_deadline_says_so(tmp_path, monke
     views = render_views(cache, out.dataset_ids, names, Conditions(prior_pos=0.4))
     assert views[7] is None or "another large analysis" not in str(views[7])
     assert len(views[0].data) > 0
+
+
+def test_flt008_a_big_value_is_pickled_straight_into_its_file(tmp_path, monkeypatch):
+    """A value written by a thread (a 10^7-row analysis: ~300 MB) never exists as one pickled
+    bytes object (diskcache's way: a second copy in memory); another worker reads it back
+    equal."""
+    import diskcache.core
+
+    monkeypatch.setattr(cache_mod, "BACKGROUND_BYTES", 1 << 10)
+    real_dumps = diskcache.core.pickle.dumps
+    whole = []
+
+    def watched_dumps(value, *args, **kwargs):
+        whole.append(type(value).__name__)
+        return real_dumps(value, *args, **kwargs)
+
+    monkeypatch.setattr(diskcache.core.pickle, "dumps", watched_dumps)
+    one, two = SharedCache(tmp_path), SharedCache(tmp_path)
+    big = {"curve": np.linspace(0, 1, 1 << 14), "name": "model"}
+    assert one.get_or_make(("big",), lambda: big) is big
+    one.flush(30)
+    assert "dict" not in whole  # not pickled whole in memory
+    got = two.get_or_make(("big",), lambda: None)
+    np.testing.assert_array_equal(got["curve"], big["curve"])
+    assert got["name"] == "model"
+    small = np.arange(3.0)  # under the threshold: written as diskcache does
+    one.get_or_make(("small",), lambda: small)
+    np.testing.assert_array_equal(two.get_or_make(("small",), lambda: None), small)

@@ -202,6 +202,38 @@ def _flight_seconds() -> float:
     return request_timeout() + 30.0
 
 
+class _Streamed:
+    """A value to pickle straight into its file in the disk cache (see
+    :func:`_streaming_disk`); never pickled itself."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _streaming_disk():
+    """diskcache's ``Disk``, except that a :class:`_Streamed` value is pickled straight into
+    its file: diskcache pickles a value into one bytes object first, a second copy of a
+    10^7-row analysis (~300 MB) in memory while it is written. Read back as any pickled file
+    value (``pickle.load`` from the file)."""
+    import diskcache
+    from diskcache.core import MODE_PICKLE, UNKNOWN
+
+    class StreamingDisk(diskcache.Disk):
+        def store(self, value, read, key=UNKNOWN):
+            if not isinstance(value, _Streamed):
+                return super().store(value, read, key)
+            filename, full_path = self.filename(key, value.value)
+            os.makedirs(os.path.dirname(full_path), exist_ok=True)
+            with open(full_path, "xb") as fh:
+                pickle.dump(value.value, fh, protocol=self.pickle_protocol)
+                size = fh.tell()
+            return size, MODE_PICKLE, filename, None
+
+    return StreamingDisk
+
+
 class _KeyLocks:
     """One :class:`threading.Lock` per key being made in this process, dropped when unused."""
 
@@ -249,6 +281,7 @@ class SharedCache:
                 path = Path(root) / "cache"
                 path.mkdir(parents=True, exist_ok=True)
                 self.disk = diskcache.Cache(str(path), size_limit=int(disk_mb * 2**20),
+                                            disk=_streaming_disk(),
                                             eviction_policy="least-recently-used",
                                             disk_pickle_protocol=pickle.HIGHEST_PROTOCOL)
             except Exception:  # noqa: BLE001 - without a disk cache each worker computes
@@ -329,8 +362,8 @@ class SharedCache:
         # pickling and writing a big analysis (10^7 rows: ~0.8 s) need not hold up the
         # answer that needs it: a thread writes it meanwhile, and lets other workers'
         # waiters in (to read it) only once it is written
-        writer = threading.Thread(target=self._write, args=(key, value, lock), daemon=True,
-                                  name="roc-dash-cache-write")
+        writer = threading.Thread(target=self._write, args=(key, _Streamed(value), lock),
+                                  daemon=True, name="roc-dash-cache-write")
         with _WRITERS_LOCK:
             _WRITERS[:] = [t for t in _WRITERS if t.is_alive()] + [writer]
         writer.start()
