@@ -4,7 +4,12 @@ HOST (0.0.0.0), PORT (8050), WEB_CONCURRENCY (workers, 3), ROC_DASH_THREADS (thr
 ROC_DASH_TIMEOUT (seconds, 120), ROC_DASH_MAX_REQUESTS (a worker is replaced after about that
 many requests, 5000, with 10% jitter). gunicorn reads this file from the working directory.
 
-Two additions to the plain settings:
+Additions to the plain settings:
+
+* ``preload_app``: the master imports and builds the app once (a bad ``ROC_DASH_URL_PREFIX``
+  is refused before, with its message alone, exit 2) and forks the workers from it, its
+  objects frozen out of the garbage collector's reach (``when_ready``): the libraries and the
+  app are shared by the workers copy-on-write (issue 14; README "peak per worker").
 
 * ``post_worker_init`` serves one request to the page (``/``, or ``ROC_DASH_URL_PREFIX``)
   inside each worker before it accepts connections. Dash sets up its list of servable
@@ -37,9 +42,10 @@ except ImportError:  # pragma: no cover - a gunicorn without that module keeps i
     pass
 
 
-def on_starting(server):
+def _refuse_bad_url_prefix():
     """Refuse a bad ``ROC_DASH_URL_PREFIX`` once, in the master, with the message alone
-    (each worker would otherwise fail to boot with a traceback)."""
+    (loading the app would otherwise fail with a traceback). Called as this file is read:
+    before the master loads the app (``preload_app``)."""
     import sys
 
     from roc_dash.app.server.url_prefix import url_prefix
@@ -104,3 +110,23 @@ def post_request(worker, req, environ, resp):
     if now - _last_trim[0] >= _TRIM_EVERY:
         _last_trim[0] = now
         _libc.malloc_trim(0)
+
+
+# The master imports the app once and forks the workers from it (issue 14): the libraries'
+# code and the objects made at import (~220 MB) are shared by the workers, copy-on-write,
+# instead of each worker importing its own copy; a worker replaced after max_requests starts
+# from that state too, without importing anything. Nothing the app starts at import runs in
+# a thread (threads do not survive a fork): the cache writers, the sweep and the body
+# watchdog start in the worker that needs them; diskcache opens its own connection per process.
+preload_app = True
+_refuse_bad_url_prefix()
+
+
+def when_ready(server):
+    """In the master, once the app is loaded and before the workers are forked: move every
+    object made so far out of the garbage collector's reach (``gc.freeze``), so that a
+    worker's collections do not write to (and so copy) the pages it shares with the master."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
