@@ -9,8 +9,9 @@ Additions to the plain settings:
 * ``preload_app``: the master imports and builds the app once (a bad ``ROC_DASH_URL_PREFIX``
   is refused before, with its message alone, exit 2) and forks the workers from it, its
   objects frozen out of the garbage collector's reach (``when_ready``): the libraries and the
-  app are shared by the workers copy-on-write (issue 14; README "peak per worker").
-
+  app are shared by the workers copy-on-write (issue 14; README "peak per worker"). A
+  ``HUP`` therefore restarts the workers on the code already loaded: restart the server
+  (the container) to run new code.
 * ``post_worker_init`` serves one request to the page (``/``, or ``ROC_DASH_URL_PREFIX``)
   inside each worker before it accepts connections. Dash sets up its list of servable
   scripts on the first request (its ``_setup_server`` before-request hook), and with
