@@ -113,12 +113,13 @@ def post_request(worker, req, environ, resp):
         _libc.malloc_trim(0)
 
 
-# The master imports the app once and forks the workers from it (issue 14): the libraries'
-# code and the objects made at import (~220 MB) are shared by the workers, copy-on-write,
-# instead of each worker importing its own copy; a worker replaced after max_requests starts
-# from that state too, without importing anything. Nothing the app starts at import runs in
-# a thread (threads do not survive a fork): the cache writers, the sweep and the body
-# watchdog start in the worker that needs them; diskcache opens its own connection per process.
+# The master builds the app once and forks the workers from it (issue 14). It imported the
+# libraries before too (the URL prefix check below imports roc_dash.app), but each worker built
+# its own app; now the app and the objects made at import (~120 MB) are shared copy-on-write,
+# and a worker replaced after max_requests starts from that state too. Nothing the app starts
+# at import is a Python thread (threads do not survive a fork): the cache writers, the sweep
+# and the body watchdog start in the worker that needs them; diskcache opens its own
+# connection per process (it checks the pid); OpenBLAS and jemalloc handle fork themselves.
 preload_app = True
 _refuse_bad_url_prefix()
 
