@@ -4,8 +4,14 @@ HOST (0.0.0.0), PORT (8050), WEB_CONCURRENCY (workers, 3), ROC_DASH_THREADS (thr
 ROC_DASH_TIMEOUT (seconds, 120), ROC_DASH_MAX_REQUESTS (a worker is replaced after about that
 many requests, 5000, with 10% jitter). gunicorn reads this file from the working directory.
 
-Two additions to the plain settings:
+Additions to the plain settings:
 
+* ``preload_app``: the master imports and builds the app once (a bad ``ROC_DASH_URL_PREFIX``
+  is refused before, with its message alone, exit 2) and forks the workers from it, its
+  objects frozen out of the garbage collector's reach (``when_ready``): the libraries and the
+  app are shared by the workers copy-on-write (issue 14; README "peak per worker"). A
+  ``HUP`` therefore restarts the workers on the code already loaded: restart the server
+  (the container) to run new code.
 * ``post_worker_init`` serves one request to the page (``/``, or ``ROC_DASH_URL_PREFIX``)
   inside each worker before it accepts connections. Dash sets up its list of servable
   scripts on the first request (its ``_setup_server`` before-request hook), and with
@@ -29,6 +35,9 @@ accesslog = "-"
 # after about this many requests (the jitter keeps workers from restarting together)
 max_requests = int(os.environ.get("ROC_DASH_MAX_REQUESTS", "5000"))
 max_requests_jitter = max(1, max_requests // 10)
+# gunicorn 25+ opens a control socket for gunicornc at $HOME/.gunicorn/gunicorn.ctl: shared by
+# every instance of a user on the host (one's shutdown deleted another's) and unused here
+control_socket_disable = True
 
 try:  # gunicorn writes "Server: %s" % gunicorn.http.wsgi.SERVER into every response
     import gunicorn.http.wsgi as _gunicorn_wsgi
@@ -39,9 +48,10 @@ except ImportError:  # pragma: no cover - a gunicorn without that module keeps i
     pass
 
 
-def on_starting(server):
+def _refuse_bad_url_prefix():
     """Refuse a bad ``ROC_DASH_URL_PREFIX`` once, in the master, with the message alone
-    (each worker would otherwise fail to boot with a traceback)."""
+    (loading the app would otherwise fail with a traceback). Called as this file is read:
+    before the master loads the app (``preload_app``)."""
     import sys
 
     from roc_dash.app.server.url_prefix import url_prefix
@@ -97,6 +107,13 @@ def _precompress(worker, prefix):
 # this environment and pyarrow reads it on first use; an operator's own setting wins.
 os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
+# numpy's OpenBLAS runs a product of vectors on a thread per core: with 3 workers x 4 threads on
+# two cores those threads wait for each other (one dot of 65,536 values took 20 ms instead of
+# 0.03 ms on a loaded machine). One BLAS thread per request thread; an operator's setting wins.
+# Set before anything imports numpy (the URL prefix check at the end of this file does).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 # glibc gives each thread
 # that allocates its own malloc arena (up to 8 per core); with 4 threads per worker the arenas
 # keep freed memory from each other and from the system. Two arenas, and the freed top of the
@@ -127,3 +144,24 @@ def post_request(worker, req, environ, resp):
     if now - _last_trim[0] >= _TRIM_EVERY:
         _last_trim[0] = now
         _libc.malloc_trim(0)
+
+
+# The master builds the app once and forks the workers from it (issue 14). It imported the
+# libraries before too (the URL prefix check below imports roc_dash.app), but each worker built
+# its own app; now the app and the objects made at import (~120 MB) are shared copy-on-write,
+# and a worker replaced after max_requests starts from that state too. Nothing the app starts
+# at import is a Python thread (threads do not survive a fork): the cache writers, the sweep
+# and the body watchdog start in the worker that needs them; diskcache opens its own
+# connection per process (it checks the pid); OpenBLAS and jemalloc handle fork themselves.
+preload_app = True
+_refuse_bad_url_prefix()
+
+
+def when_ready(server):
+    """In the master, once the app is loaded and before the workers are forked: move every
+    object made so far out of the garbage collector's reach (``gc.freeze``), so that a
+    worker's collections do not write to (and so copy) the pages it shares with the master."""
+    import gc
+
+    gc.collect()
+    gc.freeze()

@@ -38,8 +38,12 @@ folder, as ``tests/hostile/test_nginx.py`` does) in front of the same gunicorn; 
 versioned scripts in its cache. Without it (the default) they talk to gunicorn directly. The
 output says which.
 
-Run: ``python bench/load_test.py [--users 20] [--seconds 60] [--ramp S] [--big-upload ROWS]
-[--nginx]``. Every
+``--actions N``: each user stops after N actions (cost, averaging, upload, returning visit),
+so that two runs do the same work however busy the machine is (memory grows with the work
+done: compare peaks with it; ``--seconds`` still bounds the run).
+
+Run: ``python bench/load_test.py [--users 20] [--seconds 60] [--ramp S] [--actions N]
+[--big-upload ROWS] [--nginx]``. Every
 request goes to 127.0.0.1 only; the loop stops by itself and the server is always stopped.
 """
 
@@ -140,6 +144,7 @@ class User(threading.Thread):
         self.viz = None  # what the page keeps from the last full render (enables patching)
         self.clicks = 0
         self.averaging = "pooled"
+        self.actions = None  # --actions: stop after that many (else at the deadline only)
 
     def count(self, what, kind, n=1):
         """Add ``n`` to the ``what`` ("errors", "busy") count of ``kind``, with the time."""
@@ -280,7 +285,10 @@ class User(threading.Thread):
     def run(self):
         time.sleep(self.delay)  # --ramp: arrivals spread out
         self.start_page()
-        while time.monotonic() < self.deadline:
+        done = 0
+        while time.monotonic() < self.deadline and (self.actions is None
+                                                    or done < self.actions):
+            done += 1
             r = self.rng.random()
             if r < RETURN_VISITS and self.page is not None:
                 self.page_load(first=False)
@@ -482,6 +490,10 @@ def main() -> None:
     ap.add_argument("--ramp", type=float, default=0.0, metavar="SECONDS",
                     help="spread the users' first visits evenly over SECONDS (default: all "
                          "at once)")
+    ap.add_argument("--actions", type=int, default=0, metavar="N",
+                    help="each user stops after N actions (the same work whatever the "
+                         "machine's speed: for memory comparisons on a busy machine; "
+                         "--seconds still bounds the run)")
     ap.add_argument("--big-upload", type=int, default=0, metavar="ROWS",
                     help="one more user uploads a gzip CSV of ROWS rows at the start")
     ap.add_argument("--nginx", action="store_true",
@@ -583,6 +595,7 @@ def run(args, users, seconds, server, env, upload_csv, big_path, env_lines,
                   page=(records, deps, again)) for k in range(users)]
     for k, u in enumerate(crowd):
         u.delay = args.ramp * k / max(1, users)
+        u.actions = args.actions or None
     big = BigUpload(base, specs, big_path, stats, lock) if big_path else None
     peak, peak_pss, cpu = {}, {}, {}
     cpu_start = {pid: cpu_seconds(pid) for pid in worker_pids(server.pid)}
@@ -602,7 +615,9 @@ def run(args, users, seconds, server, env, upload_csv, big_path, env_lines,
           "threads" + (")" if front else ", directly)")
           + f" on {os.cpu_count()} cores" + (" + 1 big upload" if big else "")
           + (f"; first visits spread over {args.ramp:g} s" if args.ramp else
-             "; all first visits at once at the start"))
+             "; all first visits at once at the start")
+          + (f"; each user stops after {args.actions} actions (took "
+             f"{time.monotonic() - (deadline - seconds):.0f} s)" if args.actions else ""))
     print(f"  first load: {how}; "
           f"{stats.get('conditions from the page load', 0)}/{len(crowd)} users got the "
           "conditions from its callbacks' answers")

@@ -13,7 +13,10 @@ case of the binomial", Biometrika 26(4):404-413, 1934.
 
 from __future__ import annotations
 
-from scipy.stats import beta
+# the beta quantile B(q; a, b) is betaincinv(a, b, q), as scipy.stats.beta.ppf computes it;
+# scipy.stats itself (with scipy.optimize and scipy.linalg) costs a server worker ~40 MB
+# resident (issue 14; tests/unit/test_import_footprint.py)
+from scipy.special import betaincinv
 
 from .economics import _finite
 from .uncertainty import _check_level
@@ -42,6 +45,6 @@ def clopper_pearson(successes: float, trials: float, level: float = 0.95
                          f"(got {successes!r} of {trials!r})")
     a = (1.0 - level) / 2.0
     x, n = float(successes), float(trials)
-    low = 0.0 if x <= 0 else float(beta.ppf(a, x, n - x + 1.0))
-    high = 1.0 if x >= n else float(beta.ppf(1.0 - a, x + 1.0, n - x))
+    low = 0.0 if x <= 0 else float(betaincinv(x, n - x + 1.0, a))
+    high = 1.0 if x >= n else float(betaincinv(x + 1.0, n - x, 1.0 - a))
     return low, high
