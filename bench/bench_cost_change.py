@@ -34,16 +34,12 @@ HERE = Path(__file__).resolve().parents[1]
 CHILD = r'''
 import json, random, sys, tempfile, time
 from roc_dash.app import create_app, ids
+from tests.dash_requests import callback_specs
 
 clicks, profile = int(sys.argv[1]), sys.argv[2] == "1"
 app = create_app(data_dir=tempfile.mkdtemp(prefix="roc-dash-bench-"))
 client = app.server.test_client()
-specs = {}
-for key, cb in app.callback_map.items():
-    outs = key.strip(".").split("...") if key.startswith("..") else [key]
-    outputs = [{"id": o.rsplit(".", 1)[0], "property": o.rsplit(".", 1)[1]} for o in outs]
-    specs[key] = {"output": key, "outputs": outputs if key.startswith("..") else outputs[0],
-                  "inputs": cb["inputs"], "state": cb["state"]}
+specs = callback_specs(app)
 
 
 client_cpu = [0.0]  # the client's own work (bodies built, encoded, answers decoded)

@@ -95,14 +95,9 @@ def free_port() -> int:
 
 def callback_specs():
     """Each callback's request skeleton, from the app's own callback map."""
-    app = create_app(data_dir=tempfile.mkdtemp())
-    specs = {}
-    for key, cb in app.callback_map.items():
-        outs = key.strip(".").split("...") if key.startswith("..") else [key]
-        outputs = [{"id": o.rsplit(".", 1)[0], "property": o.rsplit(".", 1)[1]} for o in outs]
-        specs[key] = {"output": key, "outputs": outputs if key.startswith("..") else outputs[0],
-                      "inputs": cb["inputs"], "state": cb["state"]}
-    return specs
+    from tests.dash_requests import callback_specs as specs_of
+
+    return specs_of(create_app(data_dir=tempfile.mkdtemp()))
 
 
 def find(specs, first_output):
