@@ -43,7 +43,7 @@ from .budget import request_timeout
 
 log = logging.getLogger(__name__)
 
-__all__ = ["approx_nbytes", "ByteLRU", "SharedCache", "BACKGROUND_BYTES"]
+__all__ = ["approx_nbytes", "ByteLRU", "KeyLocks", "SharedCache", "BACKGROUND_BYTES"]
 
 
 def _mb_from_env(name: str, default: float) -> float:
@@ -234,7 +234,7 @@ def _streaming_disk():
     return StreamingDisk
 
 
-class _KeyLocks:
+class KeyLocks:
     """One :class:`threading.Lock` per key being made in this process, dropped when unused."""
 
     def __init__(self):
@@ -272,7 +272,7 @@ class SharedCache:
         memory_mb = memory_mb or _mb_from_env("ROC_DASH_MEMORY_CACHE_MB", 64)
         disk_mb = disk_mb or _mb_from_env("ROC_DASH_CACHE_MB", 1024)
         self.memory = ByteLRU(int(memory_mb * 2**20), big_entries=BIG_ENTRIES)
-        self._making = _KeyLocks()
+        self._making = KeyLocks()
         self.disk = None
         if root is not None:
             try:

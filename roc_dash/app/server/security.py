@@ -60,6 +60,7 @@ from collections.abc import Callable
 from flask import Flask, Request, Response, jsonify, request
 from werkzeug.serving import WSGIRequestHandler
 
+from .cache import KeyLocks
 from .url_prefix import path_under
 
 __all__ = [
@@ -177,21 +178,24 @@ class _CompressedCache:
         self._items: OrderedDict[tuple, bytes] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
-        self._making: dict[tuple, threading.Event] = {}
+        self._making = KeyLocks()
+
+    def _get(self, key: tuple) -> bytes | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
 
     def get_or_make(self, key: tuple, make: Callable[[], bytes]) -> bytes:
-        while True:
-            with self._lock:
-                found = self._items.get(key)
-                if found is not None:
-                    self._items.move_to_end(key)
-                    return found
-                busy = self._making.get(key)
-                if busy is None:
-                    self._making[key] = threading.Event()
-                    break
-            busy.wait(30)  # another thread is making it: take its result (or make it after)
+        found = self._get(key)
+        if found is not None:
+            return found
+        mine = self._making.acquire(key, 30)  # another thread compressing it: its result
         try:
+            found = self._get(key)
+            if found is not None:
+                return found
             value = make()  # outside the lock: other keys are served meanwhile
             if len(value) <= self.max_bytes:
                 with self._lock:
@@ -202,8 +206,8 @@ class _CompressedCache:
                         self._bytes -= len(dropped)
             return value
         finally:
-            with self._lock:
-                self._making.pop(key).set()
+            if mine:
+                self._making.release(key)
 
     def __len__(self) -> int:
         return len(self._items)
