@@ -210,3 +210,32 @@ def test_flt008_a_big_value_is_pickled_straight_into_its_file(tmp_path, monkeypa
     small = np.arange(3.0)  # under the threshold: written as diskcache does
     one.get_or_make(("small",), lambda: small)
     np.testing.assert_array_equal(two.get_or_make(("small",), lambda: None), small)
+
+
+def test_flt009_a_lock_whose_holder_died_is_taken_over_at_once(tmp_path, monkeypatch):
+    """Stranger review 2: after the worker holding a lock died (killed, out of memory, a
+    restart), every request for that value waited the lock's whole life (ROC_DASH_TIMEOUT +
+    30 s), and the threads piling up stalled /health. The entry names its process; a lock
+    of a process that is not running (or whose pid now belongs to a later process) is
+    taken over: the dead entry is gone, the value made once."""
+    import os
+    import subprocess
+    import sys
+
+    monkeypatch.setattr(cache_mod, "_flight_seconds", lambda: 0.5)
+    one = SharedCache(tmp_path)
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead_pid = int(gone.stdout)  # exited and reaped
+    me = cache_mod._holder()
+    assert cache_mod._alive(me)  # this process is running
+    for n, holder in enumerate([(me[0], dead_pid, "12345"),  # not running any more
+                                (me[0], os.getpid(), str(int(me[2]) + 1))]):  # pid reused
+        assert not cache_mod._alive(holder)
+        key = one.key(("orphan", n))
+        assert one.disk.add(f"making-{key}", holder, expire=60)
+        calls = []
+        got = one.get_or_make(("orphan", n), lambda c=calls: c.append(1) or np.ones(2))
+        np.testing.assert_array_equal(got, np.ones(2))
+        assert calls == [1]
+        assert f"making-{key}" not in one.disk  # taken over and released, not waited out

@@ -21,7 +21,8 @@ workers wait too (a lock entry in the shared cache, ``diskcache``'s atomic ``add
 read the value it wrote. A page opened on a new 10^7-row upload asks for its analysis from
 several callbacks at once, spread over the workers: before, each made its own copy (the same
 work several times over, ~1.9 GB each). A holder that dies leaves a lock that expires after
-``ROC_DASH_TIMEOUT`` + 30 s; a waiter gives up waiting then and makes the value itself.
+``ROC_DASH_TIMEOUT`` + 30 s, and is taken over at once on the same host (its entry names the
+process, which is checked to be running).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import hashlib
 import logging
 import os
 import pickle
+import socket
 import threading
 import time
 from collections import OrderedDict
@@ -202,6 +204,36 @@ def _flight_seconds() -> float:
     return request_timeout() + 30.0
 
 
+def _start_ticks(pid: int | str = "self") -> str | None:
+    """When process ``pid`` started (``/proc/PID/stat`` field 22), None if there is none."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+_HOST = socket.gethostname()
+
+
+def _holder() -> tuple:
+    """Who holds a lock: host, process id and the process's start (a pid used again by a
+    process started later is not the holder)."""
+    return (_HOST, os.getpid(), _start_ticks())
+
+
+def _alive(holder) -> bool:
+    """Whether a lock's holder is still running; True when that cannot be told (another
+    host, an entry of another form): its lock then expires by itself."""
+    try:
+        host, pid, started = holder
+    except (TypeError, ValueError):
+        return True
+    if host != _HOST or started is None or _start_ticks() is None:
+        return True
+    return _start_ticks(int(pid)) == started
+
+
 class _Streamed:
     """A value to pickle straight into its file in the disk cache (see
     :func:`_streaming_disk`); never pickled itself."""
@@ -370,17 +402,23 @@ class SharedCache:
         return None
 
     def _lock_disk(self, key: str, wait: float) -> str | None:
-        """Take the workers' lock on making ``key`` (an entry only one ``add`` can create),
-        waiting up to ``wait`` seconds for its holder; None when not taken (then the value
-        is made without it: never worse than each worker making its own)."""
+        """Take the workers' lock on making ``key`` (an entry only one ``add`` can create,
+        naming its holder: :func:`_holder`), waiting up to ``wait`` seconds for a living
+        holder; a lock whose holder died (killed, out of memory, a restart) is taken over
+        at once. None when not taken (then the value is made without it: never worse than
+        each worker making its own)."""
         name = f"making-{key}"
         give_up = time.monotonic() + wait
         while True:
             try:
-                if self.disk.add(name, os.getpid(), expire=wait):
+                if self.disk.add(name, _holder(), expire=wait):
                     return name
                 if key in self.disk:  # made meanwhile: the caller reads it
                     return None
+                holder = self.disk.get(name)
+                if holder is not None and not _alive(holder):
+                    self.disk.delete(name)  # left by a dead process: try again at once
+                    continue
             except Exception:  # noqa: BLE001 - a lock that cannot be taken is not waited on
                 return None
             if time.monotonic() >= give_up:
