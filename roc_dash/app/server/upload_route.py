@@ -151,8 +151,9 @@ def _receive(folder: Path, batch: Path, index: int, name: str, limit: int):
                 if folder_bytes(batch) + len(chunk) > limit:  # this file's own bytes too
                     raise RequestEntityTooLarge()
                 if folder_bytes(folder) + len(chunk) > incoming:
-                    shutil.rmtree(batch, ignore_errors=True)
-                    return busy_response(_incoming_full(name))
+                    fh.close()
+                    target.unlink(missing_ok=True)  # this file only: it is sent again,
+                    return busy_response(_incoming_full(name))  # the drop's others stay
                 fh.write(chunk)
                 fh.flush()  # on disk (and counted by the drop's other files) at once
     except (RequestEntityTooLarge, BodyTooLarge):  # ours, or the server's own limit
