@@ -133,9 +133,14 @@ def test_hst041_sign_in_at_nginx_sets_the_user(app_behind_nginx):
     with nginx_in_front(app, root / "auth", basic_auth=users) as front:
         assert front.request("GET", "/").status == 401  # nginx asks for a password
         # the probes stay open (the app tells strangers ok / not ok and nothing more)
+        # (also with a made-up password: nginx does not check it there, and must not pass
+        # its user name on as the signed-in user: stranger review 2)
+        wrong = {"Authorization": "Basic " + base64.b64encode(b"anyone:wrong").decode()}
         for probe in ("/health", "/ready"):
-            answer = front.request("GET", probe)
-            assert answer.status == 200 and json.loads(answer.body) == {"status": "ok"}, probe
+            for headers in ({}, wrong):
+                answer = front.request("GET", probe, headers=headers)
+                assert answer.status == 200, (probe, headers)
+                assert json.loads(answer.body) == {"status": "ok"}, (probe, answer.body)
         # signed in as ana, claiming to be ben: the app sees ana
         ana = Page(front, headers={**auth, "X-Forwarded-User": "ben"})
         ana.upload("anas.csv", b"label,score\n1,0.9\n0,0.3\n1,0.7\n0,0.2\n")
