@@ -100,10 +100,11 @@ def test_ret003_the_quota_counts_everything_under_the_data_folder(tmp_path, monk
                     headers={"X-Forwarded-User": "bob"})
     assert r.status_code == 200
     assert store.info(kept)  # arriving bytes delete nobody's dataset
-    # a dataset stored over the quota (uploads still arriving aside: they have their own
-    # cap) makes room: the least recently used goes
-    arriving = sum(p.stat().st_size for p in (tmp_path / "incoming").rglob("*") if p.is_file())
-    stored = store.usage_bytes() - arriving
+    # a dataset stored over the quota (uploads still arriving and rejected ones kept aside:
+    # they have their own caps) makes room: the least recently used goes
+    aside = sum(p.stat().st_size for folder in ("incoming", "pending")
+                for p in (tmp_path / folder).rglob("*") if p.is_file())
+    stored = store.usage_bytes() - aside
     monkeypatch.setenv("ROC_DASH_DATA_QUOTA_MB", str((stored + size // 2) / 2**20))
     store.put(_table(2), files=["new.csv"], owner="bob")
     with pytest.raises(DatasetNotFound):
@@ -134,6 +135,27 @@ def test_ret011_an_upload_still_arriving_deletes_nobody_elses_data(tmp_path, mon
                     headers={"X-Forwarded-User": "eve"})
     assert r.status_code == 200, r.get_json()  # within her quota: taken in (refused when read)
     assert all(store.info(i).owner == "alice" for i in alices)  # nobody's data deleted
+
+
+def test_ret012_rejected_uploads_kept_never_make_a_dataset_go(tmp_path, monkeypatch):
+    """Stranger review 2 (N1): every rejected upload was kept an hour in pending/ (to read it
+    again with a positive label), counted in the quota, and the next upload then deleted
+    another user's dataset to make room. Kept ones are now capped at twice the upload
+    limit together (the oldest dropped first) and left aside by the quota's evictions."""
+    monkeypatch.setenv("ROC_DASH_MAX_UPLOAD_MB", "0.1")  # pending/ holds 0.2 MB at most
+    store = DatasetStore(tmp_path)
+    bens = store.put(_table(1, 2000), files=["ben.csv"], owner="ben").id
+    size = sum(p.stat().st_size for p in store._files(bens))
+    tokens = [store.put_pending([(f"junk{i}.bin", bytes([i]) * 60_000)]) for i in range(6)]
+    pending = sum(p.stat().st_size for p in (tmp_path / "pending").iterdir())
+    assert pending <= 2 * 0.1 * 2**20  # capped: the oldest went
+    assert store.get_pending(tokens[-1]) == [("junk5.bin", bytes([5]) * 60_000)]
+    assert store.get_pending(tokens[0]) is None
+    # the quota is full only if the kept rejections counted: a new dataset still fits
+    monkeypatch.setenv("ROC_DASH_DATA_QUOTA_MB",
+                       str((store.usage_bytes() - pending + 1.5 * size) / 2**20))
+    store.put(_table(2, 2000), files=["ana.csv"], owner="ana")
+    assert store.info(bens).owner == "ben"  # nobody's dataset went
 
 
 def test_ret004_per_user_quota_evicts_the_users_own_data_first(tmp_path, monkeypatch):

@@ -132,7 +132,10 @@ class Retention:
                 removed.append(dataset_id)
                 gone.add(dataset_id)
                 mine_total -= size
-        total = self.usage_bytes() - folder_bytes(self.root / "incoming")
+        # uploads still arriving and rejected ones kept for a second reading have their own
+        # caps and never make a dataset go
+        total = (self.usage_bytes() - folder_bytes(self.root / "incoming")
+                 - folder_bytes(self.root / "pending"))
         # the requester's own data first, then everyone's least recently used
         order = sorted((e for e in kept if e[1] not in gone),
                        key=lambda e: (owner is None or e[3] != owner, e[0]))
@@ -207,9 +210,7 @@ class Retention:
                     drop(batch)
         pending = self.root / "pending"
         if pending.is_dir():
-            for path in pending.iterdir():
-                if mtime(path) < old:
-                    drop(path)
+            self._prune_pending(pending)
         views = self.root / "views"
         if views.is_dir():
             for path in views.glob("*.json"):

@@ -278,16 +278,35 @@ class DatasetStore(Retention, NotesAndViews):
                 path.unlink(missing_ok=True)
 
     @staticmethod
-    def _prune_pending(folder: Path, keep_seconds: float = 3600.0) -> None:
-        """Rejected uploads are kept for an hour at most."""
+    def _prune_pending(folder: Path) -> None:
+        """Rejected uploads are a convenience (read again with a positive label, no second
+        drop): kept for the upload time limit + 2 min, and at most twice the upload limit
+        together, the oldest dropped first. They never make anybody's dataset go (the
+        quota's evictions leave them aside: stranger review 2, where six rejected drops made
+        the next upload delete another user's dataset)."""
+        from .limits import max_upload_bytes, unclaimed_seconds
 
-        limit = time.time() - keep_seconds
+        limit = time.time() - unclaimed_seconds()
+        tokens: dict[str, list] = {}  # token -> [newest mtime, bytes, paths]
         for path in folder.iterdir():
             try:
-                if path.stat().st_mtime < limit:
-                    path.unlink(missing_ok=True)
+                stat = path.stat()
             except OSError:
                 continue
+            if stat.st_mtime < limit:
+                path.unlink(missing_ok=True)
+                continue
+            entry = tokens.setdefault(path.name.split(".", 1)[0], [0.0, 0, []])
+            entry[0] = max(entry[0], stat.st_mtime)
+            entry[1] += stat.st_size
+            entry[2].append(path)
+        total, cap = sum(e[1] for e in tokens.values()), 2 * max_upload_bytes()
+        for _newest, size, paths in sorted(tokens.values(), key=lambda e: e[0]):
+            if total <= cap:
+                break
+            for path in paths:
+                path.unlink(missing_ok=True)
+            total -= size
 
     # -- reading -------------------------------------------------------------------------
     def _check_id(self, dataset_id: str) -> None:
