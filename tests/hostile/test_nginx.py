@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.gestures import wait_until
+
 from .conftest import ROOT, Page, Server, free_port, start_server, stop_server, unharmed
 
 CONF = ROOT / "deploy" / "nginx.conf"
@@ -208,7 +210,11 @@ def test_hst043_nginx_serves_the_versioned_scripts_from_its_cache(app_behind_ngi
         direct = {path: app.request("GET", path, headers={
             "Accept-Encoding": "gzip", "X-Forwarded-User": "ana"}).body
             for path in (suite, css)}
-        before = app.log_text()
+        def logged_direct():  # access lines are written after the answers: wait for them
+            text = app.log_text()
+            return text if all(f"GET {p.split('?')[0]}" in text for p in (suite, css)) else None
+
+        before = wait_until(logged_direct, timeout=30, message="the direct requests' lines")
         with ThreadPoolExecutor(16) as pool:
             replies = list(pool.map(lambda p: front.request("GET", p, headers=auth),
                                     [suite, css] * 16))
@@ -226,7 +232,9 @@ def test_hst043_nginx_serves_the_versioned_scripts_from_its_cache(app_behind_ngi
         for _ in range(2):
             r = front.request("GET", plotly, headers=auth)
             assert r.status == 200 and r.headers.get("X-Cache-Status") != "HIT"
-        assert app.log_text().count(f"GET {plotly}") >= 2
+        # (gunicorn writes its access line after the answer: waited for, not read at once)
+        wait_until(lambda: app.log_text().count(f"GET {plotly}") >= 2, timeout=30,
+                   message="both plotly.min.js requests in the app's access log")
         # nothing dynamic is cached: the layout goes to the app, carries no cache status
         layout = front.request("GET", "/_dash-layout", headers=auth)
         assert layout.status == 200 and "X-Cache-Status" not in layout.headers
