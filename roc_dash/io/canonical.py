@@ -219,6 +219,24 @@ def _unique_name(base: str, taken: set[str]) -> str:
     return f"{base} ({k})"
 
 
+def _check_models_together(parts: list[_FilePart]) -> None:
+    """Files read together (one drop, one dataset) name at most ``ROC_DASH_MAX_MODELS``
+    models between them, as one file does: 20 files of 200 models each made a dataset of
+    4,000 and page answers of 100 MB (stranger review 2)."""
+    if len(parts) < 2:
+        return
+    models = set()
+    for part in parts:
+        models.update(part.column_models if not part.needs_model_name
+                      else part.table.column("model").unique().to_pylist()[:1])
+    names = [part.name for part in parts]
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
+    from .columns import check_model_count  # columns imports this module
+
+    check_model_count(len(models), shown, together=True,
+                      found=f"these {len(names)} files name {len(models):,} models together")
+
+
 def assemble(
     parts: list[_FilePart],
     notes: list[str],
@@ -253,6 +271,7 @@ def assemble(
         part.table = part.table.set_column(
             part.table.schema.get_field_index("model"), "model", column
         )
+    _check_models_together(parts)
 
     kind = _check_kinds(parts)
     _check_both_classes([p for p in parts if p.kind != SOFT])

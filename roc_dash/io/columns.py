@@ -259,14 +259,17 @@ def _is_numeric(data_type: pa.DataType) -> bool:
 
 
 def check_model_count(n_models: int, filename: str, *, found: str | None = None,
-                      column: str | None = None) -> None:
+                      column: str | None = None, together: bool = False) -> None:
     """Raise :class:`InputError` when one file would create more than ``ROC_DASH_MAX_MODELS``
     models. ``found`` words the count (default ``'has N models'``); ``column`` names the model
-    column when the models come from one."""
+    column when the models come from one; ``together``: files read as one dataset."""
     limit = limits().models
     if n_models <= limit:
         return
-    if column is not None:
+    if together:
+        found = found or f"name {plural(n_models, 'model')} together"
+        advice = "Upload fewer files at once, or the models to compare from each"
+    elif column is not None:
         found = found or f"column {quote(column)} names {plural(n_models, 'model')}"
         advice = "Upload the models to compare (fewer distinct names in the model column)"
     else:
@@ -277,7 +280,8 @@ def check_model_count(n_models: int, filename: str, *, found: str | None = None,
         )
     error = limit_error(
         filename,
-        f"{found}, more than the {plural(limit, 'model')} accepted per file",
+        f"{found}, more than the {plural(limit, 'model')} accepted per "
+        f"{'dataset' if together else 'file'}",
         MAX_MODELS_VAR,
         advice,
     )

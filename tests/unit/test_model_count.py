@@ -57,3 +57,26 @@ def test_lmc003_a_grouping_engine_counts_them_too(tmp_path, monkeypatch):
     assert "names 12 models, more than the 10 models accepted per file" in str(info.value)
     monkeypatch.setenv("ROC_DASH_MAX_MODELS", "12")
     assert aggregate_predictions([str(path)], engine="duckdb").table["model"].nunique() == 12
+
+
+def test_lmc004_files_read_together_name_at_most_the_limit_between_them(monkeypatch):
+    """Stranger review 2 (N2): the cap was per file, so one drop of 20 files of 200 models
+    made a dataset of 4,000 (and 20 such datasets, a page's most, answers of 100 MB). Files
+    read as one dataset share the cap; files named after themselves count one each."""
+    def part(k: int, n: int) -> tuple[str, bytes]:
+        rows = "".join(f"{i % 2},0.{(i * 7) % 97 + 1:02d},f{k}m{i // 2}\n" for i in range(2 * n))
+        return f"part{k}.csv", ("label,score,model\n" + rows).encode()
+
+    with pytest.raises(LimitError) as info:
+        load_predictions([part(0, 150), part(1, 150)])
+    text = str(info.value)
+    assert text.startswith("part0.csv, part1.csv: these 2 files name 300 models together, more "
+                           "than the 200 models accepted per dataset")
+    assert info.value.variable == "ROC_DASH_MAX_MODELS"
+    assert load_predictions([part(0, 100), part(1, 100)]).table["model"].nunique() == 200
+    plain = [(f"m{i}.csv", f"label,score\n1,0.9{i}\n0,0.2\n".encode()) for i in range(3)]
+    monkeypatch.setenv("ROC_DASH_MAX_MODELS", "3")  # three files named after themselves
+    assert load_predictions(plain).table["model"].nunique() == 3
+    monkeypatch.setenv("ROC_DASH_MAX_MODELS", "2")
+    with pytest.raises(LimitError, match="these 3 files name 3 models together"):
+        load_predictions(plain)
