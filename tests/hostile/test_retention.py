@@ -85,13 +85,17 @@ def test_hst022_everything_counts_and_users_evict_their_own_first(retention_serv
     s = retention_server
     ana, ben = Page(s, headers={SIGNED: "ana"}), Page(s, headers={SIGNED: "ben"})
     with unharmed(s):
-        # an upload parked in incoming/ (never read) shows in the usage at once
+        # an upload parked in incoming/ (never read) shows in the usage at once; arriving
+        # bytes answer to their uploader's own quota (0.75 MB here): over it, 507
         before = s.request("GET", "/health", headers={SIGNED: "ops"}).json()["used_mb"]
-        parked = s.upload(secrets.token_urlsafe(24), "parked.csv", b"1" * 3 * 2**20,
+        over = s.upload(secrets.token_urlsafe(24), "big.csv", b"1" * 3 * 2**20,
+                        headers={SIGNED: "mallory"})
+        assert over.status == 507 and "ROC_DASH_USER_QUOTA_MB" in over.json()["error"]
+        parked = s.upload(secrets.token_urlsafe(24), "parked.csv", b"1" * 700_000,
                           headers={SIGNED: "mallory"})
         assert parked.status == 200
         after = s.request("GET", "/health", headers={SIGNED: "ops"}).json()["used_mb"]
-        assert after - before >= 2.9
+        assert after - before >= 0.6
         on_disk = sum(p.stat().st_size for p in s.data_dir.rglob("*") if p.is_file())
         assert abs(after - on_disk / 2**20) < 0.5
         ben.upload("bens.csv", _csv(3))
