@@ -33,6 +33,22 @@ def _writes_stay_in_the_session_tmp(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
+def _environment_ends_with_its_test():
+    """The process environment as it was before each test, whatever the test did to it:
+    several tests run ``gunicorn.conf.py`` in this process, which sets variables for the
+    workers it configures (pyarrow's allocator, BLAS threads). Left behind, they reached
+    later tests' child processes: the gzip bomb's read then measured 355 MB instead of
+    ~170 MB on a fresh-clone run (bomb004)."""
+    import os
+
+    saved = dict(os.environ)
+    yield
+    if dict(os.environ) != saved:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@pytest.fixture(autouse=True)
 def _cache_writes_end_with_their_test():
     """Big analyses go to the disk cache from a thread (``SharedCache.get_or_make``): wait
     for them after each test, so that none runs on into the next one (whose memory
