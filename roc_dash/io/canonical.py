@@ -20,6 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..bidi import without_bidi
 from ..core.canonical_kinds import (
     BINARY,
     COSTS,
@@ -198,8 +199,9 @@ class _FilePart:
 
 
 def model_name_from_filename(filename: str) -> str:
-    """``runs/preds.csv.gz`` -> ``preds``: no directories, no data-file extensions."""
-    base = re.split(r"[\\/]", str(filename).rstrip("/\\"))[-1]
+    """``runs/preds.csv.gz`` -> ``preds``: no directories, no data-file extensions, no
+    invisible direction controls (:mod:`roc_dash.bidi`)."""
+    base = re.split(r"[\\/]", without_bidi(str(filename)).rstrip("/\\"))[-1]
     stem = base
     while True:
         root, ext = os.path.splitext(stem)

@@ -15,6 +15,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..bidi import without_bidi
 from .canonical import DEFAULT_FOLD, ReadOptions, _FilePart
 from .columns import check_model_count
 from .engine_sources import Source
@@ -207,8 +208,8 @@ def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
     fold = (text(choice.fold, "fold", True) if choice.fold is not None
             else pa.repeat(pa.scalar(DEFAULT_FOLD, pa.string()), kept_groups))
     if choice.wide:
-        model = pc.take(pa.array(list(choice.scores), pa.string()), raw.column("k"))
-        column_models = tuple(choice.scores)
+        column_models = tuple(without_bidi(c) for c in choice.scores)
+        model = pc.take(pa.array(list(column_models), pa.string()), raw.column("k"))
     elif choice.model is not None:
         model = text(choice.model, "model name", False)
         distinct = pc.unique(model)

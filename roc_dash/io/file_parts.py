@@ -17,6 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..bidi import without_bidi
 from ..core.canonical_kinds import (
     BINARY,
     CLASS_COLUMN,
@@ -371,7 +372,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
             "label": label_array,
             "score": pa.array(kept_values, type=pa.float64()),
             "model": (
-                constant_text(column, kept) if choice.wide else model
+                constant_text(without_bidi(column), kept) if choice.wide else model
             ),
             "fold": fold,
             "weight": weight_array,
@@ -391,8 +392,8 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
         else:
             piece_masks.append(None)
         pieces.append(piece)
-    if choice.wide:
-        column_models = tuple(choice.scores)
+    if choice.wide:  # header names as model names, as the model column's are read
+        column_models = tuple(without_bidi(c) for c in choice.scores)
     part_table = pa.concat_tables(pieces) if len(pieces) > 1 else pieces[0]
 
     return (

@@ -9,6 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..bidi import BIDI_PATTERN
 from .errors import MAX_VALUES_SHOWN, InputError, format_rows, plural, quote, quote_list
 from .size_limits import limits, name_too_long
 
@@ -133,8 +134,9 @@ def is_text(column: pa.Array) -> bool:
 
 
 def trimmed_text(column: pa.Array) -> pa.Array:
-    """Text with surrounding whitespace removed; empty strings become missing."""
-    column = pc.utf8_trim_whitespace(column)
+    """Text without invisible direction controls (:mod:`roc_dash.bidi`) and surrounding
+    whitespace; empty strings become missing."""
+    column = pc.utf8_trim_whitespace(pc.replace_substring_regex(column, BIDI_PATTERN, ""))
     return pc.if_else(pc.equal(column, ""), pa.scalar(None, column.type), column)
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from flask import jsonify, request
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
+from ...bidi import without_bidi
 from .auth import current_owner
 from .limits import (
     BodyTimeout,
@@ -53,9 +54,10 @@ def max_incoming_bytes() -> int:
 
 
 def _safe_name(name: str) -> str:
-    """The file's base name, without path parts or control characters, at most 200 chars."""
+    """The file's base name, without path parts, control characters or invisible direction
+    controls (:mod:`roc_dash.bidi`), at most 200 chars."""
     base = os.path.basename(str(name).replace("\\", "/")).strip()
-    base = re.sub(r"[\x00-\x1f\x7f]", "", base)[:200]
+    base = re.sub(r"[\x00-\x1f\x7f]", "", without_bidi(base))[:200]
     return base or "upload"
 
 
