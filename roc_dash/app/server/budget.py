@@ -13,12 +13,14 @@
 * **A thread kept free of big work.** A worker's threads tied up by big work (:data:`TIED`:
   the one running a big analysis, those waiting for the worker's big-analysis slot, those
   waiting for a value that a tied thread is making, and those that have waited more than
-  :data:`SHORT_WAIT` for a value another worker is making) are at most
-  ``ROC_DASH_THREADS`` - ``ROC_DASH_FREE_THREADS`` (default 1, at least one tied): a request
-  that would be one more gets :class:`~.limits.ServerBusy` at once (503, ``Retry-After``
-  :data:`TIED_RETRY_AFTER` s; the page says so and sends it again), so ``/health``, the page
-  and the cheap callbacks of other users always find a thread. Waits for values made in
-  milliseconds are not counted (the maker is not tied), so they are never refused.
+  :data:`SHORT_WAIT` for a value another worker is making) are at most ``ROC_DASH_THREADS``
+  minus ``ROC_DASH_FREE_THREADS`` (a whole number, default 1; at least one thread may always
+  be tied). A request that would tie one more (starting or awaiting a big analysis alike)
+  gets :class:`~.limits.ServerBusy` at once: 503 with ``Retry-After``
+  (:data:`TIED_RETRY_AFTER` s), and the page says "the server is busy, retrying in N s" and
+  sends it again; so ``/health``, the page and other users' cheap callbacks always find a
+  thread. A wait for a value made without a big analysis (usually milliseconds) is never
+  counted, hence never refused.
 """
 
 from __future__ import annotations

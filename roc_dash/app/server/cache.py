@@ -22,7 +22,8 @@ read the value it wrote. A page opened on a new 10^7-row upload asks for its ana
 several callbacks at once, spread over the workers: before, each made its own copy (the same
 work several times over, ~1.9 GB each). A holder that dies leaves a lock that expires after
 ``ROC_DASH_TIMEOUT`` + 30 s, and is taken over at once on the same host (its entry names the
-process, which is checked to be running).
+process, which is checked to be running). A thread waiting for a value that big work
+makes is tied up by it, and their number per worker is capped (:data:`.budget.TIED`).
 """
 
 from __future__ import annotations
