@@ -46,3 +46,20 @@ def callback_body(specs: dict, first_output: str, values: dict, changed: list[st
     return {"output": spec["output"], "outputs": spec["outputs"],
             "inputs": filled(spec["inputs"]), "state": filled(spec["state"]),
             "changedPropIds": changed}
+
+
+def views_values(datasets: list, models: list[str]) -> dict:
+    """The views callback's values (first output ``roc-graph.figure``) for ``datasets`` and
+    ``models`` at the page's default settings, as the page sends it after the datasets
+    changed (``changedPropIds``: ``["datasets.data"]``)."""
+    from roc_dash.app.state import ControlState
+
+    return {
+        "datasets.data": datasets, "models.value": models,
+        "conditions.data": ControlState().to_store(),
+        "averaging.value": "pooled", "level.value": 0.95, "band.value": "pointwise",
+        "samples.value": 51, "det.value": [], "presentation.value": [],
+        "pinned.data": [], "roc-ties.value": [], "pr-mode.value": "pr",
+        "zoom.data": None, "threshold-model.value": None,
+        "threshold-axis.value": "threshold", "combine.data": None, "viz-data.data": None,
+    }

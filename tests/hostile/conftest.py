@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.dash_requests import callback_body, callback_specs
+from tests.dash_requests import callback_body, callback_specs, views_values
 from tests.processes import children, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -362,17 +362,8 @@ class Page:
     def views(self, models: list[str]) -> dict:
         """The views callback for the page's datasets and these models (as the page sends
         it after the datasets changed)."""
-        from roc_dash.app.state import ControlState
-
-        return self.response("roc-graph.figure", {
-            "datasets.data": self.datasets, "models.value": models,
-            "conditions.data": ControlState().to_store(),
-            "averaging.value": "pooled", "level.value": 0.95, "band.value": "pointwise",
-            "samples.value": 51, "det.value": [], "presentation.value": [],
-            "pinned.data": [], "roc-ties.value": [], "pr-mode.value": "pr",
-            "zoom.data": None, "threshold-model.value": None,
-            "threshold-axis.value": "threshold", "combine.data": None, "viz-data.data": None,
-        }, ["datasets.data"])
+        return self.response("roc-graph.figure", views_values(self.datasets, models),
+                             ["datasets.data"])
 
 
 @pytest.fixture(scope="module")

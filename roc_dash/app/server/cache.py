@@ -22,11 +22,13 @@ read the value it wrote. A page opened on a new 10^7-row upload asks for its ana
 several callbacks at once, spread over the workers: before, each made its own copy (the same
 work several times over, ~1.9 GB each). A holder that dies leaves a lock that expires after
 ``ROC_DASH_TIMEOUT`` + 30 s, and is taken over at once on the same host (its entry names the
-process, which is checked to be running).
+process, which is checked to be running). A thread waiting for a value that big work
+makes is tied up by it, and their number per worker is capped (:data:`.budget.TIED`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import logging
@@ -41,7 +43,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .budget import request_timeout
+from .budget import SHORT_WAIT, TIED, request_timeout
 
 log = logging.getLogger(__name__)
 
@@ -267,23 +269,54 @@ def _streaming_disk():
 
 
 class KeyLocks:
-    """One :class:`threading.Lock` per key being made in this process, dropped when unused."""
+    """One :class:`threading.Lock` per key being made in this process, dropped when unused.
+
+    A thread waiting for a key whose maker is tied up by big work (:data:`.budget.TIED`, e.g.
+    running a big analysis) is tied too, or gets :class:`~.limits.ServerBusy` at once when
+    the worker has no thread left to tie; a wait for a maker that is not tied (a small value,
+    made in milliseconds) is not counted."""
 
     def __init__(self):
-        self._locks: dict[str, list] = {}  # key -> [lock, users]
+        self._locks: dict[str, list] = {}  # key -> [lock, users, maker's thread ident]
         self._guard = threading.Lock()
 
     def acquire(self, key: str, timeout: float) -> bool:
         with self._guard:
-            entry = self._locks.setdefault(key, [threading.Lock(), 0])
+            entry = self._locks.setdefault(key, [threading.Lock(), 0, None])
             entry[1] += 1
-        if entry[0].acquire(timeout=timeout):
+        try:
+            got = self._wait(entry, timeout)
+        except BaseException:  # ServerBusy: not a user any more
+            self._drop(key)
+            raise
+        if got:
+            entry[2] = threading.get_ident()
             return True
         self._drop(key)
         return False
 
+    @staticmethod
+    def _wait(entry: list, timeout: float) -> bool:
+        """Wait up to ``timeout`` for the key's lock, looking every :data:`POLL_SECONDS`
+        whether its maker is tied (then this thread is tied too, or refused)."""
+        if entry[0].acquire(blocking=False):
+            return True
+        give_up = time.monotonic() + timeout
+        with contextlib.ExitStack() as stack:
+            tied = False
+            while True:
+                if not tied and TIED.holds(entry[2]):
+                    stack.enter_context(TIED.tie())
+                    tied = True
+                left = give_up - time.monotonic()
+                if left <= 0:
+                    return False
+                if entry[0].acquire(timeout=min(POLL_SECONDS, left)):
+                    return True
+
     def release(self, key: str) -> None:
         with self._guard:
+            self._locks[key][2] = None
             self._locks[key][0].release()
         self._drop(key)
 
@@ -406,24 +439,31 @@ class SharedCache:
         naming its holder: :func:`_holder`), waiting up to ``wait`` seconds for a living
         holder; a lock whose holder died (killed, out of memory, a restart) is taken over
         at once. None when not taken (then the value is made without it: never worse than
-        each worker making its own)."""
+        each worker making its own). A wait longer than :data:`.budget.SHORT_WAIT` ties
+        this thread (:data:`.budget.TIED`; :class:`~.limits.ServerBusy` when none is left)."""
         name = f"making-{key}"
-        give_up = time.monotonic() + wait
-        while True:
-            try:
-                if self.disk.add(name, _holder(), expire=wait):
-                    return name
-                if key in self.disk:  # made meanwhile: the caller reads it
+        started = time.monotonic()
+        with contextlib.ExitStack() as stack:
+            tied = False
+            while True:
+                try:
+                    if self.disk.add(name, _holder(), expire=wait):
+                        return name
+                    if key in self.disk:  # made meanwhile: the caller reads it
+                        return None
+                    holder = self.disk.get(name)
+                    if holder is not None and not _alive(holder):
+                        self.disk.delete(name)  # left by a dead process: try again at once
+                        continue
+                except Exception:  # noqa: BLE001 - a lock that cannot be taken is not waited on
                     return None
-                holder = self.disk.get(name)
-                if holder is not None and not _alive(holder):
-                    self.disk.delete(name)  # left by a dead process: try again at once
-                    continue
-            except Exception:  # noqa: BLE001 - a lock that cannot be taken is not waited on
-                return None
-            if time.monotonic() >= give_up:
-                return None
-            time.sleep(POLL_SECONDS)
+                waited = time.monotonic() - started
+                if waited >= wait:
+                    return None
+                if waited >= SHORT_WAIT and not tied:
+                    stack.enter_context(TIED.tie())
+                    tied = True
+                time.sleep(POLL_SECONDS)
 
     def _unlock_disk(self, name: str | None) -> None:
         if name is not None:
