@@ -56,7 +56,8 @@ def test_ish001_one_owner_fills_their_share_others_still_upload(app):
     assert r.status_code == 429
     error = r.get_json()["error"]
     assert "third.csv" in error and "ROC_DASH_MAX_INCOMING_PER_OWNER_MB" in error
-    assert f"{share / MB:,.1f} MB" in error and "cancel" in error
+    assert f"share of {share / MB:.1f} MB" in error and "cancel" in error
+    assert f"would hold {(sent + PART) / MB:.1f} MB" in error
     assert 0 < int(r.headers["Retry-After"]) <= 900 + 120  # her oldest upload's expiry
     assert not (app.store.root / "incoming" / _token("A", 2)).exists()
     # Ben is not made to wait for Ana's parked uploads

@@ -167,12 +167,18 @@ def _share_full(name: str, usage: IncomingUsage, need: int):
     minutes = math.ceil(unclaimed_seconds() / 60)
     response = _error(429, (
         f"{name} was not accepted: your uploads waiting on this server (sent, not yet read) "
-        f"would hold {(usage.mine + need) / 2**20:,.1f} MB with it, more than one person's "
-        f"share of {share / 2**20:,.1f} MB (ROC_DASH_MAX_INCOMING_PER_OWNER_MB). Wait until "
+        f"would hold {_mb(usage.mine + need)} MB with it, more than one person's "
+        f"share of {_mb(share)} MB (ROC_DASH_MAX_INCOMING_PER_OWNER_MB). Wait until "
         f"your earlier uploads have been read, or cancel them, then drop {name} again "
         f"(uploads never read are removed after {minutes} min)."))
     response.headers["Retry-After"] = str(max(1, math.ceil(usage.mine_expire_in)))
     return response
+
+
+def _mb(size: int) -> str:
+    """``size`` bytes in MB, to a precision that shows small caps too (0.01, 1.8, 400)."""
+    mb = size / 2**20
+    return f"{mb:,.0f}" if mb >= 10 else f"{mb:.1f}" if mb >= 0.1 else f"{mb:.3g}"
 
 
 def _check_chunk(folder: Path, batch: Path, mark: str, name: str, size: int):
