@@ -2,8 +2,9 @@
  * roc_dash.js, which Dash loads first: assets load in name order):
  * - openView, uploadDone, removeRequest: clientside callbacks of the notes and data features;
  * - a failed update retried, then reported (updateNotice); uploads streamed to /upload with
- *   progress, Cancel and retries on 503 (sendFiles, initUpload); the owner header on every
- *   request (withOwner);
+ *   progress, Cancel and retries on 503 (sendFiles, initUpload; a refusal such as 429, the
+ *   sender's share of uploads waiting is full, is shown and not retried, and the drop's
+ *   files already sent are cancelled); the owner header on every request (withOwner);
  * - keyboard help for dropdowns and the tab bar; the views' "download as SVG" button;
  * - the caret of Dash's text boxes stays where the user typed.
  */
@@ -199,6 +200,12 @@
         var done = 0, busy = 0;
         setProps("upload-error", {children: ""});
         var names = files.map(function (f) { return f.name; }).join(", ");
+        /* the drop failed: its files already sent would wait on the server, unread, and
+         * count against this browser's share of uploads waiting until they expire */
+        function giveUp(message) {
+            deleteBatch(drop.batch);
+            failUpload(message);
+        }
         function next(i) {
             if (drop.cancelled) { return; }
             if (i >= files.length) {
@@ -238,7 +245,7 @@
                     return;
                 }
                 if (xhr.status !== 200 || !body.ok) {
-                    failUpload(body.error || (file.name + ": the upload failed (HTTP " +
+                    giveUp(body.error || (file.name + ": the upload failed (HTTP " +
                         xhr.status + "). Nothing was changed."));
                     return;
                 }
@@ -247,7 +254,7 @@
             };
             xhr.onerror = function () {
                 if (!drop.cancelled) {
-                    failUpload(file.name + ": the upload failed (the connection was lost). " +
+                    giveUp(file.name + ": the upload failed (the connection was lost). " +
                                "Nothing was changed; try again.");
                 }
             };
@@ -264,15 +271,19 @@
         return window.dash_clientside.no_update;
     }
 
+    function deleteBatch(batch) {
+        var xhr = new XMLHttpRequest();
+        xhr.open("DELETE", uploadUrl("batch=" + batch));
+        xhr.setRequestHeader(OWNER_HEADER, ownerKey);
+        xhr.send();
+    }
+
     function cancelUpload() {
         var drop = current;
         if (!drop) { return; }
         drop.cancelled = true;
         if (drop.xhr) { drop.xhr.abort(); }
-        var xhr = new XMLHttpRequest();
-        xhr.open("DELETE", uploadUrl("batch=" + drop.batch));
-        xhr.setRequestHeader(OWNER_HEADER, ownerKey);
-        xhr.send();
+        deleteBatch(drop.batch);
         current = null;
         showProgress(null);
         setProps("upload-status", {children: "Upload cancelled; nothing was changed."});

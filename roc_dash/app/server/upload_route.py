@@ -7,21 +7,49 @@ Cancel button; this route writes it to ``<data dir>/incoming/<token>/`` in chunk
 it with 413 as soon as it passes the size limit (``ROC_DASH_MAX_UPLOAD_MB``, default 200),
 while streaming. When every file has arrived the page hands the batch token to a callback,
 which reads the files as one dataset (:func:`take_batch`) and deletes the folder.
+
+What may be waiting in ``incoming/`` (uploads arriving, or never claimed: those go after
+``ROC_DASH_UPLOAD_TIMEOUT`` + 2 min) is capped twice, as each file begins (by its
+Content-Length) and again as each chunk arrives:
+
+* ``ROC_DASH_MAX_INCOMING_MB`` (default four times the upload limit), for everybody
+  together: past it the file gets 503 + ``Retry-After`` and the page sends it again;
+* ``ROC_DASH_MAX_INCOMING_PER_OWNER_MB`` (default half of that, never less than one upload
+  limit), for one owner's batches (the signed-in user, or the browser's key; see
+  :mod:`.incoming_share`, which records each batch's owner): past it the file gets 429 with
+  a message naming the cap, and the page stops (waiting would not help: its owner's own
+  uploads fill the share). One owner who parks uploads can no longer make everybody else's
+  "busy". Without sign-in a hostile client can make up owner keys and take several shares;
+  the cap for everybody still bounds the total.
+
+Only the file refused is dropped (the drop's files that arrived stay, for the file sent
+again); a batch's files, its Cancel and its reading are for the owner who sent its first
+file (403 for anyone else).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
 import time
 from pathlib import Path
 
-from flask import jsonify, request
+from flask import has_request_context, jsonify, request
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from ...bidi import without_bidi
 from .auth import current_owner
+from .incoming_share import (
+    IncomingUsage,
+    batch_mark,
+    claim_batch,
+    incoming_usage,
+    max_incoming_bytes,
+    max_incoming_per_owner_bytes,
+    owner_mark,
+)
 from .limits import (
     BodyTimeout,
     BodyTooLarge,
@@ -31,26 +59,17 @@ from .limits import (
     unclaimed_seconds,
     upload_slot,
 )
-from .store import StorageFull, folder_bytes
+from .store import StorageFull
 from .url_prefix import path_under
 
-__all__ = ["max_upload_bytes", "register_upload_route", "take_batch", "MAX_FILES_PER_DROP"]
+__all__ = ["max_incoming_bytes", "max_upload_bytes", "register_upload_route", "take_batch",
+           "MAX_FILES_PER_DROP"]
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 _CHUNK = 1 << 20
 MAX_FILES_PER_DROP = 20
 #: Retry-After when too much is arriving at once, seconds.
 _INCOMING_RETRY = 10
-
-
-def max_incoming_bytes() -> int:
-    """``ROC_DASH_MAX_INCOMING_MB`` (default four times the upload limit): the most the
-    uploads still arriving (or never collected) may hold together."""
-    try:
-        mb = float(os.environ.get("ROC_DASH_MAX_INCOMING_MB", "0"))
-    except ValueError:
-        mb = 0.0
-    return int(mb * 2**20) if mb > 0 else 4 * max_upload_bytes()
 
 
 def _safe_name(name: str) -> str:
@@ -94,6 +113,10 @@ def register_upload_route(server, store) -> None:
             return _error(400, "The upload is missing its batch token; reload the page.")
         folder = _incoming(store.root)
         batch = folder / token
+        owner = current_owner()
+        mark = owner_mark(owner)
+        if batch_mark(batch) not in (None, mark):
+            return _not_yours()
         if request.method == "DELETE":
             shutil.rmtree(batch, ignore_errors=True)
             return jsonify({"ok": True})
@@ -110,16 +133,19 @@ def register_upload_route(server, store) -> None:
             return _error(413, f"{name} is {request.content_length / 2**20:,.1f} MB; the most "
                                f"this server accepts is {mb:,.0f} MB (ROC_DASH_MAX_UPLOAD_MB).")
         need = request.content_length or 0
-        if folder_bytes(folder) + need > max_incoming_bytes():
+        usage = incoming_usage(folder, mark, token, unclaimed_seconds())
+        if usage.mine + need > max_incoming_per_owner_bytes():  # this owner's share first:
+            return _share_full(name, usage, need)  # waiting for others would not help them
+        if usage.total + need > max_incoming_bytes():
             return busy_response(_incoming_full(name))
         try:  # the uploader's own quota (with sign-in); nobody else's data goes for it
-            store.sweep(need=need, owner=current_owner(), arriving=True)
+            store.sweep(need=need, owner=owner, arriving=True)
         except StorageFull as exc:
             return _error(507, f"{name} cannot be stored: {exc}. Nothing was changed; ask "
                                "whoever runs the server to free space or raise the quota.")
         try:
             with upload_slot(name):
-                return _receive(folder, batch, index, name, limit)
+                return _receive(folder, batch, index, name, mark)
         except ServerBusy as exc:
             return busy_response(exc)
 
@@ -129,20 +155,67 @@ def _incoming_full(name: str) -> ServerBusy:
                       f"in {_INCOMING_RETRY} s.", retry_after=_INCOMING_RETRY)
 
 
-def _receive(folder: Path, batch: Path, index: int, name: str, limit: int):
+def _not_yours():
+    return _error(403, "This upload's batch was started by someone else (another browser or "
+                       "user): only they can add files to it, cancel it or read it. Nothing "
+                       "was changed; reload the page and drop the files again.")
+
+
+def _share_full(name: str, usage: IncomingUsage, need: int):
+    """429 for a file that would take its owner's uploads waiting past their share
+    (``ROC_DASH_MAX_INCOMING_PER_OWNER_MB``); ``Retry-After``: when the oldest of them
+    expires unclaimed. The page shows the message and does not send the file again."""
+    share = max_incoming_per_owner_bytes()
+    minutes = math.ceil(unclaimed_seconds() / 60)
+    response = _error(429, (
+        f"{name} was not accepted: your uploads waiting on this server (sent, not yet read) "
+        f"would hold {_mb(usage.mine + need)} MB with it, more than one person's "
+        f"share of {_mb(share)} MB (ROC_DASH_MAX_INCOMING_PER_OWNER_MB). Wait until "
+        f"your earlier uploads have been read, or cancel them, then drop {name} again "
+        f"(uploads never read are removed after {minutes} min)."))
+    response.headers["Retry-After"] = str(max(1, math.ceil(usage.mine_expire_in)))
+    return response
+
+
+def _mb(size: int) -> str:
+    """``size`` bytes in MB, to a precision that shows small caps too (0.01, 1.8, 400)."""
+    mb = size / 2**20
+    return f"{mb:,.0f}" if mb >= 10 else f"{mb:.1f}" if mb >= 0.1 else f"{mb:.3g}"
+
+
+def _check_chunk(folder: Path, batch: Path, mark: str, name: str, size: int):
+    """None when the next ``size`` bytes of ``name`` may be written to ``batch``; else the
+    answer for this file only (the drop's other files stay): 429 past its owner's share,
+    503 past the cap for everybody. Raise RequestEntityTooLarge when the drop (its files
+    arriving together, this one's bytes too) passes the upload limit."""
+    usage = incoming_usage(folder, mark, batch.name, unclaimed_seconds())
+    if usage.batch + size > max_upload_bytes():
+        raise RequestEntityTooLarge()
+    if usage.mine + size > max_incoming_per_owner_bytes():
+        return _share_full(name, usage, size)
+    if usage.total + size > max_incoming_bytes():
+        return busy_response(_incoming_full(name))
+    return None
+
+
+def _receive(folder: Path, batch: Path, index: int, name: str, mark: str):
     """Write the request's body to ``batch`` in chunks (see :func:`register_upload_route`);
-    the body is read through :class:`.limits.GuardedInput` (size, deadline, rate). Each
-    chunk is checked against what the drop's folder holds by then (its other files may be
-    arriving at the same time) and against all uploads arriving (a body without a length
-    was not checked before it began)."""
-    mb = limit / 2**20
+    the body is read through :class:`.limits.GuardedInput` (size, deadline, rate). The
+    first file of a drop records its owner (``mark``, :func:`.incoming_share.claim_batch`).
+    Each chunk is checked against what the drop's folder holds by then (its other files may
+    be arriving at the same time), against its owner's uploads arriving and against all
+    uploads arriving (a body without a length was not checked before it began)."""
     _prune(folder)
-    batch.mkdir(exist_ok=True)
+    try:
+        if not claim_batch(batch, mark):
+            return _not_yours()
+    except FileNotFoundError:
+        return _drop_gone(name)
     target = batch / f"{index:02d}.part"
     written = 0
-    incoming = max_incoming_bytes()
-    too_large = _error(413, f"{name} is larger than {mb:,.0f} MB, the most this server "
-                            "accepts in one drop (ROC_DASH_MAX_UPLOAD_MB).")
+    too_large = _error(413, f"{name} is larger than {max_upload_bytes() / 2**20:,.0f} MB, "
+                            "the most this server accepts in one drop "
+                            "(ROC_DASH_MAX_UPLOAD_MB).")
     try:
         with open(target, "wb") as fh:
             while True:
@@ -150,12 +223,11 @@ def _receive(folder: Path, batch: Path, index: int, name: str, limit: int):
                 if not chunk:
                     break
                 written += len(chunk)
-                if folder_bytes(batch) + len(chunk) > limit:  # this file's own bytes too
-                    raise RequestEntityTooLarge()
-                if folder_bytes(folder) + len(chunk) > incoming:
+                refused = _check_chunk(folder, batch, mark, name, len(chunk))
+                if refused is not None:
                     fh.close()
-                    target.unlink(missing_ok=True)  # this file only: it is sent again,
-                    return busy_response(_incoming_full(name))  # the drop's others stay
+                    target.unlink(missing_ok=True)  # this file only: the drop's others
+                    return refused  # stay (a busy file is sent again)
                 fh.write(chunk)
                 fh.flush()  # on disk (and counted by the drop's other files) at once
     except (RequestEntityTooLarge, BodyTooLarge):  # ours, or the server's own limit
@@ -177,19 +249,26 @@ def _receive(folder: Path, batch: Path, index: int, name: str, limit: int):
         os.replace(target, batch / f"{index:02d}.data")
     except FileNotFoundError:  # another file of the drop was refused: the drop is gone
         shutil.rmtree(batch, ignore_errors=True)
-        return _error(409, f"{name}: the drop it belongs to was refused (another of its "
-                           "files was too large or interrupted); nothing was changed.")
+        return _drop_gone(name)
     return jsonify({"ok": True, "bytes": written})
+
+
+def _drop_gone(name: str):
+    return _error(409, f"{name}: the drop it belongs to was refused (another of its files "
+                       "was too large or interrupted); nothing was changed.")
 
 
 def take_batch(store, token) -> list[tuple[str, bytes]] | None:
     """The files of an uploaded batch ``[(name, bytes), ...]`` in drop order, and remove
-    the batch from disk; None when the token is malformed or the batch is gone."""
+    the batch from disk; None when the token is malformed, the batch is gone, or (in a
+    request) it was sent by another owner than the request's."""
     if not isinstance(token, str) or not _TOKEN.match(token):
         return None
     batch = _incoming(store.root) / token
     if not batch.is_dir():
         return None
+    if has_request_context() and batch_mark(batch) not in (None, owner_mark(current_owner())):
+        return None  # someone else's upload: neither read nor removed
     try:
         files = []
         for data in sorted(batch.glob("*.data"))[:MAX_FILES_PER_DROP]:
