@@ -64,12 +64,13 @@ from .state import (
     conditions_from_state,
     economics_from_state,
 )
+from .view_cache import kept_views
 from .view_patches import threshold_patch, threshold_record
 
 __all__ = ["resolve_operating", "viz_data", "slope_words", "conditions_text", "render_views",
-           "kinds_of", "kinds_table", "decision_views", "render_key", "patch_views",
-           "present", "pr_view", "emphasise", "apply_zoom", "update_views", "VIEW_OUTPUTS",
-           "VIEW_STATES", "SHOWN_STATES", "COST_MODES", "decision_view"]
+           "kinds_of", "kinds_table", "decision_views", "render_key", "patch_views", "present",
+           "pr_view", "emphasise", "apply_zoom", "update_views", "VIEW_OUTPUTS", "VIEW_STATES",
+           "SHOWN_STATES", "COST_MODES", "decision_view"]
 
 
 def resolve_operating(analysis: Analysis | None, pinned) -> OperatingSummary | None:
@@ -138,7 +139,6 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     """All views for the current data, models and conditions.
 
     ``log_fpr`` draws the ROC's FPR axis on a log scale (not with ``det``).
-
     ``reference`` is the class shown as positive of multi-class data (:mod:`.features.kinds`).
     ``combine`` holds the combining overlays of the ROC view (:mod:`.features.combining`).
     ``zoom`` holds the axis ranges the user zoomed each view to (``{"roc": {"x": [a, b],
@@ -490,15 +490,15 @@ def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, le
                           threshold_model=threshold_model, threshold_axis=threshold_axis,
                           presentation=bool(presentation), zoom=zoom, reference=reference,
                           log_fpr=log_fpr)
-    if out is None:
-        out = render_views(cache, dataset_ids, models, conditions,
-                           averaging=averaging or "pooled", det=bool(det),
-                           presentation=bool(presentation), pinned=pinned,
-                           rev=ControlState.from_store(state).rev, zoom=zoom,
-                           ties=bool(ties), pr_mode=pr_mode,
-                           economics=economics_from_state(state),
-                           threshold_model=threshold_model, threshold_axis=threshold_axis,
-                           combine=combine, reference=reference, log_fpr=log_fpr)
+    if out is None:  # drawn whole, or as drawn for the same before (.view_cache)
+        kw = {"averaging": averaging or "pooled", "det": bool(det), "presentation":
+              bool(presentation), "pinned": pinned, "rev": ControlState.from_store(state).rev,
+              "zoom": zoom, "ties": bool(ties), "pr_mode": pr_mode, "economics":
+              economics_from_state(state), "threshold_model": threshold_model, "threshold_axis":
+              threshold_axis, "combine": combine, "reference": reference, "log_fpr": log_fpr}
+        out = kept_views(cache.cache.memory, (cache.store.present(dataset_ids), models,
+                         conditions, sorted(kw.items())), kw["rev"],
+                         lambda: render_views(cache, dataset_ids, models, conditions, **kw))
     cost_mode = cost_mode if cost_mode in COST_MODES else "cost"
     if cost_mode == "decision":
         out = with_decision_view(out, cache, dataset_ids, models, conditions, reference,
