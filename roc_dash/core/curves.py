@@ -30,6 +30,7 @@ __all__ = [
     "roc_curve",
     "curve_of_runs",
     "score_runs",
+    "sorted_run_ends",
     "roc_curve_with_counts",
     "roc_auc",
     "auc",
@@ -160,6 +161,23 @@ def _runs_by_label_key(y: np.ndarray, s: np.ndarray):
     return thresholds, pos_le, run_end
 
 
+def sorted_run_ends(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each run of equal values of ``values`` (ascending, at least one) ends, and the
+    ROC vertex thresholds they give: ``+inf``, then each run's value, highest first
+    (``-0.0`` written as ``+0.0``). Fawcett 2004 §4, Algorithm 1: a point per distinct
+    score, so that tied scores make one diagonal segment."""
+    change = np.empty(values.size, dtype=bool)
+    np.not_equal(values[1:], values[:-1], out=change[:-1])
+    change[-1] = True
+    run_end = np.flatnonzero(change)
+    del change
+    thresholds = np.empty(run_end.size + 1)
+    thresholds[0] = np.inf
+    np.take(values, run_end[::-1], out=thresholds[1:], mode="clip")  # "raise" buffers `out`
+    thresholds[1:] += 0.0  # -0.0 -> +0.0
+    return run_end, thresholds
+
+
 def _runs_by_weight(y: np.ndarray, s: np.ndarray, w: np.ndarray):
     """Weighted variant of :func:`_runs_by_label_key`: one sort carrying label and weight.
 
@@ -174,23 +192,14 @@ def _runs_by_weight(y: np.ndarray, s: np.ndarray, w: np.ndarray):
     np.negative(w, out=z.imag)
     np.copyto(z.imag, w, where=y)
     z.sort()
-    zs = z.real
-    change = np.empty(s.size, dtype=bool)
-    np.not_equal(zs[1:], zs[:-1], out=change[:-1])
-    change[-1] = True
-    run_end = np.flatnonzero(change)
-    del change
-    thresholds = np.empty(run_end.size + 1)
-    thresholds[0] = np.inf
-    np.take(zs, run_end[::-1], out=thresholds[1:], mode="clip")
-    thresholds[1:] += 0.0  # -0.0 -> +0.0
+    run_end, thresholds = sorted_run_ends(z.real)
     # Separate cumulative sums of non-negative terms never decrease, so the rates below
     # are exactly non-decreasing and within [0, 1].
     part = np.maximum(z.imag, 0.0)
     pos_le = np.cumsum(part)[run_end]
     np.minimum(z.imag, 0.0, out=part)
     np.negative(part, out=part)
-    del z, zs
+    del z
     neg_le = np.cumsum(part)[run_end]
     return thresholds, pos_le, neg_le
 

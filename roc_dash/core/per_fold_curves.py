@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_binary_inputs
-from .curves import RocCurve, curve_of_runs, roc_curve, score_runs
+from .curves import RocCurve, curve_of_runs, roc_curve, score_runs, sorted_run_ends
 from .table_groups import rows_by_code
 
 __all__ = ["PooledAndFoldCurves", "fold_curves", "pooled_curve", "pooled_and_fold_curves"]
@@ -156,15 +156,7 @@ def _merged_runs(runs: list[list]) -> list:
     scores, each fold's already ascending (a merge), and the counts of equal scores summed."""
     scores = np.concatenate([r[0][:0:-1] for r in runs])  # each fold's scores, ascending
     order = np.argsort(scores, kind="stable")
-    scores = scores[order]
-    change = np.empty(scores.size, dtype=bool)
-    np.not_equal(scores[1:], scores[:-1], out=change[:-1])
-    change[-1] = True
-    run_end = np.flatnonzero(change)
-    del change
-    thresholds = np.empty(run_end.size + 1)
-    thresholds[0] = np.inf
-    np.take(scores, run_end[::-1], out=thresholds[1:])
+    run_end, thresholds = sorted_run_ends(scores[order])
     del scores
     out = [thresholds]
     for column in (1, 2):  # the counts per fold and score, in the merged order, summed
