@@ -13,7 +13,7 @@ import plotly.io as pio
 from _plotly_utils.basevalidators import is_homogeneous_array
 from _plotly_utils.utils import to_typed_array_spec
 
-from ..bidi import BIDI_CONTROLS
+from ..invisible import without_invisible
 from ..rounding import HOVER as NUM
 from ..rounding import sig
 from .zoom import apply_zoom  # noqa: F401  (one implementation, in figures.zoom; kept here for its importers)
@@ -98,7 +98,7 @@ def rgba(hex_color: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
-_PLAIN = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", **dict.fromkeys(BIDI_CONTROLS)})
+_PLAIN = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
 def plain(text) -> str:
@@ -109,13 +109,12 @@ def plain(text) -> str:
     titles, annotations, tick labels): a model named ``<a href="http://x">m</a>`` became a
     live link in the legend and the HTML report, ``<b>`` bold, ``<br>`` a line break.
     Escaping ``&``, ``<`` and ``>`` keeps them literal (plotly turns the entities back into
-    the characters when it draws the text). Invisible direction controls
-    (:mod:`roc_dash.bidi`), which would draw the name and the text after it reversed, are
-    dropped. Every name reaching a figure goes through this
+    the characters when it draws the text). Invisible characters (:mod:`roc_dash.invisible`:
+    direction controls would draw the name and the text after it reversed) are dropped. Every name reaching a figure goes through this
     once, where the figure's strings are built; markup of our own (``<b>``, ``<br>``) is
     added around it.
     """
-    return str(text).translate(_PLAIN)
+    return without_invisible(str(text)).translate(_PLAIN)
 
 
 def format_threshold(value) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
+from ..invisible import merged_names, shown_plainly, without_invisible
 from .errors import InputError, plural, quote, quote_list
 from .size_limits import MAX_MODELS_VAR, check_rows, limit_error, limits
 
@@ -35,8 +36,25 @@ _PANDAS_UNNAMED = re.compile(r"^Unnamed: \d+$")
 
 
 def normalise(name: str) -> str:
-    """How column names are compared: whitespace-stripped and case-folded."""
-    return str(name).strip().casefold()
+    """How column names are compared: without invisible characters
+    (:mod:`roc_dash.invisible`), whitespace-stripped and case-folded."""
+    return without_invisible(str(name)).strip().casefold()
+
+
+def wide_model_names(scores: Sequence[str], filename: str) -> tuple[str, ...]:
+    """The model names of a wide file's score columns: their headers without invisible
+    characters. Refuses two headers that become one name without them (two models' scores
+    would be pooled into one curve)."""
+    pair = merged_names(scores)
+    if pair is not None:
+        a, b = pair
+        raise InputError(
+            f"{filename}: columns {quote(shown_plainly(a))} and {quote(shown_plainly(b))} "
+            "differ only by invisible characters (written <U+...> here: direction controls, "
+            f"zero-width spaces), so both would name the model "
+            f"{quote(without_invisible(a).strip())}. Rename one of them.",
+            file=filename, column=b)
+    return tuple(without_invisible(c) for c in scores)
 
 
 @dataclass(frozen=True)

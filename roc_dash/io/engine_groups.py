@@ -15,9 +15,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..bidi import without_bidi
 from .canonical import DEFAULT_FOLD, ReadOptions, _FilePart
-from .columns import check_model_count
+from .columns import check_model_count, wide_model_names
 from .engine_sources import Source
 from .errors import InputError, plural, quote, quote_list
 from .groups import GROUP_COLUMN, group_values, usable_group_columns
@@ -208,7 +207,7 @@ def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
     fold = (text(choice.fold, "fold", True) if choice.fold is not None
             else pa.repeat(pa.scalar(DEFAULT_FOLD, pa.string()), kept_groups))
     if choice.wide:
-        column_models = tuple(without_bidi(c) for c in choice.scores)
+        column_models = wide_model_names(choice.scores, name)
         model = pc.take(pa.array(list(column_models), pa.string()), raw.column("k"))
     elif choice.model is not None:
         model = text(choice.model, "model name", False)

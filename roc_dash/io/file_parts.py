@@ -17,7 +17,6 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..bidi import without_bidi
 from ..core.canonical_kinds import (
     BINARY,
     CLASS_COLUMN,
@@ -31,6 +30,7 @@ from ..core.canonical_kinds import (
     leaf_rows,
 )
 from ..core.leaves import leaves_from_rows, leaves_from_table
+from ..invisible import without_invisible
 from . import groups as _groups
 from . import kinds as _kinds
 from . import slice_columns as _slices
@@ -42,6 +42,7 @@ from .columns import (
     describe_choice,
     resolve_named,
     resolve_wide,
+    wide_model_names,
 )
 from .errors import InputError, format_rows, plural, quote
 from .labels import Labels, decode_labels
@@ -372,7 +373,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
             "label": label_array,
             "score": pa.array(kept_values, type=pa.float64()),
             "model": (
-                constant_text(without_bidi(column), kept) if choice.wide else model
+                constant_text(without_invisible(column), kept) if choice.wide else model
             ),
             "fold": fold,
             "weight": weight_array,
@@ -393,7 +394,7 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
             piece_masks.append(None)
         pieces.append(piece)
     if choice.wide:  # header names as model names, as the model column's are read
-        column_models = tuple(without_bidi(c) for c in choice.scores)
+        column_models = wide_model_names(choice.scores, name)
     part_table = pa.concat_tables(pieces) if len(pieces) > 1 else pieces[0]
 
     return (

@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..core.canonical_kinds import CLASS_SCORE_PREFIX
+from ..invisible import without_invisible
 from .columns import LABEL_NAMES, SCORE_NAMES, normalise
 from .errors import InputError, format_rows, plural, quote, quote_list
 from .size_limits import limits, name_too_long
@@ -223,7 +224,7 @@ def confirm_multiclass(table: pa.Table, label: str, used: set[str], options,
     use_prefixed = all(normalise(c).startswith(CLASS_SCORE_PREFIX) for c in chosen)
     if use_prefixed:  # every score_<c> column is a class, even one without rows
         for column in with_prefix(CLASS_SCORE_PREFIX).values():
-            chosen.setdefault(column, column.strip()[len(CLASS_SCORE_PREFIX):])
+            chosen.setdefault(column, without_invisible(column).strip()[len(CLASS_SCORE_PREFIX):])
     order = [n for n in table.column_names if n in chosen]
     classes = tuple(chosen[c] for c in order)
     absent = [c for c in classes if c not in values]

@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..bidi import BIDI_PATTERN
+from ..invisible import INVISIBLE_PATTERN, shown_plainly
 from .errors import MAX_VALUES_SHOWN, InputError, format_rows, plural, quote, quote_list
 from .size_limits import limits, name_too_long
 
@@ -133,10 +133,36 @@ def is_text(column: pa.Array) -> bool:
     return pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
 
 
+def refuse_merged_names(column: pa.Array, filename: str, name: str) -> None:
+    """Refuse two different names of ``column`` (text) that become one without their
+    invisible characters (:func:`roc_dash.invisible.merged_names`: rows of one model would
+    join another's curve unnoticed). Arrow work on the rows only when some name holds such
+    characters, Python's only on one pair."""
+    stripped = pc.replace_substring_regex(column, INVISIBLE_PATTERN, "")
+    if stripped.equals(column):
+        return
+    raw, clean = pc.utf8_trim_whitespace(column), pc.utf8_trim_whitespace(stripped)
+    dirty = pc.fill_null(pc.not_equal(raw, clean), False)
+    involved = pc.fill_null(pc.is_in(clean, value_set=pc.unique(clean.filter(dirty))), False)
+    pairs = pa.table({"clean": clean.filter(involved), "raw": raw.filter(involved)})
+    counts = pairs.group_by("clean").aggregate([("raw", "count_distinct")])
+    merged = counts.filter(pc.greater(counts["raw_count_distinct"], 1))
+    if not merged.num_rows:
+        return
+    target = merged["clean"][0].as_py()
+    a, b = pc.unique(pairs["raw"].filter(pc.equal(pairs["clean"], target))).to_pylist()[:2]
+    raise InputError(
+        f"{filename}: column {quote(name)} holds {quote(shown_plainly(a))} and "
+        f"{quote(shown_plainly(b))}, which differ only by invisible characters (written "
+        f"<U+...> here: direction controls, zero-width spaces): both would show as "
+        f"{quote(target)}. Remove those characters, or rename one of them.",
+        file=filename, column=name)
+
+
 def trimmed_text(column: pa.Array) -> pa.Array:
-    """Text without invisible direction controls (:mod:`roc_dash.bidi`) and surrounding
+    """Text without invisible characters (:mod:`roc_dash.invisible`) and surrounding
     whitespace; empty strings become missing."""
-    column = pc.utf8_trim_whitespace(pc.replace_substring_regex(column, BIDI_PATTERN, ""))
+    column = pc.utf8_trim_whitespace(pc.replace_substring_regex(column, INVISIBLE_PATTERN, ""))
     return pc.if_else(pc.equal(column, ""), pa.scalar(None, column.type), column)
 
 
@@ -311,6 +337,7 @@ def to_text(
     if pa.types.is_null(data_type):
         return pa.nulls(len(column), pa.string())
     if is_text(column):
+        refuse_merged_names(column, filename, name)
         text = trimmed_text(column)
         if integral_text:
             text = pc.replace_substring_regex(text, _INTEGRAL_TEXT, r"\1")

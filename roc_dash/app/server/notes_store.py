@@ -9,6 +9,7 @@ import json
 import time
 from pathlib import Path
 
+from ...invisible import without_invisible
 from .dataset_ids import EXAMPLES, DatasetNotFound, NotAllowed, clean_ids
 
 
@@ -86,7 +87,8 @@ class NotesAndViews:
         """Keep a free-text note with these datasets; return it as kept (bounded). Raises
         :class:`NotAllowed` unless ``owner`` may (see :meth:`can_write_notes`)."""
         data = self.notes(dataset_ids, owner)
-        data["note"] = str(text or "")[: self.MAX_NOTE]
+        # no invisible characters: a direction override showed "approved" as "devorppa"
+        data["note"] = without_invisible(str(text or ""))[: self.MAX_NOTE]
         self._write_notes(dataset_ids, data, owner)
         return data["note"]
 
@@ -94,7 +96,7 @@ class NotesAndViews:
                   ) -> list[dict]:
         """Save (or replace) a named view: the page's query string (controls and pins)."""
 
-        name = " ".join(str(name or "").split())[:80]
+        name = " ".join(without_invisible(str(name or "")).split())[:80]
         if not name:
             raise ValueError("a saved view needs a name")
         data = self.notes(dataset_ids, owner)
