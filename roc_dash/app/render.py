@@ -496,8 +496,7 @@ def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, le
               "zoom": zoom, "ties": bool(ties), "pr_mode": pr_mode, "economics":
               economics_from_state(state), "threshold_model": threshold_model, "threshold_axis":
               threshold_axis, "combine": combine, "reference": reference, "log_fpr": log_fpr}
-        out = kept_views(cache.cache.memory, (cache.store.present(dataset_ids), models,
-                         conditions, sorted(kw.items())), kw["rev"],
+        out = kept_views(cache, dataset_ids, (models, conditions, sorted(kw.items())), kw["rev"],
                          lambda: render_views(cache, dataset_ids, models, conditions, **kw))
     cost_mode = cost_mode if cost_mode in COST_MODES else "cost"
     if cost_mode == "decision":

@@ -86,20 +86,24 @@ def _component_bytes(component, depth: int = 0) -> int:
                     for v in props.values())
 
 
-def kept_views(memory, parts: tuple, rev, draw):
-    """``draw()`` (the outputs of :func:`..render.render_views`), or the same outputs kept
-    for ``parts`` in ``memory`` (a :class:`~.server.cache.ByteLRU`) with a new edit
+def kept_views(cache, dataset_ids, parts: tuple, rev, draw):
+    """``draw()`` (the outputs of :func:`..render.render_views` for ``dataset_ids`` and
+    ``parts``, the rest of what they are drawn from), or the same outputs kept in the
+    memory cache of ``cache`` (an :class:`..analysis.AnalysisCache`) with a new edit
     revision on the ROC view (``out[0]``); a new drawing is kept when it has views data
-    (``out[5]``) and is at most :data:`MAX_KEPT_BYTES`."""
+    (``out[5]``) and is at most :data:`MAX_KEPT_BYTES`. A kept drawing given again is a use
+    of its datasets, as a cached analysis is (retention follows use)."""
     from .server.cache import SharedCache
 
-    key = SharedCache.key(("drawn views", *parts))
-    out = memory.get(key)
+    present = cache.store.present(dataset_ids)
+    key = SharedCache.key(("drawn views", present, *parts))
+    out = cache.cache.memory.get(key)
     if out is not None:
+        cache.store.used(present)
         return (RevisedFigure(out[0], f"{rev}-{uuid.uuid4().hex[:8]}"), *out[1:])
     out = draw()
     if isinstance(out[5], dict):
         size = drawing_bytes(out)
         if size <= MAX_KEPT_BYTES:
-            memory.put(key, out, size=size)
+            cache.cache.memory.put(key, out, size=size)
     return out

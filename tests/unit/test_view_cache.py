@@ -127,3 +127,15 @@ def test_vkc006_a_revised_figure_sends_the_figure_with_its_own_revision(page):
     assert without_revision(sent(revised)) == without_revision(sent(roc))
     assert revised.layout == roc.layout and revised.data == roc.data
     assert sent(roc)["layout"]["editrevision"] != "7-abc"  # the kept figure is unchanged
+
+
+def test_vkc007_a_drawing_given_again_is_a_use_of_its_datasets(page, monkeypatch):
+    """Retention follows use: a dataset viewed every few seconds from kept drawings must
+    not expire (hst021 against the real gunicorn found it did)."""
+    store, _, ids_, calls, views = page
+    views()
+    used = []
+    monkeypatch.setattr(store, "used", lambda ids: used.append(tuple(ids)))
+    views(), views()
+    assert len(calls) == 1  # both from the kept drawing
+    assert used and all(set(u) == set(ids_) for u in used) and len(used) >= 2
