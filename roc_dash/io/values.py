@@ -133,14 +133,12 @@ def is_text(column: pa.Array) -> bool:
     return pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
 
 
-def refuse_merged_names(column: pa.Array, filename: str, name: str) -> None:
-    """Refuse two different names of ``column`` (text) that become one without their
-    invisible characters (:func:`roc_dash.invisible.merged_names`: rows of one model would
-    join another's curve unnoticed). Arrow work on the rows only when some name holds such
-    characters, Python's only on one pair."""
-    stripped = pc.replace_substring_regex(column, INVISIBLE_PATTERN, "")
-    if stripped.equals(column):
-        return
+def refuse_merged_names(column: pa.Array, stripped: pa.Array, filename: str, name: str
+                        ) -> None:
+    """Refuse two different names of ``column`` (text) that become one in ``stripped`` (the
+    column without invisible characters, :func:`roc_dash.invisible.merged_names`): rows of
+    one model would join another's curve unnoticed. Arrow work on the rows, Python's only on
+    one pair."""
     raw, clean = pc.utf8_trim_whitespace(column), pc.utf8_trim_whitespace(stripped)
     dirty = pc.fill_null(pc.not_equal(raw, clean), False)
     involved = pc.fill_null(pc.is_in(clean, value_set=pc.unique(clean.filter(dirty))), False)
@@ -162,7 +160,11 @@ def refuse_merged_names(column: pa.Array, filename: str, name: str) -> None:
 def trimmed_text(column: pa.Array) -> pa.Array:
     """Text without invisible characters (:mod:`roc_dash.invisible`) and surrounding
     whitespace; empty strings become missing."""
-    column = pc.utf8_trim_whitespace(pc.replace_substring_regex(column, INVISIBLE_PATTERN, ""))
+    return _trimmed(pc.replace_substring_regex(column, INVISIBLE_PATTERN, ""))
+
+
+def _trimmed(column: pa.Array) -> pa.Array:
+    column = pc.utf8_trim_whitespace(column)
     return pc.if_else(pc.equal(column, ""), pa.scalar(None, column.type), column)
 
 
@@ -337,8 +339,10 @@ def to_text(
     if pa.types.is_null(data_type):
         return pa.nulls(len(column), pa.string())
     if is_text(column):
-        refuse_merged_names(column, filename, name)
-        text = trimmed_text(column)
+        stripped = pc.replace_substring_regex(column, INVISIBLE_PATTERN, "")
+        if not stripped.equals(column):
+            refuse_merged_names(column, stripped, filename, name)
+        text = _trimmed(stripped)
         if integral_text:
             text = pc.replace_substring_regex(text, _INTEGRAL_TEXT, r"\1")
         return text
