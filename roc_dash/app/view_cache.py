@@ -65,7 +65,10 @@ def drawing_bytes(out) -> int:
     for item in out:
         if isinstance(item, go.Figure):
             total += approx_nbytes([t._props or {} for t in item.data])
-            total += approx_nbytes(item.layout._props or {})
+            # not the template: plotly's default one, shared by every figure (and walking
+            # it took most of the estimate's time)
+            total += approx_nbytes({k: v for k, v in (item.layout._props or {}).items()
+                                    if k != "template"})
         elif hasattr(item, "to_plotly_json"):  # a Dash component: its props, children too
             total += _component_bytes(item)
         else:
