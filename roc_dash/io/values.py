@@ -140,7 +140,8 @@ def refuse_merged_names(column: pa.Array, stripped: pa.Array, filename: str, nam
     one model would join another's curve unnoticed. Arrow work on the rows, Python's only on
     one pair."""
     raw, clean = pc.utf8_trim_whitespace(column), pc.utf8_trim_whitespace(stripped)
-    dirty = pc.fill_null(pc.not_equal(raw, clean), False)
+    # a name of invisible characters alone is a missing one (reported as such later)
+    dirty = pc.fill_null(pc.and_(pc.not_equal(raw, clean), pc.not_equal(clean, "")), False)
     involved = pc.fill_null(pc.is_in(clean, value_set=pc.unique(clean.filter(dirty))), False)
     pairs = pa.table({"clean": clean.filter(involved), "raw": raw.filter(involved)})
     counts = pairs.group_by("clean").aggregate([("raw", "count_distinct")])
