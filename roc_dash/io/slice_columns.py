@@ -201,14 +201,14 @@ def slice_width(table: pd.DataFrame, columns: Sequence[str] | None, *,
                 choices: SliceChoices | None = None) -> int:
     """The most groups :func:`slice_groups` can cut ``table``'s rows into before pooling:
     the product of the chosen columns' numbers of values (a missing value counted as one),
-    at most the rows. Read from the columns' categories, without a pass over the rows (a
-    column that is not categorical: its distinct values); refusals as :func:`slice_groups`."""
+    at most the rows. Read from the columns' categories and codes (a column that is not
+    categorical: its distinct values); refusals as :func:`slice_groups`."""
     choices = choices if choices is not None else slice_choices(table)
     width = 1
     for column in _wanted(columns, choices):
         values = _column(table, choices, column)
         if isinstance(values.dtype, pd.CategoricalDtype):
-            width *= len(values.cat.categories) + 1
+            width *= len(values.cat.categories) + bool((values.cat.codes < 0).any())
         else:
             width *= int(values.nunique(dropna=False))
     return max(1, min(width, len(table)))

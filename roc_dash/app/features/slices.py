@@ -14,8 +14,9 @@ its hull: the others follow the constraint
 (:func:`roc_dash.core.group_thresholds.follow_constraint`; the drag reaches the server
 through the clientside ``rocDash.slicesDrag``). The slice, the constraint and the priors
 per group go into the page's link (``slc``, ``slx``, ``sct``, ``sgp``). Numbers come from
-:mod:`roc_dash.core.slices` (the groups' curves and intervals cached per data, model, level and slice; a change of costs or
-prior only re-selects the optima) and :func:`roc_dash.core.group_thresholds.group_thresholds`;
+:mod:`roc_dash.core.slices` (the groups and their curves and intervals made once per data,
+model, level and slice by :func:`roc_dash.app.slicing.model_slices`, cached for every worker;
+a change of costs, prior or constraint only re-selects the optima) and :func:`roc_dash.core.group_thresholds.group_thresholds`;
 the figure from :func:`roc_dash.figures.slices.slices_figure` and its rings from
 :func:`roc_dash.figures.slices.drag_handles`.
 """
@@ -30,16 +31,17 @@ from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_up
 from dash.exceptions import PreventUpdate
 
 from ...core.group_thresholds import CONSTRAINTS, follow_constraint, group_thresholds
-from ...core.slices import group_rocs, slice_optima
+from ...core.slices import slice_optima
 from ...figures.slices import CONSTRAINT_NAMES, drag_handles, slices_figure
 from ...figures.style import format_threshold
 from ...io.errors import InputError
-from ...io.groups import MISSING_GROUP
-from ...io.slice_columns import binning_message, slice_choices, slice_groups
+from ...io.slice_columns import binning_message, slice_choices
 from ...rounding import sig
 from .. import ids
 from ..analysis import model_names
 from ..components import empty_figure, graph_config
+from ..server.budget import HeavyWaitTimeout
+from ..slicing import model_slices
 from ..state import FONT, conditions_from_state, group_priors, parse_query, tab_shown
 
 __all__ = ["card", "slices_outputs", "column_choice", "register", "NO_GROUPS", "CHOOSE"]
@@ -228,30 +230,15 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
         return CHOOSE, empty, "", "", ""
     if not isinstance(model, str):
         return "Tick a model to see it group by group.", empty, "", "", ""
-    rows = table[table["model"].astype(str) == model]
-    try:
-        groups, pooled = slice_groups(rows, wanted, choices=choices)
-    except InputError as exc:
-        return str(exc), empty, "", "", ""
-    if rows.empty or bool((groups == MISSING_GROUP).all()):
-        return (f"The model {model} has no {' × '.join(wanted or (choices.default,))} column "
-                "in its file. " + NO_GROUPS, empty, "", "", "")
-    shown = wanted or (choices.default,)
-    source = (f"Groups from the column {' × '.join(shown)} ({groups.nunique()} groups)."
-              + "".join(f" {p}" for p in pooled))
-    weights = rows["weight"].to_numpy(dtype=np.float64)
-    weights = None if bool((weights == 1.0).all()) else weights
     conditions = conditions_from_state(state)
-
-    def make():
-        return group_rocs(rows["label"].to_numpy(dtype=bool),
-                          rows["score"].to_numpy(dtype=np.float64),
-                          groups, weights=weights,
-                          level=conditions.level)
-
     try:
-        rocs = make() if memo is None else memo(("slice-rocs", model, conditions.level, shown),
-                                                make)
+        made = model_slices(table, model, wanted, choices, conditions.level, memo=memo)
+    except (InputError, HeavyWaitTimeout, ValueError) as exc:
+        return str(exc), empty, "", "", ""
+    if isinstance(made, str):  # no value in the chosen columns
+        return f"{made} {NO_GROUPS}", empty, "", "", ""
+    source, rocs = made.source, made.rocs
+    try:
         priors, refused = group_priors(priors_text, [r.name for r in rocs if r.curve is not None])
         analysis = slice_optima(rocs, cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn,
                                 prior_pos=conditions.prior_pos, group_priors=priors or None)
@@ -389,7 +376,7 @@ def register(app, cache, store) -> None:
         return slices_outputs(
             cache.table(dataset_ids), model, state, constraint,
             font_size=FONT[bool(presentation)], columns=[c for c in (column, cross) if c],
-            memo=lambda parts, make: cache.cache.get_or_make((*parts, key), make, shared=False),
+            memo=lambda parts, make: cache.cache.get_or_make((*parts, key), make),
             drag=drag if ctx.triggered_id == ids.SLC_DRAG else None, priors_text=priors)
 
     # only drags of a group's ring reach the server (a zoom or pan stays in the browser)
