@@ -233,7 +233,9 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
     conditions = conditions_from_state(state)
     try:
         made = model_slices(table, model, wanted, choices, conditions.level, memo=memo)
-    except (InputError, HeavyWaitTimeout, ValueError) as exc:
+    except HeavyWaitTimeout as exc:
+        return (f"The groups of {model} were not computed: {exc}.", empty, "", "", "")
+    except (InputError, ValueError) as exc:
         return str(exc), empty, "", "", ""
     if isinstance(made, str):  # no value in the chosen columns
         return f"{made} {NO_GROUPS}", empty, "", "", ""
