@@ -493,6 +493,7 @@ def slices_html(sections: dict | None) -> str:
            "its own optimum. Randomised rules decide some cases by chance (Hardt, Price &amp; "
            "Srebro 2016).</p>"]
     for m, t in zip(sl["models"], gt["models"], strict=True):
+        why = {g["name"]: g["reason"] for g in m.get("left_out") or ()}
         groups = [[g["name"] + (" (small)" if g["small"] else ""), g["rows"],
                    _fmt(g["prevalence"]), _fmt(g["auc"]),
                    f"[{_fmt((g['auc_ci'] or {}).get('low'))}, "
@@ -500,13 +501,16 @@ def slices_html(sections: dict | None) -> str:
                    *(["score ≥ " + format_threshold(g["optimal"]["threshold"]),
                       _fmt(g["optimal"]["tpr"]), _fmt(g["optimal"]["fpr"]),
                       _fmt(g["optimal"]["expected_cost"])] if g["optimal"] else
-                     ["one class only", "", "", ""])] for g in m["groups"]]
+                     [f"left out: {why.get(g['name'], 'one class only')}", "", "", ""])]
+                  for g in m["groups"]]
         solutions = [[_CONSTRAINT_NAMES.get(s["constraint"], s["constraint"]),
                       _fmt(s["expected_cost"]), f"{signed(s['cost_of_constraint'])}",
                       "yes" if s["randomised"] else "no"] for s in t["solutions"]]
-        out.append(f"<h3>{html.escape(m['model'])}</h3>" + _table(
-            ["Group", "Rows", "Prevalence", "AUC", "AUC CI", "Optimum", "TPR", "FPR",
-             "Expected cost"], groups) + _table(
-            ["Constraint", "Expected cost per case", "What it costs", "Randomised"],
-            solutions))
+        note = m.get("left_out_note")
+        out.append(f"<h3>{html.escape(m['model'])}</h3>"
+                   + (f'<p class="left-out">{html.escape(note)}</p>' if note else "")
+                   + _table(["Group", "Rows", "Prevalence", "AUC", "AUC CI", "Optimum", "TPR",
+                             "FPR", "Expected cost"], groups)
+                   + _table(["Constraint", "Expected cost per case", "What it costs",
+                             "Randomised"], solutions))
     return "\n".join(out)

@@ -33,8 +33,10 @@ from .core.slices import (
     slice_analysis,
 )
 from .io.groups import GROUP_COLUMN
+from .rounding import sig
 
-__all__ = ["slices_sections", "slices_json", "group_thresholds_json"]
+__all__ = ["slices_sections", "slices_json", "group_thresholds_json", "why_left_out",
+           "left_out_json", "prior_json", "left_out_note"]
 
 
 def _num(v) -> float | None:
@@ -86,12 +88,57 @@ def _group(r: GroupRoc, o: GroupOptimum | None) -> dict:
     return out
 
 
+def why_left_out(r: GroupRoc) -> str:
+    """Why group ``r`` has no ROC curve (it holds a single class, or no weight)."""
+    if r.n_pos > 0:
+        return "positives only"
+    return "negatives only" if r.n_neg > 0 else "no weight"
+
+
+def left_out_json(analysis: SliceAnalysis) -> list[dict]:
+    """The groups left out of the optima, gaps and totals: name, rows, weighted counts and
+    why (:func:`why_left_out`)."""
+    return [{"name": r.name, "rows": r.rows, "n_pos": _num(r.n_pos), "n_neg": _num(r.n_neg),
+             "reason": why_left_out(r)} for r in analysis.rocs if not r.defined]
+
+
+def prior_json(analysis: SliceAnalysis) -> dict:
+    """The prior the optima use and where it comes from: ``"given"``, or
+    ``"analysed_groups"`` (the prevalence of the groups with a ROC curve), with the
+    prevalence of every group and of those analysed beside it."""
+    return {"value": _num(analysis.prior_pos),
+            "source": "given" if analysis.prior_given else "analysed_groups",
+            "prevalence_all_groups": _num(analysis.prevalence_all),
+            "prevalence_analysed_groups": _num(analysis.prevalence_analysed)}
+
+
+def left_out_note(left_out: list[dict], prior: dict, *,
+                  given: str = "the prior given") -> str:
+    """What the page and the reports say when groups are left out: which, why, and the
+    prior the optima use (empty when none is left out). ``left_out`` and ``prior``: from
+    :func:`left_out_json` and :func:`prior_json`; ``given``: what a given prior is called."""
+    if not left_out:
+        return ""
+    groups = ", ".join(f"{g['name']} ({g['rows']:,} rows, {g['reason']})" for g in left_out)
+    note = (f"Left out: {groups}. A group with one class has no ROC curve, so it takes no "
+            "part in the optima, the gaps, the thresholds or the totals (costs are per case "
+            "of the other groups).")
+    value = prior["value"]
+    if prior["source"] == "given":
+        return f"{note} Prior p(+) used: {sig(value)}, {given}."
+    return (f"{note} Prior p(+) used: {sig(value)}, the prevalence of the other groups "
+            f"(of every group, those left out included: {sig(prior['prevalence_all_groups'])}"
+            "); give a prior to use another.")
+
+
 def slices_json(model: str, analysis: SliceAnalysis) -> dict:
     """One model's entry of the ``slices`` section."""
     optima = {o.name: o for o in analysis.optima}
-    return {"model": model, "prior_pos": _num(analysis.prior_pos),
+    left_out, prior = left_out_json(analysis), prior_json(analysis)
+    return {"model": model, "prior_pos": _num(analysis.prior_pos), "prior": prior,
             "expected_cost": _num(analysis.expected_cost),
-            "excluded": list(analysis.excluded),
+            "excluded": list(analysis.excluded), "left_out": left_out,
+            "left_out_note": left_out_note(left_out, prior),
             "auc_gap": _gap(analysis.auc_gap), "cost_gap": _gap(analysis.cost_gap),
             "groups": [_group(r, optima.get(r.name)) for r in analysis.rocs]}
 

@@ -32,7 +32,9 @@ group (:func:`~roc_dash.core.hull.expected_cost`), and ``sum_g w_g · cost_g`` o
 groups (see :mod:`roc_dash.core.group_thresholds`).
 
 Groups whose rows hold a single class (or no weight) have no ROC curve: they are listed, with
-their counts, but take no part in the optima, the gaps or the thresholds. Groups with fewer
+their counts, but take no part in the optima, the gaps or the thresholds, and the default
+prior is the prevalence of the other groups (``SliceAnalysis.prevalence_analysed``, not
+``prevalence_all``); the page and the reports say so. Groups with fewer
 than ``min_positives`` positives or ``min_negatives`` negatives are flagged ``small``, not
 hidden: their curves and optima are estimated from few cases.
 """
@@ -202,6 +204,10 @@ class SliceAnalysis:
         Best and worst group by AUC and by expected cost per case at the group's optimum
         (None with fewer than two groups in ``optima``). Small groups take part (they are
         flagged in ``rocs``).
+    prior_given : bool
+        True when ``prior_pos`` was given; False when it is the prevalence of the groups
+        of ``optima`` (which differs from all the groups' when some are ``excluded``:
+        :attr:`prevalence_all`).
     """
 
     rocs: tuple[GroupRoc, ...]
@@ -214,6 +220,18 @@ class SliceAnalysis:
     expected_cost: float
     auc_gap: GroupGap | None
     cost_gap: GroupGap | None
+    prior_given: bool = False
+
+    @property
+    def prevalence_all(self) -> float:
+        """The (weighted) prevalence of every group, the excluded ones included (NaN
+        without weight)."""
+        return _prevalence(self.rocs)
+
+    @property
+    def prevalence_analysed(self) -> float:
+        """The prevalence of the groups of ``optima`` (the default ``prior_pos``)."""
+        return _prevalence([r for r in self.rocs if r.defined])
 
     def roc(self, name: str) -> GroupRoc:
         """The :class:`GroupRoc` of group ``name``."""
@@ -222,6 +240,12 @@ class SliceAnalysis:
     def optimum(self, name: str) -> GroupOptimum:
         """The :class:`GroupOptimum` of group ``name`` (KeyError for an excluded group)."""
         return _named(self.optima, name)
+
+
+def _prevalence(rocs) -> float:
+    pos = sum(r.n_pos for r in rocs)
+    total = pos + sum(r.n_neg for r in rocs)
+    return pos / total if total > 0 else math.nan
 
 
 def _named(items, name: str):
@@ -468,9 +492,7 @@ def slice_optima(rocs: tuple[GroupRoc, ...], *, cost_fp: float = 1.0, cost_fn: f
                                         prior_pos=p_g),
             normalized_expected_cost=normalized_expected_cost(
                 opt.fpr, opt.tpr, cost_fp=cost_fp, cost_fn=cost_fn, prior_pos=p_g)))
-    total_pos = sum(r.n_pos for r in defined)
-    resolved = (total_pos / (total_pos + sum(r.n_neg for r in defined))
-                if prior_pos is None else float(prior_pos))
+    resolved = _prevalence(defined) if prior_pos is None else float(prior_pos)
     return SliceAnalysis(
         rocs=tuple(rocs), optima=tuple(optima),
         excluded=tuple(r.name for r in rocs if not r.defined),
@@ -479,7 +501,8 @@ def slice_optima(rocs: tuple[GroupRoc, ...], *, cost_fp: float = 1.0, cost_fn: f
         expected_cost=float(sum(o.share * o.expected_cost for o in optima)),
         auc_gap=_gap("auc", names, [r.auc for r in defined], higher_is_better=True),
         cost_gap=_gap("expected_cost", names, [o.expected_cost for o in optima],
-                      higher_is_better=False))
+                      higher_is_better=False),
+        prior_given=prior_pos is not None)
 
 
 def _gap(measure: str, names: list[str], values: list[float], *,

@@ -37,6 +37,7 @@ from ...figures.style import format_threshold
 from ...io.errors import InputError
 from ...io.slice_columns import binning_message, slice_choices
 from ...rounding import sig
+from ...slices_report import left_out_json, left_out_note, prior_json, why_left_out
 from .. import ids
 from ..analysis import model_names
 from ..components import empty_figure, graph_config
@@ -143,7 +144,7 @@ def _table(analysis, solution):
                  _f(r.prevalence, ".1%"), auc]
         cells += ([f"{format_threshold(o.optimum.threshold)} ({_f(o.optimum.tpr)}, "
                    f"{_f(o.optimum.fpr)})", _f(o.expected_cost, ".4f")]
-                  if o is not None else ["one class only", ""])
+                  if o is not None else [f"left out: {why_left_out(r)}", ""])
         cells += ([f"{_f(rule.tpr)}, {_f(rule.fpr)}", _f(rule.flagged, ".1%"),
                    # equalized odds: the share whose score is ignored (Hardt et al.)
                    _f(rule.ignore_share if rule.ignore_share > 0 else rule.randomised_share,
@@ -206,8 +207,10 @@ def _summary(analysis, result, solution):
         lines.append(html.P(f"AUC gap: {g.best} {sig(g.best_value)} against {g.worst} "
                             f"{sig(g.worst_value)} ({sig(g.gap)})."))
     lines.extend(_randomised(solution))
-    if analysis.excluded:
-        lines.append(html.P(f"Left out (one class only): {', '.join(analysis.excluded)}."))
+    note = left_out_note(left_out_json(analysis), prior_json(analysis),
+                         given="the page's prior")
+    if note:
+        lines.append(html.P(note, className="slices-left-out"))
     return total, lines
 
 
