@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from roc_dash.app.components import plain_text
 from roc_dash.app.features.slices import slices_outputs
 from roc_dash.cli import main
 from roc_dash.core.slices import slice_analysis
@@ -30,16 +31,6 @@ def _frame(seed: int = 18, n: int = 1200) -> pd.DataFrame:
     return pd.DataFrame({"model": "gb", "label": label.astype(int),
                          "score": np.round(rng.normal(size=n) + 1.3 * label, 3),
                          "group": group})
-
-
-def _texts(component) -> str:
-    if component is None:
-        return ""
-    if isinstance(component, str | int | float):
-        return str(component)
-    if isinstance(component, list | tuple):
-        return " ".join(_texts(c) for c in component)
-    return _texts(getattr(component, "children", None))
 
 
 def _report(tmp_path, frame, *args) -> str:
@@ -87,15 +78,15 @@ def test_xlo003_the_slices_card_says_which_why_and_the_prior():
     table = load_predictions([("preds.csv", frame.to_csv(index=False).encode())]).table
     source, _, _, summary, rows = slices_outputs(table, "gb", STATE, "group_optima")
     assert "4 groups" in source
-    said = _texts(summary)
+    said = plain_text(summary)
     assert "Left out: islands (90 rows, negatives only)" in said
     assert "no ROC curve" in said
     assert "Prior p(+) used: 0.2, the page's prior." in said
-    assert "left out: negatives only" in _texts(rows)
+    assert "left out: negatives only" in plain_text(rows)
     # without a group left out, nothing is said
     kept = table[table["group"].astype(str) != "islands"]
     _, _, _, summary, _ = slices_outputs(kept, "gb", STATE, "group_optima")
-    assert "Left out" not in _texts(summary)
+    assert "Left out" not in plain_text(summary)
 
 
 def test_xlo004_why_and_the_prevalences_follow_the_weighted_counts():
