@@ -99,7 +99,7 @@ def page_update(cache, dataset_ids, model, state, constraint, viz=None, *, views
     key = tuple(clean_ids(dataset_ids))
 
     def memo(parts, make):  # as the card's callback (features/slices.register)
-        return cache.cache.get_or_make((*parts, key), make, shared=False)
+        return cache.cache.get_or_make((*parts, key), make)
 
     t_views, out = 0.0, [None] * 6
     if views:
@@ -116,7 +116,10 @@ def sequence(store, ids, model, r: int) -> list[tuple[str, float, float]]:
     """One visit with fresh caches: the first view, then a change of the cost of a FN, of the
     prior and of the constraint (values shifted by ``r`` so that no run reuses another's)."""
     with tempfile.TemporaryDirectory() as fresh:  # its own disk cache: nothing reused
-        return _visit(AnalysisCache(store, SharedCache(fresh)), ids, model, r)
+        try:
+            return _visit(AnalysisCache(store, SharedCache(fresh)), ids, model, r)
+        finally:
+            SharedCache.flush()  # the values still being written, before the folder goes
 
 
 def _visit(cache, ids, model, r: int) -> list[tuple[str, float, float]]:
