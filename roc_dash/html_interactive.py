@@ -1,5 +1,5 @@
 """The interactive part of the standalone HTML report: cost and prior controls that move the
-iso line and the optimum in the browser, with no server (issue 19).
+iso line and the optimum in the browser, with no server.
 
 The report embeds, as JSON, the exact ROC convex hulls (the joint hull and each model's):
 every vertex with its rates, its threshold and the confusion counts of the operating point it

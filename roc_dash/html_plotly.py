@@ -1,5 +1,5 @@
-"""plotly.js and the figures of the standalone HTML report, compressed inside the file (issue 19:
-"size for the demo < 5 MB"; plotly.js alone is 4.8 MB).
+"""plotly.js and the figures of the standalone HTML report, compressed inside the file (the
+target: under 5 MB for the demo; plotly.js alone is 4.8 MB).
 
 The report carries plotly.js gzip-compressed and base64-encoded (1.96 MB instead of 4.8 MB)
 and each figure as JSON; ``report_assets/plotly_loader.js`` (inlined) unpacks plotly.js with

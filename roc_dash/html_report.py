@@ -481,7 +481,7 @@ _CONSTRAINT_NAMES = {"single_threshold": "one threshold for all",
 
 
 def slices_html(sections: dict | None) -> str:
-    """The slices section (issue 18): per model, its groups and the cost of each fairness
+    """The slices section: per model, its groups and the cost of each fairness
     constraint, from the JSON keys ``slices`` and ``group_thresholds``; empty without them."""
     if not sections or not sections.get("slices"):
         return ""

@@ -172,7 +172,7 @@ def _optimal_ranges(r: OptimalRanges | None) -> dict | None:
         "note": NEVER_OPTIMAL if x.never_optimal else None} for x in r.ranges]}
 
 
-# ------------------------------------------------- calibration and decision curves (issue 17)
+# ------------------------------------------------- calibration and decision curves ----------
 
 
 def _calibration(m: ModelAnalysis) -> dict:
@@ -254,7 +254,7 @@ def build_report(analysis: Analysis, extensions=None, *,
     return doc
 
 
-# ------------------------------------------------------ intervals at the chosen point (issue 17)
+# ------------------------------------------------------ intervals at the chosen point ----------
 #: The report's names of :class:`~roc_dash.core.point_intervals.PointUncertainty`'s metrics.
 POINT_METRICS = {"threshold": "threshold", "tpr": "tpr", "fpr": "fpr",
                  "precision": "precision", "npv": "npv", "lr_plus": "lr_pos",

@@ -1,4 +1,4 @@
-"""The ``slices`` and ``group_thresholds`` sections of the JSON report (issue 18).
+"""The ``slices`` and ``group_thresholds`` sections of the JSON report.
 
 :func:`slices_sections` analyses every model of a canonical table that has a ``group``
 column (:mod:`roc_dash.io.groups`) group by group (:mod:`roc_dash.core.slices`) and under

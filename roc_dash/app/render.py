@@ -536,7 +536,7 @@ VIEW_STATES = tuple(State(i, p) for i, p in (
     (ids.ROC_LOG_FPR, "value")))
 
 
-# -------------------------------------------------- the decision curve in the cost card (issue 17)
+# -------------------------------------------------- the decision curve in the cost card ----------
 #: What the cost card shows: the cost curves or the decision curve (Vickers & Elkin 2006).
 COST_MODES = ("cost", "decision")
 

@@ -1,7 +1,7 @@
 """Averaging the ROC curves of several test sets (cross-validation folds, bootstrap samples).
 
-Implements Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers"
-(``../shared/papers/000_*``), section 6:
+Implements Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers",
+section 6:
 
 * merging the folds' instances into one test set (section 6, first paragraph, footnote 4):
   :func:`pooled_curve` -- one curve, no measure of variance, and only meaningful if the
@@ -30,6 +30,11 @@ Conventions
   NaN (the t quantile with 0 degrees of freedom is undefined).
 * Where all curves agree exactly (always at FP rate 1, usually at 0) the mean is that common
   value and the standard deviation exactly 0, so the band has zero width there.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 6.
 """
 
 from __future__ import annotations

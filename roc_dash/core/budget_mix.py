@@ -1,7 +1,7 @@
 """Interpolating classifiers to meet a budget (Fawcett 2004, section 7.4.1).
 
-Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers"
-(``../shared/papers/000_*``): a constraint such as "we can act on K of the n cases" is the
+Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers":
+a constraint such as "we can act on K of the n cases" is the
 line ``FPR·N + TPR·P = K`` in ROC space (``P = n·p(+)``, ``N = n − P``); the best classifier
 meeting it lies where the line crosses the ROC convex hull, between two hull vertices A and
 B, and is realised by using B's decisions on a random fraction ``k`` of the cases and A's on
@@ -9,6 +9,11 @@ the rest (:func:`budget_operating_point`, :func:`mix_for_budget`).
 
 Section 7.4.5's warning applies to everything here: choosing or combining classifiers on a
 test set is part of training; validate the combination on held-out data.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.4.1.
 """
 
 from __future__ import annotations

@@ -16,13 +16,18 @@ ROC convex hull's calibration map.
   regression based calibration using the Pool Adjacent Violators algorithm is equivalent to
   the ROC convex hull method"). A score falling in the hull segment of slope ``m`` gets the
   probability ``π·m / (π·m + (1−π))``, ``π`` the prevalence: the segment's share of
-  positives ``ΔTP / (ΔTP + ΔFP)``. Fawcett (2004, section 3.1, ``../shared/papers/000_*``) notes that
+  positives ``ΔTP / (ΔTP + ΔFP)``. Fawcett (2004, section 3.1) notes that
   ROC analysis needs no calibrated scores; this map is what calibration the hull implies.
 
 Everything is read off a model's ROC curve (:func:`~roc_dash.core.curves.roc_curve`), which
 holds the (weighted) numbers of positives and negatives at each distinct score: one sort of
 the scores, weights as instance counts, and aggregated inputs give the same numbers as the
 rows they summarise.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 3.1.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ multiclass one row per instance; ``class`` (str, the true class) and one score c
            ``label``/``score`` hold the class reference view (Fawcett 2004 section 7.3.1) of
            the *reference class* (the first class unless chosen): ``label = class == c``,
            ``score = score_<c>``. :func:`class_view` switches the reference class.
-soft       Qin's soft labels (``001_*`` eq. 8): an instance with P(positive) = p and weight
+soft       Qin's soft labels (Qin 2005, eq. 8): an instance with P(positive) = p and weight
            w becomes a positive row of weight ``w·p`` (when p > 0) followed by a negative row
            of weight ``w·(1 − p)`` (when p < 1), both carrying ``label_prob = p``. Every
            weighted binary computation then counts p positives and 1 − p negatives; hard
@@ -144,7 +144,7 @@ def class_view(table: pd.DataFrame, cls: object) -> pd.DataFrame:
 
 
 def split_soft_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    """Qin's soft labels as weighted binary rows (``001_*`` eq. 8; see the module docstring).
+    """Qin's soft labels as weighted binary rows (Qin 2005, eq. 8; see the module docstring).
 
     ``frame`` has the canonical columns with ``label_prob`` (p in [0, 1]) and ``weight`` (w,
     the instance weight); ``label`` is ignored. Each instance becomes a positive row of weight

@@ -1,9 +1,14 @@
 """The decision a model-review meeting takes: which model, which threshold, what it costs.
 
 :func:`decision_summary` picks the chosen operating point (pinned, or the optimum of the
-joint hull, Fawcett 2004 section 7.1, ``../shared/papers/000_*``), the runner-up model and
+joint hull, Fawcett 2004 section 7.1), the runner-up model and
 what separates them, with the money from :mod:`.economics` and the ranges over which the
 point stays optimal from :mod:`.optimality`.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Conditional combinations that remove concavities (Fawcett 2004, section 7.4.2).
 
-Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers"
-(``../shared/papers/000_*``), after Flach & Wu (2003): with A, B, C thresholds of one
+Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers",
+after Flach & Wu (2003): with A, B, C thresholds of one
 model, B inside a concavity, the classifier B′ that copies A and C where they agree and
 inverts B where they differ lies at ``A + C − B`` (:func:`repair_point`,
 :func:`flach_wu_decisions`); :func:`repair_concavities` finds every concavity of a curve and
@@ -9,6 +9,11 @@ repairs it (:func:`repair_scores` reorders the scores to match).
 
 Section 7.4.5's warning applies to everything here: choosing or combining classifiers on a
 test set is part of training; validate the combination on held-out data.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.4.2.
 """
 
 from __future__ import annotations

@@ -2,14 +2,19 @@
 
 The rule is roc-dash's everywhere: an instance is called positive iff its score is
 ``>= threshold``, a score equal to the threshold counting as positive (Fawcett 2004,
-section 4, Algorithm 1, line 5: "if f(i) >= t then /* This example is over threshold */",
-``../shared/papers/000_*``; figure 3 labels each ROC point with the threshold that
+section 4, Algorithm 1, line 5: "if f(i) >= t then /* This example is over threshold */";
+figure 3 labels each ROC point with the threshold that
 produces it, as :func:`~roc_dash.core.curves.roc_curve` does). A threshold of ``+inf``
 calls nothing positive.
 
 The counts are summed over the rows themselves (weights as instance counts), not read back
 from rates: ``tpr * P`` is not always the integer ``TP`` in floating point, and a decision
 record promises the very counts a deployed classifier reproduces.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 4; Algorithm 1; figure 3.
 """
 
 from __future__ import annotations

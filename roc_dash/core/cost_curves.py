@@ -1,9 +1,14 @@
 """Cost curves (Drummond & Holte 2000, 2006), the point-line dual of ROC space.
 
-Fawcett (2004) section 7.5.2 (``../shared/papers/000_*``): the x axis is the probability-cost
+Fawcett (2004) section 7.5.2: the x axis is the probability-cost
 ``PC(+) = p(+)c(FN) / (p(+)c(FN) + p(−)c(FP))``, the y axis the normalised expected cost. A
 ROC point (FPR, TPR) becomes the line ``NEC(PC) = (1 − TPR)·PC + FPR·(1 − PC)``; the convex
 hull in ROC space becomes the lower envelope in cost space.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.5.2.
 """
 
 from __future__ import annotations

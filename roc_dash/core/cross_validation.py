@@ -1,8 +1,8 @@
 """Cross-validation made explicit: each fold's AUC and AP, their spread, and a confidence
 interval for the cross-validated AUC.
 
-Pooling the predictions of every fold into one test set (Fawcett 2004, section 6,
-``../shared/papers/000_*``; :func:`~roc_dash.core.averaging.pooled_curve`) gives one curve and
+Pooling the predictions of every fold into one test set (Fawcett 2004, section 6;
+:func:`~roc_dash.core.averaging.pooled_curve`) gives one curve and
 one AUC but hides how much the folds disagree, and an interval computed on the pooled rows
 treats them as one test set scored by one model. Here every number is computed per fold, on
 that fold's own rows, and then averaged:
@@ -23,7 +23,8 @@ E. LeDell, M. Petersen, M. van der Laan, "Computationally efficient confidence i
 cross-validated area under the ROC curve estimates", Electronic Journal of Statistics
 9(1):1583-1607, 2015.
 
-T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", 2004.
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 6.
 """
 
 from __future__ import annotations

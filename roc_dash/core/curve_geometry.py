@@ -3,7 +3,12 @@ whole counts from rates, collinear points removed without changing the curve, th
 and the points worth drawing.
 
 Split from :mod:`.curves` (which builds the curve); Fawcett (2004), sections 4-5
-(``../shared/papers/000_*``) for ties and the staircase.
+for ties and the staircase.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, sections 4-5.
 """
 
 from __future__ import annotations

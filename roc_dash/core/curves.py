@@ -1,7 +1,6 @@
 """ROC points and the area under them.
 
-Implements Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers"
-(``../shared/papers/000_*``):
+Implements Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers":
 
 * section 4, Algorithm 2 -- ROC points from one sort of the scores, one point per distinct
   score, so that a run of tied scores yields the single diagonal segment of section 4.1
@@ -12,6 +11,11 @@ Implements Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for R
 Weights are instance counts (or example-specific costs, section 7.2): every count below is a
 sum of weights, so an aggregated input (score histograms, leaf counts) and the raw rows it
 summarises give the same curve.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 4; Algorithm 2.
 """
 
 from __future__ import annotations

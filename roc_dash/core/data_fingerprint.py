@@ -2,9 +2,14 @@
 
 :func:`data_fingerprint` hashes the weighted distribution of (score, label) pairs with
 sha256, the only thing the ROC curve, its hull, the optimum and the counts at a threshold
-depend on (Fawcett 2004, section 4, Algorithm 2 reads nothing else, ``../shared/papers/000_*``),
+depend on (Fawcett 2004, section 4, Algorithm 2 reads nothing else),
 so it identifies the data of a decision record (:mod:`roc_dash.decision`) independently of
 the file format and the row order.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 4; Algorithm 2.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ strategies *treat none* (``NB = 0``) and *treat all* (``NB = π − (1 − π)·
 
 In rates, ``TP/n = π·TPR`` and ``FP/n = (1 − π)·FPR``; a deployment prior ``π'`` other than
 the test set's replaces ``π`` in both (the rates stay, the class mix changes: Fawcett 2004
-section 3.2, ``../shared/papers/000_*``).
+section 3.2).
 
 The **hull's net benefit** picks, at each ``p_t``, the best vertex of the ROC convex hull:
 ``max_k π·TPR_k − (1 − π)·FPR_k·p_t/(1 − p_t) = π·max_k (TPR_k − m·FPR_k)`` with the
@@ -22,6 +22,11 @@ iso-performance slope ``m = (p_t / (1 − p_t))·(1 − π)/π`` of the costs ``
 ranking: it is what the model achieves when its threshold is chosen for each ``p_t`` on this
 data (in-sample, so optimistic). Equivalently ``NB = π − EC_min / (1 − p_t)`` for the minimum
 expected cost ``EC_min`` under those costs.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 3.2.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Everything here is read off ROC points ``(FPR, TPR)`` under an :class:`Economics` (costs,
 benefits, volume) and a deployment prior ``p(+)``:
 
-* expected cost and value per case, and per period (Fawcett 2004, section 7.1,
-  ``../shared/papers/000_*``), with benefits folded into *net* costs as in the footnote of
+* expected cost and value per case, and per period (Fawcett 2004, section 7.1),
+  with benefits folded into *net* costs as in the footnote of
   section 7.1 on benefits (the footnote did not survive into the text file; section 7.2,
   figure 9, makes the same move, re-expressing a cost-benefit matrix relative to one
   decision): a decision's cost is its regret against the right decision, so the
@@ -13,6 +13,11 @@ benefits, volume) and a deployment prior ``p(+)``:
 
 Costs below are always per case and in the unit of :attr:`Economics.unit`; no function here
 formats a number.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The score thresholds behind a vertical average: at each FP rate, the folds' thresholds.
 
-A vertical average (Fawcett 2004, section 6.1, Algorithm 4; ``../shared/papers/000_*``)
+A vertical average (Fawcett 2004, section 6.1, Algorithm 4)
 fixes the FP rate and averages the folds' TPRs there, so a point of the averaged curve has
 no single score threshold: each fold reaches that FP rate at its own one. This module reads
 them off the fold curves, at the same FP rates and with the same reading of a curve as
@@ -18,8 +18,9 @@ the averaged point (the folds' scores need not share a scale, see
 
 References
 ----------
-T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", 2004,
-sections 6.1 (vertical averaging) and 6.2 (threshold averaging).
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, sections 6.1 (vertical averaging) and 6.2
+(threshold averaging).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ One model, groups ``g`` with ROC hulls ``H_g`` (:mod:`roc_dash.core.slices`). A 
 for group ``g`` flags a case with a probability that depends only on its score; its
 operating point ``(FPR_g, TPR_g)`` can be any point on or under ``H_g``: hull vertices are
 thresholds, points between two vertices are reached by randomising between them (Fawcett
-2004, ``../shared/papers/000_*``, section 7.4.1), points under the hull by also ignoring the
+2004, section 7.4.1), points under the hull by also ignoring the
 score on a random share of cases (Hardt, Price & Srebro 2016, section 4).
 
 The objective
@@ -54,9 +54,10 @@ held-out data.
 
 References
 ----------
-M. Hardt, E. Price, N. Srebro, "Equality of Opportunity in Supervised Learning", NeurIPS
-2016. T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", 2004,
-sections 7.1 and 7.4.1.
+M. Hardt, E. Price, N. Srebro, "Equality of Opportunity in Supervised Learning", NeurIPS 2016.
+
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, sections 7.1 and 7.4.1.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The ROC convex hull (ROCCH) and iso-performance lines.
 
-Implements Fawcett (2004) section 7.1 and the journal version (2006) section 6
-(``../shared/papers/000_*``, ``002_*``), and Flach et al., "Decision support for data mining:
-an introduction to ROC analysis and its applications" section 3 (``004_*``):
+Implements Fawcett (2004) section 7.1 and the journal version (2006) section 6,
+and Flach et al., "Decision support for data mining:
+an introduction to ROC analysis and its applications" (2003) section 3:
 
 * a classifier is potentially optimal if and only if it lies on the convex hull of the set of
   points in ROC space; the hull's vertices are the only operating points worth keeping;
@@ -11,6 +11,19 @@ an introduction to ROC analysis and its applications" section 3 (``004_*``):
   of that slope touches the hull;
 * each hull vertex is optimal over a range of slopes, between the slopes of its two hull
   segments, equivalently over a range of ``PC(+) = 1 / (1 + m)`` (Drummond & Holte).
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
+
+T. Fawcett, "An introduction to ROC analysis", Pattern Recognition Letters 27(8):861-874, 2006,
+section 6.
+
+P. Flach, H. Blockeel, C. Ferri, J. Hernández-Orallo, J. Struyf, "Decision support for data
+mining: an introduction to ROC analysis and its applications", chapter 7 of D. Mladenić, N.
+Lavrač, M. Bohanec, S. Moyle (eds.), "Data Mining and Decision Support: Integration and
+Collaboration", Kluwer Academic Publishers, 2003, section 3.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """ROC curves with example-specific costs.
 
 Implements Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers",
-section 7.2 and Algorithm 6 (``../shared/papers/000_*``). When the cost of an error varies
+section 7.2 and Algorithm 6. When the cost of an error varies
 from instance to instance, the axes of ROC space become fractions of cost instead of
 fractions of counts:
 
@@ -20,6 +20,11 @@ The paper's two caveats: the transformed costs (and benefits) must all be positi
 analysis assumes the example costs of the deployment population resemble those of the test
 set. The first is enforced here (a clear error naming the offending rows); the second is the
 user's to judge.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.2; Algorithm 6.
 """
 
 from __future__ import annotations

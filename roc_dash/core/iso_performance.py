@@ -1,9 +1,14 @@
 """The iso-performance slope of a cost/prior setting and the cost curves' PC(+), in one place.
 
-Fawcett (2004), section 7.1 (``../shared/papers/000_*``): the slope of the lines of equal expected
+Fawcett (2004), section 7.1: the slope of the lines of equal expected
 cost in ROC space; Drummond & Holte (2006) for the probability cost PC(+). Computed in logs
 where the plain products would overflow or underflow. Split from :mod:`.hull`, which
 re-exports these names.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """ROC analysis of a decision tree's leaves: the labelings of the leaves and their hull.
 
 Implements Flach, Blockeel, Ferri, Hernandez-Orallo and Struyf, "Decision support for data
-mining: an introduction to ROC analysis and its applications", section 4
-(``../shared/papers/004_*``), after Blockeel & Struyf (2002) and Ferri, Flach &
-Hernandez-Orallo (2002), and Fawcett (2004) Appendix A, Algorithm 7 (``000_*``):
+mining: an introduction to ROC analysis and its applications", section 4,
+after Blockeel & Struyf (2002) and Ferri, Flach &
+Hernandez-Orallo (2002), and Fawcett (2004) Appendix A, Algorithm 7:
 
 * a tree with ``n`` leaves is a set of ``2**n`` classifiers, one per labeling of its leaves
   (each leaf predicts positive or negative); the points are mirrored through (0.5, 0.5),
@@ -17,6 +17,16 @@ Hernandez-Orallo (2002), and Fawcett (2004) Appendix A, Algorithm 7 (``000_*``):
 A leaf table has one row per leaf and the columns ``leaf`` (a name), ``pos`` and ``neg``
 (the (weighted) numbers of positive and negative instances reaching it);
 :func:`leaves_from_rows` aggregates per-row leaf assignments and labels into one.
+
+References
+----------
+P. Flach, H. Blockeel, C. Ferri, J. Hernández-Orallo, J. Struyf, "Decision support for data
+mining: an introduction to ROC analysis and its applications", chapter 7 of D. Mladenić, N.
+Lavrač, M. Bohanec, S. Moyle (eds.), "Data Mining and Decision Support: Integration and
+Collaboration", Kluwer Academic Publishers, 2003, section 4.
+
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, appendix A, Algorithm 7.
 """
 
 from __future__ import annotations

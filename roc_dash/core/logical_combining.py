@@ -1,13 +1,18 @@
 """Logical combinations of two classifiers (Fawcett 2004, section 7.4.3).
 
-Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers"
-(``../shared/papers/000_*``): the AND and OR of two classifiers, their bounding rectangles
+Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers":
+the AND and OR of two classifiers, their bounding rectangles
 and their positions under conditional independence (:func:`logical_combination`), and the
 actual positions when both models scored the same rows (:func:`combine_thresholded`), read
 with :func:`decision_point` (the ROC point of boolean decisions on labelled rows, section 2).
 
 Section 7.4.5's warning applies to everything here: choosing or combining classifiers on a
 test set is part of training; validate the combination on held-out data.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.4.3.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@
   :func:`pairwise_from_tests`, :func:`holm_adjust`, :func:`benjamini_hochberg_adjust`).
 * For each model, the operating conditions under which it is the best choice: the slopes of
   the iso-performance lines at which one of its vertices is on the joint ROC convex hull of
-  all models (Fawcett 2004, section 7.1, ``../shared/papers/000_*``; Provost & Fawcett 2001,
+  all models (Fawcett 2004, section 7.1; Provost & Fawcett 2001,
   the ROCCH method), as slopes and as cost ratios at a prior, or "never optimal under any
   costs or prior" (:func:`optimal_ranges`).
 
@@ -29,7 +29,8 @@ approach to multiple testing", Journal of the Royal Statistical Society B 57(1):
 F. Provost, T. Fawcett, "Robust classification for imprecise environments", Machine Learning
 42(3):203-231, 2001.
 
-T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", 2004.
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
 """
 
 from __future__ import annotations

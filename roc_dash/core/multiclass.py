@@ -1,7 +1,7 @@
 """ROC analysis of a classifier with more than two classes.
 
-Implements Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers"
-(``../shared/papers/000_*``), section 7.3, and the measure of Hand & Till (2001) it cites:
+Implements Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers",
+section 7.3, and the measure of Hand & Till (2001) it cites:
 
 * section 7.3.1 -- the *class reference* (one-vs-rest) formulation: for each class ``c`` the
   ROC curve of "``c`` against the union of the other classes" (equations 1-2), scored by the
@@ -29,7 +29,8 @@ models pair up.
 
 References
 ----------
-T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", 2004, section 7.3.
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.3.
 
 D. J. Hand, R. J. Till, "A simple generalisation of the area under the ROC curve for multiple
 class classification problems", Machine Learning 45:171-186, 2001.

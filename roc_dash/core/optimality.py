@@ -1,10 +1,20 @@
 """Over which cost ratios and priors a hull vertex stays the optimal operating point.
 
 Each vertex of a ROC convex hull is optimal between the slopes of its two hull segments
-(Fawcett 2004, section 7.1, ``../shared/papers/000_*``; Flach et al., ``004_*``, section 3),
+(Fawcett 2004, section 7.1; Flach et al. 2003, section 3),
 and the slope is ``m = c'(FP)·p(−) / (c'(FN)·p(+))`` with the net costs of
 :mod:`.economics`. :func:`optimality_range` turns the slope range into ranges of the cost
 ratio, the prior and each cost.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
+
+P. Flach, H. Blockeel, C. Ferri, J. Hernández-Orallo, J. Struyf, "Decision support for data
+mining: an introduction to ROC analysis and its applications", chapter 7 of D. Mladenić, N.
+Lavrač, M. Bohanec, S. Moyle (eds.), "Data Mining and Decision Support: Integration and
+Collaboration", Kluwer Academic Publishers, 2003, section 3.
 """
 
 from __future__ import annotations

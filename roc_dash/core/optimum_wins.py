@@ -1,9 +1,14 @@
 """How often each model is the optimal choice across folds or bootstrap replicates.
 
 In each fold or replicate every model's optimum is its minimum expected cost with net costs
-(:func:`~roc_dash.core.economics.regret_per_case`; Fawcett 2004, section 7.1,
-``../shared/papers/000_*``: a linear cost is minimised at a hull vertex); the cheapest model
+(:func:`~roc_dash.core.economics.regret_per_case`; Fawcett 2004, section 7.1:
+a linear cost is minimised at a hull vertex); the cheapest model
 wins. The bootstrap (Efron & Tibshirani 1993) stands in for folds when there is one.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
 """
 
 from __future__ import annotations

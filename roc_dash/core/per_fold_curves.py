@@ -1,7 +1,7 @@
 """The ROC curve of each fold and of all folds pooled, from one split of the rows.
 
-Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers"
-(``../shared/papers/000_*``), section 6: the curves ``ROCS`` that vertical and threshold
+Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers",
+section 6: the curves ``ROCS`` that vertical and threshold
 averaging (Algorithms 4 and 5, :mod:`.averaging`) average are one curve per test set (fold);
 merging the folds' instances gives the pooled curve (section 6, first paragraph, footnote 4).
 
@@ -16,6 +16,11 @@ merging the folds' instances gives the pooled curve (section 6, first paragraph,
   rows a second time (10^7 rows in 4 models of 10 folds: 4 sorts of 2.5·10^6 rows saved).
   Weighted rows (sums of floats, which would be added in another order) and integer scores
   beyond 2**53 (whose thresholds float64 may merge) sort the pooled rows as before.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 6.
 """
 
 from __future__ import annotations

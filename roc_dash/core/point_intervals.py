@@ -6,8 +6,8 @@ resampling as in Davison & Hinkley 1997, section 3.2) redraws the positives and 
 separately, so every replicate keeps the class counts of the data, and then
 
 * at the **optimum**, re-runs the whole choice "the minimum expected cost vertex of the ROC
-  curve under these net costs and this deployment prior" (Fawcett 2004, section 7.1,
-  ``../shared/papers/000_*``: a linear cost is minimised at a vertex of the convex hull),
+  curve under these net costs and this deployment prior" (Fawcett 2004, section 7.1:
+  a linear cost is minimised at a vertex of the convex hull),
   so the interval of the threshold, TPR, FPR, precision and NPV at the prior, the
   likelihood ratios and the expected cost include the variability of the choice itself
   (what pROC's ``ci.coords`` does for "best" points, Robin et al. 2011);
@@ -43,7 +43,8 @@ J. Kim, D. Pollard, "Cube root asymptotics", Annals of Statistics 18(1):191-219,
 J. Abrevaya, J. Huang, "On the bootstrap of the maximum score estimator",
 Econometrica 73(4):1175-1204, 2005.
 
-T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", 2004.
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
 """
 
 from __future__ import annotations

@@ -5,9 +5,14 @@ section 4: between two ROC vertices the classifier is interpolated in ROC space 
 mixing the two thresholds), which is linear in TP and FP counts but *not* linear in PR space
 (:func:`interpolate_pr`, :func:`interpolated_precision`); the PR image of the ROC convex hull
 is the achievable PR curve (section 3, :func:`achievable_pr_curve`). Precision is taken at a
-deployment prevalence as in :mod:`.precision_recall` (Fawcett 2004, section 3.2,
-``../shared/papers/000_*``), whose conventions hold here; the exact area under this curve is
+deployment prevalence as in :mod:`.precision_recall` (Fawcett 2004, section 3.2),
+whose conventions hold here; the exact area under this curve is
 :func:`~.precision_recall.pr_auc_interpolated`.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 3; section 3.2.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Precision-recall analysis under class skew, derived from ROC points.
 
 ROC graphs are insensitive to the class distribution, precision-recall graphs are not
-(Fawcett 2004, section 3.2 and figure 5, ``../shared/papers/000_*``): precision mixes the
+(Fawcett 2004, section 3.2 and figure 5): precision mixes the
 positive and the negative column of the confusion matrix. Every function here therefore
 starts from ROC vertices ``(FPR, TPR)`` and a *deployment prevalence* ``pi`` (probability of
 the positive class where the classifier will be used), with
@@ -41,6 +41,11 @@ Conventions
   at recall 0 with the *limit* of precision along the first ROC segment, which is the
   precision of the first vertex with TP + FP > 0 (the segment from the origin has constant
   precision), or 0 when the top-scored instances are all negative.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 3.2; figure 5.
 """
 
 from __future__ import annotations

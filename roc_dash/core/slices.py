@@ -4,7 +4,7 @@ A model that is best overall can be poor for one group of cases. This module rep
 analysis of one model within each group of a categorical column:
 
 * :func:`group_rocs` -- per group, the empirical ROC curve and its convex hull (Fawcett 2004,
-  ``../shared/papers/000_*``, section 4 Algorithm 2 and section 7.1), the AUC with DeLong's
+  section 4 Algorithm 2 and section 7.1), the AUC with DeLong's
   interval (:func:`~roc_dash.core.statistics.auc_confidence_interval`), the prevalence and a
   small-group flag. These depend on the data only, not on costs or prior.
 * :func:`slice_optima` -- per group, the optimal operating point under the costs and the
@@ -37,6 +37,11 @@ prior is the prevalence of the other groups (``SliceAnalysis.prevalence_analysed
 ``prevalence_all``); the page and the reports say so. Groups with fewer
 than ``min_positives`` positives or ``min_negatives`` negatives are flagged ``small``, not
 hidden: their curves and optima are estimated from few cases.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 4; Algorithm 2; section 7.1.
 """
 
 from __future__ import annotations

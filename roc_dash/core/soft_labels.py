@@ -1,7 +1,7 @@
 """ROC analysis with soft (probabilistic) labels.
 
-Implements Qin, "ROC analysis for predictions made by probabilistic classifiers"
-(``../shared/papers/001_*``), sections 3-4: the true class of a row is not known for certain
+Implements Qin, "ROC analysis for predictions made by probabilistic classifiers",
+sections 3-4: the true class of a row is not known for certain
 but given as the probability ``p_i`` in ``[0, 1]`` that the row is positive (for example the
 membership of a numeric target in an overlapping fuzzy label "high", Qin's figure 3). Each row
 counts as ``p_i`` of a positive and ``1 - p_i`` of a negative:
@@ -15,7 +15,7 @@ counts as ``p_i`` of a positive and ``1 - p_i`` of a negative:
   of a random row is ranked above the negative part of another, a row's own two parts counted
   as a tie (one half), so that even a perfect ranking has ``AUC < 1`` when labels overlap.
 
-Ties are handled as in Fawcett (2004), section 4.1 (``../shared/papers/000_*``): one vertex per
+Ties are handled as in Fawcett (2004), section 4.1: one vertex per
 distinct score, so a run of tied rows is one segment whatever their order and every pair of
 tied rows counts one half (the mean of Qin's area over the orders of the run).
 
@@ -35,10 +35,11 @@ time), ``id`` identifies the instance.
 
 References
 ----------
-Z.-C. Qin, "ROC analysis for predictions made by probabilistic classifiers", Proceedings of
-the Fourth International Conference on Machine Learning and Cybernetics, 2005.
+Z.-C. Qin, "ROC analysis for predictions made by probabilistic classifiers", Proceedings of the
+Fourth International Conference on Machine Learning and Cybernetics, Guangzhou, 2005, sections 3-4.
 
-T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", 2004.
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 4.1.
 
 E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44(3):837-845, 1988.
 """

@@ -1,7 +1,7 @@
 """Relative superiority graphs and the LC index (Adams & Hand 1999).
 
 Implements Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for Researchers",
-section 7.5.3 (``../shared/papers/000_*``), after N. M. Adams and D. J. Hand, "Comparing
+section 7.5.3, after N. M. Adams and D. J. Hand, "Comparing
 classifiers when the misallocation costs are uncertain", Pattern Recognition 32 (1999):
 
 * precise costs are rare, but an expert can usually say how much more expensive one error
@@ -28,6 +28,11 @@ lower envelope of the cost curves at ``PC(+) = p(+)u / (p(+)u + (1 âˆ’ p(+))(1 â
 sign of the envelopes' difference. Everything is exact up to rounding: the graph changes
 sign only at the envelopes' breakpoints and crossings, found in closed form, and the LC
 index integrates the density over each constant-sign interval in closed form.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.5.3.
 """
 
 from __future__ import annotations

@@ -1,9 +1,14 @@
 """The cost at every threshold of one model, and how flat its minimum is.
 
 :func:`threshold_profile` reads expected cost per case (:mod:`.economics`; Fawcett 2004,
-section 7.1, ``../shared/papers/000_*``), precision and share flagged at the deployment
+section 7.1), precision and share flagged at the deployment
 prior off every vertex of a model's ROC curve; :class:`Flatness` says how far the threshold
 can move before the cost rises past a tolerance.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
 """
 
 from __future__ import annotations

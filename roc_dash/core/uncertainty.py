@@ -1,9 +1,14 @@
 """How much the consequences of one fixed threshold vary across folds or bootstrap replicates.
 
-Fold-to-fold variation is the spread that Fawcett's averaging (2004, section 6,
-``../shared/papers/000_*``) shows for whole curves; the bootstrap (Efron & Tibshirani 1993;
+Fold-to-fold variation is the spread that Fawcett's averaging (2004, section 6)
+shows for whole curves; the bootstrap (Efron & Tibshirani 1993;
 used for ROC bands by Macskassy & Provost 2004, cited in section 6) stands in for it when
 there is a single fold. The rates are turned into money and precision by :mod:`.economics`.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 6.
 """
 
 from __future__ import annotations

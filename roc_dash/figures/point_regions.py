@@ -1,4 +1,4 @@
-"""Confidence regions of the chosen points on the ROC (issue 17, item 2).
+"""Confidence regions of the chosen points on the ROC.
 
 A light filled rectangle ``[FPR low, FPR high] × [TPR low, TPR high]`` around the optimum
 and each pin, from their bootstrap intervals

@@ -17,7 +17,7 @@ groups with the summed weights as frequency weights (the ``weight`` column) and 
 in a ``rows`` column. What needs individual rows is lost: which rows two models scored in
 common, hence DeLong's *paired* test (the report says so).
 
-Slices (issue 18): the group column(s) of :mod:`roc_dash.io.groups` (``--group COL``, or a
+Slices: the group column(s) of :mod:`roc_dash.io.groups` (``--group COL``, or a
 column named ``group``) join the keys, ``GROUP BY model, fold, group, score, label``; their
 distinct values are decoded, refused (numbers) and pooled (beyond 50 groups, by input rows)
 by the in-memory rules, and each group's curve, DeLong interval and thresholds come from its

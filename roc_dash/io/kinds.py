@@ -4,7 +4,7 @@
   column found by name, e.g. ``class``) with three or more values (any number with
   ``--class-col``) and one score column per class, ``score_<class>`` (or ``p_``, ``proba_``,
   ``prob_``, ``y_proba_``, yardstick's ``.pred_`` prefix) or named like the class;
-* **soft labels** (Qin, ``001_*``): the label column holds P(positive) in [0, 1]
+* **soft labels** (Qin 2005, see roc_dash.core.soft_labels): the label column holds P(positive) in [0, 1]
   (``--soft-labels [COL]``, or a ``label_prob`` column when no label column is found);
 * **example-specific costs** (Fawcett 2004 s7.2): a ``cost`` column (``--cost COL``), read
   as the rows' weights, all positive and finite;

@@ -1,4 +1,4 @@
-/* roc-dash standalone report: cost and prior controls with no server (issue 19).
+/* roc-dash standalone report: cost and prior controls with no server.
  *
  * Inlined by roc_dash/html_interactive.py after the embedded JSON (#rr-data): the exact
  * convex hulls, each vertex with its threshold and the counts of the operating point it

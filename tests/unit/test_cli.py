@@ -120,7 +120,9 @@ def test_cli007_inverted_scores_noted_on_stderr(tmp_path):
 def test_cli008_readme_error_example_is_what_the_tool_prints(tmp_path):
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    readme = "\n".join(p.read_text(encoding="utf-8")
+                       for p in [root / "README.md", *(root / "docs").glob("*.md")])
     prompt = "$ .venv/bin/roc-dash report preds.csv\n"
     assert prompt in readme
     quoted = readme.split(prompt, 1)[1].split("\n", 1)[0]

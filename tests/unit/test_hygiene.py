@@ -153,10 +153,10 @@ def make_targets() -> set[str]:
 
 
 def named_make_commands() -> dict[str, set[str]]:
-    """``make <target>`` named in the README (its shell blocks and inline code) and in the
+    """``make <target>`` named in the README and docs pages (shell blocks and inline code) and in the
     messages/docstrings of the code, tests, benchmarks and scripts."""
     found: dict[str, set[str]] = {}
-    files = [ROOT / "README.md", *ROOT.glob("roc_dash/**/*.py"), *ROOT.glob("tests/**/*.py"),
+    files = [ROOT / "README.md", *ROOT.glob("docs/*.md"), *ROOT.glob("roc_dash/**/*.py"), *ROOT.glob("tests/**/*.py"),
              *ROOT.glob("bench/*.py"), *ROOT.glob("scripts/*.py")]
     for path in files:
         if path.name == "test_hygiene.py":
@@ -204,3 +204,32 @@ def test_hyg007_no_test_names_a_folder_of_one_machine():
     offenders = {str(p.relative_to(tests)): lines for p in sorted(tests.rglob("*.py"))
                  if (lines := fixed_machine_paths(p.read_text(encoding="utf-8")))}
     assert offenders == {}, f"tests that name a folder of one machine: {offenders}"
+
+
+#: What a reader of the package or its documentation cannot follow: a path to the team's own
+#: copy of the papers, and the number of an issue in the team's tracker.
+UNFOLLOWABLE = re.compile(r"shared/papers|\bissues? [0-9]+\b", re.I)
+
+
+def unfollowable(text: str) -> list[str]:
+    """The lines of ``text`` citing the papers' folder or an internal issue number."""
+    return [line.strip() for line in text.splitlines() if UNFOLLOWABLE.search(line)]
+
+
+def test_hyg008_package_readme_and_docs_cite_no_papers_folder_nor_issue_numbers():
+    """Sources are cited by authors, year, title, venue and section (numpydoc References),
+    and a change is described by what it does, not by its number in the tracker."""
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+             *(p for p in sorted((ROOT / "roc_dash").rglob("*")) if p.is_file()
+               and p.suffix in (".py", ".js", ".css", ".md", ".html", ".txt"))]
+    assert len(files) > 100
+    found = {str(p.relative_to(ROOT)): lines for p in files
+             if (lines := unfollowable(p.read_text(encoding="utf-8")))}
+    assert found == {}
+
+
+def test_hyg008_the_check_catches_a_path_or_an_issue_number():
+    assert unfollowable('Fawcett (2004) (``../shared/papers/000_*``), section 7.1\nok') == [
+        "Fawcett (2004) (``../shared/papers/000_*``), section 7.1"]
+    assert len(unfollowable("(issue 14)\nIssue 17's targets\nissues 3 and 4\nissue-free")) == 3
+    assert unfollowable("plotly/dash#3971, the 14 issues left, tissue 5") == []

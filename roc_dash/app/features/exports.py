@@ -71,7 +71,7 @@ def curves_csv(analysis: Analysis, slices=()) -> str:
 
 def table_csv(analysis: Analysis, slices=()) -> str:
     """The model table with the conditions it was computed under on every row, and each
-    model's cross-validated AUC (mean, SD, LeDell interval, folds: issue 17); with
+    model's cross-validated AUC (mean, SD, LeDell interval, folds); with
     ``slices`` (:func:`sliced`), a ``group`` column and each group's row as the Slices card
     shows it (own optimum, point under the card's constraint)."""
     c = analysis.conditions

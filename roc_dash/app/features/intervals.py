@@ -1,4 +1,4 @@
-"""How sure is the chosen point: bootstrap intervals in the operating card (issue 17, item 2).
+"""How sure is the chosen point: bootstrap intervals in the operating card.
 
 The intervals of the threshold, TPR, FPR, precision, NPV, LR+, LR− and expected cost at the
 optimum and at every pin (:func:`~roc_dash.core.point_intervals.point_intervals`, seeded),

@@ -8,7 +8,7 @@ works on it unchanged; this module adds what each kind needs on top:
   and the prior then apply to that class against the rest), the class reference curves of
   one model, Hand & Till's pairwise AUC matrix, and M and the Provost-Domingos weighted AUC
   in the model table;
-* **soft labels** (Qin, ``001_*``): the model table says so, and which interval it shows;
+* **soft labels** (Qin 2005, see roc_dash.core.soft_labels): the model table says so, and which interval it shows;
 * **costs** (s7.2): the ROC axes are the fractions of negative cost and positive benefit;
 * **leaves** (Flach et al. s4): the labelings ``S_0 .. S_n`` as clickable points on the ROC;
 * the bundled example files, loadable from the data panel.

@@ -1,4 +1,4 @@
-"""Slices (issue 18): one model group by group, and its thresholds under a fairness constraint.
+"""Slices: one model group by group, and its thresholds under a fairness constraint.
 
 The *Slices* card of the *Compare* tab. The groups come from the column chosen in the card
 (*Slice by*, optionally *crossed with* a second: each pair of values a group), among the

@@ -5,7 +5,7 @@ Assembly only (like :mod:`.analysis`): every number comes from the module that c
 * :func:`analyse_multiclass` -- Fawcett 2004 s7.3 (:mod:`.multiclass`): class reference
   curves, AUC per class, Provost-Domingos weighted AUC, macro AUC, Hand & Till's M and the
   pairwise matrix, per model of a multi-class table;
-* :func:`analyse_soft` -- Qin (``001_*``) eq. 8-12 (:mod:`.soft_labels`): soft totals, AUC
+* :func:`analyse_soft` -- Qin (2005) eq. 8-12 (:mod:`.soft_labels`): soft totals, AUC
   and the interval that is defined for the labels (DeLong for hard labels, the generalised
   "soft_delong" otherwise);
 * :func:`analyse_costs` -- Fawcett 2004 s7.2, Algorithm 6 (:mod:`.instance_costs`): the
@@ -118,7 +118,7 @@ class SoftModel:
 
 
 def analyse_soft(table: pd.DataFrame, *, level: float = 0.95) -> list[SoftModel]:
-    """Qin (``001_*``) eq. 8-12 per model of a soft-label table
+    """Qin (2005) eq. 8-12 per model of a soft-label table
     (:func:`.canonical_kinds.split_soft_rows` rows): ``n+ = Σ w p``, ``n− = Σ w (1 − p)``, the
     soft AUC and :func:`~.soft_labels.soft_auc_interval` over the instances (DeLong's for hard
     labels)."""

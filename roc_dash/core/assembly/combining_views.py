@@ -2,7 +2,7 @@
 
 Glue between an :class:`~roc_dash.core.assembly.analysis.Analysis` (the shown models, the
 deployment prior and costs) and the methods of Fawcett (2004), "ROC Graphs: Notes and Practical
-Considerations for Researchers" (``../shared/papers/000_*``):
+Considerations for Researchers":
 
 * section 7.4.1, a budget of K cases out of N (:func:`budget_view`): N is the population per
   period when one is given, else the test set;
@@ -16,6 +16,11 @@ Every number the dashboard prints about these methods is computed in
 :mod:`.budget_mix`, :mod:`.concavity_repair`, :mod:`.logical_combining` or
 :mod:`.superiority`; this module picks the inputs (N, the expert's default range, the rows
 to pair) and the callbacks only pass the controls in.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.4.1.
 """
 
 from __future__ import annotations
