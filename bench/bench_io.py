@@ -16,7 +16,7 @@ DIR``) the same children run with that checkout's ``roc_dash`` and are printed s
 Run: ``python bench/bench_io.py [--rows N] [--bombs] [--compare DIR] [--skip-app]
 [--skip-io] [--dir DIR]``. With ``--dir`` the files are written once (under
 ``DIR/rows-N``) and reused by later runs; ``--skip-io`` measures the upload path only.
-The README figures come from it; it prints the command, date, machine and load average so
+The figures in docs/performance.md come from it; it prints the command, date, machine and load average so
 that figures are read in their context (a busy machine is slower).
 """
 

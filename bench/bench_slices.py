@@ -18,7 +18,7 @@ fresh caches) and the total's ratio to 1.5 s, and the median of the visits: the 
 machine is shared, so single runs are noisy.
 
 Run: ``nice python bench/bench_slices.py [--rows N] [--groups G] [--decimals D]
-[--repeat R] [--profile]``; it prints the command, date and load average, as the README's figures quote.
+[--repeat R] [--profile]``; it prints the command, date and load average, as the figures in docs/slices.md quote.
 
 ``--crossed`` measures instead a slice crossed by two columns of ``--values`` values each
 (default 1,000 x 1,000, uniform, over ``--rows`` rows of one model): the Slices card's server
@@ -73,7 +73,7 @@ HERE = Path(__file__).resolve().parents[1]
 
 
 def checkout() -> str:
-    """The commit measured (README figures name it)."""
+    """The commit measured (the figures in docs/slices.md name it)."""
     import subprocess
 
     here = Path(__file__).resolve().parents[1]

@@ -396,7 +396,7 @@ def big_upload_file(rows: int, folder: Path) -> tuple[Path, int]:
 
 
 def big_upload_env(rows: int, path: Path, plain: int) -> tuple[dict, list[str]]:
-    """The server settings (README "Limits") this upload needs beyond those in force, and a
+    """The server settings (the configuration table in docs/deployment.md) this upload needs beyond those in force, and a
     line per limit saying why. A canonical table takes ~41 bytes a row
     (``roc_dash/io/size_limits.py``: ~410 MB for 10^7 rows)."""
     mb = 2**20

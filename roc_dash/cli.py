@@ -302,7 +302,7 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--level", type=open_unit, default=0.95, metavar="L",
                         help="confidence level of intervals and bands (default 0.95)")
     report.add_argument("--format", choices=["json", "html"], default="json",
-                        help="json (the contract in the README) or a self-contained html page")
+                        help="json (the contract in docs/cli.md) or a self-contained html page")
     report.add_argument("-o", "--output", metavar="PATH", default=None,
                         help="write the report here instead of standard output")
     _add_beyond_binary(report)

@@ -1,6 +1,6 @@
 """The JSON document of ``roc-dash report``: a fixed contract over :class:`~roc_dash.core.assembly.analysis.Analysis`.
 
-Key names and meanings are fixed (see the README); more keys may be added. Every number is
+Key names and meanings are fixed (see docs/cli.md); more keys may be added. Every number is
 JSON-safe: infinities and NaN become ``null`` (the threshold of the ROC origin is ``null``,
 meaning +infinity: nothing is called positive).
 
@@ -347,7 +347,7 @@ def model_table_rows(analysis: Analysis) -> list[dict]:
 
 # ----------------------------------------------------------------------------- beyond binary
 # Sections added by :func:`build_report` when the input is not a plain binary file or when
-# asked (see the README, "Report keys beyond one binary scorer"). Absent otherwise, so a
+# asked (see docs/cli.md, "Report keys beyond one binary scorer"). Absent otherwise, so a
 # binary report without these options is unchanged.
 
 
