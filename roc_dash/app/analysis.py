@@ -25,7 +25,7 @@ from ..core.assembly.analysis import (
 )
 from ..core.canonical_kinds import CLASS_COLUMN, class_score_column, class_view
 from ..core.table_groups import codes_of
-from ..io.combine import combine_datasets
+from ..io.side_by_side import combine_datasets
 from .server.budget import HeavyWaitTimeout, heavy_analysis, request_timeout
 from .server.cache import SharedCache
 from .server.store import DatasetInfo, DatasetNotFound, DatasetStore, clean_ids

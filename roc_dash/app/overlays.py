@@ -30,7 +30,7 @@ from ..core.operating import operating_point
 from ..figures.combining import add_budget, add_logical, add_repair
 from ..figures.kinds import add_labelings, cost_axis_titles
 from ..figures.style import style_index
-from ..rounding import sig
+from ..text.rounding import sig
 from .server.store import DatasetInfo
 
 __all__ = ["active", "combine_results", "overlay_roc", "shown_kinds", "decorate_roc",

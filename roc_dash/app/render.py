@@ -28,7 +28,7 @@ from ..figures.roc_axes import ISO_UID
 from ..figures.style import customdata_rows, folds_note, pins_on_top, set_subtitle
 from ..figures.threshold import threshold_figure
 from ..figures.zoom import apply_zoom
-from ..rounding import sig
+from ..text.rounding import sig
 from . import ids
 from .analysis import (
     MAX_SHOWN_MODELS,

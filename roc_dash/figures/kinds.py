@@ -18,8 +18,8 @@ import plotly.graph_objects as go
 from ..core.assembly.beyond_binary import LeavesResult
 from ..core.canonical_kinds import COST_AXIS_TITLES
 from ..core.multiclass import MulticlassAnalysis
-from ..rounding import HOVER as NUM
-from ..rounding import sig
+from ..text.rounding import HOVER as NUM
+from ..text.rounding import sig
 from .style import (
     FAST,
     REFERENCE_COLOR,

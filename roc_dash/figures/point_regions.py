@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from ..rounding import sig
+from ..text.rounding import sig
 from .style import OPTIMUM_COLOR, PIN_COLORS, plain, rgba
 
 __all__ = ["REGION_UID", "point_region_traces"]

@@ -16,8 +16,8 @@ from ..core.operating import OperatingSummary
 from ..core.pr_interpolation import achievable_pr_curve, interpolate_pr
 from ..core.precision_recall import average_precision_from_curve, iso_f1_curves
 from ..core.precision_recall_gain import prg_auc, prg_curve
-from ..rounding import HOVER as NUM
-from ..rounding import sig
+from ..text.rounding import HOVER as NUM
+from ..text.rounding import sig
 from .roc import OPTIMUM_UID, model_index
 from .style import (
     FAST,

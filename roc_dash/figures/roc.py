@@ -18,8 +18,8 @@ from scipy.special import ndtri
 from ..core.assembly.analysis import Analysis
 from ..core.curve_geometry import det_curve, display_indices, tie_bounds
 from ..core.operating import OperatingSummary
-from ..rounding import HOVER as NUM
-from ..rounding import sig
+from ..text.rounding import HOVER as NUM
+from ..text.rounding import sig
 from .roc_axes import det_iso_trace, to_log_fpr
 from .style import (
     FAST,

@@ -15,8 +15,8 @@ import plotly.graph_objects as go
 from ..core.curve_geometry import display_indices
 from ..core.group_thresholds import ConstrainedSolution
 from ..core.slices import SliceAnalysis
-from ..rounding import HOVER as NUM
-from ..rounding import sig
+from ..text.rounding import HOVER as NUM
+from ..text.rounding import sig
 from .style import (
     MAX_VERTICES,
     REFERENCE_COLOR,

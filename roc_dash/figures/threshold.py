@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from ..core.assembly.analysis import Analysis
 from ..core.economics import Economics
 from ..core.threshold_costs import thin_profile, threshold_profile
-from ..rounding import HOVER as NUM
+from ..text.rounding import HOVER as NUM
 from .roc import model_index
 from .style import (
     NO_THRESHOLD,

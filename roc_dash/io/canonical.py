@@ -29,7 +29,7 @@ from ..core.canonical_kinds import (
     InputKind,
     split_soft_rows,
 )
-from ..invisible import without_invisible
+from ..text.invisible import without_invisible
 from .class_weights import check_class_weights
 from .errors import MAX_ROWS_SHOWN, InputError, format_rows, plural, quote
 from .groups import GROUP_COLUMN, MISSING_GROUP, fill_missing_groups, pool_groups
@@ -200,7 +200,7 @@ class _FilePart:
 
 def model_name_from_filename(filename: str) -> str:
     """``runs/preds.csv.gz`` -> ``preds``: no directories, no data-file extensions, no
-    invisible direction controls (:mod:`roc_dash.invisible`)."""
+    invisible direction controls (:mod:`roc_dash.text.invisible`)."""
     base = re.split(r"[\\/]", without_invisible(str(filename)).rstrip("/\\"))[-1]
     stem = base
     while True:

@@ -30,7 +30,7 @@ from ..core.canonical_kinds import (
     leaf_rows,
 )
 from ..core.leaves import leaves_from_rows, leaves_from_table
-from ..invisible import without_invisible
+from ..text.invisible import without_invisible
 from . import groups as _groups
 from . import kinds as _kinds
 from . import slice_columns as _slices

@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..core.canonical_kinds import CLASS_SCORE_PREFIX
-from ..invisible import without_invisible
+from ..text.invisible import without_invisible
 from .columns import LABEL_NAMES, SCORE_NAMES, normalise
 from .errors import InputError, format_rows, plural, quote, quote_list
 from .size_limits import limits, name_too_long

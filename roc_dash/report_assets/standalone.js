@@ -1,6 +1,6 @@
 /* roc-dash standalone report: cost and prior controls with no server (issue 19).
  *
- * Inlined by roc_dash/html_interactive.py after the embedded JSON (#rr-data): the exact
+ * Inlined by roc_dash/report/html_interactive.py after the embedded JSON (#rr-data): the exact
  * convex hulls, each vertex with its threshold and the counts of the operating point it
  * stands for. Every number below is computed with the same floating-point operations, in
  * the same order, as the Python core, so that the page names the same optimum:

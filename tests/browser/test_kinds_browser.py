@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 from roc_dash.app import ids
 from roc_dash.core.assembly.analysis import Conditions, prevalence
 from roc_dash.core.canonical_kinds import class_view
-from roc_dash.rounding import sig
+from roc_dash.text.rounding import sig
 
 from .gestures import click, js_graph, open_tab, to_screen, wait_idle, wait_until
 from .test_beyond_browser import WIDE, _choose, _scroll_to, names, trace_xy

@@ -4,7 +4,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from roc_dash.app import ids
-from roc_dash.rounding import sig
+from roc_dash.text.rounding import sig
 
 from ..conftest import make_predictions
 from .gestures import open_tab, wait_idle, wait_until

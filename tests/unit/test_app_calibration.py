@@ -147,7 +147,7 @@ def test_cpg005_cost_mode_in_the_link():
 def test_cpg006_html_report_calibration_and_decision_numbers(demo):
     import re
 
-    from roc_dash.html_report import calibration_html, render_html
+    from roc_dash.report.html import calibration_html, render_html
 
     _, analysis = demo  # unit costs: p_t = 0.5
     raw = pd.read_csv(DEMO)

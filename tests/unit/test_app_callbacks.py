@@ -18,7 +18,7 @@ from roc_dash.app.render import render_views, resolve_operating
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import parse_query
 from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.html_report import render_html
+from roc_dash.report.html import render_html
 
 from ..conftest import make_predictions
 
@@ -319,7 +319,7 @@ def test_cbk016_health_and_layout(tmp_path):
 
 
 def test_cbk017_html_report_carries_the_dashboards_state(cache):
-    from roc_dash.html_report import ReportState
+    from roc_dash.report.html import ReportState
 
     analysis = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3, cost_fn=4))
     pinned = resolve_operating(analysis, {"model": "naive Bayes", "threshold": 0.42})

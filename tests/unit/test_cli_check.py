@@ -1,4 +1,4 @@
-"""`roc-dash decide` and `roc-dash check` (roc_dash.gate) as a CI pipeline runs them: exit codes,
+"""`roc-dash decide` and `roc-dash check` (roc_dash.decision.gate) as a CI pipeline runs them: exit codes,
 messages, JUnit XML, and the numbers against naive computations written here (scipy's
 normal distribution for DeLong's one-sided non-inferiority test)."""
 

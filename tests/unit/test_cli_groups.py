@@ -16,7 +16,7 @@ from roc_dash.cli import main
 from roc_dash.core.group_thresholds import CONSTRAINTS, group_thresholds
 from roc_dash.core.slices import slice_analysis
 from roc_dash.io.groups import CROSS
-from roc_dash.rounding import sig, signed
+from roc_dash.text.rounding import sig, signed
 
 
 def _frame(seed=0, n=900):

@@ -141,7 +141,7 @@ def test_esc004_class_and_leaf_names():
 
 
 def test_esc005_html_report(binary):
-    from roc_dash.html_report import ReportState, render_html
+    from roc_dash.report.html import ReportState, render_html
 
     opt = operating_point(binary)
     page = render_html(binary, state=ReportState(operating=opt, pins=(opt,),

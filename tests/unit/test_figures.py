@@ -7,7 +7,7 @@ import pytest
 from roc_dash.core.assembly.analysis import Conditions, analyse
 from roc_dash.figures import cost_figure, pr_figure, roc_figure
 from roc_dash.figures.roc import iso_line_endpoints
-from roc_dash.rounding import sig
+from roc_dash.text.rounding import sig
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 hvr001-hvr006): built from the demo data (binary with folds, multi-class, tree leaves) and
 the combining overlays. A trace added without a threshold (or the explicit "no threshold:
 ..." wording) in its hover fails hvr001. Numbers in hovers follow one rounding rule, 6
-significant digits (``roc_dash.rounding``), checked against Python's ``format(x, ".6g")``."""
+significant digits (``roc_dash.text.rounding``), checked against Python's ``format(x, ".6g")``."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ from roc_dash.figures.kinds import add_labelings, class_curves_figure
 from roc_dash.figures.slices import CONSTRAINT_NAMES, slices_figure
 from roc_dash.figures.threshold import threshold_figure
 from roc_dash.io import load_predictions
-from roc_dash.rounding import HOVER, sig
+from roc_dash.text.rounding import HOVER, sig
 
 DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
 

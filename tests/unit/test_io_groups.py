@@ -25,7 +25,7 @@ from roc_dash.io import (
     ReadOptions,
     load_predictions,
 )
-from roc_dash.slices_report import slices_sections
+from roc_dash.report.slices import slices_sections
 
 
 def _frame(seed=0, n=400, groups=("north", "south", "east")):

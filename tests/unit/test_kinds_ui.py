@@ -28,7 +28,7 @@ from roc_dash.app.state import ControlState, parse_query
 from roc_dash.core.assembly.analysis import Conditions
 from roc_dash.core.canonical_kinds import COST_AXIS_TITLES
 from roc_dash.core.operating import pinned_points
-from roc_dash.rounding import sig
+from roc_dash.text.rounding import sig
 
 MC, SOFT, LEAVES = "demo-multiclass", "demo-soft", "demo-leaves"
 

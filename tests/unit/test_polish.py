@@ -126,7 +126,7 @@ def test_pol107_html_report_carries_every_pin_the_comparison_the_summary_and_the
     from roc_dash.core.assembly.analysis import Conditions
     from roc_dash.core.economics import Economics
     from roc_dash.core.operating import pinned_points
-    from roc_dash.html_report import ReportState, render_html
+    from roc_dash.report.html import ReportState, render_html
 
     cache = AnalysisCache(DatasetStore(tmp_path / "data"))
     models = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]

@@ -21,8 +21,8 @@ from roc_dash.core.assembly.analysis import (
     with_conditions,
 )
 from roc_dash.core.model_comparison import NEVER_OPTIMAL
-from roc_dash.exports import POOLED, curves_table, to_safe_csv
 from roc_dash.report import NOT_PAIRED_NOTE, build_report
+from roc_dash.report.exports import POOLED, curves_table, to_safe_csv
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ from roc_dash.core.assembly.analysis import Conditions, analyse
 from roc_dash.core.chosen_point import decision_summary
 from roc_dash.core.economics import Economics
 from roc_dash.core.point_intervals import point_intervals
-from roc_dash.rounding import sig
+from roc_dash.text.rounding import sig
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
 

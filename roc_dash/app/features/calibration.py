@@ -20,7 +20,7 @@ from dash.exceptions import PreventUpdate
 from ...core.assembly.analysis import Analysis, AnalysisTimeout
 from ...core.calibration import STRATEGIES, Calibration, calibration_from_curve
 from ...figures.calibration import calibration_figure
-from ...rounding import sig
+from ...text.rounding import sig
 from .. import ids
 from ..analysis import model_names, shown_analysis, timeout_message
 from ..components import empty_figure, swatch
@@ -80,7 +80,7 @@ def model_calibrations(analysis: Analysis, *, n_bins: int = 10,
 
 
 def _num(v: float) -> str:
-    return sig(v)  # the one rounding rule (roc_dash.rounding)
+    return sig(v)  # the one rounding rule (roc_dash.text.rounding)
 
 
 def calibration_table(results: dict[str, Calibration], colors: dict[str, int]):

@@ -23,7 +23,7 @@ from ...core.concavity_repair import ConcavityRepair
 from ...core.operating import pinned_points
 from ...figures.combining import superiority_figure
 from ...figures.style import format_threshold
-from ...rounding import sig
+from ...text.rounding import sig
 from .. import ids
 from ..analysis import model_names, shown_analysis
 from ..components import empty_figure

@@ -23,7 +23,7 @@ from ...core.operating import OperatingSummary, operating_point, pinned_points
 from ...core.point_intervals import PointIntervals, PointUncertainty, point_intervals
 from ...decision import model_rows
 from ...figures.point_regions import REGION_UID, point_region_traces
-from ...rounding import sig
+from ...text.rounding import sig
 from .. import ids
 from ..analysis import MAX_SHOWN_MODELS, AnalysisCache, model_names
 from ..components import COMPUTING_INTERVALS, STRIP_INTERVALS_SLOT
@@ -53,7 +53,7 @@ ROWS = (
 
 
 def _number(v: float) -> str:
-    """The one rounding rule (:func:`roc_dash.rounding.sig`): 6 significant digits; an
+    """The one rounding rule (:func:`roc_dash.text.rounding.sig`): 6 significant digits; an
     interval's open end reads ``∞``."""
     return "∞" if v == math.inf else sig(v)
 

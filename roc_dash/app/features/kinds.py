@@ -24,7 +24,7 @@ from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...figures.kinds import class_curves_figure, pairwise_figure
-from ...rounding import sig
+from ...text.rounding import sig
 from .. import ids
 from ..analysis import dataset_labels, kind_status, loaded_infos, model_names
 from ..components import empty_figure

@@ -36,7 +36,7 @@ from ...figures.style import format_threshold
 from ...io.errors import InputError
 from ...io.groups import MISSING_GROUP
 from ...io.slice_columns import binning_message, slice_choices, slice_groups
-from ...rounding import sig
+from ...text.rounding import sig
 from .. import ids
 from ..analysis import model_names
 from ..components import empty_figure, graph_config

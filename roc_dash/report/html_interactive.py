@@ -19,9 +19,9 @@ import json
 import math
 from importlib import resources
 
-from .core.assembly.analysis import Analysis
-from .core.hull import TIE_RTOL, RocHull
-from .core.operating import vertex_at_threshold
+from ..core.assembly.analysis import Analysis
+from ..core.hull import TIE_RTOL, RocHull
+from ..core.operating import vertex_at_threshold
 
 __all__ = ["interactive_payload", "interactive_html", "standalone_script"]
 
@@ -132,7 +132,7 @@ grid-template-columns:1fr 1fr;gap:1rem}table.confusion td,table.confusion th{min
 def interactive_html(analysis: Analysis) -> str:
     """The controls, the live sentence and tables, the embedded hulls and the script;
     ``""`` without models. The figures are found by their ids ``rr-roc``, ``rr-pr`` and
-    ``rr-cost`` (see :func:`roc_dash.html_report.render_html`)."""
+    ``rr-cost`` (see :func:`roc_dash.report.html.render_html`)."""
     if not analysis.models:
         return ""
     c = analysis.conditions

@@ -1,5 +1,5 @@
 """``roc-dash decide`` and ``roc-dash check``: their options and what they run
-(:mod:`roc_dash.decision`, :mod:`roc_dash.gate`). :mod:`roc_dash.cli` adds them as
+(:mod:`roc_dash.decision`, :mod:`roc_dash.decision.gate`). :mod:`roc_dash.cli` adds them as
 subcommands with :func:`add_decide` and :func:`add_check`.
 
 Bad input of any kind ends with exit status 2 and one message on stderr.
@@ -11,7 +11,8 @@ import argparse
 import json
 import sys
 
-from .cli_args import (
+from ..text.rounding import sig
+from .args import (
     EXIT_BAD_INPUT,
     add_reading,
     bootstrap_replicates,
@@ -24,7 +25,6 @@ from .cli_args import (
     read_options,
     silence_stdout,
 )
-from .rounding import sig
 
 __all__ = ["add_decide", "add_check"]
 
@@ -35,8 +35,8 @@ class _BadInput(Exception):
 
 def _gate_conditions(args: argparse.Namespace):
     """Conditions (net costs, as the page) and economics of ``decide``/``check``."""
-    from .core.assembly.analysis import Conditions
-    from .core.economics import Economics
+    from ..core.assembly.analysis import Conditions
+    from ..core.economics import Economics
 
     economics = Economics(cost_fp=args.cost_fp, cost_fn=args.cost_fn,
                           benefit_tp=args.benefit_tp, benefit_tn=args.benefit_tn)
@@ -49,8 +49,8 @@ def _gate_conditions(args: argparse.Namespace):
 def _gate_table(args: argparse.Namespace):
     """The canonical table of the files (notes to stderr); ``_BadInput`` when unreadable or
     not binary predictions."""
-    from .core.canonical_kinds import BINARY, SOFT
-    from .io import InputError
+    from ..core.canonical_kinds import BINARY, SOFT
+    from ..io import InputError
 
     try:
         result = load_files(args, read_options(args))
@@ -113,8 +113,8 @@ def _gate(run):
 
 @_gate
 def _decide(args: argparse.Namespace) -> int:
-    from .core.assembly.analysis import analyse
-    from .decision import build_decision
+    from ..core.assembly.analysis import analyse
+    from ..decision import build_decision
 
     table = _gate_table(args)
     names = _models_of(table)
@@ -180,8 +180,8 @@ def _same_decision(record, table, model: str) -> None:
 
 
 def _check_criteria(args, table, record) -> list:
-    from .core.assembly.analysis import analyse
-    from .gate import max_expected_cost, min_auc, not_worse_than, recheck_decision
+    from ..core.assembly.analysis import analyse
+    from ..decision.gate import max_expected_cost, min_auc, not_worse_than, recheck_decision
 
     names = _models_of(table)
     model = _pick_model(args, names, record.model if record is not None else None)
@@ -211,8 +211,8 @@ def _check_criteria(args, table, record) -> list:
 def _check(args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
-    from .decision import load
-    from .gate import exit_status, junit_xml, summary_text
+    from ..decision import load
+    from ..decision.gate import exit_status, junit_xml, summary_text
 
     if not any(v is not None for v in (args.min_auc, args.max_expected_cost,
                                        args.not_worse_than, args.decision)):

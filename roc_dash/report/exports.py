@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:
-    from .core.assembly.analysis import Analysis
+    from ..core.assembly.analysis import Analysis
 
 __all__ = ["FORMULA_PREFIXES", "POOLED", "CV_COLUMNS", "cross_validation_table", "csv_safe",
            "curves_table", "neutralise",

@@ -1,7 +1,7 @@
 """What the command line's subcommands share: the file options and reading
 (:func:`add_reading`, :func:`read_options`, :func:`load_files`), argument types with clear
 messages, the exit status of bad input, and a closed standard output
-(:func:`silence_stdout`). Used by :mod:`roc_dash.cli` and :mod:`roc_dash.cli_gate`.
+(:func:`silence_stdout`). Used by :mod:`roc_dash.cli` and :mod:`roc_dash.cli.decide_check`.
 """
 
 from __future__ import annotations
@@ -41,17 +41,17 @@ def open_unit(text: str) -> float:
 def load_files(args: argparse.Namespace, options):
     """Read the files in memory, or aggregate them in an engine (``--engine``; ``auto``:
     DuckDB for globs, directories and files beyond the in-memory limits)."""
-    from .io import load_predictions
-    from .io.engine_sources import should_stream
-    from .io.engines import aggregate_predictions
+    from ..io import load_predictions
+    from ..io.engine_sources import should_stream
+    from ..io.engines import aggregate_predictions
 
     engine = args.engine
     if engine == "auto":
         engine = "duckdb" if should_stream(args.files) else "memory"
     if engine != "memory":  # --group too: the engine counts per group
         return aggregate_predictions(args.files, options=options, engine=engine)
-    from .io import InputError
-    from .io.engine_sources import TABLE_SEPARATOR, is_duckdb_file
+    from ..io import InputError
+    from ..io.engine_sources import TABLE_SEPARATOR, is_duckdb_file
 
     for f in args.files:  # a DuckDB table or database: only the DuckDB engine reads it
         if is_duckdb_file(f) or (TABLE_SEPARATOR in str(f) and not os.path.exists(f)):
@@ -64,7 +64,7 @@ def load_files(args: argparse.Namespace, options):
 def read_options(args: argparse.Namespace):
     """How to read the files, from the column options (:func:`add_reading`) and the input
     kinds' (``report`` only: its options of the input kinds beyond one binary scorer)."""
-    from .io import ReadOptions
+    from ..io import ReadOptions
 
     return ReadOptions(
         label=args.label, score=args.score, model=args.model_column, fold=args.fold,
@@ -89,7 +89,7 @@ def bootstrap_seed(text: str) -> int:
 
 def bootstrap_replicates(text: str) -> int:
     """``--replicates``: a whole number from 0 (no intervals) to ``MAX_BOOT`` (2000)."""
-    from .core.uncertainty import MAX_BOOT
+    from ..core.uncertainty import MAX_BOOT
 
     try:
         value = int(text)

@@ -9,6 +9,11 @@ Every ``"optimal"`` object (per model and overall) has ``"on_segment"`` and
 :func:`roc_dash.core.hull.optimal_point`) the reported point is its conservative (left) end
 and ``"segment_end"`` is ``{"threshold", "fpr", "tpr"}`` of the other end (plus ``"model"``
 on the joint hull); otherwise ``null``.
+
+The package holds every form of the report: this JSON (here), the HTML page
+(:mod:`.html`, with :mod:`.html_interactive` and :mod:`.html_plotly`), the Slices sections
+(:mod:`.slices`), the CSV exports (:mod:`.exports`) and the comparison's sentences shared
+with the page (:mod:`.comparison_text`).
 """
 
 from __future__ import annotations
@@ -17,22 +22,22 @@ import math
 
 import numpy as np
 
-from . import __version__
-from .core.assembly.analysis import Analysis, ModelAnalysis, Operating
-from .core.calibration import calibration_from_curve
-from .core.cross_validation import CrossValidatedAuc
-from .core.decision_curve import (
+from .. import __version__
+from ..core.assembly.analysis import Analysis, ModelAnalysis, Operating
+from ..core.calibration import calibration_from_curve
+from ..core.cross_validation import CrossValidatedAuc
+from ..core.decision_curve import (
     DEFAULT_THRESHOLD_PROBABILITIES,
     decision_curve_from_curve,
     hull_net_benefit,
     threshold_probability,
     treat_all_net_benefit,
 )
-from .core.economics import Economics
-from .core.hull import model_slope_ranges
-from .core.model_comparison import NEVER_OPTIMAL, OptimalRanges, PairwiseComparison
-from .core.point_intervals import PointIntervals, PointUncertainty, point_intervals
-from .rounding import sig
+from ..core.economics import Economics
+from ..core.hull import model_slope_ranges
+from ..core.model_comparison import NEVER_OPTIMAL, OptimalRanges, PairwiseComparison
+from ..core.point_intervals import PointIntervals, PointUncertainty, point_intervals
+from ..text.rounding import sig
 
 SCHEMA_VERSION = 1
 
@@ -297,7 +302,7 @@ def model_point_intervals(analysis: Analysis, table, economics: Economics, *,
     costs come from); ``pins`` maps a model to its pinned thresholds (``None`` = +inf).
     ``deadline`` (a :func:`time.monotonic` instant) is shared by all the models: a late
     model gets fewer replicates (its ``n_boot_used`` and a note say so)."""
-    from .decision import model_rows
+    from ..decision import model_rows
 
     c = analysis.conditions
     out = {}
@@ -312,7 +317,7 @@ def model_point_intervals(analysis: Analysis, table, economics: Economics, *,
 
 def fmt(v) -> str:
     """A number for a table cell: the one rounding rule, 6 significant digits
-    (:func:`roc_dash.rounding.sig`; "n/a" for None or NaN)."""
+    (:func:`roc_dash.text.rounding.sig`; "n/a" for None or NaN)."""
     return sig(v)
 
 
@@ -390,7 +395,7 @@ def _soft(kind, models) -> dict:
 
 
 def _costs(kind, models) -> dict:
-    from .core.canonical_kinds import COST_AXIS_TITLES
+    from ..core.canonical_kinds import COST_AXIS_TITLES
 
     return {"column": kind.source_column, "x_axis": COST_AXIS_TITLES["x"],
             "y_axis": COST_AXIS_TITLES["y"], "models": [{
@@ -466,7 +471,7 @@ def _repairs(repairs) -> list:
 
 
 def _auc(curve) -> float:
-    from .core.curves import auc
+    from ..core.curves import auc
 
     return auc(curve)
 

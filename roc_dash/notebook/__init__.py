@@ -6,7 +6,8 @@ a DataFrame, in the manner of scikit-learn's ``RocCurveDisplay.from_predictions`
 :func:`predictions_table` is the canonical table they are drawn from: the predictions go
 through :mod:`roc_dash.io` exactly as an uploaded file does (same checks, same messages),
 then :func:`~roc_dash.core.assembly.analysis.analyse` computes what the page shows. The
-dashboard itself, preloaded with a table, is :func:`roc_dash.show` (:mod:`roc_dash.showing`).
+dashboard itself, preloaded with a table, is :func:`roc_dash.show` (:mod:`roc_dash.notebook.showing`).
+Everything here is imported on first use: ``import roc_dash.notebook`` loads no Plotly.
 
 Examples
 --------
@@ -204,7 +205,7 @@ def predictions_table(y_true=None, y_score=None, *, data: pd.DataFrame | None = 
     ...     ["label", "score"]].to_dict("list")
     {'label': [True, False, True, False], 'score': [0.9, 0.2, 0.6, 0.7]}
     """
-    from .io import InputError, ReadOptions, load_predictions
+    from ..io import InputError, ReadOptions, load_predictions
 
     if data is not None:
         frame, roles = _data_frame(data, y_true, y_score, model, fold, sample_weight)
@@ -258,7 +259,7 @@ def _titled(fig, analysis):
     """The figure with the conditions it was drawn under as its title, so that a saved
     figure (``write_html``, ``write_image``) still says which costs and prior its iso line
     and optimum are for."""
-    from .rounding import sig
+    from ..text.rounding import sig
 
     c = analysis.conditions
     text = f"c(FP) = {sig(c.cost_fp)}, c(FN) = {sig(c.cost_fn)}, p(+) = {sig(c.prior_pos)}"
@@ -273,7 +274,7 @@ def _real(value) -> bool:
 
 
 def _conditions(cost_fp, cost_fn, prior, level, band, n_samples):
-    from .core.assembly.analysis import Conditions
+    from ..core.assembly.analysis import Conditions
 
     for what, value in (("cost_fp", cost_fp), ("cost_fn", cost_fn)):
         if not (_real(value) and np.isfinite(value) and value > 0):
@@ -329,7 +330,7 @@ def analysis_of(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     >>> a.models[0].auc
     0.75
     """
-    from .core.assembly.analysis import analyse
+    from ..core.assembly.analysis import analyse
 
     conditions = _conditions(cost_fp, cost_fn, prior, level, band, n_samples)
     table = predictions_table(y_true, y_score, data=data, model=model, fold=fold,
@@ -383,7 +384,7 @@ def plot_roc(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     """
     if averaging not in AVERAGING:
         raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}.")
-    from .figures.roc import roc_figure
+    from ..figures.roc import roc_figure
 
     analysis = analysis_of(y_true, y_score, data=data, model=model, fold=fold,
                            sample_weight=sample_weight, pos_label=pos_label,
@@ -428,7 +429,7 @@ def plot_pr(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     >>> fig.layout.yaxis.title.text
     'Precision at p(+) = 0.1'
     """
-    from .figures.precision_recall import pr_figure
+    from ..figures.precision_recall import pr_figure
 
     analysis = analysis_of(y_true, y_score, data=data, model=model, fold=fold,
                            sample_weight=sample_weight, pos_label=pos_label,
@@ -468,7 +469,7 @@ def plot_cost(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     >>> round(fig.layout.meta["pc_pos"], 3)
     0.2
     """
-    from .figures.cost import cost_figure
+    from ..figures.cost import cost_figure
 
     analysis = analysis_of(y_true, y_score, data=data, model=model, fold=fold,
                            sample_weight=sample_weight, pos_label=pos_label,

@@ -15,15 +15,15 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from .core.assembly.analysis import Conditions
-from .core.group_thresholds import (
+from ..core.assembly.analysis import Conditions
+from ..core.group_thresholds import (
     CONSTRAINTS,
     ConstrainedSolution,
     GroupRule,
     GroupThresholds,
     group_thresholds,
 )
-from .core.slices import (
+from ..core.slices import (
     MIN_NEGATIVES,
     MIN_POSITIVES,
     GroupGap,
@@ -32,7 +32,7 @@ from .core.slices import (
     SliceAnalysis,
     slice_analysis,
 )
-from .io.groups import GROUP_COLUMN
+from ..io.groups import GROUP_COLUMN
 
 __all__ = ["slices_sections", "slices_json", "group_thresholds_json"]
 

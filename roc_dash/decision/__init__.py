@@ -7,12 +7,15 @@ the confusion matrix with bootstrap intervals), a fingerprint of the data, the r
 version, the time and a note. :func:`load` reads one back (validated);
 :meth:`DecisionRecord.classifier` turns it into scikit-learn's ``FixedThresholdClassifier``
 for deployment; ``roc-dash check --decision`` re-checks it on new data
-(:func:`roc_dash.gate.recheck_decision`).
+(:func:`roc_dash.decision.gate.recheck_decision`).
 
 The threshold rule is roc-dash's everywhere (Fawcett 2004, section 4, Algorithm 1:
 ``f(i) >= t``): **a case is flagged positive iff its score is >= the threshold**, so a score
 equal to the threshold is flagged. When the optimum is tied along a hull segment, the
 record takes the conservative end, flagging fewer cases (:func:`roc_dash.core.hull.optimal_point`).
+
+The package: building, saving and loading records (here), the record itself and its JSON
+form (:mod:`.record`), the criteria of ``roc-dash check`` and their JUnit XML (:mod:`.gate`).
 
 Example
 -------
@@ -32,21 +35,21 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import __version__
-from .core.assembly.analysis import Analysis
-from .core.chosen_point import decision_summary
-from .core.confusion import ConfusionCounts, confusion_at_threshold
-from .core.data_fingerprint import FINGERPRINT_METHOD, data_fingerprint
-from .core.economics import (
+from .. import __version__
+from ..core.assembly.analysis import Analysis
+from ..core.chosen_point import decision_summary
+from ..core.confusion import ConfusionCounts, confusion_at_threshold
+from ..core.data_fingerprint import FINGERPRINT_METHOD, data_fingerprint
+from ..core.economics import (
     Economics,
     expected_cost_per_case,
     flagged_at_prior,
     precision_at_prior,
 )
-from .core.hull import normalized_expected_cost
-from .core.point_intervals import point_intervals
-from .core.uncertainty import uncertainty_from_bootstrap
-from .decision_record import (  # noqa: F401 - the record's names, as the package exports them
+from ..core.hull import normalized_expected_cost
+from ..core.point_intervals import point_intervals
+from ..core.uncertainty import uncertainty_from_bootstrap
+from .record import (  # noqa: F401 - the record's names, as the package exports them
     CHOICE_METRICS,
     RESPONSE_METHODS,
     SCHEMA,

@@ -15,9 +15,9 @@ import math
 
 import numpy as np
 
-from .core.cross_validation import CrossValidatedAuc
-from .core.model_comparison import NEVER_OPTIMAL, OptimalRange, PairwiseComparison
-from .rounding import sig, signed
+from ..core.cross_validation import CrossValidatedAuc
+from ..core.model_comparison import NEVER_OPTIMAL, OptimalRange, PairwiseComparison
+from ..text.rounding import sig, signed
 
 __all__ = ["P_KINDS", "cv_auc_text", "fold_lines", "optimal_range_text", "p_text",
            "pair_cell", "unpaired_note"]
@@ -29,7 +29,7 @@ P_KINDS: tuple[tuple[str, str, str], ...] = (
 
 
 def _f(v: float, digits: int = 3) -> str:
-    """The one rounding rule (:func:`roc_dash.rounding.sig`); ``digits`` is no longer used."""
+    """The one rounding rule (:func:`roc_dash.text.rounding.sig`); ``digits`` is no longer used."""
     return "n/a" if v is None or not math.isfinite(v) else sig(v)
 
 

@@ -11,7 +11,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import __version__
+from .. import __version__
+from ..core.assembly.analysis import Analysis
+from ..core.calibration import calibration_from_curve
+from ..core.decision_curve import (
+    decision_curve_from_curve,
+    hull_net_benefit,
+    threshold_probability,
+    treat_all_net_benefit,
+)
+from ..core.operating import OperatingSummary, operating_point
+from ..figures import cost_figure, pr_figure, roc_figure
+from ..figures.style import apply_zoom, format_threshold
+from ..text.rounding import sig, signed
+from . import fmt as _fmt
+from . import model_table_rows
 from .comparison_text import (
     P_KINDS,
     cv_auc_text,
@@ -20,23 +34,9 @@ from .comparison_text import (
     p_text,
     unpaired_note,
 )
-from .core.assembly.analysis import Analysis
-from .core.calibration import calibration_from_curve
-from .core.decision_curve import (
-    decision_curve_from_curve,
-    hull_net_benefit,
-    threshold_probability,
-    treat_all_net_benefit,
-)
-from .core.operating import OperatingSummary, operating_point
-from .figures import cost_figure, pr_figure, roc_figure
-from .figures.style import apply_zoom, format_threshold
 from .html_interactive import CSS as INTERACTIVE_CSS
 from .html_interactive import interactive_html
 from .html_plotly import figure_div, plotly_loader_html
-from .report import fmt as _fmt
-from .report import model_table_rows
-from .rounding import sig, signed
 
 CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1d2733;
@@ -105,7 +105,7 @@ def _delta(v: float, digits: int, pct: bool) -> str:
 
 def comparison_html(optimum: OperatingSummary, pins) -> str:
     """The optimum and the pins side by side with their Δ rows (as in the dashboard)."""
-    from .core.operating import compare_points
+    from ..core.operating import compare_points
 
     cmp = compare_points(optimum, list(pins))
     head = "".join(f"<th>{html.escape(lab)}</th>" for lab in ("", *cmp.labels))
@@ -128,7 +128,7 @@ def _extension_html(ext) -> str:
     """One section per report key beyond one binary scorer (see ``report.extension_sections``)."""
     if ext is None:
         return ""
-    from .report import extension_sections
+    from . import extension_sections
 
     doc = extension_sections(ext)
     out = []
@@ -398,7 +398,7 @@ def render_html(analysis: Analysis, *, state: ReportState | None = None,
     ``state`` carries the dashboard's view (averaging, pinned point, datasets, link), so that
     the report shows what the room saw; ``intervals``: see :func:`intervals_html`.
     ``slices`` (the ``slices`` and ``group_thresholds`` keys of
-    :func:`roc_dash.slices_report.slices_sections`) adds a section per model;
+    :func:`roc_dash.report.slices.slices_sections`) adds a section per model;
     ``partial_auc_comparison`` the partial-AUC matrix (:func:`partial_auc_comparison_html`).
     ``zoom``: the page's zoom of each view (see :func:`figures_html`).
     """

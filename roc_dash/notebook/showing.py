@@ -81,8 +81,8 @@ class Dashboard:
 
 def _read(data, options):
     """``LoadResult`` of a DataFrame (an in-memory Parquet file) or of paths, via the io."""
-    from .io import load_predictions
-    from .notebook import parquet_bytes
+    from ..io import load_predictions
+    from . import parquet_bytes
 
     if isinstance(data, pd.DataFrame):
         frame = data.reset_index(drop=True)
@@ -100,7 +100,7 @@ def _read(data, options):
 
 def _query(dataset_id: str, conditions: dict) -> str:
     """The page's link query of the dataset and the conditions (refusing unusable ones)."""
-    from .app.state import COST_LIMITS, parse_query
+    from ..app.state import COST_LIMITS, parse_query
 
     unknown = sorted(set(conditions) - {"cost_fp", "cost_fn", "prior", "averaging", "level",
                                         "band", "models", "tab", "det"})
@@ -175,7 +175,7 @@ def _serve_in_thread(app, host: str, port: int):
     """Serve ``app`` from a daemon thread (outside Jupyter); return a function that stops it."""
     from werkzeug.serving import make_server
 
-    from .app.server.security import QuietRequestHandler
+    from ..app.server.security import QuietRequestHandler
 
     class Handler(QuietRequestHandler):
         def log_request(self, *args, **kwargs):  # no line per request in a notebook's output
@@ -230,8 +230,8 @@ def _file_names(data) -> list[str]:
 def _app(result, files: list[str], data_dir, conditions: dict):
     """The app over a store holding the table, its bare address leading to the table's link
     under ``conditions``; the app, the dataset's id and the link's query."""
-    from .app import create_app
-    from .app.server.store import DatasetStore
+    from ..app import create_app
+    from ..app.server.store import DatasetStore
 
     store = DatasetStore(data_dir)
     info = store.put(result.table, files=files, notes=result.notes, digests=result.digests,
@@ -313,7 +313,7 @@ def show(data, *, mode: str = "inline", host: str = "127.0.0.1", port: int = 805
     >>> dash = roc_dash.show("predictions.csv", cost_fn=5, prior=0.1)  # doctest: +SKIP
     >>> dash.stop()                                                     # doctest: +SKIP
     """
-    from .io import ReadOptions
+    from ..io import ReadOptions
 
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}.")
@@ -321,8 +321,8 @@ def show(data, *, mode: str = "inline", host: str = "127.0.0.1", port: int = 805
     options = ReadOptions(label=y_true, score=y_score, model=model, fold=fold,
                           weight=sample_weight,
                           positive=None if pos_label is None else str(pos_label))
-    from .io import InputError
-    from .notebook import in_python_words
+    from ..io import InputError
+    from . import in_python_words
 
     try:
         result = _read(data, options)

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .core.data_fingerprint import FINGERPRINT_METHOD
-from .core.economics import (
+from ..core.data_fingerprint import FINGERPRINT_METHOD
+from ..core.economics import (
     Economics,
 )
 

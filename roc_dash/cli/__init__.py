@@ -1,5 +1,5 @@
 """Command line: ``roc-dash serve``, ``report``, ``decide`` and ``check`` (the last two in
-:mod:`roc_dash.cli_gate`; what they share in :mod:`roc_dash.cli_args`).
+:mod:`roc_dash.cli.decide_check`; what they share in :mod:`roc_dash.cli.args`).
 
 Bad input ends with exit status 2 and the io message on stderr, never a traceback.
 """
@@ -13,8 +13,8 @@ import sys
 import time
 from collections.abc import Sequence
 
-from . import __version__
-from .cli_args import (
+from .. import __version__
+from .args import (
     EXIT_BAD_INPUT,
     add_reading,
     bootstrap_replicates,
@@ -25,7 +25,7 @@ from .cli_args import (
     read_options,
     silence_stdout,
 )
-from .cli_gate import add_check, add_decide
+from .decide_check import add_check, add_decide
 
 
 def _fpr_max(text: str) -> float:
@@ -36,9 +36,9 @@ def _fpr_max(text: str) -> float:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .core.assembly.analysis import Conditions, analyse
-    from .io import InputError
-    from .report import build_report
+    from ..core.assembly.analysis import Conditions, analyse
+    from ..io import InputError
+    from ..report import build_report
 
     options = read_options(args)
     try:
@@ -66,7 +66,7 @@ def _report(args: argparse.Namespace) -> int:
     for note in report["notes"]:
         print(f"roc-dash: note: {note}", file=sys.stderr)
     if args.format == "html":
-        from .html_report import render_html
+        from ..report.html import render_html
 
         text = render_html(analysis, extensions=extensions, intervals=intervals,
                            slices=slices, partial_auc_comparison=partial)
@@ -87,8 +87,8 @@ def _report(args: argparse.Namespace) -> int:
 def _slices(result, conditions) -> dict:
     """The ``slices`` and ``group_thresholds`` keys when the table has a ``group`` column
     (``--group``, or a column named ``group``), else none (the report keeps its keys)."""
-    from .io import GROUP_COLUMN
-    from .slices_report import slices_sections
+    from ..io import GROUP_COLUMN
+    from ..report.slices import slices_sections
 
     if GROUP_COLUMN not in result.table.columns:
         return {}
@@ -104,7 +104,7 @@ def _partial_auc_comparison(args: argparse.Namespace, result):
     ``FPR <= A`` by a paired stratified bootstrap (``--replicates`` of them, at least 2,
     ``--seed``); the report's ``comparison_partial_auc``. None otherwise, and with a note
     when the models cannot be paired."""
-    from .core.assembly.analysis import partial_auc_comparison
+    from ..core.assembly.analysis import partial_auc_comparison
 
     if args.fpr_max is None or args.replicates < 2:
         return None
@@ -121,8 +121,8 @@ def _point_intervals(args: argparse.Namespace, result, analysis) -> dict | None:
     """Bootstrap intervals at each model's optimum and pins (``--replicates``, ``--seed``,
     ``--pin``), all models within ``--interval-seconds``; ``None`` with ``--replicates 0``
     or aggregated input (no rows to resample)."""
-    from .core.economics import Economics
-    from .report import model_point_intervals
+    from ..core.economics import Economics
+    from ..report import model_point_intervals
 
     if args.replicates == 0:
         return None
@@ -180,7 +180,7 @@ def _budget(text: str) -> tuple[float | None, float | None]:
 
 def _extensions(args: argparse.Namespace, result, analysis):
     """The report sections beyond one binary scorer (raises ValueError on bad requests)."""
-    from .core.assembly.beyond_binary import analyse_extensions
+    from ..core.assembly.beyond_binary import analyse_extensions
 
     budget, fraction = args.budget if args.budget is not None else (None, None)
     logical = None
@@ -240,8 +240,8 @@ def _add_beyond_binary(report: argparse.ArgumentParser) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from .app import create_app
-    from .app.server.url_prefix import check_url_prefix, url_prefix
+    from ..app import create_app
+    from ..app.server.url_prefix import check_url_prefix, url_prefix
 
     try:  # the option, else $ROC_DASH_URL_PREFIX: a bad one is named, not a traceback
         prefix = (url_prefix() if args.url_prefix is None
@@ -328,6 +328,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         silence_stdout()
     return status
 
-
-if __name__ == "__main__":
-    sys.exit(main())

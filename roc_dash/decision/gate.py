@@ -24,13 +24,13 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .core.assembly.analysis import Analysis, paired_rows
-from .core.confusion import confusion_at_threshold
-from .core.data_fingerprint import data_fingerprint
-from .core.economics import expected_cost_per_case, precision_at_prior
-from .core.noninferiority import delong_noninferiority_test
-from .decision import DecisionRecord, model_rows
-from .rounding import sig
+from ..core.assembly.analysis import Analysis, paired_rows
+from ..core.confusion import confusion_at_threshold
+from ..core.data_fingerprint import data_fingerprint
+from ..core.economics import expected_cost_per_case, precision_at_prior
+from ..core.noninferiority import delong_noninferiority_test
+from ..text.rounding import sig
+from . import DecisionRecord, model_rows
 
 __all__ = ["Criterion", "CheckInputError", "min_auc", "max_expected_cost", "not_worse_than",
            "recheck_decision", "summary_text", "junit_xml", "exit_status", "fmt"]
@@ -80,7 +80,7 @@ class Criterion:
 
 def fmt(v) -> str:
     """A number with 6 significant digits ("n/a" for None or NaN): the one rounding rule
-    (:func:`roc_dash.rounding.sig`)."""
+    (:func:`roc_dash.text.rounding.sig`)."""
     return sig(v)
 
 
