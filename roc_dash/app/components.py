@@ -6,8 +6,8 @@ import math
 
 from dash import dcc, html
 
-from ..core.assembly.analysis import Analysis
-from ..core.operating import OperatingSummary
+from ..core.analysis_types import Analysis
+from ..core.decisions.operating import OperatingSummary
 from ..figures import GRAPH_CONFIG
 from ..figures.style import color, dash_css, format_threshold
 from ..report import fmt as _fmt

@@ -36,7 +36,8 @@ def _fpr_max(text: str) -> float:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from ..core.assembly.analysis import Conditions, analyse
+    from ..core.analysis_types import Conditions
+    from ..core.assembly.analysis import analyse
     from ..io import InputError
     from ..report import build_report
 
@@ -121,7 +122,7 @@ def _point_intervals(args: argparse.Namespace, result, analysis) -> dict | None:
     """Bootstrap intervals at each model's optimum and pins (``--replicates``, ``--seed``,
     ``--pin``), all models within ``--interval-seconds``; ``None`` with ``--replicates 0``
     or aggregated input (no rows to resample)."""
-    from ..core.economics import Economics
+    from ..core.decisions.economics import Economics
     from ..report import model_point_intervals
 
     if args.replicates == 0:
@@ -180,7 +181,7 @@ def _budget(text: str) -> tuple[float | None, float | None]:
 
 def _extensions(args: argparse.Namespace, result, analysis):
     """The report sections beyond one binary scorer (raises ValueError on bad requests)."""
-    from ..core.assembly.beyond_binary import analyse_extensions
+    from ..core.assembly.extensions import analyse_extensions
 
     budget, fraction = args.budget if args.budget is not None else (None, None)
     logical = None

@@ -89,7 +89,7 @@ def bootstrap_seed(text: str) -> int:
 
 def bootstrap_replicates(text: str) -> int:
     """``--replicates``: a whole number from 0 (no intervals) to ``MAX_BOOT`` (2000)."""
-    from ..core.uncertainty import MAX_BOOT
+    from ..core.decisions.uncertainty import MAX_BOOT
 
     try:
         value = int(text)

@@ -35,8 +35,8 @@ class _BadInput(Exception):
 
 def _gate_conditions(args: argparse.Namespace):
     """Conditions (net costs, as the page) and economics of ``decide``/``check``."""
-    from ..core.assembly.analysis import Conditions
-    from ..core.economics import Economics
+    from ..core.analysis_types import Conditions
+    from ..core.decisions.economics import Economics
 
     economics = Economics(cost_fp=args.cost_fp, cost_fn=args.cost_fn,
                           benefit_tp=args.benefit_tp, benefit_tn=args.benefit_tn)
@@ -49,7 +49,7 @@ def _gate_conditions(args: argparse.Namespace):
 def _gate_table(args: argparse.Namespace):
     """The canonical table of the files (notes to stderr); ``_BadInput`` when unreadable or
     not binary predictions."""
-    from ..core.canonical_kinds import BINARY, SOFT
+    from ..core.kinds.canonical_kinds import BINARY, SOFT
     from ..io import InputError
 
     try:

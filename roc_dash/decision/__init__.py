@@ -12,7 +12,7 @@ for deployment; ``roc-dash check --decision`` re-checks it on new data
 The threshold rule is roc-dash's everywhere (Fawcett 2004, section 4, Algorithm 1:
 ``f(i) >= t``): **a case is flagged positive iff its score is >= the threshold**, so a score
 equal to the threshold is flagged. When the optimum is tied along a hull segment, the
-record takes the conservative end, flagging fewer cases (:func:`roc_dash.core.hull.optimal_point`).
+record takes the conservative end, flagging fewer cases (:func:`roc_dash.core.roc.hull.optimal_point`).
 
 The package: building, saving and loading records (here), the record itself and its JSON
 form (:mod:`.record`), the criteria of ``roc-dash check`` and their JUnit XML (:mod:`.gate`).
@@ -36,19 +36,19 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..core.assembly.analysis import Analysis
-from ..core.chosen_point import decision_summary
-from ..core.confusion import ConfusionCounts, confusion_at_threshold
-from ..core.data_fingerprint import FINGERPRINT_METHOD, data_fingerprint
-from ..core.economics import (
+from ..core.analysis_types import Analysis
+from ..core.decisions.data_fingerprint import FINGERPRINT_METHOD, data_fingerprint
+from ..core.decisions.decision_summary import decision_summary
+from ..core.decisions.economics import (
     Economics,
     expected_cost_per_case,
     flagged_at_prior,
     precision_at_prior,
 )
-from ..core.hull import normalized_expected_cost
-from ..core.point_intervals import point_intervals
-from ..core.uncertainty import uncertainty_from_bootstrap
+from ..core.decisions.point_intervals import point_intervals
+from ..core.decisions.uncertainty import uncertainty_from_bootstrap
+from ..core.roc.confusion import ConfusionCounts, confusion_at_threshold
+from ..core.roc.hull import normalized_expected_cost
 from .record import (  # noqa: F401 - the record's names, as the package exports them
     CHOICE_METRICS,
     RESPONSE_METHODS,
@@ -120,7 +120,7 @@ def _intervals(y, s, w, threshold, p, e, *, replicates, seed, level):
 
 
 def _choice_intervals(y, s, w, p, e, *, replicates, seed, level):
-    """The optimum's intervals of :func:`~roc_dash.core.point_intervals.point_intervals`
+    """The optimum's intervals of :func:`~roc_dash.core.decisions.point_intervals.point_intervals`
     (the page's "How sure?" column), with its notes."""
     if replicates <= 0:
         return None, ()
@@ -163,15 +163,15 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
                    ) -> DecisionRecord:
     """The decision record of an analysis' chosen point.
 
-    The point is :func:`~roc_dash.core.chosen_point.decision_summary`'s: the pinned one
+    The point is :func:`~roc_dash.core.decisions.decision_summary.decision_summary`'s: the pinned one
     (``{"model", "threshold"}``, threshold ``None`` = ``+inf``; its threshold is kept as
     given) or the optimum of the joint hull under ``economics`` at the analysis' prior (the
     threshold of the optimal vertex, a score of the data). Its metrics are counted on the
-    model's rows of ``table`` (:func:`~roc_dash.core.confusion.confusion_at_threshold`),
+    model's rows of ``table`` (:func:`~roc_dash.core.roc.confusion.confusion_at_threshold`),
     with two sets of seeded bootstrap intervals: ``intervals``, of the metrics at that
-    fixed threshold (:func:`~roc_dash.core.uncertainty.uncertainty_from_bootstrap`), and,
+    fixed threshold (:func:`~roc_dash.core.decisions.uncertainty.uncertainty_from_bootstrap`), and,
     for the optimum, ``choice_intervals``, of the procedure "pick the optimum on this
-    data" (:func:`~roc_dash.core.point_intervals.point_intervals`, the choice made again in
+    data" (:func:`~roc_dash.core.decisions.point_intervals.point_intervals`, the choice made again in
     every replicate, with the out-of-bag cost): with the page's replicates and seed
     (the defaults), the numbers of its "How sure?" table.
 

@@ -8,7 +8,7 @@ test cases, one per criterion, so a CI server shows which one failed.
 * :func:`max_expected_cost` -- the expected cost per case at the model's own optimum under
   the given costs and prior (Fawcett 2004, section 7.1) is at most a limit;
 * :func:`not_worse_than` -- the model's AUC is not worse than a baseline's by a margin:
-  DeLong's paired test, one-sided (:func:`~roc_dash.core.noninferiority.delong_noninferiority_test`);
+  DeLong's paired test, one-sided (:func:`~roc_dash.core.inference.noninferiority.delong_noninferiority_test`);
 * :func:`recheck_decision` -- a shipped decision record (:mod:`roc_dash.decision`) on new
   data: its threshold applied to the model's new scores, the expected cost under the
   record's own costs and prior compared with the record's, the rates and precision
@@ -24,11 +24,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..core.assembly.analysis import Analysis, paired_rows
-from ..core.confusion import confusion_at_threshold
-from ..core.data_fingerprint import data_fingerprint
-from ..core.economics import expected_cost_per_case, precision_at_prior
-from ..core.noninferiority import delong_noninferiority_test
+from ..core.analysis_types import Analysis
+from ..core.assembly.analysis import paired_rows
+from ..core.decisions.data_fingerprint import data_fingerprint
+from ..core.decisions.economics import expected_cost_per_case, precision_at_prior
+from ..core.inference.noninferiority import delong_noninferiority_test
+from ..core.roc.confusion import confusion_at_threshold
 from ..text.rounding import sig
 from . import DecisionRecord, model_rows
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.data_fingerprint import FINGERPRINT_METHOD
-from ..core.economics import (
+from ..core.decisions.data_fingerprint import FINGERPRINT_METHOD
+from ..core.decisions.economics import (
     Economics,
 )
 
@@ -86,7 +86,7 @@ CHOICE_METRICS = ("threshold", "tpr", "fpr", "precision", "npv", "lr_pos", "lr_n
 @dataclass(frozen=True)
 class DecisionIntervals:
     """Bootstrap intervals of the metrics at the fixed threshold
-    (:func:`~roc_dash.core.uncertainty.uncertainty_from_bootstrap`): rows resampled with
+    (:func:`~roc_dash.core.decisions.uncertainty.uncertainty_from_bootstrap`): rows resampled with
     replacement, the prior fixed; the choice of the threshold itself is not resampled
     (:data:`FIXED_THRESHOLD_WHAT`). Each metric is ``(low, high)``; ``interval`` is
     ``"percentile"`` or ``"range"``."""
@@ -106,14 +106,14 @@ class DecisionIntervals:
 @dataclass(frozen=True)
 class ChoiceIntervals:
     """Bootstrap intervals of the whole choice "pick the optimum on this data"
-    (:func:`~roc_dash.core.point_intervals.point_intervals`, its ``optimum``): the
+    (:func:`~roc_dash.core.decisions.point_intervals.point_intervals`, its ``optimum``): the
     numbers the page's "How sure?" table shows at the optimum, with the same replicates and
     seed (:data:`CHOICE_WHAT`). Only for a record whose threshold is the optimum.
 
     Attributes
     ----------
     method : str
-        :attr:`~roc_dash.core.point_intervals.PointUncertainty.method`.
+        :attr:`~roc_dash.core.decisions.point_intervals.PointUncertainty.method`.
     level : float
     replicates, replicates_used, seed : int
     threshold, tpr, fpr, precision, npv, lr_pos, lr_neg, expected_cost : (float, float)
@@ -121,10 +121,10 @@ class ChoiceIntervals:
         ``inf`` and NaN (undefined) limits are written as ``null``.
     kinds : tuple of str
         Per metric of :data:`CHOICE_METRICS`, its
-        :attr:`~roc_dash.core.point_intervals.PointInterval.interval` (``"percentile"``,
+        :attr:`~roc_dash.core.decisions.point_intervals.PointInterval.interval` (``"percentile"``,
         ``"range"``, ``"boundary"``, ``"none"``).
     in_bag_cost, out_of_bag_cost : float
-        :class:`~roc_dash.core.point_intervals.ChoiceOptimism`'s means (NaN: undefined).
+        :class:`~roc_dash.core.decisions.point_intervals.ChoiceOptimism`'s means (NaN: undefined).
     """
 
     method: str

@@ -11,8 +11,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..core.assembly.combining_views import BudgetView, LogicalView, SuperiorityView
-from ..core.concavity_repair import ConcavityRepair
-from ..core.superiority import ratio_to_unit
+from ..core.combining.concavity_repair import ConcavityRepair
+from ..core.combining.superiority import ratio_to_unit
 from ..text.rounding import HOVER as NUM
 from ..text.rounding import sig, signed
 from .style import FAST, LeanFigure, base_layout, color, format_threshold, plain, rgba

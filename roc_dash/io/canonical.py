@@ -20,7 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core.canonical_kinds import (
+from ..core.kinds.canonical_kinds import (
     BINARY,
     COSTS,
     LABEL_PROB_COLUMN,
@@ -128,7 +128,7 @@ class LoadResult:
     notes: tuple[str, ...] = field(default=())
     #: :func:`content_digest` of each file that was read (not of dropped twins), in file order.
     digests: tuple[str, ...] = field(default=())
-    #: What kind of input the table holds (see :mod:`roc_dash.core.canonical_kinds`).
+    #: What kind of input the table holds (see :mod:`roc_dash.core.kinds.canonical_kinds`).
     kind: InputKind = field(default_factory=InputKind)
     #: The file columns whose values make the table's ``group`` column (two: crossed);
     #: empty when the table has no ``group`` column.

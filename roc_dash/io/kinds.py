@@ -12,7 +12,7 @@
   columns, or (``--leaves``) per-row leaf assignments: a ``leaf`` and a label column.
 
 A binary file is read exactly as before; the canonical form of each kind is described in
-:mod:`roc_dash.core.canonical_kinds`.
+:mod:`roc_dash.core.kinds.canonical_kinds`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core.canonical_kinds import CLASS_SCORE_PREFIX
+from ..core.kinds.canonical_kinds import CLASS_SCORE_PREFIX
 from ..text.invisible import without_invisible
 from .columns import LABEL_NAMES, SCORE_NAMES, normalise
 from .errors import InputError, format_rows, plural, quote, quote_list

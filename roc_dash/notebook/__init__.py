@@ -274,7 +274,7 @@ def _real(value) -> bool:
 
 
 def _conditions(cost_fp, cost_fn, prior, level, band, n_samples):
-    from ..core.assembly.analysis import Conditions
+    from ..core.analysis_types import Conditions
 
     for what, value in (("cost_fp", cost_fp), ("cost_fn", cost_fn)):
         if not (_real(value) and np.isfinite(value) and value > 0):

@@ -6,7 +6,7 @@ meaning +infinity: nothing is called positive).
 
 Every ``"optimal"`` object (per model and overall) has ``"on_segment"`` and
 ``"segment_end"``: when a hull segment lies on the iso-performance line (a tie, see
-:func:`roc_dash.core.hull.optimal_point`) the reported point is its conservative (left) end
+:func:`roc_dash.core.roc.hull.optimal_point`) the reported point is its conservative (left) end
 and ``"segment_end"`` is ``{"threshold", "fpr", "tpr"}`` of the other end (plus ``"model"``
 on the joint hull); otherwise ``null``.
 
@@ -23,20 +23,20 @@ import math
 import numpy as np
 
 from .. import __version__
-from ..core.assembly.analysis import Analysis, ModelAnalysis, Operating
-from ..core.calibration import calibration_from_curve
-from ..core.cross_validation import CrossValidatedAuc
-from ..core.decision_curve import (
+from ..core.analysis_types import Analysis, ModelAnalysis, Operating
+from ..core.decisions.decision_curve import (
     DEFAULT_THRESHOLD_PROBABILITIES,
     decision_curve_from_curve,
     hull_net_benefit,
     threshold_probability,
     treat_all_net_benefit,
 )
-from ..core.economics import Economics
-from ..core.hull import model_slope_ranges
-from ..core.model_comparison import NEVER_OPTIMAL, OptimalRanges, PairwiseComparison
-from ..core.point_intervals import PointIntervals, PointUncertainty, point_intervals
+from ..core.decisions.economics import Economics
+from ..core.decisions.point_intervals import PointIntervals, PointUncertainty, point_intervals
+from ..core.inference.calibration import calibration_from_curve
+from ..core.inference.cross_validation import CrossValidatedAuc
+from ..core.inference.model_comparison import NEVER_OPTIMAL, OptimalRanges, PairwiseComparison
+from ..core.roc.hull import model_slope_ranges
 from ..text.rounding import sig
 
 SCHEMA_VERSION = 1
@@ -56,7 +56,7 @@ def _list(a) -> list:
 
 def _segment_end(op: Operating, *, with_model: bool = False) -> dict | None:
     """The other end of the optimal hull segment (``None`` off a segment): the reported
-    point is always the conservative (left) end, see :func:`roc_dash.core.hull.optimal_point`.
+    point is always the conservative (left) end, see :func:`roc_dash.core.roc.hull.optimal_point`.
     On the joint hull the other end may belong to another model (``"model"``)."""
     o = op.optimum
     if not o.on_segment:
@@ -182,7 +182,7 @@ def _optimal_ranges(r: OptimalRanges | None) -> dict | None:
 
 def _calibration(m: ModelAnalysis) -> dict:
     """Can the model's scores be read as probabilities (pooled folds; 10 uniform bins):
-    :func:`~roc_dash.core.calibration.calibration_from_curve`."""
+    :func:`~roc_dash.core.inference.calibration.calibration_from_curve`."""
     c = calibration_from_curve(m.curve, hull=m.hull)
     return {"brier": _num(c.brier), "ece": _num(c.ece), "mce": _num(c.mce),
             "in_unit_interval": c.in_unit_interval, "note": c.note or None}
@@ -190,7 +190,7 @@ def _calibration(m: ModelAnalysis) -> dict:
 
 def _decision_curve(analysis: Analysis) -> dict:
     """Net benefit at the threshold probabilities 0.01 ... 0.99 at the analysis' prior
-    (:mod:`roc_dash.core.decision_curve`), and at the current costs' ``p_t``."""
+    (:mod:`roc_dash.core.decisions.decision_curve`), and at the current costs' ``p_t``."""
     c = analysis.conditions
     grid, prior = DEFAULT_THRESHOLD_PROBABILITIES, c.prior_pos
     p_t = threshold_probability(c.cost_fp, c.cost_fn)
@@ -218,7 +218,7 @@ def build_report(analysis: Analysis, extensions=None, *,
                  partial_auc_comparison: PairwiseComparison | None = None,
                  intervals: dict | None = None) -> dict:
     """The report document (a dict of JSON-safe values) for an analysis; ``extensions``
-    (:class:`~roc_dash.core.assembly.beyond_binary.Extensions`) adds the sections beyond one binary
+    (:class:`~roc_dash.core.assembly.extensions.Extensions`) adds the sections beyond one binary
     scorer (:func:`extension_sections`) after the binary keys. ``partial_auc_comparison``
     (:func:`~roc_dash.core.assembly.analysis.partial_auc_comparison`) adds
     ``comparison_partial_auc``, the bootstrap matrices of the partial AUC.
@@ -260,7 +260,7 @@ def build_report(analysis: Analysis, extensions=None, *,
 
 
 # ------------------------------------------------------ intervals at the chosen point (issue 17)
-#: The report's names of :class:`~roc_dash.core.point_intervals.PointUncertainty`'s metrics.
+#: The report's names of :class:`~roc_dash.core.decisions.point_intervals.PointUncertainty`'s metrics.
 POINT_METRICS = {"threshold": "threshold", "tpr": "tpr", "fpr": "fpr",
                  "precision": "precision", "npv": "npv", "lr_plus": "lr_pos",
                  "lr_minus": "lr_neg", "expected_cost": "expected_cost"}
@@ -283,7 +283,7 @@ def point_uncertainty_dict(u: PointUncertainty) -> dict:
 
 
 def point_interval_sections(entry: dict, result: PointIntervals | None) -> dict:
-    """A model's report keys from its :class:`~roc_dash.core.point_intervals.PointIntervals`:
+    """A model's report keys from its :class:`~roc_dash.core.decisions.point_intervals.PointIntervals`:
     its ``optimal`` object with ``uncertainty`` added and ``pins`` (one object per pinned
     threshold: ``threshold`` and ``uncertainty``); nothing without a result."""
     if result is None:
@@ -296,7 +296,7 @@ def point_interval_sections(entry: dict, result: PointIntervals | None) -> dict:
 def model_point_intervals(analysis: Analysis, table, economics: Economics, *,
                           pins: dict | None = None, n_boot: int = 200, seed: int = 0,
                           deadline: float | None = None) -> dict:
-    """``{model name: PointIntervals}``: :func:`~roc_dash.core.point_intervals.point_intervals`
+    """``{model name: PointIntervals}``: :func:`~roc_dash.core.decisions.point_intervals.point_intervals`
     on each model's rows of the canonical ``table`` the analysis was made from, at the
     analysis' prior and level under ``economics`` (the costs and benefits the analysis' net
     costs come from); ``pins`` maps a model to its pinned thresholds (``None`` = +inf).
@@ -395,7 +395,7 @@ def _soft(kind, models) -> dict:
 
 
 def _costs(kind, models) -> dict:
-    from ..core.canonical_kinds import COST_AXIS_TITLES
+    from ..core.kinds.canonical_kinds import COST_AXIS_TITLES
 
     return {"column": kind.source_column, "x_axis": COST_AXIS_TITLES["x"],
             "y_axis": COST_AXIS_TITLES["y"], "models": [{
@@ -471,7 +471,7 @@ def _repairs(repairs) -> list:
 
 
 def _auc(curve) -> float:
-    from ..core.curves import auc
+    from ..core.roc.curves import auc
 
     return auc(curve)
 
@@ -514,7 +514,7 @@ def _superiority(lc, scale: str) -> dict:
 
 
 def extension_sections(ext) -> dict:
-    """The report keys of a :class:`~roc_dash.core.assembly.beyond_binary.Extensions` (empty for a
+    """The report keys of a :class:`~roc_dash.core.assembly.extensions.Extensions` (empty for a
     binary file with nothing asked)."""
     out: dict = {}
     kind = ext.kind

@@ -15,8 +15,8 @@ import math
 
 import numpy as np
 
-from ..core.cross_validation import CrossValidatedAuc
-from ..core.model_comparison import NEVER_OPTIMAL, OptimalRange, PairwiseComparison
+from ..core.inference.cross_validation import CrossValidatedAuc
+from ..core.inference.model_comparison import NEVER_OPTIMAL, OptimalRange, PairwiseComparison
 from ..text.rounding import sig, signed
 
 __all__ = ["P_KINDS", "cv_auc_text", "fold_lines", "optimal_range_text", "p_text",

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:
-    from ..core.assembly.analysis import Analysis
+    from ..core.analysis_types import Analysis
 
 __all__ = ["FORMULA_PREFIXES", "POOLED", "CV_COLUMNS", "cross_validation_table", "csv_safe",
            "curves_table", "neutralise",
@@ -150,7 +150,7 @@ GROUP = "group"
 
 
 def group_curves_table(model: str, rocs) -> pd.DataFrame:
-    """The Curves CSV's rows of one model's groups (:func:`roc_dash.core.slices.group_rocs`):
+    """The Curves CSV's rows of one model's groups (:func:`roc_dash.core.subgroups.slices.group_rocs`):
     ``model``, ``fold`` (:data:`POOLED`), ``group``, ``fpr``, ``tpr``, ``threshold``; a group
     with one class only has no rows."""
     frames = [_curve_rows(model, POOLED, r.curve).assign(**{GROUP: r.name})
@@ -163,8 +163,8 @@ def group_curves_table(model: str, rocs) -> pd.DataFrame:
 
 def group_table(model: str, analysis, solution) -> pd.DataFrame:
     """The Table CSV's rows of one model's groups: its numbers in the Slices card, each
-    group's own optimum (:class:`roc_dash.core.slices.SliceAnalysis`) and its point under
-    the constraint (:class:`roc_dash.core.group_thresholds.ConstrainedSolution`)."""
+    group's own optimum (:class:`roc_dash.core.subgroups.slices.SliceAnalysis`) and its point under
+    the constraint (:class:`roc_dash.core.subgroups.group_thresholds.ConstrainedSolution`)."""
     optima = {o.name: o for o in analysis.optima}
     rules = {r.group: r for r in solution.rules}
     rows = []
@@ -209,7 +209,7 @@ CV_COLUMNS = ("cv_auc_mean", "cv_auc_sd", "cv_auc_ci_low", "cv_auc_ci_high", "cv
 
 def cross_validation_table(analysis: Analysis) -> pd.DataFrame:
     """Per model (``model`` column), its cross-validated AUC
-    (:class:`~roc_dash.core.cross_validation.CrossValidatedAuc`): the mean of its folds' own
+    (:class:`~roc_dash.core.inference.cross_validation.CrossValidatedAuc`): the mean of its folds' own
     AUCs, their SD, the LeDell et al. (2015) confidence interval at the analysis' level and
     the number of folds averaged; empty (NaN) for a model without two folds holding both
     classes."""

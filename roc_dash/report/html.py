@@ -12,15 +12,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import __version__
-from ..core.assembly.analysis import Analysis
-from ..core.calibration import calibration_from_curve
-from ..core.decision_curve import (
+from ..core.analysis_types import Analysis
+from ..core.decisions.decision_curve import (
     decision_curve_from_curve,
     hull_net_benefit,
     threshold_probability,
     treat_all_net_benefit,
 )
-from ..core.operating import OperatingSummary, operating_point
+from ..core.decisions.operating import OperatingSummary, operating_point
+from ..core.inference.calibration import calibration_from_curve
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.style import apply_zoom, format_threshold
 from ..text.rounding import sig, signed
@@ -105,7 +105,7 @@ def _delta(v: float, digits: int, pct: bool) -> str:
 
 def comparison_html(optimum: OperatingSummary, pins) -> str:
     """The optimum and the pins side by side with their Δ rows (as in the dashboard)."""
-    from ..core.operating import compare_points
+    from ..core.decisions.operating import compare_points
 
     cmp = compare_points(optimum, list(pins))
     head = "".join(f"<th>{html.escape(lab)}</th>" for lab in ("", *cmp.labels))
@@ -216,9 +216,9 @@ def _six(v: float) -> str:
 
 def calibration_html(analysis: Analysis) -> str:
     """Calibration of each model (Brier, ECE, MCE on 10 equal-width bins, pooled folds;
-    :func:`~roc_dash.core.calibration.calibration_from_curve`) and the decision curve's net
+    :func:`~roc_dash.core.inference.calibration.calibration_from_curve`) and the decision curve's net
     benefits at the current ``p_t = c(FP) / (c(FP) + c(FN))`` (Vickers & Elkin 2006;
-    :mod:`roc_dash.core.decision_curve`), as in the JSON report's ``calibration`` and
+    :mod:`roc_dash.core.decisions.decision_curve`), as in the JSON report's ``calibration`` and
     ``decision_curve``."""
     c = analysis.conditions
     rows, notes = [], []
@@ -334,7 +334,7 @@ def model_comparison_html(analysis: Analysis) -> str:
 
 
 def partial_auc_comparison_html(c) -> str:
-    """The partial-AUC matrix (a :class:`~roc_dash.core.model_comparison.PairwiseComparison`
+    """The partial-AUC matrix (a :class:`~roc_dash.core.inference.model_comparison.PairwiseComparison`
     with ``method="bootstrap"``, :func:`~roc_dash.core.assembly.analysis.partial_auc_comparison`):
     ΔpAUC (McClish), row minus column, with raw, Holm and BH p-values; ``""`` without."""
     if c is None:

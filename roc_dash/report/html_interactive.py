@@ -4,11 +4,11 @@ iso line and the optimum in the browser, with no server (issue 19).
 The report embeds, as JSON, the exact ROC convex hulls (the joint hull and each model's):
 every vertex with its rates, its threshold and the confusion counts of the operating point it
 stands for. ``report_assets/standalone.js`` (inlined) repeats the one rule of
-:func:`roc_dash.core.hull.optimal_point` on them (Fawcett 2004, section 7.1: the optimum
-maximises ``TPR − m·FPR`` over the hull; ties by :func:`~roc_dash.core.hull.iso_gaps` with
-:data:`~roc_dash.core.hull.TIE_RTOL`, the conservative end of a tied segment), computes the
-slope as :func:`~roc_dash.core.iso_performance.iso_performance_slope` does and the point's
-figures as :func:`~roc_dash.core.operating.operating_point` does, in the same floating-point
+:func:`roc_dash.core.roc.hull.optimal_point` on them (Fawcett 2004, section 7.1: the optimum
+maximises ``TPR − m·FPR`` over the hull; ties by :func:`~roc_dash.core.roc.hull.iso_gaps` with
+:data:`~roc_dash.core.roc.hull.TIE_RTOL`, the conservative end of a tied segment), computes the
+slope as :func:`~roc_dash.core.roc.iso_performance.iso_performance_slope` does and the point's
+figures as :func:`~roc_dash.core.decisions.operating.operating_point` does, in the same floating-point
 operations, so that it names the same vertex and the same numbers as Python.
 """
 
@@ -19,9 +19,9 @@ import json
 import math
 from importlib import resources
 
-from ..core.assembly.analysis import Analysis
-from ..core.hull import TIE_RTOL, RocHull
-from ..core.operating import vertex_at_threshold
+from ..core.analysis_types import Analysis
+from ..core.decisions.operating import vertex_at_threshold
+from ..core.roc.hull import TIE_RTOL, RocHull
 
 __all__ = ["interactive_payload", "interactive_html", "standalone_script"]
 
@@ -40,7 +40,7 @@ def _number(v: float):
 def _hull_rows(hull: RocHull, curves: dict, fallback) -> dict:
     """The vertices of ``hull`` as columns: the hull's own ``fpr``, ``tpr``, ``threshold`` and
     model (for the optimum's rule), and the operating point each stands for, read off its
-    model's curve at that threshold (:func:`~roc_dash.core.operating.vertex_at_threshold`)
+    model's curve at that threshold (:func:`~roc_dash.core.decisions.operating.vertex_at_threshold`)
     with that vertex's rates and test-set counts, as ``operating_point`` does. Vertices of
     no model (the trivial classifiers) are read off ``fallback``'s curve."""
     out: dict[str, list] = {k: [] for k in ("fpr", "tpr", "threshold", "model", "point_fpr",

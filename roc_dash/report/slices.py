@@ -1,8 +1,8 @@
 """The ``slices`` and ``group_thresholds`` sections of the JSON report (issue 18).
 
 :func:`slices_sections` analyses every model of a canonical table that has a ``group``
-column (:mod:`roc_dash.io.groups`) group by group (:mod:`roc_dash.core.slices`) and under
-each fairness constraint (:mod:`roc_dash.core.group_thresholds`), and returns both sections
+column (:mod:`roc_dash.io.groups`) group by group (:mod:`roc_dash.core.subgroups.slices`) and under
+each fairness constraint (:mod:`roc_dash.core.subgroups.group_thresholds`), and returns both sections
 as JSON-safe dicts: infinities and NaN become ``null`` (a threshold of ``null`` at the ROC
 origin means +infinity: nothing flagged). Key names are fixed; more may be added.
 """
@@ -15,15 +15,15 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from ..core.assembly.analysis import Conditions
-from ..core.group_thresholds import (
+from ..core.analysis_types import Conditions
+from ..core.subgroups.group_thresholds import (
     CONSTRAINTS,
     ConstrainedSolution,
     GroupRule,
     GroupThresholds,
     group_thresholds,
 )
-from ..core.slices import (
+from ..core.subgroups.slices import (
     MIN_NEGATIVES,
     MIN_POSITIVES,
     GroupGap,
@@ -152,7 +152,7 @@ def slices_sections(table: pd.DataFrame, conditions: Conditions, *,
     group_columns : tuple of str
         The file columns the groups come from (``LoadResult.group_columns``), reported.
     group_priors : mapping of str to float, optional
-        A deployment prior per group (see :mod:`roc_dash.core.slices`); names of groups a
+        A deployment prior per group (see :mod:`roc_dash.core.subgroups.slices`); names of groups a
         model does not have are ignored for that model.
     min_positives, min_negatives : float
         Groups with fewer positives or negatives are flagged ``small``.

@@ -23,7 +23,7 @@ def wait_for_legend(dash_duo, predicate):
 
 def _tpr_at(app, model, fpr):
     from roc_dash.app.server.store import DEMO_ID
-    from roc_dash.core.curves import roc_curve
+    from roc_dash.core.roc.curves import roc_curve
 
     table = app.store.get(DEMO_ID)
     rows = table[table["model"] == model]

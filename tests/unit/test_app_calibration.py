@@ -20,8 +20,8 @@ from roc_dash.app.features.calibration import (
 from roc_dash.app.render import update_views
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState, parse_query
-from roc_dash.core.assembly.analysis import Conditions
-from roc_dash.core.calibration import calibration
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.inference.calibration import calibration
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
 MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]

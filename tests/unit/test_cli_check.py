@@ -16,7 +16,7 @@ from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 
 from roc_dash.cli import main
-from roc_dash.core.noninferiority import delong_noninferiority_test
+from roc_dash.core.inference.noninferiority import delong_noninferiority_test
 
 
 def _run(*args, cwd=None):

@@ -16,8 +16,9 @@ from statsmodels.stats.multitest import multipletests
 
 from roc_dash.app.features.comparison import comparison_panel
 from roc_dash.app.server.store import load_demo
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.core.model_comparison import NEVER_OPTIMAL
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.core.inference.model_comparison import NEVER_OPTIMAL
 from roc_dash.report.comparison_text import optimal_range_text, p_text
 from roc_dash.text.rounding import signed
 

@@ -17,8 +17,8 @@ from roc_dash.app.components import model_table
 from roc_dash.app.features.exports import curves_csv
 from roc_dash.app.render import render_views
 from roc_dash.app.server.store import DEMO_ID, DatasetStore, load_demo
-from roc_dash.core.assembly.analysis import Conditions
-from roc_dash.core.model_comparison import NEVER_OPTIMAL, OptimalRange
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.inference.model_comparison import NEVER_OPTIMAL, OptimalRange
 from roc_dash.figures import roc_figure
 from roc_dash.report.comparison_text import cv_auc_text, optimal_range_text
 from roc_dash.text.rounding import sig

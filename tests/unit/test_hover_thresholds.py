@@ -19,20 +19,20 @@ from sklearn.metrics import roc_auc_score
 
 from roc_dash.app.analysis import AnalysisCache
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
-from roc_dash.core.assembly.analysis import Conditions
-from roc_dash.core.assembly.beyond_binary import analyse_leaves, analyse_multiclass
+from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.combining_views import (
     budget_view,
     logical_view,
     superiority_view,
 )
-from roc_dash.core.calibration import calibration
-from roc_dash.core.concavity_repair import repair_concavities
-from roc_dash.core.decision_curve import decision_curve, hull_net_benefit
-from roc_dash.core.economics import Economics
-from roc_dash.core.group_thresholds import group_thresholds
-from roc_dash.core.operating import pinned_points
-from roc_dash.core.slices import slice_analysis
+from roc_dash.core.assembly.extensions import analyse_leaves, analyse_multiclass
+from roc_dash.core.combining.concavity_repair import repair_concavities
+from roc_dash.core.decisions.decision_curve import decision_curve, hull_net_benefit
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.decisions.operating import pinned_points
+from roc_dash.core.inference.calibration import calibration
+from roc_dash.core.subgroups.group_thresholds import group_thresholds
+from roc_dash.core.subgroups.slices import slice_analysis
 from roc_dash.figures import cost_figure, pr_figure, roc_figure
 from roc_dash.figures.calibration import calibration_figure
 from roc_dash.figures.combining import add_budget, add_logical, add_repair, superiority_figure

@@ -25,7 +25,7 @@ import math
 from dash import Input, Output, State, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ...core.assembly.analysis import Analysis
+from ...core.analysis_types import Analysis
 from ...report.comparison_text import (
     P_KINDS,
     optimal_range_text,

@@ -14,9 +14,10 @@ import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
-from ...core.assembly.analysis import Analysis, AnalysisTimeout
-from ...core.economics import Economics
-from ...core.operating import pinned_points
+from ...core.analysis_types import Analysis
+from ...core.assembly.analysis import AnalysisTimeout
+from ...core.decisions.economics import Economics
+from ...core.decisions.operating import pinned_points
 from ...decision import build_decision
 from ...report.exports import (
     cross_validation_table,
@@ -105,8 +106,8 @@ def sliced(table, models, state, columns, constraint, priors_text=None) -> list:
     page's costs and prior (and the card's priors per group, ``priors_text``, see
     :func:`~roc_dash.app.state.group_priors`); empty when the data offer no slice or the
     choice is refused."""
-    from ...core.group_thresholds import CONSTRAINTS, group_thresholds
-    from ...core.slices import slice_analysis
+    from ...core.subgroups.group_thresholds import CONSTRAINTS, group_thresholds
+    from ...core.subgroups.slices import slice_analysis
     from ...io.errors import InputError
     from ...io.slice_columns import slice_choices, slice_groups
 

@@ -1,6 +1,6 @@
 """The input kinds in the dashboard: multi-class, soft labels, example-specific costs, leaves.
 
-Every kind is stored as a binary canonical table (:mod:`roc_dash.core.canonical_kinds`), so every view
+Every kind is stored as a binary canonical table (:mod:`roc_dash.core.kinds.canonical_kinds`), so every view
 works on it unchanged; this module adds what each kind needs on top:
 
 * **multi-class** (Fawcett 2004 s7.3): the class selector (which class is "positive" for the
@@ -13,7 +13,7 @@ works on it unchanged; this module adds what each kind needs on top:
 * **leaves** (Flach et al. s4): the labelings ``S_0 .. S_n`` as clickable points on the ROC;
 * the bundled example files, loadable from the data panel.
 
-Numbers come from :mod:`roc_dash.core.assembly.beyond_binary`, figures from :mod:`roc_dash.figures.kinds`;
+Numbers come from :mod:`roc_dash.core.assembly.extensions`, figures from :mod:`roc_dash.figures.kinds`;
 what the kinds add to the linked views and the model table is in :mod:`..overlays`
 (the views draw it), what kind a dataset is in :mod:`..analysis`.
 """

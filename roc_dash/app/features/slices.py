@@ -11,11 +11,11 @@ as every card; optionally a prior per group, typed as ``group=value``), a table 
 constraint chosen, each group's operating point, the total expected cost per case and what
 the constraint costs against each group's own optimum. A group's ring can be dragged along
 its hull: the others follow the constraint
-(:func:`roc_dash.core.group_thresholds.follow_constraint`; the drag reaches the server
+(:func:`roc_dash.core.subgroups.group_thresholds.follow_constraint`; the drag reaches the server
 through the clientside ``rocDash.slicesDrag``). The slice, the constraint and the priors
 per group go into the page's link (``slc``, ``slx``, ``sct``, ``sgp``). Numbers come from
-:mod:`roc_dash.core.slices` (the groups' curves and intervals cached per data, model, level and slice; a change of costs or
-prior only re-selects the optima) and :func:`roc_dash.core.group_thresholds.group_thresholds`;
+:mod:`roc_dash.core.subgroups.slices` (the groups' curves and intervals cached per data, model, level and slice; a change of costs or
+prior only re-selects the optima) and :func:`roc_dash.core.subgroups.group_thresholds.group_thresholds`;
 the figure from :func:`roc_dash.figures.slices.slices_figure` and its rings from
 :func:`roc_dash.figures.slices.drag_handles`.
 """
@@ -29,8 +29,8 @@ import pandas as pd
 from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ...core.group_thresholds import CONSTRAINTS, follow_constraint, group_thresholds
-from ...core.slices import group_rocs, slice_optima
+from ...core.subgroups.group_thresholds import CONSTRAINTS, follow_constraint, group_thresholds
+from ...core.subgroups.slices import group_rocs, slice_optima
 from ...figures.slices import CONSTRAINT_NAMES, drag_handles, slices_figure
 from ...figures.style import format_threshold
 from ...io.errors import InputError
