@@ -2,8 +2,8 @@
 
 In a notebook: :func:`plot_roc`, :func:`plot_pr` and :func:`plot_cost` draw the page's views
 of your predictions in one call, :func:`show` runs the dashboard on them
-(:mod:`roc_dash.notebook`, :mod:`roc_dash.showing`). They are imported on first use, so
-``import roc_dash`` stays light (no Plotly, no Dash).
+(:mod:`roc_dash.notebook`, :mod:`roc_dash.notebook.showing`). They are imported on first
+use, so ``import roc_dash`` stays light (no Plotly, no Dash).
 """
 
 __version__ = "0.1.0"
@@ -15,7 +15,7 @@ _LAZY = {
     "plot_cost": "notebook",
     "predictions_table": "notebook",
     "analysis_of": "notebook",
-    "show": "showing",
+    "show": "notebook.showing",
 }
 
 __all__ = ["__version__", *_LAZY]

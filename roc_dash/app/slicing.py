@@ -1,12 +1,12 @@
 """The Slices card's groups of one model: its rows cut into groups and each group's curves.
 
 What the card shows depends on the costs, the prior, the priors per group and the
-constraint only through :func:`~roc_dash.core.slices.slice_optima` and
-:func:`~roc_dash.core.group_thresholds.group_thresholds`, which work on the groups' hulls.
+constraint only through :func:`~roc_dash.core.subgroups.slices.slice_optima` and
+:func:`~roc_dash.core.subgroups.group_thresholds.group_thresholds`, which work on the groups' hulls.
 Everything before them -- the model's rows, their groups (one column, or two crossed:
 :func:`~roc_dash.io.slice_columns.slice_groups`, pooled to
 :data:`~roc_dash.io.groups.MAX_GROUPS`) and each group's curve, hull and AUC interval
-(:func:`~roc_dash.core.slices.group_rocs`) -- depends on the data, the model, the columns
+(:func:`~roc_dash.core.subgroups.slices.group_rocs`) -- depends on the data, the model, the columns
 and the intervals' level only: :func:`model_slices` makes it once per these (``memo``, the
 card's cache, shared by the workers as the views' analyses are), so that a change of costs,
 prior or constraint re-selects the optima from the groups' hulls.
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..core.slices import GroupRoc, group_rocs
+from ..core.subgroups.slices import GroupRoc, group_rocs
 from ..io.groups import CROSS, MISSING_GROUP
 from ..io.slice_columns import SliceChoices, slice_groups, slice_width
 from .server.budget import heavy_analysis, slice_work

@@ -6,7 +6,7 @@ and emits a point only when the score changes, i.e. it processes each run of equ
 one group. The same counts give the AUC (trapezoids between those points), the convex hull,
 the optimal operating points, the fold averages (§6) and the DeLong interval of each AUC
 (frequency weights reproduce the repeated-rows result exactly, see
-:mod:`roc_dash.core.statistics`). So one query
+:mod:`roc_dash.core.inference.statistics`). So one query
 
     SELECT model, fold, score, label, SUM(weight), COUNT(*) ... GROUP BY model, fold, score, label
 

@@ -7,9 +7,9 @@ prevalence as the prior)."""
 import pytest
 
 from roc_dash.app import ids
-from roc_dash.core.group_thresholds import group_thresholds
-from roc_dash.core.slices import slice_analysis
-from roc_dash.rounding import sig
+from roc_dash.core.subgroups.group_thresholds import group_thresholds
+from roc_dash.core.subgroups.slices import slice_analysis
+from roc_dash.text.rounding import sig
 
 from ..slices_example import loan_predictions
 from .gestures import open_tab, scroll_into_view, wait_idle, wait_until

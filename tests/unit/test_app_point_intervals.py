@@ -14,8 +14,8 @@ from roc_dash.app.components import plain_text
 from roc_dash.app.features import intervals as feature
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState
-from roc_dash.core.economics import Economics
-from roc_dash.core.point_intervals import PointInterval, point_intervals
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.decisions.point_intervals import PointInterval, point_intervals
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
 

@@ -14,8 +14,8 @@ from sklearn.metrics import roc_auc_score
 
 from roc_dash.cli import main
 from roc_dash.core.assembly.analysis import analyse
-from roc_dash.core.canonical_kinds import class_view
-from roc_dash.core.curves import auc, roc_curve
+from roc_dash.core.kinds.canonical_kinds import class_view
+from roc_dash.core.roc.curves import auc, roc_curve
 from roc_dash.io import InputError, ReadOptions, load_predictions
 from roc_dash.report import build_report
 

@@ -1,4 +1,4 @@
-"""`roc-dash decide` and `roc-dash check` (roc_dash.gate) as a CI pipeline runs them: exit codes,
+"""`roc-dash decide` and `roc-dash check` (roc_dash.decision.gate) as a CI pipeline runs them: exit codes,
 messages, JUnit XML, and the numbers against naive computations written here (scipy's
 normal distribution for DeLong's one-sided non-inferiority test)."""
 
@@ -16,7 +16,7 @@ from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 
 from roc_dash.cli import main
-from roc_dash.core.noninferiority import delong_noninferiority_test
+from roc_dash.core.inference.noninferiority import delong_noninferiority_test
 
 
 def _run(*args, cwd=None):

@@ -12,8 +12,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-from roc_dash.core import curves
-from roc_dash.core.curves import roc_auc, roc_curve
+from roc_dash.core.roc import curves
+from roc_dash.core.roc.curves import roc_auc, roc_curve
 
 MAX = np.finfo(np.float64).max
 TINY = 5e-324  # smallest subnormal

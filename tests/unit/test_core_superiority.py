@@ -5,9 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roc_dash.core.curves import roc_curve
-from roc_dash.core.hull import hull_of_points
-from roc_dash.core.superiority import (
+from roc_dash.core.combining.superiority import (
     distribution_from_arrays,
     lc_index,
     ratio_to_unit,
@@ -15,6 +13,8 @@ from roc_dash.core.superiority import (
     triangular_distribution,
     unit_to_ratio,
 )
+from roc_dash.core.roc.curves import roc_curve
+from roc_dash.core.roc.hull import hull_of_points
 
 # A is the conservative model (good at low FPR), B its mirror image through the anti-diagonal
 # (good at high TPR): the paper's picture of two classifiers each superior in one region.

@@ -20,8 +20,9 @@ from roc_dash.app.features import intervals as feature
 from roc_dash.app.features.exports import decision_json
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState, conditions_from_state, economics_from_state
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.decision_record import CHOICE_METRICS, CHOICE_WHAT, FIXED_THRESHOLD_WHAT
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.decision.record import CHOICE_METRICS, CHOICE_WHAT, FIXED_THRESHOLD_WHAT
 from roc_dash.io import load_predictions
 
 

@@ -14,10 +14,10 @@ import pandas as pd
 import pytest
 
 from roc_dash.cli import main
-from roc_dash.core.assembly.analysis import Conditions
+from roc_dash.core.analysis_types import Conditions
 from roc_dash.io import ReadOptions, load_predictions
 from roc_dash.io.engines import aggregate_predictions
-from roc_dash.slices_report import slices_sections
+from roc_dash.report.slices import slices_sections
 from tests.unit.test_engines import SPARK_NEEDS, _java_17
 
 

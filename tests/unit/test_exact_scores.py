@@ -14,19 +14,15 @@ import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-from roc_dash.core import (
-    concavity_repair,
-    curves,
-    logical_combining,
-    multiclass,
-    soft_labels,
-    statistics,
-    uncertainty,
-)
 from roc_dash.core._validation import merged_integers
-from roc_dash.core.averaging import fold_curves
-from roc_dash.core.economics import Economics
-from roc_dash.core.precision_recall import average_precision, pr_curve
+from roc_dash.core.combining import concavity_repair, logical_combining
+from roc_dash.core.decisions import uncertainty
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.inference import statistics
+from roc_dash.core.kinds import multiclass, soft_labels
+from roc_dash.core.roc import curves
+from roc_dash.core.roc.averaging import fold_curves
+from roc_dash.core.roc.precision_recall import average_precision, pr_curve
 from roc_dash.io import InputError, ReadOptions, load_predictions
 from roc_dash.io.engines import aggregate_predictions
 

@@ -88,8 +88,9 @@ def test_rdm003_the_quoted_decision_summary_is_what_the_page_prints(tmp_path):
     from roc_dash.app.components import plain_text
     from roc_dash.app.render import decision_views
     from roc_dash.app.server.store import DEMO_ID, DatasetStore
-    from roc_dash.core.assembly.analysis import Conditions, prevalence
-    from roc_dash.core.economics import Economics
+    from roc_dash.core.analysis_types import Conditions
+    from roc_dash.core.assembly.analysis import prevalence
+    from roc_dash.core.decisions.economics import Economics
 
     text = " ".join(README.split())
     quoted = text.split('on the demo data: "', 1)[1].split('", then', 1)[0]

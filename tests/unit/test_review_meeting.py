@@ -12,9 +12,10 @@ from roc_dash.app.features.data import apply_upload
 from roc_dash.app.render import render_views
 from roc_dash.app.server.store import DatasetStore
 from roc_dash.core import roc_curve
-from roc_dash.core.assembly.analysis import Conditions, prevalence
-from roc_dash.core.economics import Economics
-from roc_dash.core.threshold_costs import threshold_profile
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import prevalence
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.decisions.threshold_costs import threshold_profile
 
 
 @pytest.fixture

@@ -14,10 +14,10 @@ import pytest
 from roc_dash.app.components import plain_text
 from roc_dash.app.features.slices import slices_outputs
 from roc_dash.cli import main
-from roc_dash.core.slices import slice_analysis
+from roc_dash.core.subgroups.slices import slice_analysis
 from roc_dash.io import load_predictions
-from roc_dash.rounding import sig
-from roc_dash.slices_report import why_left_out
+from roc_dash.report.slices import why_left_out
+from roc_dash.text.rounding import sig
 
 STATE = {"cost_fp": 1.0, "cost_fn": 5.0, "prior": 0.2}  # as the CONDITIONS store
 

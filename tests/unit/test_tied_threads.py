@@ -21,7 +21,7 @@ from roc_dash.app.server import budget
 from roc_dash.app.server.budget import TIED, TiedThreads, heavy_analysis
 from roc_dash.app.server.cache import SharedCache
 from roc_dash.app.server.limits import ServerBusy
-from roc_dash.core.assembly.analysis import Analysis
+from roc_dash.core.analysis_types import Analysis
 from tests.browser.gestures import wait_until
 from tests.dash_requests import callback_body, callback_specs, views_values
 

@@ -14,11 +14,12 @@ import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
-from ...core.assembly.analysis import Analysis, AnalysisTimeout
-from ...core.economics import Economics
-from ...core.operating import pinned_points
+from ...core.analysis_types import Analysis
+from ...core.assembly.analysis import AnalysisTimeout
+from ...core.decisions.economics import Economics
+from ...core.decisions.operating import pinned_points
 from ...decision import build_decision
-from ...exports import (
+from ...report.exports import (
     cross_validation_table,
     csv_safe,
     curves_table,
@@ -62,7 +63,7 @@ def buttons():
 
 
 def curves_csv(analysis: Analysis, slices=()) -> str:
-    """The Curves CSV (:func:`roc_dash.exports.curves_table`): each model's pooled curve
+    """The Curves CSV (:func:`roc_dash.report.exports.curves_table`): each model's pooled curve
     (``fold`` "pooled") and each of its folds' curves; with ``slices`` (:func:`sliced`), a
     ``group`` column and each group's curve."""
     return to_safe_csv(with_group_rows(curves_table(analysis), [
@@ -105,8 +106,8 @@ def sliced(table, models, state, columns, constraint, priors_text=None) -> list:
     page's costs and prior (and the card's priors per group, ``priors_text``, see
     :func:`~roc_dash.app.state.group_priors`); empty when the data offer no slice or the
     choice is refused."""
-    from ...core.group_thresholds import CONSTRAINTS, group_thresholds
-    from ...core.slices import slice_analysis
+    from ...core.subgroups.group_thresholds import CONSTRAINTS, group_thresholds
+    from ...core.subgroups.slices import slice_analysis
     from ...io.errors import InputError
     from ...io.slice_columns import slice_choices, slice_groups
 
@@ -201,7 +202,7 @@ def register(app, cache, store) -> None:
                                  economics_from_state(state),
                                  store.notes(dataset_ids, owner=current_owner())["note"])
             return dcc.send_string(text, "roc-dash-decision.json")
-        from ...html_report import ReportState, render_html
+        from ...report.html import ReportState, render_html
 
         infos, _ = loaded_infos(store, dataset_ids)
         pins = pinned_points(analysis, clean_pins(pinned))
@@ -245,7 +246,7 @@ def slices_for_report(table, models, conditions, columns=None, priors_text=None
     from ...io.errors import InputError
     from ...io.groups import GROUP_COLUMN
     from ...io.slice_columns import slice_choices, slice_groups
-    from ...slices_report import slices_sections
+    from ...report.slices import slices_sections
 
     choices = slice_choices(table)
     wanted = tuple(c for c in (columns or ()) if isinstance(c, str) and c)

@@ -11,12 +11,12 @@ as every card; optionally a prior per group, typed as ``group=value``), a table 
 constraint chosen, each group's operating point, the total expected cost per case and what
 the constraint costs against each group's own optimum. A group's ring can be dragged along
 its hull: the others follow the constraint
-(:func:`roc_dash.core.group_thresholds.follow_constraint`; the drag reaches the server
+(:func:`roc_dash.core.subgroups.group_thresholds.follow_constraint`; the drag reaches the server
 through the clientside ``rocDash.slicesDrag``). The slice, the constraint and the priors
 per group go into the page's link (``slc``, ``slx``, ``sct``, ``sgp``). Numbers come from
-:mod:`roc_dash.core.slices` (the groups and their curves and intervals made once per data,
+:mod:`roc_dash.core.subgroups.slices` (the groups and their curves and intervals made once per data,
 model, level and slice by :func:`roc_dash.app.slicing.model_slices`, cached for every worker;
-a change of costs, prior or constraint only re-selects the optima) and :func:`roc_dash.core.group_thresholds.group_thresholds`;
+a change of costs, prior or constraint only re-selects the optima) and :func:`roc_dash.core.subgroups.group_thresholds.group_thresholds`;
 the figure from :func:`roc_dash.figures.slices.slices_figure` and its rings from
 :func:`roc_dash.figures.slices.drag_handles`.
 """
@@ -30,14 +30,14 @@ import pandas as pd
 from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ...core.group_thresholds import CONSTRAINTS, follow_constraint, group_thresholds
-from ...core.slices import slice_optima
+from ...core.subgroups.group_thresholds import CONSTRAINTS, follow_constraint, group_thresholds
+from ...core.subgroups.slices import slice_optima
 from ...figures.slices import CONSTRAINT_NAMES, drag_handles, slices_figure
 from ...figures.style import format_threshold
 from ...io.errors import InputError
 from ...io.slice_columns import binning_message, slice_choices
-from ...rounding import sig
-from ...slices_report import left_out_json, left_out_note, prior_json, why_left_out
+from ...report.slices import left_out_json, left_out_note, prior_json, why_left_out
+from ...text.rounding import sig
 from .. import ids
 from ..analysis import model_names
 from ..components import empty_figure, graph_config
