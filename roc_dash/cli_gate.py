@@ -101,12 +101,21 @@ def _write(path: str, text: str) -> None:
 
 
 def _gate(run):
-    """Run ``decide`` or ``check``: bad input of any kind is exit 2 with one message."""
+    """Run ``decide`` or ``check``: bad input of any kind is exit 2 with one message. So is
+    an error nobody foresaw (a bug): a traceback would end the process with status 1, which
+    a CI pipeline reads as "a criterion failed"; ``check`` exits 1 only for that."""
     def wrapped(args: argparse.Namespace) -> int:
         try:
             return run(args)
         except (_BadInput, ValueError) as exc:
             print(f"roc-dash {args.command}: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except (KeyboardInterrupt, BrokenPipeError, MemoryError):
+            raise
+        except Exception as exc:  # noqa: BLE001 -- never exit 1 on a bug
+            print(f"roc-dash {args.command}: unexpected error ({type(exc).__name__}: "
+                  f"{exc}); nothing was decided or checked. This is a bug in roc-dash: "
+                  "please report it with the command and the files' shape", file=sys.stderr)
             return EXIT_BAD_INPUT
     return wrapped
 

@@ -66,6 +66,10 @@ __all__ = ["DecisionRecord", "DecisionMetrics", "DecisionIntervals", "ChoiceInte
            "WEIGHTED_COUNTS_NOTE"]
 
 
+#: The largest decision record :func:`load` reads (a record is a few kilobytes).
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+
+
 class DecisionFileError(ValueError):
     """A decision record that cannot be read or is not valid; the message says which file,
     which key and what to do."""
@@ -262,20 +266,30 @@ def load(path) -> DecisionRecord:
         or a key is missing or of the wrong kind; the message names the file and the key.
     """
     name = str(path)
+    written_by = "give the JSON file written by `roc-dash decide` or the page's Download decision"
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_RECORD_BYTES:
+            raise DecisionFileError(
+                f"{name}: {size:,} bytes, too large for a decision record (at most "
+                f"{MAX_RECORD_BYTES:,}); {written_by}")
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise DecisionFileError(f"{name}: cannot read the decision record "
                                 f"({exc.strerror or exc}); check the path") from None
     except UnicodeDecodeError:
-        raise DecisionFileError(f"{name}: not a text file; give the JSON file written by "
-                                "`roc-dash decide` or the page's Download decision") from None
+        raise DecisionFileError(f"{name}: not a text file; {written_by}") from None
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DecisionFileError(f"{name}: not JSON ({exc.msg} at line {exc.lineno}, "
-                                f"column {exc.colno}); give the file written by `roc-dash "
-                                "decide` or the page's Download decision") from None
+                                f"column {exc.colno}); {written_by}") from None
+    except RecursionError:
+        raise DecisionFileError(f"{name}: JSON nested too deeply to be a decision record; "
+                                f"{written_by}") from None
+    except ValueError as exc:  # e.g. a whole number of more than 4,300 digits
+        raise DecisionFileError(f"{name}: not a JSON roc-dash can read ({exc}); "
+                                f"{written_by}") from None
     return from_dict(doc, source=name)
 
 
@@ -302,19 +316,41 @@ class _Reader:
         v = doc.get(key)
         if v is None and nullable:
             return math.nan
-        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-            self.fail(f"{where}{key}", f"must be a number, got {v!r}")
-        if not low <= v <= high:
-            self.fail(f"{where}{key}", f"must lie in [{low:g}, {high:g}], got {v!r}")
-        return float(v)
+        x = _as_float(v)
+        if x is None:
+            self.fail(f"{where}{key}",
+                      f"must be a number (finite, of at most ±1.8e308), got {_shown(v)}")
+        if not low <= x <= high:
+            self.fail(f"{where}{key}", f"must lie in [{low:g}, {high:g}], got {_shown(v)}")
+        return x
 
     def text(self, doc: dict, key: str, where: str = "", *, nullable=False) -> str | None:
         v = doc.get(key)
         if v is None and nullable:
             return None
         if not isinstance(v, str):
-            self.fail(f"{where}{key}", f"must be a text, got {v!r}")
+            self.fail(f"{where}{key}", f"must be a text, got {_shown(v)}")
         return v
+
+
+def _as_float(v) -> float | None:
+    """``v`` as a finite float, or None: not a number (a bool is not), infinite, or a whole
+    number too large for a float."""
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return None
+    try:
+        x = float(v)
+    except OverflowError:
+        return None
+    return x if math.isfinite(x) else None
+
+
+def _shown(v, limit: int = 60) -> str:
+    """``repr(v)`` cut to ``limit`` characters (a 5,000-digit number is not echoed whole)."""
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10 ** limit:
+        return f"a whole number of {len(str(abs(v))):,} digits"
+    text = repr(v)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
 
 
 def _pairs(raw: dict, keys, where: str, r: _Reader) -> dict:
@@ -323,9 +359,8 @@ def _pairs(raw: dict, keys, where: str, r: _Reader) -> dict:
     for k in keys:
         v = raw.get(k)
         if not (isinstance(v, list) and len(v) == 2 and all(
-                x is None or (isinstance(x, int | float) and not isinstance(x, bool))
-                for x in v)):
-            r.fail(f"{where}{k}", f"must be [low, high], got {v!r}")
+                x is None or isinstance(x, float) or _as_float(x) is not None for x in v)):
+            r.fail(f"{where}{k}", f"must be [low, high] (numbers or null), got {_shown(v)}")
         pairs[k] = tuple(math.nan if x is None else float(x) for x in v)
     return pairs
 
@@ -376,10 +411,10 @@ def from_dict(doc, *, source: str = "decision record") -> DecisionRecord:
             "the file written by `roc-dash decide` or the page's Download decision")
     version = doc.get("schema_version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        r.fail("schema_version", f"must be a whole number >= 1, got {version!r}")
+        r.fail("schema_version", f"must be a whole number >= 1, got {_shown(version)}")
     if version > SCHEMA_VERSION:
         raise DecisionFileError(
-            f"{source}: written by a newer roc-dash (decision schema {version}; this roc-dash "
+            f"{source}: written by a newer roc-dash (decision schema {_shown(version)}; this roc-dash "
             f"{__version__} reads schema {SCHEMA_VERSION} and older); upgrade roc-dash")
     rule, cond = r.section(doc, "rule"), r.section(doc, "conditions")
     met, cm, data = r.section(doc, "metrics"), r.section(doc, "confusion_matrix"), \
@@ -390,7 +425,7 @@ def from_dict(doc, *, source: str = "decision record") -> DecisionRecord:
     threshold = math.inf if t is None else r.number(rule, "threshold", "rule.")
     method = r.text(rule, "response_method", "rule.")
     if method not in RESPONSE_METHODS:
-        r.fail("rule.response_method", f"must be one of {RESPONSE_METHODS}, got {method!r}")
+        r.fail("rule.response_method", f"must be one of {RESPONSE_METHODS}, got {_shown(method)}")
     fingerprint = r.text(data, "fingerprint", "data.")
     if not (fingerprint.startswith("sha256:") and len(fingerprint) == 71
             and all(ch in "0123456789abcdef" for ch in fingerprint[7:])):
