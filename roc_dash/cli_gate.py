@@ -207,8 +207,7 @@ def _check_criteria(args, table, record) -> list:
             raise _BadInput(f"--not-worse-than {args.not_worse_than!r}: give another model of "
                             f"the files as the baseline (models: {', '.join(map(repr, names))})")
         out.append(not_worse_than(
-            table, model, args.not_worse_than,
-            margin=0.0 if args.margin is None else args.margin,
+            table, model, args.not_worse_than, margin=args.margin,
             alpha=0.05 if args.alpha is None else args.alpha))
     if record is not None:
         _same_decision(record, table, model)
@@ -228,6 +227,11 @@ def _check(args: argparse.Namespace) -> int:
         raise _BadInput("no criterion given: add --min-auc, --max-expected-cost, "
                         "--not-worse-than or --decision")
     _lone_options(args)
+    if args.not_worse_than is not None and args.margin is None:
+        raise _BadInput(
+            "--not-worse-than needs --margin M: the loss of AUC you accept (e.g. 0.01 or "
+            "0.02). --margin 0 makes it a superiority test: the model must be shown better "
+            "than the baseline, and one as good as it fails (p = 0.5 at equal AUCs)")
     record = load(args.decision) if args.decision is not None else None
     table = _gate_table(args)
     criteria = _check_criteria(args, table, record)
@@ -299,10 +303,11 @@ def add_check(sub) -> None:
                         "(under the conditions) is above X")
     g.add_argument("--not-worse-than", metavar="BASELINE", default=None,
                    help="fail unless DeLong's one-sided test shows AUC(model) > "
-                        "AUC(BASELINE) - margin (same rows)")
+                        "AUC(BASELINE) - margin (same rows); needs --margin")
     g.add_argument("--margin", type=non_negative, default=None, metavar="M",
-                   help="with --not-worse-than: non-inferiority margin on the AUC "
-                        "(default 0)")
+                   help="with --not-worse-than, required: the loss of AUC accepted "
+                        "(non-inferiority margin, e.g. 0.01); 0 makes it a superiority "
+                        "test (the model must be shown better: an equal one fails)")
     g.add_argument("--alpha", type=open_unit, default=None, metavar="A",
                    help="with --not-worse-than: one-sided significance level "
                         "(default 0.05)")

@@ -9,6 +9,7 @@ test cases, one per criterion, so a CI server shows which one failed.
   the given costs and prior (Fawcett 2004, section 7.1) is at most a limit;
 * :func:`not_worse_than` -- the model's AUC is not worse than a baseline's by a margin:
   DeLong's paired test, one-sided (:func:`~roc_dash.core.noninferiority.delong_noninferiority_test`);
+  the margin is required, and a margin of 0 is named a superiority test;
 * :func:`recheck_decision` -- a shipped decision record (:mod:`roc_dash.decision`) on new
   data: its threshold applied to the model's new scores, the expected cost under the
   record's own costs and prior compared with the record's, the rates and precision
@@ -118,11 +119,16 @@ def _model_frame(table: pd.DataFrame, name: str) -> pd.DataFrame:
     return table[table["model"].astype(str) == name]
 
 
-def not_worse_than(table: pd.DataFrame, model: str, baseline: str, *, margin: float = 0.0,
+def not_worse_than(table: pd.DataFrame, model: str, baseline: str, *, margin: float,
                    alpha: float = 0.05) -> Criterion:
     """PASS iff DeLong's one-sided test rejects ``H0: AUC_model − AUC_baseline <= −margin``
     at level ``alpha`` (the two models' rows paired as the report pairs them: by ``id``, else
     by row order with equal labels and weights).
+
+    ``margin`` has no default: it is the AUC loss the team accepts. With ``margin > 0`` this
+    is a non-inferiority test; with ``margin = 0`` it is a one-sided **superiority** test
+    (the model must be shown better than the baseline: a model equal to it fails, with
+    ``p = 1/2`` at identical scores), and the message says so.
 
     Raises
     ------
@@ -148,13 +154,16 @@ def not_worse_than(table: pd.DataFrame, model: str, baseline: str, *, margin: fl
         t = delong_noninferiority_test(y, sm, sb, margin=margin, alpha=alpha, weights=w)
     except ValueError as exc:
         raise CheckInputError(f"--not-worse-than: {exc}") from None
+    kind = (f"A non-inferiority test with margin {fmt(margin)}." if margin else
+            "A superiority test (margin 0): the model must be shown better than the "
+            "baseline; give --margin for non-inferiority.")
     return Criterion(
         "not-worse-than", model, _status(t.non_inferior), t.p_value, f"p = {fmt(t.p_value)}",
         f"p < {fmt(alpha)}",
         f"AUC {fmt(t.auc_model)} vs {baseline} {fmt(t.auc_baseline)}: difference "
         f"{fmt(t.auc_difference)} (DeLong SE {fmt(t.std_error)}, {len(y)} rows paired by "
         f"{how}); H0: difference <= {fmt(-margin) if margin else '0'}; z = {fmt(t.z)}, one-sided "
-        f"p = {fmt(t.p_value)}; {1 - alpha:.0%} lower bound {fmt(t.lower_bound)}.")
+        f"p = {fmt(t.p_value)}; {1 - alpha:.0%} lower bound {fmt(t.lower_bound)}. {kind}")
 
 
 def _interval(record: DecisionRecord, key: str) -> tuple[float, float] | None:

@@ -130,8 +130,8 @@ def test_gat004_junit_has_one_testcase_per_criterion_and_the_failures(files, tmp
     path, _ = files
     report = tmp_path / "report.xml"
     code = main(["check", str(path), "--model", "new", "--min-auc", "0.99",
-                 "--max-expected-cost", "10", "--not-worse-than", "old", "--junit",
-                 str(report)])
+                 "--max-expected-cost", "10", "--not-worse-than", "old", "--margin", "0.01",
+                 "--junit", str(report)])
     out = capsys.readouterr().out
     assert code == 1
     lines = out.splitlines()
@@ -195,10 +195,12 @@ def test_gat005_decide_then_recheck_same_and_worse_data(tmp_path, files):
     (["{path}", "--min-auc", "0.5"], "choose one with --model"),
     (["{path}", "--model", "neu", "--min-auc", "0.5"], "--model 'neu': no such model"),
     (["{path}", "--model", "new"], "no criterion given"),
-    (["{path}", "--model", "new", "--not-worse-than", "older"], "--not-worse-than 'older'"),
+    (["{path}", "--model", "new", "--not-worse-than", "older", "--margin", "0.01"],
+     "--not-worse-than 'older'"),
     (["{path}", "--model", "new", "--decision", "{bad_json}"], "not JSON"),
     (["{path}", "--model", "new", "--decision", "{missing}"], "cannot read the decision"),
-    (["{unpaired}", "--model", "new", "--not-worse-than", "old"], "cannot pair the rows"),
+    (["{unpaired}", "--model", "new", "--not-worse-than", "old", "--margin", "0.01"],
+     "cannot pair the rows"),
     (["{path}", "--model", "new", "--min-auc", "0.5", "--junit", "{no_dir}"], "cannot write"),
 ])
 def test_gat006_bad_input_exit_2_with_what_and_what_to_do(files, tmp_path, capsys, args, says):
@@ -345,9 +347,10 @@ def test_gat013_messages_json_as_data_write_failure_tolerance_counts_margin(file
             f"(+{high - cost:.6g})") in out
     assert out.splitlines()[-1] == "roc-dash check: the 1 criterion passed"
     assert main(["check", str(path), "--model", "new", "--min-auc", "0.5",
-                 "--not-worse-than", "old"]) == 0
+                 "--not-worse-than", "old", "--margin", "0"]) == 0
     out = capsys.readouterr().out
     assert "H0: difference <= 0;" in out and "<= -0" not in out
+    assert "A superiority test (margin 0)" in out
     assert out.splitlines()[-1] == "roc-dash check: all 2 criteria passed"
     assert main(["check", str(path), "--model", "new", "--min-auc", "0.99"]) == 1
     assert capsys.readouterr().out.splitlines()[-1] == "roc-dash check: 1 of 1 criterion failed"
