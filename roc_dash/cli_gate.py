@@ -166,7 +166,8 @@ def _lone_options(args: argparse.Namespace) -> None:
     for option, value, needs, given in (
             ("--margin", args.margin, "--not-worse-than", args.not_worse_than),
             ("--alpha", args.alpha, "--not-worse-than", args.not_worse_than),
-            ("--cost-tolerance", args.cost_tolerance, "--decision", args.decision)):
+            ("--cost-tolerance", args.cost_tolerance, "--decision", args.decision),
+            ("--decision-alpha", args.decision_alpha, "--decision", args.decision)):
         if value is not None and given is None:
             raise _BadInput(f"{option} belongs to {needs}, which is not given: add "
                             f"{needs} or leave {option} out")
@@ -211,7 +212,9 @@ def _check_criteria(args, table, record) -> list:
             alpha=0.05 if args.alpha is None else args.alpha))
     if record is not None:
         _same_decision(record, table, model)
-        out.extend(recheck_decision(record, table, model, cost_tolerance=args.cost_tolerance))
+        out.extend(recheck_decision(
+            record, table, model, cost_tolerance=args.cost_tolerance,
+            alpha=0.05 if args.decision_alpha is None else args.decision_alpha))
     return out
 
 
@@ -244,6 +247,14 @@ def _check(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # the reader closed the pipe: the criteria's status stands
         silence_stdout()
     return status
+
+
+def _alarm_rate(text: str) -> float:
+    """``--decision-alpha``: a number in (0, 0.5)."""
+    value = open_unit(text)
+    if not value < 0.5:
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 0.5, got {text}")
+    return value
 
 
 def _add_gate_conditions(p: argparse.ArgumentParser) -> None:
@@ -313,10 +324,17 @@ def add_check(sub) -> None:
                         "(default 0.05)")
     g.add_argument("--decision", metavar="decision.json", default=None,
                    help="re-check a decision record on these files: its threshold, costs "
-                        "and prior; fail when the expected cost exceeds the record's")
+                        "and prior; fail when the expected cost is worse than the record's "
+                        "beyond chance (a one-sided test of both samples, corrected for "
+                        "the choice of the threshold on the record's data; 5%% false "
+                        "alarms under no change)")
+    g.add_argument("--decision-alpha", type=_alarm_rate, default=None, metavar="A",
+                   help="with --decision: the false-alarm rate of that test under no "
+                        "change, in (0, 0.5) (default 0.05)")
     g.add_argument("--cost-tolerance", type=non_negative, default=None, metavar="X",
-                   help="with --decision: expected cost allowed above the record's "
-                        "(default: up to its interval's upper end)")
+                   help="with --decision: fail instead when the expected cost exceeds the "
+                        "record's by more than X (a fixed tolerance: no false-alarm rate "
+                        "is claimed)")
     p.add_argument("--junit", metavar="PATH", default=None,
                    help="also write the criteria as JUnit XML (one test case each)")
     _add_gate_conditions(p)

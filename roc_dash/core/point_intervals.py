@@ -63,6 +63,7 @@ from .economics import (
     _check_prior,
     _finite,
     expected_cost_per_case,
+    flagged_at_prior,
     net_slope,
     precision_at_prior,
 )
@@ -102,8 +103,10 @@ OPTIMUM_METHOD = ("stratified bootstrap of the choice, corrected for its optimis
 _CORRECTION = {"tpr": {"bounds": (0.0, 1.0)}, "fpr": {"bounds": (0.0, 1.0)},
                "precision": {"bounds": (0.0, 1.0)}, "npv": {"bounds": (0.0, 1.0)},
                "lr_pos": {"bounds": (0.0, math.inf), "log": True},
-               "lr_neg": {"bounds": (0.0, math.inf), "log": True}, "expected_cost": {}}
-_METRICS = ("threshold", "tpr", "fpr", "precision", "npv", "lr_pos", "lr_neg", "expected_cost")
+               "lr_neg": {"bounds": (0.0, math.inf), "log": True}, "expected_cost": {},
+               "flagged": {"bounds": (0.0, 1.0)}}
+_METRICS = ("threshold", "tpr", "fpr", "precision", "npv", "lr_pos", "lr_neg", "expected_cost",
+            "flagged")
 
 
 @dataclass(frozen=True, eq=False)
@@ -206,6 +209,8 @@ class PointUncertainty:
         and negative predictive value at the deployment prior, likelihood ratios
         ``LR+ = TPR/FPR`` and ``LR− = (1−TPR)/(1−FPR)``, expected cost per case
         (:func:`~roc_dash.core.economics.expected_cost_per_case`, benefits included).
+    flagged : PointInterval
+        Share of cases flagged at the prior, ``p·TPR + (1−p)·FPR`` (last: added later).
     prior_pos, level : float
     method : str
         ``"stratified bootstrap, percentile"``, or :data:`BOUNDARY_METHOD` when an
@@ -235,6 +240,7 @@ class PointUncertainty:
     n_boot_used: int
     optimism: ChoiceOptimism | None = None
     notes: tuple[str, ...] = ()
+    flagged: PointInterval | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -280,7 +286,8 @@ def _metrics(fpr, tpr, p: float, e: Economics) -> dict:
     lr_pos, lr_neg = likelihood_ratios(fpr, tpr)
     return {"tpr": tpr, "fpr": fpr, "precision": precision_at_prior(fpr, tpr, p),
             "npv": npv_at_prior(fpr, tpr, p), "lr_pos": lr_pos, "lr_neg": lr_neg,
-            "expected_cost": expected_cost_per_case(fpr, tpr, p, e)}
+            "expected_cost": expected_cost_per_case(fpr, tpr, p, e),
+            "flagged": flagged_at_prior(fpr, tpr, p)}
 
 
 def _limits(v: np.ndarray, level: float) -> tuple[float, float]:
