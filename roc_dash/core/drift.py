@@ -7,15 +7,17 @@ the fixed threshold the expected cost per case at the fixed prior,
 linear function of the two rates, each a proportion of one class. The test compares the
 new sample's cost with the reference's, accounting for
 
-* **both samples' errors**: each rate's binomial variance ``r̃(1−r̃)/n``, with
-  ``r̃ = (x + ½)/(n + 1)`` so that a rate of 0 or 1 keeps a variance (Jeffreys' prior mean);
-  the cost's variance is ``(p·c'(FN))²·var(TPR) + ((1−p)·c'(FP))²·var(FPR)`` with the net
-  costs ``c'`` (:func:`~roc_dash.core.economics.net_costs`);
+* **both samples' errors**: each rate's binomial variance ``r̃(1−r̃)·(1/n_ref + 1/n_new)``
+  with the rate pooled over both samples under no change, ``r̃ = (x_ref + x_new + ½) /
+  (n_ref + n_new + 1)`` (a rate of 0 or 1 keeps a variance); the cost's variance is
+  ``(p·c'(FN))²·var(TPR) + ((1−p)·c'(FP))²·var(FPR)`` with the net costs ``c'``
+  (:func:`~roc_dash.core.economics.net_costs`);
 * **the choice of the threshold on the reference data** (a threshold picked as the optimum
   of the reference sample looks better there than it is): the reference cost is then the
   corrected estimate and its variance the variance of that estimate's error, both from the
   bootstrap that chooses the optimum again in every replicate
-  (:mod:`.choice_correction`, :func:`~roc_dash.core.point_intervals.point_intervals`).
+  (:mod:`.choice_correction`, :func:`~roc_dash.core.point_intervals.point_intervals`),
+  and the new sample's variance is added to it (its rates pooled likewise, ``1/n_new``).
 
 ``z = (C_new − C_ref) / √(var_ref + var_new)``; the one-sided p-value is ``1 − Φ(z)``; the
 cost has *drifted* (got worse) at level ``α`` iff ``p < α``, i.e. iff ``C_new`` exceeds the
@@ -90,7 +92,8 @@ class CostReference:
     cost : float
         ``apparent_cost + optimism``: the estimate of the true cost at the threshold.
     variance : float
-        Of ``cost``'s error.
+        Of ``cost``'s error (for a fixed threshold, the binomial one of the reference's
+        counts alone; the test pools the two samples' rates instead).
     chosen : bool
         The threshold was chosen on the reference data.
     corrected : bool
@@ -138,6 +141,7 @@ class DriftTest:
     difference : float
         ``cost − reference.cost``.
     std_error : float
+        Of the difference: the pooled binomial one, or with a corrected reference
         ``√(reference.variance + var(cost))``.
     z, p_value : float
         ``difference / std_error`` and the one-sided ``1 − Φ(z)`` (small: worse).
@@ -179,6 +183,23 @@ def _cost_variance(tp, fp, n_pos, n_neg, p: float, e: Economics) -> float:
     c_fp, c_fn = net_costs(e)
     return ((p * c_fn) ** 2 * _rate_variance(tp, n_pos)
             + ((1.0 - p) * c_fp) ** 2 * _rate_variance(fp, n_neg))
+
+
+def _pooled_variance(ref: CostReference, tp, fp, n_pos, n_neg, *, both: bool) -> float:
+    """The new sample's cost variance (``both``: the difference's, reference included)
+    with each rate pooled over the two samples, ``r̃ = (x_ref + x_new + ½)/(n_ref + n_new
+    + 1)``: under no change both samples have the same rates, and pooling them keeps the
+    false alarms at the level where the unpooled (Wald) variances exceed it (5.6 % for 5 %
+    with a pinned threshold, ``bench/simulate_statistics.py``)."""
+    c_fp, c_fn = net_costs(ref.economics)
+    p = ref.prior_pos
+    out = 0.0
+    for weight, x_ref, n_ref, x, n in ((p * c_fn, ref.tpr * ref.n_pos, ref.n_pos, tp, n_pos),
+                                       ((1.0 - p) * c_fp, ref.fpr * ref.n_neg, ref.n_neg,
+                                        fp, n_neg)):
+        r = (x_ref + x + 0.5) / (n_ref + n + 1.0)
+        out += weight ** 2 * r * (1.0 - r) * (1.0 / n + (1.0 / n_ref if both else 0.0))
+    return out
 
 
 def _check_counts(tp, fp, fn, tn) -> tuple[float, float, float, float]:
@@ -305,7 +326,11 @@ def cost_drift_test(reference: CostReference, tp, fp, fn, tn, *, alpha: float = 
     n_pos, n_neg = tp + fn, fp + tn
     tpr, fpr = tp / n_pos, fp / n_neg
     cost = float(expected_cost_per_case(fpr, tpr, p, e))
-    se = math.sqrt(reference.variance + _cost_variance(tp, fp, n_pos, n_neg, p, e))
+    if reference.corrected:  # the bootstrap's variance of the corrected reference
+        se = math.sqrt(reference.variance + _pooled_variance(reference, tp, fp, n_pos, n_neg,
+                                                             both=False))
+    else:  # two binomial samples: the rates pooled under no change
+        se = math.sqrt(_pooled_variance(reference, tp, fp, n_pos, n_neg, both=True))
     diff = cost - reference.cost
     z = diff / se if se > 0 else (math.copysign(math.inf, diff) if diff else 0.0)
     p_value = float(ndtr(-z))

@@ -177,10 +177,12 @@ def test_gat005_decide_then_recheck_same_and_worse_data(tmp_path, files):
     tpr, fpr = tp / n_pos, fp / n_neg
     cost = p * (1 - tpr) * 4.0 + (1 - p) * fpr * 1.0  # the record's costs and prior
     # the one-sided test written out: the record's corrected cost and its standard error,
-    # the new rates' binomial variances (adjusted rates (x + 1/2) / (n + 1))
+    # the new rates' binomial variances, each rate pooled with the record's counts
     ref = doc["drift_reference"]
     assert ref["cost"] == pytest.approx(doc["metrics"]["expected_cost"] + ref["optimism"])
-    adj_t, adj_f = (tp + 0.5) / (n_pos + 1), (fp + 0.5) / (n_neg + 1)
+    cm = doc["confusion_matrix"]
+    adj_t = (cm["tp"] + tp + 0.5) / (cm["tp"] + cm["fn"] + n_pos + 1)
+    adj_f = (cm["fp"] + fp + 0.5) / (cm["fp"] + cm["tn"] + n_neg + 1)
     var_new = (p * 4.0) ** 2 * adj_t * (1 - adj_t) / n_pos + \
         (1 - p) ** 2 * adj_f * (1 - adj_f) / n_neg
     limit = ref["cost"] + norm.ppf(0.95) * np.sqrt(ref["std_error"] ** 2 + var_new)

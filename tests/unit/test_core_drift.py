@@ -57,7 +57,11 @@ def test_dft001_the_statistic_equals_a_hand_computation(alpha):
     assert ref.variance == pytest.approx(_by_hand_variance(70, 40, 30, 260, p, E), rel=1e-12)
     t = cost_drift_test(ref, 60, 55, 40, 245, alpha=alpha)
     new = _cost(60, 55, 40, 245, p, E)
-    se = math.sqrt(ref.variance + _by_hand_variance(60, 55, 40, 245, p, E))
+    # the rates pooled over both samples under no change: 130 of 200 positives flagged,
+    # 95 of 600 negatives; each sample's share of the variance
+    pooled_t, pooled_f = (130 + 0.5) / (200 + 1), (95 + 0.5) / (600 + 1)
+    se = math.sqrt((p * 4.5) ** 2 * pooled_t * (1 - pooled_t) * (1 / 100 + 1 / 100)
+                   + ((1 - p) * 1.0) ** 2 * pooled_f * (1 - pooled_f) * (1 / 300 + 1 / 300))
     assert t.cost == pytest.approx(new, rel=1e-12)
     assert t.std_error == pytest.approx(se, rel=1e-12)
     assert t.z == pytest.approx((new - ref.cost) / se, rel=1e-12)
