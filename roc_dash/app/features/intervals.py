@@ -163,8 +163,10 @@ def intervals_table(chosen):
         html.Td(_oob_text(u), className="num", title=HELP["pi_oob"]) for _, _, u in chosen]))
     u0 = chosen[0][2]
     caption = (f"{u0.level:.0%} intervals: {u0.method}, {u0.n_boot_used} of {u0.n_boot} "
-               f"replicates, seed {SEED}; the expected cost at the optimum is optimistic "
-               "(chosen on the same data): read the out-of-bag cost beside it.")
+               f"replicates, seed {SEED}. At the optimum they are of what the chosen "
+               "threshold gives on new data, corrected for choosing it on these data (the "
+               "estimate beside them is optimistic: a cost's interval may lie above it); "
+               "measured coverage in docs/statistics.md.")
     notes = sorted({n for _, _, u in chosen for n in u.notes})
     return html.Div(children=[
         html.H3(f"How sure? {u0.level:.0%} intervals", className="interval-head",
