@@ -26,6 +26,7 @@ from .cli_args import (
     silence_stdout,
 )
 from .cli_gate import add_check, add_decide
+from .cli_monitor import add_monitor
 
 
 def _fpr_max(text: str) -> float:
@@ -310,6 +311,7 @@ def _parser() -> argparse.ArgumentParser:
     report.set_defaults(func=_report)
     add_decide(sub)
     add_check(sub)
+    add_monitor(sub)
     return parser
 
 
