@@ -33,6 +33,7 @@ import pandas as pd
 
 from .core.curves import roc_curve
 from .core.data_fingerprint import data_fingerprint
+from .core.labels import label_key
 from .core.monitoring import (
     MonitorResult,
     MonitorSettings,
@@ -175,7 +176,7 @@ def read_reference(sources, record: DecisionRecord, *, options=None) -> pd.DataF
 
 def _same_positive(record: DecisionRecord, positive, where: str) -> None:
     if record.positive_label is not None and positive is not None \
-            and str(positive) != record.positive_label:
+            and label_key(positive) != label_key(record.positive_label):
         raise MonitorInputError(
             f"{where} are read with label {str(positive)!r} as positive, the decision record "
             f"with {record.positive_label!r}. Give --positive {record.positive_label!r} (the "

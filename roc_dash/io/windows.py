@@ -37,7 +37,7 @@ from .columns import ROLE_NAMES, chosen_column, normalise, not_found
 from .engine_queries import _DuckDB, _number_sql
 from .engine_sources import Source, expand_source
 from .errors import InputError, plural, quote, quote_list
-from .labels import decode_labels
+from .labels import decode_labels, label_key
 from .size_limits import MAX_ROWS_VAR, limit_error, limits
 
 __all__ = ["EVERY", "MAX_WINDOWS", "WindowsRead", "read_windows"]
@@ -278,10 +278,15 @@ def _decode(raws: list[tuple[pa.Table, _Columns, Source]], positive) -> tuple:
                                     "").to_numpy(zero_copy_only=False)
         values = np.full(raw.num_rows, None, dtype=object)
         if present.any():
-            labels = decode_labels(column.filter(pa.array(present)), lambda k: np.asarray(k) + 1,
-                                   source.name, cols.label, positive)
-            values[present] = labels.values
-            shown_positive = shown_positive or labels.positive
+            kept = column.filter(pa.array(present))
+            distinct = pc.unique(kept).to_pylist()
+            if positive is not None and len(distinct) == 1:  # one class: which one?
+                values[present] = label_key(distinct[0]) == label_key(positive)
+            else:
+                labels = decode_labels(kept, lambda k: np.asarray(k) + 1, source.name,
+                                       cols.label, positive)
+                values[present] = labels.values
+                shown_positive = shown_positive or labels.positive
         out.append(values)
     return out, shown_positive
 
