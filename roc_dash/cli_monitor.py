@@ -119,8 +119,8 @@ def add_monitor(sub) -> None:
     s.add_argument("--level", type=open_unit, default=0.95, metavar="L",
                    help="level of the intervals (default 0.95)")
     s.add_argument("--alpha", type=open_unit, default=0.05, metavar="A",
-                   help="false-alarm rate of a run per criterion under no change, split "
-                        "over the windows (default 0.05)")
+                   help="false-alarm rate of a run (exit 1 under no change), split over "
+                        "its failing tests (default 0.05)")
     s.add_argument("--replicates", type=_replicates, default=200, metavar="N",
                    help="bootstrap replicates, 20 to 5000 (default 200)")
     s.add_argument("--seed", type=bootstrap_seed, default=0, metavar="S",

@@ -156,7 +156,8 @@ def render_monitor_html(report) -> str:
 <style>{CSS}{_STATUS_CSS}</style></head><body>
 <h1>roc-dash monitor</h1>
 <p class="muted">roc-dash {__version__}, {when}. Level {s.level:.0%}; false-alarm rate
-{sig(s.alpha)} per run and criterion ({sig(result.alpha_per_window)} per window);
+{sig(s.alpha)} per run under no change ({sig(result.alpha_per_test)} per failing test;
+score tests at {sig(result.shift_alpha)}, a warning{" that fails" if s.fail_on_shift else ""});
 {s.replicates} bootstrap replicates (seed {s.seed}); priors estimated by {estimators}, the
 choice re-derived at {ESTIMATE_NAMES[s.estimator]}'s (a labelled window's counted one).</p>
 <p><span class="status {result.status}">{"Decision held" if result.status == "held"

@@ -136,7 +136,10 @@ def test_mon015_known_changes_get_their_statuses():
     assert status["drift"]["cost-drift"] == "FAIL"
     assert status["drift"]["score-shift"] == "WARN"
     assert result.status == "drift" and result.windows[0].status == "held"
-    assert result.alpha_per_window == pytest.approx(0.05 / 3)
+    # two labelled windows (drift and choice tests), one unlabelled (choice): 5 tests
+    assert result.alpha_per_test == pytest.approx(0.05 / 5)
+    assert result.windows[0].findings[0].alpha == pytest.approx(0.05 / 5)
+    assert result.shift_alpha == pytest.approx(0.05 / 3)
     # the prior the choice is re-derived at: labels when there are, EM otherwise
     assert result.windows[0].prior.method == "labels"
     assert result.windows[1].prior.method == "em"

@@ -19,8 +19,12 @@ Three criteria per window, each a :class:`Finding` (PASS, WARN or FAIL):
 * ``score-shift``: a score distribution moved beyond what the prior explains
   (:mod:`.shift`) -> WARN (FAIL with ``fail_on_shift``).
 
-``alpha`` is the false-alarm rate of a whole run for each criterion: it is split evenly
-over the windows (Bonferroni), and over the two classes' comparisons of a labelled window.
+``alpha`` is the false-alarm rate of a whole run: the chance, under no change at all, that
+some window fails. It is split evenly (Bonferroni) over the run's failing tests
+(:func:`failing_tests`: a drift test per labelled window, a choice test per window when the
+reference's predictions are at hand, and the score tests with ``fail_on_shift``). The score
+tests only warn by default; they run at ``alpha`` split over the windows (and over a
+labelled window's two classes).
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ from .shift import ScoreShift, score_shift
 from .windows import WindowCounts
 
 __all__ = ["MonitorSettings", "Finding", "WindowResult", "MonitorResult", "monitor",
-           "monitor_window", "CRITERIA", "PASS", "WARN", "FAIL"]
+           "monitor_window", "failing_tests", "CRITERIA", "PASS", "WARN", "FAIL"]
 
 PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
 #: The criteria, in the order they are reported.
@@ -64,8 +68,8 @@ class MonitorSettings:
     level : float
         Level of every interval shown (default 0.95).
     alpha : float
-        A run's false-alarm rate per criterion under no change (default 0.05), split over
-        the windows.
+        A run's false-alarm rate under no change (default 0.05), split over its failing
+        tests (module docstring).
     replicates : int
         Bootstrap replicates (default 200).
     seed : int
@@ -116,7 +120,7 @@ class Finding:
     p_value : float
         The test's (NaN when there is none).
     alpha : float
-        The level it was compared with (the run's alpha split over the windows).
+        The level it was compared with (the run's alpha split over its tests).
     """
 
     criterion: str
@@ -194,7 +198,14 @@ class MonitorResult:
         return "drift" if any(w.status == "drift" for w in self.windows) else "held"
 
     @property
-    def alpha_per_window(self) -> float:
+    def alpha_per_test(self) -> float:
+        """The level of each failing test (the run's alpha over :func:`failing_tests`)."""
+        return self.settings.alpha / max(failing_tests(self.reference, self.windows,
+                                                       self.settings), 1)
+
+    @property
+    def shift_alpha(self) -> float:
+        """The level of a window's score test (the run's alpha over the windows)."""
         return self.settings.alpha / max(len(self.windows), 1)
 
 
@@ -267,13 +278,30 @@ def _notes(estimates, reference: Reference) -> tuple[str, ...]:
     return tuple(notes)
 
 
+def failing_tests(reference: Reference, windows, settings: MonitorSettings) -> int:
+    """The tests of a run that can fail it: a drift test per labelled window, a choice test
+    per window (with the reference's predictions), a score test per window with
+    ``fail_on_shift``. ``windows``: :class:`~.windows.WindowCounts` or
+    :class:`WindowResult`."""
+    def labelled(w) -> bool:  # WindowCounts says True/False, WindowResult holds its metrics
+        return w.labelled if isinstance(w.labelled, bool) else w.labelled is not None
+
+    items = list(windows)
+    per_window = int(reference.has_scores) * (1 + int(settings.fail_on_shift))
+    return sum(labelled(w) for w in items) + per_window * len(items)
+
+
 def monitor_window(reference: Reference, window: WindowCounts,
                    replicates: ReferenceReplicates, settings: MonitorSettings, *,
-                   index: int = 0, n_windows: int = 1) -> WindowResult:
-    """One window of a run of ``n_windows`` (its place ``index`` seeds its bootstrap, so a
-    window's numbers do not depend on the other windows)."""
+                   index: int = 0, alpha: float | None = None,
+                   shift_alpha: float | None = None) -> WindowResult:
+    """One window of a run: its place ``index`` seeds its bootstrap (so a window's numbers
+    do not depend on the other windows); ``alpha`` is the level of its failing tests and
+    ``shift_alpha`` of its score tests (default: the settings' alpha, a run of one test;
+    :func:`monitor` splits it, see the module docstring)."""
     s = settings
-    alpha = s.alpha / max(n_windows, 1)
+    alpha = s.alpha if alpha is None else float(alpha)
+    shift_alpha = s.alpha if shift_alpha is None else float(shift_alpha)
     rng = np.random.default_rng([s.seed, index + 1])
     estimates = estimate_prevalence(reference, window, replicates, level=s.level, rng=rng)
     labelled = prior = None
@@ -291,7 +319,8 @@ def monitor_window(reference: Reference, window: WindowCounts,
                              economics=reference.economics, deployed_fpr=reference.fpr,
                              deployed_tpr=reference.tpr)
         bins = window_bins(reference, window)
-        shifts = _shifts(reference, window, bins, prior, s, alpha)
+        shifts = _shifts(reference, window, bins, prior, s,
+                         alpha if s.fail_on_shift else shift_alpha)
     return WindowResult(
         name=window.name, start=window.start, end=window.end, rows=window.rows,
         n=window.n, flagged=_flagged(reference, window, s.level), prevalence=estimates,
@@ -320,6 +349,8 @@ def monitor(reference: Reference, windows, settings: MonitorSettings | None = No
         raise ValueError(f"two windows are named {twice[0]!r}: give each window once")
     replicates = reference_replicates(reference, s.replicates,
                                       np.random.default_rng([s.seed, 0]))
-    results = tuple(monitor_window(reference, w, replicates, s, index=k,
-                                   n_windows=len(items)) for k, w in enumerate(items))
+    alpha = s.alpha / max(failing_tests(reference, items, s), 1)
+    shift_alpha = s.alpha / len(items)
+    results = tuple(monitor_window(reference, w, replicates, s, index=k, alpha=alpha,
+                                   shift_alpha=shift_alpha) for k, w in enumerate(items))
     return MonitorResult(reference=reference, windows=results, settings=s)
