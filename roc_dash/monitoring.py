@@ -24,6 +24,7 @@ Example
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from collections.abc import Mapping
@@ -46,7 +47,11 @@ from .core.monitoring import monitor as monitor_windows
 from .decision import DecisionRecord, load, model_rows
 
 __all__ = ["MonitorReport", "MonitorInputError", "monitor", "reference_of",
-           "read_reference"]
+           "read_reference", "optimism_of"]
+
+
+#: Efron's weight of the out-of-bag error in the .632 bootstrap (1 − e⁻¹, rounded as his).
+OPTIMISM_WEIGHT = 0.632
 
 
 class MonitorInputError(ValueError):
@@ -111,6 +116,20 @@ class MonitorReport:
 
 
 # ----------------------------------------------------------------------------- reference
+def optimism_of(record: DecisionRecord) -> float:
+    """How optimistic the record's expected cost is, for a threshold chosen as the optimum
+    of the data: Efron's .632 estimate from the choice's intervals,
+    ``0.632·(out-of-bag − in-bag cost)`` (Efron & Tibshirani 1997, "Improvements on
+    cross-validation: the .632+ bootstrap method", JASA 92(438), section 3: the out-of-bag
+    error alone overstates it, its cases being 0.632 as many distinct ones); 0 for a pinned
+    threshold or a record without them."""
+    c = record.choice_intervals
+    if c is None or record.how_chosen != "optimum":
+        return 0.0
+    gap = c.out_of_bag_cost - c.in_bag_cost
+    return OPTIMISM_WEIGHT * float(gap) if math.isfinite(gap) and gap > 0 else 0.0
+
+
 def reference_of(record: DecisionRecord, table: pd.DataFrame | None = None
                  ) -> tuple[Reference, bool | None]:
     """The core reference of a record and, optionally, the canonical table of its
@@ -119,7 +138,8 @@ def reference_of(record: DecisionRecord, table: pd.DataFrame | None = None
     m = record.metrics
     counts = (m.tp, m.fp, m.fn, m.tn)
     kw = {"threshold": record.threshold, "prior_pos": record.prior_pos,
-          "economics": record.economics, "model": record.model}
+          "economics": record.economics, "model": record.model,
+          "optimism": optimism_of(record)}
     if table is None:
         return reference_from_counts(**kw, tp=m.tp, fp=m.fp, fn=m.fn, tn=m.tn), None
     try:

@@ -197,3 +197,19 @@ def test_mon026_duckdb_counts_are_the_rows_counts(job):
     np.testing.assert_allclose(w.totals, expected.totals)
     np.testing.assert_allclose(w.positives, expected.positives)
     assert w.rows == len(f)
+
+
+def test_mon027_an_optimum_records_optimism_is_allowed_a_pinned_ones_is_not(job):
+    from dataclasses import replace
+
+    from roc_dash.decision import load
+    from roc_dash.monitoring import OPTIMISM_WEIGHT, optimism_of, reference_of
+
+    record = load(job / "rec.json")
+    c = record.choice_intervals
+    assert record.how_chosen == "optimum"
+    assert optimism_of(record) == pytest.approx(
+        OPTIMISM_WEIGHT * (c.out_of_bag_cost - c.in_bag_cost))
+    assert reference_of(record)[0].optimism == optimism_of(record) > 0
+    assert optimism_of(replace(record, how_chosen="pinned")) == 0.0
+    assert optimism_of(replace(record, choice_intervals=None)) == 0.0

@@ -186,3 +186,14 @@ def test_mon018_a_window_does_not_depend_on_the_others():
     alone = _run(ref, [a]).windows[0]
     first = _run(ref, [a, b]).windows[0]
     assert [e.low for e in alone.prevalence] == [e.low for e in first.prevalence]
+
+
+def test_mon019_the_drift_test_allows_the_optimism_of_a_choice():
+    ref_cells, win_cells = (300.0, 140.0, 100.0, 560.0), (580.0, 300.0, 220.0, 1100.0)
+    plain = labelled_drift_test(ref_cells, win_cells, prior_pos=0.3, economics=ECON,
+                                alpha=0.05)
+    allowed = labelled_drift_test(ref_cells, win_cells, prior_pos=0.3, economics=ECON,
+                                  alpha=0.05, allowance=0.01)
+    assert allowed.difference == plain.difference
+    assert allowed.z == pytest.approx((plain.difference - 0.01) / plain.std_error)
+    assert allowed.p_value > plain.p_value and "optimism" in allowed.method

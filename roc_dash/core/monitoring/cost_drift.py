@@ -63,7 +63,8 @@ def _pooled_variance(k_r: float, n_r: float, k_w: float, n_w: float) -> float:
 
 def labelled_drift_test(reference: tuple[float, float, float, float],
                         window: tuple[float, float, float, float], *, prior_pos: float,
-                        economics: Economics, alpha: float) -> DriftTest:
+                        economics: Economics, alpha: float,
+                        allowance: float = 0.0) -> DriftTest:
     """Has the expected cost of the deployed threshold risen from the reference to the
     window? (Module docstring: the stand-in for the CI gate's test.)
 
@@ -77,6 +78,8 @@ def labelled_drift_test(reference: tuple[float, float, float, float],
         The decision's costs and benefits.
     alpha : float
         The false-alarm rate under no change.
+    allowance : float
+        The reference cost's optimism, allowed before the cost counts as risen.
     """
     tp_r, fp_r, fn_r, tn_r = (float(v) for v in reference)
     tp_w, fp_w, fn_w, tn_w = (float(v) for v in window)
@@ -89,12 +92,15 @@ def labelled_drift_test(reference: tuple[float, float, float, float],
     var = ((p * c_fn) ** 2 * _pooled_variance(tp_r, p_r, tp_w, p_w)
            + ((1.0 - p) * c_fp) ** 2 * _pooled_variance(fp_r, n_r, fp_w, n_w))
     se = math.sqrt(var)
+    excess = diff - float(allowance)
     if se > 0:
-        z = diff / se
+        z = excess / se
     else:
-        z = math.copysign(math.inf, diff) if diff else 0.0
+        z = math.copysign(math.inf, excess) if excess else 0.0
     p_value = float(ndtr(-z))
     return DriftTest(difference=float(diff), std_error=se, z=float(z), p_value=p_value,
                      alpha=float(alpha), drifted=p_value < alpha,
                      method="one-sided two-proportion z-test of the expected cost at the "
-                            "decision's prior and costs (pooled variances)")
+                            "decision's prior and costs (pooled variances" + (
+                                f", allowing {allowance:.4g} of optimism)" if allowance
+                                else ")"))

@@ -129,7 +129,8 @@ def labelled_metrics(reference: Reference, window: WindowCounts, *, level: float
     curve = curve_of_counts(window.scores, window.positives, window.negatives)
     optimum = choice_at_prior(convex_hull(curve), float(point["prevalence"]), e)
     drift = labelled_drift_test((reference.tp, reference.fp, reference.fn, reference.tn),
-                                tuple(cells), prior_pos=p, economics=e, alpha=alpha)
+                                tuple(cells), prior_pos=p, economics=e, alpha=alpha,
+                                allowance=reference.optimism)
     return LabelledMetrics(
         tp=float(cells[0]), fp=float(cells[1]), fn=float(cells[2]), tn=float(cells[3]),
         tpr=est("tpr"), fpr=est("fpr"), precision=est("precision"), flagged=est("flagged"),

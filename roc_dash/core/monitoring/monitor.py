@@ -14,8 +14,8 @@ Three criteria per window, each a :class:`Finding` (PASS, WARN or FAIL):
 
 * ``cost-drift`` (labelled windows): the drift test rejects -> FAIL;
 * ``choice``: the window's prior lies outside the range where the deployed choice is optimal
-  (test of :mod:`.rederive`) -> FAIL; the optimum at the estimate differs but not
-  significantly -> WARN;
+  (test of :mod:`.rederive`) -> FAIL (an optimum at the estimate that differs without
+  significance is only reported: :attr:`~.rederive.Rederived.differs`);
 * ``score-shift``: a score distribution moved beyond what the prior explains
   (:mod:`.shift`) -> WARN (FAIL with ``fail_on_shift``).
 
@@ -247,9 +247,8 @@ def _findings(labelled, rederived, shifts, window: WindowCounts, s: MonitorSetti
         d = labelled.drift
         out.append(Finding("cost-drift", FAIL if d.drifted else PASS, d.p_value, alpha))
     if rederived is not None:
-        status = (FAIL if rederived.p_value < alpha else WARN if rederived.differs
-                  else PASS)
-        out.append(Finding("choice", status, rederived.p_value, alpha))
+        out.append(Finding("choice", FAIL if rederived.p_value < alpha else PASS,
+                           rederived.p_value, alpha))
     judged = [x for x in shifts if x.comparison in (
         ("positives", "negatives") if window.labelled else ("prior-adjusted",))]
     if judged:

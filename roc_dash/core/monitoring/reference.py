@@ -140,6 +140,11 @@ class Reference:
     posterior : ndarray or None
         The calibrated posterior ``P(+ | score)`` of each grid bin at the reference's
         prevalence.
+    optimism : float
+        How much lower the decision's expected cost looks on the reference than it is: a
+        threshold chosen as the optimum of the reference data is tuned to them (a
+        record's out-of-bag minus in-bag cost, :class:`~roc_dash.core.point_intervals.
+        ChoiceOptimism`); 0 for a threshold not chosen on them. The drift test allows it.
     """
 
     threshold: float
@@ -157,6 +162,7 @@ class Reference:
     positives: np.ndarray | None = None
     negatives: np.ndarray | None = None
     posterior: np.ndarray | None = None
+    optimism: float = 0.0
 
     @property
     def n_pos(self) -> float:
@@ -207,6 +213,13 @@ def _check_counts(tp, fp, fn, tn) -> tuple[float, float, float, float]:
     return out
 
 
+def _check_optimism(optimism) -> float:
+    v = float(optimism)
+    if not (math.isfinite(v) and v >= 0):
+        raise ValueError(f"the reference's optimism must be a number >= 0 (got {optimism!r})")
+    return v
+
+
 def _check_decision(threshold, prior_pos) -> float:
     t = math.inf if threshold is None else float(threshold)
     if math.isnan(t):
@@ -219,7 +232,7 @@ def _check_decision(threshold, prior_pos) -> float:
 
 def reference_from_counts(*, threshold: float, prior_pos: float, economics: Economics,
                           tp: float, fp: float, fn: float, tn: float,
-                          model: str = "") -> Reference:
+                          model: str = "", optimism: float = 0.0) -> Reference:
     """A reference of the decision alone (a decision record without its predictions):
     enough for the labelled windows' metrics and drift test and for ACC (Forman 2008),
     not for EM, PACC, the re-derived choice or the score-distribution tests.
@@ -233,13 +246,14 @@ def reference_from_counts(*, threshold: float, prior_pos: float, economics: Econ
     t = _check_decision(threshold, prior_pos)
     tp, fp, fn, tn = _check_counts(tp, fp, fn, tn)
     return Reference(threshold=t, prior_pos=float(prior_pos), economics=economics,
-                     tp=tp, fp=fp, fn=fn, tn=tn, model=str(model))
+                     tp=tp, fp=fp, fn=fn, tn=tn, model=str(model),
+                     optimism=_check_optimism(optimism))
 
 
 def reference_from_curve(curve: RocCurve, *, threshold: float, prior_pos: float,
                          economics: Economics, model: str = "",
                          counts: tuple[float, float, float, float] | None = None,
-                         max_bins: int = MAX_BINS) -> Reference:
+                         max_bins: int = MAX_BINS, optimism: float = 0.0) -> Reference:
     """A reference with its predictions, given as their ROC curve.
 
     Parameters
@@ -254,6 +268,8 @@ def reference_from_curve(curve: RocCurve, *, threshold: float, prior_pos: float,
         ``threshold``.
     max_bins : int
         Quantile bins of the :class:`ScoreGrid` at most.
+    optimism : float
+        See :class:`Reference`.
     """
     t = _check_decision(threshold, prior_pos)
     if counts is None:
@@ -272,16 +288,17 @@ def reference_from_curve(curve: RocCurve, *, threshold: float, prior_pos: float,
                      tp=tp, fp=fp, fn=fn, tn=tn, model=str(model), curve=curve, hull=hull,
                      calibration=calibration, grid=grid, positives=positives,
                      negatives=negatives,
-                     posterior=calibration.calibrated_scores(grid.representative))
+                     posterior=calibration.calibrated_scores(grid.representative),
+                     optimism=_check_optimism(optimism))
 
 
 def reference_from_scores(labels, scores, *, threshold: float, prior_pos: float,
                           economics: Economics, weights=None, model: str = "",
                           counts: tuple[float, float, float, float] | None = None,
-                          max_bins: int = MAX_BINS) -> Reference:
+                          max_bins: int = MAX_BINS, optimism: float = 0.0) -> Reference:
     """:func:`reference_from_curve` of the rows' ROC curve (labels, scores and weights as
     :func:`~roc_dash.core.curves.roc_curve` takes them)."""
     return reference_from_curve(roc_curve(labels, scores, weights=weights),
                                 threshold=threshold, prior_pos=prior_pos,
                                 economics=economics, model=model, counts=counts,
-                                max_bins=max_bins)
+                                max_bins=max_bins, optimism=optimism)
