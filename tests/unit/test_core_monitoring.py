@@ -173,6 +173,8 @@ def test_mon017_the_grid_counts_the_share_flagged_exactly():
                                                            -5.0, 5.0]])
         counts = ref.grid.counts(sw)
         assert counts[ref.flagged_bin:].sum() == (sw >= threshold).sum()
+        distinct, many = np.unique(sw, return_counts=True)
+        np.testing.assert_array_equal(ref.grid.sums_of_sorted(distinct, many)[0], counts)
         assert np.all(np.diff(ref.grid.representative) > 0)
         # the map is constant in each bin: the window's mean posterior is the rows'
         post = ref.calibration.calibrated_scores(sw)

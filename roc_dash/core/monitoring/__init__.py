@@ -21,6 +21,7 @@ from .monitor import (
     MonitorResult,
     MonitorSettings,
     WindowResult,
+    failing_tests,
     monitor,
     monitor_window,
 )
@@ -53,7 +54,7 @@ __all__ = [
     "MonitorSettings", "PrevalenceEstimate", "Rederived", "Reference", "ReferenceReplicates",
     "ScoreGrid", "ScoreShift", "WindowCounts", "WindowResult",
     "adjusted_count", "choice_at_prior", "confusion_of", "curve_of_counts", "em_prior",
-    "estimate_prevalence", "labelled_drift_test", "labelled_metrics", "mle_prior", "monitor",
+    "estimate_prevalence", "failing_tests", "labelled_drift_test", "labelled_metrics", "mle_prior", "monitor",
     "monitor_window", "percentile_estimate", "prior_range", "rederive",
     "reference_from_counts", "reference_from_curve", "reference_from_scores",
     "reference_replicates", "score_shift", "window_from_counts", "window_from_rows",

@@ -217,8 +217,8 @@ def _flagged(reference: Reference, window: WindowCounts, level: float) -> Estima
 
 
 def _shifts(reference: Reference, window: WindowCounts, bins: np.ndarray,
-            prior: PrevalenceEstimate | None, s: MonitorSettings, alpha: float
-            ) -> tuple[ScoreShift, ...]:
+            positives: np.ndarray | None, prior: PrevalenceEstimate | None,
+            s: MonitorSettings, alpha: float) -> tuple[ScoreShift, ...]:
     pos, neg = reference.positives, reference.negatives
     big_p, big_n = float(pos.sum()), float(neg.sum())
     out = [score_shift("as-before", pos + neg, big_p + big_n, bins, alpha=alpha,
@@ -229,11 +229,9 @@ def _shifts(reference: Reference, window: WindowCounts, bins: np.ndarray,
         size = 1.0 / (pi ** 2 / big_p + (1 - pi) ** 2 / big_n)
         out.append(score_shift("prior-adjusted", mixture, size, bins, alpha=alpha,
                                psi_min=s.psi_min))
-    if window.labelled:
-        grid = reference.grid
-        for name, ref, mine in (("positives", pos, window.positives),
-                                ("negatives", neg, window.negatives)):
-            counts = grid.counts(window.scores, mine)
+    if positives is not None:
+        for name, ref, counts in (("positives", pos, positives),
+                                  ("negatives", neg, bins - positives)):
             if counts.sum() > 0:
                 out.append(score_shift(name, ref, float(ref.sum()), counts,
                                        alpha=alpha / 2, psi_min=s.psi_min))
@@ -302,7 +300,13 @@ def monitor_window(reference: Reference, window: WindowCounts,
     alpha = s.alpha if alpha is None else float(alpha)
     shift_alpha = s.alpha if shift_alpha is None else float(shift_alpha)
     rng = np.random.default_rng([s.seed, index + 1])
-    estimates = estimate_prevalence(reference, window, replicates, level=s.level, rng=rng)
+    bins = positives = None
+    if reference.has_scores:  # the window on the reference's grid, counted once
+        bins = window_bins(reference, window)
+        if window.labelled:
+            bins, positives = bins
+    estimates = estimate_prevalence(reference, window, replicates, level=s.level, rng=rng,
+                                    bins=bins)
     labelled = prior = None
     if window.labelled:
         counted = counted_prevalence(window, s.level)
@@ -312,13 +316,12 @@ def monitor_window(reference: Reference, window: WindowCounts,
         prior = counted
     else:
         prior = next((e for e in estimates if e.method == s.estimator), estimates[-1])
-    rederived, shifts, bins = None, (), None
+    rederived, shifts = None, ()
     if reference.has_scores:
         rederived = rederive(reference.hull, prior=prior, decision_prior=reference.prior_pos,
                              economics=reference.economics, deployed_fpr=reference.fpr,
                              deployed_tpr=reference.tpr)
-        bins = window_bins(reference, window)
-        shifts = _shifts(reference, window, bins, prior, s,
+        shifts = _shifts(reference, window, bins, positives, prior, s,
                          alpha if s.fail_on_shift else shift_alpha)
     return WindowResult(
         name=window.name, start=window.start, end=window.end, rows=window.rows,

@@ -252,8 +252,12 @@ def reference_replicates(reference: Reference, replicates: int,
 
 # ------------------------------------------------------------------------- per window
 def window_bins(reference: Reference, window: WindowCounts) -> np.ndarray:
-    """The window's (weighted) cases per bin of the reference's grid."""
-    return reference.grid.counts(window.scores, window.totals)
+    """The window's (weighted) cases per bin of the reference's grid; with labels, also
+    its positives per bin (``(cases, positives)``)."""
+    if window.positives is None:
+        return reference.grid.sums_of_sorted(window.scores, window.totals)[0]
+    return tuple(reference.grid.sums_of_sorted(window.scores, window.totals,
+                                               window.positives))
 
 
 def _logit_spread(values: np.ndarray) -> float:
@@ -276,10 +280,11 @@ def _estimate(method, raw, replicates, level, *, iterations=0, converged=True):
 
 def estimate_prevalence(reference: Reference, window: WindowCounts,
                         replicates: ReferenceReplicates, *, level: float,
-                        rng: np.random.Generator) -> tuple[PrevalenceEstimate, ...]:
+                        rng: np.random.Generator, bins: np.ndarray | None = None
+                        ) -> tuple[PrevalenceEstimate, ...]:
     """EM, PACC and ACC estimates of the window's prior (ACC alone without the reference's
     predictions), each with its percentile bootstrap interval (see the module
-    docstring)."""
+    docstring). ``bins``: the window's cases per grid bin when already counted."""
     r = len(replicates)
     if not reference.has_scores:
         flagged = float(window.totals[window.scores >= reference.threshold].sum())
@@ -288,7 +293,8 @@ def estimate_prevalence(reference: Reference, window: WindowCounts,
         boot = boot[:, 0] / boot.sum(axis=1)
         return (_estimate("acc", adjusted_count(share, reference.tpr, reference.fpr),
                           adjusted_count(boot, replicates.tpr, replicates.fpr), level),)
-    counts = window_bins(reference, window)
+    counts = bins if bins is not None else reference.grid.sums_of_sorted(
+        window.scores, window.totals)[0]
     post, flag = reference.posterior, reference.flagged_bin
     boot = draw_counts(counts, r, rng)
     n, n_boot = window.n, boot.sum(axis=1)

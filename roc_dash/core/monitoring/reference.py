@@ -74,6 +74,19 @@ class ScoreGrid:
         return np.bincount(self.bin_of(scores), weights=w,
                            minlength=len(self)).astype(np.float64)
 
+    def sums_of_sorted(self, scores, *values) -> list[np.ndarray]:
+        """Per bin, the sums of each of ``values`` over ``scores`` sorted ascending (a
+        window's distinct scores): the bins' ends found in the scores, then differences of
+        cumulative sums (no search per score)."""
+        s = np.asarray(scores, dtype=np.float64)
+        ends = np.concatenate(([0], np.searchsorted(s, self.edges[1:], side="left"),
+                               [s.size]))
+        out = []
+        for v in values:
+            cum = np.concatenate(([0.0], np.cumsum(v, dtype=np.float64)))
+            out.append(np.diff(cum[ends]))
+        return out
+
     def first_at_or_above(self, threshold: float) -> int:
         """The first bin whose scores are all ``>= threshold`` (``len(self)`` for ``+inf``);
         exact when ``threshold`` is an edge."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import as_scores
+from ..curves import score_runs
 from ..labels import binary_labels
 
 __all__ = ["WindowCounts", "window_from_rows", "window_from_counts"]
@@ -99,15 +100,16 @@ def window_from_counts(name: str, scores, totals, positives=None, *, rows: int |
         raise ValueError(f"window {name!r}: scores must be finite (no NaN or infinity)")
     if not (np.isfinite(n).all() and (n >= 0).all()):
         raise ValueError(f"window {name!r}: counts must be finite and non-negative")
-    order = np.argsort(s, kind="stable")
-    s, n = s[order], n[order]
+    order = None if s.size < 2 or bool((s[1:] > s[:-1]).all()) else np.argsort(s, kind="stable")
+    if order is not None:
+        s, n = s[order], n[order]
     if s.size > 1 and (s[1:] == s[:-1]).any():
         raise ValueError(f"window {name!r}: a score is listed twice; give each distinct "
                          "score once with its count")
     if not n.sum() > 0:
         raise ValueError(f"window {name!r}: no predictions (no rows, or all weights 0)")
     if p is not None:
-        p = p[order]
+        p = p if order is None else p[order]
         if not (np.isfinite(p).all() and (p >= 0).all() and (p <= n * (1 + 1e-12)).all()):
             raise ValueError(f"window {name!r}: positives must lie between 0 and the count "
                              "of each score")
@@ -143,9 +145,7 @@ def window_from_rows(name: str, scores, labels=None, *, weights=None, pos_label=
         if w.shape != s.shape or not (np.isfinite(w).all() and (w >= 0).all()):
             raise ValueError(f"window {name!r}: weights must be finite, non-negative and "
                              "one per score")
-    distinct, at = np.unique(s, return_inverse=True)
-    totals = np.bincount(at, weights=w, minlength=distinct.size).astype(np.float64)
-    positives = None
+    y = np.zeros(s.size, dtype=bool)
     if labels is not None:
         y = np.asarray(labels)
         if y.shape != s.shape:
@@ -155,7 +155,12 @@ def window_from_rows(name: str, scores, labels=None, *, weights=None, pos_label=
             y = binary_labels(y, pos_label=pos_label)
         except ValueError as exc:
             raise ValueError(f"window {name!r}: {exc}") from None
-        positives = np.bincount(at, weights=y.astype(np.float64) if w is None else w * y,
-                                minlength=distinct.size).astype(np.float64)
+    # one sort of the rows, the ROC curve's (Fawcett 2004, Algorithm 2: runs of equal scores)
+    thresholds, pos_le, neg_le = score_runs(y, s, w)
+    distinct = thresholds[1:][::-1]
+    positives = np.diff(pos_le, prepend=0.0)
+    totals = positives + np.diff(neg_le, prepend=0.0)
+    if labels is None:
+        positives = None
     return window_from_counts(name, distinct, totals, positives, rows=s.size, start=start,
                               end=end)
