@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from .cli_args import EXIT_BAD_INPUT, bootstrap_seed, non_negative, open_unit, silence_stdout
 
@@ -25,15 +26,6 @@ def _replicates(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"replicates must be a whole number from 20 to 5000, got {text!r}")
     return value
-
-
-def _write(path: str, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as exc:
-        raise ValueError(f"cannot write {path}: {exc.strerror}; check the folder exists and "
-                         "is writable") from None
 
 
 def _run(args: argparse.Namespace):
@@ -69,12 +61,16 @@ def _monitor(args: argparse.Namespace) -> int:
         else:
             text = json.dumps(report.to_dict(), indent=2, allow_nan=False)
         if args.junit:
-            _write(args.junit, report.junit_xml(timestamp=datetime.now(UTC).strftime(
-                "%Y-%m-%dT%H:%M:%S")) + "\n")
+            Path(args.junit).write_text(report.junit_xml(timestamp=datetime.now(UTC).strftime(
+                "%Y-%m-%dT%H:%M:%S")) + "\n", encoding="utf-8")
         if args.output:
-            _write(args.output, text + "\n")
+            Path(args.output).write_text(text + "\n", encoding="utf-8")
     except ValueError as exc:  # MonitorInputError, DecisionFileError, InputError, ...
         print(f"roc-dash monitor: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:  # the output or the JUnit file
+        print(f"roc-dash monitor: cannot write {exc.filename}: {exc.strerror}; check the "
+              "folder exists and is writable", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         print(report.summary_text(), file=sys.stderr)

@@ -5,6 +5,7 @@ column, and the Python API giving the same numbers (mon020-mon029)."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -71,6 +72,7 @@ def test_mon020_held_windows_exit_0_and_drift_exits_1(job, capsys):
     ("every_without_time", "--every cuts the time column"),
     ("not_dates", "not a date or time"),
     ("reference_other_model", "not the decision's model 'rf'"),
+    ("unwritable", "cannot write .*no-such-folder.*check the folder exists"),
 ])
 def test_mon021_bad_input_exits_2_with_what_to_do(job, capsys, case, expected):
     window = job / "bad.csv"
@@ -95,6 +97,9 @@ def test_mon021_bad_input_exits_2_with_what_to_do(job, capsys, case, expected):
     elif case == "not_dates":
         base.assign(time="yesterday").to_csv(window, index=False)
         args += ["--time", "time", "--every", "month"]
+    elif case == "unwritable":
+        base.to_csv(window, index=False)
+        args += ["-o", job / "no-such-folder" / "out.json"]
     elif case == "reference_other_model":
         base.to_csv(window, index=False)
         pd.concat([base.assign(model="a"), base.assign(model="b")]).to_csv(
@@ -103,9 +108,10 @@ def test_mon021_bad_input_exits_2_with_what_to_do(job, capsys, case, expected):
     assert _monitor(job, *args) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
-    assert len(err.strip().splitlines()) == 1, err
-    import re
-    assert re.search(expected, err), err
+    lines = err.strip().splitlines()
+    assert all(line.startswith("roc-dash") for line in lines), err
+    assert sum(not line.startswith("roc-dash: note:") for line in lines) == 1, err
+    assert re.search(expected, lines[-1]), err
 
 
 def test_mon022_a_time_column_cuts_windows_as_files_do(job):

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..calibration import HullCalibration, hull_calibration, score_counts
+from ..confusion import ConfusionCounts
 from ..curves import RocCurve, curve_of_runs, roc_curve
 from ..economics import Economics, expected_cost_per_case
 from ..hull import RocHull, convex_hull
@@ -178,12 +179,17 @@ class Reference:
     optimism: float = 0.0
 
     @property
+    def confusion(self) -> ConfusionCounts:
+        """The decision's confusion matrix on the reference (its rates, class totals)."""
+        return ConfusionCounts(self.threshold, self.tp, self.fp, self.fn, self.tn)
+
+    @property
     def n_pos(self) -> float:
-        return self.tp + self.fn
+        return self.confusion.n_pos
 
     @property
     def n_neg(self) -> float:
-        return self.fp + self.tn
+        return self.confusion.n_neg
 
     @property
     def prevalence(self) -> float:
@@ -192,11 +198,11 @@ class Reference:
 
     @property
     def tpr(self) -> float:
-        return self.tp / self.n_pos
+        return self.confusion.tpr
 
     @property
     def fpr(self) -> float:
-        return self.fp / self.n_neg
+        return self.confusion.fpr
 
     @property
     def has_scores(self) -> bool:
