@@ -34,7 +34,8 @@ def _run(args: argparse.Namespace):
 
     settings = MonitorSettings(level=args.level, alpha=args.alpha,
                                replicates=args.replicates, seed=args.seed,
-                               estimator=args.estimator, psi_min=args.psi_min,
+                               estimator=args.estimator, min_saving=args.min_saving,
+                               psi_min=args.psi_min,
                                fail_on_shift=args.fail_on_shift)
     return monitor(args.record, args.windows, reference=args.reference, time=args.time,
                    every=args.every, score=args.score, label=args.label,
@@ -124,6 +125,9 @@ def add_monitor(sub) -> None:
     s.add_argument("--estimator", choices=["em", "pacc", "acc"], default="em",
                    help="the prevalence estimate that re-derives the choice of an "
                         "unlabelled window (default em)")
+    s.add_argument("--min-saving", type=non_negative, default=0.002, metavar="X",
+                   help="share of the largest cost per case that switching to the re-derived "
+                        "choice must save for the choice to fail (default 0.002)")
     s.add_argument("--psi-min", type=non_negative, default=0.01, metavar="X",
                    help="PSI a score shift must reach besides its KS test (default 0.01)")
     s.add_argument("--fail-on-shift", action="store_true",

@@ -73,6 +73,7 @@ def _rederived(r) -> dict | None:
             "choice_at_high": _choice(r.choice_high),
             "holds_over": [_num(v) for v in r.holds_over],
             "deployed_cost": _est(r.deployed_cost), "saving": _num(r.saving),
+            "normalized_saving": _num(r.normalized_saving),
             "differs": r.differs, "p_value": _num(r.p_value)}
 
 
@@ -121,7 +122,8 @@ def report_dict(report) -> dict:
         "settings": {"level": s.level, "alpha": s.alpha,
                      "alpha_per_test": r.alpha_per_test, "shift_alpha": r.shift_alpha,
                      "replicates": s.replicates,
-                     "seed": s.seed, "estimator": s.estimator, "psi_min": s.psi_min,
+                     "seed": s.seed, "estimator": s.estimator, "min_saving": s.min_saving,
+                     "psi_min": s.psi_min,
                      "fail_on_shift": s.fail_on_shift},
         "windows": [_window(w) for w in r.windows],
         "notes": list(report.notes) + list(r.notes),
@@ -133,7 +135,7 @@ def _p(v: float) -> str:
     return "n/a" if not math.isfinite(v) else f"{v:.3g}"
 
 
-def _cost_drift(w, f) -> Criterion:
+def _cost_drift(w, f, _settings) -> Criterion:
     m = w.labelled
     d = m.drift
     return Criterion(
@@ -145,22 +147,23 @@ def _cost_drift(w, f) -> Criterion:
         f"({signed(d.difference)} from the record's; {d.method}).")
 
 
-def _choice_criterion(w, f) -> Criterion:
+def _choice_criterion(w, f, min_saving: float) -> Criterion:
     r = w.rederived
     p = r.prior
     lo, hi = r.holds_over
     how = "counted from its labels" if p.method == "labels" else f"estimated by {p.method.upper()}"
     return Criterion(
         "choice", w.name, _STATUS[f.status], r.p_value, f"p = {_p(r.p_value)}",
-        f"p >= {sig(f.alpha)}",
+        f"p >= {sig(f.alpha)} or saving < {sig(min_saving)}",
         f"Prior p(+) {sig(p.value)} [{sig(p.low)}, {sig(p.high)}] ({how}); the deployed "
         f"choice is optimal for p(+) in [{sig(lo)}, {sig(hi)}]. At this prior the optimum is "
         f"score >= {sig(r.choice.threshold)} (deployed optimum: >= "
         f"{sig(r.baseline.threshold)}); staying costs {sig(r.deployed_cost.value)} per case, "
-        f"switching {sig(r.choice.expected_cost)}.")
+        f"switching {sig(r.choice.expected_cost)} (saves {sig(r.normalized_saving)} of the "
+        f"largest cost; a change counts from {sig(min_saving)}).")
 
 
-def _shift_criterion(w, f) -> Criterion:
+def _shift_criterion(w, f, _settings) -> Criterion:
     judged = [x for x in w.shifts if x.comparison in (
         ("positives", "negatives") if w.labelled is not None else ("prior-adjusted",))]
     parts = "; ".join(f"{x.comparison}: KS {sig(x.ks)} (p = {_p(x.p_value)}), PSI "
@@ -173,7 +176,8 @@ def _shift_criterion(w, f) -> Criterion:
         f"Scores against the reference's {against}: {parts}.")
 
 
-_BUILDERS = {"cost-drift": _cost_drift, "choice": _choice_criterion,
+_BUILDERS = {"cost-drift": _cost_drift,
+             "choice": lambda w, f, s: _choice_criterion(w, f, s.min_saving),
              "score-shift": _shift_criterion}
 
 
@@ -183,7 +187,7 @@ def criteria(report) -> list[Criterion]:
     out = []
     for w in report.result.windows:
         for f in w.findings:
-            c = _BUILDERS[f.criterion](w, f)
+            c = _BUILDERS[f.criterion](w, f, report.result.settings)
             if f.status == WARN:
                 c = Criterion(c.name, c.model, c.status, c.value, c.shown, c.limit,
                               f"WARNING: {c.message}")

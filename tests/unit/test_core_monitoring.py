@@ -199,3 +199,17 @@ def test_mon019_the_drift_test_allows_the_optimism_of_a_choice():
     assert allowed.difference == plain.difference
     assert allowed.z == pytest.approx((plain.difference - 0.01) / plain.std_error)
     assert allowed.p_value > plain.p_value and "optimism" in allowed.method
+
+
+def test_mon030_a_significant_change_too_small_to_matter_does_not_fail():
+    _, _, ref = _reference(n=20000)
+    y, s = sample(100_000, 0.36, seed=30)
+    window = [window_from_rows("w", s, y)]
+    strict = _run(ref, window, min_saving=0.0).windows[0]
+    r = strict.rederived
+    assert r.p_value < strict.findings[1].alpha  # the prior left the vertex's range
+    assert {f.criterion: f.status for f in strict.findings}["choice"] == "FAIL"
+    assert 0 < r.normalized_saving == pytest.approx(
+        r.saving / (0.36 * ECON.net_cost_fn + 0.64 * ECON.net_cost_fp), rel=0.05)
+    lenient = _run(ref, window, min_saving=r.normalized_saving * 2).windows[0]
+    assert {f.criterion: f.status for f in lenient.findings}["choice"] == "PASS"

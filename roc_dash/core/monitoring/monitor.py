@@ -14,8 +14,9 @@ Three criteria per window, each a :class:`Finding` (PASS, WARN or FAIL):
 
 * ``cost-drift`` (labelled windows): the drift test rejects -> FAIL;
 * ``choice``: the window's prior lies outside the range where the deployed choice is optimal
-  (test of :mod:`.rederive`) -> FAIL (an optimum at the estimate that differs without
-  significance is only reported: :attr:`~.rederive.Rederived.differs`);
+  (test of :mod:`.rederive`) and switching saves at least ``min_saving`` of the largest
+  cost (:attr:`~.rederive.Rederived.normalized_saving`) -> FAIL (an optimum at the estimate
+  that differs without both is only reported: :attr:`~.rederive.Rederived.differs`);
 * ``score-shift``: a score distribution moved beyond what the prior explains
   (:mod:`.shift`) -> WARN (FAIL with ``fail_on_shift``).
 
@@ -76,6 +77,11 @@ class MonitorSettings:
     estimator : str
         The prevalence estimate that re-derives the choice of an unlabelled window: ``"em"``
         (default), ``"pacc"`` or ``"acc"``.
+    min_saving : float
+        The share of the largest cost per case (Drummond & Holte's normalized expected cost)
+        that switching to the re-derived choice must save for the choice to fail besides
+        its test (default 0.002: with large windows a prior change too small to matter is
+        significant).
     psi_min : float
         The PSI a score shift must reach besides its test (default 0.01: what is left
         after the prior adjustment is small; 0.1 and 0.25 are customary for raw scores).
@@ -88,6 +94,7 @@ class MonitorSettings:
     replicates: int = 200
     seed: int = 0
     estimator: str = "em"
+    min_saving: float = 0.002
     psi_min: float = 0.01
     fail_on_shift: bool = False
 
@@ -103,8 +110,10 @@ class MonitorSettings:
         if self.estimator not in ESTIMATORS:
             raise ValueError(f"estimator must be one of {ESTIMATORS} "
                              f"(got {self.estimator!r})")
-        if not (math.isfinite(self.psi_min) and self.psi_min >= 0):
-            raise ValueError(f"psi_min must be a non-negative number (got {self.psi_min!r})")
+        for name in ("psi_min", "min_saving"):
+            v = getattr(self, name)
+            if not (isinstance(v, int | float) and math.isfinite(v) and v >= 0):
+                raise ValueError(f"{name} must be a non-negative number (got {v!r})")
 
 
 @dataclass(frozen=True)
@@ -245,8 +254,9 @@ def _findings(labelled, rederived, shifts, window: WindowCounts, s: MonitorSetti
         d = labelled.drift
         out.append(Finding("cost-drift", FAIL if d.drifted else PASS, d.p_value, alpha))
     if rederived is not None:
-        out.append(Finding("choice", FAIL if rederived.p_value < alpha else PASS,
-                           rederived.p_value, alpha))
+        moved = (rederived.p_value < alpha
+                 and rederived.normalized_saving >= s.min_saving)
+        out.append(Finding("choice", FAIL if moved else PASS, rederived.p_value, alpha))
     judged = [x for x in shifts if x.comparison in (
         ("positives", "negatives") if window.labelled else ("prior-adjusted",))]
     if judged:

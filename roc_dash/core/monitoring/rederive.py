@@ -120,6 +120,9 @@ class Rederived:
         The optimum at the window's prior is another vertex than the baseline's.
     p_value : float
         Of "the window's prior still lies in ``holds_over``" (module docstring).
+    max_cost : float
+        The largest expected cost per case at the window's prior (every case wrong, net
+        costs): the scale of :attr:`normalized_saving`.
     """
 
     prior: PrevalenceEstimate
@@ -131,11 +134,19 @@ class Rederived:
     deployed_cost: Estimate
     differs: bool
     p_value: float
+    max_cost: float = 1.0
 
     @property
     def saving(self) -> float:
         """Cost per case saved by switching to the re-derived choice (>= 0)."""
         return self.deployed_cost.value - self.choice.expected_cost
+
+    @property
+    def normalized_saving(self) -> float:
+        """:attr:`saving` over the largest cost per case at the window's prior,
+        ``p·c'(FN) + (1−p)·c'(FP)`` (Drummond & Holte's normalized expected cost: 0 to 1,
+        whatever the unit)."""
+        return self.saving / self.max_cost
 
 
 def _logit(p: float) -> float:
@@ -166,7 +177,9 @@ def rederive(hull: RocHull, *, prior: PrevalenceEstimate, decision_prior: float,
     holds = prior_range(hull, baseline.index, economics)
     ends = [float(cost_at_prior(deployed_fpr, deployed_tpr, q, economics))
             for q in (low, high)]
+    p = min(max(value, 0.0), 1.0) if math.isfinite(value) else decision_prior
     return Rederived(
+        max_cost=p * economics.net_cost_fn + (1 - p) * economics.net_cost_fp,
         prior=prior, baseline=baseline, choice=choice,
         choice_low=choice_at_prior(hull, low, economics),
         choice_high=choice_at_prior(hull, high, economics), holds_over=holds,
