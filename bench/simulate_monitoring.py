@@ -7,7 +7,8 @@ positives ``N(d, 1)``, rounded to 3 decimals. The reference (``--n-ref`` cases a
 ``0.3``) is where the decision is taken: the optimum of its hull under ``c(FP) = 1``,
 ``c(FN) = 3`` (what ``roc-dash decide`` ships). A run monitors ``--windows`` windows of
 ``--n-window`` cases each with the default settings (95 % intervals, a run's false-alarm
-rate 0.05, 200 bootstrap replicates, EM re-deriving the choice, PSI at least 0.01).
+rate 0.05, 200 bootstrap replicates, EM re-deriving the choice, a saving of at least
+0.002 of the largest cost, PSI at least 0.01).
 
 Scenarios (``--runs`` runs each):
 
@@ -155,7 +156,7 @@ def report(a, out: dict, seconds: float) -> None:
     print(f"binormal: negatives N(0,1), positives N({a.d:g},1), scores rounded to 3 decimals; "
           f"reference {a.n_ref} cases at p(+) {PRIOR}; {a.windows} windows of {a.n_window} "
           f"cases; c(FP) 1, c(FN) 3; {a.runs} runs per scenario; default settings (95 % "
-          "intervals, alpha 0.05 per run, 200 replicates, EM, PSI >= 0.01); drift test "
+          "intervals, alpha 0.05 per run, 200 replicates, EM, saving >= 0.002, PSI >= 0.01); drift test "
           f"{'without' if a.no_allowance else 'with'} the allowance for the choice's optimism")
     print()
     print("| scenario | run fails (exit 1) | cost-drift FAIL | choice FAIL | "
