@@ -42,13 +42,19 @@ from .size_limits import MAX_ROWS_VAR, limit_error, limits
 
 __all__ = ["EVERY", "MAX_WINDOWS", "WindowsRead", "read_windows"]
 
-#: The periods of ``every``, and DuckDB's name of each window.
+def _iso_week(t) -> str:
+    year, week, _ = t.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+#: The periods of ``every``: what DuckDB truncates the times to (one key per row, cheap),
+#: and how a period's start is named (once per window).
 EVERY = {
-    "day": "strftime({t}, '%Y-%m-%d')",
-    "week": "strftime({t}, '%G-W%V')",
-    "month": "strftime({t}, '%Y-%m')",
-    "quarter": "strftime({t}, '%Y') || '-Q' || CAST(quarter({t}) AS VARCHAR)",
-    "year": "strftime({t}, '%Y')",
+    "day": ("day", lambda t: t.strftime("%Y-%m-%d")),
+    "week": ("week", _iso_week),
+    "month": ("month", lambda t: t.strftime("%Y-%m")),
+    "quarter": ("quarter", lambda t: f"{t.year}-Q{(t.month - 1) // 3 + 1}"),
+    "year": ("year", lambda t: t.strftime("%Y")),
 }
 #: Windows at most (a time column of many distinct values wants ``every``).
 MAX_WINDOWS = 500
@@ -146,9 +152,10 @@ def _key_sql(d, cols: _Columns, types: dict, every: str | None, source: Source) 
             file=source.name, column=cols.time)
     if pa.types.is_timestamp(t) or pa.types.is_date(t):
         ts = f"CAST({q} AS TIMESTAMP)"
-        return EVERY[every].format(t=ts), ts, "FALSE"
+        return f"date_trunc('{EVERY[every][0]}', {ts})", ts, "FALSE"
     ts = f"TRY_CAST(trim(CAST({q} AS VARCHAR)) AS TIMESTAMP)"
-    return EVERY[every].format(t=ts), ts, f"({q} IS NOT NULL AND {ts} IS NULL)"
+    return (f"date_trunc('{EVERY[every][0]}', {ts})", ts,
+            f"({q} IS NOT NULL AND {ts} IS NULL)")
 
 
 def _source_sql(d, cols: _Columns, types: dict, every, source: Source, model: str | None):
@@ -291,7 +298,7 @@ def _decode(raws: list[tuple[pa.Table, _Columns, Source]], positive) -> tuple:
     return out, shown_positive
 
 
-def _windows(raws, labels, notes: list[str]) -> list[WindowCounts]:
+def _windows(raws, labels, every, notes: list[str]) -> list[WindowCounts]:
     """The windows: groups of every source gathered by window key (by source without a
     time column), each made of its distinct scores."""
     keys, parts = [], {}
@@ -300,7 +307,11 @@ def _windows(raws, labels, notes: list[str]) -> list[WindowCounts]:
             name = model_name_from_filename(source.model_name_base)
             w = np.full(raw.num_rows, name, dtype=object)
         else:
-            w = np.asarray(raw.column("w").to_pylist(), dtype=object)
+            keys_of = raw.column("w").to_pylist()
+            if every is not None:  # a period's start -> its name
+                name_of = EVERY[every][1]
+                keys_of = [None if k is None else name_of(k) for k in keys_of]
+            w = np.asarray(keys_of, dtype=object)
         for k in dict.fromkeys(w.tolist()):
             if k not in parts:
                 keys.append(k)
@@ -398,7 +409,7 @@ def read_windows(sources: Iterable[str], *, time: str | None = None, every: str 
                           "Round the scores (e.g. to 4 decimals) so that fewer distinct "
                           "values remain, or monitor fewer windows at a time")
     labels, shown = _decode(raws, positive)
-    windows = _windows(raws, labels, notes)
+    windows = _windows(raws, labels, every, notes)
     rows = sum(w.rows for w in windows)
     return WindowsRead(windows=tuple(windows), notes=tuple(notes), positive=shown,
                        input_rows=rows)

@@ -133,6 +133,13 @@ def test_mon022_a_time_column_cuts_windows_as_files_do(job):
         assert a["labelled"]["confusion_matrix"] == b["labelled"]["confusion_matrix"]
         assert a["prevalence"]["acc"] == b["prevalence"]["acc"]
         assert a["start"].startswith(a["name"])
+    from roc_dash.io.windows import read_windows
+
+    weeks = read_windows([str(job / "all.parquet")], time="time", every="week").windows
+    assert weeks[0].name == "2024-W01" and weeks[-1].name == "2024-W13"  # ISO weeks
+    quarters = read_windows([str(job / "all.parquet")], time="time", every="quarter")
+    assert [w.name for w in quarters.windows] == ["2024-Q1"]
+    assert quarters.windows[0].rows == len(table)
     days = roc_dash.monitor(job / "rec.json", table.assign(time=table["time"].dt.date.astype(
         str)).query("time < '2024-01-06'"), time="time", replicates=50)
     assert [w.name for w in days.result.windows] == ["2024-01-03", "2024-01-04",
