@@ -270,8 +270,8 @@ def _read_source(runner, arg: str, options: dict, model: str | None, every,
 
 
 def _decode(raws: list[tuple[pa.Table, _Columns, Source]], positive) -> tuple:
-    """Each source's labels as True/False/None (missing) per group, and the positive
-    value."""
+    """Each source's labels per group as ``(known, positive)`` boolean arrays (None for a
+    source without a label column), and the positive value as shown."""
     shown_positive = None
     out = []
     for raw, cols, source in raws:
@@ -283,45 +283,54 @@ def _decode(raws: list[tuple[pa.Table, _Columns, Source]], positive) -> tuple:
         if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
             present &= pc.not_equal(pc.utf8_trim_whitespace(pc.fill_null(column, "")),
                                     "").to_numpy(zero_copy_only=False)
-        values = np.full(raw.num_rows, None, dtype=object)
+        y = np.zeros(raw.num_rows, dtype=bool)
         if present.any():
             kept = column.filter(pa.array(present))
             distinct = pc.unique(kept).to_pylist()
             if positive is not None and len(distinct) == 1:  # one class: which one?
-                values[present] = label_key(distinct[0]) == label_key(positive)
+                y[present] = label_key(distinct[0]) == label_key(positive)
             else:
                 labels = decode_labels(kept, lambda k: np.asarray(k) + 1, source.name,
                                        cols.label, positive)
-                values[present] = labels.values
+                y[present] = labels.values
                 shown_positive = shown_positive or labels.positive
-        out.append(values)
+        out.append((present, y))
     return out, shown_positive
 
 
+def _keys(raw: pa.Table, cols: _Columns, source: Source, every) -> tuple[list, np.ndarray]:
+    """The source's window names and each group's index among them (names made once per
+    window, not per group)."""
+    if cols.time is None:
+        return [model_name_from_filename(source.model_name_base)], np.zeros(raw.num_rows,
+                                                                            dtype=np.intp)
+    encoded = pc.dictionary_encode(raw.column("w")).combine_chunks()
+    values = encoded.dictionary.to_pylist()
+    if every is not None:  # a period's start -> its name
+        values = [EVERY[every][1](v) for v in values]
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.intp)
+    return [str(v) for v in values], codes
+
+
 def _windows(raws, labels, every, notes: list[str]) -> list[WindowCounts]:
-    """The windows: groups of every source gathered by window key (by source without a
-    time column), each made of its distinct scores."""
-    keys, parts = [], {}
+    """The windows: groups of every source gathered by window (by source without a time
+    column), each made of its distinct scores."""
+    parts: dict[str, list] = {}
     for (raw, cols, source), lab in zip(raws, labels, strict=True):
-        if cols.time is None:
-            name = model_name_from_filename(source.model_name_base)
-            w = np.full(raw.num_rows, name, dtype=object)
-        else:
-            keys_of = raw.column("w").to_pylist()
-            if every is not None:  # a period's start -> its name
-                name_of = EVERY[every][1]
-                keys_of = [None if k is None else name_of(k) for k in keys_of]
-            w = np.asarray(keys_of, dtype=object)
-        for k in dict.fromkeys(w.tolist()):
-            if k not in parts:
-                keys.append(k)
-                parts[k] = []
-            parts[k].append((raw.filter(pa.array(w == k)), None if lab is None else lab[w == k]))
-    if len(keys) > MAX_WINDOWS:
-        raise InputError(f"the time column makes {len(keys):,} windows, more than "
+        names, codes = _keys(raw, cols, source, every)
+        order = np.argsort(codes, kind="stable")
+        bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
+        for j, name in enumerate(names):
+            rows = order[bounds[j]:bounds[j + 1]]
+            if rows.size:
+                parts.setdefault(name, []).append(
+                    (raw.take(pa.array(rows)), None if lab is None else
+                     (lab[0][rows], lab[1][rows])))
+    if len(parts) > MAX_WINDOWS:
+        raise InputError(f"the time column makes {len(parts):,} windows, more than "
                          f"{MAX_WINDOWS}; cut it into periods with --every (day, week, "
                          "month, quarter or year)")
-    out = [_window(str(k), parts[k], notes) for k in keys]
+    out = [_window(name, group, notes) for name, group in parts.items()]
     if all(cols.time is not None for _, cols, _ in raws):
         try:  # in time order: by each window's first time
             out.sort(key=lambda x: x[1])
@@ -330,36 +339,41 @@ def _windows(raws, labels, every, notes: list[str]) -> list[WindowCounts]:
     return [w for w, _ in out]
 
 
+def _column(parts, name: str) -> np.ndarray:
+    return np.concatenate([p.column(name).to_numpy(zero_copy_only=False) for p, _ in parts])
+
+
+def _times(parts, name: str, pick):
+    found = [v for v in (pc.min_max(p.column(name)).as_py()[pick] for p, _ in parts)
+             if v is not None]
+    return (min(found) if pick == "min" else max(found)) if found else None
+
+
 def _window(name: str, parts, notes: list[str]) -> tuple[WindowCounts, object]:
-    s = np.concatenate([p.column("s").to_numpy(zero_copy_only=False).astype(np.float64)
-                        for p, _ in parts])
-    ws = np.concatenate([p.column("ws").to_numpy(zero_copy_only=False).astype(np.float64)
-                         for p, _ in parts])
-    rows = int(sum(int(pc.sum(p.column("n")).as_py()) for p, _ in parts))
-    labs = [lab for _, lab in parts]
-    known = (np.concatenate([np.zeros(p.num_rows, bool) if lab is None else
-                             np.array([v is not None for v in lab], bool)
-                             for (p, _), lab in zip(parts, labs, strict=True)]))
-    t0 = [v for p, _ in parts for v in p.column("t0").to_pylist() if v is not None]
-    t1 = [v for p, _ in parts for v in p.column("t1").to_pylist() if v is not None]
+    s = _column(parts, "s").astype(np.float64)
+    ws = _column(parts, "ws").astype(np.float64)
+    n = _column(parts, "n").astype(np.int64)
+    rows = int(n.sum())
+    known = np.concatenate([np.zeros(p.num_rows, bool) if lab is None else lab[0]
+                            for p, lab in parts])
+    first, last = _times(parts, "t0", "min"), _times(parts, "t1", "max")
     distinct, at = np.unique(s, return_inverse=True)
     totals = np.bincount(at, weights=ws, minlength=distinct.size)
     positives = None
     if known.all():
-        y = np.concatenate([np.asarray(lab, dtype=bool) for lab in labs])
+        y = np.concatenate([lab[1] for _, lab in parts])
         positives = np.bincount(at, weights=ws * y, minlength=distinct.size)
     elif known.any():
-        n = np.concatenate([p.column("n").to_numpy() for p, _ in parts])
         notes.append(f"window {name!r}: {plural(int(n[~known].sum()), 'row')} of {rows:,} "
                      "have no label, so it is monitored as unlabelled. Give all its labels, "
                      "or none.")
     try:
         window = window_from_counts(name, distinct, totals, positives, rows=rows,
-                                    start=str(min(t0)) if t0 else "",
-                                    end=str(max(t1)) if t1 else "")
+                                    start="" if first is None else str(first),
+                                    end="" if last is None else str(last))
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    return window, (min(t0) if t0 else 0, name)
+    return window, (0 if first is None else first, name)
 
 
 def read_windows(sources: Iterable[str], *, time: str | None = None, every: str | None = None,
