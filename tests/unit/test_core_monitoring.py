@@ -213,3 +213,15 @@ def test_mon030_a_significant_change_too_small_to_matter_does_not_fail():
         r.saving / (0.36 * ECON.net_cost_fn + 0.64 * ECON.net_cost_fp), rel=0.05)
     lenient = _run(ref, window, min_saving=r.normalized_saving * 2).windows[0]
     assert {f.criterion: f.status for f in lenient.findings}["choice"] == "PASS"
+
+
+def test_mon031_a_window_from_an_analysis_curve_is_the_window_of_its_rows():
+    from roc_dash.core.monitoring import window_from_curve
+
+    y, s = sample(3000, 0.2, seed=31)
+    w = np.random.default_rng(0).integers(1, 4, s.size).astype(float)
+    rows = window_from_rows("w", s, y, weights=w)
+    curve = window_from_curve("w", roc_curve(y, s, weights=w))
+    np.testing.assert_array_equal(curve.scores, rows.scores)
+    np.testing.assert_allclose(curve.totals, rows.totals)
+    np.testing.assert_allclose(curve.positives, rows.positives)

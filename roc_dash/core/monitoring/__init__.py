@@ -46,7 +46,7 @@ from .reference import (
     reference_from_scores,
 )
 from .shift import COMPARISONS, ScoreShift, score_shift
-from .windows import WindowCounts, window_from_counts, window_from_rows
+from .windows import WindowCounts, window_from_counts, window_from_curve, window_from_rows
 
 __all__ = [
     "CRITERIA", "COMPARISONS", "ESTIMATORS", "FAIL", "MAX_BINS", "PASS", "WARN",
@@ -57,5 +57,5 @@ __all__ = [
     "estimate_prevalence", "failing_tests", "labelled_drift_test", "labelled_metrics", "mle_prior", "monitor",
     "monitor_window", "percentile_estimate", "prior_range", "rederive",
     "reference_from_counts", "reference_from_curve", "reference_from_scores",
-    "reference_replicates", "score_shift", "window_from_counts", "window_from_rows",
+    "reference_replicates", "score_shift", "window_from_counts", "window_from_curve", "window_from_rows",
 ]

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import as_scores
+from ..calibration import score_counts
 from ..curves import score_runs
 from ..labels import binary_labels
 
-__all__ = ["WindowCounts", "window_from_rows", "window_from_counts"]
+__all__ = ["WindowCounts", "window_from_rows", "window_from_counts", "window_from_curve"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -164,3 +165,15 @@ def window_from_rows(name: str, scores, labels=None, *, weights=None, pos_label=
         positives = None
     return window_from_counts(name, distinct, totals, positives, rows=s.size, start=start,
                               end=end)
+
+
+def window_from_curve(name: str, curve, *, rows: int | None = None, start: str = "",
+                      end: str = "") -> WindowCounts:
+    """A labelled window from its ROC curve (:class:`~roc_dash.core.curves.RocCurve`, as an
+    analysis already holds it): the curve's vertices are its distinct scores with the
+    positives and negatives scoring each (:func:`~roc_dash.core.calibration.score_counts`),
+    so no row is read again."""
+    scores, positives, negatives = score_counts(curve)
+    return window_from_counts(name, scores, positives + negatives, positives, rows=rows,
+                              start=start, end=end)
+
