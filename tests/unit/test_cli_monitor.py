@@ -226,3 +226,30 @@ def test_mon027_an_optimum_records_optimism_is_allowed_a_pinned_ones_is_not(job)
     assert reference_of(record)[0].optimism == optimism_of(record) > 0
     assert optimism_of(replace(record, how_chosen="pinned")) == 0.0
     assert optimism_of(replace(record, choice_intervals=None)) == 0.0
+
+
+def test_mon028_the_docs_commands_run_as_written(tmp_path, monkeypatch):
+    """The shell block of docs/monitoring.md runs on files like those it names: the decision,
+    then the monitor cutting a year's predictions into months (exit 1: the prior falls)."""
+    import shlex
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "monitoring.md").read_text()
+    block = re.search(r"^```bash\n(.*?)^```", docs, re.M | re.S).group(1)
+    commands = [shlex.split(line, comments=True) for line in
+                block.replace("\\\n", " ").splitlines() if line.strip()]
+    assert [argv[:2] for argv in commands] == [["roc-dash", "decide"], ["roc-dash", "monitor"]]
+    frame(3000, 0.3, seed=40).to_csv(tmp_path / "validation.csv", index=False)
+    months = []
+    for k, prior in enumerate((0.3, 0.3, 0.12)):
+        f = frame(2000, prior, seed=41 + k, labels=False)
+        f["day"] = pd.Timestamp(f"2024-0{k + 1}-01") + pd.to_timedelta(
+            np.arange(len(f)) % 28, unit="D")
+        months.append(f)
+    pd.concat(months).to_parquet(tmp_path / "predictions.parquet", index=False)
+    monkeypatch.chdir(tmp_path)
+    statuses = [main([*argv[1:], "--replicates", "50"]) for argv in commands]
+    assert statuses == [0, 1]
+    doc = json.loads((tmp_path / "monitor.json").read_text())
+    assert [w["name"] for w in doc["windows"]] == ["2024-01", "2024-02", "2024-03"]
+    assert ET.parse(tmp_path / "monitor.xml").getroot().find("testsuite") is not None
