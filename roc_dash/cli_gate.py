@@ -101,12 +101,21 @@ def _write(path: str, text: str) -> None:
 
 
 def _gate(run):
-    """Run ``decide`` or ``check``: bad input of any kind is exit 2 with one message."""
+    """Run ``decide`` or ``check``: bad input of any kind is exit 2 with one message. So is
+    an error nobody foresaw (a bug): a traceback would end the process with status 1, which
+    a CI pipeline reads as "a criterion failed"; ``check`` exits 1 only for that."""
     def wrapped(args: argparse.Namespace) -> int:
         try:
             return run(args)
         except (_BadInput, ValueError) as exc:
             print(f"roc-dash {args.command}: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except (KeyboardInterrupt, BrokenPipeError, MemoryError):
+            raise
+        except Exception as exc:  # noqa: BLE001 -- never exit 1 on a bug
+            print(f"roc-dash {args.command}: unexpected error ({type(exc).__name__}: "
+                  f"{exc}); nothing was decided or checked. This is a bug in roc-dash: "
+                  "please report it with the command and the files' shape", file=sys.stderr)
             return EXIT_BAD_INPUT
     return wrapped
 
@@ -157,7 +166,8 @@ def _lone_options(args: argparse.Namespace) -> None:
     for option, value, needs, given in (
             ("--margin", args.margin, "--not-worse-than", args.not_worse_than),
             ("--alpha", args.alpha, "--not-worse-than", args.not_worse_than),
-            ("--cost-tolerance", args.cost_tolerance, "--decision", args.decision)):
+            ("--cost-tolerance", args.cost_tolerance, "--decision", args.decision),
+            ("--decision-alpha", args.decision_alpha, "--decision", args.decision)):
         if value is not None and given is None:
             raise _BadInput(f"{option} belongs to {needs}, which is not given: add "
                             f"{needs} or leave {option} out")
@@ -198,12 +208,13 @@ def _check_criteria(args, table, record) -> list:
             raise _BadInput(f"--not-worse-than {args.not_worse_than!r}: give another model of "
                             f"the files as the baseline (models: {', '.join(map(repr, names))})")
         out.append(not_worse_than(
-            table, model, args.not_worse_than,
-            margin=0.0 if args.margin is None else args.margin,
+            table, model, args.not_worse_than, margin=args.margin,
             alpha=0.05 if args.alpha is None else args.alpha))
     if record is not None:
         _same_decision(record, table, model)
-        out.extend(recheck_decision(record, table, model, cost_tolerance=args.cost_tolerance))
+        out.extend(recheck_decision(
+            record, table, model, cost_tolerance=args.cost_tolerance,
+            alpha=0.05 if args.decision_alpha is None else args.decision_alpha))
     return out
 
 
@@ -219,6 +230,11 @@ def _check(args: argparse.Namespace) -> int:
         raise _BadInput("no criterion given: add --min-auc, --max-expected-cost, "
                         "--not-worse-than or --decision")
     _lone_options(args)
+    if args.not_worse_than is not None and args.margin is None:
+        raise _BadInput(
+            "--not-worse-than needs --margin M: the loss of AUC you accept (e.g. 0.01 or "
+            "0.02). --margin 0 makes it a superiority test: the model must be shown better "
+            "than the baseline, and one as good as it fails (p = 0.5 at equal AUCs)")
     record = load(args.decision) if args.decision is not None else None
     table = _gate_table(args)
     criteria = _check_criteria(args, table, record)
@@ -231,6 +247,14 @@ def _check(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # the reader closed the pipe: the criteria's status stands
         silence_stdout()
     return status
+
+
+def _alarm_rate(text: str) -> float:
+    """``--decision-alpha``: a number in (0, 0.5)."""
+    value = open_unit(text)
+    if not value < 0.5:
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 0.5, got {text}")
+    return value
 
 
 def _add_gate_conditions(p: argparse.ArgumentParser) -> None:
@@ -290,19 +314,27 @@ def add_check(sub) -> None:
                         "(under the conditions) is above X")
     g.add_argument("--not-worse-than", metavar="BASELINE", default=None,
                    help="fail unless DeLong's one-sided test shows AUC(model) > "
-                        "AUC(BASELINE) - margin (same rows)")
+                        "AUC(BASELINE) - margin (same rows); needs --margin")
     g.add_argument("--margin", type=non_negative, default=None, metavar="M",
-                   help="with --not-worse-than: non-inferiority margin on the AUC "
-                        "(default 0)")
+                   help="with --not-worse-than, required: the loss of AUC accepted "
+                        "(non-inferiority margin, e.g. 0.01); 0 makes it a superiority "
+                        "test (the model must be shown better: an equal one fails)")
     g.add_argument("--alpha", type=open_unit, default=None, metavar="A",
                    help="with --not-worse-than: one-sided significance level "
                         "(default 0.05)")
     g.add_argument("--decision", metavar="decision.json", default=None,
                    help="re-check a decision record on these files: its threshold, costs "
-                        "and prior; fail when the expected cost exceeds the record's")
+                        "and prior; fail when the expected cost is worse than the record's "
+                        "beyond chance (a one-sided test of both samples, corrected for "
+                        "the choice of the threshold on the record's data; 5%% false "
+                        "alarms under no change)")
+    g.add_argument("--decision-alpha", type=_alarm_rate, default=None, metavar="A",
+                   help="with --decision: the false-alarm rate of that test under no "
+                        "change, in (0, 0.5) (default 0.05)")
     g.add_argument("--cost-tolerance", type=non_negative, default=None, metavar="X",
-                   help="with --decision: expected cost allowed above the record's "
-                        "(default: up to its interval's upper end)")
+                   help="with --decision: fail instead when the expected cost exceeds the "
+                        "record's by more than X (a fixed tolerance: no false-alarm rate "
+                        "is claimed)")
     p.add_argument("--junit", metavar="PATH", default=None,
                    help="also write the criteria as JUnit XML (one test case each)")
     _add_gate_conditions(p)

@@ -20,7 +20,7 @@ from .core.model_comparison import NEVER_OPTIMAL, OptimalRange, PairwiseComparis
 from .rounding import sig, signed
 
 __all__ = ["P_KINDS", "cv_auc_text", "fold_lines", "optimal_range_text", "p_text",
-           "pair_cell", "unpaired_note"]
+           "pair_cell", "ties_text", "unpaired_note"]
 
 #: The p-values a comparison cell can show: (key, attribute, label).
 P_KINDS: tuple[tuple[str, str, str], ...] = (
@@ -93,13 +93,36 @@ def _ratio(v: float) -> str:
     return "∞" if math.isinf(v) else f"{sig(v)}"
 
 
+def ties_text(r: OptimalRange) -> str:
+    """``"ties with B at every cost (the same optimal ROC points: both optimal)"``, with
+    ``"; ties with C on part of it"``, or ``""`` without a tie."""
+    parts = []
+    if r.ties_at_every_cost:
+        parts.append(f"ties with {_names(r.ties_at_every_cost)} at every cost (the same "
+                     "optimal ROC points: both optimal)")
+    if r.ties_in_part:
+        parts.append(f"ties with {_names(r.ties_in_part)} on part of it (shared optimal "
+                     "ROC points)")
+    return "; ".join(parts)
+
+
+def _names(names) -> str:
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
 def optimal_range_text(r: OptimalRange) -> str:
     """``"optimal for c(FN)/c(FP) between 0.55 and 4 at prior p(+) = 0.3"`` (several
-    intervals joined by "or"), or :data:`NEVER_OPTIMAL` (Fawcett 2004, section 7.1). The page
+    intervals joined by "or"), or :data:`NEVER_OPTIMAL` (Fawcett 2004, section 7.1), with
+    the models it ties with (:func:`ties_text`). The page
     states cost ratios as c(FN)/c(FP) everywhere (the summary, the superiority view), so the
     core's c(FP)/c(FN) intervals are inverted here."""
     if r.never_optimal:
         return NEVER_OPTIMAL
+    ties = ties_text(r)
+    return f"{_range_text(r)}; {ties}" if ties else _range_text(r)
+
+
+def _range_text(r: OptimalRange) -> str:
     if r.cost_ratio_low.size == 1 and r.cost_ratio_low[0] <= 0 and np.isinf(
             r.cost_ratio_high[0]):
         return f"optimal for any c(FN)/c(FP) at prior p(+) = {sig(r.prior_pos)}"

@@ -37,6 +37,7 @@ from .core.assembly.analysis import Analysis
 from .core.chosen_point import decision_summary
 from .core.confusion import ConfusionCounts, confusion_at_threshold
 from .core.data_fingerprint import FINGERPRINT_METHOD, data_fingerprint
+from .core.drift import CHOICE_METHOD, COUNTS_METHOD, reference_from_counts
 from .core.economics import (
     Economics,
     expected_cost_per_case,
@@ -57,13 +58,18 @@ from .decision_record import (  # noqa: F401 - the record's names, as the packag
     DecisionIntervals,
     DecisionMetrics,
     DecisionRecord,
+    DriftReference,
 )
 
 __all__ = ["DecisionRecord", "DecisionMetrics", "DecisionIntervals", "ChoiceIntervals",
-           "DecisionFileError",
+           "DriftReference", "DecisionFileError",
            "build_decision", "save", "load", "from_dict", "data_fingerprint",
            "model_rows", "SCHEMA", "SCHEMA_VERSION", "TIE_RULE", "FINGERPRINT_METHOD",
            "WEIGHTED_COUNTS_NOTE"]
+
+
+#: The largest decision record :func:`load` reads (a record is a few kilobytes).
+MAX_RECORD_BYTES = 4 * 1024 * 1024
 
 
 class DecisionFileError(ValueError):
@@ -118,21 +124,47 @@ def _intervals(y, s, w, threshold, p, e, *, replicates, seed, level):
 
 def _choice_intervals(y, s, w, p, e, *, replicates, seed, level):
     """The optimum's intervals of :func:`~roc_dash.core.point_intervals.point_intervals`
-    (the page's "How sure?" column), with its notes."""
+    (the page's "How sure?" column), with its notes, and the optimum's
+    :class:`~roc_dash.core.point_intervals.PointUncertainty` (None without)."""
     if replicates <= 0:
-        return None, ()
+        return None, (), None
     try:
         u = point_intervals(y, s, p, e, weights=w, n_boot=replicates, seed=seed,
                             level=level).optimum
     except ValueError as exc:
-        return None, (f"No intervals of the choice: {exc}.",)
+        return None, (f"No intervals of the choice: {exc}.",), None
     pair = {k: (getattr(u, k).low, getattr(u, k).high) for k in CHOICE_METRICS}
     o = u.optimism
     return ChoiceIntervals(
         method=u.method, level=u.level, replicates=replicates, replicates_used=u.n_boot_used,
         seed=seed, kinds=tuple(getattr(u, k).interval for k in CHOICE_METRICS),
         in_bag_cost=o.in_bag, out_of_bag_cost=o.out_of_bag, **pair), \
-        tuple(f"Intervals of the choice: {n}" for n in u.notes)
+        tuple(f"Intervals of the choice: {n}" for n in u.notes), u
+
+
+def _optimum_intervals(u, replicates: int, seed: int) -> DecisionIntervals:
+    """The record's intervals at its optimum: those of the choice, corrected for it."""
+    pair = {k: (getattr(u, k).low, getattr(u, k).high)
+            for k in ("tpr", "fpr", "precision", "flagged", "expected_cost")}
+    return DecisionIntervals(method=u.method, level=u.level, replicates=replicates, seed=seed,
+                             interval=u.expected_cost.interval, **pair)
+
+
+def _drift_reference(u, counts: ConfusionCounts, p: float, e: Economics, *, replicates: int,
+                     seed: int) -> DriftReference | None:
+    """What ``check --decision`` compares with: at the optimum, the cost corrected for the
+    choice (None when the bootstrap could not correct it); at a pin, the counts'."""
+    if u is not None:
+        c = u.expected_cost.correction
+        if c is None:
+            return None
+        return DriftReference(method=CHOICE_METHOD, cost=c.estimate + c.optimism,
+                              optimism=c.optimism, std_error=c.std_error,
+                              replicates=replicates, seed=seed)
+    ref = reference_from_counts(0.0, counts.tp, counts.fp, counts.fn, counts.tn,
+                                prior_pos=p, economics=e)
+    return DriftReference(method=COUNTS_METHOD, cost=ref.cost, optimism=0.0,
+                          std_error=math.sqrt(ref.variance), replicates=0, seed=0)
 
 
 def _response_method(scores: np.ndarray, given: str) -> str:
@@ -165,12 +197,17 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
     given) or the optimum of the joint hull under ``economics`` at the analysis' prior (the
     threshold of the optimal vertex, a score of the data). Its metrics are counted on the
     model's rows of ``table`` (:func:`~roc_dash.core.confusion.confusion_at_threshold`),
-    with two sets of seeded bootstrap intervals: ``intervals``, of the metrics at that
-    fixed threshold (:func:`~roc_dash.core.uncertainty.uncertainty_from_bootstrap`), and,
-    for the optimum, ``choice_intervals``, of the procedure "pick the optimum on this
-    data" (:func:`~roc_dash.core.point_intervals.point_intervals`, the choice made again in
-    every replicate, with the out-of-bag cost): with the page's replicates and seed
-    (the defaults), the numbers of its "How sure?" table.
+    with seeded bootstrap intervals. At a pinned threshold, ``intervals`` are of the metrics
+    of that fixed threshold (:func:`~roc_dash.core.uncertainty.uncertainty_from_bootstrap`).
+    At the optimum, ``choice_intervals`` are those of the procedure "pick the optimum on
+    this data" (:func:`~roc_dash.core.point_intervals.point_intervals`, the choice made
+    again in every replicate, with the out-of-bag cost; with the page's replicates and seed,
+    the numbers of its "How sure?" table), and ``intervals`` the same corrected intervals of
+    the rates, precision, share flagged and cost: a threshold chosen on the data looks
+    better there than it is, and an interval around the apparent cost covers the chosen
+    threshold's true cost less often than it says (:mod:`~roc_dash.core.choice_correction`).
+    ``drift_reference`` is what ``roc-dash check --decision`` tests new data against
+    (:mod:`~roc_dash.core.drift`).
 
     Parameters
     ----------
@@ -214,11 +251,21 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
     counts = confusion_at_threshold(y, s, threshold, weights=w)
     model = analysis.model(summary.model)
     lv = analysis.conditions.level if level is None else level
-    intervals, boot_notes = _intervals(y, s, w, threshold, p, e, replicates=replicates,
-                                       seed=seed, level=lv)
-    choice, choice_notes = (None, ()) if summary.pinned else _choice_intervals(
-        y, s, w, p, e, replicates=replicates, seed=seed, level=lv)
+    if summary.pinned:
+        choice, choice_notes, u = None, (), None
+        intervals, boot_notes = _intervals(y, s, w, threshold, p, e, replicates=replicates,
+                                           seed=seed, level=lv)
+    else:  # the intervals of what the chosen threshold gives, corrected for its choice
+        choice, choice_notes, u = _choice_intervals(y, s, w, p, e, replicates=replicates,
+                                                    seed=seed, level=lv)
+        intervals = None if u is None else _optimum_intervals(u, replicates, seed)
+        boot_notes = ()
     notes = list(summary.notes) + list(boot_notes) + list(choice_notes)
+    drift = None if (not summary.pinned and u is None) else _drift_reference(
+        u, counts, p, e, replicates=replicates, seed=seed)
+    if drift is None and not summary.pinned:
+        notes.append("No correction of the expected cost for the choice of the threshold "
+                     "(no bootstrap): `roc-dash check --decision` cannot account for it.")
     if summary.tied and not summary.pinned:
         notes.append("The optimum is tied along a hull segment: the points between this "
                      "threshold and the segment's other end cost the same; the record takes "
@@ -241,7 +288,8 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
         prevalence=counts.n_pos / (counts.n_pos + counts.n_neg),
         roc_dash_version=__version__,
         created_utc=created_utc or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        note=str(note or ""), notes=tuple(notes), choice_intervals=choice)
+        note=str(note or ""), notes=tuple(notes), choice_intervals=choice,
+        drift_reference=drift)
 
 
 def save(record: DecisionRecord, path) -> Path:
@@ -262,20 +310,30 @@ def load(path) -> DecisionRecord:
         or a key is missing or of the wrong kind; the message names the file and the key.
     """
     name = str(path)
+    written_by = "give the JSON file written by `roc-dash decide` or the page's Download decision"
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_RECORD_BYTES:
+            raise DecisionFileError(
+                f"{name}: {size:,} bytes, too large for a decision record (at most "
+                f"{MAX_RECORD_BYTES:,}); {written_by}")
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise DecisionFileError(f"{name}: cannot read the decision record "
                                 f"({exc.strerror or exc}); check the path") from None
     except UnicodeDecodeError:
-        raise DecisionFileError(f"{name}: not a text file; give the JSON file written by "
-                                "`roc-dash decide` or the page's Download decision") from None
+        raise DecisionFileError(f"{name}: not a text file; {written_by}") from None
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DecisionFileError(f"{name}: not JSON ({exc.msg} at line {exc.lineno}, "
-                                f"column {exc.colno}); give the file written by `roc-dash "
-                                "decide` or the page's Download decision") from None
+                                f"column {exc.colno}); {written_by}") from None
+    except RecursionError:
+        raise DecisionFileError(f"{name}: JSON nested too deeply to be a decision record; "
+                                f"{written_by}") from None
+    except ValueError as exc:  # e.g. a whole number of more than 4,300 digits
+        raise DecisionFileError(f"{name}: not a JSON roc-dash can read ({exc}); "
+                                f"{written_by}") from None
     return from_dict(doc, source=name)
 
 
@@ -302,19 +360,41 @@ class _Reader:
         v = doc.get(key)
         if v is None and nullable:
             return math.nan
-        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-            self.fail(f"{where}{key}", f"must be a number, got {v!r}")
-        if not low <= v <= high:
-            self.fail(f"{where}{key}", f"must lie in [{low:g}, {high:g}], got {v!r}")
-        return float(v)
+        x = _as_float(v)
+        if x is None:
+            self.fail(f"{where}{key}",
+                      f"must be a number (finite, of at most ±1.8e308), got {_shown(v)}")
+        if not low <= x <= high:
+            self.fail(f"{where}{key}", f"must lie in [{low:g}, {high:g}], got {_shown(v)}")
+        return x
 
     def text(self, doc: dict, key: str, where: str = "", *, nullable=False) -> str | None:
         v = doc.get(key)
         if v is None and nullable:
             return None
         if not isinstance(v, str):
-            self.fail(f"{where}{key}", f"must be a text, got {v!r}")
+            self.fail(f"{where}{key}", f"must be a text, got {_shown(v)}")
         return v
+
+
+def _as_float(v) -> float | None:
+    """``v`` as a finite float, or None: not a number (a bool is not), infinite, or a whole
+    number too large for a float."""
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return None
+    try:
+        x = float(v)
+    except OverflowError:
+        return None
+    return x if math.isfinite(x) else None
+
+
+def _shown(v, limit: int = 60) -> str:
+    """``repr(v)`` cut to ``limit`` characters (a 5,000-digit number is not echoed whole)."""
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10 ** limit:
+        return f"a whole number of {len(str(abs(v))):,} digits"
+    text = repr(v)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
 
 
 def _pairs(raw: dict, keys, where: str, r: _Reader) -> dict:
@@ -323,9 +403,8 @@ def _pairs(raw: dict, keys, where: str, r: _Reader) -> dict:
     for k in keys:
         v = raw.get(k)
         if not (isinstance(v, list) and len(v) == 2 and all(
-                x is None or (isinstance(x, int | float) and not isinstance(x, bool))
-                for x in v)):
-            r.fail(f"{where}{k}", f"must be [low, high], got {v!r}")
+                x is None or isinstance(x, float) or _as_float(x) is not None for x in v)):
+            r.fail(f"{where}{k}", f"must be [low, high] (numbers or null), got {_shown(v)}")
         pairs[k] = tuple(math.nan if x is None else float(x) for x in v)
     return pairs
 
@@ -349,6 +428,24 @@ def _read_choice(doc: dict, r: _Reader) -> ChoiceIntervals | None:
         in_bag_cost=r.number(raw, "in_bag_cost", w, nullable=True),
         out_of_bag_cost=r.number(raw, "out_of_bag_cost", w, nullable=True),
         **_pairs(raw, CHOICE_METRICS, w, r))
+
+
+def _read_drift(doc: dict, r: _Reader) -> DriftReference | None:
+    raw = doc.get("drift_reference")  # optional: records before it have none
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        r.fail("drift_reference", "must be an object or null")
+    w = "drift_reference."
+    method = r.text(raw, "method", w)
+    if method not in (CHOICE_METHOD, COUNTS_METHOD):
+        r.fail(f"{w}method", f"must be one of {(CHOICE_METHOD, COUNTS_METHOD)}, got "
+                             f"{_shown(method)}")
+    return DriftReference(
+        method=method, cost=r.number(raw, "cost", w), optimism=r.number(raw, "optimism", w),
+        std_error=r.number(raw, "std_error", w, low=0),
+        replicates=int(r.number(raw, "replicates", w, low=0)),
+        seed=int(r.number(raw, "seed", w)))
 
 
 def _read_intervals(doc: dict, r: _Reader) -> DecisionIntervals | None:
@@ -376,10 +473,10 @@ def from_dict(doc, *, source: str = "decision record") -> DecisionRecord:
             "the file written by `roc-dash decide` or the page's Download decision")
     version = doc.get("schema_version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        r.fail("schema_version", f"must be a whole number >= 1, got {version!r}")
+        r.fail("schema_version", f"must be a whole number >= 1, got {_shown(version)}")
     if version > SCHEMA_VERSION:
         raise DecisionFileError(
-            f"{source}: written by a newer roc-dash (decision schema {version}; this roc-dash "
+            f"{source}: written by a newer roc-dash (decision schema {_shown(version)}; this roc-dash "
             f"{__version__} reads schema {SCHEMA_VERSION} and older); upgrade roc-dash")
     rule, cond = r.section(doc, "rule"), r.section(doc, "conditions")
     met, cm, data = r.section(doc, "metrics"), r.section(doc, "confusion_matrix"), \
@@ -390,7 +487,7 @@ def from_dict(doc, *, source: str = "decision record") -> DecisionRecord:
     threshold = math.inf if t is None else r.number(rule, "threshold", "rule.")
     method = r.text(rule, "response_method", "rule.")
     if method not in RESPONSE_METHODS:
-        r.fail("rule.response_method", f"must be one of {RESPONSE_METHODS}, got {method!r}")
+        r.fail("rule.response_method", f"must be one of {RESPONSE_METHODS}, got {_shown(method)}")
     fingerprint = r.text(data, "fingerprint", "data.")
     if not (fingerprint.startswith("sha256:") and len(fingerprint) == 71
             and all(ch in "0123456789abcdef" for ch in fingerprint[7:])):
@@ -423,7 +520,8 @@ def from_dict(doc, *, source: str = "decision record") -> DecisionRecord:
         prevalence=r.number(data, "prevalence", "data.", **rate),
         roc_dash_version=r.text(doc, "roc_dash_version"),
         created_utc=r.text(doc, "created_utc"), note=r.text(doc, "note", nullable=True) or "",
-        notes=tuple(notes), schema_version=version, choice_intervals=_read_choice(doc, r))
+        notes=tuple(notes), schema_version=version, choice_intervals=_read_choice(doc, r),
+        drift_reference=_read_drift(doc, r))
     if not 0.0 < record.prior_pos < 1.0:
         r.fail("conditions.prior_pos", f"must lie strictly between 0 and 1, got "
                                        f"{record.prior_pos!r}")

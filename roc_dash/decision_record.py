@@ -71,6 +71,21 @@ FIXED_THRESHOLD_WHAT = (
     "the metrics of the shipped fixed threshold: rows resampled, the threshold held fixed "
     "(what deploying this threshold on data like these gives)")
 
+#: What the ``intervals`` of a record at its optimum are (written beside them).
+CHOSEN_THRESHOLD_WHAT = (
+    "the metrics of the shipped threshold, chosen as the optimum of these data: what "
+    "deploying it on data like these gives, each the estimate corrected for the optimism of "
+    "choosing the threshold on the same data (out of bag) +- the bootstrap spread, from the "
+    "bootstrap that chooses the optimum again in every replicate (the page's 'How sure?' "
+    "column 'Optimum')")
+
+#: What the record's ``drift_reference`` is (written beside it).
+DRIFT_WHAT = (
+    "what `roc-dash check --decision` compares new data with: the expected cost per case "
+    "of the threshold (corrected for its choice on these data when it was chosen as their "
+    "optimum) and the standard error of that estimate; with the new data's binomial error, "
+    "a one-sided test whose false alarms under no change are at most its level")
+
 #: What the record's ``choice_intervals`` are (written beside them).
 CHOICE_WHAT = (
     "the procedure 'pick the optimum on this data': positives and negatives resampled "
@@ -85,11 +100,13 @@ CHOICE_METRICS = ("threshold", "tpr", "fpr", "precision", "npv", "lr_pos", "lr_n
 
 @dataclass(frozen=True)
 class DecisionIntervals:
-    """Bootstrap intervals of the metrics at the fixed threshold
+    """Bootstrap intervals of the metrics at the shipped threshold. A pinned threshold's
     (:func:`~roc_dash.core.uncertainty.uncertainty_from_bootstrap`): rows resampled with
-    replacement, the prior fixed; the choice of the threshold itself is not resampled
-    (:data:`FIXED_THRESHOLD_WHAT`). Each metric is ``(low, high)``; ``interval`` is
-    ``"percentile"`` or ``"range"``."""
+    replacement, the prior fixed (:data:`FIXED_THRESHOLD_WHAT`). The optimum's: from the
+    bootstrap that chooses the optimum again in every replicate, each metric corrected for
+    the optimism of the choice (:data:`CHOSEN_THRESHOLD_WHAT`,
+    :mod:`~roc_dash.core.choice_correction`). Each metric is ``(low, high)``; ``interval``
+    is ``"percentile"``, ``"range"``, ``"corrected"`` or ``"boundary"``."""
 
     method: str
     level: float
@@ -101,6 +118,34 @@ class DecisionIntervals:
     precision: tuple[float, float]
     flagged: tuple[float, float]
     expected_cost: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class DriftReference:
+    """What ``roc-dash check --decision`` compares new data with
+    (:class:`~roc_dash.core.drift.CostReference`, :data:`DRIFT_WHAT`).
+
+    Attributes
+    ----------
+    method : str
+        :data:`~roc_dash.core.drift.CHOICE_METHOD` (a threshold chosen as the optimum,
+        corrected) or :data:`~roc_dash.core.drift.COUNTS_METHOD` (a pinned threshold).
+    cost : float
+        The reference expected cost per case: the record's plus ``optimism``.
+    optimism : float
+        What choosing the threshold on these data hides (0 for a pinned threshold).
+    std_error : float
+        Of ``cost``'s error.
+    replicates, seed : int
+        Of the bootstrap (0 for a pinned threshold).
+    """
+
+    method: str
+    cost: float
+    optimism: float
+    std_error: float
+    replicates: int
+    seed: int
 
 
 @dataclass(frozen=True)
@@ -168,7 +213,12 @@ class DecisionRecord:
     unit : str
     metrics : DecisionMetrics
     intervals : DecisionIntervals or None
-        At the shipped fixed threshold.
+        At the shipped threshold: for a pinned one, of the fixed threshold's metrics; for
+        the optimum, of what the chosen threshold gives on new data, corrected for the
+        choice (:data:`CHOSEN_THRESHOLD_WHAT`).
+    drift_reference : DriftReference or None
+        What the re-check compares new data with; None in records written before it (the
+        re-check then works from the confusion matrix and says what it cannot account for).
     choice_intervals : ChoiceIntervals or None
         Of the procedure that chose it (an optimum record with replicates only).
     positive_label : str or None
@@ -207,6 +257,7 @@ class DecisionRecord:
     notes: tuple[str, ...] = field(default=())
     schema_version: int = SCHEMA_VERSION
     choice_intervals: ChoiceIntervals | None = None
+    drift_reference: DriftReference | None = None
 
     @property
     def economics(self) -> Economics:
@@ -338,12 +389,18 @@ def _to_dict(r: DecisionRecord) -> dict:
             "normalized_expected_cost", "auc")},
         "confusion_matrix": {k: _count(getattr(m, k)) for k in ("tp", "fp", "fn", "tn")},
         "intervals": None if i is None else {
-            "what": FIXED_THRESHOLD_WHAT,
+            "what": CHOSEN_THRESHOLD_WHAT if i.interval == "corrected"
+            else FIXED_THRESHOLD_WHAT,
             "method": i.method, "level": i.level, "replicates": i.replicates,
             "seed": i.seed, "interval": i.interval,
             **{k: [_num(v) for v in getattr(i, k)] for k in (
                 "tpr", "fpr", "precision", "flagged", "expected_cost")}},
         "choice_intervals": _choice_dict(r.choice_intervals),
+        "drift_reference": None if r.drift_reference is None else {
+            "what": DRIFT_WHAT, "method": r.drift_reference.method,
+            "cost": _num(r.drift_reference.cost), "optimism": _num(r.drift_reference.optimism),
+            "std_error": _num(r.drift_reference.std_error),
+            "replicates": r.drift_reference.replicates, "seed": r.drift_reference.seed},
         "data": {"fingerprint": r.fingerprint, "fingerprint_method": FINGERPRINT_METHOD,
                  "n_rows": r.n_rows, "n_pos": _count(r.n_pos), "n_neg": _count(r.n_neg),
                  "prevalence": _num(r.prevalence)},

@@ -9,9 +9,11 @@ test cases, one per criterion, so a CI server shows which one failed.
   the given costs and prior (Fawcett 2004, section 7.1) is at most a limit;
 * :func:`not_worse_than` -- the model's AUC is not worse than a baseline's by a margin:
   DeLong's paired test, one-sided (:func:`~roc_dash.core.noninferiority.delong_noninferiority_test`);
+  the margin is required, and a margin of 0 is named a superiority test;
 * :func:`recheck_decision` -- a shipped decision record (:mod:`roc_dash.decision`) on new
   data: its threshold applied to the model's new scores, the expected cost under the
-  record's own costs and prior compared with the record's, the rates and precision
+  record's own costs and prior tested against the record's (a one-sided two-sample test
+  with a stated false-alarm rate, :mod:`roc_dash.core.drift`), the rates and precision
   reported against the record's intervals, and whether the data are the same
   (fingerprint).
 """
@@ -27,6 +29,7 @@ import pandas as pd
 from .core.assembly.analysis import Analysis, paired_rows
 from .core.confusion import confusion_at_threshold
 from .core.data_fingerprint import data_fingerprint
+from .core.drift import CHOICE_METHOD, CostReference, cost_drift_test, reference_from_counts
 from .core.economics import expected_cost_per_case, precision_at_prior
 from .core.noninferiority import delong_noninferiority_test
 from .decision import DecisionRecord, model_rows
@@ -118,11 +121,16 @@ def _model_frame(table: pd.DataFrame, name: str) -> pd.DataFrame:
     return table[table["model"].astype(str) == name]
 
 
-def not_worse_than(table: pd.DataFrame, model: str, baseline: str, *, margin: float = 0.0,
+def not_worse_than(table: pd.DataFrame, model: str, baseline: str, *, margin: float,
                    alpha: float = 0.05) -> Criterion:
     """PASS iff DeLong's one-sided test rejects ``H0: AUC_model − AUC_baseline <= −margin``
     at level ``alpha`` (the two models' rows paired as the report pairs them: by ``id``, else
     by row order with equal labels and weights).
+
+    ``margin`` has no default: it is the AUC loss the team accepts. With ``margin > 0`` this
+    is a non-inferiority test; with ``margin = 0`` it is a one-sided **superiority** test
+    (the model must be shown better than the baseline: a model equal to it fails, with
+    ``p = 1/2`` at identical scores), and the message says so.
 
     Raises
     ------
@@ -148,13 +156,16 @@ def not_worse_than(table: pd.DataFrame, model: str, baseline: str, *, margin: fl
         t = delong_noninferiority_test(y, sm, sb, margin=margin, alpha=alpha, weights=w)
     except ValueError as exc:
         raise CheckInputError(f"--not-worse-than: {exc}") from None
+    kind = (f"A non-inferiority test with margin {fmt(margin)}." if margin else
+            "A superiority test (margin 0): the model must be shown better than the "
+            "baseline; give --margin for non-inferiority.")
     return Criterion(
         "not-worse-than", model, _status(t.non_inferior), t.p_value, f"p = {fmt(t.p_value)}",
         f"p < {fmt(alpha)}",
         f"AUC {fmt(t.auc_model)} vs {baseline} {fmt(t.auc_baseline)}: difference "
         f"{fmt(t.auc_difference)} (DeLong SE {fmt(t.std_error)}, {len(y)} rows paired by "
         f"{how}); H0: difference <= {fmt(-margin) if margin else '0'}; z = {fmt(t.z)}, one-sided "
-        f"p = {fmt(t.p_value)}; {1 - alpha:.0%} lower bound {fmt(t.lower_bound)}.")
+        f"p = {fmt(t.p_value)}; {1 - alpha:.0%} lower bound {fmt(t.lower_bound)}. {kind}")
 
 
 def _interval(record: DecisionRecord, key: str) -> tuple[float, float] | None:
@@ -177,17 +188,73 @@ def _compared(name, model, value, recorded, interval, what) -> Criterion:
                      f"record{where}.")
 
 
+def _reference(record: DecisionRecord) -> CostReference:
+    """The record's side of the drift test: its confusion matrix, and for a threshold
+    chosen as the optimum of its data the correction for that choice when the record has
+    it (records written before it have not: the reference's note says what that means)."""
+    d = record.drift_reference
+    correction = (d.optimism, d.std_error) if d is not None and d.method == CHOICE_METHOD \
+        else None
+    m = record.metrics
+    return reference_from_counts(
+        record.threshold, m.tp, m.fp, m.fn, m.tn, prior_pos=record.prior_pos,
+        economics=record.economics, chosen=record.how_chosen == "optimum",
+        correction=correction)
+
+
+def _drift_criterion(record, name, counts, cost, cost_tolerance, alpha) -> Criterion:
+    """The expected-cost criterion: the drift test of :mod:`~roc_dash.core.drift` (a stated
+    false-alarm rate ``alpha``), or a fixed ``cost_tolerance`` over the record's cost."""
+    p = record.prior_pos
+    said = (f"Flag iff score >= {fmt(record.threshold)} (the record's threshold): expected "
+            f"cost per case {fmt(cost)} under the record's costs and prior p(+) {fmt(p)} "
+            f"(TP {fmt(counts.tp)}, FP {fmt(counts.fp)}, FN {fmt(counts.fn)}, TN "
+            f"{fmt(counts.tn)})")
+    recorded = record.metrics.expected_cost
+    if cost_tolerance is not None:
+        limit = recorded + float(cost_tolerance)
+        return Criterion(
+            "decision-expected-cost", name, _status(cost <= limit), cost, fmt(cost),
+            f"<= {fmt(limit)}",
+            f"{said}; allowed: the record's {fmt(recorded)} plus {fmt(cost_tolerance)} "
+            "(--cost-tolerance: a fixed tolerance, no false-alarm rate is claimed).")
+    ref = _reference(record)
+    t = cost_drift_test(ref, counts.tp, counts.fp, counts.fn, counts.tn, alpha=alpha)
+    if ref.corrected:
+        base = (f"the record's {fmt(recorded)} corrected by {fmt(ref.optimism)} for choosing "
+                f"its threshold on its own data, {fmt(ref.cost)}")
+    elif ref.chosen:
+        base = (f"the record's {fmt(recorded)}, not corrected for choosing its threshold on "
+                "its own data (the record predates that correction: write it again with "
+                "`roc-dash decide`): false alarms are more frequent than "
+                f"{alpha:.0%}")
+    else:
+        base = f"the record's {fmt(recorded)} (a pinned threshold)"
+    return Criterion(
+        "decision-expected-cost", name, _status(not t.drifted), cost, fmt(cost),
+        f"<= {fmt(t.limit)}",
+        f"{said}; reference: {base}. One-sided test of no worsening, {alpha:.0%} false "
+        f"alarms under no change: difference {fmt(t.difference)}, standard error "
+        f"{fmt(t.std_error)} (both samples), z = {fmt(t.z)}, p = {fmt(t.p_value)}; allowed "
+        f"up to {fmt(t.limit)} (+{fmt(t.tolerance)}).")
+
+
 def recheck_decision(record: DecisionRecord, table: pd.DataFrame, model: str | None = None,
-                     *, cost_tolerance: float | None = None) -> list[Criterion]:
+                     *, cost_tolerance: float | None = None,
+                     alpha: float = 0.05) -> list[Criterion]:
     """Re-check a shipped decision on new data.
 
     The record's threshold is applied to the model's new scores ("positive iff score >=
     threshold"); the expected cost per case is computed under the record's costs, benefits
-    and prior (so only the new TPR and FPR differ) and must be at most the record's plus a
-    tolerance: ``cost_tolerance`` if given, else the distance from the record's expected
-    cost to the upper end of its bootstrap interval (0 without intervals). TPR, FPR and
-    precision at the record's prior are reported (INFO) against the record's values and
-    intervals, and the data's fingerprint against the record's (INFO).
+    and prior (so only the new TPR and FPR differ). By default it fails when the one-sided
+    drift test of :func:`~roc_dash.core.drift.cost_drift_test` finds it worse than the
+    record's at level ``alpha``: the false-alarm rate under no change, accounting for both
+    samples' errors and, for a record at its optimum, for the choice of the threshold on
+    the record's data (records without ``drift_reference`` cannot account for that: the
+    message says so). With ``cost_tolerance`` it fails when the cost exceeds the record's
+    plus that fixed tolerance (no false-alarm rate claimed). TPR, FPR and precision at the
+    record's prior are reported (INFO) against the record's values and intervals, and the
+    data's fingerprint against the record's (INFO).
 
     Raises
     ------
@@ -207,26 +274,10 @@ def recheck_decision(record: DecisionRecord, table: pd.DataFrame, model: str | N
     p, e = record.prior_pos, record.economics
     fpr, tpr = counts.fpr, counts.tpr
     cost = float(expected_cost_per_case(fpr, tpr, p, e))
-    recorded = record.metrics.expected_cost
-    cost_interval = _interval(record, "expected_cost")
-    if cost_tolerance is not None:
-        tolerance = float(cost_tolerance)
-        why = f"the record's {fmt(recorded)} plus {fmt(tolerance)} (--cost-tolerance)"
-    elif cost_interval is not None:
-        tolerance = max(cost_interval[1] - recorded, 0.0)
-        why = (f"up to the upper end of the record's {record.intervals.level:.0%} interval, "
-               f"{fmt(recorded + tolerance)} (+{fmt(tolerance)})")
-    else:
-        tolerance = 0.0
-        why = f"the record's {fmt(recorded)} (no tolerance: the record has no intervals)"
-    limit = recorded + tolerance
-    out = [Criterion(
-        "decision-expected-cost", name, _status(cost <= limit), cost, fmt(cost),
-        f"<= {fmt(limit)}",
-        f"Flag iff score >= {fmt(record.threshold)} (the record's threshold): expected cost "
-        f"per case {fmt(cost)} under the record's costs and prior p(+) {fmt(p)} "
-        f"(TP {fmt(counts.tp)}, FP {fmt(counts.fp)}, FN {fmt(counts.fn)}, TN "
-        f"{fmt(counts.tn)}); allowed: {why}.")]
+    try:
+        out = [_drift_criterion(record, name, counts, cost, cost_tolerance, alpha)]
+    except ValueError as exc:
+        raise CheckInputError(f"--decision: {exc}") from None
     precision = float(precision_at_prior(fpr, tpr, p))
     for key, value, what in (("tpr", tpr, "TPR"), ("fpr", fpr, "FPR"),
                              ("precision", precision, "Precision at the record's prior")):

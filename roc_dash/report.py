@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from . import __version__
+from .comparison_text import ties_text
 from .core.assembly.analysis import Analysis, ModelAnalysis, Operating
 from .core.calibration import calibration_from_curve
 from .core.cross_validation import CrossValidatedAuc
@@ -169,7 +170,10 @@ def _optimal_ranges(r: OptimalRanges | None) -> dict | None:
         "name": x.model, "optimal": not x.never_optimal,
         "slope": _intervals(x.slope_low, x.slope_high),
         "cost_ratio_fp_fn": _intervals(x.cost_ratio_low, x.cost_ratio_high),
-        "note": NEVER_OPTIMAL if x.never_optimal else None} for x in r.ranges]}
+        "ties_at_every_cost": list(x.ties_at_every_cost),
+        "ties_in_part": list(x.ties_in_part),
+        "note": NEVER_OPTIMAL if x.never_optimal else (ties_text(x) or None)}
+        for x in r.ranges]}
 
 
 # ------------------------------------------------- calibration and decision curves (issue 17)
@@ -316,19 +320,30 @@ def fmt(v) -> str:
     return sig(v)
 
 
-def _ranges_text(spans) -> str:
+def _ranges_text(spans, ties=()) -> str:
     if not spans:
         return "never optimal"
 
     def f(v):
         return "∞" if math.isinf(v) else f"{sig(v)}"
 
-    return ", ".join(f"{f(lo)} – {f(hi)}" for lo, hi in spans)
+    text = ", ".join(f"{f(lo)} – {f(hi)}" for lo, hi in spans)
+    return f"{text} (ties with {', '.join(ties)})" if ties else text
+
+
+def _table_ranges(analysis: Analysis) -> dict[str, tuple[list, tuple]]:
+    """Per model, its slope spans on the joint hull and the models it ties with at every
+    cost (the models' own ranges with one model)."""
+    r = analysis.optimal_ranges
+    if r is None:
+        return {k: (v, ()) for k, v in model_slope_ranges(analysis.hull).items()}
+    return {x.model: (list(zip(x.slope_low, x.slope_high, strict=True))[::-1],  # hull order
+                      x.ties_at_every_cost) for x in r.ranges}
 
 
 def model_table_rows(analysis: Analysis) -> list[dict]:
     """The model table as plain rows: the dashboard's table, its CSV export, the HTML report."""
-    ranges = model_slope_ranges(analysis.hull)
+    ranges = _table_ranges(analysis)
     rows = []
     for m in analysis.models:
         ci = m.auc_ci
@@ -340,7 +355,7 @@ def model_table_rows(analysis: Analysis) -> list[dict]:
             "partial_auc_mcclish": m.partial_auc.mcclish,
             "average_precision": m.average_precision,
             "optimal_threshold": m.optimal.threshold, "expected_cost": m.optimal.expected_cost,
-            "hull_slope_ranges": _ranges_text(ranges.get(m.name)),
+            "hull_slope_ranges": _ranges_text(*ranges.get(m.name, ((), ()))),
         })
     return rows
 

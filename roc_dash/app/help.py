@@ -178,7 +178,9 @@ HELP = {
     "optimal_cost_range": "The ratios c(FN)/c(FP) at the current prior over which one of the "
                           "model's thresholds is on the joint convex hull, i.e. is the "
                           "minimum-cost choice among all shown models (Fawcett 2004, §7.1). "
-                          "A model never on the hull is never optimal.",
+                          "A model never on the hull is never optimal. Two models with "
+                          "the same ROC points (one a monotone recalibration of the "
+                          "other) tie: both are optimal, at the same cost.",
     "source_choice": "Predictions kept on this server (listed by whoever runs it in "
                      "ROC_DASH_SOURCES): a folder of Parquet or CSV files, a pattern, or a "
                      "table of a DuckDB database.",

@@ -104,6 +104,13 @@ class Sample:
             neg_in[i], neg_out[i] = a[self.neg.order], o[self.neg.order]
         return pos_in, neg_in, pos_out, neg_out
 
+    def full_rates(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(fpr, tpr)`` of every vertex on all the rows (weighted)."""
+        pos, neg, _, _ = self.identity()
+        tpr = _cumulative(pos)[0, self.pos.upto]
+        fpr = _cumulative(neg)[0, self.neg.upto]
+        return fpr / fpr[-1], tpr / tpr[-1]
+
     def identity(self) -> tuple[np.ndarray, ...]:
         """The data itself as one replicate (every row once, nothing out of bag)."""
         pos, neg = self.pos.w[self.pos.order][None, :], self.neg.w[self.neg.order][None, :]
@@ -208,8 +215,12 @@ def evaluate(sample: Sample, arrays, p: float, e: Economics, pin_idx) -> dict:
     k = choose(regret_per_case(fpr, tpr, p, e))
     rows = np.arange(k.size)
     idx = np.asarray(pin_idx, dtype=np.intp)
+    full_fpr, full_tpr = sample.full_rates()
     out = {"threshold": sample.thresholds[k], "fpr": fpr[rows, k], "tpr": tpr[rows, k],
-           "pin_fpr": fpr[:, idx], "pin_tpr": tpr[:, idx]}
+           "pin_fpr": fpr[:, idx], "pin_tpr": tpr[:, idx],
+           # the replicate's choice on all the rows, the bootstrap world's population: what
+           # its in-bag rates are optimistic about
+           "full_fpr": full_fpr[k], "full_tpr": full_tpr[k]}
     out["in_bag_cost"] = np.atleast_1d(expected_cost_per_case(out["fpr"], out["tpr"], p, e))
     tpo, fpo = _cumulative(pos_out), _cumulative(neg_out)
     tpo_k, fpo_k = tpo[rows, sample.pos.upto[k]], fpo[rows, sample.neg.upto[k]]
@@ -217,6 +228,7 @@ def evaluate(sample: Sample, arrays, p: float, e: Economics, pin_idx) -> dict:
         oob_tpr = np.where(tpo[:, -1] > 0, tpo_k / tpo[:, -1], np.nan)
         oob_fpr = np.where(fpo[:, -1] > 0, fpo_k / fpo[:, -1], np.nan)
     out["oob_cost"] = np.atleast_1d(expected_cost_per_case(oob_fpr, oob_tpr, p, e))
+    out["oob_fpr"], out["oob_tpr"] = oob_fpr, oob_tpr
     return out
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "slope_from_pc_pos",
     "interpolate_on_segment",
     "model_slope_ranges",
+    "vertex_models",
     "optimal_point",
     "optimal_vertex",
     "iso_gaps",
@@ -579,22 +580,53 @@ def normalized_expected_cost(fpr, tpr, *, cost_fp: float = 1.0, cost_fn: float =
     return float(out) if out.ndim == 0 else out
 
 
-def model_slope_ranges(hull: RocHull) -> dict[str, list[tuple[float, float]]]:
+def vertex_models(hull: RocHull, curves: Mapping[str, object]) -> list[tuple[str, ...]]:
+    """Per vertex of a joint hull, every model whose ROC curve passes through it: its own
+    model, and any other whose curve has the very same point (``fpr`` and ``tpr`` equal), as
+    a monotone recalibration of a model has (the same ROC curve, Fawcett 2004, section
+    4: a ROC curve depends on the scores' order only). The trivial vertices hold no model.
+    Models in the order of ``curves``."""
+    names = [str(n) for n in curves]
+    keys = np.asarray(hull.fpr, dtype=np.float64) + 1j * np.asarray(hull.tpr, np.float64)
+    trivial = ((hull.fpr == 0) & (hull.tpr == 0)) | ((hull.fpr == 1) & (hull.tpr == 1))
+    hits = []
+    for name in names:
+        c = curves[name]
+        points = np.asarray(c.fpr, dtype=np.float64) + 1j * np.asarray(c.tpr, np.float64)
+        hits.append(np.isin(keys, points))
+    out = []
+    for k in range(len(hull)):
+        own = str(hull.models[k])
+        if trivial[k] or not own:
+            out.append(())
+            continue
+        out.append(tuple(n for n, hit in zip(names, hits, strict=True)
+                         if n == own or hit[k]))
+    return out
+
+
+def model_slope_ranges(hull: RocHull, touching=None) -> dict[str, list[tuple[float, float]]]:
     """For each model on a joint hull, the iso-performance slope intervals over which one of
     its vertices is optimal (adjacent intervals merged). The trivial vertices (0, 0) and
     (1, 1) belong to no model. Models absent from the dict never own part of the hull: under
     no costs and class mix are they the best choice.
+
+    ``touching`` (e.g. :func:`vertex_models`) gives per vertex the models counted as on it;
+    by default the vertex's own model. With it, a model whose curve passes through another
+    model's vertex (a tie: the same point) is optimal there too.
     """
+    if touching is None:
+        touching = [(str(m),) if str(m) else () for m in hull.models]
     ranges: dict[str, list[tuple[float, float]]] = {}
-    rows = zip(hull.models, hull.fpr, hull.tpr, hull.slope_low, hull.slope_high, strict=True)
-    for model, f, t, lo, hi in rows:
-        name = str(model)
+    rows = zip(touching, hull.fpr, hull.tpr, hull.slope_low, hull.slope_high, strict=True)
+    for names, f, t, lo, hi in rows:
         trivial = (f == 0 and t == 0) or (f == 1 and t == 1)  # always negative / positive
-        if not name or trivial or hi <= lo:
+        if trivial or hi <= lo:
             continue
-        spans = ranges.setdefault(name, [])
-        if spans and np.isclose(spans[-1][0], hi):
-            spans[-1] = (float(lo), spans[-1][1])
-        else:
-            spans.append((float(lo), float(hi)))
+        for name in names:
+            spans = ranges.setdefault(name, [])
+            if spans and np.isclose(spans[-1][0], hi):
+                spans[-1] = (float(lo), spans[-1][1])
+            else:
+                spans.append((float(lo), float(hi)))
     return ranges

@@ -43,7 +43,7 @@ import numpy as np
 
 from ._validation import check_binary_inputs
 from .curves import roc_curve
-from .hull import RocHull, hull_of_curves, model_slope_ranges
+from .hull import RocHull, hull_of_curves, model_slope_ranges, vertex_models
 from .statistics import (
     PairedAucTest,
     delong_paired_test,
@@ -401,6 +401,12 @@ class OptimalRange:
     cost_ratio_low, cost_ratio_high : ndarray of float64
         ``c(FP)/c(FN)`` at ``prior_pos``.
     prior_pos : float
+    ties_at_every_cost : tuple of str
+        The other models on exactly the same hull vertices (their curves pass through the
+        same optimal points, e.g. a monotone recalibration of this model): wherever this
+        model is optimal they are too, at the same cost; both are optimal.
+    ties_in_part : tuple of str
+        The other models sharing some, not all, of its hull vertices.
     """
 
     model: str
@@ -409,6 +415,8 @@ class OptimalRange:
     cost_ratio_low: np.ndarray
     cost_ratio_high: np.ndarray
     prior_pos: float
+    ties_at_every_cost: tuple[str, ...] = ()
+    ties_in_part: tuple[str, ...] = ()
 
     @property
     def never_optimal(self) -> bool:
@@ -450,10 +458,14 @@ def optimal_ranges(curves: Mapping[str, object], *, prior_pos: float,
     model's range is the union of its vertices' ranges (adjacent ones merged,
     :func:`~roc_dash.core.hull.model_slope_ranges`); the trivial vertices (0, 0) "flag
     nothing" and (1, 1) "flag everything" belong to no model, so at very steep or very flat
-    slopes no model is optimal. A model with no vertex on the hull is
-    :data:`NEVER_OPTIMAL`: another model, or a mix of two, costs less under every costs and
-    prior. (A model whose curve only touches the hull at another model's vertex, or along a
-    hull segment, ties there at single slopes and is reported as never optimal.)
+    slopes no model is optimal. A model whose curve passes through a hull vertex is on it,
+    whichever model the hull took the vertex from: two models with the same ROC curve (one a
+    monotone recalibration of the other) are both optimal over the same ranges and are
+    named as ties (:attr:`OptimalRange.ties_at_every_cost`), whatever their order. A model
+    with no point on a hull vertex is :data:`NEVER_OPTIMAL`: another model, or a mix of
+    two, costs less under every costs and prior. (A model whose curve only touches the hull
+    along a segment, between two vertices, ties there at a single slope and is reported as
+    never optimal.)
 
     Parameters
     ----------
@@ -478,13 +490,20 @@ def optimal_ranges(curves: Mapping[str, object], *, prior_pos: float,
     if not on_hull <= set(names):
         raise ValueError(f"the hull holds models {sorted(on_hull - set(names))} that are not "
                          f"among the curves {names}")
-    spans = model_slope_ranges(h)
+    touching = vertex_models(h, curves)
+    spans = model_slope_ranges(h, touching)
+    ranged = [k for k in range(len(h)) if h.slope_high[k] > h.slope_low[k]]
+    on = {n: frozenset(k for k in ranged if n in touching[k]) for n in names}
     out = []
     for name in names:
         pairs = sorted(spans.get(name, []))
         lo = np.array([a for a, _ in pairs], dtype=np.float64)
         hi = np.array([b for _, b in pairs], dtype=np.float64)
+        mine = on[name]
+        same = tuple(o for o in names if o != name and mine and on[o] == mine)
+        part = tuple(o for o in names if o != name and o not in same and mine & on[o])
         out.append(OptimalRange(model=name, slope_low=lo, slope_high=hi,
                                 cost_ratio_low=lo * (p / (1.0 - p)),
-                                cost_ratio_high=hi * (p / (1.0 - p)), prior_pos=p))
+                                cost_ratio_high=hi * (p / (1.0 - p)), prior_pos=p,
+                                ties_at_every_cost=same, ties_in_part=part))
     return OptimalRanges(ranges=tuple(out), prior_pos=p)

@@ -56,12 +56,14 @@ import numpy as np
 
 from ._point_resampling import MAX_UNITS, Sample, evaluate, prepare, rescale
 from ._validation import check_binary_inputs
+from .choice_correction import CORRECTED, ChoiceCorrection, correct_for_choice
 from .curves import roc_curve
 from .economics import (
     Economics,
     _check_prior,
     _finite,
     expected_cost_per_case,
+    flagged_at_prior,
     net_slope,
     precision_at_prior,
 )
@@ -93,7 +95,18 @@ DEFAULT_BOOT = 500
 METHOD = "stratified bootstrap, percentile"
 #: The method when a rate's estimate is 0 or 1 (intervals marked ``"boundary"``).
 BOUNDARY_METHOD = METHOD + "; exact Clopper–Pearson where TPR or FPR is 0 or 1"
-_METRICS = ("threshold", "tpr", "fpr", "precision", "npv", "lr_pos", "lr_neg", "expected_cost")
+#: The method at the optimum: the choice made again in every replicate, every metric but the
+#: threshold corrected for the optimism of that choice (:mod:`.choice_correction`).
+OPTIMUM_METHOD = ("stratified bootstrap of the choice, corrected for its optimism "
+                  "(out of bag); the threshold's interval percentile")
+#: Each metric's range and scale for the correction (:func:`.choice_correction.correct_for_choice`).
+_CORRECTION = {"tpr": {"bounds": (0.0, 1.0)}, "fpr": {"bounds": (0.0, 1.0)},
+               "precision": {"bounds": (0.0, 1.0)}, "npv": {"bounds": (0.0, 1.0)},
+               "lr_pos": {"bounds": (0.0, math.inf), "log": True},
+               "lr_neg": {"bounds": (0.0, math.inf), "log": True}, "expected_cost": {},
+               "flagged": {"bounds": (0.0, 1.0)}}
+_METRICS = ("threshold", "tpr", "fpr", "precision", "npv", "lr_pos", "lr_neg", "expected_cost",
+            "flagged")
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,12 +134,19 @@ class PointInterval:
         proportion over the class's count (:func:`clopper_pearson`), which keeps its
         coverage at 0 and 1; for the metrics computed from the rates, the hull of their
         bootstrap interval and their range over the box of the two rates' intervals.
+        ``"corrected"`` (at the optimum, every metric but the threshold): the interval of
+        what the chosen threshold gives on new data, the estimate corrected for the
+        optimism of choosing it on the same data (:mod:`.choice_correction`; ``correction``
+        holds the parts); it may lie above (a cost) or beside the estimate.
     n : int
         Replicates in which the metric is defined (finite or infinite).
     n_infinite : int
         Of those, how many are ``+inf``.
     values : ndarray
-        One value per replicate used (NaN where undefined).
+        One value per replicate used (NaN where undefined); at the optimum, the metric of
+        each replicate's own choice on the rows it drew.
+    correction : ChoiceCorrection or None
+        The parts of a ``"corrected"`` interval.
     """
 
     estimate: float
@@ -136,6 +156,7 @@ class PointInterval:
     n: int
     n_infinite: int
     values: np.ndarray
+    correction: ChoiceCorrection | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -188,6 +209,8 @@ class PointUncertainty:
         and negative predictive value at the deployment prior, likelihood ratios
         ``LR+ = TPR/FPR`` and ``LR− = (1−TPR)/(1−FPR)``, expected cost per case
         (:func:`~roc_dash.core.economics.expected_cost_per_case`, benefits included).
+    flagged : PointInterval
+        Share of cases flagged at the prior, ``p·TPR + (1−p)·FPR`` (last: added later).
     prior_pos, level : float
     method : str
         ``"stratified bootstrap, percentile"``, or :data:`BOUNDARY_METHOD` when an
@@ -217,6 +240,7 @@ class PointUncertainty:
     n_boot_used: int
     optimism: ChoiceOptimism | None = None
     notes: tuple[str, ...] = ()
+    flagged: PointInterval | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -262,7 +286,8 @@ def _metrics(fpr, tpr, p: float, e: Economics) -> dict:
     lr_pos, lr_neg = likelihood_ratios(fpr, tpr)
     return {"tpr": tpr, "fpr": fpr, "precision": precision_at_prior(fpr, tpr, p),
             "npv": npv_at_prior(fpr, tpr, p), "lr_pos": lr_pos, "lr_neg": lr_neg,
-            "expected_cost": expected_cost_per_case(fpr, tpr, p, e)}
+            "expected_cost": expected_cost_per_case(fpr, tpr, p, e),
+            "flagged": flagged_at_prior(fpr, tpr, p)}
 
 
 def _limits(v: np.ndarray, level: float) -> tuple[float, float]:
@@ -346,7 +371,29 @@ def _widen(iv: PointInterval, low: float, high: float) -> PointInterval:
     if iv.interval == "none":
         return iv
     return PointInterval(iv.estimate, min(iv.low, low), max(iv.high, high), "boundary", iv.n,
-                         iv.n_infinite, iv.values)
+                         iv.n_infinite, iv.values, iv.correction)
+
+
+def _corrected(ivals: dict, point: dict, choice: dict, p: float, e: Economics,
+               level: float) -> int:
+    """Replace, in place, the optimum's intervals of every metric but the threshold by the
+    intervals corrected for the choice (:mod:`.choice_correction`); ``choice`` holds the
+    replicates' rates in bag, on all the rows and out of bag, and the subset ``scale``. The
+    number of metrics left with their percentile interval (too few finite replicates)."""
+    reps = _metrics(choice["fpr"], choice["tpr"], p, e)
+    full = _metrics(choice["full_fpr"], choice["full_tpr"], p, e)
+    oob = _metrics(choice["oob_fpr"], choice["oob_tpr"], p, e)
+    kept = 0
+    for k, how in _CORRECTION.items():
+        c = correct_for_choice(point[k], np.atleast_1d(reps[k]), np.atleast_1d(full[k]),
+                               np.atleast_1d(oob[k]), level, scale=choice["scale"], **how)
+        iv = ivals[k]
+        if c is None or iv.interval == "none":
+            kept += iv.interval != "none"
+            continue
+        ivals[k] = PointInterval(iv.estimate, c.low, c.high, CORRECTED, iv.n, iv.n_infinite,
+                                 iv.values, c)
+    return kept
 
 
 def _at_boundary(ivals: dict, counts: tuple[float, float], level: float, p: float,
@@ -370,13 +417,16 @@ def _at_boundary(ivals: dict, counts: tuple[float, float], level: float, p: floa
 
 
 def _point(kind, threshold, fpr, tpr, est, p, e, level, n_boot, n_used, optimism,
-           common_notes, counts) -> PointUncertainty:
+           common_notes, counts, choice=None) -> PointUncertainty:
     """A :class:`PointUncertainty` from per-replicate ``threshold``/``fpr``/``tpr`` (the
     threshold ``None`` for a pin), the estimates ``est = (threshold, fpr, tpr)`` and the
-    class counts ``counts = (positives, negatives)``."""
+    class counts ``counts = (positives, negatives)``; at the optimum, ``choice`` (see
+    :func:`_corrected`)."""
     point = _metrics(est[1], est[2], p, e)
     reps = _metrics(fpr, tpr, p, e)
     ivals = {k: _interval(np.atleast_1d(reps[k]), point[k], level) for k in point}
+    uncorrected = _corrected(ivals, point, choice, p, e, level) \
+        if choice is not None else 0
     boundary = _at_boundary(ivals, counts, level, p, e)
     if threshold is None:
         ivals["threshold"] = _fixed(est[0], n_used)
@@ -387,17 +437,27 @@ def _point(kind, threshold, fpr, tpr, est, p, e, level, n_boot, n_used, optimism
         notes.append("A pin's threshold is fixed: its interval is the threshold itself; "
                      "the other intervals are those of that threshold's consequences.")
     else:
-        notes.append("The optimum is chosen again in every replicate, so its intervals "
-                     "include the variability of the choice; percentile intervals of a "
-                     "chosen threshold can undercover (bench/coverage_point_intervals.py).")
+        notes.append("The optimum is chosen again in every replicate. Its intervals, but the "
+                     "threshold's, are of what the chosen threshold gives on new data: the "
+                     "estimate corrected for the optimism of choosing it on these data (out "
+                     "of bag), so a cost's interval may lie above its estimate. The "
+                     "threshold's is the percentile interval of the replicates' choices, of "
+                     "the population's optimal threshold (measured coverage in "
+                     "docs/statistics.md).")
+        if uncorrected:
+            notes.append(f"{uncorrected} of the optimum's intervals are percentile intervals "
+                         "of the replicates' own choices, not corrected for the choice: too "
+                         "few replicates define them on the rows left out.")
     notes += _point_notes(ivals, n_used, level)
     if boundary:
         notes.append("TPR or FPR is 0 or 1 at this point, where the bootstrap cannot vary "
                      "it: its interval is widened to the exact Clopper–Pearson interval, and "
                      "the intervals of the metrics computed from it to their range over the "
                      "rates' intervals (marked 'boundary').")
+    method = OPTIMUM_METHOD if choice is not None else METHOD
     return PointUncertainty(kind=kind, prior_pos=p, level=level,
-                            method=BOUNDARY_METHOD if boundary else METHOD,
+                            method=method + ("; exact Clopper–Pearson where TPR or FPR is 0 "
+                                             "or 1" if boundary else ""),
                             n_boot=n_boot, n_boot_used=n_used, optimism=optimism,
                             notes=tuple(notes), **{k: ivals[k] for k in _METRICS})
 
@@ -538,6 +598,10 @@ def point_intervals(labels, scores, prior_pos: float, economics: Economics, *, p
     reps, n_used = _run(sample, n_boot, seed, deadline, p, e, pin_idx)
     if n_used < n_boot:
         notes.append(f"Stopped at the deadline after {n_used} of {n_boot} replicates.")
+    # the choice's rates in bag, on all the rows and out of bag, before a subset's rescaling
+    choice = {k: reps[k].copy() for k in ("fpr", "tpr", "full_fpr", "full_tpr", "oob_fpr",
+                                          "oob_tpr")}
+    choice["scale"] = math.sqrt(sample.ratio) if sample.subset else 1.0
     if sample.subset:
         rescale(sample, reps, opt_est, pin_est, p, e, pin_idx)
 
@@ -546,7 +610,7 @@ def point_intervals(labels, scores, prior_pos: float, economics: Economics, *, p
     common = tuple(notes)
     counts = (curve.n_pos, curve.n_neg)
     optimum = _point("optimum", reps["threshold"], reps["fpr"], reps["tpr"], opt_est, p, e,
-                     level, n_boot, n_used, optimism, common + oob_notes, counts)
+                     level, n_boot, n_used, optimism, common + oob_notes, counts, choice)
     pinned = tuple(
         _point("pin", None, reps["pin_fpr"][:, j], reps["pin_tpr"][:, j], est, p, e, level,
                n_boot, n_used, None, common, counts)

@@ -187,12 +187,26 @@ def test_shp005_intervals_are_seeded_and_hold_the_point(tmp_path):
     a = _record(table, seed=4, created_utc="2026-01-01T00:00:00Z")
     b = _record(table, seed=4, created_utc="2026-01-01T00:00:00Z")
     assert a.to_dict() == b.to_dict()
+    # at the optimum: of what the chosen threshold gives, corrected for its choice (they
+    # need not hold the apparent values; the cost's holds the corrected cost)
     i = a.intervals
+    assert i.method.startswith("stratified bootstrap of the choice, corrected")
+    assert i.interval == "corrected" and i.replicates == 200 and i.level == 0.95
+    assert i.expected_cost[0] <= a.drift_reference.cost <= i.expected_cost[1]
+    assert a.drift_reference.cost == a.metrics.expected_cost + a.drift_reference.optimism
+    assert a.drift_reference.optimism > 0  # a choice looks better on its own data
+    assert a.to_dict()["intervals"]["what"].startswith("the metrics of the shipped "
+                                                       "threshold, chosen as the optimum")
+    # at a pinned threshold: the fixed threshold's bootstrap, holding the point
+    pinned = _record(table, seed=4, pinned={"model": a.model, "threshold": 0.5})
+    i = pinned.intervals
     assert i.method == "bootstrap" and i.replicates == 200 and i.level == 0.95
     for key in ("tpr", "fpr", "precision", "flagged", "expected_cost"):
         low, high = getattr(i, key)
-        assert low <= getattr(a.metrics, key) <= high, key
-    assert _record(table, replicates=0).intervals is None
+        assert low <= getattr(pinned.metrics, key) <= high, key
+    assert pinned.drift_reference.optimism == 0
+    empty = _record(table, replicates=0)
+    assert empty.intervals is None and empty.drift_reference is None
 
 
 @pytest.mark.parametrize("content, says", [
