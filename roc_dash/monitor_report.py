@@ -58,9 +58,12 @@ def _labelled(m) -> dict | None:
         **{k: _est(getattr(m, k)) for k in ("tpr", "fpr", "precision", "flagged",
                                              "precision_at_prior", "expected_cost", "cost")},
         "optimum": _choice(m.optimum), "switching_saves": _num(m.switching_saves),
-        "drift_test": {"difference": _num(d.difference), "std_error": _num(d.std_error),
+        "drift_test": {"cost": _num(d.cost), "reference_cost": _num(d.reference.cost),
+                       "difference": _num(d.difference), "std_error": _num(d.std_error),
                        "z": _num(d.z), "p_value": _num(d.p_value), "alpha": d.alpha,
-                       "drifted": d.drifted, "method": d.method},
+                       "limit": _num(d.limit), "drifted": d.drifted,
+                       "reference": d.reference.method, "corrected": d.reference.corrected,
+                       "notes": list(d.notes)},
         "replicates": m.replicates,
     }
 
@@ -143,8 +146,11 @@ def _cost_drift(w, f, _settings) -> Criterion:
         f"p >= {sig(f.alpha)}",
         f"Flag iff score >= the record's threshold: TPR {sig(m.tpr.value)}, FPR "
         f"{sig(m.fpr.value)} on {sig(m.tp + m.fn)} positives and {sig(m.fp + m.tn)} negatives; "
-        f"expected cost per case at the record's prior {sig(m.expected_cost.value)} "
-        f"({signed(d.difference)} from the record's; {d.method}).")
+        f"expected cost per case at the record's prior {sig(d.cost)}, "
+        f"{signed(d.difference)} from the reference's {sig(d.reference.cost)} "
+        f"({'corrected for the choice of its threshold' if d.reference.corrected else d.reference.method}"
+        f"); the CI gate's one-sided test: SE {sig(d.std_error)}, z = {sig(d.z)}, allowed "
+        f"up to {sig(d.limit)}.{' ' + ' '.join(d.notes) if d.notes else ''}")
 
 
 def _choice_criterion(w, f, min_saving: float) -> Criterion:

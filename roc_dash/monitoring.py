@@ -24,7 +24,6 @@ Example
 
 from __future__ import annotations
 
-import math
 import os
 import tempfile
 from collections.abc import Mapping
@@ -34,6 +33,8 @@ import pandas as pd
 
 from .core.curves import roc_curve
 from .core.data_fingerprint import data_fingerprint
+from .core.drift import CHOICE_METHOD
+from .core.drift import reference_from_counts as drift_reference_from_counts
 from .core.labels import label_key
 from .core.monitoring import (
     MonitorResult,
@@ -47,11 +48,7 @@ from .core.monitoring import monitor as monitor_windows
 from .decision import DecisionRecord, load, model_rows
 
 __all__ = ["MonitorReport", "MonitorInputError", "monitor", "reference_of",
-           "read_reference", "optimism_of"]
-
-
-#: Efron's weight of the out-of-bag error in the .632 bootstrap (1 − e⁻¹, rounded as his).
-OPTIMISM_WEIGHT = 0.632
+           "read_reference", "cost_reference_of"]
 
 
 class MonitorInputError(ValueError):
@@ -116,18 +113,19 @@ class MonitorReport:
 
 
 # ----------------------------------------------------------------------------- reference
-def optimism_of(record: DecisionRecord) -> float:
-    """How optimistic the record's expected cost is, for a threshold chosen as the optimum
-    of the data: Efron's .632 estimate from the choice's intervals,
-    ``0.632·(out-of-bag − in-bag cost)`` (Efron & Tibshirani 1997, "Improvements on
-    cross-validation: the .632+ bootstrap method", JASA 92(438), section 3: the out-of-bag
-    error alone overstates it, its cases being 0.632 as many distinct ones); 0 for a pinned
-    threshold or a record without them."""
-    c = record.choice_intervals
-    if c is None or record.how_chosen != "optimum":
-        return 0.0
-    gap = c.out_of_bag_cost - c.in_bag_cost
-    return OPTIMISM_WEIGHT * float(gap) if math.isfinite(gap) and gap > 0 else 0.0
+def cost_reference_of(record: DecisionRecord):
+    """The record's side of the drift test, built as ``roc-dash check --decision`` builds it
+    (:func:`roc_dash.gate.recheck_decision`): its confusion matrix and, for a threshold
+    chosen as the optimum of its data, the correction for that choice the record carries
+    (``drift_reference``; a record written before it: uncorrected, noted)."""
+    d = record.drift_reference
+    correction = (d.optimism, d.std_error) if d is not None and d.method == CHOICE_METHOD \
+        else None
+    m = record.metrics
+    return drift_reference_from_counts(
+        record.threshold, m.tp, m.fp, m.fn, m.tn, prior_pos=record.prior_pos,
+        economics=record.economics, chosen=record.how_chosen == "optimum",
+        correction=correction)
 
 
 def reference_of(record: DecisionRecord, table: pd.DataFrame | None = None
@@ -139,7 +137,7 @@ def reference_of(record: DecisionRecord, table: pd.DataFrame | None = None
     counts = (m.tp, m.fp, m.fn, m.tn)
     kw = {"threshold": record.threshold, "prior_pos": record.prior_pos,
           "economics": record.economics, "model": record.model,
-          "optimism": optimism_of(record)}
+          "drift": cost_reference_of(record)}
     if table is None:
         return reference_from_counts(**kw, tp=m.tp, fp=m.fp, fn=m.fn, tn=m.tn), None
     try:

@@ -212,20 +212,26 @@ def test_mon026_duckdb_counts_are_the_rows_counts(job):
     assert w.rows == len(f)
 
 
-def test_mon027_an_optimum_records_optimism_is_allowed_a_pinned_ones_is_not(job):
-    from dataclasses import replace
-
+def test_mon027_a_labelled_windows_drift_test_is_check_decisions(job):
+    """The same record and window give the same drift verdict, cost and limit in ``roc-dash
+    check --decision`` and in the monitor (one window, no reference predictions: one failing
+    test, so the monitor's level is the run's alpha)."""
     from roc_dash.decision import load
-    from roc_dash.monitoring import OPTIMISM_WEIGHT, optimism_of, reference_of
+    from roc_dash.gate import fmt, recheck_decision
+    from roc_dash.io import load_predictions
 
     record = load(job / "rec.json")
-    c = record.choice_intervals
-    assert record.how_chosen == "optimum"
-    assert optimism_of(record) == pytest.approx(
-        OPTIMISM_WEIGHT * (c.out_of_bag_cost - c.in_bag_cost))
-    assert reference_of(record)[0].optimism == optimism_of(record) > 0
-    assert optimism_of(replace(record, how_chosen="pinned")) == 0.0
-    assert optimism_of(replace(record, choice_intervals=None)) == 0.0
+    assert record.drift_reference is not None and record.how_chosen == "optimum"
+    for window, alpha in (("same.csv", 0.05), ("moved.csv", 0.01)):
+        table = load_predictions([str(job / window)]).table.assign(model="rf")
+        gate = recheck_decision(record, table, alpha=alpha)[0]
+        report = roc_dash.monitor(record, [job / window], alpha=alpha, replicates=50)
+        test = report.result.windows[0].labelled.drift
+        assert test.reference.corrected
+        assert gate.status == ("FAIL" if test.drifted else "PASS")
+        assert gate.value == pytest.approx(test.cost)
+        assert gate.limit == f"<= {fmt(test.limit)}"
+    assert report.status == "drift"
 
 
 def test_mon028_the_docs_commands_run_as_written(tmp_path, monkeypatch):

@@ -1,7 +1,7 @@
 """The monitor's core (roc_dash.core.monitoring) against independent computations:
 scikit-learn's metrics for a labelled window, brute-force optima over the ROC vertices,
-scipy's two-sample KS, statsmodels' two-proportion test, and the statuses of windows with
-known changes (mon010-mon019)."""
+scipy's two-sample KS, the CI gate's drift test, and the statuses of windows with known
+changes (mon010-mon031)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,13 @@ import numpy as np
 import pytest
 from scipy.stats import ks_2samp, kstwobign
 from sklearn.metrics import confusion_matrix, precision_score, recall_score
-from statsmodels.stats.proportion import proportions_ztest
 
 from roc_dash.core.curves import roc_curve
+from roc_dash.core.drift import cost_drift_test, counts_at_threshold, reference_from_sample
 from roc_dash.core.economics import Economics, expected_cost_per_case
 from roc_dash.core.monitoring import (
     MonitorSettings,
     choice_at_prior,
-    labelled_drift_test,
     monitor,
     prior_range,
     reference_from_scores,
@@ -109,18 +108,24 @@ def test_mon013_score_comparisons_are_scipys_ks_on_distinct_scores():
     assert shifts["negatives"].p_value == pytest.approx(limit, rel=1e-9)
 
 
-def test_mon014_the_drift_test_is_the_two_proportion_z_test_when_only_fpr_can_move():
-    # every positive flagged in both (TPR 1, no variance): the cost moves with FPR alone
-    ref_cells = (400.0, 140.0, 0.0, 560.0)  # tp, fp, fn, tn: FPR 0.2
-    win_cells = (800.0, 350.0, 0.0, 1050.0)  # FPR 0.25
-    test = labelled_drift_test(ref_cells, win_cells, prior_pos=0.3, economics=ECON,
-                               alpha=0.05)
-    _, expected = proportions_ztest([350, 140], [1400, 700], alternative="larger")
-    assert test.p_value == pytest.approx(expected, rel=1e-9)
-    assert test.difference > 0 and test.drifted == (expected < 0.05)
-    same = labelled_drift_test(ref_cells, ref_cells, prior_pos=0.3, economics=ECON,
-                               alpha=0.05)
-    assert same.p_value == pytest.approx(0.5) and not same.drifted
+def test_mon014_the_drift_test_is_the_ci_gates_against_a_corrected_reference():
+    y, s = sample(4000, 0.3, seed=1)
+    drift = reference_from_sample(y, s, prior_pos=0.3, economics=ECON, n_boot=50)
+    assert drift.corrected and drift.optimism > 0  # the threshold is the data's optimum
+    ref = reference_from_scores(y, s, threshold=drift.threshold, prior_pos=0.3,
+                                economics=ECON, drift=drift)
+    yw, sw = sample(3000, 0.3, seed=2, shift=0.3)
+    window = window_from_rows("w", sw, yw)
+    (w,) = _run(ref, [window]).windows
+    expected = cost_drift_test(drift, *counts_at_threshold(yw, sw, drift.threshold),
+                               alpha=w.findings[0].alpha)
+    assert w.labelled.drift == expected
+    assert {f.criterion: f.status for f in w.findings}["cost-drift"] == (
+        "FAIL" if expected.drifted else "PASS")
+    # without a drift reference, the one of a threshold fixed in advance (binomial)
+    fixed = reference_from_scores(y, s, threshold=drift.threshold, prior_pos=0.3,
+                                  economics=ECON)
+    assert not fixed.drift.chosen and fixed.drift.optimism == 0
 
 
 def test_mon015_known_changes_get_their_statuses():
@@ -188,17 +193,6 @@ def test_mon018_a_window_does_not_depend_on_the_others():
     alone = _run(ref, [a]).windows[0]
     first = _run(ref, [a, b]).windows[0]
     assert [e.low for e in alone.prevalence] == [e.low for e in first.prevalence]
-
-
-def test_mon019_the_drift_test_allows_the_optimism_of_a_choice():
-    ref_cells, win_cells = (300.0, 140.0, 100.0, 560.0), (580.0, 300.0, 220.0, 1100.0)
-    plain = labelled_drift_test(ref_cells, win_cells, prior_pos=0.3, economics=ECON,
-                                alpha=0.05)
-    allowed = labelled_drift_test(ref_cells, win_cells, prior_pos=0.3, economics=ECON,
-                                  alpha=0.05, allowance=0.01)
-    assert allowed.difference == plain.difference
-    assert allowed.z == pytest.approx((plain.difference - 0.01) / plain.std_error)
-    assert allowed.p_value > plain.p_value and "optimism" in allowed.method
 
 
 def test_mon030_a_significant_change_too_small_to_matter_does_not_fail():

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..drift import DriftTest, cost_drift_test
 from ..economics import expected_cost_per_case
 from ..hull import convex_hull
-from .cost_drift import DriftTest, labelled_drift_test
 from .estimates import Estimate, percentile_estimate
 from .quantification import draw_counts
 from .rederive import Choice, choice_at_prior
@@ -54,7 +54,9 @@ class LabelledMetrics:
         The window's own optimum (its hull, its class mix): the cost of switching
         (``optimum.expected_cost``), in-sample.
     drift : DriftTest
-        The labelled drift test (:func:`~.cost_drift.labelled_drift_test`).
+        The drift test of the CI gate (``roc-dash check --decision``,
+        :func:`roc_dash.core.drift.cost_drift_test`) against the reference's
+        :attr:`~.reference.Reference.drift`.
     replicates : int
     """
 
@@ -128,9 +130,7 @@ def labelled_metrics(reference: Reference, window: WindowCounts, *, level: float
     window_cost = _cost_per_case(cells, e)
     curve = curve_of_counts(window.scores, window.positives, window.negatives)
     optimum = choice_at_prior(convex_hull(curve), float(point["prevalence"]), e)
-    drift = labelled_drift_test((reference.tp, reference.fp, reference.fn, reference.tn),
-                                tuple(cells), prior_pos=p, economics=e, alpha=alpha,
-                                allowance=reference.optimism)
+    drift = cost_drift_test(reference.drift, *cells, alpha=alpha)
     return LabelledMetrics(
         tp=float(cells[0]), fp=float(cells[1]), fn=float(cells[2]), tn=float(cells[3]),
         tpr=est("tpr"), fpr=est("fpr"), precision=est("precision"), flagged=est("flagged"),

@@ -32,6 +32,8 @@ import numpy as np
 from ..calibration import HullCalibration, hull_calibration, score_counts
 from ..confusion import ConfusionCounts
 from ..curves import RocCurve, curve_of_runs, roc_curve
+from ..drift import CostReference
+from ..drift import reference_from_counts as drift_reference_from_counts
 from ..economics import Economics, expected_cost_per_case
 from ..hull import RocHull, convex_hull
 from ..operating import vertex_at_threshold
@@ -154,11 +156,13 @@ class Reference:
     posterior : ndarray or None
         The calibrated posterior ``P(+ | score)`` of each grid bin at the reference's
         prevalence.
-    optimism : float
-        How much lower the decision's expected cost looks on the reference than it is: a
-        threshold chosen as the optimum of the reference data is tuned to them (a
-        record's out-of-bag minus in-bag cost, :class:`~roc_dash.core.point_intervals.
-        ChoiceOptimism`); 0 for a threshold not chosen on them. The drift test allows it.
+    drift : CostReference
+        The reference side of the drift test of a labelled window, the CI gate's
+        (:func:`roc_dash.core.drift.cost_drift_test`): the decision's cost and its standard
+        error, corrected for the choice of the threshold on the reference data when it was
+        chosen as their optimum (:func:`roc_dash.core.drift.reference_from_sample`, a
+        record's ``drift_reference``); by default that of a threshold fixed in advance
+        (binomial variances of the counts).
     """
 
     threshold: float
@@ -176,7 +180,13 @@ class Reference:
     positives: np.ndarray | None = None
     negatives: np.ndarray | None = None
     posterior: np.ndarray | None = None
-    optimism: float = 0.0
+    drift: CostReference | None = None
+
+    def __post_init__(self):
+        if self.drift is None:  # a threshold fixed in advance
+            object.__setattr__(self, "drift", drift_reference_from_counts(
+                self.threshold, self.tp, self.fp, self.fn, self.tn,
+                prior_pos=self.prior_pos, economics=self.economics))
 
     @property
     def confusion(self) -> ConfusionCounts:
@@ -232,13 +242,6 @@ def _check_counts(tp, fp, fn, tn) -> tuple[float, float, float, float]:
     return out
 
 
-def _check_optimism(optimism) -> float:
-    v = float(optimism)
-    if not (math.isfinite(v) and v >= 0):
-        raise ValueError(f"the reference's optimism must be a number >= 0 (got {optimism!r})")
-    return v
-
-
 def _check_decision(threshold, prior_pos) -> float:
     t = math.inf if threshold is None else float(threshold)
     if math.isnan(t):
@@ -251,7 +254,8 @@ def _check_decision(threshold, prior_pos) -> float:
 
 def reference_from_counts(*, threshold: float, prior_pos: float, economics: Economics,
                           tp: float, fp: float, fn: float, tn: float,
-                          model: str = "", optimism: float = 0.0) -> Reference:
+                          model: str = "", drift: CostReference | None = None
+                          ) -> Reference:
     """A reference of the decision alone (a decision record without its predictions):
     enough for the labelled windows' metrics and drift test and for ACC (Forman 2008),
     not for EM, PACC, the re-derived choice or the score-distribution tests.
@@ -265,14 +269,14 @@ def reference_from_counts(*, threshold: float, prior_pos: float, economics: Econ
     t = _check_decision(threshold, prior_pos)
     tp, fp, fn, tn = _check_counts(tp, fp, fn, tn)
     return Reference(threshold=t, prior_pos=float(prior_pos), economics=economics,
-                     tp=tp, fp=fp, fn=fn, tn=tn, model=str(model),
-                     optimism=_check_optimism(optimism))
+                     tp=tp, fp=fp, fn=fn, tn=tn, model=str(model), drift=drift)
 
 
 def reference_from_curve(curve: RocCurve, *, threshold: float, prior_pos: float,
                          economics: Economics, model: str = "",
                          counts: tuple[float, float, float, float] | None = None,
-                         max_bins: int = MAX_BINS, optimism: float = 0.0) -> Reference:
+                         max_bins: int = MAX_BINS, drift: CostReference | None = None
+                         ) -> Reference:
     """A reference with its predictions, given as their ROC curve.
 
     Parameters
@@ -287,7 +291,7 @@ def reference_from_curve(curve: RocCurve, *, threshold: float, prior_pos: float,
         ``threshold``.
     max_bins : int
         Quantile bins of the :class:`ScoreGrid` at most.
-    optimism : float
+    drift : CostReference, optional
         See :class:`Reference`.
     """
     t = _check_decision(threshold, prior_pos)
@@ -308,16 +312,17 @@ def reference_from_curve(curve: RocCurve, *, threshold: float, prior_pos: float,
                      calibration=calibration, grid=grid, positives=positives,
                      negatives=negatives,
                      posterior=calibration.calibrated_scores(grid.representative),
-                     optimism=_check_optimism(optimism))
+                     drift=drift)
 
 
 def reference_from_scores(labels, scores, *, threshold: float, prior_pos: float,
                           economics: Economics, weights=None, model: str = "",
                           counts: tuple[float, float, float, float] | None = None,
-                          max_bins: int = MAX_BINS, optimism: float = 0.0) -> Reference:
+                          max_bins: int = MAX_BINS, drift: CostReference | None = None
+                         ) -> Reference:
     """:func:`reference_from_curve` of the rows' ROC curve (labels, scores and weights as
     :func:`~roc_dash.core.curves.roc_curve` takes them)."""
     return reference_from_curve(roc_curve(labels, scores, weights=weights),
                                 threshold=threshold, prior_pos=prior_pos,
                                 economics=economics, model=model, counts=counts,
-                                max_bins=max_bins, optimism=optimism)
+                                max_bins=max_bins, drift=drift)
