@@ -219,3 +219,18 @@ def test_mon031_a_window_from_an_analysis_curve_is_the_window_of_its_rows():
     np.testing.assert_array_equal(curve.scores, rows.scores)
     np.testing.assert_allclose(curve.totals, rows.totals)
     np.testing.assert_allclose(curve.positives, rows.positives)
+
+
+def test_mon032_one_window_monitored_alone_gets_the_runs_numbers():
+    from roc_dash.core.monitoring import failing_tests, monitor_window, run_replicates
+
+    _, _, ref = _reference()
+    windows = [window_from_rows("a", *reversed(sample(2000, 0.3, seed=40))),
+               window_from_rows("b", sample(2000, 0.15, seed=41)[1])]
+    settings = MonitorSettings(replicates=100)
+    run = monitor(ref, windows, settings)
+    alone = monitor_window(ref, windows[1], run_replicates(ref, settings), settings, index=1,
+                           alpha=settings.alpha / failing_tests(ref, windows, settings),
+                           shift_alpha=settings.alpha / 2)
+    assert alone.prevalence == run.windows[1].prevalence
+    assert alone.findings == run.windows[1].findings

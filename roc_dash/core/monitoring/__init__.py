@@ -24,6 +24,7 @@ from .monitor import (
     failing_tests,
     monitor,
     monitor_window,
+    run_replicates,
 )
 from .quantification import (
     ESTIMATORS,
@@ -55,7 +56,7 @@ __all__ = [
     "ScoreGrid", "ScoreShift", "WindowCounts", "WindowResult",
     "adjusted_count", "choice_at_prior", "confusion_of", "curve_of_counts", "em_prior",
     "estimate_prevalence", "failing_tests", "labelled_metrics", "mle_prior", "monitor",
-    "monitor_window", "percentile_estimate", "prior_range", "rederive",
+    "monitor_window", "percentile_estimate", "prior_range", "rederive", "run_replicates",
     "reference_from_counts", "reference_from_curve", "reference_from_scores",
     "reference_replicates", "score_shift", "window_from_counts", "window_from_curve", "window_from_rows",
 ]

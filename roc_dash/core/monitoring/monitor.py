@@ -53,7 +53,7 @@ from .shift import ScoreShift, score_shift
 from .windows import WindowCounts
 
 __all__ = ["MonitorSettings", "Finding", "WindowResult", "MonitorResult", "monitor",
-           "monitor_window", "failing_tests", "CRITERIA", "PASS", "WARN", "FAIL"]
+           "monitor_window", "failing_tests", "run_replicates", "CRITERIA", "PASS", "WARN", "FAIL"]
 
 PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
 #: The criteria, in the order they are reported.
@@ -285,6 +285,13 @@ def _notes(estimates, reference: Reference) -> tuple[str, ...]:
     return tuple(notes)
 
 
+def run_replicates(reference: Reference, settings: MonitorSettings) -> ReferenceReplicates:
+    """The reference's bootstrap replicates of a run (computed once, shared by its windows;
+    seeded by the settings, so one window monitored alone gets the run's numbers)."""
+    return reference_replicates(reference, settings.replicates,
+                                np.random.default_rng([settings.seed, 0]))
+
+
 def failing_tests(reference: Reference, windows, settings: MonitorSettings) -> int:
     """The tests of a run that can fail it: a drift test per labelled window, a choice test
     per window (with the reference's predictions), a score test per window with
@@ -359,8 +366,7 @@ def monitor(reference: Reference, windows, settings: MonitorSettings | None = No
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise ValueError(f"two windows are named {twice[0]!r}: give each window once")
-    replicates = reference_replicates(reference, s.replicates,
-                                      np.random.default_rng([s.seed, 0]))
+    replicates = run_replicates(reference, s)
     alpha = s.alpha / max(failing_tests(reference, items, s), 1)
     shift_alpha = s.alpha / len(items)
     results = tuple(monitor_window(reference, w, replicates, s, index=k, alpha=alpha,
