@@ -16,6 +16,7 @@ _LAZY = {
     "predictions_table": "notebook",
     "analysis_of": "notebook",
     "show": "notebook.showing",
+    "monitor": "decision.monitoring",
 }
 
 __all__ = ["__version__", *_LAZY]

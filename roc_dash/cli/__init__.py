@@ -26,6 +26,7 @@ from .args import (
     silence_stdout,
 )
 from .decide_check import add_check, add_decide
+from .monitor import add_monitor
 
 
 def _fpr_max(text: str) -> float:
@@ -311,6 +312,7 @@ def _parser() -> argparse.ArgumentParser:
     report.set_defaults(func=_report)
     add_decide(sub)
     add_check(sub)
+    add_monitor(sub)
     return parser
 
 
