@@ -23,6 +23,15 @@ from .capacity import (
     gains_curve,
     ks_statistic,
 )
+from .floor_confidence import (
+    FloorConfidence,
+    FloorHold,
+    FloorReplicates,
+    floor_confidence,
+    procedure_shares,
+    replicate_choices,
+    resample_thresholds,
+)
 from .floors import (
     METRICS,
     FeasibleRegion,
@@ -39,4 +48,6 @@ __all__ = [
     "gains_curve", "ks_statistic",
     "METRICS", "FeasibleRegion", "Floor", "FloorDecision", "feasible_region",
     "floor_decision", "metric_values", "parse_floor",
+    "FloorConfidence", "FloorHold", "FloorReplicates", "floor_confidence", "procedure_shares",
+    "replicate_choices", "resample_thresholds",
 ]
