@@ -370,6 +370,11 @@ def _read_intervals(doc: dict, r: _Reader) -> DecisionIntervals | None:
 def from_dict(doc, *, source: str = "decision record") -> DecisionRecord:
     """A :class:`DecisionRecord` from its JSON document, validated (see :func:`load`)."""
     r = _Reader(source)
+    # (constraints) a decision among several classes has its own record and reader
+    if isinstance(doc, dict) and doc.get("schema") == "roc-dash multiclass decision":
+        raise DecisionFileError(
+            f"{source}: a decision among several classes (a cost matrix), not on one score; "
+            "read it with roc_dash.multiclass_decision.load")
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise DecisionFileError(
             f"{source}: not a roc-dash decision record (no \"schema\": \"{SCHEMA}\"); give "

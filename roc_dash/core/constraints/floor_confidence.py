@@ -49,7 +49,7 @@ from ..uncertainty import MAX_BOOT, uncertainty_from_bootstrap
 from . import _checks
 from .floors import Floor, conservative_meets, metric_values, parse_floor
 
-__all__ = ["FloorHold", "FloorConfidence", "FloorReplicates", "resample_thresholds",
+__all__ = ["FloorHold", "FloorConfidence", "ThresholdReplicates", "resample_thresholds",
            "replicate_choices", "procedure_shares", "floor_confidence", "GRID"]
 
 #: Candidate thresholds per replicate at most (evenly spaced in cases flagged).
@@ -132,7 +132,7 @@ class FloorConfidence:
 
 
 @dataclass(frozen=True, eq=False)
-class FloorReplicates:
+class ThresholdReplicates:
     """Stratified bootstrap replicates of one model's rates at a grid of thresholds.
 
     Attributes
@@ -183,7 +183,7 @@ def _at(cls_weights: np.ndarray, upto: np.ndarray) -> np.ndarray:
 
 
 def resample_thresholds(labels, scores, *, weights=None, n_boot: int = 200, seed: int = 0,
-                        grid: int = GRID) -> FloorReplicates:
+                        grid: int = GRID) -> ThresholdReplicates:
     """Stratified bootstrap replicates of the counts at a grid of thresholds, made once per
     model (see the module docstring). The draws are those of
     :func:`~roc_dash.core.point_intervals.point_intervals` with the same seed (replicate
@@ -214,17 +214,17 @@ def resample_thresholds(labels, scores, *, weights=None, n_boot: int = 200, seed
         parts.append((_at(pos_in, sample.pos.upto[idx]), _at(neg_in, sample.neg.upto[idx])))
     tp_in, fp_in = (np.concatenate(x) for x in zip(*parts, strict=True))
     pos, neg, _, _ = sample.identity()
-    return FloorReplicates(thresholds=sample.thresholds[idx], tp_in=tp_in, fp_in=fp_in,
+    return ThresholdReplicates(thresholds=sample.thresholds[idx], tp_in=tp_in, fp_in=fp_in,
                            tp_data=_at(pos, sample.pos.upto[idx])[0],
                            fp_data=_at(neg, sample.neg.upto[idx])[0],
                            n_pos=float(tp_in[0, -1]), n_neg=float(fp_in[0, -1]), seed=seed,
                            notes=tuple(notes))
 
 
-def replicate_choices(reps: FloorReplicates, floors, *, prior_pos: float,
+def replicate_choices(reps: ThresholdReplicates, floors, *, prior_pos: float,
                       economics: Economics | None = None,
                       confidence: float | None = None) -> np.ndarray:
-    """Per replicate, the column of :attr:`FloorReplicates.thresholds` it chooses: the least
+    """Per replicate, the column of :attr:`ThresholdReplicates.thresholds` it chooses: the least
     expected cost meeting every floor on its own rates (or on their conservative bounds
     with ``confidence``, as :func:`~.floors.floor_decision` does), ties to the threshold
     flagging fewest cases; ``-1`` where none meets them."""
@@ -245,7 +245,7 @@ def replicate_choices(reps: FloorReplicates, floors, *, prior_pos: float,
     return np.where(np.isfinite(best[:, 0]), k, -1)
 
 
-def procedure_shares(reps: FloorReplicates, floors, *, prior_pos: float,
+def procedure_shares(reps: ThresholdReplicates, floors, *, prior_pos: float,
                      economics: Economics | None = None, confidence: float | None = None
                      ) -> tuple[np.ndarray, float, float]:
     """Each replicate chooses its threshold (:func:`replicate_choices`); returns the share
@@ -308,7 +308,7 @@ def _hold(fl: Floor, values: np.ndarray, estimate: float, counts, level: float,
 def floor_confidence(labels, scores, floors, threshold: float, *,
                      prior_pos: float | None = None, economics: Economics | None = None,
                      weights=None, n_boot: int = 200, seed: int = 0, level: float = 0.95,
-                     replicates: FloorReplicates | None = None, procedure: bool = True,
+                     replicates: ThresholdReplicates | None = None, procedure: bool = True,
                      confidence: float | None = None) -> FloorConfidence:
     """How sure the floors are to hold at ``threshold`` (see the module docstring).
 
@@ -326,7 +326,7 @@ def floor_confidence(labels, scores, floors, threshold: float, *,
         The costs the choice made again uses (default 1 and 1).
     n_boot, seed, level
         Bootstrap replicates, seed and interval level.
-    replicates : FloorReplicates, optional
+    replicates : ThresholdReplicates, optional
         :func:`resample_thresholds` of these rows, made earlier (default: made here when
         ``procedure``).
     procedure : bool, default True
