@@ -41,6 +41,7 @@ import numpy as np
 from ..averaging import vertical_average
 from ..curves import RocCurve
 from ..economics import precision_at_prior
+from ..pr_interpolation import interpolated_precision
 from . import _checks
 from .floor_confidence import ThresholdReplicates
 
@@ -104,9 +105,10 @@ def fpr_at_recall(fpr: np.ndarray, tpr: np.ndarray, recall: np.ndarray) -> np.nd
 
 
 def pr_at_recall(curve, recall, prevalence: float) -> np.ndarray:
-    """The precision of a ROC curve at each recall, at the prevalence."""
-    rec = np.asarray(recall, dtype=np.float64)
-    return precision_at_prior(fpr_at_recall(curve.fpr, curve.tpr, rec), rec, prevalence)
+    """The precision of a ROC curve at each recall, at the prevalence: the Davis–Goadrich
+    interpolated curve's (:func:`~roc_dash.core.pr_interpolation.interpolated_precision`)."""
+    return interpolated_precision(curve, np.asarray(recall, dtype=np.float64),
+                                  prevalence=prevalence)
 
 
 def _mirror(c: RocCurve) -> RocCurve:
@@ -149,10 +151,9 @@ def pr_bootstrap_band(replicates: ThresholdReplicates, curve: RocCurve, *, preva
     rec = recall_grid(n_points)
     f = fpr_at_recall(replicates.fp_in / replicates.n_neg, replicates.tp_in / replicates.n_pos,
                       rec)
-    f = np.atleast_2d(f)
-    lo_f, hi_f = np.quantile(f, [(1 - lvl) / 2, (1 + lvl) / 2], axis=0)
+    per = precision_at_prior(np.atleast_2d(f), rec, p)
+    low, high = np.quantile(per, [(1 - lvl) / 2, (1 + lvl) / 2], axis=0)
     return PrBand(recall=rec, precision=np.asarray(pr_at_recall(curve, rec, p), float),
-                  low=np.asarray(precision_at_prior(hi_f, rec, p), float),
-                  high=np.asarray(precision_at_prior(lo_f, rec, p), float), prevalence=p,
+                  low=low, high=high, prevalence=p,
                   level=lvl, method="bootstrap", band="pointwise",
                   n_curves=replicates.n_boot)
