@@ -78,10 +78,10 @@ def test_prb003_bootstrap_band_is_the_replicates_percentiles():
 
 def test_prb004_the_prevalence_acts_only_through_the_precision_formula():
     y, s = _data(n=600, seed=5)
-    reps = resample_thresholds(y, s, n_boot=60, seed=1)
+    reps = resample_thresholds(y, s, n_boot=61, seed=1)  # limits at whole order statistics
     curve = roc_curve(y, s)
-    a = pr_bootstrap_band(reps, curve, prevalence=0.05)
-    b = pr_bootstrap_band(reps, curve, prevalence=0.5)
+    a = pr_bootstrap_band(reps, curve, prevalence=0.05, level=0.9)
+    b = pr_bootstrap_band(reps, curve, prevalence=0.5, level=0.9)
 
     def fpr_of(band, pi):  # invert precision = π·r / (π·r + (1 − π)·FPR)
         return (1 / band.low - 1) * pi * band.recall / (1 - pi)
