@@ -402,6 +402,14 @@ def _read_recalibration(doc: dict, r: _Reader) -> Recalibration | None:
         r.fail("recalibration", f"is not a valid recalibration ({exc})")
 
 
+def _read_constraints(doc: dict, r: _Reader) -> dict | None:
+    """(constraints) The optional capacity or floors the threshold was chosen under."""
+    raw = doc.get("constraints")
+    if raw is not None and not isinstance(raw, dict):
+        r.fail("constraints", "must be an object or null")
+    return raw
+
+
 def from_dict(doc, *, source: str = "decision record") -> DecisionRecord:
     """A :class:`DecisionRecord` from its JSON document, validated (see :func:`load`)."""
     r = _Reader(source)
@@ -464,7 +472,7 @@ def from_dict(doc, *, source: str = "decision record") -> DecisionRecord:
         roc_dash_version=r.text(doc, "roc_dash_version"),
         created_utc=r.text(doc, "created_utc"), note=r.text(doc, "note", nullable=True) or "",
         notes=tuple(notes), schema_version=version, choice_intervals=_read_choice(doc, r),
-        recalibration=_read_recalibration(doc, r))
+        recalibration=_read_recalibration(doc, r), constraints=_read_constraints(doc, r))
     if not 0.0 < record.prior_pos < 1.0:
         r.fail("conditions.prior_pos", f"must lie strictly between 0 and 1, got "
                                        f"{record.prior_pos!r}")

@@ -190,6 +190,10 @@ class DecisionRecord:
         A map of the raw score to a probability, stored beside the threshold: the
         classifier's ``predict_proba`` applies it, its decisions still threshold the raw
         score (the map is non-decreasing).
+    constraints : dict or None
+        The capacity or floors the threshold was chosen under (``how_chosen`` ``"capacity"``
+        or ``"floors"``), with how sure they are to hold: the JSON of
+        :func:`roc_dash.constraints_report.model_constraints_dict` without its gains.
     """
 
     model: str
@@ -218,6 +222,7 @@ class DecisionRecord:
     schema_version: int = BASE_SCHEMA_VERSION
     choice_intervals: ChoiceIntervals | None = None
     recalibration: Recalibration | None = None
+    constraints: dict | None = None
 
     @property
     def economics(self) -> Economics:
@@ -369,6 +374,7 @@ def _to_dict(r: DecisionRecord) -> dict:
                  "prevalence": _num(r.prevalence)},
         "notes": list(r.notes),
         **_recalibration_dict(r),
+        **({} if r.constraints is None else {"constraints": r.constraints}),
     }
 
 

@@ -313,7 +313,8 @@ def load(path) -> MulticlassDecisionRecord:
 def read_cost_matrix(path, classes) -> np.ndarray:
     """A cost matrix from a CSV file: a header row and a first column naming the classes
     (rows: the true class, columns: the decision; any order, matched to ``classes`` as
-    text), or ``k`` rows of ``k`` numbers in the classes' order. ``ValueError`` naming the
+    text), a header row only (the rows in the header's order), or ``k`` rows of ``k``
+    numbers in the classes' order. ``ValueError`` naming the
     file and what is wrong."""
     name = str(path)
     try:
@@ -333,6 +334,13 @@ def read_cost_matrix(path, classes) -> np.ndarray:
                              f"{', '.join(rows)})")
         body = cells[1:, 1:]
         body = body[[rows.index(c) for c in names]][:, [cols.index(c) for c in names]]
+    elif cells.shape == (k + 1, k):  # a header row only
+        cols = [str(v).strip() for v in cells[0]]
+        if sorted(cols) != sorted(names):
+            raise ValueError(f"{name}: the header must name the classes {', '.join(names)} "
+                             f"(found {', '.join(cols)}); the rows are then in that order")
+        order = [cols.index(c) for c in names]
+        body = cells[1:][order][:, order]
     elif cells.shape == (k, k):
         body = cells
     else:

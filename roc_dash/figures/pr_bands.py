@@ -38,7 +38,8 @@ def pr_band_traces(name: str, band: PrBand, *, index: int = 0,
             "line": {"width": 0, "color": style["color"]}, "hoverinfo": "skip"}]
     if central:
         out.append({"type": "scatter", "x": band.recall, "y": band.precision, "mode": "lines",
-                    "name": plain(name), "legendgroup": name, "line": {**style, "width": 2},
+                    "name": plain(name), "legendgroup": name, "showlegend": False,
+                    "line": {**style, "width": 2},
                     "customdata": np.column_stack((band.low, band.high)).tolist(),
                     "hovertemplate": (f"<b>{plain(name)}</b><br>recall %{{x:{NUM}}}<br>"
                                       f"precision %{{y:{NUM}}} [%{{customdata[0]:{NUM}}}, "

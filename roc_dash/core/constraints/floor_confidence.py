@@ -359,7 +359,7 @@ def floor_confidence(labels, scores, floors, threshold: float, *,
     holds = tuple(
         _hold(fl, np.atleast_1d(metric_values(fl.metric, f_vals, t_vals, p)),
               metric_values(fl.metric, counts.fpr, counts.tpr, p), counts, lvl,
-              prior_pos is None, shares[i])
+              abs(p - n_pos / (n_pos + n_neg)) <= 1e-12 * p, shares[i])
         for i, fl in enumerate(floors))
     every = np.logical_and.reduce([fl.met(f_vals, t_vals, p) for fl in floors])
     finite = np.isfinite(f_vals) & np.isfinite(t_vals)
