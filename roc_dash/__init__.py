@@ -2,7 +2,9 @@
 
 In a notebook: :func:`plot_roc`, :func:`plot_pr` and :func:`plot_cost` draw the page's views
 of your predictions in one call, :func:`show` runs the dashboard on them
-(:mod:`roc_dash.notebook`, :mod:`roc_dash.showing`). They are imported on first use, so
+(:mod:`roc_dash.notebook`, :mod:`roc_dash.showing`); :func:`constraints_of` and its
+``plot_*`` decide under a capacity, floors on metrics or a cost matrix
+(:mod:`roc_dash.constraints_api`). They are imported on first use, so
 ``import roc_dash`` stays light (no Plotly, no Dash).
 """
 
@@ -16,6 +18,14 @@ _LAZY = {
     "predictions_table": "notebook",
     "analysis_of": "notebook",
     "show": "showing",
+    # decisions under constraints (roc_dash.constraints_api)
+    "constraints_of": "constraints_api",
+    "plot_gains": "constraints_api",
+    "plot_lift": "constraints_api",
+    "plot_floors": "constraints_api",
+    "plot_reliability_bands": "constraints_api",
+    "plot_pr_bands": "constraints_api",
+    "decide_classes": "constraints_api",
 }
 
 __all__ = ["__version__", *_LAZY]

@@ -26,27 +26,14 @@ __all__ = ["add_report_constraints", "add_decide_constraints", "report_constrain
 
 
 def capacity_value(text: str) -> tuple[float | None, float | None]:
-    """``--capacity``: K cases (``800``), a share (``3%``) or K per N (``30/1000``); returns
-    ``(cases, fraction)`` with one of them None."""
-    raw = text.strip()
+    """``--capacity``: :func:`~roc_dash.core.constraints.capacity.parse_capacity`."""
+    from .core.constraints.capacity import parse_capacity
+
     try:
-        if raw.endswith("%"):
-            value = float(raw[:-1])
-            if not (math.isfinite(value) and 0 <= value <= 100):
-                raise ValueError
-            return None, value / 100.0
-        if "/" in raw:
-            k, n = (float(v) for v in raw.split("/", 1))
-            if not (math.isfinite(k) and math.isfinite(n) and n > 0 and 0 <= k <= n):
-                raise ValueError
-            return None, k / n
-        value = float(raw)
-        if not (math.isfinite(value) and value >= 0):
-            raise ValueError
-        return value, None
+        return parse_capacity(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"must be a number of cases (800), a share (3%%) or cases per so many "
+            f"must be a number of cases (800), a share (3%) or cases per so many "
             f"(30/1000), got {text}") from None
 
 

@@ -41,7 +41,35 @@ from . import _checks
 from .floors import Floor, FloorDecision, floor_decision, vertex_counts
 
 __all__ = ["GainsCurve", "gains_curve", "KsStatistic", "ks_statistic", "AtK", "at_k",
-           "CapacityPoint", "capacity_point"]
+           "CapacityPoint", "capacity_point", "parse_capacity"]
+
+
+def parse_capacity(text) -> tuple[float | None, float | None]:
+    """A capacity as ``(cases, fraction)``, one of them None: a number of cases (``800``),
+    a share (``"3%"``) or cases per so many (``"30/1000"``). ``ValueError`` otherwise."""
+    if not isinstance(text, str):
+        value = float(text)
+        if not (math.isfinite(value) and value >= 0):
+            raise ValueError(f"a capacity is a number of cases >= 0, got {text!r}")
+        return value, None
+    raw = text.strip()
+    try:
+        if raw.endswith("%"):
+            value = float(raw[:-1])
+            if math.isfinite(value) and 0 <= value <= 100:
+                return None, value / 100.0
+        elif "/" in raw:
+            k, n = (float(v) for v in raw.split("/", 1))
+            if math.isfinite(k) and math.isfinite(n) and n > 0 and 0 <= k <= n:
+                return None, k / n
+        else:
+            value = float(raw)
+            if math.isfinite(value) and value >= 0:
+                return value, None
+    except ValueError:
+        pass
+    raise ValueError(f"a capacity is a number of cases (800), a share (3%) or cases per so "
+                     f"many (30/1000), got {text!r}")
 
 
 @dataclass(frozen=True, eq=False)
