@@ -83,15 +83,18 @@ def floor_figure(d: FloorDecision, curve=None, *, name: str = "model", index: in
                  space: str = "roc", font_size: int = 14):
     """The floors on a figure of their own: the region, the two points and, given
     ``curve`` (the model's ROC curve), the curve itself."""
+    from .gains import thin_indices
     from .style import line_style
 
     data = []
     if curve is not None:
+        k = thin_indices(curve.fpr, curve.tpr)
         if space == "roc":
-            x, y = curve.fpr, curve.tpr
+            x, y = curve.fpr[k], curve.tpr[k]
         else:
-            x, y = curve.tpr[1:], metric_values("precision", curve.fpr[1:], curve.tpr[1:],
-                                                d.prior_pos)
+            k = k[k > 0]
+            x, y = curve.tpr[k], metric_values("precision", curve.fpr[k], curve.tpr[k],
+                                               d.prior_pos)
         data.append({"type": "scatter", "x": x, "y": y, "mode": "lines", "name": plain(name),
                      "line": {**line_style(index), "width": 2.5},
                      "hovertemplate": f"x %{{x:{NUM}}}<br>y %{{y:{NUM}}}<extra></extra>"})

@@ -29,24 +29,44 @@ from .style import (
     style_index,
 )
 
-__all__ = ["CAPACITY_COLOR", "CAPACITY_UID", "gains_figure", "lift_figure", "ks_figure",
-           "queue_rate_trace", "capacity_traces", "capacity_marker"]
+__all__ = ["CAPACITY_COLOR", "CAPACITY_UID", "DRAWN_POINTS", "gains_figure", "lift_figure",
+           "ks_figure", "queue_rate_trace", "capacity_traces", "capacity_marker",
+           "thin_indices"]
 
 #: The capacity's line and point (dark olive, as the budget's on the combining views).
 CAPACITY_COLOR = "#4d6b00"
 #: ``uid`` of the capacity's point on every view (the page finds it without reading names).
 CAPACITY_UID = "capacity-point"
+#: Points drawn per curve at most (a curve of 10^6 vertices is thinned for the drawing only).
+DRAWN_POINTS = 2000
 
 
-def _thresholds_text(g: GainsCurve) -> list[str]:
-    return [f"score ≥ {format_threshold(t)}" for t in g.thresholds]
+def thin_indices(x, y, n: int = DRAWN_POINTS, keep=()) -> np.ndarray:
+    """At most about ``n`` indices of a polyline, evenly spaced along its length in the
+    unit-scaled plot (the first, the last and ``keep`` always): what is drawn of a long
+    curve; the numbers the views report are computed on every vertex."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if x.size <= n:
+        return np.arange(x.size)
+    span_y = float(np.nanmax(y) - np.nanmin(y)) or 1.0
+    step = np.hypot(np.diff(x), np.diff(y) / span_y)
+    length = np.concatenate(([0.0], np.cumsum(np.nan_to_num(step))))
+    idx = np.searchsorted(length, np.linspace(0.0, length[-1], n))
+    return np.unique(np.concatenate((idx, [0, x.size - 1], np.asarray(keep, dtype=np.intp))))
+
+
+def _thresholds_text(thresholds) -> list[str]:
+    return [f"score ≥ {format_threshold(t)}" for t in thresholds]
 
 
 def _model_trace(name: str, index: int, x, y, g: GainsCurve, *, y_label: str) -> dict:
+    """A model's curve, thinned for drawing (:func:`thin_indices`); ``x`` and ``y`` are
+    index-aligned with ``g``'s vertices."""
+    k = thin_indices(x, y)
     style = line_style(index)
-    return {"type": "scatter", "x": x, "y": y, "mode": "lines", "name": plain(name),
-            "legendgroup": name, "line": {**style, "width": 2.5},
-            "text": _thresholds_text(g), "meta": f"<b>{plain(name)}</b>",
+    return {"type": "scatter", "x": np.asarray(x)[k], "y": np.asarray(y)[k], "mode": "lines",
+            "name": plain(name), "legendgroup": name, "line": {**style, "width": 2.5},
+            "text": _thresholds_text(g.thresholds[k]), "meta": f"<b>{plain(name)}</b>",
             "hovertemplate": (f"%{{meta}} %{{text}}<br>share of cases flagged %{{x:{NUM}}}"
                               f"<br>{y_label} %{{y:{NUM}}}<extra></extra>")}
 
@@ -110,9 +130,13 @@ def lift_figure(results: Mapping[str, GainsCurve], *, capacity: CapacityPoint | 
     top = 1.0
     for i, (name, g) in enumerate(results.items()):
         ok = np.isfinite(g.lift)
-        data.append(_model_trace(name, style_index(colors, name, i), g.queue_rate[ok],
-                                 g.lift[ok], g, y_label="lift"))
-        data[-1]["text"] = list(np.asarray(data[-1]["text"], dtype=object)[ok])
+        lift = np.where(ok, g.lift, np.nan)
+        trace = _model_trace(name, style_index(colors, name, i), g.queue_rate, lift, g,
+                             y_label="lift")
+        shown = np.isfinite(np.asarray(trace["y"]))
+        trace["x"], trace["y"] = np.asarray(trace["x"])[shown], np.asarray(trace["y"])[shown]
+        trace["text"] = [t for t, s in zip(trace["text"], shown, strict=True) if s]
+        data.append(trace)
         if ok.any():
             top = max(top, float(np.max(g.lift[ok])))
     if capacity is not None and np.isfinite(capacity.lift):
@@ -130,15 +154,17 @@ def ks_figure(name: str, g: GainsCurve, ks: KsStatistic, *, index: int = 0,
     """The KS plot of one model: TPR and FPR against the share of cases flagged (the two
     classes' cumulative shares), the gap between them largest at the KS statistic."""
     style = line_style(index)
-    text = _thresholds_text(g)
-    x = g.queue_rate
-    data = [{"type": "scatter", "x": x, "y": g.gain, "mode": "lines", "name": "positives (TPR)",
-             "line": {**style, "width": 2.5}, "text": text,
+    k = thin_indices(g.queue_rate, g.gain - g.fpr, keep=[ks.index])
+    text = _thresholds_text(g.thresholds[k])
+    x = g.queue_rate[k]
+    data = [{"type": "scatter", "x": x, "y": g.gain[k], "mode": "lines",
+             "name": "positives (TPR)", "line": {**style, "width": 2.5}, "text": text,
              "hovertemplate": f"%{{text}}<br>TPR %{{y:{NUM}}}<extra></extra>"},
-            {"type": "scatter", "x": x, "y": g.fpr, "mode": "lines", "name": "negatives (FPR)",
+            {"type": "scatter", "x": x, "y": g.fpr[k], "mode": "lines",
+             "name": "negatives (FPR)",
              "line": {"color": REFERENCE_COLOR, "width": 2.5, "dash": "dash"}, "text": text,
              "hovertemplate": f"%{{text}}<br>FPR %{{y:{NUM}}}<extra></extra>"},
-            {"type": "scatter", "x": [x[ks.index], x[ks.index]], "y": [ks.fpr, ks.tpr],
+            {"type": "scatter", "x": [g.queue_rate[ks.index]] * 2, "y": [ks.fpr, ks.tpr],
              "mode": "lines+markers", "name": f"KS {sig(ks.statistic)}",
              "line": {"color": OPTIMUM_COLOR, "width": 2},
              "hovertemplate": (f"{plain(name)}: KS = {sig(ks.statistic)} at score ≥ "
@@ -151,8 +177,9 @@ def ks_figure(name: str, g: GainsCurve, ks: KsStatistic, *, index: int = 0,
 def queue_rate_trace(name: str, g: GainsCurve, *, index: int = 0) -> dict:
     """Queue rate against the threshold, for the threshold view (yellowbrick's
     ``DiscriminationThreshold`` line): x the score threshold, y the share flagged."""
-    finite = np.isfinite(g.thresholds)
-    return {"type": "scatter", "x": g.thresholds[finite], "y": g.queue_rate[finite],
+    finite = np.flatnonzero(np.isfinite(g.thresholds))
+    k = finite[thin_indices(g.queue_rate[finite], g.queue_rate[finite])]
+    return {"type": "scatter", "x": g.thresholds[k], "y": g.queue_rate[k],
             "mode": "lines", "line_shape": "hv", "name": f"{plain(name)} queue rate",
             "line": {**line_style(index), "width": 1.5}, "opacity": 0.8,
             "hovertemplate": (f"{plain(name)}: score ≥ %{{x:{NUM}}} flags "

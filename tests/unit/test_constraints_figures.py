@@ -137,3 +137,21 @@ def test_cfg006_pr_band(model):
     fig = pr_band_figure({"m": band})
     assert "0.1" in fig.layout.yaxis.title.text
     json.loads(fig.to_json())
+
+
+def test_cfg007_long_curves_are_thinned_for_drawing_only():
+    from roc_dash.figures.gains import DRAWN_POINTS, thin_indices
+
+    rng = np.random.default_rng(7)
+    y = rng.random(60_000) < 0.3
+    s = rng.normal(size=60_000) + y
+    curve = roc_curve(y, s)
+    g, ks = gains_curve(curve), ks_statistic(curve)
+    fig = gains_figure({"m": g})
+    line = fig.data[2]
+    assert len(line.x) <= DRAWN_POINTS + 2 < len(g)
+    assert (line.x[0], line.x[-1]) == (g.queue_rate[0], g.queue_rate[-1])
+    k = thin_indices(g.queue_rate, g.gain)
+    np.testing.assert_array_equal(line.y, g.gain[k])  # drawn points are vertices
+    assert ks.index in thin_indices(g.queue_rate, g.gain - g.fpr, keep=[ks.index])
+    assert max(np.diff(np.asarray(line.x))) < 0.01  # evenly along the curve, no long gaps

@@ -132,44 +132,70 @@ class LogisticFit:
         return np.sqrt(np.diag(self.covariance))
 
 
-def logistic_fit(X, positives, negatives, *, offset=None, max_iter: int = 100,
-                 tol: float = 1e-10) -> LogisticFit:
+def _softplus(eta: np.ndarray) -> np.ndarray:
+    """``log(1 + exp(eta))`` without overflow."""
+    return np.maximum(eta, 0.0) + np.log1p(np.exp(-np.abs(eta)))
+
+
+def logistic_fit(X, positives, negatives, *, offset=None, start=None, max_iter: int = 100,
+                 tol: float = 1e-11) -> LogisticFit:
     """Binomial logistic regression on grouped data by Newton's method with step halving.
 
     ``X`` (m × q) holds each group's covariates, ``positives`` and ``negatives`` its
     (weighted) counts: the same estimates as the rows' regression (statsmodels'
-    ``GLM(..., family=Binomial())`` with frequency weights)."""
-    X = np.atleast_2d(np.asarray(X, dtype=np.float64))
+    ``GLM(..., family=Binomial())`` with frequency weights). ``start``: the first
+    coefficients (default zeros). The sums are ``np.einsum`` (one thread: BLAS threads
+    wait for one another on a busy server, see :mod:`roc_dash.core._sums`)."""
+    cols = [np.ascontiguousarray(c, dtype=np.float64)
+            for c in np.atleast_2d(np.asarray(X, dtype=np.float64)).T]
+    q = len(cols)
     pos = np.asarray(positives, dtype=np.float64)
     n = pos + np.asarray(negatives, dtype=np.float64)
     off = np.zeros(n.size) if offset is None else np.asarray(offset, dtype=np.float64)
-    beta = np.zeros(X.shape[1])
+    beta = np.zeros(q) if start is None else np.asarray(start, dtype=np.float64)
+
+    def dot(a, b) -> float:
+        return float(np.einsum("i,i->", a, b))
+
+    def linear(b):
+        eta = off.copy()
+        for c, bj in zip(cols, b, strict=True):
+            eta += bj * c
+        return eta
 
     def loglik(b):
-        eta = off + X @ b
-        return float(np.sum(pos * eta - n * np.logaddexp(0.0, eta)))
+        eta = linear(b)
+        return dot(pos, eta) - dot(n, _softplus(eta)), eta
 
-    ll = loglik(beta)
+    def information(eta):
+        mu = expit(eta)
+        v = n * mu * (1.0 - mu)
+        vc = [v * c for c in cols]
+        return mu, np.array([[dot(vc[j], cols[k]) for k in range(q)] for j in range(q)])
+
+    eta = linear(beta)
     converged, it = False, 0
     for it in range(1, max_iter + 1):  # noqa: B007 -- `it` is reported
-        mu = expit(off + X @ beta)
-        grad = X.T @ (pos - n * mu)
-        info = (X * (n * mu * (1.0 - mu))[:, None]).T @ X
-        step = np.linalg.solve(info, grad)
-        t = 1.0
-        while True:
-            new = beta + t * step
-            new_ll = loglik(new)
-            if new_ll >= ll - 1e-12 * abs(ll) or t < 1e-8:
-                break
-            t /= 2.0
-        beta, done = new, abs(new_ll - ll) <= tol * (1.0 + abs(ll))
-        ll = new_ll
-        if done and np.max(np.abs(t * step)) < 1e-8:
+        mu, info = information(eta)
+        resid = pos - n * mu
+        step = np.linalg.solve(info, np.array([dot(c, resid) for c in cols]))
+        if np.all(np.abs(step) <= 1.0):  # a plain Newton step near the optimum (the
+            new = beta + step          # log-likelihood is concave)
+        else:  # far from it: halve the step until the log-likelihood rises
+            ll = loglik(beta)[0]
+            t = 1.0
+            while True:
+                new = beta + t * step
+                if loglik(new)[0] >= ll - 1e-12 * abs(ll) or t < 1e-8:
+                    break
+                t /= 2.0
+        done = np.max(np.abs(new - beta)) <= tol * (1.0 + np.max(np.abs(beta)))
+        beta = new
+        eta = linear(beta)
+        if done:
             converged = True
             break
-    mu = expit(off + X @ beta)
-    info = (X * (n * mu * (1.0 - mu))[:, None]).T @ X
+    _, info = information(eta)
     return LogisticFit(coef=beta, covariance=np.linalg.inv(info), converged=converged,
                        iterations=it)
 
@@ -230,15 +256,16 @@ def calibration_fit(curve: RocCurve, *, level: float = 0.95) -> CalibrationFit:
     s, pos, neg = s[keep], pos[keep], neg[keep]
     x = _logit(s)
     z = float(ndtri((1.0 + lvl) / 2.0))
-    both = logistic_fit(np.column_stack((np.ones(s.size), x)), pos, neg)
+    both = logistic_fit(np.column_stack((np.ones(s.size), x)), pos, neg, start=(0.0, 1.0))
     large = logistic_fit(np.ones((s.size, 1)), pos, neg, offset=x)
     se, se1 = both.std_error, large.std_error
     a, b, a1 = (float(v) for v in (both.coef[0], both.coef[1], large.coef[0]))
+    se0, se_b, se_l = float(se[0]), float(se[1]), float(se1[0])
     return CalibrationFit(
-        intercept=a, intercept_low=a - z * se[0], intercept_high=a + z * se[0],
-        intercept_se=float(se[0]), slope=b, slope_low=b - z * se[1], slope_high=b + z * se[1],
-        slope_se=float(se[1]), in_the_large=a1, in_the_large_low=a1 - z * se1[0],
-        in_the_large_high=a1 + z * se1[0], in_the_large_se=float(se1[0]), level=lvl,
+        intercept=a, intercept_low=a - z * se0, intercept_high=a + z * se0, intercept_se=se0,
+        slope=b, slope_low=b - z * se_b, slope_high=b + z * se_b, slope_se=se_b,
+        in_the_large=a1, in_the_large_low=a1 - z * se_l, in_the_large_high=a1 + z * se_l,
+        in_the_large_se=se_l, level=lvl,
         n_clipped=float(np.sum((pos + neg)[(s <= 0.0) | (s >= 1.0)])),
         converged=bool(both.converged and large.converged))
 

@@ -335,8 +335,8 @@ def _fit(p, codes, c, rw, bayes_w, max_sweeps):
         best_w, cost = _exact_three(p, codes, c, rw, bayes_w)
         method = "exact"
     else:
-        runs = [_descent(p, codes, c, rw, start, max_sweeps)
-                for start in (bayes_w, np.ones(k))]
+        starts = [bayes_w] if np.allclose(bayes_w, 1.0) else [bayes_w, np.ones(k)]
+        runs = [_descent(p, codes, c, rw, start, max_sweeps) for start in starts]
         best_w, cost, sweeps = min(runs, key=lambda r: r[1])
         method = f"coordinate descent ({sweeps} sweeps)"
     best_w = best_w / np.exp(np.mean(np.log(best_w)))
@@ -346,12 +346,12 @@ def _fit(p, codes, c, rw, bayes_w, max_sweeps):
 def _subset(p, codes, rw, w, k):
     """A stratified random :data:`FIT_ROWS` rows (seed 0), each class's rows re-weighted
     to keep its share of the expected cost (and its instance weights)."""
-    g = np.random.default_rng(0)
+    key = np.random.default_rng(0).random(codes.size)  # each class's m rows of least key
     keep = []
     for j in range(k):
         rows = np.flatnonzero(codes == j)
-        m = max(1, round(FIT_ROWS * rows.size / codes.size))
-        keep.append(g.choice(rows, min(m, rows.size), replace=False))
+        m = min(max(1, round(FIT_ROWS * rows.size / codes.size)), rows.size)
+        keep.append(rows[np.argpartition(key[rows], m - 1)[:m]])
     keep = np.sort(np.concatenate(keep))
     rw_new = rw[keep].copy()
     for j in range(k):
