@@ -278,3 +278,21 @@ def test_cmx012_bad_records_and_inputs_are_named(tmp_path):
         cost_matrix_decision(p, y, np.ones((3, 3)))
     with pytest.raises(ValueError, match="labels '7' are not among the classes"):
         cost_matrix_decision(p, np.where(y == 0, 7, y), 1.0 - np.eye(3), classes=[0, 1, 2])
+
+
+def test_cmx013_weights_fitted_on_a_subset_never_cost_more_than_bayes(monkeypatch):
+    from roc_dash.core.constraints import cost_matrix as cm
+
+    monkeypatch.setattr(cm, "FIT_ROWS", 60)  # a small subset: its fit follows its noise
+    kept = 0
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        p = rng.dirichlet(np.ones(3), 3000)  # calibrated: the Bayes rule is optimal
+        y = np.array([rng.choice(3, p=row) for row in p])
+        d = cost_matrix_decision(p, y, _costs(3, seed))
+        assert d.expected_cost <= d.bayes_cost + 1e-12
+        if d.method == "Bayes weights kept":
+            kept += 1
+            np.testing.assert_allclose(d.weights, d.bayes_weights)
+            np.testing.assert_allclose(d.confusion, d.bayes_confusion)
+    assert kept >= 1
