@@ -100,7 +100,7 @@ def add_decide_constraints(decide: argparse.ArgumentParser) -> None:
     """``roc-dash decide``'s options of the constraints."""
     g = decide.add_argument_group("constraints")
     _common(g)
-    g.add_argument("--rule", choices=["fitted", "bayes"], default="fitted",
+    g.add_argument("--rule", choices=["fitted", "bayes"], default=None,
                    help="with --cost-matrix: class weights fitted to the data (default) or "
                         "the Bayes rule's (the deployment prior over the data's)")
     g.add_argument("--recalibrate", choices=["logistic", "platt", "isotonic"], default=None,
@@ -225,6 +225,10 @@ def constrained_choice(args, analysis, table, economics) -> Constrained | None:
     from .constraints_report import model_constraints_dict
     from .core.constraints.floors import Floor
 
+    for option, value in (("--class-prior", args.class_prior), ("--rule", args.rule)):
+        if value is not None:
+            raise ValueError(f"{option} belongs to --cost-matrix (a decision among classes), "
+                             "which is not given: add it or leave the option out")
     if args.capacity is None and not args.floor:
         if args.volume is not None or args.floor_confidence is not None:
             _settings(args, n_boot=0)  # names the option given alone
@@ -291,7 +295,7 @@ def decide_multiclass(args) -> int:
     table = result.table
     cost = read_cost_matrix(args.cost_matrix, classes_of(table))
     record, _ = build_multiclass_decision(table, cost, model=args.model, prior=args.class_prior,
-                                          rule=args.rule, note=args.note or "")
+                                          rule=args.rule or "fitted", note=args.note or "")
     text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
     if args.output:
         try:

@@ -152,6 +152,7 @@ def test_ccl007_report_with_a_cost_matrix(capsys, tmp_path):
     (["report", DEMO, "--cost-matrix", "nowhere.csv"], "--cost-matrix is for multi-class"),
     (["decide", MULTI, "--cost-matrix", "nowhere.csv"], "nowhere.csv: cannot read the cost"),
     (["report", DEMO, "--capacity", "lots"], "must be a number of cases"),
+    (["decide", DEMO, "--class-prior", "0.5,0.5"], "--class-prior belongs to --cost-matrix"),
 ])
 def test_ccl008_bad_options_are_named(capsys, argv, says):
     try:
