@@ -34,17 +34,16 @@ def confusion_figure(d: CostMatrixDecision, *, rule: str = "fitted", font_size: 
     names = [plain(c) for c in d.classes]
     custom = np.dstack((m, np.broadcast_to(d.cost_matrix, m.shape))).tolist()
     data = [{"type": "heatmap", "z": shares, "x": names, "y": names, "zmin": 0, "zmax": 1,
-             "colorscale": "Blues", "customdata": custom,
+             "colorscale": "Blues", "reversescale": True, "customdata": custom,
              "text": [[f"{v:,.6g}" for v in row] for row in m], "texttemplate": "%{text}",
              "colorbar": {"title": {"text": "share of the true class"}},
              "hovertemplate": (f"true %{{y}}, decided %{{x}}<br>%{{customdata[0]:,{NUM}}} cases "
                                f"(%{{z:.1%}} of the class)<br>cost each "
                                f"%{{customdata[1]:{NUM}}}<extra></extra>")}]
-    layout = {"xaxis": {"title": {"text": "Decided"}, "side": "top"},
+    layout = {"xaxis": {"title": {"text": f"Decided<br>{RULES[rule]}: expected cost "
+                                          f"{sig(_cost(d, rule))} per case"}},
               "yaxis": {"title": {"text": "True class"}, "autorange": "reversed"},
-              "font": {"size": font_size}, "margin": {"l": 80, "r": 30, "t": 60, "b": 40},
-              "title": {"text": f"{RULES[rule]}: expected cost "
-                                f"{sig(_cost(d, rule))} per case", "font": {"size": font_size}}}
+              "font": {"size": font_size}, "margin": {"l": 80, "r": 30, "t": 20, "b": 80}}
     return fast_figure(data, layout)
 
 
