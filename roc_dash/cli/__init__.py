@@ -25,6 +25,7 @@ from .args import (
     read_options,
     silence_stdout,
 )
+from .constraints import add_report_constraints, report_constraints
 from .decide_check import add_check, add_decide
 from .monitor import add_monitor
 
@@ -62,6 +63,8 @@ def _report(args: argparse.Namespace) -> int:
                               partial_auc_comparison=partial)
         slices = _slices(result, conditions)
         report.update(slices)
+        extra, extra_html = report_constraints(args, result, analysis)  # (constraints)
+        report.update(extra)
     except ValueError as exc:
         print(f"roc-dash: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -71,7 +74,8 @@ def _report(args: argparse.Namespace) -> int:
         from ..report.html import render_html
 
         text = render_html(analysis, extensions=extensions, intervals=intervals,
-                           slices=slices, partial_auc_comparison=partial)
+                           slices=slices, partial_auc_comparison=partial,
+                           constraints_html=extra_html)
     else:
         text = json.dumps(report, indent=2, allow_nan=False)
     if args.output:
@@ -309,6 +313,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="write the report here instead of standard output")
     _add_beyond_binary(report)
     _add_point_intervals(report)
+    add_report_constraints(report)
     report.set_defaults(func=_report)
     add_decide(sub)
     add_check(sub)

@@ -25,6 +25,7 @@ from .args import (
     read_options,
     silence_stdout,
 )
+from .constraints import add_decide_constraints, constrained_choice, decide_multiclass
 
 __all__ = ["add_decide", "add_check"]
 
@@ -125,6 +126,8 @@ def _decide(args: argparse.Namespace) -> int:
     from ..core.assembly.analysis import analyse
     from ..decision import build_decision
 
+    if args.cost_matrix is not None:  # (constraints) a decision among several classes
+        return decide_multiclass(args)
     table = _gate_table(args)
     names = _models_of(table)
     if args.threshold is not None and args.model is None and len(names) > 1:
@@ -137,9 +140,15 @@ def _decide(args: argparse.Namespace) -> int:
     analysis = analyse(table, conditions)
     pinned = ({"model": model, "threshold": args.threshold} if args.threshold is not None
               else None)
+    constrained = constrained_choice(args, analysis, table, economics)  # (constraints)
+    if constrained is not None:
+        pinned = constrained.pinned
     record = build_decision(analysis, table, pinned=pinned, economics=economics,
                             note=args.note or "", response_method=args.response_method,
-                            replicates=args.replicates, seed=args.seed)
+                            replicates=args.replicates, seed=args.seed,
+                            recalibration=args.recalibrate)
+    if constrained is not None:
+        record = constrained.apply(record)
     text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
     if args.output:
         _write(args.output, text)
@@ -297,6 +306,7 @@ def add_decide(sub) -> None:
     p.add_argument("-o", "--output", metavar="PATH", default=None,
                    help="write the record here instead of standard output")
     _add_gate_conditions(p)
+    add_decide_constraints(p)
     p.set_defaults(func=_decide)
 
 

@@ -37,6 +37,7 @@ import pandas as pd
 
 from .. import __version__
 from ..core.analysis_types import Analysis
+from ..core.constraints.recalibration import Recalibration, fit_recalibration
 from ..core.decisions.data_fingerprint import FINGERPRINT_METHOD, data_fingerprint
 from ..core.decisions.decision_summary import decision_summary
 from ..core.decisions.drift import CHOICE_METHOD, COUNTS_METHOD, reference_from_counts
@@ -49,8 +50,10 @@ from ..core.decisions.economics import (
 from ..core.decisions.point_intervals import point_intervals
 from ..core.decisions.uncertainty import uncertainty_from_bootstrap
 from ..core.roc.confusion import ConfusionCounts, confusion_at_threshold
+from ..core.roc.curves import roc_curve
 from ..core.roc.hull import normalized_expected_cost
 from .record import (  # noqa: F401 - the record's names, as the package exports them
+    BASE_SCHEMA_VERSION,
     CHOICE_METRICS,
     RESPONSE_METHODS,
     SCHEMA,
@@ -191,8 +194,8 @@ def _response_method(scores: np.ndarray, given: str) -> str:
 def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | None = None,
                    economics: Economics | None = None, note: str = "",
                    response_method: str = "auto", replicates: int = 200, seed: int = 0,
-                   level: float | None = None, created_utc: str | None = None
-                   ) -> DecisionRecord:
+                   level: float | None = None, created_utc: str | None = None,
+                   recalibration: str | Recalibration | None = None) -> DecisionRecord:
     """The decision record of an analysis' chosen point.
 
     The point is :func:`~roc_dash.core.decisions.decision_summary.decision_summary`'s: the pinned one
@@ -229,6 +232,10 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
         Interval level; default the analysis'.
     created_utc : str, optional
         Default: now, ``YYYY-MM-DDTHH:MM:SSZ``.
+    recalibration : {"logistic", "platt", "isotonic"} or Recalibration, optional
+        A recalibration of the model's scores (fitted on its rows,
+        :func:`~roc_dash.core.constraints.recalibration.fit_recalibration`) stored beside
+        the threshold; the record's classifier returns its probabilities.
 
     Raises
     ------
@@ -277,6 +284,7 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
         notes.append(WEIGHTED_COUNTS_NOTE)
     positives = table.attrs.get("positive_labels") or {}
     positive = positives.get(summary.model)
+    recal = _recalibration(recalibration, y, s, w, threshold, notes)
     return DecisionRecord(
         model=summary.model, threshold=float(threshold),
         response_method=_response_method(s, response_method),
@@ -292,7 +300,22 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
         roc_dash_version=__version__,
         created_utc=created_utc or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         note=str(note or ""), notes=tuple(notes), choice_intervals=choice,
-        drift_reference=drift)
+        drift_reference=drift, recalibration=recal,
+        schema_version=SCHEMA_VERSION if recal is not None else BASE_SCHEMA_VERSION)
+
+
+def _recalibration(given, y, s, w, threshold, notes: list) -> Recalibration | None:
+    """(constraints) The record's recalibration: fitted on the model's rows when named."""
+    if given is None:
+        return None
+    rec = given if isinstance(given, Recalibration) else fit_recalibration(
+        roc_curve(y, s, weights=w), given)
+    at = f" (probability {float(rec.apply(threshold)):.6g} at the threshold)" \
+        if math.isfinite(threshold) else ""
+    notes.append(f"Recalibrated ({rec.method}): the classifier's predict_proba returns the "
+                 f"recalibrated probabilities; its decisions still threshold the raw score"
+                 f"{at}.")
+    return rec
 
 
 def save(record: DecisionRecord, path) -> Path:
@@ -467,9 +490,33 @@ def _read_intervals(doc: dict, r: _Reader) -> DecisionIntervals | None:
         interval=r.text(raw, "interval", "intervals."), **pairs)
 
 
+def _read_recalibration(doc: dict, r: _Reader) -> Recalibration | None:
+    """(constraints) The optional recalibration (records before it have none)."""
+    raw = doc.get("recalibration")
+    if raw is None:
+        return None
+    try:
+        return Recalibration.from_dict(raw)
+    except ValueError as exc:
+        r.fail("recalibration", f"is not a valid recalibration ({exc})")
+
+
+def _read_constraints(doc: dict, r: _Reader) -> dict | None:
+    """(constraints) The optional capacity or floors the threshold was chosen under."""
+    raw = doc.get("constraints")
+    if raw is not None and not isinstance(raw, dict):
+        r.fail("constraints", "must be an object or null")
+    return raw
+
+
 def from_dict(doc, *, source: str = "decision record") -> DecisionRecord:
     """A :class:`DecisionRecord` from its JSON document, validated (see :func:`load`)."""
     r = _Reader(source)
+    # (constraints) a decision among several classes has its own record and reader
+    if isinstance(doc, dict) and doc.get("schema") == "roc-dash multiclass decision":
+        raise DecisionFileError(
+            f"{source}: a decision among several classes (a cost matrix), not on one score; "
+            "read it with roc_dash.decision.multiclass.load")
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise DecisionFileError(
             f"{source}: not a roc-dash decision record (no \"schema\": \"{SCHEMA}\"); give "
@@ -524,7 +571,8 @@ def from_dict(doc, *, source: str = "decision record") -> DecisionRecord:
         roc_dash_version=r.text(doc, "roc_dash_version"),
         created_utc=r.text(doc, "created_utc"), note=r.text(doc, "note", nullable=True) or "",
         notes=tuple(notes), schema_version=version, choice_intervals=_read_choice(doc, r),
-        drift_reference=_read_drift(doc, r))
+        drift_reference=_read_drift(doc, r),
+        recalibration=_read_recalibration(doc, r), constraints=_read_constraints(doc, r))
     if not 0.0 < record.prior_pos < 1.0:
         r.fail("conditions.prior_pos", f"must lie strictly between 0 and 1, got "
                                        f"{record.prior_pos!r}")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..core.constraints.recalibration import Recalibration
 from ..core.decisions.data_fingerprint import FINGERPRINT_METHOD
 from ..core.decisions.economics import (
     Economics,
@@ -21,8 +22,12 @@ from ..core.decisions.economics import (
 SCHEMA = "roc-dash decision"
 
 
-#: The version this roc-dash writes and the highest it reads.
-SCHEMA_VERSION = 1
+#: The highest version this roc-dash reads, and the one it writes for a record with a
+#: recalibration (an older roc-dash would ignore the recalibration, so it refuses it).
+SCHEMA_VERSION = 2
+
+#: The version of a record without a recalibration (what every roc-dash reads).
+BASE_SCHEMA_VERSION = 1
 
 
 #: How a score equal to the threshold is decided (written into every record).
@@ -230,6 +235,15 @@ class DecisionRecord:
     roc_dash_version, created_utc, note : str
     notes : tuple of str
     schema_version : int
+        :data:`BASE_SCHEMA_VERSION`, or :data:`SCHEMA_VERSION` with a recalibration.
+    recalibration : Recalibration or None
+        A map of the raw score to a probability, stored beside the threshold: the
+        classifier's ``predict_proba`` applies it, its decisions still threshold the raw
+        score (the map is non-decreasing).
+    constraints : dict or None
+        The capacity or floors the threshold was chosen under (``how_chosen`` ``"capacity"``
+        or ``"floors"``), with how sure they are to hold: the JSON of
+        :func:`roc_dash.report.constraints.model_constraints_dict` without its gains.
     """
 
     model: str
@@ -255,9 +269,11 @@ class DecisionRecord:
     created_utc: str
     note: str = ""
     notes: tuple[str, ...] = field(default=())
-    schema_version: int = SCHEMA_VERSION
+    schema_version: int = BASE_SCHEMA_VERSION
     choice_intervals: ChoiceIntervals | None = None
     drift_reference: DriftReference | None = None
+    recalibration: Recalibration | None = None
+    constraints: dict | None = None
 
     @property
     def economics(self) -> Economics:
@@ -288,6 +304,9 @@ class DecisionRecord:
         Returns
         -------
         sklearn.model_selection.FixedThresholdClassifier
+            With a :attr:`recalibration`, around :class:`~roc_dash.decision.estimators.Recalibrated`
+            (its ``predict_proba`` recalibrated, the threshold applied to the raw score as
+            its ``decision_function``).
             Predicts the positive class iff the score is ``>= threshold``: scikit-learn's
             rule (``_threshold_scores_to_class_labels``) is roc-dash's, so
             the threshold is passed unchanged and the predictions on the decision's rows
@@ -316,6 +335,12 @@ class DecisionRecord:
                              f"got {method!r}")
         if pos_label is None:
             pos_label = _matching_class(estimator, self.positive_label)
+        if self.recalibration is not None:  # (constraints) probabilities recalibrated
+            from .estimators import Recalibrated
+
+            estimator = Recalibrated(estimator, recalibration=self.recalibration,
+                                     pos_label=pos_label, response_method=method)
+            method = "decision_function"
         return FixedThresholdClassifier(estimator, threshold=float(self.threshold),
                                         pos_label=pos_label, response_method=method)
 
@@ -405,7 +430,18 @@ def _to_dict(r: DecisionRecord) -> dict:
                  "n_rows": r.n_rows, "n_pos": _count(r.n_pos), "n_neg": _count(r.n_neg),
                  "prevalence": _num(r.prevalence)},
         "notes": list(r.notes),
+        **_recalibration_dict(r),
+        **({} if r.constraints is None else {"constraints": r.constraints}),
     }
+
+
+def _recalibration_dict(r: DecisionRecord) -> dict:
+    """(constraints) The ``recalibration`` key, only in a record that has one."""
+    if r.recalibration is None:
+        return {}
+    q = r.recalibration.apply(r.threshold) if math.isfinite(r.threshold) else math.nan
+    return {"recalibration": {**r.recalibration.to_dict(), "applies_to": "predict_proba",
+                              "threshold_probability": _num(q)}}
 
 
 def _choice_dict(c: ChoiceIntervals | None) -> dict | None:

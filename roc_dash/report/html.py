@@ -390,7 +390,8 @@ def figures_html(analysis: Analysis, op, pins, averaging: str, zoom: dict | None
 
 def render_html(analysis: Analysis, *, state: ReportState | None = None,
                 extensions=None, intervals=None, slices: dict | None = None,
-                partial_auc_comparison=None, zoom: dict | None = None) -> str:
+                partial_auc_comparison=None, zoom: dict | None = None,
+                constraints_html: str = "") -> str:
     """The report as one self-contained HTML string (about 2.2 MB: plotly.js is embedded,
     compressed, see :mod:`.html_plotly`),
     with cost and prior controls that work without a server (:mod:`.html_interactive`).
@@ -401,6 +402,8 @@ def render_html(analysis: Analysis, *, state: ReportState | None = None,
     :func:`roc_dash.report.slices.slices_sections`) adds a section per model;
     ``partial_auc_comparison`` the partial-AUC matrix (:func:`partial_auc_comparison_html`).
     ``zoom``: the page's zoom of each view (see :func:`figures_html`).
+    ``constraints_html``: the sections of :func:`roc_dash.report.constraints_html.constraints_html`
+    (or ``cost_matrix_html``), placed after the slices.
     """
     state = state or ReportState()
     c = analysis.conditions
@@ -467,6 +470,7 @@ iso-performance slope m = {sig(c.slope)}; PC(+) = {sig(c.pc_pos)}.</p>
 {calibration_html(analysis)}
 {_extension_html(extensions)}
 {slices_html(slices)}
+{constraints_html}
 {interactive_html(analysis)}
 {figures_html(analysis, op, pins, state.averaging, zoom)}
 </body></html>
