@@ -14,12 +14,13 @@ import contextlib
 import dataclasses
 import glob
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from .decoding import GZIP_MAGIC
 from .errors import InputError
-from .pinned_files import check_within, opened
+from .pinned_files import check_within, linked, opened
 from .readers import PARQUET_MAGIC
 from .size_limits import limits
 from .text_reading import detect_delimiter
@@ -66,10 +67,11 @@ class Source:
     def named(self, text: str) -> str:
         """``text`` (an engine's message) with the opened files' names put back as the
         files' own."""
-        for name, path in sorted(zip(self.opened, self.files, strict=False),
-                                 key=lambda pair: -len(pair[0])):
-            text = text.replace(name, path)
-        return text
+        if not self.opened:
+            return text
+        own = dict(zip(self.opened, self.files, strict=False))
+        names = "|".join(re.escape(n) for n in sorted(own, key=len, reverse=True))
+        return re.sub(f"(?:{names})(?![0-9])", lambda m: own[m.group(0)], text)
 
     @property
     def model_name_base(self) -> str:
@@ -284,7 +286,11 @@ def opened_source(source: Source) -> Iterator[Source]:
     close the engine's connections to them before the block ends."""
     if source.kind == "duckdb":
         check_no_journal(source.files[0], source.name)
-    with opened(source.files, within=source.within, source=source.name) as names:
+    with contextlib.ExitStack() as held:
+        names = held.enter_context(opened(source.files, within=source.within,
+                                          source=source.name))
+        if source.kind != "duckdb":  # read_parquet/read_csv: key=value folders kept
+            names = held.enter_context(linked(names))
         yield dataclasses.replace(source, opened=tuple(names[f] for f in source.files))
 
 

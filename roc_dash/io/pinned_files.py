@@ -18,7 +18,11 @@ So a file is opened here, once, and what DuckDB reads is that open file:
    link changes) is checked again to lie below the allowed folder: a folder on the way
    swapped for a link since step 1 is caught here;
 4. DuckDB is given ``/proc/self/fd/N``: a name without pattern characters that the kernel
-   resolves to the open file itself, not to whatever the path names by then.
+   resolves to the open file itself, not to whatever the path names by then. For files
+   read by ``read_parquet``/``read_csv`` the name is a link to it in a private folder
+   (:func:`linked`), under the path's ``key=value`` folders: DuckDB reads those as columns
+   (hive partitioning: ``preds/model=rf/part-0.parquet`` has a ``model`` column), as it did
+   from the path itself.
 
 The descriptors stay open until the reading is done (:func:`opened`). On a system without
 ``/proc/self/fd`` (macOS, BSD) step 3 and 4 are not available: the resolved path is read,
@@ -31,13 +35,15 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shutil
 import stat
+import tempfile
 from collections.abc import Iterable, Iterator
 
 from .errors import InputError
 
-__all__ = ["FD_FOLDER", "PATTERN_CHARACTERS", "check_within", "open_checked", "opened",
-           "outside"]
+__all__ = ["FD_FOLDER", "PATTERN_CHARACTERS", "check_within", "linked", "open_checked",
+           "opened", "outside"]
 
 #: Where the kernel lists a process's open files, each as a name that opens that very file.
 FD_FOLDER = "/proc/self/fd"
@@ -205,3 +211,29 @@ def opened(paths: Iterable[str], *, within: str | None = None,
         for fd in descriptors:
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+
+@contextlib.contextmanager
+def linked(names: dict[str, str]) -> Iterator[dict[str, str]]:
+    """For ``{path: name}`` from :func:`opened`: yield ``{path: link}``, each a link to the
+    opened file's name in a private folder (``mkdtemp``: this process's alone), placed
+    under the ``key=value`` folders of ``path`` in their order, so that DuckDB reads them
+    as columns (hive partitioning) as it did from the path; removed on leaving. The links
+    are numbered: nothing of a file's own name reaches DuckDB but those folders, and a
+    pattern in one of them can match only this folder's links. Names that are not the
+    kernel's names of open files (no ``/proc``) are yielded as they are."""
+    if not names or not all(n.startswith(FD_FOLDER + os.sep) for n in names.values()):
+        yield dict(names)
+        return
+    farm = tempfile.mkdtemp(prefix="roc-dash-open-")
+    try:
+        out = {}
+        for k, (path, name) in enumerate(names.items()):
+            folders = [part for part in os.path.dirname(path).split(os.sep) if "=" in part]
+            where = os.path.join(farm, *folders)
+            os.makedirs(where, exist_ok=True)
+            out[path] = os.path.join(where, str(k))
+            os.symlink(name, out[path])
+        yield out
+    finally:
+        shutil.rmtree(farm, ignore_errors=True)

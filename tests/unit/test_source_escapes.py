@@ -279,6 +279,12 @@ def test_sxe009_a_name_with_brackets_reads_on_the_command_line(tmp_path):
     _frame("plain", seed=1).to_parquet(tmp_path / "a1.parquet")
     table = aggregate_predictions([str(tmp_path / "a[1].parquet")]).table
     assert set(table["model"].astype(str)) == {"bracket"}
+    # DuckDB's messages name the file, not the name it was read by
+    (tmp_path / "b[2].parquet").write_bytes(b"PAR1" + b"garbage" * 4 + b"PAR1")
+    with pytest.raises(InputError, match=r"cannot be read by DuckDB") as err:
+        aggregate_predictions([str(tmp_path / "b[2].parquet")])
+    assert str(tmp_path / "b[2].parquet") in str(err.value).split("(", 1)[1]
+    assert "/proc/" not in str(err.value) and "roc-dash-open-" not in str(err.value)
 
 
 def test_sxe010_what_is_not_a_plain_file_is_refused_at_once(place):
@@ -331,3 +337,25 @@ def test_sxe011_opened_names_are_the_open_files_and_close_with_the_block(tmp_pat
         open_checked(str(tmp_path / "in" / "link.csv"), within=str(inside.parent))
     with pytest.raises(InputError, match="file not found"):
         open_checked(str(tmp_path / "in" / "missing.csv"))
+
+
+def test_sxe012_a_partitioned_folder_keeps_its_key_value_columns(place, monkeypatch):
+    """DuckDB reads ``key=value`` folders as columns (hive partitioning): read through the
+    opened files, a partitioned dataset still has its models and folds, and nothing of the
+    private folder of links is left behind."""
+    import tempfile
+
+    root = place["root"] / "parts"
+    for k, (model, fold) in enumerate((("rf", 1), ("rf", 2), ("lr", 1), ("lr", 2))):
+        folder = root / f"model={model}" / f"fold={fold}"
+        folder.mkdir(parents=True)
+        _frame("ignored", seed=k).drop(columns="model").to_parquet(folder / "part-0.parquet")
+    monkeypatch.setenv(src.SOURCES_VAR, str(root))
+    before = set(os.listdir(tempfile.gettempdir()))
+    table = aggregate_predictions([src.resolve(str(root))]).table
+    assert set(table["model"].astype(str)) == {"rf", "lr"}
+    assert set(table["fold"].astype(str)) == {"1", "2"}
+    assert table.attrs["input_rows"] == 4 * 400
+    left = {n for n in set(os.listdir(tempfile.gettempdir())) - before
+            if n.startswith("roc-dash-open-")}
+    assert not left, left
