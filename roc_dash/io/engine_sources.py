@@ -115,8 +115,8 @@ def _kind(path: str) -> tuple[str, bool]:
 
 def is_duckdb_file(path: str) -> bool:
     """True when ``path`` is a DuckDB database file (read from its header, not its name)."""
-    try:
-        with open(path, "rb") as fh:
+    try:  # O_NONBLOCK: a named pipe in its place answers at once instead of waiting
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
             return fh.read(12)[8:12] == DUCKDB_MAGIC
     except OSError:
         return False

@@ -37,7 +37,9 @@ not apply to it; ``ROC_DASH_MAX_ROWS`` bounds the *aggregated* table (the groups
 holds) instead.
 
 The work is split by step: :mod:`roc_dash.io.engine_sources` (what a path, glob or
-directory holds, and when a file is better streamed), :mod:`roc_dash.io.engine_queries` (the
+directory holds, and when a file is better streamed), :mod:`roc_dash.io.pinned_files` (each
+file opened once, checked as opened, and read by DuckDB through that open file: no name it
+could expand as a pattern, no link followed late), :mod:`roc_dash.io.engine_queries` (the
 aggregating SQL and the DuckDB and Spark sessions that run it) and
 :mod:`roc_dash.io.engine_groups` (the aggregated groups checked and decoded into a part of
 the canonical table); :func:`aggregate_predictions` drives them.
