@@ -10,7 +10,7 @@ from selenium.webdriver.common.keys import Keys
 
 from roc_dash.app import create_app, ids
 from roc_dash.app.server.sources import SOURCES_VAR
-from roc_dash.invisible import invisible_characters
+from roc_dash.text.invisible import invisible_characters
 
 from .gestures import wait_until
 

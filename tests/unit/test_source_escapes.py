@@ -19,10 +19,10 @@ import pytest
 from roc_dash.app.features.sources import open_source, source_options
 from roc_dash.app.server import sources as src
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
-from roc_dash.invisible import invisible_characters
 from roc_dash.io import InputError
 from roc_dash.io.engines import aggregate_predictions
 from roc_dash.io.pinned_files import open_checked, opened
+from roc_dash.text.invisible import invisible_characters
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fd"),
                                 reason="the kernel's names of open files (/proc) are Linux's")

@@ -27,7 +27,7 @@ that file alone, and a file swapped for a link after the check is refused. A dat
 link takes outside its folder is not offered, and its tables are not listed.
 
 Names are shown as uploads' are: without invisible format characters (a right-to-left
-override, U+202E, would draw the rest of a label reversed; :mod:`roc_dash.invisible`) and
+override, U+202E, would draw the rest of a label reversed; :mod:`roc_dash.text.invisible`) and
 control characters; two offers that read alike then show their paths with such characters
 written out (``<U+202E>``). What is opened is still the exact path.
 """
@@ -45,7 +45,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...invisible import shown_plainly, without_invisible
 from ...io import InputError
 from ...io.engine_sources import (
     TABLE_SEPARATOR,
@@ -58,6 +57,7 @@ from ...io.engine_sources import (
 )
 from ...io.engines import aggregate_predictions
 from ...io.pinned_files import opened
+from ...text.invisible import shown_plainly, without_invisible
 from .retention import env_number
 from .store import DatasetStore, StorageFull
 
