@@ -5,11 +5,11 @@ import pandas as pd
 import pytest
 from dash import no_update
 
-from roc_dash.app.analysis import AnalysisCache, data_prior, model_names
+from roc_dash.app.analysis import data_prior, model_names
 from roc_dash.app.features.conditions import Gesture, apply_gesture
 from roc_dash.app.features.data import apply_upload, upload_with_label
 from roc_dash.app.render import render_views
-from roc_dash.app.server.store import DEMO_ID, DatasetStore, load_demo
+from roc_dash.app.server.store import DEMO_ID, load_demo
 from roc_dash.app.state import ControlState, conditions_from_state
 from roc_dash.core.assembly.analysis import analyse, prevalence
 from roc_dash.report import build_report
@@ -17,16 +17,6 @@ from roc_dash.report import build_report
 from ..conftest import make_predictions
 
 DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
-
-
-@pytest.fixture
-def store(tmp_path):
-    return DatasetStore(tmp_path)
-
-
-@pytest.fixture
-def cache(store):
-    return AnalysisCache(store)
 
 
 def _csv(frame) -> bytes:

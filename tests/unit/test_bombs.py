@@ -1,6 +1,6 @@
 """Files that are small as sent but decode to gigabytes (issue 14), each read in a subprocess.
 
-Each probe of :mod:`tests.bombs` is written under ``tmp_path`` and read by
+Each probe of :mod:`tools.bombs` is written under ``tmp_path`` and read by
 ``load_predictions`` in a fresh Python process, which reports the error (type, message,
 attributes), its resident memory after the imports, its peak (``VmHWM``) and its
 resident memory once the load returned. A probe passes when it gets its own clear message,
@@ -21,7 +21,7 @@ import textwrap
 
 import pytest
 
-from .. import bombs
+from tools import bombs
 
 MB = 1 << 20
 

@@ -315,7 +315,7 @@ def test_eng009_semicolon_decimal_comma_and_wide_form(tmp_path):
     assert sorted(set(agg.table["model"])) == ["lr", "nb"]
 
 
-SPARK_NEEDS = ("the Spark test needs pyspark and Java 17+; `make test` installs both "
+SPARK_NEEDS = ("the Spark test needs pyspark and Java 17+; `make test-all` installs both "
                "(Java through `make java-deps`: Debian's default-jre-headless)")
 
 
@@ -332,6 +332,7 @@ def _java_17() -> bool:
     return bool(found) and int(found.group(1)) >= 17
 
 
+@pytest.mark.spark
 def test_eng010_spark_local_mode_gives_the_same_aggregated_table(tmp_path):
     pytest.importorskip("pyspark", reason=SPARK_NEEDS)
     if not _java_17():
