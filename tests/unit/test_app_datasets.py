@@ -71,6 +71,7 @@ def test_dst003_same_file_again_or_twice_in_one_drop(store):
     assert store.info(both.dataset_ids[-1]).n_rows == 90
 
 
+@pytest.mark.slow
 def test_dst004_rejected_upload_is_kept_for_a_retry(store):
     frame = make_predictions(60, seed=5)
     frame["label"] = np.where(frame["label"] == 1, "cat", "dog")

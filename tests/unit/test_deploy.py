@@ -75,6 +75,7 @@ def test_dep003_the_user_header_comes_from_nginx_alone():
         assert re.search(rf"return {status} '\{{\"ok\": false, \"error\": \"[^']+\"}}';", NGINX)
 
 
+@pytest.mark.slow
 def test_dep004_workers_use_the_system_allocator_and_give_memory_back():
     """gunicorn.conf.py (read by the master before it forks the workers) makes pyarrow use the
     system allocator unless the operator chose one, limits glibc's arenas and trims the heap

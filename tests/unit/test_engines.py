@@ -261,6 +261,7 @@ def test_eng007_row_limit_applies_to_groups_not_rows(tmp_path, monkeypatch):
     assert "ROC_DASH_MAX_ROWS" in str(err.value) and "Round the scores" in str(err.value)
 
 
+@pytest.mark.slow
 def test_eng008_cli_engine_choice_and_notes(tmp_path, capsys, monkeypatch):
     frame = _frame(600)
     frame.to_parquet(tmp_path / "p.parquet")

@@ -659,6 +659,7 @@ def test_io061_format_rows():
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=300))
+@pytest.mark.slow
 def test_io062_arbitrary_bytes_never_crash(data):
     try:
         result = load_predictions([("fuzz.csv", data)])
