@@ -82,6 +82,7 @@ def test_srt002_weighted_paths_equal_the_reference(rows, path):
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), score), min_size=2, max_size=60))
+@pytest.mark.slow
 def test_srt003_roc_curve_matches_sklearn_on_any_finite_scores(rows):
     y = np.array([r[0] for r in rows])
     assume(y.any() and not y.all())

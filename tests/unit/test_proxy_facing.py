@@ -17,7 +17,7 @@ import pytest
 from roc_dash.app import create_app
 from roc_dash.app.server.auth import OWNER_HEADER
 from roc_dash.app.server.store import DEMO_ID
-from tests.dash_requests import callback_body, callback_specs
+from tools.dash_requests import callback_body, callback_specs
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 #: README.md and every docs page, one after the other.
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -63,6 +65,7 @@ def test_rdm001_paths_the_readme_names_exist():
     assert not any("preds.csv" in " ".join(argv) for argv in report_commands())
 
 
+@pytest.mark.slow
 def test_rdm002_the_report_commands_run_as_written(tmp_path):
     """Each command in a fresh folder holding the checkout's roc_dash/ (so outputs land in
     tmp_path), with this interpreter's roc-dash."""
@@ -114,6 +117,7 @@ def gate_commands() -> list[list[str]]:
             and not any(a.startswith("[") for a in argv)]
 
 
+@pytest.mark.slow
 def test_rdm004_the_ci_gate_commands_run_and_the_workflow_parses(tmp_path):
     """The decide/check commands of "Ship the decision and gate CI" run as written (check
     passes on the record decide just wrote); the output quoted is what check prints; the
