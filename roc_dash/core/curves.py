@@ -21,8 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._sorted_keys import magnitude_bits, sorted_keys, vertices_of_keys
 from ._sums import dot
-from ._validation import check_binary_inputs
+from ._validation import check_binary_inputs, check_finite_scores
 
 __all__ = [
     "RocCurve",
@@ -97,7 +98,26 @@ _NEG_FLIP = np.uint64(0xFFFF_FFFF_FFFF_FFFE)
 def _runs_by_label_key(y: np.ndarray, s: np.ndarray):
     """One sort of the scores with the label riding in the lowest bit of the sort key.
 
-    Exact for every finite score. The scores are split by sign (negatives first); within
+    Exact for every finite score: the keys of :func:`~roc_dash.core._sorted_keys.sorted_keys`
+    (about one ``np.sort`` of the scores), or, for magnitudes too far apart for them, those
+    of :func:`_runs_by_split_key`.
+
+    Returns ``(thresholds, positives_at_or_below, negatives_at_or_below)``: the vertex
+    thresholds (``+inf`` first, then the distinct scores descending) and, per distinct score
+    ascending, the counts of each class scoring at or below it.
+    """
+    keyed = sorted_keys(y, s)
+    if keyed is None:
+        return _runs_by_split_key(y, s)
+    n_pos = int(np.count_nonzero(y))
+    thresholds, tp, fp = vertices_of_keys(keyed, n_pos, counts=True)
+    return thresholds, n_pos - tp[-2::-1], (s.size - n_pos) - fp[-2::-1]
+
+
+def _runs_by_split_key(y: np.ndarray, s: np.ndarray):
+    """:func:`_runs_by_label_key` for any finite scores, each sign sorted on its own.
+
+    The scores are split by sign (negatives first); within
     each half the top (sign) bit of the IEEE pattern is constant, which frees one bit:
 
     * non-negative ``x``: key ``bits(x)``, which already orders them (``-0.0`` joins this
@@ -214,19 +234,27 @@ _HASH_SAMPLE = 1 << 12
 _HASH_MAX_DISTINCT = 1 << 17
 
 
-def _distinct_estimate(s: np.ndarray) -> float:
+def _sample(s: np.ndarray) -> np.ndarray | None:
+    """A fixed pseudo-random sample of ``_HASH_SAMPLE`` scores (with replacement), or None
+    below ``_HASH_MIN_ROWS`` rows."""
+    if s.size < _HASH_MIN_ROWS:
+        return None
+    return s[np.random.default_rng(0).integers(0, s.size, _HASH_SAMPLE)]
+
+
+def _distinct_estimate(s: np.ndarray, sample: np.ndarray | None = None) -> float:
     """Estimated number of distinct values of ``s`` (``inf`` below ``_HASH_MIN_ROWS`` rows).
 
-    From a fixed pseudo-random sample of rows (with replacement) by Chao's (1984) estimator
-    ``seen + f1 (f1 - 1) / (2 (f2 + 1))``, where ``f1`` and ``f2`` count the values seen once
-    and twice: a long tail of values seen once stands for many unseen ones. Only the choice
-    of path, hence the speed, depends on it: every path is exact.
+    From a fixed pseudo-random sample of rows (with replacement, :func:`_sample`, or the one
+    given) by Chao's (1984) estimator ``seen + f1 (f1 - 1) / (2 (f2 + 1))``, where ``f1``
+    and ``f2`` count the values seen once and twice: a long tail of values seen once stands
+    for many unseen ones. Only the choice of path, hence the speed, depends on it: every
+    path is exact.
     """
-    n = s.size
-    if n < _HASH_MIN_ROWS:
+    sample = _sample(s) if sample is None else sample
+    if sample is None:
         return np.inf
-    rows = np.random.default_rng(0).integers(0, n, _HASH_SAMPLE)
-    _, counts = np.unique(s[rows], return_counts=True)
+    _, counts = np.unique(sample, return_counts=True)
     f1 = int(np.count_nonzero(counts == 1))
     f2 = int(np.count_nonzero(counts == 2))
     return counts.size + f1 * (f1 - 1) / (2.0 * (f2 + 1))
@@ -366,8 +394,35 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
     T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", 2004.
     """
     y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
-                                  integers="keep")
-    return curve_of_runs([*_runs(y, s, w)])
+                                  integers="keep", finite=False)
+    curve = _curve_by_keys(y, s, w)
+    if curve is None:
+        check_finite_scores(s)
+        curve = curve_of_runs([*_runs(y, s, w)])
+    return curve
+
+
+def _curve_by_keys(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> RocCurve | None:
+    """:func:`roc_curve` of unweighted float scores, both classes present, by the keys of
+    :func:`~roc_dash.core._sorted_keys.sorted_keys`; None for any other input, or scores the
+    keys do not take (not finite, or magnitudes too far apart)."""
+    n = s.size
+    n_pos = int(np.count_nonzero(y))
+    if w is not None or s.dtype.kind != "f" or not 0 < n_pos < n:
+        return None
+    sample = _sample(s)
+    top = None
+    if sample is not None:  # room for magnitudes up to 2**64 times the sample's largest
+        top = magnitude_bits(float(np.abs(sample).max()) * 2.0 ** 64)
+    keyed = sorted_keys(y, s, top)
+    if keyed is None and top is not None:  # maybe a score beyond the sample's range
+        keyed = sorted_keys(y, s)
+    if keyed is None:
+        return None
+    few = _distinct_estimate(s, sample) <= n / 8
+    thresholds, tpr, fpr = vertices_of_keys(keyed, n_pos, few=few)
+    return RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds, n_pos=float(n_pos),
+                    n_neg=float(n - n_pos))
 
 
 def roc_curve_with_counts(labels, scores, *, weights=None, pos_label=None

@@ -254,8 +254,12 @@ def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     chain, so each block of ``_BLOCK`` points is peeled on its own (small, cache-resident
     temporaries) and only the survivors meet in the final pass. The peeling here is a
     floating-point filter: it drops only points certainly below a chord and keeps points on
-    or near one for the final, exact pass.
+    or near one for the final, exact pass. Long chains are first thinned to the points not
+    certainly below the hull of a sample of them (:func:`_above_sample_hull`).
     """
+    if x.size >= _SAMPLED_CHAIN:
+        rows = _above_sample_hull(x, y)
+        return rows[_chain_candidates(x[rows], y[rows])]
     parts = []
     for a in range(0, x.size, _BLOCK):
         bx, by = x[a:a + _BLOCK], y[a:a + _BLOCK]
@@ -264,6 +268,49 @@ def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     cand = np.concatenate(parts)
     # Columns split across blocks: keep each column's top once more.
     return cand[_column_tops(x[cand], y[cand])]
+
+
+#: Chains of at least this many points are thinned by :func:`_above_sample_hull` first.
+_SAMPLED_CHAIN = 1 << 17
+_SAMPLE_STEP = 64
+#: A point counts as below a chord when it is below by more than this much of the chord's
+#: extent ``dx + dy``: far above the rounding of rates and of the test (``2**-49`` of it).
+_BELOW_RTOL = 2.0 ** -30
+
+
+def _above_sample_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of the points of a long ROC chain not certainly below its hull, ascending.
+
+    Every point of the chain below a chord joining two of its points lies inside the hull,
+    so is no vertex of it. The chords are the segments of the upper hull of every
+    ``_SAMPLE_STEP``-th point (close to the chain's own hull), and each point is tested
+    against the chord spanning its position: one pass over the points in cache-sized
+    blocks, keeping typically a few thousand of millions. (A point on a chord is kept, as
+    is a point within a rounding margin below it.)
+    """
+    n = x.size
+    sample = np.arange(0, n, _SAMPLE_STEP)
+    if sample[-1] != n - 1:
+        sample = np.append(sample, n - 1)
+    sx, sy = x[sample], y[sample]
+    top = _chain_candidates(sx, sy)
+    ends = sample[top[_upper_hull(sx[top], sy[top], _CHAIN_FILTER)]]
+    keep = []
+    t1, t2 = np.empty(min(n, _BLOCK)), np.empty(min(n, _BLOCK))
+    ex, ey = x[ends].tolist(), y[ends].tolist()
+    for j in range(ends.size - 1):
+        xa, ya, dx, dy = ex[j], ey[j], ex[j + 1] - ex[j], ey[j + 1] - ey[j]
+        # (y - ya) dx - (x - xa) dy >= -tol, i.e. y dx - x dy >= ya dx - xa dy - tol
+        bound = ya * dx - xa * dy - _BELOW_RTOL * (dx + dy)
+        for a in range(int(ends[j]), int(ends[j + 1]), _BLOCK):
+            b = min(a + _BLOCK, int(ends[j + 1]))
+            u, v = t1[:b - a], t2[:b - a]
+            np.multiply(y[a:b], dx, out=u)
+            np.multiply(x[a:b], dy, out=v)
+            u -= v
+            keep.append(np.flatnonzero(u >= bound) + a)
+    keep.append(np.array([n - 1]))
+    return np.concatenate(keep)
 
 
 def _is_roc_chain(x: np.ndarray, y: np.ndarray) -> bool:
