@@ -21,7 +21,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._sorted_keys import magnitude_bits, sorted_keys, vertices_of_keys
+from ._exact_paths import (
+    grid_cells,
+    grid_digits,
+    magnitude_bits,
+    runs_on_grid,
+    sorted_keys,
+    vertices_of_keys,
+)
 from ._sums import dot
 from ._validation import check_binary_inputs, check_finite_scores
 
@@ -78,6 +85,15 @@ class RocCurve:
         return int(self.fpr.size)
 
 
+def _made_rising(curve: RocCurve) -> RocCurve:
+    """Mark a curve this module made, from (0, 0) with both rates non-decreasing by
+    construction, so that :func:`roc_dash.core.hull.convex_hull` need not check it again (a
+    plain attribute, not a field: a curve made otherwise, or by ``dataclasses.replace``,
+    has none and is checked)."""
+    object.__setattr__(curve, "_rising", True)
+    return curve
+
+
 @dataclass(frozen=True)
 class OperatingPoint:
     """One vertex of a ROC curve with the threshold that produces it."""
@@ -98,7 +114,7 @@ _NEG_FLIP = np.uint64(0xFFFF_FFFF_FFFF_FFFE)
 def _runs_by_label_key(y: np.ndarray, s: np.ndarray):
     """One sort of the scores with the label riding in the lowest bit of the sort key.
 
-    Exact for every finite score: the keys of :func:`~roc_dash.core._sorted_keys.sorted_keys`
+    Exact for every finite score: the keys of :func:`~roc_dash.core._exact_paths.sorted_keys`
     (about one ``np.sort`` of the scores), or, for magnitudes too far apart for them, those
     of :func:`_runs_by_split_key`.
 
@@ -304,16 +320,33 @@ def _runs_of_integers(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
     return thresholds, np.cumsum(pos), np.cumsum(neg)
 
 
-def _runs(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
+def _runs_on_grid(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
+                  sample: np.ndarray | None):
+    """:func:`~roc_dash.core._exact_paths.runs_on_grid` when the sample shows scores on a
+    decimal grid of few enough steps (integers, rounded scores), else None. Checks every
+    score (None if one is off the grid, or not finite)."""
+    if sample is None:
+        return None
+    cells = grid_cells(s.size)
+    grid = grid_digits(sample, cells)
+    return None if grid is None else runs_on_grid(y, s, w, *grid, cells)
+
+
+def _runs(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, *, grid: bool = True):
     """``(thresholds, positives_at_or_below, negatives_at_or_below)`` by the fastest exact path.
 
-    Few distinct scores: :func:`_runs_by_hash`; otherwise one sort, :func:`_runs_by_label_key`
-    (unweighted) or :func:`_runs_by_weight`; integers that float64 would merge:
-    :func:`_runs_of_integers`.
+    Scores on a decimal grid of few steps (integers, rounded scores): counted per step
+    (:func:`_runs_on_grid`, unless ``grid`` is False: already tried); few distinct scores:
+    :func:`_runs_by_hash`; otherwise one sort, :func:`_runs_by_label_key` (unweighted) or
+    :func:`_runs_by_weight`; integers that float64 would merge: :func:`_runs_of_integers`.
     """
     if s.dtype.kind != "f":
         return _runs_of_integers(y, s, w)
-    distinct = _distinct_estimate(s)
+    sample = _sample(s)
+    runs = _runs_on_grid(y, s, w, sample) if grid else None
+    if runs is not None:
+        return runs
+    distinct = _distinct_estimate(s, sample)
     if distinct <= min(_HASH_MAX_DISTINCT, s.size / 8):
         return _runs_by_hash(y, s, w, size_hint=2 * int(distinct) + 1024)
     if w is None:
@@ -395,22 +428,28 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
     """
     y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
                                   integers="keep", finite=False)
-    curve = _curve_by_keys(y, s, w)
-    if curve is None:
-        check_finite_scores(s)
-        curve = curve_of_runs([*_runs(y, s, w)])
-    return curve
+    if s.dtype.kind == "f":  # the fast paths check the scores are finite as they go
+        sample = _sample(s)
+        runs = _runs_on_grid(y, s, w, sample)
+        if runs is not None:
+            return curve_of_runs([*runs])
+        curve = _curve_by_keys(y, s, w, sample)
+        if curve is not None:
+            return curve
+    check_finite_scores(s)
+    return curve_of_runs([*_runs(y, s, w, grid=False)])
 
 
-def _curve_by_keys(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> RocCurve | None:
+def _curve_by_keys(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
+                   sample: np.ndarray | None) -> RocCurve | None:
     """:func:`roc_curve` of unweighted float scores, both classes present, by the keys of
-    :func:`~roc_dash.core._sorted_keys.sorted_keys`; None for any other input, or scores the
-    keys do not take (not finite, or magnitudes too far apart)."""
+    :func:`~roc_dash.core._exact_paths.sorted_keys` (``sample``: :func:`_sample`'s); None
+    for any other input, or scores the keys do not take (not finite, or magnitudes too far
+    apart)."""
     n = s.size
     n_pos = int(np.count_nonzero(y))
-    if w is not None or s.dtype.kind != "f" or not 0 < n_pos < n:
+    if w is not None or not 0 < n_pos < n:
         return None
-    sample = _sample(s)
     top = None
     if sample is not None:  # room for magnitudes up to 2**64 times the sample's largest
         top = magnitude_bits(float(np.abs(sample).max()) * 2.0 ** 64)
@@ -421,8 +460,8 @@ def _curve_by_keys(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> RocCur
         return None
     few = _distinct_estimate(s, sample) <= n / 8
     thresholds, tpr, fpr = vertices_of_keys(keyed, n_pos, few=few)
-    return RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds, n_pos=float(n_pos),
-                    n_neg=float(n - n_pos))
+    return _made_rising(RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds,
+                                 n_pos=float(n_pos), n_neg=float(n - n_pos)))
 
 
 def roc_curve_with_counts(labels, scores, *, weights=None, pos_label=None
@@ -459,7 +498,8 @@ def curve_of_runs(runs: list) -> RocCurve:
     del pos_le
     fpr = _rates(neg_le, n_neg)
     del neg_le
-    return RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds, n_pos=n_pos, n_neg=n_neg)
+    return _made_rising(RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds, n_pos=n_pos,
+                                 n_neg=n_neg))
 
 
 def auc(curve: RocCurve) -> float:

@@ -294,21 +294,27 @@ def _above_sample_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         sample = np.append(sample, n - 1)
     sx, sy = x[sample], y[sample]
     top = _chain_candidates(sx, sy)
-    ends = sample[top[_upper_hull(sx[top], sy[top], _CHAIN_FILTER)]]
-    keep = []
-    t1, t2 = np.empty(min(n, _BLOCK)), np.empty(min(n, _BLOCK))
+    ends = sample[top[_upper_hull(sx[top], sy[top], _CHAIN_FILTER)]].tolist()
     ex, ey = x[ends].tolist(), y[ends].tolist()
-    for j in range(ends.size - 1):
-        xa, ya, dx, dy = ex[j], ey[j], ex[j + 1] - ex[j], ey[j + 1] - ey[j]
-        # (y - ya) dx - (x - xa) dy >= -tol, i.e. y dx - x dy >= ya dx - xa dy - tol
-        bound = ya * dx - xa * dy - _BELOW_RTOL * (dx + dy)
-        for a in range(int(ends[j]), int(ends[j + 1]), _BLOCK):
-            b = min(a + _BLOCK, int(ends[j + 1]))
-            u, v = t1[:b - a], t2[:b - a]
-            np.multiply(y[a:b], dx, out=u)
-            np.multiply(x[a:b], dy, out=v)
-            u -= v
-            keep.append(np.flatnonzero(u >= bound) + a)
+    m = min(n, _BLOCK)
+    u, above = np.empty(m), np.empty(m, dtype=bool)
+    keep = []
+    for j in range(len(ends) - 1):
+        dx = ex[j + 1] - ex[j]
+        if dx == 0:  # a column: only its top (the segment's end) can be a vertex
+            continue
+        # The chord as y - slope x >= bound. The margin is relative to the chord's extent
+        # (dx + dy) / dx, which bounds the rounding of the test (and the rounded slope's
+        # departure from the chord).
+        slope = (ey[j + 1] - ey[j]) / dx
+        bound = ey[j] - slope * ex[j] - _BELOW_RTOL * (1.0 + slope)
+        for a in range(ends[j], ends[j + 1], _BLOCK):
+            b = min(a + _BLOCK, ends[j + 1])
+            v, k = u[:b - a], above[:b - a]
+            np.multiply(x[a:b], slope, out=v)
+            np.subtract(y[a:b], v, out=v)
+            np.greater_equal(v, bound, out=k)
+            keep.append(k.nonzero()[0] + a)
     keep.append(np.array([n - 1]))
     return np.concatenate(keep)
 
@@ -317,7 +323,13 @@ def _is_roc_chain(x: np.ndarray, y: np.ndarray) -> bool:
     """True when the points already run from (0, 0) with FPR and TPR non-decreasing."""
     if x.size == 0 or x[0] != 0 or y[0] != 0:
         return False
-    return bool((x[1:] >= x[:-1]).all() and (y[1:] >= y[:-1]).all())
+    rises = np.empty(min(x.size, _BLOCK), dtype=bool)  # block by block: cache-sized
+    for a in range(0, x.size - 1, _BLOCK):
+        b = min(a + _BLOCK, x.size - 1)
+        for v in (x, y):
+            if not np.greater_equal(v[a + 1:b + 1], v[a:b], out=rises[:b - a]).all():
+                return False
+    return True
 
 
 def _final_coordinates(cx: np.ndarray, cy: np.ndarray, totals):
@@ -339,7 +351,8 @@ def _final_coordinates(cx: np.ndarray, cy: np.ndarray, totals):
     return cx, cy, _Orientation("robust")
 
 
-def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None) -> RocHull:
+def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None,
+                   _chain: bool = False) -> RocHull:
     """ROC convex hull of arbitrary points in ROC space.
 
     The trivial classifiers (0, 0) (always negative) and (1, 1) (always positive) are always
@@ -366,14 +379,22 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None) -> Ro
     totals : (float, float), optional
         ``(N, P)``: the (weighted) numbers of negatives and positives of which ``fpr`` and
         ``tpr`` are fractions (common to all points), for the exact test.
+    _chain : bool
+        Private: the points are known to run from (0, 0) with both rates non-decreasing
+        (a curve as :func:`~roc_dash.core.curves.roc_curve` made it), so that is not
+        checked again.
     """
     x = np.asarray(fpr, dtype=np.float64).ravel()
     y = np.asarray(tpr, dtype=np.float64).ravel()
     if x.shape != y.shape:
         raise ValueError("fpr and tpr differ in length")
     n = x.size
+    chain = (_chain and n > 0) or _is_roc_chain(x, y)
     if n:
-        lo, hi = min(x.min(), y.min()), max(x.max(), y.max())
+        if chain:  # from (0, 0), non-decreasing (so no NaN): the last point is the largest
+            lo, hi = 0.0, max(x[-1], y[-1])
+        else:
+            lo, hi = min(x.min(), y.min()), max(x.max(), y.max())
         if not (np.isfinite(lo) and np.isfinite(hi)):
             raise ValueError("ROC points must be finite")
         if lo < 0 or hi > 1:
@@ -388,7 +409,7 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None) -> Ro
         return cx, cy
 
     # Index n is the all-negative classifier (0, 0), n + 1 the all-positive one (1, 1).
-    if _is_roc_chain(x, y):
+    if chain:
         top = _chain_candidates(x, y)
         if not (x[top[-1]] == 1 and y[top[-1]] == 1):
             top = np.append(top[:-1] if x[top[-1]] == 1 else top, n + 1)
@@ -455,7 +476,8 @@ def convex_hull(curve, *, model: str = "") -> RocHull:
     slopes (see :func:`hull_of_points`).
     """
     return hull_of_points(curve.fpr, curve.tpr, thresholds=getattr(curve, "thresholds", None),
-                          models=model or None, totals=_totals([curve]))
+                          models=model or None, totals=_totals([curve]),
+                          _chain=getattr(curve, "_rising", False))
 
 
 def _totals(curves) -> tuple[float, float] | None:

@@ -167,10 +167,11 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
     tp, fp = np.empty(n + 1, dtype=dtype), np.empty(n + 1, dtype=dtype)
     tp[0] = fp[0] = 0
     m = min(n, _BLOCK)
-    rank, label = np.empty(m, dtype=_U64), np.empty(m, dtype=_U64)
+    small = np.int32 if n < 2**31 else np.int64  # counts in 32 bits convert faster
+    rank, label = np.empty(m, dtype=_U64), np.empty(m, dtype=small)
     ends = np.empty(m, dtype=bool)
-    pos, neg = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
-    seen = np.arange(1, m + 1, dtype=np.int64)  # rows up to each row of the block
+    pos, neg = np.empty(m, dtype=small), np.empty(m, dtype=small)
+    seen = np.arange(1, m + 1, dtype=small)  # rows up to each row of the block
     above = 0  # positives before the block
     v = 1  # next vertex
     first = keys[0]  # the first key of the block (its place may hold a threshold by now)
@@ -178,15 +179,16 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
     for a in range(0, n, _BLOCK):
         b = min(a + _BLOCK, n)
         c = b - a
-        r, e, p, q = rank[:c], ends[:c], pos[:c], neg[:c]
-        np.right_shift(keys[a:b], _ONE, out=r)
-        np.bitwise_and(keys[a:b], _ONE, out=label[:c])
-        r[0], label[0] = first >> _ONE, first & _ONE
+        r, e, p, q, lab = rank[:c], ends[:c], pos[:c], neg[:c], label[:c]
+        block = keys[a:b]
+        np.right_shift(block, _ONE, out=r)
+        np.bitwise_and(block, _ONE, out=lab, casting="unsafe")
+        r[0] = first >> _ONE
+        lab[0] = int(first & _ONE) + above  # the positives above ride in the first row
         np.not_equal(r[:-1], r[1:], out=e[:-1])
         first = keys[b]
         e[-1] = b == n or (first >> _ONE) != r[-1]
-        np.cumsum(label[:c].view(np.int64), out=p)
-        p += above
+        np.cumsum(lab, out=p)
         above = int(p[-1])
         np.subtract(seen[:c], p, out=q)
         seen += c
@@ -208,3 +210,90 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
             array.resize(v, refcheck=False)
         thresholds = keys.view(np.float64)
     return thresholds, tp, fp
+
+
+# ---------------------------------------------------------------------------------------
+# Scores on a decimal grid (integers, or rounded to a few decimals): counted, not sorted.
+
+#: Decimal grids tried: integer scores, or integers over ``10**d``.
+_GRID_DIGITS = 6
+#: Most grid steps counted (the table of counts), and at most an eighth of the rows.
+_GRID_CELLS = 1 << 20
+
+
+def grid_cells(n: int) -> int:
+    """How many steps of a grid are counted for ``n`` rows."""
+    return min(_GRID_CELLS, max(n // 8, 1024))
+
+
+def grid_digits(sample: np.ndarray, cells: int) -> tuple[int, float] | None:
+    """``(d, low)``: the fewest decimals ``d`` (0 to ``_GRID_DIGITS``) such that every
+    sampled score is the float64 nearest ``k / 10**d`` for an integer ``k`` (what
+    ``np.round(x, d)`` and parsing a decimal with ``d`` digits give), and the smallest such
+    ``k``; None if there is no such ``d`` or the ``k`` span half the ``cells`` or more."""
+    for d in range(_GRID_DIGITS + 1):
+        scale = 10.0 ** d
+        with np.errstate(invalid="ignore", over="ignore"):
+            k = np.rint(sample * scale)
+            if np.array_equal(k / scale, sample):
+                low, high = float(k.min()), float(k.max())
+                if high - low < cells // 2 and max(-low, high) < 2.0 ** 52:
+                    return d, low
+                return None
+    return None
+
+
+def runs_on_grid(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, digits: int,
+                 low: float, cells: int):
+    """``(thresholds, positives_at_or_below, negatives_at_or_below)`` of scores that are all
+    ``k / 10**digits`` with ``k`` integers from about ``low`` on (see :func:`grid_digits`),
+    by counting each class per step of the grid (``np.bincount``, weights summed in the
+    rows' order), or None when a score is off the grid or the ``k`` span ``cells`` steps
+    or more.
+
+    Every score is checked: it is the float64 nearest ``k / 10**digits``, so distinct
+    scores have distinct ``k`` and the order of the ``k`` is theirs; the thresholds are
+    ``k / 10**digits`` again, the scores bit for bit (``-0.0`` as ``+0.0``).
+    """
+    n = s.size
+    scale = 10.0 ** digits
+    origin = low - cells // 4  # room below the sample's smallest
+    codes = np.empty(n, dtype=np.int64)
+    m = min(n, _BLOCK)
+    k, back, same = np.empty(m), np.empty(m), np.empty(m, dtype=bool)
+    label = y.view(np.uint8)
+    top = -np.inf
+    with np.errstate(invalid="ignore", over="ignore"):
+        for a in range(0, n, _BLOCK):
+            b = min(a + _BLOCK, n)
+            kb, bb, sb = k[:b - a], back[:b - a], same[:b - a]
+            np.multiply(s[a:b], scale, out=kb)
+            np.rint(kb, out=kb)
+            np.divide(kb, scale, out=bb)
+            if not np.equal(bb, s[a:b], out=sb).all():
+                return None  # off the grid (or not finite)
+            kb -= origin
+            if kb.min() < 0:
+                return None
+            top = max(top, float(kb.max()))
+            if top >= cells:
+                return None
+            cb = codes[a:b]
+            np.copyto(cb, kb, casting="unsafe")
+            cb <<= 1
+            cb |= label[a:b]
+    cells = 2 * (int(top) + 1)
+    rows = np.bincount(codes, minlength=cells)
+    if w is None:
+        pos, neg = rows[1::2], rows[0::2]
+    else:
+        sums = np.bincount(codes, weights=w, minlength=cells)
+        pos, neg = sums[1::2], sums[0::2]
+    del codes
+    present = np.flatnonzero(rows[0::2] + rows[1::2])
+    thresholds = np.empty(present.size + 1)
+    thresholds[0] = np.inf
+    np.divide((present[::-1] + origin).astype(np.float64), scale, out=thresholds[1:])
+    thresholds[1:] += 0.0  # -0.0 -> +0.0
+    # cumulative sums over every step (adding the empty ones' zeros changes nothing)
+    return thresholds, np.cumsum(pos)[present], np.cumsum(neg)[present]
