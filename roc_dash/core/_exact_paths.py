@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["KeyedRows", "sorted_keys", "vertices_of_keys"]
+__all__ = ["KeyedRows", "sorted_keys", "vertices_of_keys", "weighted_order", "runs_of_order",
+           "grid_digits",
+           "grid_cells", "runs_on_grid", "magnitude_bits"]
 
 _U64 = np.uint64
 _ONE = np.uint64(1)
@@ -67,11 +69,16 @@ def magnitude_bits(x: float) -> int:
     return min(int(np.float64(abs(x)).view(_U64)), _FINITE_MAX)
 
 
-def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None) -> KeyedRows | None:
+def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
+                index_bits: int = 0) -> KeyedRows | None:
     """The rows' keys, sorted; None when a score is not finite, when a magnitude's pattern
     exceeds ``top`` (default: the largest of ``s``), or when the magnitudes range too widely
     for a key (non-zero ones both below about ``2**-500`` times the largest and above it):
     the caller then checks and sorts another way.
+
+    With ``index_bits``, the keys are of the rank lowest score first, with the row's index
+    in place of their lowest ``index_bits`` bits (no label): sorted, they give the rows'
+    order, exact but among rows whose keys differ only there (see :func:`weighted_order`).
 
     ``s`` float64, ``y`` bool, both one-dimensional of one length.
     """
@@ -82,11 +89,15 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None) -> KeyedRo
     span = top - low
     bits, sbits, label = s.view(_U64), s.view(np.int64), y.view(np.uint8)
     keys = np.empty(n, dtype=_U64)
-    sign = np.empty(min(n, _BLOCK), dtype=np.int64)
+    m = min(n, _BLOCK)
+    sign = np.empty(m, dtype=np.int64)
     usign = sign.view(_U64)
     flip = _U64((4 * low + 1) % _WRAP)  # all arithmetic below is modulo 2**64
-    base = _U64((2 * span + 2 * low) % _WRAP)
+    base = _U64((2 * span + 2 * low) % _WRAP)  # highest score first: base - t
+    rising = _U64((2 * span - 2 * low) % _WRAP)  # lowest first: t + rising
     floor = _U64(2 * low)
+    high = _U64((_WRAP - 1) ^ ((1 << index_bits) - 1))
+    rows = np.arange(m, dtype=_U64)
     for a in range(0, n, _BLOCK):
         b = min(a + _BLOCK, n)
         k, sg = keys[a:b], usign[:b - a]
@@ -102,11 +113,17 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None) -> KeyedRo
             if smallest <= 2 * low:
                 return None
         np.right_shift(sbits[a:b], 63, out=sign[:b - a])  # all ones if negative, else 0
-        np.bitwise_xor(k, sg, out=k)  # positives 2m, negatives -2m - 1
+        np.bitwise_xor(k, sg, out=k)  # t: positives 2m, negatives -2m - 1 ...
         np.bitwise_and(sg, flip, out=sg)
-        np.add(k, sg, out=k)
-        np.subtract(base, k, out=k)  # 2 rank
-        np.bitwise_or(k, label[a:b], out=k)
+        np.add(k, sg, out=k)  # ... + 4 low + 1
+        if index_bits:
+            np.add(k, rising, out=k)  # 2 rank, lowest score first
+            np.bitwise_and(k, high, out=k)
+            np.add(rows[:b - a], _U64(a), out=sg)
+            np.bitwise_or(k, sg, out=k)
+        else:
+            np.subtract(base, k, out=k)  # 2 rank, highest score first
+            np.bitwise_or(k, label[a:b], out=k)
     keys.view(np.float64).sort()
     return KeyedRows(keys, low, span)
 
@@ -210,6 +227,97 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
             array.resize(v, refcheck=False)
         thresholds = keys.view(np.float64)
     return thresholds, tp, fp
+
+
+def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
+                   top: int | None = None) -> np.ndarray | None:
+    """The rows as complex numbers ``score + i * (w if positive else -w)`` in ascending
+    order of score, then of the imaginary part; None when the keys do not take the scores
+    (see :func:`sorted_keys`).
+
+    The order numpy's sort of those complex numbers gives (as the weighted runs had it:
+    their sums in this order, bit for bit), from one ``np.sort`` of float64 keys holding each
+    row's index in their lowest bits and one gather of the rows; the few rows whose keys
+    differ only in those bits (equal scores, or scores apart by less than the index's
+    share of a key) are put in order among themselves afterwards.
+    """
+    n = s.size
+    index_bits = max(1, (n - 1).bit_length())
+    sorted_rows = sorted_keys(y, s, top, index_bits=index_bits)
+    if sorted_rows is None:
+        return None
+    keys = sorted_rows.keys
+    z = np.empty(n, dtype=np.complex128)  # the rows, then (gathered) in the keys' order
+    z.real = s
+    np.negative(w, out=z.imag)
+    np.copyto(z.imag, w, where=y)
+    # rows sharing a key's high bits with a neighbour: put in order among themselves
+    shared = np.empty(n + 1, dtype=bool)
+    shared[0] = shared[-1] = False
+    high = np.empty(min(n, _BLOCK) + 1, dtype=_U64)
+    for a in range(0, n - 1, _BLOCK):
+        b = min(a + _BLOCK, n - 1)
+        h = high[:b - a + 1]
+        np.right_shift(keys[a:b + 1], _U64(index_bits), out=h)
+        np.equal(h[1:], h[:-1], out=shared[a + 1:b + 1])
+        np.bitwise_and(keys[a:b], _U64((1 << index_bits) - 1), out=keys[a:b])
+    keys[-1] &= _U64((1 << index_bits) - 1)
+    order = keys.view(np.int64)
+    z = z[order]
+    del keys, order, sorted_rows
+    if shared.any():
+        start = shared[1:] & ~shared[:-1]  # first row of each group of shared high bits
+        rows = np.flatnonzero(shared[1:] | shared[:-1])
+        group = np.cumsum(start[rows])
+        part = z[rows]
+        z[rows] = part[np.lexsort((part.imag, part.real, group))]
+    return z
+
+
+def runs_of_order(z: np.ndarray):
+    """``(thresholds, positives_at_or_below, negatives_at_or_below)`` of the rows ``z``
+    (:func:`weighted_order`: scores ascending in the real parts, signed weights in the
+    imaginary ones), block by block.
+
+    The weights of each class are summed row after row in that order, as one cumulative sum
+    of complex numbers (real part: the positives' weights, imaginary: the negatives'; each
+    part summed on its own, so the sums are those of two separate cumulative sums), the
+    running total carried from block to block into the block's first row.
+    """
+    n = z.size
+    score, signed = z.real, z.imag
+    last = np.empty(n, dtype=bool)  # the last row of each score
+    for a in range(0, n - 1, _BLOCK):
+        b = min(a + _BLOCK, n - 1)
+        np.not_equal(score[a + 1:b + 1], score[a:b], out=last[a:b])
+    last[-1] = True
+    d = int(np.count_nonzero(last))
+    thresholds = np.empty(d + 1)
+    thresholds[0] = np.inf
+    pos_le, neg_le = np.empty(d), np.empty(d)
+    m = min(n, _BLOCK)
+    part = np.empty(m, dtype=np.complex128)
+    carry = 0j
+    v = 0  # runs so far
+    for a in range(0, n, _BLOCK):
+        b = min(a + _BLOCK, n)
+        p = part[:b - a]
+        np.maximum(signed[a:b], 0.0, out=p.real)
+        np.minimum(signed[a:b], 0.0, out=p.imag)
+        np.negative(p.imag, out=p.imag)
+        p[0] += carry
+        np.cumsum(p, out=p)
+        carry = p[-1]
+        ends = last[a:b]
+        k = int(np.count_nonzero(ends))
+        s = score[a:b]
+        if k < b - a:
+            at = np.flatnonzero(ends)
+            p, s = p[at], s[at]
+        pos_le[v:v + k], neg_le[v:v + k] = p.real, p.imag
+        np.add(s[::-1], 0.0, out=thresholds[d - v - k + 1:d - v + 1])  # -0.0 -> +0.0
+        v += k
+    return thresholds, pos_le, neg_le
 
 
 # ---------------------------------------------------------------------------------------

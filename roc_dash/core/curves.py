@@ -25,9 +25,11 @@ from ._exact_paths import (
     grid_cells,
     grid_digits,
     magnitude_bits,
+    runs_of_order,
     runs_on_grid,
     sorted_keys,
     vertices_of_keys,
+    weighted_order,
 )
 from ._sums import dot
 from ._validation import check_binary_inputs, check_finite_scores
@@ -217,27 +219,24 @@ def sorted_run_ends(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _runs_by_weight(y: np.ndarray, s: np.ndarray, w: np.ndarray):
     """Weighted variant of :func:`_runs_by_label_key`: one sort carrying label and weight.
 
-    Each row becomes the complex number ``score + i * (w if positive else -w)``, and numpy
-    sorts complex numbers by real part, then imaginary part: the scores ascending, with the
-    label and weight travelling with each (a zero weight counts for neither class, whatever
-    the sign of its zero). Float comparison is exact and ``-0.0 == 0.0``. About twice one
-    ``np.sort`` of the scores, no gather afterwards.
+    Each row becomes the complex number ``score + i * (w if positive else -w)``, in the
+    order numpy sorts complex numbers: by real part, then imaginary part -- the scores
+    ascending, with the label and weight travelling with each (a zero weight counts for
+    neither class, whatever the sign of its zero). That order comes from one ``np.sort`` of
+    float64 keys holding the rows' indices (:func:`~roc_dash.core._exact_paths.
+    weighted_order`) and one gather, or, for magnitudes too far apart for those keys, from
+    sorting the complex numbers themselves. Float comparison is exact and ``-0.0 == 0.0``.
+    The two classes' cumulative sums run in that order
+    (:func:`~roc_dash.core._exact_paths.runs_of_order`).
     """
-    z = np.empty(s.size, dtype=np.complex128)
-    z.real = s
-    np.negative(w, out=z.imag)
-    np.copyto(z.imag, w, where=y)
-    z.sort()
-    run_end, thresholds = sorted_run_ends(z.real)
-    # Separate cumulative sums of non-negative terms never decrease, so the rates below
-    # are exactly non-decreasing and within [0, 1].
-    part = np.maximum(z.imag, 0.0)
-    pos_le = np.cumsum(part)[run_end]
-    np.minimum(z.imag, 0.0, out=part)
-    np.negative(part, out=part)
-    del z
-    neg_le = np.cumsum(part)[run_end]
-    return thresholds, pos_le, neg_le
+    z = weighted_order(y, s, w)
+    if z is None:
+        z = np.empty(s.size, dtype=np.complex128)
+        z.real = s
+        np.negative(w, out=z.imag)
+        np.copyto(z.imag, w, where=y)
+        z.sort()
+    return runs_of_order(z)
 
 
 # Scores with few distinct values (rounded scores, integer scorecards, histograms) are grouped
