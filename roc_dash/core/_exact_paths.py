@@ -88,7 +88,7 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
     low = max(0, top - _SPAN_MAX)
     span = top - low
     bits, sbits, label = s.view(_U64), s.view(np.int64), y.view(np.uint8)
-    keys = np.empty(n, dtype=_U64)
+    keys = np.empty(n + 1, dtype=_U64)[:n]  # one more: room for +inf (thresholds)
     m = min(n, _BLOCK)
     sign = np.empty(m, dtype=np.int64)
     usign = sign.view(_U64)
@@ -101,9 +101,10 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
     for a in range(0, n, _BLOCK):
         b = min(a + _BLOCK, n)
         k, sg = keys[a:b], usign[:b - a]
+        largest = int(bits[a:b].max())  # below 2**63: no negative score in the block
         np.left_shift(bits[a:b], _ONE, out=k)  # 2m: the sign bit drops out
-        if int(k.max()) > 2 * top:  # beyond the assumed range, or not finite
-            return None
+        if (largest if largest < _SIGN else int(k.max()) >> 1) > top:
+            return None  # beyond the assumed range, or not finite
         if low:
             smallest = int(k.min())
             if smallest == 0:  # zeros: lift them to 2 low, where no other score is
@@ -112,10 +113,11 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
                 np.maximum(k, floor, out=k)
             if smallest <= 2 * low:
                 return None
-        np.right_shift(sbits[a:b], 63, out=sign[:b - a])  # all ones if negative, else 0
-        np.bitwise_xor(k, sg, out=k)  # t: positives 2m, negatives -2m - 1 ...
-        np.bitwise_and(sg, flip, out=sg)
-        np.add(k, sg, out=k)  # ... + 4 low + 1
+        if largest >= _SIGN:  # negatives: t = -2m - 1 + 4 low + 1 for them, 2m for others
+            np.right_shift(sbits[a:b], 63, out=sign[:b - a])  # all ones if negative
+            np.bitwise_xor(k, sg, out=k)
+            np.bitwise_and(sg, flip, out=sg)
+            np.add(k, sg, out=k)
         if index_bits:
             np.add(k, rising, out=k)  # 2 rank, lowest score first
             np.bitwise_and(k, high, out=k)
@@ -176,9 +178,9 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
     The thresholds are written over the keys (vertex ``v`` at position ``v``, never beyond
     the row being read but the first of the next block, which is read beforehand): no
     array of the rows' size besides the two of rates."""
-    keys = keyed.keys
-    n = keys.size
-    keys.resize(n + 1, refcheck=False)  # the thresholds' place: +inf, then one per score
+    n = keyed.keys.size
+    keys = keyed.keys.base  # n + 1 of them: +inf, then one threshold per score
+    keyed.keys = None  # they become the thresholds
     thresholds = keys.view(np.float64)
     dtype = np.int64 if counts else np.float64
     tp, fp = np.empty(n + 1, dtype=dtype), np.empty(n + 1, dtype=dtype)
@@ -221,7 +223,6 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
         keyed.scores(r, keys[v:v + k])
         v += k
     thresholds[0] = np.inf
-    keyed.keys = None  # they are the thresholds now
     if v < n + 1:  # shrink in place, without a copy
         for array in (keys, tp, fp):
             array.resize(v, refcheck=False)

@@ -259,7 +259,8 @@ def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """
     if x.size >= _SAMPLED_CHAIN:
         rows = _above_sample_hull(x, y)
-        return rows[_chain_candidates(x[rows], y[rows])]
+        if rows.size <= x.size // 2:
+            return rows[_chain_candidates(x[rows], y[rows])]
     parts = []
     for a in range(0, x.size, _BLOCK):
         bx, by = x[a:a + _BLOCK], y[a:a + _BLOCK]
@@ -303,6 +304,10 @@ def _above_sample_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         dx = ex[j + 1] - ex[j]
         if dx == 0:  # a column: only its top (the segment's end) can be a vertex
             continue
+        if ey[j + 1] == ey[j]:  # a row: only the top of its first column can be
+            a, b = ends[j], ends[j + 1]
+            keep.append(np.arange(a, a + int(np.searchsorted(x[a:b], ex[j], "right"))))
+            continue
         # The chord as y - slope x >= bound. The margin is relative to the chord's extent
         # (dx + dy) / dx, which bounds the rounding of the test (and the rounded slope's
         # departure from the chord).
@@ -313,8 +318,8 @@ def _above_sample_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
             v, k = u[:b - a], above[:b - a]
             np.multiply(x[a:b], slope, out=v)
             np.subtract(y[a:b], v, out=v)
-            np.greater_equal(v, bound, out=k)
-            keep.append(k.nonzero()[0] + a)
+            if np.greater_equal(v, bound, out=k).any():
+                keep.append(k.nonzero()[0] + a)
     keep.append(np.array([n - 1]))
     return np.concatenate(keep)
 
