@@ -268,8 +268,13 @@ def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     chain, so each block of ``_BLOCK`` points is peeled on its own (small, cache-resident
     temporaries) and only the survivors meet in the final pass. The peeling here is a
     floating-point filter: it drops only points certainly below a chord and keeps points on
-    or near one for the final, exact pass.
+    or near one for the final, exact pass. Long chains are first thinned to the points not
+    certainly below the hull of a sample of them (:func:`_above_sample_hull`).
     """
+    if x.size >= _SAMPLED_CHAIN:
+        rows = _above_sample_hull(x, y)
+        if rows.size <= x.size // 2:
+            return rows[_chain_candidates(x[rows], y[rows])]
     parts = []
     for a in range(0, x.size, _BLOCK):
         bx, by = x[a:a + _BLOCK], y[a:a + _BLOCK]
@@ -280,11 +285,70 @@ def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return cand[_column_tops(x[cand], y[cand])]
 
 
+#: Chains of at least this many points are thinned by :func:`_above_sample_hull` first.
+_SAMPLED_CHAIN = 1 << 17
+_SAMPLE_STEP = 64
+#: A point counts as below a chord when it is below by more than this much of the chord's
+#: extent ``dx + dy``: far above the rounding of rates and of the test (``2**-49`` of it).
+_BELOW_RTOL = 2.0 ** -30
+
+
+def _above_sample_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of the points of a long ROC chain not certainly below its hull, ascending.
+
+    Every point of the chain below a chord joining two of its points lies inside the hull,
+    so is no vertex of it. The chords are the segments of the upper hull of every
+    ``_SAMPLE_STEP``-th point (close to the chain's own hull), and each point is tested
+    against the chord spanning its position: one pass over the points in cache-sized
+    blocks, keeping typically a few thousand of millions. (A point on a chord is kept, as
+    is a point within a rounding margin below it.)
+    """
+    n = x.size
+    sample = np.arange(0, n, _SAMPLE_STEP)
+    if sample[-1] != n - 1:
+        sample = np.append(sample, n - 1)
+    sx, sy = x[sample], y[sample]
+    top = _chain_candidates(sx, sy)
+    ends = sample[top[_upper_hull(sx[top], sy[top], _CHAIN_FILTER)]].tolist()
+    ex, ey = x[ends].tolist(), y[ends].tolist()
+    m = min(n, _BLOCK)
+    u, above = np.empty(m), np.empty(m, dtype=bool)
+    keep = []
+    for j in range(len(ends) - 1):
+        dx = ex[j + 1] - ex[j]
+        if dx == 0:  # a column: only its top (the segment's end) can be a vertex
+            continue
+        if ey[j + 1] == ey[j]:  # a row: only the top of its first column can be
+            a, b = ends[j], ends[j + 1]
+            keep.append(np.arange(a, a + int(np.searchsorted(x[a:b], ex[j], "right"))))
+            continue
+        # The chord as y - slope x >= bound. The margin is relative to the chord's extent
+        # (dx + dy) / dx, which bounds the rounding of the test (and the rounded slope's
+        # departure from the chord).
+        slope = (ey[j + 1] - ey[j]) / dx
+        bound = ey[j] - slope * ex[j] - _BELOW_RTOL * (1.0 + slope)
+        for a in range(ends[j], ends[j + 1], _BLOCK):
+            b = min(a + _BLOCK, ends[j + 1])
+            v, k = u[:b - a], above[:b - a]
+            np.multiply(x[a:b], slope, out=v)
+            np.subtract(y[a:b], v, out=v)
+            if np.greater_equal(v, bound, out=k).any():
+                keep.append(k.nonzero()[0] + a)
+    keep.append(np.array([n - 1]))
+    return np.concatenate(keep)
+
+
 def _is_roc_chain(x: np.ndarray, y: np.ndarray) -> bool:
     """True when the points already run from (0, 0) with FPR and TPR non-decreasing."""
     if x.size == 0 or x[0] != 0 or y[0] != 0:
         return False
-    return bool((x[1:] >= x[:-1]).all() and (y[1:] >= y[:-1]).all())
+    rises = np.empty(min(x.size, _BLOCK), dtype=bool)  # block by block: cache-sized
+    for a in range(0, x.size - 1, _BLOCK):
+        b = min(a + _BLOCK, x.size - 1)
+        for v in (x, y):
+            if not np.greater_equal(v[a + 1:b + 1], v[a:b], out=rises[:b - a]).all():
+                return False
+    return True
 
 
 def _final_coordinates(cx: np.ndarray, cy: np.ndarray, totals):
@@ -306,7 +370,8 @@ def _final_coordinates(cx: np.ndarray, cy: np.ndarray, totals):
     return cx, cy, _Orientation("robust")
 
 
-def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None) -> RocHull:
+def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None,
+                   _chain: bool = False) -> RocHull:
     """ROC convex hull of arbitrary points in ROC space.
 
     The trivial classifiers (0, 0) (always negative) and (1, 1) (always positive) are always
@@ -333,14 +398,22 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None) -> Ro
     totals : (float, float), optional
         ``(N, P)``: the (weighted) numbers of negatives and positives of which ``fpr`` and
         ``tpr`` are fractions (common to all points), for the exact test.
+    _chain : bool
+        Private: the points are known to run from (0, 0) with both rates non-decreasing
+        (a curve as :func:`~roc_dash.core.roc.curves.roc_curve` made it), so that is not
+        checked again.
     """
     x = np.asarray(fpr, dtype=np.float64).ravel()
     y = np.asarray(tpr, dtype=np.float64).ravel()
     if x.shape != y.shape:
         raise ValueError("fpr and tpr differ in length")
     n = x.size
+    chain = (_chain and n > 0) or _is_roc_chain(x, y)
     if n:
-        lo, hi = min(x.min(), y.min()), max(x.max(), y.max())
+        if chain:  # from (0, 0), non-decreasing (so no NaN): the last point is the largest
+            lo, hi = 0.0, max(x[-1], y[-1])
+        else:
+            lo, hi = min(x.min(), y.min()), max(x.max(), y.max())
         if not (np.isfinite(lo) and np.isfinite(hi)):
             raise ValueError("ROC points must be finite")
         if lo < 0 or hi > 1:
@@ -355,7 +428,7 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None) -> Ro
         return cx, cy
 
     # Index n is the all-negative classifier (0, 0), n + 1 the all-positive one (1, 1).
-    if _is_roc_chain(x, y):
+    if chain:
         top = _chain_candidates(x, y)
         if not (x[top[-1]] == 1 and y[top[-1]] == 1):
             top = np.append(top[:-1] if x[top[-1]] == 1 else top, n + 1)
@@ -422,7 +495,8 @@ def convex_hull(curve, *, model: str = "") -> RocHull:
     slopes (see :func:`hull_of_points`).
     """
     return hull_of_points(curve.fpr, curve.tpr, thresholds=getattr(curve, "thresholds", None),
-                          models=model or None, totals=_totals([curve]))
+                          models=model or None, totals=_totals([curve]),
+                          _chain=getattr(curve, "_rising", False))
 
 
 def _totals(curves) -> tuple[float, float] | None:
