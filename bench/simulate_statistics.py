@@ -46,12 +46,14 @@ from scipy.stats import norm
 # this checkout, not whichever roc_dash is installed
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from roc_dash import decision, gate  # noqa: E402
-from roc_dash.core.assembly.analysis import Conditions, analyse  # noqa: E402
-from roc_dash.core.cross_validation import cross_validated_auc  # noqa: E402
-from roc_dash.core.economics import Economics  # noqa: E402
-from roc_dash.core.point_intervals import point_intervals  # noqa: E402
-from roc_dash.core.uncertainty import uncertainty_from_bootstrap  # noqa: E402
+from roc_dash import decision
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse  # noqa: E402
+from roc_dash.core.decisions.economics import Economics  # noqa: E402
+from roc_dash.core.decisions.point_intervals import point_intervals  # noqa: E402
+from roc_dash.core.decisions.uncertainty import uncertainty_from_bootstrap  # noqa: E402
+from roc_dash.core.inference.cross_validation import cross_validated_auc  # noqa: E402
+from roc_dash.decision import gate  # noqa: E402
 
 LEVEL = 0.95
 REPLICATES = 200  # decide's, report's and the page's default

@@ -1,4 +1,4 @@
-"""The drift test of a fixed threshold's expected cost (roc_dash.core.drift) and its use by
+"""The drift test of a fixed threshold's expected cost (roc_dash.core.decisions.drift) and its use by
 ``roc-dash check --decision``: the statistic written out by hand (scipy's normal
 distribution, binomial variances of adjusted rates), the reference of a threshold chosen on
 its own data corrected for that choice (the bootstrap of ``point_intervals``), old records
@@ -17,8 +17,9 @@ from scipy.stats import norm
 
 from roc_dash import decision
 from roc_dash.cli import main
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.core.drift import (
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.core.decisions.drift import (
     CHOICE_METHOD,
     COUNTS_METHOD,
     cost_drift_test,
@@ -26,9 +27,9 @@ from roc_dash.core.drift import (
     reference_from_counts,
     reference_from_sample,
 )
-from roc_dash.core.economics import Economics
-from roc_dash.core.point_intervals import point_intervals
-from roc_dash.gate import recheck_decision
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.decisions.point_intervals import point_intervals
+from roc_dash.decision.gate import recheck_decision
 from roc_dash.io import load_predictions
 
 E = Economics(cost_fp=1.0, cost_fn=4.0, benefit_tp=0.5)

@@ -12,8 +12,7 @@ from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 from statsmodels.stats.multitest import multipletests
 
-from roc_dash.core.curves import RocCurve, roc_curve
-from roc_dash.core.model_comparison import (
+from roc_dash.core.inference.model_comparison import (
     BOOTSTRAP,
     DELONG,
     NEVER_OPTIMAL,
@@ -23,7 +22,8 @@ from roc_dash.core.model_comparison import (
     optimal_ranges,
     pairwise_from_tests,
 )
-from roc_dash.core.statistics import PairedAucTest
+from roc_dash.core.inference.statistics import PairedAucTest
+from roc_dash.core.roc.curves import RocCurve, roc_curve
 
 
 def _models(seed, n=90, shifts=(1.0, 0.4, 0.8), ties=False):
@@ -287,7 +287,7 @@ def test_kmc011_cost_ratio_form_picks_the_min_cost_model():
 
 
 def test_kmc012_given_hull_must_match_the_curves():
-    from roc_dash.core.hull import hull_of_curves
+    from roc_dash.core.roc.hull import hull_of_curves
 
     curves = {"A": _curve([(0, 0), (0.1, 0.6), (1, 1)]),
               "B": _curve([(0, 0), (0.5, 0.9), (1, 1)])}

@@ -1,4 +1,4 @@
-"""Intervals of a point whose TPR or FPR is 0 or 1 (core/point_intervals.py, "boundary").
+"""Intervals of a point whose TPR or FPR is 0 or 1 (core/decisions/point_intervals.py, "boundary").
 
 A percentile bootstrap of a rate that is 0 or 1 on the data collapses to a point; these
 intervals fall back to the exact Clopper–Pearson interval, checked against statsmodels'
@@ -13,9 +13,9 @@ import pytest
 from scipy.stats import binomtest
 from statsmodels.stats.proportion import proportion_confint
 
-from roc_dash.core.economics import Economics
-from roc_dash.core.point_intervals import BOUNDARY_METHOD, METHOD, point_intervals
-from roc_dash.core.proportion_intervals import clopper_pearson
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.decisions.point_intervals import BOUNDARY_METHOD, METHOD, point_intervals
+from roc_dash.core.decisions.proportion_intervals import clopper_pearson
 
 E = Economics(cost_fp=1.0, cost_fn=3.0)
 

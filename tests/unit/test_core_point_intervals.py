@@ -1,4 +1,4 @@
-"""Bootstrap intervals at the chosen point (core/point_intervals.py, issue 17 item 2).
+"""Bootstrap intervals at the chosen point (core/decisions/point_intervals.py, issue 17 item 2).
 
 Checked against a naive bootstrap written here (the replicates' rows drawn with the documented
 seed logic, a fresh count of each resampled row set at every threshold, the optimum by brute
@@ -14,10 +14,11 @@ import pandas as pd
 import pytest
 
 from roc_dash.app.server.store import load_demo
-from roc_dash.core import _point_resampling
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.core.economics import Economics
-from roc_dash.core.point_intervals import (
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.core.decisions import _point_resampling
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.decisions.point_intervals import (
     likelihood_ratios,
     npv_at_prior,
     optimum_intervals,

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import norm
 
-from roc_dash.core.cross_validation import cross_validated_auc
+from roc_dash.core.inference.cross_validation import cross_validated_auc
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "statistics.md"
 

@@ -20,8 +20,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from roc_dash import decision
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.core.economics import Economics
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.core.decisions.economics import Economics
 from roc_dash.io import load_predictions
 
 from ..conftest import make_predictions
@@ -223,7 +224,7 @@ def test_shp006_load_refuses_bad_files_with_the_key_and_what_to_do(tmp_path, con
     record = _record(_written(tmp_path, "p.csv", make_predictions(100, seed=1)), replicates=0)
     doc = record.to_dict()
     if content == "SCHEMA_2":
-        doc["schema_version"] = 2
+        doc["schema_version"] = decision.SCHEMA_VERSION + 1
     elif content == "THRESHOLD_TEXT":
         doc["rule"]["threshold"] = "0.5"
     elif content == "PRIOR_ONE":
@@ -277,7 +278,7 @@ def test_shp009_the_page_records_the_latest_pin_else_the_optimum(tmp_path):
 
 
 def test_shp010_weighted_counts_equal_repeated_rows_counted_by_sklearn():
-    from roc_dash.core.confusion import confusion_at_threshold
+    from roc_dash.core.roc.confusion import confusion_at_threshold
 
     rng = np.random.default_rng(4)
     y = rng.random(60) < 0.4

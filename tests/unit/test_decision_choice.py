@@ -22,8 +22,9 @@ from roc_dash.app.features import intervals as feature
 from roc_dash.app.features.exports import decision_json
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState, conditions_from_state, economics_from_state
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.decision_record import (
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.decision.record import (
     CHOICE_METRICS,
     CHOICE_WHAT,
     CHOSEN_THRESHOLD_WHAT,
@@ -123,6 +124,7 @@ def test_pci012_pinned_record_has_no_choice_intervals_and_old_records_load(tmp_p
     assert no_boot.choice_intervals is None and no_boot.intervals is None
 
 
+@pytest.mark.slow
 def test_pci013_decide_cli_writes_both_and_says_the_choice_interval(tmp_path):
     _table(tmp_path, seed=3)
     target = tmp_path / "d.json"

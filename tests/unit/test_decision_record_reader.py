@@ -15,9 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from roc_dash import decision, gate
+from roc_dash import decision
 from roc_dash.cli import main
-from roc_dash.core.assembly.analysis import Conditions, analyse
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.decision import gate
 from roc_dash.io import load_predictions
 
 from ..conftest import make_predictions

@@ -14,13 +14,14 @@ import pandas as pd
 import pytest
 
 from roc_dash.app.features.comparison import comparison_panel
-from roc_dash.comparison_text import optimal_range_text
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.core.curves import roc_curve
-from roc_dash.core.model_comparison import NEVER_OPTIMAL, optimal_ranges
-from roc_dash.html_report import model_comparison_html
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.core.inference.model_comparison import NEVER_OPTIMAL, optimal_ranges
+from roc_dash.core.roc.curves import roc_curve
 from roc_dash.io import load_predictions
 from roc_dash.report import build_report, model_table_rows
+from roc_dash.report.comparison_text import optimal_range_text
+from roc_dash.report.html import model_comparison_html
 
 SLOPES = np.geomspace(1e-3, 1e3, 4001)
 
