@@ -242,8 +242,8 @@ def test_mon028_the_docs_commands_run_as_written(tmp_path, monkeypatch):
 
     docs = (Path(__file__).resolve().parents[2] / "docs" / "monitoring.md").read_text()
     block = re.search(r"^```bash\n(.*?)^```", docs, re.M | re.S).group(1)
-    commands = [shlex.split(line, comments=True) for line in
-                block.replace("\\\n", " ").splitlines() if line.strip()]
+    commands = [argv for argv in (shlex.split(line, comments=True) for line in
+                                  block.replace("\\\n", " ").splitlines()) if argv]
     assert [argv[:2] for argv in commands] == [["roc-dash", "decide"], ["roc-dash", "monitor"]]
     frame(3000, 0.3, seed=40).to_csv(tmp_path / "validation.csv", index=False)
     months = []
