@@ -58,9 +58,11 @@ class _Wrapper(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        inner = self.estimator.__sklearn_tags__()
-        tags.input_tags = inner.input_tags
-        tags.classifier_tags = inner.classifier_tags
+        own = getattr(self.estimator, "__sklearn_tags__", None)
+        if own is not None:  # the wrapped estimator's inputs and classes are the wrapper's
+            inner = own()
+            tags.input_tags = inner.input_tags
+            tags.classifier_tags = inner.classifier_tags
         return tags
 
 
