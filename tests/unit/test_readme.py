@@ -23,10 +23,11 @@ README = "\n\n".join(p.read_text(encoding="utf-8") for p in PAGES)
 TEMPLATE = "stand for your own files"
 
 
-def shell_blocks() -> list[list[str]]:
-    """The lines of each ``sh`` block, continuation lines (ending in a backslash) joined."""
+def shell_blocks(text: str = README) -> list[list[str]]:
+    """The lines of each ``sh`` block (of ``text``, default every page), continuation lines
+    (ending in a backslash) joined."""
     return [b.replace("\\\n", " ").strip("\n").splitlines()
-            for b in re.findall(r"^```(?:sh|bash)\n(.*?)^```", README, re.M | re.S)]
+            for b in re.findall(r"^```(?:sh|bash)\n(.*?)^```", text, re.M | re.S)]
 
 
 def report_commands() -> list[list[str]]:
@@ -110,8 +111,10 @@ def test_rdm003_the_quoted_decision_summary_is_what_the_page_prints(tmp_path):
 
 
 def gate_commands() -> list[list[str]]:
-    """``roc-dash decide`` and ``check`` command lines of the runnable shell blocks."""
-    return [argv for block in shell_blocks() if not (block and TEMPLATE in block[0])
+    """``roc-dash decide`` and ``check`` command lines of the runnable shell blocks of
+    "Ship the decision and gate CI" (other pages' examples name files of their own)."""
+    section = README.split("## Ship the decision and gate CI", 1)[1].split("\n## ", 1)[0]
+    return [argv for block in shell_blocks(section) if not (block and TEMPLATE in block[0])
             for argv in map(shlex.split, block)
             if len(argv) > 1 and argv[0].endswith("roc-dash") and argv[1] in ("decide", "check")
             and not any(a.startswith("[") for a in argv)]
