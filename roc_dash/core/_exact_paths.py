@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._sums import dot
+
 __all__ = ["KeyedRows", "sorted_keys", "vertices_of_keys", "weighted_order", "runs_of_order",
            "grid_digits",
-           "grid_cells", "runs_on_grid", "magnitude_bits"]
+           "grid_cells", "runs_on_grid", "magnitude_bits", "trapezoids", "AREA_BLOCK"]
 
 _U64 = np.uint64
 _ONE = np.uint64(1)
@@ -33,6 +35,15 @@ _KEY_END = 0x7FF0_0000_0000_0000
 #: Largest ``span`` with every key ``2 * rank + 1`` (``rank <= 2 * span``) below ``_KEY_END``.
 _SPAN_MAX = (_KEY_END - 2) // 4
 _BLOCK = 1 << 15
+#: Vertices per block of the area's sum (:func:`trapezoids`): the blocks fix the order of
+#: the additions, hence the area to the last bit, wherever it is summed.
+AREA_BLOCK = 1 << 16
+
+
+def trapezoids(f: np.ndarray, t: np.ndarray, a: int, b: int) -> float:
+    """Twice the area under the vertices ``a`` to ``b`` of a curve by trapezoids (Fawcett
+    2004, section 5, Algorithm 3): one block of :func:`roc_dash.core.curves.auc`'s sum."""
+    return dot(f[a + 1:b + 1] - f[a:b], t[a + 1:b + 1] + t[a:b])
 
 
 class KeyedRows:
@@ -132,9 +143,10 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
 
 def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,
                      counts: bool = False):
-    """``(thresholds, tpr, fpr)`` of the ROC vertices from the origin (threshold ``+inf``),
-    one per distinct score descending; with ``counts``, ``(thresholds, tp, fp)`` as int64
-    counts instead of rates. ``n_pos`` of the rows are positive; unless ``counts``, at least
+    """``(thresholds, tpr, fpr, area)`` of the ROC vertices from the origin (threshold
+    ``+inf``), one per distinct score descending, and the area under them as
+    :func:`roc_dash.core.curves.auc` sums it (or None: not summed on the way); with
+    ``counts``, ``(thresholds, tp, fp)`` as int64 counts instead of rates. ``n_pos`` of the rows are positive; unless ``counts``, at least
     one of each class. ``few``: few distinct scores (runs of equal keys are counted instead
     of the rows)."""
     if not few:
@@ -142,7 +154,7 @@ def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,
     thresholds, tp, fp = _vertices_of_runs(keyed)
     if counts:
         return thresholds, tp, fp
-    return thresholds, np.divide(tp, n_pos), np.divide(fp, keyed.keys.size - n_pos)
+    return thresholds, np.divide(tp, n_pos), np.divide(fp, keyed.keys.size - n_pos), None
 
 
 def _vertices_of_runs(keyed: KeyedRows):
@@ -195,6 +207,7 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
     v = 1  # next vertex
     first = keys[0]  # the first key of the block (its place may hold a threshold by now)
     n_neg = n - n_pos
+    area, summed = 0.0, 0  # the area's blocks up to vertex `summed`, while in cache
     for a in range(0, n, _BLOCK):
         b = min(a + _BLOCK, n)
         c = b - a
@@ -222,12 +235,19 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
             np.divide(q, n_neg, out=fp[v:v + k])
         keyed.scores(r, keys[v:v + k])
         v += k
+        while not counts and summed + AREA_BLOCK < v:
+            area += trapezoids(fp, tp, summed, summed + AREA_BLOCK)
+            summed += AREA_BLOCK
     thresholds[0] = np.inf
     if v < n + 1:  # shrink in place, without a copy
         for array in (keys, tp, fp):
             array.resize(v, refcheck=False)
         thresholds = keys.view(np.float64)
-    return thresholds, tp, fp
+    if counts:
+        return thresholds, tp, fp
+    for a in range(summed, v - 1, AREA_BLOCK):
+        area += trapezoids(fp, tp, a, min(a + AREA_BLOCK, v - 1))
+    return thresholds, tp, fp, area / 2.0
 
 
 def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
