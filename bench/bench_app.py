@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from roc_dash.app.analysis import AnalysisCache, model_names  # noqa: E402
 from roc_dash.app.render import render_views  # noqa: E402
 from roc_dash.app.server.store import DEMO_ID, DatasetStore  # noqa: E402
-from roc_dash.core.assembly.analysis import Conditions
+from roc_dash.core.analysis_types import Conditions
 
 
 def timed(fn, *args, **kw):

@@ -16,7 +16,7 @@ Prints wall time, throughput (rows/s) and peak RSS of each, and the memory/DuckD
 the common size, and checks that both paths give the same AUC for every model.
 
 Run: ``python bench/bench_engines.py [--rows N] [--memory-rows M] [--dir DIR]`` (``make
-bench`` runs it at 10^7 rows; the README figures are from 10^8).
+bench`` runs it at 10^7 rows; the figures in docs/deployment.md are from 10^8).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
    MB) and Parquet, read by ``load_predictions``; then the upload path of the app for the
    gzip file: ``apply_upload`` (read, validate, store: "accept") and the first views
    (``render_views`` on the new dataset).
-2. With ``--bombs``: each probe of ``tests/bombs.py`` (issue 14: files of a few MB or less
+2. With ``--bombs``: each probe of ``tools/bombs.py`` (issue 14: files of a few MB or less
    that decode to gigabytes), refused.
 
 Every measurement runs in a fresh subprocess; peak memory is that process's ``VmHWM`` (its
@@ -16,7 +16,7 @@ DIR``) the same children run with that checkout's ``roc_dash`` and are printed s
 Run: ``python bench/bench_io.py [--rows N] [--bombs] [--compare DIR] [--skip-app]
 [--skip-io] [--dir DIR]``. With ``--dir`` the files are written once (under
 ``DIR/rows-N``) and reused by later runs; ``--skip-io`` measures the upload path only.
-The README figures come from it; it prints the command, date, machine and load average so
+The figures in docs/performance.md come from it; it prints the command, date, machine and load average so
 that figures are read in their context (a busy machine is slower).
 """
 
@@ -249,7 +249,7 @@ def main() -> None:
                           f"{r['accept_cpu'] + r['views_cpu']:5.2f} s")
         if args.bombs:
             sys.path.insert(0, str(HERE))
-            from tests import bombs
+            from tools import bombs
 
             probes = [
                 ("parquet: 10^6 x one 1,000-char model", bombs.parquet_dictionary_name, {}),

@@ -1,7 +1,7 @@
 """Slices at scale (issue 18): server time of every view plus the Slices card on 10^6 rows x
 20 groups, against the issue's target of 1.5 s.
 
-The data: ``tests.slices_example.many_groups`` (seeded; group sizes by Zipf's law, default
+The data: ``tools.slices_example.many_groups`` (seeded; group sizes by Zipf's law, default
 rates 5-40 %, separations 0.6-2.0 SD), uploaded as Parquet through ``apply_upload`` as the
 page does (not timed). Then, in one run, the functions the page's callbacks call:
 
@@ -18,7 +18,16 @@ fresh caches) and the total's ratio to 1.5 s, and the median of the visits: the 
 machine is shared, so single runs are noisy.
 
 Run: ``nice python bench/bench_slices.py [--rows N] [--groups G] [--decimals D]
-[--repeat R] [--profile]``; it prints the command, date and load average, as the README's figures quote.
+[--repeat R] [--profile]``; it prints the command, date and load average, as the figures in docs/slices.md quote.
+
+``--crossed`` measures instead a slice crossed by two columns of ``--values`` values each
+(default 1,000 x 1,000, uniform, over ``--rows`` rows of one model): the Slices card's server
+time for the first view and a change of the cost, the prior and the constraint, and the
+worker's peak memory, in a fresh process per checkout (``crossed_slice_worker.py``), side by
+side for the code at ``--reference`` (a commit, extracted with ``git archive``; default the
+last one before the crossing was vectorised and memoised) and this checkout, ``--at-once K``
+workers each asking at the same time. Targets: first view < 3 s, a change < 0.5 s, the
+worker < 600 MB.
 """
 
 from __future__ import annotations
@@ -27,16 +36,20 @@ import argparse
 import cProfile
 import datetime
 import io
+import json
 import os
 import platform
 import pstats
 import statistics
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 # this checkout, not whichever roc_dash is installed
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -48,13 +61,19 @@ from roc_dash.app.render import render_views, update_views  # noqa: E402
 from roc_dash.app.server.cache import SharedCache  # noqa: E402
 from roc_dash.app.server.store import DEMO_ID, DatasetStore, clean_ids  # noqa: E402
 from roc_dash.app.state import conditions_from_state  # noqa: E402
-from tests.slices_example import many_groups  # noqa: E402
+from tools.slices_example import many_groups  # noqa: E402
 
 TARGET = 1.5  # seconds of server time (issue 18, "Scale")
+#: The crossed slice's targets: first view, a change (s), the worker's peak memory (MB).
+CROSSED_TARGETS = {"first": 3.0, "change": 0.5, "peak_mb": 600.0}
+#: The code the crossed slice is compared with by default: the crossing pair by pair, before
+#: the memo, not counted as big work.
+CROSSED_REFERENCE = "04cd0df"
+HERE = Path(__file__).resolve().parents[1]
 
 
 def checkout() -> str:
-    """The commit measured (README figures name it)."""
+    """The commit measured (the figures in docs/slices.md name it)."""
     import subprocess
 
     here = Path(__file__).resolve().parents[1]
@@ -80,7 +99,7 @@ def page_update(cache, dataset_ids, model, state, constraint, viz=None, *, views
     key = tuple(clean_ids(dataset_ids))
 
     def memo(parts, make):  # as the card's callback (features/slices.register)
-        return cache.cache.get_or_make((*parts, key), make, shared=False)
+        return cache.cache.get_or_make((*parts, key), make)
 
     t_views, out = 0.0, [None] * 6
     if views:
@@ -97,7 +116,10 @@ def sequence(store, ids, model, r: int) -> list[tuple[str, float, float]]:
     """One visit with fresh caches: the first view, then a change of the cost of a FN, of the
     prior and of the constraint (values shifted by ``r`` so that no run reuses another's)."""
     with tempfile.TemporaryDirectory() as fresh:  # its own disk cache: nothing reused
-        return _visit(AnalysisCache(store, SharedCache(fresh)), ids, model, r)
+        try:
+            return _visit(AnalysisCache(store, SharedCache(fresh)), ids, model, r)
+        finally:
+            SharedCache.flush()  # the values still being written, before the folder goes
 
 
 def _visit(cache, ids, model, r: int) -> list[tuple[str, float, float]]:
@@ -129,6 +151,88 @@ def show(runs: list[list[tuple[str, float, float]]]) -> None:
               f"{len(step)} runs {statistics.median(totals):5.2f} s)")
 
 
+# -- a slice crossed by two columns of many values: a reference checkout against this one ----
+def crossed_frame(rows: int, values: int, decimals: int | None, seed: int = 27) -> pd.DataFrame:
+    """``rows`` cases of one model with two columns ``a`` and ``b`` of ``values`` values each,
+    drawn uniformly and independently (so most of the ``values``^2 pairs occur a few times)."""
+    rng = np.random.default_rng(seed)
+    label = rng.random(rows) < 0.2
+    score = 1 / (1 + np.exp(-(rng.normal(size=rows) + 1.2 * label - 1.5)))
+    names = [np.asarray([f"{c}{k}" for k in range(values)], dtype=object) for c in "ab"]
+    return pd.DataFrame({"model": "model 1", "label": label.astype(int),
+                         "score": score if decimals is None else np.round(score, decimals),
+                         "a": names[0][rng.integers(0, values, rows)],
+                         "b": names[1][rng.integers(0, values, rows)]})
+
+
+def extract(commit: str, into: Path) -> Path:
+    """The package ``roc_dash`` at ``commit`` of this repository, under ``into``."""
+    tar = subprocess.run(["git", "-C", str(HERE), "archive", "--format=tar", commit,
+                          "roc_dash"], capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+        archive.extractall(into, filter="data")
+    return into
+
+
+def workers(code: Path, store: str, dataset: str, at_once: int) -> list[dict]:
+    """``at_once`` workers started together on ``code``, each asking for the crossed slice."""
+    command = [sys.executable, str(HERE / "bench" / "crossed_slice_worker.py"), "--code",
+               str(code), "--store", store, "--dataset", dataset, "--columns", "a", "b"]
+    started = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+               for _ in range(at_once)]
+    out = []
+    for process in started:
+        stdout, _ = process.communicate(timeout=3600)
+        if process.returncode:
+            raise SystemExit(f"a worker on {code} failed (exit {process.returncode})")
+        out.append(json.loads(stdout.strip().splitlines()[-1]))
+    return out
+
+
+def show_crossed(names: list[str], results: list[list[dict]]) -> None:
+    """Each step's slowest worker per checkout, the ratio, and the target (a target is for
+    one worker: with several at once, only shown)."""
+    alone = len(results[0]) == 1
+    print(f"  {'':<30}" + "".join(f"{n:>22}" for n in names) + f"{'ratio':>9}   target"
+          + ("" if alone else " (for one worker alone)"))
+    steps = list(results[0][0]["times"])
+    for i, step in enumerate(steps):
+        worst = [max(r["times"][step] for r in runs) for runs in results]
+        target = CROSSED_TARGETS["first" if i == 0 else "change"]
+        print(f"  {step:<30}" + "".join(f"{t:20.2f} s" for t in worst)
+              + f"{worst[0] / worst[-1]:8.1f}x   < {target:g} s"
+              + ("" if worst[-1] < target or not alone else "  MISSED"))
+    peaks = [max(r["peak_mb"] for r in runs) for runs in results]
+    print(f"  {'worker peak memory':<30}" + "".join(f"{p:19.0f} MB" for p in peaks)
+          + f"{peaks[0] / peaks[-1]:8.1f}x   < {CROSSED_TARGETS['peak_mb']:g} MB"
+          + ("" if peaks[-1] < CROSSED_TARGETS["peak_mb"] else "  MISSED"))
+    tables = [max(r["rss_table_mb"] for r in runs) for runs in results]
+    print(f"  {'(after reading the table)':<30}" + "".join(f"{t:19.0f} MB" for t in tables))
+    for name, runs in zip(names, results, strict=True):
+        print(f"  {name} ({Path(runs[0]['code']).parent}): {runs[0]['source']}")
+
+
+def crossed(args) -> None:
+    """The crossed slice, the reference checkout and this one side by side."""
+    frame = crossed_frame(args.rows, args.values, None if args.decimals < 0 else args.decimals)
+    pairs = int(frame.groupby(["a", "b"]).ngroups)
+    data = io.BytesIO()
+    frame.to_parquet(data)
+    del frame
+    with tempfile.TemporaryDirectory() as tmp:
+        store = DatasetStore(tmp)
+        out = apply_upload(store, [("crossed.parquet", data.getvalue())], [])
+        assert not out.error, out.error
+        reference = extract(args.reference, Path(tmp) / "reference")
+        print(f"\n{args.rows:,} rows of one model, a x b of {args.values:,} x {args.values:,} "
+              f"values ({pairs:,} pairs present); {args.at_once} worker(s) at once, each a "
+              "fresh process; the Slices card's server time (the slowest worker):")
+        names = [f"reference {args.reference}", "this checkout"]
+        results = [workers(code, tmp, out.dataset_ids[0], args.at_once)
+                   for code in (reference, HERE)]
+        show_crossed(names, results)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=10**6)
@@ -139,12 +243,24 @@ def main() -> None:
                         help="visits, each with fresh caches; the fastest is shown")
     parser.add_argument("--profile", action="store_true",
                         help="also profile one visit (cProfile, top 30 by cumulative time)")
+    parser.add_argument("--crossed", action="store_true",
+                        help="a slice crossed by two columns, against --reference")
+    parser.add_argument("--values", type=int, default=1000,
+                        help="--crossed: values of each of the two columns")
+    parser.add_argument("--reference", default=CROSSED_REFERENCE,
+                        help="--crossed: the commit compared with this checkout")
+    parser.add_argument("--at-once", type=int, default=1,
+                        help="--crossed: workers asking at the same time")
     args = parser.parse_args()
     print(f"command: python {' '.join(sys.argv)}")
     print(f"checkout: {Path(__file__).resolve().parents[1]} ({checkout()})")
     print(f"date: {datetime.datetime.now().isoformat(timespec='seconds')}; "
           f"{platform.node()}, {os.cpu_count()} CPUs; load average before: {load()}; "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
+    if args.crossed:
+        crossed(args)
+        print(f"\nload average after: {load()}")
+        return
     frame = many_groups(args.rows, args.groups,
                         decimals=None if args.decimals < 0 else args.decimals)
     data = io.BytesIO()

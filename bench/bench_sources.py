@@ -92,7 +92,7 @@ def main() -> None:
         from roc_dash.app.render import render_views
         from roc_dash.app.server.sources import SourceJobs, resolve
         from roc_dash.app.server.store import DatasetStore
-        from roc_dash.core.assembly.analysis import Conditions
+        from roc_dash.core.analysis_types import Conditions
 
         store = DatasetStore(Path(tmp) / "data")
         cache = AnalysisCache(store)

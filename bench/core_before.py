@@ -3,8 +3,8 @@ reference that ``bench_core.py`` measures side by side with the current code, an
 that the core's tests compare the current code with (bit for bit).
 
 A verbatim copy of ``roc_curve`` (with the sort paths it chose from) from
-``roc_dash/core/curves.py`` and of ``convex_hull`` (with the hull helpers it used) from
-``roc_dash/core/hull.py`` at commit 04cd0df; only the imports are new.
+``roc_dash/core/roc/curves.py`` and of ``convex_hull`` (with the hull helpers it used) from
+``roc_dash/core/roc/hull.py`` at commit 04cd0df; only the imports are new.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 
 from roc_dash.core._validation import check_binary_inputs
-from roc_dash.core.curve_geometry import _cross, whole_counts
-from roc_dash.core.curves import RocCurve
-from roc_dash.core.hull import RocHull
+from roc_dash.core.roc.curve_geometry import _cross, whole_counts
+from roc_dash.core.roc.curves import RocCurve
+from roc_dash.core.roc.hull import RocHull
 
 __all__ = ["roc_curve", "convex_hull", "curve_of_runs", "score_runs"]
 
@@ -251,7 +251,7 @@ def curve_of_runs(runs: list) -> RocCurve:
     list is emptied so that the counts can be freed as soon as their rates are made.
 
     For callers that need the runs' class counts too (the DeLong interval of
-    :func:`roc_dash.core.statistics.delong_variance_of_counts`): keep a reference to them.
+    :func:`roc_dash.core.inference.statistics.delong_variance_of_counts`): keep a reference to them.
     """
     thresholds, pos_le, neg_le = runs
     runs.clear()
@@ -603,7 +603,7 @@ def convex_hull(curve, *, model: str = "") -> RocHull:
 
     Fawcett (2004) section 7.1: only the hull's vertices are potentially optimal operating
     points of the classifier, whatever the costs and class distribution. A
-    :class:`~roc_dash.core.curves.RocCurve` carries its totals ``n_neg``/``n_pos``, so the hull
+    :class:`~roc_dash.core.roc.curves.RocCurve` carries its totals ``n_neg``/``n_pos``, so the hull
     of unweighted (or integer-weighted) data is exact: no collinear vertex, exact segment
     slopes (see :func:`hull_of_points`).
     """

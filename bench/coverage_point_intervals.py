@@ -1,4 +1,4 @@
-"""Coverage of the bootstrap intervals of :mod:`roc_dash.core.point_intervals` (issue 17,
+"""Coverage of the bootstrap intervals of :mod:`roc_dash.core.decisions.point_intervals` (issue 17,
 item 2). A validation script, not a test: it takes minutes and its numbers are statistics.
 
 Binormal data with a known truth: negatives ``N(0, 1)``, positives ``N(d, 1)``. At a fixed
@@ -46,8 +46,8 @@ from scipy.stats import norm
 # this checkout, not whichever roc_dash is installed
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from roc_dash.core.economics import Economics  # noqa: E402
-from roc_dash.core.point_intervals import (  # noqa: E402
+from roc_dash.core.decisions.economics import Economics  # noqa: E402
+from roc_dash.core.decisions.point_intervals import (  # noqa: E402
     likelihood_ratios,
     npv_at_prior,
     point_intervals,

@@ -2,7 +2,10 @@
 
 In a notebook: :func:`plot_roc`, :func:`plot_pr` and :func:`plot_cost` draw the page's views
 of your predictions in one call, :func:`show` runs the dashboard on them
-(:mod:`roc_dash.notebook`, :mod:`roc_dash.showing`). They are imported on first use, so
+(:mod:`roc_dash.notebook`, :mod:`roc_dash.notebook.showing`); :func:`monitor` checks a
+shipped decision window by window (:mod:`roc_dash.decision.monitoring`); :func:`constraints_of` and its
+``plot_*`` decide under a capacity, floors on metrics or a cost matrix
+(:mod:`roc_dash.notebook.constraints`). They are imported on first use, so
 ``import roc_dash`` stays light (no Plotly, no Dash).
 """
 
@@ -15,7 +18,16 @@ _LAZY = {
     "plot_cost": "notebook",
     "predictions_table": "notebook",
     "analysis_of": "notebook",
-    "show": "showing",
+    "show": "notebook.showing",
+    "monitor": "decision.monitoring",
+    # decisions under constraints (roc_dash.notebook.constraints)
+    "constraints_of": "notebook.constraints",
+    "plot_gains": "notebook.constraints",
+    "plot_lift": "notebook.constraints",
+    "plot_floors": "notebook.constraints",
+    "plot_reliability_bands": "notebook.constraints",
+    "plot_pr_bands": "notebook.constraints",
+    "decide_classes": "notebook.constraints",
 }
 
 __all__ = ["__version__", *_LAZY]

@@ -14,18 +14,17 @@ import time
 import numpy as np
 import pandas as pd
 
+from ..core.analysis_types import Analysis, Conditions
 from ..core.assembly.analysis import (
-    Analysis,
     AnalysisTimeout,
-    Conditions,
     analyse,
     partial_auc_comparison,
     prevalence,
     with_conditions,
 )
-from ..core.canonical_kinds import CLASS_COLUMN, class_score_column, class_view
+from ..core.kinds.canonical_kinds import CLASS_COLUMN, class_score_column, class_view
 from ..core.table_groups import codes_of
-from ..io.combine import combine_datasets
+from ..io.side_by_side import combine_datasets
 from .server.budget import HeavyWaitTimeout, heavy_analysis, request_timeout
 from .server.cache import SharedCache
 from .server.store import DatasetInfo, DatasetNotFound, DatasetStore, clean_ids
@@ -84,7 +83,7 @@ def kind_status(info: DatasetInfo) -> list[str]:
 
 def apply_reference(table: pd.DataFrame, reference) -> pd.DataFrame:
     """The class reference view of class ``reference`` when ``table`` is multi-class and has
-    that class (:func:`roc_dash.core.canonical_kinds.class_view`); otherwise ``table`` unchanged."""
+    that class (:func:`roc_dash.core.kinds.canonical_kinds.class_view`); otherwise ``table`` unchanged."""
     reference = clean_class(reference)
     if (reference is None or CLASS_COLUMN not in table.columns
             or class_score_column(reference) not in table.columns):

@@ -6,14 +6,14 @@ import math
 
 from dash import dcc, html
 
-from ..comparison_text import cv_auc_text, fold_lines
-from ..core.assembly.analysis import Analysis
-from ..core.operating import OperatingSummary
+from ..core.analysis_types import Analysis
+from ..core.decisions.operating import OperatingSummary
 from ..figures import GRAPH_CONFIG
 from ..figures.style import color, dash_css, format_threshold
 from ..report import fmt as _fmt
 from ..report import model_table_rows
-from ..rounding import sig, signed
+from ..report.comparison_text import cv_auc_text, fold_lines
+from ..text.rounding import sig, signed
 from . import ids
 from .help import HELP
 from .server.store import DatasetInfo
@@ -150,7 +150,7 @@ def _signed(v: float, digits: int, pct: bool = False) -> str:
 
 def sig3(v: float) -> str:
     """A number in a sentence: the one rounding rule, 6 significant digits
-    (:func:`roc_dash.rounding.sig`; the name is older than the rule)."""
+    (:func:`roc_dash.text.rounding.sig`; the name is older than the rule)."""
     return sig(v)
 
 

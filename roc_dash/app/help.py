@@ -153,13 +153,16 @@ HELP = {
                  "odds of being positive.",
     "pi_head": "Stratified bootstrap: the positives and the negatives are redrawn with "
                "replacement; at the optimum the choice is made again in every replicate, at "
-               "a pin the threshold stays. Seeded: the same data give the same intervals.",
+               "a pin the threshold stays. At the optimum each interval but the "
+               "threshold's is of what the chosen threshold gives on new data: its estimate "
+               "corrected for the optimism of choosing it on these data (out of bag), ± the "
+               "bootstrap spread. Seeded: the same data give the same intervals.",
     "pi_oob": "What the choice of the optimum really costs: each bootstrap replicate picks "
               "its own optimum and is charged on the cases it did not draw (out of bag). "
               "The expected cost at the optimum is measured on the same data that chose it, "
-              "so it is optimistic and its interval undercovers (about 82 % for a 95 % "
-              "interval in bench/coverage_point_intervals.py); in brackets, the out-of-bag "
-              "minus the in-bag cost: the optimism of the choice.",
+              "so it is optimistic; its interval is corrected for that (docs/statistics.md "
+              "gives its measured coverage); in brackets, the out-of-bag minus the in-bag "
+              "cost: the optimism of the choice.",
     "cv_auc": "Cross-validated AUC: each fold's own AUC averaged (not the pooled AUC, which "
               "treats all folds' rows as one test set), ± the SD over folds, and the "
               "confidence interval of the mean by the influence-curve method of LeDell, "
@@ -178,7 +181,9 @@ HELP = {
     "optimal_cost_range": "The ratios c(FN)/c(FP) at the current prior over which one of the "
                           "model's thresholds is on the joint convex hull, i.e. is the "
                           "minimum-cost choice among all shown models (Fawcett 2004, §7.1). "
-                          "A model never on the hull is never optimal.",
+                          "A model never on the hull is never optimal. Two models with "
+                          "the same ROC points (one a monotone recalibration of the "
+                          "other) tie: both are optimal, at the same cost.",
     "source_choice": "Predictions kept on this server (listed by whoever runs it in "
                      "ROC_DASH_SOURCES): a folder of Parquet or CSV files, a pattern, or a "
                      "table of a DuckDB database.",

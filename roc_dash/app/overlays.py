@@ -16,8 +16,7 @@ from __future__ import annotations
 import pandas as pd
 from dash import html
 
-from ..core.assembly.analysis import Analysis
-from ..core.assembly.beyond_binary import analyse_leaves, analyse_multiclass, analyse_soft
+from ..core.analysis_types import Analysis
 from ..core.assembly.combining_views import (
     BudgetView,
     LogicalView,
@@ -26,11 +25,12 @@ from ..core.assembly.combining_views import (
     logical_view,
     repair_view,
 )
-from ..core.operating import operating_point
+from ..core.assembly.extensions import analyse_leaves, analyse_multiclass, analyse_soft
+from ..core.decisions.operating import operating_point
 from ..figures.combining import add_budget, add_logical, add_repair
 from ..figures.kinds import add_labelings, cost_axis_titles
 from ..figures.style import style_index
-from ..rounding import sig
+from ..text.rounding import sig
 from .server.store import DatasetInfo
 
 __all__ = ["active", "combine_results", "overlay_roc", "shown_kinds", "decorate_roc",

@@ -16,19 +16,25 @@ import uuid
 
 from dash import Output, State, no_update
 
-from ..core.assembly.analysis import Analysis, AnalysisTimeout, Conditions
-from ..core.chosen_point import decision_summary
-from ..core.economics import Economics
-from ..core.operating import OperatingSummary, compare_points, operating_point, pinned_points
-from ..core.optimum_wins import optimum_frequency_of
-from ..core.uncertainty import decision_uncertainty
+from ..core.analysis_types import Analysis, Conditions
+from ..core.assembly.analysis import AnalysisTimeout
+from ..core.decisions.decision_summary import decision_summary
+from ..core.decisions.economics import Economics
+from ..core.decisions.operating import (
+    OperatingSummary,
+    compare_points,
+    operating_point,
+    pinned_points,
+)
+from ..core.decisions.optimum_frequency import optimum_frequency_of
+from ..core.decisions.uncertainty import decision_uncertainty
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.roc import OPTIMUM_UID, RING_UID, iso_line_endpoints
 from ..figures.roc_axes import ISO_UID
 from ..figures.style import customdata_rows, folds_note, pins_on_top, set_subtitle
 from ..figures.threshold import threshold_figure
 from ..figures.zoom import apply_zoom
-from ..rounding import sig
+from ..text.rounding import sig
 from . import ids
 from .analysis import (
     MAX_SHOWN_MODELS,
@@ -536,7 +542,7 @@ VIEW_STATES = tuple(State(i, p) for i, p in (
     (ids.ROC_LOG_FPR, "value")))
 
 
-# -------------------------------------------------- the decision curve in the cost card (issue 17)
+# -------------------------------------------------- the decision curve in the cost card ----------
 #: What the cost card shows: the cost curves or the decision curve (Vickers & Elkin 2006).
 COST_MODES = ("cost", "decision")
 
@@ -547,7 +553,7 @@ def decision_view(analysis: Analysis, *, colors=None, font=14, presentation=Fals
     net benefit and the current ``p_t = c(FP) / (c(FP) + c(FN))`` marked (``shapes[0]``, the
     star and ``annotations[1]``, as the cost view's read-off); ``layout.meta.view`` is
     ``"decision"`` (the browser's iso-line and hover code read it)."""
-    from ..core.decision_curve import (
+    from ..core.decisions.decision_curve import (
         decision_curve_from_curve,
         hull_net_benefit,
         threshold_probability,

@@ -12,10 +12,10 @@ import math
 from dataclasses import asdict, dataclass
 from urllib.parse import parse_qs
 
-from ..core.assembly.analysis import Conditions
-from ..core.economics import Economics
-from ..core.group_thresholds import CONSTRAINTS
-from ..core.operating import PIN_LABELS
+from ..core.analysis_types import Conditions
+from ..core.decisions.economics import Economics
+from ..core.decisions.operating import PIN_LABELS
+from ..core.subgroups.group_thresholds import CONSTRAINTS
 from .server.limits import excerpt
 from .server.store import clean_ids
 

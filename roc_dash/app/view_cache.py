@@ -4,7 +4,7 @@ Every first visit asks the views callback for the same thing (the demo, or a sha
 datasets, at the default or the link's settings), and a page that goes back to earlier
 settings asks for a drawing it had before. Drawing the views (four figures, the model
 table, the operating panel) took ~30 ms of a ~45 ms callback; twenty first visits at once
-on two cores drew them twenty times (issue 14: page load p95 < 2 s under
+on two cores drew them twenty times (the target: page load p95 < 2 s under
 ``bench/load_test.py``). The outputs of :func:`..render.render_views` are kept in the
 worker's memory cache, keyed by everything they are drawn from, and given again.
 

@@ -19,8 +19,8 @@ import hashlib
 import numpy as np
 from dash import Patch
 
-from ..core.assembly.analysis import Analysis
-from ..core.economics import Economics
+from ..core.analysis_types import Analysis
+from ..core.decisions.economics import Economics
 from ..figures.style import sendable
 from ..figures.threshold import threshold_parts
 

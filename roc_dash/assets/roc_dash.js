@@ -8,7 +8,7 @@
  * - writeUrl: the controls and the pinned point go into the query string (replaceState).
  * - copyLink, presentation, pickTab/showTab (the page's tabs): small UI glue.
  * Uploads, saved views, retries, keyboard help and the caret fix are in roc_dash_page.js.
- * The geometry here mirrors roc_dash/core/hull.py (optimal_point) and
+ * The geometry here mirrors roc_dash/core/roc/hull.py (optimal_point) and
  * roc_dash/figures/roc.py (iso_line_endpoints); tests compare the two.
  */
 (function () {
@@ -25,7 +25,7 @@
         return t && t.length ? t[0].prop_id : "";
     }
 
-    /* The optimal hull vertex for slope m: roc_dash.core.hull.optimal_point's rule, with the
+    /* The optimal hull vertex for slope m: roc_dash.core.roc.hull.optimal_point's rule, with the
      * same double operations in the same order. Walking from (0, 0), the first vertex whose
      * outgoing segment does not rise above the iso line through it; on a tie (the segment
      * lies on the line) that is the conservative end, the one flagging fewer cases. */

@@ -1,53 +1,137 @@
 """Pure ROC analysis: numpy in, small frozen dataclasses of numpy arrays out.
 
-Modules, each named after what it computes (and the paper section it implements):
+Subpackages by idea, each on a floor that imports only the floors below it (the
+``core-floors`` contract of ``.importlinter``), from the top:
 
-* :mod:`.labels` -- two-class label encodings (0/1, -1/+1, yes/no, ...) and ``pos_label``
-* :mod:`.curves` -- ROC points with thresholds, AUC, tie bounds, collinear reduction, DET
-* :mod:`.statistics` -- Gini, partial AUC (McClish), DeLong / Hanley-McNeil intervals and tests,
-  accuracy and expected cost at every threshold
-* :mod:`.averaging` -- pooled, vertical and threshold averaging across folds, bands
-* :mod:`.cross_validation` -- each fold's AUC and AP, their mean ± SD, and the confidence
-  interval of the cross-validated AUC by the influence curve (LeDell et al. 2015)
-* :mod:`.hull` -- ROC convex hull, iso-performance slope, optimal vertex, expected cost
-* :mod:`.precision_recall` -- PR under a deployment prevalence, average precision, the area
-  under the Davis-Goadrich interpolated curve, iso-F1
-* :mod:`.pr_interpolation` -- Davis-Goadrich interpolation, the achievable PR curve
-* :mod:`.precision_recall_gain` -- precision-recall-gain curves and their area (Flach & Kull)
-* :mod:`.cost_curves` -- Drummond & Holte cost lines and lower envelope
-* :mod:`.canonical_kinds` -- the canonical table of each input kind (binary, multi-class,
-  soft labels, costs, leaves)
-* :mod:`.operating` -- an operating point's consequences; pinned points compared side by side
-* :mod:`.economics` -- costs, benefits and volume; expected cost, value and regret per case,
-  share flagged and precision at the deployment prior
-* :mod:`.threshold_costs` -- the cost at every threshold of one model, how flat its minimum is
-* :mod:`.optimality` -- over which cost ratios and priors a hull vertex stays optimal
-* :mod:`.model_comparison` -- k models on the same rows: every pair's DeLong (or, for the
-  partial AUC, bootstrap) test with Holm and Benjamini-Hochberg adjusted p-values; the
-  slopes and cost ratios under which each model is on the joint hull, or never optimal
-* :mod:`.chosen_point` -- the decision summary: chosen point, runner-up, what separates them
-* :mod:`.uncertainty` -- spread of a fixed threshold's consequences across folds or bootstrap
-* :mod:`.optimum_wins` -- how often each model is the optimum across folds or bootstrap
-* :mod:`.point_intervals` -- stratified bootstrap intervals at the optimum (the choice re-made
-  in every replicate) and at pins, and the out-of-bag optimism of the choice
-* :mod:`.budget_mix`, :mod:`.concavity_repair`, :mod:`.logical_combining` -- combining
-  classifiers: a budget on the hull (7.4.1), Flach & Wu's repair (7.4.2), AND/OR (7.4.3)
-* :mod:`.multiclass` -- class reference curves, Provost-Domingos AUC, Hand & Till's M (7.3)
-* :mod:`.soft_labels` -- ROC/AUC with probabilistic labels (Qin), soft DeLong interval
-* :mod:`.calibration` -- reliability diagram, Brier score, ECE/MCE, the hull's calibration
-  map (PAV ≡ ROCCH, Fawcett & Niculescu-Mizil 2007)
-* :mod:`.decision_curve` -- net benefit against the threshold probability (Vickers &
-  Elkin 2006), treat all/none, the hull's best net benefit
+* :mod:`.assembly` -- assembly only: a canonical table turned into everything the report and
+  the page show (:mod:`.assembly.analysis`, :mod:`.assembly.extensions` for the input kinds
+  and combining per model, :mod:`.assembly.combining_views` for the page's combining
+  views); its docstring says where each number is computed.
+* :mod:`.subgroups` -- one model group by group: per-group ROC, optima and AUC intervals
+  (:mod:`.subgroups.slices`), thresholds under a fairness constraint and their cost
+  (:mod:`.subgroups.group_thresholds`).
+* :mod:`.decisions` -- costs and decisions: an operating point's consequences
+  (``operating``), costs, benefits and volume (``economics``), the cost at every threshold
+  (``threshold_costs``), over which conditions a vertex stays optimal (``optimality``), the
+  decision summary (``decision_summary``), a threshold's spread across folds or bootstrap
+  (``uncertainty``), how often each model is the optimum (``optimum_frequency``), bootstrap
+  intervals at the optimum and pins (``point_intervals``, with Clopper-Pearson in
+  ``proportion_intervals``), net benefit (``decision_curve``, Vickers & Elkin 2006) and the
+  fingerprint of a decision's data (``data_fingerprint``).
+* :mod:`.analysis_types` -- the analysis's conditions and result types
+  (:class:`~.analysis_types.Conditions`, :class:`~.analysis_types.Analysis`, ...), built by
+  the assembly and read by the decisions.
+* :mod:`.kinds` -- input kinds: the canonical table of each kind (``canonical_kinds``),
+  multi-class (``multiclass``: Provost-Domingos, Hand & Till), soft labels (``soft_labels``:
+  Qin), example-specific costs (``instance_costs``), tree leaves (``leaves``: Flach et al.).
+* :mod:`.combining` -- combining classifiers (Fawcett 2004, section 7.4): two hull
+  classifiers mixed to act on a given number of cases (``capacity_mix``, 7.4.1), Flach &
+  Wu's concavity repair (``concavity_repair``, 7.4.2), AND/OR (``logical_combining``,
+  7.4.3), Adams & Hand's relative superiority (``superiority``).
+* :mod:`.inference` -- statistics and intervals: Gini, partial AUC, DeLong and
+  Hanley-McNeil (``statistics``, ``partial_auc``), the cross-validated AUC
+  (``cross_validation``, LeDell et al. 2015), k models' tests with adjusted p-values and
+  optimal cost ranges (``model_comparison``), non-inferiority (``noninferiority``),
+  reliability, Brier and the hull's calibration map (``calibration``).
+* :mod:`.roc` -- ROC space: curves with thresholds, AUC, ties and DET (``curves``,
+  ``curve_geometry``), the convex hull and the optimum (``hull``, ``iso_performance``),
+  fold averaging (``averaging``, ``per_fold_curves``, ``score_scales``,
+  ``fold_thresholds``), counts at a threshold (``confusion``), and the curves read from the
+  ROC: precision-recall (``precision_recall``, ``pr_interpolation``,
+  ``precision_recall_gain``) and cost curves (``cost_curves``).
+* the ground floor: two-class label encodings (:mod:`.labels`), a table's rows by model or
+  dataset (:mod:`.table_groups`), input checks (``_validation``) and exact sums (``_sums``).
 
-:mod:`.assembly` holds only assembly: :mod:`.assembly.analysis` (all of the above for every
-model of a canonical table), :mod:`.assembly.beyond_binary` (multi-class, soft labels,
-costs, leaves, combining, superiority per model) and :mod:`.assembly.combining_views`
-(the dashboard's combining views); its docstring says where each number is computed.
+The names below are core's public API, importable from ``roc_dash.core``.
 
 No Dash, Plotly or Flask import is allowed anywhere under this package (a test checks it).
 """
 
-from .averaging import (
+from .decisions.decision_summary import DecisionSummary, decision_summary
+from .decisions.economics import (
+    Economics,
+    expected_cost_per_case,
+    expected_value_per_case,
+    net_conditions,
+    net_costs,
+    net_slope,
+    regret_per_case,
+)
+from .decisions.optimality import Interval, OptimalityRange, optimality_range
+from .decisions.optimum_frequency import (
+    OptimumFrequency,
+    optimum_frequency,
+    optimum_frequency_bootstrap,
+    optimum_frequency_of,
+)
+from .decisions.point_intervals import (
+    ChoiceOptimism,
+    PointInterval,
+    PointIntervals,
+    PointUncertainty,
+    likelihood_ratios,
+    npv_at_prior,
+    optimum_intervals,
+    pin_intervals,
+    point_intervals,
+)
+from .decisions.threshold_costs import (
+    Flatness,
+    ThresholdProfile,
+    cost_at_thresholds,
+    thin_profile,
+    threshold_profile,
+)
+from .decisions.uncertainty import (
+    DecisionUncertainty,
+    Spread,
+    decision_uncertainty,
+    uncertainty_from_bootstrap,
+    uncertainty_from_folds,
+)
+from .inference.cross_validation import (
+    CrossValidatedAuc,
+    cross_validated_auc,
+    cross_validated_auc_from_curves,
+)
+from .inference.model_comparison import (
+    OptimalRange,
+    OptimalRanges,
+    PairwiseComparison,
+    benjamini_hochberg_adjust,
+    compare_models,
+    holm_adjust,
+    optimal_ranges,
+)
+from .inference.statistics import (
+    AucInterval,
+    PairedAucTest,
+    PartialAuc,
+    accuracy_at_thresholds,
+    auc_confidence_interval,
+    auc_test_vs_chance,
+    delong_paired_test,
+    gini,
+    partial_auc,
+)
+from .kinds.multiclass import (  # noqa: E402
+    MulticlassAnalysis,
+    hand_till_m,
+    multiclass_auc,
+    multiclass_roc,
+    one_vs_rest_curves,
+    pairwise_auc_matrix,
+    scores_from_table,
+)
+from .kinds.soft_labels import (  # noqa: E402
+    soft_auc_interval,
+    soft_auc_variance,
+    soft_class_totals,
+    soft_roc_auc,
+    soft_roc_curve,
+)
+from .labels import binary_labels
+from .roc.averaging import (
     ScoreScaleWarning,
     ThresholdAverage,
     VerticalAverage,
@@ -57,15 +141,9 @@ from .averaging import (
     threshold_average,
     vertical_average,
 )
-from .chosen_point import DecisionSummary, decision_summary
-from .cost_curves import LowerEnvelope, cost_lines, envelope_cost_at, lower_envelope
-from .cross_validation import (
-    CrossValidatedAuc,
-    cross_validated_auc,
-    cross_validated_auc_from_curves,
-)
-from .curve_geometry import DetCurve, RocBounds, det_curve, reduce_collinear, tie_bounds
-from .curves import (
+from .roc.cost_curves import LowerEnvelope, cost_lines, envelope_cost_at, lower_envelope
+from .roc.curve_geometry import DetCurve, RocBounds, det_curve, reduce_collinear, tie_bounds
+from .roc.curves import (
     OperatingPoint,
     RocCurve,
     accuracy_at_threshold,
@@ -74,16 +152,7 @@ from .curves import (
     roc_auc,
     roc_curve,
 )
-from .economics import (
-    Economics,
-    expected_cost_per_case,
-    expected_value_per_case,
-    net_conditions,
-    net_costs,
-    net_slope,
-    regret_per_case,
-)
-from .hull import (
+from .roc.hull import (
     HullOptimum,
     RocHull,
     convex_hull,
@@ -97,45 +166,8 @@ from .hull import (
     optimal_vertex,
     pc_pos,
 )
-from .labels import binary_labels
-from .model_comparison import (
-    OptimalRange,
-    OptimalRanges,
-    PairwiseComparison,
-    benjamini_hochberg_adjust,
-    compare_models,
-    holm_adjust,
-    optimal_ranges,
-)
-from .multiclass import (  # noqa: E402
-    MulticlassAnalysis,
-    hand_till_m,
-    multiclass_auc,
-    multiclass_roc,
-    one_vs_rest_curves,
-    pairwise_auc_matrix,
-    scores_from_table,
-)
-from .optimality import Interval, OptimalityRange, optimality_range
-from .optimum_wins import (
-    OptimumFrequency,
-    optimum_frequency,
-    optimum_frequency_bootstrap,
-    optimum_frequency_of,
-)
-from .point_intervals import (
-    ChoiceOptimism,
-    PointInterval,
-    PointIntervals,
-    PointUncertainty,
-    likelihood_ratios,
-    npv_at_prior,
-    optimum_intervals,
-    pin_intervals,
-    point_intervals,
-)
-from .pr_interpolation import achievable_pr_curve, interpolate_pr
-from .precision_recall import (
+from .roc.pr_interpolation import achievable_pr_curve, interpolate_pr
+from .roc.precision_recall import (
     PrCurve,
     average_precision,
     average_precision_from_curve,
@@ -143,39 +175,7 @@ from .precision_recall import (
     pr_auc_interpolated,
     precision_recall_curve,
 )
-from .precision_recall_gain import prg_curve
-from .soft_labels import (  # noqa: E402
-    soft_auc_interval,
-    soft_auc_variance,
-    soft_class_totals,
-    soft_roc_auc,
-    soft_roc_curve,
-)
-from .statistics import (
-    AucInterval,
-    PairedAucTest,
-    PartialAuc,
-    accuracy_at_thresholds,
-    auc_confidence_interval,
-    auc_test_vs_chance,
-    delong_paired_test,
-    gini,
-    partial_auc,
-)
-from .threshold_costs import (
-    Flatness,
-    ThresholdProfile,
-    cost_at_thresholds,
-    thin_profile,
-    threshold_profile,
-)
-from .uncertainty import (
-    DecisionUncertainty,
-    Spread,
-    decision_uncertainty,
-    uncertainty_from_bootstrap,
-    uncertainty_from_folds,
-)
+from .roc.precision_recall_gain import prg_curve
 
 __all__ = [
     "DecisionSummary", "DecisionUncertainty", "Economics", "Flatness", "Interval",

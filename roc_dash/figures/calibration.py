@@ -1,4 +1,4 @@
-"""Reliability diagram with the hull's calibration map (:mod:`roc_dash.core.calibration`).
+"""Reliability diagram with the hull's calibration map (:mod:`roc_dash.core.inference.calibration`).
 
 x: the score (for probabilities, the predicted probability); y: the observed fraction of
 positives. Per model: its reliability points (mean score against fraction positive in each
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..core.calibration import Calibration
+from ..core.inference.calibration import Calibration
 from .style import (
     REFERENCE_COLOR,
     base_layout_dict,

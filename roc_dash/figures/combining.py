@@ -11,10 +11,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..core.assembly.combining_views import BudgetView, LogicalView, SuperiorityView
-from ..core.concavity_repair import ConcavityRepair
-from ..core.superiority import ratio_to_unit
-from ..rounding import HOVER as NUM
-from ..rounding import sig, signed
+from ..core.combining.concavity_repair import ConcavityRepair
+from ..core.combining.superiority import ratio_to_unit
+from ..text.rounding import HOVER as NUM
+from ..text.rounding import sig, signed
 from .style import FAST, LeanFigure, base_layout, color, format_threshold, plain, rgba
 
 __all__ = ["add_budget", "add_repair", "add_logical", "superiority_figure",

@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.assembly.analysis import Analysis
-from ..core.cost_curves import envelope_cost_at, lower_envelope
-from ..core.operating import OperatingSummary
-from ..rounding import HOVER as NUM
-from ..rounding import sig
+from ..core.analysis_types import Analysis
+from ..core.decisions.operating import OperatingSummary
+from ..core.roc.cost_curves import envelope_cost_at, lower_envelope
+from ..text.rounding import HOVER as NUM
+from ..text.rounding import sig
 from .roc import OPTIMUM_UID, model_index
 from .style import (
     FAST,

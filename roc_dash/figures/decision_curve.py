@@ -1,4 +1,4 @@
-"""Decision-curve view (Vickers & Elkin 2006; :mod:`roc_dash.core.decision_curve`).
+"""Decision-curve view (Vickers & Elkin 2006; :mod:`roc_dash.core.decisions.decision_curve`).
 
 x: the threshold probability ``p_t``; y: net benefit. The two default strategies (treat none,
 treat all), each model whose scores are probabilities ("treat iff score >= p_t"), each model's
@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..core.decision_curve import DecisionCurve, HullNetBenefit
+from ..core.decisions.decision_curve import DecisionCurve, HullNetBenefit
 from .roc import OPTIMUM_UID
 from .style import (
     HULL_COLOR,
@@ -119,7 +119,7 @@ def decision_curve_figure(curves: Mapping[str, DecisionCurve], *,
     ----------
     curves : mapping of str to DecisionCurve
     joint : HullNetBenefit, optional
-        The joint hull's net benefit (:func:`~roc_dash.core.decision_curve.hull_net_benefit`
+        The joint hull's net benefit (:func:`~roc_dash.core.decisions.decision_curve.hull_net_benefit`
         of the analysis' hull), drawn as "best of all models".
     current : HullNetBenefit, optional
         The joint hull's net benefit at the current ``p_t`` alone (a one-point grid): a star

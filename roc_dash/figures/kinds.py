@@ -3,7 +3,7 @@
 Pure functions of core results:
 
 * :func:`class_curves_figure` -- the class reference ROC curves of one model of a
-  multi-class table (Fawcett 2004 s7.3.1), from :class:`~roc_dash.core.multiclass.MulticlassAnalysis`;
+  multi-class table (Fawcett 2004 s7.3.1), from :class:`~roc_dash.core.kinds.multiclass.MulticlassAnalysis`;
 * :func:`pairwise_figure` -- Hand & Till's pairwise ``Â(i|j)`` matrix as a heat map;
 * :func:`add_labelings` -- the hull-optimal labelings ``S_0 .. S_n`` of a tree's leaves
   (Flach et al. s4) as clickable points on the ROC view (traces only: ``layout.shapes[0]``
@@ -15,11 +15,11 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.assembly.beyond_binary import LeavesResult
-from ..core.canonical_kinds import COST_AXIS_TITLES
-from ..core.multiclass import MulticlassAnalysis
-from ..rounding import HOVER as NUM
-from ..rounding import sig
+from ..core.assembly.extensions import LeavesResult
+from ..core.kinds.canonical_kinds import COST_AXIS_TITLES
+from ..core.kinds.multiclass import MulticlassAnalysis
+from ..text.rounding import HOVER as NUM
+from ..text.rounding import sig
 from .style import (
     FAST,
     REFERENCE_COLOR,

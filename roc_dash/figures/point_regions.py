@@ -1,8 +1,8 @@
-"""Confidence regions of the chosen points on the ROC (issue 17, item 2).
+"""Confidence regions of the chosen points on the ROC.
 
 A light filled rectangle ``[FPR low, FPR high] × [TPR low, TPR high]`` around the optimum
 and each pin, from their bootstrap intervals
-(:class:`~roc_dash.core.point_intervals.PointUncertainty`). Each side is a marginal
+(:class:`~roc_dash.core.decisions.point_intervals.PointUncertainty`). Each side is a marginal
 percentile interval: the rectangle shows where the point moves from resample to resample, it
 is not a joint confidence region of a stated level. The traces are plain dicts with stable
 uids (``point-region-`` + the point's label) so that the page can replace them in a drawn
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from ..rounding import sig
+from ..text.rounding import sig
 from .style import OPTIMUM_COLOR, PIN_COLORS, plain, rgba
 
 __all__ = ["REGION_UID", "point_region_traces"]
@@ -25,7 +25,7 @@ REGION_UID = "point-region-"
 def point_region_traces(points) -> list[dict]:
     """Scatter traces (dicts) of the rectangles of ``points``, ``[(label, model, u)]`` with
     ``label`` ``""`` for the optimum or a pin's letter and ``u`` a
-    :class:`~roc_dash.core.point_intervals.PointUncertainty`; points whose FPR or TPR
+    :class:`~roc_dash.core.decisions.point_intervals.PointUncertainty`; points whose FPR or TPR
     interval is undefined are left out."""
     traces = []
     for label, model, u in points:

@@ -10,14 +10,14 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.assembly.analysis import Analysis
-from ..core.curve_geometry import display_indices
-from ..core.operating import OperatingSummary
-from ..core.pr_interpolation import achievable_pr_curve, interpolate_pr
-from ..core.precision_recall import average_precision_from_curve, iso_f1_curves
-from ..core.precision_recall_gain import prg_auc, prg_curve
-from ..rounding import HOVER as NUM
-from ..rounding import sig
+from ..core.analysis_types import Analysis
+from ..core.decisions.operating import OperatingSummary
+from ..core.roc.curve_geometry import display_indices
+from ..core.roc.pr_interpolation import achievable_pr_curve, interpolate_pr
+from ..core.roc.precision_recall import average_precision_from_curve, iso_f1_curves
+from ..core.roc.precision_recall_gain import prg_auc, prg_curve
+from ..text.rounding import HOVER as NUM
+from ..text.rounding import sig
 from .roc import OPTIMUM_UID, model_index
 from .style import (
     FAST,

@@ -15,11 +15,11 @@ import numpy as np
 import plotly.graph_objects as go
 from scipy.special import ndtri
 
-from ..core.assembly.analysis import Analysis
-from ..core.curve_geometry import det_curve, display_indices, tie_bounds
-from ..core.operating import OperatingSummary
-from ..rounding import HOVER as NUM
-from ..rounding import sig
+from ..core.analysis_types import Analysis
+from ..core.decisions.operating import OperatingSummary
+from ..core.roc.curve_geometry import det_curve, display_indices, tie_bounds
+from ..text.rounding import HOVER as NUM
+from ..text.rounding import sig
 from .roc_axes import det_iso_trace, to_log_fpr
 from .style import (
     FAST,
@@ -120,7 +120,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         move the curve.
     max_vertices : int
         At most this many vertices of a pooled or fold curve are drawn (beyond the lossless
-        reduction, to within a pixel: :func:`~roc_dash.core.curve_geometry.display_indices`);
+        reduction, to within a pixel: :func:`~roc_dash.core.roc.curve_geometry.display_indices`);
         a huge number draws every vertex that is not on a straight run (the HTML report).
     log_fpr : bool
         Draw the FPR on a log scale (ROC axes only; see :func:`.roc_axes.to_log_fpr`: FPR = 0
@@ -369,7 +369,7 @@ def _fold_aucs(m) -> dict[str, str]:
 
 def vertical_threshold_text(m) -> list[str]:
     """Per point of a vertical average: the folds' score thresholds at its FP rate (their
-    mean and range, :func:`~roc_dash.core.fold_thresholds.thresholds_at_fpr`), since an
+    mean and range, :func:`~roc_dash.core.roc.fold_thresholds.thresholds_at_fpr`), since an
     averaged point has no single threshold."""
     ft = m.vertical_thresholds
     if ft is None:

@@ -1,5 +1,5 @@
 """One model's ROC curve per group, each group's optimum and its operating point under a
-fairness constraint (:mod:`roc_dash.core.slices`, :mod:`roc_dash.core.group_thresholds`).
+fairness constraint (:mod:`roc_dash.core.subgroups.slices`, :mod:`roc_dash.core.subgroups.group_thresholds`).
 
 Per group, in its own colour: the ROC curve (thin), its convex hull (dotted), the group's own
 optimum under the costs and its prior (an open circle) and, when a constraint is chosen, the
@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.curve_geometry import display_indices
-from ..core.group_thresholds import ConstrainedSolution
-from ..core.slices import SliceAnalysis
-from ..rounding import HOVER as NUM
-from ..rounding import sig
+from ..core.roc.curve_geometry import display_indices
+from ..core.subgroups.group_thresholds import ConstrainedSolution
+from ..core.subgroups.slices import SliceAnalysis
+from ..text.rounding import HOVER as NUM
+from ..text.rounding import sig
 from .style import (
     MAX_VERTICES,
     REFERENCE_COLOR,
@@ -30,7 +30,7 @@ from .style import (
 
 __all__ = ["slices_figure", "CONSTRAINT_NAMES", "drag_handles", "HANDLE_RADIUS"]
 
-#: How each constraint of :data:`~roc_dash.core.group_thresholds.CONSTRAINTS` is named.
+#: How each constraint of :data:`~roc_dash.core.subgroups.group_thresholds.CONSTRAINTS` is named.
 CONSTRAINT_NAMES = {
     "single_threshold": "one threshold for all",
     "group_optima": "each group its own optimum",
@@ -106,7 +106,7 @@ def slices_figure(analysis: SliceAnalysis, solution: ConstrainedSolution | None 
     """The per-group ROC figure of one model; ``solution`` adds each group's operating point
     under a constraint (a diamond), the groups' own optima are open circles. Curves of more
     than :data:`~.style.MAX_VERTICES` points are thinned for display
-    (:func:`~roc_dash.core.curve_geometry.display_indices`); the hulls are drawn whole."""
+    (:func:`~roc_dash.core.roc.curve_geometry.display_indices`); the hulls are drawn whole."""
     optima = {o.name: o for o in analysis.optima}
     data: list[dict] = [{
         "type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines", "name": "chance",

@@ -13,9 +13,9 @@ import plotly.io as pio
 from _plotly_utils.basevalidators import is_homogeneous_array
 from _plotly_utils.utils import to_typed_array_spec
 
-from ..invisible import without_invisible
-from ..rounding import HOVER as NUM
-from ..rounding import sig
+from ..text.invisible import without_invisible
+from ..text.rounding import HOVER as NUM
+from ..text.rounding import sig
 from .zoom import apply_zoom  # noqa: F401  (one implementation, in figures.zoom; kept here for its importers)
 
 # Every figure uses plotly_white. Making it the default template (rather than naming it in
@@ -109,7 +109,7 @@ def plain(text) -> str:
     titles, annotations, tick labels): a model named ``<a href="http://x">m</a>`` became a
     live link in the legend and the HTML report, ``<b>`` bold, ``<br>`` a line break.
     Escaping ``&``, ``<`` and ``>`` keeps them literal (plotly turns the entities back into
-    the characters when it draws the text). Invisible characters (:mod:`roc_dash.invisible`:
+    the characters when it draws the text). Invisible characters (:mod:`roc_dash.text.invisible`:
     direction controls would draw the name and the text after it reversed) are dropped. Every name reaching a figure goes through this
     once, where the figure's strings are built; markup of our own (``<b>``, ``<br>``) is
     added around it.
@@ -119,7 +119,7 @@ def plain(text) -> str:
 
 def format_threshold(value) -> str:
     """Human text of a score threshold; ``+inf`` (nothing called positive) as '+∞'."""
-    return sig(value)  # the one rounding rule (roc_dash.rounding)
+    return sig(value)  # the one rounding rule (roc_dash.text.rounding)
 
 
 def point_data(model_index, model_names, thresholds, fpr, tpr, *, prefix: str = "",

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.assembly.analysis import Analysis
-from ..core.economics import Economics
-from ..core.threshold_costs import thin_profile, threshold_profile
-from ..rounding import HOVER as NUM
+from ..core.analysis_types import Analysis
+from ..core.decisions.economics import Economics
+from ..core.decisions.threshold_costs import thin_profile, threshold_profile
+from ..text.rounding import HOVER as NUM
 from .roc import model_index
 from .style import (
     NO_THRESHOLD,

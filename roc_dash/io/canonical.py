@@ -20,7 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core.canonical_kinds import (
+from ..core.kinds.canonical_kinds import (
     BINARY,
     COSTS,
     LABEL_PROB_COLUMN,
@@ -29,7 +29,7 @@ from ..core.canonical_kinds import (
     InputKind,
     split_soft_rows,
 )
-from ..invisible import without_invisible
+from ..text.invisible import without_invisible
 from .class_weights import check_class_weights
 from .errors import MAX_ROWS_SHOWN, InputError, format_rows, plural, quote
 from .groups import GROUP_COLUMN, MISSING_GROUP, fill_missing_groups, pool_groups
@@ -128,7 +128,7 @@ class LoadResult:
     notes: tuple[str, ...] = field(default=())
     #: :func:`content_digest` of each file that was read (not of dropped twins), in file order.
     digests: tuple[str, ...] = field(default=())
-    #: What kind of input the table holds (see :mod:`roc_dash.core.canonical_kinds`).
+    #: What kind of input the table holds (see :mod:`roc_dash.core.kinds.canonical_kinds`).
     kind: InputKind = field(default_factory=InputKind)
     #: The file columns whose values make the table's ``group`` column (two: crossed);
     #: empty when the table has no ``group`` column.
@@ -200,7 +200,7 @@ class _FilePart:
 
 def model_name_from_filename(filename: str) -> str:
     """``runs/preds.csv.gz`` -> ``preds``: no directories, no data-file extensions, no
-    invisible direction controls (:mod:`roc_dash.invisible`)."""
+    invisible direction controls (:mod:`roc_dash.text.invisible`)."""
     base = re.split(r"[\\/]", without_invisible(str(filename)).rstrip("/\\"))[-1]
     stem = base
     while True:

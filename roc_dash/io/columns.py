@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
-from ..invisible import merged_names, shown_plainly, without_invisible
+from ..text.invisible import merged_names, shown_plainly, without_invisible
 from .errors import InputError, plural, quote, quote_list
 from .size_limits import MAX_MODELS_VAR, check_rows, limit_error, limits
 
@@ -37,7 +37,7 @@ _PANDAS_UNNAMED = re.compile(r"^Unnamed: \d+$")
 
 def normalise(name: str) -> str:
     """How column names are compared: without invisible characters
-    (:mod:`roc_dash.invisible`), whitespace-stripped and case-folded."""
+    (:mod:`roc_dash.text.invisible`), whitespace-stripped and case-folded."""
     return without_invisible(str(name)).strip().casefold()
 
 

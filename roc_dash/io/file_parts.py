@@ -17,7 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core.canonical_kinds import (
+from ..core.kinds.canonical_kinds import (
     BINARY,
     CLASS_COLUMN,
     COSTS,
@@ -29,8 +29,8 @@ from ..core.canonical_kinds import (
     class_score_column,
     leaf_rows,
 )
-from ..core.leaves import leaves_from_rows, leaves_from_table
-from ..invisible import without_invisible
+from ..core.kinds.leaves import leaves_from_rows, leaves_from_table
+from ..text.invisible import without_invisible
 from . import groups as _groups
 from . import kinds as _kinds
 from . import slice_columns as _slices

@@ -15,6 +15,7 @@ The canonical table then has a text column ``group`` (:data:`GROUP_COLUMN`).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -175,21 +176,57 @@ def describe_groups(filename: str, columns: tuple[str, ...], explicit: bool) -> 
     return f"{filename}: rows grouped by column {quote(columns[0])} ({how})."
 
 
+def largest_groups(counts, names_of: Callable[[np.ndarray], Sequence[str]],
+                   keep: int) -> np.ndarray:
+    """The pooling rule: the positions of the ``keep`` largest of ``counts`` (rows per group),
+    ties broken by name (the first in code-point order kept), in no particular order.
+
+    ``names_of(positions)``: the names of the groups at those positions, as text; it is
+    asked only for the groups tied at the smallest count kept, so that a crossing of
+    10^6 pairs names a few of them, not all."""
+    counts = np.asarray(counts)
+    if keep >= counts.size:
+        return np.arange(counts.size)
+    if keep <= 0:
+        return np.arange(0)
+    smallest = np.partition(counts, counts.size - keep)[counts.size - keep]
+    above = np.flatnonzero(counts > smallest)
+    tied = np.flatnonzero(counts == smallest)
+    names = [str(n) for n in names_of(tied)]
+    first = heapq.nsmallest(keep - above.size, range(tied.size), key=names.__getitem__)
+    return np.concatenate([above, tied[np.asarray(first, dtype=np.int64)]])
+
+
+def pooled_name(kept) -> str:
+    """The pooled groups' name: :data:`OTHER_GROUP`, unless a kept group has that name."""
+    kept = set(kept)
+    other = OTHER_GROUP
+    while other in kept:
+        other = f"{other} (pooled)"
+    return other
+
+
+def pooling_note(groups: int, max_groups: int, pooled: int, rows: float, other: str) -> str:
+    """What :func:`pool_groups` says when it pooled ``pooled`` of ``groups`` groups."""
+    return (f"The group column has {groups:,} groups; the {max_groups - 1} largest are "
+            f"kept and the other {pooled:,} ({plural(int(rows), 'row')}) are pooled as "
+            f"{quote(other)}.")
+
+
 def pool_groups(groups: pd.Series, max_groups: int = MAX_GROUPS, *,
                 rows: pd.Series | None = None) -> tuple[pd.Series, str | None]:
     """At most ``max_groups`` groups: the ``max_groups − 1`` largest by rows kept (ties by
-    name), the rest pooled as :data:`OTHER_GROUP`; with a note when any was pooled.
-    ``rows``: the input rows each row stands for (aggregated rows of a query engine)."""
+    name, :func:`largest_groups`), the rest pooled as :data:`OTHER_GROUP`; with a note when
+    any was pooled. ``rows``: the input rows each row stands for (aggregated rows of a
+    query engine)."""
     counts = (groups.value_counts(sort=False) if rows is None else
               rows.groupby(groups.to_numpy(), sort=False).sum())
     if len(counts) <= max_groups:
         return groups, None
-    order = sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))
-    kept = {name for name, _ in order[:max_groups - 1]}
-    other = OTHER_GROUP
-    while other in kept:
-        other = f"{other} (pooled)"
-    pooled = order[max_groups - 1:]
+    names = counts.index.to_numpy(dtype=object)
+    top = largest_groups(counts.to_numpy(), lambda at: names[at], max_groups - 1)
+    kept = set(names[top].tolist())
+    other = pooled_name(map(str, kept))
     mask = ~groups.isin(kept).to_numpy()
     out = groups.copy()
     if isinstance(out.dtype, pd.CategoricalDtype):  # a new category first
@@ -197,11 +234,9 @@ def pool_groups(groups: pd.Series, max_groups: int = MAX_GROUPS, *,
     out[mask] = other
     if isinstance(out.dtype, pd.CategoricalDtype):
         out = out.cat.remove_unused_categories()
-    rows = int(sum(c for _, c in pooled))
-    note = (f"The group column has {len(counts):,} groups; the {max_groups - 1} largest are "
-            f"kept and the other {len(pooled):,} ({plural(rows, 'row')}) are pooled as "
-            f"{quote(other)}.")
-    return out, note
+    pooled_rows = counts.to_numpy().sum() - counts.to_numpy()[top].sum()
+    return out, pooling_note(len(counts), max_groups, len(counts) - top.size, pooled_rows,
+                             other)
 
 
 def fill_missing_groups(table: pa.Table) -> pa.Table:

@@ -4,7 +4,7 @@
   column found by name, e.g. ``class``) with three or more values (any number with
   ``--class-col``) and one score column per class, ``score_<class>`` (or ``p_``, ``proba_``,
   ``prob_``, ``y_proba_``, yardstick's ``.pred_`` prefix) or named like the class;
-* **soft labels** (Qin, ``001_*``): the label column holds P(positive) in [0, 1]
+* **soft labels** (Qin 2005, see roc_dash.core.kinds.soft_labels): the label column holds P(positive) in [0, 1]
   (``--soft-labels [COL]``, or a ``label_prob`` column when no label column is found);
 * **example-specific costs** (Fawcett 2004 s7.2): a ``cost`` column (``--cost COL``), read
   as the rows' weights, all positive and finite;
@@ -12,7 +12,7 @@
   columns, or (``--leaves``) per-row leaf assignments: a ``leaf`` and a label column.
 
 A binary file is read exactly as before; the canonical form of each kind is described in
-:mod:`roc_dash.core.canonical_kinds`.
+:mod:`roc_dash.core.kinds.canonical_kinds`.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core.canonical_kinds import CLASS_SCORE_PREFIX
-from ..invisible import without_invisible
+from ..core.kinds.canonical_kinds import CLASS_SCORE_PREFIX
+from ..text.invisible import without_invisible
 from .columns import LABEL_NAMES, SCORE_NAMES, normalise
 from .errors import InputError, format_rows, plural, quote, quote_list
 from .size_limits import limits, name_too_long

@@ -34,9 +34,13 @@ from .groups import (
     CROSS,
     GROUP_COLUMN,
     MAX_GROUP_COLUMNS,
+    MAX_GROUPS,
     MISSING_GROUP,
     _numeric,
+    largest_groups,
     pool_groups,
+    pooled_name,
+    pooling_note,
 )
 from .size_limits import limits
 from .values import as_dictionary, plain, to_text
@@ -52,7 +56,7 @@ NUMERIC_ATTR = "numeric_slice_columns"
 
 __all__ = ["take_slices", "put_slices", "SLICE_PREFIX", "MAX_SLICE_COLUMNS", "MAX_SLICE_VALUES", "NUMERIC_ATTR",
            "SliceChoices", "candidate_columns", "slice_values", "slice_choices",
-           "slice_groups", "binning_message"]
+           "slice_groups", "slice_width", "binning_message"]
 
 
 def candidate_columns(names: Sequence[str], taken: set[str], filename: str,
@@ -141,19 +145,24 @@ def slice_choices(table: pd.DataFrame | None) -> SliceChoices:
     return SliceChoices(default, categorical, numeric)
 
 
+def _column(table: pd.DataFrame, choices: SliceChoices, column: str) -> pd.Series:
+    """The values of one chosen column as stored (an unknown column or one of numbers
+    refused with an :class:`InputError` saying what to do)."""
+    if column == choices.default:
+        return table[GROUP_COLUMN]
+    if SLICE_PREFIX + column in table.columns:
+        return table[SLICE_PREFIX + column]
+    if column in choices.numeric:
+        raise InputError(binning_message(column), column=column)
+    raise InputError(
+        f"No column {quote(column)} to slice by in the data loaded; choose one of "
+        f"{quote_list(choices.names) if choices.names else 'none (no column can be a group)'}.",
+        column=column)
+
+
 def _one(table: pd.DataFrame, choices: SliceChoices, column: str) -> pd.Series:
     """The group values of one chosen column (missing: :data:`MISSING_GROUP`), as text."""
-    if column == choices.default:
-        values = table[GROUP_COLUMN]
-    elif SLICE_PREFIX + column in table.columns:
-        values = table[SLICE_PREFIX + column]
-    elif column in choices.numeric:
-        raise InputError(binning_message(column), column=column)
-    else:
-        raise InputError(
-            f"No column {quote(column)} to slice by in the data loaded; choose one of "
-            f"{quote_list(choices.names) if choices.names else 'none (no column can be a group)'}.",
-            column=column)
+    values = _column(table, choices, column)
     if not isinstance(values.dtype, pd.CategoricalDtype):
         values = values.astype("category")
     values = values.cat.rename_categories([str(c) for c in values.cat.categories])
@@ -174,16 +183,8 @@ def _without_unused(values: pd.Series) -> pd.Series:
     return values.cat.remove_categories(values.cat.categories[~used])
 
 
-def slice_groups(table: pd.DataFrame, columns: Sequence[str] | None, *,
-                 choices: SliceChoices | None = None) -> tuple[pd.Series, tuple[str, ...]]:
-    """The group of each row of ``table`` and notes (pooled groups).
-
-    ``columns``: one or two of :func:`slice_choices` ``(table).names`` (two: crossed as
-    ``"a × b"``); none: the ``group`` column. A column of numbers, an unknown column or more
-    than two are refused with an :class:`InputError` saying what to do. ``choices``: those
-    of the table ``table``'s rows come from (default: ``slice_choices(table)``).
-    """
-    choices = choices if choices is not None else slice_choices(table)
+def _wanted(columns: Sequence[str] | None, choices: SliceChoices) -> tuple[str, ...]:
+    """The chosen columns (none: the group column), at most :data:`MAX_GROUP_COLUMNS`."""
     wanted = tuple(dict.fromkeys(c for c in (columns or ()) if c))
     if not wanted:
         if choices.default is None:
@@ -193,22 +194,98 @@ def slice_groups(table: pd.DataFrame, columns: Sequence[str] | None, *,
     if len(wanted) > MAX_GROUP_COLUMNS:
         raise InputError(f"{plural(len(wanted), 'column')} chosen ({quote_list(wanted)}); at "
                          f"most {MAX_GROUP_COLUMNS} can be crossed. Choose one or two.")
-    parts = [_one(table, choices, c) for c in wanted]
+    return wanted
+
+
+def slice_width(table: pd.DataFrame, columns: Sequence[str] | None, *,
+                choices: SliceChoices | None = None) -> int:
+    """The most groups :func:`slice_groups` can cut ``table``'s rows into before pooling:
+    the product of the chosen columns' numbers of values (a missing value counted as one),
+    at most the rows. Read from the columns' categories and codes (a column that is not
+    categorical: its distinct values); refusals as :func:`slice_groups`."""
+    choices = choices if choices is not None else slice_choices(table)
+    width = 1
+    for column in _wanted(columns, choices):
+        values = _column(table, choices, column)
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            width *= len(values.cat.categories) + bool((values.cat.codes < 0).any())
+        else:
+            width *= int(values.nunique(dropna=False))
+    return max(1, min(width, len(table)))
+
+
+def slice_groups(table: pd.DataFrame, columns: Sequence[str] | None, *,
+                 choices: SliceChoices | None = None,
+                 max_groups: int = MAX_GROUPS) -> tuple[pd.Series, tuple[str, ...]]:
+    """The group of each row of ``table`` and notes (pooled groups).
+
+    ``columns``: one or two of :func:`slice_choices` ``(table).names`` (two: crossed as
+    ``"a × b"``); none: the ``group`` column. A column of numbers, an unknown column or more
+    than two are refused with an :class:`InputError` saying what to do. ``choices``: those
+    of the table ``table``'s rows come from (default: ``slice_choices(table)``). More than
+    ``max_groups`` groups are pooled (:func:`~.groups.pool_groups`' rule and note).
+    """
+    choices = choices if choices is not None else slice_choices(table)
+    parts = [_one(table, choices, c) for c in _wanted(columns, choices)]
     # categories (the names once, a small code per row), not a column of text: counting,
     # pooling and coding the groups (core.slices.group_rocs) then need no hashing of text
     if len(parts) == 1:
-        groups = _without_unused(parts[0])
+        groups, note = pool_groups(_without_unused(parts[0]), max_groups)
     else:
-        a, b = parts
-        width = len(b.cat.categories)
-        code = a.cat.codes.to_numpy().astype(np.int64) * width + b.cat.codes.to_numpy()
-        present, inverse = np.unique(code, return_inverse=True)
-        names = [f"{a.cat.categories[k // width]}{CROSS}{b.cat.categories[k % width]}"
-                 for k in present.tolist()]
-        groups = pd.Series(pd.Categorical.from_codes(inverse.ravel(), names),
-                           index=table.index)
-    groups, note = pool_groups(groups)
+        groups, note = _crossed(*parts, max_groups)
     return groups, (note,) if note else ()
+
+
+def _pair_codes(a: pd.Series, b: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's pair of values as one code: ``(pair, rows, counts)``, ``pair[k]`` the
+    k-th pair present (``code(a) · |b| + code(b)``), ``rows`` each row's k and ``counts``
+    the rows of each pair. Counted in a table of every possible pair when it is not much
+    larger than the rows (linear), else by sorting the codes."""
+    width = len(b.cat.categories)
+    code = a.cat.codes.to_numpy().astype(np.int64) * width + b.cat.codes.to_numpy()
+    possible = len(a.cat.categories) * width
+    if possible > 4 * code.size + 2**16:
+        pair, rows, counts = np.unique(code, return_inverse=True, return_counts=True)
+        return pair, rows.ravel(), counts
+    counts = np.bincount(code, minlength=possible)
+    pair = np.flatnonzero(counts)
+    number = np.zeros(possible, dtype=np.int64)
+    number[pair] = np.arange(pair.size)
+    return pair, number[code], counts[pair]
+
+
+def _crossed(a: pd.Series, b: pd.Series, max_groups: int) -> tuple[pd.Series, str | None]:
+    """The groups of ``a`` crossed with ``b`` (each pair of values present: ``"x × y"``),
+    pooled to ``max_groups`` by :func:`~.groups.pool_groups`' rule, in one pass over the
+    rows' codes: only the pairs kept (and those tied with the smallest kept) are named."""
+    pair, rows, counts = _pair_codes(a, b)
+    width = len(b.cat.categories)
+    first = np.asarray(a.cat.categories, dtype=object)
+    second = np.asarray(b.cat.categories, dtype=object)
+
+    def names_of(at: np.ndarray) -> np.ndarray:
+        return first[pair[at] // width] + CROSS + second[pair[at] % width]
+
+    note = None
+    if pair.size <= max_groups:
+        names = names_of(np.arange(pair.size))
+    else:
+        kept = largest_groups(counts, names_of, max_groups - 1)
+        kept = kept[np.argsort(pair[kept])]  # in the order of the pairs, as without pooling
+        number = np.full(pair.size, kept.size, dtype=np.int64)
+        number[kept] = np.arange(kept.size)
+        rows = number[rows]
+        names = names_of(kept)
+        other = pooled_name(names.tolist())
+        names = np.append(names, other)
+        note = pooling_note(pair.size, max_groups, pair.size - kept.size,
+                            counts.sum() - counts[kept].sum(), other)
+    # two pairs may read alike ("a × b" × "c" and "a" × "b × c"): one group
+    number, distinct = pd.factorize(pd.Series(names, dtype=object))
+    if distinct.size < names.size:
+        rows = number[rows]
+    return pd.Series(pd.Categorical.from_codes(rows, distinct.astype(object).tolist()),
+                     index=a.index), note
 
 
 # -- joining the canonical table (roc_dash.io.canonical.assemble) ---------------------------

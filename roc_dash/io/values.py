@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..invisible import INVISIBLE_PATTERN, shown_plainly
+from ..text.invisible import INVISIBLE_PATTERN, shown_plainly
 from .errors import MAX_VALUES_SHOWN, InputError, format_rows, plural, quote, quote_list
 from .size_limits import limits, name_too_long
 
@@ -136,7 +136,7 @@ def is_text(column: pa.Array) -> bool:
 def refuse_merged_names(column: pa.Array, stripped: pa.Array, filename: str, name: str
                         ) -> None:
     """Refuse two different names of ``column`` (text) that become one in ``stripped`` (the
-    column without invisible characters, :func:`roc_dash.invisible.merged_names`): rows of
+    column without invisible characters, :func:`roc_dash.text.invisible.merged_names`): rows of
     one model would join another's curve unnoticed. Arrow work on the rows, Python's only on
     one pair."""
     raw, clean = pc.utf8_trim_whitespace(column), pc.utf8_trim_whitespace(stripped)
@@ -159,7 +159,7 @@ def refuse_merged_names(column: pa.Array, stripped: pa.Array, filename: str, nam
 
 
 def trimmed_text(column: pa.Array) -> pa.Array:
-    """Text without invisible characters (:mod:`roc_dash.invisible`) and surrounding
+    """Text without invisible characters (:mod:`roc_dash.text.invisible`) and surrounding
     whitespace; empty strings become missing."""
     return _trimmed(pc.replace_substring_regex(column, INVISIBLE_PATTERN, ""))
 

@@ -1,6 +1,6 @@
-/* roc-dash standalone report: unpack the embedded plotly.js, then draw the figures (issue 19).
+/* roc-dash standalone report: unpack the embedded plotly.js, then draw the figures.
  *
- * Inlined by roc_dash/html_plotly.py after the figures. plotly.js is in the page gzip-
+ * Inlined by roc_dash/report/html_plotly.py after the figures. plotly.js is in the page gzip-
  * compressed and base64-encoded (#rr-plotly, 1.96 MB instead of 4.8 MB: the demo's file
  * stays under 5 MB); each figure is JSON in a script element of class rr-figure whose
  * data-target attribute names the div to draw it in.

@@ -1,12 +1,12 @@
-/* roc-dash standalone report: cost and prior controls with no server (issue 19).
+/* roc-dash standalone report: cost and prior controls with no server.
  *
- * Inlined by roc_dash/html_interactive.py after the embedded JSON (#rr-data): the exact
+ * Inlined by roc_dash/report/html_interactive.py after the embedded JSON (#rr-data): the exact
  * convex hulls, each vertex with its threshold and the counts of the operating point it
  * stands for. Every number below is computed with the same floating-point operations, in
  * the same order, as the Python core, so that the page names the same optimum:
- *   slope     roc_dash/core/iso_performance.py  iso_performance_slope, pc_pos
- *   optimum   roc_dash/core/hull.py             iso_gaps, optimal_point (tie rule)
- *   the point roc_dash/core/operating.py        summarise_operating_point, expected_cost
+ *   slope     roc_dash/core/roc/iso_performance.py  iso_performance_slope, pc_pos
+ *   optimum   roc_dash/core/roc/hull.py             iso_gaps, optimal_point (tie rule)
+ *   the point roc_dash/core/decisions/operating.py        summarise_operating_point, expected_cost
  * Entry point for tests and scripts: window.rocReport.set({cost_fp, cost_fn, prior_pos})
  * returns what the page shows (see pointAt); it is defined once the figures are drawn (or
  * known not to be: plotly_loader.js's window.rocFigures).

@@ -7,11 +7,12 @@ import numpy as np
 
 from roc_dash.app import ids
 from roc_dash.app.server.store import DEMO_ID
-from roc_dash.core.assembly.analysis import Conditions, prevalence
-from roc_dash.core.budget_mix import budget_operating_point
-from roc_dash.core.concavity_repair import repair_concavities
-from roc_dash.core.superiority import lc_index, ratio_to_unit, triangular_distribution
-from roc_dash.rounding import sig, signed
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import prevalence
+from roc_dash.core.combining.capacity_mix import budget_operating_point
+from roc_dash.core.combining.concavity_repair import repair_concavities
+from roc_dash.core.combining.superiority import lc_index, ratio_to_unit, triangular_distribution
+from roc_dash.text.rounding import sig, signed
 
 from .gestures import click, js_graph, open_tab, scroll_into_view, type_into, wait_until
 from .test_meeting_browser import pin_two_vertices

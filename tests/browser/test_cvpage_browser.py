@@ -10,10 +10,11 @@ from selenium.webdriver.common.by import By
 
 from roc_dash.app import ids
 from roc_dash.app.server.store import load_demo
-from roc_dash.comparison_text import p_text
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.core.model_comparison import NEVER_OPTIMAL
-from roc_dash.rounding import sig, signed
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.core.inference.model_comparison import NEVER_OPTIMAL
+from roc_dash.report.comparison_text import p_text
+from roc_dash.text.rounding import sig, signed
 
 from .gestures import js_graph, open_tab, scroll_into_view, wait_idle, wait_until
 from .shots import SHOTS

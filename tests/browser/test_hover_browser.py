@@ -12,9 +12,9 @@ from selenium.webdriver.common.action_chains import ActionChains
 
 from roc_dash.app import ids
 from roc_dash.app.server.store import load_demo
-from roc_dash.core.averaging import fold_curves
-from roc_dash.core.fold_thresholds import thresholds_at_fpr
-from roc_dash.rounding import sig
+from roc_dash.core.roc.averaging import fold_curves
+from roc_dash.core.roc.fold_thresholds import thresholds_at_fpr
+from roc_dash.text.rounding import sig
 
 from .gestures import js_graph, to_screen, wait_idle, wait_until
 from .shots import SHOTS

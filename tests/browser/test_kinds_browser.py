@@ -9,9 +9,10 @@ import pandas as pd
 from selenium.webdriver.common.by import By
 
 from roc_dash.app import ids
-from roc_dash.core.assembly.analysis import Conditions, prevalence
-from roc_dash.core.canonical_kinds import class_view
-from roc_dash.rounding import sig
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import prevalence
+from roc_dash.core.kinds.canonical_kinds import class_view
+from roc_dash.text.rounding import sig
 
 from .gestures import click, js_graph, open_tab, to_screen, wait_idle, wait_until
 from .test_beyond_browser import WIDE, _choose, _scroll_to, names, trace_xy
@@ -67,7 +68,7 @@ def test_knd001_multiclass_example_class_selector_and_card(dash_duo, app, shot):
     wait_until(lambda: "(shown)" in " ".join(n or "" for n in names(d, ids.MC_CURVES)),
                message="class curves with class_2 shown")
     z = js_graph(d, ids.MC_PAIRWISE, "gd.data[0].z")
-    from roc_dash.core.assembly.beyond_binary import analyse_multiclass
+    from roc_dash.core.assembly.extensions import analyse_multiclass
 
     mc = {r.name: r.result for r in analyse_multiclass(table)}
     model = dash_duo.find_element(f"#{ids.MC_MODEL}").text.strip()

@@ -5,7 +5,7 @@ import pytest
 
 from roc_dash.app import ids
 from roc_dash.app.server.store import DEMO_ID
-from roc_dash.core.assembly.analysis import Conditions
+from roc_dash.core.analysis_types import Conditions
 
 from .gestures import (
     click,

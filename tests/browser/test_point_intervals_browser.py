@@ -10,8 +10,8 @@ import pandas as pd
 
 from roc_dash.app import ids
 from roc_dash.app.features import intervals as feature
-from roc_dash.core.economics import Economics
-from roc_dash.core.point_intervals import point_intervals
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.decisions.point_intervals import point_intervals
 
 from .gestures import js_graph, scroll_into_view, type_into, wait_until
 from .shots import SHOTS

@@ -12,7 +12,7 @@ import pandas as pd
 from sklearn.metrics import roc_auc_score
 
 from roc_dash.app import ids
-from roc_dash.rounding import sig, signed
+from roc_dash.text.rounding import sig, signed
 
 from .gestures import click, open_tab, scroll_into_view, type_into, wait_file, wait_until
 from .shots import SHOTS

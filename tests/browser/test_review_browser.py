@@ -15,7 +15,7 @@ import pytest
 
 from roc_dash.app import ids
 from roc_dash.app.state import display
-from roc_dash.rounding import sig
+from roc_dash.text.rounding import sig
 
 from .gestures import js_graph, wait_until
 from .test_trust_browser import start, value

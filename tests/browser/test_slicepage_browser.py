@@ -7,10 +7,10 @@ page's own link afresh and find the same slice, constraint and total restored.""
 import pytest
 
 from roc_dash.app import ids
-from roc_dash.core.group_thresholds import follow_constraint, group_thresholds
-from roc_dash.core.slices import slice_analysis
+from roc_dash.core.subgroups.group_thresholds import follow_constraint, group_thresholds
+from roc_dash.core.subgroups.slices import slice_analysis
+from tools.slices_example import loan_predictions_wide
 
-from ..slices_example import loan_predictions_wide
 from .gestures import (
     drag,
     js_graph,

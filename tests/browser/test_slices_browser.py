@@ -7,10 +7,11 @@ prevalence as the prior)."""
 import pytest
 
 from roc_dash.app import ids
-from roc_dash.core.group_thresholds import group_thresholds
-from roc_dash.core.slices import slice_analysis
+from roc_dash.core.subgroups.group_thresholds import group_thresholds
+from roc_dash.core.subgroups.slices import slice_analysis
+from roc_dash.text.rounding import sig
+from tools.slices_example import loan_predictions
 
-from ..slices_example import loan_predictions
 from .gestures import open_tab, scroll_into_view, wait_idle, wait_until
 from .shots import SHOTS
 from .test_upload_browser import upload
@@ -107,4 +108,26 @@ def test_slb002_choosing_another_model_redraws_its_groups(dash_duo, app, tmp_pat
     wait_idle(dash_duo)
     _, shown = wait_until(lambda: _total(dash_duo), message="the total cost")
     assert shown == pytest.approx(_core_cost(frame, other, "demographic_parity"), rel=1e-5)
+    assert dash_duo.get_logs() == []
+
+
+def test_slb003_a_group_of_one_class_is_said_left_out_with_the_prior(dash_duo, app, tmp_path):
+    """West's applications all repaid (no defaulter): the card says West is left out, why,
+    and the prior its optima use (the page's: the data's prevalence, every group's)."""
+    frame = loan_predictions()
+    frame.loc[frame["group"] == "west", "label"] = 0
+    upload_loans(dash_duo, app, tmp_path, frame, height=1500, name="loans west repaid.csv")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "4 groups")
+    model = dash_duo.find_element(f"#{ids.SLC_MODEL}").text
+    west = int((frame[frame["model"] == model]["group"] == "west").sum())
+    dash_duo.wait_for_contains_text(
+        f"#{ids.SLC_SUMMARY}", f"Left out: west ({west:,} rows, negatives only)")
+    summary = dash_duo.find_element(f"#{ids.SLC_SUMMARY}").text
+    assert "no ROC curve" in summary
+    assert f"Prior p(+) used: {sig(frame['label'].mean())}, the page's prior." in summary
+    assert "left out: negatives only" in dash_duo.find_element(f"#{ids.SLC_TABLE}").text
+    card = dash_duo.find_element(f"#{ids.SLC_CARD}")
+    scroll_into_view(dash_duo.driver, card, block="start")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    card.screenshot(str(SHOTS / "slicepage_left_out.png"))
     assert dash_duo.get_logs() == []

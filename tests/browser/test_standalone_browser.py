@@ -14,12 +14,13 @@ import numpy as np
 import pytest
 
 from roc_dash.app.server.store import load_demo
-from roc_dash.core.assembly.analysis import Conditions, analyse, with_conditions
-from roc_dash.core.operating import operating_point
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse, with_conditions
+from roc_dash.core.decisions.operating import operating_point
 from roc_dash.figures import pr_figure
 from roc_dash.figures.style import format_threshold
-from roc_dash.html_report import render_html
-from roc_dash.rounding import sig
+from roc_dash.report.html import render_html
+from roc_dash.text.rounding import sig
 from tests.browser.gestures import drag, wait_until
 
 

@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 
 from roc_dash.app import ids
 from roc_dash.core.assembly.analysis import prevalence
-from roc_dash.core.hull import iso_performance_slope
+from roc_dash.core.roc.hull import iso_performance_slope
 from roc_dash.report import build_report
 
 from ..conftest import make_predictions
@@ -349,7 +349,7 @@ def test_trs010_zoom_survives_updates_and_pr_hover_marker(dash_duo, app):
                              ".map(a => [a.x, a.y, a.text])")
     table = app.store.get("demo")
     lr = table[table["model"] == "logistic regression"]
-    from roc_dash.core.curves import roc_curve
+    from roc_dash.core.roc.curves import roc_curve
 
     curve = roc_curve(lr["label"].to_numpy(), lr["score"].to_numpy())
     k = int(np.searchsorted(curve.fpr, 0.7))

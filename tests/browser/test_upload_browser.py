@@ -4,7 +4,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from roc_dash.app import ids
-from roc_dash.rounding import sig
+from roc_dash.text.rounding import sig
 
 from ..conftest import make_predictions
 from .gestures import open_tab, wait_idle, wait_until
@@ -23,7 +23,7 @@ def wait_for_legend(dash_duo, predicate):
 
 def _tpr_at(app, model, fpr):
     from roc_dash.app.server.store import DEMO_ID
-    from roc_dash.core.curves import roc_curve
+    from roc_dash.core.roc.curves import roc_curve
 
     table = app.store.get(DEMO_ID)
     rows = table[table["model"] == model]

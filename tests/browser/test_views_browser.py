@@ -10,8 +10,8 @@ from selenium.webdriver.common.keys import Keys
 
 from roc_dash.app import ids
 from roc_dash.app.server.store import DEMO_ID
-from roc_dash.core.assembly.analysis import Conditions
-from roc_dash.core.hull import iso_performance_slope
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.roc.hull import iso_performance_slope
 
 from ..conftest import make_predictions
 from . import gestures
@@ -301,7 +301,7 @@ def test_brw015_browser_geometry_matches_core(dash_duo, app):
     import numpy as np
     from scipy.special import ndtri
 
-    from roc_dash.core.hull import hull_of_points, optimal_point
+    from roc_dash.core.roc.hull import hull_of_points, optimal_point
     from roc_dash.figures.roc import iso_line_endpoints
 
     start(dash_duo, app)
@@ -320,8 +320,8 @@ def test_brw015_browser_geometry_matches_core(dash_duo, app):
             assert line == pytest.approx(list(iso_line_endpoints(opt.fpr, opt.tpr, m)))
     # exact ties: unit costs at the data's prevalence make segments with equal count steps
     # lie on the iso line; browser and core pick the same (conservative) end
-    from roc_dash.core.curves import roc_curve
-    from roc_dash.core.hull import convex_hull
+    from roc_dash.core.roc.curves import roc_curve
+    from roc_dash.core.roc.hull import convex_hull
 
     for seed in range(6):
         r = np.random.default_rng(100 + seed)

@@ -11,25 +11,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from roc_dash.core import (
-    averaging,
-    concavity_repair,
-    curve_geometry,
-    curves,
-    economics,
-    hull,
-    instance_costs,
-    labels,
-    leaves,
-    logical_combining,
-    multiclass,
-    precision_recall,
-    soft_labels,
-    statistics,
-    superiority,
-    uncertainty,
-)
-from roc_dash.core.economics import Economics
+from roc_dash.core import labels
+from roc_dash.core.combining import concavity_repair, logical_combining, superiority
+from roc_dash.core.decisions import economics, uncertainty
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.inference import statistics
+from roc_dash.core.kinds import instance_costs, leaves, multiclass, soft_labels
+from roc_dash.core.roc import averaging, curve_geometry, curves, hull, precision_recall
 
 RNG = np.random.default_rng(15)
 N = 40

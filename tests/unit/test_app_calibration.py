@@ -20,8 +20,8 @@ from roc_dash.app.features.calibration import (
 from roc_dash.app.render import update_views
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState, parse_query
-from roc_dash.core.assembly.analysis import Conditions
-from roc_dash.core.calibration import calibration
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.inference.calibration import calibration
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
 MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
@@ -147,7 +147,7 @@ def test_cpg005_cost_mode_in_the_link():
 def test_cpg006_html_report_calibration_and_decision_numbers(demo):
     import re
 
-    from roc_dash.html_report import calibration_html, render_html
+    from roc_dash.report.html import calibration_html, render_html
 
     _, analysis = demo  # unit costs: p_t = 0.5
     raw = pd.read_csv(DEMO)

@@ -17,8 +17,9 @@ from roc_dash.app.features.pins import pin_from_click
 from roc_dash.app.render import render_views, resolve_operating
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import parse_query
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.html_report import render_html
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.report.html import render_html
 
 from ..conftest import make_predictions
 
@@ -35,16 +36,6 @@ def _good_csv(seed=0):
 
 def _legend(fig):
     return [t.name for t in fig.data]
-
-
-@pytest.fixture
-def store(tmp_path):
-    return DatasetStore(tmp_path)
-
-
-@pytest.fixture
-def cache(store):
-    return AnalysisCache(store)
 
 
 def _upload(store, payloads, names, ids_, positive=None):
@@ -319,7 +310,7 @@ def test_cbk016_health_and_layout(tmp_path):
 
 
 def test_cbk017_html_report_carries_the_dashboards_state(cache):
-    from roc_dash.html_report import ReportState
+    from roc_dash.report.html import ReportState
 
     analysis = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3, cost_fn=4))
     pinned = resolve_operating(analysis, {"model": "naive Bayes", "threshold": 0.42})
@@ -373,7 +364,7 @@ def test_cbk018_every_control_and_metric_has_help(cache):
 def test_cbk019_up_to_three_pins_side_by_side(cache):
     from roc_dash.app.features.pins import add_pin
     from roc_dash.app.state import clean_pins
-    from roc_dash.core.operating import compare_points, operating_point, pinned_points
+    from roc_dash.core.decisions.operating import compare_points, operating_point, pinned_points
 
     pins = []
     for t in (0.3, 0.5, 0.7, 0.9):
@@ -410,7 +401,7 @@ def test_cbk020_decision_summary_threshold_view_and_economics(cache):
     """The summary strip names the decision and its numbers; benefits make the costs net;
     the threshold view has the model's cost curve with its optimum and flat band."""
     from roc_dash.app.state import ControlState, conditions_from_state, economics_from_state
-    from roc_dash.core.chosen_point import decision_summary
+    from roc_dash.core.decisions.decision_summary import decision_summary
 
     state = ControlState(cost_fp=1, cost_fn=3, prior=0.3, benefit_tp=2, unit="€",
                          population=10_000).to_store()
@@ -440,9 +431,9 @@ def test_cbk019_with_benefits_every_view_gives_one_expected_cost(cache):
     """Benefits entered: the operating panel, the model table and the decision summary give
     the same cost per case (errors minus benefits), said as a gain when it is negative."""
     from roc_dash.app.state import ControlState, conditions_from_state, economics_from_state
-    from roc_dash.core.chosen_point import decision_summary
-    from roc_dash.core.economics import expected_cost_per_case
-    from roc_dash.core.operating import operating_point
+    from roc_dash.core.decisions.decision_summary import decision_summary
+    from roc_dash.core.decisions.economics import expected_cost_per_case
+    from roc_dash.core.decisions.operating import operating_point
 
     state = ControlState(cost_fp=1.0, cost_fn=1.0, prior=0.2738, prior_mode="manual",
                          benefit_tp=2.0, benefit_tn=0.5, unit="€", population=10000).to_store()

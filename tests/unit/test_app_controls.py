@@ -16,7 +16,7 @@ from roc_dash.app.features.conditions import (
     step_prior,
 )
 from roc_dash.app.state import ControlState, clamp_samples
-from roc_dash.core.hull import iso_performance_slope
+from roc_dash.core.roc.hull import iso_performance_slope
 
 LINE = [0.0, 0.15, 0.425, 1.0]  # slope 2 through the vertex (0.1, 0.35)
 VERTEX = [0.1, 0.35]

@@ -11,7 +11,8 @@ from roc_dash.app.analysis import AnalysisCache
 from roc_dash.app.features import combining
 from roc_dash.app.render import render_views
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
-from roc_dash.core.assembly.analysis import Conditions, analyse
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
 from roc_dash.core.assembly.combining_views import (
     budget_population,
     budget_view,
@@ -20,11 +21,11 @@ from roc_dash.core.assembly.combining_views import (
     logical_view,
     superiority_view,
 )
-from roc_dash.core.budget_mix import budget_operating_point
-from roc_dash.core.concavity_repair import repair_concavities
-from roc_dash.core.logical_combining import combine_thresholded, logical_combination
-from roc_dash.core.operating import operating_point, pinned_points
-from roc_dash.core.superiority import lc_index, ratio_to_unit, triangular_distribution
+from roc_dash.core.combining.capacity_mix import budget_operating_point
+from roc_dash.core.combining.concavity_repair import repair_concavities
+from roc_dash.core.combining.logical_combining import combine_thresholded, logical_combination
+from roc_dash.core.combining.superiority import lc_index, ratio_to_unit, triangular_distribution
+from roc_dash.core.decisions.operating import operating_point, pinned_points
 from roc_dash.figures.combining import (
     add_budget,
     add_logical,

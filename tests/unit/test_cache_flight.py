@@ -159,7 +159,7 @@ def test_flt007_a_big_analysis_waiting_past_its_deadline_says_so(tmp_path, monke
     from roc_dash.app.render import render_views
     from roc_dash.app.server import budget
     from roc_dash.app.server.store import DatasetStore
-    from roc_dash.core.assembly.analysis import Conditions
+    from roc_dash.core.analysis_types import Conditions
 
     store = DatasetStore(tmp_path)
     cache = AnalysisCache(store)

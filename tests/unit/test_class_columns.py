@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from roc_dash.core.assembly.beyond_binary import analyse_multiclass
+from roc_dash.core.assembly.extensions import analyse_multiclass
 from roc_dash.io import InputError, ReadOptions, load_predictions
 from roc_dash.io.errors import plural, plural_of
 

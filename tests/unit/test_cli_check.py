@@ -1,4 +1,4 @@
-"""`roc-dash decide` and `roc-dash check` (roc_dash.gate) as a CI pipeline runs them: exit codes,
+"""`roc-dash decide` and `roc-dash check` (roc_dash.decision.gate) as a CI pipeline runs them: exit codes,
 messages, JUnit XML, and the numbers against naive computations written here (scipy's
 normal distribution for DeLong's one-sided non-inferiority test)."""
 
@@ -16,7 +16,7 @@ from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 
 from roc_dash.cli import main
-from roc_dash.core.noninferiority import delong_noninferiority_test
+from roc_dash.core.inference.noninferiority import delong_noninferiority_test
 
 
 def _run(*args, cwd=None):
@@ -130,8 +130,8 @@ def test_gat004_junit_has_one_testcase_per_criterion_and_the_failures(files, tmp
     path, _ = files
     report = tmp_path / "report.xml"
     code = main(["check", str(path), "--model", "new", "--min-auc", "0.99",
-                 "--max-expected-cost", "10", "--not-worse-than", "old", "--junit",
-                 str(report)])
+                 "--max-expected-cost", "10", "--not-worse-than", "old", "--margin", "0.01",
+                 "--junit", str(report)])
     out = capsys.readouterr().out
     assert code == 1
     lines = out.splitlines()
@@ -151,6 +151,7 @@ def test_gat004_junit_has_one_testcase_per_criterion_and_the_failures(files, tmp
     assert "AUC" in failed[0].find("failure").text
 
 
+@pytest.mark.slow
 def test_gat005_decide_then_recheck_same_and_worse_data(tmp_path, files):
     path, frame = files
     record_path = tmp_path / "decision.json"
@@ -172,14 +173,25 @@ def test_gat005_decide_then_recheck_same_and_worse_data(tmp_path, files):
     worse.to_csv(worse_path, index=False)
     y, s = worse["label"].to_numpy() == 1, worse["score"].to_numpy()
     p = doc["conditions"]["prior_pos"]
-    tpr, fpr = (s[y] >= t).mean(), (s[~y] >= t).mean()
+    tp, fp = (s[y] >= t).sum(), (s[~y] >= t).sum()
+    n_pos, n_neg = y.sum(), (~y).sum()
+    tpr, fpr = tp / n_pos, fp / n_neg
     cost = p * (1 - tpr) * 4.0 + (1 - p) * fpr * 1.0  # the record's costs and prior
-    high = doc["intervals"]["expected_cost"][1]
-    assert cost > high  # the test data are worse beyond the record's interval
+    # the one-sided test written out: the record's corrected cost and its standard error,
+    # the new rates' binomial variances, each rate pooled with the record's counts
+    ref = doc["drift_reference"]
+    assert ref["cost"] == pytest.approx(doc["metrics"]["expected_cost"] + ref["optimism"])
+    cm = doc["confusion_matrix"]
+    adj_t = (cm["tp"] + tp + 0.5) / (cm["tp"] + cm["fn"] + n_pos + 1)
+    adj_f = (cm["fp"] + fp + 0.5) / (cm["fp"] + cm["tn"] + n_neg + 1)
+    var_new = (p * 4.0) ** 2 * adj_t * (1 - adj_t) / n_pos + \
+        (1 - p) ** 2 * adj_f * (1 - adj_f) / n_neg
+    limit = ref["cost"] + norm.ppf(0.95) * np.sqrt(ref["std_error"] ** 2 + var_new)
+    assert cost > limit  # the test data are worse beyond chance
     again = _run("check", worse_path, "--decision", record_path, "--junit", tmp_path / "b.xml")
     assert again.returncode == 1, again.stdout + again.stderr
     line = next(ln for ln in again.stdout.splitlines() if "decision-expected-cost" in ln)
-    assert line.startswith("FAIL") and f"{cost:.6g}" in line and f"<= {high:.6g}" in line
+    assert line.startswith("FAIL") and f"{cost:.6g}" in line and f"<= {limit:.6g}" in line
     assert "other data" in again.stdout
     assert f"TPR {tpr:.6g} on these data" in again.stdout
     cases = ET.parse(tmp_path / "b.xml").getroot().iter("testcase")
@@ -195,10 +207,12 @@ def test_gat005_decide_then_recheck_same_and_worse_data(tmp_path, files):
     (["{path}", "--min-auc", "0.5"], "choose one with --model"),
     (["{path}", "--model", "neu", "--min-auc", "0.5"], "--model 'neu': no such model"),
     (["{path}", "--model", "new"], "no criterion given"),
-    (["{path}", "--model", "new", "--not-worse-than", "older"], "--not-worse-than 'older'"),
+    (["{path}", "--model", "new", "--not-worse-than", "older", "--margin", "0.01"],
+     "--not-worse-than 'older'"),
     (["{path}", "--model", "new", "--decision", "{bad_json}"], "not JSON"),
     (["{path}", "--model", "new", "--decision", "{missing}"], "cannot read the decision"),
-    (["{unpaired}", "--model", "new", "--not-worse-than", "old"], "cannot pair the rows"),
+    (["{unpaired}", "--model", "new", "--not-worse-than", "old", "--margin", "0.01"],
+     "cannot pair the rows"),
     (["{path}", "--model", "new", "--min-auc", "0.5", "--junit", "{no_dir}"], "cannot write"),
 ])
 def test_gat006_bad_input_exit_2_with_what_and_what_to_do(files, tmp_path, capsys, args, says):
@@ -216,6 +230,7 @@ def test_gat006_bad_input_exit_2_with_what_and_what_to_do(files, tmp_path, capsy
     assert says in out.err and "Traceback" not in out.err
 
 
+@pytest.mark.slow
 def test_gat007_decide_bad_input_and_a_given_threshold(files, tmp_path):
     path, frame = files
     out = _run("decide", path, "--threshold", "0.5")
@@ -244,6 +259,7 @@ def _decided(tmp_path, path, *extra):
     return record
 
 
+@pytest.mark.slow
 def test_gat008_check_refuses_a_record_of_another_model_or_positive_label(files, tmp_path,
                                                                           capsys):
     path, frame = files
@@ -271,6 +287,7 @@ def test_gat008_check_refuses_a_record_of_another_model_or_positive_label(files,
     assert main(["check", str(text), "--positive", "yes", "--decision", str(yes)]) == 0
 
 
+@pytest.mark.slow
 def test_gat009_check_refuses_a_record_without_a_threshold_key(files, tmp_path, capsys):
     path, _ = files
     record = _decided(tmp_path, path)
@@ -286,6 +303,7 @@ def test_gat009_check_refuses_a_record_without_a_threshold_key(files, tmp_path, 
 @pytest.mark.parametrize("option, value", [("--replicates", "10000000"),
                                            ("--replicates", "-1"), ("--seed", "-3"),
                                            ("--replicates", "2001")])
+@pytest.mark.slow
 def test_gat010_decide_refuses_bootstrap_options_out_of_range(files, tmp_path, option, value):
     path, _ = files
     target = tmp_path / "d.json"
@@ -312,6 +330,7 @@ def test_gat011_options_without_their_criterion_exit_2(files, capsys, extra, say
 
 
 @pytest.mark.parametrize("limit, status", [("0.5", 0), ("0.999", 1)])
+@pytest.mark.slow
 def test_gat012_a_reader_closing_the_pipe_keeps_the_status_without_traceback(files, limit,
                                                                               status):
     path, _ = files
@@ -324,6 +343,7 @@ def test_gat012_a_reader_closing_the_pipe_keeps_the_status_without_traceback(fil
     assert "Traceback" not in err and "BrokenPipe" not in err
 
 
+@pytest.mark.slow
 def test_gat013_messages_json_as_data_write_failure_tolerance_counts_margin(files, tmp_path,
                                                                             capsys):
     path, frame = files
@@ -338,21 +358,27 @@ def test_gat013_messages_json_as_data_write_failure_tolerance_counts_margin(file
     assert "roc-dash decide: new, flag iff" not in out.stderr
     # the tolerance names the allowed limit itself and the distance to it
     doc = json.loads(record.read_text())
-    cost, high = doc["metrics"]["expected_cost"], doc["intervals"]["expected_cost"][1]
     assert main(["check", str(path), "--decision", str(record)]) == 0
     out = capsys.readouterr().out
-    assert (f"up to the upper end of the record's 95% interval, {high:.6g} "
-            f"(+{high - cost:.6g})") in out
+    line = next(ln for ln in out.splitlines() if "decision-expected-cost" in ln)
+    limit = float(line.split("(limit <= ")[1].split(")")[0])
+    se = float(line.split("standard error ")[1].split(" ")[0])
+    tolerance = float(line.split(f"allowed up to {limit:.6g} (+")[1].split(")")[0])
+    assert tolerance == pytest.approx(norm.ppf(0.95) * se, rel=1e-5)
+    assert limit == pytest.approx(doc["drift_reference"]["cost"] + tolerance, rel=1e-5)
+    assert "5% false alarms under no change" in line
     assert out.splitlines()[-1] == "roc-dash check: the 1 criterion passed"
     assert main(["check", str(path), "--model", "new", "--min-auc", "0.5",
-                 "--not-worse-than", "old"]) == 0
+                 "--not-worse-than", "old", "--margin", "0"]) == 0
     out = capsys.readouterr().out
     assert "H0: difference <= 0;" in out and "<= -0" not in out
+    assert "A superiority test (margin 0)" in out
     assert out.splitlines()[-1] == "roc-dash check: all 2 criteria passed"
     assert main(["check", str(path), "--model", "new", "--min-auc", "0.99"]) == 1
     assert capsys.readouterr().out.splitlines()[-1] == "roc-dash check: 1 of 1 criterion failed"
 
 
+@pytest.mark.slow
 def test_gat014_predict_proba_is_refused_for_scores_beyond_0_1(files, tmp_path):
     path, frame = files
     s = frame[frame.model == "new"]["score"]

@@ -1,6 +1,6 @@
 """``roc-dash report --group COL`` (issue 18): the ``slices`` and ``group_thresholds`` keys of
 the JSON report, checked against pandas and scikit-learn on the rows pandas reads and
-against the core (:mod:`roc_dash.core.slices`, :mod:`roc_dash.core.group_thresholds`)
+against the core (:mod:`roc_dash.core.subgroups.slices`, :mod:`roc_dash.core.subgroups.group_thresholds`)
 called directly on them; refusals end with exit status 2 and a message, no traceback."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from roc_dash.cli import main
-from roc_dash.core.group_thresholds import CONSTRAINTS, group_thresholds
-from roc_dash.core.slices import slice_analysis
+from roc_dash.core.subgroups.group_thresholds import CONSTRAINTS, group_thresholds
+from roc_dash.core.subgroups.slices import slice_analysis
 from roc_dash.io.groups import CROSS
-from roc_dash.rounding import sig, signed
+from roc_dash.text.rounding import sig, signed
 
 
 def _frame(seed=0, n=900):

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from roc_dash.io.combine import combine_datasets, distinct_model_names
+from roc_dash.io.side_by_side import combine_datasets, distinct_model_names
 
 
 def _table(rng, n, models, *, categorical):

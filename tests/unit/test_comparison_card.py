@@ -16,10 +16,11 @@ from statsmodels.stats.multitest import multipletests
 
 from roc_dash.app.features.comparison import comparison_panel
 from roc_dash.app.server.store import load_demo
-from roc_dash.comparison_text import optimal_range_text, p_text
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.core.model_comparison import NEVER_OPTIMAL
-from roc_dash.rounding import signed
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.core.inference.model_comparison import NEVER_OPTIMAL
+from roc_dash.report.comparison_text import optimal_range_text, p_text
+from roc_dash.text.rounding import signed
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +95,7 @@ def _min_cost_models(demo, names, ratio, p):
     return {n for n, c in best.items() if c <= low + 1e-12}
 
 
+@pytest.mark.slow
 def test_mcc002_optimal_ranges_and_never_optimal(demo):
     p = 0.3
     analysis = analyse(demo, Conditions(prior_pos=p))
@@ -135,7 +137,7 @@ def test_mcc004_html_report_matrix_has_adjusted_p_values(demo):
     p-values (an independent DeLong and statsmodels), and the never-optimal model."""
     import html as _html
 
-    from roc_dash.html_report import render_html
+    from roc_dash.report.html import render_html
 
     analysis = analyse(demo, Conditions(prior_pos=0.3))
     names = [m.name for m in analysis.models]

@@ -6,7 +6,8 @@ import dataclasses
 import pytest
 
 from roc_dash.app.server.store import load_demo
-from roc_dash.core.assembly.analysis import Conditions, analyse, with_conditions
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse, with_conditions
 
 
 @pytest.fixture(scope="module")

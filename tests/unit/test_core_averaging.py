@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from roc_dash.core.averaging import (
+from roc_dash.core.roc.averaging import (
     ScoreScaleWarning,
     average_by_fold,
     check_score_scales,
@@ -20,7 +20,7 @@ from roc_dash.core.averaging import (
     tpr_for_fpr,
     vertical_average,
 )
-from roc_dash.core.curves import RocCurve, roc_curve
+from roc_dash.core.roc.curves import RocCurve, roc_curve
 
 
 def _curve(points, thresholds=None):

@@ -22,7 +22,7 @@ from sklearn.calibration import calibration_curve
 from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import brier_score_loss
 
-from roc_dash.core.calibration import (
+from roc_dash.core.inference.calibration import (
     ECE_LIMIT,
     bin_edges,
     calibration,
@@ -30,7 +30,7 @@ from roc_dash.core.calibration import (
     hull_calibration,
     score_counts,
 )
-from roc_dash.core.curves import roc_curve
+from roc_dash.core.roc.curves import roc_curve
 
 # Fawcett (2004), figure 4: ten Naive Bayes scores, perfectly ranked, badly calibrated.
 FIG4_CLASS = "ppppppnnnn"

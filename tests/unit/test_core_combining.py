@@ -8,16 +8,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roc_dash.core.budget_mix import budget_line, budget_operating_point, mix_for_budget
-from roc_dash.core.concavity_repair import (
+from roc_dash.core.combining.capacity_mix import budget_line, budget_operating_point, mix_for_budget
+from roc_dash.core.combining.concavity_repair import (
     flach_wu_decisions,
     repair_concavities,
     repair_point,
     repair_scores,
 )
-from roc_dash.core.curves import auc, roc_curve
-from roc_dash.core.hull import convex_hull, hull_of_curves, hull_of_points
-from roc_dash.core.logical_combining import combine_thresholded, decision_point, logical_combination
+from roc_dash.core.combining.logical_combining import (
+    combine_thresholded,
+    decision_point,
+    logical_combination,
+)
+from roc_dash.core.roc.curves import auc, roc_curve
+from roc_dash.core.roc.hull import convex_hull, hull_of_curves, hull_of_points
 
 COIL = dict(n_total=4000, prior_pos=0.06)
 A, B = (0.1, 0.2), (0.25, 0.6)

@@ -6,13 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roc_dash.core import roc_curve
-from roc_dash.core.cost_curves import (
+from roc_dash.core.roc.cost_curves import (
     TRIVIAL_CLASSIFIERS,
     cost_lines,
     envelope_cost_at,
     lower_envelope,
 )
-from roc_dash.core.hull import (
+from roc_dash.core.roc.hull import (
     convex_hull,
     hull_of_points,
     iso_performance_slope,

@@ -10,12 +10,12 @@ import pytest
 from scipy.stats import norm
 from sklearn.metrics import average_precision_score, roc_auc_score
 
-from roc_dash.core.averaging import fold_curves
-from roc_dash.core.cross_validation import (
+from roc_dash.core.inference.cross_validation import (
     CV_AUC_METHOD,
     cross_validated_auc,
     cross_validated_auc_from_curves,
 )
+from roc_dash.core.roc.averaging import fold_curves
 
 
 def _data(seed, n=160, ties=False, k=4):

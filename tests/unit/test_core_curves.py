@@ -8,8 +8,8 @@ from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
 from roc_dash.core import accuracy_at_threshold, best_accuracy, roc_auc, roc_curve
-from roc_dash.core.curve_geometry import det_curve, reduce_collinear, tie_bounds
-from roc_dash.core.curves import auc
+from roc_dash.core.roc.curve_geometry import det_curve, reduce_collinear, tie_bounds
+from roc_dash.core.roc.curves import auc
 
 # Fawcett (2004), figure 3: twenty instances, ten positive and ten negative.
 FIG3_CLASS = list("ppnpppnnpnpnpnnnpnpn")
@@ -250,7 +250,7 @@ def test_core012_det_matches_sklearn():
 
 
 def test_core013_display_thinning_bounded_and_close():
-    from roc_dash.core.curve_geometry import display_indices
+    from roc_dash.core.roc.curve_geometry import display_indices
 
     rng = np.random.default_rng(13)
     y = rng.random(200_000) < 0.3
@@ -362,7 +362,7 @@ def test_core016_zero_weight_rows_keep_their_corners():
                                                             (1, 1)]
     # the kept vertices keep their thresholds (the first of a repeated run)
     np.testing.assert_array_equal(small.thresholds, [np.inf, .9, .7, .6, .5])
-    from roc_dash.core.curve_geometry import display_indices
+    from roc_dash.core.roc.curve_geometry import display_indices
 
     idx = display_indices(curve.fpr, curve.tpr)
     assert auc(type(curve)(curve.fpr[idx], curve.tpr[idx], curve.thresholds[idx],
@@ -375,7 +375,7 @@ def test_core016_zero_weight_rows_keep_their_corners():
 
 
 def test_core017_display_thinning_keeps_spikes_and_drops_repeats():
-    from roc_dash.core.curve_geometry import display_indices
+    from roc_dash.core.roc.curve_geometry import display_indices
 
     # A winding polyline (precision against recall): a vertical spike is kept, collinear
     # points and repeats are not.

@@ -1,5 +1,5 @@
-"""The decision modules of core (economics, threshold_costs, optimality, chosen_point,
-uncertainty, optimum_wins): money, the chosen point, its robustness, its uncertainty.
+"""The decision modules of core (economics, threshold_costs, optimality, decision_summary,
+uncertainty, optimum_frequency): money, the chosen point, its robustness, its uncertainty.
 
 Every number is checked against an independent computation: confusion counts from the raw
 rows, brute force over all thresholds, the hull's own optimum, per-fold numpy.
@@ -12,11 +12,12 @@ import numpy as np
 import pytest
 
 from roc_dash.app.server.store import load_demo
-from roc_dash.core import optimum_wins, uncertainty
-from roc_dash.core.assembly.analysis import Conditions, analyse, with_conditions
-from roc_dash.core.chosen_point import decision_summary
-from roc_dash.core.curves import roc_curve
-from roc_dash.core.economics import (
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse, with_conditions
+from roc_dash.core.decisions import optimum_frequency as optimum_wins
+from roc_dash.core.decisions import uncertainty
+from roc_dash.core.decisions.decision_summary import decision_summary
+from roc_dash.core.decisions.economics import (
     Economics,
     expected_cost_per_case,
     expected_value_per_case,
@@ -25,20 +26,21 @@ from roc_dash.core.economics import (
     net_slope,
     regret_per_case,
 )
-from roc_dash.core.hull import convex_hull, expected_cost, iso_performance_slope, optimal_point
-from roc_dash.core.operating import summarise_operating_point, vertex_at_threshold
-from roc_dash.core.optimality import optimality_range
-from roc_dash.core.optimum_wins import (
+from roc_dash.core.decisions.operating import summarise_operating_point, vertex_at_threshold
+from roc_dash.core.decisions.optimality import optimality_range
+from roc_dash.core.decisions.optimum_frequency import (
     optimum_frequency,
     optimum_frequency_bootstrap,
     optimum_frequency_of,
 )
-from roc_dash.core.threshold_costs import flatness, thin_profile, threshold_profile
-from roc_dash.core.uncertainty import (
+from roc_dash.core.decisions.threshold_costs import flatness, thin_profile, threshold_profile
+from roc_dash.core.decisions.uncertainty import (
     decision_uncertainty,
     uncertainty_from_bootstrap,
     uncertainty_from_folds,
 )
+from roc_dash.core.roc.curves import roc_curve
+from roc_dash.core.roc.hull import convex_hull, expected_cost, iso_performance_slope, optimal_point
 
 P_DEMO = 0.27
 

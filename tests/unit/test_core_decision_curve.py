@@ -1,6 +1,6 @@
 """Decision curves (dcu001-dcu010): net benefit against a naive loop over rows, treat-all
 against its formula, the hull's net benefit against a brute force over every threshold and
-against the minimum expected cost of roc_dash.core.hull's optimum, and (hypothesis) the hull
+against the minimum expected cost of roc_dash.core.roc.hull's optimum, and (hypothesis) the hull
 never below the model."""
 
 import math
@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roc_dash.core.curves import roc_curve
-from roc_dash.core.decision_curve import (
+from roc_dash.core.decisions.decision_curve import (
     DEFAULT_THRESHOLD_PROBABILITIES,
     decision_curve,
     decision_curve_from_curve,
@@ -20,14 +19,15 @@ from roc_dash.core.decision_curve import (
     threshold_probability,
     treat_all_net_benefit,
 )
-from roc_dash.core.hull import (
+from roc_dash.core.decisions.operating import vertex_at_threshold
+from roc_dash.core.roc.curves import roc_curve
+from roc_dash.core.roc.hull import (
     convex_hull,
     expected_cost,
     hull_of_curves,
     iso_performance_slope,
     optimal_point,
 )
-from roc_dash.core.operating import vertex_at_threshold
 
 
 def _data(seed, n=60, *, decimals=2, weights=False):
@@ -104,7 +104,7 @@ def test_dcu003_hull_net_benefit_is_the_best_threshold(seed, weights):
 @pytest.mark.parametrize("seed", range(4))
 def test_dcu004_hull_net_benefit_is_the_minimum_expected_cost(seed, prior):
     """At the cost ratio's p_t = c(FP)/(c(FP)+c(FN)): NB = π − EC_min / c(FN), EC_min the
-    expected cost of roc_dash.core.hull's optimum at the slope of those costs and prior."""
+    expected cost of roc_dash.core.roc.hull's optimum at the slope of those costs and prior."""
     y, s, _ = _data(seed, 80, decimals=3)
     curve = roc_curve(y, s)
     hull = convex_hull(curve)

@@ -25,8 +25,9 @@ from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-from roc_dash.core import _exact_paths, auc, convex_hull, curves, hull, roc_curve
-from roc_dash.core.curves import roc_curve_with_counts, score_runs
+from roc_dash.core import auc, convex_hull, roc_curve
+from roc_dash.core.roc import _exact_paths, curves, hull
+from roc_dash.core.roc.curves import roc_curve_with_counts, score_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("core_before", ROOT / "bench" / "core_before.py")

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-from roc_dash.core.averaging import fold_curves, vertical_average
-from roc_dash.core.fold_thresholds import thresholds_at_fpr
+from roc_dash.core.roc.averaging import fold_curves, vertical_average
+from roc_dash.core.roc.fold_thresholds import thresholds_at_fpr
 
 
 def _folds(seed=3, k=4, n=120):

@@ -1,5 +1,5 @@
 """A group's point moved by hand, the other groups following the constraint (issue 18, the
-Slices card's drag): :func:`roc_dash.core.group_thresholds.follow_constraint` against a
+Slices card's drag): :func:`roc_dash.core.subgroups.group_thresholds.follow_constraint` against a
 brute-force search over densely sampled hulls and over the raw scores, each rule's rates and
 the total cost recomputed case by case from its score bands."""
 
@@ -10,8 +10,12 @@ import math
 import numpy as np
 import pytest
 
-from roc_dash.core.group_thresholds import CONSTRAINTS, follow_constraint, group_thresholds
-from roc_dash.core.slices import slice_analysis
+from roc_dash.core.subgroups.group_thresholds import (
+    CONSTRAINTS,
+    follow_constraint,
+    group_thresholds,
+)
+from roc_dash.core.subgroups.slices import slice_analysis
 
 COST_FP, COST_FN = 1.0, 3.0
 TOL = 2e-3  # the dense samples are 1/4000 of a segment apart

@@ -38,8 +38,8 @@ from fairlearn.postprocessing import ThresholdOptimizer
 from scipy.optimize import linprog
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from roc_dash.core.group_thresholds import CONSTRAINTS, group_thresholds
-from roc_dash.core.slices import slice_analysis
+from roc_dash.core.subgroups.group_thresholds import CONSTRAINTS, group_thresholds
+from roc_dash.core.subgroups.slices import slice_analysis
 
 
 def _data(seed, n=2000, groups=3, ties=False):

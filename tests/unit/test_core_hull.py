@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roc_dash.core import roc_curve
-from roc_dash.core.hull import (
+from roc_dash.core.roc.hull import (
     convex_hull,
     expected_cost,
     hull_of_curves,
@@ -201,7 +201,7 @@ def test_hul011_large_curve_blocked_path_equals_general():
 
 
 def test_hul012_model_slope_ranges():
-    from roc_dash.core.hull import model_slope_ranges
+    from roc_dash.core.roc.hull import model_slope_ranges
 
     hull = hull_of_curves({"A": A, "B": B, "C": C, "D": D})
     ranges = model_slope_ranges(hull)
@@ -399,7 +399,7 @@ def test_hul019_joint_hull_of_interleaved_curves_through_the_sequential_scan(mon
     hull equals scipy's (an independent implementation), and the scan really ran."""
     from scipy.spatial import ConvexHull
 
-    from roc_dash.core import hull as hull_module
+    from roc_dash.core.roc import hull as hull_module
 
     calls = []
     real = hull_module._Orientation.right_turn

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roc_dash.core.curves import roc_curve
-from roc_dash.core.instance_costs import (
+from roc_dash.core.kinds.instance_costs import (
     check_example_costs,
     cost_roc_curve,
     costs_from_benefits,
 )
+from roc_dash.core.roc.curves import roc_curve
 
 
 def algorithm6(labels, scores, costs):

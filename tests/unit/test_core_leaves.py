@@ -10,9 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import roc_dash.data
-from roc_dash.core.curves import roc_curve
-from roc_dash.core.hull import convex_hull, hull_of_points
-from roc_dash.core.leaves import (
+from roc_dash.core.kinds.leaves import (
     all_labelings,
     leaf_roc_curve,
     leaf_scores,
@@ -21,6 +19,8 @@ from roc_dash.core.leaves import (
     optimal_labelings,
     tree_roc_points,
 )
+from roc_dash.core.roc.curves import roc_curve
+from roc_dash.core.roc.hull import convex_hull, hull_of_points
 
 DEMO = Path(roc_dash.data.__file__).parent / "tree_leaves_demo.csv"
 

@@ -17,8 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 
-from roc_dash.core.curves import roc_auc, roc_curve
-from roc_dash.core.multiclass import (
+from roc_dash.core.kinds.multiclass import (
     MulticlassAnalysis,
     hand_till_m,
     multiclass_auc,
@@ -27,6 +26,7 @@ from roc_dash.core.multiclass import (
     pairwise_auc_matrix,
     scores_from_table,
 )
+from roc_dash.core.roc.curves import roc_auc, roc_curve
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "roc_dash" / "data" / "multiclass_demo.csv"

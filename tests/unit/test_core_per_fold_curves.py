@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-from roc_dash.core.averaging import threshold_average
-from roc_dash.core.per_fold_curves import fold_curves, pooled_and_fold_curves, pooled_curve
+from roc_dash.core.roc.averaging import threshold_average
+from roc_dash.core.roc.per_fold_curves import fold_curves, pooled_and_fold_curves, pooled_curve
 
 
 def _data(n=3000, k=10, seed=0, decimals=2, signs=False):

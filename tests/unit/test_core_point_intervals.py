@@ -1,4 +1,4 @@
-"""Bootstrap intervals at the chosen point (core/point_intervals.py, issue 17 item 2).
+"""Bootstrap intervals at the chosen point (core/decisions/point_intervals.py, issue 17 item 2).
 
 Checked against a naive bootstrap written here (the replicates' rows drawn with the documented
 seed logic, a fresh count of each resampled row set at every threshold, the optimum by brute
@@ -14,11 +14,11 @@ import pandas as pd
 import pytest
 
 from roc_dash.app.server.store import load_demo
-from roc_dash.core import _point_resampling
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.core.economics import Economics
-from roc_dash.core.point_intervals import (
-    BOUNDARY_METHOD,
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.core.decisions import _point_resampling
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.decisions.point_intervals import (
     likelihood_ratios,
     npv_at_prior,
     optimum_intervals,
@@ -78,6 +78,7 @@ def _naive(y, s, p, e, pins, n_boot, seed):
     rows, the optimum by brute force, the metrics from counts, the out-of-bag rows."""
     pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
     out = {k: [] for k in (*METRICS, "in_bag", "oob")}
+    out.update({f"{w}_{k}": [] for w in ("full", "out") for k in METRICS[1:]})
     pin_out = [{k: [] for k in METRICS[1:]} for _ in pins]
     for child in np.random.SeedSequence(seed).spawn(n_boot):
         g = np.random.default_rng(child)
@@ -91,6 +92,7 @@ def _naive(y, s, p, e, pins, n_boot, seed):
         for k, v in m.items():
             out[k].append(v)
         out["in_bag"].append(m["expected_cost"])
+        mf = _by_hand((s[pos] >= t).sum(), (s[neg] >= t).sum(), pos.size, neg.size, p, e)
         left_pos = np.setdiff1d(pos, pos[ip])
         left_neg = np.setdiff1d(neg, neg[ineg])
         if left_pos.size and left_neg.size:
@@ -98,7 +100,11 @@ def _naive(y, s, p, e, pins, n_boot, seed):
                           left_neg.size, p, e)
             out["oob"].append(mo["expected_cost"])
         else:
+            mo = dict.fromkeys(METRICS[1:], math.nan)
             out["oob"].append(math.nan)
+        for k in METRICS[1:]:
+            out[f"full_{k}"].append(mf[k])
+            out[f"out_{k}"].append(mo[k])
         for j, tj in enumerate(pins):
             tj = math.inf if tj is None else tj
             mj = _by_hand((yr & (sr >= tj)).sum(), (~yr & (sr >= tj)).sum(), pos.size,
@@ -107,6 +113,27 @@ def _naive(y, s, p, e, pins, n_boot, seed):
                 pin_out[j][k].append(v)
     return ({k: np.array(v) for k, v in out.items()},
             [{k: np.array(v) for k, v in d.items()} for d in pin_out])
+
+
+def _naive_corrected(estimate, in_bag, full, out, metric, level=0.95):
+    """The interval of the choice's true value, written out: the estimate plus the mean
+    out-of-bag gain over the rows drawn, ± z·√(variance of the gain on all the rows + the
+    squared difference of the two mean gains); likelihood ratios on the log scale; rates,
+    precision and NPV clipped to [0, 1]."""
+    log = metric.startswith("lr_")
+    f = np.log if log else (lambda v: v)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a, b, o, est = f(in_bag), f(full), f(out), f(estimate)
+        ok = np.isfinite(b - a) & np.isfinite(o - a)
+    gain_all, gain_out = b[ok] - a[ok], o[ok] - a[ok]
+    se = math.sqrt(np.var(gain_all, ddof=1) + (gain_out.mean() - gain_all.mean()) ** 2)
+    z = 1.959963984540054
+    low, high = est + gain_out.mean() - z * se, est + gain_out.mean() + z * se
+    if log:
+        return math.exp(low), math.exp(high)
+    if metric == "expected_cost":
+        return low, high
+    return min(max(low, 0.0), 1.0), min(max(high, 0.0), 1.0)
 
 
 @pytest.mark.parametrize(("e", "p"), [
@@ -121,18 +148,23 @@ def test_pbt001_matches_a_naive_bootstrap(e, p):
     opt = got.optimum
     # at a rate of 0 or 1 the intervals are widened (test_core_point_boundary.py)
     boundary = opt.tpr.estimate in (0, 1) or opt.fpr.estimate in (0, 1)
-    assert opt.n_boot_used == n_boot and opt.method == (
-        BOUNDARY_METHOD if boundary else "stratified bootstrap, percentile")
+    assert opt.n_boot_used == n_boot and opt.method.startswith(
+        "stratified bootstrap of the choice, corrected for its optimism")
+    assert ("Clopper" in opt.method) == boundary
     for k in METRICS:
         np.testing.assert_allclose(getattr(opt, k).values, want[k], rtol=1e-12, atol=1e-15)
-        v = want[k][~np.isnan(want[k])]
-        if v.size and np.isfinite(v).all():
-            low, high = np.percentile(v, [2.5, 97.5])
-            iv = getattr(opt, k)
-            if iv.interval == "boundary":  # the percentile interval, widened
-                assert iv.low <= low * (1 + 1e-12) + 1e-15 and iv.high >= high * (1 - 1e-12)
-            else:
-                np.testing.assert_allclose((iv.low, iv.high), (low, high), rtol=1e-12)
+        iv = getattr(opt, k)
+        if k == "threshold":  # the percentile interval of the replicates' choices
+            np.testing.assert_allclose((iv.low, iv.high),
+                                       np.percentile(want[k], [2.5, 97.5]), rtol=1e-12)
+            continue
+        low, high = _naive_corrected(iv.estimate, want[k], want[f"full_{k}"],
+                                     want[f"out_{k}"], k)
+        if iv.interval == "boundary":  # the corrected interval, widened
+            assert iv.low <= low * (1 + 1e-12) + 1e-15 and iv.high >= high * (1 - 1e-12)
+        else:
+            assert iv.interval == "corrected", k
+            np.testing.assert_allclose((iv.low, iv.high), (low, high), rtol=1e-9)
     for j, pin in enumerate(got.pins):
         assert pin.threshold.interval == "fixed" and pin.threshold.low == pin.threshold.high
         for k in METRICS[1:]:
@@ -309,14 +341,19 @@ def test_pbt006_likelihood_ratios_and_infinities():
 
 
 def test_pbt007_few_replicates_give_the_range():
+    """Percentile limits need a replicate in each tail: the optimum's threshold and a pin's
+    metrics take the min and max instead; the optimum's corrected intervals (a mean and a
+    spread) do not."""
     y, s = _data(30, 30, seed=1)
-    res = optimum_intervals(y, s, 0.5, Economics(cost_fp=1, cost_fn=1), n_boot=30)
-    for k in METRICS:
-        iv = getattr(res, k)
-        v = iv.values[~np.isnan(iv.values)]
-        if v.size:
+    res = point_intervals(y, s, 0.5, Economics(cost_fp=1, cost_fn=1), pins=(0.5,), n_boot=30)
+    for point, keys in ((res.optimum, METRICS[:1]), (res.pins[0], METRICS[1:])):
+        for k in keys:
+            iv = getattr(point, k)
+            v = iv.values[~np.isnan(iv.values)]
             assert iv.interval == "range" and (iv.low, iv.high) == (v.min(), v.max())
-    assert any("Too few replicates (30)" in n for n in res.notes)
+    assert all(getattr(res.optimum, k).interval in ("corrected", "boundary")
+               for k in METRICS[1:])
+    assert any("Too few replicates (30)" in n for n in res.optimum.notes)
 
 
 def test_pbt008_large_data_bootstraps_a_rescaled_subset(monkeypatch):

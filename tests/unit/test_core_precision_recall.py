@@ -10,13 +10,13 @@ from scipy.integrate import quad
 from sklearn.metrics import average_precision_score
 from sklearn.metrics import precision_recall_curve as sk_precision_recall_curve
 
-from roc_dash.core.curves import roc_curve
-from roc_dash.core.pr_interpolation import (
+from roc_dash.core.roc.curves import roc_curve
+from roc_dash.core.roc.pr_interpolation import (
     achievable_pr_curve,
     interpolate_pr,
     interpolated_precision,
 )
-from roc_dash.core.precision_recall import (
+from roc_dash.core.roc.precision_recall import (
     PrCurve,
     average_precision,
     average_precision_from_curve,
@@ -26,7 +26,7 @@ from roc_dash.core.precision_recall import (
     pr_curve,
     precision_recall_curve,
 )
-from roc_dash.core.precision_recall_gain import PrgCurve, prg_auc, prg_curve
+from roc_dash.core.roc.precision_recall_gain import PrgCurve, prg_auc, prg_curve
 
 
 def _data(seed, n=300, *, levels=25, weighted=False, zero_weights=False, separation=1.0):
@@ -477,7 +477,7 @@ def test_pr016_prg_crossings_by_hand():
 
 
 def test_pr017_segment_mean_weight_series_and_formula_agree():
-    from roc_dash.core.precision_recall import _mean_weight
+    from roc_dash.core.roc.precision_recall import _mean_weight
 
     def direct(u):
         return ((1 + u) * np.log1p(u) - u) / u**2

@@ -10,8 +10,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from roc_dash.core import convex_hull, roc_curve, tie_bounds
-from roc_dash.core.curve_geometry import display_indices, reduce_collinear
-from roc_dash.core.curves import auc
+from roc_dash.core.roc.curve_geometry import display_indices, reduce_collinear
+from roc_dash.core.roc.curves import auc
 
 from .test_core_curves import label_ordered_corners
 from .test_core_hull import exact_hull_counts
@@ -143,7 +143,8 @@ PRIORS = st.sampled_from([None, 5e-324, 1e-300, 1e-12, 0.3, 0.5, 0.9999999999999
 @settings(max_examples=40, deadline=None)
 @given(INT_ROWS, EXTREME, EXTREME, PRIORS)
 def test_prp005_report_is_valid_json_whatever_the_conditions(rows, cost_fp, cost_fn, prior):
-    from roc_dash.core.assembly.analysis import Conditions, analyse
+    from roc_dash.core.analysis_types import Conditions
+    from roc_dash.core.assembly.analysis import analyse
     from roc_dash.report import build_report
 
     y, s, w = _arrays(rows)

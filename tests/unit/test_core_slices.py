@@ -16,7 +16,7 @@ from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-from roc_dash.core.slices import (
+from roc_dash.core.subgroups.slices import (
     group_deployment,
     group_rocs,
     slice_analysis,

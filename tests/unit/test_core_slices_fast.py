@@ -12,9 +12,9 @@ from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-from roc_dash.core.group_thresholds import group_thresholds
-from roc_dash.core.slices import group_rocs, slice_analysis
-from roc_dash.core.statistics import delong_variance, delong_variance_of_counts
+from roc_dash.core.inference.statistics import delong_variance, delong_variance_of_counts
+from roc_dash.core.subgroups.group_thresholds import group_thresholds
+from roc_dash.core.subgroups.slices import group_rocs, slice_analysis
 
 SEEDS = [0, 1, 2, 3, 4]
 

@@ -18,15 +18,15 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy.stats import multivariate_normal, norm
 
-from roc_dash.core.curves import auc, roc_auc, roc_curve
-from roc_dash.core.soft_labels import (
+from roc_dash.core.inference.statistics import auc_confidence_interval, delong_variance
+from roc_dash.core.kinds.soft_labels import (
     soft_auc_interval,
     soft_auc_variance,
     soft_class_totals,
     soft_roc_auc,
     soft_roc_curve,
 )
-from roc_dash.core.statistics import auc_confidence_interval, delong_variance
+from roc_dash.core.roc.curves import auc, roc_auc, roc_curve
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "roc_dash" / "data" / "soft_labels_demo.csv"

@@ -12,8 +12,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-from roc_dash.core import curves
-from roc_dash.core.curves import roc_auc, roc_curve
+from roc_dash.core.roc import curves
+from roc_dash.core.roc.curves import roc_auc, roc_curve
 
 MAX = np.finfo(np.float64).max
 TINY = 5e-324  # smallest subnormal
@@ -82,6 +82,7 @@ def test_srt002_weighted_paths_equal_the_reference(rows, path):
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), score), min_size=2, max_size=60))
+@pytest.mark.slow
 def test_srt003_roc_curve_matches_sklearn_on_any_finite_scores(rows):
     y = np.array([r[0] for r in rows])
     assume(y.any() and not y.all())

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 
-from roc_dash.core.curves import best_accuracy, roc_auc, roc_curve
-from roc_dash.core.statistics import (
+from roc_dash.core.decisions.threshold_costs import cost_at_thresholds
+from roc_dash.core.inference.statistics import (
     AucInterval,
     accuracy_at_thresholds,
     auc_confidence_interval,
@@ -22,7 +22,7 @@ from roc_dash.core.statistics import (
     partial_auc,
     partial_auc_from_curve,
 )
-from roc_dash.core.threshold_costs import cost_at_thresholds
+from roc_dash.core.roc.curves import best_accuracy, roc_auc, roc_curve
 
 # Fawcett (2004), figure 3: twenty instances, ten positive and ten negative.
 FIG3_CLASS = "ppnpppnnpnpnpnnnpnpn"

@@ -5,9 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roc_dash.core.curves import roc_curve
-from roc_dash.core.hull import hull_of_points
-from roc_dash.core.superiority import (
+from roc_dash.core.combining.superiority import (
     distribution_from_arrays,
     lc_index,
     ratio_to_unit,
@@ -15,6 +13,8 @@ from roc_dash.core.superiority import (
     triangular_distribution,
     unit_to_ratio,
 )
+from roc_dash.core.roc.curves import roc_curve
+from roc_dash.core.roc.hull import hull_of_points
 
 # A is the conservative model (good at low FPR), B its mirror image through the anti-diagonal
 # (good at high TPR): the paper's picture of two classifiers each superior in one region.
@@ -105,6 +105,7 @@ def test_sup005_dominating_model_has_lc_one():
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000), st.floats(0.1, 0.9))
+@pytest.mark.slow
 def test_sup006_graph_matches_the_definition_and_lc_matches_monte_carlo(seed, p):
     rng = np.random.default_rng(seed)
     def model():

@@ -12,16 +12,15 @@ import pandas as pd
 import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 
-from roc_dash.app.analysis import AnalysisCache
 from roc_dash.app.components import model_table
 from roc_dash.app.features.exports import curves_csv
 from roc_dash.app.render import render_views
-from roc_dash.app.server.store import DEMO_ID, DatasetStore, load_demo
-from roc_dash.comparison_text import cv_auc_text, optimal_range_text
-from roc_dash.core.assembly.analysis import Conditions
-from roc_dash.core.model_comparison import NEVER_OPTIMAL, OptimalRange
+from roc_dash.app.server.store import DEMO_ID, load_demo
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.inference.model_comparison import NEVER_OPTIMAL, OptimalRange
 from roc_dash.figures import roc_figure
-from roc_dash.rounding import sig
+from roc_dash.report.comparison_text import cv_auc_text, optimal_range_text
+from roc_dash.text.rounding import sig
 
 MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
 
@@ -29,11 +28,6 @@ MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boost
 @pytest.fixture(scope="module")
 def demo():
     return load_demo().table
-
-
-@pytest.fixture
-def cache(tmp_path):
-    return AnalysisCache(DatasetStore(tmp_path))
 
 
 def _fold_scores(table: pd.DataFrame, model: str):
@@ -135,7 +129,7 @@ def test_cvp006_html_report_has_fold_aucs_and_the_cv_interval(demo):
     import html as _html
 
     from roc_dash.core.assembly.analysis import analyse
-    from roc_dash.html_report import render_html
+    from roc_dash.report.html import render_html
 
     analysis = analyse(demo, Conditions(prior_pos=0.3))
     page = _html.unescape(render_html(analysis))

@@ -20,8 +20,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from roc_dash import decision
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.core.economics import Economics
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.core.decisions.economics import Economics
 from roc_dash.io import load_predictions
 
 from ..conftest import make_predictions
@@ -187,12 +188,26 @@ def test_shp005_intervals_are_seeded_and_hold_the_point(tmp_path):
     a = _record(table, seed=4, created_utc="2026-01-01T00:00:00Z")
     b = _record(table, seed=4, created_utc="2026-01-01T00:00:00Z")
     assert a.to_dict() == b.to_dict()
+    # at the optimum: of what the chosen threshold gives, corrected for its choice (they
+    # need not hold the apparent values; the cost's holds the corrected cost)
     i = a.intervals
+    assert i.method.startswith("stratified bootstrap of the choice, corrected")
+    assert i.interval == "corrected" and i.replicates == 200 and i.level == 0.95
+    assert i.expected_cost[0] <= a.drift_reference.cost <= i.expected_cost[1]
+    assert a.drift_reference.cost == a.metrics.expected_cost + a.drift_reference.optimism
+    assert a.drift_reference.optimism > 0  # a choice looks better on its own data
+    assert a.to_dict()["intervals"]["what"].startswith("the metrics of the shipped "
+                                                       "threshold, chosen as the optimum")
+    # at a pinned threshold: the fixed threshold's bootstrap, holding the point
+    pinned = _record(table, seed=4, pinned={"model": a.model, "threshold": 0.5})
+    i = pinned.intervals
     assert i.method == "bootstrap" and i.replicates == 200 and i.level == 0.95
     for key in ("tpr", "fpr", "precision", "flagged", "expected_cost"):
         low, high = getattr(i, key)
-        assert low <= getattr(a.metrics, key) <= high, key
-    assert _record(table, replicates=0).intervals is None
+        assert low <= getattr(pinned.metrics, key) <= high, key
+    assert pinned.drift_reference.optimism == 0
+    empty = _record(table, replicates=0)
+    assert empty.intervals is None and empty.drift_reference is None
 
 
 @pytest.mark.parametrize("content, says", [
@@ -209,7 +224,7 @@ def test_shp006_load_refuses_bad_files_with_the_key_and_what_to_do(tmp_path, con
     record = _record(_written(tmp_path, "p.csv", make_predictions(100, seed=1)), replicates=0)
     doc = record.to_dict()
     if content == "SCHEMA_2":
-        doc["schema_version"] = 2
+        doc["schema_version"] = decision.SCHEMA_VERSION + 1
     elif content == "THRESHOLD_TEXT":
         doc["rule"]["threshold"] = "0.5"
     elif content == "PRIOR_ONE":
@@ -263,7 +278,7 @@ def test_shp009_the_page_records_the_latest_pin_else_the_optimum(tmp_path):
 
 
 def test_shp010_weighted_counts_equal_repeated_rows_counted_by_sklearn():
-    from roc_dash.core.confusion import confusion_at_threshold
+    from roc_dash.core.roc.confusion import confusion_at_threshold
 
     rng = np.random.default_rng(4)
     y = rng.random(60) < 0.4

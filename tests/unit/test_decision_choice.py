@@ -1,7 +1,9 @@
-"""The decision record carries two sets of intervals (roc_dash.decision, issue 17 item 6):
-at the shipped fixed threshold, and of the procedure "pick the optimum on this data". The
-latter equals the page's "How sure?" optimum column (features/intervals.py) and a naive
-stratified bootstrap of the choice written here; the record reads back unchanged."""
+"""The decision record's intervals (roc_dash.decision): at a pinned threshold, of the fixed
+threshold; at the optimum, of the procedure "pick the optimum on this data", corrected for
+the choice, in ``choice_intervals`` and (the rates, precision, share flagged and cost)
+``intervals``. They equal the page's "How sure?" optimum column (features/intervals.py)
+and a naive stratified bootstrap of the choice written here; the record reads back
+unchanged."""
 
 from __future__ import annotations
 
@@ -20,8 +22,14 @@ from roc_dash.app.features import intervals as feature
 from roc_dash.app.features.exports import decision_json
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState, conditions_from_state, economics_from_state
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.decision_record import CHOICE_METRICS, CHOICE_WHAT, FIXED_THRESHOLD_WHAT
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.decision.record import (
+    CHOICE_METRICS,
+    CHOICE_WHAT,
+    CHOSEN_THRESHOLD_WHAT,
+    FIXED_THRESHOLD_WHAT,
+)
 from roc_dash.io import load_predictions
 
 
@@ -51,7 +59,9 @@ def test_pci010_page_and_downloaded_record_agree_on_the_choice(tmp_path):
                                    economics_from_state(state)))
     got = doc["choice_intervals"]
     assert doc["model"] == op.model and got["what"] == CHOICE_WHAT
-    assert doc["intervals"]["what"] == FIXED_THRESHOLD_WHAT
+    assert doc["intervals"]["what"] == CHOSEN_THRESHOLD_WHAT  # the same, corrected
+    for k in ("tpr", "fpr", "precision", "expected_cost"):
+        assert doc["intervals"][k] == got[k], k
     assert (got["replicates"], got["seed"], got["method"]) == (feature.N_BOOT, feature.SEED,
                                                                page.method)
     for k in CHOICE_METRICS:
@@ -114,6 +124,7 @@ def test_pci012_pinned_record_has_no_choice_intervals_and_old_records_load(tmp_p
     assert no_boot.choice_intervals is None and no_boot.intervals is None
 
 
+@pytest.mark.slow
 def test_pci013_decide_cli_writes_both_and_says_the_choice_interval(tmp_path):
     _table(tmp_path, seed=3)
     target = tmp_path / "d.json"

@@ -12,7 +12,7 @@ from roc_dash.app.analysis import AnalysisCache, model_names
 from roc_dash.app.features.data import apply_upload
 from roc_dash.app.render import render_views
 from roc_dash.app.server.store import DatasetNotFound, DatasetStore
-from roc_dash.core.assembly.analysis import Conditions
+from roc_dash.core.analysis_types import Conditions
 
 
 def _csv(seed: int) -> bytes:

@@ -14,10 +14,10 @@ import pandas as pd
 import pytest
 
 from roc_dash.cli import main
-from roc_dash.core.assembly.analysis import Conditions
+from roc_dash.core.analysis_types import Conditions
 from roc_dash.io import ReadOptions, load_predictions
 from roc_dash.io.engines import aggregate_predictions
-from roc_dash.slices_report import slices_sections
+from roc_dash.report.slices import slices_sections
 from tests.unit.test_engines import SPARK_NEEDS, _java_17
 
 
@@ -113,6 +113,7 @@ def test_seg003_engine_refuses_a_numeric_group_column_as_in_memory(tmp_path, cap
     assert "age" in out.err and "Bin it" in out.err
 
 
+@pytest.mark.spark
 def test_seg004_spark_counts_per_group_as_duckdb_and_memory(tmp_path):
     pytest.importorskip("pyspark", reason=SPARK_NEEDS)
     if not _java_17():

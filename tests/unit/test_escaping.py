@@ -13,15 +13,16 @@ import plotly.graph_objects as go
 import plotly.utils
 import pytest
 
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.core.assembly.beyond_binary import (
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.core.assembly.combining_views import budget_view, superiority_view
+from roc_dash.core.assembly.extensions import (
     analyse_leaves,
     analyse_multiclass,
     concavity_repairs,
 )
-from roc_dash.core.assembly.combining_views import budget_view, superiority_view
-from roc_dash.core.economics import Economics
-from roc_dash.core.operating import operating_point, pinned_points
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.decisions.operating import operating_point, pinned_points
 from roc_dash.figures import cost_figure, pr_figure, roc_figure
 from roc_dash.figures.combining import add_budget, add_repair, superiority_figure
 from roc_dash.figures.kinds import add_labelings, class_curves_figure, pairwise_figure
@@ -141,7 +142,7 @@ def test_esc004_class_and_leaf_names():
 
 
 def test_esc005_html_report(binary):
-    from roc_dash.html_report import ReportState, render_html
+    from roc_dash.report.html import ReportState, render_html
 
     opt = operating_point(binary)
     page = render_html(binary, state=ReportState(operating=opt, pins=(opt,),

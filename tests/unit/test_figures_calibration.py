@@ -8,10 +8,10 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from roc_dash.core.calibration import calibration
-from roc_dash.core.curves import roc_curve
-from roc_dash.core.decision_curve import decision_curve, hull_net_benefit
-from roc_dash.core.hull import hull_of_curves
+from roc_dash.core.decisions.decision_curve import decision_curve, hull_net_benefit
+from roc_dash.core.inference.calibration import calibration
+from roc_dash.core.roc.curves import roc_curve
+from roc_dash.core.roc.hull import hull_of_curves
 from roc_dash.figures.calibration import DIAGONAL_NAME, calibration_figure
 from roc_dash.figures.decision_curve import (
     JOINT_NAME,

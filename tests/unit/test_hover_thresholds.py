@@ -2,7 +2,7 @@
 hvr001-hvr006): built from the demo data (binary with folds, multi-class, tree leaves) and
 the combining overlays. A trace added without a threshold (or the explicit "no threshold:
 ..." wording) in its hover fails hvr001. Numbers in hovers follow one rounding rule, 6
-significant digits (``roc_dash.rounding``), checked against Python's ``format(x, ".6g")``."""
+significant digits (``roc_dash.text.rounding``), checked against Python's ``format(x, ".6g")``."""
 
 from __future__ import annotations
 
@@ -19,20 +19,20 @@ from sklearn.metrics import roc_auc_score
 
 from roc_dash.app.analysis import AnalysisCache
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
-from roc_dash.core.assembly.analysis import Conditions
-from roc_dash.core.assembly.beyond_binary import analyse_leaves, analyse_multiclass
+from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.combining_views import (
     budget_view,
     logical_view,
     superiority_view,
 )
-from roc_dash.core.calibration import calibration
-from roc_dash.core.concavity_repair import repair_concavities
-from roc_dash.core.decision_curve import decision_curve, hull_net_benefit
-from roc_dash.core.economics import Economics
-from roc_dash.core.group_thresholds import group_thresholds
-from roc_dash.core.operating import pinned_points
-from roc_dash.core.slices import slice_analysis
+from roc_dash.core.assembly.extensions import analyse_leaves, analyse_multiclass
+from roc_dash.core.combining.concavity_repair import repair_concavities
+from roc_dash.core.decisions.decision_curve import decision_curve, hull_net_benefit
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.decisions.operating import pinned_points
+from roc_dash.core.inference.calibration import calibration
+from roc_dash.core.subgroups.group_thresholds import group_thresholds
+from roc_dash.core.subgroups.slices import slice_analysis
 from roc_dash.figures import cost_figure, pr_figure, roc_figure
 from roc_dash.figures.calibration import calibration_figure
 from roc_dash.figures.combining import add_budget, add_logical, add_repair, superiority_figure
@@ -41,7 +41,7 @@ from roc_dash.figures.kinds import add_labelings, class_curves_figure
 from roc_dash.figures.slices import CONSTRAINT_NAMES, slices_figure
 from roc_dash.figures.threshold import threshold_figure
 from roc_dash.io import load_predictions
-from roc_dash.rounding import HOVER, sig
+from roc_dash.text.rounding import HOVER, sig
 
 DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
 

@@ -18,10 +18,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from roc_dash.figures.style import plain
-from roc_dash.invisible import invisible_characters, without_invisible
 from roc_dash.io import load_predictions
 from roc_dash.io.canonical import model_name_from_filename
 from roc_dash.io.errors import InputError
+from roc_dash.text.invisible import invisible_characters, without_invisible
 
 RLO, PDF, LRI, PDI, RLM = "\u202e", "\u202c", "\u2066", "\u2069", "\u200f"
 #: Unicode's explicit directional formatting classes (UAX #9, table 4).

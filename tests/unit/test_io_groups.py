@@ -13,9 +13,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from roc_dash.core.assembly.analysis import Conditions
-from roc_dash.core.group_thresholds import CONSTRAINTS, group_thresholds
-from roc_dash.core.slices import slice_analysis
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.subgroups.group_thresholds import CONSTRAINTS, group_thresholds
+from roc_dash.core.subgroups.slices import slice_analysis
 from roc_dash.io import (
     CANONICAL_COLUMNS,
     GROUP_COLUMN,
@@ -25,7 +25,7 @@ from roc_dash.io import (
     ReadOptions,
     load_predictions,
 )
-from roc_dash.slices_report import slices_sections
+from roc_dash.report.slices import slices_sections
 
 
 def _frame(seed=0, n=400, groups=("north", "south", "east")):

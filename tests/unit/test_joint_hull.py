@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from roc_dash.core.assembly.analysis import analyse
-from roc_dash.core.hull import hull_of_curves
+from roc_dash.core.roc.hull import hull_of_curves
 
 
 def _table(seed, same_rows, decimals, weights):
@@ -45,8 +45,8 @@ def test_jhl001_joint_hull_from_model_hulls_equals_hull_of_all_points(seed, same
 
 @pytest.mark.parametrize("seed", range(4))
 def test_jhl002_curve_counts_from_one_sort_and_the_interval_from_them(seed):
-    from roc_dash.core.curves import roc_curve, roc_curve_with_counts
-    from roc_dash.core.statistics import auc_confidence_interval
+    from roc_dash.core.inference.statistics import auc_confidence_interval
+    from roc_dash.core.roc.curves import roc_curve, roc_curve_with_counts
 
     rng = np.random.default_rng(seed)
     n = 3000

@@ -12,7 +12,7 @@ from sklearn.metrics import roc_auc_score
 
 from roc_dash.app import analysis as app_analysis
 from roc_dash.app import overlays
-from roc_dash.app.analysis import AnalysisCache, data_prior
+from roc_dash.app.analysis import data_prior
 from roc_dash.app.features import kinds as kinds_feature
 from roc_dash.app.features.conditions import Gesture, apply_gesture
 from roc_dash.app.features.data import apply_upload
@@ -20,31 +20,20 @@ from roc_dash.app.render import render_views
 from roc_dash.app.server.store import (
     DEMO_ID,
     EXAMPLES,
-    DatasetStore,
     clean_ids,
     is_dataset_id,
 )
 from roc_dash.app.state import ControlState, parse_query
-from roc_dash.core.assembly.analysis import Conditions
-from roc_dash.core.canonical_kinds import COST_AXIS_TITLES
-from roc_dash.core.operating import pinned_points
-from roc_dash.rounding import sig
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.decisions.operating import pinned_points
+from roc_dash.core.kinds.canonical_kinds import COST_AXIS_TITLES
+from roc_dash.text.rounding import sig
 
 MC, SOFT, LEAVES = "demo-multiclass", "demo-soft", "demo-leaves"
 
 
 def _bytes(name):
     return (resources.files("roc_dash.data") / name).read_bytes()
-
-
-@pytest.fixture()
-def store(tmp_path):
-    return DatasetStore(tmp_path)
-
-
-@pytest.fixture()
-def cache(store):
-    return AnalysisCache(store)
 
 
 def _texts(component):
@@ -195,7 +184,7 @@ def test_knu020_soft_labels_named_with_their_interval(cache):
     a = cache.analysis([SOFT], ["ridge regression"], Conditions())
     assert a.models[0].auc_ci.method == "soft_delong"
     # where the interval is not defined the cell says so, with the reason as its tooltip
-    from roc_dash.core.assembly.beyond_binary import SoftModel
+    from roc_dash.core.assembly.extensions import SoftModel
 
     soft = {a.models[0].name: SoftModel(name=a.models[0].name, n_instances=2, n_pos=1.0,
                                         n_neg=1.0, auc=1.0, interval=None, hard_labels=False,

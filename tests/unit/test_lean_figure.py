@@ -12,7 +12,7 @@ from plotly.utils import PlotlyJSONEncoder
 from roc_dash.app.analysis import AnalysisCache, model_names
 from roc_dash.app.render import render_views
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
-from roc_dash.core.assembly.analysis import Conditions
+from roc_dash.core.analysis_types import Conditions
 from roc_dash.figures.style import LeanFigure, fast_figure
 
 

@@ -16,7 +16,8 @@ import pytest
 from scipy.stats import norm
 from sklearn.metrics import roc_curve
 
-from roc_dash.core.assembly.analysis import Conditions, analyse
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
 from roc_dash.figures.roc import OPTIMUM_UID, RING_UID, roc_figure
 from roc_dash.figures.roc_axes import ISO_UID, det_iso_curve, iso_curve, log_fpr_floor
 from roc_dash.figures.zoom import zoom_figure
@@ -237,7 +238,7 @@ def test_lgf012_page_render_and_patch_on_log_axis(tmp_path):
 
 
 def test_lgf013_pins_drawn_at_their_fpr_or_the_floor(big):
-    from roc_dash.core.operating import pinned_points
+    from roc_dash.core.decisions.operating import pinned_points
 
     table, analysis = big
     # a threshold above every score (FPR = 0) and one inside the negatives' range

@@ -15,8 +15,8 @@ from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
 from roc_dash.core.assembly.analysis import analyse
-from roc_dash.core.assembly.beyond_binary import analyse_multiclass
-from roc_dash.core.canonical_kinds import class_view
+from roc_dash.core.assembly.extensions import analyse_multiclass
+from roc_dash.core.kinds.canonical_kinds import class_view
 from roc_dash.io import InputError, ReadOptions, load_predictions
 
 CLASSES = ["A", "B", "C"]

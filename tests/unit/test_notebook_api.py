@@ -17,8 +17,8 @@ import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score, roc_curve
 
 import roc_dash
-from roc_dash.core.curves import roc_curve as core_roc_curve
-from roc_dash.core.hull import convex_hull, iso_performance_slope, optimal_point
+from roc_dash.core.roc.curves import roc_curve as core_roc_curve
+from roc_dash.core.roc.hull import convex_hull, iso_performance_slope, optimal_point
 
 RNG = np.random.default_rng(19)
 N = 300

@@ -22,9 +22,10 @@ from roc_dash.app.features import comparison as card
 from roc_dash.app.server.store import DatasetStore
 from roc_dash.app.state import ControlState
 from roc_dash.cli import main
-from roc_dash.core.assembly.analysis import Conditions, analyse
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
 from roc_dash.io import load_predictions
-from roc_dash.rounding import signed
+from roc_dash.text.rounding import signed
 
 
 def _three_models(n=60, seed=0):

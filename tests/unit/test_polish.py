@@ -98,8 +98,8 @@ def test_pol105_a_typed_pin_that_is_not_a_number_says_why():
 def test_pol106_threshold_view_names_its_model_and_whether_its_optimum_is_the_overall_one(tmp_path):
     from roc_dash.app.analysis import AnalysisCache
     from roc_dash.app.server.store import DEMO_ID, DatasetStore
-    from roc_dash.core.assembly.analysis import Conditions
-    from roc_dash.core.economics import Economics
+    from roc_dash.core.analysis_types import Conditions
+    from roc_dash.core.decisions.economics import Economics
     from roc_dash.figures.threshold import threshold_figure
 
     cache = AnalysisCache(DatasetStore(tmp_path / "data"))
@@ -123,10 +123,10 @@ def test_pol107_html_report_carries_every_pin_the_comparison_the_summary_and_the
     from roc_dash.app.components import plain_text
     from roc_dash.app.render import decision_views
     from roc_dash.app.server.store import DEMO_ID, DatasetStore
-    from roc_dash.core.assembly.analysis import Conditions
-    from roc_dash.core.economics import Economics
-    from roc_dash.core.operating import pinned_points
-    from roc_dash.html_report import ReportState, render_html
+    from roc_dash.core.analysis_types import Conditions
+    from roc_dash.core.decisions.economics import Economics
+    from roc_dash.core.decisions.operating import pinned_points
+    from roc_dash.report.html import ReportState, render_html
 
     cache = AnalysisCache(DatasetStore(tmp_path / "data"))
     models = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
@@ -151,7 +151,7 @@ def test_pol107_html_report_carries_every_pin_the_comparison_the_summary_and_the
 def test_pol108_iso_f1_labels_sit_inside_the_pr_frame_and_the_hover_marker_is_a_dot(tmp_path):
     from roc_dash.app.analysis import AnalysisCache
     from roc_dash.app.server.store import DEMO_ID, DatasetStore
-    from roc_dash.core.assembly.analysis import Conditions
+    from roc_dash.core.analysis_types import Conditions
     from roc_dash.figures import pr_figure
 
     cache = AnalysisCache(DatasetStore(tmp_path / "data"))

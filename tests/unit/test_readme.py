@@ -1,6 +1,9 @@
-"""The README's examples are true (issue 15 §2/§3): the files its commands and text name
-exist, its `report` commands run as written, and the decision summary it quotes is what the
-page prints on the demo data. (The error example: test_cli008.)"""
+"""The README's and the docs pages' examples are true: the files their commands and text name
+exist, their `report` commands run as written, and the decision summary they quote is what the
+page prints on the demo data. (The error example: test_cli008.)
+
+The checks read README.md and docs/*.md as one text, so a section moved between pages stays
+checked wherever it lives."""
 
 from __future__ import annotations
 
@@ -10,8 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: README.md and every docs page, one after the other.
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+README = "\n\n".join(p.read_text(encoding="utf-8") for p in PAGES)
 #: A shell block whose first line says so holds templates for the reader's own files.
 TEMPLATE = "stand for your own files"
 
@@ -37,9 +44,14 @@ def report_commands() -> list[list[str]]:
 
 
 def test_rdm001_paths_the_readme_names_exist():
+    """Paths in backticks and links of README.md and docs/*.md (not ARCHITECTURE.md, whose
+    worked example names the files of a view one would add; test_docs_links checks its
+    links)."""
+    text = "\n\n".join(p.read_text(encoding="utf-8") for p in PAGES
+                        if p.name != "ARCHITECTURE.md")
     named = set(re.findall(r"`((?:roc_dash|scripts|bench|docs|tests|assets|\.ci)/[\w./-]+)`",
-                           README))
-    named |= set(re.findall(r"\]\(((?:docs|assets)/[^)\s]+)\)", README))
+                           text))
+    named |= set(re.findall(r"\]\(((?:docs|assets)/[^)\s#]+)[#)]", text))
     named |= {a for argv in report_commands() for k, a in enumerate(argv)
               if k > 1 and not a.startswith("-") and argv[k - 1] not in ("-o", "--output")
               and not re.fullmatch(r"[\d.]+", a) and argv[k - 1] not in (
@@ -53,6 +65,7 @@ def test_rdm001_paths_the_readme_names_exist():
     assert not any("preds.csv" in " ".join(argv) for argv in report_commands())
 
 
+@pytest.mark.slow
 def test_rdm002_the_report_commands_run_as_written(tmp_path):
     """Each command in a fresh folder holding the checkout's roc_dash/ (so outputs land in
     tmp_path), with this interpreter's roc-dash."""
@@ -78,8 +91,9 @@ def test_rdm003_the_quoted_decision_summary_is_what_the_page_prints(tmp_path):
     from roc_dash.app.components import plain_text
     from roc_dash.app.render import decision_views
     from roc_dash.app.server.store import DEMO_ID, DatasetStore
-    from roc_dash.core.assembly.analysis import Conditions, prevalence
-    from roc_dash.core.economics import Economics
+    from roc_dash.core.analysis_types import Conditions
+    from roc_dash.core.assembly.analysis import prevalence
+    from roc_dash.core.decisions.economics import Economics
 
     text = " ".join(README.split())
     quoted = text.split('on the demo data: "', 1)[1].split('", then', 1)[0]
@@ -103,6 +117,7 @@ def gate_commands() -> list[list[str]]:
             and not any(a.startswith("[") for a in argv)]
 
 
+@pytest.mark.slow
 def test_rdm004_the_ci_gate_commands_run_and_the_workflow_parses(tmp_path):
     """The decide/check commands of "Ship the decision and gate CI" run as written (check
     passes on the record decide just wrote); the output quoted is what check prints; the

@@ -10,7 +10,8 @@ import pytest
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import brier_score_loss
 
-from roc_dash.core.assembly.analysis import Conditions, analyse
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
 from roc_dash.report import build_report
 
 

@@ -1,5 +1,5 @@
 """Intervals at the chosen point in ``roc-dash report`` (issue 17 item 2): the report's numbers
-are the core's (:func:`roc_dash.core.point_intervals.point_intervals` called directly on the
+are the core's (:func:`roc_dash.core.decisions.point_intervals.point_intervals` called directly on the
 model's rows, same seed), its estimates the analysis' optimum, and bad options exit 2."""
 
 import json
@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from roc_dash.cli import main
-from roc_dash.core.economics import Economics
-from roc_dash.core.point_intervals import point_intervals
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.decisions.point_intervals import point_intervals
 
 KEYS = ("threshold", "tpr", "fpr", "precision", "npv", "lr_plus", "lr_minus", "expected_cost")
 ATTR = {"lr_plus": "lr_pos", "lr_minus": "lr_neg"}

@@ -32,7 +32,7 @@ def _exists(store, dataset_id) -> bool:
 
 
 def test_ret001_every_read_counts_as_use_cache_hits_too(tmp_path, monkeypatch):
-    from roc_dash.core.assembly.analysis import Conditions
+    from roc_dash.core.analysis_types import Conditions
 
     monkeypatch.setenv("ROC_DASH_DATASET_TTL_DAYS", str(20 / 86400))  # 20 s
     writer = DatasetStore(tmp_path)

@@ -13,8 +13,8 @@ import pytest
 
 from roc_dash.app.features.slices import CHOOSE, column_choice, slices_outputs
 from roc_dash.app.state import parse_query
-from roc_dash.core.group_thresholds import CONSTRAINTS, group_thresholds
-from roc_dash.core.slices import slice_analysis
+from roc_dash.core.subgroups.group_thresholds import CONSTRAINTS, group_thresholds
+from roc_dash.core.subgroups.slices import slice_analysis
 from roc_dash.io import load_predictions
 from roc_dash.io.canonical import ReadOptions
 from roc_dash.io.errors import InputError
@@ -26,7 +26,7 @@ from roc_dash.io.slice_columns import (
     slice_choices,
     slice_groups,
 )
-from tests.slices_example import loan_predictions, loan_predictions_wide
+from tools.slices_example import loan_predictions, loan_predictions_wide
 
 KEEP = ReadOptions(keep_slice_columns=True)
 STATE = {"cost_fp": 1.0, "cost_fn": 5.0, "prior": 0.2}
@@ -239,7 +239,7 @@ def test_scp013_without_a_slice_the_csvs_are_unchanged():
 
 
 def test_scp014_a_dragged_ring_moves_its_group_and_the_others_follow(wide):
-    from roc_dash.core.group_thresholds import follow_constraint
+    from roc_dash.core.subgroups.group_thresholds import follow_constraint
 
     frame, result = wide
     columns = ["region"]

@@ -14,15 +14,16 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.core.averaging import fold_curves
-from roc_dash.core.curves import roc_curve, roc_curve_with_counts
-from roc_dash.core.slices import group_rocs, slice_analysis
-from roc_dash.core.statistics import (
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.core.inference.statistics import (
     auc_confidence_interval,
     delong_variance_of_counts,
     wald_auc_interval,
 )
+from roc_dash.core.roc.averaging import fold_curves
+from roc_dash.core.roc.curves import roc_curve, roc_curve_with_counts
+from roc_dash.core.subgroups.slices import group_rocs, slice_analysis
 from roc_dash.figures.slices import slices_figure
 from roc_dash.figures.style import format_threshold
 from roc_dash.io import load_predictions

@@ -14,11 +14,12 @@ import pandas as pd
 import pytest
 
 from roc_dash.app.server.store import load_demo
-from roc_dash.core.assembly.analysis import Conditions, analyse, with_conditions
-from roc_dash.core.operating import operating_point
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse, with_conditions
+from roc_dash.core.decisions.operating import operating_point
 from roc_dash.figures import roc_figure
-from roc_dash.html_interactive import interactive_payload
-from roc_dash.html_report import LOSSLESS, render_html
+from roc_dash.report.html import LOSSLESS, render_html
+from roc_dash.report.html_interactive import interactive_payload
 
 
 @pytest.fixture(scope="module")

@@ -221,7 +221,7 @@ def test_sto015_input_kind_is_kept_and_old_sidecars_load_as_binary(tmp_path):
     import json
     from importlib import resources
 
-    from roc_dash.core.canonical_kinds import InputKind
+    from roc_dash.core.kinds.canonical_kinds import InputKind
 
     store = DatasetStore(tmp_path)
     data = (resources.files("roc_dash.data") / "multiclass_demo.csv").read_bytes()

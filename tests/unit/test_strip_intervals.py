@@ -17,11 +17,12 @@ from roc_dash.app.features import intervals as feature
 from roc_dash.app.render import VIEW_OUTPUTS
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.core.chosen_point import decision_summary
-from roc_dash.core.economics import Economics
-from roc_dash.core.point_intervals import point_intervals
-from roc_dash.rounding import sig
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.core.decisions.decision_summary import decision_summary
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.decisions.point_intervals import point_intervals
+from roc_dash.text.rounding import sig
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
 
@@ -29,11 +30,6 @@ DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predict
 def _three(v):
     """The one rounding rule, as the page's interval cells (written out here: Python's .6g)."""
     return format(v, ".6g")
-
-
-@pytest.fixture
-def cache(tmp_path):
-    return AnalysisCache(DatasetStore(tmp_path))
 
 
 def _optimum(cache, state):

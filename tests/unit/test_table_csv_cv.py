@@ -16,8 +16,9 @@ from sklearn.metrics import roc_auc_score
 from roc_dash.app.analysis import AnalysisCache
 from roc_dash.app.features.exports import table_csv
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
-from roc_dash.core.assembly.analysis import Conditions, analyse
-from roc_dash.exports import CV_COLUMNS
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse
+from roc_dash.report.exports import CV_COLUMNS
 
 DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
 

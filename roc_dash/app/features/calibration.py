@@ -6,7 +6,7 @@ maximum calibration errors and a note per model (scores outside ``[0, 1]``, or b
 calibrated), the binning of the diagram, and *Download calibrated scores*: every row of the
 shown models with its hull-calibrated probability.
 
-Numbers come from :mod:`roc_dash.core.calibration` on the curves of the views' cached
+Numbers come from :mod:`roc_dash.core.inference.calibration` on the curves of the views' cached
 analysis (pooled folds, as the cost curves), the figure from
 :mod:`roc_dash.figures.calibration`; the callbacks compute nothing themselves.
 """
@@ -17,10 +17,11 @@ import pandas as pd
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
-from ...core.assembly.analysis import Analysis, AnalysisTimeout
-from ...core.calibration import STRATEGIES, Calibration, calibration_from_curve
+from ...core.analysis_types import Analysis
+from ...core.assembly.analysis import AnalysisTimeout
+from ...core.inference.calibration import STRATEGIES, Calibration, calibration_from_curve
 from ...figures.calibration import calibration_figure
-from ...rounding import sig
+from ...text.rounding import sig
 from .. import ids
 from ..analysis import model_names, shown_analysis, timeout_message
 from ..components import empty_figure, swatch
@@ -72,7 +73,7 @@ def calibration_card(graph_config: dict):
 def model_calibrations(analysis: Analysis, *, n_bins: int = 10,
                        strategy: str = "uniform") -> dict[str, Calibration]:
     """Each model's calibration (name -> result, in the analysis' order), from its pooled
-    curve and hull (:func:`~roc_dash.core.calibration.calibration_from_curve`)."""
+    curve and hull (:func:`~roc_dash.core.inference.calibration.calibration_from_curve`)."""
     n_bins = n_bins if n_bins in BIN_CHOICES else 10
     strategy = strategy if strategy in STRATEGIES else "uniform"
     return {m.name: calibration_from_curve(m.curve, n_bins=n_bins, strategy=strategy,
@@ -80,7 +81,7 @@ def model_calibrations(analysis: Analysis, *, n_bins: int = 10,
 
 
 def _num(v: float) -> str:
-    return sig(v)  # the one rounding rule (roc_dash.rounding)
+    return sig(v)  # the one rounding rule (roc_dash.text.rounding)
 
 
 def calibration_table(results: dict[str, Calibration], colors: dict[str, int]):
@@ -109,7 +110,7 @@ def calibration_table(results: dict[str, Calibration], colors: dict[str, int]):
 
 def calibrated_frame(table: pd.DataFrame, results: dict[str, Calibration]) -> pd.DataFrame:
     """The rows of the models in ``results`` with ``calibrated_probability``: the hull map's
-    probability of each score (:meth:`~roc_dash.core.calibration.HullCalibration.calibrated_scores`).
+    probability of each score (:meth:`~roc_dash.core.inference.calibration.HullCalibration.calibrated_scores`).
 
     Columns: ``model``, ``dataset`` (when several are loaded), ``id`` and ``fold`` (when the
     data has them), ``label`` (1 positive, 0 negative), ``score``, ``weight`` (when not all 1) and

@@ -17,13 +17,13 @@ import re
 from dash import Input, Output, State, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ...core.assembly.analysis import Analysis
+from ...core.analysis_types import Analysis
 from ...core.assembly.combining_views import BudgetView, LogicalView, superiority_view
-from ...core.concavity_repair import ConcavityRepair
-from ...core.operating import pinned_points
+from ...core.combining.concavity_repair import ConcavityRepair
+from ...core.decisions.operating import pinned_points
 from ...figures.combining import superiority_figure
 from ...figures.style import format_threshold
-from ...rounding import sig
+from ...text.rounding import sig
 from .. import ids
 from ..analysis import model_names, shown_analysis
 from ..components import empty_figure

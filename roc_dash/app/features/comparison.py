@@ -11,7 +11,7 @@ is the best choice.
   :attr:`~roc_dash.core.assembly.analysis.Analysis.optimal_ranges`.
 
 Both are computed from the pooled predictions (all folds' rows as one test set). No
-arithmetic here: the wording comes from :mod:`roc_dash.comparison_text`.
+arithmetic here: the wording comes from :mod:`roc_dash.report.comparison_text`.
 
 A second selector shows instead the matrix of the McClish partial AUC over ``FPR <= A``
 (``A`` the model table's pAUC limit), by a paired stratified bootstrap
@@ -25,14 +25,14 @@ import math
 from dash import Input, Output, State, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ...comparison_text import (
+from ...core.analysis_types import Analysis
+from ...report.comparison_text import (
     P_KINDS,
     optimal_range_text,
     p_text,
     pair_cell,
     unpaired_note,
 )
-from ...core.assembly.analysis import Analysis
 from .. import ids
 from ..analysis import pauc_comparison, shown_analysis
 from ..help import HELP

@@ -19,9 +19,9 @@ from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import prevalence
 from ...io import InputError, ReadOptions, load_predictions
-from ...io.combine import distinct_model_names
+from ...io.side_by_side import distinct_model_names
 from ...io.size_limits import release_memory
-from ...rounding import sig
+from ...text.rounding import sig
 from .. import ids
 from ..analysis import (
     MAX_SHOWN_MODELS,
@@ -204,7 +204,7 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
 
 def tag_note(store: DatasetStore, dataset_ids) -> list[str]:
     """With more than one dataset: how the models are now named (each carries its dataset's
-    name, see :func:`roc_dash.io.combine.distinct_model_names`), the newest dataset's first."""
+    name, see :func:`roc_dash.io.side_by_side.distinct_model_names`), the newest dataset's first."""
     infos, _ = loaded_infos(store, dataset_ids)
     if len(infos) < 2:
         return []

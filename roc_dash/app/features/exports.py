@@ -14,11 +14,12 @@ import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
-from ...core.assembly.analysis import Analysis, AnalysisTimeout
-from ...core.economics import Economics
-from ...core.operating import pinned_points
+from ...core.analysis_types import Analysis
+from ...core.assembly.analysis import AnalysisTimeout
+from ...core.decisions.economics import Economics
+from ...core.decisions.operating import pinned_points
 from ...decision import build_decision
-from ...exports import (
+from ...report.exports import (
     cross_validation_table,
     csv_safe,
     curves_table,
@@ -33,6 +34,7 @@ from ..components import model_table_rows
 from ..help import HELP
 from ..render import SHOWN_STATES, decision_views
 from ..server.auth import current_owner
+from ..server.url_prefix import page_link, server_prefix
 from ..state import (
     AVERAGING_MODES,
     ControlState,
@@ -62,7 +64,7 @@ def buttons():
 
 
 def curves_csv(analysis: Analysis, slices=()) -> str:
-    """The Curves CSV (:func:`roc_dash.exports.curves_table`): each model's pooled curve
+    """The Curves CSV (:func:`roc_dash.report.exports.curves_table`): each model's pooled curve
     (``fold`` "pooled") and each of its folds' curves; with ``slices`` (:func:`sliced`), a
     ``group`` column and each group's curve."""
     return to_safe_csv(with_group_rows(curves_table(analysis), [
@@ -71,7 +73,7 @@ def curves_csv(analysis: Analysis, slices=()) -> str:
 
 def table_csv(analysis: Analysis, slices=()) -> str:
     """The model table with the conditions it was computed under on every row, and each
-    model's cross-validated AUC (mean, SD, LeDell interval, folds: issue 17); with
+    model's cross-validated AUC (mean, SD, LeDell interval, folds); with
     ``slices`` (:func:`sliced`), a ``group`` column and each group's row as the Slices card
     shows it (own optimum, point under the card's constraint)."""
     c = analysis.conditions
@@ -105,8 +107,8 @@ def sliced(table, models, state, columns, constraint, priors_text=None) -> list:
     page's costs and prior (and the card's priors per group, ``priors_text``, see
     :func:`~roc_dash.app.state.group_priors`); empty when the data offer no slice or the
     choice is refused."""
-    from ...core.group_thresholds import CONSTRAINTS, group_thresholds
-    from ...core.slices import slice_analysis
+    from ...core.subgroups.group_thresholds import CONSTRAINTS, group_thresholds
+    from ...core.subgroups.slices import slice_analysis
     from ...io.errors import InputError
     from ...io.slice_columns import slice_choices, slice_groups
 
@@ -201,7 +203,7 @@ def register(app, cache, store) -> None:
                                  economics_from_state(state),
                                  store.notes(dataset_ids, owner=current_owner())["note"])
             return dcc.send_string(text, "roc-dash-decision.json")
-        from ...html_report import ReportState, render_html
+        from ...report.html import ReportState, render_html
 
         infos, _ = loaded_infos(store, dataset_ids)
         pins = pinned_points(analysis, clean_pins(pinned))
@@ -213,7 +215,8 @@ def register(app, cache, store) -> None:
         compared = [k for k in strip if getattr(k, "className", "") == "summary-pins"] \
             if isinstance(strip, list) else []
         notes = store.notes(dataset_ids, owner=current_owner())
-        link = href if isinstance(href, str) else None
+        # the page's address as the browser sent it, if it is one of this app's pages
+        link = page_link(href, server_prefix(app.server))
         base = urlsplit(link) if link else None
         views = tuple(
             (str(v.get("name", "")), urlunsplit(base._replace(
@@ -245,7 +248,7 @@ def slices_for_report(table, models, conditions, columns=None, priors_text=None
     from ...io.errors import InputError
     from ...io.groups import GROUP_COLUMN
     from ...io.slice_columns import slice_choices, slice_groups
-    from ...slices_report import slices_sections
+    from ...report.slices import slices_sections
 
     choices = slice_choices(table)
     wanted = tuple(c for c in (columns or ()) if isinstance(c, str) and c)

@@ -1,7 +1,7 @@
-"""How sure is the chosen point: bootstrap intervals in the operating card (issue 17, item 2).
+"""How sure is the chosen point: bootstrap intervals in the operating card.
 
 The intervals of the threshold, TPR, FPR, precision, NPV, LR+, LR− and expected cost at the
-optimum and at every pin (:func:`~roc_dash.core.point_intervals.point_intervals`, seeded),
+optimum and at every pin (:func:`~roc_dash.core.decisions.point_intervals.point_intervals`, seeded),
 with the out-of-bag cost of the choice beside the optimum's expected cost. Its place in the
 card is :func:`..components.intervals_box`. The bootstrap never slows the views: its
 callback follows them (it is triggered by the viz-data store, which every render of the
@@ -19,11 +19,11 @@ from dash import Input, Output, Patch, State, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import AnalysisTimeout
-from ...core.operating import OperatingSummary, operating_point, pinned_points
-from ...core.point_intervals import PointIntervals, PointUncertainty, point_intervals
+from ...core.decisions.operating import OperatingSummary, operating_point, pinned_points
+from ...core.decisions.point_intervals import PointIntervals, PointUncertainty, point_intervals
 from ...decision import model_rows
 from ...figures.point_regions import REGION_UID, point_region_traces
-from ...rounding import sig
+from ...text.rounding import sig
 from .. import ids
 from ..analysis import MAX_SHOWN_MODELS, AnalysisCache, model_names
 from ..components import COMPUTING_INTERVALS, STRIP_INTERVALS_SLOT
@@ -53,7 +53,7 @@ ROWS = (
 
 
 def _number(v: float) -> str:
-    """The one rounding rule (:func:`roc_dash.rounding.sig`): 6 significant digits; an
+    """The one rounding rule (:func:`roc_dash.text.rounding.sig`): 6 significant digits; an
     interval's open end reads ``∞``."""
     return "∞" if v == math.inf else sig(v)
 
@@ -91,7 +91,7 @@ def chosen_intervals(cache: AnalysisCache, dataset_ids, models, state, pinned, s
                      ) -> list[tuple[str, OperatingSummary, PointUncertainty]]:
     """``[(label, point, intervals)]`` of the optimum and the pins the views show.
 
-    One :func:`~roc_dash.core.point_intervals.point_intervals` per model concerned (the
+    One :func:`~roc_dash.core.decisions.point_intervals.point_intervals` per model concerned (the
     optimum's model and the pinned models; a model's pins share its replicates), on that
     model's rows at the analysis' prior and level and the state's costs and benefits;
     cached by data, class reference, model, conditions, thresholds, ``n_boot`` and ``seed``.
@@ -163,8 +163,10 @@ def intervals_table(chosen):
         html.Td(_oob_text(u), className="num", title=HELP["pi_oob"]) for _, _, u in chosen]))
     u0 = chosen[0][2]
     caption = (f"{u0.level:.0%} intervals: {u0.method}, {u0.n_boot_used} of {u0.n_boot} "
-               f"replicates, seed {SEED}; the expected cost at the optimum is optimistic "
-               "(chosen on the same data): read the out-of-bag cost beside it.")
+               f"replicates, seed {SEED}. At the optimum they are of what the chosen "
+               "threshold gives on new data, corrected for choosing it on these data (the "
+               "estimate beside them is optimistic: a cost's interval may lie above it); "
+               "measured coverage in docs/statistics.md.")
     notes = sorted({n for _, _, u in chosen for n in u.notes})
     return html.Div(children=[
         html.H3(f"How sure? {u0.level:.0%} intervals", className="interval-head",

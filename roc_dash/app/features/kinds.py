@@ -1,6 +1,6 @@
 """The input kinds in the dashboard: multi-class, soft labels, example-specific costs, leaves.
 
-Every kind is stored as a binary canonical table (:mod:`roc_dash.core.canonical_kinds`), so every view
+Every kind is stored as a binary canonical table (:mod:`roc_dash.core.kinds.canonical_kinds`), so every view
 works on it unchanged; this module adds what each kind needs on top:
 
 * **multi-class** (Fawcett 2004 s7.3): the class selector (which class is "positive" for the
@@ -8,12 +8,12 @@ works on it unchanged; this module adds what each kind needs on top:
   and the prior then apply to that class against the rest), the class reference curves of
   one model, Hand & Till's pairwise AUC matrix, and M and the Provost-Domingos weighted AUC
   in the model table;
-* **soft labels** (Qin, ``001_*``): the model table says so, and which interval it shows;
+* **soft labels** (Qin 2005, see roc_dash.core.kinds.soft_labels): the model table says so, and which interval it shows;
 * **costs** (s7.2): the ROC axes are the fractions of negative cost and positive benefit;
 * **leaves** (Flach et al. s4): the labelings ``S_0 .. S_n`` as clickable points on the ROC;
 * the bundled example files, loadable from the data panel.
 
-Numbers come from :mod:`roc_dash.core.assembly.beyond_binary`, figures from :mod:`roc_dash.figures.kinds`;
+Numbers come from :mod:`roc_dash.core.assembly.extensions`, figures from :mod:`roc_dash.figures.kinds`;
 what the kinds add to the linked views and the model table is in :mod:`..overlays`
 (the views draw it), what kind a dataset is in :mod:`..analysis`.
 """
@@ -24,7 +24,7 @@ from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...figures.kinds import class_curves_figure, pairwise_figure
-from ...rounding import sig
+from ...text.rounding import sig
 from .. import ids
 from ..analysis import dataset_labels, kind_status, loaded_infos, model_names
 from ..components import empty_figure

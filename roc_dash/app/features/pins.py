@@ -13,7 +13,7 @@ import math
 from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ...core.operating import PIN_LABELS
+from ...core.decisions.operating import PIN_LABELS
 from .. import ids
 from ..components import intervals_box
 from ..help import HELP

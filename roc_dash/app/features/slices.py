@@ -1,4 +1,4 @@
-"""Slices (issue 18): one model group by group, and its thresholds under a fairness constraint.
+"""Slices: one model group by group, and its thresholds under a fairness constraint.
 
 The *Slices* card of the *Compare* tab. The groups come from the column chosen in the card
 (*Slice by*, optionally *crossed with* a second: each pair of values a group), among the
@@ -11,11 +11,12 @@ as every card; optionally a prior per group, typed as ``group=value``), a table 
 constraint chosen, each group's operating point, the total expected cost per case and what
 the constraint costs against each group's own optimum. A group's ring can be dragged along
 its hull: the others follow the constraint
-(:func:`roc_dash.core.group_thresholds.follow_constraint`; the drag reaches the server
+(:func:`roc_dash.core.subgroups.group_thresholds.follow_constraint`; the drag reaches the server
 through the clientside ``rocDash.slicesDrag``). The slice, the constraint and the priors
 per group go into the page's link (``slc``, ``slx``, ``sct``, ``sgp``). Numbers come from
-:mod:`roc_dash.core.slices` (the groups' curves and intervals cached per data, model, level and slice; a change of costs or
-prior only re-selects the optima) and :func:`roc_dash.core.group_thresholds.group_thresholds`;
+:mod:`roc_dash.core.subgroups.slices` (the groups and their curves and intervals made once per data,
+model, level and slice by :func:`roc_dash.app.slicing.model_slices`, cached for every worker;
+a change of costs, prior or constraint only re-selects the optima) and :func:`roc_dash.core.subgroups.group_thresholds.group_thresholds`;
 the figure from :func:`roc_dash.figures.slices.slices_figure` and its rings from
 :func:`roc_dash.figures.slices.drag_handles`.
 """
@@ -29,17 +30,19 @@ import pandas as pd
 from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ...core.group_thresholds import CONSTRAINTS, follow_constraint, group_thresholds
-from ...core.slices import group_rocs, slice_optima
+from ...core.subgroups.group_thresholds import CONSTRAINTS, follow_constraint, group_thresholds
+from ...core.subgroups.slices import slice_optima
 from ...figures.slices import CONSTRAINT_NAMES, drag_handles, slices_figure
 from ...figures.style import format_threshold
 from ...io.errors import InputError
-from ...io.groups import MISSING_GROUP
-from ...io.slice_columns import binning_message, slice_choices, slice_groups
-from ...rounding import sig
+from ...io.slice_columns import binning_message, slice_choices
+from ...report.slices import left_out_json, left_out_note, prior_json, why_left_out
+from ...text.rounding import sig
 from .. import ids
 from ..analysis import model_names
 from ..components import empty_figure, graph_config
+from ..server.budget import HeavyWaitTimeout
+from ..slicing import model_slices
 from ..state import FONT, conditions_from_state, group_priors, parse_query, tab_shown
 
 __all__ = ["card", "slices_outputs", "column_choice", "register", "NO_GROUPS", "CHOOSE"]
@@ -141,7 +144,7 @@ def _table(analysis, solution):
                  _f(r.prevalence, ".1%"), auc]
         cells += ([f"{format_threshold(o.optimum.threshold)} ({_f(o.optimum.tpr)}, "
                    f"{_f(o.optimum.fpr)})", _f(o.expected_cost, ".4f")]
-                  if o is not None else ["one class only", ""])
+                  if o is not None else [f"left out: {why_left_out(r)}", ""])
         cells += ([f"{_f(rule.tpr)}, {_f(rule.fpr)}", _f(rule.flagged, ".1%"),
                    # equalized odds: the share whose score is ignored (Hardt et al.)
                    _f(rule.ignore_share if rule.ignore_share > 0 else rule.randomised_share,
@@ -204,8 +207,10 @@ def _summary(analysis, result, solution):
         lines.append(html.P(f"AUC gap: {g.best} {sig(g.best_value)} against {g.worst} "
                             f"{sig(g.worst_value)} ({sig(g.gap)})."))
     lines.extend(_randomised(solution))
-    if analysis.excluded:
-        lines.append(html.P(f"Left out (one class only): {', '.join(analysis.excluded)}."))
+    note = left_out_note(left_out_json(analysis), prior_json(analysis),
+                         given="the page's prior")
+    if note:
+        lines.append(html.P(note, className="slices-left-out"))
     return total, lines
 
 
@@ -228,30 +233,17 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
         return CHOOSE, empty, "", "", ""
     if not isinstance(model, str):
         return "Tick a model to see it group by group.", empty, "", "", ""
-    rows = table[table["model"].astype(str) == model]
-    try:
-        groups, pooled = slice_groups(rows, wanted, choices=choices)
-    except InputError as exc:
-        return str(exc), empty, "", "", ""
-    if rows.empty or bool((groups == MISSING_GROUP).all()):
-        return (f"The model {model} has no {' × '.join(wanted or (choices.default,))} column "
-                "in its file. " + NO_GROUPS, empty, "", "", "")
-    shown = wanted or (choices.default,)
-    source = (f"Groups from the column {' × '.join(shown)} ({groups.nunique()} groups)."
-              + "".join(f" {p}" for p in pooled))
-    weights = rows["weight"].to_numpy(dtype=np.float64)
-    weights = None if bool((weights == 1.0).all()) else weights
     conditions = conditions_from_state(state)
-
-    def make():
-        return group_rocs(rows["label"].to_numpy(dtype=bool),
-                          rows["score"].to_numpy(dtype=np.float64),
-                          groups, weights=weights,
-                          level=conditions.level)
-
     try:
-        rocs = make() if memo is None else memo(("slice-rocs", model, conditions.level, shown),
-                                                make)
+        made = model_slices(table, model, wanted, choices, conditions.level, memo=memo)
+    except HeavyWaitTimeout as exc:
+        return (f"The groups of {model} were not computed: {exc}.", empty, "", "", "")
+    except (InputError, ValueError) as exc:
+        return str(exc), empty, "", "", ""
+    if isinstance(made, str):  # no value in the chosen columns
+        return f"{made} {NO_GROUPS}", empty, "", "", ""
+    source, rocs = made.source, made.rocs
+    try:
         priors, refused = group_priors(priors_text, [r.name for r in rocs if r.curve is not None])
         analysis = slice_optima(rocs, cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn,
                                 prior_pos=conditions.prior_pos, group_priors=priors or None)
@@ -389,7 +381,7 @@ def register(app, cache, store) -> None:
         return slices_outputs(
             cache.table(dataset_ids), model, state, constraint,
             font_size=FONT[bool(presentation)], columns=[c for c in (column, cross) if c],
-            memo=lambda parts, make: cache.cache.get_or_make((*parts, key), make, shared=False),
+            memo=lambda parts, make: cache.cache.get_or_make((*parts, key), make),
             drag=drag if ctx.triggered_id == ids.SLC_DRAG else None, priors_text=priors)
 
     # only drags of a group's ring reach the server (a zoom or pan stays in the browser)

@@ -3,7 +3,7 @@
 The tab bar sits above the cards; the summary strip and the sidebar (data, costs and class
 mix, ...) stay on every tab. Every card stays in the page whatever tab is shown, and a tab
 hides the others' panels in the browser. The cards of *Compare* and *Beyond binary* are lazy
-(issue 14): each callback computing a card's content takes ``Input(ids.TAB, "data")`` and does
+(for page loads under load): each callback computing a card's content takes ``Input(ids.TAB, "data")`` and does
 nothing (``PreventUpdate``) unless its tab is shown (:func:`..state.tab_shown`), so a first
 load or a new cost recomputes only what is seen, and opening a tab brings its cards up to
 date. Their selectors (model lists, options) stay eager; the *Decide* tab's views also fill

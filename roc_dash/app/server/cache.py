@@ -50,6 +50,15 @@ log = logging.getLogger(__name__)
 __all__ = ["approx_nbytes", "ByteLRU", "KeyLocks", "SharedCache", "BACKGROUND_BYTES"]
 
 
+#: Part of every key: the layout of the classes pickled in the disk cache (the modules they
+#: are defined in). Raise it when a module whose objects are cached moves or a cached result
+#: type changes shape: the values an older roc-dash pickled into a data directory kept across
+#: an upgrade are then never read (they would not unpickle, or unpickle into the old shape),
+#: and diskcache evicts them as the least recently used. One read anyway is a miss
+#: (:meth:`SharedCache._read`). 2: core regrouped into subpackages.
+LAYOUT = 2
+
+
 def _mb_from_env(name: str, default: float) -> float:
     try:
         value = float(os.environ.get(name, default))
@@ -373,7 +382,8 @@ class SharedCache:
 
     @staticmethod
     def key(parts) -> str:
-        return hashlib.sha256(repr(parts).encode()).hexdigest()
+        """The cache key of ``parts``, under the :data:`LAYOUT` of the pickled classes."""
+        return hashlib.sha256(repr((LAYOUT, parts)).encode()).hexdigest()
 
     def get_or_make(self, parts, make, *, shared: bool = True):
         """The cached value for ``parts`` (any repr-stable tuple), else ``make()`` cached.
@@ -411,7 +421,8 @@ class SharedCache:
     def _read(self, key: str):
         try:
             return self.disk.get(key)
-        except Exception:  # noqa: BLE001 - a damaged entry is recomputed
+        except Exception:  # noqa: BLE001 - a damaged or outdated entry is recomputed
+            # (a class pickled from a module that has moved since: ModuleNotFoundError)
             return None
 
     def _keep(self, key: str, value, shared: bool, lock):

@@ -3,7 +3,7 @@
 The uploads arriving (``<data dir>/incoming/<token>/``, see :mod:`.upload_route`) have a cap
 for everybody together (``ROC_DASH_MAX_INCOMING_MB``). Without a share per owner, one person
 could park uploads up to that cap, never claim them, and every other upload was "busy" until
-they expired (``ROC_DASH_UPLOAD_TIMEOUT`` + 2 min; stranger review of issue 14). So:
+they expired (``ROC_DASH_UPLOAD_TIMEOUT`` + 2 min; found by a hostile review of the upload limits). So:
 
 * the first file of a batch records its owner (:func:`.auth.current_owner`) in the batch's
   folder, as a file named :data:`OWNER_FILE` holding a hash of it (:func:`owner_mark`; never

@@ -9,7 +9,7 @@ import json
 import time
 from pathlib import Path
 
-from ...invisible import without_invisible
+from ...text.invisible import without_invisible
 from .dataset_ids import EXAMPLES, DatasetNotFound, NotAllowed, clean_ids
 
 

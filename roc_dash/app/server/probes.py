@@ -7,8 +7,8 @@
   ``ROC_DASH_MIN_FREE_MB`` (64) free and the shared analysis cache answers (a value written
   reads back); else 503.
 
-Both stay open under sign-in (an orchestrator does not sign in, see :mod:`.auth`), and, the
-rule of issue 14, tell anyone but a signed-in user only ok / not ok: the reasons (which
+Both stay open under sign-in (an orchestrator does not sign in, see :mod:`.auth`), and, as
+the request-limits rules say, tell anyone but a signed-in user only ok / not ok: the reasons (which
 check failed, free disk) go to signed-in users and to the server's log, where the operator
 looks, when readiness changes.
 """

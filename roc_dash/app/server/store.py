@@ -72,7 +72,7 @@ class DatasetInfo:
     """The uploader, when sign-in is configured (see :mod:`.auth`)."""
     kind: str = "binary"
     """What the table holds: ``"binary"``, ``"multiclass"``, ``"soft"``, ``"costs"`` or
-    ``"leaves"`` (see :mod:`roc_dash.core.canonical_kinds`); sidecars written before it existed load
+    ``"leaves"`` (see :mod:`roc_dash.core.kinds.canonical_kinds`); sidecars written before it existed load
     as ``"binary"``."""
     classes: tuple[str, ...] = ()
     """Multi-class: the classes, in score-column order (``score_<class>`` columns)."""
@@ -85,8 +85,8 @@ class DatasetInfo:
 
     @property
     def input_kind(self):
-        """The :class:`~roc_dash.core.canonical_kinds.InputKind` of the dataset."""
-        from ...core.canonical_kinds import InputKind
+        """The :class:`~roc_dash.core.kinds.canonical_kinds.InputKind` of the dataset."""
+        from ...core.kinds.canonical_kinds import InputKind
 
         return InputKind(kind=self.kind, classes=self.classes,
                          reference_class=self.reference_class,
@@ -100,7 +100,7 @@ class DatasetInfo:
 
 
 def _kind_fields(kind) -> dict:
-    """DatasetInfo fields of an :class:`~roc_dash.core.canonical_kinds.InputKind` (None: binary)."""
+    """DatasetInfo fields of an :class:`~roc_dash.core.kinds.canonical_kinds.InputKind` (None: binary)."""
     if kind is None:
         return {}
     return {"kind": kind.kind, "classes": tuple(kind.classes),
@@ -194,7 +194,7 @@ class DatasetStore(Retention, NotesAndViews):
             kind=None) -> DatasetInfo:
         """Store ``table`` under a new random id; return its description.
 
-        ``kind`` is the :class:`~roc_dash.core.canonical_kinds.InputKind` of the table
+        ``kind`` is the :class:`~roc_dash.core.kinds.canonical_kinds.InputKind` of the table
         (``LoadResult.kind``; None: binary), kept in the sidecar.
 
         Expired datasets are deleted first, and the least recently used ones while the

@@ -39,7 +39,7 @@ from pathlib import Path
 from flask import has_request_context, jsonify, request
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
-from ...invisible import without_invisible
+from ...text.invisible import without_invisible
 from .auth import current_owner
 from .incoming_share import (
     IncomingUsage,
@@ -74,7 +74,7 @@ _INCOMING_RETRY = 10
 
 def _safe_name(name: str) -> str:
     """The file's base name, without path parts, control characters or invisible direction
-    controls (:mod:`roc_dash.invisible`), at most 200 chars."""
+    controls (:mod:`roc_dash.text.invisible`), at most 200 chars."""
     base = os.path.basename(str(name).replace("\\", "/")).strip()
     base = re.sub(r"[\x00-\x1f\x7f]", "", without_invisible(base))[:200]
     return base or "upload"

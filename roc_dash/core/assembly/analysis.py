@@ -15,57 +15,49 @@ import itertools
 import time
 import types
 import warnings
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from ..averaging import (
-    ScoreScaleWarning,
-    ThresholdAverage,
-    VerticalAverage,
-    threshold_average,
-    vertical_average,
-)
-from ..canonical_kinds import is_soft, soft_instances
-from ..cross_validation import CrossValidatedAuc, cross_validated_auc_from_curves
-from ..curves import RocCurve, auc
-from ..fold_thresholds import FoldThresholds, thresholds_at_fpr
-from ..hull import (
-    HullOptimum,
-    RocHull,
-    convex_hull,
-    expected_cost,
-    hull_of_curves,
-    iso_performance_slope,
-    normalized_expected_cost,
-    optimal_point,
-    pc_pos,
-)
-from ..model_comparison import (
+from ..analysis_types import Analysis, Comparison, Conditions, ModelAnalysis, Operating
+from ..inference.cross_validation import cross_validated_auc_from_curves
+from ..inference.model_comparison import (
     OptimalRanges,
     PairwiseComparison,
     compare_models,
     optimal_ranges,
     pairwise_from_tests,
 )
-from ..per_fold_curves import pooled_and_fold_curves
-from ..precision_recall import average_precision_from_curve, pr_auc_interpolated
-from ..soft_labels import soft_auc_interval
-from ..statistics import (
+from ..inference.statistics import (
     AucInterval,
-    PairedAucTest,
-    PartialAuc,
     delong_paired_test,
     delong_variance_of_counts,
     gini,
     partial_auc_from_curve,
     wald_auc_interval,
 )
+from ..kinds.canonical_kinds import is_soft, soft_instances
+from ..kinds.soft_labels import soft_auc_interval
+from ..roc.averaging import (
+    ScoreScaleWarning,
+    threshold_average,
+    vertical_average,
+)
+from ..roc.curves import auc
+from ..roc.fold_thresholds import thresholds_at_fpr
+from ..roc.hull import (
+    RocHull,
+    convex_hull,
+    expected_cost,
+    hull_of_curves,
+    normalized_expected_cost,
+    optimal_point,
+)
+from ..roc.per_fold_curves import pooled_and_fold_curves
+from ..roc.precision_recall import average_precision_from_curve, pr_auc_interpolated
 from ..table_groups import groups_of
 
-__all__ = ["Conditions", "Operating", "ModelAnalysis", "Comparison", "Analysis", "analyse",
-           "with_conditions", "prevalence", "paired_rows", "AnalysisTimeout",
+__all__ = ["analyse", "with_conditions", "prevalence", "paired_rows", "AnalysisTimeout",
            "partial_auc_comparison"]
 
 
@@ -76,156 +68,6 @@ class AnalysisTimeout(TimeoutError):
 def _check_deadline(deadline: float | None, done: int, total: int, what: str) -> None:
     if deadline is not None and time.monotonic() > deadline:
         raise AnalysisTimeout(f"the analysis ran out of time after {done} of {total} {what}")
-
-
-@dataclass(frozen=True)
-class Conditions:
-    """Operating conditions and analysis settings.
-
-    ``prior_pos=None`` means "the data's prevalence" and is resolved by :func:`analyse`.
-
-    With benefits of right decisions, ``cost_fp`` and ``cost_fn`` are the *net* costs
-    ``c(FP)+b(TN)`` and ``c(FN)+b(TP)`` (Fawcett 2004, section 7.1, footnote): they alone decide
-    the slope and the optimum. ``benefit_tp`` and ``benefit_tn`` are kept only so that an
-    operating point's expected cost is the cost per case itself, errors minus benefits
-    (:meth:`benefit_per_case` subtracted), the same number as the decision summary's.
-    """
-
-    cost_fp: float = 1.0
-    cost_fn: float = 1.0
-    prior_pos: float | None = None
-    fpr_max: float = 0.2
-    level: float = 0.95
-    n_samples: int = 101
-    band: str = "pointwise"  # or "simultaneous" (vertical averaging)
-    benefit_tp: float = 0.0
-    benefit_tn: float = 0.0
-
-    def benefit_per_case(self) -> float:
-        """``p·b(TP) + (1−p)·b(TN)``: what the net costs add to every operating point's cost
-        (0 without benefits)."""
-        if not (self.benefit_tp or self.benefit_tn):
-            return 0.0
-        p = self._prior()
-        return p * self.benefit_tp + (1 - p) * self.benefit_tn
-
-    @property
-    def slope(self) -> float:
-        """Iso-performance slope ``m = c(FP)·p(−) / (c(FN)·p(+))``."""
-        return iso_performance_slope(self.cost_fp, self.cost_fn, self._prior())
-
-    @property
-    def pc_pos(self) -> float:
-        """Probability-cost ``PC(+) = 1 / (1 + m)``."""
-        return pc_pos(self.cost_fp, self.cost_fn, self._prior())
-
-    def _prior(self) -> float:
-        if self.prior_pos is None:
-            raise ValueError("the prior is unresolved; call analyse() or give prior_pos")
-        return self.prior_pos
-
-
-@dataclass(frozen=True)
-class Operating:
-    """An operating point chosen on a hull under given conditions, with its costs."""
-
-    optimum: HullOptimum
-    expected_cost: float
-    normalized_expected_cost: float
-
-    @property
-    def fpr(self) -> float:
-        return self.optimum.fpr
-
-    @property
-    def tpr(self) -> float:
-        return self.optimum.tpr
-
-    @property
-    def threshold(self) -> float:
-        return self.optimum.threshold
-
-    @property
-    def model(self) -> str:
-        return self.optimum.model
-
-
-@dataclass(frozen=True, eq=False)
-class ModelAnalysis:
-    """One model's pooled curve, statistics, hull, optimum and fold averages."""
-
-    name: str
-    n_rows: int
-    n_pos: float
-    n_neg: float
-    n_folds: int
-    curve: RocCurve
-    auc: float
-    auc_ci: AucInterval | None
-    gini: float
-    partial_auc: PartialAuc
-    average_precision: float
-    pr_auc_interpolated: float
-    hull: RocHull
-    optimal: Operating
-    folds: dict[str, RocCurve]
-    vertical: VerticalAverage
-    threshold: ThresholdAverage
-    notes: tuple[str, ...] = field(default=())
-    dataset: str | None = None
-    """The dataset (test set) the model was evaluated on, when the table says."""
-    cross_validation: CrossValidatedAuc | None = None
-    """Per-fold AUC and AP, their mean ± SD and the cvAUC interval (LeDell et al. 2015), for
-    two or more folds holding both classes; None otherwise, and for soft labels with
-    fractional values (each row is split in two, so rows are not instances)."""
-    vertical_thresholds: FoldThresholds | None = None
-    """The folds' score thresholds at each FP rate of ``vertical`` (their mean and range
-    are the hover of a vertically averaged point: it has no single threshold)."""
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """DeLong's paired test between two models scored on the same rows."""
-
-    a: str
-    b: str
-    paired_by: str  # "id" or "row order"
-    n_rows: int
-    test: PairedAucTest
-
-
-@dataclass(frozen=True, eq=False)
-class Analysis:
-    conditions: Conditions
-    models: list[ModelAnalysis]
-    hull: RocHull
-    optimal: Operating
-    comparisons: list[Comparison]
-    notes: tuple[str, ...] = field(default=())
-    data_prevalence: float | None = None
-    dataset_prevalence: dict[str, float] = field(default_factory=dict)
-    """Prevalence of each dataset (test set) of the shown models, when the table says."""
-    model_comparison: PairwiseComparison | None = None
-    """Every pair of models' DeLong test (from :attr:`comparisons`) as matrices, with Holm and
-    Benjamini-Hochberg adjusted p-values; None with fewer than two models or no pair scored
-    on the same rows. Untested pairs are NaN."""
-    optimal_ranges: OptimalRanges | None = None
-    """Each model's slope and cost-ratio range on the joint hull (at the conditions' prior),
-    or never optimal; None with fewer than two models."""
-
-    def model(self, name: str) -> ModelAnalysis:
-        return next(m for m in self.models if m.name == name)
-
-    @property
-    def datasets(self) -> list[str]:
-        """The datasets of the shown models, in order (empty when the table has none)."""
-        return list(self.dataset_prevalence)
-
-    @property
-    def spans_datasets(self) -> bool:
-        """True when the shown models come from more than one test set: the joint hull and
-        the overall optimum then compare models evaluated on different data."""
-        return len(self.dataset_prevalence) > 1
 
 
 def prevalence(table: pd.DataFrame) -> float:
@@ -474,7 +316,7 @@ def _model_comparison(models: list[ModelAnalysis], comparisons: list[Comparison]
 
 
 def joint_hull(models: list[ModelAnalysis]) -> RocHull:
-    """The hull across models (:func:`~roc_dash.core.hull.hull_of_curves`) from each model's
+    """The hull across models (:func:`~roc_dash.core.roc.hull.hull_of_curves`) from each model's
     own hull vertices: a point of the joint hull is a point of its own model's hull, so the
     vertices are the same as from every point of every curve, and a 10^7-row table's four
     curves (~10^6 points each) come down to a few hundred points. The curves' totals go
@@ -496,7 +338,7 @@ def _optimal_ranges(models: list[ModelAnalysis], hull: RocHull, cond: Conditions
 def partial_auc_comparison(table: pd.DataFrame, fpr_max: float, *, n_boot: int = 2000,
                            seed: int = 0) -> PairwiseComparison | None:
     """Every pair of the table's models compared on the partial AUC over ``FPR <= fpr_max``
-    by the paired stratified bootstrap of :func:`~roc_dash.core.model_comparison.compare_models`.
+    by the paired stratified bootstrap of :func:`~roc_dash.core.inference.model_comparison.compare_models`.
 
     The models paired with the first one (:func:`paired_rows`: by id, else by row order) are
     compared, on the first model's rows; None when fewer than two are, for an aggregated

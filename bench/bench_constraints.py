@@ -1,0 +1,180 @@
+"""Decisions under constraints at scale: server time of every new analysis and its figure on
+10^6 rows, against the target of 1 s per change.
+
+The data (seeded): one binary model of ``--rows`` rows, binormal scores squashed to
+probabilities (so calibration applies), 5 folds, 20 % positives; and a three- and a
+five-class model of as many rows (probabilities of a softmax). The base analysis
+(:func:`~roc_dash.core.assembly.analysis.analyse`: the curve and hull every view starts
+from) is timed too but is not new. Then, each the fastest of ``--repeat`` runs (median
+beside it; the machine is shared):
+
+* per change of the conditions or the constraint, each with its figure: gains/lift/KS and
+  precision@K (capacity), the capacity point, the floors (estimates, and exact bounds), how
+  sure the floors are (cached replicates), calibration with its uncertainty, PR fold and
+  bootstrap bands (cached replicates), the cost-matrix decision (3 and 5 classes);
+* once per model and seed (the page keeps it): the stratified bootstrap replicates.
+
+Run: ``nice python bench/bench_constraints.py [--rows N] [--repeat R] [--boot B]``; it prints
+the command, date, load average and commit with the times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+# this checkout, not whichever roc_dash is installed
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from roc_dash.core.analysis_types import Conditions
+from roc_dash.core.assembly.analysis import analyse  # noqa: E402
+from roc_dash.core.constraints import (  # noqa: E402
+    at_k,
+    calibration_uncertainty,
+    capacity_point,
+    cost_matrix_decision,
+    floor_confidence,
+    floor_decision,
+    gains_curve,
+    ks_statistic,
+    pr_bootstrap_band,
+    pr_fold_band,
+    resample_thresholds,
+)
+from roc_dash.core.decisions.economics import Economics  # noqa: E402
+from roc_dash.figures.calibration_bands import reliability_band_figure  # noqa: E402
+from roc_dash.figures.cost_matrix import confusion_figure, rule_costs_figure  # noqa: E402
+from roc_dash.figures.floors import floor_figure  # noqa: E402
+from roc_dash.figures.gains import gains_figure, ks_figure, lift_figure  # noqa: E402
+from roc_dash.figures.pr_bands import pr_band_figure  # noqa: E402
+
+TARGET = 1.0  # seconds of server time per change
+
+
+def checkout() -> str:
+    here = Path(__file__).resolve().parents[1]
+    out = subprocess.run(["git", "-C", str(here), "log", "-1", "--format=%h %s"],
+                         capture_output=True, text=True)
+    return out.stdout.strip()[:70] or str(here)
+
+
+def binary(n: int, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.2
+    z = rng.normal(size=n) + 1.6 * y
+    p = 1.0 / (1.0 + np.exp(-(1.3 * z - 2.0)))
+    return pd.DataFrame({"label": y, "score": np.round(p, 6), "model": "m",
+                         "fold": (np.arange(n) % 5).astype(str), "weight": 1.0})
+
+
+def classes(n: int, k: int, seed: int = 1):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    logits = rng.normal(size=(n, k))
+    logits[np.arange(n), y] += 1.5
+    p = np.exp(logits)
+    cost = rng.uniform(1, 5, (k, k))
+    np.fill_diagonal(cost, 0.0)
+    return p / p.sum(axis=1, keepdims=True), y, cost
+
+
+def best_of(fn, repeat: int) -> tuple[float, float]:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), statistics.median(times)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--boot", type=int, default=200)
+    args = ap.parse_args(argv)
+    print(f"command: {' '.join(['python', *sys.argv])}")
+    print(f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}; load average "
+          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores; "
+          f"{platform.python_implementation()} {platform.python_version()}")
+    print(f"checkout: {checkout()}")
+    n, r = args.rows, args.repeat
+    table = binary(n)
+    y, s = table["label"].to_numpy(), table["score"].to_numpy()
+    e = Economics(cost_fp=1.0, cost_fn=4.0)
+    cond = Conditions(cost_fp=1.0, cost_fn=4.0)
+    t0 = time.perf_counter()
+    analysis = analyse(table, cond)
+    base = time.perf_counter() - t0
+    m = analysis.models[0]
+    curve, p = m.curve, analysis.conditions.prior_pos
+    floors = ["precision>=0.6", "recall>=0.5"]
+    t0 = time.perf_counter()
+    reps = resample_thresholds(y, s, n_boot=args.boot, seed=0)
+    once = time.perf_counter() - t0
+    fd = floor_decision(curve, floors, prior_pos=p, economics=e)
+    multi = {k: classes(n, k) for k in (3, 5)}
+
+    def capacity_views():
+        g, ks = gains_curve(curve, prior_pos=p), ks_statistic(curve)
+        at_k(curve, fraction=np.linspace(0, 1, 101))
+        cp = capacity_point(curve, fraction=0.05, prior_pos=p, economics=e, hull=m.hull)
+        gains_figure({"m": g}, capacity=cp), lift_figure({"m": g}, capacity=cp)
+        ks_figure("m", g, ks)
+
+    def floors_views(confidence=None):
+        d = floor_decision(curve, floors, prior_pos=p, economics=e, confidence=confidence,
+                           hull=m.hull)
+        floor_figure(d, curve, space="roc"), floor_figure(d, curve, space="pr")
+
+    def how_sure():
+        floor_confidence(y, s, floors, fd.threshold, prior_pos=p, economics=e,
+                         n_boot=args.boot, replicates=reps)
+
+    def calibration():
+        reliability_band_figure({"m": calibration_uncertainty(curve)})
+
+    def pr_bands():
+        pr_band_figure({"m": pr_fold_band(m.folds, prevalence=p, pooled=curve)})
+        pr_band_figure({"m": pr_bootstrap_band(reps, curve, prevalence=p)})
+
+    def cost_matrix(k):
+        probs, labels, cost = multi[k]
+        d = cost_matrix_decision(probs, labels, cost)
+        confusion_figure(d), rule_costs_figure(d)
+
+    rows = [("capacity: gains, lift, KS, precision@K, best point + figures", capacity_views),
+            ("floors: region, best point and threshold + ROC/PR figures", floors_views),
+            ("floors on exact bounds (confidence 0.95) + figures",
+             lambda: floors_views(0.95)),
+            (f"how sure the floors are ({args.boot} replicates kept)", how_sure),
+            ("calibration: bands, slope/intercept, Spiegelhalter + figure", calibration),
+            ("PR bands: folds and bootstrap (replicates kept) + figures", pr_bands),
+            ("cost matrix, 3 classes: rules, fitted weights + figures",
+             lambda: cost_matrix(3)),
+            ("cost matrix, 5 classes: rules, fitted weights + figures",
+             lambda: cost_matrix(5))]
+    print(f"\n{n:,} rows; target {TARGET:g} s per change; fastest of {r} (median)")
+    print(f"  {'base analysis (not new: every view starts from it)':62s} {base:7.3f} s")
+    print(f"  {'replicates, once per model and seed (kept)':62s} {once:7.3f} s")
+    worst = 0.0
+    for name, fn in rows:
+        fast, med = best_of(fn, r)
+        worst = max(worst, fast)
+        print(f"  {name:62s} {fast:7.3f} s ({med:.3f})  {fast / TARGET:5.2f} of target")
+    print(f"\nslowest change: {worst:.3f} s = {worst / TARGET:.2f} of the {TARGET:g} s target")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

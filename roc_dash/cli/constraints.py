@@ -1,0 +1,314 @@
+"""The constraints on the command line: options of ``roc-dash report`` (``--constraints``,
+``--capacity``, ``--floor``, ``--pr-bands``, ``--cost-matrix``) and of ``roc-dash decide``
+(``--capacity``, ``--floor``, ``--floor-confidence``, ``--recalibrate``, ``--cost-matrix``),
+and what they run. :mod:`roc_dash.cli` and :mod:`roc_dash.cli.decide_check` register them with
+:func:`add_report_constraints` and :func:`add_decide_constraints` and call
+:func:`report_constraints`, :func:`constrained_choice` and :func:`decide_multiclass`.
+
+Bad input raises ``ValueError`` with a message naming the option; the subcommands turn it
+into exit status 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import sys
+
+from ..text.rounding import sig
+from .args import load_files, open_unit, positive_float, read_options
+
+__all__ = ["add_report_constraints", "add_decide_constraints", "report_constraints",
+           "constrained_choice", "decide_multiclass", "capacity_value", "floor_text",
+           "Constrained"]
+
+
+def capacity_value(text: str) -> tuple[float | None, float | None]:
+    """``--capacity``: :func:`~roc_dash.core.constraints.capacity.parse_capacity`."""
+    from ..core.constraints.capacity import parse_capacity
+
+    try:
+        return parse_capacity(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of cases (800), a share (3%) or cases per so many "
+            f"(30/1000), got {text}") from None
+
+
+def floor_text(text: str) -> str:
+    """``--floor``: checked by :func:`~roc_dash.core.constraints.floors.parse_floor`."""
+    from ..core.constraints.floors import parse_floor
+
+    try:
+        parse_floor(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _class_prior(text: str) -> tuple[float, ...]:
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        values = ()
+    if len(values) < 2 or not all(math.isfinite(v) and v > 0 for v in values):
+        raise argparse.ArgumentTypeError(f"must be positive shares separated by commas, one "
+                                         f"per class in the files' order (0.5,0.3,0.2), got "
+                                         f"{text}")
+    return values
+
+
+def _common(g) -> None:
+    g.add_argument("--capacity", type=capacity_value, default=None, metavar="K",
+                   help="cases that can be reviewed: K of --volume cases (800), a share "
+                        "(3%%) or K per N (30/1000): the best point within it")
+    g.add_argument("--volume", type=positive_float, default=None, metavar="N",
+                   help="cases per period the capacity K is out of (default: the data's)")
+    g.add_argument("--floor", type=floor_text, action="append", default=None, metavar="EXPR",
+                   help="a floor on a metric, e.g. precision>=0.9, recall>=95%%, fpr<=1%%, "
+                        "npv>=0.99, flagged<=0.05 (repeatable): the best point meeting all")
+    g.add_argument("--floor-confidence", type=open_unit, default=None, metavar="L",
+                   help="choose the floors' threshold on exact one-sided bounds at level L "
+                        "(e.g. 0.95) instead of the estimates")
+    g.add_argument("--cost-matrix", default=None, metavar="FILE",
+                   help="multi-class predictions: a CSV cost matrix (rows: the true class, "
+                        "columns: the decision; a header row and column of class names, or "
+                        "k rows of k numbers in the files' class order)")
+    g.add_argument("--class-prior", type=_class_prior, default=None, metavar="P1,P2,...",
+                   help="with --cost-matrix: the deployment shares of the classes (default: "
+                        "the data's)")
+
+
+def add_report_constraints(report: argparse.ArgumentParser) -> None:
+    """``roc-dash report``'s options of the constraints (a ``constraints`` key, and for
+    multi-class input with ``--cost-matrix`` a ``cost_matrix`` key)."""
+    g = report.add_argument_group("constraints (adds the key constraints)")
+    g.add_argument("--constraints", action="store_true",
+                   help="add gains, lift, CAP and KS, and calibration with its uncertainty "
+                        "(implied by --capacity, --floor and --pr-bands)")
+    _common(g)
+    g.add_argument("--pr-bands", action="store_true",
+                   help="PR bands at the prior: fold bands (two or more folds) and "
+                        "bootstrap bands (--replicates, --seed)")
+    g.add_argument("--calibration-bins", type=int, default=10, metavar="N",
+                   help="bins of the reliability diagram with bands (default 10)")
+
+
+def add_decide_constraints(decide: argparse.ArgumentParser) -> None:
+    """``roc-dash decide``'s options of the constraints."""
+    g = decide.add_argument_group("constraints")
+    _common(g)
+    g.add_argument("--rule", choices=["fitted", "bayes"], default=None,
+                   help="with --cost-matrix: class weights fitted to the data (default) or "
+                        "the Bayes rule's (the deployment prior over the data's)")
+    g.add_argument("--recalibrate", choices=["logistic", "platt", "isotonic"], default=None,
+                   help="store a recalibration of the scores in the record: its classifier's "
+                        "predict_proba returns recalibrated probabilities (decisions still "
+                        "threshold the raw score)")
+
+
+def _settings(args, *, n_boot: int):
+    from ..core.constraints.assembly import ConstraintSettings
+
+    cases, fraction = args.capacity if args.capacity is not None else (None, None)
+    if args.volume is not None and cases is None:
+        raise ValueError("--volume belongs to --capacity K given in cases (800), which is "
+                         "not given: add it or leave --volume out")
+    if args.floor_confidence is not None and not args.floor:
+        raise ValueError("--floor-confidence belongs to --floor, which is not given")
+    bins = getattr(args, "calibration_bins", 10)
+    if not (isinstance(bins, int) and 1 <= bins <= 1000):
+        raise ValueError(f"--calibration-bins must be a whole number from 1 to 1000, got {bins}")
+    return ConstraintSettings(capacity=cases, capacity_fraction=fraction, volume=args.volume,
+                              floors=tuple(args.floor or ()), confidence=args.floor_confidence,
+                              n_boot=n_boot, seed=args.seed, calibration_bins=bins,
+                              pr_bands=bool(getattr(args, "pr_bands", False)))
+
+
+def _wanted(args) -> bool:
+    return bool(args.constraints or args.capacity is not None or args.floor or args.pr_bands)
+
+
+def report_constraints(args, result, analysis) -> tuple[dict, str]:
+    """The report's keys and HTML sections of the constraints asked for (``({}, "")`` when
+    none is): ``ValueError`` on an option that does not fit the input."""
+    from ..core.kinds.canonical_kinds import MULTICLASS
+
+    kind = getattr(getattr(result, "kind", None), "kind", None)
+    if args.cost_matrix is not None or args.class_prior is not None:
+        if kind != MULTICLASS:
+            raise ValueError("--cost-matrix is for multi-class predictions (a class column and "
+                             "one score column per class); these files hold one score per "
+                             "case: use --floor or --capacity")
+        return _report_cost_matrix(args, result)
+    if not _wanted(args):
+        return {}, ""
+    from ..core.constraints.assembly import analyse_constraints
+    from ..report.constraints import constraints_sections
+    from ..report.constraints_html import constraints_html
+
+    settings = _settings(args, n_boot=args.replicates)
+    table = getattr(result, "table", None)
+    models = analyse_constraints(analysis, table, settings)
+    curves = {m.name: m.curve for m in analysis.models}
+    return (constraints_sections(models, settings),
+            constraints_html(models, settings, curves=curves))
+
+
+def _multiclass_decisions(args, table) -> dict:
+    from ..core.constraints.cost_matrix import cost_matrix_decision
+    from ..core.kinds.canonical_kinds import CLASS_COLUMN, class_score_column, classes_of
+    from ..decision.multiclass import read_cost_matrix
+
+    classes = classes_of(table)
+    cost = read_cost_matrix(args.cost_matrix, classes)
+    if args.class_prior is not None and len(args.class_prior) != len(classes):
+        raise ValueError(f"--class-prior gives {len(args.class_prior)} shares; the files' "
+                         f"{len(classes)} classes ({', '.join(classes)}) need one each")
+    out = {}
+    for name, rows in table.groupby("model", sort=False, observed=True):
+        p = rows[[class_score_column(c) for c in classes]].to_numpy(dtype=float)
+        w = rows["weight"].to_numpy(dtype=float)
+        out[str(name)] = cost_matrix_decision(
+            p, rows[CLASS_COLUMN].astype(str).to_numpy(), cost, classes=classes,
+            prior=args.class_prior, sample_weight=None if (w == 1).all() else w)
+    return out
+
+
+def _report_cost_matrix(args, result) -> tuple[dict, str]:
+    from ..report.constraints import cost_matrix_section
+    from ..report.constraints_html import cost_matrix_html
+
+    decisions = _multiclass_decisions(args, result.table)
+    return cost_matrix_section(decisions), cost_matrix_html(decisions)
+
+
+# ---------------------------------------------------------------------------- decide
+@dataclasses.dataclass(frozen=True)
+class Constrained:
+    """The threshold ``decide`` ships under a capacity or floors, and what to add to its
+    record."""
+
+    pinned: dict
+    how_chosen: str
+    constraints: dict
+    notes: tuple[str, ...]
+
+    def apply(self, record):
+        """``record`` (built at :attr:`pinned`) as chosen under the constraints."""
+        return dataclasses.replace(record, how_chosen=self.how_chosen,
+                                   notes=tuple(record.notes) + self.notes,
+                                   constraints=self.constraints)
+
+
+def _best_model(analysis, table, settings, economics):
+    """Per model its constraints; the one whose single threshold costs least."""
+    from ..core.constraints.assembly import analyse_constraints
+
+    models = analyse_constraints(analysis, table, settings, economics=economics)
+
+    def cost(m):
+        return m.floors.expected_cost if m.floors.index is not None else math.inf
+
+    best = min(models, key=cost)
+    if not math.isfinite(cost(best)):
+        raise ValueError("no threshold meets the constraints: " + " ".join(best.floors.notes))
+    return best
+
+
+def constrained_choice(args, analysis, table, economics) -> Constrained | None:
+    """The threshold ``decide`` ships under ``--capacity`` and ``--floor`` (None without
+    them): the least expected cost meeting them all, over the models (or ``--model``), with
+    how sure the floors are to hold (``--replicates``, ``--seed``)."""
+    from ..core.constraints.floors import Floor
+    from ..report.constraints import model_constraints_dict
+
+    for option, value in (("--class-prior", args.class_prior), ("--rule", args.rule)):
+        if value is not None:
+            raise ValueError(f"{option} belongs to --cost-matrix (a decision among classes), "
+                             "which is not given: add it or leave the option out")
+    if args.capacity is None and not args.floor:
+        if args.volume is not None or args.floor_confidence is not None:
+            _settings(args, n_boot=0)  # names the option given alone
+        return None
+    if args.threshold is not None:
+        raise ValueError("--threshold pins a threshold; --capacity and --floor choose one: "
+                         "give one or the other")
+    settings = _settings(args, n_boot=args.replicates)
+    if settings.has_capacity:  # the capacity is one more floor: a share flagged at most
+        settings = dataclasses.replace(settings, floors=settings.parsed_floors() + (
+            Floor("flagged", "<=", _capacity_share(analysis, settings)),))
+    m = _best_model(analysis, table, settings, economics)
+    d = m.floors
+    how = "capacity" if args.capacity is not None and not args.floor else "floors"
+    notes = [f"Chosen under {', '.join(f.text for f in d.floors)}: the least expected cost "
+             f"meeting them (model {m.name}; without them the optimum costs "
+             f"{sig(d.optimum_cost)} per case, the constraints {sig(d.cost_of_floors)} more)."]
+    fc = m.floor_confidence
+    if fc is not None:
+        for h in fc.holds:
+            notes.append(f"{h.floor.text}: {sig(h.estimate)} at this threshold; holds in "
+                         f"{100 * h.holds_share:.0f}% of {fc.n_boot} bootstrap replicates, "
+                         f"and the choice made again holds in {100 * h.procedure_share:.0f}%.")
+    entry = model_constraints_dict(m)
+    entry.pop("gains")
+    return Constrained(pinned={"model": m.name, "threshold": d.threshold}, how_chosen=how,
+                       constraints=entry, notes=tuple(notes))
+
+
+def _capacity_share(analysis, settings) -> float:
+    """The capacity as a share of the cases (K over the volume, or the data's cases)."""
+    if settings.capacity_fraction is not None:
+        return settings.capacity_fraction
+    n = settings.volume
+    if n is None:
+        m = analysis.models[0]
+        n = m.n_pos + m.n_neg
+    if 0 < settings.capacity < 1 < n:
+        raise ValueError(f"--capacity {settings.capacity:g} looks like a share: write "
+                         f"{100 * settings.capacity:g}% or give cases")
+    return min(settings.capacity / n, 1.0)
+
+
+def decide_multiclass(args) -> int:
+    """``roc-dash decide --cost-matrix``: the multi-class decision record."""
+    from ..core.kinds.canonical_kinds import MULTICLASS
+    from ..decision.multiclass import build_multiclass_decision, read_cost_matrix
+    from ..io import InputError
+
+    for option in ("threshold", "capacity", "floor", "recalibrate"):
+        if getattr(args, option, None) not in (None, False):
+            raise ValueError(f"--{option.replace('_', '-')} is for one score per case; "
+                             "--cost-matrix decides among classes")
+    try:
+        result = load_files(args, read_options(args))
+    except InputError as exc:
+        raise ValueError(str(exc)) from None
+    if result.kind.kind != MULTICLASS:
+        raise ValueError("--cost-matrix is for multi-class predictions (a class column and one "
+                         "score column per class); these files hold "
+                         f"{result.kind.kind} input")
+    from ..core.kinds.canonical_kinds import classes_of
+
+    table = result.table
+    cost = read_cost_matrix(args.cost_matrix, classes_of(table))
+    record, _ = build_multiclass_decision(table, cost, model=args.model, prior=args.class_prior,
+                                          rule=args.rule or "fitted", note=args.note or "")
+    text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise ValueError(f"cannot write {args.output}: {exc.strerror}") from None
+    for note in record.notes:
+        print(f"roc-dash: note: {note}", file=sys.stderr)
+    print(f"roc-dash decide: {record.model}, {len(record.classes)} classes, {record.rule} "
+          f"weights: expected cost {sig(record.expected_cost)} per case (Bayes rule "
+          f"{sig(record.bayes_cost)}, one-vs-rest {sig(record.ovr_cost)}, argmax "
+          f"{sig(record.argmax_cost)})", file=sys.stderr)
+    if not args.output:
+        sys.stdout.write(text)
+    return 0

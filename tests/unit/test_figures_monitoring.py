@@ -1,0 +1,65 @@
+"""The monitor's figures (roc_dash.figures.monitoring) read back: the hull, the deployed
+point, each window's point and interval, the prior's band and the estimates (mon040-mon041)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from roc_dash.core.decisions.economics import Economics
+from roc_dash.core.monitoring import (
+    MonitorSettings,
+    choice_at_prior,
+    monitor,
+    reference_from_scores,
+    window_from_rows,
+)
+from roc_dash.figures.monitoring import monitor_roc_figure, monitor_time_figure
+from tests.monitoring_example import sample
+
+ECON = Economics(cost_fp=1.0, cost_fn=3.0)
+
+
+@pytest.fixture(scope="module")
+def result():
+    y, s = sample(5000, 0.3, seed=1)
+    first = reference_from_scores(y, s, threshold=0.5, prior_pos=0.3, economics=ECON)
+    ref = reference_from_scores(y, s, prior_pos=0.3, economics=ECON,
+                                threshold=choice_at_prior(first.hull, 0.3, ECON).threshold)
+    windows = [window_from_rows("<b>jan</b>", *reversed(sample(3000, 0.3, seed=2))),
+               window_from_rows("feb", sample(3000, 0.12, seed=3)[1])]
+    return monitor(ref, windows, MonitorSettings(replicates=50))
+
+
+def _trace(fig, name):
+    return next(t for t in fig.data if t.name == name)
+
+
+def test_mon040_the_roc_path_holds_the_hull_the_record_and_each_window(result):
+    fig = monitor_roc_figure(result)
+    ref = result.reference
+    hull = _trace(fig, "reference hull")
+    np.testing.assert_array_equal(hull.x, ref.hull.fpr)
+    star = _trace(fig, "deployed (record)")
+    assert (star.x[0], star.y[0]) == (ref.fpr, ref.tpr)
+    observed = _trace(fig, "windows: observed (labels)")
+    m = result.windows[0].labelled
+    assert (observed.x[0], observed.y[0]) == (m.fpr.value, m.tpr.value)
+    assert observed.error_y.array[0] == pytest.approx(m.tpr.high - m.tpr.value)
+    assert observed.text[0] == "&lt;b&gt;jan&lt;/b&gt;"  # names drawn as plain text
+    rederived = _trace(fig, "windows: optimum at the estimated prior")
+    r = result.windows[1].rederived
+    assert (rederived.x[0], rederived.y[0]) == (r.choice.fpr, r.choice.tpr)
+
+
+def test_mon041_over_time_the_estimates_and_the_band_of_the_choice(result):
+    fig = monitor_time_figure(result)
+    em = _trace(fig, "EM")
+    assert list(em.y) == [w.estimate("em").value for w in result.windows]
+    counted = _trace(fig, "counted (labels)")
+    assert list(counted.y) == [result.windows[0].estimate("labels").value]
+    band = [s for s in fig.layout.shapes if s.type == "rect"]
+    low, high = result.windows[0].rederived.holds_over
+    assert len(band) == 1 and (band[0].y0, band[0].y1) == (low, high)
+    staying = _trace(fig, "staying with the threshold")
+    assert staying.y[1] == pytest.approx(result.windows[1].rederived.deployed_cost.value)

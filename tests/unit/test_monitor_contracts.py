@@ -1,0 +1,24 @@
+"""The monitor's modules are under the architecture's contracts (`.importlinter`): a forbidden
+import in each breaks the contract that names it (mon050), the way
+tests/unit/test_contracts.py shows it for the others."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit import test_contracts as contracts
+
+
+@pytest.mark.parametrize("module, line, contract", [
+    ("core/monitoring/shift.py", "import plotly.graph_objects", "core is pure analysis"),
+    ("core/monitoring/monitor.py", "from roc_dash import monitor_report",
+     "core is pure analysis"),
+    ("io/windows.py", "from roc_dash import html_monitor", "io reads files"),
+    ("monitoring.py", "import plotly", "decision records and the CI gate"),
+    ("figures/monitoring.py", "from roc_dash import cli_monitor",
+     "figures are pure functions"),
+])
+def test_mon050_a_forbidden_import_in_the_monitor_breaks_its_contract(tmp_path, module, line,
+                                                                      contract):
+    contracts.test_con002_a_forbidden_import_breaks_its_contract(tmp_path, module, line,
+                                                                 contract)
