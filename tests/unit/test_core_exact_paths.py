@@ -107,7 +107,7 @@ def small_inputs_take_every_path():
         mp.setattr(curves, "_HASH_MIN_ROWS", 8)
         mp.setattr(curves, "_HASH_SAMPLE", 64)
         mp.setattr(hull, "_SAMPLED_CHAIN", 16)
-        mp.setattr(hull, "_SAMPLE_STEP", 4)
+        mp.setattr(_exact_paths, "_SAMPLE_STEP", 4)
         yield
 
 

@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._sums import dot
+
 __all__ = ["KeyedRows", "sorted_keys", "vertices_of_keys", "weighted_order", "runs_of_order",
            "grid_digits",
-           "grid_cells", "runs_on_grid", "magnitude_bits"]
+           "grid_cells", "runs_on_grid", "magnitude_bits", "trapezoids", "AREA_BLOCK",
+           "above_sample_hull"]
 
 _U64 = np.uint64
 _ONE = np.uint64(1)
@@ -33,6 +36,16 @@ _KEY_END = 0x7FF0_0000_0000_0000
 #: Largest ``span`` with every key ``2 * rank + 1`` (``rank <= 2 * span``) below ``_KEY_END``.
 _SPAN_MAX = (_KEY_END - 2) // 4
 _BLOCK = 1 << 15
+_HULL_BLOCK = 1 << 16
+#: Vertices per block of the area's sum (:func:`trapezoids`): the blocks fix the order of
+#: the additions, hence the area to the last bit, wherever it is summed.
+AREA_BLOCK = 1 << 16
+
+
+def trapezoids(f: np.ndarray, t: np.ndarray, a: int, b: int) -> float:
+    """Twice the area under the vertices ``a`` to ``b`` of a curve by trapezoids (Fawcett
+    2004, section 5, Algorithm 3): one block of :func:`roc_dash.core.curves.auc`'s sum."""
+    return dot(f[a + 1:b + 1] - f[a:b], t[a + 1:b + 1] + t[a:b])
 
 
 class KeyedRows:
@@ -132,9 +145,10 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
 
 def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,
                      counts: bool = False):
-    """``(thresholds, tpr, fpr)`` of the ROC vertices from the origin (threshold ``+inf``),
-    one per distinct score descending; with ``counts``, ``(thresholds, tp, fp)`` as int64
-    counts instead of rates. ``n_pos`` of the rows are positive; unless ``counts``, at least
+    """``(thresholds, tpr, fpr, area)`` of the ROC vertices from the origin (threshold
+    ``+inf``), one per distinct score descending, and the area under them as
+    :func:`roc_dash.core.curves.auc` sums it (or None: not summed on the way); with
+    ``counts``, ``(thresholds, tp, fp)`` as int64 counts instead of rates. ``n_pos`` of the rows are positive; unless ``counts``, at least
     one of each class. ``few``: few distinct scores (runs of equal keys are counted instead
     of the rows)."""
     if not few:
@@ -142,7 +156,7 @@ def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,
     thresholds, tp, fp = _vertices_of_runs(keyed)
     if counts:
         return thresholds, tp, fp
-    return thresholds, np.divide(tp, n_pos), np.divide(fp, keyed.keys.size - n_pos)
+    return thresholds, np.divide(tp, n_pos), np.divide(fp, keyed.keys.size - n_pos), None
 
 
 def _vertices_of_runs(keyed: KeyedRows):
@@ -195,6 +209,7 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
     v = 1  # next vertex
     first = keys[0]  # the first key of the block (its place may hold a threshold by now)
     n_neg = n - n_pos
+    area, summed = 0.0, 0  # the area's blocks up to vertex `summed`, while in cache
     for a in range(0, n, _BLOCK):
         b = min(a + _BLOCK, n)
         c = b - a
@@ -222,12 +237,19 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
             np.divide(q, n_neg, out=fp[v:v + k])
         keyed.scores(r, keys[v:v + k])
         v += k
+        while not counts and summed + AREA_BLOCK < v:
+            area += trapezoids(fp, tp, summed, summed + AREA_BLOCK)
+            summed += AREA_BLOCK
     thresholds[0] = np.inf
     if v < n + 1:  # shrink in place, without a copy
         for array in (keys, tp, fp):
             array.resize(v, refcheck=False)
         thresholds = keys.view(np.float64)
-    return thresholds, tp, fp
+    if counts:
+        return thresholds, tp, fp
+    for a in range(summed, v - 1, AREA_BLOCK):
+        area += trapezoids(fp, tp, a, min(a + AREA_BLOCK, v - 1))
+    return thresholds, tp, fp, area / 2.0
 
 
 def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
@@ -406,3 +428,58 @@ def runs_on_grid(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, digits: int
     thresholds[1:] += 0.0  # -0.0 -> +0.0
     # cumulative sums over every step (adding the empty ones' zeros changes nothing)
     return thresholds, np.cumsum(pos)[present], np.cumsum(neg)[present]
+
+
+# ---------------------------------------------------------------------------------------
+# The convex hull of a long ROC chain: the points worth its exact pass.
+
+#: One point in this many is sampled for the chords of :func:`above_sample_hull`.
+_SAMPLE_STEP = 64
+#: A point counts as below a chord when it is below by more than this much of the chord's
+#: extent ``dx + dy``: far above the rounding of rates and of the test (``2**-49`` of it).
+_BELOW_RTOL = 2.0 ** -30
+
+
+def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarray:
+    """Indices of the points of a long ROC chain not certainly below its hull, ascending.
+
+    Every point of the chain below a chord joining two of its points lies inside the hull,
+    so is no vertex of it. The chords are the segments of the upper hull of every
+    ``_SAMPLE_STEP``-th point (close to the chain's own hull), and each point is tested
+    against the chord spanning its position: one pass over the points in cache-sized
+    blocks, keeping typically a few thousand of millions. (A point on a chord is kept, as
+    is a point within a rounding margin below it.) ``hull_of_sample(sx, sy)``: the indices
+    of the sampled points on (or near) their upper hull, ascending.
+    """
+    n = x.size
+    sample = np.arange(0, n, _SAMPLE_STEP)
+    if sample[-1] != n - 1:
+        sample = np.append(sample, n - 1)
+    sx, sy = x[sample], y[sample]
+    ends = sample[hull_of_sample(sx, sy)].tolist()
+    ex, ey = x[ends].tolist(), y[ends].tolist()
+    m = min(n, _HULL_BLOCK)
+    u, above = np.empty(m), np.empty(m, dtype=bool)
+    keep = []
+    for j in range(len(ends) - 1):
+        dx = ex[j + 1] - ex[j]
+        if dx == 0:  # a column: only its top (the segment's end) can be a vertex
+            continue
+        if ey[j + 1] == ey[j]:  # a row: only the top of its first column can be
+            a, b = ends[j], ends[j + 1]
+            keep.append(np.arange(a, a + int(np.searchsorted(x[a:b], ex[j], "right"))))
+            continue
+        # The chord as y - slope x >= bound. The margin is relative to the chord's extent
+        # (dx + dy) / dx, which bounds the rounding of the test (and the rounded slope's
+        # departure from the chord).
+        slope = (ey[j + 1] - ey[j]) / dx
+        bound = ey[j] - slope * ex[j] - _BELOW_RTOL * (1.0 + slope)
+        for a in range(ends[j], ends[j + 1], _HULL_BLOCK):
+            b = min(a + _HULL_BLOCK, ends[j + 1])
+            v, k = u[:b - a], above[:b - a]
+            np.multiply(x[a:b], slope, out=v)
+            np.subtract(y[a:b], v, out=v)
+            if np.greater_equal(v, bound, out=k).any():
+                keep.append(k.nonzero()[0] + a)
+    keep.append(np.array([n - 1]))
+    return np.concatenate(keep)

@@ -25,15 +25,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._sums import dot
 from .._validation import check_binary_inputs, check_finite_scores
 from ._exact_paths import (
+    AREA_BLOCK,
     grid_cells,
     grid_digits,
     magnitude_bits,
     runs_of_order,
     runs_on_grid,
     sorted_keys,
+    trapezoids,
     vertices_of_keys,
     weighted_order,
 )
@@ -462,9 +463,12 @@ def _curve_by_keys(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
     if keyed is None:
         return None
     few = _distinct_estimate(s, sample) <= n / 8
-    thresholds, tpr, fpr = vertices_of_keys(keyed, n_pos, few=few)
-    return _made_rising(RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds,
-                                 n_pos=float(n_pos), n_neg=float(n - n_pos)))
+    thresholds, tpr, fpr, area = vertices_of_keys(keyed, n_pos, few=few)
+    curve = _made_rising(RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds,
+                                  n_pos=float(n_pos), n_neg=float(n - n_pos)))
+    if area is not None:  # summed on the way, as auc() sums it (see there)
+        object.__setattr__(curve, "_area", area)
+    return curve
 
 
 def roc_curve_with_counts(labels, scores, *, weights=None, pos_label=None
@@ -508,17 +512,18 @@ def curve_of_runs(runs: list) -> RocCurve:
 def auc(curve: RocCurve) -> float:
     """Area under a ROC curve by trapezoids (Fawcett 2004, section 5, Algorithm 3).
 
-    Summed block by block so that the temporaries stay small whatever the curve's size.
+    Summed block by block so that the temporaries stay small whatever the curve's size. A
+    curve :func:`roc_curve` made from sorted keys has its area summed already, the same
+    blocks in the same order while the rates were being written (the same float).
     """
+    area = getattr(curve, "_area", None)
+    if area is not None:
+        return area
     f, t = curve.fpr, curve.tpr
     area = 0.0
-    for a in range(0, f.size - 1, _AUC_BLOCK):
-        b = min(a + _AUC_BLOCK, f.size - 1)
-        area += dot(f[a + 1:b + 1] - f[a:b], t[a + 1:b + 1] + t[a:b])
+    for a in range(0, f.size - 1, AREA_BLOCK):
+        area += trapezoids(f, t, a, min(a + AREA_BLOCK, f.size - 1))
     return area / 2.0
-
-
-_AUC_BLOCK = 1 << 16
 
 
 def roc_auc(labels, scores, *, weights=None, pos_label=None) -> float:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._exact_paths import above_sample_hull
 from .curve_geometry import _cross, whole_counts
 from .iso_performance import (  # noqa: F401 - re-exported
     _check_conditions,
@@ -269,10 +270,11 @@ def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     temporaries) and only the survivors meet in the final pass. The peeling here is a
     floating-point filter: it drops only points certainly below a chord and keeps points on
     or near one for the final, exact pass. Long chains are first thinned to the points not
-    certainly below the hull of a sample of them (:func:`_above_sample_hull`).
+    certainly below the hull of a sample of them
+    (:func:`~roc_dash.core.roc._exact_paths.above_sample_hull`).
     """
     if x.size >= _SAMPLED_CHAIN:
-        rows = _above_sample_hull(x, y)
+        rows = above_sample_hull(x, y, _hull_of_sample)
         if rows.size <= x.size // 2:
             return rows[_chain_candidates(x[rows], y[rows])]
     parts = []
@@ -285,57 +287,16 @@ def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return cand[_column_tops(x[cand], y[cand])]
 
 
-#: Chains of at least this many points are thinned by :func:`_above_sample_hull` first.
+#: Chains of at least this many points are thinned by
+#: :func:`~roc_dash.core.roc._exact_paths.above_sample_hull` first.
 _SAMPLED_CHAIN = 1 << 17
-_SAMPLE_STEP = 64
-#: A point counts as below a chord when it is below by more than this much of the chord's
-#: extent ``dx + dy``: far above the rounding of rates and of the test (``2**-49`` of it).
-_BELOW_RTOL = 2.0 ** -30
 
 
-def _above_sample_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Indices of the points of a long ROC chain not certainly below its hull, ascending.
-
-    Every point of the chain below a chord joining two of its points lies inside the hull,
-    so is no vertex of it. The chords are the segments of the upper hull of every
-    ``_SAMPLE_STEP``-th point (close to the chain's own hull), and each point is tested
-    against the chord spanning its position: one pass over the points in cache-sized
-    blocks, keeping typically a few thousand of millions. (A point on a chord is kept, as
-    is a point within a rounding margin below it.)
-    """
-    n = x.size
-    sample = np.arange(0, n, _SAMPLE_STEP)
-    if sample[-1] != n - 1:
-        sample = np.append(sample, n - 1)
-    sx, sy = x[sample], y[sample]
+def _hull_of_sample(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
+    """Indices of a polyline close under the upper hull of a sampled chain (its vertices
+    are sampled points): what :func:`_chain_candidates` keeps, peeled once more."""
     top = _chain_candidates(sx, sy)
-    ends = sample[top[_upper_hull(sx[top], sy[top], _CHAIN_FILTER)]].tolist()
-    ex, ey = x[ends].tolist(), y[ends].tolist()
-    m = min(n, _BLOCK)
-    u, above = np.empty(m), np.empty(m, dtype=bool)
-    keep = []
-    for j in range(len(ends) - 1):
-        dx = ex[j + 1] - ex[j]
-        if dx == 0:  # a column: only its top (the segment's end) can be a vertex
-            continue
-        if ey[j + 1] == ey[j]:  # a row: only the top of its first column can be
-            a, b = ends[j], ends[j + 1]
-            keep.append(np.arange(a, a + int(np.searchsorted(x[a:b], ex[j], "right"))))
-            continue
-        # The chord as y - slope x >= bound. The margin is relative to the chord's extent
-        # (dx + dy) / dx, which bounds the rounding of the test (and the rounded slope's
-        # departure from the chord).
-        slope = (ey[j + 1] - ey[j]) / dx
-        bound = ey[j] - slope * ex[j] - _BELOW_RTOL * (1.0 + slope)
-        for a in range(ends[j], ends[j + 1], _BLOCK):
-            b = min(a + _BLOCK, ends[j + 1])
-            v, k = u[:b - a], above[:b - a]
-            np.multiply(x[a:b], slope, out=v)
-            np.subtract(y[a:b], v, out=v)
-            if np.greater_equal(v, bound, out=k).any():
-                keep.append(k.nonzero()[0] + a)
-    keep.append(np.array([n - 1]))
-    return np.concatenate(keep)
+    return top[_upper_hull(sx[top], sy[top], _CHAIN_FILTER)]
 
 
 def _is_roc_chain(x: np.ndarray, y: np.ndarray) -> bool:
