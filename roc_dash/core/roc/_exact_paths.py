@@ -44,7 +44,7 @@ AREA_BLOCK = 1 << 16
 
 def trapezoids(f: np.ndarray, t: np.ndarray, a: int, b: int) -> float:
     """Twice the area under the vertices ``a`` to ``b`` of a curve by trapezoids (Fawcett
-    2004, section 5, Algorithm 3): one block of :func:`roc_dash.core.curves.auc`'s sum."""
+    2004, section 5, Algorithm 3): one block of :func:`roc_dash.core.roc.curves.auc`'s sum."""
     return dot(f[a + 1:b + 1] - f[a:b], t[a + 1:b + 1] + t[a:b])
 
 
@@ -147,7 +147,7 @@ def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,
                      counts: bool = False):
     """``(thresholds, tpr, fpr, area)`` of the ROC vertices from the origin (threshold
     ``+inf``), one per distinct score descending, and the area under them as
-    :func:`roc_dash.core.curves.auc` sums it (or None: not summed on the way); with
+    :func:`roc_dash.core.roc.curves.auc` sums it (or None: not summed on the way); with
     ``counts``, ``(thresholds, tp, fp)`` as int64 counts instead of rates. ``n_pos`` of the rows are positive; unless ``counts``, at least
     one of each class. ``few``: few distinct scores (runs of equal keys are counted instead
     of the rows)."""
