@@ -17,11 +17,11 @@ from ..core.economics import Economics
 from ..core.group_thresholds import CONSTRAINTS
 from ..core.operating import PIN_LABELS
 from .server.limits import excerpt
-from .server.store import clean_ids
+from .server.store import clean_ids, is_dataset_id
 
 __all__ = ["COST_LIMITS", "SAMPLES_LIMITS", "MAX_CLASS", "FONT", "AVERAGING_MODES", "TABS",
            "ControlState", "clean_class", "number", "display", "clamp_samples",
-           "parse_query", "group_priors", "economics_from_state", "conditions_from_state", "clean_pins",
+           "parse_query", "split_key", "group_priors", "economics_from_state", "conditions_from_state", "clean_pins",
            "tab_shown"]
 
 #: Font sizes of the figures, normal and in presentation mode.
@@ -193,14 +193,44 @@ def parse_query(search: str | None) -> dict:
     if q.get("tab") in TABS:
         out["tab"] = q["tab"]
     out.update(_slice_query(q))
-    if "models" in q:
+    linked = q.get("v") == "2"  # models named by dataset id and name (page_state.ModelRef)
+    if linked and "model" in full:
+        out["models"] = [{"dataset": r[0], "model": r[1]} for r in
+                         (split_key(m) for m in full["model"][:200]) if r is not None]
+    elif "models" in q:  # an older link: the models' shown names
         out["models"] = [m for m in q["models"].split("|") if m][:200]
+    out.update(_economics_query(q))
     if "data" in q:
         out["data"] = clean_ids(q["data"].split(","))
     if "psrc" in q:  # whose prevalence "Use the data's prevalence" takes
         out["prior_source"] = (clean_ids([q["psrc"]]) or [None])[0]
-    pins = []
-    for raw in full.get("pin", [])[:3]:  # "A:model|threshold" (or the older "model|threshold")
+    pins = _link_pins(full.get("pin", []), linked)
+    if pins:
+        out["pins"] = pins
+    if linked and "slm" in q:  # the Slices card's model
+        ref = split_key(q["slm"])
+        if ref is not None:
+            out["slice_model"] = {"dataset": ref[0], "model": ref[1]}
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def split_key(key) -> tuple[str, str] | None:
+    """``(dataset id, model name)`` of a model's key ``"<dataset id>/<name>"``, or None when
+    ``key`` is not one (a valid dataset id, a name of 1 to 500 characters)."""
+    if not isinstance(key, str) or "/" not in key:
+        return None
+    dataset, _, name = key.partition("/")
+    if not is_dataset_id(dataset) or not name or len(name) > 500:
+        return None
+    return dataset, name
+
+
+def _link_pins(raws, linked: bool) -> list[dict]:
+    """The pins of a link: ``"A:<dataset id>/<model>|threshold"`` (``linked``), or in older
+    links ``"A:<shown name>|threshold"`` and ``"<shown name>|threshold"`` (no ``dataset``
+    then: :func:`.page_state.resolve_refs` finds it)."""
+    pins: list[dict] = []
+    for raw in raws[:3]:
         label, model = "", raw
         if len(raw) > 2 and raw[1] == ":" and raw[0] in "ABC":
             label, model = raw[0], raw[2:]
@@ -208,10 +238,29 @@ def parse_query(search: str | None) -> dict:
             continue
         model, _, thr = model.rpartition("|")
         t = None if thr in ("", "inf") else number(thr)
-        pins.append({"model": model, "threshold": t, "label": label or "ABC"[len(pins)]})
-    if pins:
-        out["pins"] = pins
-    return {k: v for k, v in out.items() if v is not None}
+        pin = {"model": model, "threshold": t, "label": label or "ABC"[len(pins)]}
+        if linked:
+            ref = split_key(model)
+            if ref is None:
+                continue
+            pin = {"dataset": ref[0], **pin, "model": ref[1]}
+        pins.append(pin)
+    return pins
+
+
+def _economics_query(q: dict) -> dict:
+    """Benefits, unit and cases per period of a link (``btp``, ``btn``, ``unit``, ``pop``)."""
+    out = {}
+    for key, name in (("btp", "benefit_tp"), ("btn", "benefit_tn")):
+        v = number(q.get(key))
+        if v is not None and 0 <= v <= COST_LIMITS[1]:
+            out[name] = v
+    if isinstance(q.get("unit"), str) and q["unit"].strip():
+        out["unit"] = q["unit"].strip()[:12]
+    v = number(q.get("pop"))
+    if v is not None and 0 < v <= 1e15:
+        out["population"] = v
+    return out
 
 
 #: The Slices card's constraints, as the link names them.
@@ -306,7 +355,8 @@ def conditions_from_state(state, level=None, band=None, samples=None) -> Conditi
 
 def clean_pins(pins) -> list[dict]:
     """Pins from the browser, validated: at most three, each ``{"model", "threshold",
-    "label"}`` with a distinct letter."""
+    "label"}`` with a distinct letter, and ``"dataset"``, the id of the model's dataset,
+    when it is given (``"model"`` is then the model's own name, not its shown name)."""
     out: list[dict] = []
     if not isinstance(pins, list):
         return out
@@ -322,5 +372,8 @@ def clean_pins(pins) -> list[dict]:
             label = next((x for x in PIN_LABELS if x not in taken), None)
         if label is None:
             break
-        out.append({"model": pin["model"][:500], "threshold": t, "label": label})
+        kept = {"model": pin["model"][:500], "threshold": t, "label": label}
+        if is_dataset_id(pin.get("dataset")):  # pins of the page name their dataset
+            kept = {"dataset": pin["dataset"], **kept}
+        out.append(kept)
     return out
