@@ -44,7 +44,12 @@ from .core.economics import (
     precision_at_prior,
 )
 from .core.hull import normalized_expected_cost
-from .core.point_intervals import point_intervals
+from .core.point_intervals import (
+    BOUNDARY_METHOD,
+    PointUncertainty,
+    point_intervals,
+    replicate_interval,
+)
 from .core.uncertainty import uncertainty_from_bootstrap
 from .decision_record import (  # noqa: F401 - the record's names, as the package exports them
     CHOICE_METRICS,
@@ -102,9 +107,35 @@ def _metrics(counts: ConfusionCounts, auc: float, p: float, e: Economics) -> Dec
         auc=float(auc), tp=counts.tp, fp=counts.fp, fn=counts.fn, tn=counts.tn)
 
 
-def _intervals(y, s, w, threshold, p, e, *, replicates, seed, level):
+def _point_results(y, s, w, threshold, p, e, *, replicates, seed, level, point, choice,
+                   optimum):
+    """``(intervals, choice, notes)``: the record's intervals at the fixed ``threshold``
+    (those of the page's pin there, ``point``, when given; else seeded
+    :func:`~roc_dash.core.uncertainty.uncertainty_from_bootstrap`, as ``roc-dash decide``
+    has always written them) and, for an ``optimum`` record, the intervals of its choice
+    (``choice`` when given, else :func:`~roc_dash.core.point_intervals.point_intervals`),
+    with their notes."""
     if replicates <= 0:
-        return None, ()
+        return None, None, ()
+    notes: list[str] = []
+    if point is not None:
+        intervals, more = _intervals(point, replicates=replicates, seed=seed)
+    else:
+        intervals, more = _bootstrap_intervals(y, s, w, threshold, p, e, replicates=replicates,
+                                               seed=seed, level=level)
+    notes += more
+    if optimum and choice is None:
+        try:
+            choice = point_intervals(y, s, p, e, weights=w, n_boot=replicates, seed=seed,
+                                     level=level).optimum
+        except ValueError as exc:
+            notes.append(f"No intervals of the choice: {exc}.")
+    chosen, more = _choice_intervals(choice if optimum else None, replicates=replicates,
+                                     seed=seed)
+    return intervals, chosen, (*notes, *more)
+
+
+def _bootstrap_intervals(y, s, w, threshold, p, e, *, replicates, seed, level):
     try:
         u = uncertainty_from_bootstrap(y, s, threshold, p, e, weights=w, n_boot=replicates,
                                        seed=seed, level=level)
@@ -116,16 +147,31 @@ def _intervals(y, s, w, threshold, p, e, *, replicates, seed, level):
                              seed=seed, interval=u.expected_cost.interval, **pair), u.notes
 
 
-def _choice_intervals(y, s, w, p, e, *, replicates, seed, level):
+def _intervals(u, *, replicates, seed):
+    """The record's :class:`DecisionIntervals` from the intervals of a pin at its threshold
+    (:class:`~roc_dash.core.point_intervals.PointUncertainty`); the share flagged,
+    ``p·TPR + (1−p)·FPR``, from the same replicates. Its notes."""
+    if u is None:
+        return None, ()
+    p = u.prior_pos
+    flagged = replicate_interval(p * u.tpr.values + (1 - p) * u.fpr.values,
+                                 p * u.tpr.estimate + (1 - p) * u.fpr.estimate, u.level)
+    low, high = flagged.low, flagged.high
+    if u.method == BOUNDARY_METHOD:  # the rates' intervals were widened: so is the share
+        low = min(low, p * u.tpr.low + (1 - p) * u.fpr.low)
+        high = max(high, p * u.tpr.high + (1 - p) * u.fpr.high)
+    pair = {k: (getattr(u, k).low, getattr(u, k).high)
+            for k in ("tpr", "fpr", "precision", "expected_cost")}
+    return DecisionIntervals(method=u.method, level=u.level, replicates=replicates, seed=seed,
+                             interval=u.expected_cost.interval, flagged=(low, high), **pair), \
+        tuple(n for n in u.notes if not n.startswith("A pin's threshold is fixed"))
+
+
+def _choice_intervals(u, *, replicates, seed):
     """The optimum's intervals of :func:`~roc_dash.core.point_intervals.point_intervals`
     (the page's "How sure?" column), with its notes."""
-    if replicates <= 0:
+    if u is None:
         return None, ()
-    try:
-        u = point_intervals(y, s, p, e, weights=w, n_boot=replicates, seed=seed,
-                            level=level).optimum
-    except ValueError as exc:
-        return None, (f"No intervals of the choice: {exc}.",)
     pair = {k: (getattr(u, k).low, getattr(u, k).high) for k in CHOICE_METRICS}
     o = u.optimism
     return ChoiceIntervals(
@@ -156,8 +202,9 @@ def _response_method(scores: np.ndarray, given: str) -> str:
 def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | None = None,
                    economics: Economics | None = None, note: str = "",
                    response_method: str = "auto", replicates: int = 200, seed: int = 0,
-                   level: float | None = None, created_utc: str | None = None
-                   ) -> DecisionRecord:
+                   level: float | None = None, created_utc: str | None = None,
+                   point: PointUncertainty | None = None,
+                   choice: PointUncertainty | None = None) -> DecisionRecord:
     """The decision record of an analysis' chosen point.
 
     The point is :func:`~roc_dash.core.chosen_point.decision_summary`'s: the pinned one
@@ -166,11 +213,13 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
     threshold of the optimal vertex, a score of the data). Its metrics are counted on the
     model's rows of ``table`` (:func:`~roc_dash.core.confusion.confusion_at_threshold`),
     with two sets of seeded bootstrap intervals: ``intervals``, of the metrics at that
-    fixed threshold (:func:`~roc_dash.core.uncertainty.uncertainty_from_bootstrap`), and,
-    for the optimum, ``choice_intervals``, of the procedure "pick the optimum on this
-    data" (:func:`~roc_dash.core.point_intervals.point_intervals`, the choice made again in
-    every replicate, with the out-of-bag cost): with the page's replicates and seed
-    (the defaults), the numbers of its "How sure?" table.
+    fixed threshold, and, for the optimum, ``choice_intervals``, of the procedure "pick the
+    optimum on this data" (:func:`~roc_dash.core.point_intervals.point_intervals`, the
+    choice made again in every replicate, with the out-of-bag cost). The page passes its
+    own results (``point``, its intervals of a pin at that threshold; ``choice``), so that
+    the file holds exactly the numbers its "How sure?" table shows; without them the fixed
+    threshold's intervals are :func:`~roc_dash.core.uncertainty.uncertainty_from_bootstrap`'s
+    (``roc-dash decide``).
 
     Parameters
     ----------
@@ -189,6 +238,10 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
         Interval level; default the analysis'.
     created_utc : str, optional
         Default: now, ``YYYY-MM-DDTHH:MM:SSZ``.
+    point, choice : PointUncertainty, optional
+        Already computed (the page's, :mod:`roc_dash.app.chosen_points`): the intervals of a
+        pin at the record's threshold, and of the optimum's choice (an optimum record);
+        those not given are computed with ``replicates``, ``seed`` and ``level``.
 
     Raises
     ------
@@ -214,11 +267,10 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
     counts = confusion_at_threshold(y, s, threshold, weights=w)
     model = analysis.model(summary.model)
     lv = analysis.conditions.level if level is None else level
-    intervals, boot_notes = _intervals(y, s, w, threshold, p, e, replicates=replicates,
-                                       seed=seed, level=lv)
-    choice, choice_notes = (None, ()) if summary.pinned else _choice_intervals(
-        y, s, w, p, e, replicates=replicates, seed=seed, level=lv)
-    notes = list(summary.notes) + list(boot_notes) + list(choice_notes)
+    intervals, choice, interval_notes = _point_results(
+        y, s, w, threshold, p, e, replicates=replicates, seed=seed, level=lv,
+        point=point, choice=choice, optimum=not summary.pinned)
+    notes = list(summary.notes) + list(interval_notes)
     if summary.tied and not summary.pinned:
         notes.append("The optimum is tied along a hull segment: the points between this "
                      "threshold and the segment's other end cost the same; the record takes "

@@ -85,11 +85,14 @@ CHOICE_METRICS = ("threshold", "tpr", "fpr", "precision", "npv", "lr_pos", "lr_n
 
 @dataclass(frozen=True)
 class DecisionIntervals:
-    """Bootstrap intervals of the metrics at the fixed threshold
-    (:func:`~roc_dash.core.uncertainty.uncertainty_from_bootstrap`): rows resampled with
+    """Bootstrap intervals of the metrics at the fixed threshold: rows resampled with
     replacement, the prior fixed; the choice of the threshold itself is not resampled
-    (:data:`FIXED_THRESHOLD_WHAT`). Each metric is ``(low, high)``; ``interval`` is
-    ``"percentile"`` or ``"range"``."""
+    (:data:`FIXED_THRESHOLD_WHAT`). From the page: its intervals of a pin at that threshold
+    (:func:`~roc_dash.core.point_intervals.point_intervals`, positives and negatives
+    resampled, ``method`` says so), the numbers its "How sure?" table shows; from
+    ``roc-dash decide``: :func:`~roc_dash.core.uncertainty.uncertainty_from_bootstrap`
+    (``method`` ``"bootstrap"``). Each metric is ``(low, high)``; ``interval`` is the
+    expected cost's kind (``"percentile"``, ``"range"`` or ``"boundary"``)."""
 
     method: str
     level: float

@@ -63,3 +63,16 @@ def views_values(datasets: list, models: list[str]) -> dict:
         "zoom.data": None, "threshold-model.value": None,
         "threshold-axis.value": "threshold", "combine.data": None, "viz-data.data": None,
     }
+
+
+def call_flat(cb: dict, args: list):
+    """Run a callback map entry's function with its inputs then states in the callback
+    map's flat order (``cb["inputs"] + cb["state"]``), grouped as the function takes them
+    (Dash's flexible signatures: a dict of named values, or positional)."""
+    from dash._grouping import map_grouping
+
+    grouped = map_grouping(lambda i: args[i], cb["inputs_state_indices"])
+    fn = cb["callback"].__wrapped__
+    if isinstance(grouped, dict):
+        return fn(**grouped)
+    return fn(*grouped) if isinstance(grouped, list | tuple) else fn(grouped)

@@ -88,10 +88,14 @@ def swatch(index: int):
                                                 "borderTopStyle": dash_css(index)})
 
 
-def model_options(names: list[str]) -> list[dict]:
+def model_options(names) -> list[dict]:
     """Checklist options in the order of all loaded models, the order colours are assigned
     in, so a model keeps its colour whatever is ticked; the stylesheet draws each option's
-    swatch from its position (:func:`roc_dash.figures.style.swatch_css`)."""
+    swatch from its position (:func:`roc_dash.figures.style.swatch_css`). ``names``: shown
+    names, or ``{key: shown name}`` (the value is then the model's key, dataset id and
+    name, and the shown name its label)."""
+    if isinstance(names, dict):
+        return [{"label": n, "value": k} for k, n in names.items()]
     return [{"label": n, "value": n} for n in names]
 
 
@@ -184,6 +188,16 @@ def comparison_table(comparison):
             title=f"Difference from the optimum: {name.lower()}")] + [
             html.Td("" if k == 0 else _signed(d, digits + (2 if pct else 0), pct),
                     className="num") for k, d in enumerate(deltas)]))
+    # the decision file of each point: the recommendation's, or a pin's by explicit choice
+    body.append(html.Tr(className="decision-row", children=[html.Th(
+        "Decision file", title=HELP["decision_point"])] + [html.Td(html.Button(
+            "⤓ " + (label if p.pinned else "optimum"),
+            id={"type": ids.EXPORT_POINT, "index": label if p.pinned else "Optimum"},
+            n_clicks=0, className="link-button decision-point",
+            title=f"Download the decision record of {label if p.pinned else 'the optimum'}: "
+                  f"{p.model} at score ≥ {format_threshold(p.threshold)}",
+            **{"aria-label": f"Download the decision of {label}"}), className="num")
+            for label, p in zip(comparison.labels, comparison.points, strict=True)]))
     return html.Div(className="table-scroll", children=html.Table(
         className="compare", children=[html.Thead(html.Tr(head)), html.Tbody(body)]))
 

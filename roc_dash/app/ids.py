@@ -43,7 +43,8 @@ PIN_MSG = "pin-message"  # why a typed pin was refused
 PIN_BUTTON = "pin-button"
 
 URL = "url"
-URL_SYNC = "url-sync"
+URL_SYNC = "url-sync"  # Store: the page's link (query string), written from its state
+URL_WRITTEN = "url-written"  # Store: the link the address bar shows (assets/roc_dash.js)
 COPY_LINK = "copy-link"
 DOWNLOAD = "download"
 EXPORT_CURVES = "export-curves"
@@ -158,3 +159,5 @@ STRIP_INTERVALS = "strip-intervals"  # Store: the summary strip's line of interv
 CMP_MEASURE = "comparison-measure"  # RadioItems: the matrix of the AUC (DeLong) or the partial AUC (bootstrap)
 ROC_LOG_FPR = "roc-log-fpr"  # Checklist: the ROC view's FPR axis on a log scale (figures/roc_axes)
 REMOVE_REQUEST = "remove-request"  # Store: the dataset whose × was clicked (roc_dash_page.js removeRequest)
+EXPORT_STATUS = "export-status"  # what the last download holds (the decision's point)
+EXPORT_POINT = "export-point"  # pattern-matching type: {"type": EXPORT_POINT, "index": "A"}

@@ -28,11 +28,13 @@ from ..analysis import (
     apply_reference,
     dataset_labels,
     kind_status,
+    legacy_names,
     loaded_infos,
-    model_names,
+    model_refs,
 )
 from ..components import dataset_list, labelled, missing_banner, model_options
 from ..help import HELP
+from ..page_state import parse_link, resolve_refs
 from ..server.auth import current_owner
 from ..server.limits import excerpt, heavy_parse
 from ..server.store import (
@@ -45,10 +47,10 @@ from ..server.store import (
     content_digest,
 )
 from ..server.upload_route import take_batch
-from ..state import ControlState, display, parse_query
+from ..state import ControlState, display
 
 __all__ = ["panel", "for_the_browser", "UploadOutcome", "apply_upload", "tag_note",
-           "demo_status", "upload_with_label", "remove_dataset", "prior_source", "prior_note",
+           "demo_status", "upload_with_label", "remove_dataset", "prior_source", "prior_note", "shown_selection",
            "register"]
 
 log = logging.getLogger(__name__)
@@ -261,6 +263,26 @@ def upload_with_label(store: DatasetStore, sources, dataset_ids, positive) -> Up
     return dataclasses.replace(plain, status=f"{plain.status} {note}")
 
 
+def shown_selection(store: DatasetStore, keys: list[str], selected, old_options, search,
+                    datasets) -> list[str]:
+    """The models ticked (keys, :class:`..page_state.ModelRef`) once the datasets changed:
+    the user's choice kept and new models shown; when the list is first filled, the link's
+    models (those of a link made before models were named by dataset, by the names the page
+    gave them for the link's datasets), else all. At most :data:`MAX_SHOWN_MODELS`."""
+    selected = selected if isinstance(selected, list) else []
+    old = {o.get("value") for o in old_options or [] if isinstance(o, dict)}
+    if old:  # keep the user's choice; new models are shown
+        return [k for k in keys if k in selected or k not in old][:MAX_SHOWN_MODELS]
+    link, given = parse_link(search)
+    wanted = set()
+    if "models" in given:
+        refs, _ = resolve_refs(link.models, legacy_names(store, link.datasets
+                                                         if "datasets" in given else datasets))
+        wanted = {r.key for r in refs}
+    value = [k for k in keys if k in wanted] or keys
+    return value[:MAX_SHOWN_MODELS]
+
+
 def remove_dataset(dataset_ids, dataset_id):
     return [d for d in clean_ids(dataset_ids) if d != dataset_id]
 
@@ -273,7 +295,8 @@ def prior_source(dataset_ids, source, search=None) -> str | None:
     ids_ = clean_ids(dataset_ids)
     if source in ids_:
         return source
-    linked = parse_query(search).get("prior_source")
+    link, given = parse_link(search)
+    linked = link.prior_source if "prior_source" in given else None
     if linked in ids_:
         return linked
     return ids_[-1] if ids_ else None
@@ -349,7 +372,8 @@ def _register_datasets(app, cache, store) -> None:
         trigger = ctx.triggered_id
         fired = {t["prop_id"] for t in ctx.triggered}
         if trigger is None or f"{ids.URL}.search" in fired:  # opening a link: its datasets
-            wanted = parse_query(search).get("data")
+            link, given = parse_link(search)
+            wanted = list(link.datasets) if "datasets" in given else None
             if not wanted or wanted == clean_ids(dataset_ids):
                 raise PreventUpdate
             return wanted, "", "", None
@@ -398,40 +422,34 @@ def _register_models(app, cache, store) -> None:
     """The model lists, the missing-data banner and the upload signal."""
 
     @app.callback(
-        Output(ids.DATASET_LIST, "children"),
-        Output(ids.MODELS, "options"),
-        Output(ids.MODELS, "value"),
-        Output(ids.PIN_MODEL, "options"),
-        Output(ids.PRIOR_SOURCE, "options"),
-        Output(ids.PRIOR_SOURCE, "value"),
-        Output(ids.PRIOR_SOURCE_ROW, "style"),
-        Output(ids.THRESHOLD_MODEL, "options"),
-        Input(ids.DATASETS, "data"),
-        State(ids.MODELS, "value"),
-        State(ids.MODELS, "options"),
-        State(ids.URL, "search"),
-        State(ids.PRIOR_SOURCE, "value"),
+        output={"list": Output(ids.DATASET_LIST, "children"),
+                "options": Output(ids.MODELS, "options"), "value": Output(ids.MODELS, "value"),
+                "pin_options": Output(ids.PIN_MODEL, "options"),
+                "sources": Output(ids.PRIOR_SOURCE, "options"),
+                "source": Output(ids.PRIOR_SOURCE, "value"),
+                "source_row": Output(ids.PRIOR_SOURCE_ROW, "style"),
+                "threshold_options": Output(ids.THRESHOLD_MODEL, "options")},
+        inputs={"datasets": Input(ids.DATASETS, "data"),
+                "selected": State(ids.MODELS, "value"),
+                "old_options": State(ids.MODELS, "options"),
+                "search": State(ids.URL, "search"), "source": State(ids.PRIOR_SOURCE, "value")},
     )
-    def update_models(dataset_ids, selected, old_options, search, source):
-        infos, missing = loaded_infos(store, dataset_ids)
-        names = model_names(cache, [i.id for i in infos])
-        old = {o.get("value") for o in old_options or [] if isinstance(o, dict)}
-        selected = selected if isinstance(selected, list) else []
-        if ctx.triggered_id is None:  # first load: the link's model selection
-            wanted = parse_query(search).get("models")
-            value = [n for n in names if n in wanted] if wanted else names
-        else:  # keep the user's choice; new models are shown
-            value = [n for n in names if n in selected or n not in old]
-        value = value[:MAX_SHOWN_MODELS]
-        options = model_options(names)
+    def update_models(datasets, selected, old_options, search, source):
+        infos, missing = loaded_infos(store, datasets)
+        loaded = [i.id for i in infos]
+        refs = model_refs(cache, loaded)  # every model by key, with its shown name
         labels = dataset_labels(infos)
         sources = [{"label": f"{lab} ({sig(prevalence(store.get(i.id)))})", "value": i.id}
                    for lab, i in zip(labels, infos, strict=True)]
-        source = prior_source([i.id for i in infos], source, search)
-        style = {"display": "flex"} if len(infos) > 1 else {"display": "none"}
-        plain = [{"label": n, "value": n} for n in names]
-        return (dataset_list(infos, labels, missing, current_owner()), options, value, plain, sources, source,
-                style, plain)
+        plain = [{"label": shown, "value": key} for key, shown in refs.items()]
+        return {"list": dataset_list(infos, labels, missing, current_owner()),
+                "options": model_options(refs),
+                "value": shown_selection(store, list(refs), selected, old_options, search,
+                                         datasets),
+                "pin_options": plain, "sources": sources,
+                "source": prior_source(loaded, source, search),
+                "source_row": {"display": "flex"} if len(infos) > 1 else {"display": "none"},
+                "threshold_options": plain}
 
     @app.callback(
         Output(ids.MISSING, "children"),

@@ -9,6 +9,7 @@ from dash.exceptions import PreventUpdate
 from .. import ids
 from ..components import view_list
 from ..help import HELP
+from ..page_state import PageState, dependencies
 from ..server.auth import current_owner
 from ..server.store import DatasetNotFound, NotAllowed, clean_ids
 
@@ -32,6 +33,7 @@ def panel():
         html.Div(id=ids.NOTE_STATUS, className="hint", role="status"),
         html.Ul(id=ids.VIEW_LIST, className="view-list"),
         dcc.Store(id=ids.VIEWS, data=[]),
+        dcc.Store(id=ids.URL_WRITTEN, data=None),
     ])
 
 
@@ -124,31 +126,20 @@ def _register_links(app, cache, store) -> None:
         prevent_initial_call=True,
     )
 
+    @app.callback(output=Output(ids.URL_SYNC, "data"), inputs={"page": dependencies(Input)},
+                  prevent_initial_call=True)
+    def link(page):
+        """The page's link, written from its state (every field of it), as it changes."""
+        state = PageState.from_dash(page)
+        if state.conditions is None:
+            raise PreventUpdate  # the link the page was opened with is still being read
+        return state.to_query()
+
+    # the address bar shows it (history.replaceState: no reload, no new history entry)
     app.clientside_callback(
         ClientsideFunction("rocDash", "writeUrl"),
-        Output(ids.URL_SYNC, "data"),
-        Input(ids.CONDITIONS, "data"),
-        Input(ids.AVERAGING, "value"),
-        Input(ids.LEVEL, "value"),
-        Input(ids.BAND, "value"),
-        Input(ids.SAMPLES_OK, "data"),
-        Input(ids.DET, "value"),
-        Input(ids.PRESENTATION, "value"),
-        Input(ids.MODELS, "value"),
-        Input(ids.MODELS, "options"),
-        Input(ids.PINNED, "data"),
-        Input(ids.DATASETS, "data"),
-        Input(ids.ROC_TIES, "value"),
-        Input(ids.PR_MODE, "value"),
-        Input(ids.PRIOR_SOURCE, "value"),
-        Input(ids.TAB, "data"),
-        Input(ids.COST_MODE, "value"),
-        Input(ids.ROC_LOG_FPR, "value"),
-        Input(ids.SLC_COLUMN, "value"),
-        Input(ids.SLC_CROSS, "value"),
-        Input(ids.SLC_CONSTRAINT, "value"),
-        Input(ids.SLC_COLUMN, "options"),
-        Input(ids.SLC_PRIORS, "value"),
+        Output(ids.URL_WRITTEN, "data"),
+        Input(ids.URL_SYNC, "data"),
         prevent_initial_call=True,
     )
 
