@@ -48,14 +48,21 @@ def callback_body(specs: dict, first_output: str, values: dict, changed: list[st
             "changedPropIds": changed}
 
 
+#: The views callback, by its first output: it reads the gestures on the controls, writes the
+#: conditions, and draws the views (``roc-graph.figure`` and the others).
+VIEWS_CALLBACK = "cost-fp-slider.value"
+
+
 def views_values(datasets: list, models: list[str]) -> dict:
-    """The views callback's values (first output ``roc-graph.figure``) for ``datasets`` and
-    ``models`` at the page's default settings, as the page sends it after the datasets
-    changed (``changedPropIds``: ``["datasets.data"]``)."""
+    """The views callback's values (:data:`VIEWS_CALLBACK`) for ``datasets`` and ``models``
+    (their keys ``"<dataset id>/<name>"``, or names of the last dataset's models) at the
+    page's default settings, as the page sends it after the datasets changed
+    (``changedPropIds``: ``["datasets.data"]``)."""
     from roc_dash.app.state import ControlState
 
+    keys = [m if "/" in m else f"{datasets[-1]}/{m}" for m in models]
     return {
-        "datasets.data": datasets, "models.value": models,
+        "datasets.data": datasets, "models.value": keys,
         "conditions.data": ControlState().to_store(),
         "averaging.value": "pooled", "level.value": 0.95, "band.value": "pointwise",
         "samples.value": 51, "det.value": [], "presentation.value": [],

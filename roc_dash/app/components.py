@@ -29,8 +29,10 @@ def dataset_list(infos: list[DatasetInfo], labels: list[str], missing: list[str]
     for info, label in zip(infos, labels, strict=True):
         shown = DEMO_TEXT if info.id == "demo" else label
         mine = owner is not None and info.owner == owner
-        title = ("Remove this dataset (deletes it from the server)" if mine else
-                 "Remove this dataset from this page (only its uploader can delete it)")
+        title = ("Remove this dataset (asks first; it is deleted from the server after a "
+                 "few minutes in which the removal can be undone)" if mine else
+                 "Remove this dataset from this page (asks first; only its uploader can "
+                 "delete it)")
         items.append(html.Li(className="dataset", children=[
             html.Div([
                 html.Span(shown, className="dataset-files"),
@@ -49,9 +51,11 @@ def dataset_list(infos: list[DatasetInfo], labels: list[str], missing: list[str]
     return html.Ul(items)
 
 
-def missing_banner(missing: list[str], known: dict | None = None):
+def missing_banner(missing: list[str], known: dict | None = None, lost=()):
     """What a link names that is no longer here (instead of an empty dashboard): the files'
-    names and why they went, where the server remembers them (``known``: id -> note)."""
+    names and why they went, where the server remembers them (``known``: id -> note), and
+    exactly what of the link could not be restored with them (``lost``, phrases of
+    :func:`.link_report.unrestored`); the rest is."""
     if not missing:
         return None
     known = known or {}
@@ -67,9 +71,15 @@ def missing_banner(missing: list[str], known: dict | None = None):
             items.append(f"{note['label']} ({note.get('why', 'removed')}{when})")
         else:
             items.append(f"a dataset with id {m[:8]}… (not known to this server)")
+    restored = ("Everything else of the link is restored." if lost else
+                "Everything else of the link is restored (nothing else of it belonged to "
+                "them).")
     return [html.Strong(f"{len(missing)} dataset(s) of this link are no longer on the server: "),
-            "; ".join(items), ". Upload the files again, or load the demo data; the link's "
-            "other settings are kept."]
+            "; ".join(items) + ". ",
+            html.Span(["Not restored: ", html.Ul([html.Li(x) for x in lost],
+                                                 className="unrestored")],
+                      className="unrestored-head") if lost else None,
+            f"{restored} Upload the files again to see what was on them."]
 
 
 def banner(analysis: Analysis | None, extra=()):
@@ -338,13 +348,21 @@ def _ranges_cell(text: str) -> str:
     return text.replace(" – ", "\u00a0– ")
 
 
-def view_list(views: list[dict], *, editable: bool = True):
-    """Saved views: open one (its link) or, for whoever may change them, delete it."""
+def view_list(views: list[dict], *, editable: bool = True, loaded=None):
+    """Saved views: open one (its link) or, for whoever may change them, delete it. A view
+    saved with datasets not loaded now (``loaded``: the ids loaded) says so."""
     if not views:
         return [html.Li("No saved view yet.", className="hint")]
+
+    def title(v):
+        others = [d for d in v.get("datasets") or [] if loaded is not None and d not in loaded]
+        return ("Open this view" if not others else
+                f"Open this view: it was saved with {len(others)} dataset(s) not loaded now, "
+                "which it loads again (or says what of them cannot be restored)")
+
     return [html.Li(className="view", children=[
         html.Button(v["name"], id={"type": ids.OPEN_VIEW, "index": v["name"]}, n_clicks=0,
-                    className="link-button", title="Open this view"),
+                    className="link-button", title=title(v)),
         *([html.Button("×", id={"type": ids.DELETE_VIEW, "index": v["name"]}, n_clicks=0,
                        className="remove", title=f"Delete the view {v['name']}",
                        **{"aria-label": f"Delete the view {v['name']}"})] if editable else []),

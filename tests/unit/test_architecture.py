@@ -22,7 +22,7 @@ FEATURES = f"{APP}.features"
 BELOW_FEATURES = (f"{APP}.state", f"{APP}.analysis", f"{APP}.render", f"{APP}.overlays",
                   f"{APP}.components", f"{APP}.ids", f"{APP}.help", f"{APP}.server",
                   f"{APP}.view_patches", f"{APP}.page_state", f"{APP}.gestures",
-                  f"{APP}.chosen_points")
+                  f"{APP}.chosen_points", f"{APP}.removal", f"{APP}.link_report")
 #: Longest file in roc_dash/app, in lines, and longest function.
 MAX_FILE_LINES = 600
 MAX_FUNCTION_LINES = 80

@@ -186,10 +186,9 @@ def test_lgf011_link_carries_the_axis():
 
 
 def _views(cache, ids_, models, state, *, log_fpr, viz=None, det=None, changed=False):
+    from roc_dash.app.page_state import ModelRef, PageState
     from roc_dash.app.render import update_views
     from roc_dash.app.state import ControlState
-
-    from roc_dash.app.page_state import ModelRef, PageState
 
     page = PageState(datasets=tuple(ids_), conditions=ControlState.from_store(state),
                      models=tuple(ModelRef(ids_[0], m) for m in models), det=bool(det),

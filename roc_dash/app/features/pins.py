@@ -22,7 +22,7 @@ from ..page_state import key_ref, parse_link, resolve_refs
 from ..state import clean_pins, number
 
 __all__ = ["operating_card", "summary", "pin_from_click", "add_pin", "pin_from_input",
-           "keyed", "linked_pins", "register"]
+           "keyed", "linked_pins", "after_removal", "register"]
 
 
 def operating_card():
@@ -115,13 +115,33 @@ def linked_pins(store, search, datasets) -> list[dict]:
     """The pins a link names (the store's form), each on its (dataset, model); those of a
     link made before models were named by dataset are found by their shown names for the
     link's datasets (:func:`..analysis.legacy_names`); a pin that names no model of them is
-    left out (the missing-data banner lists it)."""
+    left out, and so is a pin of a dataset no longer on the server (the missing-data banner
+    lists them: :func:`..link_report.unrestored`)."""
     link, given = parse_link(search)
     if "pins" not in given:
         return []
     pins, _ = resolve_refs(link.pins, legacy_names(
         store, link.datasets if "datasets" in given else datasets))
-    return [p.to_store() for p in pins]
+    present = set(store.present([p.model.dataset for p in pins]))
+    return [p.to_store() for p in pins if p.model.dataset in present]
+
+
+def after_removal(pins: list[dict], removed: dict) -> list[dict]:
+    """The pins once a dataset was removed (``removed``, the record of
+    :func:`..removal.remove`: its pins go) or brought back by *Undo* (they come back, with
+    their letters while free)."""
+    gone = removed.get("dataset")
+    kept = [p for p in clean_pins(pins) if p.get("dataset") != gone]
+    if not removed.get("undone"):
+        return kept
+    for back in clean_pins(removed.get("pins")):
+        if back.get("dataset") != gone or len(kept) >= len(PIN_LABELS):
+            continue
+        taken = {p["label"] for p in kept}
+        label = back["label"] if back["label"] not in taken else next(
+            x for x in PIN_LABELS if x not in taken)
+        kept.append({**back, "label": label})
+    return kept
 
 
 def pin_from_input(model, text) -> tuple[dict | None, str]:
@@ -151,19 +171,24 @@ def register(app, cache, store) -> None:
                 "pin": Input(ids.PIN_BUTTON, "n_clicks"),
                 "submit": Input(ids.PIN_THRESHOLD, "n_submit"),
                 "unpin_one": Input({"type": ids.UNPIN_ONE, "index": ALL}, "n_clicks"),
+                "removed": Input(ids.REMOVED, "data"),  # a dataset removed, or back
                 "model": State(ids.PIN_MODEL, "value"),
                 "threshold": State(ids.PIN_THRESHOLD, "value"),
                 "search": State(ids.URL, "search"), "viz": State(ids.VIZ_DATA, "data"),
                 "pins": State(ids.PINNED, "data"), "datasets": State(ids.DATASETS, "data")},
     )
-    def pin(click, unpin, pin, submit, unpin_one, model, threshold, search, viz, pins,
-            datasets):
+    def pin(click, unpin, pin, submit, unpin_one, removed, model, threshold, search, viz,
+            pins, datasets):
         trigger = ctx.triggered_id
         ok = {"box": "exact pin-threshold", "message": ""}
         pins = clean_pins(pins)
         if trigger is None or (trigger == ids.CLICK and not isinstance(click, dict)):
             # the page's first call (Dash names the click store, still empty, as trigger)
             return {"pins": linked_pins(store, search, datasets), **ok}
+        if trigger == ids.REMOVED:
+            if not isinstance(removed, dict):
+                raise PreventUpdate
+            return {"pins": after_removal(pins, removed), **ok}
         if trigger == ids.UNPIN:
             if not unpin:  # the button was just drawn (it shows only while pins exist)
                 raise PreventUpdate

@@ -40,6 +40,7 @@ from .dataset_ids import (  # noqa: F401 - the store's names, as the app imports
     is_dataset_id,
 )
 from .notes_store import NotesAndViews
+from .removals import PendingRemovals
 from .retention import (  # noqa: F401
     ORPHAN_SECONDS,
     Retention,
@@ -113,7 +114,7 @@ def _kind_fields(kind) -> dict:
 
 
 
-class DatasetStore(Retention, NotesAndViews):
+class DatasetStore(Retention, NotesAndViews, PendingRemovals):
     """Canonical tables stored as Parquet under unguessable ids."""
 
     def __init__(self, root: str | os.PathLike | None = None, *, cache_mb: float | None = None):
@@ -170,7 +171,10 @@ class DatasetStore(Retention, NotesAndViews):
         folder = self.root / "gone"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            note = {"label": info.label, "why": why, "when": time.time()}
+            kept = self.notes([dataset_id])  # what of it a link can no longer show
+            note = {"label": info.label, "why": why, "when": time.time(),
+                    "models": list(info.models)[:200], "note": bool(kept["note"]),
+                    "views": len(kept["views"])}
             self._atomic_write(folder / f"{dataset_id}.json",
                                lambda p: Path(p).write_text(json.dumps(note)), folder=folder)
             for old in folder.glob("*.json"):
