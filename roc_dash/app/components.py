@@ -201,7 +201,7 @@ def comparison_table(comparison):
     # the decision file of each point: the recommendation's, or a pin's by explicit choice
     body.append(html.Tr(className="decision-row", children=[html.Th(
         "Decision file", title=HELP["decision_point"])] + [html.Td(html.Button(
-            "⤓ " + (label if p.pinned else "optimum"),
+            "↓ " + (label if p.pinned else "optimum"),
             id={"type": ids.EXPORT_POINT, "index": label if p.pinned else "Optimum"},
             n_clicks=0, className="link-button decision-point",
             title=f"Download the decision record of {label if p.pinned else 'the optimum'}: "

@@ -58,8 +58,11 @@ def unrestored(store: DatasetStore, search) -> list[str]:
                        + ", ".join(names) + " among those shown")
     if "slices" in given and link.slices.model is not None:
         models, unknown = lost([link.slices.model])
-        if models or unknown:
-            out.append(f"the Slices card's model {(models or unknown)[0].name}")
+        if models:
+            out.append(f"the Slices card's model {models[0].name} of "
+                       f"{labels[models[0].dataset]}")
+        elif unknown:
+            out.append(f"the Slices card's model {unknown[0].name}")
     if "prior_source" in given and link.prior_source in gone:
         out.append(f"the prevalence of {labels[link.prior_source]} as the deployment prior "
                    "(the last dataset's is used)")

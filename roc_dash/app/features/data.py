@@ -417,12 +417,15 @@ def removal_answer(store, trigger, request, datasets, pins, removed) -> dict:
         return {"removal": None}
     if kind == ids.REMOVE_YES:
         new, record, box = remove(store, datasets, dataset_id, pins, owner)
+        if record is None:  # not loaded (any more): nothing to remove
+            return {"removal": None}
         return {"datasets": new, "removal": box, "removed": record, "status": "",
                 "error": ""}
     if not isinstance(removed, dict) or removed.get("dataset") != dataset_id:
         raise PreventUpdate
     new, record, box = undo(store, datasets, removed)
-    return {"datasets": new, "removal": box, "removed": record}
+    # the record is written only when it changes (the pins callback follows it)
+    return {"datasets": new, "removal": box, "removed": record or no_update}
 
 
 def read_upload(store, trigger, streamed, positive, datasets, pending) -> UploadOutcome | None:

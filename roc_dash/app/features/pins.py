@@ -182,12 +182,12 @@ def register(app, cache, store) -> None:
         trigger = ctx.triggered_id
         ok = {"box": "exact pin-threshold", "message": ""}
         pins = clean_pins(pins)
-        if trigger is None or (trigger == ids.CLICK and not isinstance(click, dict)):
-            # the page's first call (Dash names the click store, still empty, as trigger)
+        if trigger is None or (trigger in (ids.CLICK, ids.REMOVED) and not isinstance(
+                {ids.CLICK: click, ids.REMOVED: removed}[trigger], dict)):
+            # the page's first call (Dash names a store still empty, the click's or the
+            # removals', as its trigger): the link's pins
             return {"pins": linked_pins(store, search, datasets), **ok}
-        if trigger == ids.REMOVED:
-            if not isinstance(removed, dict):
-                raise PreventUpdate
+        if trigger == ids.REMOVED:  # a dataset removed (its pins go) or back (they come back)
             return {"pins": after_removal(pins, removed), **ok}
         if trigger == ids.UNPIN:
             if not unpin:  # the button was just drawn (it shows only while pins exist)
