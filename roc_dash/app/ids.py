@@ -69,6 +69,7 @@ BANNER = "banner"  # notes on what is shown: missing datasets, several test sets
 MISSING = "missing-banner"  # datasets named by a link that are no longer on the server
 LINE_DRAG = "line-drag"  # Store: the shapes[0] keys of a drag of the iso line (browser-filtered)
 ZOOM = "zoom"  # Store: axis ranges the user zoomed each view to
+ZOOM_LINK = "zoom-link"  # Store: the zoom a link names (read into ZOOM by keepZoom)
 CLICK = "click"  # Store: a click on a view that was not part of a double click (to pin)
 UPLOAD_INPUT = "upload-input"  # the file chooser inside the drop zone
 UPLOAD_PROGRESS = "upload-progress"

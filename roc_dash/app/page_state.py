@@ -39,13 +39,14 @@ from .state import (
     TABS,
     ControlState,
     clean_pins,
+    clean_zoom,
     parse_query,
     split_key,
 )
 
 __all__ = ["LINK_VERSION", "ModelRef", "Pin", "SliceState", "PageState", "Field", "FIELDS",
            "FIELD_NAMES", "dependencies", "parse_link", "resolve_refs", "model_key",
-           "key_ref", "pins_of"]
+           "key_ref", "pins_of", "zoom_of"]
 
 #: The version of the link's format that :meth:`PageState.to_query` writes (``v=2``: models
 #: named by dataset id and name). A link without ``v`` names models by their shown names.
@@ -139,6 +140,15 @@ class PageState:
     tab: str = TABS[0]
     pins: tuple[Pin, ...] = ()
     slices: SliceState = field(default_factory=SliceState)
+    zoom: tuple[tuple[str, tuple], ...] = ()  # (view, (x, y, det, xlog)): see zoom_store
+
+    def zoom_store(self) -> dict | None:
+        """The zoom as the views and exports take it (the ``ids.ZOOM`` store's form:
+        :func:`~.state.clean_zoom`), None when nothing is zoomed."""
+        out = {view: {"x": list(x) if x else None, "y": list(y) if y else None, "det": det,
+                      **({"xlog": True} if xlog else {})}
+               for view, (x, y, det, xlog) in self.zoom}
+        return out or None
 
     @property
     def control(self) -> ControlState:
@@ -197,6 +207,11 @@ class PageState:
         for p in self.pins:
             threshold = "inf" if p.threshold is None else _num(p.threshold)
             q.append(("pin", f"{p.label}:{p.model.key}|{threshold}"))
+        for view, (x, y, det, xlog) in self.zoom:
+            ranges = ",".join(_num(v) if v is not None else "" for v in (*(x or (None, None)),
+                                                                         *(y or (None, None))))
+            q.append(("zoom", f"{view}:{ranges}" + (":det" if det else "")
+                      + (":xlog" if xlog else "")))
         return "?" + urlencode(q)
 
 
@@ -281,6 +296,13 @@ def _samples(raw):
         else None
 
 
+def zoom_of(raw) -> tuple:
+    """The ``ids.ZOOM`` store as :attr:`PageState.zoom` (frozen, validated)."""
+    return tuple((view, (tuple(e["x"]) if e["x"] else None, tuple(e["y"]) if e["y"] else None,
+                         e["det"], bool(e.get("xlog"))))
+                 for view, e in clean_zoom(raw).items())
+
+
 _READERS = {
     "datasets": lambda v: tuple(clean_ids(v)) if isinstance(v, list) else None,
     "prior_source": lambda v: v if is_dataset_id(v) else None,
@@ -296,6 +318,7 @@ _READERS = {
     "tab": lambda v: v if v in TABS else None,
     "pins": pins_of,
     "slices": _slices,
+    "zoom": zoom_of,
 }
 
 
@@ -329,6 +352,7 @@ FIELDS = (
     Field("slices", ((ids.SLC_MODEL, "value"), (ids.SLC_COLUMN, "value"),
                      (ids.SLC_CROSS, "value"), (ids.SLC_CONSTRAINT, "value"),
                      (ids.SLC_PRIORS, "value"))),
+    Field("zoom", ((ids.ZOOM, "data"),)),
 )
 FIELD_NAMES = tuple(f.name for f in FIELDS)
 _BY_NAME = {f.name: f for f in FIELDS}
@@ -382,6 +406,8 @@ def parse_link(search) -> tuple[PageState, frozenset[str]]:
     slices = _link_slices(q)
     if slices is not None:
         kw["slices"] = slices
+    if q.get("zoom"):
+        kw["zoom"] = zoom_of(q["zoom"])
     return PageState(**kw), frozenset(kw)
 
 

@@ -21,7 +21,7 @@ from .server.store import clean_ids, is_dataset_id
 
 __all__ = ["COST_LIMITS", "SAMPLES_LIMITS", "MAX_CLASS", "FONT", "AVERAGING_MODES", "TABS",
            "ControlState", "clean_class", "number", "display", "clamp_samples",
-           "parse_query", "split_key", "group_priors", "economics_from_state", "conditions_from_state", "clean_pins",
+           "parse_query", "split_key", "clean_zoom", "ZOOM_VIEWS", "group_priors", "economics_from_state", "conditions_from_state", "clean_pins",
            "tab_shown"]
 
 #: Font sizes of the figures, normal and in presentation mode.
@@ -204,6 +204,9 @@ def parse_query(search: str | None) -> dict:
         out["data"] = clean_ids(q["data"].split(","))
     if "psrc" in q:  # whose prevalence "Use the data's prevalence" takes
         out["prior_source"] = (clean_ids([q["psrc"]]) or [None])[0]
+    zoom = _link_zoom(full.get("zoom", []))
+    if zoom:
+        out["zoom"] = zoom
     pins = _link_pins(full.get("pin", []), linked)
     if pins:
         out["pins"] = pins
@@ -246,6 +249,50 @@ def _link_pins(raws, linked: bool) -> list[dict]:
             pin = {"dataset": ref[0], **pin, "model": ref[1]}
         pins.append(pin)
     return pins
+
+
+#: The views whose zoom a link keeps (the cost card's decision curve keeps its own).
+ZOOM_VIEWS = ("roc", "pr", "cost", "decision")
+
+
+def clean_zoom(zoom) -> dict:
+    """The zoom store's ranges, validated: ``{view: {"x": [a, b] or None, "y": [c, d] or None,
+    "det": bool[, "xlog": True]}}`` for the views of :data:`ZOOM_VIEWS` (finite ranges with
+    ``a < b``; a view without either range is left out)."""
+    out = {}
+    for view in ZOOM_VIEWS:
+        entry = zoom.get(view) if isinstance(zoom, dict) else None
+        if not isinstance(entry, dict):
+            continue
+        x, y = (_range(entry.get(k)) for k in ("x", "y"))
+        if x or y:
+            out[view] = {"x": x, "y": y, "det": bool(entry.get("det"))}
+            if entry.get("xlog"):
+                out[view]["xlog"] = True
+    return out
+
+
+def _range(value):
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        return None
+    a, b = (number(v) for v in value)
+    return [a, b] if a is not None and b is not None and a < b and abs(b - a) < 1e12 else None
+
+
+def _link_zoom(raws) -> dict:
+    """The zooms of a link: ``zoom=roc:x0,x1,y0,y1`` per view (an empty pair: that axis not
+    zoomed), ``:det`` / ``:xlog`` after it for zooms on DET or log FPR axes."""
+    zoom = {}
+    for raw in raws[:len(ZOOM_VIEWS)]:
+        view, _, rest = raw.partition(":")
+        values, *flags = rest.split(":")
+        parts = values.split(",")
+        if len(parts) != 4:
+            continue
+        zoom[view] = {"x": parts[:2] if all(parts[:2]) else None,
+                      "y": parts[2:] if all(parts[2:]) else None,
+                      "det": "det" in flags, **({"xlog": True} if "xlog" in flags else {})}
+    return clean_zoom(zoom)
 
 
 def _economics_query(q: dict) -> dict:

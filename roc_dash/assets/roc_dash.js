@@ -393,8 +393,12 @@
         return undefined;
     }
 
-    function keepZoom(rocRelayout, prRelayout, costRelayout, zoom, det) {
+    function keepZoom(rocRelayout, prRelayout, costRelayout, linked, zoom, det) {
         var prop = triggeredProp();
+        /* a link's zoom (read by the server: app/page_state.py), until the user zooms */
+        if (prop === "zoom-link.data") {
+            return linked && !zoom ? linked : window.dash_clientside.no_update;
+        }
         var view = {"roc-graph.relayoutData": "roc", "pr-graph.relayoutData": "pr",
                     "cost-graph.relayoutData": "cost"}[prop];
         var relayout = {"roc": rocRelayout, "pr": prRelayout, "cost": costRelayout}[view];

@@ -251,8 +251,8 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: the page's fields by name, the link is written by the server from the state, models are
 #: named by key in the selectors, a line saying what a decision file holds and each point's
 #: decision button, the dataset list's question and Undo (a box and a store), the missing-data
-#: banner reading the link.
-EXPECTED_PAGE = ('c95640c18fdca097', '8ac12ac0f8a1b867')
+#: banner reading the link, the zoom a link names (a store, read into the zoom store).
+EXPECTED_PAGE = ('6d4b7f8b8bb3d090', 'e5b1a6b5dcb10187')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

@@ -49,6 +49,9 @@ CHANGED = {
     "pins": (Pin("A", ModelRef(B, "gbm"), 0.524924), Pin("C", ModelRef(A, "rf"), None)),
     "slices": SliceState(model=ModelRef(B, "gbm"), column="sex", cross="age band",
                          constraint="equalized_odds", priors="north=0.12, west=0.3"),
+    "zoom": (("roc", ((0.0, 0.25), (0.5, 1.0), False, False)),
+             ("pr", (None, (0.125, 0.875), False, False)),
+             ("cost", ((-3.5, 0.0), (0.0, 0.5), True, True))),
 }
 
 

@@ -202,10 +202,10 @@ def register(app, cache, store) -> None:
                             "decision": Input(ids.EXPORT_DECISION, "n_clicks")},
                 "point": Input({"type": ids.EXPORT_POINT, "index": ALL}, "n_clicks"),
                 "page": dependencies(State), "href": State(ids.URL, "href"),
-                "measure": State(ids.CMP_MEASURE, "value"), "zoom": State(ids.ZOOM, "data")},
+                "measure": State(ids.CMP_MEASURE, "value")},
         prevent_initial_call=True,
     )
-    def export(buttons, point, page, href, measure, zoom):
+    def export(buttons, point, page, href, measure):
         trigger = ctx.triggered_id
         if isinstance(trigger, dict) and not any(t["value"] for t in ctx.triggered):
             raise PreventUpdate  # the operating card's buttons appearing
@@ -228,12 +228,11 @@ def register(app, cache, store) -> None:
             return {"file": csv_download(table, analysis, page.control.to_store(), trigger,
                                          s.column, s.cross, s.constraint, s.priors),
                     "status": ""}
-        return {"file": html_download(cache, store, page, analysis, table, href, measure,
-                                      zoom), "status": ""}
+        return {"file": html_download(cache, store, page, analysis, table, href, measure),
+                "status": ""}
 
 
-def html_download(cache, store, page: PageState, analysis: Analysis, table, href, measure,
-                  zoom):
+def html_download(cache, store, page: PageState, analysis: Analysis, table, href, measure):
     """The HTML report of what the page shows (:func:`roc_dash.html_report.render_html`),
     its link written from the page's state (:meth:`..page_state.PageState.to_query`)."""
     from urllib.parse import urlsplit, urlunsplit
@@ -272,7 +271,7 @@ def html_download(cache, store, page: PageState, analysis: Analysis, table, href
         intervals=report_intervals(analysis, table, economics_from_state(state)),
         partial_auc_comparison=pauc_comparison(cache, list(page.datasets), analysis, state)
         if measure == "pauc" and len(analysis.models) > 1 else None,
-        zoom=zoom if isinstance(zoom, dict) else None),
+        zoom=page.zoom_store()),
         "roc-dash-report.html")
 
 

@@ -32,7 +32,7 @@ from ..help import HELP
 from ..overlays import multiclass_results, shown_kinds
 from ..page_state import PageState, dependencies, parse_link
 from ..server.store import EXAMPLES, DatasetInfo, clean_ids
-from ..state import FONT, ControlState, clean_class, tab_shown
+from ..state import FONT, clean_class, tab_shown
 
 __all__ = ["EXAMPLE_LINKS", "class_choices", "example_links", "class_control",
            "multiclass_card", "multiclass_outputs", "load_example_ids", "register"]
@@ -159,20 +159,20 @@ def register(app, cache, store) -> None:
         return (new if new != clean_ids(dataset_ids) else no_update), status, ""
 
     @app.callback(
-        Output(ids.CLASS_CHOICE, "options"),
-        Output(ids.CLASS_CHOICE, "value"),
-        Output(ids.CLASS_ROW, "style"),
-        Input(ids.DATASETS, "data"),
-        State(ids.CLASS_CHOICE, "value"),
-        State(ids.CONDITIONS, "data"),
-        State(ids.URL, "search"),
+        output={"options": Output(ids.CLASS_CHOICE, "options"),
+                "value": Output(ids.CLASS_CHOICE, "value"),
+                "row": Output(ids.CLASS_ROW, "style")},
+        inputs={"page": {**dependencies(Input, "datasets"), **dependencies(State, "conditions")},
+                "value": State(ids.CLASS_CHOICE, "value"), "search": State(ids.URL, "search")},
     )
-    def class_selector(dataset_ids, value, state, search):
-        infos, _ = loaded_infos(store, dataset_ids)
-        wanted = value or ControlState.from_store(state).reference_class or \
+    def class_selector(page, value, search):
+        page = PageState.from_dash(page)
+        infos, _ = loaded_infos(store, page.datasets)
+        wanted = value or page.control.reference_class or \
             parse_link(search)[0].control.reference_class
         options, value = class_choices(infos, wanted)
-        return options, value, ({"display": "block"} if options else {"display": "none"})
+        return {"options": options, "value": value,
+                "row": {"display": "block"} if options else {"display": "none"}}
 
     @app.callback(
         output={"options": Output(ids.MC_MODEL, "options"),

@@ -284,15 +284,26 @@ def decide(cache, store, trigger, gesture: dict, page: PageState, view: dict, ke
            "views": dict.fromkeys(VIEW_OUTPUTS, no_update)}
     if moved and state is not None and new.to_store() == state:
         return out  # the gesture changed nothing (the boxes show the values in use again)
+    zoom = kept.get("zoom")
+    if state is None and not zoom:  # the first views of a link: its zoom (the store follows)
+        zoom = parse_link(kept.get("search"))[0].zoom_store()
     out["views"] = update_views(
-        cache, dataclasses.replace(page, conditions=new), view, kept.get("viz"),
-        kept.get("zoom"), conditions_changed=moved and state is not None,
-        new_pin=trigger == ids.PINNED)
+        cache, dataclasses.replace(page, conditions=new), view, kept.get("viz"), zoom,
+        conditions_changed=moved and state is not None, new_pin=trigger == ids.PINNED)
     return out
 
 
 def _register_browser(app, cache, store) -> None:
     """Zooms kept, hover linked, the ROC's hint and presentation mode (clientside)."""
+
+    # the zoom a link names, for the zoom store below (which keeps one owner)
+    @app.callback(output=Output(ids.ZOOM_LINK, "data"),
+                  inputs={"search": Input(ids.URL, "search")})
+    def zoom_from_link(search):
+        link, given = parse_link(search)
+        if "zoom" not in given:
+            raise PreventUpdate
+        return link.zoom_store()
 
     app.clientside_callback(
         ClientsideFunction("rocDash", "keepZoom"),
@@ -300,6 +311,7 @@ def _register_browser(app, cache, store) -> None:
         Input(ids.ROC_GRAPH, "relayoutData"),
         Input(ids.PR_GRAPH, "relayoutData"),
         Input(ids.COST_GRAPH, "relayoutData"),
+        Input(ids.ZOOM_LINK, "data"),
         State(ids.ZOOM, "data"),
         State(ids.DET, "value"),
         prevent_initial_call=True,
