@@ -1,11 +1,12 @@
 """The linked views' content: the ROC, PR, cost and threshold views, the operating point, the
 model table and the summary strip for the current data, models and conditions.
 
-Below the features because two of them draw the views: the views feature's callback, and
-the conditions feature's controls callback, which returns the views for new costs or a new
-prior in the same response (one round trip per change). :func:`update_views` is what both
-call: a patch of the drawn figures when only the costs or the prior changed
-(:func:`patch_views`), else a full :func:`render_views`.
+Below the features: the views feature's callback (:mod:`.features.views`), which reads a
+gesture on the costs and prior controls and returns the views for the new conditions in the
+same response (one round trip per change), calls :func:`update_views` with the page's state
+(:class:`.page_state.PageState`): a patch of the drawn figures when only the costs or the
+prior changed (:func:`patch_views`), else a full :func:`render_views`. Inside one drawing
+models carry their shown names; the state names them by dataset id and name.
 """
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
 """The state several features read: the exact conditions, the page's query string, pins.
 
 Below every feature (:mod:`.features`): the conditions store (``ids.CONDITIONS``) read as a
-:class:`ControlState`, the conditions and economics the analysis uses, the settings a link
-carries (:func:`parse_query`), the pins sent by the browser (:func:`clean_pins`) and the
-font sizes of normal and presentation mode, the page's tabs. Everything is a plain function of its inputs.
+:class:`ControlState`, the conditions and economics the analysis uses, the decoding of a
+link's query string (:func:`parse_query`; :mod:`.page_state` builds the page's one state from
+it and writes it), the pins and zoom sent by the browser (:func:`clean_pins`,
+:func:`clean_zoom`) and the font sizes of normal and presentation mode, the page's tabs.
+Everything is a plain function of its inputs.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from .server.store import clean_ids, is_dataset_id
 
 __all__ = ["COST_LIMITS", "SAMPLES_LIMITS", "MAX_CLASS", "FONT", "AVERAGING_MODES", "TABS",
            "ControlState", "clean_class", "number", "display", "clamp_samples",
-           "parse_query", "split_key", "clean_zoom", "ZOOM_VIEWS", "group_priors", "economics_from_state", "conditions_from_state", "clean_pins",
-           "tab_shown"]
+           "parse_query", "split_key", "clean_zoom", "ZOOM_VIEWS", "group_priors",
+           "economics_from_state", "conditions_from_state", "clean_pins", "tab_shown"]
 
 #: Font sizes of the figures, normal and in presentation mode.
 FONT = {False: 14, True: 20}

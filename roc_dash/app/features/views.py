@@ -1,10 +1,12 @@
 """The linked views: ROC, precision-recall, cost curves and cost against threshold.
 
 This feature owns the graph cards, the *Folds* and *Models and view* panels, the views
-callback (which draws them for the data, models and conditions, see :mod:`..render`; the
-controls callback of :mod:`.conditions` draws them too for new costs or a new prior), the
-settings a link restores, and the clientside callbacks that keep a zoom, link the hover
-across the views, show the ROC's hint and switch presentation mode.
+callback, the settings a link restores, and the clientside callbacks that keep a zoom, link
+the hover across the views, show the ROC's hint and switch presentation mode. The views
+callback is the one owner of the conditions store, of what the cost and prior controls show
+and of the views: a gesture on the controls (:mod:`..gestures`) and the views drawn for the
+new conditions (:mod:`..render`) come back in one response; it takes the page's fields by
+name (:func:`..page_state.dependencies`).
 """
 
 from __future__ import annotations
