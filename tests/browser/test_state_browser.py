@@ -122,6 +122,16 @@ def open_fresh(dash_duo, query):
     wait_idle(dash_duo)
 
 
+def two_files_pinned(dash_duo, app, tmp_path):
+    """Both files loaded; pin A on LogReg of the second, pin B on GaussianNB of the first."""
+    first, second = files(tmp_path)
+    start(dash_duo, app)
+    load(dash_duo, first, 1)
+    load(dash_duo, second, 2)
+    pin_typed(dash_duo, "LogReg (bc_sex.csv)", 0.3, "A")
+    pin_typed(dash_duo, "GaussianNB (bc.csv)", 0.6, "B")
+
+
 def remove_dataset(dash_duo, label):
     """The dataset's × in the list, then *Remove* in the question it asks."""
     dash_duo.find_element(f"#{ids.DATASET_LIST} button[aria-label='Remove {label}']").click()
@@ -163,13 +173,8 @@ def test_sta001_pins_survive_a_second_file_and_the_link(dash_duo, app, tmp_path,
 # -- 2. × on the other dataset keeps what belongs to the one that stays; Undo --------------------
 def test_sta002_removing_a_dataset_keeps_the_others_pins_note_and_view(dash_duo, app,
                                                                       tmp_path, shot):
-    first, second = files(tmp_path)
-    start(dash_duo, app)
+    two_files_pinned(dash_duo, app, tmp_path)
     d = dash_duo.driver
-    load(dash_duo, first, 1)
-    load(dash_duo, second, 2)
-    pin_typed(dash_duo, "LogReg (bc_sex.csv)", 0.3, "A")
-    pin_typed(dash_duo, "GaussianNB (bc.csv)", 0.6, "B")
     pin_typed(dash_duo, "RandomForest (bc.csv)", 0.5, "C")
     note = dash_duo.find_element(f"#{ids.NOTE}")
     note.click()
@@ -208,12 +213,7 @@ def test_sta002_removing_a_dataset_keeps_the_others_pins_note_and_view(dash_duo,
 
 
 def test_sta007_undo_brings_the_removed_datasets_pins_back(dash_duo, app, tmp_path):
-    first, second = files(tmp_path)
-    start(dash_duo, app)
-    load(dash_duo, first, 1)
-    load(dash_duo, second, 2)
-    pin_typed(dash_duo, "LogReg (bc_sex.csv)", 0.3, "A")
-    pin_typed(dash_duo, "GaussianNB (bc.csv)", 0.6, "B")
+    two_files_pinned(dash_duo, app, tmp_path)
     remove_dataset(dash_duo, "bc_sex.csv")
     wait_until(lambda: "A: " not in summary(dash_duo).split("Pinned", 1)[-1],
                message="pin A gone with its dataset")
@@ -384,13 +384,8 @@ def test_sta010_an_old_link_with_shown_names_opens_on_the_right_models(dash_duo,
 
 def test_sta011_a_link_whose_dataset_is_gone_says_what_it_could_not_restore(dash_duo, app,
                                                                            tmp_path, shot):
-    first, second = files(tmp_path)
-    start(dash_duo, app)
+    two_files_pinned(dash_duo, app, tmp_path)
     d = dash_duo.driver
-    load(dash_duo, first, 1)
-    load(dash_duo, second, 2)
-    pin_typed(dash_duo, "LogReg (bc_sex.csv)", 0.3, "A")
-    pin_typed(dash_duo, "GaussianNB (bc.csv)", 0.6, "B")
     type_into(dash_duo.find_element(f"#{ids.COST_FN}"), "3")
     wait_until(lambda: "cfn=3" in search(d), message="the costs in the link")
     link = search(d)

@@ -40,13 +40,7 @@ class PendingRemovals:
         """Put off the deletion of ``dataset_id`` by its owner ``user`` by ``seconds``
         (:func:`undo_seconds`); return when it is due, or None when ``user`` may not delete
         it (anyone else only takes it off their page: nothing to undo on the server)."""
-        if dataset_id in EXAMPLES or not is_dataset_id(dataset_id) or user is None:
-            return None
-        try:
-            owner = self.info(dataset_id).owner
-        except DatasetNotFound:
-            return None
-        if owner is None or owner != user:
+        if user is None or not self.may_delete(dataset_id, user):
             return None
         due = time.time() + (undo_seconds() if seconds is None else seconds)
         path = self._removal_path(dataset_id)
@@ -54,6 +48,17 @@ class PendingRemovals:
         self._atomic_write(path, lambda p: Path(p).write_text(json.dumps(
             {"due": due, "user": user})), folder=path.parent)
         return due
+
+    def may_delete(self, dataset_id: str, user: str | None) -> bool:
+        """Whether ``user`` may delete ``dataset_id`` (a stored upload of theirs; with
+        ``user`` None, the server itself: any stored upload)."""
+        if dataset_id in EXAMPLES or not is_dataset_id(dataset_id):
+            return False
+        try:
+            owner = self.info(dataset_id).owner
+        except DatasetNotFound:
+            return False
+        return user is None or (owner is not None and owner == user)
 
     def removal_due(self, dataset_id: str) -> float | None:
         """When the put-off deletion of ``dataset_id`` is due, or None."""

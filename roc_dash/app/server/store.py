@@ -147,13 +147,8 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
         deletes it (expiry, quota). Returns whether the files were deleted."""
         if dataset_id in EXAMPLES or not is_dataset_id(dataset_id):
             return False
-        if user is not None:
-            try:
-                owner = self.info(dataset_id).owner
-            except DatasetNotFound:
-                return False
-            if owner is None or owner != user:
-                return False
+        if user is not None and not self.may_delete(dataset_id, user):
+            return False
         self._remember_gone(dataset_id, why)
         for path in self._files(dataset_id):
             path.unlink(missing_ok=True)
