@@ -36,7 +36,8 @@ __all__ = ["COST_MIN", "COST_MAX", "PRIOR_MIN", "PRIOR_MAX", "COST_STEP", "PRIOR
            "cost_to_slider", "slider_to_cost", "parse_cost", "parse_prior",
            "parse_benefit", "parse_population", "step_cost", "step_prior", "dragged_slope",
            "cost_fp_for_slope", "Gesture", "apply_gesture", "control_outputs",
-           "economics_outputs", "num_or_none", "GESTURE_INPUTS", "CONTROL_OUTPUTS",
+           "economics_outputs", "num_or_none", "GESTURE_INPUTS", "GESTURE_IDS",
+           "CONTROL_OUTPUTS",
            "ECONOMICS_OUTPUTS", "gesture_of"]
 
 COST_MIN, COST_MAX = -2.0, 2.0  # log10 range of the cost sliders (0.01 .. 100)
@@ -332,6 +333,9 @@ GESTURE_INPUTS = {name: Input(i, p) for name, (i, p) in {
     "benefit_tn": (ids.BENEFIT_TN, "value"), "unit": (ids.UNIT, "value"),
     "population": (ids.POPULATION, "value"), "reference": (ids.CLASS_CHOICE, "value"),
 }.items()}
+
+#: The components whose change is a gesture on the conditions.
+GESTURE_IDS = frozenset(dep.component_id for dep in GESTURE_INPUTS.values())
 
 #: What the sliders and their boxes show (:func:`control_outputs`).
 CONTROL_OUTPUTS = {name: Output(i, "value") for name, i in {

@@ -206,14 +206,14 @@ def test_sid010_the_first_views_of_a_link_take_its_zoom_and_conditions(tmp_path)
     cache = AnalysisCache(store)
     search = "?v=2&cfn=4&zoom=roc:0.05,0.3,0.6,0.95&zoom=pr:,,0.5,1"
     kept = {"conditions": None, "viz": None, "zoom": None, "search": search}
-    out = decide(cache, store, None, {}, PageState(), {}, kept)  # the page's first call
+    out = decide(cache, store, [], {}, PageState(), {}, kept)  # the page's first call
     assert out["conditions"]["cost_fn"] == 4.0 and out["controls"]["fn"] == "4"
     roc, pr = out["views"]["roc"], out["views"]["pr"]
     assert list(roc.layout.xaxis.range) == [0.05, 0.3]
     assert list(roc.layout.yaxis.range) == [0.6, 0.95]
     assert list(pr.layout.yaxis.range) == [0.5, 1.0]
     # later calls draw with the zoom store (the browser's), not the link's
-    later = decide(cache, store, "averaging", {}, PageState(
+    later = decide(cache, store, ["averaging"], {}, PageState(
         conditions=ControlState.from_store(out["conditions"])), {},
         {**kept, "conditions": out["conditions"]})
     assert later["views"]["roc"].layout.xaxis.range is None or list(

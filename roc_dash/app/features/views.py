@@ -23,6 +23,7 @@ from ..components import graph_config, labelled
 from ..gestures import (
     CONTROL_OUTPUTS,
     ECONOMICS_OUTPUTS,
+    GESTURE_IDS,
     GESTURE_INPUTS,
     apply_gesture,
     control_outputs,
@@ -243,8 +244,6 @@ def _register_views(app, cache, store) -> None:
             raise PreventUpdate
         return out
 
-    gesture_ids = {dep.component_id for dep in GESTURE_INPUTS.values()}
-
     @app.callback(
         output={"controls": CONTROL_OUTPUTS, "economics": ECONOMICS_OUTPUTS,
                 "conditions": Output(ids.CONDITIONS, "data"),
@@ -259,39 +258,45 @@ def _register_views(app, cache, store) -> None:
                          "search": State(ids.URL, "search")}},
     )
     def views(gesture, page, view, kept):
-        trigger = ctx.triggered_id
-        return decide(cache, store, trigger, gesture, PageState.from_dash(page), view, kept,
-                      moved=trigger in gesture_ids)
+        fired = [t["prop_id"].rsplit(".", 1)[0] for t in ctx.triggered
+                 if t.get("prop_id") not in (None, ".")]
+        return decide(cache, store, fired, gesture, PageState.from_dash(page), view, kept)
 
 
-def decide(cache, store, trigger, gesture: dict, page: PageState, view: dict, kept: dict, *,
-           moved: bool = False) -> dict:
-    """The views callback's outputs: the conditions after the gesture (``gesture``: the
-    controls' values, ``trigger`` the one that changed; ``moved`` when it is one of them;
-    the page's first call takes the link's conditions), what the controls show, and the
-    views for the new conditions and the page's state (patched when only the conditions
-    changed) in the same response: one round trip per change."""
+def decide(cache, store, fired: list[str], gesture: dict, page: PageState, view: dict,
+           kept: dict) -> dict:
+    """The views callback's outputs: on a gesture on the controls (one of ``fired``, the
+    ids whose properties changed; ``gesture``: the controls' values) or the page's first
+    call (the link's conditions), the new conditions and what the controls show; and the
+    views for the page's state ``page`` under them (patched when only the conditions
+    changed), in the same response: one round trip per change."""
     state = kept.get("conditions")
-    g = gesture_of(trigger if state is not None else None, gesture, kept.get("viz"),
-                   kept.get("search"))
-    result = apply_gesture(g, ControlState.from_store(state), lambda cls: data_prior(
-        store, list(page.datasets), gesture.get("source"), cls))
-    if result is None:
-        raise PreventUpdate  # a zoom or pan of the ROC plot, not the line
-    new, message = result
-    out = {"controls": control_outputs(new),
-           "economics": (economics_outputs(new) if state is None
-                         else dict.fromkeys(ECONOMICS_OUTPUTS, no_update)),
-           "conditions": new.to_store(), "message": message,
+    moved = next((f for f in fired if f in GESTURE_IDS), None)
+    out = {"controls": dict.fromkeys(CONTROL_OUTPUTS, no_update),
+           "economics": dict.fromkeys(ECONOMICS_OUTPUTS, no_update),
+           "conditions": no_update, "message": no_update,
            "views": dict.fromkeys(VIEW_OUTPUTS, no_update)}
-    if moved and state is not None and new.to_store() == state:
-        return out  # the gesture changed nothing (the boxes show the values in use again)
+    new = ControlState.from_store(state)
+    if state is None or moved:  # the data's prevalence read only then (large data: costly)
+        g = gesture_of(moved if state is not None else None, gesture, kept.get("viz"),
+                       kept.get("search"))
+        result = apply_gesture(g, new, lambda cls: data_prior(
+            store, list(page.datasets), gesture.get("source"), cls))
+        if result is None:
+            raise PreventUpdate  # a zoom or pan of the ROC plot, not the line
+        new, message = result
+        out.update(controls=control_outputs(new), conditions=new.to_store(), message=message)
+        if state is None:
+            out["economics"] = economics_outputs(new)
+        elif new.to_store() == state and set(fired) <= GESTURE_IDS:
+            return out  # the gesture changed nothing (the boxes show the values in use again)
     zoom = kept.get("zoom")
     if state is None and not zoom:  # the first views of a link: its zoom (the store follows)
         zoom = parse_link(kept.get("search"))[0].zoom_store()
     out["views"] = update_views(
         cache, dataclasses.replace(page, conditions=new), view, kept.get("viz"), zoom,
-        conditions_changed=moved and state is not None, new_pin=trigger == ids.PINNED)
+        conditions_changed=bool(moved) and state is not None and set(fired) <= GESTURE_IDS,
+        new_pin=ids.PINNED in fired)
     return out
 
 
