@@ -1,4 +1,5 @@
-# roc-dash: `make run` starts the app on demo data, `make test` runs every test.
+# roc-dash: `make run` starts the app on demo data, `make test` runs the quick tier of the tests
+# (no servers, browsers or kernels: a few minutes), `make test-all` runs every test (what CI runs).
 # Both work on a fresh Debian machine with only Python >= 3.11, make and apt.
 
 PYTHON ?= python3
@@ -7,10 +8,12 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8050
 # Extra pytest arguments, e.g. `make test PYTEST_ARGS="-k core"`.
+# The quick tier: what tests/conftest.py does not mark slow (servers, browsers, kernels, Spark).
+QUICK := -m "not slow"
 PYTEST_ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test browser-deps java-deps nginx-deps lint bench clean
+.PHONY: run test test-all browser-deps java-deps nginx-deps lint bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -55,7 +58,12 @@ nginx-deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx-light; \
 	fi
 
-test: $(VENV)/.installed-test browser-deps java-deps nginx-deps
+# The quick tier: the test extra only, no Chromium, Java or nginx needed.
+test: $(VENV)/.installed-test
+	$(PY) -m pytest $(QUICK) $(PYTEST_ARGS)
+
+# Every test, browsers, servers, kernels and Spark included (installs what they need).
+test-all: $(VENV)/.installed-test browser-deps java-deps nginx-deps
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest --headless $(PYTEST_ARGS)
 

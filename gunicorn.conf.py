@@ -1,8 +1,10 @@
 """gunicorn settings for `gunicorn app:server`, configured by environment variables.
 
 HOST (0.0.0.0), PORT (8050), WEB_CONCURRENCY (workers, 3), ROC_DASH_THREADS (threads per worker, 4),
-ROC_DASH_TIMEOUT (seconds, 120), ROC_DASH_MAX_REQUESTS (a worker is replaced after about that
-many requests, 5000, with 10% jitter). gunicorn reads this file from the working directory.
+ROC_DASH_TIMEOUT (seconds, 120), ROC_DASH_KEEPALIVE (seconds an idle connection is kept, 75:
+longer than the proxy's 60, see below), ROC_DASH_MAX_REQUESTS (a worker is replaced after
+about that many requests, 5000, with 10% jitter). gunicorn reads this file from the working
+directory.
 
 Additions to the plain settings:
 
@@ -20,6 +22,8 @@ Additions to the plain settings:
   (plotly/dash issue 3971). It then starts a thread that compresses the page's scripts
   (plotly.js: ~0.4 s of CPU) into the worker's gzip cache, so that a stampede of first visits
   after a start does not (``security.precompress_static``). Warmed up, a worker's first real request finds the setup done.
+  Both are marked as the worker's own requests (``auth.WARM_UP``, an environ key no HTTP
+  request can set), so that sign-in (``ROC_DASH_USER_HEADER``) does not answer them 401.
 * gunicorn announces itself as ``Server: gunicorn`` on every response and has no setting to
   change that; the value it uses is patched to ``roc-dash`` (no product or version disclosed).
 """
@@ -30,6 +34,12 @@ bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8050')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 threads = int(os.environ.get("ROC_DASH_THREADS", "4"))
 timeout = int(os.environ.get("ROC_DASH_TIMEOUT", "120"))
+# Idle connections are kept longer than the proxy keeps them (deploy/nginx.conf: upstream
+# keepalive_timeout 60s), so that the proxy always closes them first. gunicorn's default (2 s)
+# closed connections nginx was about to reuse: a POST sent on one as it closed got nginx's 503
+# (nginx retries only GETs). Without a proxy, a client's idle connection holds a file
+# descriptor this long (gunicorn's worker_connections, 1000 per worker, bounds them).
+keepalive = int(os.environ.get("ROC_DASH_KEEPALIVE", "75"))
 accesslog = "-"
 # a backstop against slow growth (fragmentation, caches of libraries): each worker is replaced
 # after about this many requests (the jitter keeps workers from restarting together)
@@ -69,8 +79,10 @@ def post_worker_init(worker):
 
     # the page is at the app's URL prefix (ROC_DASH_URL_PREFIX; "/" is a 404 under /roc/)
     prefix = getattr(worker.wsgi, "config", {}).get("ROC_DASH_URL_PREFIX", "/")
-    try:
-        response = Client(worker.wsgi).get(prefix)
+    from roc_dash.app.server.auth import WARM_UP
+
+    try:  # marked as the worker's own (past sign-in: with it on, a plain request gets 401)
+        response = Client(worker.wsgi).get(prefix, environ_overrides={WARM_UP: True})
         status = response.status_code
         response.close()
     except Exception:  # noqa: BLE001 - a failed warm-up must not keep the worker down
@@ -96,9 +108,16 @@ def _precompress(worker, prefix):
     try:
         from roc_dash.app.server.security import precompress_static
 
-        precompress_static(worker.wsgi, prefix)
+        statuses = precompress_static(worker.wsgi, prefix)
     except Exception:  # noqa: BLE001 - unwarmed, the files are compressed on first use
         worker.log.exception("roc-dash: compressing the page's scripts at start failed")
+        return
+    done = sum(status == 200 for status in statuses.values())
+    worker.log.info("roc-dash: %d of %d page scripts compressed ahead of the first visitors",
+                    done, len(statuses))
+    if done < len(statuses):
+        worker.log.warning("roc-dash: not compressed at start: %s", ", ".join(
+            f"{path} ({status})" for path, status in statuses.items() if status != 200))
 
 
 # Memory per worker (issue 14: a budget that fits a team on two cores). pyarrow's default

@@ -62,7 +62,7 @@ for (const id of arguments[0]) {
 
 
 def main() -> None:
-    from tests.harness import dash_session
+    from tools.harness import dash_session
 
     with dash_session(create_app(data_dir=tempfile.mkdtemp()), size=(1500, 1300)) as duo:
         driver = duo.driver

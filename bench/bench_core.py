@@ -1,43 +1,56 @@
 """Core speed and memory, measured side by side in one run (ratios, not absolute times).
 
 For n = 1e5, 1e6, 1e7 rows and each score distribution -- probabilities, logits (both
-signs), rounded logits (many ties), integer scores (a scorecard), and logits with weights --
-on the same arrays:
-  * roc-dash: ROC points + AUC (``roc_curve``, ``auc``), and the same plus the convex hull
-  * scikit-learn: ``roc_curve`` + ``roc_auc_score`` (with ``sample_weight`` when weighted)
+signs), rounded logits (many ties), integer scores (a scorecard), and logits and rounded
+logits with weights -- on the same arrays:
+  * roc-dash: ROC points + AUC + convex hull (``roc_curve``, ``auc``, ``convex_hull``)
+  * the same by the code before the sorted-keys path (``bench/core_before.py``, a copy)
   * the floor: one ``np.sort`` of the scores
-and prints roc-dash / scikit-learn and roc-dash / np.sort. Then the DeLong confidence
-interval on 1e6 rows, and the peak extra memory of ROC + AUC + hull relative to the input
-arrays (labels as bool, scores as float64, weights as float64), measured with tracemalloc.
+  * scikit-learn: ``roc_curve`` + ``roc_auc_score`` (with ``sample_weight`` when weighted)
+and prints roc-dash / np.sort and the old code / np.sort, after checking that both give the
+same curve, area and hull bit for bit. Times are CPU time of this process (``time.
+process_time``: the machine is shared, and a process waiting for a core is not working),
+the best of several runs taken round-robin. Then the DeLong confidence interval on 1e6 rows,
+and the peak extra memory of ROC + AUC + hull relative to the input arrays (labels as bool,
+scores as float64, weights as float64), measured with tracemalloc, for both codes.
 
-Run: ``make bench`` (or ``python bench/bench_core.py [--quick]``).
-Targets (issue "Core analysis"; "Self-hosted for a team" section 7: the same for every score
-distribution): <= 0.25x scikit-learn and <= 1.5x np.sort at 1e6 and 1e7; DeLong CI on 1e6
-rows <= 0.5 s; peak memory <= 4x the input arrays.
+Run: ``make bench`` (or ``python bench/bench_core.py [--quick]``). Results with their
+command, date and load average: ``docs/performance-core.md``.
+Targets: ROC + AUC + hull <= 2x np.sort at 1e6 and 1e7 for every score distribution (and
+<= 0.25x scikit-learn); DeLong CI on 1e6 rows <= 0.5 s; peak memory <= 4x the input arrays.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import gc
+import os
+import platform
+import sys
 import time
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 
-from roc_dash.core import auc, auc_confidence_interval, convex_hull, roc_curve
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import core_before  # noqa: E402 - the code before, kept beside this file
+
+from roc_dash.core import auc, auc_confidence_interval, convex_hull, roc_curve  # noqa: E402
 
 KINDS = ("probabilities", "logits", "rounded logits", "integer scores", "weighted logits",
          "weighted rounded")
+clock = time.process_time
 
 
 def best_of(fn, repeat: int, *args) -> float:
     times = []
     for _ in range(repeat):
         gc.collect()
-        t0 = time.perf_counter()
+        t0 = clock()
         fn(*args)
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
     return min(times)
 
 
@@ -73,13 +86,44 @@ def data(n: int, kind: str, rng):
     return y, s, w
 
 
-def roc_and_auc(y, s, w):
-    return auc(roc_curve(y, s, weights=w))
-
-
 def roc_auc_hull(y, s, w):
     c = roc_curve(y, s, weights=w)
-    return auc(c), convex_hull(c)
+    return c, auc(c), convex_hull(c)
+
+
+def roc_auc_hull_before(y, s, w):
+    c = core_before.roc_curve(y, s, weights=w)
+    return c, auc(c), core_before.convex_hull(c)
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind == "f":
+        return a.shape == b.shape and np.array_equal(a.view(np.uint64), b.view(np.uint64))
+    return np.array_equal(a, b)
+
+
+def check_identical(y, s, w) -> None:
+    (c, a, h), (c0, a0, h0) = roc_auc_hull(y, s, w), roc_auc_hull_before(y, s, w)
+    for name in ("fpr", "tpr", "thresholds"):
+        assert same_bits(getattr(c, name), getattr(c0, name)), name
+    assert (c.n_pos, c.n_neg) == (c0.n_pos, c0.n_neg) and a == a0, (a, a0)
+    for name in ("fpr", "tpr", "thresholds", "models", "slope_high", "slope_low"):
+        assert same_bits(getattr(h, name), getattr(h0, name)), f"hull {name}"
+
+
+def peak_ratio(fn, y, s, w) -> float:
+    """Peak memory traced while ``fn`` runs, over the input arrays' size."""
+    gc.collect()
+    tracemalloc.start()
+    fn(y, s, w)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / (y.nbytes + s.nbytes + (0 if w is None else w.nbytes))
+
+
+def load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> None:
@@ -93,39 +137,40 @@ def main() -> None:
         sk_roc_curve(y, s, sample_weight=w)
         return roc_auc_score(y, s, sample_weight=w)
 
+    print(f"$ python {' '.join(sys.argv)}")
+    print(f"{datetime.datetime.now().isoformat(timespec='seconds')}, {platform.node()}, "
+          f"{os.cpu_count()} CPUs, numpy {np.__version__}; load average before: {load()}")
     rng = np.random.default_rng(0)
     sizes = [10**5, 10**6] + ([] if args.quick else [10**7])
-    print("times in seconds, best of several; ratios = roc-dash time / reference time")
-    print(f"{'rows':>9} {'scores':<17} {'np.sort':>8} {'roc+auc':>8} {'+hull':>8} {'sklearn':>8}"
-          f" | {'roc+auc/sk':>10} {'/sort':>6} | {'+hull/sk':>8} {'/sort':>6}")
+    print("CPU seconds, best of several; 'new' = ROC + AUC + hull now, 'old' = the same by "
+          "the code before; ratios = time / np.sort time")
+    print(f"{'rows':>9} {'scores':<17} {'np.sort':>8} {'new':>8} {'old':>8} {'sklearn':>8}"
+          f" | {'new/sort':>8} {'old/sort':>8} {'new/sk':>7}")
     for n in sizes:
         for kind in KINDS:
             y, s, w = data(n, kind, rng)
-            repeat = 7 if n <= 10**6 else 4
-            t_sort, t_roc, t_full = best_of_each(
-                [lambda y, s, w: np.sort(s), roc_and_auc, roc_auc_hull], repeat, y, s, w)
+            check_identical(y, s, w)
+            repeat = 9 if n <= 10**6 else 4
+            t_sort, t_new, t_old = best_of_each(
+                [lambda y, s, w: np.sort(s), roc_auc_hull, roc_auc_hull_before], repeat, y, s, w)
             t_sk = best_of(sklearn, 1 if n >= 10**7 else 3, y, s, w)
-            a_ours, a_sk = roc_and_auc(y, s, w), sklearn(y, s, w)
-            assert abs(a_ours - a_sk) < 1e-9, (kind, a_ours, a_sk)
-            print(f"{n:>9} {kind:<17} {t_sort:8.4f} {t_roc:8.4f} {t_full:8.4f} {t_sk:8.4f}"
-                  f" | {t_roc / t_sk:9.3f}x {t_roc / t_sort:5.2f}x"
-                  f" | {t_full / t_sk:7.3f}x {t_full / t_sort:5.2f}x", flush=True)
+            a_new, a_sk = roc_auc_hull(y, s, w)[1], sklearn(y, s, w)
+            assert abs(a_new - a_sk) < 1e-9, (kind, a_new, a_sk)
+            print(f"{n:>9} {kind:<17} {t_sort:8.4f} {t_new:8.4f} {t_old:8.4f} {t_sk:8.4f}"
+                  f" | {t_new / t_sort:7.2f}x {t_old / t_sort:7.2f}x {t_new / t_sk:6.3f}x",
+                  flush=True)
 
     y, s, _ = data(10**6, "probabilities", rng)
     t = best_of(auc_confidence_interval, 3, y, s)
     print(f"\nDeLong 95% CI on 1e6 rows: {t:.3f} s (target <= 0.5 s)")
 
     print("\npeak extra memory of ROC + AUC + hull / input arrays (bool labels + float64 scores"
-          " [+ float64 weights])")
+          " [+ float64 weights]), now and before (target <= 4x)")
     for kind in KINDS:
         y, s, w = data(10**6, kind, rng)
-        gc.collect()
-        tracemalloc.start()
-        roc_auc_hull(y, s, w)
-        _, peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
-        size = y.nbytes + s.nbytes + (0 if w is None else w.nbytes)
-        print(f"  1e6 rows, {kind}: {peak / size:.2f}x (target <= 4x)")
+        print(f"  1e6 rows, {kind}: {peak_ratio(roc_auc_hull, y, s, w):.2f}x"
+              f" (before: {peak_ratio(roc_auc_hull_before, y, s, w):.2f}x)")
+    print(f"\nload average after: {load()}")
 
 
 if __name__ == "__main__":

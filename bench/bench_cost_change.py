@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parents[1]
 CHILD = r'''
 import json, random, sys, tempfile, time
 from roc_dash.app import create_app, ids
-from tests.dash_requests import callback_specs
+from tools.dash_requests import callback_specs
 
 clicks, profile = int(sys.argv[1]), sys.argv[2] == "1"
 app = create_app(data_dir=tempfile.mkdtemp(prefix="roc-dash-bench-"))

@@ -5,7 +5,7 @@
    MB) and Parquet, read by ``load_predictions``; then the upload path of the app for the
    gzip file: ``apply_upload`` (read, validate, store: "accept") and the first views
    (``render_views`` on the new dataset).
-2. With ``--bombs``: each probe of ``tests/bombs.py`` (issue 14: files of a few MB or less
+2. With ``--bombs``: each probe of ``tools/bombs.py`` (issue 14: files of a few MB or less
    that decode to gigabytes), refused.
 
 Every measurement runs in a fresh subprocess; peak memory is that process's ``VmHWM`` (its
@@ -249,7 +249,7 @@ def main() -> None:
                           f"{r['accept_cpu'] + r['views_cpu']:5.2f} s")
         if args.bombs:
             sys.path.insert(0, str(HERE))
-            from tests import bombs
+            from tools import bombs
 
             probes = [
                 ("parquet: 10^6 x one 1,000-char model", bombs.parquet_dictionary_name, {}),

@@ -1,7 +1,7 @@
 """Slices at scale (issue 18): server time of every view plus the Slices card on 10^6 rows x
 20 groups, against the issue's target of 1.5 s.
 
-The data: ``tests.slices_example.many_groups`` (seeded; group sizes by Zipf's law, default
+The data: ``tools.slices_example.many_groups`` (seeded; group sizes by Zipf's law, default
 rates 5-40 %, separations 0.6-2.0 SD), uploaded as Parquet through ``apply_upload`` as the
 page does (not timed). Then, in one run, the functions the page's callbacks call:
 
@@ -61,7 +61,7 @@ from roc_dash.app.render import render_views, update_views  # noqa: E402
 from roc_dash.app.server.cache import SharedCache  # noqa: E402
 from roc_dash.app.server.store import DEMO_ID, DatasetStore, clean_ids  # noqa: E402
 from roc_dash.app.state import conditions_from_state  # noqa: E402
-from tests.slices_example import many_groups  # noqa: E402
+from tools.slices_example import many_groups  # noqa: E402
 
 TARGET = 1.5  # seconds of server time (issue 18, "Scale")
 #: The crossed slice's targets: first view, a change (s), the worker's peak memory (MB).

@@ -95,7 +95,7 @@ def free_port() -> int:
 
 def callback_specs():
     """Each callback's request skeleton, from the app's own callback map."""
-    from tests.dash_requests import callback_specs as specs_of
+    from tools.dash_requests import callback_specs as specs_of
 
     return specs_of(create_app(data_dir=tempfile.mkdtemp()))
 
@@ -548,7 +548,7 @@ def main() -> None:
 def start_nginx(upstream: int, folder: Path) -> tuple[subprocess.Popen, int]:
     """The system's nginx running ``deploy/nginx.conf`` (its "# test:" lines set as the
     hostile test sets them) on a free loopback port in front of gunicorn on ``upstream``."""
-    from tests.hostile.test_nginx import NGINX, nginx_conf
+    from tools.nginx import NGINX, nginx_conf
 
     if NGINX is None:
         raise SystemExit("--nginx: nginx is not installed (make nginx-deps)")

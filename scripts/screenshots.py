@@ -34,7 +34,7 @@ SHOTS = [
 
 
 def main() -> None:
-    from tests.harness import dash_session
+    from tools.harness import dash_session
 
     with dash_session(create_app(data_dir=tempfile.mkdtemp())) as duo:
         driver, url = duo.driver, duo.server_url.rstrip("/")

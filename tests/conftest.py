@@ -1,10 +1,50 @@
-"""Shared fixtures: small prediction files built in the tests, an isolated data folder."""
+"""Shared fixtures (small prediction files built in the tests, an isolated data folder, an app
+on it) and the test tiers.
+
+The tiers: every test that starts a server (gunicorn, nginx, a subprocess serving the app),
+drives a browser (``dash_duo``), runs a Jupyter kernel or a JVM (Spark), or takes more than a
+few seconds on its own is marked ``slow`` here (with ``browser``, ``server``, ``kernel`` or
+``spark`` saying why), by its folder, by the fixtures it uses, or by an explicit mark in its
+module. ``make test`` runs ``-m "not slow"`` (the quick tier), ``make test-all`` runs all.
+"""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+
+TESTS = Path(__file__).resolve().parent
+#: Every test under these folders is in the slow tier, with this reason.
+SLOW_FOLDERS = {"browser": "browser", "hostile": "server"}
+#: Fixtures that start a browser, a server or a kernel: a test using one is slow.
+SLOW_FIXTURES = {"dash_duo": "browser", "dash_br": "browser", "dash_thread_server": "server",
+                 "dash_process_server": "server", "dash_multi_process_server": "server",
+                 "open_server": "server", "signed_in_server": "server"}
+#: The reasons a test is slow (each also marks it ``slow``).
+REASONS = ("browser", "server", "kernel", "spark")
+
+
+def slow_reasons(path: Path, fixtures, marks) -> set[str]:
+    """Why a test at ``path`` using ``fixtures`` with ``marks`` (names) is in the slow tier:
+    its folder, its fixtures, its explicit marks; empty for a quick test."""
+    reasons = {SLOW_FIXTURES[f] for f in fixtures if f in SLOW_FIXTURES}
+    parts = path.relative_to(TESTS).parts if path.is_relative_to(TESTS) else ()
+    if parts and parts[0] in SLOW_FOLDERS:
+        reasons.add(SLOW_FOLDERS[parts[0]])
+    reasons |= set(marks) & set(REASONS)
+    if reasons or "slow" in marks:
+        reasons.add("slow")
+    return reasons
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        marks = {m.name for m in item.iter_markers()}
+        for name in sorted(slow_reasons(Path(item.path), item.fixturenames, marks) - marks):
+            item.add_marker(getattr(pytest.mark, name))
 
 
 def make_predictions(n: int = 200, *, seed: int = 0, model: str | None = None,
@@ -64,3 +104,11 @@ def data_dir(tmp_path, monkeypatch):
     path = tmp_path / "roc-dash-data"
     monkeypatch.setenv("ROC_DASH_DATA_DIR", str(path))
     return path
+
+
+@pytest.fixture
+def app(tmp_path):
+    """The dashboard on an empty data folder under ``tmp_path``."""
+    from roc_dash.app import create_app
+
+    return create_app(data_dir=tmp_path / "data")

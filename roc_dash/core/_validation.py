@@ -77,12 +77,23 @@ def as_scores(scores, *, integers: str = "refuse", what: str = "scores") -> np.n
     raise ValueError(merged_integers_message(pair, what))
 
 
+def check_finite_scores(s: np.ndarray) -> None:
+    """Raise ``ValueError`` if a float score is NaN or infinite."""
+    if s.dtype.kind == "f" and not np.isfinite(s).all():
+        raise ValueError("scores must be finite (no NaN or infinity)")
+
+
 def check_binary_inputs(labels, scores, weights=None, *, pos_label=None,
-                        integers: str = "refuse"):
+                        integers: str = "refuse", finite: bool = True):
     """Return ``(labels, scores, weights)`` as ``bool``, ``float64`` and ``float64|None`` arrays.
 
     Integer scores that float64 would merge (beyond 2**53) raise a ``ValueError``, or with
     ``integers="keep"`` come back as the integer array (see :func:`as_scores`).
+
+    With ``finite=False`` and no weights the scores are not checked for NaN and infinity: the
+    caller does it (:func:`check_finite_scores`), e.g. in a pass over the scores it makes
+    anyway. (With weights they are, so that bad scores are still reported before bad
+    weights.)
 
     Labels are decoded by :func:`~roc_dash.core.labels.binary_labels`: booleans as they are,
     the known two-class encodings (0/1, -1/+1, true/false, yes/no, p/n, pos/neg,
@@ -105,8 +116,8 @@ def check_binary_inputs(labels, scores, weights=None, *, pos_label=None,
     if s.size == 0:
         raise ValueError("no instances: labels and scores are empty")
     y = binary_labels(y, pos_label=pos_label)
-    if s.dtype.kind == "f" and not np.isfinite(s).all():
-        raise ValueError("scores must be finite (no NaN or infinity)")
+    if finite or weights is not None:
+        check_finite_scores(s)
     w = None
     if weights is not None:
         w = np.asarray(weights, dtype=np.float64)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from ..core.constraints.recalibration import Recalibration
@@ -42,8 +43,14 @@ class _Wrapper(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     def _inner(self):
         if hasattr(self, "estimator_"):
             return self.estimator_
-        check_is_fitted(self.estimator)  # NotFittedError: neither is fitted
-        return self.estimator
+        est = self.estimator
+        if hasattr(est, "__sklearn_tags__"):
+            check_is_fitted(est)  # NotFittedError: neither is fitted
+        elif not (est.__sklearn_is_fitted__() if hasattr(est, "__sklearn_is_fitted__")
+                  else hasattr(est, "classes_")):  # not scikit-learn's: its own word
+            raise NotFittedError(f"{type(est).__name__} is not fitted: fit it, or fit this "
+                                 "wrapper (which fits a clone)")
+        return est
 
     @property
     def classes_(self):
@@ -58,9 +65,11 @@ class _Wrapper(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        inner = self.estimator.__sklearn_tags__()
-        tags.input_tags = inner.input_tags
-        tags.classifier_tags = inner.classifier_tags
+        own = getattr(self.estimator, "__sklearn_tags__", None)
+        if own is not None:  # the wrapped estimator's inputs and classes are the wrapper's
+            inner = own()
+            tags.input_tags = inner.input_tags
+            tags.classifier_tags = inner.classifier_tags
         return tags
 
 

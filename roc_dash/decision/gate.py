@@ -197,14 +197,15 @@ def _compared(name, model, value, recorded, interval, what) -> Criterion:
 def _reference(record: DecisionRecord) -> CostReference:
     """The record's side of the drift test: its confusion matrix, and for a threshold
     chosen as the optimum of its data the correction for that choice when the record has
-    it (records written before it have not: the reference's note says what that means)."""
+    it (records written before it have not, nor thresholds chosen under a capacity or
+    floors: the message says what that means)."""
     d = record.drift_reference
     correction = (d.optimism, d.std_error) if d is not None and d.method == CHOICE_METHOD \
         else None
     m = record.metrics
     return reference_from_counts(
         record.threshold, m.tp, m.fp, m.fn, m.tn, prior_pos=record.prior_pos,
-        economics=record.economics, chosen=record.how_chosen == "optimum",
+        economics=record.economics, chosen=record.how_chosen != "pinned",
         correction=correction)
 
 
@@ -230,10 +231,11 @@ def _drift_criterion(record, name, counts, cost, cost_tolerance, alpha) -> Crite
         base = (f"the record's {fmt(recorded)} corrected by {fmt(ref.optimism)} for choosing "
                 f"its threshold on its own data, {fmt(ref.cost)}")
     elif ref.chosen:
+        why = ("the record predates that correction: write it again with `roc-dash decide`"
+               if record.how_chosen == "optimum" else
+               f"chosen under its {record.how_chosen}, for which no correction is made")
         base = (f"the record's {fmt(recorded)}, not corrected for choosing its threshold on "
-                "its own data (the record predates that correction: write it again with "
-                "`roc-dash decide`): false alarms are more frequent than "
-                f"{alpha:.0%}")
+                f"its own data ({why}): false alarms are more frequent than {alpha:.0%}")
     else:
         base = f"the record's {fmt(recorded)} (a pinned threshold)"
     return Criterion(

@@ -9,8 +9,8 @@ Written by ``roc-dash decide`` for multi-class input with ``--cost-matrix``; rea
 
 Example
 -------
->>> from roc_dash import multiclass_decision
->>> record = multiclass_decision.load("decision.json")          # doctest: +SKIP
+>>> from roc_dash.decision import multiclass
+>>> record = multiclass.load("decision.json")                    # doctest: +SKIP
 >>> clf = record.classifier(fitted_estimator)                   # doctest: +SKIP
 >>> clf.predict(X_new)                                          # doctest: +SKIP
 """

@@ -150,18 +150,21 @@ class _DuckDB:
         self._databases: dict[str, object] = {}
         self._current = self.con  # the connection running the current query
 
-    def _connect(self, database: str | None):
+    def _connect(self, database: str | None, shown: str | None = None):
         """A session: in memory (files are read with read_parquet/read_csv), or a DuckDB
         database file opened read-only with external access switched off, so that a view
-        in it cannot read files elsewhere (``read_csv('/etc/passwd')``)."""
+        in it cannot read files elsewhere (``read_csv('/etc/passwd')``). ``shown``: the
+        database's name in messages (``database`` may be the name of its opened file)."""
         try:
             con = (self.duckdb.connect() if database is None
                    else self.duckdb.connect(database, read_only=True))
         except self.duckdb.Error as exc:
+            shown = shown or database
             raise InputError(
-                f"{database}: cannot be opened as a DuckDB database ({_first_line(exc)}). "
+                f"{shown}: cannot be opened as a DuckDB database "
+                f"({_first_line(exc).replace(str(database), str(shown))}). "
                 "Check that no other process is writing it.",
-                file=database,
+                file=shown,
             ) from None
         # query_progress() (read by a watcher while a long aggregation runs) needs it on
         con.execute("SET enable_progress_bar = true; SET enable_progress_bar_print = false")
@@ -179,9 +182,9 @@ class _DuckDB:
     def _con(self, source: Source):
         if source.kind != "duckdb":
             return self.con
-        path = source.files[0]
+        path = source.readable[0]  # the opened file (roc_dash.io.pinned_files)
         if path not in self._databases:
-            self._databases[path] = self._connect(path)
+            self._databases[path] = self._connect(path, source.files[0])
         return self._databases[path]
 
     def progress(self) -> float:
@@ -195,7 +198,7 @@ class _DuckDB:
     def _relation(self, source: Source, text_columns: Iterable[str] = ()) -> str:
         if source.kind == "duckdb":  # on its own connection (:meth:`_con`)
             return f"main.{self.dialect.quote(source.table)}"
-        files = "[" + ", ".join("'" + f.replace("'", "''") + "'" for f in source.files) + "]"
+        files = "[" + ", ".join("'" + f.replace("'", "''") + "'" for f in source.readable) + "]"
         if source.kind == "parquet":
             return f"read_parquet({files})"
         nulls = "[" + ", ".join("'" + v.replace("'", "''") + "'" for v in NULL_VALUES) + "]"
@@ -219,9 +222,9 @@ class _DuckDB:
             return con.sql(sql).to_arrow_table()
         except self.duckdb.Error as exc:
             raise InputError(
-                f"{source.name}: cannot be read by DuckDB ({_first_line(exc)}). Check that "
-                "every file is a readable Parquet or CSV file and that all of them have the "
-                "same columns.",
+                f"{source.name}: cannot be read by DuckDB ({source.named(_first_line(exc))}). "
+                "Check that every file is a readable Parquet or CSV file and that all of them "
+                "have the same columns.",
                 file=source.name,
             ) from None
 

@@ -10,13 +10,17 @@ in-memory reader accepts (:mod:`roc_dash.io.size_limits`). See :mod:`roc_dash.io
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import glob
 import os
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from .decoding import GZIP_MAGIC
 from .errors import InputError
+from .pinned_files import check_within, linked, opened
 from .readers import PARQUET_MAGIC
 from .size_limits import limits
 from .text_reading import detect_delimiter
@@ -47,6 +51,27 @@ class Source:
     gzip: bool = False
     dataset: bool = False  # a glob or a directory: its parts together are one source
     table: str | None = None  # of a DuckDB database file (kind "duckdb")
+    #: the folder (or file) every file must lie in, also when it is opened (a server's
+    #: source: :mod:`roc_dash.io.pinned_files`)
+    within: str | None = None
+    #: while the files are held open (:func:`opened_source`): the names that read them,
+    #: in the order of ``files``
+    opened: tuple[str, ...] = ()
+
+    @property
+    def readable(self) -> tuple[str, ...]:
+        """The names an engine reads: the opened files' while they are held open, else the
+        files' own."""
+        return self.opened or self.files
+
+    def named(self, text: str) -> str:
+        """``text`` (an engine's message) with the opened files' names put back as the
+        files' own."""
+        if not self.opened:
+            return text
+        own = dict(zip(self.opened, self.files, strict=False))
+        names = "|".join(re.escape(n) for n in sorted(own, key=len, reverse=True))
+        return re.sub(f"(?:{names})(?![0-9])", lambda m: own[m.group(0)], text)
 
     @property
     def model_name_base(self) -> str:
@@ -90,25 +115,29 @@ def _kind(path: str) -> tuple[str, bool]:
 
 def is_duckdb_file(path: str) -> bool:
     """True when ``path`` is a DuckDB database file (read from its header, not its name)."""
-    try:
-        with open(path, "rb") as fh:
+    try:  # O_NONBLOCK: a named pipe in its place answers at once instead of waiting
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
             return fh.read(12)[8:12] == DUCKDB_MAGIC
     except OSError:
         return False
 
 
-def duckdb_tables(path: str) -> list[str]:
-    """The tables and views of a DuckDB database file, opened read-only, in name order."""
+def duckdb_tables(path: str, *, shown: str | None = None) -> list[str]:
+    """The tables and views of a DuckDB database file, opened read-only, in name order
+    (``shown``: the name messages give the file, when ``path`` is the name of an opened
+    file, :mod:`roc_dash.io.pinned_files`)."""
     import duckdb
 
+    shown = str(shown or path)
     try:
         con = duckdb.connect(str(path), read_only=True)
     except duckdb.Error as exc:
+        message = str(exc).splitlines()[0].replace(str(path), shown)
         raise InputError(
-            f"{path}: cannot be opened as a DuckDB database ({str(exc).splitlines()[0]}). "
+            f"{shown}: cannot be opened as a DuckDB database ({message}). "
             "Check that it is a DuckDB file of this DuckDB version and that no other process "
             "is writing it.",
-            file=str(path),
+            file=shown,
         ) from None
     try:
         rows = con.sql("SELECT table_name FROM information_schema.tables "
@@ -118,17 +147,19 @@ def duckdb_tables(path: str) -> list[str]:
     return [r[0] for r in rows]
 
 
-def _table_source(arg: str) -> Source:
+def _table_source(arg: str, within: str | None = None) -> Source:
     path, _, table = arg.rpartition(TABLE_SEPARATOR)
     if not os.path.isfile(path):
         raise InputError(f"{path}: file not found. Check the path.", file=arg)
-    if not is_duckdb_file(path):
-        raise InputError(
-            f"{path}: is not a DuckDB database, so it has no table {table!r}. Give "
-            f"'database.duckdb{TABLE_SEPARATOR}table' for a table of a DuckDB file.",
-            file=arg,
-        )
-    tables = duckdb_tables(path)
+    with opened([path], within=within, source=arg) as names:
+        if not is_duckdb_file(names[path]):
+            raise InputError(
+                f"{path}: is not a DuckDB database, so it has no table {table!r}. Give "
+                f"'database.duckdb{TABLE_SEPARATOR}table' for a table of a DuckDB file.",
+                file=arg,
+            )
+        check_no_journal(path, arg)
+        tables = duckdb_tables(names[path], shown=path)
     if table not in tables:
         shown = ", ".join(repr(t) for t in tables[:10]) or "none"
         raise InputError(
@@ -136,10 +167,23 @@ def _table_source(arg: str) -> Source:
             f"{TABLE_SEPARATOR!r}.",
             file=arg,
         )
-    return Source(arg, (path,), "duckdb", table=table)
+    return Source(arg, (path,), "duckdb", table=table, within=within)
 
 
-def _header_delimiter(path: str, gz: bool) -> str:
+def check_no_journal(path: str, arg: str) -> None:
+    """Refuse a DuckDB database with a write-ahead log beside it (``<file>.wal``: changes
+    a writer made and did not yet move into the file, e.g. as it crashed): the file is read
+    through its opened descriptor, where DuckDB does not look for that log."""
+    if os.path.lexists(path + ".wal"):
+        raise InputError(
+            f"{path}: has changes not yet written into it ({os.path.basename(path)}.wal "
+            "beside it), so it is not read. Open it once with DuckDB (or run CHECKPOINT) "
+            "to write them in, then try again.",
+            file=arg,
+        )
+
+
+def _header_delimiter(path: str, gz: bool, shown: str | None = None) -> str:
     import gzip
 
     opener = gzip.open if gz else open
@@ -147,22 +191,11 @@ def _header_delimiter(path: str, gz: bool) -> str:
         with opener(path, "rb") as fh:
             line = fh.readline(1 << 20)
     except (OSError, EOFError):
+        shown = shown or path
         raise InputError(
-            f"{path}: cannot be read as text or gzip. Check the file.", file=path
+            f"{shown}: cannot be read as text or gzip. Check the file.", file=shown
         ) from None
     return detect_delimiter(line.decode("utf-8", "replace").lstrip("\ufeff"))
-
-
-def _check_within(arg: str, files, within: str) -> None:
-    top = os.path.realpath(within)
-    for f in files:
-        real = os.path.realpath(f)
-        if real != top and not real.startswith(top.rstrip(os.sep) + os.sep):
-            raise InputError(
-                f"{arg}: {f} leads outside the allowed source {within} (through a link), so "
-                "it is not read. Ask whoever runs the server to list its real place.",
-                file=arg,
-            )
 
 
 def expand_source(arg: str, *, within: str | None = None) -> Source:
@@ -172,12 +205,14 @@ def expand_source(arg: str, *, within: str | None = None) -> Source:
     (``warehouse.duckdb::predictions``). All files of one source must be of one kind.
 
     ``within``: a folder (or file) that every file must lie in once links are resolved;
-    checked before any file is opened (:mod:`roc_dash.app.server.sources`)."""
+    checked before any file is opened, and again on each file as it is opened
+    (:mod:`roc_dash.io.pinned_files`; :mod:`roc_dash.app.server.sources`). Every file is read
+    through a descriptor opened here, never by a name the reader could take as a pattern."""
     arg = str(arg)
     if TABLE_SEPARATOR in arg and not os.path.exists(arg):
         if within is not None:
-            _check_within(arg, [arg.rpartition(TABLE_SEPARATOR)[0]], within)
-        return _table_source(arg)
+            check_within(arg, [arg.rpartition(TABLE_SEPARATOR)[0]], within)
+        return _table_source(arg, within)
     if os.path.isdir(arg):
         files = sorted(
             os.path.join(root, f)
@@ -208,16 +243,19 @@ def expand_source(arg: str, *, within: str | None = None) -> Source:
         dataset = False
         if not os.path.exists(arg):
             raise InputError(f"{arg}: file not found. Check the path.", file=arg)
-        if is_duckdb_file(arg):
-            shown = ", ".join(repr(t) for t in duckdb_tables(arg)[:10]) or "none"
-            raise InputError(
-                f"{arg}: is a DuckDB database; give one of its tables as "
-                f"'{arg}{TABLE_SEPARATOR}TABLE' (its tables: {shown}).",
-                file=arg,
-            )
     if within is not None:
-        _check_within(arg, files, within)
-    kinds = {f: _kind(f) for f in files}
+        check_within(arg, files, within)
+    kinds = {}
+    for f in files:
+        with opened([f], within=within, source=arg) as names:
+            if not dataset and is_duckdb_file(names[f]):
+                shown = ", ".join(repr(t) for t in duckdb_tables(names[f], shown=f)[:10])
+                raise InputError(
+                    f"{arg}: is a DuckDB database; give one of its tables as "
+                    f"'{arg}{TABLE_SEPARATOR}TABLE' (its tables: {shown or 'none'}).",
+                    file=arg,
+                )
+            kinds[f] = _kind(names[f])
     distinct = {k for k, _ in kinds.values()}
     if len(distinct) > 1:
         parquet = [f for f, (k, _) in kinds.items() if k == "parquet"][:1]
@@ -234,8 +272,26 @@ def expand_source(arg: str, *, within: str | None = None) -> Source:
             f"{arg}: mixes gzip-compressed and plain text files. Compress all or none.",
             file=arg,
         )
-    delimiter = _header_delimiter(files[0], gz) if kind == "csv" else ","
-    return Source(arg, tuple(files), kind, delimiter, gz, dataset)
+    delimiter = ","
+    if kind == "csv":
+        with opened(files[:1], within=within, source=arg) as names:
+            delimiter = _header_delimiter(names[files[0]], gz, files[0])
+    return Source(arg, tuple(files), kind, delimiter, gz, dataset, within=within)
+
+
+@contextlib.contextmanager
+def opened_source(source: Source) -> Iterator[Source]:
+    """``source`` with its files held open while the block runs (:func:`opened`, checked to
+    lie in ``source.within`` as opened), its ``opened`` names the ones to read them by;
+    close the engine's connections to them before the block ends."""
+    if source.kind == "duckdb":
+        check_no_journal(source.files[0], source.name)
+    with contextlib.ExitStack() as held:
+        names = held.enter_context(opened(source.files, within=source.within,
+                                          source=source.name))
+        if source.kind != "duckdb":  # read_parquet/read_csv: key=value folders kept
+            names = held.enter_context(linked(names))
+        yield dataclasses.replace(source, opened=tuple(names[f] for f in source.files))
 
 
 def should_stream(args: Sequence[str]) -> bool:

@@ -37,7 +37,9 @@ not apply to it; ``ROC_DASH_MAX_ROWS`` bounds the *aggregated* table (the groups
 holds) instead.
 
 The work is split by step: :mod:`roc_dash.io.engine_sources` (what a path, glob or
-directory holds, and when a file is better streamed), :mod:`roc_dash.io.engine_queries` (the
+directory holds, and when a file is better streamed), :mod:`roc_dash.io.pinned_files` (each
+file opened once, checked as opened, and read by DuckDB through that open file: no name it
+could expand as a pattern, no link followed late), :mod:`roc_dash.io.engine_queries` (the
 aggregating SQL and the DuckDB and Spark sessions that run it) and
 :mod:`roc_dash.io.engine_groups` (the aggregated groups checked and decoded into a part of
 the canonical table); :func:`aggregate_predictions` drives them.
@@ -48,6 +50,7 @@ DuckDB is imported when used; pyspark only for ``engine="spark"`` (``pip install
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -59,7 +62,7 @@ from .canonical import LoadResult, ReadOptions, _FilePart, assemble
 from .columns import describe_choice, resolve_named, resolve_wide
 from .engine_groups import _part
 from .engine_queries import _aggregate_sql, _DuckDB, _number_sql, _Spark
-from .engine_sources import Source, expand_source
+from .engine_sources import Source, expand_source, opened_source
 from .errors import InputError, plural, quote
 from .groups import choose_group_columns, roles_taken
 from .size_limits import MAX_ROWS_VAR, check_columns, limit_error, limits
@@ -123,33 +126,14 @@ def aggregate_predictions(
                 )
             owner[real] = source.name
 
-    runner = _DuckDB(memory_mb) if engine == "duckdb" else _Spark(spark_session)
     notes: list[str] = []
     parts: list[_FilePart] = []
-    input_rows = 0
-    done = threading.Event()
-    at = [0]  # the source being read
-    watcher = None
-    if progress is not None:
-        def watch():
-            while not done.wait(0.25):
-                k = min(at[0], len(expanded) - 1)
-                progress((k + runner.progress()) / len(expanded), expanded[k].name)
-
-        watcher = threading.Thread(target=watch, name="roc-dash-progress", daemon=True)
-        watcher.start()
-    try:
-        for k, source in enumerate(expanded):
-            at[0] = k
-            part, part_notes, rows = _aggregate_source(runner, source, options)
-            parts.append(part)
-            notes.extend(part_notes)
-            input_rows += rows
-    finally:
-        done.set()
-        if watcher is not None:
-            watcher.join()
-        runner.close()
+    with contextlib.ExitStack() as held:
+        if engine == "duckdb":  # DuckDB reads the files opened here, as they were checked
+            expanded = [held.enter_context(opened_source(s)) for s in expanded]
+        runner = _DuckDB(memory_mb) if engine == "duckdb" else _Spark(spark_session)
+        held.callback(runner.close)  # before the files it reads are closed
+        input_rows = _aggregate_all(runner, expanded, options, progress, parts, notes)
     groups = sum(p.table.num_rows for p in parts)
     limit = limits().rows
     if groups > limit:
@@ -174,6 +158,36 @@ def aggregate_predictions(
     table.attrs.update(engine=runner.name, input_rows=input_rows, groups=groups)
     return LoadResult(table=table, notes=(summary, *result.notes), digests=(),
                       group_columns=result.group_columns)
+
+
+def _aggregate_all(runner, expanded: list[Source], options: ReadOptions, progress,
+                   parts: list[_FilePart], notes: list[str]) -> int:
+    """Aggregate each source in turn into ``parts`` and ``notes``; the input rows read.
+    ``progress`` (when given) hears from a watcher thread meanwhile."""
+    input_rows = 0
+    done = threading.Event()
+    at = [0]  # the source being read
+    watcher = None
+    if progress is not None:
+        def watch():
+            while not done.wait(0.25):
+                k = min(at[0], len(expanded) - 1)
+                progress((k + runner.progress()) / len(expanded), expanded[k].name)
+
+        watcher = threading.Thread(target=watch, name="roc-dash-progress", daemon=True)
+        watcher.start()
+    try:
+        for k, source in enumerate(expanded):
+            at[0] = k
+            part, part_notes, rows = _aggregate_source(runner, source, options)
+            parts.append(part)
+            notes.extend(part_notes)
+            input_rows += rows
+    finally:
+        done.set()
+        if watcher is not None:
+            watcher.join()
+    return input_rows
 
 
 def _aggregate_source(runner, source: Source, options: ReadOptions):

@@ -6,9 +6,7 @@ from pathlib import Path
 import pytest
 from dash.testing.application_runners import BaseDashRunner
 
-from roc_dash.app import create_app
-
-from ..harness import configure
+from tools.harness import configure
 
 # dash_duo's servers take ports 58050, 58051, ... in each pytest process; two suites run side
 # by side (two checkouts) give each a range of its own with ROC_DASH_TEST_PORT.
@@ -16,14 +14,9 @@ BaseDashRunner._next_port = int(os.environ.get("ROC_DASH_TEST_PORT", BaseDashRun
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app(data_dir=tmp_path / "data")
-
-
-@pytest.fixture
 def dash_duo(dash_duo):
     """dash_duo with one generous wait limit (``ROC_DASH_TEST_WAIT``) for all of its waits
-    (:func:`tests.harness.configure`, shared with the screenshot and benchmark scripts)."""
+    (:func:`tools.harness.configure`, shared with the screenshot and benchmark scripts)."""
     return configure(dash_duo)
 
 

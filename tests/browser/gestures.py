@@ -16,10 +16,10 @@ gesture (used by the gestures below, not by tests).
 from __future__ import annotations
 
 import json
-import os
 import time
 
-WAIT = float(os.environ.get("ROC_DASH_TEST_WAIT", "60"))
+from tools.harness import WAIT
+
 POLL = 0.1
 # plotly counts two presses closer than its doubleClickDelay (300 ms) as a double click; a
 # new gesture starts after it, as a person's next click does

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from roc_dash.app import ids
-from tests.processes import free_port as _free_port
+from tools.processes import free_port as _free_port
 
 from .gestures import js_graph, wait_until
 

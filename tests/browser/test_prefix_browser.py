@@ -19,7 +19,8 @@ from selenium.webdriver.common.by import By
 from roc_dash.app import ids
 from tests.conftest import make_predictions
 from tests.hostile.conftest import ROOT, start_server, stop_server
-from tests.hostile.test_nginx import NGINX, nginx_in_front
+from tests.hostile.test_nginx import nginx_in_front
+from tools.nginx import NGINX
 
 from .gestures import js_graph, type_into, wait_idle, wait_until
 

@@ -9,8 +9,8 @@ import pytest
 from roc_dash.app import ids
 from roc_dash.core.subgroups.group_thresholds import follow_constraint, group_thresholds
 from roc_dash.core.subgroups.slices import slice_analysis
+from tools.slices_example import loan_predictions_wide
 
-from ..slices_example import loan_predictions_wide
 from .gestures import (
     drag,
     js_graph,

@@ -10,8 +10,8 @@ from roc_dash.app import ids
 from roc_dash.core.subgroups.group_thresholds import group_thresholds
 from roc_dash.core.subgroups.slices import slice_analysis
 from roc_dash.text.rounding import sig
+from tools.slices_example import loan_predictions
 
-from ..slices_example import loan_predictions
 from .gestures import open_tab, scroll_into_view, wait_idle, wait_until
 from .shots import SHOTS
 from .test_upload_browser import upload

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.dash_requests import callback_body, callback_specs, views_values
-from tests.processes import children, free_port
+from tools.dash_requests import callback_body, callback_specs, views_values
+from tools.processes import children, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The most resident memory any worker may reach during these probes (its peak, VmHWM): a

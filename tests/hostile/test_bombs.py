@@ -1,4 +1,4 @@
-"""Item 1 of issue 14 (small files that decode to gigabytes: tests/bombs.py) replayed through
+"""Item 1 of issue 14 (small files that decode to gigabytes: tools/bombs.py) replayed through
 the real server: each sent as the page sends it (POST /upload, then the callback that reads
 it), alone and twelve at once. Each gets its clear message in the page's error box, no worker
 dies or grows past its budget, /health stays fast, and what was loaded before stays."""
@@ -10,7 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from .. import bombs
+from tools import bombs
+
 from .conftest import Page, start_server, stop_server, unharmed
 
 #: (generator, its arguments, words of the message the page must show)

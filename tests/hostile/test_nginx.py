@@ -12,7 +12,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -23,41 +22,11 @@ from pathlib import Path
 import pytest
 
 from tests.browser.gestures import wait_until
+from tools.nginx import NGINX, nginx_conf
 
-from .conftest import ROOT, Page, Server, free_port, start_server, stop_server, unharmed
+from .conftest import Page, Server, free_port, start_server, stop_server, unharmed
 
-CONF = ROOT / "deploy" / "nginx.conf"
-NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 MB = 2**20
-
-
-def nginx_conf(upstream_port: int, port: int, folder: Path, *, basic_auth: Path | None = None,
-               conf: Path = CONF) -> str:
-    """``conf`` (deploy/nginx.conf, or its sub-path variant) with its "# test:" lines set."""
-    text = conf.read_text()
-    subs = {"pid": f"pid {folder}/nginx.pid;",
-            "upstream": f"server 127.0.0.1:{upstream_port};",
-            "listen": f"listen 127.0.0.1:{port};"}
-    out = []
-    for line in text.splitlines():
-        marker = re.search(r"# test: (\w+)\s*$", line)
-        if marker:
-            key = marker.group(1)
-            indent = line[: len(line) - len(line.lstrip())]
-            if key == "temp":  # the path (second word) under folder, the rest kept
-                words = line.split("#", 1)[0].split()
-                end = ";" if words[1].endswith(";") else ""
-                words[1] = f"{folder}/{words[0]}{end}"
-                line = indent + " ".join(words)
-            else:
-                line = indent + subs[key]
-        elif basic_auth is not None and line.strip().startswith("# auth_basic"):
-            line = line.replace("# auth_basic", "auth_basic").replace(
-                "/etc/nginx/htpasswd", str(basic_auth))
-        out.append(line)
-    if os.getuid() == 0:  # nginx's workers would run as nobody, who cannot write tmp_path
-        out.insert(0, "user root;")
-    return "\n".join(out) + "\n"
 
 
 @contextlib.contextmanager
@@ -193,7 +162,6 @@ def test_hst043_nginx_serves_the_versioned_scripts_from_its_cache(app_behind_ngi
     the app marks no-cache (plotly.min.js) goes to the app every time; the callbacks and the
     layout are never cached; without signing in at nginx the cached files are refused too."""
     import base64
-    import re
 
     app, root = app_behind_nginx
     users = root / "htpasswd-cache"

@@ -66,7 +66,7 @@ def test_hst011_sign_in_header_only_from_the_proxy(signed_in_server):
         out = ben.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "Ben's overwrite"})
         assert "Only the uploader" in out["note-status"]["children"]
         from roc_dash.app import ids
-        from tests.dash_requests import wildcard_id
+        from tools.dash_requests import wildcard_id
 
         ben.notes(wildcard_id(ids.DELETE_VIEW, "v1") + ".n_clicks",
                   **{"delete-view.n_clicks": [("v1", 1)]})

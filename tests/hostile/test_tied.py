@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from roc_dash.app.server.budget import TIED_RETRY_AFTER
-from tests.dash_requests import views_values
+from tools.dash_requests import views_values
 
 from .conftest import HealthWatch, Page, start_server, stop_server
 

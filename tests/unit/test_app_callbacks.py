@@ -38,16 +38,6 @@ def _legend(fig):
     return [t.name for t in fig.data]
 
 
-@pytest.fixture
-def store(tmp_path):
-    return DatasetStore(tmp_path)
-
-
-@pytest.fixture
-def cache(store):
-    return AnalysisCache(store)
-
-
 def _upload(store, payloads, names, ids_, positive=None):
     sources = [(n, base64.b64decode(p.split(",", 1)[1])) for p, n in zip(payloads, names,
                                                                          strict=True)]

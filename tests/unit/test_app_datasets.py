@@ -5,11 +5,11 @@ import pandas as pd
 import pytest
 from dash import no_update
 
-from roc_dash.app.analysis import AnalysisCache, data_prior, model_names
+from roc_dash.app.analysis import data_prior, model_names
 from roc_dash.app.features.conditions import Gesture, apply_gesture
 from roc_dash.app.features.data import apply_upload, upload_with_label
 from roc_dash.app.render import render_views
-from roc_dash.app.server.store import DEMO_ID, DatasetStore, load_demo
+from roc_dash.app.server.store import DEMO_ID, load_demo
 from roc_dash.app.state import ControlState, conditions_from_state
 from roc_dash.core.assembly.analysis import analyse, prevalence
 from roc_dash.report import build_report
@@ -17,16 +17,6 @@ from roc_dash.report import build_report
 from ..conftest import make_predictions
 
 DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
-
-
-@pytest.fixture
-def store(tmp_path):
-    return DatasetStore(tmp_path)
-
-
-@pytest.fixture
-def cache(store):
-    return AnalysisCache(store)
 
 
 def _csv(frame) -> bytes:
@@ -81,6 +71,7 @@ def test_dst003_same_file_again_or_twice_in_one_drop(store):
     assert store.info(both.dataset_ids[-1]).n_rows == 90
 
 
+@pytest.mark.slow
 def test_dst004_rejected_upload_is_kept_for_a_retry(store):
     frame = make_predictions(60, seed=5)
     frame["label"] = np.where(frame["label"] == 1, "cat", "dog")

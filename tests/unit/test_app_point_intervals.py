@@ -9,20 +9,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from roc_dash.app.analysis import AnalysisCache, model_names
+from roc_dash.app.analysis import model_names
 from roc_dash.app.components import plain_text
 from roc_dash.app.features import intervals as feature
-from roc_dash.app.server.store import DEMO_ID, DatasetStore
+from roc_dash.app.server.store import DEMO_ID
 from roc_dash.app.state import ControlState
 from roc_dash.core.decisions.economics import Economics
 from roc_dash.core.decisions.point_intervals import PointInterval, point_intervals
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
-
-
-@pytest.fixture
-def cache(tmp_path):
-    return AnalysisCache(DatasetStore(tmp_path))
 
 
 def _rows(frame, model):

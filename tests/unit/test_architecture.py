@@ -13,6 +13,8 @@ import ast
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 import roc_dash
 
 ROOT = Path(roc_dash.__file__).parent
@@ -151,6 +153,7 @@ def _within(module: str, prefix: str) -> bool:
     return module == prefix or module.startswith(prefix + ".")
 
 
+@pytest.mark.slow
 def test_arc001_no_import_cycles():
     assert cycles(edges()) == []
 

@@ -86,6 +86,7 @@ def test_mcio003_binary_files_are_read_as_before():
     assert list(result.table.columns) == ["label", "score", "model", "fold", "weight"]
 
 
+@pytest.mark.slow
 def test_mcio004_multiclass_errors_name_file_column_and_class():
     err = _error("class,score_a,score_b\na,0.5,0.5\nb,0.4,0.6\nc,0.3,0.7\n")
     assert "preds.csv" in str(err) and "'c'" in str(err) and "score_c" in str(err)
@@ -241,6 +242,7 @@ def test_cst005_cost_column_equals_replicated_rows(tmp_path, capsys):
     assert m["total_positive_benefit"] == cost[y == 1].sum()
 
 
+@pytest.mark.slow
 def test_cst006_costs_must_be_positive_and_finite():
     err = _error("label,score,cost\n1,0.9,2\n0,0.1,0\n1,0.5,-3\n0,0.4,1\n")
     msg = str(err)

@@ -1,6 +1,6 @@
 """Files that are small as sent but decode to gigabytes (issue 14), each read in a subprocess.
 
-Each probe of :mod:`tests.bombs` is written under ``tmp_path`` and read by
+Each probe of :mod:`tools.bombs` is written under ``tmp_path`` and read by
 ``load_predictions`` in a fresh Python process, which reports the error (type, message,
 attributes), its resident memory after the imports, its peak (``VmHWM``) and its
 resident memory once the load returned. A probe passes when it gets its own clear message,
@@ -21,7 +21,7 @@ import textwrap
 
 import pytest
 
-from .. import bombs
+from tools import bombs
 
 MB = 1 << 20
 
@@ -96,6 +96,7 @@ def refused(out: dict, kind: str, path) -> str:
 
 
 @pytest.mark.parametrize("rows", [10**6, 10**7])
+@pytest.mark.slow
 def test_bomb001_parquet_dictionary_of_one_long_name(tmp_path, rows):
     path = bombs.parquet_dictionary_name(tmp_path, rows=rows, length=1000)
     assert path.stat().st_size < 3 * MB  # 1,000 characters x rows once materialised
@@ -106,6 +107,7 @@ def test_bomb001_parquet_dictionary_of_one_long_name(tmp_path, rows):
     assert out["variable"] == "ROC_DASH_MAX_NAME_CHARS" and out["column"] == "model"
 
 
+@pytest.mark.slow
 def test_bomb002_parquet_dictionary_names_within_the_cap_but_too_big_as_a_table(tmp_path):
     # 200 characters is a legal name; 10^7 copies of it are 2 GB as a table
     path = bombs.parquet_dictionary_name(tmp_path, rows=10**7, length=200)
@@ -117,6 +119,7 @@ def test_bomb002_parquet_dictionary_names_within_the_cap_but_too_big_as_a_table(
     assert "ROC_DASH_MAX_DECODED_MB" in message and out["column"] is None
 
 
+@pytest.mark.slow
 def test_bomb003_parquet_run_length_encoded_columns_refused_from_metadata(tmp_path):
     # 60 constant float columns over 10^7 rows: a few hundred KB, 4.8 GB once read
     path = bombs.parquet_constant_columns(tmp_path, rows=10**7, columns=60)
@@ -130,6 +133,7 @@ def test_bomb003_parquet_run_length_encoded_columns_refused_from_metadata(tmp_pa
 # --------------------------------------------------------------------------- gzip text
 
 
+@pytest.mark.slow
 def test_bomb004_gzip_rows_with_a_quote_stop_at_the_row_limit(tmp_path):
     path = bombs.gzip_quoted_rows(tmp_path, mb=1024)  # ~175 million rows
     assert path.stat().st_size < 3 * MB
@@ -139,6 +143,7 @@ def test_bomb004_gzip_rows_with_a_quote_stop_at_the_row_limit(tmp_path):
     assert out["variable"] == "ROC_DASH_MAX_ROWS"
 
 
+@pytest.mark.slow
 def test_bomb005_blank_lines_and_one_bad_row_error_path_is_bounded(tmp_path):
     mb = 64
     path = bombs.gzip_blank_lines_bad_row(tmp_path, mb=mb)
@@ -151,6 +156,7 @@ def test_bomb005_blank_lines_and_one_bad_row_error_path_is_bounded(tmp_path):
     assert out["rows"] == [bad_line]
 
 
+@pytest.mark.slow
 def test_bomb006_gigabytes_of_zeros_refused_from_the_first_block(tmp_path):
     path = bombs.gzip_zeros(tmp_path, mb=5 * 1024)
     assert path.stat().st_size < 6 * MB
@@ -161,6 +167,7 @@ def test_bomb006_gigabytes_of_zeros_refused_from_the_first_block(tmp_path):
 
 
 @pytest.mark.parametrize("maker", [bombs.gzip_long_header, bombs.long_header])
+@pytest.mark.slow
 def test_bomb007_fifty_megabyte_header_line(tmp_path, maker):
     path = maker(tmp_path, mb=50)
     out = read_in_child(path)
@@ -169,6 +176,7 @@ def test_bomb007_fifty_megabyte_header_line(tmp_path, maker):
     assert out["rows"] == [1]
 
 
+@pytest.mark.slow
 def test_bomb008_long_text_values_stop_at_the_decoded_budget(tmp_path):
     path = bombs.gzip_long_values(tmp_path, mb=1024, length=200)
     assert path.stat().st_size < 5 * MB
@@ -180,6 +188,7 @@ def test_bomb008_long_text_values_stop_at_the_decoded_budget(tmp_path):
     assert out["peak"] - out["before"] < 3 * 64 * MB
 
 
+@pytest.mark.slow
 def test_bomb009_wide_numeric_rows_stop_at_the_decoded_budget(tmp_path):
     path = bombs.gzip_wide_rows(tmp_path, mb=1024, columns=150)
     assert path.stat().st_size < 5 * MB
@@ -189,6 +198,7 @@ def test_bomb009_wide_numeric_rows_stop_at_the_decoded_budget(tmp_path):
     assert out["peak"] - out["before"] < 3 * 64 * MB
 
 
+@pytest.mark.slow
 def test_bomb010_type_change_after_the_first_block_reads_the_file_again(tmp_path):
     # 8 MiB of integer scores, then 0.5: read a second way, with the same limits
     path = bombs.gzip_type_change(tmp_path, mb=8)
@@ -200,6 +210,7 @@ def test_bomb010_type_change_after_the_first_block_reads_the_file_again(tmp_path
     assert out["peak"] - out["before"] < 4 * 64 * MB, out
 
 
+@pytest.mark.slow
 def test_bomb011_type_change_bomb_still_stops_at_the_row_limit(tmp_path):
     path = bombs.gzip_type_change(tmp_path, mb=256)  # 67 million rows, then 0.5
     out = read_in_child(path, ROC_DASH_MAX_ROWS=1_000_000)
@@ -208,6 +219,7 @@ def test_bomb011_type_change_bomb_still_stops_at_the_row_limit(tmp_path):
         "has more than 1,000,000 rows" in message)
 
 
+@pytest.mark.slow
 def test_bomb012_long_model_name_in_text(tmp_path):
     path = bombs.long_model_name(tmp_path, length=1000)
     out = read_in_child(path)

@@ -19,6 +19,7 @@ def _run(*args):
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_cli001_report_json(tmp_path):
     a = make_predictions(300, seed=1, model="alpha")
     b = make_predictions(300, seed=2, model="beta", separation=2.0)
@@ -41,6 +42,7 @@ def test_cli001_report_json(tmp_path):
         assert np.all(np.diff(roc["fpr"]) >= 0)
 
 
+@pytest.mark.slow
 def test_cli002_bad_input_exit_2_no_traceback(tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("label,score\n1,0.3\n0,abc\n")
@@ -69,6 +71,7 @@ def test_cli004_serve_help_lists_commands():
     assert out.returncode == 0 and "serve" in out.stdout and "report" in out.stdout
 
 
+@pytest.mark.slow
 def test_cli005_same_file_twice_exit_2(tmp_path):
     path = tmp_path / "a.csv"
     make_predictions(100, seed=4).to_csv(path, index=False)
@@ -85,6 +88,7 @@ def test_cli005_same_file_twice_exit_2(tmp_path):
         assert out.stderr == message and out.stdout == ""
 
 
+@pytest.mark.slow
 def test_cli006_repeated_ids_exit_2(tmp_path):
     path = tmp_path / "preds.csv"
     path.write_text("id,label,score\n7,1,0.9\n8,0,0.2\n7,1,0.6\n9,0,0.4\n")
@@ -96,6 +100,7 @@ def test_cli006_repeated_ids_exit_2(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_cli007_inverted_scores_noted_on_stderr(tmp_path):
     frame = make_predictions(300, seed=5, separation=2.0)
     frame["score"] = 1 - frame["score"]  # higher = more negative: AUC far below 0.5
@@ -117,6 +122,7 @@ def test_cli007_inverted_scores_noted_on_stderr(tmp_path):
     assert "scores look inverted for positive label 'neg'" in out.stderr
 
 
+@pytest.mark.slow
 def test_cli008_readme_error_example_is_what_the_tool_prints(tmp_path):
     from pathlib import Path
 

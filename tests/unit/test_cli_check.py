@@ -151,6 +151,7 @@ def test_gat004_junit_has_one_testcase_per_criterion_and_the_failures(files, tmp
     assert "AUC" in failed[0].find("failure").text
 
 
+@pytest.mark.slow
 def test_gat005_decide_then_recheck_same_and_worse_data(tmp_path, files):
     path, frame = files
     record_path = tmp_path / "decision.json"
@@ -229,6 +230,7 @@ def test_gat006_bad_input_exit_2_with_what_and_what_to_do(files, tmp_path, capsy
     assert says in out.err and "Traceback" not in out.err
 
 
+@pytest.mark.slow
 def test_gat007_decide_bad_input_and_a_given_threshold(files, tmp_path):
     path, frame = files
     out = _run("decide", path, "--threshold", "0.5")
@@ -257,6 +259,7 @@ def _decided(tmp_path, path, *extra):
     return record
 
 
+@pytest.mark.slow
 def test_gat008_check_refuses_a_record_of_another_model_or_positive_label(files, tmp_path,
                                                                           capsys):
     path, frame = files
@@ -284,6 +287,7 @@ def test_gat008_check_refuses_a_record_of_another_model_or_positive_label(files,
     assert main(["check", str(text), "--positive", "yes", "--decision", str(yes)]) == 0
 
 
+@pytest.mark.slow
 def test_gat009_check_refuses_a_record_without_a_threshold_key(files, tmp_path, capsys):
     path, _ = files
     record = _decided(tmp_path, path)
@@ -299,6 +303,7 @@ def test_gat009_check_refuses_a_record_without_a_threshold_key(files, tmp_path, 
 @pytest.mark.parametrize("option, value", [("--replicates", "10000000"),
                                            ("--replicates", "-1"), ("--seed", "-3"),
                                            ("--replicates", "2001")])
+@pytest.mark.slow
 def test_gat010_decide_refuses_bootstrap_options_out_of_range(files, tmp_path, option, value):
     path, _ = files
     target = tmp_path / "d.json"
@@ -325,6 +330,7 @@ def test_gat011_options_without_their_criterion_exit_2(files, capsys, extra, say
 
 
 @pytest.mark.parametrize("limit, status", [("0.5", 0), ("0.999", 1)])
+@pytest.mark.slow
 def test_gat012_a_reader_closing_the_pipe_keeps_the_status_without_traceback(files, limit,
                                                                               status):
     path, _ = files
@@ -337,6 +343,7 @@ def test_gat012_a_reader_closing_the_pipe_keeps_the_status_without_traceback(fil
     assert "Traceback" not in err and "BrokenPipe" not in err
 
 
+@pytest.mark.slow
 def test_gat013_messages_json_as_data_write_failure_tolerance_counts_margin(files, tmp_path,
                                                                             capsys):
     path, frame = files
@@ -371,6 +378,7 @@ def test_gat013_messages_json_as_data_write_failure_tolerance_counts_margin(file
     assert capsys.readouterr().out.splitlines()[-1] == "roc-dash check: 1 of 1 criterion failed"
 
 
+@pytest.mark.slow
 def test_gat014_predict_proba_is_refused_for_scores_beyond_0_1(files, tmp_path):
     path, frame = files
     s = frame[frame.model == "new"]["score"]

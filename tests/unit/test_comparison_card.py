@@ -95,6 +95,7 @@ def _min_cost_models(demo, names, ratio, p):
     return {n for n, c in best.items() if c <= low + 1e-12}
 
 
+@pytest.mark.slow
 def test_mcc002_optimal_ranges_and_never_optimal(demo):
     p = 0.3
     analysis = analyse(demo, Conditions(prior_pos=p))

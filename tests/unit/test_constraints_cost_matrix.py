@@ -296,3 +296,24 @@ def test_cmx013_weights_fitted_on_a_subset_never_cost_more_than_bayes(monkeypatc
             np.testing.assert_allclose(d.weights, d.bayes_weights)
             np.testing.assert_allclose(d.confusion, d.bayes_confusion)
     assert kept >= 1
+
+
+def test_cmx014_an_estimator_without_sklearn_tags_is_wrapped_too():
+    from sklearn.utils import get_tags
+
+    class Plain:  # fitted, with predict_proba and classes_, but no scikit-learn base class
+        classes_ = np.array([0, 1, 2])
+
+        def fit(self, X, y):
+            return self
+
+        def predict_proba(self, X):
+            return np.asarray(X, dtype=float)
+
+        def __sklearn_is_fitted__(self):
+            return True
+
+    clf = CostWeightedClassifier(Plain(), cost_matrix=_costs(3, 1))
+    assert get_tags(clf).estimator_type == "classifier"
+    p = np.random.default_rng(0).dirichlet(np.ones(3), 20)
+    np.testing.assert_array_equal(clf.predict(p), bayes_decisions(p, _costs(3, 1)))

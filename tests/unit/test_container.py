@@ -20,8 +20,10 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tests.processes import children as _children
-from tests.processes import free_port as _free_port
+import pytest
+
+from tools.processes import children as _children
+from tools.processes import free_port as _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "Dockerfile"
@@ -66,6 +68,7 @@ def test_ctr001_dockerfile_essentials():
     assert int(env["WEB_CONCURRENCY"]) > 1 and int(env["ROC_DASH_THREADS"]) > 1
 
 
+@pytest.mark.server
 def test_ctr002_recipe_installs_starts_and_is_healthy(tmp_path):
     ins = _instructions()
     app_dir = tmp_path / "app"

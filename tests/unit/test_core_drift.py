@@ -172,3 +172,17 @@ def test_dft006_the_false_alarm_rate_option(recorded, tmp_path, capsys):
     assert main(["check", str(path), "--decision", str(target), "--cost-tolerance",
                  "0.001"]) in (0, 1)
     assert "no false-alarm rate is claimed" in capsys.readouterr().out
+
+
+def test_dft007_a_threshold_chosen_under_a_capacity_is_not_called_pinned(recorded, tmp_path,
+                                                                         capsys):
+    _, path, _, _ = recorded
+    target = tmp_path / "capacity.json"
+    assert main(["decide", str(path), "--capacity", "20%", "--cost-fn", "3",
+                 "-o", str(target)]) == 0
+    assert json.loads(target.read_text())["rule"]["how_chosen"] == "capacity"
+    capsys.readouterr()
+    assert main(["check", str(path), "--decision", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert "a pinned threshold" not in out
+    assert "chosen under its capacity, for which no correction is made" in out

@@ -82,6 +82,7 @@ def test_srt002_weighted_paths_equal_the_reference(rows, path):
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), score), min_size=2, max_size=60))
+@pytest.mark.slow
 def test_srt003_roc_curve_matches_sklearn_on_any_finite_scores(rows):
     y = np.array([r[0] for r in rows])
     assume(y.any() and not y.all())
@@ -113,15 +114,16 @@ def _distributions(n, rng):
     "kind", ["probabilities", "logits", "rounded_logits", "integers", "wide", "negative",
              "signed_zeros"])
 def test_srt004_dispatch_on_large_inputs_equals_argsort(kind, weighted, monkeypatch):
-    # Large enough for the hash path to be considered; every path agrees with a stable
-    # argsort reference, and the hash path is taken exactly for the tied distributions.
+    # Large enough for the grid and hash paths to be considered; every path agrees with a
+    # stable argsort reference, and the tied distributions (on a decimal grid: rounded,
+    # integers) are counted per grid step.
     n = 3 * curves._HASH_MIN_ROWS
     rng = np.random.default_rng(4)
     y, dists = _distributions(n, rng)
     s = dists[kind]
     w = rng.integers(0, 4, n).astype(float) if weighted else None
     taken = []
-    for name in ("_runs_by_label_key", "_runs_by_weight", "_runs_by_hash"):
+    for name in ("_runs_by_label_key", "_runs_by_weight", "_runs_by_hash", "runs_on_grid"):
         real = getattr(curves, name)
         monkeypatch.setattr(curves, name,
                             lambda *a, _real=real, _name=name, **k: taken.append(_name)
@@ -134,8 +136,8 @@ def test_srt004_dispatch_on_large_inputs_equals_argsort(kind, weighted, monkeypa
     expected = (np.concatenate(([np.inf], ss[last][::-1] + 0.0)),
                 np.cumsum(ws * ys)[last], np.cumsum(ws * ~ys)[last])
     assert_runs_equal(got, expected)
-    hashed = kind in ("rounded_logits", "integers", "signed_zeros")
-    assert taken == ["_runs_by_hash" if hashed else
+    on_grid = kind in ("rounded_logits", "integers", "signed_zeros")
+    assert taken == ["runs_on_grid" if on_grid else
                      "_runs_by_weight" if weighted else "_runs_by_label_key"]
 
 

@@ -105,6 +105,7 @@ def test_sup005_dominating_model_has_lc_one():
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000), st.floats(0.1, 0.9))
+@pytest.mark.slow
 def test_sup006_graph_matches_the_definition_and_lc_matches_monte_carlo(seed, p):
     rng = np.random.default_rng(seed)
     def model():

@@ -117,6 +117,7 @@ CLICKS = [ids.COST_FP_UP, ids.COST_FN_UP, ids.PRIOR_UP, ids.COST_FP_DOWN, ids.PR
     {"threshold-axis.value": "flagged", "presentation.value": ["on"]},
     {"threshold-model.value": "naive Bayes", "models.value": DEMO_MODELS[:3]},
 ], ids=["default", "flagged-presentation", "chosen-model"])
+@pytest.mark.slow
 def test_ccp001_patched_views_equal_a_full_redraw(tmp_path, settings):
     page = Page(create_app(data_dir=tmp_path), **settings)
     first_load(page)

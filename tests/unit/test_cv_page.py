@@ -12,11 +12,10 @@ import pandas as pd
 import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 
-from roc_dash.app.analysis import AnalysisCache
 from roc_dash.app.components import model_table
 from roc_dash.app.features.exports import curves_csv
 from roc_dash.app.render import render_views
-from roc_dash.app.server.store import DEMO_ID, DatasetStore, load_demo
+from roc_dash.app.server.store import DEMO_ID, load_demo
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.inference.model_comparison import NEVER_OPTIMAL, OptimalRange
 from roc_dash.figures import roc_figure
@@ -29,11 +28,6 @@ MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boost
 @pytest.fixture(scope="module")
 def demo():
     return load_demo().table
-
-
-@pytest.fixture
-def cache(tmp_path):
-    return AnalysisCache(DatasetStore(tmp_path))
 
 
 def _fold_scores(table: pd.DataFrame, model: str):

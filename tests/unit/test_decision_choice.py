@@ -124,6 +124,7 @@ def test_pci012_pinned_record_has_no_choice_intervals_and_old_records_load(tmp_p
     assert no_boot.choice_intervals is None and no_boot.intervals is None
 
 
+@pytest.mark.slow
 def test_pci013_decide_cli_writes_both_and_says_the_choice_interval(tmp_path):
     _table(tmp_path, seed=3)
     target = tmp_path / "d.json"

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = (ROOT / "compose.yaml").read_text()
 NGINX = (ROOT / "deploy" / "nginx.conf").read_text()
@@ -73,6 +75,7 @@ def test_dep003_the_user_header_comes_from_nginx_alone():
         assert re.search(rf"return {status} '\{{\"ok\": false, \"error\": \"[^']+\"}}';", NGINX)
 
 
+@pytest.mark.slow
 def test_dep004_workers_use_the_system_allocator_and_give_memory_back():
     """gunicorn.conf.py (read by the master before it forks the workers) makes pyarrow use the
     system allocator unless the operator chose one, limits glibc's arenas and trims the heap
@@ -166,6 +169,7 @@ def test_dep006_health_checks_follow_the_prefix():
     assert "healthcheck:" in app and "http://127.0.0.1:8050/ready" in app
 
 
+@pytest.mark.server
 def test_dep007_a_bad_prefix_stops_gunicorn_with_the_message_alone(tmp_path):
     """The stranger review: a bad ROC_DASH_URL_PREFIX under gunicorn printed the right
     message after a ~50-line traceback per worker; the master now says it once, exit 2."""

@@ -113,6 +113,7 @@ def test_seg003_engine_refuses_a_numeric_group_column_as_in_memory(tmp_path, cap
     assert "age" in out.err and "Bin it" in out.err
 
 
+@pytest.mark.spark
 def test_seg004_spark_counts_per_group_as_duckdb_and_memory(tmp_path):
     pytest.importorskip("pyspark", reason=SPARK_NEEDS)
     if not _java_17():

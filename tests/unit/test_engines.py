@@ -261,6 +261,7 @@ def test_eng007_row_limit_applies_to_groups_not_rows(tmp_path, monkeypatch):
     assert "ROC_DASH_MAX_ROWS" in str(err.value) and "Round the scores" in str(err.value)
 
 
+@pytest.mark.slow
 def test_eng008_cli_engine_choice_and_notes(tmp_path, capsys, monkeypatch):
     frame = _frame(600)
     frame.to_parquet(tmp_path / "p.parquet")
@@ -315,7 +316,7 @@ def test_eng009_semicolon_decimal_comma_and_wide_form(tmp_path):
     assert sorted(set(agg.table["model"])) == ["lr", "nb"]
 
 
-SPARK_NEEDS = ("the Spark test needs pyspark and Java 17+; `make test` installs both "
+SPARK_NEEDS = ("the Spark test needs pyspark and Java 17+; `make test-all` installs both "
                "(Java through `make java-deps`: Debian's default-jre-headless)")
 
 
@@ -332,6 +333,7 @@ def _java_17() -> bool:
     return bool(found) and int(found.group(1)) >= 17
 
 
+@pytest.mark.spark
 def test_eng010_spark_local_mode_gives_the_same_aggregated_table(tmp_path):
     pytest.importorskip("pyspark", reason=SPARK_NEEDS)
     if not _java_17():

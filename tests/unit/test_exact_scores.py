@@ -139,6 +139,7 @@ def _csv(path, y, scores):
 
 
 @pytest.mark.parametrize("engine", ["memory", "duckdb"])
+@pytest.mark.slow
 def test_int006_files_with_merging_integer_scores_are_refused_naming_them(tmp_path, engine):
     path = _csv(tmp_path / "ids.csv", [1, 0, 1], [BIG + 1, BIG, 7])
     with pytest.raises(InputError) as info:
@@ -174,6 +175,7 @@ def test_int006_integer_scores_float64_holds_still_load(tmp_path, engine):
     assert sorted(table["score"].unique()) == sorted(float(s) for s in scores)
 
 
+@pytest.mark.slow
 def test_int007_the_cli_exits_2_with_the_message_instead_of_a_wrong_auc(tmp_path):
     path = _csv(tmp_path / "big.csv", [1, 0], [BIG + 1, BIG])
     out = subprocess.run([sys.executable, "-m", "roc_dash.cli", "report", str(path)],

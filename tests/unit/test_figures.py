@@ -144,6 +144,7 @@ def test_fig008_tie_bounds_band_and_prg_mode():
     assert np.nanmax(trace.x) <= 1 and np.nanmin(trace.x) >= 0
 
 
+@pytest.mark.slow
 def test_fig009_dict_built_figures_pass_plotly_validation_unchanged():
     """The threshold, cost, PR and ROC views are built as plain dicts without validation (redrawn on
     every change); plotly's validated constructor accepts them and gives the same figures."""

@@ -15,7 +15,8 @@ import pytest
 
 TESTS = Path(__file__).resolve().parents[1]
 BROWSER = sorted((TESTS / "browser").glob("*.py"))
-ALL = sorted(TESTS.rglob("*.py"))
+#: The tests and the helpers they share with the benchmarks and scripts (tools/).
+ALL = sorted(TESTS.rglob("*.py")) + sorted((TESTS.parent / "tools").glob("*.py"))
 
 
 def _callee(call: ast.Call) -> tuple[str, str]:
@@ -113,7 +114,7 @@ FIXED_PATH = re.compile(r"""["'](/tmp/|/var/tmp/|~/)|mkdtemp\(|gettempdir\(|Path
 
 
 def test_hyg003_tests_write_only_under_pytest_tmp_folders():
-    offenders = [f"{p.relative_to(TESTS)}:{n}" for p in ALL if p.name != "test_hygiene.py"
+    offenders = [f"{p.relative_to(TESTS.parent)}:{n}" for p in ALL if p.name != "test_hygiene.py"
                  for n, line in enumerate(p.read_text().splitlines(), 1)
                  if FIXED_PATH.search(line)]
     assert offenders == []
@@ -178,13 +179,31 @@ def test_hyg005_every_make_command_named_exists():
     assert MAKE_NAMED.findall("reason='(make test-spark)'") == ["test-spark"]
 
 
-def test_hyg006_make_test_installs_java_for_the_spark_test():
+def rule(makefile: str, target: str) -> tuple[list[str], str]:
+    """The prerequisites and the recipe of ``target`` in ``makefile``."""
+    head, body = re.search(rf"^{re.escape(target)}:(.*)\n((?:\t.*\n)*)", makefile, re.M).groups()
+    return head.split(), body
+
+
+def test_hyg006_make_test_all_installs_java_for_the_spark_test_and_ci_runs_it():
     makefile = (ROOT / "Makefile").read_text()
-    test_rule = re.search(r"^test:(.*)$", makefile, re.M).group(1)
-    assert "java-deps" in test_rule.split() and "browser-deps" in test_rule.split()
+    deps, recipe = rule(makefile, "test-all")
+    assert {"java-deps", "browser-deps", "nginx-deps"} <= set(deps)
+    assert "--headless" in recipe and "not slow" not in recipe
     java = makefile.split("\njava-deps:", 1)[1].split("\n\n", 1)[0]
     assert "default-jre-headless" in java and "apt-get install" in java
-    assert (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1] == "make test"
+    ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
+    assert ci[-2:] == ["make lint", "make test-all"]
+    # what CI runs is a command the README shows
+    assert re.search(r"^make test-all\b", (ROOT / "README.md").read_text(), re.M)
+
+
+def test_hyg009_make_test_is_the_quick_tier_and_needs_no_browser_java_or_nginx():
+    makefile = (ROOT / "Makefile").read_text()
+    deps, recipe = rule(makefile, "test")
+    assert not {"java-deps", "browser-deps", "nginx-deps"} & set(deps)
+    assert "$(QUICK)" in recipe and re.search(r'^QUICK := -m "not slow"$', makefile, re.M)
+    assert re.search(r"^make test\b", (ROOT / "README.md").read_text(), re.M)
 
 
 def fixed_machine_paths(source: str) -> list[int]:
@@ -200,8 +219,7 @@ def fixed_machine_paths(source: str) -> list[int]:
 
 def test_hyg007_no_test_names_a_folder_of_one_machine():
     assert fixed_machine_paths('SHOTS = "/work/shots/x.png"\nok = "/tmp"\n') == [1]
-    tests = Path(__file__).resolve().parents[1]
-    offenders = {str(p.relative_to(tests)): lines for p in sorted(tests.rglob("*.py"))
+    offenders = {str(p.relative_to(ROOT)): lines for p in ALL
                  if (lines := fixed_machine_paths(p.read_text(encoding="utf-8")))}
     assert offenders == {}, f"tests that name a folder of one machine: {offenders}"
 
@@ -233,3 +251,54 @@ def test_hyg008_the_check_catches_a_path_or_an_issue_number():
         "Fawcett (2004) (``../shared/papers/000_*``), section 7.1"]
     assert len(unfollowable("(issue 14)\nIssue 17's targets\nissues 3 and 4\nissue-free")) == 3
     assert unfollowable("plotly/dash#3971, the 14 issues left, tissue 5") == []
+
+
+def imports_of_tests(source: str) -> list[int]:
+    """Lines importing the ``tests`` package (or a module of it)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                 [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+        if any(n == "tests" or n.startswith("tests.") for n in names):
+            found.append(node.lineno)
+    return found
+
+
+def test_hyg010_benchmarks_and_scripts_never_import_the_tests():
+    """What the tests share with bench/ and scripts/ lives in tools/, which both import."""
+    files = sorted((ROOT / "bench").rglob("*.py")) + sorted((ROOT / "scripts").rglob("*.py"))
+    assert len(files) > 10
+    offenders = {str(p.relative_to(ROOT)): lines for p in files
+                 if (lines := imports_of_tests(p.read_text(encoding="utf-8")))}
+    assert offenders == {}
+
+
+def test_hyg010_the_check_catches_an_import_of_the_tests():
+    source = ("import tests.bombs\nfrom tests import bombs\nfrom tests.harness import x\n"
+              "import testsuite\nfrom tools import bombs\nfrom . import tests\n"
+              "def f():\n    from tests.hostile.test_nginx import NGINX\n")
+    assert imports_of_tests(source) == [1, 2, 3, 8]
+
+
+@pytest.mark.parametrize(("where", "fixtures", "marks", "reasons"), [
+    ("unit/test_x.py", ["tmp_path"], [], set()),
+    ("unit/test_x.py", ["dash_duo"], [], {"browser", "slow"}),
+    ("unit/test_x.py", ["open_server"], [], {"server", "slow"}),
+    ("browser/test_x.py", ["tmp_path"], [], {"browser", "slow"}),
+    ("hostile/test_x.py", [], [], {"server", "slow"}),
+    ("unit/test_x.py", [], ["kernel"], {"kernel", "slow"}),
+    ("unit/test_x.py", [], ["slow", "parametrize"], {"slow"}),
+])
+def test_hyg011_the_tiers_put_servers_browsers_and_kernels_in_the_slow_tier(
+        where, fixtures, marks, reasons):
+    from tests.conftest import slow_reasons
+
+    assert slow_reasons(TESTS / where, fixtures, marks) == reasons
+
+
+def test_hyg011_every_test_here_carries_its_tier(request):
+    """The marks are on the collected items (what ``-m "not slow"`` selects by)."""
+    assert request.node.get_closest_marker("slow") is None
+    session_items = request.session.items
+    browser = [i for i in session_items if "tests/browser/" in str(i.path).replace("\\", "/")]
+    assert all(i.get_closest_marker("slow") and i.get_closest_marker("browser") for i in browser)

@@ -37,6 +37,7 @@ def _modules_after(code: str, tmp_path: Path) -> set[str]:
     return set(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+@pytest.mark.slow
 def test_imf001_importing_the_app_leaves_the_heavy_libraries_out(tmp_path):
     modules = _modules_after("import app", tmp_path)
     assert "roc_dash.app" in modules and "scipy.special" in modules  # the import did run
@@ -53,6 +54,7 @@ def test_imf002_serving_the_page_leaves_them_out_too(tmp_path):
 
 
 @pytest.mark.parametrize("heavy", ["scipy.stats", "duckdb"])
+@pytest.mark.slow
 def test_imf003_the_check_sees_an_import(tmp_path, heavy):
     """The check itself: a module imported beside the app is found."""
     assert heavy in _modules_after(f"import app\nimport {heavy}", tmp_path)

@@ -659,6 +659,7 @@ def test_io061_format_rows():
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=300))
+@pytest.mark.slow
 def test_io062_arbitrary_bytes_never_crash(data):
     try:
         result = load_predictions([("fuzz.csv", data)])
@@ -679,6 +680,7 @@ _cell = st.sampled_from(["0", "1", "yes", "no", "0.5", "", "abc", "nan", "inf", 
     rows=st.lists(st.lists(_cell, min_size=0, max_size=5), max_size=6),
     sep=st.sampled_from([",", "\t", ";"]),
 )
+@pytest.mark.slow
 def test_io063_arbitrary_tables_never_crash(header, rows, sep):
     text = sep.join(header) + "\n" + "".join(sep.join(r) + "\n" for r in rows)
     try:

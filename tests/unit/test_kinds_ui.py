@@ -12,7 +12,7 @@ from sklearn.metrics import roc_auc_score
 
 from roc_dash.app import analysis as app_analysis
 from roc_dash.app import overlays
-from roc_dash.app.analysis import AnalysisCache, data_prior
+from roc_dash.app.analysis import data_prior
 from roc_dash.app.features import kinds as kinds_feature
 from roc_dash.app.features.conditions import Gesture, apply_gesture
 from roc_dash.app.features.data import apply_upload
@@ -20,7 +20,6 @@ from roc_dash.app.render import render_views
 from roc_dash.app.server.store import (
     DEMO_ID,
     EXAMPLES,
-    DatasetStore,
     clean_ids,
     is_dataset_id,
 )
@@ -35,16 +34,6 @@ MC, SOFT, LEAVES = "demo-multiclass", "demo-soft", "demo-leaves"
 
 def _bytes(name):
     return (resources.files("roc_dash.data") / name).read_bytes()
-
-
-@pytest.fixture()
-def store(tmp_path):
-    return DatasetStore(tmp_path)
-
-
-@pytest.fixture()
-def cache(store):
-    return AnalysisCache(store)
 
 
 def _texts(component):

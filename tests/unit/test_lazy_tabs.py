@@ -13,8 +13,7 @@ from sklearn.metrics import roc_auc_score
 from roc_dash.app import create_app, ids
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import TABS, ControlState, tab_shown
-
-from ..dash_requests import callback_body, callback_specs
+from tools.dash_requests import callback_body, callback_specs
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
 TAB_INPUT = {"id": ids.TAB, "property": "data"}

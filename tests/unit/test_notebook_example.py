@@ -16,10 +16,12 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from tests.processes import free_port
+from tools.processes import free_port
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "examples" / "tour.ipynb"
 PLOTLY = "application/vnd.plotly.v1+json"
+#: The tour runs in a Jupyter kernel: the slow tier (make test-all).
+pytestmark = pytest.mark.kernel
 
 
 def _execute(nb, folder: Path):

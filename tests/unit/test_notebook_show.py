@@ -16,8 +16,8 @@ from sklearn.metrics import roc_auc_score
 
 import roc_dash
 from roc_dash.app.state import parse_query
-from tests.dash_requests import callback_body, callback_specs
-from tests.processes import free_port
+from tools.dash_requests import callback_body, callback_specs
+from tools.processes import free_port
 
 CALLBACK = "_dash-update-component"
 

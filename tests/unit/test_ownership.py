@@ -10,19 +10,14 @@ import secrets
 
 import pytest
 
-from roc_dash.app import create_app, ids
+from roc_dash.app import ids
 from roc_dash.app.server.auth import OWNER_HEADER, owner_of_key
 from roc_dash.app.server.store import DEMO_ID, DatasetNotFound, NotAllowed
-from tests.dash_requests import callback_body, callback_specs, wildcard_id
+from tools.dash_requests import callback_body, callback_specs, wildcard_id
 
 CALLBACK = "/_dash-update-component"
 CSV = b"label,score\n" + b"".join(f"{i % 2},{(i * 37 % 100) / 100:.2f}\n".encode()
                                   for i in range(60))
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app(data_dir=tmp_path)
 
 
 class Browser:

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 #: README.md and every docs page, one after the other.
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -21,10 +23,11 @@ README = "\n\n".join(p.read_text(encoding="utf-8") for p in PAGES)
 TEMPLATE = "stand for your own files"
 
 
-def shell_blocks() -> list[list[str]]:
-    """The lines of each ``sh`` block, continuation lines (ending in a backslash) joined."""
+def shell_blocks(text: str = README) -> list[list[str]]:
+    """The lines of each ``sh`` block (of ``text``, default every page), continuation lines
+    (ending in a backslash) joined."""
     return [b.replace("\\\n", " ").strip("\n").splitlines()
-            for b in re.findall(r"^```(?:sh|bash)\n(.*?)^```", README, re.M | re.S)]
+            for b in re.findall(r"^```(?:sh|bash)\n(.*?)^```", text, re.M | re.S)]
 
 
 def report_commands() -> list[list[str]]:
@@ -63,6 +66,7 @@ def test_rdm001_paths_the_readme_names_exist():
     assert not any("preds.csv" in " ".join(argv) for argv in report_commands())
 
 
+@pytest.mark.slow
 def test_rdm002_the_report_commands_run_as_written(tmp_path):
     """Each command in a fresh folder holding the checkout's roc_dash/ (so outputs land in
     tmp_path), with this interpreter's roc-dash."""
@@ -107,13 +111,16 @@ def test_rdm003_the_quoted_decision_summary_is_what_the_page_prints(tmp_path):
 
 
 def gate_commands() -> list[list[str]]:
-    """``roc-dash decide`` and ``check`` command lines of the runnable shell blocks."""
-    return [argv for block in shell_blocks() if not (block and TEMPLATE in block[0])
+    """``roc-dash decide`` and ``check`` command lines of the runnable shell blocks of
+    "Ship the decision and gate CI" (other pages' examples name files of their own)."""
+    section = README.split("## Ship the decision and gate CI", 1)[1].split("\n## ", 1)[0]
+    return [argv for block in shell_blocks(section) if not (block and TEMPLATE in block[0])
             for argv in map(shlex.split, block)
             if len(argv) > 1 and argv[0].endswith("roc-dash") and argv[1] in ("decide", "check")
             and not any(a.startswith("[") for a in argv)]
 
 
+@pytest.mark.slow
 def test_rdm004_the_ci_gate_commands_run_and_the_workflow_parses(tmp_path):
     """The decide/check commands of "Ship the decision and gate CI" run as written (check
     passes on the record decide just wrote); the output quoted is what check prints; the

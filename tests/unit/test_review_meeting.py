@@ -6,26 +6,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from roc_dash.app.analysis import AnalysisCache, model_names
+from roc_dash.app.analysis import model_names
 from roc_dash.app.components import plain_text
 from roc_dash.app.features.data import apply_upload
 from roc_dash.app.render import render_views
-from roc_dash.app.server.store import DatasetStore
 from roc_dash.core import roc_curve
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.analysis import prevalence
 from roc_dash.core.decisions.economics import Economics
 from roc_dash.core.decisions.threshold_costs import threshold_profile
-
-
-@pytest.fixture
-def store(tmp_path):
-    return DatasetStore(tmp_path)
-
-
-@pytest.fixture
-def cache(store):
-    return AnalysisCache(store)
 
 
 # -- 4. one tie rule ----------------------------------------------------------------------

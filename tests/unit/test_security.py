@@ -351,6 +351,7 @@ def test_sec011_gunicorn_warm_up_hook_runs_dash_setup(tmp_path):
     assert dash_app.registered_paths  # the scripts it may serve are known
 
 
+@pytest.mark.server
 def test_sec012_gunicorn_first_requests_after_start_all_succeed(tmp_path, suite_urls):
     """Start gunicorn (project config, 2 gthread workers) 5 times; right after each start ask
     for / and every component suite of the page, 3 times each, all at once. Without the

@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
+from .test_cv_auc_ties import _r_ci_cvauc_se  # R's formula, written with pairwise loops
+
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("bench_simulate_statistics",
                                                ROOT / "bench" / "simulate_statistics.py")
@@ -69,27 +71,11 @@ def test_sim003_the_populations_truth_equals_a_large_sample():
         grid[int(np.argmin(costs))], abs=0.002)
 
 
-def _ci_cvauc_by_loops(y, s, folds):
-    """``ci.cvAUC``'s variance as its paper writes it (LeDell et al. 2015, with the strict
-    inequalities of the package): per row, pairwise loops over the fold's other class."""
-    n = y.size
-    p = y.mean()
-    squares = []
-    for f in np.unique(folds):
-        m = folds == f
-        pos, neg = s[m & y], s[m & ~y]
-        auc = np.mean([(a > b) + 0.5 * (a == b) for a in pos for b in neg])
-        ic = [((neg < a).mean() - auc) / p for a in pos]
-        ic += [((pos > b).mean() - auc) / (1 - p) for b in neg]
-        squares.append(np.mean(np.square(ic)))
-    return math.sqrt(np.mean(squares) / n)
-
-
 def test_sim004_r_ci_cvauc_steps_equal_its_formula():
     rng = np.random.default_rng(2)
     y, s, folds = sim.coarse_sample(rng, 150, sim.Binormal())
     assert np.unique(s).size == 3  # coarse: many ties
-    assert sim.r_ci_cvauc_se(y, s, folds) == pytest.approx(_ci_cvauc_by_loops(y, s, folds),
+    assert sim.r_ci_cvauc_se(y, s, folds) == pytest.approx(_r_ci_cvauc_se(y, s, folds),
                                                             rel=1e-12)
 
 

@@ -26,7 +26,7 @@ from roc_dash.io.slice_columns import (
     slice_choices,
     slice_groups,
 )
-from tests.slices_example import loan_predictions, loan_predictions_wide
+from tools.slices_example import loan_predictions, loan_predictions_wide
 
 KEEP = ReadOptions(keep_slice_columns=True)
 STATE = {"cost_fp": 1.0, "cost_fn": 5.0, "prior": 0.2}

@@ -10,7 +10,7 @@ import pytest
 
 from roc_dash.app.features.slices import slices_outputs
 from roc_dash.app.state import group_priors, parse_query
-from tests.slices_example import loan_predictions
+from tools.slices_example import loan_predictions
 
 GROUPS = {"north", "south", "east", "west", "a × b", "x=y"}
 

@@ -11,7 +11,7 @@ from roc_dash.app.features.slices import NO_GROUPS, slices_outputs
 from roc_dash.core.subgroups.group_thresholds import CONSTRAINTS, group_thresholds
 from roc_dash.core.subgroups.slices import slice_analysis
 from roc_dash.io import load_predictions
-from tests.slices_example import REGIONS, loan_predictions
+from tools.slices_example import REGIONS, loan_predictions
 
 STATE = {"cost_fp": 1.0, "cost_fn": 5.0, "prior": 0.2}  # as the CONDITIONS store
 

@@ -32,11 +32,6 @@ def _three(v):
     return format(v, ".6g")
 
 
-@pytest.fixture
-def cache(tmp_path):
-    return AnalysisCache(DatasetStore(tmp_path))
-
-
 def _optimum(cache, state):
     models = model_names(cache, [DEMO_ID])
     chosen = feature.chosen_intervals(cache, [DEMO_ID], models, state, [], seconds=600)

@@ -23,7 +23,7 @@ from roc_dash.app.server.cache import SharedCache
 from roc_dash.app.server.limits import ServerBusy
 from roc_dash.core.analysis_types import Analysis
 from tests.browser.gestures import wait_until
-from tests.dash_requests import callback_body, callback_specs, views_values
+from tools.dash_requests import callback_body, callback_specs, views_values
 
 BIG = 10**9  # rows: a big analysis whatever ROC_DASH_HEAVY_ROWS says
 

@@ -14,7 +14,7 @@ from roc_dash.app import create_app
 from roc_dash.app.server.auth import OWNER_HEADER, owner_of_key
 from roc_dash.app.server.store import DEMO_ID
 from roc_dash.app.server.url_prefix import check_url_prefix, url_prefix
-from tests.dash_requests import callback_body, callback_specs
+from tools.dash_requests import callback_body, callback_specs
 
 from ..conftest import make_predictions
 

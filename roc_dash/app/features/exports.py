@@ -34,6 +34,7 @@ from ..components import model_table_rows
 from ..help import HELP
 from ..render import SHOWN_STATES, decision_views
 from ..server.auth import current_owner
+from ..server.url_prefix import page_link, server_prefix
 from ..state import (
     AVERAGING_MODES,
     ControlState,
@@ -214,7 +215,8 @@ def register(app, cache, store) -> None:
         compared = [k for k in strip if getattr(k, "className", "") == "summary-pins"] \
             if isinstance(strip, list) else []
         notes = store.notes(dataset_ids, owner=current_owner())
-        link = href if isinstance(href, str) else None
+        # the page's address as the browser sent it, if it is one of this app's pages
+        link = page_link(href, server_prefix(app.server))
         base = urlsplit(link) if link else None
         views = tuple(
             (str(v.get("name", "")), urlunsplit(base._replace(

@@ -17,7 +17,15 @@ from ..analysis import loaded_infos
 from ..components import labelled
 from ..help import HELP
 from ..server.auth import current_owner
-from ..server.sources import SourceJobs, offers, resolve, source_digest
+from ..server.sources import (
+    SourceJobs,
+    offers,
+    resolve,
+    shown_message,
+    shown_name,
+    shown_path,
+    source_digest,
+)
 from ..server.store import EXAMPLES, clean_ids
 
 __all__ = ["panel", "source_options", "progress_view", "open_source", "poll_source", "register"]
@@ -28,7 +36,8 @@ POLL_MS = 500
 
 def source_options() -> list[dict]:
     """The dropdown's options, read afresh (files added since the server started appear)."""
-    return [{"label": o.label, "value": o.value, "title": o.value} for o in offers()]
+    return [{"label": o.label, "value": o.value, "title": shown_path(o.value)}
+            for o in offers()]
 
 
 def panel() -> html.Section:
@@ -65,19 +74,20 @@ def open_source(jobs: SourceJobs, store, value, dataset_ids) -> tuple[object, st
         source = resolve(value)
         digest = source_digest(source)
     except InputError as exc:
-        return None, "", str(exc)
+        return None, "", shown_message(exc)
     except OSError as exc:
-        return None, "", (f"{value}: cannot be read ({exc.strerror or type(exc).__name__}). "
+        return None, "", (f"{shown_path(value)}: cannot be read "
+                          f"({exc.strerror or type(exc).__name__}). "
                           "Ask whoever runs the server to check it.")
+    label = next((o.label for o in offers() if o.value == value), shown_name(value))
     infos, _ = loaded_infos(store, dataset_ids)
     for info in infos:
         if digest in info.digests:
-            return None, f"Already loaded: {value} (as {info.label}). Nothing was changed.", ""
+            return None, f"Already loaded: {label} (as {info.label}). Nothing was changed.", ""
     try:
-        label = next((o.label for o in offers() if o.value == value), value)
         token = jobs.start(source, owner=current_owner(), label=label)
     except InputError as exc:
-        return None, "", str(exc)
+        return None, "", shown_message(exc)
     return token, f"Opening {label}…", ""
 
 

@@ -8,7 +8,10 @@ addresses ``127.0.0.1, ::1``): from anyone else it is ignored, so a client that 
 app directly cannot claim a name. Then:
 
 * a request without a (believed) user gets 401 (``/health`` and ``/ready`` stay open,
-  saying only ok / not ok);
+  saying only ok / not ok), except a worker's own warm-up requests made inside the process
+  (:data:`WARM_UP`: a WSGI environ key no HTTP request can set, gunicorn's ``post_worker_init``
+  and :func:`~.security.precompress_static`), so that the scripts are compressed before the
+  first visitors with sign-in on too;
 * each upload records its uploader as the dataset's owner.
 
 **Without sign-in** the page makes a random key once per browser (kept in its
@@ -32,13 +35,17 @@ from flask import jsonify, request
 
 from .url_prefix import path_under
 
-__all__ = ["OWNER_HEADER", "current_owner", "current_user", "owner_of_key", "require_user",
-           "trusted_proxies", "user_header"]
+__all__ = ["OWNER_HEADER", "WARM_UP", "current_owner", "current_user", "owner_of_key",
+           "require_user", "trusted_proxies", "user_header"]
 
 _OPEN = ("health", "ready")  # under the URL prefix: an orchestrator does not sign in
 #: The header in which the page sends its browser's key.
 OWNER_HEADER = "X-Roc-Dash-Owner"
 _KEY = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
+#: The WSGI environ key that marks a worker's warm-up request, made in the process itself
+#: (``werkzeug.test.Client(app, ...).get(path, environ_overrides={WARM_UP: True})``). A
+#: server puts a request's headers in the environ as ``HTTP_*`` keys: no client can set it.
+WARM_UP = "roc_dash.warm_up"
 
 
 def user_header() -> str | None:
@@ -114,6 +121,8 @@ def require_user(server) -> None:
     @server.before_request
     def _signed_in():
         if user_header() is None or request.path in open_paths:
+            return None
+        if request.environ.get(WARM_UP) is True:  # the worker's own, in-process request
             return None
         if current_user() is None:
             response = jsonify({"ok": False, "error": "Sign in first: this roc-dash is served "

@@ -33,6 +33,9 @@
   line naming the exception and where it was raised, without a traceback. ``PreventUpdate``
   keeps Dash's own handler (``204``); errors of other types, and these types on other routes,
   stay 500s with their tracebacks logged.
+* **404 for paths under ``assets/`` and ``_dash-component-suites/`` that name no file**
+  (never the page, never cached; :mod:`.unknown_paths`), and **redirects without a host**
+  (``Location: /roc/x/``: :func:`.url_prefix.relative_redirects`).
 * **No version in the development server's ``Server`` header**: ``server.run`` (what
   ``app.run`` calls) uses a Werkzeug request handler that answers ``Server: roc-dash`` instead of
   ``Werkzeug/x.y Python/x.y``. Under gunicorn the header is set by gunicorn itself; see
@@ -296,11 +299,15 @@ def precompress_static(wsgi_app, prefix: str = "/") -> dict[str, int]:
     each fetched once through ``wsgi_app`` (the hardened server, with its middleware) with
     ``Accept-Encoding: gzip``, so its gzip is in the process's cache. gunicorn calls it in
     each worker before the worker takes connections (``gunicorn.conf.py``): a stampede of
-    first visits then spends no CPU on compression. Returns each path's status."""
+    first visits then spends no CPU on compression. The requests carry the warm-up mark
+    (:data:`.auth.WARM_UP`), which sign-in lets through. Returns each path's status."""
     from werkzeug.test import Client
 
+    from .auth import WARM_UP
+
     client = Client(wsgi_app)
-    page = client.get(prefix)
+    warm_up = {WARM_UP: True}  # the worker's own requests: past sign-in (auth.WARM_UP)
+    page = client.get(prefix, environ_overrides=warm_up)
     html = page.get_data(as_text=True) if page.status_code == 200 else ""
     page.close()
     paths = [ref for ref in dict.fromkeys(_PAGE_REFS.findall(html))
@@ -308,7 +315,8 @@ def precompress_static(wsgi_app, prefix: str = "/") -> dict[str, int]:
     paths += [prefix.rstrip("/") + "/" + late for late in LATE_SUITES]
     statuses = {}
     for path in paths:
-        response = client.get(path, headers={"Accept-Encoding": "gzip"})
+        response = client.get(path, headers={"Accept-Encoding": "gzip"},
+                              environ_overrides=warm_up)
         statuses[path] = response.status_code
         response.close()
     return statuses
@@ -390,6 +398,7 @@ def _cache_fingerprinted(response: Response, assets: str = "/assets/") -> None:
     year: a returning browser reloads neither (Dash itself sends them ``no-cache``, so every
     page load revalidated each with a request, which slowed page loads under load)."""
     if (response.status_code == 200 and request.path.startswith(assets)
+            and request.url_rule is not None and request.url_rule.rule.startswith(assets)
             and request.args.get("m")):
         response.headers["Cache-Control"] = _IMMUTABLE
     elif (response.status_code == 200 and request.path.endswith("/_favicon.ico")
@@ -439,5 +448,9 @@ def harden(server: Flask, *, compress: bool = True) -> None:
 
     server.run = _quiet_run(server.run)  # type: ignore[method-assign]
     from .limits import install as install_limits
+    from .unknown_paths import install as install_unknown_paths
+    from .url_prefix import relative_redirects
 
     install_limits(server)
+    install_unknown_paths(server)
+    relative_redirects(server)

@@ -20,7 +20,16 @@ page's polls.
 
 Only what is offered can be opened: :func:`resolve` accepts exactly an offered value, and
 refuses every file that is not below the allowed entry it came from once links are resolved
-(a link in an allowed folder that points elsewhere, ``..``, an absolute path).
+(a link in an allowed folder that points elsewhere, ``..``, an absolute path). Each file is
+checked again as it is opened, and DuckDB reads the opened file, never its name
+(:mod:`roc_dash.io.pinned_files`): a name with pattern characters (``[_]x.parquet``) reads
+that file alone, and a file swapped for a link after the check is refused. A database that a
+link takes outside its folder is not offered, and its tables are not listed.
+
+Names are shown as uploads' are: without invisible format characters (a right-to-left
+override, U+202E, would draw the rest of a label reversed; :mod:`roc_dash.text.invisible`) and
+control characters; two offers that read alike then show their paths with such characters
+written out (``<U+202E>``). What is opened is still the exact path.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import secrets
 import threading
 import time
@@ -39,17 +49,20 @@ from ...io import InputError
 from ...io.engine_sources import (
     TABLE_SEPARATOR,
     Source,
+    check_no_journal,
     duckdb_tables,
     expand_source,
     is_duckdb_file,
     is_pattern,
 )
 from ...io.engines import aggregate_predictions
+from ...io.pinned_files import opened
+from ...text.invisible import shown_plainly, without_invisible
 from .retention import env_number
 from .store import DatasetStore, StorageFull
 
 __all__ = ["SOURCES_VAR", "Offer", "configured", "offers", "resolve", "source_digest",
-           "SourceJobs", "MAX_OFFERS"]
+           "SourceJobs", "MAX_OFFERS", "shown_message", "shown_name", "shown_path"]
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +89,27 @@ class Offer:
     value: str
     label: str
     root: str
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def shown_name(text: str) -> str:
+    """A name as the page shows it: without invisible format characters and control
+    characters (the rule of uploaded files' names)."""
+    return _CONTROL.sub("", without_invisible(str(text)))
+
+
+def shown_path(text: str) -> str:
+    """A path as the page shows it where it must be told apart from another (a tooltip,
+    offers that read alike): its invisible characters written out, ``<U+202E>``, control
+    characters dropped."""
+    return _CONTROL.sub("", shown_plainly(str(text)))
+
+
+def shown_message(exc: BaseException) -> str:
+    """A message about a source, without the invisible characters of the names in it."""
+    return without_invisible(str(exc))
 
 
 def configured() -> list[str]:
@@ -113,8 +147,12 @@ def _directory_offers(entry: str) -> list[Offer]:
 
 
 def _database_offers(path: str, root: str | None = None) -> list[Offer]:
+    """Each table of the database ``path``, read from the file as opened below ``root``
+    (a link that leads outside it lists nothing)."""
     try:
-        tables = duckdb_tables(path)
+        with opened([path], within=root or path) as names:
+            check_no_journal(path, path)
+            tables = duckdb_tables(names[path], shown=path)
     except InputError as exc:
         log.warning("%s: %s", SOURCES_VAR, exc)
         return []
@@ -137,10 +175,11 @@ def offers() -> list[Offer]:
             out.append(Offer(entry, entry, entry))
         else:
             log.warning("%s lists %s, which does not exist: not offered", SOURCES_VAR, entry)
-    unique = list({o.value: o for o in out}.values())[:MAX_OFFERS]
+    unique = [Offer(o.value, shown_name(o.label), o.root)
+              for o in list({o.value: o for o in out}.values())[:MAX_OFFERS]]
     labels = [o.label for o in unique]
     # two offers that read alike (two databases of one name) are told apart by their path
-    return [o if labels.count(o.label) == 1 else Offer(o.value, o.value, o.root)
+    return [o if labels.count(o.label) == 1 else Offer(o.value, shown_path(o.value), o.root)
             for o in unique]
 
 
@@ -156,10 +195,10 @@ def resolve(value) -> Source:
     offer = offered.get(value)
     if offer is None:
         raise InputError(
-            f"{value[:200]}: is not one of the data sources this server allows, so it is not "
-            f"read. Choose one from the list; whoever runs the server sets them "
+            f"{shown_path(value[:200])}: is not one of the data sources this server allows, "
+            f"so it is not read. Choose one from the list; whoever runs the server sets them "
             f"({SOURCES_VAR}).",
-            file=value[:200],
+            file=shown_path(value[:200]),
         )
     source = expand_source(value, within=offer.root)
     return source
@@ -227,14 +266,15 @@ class SourceJobs:
         if not self._busy.acquire(blocking=False):
             raise InputError("This server is already opening a data source; try again when "
                              "it has finished.")
+        label = shown_name(label or source.name)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._prune()
             token = secrets.token_urlsafe(18)
             self._write(token, state="running", fraction=0.0, source=source.name,
-                        label=label or source.name)
+                        label=label)
             thread = threading.Thread(
-                target=self._run, args=(token, source, owner, label or source.name),
+                target=self._run, args=(token, source, owner, label),
                 name="roc-dash-source", daemon=True)
             thread.start()
         except BaseException:
@@ -259,10 +299,16 @@ class SourceJobs:
                                   digests=[digest], owner=owner, kind=result.kind)
             rows = int(result.table.attrs.get("input_rows", 0))
             self._write(token, state="done", dataset_id=info.id, label=label, rows=rows,
-                        models=list(info.models), notes=list(result.notes),
+                        models=list(info.models),
+                        notes=[without_invisible(n) for n in result.notes],
                         seconds=round(time.monotonic() - started, 1))
         except InputError as exc:
-            self._write(token, state="failed", error=str(exc))
+            self._write(token, state="failed", error=shown_message(exc))
+        except OSError as exc:  # a file that changed while it was looked at (a racing link)
+            self._write(token, state="failed",
+                        error=f"{label}: changed while it was being opened "
+                              f"({exc.strerror or type(exc).__name__}). Nothing was changed; "
+                              "open it again once it has stopped changing.")
         except StorageFull as exc:
             self._write(token, state="failed",
                         error=f"{label}: not stored: {exc}. Nothing was changed; ask whoever "

@@ -10,6 +10,11 @@ the root of the host.
 The page builds its links from ``window.location`` (share link, saved views, the HTML
 report's links), so they carry the prefix the browser sees; the page's scripts send uploads
 to Dash's ``requests_pathname_prefix`` + ``upload``.
+
+Redirects the app makes itself (Werkzeug's ``/roc//x/`` -> ``/roc/x/``) name no host
+(:func:`relative_redirects`): the browser resolves them against the address it used,
+port included. nginx passes ``Host: $host``, without the port, so an absolute redirect
+built from it sent the browser to the right host on the wrong port.
 """
 
 from __future__ import annotations
@@ -17,8 +22,8 @@ from __future__ import annotations
 import os
 import re
 
-__all__ = ["ENV", "CONFIG_KEY", "check_url_prefix", "path_under", "server_prefix",
-           "url_prefix"]
+__all__ = ["ENV", "CONFIG_KEY", "check_url_prefix", "page_link", "path_under",
+           "relative_redirects", "server_prefix", "url_prefix"]
 
 #: The environment variable that sets the prefix.
 ENV = "ROC_DASH_URL_PREFIX"
@@ -71,3 +76,51 @@ def server_prefix(server) -> str:
 def path_under(server, path: str) -> str:
     """``path`` (``/upload``, ``health``) under the server's prefix: ``/roc/upload``."""
     return server_prefix(server) + path.lstrip("/")
+
+
+def relative_redirects(server) -> None:
+    """Make the ``Location`` of every redirect to this host a path (``/roc/x/``), not an
+    absolute address built from the ``Host`` header (which a proxy may pass without the
+    port the browser used). Redirects elsewhere are left as they are."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    from flask import request
+
+    @server.after_request
+    def _relative_location(response):
+        location = response.headers.get("Location")
+        if not location or not 300 <= response.status_code < 400:
+            return response
+        parts = urlsplit(location)
+        if parts.scheme in ("http", "https") and parts.netloc == request.host:
+            response.headers["Location"] = urlunsplit(
+                ("", "", parts.path or "/", parts.query, parts.fragment))
+        return response
+
+
+#: The longest page address taken from the browser (a link with many pins stays far below).
+MAX_LINK = 8192
+
+
+def page_link(href, prefix: str = "/") -> str | None:
+    """``href`` (the page's address as the browser reports it, ``window.location.href``)
+    when it has the shape of this app's page: ``http`` or ``https``, a host without user
+    name or password, a path under ``prefix``, printable ASCII only (a browser reports its
+    address percent-encoded); else None. The HTML report writes it as a link: a forged
+    ``javascript:`` address must not become one."""
+    from urllib.parse import urlsplit
+
+    if not isinstance(href, str) or not 0 < len(href) <= MAX_LINK:
+        return None
+    if any(not 0x21 <= ord(c) <= 0x7E for c in href):
+        return None
+    try:
+        parts = urlsplit(href)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    if "@" in parts.netloc or not (parts.path or "/").startswith(prefix):
+        return None
+    return href

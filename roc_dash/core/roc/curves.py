@@ -25,8 +25,19 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._sums import dot
-from .._validation import check_binary_inputs
+from .._validation import check_binary_inputs, check_finite_scores
+from ._exact_paths import (
+    AREA_BLOCK,
+    grid_cells,
+    grid_digits,
+    magnitude_bits,
+    runs_of_order,
+    runs_on_grid,
+    sorted_keys,
+    trapezoids,
+    vertices_of_keys,
+    weighted_order,
+)
 
 __all__ = [
     "RocCurve",
@@ -81,6 +92,15 @@ class RocCurve:
         return int(self.fpr.size)
 
 
+def _made_rising(curve: RocCurve) -> RocCurve:
+    """Mark a curve this module made, from (0, 0) with both rates non-decreasing by
+    construction, so that :func:`roc_dash.core.roc.hull.convex_hull` need not check it again (a
+    plain attribute, not a field: a curve made otherwise, or by ``dataclasses.replace``,
+    has none and is checked)."""
+    object.__setattr__(curve, "_rising", True)
+    return curve
+
+
 @dataclass(frozen=True)
 class OperatingPoint:
     """One vertex of a ROC curve with the threshold that produces it."""
@@ -101,7 +121,26 @@ _NEG_FLIP = np.uint64(0xFFFF_FFFF_FFFF_FFFE)
 def _runs_by_label_key(y: np.ndarray, s: np.ndarray):
     """One sort of the scores with the label riding in the lowest bit of the sort key.
 
-    Exact for every finite score. The scores are split by sign (negatives first); within
+    Exact for every finite score: the keys of :func:`~roc_dash.core.roc._exact_paths.sorted_keys`
+    (about one ``np.sort`` of the scores), or, for magnitudes too far apart for them, those
+    of :func:`_runs_by_split_key`.
+
+    Returns ``(thresholds, positives_at_or_below, negatives_at_or_below)``: the vertex
+    thresholds (``+inf`` first, then the distinct scores descending) and, per distinct score
+    ascending, the counts of each class scoring at or below it.
+    """
+    keyed = sorted_keys(y, s)
+    if keyed is None:
+        return _runs_by_split_key(y, s)
+    n_pos = int(np.count_nonzero(y))
+    thresholds, tp, fp = vertices_of_keys(keyed, n_pos, counts=True)
+    return thresholds, n_pos - tp[-2::-1], (s.size - n_pos) - fp[-2::-1]
+
+
+def _runs_by_split_key(y: np.ndarray, s: np.ndarray):
+    """:func:`_runs_by_label_key` for any finite scores, each sign sorted on its own.
+
+    The scores are split by sign (negatives first); within
     each half the top (sign) bit of the IEEE pattern is constant, which frees one bit:
 
     * non-negative ``x``: key ``bits(x)``, which already orders them (``-0.0`` joins this
@@ -185,27 +224,24 @@ def sorted_run_ends(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _runs_by_weight(y: np.ndarray, s: np.ndarray, w: np.ndarray):
     """Weighted variant of :func:`_runs_by_label_key`: one sort carrying label and weight.
 
-    Each row becomes the complex number ``score + i * (w if positive else -w)``, and numpy
-    sorts complex numbers by real part, then imaginary part: the scores ascending, with the
-    label and weight travelling with each (a zero weight counts for neither class, whatever
-    the sign of its zero). Float comparison is exact and ``-0.0 == 0.0``. About twice one
-    ``np.sort`` of the scores, no gather afterwards.
+    Each row becomes the complex number ``score + i * (w if positive else -w)``, in the
+    order numpy sorts complex numbers: by real part, then imaginary part -- the scores
+    ascending, with the label and weight travelling with each (a zero weight counts for
+    neither class, whatever the sign of its zero). That order comes from one ``np.sort`` of
+    float64 keys holding the rows' indices (:func:`~roc_dash.core.roc._exact_paths.
+    weighted_order`) and one gather, or, for magnitudes too far apart for those keys, from
+    sorting the complex numbers themselves. Float comparison is exact and ``-0.0 == 0.0``.
+    The two classes' cumulative sums run in that order
+    (:func:`~roc_dash.core.roc._exact_paths.runs_of_order`).
     """
-    z = np.empty(s.size, dtype=np.complex128)
-    z.real = s
-    np.negative(w, out=z.imag)
-    np.copyto(z.imag, w, where=y)
-    z.sort()
-    run_end, thresholds = sorted_run_ends(z.real)
-    # Separate cumulative sums of non-negative terms never decrease, so the rates below
-    # are exactly non-decreasing and within [0, 1].
-    part = np.maximum(z.imag, 0.0)
-    pos_le = np.cumsum(part)[run_end]
-    np.minimum(z.imag, 0.0, out=part)
-    np.negative(part, out=part)
-    del z
-    neg_le = np.cumsum(part)[run_end]
-    return thresholds, pos_le, neg_le
+    z = weighted_order(y, s, w)
+    if z is None:
+        z = np.empty(s.size, dtype=np.complex128)
+        z.real = s
+        np.negative(w, out=z.imag)
+        np.copyto(z.imag, w, where=y)
+        z.sort()
+    return runs_of_order(z)
 
 
 # Scores with few distinct values (rounded scores, integer scorecards, histograms) are grouped
@@ -218,19 +254,27 @@ _HASH_SAMPLE = 1 << 12
 _HASH_MAX_DISTINCT = 1 << 17
 
 
-def _distinct_estimate(s: np.ndarray) -> float:
+def _sample(s: np.ndarray) -> np.ndarray | None:
+    """A fixed pseudo-random sample of ``_HASH_SAMPLE`` scores (with replacement), or None
+    below ``_HASH_MIN_ROWS`` rows."""
+    if s.size < _HASH_MIN_ROWS:
+        return None
+    return s[np.random.default_rng(0).integers(0, s.size, _HASH_SAMPLE)]
+
+
+def _distinct_estimate(s: np.ndarray, sample: np.ndarray | None = None) -> float:
     """Estimated number of distinct values of ``s`` (``inf`` below ``_HASH_MIN_ROWS`` rows).
 
-    From a fixed pseudo-random sample of rows (with replacement) by Chao's (1984) estimator
-    ``seen + f1 (f1 - 1) / (2 (f2 + 1))``, where ``f1`` and ``f2`` count the values seen once
-    and twice: a long tail of values seen once stands for many unseen ones. Only the choice
-    of path, hence the speed, depends on it: every path is exact.
+    From a fixed pseudo-random sample of rows (with replacement, :func:`_sample`, or the one
+    given) by Chao's (1984) estimator ``seen + f1 (f1 - 1) / (2 (f2 + 1))``, where ``f1``
+    and ``f2`` count the values seen once and twice: a long tail of values seen once stands
+    for many unseen ones. Only the choice of path, hence the speed, depends on it: every
+    path is exact.
     """
-    n = s.size
-    if n < _HASH_MIN_ROWS:
+    sample = _sample(s) if sample is None else sample
+    if sample is None:
         return np.inf
-    rows = np.random.default_rng(0).integers(0, n, _HASH_SAMPLE)
-    _, counts = np.unique(s[rows], return_counts=True)
+    _, counts = np.unique(sample, return_counts=True)
     f1 = int(np.count_nonzero(counts == 1))
     f2 = int(np.count_nonzero(counts == 2))
     return counts.size + f1 * (f1 - 1) / (2.0 * (f2 + 1))
@@ -280,16 +324,33 @@ def _runs_of_integers(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
     return thresholds, np.cumsum(pos), np.cumsum(neg)
 
 
-def _runs(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
+def _runs_on_grid(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
+                  sample: np.ndarray | None):
+    """:func:`~roc_dash.core.roc._exact_paths.runs_on_grid` when the sample shows scores on a
+    decimal grid of few enough steps (integers, rounded scores), else None. Checks every
+    score (None if one is off the grid, or not finite)."""
+    if sample is None:
+        return None
+    cells = grid_cells(s.size)
+    grid = grid_digits(sample, cells)
+    return None if grid is None else runs_on_grid(y, s, w, *grid, cells)
+
+
+def _runs(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, *, grid: bool = True):
     """``(thresholds, positives_at_or_below, negatives_at_or_below)`` by the fastest exact path.
 
-    Few distinct scores: :func:`_runs_by_hash`; otherwise one sort, :func:`_runs_by_label_key`
-    (unweighted) or :func:`_runs_by_weight`; integers that float64 would merge:
-    :func:`_runs_of_integers`.
+    Scores on a decimal grid of few steps (integers, rounded scores): counted per step
+    (:func:`_runs_on_grid`, unless ``grid`` is False: already tried); few distinct scores:
+    :func:`_runs_by_hash`; otherwise one sort, :func:`_runs_by_label_key` (unweighted) or
+    :func:`_runs_by_weight`; integers that float64 would merge: :func:`_runs_of_integers`.
     """
     if s.dtype.kind != "f":
         return _runs_of_integers(y, s, w)
-    distinct = _distinct_estimate(s)
+    sample = _sample(s)
+    runs = _runs_on_grid(y, s, w, sample) if grid else None
+    if runs is not None:
+        return runs
+    distinct = _distinct_estimate(s, sample)
     if distinct <= min(_HASH_MAX_DISTINCT, s.size / 8):
         return _runs_by_hash(y, s, w, size_hint=2 * int(distinct) + 1024)
     if w is None:
@@ -370,8 +431,44 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
     T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", 2004.
     """
     y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
-                                  integers="keep")
-    return curve_of_runs([*_runs(y, s, w)])
+                                  integers="keep", finite=False)
+    if s.dtype.kind == "f":  # the fast paths check the scores are finite as they go
+        sample = _sample(s)
+        runs = _runs_on_grid(y, s, w, sample)
+        if runs is not None:
+            return curve_of_runs([*runs])
+        curve = _curve_by_keys(y, s, w, sample)
+        if curve is not None:
+            return curve
+    check_finite_scores(s)
+    return curve_of_runs([*_runs(y, s, w, grid=False)])
+
+
+def _curve_by_keys(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
+                   sample: np.ndarray | None) -> RocCurve | None:
+    """:func:`roc_curve` of unweighted float scores, both classes present, by the keys of
+    :func:`~roc_dash.core.roc._exact_paths.sorted_keys` (``sample``: :func:`_sample`'s); None
+    for any other input, or scores the keys do not take (not finite, or magnitudes too far
+    apart)."""
+    n = s.size
+    n_pos = int(np.count_nonzero(y))
+    if w is not None or not 0 < n_pos < n:
+        return None
+    top = None
+    if sample is not None:  # room for magnitudes up to 2**64 times the sample's largest
+        top = magnitude_bits(float(np.abs(sample).max()) * 2.0 ** 64)
+    keyed = sorted_keys(y, s, top)
+    if keyed is None and top is not None:  # maybe a score beyond the sample's range
+        keyed = sorted_keys(y, s)
+    if keyed is None:
+        return None
+    few = _distinct_estimate(s, sample) <= n / 8
+    thresholds, tpr, fpr, area = vertices_of_keys(keyed, n_pos, few=few)
+    curve = _made_rising(RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds,
+                                  n_pos=float(n_pos), n_neg=float(n - n_pos)))
+    if area is not None:  # summed on the way, as auc() sums it (see there)
+        object.__setattr__(curve, "_area", area)
+    return curve
 
 
 def roc_curve_with_counts(labels, scores, *, weights=None, pos_label=None
@@ -408,23 +505,25 @@ def curve_of_runs(runs: list) -> RocCurve:
     del pos_le
     fpr = _rates(neg_le, n_neg)
     del neg_le
-    return RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds, n_pos=n_pos, n_neg=n_neg)
+    return _made_rising(RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds, n_pos=n_pos,
+                                 n_neg=n_neg))
 
 
 def auc(curve: RocCurve) -> float:
     """Area under a ROC curve by trapezoids (Fawcett 2004, section 5, Algorithm 3).
 
-    Summed block by block so that the temporaries stay small whatever the curve's size.
+    Summed block by block so that the temporaries stay small whatever the curve's size. A
+    curve :func:`roc_curve` made from sorted keys has its area summed already, the same
+    blocks in the same order while the rates were being written (the same float).
     """
+    area = getattr(curve, "_area", None)
+    if area is not None:
+        return area
     f, t = curve.fpr, curve.tpr
     area = 0.0
-    for a in range(0, f.size - 1, _AUC_BLOCK):
-        b = min(a + _AUC_BLOCK, f.size - 1)
-        area += dot(f[a + 1:b + 1] - f[a:b], t[a + 1:b + 1] + t[a:b])
+    for a in range(0, f.size - 1, AREA_BLOCK):
+        area += trapezoids(f, t, a, min(a + AREA_BLOCK, f.size - 1))
     return area / 2.0
-
-
-_AUC_BLOCK = 1 << 16
 
 
 def roc_auc(labels, scores, *, weights=None, pos_label=None) -> float:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._exact_paths import above_sample_hull
 from .curve_geometry import _cross, whole_counts
 from .iso_performance import (  # noqa: F401 - re-exported
     _check_conditions,
@@ -268,8 +269,14 @@ def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     chain, so each block of ``_BLOCK`` points is peeled on its own (small, cache-resident
     temporaries) and only the survivors meet in the final pass. The peeling here is a
     floating-point filter: it drops only points certainly below a chord and keeps points on
-    or near one for the final, exact pass.
+    or near one for the final, exact pass. Long chains are first thinned to the points not
+    certainly below the hull of a sample of them
+    (:func:`~roc_dash.core.roc._exact_paths.above_sample_hull`).
     """
+    if x.size >= _SAMPLED_CHAIN:
+        rows = above_sample_hull(x, y, _hull_of_sample)
+        if rows.size <= x.size // 2:
+            return rows[_chain_candidates(x[rows], y[rows])]
     parts = []
     for a in range(0, x.size, _BLOCK):
         bx, by = x[a:a + _BLOCK], y[a:a + _BLOCK]
@@ -280,11 +287,29 @@ def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return cand[_column_tops(x[cand], y[cand])]
 
 
+#: Chains of at least this many points are thinned by
+#: :func:`~roc_dash.core.roc._exact_paths.above_sample_hull` first.
+_SAMPLED_CHAIN = 1 << 17
+
+
+def _hull_of_sample(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
+    """Indices of a polyline close under the upper hull of a sampled chain (its vertices
+    are sampled points): what :func:`_chain_candidates` keeps, peeled once more."""
+    top = _chain_candidates(sx, sy)
+    return top[_upper_hull(sx[top], sy[top], _CHAIN_FILTER)]
+
+
 def _is_roc_chain(x: np.ndarray, y: np.ndarray) -> bool:
     """True when the points already run from (0, 0) with FPR and TPR non-decreasing."""
     if x.size == 0 or x[0] != 0 or y[0] != 0:
         return False
-    return bool((x[1:] >= x[:-1]).all() and (y[1:] >= y[:-1]).all())
+    rises = np.empty(min(x.size, _BLOCK), dtype=bool)  # block by block: cache-sized
+    for a in range(0, x.size - 1, _BLOCK):
+        b = min(a + _BLOCK, x.size - 1)
+        for v in (x, y):
+            if not np.greater_equal(v[a + 1:b + 1], v[a:b], out=rises[:b - a]).all():
+                return False
+    return True
 
 
 def _final_coordinates(cx: np.ndarray, cy: np.ndarray, totals):
@@ -306,7 +331,8 @@ def _final_coordinates(cx: np.ndarray, cy: np.ndarray, totals):
     return cx, cy, _Orientation("robust")
 
 
-def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None) -> RocHull:
+def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None,
+                   _chain: bool = False) -> RocHull:
     """ROC convex hull of arbitrary points in ROC space.
 
     The trivial classifiers (0, 0) (always negative) and (1, 1) (always positive) are always
@@ -333,14 +359,22 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None) -> Ro
     totals : (float, float), optional
         ``(N, P)``: the (weighted) numbers of negatives and positives of which ``fpr`` and
         ``tpr`` are fractions (common to all points), for the exact test.
+    _chain : bool
+        Private: the points are known to run from (0, 0) with both rates non-decreasing
+        (a curve as :func:`~roc_dash.core.roc.curves.roc_curve` made it), so that is not
+        checked again.
     """
     x = np.asarray(fpr, dtype=np.float64).ravel()
     y = np.asarray(tpr, dtype=np.float64).ravel()
     if x.shape != y.shape:
         raise ValueError("fpr and tpr differ in length")
     n = x.size
+    chain = (_chain and n > 0) or _is_roc_chain(x, y)
     if n:
-        lo, hi = min(x.min(), y.min()), max(x.max(), y.max())
+        if chain:  # from (0, 0), non-decreasing (so no NaN): the last point is the largest
+            lo, hi = 0.0, max(x[-1], y[-1])
+        else:
+            lo, hi = min(x.min(), y.min()), max(x.max(), y.max())
         if not (np.isfinite(lo) and np.isfinite(hi)):
             raise ValueError("ROC points must be finite")
         if lo < 0 or hi > 1:
@@ -355,7 +389,7 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None) -> Ro
         return cx, cy
 
     # Index n is the all-negative classifier (0, 0), n + 1 the all-positive one (1, 1).
-    if _is_roc_chain(x, y):
+    if chain:
         top = _chain_candidates(x, y)
         if not (x[top[-1]] == 1 and y[top[-1]] == 1):
             top = np.append(top[:-1] if x[top[-1]] == 1 else top, n + 1)
@@ -422,7 +456,8 @@ def convex_hull(curve, *, model: str = "") -> RocHull:
     slopes (see :func:`hull_of_points`).
     """
     return hull_of_points(curve.fpr, curve.tpr, thresholds=getattr(curve, "thresholds", None),
-                          models=model or None, totals=_totals([curve]))
+                          models=model or None, totals=_totals([curve]),
+                          _chain=getattr(curve, "_rising", False))
 
 
 def _totals(curves) -> tuple[float, float] | None:

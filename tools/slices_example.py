@@ -15,7 +15,7 @@ west      10 %    35 %          poor (0.8, 0.7): fewer records, a different mix
 Scores are probabilities: a logistic link of a Gaussian latent score whose mean is higher
 for defaulters by the separation above; both models score the same applications (an
 ``id`` column pairs them). West is the small, hard region, where one threshold for all is
-far from its own optimum. Run ``python -m tests.slices_example out.csv`` to write a file.
+far from its own optimum. Run ``python -m tools.slices_example out.csv`` to write a file.
 
 :func:`many_groups` scales the same recipe to any number of groups (the benchmark's 10^6
 rows x 20 groups, ``bench/bench_slices.py``): group sizes fall off as Zipf's law (the largest

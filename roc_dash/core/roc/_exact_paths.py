@@ -1,0 +1,485 @@
+"""ROC vertices from one ``np.sort`` of integer keys that carry each row's label.
+
+The fast exact path of :func:`roc_dash.core.roc.curves.roc_curve` for unweighted rows. Fawcett
+(2004), section 4, Algorithm 2: sort the scores once, then emit one vertex per distinct score.
+
+The key of a row is ``2 * rank + label``, where ``rank`` orders the scores exactly and
+highest first (every bit of the score is kept; ``-0.0`` and ``+0.0`` share one rank). The
+keys are below ``0x7FF0_0000_0000_0000``, so read as float64 they are finite non-negative
+numbers ordered as the integers are: numpy sorts them with the same vectorised quicksort as
+the scores themselves (``np.sort`` of float64), ascending, that is, scores descending. After
+the sort ``key >> 1`` tells the runs of equal scores apart and gives each score back bit for
+bit, and ``key & 1`` is the label.
+
+Each pass over the rows works on blocks of ``_BLOCK`` rows, so that the several numpy
+operations of a step stay in the processor's cache instead of each reading and writing
+arrays of the full length.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._sums import dot
+
+__all__ = ["KeyedRows", "sorted_keys", "vertices_of_keys", "weighted_order", "runs_of_order",
+           "grid_digits",
+           "grid_cells", "runs_on_grid", "magnitude_bits", "trapezoids", "AREA_BLOCK",
+           "above_sample_hull"]
+
+_U64 = np.uint64
+_ONE = np.uint64(1)
+_SIGN = 1 << 63
+_WRAP = 1 << 64
+#: Keys stay below the smallest float64 pattern that is not a finite number (``+inf``).
+_KEY_END = 0x7FF0_0000_0000_0000
+#: Largest ``span`` with every key ``2 * rank + 1`` (``rank <= 2 * span``) below ``_KEY_END``.
+_SPAN_MAX = (_KEY_END - 2) // 4
+_BLOCK = 1 << 15
+_HULL_BLOCK = 1 << 16
+#: Vertices per block of the area's sum (:func:`trapezoids`): the blocks fix the order of
+#: the additions, hence the area to the last bit, wherever it is summed.
+AREA_BLOCK = 1 << 16
+
+
+def trapezoids(f: np.ndarray, t: np.ndarray, a: int, b: int) -> float:
+    """Twice the area under the vertices ``a`` to ``b`` of a curve by trapezoids (Fawcett
+    2004, section 5, Algorithm 3): one block of :func:`roc_dash.core.roc.curves.auc`'s sum."""
+    return dot(f[a + 1:b + 1] - f[a:b], t[a + 1:b + 1] + t[a:b])
+
+
+class KeyedRows:
+    """Sorted keys, and what it takes to read the scores back from their ranks.
+
+    A score whose IEEE pattern without the sign bit is ``m`` has rank ``span - (m - low)``
+    if positive, ``span + (m - low)`` if negative and ``span`` if zero: ``low`` is 0 unless
+    the magnitudes span more than ``_SPAN_MAX``, and then every non-zero one is above it.
+    """
+
+    __slots__ = ("keys", "low", "span")
+
+    def __init__(self, keys: np.ndarray, low: int, span: int):
+        self.keys, self.low, self.span = keys, low, span
+
+    def scores(self, ranks: np.ndarray, out: np.ndarray) -> None:
+        """Write into ``out`` (a uint64 view of float64) the scores of the ascending
+        ``ranks`` (descending scores): positives, zeros and negatives each in one step."""
+        span, low = self.span, self.low
+        positives = int(np.searchsorted(ranks, _U64(span), side="left"))
+        non_negatives = int(np.searchsorted(ranks, _U64(span), side="right"))
+        np.subtract(_U64(span + low), ranks[:positives], out=out[:positives])
+        out[positives:non_negatives] = 0
+        np.add(ranks[non_negatives:], _U64((_SIGN - span + low) % _WRAP),
+               out=out[non_negatives:])
+
+
+#: The bits of the largest finite float64: every finite magnitude is at most this.
+_FINITE_MAX = 0x7FEF_FFFF_FFFF_FFFF
+
+
+def magnitude_bits(x: float) -> int:
+    """The IEEE pattern of ``|x|`` (at most that of the largest finite float64)."""
+    return min(int(np.float64(abs(x)).view(_U64)), _FINITE_MAX)
+
+
+def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
+                index_bits: int = 0) -> KeyedRows | None:
+    """The rows' keys, sorted; None when a score is not finite, when a magnitude's pattern
+    exceeds ``top`` (default: the largest of ``s``), or when the magnitudes range too widely
+    for a key (non-zero ones both below about ``2**-500`` times the largest and above it):
+    the caller then checks and sorts another way.
+
+    With ``index_bits``, the keys are of the rank lowest score first, with the row's index
+    in place of their lowest ``index_bits`` bits (no label): sorted, they give the rows'
+    order, exact but among rows whose keys differ only there (see :func:`weighted_order`).
+
+    ``s`` float64, ``y`` bool, both one-dimensional of one length.
+    """
+    n = s.size
+    if top is None:
+        top = magnitude_bits(max(-float(s.min()), float(s.max()), 0.0))
+    low = max(0, top - _SPAN_MAX)
+    span = top - low
+    bits, sbits, label = s.view(_U64), s.view(np.int64), y.view(np.uint8)
+    keys = np.empty(n + 1, dtype=_U64)[:n]  # one more: room for +inf (thresholds)
+    m = min(n, _BLOCK)
+    sign = np.empty(m, dtype=np.int64)
+    usign = sign.view(_U64)
+    flip = _U64((4 * low + 1) % _WRAP)  # all arithmetic below is modulo 2**64
+    base = _U64((2 * span + 2 * low) % _WRAP)  # highest score first: base - t
+    rising = _U64((2 * span - 2 * low) % _WRAP)  # lowest first: t + rising
+    floor = _U64(2 * low)
+    high = _U64((_WRAP - 1) ^ ((1 << index_bits) - 1))
+    rows = np.arange(m, dtype=_U64)
+    for a in range(0, n, _BLOCK):
+        b = min(a + _BLOCK, n)
+        k, sg = keys[a:b], usign[:b - a]
+        largest = int(bits[a:b].max())  # below 2**63: no negative score in the block
+        np.left_shift(bits[a:b], _ONE, out=k)  # 2m: the sign bit drops out
+        if (largest if largest < _SIGN else int(k.max()) >> 1) > top:
+            return None  # beyond the assumed range, or not finite
+        if low:
+            smallest = int(k.min())
+            if smallest == 0:  # zeros: lift them to 2 low, where no other score is
+                np.subtract(k, _ONE, out=sg)
+                smallest = int(sg.min()) + 1
+                np.maximum(k, floor, out=k)
+            if smallest <= 2 * low:
+                return None
+        if largest >= _SIGN:  # negatives: t = -2m - 1 + 4 low + 1 for them, 2m for others
+            np.right_shift(sbits[a:b], 63, out=sign[:b - a])  # all ones if negative
+            np.bitwise_xor(k, sg, out=k)
+            np.bitwise_and(sg, flip, out=sg)
+            np.add(k, sg, out=k)
+        if index_bits:
+            np.add(k, rising, out=k)  # 2 rank, lowest score first
+            np.bitwise_and(k, high, out=k)
+            np.add(rows[:b - a], _U64(a), out=sg)
+            np.bitwise_or(k, sg, out=k)
+        else:
+            np.subtract(base, k, out=k)  # 2 rank, highest score first
+            np.bitwise_or(k, label[a:b], out=k)
+    keys.view(np.float64).sort()
+    return KeyedRows(keys, low, span)
+
+
+def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,
+                     counts: bool = False):
+    """``(thresholds, tpr, fpr, area)`` of the ROC vertices from the origin (threshold
+    ``+inf``), one per distinct score descending, and the area under them as
+    :func:`roc_dash.core.roc.curves.auc` sums it (or None: not summed on the way); with
+    ``counts``, ``(thresholds, tp, fp)`` as int64 counts instead of rates. ``n_pos`` of the rows are positive; unless ``counts``, at least
+    one of each class. ``few``: few distinct scores (runs of equal keys are counted instead
+    of the rows)."""
+    if not few:
+        return _vertices_of_rows(keyed, n_pos, counts)
+    thresholds, tp, fp = _vertices_of_runs(keyed)
+    if counts:
+        return thresholds, tp, fp
+    return thresholds, np.divide(tp, n_pos), np.divide(fp, keyed.keys.size - n_pos), None
+
+
+def _vertices_of_runs(keyed: KeyedRows):
+    """:func:`vertices_of_keys` counting runs of equal keys (score and label)."""
+    keys = keyed.keys
+    n = keys.size
+    change = np.empty(n, dtype=bool)
+    np.not_equal(keys[1:], keys[:-1], out=change[:-1])
+    change[-1] = True
+    last = np.flatnonzero(change)  # the last row of each run of equal keys
+    del change
+    key = keys[last]
+    length = np.diff(last, prepend=-1)
+    positive = (key & _ONE).astype(bool)
+    rank = key >> _ONE
+    final = np.empty(rank.size, dtype=bool)  # the last run of each score
+    np.not_equal(rank[1:], rank[:-1], out=final[:-1])
+    final[-1] = True
+    tp = np.zeros(int(np.count_nonzero(final)) + 1, dtype=np.int64)
+    fp = np.zeros_like(tp)
+    tp[1:] = np.cumsum(np.where(positive, length, 0))[final]
+    fp[1:] = np.cumsum(np.where(positive, 0, length))[final]
+    thresholds = np.empty(tp.size)
+    thresholds[0] = np.inf
+    keyed.scores(rank[final], thresholds[1:].view(_U64))
+    return thresholds, tp, fp
+
+
+def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
+    """:func:`vertices_of_keys` for many distinct scores, block by block: the class counts
+    of every row, kept at the last row of each score.
+
+    The thresholds are written over the keys (vertex ``v`` at position ``v``, never beyond
+    the row being read but the first of the next block, which is read beforehand): no
+    array of the rows' size besides the two of rates."""
+    n = keyed.keys.size
+    keys = keyed.keys.base  # n + 1 of them: +inf, then one threshold per score
+    keyed.keys = None  # they become the thresholds
+    thresholds = keys.view(np.float64)
+    dtype = np.int64 if counts else np.float64
+    tp, fp = np.empty(n + 1, dtype=dtype), np.empty(n + 1, dtype=dtype)
+    tp[0] = fp[0] = 0
+    m = min(n, _BLOCK)
+    small = np.int32 if n < 2**31 else np.int64  # counts in 32 bits convert faster
+    rank, label = np.empty(m, dtype=_U64), np.empty(m, dtype=small)
+    ends = np.empty(m, dtype=bool)
+    pos, neg = np.empty(m, dtype=small), np.empty(m, dtype=small)
+    seen = np.arange(1, m + 1, dtype=small)  # rows up to each row of the block
+    above = 0  # positives before the block
+    v = 1  # next vertex
+    first = keys[0]  # the first key of the block (its place may hold a threshold by now)
+    n_neg = n - n_pos
+    area, summed = 0.0, 0  # the area's blocks up to vertex `summed`, while in cache
+    for a in range(0, n, _BLOCK):
+        b = min(a + _BLOCK, n)
+        c = b - a
+        r, e, p, q, lab = rank[:c], ends[:c], pos[:c], neg[:c], label[:c]
+        block = keys[a:b]
+        np.right_shift(block, _ONE, out=r)
+        np.bitwise_and(block, _ONE, out=lab, casting="unsafe")
+        r[0] = first >> _ONE
+        lab[0] = int(first & _ONE) + above  # the positives above ride in the first row
+        np.not_equal(r[:-1], r[1:], out=e[:-1])
+        first = keys[b]
+        e[-1] = b == n or (first >> _ONE) != r[-1]
+        np.cumsum(lab, out=p)
+        above = int(p[-1])
+        np.subtract(seen[:c], p, out=q)
+        seen += c
+        k = int(np.count_nonzero(e))
+        if k < c:  # ties: a vertex at the last row of each score
+            at = np.flatnonzero(e)
+            r, p, q = r[at], p[at], q[at]
+        if counts:
+            tp[v:v + k], fp[v:v + k] = p, q
+        else:
+            np.divide(p, n_pos, out=tp[v:v + k])
+            np.divide(q, n_neg, out=fp[v:v + k])
+        keyed.scores(r, keys[v:v + k])
+        v += k
+        while not counts and summed + AREA_BLOCK < v:
+            area += trapezoids(fp, tp, summed, summed + AREA_BLOCK)
+            summed += AREA_BLOCK
+    thresholds[0] = np.inf
+    if v < n + 1:  # shrink in place, without a copy
+        for array in (keys, tp, fp):
+            array.resize(v, refcheck=False)
+        thresholds = keys.view(np.float64)
+    if counts:
+        return thresholds, tp, fp
+    for a in range(summed, v - 1, AREA_BLOCK):
+        area += trapezoids(fp, tp, a, min(a + AREA_BLOCK, v - 1))
+    return thresholds, tp, fp, area / 2.0
+
+
+def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
+                   top: int | None = None) -> np.ndarray | None:
+    """The rows as complex numbers ``score + i * (w if positive else -w)`` in ascending
+    order of score, then of the imaginary part; None when the keys do not take the scores
+    (see :func:`sorted_keys`).
+
+    The order numpy's sort of those complex numbers gives (as the weighted runs had it:
+    their sums in this order, bit for bit), from one ``np.sort`` of float64 keys holding each
+    row's index in their lowest bits and one gather of the rows; the few rows whose keys
+    differ only in those bits (equal scores, or scores apart by less than the index's
+    share of a key) are put in order among themselves afterwards.
+    """
+    n = s.size
+    index_bits = max(1, (n - 1).bit_length())
+    sorted_rows = sorted_keys(y, s, top, index_bits=index_bits)
+    if sorted_rows is None:
+        return None
+    keys = sorted_rows.keys
+    z = np.empty(n, dtype=np.complex128)  # the rows, then (gathered) in the keys' order
+    z.real = s
+    np.negative(w, out=z.imag)
+    np.copyto(z.imag, w, where=y)
+    # rows sharing a key's high bits with a neighbour: put in order among themselves
+    shared = np.empty(n + 1, dtype=bool)
+    shared[0] = shared[-1] = False
+    high = np.empty(min(n, _BLOCK) + 1, dtype=_U64)
+    for a in range(0, n - 1, _BLOCK):
+        b = min(a + _BLOCK, n - 1)
+        h = high[:b - a + 1]
+        np.right_shift(keys[a:b + 1], _U64(index_bits), out=h)
+        np.equal(h[1:], h[:-1], out=shared[a + 1:b + 1])
+        np.bitwise_and(keys[a:b], _U64((1 << index_bits) - 1), out=keys[a:b])
+    keys[-1] &= _U64((1 << index_bits) - 1)
+    order = keys.view(np.int64)
+    z = z[order]
+    del keys, order, sorted_rows
+    if shared.any():
+        start = shared[1:] & ~shared[:-1]  # first row of each group of shared high bits
+        rows = np.flatnonzero(shared[1:] | shared[:-1])
+        group = np.cumsum(start[rows])
+        part = z[rows]
+        z[rows] = part[np.lexsort((part.imag, part.real, group))]
+    return z
+
+
+def runs_of_order(z: np.ndarray):
+    """``(thresholds, positives_at_or_below, negatives_at_or_below)`` of the rows ``z``
+    (:func:`weighted_order`: scores ascending in the real parts, signed weights in the
+    imaginary ones), block by block.
+
+    The weights of each class are summed row after row in that order, as one cumulative sum
+    of complex numbers (real part: the positives' weights, imaginary: the negatives'; each
+    part summed on its own, so the sums are those of two separate cumulative sums), the
+    running total carried from block to block into the block's first row.
+    """
+    n = z.size
+    score, signed = z.real, z.imag
+    last = np.empty(n, dtype=bool)  # the last row of each score
+    for a in range(0, n - 1, _BLOCK):
+        b = min(a + _BLOCK, n - 1)
+        np.not_equal(score[a + 1:b + 1], score[a:b], out=last[a:b])
+    last[-1] = True
+    d = int(np.count_nonzero(last))
+    thresholds = np.empty(d + 1)
+    thresholds[0] = np.inf
+    pos_le, neg_le = np.empty(d), np.empty(d)
+    m = min(n, _BLOCK)
+    part = np.empty(m, dtype=np.complex128)
+    carry = 0j
+    v = 0  # runs so far
+    for a in range(0, n, _BLOCK):
+        b = min(a + _BLOCK, n)
+        p = part[:b - a]
+        np.maximum(signed[a:b], 0.0, out=p.real)
+        np.minimum(signed[a:b], 0.0, out=p.imag)
+        np.negative(p.imag, out=p.imag)
+        p[0] += carry
+        np.cumsum(p, out=p)
+        carry = p[-1]
+        ends = last[a:b]
+        k = int(np.count_nonzero(ends))
+        s = score[a:b]
+        if k < b - a:
+            at = np.flatnonzero(ends)
+            p, s = p[at], s[at]
+        pos_le[v:v + k], neg_le[v:v + k] = p.real, p.imag
+        np.add(s[::-1], 0.0, out=thresholds[d - v - k + 1:d - v + 1])  # -0.0 -> +0.0
+        v += k
+    return thresholds, pos_le, neg_le
+
+
+# ---------------------------------------------------------------------------------------
+# Scores on a decimal grid (integers, or rounded to a few decimals): counted, not sorted.
+
+#: Decimal grids tried: integer scores, or integers over ``10**d``.
+_GRID_DIGITS = 6
+#: Most grid steps counted (the table of counts), and at most an eighth of the rows.
+_GRID_CELLS = 1 << 20
+
+
+def grid_cells(n: int) -> int:
+    """How many steps of a grid are counted for ``n`` rows."""
+    return min(_GRID_CELLS, max(n // 8, 1024))
+
+
+def grid_digits(sample: np.ndarray, cells: int) -> tuple[int, float] | None:
+    """``(d, low)``: the fewest decimals ``d`` (0 to ``_GRID_DIGITS``) such that every
+    sampled score is the float64 nearest ``k / 10**d`` for an integer ``k`` (what
+    ``np.round(x, d)`` and parsing a decimal with ``d`` digits give), and the smallest such
+    ``k``; None if there is no such ``d`` or the ``k`` span half the ``cells`` or more."""
+    for d in range(_GRID_DIGITS + 1):
+        scale = 10.0 ** d
+        with np.errstate(invalid="ignore", over="ignore"):
+            k = np.rint(sample * scale)
+            if np.array_equal(k / scale, sample):
+                low, high = float(k.min()), float(k.max())
+                if high - low < cells // 2 and max(-low, high) < 2.0 ** 52:
+                    return d, low
+                return None
+    return None
+
+
+def runs_on_grid(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, digits: int,
+                 low: float, cells: int):
+    """``(thresholds, positives_at_or_below, negatives_at_or_below)`` of scores that are all
+    ``k / 10**digits`` with ``k`` integers from about ``low`` on (see :func:`grid_digits`),
+    by counting each class per step of the grid (``np.bincount``, weights summed in the
+    rows' order), or None when a score is off the grid or the ``k`` span ``cells`` steps
+    or more.
+
+    Every score is checked: it is the float64 nearest ``k / 10**digits``, so distinct
+    scores have distinct ``k`` and the order of the ``k`` is theirs; the thresholds are
+    ``k / 10**digits`` again, the scores bit for bit (``-0.0`` as ``+0.0``).
+    """
+    n = s.size
+    scale = 10.0 ** digits
+    origin = low - cells // 4  # room below the sample's smallest
+    codes = np.empty(n, dtype=np.int64)
+    m = min(n, _BLOCK)
+    k, back, same = np.empty(m), np.empty(m), np.empty(m, dtype=bool)
+    label = y.view(np.uint8)
+    top = -np.inf
+    with np.errstate(invalid="ignore", over="ignore"):
+        for a in range(0, n, _BLOCK):
+            b = min(a + _BLOCK, n)
+            kb, bb, sb = k[:b - a], back[:b - a], same[:b - a]
+            np.multiply(s[a:b], scale, out=kb)
+            np.rint(kb, out=kb)
+            np.divide(kb, scale, out=bb)
+            if not np.equal(bb, s[a:b], out=sb).all():
+                return None  # off the grid (or not finite)
+            kb -= origin
+            if kb.min() < 0:
+                return None
+            top = max(top, float(kb.max()))
+            if top >= cells:
+                return None
+            cb = codes[a:b]
+            np.copyto(cb, kb, casting="unsafe")
+            cb <<= 1
+            cb |= label[a:b]
+    cells = 2 * (int(top) + 1)
+    rows = np.bincount(codes, minlength=cells)
+    if w is None:
+        pos, neg = rows[1::2], rows[0::2]
+    else:
+        sums = np.bincount(codes, weights=w, minlength=cells)
+        pos, neg = sums[1::2], sums[0::2]
+    del codes
+    present = np.flatnonzero(rows[0::2] + rows[1::2])
+    thresholds = np.empty(present.size + 1)
+    thresholds[0] = np.inf
+    np.divide((present[::-1] + origin).astype(np.float64), scale, out=thresholds[1:])
+    thresholds[1:] += 0.0  # -0.0 -> +0.0
+    # cumulative sums over every step (adding the empty ones' zeros changes nothing)
+    return thresholds, np.cumsum(pos)[present], np.cumsum(neg)[present]
+
+
+# ---------------------------------------------------------------------------------------
+# The convex hull of a long ROC chain: the points worth its exact pass.
+
+#: One point in this many is sampled for the chords of :func:`above_sample_hull`.
+_SAMPLE_STEP = 64
+#: A point counts as below a chord when it is below by more than this much of the chord's
+#: extent ``dx + dy``: far above the rounding of rates and of the test (``2**-49`` of it).
+_BELOW_RTOL = 2.0 ** -30
+
+
+def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarray:
+    """Indices of the points of a long ROC chain not certainly below its hull, ascending.
+
+    Every point of the chain below a chord joining two of its points lies inside the hull,
+    so is no vertex of it. The chords are the segments of the upper hull of every
+    ``_SAMPLE_STEP``-th point (close to the chain's own hull), and each point is tested
+    against the chord spanning its position: one pass over the points in cache-sized
+    blocks, keeping typically a few thousand of millions. (A point on a chord is kept, as
+    is a point within a rounding margin below it.) ``hull_of_sample(sx, sy)``: the indices
+    of the sampled points on (or near) their upper hull, ascending.
+    """
+    n = x.size
+    sample = np.arange(0, n, _SAMPLE_STEP)
+    if sample[-1] != n - 1:
+        sample = np.append(sample, n - 1)
+    sx, sy = x[sample], y[sample]
+    ends = sample[hull_of_sample(sx, sy)].tolist()
+    ex, ey = x[ends].tolist(), y[ends].tolist()
+    m = min(n, _HULL_BLOCK)
+    u, above = np.empty(m), np.empty(m, dtype=bool)
+    keep = []
+    for j in range(len(ends) - 1):
+        dx = ex[j + 1] - ex[j]
+        if dx == 0:  # a column: only its top (the segment's end) can be a vertex
+            continue
+        if ey[j + 1] == ey[j]:  # a row: only the top of its first column can be
+            a, b = ends[j], ends[j + 1]
+            keep.append(np.arange(a, a + int(np.searchsorted(x[a:b], ex[j], "right"))))
+            continue
+        # The chord as y - slope x >= bound. The margin is relative to the chord's extent
+        # (dx + dy) / dx, which bounds the rounding of the test (and the rounded slope's
+        # departure from the chord).
+        slope = (ey[j + 1] - ey[j]) / dx
+        bound = ey[j] - slope * ex[j] - _BELOW_RTOL * (1.0 + slope)
+        for a in range(ends[j], ends[j + 1], _HULL_BLOCK):
+            b = min(a + _HULL_BLOCK, ends[j + 1])
+            v, k = u[:b - a], above[:b - a]
+            np.multiply(x[a:b], slope, out=v)
+            np.subtract(y[a:b], v, out=v)
+            if np.greater_equal(v, bound, out=k).any():
+                keep.append(k.nonzero()[0] + a)
+    keep.append(np.array([n - 1]))
+    return np.concatenate(keep)
