@@ -12,6 +12,7 @@ import pandas as pd
 from sklearn.metrics import roc_auc_score
 
 from roc_dash.app import ids
+from roc_dash.decision.record import CHOSEN_THRESHOLD_WHAT
 from roc_dash.text.rounding import sig, signed
 
 from .gestures import click, open_tab, scroll_into_view, type_into, wait_file, wait_until
@@ -63,7 +64,9 @@ def test_pci101_strip_intervals_then_the_partial_auc_matrix(dash_duo, app):
     low, high = doc["choice_intervals"]["threshold"]
     shown = _card_threshold(dash_duo).split("[")[1].rstrip("]")
     assert shown == f"{sig(low)}–{sig(high)}"
-    assert doc["intervals"]["what"].startswith("the metrics of the shipped fixed threshold")
+    # the headline is the optimum of these data: its intervals are corrected for that choice
+    assert doc["rule"]["how_chosen"] == "optimum"
+    assert doc["intervals"]["what"] == CHOSEN_THRESHOLD_WHAT
     assert first.startswith("How sure: 95% intervals of the choice")
     assert "expected cost" in first and "per case" in first and "out of bag" in first
     # other costs, typed: the line goes with the old views and comes back with the new
