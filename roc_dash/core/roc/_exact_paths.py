@@ -458,8 +458,7 @@ def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarra
     sx, sy = x[sample], y[sample]
     ends = sample[hull_of_sample(sx, sy)].tolist()
     ex, ey = x[ends].tolist(), y[ends].tolist()
-    m = min(n, _HULL_BLOCK)
-    u, above = np.empty(m), np.empty(m, dtype=bool)
+    u = np.empty(min(n, _HULL_BLOCK))
     keep = []
     for j in range(len(ends) - 1):
         dx = ex[j + 1] - ex[j]
@@ -476,10 +475,10 @@ def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarra
         bound = ey[j] - slope * ex[j] - _BELOW_RTOL * (1.0 + slope)
         for a in range(ends[j], ends[j + 1], _HULL_BLOCK):
             b = min(a + _HULL_BLOCK, ends[j + 1])
-            v, k = u[:b - a], above[:b - a]
+            v = u[:b - a]
             np.multiply(x[a:b], slope, out=v)
             np.subtract(y[a:b], v, out=v)
-            if np.greater_equal(v, bound, out=k).any():
-                keep.append(k.nonzero()[0] + a)
+            if v.max() >= bound:
+                keep.append((v >= bound).nonzero()[0] + a)
     keep.append(np.array([n - 1]))
     return np.concatenate(keep)
