@@ -65,6 +65,12 @@ class KeyedRows:
         """Write into ``out`` (a uint64 view of float64) the scores of the ascending
         ``ranks`` (descending scores): positives, zeros and negatives each in one step."""
         span, low = self.span, self.low
+        if ranks[-1] < span:  # all positive (most blocks are of one sign)
+            np.subtract(_U64(span + low), ranks, out=out)
+            return
+        if ranks[0] > span:  # all negative
+            np.add(ranks, _U64((_SIGN - span + low) % _WRAP), out=out)
+            return
         positives = int(np.searchsorted(ranks, _U64(span), side="left"))
         non_negatives = int(np.searchsorted(ranks, _U64(span), side="right"))
         np.subtract(_U64(span + low), ranks[:positives], out=out[:positives])
