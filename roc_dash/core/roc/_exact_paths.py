@@ -65,6 +65,8 @@ class KeyedRows:
         """Write into ``out`` (a uint64 view of float64) the scores of the ascending
         ``ranks`` (descending scores): positives, zeros and negatives each in one step."""
         span, low = self.span, self.low
+        if not ranks.size:  # a block inside a run of equal scores
+            return
         if ranks[-1] < span:  # all positive (most blocks are of one sign)
             np.subtract(_U64(span + low), ranks, out=out)
             return
