@@ -388,13 +388,16 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
     segment (section 4.1) whatever their order.
 
     Every finite score distribution (probabilities, logits and margins of either sign,
-    integer scorecards, ``±0.0``, subnormals, the largest floats) takes a fast exact path:
-    unweighted rows are sorted once with the label carried in a spare bit of an integer sort
-    key holding every bit of the score (:func:`_runs_by_label_key`, about one ``np.sort``);
-    weighted rows in one sort of complex numbers carrying label and weight
-    (:func:`_runs_by_weight`, about two); and when a sample shows few distinct scores
-    (rounded scores, histograms), the rows are grouped by hashing and only the distinct
-    scores are sorted (:func:`_runs_by_hash`, less than one ``np.sort``).
+    integer scorecards, ``±0.0``, subnormals, the largest floats) takes a fast exact path
+    (:mod:`roc_dash.core.roc._exact_paths`; ``docs/performance-core.md`` has their cost):
+    unweighted rows are sorted once as integer keys holding every bit of the score with the
+    label in the lowest bit (:func:`_curve_by_keys`, about twice one ``np.sort`` of the
+    scores, the vertices, their area and the sort included); weighted rows are put in order
+    by one such sort of keys holding the rows' indices and one gather
+    (:func:`_runs_by_weight`); scores on a decimal grid (integers, rounded scores) are
+    counted per grid step without sorting (:func:`_runs_on_grid`); and when a sample shows
+    few distinct scores off any grid, weighted rows are grouped by hashing and only the
+    distinct scores sorted (:func:`_runs_by_hash`).
 
     Parameters
     ----------
