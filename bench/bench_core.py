@@ -150,7 +150,7 @@ def main() -> None:
         for kind in KINDS:
             y, s, w = data(n, kind, rng)
             check_identical(y, s, w)
-            repeat = 9 if n <= 10**6 else 4
+            repeat = 9 if n <= 10**6 else 5
             t_sort, t_new, t_old = best_of_each(
                 [lambda y, s, w: np.sort(s), roc_auc_hull, roc_auc_hull_before], repeat, y, s, w)
             t_sk = best_of(sklearn, 1 if n >= 10**7 else 3, y, s, w)

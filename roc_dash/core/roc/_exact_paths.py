@@ -1,19 +1,32 @@
-"""ROC vertices from one ``np.sort`` of integer keys that carry each row's label.
+"""Exact fast paths from rows to ROC vertices, the area under them and their hull.
 
-The fast exact path of :func:`roc_dash.core.roc.curves.roc_curve` for unweighted rows. Fawcett
-(2004), section 4, Algorithm 2: sort the scores once, then emit one vertex per distinct score.
+Fawcett (2004), section 4, Algorithm 2: sort the scores once, then emit one vertex per
+distinct score (ties make one diagonal segment). :mod:`.curves` picks the path; each gives the
+same floats as a plain sort would, bit for bit.
 
-The key of a row is ``2 * rank + label``, where ``rank`` orders the scores exactly and
-highest first (every bit of the score is kept; ``-0.0`` and ``+0.0`` share one rank). The
-keys are below ``0x7FF0_0000_0000_0000``, so read as float64 they are finite non-negative
-numbers ordered as the integers are: numpy sorts them with the same vectorised quicksort as
-the scores themselves (``np.sort`` of float64), ascending, that is, scores descending. After
-the sort ``key >> 1`` tells the runs of equal scores apart and gives each score back bit for
-bit, and ``key & 1`` is the label.
+* **Unweighted scores** (:func:`sorted_keys`, :func:`vertices_of_keys`): the key of a row is
+  ``2 * rank + label``, where ``rank`` orders the scores exactly and highest first (every
+  bit of the score is kept; ``-0.0`` and ``+0.0`` share one rank). The keys are below
+  ``0x7FF0_0000_0000_0000``, so read as float64 they are finite non-negative numbers ordered
+  as the integers are: numpy sorts them with the same vectorised quicksort as the scores
+  themselves, ascending, that is, scores descending. After the sort ``key >> 1`` tells the
+  runs of equal scores apart and gives each score back bit for bit, and ``key & 1`` is the
+  label.
+* **Weighted scores** (:func:`weighted_order`, :func:`runs_of_order`): the same keys with
+  each row's index in their lowest bits give the rows' order; the rows follow in one gather.
+* **Scores on a decimal grid** (:func:`grid_digits`, :func:`runs_on_grid`): integers or
+  rounded scores, counted per step of the grid instead of sorted.
+* **The hull of a long curve** (:func:`above_sample_hull`): the points not certainly below
+  the chords of a sampled hull, for the exact pass of :mod:`.hull`.
 
 Each pass over the rows works on blocks of ``_BLOCK`` rows, so that the several numpy
 operations of a step stay in the processor's cache instead of each reading and writing
 arrays of the full length.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, 2004, sections 4 (Algorithm 2), 5 (Algorithm 3) and 7.1.
 """
 
 from __future__ import annotations
@@ -22,10 +35,20 @@ import numpy as np
 
 from .._sums import dot
 
-__all__ = ["KeyedRows", "sorted_keys", "vertices_of_keys", "weighted_order", "runs_of_order",
-           "grid_digits",
-           "grid_cells", "runs_on_grid", "magnitude_bits", "trapezoids", "AREA_BLOCK",
-           "above_sample_hull"]
+__all__ = [
+    "AREA_BLOCK",
+    "KeyedRows",
+    "above_sample_hull",
+    "grid_cells",
+    "grid_digits",
+    "magnitude_bits",
+    "runs_of_order",
+    "runs_on_grid",
+    "sorted_keys",
+    "trapezoids",
+    "vertices_of_keys",
+    "weighted_order",
+]
 
 _U64 = np.uint64
 _ONE = np.uint64(1)
@@ -65,6 +88,14 @@ class KeyedRows:
         """Write into ``out`` (a uint64 view of float64) the scores of the ascending
         ``ranks`` (descending scores): positives, zeros and negatives each in one step."""
         span, low = self.span, self.low
+        if not ranks.size:  # a block inside a run of equal scores
+            return
+        if ranks[-1] < span:  # all positive (most blocks are of one sign)
+            np.subtract(_U64(span + low), ranks, out=out)
+            return
+        if ranks[0] > span:  # all negative
+            np.add(ranks, _U64((_SIGN - span + low) % _WRAP), out=out)
+            return
         positives = int(np.searchsorted(ranks, _U64(span), side="left"))
         non_negatives = int(np.searchsorted(ranks, _U64(span), side="right"))
         np.subtract(_U64(span + low), ranks[:positives], out=out[:positives])
@@ -148,9 +179,10 @@ def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,
     """``(thresholds, tpr, fpr, area)`` of the ROC vertices from the origin (threshold
     ``+inf``), one per distinct score descending, and the area under them as
     :func:`roc_dash.core.roc.curves.auc` sums it (or None: not summed on the way); with
-    ``counts``, ``(thresholds, tp, fp)`` as int64 counts instead of rates. ``n_pos`` of the rows are positive; unless ``counts``, at least
-    one of each class. ``few``: few distinct scores (runs of equal keys are counted instead
-    of the rows)."""
+    ``counts``, ``(thresholds, tp, fp)`` as int64 counts instead of rates. ``n_pos`` of the
+    rows are positive; unless ``counts``, at least one of each class. ``few``: few distinct
+    scores (runs of equal keys are counted instead of the rows). The keys are used up (the
+    thresholds are written over them)."""
     if not few:
         return _vertices_of_rows(keyed, n_pos, counts)
     thresholds, tp, fp = _vertices_of_runs(keyed)
@@ -458,8 +490,7 @@ def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarra
     sx, sy = x[sample], y[sample]
     ends = sample[hull_of_sample(sx, sy)].tolist()
     ex, ey = x[ends].tolist(), y[ends].tolist()
-    m = min(n, _HULL_BLOCK)
-    u, above = np.empty(m), np.empty(m, dtype=bool)
+    u = np.empty(min(n, _HULL_BLOCK))
     keep = []
     for j in range(len(ends) - 1):
         dx = ex[j + 1] - ex[j]
@@ -476,10 +507,10 @@ def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarra
         bound = ey[j] - slope * ex[j] - _BELOW_RTOL * (1.0 + slope)
         for a in range(ends[j], ends[j + 1], _HULL_BLOCK):
             b = min(a + _HULL_BLOCK, ends[j + 1])
-            v, k = u[:b - a], above[:b - a]
+            v = u[:b - a]
             np.multiply(x[a:b], slope, out=v)
             np.subtract(y[a:b], v, out=v)
-            if np.greater_equal(v, bound, out=k).any():
-                keep.append(k.nonzero()[0] + a)
+            if v.max() >= bound:
+                keep.append((v >= bound).nonzero()[0] + a)
     keep.append(np.array([n - 1]))
     return np.concatenate(keep)
