@@ -102,12 +102,14 @@ def compare_everything(y, s, w=None):
 @contextmanager
 def small_inputs_take_every_path():
     """Sample sizes lowered so that a few dozen rows take the grid, the few-distinct keys
-    and the hull's sampled chords, as millions of rows do."""
+    and the hull's sampled chords (their flags in blocks of a few points), as millions of
+    rows do."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(curves, "_HASH_MIN_ROWS", 8)
         mp.setattr(curves, "_HASH_SAMPLE", 64)
         mp.setattr(hull, "_SAMPLED_CHAIN", 16)
         mp.setattr(_exact_paths, "_SAMPLE_STEP", 4)
+        mp.setattr(_exact_paths, "_HULL_BLOCK", 8)
         yield
 
 

@@ -482,6 +482,9 @@ def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarra
     blocks, keeping typically a few thousand of millions. (A point on a chord is kept, as
     is a point within a rounding margin below it.) ``hull_of_sample(sx, sy)``: the indices
     of the sampled points on (or near) their upper hull, ascending.
+
+    Each chord's test writes one flag per point into a block of ``_HULL_BLOCK`` flags, and
+    the kept points are read off each block once (not once per chord).
     """
     n = x.size
     sample = np.arange(0, n, _SAMPLE_STEP)
@@ -491,26 +494,37 @@ def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarra
     ends = sample[hull_of_sample(sx, sy)].tolist()
     ex, ey = x[ends].tolist(), y[ends].tolist()
     u = np.empty(min(n, _HULL_BLOCK))
+    flags = np.zeros(min(n, _HULL_BLOCK), dtype=bool)
     keep = []
+    block = ends[0]  # the first point of the block of flags
     for j in range(len(ends) - 1):
+        lo, hi = ends[j], ends[j + 1]
         dx = ex[j + 1] - ex[j]
-        if dx == 0:  # a column: only its top (the segment's end) can be a vertex
-            continue
-        if ey[j + 1] == ey[j]:  # a row: only the top of its first column can be
-            a, b = ends[j], ends[j + 1]
-            keep.append(np.arange(a, a + int(np.searchsorted(x[a:b], ex[j], "right"))))
-            continue
-        # The chord as y - slope x >= bound. The margin is relative to the chord's extent
-        # (dx + dy) / dx, which bounds the rounding of the test (and the rounded slope's
-        # departure from the chord).
-        slope = (ey[j + 1] - ey[j]) / dx
-        bound = ey[j] - slope * ex[j] - _BELOW_RTOL * (1.0 + slope)
-        for a in range(ends[j], ends[j + 1], _HULL_BLOCK):
-            b = min(a + _HULL_BLOCK, ends[j + 1])
-            v = u[:b - a]
-            np.multiply(x[a:b], slope, out=v)
-            np.subtract(y[a:b], v, out=v)
-            if v.max() >= bound:
-                keep.append((v >= bound).nonzero()[0] + a)
+        row = dx != 0 and ey[j + 1] == ey[j]
+        if dx != 0 and not row:
+            # The chord as y - slope x >= bound. The margin is relative to the chord's
+            # extent (dx + dy) / dx, which bounds the rounding of the test (and the rounded
+            # slope's departure from the chord).
+            slope = (ey[j + 1] - ey[j]) / dx
+            bound = ey[j] - slope * ex[j] - _BELOW_RTOL * (1.0 + slope)
+        elif row:  # a row: only the top of its first column can be a vertex
+            first_column = lo + int(np.searchsorted(x[lo:hi], ex[j], "right"))
+        while lo < hi:  # the chord's points, block by block
+            b = min(hi, block + _HULL_BLOCK)
+            f = flags[lo - block:b - block]
+            if dx == 0:  # a column: only its top (the segment's end) can be a vertex
+                f[:] = False
+            elif row:
+                f[:] = False
+                f[:max(0, first_column - lo)] = True
+            else:
+                v = u[:b - lo]
+                np.multiply(x[lo:b], slope, out=v)
+                np.subtract(y[lo:b], v, out=v)
+                np.greater_equal(v, bound, out=f)
+            lo = b
+            if b == block + _HULL_BLOCK or b == ends[-1]:
+                keep.append(np.flatnonzero(flags[:b - block]) + block)
+                block = b
     keep.append(np.array([n - 1]))
     return np.concatenate(keep)
