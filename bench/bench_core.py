@@ -15,7 +15,8 @@ and the peak extra memory of ROC + AUC + hull relative to the input arrays (labe
 scores as float64, weights as float64), measured with tracemalloc, for both codes.
 
 Run: ``make bench`` (or ``python bench/bench_core.py [--quick]``). Results with their
-command, date and load average: ``docs/performance-core.md``.
+command, date and load average: ``docs/performance.md`` (section Speed); where the time
+goes stage by stage: ``bench/bench_core_stages.py``.
 Targets: ROC + AUC + hull <= 2x np.sort at 1e6 and 1e7 for every score distribution (and
 <= 0.25x scikit-learn); DeLong CI on 1e6 rows <= 0.5 s; peak memory <= 4x the input arrays.
 """

@@ -390,7 +390,7 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
 
     Every finite score distribution (probabilities, logits and margins of either sign,
     integer scorecards, ``±0.0``, subnormals, the largest floats) takes a fast exact path
-    (:mod:`roc_dash.core.roc._exact_paths`; ``docs/performance-core.md`` has their cost):
+    (:mod:`roc_dash.core.roc._exact_paths`; ``docs/performance.md`` has their cost):
     unweighted rows are sorted once as integer keys holding every bit of the score with the
     label in the lowest bit (:func:`_curve_by_keys`, about twice one ``np.sort`` of the
     scores, the vertices, their area and the sort included); weighted rows are put in order
