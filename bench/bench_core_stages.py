@@ -34,6 +34,10 @@ from roc_dash.core.roc.curves import curve_of_runs
 clock = time.process_time
 
 
+def load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def best_of_each(fns: dict, repeat: int) -> dict:
     """Best CPU time of each function, measured round-robin (a burst of load elsewhere on
     the machine slows every stage alike)."""
@@ -62,7 +66,7 @@ def main() -> None:
     n = int(args.rows)
     print(f"$ python {' '.join(sys.argv)}")
     print(f"{datetime.datetime.now().isoformat(timespec='seconds')}, numpy {np.__version__}, "
-          f"load average {os.getloadavg()}")
+          f"load average {load()}")
     rng = np.random.default_rng(0)
     y = rng.random(n) < 0.3
     logit = rng.normal(y * 1.0, 1.0) * 2.0
@@ -108,7 +112,7 @@ def main() -> None:
     print(f"{n} rows; CPU seconds, best of {args.repeat}; ratio = time / np.sort's")
     for name, t in best.items():
         print(f"  {name:<36} {t:8.4f}  {t / floor:5.2f}x")
-    print(f"load average after: {os.getloadavg()}")
+    print(f"load average after: {load()}")
 
 
 if __name__ == "__main__":
