@@ -15,7 +15,8 @@ and the peak extra memory of ROC + AUC + hull relative to the input arrays (labe
 scores as float64, weights as float64), measured with tracemalloc, for both codes.
 
 Run: ``make bench`` (or ``python bench/bench_core.py [--quick]``). Results with their
-command, date and load average: ``docs/performance-core.md``.
+command, date and load average: ``docs/performance.md`` (section Speed); where the time
+goes stage by stage: ``bench/bench_core_stages.py``.
 Targets: ROC + AUC + hull <= 2x np.sort at 1e6 and 1e7 for every score distribution (and
 <= 0.25x scikit-learn); DeLong CI on 1e6 rows <= 0.5 s; peak memory <= 4x the input arrays.
 """
@@ -150,7 +151,7 @@ def main() -> None:
         for kind in KINDS:
             y, s, w = data(n, kind, rng)
             check_identical(y, s, w)
-            repeat = 9 if n <= 10**6 else 4
+            repeat = 9 if n <= 10**6 else 5
             t_sort, t_new, t_old = best_of_each(
                 [lambda y, s, w: np.sort(s), roc_auc_hull, roc_auc_hull_before], repeat, y, s, w)
             t_sk = best_of(sklearn, 1 if n >= 10**7 else 3, y, s, w)

@@ -102,12 +102,14 @@ def compare_everything(y, s, w=None):
 @contextmanager
 def small_inputs_take_every_path():
     """Sample sizes lowered so that a few dozen rows take the grid, the few-distinct keys
-    and the hull's sampled chords, as millions of rows do."""
+    and the hull's sampled chords (their flags in blocks of a few points), as millions of
+    rows do."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(curves, "_HASH_MIN_ROWS", 8)
         mp.setattr(curves, "_HASH_SAMPLE", 64)
         mp.setattr(hull, "_SAMPLED_CHAIN", 16)
         mp.setattr(_exact_paths, "_SAMPLE_STEP", 4)
+        mp.setattr(_exact_paths, "_HULL_BLOCK", 8)
         yield
 
 
@@ -306,3 +308,17 @@ def test_flr010_each_kind_of_scores_takes_its_exact_path(monkeypatch):
         taken.clear()
         roc_curve(y, s, weights=w)
         assert taken == [path]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_flr011_a_run_of_equal_scores_longer_than_a_block(weighted):
+    # Half the rows share one score, the rest are distinct: the scores are many (the rows'
+    # path, not the few-scores one) and the run of equal ones covers whole blocks.
+    rng = np.random.default_rng(11)
+    n = 4 * _exact_paths._BLOCK
+    y = rng.random(n) < 0.3
+    w = rng.uniform(0.0, 2.0, n) if weighted else None
+    for tied in (0.3, 0.0, -0.0, -7.5):
+        s = np.where(rng.random(n) < 0.5, tied, rng.normal(size=n))
+        assert compare_everything(y, s, w) is not None
+

@@ -1,19 +1,32 @@
-"""ROC vertices from one ``np.sort`` of integer keys that carry each row's label.
+"""Exact fast paths from rows to ROC vertices, the area under them and their hull.
 
-The fast exact path of :func:`roc_dash.core.roc.curves.roc_curve` for unweighted rows. Fawcett
-(2004), section 4, Algorithm 2: sort the scores once, then emit one vertex per distinct score.
+Fawcett (2004), section 4, Algorithm 2: sort the scores once, then emit one vertex per
+distinct score (ties make one diagonal segment). :mod:`.curves` picks the path; each gives the
+same floats as a plain sort would, bit for bit.
 
-The key of a row is ``2 * rank + label``, where ``rank`` orders the scores exactly and
-highest first (every bit of the score is kept; ``-0.0`` and ``+0.0`` share one rank). The
-keys are below ``0x7FF0_0000_0000_0000``, so read as float64 they are finite non-negative
-numbers ordered as the integers are: numpy sorts them with the same vectorised quicksort as
-the scores themselves (``np.sort`` of float64), ascending, that is, scores descending. After
-the sort ``key >> 1`` tells the runs of equal scores apart and gives each score back bit for
-bit, and ``key & 1`` is the label.
+* **Unweighted scores** (:func:`sorted_keys`, :func:`vertices_of_keys`): the key of a row is
+  ``2 * rank + label``, where ``rank`` orders the scores exactly and highest first (every
+  bit of the score is kept; ``-0.0`` and ``+0.0`` share one rank). The keys are below
+  ``0x7FF0_0000_0000_0000``, so read as float64 they are finite non-negative numbers ordered
+  as the integers are: numpy sorts them with the same vectorised quicksort as the scores
+  themselves, ascending, that is, scores descending. After the sort ``key >> 1`` tells the
+  runs of equal scores apart and gives each score back bit for bit, and ``key & 1`` is the
+  label.
+* **Weighted scores** (:func:`weighted_order`, :func:`runs_of_order`): the same keys with
+  each row's index in their lowest bits give the rows' order; the rows follow in one gather.
+* **Scores on a decimal grid** (:func:`grid_digits`, :func:`runs_on_grid`): integers or
+  rounded scores, counted per step of the grid instead of sorted.
+* **The hull of a long curve** (:func:`above_sample_hull`): the points not certainly below
+  the chords of a sampled hull, for the exact pass of :mod:`.hull`.
 
 Each pass over the rows works on blocks of ``_BLOCK`` rows, so that the several numpy
 operations of a step stay in the processor's cache instead of each reading and writing
 arrays of the full length.
+
+References
+----------
+T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
+technical report HPL-2003-4, 2004, sections 4 (Algorithm 2), 5 (Algorithm 3) and 7.1.
 """
 
 from __future__ import annotations
@@ -22,10 +35,20 @@ import numpy as np
 
 from .._sums import dot
 
-__all__ = ["KeyedRows", "sorted_keys", "vertices_of_keys", "weighted_order", "runs_of_order",
-           "grid_digits",
-           "grid_cells", "runs_on_grid", "magnitude_bits", "trapezoids", "AREA_BLOCK",
-           "above_sample_hull"]
+__all__ = [
+    "AREA_BLOCK",
+    "KeyedRows",
+    "above_sample_hull",
+    "grid_cells",
+    "grid_digits",
+    "magnitude_bits",
+    "runs_of_order",
+    "runs_on_grid",
+    "sorted_keys",
+    "trapezoids",
+    "vertices_of_keys",
+    "weighted_order",
+]
 
 _U64 = np.uint64
 _ONE = np.uint64(1)
@@ -65,6 +88,14 @@ class KeyedRows:
         """Write into ``out`` (a uint64 view of float64) the scores of the ascending
         ``ranks`` (descending scores): positives, zeros and negatives each in one step."""
         span, low = self.span, self.low
+        if not ranks.size:  # a block inside a run of equal scores
+            return
+        if ranks[-1] < span:  # all positive (most blocks are of one sign)
+            np.subtract(_U64(span + low), ranks, out=out)
+            return
+        if ranks[0] > span:  # all negative
+            np.add(ranks, _U64((_SIGN - span + low) % _WRAP), out=out)
+            return
         positives = int(np.searchsorted(ranks, _U64(span), side="left"))
         non_negatives = int(np.searchsorted(ranks, _U64(span), side="right"))
         np.subtract(_U64(span + low), ranks[:positives], out=out[:positives])
@@ -148,9 +179,10 @@ def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,
     """``(thresholds, tpr, fpr, area)`` of the ROC vertices from the origin (threshold
     ``+inf``), one per distinct score descending, and the area under them as
     :func:`roc_dash.core.roc.curves.auc` sums it (or None: not summed on the way); with
-    ``counts``, ``(thresholds, tp, fp)`` as int64 counts instead of rates. ``n_pos`` of the rows are positive; unless ``counts``, at least
-    one of each class. ``few``: few distinct scores (runs of equal keys are counted instead
-    of the rows)."""
+    ``counts``, ``(thresholds, tp, fp)`` as int64 counts instead of rates. ``n_pos`` of the
+    rows are positive; unless ``counts``, at least one of each class. ``few``: few distinct
+    scores (runs of equal keys are counted instead of the rows). The keys are used up (the
+    thresholds are written over them)."""
     if not few:
         return _vertices_of_rows(keyed, n_pos, counts)
     thresholds, tp, fp = _vertices_of_runs(keyed)
@@ -450,6 +482,9 @@ def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarra
     blocks, keeping typically a few thousand of millions. (A point on a chord is kept, as
     is a point within a rounding margin below it.) ``hull_of_sample(sx, sy)``: the indices
     of the sampled points on (or near) their upper hull, ascending.
+
+    Each chord's test writes one flag per point into a block of ``_HULL_BLOCK`` flags, and
+    the kept points are read off each block once (not once per chord).
     """
     n = x.size
     sample = np.arange(0, n, _SAMPLE_STEP)
@@ -458,28 +493,38 @@ def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarra
     sx, sy = x[sample], y[sample]
     ends = sample[hull_of_sample(sx, sy)].tolist()
     ex, ey = x[ends].tolist(), y[ends].tolist()
-    m = min(n, _HULL_BLOCK)
-    u, above = np.empty(m), np.empty(m, dtype=bool)
+    u = np.empty(min(n, _HULL_BLOCK))
+    flags = np.zeros(min(n, _HULL_BLOCK), dtype=bool)
     keep = []
+    block = ends[0]  # the first point of the block of flags
     for j in range(len(ends) - 1):
+        lo, hi = ends[j], ends[j + 1]
         dx = ex[j + 1] - ex[j]
-        if dx == 0:  # a column: only its top (the segment's end) can be a vertex
-            continue
-        if ey[j + 1] == ey[j]:  # a row: only the top of its first column can be
-            a, b = ends[j], ends[j + 1]
-            keep.append(np.arange(a, a + int(np.searchsorted(x[a:b], ex[j], "right"))))
-            continue
-        # The chord as y - slope x >= bound. The margin is relative to the chord's extent
-        # (dx + dy) / dx, which bounds the rounding of the test (and the rounded slope's
-        # departure from the chord).
-        slope = (ey[j + 1] - ey[j]) / dx
-        bound = ey[j] - slope * ex[j] - _BELOW_RTOL * (1.0 + slope)
-        for a in range(ends[j], ends[j + 1], _HULL_BLOCK):
-            b = min(a + _HULL_BLOCK, ends[j + 1])
-            v, k = u[:b - a], above[:b - a]
-            np.multiply(x[a:b], slope, out=v)
-            np.subtract(y[a:b], v, out=v)
-            if np.greater_equal(v, bound, out=k).any():
-                keep.append(k.nonzero()[0] + a)
+        row = dx != 0 and ey[j + 1] == ey[j]
+        if dx != 0 and not row:
+            # The chord as y - slope x >= bound. The margin is relative to the chord's
+            # extent (dx + dy) / dx, which bounds the rounding of the test (and the rounded
+            # slope's departure from the chord).
+            slope = (ey[j + 1] - ey[j]) / dx
+            bound = ey[j] - slope * ex[j] - _BELOW_RTOL * (1.0 + slope)
+        elif row:  # a row: only the top of its first column can be a vertex
+            first_column = lo + int(np.searchsorted(x[lo:hi], ex[j], "right"))
+        while lo < hi:  # the chord's points, block by block
+            b = min(hi, block + _HULL_BLOCK)
+            f = flags[lo - block:b - block]
+            if dx == 0:  # a column: only its top (the segment's end) can be a vertex
+                f[:] = False
+            elif row:
+                f[:] = False
+                f[:max(0, first_column - lo)] = True
+            else:
+                v = u[:b - lo]
+                np.multiply(x[lo:b], slope, out=v)
+                np.subtract(y[lo:b], v, out=v)
+                np.greater_equal(v, bound, out=f)
+            lo = b
+            if b == block + _HULL_BLOCK or b == ends[-1]:
+                keep.append(np.flatnonzero(flags[:b - block]) + block)
+                block = b
     keep.append(np.array([n - 1]))
     return np.concatenate(keep)

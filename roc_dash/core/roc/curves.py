@@ -325,13 +325,14 @@ def _runs_of_integers(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
 
 
 def _runs_on_grid(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
-                  sample: np.ndarray | None):
+                  sample: np.ndarray | None, distinct: float):
     """:func:`~roc_dash.core.roc._exact_paths.runs_on_grid` when the sample shows scores on a
     decimal grid of few enough steps (integers, rounded scores), else None. Checks every
-    score (None if one is off the grid, or not finite)."""
-    if sample is None:
-        return None
+    score (None if one is off the grid, or not finite). ``distinct``: the estimated number
+    of distinct scores (:func:`_distinct_estimate`: more than the grid's steps, no grid)."""
     cells = grid_cells(s.size)
+    if sample is None or distinct > cells / 2:
+        return None
     grid = grid_digits(sample, cells)
     return None if grid is None else runs_on_grid(y, s, w, *grid, cells)
 
@@ -347,10 +348,10 @@ def _runs(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, *, grid: bool = Tr
     if s.dtype.kind != "f":
         return _runs_of_integers(y, s, w)
     sample = _sample(s)
-    runs = _runs_on_grid(y, s, w, sample) if grid else None
+    distinct = _distinct_estimate(s, sample)
+    runs = _runs_on_grid(y, s, w, sample, distinct) if grid else None
     if runs is not None:
         return runs
-    distinct = _distinct_estimate(s, sample)
     if distinct <= min(_HASH_MAX_DISTINCT, s.size / 8):
         return _runs_by_hash(y, s, w, size_hint=2 * int(distinct) + 1024)
     if w is None:
@@ -388,13 +389,16 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
     segment (section 4.1) whatever their order.
 
     Every finite score distribution (probabilities, logits and margins of either sign,
-    integer scorecards, ``±0.0``, subnormals, the largest floats) takes a fast exact path:
-    unweighted rows are sorted once with the label carried in a spare bit of an integer sort
-    key holding every bit of the score (:func:`_runs_by_label_key`, about one ``np.sort``);
-    weighted rows in one sort of complex numbers carrying label and weight
-    (:func:`_runs_by_weight`, about two); and when a sample shows few distinct scores
-    (rounded scores, histograms), the rows are grouped by hashing and only the distinct
-    scores are sorted (:func:`_runs_by_hash`, less than one ``np.sort``).
+    integer scorecards, ``±0.0``, subnormals, the largest floats) takes a fast exact path
+    (:mod:`roc_dash.core.roc._exact_paths`; ``docs/performance.md`` has their cost):
+    unweighted rows are sorted once as integer keys holding every bit of the score with the
+    label in the lowest bit (:func:`_curve_by_keys`, about twice one ``np.sort`` of the
+    scores, the vertices, their area and the sort included); weighted rows are put in order
+    by one such sort of keys holding the rows' indices and one gather
+    (:func:`_runs_by_weight`); scores on a decimal grid (integers, rounded scores) are
+    counted per grid step without sorting (:func:`_runs_on_grid`); and when a sample shows
+    few distinct scores off any grid, weighted rows are grouped by hashing and only the
+    distinct scores sorted (:func:`_runs_by_hash`).
 
     Parameters
     ----------
@@ -434,10 +438,11 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
                                   integers="keep", finite=False)
     if s.dtype.kind == "f":  # the fast paths check the scores are finite as they go
         sample = _sample(s)
-        runs = _runs_on_grid(y, s, w, sample)
+        distinct = _distinct_estimate(s, sample)
+        runs = _runs_on_grid(y, s, w, sample, distinct)
         if runs is not None:
             return curve_of_runs([*runs])
-        curve = _curve_by_keys(y, s, w, sample)
+        curve = _curve_by_keys(y, s, w, sample, distinct)
         if curve is not None:
             return curve
     check_finite_scores(s)
@@ -445,11 +450,11 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
 
 
 def _curve_by_keys(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
-                   sample: np.ndarray | None) -> RocCurve | None:
+                   sample: np.ndarray | None, distinct: float) -> RocCurve | None:
     """:func:`roc_curve` of unweighted float scores, both classes present, by the keys of
-    :func:`~roc_dash.core.roc._exact_paths.sorted_keys` (``sample``: :func:`_sample`'s); None
-    for any other input, or scores the keys do not take (not finite, or magnitudes too far
-    apart)."""
+    :func:`~roc_dash.core.roc._exact_paths.sorted_keys` (``sample``: :func:`_sample`'s,
+    ``distinct``: :func:`_distinct_estimate`'s); None for any other input, or scores the
+    keys do not take (not finite, or magnitudes too far apart)."""
     n = s.size
     n_pos = int(np.count_nonzero(y))
     if w is not None or not 0 < n_pos < n:
@@ -462,8 +467,7 @@ def _curve_by_keys(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
         keyed = sorted_keys(y, s)
     if keyed is None:
         return None
-    few = _distinct_estimate(s, sample) <= n / 8
-    thresholds, tpr, fpr, area = vertices_of_keys(keyed, n_pos, few=few)
+    thresholds, tpr, fpr, area = vertices_of_keys(keyed, n_pos, few=distinct <= n / 8)
     curve = _made_rising(RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds,
                                   n_pos=float(n_pos), n_neg=float(n - n_pos)))
     if area is not None:  # summed on the way, as auc() sums it (see there)
