@@ -19,6 +19,11 @@ _LAZY = {
     "predictions_table": "notebook",
     "analysis_of": "notebook",
     "show": "notebook.showing",
+    # scikit-learn's display objects and saving a figure
+    "RocDisplay": "notebook.displays",
+    "PrecisionRecallDisplay": "notebook.displays",
+    "CostDisplay": "notebook.displays",
+    "save_figure": "notebook.saving",
     "monitor": "decision.monitoring",
     # decisions under constraints (roc_dash.notebook.constraints)
     "constraints_of": "notebook.constraints",

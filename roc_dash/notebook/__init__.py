@@ -382,16 +382,13 @@ def plot_roc(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     >>> [t.name for t in fig.data][-2]
     'optimal operating point'
     """
-    if averaging not in AVERAGING:
-        raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}.")
-    from ..figures.roc import roc_figure
+    from .displays import RocDisplay
 
-    analysis = analysis_of(y_true, y_score, data=data, model=model, fold=fold,
-                           sample_weight=sample_weight, pos_label=pos_label,
-                           drop_nonfinite=drop_nonfinite, cost_fp=cost_fp,
-                           cost_fn=cost_fn, prior=prior, level=level, band=band)
-    return _titled(roc_figure(analysis, averaging=averaging, det=bool(det), ties=bool(ties),
-                              font_size=_points(font_size)), analysis)
+    return RocDisplay.from_predictions(
+        y_true, y_score, data=data, model=model, fold=fold, sample_weight=sample_weight,
+        pos_label=pos_label, drop_nonfinite=drop_nonfinite, cost_fp=cost_fp, cost_fn=cost_fn,
+        prior=prior, level=level, band=band, averaging=averaging, det=det, ties=ties,
+        font_size=font_size).figure_
 
 
 def plot_pr(y_true=None, y_score=None, *, data=None, model=None, fold=None,
@@ -429,14 +426,12 @@ def plot_pr(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     >>> fig.layout.yaxis.title.text
     'Precision at p(+) = 0.1'
     """
-    from ..figures.precision_recall import pr_figure
+    from .displays import PrecisionRecallDisplay
 
-    analysis = analysis_of(y_true, y_score, data=data, model=model, fold=fold,
-                           sample_weight=sample_weight, pos_label=pos_label,
-                           drop_nonfinite=drop_nonfinite, cost_fp=cost_fp,
-                           cost_fn=cost_fn, prior=prior)
-    return _titled(pr_figure(analysis, mode="prg" if gain else "pr",
-                             font_size=_points(font_size)), analysis)
+    return PrecisionRecallDisplay.from_predictions(
+        y_true, y_score, data=data, model=model, fold=fold, sample_weight=sample_weight,
+        pos_label=pos_label, drop_nonfinite=drop_nonfinite, cost_fp=cost_fp, cost_fn=cost_fn,
+        prior=prior, gain=bool(gain), font_size=font_size).figure_
 
 
 def plot_cost(y_true=None, y_score=None, *, data=None, model=None, fold=None,
@@ -469,10 +464,9 @@ def plot_cost(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     >>> round(fig.layout.meta["pc_pos"], 3)
     0.2
     """
-    from ..figures.cost import cost_figure
+    from .displays import CostDisplay
 
-    analysis = analysis_of(y_true, y_score, data=data, model=model, fold=fold,
-                           sample_weight=sample_weight, pos_label=pos_label,
-                           drop_nonfinite=drop_nonfinite, cost_fp=cost_fp,
-                           cost_fn=cost_fn, prior=prior)
-    return _titled(cost_figure(analysis, font_size=_points(font_size)), analysis)
+    return CostDisplay.from_predictions(
+        y_true, y_score, data=data, model=model, fold=fold, sample_weight=sample_weight,
+        pos_label=pos_label, drop_nonfinite=drop_nonfinite, cost_fp=cost_fp, cost_fn=cost_fn,
+        prior=prior, font_size=font_size).figure_
