@@ -13,13 +13,14 @@ Examples
 >>> import roc_dash, tempfile, pathlib
 >>> fig = roc_dash.plot_roc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
 >>> path = roc_dash.save_figure(fig, pathlib.Path(tempfile.mkdtemp()) / "roc.html")
->>> path.read_text()[:15]
-'<html>\\n<head><m'
+>>> path.read_text(encoding="utf-8").lower().startswith("<!doctype html>")
+True
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 
 __all__ = ["save_figure", "ImageExportError", "IMAGE_FORMATS"]
@@ -107,14 +108,21 @@ def _write_image(fig, path: Path, fmt: str, **size) -> None:
     except Exception as exc:  # kaleido's errors have no common base: classified by text
         text = f"{type(exc).__name__}: {exc}"
         if "chrome" in text.lower() or "browser" in text.lower():
+            named = os.environ.get("BROWSER_PATH")
+            where = (f"BROWSER_PATH names {named!r}: give the path of a Chrome or Chromium "
+                     "executable there, or unset it" if named else
+                     "install one (e.g. apt-get install chromium, or plotly_get_chrome), or "
+                     "set BROWSER_PATH to its executable")
             raise ImageExportError(
                 f"saving a figure as {what} needs Chrome or Chromium, which kaleido could not "
-                f"start ({_first_line(text)}): install one (e.g. apt-get install chromium, or "
-                "plotly_get_chrome), or set BROWSER_PATH to its executable. Saving as .html "
-                "needs nothing more.") from exc
+                f"start ({_first_line(text)}): {where}. Saving as .html needs nothing "
+                "more.") from exc
         raise
 
 
-def _first_line(text: str, n: int = 200) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else text
-    return line if len(line) <= n else line[: n - 1] + "…"
+def _first_line(text: str, n: int = 160) -> str:
+    """The error's type and the first line of its message that says something."""
+    kind, _, message = text.partition(": ")
+    line = next((ln.strip() for ln in message.splitlines() if ln.strip()), "")
+    line = line if len(line) <= n else line[: n - 1] + "…"
+    return f"{kind}: {line}" if line else kind
