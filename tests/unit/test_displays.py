@@ -357,3 +357,13 @@ def test_dsp016_displays_exported_from_the_top_level_and_light():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_dsp017_the_docstring_examples_hold():
+    import doctest
+
+    from roc_dash.notebook import displays, saving
+
+    for module in (displays, saving):
+        result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+        assert result.attempted >= 2 and result.failed == 0
