@@ -264,8 +264,16 @@ def _titled(fig, analysis):
     c = analysis.conditions
     text = f"c(FP) = {sig(c.cost_fp)}, c(FN) = {sig(c.cost_fn)}, p(+) = {sig(c.prior_pos)}"
     before = fig.layout.title.text  # the ROC view's note on folds stays, below
-    fig.update_layout(title={"text": f"{text}<br>{before}" if before else text,
-                             "x": 0.01, "xanchor": "left"})
+    title = f"{text}<br>{before}" if before else text
+    # Plotly's title is 1.2 times the figure's font unless set (the note's is smaller);
+    # the top margin grows to hold every line, or a saved image cuts the first one off
+    size = fig.layout.title.font.size or 1.2 * (fig.layout.font.size or 12)
+    top = int(np.ceil((title.count("<br>") + 1) * 1.3 * size)) + 18
+    fig.update_layout(title={"text": title, "x": 0.01, "xanchor": "left"},
+                      margin={"t": max(fig.layout.margin.t or 0, top)})
+    # Plotly's default height: the middle of the top margin (set heights put a multi-line
+    # title's first line above the figure)
+    fig.layout.title.y = fig.layout.title.yanchor = None
     return fig
 
 

@@ -367,3 +367,17 @@ def test_dsp017_the_docstring_examples_hold():
     for module in (displays, saving):
         result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
         assert result.attempted >= 2 and result.failed == 0
+
+
+@pytest.mark.parametrize("font_size, fold", [(14, None), (20, FOLD), (10, None)])
+def test_dsp018_the_title_fits_in_the_top_margin(font_size, fold):
+    """The conditions' title (and the ROC's note on folds below it) fit in the top margin,
+    at Plotly's default height for the title (the middle of the margin): a saved image no
+    longer cuts the first line off."""
+    fig = roc_dash.plot_roc(Y, S, fold=fold, averaging="vertical", font_size=font_size)
+    title = fig.layout.title
+    lines = title.text.count("<br>") + 1
+    size = title.font.size or 1.2 * fig.layout.font.size  # Plotly's default title font
+    assert lines == (1 if fold is None else 2)
+    assert fig.layout.margin.t >= lines * 1.3 * size
+    assert title.y is None and title.yanchor is None
