@@ -2,7 +2,11 @@
 
 :func:`plot_roc`, :func:`plot_pr` and :func:`plot_cost` return the page's own Plotly figures
 (:mod:`roc_dash.figures`) for predictions given as arrays, lists, pandas Series or columns of
-a DataFrame, in the manner of scikit-learn's ``RocCurveDisplay.from_predictions``.
+a DataFrame: they are ``from_predictions(...).figure_`` of the display objects in
+scikit-learn's shape, :class:`~roc_dash.notebook.displays.RocDisplay`,
+:class:`~roc_dash.notebook.displays.PrecisionRecallDisplay` and
+:class:`~roc_dash.notebook.displays.CostDisplay` (which also hold the curves' numbers and
+``save`` the figure: :func:`~roc_dash.notebook.saving.save_figure`).
 :func:`predictions_table` is the canonical table they are drawn from: the predictions go
 through :mod:`roc_dash.io` exactly as an uploaded file does (same checks, same messages),
 then :func:`~roc_dash.core.assembly.analysis.analyse` computes what the page shows. The
@@ -380,6 +384,12 @@ def plot_roc(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     Returns
     -------
     plotly.graph_objects.Figure
+        ``RocDisplay.from_predictions(...).figure_``; save it with
+        :func:`roc_dash.save_figure` (HTML always; PNG, SVG, PDF with kaleido).
+
+    See Also
+    --------
+    roc_dash.RocDisplay : the same figure with the numbers it is drawn from.
 
     Examples
     --------
@@ -426,6 +436,12 @@ def plot_pr(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     Returns
     -------
     plotly.graph_objects.Figure
+        ``PrecisionRecallDisplay.from_predictions(...).figure_``; save it with
+        :func:`roc_dash.save_figure` (HTML always; PNG, SVG, PDF with kaleido).
+
+    See Also
+    --------
+    roc_dash.PrecisionRecallDisplay : the same figure with the numbers it is drawn from.
 
     Examples
     --------
@@ -464,6 +480,12 @@ def plot_cost(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     Returns
     -------
     plotly.graph_objects.Figure
+        ``CostDisplay.from_predictions(...).figure_``; save it with
+        :func:`roc_dash.save_figure` (HTML always; PNG, SVG, PDF with kaleido).
+
+    See Also
+    --------
+    roc_dash.CostDisplay : the same figure with the numbers it is drawn from.
 
     Examples
     --------
