@@ -251,36 +251,6 @@ def _in_python_words(message: str) -> str:
     return message
 
 
-def _points(font_size) -> int:
-    """``font_size`` checked: a whole number of points."""
-    if not _real(font_size) or not 6 <= font_size <= 72 or font_size != int(font_size):
-        raise ValueError(f"font_size must be a whole number of points from 6 to 72 (e.g. 14), "
-                         f"not {font_size!r}.")
-    return int(font_size)
-
-
-def _titled(fig, analysis):
-    """The figure with the conditions it was drawn under as its title, so that a saved
-    figure (``write_html``, ``write_image``) still says which costs and prior its iso line
-    and optimum are for."""
-    from ..text.rounding import sig
-
-    c = analysis.conditions
-    text = f"c(FP) = {sig(c.cost_fp)}, c(FN) = {sig(c.cost_fn)}, p(+) = {sig(c.prior_pos)}"
-    before = fig.layout.title.text  # the ROC view's note on folds stays, below
-    title = f"{text}<br>{before}" if before else text
-    # Plotly's title is 1.2 times the figure's font unless set (the note's is smaller);
-    # the top margin grows to hold every line, or a saved image cuts the first one off
-    size = fig.layout.title.font.size or 1.2 * (fig.layout.font.size or 12)
-    top = int(np.ceil((title.count("<br>") + 1) * 1.3 * size)) + 18
-    fig.update_layout(title={"text": title, "x": 0.01, "xanchor": "left"},
-                      margin={"t": max(fig.layout.margin.t or 0, top)})
-    # Plotly's default height: the middle of the top margin (set heights put a multi-line
-    # title's first line above the figure)
-    fig.layout.title.y = fig.layout.title.yanchor = None
-    return fig
-
-
 def _real(value) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
 

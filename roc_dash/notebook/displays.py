@@ -23,13 +23,14 @@ Examples
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from . import AVERAGING, _points, _titled, analysis_of
+from . import AVERAGING, analysis_of
 from .saving import save_figure
 
 __all__ = ["RocDisplay", "PrecisionRecallDisplay", "CostDisplay"]
@@ -38,6 +39,37 @@ __all__ = ["RocDisplay", "PrecisionRecallDisplay", "CostDisplay"]
 def _one_or_list(values: list):
     """One model's value as it is, several models' as a list (scikit-learn's convention)."""
     return values[0] if len(values) == 1 else values
+
+
+def _points(font_size) -> int:
+    """``font_size`` checked: a whole number of points."""
+    real = isinstance(font_size, numbers.Real) and not isinstance(font_size, bool | np.bool_)
+    if not real or not 6 <= font_size <= 72 or font_size != int(font_size):
+        raise ValueError(f"font_size must be a whole number of points from 6 to 72 (e.g. 14), "
+                         f"not {font_size!r}.")
+    return int(font_size)
+
+
+def _titled(fig, analysis):
+    """The figure with the conditions it was drawn under as its title, so that a saved
+    figure (``write_html``, ``write_image``) still says which costs and prior its iso line
+    and optimum are for."""
+    from ..text.rounding import sig
+
+    c = analysis.conditions
+    text = f"c(FP) = {sig(c.cost_fp)}, c(FN) = {sig(c.cost_fn)}, p(+) = {sig(c.prior_pos)}"
+    before = fig.layout.title.text  # the ROC view's note on folds stays, below
+    title = f"{text}<br>{before}" if before else text
+    # Plotly's title is 1.2 times the figure's font unless set (the note's is smaller);
+    # the top margin grows to hold every line, or a saved image cuts the first one off
+    size = fig.layout.title.font.size or 1.2 * (fig.layout.font.size or 12)
+    top = int(np.ceil((title.count("<br>") + 1) * 1.3 * size)) + 18
+    fig.update_layout(title={"text": title, "x": 0.01, "xanchor": "left"},
+                      margin={"t": max(fig.layout.margin.t or 0, top)})
+    # Plotly's default height: the middle of the top margin (set heights put a multi-line
+    # title's first line above the figure)
+    fig.layout.title.y = fig.layout.title.yanchor = None
+    return fig
 
 
 def _spare_name(taken, base: str = "y_true") -> str:

@@ -21,7 +21,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import auc, average_precision_score, precision_recall_curve, roc_curve
 
 import roc_dash
-from roc_dash.notebook import _points, _titled, analysis_of
+from roc_dash.notebook import analysis_of
+from roc_dash.notebook.displays import _points, _titled
 from roc_dash.notebook.saving import ImageExportError
 
 RNG = np.random.default_rng(2026)
