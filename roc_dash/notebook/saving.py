@@ -12,8 +12,9 @@ Examples
 --------
 >>> import roc_dash, tempfile, pathlib
 >>> fig = roc_dash.plot_roc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
->>> path = roc_dash.save_figure(fig, pathlib.Path(tempfile.mkdtemp()) / "roc.html")
->>> path.read_text(encoding="utf-8").lower().startswith("<!doctype html>")
+>>> with tempfile.TemporaryDirectory() as folder:
+...     path = roc_dash.save_figure(fig, pathlib.Path(folder) / "roc.html")
+...     path.read_text(encoding="utf-8").lower().startswith("<!doctype html>")
 True
 """
 
