@@ -248,6 +248,11 @@ def test_dsp009_from_estimator_scores_the_positive_class():
     f, t, _ = roc_curve(labels, -clf.decision_function(X), pos_label="no",
                         drop_intermediate=False)
     assert neg.name == "lr" and _close(neg.fpr, f) and _close(neg.tpr, t)
+    # boolean labels, the positive class given as False: the other column of predict_proba
+    boolean = LogisticRegression().fit(X, Y)
+    false = roc_dash.RocDisplay.from_estimator(boolean, X, Y, pos_label=False)
+    f, t, _ = roc_curve(~Y, boolean.predict_proba(X)[:, 0], drop_intermediate=False)
+    assert false.pos_label is False and _close(false.fpr, f) and _close(false.tpr, t)
     with pytest.raises(ValueError, match="fit it first"):
         roc_dash.RocDisplay.from_estimator(LogisticRegression(), X, labels)
     with pytest.raises(ValueError, match="not one of the estimator's classes"):
@@ -272,6 +277,10 @@ def test_dsp010_plot_redraws_and_returns_the_display(monkeypatch):
     import plotly.io as pio
 
     monkeypatch.setattr(pio.renderers, "default", "plotly_mimetype")  # as in Jupyter
+    # a display of an analysis made beforehand draws the function's figure
+    made = roc_dash.RocDisplay(analysis_of(Y, S, fold=FOLD)).plot(averaging="vertical",
+                                                                   font_size=12)
+    assert made.figure_.to_json() == d.figure_.to_json()
     bundle = d._repr_mimebundle_()
     assert bundle["application/vnd.plotly.v1+json"]["data"][1]["name"] == d.figure_.data[1].name
 
