@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import AVERAGING, analysis_of
+from .predictions import AVERAGING, analysis_of
 from .saving import save_figure
 
 __all__ = ["RocDisplay", "PrecisionRecallDisplay", "CostDisplay"]

@@ -372,9 +372,9 @@ def test_dsp016_displays_exported_from_the_top_level_and_light():
 def test_dsp017_the_docstring_examples_hold():
     import doctest
 
-    from roc_dash.notebook import displays, saving
+    from roc_dash.notebook import displays, predictions, saving
 
-    for module in (displays, saving):
+    for module in (displays, saving, predictions):
         result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
         assert result.attempted >= 2 and result.failed == 0
 
