@@ -84,6 +84,9 @@ def _mapping_frame(y_true, y_score: Mapping, fold, sample_weight):
     if not y_score:
         raise ValueError("y_score is an empty dict; give one entry per model, "
                          "{name: scores}.")
+    if y_true is None:
+        raise ValueError("give y_true, the true labels of the rows every model in the "
+                         "y_score dict scored.")
     columns = {str(k): (v.to_numpy() if isinstance(v, pd.Series) else v)
                for k, v in y_score.items()}
     roles = {}

@@ -221,6 +221,8 @@ def test_dsp008_name_and_bad_combinations_are_refused_clearly():
         roc_dash.RocDisplay.from_predictions(Y, S, name="a", model="b")
     with pytest.raises(ValueError, match="its keys: give neither data= nor model="):
         roc_dash.RocDisplay.from_predictions(Y, {"a": S}, model="b")
+    with pytest.raises(ValueError, match="give y_true, the true labels"):
+        roc_dash.RocDisplay.from_predictions(None, {"a": S})
     with pytest.raises(ValueError, match="differ in length"):
         roc_dash.RocDisplay.from_predictions(Y, {"a": S, "b": S2[:-1]})
     with pytest.raises(TypeError, match="no option 'gain'; its plot options: averaging"):
