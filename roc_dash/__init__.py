@@ -2,7 +2,10 @@
 
 In a notebook: :func:`plot_roc`, :func:`plot_pr` and :func:`plot_cost` draw the page's views
 of your predictions in one call, :func:`show` runs the dashboard on them
-(:mod:`roc_dash.notebook`, :mod:`roc_dash.notebook.showing`); :func:`monitor` checks a
+(:mod:`roc_dash.notebook`, :mod:`roc_dash.notebook.showing`), as do the display objects in
+scikit-learn's shape :class:`RocDisplay`, :class:`PrecisionRecallDisplay` and
+:class:`CostDisplay`, and :func:`save_figure` writes a figure to HTML, PNG, SVG or PDF
+(:mod:`roc_dash.notebook.displays`, :mod:`roc_dash.notebook.saving`); :func:`monitor` checks a
 shipped decision window by window (:mod:`roc_dash.decision.monitoring`); :func:`constraints_of` and its
 ``plot_*`` decide under a capacity, floors on metrics or a cost matrix
 (:mod:`roc_dash.notebook.constraints`). They are imported on first use, so
@@ -19,6 +22,11 @@ _LAZY = {
     "predictions_table": "notebook",
     "analysis_of": "notebook",
     "show": "notebook.showing",
+    # scikit-learn's display objects and saving a figure
+    "RocDisplay": "notebook.displays",
+    "PrecisionRecallDisplay": "notebook.displays",
+    "CostDisplay": "notebook.displays",
+    "save_figure": "notebook.saving",
     "monitor": "decision.monitoring",
     # decisions under constraints (roc_dash.notebook.constraints)
     "constraints_of": "notebook.constraints",
