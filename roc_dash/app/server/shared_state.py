@@ -17,7 +17,8 @@ checked). With ``ROC_DASH_REDIS_URL`` set (``redis://host:6379/0``), these move 
 * :class:`RedisJobs`: the progress of the server-side source jobs (:mod:`.sources`), so that
   any replica answers the page's polls; a job whose replica stopped (killed, scaled down) is
   reported as failed once its heartbeat is older than :data:`JOB_HEARTBEAT_SECONDS` x 4,
-  instead of "running" for ever.
+  instead of "running" for ever (a job queued to Celery workers, :mod:`.job_queue`, waits
+  for one without a heartbeat).
 
 Without the variable nothing here is used and nothing changes (``make run``, one
 container). The datasets, notes and uploads stay in the data folder
@@ -179,7 +180,7 @@ class RedisJobs:
             return None
         if not isinstance(data, dict):
             return None
-        if data.get("state") == "running" and alive is None:
+        if data.get("state") == "running" and alive is None and not data.get("queued"):
             return {"state": "failed",
                     "error": self.LOST.format(label=data.get("label") or "the source")}
         return data

@@ -274,7 +274,18 @@ class SourceJobs:
         """Start opening ``source`` (from :func:`resolve`); return the job's token.
 
         Raises :class:`~roc_dash.io.InputError` when this worker is already reading one.
+        With ``ROC_DASH_JOBS=celery`` the job is queued to the Celery workers instead
+        (:mod:`.job_queue`), and this worker reads nothing.
         """
+        from . import job_queue
+
+        if job_queue.queued():
+            token = secrets.token_urlsafe(18)
+            label = shown_name(label or source.name)
+            self._write(token, state="running", fraction=0.0, source=source.name,
+                        label=label, queued=True)
+            job_queue.submit(token, source.name, owner, label)
+            return token
         if not self._busy.acquire(blocking=False):
             raise InputError("This server is already opening a data source; try again when "
                              "it has finished.")
