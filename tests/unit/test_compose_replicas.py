@@ -22,7 +22,7 @@ def _package_text() -> str:
 
 def test_scl020_replicas_behind_nginx_share_redis_and_the_data_volume():
     services = COMPOSE["services"]
-    assert set(services) == {"app", "redis", "proxy"}
+    assert set(services) == {"app", "worker", "redis", "proxy"}
     app, redis, proxy = services["app"], services["redis"], services["proxy"]
     assert app["build"] == "." and app["deploy"]["replicas"] >= 2
     assert "ports" not in app and app["expose"] == ["8050"]
@@ -60,3 +60,19 @@ def test_scl021_every_variable_set_is_one_the_app_reads():
     from roc_dash.app.server.shared_state import REDIS_VAR
 
     assert REDIS_VAR in env
+
+
+def test_scl022_the_job_worker_runs_the_queue_the_app_sends_to():
+    app, worker = COMPOSE["services"]["app"], COMPOSE["services"]["worker"]
+    assert worker["build"] == app["build"]
+    command = worker["command"]
+    assert command[:3] == ["celery", "-A", "roc_dash.app.server.job_queue"]
+    assert command[3] == "worker" and command[command.index("--concurrency") + 1] == "1"
+    import importlib
+
+    module = importlib.import_module(command[2])
+    assert module.JOBS_VAR == "ROC_DASH_JOBS"
+    for name in ("ROC_DASH_DATA_DIR", "ROC_DASH_REDIS_URL", "ROC_DASH_JOBS"):
+        assert worker["environment"][name] == app["environment"][name], name
+    assert app["environment"]["ROC_DASH_JOBS"] == "celery"
+    assert worker["volumes"] == app["volumes"]  # the datasets it stores, where the app reads
