@@ -205,3 +205,27 @@ def _try(call):
         return call()
     except (AssertionError, OSError) as exc:  # the connection cut by the kill
         return exc
+
+
+def test_scl015_a_replica_whose_redis_does_not_answer_says_so_and_serves(tmp_path):
+    """Redis down (nothing listens at ROC_DASH_REDIS_URL): /ready says not ready and why,
+    so that the orchestrator sends the replica no traffic; what reaches it anyway is served
+    (each worker computes for itself), with no traceback."""
+    from tools.processes import free_port
+
+    server = start_server(tmp_path / "data", tmp_path / "gunicorn.log", workers=1,
+                          ROC_DASH_REDIS_URL=f"redis://127.0.0.1:{free_port()}/0",
+                          ROC_DASH_USER_HEADER=SIGNED, ROC_DASH_TRUSTED_PROXIES="127.0.0.1")
+    try:
+        assert server.request("GET", "/health").status == 200
+        ready = server.request("GET", "/ready", headers={SIGNED: "ops"})
+        assert ready.status == 503 and ready.json()["status"] == "not ready"
+        assert any("shared analysis cache does not answer" in r
+                   for r in ready.json()["reasons"]), ready.json()
+        page = _page(server, "gus")
+        out = page.upload("alone.csv", _csv(60))
+        assert "Loaded" in out["upload-status"]["children"], out
+        assert "alone" in _figure_text(page, ["alone"])
+        assert "Traceback" not in server.log_text()
+    finally:
+        stop_server(server)

@@ -29,9 +29,11 @@ container). The datasets, notes and uploads stay in the data folder
 from __future__ import annotations
 
 import json
+import logging
 import os
 import pickle
 import threading
+import time
 
 __all__ = ["REDIS_VAR", "redis_url", "client", "RedisValues", "RedisJobs",
            "take_sweep_turn", "JOB_HEARTBEAT_SECONDS", "PREFIX"]
@@ -97,6 +99,9 @@ class RedisValues:
         self.prefix = f"{PREFIX}{namespace}:"
         self.ttl = int(_env_number("ROC_DASH_REDIS_CACHE_DAYS", 7) * 86400)
         self.max_bytes = int(_env_number("ROC_DASH_REDIS_MAX_VALUE_MB", 256) * 2**20)
+        import redis
+
+        self._down = (redis.ConnectionError, redis.TimeoutError)
 
     def _key(self, key: str) -> str:
         return self.prefix + str(key)
@@ -114,21 +119,45 @@ class RedisValues:
         return default if raw is None else pickle.loads(raw)  # noqa: S301 - our own values
 
     def set(self, key: str, value, expire: float | None = None) -> bool:
+        """Keep ``value``; False when it is too big to share or Redis does not answer
+        (said in the log in one line, at most once a minute: each worker then keeps its
+        values to itself, and ``/ready`` says why)."""
         data = self._dump(value)
         if len(data) > self.max_bytes:
             return False  # too big to share: each replica keeps its own in memory
-        return bool(self.redis.set(self._key(key), data,
-                                   ex=_seconds(expire) or self.ttl))
+        try:
+            return bool(self.redis.set(self._key(key), data,
+                                       ex=_seconds(expire) or self.ttl))
+        except self._down as exc:
+            _say_down(exc)
+            return False
 
     def add(self, key: str, value, expire: float | None = None) -> bool:
         return bool(self.redis.set(self._key(key), self._dump(value), nx=True,
                                    ex=_seconds(expire) or self.ttl))
 
     def delete(self, key: str) -> bool:
-        return bool(self.redis.delete(self._key(key)))
+        try:
+            return bool(self.redis.delete(self._key(key)))
+        except self._down as exc:  # a lock entry then expires by itself
+            _say_down(exc)
+            return False
 
     def __contains__(self, key) -> bool:
         return bool(self.redis.exists(self._key(key)))
+
+
+_LAST_SAID = [0.0]
+
+
+def _say_down(exc: BaseException) -> None:
+    """One log line about Redis not answering, at most once a minute per process."""
+    now = time.monotonic()
+    if now - _LAST_SAID[0] >= 60.0:
+        _LAST_SAID[0] = now
+        logging.getLogger(__name__).warning(
+            "roc-dash: Redis (%s) does not answer (%s: %s); each worker computes for "
+            "itself meanwhile", REDIS_VAR, type(exc).__name__, exc)
 
 
 def take_sweep_turn(interval: float, *, url: str | None = None) -> bool:
