@@ -29,7 +29,7 @@ from tools.redis_server import redis_server
 SIGNED = "X-Forwarded-User"
 TTL_SECONDS = 8
 #: Who can sign in at nginx.
-FRONT_USERS = ("cleo", "fay")
+FRONT_USERS = ("cleo", "fay", "hal", "ivy", "jon")
 
 
 def _csv(seed: int, n: int = 2000) -> bytes:
@@ -165,6 +165,33 @@ def test_scl013_retention_holds_across_replicas(replicas):
     assert time.monotonic() - t0 > TTL_SECONDS / 2
     assert "watched" in _figure_text(eve_b, ["watched"])
     assert (r.data / "datasets" / f"{watched}.parquet").exists()
+
+
+def test_scl016_concurrent_uploads_through_nginx_lose_nothing(replicas):
+    """Three signed-in people upload two files each at once through nginx (spread over
+    both replicas): every upload is stored once, on each person's page, and no replica
+    logged a traceback."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    r = replicas
+    people = {user: _page(r.front, user) for user in ("hal", "ivy", "jon")}
+
+    def upload(user: str, k: int):
+        page = Page(r.front, headers=people[user].headers)
+        out = page.upload(f"{user}-{k}.csv", _csv(70 + k + 10 * len(user)))
+        return user, page.datasets[-1], out
+
+    with ThreadPoolExecutor(6) as pool:
+        done = list(pool.map(lambda a: upload(*a), [(u, k) for u in people for k in (1, 2)]))
+    assert all("Loaded" in out["upload-status"]["children"] for _, _, out in done), done
+    ids_ = [dataset for _, dataset, _ in done]
+    assert len(set(ids_)) == 6
+    assert all((r.data / "datasets" / f"{d}.parquet").exists() for d in ids_)
+    from roc_dash.app.server.store import DatasetStore
+
+    owners = {DatasetStore(r.data).info(d).owner for d in ids_}
+    assert owners == set(people)
+    assert "Traceback" not in r.a.log_text() + r.b.log_text()
 
 
 def test_scl014_a_replica_killed_mid_request_loses_nothing(replicas):
