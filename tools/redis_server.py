@@ -5,15 +5,13 @@ Nothing is saved to disk (``--save ''``, no append-only file); the server stops 
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
-import signal
 import socket
 import subprocess
 import time
 from pathlib import Path
 
-from tools.processes import free_port
+from tools.processes import free_port, stop_group
 
 REDIS_SERVER = shutil.which("redis-server") or (
     "/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None)
@@ -52,11 +50,5 @@ def redis_server(folder: Path, *, wait: float = 30.0):
             time.sleep(0.05)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_group(proc, timeout=10)
         log.close()

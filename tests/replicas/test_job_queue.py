@@ -20,7 +20,9 @@ import pytest
 
 from roc_dash.app.server import sources as src
 from roc_dash.app.server.store import DatasetStore
-from tools.processes import children
+from tools.processes import children, stop_group
+
+from .conftest import wait_done as _wait_done
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 120.0
@@ -63,23 +65,7 @@ def celery_worker(env: dict, log: Path):
             time.sleep(0.1)
         yield proc
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
-def _wait_done(jobs, token):
-    deadline = time.monotonic() + WAIT
-    while True:
-        status = jobs.status(token)
-        if status and status["state"] != "running":
-            return status
-        assert time.monotonic() < deadline, status
-        time.sleep(0.1)
+        stop_group(proc)
 
 
 def test_scl030_a_queued_job_runs_in_the_worker_and_is_polled_anywhere(queue_env, tmp_path):

@@ -14,6 +14,8 @@ from roc_dash.app.server import shared_state
 from roc_dash.app.server.cache import SharedCache
 from roc_dash.app.server.store import DatasetStore
 
+from .conftest import wait_done as _wait_done
+
 WAIT = 60.0
 
 
@@ -109,14 +111,6 @@ def source_file(tmp_path, monkeypatch):
     return path
 
 
-def _wait_done(jobs, token):
-    deadline = time.monotonic() + WAIT
-    while True:
-        status = jobs.status(token)
-        if status and status["state"] != "running":
-            return status
-        assert time.monotonic() < deadline, status
-        time.sleep(0.05)
 
 
 def test_scl006_a_job_started_on_one_replica_is_polled_on_another(shared_env, tmp_path,
