@@ -138,8 +138,9 @@ class User(threading.Thread):
         self.kind = "start"
         self.delay = 0.0
         self.datasets = ["demo"]
-        self.models = ["logistic regression", "naive Bayes", "decision tree",
-                       "gradient boosting"]
+        # the models' keys (dataset id and name), as the model list holds them
+        self.models = ["demo/logistic regression", "demo/naive Bayes", "demo/decision tree",
+                       "demo/gradient boosting"]
         self.conditions = None
         self.viz = None  # what the page keeps from the last full render (enables patching)
         self.clicks = 0
@@ -200,17 +201,18 @@ class User(threading.Thread):
         if isinstance(viz, dict):
             self.viz = viz
 
-    def views(self, averaging="pooled", changed="conditions.data"):
-        status, body = self.callback("roc-graph.figure", self.view_values(averaging), [changed])
+    def views(self, averaging="pooled", changed="averaging.value"):
+        # the views callback (its first output: the cost slider; it draws every view)
+        status, body = self.callback("cost-fp-slider.value", {
+            **self.view_values(averaging), "url.search": ""}, [changed])
         if status == 200 and body:
             self.keep_viz(body)
             self.averaging = averaging
         return status, body
 
     def change_cost(self):
-        """One click on a cost or prior stepper, as the page sends it: the controls callback
-        (which returns the views for the new conditions in the same response), then the views
-        callback the new conditions trigger, which finds them drawn already (204)."""
+        """One click on a cost or prior stepper, as the page sends it: the views callback,
+        which returns the new conditions and the views for them in one response."""
         self.clicks += 1
         which = self.rng.choice([ids.COST_FP_UP, ids.COST_FN_UP, ids.COST_FP_DOWN,
                                  ids.PRIOR_UP, ids.PRIOR_DOWN])
@@ -222,8 +224,6 @@ class User(threading.Thread):
         if ok:
             self.conditions = body["response"]["conditions"]["data"]
             self.keep_viz(body)
-            status, _ = self.views(self.averaging)
-            ok = status in (200, 204)
         self.record("cost change", time.perf_counter() - t0, ok)
 
     def upload(self):
@@ -242,7 +242,8 @@ class User(threading.Thread):
             if ok:
                 new = body["response"].get("datasets", {}).get("data", self.datasets)
                 self.datasets = new if isinstance(new, list) else self.datasets
-                self.models = ["user"] if self.datasets != ["demo"] else self.models
+                self.models = ([f"{self.datasets[-1]}/user"] if self.datasets != ["demo"]
+                               else self.models)
                 status, _ = self.views(self.averaging, "datasets.data")
                 ok = status in (200, 204)
         self.record("upload 1 MB + views", time.perf_counter() - t0, ok)

@@ -48,14 +48,21 @@ def callback_body(specs: dict, first_output: str, values: dict, changed: list[st
             "changedPropIds": changed}
 
 
+#: The views callback, by its first output: it reads the gestures on the controls, writes the
+#: conditions, and draws the views (``roc-graph.figure`` and the others).
+VIEWS_CALLBACK = "cost-fp-slider.value"
+
+
 def views_values(datasets: list, models: list[str]) -> dict:
-    """The views callback's values (first output ``roc-graph.figure``) for ``datasets`` and
-    ``models`` at the page's default settings, as the page sends it after the datasets
-    changed (``changedPropIds``: ``["datasets.data"]``)."""
+    """The views callback's values (:data:`VIEWS_CALLBACK`) for ``datasets`` and ``models``
+    (their keys ``"<dataset id>/<name>"``, or names of the last dataset's models) at the
+    page's default settings, as the page sends it after the datasets changed
+    (``changedPropIds``: ``["datasets.data"]``)."""
     from roc_dash.app.state import ControlState
 
+    keys = [m if "/" in m else f"{datasets[-1]}/{m}" for m in models]
     return {
-        "datasets.data": datasets, "models.value": models,
+        "datasets.data": datasets, "models.value": keys,
         "conditions.data": ControlState().to_store(),
         "averaging.value": "pooled", "level.value": 0.95, "band.value": "pointwise",
         "samples.value": 51, "det.value": [], "presentation.value": [],
@@ -63,3 +70,16 @@ def views_values(datasets: list, models: list[str]) -> dict:
         "zoom.data": None, "threshold-model.value": None,
         "threshold-axis.value": "threshold", "combine.data": None, "viz-data.data": None,
     }
+
+
+def call_flat(cb: dict, args: list):
+    """Run a callback map entry's function with its inputs then states in the callback
+    map's flat order (``cb["inputs"] + cb["state"]``), grouped as the function takes them
+    (Dash's flexible signatures: a dict of named values, or positional)."""
+    from dash._grouping import map_grouping
+
+    grouped = map_grouping(lambda i: args[i], cb["inputs_state_indices"])
+    fn = cb["callback"].__wrapped__
+    if isinstance(grouped, dict):
+        return fn(**grouped)
+    return fn(*grouped) if isinstance(grouped, list | tuple) else fn(grouped)

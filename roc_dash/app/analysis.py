@@ -24,7 +24,8 @@ from ..core.assembly.analysis import (
 )
 from ..core.kinds.canonical_kinds import CLASS_COLUMN, class_score_column, class_view
 from ..core.table_groups import codes_of
-from ..io.side_by_side import combine_datasets
+from ..io.side_by_side import combine_datasets, distinct_model_names
+from .page_state import ModelRef, PageState, key_ref, model_key
 from .server.budget import HeavyWaitTimeout, heavy_analysis, request_timeout
 from .server.cache import SharedCache
 from .server.store import DatasetInfo, DatasetNotFound, DatasetStore, clean_ids
@@ -32,7 +33,8 @@ from .state import ControlState, clean_class, conditions_from_state
 
 __all__ = ["loaded_infos", "dataset_labels", "kind_status", "apply_reference",
            "MAX_SHOWN_MODELS", "shown_analysis", "MAX_COMPARED_MODELS", "ANALYSIS_SHARE", "request_timeout",
-           "timeout_message", "AnalysisCache", "model_names", "data_prior",
+           "timeout_message", "AnalysisCache", "model_names", "model_refs", "shown_pins",
+           "shown_combine", "legacy_names", "data_prior", "SHOWN_FIELDS", "shown_keys", "page_conditions",
            "pauc_comparison", "PAUC_BOOT"]
 
 
@@ -212,16 +214,82 @@ def model_names(cache: AnalysisCache, dataset_ids) -> list[str]:
     return list(cache.model_datasets(dataset_ids))
 
 
-def shown_analysis(cache: AnalysisCache, dataset_ids, models, state, settings):
-    """The views' analysis of the shown models (same level, band and samples: the same cache
-    entry as the views), for the cards that follow the views; None when no model is shown."""
+def _shown_names(infos: list[DatasetInfo], labels: list[str]) -> dict[str, str]:
+    """``{key: shown name}`` of the models of ``infos`` (labelled ``labels``), as
+    :func:`~roc_dash.io.side_by_side.combine_datasets` names them in the combined table."""
+    mappings = distinct_model_names([(lab, [str(m) for m in i.models])
+                                     for lab, i in zip(labels, infos, strict=True)])
+    return {model_key(info.id, name): shown
+            for info, mapping in zip(infos, mappings, strict=True)
+            for name, shown in mapping.items()}
 
-    names = model_names(cache, dataset_ids)
-    shown = [m for m in (models or []) if isinstance(m, str) and m in names]
-    shown = shown[:MAX_SHOWN_MODELS]
-    return (cache.analysis(dataset_ids, shown, conditions_from_state(state, *settings),
-                           ControlState.from_store(state).reference_class)
-            if shown else None)
+
+def model_refs(cache: AnalysisCache, dataset_ids) -> dict[str, str]:
+    """Every model of the datasets loaded: its key (:class:`.page_state.ModelRef`, dataset id
+    and name) and the name the views show it under (the label, which changes with the
+    datasets loaded: "rf" alone, "rf (preds.csv)" beside another dataset), in the order of
+    :func:`model_names`. From the datasets' descriptions: no table is read."""
+    infos, _ = loaded_infos(cache.store, dataset_ids)
+    return _shown_names(infos, dataset_labels(infos))
+
+
+def shown_pins(pins, refs: dict[str, str]) -> list[dict]:
+    """The pins (:class:`.page_state.Pin`) of models loaded, as the views take them
+    (``{"model": shown name, "threshold", "label"}``), ``refs`` from :func:`model_refs`."""
+    return [{"model": refs[p.model.key], "threshold": p.threshold, "label": p.label}
+            for p in pins if p.model.key in refs]
+
+
+def shown_combine(combine, refs: dict[str, str]):
+    """The combining options (``ids.COMBINE``) with the repaired model's key replaced by
+    its shown name (None when it is not loaded), as the overlays take them."""
+    if not isinstance(combine, dict) or not combine.get("repair"):
+        return combine
+    return {**combine, "repair": refs.get(combine["repair"])}
+
+
+def legacy_names(store: DatasetStore, dataset_ids) -> dict[str, ModelRef]:
+    """What a link made before models were named by dataset means by a model's shown name:
+    ``{shown name: ModelRef}`` for the link's datasets ``dataset_ids`` (the names the page
+    gave them for those datasets; a dataset no longer stored has no models, and its label is
+    the one the server remembers, so the others are named as they were)."""
+    infos = []
+    for dataset_id in clean_ids(dataset_ids):
+        try:
+            infos.append(store.info(dataset_id))
+        except DatasetNotFound:
+            note = store.gone(dataset_id) or {}
+            infos.append(DatasetInfo(id=dataset_id, files=(str(note.get("label") or
+                                                               dataset_id),), models=(),
+                                     n_rows=0))
+    return {shown: key_ref(key) for key, shown in
+            _shown_names(infos, dataset_labels(infos)).items()}
+
+
+#: The fields of the page's state the views' analysis depends on (:func:`shown_analysis`).
+SHOWN_FIELDS = ("datasets", "models", "conditions", "level", "band", "samples")
+
+
+def shown_keys(cache: AnalysisCache, page: PageState) -> list[str]:
+    """The keys of the models the views show (at most :data:`MAX_SHOWN_MODELS`)."""
+    return page.shown_keys(list(model_refs(cache, page.datasets)), MAX_SHOWN_MODELS)
+
+
+def shown_analysis(cache: AnalysisCache, page: PageState):
+    """The views' analysis of the shown models (same level, band and samples: the same cache
+    entry as the views), for the cards that follow the views; None when no model is shown
+    or the conditions are not resolved yet. Its models carry their shown names."""
+    if page.conditions is None:
+        return None
+    refs = model_refs(cache, page.datasets)
+    shown = [refs[k] for k in page.shown_keys(list(refs), MAX_SHOWN_MODELS)]
+    return (cache.analysis(list(page.datasets), shown, page_conditions(page),
+                           page.control.reference_class) if shown else None)
+
+
+def page_conditions(page: PageState) -> Conditions:
+    """The analysis' conditions of the page's state (costs, prior, level, band, samples)."""
+    return conditions_from_state(page.control.to_store(), page.level, page.band, page.samples)
 
 
 def data_prior(store: DatasetStore, dataset_ids, source, reference=None) -> float | None:

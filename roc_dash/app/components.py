@@ -29,8 +29,10 @@ def dataset_list(infos: list[DatasetInfo], labels: list[str], missing: list[str]
     for info, label in zip(infos, labels, strict=True):
         shown = DEMO_TEXT if info.id == "demo" else label
         mine = owner is not None and info.owner == owner
-        title = ("Remove this dataset (deletes it from the server)" if mine else
-                 "Remove this dataset from this page (only its uploader can delete it)")
+        title = ("Remove this dataset (asks first; it is deleted from the server after a "
+                 "few minutes in which the removal can be undone)" if mine else
+                 "Remove this dataset from this page (asks first; only its uploader can "
+                 "delete it)")
         items.append(html.Li(className="dataset", children=[
             html.Div([
                 html.Span(shown, className="dataset-files"),
@@ -49,9 +51,11 @@ def dataset_list(infos: list[DatasetInfo], labels: list[str], missing: list[str]
     return html.Ul(items)
 
 
-def missing_banner(missing: list[str], known: dict | None = None):
+def missing_banner(missing: list[str], known: dict | None = None, lost=()):
     """What a link names that is no longer here (instead of an empty dashboard): the files'
-    names and why they went, where the server remembers them (``known``: id -> note)."""
+    names and why they went, where the server remembers them (``known``: id -> note), and
+    exactly what of the link could not be restored with them (``lost``, phrases of
+    :func:`.link_report.unrestored`); the rest is."""
     if not missing:
         return None
     known = known or {}
@@ -67,9 +71,15 @@ def missing_banner(missing: list[str], known: dict | None = None):
             items.append(f"{note['label']} ({note.get('why', 'removed')}{when})")
         else:
             items.append(f"a dataset with id {m[:8]}… (not known to this server)")
+    restored = ("Everything else of the link is restored." if lost else
+                "Everything else of the link is restored (nothing else of it belonged to "
+                "them).")
     return [html.Strong(f"{len(missing)} dataset(s) of this link are no longer on the server: "),
-            "; ".join(items), ". Upload the files again, or load the demo data; the link's "
-            "other settings are kept."]
+            "; ".join(items) + ". ",
+            html.Span(["Not restored: ", html.Ul([html.Li(x) for x in lost],
+                                                 className="unrestored")],
+                      className="unrestored-head") if lost else None,
+            f"{restored} Upload the files again to see what was on them."]
 
 
 def banner(analysis: Analysis | None, extra=()):
@@ -88,10 +98,14 @@ def swatch(index: int):
                                                 "borderTopStyle": dash_css(index)})
 
 
-def model_options(names: list[str]) -> list[dict]:
+def model_options(names) -> list[dict]:
     """Checklist options in the order of all loaded models, the order colours are assigned
     in, so a model keeps its colour whatever is ticked; the stylesheet draws each option's
-    swatch from its position (:func:`roc_dash.figures.style.swatch_css`)."""
+    swatch from its position (:func:`roc_dash.figures.style.swatch_css`). ``names``: shown
+    names, or ``{key: shown name}`` (the value is then the model's key, dataset id and
+    name, and the shown name its label)."""
+    if isinstance(names, dict):
+        return [{"label": n, "value": k} for k, n in names.items()]
     return [{"label": n, "value": n} for n in names]
 
 
@@ -184,6 +198,16 @@ def comparison_table(comparison):
             title=f"Difference from the optimum: {name.lower()}")] + [
             html.Td("" if k == 0 else _signed(d, digits + (2 if pct else 0), pct),
                     className="num") for k, d in enumerate(deltas)]))
+    # the decision file of each point: the recommendation's, or a pin's by explicit choice
+    body.append(html.Tr(className="decision-row", children=[html.Th(
+        "Decision file", title=HELP["decision_point"])] + [html.Td(html.Button(
+            "↓ " + (label if p.pinned else "optimum"),
+            id={"type": ids.EXPORT_POINT, "index": label if p.pinned else "Optimum"},
+            n_clicks=0, className="link-button decision-point",
+            title=f"Download the decision record of {label if p.pinned else 'the optimum'}: "
+                  f"{p.model} at score ≥ {format_threshold(p.threshold)}",
+            **{"aria-label": f"Download the decision of {label}"}), className="num")
+            for label, p in zip(comparison.labels, comparison.points, strict=True)]))
     return html.Div(className="table-scroll", children=html.Table(
         className="compare", children=[html.Thead(html.Tr(head)), html.Tbody(body)]))
 
@@ -324,13 +348,21 @@ def _ranges_cell(text: str) -> str:
     return text.replace(" – ", "\u00a0– ")
 
 
-def view_list(views: list[dict], *, editable: bool = True):
-    """Saved views: open one (its link) or, for whoever may change them, delete it."""
+def view_list(views: list[dict], *, editable: bool = True, loaded=None):
+    """Saved views: open one (its link) or, for whoever may change them, delete it. A view
+    saved with datasets not loaded now (``loaded``: the ids loaded) says so."""
     if not views:
         return [html.Li("No saved view yet.", className="hint")]
+
+    def title(v):
+        others = [d for d in v.get("datasets") or [] if loaded is not None and d not in loaded]
+        return ("Open this view" if not others else
+                f"Open this view: it was saved with {len(others)} dataset(s) not loaded now, "
+                "which it loads again (or says what of them cannot be restored)")
+
     return [html.Li(className="view", children=[
         html.Button(v["name"], id={"type": ids.OPEN_VIEW, "index": v["name"]}, n_clicks=0,
-                    className="link-button", title="Open this view"),
+                    className="link-button", title=title(v)),
         *([html.Button("×", id={"type": ids.DELETE_VIEW, "index": v["name"]}, n_clicks=0,
                        className="remove", title=f"Delete the view {v['name']}",
                        **{"aria-label": f"Delete the view {v['name']}"})] if editable else []),

@@ -102,13 +102,16 @@ HELP = {
     "table_csv": "Download the model table (AUC, DeLong interval, pAUC, average precision, "
                  "optimum) as CSV, with the costs and prior on every row and, with folds, the "
                  "cross-validated AUC (fold mean, SD, LeDell interval, folds).",
+    "decision_point": "Download the decision record of this point: the file holds this model "
+                      "at this threshold (the vertex shown), with the intervals shown here.",
     "html_report": "Download a self-contained HTML report: the figures, the model table, the "
                    "pins and their comparison, the decision summary, the note and the saved "
                    "views.",
-    "decision_json": "Download the decision record (JSON) of the latest pin, or of the "
-                     "optimum when nothing is pinned: model, threshold (flag iff score ≥ "
-                     "threshold), costs, prior, metrics with bootstrap intervals, a fingerprint "
-                     "of the data. roc_dash.decision.load(path).classifier(model) deploys it; "
+    "decision_json": "Download the decision record (JSON) of the recommendation, the summary's "
+                     "“Use … at score ≥ …” (a pinned point only with its own button in the "
+                     "operating card): model, threshold (flag iff score ≥ "
+                     "threshold), costs, prior, metrics with the page's bootstrap intervals, a "
+                     "fingerprint of the data. roc_dash.decision.load(path).classifier(model) deploys it; "
                      "roc-dash check --decision re-checks it on new data.",
     "demo": "Load the demo predictions: four models on the diabetes data (Efron et al. "
             "2004), ten cross-validation folds. After an upload it is added beside it "

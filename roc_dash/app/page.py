@@ -60,6 +60,7 @@ def _shared_stores():
         dcc.Store(id=ids.VIZ_DATA, data=None),
         dcc.Store(id=ids.LINE_DRAG, data=None),
         dcc.Store(id=ids.ZOOM, data=None),
+        dcc.Store(id=ids.ZOOM_LINK, data=None),
         dcc.Store(id=ids.CLICK, data=None),
         dcc.Store(id=ids.URL_SYNC, data=None),
         dcc.Download(id=ids.DOWNLOAD),

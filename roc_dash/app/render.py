@@ -1,11 +1,12 @@
 """The linked views' content: the ROC, PR, cost and threshold views, the operating point, the
 model table and the summary strip for the current data, models and conditions.
 
-Below the features because two of them draw the views: the views feature's callback, and
-the conditions feature's controls callback, which returns the views for new costs or a new
-prior in the same response (one round trip per change). :func:`update_views` is what both
-call: a patch of the drawn figures when only the costs or the prior changed
-(:func:`patch_views`), else a full :func:`render_views`.
+Below the features: the views feature's callback (:mod:`.features.views`), which reads a
+gesture on the costs and prior controls and returns the views for the new conditions in the
+same response (one round trip per change), calls :func:`update_views` with the page's state
+(:class:`.page_state.PageState`): a patch of the drawn figures when only the costs or the
+prior changed (:func:`patch_views`), else a full :func:`render_views`. Inside one drawing
+models carry their shown names; the state names them by dataset id and name.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import dataclasses
 import math
 import uuid
 
-from dash import Output, State, no_update
+from dash import Output, no_update
 
 from ..core.analysis_types import Analysis, Conditions
 from ..core.assembly.analysis import AnalysisTimeout
@@ -42,6 +43,9 @@ from .analysis import (
     dataset_labels,
     loaded_infos,
     model_names,
+    model_refs,
+    shown_combine,
+    shown_pins,
     timeout_message,
 )
 from .components import (
@@ -61,11 +65,11 @@ from .overlays import (
     soft_results,
     table_extras,
 )
+from .page_state import PageState
 from .server.store import clean_ids
 from .state import (
     AVERAGING_MODES,
     FONT,
-    ControlState,
     clean_pins,
     conditions_from_state,
     economics_from_state,
@@ -75,8 +79,8 @@ from .view_patches import threshold_patch, threshold_record
 
 __all__ = ["resolve_operating", "viz_data", "slope_words", "conditions_text", "render_views",
            "kinds_of", "kinds_table", "decision_views", "render_key", "patch_views", "present",
-           "pr_view", "emphasise", "apply_zoom", "update_views", "VIEW_OUTPUTS", "VIEW_STATES",
-           "SHOWN_STATES", "COST_MODES", "decision_view"]
+           "pr_view", "emphasise", "apply_zoom", "update_views", "VIEW_OUTPUTS", "VIEW_FIELDS",
+           "COST_MODES", "decision_view"]
 
 
 def resolve_operating(analysis: Analysis | None, pinned) -> OperatingSummary | None:
@@ -466,80 +470,78 @@ def emphasise(fig, factor: float = 1.6) -> None:
             shape.line.width = shape.line.width * factor
 
 
-def update_views(cache: AnalysisCache, dataset_ids, models, state, averaging, level, band,
-                 samples, det, presentation, pinned, ties, pr_mode, threshold_model,
-                 threshold_axis, combine, zoom, viz, *, conditions_changed=False,
-                 new_pin=False, cost_mode="cost", log_fpr=False):
-    """The views callback's outputs for these inputs: a patch of the drawn figures when only
-    the costs or the prior changed (:func:`patch_views`), else a full :func:`render_views`,
-    then the model the threshold view shows (a new pin switches it to the pin's model).
-    The viz-data store records the conditions store it was drawn for (``state``).
-    ``cost_mode="decision"`` draws the decision curve in the cost card instead
-    (:func:`with_decision_view`)."""
-    conditions = conditions_from_state(state, level, band, samples)
-    reference = ControlState.from_store(state).reference_class
-    models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
-    pr_mode = "prg" if pr_mode == "prg" else "pr"
-    pins = clean_pins(pinned)
-    if new_pin and pins:  # a new pin: the threshold view shows its model
-        threshold_model = pins[-1]["model"]
+#: The views' outputs, by name: the figures, cards and stores :func:`update_views` returns
+#: (one callback owns them: :mod:`.features.views`).
+VIEW_OUTPUTS = {name: Output(i, p) for name, (i, p) in {
+    "roc": (ids.ROC_GRAPH, "figure"), "pr": (ids.PR_GRAPH, "figure"),
+    "cost": (ids.COST_GRAPH, "figure"), "operating": (ids.OPERATING, "children"),
+    "table": (ids.MODEL_TABLE, "children"), "viz": (ids.VIZ_DATA, "data"),
+    "slope": (ids.SLOPE_TEXT, "children"), "banner": (ids.BANNER, "children"),
+    "summary": (ids.SUMMARY, "children"), "threshold": (ids.THRESHOLD_GRAPH, "figure"),
+    "threshold_model": (ids.THRESHOLD_MODEL, "value")}.items()}
+
+#: The fields of the page's state the views are drawn from (:func:`update_views`).
+VIEW_FIELDS = ("datasets", "models", "conditions", "averaging", "level", "band", "samples",
+               "det", "presentation", "pins", "ties", "pr_mode", "cost_mode", "log_fpr")
+
+
+def update_views(cache: AnalysisCache, page: PageState, view: dict | None = None, viz=None,
+                 zoom=None, *, conditions_changed=False, new_pin=False) -> dict:
+    """The views for the page's state ``page`` (:data:`VIEW_FIELDS`) and ``view`` (the
+    threshold view's ``threshold_model``, a model's key, and ``threshold_axis``; the
+    combining overlays, ``combine``) as ``{name: value}`` of :data:`VIEW_OUTPUTS`: a patch
+    of the drawn figures when only the costs or the prior changed (:func:`patch_views`),
+    else a full :func:`render_views` (with the decision curve in the cost card for
+    ``cost_mode="decision"``), then the model the threshold view shows (a new pin's). Models
+    are drawn under their shown names (:func:`.analysis.model_refs`); the viz-data store
+    lists their keys (``keys``) beside those names (``models``)."""
+    view = view if isinstance(view, dict) else {}
+    state = page.control.to_store()
+    refs = model_refs(cache, page.datasets)
+    dataset_ids = list(page.datasets)
+    conditions = conditions_from_state(state, page.level, page.band, page.samples)
+    reference = page.control.reference_class
+    models = [refs[k] for k in page.shown_keys(list(refs))]
+    pinned = shown_pins(page.pins, refs)
+    threshold_model = refs.get(view.get("threshold_model"))
+    if new_pin and pinned:  # a new pin: the threshold view shows its model
+        threshold_model = pinned[-1]["model"]
+    combine, axis = shown_combine(view.get("combine"), refs), view.get("threshold_axis")
     out = None
-    if (conditions_changed and isinstance(viz, dict) and not pins
+    if (conditions_changed and isinstance(viz, dict) and not pinned
             and not active(combine)
             and viz.get("key") == render_key(cache.store.present(dataset_ids), models,
-                                             conditions, averaging or "pooled", det,
-                                             presentation, [], ties, pr_mode, reference,
-                                             log_fpr)):
-        out = patch_views(cache, dataset_ids, models, conditions, viz, det=bool(det),
-                          pr_mode=pr_mode, economics=economics_from_state(state),
-                          averaging=averaging or "pooled",
-                          threshold_model=threshold_model, threshold_axis=threshold_axis,
-                          presentation=bool(presentation), zoom=zoom, reference=reference,
-                          log_fpr=log_fpr)
+                                             conditions, page.averaging, page.det,
+                                             page.presentation, [], page.ties, page.pr_mode,
+                                             reference, page.log_fpr)):
+        out = patch_views(cache, dataset_ids, models, conditions, viz, det=page.det,
+                          pr_mode=page.pr_mode, economics=economics_from_state(state),
+                          averaging=page.averaging, threshold_model=threshold_model,
+                          threshold_axis=axis, presentation=page.presentation, zoom=zoom,
+                          reference=reference, log_fpr=page.log_fpr)
     if out is None:  # drawn whole, or as drawn for the same before (.view_cache)
-        kw = {"averaging": averaging or "pooled", "det": bool(det), "presentation":
-              bool(presentation), "pinned": pinned, "rev": ControlState.from_store(state).rev,
-              "zoom": zoom, "ties": bool(ties), "pr_mode": pr_mode, "economics":
-              economics_from_state(state), "threshold_model": threshold_model, "threshold_axis":
-              threshold_axis, "combine": combine, "reference": reference, "log_fpr": log_fpr}
+        kw = {"averaging": page.averaging, "det": page.det, "presentation": page.presentation,
+              "pinned": pinned, "rev": page.control.rev, "zoom": zoom, "ties": page.ties,
+              "pr_mode": page.pr_mode, "economics": economics_from_state(state),
+              "threshold_model": threshold_model, "threshold_axis": axis,
+              "combine": combine, "reference": reference, "log_fpr": page.log_fpr}
         out = kept_views(cache, dataset_ids, (models, conditions, sorted(kw.items())), kw["rev"],
                          lambda: render_views(cache, dataset_ids, models, conditions, **kw))
-    cost_mode = cost_mode if cost_mode in COST_MODES else "cost"
-    if cost_mode == "decision":
+    if page.cost_mode == "decision":
         out = with_decision_view(out, cache, dataset_ids, models, conditions, reference,
-                                 averaging=averaging, presentation=bool(presentation),
+                                 averaging=page.averaging, presentation=page.presentation,
                                  zoom=zoom)
-    if isinstance(out[5], dict):
-        drawn = {k: v for k, v in out[5].items() if k != "cost_mode" or cost_mode != "cost"}
-        out = (*out[:5], {**drawn, "state": state}, *out[6:])
-    meta = getattr(getattr(out[9], "layout", None), "meta", None)
-    return (*out, meta.get("model") if isinstance(meta, dict) else no_update)
-
-
-#: The outputs of the views callback, in the order :func:`render_views` returns them; the
-#: controls callback writes them too (``allow_duplicate``).
-VIEW_OUTPUTS = tuple(Output(i, p, allow_duplicate=True) for i, p in (
-    (ids.ROC_GRAPH, "figure"), (ids.PR_GRAPH, "figure"), (ids.COST_GRAPH, "figure"),
-    (ids.OPERATING, "children"), (ids.MODEL_TABLE, "children"), (ids.VIZ_DATA, "data"),
-    (ids.SLOPE_TEXT, "children"), (ids.BANNER, "children"), (ids.SUMMARY, "children"),
-    (ids.THRESHOLD_GRAPH, "figure"), (ids.THRESHOLD_MODEL, "value")))
-
-
-#: What a card that shows the views' analysis (:func:`..analysis.shown_analysis`) reads: the
-#: datasets, the shown models, the conditions and the averaging settings, in this order.
-SHOWN_STATES = tuple(State(i, p) for i, p in (
-    (ids.DATASETS, "data"), (ids.MODELS, "value"), (ids.CONDITIONS, "data"),
-    (ids.LEVEL, "value"), (ids.BAND, "value"), (ids.SAMPLES_OK, "data")))
-
-
-#: What the views need besides the datasets, the conditions and the viz-data store.
-VIEW_STATES = tuple(State(i, p) for i, p in (
-    (ids.MODELS, "value"), (ids.AVERAGING, "value"), (ids.LEVEL, "value"),
-    (ids.BAND, "value"), (ids.SAMPLES_OK, "data"), (ids.DET, "value"),
-    (ids.PRESENTATION, "value"), (ids.PINNED, "data"), (ids.ROC_TIES, "value"),
-    (ids.PR_MODE, "value"), (ids.THRESHOLD_MODEL, "value"), (ids.THRESHOLD_AXIS, "value"),
-    (ids.COMBINE, "data"), (ids.ZOOM, "data"), (ids.COST_MODE, "value"),
-    (ids.ROC_LOG_FPR, "value")))
+    named = dict(zip(VIEW_OUTPUTS, out, strict=False))
+    if isinstance(named["viz"], dict):
+        shown = {v: k for k, v in refs.items()}
+        drawn = {k: v for k, v in named["viz"].items()
+                 if k != "cost_mode" or page.cost_mode != "cost"}
+        named["viz"] = {**drawn, "keys": [shown.get(n) for n in drawn.get("models", [])]}
+    meta = getattr(getattr(named["threshold"], "layout", None), "meta", None)
+    drawn_model = meta.get("model") if isinstance(meta, dict) else None
+    named["threshold_model"] = next((k for k, v in refs.items() if v == drawn_model),
+                                    no_update)
+    return named
 
 
 # -------------------------------------------------- the decision curve in the cost card ----------

@@ -1,9 +1,11 @@
 """The state several features read: the exact conditions, the page's query string, pins.
 
 Below every feature (:mod:`.features`): the conditions store (``ids.CONDITIONS``) read as a
-:class:`ControlState`, the conditions and economics the analysis uses, the settings a link
-carries (:func:`parse_query`), the pins sent by the browser (:func:`clean_pins`) and the
-font sizes of normal and presentation mode, the page's tabs. Everything is a plain function of its inputs.
+:class:`ControlState`, the conditions and economics the analysis uses, the decoding of a
+link's query string (:func:`parse_query`; :mod:`.page_state` builds the page's one state from
+it and writes it), the pins and zoom sent by the browser (:func:`clean_pins`,
+:func:`clean_zoom`) and the font sizes of normal and presentation mode, the page's tabs.
+Everything is a plain function of its inputs.
 """
 
 from __future__ import annotations
@@ -17,12 +19,12 @@ from ..core.decisions.economics import Economics
 from ..core.decisions.operating import PIN_LABELS
 from ..core.subgroups.group_thresholds import CONSTRAINTS
 from .server.limits import excerpt
-from .server.store import clean_ids
+from .server.store import clean_ids, is_dataset_id
 
 __all__ = ["COST_LIMITS", "SAMPLES_LIMITS", "MAX_CLASS", "FONT", "AVERAGING_MODES", "TABS",
            "ControlState", "clean_class", "number", "display", "clamp_samples",
-           "parse_query", "group_priors", "economics_from_state", "conditions_from_state", "clean_pins",
-           "tab_shown"]
+           "parse_query", "split_key", "clean_zoom", "ZOOM_VIEWS", "group_priors",
+           "economics_from_state", "conditions_from_state", "clean_pins", "tab_shown"]
 
 #: Font sizes of the figures, normal and in presentation mode.
 FONT = {False: 14, True: 20}
@@ -193,14 +195,47 @@ def parse_query(search: str | None) -> dict:
     if q.get("tab") in TABS:
         out["tab"] = q["tab"]
     out.update(_slice_query(q))
-    if "models" in q:
+    linked = q.get("v") == "2"  # models named by dataset id and name (page_state.ModelRef)
+    if linked and "model" in full:
+        out["models"] = [{"dataset": r[0], "model": r[1]} for r in
+                         (split_key(m) for m in full["model"][:200]) if r is not None]
+    elif "models" in q:  # an older link: the models' shown names
         out["models"] = [m for m in q["models"].split("|") if m][:200]
+    out.update(_economics_query(q))
     if "data" in q:
         out["data"] = clean_ids(q["data"].split(","))
     if "psrc" in q:  # whose prevalence "Use the data's prevalence" takes
         out["prior_source"] = (clean_ids([q["psrc"]]) or [None])[0]
-    pins = []
-    for raw in full.get("pin", [])[:3]:  # "A:model|threshold" (or the older "model|threshold")
+    zoom = _link_zoom(full.get("zoom", []))
+    if zoom:
+        out["zoom"] = zoom
+    pins = _link_pins(full.get("pin", []), linked)
+    if pins:
+        out["pins"] = pins
+    if linked and "slm" in q:  # the Slices card's model
+        ref = split_key(q["slm"])
+        if ref is not None:
+            out["slice_model"] = {"dataset": ref[0], "model": ref[1]}
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def split_key(key) -> tuple[str, str] | None:
+    """``(dataset id, model name)`` of a model's key ``"<dataset id>/<name>"``, or None when
+    ``key`` is not one (a valid dataset id, a name of 1 to 500 characters)."""
+    if not isinstance(key, str) or "/" not in key:
+        return None
+    dataset, _, name = key.partition("/")
+    if not is_dataset_id(dataset) or not name or len(name) > 500:
+        return None
+    return dataset, name
+
+
+def _link_pins(raws, linked: bool) -> list[dict]:
+    """The pins of a link: ``"A:<dataset id>/<model>|threshold"`` (``linked``), or in older
+    links ``"A:<shown name>|threshold"`` and ``"<shown name>|threshold"`` (no ``dataset``
+    then: :func:`.page_state.resolve_refs` finds it)."""
+    pins: list[dict] = []
+    for raw in raws[:3]:
         label, model = "", raw
         if len(raw) > 2 and raw[1] == ":" and raw[0] in "ABC":
             label, model = raw[0], raw[2:]
@@ -208,10 +243,73 @@ def parse_query(search: str | None) -> dict:
             continue
         model, _, thr = model.rpartition("|")
         t = None if thr in ("", "inf") else number(thr)
-        pins.append({"model": model, "threshold": t, "label": label or "ABC"[len(pins)]})
-    if pins:
-        out["pins"] = pins
-    return {k: v for k, v in out.items() if v is not None}
+        pin = {"model": model, "threshold": t, "label": label or "ABC"[len(pins)]}
+        if linked:
+            ref = split_key(model)
+            if ref is None:
+                continue
+            pin = {"dataset": ref[0], **pin, "model": ref[1]}
+        pins.append(pin)
+    return pins
+
+
+#: The views whose zoom a link keeps (the cost card's decision curve keeps its own).
+ZOOM_VIEWS = ("roc", "pr", "cost", "decision")
+
+
+def clean_zoom(zoom) -> dict:
+    """The zoom store's ranges, validated: ``{view: {"x": [a, b] or None, "y": [c, d] or None,
+    "det": bool[, "xlog": True]}}`` for the views of :data:`ZOOM_VIEWS` (finite ranges with
+    ``a < b``; a view without either range is left out)."""
+    out = {}
+    for view in ZOOM_VIEWS:
+        entry = zoom.get(view) if isinstance(zoom, dict) else None
+        if not isinstance(entry, dict):
+            continue
+        x, y = (_range(entry.get(k)) for k in ("x", "y"))
+        if x or y:
+            out[view] = {"x": x, "y": y, "det": bool(entry.get("det"))}
+            if entry.get("xlog"):
+                out[view]["xlog"] = True
+    return out
+
+
+def _range(value):
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        return None
+    a, b = (number(v) for v in value)
+    return [a, b] if a is not None and b is not None and a < b and abs(b - a) < 1e12 else None
+
+
+def _link_zoom(raws) -> dict:
+    """The zooms of a link: ``zoom=roc:x0,x1,y0,y1`` per view (an empty pair: that axis not
+    zoomed), ``:det`` / ``:xlog`` after it for zooms on DET or log FPR axes."""
+    zoom = {}
+    for raw in raws[:len(ZOOM_VIEWS)]:
+        view, _, rest = raw.partition(":")
+        values, *flags = rest.split(":")
+        parts = values.split(",")
+        if len(parts) != 4:
+            continue
+        zoom[view] = {"x": parts[:2] if all(parts[:2]) else None,
+                      "y": parts[2:] if all(parts[2:]) else None,
+                      "det": "det" in flags, **({"xlog": True} if "xlog" in flags else {})}
+    return clean_zoom(zoom)
+
+
+def _economics_query(q: dict) -> dict:
+    """Benefits, unit and cases per period of a link (``btp``, ``btn``, ``unit``, ``pop``)."""
+    out = {}
+    for key, name in (("btp", "benefit_tp"), ("btn", "benefit_tn")):
+        v = number(q.get(key))
+        if v is not None and 0 <= v <= COST_LIMITS[1]:
+            out[name] = v
+    if isinstance(q.get("unit"), str) and q["unit"].strip():
+        out["unit"] = q["unit"].strip()[:12]
+    v = number(q.get("pop"))
+    if v is not None and 0 < v <= 1e15:
+        out["population"] = v
+    return out
 
 
 #: The Slices card's constraints, as the link names them.
@@ -306,7 +404,8 @@ def conditions_from_state(state, level=None, band=None, samples=None) -> Conditi
 
 def clean_pins(pins) -> list[dict]:
     """Pins from the browser, validated: at most three, each ``{"model", "threshold",
-    "label"}`` with a distinct letter."""
+    "label"}`` with a distinct letter, and ``"dataset"``, the id of the model's dataset,
+    when it is given (``"model"`` is then the model's own name, not its shown name)."""
     out: list[dict] = []
     if not isinstance(pins, list):
         return out
@@ -322,5 +421,8 @@ def clean_pins(pins) -> list[dict]:
             label = next((x for x in PIN_LABELS if x not in taken), None)
         if label is None:
             break
-        out.append({"model": pin["model"][:500], "threshold": t, "label": label})
+        kept = {"model": pin["model"][:500], "threshold": t, "label": label}
+        if is_dataset_id(pin.get("dataset")):  # pins of the page name their dataset
+            kept = {"dataset": pin["dataset"], **kept}
+        out.append(kept)
     return out

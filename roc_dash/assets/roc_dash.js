@@ -5,7 +5,7 @@
  *   a marker: never a draggable shape) and the PC(+) marker of the cost view (shapes[0],
  *   annotations[1]) -- no network request.
  * - linkHover: a point hovered in one view is marked (annotations[0]) in the other views.
- * - writeUrl: the controls and the pinned point go into the query string (replaceState).
+ * - writeUrl: the page's link (written by the server from its state) into the address bar.
  * - copyLink, presentation, pickTab/showTab (the page's tabs): small UI glue.
  * Uploads, saved views, retries, keyboard help and the caret fix are in roc_dash_page.js.
  * The geometry here mirrors roc_dash/core/roc/hull.py (optimal_point) and
@@ -327,53 +327,12 @@
         });
     }
 
-    function writeUrl(conditions, avg, level, band, samples, det, pres, models, modelOptions,
-                      pinned, datasets, ties, prMode, priorSource, tab, costMode, logFpr,
-                      sliceColumn, sliceCross, sliceConstraint, sliceOptions, slicePriors) {
-        var q = new URLSearchParams();
-        var c = conditions || {};
-        if (c.cost_fp !== null && c.cost_fp !== undefined) { q.set("cfp", c.cost_fp); }
-        if (c.cost_fn !== null && c.cost_fn !== undefined) { q.set("cfn", c.cost_fn); }
-        if (c.prior_mode === "manual" && c.prior !== null && c.prior !== undefined) {
-            q.set("prior", c.prior);
+    /* The page's link, written by the server from the page's state (app/page_state.py,
+     * PageState.to_query), into the address bar: no reload, no new history entry. */
+    function writeUrl(search) {
+        if (typeof search !== "string" || search.charAt(0) !== "?") {
+            return window.dash_clientside.no_update;
         }
-        if (c.reference_class) { q.set("class", c.reference_class); }
-        if (datasets && datasets.length && !(datasets.length === 1 && datasets[0] === "demo")) {
-            q.set("data", datasets.join(","));
-        }
-        if (datasets && datasets.length > 1 && priorSource) { q.set("psrc", priorSource); }
-        if (avg) { q.set("avg", avg); }
-        if (level) { q.set("level", level); }
-        if (band) { q.set("band", band); }
-        if (samples) { q.set("n", samples); }
-        if (det && det.length) { q.set("det", "1"); }
-        if (logFpr && logFpr.length && !(det && det.length)) { q.set("xlog", "1"); }
-        if (pres && pres.length) { q.set("pres", "1"); }
-        if (ties && ties.length) { q.set("ties", "1"); }
-        if (prMode === "prg") { q.set("prm", "prg"); }
-        if (tab && tab !== "decide") { q.set("tab", tab); }  /* the first tab: no mention */
-        if (costMode === "decision") { q.set("cm", "decision"); }  /* cost curves: no mention */
-        /* the Slices card: its column unless the default (the first option), the crossed
-         * column, the constraint unless each group's own optimum */
-        /* the default is the first option only when the data have a group column (its label
-         * says so: features/slices.column_choice); otherwise any column chosen is written */
-        var first = (sliceOptions && sliceOptions.length) ? sliceOptions[0] : null;
-        var firstSlice = (first && String(first.label).indexOf("(the group column)") >= 0)
-            ? first.value : null;
-        if (sliceColumn && (sliceCross || sliceColumn !== firstSlice)) { q.set("slc", sliceColumn); }
-        if (sliceColumn && sliceCross) { q.set("slx", sliceCross); }
-        if (sliceConstraint && sliceConstraint !== "group_optima") { q.set("sct", sliceConstraint); }
-        /* its priors per group, as typed (the server keeps the well-formed parts) */
-        if (typeof slicePriors === "string" && slicePriors.trim()) { q.set("sgp", slicePriors.trim()); }
-        var all = (modelOptions || []).map(function (o) { return o.value; });
-        if (models && all.length && models.length !== all.length) { q.set("models", models.join("|")); }
-        (Array.isArray(pinned) ? pinned : []).forEach(function (p) {
-            if (p && p.model) {
-                q.append("pin", (p.label ? p.label + ":" : "") + p.model + "|" +
-                         (p.threshold === null ? "inf" : p.threshold));
-            }
-        });
-        var search = "?" + q.toString();
         if (window.location.search !== search) {
             window.history.replaceState(null, "", window.location.pathname + search);
         }
@@ -434,8 +393,12 @@
         return undefined;
     }
 
-    function keepZoom(rocRelayout, prRelayout, costRelayout, zoom, det) {
+    function keepZoom(rocRelayout, prRelayout, costRelayout, linked, zoom, det) {
         var prop = triggeredProp();
+        /* a link's zoom (read by the server: app/page_state.py), until the user zooms */
+        if (prop === "zoom-link.data") {
+            return linked && !zoom ? linked : window.dash_clientside.no_update;
+        }
         var view = {"roc-graph.relayoutData": "roc", "pr-graph.relayoutData": "pr",
                     "cost-graph.relayoutData": "cost"}[prop];
         var relayout = {"roc": rocRelayout, "pr": prRelayout, "cost": costRelayout}[view];

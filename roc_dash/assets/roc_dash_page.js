@@ -331,8 +331,9 @@
      * selected option, so typed letters went nowhere and Enter kept the previous value
      * ("gradient" + Enter in the pin row kept naive Bayes and pinned it): a letter typed
      * while an option has the focus goes to the list's search box instead. In the pin row,
-     * Enter then picks the match and pins it when a threshold is typed, else moves on to
-     * the threshold box. */
+     * Enter then picks the match and moves on to the threshold box (its text selected):
+     * choosing a model never pins; a threshold is pinned only when confirmed there (Enter)
+     * or with the Pin button. */
     document.addEventListener("keydown", function (e) {
         var content = e.target.closest && e.target.closest(".dash-dropdown-content");
         if (!content) { return; }
@@ -345,8 +346,7 @@
         if (e.key === "Enter" && document.querySelector("#pin-model[aria-expanded='true']")) {
             setTimeout(function () {  /* after the dropdown has taken the match */
                 var box = document.getElementById("pin-threshold");
-                var pin = document.getElementById("pin-button");
-                if (box && pin && box.value.trim()) { pin.click(); } else if (box) { box.focus(); }
+                if (box) { box.focus(); box.select(); }
             }, 80);
         }
     }, true);

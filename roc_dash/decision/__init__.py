@@ -47,7 +47,12 @@ from ..core.decisions.economics import (
     flagged_at_prior,
     precision_at_prior,
 )
-from ..core.decisions.point_intervals import point_intervals
+from ..core.decisions.point_intervals import (
+    BOUNDARY_METHOD,
+    PointUncertainty,
+    point_intervals,
+    replicate_interval,
+)
 from ..core.decisions.uncertainty import uncertainty_from_bootstrap
 from ..core.roc.confusion import ConfusionCounts, confusion_at_threshold
 from ..core.roc.curves import roc_curve
@@ -114,9 +119,7 @@ def _metrics(counts: ConfusionCounts, auc: float, p: float, e: Economics) -> Dec
         auc=float(auc), tp=counts.tp, fp=counts.fp, fn=counts.fn, tn=counts.tn)
 
 
-def _intervals(y, s, w, threshold, p, e, *, replicates, seed, level):
-    if replicates <= 0:
-        return None, ()
+def _bootstrap_intervals(y, s, w, threshold, p, e, *, replicates, seed, level):
     try:
         u = uncertainty_from_bootstrap(y, s, threshold, p, e, weights=w, n_boot=replicates,
                                        seed=seed, level=level)
@@ -128,17 +131,39 @@ def _intervals(y, s, w, threshold, p, e, *, replicates, seed, level):
                              seed=seed, interval=u.expected_cost.interval, **pair), u.notes
 
 
-def _choice_intervals(y, s, w, p, e, *, replicates, seed, level):
+def _pin_intervals(u: PointUncertainty, *, replicates, seed):
+    """The record's :class:`DecisionIntervals` from the page's intervals of a pin at its
+    threshold (:class:`~roc_dash.core.decisions.point_intervals.PointUncertainty`): the numbers
+    its "How sure?" table shows; the share flagged, ``p·TPR + (1−p)·FPR``, from the same
+    replicates. Its notes."""
+    p = u.prior_pos
+    flagged = replicate_interval(p * u.tpr.values + (1 - p) * u.fpr.values,
+                                 p * u.tpr.estimate + (1 - p) * u.fpr.estimate, u.level)
+    low, high = flagged.low, flagged.high
+    if u.method == BOUNDARY_METHOD:  # the rates' intervals were widened: so is the share
+        low = min(low, p * u.tpr.low + (1 - p) * u.fpr.low)
+        high = max(high, p * u.tpr.high + (1 - p) * u.fpr.high)
+    pair = {k: (getattr(u, k).low, getattr(u, k).high)
+            for k in ("tpr", "fpr", "precision", "expected_cost")}
+    return DecisionIntervals(method=u.method, level=u.level, replicates=replicates, seed=seed,
+                             interval=u.expected_cost.interval, flagged=(low, high), **pair), \
+        tuple(n for n in u.notes if not n.startswith("A pin's threshold is fixed"))
+
+
+def _choice_intervals(y, s, w, p, e, *, replicates, seed, level, given=None):
     """The optimum's intervals of :func:`~roc_dash.core.decisions.point_intervals.point_intervals`
-    (the page's "How sure?" column), with its notes, and the optimum's
-    :class:`~roc_dash.core.decisions.point_intervals.PointUncertainty` (None without)."""
+    (the page's "How sure?" column; ``given``: the page's own, already computed), with its
+    notes, and the optimum's :class:`~roc_dash.core.decisions.point_intervals.PointUncertainty`
+    (None without)."""
     if replicates <= 0:
         return None, (), None
-    try:
-        u = point_intervals(y, s, p, e, weights=w, n_boot=replicates, seed=seed,
-                            level=level).optimum
-    except ValueError as exc:
-        return None, (f"No intervals of the choice: {exc}.",), None
+    u = given
+    if u is None:
+        try:
+            u = point_intervals(y, s, p, e, weights=w, n_boot=replicates, seed=seed,
+                                level=level).optimum
+        except ValueError as exc:
+            return None, (f"No intervals of the choice: {exc}.",), None
     pair = {k: (getattr(u, k).low, getattr(u, k).high) for k in CHOICE_METRICS}
     o = u.optimism
     return ChoiceIntervals(
@@ -195,7 +220,9 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
                    economics: Economics | None = None, note: str = "",
                    response_method: str = "auto", replicates: int = 200, seed: int = 0,
                    level: float | None = None, created_utc: str | None = None,
-                   recalibration: str | Recalibration | None = None) -> DecisionRecord:
+                   recalibration: str | Recalibration | None = None,
+                   point: PointUncertainty | None = None,
+                   choice: PointUncertainty | None = None) -> DecisionRecord:
     """The decision record of an analysis' chosen point.
 
     The point is :func:`~roc_dash.core.decisions.decision_summary.decision_summary`'s: the pinned one
@@ -236,6 +263,11 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
         A recalibration of the model's scores (fitted on its rows,
         :func:`~roc_dash.core.constraints.recalibration.fit_recalibration`) stored beside
         the threshold; the record's classifier returns its probabilities.
+    point, choice : PointUncertainty, optional
+        Already computed (the page's, :mod:`roc_dash.app.chosen_points`): the intervals of a
+        pin at the record's threshold (a pinned record's ``intervals`` are then exactly the
+        numbers of the page's "How sure?" table), and of the optimum's choice (an optimum
+        record); those not given are computed with ``replicates``, ``seed`` and ``level``.
 
     Raises
     ------
@@ -263,11 +295,15 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
     lv = analysis.conditions.level if level is None else level
     if summary.pinned:
         choice, choice_notes, u = None, (), None
-        intervals, boot_notes = _intervals(y, s, w, threshold, p, e, replicates=replicates,
-                                           seed=seed, level=lv)
+        if point is not None and replicates > 0:
+            intervals, boot_notes = _pin_intervals(point, replicates=replicates, seed=seed)
+        else:
+            intervals, boot_notes = _bootstrap_intervals(y, s, w, threshold, p, e,
+                                                         replicates=replicates, seed=seed,
+                                                         level=lv)
     else:  # the intervals of what the chosen threshold gives, corrected for its choice
         choice, choice_notes, u = _choice_intervals(y, s, w, p, e, replicates=replicates,
-                                                    seed=seed, level=lv)
+                                                    seed=seed, level=lv, given=choice)
         intervals = None if u is None else _optimum_intervals(u, replicates, seed)
         boot_notes = ()
     notes = list(summary.notes) + list(boot_notes) + list(choice_notes)

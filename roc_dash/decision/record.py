@@ -105,9 +105,11 @@ CHOICE_METRICS = ("threshold", "tpr", "fpr", "precision", "npv", "lr_pos", "lr_n
 
 @dataclass(frozen=True)
 class DecisionIntervals:
-    """Bootstrap intervals of the metrics at the shipped threshold. A pinned threshold's
-    (:func:`~roc_dash.core.decisions.uncertainty.uncertainty_from_bootstrap`): rows resampled with
-    replacement, the prior fixed (:data:`FIXED_THRESHOLD_WHAT`). The optimum's: from the
+    """Bootstrap intervals of the metrics at the shipped threshold. A pinned threshold's:
+    rows resampled with replacement, the prior fixed (:data:`FIXED_THRESHOLD_WHAT`); from the
+    page, its intervals of the pin (positives and negatives resampled, ``method`` says so), the
+    numbers its "How sure?" table shows; from ``roc-dash decide``,
+    :func:`~roc_dash.core.decisions.uncertainty.uncertainty_from_bootstrap`. The optimum's: from the
     bootstrap that chooses the optimum again in every replicate, each metric corrected for
     the optimism of the choice (:data:`CHOSEN_THRESHOLD_WHAT`,
     :mod:`~roc_dash.core.decisions.choice_correction`). Each metric is ``(low, high)``; ``interval``

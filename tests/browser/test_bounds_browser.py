@@ -64,6 +64,8 @@ def test_own101_the_uploading_browser_owns_a_link_only_shows(dash_duo, app, tmp_
     remove = dash_duo.find_element(f"#{ids.DATASET_LIST} button.remove")
     assert "only its uploader can delete it" in remove.get_attribute("title")
     remove.click()
+    dash_duo.wait_for_contains_text(f"#{ids.REMOVAL}", "only its uploader can delete it")
+    dash_duo.wait_for_element(f"#{ids.REMOVAL} .confirm button.danger").click()  # "Remove"
     dash_duo.wait_for_contains_text(f"#{ids.DATASET_LIST}", "Nothing loaded")
     assert (app.store.dir / f"{dataset}.parquet").exists()  # still there for its owner
     assert app.store.notes([dataset])["note"] == "the owner's note"

@@ -15,12 +15,13 @@ from .test_views_browser import start
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
 
 
-def _download(dash_duo):
-    """Click *Download decision* and read the JSON it saves (the folder emptied first)."""
+def _download(dash_duo, button=None):
+    """Click *Download decision* (or another decision ``button``) and read the JSON it saves
+    (the folder emptied first)."""
     folder = Path(dash_duo.download_path)
     for old in folder.glob("roc-dash-decision*.json"):
         old.unlink()
-    dash_duo.find_element(f"#{ids.EXPORT_DECISION}").click()
+    (button or dash_duo.find_element(f"#{ids.EXPORT_DECISION}")).click()
     return json.loads(wait_file(folder, "roc-dash-decision*.json")[0].read_text())
 
 
@@ -58,16 +59,22 @@ def test_shb001_download_decision_of_the_optimum_then_of_a_pin(dash_duo, app, sh
     assert doc["confusion_matrix"] == _counts(frame, model, threshold)
     assert doc["data"]["fingerprint"].startswith("sha256:")
 
-    # pin naive Bayes at 0.5 by hand: the record follows the pin
+    # pin naive Bayes at 0.5 by hand: Download decision still gives the recommendation; the
+    # pin's own button in the operating card gives the pin, at the vertex the page shows
     dash_duo.select_dcc_dropdown(f"#{ids.PIN_MODEL}", "naive Bayes")
     dash_duo.find_element(f"#{ids.PIN_THRESHOLD}").send_keys("0.5")
     dash_duo.find_element(f"#{ids.PIN_BUTTON}").click()
     wait_until(lambda: "naive Bayes" in dash_duo.find_element(f"#{ids.OPERATING}").text
                and "pinned" in dash_duo.find_element(f"#{ids.OPERATING}").text,
                message="naive Bayes pinned")
-    pinned = _download(dash_duo)
+    again = _download(dash_duo)
+    assert (again["model"], again["rule"]["how_chosen"]) == (model, "optimum")
+    pinned = _download(dash_duo, dash_duo.find_element(
+        f"#{ids.OPERATING} button.decision-point[aria-label$=' A']"))
     assert pinned["model"] == "naive Bayes" and pinned["rule"]["how_chosen"] == "pinned"
-    assert pinned["rule"]["threshold"] == 0.5
+    scores = frame.loc[frame["model"] == "naive Bayes", "score"]
+    vertex = float(scores[scores >= 0.5].min())  # the lowest score at or above 0.5
+    assert pinned["rule"]["threshold"] == vertex
     assert pinned["confusion_matrix"] == _counts(frame, "naive Bayes", 0.5)
     assert pinned["data"]["fingerprint"] != doc["data"]["fingerprint"]  # another model's rows
     shot("shb001_download_decision")

@@ -155,6 +155,7 @@ def test_rvw203_load_demo_after_an_upload_adds_it_and_tags_every_model(
 
     # removing the demo (its × in the list) brings back the plain names
     dash_duo.find_element(f"#{ids.DATASET_LIST} button[aria-label^='Remove Demo']").click()
+    dash_duo.wait_for_element(f"#{ids.REMOVAL} .confirm button.danger").click()  # "Remove"
     wait_until(lambda: len(table_rows(dash_duo)) == 2, message="the demo removed")
     wait_until(lambda: [r[0] for r in table_rows(dash_duo)] == ["logistic regression",
                                                                "naive Bayes"],
@@ -357,8 +358,8 @@ def test_rvw601_pin_letters_read_off_and_the_model_list_by_keyboard(dash_duo, ap
     assert not any(_overlap(box[0], p) for p in pins), (box, pins)
     shot("rvw601_cost_pins")
 
-    # the pin row by keyboard: "gradient" + Enter picks and pins gradient boosting, even
-    # when the list already holds another model
+    # the pin row by keyboard: "gradient" + Enter picks gradient boosting, even when the
+    # list already holds another model; Enter in the threshold box then pins it
     dash_duo.find_element(f"#{ids.UNPIN}").click()
     wait_until(lambda: "pinned" not in " ".join(js_graph(
         d, ids.ROC_GRAPH, "gd.data.map(t => t.name)")), message="pins cleared")
@@ -372,6 +373,13 @@ def test_rvw601_pin_letters_read_off_and_the_model_list_by_keyboard(dash_duo, ap
         "css selector", ".dash-dropdown-option")] == ["gradient boosting"],
         message="the list filtered by the typed name")
     ActionChains(d).send_keys(Keys.ENTER).perform()
+    # choosing the model pins nothing: the threshold box takes the focus, to confirm
+    wait_until(lambda: d.switch_to.active_element.get_attribute("id") == ids.PIN_THRESHOLD,
+               message="the threshold box focused")
+    wait_idle(dash_duo)
+    assert not any((n or "").startswith("pinned B") for n in js_graph(
+        d, ids.ROC_GRAPH, "gd.data.map(t => t.name)"))
+    ActionChains(d).send_keys(Keys.ENTER).perform()  # the threshold confirmed: pinned
     wait_until(lambda: any((n or "").startswith("pinned B: gradient boosting") for n in
                            js_graph(d, ids.ROC_GRAPH, "gd.data.map(t => t.name)")),
                message="B: gradient boosting, the typed model")

@@ -30,7 +30,13 @@ from pathlib import Path
 
 import pytest
 
-from tools.dash_requests import callback_body, callback_specs, views_values
+from tools.dash_requests import (
+    VIEWS_CALLBACK,
+    callback_body,
+    callback_specs,
+    views_values,
+    wildcard_id,
+)
 from tools.processes import children, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -347,11 +353,16 @@ class Page:
         return out
 
     def remove(self, dataset_id: str) -> None:
-        """The dataset's × clicked: the page names it in the remove-request store."""
+        """The dataset's × clicked (the page names it in the remove-request store and asks
+        first), then *Remove*."""
+        self.response("datasets.data", {"datasets.data": self.datasets,
+                                        "remove-request.data": {"index": dataset_id,
+                                                                "clicks": 1}},
+                      ["remove-request.data"])
+        yes = wildcard_id("remove-yes", dataset_id)
         out = self.response("datasets.data", {"datasets.data": self.datasets,
-                                              "remove-request.data": {"index": dataset_id,
-                                                                      "clicks": 1}},
-                            ["remove-request.data"])
+                                              "remove-yes.n_clicks": [(dataset_id, 1)]},
+                            [f"{yes}.n_clicks"])
         self.datasets = out["datasets"]["data"]
 
     def notes(self, trigger: str = "datasets.data", **values) -> dict:
@@ -362,7 +373,7 @@ class Page:
     def views(self, models: list[str]) -> dict:
         """The views callback for the page's datasets and these models (as the page sends
         it after the datasets changed)."""
-        return self.response("roc-graph.figure", views_values(self.datasets, models),
+        return self.response(VIEWS_CALLBACK, views_values(self.datasets, models),
                              ["datasets.data"])
 
 

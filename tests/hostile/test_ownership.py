@@ -4,6 +4,7 @@ says ok / not ok to strangers."""
 
 from __future__ import annotations
 
+import json
 import secrets
 
 from .conftest import Page, unharmed
@@ -39,7 +40,13 @@ def test_hst010_without_sign_in_a_link_never_deletes(open_server):
         assert "Only the uploader" in out["note-status"]["children"]
         health = s.request("GET", "/health")
         assert health.status == 200 and health.json() == {"status": "ok"}
-        ana.remove(dataset)  # the owner's × deletes
+        ana.remove(dataset)  # the owner's × deletes, once the undo window has passed
+        pending = s.data_dir / "removals" / f"{dataset}.json"
+        assert pending.exists() and (s.data_dir / "datasets" / f"{dataset}.parquet").exists()
+        pending.write_text(json.dumps({"due": 0, "user": json.loads(pending.read_text())
+                                       ["user"]}))  # as if the window had passed
+        ana.notes()  # any worker's next request of the datasets callback deletes it
+        ana.upload("other.csv", _csv(3))
         assert not (s.data_dir / "datasets" / f"{dataset}.parquet").exists()
 
 

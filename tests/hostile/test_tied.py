@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from roc_dash.app.server.budget import TIED_RETRY_AFTER
-from tools.dash_requests import views_values
+from tools.dash_requests import VIEWS_CALLBACK, views_values
 
 from .conftest import HealthWatch, Page, start_server, stop_server
 
@@ -57,7 +57,7 @@ def test_tie101_surplus_views_get_503_and_health_stays_fast(busy_server):
     wanted = [[m for m in names if m != names[i]] for i in range(CALLS)]
 
     def views(models):
-        return busy_server.callback("roc-graph.figure", views_values(page.datasets, models),
+        return busy_server.callback(VIEWS_CALLBACK, views_values(page.datasets, models),
                                     ["datasets.data"], page.headers)
 
     with HealthWatch(busy_server, every=0.2) as health, ThreadPoolExecutor(CALLS) as pool:
@@ -71,7 +71,7 @@ def test_tie101_surplus_views_get_503_and_health_stays_fast(busy_server):
             assert "finishing a large analysis" in r.error and "Traceback" not in r.error
         # sent again after Retry-After, as the page does: each gets its views
         again = list(pool.map(
-            lambda i: Page.call(page, "roc-graph.figure",
+            lambda i: Page.call(page, VIEWS_CALLBACK,
                                 views_values(page.datasets, wanted[i]), ["datasets.data"]),
             [i for i, r in enumerate(first) if r.status == 503]))
     assert [r.status for r in again] == [200] * len(refused)

@@ -17,6 +17,7 @@ from roc_dash.app.features.calibration import (
     calibration_table,
     model_calibrations,
 )
+from roc_dash.app.page_state import ModelRef, PageState
 from roc_dash.app.render import update_views
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState, parse_query
@@ -87,10 +88,11 @@ def test_cpg003_outputs_say_when_scores_are_not_probabilities(demo):
 
 
 def _views(cache, state, viz=None, *, changed=False, cost_mode="decision"):
-    return update_views(cache, [DEMO_ID], MODELS, state, "pooled", 0.95, "pointwise", "51", [],
-                        [], [], [], "pr", None, "threshold",
-                        {"budget": None, "unit": "cases", "repair": None, "logic": False},
-                        None, viz, conditions_changed=changed, cost_mode=cost_mode)
+    page = PageState(conditions=ControlState.from_store(state), cost_mode=cost_mode,
+                     models=tuple(ModelRef(DEMO_ID, m) for m in MODELS))
+    view = {"threshold_axis": "threshold",
+            "combine": {"budget": None, "unit": "cases", "repair": None, "logic": False}}
+    return tuple(update_views(cache, page, view, viz, conditions_changed=changed).values())
 
 
 def _best_net_benefit(raw, prior, p_t):
@@ -194,16 +196,22 @@ def test_cpg008_card_redrawn_for_new_data_or_bins_not_for_new_costs(tmp_path):
     from roc_dash.app import create_app
 
     app = create_app(store=DatasetStore(tmp_path))
-    view = app.callback_map["..cal-graph.figure...cal-table.children...cal-drawn.data.."][
+    fn = app.callback_map["..cal-graph.figure...cal-table.children...cal-drawn.data.."][
         "callback"].__wrapped__
+    keys = [f"{DEMO_ID}/{m}" for m in MODELS]
+
+    def view(viz, n_bins, state, drawn):
+        page = {"datasets": [DEMO_ID], "models": (keys, None), "conditions": state,
+                "level": 0.95, "band": "pointwise", "samples": 51}
+        out = fn(viz=viz, n_bins=n_bins, strategy="uniform", presentation=[], tab="compare",
+                 page=page, drawn=drawn)
+        return out["figure"], out["table"], out["drawn"]
+
     state = ControlState(prior=0.3).to_store()
     viz = {"key": "k1", "cost_fp": 1.0}
-    fig, table, drawn = view(viz, 10, "uniform", [], "compare", [DEMO_ID], MODELS, state,
-                             0.95, "pointwise", 51, None)
+    fig, table, drawn = view(viz, 10, state, None)
     assert len(fig.data) == 9 and drawn == ["k1", 10, "uniform", False]
     with pytest.raises(PreventUpdate):  # new costs: same views key
-        view({**viz, "cost_fp": 5.0}, 10, "uniform", [], "compare", [DEMO_ID], MODELS,
-             {**state, "cost_fp": 5.0}, 0.95, "pointwise", 51, drawn)
-    fig, _, _ = view(viz, 5, "uniform", [], "compare", [DEMO_ID], MODELS, state, 0.95,
-                     "pointwise", 51, drawn)  # other bins: drawn again
+        view({**viz, "cost_fp": 5.0}, 10, {**state, "cost_fp": 5.0}, drawn)
+    fig, _, _ = view(viz, 5, state, drawn)  # other bins: drawn again
     assert max(len(t.x) for t in fig.data if "Brier" in (t.name or "")) <= 5

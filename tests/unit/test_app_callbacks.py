@@ -14,6 +14,7 @@ from roc_dash.app.components import model_table_rows
 from roc_dash.app.features.data import apply_upload, remove_dataset
 from roc_dash.app.features.exports import curves_csv, table_csv
 from roc_dash.app.features.pins import pin_from_click
+from roc_dash.app.page_state import FIELDS
 from roc_dash.app.render import render_views, resolve_operating
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import parse_query
@@ -209,11 +210,12 @@ def test_cbk011c_tab_from_link_and_url_wiring(tmp_path):
     for search in ("", "?cfn=2", "?tab=nowhere", None):
         with pytest.raises(PreventUpdate):
             restore.__wrapped__(search)
-    write = [c for c in app._callback_list
-             if (c.get("clientside_function") or {}).get("function_name") == "writeUrl"]
-    assert [i["id"] for i in write[0]["inputs"]][-8:] == [  # then the Slices card's
-        ids.TAB, ids.COST_MODE, ids.ROC_LOG_FPR, ids.SLC_COLUMN, ids.SLC_CROSS,
-        ids.SLC_CONSTRAINT, ids.SLC_COLUMN, ids.SLC_PRIORS]
+    # the link is written from every field of the page's state, the tab included
+    write = app.callback_map[f"{ids.URL_SYNC}.data"]
+    read = {(i["id"], i["property"]) for i in write["inputs"]}
+    assert {(ids.TAB, "data"), (ids.COST_MODE, "value"), (ids.SLC_COLUMN, "value"),
+            (ids.SLC_MODEL, "value"), (ids.PINNED, "data")} <= read
+    assert read == {s for f in FIELDS for s in f.sources}
 
 
 def test_cbk012_pinning(cache):

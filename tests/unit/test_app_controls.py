@@ -143,7 +143,7 @@ def test_ctl006_gestures_update_the_exact_state():
 def test_ctl007_display_rounds_but_the_store_is_exact():
     s = ControlState(cost_fp=0.123456789, prior=0.27375565610859727)
     out = control_outputs(s)
-    assert out[1] == "0.1235" and out[5] == "0.2738"
+    assert out["fp"] == "0.1235" and out["prior"] == "0.2738"
     assert ControlState.from_store(s.to_store()) == s
     # junk in the store falls back to defaults
     assert ControlState.from_store({"cost_fp": -1, "prior": 7, "rev": "x"}) == ControlState()

@@ -9,15 +9,29 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from roc_dash.app.analysis import model_names
+from roc_dash.app import chosen_points
+from roc_dash.app.analysis import AnalysisCache, model_names
 from roc_dash.app.components import plain_text
 from roc_dash.app.features import intervals as feature
-from roc_dash.app.server.store import DEMO_ID
+from roc_dash.app.page_state import ModelRef, PageState, Pin
+from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState
 from roc_dash.core.decisions.economics import Economics
 from roc_dash.core.decisions.point_intervals import PointInterval, point_intervals
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
+
+
+def _page(state, pins=()):
+    """The page's state: the demo, every model shown, the conditions ``state`` and the pins
+    (``{"model", "threshold", "label"}`` of the demo's models)."""
+    return PageState(conditions=ControlState.from_store(state), pins=tuple(
+        Pin(p["label"], ModelRef(DEMO_ID, p["model"]), p["threshold"]) for p in pins))
+
+
+@pytest.fixture
+def cache(tmp_path):
+    return AnalysisCache(DatasetStore(tmp_path))
 
 
 def _rows(frame, model):
@@ -51,7 +65,7 @@ def test_pti001_optimum_and_pins_equal_the_core_on_the_models_rows(cache):
     pins = [{"model": "naive Bayes", "threshold": 0.5, "label": "A"},
             {"model": models[0], "threshold": 0.3, "label": "B"},
             {"model": "naive Bayes", "threshold": 0.9, "label": "C"}]
-    chosen = feature.chosen_intervals(cache, [DEMO_ID], models, state, pins, n_boot=60,
+    chosen = feature.chosen_intervals(cache, _page(state, pins), n_boot=60,
                                       seconds=600)
     assert [label for label, _, _ in chosen] == ["Optimum", "A", "B", "C"]
     # the optimum is the cheapest point of all models (brute force over every threshold)
@@ -88,9 +102,9 @@ def test_pti002_cells_read_estimate_and_interval():
 
 
 def test_pti003_table_has_every_row_and_the_out_of_bag_cost(cache):
-    models = model_names(cache, [DEMO_ID])
+    model_names(cache, [DEMO_ID])
     state = ControlState(prior=0.3, prior_mode="manual").to_store()
-    chosen = feature.chosen_intervals(cache, [DEMO_ID], models, state, [], n_boot=40,
+    chosen = feature.chosen_intervals(cache, _page(state, []), n_boot=40,
                                       seconds=600)
     text = plain_text(feature.intervals_table(chosen))
     for name, attr, _ in feature.ROWS:
@@ -103,30 +117,30 @@ def test_pti003_table_has_every_row_and_the_out_of_bag_cost(cache):
 
 def test_pti004_cached_per_conditions(cache, monkeypatch):
     calls = []
-    real = feature.point_intervals
+    real = chosen_points.point_intervals
 
     def counted(*args, **kwargs):
         calls.append(args[2])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(feature, "point_intervals", counted)
-    models = model_names(cache, [DEMO_ID])
+    monkeypatch.setattr(chosen_points, "point_intervals", counted)
+    model_names(cache, [DEMO_ID])
     state = ControlState(prior=0.3, prior_mode="manual").to_store()
-    first = feature.chosen_intervals(cache, [DEMO_ID], models, state, [], n_boot=20)
-    again = feature.chosen_intervals(cache, [DEMO_ID], models, state, [], n_boot=20)
+    first = feature.chosen_intervals(cache, _page(state, []), n_boot=20)
+    again = feature.chosen_intervals(cache, _page(state, []), n_boot=20)
     assert len(calls) == 1 and again[0][2] is first[0][2]
     other = ControlState(prior=0.2, prior_mode="manual").to_store()
-    feature.chosen_intervals(cache, [DEMO_ID], models, other, [], n_boot=20)
+    feature.chosen_intervals(cache, _page(other, []), n_boot=20)
     assert calls == [0.3, 0.2]
 
 
 def test_pti005_roc_boxes_are_the_fpr_and_tpr_intervals(cache):
     from roc_dash.figures.point_regions import point_region_traces
 
-    models = model_names(cache, [DEMO_ID])
+    model_names(cache, [DEMO_ID])
     state = ControlState(prior=0.3, prior_mode="manual").to_store()
     pins = [{"model": "naive Bayes", "threshold": 0.5, "label": "B"}]
-    chosen = feature.chosen_intervals(cache, [DEMO_ID], models, state, pins, n_boot=40)
+    chosen = feature.chosen_intervals(cache, _page(state, pins), n_boot=40)
     boxes = feature.regions(chosen, det=False)
     assert [b["uid"] for b in boxes] == ["point-region-optimum", "point-region-B"]
     for box, (_, _, u) in zip(boxes, chosen, strict=True):
@@ -142,17 +156,17 @@ def test_pti005_roc_boxes_are_the_fpr_and_tpr_intervals(cache):
 
 
 def test_pti006_deadline_cuts_replicates_and_the_cut_result_is_not_kept(cache, monkeypatch):
-    models = model_names(cache, [DEMO_ID])
+    model_names(cache, [DEMO_ID])
     state = ControlState(prior=0.3, prior_mode="manual").to_store()
-    cut = feature.chosen_intervals(cache, [DEMO_ID], models, state, [], n_boot=2000,
+    cut = feature.chosen_intervals(cache, _page(state, []), n_boot=2000,
                                    seconds=-1.0)  # the deadline has passed: one block only
     u = cut[0][2]
     assert u.n_boot_used < 2000 and any("deadline" in n for n in u.notes)
     calls = []
-    real = feature.point_intervals
-    monkeypatch.setattr(feature, "point_intervals",
+    real = chosen_points.point_intervals
+    monkeypatch.setattr(chosen_points, "point_intervals",
                         lambda *a, **k: calls.append(1) or real(*a, **k))
-    full = feature.chosen_intervals(cache, [DEMO_ID], models, state, [], n_boot=2000,
+    full = feature.chosen_intervals(cache, _page(state, []), n_boot=2000,
                                     seconds=600)
     assert calls == [1] and full[0][2].n_boot_used == 2000
     text = plain_text(feature.intervals_table(cut))

@@ -1,9 +1,9 @@
 """A change of costs or prior, as the page sends it: what the server sends back.
 
 Through the Flask test client of ``create_app`` on the demo data, with the callback bodies
-``bench/load_test.py`` builds from the app's callback map: a first load (the controls' first
-call, then the views), then clicks on the cost and prior steppers. The controls response of
-a click carries the views for the new conditions; the model table and the threshold view in
+``bench/load_test.py`` builds from the app's callback map: a first load (the views callback's first
+call: the link's conditions and the views), then clicks on the cost and prior steppers. The
+response to a click carries the views for the new conditions; the model table and the threshold view in
 it must be patches (a few cells and lines, not the whole table and figure), and each patch,
 applied to what the page shows, must give exactly what a full redraw for the new conditions
 gives (the views callback asked to draw everything anew: the reference).
@@ -16,7 +16,11 @@ import pytest
 
 from roc_dash.app import create_app, ids
 
-DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
+DEMO_MODELS = ["demo/logistic regression", "demo/naive Bayes", "demo/decision tree",
+               "demo/gradient boosting"]  # the models' keys: dataset id and name
+#: The views callback (it reads the gesture, writes the conditions and the views), by its
+#: first output.
+VIEWS = "cost-fp-slider.value"
 PATCHED = ("model-table.children", "threshold-graph.figure")
 #: Every output a cost change sends (patches or, for the PR view after a prior change, new
 #: figures), compared with a full redraw.
@@ -74,7 +78,7 @@ class Page:
 
     def full_views(self):
         """Every view drawn anew for the current values (no viz-data: nothing to patch)."""
-        return self.call("roc-graph.figure", ["averaging.value"], **{"viz-data.data": None})
+        return self.call(VIEWS, ["averaging.value"], **{"viz-data.data": None})
 
 
 def is_patch(value) -> bool:
@@ -95,8 +99,7 @@ def apply(value, patch):
 
 
 def first_load(page):
-    page.keep(page.call("cost-fp-slider.value", ["url.search"]))
-    page.keep(page.call("roc-graph.figure", ["conditions.data"]))
+    page.keep(page.call(VIEWS, ["url.search"]))  # the link's conditions, and the views
     assert set(page.shown) == set(SENT)
 
 
@@ -115,21 +118,18 @@ CLICKS = [ids.COST_FP_UP, ids.COST_FN_UP, ids.PRIOR_UP, ids.COST_FP_DOWN, ids.PR
 @pytest.mark.parametrize("settings", [
     {},
     {"threshold-axis.value": "flagged", "presentation.value": ["on"]},
-    {"threshold-model.value": "naive Bayes", "models.value": DEMO_MODELS[:3]},
+    {"threshold-model.value": "demo/naive Bayes", "models.value": DEMO_MODELS[:3]},
 ], ids=["default", "flagged-presentation", "chosen-model"])
 @pytest.mark.slow
 def test_ccp001_patched_views_equal_a_full_redraw(tmp_path, settings):
     page = Page(create_app(data_dir=tmp_path), **settings)
     first_load(page)
     for n, which in enumerate(CLICKS, start=1):
-        response = page.call("cost-fp-slider.value", [f"{which}.n_clicks"],
-                             **{f"{which}.n_clicks": n})
+        response = page.call(VIEWS, [f"{which}.n_clicks"], **{f"{which}.n_clicks": n})
         page.keep(response)
         for key in PATCHED:
             cid, prop = key.split(".")
             assert is_patch(response[cid][prop]), (which, key)
-        # the views callback the new conditions trigger finds them drawn already
-        assert page.call("roc-graph.figure", ["conditions.data"]) == {}
         full = page.full_views()
         for key in SENT:
             cid, prop = key.split(".")
@@ -140,7 +140,7 @@ def test_ccp001_patched_views_equal_a_full_redraw(tmp_path, settings):
 def test_ccp002_a_cost_change_sends_a_small_part_of_the_views(tmp_path):
     page = Page(create_app(data_dir=tmp_path))
     first_load(page)
-    response = page.call("cost-fp-slider.value", [f"{ids.COST_FP_UP}.n_clicks"],
+    response = page.call(VIEWS, [f"{ids.COST_FP_UP}.n_clicks"],
                          **{f"{ids.COST_FP_UP}.n_clicks": 1})
     full = page.full_views()
     for key in PATCHED:
@@ -152,14 +152,15 @@ def test_ccp002_a_cost_change_sends_a_small_part_of_the_views(tmp_path):
 def test_ccp003_another_model_or_pins_draw_the_threshold_view_anew(tmp_path):
     page = Page(create_app(data_dir=tmp_path))
     first_load(page)
-    page.values["threshold-model.value"] = "decision tree"  # not the one drawn
-    response = page.call("cost-fp-slider.value", [f"{ids.COST_FP_UP}.n_clicks"],
+    page.values["threshold-model.value"] = "demo/decision tree"  # not the one drawn
+    response = page.call(VIEWS, [f"{ids.COST_FP_UP}.n_clicks"],
                          **{f"{ids.COST_FP_UP}.n_clicks": 1})
     figure = response["threshold-graph"]["figure"]
     assert not is_patch(figure) and figure["layout"]["meta"]["model"] == "decision tree"
     page.keep(response)
-    page.values["pinned.data"] = [{"model": "naive Bayes", "threshold": 0.5}]
-    response = page.call("cost-fp-slider.value", [f"{ids.COST_FP_UP}.n_clicks"],
+    page.values["pinned.data"] = [{"dataset": "demo", "model": "naive Bayes",
+                                   "threshold": 0.5, "label": "A"}]
+    response = page.call(VIEWS, [f"{ids.COST_FP_UP}.n_clicks"],
                          **{f"{ids.COST_FP_UP}.n_clicks": 2})
     for key in PATCHED:
         cid, prop = key.split(".")
@@ -172,6 +173,7 @@ def test_ccp004_two_datasets_the_table_with_its_dataset_column_is_patched_right(
 
     from roc_dash.app.analysis import AnalysisCache, model_names
     from roc_dash.app.features.data import apply_upload
+    from roc_dash.app.page_state import PageState
     from roc_dash.app.render import update_views
     from roc_dash.app.server.store import DEMO_ID, DatasetStore
     from roc_dash.app.state import ControlState
@@ -184,12 +186,12 @@ def test_ccp004_two_datasets_the_table_with_its_dataset_column_is_patched_right(
     ids_ = apply_upload(store, [("mine.csv", csv)], [DEMO_ID]).dataset_ids
     ids_ = [DEMO_ID, *[i for i in ids_ if i != DEMO_ID]]
     assert len(ids_) == 2
-    models = model_names(cache, ids_)
+    assert len(model_names(cache, ids_)) == 5
 
     def views(state, viz, changed):
-        return update_views(cache, ids_, models, state, "pooled", 0.95, "pointwise", 51, [],
-                            [], [], [], "pr", None, "threshold", None, None, viz,
-                            conditions_changed=changed)
+        page = PageState(datasets=tuple(ids_), conditions=ControlState.from_store(state))
+        return tuple(update_views(cache, page, {"threshold_axis": "threshold"}, viz,
+                                  conditions_changed=changed).values())
 
     def sent(value):
         return json.loads(to_json(value))

@@ -256,7 +256,7 @@ def test_shp008_pinned_model_must_exist(tmp_path):
         _record(table, pinned={"model": "nope", "threshold": 0.5})
 
 
-def test_shp009_the_page_records_the_latest_pin_else_the_optimum(tmp_path):
+def test_shp009_the_page_records_the_recommendation_or_the_pin_chosen(tmp_path):
     from roc_dash.app.features.exports import decision_json
 
     a = make_predictions(200, seed=1, model="a")
@@ -264,14 +264,14 @@ def test_shp009_the_page_records_the_latest_pin_else_the_optimum(tmp_path):
     table = _written(tmp_path, "p.csv", pd.concat([a, b]))
     analysis = analyse(table, Conditions())
     e = Economics(cost_fp=1.0, cost_fn=1.0)
-    pins = [{"model": "b", "threshold": 0.3, "label": "A"},
-            {"model": "a", "threshold": 0.6, "label": "B"}]
-    doc = json.loads(decision_json(analysis, table, pins, e, "note"))
+    doc = json.loads(decision_json(analysis, table, e, "note",
+                                   pinned={"model": "a", "threshold": 0.6}))
     flagged, y = a["score"].to_numpy() >= 0.6, a["label"].to_numpy() == 1
     assert (doc["model"], doc["rule"]["threshold"], doc["note"]) == ("a", 0.6, "note")
+    assert doc["rule"]["how_chosen"] == "pinned"
     assert doc["confusion_matrix"]["tp"] == int((flagged & y).sum())
     assert doc["confusion_matrix"]["fp"] == int((flagged & ~y).sum())
-    optimum = json.loads(decision_json(analysis, table, [], e))
+    optimum = json.loads(decision_json(analysis, table, e))  # the default: the headline
     assert optimum["rule"]["how_chosen"] == "optimum"
     assert optimum["model"] == analysis.optimal.model
     assert optimum["rule"]["threshold"] == analysis.optimal.threshold

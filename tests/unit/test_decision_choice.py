@@ -20,6 +20,7 @@ from roc_dash import decision
 from roc_dash.app.analysis import AnalysisCache, model_names
 from roc_dash.app.features import intervals as feature
 from roc_dash.app.features.exports import decision_json
+from roc_dash.app.page_state import ModelRef, PageState, Pin
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState, conditions_from_state, economics_from_state
 from roc_dash.core.analysis_types import Conditions
@@ -31,6 +32,13 @@ from roc_dash.decision.record import (
     FIXED_THRESHOLD_WHAT,
 )
 from roc_dash.io import load_predictions
+
+
+def _page(state, pins=()):
+    """The page's state: the demo, every model shown, the conditions ``state`` and the pins
+    (``{"model", "threshold", "label"}`` of the demo's models)."""
+    return PageState(conditions=ControlState.from_store(state), pins=tuple(
+        Pin(p["label"], ModelRef(DEMO_ID, p["model"]), p["threshold"]) for p in pins))
 
 
 def _table(tmp_path, n=120, seed=0):
@@ -50,7 +58,7 @@ def test_pci010_page_and_downloaded_record_agree_on_the_choice(tmp_path):
     cache = AnalysisCache(DatasetStore(tmp_path))
     models = model_names(cache, [DEMO_ID])
     state = ControlState(cost_fp=1.0, cost_fn=3.0, prior=0.3, prior_mode="manual").to_store()
-    chosen = feature.chosen_intervals(cache, [DEMO_ID], models, state, [], seconds=600)
+    chosen = feature.chosen_intervals(cache, _page(state, []), seconds=600)
     label, op, page = chosen[0]
     assert label == "Optimum" and page.n_boot_used == feature.N_BOOT
     reference = ControlState.from_store(state).reference_class

@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from roc_dash.app.analysis import AnalysisCache, data_prior, model_names
+from roc_dash.app.page_state import PageState
 from roc_dash.app.render import update_views
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState
@@ -50,15 +51,17 @@ from roc_dash.app.state import ControlState
 #: prior change the threshold view is a patch of the drawn figure, not a new figure (only
 #: the "patched" threshold digests and every viz digest changed; ROC, PR and cost did not).
 #: test_cost_change.py ccp001 applies such patches and compares them with a full redraw.
+#: Re-recorded for the page's one state (branch state): the viz-data store lists the
+#: drawn models' keys (dataset id and name) beside their shown names; no figure changed.
 EXPECTED = {
     'default': ('d8d98d0bcf356b06', '0347da7c8a925dda', '04d6829af9caf05f',
-                '1090115a0c6842c5', 'a3e9cac0fba09c13'),
+                '1090115a0c6842c5', 'db7ec1ef95954436'),
     'presentation': ('4523925f557d3d2c', '06d0d0a13cfe3c52', 'db3cb392efd1ac8f',
-                     '019c224444e1d025', '8cadb8338f3a2ea6'),
+                     '019c224444e1d025', '1f7b027958bf8eee'),
     'patched': ('6ad280b8fb8a2117', '7c5ddb72ad7ecef5', '17262f3686b387b1',
-                '26fcbf361b470086', 'b2ce5388d77a7f05'),
+                '26fcbf361b470086', 'cc120229dded10f9'),
     'patched prior': ('003554bbcaefd184', '9e896d377c0820b0', 'dd9bf05671decc83',
-                      '04a34860fa757349', '48ea3e722c658d0f'),
+                      '04a34860fa757349', 'b79046ad5ea64241'),
 }
 
 #: What the page's controls hold before anyone touches them.
@@ -144,16 +147,21 @@ def scenarios(tmp_path) -> dict[str, tuple[str, ...]]:
     store = DatasetStore(tmp_path)
     cache = AnalysisCache(store)
     ids_ = [DEMO_ID]
-    models = model_names(cache, ids_)
+    assert model_names(cache, ids_)
     state = ControlState(prior=data_prior(store, ids_, None)).to_store()
 
     def run(state, **changes):
         kw = {**DEFAULTS, **changes}
-        return update_views(cache, ids_, models, state, kw["averaging"], kw["level"],
-                            kw["band"], kw["samples"], kw["det"], kw["presentation"],
-                            kw["pinned"], kw["ties"], kw["pr_mode"], kw["threshold_model"],
-                            kw["threshold_axis"], kw["combine"], kw["zoom"], kw["viz"],
-                            conditions_changed=kw.get("conditions_changed", False))
+        page = PageState.from_dash({
+            "datasets": ids_, "conditions": state, "averaging": kw["averaging"],
+            "level": kw["level"], "band": kw["band"], "samples": kw["samples"],
+            "det": kw["det"], "presentation": kw["presentation"], "pins": kw["pinned"],
+            "ties": kw["ties"], "pr_mode": kw["pr_mode"]})
+        view = {"threshold_model": kw["threshold_model"],
+                "threshold_axis": kw["threshold_axis"], "combine": kw["combine"]}
+        return tuple(update_views(cache, page, view, kw["viz"], kw["zoom"],
+                                  conditions_changed=kw.get("conditions_changed",
+                                                            False)).values())
 
     default = run(state)
     out = {"default": _figures(default), "presentation": _figures(run(state,
@@ -238,7 +246,13 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: feed a clientside callback that fills a new ``remove-request`` store (the layout), the
 #: datasets callback's input instead of the buttons (the wiring): their appearing on every
 #: first load no longer sends the datasets callback a request that answered 204.
-EXPECTED_PAGE = ('0641e7d06a052ceb', '5b53951e525854a7')
+#: Re-recorded for the page's one state (branch state): the views callback reads the
+#: gestures and writes the conditions and the views (one owner per output), callbacks take
+#: the page's fields by name, the link is written by the server from the state, models are
+#: named by key in the selectors, a line saying what a decision file holds and each point's
+#: decision button, the dataset list's question and Undo (a box and a store), the missing-data
+#: banner reading the link, the zoom a link names (a store, read into the zoom store).
+EXPECTED_PAGE = ('6d4b7f8b8bb3d090', 'e5b1a6b5dcb10187')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

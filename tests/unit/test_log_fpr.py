@@ -187,11 +187,15 @@ def test_lgf011_link_carries_the_axis():
 
 
 def _views(cache, ids_, models, state, *, log_fpr, viz=None, det=None, changed=False):
+    from roc_dash.app.page_state import ModelRef, PageState
     from roc_dash.app.render import update_views
+    from roc_dash.app.state import ControlState
 
-    return update_views(cache, ids_, models, state, "pooled", 0.95, "pointwise", 51,
-                        det or [], [], [], [], "pr", None, "threshold", None, None, viz,
-                        conditions_changed=changed, log_fpr=log_fpr)
+    page = PageState(datasets=tuple(ids_), conditions=ControlState.from_store(state),
+                     models=tuple(ModelRef(ids_[0], m) for m in models), det=bool(det),
+                     log_fpr=log_fpr)  # the models of the one dataset
+    return tuple(update_views(cache, page, {"threshold_axis": "threshold"}, viz,
+                              conditions_changed=changed).values())
 
 
 def _patched(patch, fig: dict, index: int, field: str):

@@ -68,7 +68,8 @@ def test_nbs001_the_address_opens_the_data_under_the_conditions(shown):
 
 def test_nbs002_the_pages_first_analysis_is_the_given_data(shown, frame):
     """The page's first callbacks, as its first load sends them: the link's datasets, the
-    model list, then the controls (which restore the link's conditions and draw the views).
+    model list, then the views callback (which restores the link's conditions and draws the
+    views for them).
     The ROC view's AUCs are scikit-learn's on the given rows; the iso line has the slope of
     the given costs and prior."""
     specs = callback_specs(shown.app)
@@ -79,19 +80,17 @@ def test_nbs002_the_pages_first_analysis_is_the_given_data(shown, frame):
     assert datasets == [shown.dataset_id]
     out = _post(shown, specs, "dataset-list.children", {"datasets.data": datasets,
                                                         "url.search": search})
-    models = out["models"]["value"]
-    assert sorted(models) == ["gbm", "logit"]
+    models = out["models"]["value"]  # the models' keys: dataset id and name
+    assert sorted(models) == [f"{shown.dataset_id}/gbm", f"{shown.dataset_id}/logit"]
+    # the views callback's first call: the link's conditions, and the views drawn for them
     out = _post(shown, specs, "cost-fp-slider.value", {
         "datasets.data": datasets, "url.search": search, "models.value": models,
         "averaging.value": "pooled", "level.value": 0.95, "band.value": "pointwise",
-        "samples-ok.data": 51, "pinned.data": []})
+        "samples-ok.data": 51, "pinned.data": [], "cost-mode.value": "cost",
+        "pr-mode.value": "pr"})
     state = out["conditions"]["data"]
     assert (state["cost_fp"], state["cost_fn"], state["prior"]) == (2.0, 5.0, 0.2)
-    views = {"datasets.data": datasets, "models.value": models, "conditions.data": state,
-             "averaging.value": "pooled", "level.value": 0.95, "band.value": "pointwise",
-             "samples-ok.data": 51, "pinned.data": [], "cost-mode.value": "cost",
-             "pr-mode.value": "pr"}
-    roc = _post(shown, specs, "roc-graph.figure", views, ["datasets.data"])["roc-graph"]["figure"]
+    roc = out["roc-graph"]["figure"]
     y = frame["label"] == "fraud"
     for name in ("gbm", "logit"):
         rows = frame["model"] == name

@@ -17,6 +17,7 @@ import pytest
 from roc_dash.app import create_app
 from roc_dash.app.server.auth import OWNER_HEADER
 from roc_dash.app.server.store import DEMO_ID
+from roc_dash.app.state import ControlState
 from tools.dash_requests import callback_body, callback_specs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -112,7 +113,8 @@ def test_pxf005_a_forged_page_address_is_left_out_of_the_html_report(app):
     def report(href):
         body = callback_body(specs, "download.data", {
             "export-html.n_clicks": 1, "datasets.data": [DEMO_ID],
-            "models.value": ["logistic regression"], "url.href": href},
+            "models.value": [f"{DEMO_ID}/logistic regression"], "url.href": href,
+            "conditions.data": ControlState().to_store()},
             ["export-html.n_clicks"])
         r = client.post(prefix + "_dash-update-component", json=body,
                         headers={OWNER_HEADER: "K" * 32})
@@ -123,7 +125,8 @@ def test_pxf005_a_forged_page_address_is_left_out_of_the_html_report(app):
     assert "javascript:" not in forged.lower() and "evil.example" not in forged
     assert "Open this view" not in forged
     good = f"https://team.example{prefix}?cfn=5"
-    assert f'href="{good}"' in report(good)
+    # this app's address: the view's link is it, with the page's state written in
+    assert f'href="https://team.example{prefix}?v=2&amp;' in report(good)
 
 
 def _upstream_keepalive_timeout(conf: str) -> float:

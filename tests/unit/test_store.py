@@ -176,8 +176,11 @@ def test_sto013_notes_and_saved_views_live_with_the_datasets(tmp_path):
     assert got["note"] == "Decision: logistic regression at 0.51"
     assert [(v["name"], v["query"]) for v in got["views"]] == [
         ("cheap FNs", "?cfn=20"), ("prior 5%", "?prior=0.05")]
-    assert other.notes([DEMO_ID, ok], me) == {"note": "", "views": []}  # other datasets
-    assert other.notes([ok, DEMO_ID], me) == other.notes([DEMO_ID, ok], me)  # any order
+    # another dataset beside it keeps them (a note and views belong to each dataset)
+    both = other.notes([DEMO_ID, ok], me)
+    assert (both["note"], both["views"]) == (got["note"], got["views"])
+    assert other.notes([ok], me) == {"note": "", "views": []}  # not the other's own
+    assert other.notes([ok, DEMO_ID], me) == both  # any order
     other.delete_view([DEMO_ID], "cheap FNs", owner=me)
     assert [v["name"] for v in store.notes([DEMO_ID], me)["views"]] == ["prior 5%"]
     assert len(store.save_note([DEMO_ID], "x" * 9000, owner=me)) == 5000  # bounded

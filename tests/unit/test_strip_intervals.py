@@ -14,6 +14,7 @@ from roc_dash.app import create_app, ids
 from roc_dash.app.analysis import AnalysisCache, model_names
 from roc_dash.app.components import STRIP_INTERVALS_SLOT, summary_strip
 from roc_dash.app.features import intervals as feature
+from roc_dash.app.page_state import ModelRef, PageState, Pin
 from roc_dash.app.render import VIEW_OUTPUTS
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState
@@ -23,8 +24,16 @@ from roc_dash.core.decisions.decision_summary import decision_summary
 from roc_dash.core.decisions.economics import Economics
 from roc_dash.core.decisions.point_intervals import point_intervals
 from roc_dash.text.rounding import sig
+from tools.dash_requests import callback_body, callback_specs
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
+
+
+def _page(state, pins=()):
+    """The page's state: the demo, every model shown, the conditions ``state`` and the pins
+    (``{"model", "threshold", "label"}`` of the demo's models)."""
+    return PageState(conditions=ControlState.from_store(state), pins=tuple(
+        Pin(p["label"], ModelRef(DEMO_ID, p["model"]), p["threshold"]) for p in pins))
 
 
 def _three(v):
@@ -33,8 +42,8 @@ def _three(v):
 
 
 def _optimum(cache, state):
-    models = model_names(cache, [DEMO_ID])
-    chosen = feature.chosen_intervals(cache, [DEMO_ID], models, state, [], seconds=600)
+    model_names(cache, [DEMO_ID])
+    chosen = feature.chosen_intervals(cache, _page(state, []), seconds=600)
     return chosen[0]
 
 
@@ -81,7 +90,7 @@ def test_pci022_strip_has_an_empty_slot_for_the_line_before_the_pins():
 
 def test_pci023_the_line_follows_the_intervals_and_patches_the_strip(tmp_path):
     app = create_app(store=DatasetStore(tmp_path))
-    views = {str(o) for o in VIEW_OUTPUTS}
+    views = {str(o) for o in VIEW_OUTPUTS.values()}
     key = next(k for k in app.callback_map if ids.STRIP_INTERVALS in k and
                ids.POINT_INTERVALS in k)
     inputs = [i["id"] for i in app.callback_map[key]["inputs"]]
@@ -102,21 +111,15 @@ def test_pci023_the_line_follows_the_intervals_and_patches_the_strip(tmp_path):
 
 def _export_html(app, state, models, measure="auc", dataset_ids=(DEMO_ID,)):
     """The page's HTML export, as a click on its button runs it (``measure``: the Model
-    comparison card's choice)."""
-    from contextvars import copy_context
-
-    from dash._callback_context import context_value
-    from dash._utils import AttributeDict
-
-    cb = app.callback_map[f"{ids.DOWNLOAD}.data"]["callback"].__wrapped__
-
-    def run():
-        context_value.set(AttributeDict(triggered_inputs=[
-            {"prop_id": f"{ids.EXPORT_HTML}.n_clicks", "value": 1}]))
-        return cb(0, 0, 1, 0, list(dataset_ids), models, state, 0.95, "pointwise", None,
-                  "pooled", [], None, measure)
-
-    return copy_context().run(run)["content"]
+    comparison card's choice; ``models`` of the one dataset ``dataset_ids``)."""
+    body = callback_body(callback_specs(app), f"{ids.DOWNLOAD}.data", {
+        f"{ids.EXPORT_HTML}.n_clicks": 1, "datasets.data": list(dataset_ids),
+        "models.value": [f"{dataset_ids[0]}/{m}" for m in models], "conditions.data": state,
+        "level.value": 0.95, "band.value": "pointwise", "averaging.value": "pooled",
+        f"{ids.CMP_MEASURE}.value": measure}, [f"{ids.EXPORT_HTML}.n_clicks"])
+    r = app.server.test_client().post("/_dash-update-component", json=body)
+    assert r.status_code == 200, r.get_data(as_text=True)[:500]
+    return r.get_json()["response"]["download"]["data"]["content"]
 
 
 def test_pci024_page_html_export_has_the_intervals_section_with_the_cores_numbers(tmp_path):
@@ -137,7 +140,7 @@ def test_pci024_page_html_export_has_the_intervals_section_with_the_cores_number
             assert f"{sig(iv.estimate)} [{sig(iv.low)}–{sig(iv.high)}]" in page, model
         assert f"{sig(u.optimism.out_of_bag)}" in page
     # the same numbers as the operating card's optimum column
-    _, op, card = feature.chosen_intervals(cache, [DEMO_ID], models, state, [],
+    _, op, card = feature.chosen_intervals(cache, _page(state, []),
                                            seconds=600)[0]
     t = card.threshold
     assert f"{sig(t.estimate)} [{sig(t.low)}–{sig(t.high)}]" in page

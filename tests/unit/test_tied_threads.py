@@ -23,7 +23,7 @@ from roc_dash.app.server.cache import SharedCache
 from roc_dash.app.server.limits import ServerBusy
 from roc_dash.core.analysis_types import Analysis
 from tests.browser.gestures import wait_until
-from tools.dash_requests import callback_body, callback_specs, views_values
+from tools.dash_requests import VIEWS_CALLBACK, callback_body, callback_specs, views_values
 
 BIG = 10**9  # rows: a big analysis whatever ROC_DASH_HEAVY_ROWS says
 
@@ -243,7 +243,7 @@ def test_tie007_a_refused_callback_answers_503_and_keeps_nothing(cap, tmp_path, 
     client = app.server.test_client()
     client.get("/")
     models = ["logistic regression", "naive Bayes"]
-    body = callback_body(callback_specs(app), "roc-graph.figure",
+    body = callback_body(callback_specs(app), VIEWS_CALLBACK,
                          views_values(["demo"], models), ["datasets.data"])
     runner, release = Runner(), threading.Event()
     _hold_slot(runner, release)

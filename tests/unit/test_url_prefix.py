@@ -14,6 +14,7 @@ from roc_dash.app import create_app
 from roc_dash.app.server.auth import OWNER_HEADER, owner_of_key
 from roc_dash.app.server.store import DEMO_ID
 from roc_dash.app.server.url_prefix import check_url_prefix, url_prefix
+from roc_dash.app.state import ControlState
 from tools.dash_requests import callback_body, callback_specs
 
 from ..conftest import make_predictions
@@ -181,14 +182,17 @@ def test_pfx008_the_html_report_links_keep_the_prefix(app):
     key = "K" * 32  # this browser's key: saved views on the demo are per browser
     app.store.save_view([DEMO_ID], "cheap FNs", "?cfn=10", owner=owner_of_key(key))
     client = app.server.test_client()
-    href = "https://team.example/roc/?cfn=5&pin=a|0.5"
+    href = "https://team.example/roc/?cfn=5&pin=a|0.5"  # as the page was opened
     out = _callback(client, app, PREFIX, "download.data",
                     {"export-html.n_clicks": 1, "datasets.data": [DEMO_ID],
-                     "models.value": ["logistic regression"], "url.href": href},
+                     "models.value": [f"{DEMO_ID}/logistic regression"], "url.href": href,
+                     "conditions.data": ControlState(cost_fn=7.0).to_store()},
                     ["export-html.n_clicks"], headers={OWNER_HEADER: key})
     html = out["download"]["data"]["content"]
     links = re.findall(r'<a href="([^"]+)"', html)
-    assert "https://team.example/roc/?cfn=5&amp;pin=a|0.5" in links
+    # the view's link: the page's address with the page's state as it is now
+    view = next(x for x in links if x.startswith("https://team.example/roc/?v=2&amp;"))
+    assert "cfn=7" in view and "model=demo%2Flogistic+regression" in view
     assert "https://team.example/roc/?cfn=10" in links
 
 

@@ -14,8 +14,9 @@ import pytest
 from dash._utils import to_json
 
 from roc_dash.app import render, view_cache
-from roc_dash.app.analysis import AnalysisCache, model_names
+from roc_dash.app.analysis import AnalysisCache
 from roc_dash.app.features.data import apply_upload
+from roc_dash.app.page_state import PageState
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState
 
@@ -49,10 +50,11 @@ def page(tmp_path, monkeypatch):
     def views(dataset_ids=ids_, state=None, **kw):
         state = state or ControlState(prior=0.3).to_store()
         settings = {"averaging": "pooled", "pinned": [], "zoom": None, **kw}
-        models = model_names(cache, dataset_ids)
-        return render.update_views(cache, dataset_ids, models, state, settings["averaging"],
-                                   0.95, "pointwise", 51, [], [], settings["pinned"], [],
-                                   "pr", None, "threshold", None, settings["zoom"], None)
+        page = PageState.from_dash({"datasets": list(dataset_ids), "conditions": state,
+                                    "averaging": settings["averaging"],
+                                    "pins": settings["pinned"]})
+        return tuple(render.update_views(cache, page, {"threshold_axis": "threshold"}, None,
+                                         settings["zoom"]).values())
 
     return store, cache, ids_, calls, views
 
@@ -77,11 +79,12 @@ def test_vkc001_the_same_request_is_drawn_once_and_sent_as_drawn(page):
 
 
 def test_vkc002_any_other_setting_is_drawn_anew(page):
-    _, _, _, calls, views = page
+    _, _, ids_, calls, views = page
     views()
     views(averaging="vertical")
     views(state=ControlState(prior=0.3, cost_fn=4.0).to_store())
-    views(pinned=[{"model": "mine", "threshold": 0.5}])
+    (upload,) = [i for i in ids_ if i != DEMO_ID]
+    views(pinned=[{"dataset": upload, "model": "mine", "threshold": 0.5}])
     views(zoom={"roc": {"x": [0, 0.5], "y": [0.5, 1]}})
     assert len(calls) == 5
     views(averaging="vertical")  # as before: given again

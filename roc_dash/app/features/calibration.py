@@ -23,10 +23,10 @@ from ...core.inference.calibration import STRATEGIES, Calibration, calibration_f
 from ...figures.calibration import calibration_figure
 from ...text.rounding import sig
 from .. import ids
-from ..analysis import model_names, shown_analysis, timeout_message
+from ..analysis import SHOWN_FIELDS, model_names, shown_analysis, timeout_message
 from ..components import empty_figure, swatch
-from ..render import SHOWN_STATES
-from ..state import FONT, ControlState, tab_shown
+from ..page_state import PageState, dependencies
+from ..state import FONT, tab_shown
 
 __all__ = ["BIN_CHOICES", "calibration_card", "model_calibrations", "calibration_table",
            "calibrated_frame", "calibration_outputs", "register"]
@@ -142,13 +142,10 @@ def calibration_outputs(analysis: Analysis | None, names: list[str], *, n_bins=1
             calibration_table(results, colors))
 
 
-def _shown(cache, dataset_ids, models, state, settings):
+def _shown(cache, page: PageState):
     """The names of all loaded models (their colours) and the views' analysis of the shown
     ones (:func:`..analysis.shown_analysis`)."""
-    if state is None:
-        return model_names(cache, dataset_ids), None
-    return (model_names(cache, dataset_ids),
-            shown_analysis(cache, dataset_ids, models, state, settings))
+    return model_names(cache, page.datasets), shown_analysis(cache, page)
 
 
 # -- wiring ------------------------------------------------------------------------------
@@ -157,53 +154,53 @@ def register(app, cache, store) -> None:
     opened), and the download."""
 
     @app.callback(
-        Output(ids.CAL_GRAPH, "figure"),
-        Output(ids.CAL_TABLE, "children"),
-        Output(ids.CAL_DRAWN, "data"),
+        output={"figure": Output(ids.CAL_GRAPH, "figure"),
+                "table": Output(ids.CAL_TABLE, "children"),
+                "drawn": Output(ids.CAL_DRAWN, "data")},
         # after the views, as the superiority card: it follows every change of data or models
-        Input(ids.VIZ_DATA, "data"),
-        Input(ids.CAL_BINS, "value"),
-        Input(ids.CAL_STRATEGY, "value"),
-        Input(ids.PRESENTATION, "value"),
-        Input(ids.TAB, "data"),
-        *SHOWN_STATES,
-        State(ids.CAL_DRAWN, "data"),
+        inputs={"viz": Input(ids.VIZ_DATA, "data"), "n_bins": Input(ids.CAL_BINS, "value"),
+                "strategy": Input(ids.CAL_STRATEGY, "value"),
+                "presentation": Input(ids.PRESENTATION, "value"),
+                "tab": Input(ids.TAB, "data"), "page": dependencies(State, *SHOWN_FIELDS),
+                "drawn": State(ids.CAL_DRAWN, "data")},
     )
-    def calibration_view(viz, n_bins, strategy, presentation, tab, dataset_ids, models, state,
-                         *settings_drawn):
-        *settings, drawn = settings_drawn
+    def calibration_view(viz, n_bins, strategy, presentation, tab, page, drawn):
+        page = PageState.from_dash(page)
         # the views' key leaves out the costs and the prior, which calibration ignores: a
         # new cost redraws the views, not this card
         key = [viz.get("key") if isinstance(viz, dict) else None, n_bins, strategy,
                bool(presentation)]
-        if not tab_shown(tab, "compare") or state is None or (key == drawn and
-                                                              key[0] is not None):
+        if not tab_shown(tab, "compare") or page.conditions is None or (
+                key == drawn and key[0] is not None):
             raise PreventUpdate
         font = FONT[bool(presentation)]
         try:
-            names, analysis = _shown(cache, dataset_ids, models, state, settings)
+            names, analysis = _shown(cache, page)
         except AnalysisTimeout as exc:  # the views' banner says it too
-            return empty_figure(font), html.P(timeout_message(exc, len(models or [])),
-                                              className="hint"), None
-        return (*calibration_outputs(analysis, names, n_bins=n_bins, strategy=strategy,
-                                     font_size=font), key)
+            return {"figure": empty_figure(font), "table": html.P(
+                timeout_message(exc, len(page.models or names)), className="hint"),
+                "drawn": None}
+        figure, table = calibration_outputs(analysis, names, n_bins=n_bins, strategy=strategy,
+                                            font_size=font)
+        return {"figure": figure, "table": table, "drawn": key}
 
     @app.callback(
-        Output(ids.CAL_DOWNLOAD, "data"),
-        Input(ids.CAL_DOWNLOAD_BUTTON, "n_clicks"),
-        *SHOWN_STATES,
+        output=Output(ids.CAL_DOWNLOAD, "data"),
+        inputs={"clicks": Input(ids.CAL_DOWNLOAD_BUTTON, "n_clicks"),
+                "page": dependencies(State, *SHOWN_FIELDS)},
         prevent_initial_call=True,
     )
-    def download(clicks, dataset_ids, models, state, *settings):
+    def download(clicks, page):
+        page = PageState.from_dash(page)
         if not clicks:
             raise PreventUpdate
         try:
-            _, analysis = _shown(cache, dataset_ids, models, state, settings)
+            _, analysis = _shown(cache, page)
         except AnalysisTimeout:
             raise PreventUpdate from None  # the card and the views' banner say why
         if analysis is None:
             raise PreventUpdate
-        reference = ControlState.from_store(state).reference_class
-        frame = calibrated_frame(cache.table(dataset_ids, reference),
+        frame = calibrated_frame(cache.table(list(page.datasets),
+                                             page.control.reference_class),
                                  model_calibrations(analysis))
         return dcc.send_string(frame.to_csv(index=False), "roc-dash-calibrated-scores.csv")

@@ -25,13 +25,20 @@ from ...figures.combining import superiority_figure
 from ...figures.style import format_threshold
 from ...text.rounding import sig
 from .. import ids
-from ..analysis import model_names, shown_analysis
+from ..analysis import (
+    SHOWN_FIELDS,
+    model_refs,
+    shown_analysis,
+    shown_combine,
+    shown_keys,
+    shown_pins,
+)
 from ..components import empty_figure
 from ..help import HELP
 from ..overlays import active, combine_results
-from ..render import SHOWN_STATES
+from ..page_state import PageState, dependencies
 from ..server.limits import excerpt
-from ..state import FONT, ControlState, clean_pins, economics_from_state, tab_shown
+from ..state import FONT, tab_shown
 
 __all__ = ["combining_card", "superiority_card", "parse_budget", "combine_options",
            "combine_panel", "superiority_outputs", "register"]
@@ -302,25 +309,24 @@ def _register_options(app, cache, store) -> None:
         return options, message or "Empty: no budget. Press Enter to apply."
 
     @app.callback(
-        Output(ids.REPAIR_MODEL, "options"),
-        Output(ids.REPAIR_MODEL, "value"),
-        Output(ids.SUP_A, "options"),
-        Output(ids.SUP_A, "value"),
-        Output(ids.SUP_B, "options"),
-        Output(ids.SUP_B, "value"),
-        Input(ids.MODELS, "value"),
-        Input(ids.DATASETS, "data"),
-        State(ids.REPAIR_MODEL, "value"),
-        State(ids.SUP_A, "value"),
-        State(ids.SUP_B, "value"),
+        output={"repair_options": Output(ids.REPAIR_MODEL, "options"),
+                "repair": Output(ids.REPAIR_MODEL, "value"),
+                "a_options": Output(ids.SUP_A, "options"), "a": Output(ids.SUP_A, "value"),
+                "b_options": Output(ids.SUP_B, "options"), "b": Output(ids.SUP_B, "value")},
+        inputs={"page": dependencies(Input, "datasets", "models"),
+                "repair": State(ids.REPAIR_MODEL, "value"), "a": State(ids.SUP_A, "value"),
+                "b": State(ids.SUP_B, "value")},
     )
-    def pair_options(models, dataset_ids, repair, a, b):
-        names = model_names(cache, dataset_ids)
-        shown = [m for m in (models or []) if m in names]
-        options = [{"label": m, "value": m} for m in shown]
+    def pair_options(page, repair, a, b):
+        # the models by key (dataset id and name): adding a dataset keeps the choices
+        page = PageState.from_dash(page)
+        refs = model_refs(cache, page.datasets)
+        shown = shown_keys(cache, page)
+        options = [{"label": refs[k], "value": k} for k in shown]
         a = a if a in shown else (shown[0] if shown else None)
         b = b if b in shown and b != a else next((m for m in shown if m != a), None)
-        return (options, repair if repair in shown else None, options, a, options, b)
+        return {"repair_options": options, "repair": repair if repair in shown else None,
+                "a_options": options, "a": a, "b_options": options, "b": b}
 
 
 def _register_cards(app, cache, store) -> None:
@@ -328,52 +334,50 @@ def _register_cards(app, cache, store) -> None:
     (Compare), each computed only while its tab is shown (and when it is opened)."""
 
     @app.callback(
-        Output(ids.COMBINE_RESULT, "children"),
-        Input(ids.DATASETS, "data"),
-        Input(ids.MODELS, "value"),
-        Input(ids.CONDITIONS, "data"),
-        Input(ids.PINNED, "data"),
-        Input(ids.COMBINE, "data"),
-        Input(ids.DET, "value"),
-        Input(ids.TAB, "data"),
-        State(ids.LEVEL, "value"),
-        State(ids.BAND, "value"),
-        State(ids.SAMPLES_OK, "data"),
+        output=Output(ids.COMBINE_RESULT, "children"),
+        inputs={"page": {**dependencies(Input, "datasets", "models", "conditions", "pins",
+                                        "det", "tab"),
+                         **dependencies(State, "level", "band", "samples")},
+                "combine": Input(ids.COMBINE, "data")},
     )
-    def combine_result(dataset_ids, models, state, pinned, combine, det, tab, *settings):
-        if not tab_shown(tab, "beyond"):
+    def combine_result(page, combine):
+        page = PageState.from_dash(page)
+        if not tab_shown(page.tab, "beyond"):
             raise PreventUpdate
-        if state is None:
+        if page.conditions is None:
             return no_update
-        analysis = shown_analysis(cache, dataset_ids, models, state, settings)
-        pins = pinned_points(analysis, clean_pins(pinned)) if analysis is not None else []
-        reference = ControlState.from_store(state).reference_class
-        return combine_panel(analysis, combine, pins,
-                             population=economics_from_state(state).population,
-                             table=lambda: cache.table(dataset_ids, reference), det=bool(det))
+        analysis = shown_analysis(cache, page)
+        refs = model_refs(cache, page.datasets)
+        pins = (pinned_points(analysis, shown_pins(page.pins, refs)) if analysis is not None
+                else [])
+        reference = page.control.reference_class
+        return combine_panel(analysis, shown_combine(combine, refs), pins,
+                             population=page.control.population,
+                             table=lambda: cache.table(list(page.datasets), reference),
+                             det=page.det)
 
     @app.callback(
-        Output(ids.SUP_GRAPH, "figure"),
-        Output(ids.SUP_MSG, "children"),
+        output={"figure": Output(ids.SUP_GRAPH, "figure"),
+                "message": Output(ids.SUP_MSG, "children")},
         # after the views: every change of data, models or conditions redraws them (the
         # viz-data store is written each time), and this card, below the fold, then follows
         # without competing with them for the server and the browser
-        Input(ids.VIZ_DATA, "data"),
-        Input(ids.SUP_A, "value"),
-        Input(ids.SUP_B, "value"),
-        Input(ids.SUP_LOW, "value"),
-        Input(ids.SUP_MODE, "value"),
-        Input(ids.SUP_HIGH, "value"),
-        Input(ids.PRESENTATION, "value"),
-        Input(ids.TAB, "data"),
-        *SHOWN_STATES,
+        inputs={"viz": Input(ids.VIZ_DATA, "data"),
+                "pair": {"a": Input(ids.SUP_A, "value"), "b": Input(ids.SUP_B, "value")},
+                "expert": (Input(ids.SUP_LOW, "value"), Input(ids.SUP_MODE, "value"),
+                           Input(ids.SUP_HIGH, "value")),
+                "presentation": Input(ids.PRESENTATION, "value"),
+                "tab": Input(ids.TAB, "data"), "page": dependencies(State, *SHOWN_FIELDS)},
     )
-    def superiority(_viz, a, b, low, mode, high, presentation, tab, dataset_ids, models, state,
-                    *settings):
+    def superiority(viz, pair, expert, presentation, tab, page):
+        page = PageState.from_dash(page)
         if not tab_shown(tab, "compare"):
             raise PreventUpdate
-        if state is None:
-            return no_update, no_update
-        analysis = shown_analysis(cache, dataset_ids, models, state, settings)
-        return superiority_outputs(analysis, a, b, low, mode, high,
-                                   font_size=FONT[bool(presentation)])
+        if page.conditions is None:
+            return {"figure": no_update, "message": no_update}
+        analysis = shown_analysis(cache, page)
+        refs = model_refs(cache, page.datasets)
+        figure, message = superiority_outputs(
+            analysis, refs.get(pair["a"]), refs.get(pair["b"]), *expert,
+            font_size=FONT[bool(presentation)])
+        return {"figure": figure, "message": message}

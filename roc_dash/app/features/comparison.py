@@ -36,6 +36,7 @@ from ...report.comparison_text import (
 from .. import ids
 from ..analysis import pauc_comparison, shown_analysis
 from ..help import HELP
+from ..page_state import PageState, dependencies
 from ..state import tab_shown
 
 __all__ = ["comparison_card", "comparison_panel", "register"]
@@ -134,24 +135,20 @@ def register(app, cache, store) -> None:
     computed only while the Compare tab is shown (and when it is opened)."""
 
     @app.callback(
-        Output(ids.COMPARISON_RESULT, "children"),
-        Input(ids.DATASETS, "data"),
-        Input(ids.MODELS, "value"),
-        Input(ids.CONDITIONS, "data"),
-        Input(ids.P_KIND, "value"),
-        Input(ids.CMP_MEASURE, "value"),
-        Input(ids.TAB, "data"),
-        State(ids.LEVEL, "value"),
-        State(ids.BAND, "value"),
-        State(ids.SAMPLES_OK, "data"),
+        output=Output(ids.COMPARISON_RESULT, "children"),
+        inputs={"page": {**dependencies(Input, "datasets", "models", "conditions", "tab"),
+                         **dependencies(State, "level", "band", "samples")},
+                "p_kind": Input(ids.P_KIND, "value"), "measure": Input(ids.CMP_MEASURE,
+                                                                        "value")},
     )
-    def comparison_result(dataset_ids, models, state, p_kind, measure, tab, *settings):
-        if not tab_shown(tab, "compare"):
+    def comparison_result(page, p_kind, measure):
+        page = PageState.from_dash(page)
+        if not tab_shown(page.tab, "compare"):
             raise PreventUpdate
-        if state is None:
+        if page.conditions is None:
             return no_update
-        analysis = shown_analysis(cache, dataset_ids, models, state, settings)
+        analysis = shown_analysis(cache, page)
         if measure == "pauc" and analysis is not None and len(analysis.models) > 1:
-            return comparison_panel(analysis, p_kind,
-                                    pauc_comparison(cache, dataset_ids, analysis, state))
+            return comparison_panel(analysis, p_kind, pauc_comparison(
+                cache, list(page.datasets), analysis, page.control.to_store()))
         return comparison_panel(analysis, p_kind)

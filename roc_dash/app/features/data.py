@@ -28,11 +28,15 @@ from ..analysis import (
     apply_reference,
     dataset_labels,
     kind_status,
+    legacy_names,
     loaded_infos,
-    model_names,
+    model_refs,
 )
 from ..components import dataset_list, labelled, missing_banner, model_options
 from ..help import HELP
+from ..link_report import unrestored
+from ..page_state import parse_link, resolve_refs
+from ..removal import confirm_box, remove, undo
 from ..server.auth import current_owner
 from ..server.limits import excerpt, heavy_parse
 from ..server.store import (
@@ -45,10 +49,11 @@ from ..server.store import (
     content_digest,
 )
 from ..server.upload_route import take_batch
-from ..state import ControlState, display, parse_query
+from ..state import ControlState, display
 
 __all__ = ["panel", "for_the_browser", "UploadOutcome", "apply_upload", "tag_note",
-           "demo_status", "upload_with_label", "remove_dataset", "prior_source", "prior_note",
+           "demo_status", "upload_with_label", "remove_dataset", "prior_source", "prior_note", "shown_selection",
+           "removal_answer", "read_upload",
            "register"]
 
 log = logging.getLogger(__name__)
@@ -105,6 +110,8 @@ def panel(class_control, examples):
                   hint="Press Enter: a file rejected for ambiguous labels is read again.",
                   html_for=ids.POSITIVE_LABEL, help_text=HELP["positive"]),
         html.Div(id=ids.DATASET_LIST, className="dataset-list"),
+        html.Div(id=ids.REMOVAL, className="removal-box"),
+        dcc.Store(id=ids.REMOVED, data=None),
         class_control,
         html.Button("Load the demo data", id=ids.LOAD_DEMO, n_clicks=0,
                     className="link-button", title=HELP["demo"]),
@@ -261,6 +268,26 @@ def upload_with_label(store: DatasetStore, sources, dataset_ids, positive) -> Up
     return dataclasses.replace(plain, status=f"{plain.status} {note}")
 
 
+def shown_selection(store: DatasetStore, keys: list[str], selected, old_options, search,
+                    datasets) -> list[str]:
+    """The models ticked (keys, :class:`..page_state.ModelRef`) once the datasets changed:
+    the user's choice kept and new models shown; when the list is first filled, the link's
+    models (those of a link made before models were named by dataset, by the names the page
+    gave them for the link's datasets), else all. At most :data:`MAX_SHOWN_MODELS`."""
+    selected = selected if isinstance(selected, list) else []
+    old = {o.get("value") for o in old_options or [] if isinstance(o, dict)}
+    if old:  # keep the user's choice; new models are shown
+        return [k for k in keys if k in selected or k not in old][:MAX_SHOWN_MODELS]
+    link, given = parse_link(search)
+    wanted = set()
+    if "models" in given:
+        refs, _ = resolve_refs(link.models, legacy_names(store, link.datasets
+                                                         if "datasets" in given else datasets))
+        wanted = {r.key for r in refs}
+    value = [k for k in keys if k in wanted] or keys
+    return value[:MAX_SHOWN_MODELS]
+
+
 def remove_dataset(dataset_ids, dataset_id):
     return [d for d in clean_ids(dataset_ids) if d != dataset_id]
 
@@ -273,7 +300,8 @@ def prior_source(dataset_ids, source, search=None) -> str | None:
     ids_ = clean_ids(dataset_ids)
     if source in ids_:
         return source
-    linked = parse_query(search).get("prior_source")
+    link, given = parse_link(search)
+    linked = link.prior_source if "prior_source" in given else None
     if linked in ids_:
         return linked
     return ids_[-1] if ids_ else None
@@ -320,126 +348,157 @@ def register(app, cache, store) -> None:
 
 
 def _register_datasets(app, cache, store) -> None:
-    """The datasets callback: uploads, the demo, removals, a link's datasets."""
+    """The datasets callback: uploads, the demo, a link's datasets, and a × of the list
+    (asked first; removed with Undo, :mod:`..removal`)."""
 
     @app.callback(
-        Output(ids.DATASETS, "data"),
-        Output(ids.UPLOAD_STATUS, "children"),
-        Output(ids.UPLOAD_ERROR, "children"),
-        Output(ids.PENDING, "data"),
-        Input(ids.STREAMED, "data"),
-        Input(ids.REMOVE_REQUEST, "data"),
-        Input(ids.POSITIVE_LABEL, "value"),
-        Input(ids.LOAD_DEMO, "n_clicks"),
-        Input(ids.URL, "search"),
-        State(ids.DATASETS, "data"),
-        State(ids.PENDING, "data"),
-        State(ids.PRIOR_SOURCE, "value"),
-        State(ids.CONDITIONS, "data"),
+        output={"datasets": Output(ids.DATASETS, "data"),
+                "status": Output(ids.UPLOAD_STATUS, "children"),
+                "error": Output(ids.UPLOAD_ERROR, "children"),
+                "pending": Output(ids.PENDING, "data"),
+                "removal": Output(ids.REMOVAL, "children"),
+                "removed": Output(ids.REMOVED, "data")},
+        inputs={"streamed": Input(ids.STREAMED, "data"),
+                "remove_request": Input(ids.REMOVE_REQUEST, "data"),
+                "positive": Input(ids.POSITIVE_LABEL, "value"),
+                "demo": Input(ids.LOAD_DEMO, "n_clicks"), "search": Input(ids.URL, "search"),
+                "answer": (Input({"type": ids.REMOVE_YES, "index": ALL}, "n_clicks"),
+                           Input({"type": ids.REMOVE_NO, "index": ALL}, "n_clicks"),
+                           Input({"type": ids.UNDO_REMOVE, "index": ALL}, "n_clicks")),
+                "datasets": State(ids.DATASETS, "data"), "pending": State(ids.PENDING, "data"),
+                "source": State(ids.PRIOR_SOURCE, "value"),
+                "state": State(ids.CONDITIONS, "data"), "pins": State(ids.PINNED, "data"),
+                "removed": State(ids.REMOVED, "data")},
     )
-    def update_datasets(streamed, remove_request, positive, _demo, search, dataset_ids,
-                        pending, source, state):
-        def noted(out: UploadOutcome):
-            """The outcome with the prior note when the upload added a dataset."""
-            if not isinstance(out.dataset_ids, list):
-                return out.dataset_ids, out.status, out.error, out.pending
-            note = prior_note(store, out.dataset_ids, source, state)
-            return (out.dataset_ids, f"{out.status} {note}".strip(), out.error, out.pending)
-
+    def update_datasets(streamed, remove_request, positive, demo, search, answer, datasets,
+                        pending, source, state, pins, removed):
+        store.run_due_removals()  # deletions whose undo window has passed
+        out = dict.fromkeys(("datasets", "status", "error", "pending", "removal", "removed"),
+                            no_update)
         trigger = ctx.triggered_id
-        fired = {t["prop_id"] for t in ctx.triggered}
-        if trigger is None or f"{ids.URL}.search" in fired:  # opening a link: its datasets
-            wanted = parse_query(search).get("data")
-            if not wanted or wanted == clean_ids(dataset_ids):
+        if isinstance(trigger, dict) or trigger == ids.REMOVE_REQUEST:
+            return {**out, **removal_answer(store, trigger, remove_request, datasets, pins,
+                                            removed)}
+        if trigger is None or f"{ids.URL}.search" in {t["prop_id"] for t in ctx.triggered}:
+            link, given = parse_link(search)  # opening a link: its datasets
+            if "datasets" not in given or list(link.datasets) == clean_ids(datasets):
                 raise PreventUpdate
-            return wanted, "", "", None
-        if trigger == ids.REMOVE_REQUEST:  # a × clicked (the browser names its dataset)
-            removed = remove_request.get("index") if isinstance(remove_request, dict) else None
-            if not removed:
-                raise PreventUpdate
-            if removed in clean_ids(dataset_ids):
-                # the owner's removal deletes its files; anyone else's only takes it off
-                # their page (a link grants viewing, never deletion)
-                owner = current_owner()
-                if owner is not None:
-                    store.delete(removed, user=owner)
-            return remove_dataset(dataset_ids, removed), "", "", no_update
+            return {**out, "datasets": list(link.datasets), "status": "", "error": "",
+                    "pending": None}
         if trigger == ids.LOAD_DEMO:
-            current = clean_ids(dataset_ids)
+            current = clean_ids(datasets)
             if DEMO_ID in current:
-                return no_update, "The demo data is already loaded.", "", no_update
-            return (current + [DEMO_ID], demo_status(store, current, source, state), "",
-                    no_update)
-        if trigger == ids.POSITIVE_LABEL:  # re-read the upload that was just rejected
-            if not pending:
-                raise PreventUpdate
-            with heavy_parse():  # one per worker; else 503 and the page retries
-                sources = store.get_pending(pending)
-                if not sources:
-                    raise PreventUpdate
-                out = apply_upload(store, sources, dataset_ids, positive)
-                store.drop_pending(pending)  # a new token is kept if it failed again
-            return noted(out)
-        # files streamed to /upload by the page (see upload_route.py)
-        if not isinstance(streamed, dict):
+                return {**out, "status": "The demo data is already loaded."}
+            return {**out, "datasets": current + [DEMO_ID], "error": "",
+                    "status": demo_status(store, current, source, state)}
+        upload = read_upload(store, trigger, streamed, positive, datasets, pending)
+        if upload is None:
             raise PreventUpdate
+        if isinstance(upload.dataset_ids, list):  # a dataset added: the prior's note
+            note = prior_note(store, upload.dataset_ids, source, state)
+            upload = dataclasses.replace(upload, status=f"{upload.status} {note}".strip())
+        return {**out, "datasets": upload.dataset_ids, "status": upload.status,
+                "error": upload.error, "pending": upload.pending}
+
+
+def removal_answer(store, trigger, request, datasets, pins, removed) -> dict:
+    """The datasets callback's outputs for a × (the question), its answer (the removal, or
+    nothing) or *Undo* (:mod:`..removal`)."""
+    owner = current_owner()
+    if trigger == ids.REMOVE_REQUEST:  # a × clicked (the browser names its dataset)
+        wanted = request.get("index") if isinstance(request, dict) else None
+        if wanted not in clean_ids(datasets):
+            raise PreventUpdate
+        return {"removal": confirm_box(store, datasets, wanted, pins, owner)}
+    if not any(t["value"] for t in ctx.triggered):
+        raise PreventUpdate  # the buttons appearing
+    kind, dataset_id = trigger.get("type"), trigger.get("index")
+    if kind == ids.REMOVE_NO:
+        return {"removal": None}
+    if kind == ids.REMOVE_YES:
+        new, record, box = remove(store, datasets, dataset_id, pins, owner)
+        if record is None:  # not loaded (any more): nothing to remove
+            return {"removal": None}
+        return {"datasets": new, "removal": box, "removed": record, "status": "",
+                "error": ""}
+    if not isinstance(removed, dict) or removed.get("dataset") != dataset_id:
+        raise PreventUpdate
+    new, record, box = undo(store, datasets, removed)
+    # the record is written only when it changes (the pins callback follows it)
+    return {"datasets": new, "removal": box, "removed": record or no_update}
+
+
+def read_upload(store, trigger, streamed, positive, datasets, pending) -> UploadOutcome | None:
+    """What a drop streamed to ``/upload`` or a re-read with the *Positive label* box gave
+    (None: nothing to read)."""
+    if trigger == ids.POSITIVE_LABEL:  # re-read the upload that was just rejected
+        if not pending:
+            return None
         with heavy_parse():  # one per worker; else 503 and the page retries
-            sources = take_batch(store, streamed.get("batch"))
+            sources = store.get_pending(pending)
             if not sources:
-                return (no_update, "", "The upload did not reach the server completely; "
-                        "please try again. Nothing was changed.", no_update)
-            out = upload_with_label(store, sources, dataset_ids, positive)
-        if pending:
-            store.drop_pending(pending)
-        return noted(out)
+                return None
+            out = apply_upload(store, sources, datasets, positive)
+            store.drop_pending(pending)  # a new token is kept if it failed again
+        return out
+    # files streamed to /upload by the page (see upload_route.py)
+    if not isinstance(streamed, dict):
+        return None
+    with heavy_parse():  # one per worker; else 503 and the page retries
+        sources = take_batch(store, streamed.get("batch"))
+        if not sources:
+            return UploadOutcome(no_update, "", "The upload did not reach the server "
+                                 "completely; please try again. Nothing was changed.",
+                                 no_update)
+        out = upload_with_label(store, sources, datasets, positive)
+    if pending:
+        store.drop_pending(pending)
+    return out
 
 
 def _register_models(app, cache, store) -> None:
     """The model lists, the missing-data banner and the upload signal."""
 
     @app.callback(
-        Output(ids.DATASET_LIST, "children"),
-        Output(ids.MODELS, "options"),
-        Output(ids.MODELS, "value"),
-        Output(ids.PIN_MODEL, "options"),
-        Output(ids.PRIOR_SOURCE, "options"),
-        Output(ids.PRIOR_SOURCE, "value"),
-        Output(ids.PRIOR_SOURCE_ROW, "style"),
-        Output(ids.THRESHOLD_MODEL, "options"),
-        Input(ids.DATASETS, "data"),
-        State(ids.MODELS, "value"),
-        State(ids.MODELS, "options"),
-        State(ids.URL, "search"),
-        State(ids.PRIOR_SOURCE, "value"),
+        output={"list": Output(ids.DATASET_LIST, "children"),
+                "options": Output(ids.MODELS, "options"), "value": Output(ids.MODELS, "value"),
+                "pin_options": Output(ids.PIN_MODEL, "options"),
+                "sources": Output(ids.PRIOR_SOURCE, "options"),
+                "source": Output(ids.PRIOR_SOURCE, "value"),
+                "source_row": Output(ids.PRIOR_SOURCE_ROW, "style"),
+                "threshold_options": Output(ids.THRESHOLD_MODEL, "options")},
+        inputs={"datasets": Input(ids.DATASETS, "data"),
+                "selected": State(ids.MODELS, "value"),
+                "old_options": State(ids.MODELS, "options"),
+                "search": State(ids.URL, "search"), "source": State(ids.PRIOR_SOURCE, "value")},
     )
-    def update_models(dataset_ids, selected, old_options, search, source):
-        infos, missing = loaded_infos(store, dataset_ids)
-        names = model_names(cache, [i.id for i in infos])
-        old = {o.get("value") for o in old_options or [] if isinstance(o, dict)}
-        selected = selected if isinstance(selected, list) else []
-        if ctx.triggered_id is None:  # first load: the link's model selection
-            wanted = parse_query(search).get("models")
-            value = [n for n in names if n in wanted] if wanted else names
-        else:  # keep the user's choice; new models are shown
-            value = [n for n in names if n in selected or n not in old]
-        value = value[:MAX_SHOWN_MODELS]
-        options = model_options(names)
+    def update_models(datasets, selected, old_options, search, source):
+        infos, missing = loaded_infos(store, datasets)
+        loaded = [i.id for i in infos]
+        refs = model_refs(cache, loaded)  # every model by key, with its shown name
         labels = dataset_labels(infos)
         sources = [{"label": f"{lab} ({sig(prevalence(store.get(i.id)))})", "value": i.id}
                    for lab, i in zip(labels, infos, strict=True)]
-        source = prior_source([i.id for i in infos], source, search)
-        style = {"display": "flex"} if len(infos) > 1 else {"display": "none"}
-        plain = [{"label": n, "value": n} for n in names]
-        return (dataset_list(infos, labels, missing, current_owner()), options, value, plain, sources, source,
-                style, plain)
+        plain = [{"label": shown, "value": key} for key, shown in refs.items()]
+        return {"list": dataset_list(infos, labels, missing, current_owner()),
+                "options": model_options(refs),
+                "value": shown_selection(store, list(refs), selected, old_options, search,
+                                         datasets),
+                "pin_options": plain, "sources": sources,
+                "source": prior_source(loaded, source, search),
+                "source_row": {"display": "flex"} if len(infos) > 1 else {"display": "none"},
+                "threshold_options": plain}
 
     @app.callback(
-        Output(ids.MISSING, "children"),
-        Input(ids.DATASETS, "data"),
+        output=Output(ids.MISSING, "children"),
+        inputs={"datasets": Input(ids.DATASETS, "data"), "search": State(ids.URL, "search")},
     )
-    def missing(dataset_ids):
-        _, gone = loaded_infos(store, dataset_ids)
-        return missing_banner(gone, {g: store.gone(g) for g in gone})
+    def missing(datasets, search):
+        _, gone = loaded_infos(store, datasets)
+        link, given = parse_link(search)
+        lost = unrestored(store, search) if gone and "datasets" in given and set(gone) <= set(
+            link.datasets) else []
+        return missing_banner(gone, {g: store.gone(g) for g in gone}, lost)
 
     # a × of the dataset list, in the browser: the list's buttons appearing (every first
     # load, every upload) cost no request; a click names its dataset to the datasets callback

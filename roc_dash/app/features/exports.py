@@ -7,11 +7,13 @@ tabs (whose cards compute only while shown) were never opened."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import time
 
 import pandas as pd
-from dash import Input, Output, State, ctx, dcc, html
+from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...core.analysis_types import Analysis
@@ -19,6 +21,7 @@ from ...core.assembly.analysis import AnalysisTimeout
 from ...core.decisions.economics import Economics
 from ...core.decisions.operating import pinned_points
 from ...decision import build_decision
+from ...figures.style import format_threshold
 from ...report.exports import (
     cross_validation_table,
     csv_safe,
@@ -29,22 +32,26 @@ from ...report.exports import (
     with_group_rows,
 )
 from .. import ids
-from ..analysis import dataset_labels, loaded_infos, pauc_comparison
+from ..analysis import (
+    dataset_labels,
+    loaded_infos,
+    model_refs,
+    page_conditions,
+    pauc_comparison,
+    shown_analysis,
+    shown_pins,
+)
+from ..chosen_points import OPTIMUM, chosen_intervals, fixed_intervals
 from ..components import model_table_rows
 from ..help import HELP
-from ..render import SHOWN_STATES, decision_views
+from ..page_state import PageState, dependencies, key_ref
+from ..render import decision_views
 from ..server.auth import current_owner
 from ..server.url_prefix import page_link, server_prefix
-from ..state import (
-    AVERAGING_MODES,
-    ControlState,
-    clean_pins,
-    conditions_from_state,
-    economics_from_state,
-    group_priors,
-)
+from ..state import conditions_from_state, economics_from_state, group_priors
 
-__all__ = ["buttons", "curves_csv", "table_csv", "decision_json", "register",
+__all__ = ["buttons", "curves_csv", "table_csv", "decision_json", "decision_download",
+           "html_download", "register",
            "slices_for_report", "sliced", "csv_download", "report_intervals", "REPORT_SECONDS"]
 
 #: Server time the HTML export's bootstrap intervals may take (all shown models together).
@@ -60,7 +67,8 @@ def buttons():
             html.Button("HTML report", id=ids.EXPORT_HTML, n_clicks=0,
                         className="button light", title=HELP["html_report"]),
             html.Button("Download decision", id=ids.EXPORT_DECISION, n_clicks=0,
-                        className="button light", title=HELP["decision_json"])]
+                        className="button light", title=HELP["decision_json"]),
+            html.Div(id=ids.EXPORT_STATUS, className="export-status", role="status")]
 
 
 def curves_csv(analysis: Analysis, slices=()) -> str:
@@ -138,106 +146,138 @@ def sliced(table, models, state, columns, constraint, priors_text=None) -> list:
     return out
 
 
-def decision_json(analysis: Analysis, table: pd.DataFrame, pins, economics: Economics,
-                  note: str = "") -> str:
-    """The decision record (JSON text) of the page's operating point: the latest pin (the
-    last of ``pins``, as :func:`~roc_dash.app.state.clean_pins` keeps them), else the
-    optimum, under the page's costs, benefits and prior."""
-    pinned = pins[-1] if pins else None
-    record = build_decision(
-        analysis, table, economics=economics, note=note,
-        pinned=None if pinned is None else {"model": pinned["model"],
-                                            "threshold": pinned["threshold"]})
+def decision_json(analysis: Analysis, table: pd.DataFrame, economics: Economics,
+                  note: str = "", *, pinned: dict | None = None, point=None, choice=None,
+                  model: str | None = None) -> str:
+    """The decision record (JSON text) of the recommendation under the page's costs,
+    benefits and prior, or of the point ``pinned`` (``{"model", "threshold"}``, the vertex
+    the page shows), with the page's intervals of it (``point``: a pin's; ``choice``: the
+    optimum's, :func:`..chosen_points.chosen_intervals`). ``model``: the model's own name,
+    written in place of the name it is shown under."""
+    record = build_decision(analysis, table, economics=economics, note=note, pinned=pinned,
+                            point=point, choice=choice)
+    if model and model != record.model:
+        record = dataclasses.replace(record, model=model, notes=(
+            *record.notes, f"Shown on the page as “{record.model}”."))
     return json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
 
 
+def decision_download(cache, store, page: PageState, analysis: Analysis, which=None):
+    """``(file, status)`` of *Download decision*: the recommendation (``which`` None, the
+    summary's headline) or the pin ``which`` (a letter: an explicit choice), with the
+    page's intervals of that point (one computation: :func:`..chosen_points.chosen_intervals`,
+    the same replicates and seed, cached); the status line names the point in the file."""
+    chosen = chosen_intervals(cache, page, seconds=REPORT_SECONDS)
+    label = which or OPTIMUM
+    entry = next((c for c in chosen if c[0] == label), None)
+    if entry is None:
+        return no_update, f"Pin {which} is not shown: nothing was downloaded."
+    _, op, u = entry
+    refs = model_refs(cache, page.datasets)
+    own = next((key_ref(k).name for k, v in refs.items() if v == op.model), None)
+    reference = page.control.reference_class
+    threshold = None if math.isinf(op.threshold) else float(op.threshold)
+    text = decision_json(
+        analysis, cache.table(list(page.datasets), reference), economics_from_state(
+            page.control.to_store()),
+        store.notes(list(page.datasets), owner=current_owner())["note"],
+        pinned=None if which is None else {"model": op.model, "threshold": threshold},
+        point=u if which else fixed_intervals(cache, page, op, seconds=REPORT_SECONDS),
+        choice=None if which else u, model=own)
+    what = "the recommendation" if which is None else f"pin {which}"
+    status = (f"Downloaded the decision of {what}: {op.model} at score ≥ "
+              f"{format_threshold(op.threshold)}.")
+    return dcc.send_string(text, "roc-dash-decision.json"), status
+
+
 # -- wiring ------------------------------------------------------------------------------
-#: What the Slices card slices by (column, crossed column, constraint, priors per group):
-#: the CSVs and the HTML report follow it.
-SLICE_CARD_STATES = (State(ids.SLC_COLUMN, "value"), State(ids.SLC_CROSS, "value"),
-                     State(ids.SLC_CONSTRAINT, "value"), State(ids.SLC_PRIORS, "value"))
-
-
 def register(app, cache, store) -> None:
-    """The export callback (a file to the page's download component)."""
+    """The export callback (a file to the page's download component, and a line saying what
+    the decision file holds)."""
 
     @app.callback(
-        Output(ids.DOWNLOAD, "data"),
-        Input(ids.EXPORT_CURVES, "n_clicks"),
-        Input(ids.EXPORT_TABLE, "n_clicks"),
-        Input(ids.EXPORT_HTML, "n_clicks"),
-        Input(ids.EXPORT_DECISION, "n_clicks"),
-        *SHOWN_STATES,
-        State(ids.AVERAGING, "value"),
-        State(ids.PINNED, "data"),
-        State(ids.URL, "href"),
-        State(ids.CMP_MEASURE, "value"),
-        State(ids.ZOOM, "data"),
-        *SLICE_CARD_STATES,
+        output={"file": Output(ids.DOWNLOAD, "data"),
+                "status": Output(ids.EXPORT_STATUS, "children")},
+        inputs={"buttons": {"curves": Input(ids.EXPORT_CURVES, "n_clicks"),
+                            "table": Input(ids.EXPORT_TABLE, "n_clicks"),
+                            "html": Input(ids.EXPORT_HTML, "n_clicks"),
+                            "decision": Input(ids.EXPORT_DECISION, "n_clicks")},
+                "point": Input({"type": ids.EXPORT_POINT, "index": ALL}, "n_clicks"),
+                "page": dependencies(State), "href": State(ids.URL, "href"),
+                "measure": State(ids.CMP_MEASURE, "value")},
         prevent_initial_call=True,
     )
-    def export(_c, _t, _h, _d, dataset_ids, models, state, level, band, samples, averaging,
-               pinned, href, measure=None, zoom=None, *slice_card):
-        from urllib.parse import urlsplit, urlunsplit
-
-        from ..components import plain_text
-
-        conditions = conditions_from_state(state, level, band, samples)
-        models = [m for m in models if isinstance(m, str)] if isinstance(models, list) else []
-        reference = ControlState.from_store(state).reference_class
+    def export(buttons, point, page, href, measure):
+        trigger = ctx.triggered_id
+        if isinstance(trigger, dict) and not any(t["value"] for t in ctx.triggered):
+            raise PreventUpdate  # the operating card's buttons appearing
+        page = PageState.from_dash(page)
         try:
-            analysis = (cache.analysis(dataset_ids, models, conditions, reference) if models
-                        else None)
+            analysis = shown_analysis(cache, page)
         except AnalysisTimeout:
             analysis = None  # the views already say so
         if analysis is None:
             raise PreventUpdate
-        slice_card = (*slice_card, None, None, None, None)[:4]  # column, cross, constraint, priors
-        if ctx.triggered_id in (ids.EXPORT_CURVES, ids.EXPORT_TABLE):
-            return csv_download(cache.table(dataset_ids, reference), analysis, state,
-                                ctx.triggered_id, *slice_card)
-        if ctx.triggered_id == ids.EXPORT_DECISION:
-            shown = {m.name for m in analysis.models}
-            pins = [p for p in clean_pins(pinned) if p["model"] in shown]
-            text = decision_json(analysis, cache.table(dataset_ids, reference), pins,
-                                 economics_from_state(state),
-                                 store.notes(dataset_ids, owner=current_owner())["note"])
-            return dcc.send_string(text, "roc-dash-decision.json")
-        from ...report.html import ReportState, render_html
-
-        infos, _ = loaded_infos(store, dataset_ids)
-        pins = pinned_points(analysis, clean_pins(pinned))
-        # the summary as the strip shows it: the recommendation (uncertainty, sensitivity
-        # included), then the pins compared with it
-        strip, _ = decision_views(analysis, pins, economics_from_state(state))
-        headline = [k for k in strip if getattr(k, "className", "") != "summary-pins"] \
-            if isinstance(strip, list) else strip
-        compared = [k for k in strip if getattr(k, "className", "") == "summary-pins"] \
-            if isinstance(strip, list) else []
-        notes = store.notes(dataset_ids, owner=current_owner())
+        if trigger == ids.EXPORT_DECISION or isinstance(trigger, dict):
+            which = trigger.get("index") if isinstance(trigger, dict) else None
+            file, status = decision_download(cache, store, page, analysis,
+                                             None if which == OPTIMUM else which)
+            # a new element each time: its note shows, then fades (assets/style.css)
+            return {"file": file, "status": html.Span(status, key=str(time.time()))}
+        table = cache.table(list(page.datasets), page.control.reference_class)
+        if trigger in (ids.EXPORT_CURVES, ids.EXPORT_TABLE):
+            s = page.slices
+            return {"file": csv_download(table, analysis, page.control.to_store(), trigger,
+                                         s.column, s.cross, s.constraint, s.priors),
+                    "status": ""}
         # the page's address as the browser sent it, if it is one of this app's pages
-        link = page_link(href, server_prefix(app.server))
-        base = urlsplit(link) if link else None
-        views = tuple(
-            (str(v.get("name", "")), urlunsplit(base._replace(
-                query=str(v.get("query") or "").lstrip("?"))) if base else
-             str(v.get("query") or ""))
-            for v in notes["views"] if isinstance(v, dict))
-        report_state = ReportState(
-            averaging=averaging if averaging in AVERAGING_MODES else "pooled",
-            datasets=tuple(dataset_labels(infos)),
-            operating=None,  # the recommendation; the pins are compared below it
-            link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(headline),
-            pins_summary=plain_text(compared), views=views)
-        table = cache.table(dataset_ids, reference)
-        return dcc.send_string(render_html(
-            analysis, state=report_state, slices=slices_for_report(
-                table, models, conditions, slice_card[:2], slice_card[3]),
-            intervals=report_intervals(analysis, table, economics_from_state(state)),
-            partial_auc_comparison=pauc_comparison(cache, dataset_ids, analysis, state)
-            if measure == "pauc" and len(analysis.models) > 1 else None,
-            zoom=zoom if isinstance(zoom, dict) else None),
-            "roc-dash-report.html")
+        own = page_link(href, server_prefix(app.server))
+        return {"file": html_download(cache, store, page, analysis, table, own, measure),
+                "status": ""}
+
+
+def html_download(cache, store, page: PageState, analysis: Analysis, table, href, measure):
+    """The HTML report of what the page shows (:func:`roc_dash.report.html.render_html`),
+    its link written from the page's state (:meth:`..page_state.PageState.to_query`) on
+    ``href``, this app's page address (:func:`..server.url_prefix.page_link`; None: no link)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    from ...report.html import ReportState, render_html
+    from ..components import plain_text
+
+    state = page.control.to_store()
+    infos, _ = loaded_infos(store, page.datasets)
+    pins = pinned_points(analysis, shown_pins(page.pins, model_refs(cache, page.datasets)))
+    # the summary as the strip shows it: the recommendation (uncertainty, sensitivity
+    # included), then the pins compared with it
+    strip, _ = decision_views(analysis, pins, economics_from_state(state))
+    headline = [k for k in strip if getattr(k, "className", "") != "summary-pins"] \
+        if isinstance(strip, list) else strip
+    compared = [k for k in strip if getattr(k, "className", "") == "summary-pins"] \
+        if isinstance(strip, list) else []
+    notes = store.notes(list(page.datasets), owner=current_owner())
+    base = urlsplit(href) if isinstance(href, str) else None
+    link = urlunsplit(base._replace(query=page.to_query().lstrip("?"))) if base else None
+    views = tuple(
+        (str(v.get("name", "")), urlunsplit(base._replace(
+            query=str(v.get("query") or "").lstrip("?"))) if base else
+         str(v.get("query") or ""))
+        for v in notes["views"] if isinstance(v, dict))
+    report_state = ReportState(
+        averaging=page.averaging, datasets=tuple(dataset_labels(infos)),
+        operating=None,  # the recommendation; the pins are compared below it
+        link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(headline),
+        pins_summary=plain_text(compared), views=views)
+    conditions = page_conditions(page)
+    return dcc.send_string(render_html(
+        analysis, state=report_state, slices=slices_for_report(
+            table, [m.name for m in analysis.models], conditions, page.slices.columns,
+            page.slices.priors),
+        intervals=report_intervals(analysis, table, economics_from_state(state)),
+        partial_auc_comparison=pauc_comparison(cache, list(page.datasets), analysis, state)
+        if measure == "pauc" and len(analysis.models) > 1 else None,
+        zoom=page.zoom_store()),
+        "roc-dash-report.html")
 
 
 def slices_for_report(table, models, conditions, columns=None, priors_text=None

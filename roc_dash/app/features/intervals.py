@@ -19,24 +19,17 @@ from dash import Input, Output, Patch, State, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import AnalysisTimeout
-from ...core.decisions.operating import OperatingSummary, operating_point, pinned_points
-from ...core.decisions.point_intervals import PointIntervals, PointUncertainty, point_intervals
-from ...decision import model_rows
+from ...core.decisions.point_intervals import PointUncertainty
 from ...figures.point_regions import REGION_UID, point_region_traces
 from ...text.rounding import sig
 from .. import ids
-from ..analysis import MAX_SHOWN_MODELS, AnalysisCache, model_names
+from ..chosen_points import N_BOOT, OPTIMUM, SECONDS, SEED, chosen_intervals
 from ..components import COMPUTING_INTERVALS, STRIP_INTERVALS_SLOT
 from ..help import HELP
-from ..state import ControlState, clean_pins, conditions_from_state, economics_from_state
+from ..page_state import PageState, dependencies
 
 __all__ = ["N_BOOT", "SEED", "SECONDS", "chosen_intervals", "intervals_table",
-           "interval_text", "regions", "strip_text", "register"]
-
-#: Replicates asked for, the seed, and the server time the bootstrap may take per request.
-N_BOOT = 200
-SEED = 0
-SECONDS = 2.0
+           "interval_text", "regions", "strip_text", "notes_by_point", "register"]
 
 
 #: (label, attribute, help key) of the rows, in order.
@@ -64,76 +57,6 @@ def interval_text(iv) -> str:
     if iv.interval in ("fixed", "none"):
         return _number(iv.estimate)
     return f"{_number(iv.estimate)} [{_number(iv.low)}–{_number(iv.high)}]"
-
-
-def _points(cache: AnalysisCache, dataset_ids, models, state, pinned, settings):
-    """The analysis and its chosen points: ``(analysis, [(column label, OperatingSummary)])``
-    (the optimum first, then the valid pins)."""
-    names = model_names(cache, dataset_ids)
-    shown = [m for m in (models or []) if isinstance(m, str) and m in names][:MAX_SHOWN_MODELS]
-    if not shown:
-        return None, []
-    reference = ControlState.from_store(state).reference_class
-    analysis = cache.analysis(dataset_ids, shown, conditions_from_state(state, *settings),
-                              reference)
-    if analysis is None:
-        return None, []
-    pins = pinned_points(analysis, clean_pins(pinned if isinstance(pinned, list) else []))
-    return analysis, [("Optimum", operating_point(analysis))] + [(p.label, p) for p in pins]
-
-
-def _threshold(op: OperatingSummary) -> float | None:
-    return None if math.isinf(op.threshold) else float(op.threshold)
-
-
-def chosen_intervals(cache: AnalysisCache, dataset_ids, models, state, pinned, settings=(),
-                     *, n_boot: int = N_BOOT, seed: int = SEED, seconds: float = SECONDS
-                     ) -> list[tuple[str, OperatingSummary, PointUncertainty]]:
-    """``[(label, point, intervals)]`` of the optimum and the pins the views show.
-
-    One :func:`~roc_dash.core.decisions.point_intervals.point_intervals` per model concerned (the
-    optimum's model and the pinned models; a model's pins share its replicates), on that
-    model's rows at the analysis' prior and level and the state's costs and benefits;
-    cached by data, class reference, model, conditions, thresholds, ``n_boot`` and ``seed``.
-    ``seconds`` bounds the server time of what is not cached (all models together); a result
-    cut short by it is shown but not cached, so the next request tries the full count.
-    """
-    analysis, points = _points(cache, dataset_ids, models, state, pinned, settings)
-    if analysis is None:
-        return []
-    c = analysis.conditions
-    e = economics_from_state(state)
-    reference = ControlState.from_store(state).reference_class
-    deadline = time.monotonic() + seconds
-    by_model: dict[str, list[float | None]] = {}
-    for _label, op in points[1:]:
-        by_model.setdefault(op.model, []).append(_threshold(op))
-    by_model.setdefault(points[0][1].model, [])
-    results: dict[str, PointIntervals] = {}
-    for model, thresholds in by_model.items():
-        cut: list[PointIntervals] = []
-
-        def make(model=model, thresholds=thresholds, cut=cut):
-            y, s, w = model_rows(cache.table(dataset_ids, reference), model)
-            r = point_intervals(y, s, c.prior_pos, e, pins=thresholds, weights=w,
-                                n_boot=n_boot, seed=seed, level=c.level, deadline=deadline)
-            if r.optimum.n_boot_used < n_boot:  # cut short by the deadline: shown, not kept
-                cut.append(r)
-                return None
-            return r
-
-        key = ("point_intervals", cache.store.present(dataset_ids), reference, model,
-               float(c.prior_pos), float(c.level), e.cost_fp, e.cost_fn, e.benefit_tp,
-               e.benefit_tn, tuple(thresholds), n_boot, seed)
-        results[model] = cache.cache.get_or_make(key, make) or cut[0]
-    out, taken = [], {m: 0 for m in by_model}
-    for label, op in points:
-        if label == "Optimum":
-            out.append((label, op, results[op.model].optimum))
-        else:
-            out.append((label, op, results[op.model].pins[taken[op.model]]))
-            taken[op.model] += 1
-    return out
 
 
 def _oob_text(u: PointUncertainty) -> str:
@@ -167,7 +90,7 @@ def intervals_table(chosen):
                "threshold gives on new data, corrected for choosing it on these data (the "
                "estimate beside them is optimistic: a cost's interval may lie above it); "
                "measured coverage in docs/statistics.md.")
-    notes = sorted({n for _, _, u in chosen for n in u.notes})
+    notes = notes_by_point(chosen)
     return html.Div(children=[
         html.H3(f"How sure? {u0.level:.0%} intervals", className="interval-head",
                 title=HELP["pi_head"]),
@@ -178,6 +101,27 @@ def intervals_table(chosen):
                       html.Ul([html.Li(n) for n in notes])], className="interval-notes")
         if notes else None,
     ])
+
+
+def _where(labels: list[str]) -> str:
+    """``"Optimum"``, ``"Pin A"``, ``"Optimum and pins A and B"``: the points of a note."""
+    pins = [x for x in labels if x != OPTIMUM]
+    words = ([OPTIMUM] if OPTIMUM in labels else []) + (
+        [("pins " if len(pins) > 1 else "pin ") + " and ".join(pins)] if pins else [])
+    text = " and ".join(words) if len(words) < 3 else ", ".join(words)
+    return text[:1].upper() + text[1:]
+
+
+def notes_by_point(chosen) -> list[str]:
+    """The intervals' notes, each once, saying for which points it holds
+    (``"Pin A: LR+ is infinite … in 1 of 200 replicates …"``), in the points' order."""
+    points: dict[str, list[str]] = {}
+    for label, _, u in chosen:
+        for note in u.notes:
+            points.setdefault(note, [])
+            if label not in points[note]:
+                points[note].append(label)
+    return [f"{_where(labels)}: {note}" for note, labels in points.items()]
 
 
 def _span(low: float, high: float, unit: str = "") -> str:
@@ -207,7 +151,7 @@ def regions(chosen, det: bool) -> list[dict]:
     """The ROC's interval boxes of the chosen points (none on DET axes)."""
     if det:
         return []
-    return point_region_traces([("" if label == "Optimum" else label, op.model, u)
+    return point_region_traces([("" if label == OPTIMUM else label, op.model, u)
                                 for label, op, u in chosen])
 
 
@@ -247,36 +191,32 @@ def register(app, cache, store) -> None:
     boxes on the ROC follow (clientside, into the drawn figure)."""
 
     @app.callback(
-        Output(ids.POINT_INTERVALS, "children"),
-        Output(ids.POINT_REGIONS, "data"),
-        Output(ids.STRIP_INTERVALS, "data"),
-        Input(ids.VIZ_DATA, "data"),
-        State(ids.DATASETS, "data"),
-        State(ids.MODELS, "value"),
-        State(ids.CONDITIONS, "data"),
-        State(ids.PINNED, "data"),
-        State(ids.DET, "value"),
-        State(ids.LEVEL, "value"),
-        State(ids.BAND, "value"),
-        State(ids.SAMPLES_OK, "data"),
+        output={"table": Output(ids.POINT_INTERVALS, "children"),
+                "regions": Output(ids.POINT_REGIONS, "data"),
+                "strip": Output(ids.STRIP_INTERVALS, "data")},
+        inputs={"viz": Input(ids.VIZ_DATA, "data"),
+                "page": dependencies(State, "datasets", "models", "conditions", "pins",
+                                     "det", "level", "band", "samples")},
         running=[(Output(ids.POINT_INTERVALS_STATUS, "children"), COMPUTING_INTERVALS, ""),
                  (Output(ids.POINT_INTERVALS, "className"), "point-intervals stale",
                   "point-intervals")],
     )
-    def intervals(viz, dataset_ids, models, state, pinned, det, *settings):
-        if state is None:
-            return no_update, no_update, no_update
+    def intervals(viz, page):
+        page = PageState.from_dash(page)
+        if page.conditions is None:
+            return {"table": no_update, "regions": no_update, "strip": no_update}
         if not isinstance(viz, dict):
-            return intervals_table([]), [], None
+            return {"table": intervals_table([]), "regions": [], "strip": None}
         try:
-            chosen = chosen_intervals(cache, dataset_ids, models, state, pinned, settings)
+            chosen = chosen_intervals(cache, page)
         except (ValueError, AnalysisTimeout) as exc:
-            return html.P(f"No intervals: {exc}.", className="hint"), [], None
-        line = strip_text(chosen[0][2], economics_from_state(state).unit) if chosen else ""
+            return {"table": html.P(f"No intervals: {exc}.", className="hint"),
+                    "regions": [], "strip": None}
+        line = strip_text(chosen[0][2], page.control.unit) if chosen else ""
         # a new value every time (the views emptied the strip's slot even when the line
         # is the same), so the patch below always follows
-        return intervals_table(chosen), regions(chosen, bool(det)), \
-            {"line": line, "at": time.time()}
+        return {"table": intervals_table(chosen), "regions": regions(chosen, page.det),
+                "strip": {"line": line, "at": time.time()}}
 
     @app.callback(
         Output(ids.SUMMARY, "children", allow_duplicate=True),

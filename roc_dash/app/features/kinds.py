@@ -26,12 +26,13 @@ from dash.exceptions import PreventUpdate
 from ...figures.kinds import class_curves_figure, pairwise_figure
 from ...text.rounding import sig
 from .. import ids
-from ..analysis import dataset_labels, kind_status, loaded_infos, model_names
+from ..analysis import dataset_labels, kind_status, loaded_infos, model_refs, shown_keys
 from ..components import empty_figure
 from ..help import HELP
 from ..overlays import multiclass_results, shown_kinds
+from ..page_state import PageState, dependencies, parse_link
 from ..server.store import EXAMPLES, DatasetInfo, clean_ids
-from ..state import FONT, ControlState, clean_class, parse_query, tab_shown
+from ..state import FONT, clean_class, tab_shown
 
 __all__ = ["EXAMPLE_LINKS", "class_choices", "example_links", "class_control",
            "multiclass_card", "multiclass_outputs", "load_example_ids", "register"]
@@ -158,54 +159,58 @@ def register(app, cache, store) -> None:
         return (new if new != clean_ids(dataset_ids) else no_update), status, ""
 
     @app.callback(
-        Output(ids.CLASS_CHOICE, "options"),
-        Output(ids.CLASS_CHOICE, "value"),
-        Output(ids.CLASS_ROW, "style"),
-        Input(ids.DATASETS, "data"),
-        State(ids.CLASS_CHOICE, "value"),
-        State(ids.CONDITIONS, "data"),
-        State(ids.URL, "search"),
+        output={"options": Output(ids.CLASS_CHOICE, "options"),
+                "value": Output(ids.CLASS_CHOICE, "value"),
+                "row": Output(ids.CLASS_ROW, "style")},
+        inputs={"page": {**dependencies(Input, "datasets"), **dependencies(State, "conditions")},
+                "value": State(ids.CLASS_CHOICE, "value"), "search": State(ids.URL, "search")},
     )
-    def class_selector(dataset_ids, value, state, search):
-        infos, _ = loaded_infos(store, dataset_ids)
-        wanted = value or ControlState.from_store(state).reference_class or \
-            parse_query(search).get("reference_class")
+    def class_selector(page, value, search):
+        page = PageState.from_dash(page)
+        infos, _ = loaded_infos(store, page.datasets)
+        wanted = value or page.control.reference_class or \
+            parse_link(search)[0].control.reference_class
         options, value = class_choices(infos, wanted)
-        return options, value, ({"display": "block"} if options else {"display": "none"})
+        return {"options": options, "value": value,
+                "row": {"display": "block"} if options else {"display": "none"}}
 
     @app.callback(
-        Output(ids.MC_MODEL, "options"),
-        Output(ids.MC_MODEL, "value"),
-        Output(ids.MC_CARD, "style"),
-        Input(ids.DATASETS, "data"),
-        Input(ids.MODELS, "value"),
-        State(ids.MC_MODEL, "value"),
+        output={"options": Output(ids.MC_MODEL, "options"),
+                "value": Output(ids.MC_MODEL, "value"), "style": Output(ids.MC_CARD, "style")},
+        inputs={"page": dependencies(Input, "datasets", "models"),
+                "current": State(ids.MC_MODEL, "value")},
     )
-    def mc_models(dataset_ids, models, current):
-        infos, _ = loaded_infos(store, dataset_ids)
-        names = model_names(cache, [i.id for i in infos])
-        shown = [m for m in (models or []) if m in names]
-        kinds = shown_kinds(cache.model_datasets(dataset_ids), infos, dataset_labels(infos), shown)
-        mc = [m for m in shown if kinds[m].kind == "multiclass"]
-        style = {} if mc else {"display": "none"}
-        return ([{"label": m, "value": m} for m in mc],
-                current if current in mc else (mc[0] if mc else None), style)
+    def mc_models(page, current):
+        # the models by key (dataset id and name), shown under their names
+        page = PageState.from_dash(page)
+        infos, _ = loaded_infos(store, page.datasets)
+        refs = model_refs(cache, page.datasets)
+        shown = shown_keys(cache, page)
+        kinds = shown_kinds(cache.model_datasets(page.datasets), infos, dataset_labels(infos),
+                            [refs[k] for k in shown])
+        mc = [k for k in shown if kinds[refs[k]].kind == "multiclass"]
+        return {"options": [{"label": refs[k], "value": k} for k in mc],
+                "value": current if current in mc else (mc[0] if mc else None),
+                "style": {} if mc else {"display": "none"}}
 
     @app.callback(
-        Output(ids.MC_CURVES, "figure"),
-        Output(ids.MC_PAIRWISE, "figure"),
-        Output(ids.MC_SUMMARY, "children"),
-        Input(ids.MC_MODEL, "value"),
-        Input(ids.CLASS_CHOICE, "value"),
-        Input(ids.PRESENTATION, "value"),
-        Input(ids.TAB, "data"),  # computed only while Beyond binary is shown
-        State(ids.DATASETS, "data"),
+        output={"curves": Output(ids.MC_CURVES, "figure"),
+                "pairwise": Output(ids.MC_PAIRWISE, "figure"),
+                "summary": Output(ids.MC_SUMMARY, "children")},
+        inputs={"model": Input(ids.MC_MODEL, "value"),
+                "reference": Input(ids.CLASS_CHOICE, "value"),
+                "presentation": Input(ids.PRESENTATION, "value"),
+                "tab": Input(ids.TAB, "data"),  # computed only while Beyond binary is shown
+                "datasets": State(ids.DATASETS, "data")},
     )
-    def mc_views(model, reference, presentation, tab, dataset_ids):
+    def mc_views(model, reference, presentation, tab, datasets):
+        model = model_refs(cache, datasets).get(model)  # its shown name
         if not isinstance(model, str) or not tab_shown(tab, "beyond"):
             raise PreventUpdate
-        infos, _ = loaded_infos(store, dataset_ids)
-        kinds = shown_kinds(cache.model_datasets(dataset_ids), infos, dataset_labels(infos), [model])
-        results = multiclass_results(cache, dataset_ids, [model], kinds)
-        return multiclass_outputs(results, model, clean_class(reference),
-                                  font_size=FONT[bool(presentation)])
+        infos, _ = loaded_infos(store, datasets)
+        kinds = shown_kinds(cache.model_datasets(datasets), infos, dataset_labels(infos),
+                            [model])
+        results = multiclass_results(cache, datasets, [model], kinds)
+        curves, pairwise, summary = multiclass_outputs(results, model, clean_class(reference),
+                                                       font_size=FONT[bool(presentation)])
+        return {"curves": curves, "pairwise": pairwise, "summary": summary}

@@ -9,6 +9,7 @@ from dash.exceptions import PreventUpdate
 from .. import ids
 from ..components import view_list
 from ..help import HELP
+from ..page_state import PageState, dependencies
 from ..server.auth import current_owner
 from ..server.store import DatasetNotFound, NotAllowed, clean_ids
 
@@ -32,6 +33,7 @@ def panel():
         html.Div(id=ids.NOTE_STATUS, className="hint", role="status"),
         html.Ul(id=ids.VIEW_LIST, className="view-list"),
         dcc.Store(id=ids.VIEWS, data=[]),
+        dcc.Store(id=ids.URL_WRITTEN, data=None),
     ])
 
 
@@ -54,63 +56,65 @@ def _register_notes(app, cache, store) -> None:
     """The note and the saved views."""
 
     @app.callback(
-        Output(ids.VIEW_LIST, "children"),
-        Output(ids.VIEWS, "data"),
-        Output(ids.NOTE, "value"),
-        Output(ids.NOTE_STATUS, "children"),
-        Output(ids.VIEW_NAME, "value"),
-        Output(ids.NOTE, "readOnly"),
-        Output(ids.VIEW_NAME, "disabled"),
-        Output(ids.SAVE_VIEW, "disabled"),
-        Input(ids.DATASETS, "data"),
-        Input(ids.SAVE_VIEW, "n_clicks"),
-        Input(ids.VIEW_NAME, "n_submit"),
-        Input(ids.NOTE, "n_blur"),
-        Input({"type": ids.DELETE_VIEW, "index": ALL}, "n_clicks"),
-        State(ids.VIEW_NAME, "value"),
-        State(ids.NOTE, "value"),
-        State(ids.URL_SYNC, "data"),
-        State(ids.URL, "search"),
+        output={"list": Output(ids.VIEW_LIST, "children"), "views": Output(ids.VIEWS, "data"),
+                "note": Output(ids.NOTE, "value"), "status": Output(ids.NOTE_STATUS, "children"),
+                "name": Output(ids.VIEW_NAME, "value"),
+                "read_only": (Output(ids.NOTE, "readOnly"), Output(ids.VIEW_NAME, "disabled"),
+                              Output(ids.SAVE_VIEW, "disabled"))},
+        inputs={"datasets": Input(ids.DATASETS, "data"),
+                "save": (Input(ids.SAVE_VIEW, "n_clicks"), Input(ids.VIEW_NAME, "n_submit")),
+                "blur": Input(ids.NOTE, "n_blur"),
+                "delete": Input({"type": ids.DELETE_VIEW, "index": ALL}, "n_clicks"),
+                "name": State(ids.VIEW_NAME, "value"), "note": State(ids.NOTE, "value"),
+                "query": State(ids.URL_SYNC, "data"), "search": State(ids.URL, "search")},
     )
-    def notes_and_views(dataset_ids, _save, _submit, _blur, _delete, name, note, query,
-                        search):
+    def notes_and_views(datasets, save, blur, delete, name, note, query, search):
+        # the view saved: the page's link, written from its state (its query string)
         query = query if isinstance(query, str) else search
-        trigger = ctx.triggered_id
-        dataset_ids = clean_ids(dataset_ids)
+        datasets = clean_ids(datasets)
         owner = current_owner()
         status, name_out, note_out = "", no_update, no_update
         try:
-            if trigger in (ids.SAVE_VIEW, ids.VIEW_NAME):
-                if not (name or "").strip():
-                    raise PreventUpdate
-                views = store.save_view(dataset_ids, name,
-                                        query if isinstance(query, str) else "", owner=owner)
-                status, name_out = f"Saved the view “{views[-1]['name']}”.", ""
-            elif trigger == ids.NOTE:
-                kept = store.save_note(dataset_ids, note, owner=owner)
-                status = "Note saved." if kept == (note or "") else \
-                    f"Note saved (cut to {store.MAX_NOTE:,} characters)."
-            elif isinstance(trigger, dict) and trigger.get("type") == ids.DELETE_VIEW:
-                if not any(t["value"] for t in ctx.triggered):
-                    raise PreventUpdate
-                store.delete_view(dataset_ids, trigger.get("index"), owner=owner)
-                status = "View deleted."
-            else:  # other datasets: their note
-                note_out = store.notes(dataset_ids, owner)["note"]
+            status, name_out, note_out = _note_or_view(store, ctx.triggered_id, datasets, name,
+                                                       note, query, owner)
         except NotAllowed as exc:
             status = str(exc)
-            note_out = store.notes(dataset_ids, owner)["note"]  # theirs stays as it was
+            note_out = store.notes(datasets, owner)["note"]  # theirs stays as it was
         except DatasetNotFound:
             status = ("Could not save: notes are kept only with datasets this server holds "
                       "(load or upload one first).")
         except (OSError, ValueError) as exc:
             status = f"Could not save: {exc}."
-        editable = store.can_write_notes(dataset_ids, owner)
-        if not editable and not status and dataset_ids:
+        editable = store.can_write_notes(datasets, owner)
+        if not editable and not status and datasets:
             status = store.READ_ONLY
-        views = store.notes(dataset_ids, owner)["views"]
-        return (view_list(views, editable=editable), views, note_out, status, name_out,
-                not editable, not editable, not editable)
+        views = store.notes(datasets, owner)["views"]
+        return {"list": view_list(views, editable=editable, loaded=datasets), "views": views,
+                "note": note_out, "status": status, "name": name_out,
+                "read_only": (not editable,) * 3}
+
+
+def _note_or_view(store, trigger, datasets, name, note, query, owner):
+    """``(status, name box, note box)`` after the gesture ``trigger`` (save a view, leave the
+    note's box, delete a view, or other datasets: their note)."""
+    if trigger in (ids.SAVE_VIEW, ids.VIEW_NAME):
+        if not (name or "").strip():
+            raise PreventUpdate
+        views = store.save_view(datasets, name, query if isinstance(query, str) else "",
+                                owner=owner)
+        saved = next((v["name"] for v in views[::-1]
+                      if v["name"] == " ".join(str(name).split())[:80]), name)
+        return f"Saved the view “{saved}”.", "", no_update
+    if trigger == ids.NOTE:
+        kept = store.save_note(datasets, note, owner=owner)
+        return ("Note saved." if kept == (note or "") else
+                f"Note saved (cut to {store.MAX_NOTE:,} characters)."), no_update, no_update
+    if isinstance(trigger, dict) and trigger.get("type") == ids.DELETE_VIEW:
+        if not any(t["value"] for t in ctx.triggered):
+            raise PreventUpdate
+        store.delete_view(datasets, trigger.get("index"), owner=owner)
+        return "View deleted.", no_update, no_update
+    return "", no_update, store.notes(datasets, owner)["note"]  # other datasets: their note
 
 
 def _register_links(app, cache, store) -> None:
@@ -124,31 +128,20 @@ def _register_links(app, cache, store) -> None:
         prevent_initial_call=True,
     )
 
+    @app.callback(output=Output(ids.URL_SYNC, "data"), inputs={"page": dependencies(Input)},
+                  prevent_initial_call=True)
+    def link(page):
+        """The page's link, written from its state (every field of it), as it changes."""
+        state = PageState.from_dash(page)
+        if state.conditions is None:
+            raise PreventUpdate  # the link the page was opened with is still being read
+        return state.to_query()
+
+    # the address bar shows it (history.replaceState: no reload, no new history entry)
     app.clientside_callback(
         ClientsideFunction("rocDash", "writeUrl"),
-        Output(ids.URL_SYNC, "data"),
-        Input(ids.CONDITIONS, "data"),
-        Input(ids.AVERAGING, "value"),
-        Input(ids.LEVEL, "value"),
-        Input(ids.BAND, "value"),
-        Input(ids.SAMPLES_OK, "data"),
-        Input(ids.DET, "value"),
-        Input(ids.PRESENTATION, "value"),
-        Input(ids.MODELS, "value"),
-        Input(ids.MODELS, "options"),
-        Input(ids.PINNED, "data"),
-        Input(ids.DATASETS, "data"),
-        Input(ids.ROC_TIES, "value"),
-        Input(ids.PR_MODE, "value"),
-        Input(ids.PRIOR_SOURCE, "value"),
-        Input(ids.TAB, "data"),
-        Input(ids.COST_MODE, "value"),
-        Input(ids.ROC_LOG_FPR, "value"),
-        Input(ids.SLC_COLUMN, "value"),
-        Input(ids.SLC_CROSS, "value"),
-        Input(ids.SLC_CONSTRAINT, "value"),
-        Input(ids.SLC_COLUMN, "options"),
-        Input(ids.SLC_PRIORS, "value"),
+        Output(ids.URL_WRITTEN, "data"),
+        Input(ids.URL_SYNC, "data"),
         prevent_initial_call=True,
     )
 

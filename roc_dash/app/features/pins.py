@@ -15,12 +15,14 @@ from dash.exceptions import PreventUpdate
 
 from ...core.decisions.operating import PIN_LABELS
 from .. import ids
+from ..analysis import legacy_names
 from ..components import intervals_box
 from ..help import HELP
-from ..state import clean_pins, number, parse_query
+from ..page_state import key_ref, parse_link, resolve_refs
+from ..state import clean_pins, number
 
 __all__ = ["operating_card", "summary", "pin_from_click", "add_pin", "pin_from_input",
-           "register"]
+           "keyed", "linked_pins", "after_removal", "register"]
 
 
 def operating_card():
@@ -62,7 +64,8 @@ def pin_from_click(click, models) -> dict | None:
     """``{"model", "threshold"}`` of a clicked point, or None if it is no model's point.
 
     Points carry ``customdata = [model index, threshold, fpr, tpr]`` (threshold null for
-    +inf); ``models`` are the names the indices refer to (the viz-data store).
+    +inf); ``models`` are what the indices refer to (the viz-data store's ``keys``: the
+    models' keys, dataset id and name).
     """
     try:
         # the first point that carries a model's customdata (in a view with hover unified
@@ -84,16 +87,61 @@ def pin_from_click(click, models) -> dict | None:
 
 
 def add_pin(pins: list[dict], new: dict) -> list[dict]:
-    """Pin one more point: the first free letter; with three pins the oldest makes room.
-    Pinning a point already pinned changes nothing."""
+    """Pin one more point (``{"model", "threshold"}``, and ``"dataset"``, the model's dataset
+    id): the first free letter; with three pins the oldest makes room. Pinning a point
+    already pinned changes nothing."""
     pins = clean_pins(pins)
-    if any(p["model"] == new["model"] and p["threshold"] == new["threshold"] for p in pins):
+    if any(p.get("dataset") == new.get("dataset") and p["model"] == new["model"]
+           and p["threshold"] == new["threshold"] for p in pins):
         return pins
     if len(pins) >= len(PIN_LABELS):
         pins = pins[1:]
     taken = {p["label"] for p in pins}
     label = next(x for x in PIN_LABELS if x not in taken)
-    return pins + [{"model": new["model"], "threshold": new["threshold"], "label": label}]
+    return pins + [{**({"dataset": new["dataset"]} if new.get("dataset") else {}),
+                    "model": new["model"], "threshold": new["threshold"], "label": label}]
+
+
+def keyed(pin: dict | None) -> dict | None:
+    """A pin whose ``"model"`` is a model's key (:class:`..page_state.ModelRef`) as the store
+    keeps it: ``{"dataset", "model" (its own name), "threshold"}``; None for anything else."""
+    ref = key_ref(pin.get("model")) if isinstance(pin, dict) else None
+    if ref is None:
+        return None
+    return {"dataset": ref.dataset, "model": ref.name, "threshold": pin["threshold"]}
+
+
+def linked_pins(store, search, datasets) -> list[dict]:
+    """The pins a link names (the store's form), each on its (dataset, model); those of a
+    link made before models were named by dataset are found by their shown names for the
+    link's datasets (:func:`..analysis.legacy_names`); a pin that names no model of them is
+    left out, and so is a pin of a dataset no longer on the server (the missing-data banner
+    lists them: :func:`..link_report.unrestored`)."""
+    link, given = parse_link(search)
+    if "pins" not in given:
+        return []
+    pins, _ = resolve_refs(link.pins, legacy_names(
+        store, link.datasets if "datasets" in given else datasets))
+    present = set(store.present([p.model.dataset for p in pins]))
+    return [p.to_store() for p in pins if p.model.dataset in present]
+
+
+def after_removal(pins: list[dict], removed: dict) -> list[dict]:
+    """The pins once a dataset was removed (``removed``, the record of
+    :func:`..removal.remove`: its pins go) or brought back by *Undo* (they come back, with
+    their letters while free)."""
+    gone = removed.get("dataset")
+    kept = [p for p in clean_pins(pins) if p.get("dataset") != gone]
+    if not removed.get("undone"):
+        return kept
+    for back in clean_pins(removed.get("pins")):
+        if back.get("dataset") != gone or len(kept) >= len(PIN_LABELS):
+            continue
+        taken = {p["label"] for p in kept}
+        label = back["label"] if back["label"] not in taken else next(
+            x for x in PIN_LABELS if x not in taken)
+        kept.append({**back, "label": label})
+    return kept
 
 
 def pin_from_input(model, text) -> tuple[dict | None, str]:
@@ -115,46 +163,53 @@ def register(app, cache, store) -> None:
     """The pin callback; deferred clicks and the *Clear pins* button's visibility."""
 
     @app.callback(
-        Output(ids.PINNED, "data"),
-        Output(ids.PIN_THRESHOLD, "className"),
-        Output(ids.PIN_MSG, "children"),
-        Input(ids.CLICK, "data"),  # a click on a view, not part of a double click
-        Input(ids.UNPIN, "n_clicks"),
-        Input(ids.PIN_BUTTON, "n_clicks"),
-        Input(ids.PIN_THRESHOLD, "n_submit"),
-        Input({"type": ids.UNPIN_ONE, "index": ALL}, "n_clicks"),
-        State(ids.PIN_MODEL, "value"),
-        State(ids.PIN_THRESHOLD, "value"),
-        State(ids.URL, "search"),
-        State(ids.VIZ_DATA, "data"),
-        State(ids.PINNED, "data"),
+        output={"pins": Output(ids.PINNED, "data"),
+                "box": Output(ids.PIN_THRESHOLD, "className"),
+                "message": Output(ids.PIN_MSG, "children")},
+        inputs={"click": Input(ids.CLICK, "data"),  # a click on a view, not of a double click
+                "unpin": Input(ids.UNPIN, "n_clicks"),
+                "pin": Input(ids.PIN_BUTTON, "n_clicks"),
+                "submit": Input(ids.PIN_THRESHOLD, "n_submit"),
+                "unpin_one": Input({"type": ids.UNPIN_ONE, "index": ALL}, "n_clicks"),
+                "removed": Input(ids.REMOVED, "data"),  # a dataset removed, or back
+                "model": State(ids.PIN_MODEL, "value"),
+                "threshold": State(ids.PIN_THRESHOLD, "value"),
+                "search": State(ids.URL, "search"), "viz": State(ids.VIZ_DATA, "data"),
+                "pins": State(ids.PINNED, "data"), "datasets": State(ids.DATASETS, "data")},
     )
-    def pin(view_click, _unpin, _pin, _submit, _unpin_one, pin_model, pin_threshold, search,
-            viz, pins):
+    def pin(click, unpin, pin, submit, unpin_one, removed, model, threshold, search, viz,
+            pins, datasets):
         trigger = ctx.triggered_id
-        ok = "exact pin-threshold"
+        ok = {"box": "exact pin-threshold", "message": ""}
         pins = clean_pins(pins)
-        if trigger is None or (trigger == ids.CLICK and not isinstance(view_click, dict)):
-            # the page's first call (Dash names the click store, still empty, as trigger)
-            return parse_query(search).get("pins", []), ok, ""
+        if trigger is None or (trigger in (ids.CLICK, ids.REMOVED) and not isinstance(
+                {ids.CLICK: click, ids.REMOVED: removed}[trigger], dict)):
+            # the page's first call (Dash names a store still empty, the click's or the
+            # removals', as its trigger): the link's pins
+            return {"pins": linked_pins(store, search, datasets), **ok}
+        if trigger == ids.REMOVED:  # a dataset removed (its pins go) or back (they come back)
+            return {"pins": after_removal(pins, removed), **ok}
         if trigger == ids.UNPIN:
-            if not _unpin:  # the button was just drawn (it shows only while pins exist)
+            if not unpin:  # the button was just drawn (it shows only while pins exist)
                 raise PreventUpdate
-            return [], ok, ""
+            return {"pins": [], **ok}
         if isinstance(trigger, dict) and trigger.get("type") == ids.UNPIN_ONE:
             if not any(t["value"] for t in ctx.triggered):
                 raise PreventUpdate
-            return [p for p in pins if p["label"] != trigger.get("index")], ok, ""
+            return {"pins": [p for p in pins if p["label"] != trigger.get("index")], **ok}
         if trigger in (ids.PIN_BUTTON, ids.PIN_THRESHOLD):
-            pinned, why = pin_from_input(pin_model, pin_threshold)
-            if pinned is None:
-                return no_update, ok + " invalid", why
-            return add_pin(pins, pinned), ok, ""
-        click = view_click.get("click") if isinstance(view_click, dict) else None
-        pinned = pin_from_click(click, (viz if isinstance(viz, dict) else {}).get("models"))
-        if pinned is None:
+            typed, why = pin_from_input(model, threshold)
+            typed = keyed(typed) if typed is not None else None
+            if typed is None:
+                return {"pins": no_update, "box": ok["box"] + " invalid",
+                        "message": why or "Choose a model to pin."}
+            return {"pins": add_pin(pins, typed), **ok}
+        viz = viz if isinstance(viz, dict) else {}
+        clicked = keyed(pin_from_click(click.get("click") if isinstance(click, dict) else None,
+                                       viz.get("keys")))
+        if clicked is None:
             raise PreventUpdate
-        return add_pin(pins, pinned), ok, ""
+        return {"pins": add_pin(pins, clicked), **ok}
 
     # a click pins only when it is not the first click of a double click (which resets the
     # zoom): assets/roc_dash.js waits out the double-click delay before passing it on

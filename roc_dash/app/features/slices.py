@@ -35,17 +35,20 @@ from ...core.subgroups.slices import slice_optima
 from ...figures.slices import CONSTRAINT_NAMES, drag_handles, slices_figure
 from ...figures.style import format_threshold
 from ...io.errors import InputError
-from ...io.slice_columns import binning_message, slice_choices
+from ...io.groups import GROUP_COLUMN
+from ...io.slice_columns import SLICE_PREFIX, binning_message, slice_choices
 from ...report.slices import left_out_json, left_out_note, prior_json, why_left_out
 from ...text.rounding import sig
 from .. import ids
-from ..analysis import model_names
+from ..analysis import legacy_names, model_refs, shown_keys
 from ..components import empty_figure, graph_config
+from ..page_state import PageState, dependencies, parse_link, resolve_refs
 from ..server.budget import HeavyWaitTimeout
 from ..slicing import model_slices
-from ..state import FONT, conditions_from_state, group_priors, parse_query, tab_shown
+from ..state import FONT, conditions_from_state, group_priors, tab_shown
 
-__all__ = ["card", "slices_outputs", "column_choice", "register", "NO_GROUPS", "CHOOSE"]
+__all__ = ["card", "slices_outputs", "column_choice", "model_choice", "has_columns", "register",
+           "NO_GROUPS", "CHOOSE"]
 
 #: What the card says when no loaded file has a column to slice by.
 NO_GROUPS = ("No column to slice by in the data loaded. To see each model group by group, "
@@ -241,7 +244,8 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
     except (InputError, ValueError) as exc:
         return str(exc), empty, "", "", ""
     if isinstance(made, str):  # no value in the chosen columns
-        return f"{made} {NO_GROUPS}", empty, "", "", ""
+        return (f"{made[:-1]}: choose a model of a dataset that has it (above), or another "
+                "column.", empty, "", "", "")
     source, rocs = made.source, made.rocs
     try:
         priors, refused = group_priors(priors_text, [r.name for r in rocs if r.curve is not None])
@@ -302,87 +306,116 @@ def column_choice(choices, column, cross, linked=None):
     return options(), column, options(column), cross
 
 
+def has_columns(store, dataset_id: str, choices, columns) -> bool:
+    """Whether dataset ``dataset_id``'s own table has every one of ``columns`` (names of
+    ``choices``, the combined table's :func:`~roc_dash.io.slice_columns.slice_choices`):
+    its models can be sliced by them."""
+    try:
+        own = store.get(dataset_id).columns
+    except Exception:  # noqa: BLE001 - gone since: it has nothing
+        return False
+    return all((c == choices.default and GROUP_COLUMN in own) or SLICE_PREFIX + c in own
+               for c in columns)
+
+
+def model_choice(store, keys: list[str], current, linked, choices, columns) -> str | None:
+    """The Slices card's model (a key, dataset id and name, of the shown models ``keys``):
+    the current one while it is shown and its dataset has the ``columns``, else the link's
+    (``linked``), else the first shown model whose dataset has them, else the first shown."""
+    if not keys:
+        return None
+    having = {k: has_columns(store, k.partition("/")[0], choices, columns) for k in keys} \
+        if columns else dict.fromkeys(keys, True)
+    if current in keys and having[current]:
+        return current
+    if linked in keys:
+        return linked
+    return next((k for k in keys if having[k]), keys[0])
+
+
 # -- wiring ------------------------------------------------------------------------------
-def _register_choices(app, cache) -> None:
+def _register_choices(app, cache, store) -> None:
     """The card's selectors: its model, the slice columns, and the constraint and priors a
-    link names (cheap: no analysis; they stay eager whatever tab is shown)."""
+    link names (cheap: no analysis; they stay eager whatever tab is shown). The columns are
+    those of every dataset loaded; the model follows them (one whose dataset has them)."""
 
     @app.callback(
-        Output(ids.SLC_MODEL, "options"),
-        Output(ids.SLC_MODEL, "value"),
-        Input(ids.DATASETS, "data"),
-        Input(ids.MODELS, "value"),
-        State(ids.SLC_MODEL, "value"),
+        output={"model_options": Output(ids.SLC_MODEL, "options"),
+                "model": Output(ids.SLC_MODEL, "value"),
+                "options": Output(ids.SLC_COLUMN, "options"),
+                "column": Output(ids.SLC_COLUMN, "value"),
+                "cross_options": Output(ids.SLC_CROSS, "options"),
+                "cross": Output(ids.SLC_CROSS, "value")},
+        inputs={"page": dependencies(Input, "datasets", "models"),
+                "column": Input(ids.SLC_COLUMN, "value"), "cross": Input(ids.SLC_CROSS, "value"),
+                "model": State(ids.SLC_MODEL, "value"),
+                "filled": State(ids.SLC_MODEL, "options"), "search": State(ids.URL, "search")},
     )
-    def slice_models(dataset_ids, models, current):
-        names = model_names(cache, dataset_ids)
-        shown = [m for m in (models or []) if m in names] or names
-        value = current if current in shown else (shown[0] if shown else None)
-        return [{"label": m, "value": m} for m in shown], value
+    def slice_choice(page, column, cross, model, filled, search):
+        page = PageState.from_dash(page)
+        refs = model_refs(cache, page.datasets)
+        keys = shown_keys(cache, page) or list(refs)
+        link, given = parse_link(search)
+        first = not filled  # the lists filled for the first time: the link's choice
+        linked = link.slices if first and "slices" in given else None
+        choices = slice_choices(cache.table(list(page.datasets)))
+        options, column, cross_options, cross = column_choice(
+            choices, column, cross, linked.columns if linked else None)
+        wanted = None
+        if linked is not None and linked.model is not None:
+            found, _ = resolve_refs([linked.model], legacy_names(store, link.datasets))
+            wanted = found[0].key if found else None
+        return {"model_options": [{"label": refs[k], "value": k} for k in keys],
+                "model": model_choice(store, keys, model, wanted, choices,
+                                      [c for c in (column, cross) if c]),
+                "options": options, "column": column, "cross_options": cross_options,
+                "cross": cross}
 
-    @app.callback(
-        Output(ids.SLC_COLUMN, "options"),
-        Output(ids.SLC_COLUMN, "value"),
-        Output(ids.SLC_CROSS, "options"),
-        Output(ids.SLC_CROSS, "value"),
-        Input(ids.DATASETS, "data"),
-        State(ids.SLC_COLUMN, "value"),
-        State(ids.SLC_CROSS, "value"),
-        State(ids.URL, "search"),
-    )
-    def slice_columns(dataset_ids, column, cross, search):
-        choices = slice_choices(cache.table(dataset_ids))
-        return column_choice(choices, column, cross, parse_query(search).get("slice_columns"))
-
-    @app.callback(
-        Output(ids.SLC_CONSTRAINT, "value"),
-        Input(ids.URL, "search"),
-    )
+    @app.callback(output=Output(ids.SLC_CONSTRAINT, "value"),
+                  inputs={"search": Input(ids.URL, "search")})
     def constraint_from_link(search):
-        return parse_query(search).get("slice_constraint", no_update)
+        link, given = parse_link(search)
+        return link.slices.constraint if "slices" in given else no_update
 
-    @app.callback(
-        Output(ids.SLC_PRIORS, "value"),
-        Input(ids.URL, "search"),
-    )
+    @app.callback(output=Output(ids.SLC_PRIORS, "value"),
+                  inputs={"search": Input(ids.URL, "search")})
     def priors_from_link(search):
-        return parse_query(search).get("slice_priors", no_update)
+        link, given = parse_link(search)
+        return link.slices.priors if "slices" in given and link.slices.priors else no_update
 
 
 def register(app, cache, store) -> None:
     """The model and column selectors, and the card's outputs (computed only while the
     Compare tab is shown, and when it is opened)."""
-    _register_choices(app, cache)
+    _register_choices(app, cache, store)
 
     @app.callback(
-        Output(ids.SLC_SOURCE, "children"),
-        Output(ids.SLC_GRAPH, "figure"),
-        Output(ids.SLC_TOTAL, "children"),
-        Output(ids.SLC_SUMMARY, "children"),
-        Output(ids.SLC_TABLE, "children"),
-        Input(ids.SLC_MODEL, "value"),
-        Input(ids.SLC_CONSTRAINT, "value"),
-        Input(ids.CONDITIONS, "data"),
-        Input(ids.PRESENTATION, "value"),
-        Input(ids.SLC_COLUMN, "value"),
-        Input(ids.SLC_CROSS, "value"),
-        Input(ids.SLC_DRAG, "data"),
-        Input(ids.SLC_PRIORS, "value"),
-        Input(ids.TAB, "data"),
-        State(ids.DATASETS, "data"),
+        output={"source": Output(ids.SLC_SOURCE, "children"),
+                "figure": Output(ids.SLC_GRAPH, "figure"),
+                "total": Output(ids.SLC_TOTAL, "children"),
+                "summary": Output(ids.SLC_SUMMARY, "children"),
+                "table": Output(ids.SLC_TABLE, "children")},
+        inputs={"page": {**dependencies(Input, "conditions", "presentation", "slices", "tab"),
+                         **dependencies(State, "datasets")},
+                "drag": Input(ids.SLC_DRAG, "data")},
     )
-    def slice_views(model, constraint, state, presentation, column, cross, drag, priors, tab,
-                    dataset_ids):
-        if not tab_shown(tab, "compare"):
+    def slice_views(page, drag):
+        page = PageState.from_dash(page)
+        if not tab_shown(page.tab, "compare"):
             raise PreventUpdate
-        if state is None:
-            return (no_update,) * 5
-        key = cache.store.present(dataset_ids)
-        return slices_outputs(
-            cache.table(dataset_ids), model, state, constraint,
-            font_size=FONT[bool(presentation)], columns=[c for c in (column, cross) if c],
+        if page.conditions is None:
+            return dict.fromkeys(("source", "figure", "total", "summary", "table"), no_update)
+        datasets = list(page.datasets)
+        key = cache.store.present(datasets)
+        sliced = page.slices
+        model = model_refs(cache, datasets).get(sliced.model.key) if sliced.model else None
+        out = slices_outputs(
+            cache.table(datasets), model, page.control.to_store(), sliced.constraint,
+            font_size=FONT[page.presentation], columns=sliced.columns,
             memo=lambda parts, make: cache.cache.get_or_make((*parts, key), make),
-            drag=drag if ctx.triggered_id == ids.SLC_DRAG else None, priors_text=priors)
+            drag=drag if ctx.triggered_id == ids.SLC_DRAG else None,
+            priors_text=sliced.priors)
+        return dict(zip(("source", "figure", "total", "summary", "table"), out, strict=True))
 
     # only drags of a group's ring reach the server (a zoom or pan stays in the browser)
     app.clientside_callback(

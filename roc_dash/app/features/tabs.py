@@ -20,7 +20,8 @@ from dash import ClientsideFunction, Input, Output, dcc, html
 from dash.exceptions import PreventUpdate
 
 from .. import ids
-from ..state import TABS, parse_query
+from ..page_state import parse_link
+from ..state import TABS
 
 __all__ = ["LABELS", "bar", "panel", "register"]
 
@@ -64,10 +65,10 @@ def register(app, cache, store) -> None:
         Input(ids.URL, "search"),
     )
     def tab_from_link(search):
-        tab = parse_query(search).get("tab")
-        if tab is None:
+        link, given = parse_link(search)
+        if "tab" not in given:
             raise PreventUpdate  # the first tab, as the page starts
-        return tab
+        return link.tab
 
     app.clientside_callback(
         ClientsideFunction("rocDash", "pickTab"),

@@ -1,26 +1,43 @@
 """The linked views: ROC, precision-recall, cost curves and cost against threshold.
 
 This feature owns the graph cards, the *Folds* and *Models and view* panels, the views
-callback (which draws them for the data, models and conditions, see :mod:`..render`; the
-controls callback of :mod:`.conditions` draws them too for new costs or a new prior), the
-settings a link restores, and the clientside callbacks that keep a zoom, link the hover
-across the views, show the ROC's hint and switch presentation mode.
+callback, the settings a link restores, and the clientside callbacks that keep a zoom, link
+the hover across the views, show the ROC's hint and switch presentation mode. The views
+callback is the one owner of the conditions store, of what the cost and prior controls show
+and of the views: a gesture on the controls (:mod:`..gestures`) and the views drawn for the
+new conditions (:mod:`..render`) come back in one response; it takes the page's fields by
+name (:func:`..page_state.dependencies`).
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...figures import GRAPH_CONFIG
 from .. import ids
+from ..analysis import data_prior
 from ..components import graph_config, labelled
+from ..gestures import (
+    CONTROL_OUTPUTS,
+    ECONOMICS_OUTPUTS,
+    GESTURE_IDS,
+    GESTURE_INPUTS,
+    apply_gesture,
+    control_outputs,
+    economics_outputs,
+    gesture_of,
+)
 from ..help import HELP
-from ..render import update_views
-from ..state import clamp_samples, parse_query
+from ..page_state import PageState, dependencies, parse_link
+from ..render import VIEW_FIELDS, VIEW_OUTPUTS, update_views
+from ..state import ControlState, clamp_samples
 
 __all__ = ["ROC_HINTS", "ROC_CONFIG", "graph_card", "folds_panel", "view_panel", "roc_card",
-           "pr_card", "cost_card", "threshold_card", "models_card", "register"]
+           "pr_card", "cost_card", "threshold_card", "models_card", "register", "decide",
+           "restored_settings"]
 
 
 #: The hint above the ROC view, on ROC, DET and log-FPR axes (the iso line is straight
@@ -168,107 +185,132 @@ def register(app, cache, store) -> None:
 
 
 def _register_samples(app) -> None:
-    """The samples box: read on Enter or blur, checked, the number in use kept."""
+    """The samples box: read on Enter or blur, checked, the number in use kept; a link's
+    number restored on the page's first call."""
 
     @app.callback(
-        Output(ids.SAMPLES, "value"),
-        Output(ids.SAMPLES_MSG, "children"),
-        Output(ids.SAMPLES_OK, "data"),
-        Input(ids.SAMPLES, "n_submit"),
-        Input(ids.SAMPLES, "n_blur"),
-        State(ids.SAMPLES, "value"),
-        State(ids.SAMPLES_OK, "data"),
-        prevent_initial_call=True,
+        output={"box": Output(ids.SAMPLES, "value"), "message": Output(ids.SAMPLES_MSG,
+                                                                         "children"),
+                "used": Output(ids.SAMPLES_OK, "data")},
+        inputs={"submit": Input(ids.SAMPLES, "n_submit"), "blur": Input(ids.SAMPLES, "n_blur"),
+                "search": Input(ids.URL, "search"), "value": State(ids.SAMPLES, "value"),
+                "previous": State(ids.SAMPLES_OK, "data")},
     )
-    def samples(_submit, _blur, value, previous):
+    def samples(submit, blur, search, value, previous):
+        if ctx.triggered_id in (None, ids.URL):  # the page's first call: the link's number
+            link, given = parse_link(search)
+            if "samples" not in given:
+                raise PreventUpdate
+            return {"box": str(link.samples), "message": "", "used": link.samples}
         previous, _ = clamp_samples(previous)
         if str(value).strip() == str(previous):
             raise PreventUpdate  # Enter or a click elsewhere on the number in use: keep its note
         n, message = clamp_samples(value, previous)
-        return ((str(n) if str(value).strip() != str(n) else no_update), message,
-                n if n != previous else no_update)
+        return {"box": str(n) if str(value).strip() != str(n) else no_update,
+                "message": message, "used": n if n != previous else no_update}
+
+
+#: The view settings a link restores, by field of the page's state, and where they show.
+RESTORED = {"averaging": Output(ids.AVERAGING, "value"), "level": Output(ids.LEVEL, "value"),
+            "band": Output(ids.BAND, "value"), "det": Output(ids.DET, "value"),
+            "presentation": Output(ids.PRESENTATION, "value"),
+            "ties": Output(ids.ROC_TIES, "value"), "pr_mode": Output(ids.PR_MODE, "value"),
+            "cost_mode": Output(ids.COST_MODE, "value"),
+            "log_fpr": Output(ids.ROC_LOG_FPR, "value")}
+#: A flag's value in its checklist.
+_CHECKED = {"det": "det", "presentation": "on", "ties": "ties", "log_fpr": "log"}
+
+
+def restored_settings(search) -> dict:
+    """``{field: component value}`` of the view settings a link gives (:data:`RESTORED`;
+    ``no_update`` for those it does not name)."""
+    link, given = parse_link(search)
+    out = {}
+    for name in RESTORED:
+        value = getattr(link, name)
+        if name in _CHECKED:
+            value = [_CHECKED[name]] if value else []
+        out[name] = value if name in given else no_update
+    return out
 
 
 def _register_views(app, cache, store) -> None:
     """The settings a link restores and the views callback."""
 
-    @app.callback(
-        Output(ids.AVERAGING, "value"),
-        Output(ids.LEVEL, "value"),
-        Output(ids.BAND, "value"),
-        Output(ids.SAMPLES, "value", allow_duplicate=True),
-        Output(ids.SAMPLES_OK, "data", allow_duplicate=True),
-        Output(ids.DET, "value"),
-        Output(ids.PRESENTATION, "value"),
-        Output(ids.ROC_TIES, "value"),
-        Output(ids.PR_MODE, "value"),
-        Output(ids.COST_MODE, "value"),
-        Output(ids.ROC_LOG_FPR, "value"),
-        Input(ids.URL, "search"),
-        prevent_initial_call="initial_duplicate",
-    )
+    @app.callback(output=RESTORED, inputs={"search": Input(ids.URL, "search")})
     def restore_view(search):
-        q = parse_query(search)
-        if not q:
+        out = restored_settings(search)
+        if all(v is no_update for v in out.values()):
             raise PreventUpdate
-        out = [q.get(k, no_update) for k in (
-            "averaging", "level", "band", "samples", "det", "presentation", "ties", "pr_mode",
-            "cost_mode", "log_fpr")]
-        n = out[3]
-        # the samples box holds text; the views read the checked number
-        out[3:4] = (str(n), n) if isinstance(n, int) else (no_update, no_update)
-        return tuple(out)
+        return out
 
     @app.callback(
-        Output(ids.ROC_GRAPH, "figure"),
-        Output(ids.PR_GRAPH, "figure"),
-        Output(ids.COST_GRAPH, "figure"),
-        Output(ids.OPERATING, "children"),
-        Output(ids.MODEL_TABLE, "children"),
-        Output(ids.VIZ_DATA, "data"),
-        Output(ids.SLOPE_TEXT, "children"),
-        Output(ids.BANNER, "children"),
-        Output(ids.SUMMARY, "children"),
-        Output(ids.THRESHOLD_GRAPH, "figure"),
-        Output(ids.THRESHOLD_MODEL, "value"),  # always the model the threshold view shows
-        Input(ids.DATASETS, "data"),
-        Input(ids.MODELS, "value"),
-        Input(ids.CONDITIONS, "data"),
-        Input(ids.AVERAGING, "value"),
-        Input(ids.LEVEL, "value"),
-        Input(ids.BAND, "value"),
-        Input(ids.SAMPLES_OK, "data"),
-        Input(ids.DET, "value"),
-        Input(ids.PRESENTATION, "value"),
-        Input(ids.PINNED, "data"),
-        Input(ids.ROC_TIES, "value"),
-        Input(ids.PR_MODE, "value"),
-        Input(ids.THRESHOLD_MODEL, "value"),
-        Input(ids.THRESHOLD_AXIS, "value"),
-        Input(ids.COMBINE, "data"),
-        Input(ids.COST_MODE, "value"),
-        Input(ids.ROC_LOG_FPR, "value"),
-        State(ids.ZOOM, "data"),
-        State(ids.VIZ_DATA, "data"),
+        output={"controls": CONTROL_OUTPUTS, "economics": ECONOMICS_OUTPUTS,
+                "conditions": Output(ids.CONDITIONS, "data"),
+                "message": Output(ids.CONTROL_MSG, "children"), "views": VIEW_OUTPUTS},
+        inputs={"gesture": GESTURE_INPUTS,
+                "page": dependencies(Input, *(f for f in VIEW_FIELDS if f != "conditions")),
+                "view": {"threshold_model": Input(ids.THRESHOLD_MODEL, "value"),
+                         "threshold_axis": Input(ids.THRESHOLD_AXIS, "value"),
+                         "combine": Input(ids.COMBINE, "data")},
+                "kept": {"conditions": State(ids.CONDITIONS, "data"),
+                         "viz": State(ids.VIZ_DATA, "data"), "zoom": State(ids.ZOOM, "data"),
+                         "search": State(ids.URL, "search")}},
     )
-    def views(dataset_ids, models, state, averaging, level, band, samples, det, presentation,
-              pinned, ties, pr_mode, threshold_model, threshold_axis, combine, cost_mode,
-              log_fpr, zoom, viz):
+    def views(gesture, page, view, kept):
+        fired = [t["prop_id"].rsplit(".", 1)[0] for t in ctx.triggered
+                 if t.get("prop_id") not in (None, ".")]
+        return decide(cache, store, fired, gesture, PageState.from_dash(page), view, kept)
+
+
+def decide(cache, store, fired: list[str], gesture: dict, page: PageState, view: dict,
+           kept: dict) -> dict:
+    """The views callback's outputs: on a gesture on the controls (one of ``fired``, the
+    ids whose properties changed; ``gesture``: the controls' values) or the page's first
+    call (the link's conditions), the new conditions and what the controls show; and the
+    views for the page's state ``page`` under them (patched when only the conditions
+    changed), in the same response: one round trip per change."""
+    state = kept.get("conditions")
+    moved = next((f for f in fired if f in GESTURE_IDS), None)
+    out = {"controls": dict.fromkeys(CONTROL_OUTPUTS, no_update),
+           "economics": dict.fromkeys(ECONOMICS_OUTPUTS, no_update),
+           "conditions": no_update, "message": no_update,
+           "views": dict.fromkeys(VIEW_OUTPUTS, no_update)}
+    new = ControlState.from_store(state)
+    if state is None or moved:  # the data's prevalence read only then (large data: costly)
+        g = gesture_of(moved if state is not None else None, gesture, kept.get("viz"),
+                       kept.get("search"))
+        result = apply_gesture(g, new, lambda cls: data_prior(
+            store, list(page.datasets), gesture.get("source"), cls))
+        if result is None:
+            raise PreventUpdate  # a zoom or pan of the ROC plot, not the line
+        new, message = result
+        out.update(controls=control_outputs(new), conditions=new.to_store(), message=message)
         if state is None:
-            raise PreventUpdate  # the controls have not resolved the conditions yet
-        if (ctx.triggered_id == ids.CONDITIONS and len(ctx.triggered) == 1
-                and isinstance(viz, dict) and viz.get("state") == state):
-            raise PreventUpdate  # the controls callback has already drawn these conditions
-        return update_views(cache, dataset_ids, models, state, averaging, level, band,
-                            samples, det, presentation, pinned, ties, pr_mode,
-                            threshold_model, threshold_axis, combine, zoom, viz,
-                            conditions_changed=ctx.triggered_id == ids.CONDITIONS,
-                            new_pin=ctx.triggered_id == ids.PINNED, cost_mode=cost_mode,
-                            log_fpr=bool(log_fpr))
+            out["economics"] = economics_outputs(new)
+        elif new.to_store() == state and set(fired) <= GESTURE_IDS:
+            return out  # the gesture changed nothing (the boxes show the values in use again)
+    zoom = kept.get("zoom")
+    if state is None and not zoom:  # the first views of a link: its zoom (the store follows)
+        zoom = parse_link(kept.get("search"))[0].zoom_store()
+    out["views"] = update_views(
+        cache, dataclasses.replace(page, conditions=new), view, kept.get("viz"), zoom,
+        conditions_changed=bool(moved) and state is not None and set(fired) <= GESTURE_IDS,
+        new_pin=ids.PINNED in fired)
+    return out
 
 
 def _register_browser(app, cache, store) -> None:
     """Zooms kept, hover linked, the ROC's hint and presentation mode (clientside)."""
+
+    # the zoom a link names, for the zoom store below (which keeps one owner)
+    @app.callback(output=Output(ids.ZOOM_LINK, "data"),
+                  inputs={"search": Input(ids.URL, "search")})
+    def zoom_from_link(search):
+        link, given = parse_link(search)
+        if "zoom" not in given:
+            raise PreventUpdate
+        return link.zoom_store()
 
     app.clientside_callback(
         ClientsideFunction("rocDash", "keepZoom"),
@@ -276,6 +318,7 @@ def _register_browser(app, cache, store) -> None:
         Input(ids.ROC_GRAPH, "relayoutData"),
         Input(ids.PR_GRAPH, "relayoutData"),
         Input(ids.COST_GRAPH, "relayoutData"),
+        Input(ids.ZOOM_LINK, "data"),
         State(ids.ZOOM, "data"),
         State(ids.DET, "value"),
         prevent_initial_call=True,

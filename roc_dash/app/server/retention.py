@@ -101,6 +101,7 @@ class Retention:
 
         now = time.time() if now is None else now
         ttl, quota = dataset_ttl_seconds(), data_quota_bytes()
+        self.run_due_removals(now=now)  # removals whose undo window has passed
         self.collect_orphans(now=now)
         removed = []
         kept = []
@@ -189,7 +190,7 @@ class Retention:
             except OSError:
                 pass
 
-        for folder in ("datasets", "pending", "views", "gone", "."):
+        for folder in ("datasets", "pending", "views", "gone", "removals", "."):
             for tmp in (self.root / folder).glob("tmp*.tmp"):
                 if mtime(tmp) < old:
                     drop(tmp)

@@ -40,6 +40,7 @@ from .dataset_ids import (  # noqa: F401 - the store's names, as the app imports
     is_dataset_id,
 )
 from .notes_store import NotesAndViews
+from .removals import PendingRemovals
 from .retention import (  # noqa: F401
     ORPHAN_SECONDS,
     Retention,
@@ -113,7 +114,7 @@ def _kind_fields(kind) -> dict:
 
 
 
-class DatasetStore(Retention, NotesAndViews):
+class DatasetStore(Retention, NotesAndViews, PendingRemovals):
     """Canonical tables stored as Parquet under unguessable ids."""
 
     def __init__(self, root: str | os.PathLike | None = None, *, cache_mb: float | None = None):
@@ -146,13 +147,8 @@ class DatasetStore(Retention, NotesAndViews):
         deletes it (expiry, quota). Returns whether the files were deleted."""
         if dataset_id in EXAMPLES or not is_dataset_id(dataset_id):
             return False
-        if user is not None:
-            try:
-                owner = self.info(dataset_id).owner
-            except DatasetNotFound:
-                return False
-            if owner is None or owner != user:
-                return False
+        if user is not None and not self.may_delete(dataset_id, user):
+            return False
         self._remember_gone(dataset_id, why)
         for path in self._files(dataset_id):
             path.unlink(missing_ok=True)
@@ -170,7 +166,10 @@ class DatasetStore(Retention, NotesAndViews):
         folder = self.root / "gone"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            note = {"label": info.label, "why": why, "when": time.time()}
+            kept = self.notes([dataset_id])  # what of it a link can no longer show
+            note = {"label": info.label, "why": why, "when": time.time(),
+                    "models": list(info.models)[:200], "note": bool(kept["note"]),
+                    "views": len(kept["views"])}
             self._atomic_write(folder / f"{dataset_id}.json",
                                lambda p: Path(p).write_text(json.dumps(note)), folder=folder)
             for old in folder.glob("*.json"):

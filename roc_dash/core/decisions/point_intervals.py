@@ -81,6 +81,7 @@ __all__ = [
     "point_intervals",
     "optimum_intervals",
     "pin_intervals",
+    "replicate_interval",
     "npv_at_prior",
     "likelihood_ratios",
     "clopper_pearson",
@@ -322,6 +323,14 @@ def _interval(values: np.ndarray, estimate: float, level: float) -> PointInterva
     else:
         low, high, kind = float(ok[0]), float(ok[-1]), "range"
     return PointInterval(float(estimate), low, high, kind, n, n_inf, v)
+
+
+def replicate_interval(values, estimate: float, level: float) -> PointInterval:
+    """The interval of a metric from its replicates' ``values`` by :class:`PointInterval`'s
+    rule (percentile limits, or the range with too few replicates; NaN values left out), for
+    a metric computed from the replicates of :func:`point_intervals` (e.g. the share
+    flagged, ``p·TPR + (1−p)·FPR``, of a decision record)."""
+    return _interval(np.asarray(values, dtype=np.float64), estimate, level)
 
 
 def _fixed(value: float, n: int) -> PointInterval:

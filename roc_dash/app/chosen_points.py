@@ -1,0 +1,118 @@
+"""The chosen points and their bootstrap intervals: the optimum and the pins of the page.
+
+Below the features: the operating card's table of intervals (:mod:`.features.intervals`)
+and the decision download (:mod:`.features.exports`) take them from here, so the page and
+the file give the same intervals for the same point, replicates and seed: one computation,
+cached once (:func:`chosen_intervals`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ..core.decisions.operating import OperatingSummary, operating_point, pinned_points
+from ..core.decisions.point_intervals import PointIntervals, PointUncertainty, point_intervals
+from ..decision import model_rows
+from .analysis import AnalysisCache, model_refs, shown_analysis, shown_pins
+from .page_state import PageState
+from .state import economics_from_state
+
+__all__ = ["N_BOOT", "SEED", "SECONDS", "OPTIMUM", "chosen_points", "chosen_intervals",
+           "model_intervals", "fixed_intervals"]
+
+#: Replicates asked for, the seed, and the server time the bootstrap may take per request.
+N_BOOT = 200
+SEED = 0
+SECONDS = 2.0
+
+#: The optimum's column label (pins have their letters).
+OPTIMUM = "Optimum"
+
+
+def chosen_points(cache: AnalysisCache, page: PageState):
+    """The views' analysis and its chosen points: ``(analysis, [(column label,
+    OperatingSummary)])`` (the optimum first, then the pins of models shown)."""
+    analysis = shown_analysis(cache, page)
+    if analysis is None:
+        return None, []
+    pins = pinned_points(analysis, shown_pins(page.pins, model_refs(cache, page.datasets)))
+    return analysis, [(OPTIMUM, operating_point(analysis))] + [(p.label, p) for p in pins]
+
+
+def _threshold(op: OperatingSummary) -> float | None:
+    return None if math.isinf(op.threshold) else float(op.threshold)
+
+
+def chosen_intervals(cache: AnalysisCache, page: PageState, *, n_boot: int = N_BOOT,
+                     seed: int = SEED, seconds: float = SECONDS
+                     ) -> list[tuple[str, OperatingSummary, PointUncertainty]]:
+    """``[(label, point, intervals)]`` of the optimum and the pins the views show for the
+    page's state ``page`` (the operating card's table, the decision download's intervals).
+
+    One :func:`~roc_dash.core.decisions.point_intervals.point_intervals` per model concerned (the
+    optimum's model and the pinned models; a model's pins share its replicates), on that
+    model's rows at the analysis' prior and level and the state's costs and benefits;
+    cached by data, class reference, model, conditions, thresholds, ``n_boot`` and ``seed``.
+    ``seconds`` bounds the server time of what is not cached (all models together); a result
+    cut short by it is shown but not cached, so the next request tries the full count.
+    """
+    analysis, points = chosen_points(cache, page)
+    if analysis is None:
+        return []
+    deadline = time.monotonic() + seconds
+    by_model: dict[str, list[float | None]] = {}
+    for _label, op in points[1:]:
+        by_model.setdefault(op.model, []).append(_threshold(op))
+    by_model.setdefault(points[0][1].model, [])
+    results = {model: model_intervals(cache, page, analysis, model, thresholds, n_boot=n_boot,
+                                      seed=seed, deadline=deadline)
+               for model, thresholds in by_model.items()}
+    out, taken = [], {m: 0 for m in by_model}
+    for label, op in points:
+        if label == OPTIMUM:
+            out.append((label, op, results[op.model].optimum))
+        else:
+            out.append((label, op, results[op.model].pins[taken[op.model]]))
+            taken[op.model] += 1
+    return out
+
+
+def model_intervals(cache: AnalysisCache, page: PageState, analysis, model: str, thresholds,
+                    *, n_boot: int = N_BOOT, seed: int = SEED,
+                    deadline: float | None = None) -> PointIntervals:
+    """:func:`~roc_dash.core.decisions.point_intervals.point_intervals` of the shown ``model`` (its
+    shown name) at the fixed ``thresholds``, on its rows at the analysis' prior and level
+    and the state's costs and benefits; cached by data, class reference, model, conditions,
+    thresholds, ``n_boot`` and ``seed`` (not when the ``deadline`` cut it short)."""
+    c = analysis.conditions
+    e = economics_from_state(page.control.to_store())
+    reference = page.control.reference_class
+    dataset_ids = list(page.datasets)
+    cut: list[PointIntervals] = []
+
+    def make():
+        y, s, w = model_rows(cache.table(dataset_ids, reference), model)
+        r = point_intervals(y, s, c.prior_pos, e, pins=thresholds, weights=w, n_boot=n_boot,
+                            seed=seed, level=c.level, deadline=deadline)
+        if r.optimum.n_boot_used < n_boot:  # cut short by the deadline: shown, not kept
+            cut.append(r)
+            return None
+        return r
+
+    key = ("point_intervals", cache.store.present(dataset_ids), reference, model,
+           float(c.prior_pos), float(c.level), e.cost_fp, e.cost_fn, e.benefit_tp,
+           e.benefit_tn, tuple(thresholds), n_boot, seed)
+    return cache.cache.get_or_make(key, make) or cut[0]
+
+
+def fixed_intervals(cache: AnalysisCache, page: PageState, op: OperatingSummary, *,
+                    seconds: float = SECONDS) -> PointUncertainty | None:
+    """The intervals of a pin at the point ``op`` (its model and threshold), as the
+    operating card shows a pin there: the decision file's intervals at its fixed
+    threshold."""
+    analysis = shown_analysis(cache, page)
+    if analysis is None:
+        return None
+    return model_intervals(cache, page, analysis, op.model, [_threshold(op)],
+                           deadline=time.monotonic() + seconds).pins[0]

@@ -1,0 +1,75 @@
+"""What a link or a saved view names that cannot be restored, said exactly.
+
+A link names its datasets, models, pins, the Slices card's model and the prior's source by
+dataset id (:mod:`.page_state`); when one of its datasets is no longer on the server, what
+belongs to it cannot come back, and everything else can. :func:`unrestored` lists the former
+(the missing-data banner says it, above the views), so a meeting knows which pins, notes and
+settings of the link are gone and that the rest is as it was.
+"""
+
+from __future__ import annotations
+
+from .analysis import legacy_names
+from .page_state import Pin, parse_link, resolve_refs
+from .server.store import DatasetStore
+
+__all__ = ["unrestored", "gone_label"]
+
+
+def gone_label(store: DatasetStore, dataset_id: str) -> str:
+    """How a dataset no longer stored is named: its files, as the server remembers them."""
+    note = store.gone(dataset_id) or {}
+    return str(note.get("label") or f"the dataset {dataset_id[:8]}…")
+
+
+def _pin_text(p: Pin, where: str) -> str:
+    t = "+inf" if p.threshold is None else format(p.threshold, ".6g")
+    return f"pin {p.label} ({p.model.name}{where} at score ≥ {t})"
+
+
+def unrestored(store: DatasetStore, search) -> list[str]:
+    """What the link ``search`` names that cannot be restored, one phrase each: the pins,
+    shown models and the Slices card's model of its datasets that are gone (or of models a
+    link of an older version names and no dataset of it has), the prior's source when it is
+    gone, and the note and saved views deleted with a dataset. Empty when everything can."""
+    link, given = parse_link(search)
+    if "datasets" not in given:
+        return []
+    present = set(store.present(link.datasets))
+    gone = [d for d in link.datasets if d not in present]
+    legacy = legacy_names(store, link.datasets)
+    labels = {d: gone_label(store, d) for d in gone}
+
+    def lost(refs):
+        found, unknown = resolve_refs(refs, legacy)
+        return [x for x in found if (x.model if isinstance(x, Pin) else x).dataset in gone], \
+            unknown
+
+    out = []
+    pins, unknown = lost(link.pins)
+    out += [_pin_text(p, f" of {labels[p.model.dataset]}") for p in pins]
+    out += [_pin_text(p, "") + ": its model is in none of the link's datasets still on the "
+            "server" for p in unknown]
+    if "models" in given:
+        models, unknown = lost(link.models)
+        names = [f"{m.name} ({labels[m.dataset]})" for m in models] + [m.name for m in unknown]
+        if names:
+            out.append(("the models " if len(names) > 1 else "the model ")
+                       + ", ".join(names) + " among those shown")
+    if "slices" in given and link.slices.model is not None:
+        models, unknown = lost([link.slices.model])
+        if models:
+            out.append(f"the Slices card's model {models[0].name} of "
+                       f"{labels[models[0].dataset]}")
+        elif unknown:
+            out.append(f"the Slices card's model {unknown[0].name}")
+    if "prior_source" in given and link.prior_source in gone:
+        out.append(f"the prevalence of {labels[link.prior_source]} as the deployment prior "
+                   "(the last dataset's is used)")
+    for d in gone:
+        note = store.gone(d) or {}
+        kept = (["its note"] if note.get("note") else []) + (
+            [f"{note['views']} saved view(s)"] if note.get("views") else [])
+        if kept:
+            out.append(f"{' and '.join(kept)} of {labels[d]} (deleted with it)")
+    return out

@@ -1,0 +1,142 @@
+"""Removing a dataset from the page: asked first, said what it takes, undone for a while.
+
+The × of the dataset list asks for a confirmation that names what goes with the dataset (its
+models, the pins on them); the removal keeps everything that belongs to the datasets that
+remain (pins, notes, saved views are named by dataset id: :mod:`.page_state`), says what it
+dropped and offers *Undo*. For the dataset's owner the server deletes it only when the undo
+window has passed (:mod:`.server.removals`); for anyone else it only leaves their page. The
+record of a removal (``ids.REMOVED``) is what *Undo* restores: the dataset at its place in
+the list and its pins (:mod:`.features.pins` reads it).
+
+Below the features: the data feature's callback calls these functions; everything here is a
+plain function of the store and the page's values.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+
+from dash import html
+
+from . import ids
+from .analysis import dataset_labels, loaded_infos
+from .page_state import Pin, pins_of
+from .server.removals import undo_seconds
+from .server.store import DatasetStore, clean_ids
+
+__all__ = ["pins_on", "confirm_box", "remove", "undo", "pin_words"]
+
+
+def pins_on(pins, dataset_id: str) -> list[Pin]:
+    """The pins (``ids.PINNED`` store) on the models of ``dataset_id``."""
+    return [p for p in pins_of(pins) if p.model.dataset == dataset_id]
+
+
+def pin_words(pins: list[Pin]) -> str:
+    """``"pin A (rf at score ≥ 0.5)"``, ``"pins A (…) and C (…)"``."""
+    if not pins:
+        return ""
+    parts = [f"{p.label} ({p.model.name} at score ≥ "
+             f"{'+inf' if p.threshold is None else format(p.threshold, '.6g')})" for p in pins]
+    return ("pin " if len(parts) == 1 else "pins ") + " and ".join(
+        [", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
+
+
+def _label(store: DatasetStore, datasets, dataset_id: str) -> str:
+    infos, _ = loaded_infos(store, datasets)
+    labels = dict(zip((i.id for i in infos), dataset_labels(infos), strict=True))
+    return labels.get(dataset_id) or (store.gone(dataset_id) or {}).get("label") or \
+        f"the dataset {dataset_id[:8]}…"
+
+
+def _models_words(store: DatasetStore, dataset_id: str) -> str:
+    try:
+        models = list(store.info(dataset_id).models)
+    except Exception:  # noqa: BLE001 - gone meanwhile: nothing to name
+        return "its models"
+    shown = ", ".join(map(str, models[:6])) + (f" and {len(models) - 6} more"
+                                               if len(models) > 6 else "")
+    return f"its model{'s' if len(models) != 1 else ''} {shown}"
+
+
+def _owned(store: DatasetStore, dataset_id: str, owner) -> bool:
+    try:
+        info = store.info(dataset_id)
+    except Exception:  # noqa: BLE001
+        return False
+    return owner is not None and info.owner == owner
+
+
+def _button(text: str, kind: str, dataset_id: str, cls: str = "button light-dark"):
+    return html.Button(text, id={"type": kind, "index": dataset_id}, n_clicks=0,
+                       className=cls)
+
+
+def confirm_box(store: DatasetStore, datasets, dataset_id: str, pins, owner):
+    """The question asked by a dataset's ×: what goes with it, what the server does, and the
+    two answers."""
+    label = _label(store, datasets, dataset_id)
+    goes = [_models_words(store, dataset_id)]
+    words = pin_words(pins_on(pins, dataset_id))
+    if words:
+        goes.append(words)
+    minutes = undo_seconds() / 60
+    server = (f"It is deleted from the server {minutes:.0f} minutes later, unless you undo "
+              "the removal." if _owned(store, dataset_id, owner) else
+              "It stays on the server (only its uploader can delete it).")
+    return html.Div(className="removal confirm", role="alertdialog", children=[
+        html.P([html.B(f"Remove {label}?"), f" {' and '.join(goes)} leave the page; "
+                "everything of the other datasets stays. " + server]),
+        html.Div(className="removal-buttons", children=[
+            _button("Remove", ids.REMOVE_YES, dataset_id, "button danger"),
+            _button("Keep it", ids.REMOVE_NO, dataset_id)]),
+    ])
+
+
+def remove(store: DatasetStore, datasets, dataset_id: str, pins, owner):
+    """``(new ids, removal record, box)`` of a confirmed removal: the dataset off the page,
+    its deletion from the server put off for the undo window (its owner's only), and what
+    was dropped, with *Undo*."""
+    current = clean_ids(datasets)
+    if dataset_id not in current:
+        return current, None, None
+    label = _label(store, current, dataset_id)
+    models = _models_words(store, dataset_id)
+    dropped = pins_on(pins, dataset_id)
+    due = store.delete_later(dataset_id, user=owner)
+    record = {"dataset": dataset_id, "label": label, "at": current.index(dataset_id),
+              "pins": [p.to_store() for p in dropped], "due": due, "undone": False,
+              "stamp": time.time()}
+    went = models + (f" and {pin_words(dropped)}" if dropped else "")
+    until = (f"; it is deleted from the server at "
+             f"{datetime.datetime.fromtimestamp(due).strftime('%H:%M')} unless you undo"
+             if due is not None else "")
+    box = html.Div(className="removal done", role="status", children=[
+        html.P([html.B(f"Removed {label}: "), f"{went} left the page. The other datasets' "
+                "pins, notes and saved views are kept; its own note and views stay with it "
+                f"on the server{until}."]),
+        _button("Undo", ids.UNDO_REMOVE, dataset_id)])
+    return [d for d in current if d != dataset_id], record, box
+
+
+def undo(store: DatasetStore, datasets, record):
+    """``(new ids, record, box)`` of *Undo*: the dataset back at its place (its deletion
+    called off) and the record marked undone (its pins come back), or a box saying it is
+    too late."""
+    current = clean_ids(datasets)
+    dataset_id = record.get("dataset") if isinstance(record, dict) else None
+    if not dataset_id:
+        return current, None, None
+    label = record.get("label") or dataset_id
+    if not store.cancel_delete(dataset_id):
+        return current, None, html.Div(className="removal done", role="status", children=html.P(
+            f"{label} was deleted from the server already: it cannot come back. Upload its "
+            "files again."))
+    at = record.get("at") if isinstance(record.get("at"), int) else len(current)
+    new = current if dataset_id in current else \
+        current[:at] + [dataset_id] + current[at:]
+    pins = list(pins_of(record.get("pins") or []))
+    back = f", with {pin_words(pins)}" if pins else ""
+    return new, {**record, "undone": True, "stamp": time.time()}, html.Div(
+        className="removal done", role="status", children=html.P(f"{label} is back{back}."))

@@ -1,0 +1,103 @@
+"""A dataset removed from the page is deleted from the server only after a while, so that the
+removal can be undone (``ROC_DASH_UNDO_SECONDS``, default 600). :class:`PendingRemovals` is
+mixed into :class:`.store.DatasetStore`.
+
+The owner's × of the dataset list asks :meth:`PendingRemovals.delete_later`: a small file
+``removals/<id>.json`` holds the time the deletion is due. Until then the dataset stays on the
+server (its note and saved views too), *Undo* calls :meth:`PendingRemovals.cancel_delete`,
+and any worker deletes what is due on its next request or sweep
+(:meth:`PendingRemovals.run_due_removals`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from .dataset_ids import EXAMPLES, DatasetNotFound, is_dataset_id
+
+__all__ = ["undo_seconds", "PendingRemovals"]
+
+
+def undo_seconds() -> float:
+    """``ROC_DASH_UNDO_SECONDS`` (default 600): how long a removal can be undone (the
+    dataset is deleted from the server after that)."""
+    from .retention import env_number
+
+    return env_number("ROC_DASH_UNDO_SECONDS", 600)
+
+
+class PendingRemovals:
+    """Deletions put off for the undo window (the store provides ``root``, ``info``,
+    ``delete`` and ``_atomic_write``)."""
+
+    def _removal_path(self, dataset_id: str) -> Path:
+        return self.root / "removals" / f"{dataset_id}.json"
+
+    def delete_later(self, dataset_id: str, *, user: str | None,
+                     seconds: float | None = None) -> float | None:
+        """Put off the deletion of ``dataset_id`` by its owner ``user`` by ``seconds``
+        (:func:`undo_seconds`); return when it is due, or None when ``user`` may not delete
+        it (anyone else only takes it off their page: nothing to undo on the server)."""
+        if user is None or not self.may_delete(dataset_id, user):
+            return None
+        due = time.time() + (undo_seconds() if seconds is None else seconds)
+        path = self._removal_path(dataset_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._atomic_write(path, lambda p: Path(p).write_text(json.dumps(
+            {"due": due, "user": user})), folder=path.parent)
+        return due
+
+    def may_delete(self, dataset_id: str, user: str | None) -> bool:
+        """Whether ``user`` may delete ``dataset_id`` (a stored upload of theirs; with
+        ``user`` None, the server itself: any stored upload)."""
+        if dataset_id in EXAMPLES or not is_dataset_id(dataset_id):
+            return False
+        try:
+            owner = self.info(dataset_id).owner
+        except DatasetNotFound:
+            return False
+        return user is None or (owner is not None and owner == user)
+
+    def removal_due(self, dataset_id: str) -> float | None:
+        """When the put-off deletion of ``dataset_id`` is due, or None."""
+        if not is_dataset_id(dataset_id):
+            return None
+        try:
+            due = json.loads(self._removal_path(dataset_id).read_text()).get("due")
+        except (OSError, ValueError, AttributeError):
+            return None
+        return float(due) if isinstance(due, int | float) else None
+
+    def cancel_delete(self, dataset_id: str) -> bool:
+        """Undo a put-off deletion: True when the dataset is still stored (its deletion,
+        if one was due, is called off)."""
+        if is_dataset_id(dataset_id):
+            self._removal_path(dataset_id).unlink(missing_ok=True)
+        try:
+            self.info(dataset_id)
+        except DatasetNotFound:
+            return False
+        return True
+
+    def run_due_removals(self, *, now: float | None = None) -> list[str]:
+        """Delete the datasets whose put-off deletion is due; return their ids."""
+        folder = self.root / "removals"
+        if not folder.is_dir():
+            return []
+        now = time.time() if now is None else now
+        done = []
+        for path in folder.glob("*.json"):
+            dataset_id = path.stem
+            due = self.removal_due(dataset_id)
+            if due is not None and due > now:
+                continue
+            try:
+                user = json.loads(path.read_text()).get("user")
+            except (OSError, ValueError, AttributeError):
+                user = None
+            if is_dataset_id(dataset_id) and self.delete(dataset_id, user=user):
+                done.append(dataset_id)
+            path.unlink(missing_ok=True)
+        return done
