@@ -23,7 +23,7 @@ import pytest
 
 from tests.hostile.conftest import Page, start_server, stop_server
 from tests.hostile.test_nginx import nginx_in_front
-from tools.dash_requests import views_values
+from tools.dash_requests import VIEWS_CALLBACK, views_values
 from tools.redis_server import redis_server
 
 SIGNED = "X-Forwarded-User"
@@ -92,9 +92,9 @@ def test_scl010_uploaded_on_one_viewed_pinned_noted_removed_on_another(replicas)
     # viewed: the curve of the upload, computed on b (or read from the shared cache)
     assert "shared" in _figure_text(on_b, ["shared"])
     # pinned: a pinned model is drawn from b with its dataset's id
-    values = {**views_values(on_b.datasets, ["shared"]),
-              "pinned.data": [{"model": "shared", "threshold": 0.5, "label": "A"}]}
-    pinned = on_b.response("roc-graph.figure", values, ["pinned.data"])
+    pin = {"dataset": dataset, "model": "shared", "threshold": 0.5, "label": "A"}
+    values = {**views_values(on_b.datasets, ["shared"]), "pinned.data": [pin]}
+    pinned = on_b.response(VIEWS_CALLBACK, values, ["pinned.data"])
     assert "shared" in json.dumps(pinned["roc-graph"]["figure"]["data"])
     # noted on b, read on a (and the reverse: saved views)
     on_b.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "decided on b"})
@@ -108,8 +108,14 @@ def test_scl010_uploaded_on_one_viewed_pinned_noted_removed_on_another(replicas)
     assert "Only the uploader" in refused["note-status"]["children"]
     ben.remove(dataset)
     assert (r.data / "datasets" / f"{dataset}.parquet").exists()
-    # removed on b by its owner: gone for a as well
+    # removed on b by its owner (kept for the undo window), carried out by a
     on_b.remove(dataset)
+    pending = r.data / "removals" / f"{dataset}.json"
+    assert pending.exists() and (r.data / "datasets" / f"{dataset}.parquet").exists()
+    pending.write_text(json.dumps({"due": 0, "user": json.loads(pending.read_text())
+                                   ["user"]}))  # as if the window had passed
+    on_a.datasets = []
+    on_a.upload("other.csv", _csv(2))  # a's next request of the datasets callback
     assert not (r.data / "datasets" / f"{dataset}.parquet").exists()
     on_a.datasets = [dataset]
     banner = on_a.response("missing-banner.children", {"datasets.data": on_a.datasets},
