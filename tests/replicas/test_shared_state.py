@@ -56,6 +56,12 @@ def test_scl002_an_analysis_made_by_one_replica_is_read_by_another(shared_env, t
     assert calls == [1], "the second replica computed the value again"
     pd.testing.assert_frame_equal(made, read)
     assert first.unreachable() is None and second.unreachable() is None
+    # a value big enough to be written by a thread after the answer (the disk cache would
+    # stream it into its file): whole in Redis, read by the other replica
+    big = np.arange(3_000_000, dtype=float)  # 24 MB > cache.BACKGROUND_BYTES
+    assert first.get_or_make(("big",), lambda: big) is big
+    SharedCache.flush(30)
+    np.testing.assert_array_equal(second.get_or_make(("big",), lambda: None), big)
     # no diskcache folder is made under the data folder with Redis
     assert not (tmp_path / "replica-a" / "cache").exists()
 

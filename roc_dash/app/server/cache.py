@@ -259,6 +259,12 @@ class _Streamed:
         self.value = value
 
 
+def unstreamed(value):
+    """The value itself of a value the disk cache would stream (:class:`_Streamed`): what
+    another shared cache (Redis: :class:`.shared_state.RedisValues`) pickles whole."""
+    return value.value if isinstance(value, _Streamed) else value
+
+
 def _streaming_disk():
     """diskcache's ``Disk``, except that a :class:`_Streamed` value is pickled straight into
     its file: diskcache pickles a value into one bytes object first, a second copy of a

@@ -108,11 +108,9 @@ class RedisValues:
 
     @staticmethod
     def _dump(value) -> bytes:
-        from .cache import _Streamed  # a value the disk cache would stream: the same here
+        from .cache import unstreamed  # a value the disk cache would stream: whole here
 
-        if isinstance(value, _Streamed):
-            value = value.value
-        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps(unstreamed(value), protocol=pickle.HIGHEST_PROTOCOL)
 
     def get(self, key: str, default=None):
         raw = self.redis.get(self._key(key))
