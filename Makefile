@@ -13,7 +13,7 @@ QUICK := -m "not slow"
 PYTEST_ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test test-all browser-deps java-deps nginx-deps lint bench clean
+.PHONY: run test test-all browser-deps java-deps nginx-deps redis-deps lint bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -58,12 +58,22 @@ nginx-deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx-light; \
 	fi
 
+# redis-server, for the replicas' shared state (tests/replicas/, tests/unit/test_shared_state.py
+# start their own on a free port: nothing runs as a service).
+redis-deps:
+	@if command -v redis-server >/dev/null || [ -x /usr/bin/redis-server ]; then \
+		echo "redis-server present"; \
+	else \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq redis-server; \
+	fi
+
 # The quick tier: the test extra only, no Chromium, Java or nginx needed.
 test: $(VENV)/.installed-test
 	$(PY) -m pytest $(QUICK) $(PYTEST_ARGS)
 
 # Every test, browsers, servers, kernels and Spark included (installs what they need).
-test-all: $(VENV)/.installed-test browser-deps java-deps nginx-deps
+test-all: $(VENV)/.installed-test browser-deps java-deps nginx-deps redis-deps
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest --headless $(PYTEST_ARGS)
 

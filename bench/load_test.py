@@ -38,18 +38,23 @@ folder, as ``tests/hostile/test_nginx.py`` does) in front of the same gunicorn; 
 versioned scripts in its cache. Without it (the default) they talk to gunicorn directly. The
 output says which.
 
+``--replicas N``: N gunicorn processes (each with ``WEB_CONCURRENCY`` workers) on one data
+folder, sharing a ``redis-server`` started for the run (``ROC_DASH_REDIS_URL``), behind the
+same nginx taking them in turn (no sticky sessions): what ``docs/scaling.md`` measures.
+
 ``--actions N``: each user stops after N actions (cost, averaging, upload, returning visit),
 so that two runs do the same work however busy the machine is (memory grows with the work
 done: compare peaks with it; ``--seconds`` still bounds the run).
 
 Run: ``python bench/load_test.py [--users 20] [--seconds 60] [--ramp S] [--actions N]
-[--big-upload ROWS] [--nginx]``. Every
+[--big-upload ROWS] [--nginx] [--replicas N]``. Every
 request goes to 127.0.0.1 only; the loop stops by itself and the server is always stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import io
 import json
@@ -494,7 +499,12 @@ def main() -> None:
                     help="one more user uploads a gzip CSV of ROWS rows at the start")
     ap.add_argument("--nginx", action="store_true",
                     help="go through deploy/nginx.conf (system nginx) in front of gunicorn")
+    ap.add_argument("--replicas", type=int, default=1, metavar="N",
+                    help="N gunicorn replicas (each WEB_CONCURRENCY workers) sharing the "
+                         "data folder and a redis-server of their own (ROC_DASH_REDIS_URL), "
+                         "behind nginx taking them in turn (implies --nginx)")
     args = ap.parse_args()
+    args.nginx = args.nginx or args.replicas > 1
     users, seconds = min(args.users, 100), min(args.seconds, 600)
     print("$ " + " ".join([Path(sys.executable).name, *sys.argv]))
     print(f"  {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M:%S} UTC, "
@@ -522,17 +532,24 @@ def main() -> None:
               f"{time.perf_counter() - t0:.0f} s")
         extra, env_lines = big_upload_env(args.big_upload, big_path, plain)
         env.update(extra)
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "app:server",
-                               "--access-logfile", "/dev/null"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              start_new_session=True)
+    shared = contextlib.ExitStack()
+    if args.replicas > 1:
+        from tools.redis_server import redis_server
+
+        env["ROC_DASH_REDIS_URL"] = shared.enter_context(redis_server(Path(data) / "redis"))
+    ports = [port] + [free_port() for _ in range(args.replicas - 1)]
+    servers = [subprocess.Popen([sys.executable, "-m", "gunicorn", "app:server",
+                                 "--access-logfile", "/dev/null"], cwd=ROOT,
+                                env={**env, "PORT": str(p)},
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                start_new_session=True) for p in ports]
     front, nginx = None, None
     try:
         if args.nginx:
-            nginx, front = start_nginx(port, Path(data) / "nginx")
-        run(args, users, seconds, server, env, upload_csv, big_path, env_lines, front)
+            nginx, front = start_nginx(ports, Path(data) / "nginx")
+        run(args, users, seconds, servers, env, upload_csv, big_path, env_lines, front)
     finally:
-        for proc in (nginx, server):
+        for proc in (nginx, *servers):
             if proc is None:
                 continue
             os.killpg(proc.pid, signal.SIGTERM)
@@ -540,15 +557,17 @@ def main() -> None:
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
+        shared.close()
         shutil.rmtree(data, ignore_errors=True)
         if big_dir:
             shutil.rmtree(big_dir, ignore_errors=True)
     print("  load average after " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
-def start_nginx(upstream: int, folder: Path) -> tuple[subprocess.Popen, int]:
+def start_nginx(upstream: int | list[int], folder: Path) -> tuple[subprocess.Popen, int]:
     """The system's nginx running ``deploy/nginx.conf`` (its "# test:" lines set as the
-    hostile test sets them) on a free loopback port in front of gunicorn on ``upstream``."""
+    hostile test sets them) on a free loopback port in front of gunicorn on ``upstream``
+    (a list: the replicas, taken in turn)."""
     from tools.nginx import NGINX, nginx_conf
 
     if NGINX is None:
@@ -574,15 +593,22 @@ def start_nginx(upstream: int, folder: Path) -> tuple[subprocess.Popen, int]:
     raise SystemExit("--nginx: nginx did not start")
 
 
-def run(args, users, seconds, server, env, upload_csv, big_path, env_lines,
+def _workers(servers) -> list[int]:
+    return [pid for server in servers for pid in worker_pids(server.pid)]
+
+
+def run(args, users, seconds, servers, env, upload_csv, big_path, env_lines,
         front=None) -> None:
     base = f"http://127.0.0.1:{front or env['PORT']}"
-    for _ in range(300):
+    wanted = int(env["WEB_CONCURRENCY"]) * len(servers)
+    for _ in range(1200):  # every replica's workers up (nginx skips one not yet listening)
         try:
             urllib.request.urlopen(base + "/health", timeout=1).read()
-            break
+            if len(_workers(servers)) >= wanted:
+                break
         except OSError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     specs = callback_specs()
     records, deps, again, how = record_page(base)
     stats, lock = {}, threading.Lock()
@@ -594,12 +620,12 @@ def run(args, users, seconds, server, env, upload_csv, big_path, env_lines,
         u.actions = args.actions or None
     big = BigUpload(base, specs, big_path, stats, lock) if big_path else None
     peak, peak_pss, cpu = {}, {}, {}
-    cpu_start = {pid: cpu_seconds(pid) for pid in worker_pids(server.pid)}
+    cpu_start = {pid: cpu_seconds(pid) for pid in _workers(servers)}
     own_start = time.process_time()
     for u in crowd + ([big] if big else []):
         u.start()
     while any(u.is_alive() for u in crowd) or (big and big.is_alive()):
-        for pid in worker_pids(server.pid):
+        for pid in _workers(servers):
             peak[pid] = max(peak.get(pid, 0.0), rss_mb(pid))
             peak_pss[pid] = max(peak_pss.get(pid, 0.0), pss_mb(pid))
             cpu[pid] = cpu_seconds(pid) - cpu_start.get(pid, 0.0)
@@ -607,6 +633,8 @@ def run(args, users, seconds, server, env, upload_csv, big_path, env_lines,
     print(f"{users} users for {seconds:.0f} s against "
           + ("nginx (deploy/nginx.conf, system nginx; limit_conn per address raised to 1000 "
              "for the one loopback address) in front of " if front else "")
+          + (f"{len(servers)} replicas (sharing the data folder and Redis) of "
+             if len(servers) > 1 else "")
           + f"gunicorn ({env['WEB_CONCURRENCY']} workers x {env.get('ROC_DASH_THREADS', '4')} "
           "threads" + (")" if front else ", directly)")
           + f" on {os.cpu_count()} cores" + (" + 1 big upload" if big else "")

@@ -18,7 +18,7 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 #: Every test under these folders is in the slow tier, with this reason.
-SLOW_FOLDERS = {"browser": "browser", "hostile": "server"}
+SLOW_FOLDERS = {"browser": "browser", "hostile": "server", "replicas": "server"}
 #: Fixtures that start a browser, a server or a kernel: a test using one is slow.
 SLOW_FIXTURES = {"dash_duo": "browser", "dash_br": "browser", "dash_thread_server": "server",
                  "dash_process_server": "server", "dash_multi_process_server": "server",

@@ -14,12 +14,14 @@ CONF = ROOT / "deploy" / "nginx.conf"
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 
 
-def nginx_conf(upstream_port: int, port: int, folder: Path, *, basic_auth: Path | None = None,
-               conf: Path = CONF) -> str:
-    """``conf`` (deploy/nginx.conf, or its sub-path variant) with its "# test:" lines set."""
+def nginx_conf(upstream_port: int | list[int], port: int, folder: Path, *,
+               basic_auth: Path | None = None, conf: Path = CONF) -> str:
+    """``conf`` (deploy/nginx.conf, or its sub-path variant) with its "# test:" lines set;
+    a list of upstream ports: one ``server`` line each (replicas, taken in turn)."""
     text = conf.read_text()
+    ports = upstream_port if isinstance(upstream_port, list | tuple) else [upstream_port]
     subs = {"pid": f"pid {folder}/nginx.pid;",
-            "upstream": f"server 127.0.0.1:{upstream_port};",
+            "upstream": " ".join(f"server 127.0.0.1:{p};" for p in ports),
             "listen": f"listen 127.0.0.1:{port};"}
     out = []
     for line in text.splitlines():

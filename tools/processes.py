@@ -24,3 +24,21 @@ def children(pid: int) -> list[int]:
         if int(fields[1]) == pid:
             kids.append(int(stat.parent.name))
     return sorted(kids)
+
+
+def stop_group(proc, timeout: float = 20.0) -> None:
+    """Stop a process started with ``start_new_session=True`` and everything it started:
+    SIGTERM to its group, SIGKILL after ``timeout`` seconds; waits for it."""
+    import contextlib
+    import os
+    import signal
+    import subprocess
+
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()

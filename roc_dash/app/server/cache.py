@@ -24,6 +24,10 @@ work several times over, ~1.9 GB each). A holder that dies leaves a lock that ex
 ``ROC_DASH_TIMEOUT`` + 30 s, and is taken over at once on the same host (its entry names the
 process, which is checked to be running). A thread waiting for a value that big work
 makes is tied up by it, and their number per worker is capped (:data:`.budget.TIED`).
+
+With ``ROC_DASH_REDIS_URL`` set, the shared level and its locks are in Redis instead of
+``diskcache`` (:class:`.shared_state.RedisValues`, the same calls): replicas on several hosts
+share them (``docs/scaling.md``).
 """
 
 from __future__ import annotations
@@ -255,6 +259,12 @@ class _Streamed:
         self.value = value
 
 
+def unstreamed(value):
+    """The value itself of a value the disk cache would stream (:class:`_Streamed`): what
+    another shared cache (Redis: :class:`.shared_state.RedisValues`) pickles whole."""
+    return value.value if isinstance(value, _Streamed) else value
+
+
 def _streaming_disk():
     """diskcache's ``Disk``, except that a :class:`_Streamed` value is pickled straight into
     its file: diskcache pickles a value into one bytes object first, a second copy of a
@@ -348,7 +358,14 @@ class SharedCache:
         self.memory = ByteLRU(int(memory_mb * 2**20), big_entries=BIG_ENTRIES)
         self._making = KeyLocks()
         self.disk = None
-        if root is not None:
+        from .shared_state import RedisValues, redis_url
+
+        if redis_url() is not None:  # replicas on several hosts: the cache in Redis
+            try:
+                self.disk = RedisValues()
+            except Exception:  # noqa: BLE001 - /ready says so; each worker computes
+                log.exception("roc-dash: the shared analysis cache in Redis is unavailable")
+        elif root is not None:
             try:
                 import diskcache
 
@@ -363,8 +380,9 @@ class SharedCache:
                 self.disk = None
 
     def unreachable(self) -> str | None:
-        """Why the shared disk cache cannot be used now, or None when a value written to it
-        reads back (a round trip under a key of its own per call; ``/ready`` asks)."""
+        """Why the shared disk cache (or Redis, ``ROC_DASH_REDIS_URL``) cannot be used now,
+        or None when a value written to it reads back (a round trip under a key of its own
+        per call; ``/ready`` asks)."""
         if self.disk is None:
             return "the shared analysis cache could not be opened (see the server's log)"
         import secrets

@@ -240,6 +240,14 @@ class Retention:
         if now - self._sweep_clock < min(interval, 60.0):
             return False
         self._sweep_clock = now
+        from .shared_state import redis_url, take_sweep_turn
+
+        if redis_url() is not None:  # replicas: one sweep per interval across them all
+            if not take_sweep_turn(interval) or not self._sweeping.acquire(blocking=False):
+                return False
+            threading.Thread(target=self._sweep_now, name="roc-dash-sweep",
+                             daemon=True).start()
+            return True
         stamp = self.root / ".swept"
         try:
             if time.time() - stamp.stat().st_mtime < interval:
@@ -263,14 +271,30 @@ class Retention:
                 except OSError:
                     return  # another worker is sweeping
                 (self.root / ".swept").touch()
-                removed = self.sweep()
-                if removed:
-                    logging.getLogger(__name__).info("roc-dash: sweep removed %d dataset(s)",
-                                                     len(removed))
+                self._sweep_logged()
         except Exception:  # noqa: BLE001 - a failed sweep must not take a request down
             logging.getLogger(__name__).exception("roc-dash: the periodic sweep failed")
         finally:
             self._sweeping.release()
+
+    def _sweep_now(self) -> None:
+        """The sweep of the replica whose turn it is (``ROC_DASH_REDIS_URL``), in a thread."""
+        import logging
+
+        try:
+            self._sweep_logged()
+        except Exception:  # noqa: BLE001 - a failed sweep must not take a request down
+            logging.getLogger(__name__).exception("roc-dash: the periodic sweep failed")
+        finally:
+            self._sweeping.release()
+
+    def _sweep_logged(self) -> None:
+        import logging
+
+        removed = self.sweep()
+        if removed:
+            logging.getLogger(__name__).info("roc-dash: sweep removed %d dataset(s)",
+                                             len(removed))
 
     def used(self, dataset_ids) -> None:
         """Mark datasets as used: every read counts (cache hits too), so a dataset people

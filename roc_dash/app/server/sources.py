@@ -227,6 +227,10 @@ class SourceJobs:
     def __init__(self, store: DatasetStore):
         self.store = store
         self.folder = Path(store.root) / "jobs"
+        # replicas (ROC_DASH_REDIS_URL): the states in Redis, with a heartbeat
+        from .shared_state import RedisJobs, redis_url
+
+        self.shared = RedisJobs(JOB_KEEP_SECONDS) if redis_url() is not None else None
 
     def _path(self, token: str) -> Path:
         if not isinstance(token, str) or not token.replace("-", "").replace("_", "").isalnum():
@@ -235,6 +239,9 @@ class SourceJobs:
 
     def _write(self, token: str, **state) -> None:
         path = self._path(token)
+        if self.shared is not None:
+            self.shared.write(token, state)
+            return
         tmp = path.with_name(f"{path.stem}.{threading.get_ident()}.part")
         tmp.write_text(json.dumps(state))
         os.replace(tmp, path)
@@ -244,8 +251,13 @@ class SourceJobs:
         "done", "dataset_id", "label", "rows", "notes"}`` or ``{"state": "failed",
         "error"}``; None for an unknown token."""
         try:
+            if self.shared is not None:
+                return self.shared.status(self._path(token).stem)
             data = json.loads(self._path(token).read_text())
         except (KeyError, OSError, ValueError):
+            return None
+        except Exception:  # noqa: BLE001 - Redis unreachable: the page shows it as unknown
+            log.warning("roc-dash: the job's state could not be read", exc_info=True)
             return None
         return data if isinstance(data, dict) else None
 
@@ -262,14 +274,26 @@ class SourceJobs:
         """Start opening ``source`` (from :func:`resolve`); return the job's token.
 
         Raises :class:`~roc_dash.io.InputError` when this worker is already reading one.
+        With ``ROC_DASH_JOBS=celery`` the job is queued to the Celery workers instead
+        (:mod:`.job_queue`), and this worker reads nothing.
         """
+        from . import job_queue
+
+        if job_queue.queued():
+            token = secrets.token_urlsafe(18)
+            label = shown_name(label or source.name)
+            self._write(token, state="running", fraction=0.0, source=source.name,
+                        label=label, queued=True)
+            job_queue.submit(token, source.name, owner, label)
+            return token
         if not self._busy.acquire(blocking=False):
             raise InputError("This server is already opening a data source; try again when "
                              "it has finished.")
         label = shown_name(label or source.name)
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            self._prune()
+            if self.shared is None:  # (in Redis, a job's state expires by itself)
+                self.folder.mkdir(parents=True, exist_ok=True)
+                self._prune()
             token = secrets.token_urlsafe(18)
             self._write(token, state="running", fraction=0.0, source=source.name,
                         label=label)
@@ -283,6 +307,26 @@ class SourceJobs:
         return token
 
     def _run(self, token: str, source: Source, owner, label: str) -> None:
+        beating = threading.Event()
+        if self.shared is not None:
+            threading.Thread(target=self._heartbeat, args=(token, beating),
+                             name="roc-dash-source-beat", daemon=True).start()
+        try:
+            self._aggregate(token, source, owner, label)
+        finally:
+            beating.set()
+
+    def _heartbeat(self, token: str, done: threading.Event) -> None:
+        """Say in Redis that this replica still runs the job, until it is done."""
+        from .shared_state import JOB_HEARTBEAT_SECONDS
+
+        while not done.wait(JOB_HEARTBEAT_SECONDS):
+            try:
+                self.shared.beat(token)
+            except Exception:  # noqa: BLE001 - the next beat tries again
+                log.warning("roc-dash: a source job's heartbeat failed", exc_info=True)
+
+    def _aggregate(self, token: str, source: Source, owner, label: str) -> None:
         started = time.monotonic()
 
         def progress(fraction: float, _name: str) -> None:
