@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import time
 
 import pandas as pd
@@ -41,10 +40,10 @@ from ..analysis import (
     shown_analysis,
     shown_pins,
 )
-from ..chosen_points import OPTIMUM, chosen_intervals, fixed_intervals
+from ..chosen_points import OPTIMUM, decision_record
 from ..components import model_table_rows
 from ..help import HELP
-from ..page_state import PageState, dependencies, key_ref
+from ..page_state import PageState, dependencies
 from ..render import decision_views
 from ..server.auth import current_owner
 from ..server.url_prefix import page_link, server_prefix
@@ -167,23 +166,12 @@ def decision_download(cache, store, page: PageState, analysis: Analysis, which=N
     summary's headline) or the pin ``which`` (a letter: an explicit choice), with the
     page's intervals of that point (one computation: :func:`..chosen_points.chosen_intervals`,
     the same replicates and seed, cached); the status line names the point in the file."""
-    chosen = chosen_intervals(cache, page, seconds=REPORT_SECONDS)
-    label = which or OPTIMUM
-    entry = next((c for c in chosen if c[0] == label), None)
-    if entry is None:
+    note = store.notes(list(page.datasets), owner=current_owner())["note"]
+    record, op, _ = decision_record(cache, page, analysis, which, seconds=REPORT_SECONDS,
+                                    note=note)
+    if record is None:
         return no_update, f"Pin {which} is not shown: nothing was downloaded."
-    _, op, u = entry
-    refs = model_refs(cache, page.datasets)
-    own = next((key_ref(k).name for k, v in refs.items() if v == op.model), None)
-    reference = page.control.reference_class
-    threshold = None if math.isinf(op.threshold) else float(op.threshold)
-    text = decision_json(
-        analysis, cache.table(list(page.datasets), reference), economics_from_state(
-            page.control.to_store()),
-        store.notes(list(page.datasets), owner=current_owner())["note"],
-        pinned=None if which is None else {"model": op.model, "threshold": threshold},
-        point=u if which else fixed_intervals(cache, page, op, seconds=REPORT_SECONDS),
-        choice=None if which else u, model=own)
+    text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
     what = "the recommendation" if which is None else f"pin {which}"
     status = (f"Downloaded the decision of {what}: {op.model} at score ≥ "
               f"{format_threshold(op.threshold)}.")
