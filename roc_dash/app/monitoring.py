@@ -10,8 +10,8 @@ Below the features: the tab (:mod:`.features.monitor`) shows it and the page's H
   reference: the predictions the decision is taken on); or a record uploaded in the tab
   (validated by :func:`roc_dash.decision.from_dict`), whose reference predictions are the
   first non-window dataset holding its model (none: the record's counts alone).
-* **The windows.** Each dataset chosen is one window named after it, as the command line
-  names a file's window; or the chosen column (a column of categories the upload kept, see
+* **The windows.** Each dataset chosen is one window named after its file, as the command
+  line names a file's window; or the chosen column (a column of categories the upload kept, see
   :mod:`roc_dash.io.slice_columns`) cuts their rows: each value a window, or each period of
   its dates (``every``, named as :data:`roc_dash.io.windows.EVERY` names them). Only the
   decision's model's rows are read (a dataset of one model: its rows). With the labels set
@@ -29,6 +29,7 @@ from ..core.monitoring import MonitorSettings, window_from_rows
 from ..core.monitoring import monitor as monitor_windows
 from ..decision import MAX_RECORD_BYTES, DecisionFileError, from_dict
 from ..decision.monitoring import MonitorReport, reference_of
+from ..io.canonical import model_name_from_filename
 from ..io.slice_columns import SLICE_PREFIX
 from ..io.windows import EVERY, MAX_WINDOWS
 from .analysis import (
@@ -138,8 +139,8 @@ def window_counts(tables: list[tuple[str, pd.DataFrame]], model: str, *, time=No
         if time is not None and SLICE_PREFIX + time not in rows.columns:
             raise ValueError(f"dataset {label!r} has no column {time!r} to cut windows by")
         parts.append((label, rows))
-    if time is None:
-        groups = [(label, rows) for label, rows in parts]
+    if time is None:  # named as the command line names a file's window
+        groups = [(model_name_from_filename(label), rows) for label, rows in parts]
     else:
         rows = pd.concat([r for _, r in parts], ignore_index=True)
         values = rows[SLICE_PREFIX + time].astype(object)
