@@ -53,7 +53,7 @@ def test_tab001_tabs_show_their_cards_and_travel_in_the_link(dash_duo, app, shot
     viewport(dash_duo, 1280, 800)
     d = dash_duo.driver
     buttons = dash_duo.find_elements(f"#{ids.TAB_BAR} [role=tab]")
-    assert [b.text for b in buttons] == ["Decide", "Compare", "Beyond binary"]
+    assert [b.text for b in buttons] == ["Decide", "Compare", "Beyond binary", "Monitor"]
     check_tab(dash_duo, "decide")
     assert "tab=" not in d.current_url  # the first tab: links as before
     scroll_to(d, 0)
