@@ -16,7 +16,7 @@ from ..text.rounding import sig, signed
 from .html import CSS
 from .html_plotly import figure_div, plotly_loader_html
 
-__all__ = ["render_monitor_html"]
+__all__ = ["render_monitor_html", "monitor_section_html"]
 
 _STATUS_CSS = """
 .status{font-size:1.4rem;font-weight:700;padding:.4rem .8rem;border-radius:6px;
@@ -171,4 +171,30 @@ choice re-derived at {ESTIMATE_NAMES[s.estimator]}'s (a labelled window's counte
 {"<h2>Notes</h2><ul>" + window_notes + "</ul>" if window_notes else ""}
 {figures}
 </body></html>
+"""
+
+
+def monitor_section_html(report, *, title: str = "Monitor") -> str:
+    """The monitor run as a section of the page's HTML report (:func:`~.html.render_html`,
+    whose plotly.js loader, placed after it, draws its figures): the status, the decision
+    checked, the criteria, the windows and the two figures, as :func:`render_monitor_html`
+    shows them."""
+    result = report.result
+    figures = ""
+    if result.windows:
+        figures = (figure_div(monitor_roc_figure(result), "monitor-roc", GRAPH_CONFIG)
+                   + figure_div(monitor_time_figure(result), "monitor-time", GRAPH_CONFIG))
+    notes = "".join(f"<li>{html.escape(n)}</li>" for n in report.notes)
+    return f"""<section class="monitor-section"><style>{_STATUS_CSS}</style>
+<h2>{html.escape(title)}</h2>
+<p><span class="status {result.status}">{"Decision held" if result.status == "held"
+                                         else "Drift"}</span></p>
+{"<ul>" + notes + "</ul>" if notes else ""}
+{_decision_html(report)}
+<h3>Criteria</h3>{_criteria_html(report)}
+<h3>Windows</h3>{_windows_html(result)}
+{_labelled_html(result, report.record)}
+{_shifts_html(result)}
+{figures}
+</section>
 """

@@ -263,3 +263,30 @@ def test_mtb008_the_tab_computes_only_while_shown_and_reads_its_settings_from_a_
     restored = call_flat(restore, [link])
     assert restored["reference"] == "optimum"
     assert restored["windows"] == [ids_["jan"], ids_["feb"]]
+
+
+def test_mtb009_the_pages_html_report_has_the_monitor_section(loaded):
+    import re
+
+    from roc_dash.app.analysis import shown_analysis
+    from roc_dash.app.features.exports import html_download, monitor_section
+
+    cache, ids_, _ = loaded
+    page = _page(ids_)
+    report = page_monitor(cache, page).report
+    analysis = shown_analysis(cache, page)
+    table = cache.table(list(page.datasets))
+    file = html_download(cache, cache.store, page, analysis, table, None, "auc")
+    text = file["content"]
+    assert "Monitor: the page&#x27;s recommendation: rf" in text
+    assert 'id="monitor-roc"' in text and 'id="monitor-time"' in text
+    # the windows' table of the section: one row per window, the status of each
+    section = text[text.index('<section class="monitor-section">'):]
+    section = section[:section.index("</section>")]
+    assert re.search(r"<td[^>]*>jan</td>", section) and re.search(r"<td[^>]*>feb</td>",
+                                                                   section)
+    assert report.status == "drift" and "Drift" in section
+    assert monitor_section(cache, dataclasses.replace(page, monitor=MonitorState())) == ""
+    refused = monitor_section(cache, dataclasses.replace(
+        page, monitor=dataclasses.replace(page.monitor, reference="upload")), None)
+    assert "Upload the decision record" in refused
