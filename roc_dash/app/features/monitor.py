@@ -52,38 +52,50 @@ def panel():
         html.Div(className="card monitor-card", children=[
             html.H2("Monitor: is the threshold still right?", title=_REFERENCE_HELP),
             html.Div(className="monitor-controls", children=[
-                html.Label("Decision checked", htmlFor=ids.MON_REFERENCE,
-                           className="control-label", title=_REFERENCE_HELP),
-                dcc.Dropdown(id=ids.MON_REFERENCE, value="optimum", clearable=False,
-                             searchable=False, options=_reference_options([])),
-                dcc.Upload(id=ids.MON_UPLOAD, accept=".json,application/json",
-                           max_size=4 * 1024 * 1024, className="monitor-upload",
-                           children=html.Button("Upload a decision record (JSON)",
-                                                className="button light")),
-                html.Div(id=ids.MON_RECORD + "-name", className="muted"),
-                dcc.Store(id=ids.MON_RECORD, data=None),
-                html.Label("Windows (datasets)", htmlFor=ids.MON_WINDOWS,
-                           className="control-label", title=_WINDOWS_HELP),
-                dcc.Checklist(id=ids.MON_WINDOWS, value=[], options=[],
-                              className="checklist", labelClassName="check"),
-                html.Label("Cut into windows by", htmlFor=ids.MON_TIME,
-                           className="control-label"),
-                dcc.Dropdown(id=ids.MON_TIME, value=None, options=[],
-                             placeholder="each dataset one window"),
-                dcc.Dropdown(id=ids.MON_EVERY, value=None, searchable=False,
-                             placeholder="each value one window",
-                             options=[{"label": f"each {p}", "value": p}
-                                      for p in MONITOR_PERIODS]),
-                dcc.Checklist(id=ids.MON_LABELS, value=[], className="checklist",
-                              options=[{"label": " set the windows' labels aside (as after "
-                                                 "deployment: estimate each window's share "
-                                                 "of positives)", "value": "hide"}]),
-                html.Label("Prior re-deriving the choice", htmlFor=ids.MON_ESTIMATOR,
-                           className="control-label"),
-                dcc.RadioItems(id=ids.MON_ESTIMATOR, value="em", inline=True,
-                               className="radios inline",
-                               options=[{"label": ESTIMATE_NAMES[k], "value": k}
-                                        for k in ("em", "pacc", "acc")]),
+                html.Div(className="monitor-row", children=[
+                    html.Label("Decision checked", htmlFor=ids.MON_REFERENCE,
+                               className="control-label", title=_REFERENCE_HELP),
+                    dcc.Dropdown(id=ids.MON_REFERENCE, value="optimum", clearable=False,
+                                 searchable=False, options=_reference_options([]),
+                                 className="monitor-choice"),
+                    dcc.Upload(id=ids.MON_UPLOAD, accept=".json,application/json",
+                               max_size=4 * 1024 * 1024, className="monitor-upload",
+                               children=html.Button("Upload a decision record (JSON)",
+                                                    className="button light")),
+                    html.Div(id=ids.MON_RECORD + "-name", className="muted"),
+                    dcc.Store(id=ids.MON_RECORD, data=None),
+                ]),
+                html.Div(className="monitor-row", children=[
+                    html.Label("Windows", htmlFor=ids.MON_WINDOWS,
+                               className="control-label", title=_WINDOWS_HELP),
+                    dcc.Checklist(id=ids.MON_WINDOWS, value=[], options=[], inline=True,
+                                  className="checklist", labelClassName="check"),
+                ]),
+                html.Div(className="monitor-row", children=[
+                    html.Label("Cut into windows by", htmlFor=ids.MON_TIME,
+                               className="control-label"),
+                    dcc.Dropdown(id=ids.MON_TIME, value=None, options=[],
+                                 placeholder="each dataset one window",
+                                 className="monitor-choice"),
+                    dcc.Dropdown(id=ids.MON_EVERY, value=None, searchable=False,
+                                 placeholder="each value one window",
+                                 className="monitor-choice",
+                                 options=[{"label": f"each {p}", "value": p}
+                                          for p in MONITOR_PERIODS]),
+                ]),
+                html.Div(className="monitor-row", children=[
+                    dcc.Checklist(id=ids.MON_LABELS, value=[], className="checklist",
+                                  options=[{"label": " set the windows' labels aside (as "
+                                                     "after deployment: estimate each "
+                                                     "window's share of positives)",
+                                            "value": "hide"}]),
+                    html.Label("Prior re-deriving the choice", htmlFor=ids.MON_ESTIMATOR,
+                               className="control-label"),
+                    dcc.RadioItems(id=ids.MON_ESTIMATOR, value="em", inline=True,
+                                   className="radios inline",
+                                   options=[{"label": ESTIMATE_NAMES[k], "value": k}
+                                            for k in ("em", "pacc", "acc")]),
+                ]),
             ]),
             html.Div(id=ids.MON_STATUS, className="monitor-status", role="status"),
             html.Div(id=ids.MON_TABLE, className="table-scroll"),
@@ -138,6 +150,10 @@ def window_rows(doc: dict) -> list[dict]:
     return rows
 
 
+#: The cells coloured by what they say (assets/style.css: ``.flag-*``).
+_FLAGS = ("held", "drift", "PASS", "FAIL", "WARN")
+
+
 def _table(doc: dict):
     head = ["Window", "Rows", "Share of positives", "Re-derived threshold",
             "Cost: staying", "Cost: switching", "Cost drift", "Choice", "Score shift",
@@ -154,10 +170,9 @@ def _table(doc: dict):
                  stay_text, "–" if r["switching"] is None else sig(r["switching"]),
                  *(r["flags"].get(c, "–") for c in ("cost-drift", "choice", "score-shift")),
                  r["status"]]
-        body.append(html.Tr([html.Td(c, className=f"flag-{c}" if c in ("held", "drift",
-                                                                         "fail", "warn",
-                                                                         "pass") else None)
-                             for c in cells], className=f"window-{r['status']}"))
+        body.append(html.Tr([html.Td(c, className=f"flag-{c.lower()}" if c in _FLAGS
+                                     else None) for c in cells],
+                            className=f"window-{r['status']}"))
     return html.Table(className="table monitor-table", children=[
         html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)])
 
@@ -168,10 +183,11 @@ def _status(outcome) -> list:
     held = "The decision held in every window." if doc_status == "held" else \
         "Drift: a window failed a criterion (see the table)."
     r = report.record
-    return [html.Strong(held, className=f"status {doc_status}"), " ",
-            html.Span(f"Checked: {outcome.reference_label}, {r.model} at score ≥ "
-                      f"{format_threshold(r.threshold)}; {len(report.result.windows)} "
-                      "window(s)."),
+    n = len(report.result.windows)
+    return [html.Strong(held, className=f"monitor-{doc_status}"), " ",
+            html.Span(f"Checked: {outcome.reference_label} at score ≥ "
+                      f"{format_threshold(r.threshold)}, on {n} window"
+                      f"{'s' if n != 1 else ''}."),
             *(html.P(n, className="muted") for n in report.notes)]
 
 
