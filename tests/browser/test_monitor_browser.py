@@ -1,8 +1,11 @@
-"""The Monitor tab in headless Chromium, driven by real gestures (mtb101-mtb102): three
-uploads (the reference and two months), the tab opened, the months ticked as windows, a
-cost typed, the labels set aside; the link carries the tab's settings and reopens it."""
+"""The Monitor tab in headless Chromium, driven by real gestures (mtb101): three uploads
+(the reference and two months), the tab opened, the months ticked as windows, a cost typed,
+the labels set aside; the link carries the tab's settings and reopens it; a decision record
+uploaded in the tab (a bad one refused, one of roc-dash decide checked)."""
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pytest
@@ -10,6 +13,7 @@ from selenium.webdriver.common.by import By
 from sklearn.metrics import roc_curve
 
 from roc_dash.app import ids
+from roc_dash.cli import main
 from roc_dash.figures.style import format_threshold
 from tests.monitoring_example import frame
 
@@ -65,6 +69,9 @@ def test_mtb101_pick_windows_change_a_cost_and_reopen_the_link(dash_duo, app, mo
     _tick(dash_duo, ids.MON_WINDOWS, "jan.csv")
     _tick(dash_duo, ids.MON_WINDOWS, "feb.csv")
     wait_until(lambda: "feb" in _text(dash_duo, ids.MON_TABLE), message="the windows' table")
+    wait_idle(dash_duo)
+    scroll_into_view(d, d.find_element(By.CSS_SELECTOR, ".monitor-card h2"), block="start")
+    shot("mtb101_monitor_controls")
     prior = float(np.mean(frame(3000, 0.3, seed=1)["label"]))  # ref.csv's prevalence
     threshold = _optimum(months["ref"], prior, 1.0, 1.0)
     status = _text(dash_duo, ids.MON_STATUS)
@@ -106,3 +113,19 @@ def test_mtb101_pick_windows_change_a_cost_and_reopen_the_link(dash_duo, app, mo
         f"return [...document.querySelectorAll('#{ids.MON_WINDOWS} input')]"
         ".filter(i => i.checked).length")
     assert checked == 2
+    # a record uploaded in the tab: a bad one is refused and the table stays; one that
+    # roc-dash decide wrote is checked
+    bad = months["ref"].with_name("bad.json")
+    bad.write_text("{not json")
+    upload_field = f"#{ids.MON_UPLOAD} input[type=file]"
+    d.find_element(By.CSS_SELECTOR, upload_field).send_keys(str(bad))
+    dash_duo.wait_for_contains_text(f"#{ids.MON_RECORD}-name", "bad.json: not JSON")
+    assert _text(dash_duo, ids.MON_TABLE) == table
+    record = months["ref"].with_name("rec.json")
+    assert main(["decide", str(months["ref"]), "--cost-fn", "9", "--replicates", "50",
+                 "-o", str(record)]) == 0
+    d.find_element(By.CSS_SELECTOR, upload_field).send_keys(str(record))
+    dash_duo.wait_for_contains_text(f"#{ids.MON_STATUS}", "Checked: rec.json")
+    threshold = json.loads(record.read_text())["rule"]["threshold"]
+    assert f"score ≥ {format_threshold(threshold)}" in _text(dash_duo, ids.MON_STATUS)
+    wait_until(lambda: "mref=upload" in d.current_url, message="the record's choice linked")
