@@ -61,7 +61,7 @@ def panel():
                     dcc.Upload(id=ids.MON_UPLOAD, accept=".json,application/json",
                                max_size=4 * 1024 * 1024, className="monitor-upload",
                                children=html.Button("Upload a decision record (JSON)",
-                                                    className="button light")),
+                                                    className="button light-dark")),
                     html.Div(id=ids.MON_RECORD + "-name", className="muted"),
                     dcc.Store(id=ids.MON_RECORD, data=None),
                 ]),
