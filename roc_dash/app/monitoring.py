@@ -43,7 +43,10 @@ from .chosen_points import decision_record
 from .page_state import PageState
 from .server.store import DatasetNotFound
 
-__all__ = ["MonitorOutcome", "page_monitor", "read_record", "reference_page",
+#: Server time the decision's bootstrap intervals may take (as Download decision's).
+DECISION_SECONDS = 10.0
+
+__all__ = ["MonitorOutcome", "DECISION_SECONDS", "page_monitor", "read_record", "reference_page",
            "window_counts", "window_columns"]
 
 @dataclasses.dataclass(frozen=True)
@@ -53,6 +56,7 @@ class MonitorOutcome:
     report: MonitorReport | None = None
     message: str = ""
     reference_label: str = ""
+    key: tuple = ()
 
 
 def read_record(text: str, name: str = "the uploaded file"):
@@ -192,21 +196,35 @@ def _decision(cache: AnalysisCache, page: PageState, uploaded):
         raise ValueError("Every dataset loaded is a window: keep the predictions the "
                          "decision is taken on as a dataset that is not a window.")
     ref_page = reference_page(page)
-    analysis = shown_analysis(cache, ref_page)
-    if analysis is None:
-        raise ValueError("No model of the datasets that are not windows is shown: tick one "
-                         "in Models.")
     which = None if m.reference == "optimum" else m.reference
-    record, op, ref = decision_record(cache, ref_page, analysis, which)
-    if record is None:
-        raise ValueError(f"Pin {which} is not on a model of the reference datasets: choose "
-                         "the page's recommendation or another pin.")
+    key = ("monitor-decision", cache.store.present(ref_page.datasets), ref_page.models,
+           ref_page.pins, ref_page.conditions, ref_page.level, ref_page.band,
+           ref_page.samples, which)
+
+    def make():
+        """The record as Download decision writes it, with its intervals' full count
+        (the download's time bound), made once per page state."""
+        analysis = shown_analysis(cache, ref_page)
+        if analysis is None:
+            return ("No model of the datasets that are not windows is shown: tick one in "
+                    "Models.",)
+        record, op, ref = decision_record(cache, ref_page, analysis, which,
+                                          seconds=DECISION_SECONDS)
+        if record is None:
+            return (f"Pin {which} is not on a model of the reference datasets: choose the "
+                    "page's recommendation or another pin.",)
+        what = "the page's recommendation" if which is None else f"pin {which}"
+        return record, ref, f"{what}: {op.model}"
+
+    made = cache.cache.get_or_make(key, make, shared=False)
+    if len(made) == 1:
+        raise ValueError(made[0])
+    record, ref, what = made
     table = None
     if ref is not None:
         table = apply_reference(cache.store.get(ref.dataset), page.control.reference_class)
         table = _rows_of(table, record.model)
-    what = "the page's recommendation" if which is None else f"pin {which}"
-    return record, table, f"{what}: {op.model}"
+    return record, table, what
 
 
 def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> MonitorOutcome:
@@ -224,7 +242,9 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
     except (ValueError, DatasetNotFound) as exc:
         return MonitorOutcome(message=str(exc))
     settings = MonitorSettings(level=page.level, estimator=m.estimator)
-    text = json.dumps(record.to_dict(), sort_keys=True)
+    # the record as decided (not when: a record re-taken for the same page is the same)
+    text = json.dumps({k: v for k, v in record.to_dict().items() if k != "created_utc"},
+                      sort_keys=True)
     key = ("monitor", text, cache.store.present(page.datasets), tuple(windows), m.time,
            m.every, m.hide_labels, settings, page.control.reference_class)
 
@@ -243,7 +263,7 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
             "window).",)
         return MonitorOutcome(MonitorReport(record=record, result=result, notes=notes,
                                             reference_fingerprint=same),
-                              reference_label=what)
+                              reference_label=what, key=key)
 
     return cache.cache.get_or_make(key, make, shared=False)
 

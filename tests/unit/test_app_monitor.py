@@ -215,8 +215,8 @@ def test_mtb006_the_pages_costs_move_the_decision_and_its_iso_line(loaded):
     assert after.record.threshold == _brute_optimum(ref["label"], ref["score"], 0.3, 1, 9)
     assert after.record.threshold < before.record.threshold
     views = feature.monitor_outputs(cache, costly, None)
-    iso = next(t for t in views["roc"].data if t.name.startswith("iso line"))
-    slope = (iso.y[1] - iso.y[0]) / (iso.x[1] - iso.x[0])
+    iso = next(t for t in views["roc"]["data"] if t.get("name", "").startswith("iso line"))
+    slope = (iso["y"][1] - iso["y"][0]) / (iso["x"][1] - iso["x"][0])
     assert slope == pytest.approx(1.0 * 0.7 / (9.0 * 0.3))
 
 

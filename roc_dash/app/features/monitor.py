@@ -200,10 +200,14 @@ def monitor_outputs(cache, page: PageState, uploaded) -> dict:
         return {"status": html.P(outcome.message, className="banner warn"), "roc": blank,
                 "time": blank, "table": None}
     result = outcome.report.result
-    return {"status": _status(outcome),
-            "roc": monitor_roc_figure(result, font_size=font),
-            "time": monitor_time_figure(result, font_size=font),
-            "table": _table(outcome.report.to_dict())}
+
+    def make():  # plotly builds figures slowly: once per result and font
+        return {"roc": monitor_roc_figure(result, font_size=font).to_plotly_json(),
+                "time": monitor_time_figure(result, font_size=font).to_plotly_json(),
+                "table": _table(outcome.report.to_dict())}
+
+    views = cache.cache.get_or_make(("monitor-views", *outcome.key, font), make, shared=False)
+    return {"status": _status(outcome), **views}
 
 
 def _upload(contents, filename):
