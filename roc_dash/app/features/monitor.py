@@ -45,6 +45,14 @@ _WINDOWS_HELP = ("The datasets of predictions after deployment: each one a windo
                  "their rows cut into windows by a time column. Only the decision's model's "
                  "rows are read.")
 
+_TIME_HELP = ("A column of the windows' files (kept as categories: dates or month names as "
+              "text) whose values cut their rows into windows: each value a window, or each "
+              "day, week, month, quarter or year of its dates.")
+_ESTIMATOR_HELP = ("The estimate of an unlabelled window's share of positives at which the "
+                   "choice is re-derived on the reference's hull: EM on the calibrated scores "
+                   "(Saerens et al. 2002), or adjusted classify-and-count with the decision's "
+                   "rates (PACC, ACC; Forman 2008).")
+
 
 def panel():
     """The tab's cards: the settings, then the figures and the table."""
@@ -73,7 +81,7 @@ def panel():
                 ]),
                 html.Div(className="monitor-row", children=[
                     html.Label("Cut into windows by", htmlFor=ids.MON_TIME,
-                               className="control-label"),
+                               className="control-label", title=_TIME_HELP),
                     dcc.Dropdown(id=ids.MON_TIME, value=None, options=[],
                                  placeholder="each dataset one window",
                                  className="monitor-choice"),
@@ -90,7 +98,7 @@ def panel():
                                                      "window's share of positives)",
                                             "value": "hide"}]),
                     html.Label("Prior re-deriving the choice", htmlFor=ids.MON_ESTIMATOR,
-                               className="control-label"),
+                               className="control-label", title=_ESTIMATOR_HELP),
                     dcc.RadioItems(id=ids.MON_ESTIMATOR, value="em", inline=True,
                                    className="radios inline",
                                    options=[{"label": ESTIMATE_NAMES[k], "value": k}
