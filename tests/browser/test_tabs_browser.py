@@ -171,7 +171,7 @@ def test_tab004_tabs_by_keyboard(dash_duo, app):
     dash_duo.find_element(f"#{ids.TAB_BUTTON}decide").send_keys(Keys.ARROW_RIGHT)
     wait_until(lambda: dash_duo.find_element(f"#{ids.TAB_PANEL}compare").is_displayed(),
                message="the compare tab")
-    press(Keys.END, "beyond")
+    press(Keys.END, "monitor")
     press(Keys.ARROW_RIGHT, "decide")  # round the end
-    press(Keys.ARROW_LEFT, "beyond")
+    press(Keys.ARROW_LEFT, "monitor")
     press(Keys.HOME, "decide")
