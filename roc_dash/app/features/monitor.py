@@ -196,7 +196,7 @@ def _status(outcome) -> list:
             html.Span(f"Checked: {outcome.reference_label} at score ≥ "
                       f"{format_threshold(r.threshold)}, on {n} window"
                       f"{'s' if n != 1 else ''}."),
-            *(html.P(n, className="muted") for n in report.notes)]
+            *(html.P(note, className="muted") for note in report.notes)]
 
 
 def monitor_outputs(cache, page: PageState, uploaded) -> dict:
