@@ -250,9 +250,12 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
 
     def make():
         try:
-            items = window_counts(_tables(cache, windows, page.control.reference_class),
-                                  record.model, time=m.time, every=m.every,
-                                  labels=not m.hide_labels)
+            items = cache.cache.get_or_make(  # counted once: a new cost re-uses them
+                ("monitor-windows", cache.store.present(windows), record.model, m.time,
+                 m.every, m.hide_labels, page.control.reference_class),
+                lambda: tuple(window_counts(
+                    _tables(cache, windows, page.control.reference_class), record.model,
+                    time=m.time, every=m.every, labels=not m.hide_labels)), shared=False)
             ref, same = reference_of(record, table)
             result = monitor_windows(ref, items, settings)
         except ValueError as exc:
