@@ -116,3 +116,37 @@ def fixed_intervals(cache: AnalysisCache, page: PageState, op: OperatingSummary,
         return None
     return model_intervals(cache, page, analysis, op.model, [_threshold(op)],
                            deadline=time.monotonic() + seconds).pins[0]
+
+
+def decision_record(cache: AnalysisCache, page: PageState, analysis, which: str | None = None,
+                    *, seconds: float = SECONDS, note: str = ""):
+    """``(record, point, ref)`` of the page's decision: the recommendation (``which`` None,
+    the summary's headline) or the pin ``which`` (a letter), with the page's intervals of
+    that point (:func:`chosen_intervals`, the same replicates and seed), ``ref`` the
+    :class:`~.page_state.ModelRef` of its model (the record names the model by its own
+    name); ``(None, None, None)`` when that pin is not shown. What *Download decision*
+    writes and the Monitor tab checks."""
+    import dataclasses
+
+    from ..decision import build_decision
+    from .page_state import key_ref
+
+    label = which or OPTIMUM
+    entry = next((c for c in chosen_intervals(cache, page, seconds=seconds)
+                  if c[0] == label), None)
+    if entry is None:
+        return None, None, None
+    _, op, u = entry
+    refs = model_refs(cache, page.datasets)
+    ref = next((key_ref(k) for k, v in refs.items() if v == op.model), None)
+    control = page.control
+    table = cache.table(list(page.datasets), control.reference_class)
+    record = build_decision(
+        analysis, table, economics=economics_from_state(control.to_store()), note=note,
+        pinned=None if which is None else {"model": op.model, "threshold": _threshold(op)},
+        point=u if which else fixed_intervals(cache, page, op, seconds=seconds),
+        choice=None if which else u)
+    if ref is not None and ref.name != record.model:
+        record = dataclasses.replace(record, model=ref.name, notes=(
+            *record.notes, f"Shown on the page as “{record.model}”."))
+    return record, op, ref

@@ -167,3 +167,16 @@ REMOVED = "removed"  # Store: the last removal (dataset, place, pins) for Undo (
 REMOVE_YES = "remove-yes"  # pattern-matching type: {"type": REMOVE_YES, "index": dataset id}
 REMOVE_NO = "remove-no"  # pattern-matching type: keep the dataset
 UNDO_REMOVE = "undo-remove"  # pattern-matching type: undo the removal of that dataset
+# -- the Monitor tab (features/monitor.py)
+MON_REFERENCE = "mon-reference"  # Dropdown: the decision checked ("optimum", a pin's letter, "upload")
+MON_UPLOAD = "mon-upload"  # dcc.Upload: a decision record (JSON)
+MON_RECORD = "mon-record"  # Store: the uploaded record's JSON text (validated) and its file name
+MON_WINDOWS = "mon-windows"  # Checklist: the loaded datasets that are windows (dataset ids)
+MON_TIME = "mon-time"  # Dropdown: the column whose values cut the windows' rows (or none)
+MON_EVERY = "mon-every"  # Dropdown: the period the time column is cut into (or each value)
+MON_LABELS = "mon-labels"  # Checklist: ["hide"]: the windows' labels set aside (estimated prior)
+MON_ESTIMATOR = "mon-estimator"  # RadioItems: the estimate re-deriving the choice (em, pacc, acc)
+MON_STATUS = "mon-status"  # what is checked against what, or why nothing is
+MON_ROC = "mon-roc"  # Graph: the operating point's path in ROC space
+MON_TIME_GRAPH = "mon-time-graph"  # Graph: prior and costs over the windows
+MON_TABLE = "mon-table"  # the per-window table

@@ -44,7 +44,7 @@ from .state import (
     split_key,
 )
 
-__all__ = ["LINK_VERSION", "ModelRef", "Pin", "SliceState", "PageState", "Field", "FIELDS",
+__all__ = ["LINK_VERSION", "ModelRef", "Pin", "SliceState", "MonitorState", "PageState", "Field", "FIELDS",
            "FIELD_NAMES", "dependencies", "parse_link", "resolve_refs", "model_key",
            "key_ref", "pins_of", "zoom_of"]
 
@@ -117,6 +117,28 @@ class SliceState:
         return [c for c in (self.column, self.cross) if c]
 
 
+#: The periods a Monitor tab's time column may be cut into (:func:`roc_dash.io.windows`).
+MONITOR_PERIODS = ("day", "week", "month", "quarter", "year")
+#: The prevalence estimates that may re-derive an unlabelled window's choice.
+MONITOR_ESTIMATORS = ("em", "pacc", "acc")
+
+
+@dataclass(frozen=True)
+class MonitorState:
+    """The Monitor tab: the decision checked (``"optimum"``: the page's recommendation, a
+    pin's letter, ``"upload"``: a record uploaded in the tab), the datasets that are
+    windows (ids), the column cutting their rows into windows and its period, whether
+    their labels are set aside (as after deployment: each window's prior estimated) and
+    the estimate that re-derives the choice."""
+
+    reference: str = "optimum"
+    windows: tuple[str, ...] = ()
+    time: str | None = None
+    every: str | None = None
+    hide_labels: bool = False
+    estimator: str = "em"
+
+
 @dataclass(frozen=True)
 class PageState:
     """The page's state (see the module docstring); every field has a default, the page's
@@ -141,6 +163,7 @@ class PageState:
     pins: tuple[Pin, ...] = ()
     slices: SliceState = field(default_factory=SliceState)
     zoom: tuple[tuple[str, tuple], ...] = ()  # (view, (x, y, det, xlog)): see zoom_store
+    monitor: MonitorState = field(default_factory=MonitorState)
 
     def zoom_store(self) -> dict | None:
         """The zoom as the views and exports take it (the ``ids.ZOOM`` store's form:
@@ -212,6 +235,7 @@ class PageState:
                                                                          *(y or (None, None))))
             q.append(("zoom", f"{view}:{ranges}" + (":det" if det else "")
                       + (":xlog" if xlog else "")))
+        q += _monitor_query(self.monitor)
         return "?" + urlencode(q)
 
 
@@ -253,6 +277,23 @@ def _slices_query(s: SliceState) -> list[tuple[str, str]]:
         q.append(("sct", s.constraint))
     if s.priors.strip():
         q.append(("sgp", s.priors.strip()))
+    return q
+
+
+def _monitor_query(m: MonitorState) -> list[tuple[str, str]]:
+    q = []
+    if m.reference != "optimum":
+        q.append(("mref", m.reference))
+    if m.windows:
+        q.append(("mwin", ",".join(m.windows)))
+    if m.time:
+        q.append(("mtime", m.time))
+        if m.every:
+            q.append(("mevery", m.every))
+    if m.hide_labels:
+        q.append(("mnolab", "1"))
+    if m.estimator != "em":
+        q.append(("mest", m.estimator))
     return q
 
 
@@ -303,6 +344,23 @@ def zoom_of(raw) -> tuple:
                  for view, e in clean_zoom(raw).items())
 
 
+def _monitor_reference(v) -> str | None:
+    if v in ("optimum", "upload"):
+        return v
+    return v if isinstance(v, str) and len(v) == 1 and v.isalpha() and v.isupper() else None
+
+
+def _monitor(raw) -> MonitorState:
+    reference, windows, time, every, labels, estimator = (tuple(raw) + (None,) * 6)[:6]
+    time = time if isinstance(time, str) and time else None
+    return MonitorState(
+        reference=_monitor_reference(reference) or "optimum",
+        windows=tuple(clean_ids(windows)) if isinstance(windows, list | tuple) else (),
+        time=time, every=every if time and every in MONITOR_PERIODS else None,
+        hide_labels=isinstance(labels, list | tuple) and "hide" in labels,
+        estimator=estimator if estimator in MONITOR_ESTIMATORS else "em")
+
+
 _READERS = {
     "datasets": lambda v: tuple(clean_ids(v)) if isinstance(v, list) else None,
     "prior_source": lambda v: v if is_dataset_id(v) else None,
@@ -319,6 +377,7 @@ _READERS = {
     "pins": pins_of,
     "slices": _slices,
     "zoom": zoom_of,
+    "monitor": _monitor,
 }
 
 
@@ -353,6 +412,9 @@ FIELDS = (
                      (ids.SLC_CROSS, "value"), (ids.SLC_CONSTRAINT, "value"),
                      (ids.SLC_PRIORS, "value"))),
     Field("zoom", ((ids.ZOOM, "data"),)),
+    Field("monitor", ((ids.MON_REFERENCE, "value"), (ids.MON_WINDOWS, "value"),
+                      (ids.MON_TIME, "value"), (ids.MON_EVERY, "value"),
+                      (ids.MON_LABELS, "value"), (ids.MON_ESTIMATOR, "value"))),
 )
 FIELD_NAMES = tuple(f.name for f in FIELDS)
 _BY_NAME = {f.name: f for f in FIELDS}
@@ -408,7 +470,26 @@ def parse_link(search) -> tuple[PageState, frozenset[str]]:
         kw["slices"] = slices
     if q.get("zoom"):
         kw["zoom"] = zoom_of(q["zoom"])
+    monitor = _link_monitor(search)
+    if monitor is not None:
+        kw["monitor"] = monitor
     return PageState(**kw), frozenset(kw)
+
+
+def _link_monitor(search) -> MonitorState | None:
+    """The Monitor tab's settings a link names (``mref``, ``mwin``, ``mtime``, ``mevery``,
+    ``mnolab``, ``mest``), None when it names none."""
+    from urllib.parse import parse_qs
+
+    if not isinstance(search, str) or len(search) > 16384:
+        return None
+    q = {k: v[-1] for k, v in parse_qs(search.lstrip("?")).items()
+         if k in ("mref", "mwin", "mtime", "mevery", "mnolab", "mest")}
+    if not q:
+        return None
+    return _monitor((q.get("mref"), (q.get("mwin") or "").split(","), q.get("mtime"),
+                     q.get("mevery"), ["hide"] if q.get("mnolab") == "1" else [],
+                     q.get("mest")))
 
 
 _CONDITION_KEYS = ("cost_fp", "cost_fn", "prior", "reference_class", "benefit_tp",

@@ -30,7 +30,7 @@ __all__ = ["COST_LIMITS", "SAMPLES_LIMITS", "MAX_CLASS", "FONT", "AVERAGING_MODE
 FONT = {False: 14, True: 20}
 AVERAGING_MODES = ("none", "pooled", "vertical", "threshold")
 #: The page's tabs, the default first (a link names any other as ``tab=compare``).
-TABS = ("decide", "compare", "beyond")
+TABS = ("decide", "compare", "beyond", "monitor")
 
 
 def tab_shown(tab, name: str) -> bool:

@@ -36,7 +36,7 @@ LOCAL_FRAME_ANCESTORS = ("http://localhost:*", "http://127.0.0.1:*", "https://lo
 
 _AVERAGING = ("none", "pooled", "vertical", "threshold")
 _LEVELS = (0.8, 0.9, 0.95, 0.99)
-_TABS = ("decide", "compare", "beyond")
+_TABS = ("decide", "compare", "beyond", "monitor")
 
 
 #: The dashboard :func:`show` runs on each (host, port): a new one there stops it first.

@@ -16,7 +16,7 @@ from ..text.rounding import sig, signed
 from .html import CSS
 from .html_plotly import figure_div, plotly_loader_html
 
-__all__ = ["render_monitor_html"]
+__all__ = ["render_monitor_html", "monitor_section_html"]
 
 _STATUS_CSS = """
 .status{font-size:1.4rem;font-weight:700;padding:.4rem .8rem;border-radius:6px;
@@ -147,7 +147,6 @@ def render_monitor_html(report) -> str:
                    + "<h2>Over time</h2>"
                    + figure_div(monitor_time_figure(result), "monitor-time", GRAPH_CONFIG)
                    + plotly_loader_html())
-    notes = "".join(f"<li>{html.escape(n)}</li>" for n in report.notes)
     window_notes = "".join(f"<li>{html.escape(w.name)}: {html.escape(n)}</li>"
                            for w in result.windows for n in w.notes)
     estimators = ", ".join(ESTIMATE_NAMES[k] for k in ("em", "pacc", "acc"))
@@ -160,15 +159,40 @@ def render_monitor_html(report) -> str:
 score tests at {sig(result.shift_alpha)}, a warning{" that fails" if s.fail_on_shift else ""});
 {s.replicates} bootstrap replicates (seed {s.seed}); priors estimated by {estimators}, the
 choice re-derived at {ESTIMATE_NAMES[s.estimator]}'s (a labelled window's counted one).</p>
-<p><span class="status {result.status}">{"Decision held" if result.status == "held"
-                                         else "Drift"}</span></p>
+{_body(report)}
+{"<h2>Notes</h2><ul>" + window_notes + "</ul>" if window_notes else ""}
+{figures}
+</body></html>
+"""
+
+
+def _body(report) -> str:
+    """The status, the run's notes, the decision, the criteria and the windows' tables."""
+    result = report.result
+    notes = "".join(f"<li>{html.escape(n)}</li>" for n in report.notes)
+    return f"""<p><span class="status {result.status}">{"Decision held"
+                                         if result.status == "held" else "Drift"}</span></p>
 {"<ul>" + notes + "</ul>" if notes else ""}
 {_decision_html(report)}
 <h2>Criteria</h2>{_criteria_html(report)}
 <h2>Windows</h2>{_windows_html(result)}
 {_labelled_html(result, report.record)}
-{_shifts_html(result)}
-{"<h2>Notes</h2><ul>" + window_notes + "</ul>" if window_notes else ""}
+{_shifts_html(result)}"""
+
+
+def monitor_section_html(report, *, title: str = "Monitor") -> str:
+    """The monitor run as a section of the page's HTML report (:func:`~.html.render_html`,
+    whose plotly.js loader, placed after it, draws its figures): the status, the decision
+    checked, the criteria, the windows and the two figures, as :func:`render_monitor_html`
+    shows them."""
+    result = report.result
+    figures = ""
+    if result.windows:
+        figures = (figure_div(monitor_roc_figure(result), "monitor-roc", GRAPH_CONFIG)
+                   + figure_div(monitor_time_figure(result), "monitor-time", GRAPH_CONFIG))
+    return f"""<section class="monitor-section"><style>{_STATUS_CSS}</style>
+<h2>{html.escape(title)}</h2>
+{_body(report)}
 {figures}
-</body></html>
+</section>
 """

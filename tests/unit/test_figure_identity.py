@@ -252,7 +252,10 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: named by key in the selectors, a line saying what a decision file holds and each point's
 #: decision button, the dataset list's question and Undo (a box and a store), the missing-data
 #: banner reading the link, the zoom a link names (a store, read into the zoom store).
-EXPECTED_PAGE = ('6d4b7f8b8bb3d090', 'e5b1a6b5dcb10187')
+#: Re-recorded for the Monitor tab (branch montab): its tab button and panel (the layout);
+#: its callbacks, its settings as inputs of the link and states of the export callback, the
+#: uploaded record a state of the export callback (the wiring). No figure changed.
+EXPECTED_PAGE = ('2d4fc3499c497d99', 'c8172b0afbc7d050')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

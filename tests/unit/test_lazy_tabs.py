@@ -32,11 +32,16 @@ EAGER = {
     "slices-constraint.value": "the constraint a link names",
     "slices-priors.value": "the priors per group a link names (parsing, no analysis)",
     "cal-download.data": "a click on the card's download button only",
+    "mon-reference.value": "the Monitor tab's settings a link names (parsing, no analysis)",
+    "mon-windows.options": "the datasets loaded, the pins and the windows' category columns "
+                           "for the Monitor tab's selectors (choices; the link reads them)",
+    "mon-record.data": "a decision record uploaded in the Monitor tab, read and validated",
 }
 #: The cards made lazy (the test must not pass by finding none).
 LAZY = {"comparison-result.children": "compare", "sup-graph.figure": "compare",
         "slices-source.children": "compare", "cal-graph.figure": "compare",
-        "combine-result.children": "beyond", "mc-curves.figure": "beyond"}
+        "combine-result.children": "beyond", "mc-curves.figure": "beyond",
+        "mon-status.children": "monitor"}
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from roc_dash.app.page_state import (
     FIELD_NAMES,
     FIELDS,
     ModelRef,
+    MonitorState,
     PageState,
     Pin,
     SliceState,
@@ -52,6 +53,8 @@ CHANGED = {
     "zoom": (("roc", ((0.0, 0.25), (0.5, 1.0), False, False)),
              ("pr", (None, (0.125, 0.875), False, False)),
              ("cost", ((-3.5, 0.0), (0.0, 0.5), True, True))),
+    "monitor": MonitorState(reference="B", windows=(B, A), time="month & day", every="week",
+                            hide_labels=True, estimator="pacc"),
 }
 
 

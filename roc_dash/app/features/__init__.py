@@ -14,6 +14,7 @@ fragment, its callbacks (``register(app, cache, store)``) and its small pure hel
 * :mod:`.comparison` — the k-model comparison matrix and each model's optimal cost range;
 * :mod:`.slices` — one model group by group, thresholds under fairness constraints;
 * :mod:`.calibration` — reliability, Brier/ECE and the calibrated scores (Compare tab);
+* :mod:`.monitor` — the Monitor tab: a decision checked on windows after deployment;
 * :mod:`.sources` — predictions that live on the server (``ROC_DASH_SOURCES``), opened in place.
 
 A feature never imports another feature: what two of them share lives below them
@@ -30,6 +31,7 @@ from . import (
     exports,
     intervals,
     kinds,
+    monitor,
     notes,
     pins,
     slices,
@@ -45,7 +47,7 @@ from . import (
 #: looks a callback up by its first output in ``_dash-dependencies`` then finds the primary
 #: one first, as it did before the app was split (tests/hostile's harness does).
 FEATURES = (data, views, conditions, pins, combining, kinds, exports, notes, tabs, intervals,
-            comparison, slices, calibration, sources)
+            comparison, slices, calibration, sources, monitor)
 
 __all__ = ["FEATURES", "combining", "conditions", "data", "exports", "kinds", "notes", "pins",
-           "tabs", "views", "intervals", "comparison", "slices", "calibration", "sources"]
+           "tabs", "views", "intervals", "comparison", "slices", "calibration", "sources", "monitor"]

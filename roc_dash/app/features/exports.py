@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import time
 
 import pandas as pd
@@ -41,16 +40,16 @@ from ..analysis import (
     shown_analysis,
     shown_pins,
 )
-from ..chosen_points import OPTIMUM, chosen_intervals, fixed_intervals
+from ..chosen_points import OPTIMUM, decision_record
 from ..components import model_table_rows
 from ..help import HELP
-from ..page_state import PageState, dependencies, key_ref
+from ..page_state import PageState, dependencies
 from ..render import decision_views
 from ..server.auth import current_owner
 from ..server.url_prefix import page_link, server_prefix
 from ..state import conditions_from_state, economics_from_state, group_priors
 
-__all__ = ["buttons", "curves_csv", "table_csv", "decision_json", "decision_download",
+__all__ = ["buttons", "monitor_section", "curves_csv", "table_csv", "decision_json", "decision_download",
            "html_download", "register",
            "slices_for_report", "sliced", "csv_download", "report_intervals", "REPORT_SECONDS"]
 
@@ -167,23 +166,12 @@ def decision_download(cache, store, page: PageState, analysis: Analysis, which=N
     summary's headline) or the pin ``which`` (a letter: an explicit choice), with the
     page's intervals of that point (one computation: :func:`..chosen_points.chosen_intervals`,
     the same replicates and seed, cached); the status line names the point in the file."""
-    chosen = chosen_intervals(cache, page, seconds=REPORT_SECONDS)
-    label = which or OPTIMUM
-    entry = next((c for c in chosen if c[0] == label), None)
-    if entry is None:
+    note = store.notes(list(page.datasets), owner=current_owner())["note"]
+    record, op, _ = decision_record(cache, page, analysis, which, seconds=REPORT_SECONDS,
+                                    note=note)
+    if record is None:
         return no_update, f"Pin {which} is not shown: nothing was downloaded."
-    _, op, u = entry
-    refs = model_refs(cache, page.datasets)
-    own = next((key_ref(k).name for k, v in refs.items() if v == op.model), None)
-    reference = page.control.reference_class
-    threshold = None if math.isinf(op.threshold) else float(op.threshold)
-    text = decision_json(
-        analysis, cache.table(list(page.datasets), reference), economics_from_state(
-            page.control.to_store()),
-        store.notes(list(page.datasets), owner=current_owner())["note"],
-        pinned=None if which is None else {"model": op.model, "threshold": threshold},
-        point=u if which else fixed_intervals(cache, page, op, seconds=REPORT_SECONDS),
-        choice=None if which else u, model=own)
+    text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
     what = "the recommendation" if which is None else f"pin {which}"
     status = (f"Downloaded the decision of {what}: {op.model} at score ≥ "
               f"{format_threshold(op.threshold)}.")
@@ -204,10 +192,11 @@ def register(app, cache, store) -> None:
                             "decision": Input(ids.EXPORT_DECISION, "n_clicks")},
                 "point": Input({"type": ids.EXPORT_POINT, "index": ALL}, "n_clicks"),
                 "page": dependencies(State), "href": State(ids.URL, "href"),
-                "measure": State(ids.CMP_MEASURE, "value")},
+                "measure": State(ids.CMP_MEASURE, "value"),
+                "monitor_record": State(ids.MON_RECORD, "data")},
         prevent_initial_call=True,
     )
-    def export(buttons, point, page, href, measure):
+    def export(buttons, point, page, href, measure, monitor_record=None):
         trigger = ctx.triggered_id
         if isinstance(trigger, dict) and not any(t["value"] for t in ctx.triggered):
             raise PreventUpdate  # the operating card's buttons appearing
@@ -232,14 +221,18 @@ def register(app, cache, store) -> None:
                     "status": ""}
         # the page's address as the browser sent it, if it is one of this app's pages
         own = page_link(href, server_prefix(app.server))
-        return {"file": html_download(cache, store, page, analysis, table, own, measure),
+        return {"file": html_download(cache, store, page, analysis, table, own, measure,
+                                      monitor_record),
                 "status": ""}
 
 
-def html_download(cache, store, page: PageState, analysis: Analysis, table, href, measure):
+def html_download(cache, store, page: PageState, analysis: Analysis, table, href, measure,
+                  monitor_record=None):
     """The HTML report of what the page shows (:func:`roc_dash.report.html.render_html`),
     its link written from the page's state (:meth:`..page_state.PageState.to_query`) on
-    ``href``, this app's page address (:func:`..server.url_prefix.page_link`; None: no link)."""
+    ``href``, this app's page address (:func:`..server.url_prefix.page_link`; None: no link);
+    with the Monitor tab's section when windows are ticked there (``monitor_record``: the
+    record uploaded in the tab), though the tab was never opened."""
     from urllib.parse import urlsplit, urlunsplit
 
     from ...report.html import ReportState, render_html
@@ -276,8 +269,26 @@ def html_download(cache, store, page: PageState, analysis: Analysis, table, href
         intervals=report_intervals(analysis, table, economics_from_state(state)),
         partial_auc_comparison=pauc_comparison(cache, list(page.datasets), analysis, state)
         if measure == "pauc" and len(analysis.models) > 1 else None,
-        zoom=page.zoom_store()),
+        zoom=page.zoom_store(), constraints_html=monitor_section(cache, page, monitor_record)),
         "roc-dash-report.html")
+
+
+def monitor_section(cache, page: PageState, uploaded=None) -> str:
+    """The report's Monitor section (:func:`roc_dash.report.html_monitor.monitor_section_html`)
+    of the Monitor tab's settings, or a line saying why there is none; "" when no window is
+    ticked."""
+    import html as _html
+
+    from ...report.html_monitor import monitor_section_html
+    from ..monitoring import page_monitor
+
+    if not page.monitor.windows:
+        return ""
+    outcome = page_monitor(cache, page, uploaded)
+    if outcome.report is None:
+        return (f"<h2>Monitor</h2><p class=\"muted\">{_html.escape(outcome.message)}</p>")
+    return monitor_section_html(outcome.report,
+                                title=f"Monitor: {outcome.reference_label}")
 
 
 def slices_for_report(table, models, conditions, columns=None, priors_text=None

@@ -33,6 +33,8 @@ LABELS = {
                            "superiority of two models"),
     "beyond": ("Beyond binary", "Multi-class data, and combining classifiers: a budget, "
                                 "repaired concavities, AND/OR of two models"),
+    "monitor": ("Monitor", "A decision checked on windows of predictions after deployment: "
+                           "the operating point's path, the prior and the costs over time"),
 }
 
 

@@ -1,0 +1,310 @@
+"""The *Monitor* tab: is the deployed threshold still right, window by window?
+
+The decision checked is the page's recommendation under its costs and prior, a pin, or a
+decision record uploaded in the tab; the windows are loaded datasets ticked as windows (each
+one a window, or their rows cut by a column of times, each value or each day, week, month,
+quarter or year a window), their labels used or set aside (as after deployment: each
+window's share of positives estimated from its scores by EM, PACC or ACC). It shows the
+monitor's figures (the operating point's path over the reference's hull with the
+iso-performance line of the page's costs and prior; the prior and the cost of staying against
+switching over the windows) and a table per window (held or drifted, the re-derived
+threshold, what staying and switching cost). Numbers come from
+:func:`roc_dash.app.monitoring.page_monitor` (:mod:`roc_dash.core.monitoring`, as
+``roc-dash monitor`` computes them). The tab computes only while it is shown
+(:func:`..state.tab_shown`); its settings go into the page's link (``mref``, ``mwin``,
+``mtime``, ``mevery``, ``mnolab``, ``mest``), and so into saved views.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+from dash import Input, Output, State, dcc, html, no_update
+from dash.exceptions import PreventUpdate
+
+from ...figures.monitoring import ESTIMATE_NAMES, monitor_roc_figure, monitor_time_figure
+from ...figures.style import format_threshold
+from ...text.rounding import sig
+from .. import ids
+from ..analysis import dataset_labels, loaded_infos
+from ..components import empty_figure, graph_config
+from ..monitoring import page_monitor, read_record, window_columns
+from ..page_state import MONITOR_PERIODS, PageState, dependencies, parse_link
+from ..state import FONT, tab_shown
+
+__all__ = ["panel", "register", "window_rows", "OUTPUTS"]
+
+#: The tab's outputs, in the order the callback returns them.
+OUTPUTS = ("status", "roc", "time", "table")
+
+_REFERENCE_HELP = ("The decision checked: the page's recommendation under its costs and "
+                   "prior (on the datasets that are not windows), a pin, or a decision record "
+                   "uploaded here (the JSON of roc-dash decide or Download decision).")
+_WINDOWS_HELP = ("The datasets of predictions after deployment: each one a window, or "
+                 "their rows cut into windows by a time column. Only the decision's model's "
+                 "rows are read.")
+
+_TIME_HELP = ("A column of the windows' files (kept as categories: dates or month names as "
+              "text) whose values cut their rows into windows: each value a window, or each "
+              "day, week, month, quarter or year of its dates.")
+_ESTIMATOR_HELP = ("The estimate of an unlabelled window's share of positives at which the "
+                   "choice is re-derived on the reference's hull: EM on the calibrated scores "
+                   "(Saerens et al. 2002), or adjusted classify-and-count with the decision's "
+                   "rates (PACC, ACC; Forman 2008).")
+
+
+def panel():
+    """The tab's cards: the settings, then the figures and the table."""
+    return [
+        html.Div(className="card monitor-card", children=[
+            html.H2("Monitor: is the threshold still right?", title=_REFERENCE_HELP),
+            html.Div(className="monitor-controls", children=[
+                html.Div(className="monitor-row", children=[
+                    html.Label("Decision checked", htmlFor=ids.MON_REFERENCE,
+                               className="control-label", title=_REFERENCE_HELP),
+                    dcc.Dropdown(id=ids.MON_REFERENCE, value="optimum", clearable=False,
+                                 searchable=False, options=_reference_options([]),
+                                 className="monitor-choice"),
+                    dcc.Upload(id=ids.MON_UPLOAD, accept=".json,application/json",
+                               max_size=4 * 1024 * 1024, className="monitor-upload",
+                               children=html.Button("Upload a decision record (JSON)",
+                                                    className="button light-dark")),
+                    html.Div(id=ids.MON_RECORD + "-name", className="muted"),
+                    dcc.Store(id=ids.MON_RECORD, data=None),
+                ]),
+                html.Div(className="monitor-row", children=[
+                    html.Label("Windows", htmlFor=ids.MON_WINDOWS,
+                               className="control-label", title=_WINDOWS_HELP),
+                    dcc.Checklist(id=ids.MON_WINDOWS, value=[], options=[], inline=True,
+                                  className="checklist", labelClassName="check"),
+                ]),
+                html.Div(className="monitor-row", children=[
+                    html.Label("Cut into windows by", htmlFor=ids.MON_TIME,
+                               className="control-label", title=_TIME_HELP),
+                    dcc.Dropdown(id=ids.MON_TIME, value=None, options=[],
+                                 placeholder="each dataset one window",
+                                 className="monitor-choice"),
+                    dcc.Dropdown(id=ids.MON_EVERY, value=None, searchable=False,
+                                 placeholder="each value one window",
+                                 className="monitor-choice",
+                                 options=[{"label": f"each {p}", "value": p}
+                                          for p in MONITOR_PERIODS]),
+                ]),
+                html.Div(className="monitor-row", children=[
+                    dcc.Checklist(id=ids.MON_LABELS, value=[], className="checklist",
+                                  options=[{"label": " set the windows' labels aside (as "
+                                                     "after deployment: estimate each "
+                                                     "window's share of positives)",
+                                            "value": "hide"}]),
+                    html.Label("Prior re-deriving the choice", htmlFor=ids.MON_ESTIMATOR,
+                               className="control-label", title=_ESTIMATOR_HELP),
+                    dcc.RadioItems(id=ids.MON_ESTIMATOR, value="em", inline=True,
+                                   className="radios inline",
+                                   options=[{"label": ESTIMATE_NAMES[k], "value": k}
+                                            for k in ("em", "pacc", "acc")]),
+                ]),
+            ]),
+            html.Div(id=ids.MON_STATUS, className="monitor-status", role="status"),
+            html.Div(id=ids.MON_TABLE, className="table-scroll"),
+        ]),
+        html.Div(className="card", children=[
+            html.H2("The operating point's path"),
+            dcc.Loading(type="circle", delay_show=400, children=dcc.Graph(
+                id=ids.MON_ROC, config=graph_config("monitor-roc"), className="graph")),
+        ]),
+        html.Div(className="card", children=[
+            html.H2("Over the windows"),
+            dcc.Loading(type="circle", delay_show=400, children=dcc.Graph(
+                id=ids.MON_TIME_GRAPH, config=graph_config("monitor-time"),
+                className="graph")),
+        ]),
+    ]
+
+
+def _reference_options(pins) -> list[dict]:
+    return [{"label": "the page's recommendation", "value": "optimum"},
+            *({"label": f"pin {p['label']}", "value": p["label"]} for p in pins or ()
+              if isinstance(p, dict) and isinstance(p.get("label"), str)),
+            {"label": "a record uploaded here", "value": "upload"}]
+
+
+def _est(e) -> str:
+    if e is None:
+        return "–"
+    return f"{sig(e['value'])} [{sig(e['low'])}, {sig(e['high'])}]"
+
+
+def window_rows(doc: dict) -> list[dict]:
+    """One row per window of the report's JSON (:meth:`MonitorReport.to_dict`): what the
+    tab's table shows, so the page's numbers are the command line's."""
+    rows = []
+    for w in doc["windows"]:
+        lab, red = w["labelled"], w["rederived"]
+        prior = w["prevalence"].get(w["prior_used"]) if w["prior_used"] else None
+        if lab is not None:
+            stay, switch = lab["cost"], lab["optimum"]["expected_cost"]
+            threshold = lab["optimum"]["threshold"]
+        elif red is not None:
+            stay, switch = red["deployed_cost"], red["choice"]["expected_cost"]
+            threshold = red["choice"]["threshold"]
+        else:
+            stay = switch = threshold = None
+        flags = {f["criterion"]: f["status"] for f in w["findings"]}
+        rows.append({
+            "window": w["name"], "rows": w["rows"], "labels": lab is not None,
+            "prior": prior, "prior_method": w["prior_used"], "threshold": threshold,
+            "staying": stay, "switching": switch, "flags": flags, "status": w["status"]})
+    return rows
+
+
+#: The cells coloured by what they say (assets/style.css: ``.flag-*``).
+_FLAGS = ("held", "drift", "PASS", "FAIL", "WARN")
+
+
+def _table(doc: dict):
+    head = ["Window", "Rows", "Share of positives", "Re-derived threshold",
+            "Cost: staying", "Cost: switching", "Cost drift", "Choice", "Score shift",
+            "Status"]
+    body = []
+    for r in window_rows(doc):
+        stay = r["staying"]
+        stay_text = _est(stay) if isinstance(stay, dict) else (
+            "–" if stay is None else sig(stay))
+        cells = [r["window"], f"{r['rows']:,}",
+                 (_est(r["prior"]) + f" ({ESTIMATE_NAMES.get(r['prior_method'], '')})")
+                 if r["prior"] else "–",
+                 "–" if r["threshold"] is None else format_threshold(r["threshold"]),
+                 stay_text, "–" if r["switching"] is None else sig(r["switching"]),
+                 *(r["flags"].get(c, "–") for c in ("cost-drift", "choice", "score-shift")),
+                 r["status"]]
+        body.append(html.Tr([html.Td(c, className=f"flag-{c.lower()}" if c in _FLAGS
+                                     else None) for c in cells],
+                            className=f"window-{r['status']}"))
+    return html.Table(className="table monitor-table", children=[
+        html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)])
+
+
+def _status(outcome) -> list:
+    report = outcome.report
+    doc_status = report.status
+    held = "The decision held in every window." if doc_status == "held" else \
+        "Drift: a window failed a criterion (see the table)."
+    r = report.record
+    n = len(report.result.windows)
+    return [html.Strong(held, className=f"monitor-{doc_status}"), " ",
+            html.Span(f"Checked: {outcome.reference_label} at score ≥ "
+                      f"{format_threshold(r.threshold)}, on {n} window"
+                      f"{'s' if n != 1 else ''}."),
+            *(html.P(note, className="muted") for note in report.notes)]
+
+
+def monitor_outputs(cache, page: PageState, uploaded) -> dict:
+    """The tab's outputs for the page's state (:data:`OUTPUTS`)."""
+    font = FONT[page.presentation]
+    outcome = page_monitor(cache, page, uploaded)
+    if outcome.report is None:
+        blank = empty_figure(font)
+        return {"status": html.P(outcome.message, className="banner warn"), "roc": blank,
+                "time": blank, "table": None}
+    result = outcome.report.result
+
+    def make():  # plotly builds figures slowly: once per result and font
+        return {"roc": monitor_roc_figure(result, font_size=font).to_plotly_json(),
+                "time": monitor_time_figure(result, font_size=font).to_plotly_json(),
+                "table": _table(outcome.report.to_dict())}
+
+    views = cache.cache.get_or_make(("monitor-views", *outcome.key, font), make, shared=False)
+    return {"status": _status(outcome), **views}
+
+
+def _upload(contents, filename):
+    """``{"name", "text"}`` of an uploaded record, or ``{"name", "error"}``."""
+    name = filename if isinstance(filename, str) and filename else "the uploaded file"
+    try:
+        text = base64.b64decode(contents.split(",", 1)[1]).decode("utf-8")
+    except (AttributeError, IndexError, ValueError, binascii.Error, UnicodeDecodeError):
+        return {"name": name, "error": f"{name}: not a text file; upload the JSON that "
+                                       "roc-dash decide or Download decision wrote."}
+    record, error = read_record(text, name)
+    if record is None:
+        return {"name": name, "error": error}
+    return {"name": name, "text": text}
+
+
+def register(app, cache, store) -> None:
+    """The tab's settings from a link, its choices, the upload and its views (computed only
+    while it is shown)."""
+
+    @app.callback(
+        output={"reference": Output(ids.MON_REFERENCE, "value"),
+                "windows": Output(ids.MON_WINDOWS, "value"),
+                "time": Output(ids.MON_TIME, "value"),
+                "every": Output(ids.MON_EVERY, "value"),
+                "labels": Output(ids.MON_LABELS, "value"),
+                "estimator": Output(ids.MON_ESTIMATOR, "value")},
+        inputs={"search": Input(ids.URL, "search")},
+    )
+    def settings_from_link(search):
+        link, given = parse_link(search)
+        if "monitor" not in given:
+            raise PreventUpdate
+        m = link.monitor
+        return {"reference": m.reference, "windows": list(m.windows), "time": m.time,
+                "every": m.every, "labels": ["hide"] if m.hide_labels else [],
+                "estimator": m.estimator}
+
+    @app.callback(
+        output={"windows": Output(ids.MON_WINDOWS, "options"),
+                "time": Output(ids.MON_TIME, "options"),
+                "reference": Output(ids.MON_REFERENCE, "options")},
+        inputs={"page": dependencies(Input, "datasets", "monitor"),
+                "pins": Input(ids.PINNED, "data")},
+    )
+    def choices(page, pins):
+        """Cheap (the datasets' descriptions, the windows' column names): eager, so a link
+        naming the tab's settings finds its choices whatever tab is shown."""
+        page = PageState.from_dash(page)
+        infos, _ = loaded_infos(store, page.datasets)
+        windows = [d for d in page.monitor.windows if d in page.datasets]
+        return {"windows": [{"label": " " + label, "value": info.id} for info, label in
+                            zip(infos, dataset_labels(infos), strict=True)],
+                "time": [{"label": c, "value": c} for c in window_columns(store, windows)],
+                "reference": _reference_options(pins)}
+
+    @app.callback(
+        output={"record": Output(ids.MON_RECORD, "data"),
+                "name": Output(ids.MON_RECORD + "-name", "children"),
+                "reference": Output(ids.MON_REFERENCE, "value", allow_duplicate=True)},
+        inputs={"contents": Input(ids.MON_UPLOAD, "contents")},
+        state={"filename": State(ids.MON_UPLOAD, "filename"),
+               "kept": State(ids.MON_RECORD, "data")},
+        prevent_initial_call=True,
+    )
+    def upload(contents, filename, kept):
+        if contents is None:
+            raise PreventUpdate
+        got = _upload(contents, filename)
+        if "error" in got:  # the record loaded before stays
+            return {"record": no_update, "name": html.Span(got["error"],
+                                                           className="banner warn"),
+                    "reference": no_update}
+        return {"record": got, "name": f"Record: {got['name']}", "reference": "upload"}
+
+    @app.callback(
+        output={k: o for k, o in zip(OUTPUTS, (
+            Output(ids.MON_STATUS, "children"), Output(ids.MON_ROC, "figure"),
+            Output(ids.MON_TIME_GRAPH, "figure"), Output(ids.MON_TABLE, "children")),
+            strict=True)},
+        inputs={"page": {**dependencies(Input, "monitor", "conditions", "tab", "pins",
+                                        "models", "level", "presentation", "datasets"),
+                         **dependencies(State, "band", "samples")},
+                "record": Input(ids.MON_RECORD, "data")},
+    )
+    def monitor_views(page, record):
+        page = PageState.from_dash(page)
+        if not tab_shown(page.tab, "monitor"):
+            raise PreventUpdate
+        if page.conditions is None:
+            return dict.fromkeys(OUTPUTS, no_update)
+        return monitor_outputs(cache, page, record)

@@ -1,0 +1,272 @@
+"""The Monitor tab's computation: the page's decision (or an uploaded record) checked on the
+loaded datasets chosen as windows (:mod:`roc_dash.core.monitoring`, as ``roc-dash monitor``
+and :func:`roc_dash.monitor` check it).
+
+Below the features: the tab (:mod:`.features.monitor`) shows it and the page's HTML report
+(:mod:`.features.exports`) adds its section, from one cached computation.
+
+* **The decision.** The page's recommendation or a pin, as *Download decision* writes it
+  (:func:`.chosen_points.decision_record`), taken on the datasets that are *not* windows (the
+  reference: the predictions the decision is taken on); or a record uploaded in the tab
+  (validated by :func:`roc_dash.decision.from_dict`), whose reference predictions are the
+  first non-window dataset holding its model (none: the record's counts alone).
+* **The windows.** Each dataset chosen is one window named after its file, as the command
+  line names a file's window; or the chosen column (a column of categories the upload kept, see
+  :mod:`roc_dash.io.slice_columns`) cuts their rows: each value a window, or each period of
+  its dates (``every``, named as :data:`roc_dash.io.windows.EVERY` names them). Only the
+  decision's model's rows are read (a dataset of one model: its rows). With the labels set
+  aside each window is monitored as after deployment: its prior estimated from its scores.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pandas as pd
+
+from ..core.monitoring import MonitorSettings, window_from_rows
+from ..core.monitoring import monitor as monitor_windows
+from ..decision import MAX_RECORD_BYTES, DecisionFileError, from_dict
+from ..decision.monitoring import MonitorReport, reference_of
+from ..io.canonical import model_name_from_filename
+from ..io.slice_columns import SLICE_PREFIX
+from ..io.windows import EVERY, MAX_WINDOWS
+from .analysis import (
+    AnalysisCache,
+    apply_reference,
+    dataset_labels,
+    loaded_infos,
+    shown_analysis,
+)
+from .chosen_points import decision_record
+from .page_state import PageState
+from .server.store import DatasetNotFound
+
+#: Server time the decision's bootstrap intervals may take (as Download decision's).
+DECISION_SECONDS = 10.0
+
+__all__ = ["MonitorOutcome", "DECISION_SECONDS", "page_monitor", "read_record", "reference_page",
+           "window_counts", "window_columns"]
+
+@dataclasses.dataclass(frozen=True)
+class MonitorOutcome:
+    """What the tab shows: the report, or why there is none (``message``)."""
+
+    report: MonitorReport | None = None
+    message: str = ""
+    reference_label: str = ""
+    key: tuple = ()
+
+
+def read_record(text: str, name: str = "the uploaded file"):
+    """``(record, None)`` of a decision record's JSON text, or ``(None, message)`` saying
+    what is wrong with it and what to do (as :func:`roc_dash.decision.load` says it)."""
+    written_by = "upload the JSON that roc-dash decide or the page's Download decision wrote"
+    if not isinstance(text, str) or len(text.encode("utf-8", "replace")) > MAX_RECORD_BYTES:
+        return None, (f"{name}: too large for a decision record (at most "
+                      f"{MAX_RECORD_BYTES:,} bytes); {written_by}")
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        return None, f"{name}: not JSON ({exc}); {written_by}"
+    try:
+        return from_dict(doc, source=name), None
+    except (DecisionFileError, ValueError, TypeError, KeyError) as exc:
+        return None, str(exc) if name in str(exc) else f"{name}: {exc}"
+
+
+def reference_page(page: PageState) -> PageState:
+    """The page's state on the datasets that are not windows (its models and pins too): the
+    state whose recommendation is the decision checked."""
+    windows = set(page.monitor.windows)
+    kept = tuple(d for d in page.datasets if d not in windows)
+    models = None if page.models is None else tuple(
+        m for m in page.models if m.dataset not in windows)
+    return dataclasses.replace(page, datasets=kept, models=models, pins=tuple(
+        p for p in page.pins if p.model.dataset not in windows))
+
+
+def _rows_of(table: pd.DataFrame, model: str) -> pd.DataFrame | None:
+    """The rows of ``model`` (a table of one model: its rows), None when it has not."""
+    names = pd.unique(table["model"].astype(str))
+    if model in names:
+        return table[table["model"].astype(str) == model]
+    return table.assign(model=model) if len(names) == 1 else None
+
+
+def window_columns(store, dataset_ids) -> list[str]:
+    """The columns the windows' rows may be cut by: the kept category columns that every
+    one of ``dataset_ids`` holds, in the first one's order."""
+    found = None
+    for dataset_id in dataset_ids:
+        try:
+            cols = [c[len(SLICE_PREFIX):] for c in store.get(dataset_id).columns
+                    if isinstance(c, str) and c.startswith(SLICE_PREFIX)]
+        except DatasetNotFound:
+            continue
+        found = cols if found is None else [c for c in found if c in cols]
+    return found or []
+
+
+def _period_names(values: pd.Series, every: str, column: str) -> tuple[pd.Series, dict]:
+    """Each row's period name and each name's start (for the order)."""
+    distinct = pd.unique(values.astype(str))
+    times = pd.to_datetime(pd.Series(distinct), errors="coerce", format="mixed")
+    bad = [v for v, t in zip(distinct, times, strict=True) if pd.isna(t) and v != "nan"]
+    if bad:
+        raise ValueError(f"column {column!r} holds {bad[0]!r}, not a date, so it cannot be "
+                         f"cut into {every}s. Choose each value as a window, or a column of "
+                         "dates (e.g. 2024-03-05)")
+    name_of, start = {}, {}
+    for v, t in zip(distinct, times, strict=True):
+        if pd.isna(t):
+            continue
+        name = EVERY[every][1](t)
+        name_of[v] = name
+        start[name] = min(start.get(name, t), t)
+    return values.astype(str).map(name_of), start
+
+
+def window_counts(tables: list[tuple[str, pd.DataFrame]], model: str, *, time=None,
+                  every=None, labels: bool = True) -> list:
+    """The windows (:class:`~roc_dash.core.monitoring.WindowCounts`) of the datasets
+    ``tables`` (``[(label, canonical table)]``), the rows of ``model``; cut by the kept
+    column ``time`` (and its period ``every``) when given. Raises ValueError with what to do
+    (a dataset without the model, a window of one class, ...)."""
+    parts = []
+    for label, table in tables:
+        rows = _rows_of(table, model)
+        if rows is None:
+            raise ValueError(f"dataset {label!r} has no rows of the decision's model "
+                             f"{model!r}. Choose as windows datasets of that model")
+        if time is not None and SLICE_PREFIX + time not in rows.columns:
+            raise ValueError(f"dataset {label!r} has no column {time!r} to cut windows by")
+        parts.append((label, rows))
+    if time is None:  # named as the command line names a file's window
+        groups = [(model_name_from_filename(label), rows) for label, rows in parts]
+    else:
+        rows = pd.concat([r for _, r in parts], ignore_index=True)
+        values = rows[SLICE_PREFIX + time].astype(object)
+        if every is None:
+            keys, order = values.astype(str), None
+        else:
+            keys, order = _period_names(values, every, time)
+        names = sorted(pd.unique(keys.dropna()), key=(order.get if order else None))
+        if len(names) > MAX_WINDOWS:
+            raise ValueError(f"column {time!r} makes {len(names):,} windows, more than "
+                             f"{MAX_WINDOWS}; cut it into periods")
+        groups = [(str(n), rows[(keys == n).to_numpy()]) for n in names]
+    out = []
+    for name, rows in groups:
+        w = rows["weight"].to_numpy(dtype=float) if "weight" in rows else None
+        out.append(window_from_rows(
+            name, rows["score"].to_numpy(dtype=float),
+            rows["label"].to_numpy(dtype=bool) if labels else None,
+            weights=None if w is None or bool((w == 1.0).all()) else w))
+    return out
+
+
+def _tables(cache: AnalysisCache, ids, reference_class) -> list[tuple[str, pd.DataFrame]]:
+    infos, _ = loaded_infos(cache.store, ids)
+    return [(label, apply_reference(cache.store.get(info.id), reference_class))
+            for info, label in zip(infos, dataset_labels(infos), strict=True)]
+
+
+def _decision(cache: AnalysisCache, page: PageState, uploaded):
+    """``(record, reference dataset id or None, what the reference is)`` or raises
+    ValueError."""
+    m = page.monitor
+    windows = set(m.windows)
+    rest = [d for d in page.datasets if d not in windows]
+    if m.reference == "upload":
+        if not isinstance(uploaded, dict) or not uploaded.get("text"):
+            raise ValueError("Upload the decision record to check (the JSON that roc-dash "
+                             "decide or Download decision wrote), or check the page's "
+                             "decision.")
+        record, error = read_record(uploaded["text"], repr(uploaded.get("name") or "file"))
+        if record is None:
+            raise ValueError(error)
+        for label, table in _tables(cache, rest, page.control.reference_class):
+            if record.model in pd.unique(table["model"].astype(str)):
+                return record, _rows_of(table, record.model), f"{uploaded.get('name') or 'the uploaded record'} " \
+                                      f"(reference predictions: {label})"
+        return record, None, f"{uploaded.get('name') or 'the uploaded record'}"
+    if not rest:
+        raise ValueError("Every dataset loaded is a window: keep the predictions the "
+                         "decision is taken on as a dataset that is not a window.")
+    ref_page = reference_page(page)
+    which = None if m.reference == "optimum" else m.reference
+    key = ("monitor-decision", cache.store.present(ref_page.datasets), ref_page.models,
+           ref_page.pins, ref_page.conditions, ref_page.level, ref_page.band,
+           ref_page.samples, which)
+
+    def make():
+        """The record as Download decision writes it, with its intervals' full count
+        (the download's time bound), made once per page state."""
+        analysis = shown_analysis(cache, ref_page)
+        if analysis is None:
+            return ("No model of the datasets that are not windows is shown: tick one in "
+                    "Models.",)
+        record, op, ref = decision_record(cache, ref_page, analysis, which,
+                                          seconds=DECISION_SECONDS)
+        if record is None:
+            return (f"Pin {which} is not on a model of the reference datasets: choose the "
+                    "page's recommendation or another pin.",)
+        what = "the page's recommendation" if which is None else f"pin {which}"
+        return record, ref, f"{what}: {op.model}"
+
+    made = cache.cache.get_or_make(key, make, shared=False)
+    if len(made) == 1:
+        raise ValueError(made[0])
+    record, ref, what = made
+    table = None
+    if ref is not None:
+        table = apply_reference(cache.store.get(ref.dataset), page.control.reference_class)
+        table = _rows_of(table, record.model)
+    return record, table, what
+
+
+def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> MonitorOutcome:
+    """The Monitor tab's report for the page's state ``page`` (its ``monitor`` settings,
+    conditions and level) and the uploaded record ``uploaded`` (``{"name", "text"}``);
+    cached by the decision, the data and the settings."""
+    m = page.monitor
+    windows = [d for d in m.windows if d in page.datasets]
+    if not windows:
+        return MonitorOutcome(message="Tick the datasets that are windows (predictions "
+                                      "after deployment, one dataset per window or cut by a "
+                                      "time column).")
+    try:
+        record, table, what = _decision(cache, page, uploaded)
+    except (ValueError, DatasetNotFound) as exc:
+        return MonitorOutcome(message=str(exc))
+    settings = MonitorSettings(level=page.level, estimator=m.estimator)
+    # the record as decided (not when: a record re-taken for the same page is the same)
+    text = json.dumps({k: v for k, v in record.to_dict().items() if k != "created_utc"},
+                      sort_keys=True)
+    key = ("monitor", text, cache.store.present(page.datasets), tuple(windows), m.time,
+           m.every, m.hide_labels, settings, page.control.reference_class)
+
+    def make():
+        try:
+            items = cache.cache.get_or_make(  # counted once: a new cost re-uses them
+                ("monitor-windows", cache.store.present(windows), record.model, m.time,
+                 m.every, m.hide_labels, page.control.reference_class),
+                lambda: tuple(window_counts(
+                    _tables(cache, windows, page.control.reference_class), record.model,
+                    time=m.time, every=m.every, labels=not m.hide_labels)), shared=False)
+            ref, same = reference_of(record, table)
+            result = monitor_windows(ref, items, settings)
+        except ValueError as exc:
+            return MonitorOutcome(message=str(exc))
+        notes = () if table is not None else (
+            "No reference predictions hold the record's model: EM, PACC, the re-derived "
+            "choice and the score tests need them (load them as a dataset that is not a "
+            "window).",)
+        return MonitorOutcome(MonitorReport(record=record, result=result, notes=notes,
+                                            reference_fingerprint=same),
+                              reference_label=what, key=key)
+
+    return cache.cache.get_or_make(key, make, shared=False)
+
