@@ -167,3 +167,6 @@ REMOVED = "removed"  # Store: the last removal (dataset, place, pins) for Undo (
 REMOVE_YES = "remove-yes"  # pattern-matching type: {"type": REMOVE_YES, "index": dataset id}
 REMOVE_NO = "remove-no"  # pattern-matching type: keep the dataset
 UNDO_REMOVE = "undo-remove"  # pattern-matching type: undo the removal of that dataset
+
+VIEWS_MAIN = "views-main"  # the page's <main>: the tabs and their cards (the skip link's target)
+REMOVAL_ANNOUNCE = "removal-announce"  # aria-live region: what the last removal took off the page

@@ -88,10 +88,10 @@ def panel(class_control, examples):
         # progress bar and a Cancel button (see app/server/upload_route.py), not through a callback
         html.Div(id=ids.UPLOAD, className="upload", tabIndex="0", role="button",
                  title=HELP["upload"],
-                 **{"aria-label": "Drop prediction files here or press Enter to choose"},
                  children=[
                      html.Div("Drop prediction files here", className="upload-title"),
-                     html.Div("or click to choose (CSV, TSV, gzip, Parquet)", className="hint"),
+                     html.Div("or click (or press Enter) to choose: CSV, TSV, gzip, Parquet",
+                              className="hint"),
                  ], **{"data-accept": ACCEPTED}),
         html.Div(id=ids.UPLOAD_PROGRESS, className="upload-progress", hidden=True, children=[
             html.Progress(max="1", value="0"),
