@@ -169,4 +169,3 @@ REMOVE_NO = "remove-no"  # pattern-matching type: keep the dataset
 UNDO_REMOVE = "undo-remove"  # pattern-matching type: undo the removal of that dataset
 
 VIEWS_MAIN = "views-main"  # the page's <main>: the tabs and their cards (the skip link's target)
-REMOVAL_ANNOUNCE = "removal-announce"  # aria-live region: what the last removal took off the page

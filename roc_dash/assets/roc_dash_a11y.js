@@ -175,6 +175,22 @@
     });
   }
 
+  /* After a removal, focus goes to the dataset list (not the page's body, where the removed
+   * confirm button left it); the removal box, a live region, announces what went. */
+  var lastRemoval = null;
+  function focusAfterRemoval(root) {
+    var done = root.querySelector("#removal .removal.done");
+    if (!done || done === lastRemoval) { return; }
+    lastRemoval = done;
+    var list = document.getElementById("dataset-list");
+    if (!list) { return; }
+    if (!list.hasAttribute("tabindex")) { list.setAttribute("tabindex", "-1"); }
+    var active = document.activeElement;
+    if (!active || active === document.body || !document.body.contains(active)) {
+      list.focus();
+    }
+  }
+
   function repair() {
     var root = document.body;
     if (!root) { return; }
@@ -183,6 +199,7 @@
     dropdownFocus(root);
     quietModebars(root);
     describeGraphs(root);
+    focusAfterRemoval(root);
   }
 
   var pending = false;

@@ -110,7 +110,7 @@ def panel(class_control, examples):
                   hint="Press Enter: a file rejected for ambiguous labels is read again.",
                   html_for=ids.POSITIVE_LABEL, help_text=HELP["positive"]),
         html.Div(id=ids.DATASET_LIST, className="dataset-list"),
-        html.Div(id=ids.REMOVAL, className="removal-box"),
+        html.Div(id=ids.REMOVAL, className="removal-box", **{"aria-live": "polite"}),
         dcc.Store(id=ids.REMOVED, data=None),
         class_control,
         html.Button("Load the demo data", id=ids.LOAD_DEMO, n_clicks=0,
