@@ -123,8 +123,10 @@
 
   /* A graph's name and its short summary: what it shows and the chosen point. */
   function describeGraph(gd) {
-    if (!gd.id) { return; }
-    var sid = gd.id + "-a11y-summary";
+    // dcc.Graph: the plotly div inside the component's div, which carries the id
+    var host = gd.id ? gd : (gd.parentElement && gd.parentElement.closest("[id]"));
+    if (!host || !host.id) { return; }
+    var sid = host.id + "-a11y-summary";
     var summary = document.getElementById(sid);
     if (!summary) {
       summary = document.createElement("div");
@@ -134,7 +136,7 @@
       var text = document.createElement("span");
       text.className = "sr-summary-text";
       summary.appendChild(text);
-      var table = document.getElementById(TABLES[gd.id] || "model-table") ||
+      var table = document.getElementById(TABLES[host.id] || "model-table") ||
                   document.getElementById("operating-panel");
       if (table) {
         var link = document.createElement("a");
@@ -144,7 +146,7 @@
         summary.appendChild(document.createTextNode(" "));
         summary.appendChild(link);
       }
-      gd.parentElement.insertBefore(summary, gd.nextSibling);
+      host.parentElement.insertBefore(summary, host.nextSibling);
     }
     var title = titleOf(gd);
     var layout = gd.layout || {};
@@ -155,14 +157,16 @@
     var op = document.getElementById("operating-panel");
     var kind = op && op.querySelector(".op-kind");
     var model = op && op.querySelector("table.metrics td");
-    if (TABLES[gd.id] && kind && model) {
+    if (TABLES[host.id] && kind && model) {
       words += " Chosen point: " + model.textContent.trim() + ", " + kind.textContent.trim() + ".";
     }
     var span = summary.querySelector(".sr-summary-text");
     if (span.textContent !== words) { span.textContent = words; }
-    if (gd.getAttribute("role") !== "figure") { gd.setAttribute("role", "figure"); }
-    if (gd.getAttribute("aria-label") !== title) { gd.setAttribute("aria-label", title); }
-    if (gd.getAttribute("aria-describedby") !== sid) { gd.setAttribute("aria-describedby", sid); }
+    if (host.getAttribute("role") !== "figure") { host.setAttribute("role", "figure"); }
+    if (host.getAttribute("aria-label") !== title) { host.setAttribute("aria-label", title); }
+    if (host.getAttribute("aria-describedby") !== sid) {
+      host.setAttribute("aria-describedby", sid);
+    }
   }
 
   function describeGraphs(root) {

@@ -103,3 +103,28 @@ def test_a11y005_standalone_report_has_no_serious_violation(dash_duo, tmp_path):
         "return !!(window.rocReport && document.getElementById('rr-roc').data)"),
         message="the report's script and figures")
     assert_clean(d, "the standalone report")
+
+
+def test_a11y006_graphs_are_named_figures_with_a_live_summary(dash_duo, app):
+    start(dash_duo, app)
+    d = dash_duo.driver
+    for graph in (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH):
+        wait_until(lambda graph=graph: d.execute_script(
+            "const g = document.getElementById(arguments[0]);"
+            "return g.getAttribute('role') === 'figure' && !!g.getAttribute('aria-label')"
+            " && !!g.getAttribute('aria-describedby')", graph), message=f"{graph} named")
+        about = d.execute_script(
+            "const g = document.getElementById(arguments[0]);"
+            "const s = document.getElementById(g.getAttribute('aria-describedby'));"
+            "return [s.getAttribute('aria-live'), s.textContent,"
+            " s.querySelector('a') && s.querySelector('a').getAttribute('href')]", graph)
+        live, text, link = about
+        assert live == "polite"
+        # what it shows: the models drawn, by name, and the chosen point
+        shown = d.execute_script(
+            "return document.getElementById(arguments[0]).querySelector('.js-plotly-plot')"
+            ".data.filter("
+            "t => t.name && t.showlegend !== false).map(t => t.name)", graph)
+        assert shown and all(name in text for name in shown), (text, shown)
+        assert "Chosen point:" in text
+        assert link == f"#{ids.OPERATING}"
