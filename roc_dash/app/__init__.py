@@ -56,6 +56,8 @@ def create_app(*, data_dir=None, store: DatasetStore | None = None,
     # files stream to POST /upload (capped while streaming); other requests stay small
     app.server.config["MAX_CONTENT_LENGTH"] = max_upload_bytes() + 65536
     app.layout = build_layout()
+    # the page's language, for screen readers and hyphenation (WCAG 3.1.1)
+    app.index_string = app.index_string.replace("<html>", '<html lang="en">', 1)
     cache = AnalysisCache(store)
     app.analysis_cache = cache
     for feature in FEATURES:

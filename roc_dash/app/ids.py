@@ -180,3 +180,5 @@ MON_STATUS = "mon-status"  # what is checked against what, or why nothing is
 MON_ROC = "mon-roc"  # Graph: the operating point's path in ROC space
 MON_TIME_GRAPH = "mon-time-graph"  # Graph: prior and costs over the windows
 MON_TABLE = "mon-table"  # the per-window table
+
+VIEWS_MAIN = "views-main"  # the page's <main>: the tabs and their cards (the skip link's target)

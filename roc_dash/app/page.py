@@ -77,23 +77,25 @@ def build_layout() -> html.Div:
         className="app",
         children=[
             dcc.Location(id=ids.URL, refresh=False),
+            # the keyboard's short path past the top bar and the controls
+            html.A("Skip to the views", href=f"#{ids.VIEWS_MAIN}", className="skip-link"),
             _topbar(),
             pins.summary(),
             html.Div(
                 className="main",
                 children=[
-                    html.Aside(className="sidebar", children=[
+                    html.Aside(className="sidebar", **{"aria-label": "Controls"}, children=[
                         data.panel(kinds.class_control(), kinds.example_links()),
                         sources.panel(),
                         conditions.panel(), views.folds_panel(), views.view_panel(),
                         notes.panel(),
                     ]),
-                    html.Section(className="views", children=[
+                    html.Main(id=ids.VIEWS_MAIN, className="views", tabIndex="-1", children=[
                         html.Div(id=ids.UPDATE_FAILED, className="banner warn", role="alert",
                                  hidden=True),
                         html.Div(id=ids.MISSING, className="banner warn", role="alert"),
                         html.Div(id=ids.BANNER, className="banner", role="status"),
-                        tabs.bar(),
+                        html.Nav(tabs.bar(), **{"aria-label": "Tabs"}),
                         tabs.panel("decide", [
                             views.roc_card(), views.pr_card(), views.cost_card(),
                             pins.operating_card(), views.threshold_card(),

@@ -53,14 +53,16 @@ from roc_dash.app.state import ControlState
 #: test_cost_change.py ccp001 applies such patches and compares them with a full redraw.
 #: Re-recorded for the page's one state (branch state): the viz-data store lists the
 #: drawn models' keys (dataset id and name) beside their shown names; no figure changed.
+#: Re-recorded for accessibility (branch a11y): the PR view's iso-F1 labels are #6b6b6b
+#: (5.3:1 on white) instead of #8a8a8a (3.45:1); only the PR figures changed.
 EXPECTED = {
-    'default': ('d8d98d0bcf356b06', '0347da7c8a925dda', '04d6829af9caf05f',
+    'default': ('d8d98d0bcf356b06', '137f287562901468', '04d6829af9caf05f',
                 '1090115a0c6842c5', 'db7ec1ef95954436'),
-    'presentation': ('4523925f557d3d2c', '06d0d0a13cfe3c52', 'db3cb392efd1ac8f',
+    'presentation': ('4523925f557d3d2c', '7fefc87373ee9e43', 'db3cb392efd1ac8f',
                      '019c224444e1d025', '1f7b027958bf8eee'),
     'patched': ('6ad280b8fb8a2117', '7c5ddb72ad7ecef5', '17262f3686b387b1',
                 '26fcbf361b470086', 'cc120229dded10f9'),
-    'patched prior': ('003554bbcaefd184', '9e896d377c0820b0', 'dd9bf05671decc83',
+    'patched prior': ('003554bbcaefd184', '28ddc845f8527e1c', 'dd9bf05671decc83',
                       '04a34860fa757349', 'b79046ad5ea64241'),
 }
 
@@ -255,6 +257,9 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: Re-recorded for the Monitor tab (branch montab): its tab button and panel (the layout);
 #: its callbacks, its settings as inputs of the link and states of the export callback, the
 #: uploaded record a state of the export callback (the wiring). No figure changed.
+#: Re-recorded for accessibility (branch a11y): the skip link, the views a <main> and the tab
+#: bar in a <nav>, the controls' <aside> labelled, the upload area named by what it shows and
+#: the removal box a live region (the layout only; the wiring is unchanged).
 EXPECTED_PAGE = ('2d4fc3499c497d99', 'c8172b0afbc7d050')
 
 

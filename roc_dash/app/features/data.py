@@ -88,10 +88,10 @@ def panel(class_control, examples):
         # progress bar and a Cancel button (see app/server/upload_route.py), not through a callback
         html.Div(id=ids.UPLOAD, className="upload", tabIndex="0", role="button",
                  title=HELP["upload"],
-                 **{"aria-label": "Drop prediction files here or press Enter to choose"},
                  children=[
                      html.Div("Drop prediction files here", className="upload-title"),
-                     html.Div("or click to choose (CSV, TSV, gzip, Parquet)", className="hint"),
+                     html.Div("or click (or press Enter) to choose: CSV, TSV, gzip, Parquet",
+                              className="hint"),
                  ], **{"data-accept": ACCEPTED}),
         html.Div(id=ids.UPLOAD_PROGRESS, className="upload-progress", hidden=True, children=[
             html.Progress(max="1", value="0"),
@@ -110,7 +110,7 @@ def panel(class_control, examples):
                   hint="Press Enter: a file rejected for ambiguous labels is read again.",
                   html_for=ids.POSITIVE_LABEL, help_text=HELP["positive"]),
         html.Div(id=ids.DATASET_LIST, className="dataset-list"),
-        html.Div(id=ids.REMOVAL, className="removal-box"),
+        html.Div(id=ids.REMOVAL, className="removal-box", **{"aria-live": "polite"}),
         dcc.Store(id=ids.REMOVED, data=None),
         class_control,
         html.Button("Load the demo data", id=ids.LOAD_DEMO, n_clicks=0,

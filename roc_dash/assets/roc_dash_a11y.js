@@ -1,0 +1,230 @@
+/* Accessibility of the page's components (WCAG 2.1 AA; see docs/accessibility.md).
+ *
+ * Dash 4's components render some parts whose attributes no Python property reaches: the
+ * slider thumbs (role=slider, unnamed), the option lists of RadioItems and Checklist
+ * (role=listbox around radio inputs, so interactive controls nest in options), the
+ * dropdowns' hidden focus target (tabindex=0 under aria-hidden) and Plotly's mode bar (eight
+ * Tab stops per graph). This script repairs them where they are drawn, and again whenever
+ * React draws them anew (a MutationObserver), and gives every graph a name and a short live
+ * text summary with a link to the table that holds its numbers.
+ */
+(function () {
+  "use strict";
+
+  /* The visible label of a control: the nearest .control-label, label or heading found
+   * walking up from the element (at most five levels), or the title of a wrapper. */
+  function visibleLabel(el) {
+    var node = el;
+    for (var depth = 0; node && depth < 6; depth++, node = node.parentElement) {
+      if (node.id) {
+        var lab = document.querySelector('label[for="' + node.id + '"]');
+        if (lab && lab.textContent.trim()) { return lab.textContent.trim(); }
+      }
+      var own = node.querySelector(":scope > .control-label, :scope > .label-row > .control-label," +
+                                   " :scope > label.control-label");
+      if (own && own.textContent.trim()) { return own.textContent.trim(); }
+    }
+    node = el;
+    for (depth = 0; node && depth < 4; depth++, node = node.parentElement) {
+      if (node.getAttribute && node.getAttribute("title")) {
+        return node.getAttribute("title").split(/[.:(]/)[0].trim();
+      }
+    }
+    return "";
+  }
+
+  function nameSliders(root) {
+    root.querySelectorAll('[role="slider"]').forEach(function (thumb) {
+      if (thumb.getAttribute("aria-label") || thumb.getAttribute("aria-labelledby")) { return; }
+      var slider = thumb.closest(".dash-slider-wrapper");
+      var host = slider ? slider.parentElement : thumb.parentElement;
+      var name = visibleLabel(host) || "Slider";
+      var thumbs = host.querySelectorAll('[role="slider"]');
+      if (thumbs.length > 1) {
+        var k = Array.prototype.indexOf.call(thumbs, thumb);
+        name += k === 0 ? " (lower end)" : " (upper end)";
+      }
+      thumb.setAttribute("aria-label", name);
+    });
+  }
+
+  /* RadioItems and Checklist: a radio group (or a group of check boxes) named by its
+   * visible label; the options are plain labels around their inputs. */
+  function groupOptions(root) {
+    root.querySelectorAll(".dash-options-list").forEach(function (list) {
+      var radios = list.querySelector('input[type="radio"]') !== null;
+      var role = radios ? "radiogroup" : "group";
+      if (list.getAttribute("role") !== role) { list.setAttribute("role", role); }
+      if (!list.getAttribute("aria-label")) {
+        var name = visibleLabel(list);
+        if (name) { list.setAttribute("aria-label", name); }
+      }
+      list.querySelectorAll(":scope > [role='option'], :scope > [aria-selected]").forEach(
+        function (option) {
+          option.removeAttribute("role");
+          option.removeAttribute("aria-selected");
+        });
+    });
+  }
+
+  /* A dropdown's trigger button takes the Tab stop itself (the hidden focus target that
+   * passes focus on to it leaves the tab order), named by the control's label. */
+  function dropdownFocus(root) {
+    root.querySelectorAll("input.dash-dropdown-focus-target").forEach(function (target) {
+      if (target.tabIndex !== -1) { target.tabIndex = -1; }
+      var wrapper = target.parentElement;
+      var trigger = wrapper && wrapper.querySelector("button");
+      if (trigger && trigger.tabIndex !== 0 && !trigger.disabled) { trigger.tabIndex = 0; }
+      if (trigger && !trigger.getAttribute("aria-label")) {
+        var name = visibleLabel(wrapper);
+        if (name) {
+          trigger.setAttribute("aria-label", name + ": " + trigger.textContent.trim());
+        }
+      }
+    });
+  }
+
+  /* Plotly's mode bar: out of the Tab order (the export buttons of the top bar and the
+   * sliders are the keyboard's way to the same results). */
+  function quietModebars(root) {
+    root.querySelectorAll(".modebar-btn").forEach(function (b) {
+      if (b.getAttribute("tabindex") !== "-1") { b.setAttribute("tabindex", "-1"); }
+    });
+  }
+
+  /* Where each graph's numbers are as a table. */
+  var TABLES = {
+    "roc-graph": "operating-panel", "pr-graph": "operating-panel",
+    "cost-graph": "operating-panel", "threshold-graph": "operating-panel"
+  };
+
+  function traceWords(gd) {
+    var names = [];
+    (gd.data || []).forEach(function (t) {
+      if (t.name && t.showlegend !== false && t.visible !== "legendonly" &&
+          names.indexOf(t.name) < 0) { names.push(t.name); }
+    });
+    return names;
+  }
+
+  function titleOf(gd) {
+    var t = gd.layout && gd.layout.title;
+    var text = t && (typeof t === "string" ? t : t.text);
+    if (text) { return String(text).replace(/<[^>]+>/g, ""); }
+    var card = gd.closest(".card");
+    var head = card && card.querySelector("h2, h3");
+    return head ? head.textContent.trim() : "Graph";
+  }
+
+  function axisTitle(ax) {
+    var t = ax && ax.title;
+    return t ? String(typeof t === "string" ? t : (t.text || "")).replace(/<[^>]+>/g, "") : "";
+  }
+
+  /* A graph's name and its short summary: what it shows and the chosen point. */
+  function describeGraph(gd) {
+    // dcc.Graph: the plotly div inside the component's div, which carries the id
+    var host = gd.id ? gd : (gd.parentElement && gd.parentElement.closest("[id]"));
+    if (!host || !host.id) { return; }
+    var sid = host.id + "-a11y-summary";
+    var summary = document.getElementById(sid);
+    if (!summary) {
+      summary = document.createElement("div");
+      summary.id = sid;
+      summary.className = "sr-summary";
+      summary.setAttribute("aria-live", "polite");
+      var text = document.createElement("span");
+      text.className = "sr-summary-text";
+      summary.appendChild(text);
+      var table = document.getElementById(TABLES[host.id] || "model-table") ||
+                  document.getElementById("operating-panel");
+      if (table) {
+        var link = document.createElement("a");
+        link.href = "#" + table.id;
+        link.className = "sr-summary-link";
+        link.textContent = "The numbers as a table";
+        summary.appendChild(document.createTextNode(" "));
+        summary.appendChild(link);
+      }
+      host.parentElement.insertBefore(summary, host.nextSibling);
+    }
+    var title = titleOf(gd);
+    var layout = gd.layout || {};
+    var x = axisTitle(layout.xaxis), y = axisTitle(layout.yaxis);
+    var names = traceWords(gd);
+    var words = title + (x && y ? ": " + y + " against " + x : "") + ". " +
+      (names.length ? "Shows " + names.join("; ") + "." : "Nothing drawn yet.");
+    var op = document.getElementById("operating-panel");
+    var kind = op && op.querySelector(".op-kind");
+    var model = op && op.querySelector("table.metrics td");
+    if (TABLES[host.id] && kind && model) {
+      words += " Chosen point: " + model.textContent.trim() + ", " + kind.textContent.trim() + ".";
+    }
+    var span = summary.querySelector(".sr-summary-text");
+    if (span.textContent !== words) { span.textContent = words; }
+    if (host.getAttribute("role") !== "figure") { host.setAttribute("role", "figure"); }
+    if (host.getAttribute("aria-label") !== title) { host.setAttribute("aria-label", title); }
+    if (host.getAttribute("aria-describedby") !== sid) {
+      host.setAttribute("aria-describedby", sid);
+    }
+  }
+
+  function describeGraphs(root) {
+    root.querySelectorAll(".js-plotly-plot").forEach(function (gd) {
+      if (!gd.__a11yHooked && gd.on) {
+        gd.__a11yHooked = true;
+        gd.on("plotly_afterplot", function () { describeGraph(gd); quietModebars(gd); });
+      }
+      describeGraph(gd);
+    });
+  }
+
+  /* After a removal, focus goes to the dataset list (not the page's body, where the removed
+   * confirm button left it); the removal box, a live region, announces what went. */
+  var lastRemoval = null;
+  function focusAfterRemoval(root) {
+    var done = root.querySelector("#removal .removal.done");
+    if (!done || done === lastRemoval) { return; }
+    lastRemoval = done;
+    var list = document.getElementById("dataset-list");
+    if (!list) { return; }
+    if (!list.hasAttribute("tabindex")) { list.setAttribute("tabindex", "-1"); }
+    var active = document.activeElement;
+    if (!active || active === document.body || !document.body.contains(active)) {
+      list.focus();
+    }
+  }
+
+  function repair() {
+    var root = document.body;
+    if (!root) { return; }
+    nameSliders(root);
+    groupOptions(root);
+    dropdownFocus(root);
+    quietModebars(root);
+    describeGraphs(root);
+    focusAfterRemoval(root);
+  }
+
+  var pending = false;
+  function schedule() {
+    if (pending) { return; }
+    pending = true;
+    window.requestAnimationFrame(function () { pending = false; repair(); });
+  }
+
+  function start() {
+    repair();
+    new MutationObserver(schedule).observe(document.body, {
+      childList: true, subtree: true, attributes: true,
+      attributeFilter: ["role", "aria-selected", "tabindex"]
+    });
+  }
+
+  window.rocDashA11y = { repair: repair };
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
