@@ -167,3 +167,14 @@ REMOVED = "removed"  # Store: the last removal (dataset, place, pins) for Undo (
 REMOVE_YES = "remove-yes"  # pattern-matching type: {"type": REMOVE_YES, "index": dataset id}
 REMOVE_NO = "remove-no"  # pattern-matching type: keep the dataset
 UNDO_REMOVE = "undo-remove"  # pattern-matching type: undo the removal of that dataset
+DCT_CARD = "dct-card"  # the Decide tab's "Capacity and floors" card (features/constraints.py)
+DCT_CAPACITY = "dct-capacity"  # Input: "we can review K cases" (800, 3%, 30/1000)
+DCT_FLOORS = "dct-floors"  # Input: floors on metrics ("precision >= 0.9; fpr <= 0.01")
+DCT_VIEW = "dct-view"  # RadioItems: the card's view (gains, lift, KS)
+DCT_CAPACITY_MSG = "dct-capacity-msg"  # what is wrong with the capacity typed
+DCT_FLOORS_MSG = "dct-floors-msg"  # what is wrong with the floors typed
+DCT_SUMMARY = "dct-summary"  # per model: the capacity's and the floors' points
+DCT_GRAPH = "dct-graph"  # gains, lift or KS of the shown models
+DCT_OVERLAY = "dct-overlay"  # Store: the ROC's and PR's overlay traces (capacity, floors)
+DCT_CONFIDENCE = "dct-confidence"  # how sure each floor is to hold (lazy, after the card)
+DCT_CONFIDENCE_STATUS = "dct-confidence-status"  # "computing…" while it runs

@@ -35,6 +35,9 @@ from . import ids
 from .server.store import DEMO_ID, clean_ids, is_dataset_id
 from .state import (
     AVERAGING_MODES,
+    CAPACITY_CHARS,
+    CONSTRAINT_VIEWS,
+    FLOORS_CHARS,
     SAMPLES_LIMITS,
     TABS,
     ControlState,
@@ -141,6 +144,9 @@ class PageState:
     pins: tuple[Pin, ...] = ()
     slices: SliceState = field(default_factory=SliceState)
     zoom: tuple[tuple[str, tuple], ...] = ()  # (view, (x, y, det, xlog)): see zoom_store
+    capacity: str = ""  # the Decide tab's capacity as typed ("800", "3%", "30/1000")
+    floors: str = ""  # its floors as typed ("precision >= 0.9; fpr <= 0.01")
+    constraint_view: str = "gains"  # its card's view: CONSTRAINT_VIEWS
 
     def zoom_store(self) -> dict | None:
         """The zoom as the views and exports take it (the ``ids.ZOOM`` store's form:
@@ -212,6 +218,7 @@ class PageState:
                                                                          *(y or (None, None))))
             q.append(("zoom", f"{view}:{ranges}" + (":det" if det else "")
                       + (":xlog" if xlog else "")))
+        q += _constraints_query(self)
         return "?" + urlencode(q)
 
 
@@ -254,6 +261,18 @@ def _slices_query(s: SliceState) -> list[tuple[str, str]]:
     if s.priors.strip():
         q.append(("sgp", s.priors.strip()))
     return q
+
+
+def _constraints_query(s: PageState) -> list[tuple[str, str]]:
+    q = [(key, value.strip()) for key, value in (("cap", s.capacity), ("floor", s.floors))
+         if value.strip()]
+    if s.constraint_view != CONSTRAINT_VIEWS[0]:
+        q.append(("cview", s.constraint_view))
+    return q
+
+
+def _text(limit: int):
+    return lambda v: v[:limit] if isinstance(v, str) else None
 
 
 # ---------------------------------------------------------------------- readers
@@ -319,6 +338,9 @@ _READERS = {
     "pins": pins_of,
     "slices": _slices,
     "zoom": zoom_of,
+    "capacity": _text(CAPACITY_CHARS),
+    "floors": _text(FLOORS_CHARS),
+    "constraint_view": lambda v: v if v in CONSTRAINT_VIEWS else None,
 }
 
 
@@ -353,6 +375,9 @@ FIELDS = (
                      (ids.SLC_CROSS, "value"), (ids.SLC_CONSTRAINT, "value"),
                      (ids.SLC_PRIORS, "value"))),
     Field("zoom", ((ids.ZOOM, "data"),)),
+    Field("capacity", ((ids.DCT_CAPACITY, "value"),)),
+    Field("floors", ((ids.DCT_FLOORS, "value"),)),
+    Field("constraint_view", ((ids.DCT_VIEW, "value"),)),
 )
 FIELD_NAMES = tuple(f.name for f in FIELDS)
 _BY_NAME = {f.name: f for f in FIELDS}
@@ -381,7 +406,9 @@ def parse_link(search) -> tuple[PageState, frozenset[str]]:
     q = parse_query(search)
     kw: dict = {}
     simple = {"averaging": "averaging", "level": "level", "band": "band", "samples": "samples",
-              "pr_mode": "pr_mode", "cost_mode": "cost_mode", "tab": "tab"}
+              "pr_mode": "pr_mode", "cost_mode": "cost_mode", "tab": "tab",
+              "capacity": "capacity", "floors": "floors",
+              "constraint_view": "constraint_view"}
     for key, name in simple.items():
         if key in q:
             kw[name] = q[key]

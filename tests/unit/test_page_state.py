@@ -52,6 +52,9 @@ CHANGED = {
     "zoom": (("roc", ((0.0, 0.25), (0.5, 1.0), False, False)),
              ("pr", (None, (0.125, 0.875), False, False)),
              ("cost", ((-3.5, 0.0), (0.0, 0.5), True, True))),
+    "capacity": "30/1000",
+    "floors": "precision >= 0.9; fpr <= 1% & more",
+    "constraint_view": "ks",
 }
 
 

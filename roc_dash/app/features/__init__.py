@@ -14,7 +14,8 @@ fragment, its callbacks (``register(app, cache, store)``) and its small pure hel
 * :mod:`.comparison` — the k-model comparison matrix and each model's optimal cost range;
 * :mod:`.slices` — one model group by group, thresholds under fairness constraints;
 * :mod:`.calibration` — reliability, Brier/ECE and the calibrated scores (Compare tab);
-* :mod:`.sources` — predictions that live on the server (``ROC_DASH_SOURCES``), opened in place.
+* :mod:`.sources` — predictions that live on the server (``ROC_DASH_SOURCES``), opened in place;
+* :mod:`.constraints` — capacity and floors (Decide tab): their points, gains/lift/KS, how sure.
 
 A feature never imports another feature: what two of them share lives below them
 (:mod:`..state`, :mod:`..analysis`, :mod:`..render`, :mod:`..overlays`,
@@ -26,6 +27,7 @@ from . import (
     combining,
     comparison,
     conditions,
+    constraints,
     data,
     exports,
     intervals,
@@ -45,7 +47,8 @@ from . import (
 #: looks a callback up by its first output in ``_dash-dependencies`` then finds the primary
 #: one first, as it did before the app was split (tests/hostile's harness does).
 FEATURES = (data, views, conditions, pins, combining, kinds, exports, notes, tabs, intervals,
-            comparison, slices, calibration, sources)
+            comparison, slices, calibration, sources, constraints)
 
 __all__ = ["FEATURES", "combining", "conditions", "data", "exports", "kinds", "notes", "pins",
-           "tabs", "views", "intervals", "comparison", "slices", "calibration", "sources"]
+           "tabs", "views", "intervals", "comparison", "slices", "calibration", "sources",
+           "constraints"]
