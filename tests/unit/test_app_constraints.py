@@ -185,6 +185,13 @@ def test_dct006_callback_bad_input_keeps_the_rest(tmp_path):
     assert good["capacity_msg"] == "" and good["overlay"]["roc"]
     with pytest.raises(PreventUpdate):
         view(viz=viz, page=_page(keys, tab="compare"))
+    # how sure the floors are: after the card, from the store it writes
+    sure = _callback(app, ids.DCT_CONFIDENCE).__wrapped__
+    fields = ("datasets", "models", "conditions", "level", "band", "samples", "floors")
+    page = {k: v for k, v in _page(keys, floors="recall >= 0.8; nonsense").items()
+            if k in fields}
+    assert "Holds in" in str(sure(drawn=out["overlay"], page=page))
+    assert sure(drawn=None, page={**page, "floors": ""}) is None
 
 
 def test_dct007_settings_restored_from_a_link(tmp_path):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -198,9 +199,11 @@ def _listed(trace: dict) -> dict:
     return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in trace.items()}
 
 
-def overlay(views: list[ModelView], *, det: bool = False, pr_mode: str = "pr") -> dict:
+def overlay(views: list[ModelView], *, det: bool = False, pr_mode: str = "pr",
+            stamp: str = "") -> dict:
     """``{"roc": traces, "pr": traces}``: the capacity's and floors' traces of every model
-    (the floors' region once), each with a ``uid`` starting :data:`OVERLAY_UID`; none on DET
+    (the floors' region once), each with a ``uid`` starting :data:`OVERLAY_UID` and ending
+    ``stamp`` (one per answer: the page replaces traces whose uids differ); none on DET
     axes, none on the PR view in PR-gain mode."""
     roc, pr = [], []
     region = False
@@ -218,7 +221,7 @@ def overlay(views: list[ModelView], *, det: bool = False, pr_mode: str = "pr") -
     out = {}
     for view, traces, off in (("roc", roc, det), ("pr", pr, pr_mode != "pr")):
         out[view] = [] if off else [
-            {**_listed(t), "uid": f"{OVERLAY_UID}{view}-{i}"} for i, t in enumerate(traces)]
+            {**_listed(t), "uid": f"{OVERLAY_UID}{view}-{i}{stamp}"} for i, t in enumerate(traces)]
     return out
 
 
@@ -299,16 +302,20 @@ def card():
 
 
 # ---------------------------------------------------------------------------- wiring
-#: Replaces the card's overlay traces (found by uid) in a drawn figure; appended last.
+#: Puts the card's overlay traces (found by uid) last in a drawn figure: when the store changes
+#: and when the figure is drawn again without them (a new render of the views, or another
+#: overlay written from an older copy of the figure). Nothing when they are there already.
 REPLACE_OVERLAY = """
-function (overlay, fig, view) {
+function (overlay, fig) {
     var none = window.dash_clientside.no_update;
     if (!fig || !Array.isArray(fig.data)) { return none; }
-    var add = (overlay && Array.isArray(overlay[view])) ? overlay[view] : [];
-    var keep = fig.data.filter(function (t) {
-        return !(t && typeof t.uid === "string" && t.uid.indexOf("OVERLAY_UID") === 0);
-    });
-    if (keep.length === fig.data.length && !add.length) { return none; }
+    var add = (overlay && Array.isArray(overlay.VIEW)) ? overlay.VIEW : [];
+    var mine = function (t) {
+        return t && typeof t.uid === "string" && t.uid.indexOf("OVERLAY_UID") === 0;
+    };
+    var keep = fig.data.filter(function (t) { return !mine(t); });
+    var have = fig.data.filter(mine).map(function (t) { return t.uid; }).join(" ");
+    if (have === add.map(function (t) { return t.uid; }).join(" ")) { return none; }
     return Object.assign({}, fig, {data: keep.concat(add)});
 }
 """.replace("OVERLAY_UID", OVERLAY_UID)
@@ -398,17 +405,18 @@ def register(app, cache, store) -> None:
         return {"capacity_msg": cap_msg, "floors_msg": floors_msg,
                 "summary": summary_table(views),
                 "figure": card_figure(views, page.constraint_view, font),
-                "overlay": {**overlay(views, det=page.det, pr_mode=page.pr_mode),
+                "overlay": {**overlay(views, det=page.det, pr_mode=page.pr_mode,
+                                      stamp=f"-{time.time_ns():x}"),
                             "floors": [f.text for f in floors]}}
 
     @app.callback(
         output=Output(ids.DCT_CONFIDENCE, "children"),
-        inputs={"overlay": Input(ids.DCT_OVERLAY, "data"),
+        inputs={"drawn": Input(ids.DCT_OVERLAY, "data"),
                 "page": dependencies(State, *SHOWN_FIELDS, "floors")},
         running=[(Output(ids.DCT_CONFIDENCE_STATUS, "children"),
                   "computing how sure the floors are…", "")],
     )
-    def confidence(overlay_data, page):
+    def confidence(drawn, page):
         page = PageState.from_dash(page)
         _, floors, _, _ = parse_settings("", page.floors)
         if not floors or page.conditions is None:
@@ -423,10 +431,9 @@ def register(app, cache, store) -> None:
 
     for graph, view in ((ids.ROC_GRAPH, "roc"), (ids.PR_GRAPH, "pr")):
         app.clientside_callback(
-            REPLACE_OVERLAY.replace("function (overlay, fig, view) {",
-                                    "function (overlay, fig) { var view = '" + view + "';"),
+            REPLACE_OVERLAY.replace("VIEW", view),
             Output(graph, "figure", allow_duplicate=True),
             Input(ids.DCT_OVERLAY, "data"),
-            State(graph, "figure"),
+            Input(graph, "figure"),
             prevent_initial_call=True,
         )
