@@ -150,7 +150,10 @@ def _capacity_rows(v: ModelView) -> list:
             html.Td(_num(cp.lift), className="num"),
             html.Td("—" if d.index is None else format_threshold(d.threshold), className="num"),
             html.Td("—" if d.index is None else _num(d.expected_cost), className="num"),
-            html.Td("binds" if cp.binding else "does not bind: the optimum flags fewer")]
+            html.Td("binds" if cp.binding else "slack", title=(
+                "the optimum under the costs would flag more than the capacity"
+                if cp.binding else "the optimum under the costs flags fewer: the capacity "
+                "does not bind"))]
 
 
 def _floor_rows(v: ModelView) -> list:
@@ -161,7 +164,7 @@ def _floor_rows(v: ModelView) -> list:
                 html.Td("—", className="num"), html.Td("—", className="num"),
                 html.Td("—", className="num"), html.Td("—", className="num"),
                 html.Td("—", className="num"),
-                html.Td(" ".join(d.notes) or "no threshold meets the floors", className="warn")]
+                html.Td("none meets them", title=" ".join(d.notes), className="warn")]
     flagged = p * d.tpr + (1 - p) * d.fpr
     precision = p * d.tpr / flagged if flagged > 0 else math.nan
     return [html.Td(v.name), html.Td("floors"), html.Td(_pct(flagged), className="num"),
@@ -169,7 +172,8 @@ def _floor_rows(v: ModelView) -> list:
             html.Td(_num(precision / p) if math.isfinite(precision) else "—", className="num"),
             html.Td(format_threshold(d.threshold), className="num"),
             html.Td(_num(d.expected_cost), className="num"),
-            html.Td(f"{sig(d.cost_of_floors)} per case more than without floors")]
+            html.Td(f"+{sig(d.cost_of_floors)}", className="num",
+                    title="expected cost per case the floors add to the optimum's")]
 
 
 _HEAD = (("Model", ""), ("Under", "the constraint"),
@@ -179,7 +183,7 @@ _HEAD = (("Model", ""), ("Under", "the constraint"),
          ("Lift", "precision over the prior"),
          ("Threshold", "the best single threshold: flag scores at or above it"),
          ("Expected cost", "per case, at that threshold under the page's costs"),
-         ("", ""))
+         ("Note", "capacity: whether it binds; floors: the cost they add per case"))
 
 
 def summary_table(views: list[ModelView]):
@@ -209,8 +213,7 @@ def overlay(views: list[ModelView], *, det: bool = False, pr_mode: str = "pr",
     region = False
     for v in views:
         if v.capacity is not None:
-            roc += [{**t, "name": f"{t['name']} ({v.name})"} if len(views) > 1 else t
-                    for t in capacity_traces(v.capacity)]
+            roc += capacity_traces(v.capacity)
         if v.floors is not None:
             keep = [t for t in floor_traces(v.floors, space="roc")
                     if not (region and t.get("fill"))]
@@ -220,8 +223,11 @@ def overlay(views: list[ModelView], *, det: bool = False, pr_mode: str = "pr",
             region = True
     out = {}
     for view, traces, off in (("roc", roc, det), ("pr", pr, pr_mode != "pr")):
+        named: set = set()  # each kind of trace once in the legend (hover names the model)
         out[view] = [] if off else [
-            {**_listed(t), "uid": f"{OVERLAY_UID}{view}-{i}{stamp}"} for i, t in enumerate(traces)]
+            {**_listed(t), "uid": f"{OVERLAY_UID}{view}-{i}{stamp}",
+             "showlegend": t.get("name") not in named and not named.add(t.get("name"))}
+            for i, t in enumerate(traces)]
     return out
 
 
