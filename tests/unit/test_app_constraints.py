@@ -2,11 +2,13 @@
 checked against the core and against brute force over the demo file read with pandas."""
 
 import json
+from dataclasses import replace as dataclasses_replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from dash import no_update
 from dash.exceptions import PreventUpdate
 
 from roc_dash.app import create_app, ids
@@ -202,3 +204,38 @@ def test_dct007_settings_restored_from_a_link(tmp_path):
     for target, want in ((ids.DCT_CAPACITY, "30/1000"), (ids.DCT_FLOORS, "precision >= 0.9"),
                          (ids.DCT_VIEW, "lift")):
         assert app.callback_map[f"{target}.value"]["callback"].__wrapped__(query) == want
+
+
+def test_dct008_download_decision_under_capacity_or_floors(tmp_path, monkeypatch):
+    import roc_dash.app.features.exports as exports
+
+    monkeypatch.setattr(exports, "current_owner", lambda: "tester")
+    store = DatasetStore(tmp_path)
+    cache = AnalysisCache(store)
+    conditions = ControlState(cost_fp=CFP, cost_fn=CFN, prior=PRIOR, prior_mode="manual")
+    page = PageState(conditions=conditions, capacity="10%")
+    analysis = cache.analysis([DEMO_ID], MODELS, exports.page_conditions(page))
+    file, status = exports.decision_download(cache, store, page, analysis)
+    doc = json.loads(file["content"])
+    # brute force: the least cost of any model's threshold flagging at most 10% at the prior
+    best = min((b[4], m, b[0]) for m in MODELS for b in _brute(m)
+                if PRIOR * b[2] + (1 - PRIOR) * b[3] <= 0.1 + 1e-12)
+    assert doc["rule"]["how_chosen"] == "capacity"
+    assert (doc["model"], doc["rule"]["threshold"]) == (best[1], best[2])
+    assert doc["metrics"]["expected_cost"] == pytest.approx(best[0], abs=1e-9)
+    assert "under the capacity" in status and best[1] in status
+
+    floors = dataclasses_replace(page, capacity="", floors="recall >= 0.8; nonsense")
+    doc = json.loads(exports.decision_download(cache, store, floors, analysis)[0]["content"])
+    best = min((b[4], m, b[0]) for m in MODELS for b in _brute(m) if b[2] >= 0.8 - 1e-12)
+    assert doc["rule"]["how_chosen"] == "floors"
+    assert (doc["model"], doc["rule"]["threshold"]) == (best[1], best[2])
+    assert any("holds in" in n for n in doc["notes"])
+    # nothing meets the floors: a message, no file
+    none = dataclasses_replace(page, capacity="", floors="recall >= 0.99; fpr <= 0.001")
+    file, status = exports.decision_download(cache, store, none, analysis)
+    assert file is no_update and "no threshold meets" in status
+    # nothing readable: the recommendation, as without it
+    odd = dataclasses_replace(page, capacity="lots")
+    doc = json.loads(exports.decision_download(cache, store, odd, analysis)[0]["content"])
+    assert doc["rule"]["how_chosen"] == "optimum"

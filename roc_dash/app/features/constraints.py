@@ -19,7 +19,6 @@ figures from :mod:`roc_dash.figures.gains` and :mod:`roc_dash.figures.floors`.
 from __future__ import annotations
 
 import math
-import re
 import time
 from dataclasses import dataclass
 
@@ -36,10 +35,9 @@ from ...core.constraints.capacity import (
     capacity_point,
     gains_curve,
     ks_statistic,
-    parse_capacity,
 )
 from ...core.constraints.floor_confidence import floor_confidence
-from ...core.constraints.floors import Floor, FloorDecision, floor_decision, parse_floor
+from ...core.constraints.floors import Floor, FloorDecision, floor_decision
 from ...figures.floors import floor_traces
 from ...figures.gains import capacity_traces, gains_figure, ks_figure, lift_figure
 from ...figures.style import format_threshold
@@ -47,6 +45,7 @@ from ...text.rounding import sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, shown_analysis, timeout_message
 from ..components import empty_figure, graph_config
+from ..constrained import N_BOOT, SEED, parse_settings
 from ..page_state import PageState, dependencies, parse_link
 from ..state import FONT, tab_shown
 
@@ -56,8 +55,6 @@ __all__ = ["ModelView", "parse_settings", "model_views", "summary_table", "overl
 
 #: Every overlay trace's ``uid`` starts so (the clientside callback finds and replaces them).
 OVERLAY_UID = "dct-"
-#: Bootstrap replicates and seed of how sure the floors are (as the operating card's).
-N_BOOT, SEED = 200, 0
 
 _HELP = ("A decision stated as a capacity (we can review K cases: a number, a share such as "
          "3%, or so many per so many such as 30/1000) or as floors on metrics (precision >= "
@@ -78,28 +75,6 @@ class ModelView:
 
 
 # ---------------------------------------------------------------------------- input
-def parse_settings(capacity_text, floors_text):
-    """``(capacity, floors, capacity_message, floors_message)``: the capacity as
-    ``(cases, fraction)`` (None when empty or unreadable), the floors (``;`` or ``,``
-    between them; the readable ones) and what is wrong with each text (``""``: nothing)."""
-    capacity, cap_msg = None, ""
-    if isinstance(capacity_text, str) and capacity_text.strip():
-        try:
-            capacity = parse_capacity(capacity_text)
-        except ValueError as exc:
-            cap_msg = f"Capacity not used: {exc}."
-    floors, bad = [], []
-    for part in re.split(r"[;,\n]", floors_text if isinstance(floors_text, str) else ""):
-        if not part.strip():
-            continue
-        try:
-            floors.append(parse_floor(part.strip()))
-        except ValueError as exc:
-            bad.append(str(exc))
-    floors_msg = ("Floor not used: " + "; ".join(bad) + ".") if bad else ""
-    return capacity, tuple(floors), cap_msg, floors_msg
-
-
 def _too_big(capacity, analysis) -> str:
     """The message when ``capacity`` (cases) is more than a model's cases, else ``""``."""
     if capacity is None or capacity[0] is None:
