@@ -12,7 +12,7 @@ from ..core.constraints.capacity import parse_capacity
 from ..core.constraints.floors import parse_floor
 from .page_state import PageState
 
-__all__ = ["parse_settings", "page_constrained", "N_BOOT", "SEED"]
+__all__ = ["parse_settings", "page_constrained", "page_constraints_html", "N_BOOT", "SEED"]
 
 #: Bootstrap replicates and seed of how sure the floors are (as the operating card's).
 N_BOOT, SEED = 200, 0
@@ -54,3 +54,25 @@ def page_constrained(page: PageState, analysis, table, economics):
     settings = ConstraintSettings(capacity=cases, capacity_fraction=fraction, floors=floors,
                                   n_boot=N_BOOT, seed=SEED)
     return choose_under(analysis, table, settings, economics)
+
+
+def page_constraints_html(page: PageState, analysis, table) -> str:
+    """The HTML report's sections of the page's capacity and floors (the readable ones), as
+    ``roc-dash report --capacity/--floor`` writes them
+    (:func:`roc_dash.report.constraints_html.constraints_html`, calibration with its bands
+    included); ``""`` without them, or when the data cannot give them (the rest of the
+    report stands)."""
+    from ..core.constraints.assembly import ConstraintSettings, analyse_constraints
+    from ..report.constraints_html import constraints_html
+
+    capacity, floors, _, _ = parse_settings(page.capacity, page.floors)
+    if analysis is None or table is None or (capacity is None and not floors):
+        return ""
+    cases, fraction = capacity or (None, None)
+    settings = ConstraintSettings(capacity=cases, capacity_fraction=fraction, floors=floors,
+                                  n_boot=N_BOOT, seed=SEED)
+    try:
+        models = analyse_constraints(analysis, table, settings)
+    except ValueError:
+        return ""
+    return constraints_html(models, settings, curves={m.name: m.curve for m in analysis.models})

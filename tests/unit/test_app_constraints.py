@@ -30,6 +30,7 @@ from roc_dash.app.state import ControlState
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.constraints.floor_confidence import floor_confidence, resample_thresholds
 from roc_dash.core.constraints.floors import Floor
+from roc_dash.text.rounding import sig
 
 DEMO = Path(__file__).resolve().parents[2] / "roc_dash" / "data" / "demo_predictions.csv"
 MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
@@ -239,3 +240,24 @@ def test_dct008_download_decision_under_capacity_or_floors(tmp_path, monkeypatch
     odd = dataclasses_replace(page, capacity="lots")
     doc = json.loads(exports.decision_download(cache, store, odd, analysis)[0]["content"])
     assert doc["rule"]["how_chosen"] == "optimum"
+
+
+def test_dct009_html_report_has_the_pages_capacity_and_floors(tmp_path, monkeypatch):
+    import roc_dash.app.features.exports as exports
+    from roc_dash.core.constraints.capacity import capacity_point
+
+    monkeypatch.setattr(exports, "current_owner", lambda: "tester")
+    store = DatasetStore(tmp_path)
+    cache = AnalysisCache(store)
+    conditions = ControlState(cost_fp=CFP, cost_fn=CFN, prior=PRIOR, prior_mode="manual")
+    page = PageState(conditions=conditions, capacity="10%", floors="recall >= 0.8")
+    analysis = cache.analysis([DEMO_ID], MODELS, exports.page_conditions(page))
+    table = cache.table([DEMO_ID])
+    text = exports.html_download(cache, store, page, analysis, table, None, None)["content"]
+    assert "<h2>Capacity:" in text and "<h2>Floors: recall" in text
+    m = analysis.models[0]
+    cp = capacity_point(m.curve, fraction=0.1, prior_pos=PRIOR, hull=m.hull)
+    assert sig(cp.precision) in text and sig(cp.recall) in text
+    plain = exports.html_download(cache, store, PageState(conditions=conditions), analysis,
+                                  table, None, None)["content"]
+    assert "<h2>Capacity:" not in plain and "<h2>Floors:" not in plain

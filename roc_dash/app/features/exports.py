@@ -43,7 +43,7 @@ from ..analysis import (
 )
 from ..chosen_points import OPTIMUM, chosen_intervals, fixed_intervals
 from ..components import model_table_rows
-from ..constrained import page_constrained
+from ..constrained import page_constrained, page_constraints_html
 from ..help import HELP
 from ..page_state import PageState, dependencies, key_ref
 from ..render import decision_views
@@ -309,7 +309,7 @@ def html_download(cache, store, page: PageState, analysis: Analysis, table, href
         intervals=report_intervals(analysis, table, economics_from_state(state)),
         partial_auc_comparison=pauc_comparison(cache, list(page.datasets), analysis, state)
         if measure == "pauc" and len(analysis.models) > 1 else None,
-        zoom=page.zoom_store()),
+        zoom=page.zoom_store(), constraints_html=page_constraints_html(page, analysis, table)),
         "roc-dash-report.html")
 
 
