@@ -261,3 +261,44 @@ def test_dct009_html_report_has_the_pages_capacity_and_floors(tmp_path, monkeypa
     plain = exports.html_download(cache, store, PageState(conditions=conditions), analysis,
                                   table, None, None)["content"]
     assert "<h2>Capacity:" not in plain and "<h2>Floors:" not in plain
+
+
+def test_dct010_calibration_card_bands_and_fit_are_statsmodels(demo):
+    import statsmodels.api as sm
+    from statsmodels.stats.proportion import proportion_confint
+
+    from roc_dash.app.features.calibration import (
+        band_traces,
+        calibration_outputs,
+        model_calibrations,
+        model_uncertainties,
+    )
+    from roc_dash.core.constraints.calibration_intervals import EPS
+
+    _, analysis = demo
+    uncertain = model_uncertainties(analysis, n_bins=10, level=0.95)
+    cards = model_calibrations(analysis, n_bins=10)
+    traces = band_traces(uncertain, {n: i for i, n in enumerate(MODELS)})
+    checked = 0
+    for name, trace in zip([n for n, u in uncertain.items() if u.bands is not None], traces,
+                           strict=True):
+        u, y_s = uncertain[name], _rows(name)
+        y, s = y_s[0].astype(float), y_s[1]
+        # the bins are the card's, their intervals statsmodels' Wilson intervals
+        np.testing.assert_allclose(trace["x"], cards[name].mean_predicted)
+        b = u.bands
+        low, high = proportion_confint(np.round(b.fraction_positive * b.count), b.count,
+                                       alpha=0.05, method="wilson")
+        np.testing.assert_allclose(trace["y"] - trace["error_y"]["arrayminus"], low, atol=1e-9)
+        np.testing.assert_allclose(trace["y"] + trace["error_y"]["array"], high, atol=1e-9)
+        c = np.clip(s, EPS, 1 - EPS)
+        glm = sm.GLM(y, sm.add_constant(np.log(c / (1 - c))),
+                     family=sm.families.Binomial()).fit()
+        assert (u.fit.intercept, u.fit.slope) == pytest.approx(tuple(glm.params), rel=1e-6)
+        lo, hi = glm.conf_int(0.05)[1]
+        assert (u.fit.slope_low, u.fit.slope_high) == pytest.approx((lo, hi), rel=1e-5)
+        checked += 1
+    assert checked >= 2
+    figure, table = calibration_outputs(analysis, MODELS)
+    assert sum("band" in (t.name or "") for t in figure.data) == checked
+    assert "slope" in str(table) and "Spiegelhalter" in str(table)
