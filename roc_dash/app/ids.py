@@ -178,3 +178,4 @@ DCT_GRAPH = "dct-graph"  # gains, lift or KS of the shown models
 DCT_OVERLAY = "dct-overlay"  # Store: the ROC's and PR's overlay traces (capacity, floors)
 DCT_CONFIDENCE = "dct-confidence"  # how sure each floor is to hold (lazy, after the card)
 DCT_CONFIDENCE_STATUS = "dct-confidence-status"  # "computing…" while it runs
+DCT_PR_BANDS = "dct-pr-bands"  # Checklist: the PR view's bands at the deployment prior (folds or bootstrap)

@@ -147,6 +147,7 @@ class PageState:
     capacity: str = ""  # the Decide tab's capacity as typed ("800", "3%", "30/1000")
     floors: str = ""  # its floors as typed ("precision >= 0.9; fpr <= 0.01")
     constraint_view: str = "gains"  # its card's view: CONSTRAINT_VIEWS
+    pr_bands: bool = False  # the PR view's bands at the deployment prior (that card's toggle)
 
     def zoom_store(self) -> dict | None:
         """The zoom as the views and exports take it (the ``ids.ZOOM`` store's form:
@@ -268,6 +269,8 @@ def _constraints_query(s: PageState) -> list[tuple[str, str]]:
          if value.strip()]
     if s.constraint_view != CONSTRAINT_VIEWS[0]:
         q.append(("cview", s.constraint_view))
+    if s.pr_bands:
+        q.append(("prb", "1"))
     return q
 
 
@@ -341,6 +344,7 @@ _READERS = {
     "capacity": _text(CAPACITY_CHARS),
     "floors": _text(FLOORS_CHARS),
     "constraint_view": lambda v: v if v in CONSTRAINT_VIEWS else None,
+    "pr_bands": _flag,
 }
 
 
@@ -378,6 +382,7 @@ FIELDS = (
     Field("capacity", ((ids.DCT_CAPACITY, "value"),)),
     Field("floors", ((ids.DCT_FLOORS, "value"),)),
     Field("constraint_view", ((ids.DCT_VIEW, "value"),)),
+    Field("pr_bands", ((ids.DCT_PR_BANDS, "value"),)),
 )
 FIELD_NAMES = tuple(f.name for f in FIELDS)
 _BY_NAME = {f.name: f for f in FIELDS}
@@ -408,7 +413,7 @@ def parse_link(search) -> tuple[PageState, frozenset[str]]:
     simple = {"averaging": "averaging", "level": "level", "band": "band", "samples": "samples",
               "pr_mode": "pr_mode", "cost_mode": "cost_mode", "tab": "tab",
               "capacity": "capacity", "floors": "floors",
-              "constraint_view": "constraint_view"}
+              "constraint_view": "constraint_view", "pr_bands": "pr_bands"}
     for key, name in simple.items():
         if key in q:
             kw[name] = q[key]

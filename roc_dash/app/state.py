@@ -226,8 +226,8 @@ CAPACITY_CHARS, FLOORS_CHARS = 100, 500
 
 
 def _constraints_link(q: dict) -> dict:
-    """The capacity and floors as typed (``cap``, ``floor``; bounded) and the card's view
-    (``cview``); whether they parse is the card's to say."""
+    """The capacity and floors as typed (``cap``, ``floor``; bounded), the card's view
+    (``cview``) and its PR bands (``prb``); whether they parse is the card's to say."""
     out = {}
     for key, name, most in (("cap", "capacity", CAPACITY_CHARS),
                             ("floor", "floors", FLOORS_CHARS)):
@@ -235,6 +235,8 @@ def _constraints_link(q: dict) -> dict:
             out[name] = q[key].strip()[:most]
     if q.get("cview") in CONSTRAINT_VIEWS:
         out["constraint_view"] = q["cview"]
+    if q.get("prb") in ("0", "1"):
+        out["pr_bands"] = q["prb"] == "1"
     return out
 
 

@@ -70,6 +70,16 @@ def test_dct101_capacity_and_floors_typed_drawn_and_linked(dash_duo, app, shot):
                message="no capacity point")
     assert any(fill for _, _, fill in _overlay(dash_duo, ids.ROC_GRAPH))
 
+    # the PR bands at the deployment prior: a real click on the toggle
+    dash_duo.find_element(f"#{ids.DCT_PR_BANDS} input").click()
+    wait_until(lambda: sum("band" in (name or "") for name, _, fill in
+                           _overlay(dash_duo, ids.PR_GRAPH) if fill) == 4,
+               message="a band per model on the PR view")
+    dash_duo.driver.execute_script(
+        "document.getElementById(arguments[0]).scrollIntoView({block: 'start'});",
+        ids.PR_GRAPH)
+    shot("dectab_pr_bands")
+
     # the view radio: lift
     label = next(e for e in dash_duo.driver.find_elements(
         "css selector", f"#{ids.DCT_VIEW} label") if e.text.strip() == "lift")
@@ -86,6 +96,7 @@ def test_dct101_capacity_and_floors_typed_drawn_and_linked(dash_duo, app, shot):
     url = dash_duo.driver.current_url
     q = parse_qs(urlsplit(url).query)
     assert q["floor"] == ["recall >= 0.8; prec ~ 3"] and q["cview"] == ["lift"]
+    assert q["prb"] == ["1"]
     dash_duo.driver.get(url)
     wait_until(lambda: dash_duo.find_element(f"#{ids.DCT_CAPACITY}").get_attribute("value")
                == "30/1000", message="the capacity restored")

@@ -302,3 +302,24 @@ def test_dct010_calibration_card_bands_and_fit_are_statsmodels(demo):
     figure, table = calibration_outputs(analysis, MODELS)
     assert sum("band" in (t.name or "") for t in figure.data) == checked
     assert "slope" in str(table) and "Spiegelhalter" in str(table)
+
+
+def test_dct011_pr_bands_at_the_deployment_prior_are_the_cores(demo):
+    from roc_dash.app.features.constraints import pr_bands
+    from roc_dash.core.constraints.pr_bands import pr_fold_band
+
+    cache, analysis = demo
+    page = PageState(conditions=ControlState(cost_fp=CFP, cost_fn=CFN, prior=PRIOR,
+                                             prior_mode="manual"), pr_bands=True)
+    bands = pr_bands(cache, page, analysis)
+    assert [b[0] for b in bands] == MODELS and [b[2] for b in bands] == [0, 1, 2, 3]
+    m = analysis.models[1]
+    want = pr_fold_band(m.folds, prevalence=PRIOR, pooled=m.curve, level=0.95)
+    got = bands[1][1]
+    assert got.prevalence == PRIOR and got.method == "folds" and got.n_curves == 10
+    np.testing.assert_allclose(got.low, want.low)
+    np.testing.assert_allclose(got.high, want.high)
+    out = overlay(model_views(analysis, None, ()), bands=bands)
+    fills = [t for t in out["pr"] if t.get("fill") == "toself"]
+    assert len(fills) == 4 and all(t["uid"].startswith(OVERLAY_UID) for t in fills)
+    assert overlay(model_views(analysis, None, ()))["pr"] == []

@@ -55,6 +55,7 @@ CHANGED = {
     "capacity": "30/1000",
     "floors": "precision >= 0.9; fpr <= 1% & more",
     "constraint_view": "ks",
+    "pr_bands": True,
 }
 
 

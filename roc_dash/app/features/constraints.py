@@ -38,18 +38,20 @@ from ...core.constraints.capacity import (
 )
 from ...core.constraints.floor_confidence import floor_confidence
 from ...core.constraints.floors import Floor, FloorDecision, floor_decision
+from ...core.constraints.pr_bands import pr_bootstrap_band, pr_fold_band
 from ...figures.floors import floor_traces
 from ...figures.gains import capacity_traces, gains_figure, ks_figure, lift_figure
+from ...figures.pr_bands import pr_band_traces
 from ...figures.style import format_threshold
 from ...text.rounding import sig
 from .. import ids
-from ..analysis import SHOWN_FIELDS, shown_analysis, timeout_message
+from ..analysis import SHOWN_FIELDS, model_names, shown_analysis, timeout_message
 from ..components import empty_figure, graph_config
 from ..constrained import N_BOOT, SEED, parse_settings
 from ..page_state import PageState, dependencies, parse_link
 from ..state import FONT, tab_shown
 
-__all__ = ["ModelView", "parse_settings", "model_views", "summary_table", "overlay",
+__all__ = ["ModelView", "parse_settings", "model_views", "summary_table", "overlay", "pr_bands",
            "card_figure", "confidence_table", "OVERLAY_UID", "N_BOOT", "SEED", "card",
            "register"]
 
@@ -179,12 +181,15 @@ def _listed(trace: dict) -> dict:
 
 
 def overlay(views: list[ModelView], *, det: bool = False, pr_mode: str = "pr",
-            stamp: str = "") -> dict:
+            stamp: str = "", bands=()) -> dict:
     """``{"roc": traces, "pr": traces}``: the capacity's and floors' traces of every model
-    (the floors' region once), each with a ``uid`` starting :data:`OVERLAY_UID` and ending
+    (the floors' region once) and the PR ``bands`` (``(name, PrBand, colour index)``, below
+    the rest), each with a ``uid`` starting :data:`OVERLAY_UID` and ending
     ``stamp`` (one per answer: the page replaces traces whose uids differ); none on DET
     axes, none on the PR view in PR-gain mode."""
     roc, pr = [], []
+    for name, band, index in bands:
+        pr += pr_band_traces(name, band, index=index, central=False)
     region = False
     for v in views:
         if v.capacity is not None:
@@ -274,6 +279,9 @@ def card():
                       className="dct-floors", maxLength=500),
             html.Div(id=ids.DCT_FLOORS_MSG, className="dct-msg warn", role="alert"),
         ]),
+        dcc.Checklist(id=ids.DCT_PR_BANDS, value=[], className="radios inline dct-pr-bands",
+                      options=[{"label": "PR bands at the deployment prior (PR view)",
+                                "value": "on"}]),
         html.Div(id=ids.DCT_SUMMARY, className="table-scroll"),
         dcc.Graph(id=ids.DCT_GRAPH, config=graph_config("gains"), className="graph dct-graph"),
         html.Div(id=ids.DCT_CONFIDENCE_STATUS, className="hint"),
@@ -314,6 +322,24 @@ def _replicates(cache, page: PageState, name: str):
     return cache.cache.get_or_make(key, make, shared=False)
 
 
+def pr_bands(cache, page: PageState, analysis) -> list:
+    """``(name, PrBand, colour index)`` of every shown model at the deployment prior: over
+    its folds when it has two or more (:func:`~roc_dash.core.constraints.pr_bands.
+    pr_fold_band`), else over the kept bootstrap replicates (:func:`~roc_dash.core.
+    constraints.pr_bands.pr_bootstrap_band`)."""
+    c = analysis.conditions
+    names = model_names(cache, page.datasets)
+    out = []
+    for i, m in enumerate(analysis.models):
+        if len(m.folds) >= 2:
+            band = pr_fold_band(m.folds, prevalence=c.prior_pos, pooled=m.curve, level=c.level)
+        else:
+            band = pr_bootstrap_band(_replicates(cache, page, m.name), m.curve,
+                                     prevalence=c.prior_pos, level=c.level)
+        out.append((m.name, band, names.index(m.name) if m.name in names else i))
+    return out
+
+
 def confidences(cache, page: PageState, analysis, floors) -> list:
     """``(name, FloorConfidence)`` of every model with a threshold meeting ``floors``."""
     c = analysis.conditions
@@ -341,6 +367,11 @@ def _from_link(app) -> None:
 
         app.callback(Output(target, "value"), Input(ids.URL, "search"))(restore)
 
+    @app.callback(Output(ids.DCT_PR_BANDS, "value"), Input(ids.URL, "search"))
+    def bands_from_link(search):
+        link, given = parse_link(search)
+        return (["on"] if link.pr_bands else []) if "pr_bands" in given else no_update
+
 
 def register(app, cache, store) -> None:
     """The card (after the views, while the Decide tab is shown), its overlays on the ROC
@@ -355,7 +386,7 @@ def register(app, cache, store) -> None:
                 "overlay": Output(ids.DCT_OVERLAY, "data")},
         inputs={"viz": Input(ids.VIZ_DATA, "data"),
                 "page": {**dependencies(Input, "capacity", "floors", "constraint_view",
-                                        "presentation", "tab"),
+                                        "pr_bands", "presentation", "tab"),
                          **dependencies(State, *SHOWN_FIELDS, "det", "pr_mode")}},
     )
     def constraints_view(viz, page):
@@ -383,11 +414,12 @@ def register(app, cache, store) -> None:
         except ValueError as exc:  # a capacity core refuses (e.g. 0.5 cases)
             capacity, cap_msg = None, f"Capacity not used: {exc}."
             views = model_views(analysis, None, floors)
+        bands = pr_bands(cache, page, analysis) if page.pr_bands else ()
         return {"capacity_msg": cap_msg, "floors_msg": floors_msg,
                 "summary": summary_table(views),
                 "figure": card_figure(views, page.constraint_view, font),
                 "overlay": {**overlay(views, det=page.det, pr_mode=page.pr_mode,
-                                      stamp=f"-{time.time_ns():x}"),
+                                      stamp=f"-{time.time_ns():x}", bands=bands),
                             "floors": [f.text for f in floors]}}
 
     @app.callback(
