@@ -173,9 +173,15 @@ def band_traces(uncertain: dict[str, CalibrationUncertainty], colors: dict[str, 
 
 def fit_rows(uncertain: dict[str, CalibrationUncertainty]):
     """The slope, intercept and Spiegelhalter's test per model, one line each."""
-    return html.Ul(className="cal-fit", children=[
-        html.Li(f"{name}: {fit_text(u)}", title=" ".join(u.notes))
-        for name, u in uncertain.items()])
+    level = next((u.fit.level for u in uncertain.values() if u.fit is not None), None)
+    head = ("Calibration slope and intercept (logistic recalibration, "
+            + (f"{level:.0%} " if level else "") + "Wald intervals; calibrated: slope 1, "
+            "intercept 0) and Spiegelhalter's test; the diagram's bars are each bin's "
+            "Wilson interval:")
+    return html.Div(className="cal-fit", children=[
+        html.P(head, className="hint"),
+        html.Ul([html.Li(f"{name}: {fit_text(u)}", title=" ".join(u.notes))
+                 for name, u in uncertain.items()])])
 
 
 def calibration_outputs(analysis: Analysis | None, names: list[str], *, n_bins=10,
