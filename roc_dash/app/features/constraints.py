@@ -64,6 +64,17 @@ _HELP = ("A decision stated as a capacity (we can review K cases: a number, a sh
          "the floors' feasible region are drawn on the ROC view (the floors on the PR view "
          "too); the best single threshold of each is in the table.")
 
+_CAPACITY_HELP = ("Cases you can review: a number (800), a share (3%) or so many per so many "
+                  "(30/1000). Press Enter. Each model's best point flagging no more is drawn "
+                  "on the ROC view (K) with its best single threshold.")
+_FLOORS_HELP = ("Floors on metrics, separated by ; — precision >= 0.9; recall >= 95%; "
+                "fpr <= 1% (also specificity, npv, flagged, fnr <= x). Press Enter. The region "
+                "meeting them all is shaded on the ROC and PR views.")
+_VIEW_HELP = ("Cumulative gains (the CAP curve, with each model's accuracy ratio), lift, or "
+              "the KS plot of the first shown model.")
+_BANDS_HELP = ("Each shown model's band of precision at fixed recalls at the page's prior "
+               "p(+): over its folds (two or more), else over 200 bootstrap replicates.")
+
 
 @dataclass(frozen=True, eq=False)
 class ModelView:
@@ -261,27 +272,27 @@ def card():
     return html.Div(className="card dct-card", id=ids.DCT_CARD, children=[
         html.Div(className="card-head", children=[
             html.H2("Capacity and floors", title=_HELP),
-            dcc.RadioItems(id=ids.DCT_VIEW, value="gains", inline=True,
-                           className="radios inline",
+            html.Div(title=_VIEW_HELP, children=dcc.RadioItems(
+                id=ids.DCT_VIEW, value="gains", inline=True, className="radios inline",
                            options=[{"label": "gains (CAP)", "value": "gains"},
                                     {"label": "lift", "value": "lift"},
-                                    {"label": "KS", "value": "ks"}]),
+                                    {"label": "KS", "value": "ks"}])),
         ]),
         html.Div(className="dct-inputs", children=[
-            html.Label("We can review", htmlFor=ids.DCT_CAPACITY),
+            html.Label("We can review", htmlFor=ids.DCT_CAPACITY, title=_CAPACITY_HELP),
             dcc.Input(id=ids.DCT_CAPACITY, type="text", debounce=True, value="",
                       placeholder="800, 3% or 30/1000", className="dct-capacity", maxLength=100),
             html.Span("cases", className="hint"),
             html.Div(id=ids.DCT_CAPACITY_MSG, className="dct-msg warn", role="alert"),
-            html.Label("Floors", htmlFor=ids.DCT_FLOORS),
+            html.Label("Floors", htmlFor=ids.DCT_FLOORS, title=_FLOORS_HELP),
             dcc.Input(id=ids.DCT_FLOORS, type="text", debounce=True, value="",
                       placeholder="precision >= 0.9; recall >= 0.95; fpr <= 1%",
                       className="dct-floors", maxLength=500),
             html.Div(id=ids.DCT_FLOORS_MSG, className="dct-msg warn", role="alert"),
         ]),
-        dcc.Checklist(id=ids.DCT_PR_BANDS, value=[], className="radios inline dct-pr-bands",
-                      options=[{"label": "PR bands at the deployment prior (PR view)",
-                                "value": "on"}]),
+        html.Div(title=_BANDS_HELP, children=dcc.Checklist(
+            id=ids.DCT_PR_BANDS, value=[], className="radios inline dct-pr-bands",
+            options=[{"label": "PR bands at the deployment prior (PR view)", "value": "on"}])),
         html.Div(id=ids.DCT_SUMMARY, className="table-scroll"),
         dcc.Graph(id=ids.DCT_GRAPH, config=graph_config("gains"), className="graph dct-graph"),
         html.Div(id=ids.DCT_CONFIDENCE_STATUS, className="hint"),
