@@ -12,6 +12,9 @@ beside it; the machine is shared):
   precision@K (capacity), the capacity point, the floors (estimates, and exact bounds), how
   sure the floors are (cached replicates), calibration with its uncertainty, PR fold and
   bootstrap bands (cached replicates), the cost-matrix decision (3 and 5 classes);
+* the page's Decide card (``roc_dash.app.features.constraints``) per change of the
+  capacity, the floors or its view: every model's views, the table, the ROC/PR overlays as
+  the store's JSON and the card's figure;
 * once per model and seed (the page keeps it): the stratified bootstrap replicates.
 
 Run: ``nice python bench/bench_constraints.py [--rows N] [--repeat R] [--boot B]``; it prints
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import statistics
@@ -36,6 +40,12 @@ import pandas as pd
 # this checkout, not whichever roc_dash is installed
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from roc_dash.app.features.constraints import (  # noqa: E402
+    card_figure,
+    model_views,
+    overlay,
+    summary_table,
+)
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.analysis import analyse  # noqa: E402
 from roc_dash.core.constraints import (  # noqa: E402
@@ -51,6 +61,7 @@ from roc_dash.core.constraints import (  # noqa: E402
     pr_fold_band,
     resample_thresholds,
 )
+from roc_dash.core.constraints.floors import parse_floor  # noqa: E402
 from roc_dash.core.decisions.economics import Economics  # noqa: E402
 from roc_dash.figures.calibration_bands import reliability_band_figure  # noqa: E402
 from roc_dash.figures.cost_matrix import confusion_figure, rule_costs_figure  # noqa: E402
@@ -148,6 +159,17 @@ def main(argv=None) -> int:
         pr_band_figure({"m": pr_fold_band(m.folds, prevalence=p, pooled=curve)})
         pr_band_figure({"m": pr_bootstrap_band(reps, curve, prevalence=p)})
 
+    def page_card(capacity, floors_given, view):
+        """The page's card callback for one change (features/constraints.py): every
+        model's views, the table, the ROC/PR overlays as the store's JSON, the card's
+        figure."""
+        views = model_views(analysis, capacity, floors_given)
+        summary_table(views)
+        json.dumps(overlay(views, stamp="-0"))
+        card_figure(views, view)
+
+    parsed = tuple(parse_floor(f) for f in floors)
+
     def cost_matrix(k):
         probs, labels, cost = multi[k]
         d = cost_matrix_decision(probs, labels, cost)
@@ -160,6 +182,12 @@ def main(argv=None) -> int:
             (f"how sure the floors are ({args.boot} replicates kept)", how_sure),
             ("calibration: bands, slope/intercept, Spiegelhalter + figure", calibration),
             ("PR bands: folds and bootstrap (replicates kept) + figures", pr_bands),
+            ("page: Decide card, a capacity typed (table, overlay, gains)",
+             lambda: page_card((None, 0.05), (), "gains")),
+            ("page: Decide card, floors typed (+ capacity; table, overlay, lift)",
+             lambda: page_card((None, 0.05), parsed, "lift")),
+            ("page: Decide card, the view switched to KS",
+             lambda: page_card((None, 0.05), parsed, "ks")),
             ("cost matrix, 3 classes: rules, fitted weights + figures",
              lambda: cost_matrix(3)),
             ("cost matrix, 5 classes: rules, fitted weights + figures",

@@ -182,3 +182,15 @@ MON_TIME_GRAPH = "mon-time-graph"  # Graph: prior and costs over the windows
 MON_TABLE = "mon-table"  # the per-window table
 
 VIEWS_MAIN = "views-main"  # the page's <main>: the tabs and their cards (the skip link's target)
+DCT_CARD = "dct-card"  # the Decide tab's "Capacity and floors" card (features/constraints.py)
+DCT_CAPACITY = "dct-capacity"  # Input: "we can review K cases" (800, 3%, 30/1000)
+DCT_FLOORS = "dct-floors"  # Input: floors on metrics ("precision >= 0.9; fpr <= 0.01")
+DCT_VIEW = "dct-view"  # RadioItems: the card's view (gains, lift, KS)
+DCT_CAPACITY_MSG = "dct-capacity-msg"  # what is wrong with the capacity typed
+DCT_FLOORS_MSG = "dct-floors-msg"  # what is wrong with the floors typed
+DCT_SUMMARY = "dct-summary"  # per model: the capacity's and the floors' points
+DCT_GRAPH = "dct-graph"  # gains, lift or KS of the shown models
+DCT_OVERLAY = "dct-overlay"  # Store: the ROC's and PR's overlay traces (capacity, floors)
+DCT_CONFIDENCE = "dct-confidence"  # how sure each floor is to hold (lazy, after the card)
+DCT_CONFIDENCE_STATUS = "dct-confidence-status"  # "computing…" while it runs
+DCT_PR_BANDS = "dct-pr-bands"  # Checklist: the PR view's bands at the deployment prior (folds or bootstrap)

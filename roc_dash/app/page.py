@@ -19,6 +19,7 @@ from .features import (
     combining,
     comparison,
     conditions,
+    constraints,
     data,
     exports,
     kinds,
@@ -99,6 +100,7 @@ def build_layout() -> html.Div:
                         tabs.panel("decide", [
                             views.roc_card(), views.pr_card(), views.cost_card(),
                             pins.operating_card(), views.threshold_card(),
+                            constraints.card(),
                         ]),
                         tabs.panel("compare", [
                             views.models_card(),

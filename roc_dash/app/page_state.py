@@ -35,6 +35,9 @@ from . import ids
 from .server.store import DEMO_ID, clean_ids, is_dataset_id
 from .state import (
     AVERAGING_MODES,
+    CAPACITY_CHARS,
+    CONSTRAINT_VIEWS,
+    FLOORS_CHARS,
     SAMPLES_LIMITS,
     TABS,
     ControlState,
@@ -164,6 +167,10 @@ class PageState:
     slices: SliceState = field(default_factory=SliceState)
     zoom: tuple[tuple[str, tuple], ...] = ()  # (view, (x, y, det, xlog)): see zoom_store
     monitor: MonitorState = field(default_factory=MonitorState)
+    capacity: str = ""  # the Decide tab's capacity as typed ("800", "3%", "30/1000")
+    floors: str = ""  # its floors as typed ("precision >= 0.9; fpr <= 0.01")
+    constraint_view: str = "gains"  # its card's view: CONSTRAINT_VIEWS
+    pr_bands: bool = False  # the PR view's bands at the deployment prior (that card's toggle)
 
     def zoom_store(self) -> dict | None:
         """The zoom as the views and exports take it (the ``ids.ZOOM`` store's form:
@@ -236,6 +243,7 @@ class PageState:
             q.append(("zoom", f"{view}:{ranges}" + (":det" if det else "")
                       + (":xlog" if xlog else "")))
         q += _monitor_query(self.monitor)
+        q += _constraints_query(self)
         return "?" + urlencode(q)
 
 
@@ -295,6 +303,20 @@ def _monitor_query(m: MonitorState) -> list[tuple[str, str]]:
     if m.estimator != "em":
         q.append(("mest", m.estimator))
     return q
+
+
+def _constraints_query(s: PageState) -> list[tuple[str, str]]:
+    q = [(key, value.strip()) for key, value in (("cap", s.capacity), ("floor", s.floors))
+         if value.strip()]
+    if s.constraint_view != CONSTRAINT_VIEWS[0]:
+        q.append(("cview", s.constraint_view))
+    if s.pr_bands:
+        q.append(("prb", "1"))
+    return q
+
+
+def _text(limit: int):
+    return lambda v: v[:limit] if isinstance(v, str) else None
 
 
 # ---------------------------------------------------------------------- readers
@@ -378,6 +400,10 @@ _READERS = {
     "slices": _slices,
     "zoom": zoom_of,
     "monitor": _monitor,
+    "capacity": _text(CAPACITY_CHARS),
+    "floors": _text(FLOORS_CHARS),
+    "constraint_view": lambda v: v if v in CONSTRAINT_VIEWS else None,
+    "pr_bands": _flag,
 }
 
 
@@ -415,6 +441,10 @@ FIELDS = (
     Field("monitor", ((ids.MON_REFERENCE, "value"), (ids.MON_WINDOWS, "value"),
                       (ids.MON_TIME, "value"), (ids.MON_EVERY, "value"),
                       (ids.MON_LABELS, "value"), (ids.MON_ESTIMATOR, "value"))),
+    Field("capacity", ((ids.DCT_CAPACITY, "value"),)),
+    Field("floors", ((ids.DCT_FLOORS, "value"),)),
+    Field("constraint_view", ((ids.DCT_VIEW, "value"),)),
+    Field("pr_bands", ((ids.DCT_PR_BANDS, "value"),)),
 )
 FIELD_NAMES = tuple(f.name for f in FIELDS)
 _BY_NAME = {f.name: f for f in FIELDS}
@@ -443,7 +473,9 @@ def parse_link(search) -> tuple[PageState, frozenset[str]]:
     q = parse_query(search)
     kw: dict = {}
     simple = {"averaging": "averaging", "level": "level", "band": "band", "samples": "samples",
-              "pr_mode": "pr_mode", "cost_mode": "cost_mode", "tab": "tab"}
+              "pr_mode": "pr_mode", "cost_mode": "cost_mode", "tab": "tab",
+              "capacity": "capacity", "floors": "floors",
+              "constraint_view": "constraint_view", "pr_bands": "pr_bands"}
     for key, name in simple.items():
         if key in q:
             kw[name] = q[key]

@@ -195,6 +195,7 @@ def parse_query(search: str | None) -> dict:
     if q.get("tab") in TABS:
         out["tab"] = q["tab"]
     out.update(_slice_query(q))
+    out.update(_constraints_link(q))
     linked = q.get("v") == "2"  # models named by dataset id and name (page_state.ModelRef)
     if linked and "model" in full:
         out["models"] = [{"dataset": r[0], "model": r[1]} for r in
@@ -217,6 +218,26 @@ def parse_query(search: str | None) -> dict:
         if ref is not None:
             out["slice_model"] = {"dataset": ref[0], "model": ref[1]}
     return {k: v for k, v in out.items() if v is not None}
+
+
+#: The Decide tab's capacity and floors card: its views, and the longest texts a link keeps.
+CONSTRAINT_VIEWS = ("gains", "lift", "ks")
+CAPACITY_CHARS, FLOORS_CHARS = 100, 500
+
+
+def _constraints_link(q: dict) -> dict:
+    """The capacity and floors as typed (``cap``, ``floor``; bounded), the card's view
+    (``cview``) and its PR bands (``prb``); whether they parse is the card's to say."""
+    out = {}
+    for key, name, most in (("cap", "capacity", CAPACITY_CHARS),
+                            ("floor", "floors", FLOORS_CHARS)):
+        if isinstance(q.get(key), str) and q[key].strip():
+            out[name] = q[key].strip()[:most]
+    if q.get("cview") in CONSTRAINT_VIEWS:
+        out["constraint_view"] = q["cview"]
+    if q.get("prb") in ("0", "1"):
+        out["pr_bands"] = q["prb"] == "1"
+    return out
 
 
 def split_key(key) -> tuple[str, str] | None:

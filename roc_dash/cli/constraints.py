@@ -12,17 +12,19 @@ into exit status 2 and one line on stderr.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import sys
+from typing import TYPE_CHECKING
 
 from ..text.rounding import sig
 from .args import load_files, open_unit, positive_float, read_options
 
+if TYPE_CHECKING:
+    from ..report.constrained_choice import Constrained
+
 __all__ = ["add_report_constraints", "add_decide_constraints", "report_constraints",
-           "constrained_choice", "decide_multiclass", "capacity_value", "floor_text",
-           "Constrained"]
+           "constrained_choice", "decide_multiclass", "capacity_value", "floor_text"]
 
 
 def capacity_value(text: str) -> tuple[float | None, float | None]:
@@ -186,45 +188,10 @@ def _report_cost_matrix(args, result) -> tuple[dict, str]:
 
 
 # ---------------------------------------------------------------------------- decide
-@dataclasses.dataclass(frozen=True)
-class Constrained:
-    """The threshold ``decide`` ships under a capacity or floors, and what to add to its
-    record."""
-
-    pinned: dict
-    how_chosen: str
-    constraints: dict
-    notes: tuple[str, ...]
-
-    def apply(self, record):
-        """``record`` (built at :attr:`pinned`) as chosen under the constraints."""
-        return dataclasses.replace(record, how_chosen=self.how_chosen,
-                                   notes=tuple(record.notes) + self.notes,
-                                   constraints=self.constraints)
-
-
-def _best_model(analysis, table, settings, economics):
-    """Per model its constraints; the one whose single threshold costs least."""
-    from ..core.constraints.assembly import analyse_constraints
-
-    models = analyse_constraints(analysis, table, settings, economics=economics)
-
-    def cost(m):
-        return m.floors.expected_cost if m.floors.index is not None else math.inf
-
-    best = min(models, key=cost)
-    if not math.isfinite(cost(best)):
-        raise ValueError("no threshold meets the constraints: " + " ".join(best.floors.notes))
-    return best
-
-
 def constrained_choice(args, analysis, table, economics) -> Constrained | None:
     """The threshold ``decide`` ships under ``--capacity`` and ``--floor`` (None without
     them): the least expected cost meeting them all, over the models (or ``--model``), with
     how sure the floors are to hold (``--replicates``, ``--seed``)."""
-    from ..core.constraints.floors import Floor
-    from ..report.constraints import model_constraints_dict
-
     for option, value in (("--class-prior", args.class_prior), ("--rule", args.rule)):
         if value is not None:
             raise ValueError(f"{option} belongs to --cost-matrix (a decision among classes), "
@@ -236,40 +203,10 @@ def constrained_choice(args, analysis, table, economics) -> Constrained | None:
     if args.threshold is not None:
         raise ValueError("--threshold pins a threshold; --capacity and --floor choose one: "
                          "give one or the other")
-    settings = _settings(args, n_boot=args.replicates)
-    if settings.has_capacity:  # the capacity is one more floor: a share flagged at most
-        settings = dataclasses.replace(settings, floors=settings.parsed_floors() + (
-            Floor("flagged", "<=", _capacity_share(analysis, settings)),))
-    m = _best_model(analysis, table, settings, economics)
-    d = m.floors
-    how = "capacity" if args.capacity is not None and not args.floor else "floors"
-    notes = [f"Chosen under {', '.join(f.text for f in d.floors)}: the least expected cost "
-             f"meeting them (model {m.name}; without them the optimum costs "
-             f"{sig(d.optimum_cost)} per case, the constraints {sig(d.cost_of_floors)} more)."]
-    fc = m.floor_confidence
-    if fc is not None:
-        for h in fc.holds:
-            notes.append(f"{h.floor.text}: {sig(h.estimate)} at this threshold; holds in "
-                         f"{100 * h.holds_share:.0f}% of {fc.n_boot} bootstrap replicates, "
-                         f"and the choice made again holds in {100 * h.procedure_share:.0f}%.")
-    entry = model_constraints_dict(m)
-    entry.pop("gains")
-    return Constrained(pinned={"model": m.name, "threshold": d.threshold}, how_chosen=how,
-                       constraints=entry, notes=tuple(notes))
+    from ..report.constrained_choice import choose_under
 
-
-def _capacity_share(analysis, settings) -> float:
-    """The capacity as a share of the cases (K over the volume, or the data's cases)."""
-    if settings.capacity_fraction is not None:
-        return settings.capacity_fraction
-    n = settings.volume
-    if n is None:
-        m = analysis.models[0]
-        n = m.n_pos + m.n_neg
-    if 0 < settings.capacity < 1 < n:
-        raise ValueError(f"--capacity {settings.capacity:g} looks like a share: write "
-                         f"{100 * settings.capacity:g}% or give cases")
-    return min(settings.capacity / n, 1.0)
+    return choose_under(analysis, table, _settings(args, n_boot=args.replicates), economics,
+                        option="--capacity")
 
 
 def decide_multiclass(args) -> int:

@@ -55,6 +55,10 @@ CHANGED = {
              ("cost", ((-3.5, 0.0), (0.0, 0.5), True, True))),
     "monitor": MonitorState(reference="B", windows=(B, A), time="month & day", every="week",
                             hide_labels=True, estimator="pacc"),
+    "capacity": "30/1000",
+    "floors": "precision >= 0.9; fpr <= 1% & more",
+    "constraint_view": "ks",
+    "pr_bands": True,
 }
 
 

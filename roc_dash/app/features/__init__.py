@@ -15,7 +15,8 @@ fragment, its callbacks (``register(app, cache, store)``) and its small pure hel
 * :mod:`.slices` — one model group by group, thresholds under fairness constraints;
 * :mod:`.calibration` — reliability, Brier/ECE and the calibrated scores (Compare tab);
 * :mod:`.monitor` — the Monitor tab: a decision checked on windows after deployment;
-* :mod:`.sources` — predictions that live on the server (``ROC_DASH_SOURCES``), opened in place.
+* :mod:`.sources` — predictions that live on the server (``ROC_DASH_SOURCES``), opened in place;
+* :mod:`.constraints` — capacity and floors (Decide tab): their points, gains/lift/KS, how sure.
 
 A feature never imports another feature: what two of them share lives below them
 (:mod:`..state`, :mod:`..analysis`, :mod:`..render`, :mod:`..overlays`,
@@ -27,6 +28,7 @@ from . import (
     combining,
     comparison,
     conditions,
+    constraints,
     data,
     exports,
     intervals,
@@ -47,7 +49,8 @@ from . import (
 #: looks a callback up by its first output in ``_dash-dependencies`` then finds the primary
 #: one first, as it did before the app was split (tests/hostile's harness does).
 FEATURES = (data, views, conditions, pins, combining, kinds, exports, notes, tabs, intervals,
-            comparison, slices, calibration, sources, monitor)
+            comparison, slices, calibration, sources, monitor, constraints)
 
 __all__ = ["FEATURES", "combining", "conditions", "data", "exports", "kinds", "notes", "pins",
-           "tabs", "views", "intervals", "comparison", "slices", "calibration", "sources", "monitor"]
+           "tabs", "views", "intervals", "comparison", "slices", "calibration", "sources",
+           "monitor", "constraints"]

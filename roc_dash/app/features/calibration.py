@@ -19,8 +19,14 @@ from dash.exceptions import PreventUpdate
 
 from ...core.analysis_types import Analysis
 from ...core.assembly.analysis import AnalysisTimeout
+from ...core.constraints.calibration_intervals import (
+    CalibrationUncertainty,
+    calibration_uncertainty,
+)
 from ...core.inference.calibration import STRATEGIES, Calibration, calibration_from_curve
 from ...figures.calibration import calibration_figure
+from ...figures.calibration_bands import fit_text
+from ...figures.style import line_style, plain, style_index
 from ...text.rounding import sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_names, shown_analysis, timeout_message
@@ -29,7 +35,8 @@ from ..page_state import PageState, dependencies
 from ..state import FONT, tab_shown
 
 __all__ = ["BIN_CHOICES", "calibration_card", "model_calibrations", "calibration_table",
-           "calibrated_frame", "calibration_outputs", "register"]
+           "calibrated_frame", "calibration_outputs", "model_uncertainties", "band_traces",
+           "fit_rows", "register"]
 
 #: Numbers of reliability bins offered (10 is scikit-learn's default).
 BIN_CHOICES = (5, 10, 15, 20, 30)
@@ -131,15 +138,64 @@ def calibrated_frame(table: pd.DataFrame, results: dict[str, Calibration]) -> pd
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 
+def model_uncertainties(analysis: Analysis, *, n_bins: int = 10, strategy: str = "uniform",
+                        level: float = 0.95) -> dict[str, CalibrationUncertainty]:
+    """Each model's reliability bands (Wilson), calibration slope and intercept (logistic
+    recalibration, Wald intervals) and Spiegelhalter's test, on the card's bins
+    (:func:`~roc_dash.core.constraints.calibration_intervals.calibration_uncertainty`)."""
+    n_bins = n_bins if n_bins in BIN_CHOICES else 10
+    strategy = strategy if strategy in STRATEGIES else "uniform"
+    return {m.name: calibration_uncertainty(m.curve, n_bins=n_bins, strategy=strategy,
+                                            level=level) for m in analysis.models}
+
+
+def band_traces(uncertain: dict[str, CalibrationUncertainty], colors: dict[str, int]
+                ) -> list[dict]:
+    """Each model's bins with their intervals as error bars (added to the diagram)."""
+    out = []
+    for i, (name, u) in enumerate(uncertain.items()):
+        b = u.bands
+        if b is None:
+            continue
+        color = line_style(style_index(colors, name, i))["color"]
+        out.append({"type": "scatter", "x": b.mean_predicted, "y": b.fraction_positive,
+                    "mode": "markers", "name": f"{plain(name)}: {b.level:.0%} band",
+                    "legendgroup": name, "showlegend": False, "uid": f"cal-band-{i}",
+                    "marker": {"color": color, "size": 1, "opacity": 0},
+                    "error_y": {"type": "data", "symmetric": False,
+                                "array": b.high - b.fraction_positive,
+                                "arrayminus": b.fraction_positive - b.low,
+                                "color": color, "thickness": 1.5, "width": 4},
+                    "hovertemplate": f"{plain(name)}: {b.level:.0%} interval of the bin's "
+                                     "fraction positive<extra></extra>"})
+    return out
+
+
+def fit_rows(uncertain: dict[str, CalibrationUncertainty]):
+    """The slope, intercept and Spiegelhalter's test per model, one line each."""
+    level = next((u.fit.level for u in uncertain.values() if u.fit is not None), None)
+    head = ("Calibration slope and intercept (logistic recalibration, "
+            + (f"{level:.0%} " if level else "") + "Wald intervals; calibrated: slope 1, "
+            "intercept 0) and Spiegelhalter's test; the diagram's bars are each bin's "
+            "Wilson interval:")
+    return html.Div(className="cal-fit", children=[
+        html.P(head, className="hint"),
+        html.Ul([html.Li(f"{name}: {fit_text(u)}", title=" ".join(u.notes))
+                 for name, u in uncertain.items()])])
+
+
 def calibration_outputs(analysis: Analysis | None, names: list[str], *, n_bins=10,
-                        strategy="uniform", font_size=14):
-    """``(figure, table)`` of the card."""
+                        strategy="uniform", font_size=14, level=0.95):
+    """``(figure, table)`` of the card: the diagram with each bin's interval, the table
+    and the calibration slope, intercept and Spiegelhalter's test of each model."""
     if analysis is None:
         return empty_figure(font_size), html.P("No models.", className="hint")
     colors = {n: k for k, n in enumerate(names)}
     results = model_calibrations(analysis, n_bins=n_bins, strategy=strategy)
-    return (calibration_figure(results, colors=colors, font_size=font_size),
-            calibration_table(results, colors))
+    uncertain = model_uncertainties(analysis, n_bins=n_bins, strategy=strategy, level=level)
+    figure = calibration_figure(results, colors=colors, font_size=font_size)
+    figure.add_traces(band_traces(uncertain, colors))
+    return figure, html.Div([calibration_table(results, colors), fit_rows(uncertain)])
 
 
 def _shown(cache, page: PageState):
@@ -181,7 +237,7 @@ def register(app, cache, store) -> None:
                 timeout_message(exc, len(page.models or names)), className="hint"),
                 "drawn": None}
         figure, table = calibration_outputs(analysis, names, n_bins=n_bins, strategy=strategy,
-                                            font_size=font)
+                                            font_size=font, level=page.level)
         return {"figure": figure, "table": table, "drawn": key}
 
     @app.callback(

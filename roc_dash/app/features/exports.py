@@ -42,8 +42,9 @@ from ..analysis import (
 )
 from ..chosen_points import OPTIMUM, decision_record
 from ..components import model_table_rows
+from ..constrained import page_constrained, page_constraints_html
 from ..help import HELP
-from ..page_state import PageState, dependencies
+from ..page_state import PageState, dependencies, key_ref
 from ..render import decision_views
 from ..server.auth import current_owner
 from ..server.url_prefix import page_link, server_prefix
@@ -147,14 +148,18 @@ def sliced(table, models, state, columns, constraint, priors_text=None) -> list:
 
 def decision_json(analysis: Analysis, table: pd.DataFrame, economics: Economics,
                   note: str = "", *, pinned: dict | None = None, point=None, choice=None,
-                  model: str | None = None) -> str:
+                  model: str | None = None, constrained=None) -> str:
     """The decision record (JSON text) of the recommendation under the page's costs,
     benefits and prior, or of the point ``pinned`` (``{"model", "threshold"}``, the vertex
     the page shows), with the page's intervals of it (``point``: a pin's; ``choice``: the
     optimum's, :func:`..chosen_points.chosen_intervals`). ``model``: the model's own name,
-    written in place of the name it is shown under."""
+    written in place of the name it is shown under. ``constrained``: the choice under the
+    Decide tab's capacity or floors (:func:`..constrained.page_constrained`), whose point
+    ``pinned`` is and whose ``how_chosen``, constraints and notes go into the record."""
     record = build_decision(analysis, table, economics=economics, note=note, pinned=pinned,
                             point=point, choice=choice)
+    if constrained is not None:
+        record = constrained.apply(record)
     if model and model != record.model:
         record = dataclasses.replace(record, model=model, notes=(
             *record.notes, f"Shown on the page as “{record.model}”."))
@@ -166,6 +171,8 @@ def decision_download(cache, store, page: PageState, analysis: Analysis, which=N
     summary's headline) or the pin ``which`` (a letter: an explicit choice), with the
     page's intervals of that point (one computation: :func:`..chosen_points.chosen_intervals`,
     the same replicates and seed, cached); the status line names the point in the file."""
+    if which is None and (page.capacity.strip() or page.floors.strip()):
+        return _constrained_download(cache, store, page, analysis)
     note = store.notes(list(page.datasets), owner=current_owner())["note"]
     record, op, _ = decision_record(cache, page, analysis, which, seconds=REPORT_SECONDS,
                                     note=note)
@@ -175,6 +182,32 @@ def decision_download(cache, store, page: PageState, analysis: Analysis, which=N
     what = "the recommendation" if which is None else f"pin {which}"
     status = (f"Downloaded the decision of {what}: {op.model} at score ≥ "
               f"{format_threshold(op.threshold)}.")
+    return dcc.send_string(text, "roc-dash-decision.json"), status
+
+
+def _constrained_download(cache, store, page: PageState, analysis: Analysis):
+    """*Download decision* under the Decide tab's capacity or floors: the least expected
+    cost meeting them over the shown models (:func:`..constrained.page_constrained`), its
+    intervals those of its fixed threshold; when none of what was typed can be read, the
+    recommendation as without it."""
+    reference = page.control.reference_class
+    table = cache.table(list(page.datasets), reference)
+    economics = economics_from_state(page.control.to_store())
+    try:
+        constrained = page_constrained(page, analysis, table, economics)
+    except ValueError as exc:
+        return no_update, f"Nothing was downloaded: {exc}."
+    if constrained is None:
+        return decision_download(cache, store, dataclasses.replace(page, capacity="",
+                                                                   floors=""), analysis)
+    pinned = constrained.pinned
+    refs = model_refs(cache, page.datasets)
+    own = next((key_ref(k).name for k, v in refs.items() if v == pinned["model"]), None)
+    text = decision_json(analysis, table, economics,
+                         store.notes(list(page.datasets), owner=current_owner())["note"],
+                         pinned=pinned, model=own, constrained=constrained)
+    status = (f"Downloaded the decision under the {constrained.how_chosen}: "
+              f"{pinned['model']} at score ≥ {format_threshold(pinned['threshold'])}.")
     return dcc.send_string(text, "roc-dash-decision.json"), status
 
 
@@ -269,7 +302,9 @@ def html_download(cache, store, page: PageState, analysis: Analysis, table, href
         intervals=report_intervals(analysis, table, economics_from_state(state)),
         partial_auc_comparison=pauc_comparison(cache, list(page.datasets), analysis, state)
         if measure == "pauc" and len(analysis.models) > 1 else None,
-        zoom=page.zoom_store(), constraints_html=monitor_section(cache, page, monitor_record)),
+        zoom=page.zoom_store(),
+        constraints_html=page_constraints_html(page, analysis, table)
+        + monitor_section(cache, page, monitor_record)),
         "roc-dash-report.html")
 
 

@@ -1,0 +1,78 @@
+"""The page's capacity and floors (its Decide tab), read from what was typed, and the
+threshold they choose for *Download decision*: shared by the capacity and floors card
+(:mod:`.features.constraints`) and the exports (:mod:`.features.exports`), which do not
+import each other. The choice is :func:`roc_dash.report.constrained_choice.choose_under`,
+the one ``roc-dash decide --capacity/--floor`` makes."""
+
+from __future__ import annotations
+
+import re
+
+from ..core.constraints.capacity import parse_capacity
+from ..core.constraints.floors import parse_floor
+from .page_state import PageState
+
+__all__ = ["parse_settings", "page_constrained", "page_constraints_html", "N_BOOT", "SEED"]
+
+#: Bootstrap replicates and seed of how sure the floors are (as the operating card's).
+N_BOOT, SEED = 200, 0
+
+
+def parse_settings(capacity_text, floors_text):
+    """``(capacity, floors, capacity_message, floors_message)``: the capacity as
+    ``(cases, fraction)`` (None when empty or unreadable), the floors (``;`` or ``,``
+    between them; the readable ones) and what is wrong with each text (``""``: nothing)."""
+    capacity, cap_msg = None, ""
+    if isinstance(capacity_text, str) and capacity_text.strip():
+        try:
+            capacity = parse_capacity(capacity_text)
+        except ValueError as exc:
+            cap_msg = f"Capacity not used: {exc}."
+    floors, bad = [], []
+    for part in re.split(r"[;,\n]", floors_text if isinstance(floors_text, str) else ""):
+        if not part.strip():
+            continue
+        try:
+            floors.append(parse_floor(part.strip()))
+        except ValueError as exc:
+            bad.append(str(exc))
+    floors_msg = ("Floor not used: " + "; ".join(bad) + ".") if bad else ""
+    return capacity, tuple(floors), cap_msg, floors_msg
+
+
+def page_constrained(page: PageState, analysis, table, economics):
+    """The choice under the page's capacity and floors (the readable ones) over the shown
+    models (:class:`~roc_dash.report.constrained_choice.Constrained`), None when neither is
+    given; ``ValueError`` when no threshold meets them (its message says why)."""
+    from ..core.constraints.assembly import ConstraintSettings
+    from ..report.constrained_choice import choose_under
+
+    capacity, floors, _, _ = parse_settings(page.capacity, page.floors)
+    if capacity is None and not floors:
+        return None
+    cases, fraction = capacity or (None, None)
+    settings = ConstraintSettings(capacity=cases, capacity_fraction=fraction, floors=floors,
+                                  n_boot=N_BOOT, seed=SEED)
+    return choose_under(analysis, table, settings, economics)
+
+
+def page_constraints_html(page: PageState, analysis, table) -> str:
+    """The HTML report's sections of the page's capacity and floors (the readable ones), as
+    ``roc-dash report --capacity/--floor`` writes them
+    (:func:`roc_dash.report.constraints_html.constraints_html`, calibration with its bands
+    included); ``""`` without them, or when the data cannot give them (the rest of the
+    report stands)."""
+    from ..core.constraints.assembly import ConstraintSettings, analyse_constraints
+    from ..report.constraints_html import constraints_html
+
+    capacity, floors, _, _ = parse_settings(page.capacity, page.floors)
+    if analysis is None or table is None or (capacity is None and not floors):
+        return ""
+    cases, fraction = capacity or (None, None)
+    settings = ConstraintSettings(capacity=cases, capacity_fraction=fraction, floors=floors,
+                                  n_boot=N_BOOT, seed=SEED)
+    try:
+        models = analyse_constraints(analysis, table, settings)
+    except ValueError:
+        return ""
+    return constraints_html(models, settings, curves={m.name: m.curve for m in analysis.models})

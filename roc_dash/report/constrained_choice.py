@@ -1,0 +1,87 @@
+"""The threshold a decision record ships under a capacity or floors: the least expected cost
+meeting them all, over the models, with how sure the floors are to hold. One procedure for
+``roc-dash decide --capacity/--floor`` and the page's *Download decision* (its Decide tab's
+capacity and floors), so the two write the same record."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from ..core.constraints.assembly import ConstraintSettings, analyse_constraints
+from ..core.constraints.floors import Floor
+from ..text.rounding import sig
+from .constraints import model_constraints_dict
+
+__all__ = ["Constrained", "capacity_share", "best_model", "choose_under"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Constrained:
+    """The threshold chosen under a capacity or floors, and what to add to its record."""
+
+    pinned: dict
+    how_chosen: str
+    constraints: dict
+    notes: tuple[str, ...]
+
+    def apply(self, record):
+        """``record`` (built at :attr:`pinned`) as chosen under the constraints."""
+        return dataclasses.replace(record, how_chosen=self.how_chosen,
+                                   notes=tuple(record.notes) + self.notes,
+                                   constraints=self.constraints)
+
+
+def capacity_share(analysis, settings: ConstraintSettings, option: str = "the capacity"
+                   ) -> float:
+    """The capacity as a share of the cases (K over the volume, or the data's cases)."""
+    if settings.capacity_fraction is not None:
+        return settings.capacity_fraction
+    n = settings.volume
+    if n is None:
+        m = analysis.models[0]
+        n = m.n_pos + m.n_neg
+    if 0 < settings.capacity < 1 < n:
+        raise ValueError(f"{option} {settings.capacity:g} looks like a share: write "
+                         f"{100 * settings.capacity:g}% or give cases")
+    return min(settings.capacity / n, 1.0)
+
+
+def best_model(analysis, table, settings: ConstraintSettings, economics):
+    """Per model its constraints; the one whose single threshold costs least (ValueError
+    when no threshold of any model meets them)."""
+    models = analyse_constraints(analysis, table, settings, economics=economics)
+
+    def cost(m):
+        return m.floors.expected_cost if m.floors.index is not None else math.inf
+
+    best = min(models, key=cost)
+    if not math.isfinite(cost(best)):
+        raise ValueError("no threshold meets the constraints: " + " ".join(best.floors.notes))
+    return best
+
+
+def choose_under(analysis, table, settings: ConstraintSettings, economics, *,
+                 option: str = "the capacity") -> Constrained:
+    """The least expected cost meeting the capacity (one more floor: a share flagged at
+    most) and the floors of ``settings``, over the models of ``analysis``, with how sure the
+    floors are (``settings.n_boot`` replicates, ``settings.seed``)."""
+    how = "capacity" if settings.has_capacity and not settings.floors else "floors"
+    if settings.has_capacity:
+        settings = dataclasses.replace(settings, floors=settings.parsed_floors() + (
+            Floor("flagged", "<=", capacity_share(analysis, settings, option)),))
+    m = best_model(analysis, table, settings, economics)
+    d = m.floors
+    notes = [f"Chosen under {', '.join(f.text for f in d.floors)}: the least expected cost "
+             f"meeting them (model {m.name}; without them the optimum costs "
+             f"{sig(d.optimum_cost)} per case, the constraints {sig(d.cost_of_floors)} more)."]
+    fc = m.floor_confidence
+    if fc is not None:
+        for h in fc.holds:
+            notes.append(f"{h.floor.text}: {sig(h.estimate)} at this threshold; holds in "
+                         f"{100 * h.holds_share:.0f}% of {fc.n_boot} bootstrap replicates, "
+                         f"and the choice made again holds in {100 * h.procedure_share:.0f}%.")
+    entry = model_constraints_dict(m)
+    entry.pop("gains")
+    return Constrained(pinned={"model": m.name, "threshold": d.threshold}, how_chosen=how,
+                       constraints=entry, notes=tuple(notes))
