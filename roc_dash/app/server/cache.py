@@ -259,12 +259,6 @@ class _Streamed:
         self.value = value
 
 
-def unstreamed(value):
-    """The value itself of a value the disk cache would stream (:class:`_Streamed`): what
-    another shared cache (Redis: :class:`.shared_state.RedisValues`) pickles whole."""
-    return value.value if isinstance(value, _Streamed) else value
-
-
 def _streaming_disk():
     """diskcache's ``Disk``, except that a :class:`_Streamed` value is pickled straight into
     its file: diskcache pickles a value into one bytes object first, a second copy of a
@@ -358,6 +352,7 @@ class SharedCache:
         self.memory = ByteLRU(int(memory_mb * 2**20), big_entries=BIG_ENTRIES)
         self._making = KeyLocks()
         self.disk = None
+        self._streams = False  # whether the disk cache streams big values into their files
         from .shared_state import RedisValues, redis_url
 
         if redis_url() is not None:  # replicas on several hosts: the cache in Redis
@@ -375,6 +370,7 @@ class SharedCache:
                                             disk=_streaming_disk(),
                                             eviction_policy="least-recently-used",
                                             disk_pickle_protocol=pickle.HIGHEST_PROTOCOL)
+                self._streams = True
             except Exception:  # noqa: BLE001 - without a disk cache each worker computes
                 log.exception("roc-dash: the shared analysis cache is unavailable")
                 self.disk = None
@@ -456,7 +452,8 @@ class SharedCache:
         # pickling and writing a big analysis (10^7 rows: ~0.8 s) need not hold up the
         # answer that needs it: a thread writes it meanwhile, and lets other workers'
         # waiters in (to read it) only once it is written
-        writer = threading.Thread(target=self._write, args=(key, _Streamed(value), lock),
+        streamed = _Streamed(value) if self._streams else value  # Redis pickles it whole
+        writer = threading.Thread(target=self._write, args=(key, streamed, lock),
                                   daemon=True, name="roc-dash-cache-write")
         with _WRITERS_LOCK:
             _WRITERS[:] = [t for t in _WRITERS if t.is_alive()] + [writer]

@@ -70,7 +70,9 @@ def celery_app():
             url = redis_url()
             if url is None:
                 raise RuntimeError(f"{JOBS_VAR}=celery needs ROC_DASH_REDIS_URL")
-            app = Celery("roc_dash", broker=url)
+            # the task itself is in .source_task (it imports .sources, which imports this
+            # module to queue jobs): the worker imports it by name
+            app = Celery("roc_dash", broker=url, include=[f"{__package__}.source_task"])
             app.conf.update(
                 task_serializer="json", accept_content=["json"], result_backend=None,
                 task_ignore_result=True, task_acks_late=True,
@@ -79,7 +81,6 @@ def celery_app():
                 broker_transport_options={"visibility_timeout": _visibility_seconds(),
                                           "global_keyprefix": "roc-dash:celery:"},
                 worker_hijack_root_logger=False)
-            app.task(name=TASK)(_open_source)
             _APP = app
         return _APP
 
@@ -94,26 +95,3 @@ def __getattr__(name: str):
 def submit(token: str, value: str, owner: str | None, label: str) -> None:
     """Queue the opening of the offered source ``value`` as job ``token``."""
     celery_app().send_task(TASK, args=[token, value, owner, label], task_id=token)
-
-
-def _open_source(token: str, value: str, owner, label: str) -> None:
-    """The task, in a Celery worker: resolve ``value`` again (only what this worker's
-    ``ROC_DASH_SOURCES`` offers is read), aggregate, store, report."""
-    from ...io import InputError
-    from .sources import SourceJobs, resolve, shown_message
-    from .store import DatasetStore
-
-    jobs = SourceJobs(DatasetStore())
-    try:
-        source = resolve(value)
-    except InputError as exc:
-        jobs._write(token, state="failed", error=shown_message(exc))
-        return
-    except OSError as exc:
-        jobs._write(token, state="failed",
-                    error=f"{label}: cannot be read ({exc.strerror or type(exc).__name__}). "
-                          "Ask whoever runs the server to check it.")
-        return
-    SourceJobs._busy.acquire()  # one job per worker process (released by the job)
-    jobs._write(token, state="running", fraction=0.0, source=source.name, label=label)
-    jobs._run(token, source, owner, label)

@@ -108,9 +108,7 @@ class RedisValues:
 
     @staticmethod
     def _dump(value) -> bytes:
-        from .cache import unstreamed  # a value the disk cache would stream: whole here
-
-        return pickle.dumps(unstreamed(value), protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
     def get(self, key: str, default=None):
         raw = self.redis.get(self._key(key))

@@ -61,7 +61,7 @@ from ...text.invisible import shown_plainly, without_invisible
 from .retention import env_number
 from .store import DatasetStore, StorageFull
 
-__all__ = ["SOURCES_VAR", "Offer", "configured", "offers", "resolve", "source_digest",
+__all__ = ["open_queued_source", "SOURCES_VAR", "Offer", "configured", "offers", "resolve", "source_digest",
            "SourceJobs", "MAX_OFFERS", "shown_message", "shown_name", "shown_path"]
 
 log = logging.getLogger(__name__)
@@ -364,3 +364,22 @@ class SourceJobs:
                               "Nothing was changed; the server log has details.")
         finally:
             self._busy.release()
+
+
+def open_queued_source(token: str, value: str, owner, label: str) -> None:
+    """A queued source job (:mod:`.job_queue`), in a Celery worker: resolve ``value`` again
+    (only what this worker's ``ROC_DASH_SOURCES`` offers is read), aggregate, store, report."""
+    jobs = SourceJobs(DatasetStore())
+    try:
+        source = resolve(value)
+    except InputError as exc:
+        jobs._write(token, state="failed", error=shown_message(exc))
+        return
+    except OSError as exc:
+        jobs._write(token, state="failed",
+                    error=f"{label}: cannot be read ({exc.strerror or type(exc).__name__}). "
+                          "Ask whoever runs the server to check it.")
+        return
+    SourceJobs._busy.acquire()  # one job per worker process (released by the job)
+    jobs._write(token, state="running", fraction=0.0, source=source.name, label=label)
+    jobs._run(token, source, owner, label)
