@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8050
 # Extra pytest arguments, e.g. `make test PYTEST_ARGS="-k core"`.
 # The quick tier: what tests/conftest.py does not mark slow (servers, browsers, kernels, Spark).
-QUICK := -m "not slow"
+QUICK := -m "not slow" -n auto
 PYTEST_ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -170,6 +170,7 @@ def test_arc001_cycles_are_seen():
 PRIVATE_SHARING_LEFT = ("roc_dash.core", "roc_dash.io")
 
 
+@pytest.mark.slow  # minutes on a busy machine: the full tier (make test-all) runs it
 def test_arc002_no_private_names_across_modules():
     found = [f for f in private_uses() if not any(
         _within(f.split(":")[0], p) for p in PRIVATE_SHARING_LEFT)]

@@ -280,6 +280,7 @@ def test_bnd008_gunicorn_recycles_workers_as_a_backstop():
     assert 0 < settings["max_requests_jitter"] < settings["max_requests"]
 
 
+@pytest.mark.slow  # minutes on a busy machine: the full tier (make test-all) runs it
 def test_bnd009_long_text_in_any_box_is_never_echoed_back(app, client):
     """Every callback, every text-like input in turn holding 60,000 characters (under the
     65,536 a request may carry): no answer repeats more than 5,000 of it (messages quote 40

@@ -38,6 +38,7 @@ def test_czw002_some_weight_is_enough():
     assert len(result.table) == 5
 
 
+@pytest.mark.slow  # minutes on a busy machine: the full tier (make test-all) runs it
 def test_czw003_engine_and_cli_say_the_same(tmp_path):
     path = tmp_path / "w0.csv"
     _frame((0.0, 0.0)).to_csv(path, index=False)

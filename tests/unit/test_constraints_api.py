@@ -70,6 +70,7 @@ def test_cap103_bad_arguments_are_named():
         roc_dash.plot_pr_bands(y, s, method="folds")
 
 
+@pytest.mark.slow  # minutes on a busy machine: the full tier (make test-all) runs it
 def test_cap104_the_api_loads_no_dash():
     code = ("import sys, numpy as np, roc_dash; y = np.arange(60) % 2; "
             "roc_dash.plot_gains(y, y + np.sin(np.arange(60)), capacity='10%'); "

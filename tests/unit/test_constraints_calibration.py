@@ -152,6 +152,7 @@ def _fitted():
     return est, X_test, y_test
 
 
+@pytest.mark.slow  # minutes on a busy machine: the full tier (make test-all) runs it
 def test_cln007_recalibration_in_the_record_and_its_classifier(tmp_path, _fitted):
     est, X, y = _fitted
     s = est.predict_proba(X)[:, 1]

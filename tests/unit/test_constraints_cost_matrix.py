@@ -163,6 +163,7 @@ def test_cmx006_one_vs_rest_thresholds_by_brute_force():
         assert t[j] == best_t
 
 
+@pytest.mark.slow  # minutes on a busy machine: the full tier (make test-all) runs it
 def test_cmx007_estimator_passes_sklearns_checks():
     results = check_estimator(CostWeightedClassifier(LogisticRegression()), on_fail=None)
     failed = [(r["check_name"], str(r["exception"])[:200]) for r in results
@@ -280,6 +281,7 @@ def test_cmx012_bad_records_and_inputs_are_named(tmp_path):
         cost_matrix_decision(p, np.where(y == 0, 7, y), 1.0 - np.eye(3), classes=[0, 1, 2])
 
 
+@pytest.mark.slow  # minutes on a busy machine: the full tier (make test-all) runs it
 def test_cmx013_weights_fitted_on_a_subset_never_cost_more_than_bayes(monkeypatch):
     from roc_dash.core.constraints import cost_matrix as cm
 

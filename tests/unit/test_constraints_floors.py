@@ -107,6 +107,7 @@ class _Scores(ClassifierMixin, BaseEstimator):
 @pytest.mark.parametrize("floors", [("precision>=0.75",), ("recall>=0.8",),
                                     ("fpr<=0.05",), ("precision>=0.6", "recall>=0.5"),
                                     ("npv>=0.9", "flagged<=0.5")])
+@pytest.mark.slow  # minutes on a busy machine: the full tier (make test-all) runs it
 def test_flr004_best_threshold_is_sklearns_tuned_threshold(floors):
     y, s = _data(n=800, seed=3)
     p = 1 / (1 + np.exp(-s))  # probabilities for the estimator; same order as s

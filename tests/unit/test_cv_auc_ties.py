@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pytest
 from scipy.stats import norm
 
 from roc_dash.core.inference.cross_validation import cross_validated_auc
@@ -54,6 +55,7 @@ def test_cvr001_coarse_scores_r_is_larger_and_the_docs_say_by_how_much():
             f"({100 * (theirs / ours - 1):.0f} % larger)") in text
 
 
+@pytest.mark.slow  # minutes on a busy machine: the full tier (make test-all) runs it
 def test_cvr002_ours_matches_the_true_sd_of_the_cvauc_rs_overstates_it():
     rng = np.random.default_rng(5)
     cv, ours, theirs = [], [], []

@@ -146,6 +146,7 @@ _EDITS = st.lists(st.tuples(st.integers(0, 10 ** 6), st.sampled_from(["set", "de
 @settings(max_examples=300, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                  HealthCheck.too_slow])
+@pytest.mark.slow  # minutes on a busy machine: the full tier (make test-all) runs it
 @given(edits=_EDITS)
 def test_rdr005_fuzz_a_mutated_record_is_read_or_refused_never_a_crash(made, edits):
     """A record with leaves replaced (huge, nested, wrong kinds) or keys deleted: read, or

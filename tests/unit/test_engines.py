@@ -186,6 +186,7 @@ def test_eng005_glob_and_directory_are_one_dataset(tmp_path):
     assert sorted(set(agg.table["model"])) == ["a", "b"]
 
 
+@pytest.mark.slow  # minutes on a busy machine: the full tier (make test-all) runs it
 def test_eng006_bad_input_messages(tmp_path):
     frame = _frame(500, models=("m",))
     # missing and infinite scores: refused with counts, or dropped on request

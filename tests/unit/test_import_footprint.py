@@ -44,6 +44,7 @@ def test_imf001_importing_the_app_leaves_the_heavy_libraries_out(tmp_path):
     assert sorted(m for m in HEAVY if m in modules) == []
 
 
+@pytest.mark.slow  # minutes on a busy machine: the full tier (make test-all) runs it
 def test_imf002_serving_the_page_leaves_them_out_too(tmp_path):
     """What gunicorn.conf.py's warm-up does in each worker: the page, then its layout."""
     modules = _modules_after(
