@@ -260,7 +260,9 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: Re-recorded for accessibility (branch a11y): the skip link, the views a <main> and the tab
 #: bar in a <nav>, the controls' <aside> labelled, the upload area named by what it shows and
 #: the removal box a live region (the layout only; the wiring is unchanged).
-EXPECTED_PAGE = ('2d4fc3499c497d99', 'c8172b0afbc7d050')
+#: Re-recorded after merging the three (with dectab's capacity and floors card and its
+#: settings in the link): the layout and the wiring.
+EXPECTED_PAGE = ('30ec4114e809984a', 'e74859349b17ef80')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
