@@ -29,6 +29,7 @@ from ..core.decisions.operating import (
 )
 from ..core.decisions.optimum_frequency import optimum_frequency_of
 from ..core.decisions.uncertainty import decision_uncertainty
+from ..core.roc.hull import TIE_RTOL
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.roc import OPTIMUM_UID, RING_UID, iso_line_endpoints
 from ..figures.roc_axes import ISO_UID
@@ -107,6 +108,8 @@ def viz_data(analysis: Analysis | None, figures=(), key: str = "") -> dict | Non
     return {
         "models": [m.name for m in analysis.models],
         "hull": {"fpr": h.fpr.tolist(), "tpr": h.tpr.tolist()},
+        # core's tie tolerance, for the browser's one optimum rule (assets/optimum.js)
+        "tie_rtol": TIE_RTOL,
         "prior": c.prior_pos,
         "cost_fp": c.cost_fp,
         "cost_fn": c.cost_fn,

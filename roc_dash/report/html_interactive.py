@@ -84,9 +84,11 @@ def interactive_payload(analysis: Analysis) -> dict:
 
 
 def standalone_script() -> str:
-    """The report's script (``roc_dash/report_assets/standalone.js``), to inline."""
-    return resources.files("roc_dash").joinpath("report_assets/standalone.js").read_text(
-        encoding="utf-8")
+    """The report's script, to inline: the optimum rule it shares with the page
+    (``roc_dash/assets/optimum.js``), then ``roc_dash/report_assets/standalone.js``."""
+    files = resources.files("roc_dash")
+    return "\n".join(files.joinpath(name).read_text(encoding="utf-8")
+                     for name in ("assets/optimum.js", "report_assets/standalone.js"))
 
 
 def _json_for_script(data) -> str:
