@@ -355,6 +355,19 @@
         var shapes = ((figure || {}).layout || {}).shapes || [];
         for (var k = 0; k < shapes.length; k++) {
             var p = "shapes[" + k + "].";
+            /* a ring is a path (figures/slices.py ring_path): its centre is the middle of
+               its coordinates' ranges, x and y alternating */
+            if (typeof relayout[p + "path"] === "string") {
+                var nums = (relayout[p + "path"].match(/-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?/gi) || [])
+                    .map(Number);
+                var xs = nums.filter(function (v, i) { return i % 2 === 0; });
+                var ys = nums.filter(function (v, i) { return i % 2 === 1; });
+                if (!xs.length || xs.length !== ys.length) { continue; }
+                return {group: shapes[k].name,
+                        fpr: (Math.min.apply(null, xs) + Math.max.apply(null, xs)) / 2,
+                        tpr: (Math.min.apply(null, ys) + Math.max.apply(null, ys)) / 2,
+                        stamp: Date.now()};
+            }
             if ([p + "x0", p + "x1", p + "y0", p + "y1"].every(function (key) {
                 return typeof relayout[key] === "number";
             })) {
