@@ -3,8 +3,9 @@ iso line and the optimum in the browser, with no server.
 
 The report embeds, as JSON, the exact ROC convex hulls (the joint hull and each model's):
 every vertex with its rates, its threshold and the confusion counts of the operating point it
-stands for. ``report_assets/standalone.js`` (inlined) repeats the one rule of
-:func:`roc_dash.core.roc.hull.optimal_point` on them (Fawcett 2004, section 7.1: the optimum
+stands for. ``report_assets/standalone.js`` (inlined after ``assets/optimum.js``, the page's
+and the report's one browser copy of the rule, ``window.rocDashOptimum``) applies the one rule
+of :func:`roc_dash.core.roc.hull.optimal_point` to them (Fawcett 2004, section 7.1: the optimum
 maximises ``TPR − m·FPR`` over the hull; ties by :func:`~roc_dash.core.roc.hull.iso_gaps` with
 :data:`~roc_dash.core.roc.hull.TIE_RTOL`, the conservative end of a tied segment), computes the
 slope as :func:`~roc_dash.core.roc.iso_performance.iso_performance_slope` does and the point's
