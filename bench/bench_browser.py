@@ -60,7 +60,8 @@ logging.getLogger("werkzeug").setLevel(logging.ERROR)
 GRAPHS = (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH, ids.THRESHOLD_GRAPH)
 
 ARM = """
-window._rocDone = {}; window._rocStart = performance.now(); window._rocClicked = false;
+window._rocDone = {}; window._rocCount = {}; window._rocStart = performance.now();
+window._rocClicked = false;
 performance.clearResourceTimings();
 if (!window._rocClickHook) {
   window._rocClickHook = true;
@@ -72,7 +73,10 @@ for (const id of arguments[0]) {
   const gd = document.querySelector('#' + id + ' .js-plotly-plot');
   if (!gd._rocHooked) {
     gd._rocHooked = true;
-    gd.on('plotly_afterplot', () => { if (window._rocDone) window._rocDone[id] = performance.now(); });
+    gd.on('plotly_afterplot', () => {
+      if (window._rocDone) window._rocDone[id] = performance.now();
+      if (window._rocCount) window._rocCount[id] = (window._rocCount[id] || 0) + 1;
+    });
   }
 }
 """
@@ -120,25 +124,29 @@ def main() -> None:
                 ".getEntriesByType('resource').filter(e => e.name.includes('update-component'));"
                 "return [Math.max(...d) - window._rocStart,"
                 " r.reduce((a, e) => a + (e.responseStart - e.requestStart), 0)];")
+            redraws = max(driver.execute_script("return Object.values(window._rocCount);"))
             time.sleep(0.3)
-            return total, server
+            return total, server, redraws
 
         cases = [("cost of a FP (+ / −)", [ids.COST_FP_UP, ids.COST_FP_DOWN], GRAPHS),
                  ("prior (+ / −)", [ids.PRIOR_UP, ids.PRIOR_DOWN], GRAPHS)]
         if not ARGS.json:
             print(f"click -> last view settled, in Chromium, demo data ({ROOT})")
         for name, buttons, graphs in cases:
-            totals, servers = [], []
+            totals, servers, redraws = [], [], []
             for k in range(ARGS.reps):
-                t, s = measure(buttons[k % 2], graphs)
+                t, s, r = measure(buttons[k % 2], graphs)
                 totals.append(t)
                 servers.append(s)
+                redraws.append(r)
             results[name] = {"median": statistics.median(totals), "max": max(totals),
-                             "server": statistics.median(servers)}
+                             "server": statistics.median(servers),
+                             "redraws": statistics.median(redraws)}
             if not ARGS.json:
                 print(f"  {name:<22} median {statistics.median(totals):6.0f} ms "
                       f"(max {max(totals):6.0f}); server share median "
-                      f"{statistics.median(servers):5.0f} ms")
+                      f"{statistics.median(servers):5.0f} ms; redraws of the most redrawn "
+                      f"view median {statistics.median(redraws):.0f}")
     if ARGS.json:
         print("RESULTS " + json.dumps(results))
 
@@ -157,11 +165,12 @@ def compare(old_root: str) -> None:
     print(f"click -> last view settled (ms; {ARGS.reps} clicks each, quiet {ARGS.quiet} s)")
     print(f"  old: {old_root}\n  new: {ROOT}")
     print(f"  {'':<22} {'old median':>10} {'(max)':>7} {'new median':>10} {'(max)':>7} "
-          f"{'new/old':>7}")
+          f"{'new/old':>7}  redraws of a view, old → new (median)")
     for name in runs["new"]:
         o, n = runs["old"][name], runs["new"][name]
         print(f"  {name:<22} {o['median']:10.0f} {o['max']:7.0f} {n['median']:10.0f} "
-              f"{n['max']:7.0f} {n['median'] / o['median']:7.2f}")
+              f"{n['max']:7.0f} {n['median'] / o['median']:7.2f}  "
+              f"{o['redraws']:.0f} → {n['redraws']:.0f}")
 
 
 if __name__ == "__main__":
