@@ -53,15 +53,18 @@ from roc_dash.app.state import ControlState
 #: test_cost_change.py ccp001 applies such patches and compares them with a full redraw.
 #: Re-recorded for the page's one state (branch state): the viz-data store lists the
 #: drawn models' keys (dataset id and name) beside their shown names; no figure changed.
+#: Re-recorded (branch meeting): the viz-data store carries core's tie tolerance, the ROC's
+#: rendered trace count and the interval boxes drawn (every viz digest); the presentation
+#: ROC keeps room for the mode bar right of its legend (its figure digest).
 EXPECTED = {
     'default': ('d8d98d0bcf356b06', '0347da7c8a925dda', '04d6829af9caf05f',
-                '1090115a0c6842c5', 'db7ec1ef95954436'),
-    'presentation': ('4523925f557d3d2c', '06d0d0a13cfe3c52', 'db3cb392efd1ac8f',
-                     '019c224444e1d025', '1f7b027958bf8eee'),
+                '1090115a0c6842c5', '23c8cd4052c21bfc'),
+    'presentation': ('5cbd2571503fd034', '06d0d0a13cfe3c52', 'db3cb392efd1ac8f',
+                     '019c224444e1d025', '1a741ff5b6d2eefa'),
     'patched': ('6ad280b8fb8a2117', '7c5ddb72ad7ecef5', '17262f3686b387b1',
-                '26fcbf361b470086', 'cc120229dded10f9'),
+                '26fcbf361b470086', '985fe0658624495d'),
     'patched prior': ('003554bbcaefd184', '9e896d377c0820b0', 'dd9bf05671decc83',
-                      '04a34860fa757349', 'b79046ad5ea64241'),
+                      '04a34860fa757349', 'f3833c7d40c2956f'),
 }
 
 #: What the page's controls hold before anyone touches them.
