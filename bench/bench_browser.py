@@ -14,8 +14,18 @@ checkout (e.g. the main branch) with the same method, for a side-by-side compari
 ``--detail`` prints each click's requests (start, time to first byte, end, bytes transferred,
 all in ms after the click) and when each view finished redrawing.
 
-Run: ``python bench/bench_browser.py [--root PATH] [--reps 8] [--detail]`` (needs Debian's
-chromium and chromium-driver, as the browser tests do).
+"Settled" is the last redraw: after all four views have drawn, the page is watched until no
+view has redrawn for ``--quiet`` seconds (default 1.5), so a chained callback that redraws a
+view again later (the ROC's interval boxes did, ~400 ms after the click) is counted. Target
+(issue "one state with stable names"): click -> last view settled, median under 150 ms.
+
+``--compare OLD_ROOT`` measures OLD_ROOT (e.g. a worktree of the parent commit) and this
+checkout in one run, one after the other in fresh processes, and prints them side by side
+with the date, the command and the load average.
+
+Run: ``python bench/bench_browser.py [--root PATH] [--compare OLD_ROOT] [--reps 8]
+[--detail]`` (needs Debian's chromium and chromium-driver, as the browser tests do;
+``ROC_DASH_TEST_PORT`` picks the server's port).
 """
 
 from __future__ import annotations
@@ -32,9 +42,16 @@ _ap = argparse.ArgumentParser()
 _ap.add_argument("--root", default=str(Path(__file__).resolve().parents[1]))
 _ap.add_argument("--reps", type=int, default=8)
 _ap.add_argument("--detail", action="store_true")
+_ap.add_argument("--quiet", type=float, default=1.5)
+_ap.add_argument("--compare", default=None)
+_ap.add_argument("--json", action="store_true")
 ARGS = _ap.parse_args()
 ROOT = Path(ARGS.root).resolve()
 sys.path.insert(0, str(ROOT))
+
+import json  # noqa: E402
+import os  # noqa: E402
+import subprocess  # noqa: E402
 
 from roc_dash.app import create_app, ids  # noqa: E402
 
@@ -43,7 +60,8 @@ logging.getLogger("werkzeug").setLevel(logging.ERROR)
 GRAPHS = (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH, ids.THRESHOLD_GRAPH)
 
 ARM = """
-window._rocDone = {}; window._rocStart = performance.now(); window._rocClicked = false;
+window._rocDone = {}; window._rocCount = {}; window._rocStart = performance.now();
+window._rocClicked = false;
 performance.clearResourceTimings();
 if (!window._rocClickHook) {
   window._rocClickHook = true;
@@ -55,15 +73,23 @@ for (const id of arguments[0]) {
   const gd = document.querySelector('#' + id + ' .js-plotly-plot');
   if (!gd._rocHooked) {
     gd._rocHooked = true;
-    gd.on('plotly_afterplot', () => { if (window._rocDone) window._rocDone[id] = performance.now(); });
+    gd.on('plotly_afterplot', () => {
+      if (window._rocDone) window._rocDone[id] = performance.now();
+      if (window._rocCount) window._rocCount[id] = (window._rocCount[id] || 0) + 1;
+    });
   }
 }
 """
 
 
 def main() -> None:
+    from dash.testing.application_runners import BaseDashRunner
+
     from tools.harness import dash_session
 
+    BaseDashRunner._next_port = int(os.environ.get("ROC_DASH_TEST_PORT",
+                                                   BaseDashRunner._next_port))
+    results = {}
     with dash_session(create_app(data_dir=tempfile.mkdtemp()), size=(1500, 1300)) as duo:
         driver = duo.driver
         duo.wait_for_element(f"#{ids.OPERATING} table", timeout=60)  # the first views drawn
@@ -80,6 +106,11 @@ def main() -> None:
                 if all(g in done for g in graphs):
                     break
                 time.sleep(0.02)
+            # settled: no view redrawn for ARGS.quiet seconds (a later redraw counts)
+            while time.monotonic() < end and driver.execute_script(
+                    "return performance.now() - Math.max(...Object.values(window._rocDone));"
+            ) < ARGS.quiet * 1000:
+                time.sleep(0.05)
             if ARGS.detail:
                 print(driver.execute_script(
                     "const s = window._rocStart, r = performance.getEntriesByType('resource')"
@@ -93,22 +124,57 @@ def main() -> None:
                 ".getEntriesByType('resource').filter(e => e.name.includes('update-component'));"
                 "return [Math.max(...d) - window._rocStart,"
                 " r.reduce((a, e) => a + (e.responseStart - e.requestStart), 0)];")
+            redraws = max(driver.execute_script("return Object.values(window._rocCount);"))
             time.sleep(0.3)
-            return total, server
+            return total, server, redraws
 
         cases = [("cost of a FP (+ / −)", [ids.COST_FP_UP, ids.COST_FP_DOWN], GRAPHS),
                  ("prior (+ / −)", [ids.PRIOR_UP, ids.PRIOR_DOWN], GRAPHS)]
-        print(f"click -> all four views redrawn, in Chromium, demo data ({ROOT})")
+        if not ARGS.json:
+            print(f"click -> last view settled, in Chromium, demo data ({ROOT})")
         for name, buttons, graphs in cases:
-            totals, servers = [], []
+            totals, servers, redraws = [], [], []
             for k in range(ARGS.reps):
-                t, s = measure(buttons[k % 2], graphs)
+                t, s, r = measure(buttons[k % 2], graphs)
                 totals.append(t)
                 servers.append(s)
-            print(f"  {name:<22} median {statistics.median(totals):6.0f} ms "
-                  f"(max {max(totals):6.0f}); server share median "
-                  f"{statistics.median(servers):5.0f} ms")
+                redraws.append(r)
+            results[name] = {"median": statistics.median(totals), "max": max(totals),
+                             "server": statistics.median(servers),
+                             "redraws": statistics.median(redraws)}
+            if not ARGS.json:
+                print(f"  {name:<22} median {statistics.median(totals):6.0f} ms "
+                      f"(max {max(totals):6.0f}); server share median "
+                      f"{statistics.median(servers):5.0f} ms; redraws of the most redrawn "
+                      f"view median {statistics.median(redraws):.0f}")
+    if ARGS.json:
+        print("RESULTS " + json.dumps(results))
+
+
+def compare(old_root: str) -> None:
+    """OLD_ROOT then this checkout, each in a fresh process, printed side by side."""
+    runs = {}
+    for label, root in (("old", old_root), ("new", str(ROOT))):
+        out = subprocess.run(
+            [sys.executable, __file__, "--root", root, "--reps", str(ARGS.reps),
+             "--quiet", str(ARGS.quiet), "--json"], capture_output=True, text=True,
+            check=True).stdout
+        runs[label] = json.loads(out.split("RESULTS ", 1)[1])
+    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {' '.join(sys.argv)}")
+    print(f"click -> last view settled (ms; {ARGS.reps} clicks each, quiet {ARGS.quiet} s)")
+    print(f"  old: {old_root}\n  new: {ROOT}")
+    print(f"  {'':<22} {'old median':>10} {'(max)':>7} {'new median':>10} {'(max)':>7} "
+          f"{'new/old':>7}  redraws of a view, old → new (median)")
+    for name in runs["new"]:
+        o, n = runs["old"][name], runs["new"][name]
+        print(f"  {name:<22} {o['median']:10.0f} {o['max']:7.0f} {n['median']:10.0f} "
+              f"{n['max']:7.0f} {n['median'] / o['median']:7.2f}  "
+              f"{o['redraws']:.0f} → {n['redraws']:.0f}")
 
 
 if __name__ == "__main__":
-    main()
+    if ARGS.compare:
+        compare(ARGS.compare)
+    else:
+        main()

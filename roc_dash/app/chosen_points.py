@@ -14,6 +14,7 @@ import time
 from ..core.decisions.operating import OperatingSummary, operating_point, pinned_points
 from ..core.decisions.point_intervals import PointIntervals, PointUncertainty, point_intervals
 from ..decision import model_rows
+from ..figures.point_regions import point_region_traces
 from .analysis import AnalysisCache, model_refs, shown_analysis, shown_pins
 from .page_state import PageState
 from .state import economics_from_state
@@ -44,6 +45,27 @@ def _threshold(op: OperatingSummary) -> float | None:
     return None if math.isinf(op.threshold) else float(op.threshold)
 
 
+def _by_model(points) -> dict[str, list[float | None]]:
+    """The models concerned by the chosen ``points``, each with its pins' thresholds."""
+    by_model: dict[str, list[float | None]] = {}
+    for _label, op in points[1:]:
+        by_model.setdefault(op.model, []).append(_threshold(op))
+    by_model.setdefault(points[0][1].model, [])
+    return by_model
+
+
+def _assemble(points, results) -> list[tuple[str, OperatingSummary, PointUncertainty]]:
+    """``[(label, point, intervals)]`` from each model's :class:`PointIntervals`."""
+    out, taken = [], dict.fromkeys(results, 0)
+    for label, op in points:
+        if label == OPTIMUM:
+            out.append((label, op, results[op.model].optimum))
+        else:
+            out.append((label, op, results[op.model].pins[taken[op.model]]))
+            taken[op.model] += 1
+    return out
+
+
 def chosen_intervals(cache: AnalysisCache, page: PageState, *, n_boot: int = N_BOOT,
                      seed: int = SEED, seconds: float = SECONDS
                      ) -> list[tuple[str, OperatingSummary, PointUncertainty]]:
@@ -61,21 +83,11 @@ def chosen_intervals(cache: AnalysisCache, page: PageState, *, n_boot: int = N_B
     if analysis is None:
         return []
     deadline = time.monotonic() + seconds
-    by_model: dict[str, list[float | None]] = {}
-    for _label, op in points[1:]:
-        by_model.setdefault(op.model, []).append(_threshold(op))
-    by_model.setdefault(points[0][1].model, [])
+    by_model = _by_model(points)
     results = {model: model_intervals(cache, page, analysis, model, thresholds, n_boot=n_boot,
                                       seed=seed, deadline=deadline)
                for model, thresholds in by_model.items()}
-    out, taken = [], {m: 0 for m in by_model}
-    for label, op in points:
-        if label == OPTIMUM:
-            out.append((label, op, results[op.model].optimum))
-        else:
-            out.append((label, op, results[op.model].pins[taken[op.model]]))
-            taken[op.model] += 1
-    return out
+    return _assemble(points, results)
 
 
 def model_intervals(cache: AnalysisCache, page: PageState, analysis, model: str, thresholds,
@@ -100,10 +112,45 @@ def model_intervals(cache: AnalysisCache, page: PageState, analysis, model: str,
             return None
         return r
 
-    key = ("point_intervals", cache.store.present(dataset_ids), reference, model,
-           float(c.prior_pos), float(c.level), e.cost_fp, e.cost_fn, e.benefit_tp,
-           e.benefit_tn, tuple(thresholds), n_boot, seed)
+    key = _intervals_key(cache, page, analysis, model, thresholds, n_boot, seed)
     return cache.cache.get_or_make(key, make) or cut[0]
+
+
+def _intervals_key(cache: AnalysisCache, page: PageState, analysis, model: str, thresholds,
+                   n_boot: int, seed: int) -> tuple:
+    """The cache key of :func:`model_intervals`'s result."""
+    c = analysis.conditions
+    e = economics_from_state(page.control.to_store())
+    return ("point_intervals", cache.store.present(list(page.datasets)),
+            page.control.reference_class, model, float(c.prior_pos), float(c.level),
+            e.cost_fp, e.cost_fn, e.benefit_tp, e.benefit_tn, tuple(thresholds), n_boot, seed)
+
+
+def cached_intervals(cache: AnalysisCache, page: PageState
+                     ) -> list[tuple[str, OperatingSummary, PointUncertainty]] | None:
+    """:func:`chosen_intervals` when every model's intervals are already in this process's
+    memory cache, else None: never computes, never waits for a computation under way (the
+    views use it to draw the interval boxes in the same response as the rest)."""
+    analysis, points = chosen_points(cache, page)
+    if analysis is None:
+        return None
+    by_model = _by_model(points)
+    memory = cache.cache.memory
+    results = {}
+    for model, thresholds in by_model.items():
+        key = _intervals_key(cache, page, analysis, model, thresholds, N_BOOT, SEED)
+        results[model] = memory.get(cache.cache.key(key))
+        if results[model] is None:
+            return None
+    return _assemble(points, results)
+
+
+def point_regions(chosen, det: bool) -> list[dict]:
+    """The ROC's interval boxes of the chosen points (none on DET axes)."""
+    if det:
+        return []
+    return point_region_traces([("" if label == OPTIMUM else label, op.model, u)
+                                for label, op, u in chosen])
 
 
 def fixed_intervals(cache: AnalysisCache, page: PageState, op: OperatingSummary, *,

@@ -29,6 +29,7 @@ from ..core.decisions.operating import (
 )
 from ..core.decisions.optimum_frequency import optimum_frequency_of
 from ..core.decisions.uncertainty import decision_uncertainty
+from ..core.roc.hull import TIE_RTOL
 from ..figures import cost_figure, pr_figure, roc_figure
 from ..figures.roc import OPTIMUM_UID, RING_UID, iso_line_endpoints
 from ..figures.roc_axes import ISO_UID
@@ -48,6 +49,7 @@ from .analysis import (
     shown_pins,
     timeout_message,
 )
+from .chosen_points import cached_intervals, point_regions
 from .components import (
     banner,
     empty_figure,
@@ -75,7 +77,7 @@ from .state import (
     economics_from_state,
 )
 from .view_cache import kept_views
-from .view_patches import threshold_patch, threshold_record
+from .view_patches import patch_regions, threshold_patch, threshold_record
 
 __all__ = ["resolve_operating", "viz_data", "slope_words", "conditions_text", "render_views",
            "kinds_of", "kinds_table", "decision_views", "render_key", "patch_views", "present",
@@ -107,6 +109,8 @@ def viz_data(analysis: Analysis | None, figures=(), key: str = "") -> dict | Non
     return {
         "models": [m.name for m in analysis.models],
         "hull": {"fpr": h.fpr.tolist(), "tpr": h.tpr.tolist()},
+        # core's tie tolerance, for the browser's one optimum rule (assets/optimum.js)
+        "tie_rtol": TIE_RTOL,
         "prior": c.prior_pos,
         "cost_fp": c.cost_fp,
         "cost_fn": c.cost_fn,
@@ -123,6 +127,8 @@ def viz_data(analysis: Analysis | None, figures=(), key: str = "") -> dict | Non
         "iso_trace": next((k for k, t in enumerate(figures[0].data) if t.uid == ISO_UID),
                           None) if figures else None,
         "xlog": (figures[0].layout.meta or {}).get("xlog") if figures else None,
+        # the ROC view's traces as rendered: the interval boxes' slot (view_patches)
+        **({"roc_traces": len(figures[0].data)} if figures else {}),
     }
 
 
@@ -533,6 +539,7 @@ def update_views(cache: AnalysisCache, page: PageState, view: dict | None = None
                                  zoom=zoom)
     named = dict(zip(VIEW_OUTPUTS, out, strict=False))
     if isinstance(named["viz"], dict):
+        named["viz"] = {**named["viz"], "regions": _cached_regions(cache, page, named, viz)}
         shown = {v: k for k, v in refs.items()}
         drawn = {k: v for k, v in named["viz"].items()
                  if k != "cost_mode" or page.cost_mode != "cost"}
@@ -542,6 +549,20 @@ def update_views(cache: AnalysisCache, page: PageState, view: dict | None = None
     named["threshold_model"] = next((k for k, v in refs.items() if v == drawn_model),
                                     no_update)
     return named
+
+
+def _cached_regions(cache: AnalysisCache, page: PageState, named: dict, viz) -> list | None:
+    """On a patch of the ROC view (a change of costs or prior), its interval boxes when they
+    are known already (:func:`.chosen_points.cached_intervals`): patched in with the rest, so
+    the view is redrawn once. What was drawn (:func:`.view_patches.regions_drawn`) or None."""
+    from dash import Patch
+
+    if not isinstance(named["roc"], Patch) or page.det:
+        return None
+    chosen = cached_intervals(cache, page)
+    if chosen is None:
+        return None
+    return patch_regions(named["roc"], point_regions(chosen, page.det), viz)
 
 
 # -------------------------------------------------- the decision curve in the cost card ----------

@@ -24,7 +24,7 @@ from ..core.decisions.economics import Economics
 from ..figures.style import sendable
 from ..figures.threshold import threshold_parts
 
-__all__ = ["threshold_record", "threshold_patch"]
+__all__ = ["threshold_record", "threshold_patch", "patch_regions", "regions_drawn"]
 
 #: The rate lines that depend on the prior (precision, share flagged): traces 3 and 4.
 _PRIOR_LINES = (3, 4)
@@ -78,3 +78,31 @@ def threshold_patch(analysis: Analysis, model: str, economics: Economics, drawn,
     for key in _LAYOUT_KEYS:
         patch["layout"][key] = values[key]
     return patch
+
+
+def regions_drawn(traces: list[dict]) -> list:
+    """What the viz-data store keeps of the interval boxes drawn in the ROC view (their uids
+    and corners), so that the intervals callback, arriving after the views with the same
+    boxes, does not redraw the ROC view for nothing."""
+    return [[t["uid"], list(t["x"]), list(t["y"])] for t in traces]
+
+
+def patch_regions(roc: Patch, traces: list[dict], viz: dict) -> list | None:
+    """Put the optimum's interval box (``traces``: none or one, no pins) into the ROC patch
+    of a change of costs or prior, in the slot after the traces rendered (``viz["roc_traces"]``,
+    where the intervals callback's boxes go when there is no pin), so the ROC view is redrawn
+    once; an empty box of the same uid when there is none. Returns :func:`regions_drawn`, or
+    None when the slot is unknown (nothing patched)."""
+    from ..figures.point_regions import REGION_UID
+
+    slot = viz.get("roc_traces") if isinstance(viz, dict) else None
+    if not isinstance(slot, int) or len(traces) > 1:
+        return None
+    floor = viz.get("xlog")
+    box = dict(traces[0]) if traces else {"type": "scatter", "uid": REGION_UID + "optimum",
+                                          "x": [], "y": [], "mode": "lines",
+                                          "showlegend": False, "hoverinfo": "skip"}
+    if isinstance(floor, int | float):  # a log FPR axis: FPR = 0 at its floor (roc_axes)
+        box["x"] = [max(v, floor) for v in box["x"]]
+    roc["data"][slot] = box
+    return regions_drawn(traces)

@@ -8,8 +8,8 @@
  * - writeUrl: the page's link (written by the server from its state) into the address bar.
  * - copyLink, presentation, pickTab/showTab (the page's tabs): small UI glue.
  * Uploads, saved views, retries, keyboard help and the caret fix are in roc_dash_page.js.
- * The geometry here mirrors roc_dash/core/roc/hull.py (optimal_point) and
- * roc_dash/figures/roc.py (iso_line_endpoints); tests compare the two.
+ * The optimum is assets/optimum.js's (the one rule, shared with the standalone report); the
+ * line mirrors roc_dash/figures/roc.py (iso_line_endpoints); tests compare them with core.
  */
 (function () {
     "use strict";
@@ -25,24 +25,10 @@
         return t && t.length ? t[0].prop_id : "";
     }
 
-    /* The optimal hull vertex for slope m: roc_dash.core.roc.hull.optimal_point's rule, with the
-     * same double operations in the same order. Walking from (0, 0), the first vertex whose
-     * outgoing segment does not rise above the iso line through it; on a tie (the segment
-     * lies on the line) that is the conservative end, the one flagging fewer cases. */
-    function optimalVertex(hull, m) {
-        var f = hull.fpr, t = hull.tpr, last = f.length - 1, R = Math.pow(2, -44);
-        for (var k = 0; k < last; k++) {
-            var gap, tol;
-            if (m <= 1) {
-                gap = (t[k + 1] - t[k]) - m * (f[k + 1] - f[k]);
-                tol = R * ((t[k] + t[k + 1]) + m * (f[k] + f[k + 1]));
-            } else {
-                gap = (t[k + 1] - t[k]) / m - (f[k + 1] - f[k]);
-                tol = R * ((t[k] + t[k + 1]) / m + (f[k] + f[k + 1]));
-            }
-            if (gap <= tol) { return k; }
-        }
-        return last;
+    /* The optimal hull vertex for slope m: the one rule (assets/optimum.js, loaded before this
+     * file), with core's tie tolerance sent in the viz store. */
+    function optimalVertex(hull, m, rtol) {
+        return window.rocDashOptimum.optimalIndex(hull, m, rtol).index;
     }
 
     function isoLine(f, t, m) {
@@ -178,9 +164,9 @@
         } else {
             return noUpdate(2);
         }
-        var m = cfp * (1 - p) / (cfn * p);
+        var m = window.rocDashOptimum.isoSlope(cfp, cfn, p);
         var pc = 1 / (1 + m);
-        var k = optimalVertex(viz.hull, m);
+        var k = optimalVertex(viz.hull, m, viz.tie_rtol);
         var f = viz.hull.fpr[k], t = viz.hull.tpr[k];
         var out = [window.dash_clientside.no_update];
         var isDet = rocFigure && rocFigure.layout && rocFigure.layout.meta &&
@@ -369,6 +355,19 @@
         var shapes = ((figure || {}).layout || {}).shapes || [];
         for (var k = 0; k < shapes.length; k++) {
             var p = "shapes[" + k + "].";
+            /* a ring is a path (figures/slices.py ring_path): its centre is the middle of
+               its coordinates' ranges, x and y alternating */
+            if (typeof relayout[p + "path"] === "string") {
+                var nums = (relayout[p + "path"].match(/-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?/gi) || [])
+                    .map(Number);
+                var xs = nums.filter(function (v, i) { return i % 2 === 0; });
+                var ys = nums.filter(function (v, i) { return i % 2 === 1; });
+                if (!xs.length || xs.length !== ys.length) { continue; }
+                return {group: shapes[k].name,
+                        fpr: (Math.min.apply(null, xs) + Math.max.apply(null, xs)) / 2,
+                        tpr: (Math.min.apply(null, ys) + Math.max.apply(null, ys)) / 2,
+                        stamp: Date.now()};
+            }
             if ([p + "x0", p + "x1", p + "y0", p + "y1"].every(function (key) {
                 return typeof relayout[key] === "number";
             })) {

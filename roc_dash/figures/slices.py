@@ -28,7 +28,7 @@ from .style import (
     set_subtitle,
 )
 
-__all__ = ["slices_figure", "CONSTRAINT_NAMES", "drag_handles", "HANDLE_RADIUS"]
+__all__ = ["slices_figure", "CONSTRAINT_NAMES", "drag_handles", "HANDLE_RADIUS", "ring_path"]
 
 #: How each constraint of :data:`~roc_dash.core.subgroups.group_thresholds.CONSTRAINTS` is named.
 CONSTRAINT_NAMES = {
@@ -141,10 +141,32 @@ def drag_handles(analysis: SliceAnalysis, solution: ConstrainedSolution) -> list
     for rule in solution.rules:
         if rule.group not in order:
             continue
-        r = HANDLE_RADIUS
         shapes.append({
-            "type": "circle", "xref": "x", "yref": "y", "name": rule.group,
-            "x0": rule.fpr - r, "x1": rule.fpr + r, "y0": rule.tpr - r, "y1": rule.tpr + r,
+            # a path, not a "circle": plotly moves a path shape wherever it is grabbed (its
+            # outline too), where a circle grabbed by its outline is resized
+            "type": "path", "path": ring_path(rule.fpr, rule.tpr), "xref": "x", "yref": "y",
+            "name": rule.group,
             "line": {"color": color(order.index(rule.group)), "width": 1.5},
             "fillcolor": "rgba(255, 255, 255, 0.05)", "layer": "above"})
     return shapes
+
+
+#: A quarter circle as a cubic Bézier: its control points at this fraction of the radius.
+_KAPPA = 0.5522847498
+
+
+def ring_path(x: float, y: float, r: float = HANDLE_RADIUS) -> str:
+    """An SVG path of the circle of radius ``r`` (data units) centred on ``(x, y)``: four
+    cubic Bézier quarters from its east point, anticlockwise. Its bounding box (every
+    coordinate in it) is ``[x - r, x + r] × [y - r, y + r]``, so the centre of a moved ring
+    is the middle of its coordinates' ranges (``assets/roc_dash.js`` slicesDrag)."""
+    k = _KAPPA * r
+
+    def p(a: float, b: float) -> str:
+        return f"{float(a)!r},{float(b)!r}"
+
+    return (f"M{p(x + r, y)}"
+            f"C{p(x + r, y + k)} {p(x + k, y + r)} {p(x, y + r)}"
+            f"C{p(x - k, y + r)} {p(x - r, y + k)} {p(x - r, y)}"
+            f"C{p(x - r, y - k)} {p(x - k, y - r)} {p(x, y - r)}"
+            f"C{p(x + k, y - r)} {p(x + r, y - k)} {p(x + r, y)}Z")

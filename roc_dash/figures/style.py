@@ -416,6 +416,11 @@ def model_hover(prefix: str, name: str, x_label: str, y_label: str, *, suffix: s
                               f"{x_label} %{{x:{NUM}}}<br>{y_label} %{{y:{NUM}}}<extra></extra>")}
 
 
+#: Pixels kept free right of a legend beside the plot for plotly's vertical mode bar (24 px)
+#: and the legend's own overshoot of the width estimated from its longest entry.
+MODEBAR_ROOM = 50
+
+
 def presentation_legend(fig: go.Figure, *, beside: bool = False, font_size: int = 15) -> None:
     """Short legend entries for a projector, each inside the figure and off the plot.
 
@@ -449,10 +454,12 @@ def presentation_legend(fig: go.Figure, *, beside: bool = False, font_size: int 
               "tracegroupgap": 4}
     if beside:
         width = min(int(0.5 * font_size * longest) + 45, 280)
+        # and room for plotly's mode bar (a column of 24 px at the right edge), so it never
+        # covers the legend's end
         fig.update_layout(
             legend={**legend, "orientation": "v", "x": 1.0, "xref": "paper", "xanchor": "left",
                     "y": 1.0, "yref": "paper", "yanchor": "top", "itemwidth": 30},
-            margin_r=width)
+            margin_r=width + MODEBAR_ROOM)
         fig.update_xaxes(constraintoward="left")
     else:
         fig.update_layout(legend=legend)

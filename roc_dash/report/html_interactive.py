@@ -3,8 +3,9 @@ iso line and the optimum in the browser, with no server.
 
 The report embeds, as JSON, the exact ROC convex hulls (the joint hull and each model's):
 every vertex with its rates, its threshold and the confusion counts of the operating point it
-stands for. ``report_assets/standalone.js`` (inlined) repeats the one rule of
-:func:`roc_dash.core.roc.hull.optimal_point` on them (Fawcett 2004, section 7.1: the optimum
+stands for. ``report_assets/standalone.js`` (inlined after ``assets/optimum.js``, the page's
+and the report's one browser copy of the rule, ``window.rocDashOptimum``) applies the one rule
+of :func:`roc_dash.core.roc.hull.optimal_point` to them (Fawcett 2004, section 7.1: the optimum
 maximises ``TPR − m·FPR`` over the hull; ties by :func:`~roc_dash.core.roc.hull.iso_gaps` with
 :data:`~roc_dash.core.roc.hull.TIE_RTOL`, the conservative end of a tied segment), computes the
 slope as :func:`~roc_dash.core.roc.iso_performance.iso_performance_slope` does and the point's
@@ -84,9 +85,11 @@ def interactive_payload(analysis: Analysis) -> dict:
 
 
 def standalone_script() -> str:
-    """The report's script (``roc_dash/report_assets/standalone.js``), to inline."""
-    return resources.files("roc_dash").joinpath("report_assets/standalone.js").read_text(
-        encoding="utf-8")
+    """The report's script, to inline: the optimum rule it shares with the page
+    (``roc_dash/assets/optimum.js``), then ``roc_dash/report_assets/standalone.js``."""
+    files = resources.files("roc_dash")
+    return "\n".join(files.joinpath(name).read_text(encoding="utf-8")
+                     for name in ("assets/optimum.js", "report_assets/standalone.js"))
 
 
 def _json_for_script(data) -> str:

@@ -4,8 +4,9 @@
  * convex hulls, each vertex with its threshold and the counts of the operating point it
  * stands for. Every number below is computed with the same floating-point operations, in
  * the same order, as the Python core, so that the page names the same optimum:
- *   slope     roc_dash/core/roc/iso_performance.py  iso_performance_slope, pc_pos
- *   optimum   roc_dash/core/roc/hull.py             iso_gaps, optimal_point (tie rule)
+ *   slope     roc_dash/core/roc/iso_performance.py  pc_pos (the slope: assets/optimum.js)
+ *   optimum   assets/optimum.js (window.rocDashOptimum, inlined before this script): the
+ *             page's and the report's one copy of iso_gaps and optimal_point's tie rule
  *   the point roc_dash/core/decisions/operating.py        summarise_operating_point, expected_cost
  * Entry point for tests and scripts: window.rocReport.set({cost_fp, cost_fn, prior_pos})
  * returns what the page shows (see pointAt); it is defined once the figures are drawn (or
@@ -15,7 +16,6 @@
     "use strict";
     var DATA = JSON.parse(document.getElementById("rr-data").textContent);
     var TINY = 2.2250738585072014e-308;          /* np.finfo(float64).tiny */
-    var LOG_MAX = Math.log(Number.MAX_VALUE);
 
     /* JSON has no infinities: the report writes them (and NaN) as strings */
     function num(v) {
@@ -26,13 +26,11 @@
     }
     function normal(v) { return TINY <= v && v < Infinity; }
 
-    /* iso_performance_slope: m = c(FP)·p(−) / (c(FN)·p(+)), in logs out of range */
-    function isoSlope(cfp, cfn, p) {
-        var n = cfp * (1.0 - p), d = cfn * p;
-        if (normal(n) && normal(d)) { return n / d; }
-        var logM = (Math.log(cfp) + Math.log1p(-p)) - (Math.log(cfn) + Math.log(p));
-        return logM > LOG_MAX ? Infinity : Math.exp(logM);
-    }
+    /* the slope and the optimum: the one rule shared with the page (assets/optimum.js,
+       inlined before this script), with core's tie tolerance from the embedded data */
+    var OPTIMUM = window.rocDashOptimum;
+    var isoSlope = OPTIMUM.isoSlope;
+    function optimalIndex(h, m) { return OPTIMUM.optimalIndex(h, m, DATA.tie_rtol); }
 
     /* pc_pos: PC(+) = p(+)c(FN) / (p(+)c(FN) + p(−)c(FP)), else 1 / (1 + m) */
     function pcPos(cfp, cfn, p) {
@@ -40,25 +38,6 @@
         if (normal(n) && normal(other) && normal(n + other)) { return n / (n + other); }
         var m = isoSlope(cfp, cfn, p);
         return m === Infinity ? 0.0 : 1.0 / (1.0 + m);
-    }
-
-    /* optimal_point: the first vertex whose outgoing segment does not rise above the iso
-       line through it (gap <= tol, iso_gaps), else the last; a tie when that segment lies
-       on the line (gap >= -tol): the conservative end is reported, the other is `end` */
-    function optimalIndex(h, m) {
-        var f = h.fpr, t = h.tpr, last = f.length - 1, rtol = DATA.tie_rtol;
-        for (var k = 0; k < last; k++) {
-            var gap, tol;
-            if (m <= 1.0) {
-                gap = (t[k + 1] - t[k]) - m * (f[k + 1] - f[k]);
-                tol = rtol * ((t[k] + t[k + 1]) + m * (f[k] + f[k + 1]));
-            } else {
-                gap = (t[k + 1] - t[k]) / m - (f[k + 1] - f[k]);
-                tol = rtol * ((t[k] + t[k + 1]) / m + (f[k] + f[k + 1]));
-            }
-            if (gap <= tol) { return {index: k, end: gap >= -tol ? k + 1 : null}; }
-        }
-        return {index: last, end: null};
     }
 
     /* expected_cost: p(+)·(1−TPR)·c(FN) + p(−)·FPR·c(FP), less the benefits per case */

@@ -9,6 +9,7 @@ import pytest
 from roc_dash.app import ids
 from roc_dash.core.subgroups.group_thresholds import follow_constraint, group_thresholds
 from roc_dash.core.subgroups.slices import slice_analysis
+from tests.rings import ring_centre
 from tools.slices_example import loan_predictions_wide
 
 from .gestures import (
@@ -119,7 +120,8 @@ def _rings(dash_duo):
     """{group: (fpr, tpr)}: the centres of the figure's drag rings, in drawing order (the
     last on top)."""
     shapes = js_graph(dash_duo.driver, ids.SLC_GRAPH, "gd.layout.shapes || []") or []
-    return {s["name"]: ((s["x0"] + s["x1"]) / 2, (s["y0"] + s["y1"]) / 2) for s in shapes}
+    return {s["name"]: ring_centre(s) for s in shapes}
+
 
 
 def test_scb002_drag_a_groups_ring_and_the_others_follow(dash_duo, app, tmp_path):

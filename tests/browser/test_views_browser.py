@@ -301,7 +301,7 @@ def test_brw015_browser_geometry_matches_core(dash_duo, app):
     import numpy as np
     from scipy.special import ndtri
 
-    from roc_dash.core.roc.hull import hull_of_points, optimal_point
+    from roc_dash.core.roc.hull import TIE_RTOL, hull_of_points, optimal_point
     from roc_dash.figures.roc import iso_line_endpoints
 
     start(dash_duo, app)
@@ -310,8 +310,9 @@ def test_brw015_browser_geometry_matches_core(dash_duo, app):
         hull = hull_of_points(rng.random(30), rng.random(30))
         for m in (0.05, 0.4, 1.0, 2.7, 30.0):
             k = dash_duo.driver.execute_script(
-                "return dash_clientside.rocDash._optimalVertex(arguments[0], arguments[1]);",
-                {"fpr": hull.fpr.tolist(), "tpr": hull.tpr.tolist()}, m)
+                "return dash_clientside.rocDash._optimalVertex(arguments[0], arguments[1],"
+                " arguments[2]);", {"fpr": hull.fpr.tolist(), "tpr": hull.tpr.tolist()}, m,
+                TIE_RTOL)
             opt = optimal_point(hull, m)
             assert k == opt.index  # the same vertex, ties included (one rule in both)
             line = dash_duo.driver.execute_script(
@@ -331,8 +332,8 @@ def test_brw015_browser_geometry_matches_core(dash_duo, app):
         prior = curve.n_pos / (curve.n_pos + curve.n_neg)
         m = 1.0 * (1 - prior) / (1.0 * prior)
         k = dash_duo.driver.execute_script(
-            "return dash_clientside.rocDash._optimalVertex(arguments[0], arguments[1]);",
-            {"fpr": hull.fpr.tolist(), "tpr": hull.tpr.tolist()}, m)
+            "return dash_clientside.rocDash._optimalVertex(arguments[0], arguments[1],"
+            " arguments[2]);", {"fpr": hull.fpr.tolist(), "tpr": hull.tpr.tolist()}, m, TIE_RTOL)
         assert k == optimal_point(hull, m).index
     for p in (1e-4, 0.01, 0.2, 0.5, 0.77, 0.999):
         z = dash_duo.driver.execute_script("return dash_clientside.rocDash._probit(arguments[0]);", p)

@@ -26,6 +26,7 @@ from roc_dash.io.slice_columns import (
     slice_choices,
     slice_groups,
 )
+from tests.rings import ring_centre
 from tools.slices_example import loan_predictions, loan_predictions_wide
 
 KEEP = ReadOptions(keep_slice_columns=True)
@@ -259,8 +260,7 @@ def test_scp014_a_dragged_ring_moves_its_group_and_the_others_follow(wide):
     assert sorted(s.name for s in shapes) == sorted(r.group for r in expected.rules)
     for shape in shapes:  # each ring centred on its group's point
         rule = expected.rule(shape.name)
-        assert ((shape.x0 + shape.x1) / 2, (shape.y0 + shape.y1) / 2) == pytest.approx(
-            (rule.fpr, rule.tpr))
+        assert ring_centre(shape) == pytest.approx((rule.fpr, rule.tpr))
     for bad in ({"group": "nowhere", "fpr": 0.1, "tpr": 0.2}, {"group": "north"}, "x"):
         _, _, total, _, _ = slices_outputs(result.table, "logistic regression", STATE,
                                            "equal_opportunity", columns=columns, drag=bad)

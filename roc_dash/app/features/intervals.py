@@ -20,13 +20,14 @@ from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import AnalysisTimeout
 from ...core.decisions.point_intervals import PointUncertainty
-from ...figures.point_regions import REGION_UID, point_region_traces
+from ...figures.point_regions import REGION_UID
 from ...text.rounding import sig
 from .. import ids
-from ..chosen_points import N_BOOT, OPTIMUM, SECONDS, SEED, chosen_intervals
+from ..chosen_points import N_BOOT, OPTIMUM, SECONDS, SEED, chosen_intervals, point_regions
 from ..components import COMPUTING_INTERVALS, STRIP_INTERVALS_SLOT
 from ..help import HELP
 from ..page_state import PageState, dependencies
+from ..view_patches import regions_drawn
 
 __all__ = ["N_BOOT", "SEED", "SECONDS", "chosen_intervals", "intervals_table",
            "interval_text", "regions", "strip_text", "notes_by_point", "register"]
@@ -147,12 +148,8 @@ def strip_text(u: PointUncertainty, unit: str = "") -> str:
             f"replicates): " + ", ".join(parts) + ".")
 
 
-def regions(chosen, det: bool) -> list[dict]:
-    """The ROC's interval boxes of the chosen points (none on DET axes)."""
-    if det:
-        return []
-    return point_region_traces([("" if label == OPTIMUM else label, op.model, u)
-                                for label, op, u in chosen])
+#: The ROC's interval boxes of the chosen points (none on DET axes).
+regions = point_regions
 
 
 #: Replaces the interval boxes in the drawn ROC (found by uid) by the new ones, put just
@@ -213,9 +210,12 @@ def register(app, cache, store) -> None:
             return {"table": html.P(f"No intervals: {exc}.", className="hint"),
                     "regions": [], "strip": None}
         line = strip_text(chosen[0][2], page.control.unit) if chosen else ""
+        boxes = regions(chosen, page.det)
+        # the views drew these boxes already (their patch, from the cache): no second redraw
+        drawn = viz.get("regions") is not None and viz.get("regions") == regions_drawn(boxes)
         # a new value every time (the views emptied the strip's slot even when the line
         # is the same), so the patch below always follows
-        return {"table": intervals_table(chosen), "regions": regions(chosen, page.det),
+        return {"table": intervals_table(chosen), "regions": no_update if drawn else boxes,
                 "strip": {"line": line, "at": time.time()}}
 
     @app.callback(

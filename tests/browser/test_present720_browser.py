@@ -1,0 +1,87 @@
+"""Presentation mode at 1280×720 with three pins fits: the summary and pin lines are not cut,
+the operating-point table does not scroll sideways, the legends are clear of the mode bars
+and the pin row can be reached — checked on the elements' geometry in Chromium."""
+
+from __future__ import annotations
+
+from roc_dash.app import ids
+
+from .gestures import scroll_into_view, wait_idle, wait_until
+from .test_state_browser import pin_typed
+from .test_trust_browser import start
+
+#: the geometry of what must fit (every measure in CSS pixels)
+PROBE = """
+const q = (s) => Array.from(document.querySelectorAll(s));
+const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+const box = (e) => { const r = e.getBoundingClientRect();
+                     return [r.left, r.top, r.right, r.bottom]; };
+const out = {};
+out.lines = q('.summary .summary-main, .summary .summary-detail, .summary .summary-pins')
+  .filter(shown).map(e => [e.className, e.scrollWidth, e.clientWidth, e.textContent]);
+out.tables = q('#tab-panel-decide table.compare').filter(shown).map(t => {
+  let e = t.parentElement;
+  const outs = [];
+  while (e && e !== document.body) {
+    outs.push([e.id || e.className, e.scrollWidth, e.clientWidth]); e = e.parentElement; }
+  return {table: [t.scrollWidth, t.getBoundingClientRect().width], parents: outs};
+});
+out.page = [document.documentElement.scrollWidth, document.documentElement.clientWidth];
+out.graphs = q('.js-plotly-plot').filter(shown).map(g => {
+  const legend = g.querySelector('.legend'), bar = g.querySelector('.modebar');
+  return [g.parentElement.id, legend && shown(legend) ? box(legend) : null,
+          bar ? box(bar) : null];
+});
+const row = document.querySelector('.pin-row');
+out.pin_row = row ? [shown(row), box(row)] : null;
+return out;
+"""
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_p72001_presentation_at_1280x720_with_three_pins_fits(dash_duo, app, shot):
+    start(dash_duo, app, size=(1280, 720))
+    for letter, (model, threshold) in zip("ABC", (("naive Bayes", 0.5), ("decision tree", 0.6),
+                                                  ("gradient boosting", 0.3)), strict=True):
+        pin_typed(dash_duo, model, threshold, letter)
+    dash_duo.find_element(f"#{ids.PRESENTATION} input").click()
+    wait_until(lambda: "presenting" in dash_duo.find_element(f"#{ids.APP}").get_attribute("class"),
+               message="presentation mode")
+    wait_idle(dash_duo, quiet=1.0)
+    d = dash_duo.driver
+    assert d.execute_script("return [window.innerWidth, window.innerHeight]")[0] <= 1280
+    d.execute_script("window.scrollTo(0, 0)")
+    g = d.execute_script(PROBE)
+    shot("p72001_presenting")
+    # the summary's lines, the pins' line among them, whole (not cut with "…")
+    assert any("Pinned A" in t and "C:" in t for *_, t in g["lines"]), g["lines"]
+    for cls, scroll, client, text in g["lines"]:
+        assert scroll <= client, f"{cls} cut: {text!r}"
+    # the operating-point table with three pins: no sideways scroll, nor of the page
+    assert g["tables"], "the operating-point comparison"
+    for t in g["tables"]:
+        for name, scroll, client in t["parents"]:
+            assert scroll <= client, f"{name} scrolls sideways ({scroll} > {client})"
+    assert g["page"][0] <= g["page"][1]
+    # legends clear of the mode bars
+    for graph, legend, bar in g["graphs"]:
+        if legend and bar:
+            assert not _overlap(legend, bar), f"{graph}: the mode bar covers the legend"
+    # the pin row is there and can be reached
+    shown, _ = g["pin_row"]
+    assert shown, "the pin row is hidden in presentation mode"
+    row = dash_duo.find_element(".pin-row")
+    scroll_into_view(d, row)
+    top, bottom = d.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom];", row)
+    assert 0 <= top and bottom <= 720
+    # not under the sticky summary strip: what is at the threshold box's centre is the box
+    assert d.execute_script(
+        "const e = arguments[0], r = e.getBoundingClientRect();"
+        "return e.contains(document.elementFromPoint(r.left + r.width / 2,"
+        " r.top + r.height / 2));", dash_duo.find_element(f"#{ids.PIN_THRESHOLD}"))
+    dash_duo.find_element(f"#{ids.PIN_THRESHOLD}").click()  # reachable by the mouse
+    shot("p72001_pin_row")
