@@ -83,7 +83,10 @@ def test_a11y010_meeting_flow_by_keyboard_alone(dash_duo, app, shot):
     press(d, Keys.ENTER)
     wait_until(lambda: d.find_elements("css selector", ".dash-dropdown-content input"),
                message="the model list open")
-    press(d, Keys.ARROW_DOWN, Keys.ENTER)
+    press(d, Keys.ARROW_DOWN)  # the first model takes the focus (then Enter chooses it)
+    wait_until(lambda: "dash-options-list-option-checkbox" in active(d),
+               message="a model of the list focused by the arrow key")
+    press(d, Keys.ENTER)
     wait_until(lambda: "model" != dash_duo.find_element(f"#{ids.PIN_MODEL}").text.strip(),
                message="a model chosen")
     tab_to(d, ids.PIN_THRESHOLD)
