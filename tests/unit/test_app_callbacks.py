@@ -347,7 +347,8 @@ def test_cbk018_every_control_and_metric_has_help(cache):
     assert len(labels) >= 8 and all(getattr(n, "title", None) for n in labels)
     checklists = [n for n in nodes if type(n).__name__ == "Div"
                   and type(getattr(n, "children", None)).__name__ == "Checklist"]
-    assert len(checklists) == 5 and all(n.title for n in checklists)  # + the log FPR axis (logfpr)
+    # + the log FPR axis (logfpr), + the PR bands toggle (the capacity and floors card)
+    assert len(checklists) == 6 and all(n.title for n in checklists)
     copy = next(n for n in nodes if getattr(n, "id", None) == ids.COPY_LINK)
     assert type(copy).__name__ == "Button" and copy.title == HELP["copy_link"]
     analysis = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))
