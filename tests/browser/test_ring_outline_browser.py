@@ -8,24 +8,13 @@ import pytest
 from roc_dash.app import ids
 from roc_dash.figures.slices import HANDLE_RADIUS
 from tests.rings import ring_size
-from tools.slices_example import loan_predictions_wide
 
-from .gestures import drag, js_graph, scroll_into_view, to_screen, wait_idle, wait_until
-from .test_slicepage_browser import _pick, _rings
-from .test_slices_browser import upload_loans
+from .gestures import drag, js_graph, to_screen, wait_idle
+from .test_slicepage_browser import _rings, four_rings
 
 
 def test_rng001_a_ring_grabbed_by_its_outline_moves(dash_duo, app, tmp_path, shot):
-    frame = loan_predictions_wide()
-    upload_loans(dash_duo, app, tmp_path, frame, height=1200)
-    _pick(dash_duo, ids.SLC_COLUMN, "region")
-    radio = dash_duo.find_element(f"#{ids.SLC_CONSTRAINT} input[value='equal_opportunity']")
-    scroll_into_view(dash_duo.driver, radio)
-    radio.click()
-    dash_duo.wait_for_contains_text(f"#{ids.SLC_TOTAL}", "equal opportunity")
-    wait_idle(dash_duo)
-    before = wait_until(lambda: (lambda r: r if len(r) == 4 else None)(_rings(dash_duo)),
-                        message="four rings")
+    before = four_rings(dash_duo, app, tmp_path)
     group = list(before)[-1]  # the ring on top
     fpr, tpr = before[group]
     d = dash_duo.driver

@@ -124,17 +124,23 @@ def _rings(dash_duo):
 
 
 
-def test_scb002_drag_a_groups_ring_and_the_others_follow(dash_duo, app, tmp_path):
-    frame = loan_predictions_wide()
-    upload_loans(dash_duo, app, tmp_path, frame, height=1200)
+def four_rings(dash_duo, app, tmp_path) -> dict:
+    """The loans sliced by region under equal opportunity: its four rings' centres
+    (:func:`_rings`), once drawn."""
+    upload_loans(dash_duo, app, tmp_path, loan_predictions_wide(), height=1200)
     _pick(dash_duo, ids.SLC_COLUMN, "region")
     radio = dash_duo.find_element(f"#{ids.SLC_CONSTRAINT} input[value='equal_opportunity']")
     scroll_into_view(dash_duo.driver, radio)
     radio.click()
     dash_duo.wait_for_contains_text(f"#{ids.SLC_TOTAL}", "equal opportunity")
     wait_idle(dash_duo)
-    before = wait_until(lambda: (lambda r: r if len(r) == 4 else None)(_rings(dash_duo)),
-                        message="four rings")
+    return wait_until(lambda: (lambda r: r if len(r) == 4 else None)(_rings(dash_duo)),
+                      message="four rings")
+
+
+def test_scb002_drag_a_groups_ring_and_the_others_follow(dash_duo, app, tmp_path):
+    frame = loan_predictions_wide()  # the rows four_rings uploads (made the same each time)
+    before = four_rings(dash_duo, app, tmp_path)
     group = list(before)[-1]  # the ring on top: the one a person grabs where rings overlap
     start = before[group]
     driver = dash_duo.driver
