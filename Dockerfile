@@ -1,7 +1,7 @@
 # roc-dash container: gunicorn serving the Dash app on port 8050.
 #   docker build -t roc-dash .
 #   docker run -p 8050:8050 -v roc-dash-data:/data roc-dash
-# tests/unit/test_container.py replays the COPY, RUN and CMD steps below in a fresh virtual
+# tests/unit/project/test_container.py replays the COPY, RUN and CMD steps below in a fresh virtual
 # environment and checks /health, so keep them plain shell commands.
 FROM python:3.11-slim
 

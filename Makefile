@@ -58,7 +58,7 @@ nginx-deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx-light; \
 	fi
 
-# redis-server, for the replicas' shared state (tests/replicas/, tests/unit/test_shared_state.py
+# redis-server, for the replicas' shared state (tests/replicas/, tests/replicas/test_shared_state.py
 # start their own on a free port: nothing runs as a service).
 redis-deps:
 	@if command -v redis-server >/dev/null || [ -x /usr/bin/redis-server ]; then \

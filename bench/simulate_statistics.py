@@ -4,7 +4,7 @@ that is labelled with a level, each with its Monte-Carlo error. The tables of
 ``docs/statistics.md`` come from this script.
 
 A validation script, not a test (its numbers are statistics; the unit tests in
-``tests/unit/test_simulate_statistics.py`` check its machinery at a small size).
+``tests/unit/project/test_simulate_statistics.py`` check its machinery at a small size).
 
 Populations with a known truth:
 

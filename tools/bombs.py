@@ -2,7 +2,7 @@
 
 Every function writes one file under ``folder`` (a pytest ``tmp_path`` in the tests) and
 returns its path. They replay the probes of issue 14 ("small files that decode to
-gigabytes") and a few more of the same family; ``tests/unit/test_bombs.py`` reads each one in
+gigabytes") and a few more of the same family; ``tests/unit/io/test_bombs.py`` reads each one in
 a subprocess and checks the message, the peak memory and that memory comes back.
 
 Gzip bombs are built from members: ``gzip.compress(block) * n`` is a valid gzip file of

@@ -14,7 +14,7 @@ written to and read back from every place that keeps or passes on the page:
 
 :data:`FIELDS` is the one list of fields: each with the component properties it is read
 from. A field added to the state is added there, to :meth:`PageState.to_query` and to
-:func:`~.state.parse_query` (``tests/unit/test_page_state.py`` checks that every field
+:func:`~.state.parse_query` (``tests/unit/app/test_page_state.py`` checks that every field
 survives the round trip).
 
 A model is named by :class:`ModelRef`, its dataset's id and its own name, everywhere the

@@ -8,7 +8,7 @@ same axis with the same vertices (:func:`threshold_record`, kept in the viz-data
 :func:`threshold_patch` sends only what moved: the expected cost line, the precision and
 share-flagged lines when the prior changed (and every x on the share-flagged axis), the
 model's optimum, the flat band, the cost axis and the title's note. The patched figure is
-the figure :func:`threshold_figure` draws (``tests/unit/test_cost_change.py`` applies the
+the figure :func:`threshold_figure` draws (``tests/unit/app/test_cost_change.py`` applies the
 patch and compares).
 """
 

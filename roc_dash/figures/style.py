@@ -261,7 +261,7 @@ class LeanFigure(go.Figure):
     turn arrays into base64 typed-array specs: one Python call per customdata number and
     hover text, the largest single cost of a callback that returns figures. Here only the
     dicts are copied and the walk stops at lists of plain values; the figure is left as it
-    was and the JSON is the same (``tests/unit/test_lean_figure.py`` compares them), except
+    was and the JSON is the same (``tests/unit/figures/test_lean_figure.py`` compares them), except
     that a customdata array is sent as lists of numbers, as ``dcc.Graph`` needs it for the
     points of hover and click events, where plotly would send a typed array. It reads the
     property dicts that plotly's own ``to_dict`` copies (``_props``); ``lnf001`` fails

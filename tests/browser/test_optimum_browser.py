@@ -1,6 +1,6 @@
 """The browser's one optimum rule (``assets/optimum.js``, ``window.rocDashOptimum``) run in
 Chromium on the page and in the standalone report, on the one table of cases core is checked
-on (``tests/fixtures/optimum_cases.json``, ``tests/unit/test_optimum_cases.py``)."""
+on (``tests/fixtures/optimum_cases.json``, ``tests/unit/core/roc/test_optimum_cases.py``)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ fragment, its callbacks (``register(app, cache, store)``) and its small pure hel
 
 A feature never imports another feature: what two of them share lives below them
 (:mod:`..state`, :mod:`..analysis`, :mod:`..render`, :mod:`..overlays`,
-:mod:`..components`, :mod:`..server`). ``tests/unit/test_architecture.py`` checks it.
+:mod:`..components`, :mod:`..server`). ``tests/unit/project/test_architecture.py`` checks it.
 """
 
 from . import (

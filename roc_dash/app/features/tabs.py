@@ -8,7 +8,7 @@ nothing (``PreventUpdate``) unless its tab is shown (:func:`..state.tab_shown`),
 load or a new cost recomputes only what is seen, and opening a tab brings its cards up to
 date. Their selectors (model lists, options) stay eager; the *Decide* tab's views also fill
 the model table of *Compare*. Exports compute what they need themselves, whatever tab was
-opened. ``tests/unit/test_lazy_tabs.py`` fails for a new card that is neither lazy nor
+opened. ``tests/unit/app/test_lazy_tabs.py`` fails for a new card that is neither lazy nor
 listed as cheap. The tab shown goes into the page's link (``tab=compare``; the first tab is
 left out, so older links are unchanged) and so into saved views: opening either shows the
 same tab.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 # the beta quantile B(q; a, b) is betaincinv(a, b, q), as scipy.stats.beta.ppf computes it;
 # scipy.stats itself (with scipy.optimize and scipy.linalg) costs a server worker ~40 MB
-# resident (tests/unit/test_import_footprint.py)
+# resident (tests/unit/project/test_import_footprint.py)
 from scipy.special import betaincinv
 
 from .economics import _finite
