@@ -10,7 +10,6 @@ import itertools
 
 import numpy as np
 import pytest
-from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 from statsmodels.stats.multitest import multipletests
 
@@ -21,6 +20,7 @@ from roc_dash.core.assembly.analysis import analyse
 from roc_dash.core.inference.model_comparison import NEVER_OPTIMAL
 from roc_dash.report.comparison_text import optimal_range_text, p_text
 from roc_dash.text.rounding import signed
+from tests.oracles import delong_paired
 
 
 @pytest.fixture(scope="module")
@@ -29,22 +29,9 @@ def demo():
 
 
 def _delong(y, a, b):
-    """DeLong's paired z test, written out from the placement values (DeLong et al. 1988)."""
-    pos, neg = y, ~y
-
-    def placements(s):
-        sp, sn = s[pos], s[neg]
-        cmp = (sp[:, None] > sn[None, :]) + 0.5 * (sp[:, None] == sn[None, :])
-        return cmp.mean(axis=1), cmp.mean(axis=0), cmp.mean()
-
-    va, wa, auc_a = placements(a)
-    vb, wb, auc_b = placements(b)
-    s10 = np.cov(np.vstack([va, vb]))
-    s01 = np.cov(np.vstack([wa, wb]))
-    var = (s10[0, 0] + s10[1, 1] - 2 * s10[0, 1]) / pos.sum() + (
-        s01[0, 0] + s01[1, 1] - 2 * s01[0, 1]) / neg.sum()
-    z = (auc_a - auc_b) / np.sqrt(var)
-    return auc_a - auc_b, 2 * norm.sf(abs(z))
+    """DeLong's paired z test (DeLong et al. 1988): difference and two-sided p."""
+    r = delong_paired(y, a, b)
+    return r.diff, r.p
 
 
 def _wide(demo):

@@ -17,6 +17,7 @@ from sklearn.metrics import roc_auc_score
 
 from roc_dash.cli import main
 from roc_dash.core.inference.noninferiority import delong_noninferiority_test
+from tests.oracles import delong_paired
 
 
 def _run(*args, cwd=None):
@@ -46,21 +47,9 @@ def files(tmp_path):
 
 
 def _naive_delong(y, a, b):
-    """AUCs and the variance of their difference from DeLong et al. (1988) written out: the
-    O(P·N) kernel ψ, the structural components V10/V01 and their sample covariances."""
-    pos, neg = y == 1, y == 0
-
-    def components(s):
-        x, z = s[pos][:, None], s[neg][None, :]
-        psi = (x > z) + 0.5 * (x == z)
-        return psi.mean(axis=1), psi.mean(axis=0), psi.mean()
-
-    a10, a01, auc_a = components(a)
-    b10, b01, auc_b = components(b)
-    s10 = np.cov(np.vstack([a10, b10]))
-    s01 = np.cov(np.vstack([a01, b01]))
-    cov = s10 / pos.sum() + s01 / neg.sum()
-    return auc_a, auc_b, cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
+    """AUCs and the variance of their difference from DeLong et al. (1988) written out."""
+    r = delong_paired(y, a, b)
+    return r.auc_a, r.auc_b, r.var
 
 
 @pytest.mark.parametrize("margin", [0.0, 0.01, 0.05])

@@ -24,6 +24,7 @@ from roc_dash.core.inference.model_comparison import (
 )
 from roc_dash.core.inference.statistics import PairedAucTest
 from roc_dash.core.roc.curves import RocCurve, roc_curve
+from tests.oracles import delong_paired
 
 
 def _models(seed, n=90, shifts=(1.0, 0.4, 0.8), ties=False):
@@ -72,22 +73,8 @@ def test_kmc002_adjustments_skip_nan_and_refuse_non_p_values():
 
 def _naive_delong(y, a, b):
     """DeLong et al. (1988) paired test by direct O(P·N) comparisons and np.cov."""
-    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
-
-    def psi(x, z):
-        return (x > z) + 0.5 * (x == z)
-
-    comps = []
-    for s in (a, b):
-        v10 = np.array([np.mean(psi(s[i], s[neg])) for i in pos])
-        v01 = np.array([np.mean(psi(s[pos], s[j])) for j in neg])
-        comps.append((v10, v01))
-    s10 = np.cov(np.vstack([c[0] for c in comps]))
-    s01 = np.cov(np.vstack([c[1] for c in comps]))
-    cov = s10 / pos.size + s01 / neg.size
-    diff = comps[0][0].mean() - comps[1][0].mean()
-    se = math.sqrt(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
-    return diff, se, 2 * norm.sf(abs(diff / se))
+    r = delong_paired(y, a, b)
+    return r.diff, r.se, r.p
 
 
 @pytest.mark.parametrize("ties", [False, True])

@@ -23,6 +23,8 @@ from roc_dash.core.inference.statistics import (
     partial_auc_from_curve,
 )
 from roc_dash.core.roc.curves import best_accuracy, roc_auc, roc_curve
+from tests.oracles import delong_auc_variance as _naive_delong
+from tests.oracles import delong_paired
 
 # Fawcett (2004), figure 3: twenty instances, ten positive and ten negative.
 FIG3_CLASS = "ppnpppnnpnpnpnnnpnpn"
@@ -57,38 +59,10 @@ def _random_data(seed, n=300, ties=False, weights=False, shift=0.8):
 # ------------------------------------------------------------------ naive O(P*N) references
 
 
-def _naive_components(y, s, w=None):
-    """Textbook DeLong structural components from the full P x N Mann-Whitney kernel."""
-    w = np.ones(y.size) if w is None else np.asarray(w, dtype=float)
-    x, z = s[y], s[~y]
-    wx, wz = w[y], w[~y]
-    psi = (x[:, None] > z[None, :]) + 0.5 * (x[:, None] == z[None, :])
-    p_tot, n_tot = wx.sum(), wz.sum()
-    v10 = psi @ wz / n_tot
-    v01 = wx @ psi / p_tot
-    return v10, v01, wx, wz, p_tot, n_tot
-
-
-def _naive_delong(y, s, w=None):
-    v10, v01, wx, wz, p_tot, n_tot = _naive_components(y, s, w)
-    a = wx @ v10 / p_tot
-    s10 = wx @ (v10 - a) ** 2 / (p_tot - 1)
-    s01 = wz @ (v01 - a) ** 2 / (n_tot - 1)
-    return a, s10 / p_tot + s01 / n_tot
-
-
 def _naive_paired(y, sa, sb):
-    """Unweighted DeLong covariance via np.cov of the stacked components."""
-    a10, a01, *_ = _naive_components(y, sa)
-    b10, b01, *_ = _naive_components(y, sb)
-    p_tot, n_tot = y.sum(), (~y).sum()
-    cov = np.cov(np.vstack([a10, b10])) / p_tot + np.cov(np.vstack([a01, b01])) / n_tot
-    diff = a10.mean() - b10.mean()
-    var = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
-    z = diff / math.sqrt(var)
-    return diff, math.sqrt(var), z, 2 * norm.sf(abs(z)), cov[0, 1] / math.sqrt(
-        cov[0, 0] * cov[1, 1]
-    )
+    """Unweighted DeLong paired test: difference, its standard error, z, p, correlation."""
+    r = delong_paired(y, sa, sb)
+    return r.diff, r.se, r.z, r.p, r.corr
 
 
 # ---------------------------------------------------------------------------------- tests

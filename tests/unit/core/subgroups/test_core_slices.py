@@ -22,6 +22,7 @@ from roc_dash.core.subgroups.slices import (
     slice_analysis,
     slice_optima,
 )
+from tests.oracles import delong_auc_variance
 
 PREVALENCE = {"north": 0.15, "south": 0.4, "east": 0.3, "west": 0.55}
 SEPARATION = {"north": 1.6, "south": 0.8, "east": 1.2, "west": 0.4}
@@ -54,11 +55,8 @@ def _naive_prior_rule(y, g, w, names, prior=None):
 
 
 def _naive_delong(y, s):
-    x, z = s[y], s[~y]
-    psi = (x[:, None] > z[None, :]) + 0.5 * (x[:, None] == z[None, :])
-    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
-    a = psi.mean()
-    var = v10.var(ddof=1) / x.size + v01.var(ddof=1) / z.size
+    """AUC and DeLong's standard error from every pair of the group's rows."""
+    a, var = delong_auc_variance(y, s)
     return a, math.sqrt(var)
 
 

@@ -15,6 +15,7 @@ from sklearn.metrics import roc_curve as sk_roc_curve
 from roc_dash.core.inference.statistics import delong_variance, delong_variance_of_counts
 from roc_dash.core.subgroups.group_thresholds import group_thresholds
 from roc_dash.core.subgroups.slices import group_rocs, slice_analysis
+from tests.oracles import delong_auc_variance as _brute_delong
 
 SEEDS = [0, 1, 2, 3, 4]
 
@@ -28,19 +29,6 @@ def _data(seed: int, n: int = 900, groups: int = 5):
     s = np.round(rng.normal(size=n) + rng.uniform(0.2, 2.0, groups)[g] * y, 1)
     w = rng.choice([0.5, 1.0, 2.0, 3.0], n)
     return y, s, np.array([f"g{k}" for k in g], dtype=object), w
-
-
-def _brute_delong(y, s, w):
-    """DeLong's AUC and variance from every (positive, negative) pair (ties one half)."""
-    xp, wp, xn, wn = s[y], w[y], s[~y], w[~y]
-    psi = (xp[:, None] > xn[None, :]) + 0.5 * (xp[:, None] == xn[None, :])
-    big_p, big_n = wp.sum(), wn.sum()
-    v10 = psi @ wn / big_n
-    v01 = wp @ psi / big_p
-    a = float(wp @ v10 / big_p)
-    s10 = float(wp @ (v10 - a) ** 2) / (big_p - 1)
-    s01 = float(wn @ (v01 - a) ** 2) / (big_n - 1)
-    return a, s10 / big_p + s01 / big_n
 
 
 @pytest.mark.parametrize("seed", SEEDS)
