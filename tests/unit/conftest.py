@@ -17,3 +17,11 @@ def store(tmp_path):
 @pytest.fixture
 def cache(store):
     return AnalysisCache(store)
+
+
+@pytest.fixture(scope="module")
+def demo():
+    """The demo dataset's canonical table (read once per module; do not change it)."""
+    from roc_dash.app.server.store import load_demo
+
+    return load_demo().table

@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 
 from roc_dash.app import chosen_points
-from roc_dash.app.analysis import AnalysisCache, model_names
+from roc_dash.app.analysis import model_names
 from roc_dash.app.components import plain_text
 from roc_dash.app.features import intervals as feature
 from roc_dash.app.page_state import ModelRef, PageState, Pin
-from roc_dash.app.server.store import DEMO_ID, DatasetStore
+from roc_dash.app.server.store import DEMO_ID
 from roc_dash.app.state import ControlState
 from roc_dash.core.decisions.economics import Economics
 from roc_dash.core.decisions.point_intervals import PointInterval, point_intervals
@@ -27,11 +27,6 @@ def _page(state, pins=()):
     (``{"model", "threshold", "label"}`` of the demo's models)."""
     return PageState(conditions=ControlState.from_store(state), pins=tuple(
         Pin(p["label"], ModelRef(DEMO_ID, p["model"]), p["threshold"]) for p in pins))
-
-
-@pytest.fixture
-def cache(tmp_path):
-    return AnalysisCache(DatasetStore(tmp_path))
 
 
 def _rows(frame, model):

@@ -14,18 +14,12 @@ from sklearn.metrics import roc_auc_score
 from statsmodels.stats.multitest import multipletests
 
 from roc_dash.app.features.comparison import comparison_panel
-from roc_dash.app.server.store import load_demo
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.analysis import analyse
 from roc_dash.core.inference.model_comparison import NEVER_OPTIMAL
 from roc_dash.report.comparison_text import optimal_range_text, p_text
 from roc_dash.text.rounding import signed
 from tests.oracles import delong_paired
-
-
-@pytest.fixture(scope="module")
-def demo():
-    return load_demo().table
 
 
 def _delong(y, a, b):

@@ -15,7 +15,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 from roc_dash.app.components import model_table
 from roc_dash.app.features.exports import curves_csv
 from roc_dash.app.render import render_views
-from roc_dash.app.server.store import DEMO_ID, load_demo
+from roc_dash.app.server.store import DEMO_ID
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.inference.model_comparison import NEVER_OPTIMAL, OptimalRange
 from roc_dash.figures import roc_figure
@@ -23,11 +23,6 @@ from roc_dash.report.comparison_text import cv_auc_text, optimal_range_text
 from roc_dash.text.rounding import sig
 
 MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
-
-
-@pytest.fixture(scope="module")
-def demo():
-    return load_demo().table
 
 
 def _fold_scores(table: pd.DataFrame, model: str):

@@ -13,17 +13,11 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 from statsmodels.stats.multitest import multipletests
 
-from roc_dash.app.server.store import load_demo
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.analysis import analyse, partial_auc_comparison, with_conditions
 from roc_dash.core.inference.model_comparison import NEVER_OPTIMAL
 from roc_dash.report import NOT_PAIRED_NOTE, build_report
 from roc_dash.report.exports import POOLED, curves_table, to_safe_csv
-
-
-@pytest.fixture(scope="module")
-def demo():
-    return load_demo().table
 
 
 @pytest.fixture(scope="module")

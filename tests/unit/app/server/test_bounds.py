@@ -34,11 +34,6 @@ def app(tmp_path, monkeypatch):
     return create_app(data_dir=tmp_path)
 
 
-@pytest.fixture
-def client(app):
-    return app.server.test_client()
-
-
 class Unreadable:
     """A body that must not be read."""
 

@@ -33,11 +33,6 @@ def app(tmp_path_factory):
     return create_app(data_dir=tmp_path_factory.mktemp("data"))
 
 
-@pytest.fixture
-def client(app):
-    return app.server.test_client()
-
-
 def page_refs(client) -> list[str]:
     html = client.get("/").get_data(as_text=True)
     return re.findall(r'<(?:script[^>]*\ssrc|link[^>]*\shref)="(/[^"]+)"', html)

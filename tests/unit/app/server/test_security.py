@@ -58,11 +58,6 @@ def app(tmp_path_factory):
     return dash_app
 
 
-@pytest.fixture
-def client(app):
-    return app.server.test_client()
-
-
 @pytest.fixture(scope="module")
 def index_html(app) -> str:
     return app.server.test_client().get("/").get_data(as_text=True)

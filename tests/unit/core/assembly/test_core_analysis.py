@@ -5,14 +5,8 @@ import dataclasses
 
 import pytest
 
-from roc_dash.app.server.store import load_demo
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.analysis import analyse, with_conditions
-
-
-@pytest.fixture(scope="module")
-def demo():
-    return load_demo().table
 
 
 def test_ana001_with_conditions_equals_fresh_analysis(demo):

@@ -11,7 +11,6 @@ import math
 import numpy as np
 import pytest
 
-from roc_dash.app.server.store import load_demo
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.analysis import analyse, with_conditions
 from roc_dash.core.decisions import optimum_frequency as optimum_wins
@@ -43,11 +42,6 @@ from roc_dash.core.roc.curves import roc_curve
 from roc_dash.core.roc.hull import convex_hull, expected_cost, iso_performance_slope, optimal_point
 
 P_DEMO = 0.27
-
-
-@pytest.fixture(scope="module")
-def demo():
-    return load_demo().table
 
 
 @pytest.fixture(scope="module")
