@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 from dash import Dash, Input, Output, dcc, html
 
-from roc_dash.app import create_app
 from roc_dash.app.server import limits
 from roc_dash.app.server.limits import BodyTimeout, BodyTooLarge, GuardedInput
 from roc_dash.app.server.security import harden
@@ -29,9 +28,8 @@ TOKEN = "B" * 32
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("ROC_DASH_MAX_UPLOAD_MB", "2")
-    return create_app(data_dir=tmp_path)
+def app(app_with):
+    return app_with(ROC_DASH_MAX_UPLOAD_MB="2")
 
 
 class Unreadable:

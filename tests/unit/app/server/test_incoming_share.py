@@ -7,7 +7,6 @@ import threading
 
 import pytest
 
-from roc_dash.app import create_app
 from roc_dash.app.server.auth import OWNER_HEADER
 from roc_dash.app.server.incoming_share import (
     claim_batch,
@@ -23,11 +22,10 @@ PART = int(0.9 * MB)
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("ROC_DASH_MAX_UPLOAD_MB", "1")
-    monkeypatch.setenv("ROC_DASH_MAX_INCOMING_MB", "4")  # share: half of it, 2 MB
-    monkeypatch.delenv("ROC_DASH_MAX_INCOMING_PER_OWNER_MB", raising=False)
-    return create_app(data_dir=tmp_path)
+def app(app_with):
+    return app_with(ROC_DASH_MAX_UPLOAD_MB="1",
+                    ROC_DASH_MAX_INCOMING_MB="4",  # share: half of it, 2 MB
+                    ROC_DASH_MAX_INCOMING_PER_OWNER_MB=None)
 
 
 def _token(tag: str, n: int = 0) -> str:

@@ -11,17 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from roc_dash.app import create_app
 from roc_dash.app.server.probes import readiness
 
 SIGNED_IN = {"X-Forwarded-User": "ops"}
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("ROC_DASH_USER_HEADER", "X-Forwarded-User")
-    monkeypatch.delenv("ROC_DASH_MIN_FREE_MB", raising=False)
-    return create_app(data_dir=tmp_path / "data")
+def app(app_with):
+    return app_with(ROC_DASH_USER_HEADER="X-Forwarded-User", ROC_DASH_MIN_FREE_MB=None)
 
 
 def _ready(app, headers=None):

@@ -4,16 +4,14 @@ import io
 
 import pytest
 
-from roc_dash.app import create_app
 from roc_dash.app.server.upload_route import take_batch
 
 TOKEN = "T" * 32
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("ROC_DASH_MAX_UPLOAD_MB", "1")
-    return create_app(data_dir=tmp_path)
+def app(app_with):
+    return app_with(ROC_DASH_MAX_UPLOAD_MB="1")
 
 
 def test_upl001_files_of_a_drop_arrive_in_order(app):

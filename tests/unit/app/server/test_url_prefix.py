@@ -22,9 +22,8 @@ PREFIX = "/roc/"
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("ROC_DASH_URL_PREFIX", PREFIX)
-    return create_app(data_dir=tmp_path / "data")
+def app(app_with):
+    return app_with(ROC_DASH_URL_PREFIX=PREFIX)
 
 
 def _page_urls(html: str) -> list[str]:
