@@ -31,18 +31,16 @@ PINS = [{"model": "decision tree", "threshold": 0.4, "label": "A"},
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    return AnalysisCache(DatasetStore(tmp_path_factory.mktemp("cov")))
+def demo(tmp_path_factory):
+    """The demo's analysis at a prior of 0.3 and its combined table."""
+    cache = AnalysisCache(DatasetStore(tmp_path_factory.mktemp("cov")))
+    return (cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3)),
+            cache.table([DEMO_ID]))
 
 
-@pytest.fixture(scope="module")
-def analysis(cache):
-    return cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))
-
-
-def test_cov001_the_overlays_are_the_single_views(analysis, cache):
+def test_cov001_the_overlays_are_the_single_views(demo):
+    analysis, table = demo
     pins = pinned_points(analysis, PINS)
-    table = cache.table([DEMO_ID])
     out = combining_overlays(analysis, budget=100, repair="decision tree", logic=True,
                              pins=pins, table=table)
     assert dataclasses.is_dataclass(out) and isinstance(out, CombiningOverlays)
@@ -67,12 +65,13 @@ def test_cov001_the_overlays_are_the_single_views(analysis, cache):
     assert out.logic.actual.and_fpr == pytest.approx(paired.actual.and_fpr)
 
 
-def test_cov002_why_an_overlay_is_missing(analysis, cache):
+def test_cov002_why_an_overlay_is_missing(demo):
+    analysis, rows = demo
     reads = []
 
     def table():
         reads.append(1)
-        return cache.table([DEMO_ID])
+        return rows
 
     off = combining_overlays(analysis, table=table)
     assert off == CombiningOverlays() and reads == []  # nothing asked, the rows not read
@@ -91,9 +90,9 @@ def test_cov002_why_an_overlay_is_missing(analysis, cache):
         None, NO_PAIR)
 
 
-def test_cov003_the_drawn_roc_is_the_hand_drawn_one(analysis, cache):
+def test_cov003_the_drawn_roc_is_the_hand_drawn_one(demo):
+    analysis, table = demo
     pins = pinned_points(analysis, PINS)
-    table = cache.table([DEMO_ID])
     colors = {n: k for k, n in enumerate(DEMO_MODELS)}
     combine = {"budget": 100, "unit": "cases", "repair": "decision tree", "logic": True}
     drawn = overlays.overlay_roc(roc_figure(analysis), analysis, combine, pins=pins,
