@@ -48,3 +48,25 @@ def test_shc002_one_reading_of_the_environment(monkeypatch):
         assert env_settings.env_number("ROC_DASH_TEST_NUMBER", 7) == 7
     monkeypatch.delenv("ROC_DASH_TEST_NUMBER")
     assert env_settings.env_number("ROC_DASH_TEST_NUMBER", 7) == 7
+
+
+def test_shc003_chunk_stream_reads_like_one_buffer():
+    import io
+
+    from roc_dash.io.decoding import _ChunkStream
+
+    pieces = [b"", b"abc", b"", b"", b"defgh", b"i", b"", b"jklmnopq", b""]
+    whole = b"".join(pieces)
+    for sizes in ([1] * 20, [2, 5, 0, 3, 100], [4, -1], [-1], [0, 7, 7, 7]):
+        stream, oracle = _ChunkStream(iter(pieces)), io.BytesIO(whole)
+        got = [stream.read(n) for n in sizes]
+        assert got == [oracle.read(n) for n in sizes]
+    for width in (1, 3, 8, 64):
+        stream, oracle = _ChunkStream(iter(pieces)), io.BytesIO(whole)
+        while True:
+            a, b = bytearray(width), bytearray(width)
+            n = stream.readinto(a)
+            assert n == oracle.readinto(b) and a[:n] == b[:n]
+            if n == 0:
+                break
+    assert _ChunkStream(iter([])).read() == b"" and _ChunkStream(iter([b""])).read(5) == b""

@@ -14,7 +14,7 @@ technical report HPL-2003-4, Palo Alto, CA, 2004, sections 7.4.1-7.4.3.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -58,7 +58,7 @@ class CombiningOverlays:
 
 def combining_overlays(analysis: Analysis | None, *, budget: float | None = None,
                        unit: str = "cases", repair: str | None = None, logic: bool = False,
-                       pins: list[OperatingSummary] = (), population: float | None = None,
+                       pins: Sequence[OperatingSummary] = (), population: float | None = None,
                        table: pd.DataFrame | Callable[[], pd.DataFrame] | None = None
                        ) -> CombiningOverlays:
     """The overlays asked for, for ``analysis``'s shown models.
