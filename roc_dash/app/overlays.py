@@ -4,8 +4,9 @@ Below the features: the views (:mod:`.render`) draw these on the ROC and into th
 table, and the combining and kinds features read the same results for their cards.
 
 * combining (Fawcett 2004, §7.4): :func:`active`, :func:`combine_results`,
-  :func:`overlay_roc`; numbers from :mod:`roc_dash.core.assembly.combining_views`, traces from
-  :mod:`roc_dash.figures.combining`;
+  :func:`overlay_roc`: the combining card's settings handed to
+  :func:`roc_dash.core.assembly.combining_overlays.combining_overlays`, which computes every
+  overlay; :func:`roc_dash.figures.combining.add_overlays` draws them;
 * input kinds: :func:`shown_kinds`, :func:`decorate_roc` (cost-fraction axes, leaf
   labelings), :func:`multiclass_results`, :func:`soft_results` and :func:`table_extras`
   (M, the weighted AUC and the soft-label interval in the model table).
@@ -17,23 +18,15 @@ import pandas as pd
 from dash import html
 
 from ..core.analysis_types import Analysis
-from ..core.assembly.combining_views import (
-    BudgetView,
-    LogicalView,
-    budget_view,
-    logical_pair,
-    logical_view,
-    repair_view,
-)
+from ..core.assembly.combining_overlays import combining_overlays
 from ..core.assembly.extensions import analyse_leaves, analyse_multiclass, analyse_soft
-from ..core.decisions.operating import operating_point
-from ..figures.combining import add_budget, add_logical, add_repair
+from ..figures.combining import add_overlays
 from ..figures.kinds import add_labelings, cost_axis_titles
 from ..figures.style import style_index
 from ..text.rounding import sig
 from .server.store import DatasetInfo
 
-__all__ = ["active", "combine_results", "overlay_roc", "shown_kinds", "decorate_roc",
+__all__ = ["active", "combining_options", "combine_results", "overlay_roc", "shown_kinds", "decorate_roc",
            "multiclass_results", "soft_results", "table_extras"]
 
 
@@ -44,49 +37,32 @@ def active(combine) -> bool:
         combine.get("budget") is not None or combine.get("repair") or combine.get("logic"))
 
 
+def combining_options(combine) -> dict:
+    """The combining card's settings (its store's dict) as the keywords of
+    :func:`~roc_dash.core.assembly.combining_overlays.combining_overlays`."""
+    if not isinstance(combine, dict):
+        return {}
+    return {"budget": combine.get("budget"), "unit": combine.get("unit", "cases"),
+            "repair": combine.get("repair"), "logic": bool(combine.get("logic"))}
+
+
 def combine_results(analysis: Analysis, combine, pins, *, population=None, table=None):
-    """``(budget, repair, logic)``: each a core result, an error message, or None (off)."""
-    budget = repair = logic = None
-    if not isinstance(combine, dict) or analysis is None or not analysis.models:
-        return budget, repair, logic
-    if combine.get("budget") is not None:
-        try:
-            budget = budget_view(analysis, combine["budget"], combine.get("unit", "cases"),
-                                 population=population)
-        except ValueError as exc:
-            budget = f"Budget: {exc}."
-    name = combine.get("repair")
-    if name and name in {m.name for m in analysis.models}:
-        try:
-            repair = (name, repair_view(analysis, name))
-        except ValueError as exc:
-            repair = f"Repair of {name}: {exc}."
-    if combine.get("logic"):
-        pair = logical_pair(operating_point(analysis), pins)
-        if pair is None:
-            logic = ("AND / OR: pin a point (click a curve) to combine it with the optimum, "
-                     "or pin two.")
-        else:
-            logic = logical_view(*pair, table() if callable(table) else table)
-    return budget, repair, logic
+    """``(budget, repair, logic)``: each a core result, an error message, or None (off);
+    computed in core (:func:`~roc_dash.core.assembly.combining_overlays.combining_overlays`)."""
+    return combining_overlays(analysis, **combining_options(combine), pins=pins,
+                              population=population, table=table).as_tuple()
 
 
 def overlay_roc(fig, analysis: Analysis, combine, *, pins, colors=None, population=None,
                 table=None, font_size: int = 14, det: bool = False):
-    """Add the chosen overlays to the ROC figure (ROC axes only; traces only)."""
+    """Add the chosen overlays to the ROC figure (ROC axes only; traces only): computed in
+    core, drawn by :func:`~roc_dash.figures.combining.add_overlays`."""
     if det or not active(combine) or analysis is None:
         return fig
-    budget, repair, logic = combine_results(analysis, combine, pins, population=population,
-                                     table=table)
-    if isinstance(repair, tuple):
-        name, r = repair
-        k = style_index(colors, name, [m.name for m in analysis.models].index(name))
-        add_repair(fig, r, name, style=k)
-    if isinstance(logic, LogicalView):
-        add_logical(fig, logic)
-    if isinstance(budget, BudgetView):
-        add_budget(fig, budget, font_size=font_size)
-    return fig
+    overlays = combining_overlays(analysis, **combining_options(combine), pins=pins,
+                                  population=population, table=table)
+    return add_overlays(fig, overlays, [m.name for m in analysis.models], colors=colors,
+                        font_size=font_size)
 
 
 def shown_kinds(model_datasets: dict[str, str], infos: list[DatasetInfo], labels: list[str],

@@ -83,6 +83,25 @@ def check_finite_scores(s: np.ndarray) -> None:
         raise ValueError("scores must be finite (no NaN or infinity)")
 
 
+def check_weights(weights, size: int, what: str = "scores") -> np.ndarray | None:
+    """``weights`` as a float64 array of ``size`` entries (None stays None).
+
+    Raises
+    ------
+    ValueError
+        If their length is not ``size`` (the length of ``what``), or a weight is negative,
+        NaN or infinite.
+    """
+    if weights is None:
+        return None
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (size,):
+        raise ValueError(f"weights ({w.size}) and {what} ({size}) differ in length")
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise ValueError("weights must be finite and non-negative")
+    return w
+
+
 def check_binary_inputs(labels, scores, weights=None, *, pos_label=None,
                         integers: str = "refuse", finite: bool = True):
     """Return ``(labels, scores, weights)`` as ``bool``, ``float64`` and ``float64|None`` arrays.
@@ -118,11 +137,4 @@ def check_binary_inputs(labels, scores, weights=None, *, pos_label=None,
     y = binary_labels(y, pos_label=pos_label)
     if finite or weights is not None:
         check_finite_scores(s)
-    w = None
-    if weights is not None:
-        w = np.asarray(weights, dtype=np.float64)
-        if w.shape != s.shape:
-            raise ValueError(f"weights ({w.size}) and scores ({s.size}) differ in length")
-        if not np.isfinite(w).all() or (w < 0).any():
-            raise ValueError("weights must be finite and non-negative")
-    return y, s, w
+    return y, s, check_weights(weights, s.size)

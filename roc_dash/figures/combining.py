@@ -10,14 +10,24 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from ..core.assembly.combining_overlays import CombiningOverlays
 from ..core.assembly.combining_views import BudgetView, LogicalView, SuperiorityView
 from ..core.combining.concavity_repair import ConcavityRepair
 from ..core.combining.superiority import ratio_to_unit
 from ..text.rounding import HOVER as NUM
 from ..text.rounding import sig, signed
-from .style import FAST, LeanFigure, base_layout, color, format_threshold, plain, rgba
+from .style import (
+    FAST,
+    LeanFigure,
+    base_layout,
+    color,
+    format_threshold,
+    plain,
+    rgba,
+    style_index,
+)
 
-__all__ = ["add_budget", "add_repair", "add_logical", "superiority_figure",
+__all__ = ["add_budget", "add_repair", "add_logical", "add_overlays", "superiority_figure",
            "BUDGET_COLOR", "AND_COLOR", "OR_COLOR"]
 
 BUDGET_COLOR = "#4d6b00"  # dark olive: apart from the models, the pins and the iso line
@@ -156,6 +166,22 @@ def add_logical(fig: go.Figure, view: LogicalView) -> go.Figure:
 
 
 RATIO_TICKS = (0.1, 0.25, 0.5, 1, 2, 4, 10)
+
+
+def add_overlays(fig: go.Figure, overlays: CombiningOverlays, models: list[str], *,
+                 colors=None, font_size: int = 14) -> go.Figure:
+    """Draw the :class:`~roc_dash.core.assembly.combining_overlays.CombiningOverlays` that
+    have a result (a sentence saying why there is none is for the card): the repaired
+    curve (in its model's style; ``models`` are the shown names, ``colors`` as in
+    :func:`.style.style_index`), then the AND / OR, then the budget."""
+    if isinstance(overlays.repair, tuple):
+        name, repair = overlays.repair
+        add_repair(fig, repair, name, style=style_index(colors, name, models.index(name)))
+    if isinstance(overlays.logic, LogicalView):
+        add_logical(fig, overlays.logic)
+    if isinstance(overlays.budget, BudgetView):
+        add_budget(fig, overlays.budget, font_size=font_size)
+    return fig
 
 
 def superiority_figure(view: SuperiorityView, *, font_size: int = 14) -> go.Figure:

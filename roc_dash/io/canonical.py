@@ -197,6 +197,17 @@ class _FilePart:
     #: those of numbers are only named
     numeric_slices: tuple[str, ...] = ()
 
+    @classmethod
+    def chosen(cls, name: str, table: pa.Table, choice, labels,
+               column_models: tuple[str, ...], **fields) -> _FilePart:
+        """The part of a file read with the columns of ``choice`` (a
+        :class:`~roc_dash.io.columns.ColumnChoice`) and its labels decoded as ``labels``
+        (their ``positive`` and ``negative``); ``fields``: the other attributes."""
+        return cls(name=name, table=table, label_column=choice.label,
+                   needs_model_name=choice.model is None and not choice.wide,
+                   has_fold=choice.fold is not None, column_models=column_models,
+                   positive=labels.positive, negative=labels.negative, **fields)
+
 
 def model_name_from_filename(filename: str) -> str:
     """``runs/preds.csv.gz`` -> ``preds``: no directories, no data-file extensions, no

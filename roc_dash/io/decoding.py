@@ -147,19 +147,23 @@ class _ChunkStream(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
+    def _refilled(self) -> bool:
+        """Whether bytes are left: the next non-empty piece is taken once the current one
+        is used up."""
+        while not len(self._buf):
+            try:
+                self._buf = memoryview(next(self._chunks)).cast("B")
+            except StopIteration:
+                return False
+        return True
+
     def read(self, size: int = -1) -> bytes:
         """Up to ``size`` bytes (all that is left for -1), joined from the pieces without
         an intermediate buffer."""
         parts = []
         wanted = size if size is not None and size >= 0 else None
         got = 0
-        while wanted is None or got < wanted:
-            if not len(self._buf):
-                try:
-                    self._buf = memoryview(next(self._chunks)).cast("B")
-                except StopIteration:
-                    break
-                continue
+        while (wanted is None or got < wanted) and self._refilled():
             n = len(self._buf) if wanted is None else min(wanted - got, len(self._buf))
             parts.append(self._buf[:n])
             self._buf = self._buf[n:]
@@ -169,13 +173,7 @@ class _ChunkStream(io.RawIOBase):
     def readinto(self, b) -> int:
         out = memoryview(b).cast("B")
         filled = 0
-        while filled < len(out):
-            if not len(self._buf):
-                try:
-                    self._buf = memoryview(next(self._chunks)).cast("B")
-                except StopIteration:
-                    break
-                continue
+        while filled < len(out) and self._refilled():
             n = min(len(out) - filled, len(self._buf))
             out[filled : filled + n] = self._buf[:n]
             self._buf = self._buf[n:]

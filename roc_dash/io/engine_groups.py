@@ -235,17 +235,8 @@ def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
                                    "rows"]])
     table = pa.Table.from_pandas(frame, preserve_index=False)
     table = table.set_column(2, "model", pc.cast(table.column("model"), pa.string()))
-    part = _FilePart(
-        name=source.model_name_base,
-        table=table,
-        label_column=choice.label,
-        needs_model_name=choice.model is None and not choice.wide,
-        has_fold=choice.fold is not None,
-        column_models=column_models,
-        positive=labels.positive,
-        negative=labels.negative,
-        group_columns=group_columns,
-    )
+    part = _FilePart.chosen(source.model_name_base, table, choice, labels, column_models,
+                            group_columns=group_columns)
     return part, notes, total_rows
 
 

@@ -398,15 +398,8 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
     part_table = pa.concat_tables(pieces) if len(pieces) > 1 else pieces[0]
 
     return (
-        _FilePart(
-            name=name,
-            table=part_table,
-            label_column=choice.label,
-            needs_model_name=choice.model is None and not choice.wide,
-            has_fold=choice.fold is not None,
-            column_models=column_models,
-            positive=labels.positive,
-            negative=labels.negative,
+        _FilePart.chosen(
+            name, part_table, choice, labels, column_models,
             id_column=choice.id,
             rows=_RowMap(rows, kept, piece_masks) if ids is not None else None,
             kind=kind,

@@ -20,18 +20,19 @@ from .canonical import (
     ReadOptions,
     _FilePart,
     assemble,
-    content_digest,
 )
+from .distinct_files import DistinctFiles, SourceFile, source_file
 from .errors import InputError
 from .file_parts import _check_size, _load_one
-from .readers import read_source
 from .size_limits import limits, release_memory
 from .values import (
     expanded_bytes,
 )
 
 
-def _as_sources(sources: object) -> list[object]:
+def _as_sources(sources: object) -> list[object] | DistinctFiles:
+    if isinstance(sources, DistinctFiles):
+        return sources  # read, hashed and told apart already: taken as they are
     if isinstance(sources, str | bytes | os.PathLike):
         return [sources]
     if (
@@ -52,7 +53,9 @@ def load_predictions(
 ) -> LoadResult:
     """Read, validate and concatenate prediction files into one canonical table.
 
-    ``sources`` holds paths and/or ``(filename, bytes)`` pairs. All or nothing: the first bad
+    ``sources`` holds paths and/or ``(filename, bytes)`` pairs, or is the
+    :class:`~roc_dash.io.distinct_files.DistinctFiles` of an upload (its fresh files are
+    read as they are: neither hashed nor compared again). All or nothing: the first bad
     file raises :class:`InputError` (naming it) and nothing is returned.
 
     Files with identical contents (the same bytes, under any name) would count the same
@@ -73,7 +76,7 @@ def load_predictions(
         )
     options = options or ReadOptions()
     items = _as_sources(sources)
-    if not items:
+    if not (items.fresh if isinstance(items, DistinctFiles) else items):
         raise InputError("No prediction files were given; choose at least one file.")
 
     try:
@@ -104,38 +107,51 @@ def _detached(error: InputError) -> InputError:
     return error
 
 
-def _load_all(items: list[object], options: ReadOptions, existing_models: Iterable[str],
-              duplicate_files: str) -> LoadResult:
+def _load_all(items: list[object] | DistinctFiles, options: ReadOptions,
+              existing_models: Iterable[str], duplicate_files: str) -> LoadResult:
     notes: list[str] = []
     parts: list[_FilePart] = []
-    seen: dict[str, str] = {}  # digest -> name of the first file with these contents
+    digests: list[str] = []
     budget = limits().decoded_bytes
     used = 0  # bytes the parts read so far will take as the canonical table
-    for item in items:
-        name, data = read_source(item)
-        digest = content_digest(data)
-        first = seen.get(digest)
-        if first is not None:
-            if duplicate_files == "error":
-                what = "given twice" if name == first else f"same contents as {first}"
-                raise InputError(
-                    f"{name}: {what}, so the same predictions would be counted twice. Give "
-                    "each file once.",
-                    file=name,
-                )
-            notes.append(
-                f"{name}: given twice; read once."
-                if name == first
-                else f"{name}: dropped, identical to {first}."
-            )
-            continue
-        seen[digest] = name
+    files = (items.fresh if isinstance(items, DistinctFiles)
+             else _distinct(items, duplicate_files, notes))
+    for item in files:
+        name, data = item.name, item.data
+        digests.append(item.digest)
+        del item
         part, file_notes = _load_one(name, data, options, budget - used)
         del data
         used += _check_table_size(part, budget - used)
         parts.append(part)
         notes.extend(file_notes)
-    return assemble(parts, notes, existing_models, digests=tuple(seen))
+    return assemble(parts, notes, existing_models, digests=tuple(digests))
+
+
+def _distinct(items: list[object], duplicate_files: str, notes: list[str]):
+    """Each item read and hashed (:func:`source_file`) as it comes, the files with the
+    contents of an earlier one refused (``"error"``) or dropped with a note (``"drop"``)."""
+    seen: dict[str, str] = {}  # digest -> name of the first file with these contents
+    for source in items:
+        item: SourceFile | None = source_file(source)
+        name, first = item.name, seen.get(item.digest)
+        if first is None:
+            seen[item.digest] = name
+            yield item
+        elif duplicate_files == "error":
+            what = "given twice" if name == first else f"same contents as {first}"
+            raise InputError(
+                f"{name}: {what}, so the same predictions would be counted twice. Give "
+                "each file once.",
+                file=name,
+            )
+        else:
+            notes.append(
+                f"{name}: given twice; read once."
+                if name == first
+                else f"{name}: dropped, identical to {first}."
+            )
+        item = None  # its bytes go before the next file is read
 
 
 def _check_table_size(part: _FilePart, budget: int) -> int:

@@ -19,6 +19,7 @@ from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import prevalence
 from ...io import InputError, ReadOptions, load_predictions
+from ...io.distinct_files import distinct_files, source_file
 from ...io.side_by_side import distinct_model_names
 from ...io.size_limits import release_memory
 from ...text.rounding import sig
@@ -46,7 +47,6 @@ from ..server.store import (
     DatasetStore,
     StorageFull,
     clean_ids,
-    content_digest,
 )
 from ..server.upload_route import take_batch
 from ..state import ControlState, display
@@ -152,27 +152,19 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     same file twice in one drop is dropped with a note.
     """
     dataset_ids = clean_ids(dataset_ids)
-    names = [name for name, _ in sources]
     infos, _ = loaded_infos(store, dataset_ids)
-    loaded = {d: info for info in infos for d in info.digests}
-    fresh, already, twins, seen = [], [], [], {}
-    for name, data in sources:
-        digest = content_digest(data)
-        if digest in loaded:
-            already.append((name, loaded[digest]))
-        elif digest in seen:
-            twins.append((name, seen[digest]))
-        else:
-            seen[digest] = name
-            fresh.append((name, data, digest))
-    if not fresh:
+    # each file read and hashed once, told apart once: the reading below takes them as they are
+    files = distinct_files(sources, {d: info for info in infos for d in info.digests})
+    names = [name for name, _ in sources]
+    already, twins = files.known, files.twins
+    if not files.fresh:
         where = "; ".join(f"{name} (as {info.label})" for name, info in already)
         return UploadOutcome(no_update, f"Already loaded: {where}. Nothing was changed.", "")
     options = ReadOptions(positive=(positive or "").strip() or None, keep_slice_columns=True)
     try:
-        result = load_predictions([(n, d) for n, d, _ in fresh], options=options)
-        info = store.put(result.table, files=[n for n, _, _ in fresh], notes=result.notes,
-                         digests=[d for _, _, d in fresh], owner=current_owner(),
+        result = load_predictions(files, options=options)
+        info = store.put(result.table, files=[f.name for f in files.fresh], notes=result.notes,
+                         digests=list(files.digests), owner=current_owner(),
                          kind=result.kind)
     except InputError as exc:
         pending = store.put_pending(sources)
@@ -253,6 +245,7 @@ def upload_with_label(store: DatasetStore, sources, dataset_ids, positive) -> Up
     """A new drop read with the *Positive label* box, which was typed for an earlier file:
     when the box's value does not fit these files but they read without it (say 0/1 labels
     after a cat/dog file), they are read without it, and the status says so."""
+    sources = [source_file(s) for s in sources]  # read and hashed once for both tries
     out = apply_upload(store, sources, dataset_ids, positive)
     if not out.error or not (positive or "").strip():
         return out

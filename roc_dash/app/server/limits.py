@@ -54,6 +54,7 @@ import weakref
 
 from flask import Flask, jsonify, request
 
+from .env_settings import env_number  # noqa: F401 - also imported from here
 from .url_prefix import path_under
 
 __all__ = [
@@ -87,14 +88,6 @@ BUSY_WAIT = 2.0
 RETRY_AFTER = 3
 _ENV_REFUSAL = "roc_dash.refused"
 _ENV_BUSY = "roc_dash.busy"
-
-
-def env_number(name: str, default: float) -> float:
-    try:
-        value = float(os.environ.get(name, default))
-    except ValueError:
-        return default
-    return value if value > 0 else default
 
 
 def max_body_bytes() -> int:

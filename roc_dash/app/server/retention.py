@@ -14,14 +14,7 @@ import time
 from pathlib import Path
 
 from .dataset_ids import EXAMPLES, StorageFull, clean_ids, folder_bytes, is_dataset_id
-
-
-def env_number(name: str, default: float) -> float:
-    try:
-        v = float(os.environ.get(name, default))
-    except ValueError:
-        return default
-    return v if v > 0 else default
+from .env_settings import env_number  # noqa: F401 - also imported from here
 
 
 def dataset_ttl_seconds() -> float:

@@ -35,6 +35,8 @@ import pickle
 import threading
 import time
 
+from .env_settings import env_number
+
 __all__ = ["REDIS_VAR", "redis_url", "client", "RedisValues", "RedisJobs",
            "take_sweep_turn", "JOB_HEARTBEAT_SECONDS", "PREFIX"]
 
@@ -47,14 +49,6 @@ JOB_HEARTBEAT_SECONDS = 5.0
 
 _CLIENTS: dict[str, object] = {}
 _CLIENTS_LOCK = threading.Lock()
-
-
-def _env_number(name: str, default: float) -> float:
-    try:
-        value = float(os.environ.get(name, default))
-    except ValueError:
-        return default
-    return value if value > 0 else default
 
 
 def redis_url() -> str | None:
@@ -97,8 +91,8 @@ class RedisValues:
     def __init__(self, url: str | None = None, *, namespace: str = "cache"):
         self.redis = client(url)
         self.prefix = f"{PREFIX}{namespace}:"
-        self.ttl = int(_env_number("ROC_DASH_REDIS_CACHE_DAYS", 7) * 86400)
-        self.max_bytes = int(_env_number("ROC_DASH_REDIS_MAX_VALUE_MB", 256) * 2**20)
+        self.ttl = int(env_number("ROC_DASH_REDIS_CACHE_DAYS", 7) * 86400)
+        self.max_bytes = int(env_number("ROC_DASH_REDIS_MAX_VALUE_MB", 256) * 2**20)
         import redis
 
         self._down = (redis.ConnectionError, redis.TimeoutError)

@@ -88,6 +88,20 @@ def _finite_p(p_values) -> tuple[np.ndarray, np.ndarray]:
     return p, ok
 
 
+def _adjusted(p_values, step) -> np.ndarray:
+    """The finite p-values adjusted by ``step`` (their ascending values -> the adjusted
+    ones, in the same order), capped at 1; NaN entries stay NaN. The two procedures below
+    differ only in their ``step``."""
+    p, ok = _finite_p(p_values)
+    out = np.full(p.shape, np.nan)
+    q = p[ok]
+    order = np.argsort(q, kind="stable")
+    adjusted = np.empty(q.size)
+    adjusted[order] = np.minimum(step(q[order]), 1.0)
+    out[ok] = adjusted
+    return out
+
+
 def holm_adjust(p_values) -> np.ndarray:
     """Holm's (1979) step-down adjusted p-values (family-wise error rate).
 
@@ -96,15 +110,8 @@ def holm_adjust(p_values) -> np.ndarray:
     is Holm's procedure at level ``α``. NaN entries (untested pairs) stay NaN and are not
     counted in ``m``. Same shape as the input.
     """
-    p, ok = _finite_p(p_values)
-    out = np.full(p.shape, np.nan)
-    q = p[ok]
-    m = q.size
-    order = np.argsort(q, kind="stable")
-    adjusted = np.empty(m)
-    adjusted[order] = np.minimum(np.maximum.accumulate((m - np.arange(m)) * q[order]), 1.0)
-    out[ok] = adjusted
-    return out
+    return _adjusted(p_values,
+                     lambda s: np.maximum.accumulate((s.size - np.arange(s.size)) * s))
 
 
 def benjamini_hochberg_adjust(p_values) -> np.ndarray:
@@ -115,16 +122,8 @@ def benjamini_hochberg_adjust(p_values) -> np.ndarray:
     discovery rate at ``q`` for independent (or positively dependent) tests. NaN entries stay
     NaN and are not counted in ``m``. Same shape as the input.
     """
-    p, ok = _finite_p(p_values)
-    out = np.full(p.shape, np.nan)
-    q = p[ok]
-    m = q.size
-    order = np.argsort(q, kind="stable")
-    ranked = q[order] * m / np.arange(1, m + 1)
-    adjusted = np.empty(m)
-    adjusted[order] = np.minimum(np.minimum.accumulate(ranked[::-1])[::-1], 1.0)
-    out[ok] = adjusted
-    return out
+    return _adjusted(p_values, lambda s: np.minimum.accumulate(
+        (s * s.size / np.arange(1, s.size + 1))[::-1])[::-1])
 
 
 # --------------------------------------------------------------------------------------------

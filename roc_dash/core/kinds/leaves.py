@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._validation import check_weights
 from ..labels import binary_labels
 from ..roc.curves import RocCurve, roc_curve
 
@@ -161,11 +162,7 @@ def leaves_from_rows(leaf, labels, *, weights=None, pos_label=None) -> pd.DataFr
     if ids.ndim != 1 or ids.shape != y.shape:
         raise ValueError(f"leaf ({ids.size}) and labels ({y.size}) must be one-dimensional "
                          "and of equal length")
-    w = np.ones(y.size) if weights is None else np.asarray(weights, dtype=np.float64)
-    if w.shape != y.shape:
-        raise ValueError(f"weights ({w.size}) and labels ({y.size}) differ in length")
-    if not np.isfinite(w).all() or (w < 0).any():
-        raise ValueError("weights must be finite and non-negative")
+    w = np.ones(y.size) if weights is None else check_weights(weights, y.size, "labels")
     codes, uniques = pd.factorize(ids, sort=False)
     if (codes < 0).any():
         raise ValueError("leaf assignments must not be missing (NaN/None)")

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._validation import as_scores
+from .._validation import as_scores, check_weights
 from ..roc.curves import RocCurve, auc, roc_curve
 
 __all__ = [
@@ -224,13 +224,7 @@ def _check_multiclass_inputs(labels, scores, classes, weights):
             f"row {r}, column {c} (class {_show(class_index[c])}): {_show(s[r, c])}"
         )
 
-    w = None
-    if weights is not None:
-        w = np.asarray(weights, dtype=np.float64)
-        if w.shape != (n,):
-            raise ValueError(f"weights ({w.size}) and labels ({n}) differ in length")
-        if not np.isfinite(w).all() or (w < 0).any():
-            raise ValueError("weights must be finite and non-negative")
+    w = check_weights(weights, n, "labels")
 
     n_per_class = np.bincount(codes, weights=w, minlength=n_classes).astype(np.float64)
     empty = np.flatnonzero(n_per_class <= 0)

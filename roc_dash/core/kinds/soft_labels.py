@@ -52,7 +52,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from .._validation import as_scores
+from .._validation import as_scores, check_weights
 from ..inference.statistics import (
     AucInterval,
     AucVariance,
@@ -137,13 +137,7 @@ def _check_soft_inputs(label_probs, scores, weights):
             f"scores must be finite (no NaN or infinity): {bad.size:,} rows are not, the "
             f"first rows {_rows_listing(bad, s[bad].tolist())}"
         )
-    w = None
-    if weights is not None:
-        w = np.asarray(weights, dtype=np.float64)
-        if w.shape != s.shape:
-            raise ValueError(f"weights ({w.size}) and scores ({s.size}) differ in length")
-        if not np.isfinite(w).all() or (w < 0).any():
-            raise ValueError("weights must be finite and non-negative")
+    w = check_weights(weights, s.size)
     n_pos, n_neg = _totals(p, w)
     if n_pos <= 0.0 or n_neg <= 0.0:
         which, zero = ("positive", "0") if n_pos <= 0.0 else ("negative", "1")
@@ -187,13 +181,7 @@ def soft_class_totals(label_probs, *, weights=None) -> tuple[float, float]:
     (float, float)
     """
     p = _as_probabilities(label_probs)
-    w = None if weights is None else np.asarray(weights, dtype=np.float64)
-    if w is not None:
-        if w.shape != p.shape:
-            raise ValueError(f"weights ({w.size}) and soft labels ({p.size}) differ in length")
-        if not np.isfinite(w).all() or (w < 0).any():
-            raise ValueError("weights must be finite and non-negative")
-    return _totals(p, w)
+    return _totals(p, check_weights(weights, p.size, "soft labels"))
 
 
 def _curve_checked(p, s, w) -> RocCurve:
