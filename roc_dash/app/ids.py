@@ -194,3 +194,6 @@ DCT_OVERLAY = "dct-overlay"  # Store: the ROC's and PR's overlay traces (capacit
 DCT_CONFIDENCE = "dct-confidence"  # how sure each floor is to hold (lazy, after the card)
 DCT_CONFIDENCE_STATUS = "dct-confidence-status"  # "computing…" while it runs
 DCT_PR_BANDS = "dct-pr-bands"  # Checklist: the PR view's bands at the deployment prior (folds or bootstrap)
+MON_WINDOW_UPLOAD = "mon-window-upload"  # dcc.Upload: window files (score; labels optional), kept by id
+MON_FILES = "mon-files"  # Store: ids of the window files uploaded in this page
+MON_WINDOW_STATUS = "mon-window-status"  # what became of the window files uploaded last

@@ -29,11 +29,19 @@ from ...text.rounding import sig
 from .. import ids
 from ..analysis import dataset_labels, loaded_infos
 from ..components import empty_figure, graph_config
-from ..monitoring import page_monitor, read_record, window_columns
+from ..monitoring import (
+    file_columns,
+    page_monitor,
+    read_record,
+    read_window_upload,
+    window_columns,
+)
 from ..page_state import MONITOR_PERIODS, PageState, dependencies, parse_link
+from ..server.monitor_files import get_file, put_file
 from ..state import FONT, tab_shown
 
-__all__ = ["panel", "register", "window_rows", "OUTPUTS"]
+__all__ = ["panel", "register", "window_rows", "window_files", "upload_window_files",
+           "OUTPUTS"]
 
 #: The tab's outputs, in the order the callback returns them.
 OUTPUTS = ("status", "roc", "time", "table")
@@ -44,6 +52,15 @@ _REFERENCE_HELP = ("The decision checked: the page's recommendation under its co
 _WINDOWS_HELP = ("The datasets of predictions after deployment: each one a window, or "
                  "their rows cut into windows by a time column. Only the decision's model's "
                  "rows are read.")
+
+_WINDOW_FILES_HELP = ("Predictions after deployment as files, read as roc-dash monitor "
+                      "reads its windows: a score column, and optionally label, model, "
+                      "weight and time columns (labels usually arrive late: without them "
+                      "each window's share of positives is estimated). Each file is a "
+                      "window, or cut by the column chosen below.")
+#: The largest window file the tab takes (base64 in the request: larger ones go through
+#: the command line, ``roc-dash monitor``).
+MAX_WINDOW_FILE_BYTES = 50 * 1024 * 1024
 
 _TIME_HELP = ("A column of the windows' files (kept as categories: dates or month names as "
               "text) whose values cut their rows into windows: each value a window, or each "
@@ -78,6 +95,14 @@ def panel():
                                className="control-label", title=_WINDOWS_HELP),
                     dcc.Checklist(id=ids.MON_WINDOWS, value=[], options=[], inline=True,
                                   className="checklist", labelClassName="check"),
+                    dcc.Upload(id=ids.MON_WINDOW_UPLOAD, multiple=True,
+                               accept=".csv,.tsv,.txt,.gz,.parquet",
+                               max_size=MAX_WINDOW_FILE_BYTES, className="monitor-upload",
+                               children=html.Button("Upload window files (labels optional)",
+                                                    className="button light-dark",
+                                                    title=_WINDOW_FILES_HELP)),
+                    html.Div(id=ids.MON_WINDOW_STATUS, className="muted", role="status"),
+                    dcc.Store(id=ids.MON_FILES, data=[]),
                 ]),
                 html.Div(className="monitor-row", children=[
                     html.Label("Cut into windows by", htmlFor=ids.MON_TIME,
@@ -232,6 +257,51 @@ def _upload(contents, filename):
     return {"name": name, "text": text}
 
 
+def window_files(store, page: PageState, uploaded) -> list:
+    """The window files kept on the server that the tab offers: those uploaded in this
+    page (``uploaded``, the ``ids.MON_FILES`` store) and those among its windows (a link's),
+    each once."""
+    seen, out = set(), []
+    for file_id in [*(uploaded if isinstance(uploaded, list) else ()),
+                    *page.monitor.windows]:
+        if file_id in seen or file_id in page.datasets:
+            continue
+        seen.add(file_id)
+        kept = get_file(store.root, file_id, "window")
+        if kept is not None:
+            out.append(kept)
+    return out
+
+
+def upload_window_files(store, contents, filenames, files, windows) -> dict:
+    """Each uploaded window file read as ``roc-dash monitor`` reads it: kept on the server
+    and ticked as a window, or refused with a message naming it (what was loaded before
+    stays)."""
+    contents = contents if isinstance(contents, list) else [contents]
+    filenames = filenames if isinstance(filenames, list) else [filenames] * len(contents)
+    kept, said = [], []
+    for content, filename in zip(contents, filenames, strict=False):
+        name = filename if isinstance(filename, str) and filename else "the uploaded file"
+        try:
+            data = base64.b64decode(content.split(",", 1)[1])
+        except (AttributeError, IndexError, ValueError, binascii.Error):
+            said.append(html.Span(f"{name}: could not be read as an upload; upload it again.",
+                                  className="banner warn"))
+            continue
+        columns, error = read_window_upload(name, data)
+        if error is not None:
+            said.append(html.Span(error, className="banner warn"))
+            continue
+        kept.append(put_file(store.root, "window", name, data, columns=columns))
+        said.append(html.Span(f"Window file: {name}", className="monitor-file"))
+    if not kept:
+        return {"files": no_update, "status": said, "windows": no_update}
+    before = [f for f in (files if isinstance(files, list) else ()) if isinstance(f, str)]
+    ticked = [w for w in (windows if isinstance(windows, list) else ()) if isinstance(w, str)]
+    return {"files": before + [f.id for f in kept], "status": said,
+            "windows": ticked + [f.id for f in kept]}
+
+
 def register(app, cache, store) -> None:
     """The tab's settings from a link, its choices, the upload and its views (computed only
     while it is shown)."""
@@ -259,18 +329,40 @@ def register(app, cache, store) -> None:
                 "time": Output(ids.MON_TIME, "options"),
                 "reference": Output(ids.MON_REFERENCE, "options")},
         inputs={"page": dependencies(Input, "datasets", "monitor"),
-                "pins": Input(ids.PINNED, "data")},
+                "pins": Input(ids.PINNED, "data"),
+                "uploaded": Input(ids.MON_FILES, "data")},
     )
-    def choices(page, pins):
+    def choices(page, pins, uploaded):
         """Cheap (the datasets' descriptions, the windows' column names): eager, so a link
         naming the tab's settings finds its choices whatever tab is shown."""
         page = PageState.from_dash(page)
         infos, _ = loaded_infos(store, page.datasets)
         windows = [d for d in page.monitor.windows if d in page.datasets]
-        return {"windows": [{"label": " " + label, "value": info.id} for info, label in
-                            zip(infos, dataset_labels(infos), strict=True)],
-                "time": [{"label": c, "value": c} for c in window_columns(store, windows)],
+        files = window_files(store, page, uploaded)
+        ticked = [f for f in files if f.id in page.monitor.windows]
+        columns = window_columns(store, windows) if windows else []
+        columns += [c for c in file_columns(ticked) if c not in columns]
+        return {"windows": [*({"label": " " + label, "value": info.id} for info, label in
+                              zip(infos, dataset_labels(infos), strict=True)),
+                            *({"label": f" {f.name} (window file)", "value": f.id}
+                              for f in files)],
+                "time": [{"label": c, "value": c} for c in columns],
                 "reference": _reference_options(pins)}
+
+    @app.callback(
+        output={"files": Output(ids.MON_FILES, "data"),
+                "status": Output(ids.MON_WINDOW_STATUS, "children"),
+                "windows": Output(ids.MON_WINDOWS, "value", allow_duplicate=True)},
+        inputs={"contents": Input(ids.MON_WINDOW_UPLOAD, "contents")},
+        state={"filenames": State(ids.MON_WINDOW_UPLOAD, "filename"),
+               "files": State(ids.MON_FILES, "data"),
+               "windows": State(ids.MON_WINDOWS, "value")},
+        prevent_initial_call=True,
+    )
+    def upload_windows(contents, filenames, files, windows):
+        if not contents:
+            raise PreventUpdate
+        return upload_window_files(store, contents, filenames, files, windows)
 
     @app.callback(
         output={"record": Output(ids.MON_RECORD, "data"),
