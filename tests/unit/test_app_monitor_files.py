@@ -134,3 +134,13 @@ def test_mtb012_a_link_whose_window_file_is_gone_says_so_and_checks_the_rest(ref
     alone = page_monitor(cache, dataclasses.replace(page, monitor=MonitorState(
         windows=(gone,))))
     assert alone.report is None and "is gone" in alone.message
+
+
+def test_mtb013_the_same_window_file_uploaded_again_is_one_window(reference):
+    cache, ref_id, files = reference
+    first = _upload(cache, files, ["jan.csv"])
+    again = _upload(cache, files, ["jan.csv", "feb.csv"], first["files"], first["windows"])
+    assert len(again["files"]) == 2 and again["files"][0] == first["files"][0]
+    assert again["windows"] == again["files"]
+    same = _upload(cache, files, ["jan.csv"], again["files"], again["windows"])
+    assert same["files"] is no_update and same["windows"] is no_update

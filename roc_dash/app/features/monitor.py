@@ -37,7 +37,7 @@ from ..monitoring import (
     window_columns,
 )
 from ..page_state import MONITOR_PERIODS, PageState, dependencies, parse_link
-from ..server.monitor_files import get_file, put_file
+from ..server.monitor_files import digest_of, get_file, put_file
 from ..state import FONT, tab_shown
 
 __all__ = ["panel", "register", "window_rows", "window_files", "upload_window_files",
@@ -279,6 +279,9 @@ def upload_window_files(store, contents, filenames, files, windows) -> dict:
     stays)."""
     contents = contents if isinstance(contents, list) else [contents]
     filenames = filenames if isinstance(filenames, list) else [filenames] * len(contents)
+    before = [f for f in (files if isinstance(files, list) else ()) if isinstance(f, str)]
+    known = {(k.name, k.digest) for k in (get_file(store.root, f, "window") for f in before)
+             if k is not None}
     kept, said = [], []
     for content, filename in zip(contents, filenames, strict=False):
         name = filename if isinstance(filename, str) and filename else "the uploaded file"
@@ -288,6 +291,8 @@ def upload_window_files(store, contents, filenames, files, windows) -> dict:
             said.append(html.Span(f"{name}: could not be read as an upload; upload it again.",
                                   className="banner warn"))
             continue
+        if (name, digest_of(data)) in known:  # the same file again (a picker adds to its list)
+            continue
         columns, error = read_window_upload(name, data)
         if error is not None:
             said.append(html.Span(error, className="banner warn"))
@@ -295,8 +300,7 @@ def upload_window_files(store, contents, filenames, files, windows) -> dict:
         kept.append(put_file(store.root, "window", name, data, columns=columns))
         said.append(html.Span(f"Window file: {name}", className="monitor-file"))
     if not kept:
-        return {"files": no_update, "status": said, "windows": no_update}
-    before = [f for f in (files if isinstance(files, list) else ()) if isinstance(f, str)]
+        return {"files": no_update, "status": said or no_update, "windows": no_update}
     ticked = [w for w in (windows if isinstance(windows, list) else ()) if isinstance(w, str)]
     return {"files": before + [f.id for f in kept], "status": said,
             "windows": ticked + [f.id for f in kept]}

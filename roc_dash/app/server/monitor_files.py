@@ -11,6 +11,7 @@ so that its window is named as the command line names the same file's window, wi
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -22,7 +23,8 @@ from pathlib import Path
 
 from .dataset_ids import ID_PATTERN
 
-__all__ = ["MonitorFile", "KINDS", "put_file", "get_file", "is_file_id", "safe_name"]
+__all__ = ["MonitorFile", "KINDS", "put_file", "get_file", "is_file_id", "safe_name",
+           "digest_of"]
 
 #: What a kept file is.
 KINDS = ("window", "record")
@@ -37,6 +39,7 @@ class MonitorFile:
     name: str
     path: Path
     columns: tuple[str, ...] = ()
+    digest: str = ""
 
 
 def _folder(root) -> Path:
@@ -79,11 +82,16 @@ def put_file(root, kind: str, name: str, data: bytes, *, columns=()) -> MonitorF
     safe = safe_name(name)
     (tmp / safe).write_bytes(data)
     meta = {"kind": kind, "name": str(name)[:200], "file": safe,
-            "columns": [str(c) for c in columns][:500]}
+            "columns": [str(c) for c in columns][:500], "digest": digest_of(data)}
     (tmp / "meta.json").write_text(json.dumps(meta))
     os.replace(tmp, folder / file_id)
     return MonitorFile(file_id, kind, meta["name"], folder / file_id / safe,
-                       tuple(meta["columns"]))
+                       tuple(meta["columns"]), meta["digest"])
+
+
+def digest_of(data: bytes) -> str:
+    """The SHA-256 of a file's bytes (the same file uploaded twice is one file)."""
+    return hashlib.sha256(data).hexdigest()
 
 
 def get_file(root, file_id, kind: str | None = None) -> MonitorFile | None:
@@ -97,6 +105,6 @@ def get_file(root, file_id, kind: str | None = None) -> MonitorFile | None:
         if not path.is_file() or (kind is not None and meta["kind"] != kind):
             return None
         return MonitorFile(file_id, meta["kind"], meta["name"], path,
-                           tuple(meta.get("columns") or ()))
+                           tuple(meta.get("columns") or ()), str(meta.get("digest") or ""))
     except (OSError, ValueError, KeyError, TypeError):
         return None

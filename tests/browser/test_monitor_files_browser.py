@@ -1,0 +1,70 @@
+"""The Monitor tab's window files in headless Chromium, by real gestures (mtb102): the
+reference uploaded as a dataset, two label-less months uploaded through the tab's window
+upload (each one's share of positives estimated by EM), a file without a score column
+refused with its name while the table stays; the link copied and opened afresh shows the
+same windows."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+
+from roc_dash.app import ids
+from tests.monitoring_example import frame
+
+from .gestures import open_tab, scroll_into_view, wait_idle, wait_until
+from .test_monitor_browser import _text, _upload
+from .test_trust_browser import start
+
+
+def _send_windows(dash_duo, *paths):
+    field = dash_duo.driver.find_element(
+        By.CSS_SELECTOR, f"#{ids.MON_WINDOW_UPLOAD} input[type=file]")
+    field.send_keys("\n".join(str(p) for p in paths))
+
+
+def test_mtb102_upload_label_less_windows_see_their_estimated_prior_and_reopen_the_link(
+        dash_duo, app, tmp_path, shot):
+    ref = tmp_path / "ref.csv"
+    frame(3000, 0.3, seed=1).to_csv(ref, index=False)
+    months = []
+    for name, prior, seed in (("jan", 0.3, 2), ("feb", 0.1, 3)):
+        months.append(tmp_path / f"{name}.csv")
+        frame(3000, prior, seed=seed, labels=False).to_csv(months[-1], index=False)
+    start(dash_duo, app, size=(1400, 1100))
+    d = dash_duo.driver
+    _upload(dash_duo, ref)
+    open_tab(dash_duo, "monitor")
+    dash_duo.wait_for_contains_text(f"#{ids.MON_STATUS}", "Tick the datasets")
+    _send_windows(dash_duo, *months)
+    wait_until(lambda: "feb" in _text(dash_duo, ids.MON_TABLE), message="the windows' table")
+    wait_until(lambda: _text(dash_duo, ids.MON_TABLE).count("(EM)") == 2,
+               message="each window's prior estimated by EM")
+    wait_idle(dash_duo)
+    assert "Window file: feb.csv" in _text(dash_duo, ids.MON_WINDOW_STATUS)
+    rows = {r.split()[0]: r for r in _text(dash_duo, ids.MON_TABLE).splitlines()[1:]}
+    assert set(rows) == {"jan", "feb"}
+    prior = {k: float(r.split()[2].replace(",", "")) for k, r in rows.items()}
+    assert prior["feb"] < prior["jan"]  # february's fewer positives, seen without labels
+    ticked = d.execute_script(
+        f"return [...document.querySelectorAll('#{ids.MON_WINDOWS} label')]"
+        ".filter(l => l.querySelector('input').checked).map(l => l.textContent.trim())")
+    assert ticked == ["jan.csv (window file)", "feb.csv (window file)"]
+    table = _text(dash_duo, ids.MON_TABLE)
+    # a file without a score column: refused by name, nothing lost
+    bad = tmp_path / "noscore.csv"
+    bad.write_text("id,when\n1,2024-01-01\n")
+    _send_windows(dash_duo, bad)  # the picker keeps jan and feb in its list: not twice
+    dash_duo.wait_for_contains_text(f"#{ids.MON_WINDOW_STATUS}", "noscore.csv")
+    assert "score" in _text(dash_duo, ids.MON_WINDOW_STATUS)
+    assert _text(dash_duo, ids.MON_TABLE) == table
+    scroll_into_view(d, d.find_element(By.CSS_SELECTOR, ".monitor-card h2"), block="start")
+    shot("mtb102_monitor_window_files")
+    link = wait_until(lambda: d.current_url if "mwin=" in d.current_url else None,
+                      message="the window files in the link")
+    assert d.current_url.count("%2C") == 1  # two windows, each once
+    d.execute_script("sessionStorage.clear();")
+    d.get(link)
+    wait_until(lambda: d.find_element(By.ID, ids.TAB_PANEL + "monitor").is_displayed(),
+               message="the Monitor tab shown")
+    wait_until(lambda: _text(dash_duo, ids.MON_TABLE) == table,
+               message="the same table from the link")
