@@ -197,3 +197,4 @@ DCT_PR_BANDS = "dct-pr-bands"  # Checklist: the PR view's bands at the deploymen
 MON_WINDOW_UPLOAD = "mon-window-upload"  # dcc.Upload: window files (score; labels optional), kept by id
 MON_FILES = "mon-files"  # Store: ids of the window files uploaded in this page
 MON_WINDOW_STATUS = "mon-window-status"  # what became of the window files uploaded last
+MON_RECORD_ID = "mon-record-id"  # Store: the id of the uploaded decision record kept on the server (in the link)

@@ -183,6 +183,27 @@ def _tables(cache: AnalysisCache, ids, reference_class) -> list[tuple[str, pd.Da
             for info, label in zip(infos, dataset_labels(infos), strict=True)]
 
 
+def _kept_record(store, uploaded, record_id) -> dict:
+    """``{"name", "text"}`` of the record checked: the one uploaded in this page, else the
+    one kept on the server under ``record_id`` (a link's); raises ValueError saying what to
+    do when there is none (or it is gone)."""
+    if isinstance(uploaded, dict) and uploaded.get("text"):
+        return uploaded
+    if record_id is not None:
+        kept = get_file(store.root, record_id, "record")
+        if kept is None:
+            raise ValueError("The decision record of this link is gone from the server "
+                             "(expired, or the link is from another server): upload it "
+                             "again, or check the page's decision.")
+        try:
+            return {"name": kept.name, "text": kept.path.read_text("utf-8")}
+        except (OSError, UnicodeDecodeError):
+            pass
+    raise ValueError("Upload the decision record to check (the JSON that roc-dash "
+                     "decide or Download decision wrote), or check the page's "
+                     "decision.")
+
+
 def _decision(cache: AnalysisCache, page: PageState, uploaded):
     """``(record, reference dataset id or None, what the reference is)`` or raises
     ValueError."""
@@ -190,10 +211,7 @@ def _decision(cache: AnalysisCache, page: PageState, uploaded):
     windows = set(m.windows)
     rest = [d for d in page.datasets if d not in windows]
     if m.reference == "upload":
-        if not isinstance(uploaded, dict) or not uploaded.get("text"):
-            raise ValueError("Upload the decision record to check (the JSON that roc-dash "
-                             "decide or Download decision wrote), or check the page's "
-                             "decision.")
+        uploaded = _kept_record(cache.store, uploaded, m.record)
         record, error = read_record(uploaded["text"], repr(uploaded.get("name") or "file"))
         if record is None:
             raise ValueError(error)

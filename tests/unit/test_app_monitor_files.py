@@ -144,3 +144,57 @@ def test_mtb013_the_same_window_file_uploaded_again_is_one_window(reference):
     assert again["windows"] == again["files"]
     same = _upload(cache, files, ["jan.csv"], again["files"], again["windows"])
     assert same["files"] is no_update and same["windows"] is no_update
+
+
+def _record_callbacks(cache):
+    from roc_dash.app import create_app, ids
+
+    app = create_app(store=cache.store)
+    found = {}
+    for key, cb in app.callback_map.items():
+        first = key.strip(".").split("...")[0]
+        if first.startswith(f"{ids.MON_RECORD}.data"):
+            found["upload"] = cb
+        if first.startswith(f"{ids.MON_REFERENCE}.value") and "search" in str(cb["inputs"]):
+            found["restore"] = cb
+    return found
+
+
+def test_mtb014_an_uploaded_record_is_kept_by_id_carried_by_the_link_and_gone_said(
+        reference, tmp_path):
+    from tools.dash_requests import call_flat
+
+    cache, ref_id, files = reference
+    windows = tuple(_upload(cache, files, ["jan.csv", "feb.csv"])["files"])
+    page = PageState(datasets=(ref_id,), conditions=CONDITIONS,
+                     monitor=MonitorState(windows=windows))
+    decided = page_monitor(cache, page).report.record
+    other = dataclasses.replace(decided, threshold=0.5)  # another record than the page's
+    text = json.dumps(other.to_dict())
+    cbs = _record_callbacks(cache)
+    url = "data:application/json;base64," + base64.b64encode(text.encode()).decode()
+    got = call_flat(cbs["upload"], [url, "other.json", None])
+    record_id = got["record_id"]
+    assert got["reference"] == "upload" and get_file(cache.store.root, record_id).kind == \
+        "record"
+    linked = dataclasses.replace(page, tab="monitor", monitor=dataclasses.replace(
+        page.monitor, reference="upload", record=record_id))
+    link = linked.to_query()
+    assert f"mrec={record_id}" in link
+    state, _ = parse_link(link)
+    assert state.monitor == linked.monitor
+    # opened afresh: no record in the page, the one kept by id is checked
+    out = page_monitor(cache, state, None)
+    assert out.report is not None and out.report.record.threshold == 0.5
+    assert "other.json" in out.reference_label
+    restored = call_flat(cbs["restore"], [link])
+    assert restored["record"] == record_id and "other.json" in str(restored["name"])
+    assert restored["windows"] == list(windows) and restored["reference"] == "upload"
+    # the record gone from the server: said, the rest of the link restored
+    gone = link.replace(record_id, "y" * 32)
+    restored = call_flat(cbs["restore"], [gone])
+    assert restored["record"] is None and "is gone from the server" in str(restored["name"])
+    assert restored["windows"] == list(windows) and restored["estimator"] == "em"
+    state, _ = parse_link(gone)
+    out = page_monitor(cache, state, None)
+    assert out.report is None and "record of this link is gone" in out.message

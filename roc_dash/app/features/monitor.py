@@ -89,6 +89,7 @@ def panel():
                                                     className="button light-dark")),
                     html.Div(id=ids.MON_RECORD + "-name", className="muted"),
                     dcc.Store(id=ids.MON_RECORD, data=None),
+                    dcc.Store(id=ids.MON_RECORD_ID, data=None),
                 ]),
                 html.Div(className="monitor-row", children=[
                     html.Label("Windows", htmlFor=ids.MON_WINDOWS,
@@ -306,6 +307,21 @@ def upload_window_files(store, contents, filenames, files, windows) -> dict:
             "windows": ticked + [f.id for f in kept]}
 
 
+def linked_record(store, record_id) -> dict:
+    """The record store's id and the line naming the record of a link's ``mrec``: the
+    record kept on the server, or (gone) a line saying so; the rest of the link is
+    restored all the same."""
+    if record_id is None:
+        return {"record": None, "name": None}
+    kept = get_file(store.root, record_id, "record")
+    if kept is None:
+        return {"record": None, "name": html.Span(
+            "The decision record of this link is gone from the server (files are kept "
+            "for a limited time, or the link is from another server): upload it again. "
+            "The rest of the link is restored.", className="banner warn")}
+    return {"record": kept.id, "name": f"Record: {kept.name}"}
+
+
 def register(app, cache, store) -> None:
     """The tab's settings from a link, its choices, the upload and its views (computed only
     while it is shown)."""
@@ -316,8 +332,11 @@ def register(app, cache, store) -> None:
                 "time": Output(ids.MON_TIME, "value"),
                 "every": Output(ids.MON_EVERY, "value"),
                 "labels": Output(ids.MON_LABELS, "value"),
-                "estimator": Output(ids.MON_ESTIMATOR, "value")},
+                "estimator": Output(ids.MON_ESTIMATOR, "value"),
+                "record": Output(ids.MON_RECORD_ID, "data", allow_duplicate=True),
+                "name": Output(ids.MON_RECORD + "-name", "children", allow_duplicate=True)},
         inputs={"search": Input(ids.URL, "search")},
+        prevent_initial_call="initial_duplicate",
     )
     def settings_from_link(search):
         link, given = parse_link(search)
@@ -326,7 +345,7 @@ def register(app, cache, store) -> None:
         m = link.monitor
         return {"reference": m.reference, "windows": list(m.windows), "time": m.time,
                 "every": m.every, "labels": ["hide"] if m.hide_labels else [],
-                "estimator": m.estimator}
+                "estimator": m.estimator, **linked_record(store, m.record)}
 
     @app.callback(
         output={"windows": Output(ids.MON_WINDOWS, "options"),
@@ -371,7 +390,8 @@ def register(app, cache, store) -> None:
     @app.callback(
         output={"record": Output(ids.MON_RECORD, "data"),
                 "name": Output(ids.MON_RECORD + "-name", "children"),
-                "reference": Output(ids.MON_REFERENCE, "value", allow_duplicate=True)},
+                "reference": Output(ids.MON_REFERENCE, "value", allow_duplicate=True),
+                "record_id": Output(ids.MON_RECORD_ID, "data")},
         inputs={"contents": Input(ids.MON_UPLOAD, "contents")},
         state={"filename": State(ids.MON_UPLOAD, "filename"),
                "kept": State(ids.MON_RECORD, "data")},
@@ -384,8 +404,10 @@ def register(app, cache, store) -> None:
         if "error" in got:  # the record loaded before stays
             return {"record": no_update, "name": html.Span(got["error"],
                                                            className="banner warn"),
-                    "reference": no_update}
-        return {"record": got, "name": f"Record: {got['name']}", "reference": "upload"}
+                    "reference": no_update, "record_id": no_update}
+        kept = put_file(store.root, "record", got["name"], got["text"].encode("utf-8"))
+        return {"record": got, "name": f"Record: {got['name']}", "reference": "upload",
+                "record_id": kept.id}
 
     @app.callback(
         output={k: o for k, o in zip(OUTPUTS, (

@@ -58,9 +58,15 @@ def is_file_id(value) -> bool:
     return isinstance(value, str) and bool(ID_PATTERN.match(value))
 
 
+def _days() -> float:
+    try:
+        return float(os.environ.get("ROC_DASH_MONITOR_FILE_DAYS", "30") or 30)
+    except ValueError:
+        return 30.0
+
+
 def _prune(folder: Path) -> None:
-    days = float(os.environ.get("ROC_DASH_MONITOR_FILE_DAYS", "30") or 30)
-    limit = time.time() - days * 86400
+    limit = time.time() - _days() * 86400
     for entry in folder.iterdir():
         try:
             if entry.is_dir() and entry.stat().st_mtime < limit:
