@@ -30,6 +30,7 @@ import pandas as pd
 
 from ..core.monitoring import MonitorSettings, window_from_rows
 from ..core.monitoring import monitor as monitor_windows
+from ..core.monitoring.window_pins import pin_window
 from ..decision import MAX_RECORD_BYTES, DecisionFileError, from_dict
 from ..decision.monitoring import (
     MonitorInputError,
@@ -57,7 +58,8 @@ DECISION_SECONDS = 10.0
 
 __all__ = ["MonitorOutcome", "DECISION_SECONDS", "page_monitor", "read_record", "reference_page",
            "window_counts", "window_columns", "read_window_upload", "uploaded_windows",
-           "file_windows", "file_columns"]
+           "file_windows", "file_columns",
+           "with_pins"]
 
 @dataclasses.dataclass(frozen=True)
 class MonitorOutcome:
@@ -67,6 +69,11 @@ class MonitorOutcome:
     message: str = ""
     reference_label: str = ""
     key: tuple = ()
+    #: The windows' counts (what a pinned threshold is read on).
+    windows: tuple = ()
+    #: The thresholds pinned per window
+    #: (:class:`~roc_dash.core.monitoring.window_pins.WindowPin`).
+    pins: tuple = ()
 
 
 def read_record(text: str, name: str = "the uploaded file"):
@@ -300,9 +307,31 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
             "window).",)))
         return MonitorOutcome(MonitorReport(record=record, result=result, notes=notes,
                                             reference_fingerprint=same),
-                              reference_label=what, key=key)
+                              reference_label=what, key=key, windows=(*items, *read))
 
-    return cache.cache.get_or_make(key, make, shared=False)
+    return with_pins(cache.cache.get_or_make(key, make, shared=False), m.pins)
+
+
+def with_pins(outcome: MonitorOutcome, pins) -> MonitorOutcome:
+    """``outcome`` with the thresholds ``pins`` (``(window name, threshold)``) pinned on its
+    windows (:func:`~roc_dash.core.monitoring.window_pins.pin_window`); a pin of a window
+    not monitored, or one whose rates cannot be read, is said in a note."""
+    if outcome.report is None or not pins:
+        return outcome
+    by_name = {w.name: w for w in outcome.windows}
+    made, notes = [], []
+    for name, threshold in pins:
+        if name not in by_name:
+            notes.append(f"The threshold pinned for window {name!r} is left out: no window "
+                         "of that name is monitored.")
+            continue
+        try:
+            made.append(pin_window(outcome.report.result, by_name[name], threshold))
+        except ValueError as exc:
+            notes.append(f"The threshold pinned for window {name!r} is left out: {exc}.")
+    report = dataclasses.replace(outcome.report, notes=(*outcome.report.notes, *notes))
+    return dataclasses.replace(outcome, report=report, pins=tuple(made),
+                               key=(*outcome.key, tuple(pins)))
 
 
 

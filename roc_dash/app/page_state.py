@@ -28,6 +28,8 @@ page gave them for the link's datasets (:func:`..analysis.legacy_names`).
 from __future__ import annotations
 
 import dataclasses
+import json
+import math
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -141,6 +143,7 @@ class MonitorState:
     hide_labels: bool = False
     estimator: str = "em"
     record: str | None = None  # the id of the uploaded record kept on the server
+    pins: tuple[tuple[str, float], ...] = ()  # (window name, threshold) pinned per window
 
 
 @dataclass(frozen=True)
@@ -305,6 +308,8 @@ def _monitor_query(m: MonitorState) -> list[tuple[str, str]]:
         q.append(("mest", m.estimator))
     if m.record and m.reference == "upload":
         q.append(("mrec", m.record))
+    if m.pins:
+        q.append(("mpin", json.dumps([list(p) for p in m.pins], separators=(",", ":"))))
     return q
 
 
@@ -375,8 +380,36 @@ def _monitor_reference(v) -> str | None:
     return v if isinstance(v, str) and len(v) == 1 and v.isalpha() and v.isupper() else None
 
 
+#: At most this many thresholds pinned per window list (a link naming more is cut).
+MAX_MONITOR_PINS = 50
+
+
+def monitor_pins(raw) -> tuple[tuple[str, float], ...]:
+    """The ``ids.MON_PINS`` store (``[[window name, threshold], ...]``) as
+    :attr:`MonitorState.pins`: names of at most 200 characters, finite thresholds, one pin
+    per window (the last given)."""
+    out: dict[str, float] = {}
+    for item in raw if isinstance(raw, list | tuple) else ():
+        if not (isinstance(item, list | tuple) and len(item) == 2):
+            continue
+        name, t = item
+        if isinstance(name, str) and 0 < len(name) <= 200 and isinstance(t, int | float) \
+                and not isinstance(t, bool) and math.isfinite(t):
+            out.pop(name, None)
+            out[name] = float(t)
+    return tuple(out.items())[-MAX_MONITOR_PINS:]
+
+
+def _json_or_none(text):
+    try:
+        return json.loads(text) if isinstance(text, str) and len(text) < 8192 else None
+    except ValueError:
+        return None
+
+
 def _monitor(raw) -> MonitorState:
-    reference, windows, time, every, labels, estimator, record = (tuple(raw) + (None,) * 7)[:7]
+    reference, windows, time, every, labels, estimator, record, pins = \
+        (tuple(raw) + (None,) * 8)[:8]
     time = time if isinstance(time, str) and time else None
     record = next(iter(clean_ids([record])), None) if isinstance(record, str) else None
     return MonitorState(
@@ -384,7 +417,8 @@ def _monitor(raw) -> MonitorState:
         windows=tuple(clean_ids(windows)) if isinstance(windows, list | tuple) else (),
         time=time, every=every if time and every in MONITOR_PERIODS else None,
         hide_labels=isinstance(labels, list | tuple) and "hide" in labels,
-        estimator=estimator if estimator in MONITOR_ESTIMATORS else "em", record=record)
+        estimator=estimator if estimator in MONITOR_ESTIMATORS else "em", record=record,
+        pins=monitor_pins(pins))
 
 
 _READERS = {
@@ -445,7 +479,7 @@ FIELDS = (
     Field("monitor", ((ids.MON_REFERENCE, "value"), (ids.MON_WINDOWS, "value"),
                       (ids.MON_TIME, "value"), (ids.MON_EVERY, "value"),
                       (ids.MON_LABELS, "value"), (ids.MON_ESTIMATOR, "value"),
-                      (ids.MON_RECORD_ID, "data"))),
+                      (ids.MON_RECORD_ID, "data"), (ids.MON_PINS, "data"))),
     Field("capacity", ((ids.DCT_CAPACITY, "value"),)),
     Field("floors", ((ids.DCT_FLOORS, "value"),)),
     Field("constraint_view", ((ids.DCT_VIEW, "value"),)),
@@ -521,12 +555,12 @@ def _link_monitor(search) -> MonitorState | None:
     if not isinstance(search, str) or len(search) > 16384:
         return None
     q = {k: v[-1] for k, v in parse_qs(search.lstrip("?")).items()
-         if k in ("mref", "mwin", "mtime", "mevery", "mnolab", "mest", "mrec")}
+         if k in ("mref", "mwin", "mtime", "mevery", "mnolab", "mest", "mrec", "mpin")}
     if not q:
         return None
     return _monitor((q.get("mref"), (q.get("mwin") or "").split(","), q.get("mtime"),
                      q.get("mevery"), ["hide"] if q.get("mnolab") == "1" else [],
-                     q.get("mest"), q.get("mrec")))
+                     q.get("mest"), q.get("mrec"), _json_or_none(q.get("mpin"))))
 
 
 _CONDITION_KEYS = ("cost_fp", "cost_fn", "prior", "reference_class", "benefit_tp",

@@ -1,14 +1,19 @@
 """The Monitor tab's window files in headless Chromium, by real gestures (mtb102): the
 reference uploaded as a dataset, two label-less months uploaded through the tab's window
 upload (each one's share of positives estimated by EM), a file without a score column
-refused with its name while the table stays; the link copied and opened afresh shows the
-same windows."""
+refused with its name while the table stays; a decision record of roc-dash decide uploaded
+in the tab; the link copied and opened afresh shows the same windows and the same record
+(kept on the server by id)."""
 
 from __future__ import annotations
+
+import json
 
 from selenium.webdriver.common.by import By
 
 from roc_dash.app import ids
+from roc_dash.cli import main
+from roc_dash.figures.style import format_threshold
 from tests.monitoring_example import frame
 
 from .gestures import open_tab, scroll_into_view, wait_idle, wait_until
@@ -57,14 +62,28 @@ def test_mtb102_upload_label_less_windows_see_their_estimated_prior_and_reopen_t
     dash_duo.wait_for_contains_text(f"#{ids.MON_WINDOW_STATUS}", "noscore.csv")
     assert "score" in _text(dash_duo, ids.MON_WINDOW_STATUS)
     assert _text(dash_duo, ids.MON_TABLE) == table
+    # a record that roc-dash decide wrote (another cost), uploaded in the tab
+    record = tmp_path / "rec.json"
+    assert main(["decide", str(ref), "--cost-fn", "9", "--replicates", "50",
+                 "-o", str(record)]) == 0
+    d.find_element(By.CSS_SELECTOR, f"#{ids.MON_UPLOAD} input[type=file]").send_keys(
+        str(record))
+    dash_duo.wait_for_contains_text(f"#{ids.MON_STATUS}", "Checked: rec.json")
+    threshold = format_threshold(json.loads(record.read_text())["rule"]["threshold"])
+    assert f"score ≥ {threshold}" in _text(dash_duo, ids.MON_STATUS)
+    wait_until(lambda: _text(dash_duo, ids.MON_TABLE) != table, message="the record's table")
+    wait_idle(dash_duo)
+    table = _text(dash_duo, ids.MON_TABLE)
     scroll_into_view(d, d.find_element(By.CSS_SELECTOR, ".monitor-card h2"), block="start")
     shot("mtb102_monitor_window_files")
-    link = wait_until(lambda: d.current_url if "mwin=" in d.current_url else None,
-                      message="the window files in the link")
-    assert d.current_url.count("%2C") == 1  # two windows, each once
+    link = wait_until(lambda: d.current_url if "mrec=" in d.current_url else None,
+                      message="the record and the window files in the link")
+    assert "mwin=" in link and link.count("%2C") == 1  # two windows, each once
     d.execute_script("sessionStorage.clear();")
     d.get(link)
     wait_until(lambda: d.find_element(By.ID, ids.TAB_PANEL + "monitor").is_displayed(),
                message="the Monitor tab shown")
     wait_until(lambda: _text(dash_duo, ids.MON_TABLE) == table,
                message="the same table from the link")
+    assert "Record: rec.json" in _text(dash_duo, ids.MON_RECORD + "-name")
+    assert f"score ≥ {threshold}" in _text(dash_duo, ids.MON_STATUS)

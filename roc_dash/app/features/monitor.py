@@ -20,7 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from dash import Input, Output, State, dcc, html, no_update
+from dash import Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...figures.monitoring import ESTIMATE_NAMES, monitor_roc_figure, monitor_time_figure
@@ -36,7 +36,13 @@ from ..monitoring import (
     read_window_upload,
     window_columns,
 )
-from ..page_state import MONITOR_PERIODS, PageState, dependencies, parse_link
+from ..page_state import (
+    MONITOR_PERIODS,
+    PageState,
+    dependencies,
+    monitor_pins,
+    parse_link,
+)
 from ..server.monitor_files import digest_of, get_file, put_file
 from ..state import FONT, tab_shown
 
@@ -44,7 +50,7 @@ __all__ = ["panel", "register", "window_rows", "window_files", "upload_window_fi
            "OUTPUTS"]
 
 #: The tab's outputs, in the order the callback returns them.
-OUTPUTS = ("status", "roc", "time", "table")
+OUTPUTS = ("status", "roc", "time", "table", "pin_windows")
 
 _REFERENCE_HELP = ("The decision checked: the page's recommendation under its costs and "
                    "prior (on the datasets that are not windows), a pin, or a decision record "
@@ -62,6 +68,11 @@ _WINDOW_FILES_HELP = ("Predictions after deployment as files, read as roc-dash m
 #: the command line, ``roc-dash monitor``).
 MAX_WINDOW_FILE_BYTES = 50 * 1024 * 1024
 
+_PIN_HELP = ("A threshold kept for one window: where it puts the window in ROC space "
+             "(its labels' rates, else the reference's ROC, which a prior change leaves as "
+             "it is) and what it costs at the window's prior; left empty, the window's "
+             "re-derived threshold. Shown in the figures, the table, the link and the "
+             "report.")
 _TIME_HELP = ("A column of the windows' files (kept as categories: dates or month names as "
               "text) whose values cut their rows into windows: each value a window, or each "
               "day, week, month, quarter or year of its dates.")
@@ -130,6 +141,19 @@ def panel():
                                    options=[{"label": ESTIMATE_NAMES[k], "value": k}
                                             for k in ("em", "pacc", "acc")]),
                 ]),
+                html.Div(className="monitor-row", children=[
+                    html.Label("Pin a threshold for window", htmlFor=ids.MON_PIN_WINDOW,
+                               className="control-label", title=_PIN_HELP),
+                    dcc.Dropdown(id=ids.MON_PIN_WINDOW, options=[], placeholder="window",
+                                 className="monitor-choice"),
+                    dcc.Input(id=ids.MON_PIN_THRESHOLD, type="number",
+                              placeholder="its re-derived threshold",
+                              className="monitor-threshold"),
+                    html.Button("Pin", id=ids.MON_PIN_ADD, n_clicks=0, className="button"),
+                    html.Button("Clear pins", id=ids.MON_PIN_CLEAR, n_clicks=0,
+                                className="button light-dark"),
+                    dcc.Store(id=ids.MON_PINS, data=[]),
+                ]),
             ]),
             html.Div(id=ids.MON_STATUS, className="monitor-status", role="status"),
             html.Div(id=ids.MON_TABLE, className="table-scroll"),
@@ -188,10 +212,17 @@ def window_rows(doc: dict) -> list[dict]:
 _FLAGS = ("held", "drift", "PASS", "FAIL", "WARN")
 
 
-def _table(doc: dict):
+def _pin_cell(pin) -> str:
+    if pin is None:
+        return "–"
+    return f"≥ {format_threshold(pin.threshold)}: cost {sig(pin.expected_cost)}"
+
+
+def _table(doc: dict, pins=()):
     head = ["Window", "Rows", "Share of positives", "Re-derived threshold",
             "Cost: staying", "Cost: switching", "Cost drift", "Choice", "Score shift",
-            "Status"]
+            "Status", "Pinned"]
+    pinned = {p.window: p for p in pins}
     body = []
     for r in window_rows(doc):
         stay = r["staying"]
@@ -203,7 +234,7 @@ def _table(doc: dict):
                  "–" if r["threshold"] is None else format_threshold(r["threshold"]),
                  stay_text, "–" if r["switching"] is None else sig(r["switching"]),
                  *(r["flags"].get(c, "–") for c in ("cost-drift", "choice", "score-shift")),
-                 r["status"]]
+                 r["status"], _pin_cell(pinned.get(r["window"]))]
         body.append(html.Tr([html.Td(c, className=f"flag-{c.lower()}" if c in _FLAGS
                                      else None) for c in cells],
                             className=f"window-{r['status']}"))
@@ -232,16 +263,37 @@ def monitor_outputs(cache, page: PageState, uploaded) -> dict:
     if outcome.report is None:
         blank = empty_figure(font)
         return {"status": html.P(outcome.message, className="banner warn"), "roc": blank,
-                "time": blank, "table": None}
+                "time": blank, "table": None, "pin_windows": []}
     result = outcome.report.result
 
     def make():  # plotly builds figures slowly: once per result and font
-        return {"roc": monitor_roc_figure(result, font_size=font).to_plotly_json(),
-                "time": monitor_time_figure(result, font_size=font).to_plotly_json(),
-                "table": _table(outcome.report.to_dict())}
+        pins = outcome.pins
+        return {"roc": monitor_roc_figure(result, font_size=font, pins=pins).to_plotly_json(),
+                "time": monitor_time_figure(result, font_size=font,
+                                            pins=pins).to_plotly_json(),
+                "table": _table(outcome.report.to_dict(), pins)}
 
     views = cache.cache.get_or_make(("monitor-views", *outcome.key, font), make, shared=False)
-    return {"status": _status(outcome), **views}
+    return {"status": _status(outcome), **views,
+            "pin_windows": [{"label": w.name, "value": w.name} for w in result.windows]}
+
+
+def pinned(cache, page: PageState, record, kept, window, threshold, clear: bool):
+    """The ``ids.MON_PINS`` store after a click on *Pin* (``window`` at ``threshold``, or
+    at its re-derived threshold when empty) or *Clear pins*; ``kept``: the store before."""
+    if clear:
+        return []
+    pins = [list(p) for p in monitor_pins(kept)]
+    if not isinstance(window, str) or not window:
+        raise PreventUpdate
+    if threshold is None or threshold == "":
+        outcome = page_monitor(cache, page, record)
+        row = None if outcome.report is None else next(
+            (r for r in window_rows(outcome.report.to_dict()) if r["window"] == window), None)
+        if row is None or row["threshold"] is None:
+            raise PreventUpdate
+        threshold = row["threshold"]
+    return [p for p in pins if p[0] != window] + [[window, float(threshold)]]
 
 
 def _upload(contents, filename):
@@ -334,6 +386,7 @@ def register(app, cache, store) -> None:
                 "labels": Output(ids.MON_LABELS, "value"),
                 "estimator": Output(ids.MON_ESTIMATOR, "value"),
                 "record": Output(ids.MON_RECORD_ID, "data", allow_duplicate=True),
+                "pins": Output(ids.MON_PINS, "data", allow_duplicate=True),
                 "name": Output(ids.MON_RECORD + "-name", "children", allow_duplicate=True)},
         inputs={"search": Input(ids.URL, "search")},
         prevent_initial_call="initial_duplicate",
@@ -345,7 +398,8 @@ def register(app, cache, store) -> None:
         m = link.monitor
         return {"reference": m.reference, "windows": list(m.windows), "time": m.time,
                 "every": m.every, "labels": ["hide"] if m.hide_labels else [],
-                "estimator": m.estimator, **linked_record(store, m.record)}
+                "estimator": m.estimator, "pins": [list(p) for p in m.pins],
+                **linked_record(store, m.record)}
 
     @app.callback(
         output={"windows": Output(ids.MON_WINDOWS, "options"),
@@ -412,7 +466,8 @@ def register(app, cache, store) -> None:
     @app.callback(
         output={k: o for k, o in zip(OUTPUTS, (
             Output(ids.MON_STATUS, "children"), Output(ids.MON_ROC, "figure"),
-            Output(ids.MON_TIME_GRAPH, "figure"), Output(ids.MON_TABLE, "children")),
+            Output(ids.MON_TIME_GRAPH, "figure"), Output(ids.MON_TABLE, "children"),
+            Output(ids.MON_PIN_WINDOW, "options")),
             strict=True)},
         inputs={"page": {**dependencies(Input, "monitor", "conditions", "tab", "pins",
                                         "models", "level", "presentation", "datasets"),
@@ -426,3 +481,22 @@ def register(app, cache, store) -> None:
         if page.conditions is None:
             return dict.fromkeys(OUTPUTS, no_update)
         return monitor_outputs(cache, page, record)
+
+    @app.callback(
+        output={"pins": Output(ids.MON_PINS, "data")},
+        inputs={"add": Input(ids.MON_PIN_ADD, "n_clicks"),
+                "clear": Input(ids.MON_PIN_CLEAR, "n_clicks")},
+        state={"window": State(ids.MON_PIN_WINDOW, "value"),
+               "threshold": State(ids.MON_PIN_THRESHOLD, "value"),
+               "page": dependencies(State, "monitor", "conditions", "models", "level",
+                                    "datasets", "band", "samples", "pins"),
+               "record": State(ids.MON_RECORD, "data")},
+        prevent_initial_call=True,
+    )
+    def pin(add, clear, window, threshold, page, record):
+        if not (add or clear):
+            raise PreventUpdate
+        page = PageState.from_dash(page)
+        kept = [list(p) for p in page.monitor.pins]
+        return {"pins": pinned(cache, page, record, kept, window, threshold,
+                               ctx.triggered_id == ids.MON_PIN_CLEAR)}
