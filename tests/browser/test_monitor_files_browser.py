@@ -16,9 +16,9 @@ from roc_dash.cli import main
 from roc_dash.figures.style import format_threshold
 from tests.monitoring_example import frame
 
-from .gestures import open_tab, scroll_into_view, wait_idle, wait_until
+from .gestures import click, open_tab, scroll_into_view, type_into, wait_idle, wait_until
 from .test_monitor_browser import _text, _upload
-from .test_trust_browser import start
+from .test_trust_browser import _centre, start
 
 
 def _send_windows(dash_duo, *paths):
@@ -87,3 +87,56 @@ def test_mtb102_upload_label_less_windows_see_their_estimated_prior_and_reopen_t
                message="the same table from the link")
     assert "Record: rec.json" in _text(dash_duo, ids.MON_RECORD + "-name")
     assert f"score ≥ {threshold}" in _text(dash_duo, ids.MON_STATUS)
+
+
+def test_mtb103_pin_a_threshold_for_a_window_and_see_it_from_the_link(
+        dash_duo, app, tmp_path, shot):
+    """Pin 0.6 for february with real clicks and typing, and february's re-derived
+    threshold for january (the box left empty): the table and the ROC path show them;
+    the link copied and opened afresh shows them again."""
+    from .test_slicepage_browser import _pick
+
+    ref = tmp_path / "ref.csv"
+    frame(3000, 0.3, seed=1).to_csv(ref, index=False)
+    months = []
+    for name, prior, seed in (("jan", 0.3, 2), ("feb", 0.1, 3)):
+        months.append(tmp_path / f"{name}.csv")
+        frame(3000, prior, seed=seed, labels=False).to_csv(months[-1], index=False)
+    start(dash_duo, app, size=(1400, 1100))
+    d = dash_duo.driver
+    _upload(dash_duo, ref)
+    open_tab(dash_duo, "monitor")
+    _send_windows(dash_duo, *months)
+    wait_until(lambda: _text(dash_duo, ids.MON_TABLE).count("(EM)") == 2,
+               message="the windows' table")
+    wait_idle(dash_duo)
+    _pick(dash_duo, ids.MON_PIN_WINDOW, "feb")
+    type_into(d.find_element(By.ID, ids.MON_PIN_THRESHOLD), "0.6", enter=False)
+    click(d, _centre(d, d.find_element(By.ID, ids.MON_PIN_ADD)))
+    wait_until(lambda: "≥ 0.6: cost" in _text(dash_duo, ids.MON_TABLE),
+               message="the pin in the table")
+    rows = {r.split()[0]: r for r in _text(dash_duo, ids.MON_TABLE).splitlines()[1:]}
+    words = rows["jan"].split()
+    jan_threshold = words[words.index("(EM)") + 1]  # its re-derived threshold
+    _pick(dash_duo, ids.MON_PIN_WINDOW, "jan")
+    type_into(d.find_element(By.ID, ids.MON_PIN_THRESHOLD), "", enter=False)
+    click(d, _centre(d, d.find_element(By.ID, ids.MON_PIN_ADD)))
+    wait_until(lambda: f"≥ {jan_threshold}: cost" in _text(dash_duo, ids.MON_TABLE),
+               message="january pinned at its re-derived threshold")
+    pins = wait_until(lambda: d.execute_script(
+        f"return document.getElementById('{ids.MON_ROC}').querySelector('.js-plotly-plot')"
+        ".data.filter(t => t.name === 'pinned thresholds').map(t => t.x.length)[0]"),
+        message="the pins on the ROC path")
+    assert pins == 2
+    wait_idle(dash_duo)
+    scroll_into_view(d, d.find_element(By.ID, ids.MON_STATUS), block="start")
+    shot("mtb103_monitor_pins")
+    table = _text(dash_duo, ids.MON_TABLE)
+    link = wait_until(lambda: d.current_url if "mpin=" in d.current_url else None,
+                      message="the pins in the link")
+    d.execute_script("sessionStorage.clear();")
+    d.get(link)
+    wait_until(lambda: d.find_element(By.ID, ids.TAB_PANEL + "monitor").is_displayed(),
+               message="the Monitor tab shown")
+    wait_until(lambda: _text(dash_duo, ids.MON_TABLE) == table,
+               message="the same pins from the link")
