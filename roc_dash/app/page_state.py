@@ -380,31 +380,21 @@ def _monitor_reference(v) -> str | None:
     return v if isinstance(v, str) and len(v) == 1 and v.isalpha() and v.isupper() else None
 
 
-#: At most this many thresholds pinned per window list (a link naming more is cut).
-MAX_MONITOR_PINS = 50
-
-
 def monitor_pins(raw) -> tuple[tuple[str, float], ...]:
-    """The ``ids.MON_PINS`` store (``[[window name, threshold], ...]``) as
-    :attr:`MonitorState.pins`: names of at most 200 characters, finite thresholds, one pin
-    per window (the last given)."""
+    """The ``ids.MON_PINS`` store (``[[window, threshold], ...]``, or a link's JSON of it) as
+    :attr:`MonitorState.pins`: finite thresholds, one per window (the last), 50 at most."""
+    try:
+        raw = json.loads(raw) if isinstance(raw, str) and len(raw) < 8192 else raw
+    except ValueError:
+        return ()
     out: dict[str, float] = {}
     for item in raw if isinstance(raw, list | tuple) else ():
-        if not (isinstance(item, list | tuple) and len(item) == 2):
-            continue
-        name, t = item
+        name, t = item if isinstance(item, list | tuple) and len(item) == 2 else (None, None)
         if isinstance(name, str) and 0 < len(name) <= 200 and isinstance(t, int | float) \
                 and not isinstance(t, bool) and math.isfinite(t):
             out.pop(name, None)
             out[name] = float(t)
-    return tuple(out.items())[-MAX_MONITOR_PINS:]
-
-
-def _json_or_none(text):
-    try:
-        return json.loads(text) if isinstance(text, str) and len(text) < 8192 else None
-    except ValueError:
-        return None
+    return tuple(out.items())[-50:]
 
 
 def _monitor(raw) -> MonitorState:
@@ -560,7 +550,7 @@ def _link_monitor(search) -> MonitorState | None:
         return None
     return _monitor((q.get("mref"), (q.get("mwin") or "").split(","), q.get("mtime"),
                      q.get("mevery"), ["hide"] if q.get("mnolab") == "1" else [],
-                     q.get("mest"), q.get("mrec"), _json_or_none(q.get("mpin"))))
+                     q.get("mest"), q.get("mrec"), q.get("mpin")))
 
 
 _CONDITION_KEYS = ("cost_fp", "cost_fn", "prior", "reference_class", "benefit_tp",

@@ -82,6 +82,34 @@ _ESTIMATOR_HELP = ("The estimate of an unlabelled window's share of positives at
                    "rates (PACC, ACC; Forman 2008).")
 
 
+def _pin_row():
+    """Pin a threshold (or the re-derived one) for a window; clear the pins."""
+    return html.Div(className="monitor-row", children=[
+        html.Label("Pin a threshold for window", htmlFor=ids.MON_PIN_WINDOW,
+                   className="control-label", title=_PIN_HELP),
+        dcc.Dropdown(id=ids.MON_PIN_WINDOW, options=[], placeholder="window",
+                     className="monitor-choice"),
+        dcc.Input(id=ids.MON_PIN_THRESHOLD, type="number",
+                  placeholder="its re-derived threshold", className="monitor-threshold"),
+        html.Button("Pin", id=ids.MON_PIN_ADD, n_clicks=0, className="button"),
+        html.Button("Clear pins", id=ids.MON_PIN_CLEAR, n_clicks=0,
+                    className="button light-dark"),
+        dcc.Store(id=ids.MON_PINS, data=[]),
+    ])
+
+
+def _window_files_upload():
+    """The window files' upload, what became of the last ones, the ids uploaded."""
+    return [dcc.Upload(id=ids.MON_WINDOW_UPLOAD, multiple=True,
+                       accept=".csv,.tsv,.txt,.gz,.parquet",
+                       max_size=MAX_WINDOW_FILE_BYTES, className="monitor-upload",
+                       children=html.Button("Upload window files (labels optional)",
+                                            className="button light-dark",
+                                            title=_WINDOW_FILES_HELP)),
+            html.Div(id=ids.MON_WINDOW_STATUS, className="muted", role="status"),
+            dcc.Store(id=ids.MON_FILES, data=[])]
+
+
 def panel():
     """The tab's cards: the settings, then the figures and the table."""
     return [
@@ -107,14 +135,7 @@ def panel():
                                className="control-label", title=_WINDOWS_HELP),
                     dcc.Checklist(id=ids.MON_WINDOWS, value=[], options=[], inline=True,
                                   className="checklist", labelClassName="check"),
-                    dcc.Upload(id=ids.MON_WINDOW_UPLOAD, multiple=True,
-                               accept=".csv,.tsv,.txt,.gz,.parquet",
-                               max_size=MAX_WINDOW_FILE_BYTES, className="monitor-upload",
-                               children=html.Button("Upload window files (labels optional)",
-                                                    className="button light-dark",
-                                                    title=_WINDOW_FILES_HELP)),
-                    html.Div(id=ids.MON_WINDOW_STATUS, className="muted", role="status"),
-                    dcc.Store(id=ids.MON_FILES, data=[]),
+                    *_window_files_upload(),
                 ]),
                 html.Div(className="monitor-row", children=[
                     html.Label("Cut into windows by", htmlFor=ids.MON_TIME,
@@ -141,19 +162,7 @@ def panel():
                                    options=[{"label": ESTIMATE_NAMES[k], "value": k}
                                             for k in ("em", "pacc", "acc")]),
                 ]),
-                html.Div(className="monitor-row", children=[
-                    html.Label("Pin a threshold for window", htmlFor=ids.MON_PIN_WINDOW,
-                               className="control-label", title=_PIN_HELP),
-                    dcc.Dropdown(id=ids.MON_PIN_WINDOW, options=[], placeholder="window",
-                                 className="monitor-choice"),
-                    dcc.Input(id=ids.MON_PIN_THRESHOLD, type="number",
-                              placeholder="its re-derived threshold",
-                              className="monitor-threshold"),
-                    html.Button("Pin", id=ids.MON_PIN_ADD, n_clicks=0, className="button"),
-                    html.Button("Clear pins", id=ids.MON_PIN_CLEAR, n_clicks=0,
-                                className="button light-dark"),
-                    dcc.Store(id=ids.MON_PINS, data=[]),
-                ]),
+                _pin_row(),
             ]),
             html.Div(id=ids.MON_STATUS, className="monitor-status", role="status"),
             html.Div(id=ids.MON_TABLE, className="table-scroll"),
@@ -427,19 +436,29 @@ def register(app, cache, store) -> None:
                 "reference": _reference_options(pins)}
 
     @app.callback(
-        output={"files": Output(ids.MON_FILES, "data"),
-                "status": Output(ids.MON_WINDOW_STATUS, "children"),
-                "windows": Output(ids.MON_WINDOWS, "value", allow_duplicate=True)},
-        inputs={"contents": Input(ids.MON_WINDOW_UPLOAD, "contents")},
-        state={"filenames": State(ids.MON_WINDOW_UPLOAD, "filename"),
-               "files": State(ids.MON_FILES, "data"),
-               "windows": State(ids.MON_WINDOWS, "value")},
-        prevent_initial_call=True,
+        output={k: o for k, o in zip(OUTPUTS, (
+            Output(ids.MON_STATUS, "children"), Output(ids.MON_ROC, "figure"),
+            Output(ids.MON_TIME_GRAPH, "figure"), Output(ids.MON_TABLE, "children"),
+            Output(ids.MON_PIN_WINDOW, "options")),
+            strict=True)},
+        inputs={"page": {**dependencies(Input, "monitor", "conditions", "tab", "pins",
+                                        "models", "level", "presentation", "datasets"),
+                         **dependencies(State, "band", "samples")},
+                "record": Input(ids.MON_RECORD, "data")},
     )
-    def upload_windows(contents, filenames, files, windows):
-        if not contents:
+    def monitor_views(page, record):
+        page = PageState.from_dash(page)
+        if not tab_shown(page.tab, "monitor"):
             raise PreventUpdate
-        return upload_window_files(store, contents, filenames, files, windows)
+        if page.conditions is None:
+            return dict.fromkeys(OUTPUTS, no_update)
+        return monitor_outputs(cache, page, record)
+
+    _register_files_and_pins(app, cache, store)
+
+
+def _register_files_and_pins(app, cache, store) -> None:
+    """The record's upload, the window files' upload and the pins' buttons."""
 
     @app.callback(
         output={"record": Output(ids.MON_RECORD, "data"),
@@ -464,23 +483,19 @@ def register(app, cache, store) -> None:
                 "record_id": kept.id}
 
     @app.callback(
-        output={k: o for k, o in zip(OUTPUTS, (
-            Output(ids.MON_STATUS, "children"), Output(ids.MON_ROC, "figure"),
-            Output(ids.MON_TIME_GRAPH, "figure"), Output(ids.MON_TABLE, "children"),
-            Output(ids.MON_PIN_WINDOW, "options")),
-            strict=True)},
-        inputs={"page": {**dependencies(Input, "monitor", "conditions", "tab", "pins",
-                                        "models", "level", "presentation", "datasets"),
-                         **dependencies(State, "band", "samples")},
-                "record": Input(ids.MON_RECORD, "data")},
+        output={"files": Output(ids.MON_FILES, "data"),
+                "status": Output(ids.MON_WINDOW_STATUS, "children"),
+                "windows": Output(ids.MON_WINDOWS, "value", allow_duplicate=True)},
+        inputs={"contents": Input(ids.MON_WINDOW_UPLOAD, "contents")},
+        state={"filenames": State(ids.MON_WINDOW_UPLOAD, "filename"),
+               "files": State(ids.MON_FILES, "data"),
+               "windows": State(ids.MON_WINDOWS, "value")},
+        prevent_initial_call=True,
     )
-    def monitor_views(page, record):
-        page = PageState.from_dash(page)
-        if not tab_shown(page.tab, "monitor"):
+    def upload_windows(contents, filenames, files, windows):
+        if not contents:
             raise PreventUpdate
-        if page.conditions is None:
-            return dict.fromkeys(OUTPUTS, no_update)
-        return monitor_outputs(cache, page, record)
+        return upload_window_files(store, contents, filenames, files, windows)
 
     @app.callback(
         output={"pins": Output(ids.MON_PINS, "data")},
