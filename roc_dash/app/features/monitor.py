@@ -350,17 +350,17 @@ def upload_window_files(store, contents, filenames, files, windows) -> dict:
         try:
             data = base64.b64decode(content.split(",", 1)[1])
         except (AttributeError, IndexError, ValueError, binascii.Error):
-            said.append(html.Span(f"{name}: could not be read as an upload; upload it again.",
-                                  className="banner warn"))
+            said.append(html.Div(f"{name}: could not be read as an upload; upload it again.",
+                                 className="banner warn"))
             continue
         if (name, digest_of(data)) in known:  # the same file again (a picker adds to its list)
             continue
         columns, error = read_window_upload(name, data)
         if error is not None:
-            said.append(html.Span(error, className="banner warn"))
+            said.append(html.Div(error, className="banner warn"))
             continue
         kept.append(put_file(store.root, "window", name, data, columns=columns))
-        said.append(html.Span(f"Window file: {name}", className="monitor-file"))
+        said.append(html.Div(f"Window file: {name}", className="monitor-file"))
     if not kept:
         return {"files": no_update, "status": said or no_update, "windows": no_update}
     ticked = [w for w in (windows if isinstance(windows, list) else ()) if isinstance(w, str)]
