@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from selenium.webdriver.common.by import By
 
 from roc_dash.app import ids
@@ -27,14 +28,21 @@ def _send_windows(dash_duo, *paths):
     field.send_keys("\n".join(str(p) for p in paths))
 
 
-def test_mtb102_upload_label_less_windows_see_their_estimated_prior_and_reopen_the_link(
-        dash_duo, app, tmp_path, shot):
+@pytest.fixture
+def label_less(tmp_path):
+    """The reference predictions (labelled) and two months without labels."""
     ref = tmp_path / "ref.csv"
     frame(3000, 0.3, seed=1).to_csv(ref, index=False)
     months = []
     for name, prior, seed in (("jan", 0.3, 2), ("feb", 0.1, 3)):
         months.append(tmp_path / f"{name}.csv")
         frame(3000, prior, seed=seed, labels=False).to_csv(months[-1], index=False)
+    return ref, months
+
+
+def test_mtb102_upload_label_less_windows_see_their_estimated_prior_and_reopen_the_link(
+        dash_duo, app, label_less, tmp_path, shot):
+    ref, months = label_less
     start(dash_duo, app, size=(1400, 1100))
     d = dash_duo.driver
     _upload(dash_duo, ref)
@@ -90,18 +98,13 @@ def test_mtb102_upload_label_less_windows_see_their_estimated_prior_and_reopen_t
 
 
 def test_mtb103_pin_a_threshold_for_a_window_and_see_it_from_the_link(
-        dash_duo, app, tmp_path, shot):
+        dash_duo, app, label_less, shot):
     """Pin 0.6 for february with real clicks and typing, and february's re-derived
     threshold for january (the box left empty): the table and the ROC path show them;
     the link copied and opened afresh shows them again."""
     from .test_slicepage_browser import _pick
 
-    ref = tmp_path / "ref.csv"
-    frame(3000, 0.3, seed=1).to_csv(ref, index=False)
-    months = []
-    for name, prior, seed in (("jan", 0.3, 2), ("feb", 0.1, 3)):
-        months.append(tmp_path / f"{name}.csv")
-        frame(3000, prior, seed=seed, labels=False).to_csv(months[-1], index=False)
+    ref, months = label_less
     start(dash_duo, app, size=(1400, 1100))
     d = dash_duo.driver
     _upload(dash_duo, ref)
