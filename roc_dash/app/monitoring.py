@@ -22,13 +22,22 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import tempfile
+from pathlib import Path
 
 import pandas as pd
 
 from ..core.monitoring import MonitorSettings, window_from_rows
 from ..core.monitoring import monitor as monitor_windows
+from ..core.monitoring.window_pins import pin_window
 from ..decision import MAX_RECORD_BYTES, DecisionFileError, from_dict
-from ..decision.monitoring import MonitorReport, reference_of
+from ..decision.monitoring import (
+    MonitorInputError,
+    MonitorReport,
+    read_window_files,
+    reference_of,
+)
 from ..io.canonical import model_name_from_filename
 from ..io.slice_columns import SLICE_PREFIX
 from ..io.windows import EVERY, MAX_WINDOWS
@@ -41,13 +50,16 @@ from .analysis import (
 )
 from .chosen_points import decision_record
 from .page_state import PageState
+from .server.monitor_files import get_file
 from .server.store import DatasetNotFound
 
 #: Server time the decision's bootstrap intervals may take (as Download decision's).
 DECISION_SECONDS = 10.0
 
 __all__ = ["MonitorOutcome", "DECISION_SECONDS", "page_monitor", "read_record", "reference_page",
-           "window_counts", "window_columns"]
+           "window_counts", "window_columns", "read_window_upload", "uploaded_windows",
+           "file_windows", "file_columns",
+           "with_pins"]
 
 @dataclasses.dataclass(frozen=True)
 class MonitorOutcome:
@@ -57,6 +69,11 @@ class MonitorOutcome:
     message: str = ""
     reference_label: str = ""
     key: tuple = ()
+    #: The windows' counts (what a pinned threshold is read on).
+    windows: tuple = ()
+    #: The thresholds pinned per window
+    #: (:class:`~roc_dash.core.monitoring.window_pins.WindowPin`).
+    pins: tuple = ()
 
 
 def read_record(text: str, name: str = "the uploaded file"):
@@ -173,6 +190,27 @@ def _tables(cache: AnalysisCache, ids, reference_class) -> list[tuple[str, pd.Da
             for info, label in zip(infos, dataset_labels(infos), strict=True)]
 
 
+def _kept_record(store, uploaded, record_id) -> dict:
+    """``{"name", "text"}`` of the record checked: the one uploaded in this page, else the
+    one kept on the server under ``record_id`` (a link's); raises ValueError saying what to
+    do when there is none (or it is gone)."""
+    if isinstance(uploaded, dict) and uploaded.get("text"):
+        return uploaded
+    if record_id is not None:
+        kept = get_file(store.root, record_id, "record")
+        if kept is None:
+            raise ValueError("The decision record of this link is gone from the server "
+                             "(expired, or the link is from another server): upload it "
+                             "again, or check the page's decision.")
+        try:
+            return {"name": kept.name, "text": kept.path.read_text("utf-8")}
+        except (OSError, UnicodeDecodeError):
+            pass
+    raise ValueError("Upload the decision record to check (the JSON that roc-dash "
+                     "decide or Download decision wrote), or check the page's "
+                     "decision.")
+
+
 def _decision(cache: AnalysisCache, page: PageState, uploaded):
     """``(record, reference dataset id or None, what the reference is)`` or raises
     ValueError."""
@@ -180,10 +218,7 @@ def _decision(cache: AnalysisCache, page: PageState, uploaded):
     windows = set(m.windows)
     rest = [d for d in page.datasets if d not in windows]
     if m.reference == "upload":
-        if not isinstance(uploaded, dict) or not uploaded.get("text"):
-            raise ValueError("Upload the decision record to check (the JSON that roc-dash "
-                             "decide or Download decision wrote), or check the page's "
-                             "decision.")
+        uploaded = _kept_record(cache.store, uploaded, m.record)
         record, error = read_record(uploaded["text"], repr(uploaded.get("name") or "file"))
         if record is None:
             raise ValueError(error)
@@ -233,10 +268,12 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
     cached by the decision, the data and the settings."""
     m = page.monitor
     windows = [d for d in m.windows if d in page.datasets]
-    if not windows:
-        return MonitorOutcome(message="Tick the datasets that are windows (predictions "
-                                      "after deployment, one dataset per window or cut by a "
-                                      "time column).")
+    files, gone = uploaded_windows(cache.store, page)
+    if not windows and not files:
+        return MonitorOutcome(message=(
+            f"{gone}. " if gone else "") + "Tick the datasets that are windows (predictions "
+            "after deployment, one dataset per window or cut by a time column), or upload "
+            "window files (a score column; labels optional).")
     try:
         record, table, what = _decision(cache, page, uploaded)
     except (ValueError, DatasetNotFound) as exc:
@@ -245,8 +282,9 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
     # the record as decided (not when: a record re-taken for the same page is the same)
     text = json.dumps({k: v for k, v in record.to_dict().items() if k != "created_utc"},
                       sort_keys=True)
-    key = ("monitor", text, cache.store.present(page.datasets), tuple(windows), m.time,
-           m.every, m.hide_labels, settings, page.control.reference_class)
+    key = ("monitor", text, cache.store.present(page.datasets), tuple(windows),
+           tuple(f.id for f in files), m.time, m.every, m.hide_labels, settings,
+           page.control.reference_class)
 
     def make():
         try:
@@ -255,18 +293,142 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
                  m.every, m.hide_labels, page.control.reference_class),
                 lambda: tuple(window_counts(
                     _tables(cache, windows, page.control.reference_class), record.model,
-                    time=m.time, every=m.every, labels=not m.hide_labels)), shared=False)
+                    time=m.time, every=m.every, labels=not m.hide_labels)), shared=False) \
+                if windows else ()
+            read, file_notes = file_windows(cache, files, record, time=m.time, every=m.every,
+                                            labels=not m.hide_labels)
             ref, same = reference_of(record, table)
-            result = monitor_windows(ref, items, settings)
+            result = monitor_windows(ref, (*items, *read), settings)
         except ValueError as exc:
             return MonitorOutcome(message=str(exc))
-        notes = () if table is not None else (
+        notes = (*file_notes, *((f"{gone}.",) if gone else ()), *(() if table is not None else (
             "No reference predictions hold the record's model: EM, PACC, the re-derived "
             "choice and the score tests need them (load them as a dataset that is not a "
-            "window).",)
+            "window).",)))
         return MonitorOutcome(MonitorReport(record=record, result=result, notes=notes,
                                             reference_fingerprint=same),
-                              reference_label=what, key=key)
+                              reference_label=what, key=key, windows=(*items, *read))
+
+    return with_pins(cache.cache.get_or_make(key, make, shared=False), m.pins)
+
+
+def with_pins(outcome: MonitorOutcome, pins) -> MonitorOutcome:
+    """``outcome`` with the thresholds ``pins`` (``(window name, threshold)``) pinned on its
+    windows (:func:`~roc_dash.core.monitoring.window_pins.pin_window`); a pin of a window
+    not monitored, or one whose rates cannot be read, is said in a note."""
+    if outcome.report is None or not pins:
+        return outcome
+    by_name = {w.name: w for w in outcome.windows}
+    made, notes = [], []
+    for name, threshold in pins:
+        if name not in by_name:
+            notes.append(f"The threshold pinned for window {name!r} is left out: no window "
+                         "of that name is monitored.")
+            continue
+        try:
+            made.append(pin_window(outcome.report.result, by_name[name], threshold))
+        except ValueError as exc:
+            notes.append(f"The threshold pinned for window {name!r} is left out: {exc}.")
+    report = dataclasses.replace(outcome.report, notes=(*outcome.report.notes, *notes))
+    return dataclasses.replace(outcome, report=report, pins=tuple(made),
+                               key=(*outcome.key, tuple(pins)))
+
+
+
+# ----------------------------------------------------------------------------- window files
+def _shown(message: str, folders) -> str:
+    """A reader's message without the server's folders (the file's own name stays)."""
+    for folder in folders:
+        message = message.replace(str(folder) + os.sep, "")
+    return message
+
+
+def _columns_of(path: Path) -> tuple[str, ...]:
+    try:
+        if path.suffix.lower() == ".parquet":
+            import pyarrow.parquet as pq
+
+            return tuple(pq.read_schema(path).names)
+        return tuple(str(c) for c in pd.read_csv(path, nrows=0, sep=None,
+                                                 engine="python").columns)
+    except (OSError, ValueError, ImportError):
+        return ()
+
+
+def read_window_upload(name: str, data: bytes):
+    """``(columns, None)`` of a window file uploaded as ``name`` that reads as
+    ``roc-dash monitor`` reads its windows (a score column; labels, model, time and weight
+    optional), or ``(None, message)`` naming the file, the column and what to do."""
+    from ..io import InputError
+    from ..io.windows import read_windows
+    from .server.monitor_files import safe_name
+
+    with tempfile.TemporaryDirectory(prefix="roc-dash-window-") as folder:
+        path = Path(folder) / safe_name(name)
+        path.write_bytes(data)
+        try:
+            read_windows([str(path)])
+        except InputError as exc:
+            return None, _shown(str(exc), [folder])
+        except (ValueError, OSError) as exc:  # anything else the readers refuse
+            return None, f"{name}: cannot be read as predictions ({exc}). Upload a CSV, TSV " \
+                         "or Parquet file with a score column."
+        return _columns_of(path), None
+
+
+def uploaded_windows(store, page: PageState) -> tuple[list, str]:
+    """The window files kept on the server among the tab's windows (ids that are not
+    datasets), and what to say of those gone (empty: none)."""
+    found, gone = [], 0
+    for w in page.monitor.windows:
+        if w in page.datasets:
+            continue
+        kept = get_file(store.root, w, "window")
+        if kept is None:
+            gone += 1
+        else:
+            found.append(kept)
+    if not gone:
+        return found, ""
+    return found, (f"{gone} window file{'s' if gone != 1 else ''} of this link "
+                   f"{'are' if gone != 1 else 'is'} gone from the server (expired or "
+                   f"uploaded elsewhere): upload {'them' if gone != 1 else 'it'} again")
+
+
+def file_windows(cache: AnalysisCache, files, record, *, time=None, every=None,
+                 labels: bool = True) -> tuple[tuple, tuple]:
+    """``(windows, notes)`` of the kept window files ``files`` read for ``record`` (as
+    ``roc-dash monitor`` reads them; cut by ``time`` when it is one of their columns, else
+    each file a window), labels dropped unless ``labels``; cached. Raises ValueError
+    naming the file."""
+    if not files:
+        return (), ()
+    cut = time is not None and all(time in f.columns for f in files)
+    key = ("monitor-files", tuple(f.id for f in files), record.model, record.positive_label,
+           time if cut else None, every if cut else None, labels)
+
+    def make():
+        try:
+            read, notes = read_window_files(record, [str(f.path) for f in files],
+                                            time=time if cut else None,
+                                            every=every if cut else None)
+        except MonitorInputError as exc:
+            raise ValueError(_shown(str(exc), [f.path.parent for f in files])) from None
+        if not labels:
+            read = tuple(dataclasses.replace(w, positives=None) for w in read)
+        return tuple(read), tuple(_shown(n, [f.path.parent for f in files]) for n in notes)
 
     return cache.cache.get_or_make(key, make, shared=False)
 
+
+def file_columns(files) -> list[str]:
+    """The columns the kept window files ``files`` may be cut by: those every one of them
+    holds, but the ones read as score, label, model or weight (by their usual names)."""
+    from ..io.columns import ROLE_NAMES, normalise
+
+    roles = {alias for names in ROLE_NAMES.values() for alias in names}
+    found = None
+    for f in files:
+        cols = [c for c in f.columns if normalise(c) not in roles]
+        found = cols if found is None else [c for c in found if c in cols]
+    return found or []

@@ -28,6 +28,8 @@ page gave them for the link's datasets (:func:`..analysis.legacy_names`).
 from __future__ import annotations
 
 import dataclasses
+import json
+import math
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -140,6 +142,8 @@ class MonitorState:
     every: str | None = None
     hide_labels: bool = False
     estimator: str = "em"
+    record: str | None = None  # the id of the uploaded record kept on the server
+    pins: tuple[tuple[str, float], ...] = ()  # (window name, threshold) pinned per window
 
 
 @dataclass(frozen=True)
@@ -302,6 +306,10 @@ def _monitor_query(m: MonitorState) -> list[tuple[str, str]]:
         q.append(("mnolab", "1"))
     if m.estimator != "em":
         q.append(("mest", m.estimator))
+    if m.record and m.reference == "upload":
+        q.append(("mrec", m.record))
+    if m.pins:
+        q.append(("mpin", json.dumps([list(p) for p in m.pins], separators=(",", ":"))))
     return q
 
 
@@ -372,15 +380,35 @@ def _monitor_reference(v) -> str | None:
     return v if isinstance(v, str) and len(v) == 1 and v.isalpha() and v.isupper() else None
 
 
+def monitor_pins(raw) -> tuple[tuple[str, float], ...]:
+    """The ``ids.MON_PINS`` store (``[[window, threshold], ...]``, or a link's JSON of it) as
+    :attr:`MonitorState.pins`: finite thresholds, one per window (the last), 50 at most."""
+    try:
+        raw = json.loads(raw) if isinstance(raw, str) and len(raw) < 8192 else raw
+    except ValueError:
+        return ()
+    out: dict[str, float] = {}
+    for item in raw if isinstance(raw, list | tuple) else ():
+        name, t = item if isinstance(item, list | tuple) and len(item) == 2 else (None, None)
+        if isinstance(name, str) and 0 < len(name) <= 200 and isinstance(t, int | float) \
+                and not isinstance(t, bool) and math.isfinite(t):
+            out.pop(name, None)
+            out[name] = float(t)
+    return tuple(out.items())[-50:]
+
+
 def _monitor(raw) -> MonitorState:
-    reference, windows, time, every, labels, estimator = (tuple(raw) + (None,) * 6)[:6]
+    reference, windows, time, every, labels, estimator, record, pins = \
+        (tuple(raw) + (None,) * 8)[:8]
     time = time if isinstance(time, str) and time else None
+    record = next(iter(clean_ids([record])), None) if isinstance(record, str) else None
     return MonitorState(
         reference=_monitor_reference(reference) or "optimum",
         windows=tuple(clean_ids(windows)) if isinstance(windows, list | tuple) else (),
         time=time, every=every if time and every in MONITOR_PERIODS else None,
         hide_labels=isinstance(labels, list | tuple) and "hide" in labels,
-        estimator=estimator if estimator in MONITOR_ESTIMATORS else "em")
+        estimator=estimator if estimator in MONITOR_ESTIMATORS else "em", record=record,
+        pins=monitor_pins(pins))
 
 
 _READERS = {
@@ -440,7 +468,8 @@ FIELDS = (
     Field("zoom", ((ids.ZOOM, "data"),)),
     Field("monitor", ((ids.MON_REFERENCE, "value"), (ids.MON_WINDOWS, "value"),
                       (ids.MON_TIME, "value"), (ids.MON_EVERY, "value"),
-                      (ids.MON_LABELS, "value"), (ids.MON_ESTIMATOR, "value"))),
+                      (ids.MON_LABELS, "value"), (ids.MON_ESTIMATOR, "value"),
+                      (ids.MON_RECORD_ID, "data"), (ids.MON_PINS, "data"))),
     Field("capacity", ((ids.DCT_CAPACITY, "value"),)),
     Field("floors", ((ids.DCT_FLOORS, "value"),)),
     Field("constraint_view", ((ids.DCT_VIEW, "value"),)),
@@ -510,18 +539,18 @@ def parse_link(search) -> tuple[PageState, frozenset[str]]:
 
 def _link_monitor(search) -> MonitorState | None:
     """The Monitor tab's settings a link names (``mref``, ``mwin``, ``mtime``, ``mevery``,
-    ``mnolab``, ``mest``), None when it names none."""
+    ``mnolab``, ``mest``, ``mrec``: the uploaded record's id), None when it names none."""
     from urllib.parse import parse_qs
 
     if not isinstance(search, str) or len(search) > 16384:
         return None
     q = {k: v[-1] for k, v in parse_qs(search.lstrip("?")).items()
-         if k in ("mref", "mwin", "mtime", "mevery", "mnolab", "mest")}
+         if k in ("mref", "mwin", "mtime", "mevery", "mnolab", "mest", "mrec", "mpin")}
     if not q:
         return None
     return _monitor((q.get("mref"), (q.get("mwin") or "").split(","), q.get("mtime"),
                      q.get("mevery"), ["hide"] if q.get("mnolab") == "1" else [],
-                     q.get("mest")))
+                     q.get("mest"), q.get("mrec"), q.get("mpin")))
 
 
 _CONDITION_KEYS = ("cost_fp", "cost_fn", "prior", "reference_class", "benefit_tp",

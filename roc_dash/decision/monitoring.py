@@ -47,7 +47,7 @@ from ..core.monitoring import monitor as monitor_windows
 from ..core.roc.curves import roc_curve
 from . import DecisionRecord, load, model_rows
 
-__all__ = ["MonitorReport", "MonitorInputError", "monitor", "reference_of",
+__all__ = ["MonitorReport", "MonitorInputError", "monitor", "reference_of", "read_window_files",
            "read_reference", "cost_reference_of"]
 
 
@@ -230,6 +230,15 @@ def _read_windows(windows, record: DecisionRecord, reading: dict):
             raise MonitorInputError(str(exc)) from None
     _same_positive(record, read.positive, "the windows")
     return read.windows, read.notes
+
+
+def read_window_files(record: DecisionRecord, windows, **reading):
+    """``(windows, notes)``: the window files ``windows`` read for ``record`` as
+    :func:`monitor` reads them (only the record's model's rows, its positive label; a label
+    column optional); ``reading``: ``time``, ``every``, ``score``, ``label``,
+    ``model_column``, ``weight``, ``positive``, ``drop_nonfinite``. Raises
+    :class:`MonitorInputError` naming the file and what to do."""
+    return _read_windows(windows, record, reading)
 
 
 def _reference_notes(record: DecisionRecord, table, same: bool | None) -> list[str]:

@@ -75,8 +75,26 @@ def _window_point(w) -> tuple[float, float, str, dict | None] | None:
             f"{sig(r.choice.threshold)}", None)
 
 
-def monitor_roc_figure(result: MonitorResult, *, font_size: int = 14) -> go.Figure:
-    """The operating point's path in ROC space (module docstring)."""
+def _pin_text(p) -> str:
+    return (f"{plain(p.window)}: pinned score ≥ {sig(p.threshold)}<br>FPR {sig(p.fpr)}, "
+            f"TPR {sig(p.tpr)} ({'its labels' if p.rates == 'labels' else 'reference ROC'})"
+            f"<br>expected cost {sig(p.expected_cost)} at p(+) {sig(p.prior_pos)}")
+
+
+def _pins_roc(fig, pins) -> None:
+    if pins:
+        fig.add_trace(go.Scatter(
+            x=[p.fpr for p in pins], y=[p.tpr for p in pins], mode="markers+text",
+            name="pinned thresholds", text=[f"{plain(p.window)} pin" for p in pins],
+            textposition="bottom center", textfont={"size": 10},
+            hovertext=[_pin_text(p) for p in pins], hovertemplate="%{hovertext}<extra></extra>",
+            marker={"symbol": "x-thin-open", "size": 14, "line": {"width": 2},
+                    "color": color(3)}))
+
+
+def monitor_roc_figure(result: MonitorResult, *, font_size: int = 14, pins=()) -> go.Figure:
+    """The operating point's path in ROC space (module docstring), with the thresholds
+    pinned for windows (:class:`~roc_dash.core.monitoring.window_pins.WindowPin`)."""
     ref = result.reference
     fig = go.Figure()
     if ref.curve is not None:
@@ -124,6 +142,7 @@ def monitor_roc_figure(result: MonitorResult, *, font_size: int = 14) -> go.Figu
                                 "array": [b["y"][1] - p[1] for (_, p), b in zip(pts, bars, strict=True)],
                                 "arrayminus": [p[1] - b["y"][0] for (_, p), b in zip(pts, bars, strict=True)]}
         fig.add_trace(go.Scatter(**trace))
+    _pins_roc(fig, pins)
     base_layout(fig, x_title="False positive rate", y_title="True positive rate",
                 font_size=font_size)
     fig.update_layout(height=560, margin={"b": 110})
@@ -176,9 +195,9 @@ def _costs(result: MonitorResult) -> tuple[list, list, list]:
     return names, staying, switching
 
 
-def monitor_time_figure(result: MonitorResult, *, font_size: int = 14) -> go.Figure:
+def monitor_time_figure(result: MonitorResult, *, font_size: int = 14, pins=()) -> go.Figure:
     """The prior and the cost of staying against switching, window by window (module
-    docstring)."""
+    docstring), and the cost at each threshold pinned for a window."""
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
                         subplot_titles=("Share of positives p(+)", "Expected cost per case"))
     for k, method in enumerate(("labels", "em", "pacc", "acc")):
@@ -195,6 +214,13 @@ def monitor_time_figure(result: MonitorResult, *, font_size: int = 14) -> go.Fig
                                  name="switching to the window's optimum",
                                  marker={"color": HULL_COLOR, "size": 8, "symbol": "diamond"},
                                  line={"color": HULL_COLOR, "dash": "dash"}), row=2, col=1)
+    if pins:
+        fig.add_trace(go.Scatter(x=[plain(p.window) for p in pins],
+                                 y=[p.expected_cost for p in pins], mode="markers",
+                                 name="pinned threshold", hovertext=[_pin_text(p) for p in pins],
+                                 hovertemplate="%{hovertext}<extra></extra>",
+                                 marker={"symbol": "x-thin-open", "size": 14, "color": color(3),
+                                         "line": {"width": 2}}), row=2, col=1)
     # shapes after the traces: plotly leaves out the subplots still empty
     _band(fig, result)
     fig.add_hline(y=result.reference.prior_pos, row=1, col=1, line_dash="dot",

@@ -180,7 +180,18 @@ def _body(report) -> str:
 {_shifts_html(result)}"""
 
 
-def monitor_section_html(report, *, title: str = "Monitor") -> str:
+def _pins_html(pins) -> str:
+    if not pins:
+        return ""
+    items = "".join(
+        f"<li>{html.escape(p.window)}: score ≥ {sig(p.threshold)}, FPR {sig(p.fpr)}, TPR "
+        f"{sig(p.tpr)} ({'its labels' if p.rates == 'labels' else 'the reference ROC'}), "
+        f"expected cost {sig(p.expected_cost)} per case at p(+) {sig(p.prior_pos)}</li>"
+        for p in pins)
+    return f'<h3>Thresholds pinned per window</h3><ul class="monitor-pins">{items}</ul>'
+
+
+def monitor_section_html(report, *, title: str = "Monitor", pins=()) -> str:
     """The monitor run as a section of the page's HTML report (:func:`~.html.render_html`,
     whose plotly.js loader, placed after it, draws its figures): the status, the decision
     checked, the criteria, the windows and the two figures, as :func:`render_monitor_html`
@@ -188,11 +199,14 @@ def monitor_section_html(report, *, title: str = "Monitor") -> str:
     result = report.result
     figures = ""
     if result.windows:
-        figures = (figure_div(monitor_roc_figure(result), "monitor-roc", GRAPH_CONFIG)
-                   + figure_div(monitor_time_figure(result), "monitor-time", GRAPH_CONFIG))
+        figures = (figure_div(monitor_roc_figure(result, pins=pins), "monitor-roc",
+                              GRAPH_CONFIG)
+                   + figure_div(monitor_time_figure(result, pins=pins), "monitor-time",
+                                GRAPH_CONFIG))
     return f"""<section class="monitor-section"><style>{_STATUS_CSS}</style>
 <h2>{html.escape(title)}</h2>
 {_body(report)}
+{_pins_html(pins)}
 {figures}
 </section>
 """

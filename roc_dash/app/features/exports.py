@@ -322,7 +322,7 @@ def monitor_section(cache, page: PageState, uploaded=None) -> str:
     outcome = page_monitor(cache, page, uploaded)
     if outcome.report is None:
         return (f"<h2>Monitor</h2><p class=\"muted\">{_html.escape(outcome.message)}</p>")
-    return monitor_section_html(outcome.report,
+    return monitor_section_html(outcome.report, pins=outcome.pins,
                                 title=f"Monitor: {outcome.reference_label}")
 
 

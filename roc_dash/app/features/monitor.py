@@ -20,7 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from dash import Input, Output, State, dcc, html, no_update
+from dash import Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...figures.monitoring import ESTIMATE_NAMES, monitor_roc_figure, monitor_time_figure
@@ -29,14 +29,28 @@ from ...text.rounding import sig
 from .. import ids
 from ..analysis import dataset_labels, loaded_infos
 from ..components import empty_figure, graph_config
-from ..monitoring import page_monitor, read_record, window_columns
-from ..page_state import MONITOR_PERIODS, PageState, dependencies, parse_link
+from ..monitoring import (
+    file_columns,
+    page_monitor,
+    read_record,
+    read_window_upload,
+    window_columns,
+)
+from ..page_state import (
+    MONITOR_PERIODS,
+    PageState,
+    dependencies,
+    monitor_pins,
+    parse_link,
+)
+from ..server.monitor_files import digest_of, get_file, put_file
 from ..state import FONT, tab_shown
 
-__all__ = ["panel", "register", "window_rows", "OUTPUTS"]
+__all__ = ["panel", "register", "window_rows", "window_files", "upload_window_files",
+           "OUTPUTS"]
 
 #: The tab's outputs, in the order the callback returns them.
-OUTPUTS = ("status", "roc", "time", "table")
+OUTPUTS = ("status", "roc", "time", "table", "pin_windows")
 
 _REFERENCE_HELP = ("The decision checked: the page's recommendation under its costs and "
                    "prior (on the datasets that are not windows), a pin, or a decision record "
@@ -45,6 +59,20 @@ _WINDOWS_HELP = ("The datasets of predictions after deployment: each one a windo
                  "their rows cut into windows by a time column. Only the decision's model's "
                  "rows are read.")
 
+_WINDOW_FILES_HELP = ("Predictions after deployment as files, read as roc-dash monitor "
+                      "reads its windows: a score column, and optionally label, model, "
+                      "weight and time columns (labels usually arrive late: without them "
+                      "each window's share of positives is estimated). Each file is a "
+                      "window, or cut by the column chosen below.")
+#: The largest window file the tab takes (base64 in the request: larger ones go through
+#: the command line, ``roc-dash monitor``).
+MAX_WINDOW_FILE_BYTES = 50 * 1024 * 1024
+
+_PIN_HELP = ("A threshold kept for one window: where it puts the window in ROC space "
+             "(its labels' rates, else the reference's ROC, which a prior change leaves as "
+             "it is) and what it costs at the window's prior; left empty, the window's "
+             "re-derived threshold. Shown in the figures, the table, the link and the "
+             "report.")
 _TIME_HELP = ("A column of the windows' files (kept as categories: dates or month names as "
               "text) whose values cut their rows into windows: each value a window, or each "
               "day, week, month, quarter or year of its dates.")
@@ -52,6 +80,34 @@ _ESTIMATOR_HELP = ("The estimate of an unlabelled window's share of positives at
                    "choice is re-derived on the reference's hull: EM on the calibrated scores "
                    "(Saerens et al. 2002), or adjusted classify-and-count with the decision's "
                    "rates (PACC, ACC; Forman 2008).")
+
+
+def _pin_row():
+    """Pin a threshold (or the re-derived one) for a window; clear the pins."""
+    return html.Div(className="monitor-row", children=[
+        html.Label("Pin a threshold for window", htmlFor=ids.MON_PIN_WINDOW,
+                   className="control-label", title=_PIN_HELP),
+        dcc.Dropdown(id=ids.MON_PIN_WINDOW, options=[], placeholder="window",
+                     className="monitor-choice"),
+        dcc.Input(id=ids.MON_PIN_THRESHOLD, type="number",
+                  placeholder="its re-derived threshold", className="monitor-threshold"),
+        html.Button("Pin", id=ids.MON_PIN_ADD, n_clicks=0, className="button"),
+        html.Button("Clear pins", id=ids.MON_PIN_CLEAR, n_clicks=0,
+                    className="button light-dark"),
+        dcc.Store(id=ids.MON_PINS, data=[]),
+    ])
+
+
+def _window_files_upload():
+    """The window files' upload, what became of the last ones, the ids uploaded."""
+    return [dcc.Upload(id=ids.MON_WINDOW_UPLOAD, multiple=True,
+                       accept=".csv,.tsv,.txt,.gz,.parquet",
+                       max_size=MAX_WINDOW_FILE_BYTES, className="monitor-upload",
+                       children=html.Button("Upload window files (labels optional)",
+                                            className="button light-dark",
+                                            title=_WINDOW_FILES_HELP)),
+            html.Div(id=ids.MON_WINDOW_STATUS, className="muted", role="status"),
+            dcc.Store(id=ids.MON_FILES, data=[])]
 
 
 def panel():
@@ -72,12 +128,14 @@ def panel():
                                                     className="button light-dark")),
                     html.Div(id=ids.MON_RECORD + "-name", className="muted"),
                     dcc.Store(id=ids.MON_RECORD, data=None),
+                    dcc.Store(id=ids.MON_RECORD_ID, data=None),
                 ]),
                 html.Div(className="monitor-row", children=[
                     html.Label("Windows", htmlFor=ids.MON_WINDOWS,
                                className="control-label", title=_WINDOWS_HELP),
                     dcc.Checklist(id=ids.MON_WINDOWS, value=[], options=[], inline=True,
                                   className="checklist", labelClassName="check"),
+                    *_window_files_upload(),
                 ]),
                 html.Div(className="monitor-row", children=[
                     html.Label("Cut into windows by", htmlFor=ids.MON_TIME,
@@ -104,6 +162,7 @@ def panel():
                                    options=[{"label": ESTIMATE_NAMES[k], "value": k}
                                             for k in ("em", "pacc", "acc")]),
                 ]),
+                _pin_row(),
             ]),
             html.Div(id=ids.MON_STATUS, className="monitor-status", role="status"),
             html.Div(id=ids.MON_TABLE, className="table-scroll"),
@@ -162,10 +221,17 @@ def window_rows(doc: dict) -> list[dict]:
 _FLAGS = ("held", "drift", "PASS", "FAIL", "WARN")
 
 
-def _table(doc: dict):
+def _pin_cell(pin) -> str:
+    if pin is None:
+        return "–"
+    return f"≥ {format_threshold(pin.threshold)}: cost {sig(pin.expected_cost)}"
+
+
+def _table(doc: dict, pins=()):
     head = ["Window", "Rows", "Share of positives", "Re-derived threshold",
             "Cost: staying", "Cost: switching", "Cost drift", "Choice", "Score shift",
-            "Status"]
+            "Status", "Pinned"]
+    pinned = {p.window: p for p in pins}
     body = []
     for r in window_rows(doc):
         stay = r["staying"]
@@ -177,7 +243,7 @@ def _table(doc: dict):
                  "–" if r["threshold"] is None else format_threshold(r["threshold"]),
                  stay_text, "–" if r["switching"] is None else sig(r["switching"]),
                  *(r["flags"].get(c, "–") for c in ("cost-drift", "choice", "score-shift")),
-                 r["status"]]
+                 r["status"], _pin_cell(pinned.get(r["window"]))]
         body.append(html.Tr([html.Td(c, className=f"flag-{c.lower()}" if c in _FLAGS
                                      else None) for c in cells],
                             className=f"window-{r['status']}"))
@@ -206,16 +272,37 @@ def monitor_outputs(cache, page: PageState, uploaded) -> dict:
     if outcome.report is None:
         blank = empty_figure(font)
         return {"status": html.P(outcome.message, className="banner warn"), "roc": blank,
-                "time": blank, "table": None}
+                "time": blank, "table": None, "pin_windows": []}
     result = outcome.report.result
 
     def make():  # plotly builds figures slowly: once per result and font
-        return {"roc": monitor_roc_figure(result, font_size=font).to_plotly_json(),
-                "time": monitor_time_figure(result, font_size=font).to_plotly_json(),
-                "table": _table(outcome.report.to_dict())}
+        pins = outcome.pins
+        return {"roc": monitor_roc_figure(result, font_size=font, pins=pins).to_plotly_json(),
+                "time": monitor_time_figure(result, font_size=font,
+                                            pins=pins).to_plotly_json(),
+                "table": _table(outcome.report.to_dict(), pins)}
 
     views = cache.cache.get_or_make(("monitor-views", *outcome.key, font), make, shared=False)
-    return {"status": _status(outcome), **views}
+    return {"status": _status(outcome), **views,
+            "pin_windows": [{"label": w.name, "value": w.name} for w in result.windows]}
+
+
+def pinned(cache, page: PageState, record, kept, window, threshold, clear: bool):
+    """The ``ids.MON_PINS`` store after a click on *Pin* (``window`` at ``threshold``, or
+    at its re-derived threshold when empty) or *Clear pins*; ``kept``: the store before."""
+    if clear:
+        return []
+    pins = [list(p) for p in monitor_pins(kept)]
+    if not isinstance(window, str) or not window:
+        raise PreventUpdate
+    if threshold is None or threshold == "":
+        outcome = page_monitor(cache, page, record)
+        row = None if outcome.report is None else next(
+            (r for r in window_rows(outcome.report.to_dict()) if r["window"] == window), None)
+        if row is None or row["threshold"] is None:
+            raise PreventUpdate
+        threshold = row["threshold"]
+    return [p for p in pins if p[0] != window] + [[window, float(threshold)]]
 
 
 def _upload(contents, filename):
@@ -232,6 +319,70 @@ def _upload(contents, filename):
     return {"name": name, "text": text}
 
 
+def window_files(store, page: PageState, uploaded) -> list:
+    """The window files kept on the server that the tab offers: those uploaded in this
+    page (``uploaded``, the ``ids.MON_FILES`` store) and those among its windows (a link's),
+    each once."""
+    seen, out = set(), []
+    for file_id in [*(uploaded if isinstance(uploaded, list) else ()),
+                    *page.monitor.windows]:
+        if file_id in seen or file_id in page.datasets:
+            continue
+        seen.add(file_id)
+        kept = get_file(store.root, file_id, "window")
+        if kept is not None:
+            out.append(kept)
+    return out
+
+
+def upload_window_files(store, contents, filenames, files, windows) -> dict:
+    """Each uploaded window file read as ``roc-dash monitor`` reads it: kept on the server
+    and ticked as a window, or refused with a message naming it (what was loaded before
+    stays)."""
+    contents = contents if isinstance(contents, list) else [contents]
+    filenames = filenames if isinstance(filenames, list) else [filenames] * len(contents)
+    before = [f for f in (files if isinstance(files, list) else ()) if isinstance(f, str)]
+    known = {(k.name, k.digest) for k in (get_file(store.root, f, "window") for f in before)
+             if k is not None}
+    kept, said = [], []
+    for content, filename in zip(contents, filenames, strict=False):
+        name = filename if isinstance(filename, str) and filename else "the uploaded file"
+        try:
+            data = base64.b64decode(content.split(",", 1)[1])
+        except (AttributeError, IndexError, ValueError, binascii.Error):
+            said.append(html.Div(f"{name}: could not be read as an upload; upload it again.",
+                                 className="banner warn"))
+            continue
+        if (name, digest_of(data)) in known:  # the same file again (a picker adds to its list)
+            continue
+        columns, error = read_window_upload(name, data)
+        if error is not None:
+            said.append(html.Div(error, className="banner warn"))
+            continue
+        kept.append(put_file(store.root, "window", name, data, columns=columns))
+        said.append(html.Div(f"Window file: {name}", className="monitor-file"))
+    if not kept:
+        return {"files": no_update, "status": said or no_update, "windows": no_update}
+    ticked = [w for w in (windows if isinstance(windows, list) else ()) if isinstance(w, str)]
+    return {"files": before + [f.id for f in kept], "status": said,
+            "windows": ticked + [f.id for f in kept]}
+
+
+def linked_record(store, record_id) -> dict:
+    """The record store's id and the line naming the record of a link's ``mrec``: the
+    record kept on the server, or (gone) a line saying so; the rest of the link is
+    restored all the same."""
+    if record_id is None:
+        return {"record": None, "name": None}
+    kept = get_file(store.root, record_id, "record")
+    if kept is None:
+        return {"record": None, "name": html.Span(
+            "The decision record of this link is gone from the server (files are kept "
+            "for a limited time, or the link is from another server): upload it again. "
+            "The rest of the link is restored.", className="banner warn")}
+    return {"record": kept.id, "name": f"Record: {kept.name}"}
+
+
 def register(app, cache, store) -> None:
     """The tab's settings from a link, its choices, the upload and its views (computed only
     while it is shown)."""
@@ -242,8 +393,12 @@ def register(app, cache, store) -> None:
                 "time": Output(ids.MON_TIME, "value"),
                 "every": Output(ids.MON_EVERY, "value"),
                 "labels": Output(ids.MON_LABELS, "value"),
-                "estimator": Output(ids.MON_ESTIMATOR, "value")},
+                "estimator": Output(ids.MON_ESTIMATOR, "value"),
+                "record": Output(ids.MON_RECORD_ID, "data", allow_duplicate=True),
+                "pins": Output(ids.MON_PINS, "data", allow_duplicate=True),
+                "name": Output(ids.MON_RECORD + "-name", "children", allow_duplicate=True)},
         inputs={"search": Input(ids.URL, "search")},
+        prevent_initial_call="initial_duplicate",
     )
     def settings_from_link(search):
         link, given = parse_link(search)
@@ -252,49 +407,39 @@ def register(app, cache, store) -> None:
         m = link.monitor
         return {"reference": m.reference, "windows": list(m.windows), "time": m.time,
                 "every": m.every, "labels": ["hide"] if m.hide_labels else [],
-                "estimator": m.estimator}
+                "estimator": m.estimator, "pins": [list(p) for p in m.pins],
+                **linked_record(store, m.record)}
 
     @app.callback(
         output={"windows": Output(ids.MON_WINDOWS, "options"),
                 "time": Output(ids.MON_TIME, "options"),
                 "reference": Output(ids.MON_REFERENCE, "options")},
         inputs={"page": dependencies(Input, "datasets", "monitor"),
-                "pins": Input(ids.PINNED, "data")},
+                "pins": Input(ids.PINNED, "data"),
+                "uploaded": Input(ids.MON_FILES, "data")},
     )
-    def choices(page, pins):
+    def choices(page, pins, uploaded):
         """Cheap (the datasets' descriptions, the windows' column names): eager, so a link
         naming the tab's settings finds its choices whatever tab is shown."""
         page = PageState.from_dash(page)
         infos, _ = loaded_infos(store, page.datasets)
         windows = [d for d in page.monitor.windows if d in page.datasets]
-        return {"windows": [{"label": " " + label, "value": info.id} for info, label in
-                            zip(infos, dataset_labels(infos), strict=True)],
-                "time": [{"label": c, "value": c} for c in window_columns(store, windows)],
+        files = window_files(store, page, uploaded)
+        ticked = [f for f in files if f.id in page.monitor.windows]
+        columns = window_columns(store, windows) if windows else []
+        columns += [c for c in file_columns(ticked) if c not in columns]
+        return {"windows": [*({"label": " " + label, "value": info.id} for info, label in
+                              zip(infos, dataset_labels(infos), strict=True)),
+                            *({"label": f" {f.name} (window file)", "value": f.id}
+                              for f in files)],
+                "time": [{"label": c, "value": c} for c in columns],
                 "reference": _reference_options(pins)}
-
-    @app.callback(
-        output={"record": Output(ids.MON_RECORD, "data"),
-                "name": Output(ids.MON_RECORD + "-name", "children"),
-                "reference": Output(ids.MON_REFERENCE, "value", allow_duplicate=True)},
-        inputs={"contents": Input(ids.MON_UPLOAD, "contents")},
-        state={"filename": State(ids.MON_UPLOAD, "filename"),
-               "kept": State(ids.MON_RECORD, "data")},
-        prevent_initial_call=True,
-    )
-    def upload(contents, filename, kept):
-        if contents is None:
-            raise PreventUpdate
-        got = _upload(contents, filename)
-        if "error" in got:  # the record loaded before stays
-            return {"record": no_update, "name": html.Span(got["error"],
-                                                           className="banner warn"),
-                    "reference": no_update}
-        return {"record": got, "name": f"Record: {got['name']}", "reference": "upload"}
 
     @app.callback(
         output={k: o for k, o in zip(OUTPUTS, (
             Output(ids.MON_STATUS, "children"), Output(ids.MON_ROC, "figure"),
-            Output(ids.MON_TIME_GRAPH, "figure"), Output(ids.MON_TABLE, "children")),
+            Output(ids.MON_TIME_GRAPH, "figure"), Output(ids.MON_TABLE, "children"),
+            Output(ids.MON_PIN_WINDOW, "options")),
             strict=True)},
         inputs={"page": {**dependencies(Input, "monitor", "conditions", "tab", "pins",
                                         "models", "level", "presentation", "datasets"),
@@ -308,3 +453,65 @@ def register(app, cache, store) -> None:
         if page.conditions is None:
             return dict.fromkeys(OUTPUTS, no_update)
         return monitor_outputs(cache, page, record)
+
+    _register_files_and_pins(app, cache, store)
+
+
+def _register_files_and_pins(app, cache, store) -> None:
+    """The record's upload, the window files' upload and the pins' buttons."""
+
+    @app.callback(
+        output={"record": Output(ids.MON_RECORD, "data"),
+                "name": Output(ids.MON_RECORD + "-name", "children"),
+                "reference": Output(ids.MON_REFERENCE, "value", allow_duplicate=True),
+                "record_id": Output(ids.MON_RECORD_ID, "data")},
+        inputs={"contents": Input(ids.MON_UPLOAD, "contents")},
+        state={"filename": State(ids.MON_UPLOAD, "filename"),
+               "kept": State(ids.MON_RECORD, "data")},
+        prevent_initial_call=True,
+    )
+    def upload(contents, filename, kept):
+        if contents is None:
+            raise PreventUpdate
+        got = _upload(contents, filename)
+        if "error" in got:  # the record loaded before stays
+            return {"record": no_update, "name": html.Span(got["error"],
+                                                           className="banner warn"),
+                    "reference": no_update, "record_id": no_update}
+        kept = put_file(store.root, "record", got["name"], got["text"].encode("utf-8"))
+        return {"record": got, "name": f"Record: {got['name']}", "reference": "upload",
+                "record_id": kept.id}
+
+    @app.callback(
+        output={"files": Output(ids.MON_FILES, "data"),
+                "status": Output(ids.MON_WINDOW_STATUS, "children"),
+                "windows": Output(ids.MON_WINDOWS, "value", allow_duplicate=True)},
+        inputs={"contents": Input(ids.MON_WINDOW_UPLOAD, "contents")},
+        state={"filenames": State(ids.MON_WINDOW_UPLOAD, "filename"),
+               "files": State(ids.MON_FILES, "data"),
+               "windows": State(ids.MON_WINDOWS, "value")},
+        prevent_initial_call=True,
+    )
+    def upload_windows(contents, filenames, files, windows):
+        if not contents:
+            raise PreventUpdate
+        return upload_window_files(store, contents, filenames, files, windows)
+
+    @app.callback(
+        output={"pins": Output(ids.MON_PINS, "data")},
+        inputs={"add": Input(ids.MON_PIN_ADD, "n_clicks"),
+                "clear": Input(ids.MON_PIN_CLEAR, "n_clicks")},
+        state={"window": State(ids.MON_PIN_WINDOW, "value"),
+               "threshold": State(ids.MON_PIN_THRESHOLD, "value"),
+               "page": dependencies(State, "monitor", "conditions", "models", "level",
+                                    "datasets", "band", "samples", "pins"),
+               "record": State(ids.MON_RECORD, "data")},
+        prevent_initial_call=True,
+    )
+    def pin(add, clear, window, threshold, page, record):
+        if not (add or clear):
+            raise PreventUpdate
+        page = PageState.from_dash(page)
+        kept = [list(p) for p in page.monitor.pins]
+        return {"pins": pinned(cache, page, record, kept, window, threshold,
+                               ctx.triggered_id == ids.MON_PIN_CLEAR)}

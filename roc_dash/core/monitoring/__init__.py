@@ -47,6 +47,7 @@ from .reference import (
     reference_from_scores,
 )
 from .shift import COMPARISONS, ScoreShift, score_shift
+from .window_pins import WindowPin, pin_window
 from .windows import WindowCounts, window_from_counts, window_from_curve, window_from_rows
 
 __all__ = [
@@ -59,4 +60,5 @@ __all__ = [
     "monitor_window", "percentile_estimate", "prior_range", "rederive", "run_replicates",
     "reference_from_counts", "reference_from_curve", "reference_from_scores",
     "reference_replicates", "score_shift", "window_from_counts", "window_from_curve", "window_from_rows",
+    "WindowPin", "pin_window",
 ]

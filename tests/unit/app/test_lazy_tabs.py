@@ -36,6 +36,10 @@ EAGER = {
     "mon-windows.options": "the datasets loaded, the pins and the windows' category columns "
                            "for the Monitor tab's selectors (choices; the link reads them)",
     "mon-record.data": "a decision record uploaded in the Monitor tab, read and validated",
+    "mon-files.data": "window files uploaded in the Monitor tab: read once and kept (a "
+                      "click on its upload only)",
+    "mon-pins.data": "a click on the Monitor tab's Pin or Clear pins only (its monitor "
+                     "already computed while the tab shows, cached)",
 }
 #: The cards made lazy (the test must not pass by finding none).
 LAZY = {"comparison-result.children": "compare", "sup-graph.figure": "compare",
