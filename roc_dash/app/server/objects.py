@@ -168,11 +168,17 @@ class S3Objects(Objects):
 
     shared = True
 
-    def __init__(self, url: str, *, fs=None):
+    def __init__(self, url: str):
         self.bucket, self.prefix = parse_store_url(url)
-        if fs is None:
-            fs = s3_filesystem()
-        self.fs = fs
+        self._fs, self._pid = None, None
+
+    @property
+    def fs(self):
+        """This process's s3fs file system: made on first use in each process (s3fs is not
+        fork-safe, and gunicorn forks its workers from a master that made the store)."""
+        if self._fs is None or self._pid != os.getpid():
+            self._fs, self._pid = s3_filesystem(), os.getpid()
+        return self._fs
 
     def path(self, key: str) -> str:
         folder, name = check_key(key)
