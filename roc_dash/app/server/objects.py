@@ -276,9 +276,16 @@ def s3_filesystem():
                              skip_instance_cache=True)
 
 
+#: The standard AWS variables the S3 client reads (botocore; named here for the deployment
+#: files and their tests): the credentials and the region of the store.
+AWS_VARIABLES = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_DEFAULT_REGION")
+#: The variable that names the store (unset: the data folder).
+STORE_VAR = "ROC_DASH_STORE_URL"
+
+
 def store_url() -> str | None:
     """``ROC_DASH_STORE_URL`` (None: the data folder)."""
-    return os.environ.get("ROC_DASH_STORE_URL") or None
+    return os.environ.get(STORE_VAR) or None
 
 
 def open_objects(root: Path) -> Objects:
