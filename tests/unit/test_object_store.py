@@ -205,3 +205,46 @@ def test_obj010_unset_the_data_folder_as_before(tmp_path, monkeypatch):
     store.delete_later(info.id, user="ann", seconds=60)
     assert sorted(p.relative_to(tmp_path).parts[0] for p in tmp_path.rglob("*.json")) == [
         "datasets", "removals", "views"]
+
+
+def test_obj011_ready_says_when_the_store_does_not_answer(s3, s3_env, tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from roc_dash.app.server.probes import readiness
+    from tools.processes import free_port
+
+    cache = SimpleNamespace(unreachable=lambda: None)
+    state = readiness(DatasetStore(tmp_path), cache)
+    assert state["ready"] and state["checks"]["store_reachable"], state
+    monkeypatch.setenv("ROC_DASH_STORE_URL", "s3://no-such-bucket/p")
+    state = readiness(DatasetStore(tmp_path), cache)
+    assert not state["ready"] and "'no-such-bucket' does not exist" in state["reasons"][0]
+    monkeypatch.setenv("ROC_DASH_STORE_URL", f"s3://{BUCKET}/p")
+    monkeypatch.setenv("ROC_DASH_S3_ENDPOINT_URL", f"http://127.0.0.1:{free_port()}")
+    t0 = time.monotonic()
+    state = readiness(DatasetStore(tmp_path), cache)
+    assert not state["ready"] and not state["checks"]["store_reachable"]
+    assert "does not answer" in state["reasons"][0]
+    assert "ROC_DASH_S3_ENDPOINT_URL" in state["reasons"][0]
+    assert time.monotonic() - t0 < 30
+
+
+def test_obj012_a_use_racing_a_delete_does_not_bring_the_sidecar_back(s3, s3_env, tmp_path,
+                                                                      monkeypatch):
+    """Replica b marks a dataset used (it writes the sidecar again) while replica a deletes
+    it, between b's read and b's write: the dataset stays gone, no sidecar left behind."""
+    a, b = DatasetStore(tmp_path / "a"), DatasetStore(tmp_path / "b")
+    info = a.put(_table(), files=["race.csv"], owner="ann")
+    fs = b.objects.fs
+    read = fs.cat_file
+
+    def read_then_deleted_elsewhere(path, *args, **kw):
+        data = read(path, *args, **kw)
+        assert a.delete(info.id)
+        return data
+
+    monkeypatch.setattr(fs, "cat_file", read_then_deleted_elsewhere)
+    b._touch(info.id)
+    assert not any(k.startswith("datasets/") for k in _keys(s3_env, s3))
+    with pytest.raises(DatasetNotFound):
+        b.info(info.id)

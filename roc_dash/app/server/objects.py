@@ -100,6 +100,11 @@ class Objects:
     def describe(self) -> str:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def unreachable(self) -> str | None:
+        """None when the store answers, else a sentence saying what is wrong and what to do
+        (what ``/ready`` reports)."""
+        return None
+
 
 class LocalObjects(Objects):
     """Files under the data folder (``<root>/<folder>/<name>``): today's layout."""
@@ -234,6 +239,18 @@ class S3Objects(Objects):
     def describe(self) -> str:
         return f"the object store s3://{self.bucket}/{self.prefix}".rstrip("/")
 
+    def unreachable(self) -> str | None:
+        try:
+            self.fs.info(self.bucket)  # HEAD of the bucket
+        except FileNotFoundError:
+            return (f"the object store's bucket {self.bucket!r} does not exist: create it, "
+                    f"or correct {STORE_VAR}")
+        except Exception as exc:  # noqa: BLE001 - whatever the client says, reported
+            return (f"{self.describe()} does not answer ({type(exc).__name__}: "
+                    f"{str(exc)[:160]}): check ROC_DASH_S3_ENDPOINT_URL, the credentials "
+                    "(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) and the network")
+        return None
+
 
 def _mtime(item: dict) -> float:
     when = item.get("LastModified") or item.get("mtime")
@@ -272,8 +289,10 @@ def s3_filesystem():
                            "pip install 'roc-dash[s3]'") from exc
     endpoint = os.environ.get("ROC_DASH_S3_ENDPOINT_URL") or os.environ.get("AWS_ENDPOINT_URL")
     client = {"endpoint_url": endpoint} if endpoint else {}
-    return s3fs.S3FileSystem(client_kwargs=client, use_listings_cache=False,
-                             skip_instance_cache=True)
+    # a store that does not answer is told within seconds (not after botocore's retries)
+    config = {"connect_timeout": 5, "read_timeout": 60, "retries": {"max_attempts": 3}}
+    return s3fs.S3FileSystem(client_kwargs=client, config_kwargs=config,
+                             use_listings_cache=False, skip_instance_cache=True)
 
 
 #: The standard AWS variables the S3 client reads (botocore; named here for the deployment

@@ -341,3 +341,8 @@ class Retention:
         """Mark a dataset as used (its expiry counts from its last use)."""
         with contextlib.suppress(OSError, ValueError):
             self.objects.touch(f"datasets/{dataset_id}.json")
+            # an object store writes the sidecar again: if another replica deleted the
+            # dataset meanwhile, that must not bring its sidecar back
+            if self.objects.shared and not self.objects.exists(
+                    f"datasets/{dataset_id}.parquet"):
+                self.objects.remove(f"datasets/{dataset_id}.json")
