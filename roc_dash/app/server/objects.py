@@ -41,6 +41,19 @@ _BUCKET = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
 _PREFIX_PART = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$")
 
 
+def atomic_write(path: Path, write, *, folder: Path) -> None:
+    """``write(tmp)`` to a temporary file in ``folder`` (the same file system as ``path``),
+    then rename it to ``path``: a reader sees the old file or the new one, never half."""
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 class BadKey(ValueError):
     """A key that is not one the server builds (refused before any storage is touched)."""
 
@@ -122,14 +135,7 @@ class LocalObjects(Objects):
     def write(self, key: str, write, *, scratch: Path | None = None) -> None:
         path = self.path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        os.close(fd)
-        try:
-            write(tmp)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic_write(path, write, folder=path.parent)
 
     def exists(self, key: str) -> bool:
         return self.path(key).exists()

@@ -13,7 +13,6 @@ import errno
 import json
 import os
 import secrets
-import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass, field, fields
@@ -40,7 +39,7 @@ from .dataset_ids import (  # noqa: F401 - the store's names, as the app imports
     is_dataset_id,
 )
 from .notes_store import NotesAndViews
-from .objects import LocalObjects, open_objects
+from .objects import LocalObjects, atomic_write, open_objects
 from .removals import PendingRemovals
 from .retention import (  # noqa: F401
     ORPHAN_SECONDS,
@@ -248,14 +247,7 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
         return info
 
     def _atomic_write(self, path: Path, write, *, folder: Path | None = None) -> None:
-        fd, tmp = tempfile.mkstemp(dir=folder or self.dir, suffix=".tmp")
-        os.close(fd)
-        try:
-            write(tmp)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic_write(path, write, folder=folder or self.dir)
 
     # -- uploads waiting for an answer (e.g. which label is the positive class) -----------
     def put_pending(self, sources) -> str:
