@@ -248,3 +248,14 @@ def test_obj012_a_use_racing_a_delete_does_not_bring_the_sidecar_back(s3, s3_env
     assert not any(k.startswith("datasets/") for k in _keys(s3_env, s3))
     with pytest.raises(DatasetNotFound):
         b.info(info.id)
+
+
+def test_obj013_serve_names_a_bad_store_url_without_a_traceback(tmp_path, monkeypatch,
+                                                                capsys):
+    from roc_dash.cli import main
+
+    monkeypatch.setenv("ROC_DASH_STORE_URL", "ftp://bucket/x")
+    assert main(["serve", "--data-dir", str(tmp_path), "--port", "8218"]) == 2
+    err = capsys.readouterr().err
+    assert "ROC_DASH_STORE_URL must be s3://bucket" in err and "ftp://bucket/x" in err
+    assert "Traceback" not in err

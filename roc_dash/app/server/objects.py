@@ -313,6 +313,20 @@ def store_url() -> str | None:
     return os.environ.get(STORE_VAR) or None
 
 
+def check_store_url() -> None:
+    """Raise ValueError saying what is wrong with ``ROC_DASH_STORE_URL`` (a malformed URL,
+    s3fs not installed); nothing when it is unset or usable (checked at start-up)."""
+    url = store_url()
+    if url is None:
+        return
+    parse_store_url(url)
+    try:
+        import s3fs  # noqa: F401
+    except ImportError:
+        raise ValueError(f"{STORE_VAR} names an S3 store but s3fs is not installed: "
+                         "pip install 'roc-dash[s3]'") from None
+
+
 def open_objects(root: Path) -> Objects:
     """The backend the environment names: S3 with ``ROC_DASH_STORE_URL``, else the data
     folder ``root``."""
