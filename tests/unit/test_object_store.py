@@ -130,7 +130,10 @@ def test_obj005_expiry_and_quota_from_the_objects(s3, s3_env, tmp_path, monkeypa
     assert sorted(removed) == sorted([old.id, new.id])
     assert not any(k.startswith("datasets/") for k in _keys(s3_env, s3))
     # the quota: the least recently used go first, counted from the objects' sizes
-    kept = [store.put(_table(f"q{k}", 400), files=[f"q{k}.csv"]) for k in range(3)]
+    kept = []
+    for k in range(3):  # a second apart: LastModified tells their order
+        kept.append(store.put(_table(f"q{k}", 400), files=[f"q{k}.csv"]))
+        time.sleep(1.1)
     one = stored[f"datasets/{old.id}.parquet"] + stored[f"datasets/{old.id}.json"]
     monkeypatch.setenv("ROC_DASH_DATA_QUOTA_MB",
                        str((store.usage_bytes() - one // 2) / 2**20))
@@ -259,3 +262,19 @@ def test_obj013_serve_names_a_bad_store_url_without_a_traceback(tmp_path, monkey
     err = capsys.readouterr().err
     assert "ROC_DASH_STORE_URL must be s3://bucket" in err and "ftp://bucket/x" in err
     assert "Traceback" not in err
+
+
+def test_obj014_a_sweep_reads_each_sidecar_once_per_process(s3, s3_env, tmp_path,
+                                                            monkeypatch):
+    """The owners (never changed after the upload) are read once; a later sweep lists the
+    bucket and reads no sidecar again, and still sees a dataset deleted elsewhere."""
+    a, b = DatasetStore(tmp_path / "a"), DatasetStore(tmp_path / "b")
+    ids_ = [a.put(_table(), files=[f"{k}.csv"], owner=f"u{k}").id for k in range(3)]
+    assert {e[1]: e[3] for e in b._datasets_by_age()} == {i: f"u{k}" for k, i in
+                                                          enumerate(ids_)}
+    reads = []
+    read = b._read_json
+    monkeypatch.setattr(b, "_read_json", lambda key: reads.append(key) or read(key))
+    assert a.delete(ids_[0])
+    assert [e[1] for e in b._datasets_by_age()] == ids_[1:]
+    assert not [k for k in reads if k.startswith("datasets/")]

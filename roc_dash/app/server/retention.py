@@ -68,15 +68,24 @@ class Retention:
         first."""
         out = []
         listed = {e.name: e for e in self.objects.entries("datasets")}
+        # a dataset's owner never changes: read from its sidecar once per process (on an
+        # object store, a request per dataset and sweep otherwise)
+        owners = self.__dict__.setdefault("_owners", {})
+        for name in [n for n in owners if f"{n}.json" not in listed]:
+            owners.pop(name, None)
         for name, meta in listed.items():
             if not name.endswith(".json"):
                 continue
             dataset_id = name[: -len(".json")]
             table = listed.get(f"{dataset_id}.parquet")
-            try:
-                owner = self._read_json(f"datasets/{name}").get("owner")
-            except (OSError, ValueError, AttributeError):
-                continue
+            if dataset_id in owners:
+                owner = owners[dataset_id]
+            else:
+                try:
+                    owner = self._read_json(f"datasets/{name}").get("owner")
+                except (OSError, ValueError, AttributeError):
+                    continue
+                owners[dataset_id] = owner
             size = meta.size + (table.size if table is not None else 0)
             out.append((meta.mtime, dataset_id, size, owner if isinstance(owner, str) else None))
         return sorted(out)
