@@ -70,7 +70,7 @@ class Retention:
         listed = {e.name: e for e in self.objects.entries("datasets")}
         # a dataset's owner never changes: read from its sidecar once per process (on an
         # object store, a request per dataset and sweep otherwise)
-        owners = self.__dict__.setdefault("_owners", {})
+        owners = self._owners
         for name in [n for n in owners if f"{n}.json" not in listed]:
             owners.pop(name, None)
         for name, meta in listed.items():

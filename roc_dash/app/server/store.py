@@ -137,6 +137,7 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
         self._sweep_clock = time.monotonic()
         self._sweeping = threading.Lock()
         self._used: dict[str, float] = {}
+        self._owners: dict[str, str | None] = {}  # dataset id -> its uploader (immutable)
 
     # -- lifecycle -----------------------------------------------------------------------
     def _files(self, dataset_id: str) -> list[Path]:
