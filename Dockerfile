@@ -15,10 +15,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 # the "scale" extra (redis, celery) serves replicas (ROC_DASH_REDIS_URL) and the source jobs'
-# worker (ROC_DASH_JOBS=celery; docs/scaling.md); unused unless those are set
+# worker (ROC_DASH_JOBS=celery; docs/scaling.md); the "s3" extra (s3fs) an S3-compatible store
+# of datasets and notes (ROC_DASH_STORE_URL); unused unless those are set
 COPY pyproject.toml README.md ./
 COPY roc_dash ./roc_dash
-RUN python -m venv /opt/venv && /opt/venv/bin/pip install --no-cache-dir ".[scale]"
+RUN python -m venv /opt/venv && /opt/venv/bin/pip install --no-cache-dir ".[scale,s3]"
 COPY app.py gunicorn.conf.py ./
 
 RUN useradd --create-home --uid 10001 rocdash && mkdir -p /data && chown rocdash /data

@@ -247,11 +247,13 @@ def _add_beyond_binary(report: argparse.ArgumentParser) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     from ..app import create_app
+    from ..app.server.objects import check_store_url
     from ..app.server.url_prefix import check_url_prefix, url_prefix
 
     try:  # the option, else $ROC_DASH_URL_PREFIX: a bad one is named, not a traceback
         prefix = (url_prefix() if args.url_prefix is None
                   else check_url_prefix(args.url_prefix, source="--url-prefix"))
+        check_store_url()  # $ROC_DASH_STORE_URL, likewise
     except ValueError as exc:
         print(f"roc-dash serve: {exc}", file=sys.stderr)
         return 2

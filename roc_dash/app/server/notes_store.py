@@ -13,25 +13,23 @@ still read for that same set.
 from __future__ import annotations
 
 import hashlib
-import json
 import time
-from pathlib import Path
 
 from ...text.invisible import without_invisible
 from .dataset_ids import EXAMPLES, DatasetNotFound, NotAllowed, clean_ids
 
 
 class NotesAndViews:
-    """Notes and saved views of a :class:`~.store.DatasetStore` (which provides ``root``,
-    ``info`` and ``_atomic_write``)."""
+    """Notes and saved views of a :class:`~.store.DatasetStore` (which provides ``info``,
+    ``objects``, ``_read_json`` and ``_write_json``)."""
 
     MAX_NOTE = 5000
     MAX_VIEWS = 50
     READ_ONLY = ("Only the uploader of these datasets can change their note and saved views; "
                  "you can read them. (Add a dataset of your own to keep notes of your own.)")
 
-    def _record_path(self, ids_: list[str], owner: str | None) -> Path | None:
-        """The file of the record of the datasets ``ids_`` (one id: a dataset's own record;
+    def _record_path(self, ids_: list[str], owner: str | None) -> str | None:
+        """The key (:mod:`.objects`) of the record of the datasets ``ids_`` (one id: a dataset's own record;
         several: a record written before records were kept per dataset). The bundled
         examples alone have one per owner (nobody's note on the demo is shown to, or
         overwritten by, anyone else)."""
@@ -43,9 +41,7 @@ class NotesAndViews:
                 return None
             ids_ = [*ids_, f"#owner={owner}"]
         key = hashlib.sha256("|".join(ids_).encode()).hexdigest()[:40]
-        folder = self.root / "views"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder / f"{key}.json"
+        return f"views/{key}.json"
 
     def can_write_notes(self, dataset_ids, owner: str | None) -> bool:
         """Whether ``owner`` may change the note and views of these datasets: every one of
@@ -75,16 +71,16 @@ class NotesAndViews:
                 continue
         return out
 
-    def _read(self, path: Path | None) -> dict | None:
-        if path is None or not path.exists():
+    def _read(self, key: str | None) -> dict | None:
+        if key is None:
             return None
         try:
-            raw = json.loads(path.read_text())
-        except (OSError, ValueError):
+            raw = self._read_json(key)
+        except (OSError, ValueError):  # FileNotFoundError too: no record yet
             return None
         if not isinstance(raw, dict):
             return None
-        self.used([f"#notes:{path.name}"])  # read: kept as long as the datasets are used
+        self.used([f"#notes:{key.split('/', 1)[1]}"])  # read: kept as long as the datasets are used
         return raw
 
     @staticmethod
@@ -123,14 +119,14 @@ class NotesAndViews:
         :class:`DatasetNotFound` or :class:`NotAllowed` as :meth:`can_write_notes` says."""
         ids_ = sorted(clean_ids(dataset_ids))
         missing = [i for i in ids_ if i not in EXAMPLES
-                   and not (self.dir / f"{i}.json").exists()]
+                   and not self.objects.exists(f"datasets/{i}.json")]
         if not ids_ or missing:
             raise DatasetNotFound("notes are kept only with datasets this server holds")
         if not self.can_write_notes(ids_, owner):
             raise NotAllowed(self.READ_ONLY)
         targets = [[i] for i in self._writable(ids_, owner)]
         older = self._record_path(ids_, owner) if len(ids_) > 1 else None
-        if older is not None and older.exists():
+        if older is not None and self.objects.exists(older):
             targets.append(ids_)
         for where in targets:
             path = self._record_path(where, owner)
@@ -141,8 +137,7 @@ class NotesAndViews:
                       "views": self._views_of(raw, where)}
             change(record)
             record["views"] = record["views"][-self.MAX_VIEWS:]
-            self._atomic_write(path, lambda p, r=record: Path(p).write_text(json.dumps(r)),
-                               folder=path.parent)
+            self._write_json(path, record)
 
     def save_note(self, dataset_ids, text: str, *, owner: str | None = None) -> str:
         """Keep a free-text note with these datasets (each dataset ``owner`` may write keeps

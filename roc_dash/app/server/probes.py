@@ -4,8 +4,9 @@
   usable, else 503 (``{"status": "degraded"}``).
 * ``GET <prefix>ready`` (readiness: send this instance traffic?): 200 when the data folder
   takes a new file (a probe file of its own per call), the disk has more than
-  ``ROC_DASH_MIN_FREE_MB`` (64) free and the shared analysis cache answers (a value written
-  reads back); else 503.
+  ``ROC_DASH_MIN_FREE_MB`` (64) free, the shared analysis cache answers (a value written
+  reads back) and the object store, when one is set (``ROC_DASH_STORE_URL``), answers and
+  has its bucket; else 503.
 
 Both stay open under sign-in (an orchestrator does not sign in, see :mod:`.auth`), and, as
 the request-limits rules say, tell anyone but a signed-in user only ok / not ok: the reasons (which
@@ -35,6 +36,7 @@ def readiness(store, cache) -> dict:
     writable, free = store.probe_disk()
     minimum = min_free_bytes()
     cache_problem = cache.unreachable()
+    store_problem = store.objects.unreachable()  # ROC_DASH_STORE_URL (None: the folder)
     reasons = []
     if not writable:
         reasons.append(f"the data folder {store.root} does not take new files (read-only, "
@@ -45,10 +47,13 @@ def readiness(store, cache) -> dict:
                        "free space or grow the volume")
     if cache_problem is not None:
         reasons.append(cache_problem)
+    if store_problem is not None:
+        reasons.append(store_problem)
     return {"ready": not reasons, "reasons": reasons,
             "checks": {"data_dir_writable": writable, "disk_free_mb": round(free / 2**20, 1),
                        "min_free_mb": round(minimum / 2**20, 1),
-                       "cache_reachable": cache_problem is None}}
+                       "cache_reachable": cache_problem is None,
+                       "store_reachable": store_problem is None}}
 
 
 def register_probes(server, store, cache) -> None:

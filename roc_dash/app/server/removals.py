@@ -11,9 +11,7 @@ and any worker deletes what is due on its next request or sweep
 
 from __future__ import annotations
 
-import json
 import time
-from pathlib import Path
 
 from .dataset_ids import EXAMPLES, DatasetNotFound, is_dataset_id
 
@@ -29,11 +27,11 @@ def undo_seconds() -> float:
 
 
 class PendingRemovals:
-    """Deletions put off for the undo window (the store provides ``root``, ``info``,
-    ``delete`` and ``_atomic_write``)."""
+    """Deletions put off for the undo window (the store provides ``info``, ``delete``,
+    ``objects``, ``_read_json`` and ``_write_json``)."""
 
-    def _removal_path(self, dataset_id: str) -> Path:
-        return self.root / "removals" / f"{dataset_id}.json"
+    def _removal_path(self, dataset_id: str) -> str:
+        return f"removals/{dataset_id}.json"
 
     def delete_later(self, dataset_id: str, *, user: str | None,
                      seconds: float | None = None) -> float | None:
@@ -43,10 +41,7 @@ class PendingRemovals:
         if user is None or not self.may_delete(dataset_id, user):
             return None
         due = time.time() + (undo_seconds() if seconds is None else seconds)
-        path = self._removal_path(dataset_id)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._atomic_write(path, lambda p: Path(p).write_text(json.dumps(
-            {"due": due, "user": user})), folder=path.parent)
+        self._write_json(self._removal_path(dataset_id), {"due": due, "user": user})
         return due
 
     def may_delete(self, dataset_id: str, user: str | None) -> bool:
@@ -65,7 +60,7 @@ class PendingRemovals:
         if not is_dataset_id(dataset_id):
             return None
         try:
-            due = json.loads(self._removal_path(dataset_id).read_text()).get("due")
+            due = self._read_json(self._removal_path(dataset_id)).get("due")
         except (OSError, ValueError, AttributeError):
             return None
         return float(due) if isinstance(due, int | float) else None
@@ -74,7 +69,7 @@ class PendingRemovals:
         """Undo a put-off deletion: True when the dataset is still stored (its deletion,
         if one was due, is called off)."""
         if is_dataset_id(dataset_id):
-            self._removal_path(dataset_id).unlink(missing_ok=True)
+            self.objects.remove(self._removal_path(dataset_id))
         try:
             self.info(dataset_id)
         except DatasetNotFound:
@@ -83,21 +78,21 @@ class PendingRemovals:
 
     def run_due_removals(self, *, now: float | None = None) -> list[str]:
         """Delete the datasets whose put-off deletion is due; return their ids."""
-        folder = self.root / "removals"
-        if not folder.is_dir():
-            return []
         now = time.time() if now is None else now
         done = []
-        for path in folder.glob("*.json"):
-            dataset_id = path.stem
+        for entry in self.objects.entries("removals"):
+            if not entry.name.endswith(".json"):
+                continue
+            dataset_id = entry.name[: -len(".json")]
+            key = self._removal_path(dataset_id)
             due = self.removal_due(dataset_id)
             if due is not None and due > now:
                 continue
             try:
-                user = json.loads(path.read_text()).get("user")
+                user = self._read_json(key).get("user")
             except (OSError, ValueError, AttributeError):
                 user = None
             if is_dataset_id(dataset_id) and self.delete(dataset_id, user=user):
                 done.append(dataset_id)
-            path.unlink(missing_ok=True)
+            self.objects.remove(key)
         return done

@@ -7,7 +7,6 @@ data folder's quota and each user's, and the collection of orphaned files
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import threading
 import time
@@ -61,22 +60,34 @@ class Retention:
         """``(last use, id, bytes, owner)`` of every stored dataset, least recently used
         first."""
         out = []
-        for meta in self.dir.glob("*.json"):
-            dataset_id = meta.stem
-            try:
-                used = meta.stat().st_mtime
-                size = sum(p.stat().st_size for p in self._files(dataset_id) if p.exists())
-                owner = json.loads(meta.read_text()).get("owner")
-            except (OSError, ValueError, AttributeError):
+        listed = {e.name: e for e in self.objects.entries("datasets")}
+        # a dataset's owner never changes: read from its sidecar once per process (on an
+        # object store, a request per dataset and sweep otherwise)
+        owners = self._owners
+        for name in [n for n in owners if f"{n}.json" not in listed]:
+            owners.pop(name, None)
+        for name, meta in listed.items():
+            if not name.endswith(".json"):
                 continue
-            out.append((used, dataset_id, size, owner if isinstance(owner, str) else None))
+            dataset_id = name[: -len(".json")]
+            table = listed.get(f"{dataset_id}.parquet")
+            if dataset_id in owners:
+                owner = owners[dataset_id]
+            else:
+                try:
+                    owner = self._read_json(f"datasets/{name}").get("owner")
+                except (OSError, ValueError, AttributeError):
+                    continue
+                owners[dataset_id] = owner
+            size = meta.size + (table.size if table is not None else 0)
+            out.append((meta.mtime, dataset_id, size, owner if isinstance(owner, str) else None))
         return sorted(out)
 
     def usage_bytes(self) -> int:
         """Bytes of everything under the data folder (what the quota counts, and what
         ``/health`` reports): datasets, uploads arriving, rejected uploads kept, notes, the
-        shared analysis cache, temporary files."""
-        return folder_bytes(self.root)
+        shared analysis cache, temporary files; and, with an object store, what it holds)."""
+        return folder_bytes(self.root) + self.objects.total_bytes()
 
     def sweep(self, *, now: float | None = None, need: int = 0, protect: str | None = None,
               owner: str | None = None, arriving: bool = False) -> list[str]:
@@ -190,10 +201,14 @@ class Retention:
         for probe in self.root.glob(".health-*"):
             if mtime(probe) < old:
                 drop(probe)
-        for path in list(self.dir.glob("*.parquet")) + list(self.dir.glob("*.json")):
-            twin = path.with_suffix(".json" if path.suffix == ".parquet" else ".parquet")
-            if not twin.exists() and mtime(path) < old:  # a dataset half written
-                drop(path)
+        listed = {e.name: e for e in self.objects.entries("datasets")}
+        for name, entry in listed.items():
+            stem, kind = name.rsplit(".", 1)
+            twin = f"{stem}.{'json' if kind == 'parquet' else 'parquet'}"
+            if twin not in listed and entry.mtime < old:  # a dataset half written
+                if not self.objects.exists(f"datasets/{twin}"):  # (not written since)
+                    self.objects.remove(f"datasets/{name}")
+                    removed.append(self._object_path(f"datasets/{name}"))
         incoming = self.root / "incoming"
         if incoming.is_dir():
             from .limits import unclaimed_seconds
@@ -205,25 +220,38 @@ class Retention:
         pending = self.root / "pending"
         if pending.is_dir():
             self._prune_pending(pending)
-        views = self.root / "views"
-        if views.is_dir():
-            for path in views.glob("*.json"):
-                try:
-                    raw = json.loads(path.read_text())
-                    ids_ = raw.get("ids") if isinstance(raw, dict) else None
-                except (OSError, ValueError):
-                    ids_ = None
-                if not isinstance(ids_, list):  # unreadable, or from before ids were kept
-                    if mtime(path) < now - ttl:
-                        drop(path)
-                    continue
-                uploaded = [i for i in ids_ if isinstance(i, str) and i not in EXAMPLES]
-                if any(not is_dataset_id(i) or not (self.dir / f"{i}.json").exists()
-                       for i in uploaded):
-                    drop(path)  # a note about datasets that are gone
-                elif not uploaded and mtime(path) < now - ttl:
-                    drop(path)  # someone's note on the examples, unread for the TTL
+        stored = {e.name for e in self.objects.entries("datasets")}
+        for entry in self.objects.entries("views"):
+            key = f"views/{entry.name}"
+            try:
+                raw = self._read_json(key)
+                ids_ = raw.get("ids") if isinstance(raw, dict) else None
+            except (OSError, ValueError):
+                ids_ = None
+            if not isinstance(ids_, list):  # unreadable, or from before ids were kept
+                if entry.mtime < now - ttl:
+                    self._drop_object(key, removed)
+                continue
+            uploaded = [i for i in ids_ if isinstance(i, str) and i not in EXAMPLES]
+            if any(not is_dataset_id(i) or (f"{i}.json" not in stored and not
+                                            self.objects.exists(f"datasets/{i}.json"))
+                   for i in uploaded):
+                self._drop_object(key, removed)  # a note about datasets that are gone
+            elif not uploaded and entry.mtime < now - ttl:
+                self._drop_object(key, removed)  # someone's note on the examples, unread
         return removed
+
+    def _object_path(self, key: str) -> Path:
+        """How :meth:`collect_orphans` names a removed object: its path under the data
+        folder (with an object store, the same relative path)."""
+        return self.root / key
+
+    def _drop_object(self, key: str, removed: list) -> None:
+        try:
+            self.objects.remove(key)
+            removed.append(self._object_path(key))
+        except OSError:
+            pass
 
     def maybe_sweep(self) -> bool:
         """Start a sweep in the background if none ran for :func:`sweep_seconds` (in any
@@ -306,14 +334,17 @@ class Retention:
             if len(self._used) > 100_000:
                 self._used.clear()
             if dataset_id.startswith("#notes:"):
-                with contextlib.suppress(OSError):
-                    os.utime(self.root / "views" / dataset_id.split(":", 1)[1])
+                with contextlib.suppress(OSError, ValueError):
+                    self.objects.touch(f"views/{dataset_id.split(':', 1)[1]}")
             else:
                 self._touch(dataset_id)
 
     def _touch(self, dataset_id: str) -> None:
         """Mark a dataset as used (its expiry counts from its last use)."""
-        try:
-            os.utime(self.dir / f"{dataset_id}.json")
-        except OSError:
-            pass
+        with contextlib.suppress(OSError, ValueError):
+            self.objects.touch(f"datasets/{dataset_id}.json")
+            # an object store writes the sidecar again: if another replica deleted the
+            # dataset meanwhile, that must not bring its sidecar back
+            if self.objects.shared and not self.objects.exists(
+                    f"datasets/{dataset_id}.parquet"):
+                self.objects.remove(f"datasets/{dataset_id}.json")

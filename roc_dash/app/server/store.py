@@ -13,7 +13,6 @@ import errno
 import json
 import os
 import secrets
-import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass, field, fields
@@ -40,6 +39,7 @@ from .dataset_ids import (  # noqa: F401 - the store's names, as the app imports
     is_dataset_id,
 )
 from .notes_store import NotesAndViews
+from .objects import LocalObjects, atomic_write, open_objects
 from .removals import PendingRemovals
 from .retention import (  # noqa: F401
     ORPHAN_SECONDS,
@@ -127,6 +127,9 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
         self.root = Path(root) if root is not None else default_data_dir()
         self.dir = self.root / "datasets"
         self.dir.mkdir(parents=True, exist_ok=True)
+        #: Where the tables, notes and removals are kept: this folder, or the object store
+        #: ``ROC_DASH_STORE_URL`` names (:mod:`.objects`).
+        self.objects = open_objects(self.root)
         # A table too big for this cache is not held here even while in use: the analysis
         # cache holds the combined table made from it (two copies of 10^7 rows otherwise).
         self._cache = ByteLRU(int(cache_mb * 2**20), big_seconds=None)
@@ -134,10 +137,23 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
         self._sweep_clock = time.monotonic()
         self._sweeping = threading.Lock()
         self._used: dict[str, float] = {}
+        self._owners: dict[str, str | None] = {}  # dataset id -> its uploader (immutable)
 
     # -- lifecycle -----------------------------------------------------------------------
     def _files(self, dataset_id: str) -> list[Path]:
         return [self.dir / f"{dataset_id}.parquet", self.dir / f"{dataset_id}.json"]
+
+    @staticmethod
+    def _keys(dataset_id: str) -> list[str]:
+        """The keys of a dataset's objects (:mod:`.objects`): its table and its sidecar."""
+        return [f"datasets/{dataset_id}.parquet", f"datasets/{dataset_id}.json"]
+
+    def _read_json(self, key: str):
+        """The JSON object stored at ``key`` (FileNotFoundError, ValueError as they come)."""
+        return json.loads(self.objects.read_bytes(key))
+
+    def _write_json(self, key: str, value) -> None:
+        self.objects.write_bytes(key, json.dumps(value).encode(), scratch=self.root)
 
     def delete(self, dataset_id: str, *, user: str | None = None, why: str = "removed"
                ) -> bool:
@@ -150,8 +166,8 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
         if user is not None and not self.may_delete(dataset_id, user):
             return False
         self._remember_gone(dataset_id, why)
-        for path in self._files(dataset_id):
-            path.unlink(missing_ok=True)
+        for key in self._keys(dataset_id):
+            self.objects.remove(key)
         self._cache.put(dataset_id, None, size=0)
         return True
 
@@ -163,18 +179,15 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
             info = self.info(dataset_id)
         except DatasetNotFound:
             return
-        folder = self.root / "gone"
         try:
-            folder.mkdir(parents=True, exist_ok=True)
             kept = self.notes([dataset_id])  # what of it a link can no longer show
             note = {"label": info.label, "why": why, "when": time.time(),
                     "models": list(info.models)[:200], "note": bool(kept["note"]),
                     "views": len(kept["views"])}
-            self._atomic_write(folder / f"{dataset_id}.json",
-                               lambda p: Path(p).write_text(json.dumps(note)), folder=folder)
-            for old in folder.glob("*.json"):
-                if time.time() - old.stat().st_mtime > 365 * 86400:
-                    old.unlink(missing_ok=True)
+            self._write_json(f"gone/{dataset_id}.json", note)
+            for old in self.objects.entries("gone"):
+                if old.name.endswith(".json") and time.time() - old.mtime > 365 * 86400:
+                    self.objects.remove(f"gone/{old.name}")
         except OSError:
             pass  # only a nicer message is lost
 
@@ -183,7 +196,7 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
         if not is_dataset_id(dataset_id):
             return None
         try:
-            data = json.loads((self.root / "gone" / f"{dataset_id}.json").read_text())
+            data = self._read_json(f"gone/{dataset_id}.json")
         except (OSError, ValueError):
             return None
         return data if isinstance(data, dict) else None
@@ -214,14 +227,15 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
             **_kind_fields(kind),
         )
         try:
-            self._atomic_write(self.dir / f"{dataset_id}.parquet",
-                               lambda p: table.to_parquet(p, index=False))
+            # the table first, its sidecar last: a dataset is listed (and readable) only
+            # once both are whole
+            self.objects.write(f"datasets/{dataset_id}.parquet",
+                               lambda p: table.to_parquet(p, index=False), scratch=self.root)
             release_memory(collect=False)  # the Arrow copy written
-            self._atomic_write(self.dir / f"{dataset_id}.json",
-                               lambda p: Path(p).write_text(json.dumps(asdict(info))))
+            self._write_json(f"datasets/{dataset_id}.json", asdict(info))
         except OSError as exc:
-            for path in self._files(dataset_id):
-                path.unlink(missing_ok=True)
+            for key in self._keys(dataset_id):
+                self.objects.remove(key)
             if exc.errno in (errno.ENOSPC, errno.EDQUOT):
                 raise StorageFull("the server's disk is full") from exc
             raise
@@ -234,14 +248,7 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
         return info
 
     def _atomic_write(self, path: Path, write, *, folder: Path | None = None) -> None:
-        fd, tmp = tempfile.mkstemp(dir=folder or self.dir, suffix=".tmp")
-        os.close(fd)
-        try:
-            write(tmp)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic_write(path, write, folder=folder or self.dir)
 
     # -- uploads waiting for an answer (e.g. which label is the positive class) -----------
     def put_pending(self, sources) -> str:
@@ -315,10 +322,10 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
     def get(self, dataset_id: str) -> pd.DataFrame:
         """The canonical table stored under ``dataset_id``."""
         self._check_id(dataset_id)
-        path = self.dir / f"{dataset_id}.parquet"
+        key = f"datasets/{dataset_id}.parquet"
         cached = self._cache.get(dataset_id)
         if cached is not None:
-            if dataset_id not in EXAMPLES and not path.exists():  # deleted by another worker
+            if dataset_id not in EXAMPLES and not self.objects.exists(key):  # deleted elsewhere
                 self._cache.put(dataset_id, None, size=0)
                 raise DatasetNotFound(dataset_id)
             self.used([dataset_id])  # a cache hit is a use too
@@ -329,7 +336,7 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
             try:
                 # the text columns of few values as categories, straight from the file's
                 # dictionary pages (10^7 rows: 0.4 instead of 1 s CPU, 180 instead of 470 MB)
-                table = pd.read_parquet(path, read_dictionary=list(DICTIONARY_COLUMNS))
+                table = self._read_table(key)
             except FileNotFoundError:  # also when deleted between a check and the read
                 raise DatasetNotFound(dataset_id) from None
             release_memory(collect=False)  # Arrow's read buffers (10^7 rows: ~340 MB)
@@ -347,7 +354,7 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
             n_rows=int(table.attrs.get("input_rows", len(table))),
                                **_kind_fields(load_example(dataset_id).kind))
         try:
-            raw = json.loads((self.dir / f"{dataset_id}.json").read_text())
+            raw = self._read_json(f"datasets/{dataset_id}.json")
         except FileNotFoundError:
             raise DatasetNotFound(dataset_id) from None
         self.used([dataset_id])
@@ -360,7 +367,18 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
         analysis is made of these: a dataset its owner deleted (in any worker) drops out of
         every view at once, instead of being served from another worker's memory."""
         return tuple(i for i in clean_ids(dataset_ids)
-                     if i in EXAMPLES or (self.dir / f"{i}.parquet").exists())
+                     if i in EXAMPLES or self.objects.exists(f"datasets/{i}.parquet"))
+
+    def _read_table(self, key: str) -> pd.DataFrame:
+        """The Parquet table at ``key``: read in place from the data folder, through memory
+        from an object store."""
+        if isinstance(self.objects, LocalObjects):
+            source = self.objects.path(key)
+        else:
+            import io
+
+            source = io.BytesIO(self.objects.read_bytes(key))
+        return pd.read_parquet(source, read_dictionary=list(DICTIONARY_COLUMNS))
 
     def _remember(self, dataset_id: str, table: pd.DataFrame) -> None:
         self._cache.put(dataset_id, table)

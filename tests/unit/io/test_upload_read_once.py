@@ -16,7 +16,7 @@ from roc_dash.io import distinct_files as distinct_module
 from roc_dash.io import loading
 from roc_dash.io.distinct_files import distinct_files
 
-from ..conftest import make_predictions
+from tests.conftest import make_predictions
 
 
 def _csv(frame) -> bytes:

@@ -22,7 +22,7 @@ def _package_text() -> str:
 
 def test_scl020_replicas_behind_nginx_share_redis_and_the_data_volume():
     services = COMPOSE["services"]
-    assert set(services) == {"app", "worker", "redis", "proxy"}
+    assert set(services) == {"app", "worker", "redis", "proxy", "store", "store-init"}
     app, redis, proxy = services["app"], services["redis"], services["proxy"]
     assert app["build"] == "." and app["deploy"]["replicas"] >= 2
     assert "ports" not in app and app["expose"] == ["8050"]
@@ -76,3 +76,32 @@ def test_scl022_the_job_worker_runs_the_queue_the_app_sends_to():
         assert worker["environment"][name] == app["environment"][name], name
     assert app["environment"]["ROC_DASH_JOBS"] == "celery"
     assert worker["volumes"] == app["volumes"]  # the datasets it stores, where the app reads
+
+
+def test_scl023_datasets_and_notes_in_the_s3_store_service():
+    """The app and the job worker keep datasets and notes in the "store" service (an
+    S3-compatible server on its own volume), the bucket made before either starts, with
+    the same URL, endpoint and credentials; the URL is one the app accepts."""
+    from roc_dash.app.server.objects import AWS_VARIABLES, STORE_VAR, parse_store_url
+
+    services = COMPOSE["services"]
+    app, worker, store, init = (services[n] for n in ("app", "worker", "store", "store-init"))
+    bucket, prefix = parse_store_url(app["environment"][STORE_VAR])
+    assert prefix
+    endpoint = re.fullmatch(r"http://([\w-]+):(\d+)", app["environment"]["ROC_DASH_S3_ENDPOINT_URL"])
+    assert endpoint and endpoint.group(1) == "store" and endpoint.group(2) in store["expose"]
+    for name in (STORE_VAR, "ROC_DASH_S3_ENDPOINT_URL", *AWS_VARIABLES):
+        assert worker["environment"][name] == app["environment"][name], name
+    # the store's own user is the app's key; its data on a volume of its own
+    assert store["environment"]["MINIO_ROOT_USER"] == app["environment"]["AWS_ACCESS_KEY_ID"]
+    assert (store["environment"]["MINIO_ROOT_PASSWORD"]
+            == app["environment"]["AWS_SECRET_ACCESS_KEY"])
+    volume, _, mount = store["volumes"][0].partition(":")
+    assert volume in COMPOSE["volumes"] and store["command"] == ["server", mount]
+    assert "healthcheck" in store
+    # the bucket is made once the store is ready, before the app and the worker start
+    assert init["depends_on"]["store"]["condition"] == "service_healthy"
+    assert init["command"][-1] == f"store/{bucket}"
+    for service in (app, worker):
+        assert service["depends_on"]["store-init"]["condition"] == \
+            "service_completed_successfully"
