@@ -12,7 +12,8 @@ from ..core.constraints.capacity import parse_capacity
 from ..core.constraints.floors import parse_floor
 from .page_state import PageState
 
-__all__ = ["parse_settings", "page_constrained", "page_constraints_html", "N_BOOT", "SEED"]
+__all__ = ["parse_settings", "page_settings", "page_constrained", "page_constraints_html",
+           "N_BOOT", "SEED"]
 
 #: Bootstrap replicates and seed of how sure the floors are (as the operating card's).
 N_BOOT, SEED = 200, 0
@@ -40,19 +41,30 @@ def parse_settings(capacity_text, floors_text):
     return capacity, tuple(floors), cap_msg, floors_msg
 
 
-def page_constrained(page: PageState, analysis, table, economics):
-    """The choice under the page's capacity and floors (the readable ones) over the shown
-    models (:class:`~roc_dash.report.constrained_choice.Constrained`), None when neither is
-    given; ``ValueError`` when no threshold meets them (its message says why)."""
+def page_settings(page: PageState, *, n_boot: int = N_BOOT):
+    """The page's capacity and floors (the readable ones) as
+    :class:`~roc_dash.core.constraints.assembly.ConstraintSettings` (``n_boot`` replicates of
+    how sure the floors are, 0: none), None when neither is given."""
     from ..core.constraints.assembly import ConstraintSettings
-    from ..report.constrained_choice import choose_under
 
     capacity, floors, _, _ = parse_settings(page.capacity, page.floors)
     if capacity is None and not floors:
         return None
     cases, fraction = capacity or (None, None)
-    settings = ConstraintSettings(capacity=cases, capacity_fraction=fraction, floors=floors,
-                                  n_boot=N_BOOT, seed=SEED)
+    return ConstraintSettings(capacity=cases, capacity_fraction=fraction, floors=floors,
+                              n_boot=n_boot, seed=SEED)
+
+
+def page_constrained(page: PageState, analysis, table, economics, *, n_boot: int = N_BOOT):
+    """The choice under the page's capacity and floors (the readable ones) over the shown
+    models (:class:`~roc_dash.report.constrained_choice.Constrained`), None when neither is
+    given; ``ValueError`` when no threshold meets them (its message says why). ``n_boot``
+    0: the same threshold, without how sure the floors are (the summary strip's)."""
+    from ..report.constrained_choice import choose_under
+
+    settings = page_settings(page, n_boot=n_boot)
+    if settings is None:
+        return None
     return choose_under(analysis, table, settings, economics)
 
 
@@ -62,15 +74,12 @@ def page_constraints_html(page: PageState, analysis, table) -> str:
     (:func:`roc_dash.report.constraints_html.constraints_html`, calibration with its bands
     included); ``""`` without them, or when the data cannot give them (the rest of the
     report stands)."""
-    from ..core.constraints.assembly import ConstraintSettings, analyse_constraints
+    from ..core.constraints.assembly import analyse_constraints
     from ..report.constraints_html import constraints_html
 
-    capacity, floors, _, _ = parse_settings(page.capacity, page.floors)
-    if analysis is None or table is None or (capacity is None and not floors):
+    settings = page_settings(page)
+    if analysis is None or table is None or settings is None:
         return ""
-    cases, fraction = capacity or (None, None)
-    settings = ConstraintSettings(capacity=cases, capacity_fraction=fraction, floors=floors,
-                                  n_boot=N_BOOT, seed=SEED)
     try:
         models = analyse_constraints(analysis, table, settings)
     except ValueError:

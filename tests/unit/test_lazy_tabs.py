@@ -36,12 +36,16 @@ EAGER = {
     "mon-windows.options": "the datasets loaded, the pins and the windows' category columns "
                            "for the Monitor tab's selectors (choices; the link reads them)",
     "mon-record.data": "a decision record uploaded in the Monitor tab, read and validated",
+    "cmx-matrix.value": "the cost matrix of several classes a link names (no analysis)",
+    "cmx-prior.value": "the prior of several classes a link names (no analysis)",
+    "cmx-card.style": "whether a shown model is multi-class (the multi-class card's options)",
+    "cmx-download.data": "a click on the card's download button only",
 }
 #: The cards made lazy (the test must not pass by finding none).
 LAZY = {"comparison-result.children": "compare", "sup-graph.figure": "compare",
         "slices-source.children": "compare", "cal-graph.figure": "compare",
         "combine-result.children": "beyond", "mc-curves.figure": "beyond",
-        "mon-status.children": "monitor"}
+        "mon-status.children": "monitor", "cmx-msg.children": "beyond"}
 
 
 @pytest.fixture(scope="module")
