@@ -12,7 +12,7 @@ from ..core.constraints.capacity import parse_capacity
 from ..core.constraints.floors import parse_floor
 from .page_state import PageState
 
-__all__ = ["parse_settings", "page_settings", "page_constrained", "page_constraints_html",
+__all__ = ["parse_settings", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html",
            "N_BOOT", "SEED"]
 
 #: Bootstrap replicates and seed of how sure the floors are (as the operating card's).
@@ -39,6 +39,13 @@ def parse_settings(capacity_text, floors_text):
             bad.append(str(exc))
     floors_msg = ("Floor not used: " + "; ".join(bad) + ".") if bad else ""
     return capacity, tuple(floors), cap_msg, floors_msg
+
+
+def constrained_headline(capacity_text, floors_text) -> bool:
+    """Whether the capacity or the floors typed choose the summary strip's headline (one
+    of them is readable)."""
+    capacity, floors, _, _ = parse_settings(capacity_text, floors_text)
+    return capacity is not None or bool(floors)
 
 
 def page_settings(page: PageState, *, n_boot: int = N_BOOT):

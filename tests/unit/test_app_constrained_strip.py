@@ -112,3 +112,22 @@ def test_cst003_none_met_or_cleared_gives_the_optimum_back(page_of):
     ops = _ops(out["summary"])
     assert plain_text(ops[(0,)]).startswith(f"Use {model} at score ≥ {format_threshold(t)}:")
     assert "No threshold meets the constraints" in plain_text(ops[(1,)])
+
+
+def test_cst004_the_optimums_intervals_line_stays_out_under_a_constraint(page_of, tmp_path):
+    from roc_dash.app import create_app
+    from roc_dash.app.components import STRIP_INTERVALS_SLOT
+
+    cache, _, page = page_of(capacity="10%")
+    assert _ops(strip_update(cache, page, ids.VIZ_DATA)["summary"])[
+        (STRIP_INTERVALS_SLOT,)] is None
+    app = create_app(store=DatasetStore(tmp_path))
+    fn = next(v for k, v in app.callback_map.items()
+              if k.startswith(f"{ids.SUMMARY}.children") and
+              [i["id"] for i in v["inputs"]] == [ids.STRIP_INTERVALS])["callback"].__wrapped__
+    line = {"line": "How sure: x.", "at": 1.0}
+    with pytest.raises(PreventUpdate):
+        fn(line, "10%", "")
+    with pytest.raises(PreventUpdate):
+        fn(line, "", "recall >= 0.8")
+    assert fn(line, "lots", "") is not None  # nothing readable: the optimum's line

@@ -5,10 +5,12 @@ cost meeting them over the shown models, :func:`..constrained.page_constrained`,
 them, what the views drew (the optimum under the costs and the prior).
 
 The strip is drawn by the views callback; this module only patches its headline and its
-detail line (slots 0 and 1 of :func:`..components.summary_strip`; the intervals' slot and
-the pins' line stay), and redraws the operating card when no point is pinned (a pin is an
-explicit choice: the card keeps showing it). It runs after every render of the views (the
-viz-data store) and when the capacity or the floors change.
+detail line (slots 0 and 1 of :func:`..components.summary_strip`; the pins' line stays; the
+intervals' line, of the optimum without the constraint, is left out meanwhile: the
+intervals callback does not patch it in while a constraint is readable), and redraws the
+operating card when no point is pinned (a pin is an explicit choice: the card keeps
+showing it). It runs after every render of the views (the viz-data store) and when the
+capacity or the floors change.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ...figures.style import format_threshold
 from ...text.rounding import sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_refs, shown_analysis, shown_pins
-from ..components import operating_panel, summary_strip
+from ..components import STRIP_INTERVALS_SLOT, operating_panel, summary_strip
 from ..constrained import page_constrained, parse_settings
 from ..page_state import PageState, dependencies
 from ..render import decision_views
@@ -108,7 +110,8 @@ def strip_update(cache, page: PageState, triggered: str | None) -> dict:
     headline, detail = constrained_strip(analysis, constrained, economics,
                                          chosen_by(page, constrained.how_chosen))
     patch = Patch()
-    patch[0], patch[1] = headline, detail
+    # the intervals' line is of the optimum without the constraint: left out meanwhile
+    patch[0], patch[1], patch[STRIP_INTERVALS_SLOT] = headline, detail, None
     if page.pins:
         return {"summary": patch, "operating": no_update}
     op = operating_point(analysis, {"model": constrained.pinned["model"],
