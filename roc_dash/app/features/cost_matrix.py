@@ -172,7 +172,8 @@ def register(app, cache, store) -> None:
     def download(clicks, model, page):
         if not clicks or not isinstance(model, str):
             raise PreventUpdate
-        return decision_file(cache, model, PageState.from_dash(page))
+        file, status = decision_file(cache, model, PageState.from_dash(page))
+        return {"file": file, "status": status}
 
 
 def decision_file(cache, key, page: PageState):
