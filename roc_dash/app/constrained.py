@@ -12,7 +12,7 @@ from ..core.constraints.capacity import parse_capacity
 from ..core.constraints.floors import parse_floor
 from .page_state import PageState
 
-__all__ = ["parse_settings", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html",
+__all__ = ["parse_settings", "parse_confidence", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html",
            "N_BOOT", "SEED"]
 
 #: Bootstrap replicates and seed of how sure the floors are (as the operating card's).
@@ -41,6 +41,23 @@ def parse_settings(capacity_text, floors_text):
     return capacity, tuple(floors), cap_msg, floors_msg
 
 
+def parse_confidence(text) -> tuple[float | None, str]:
+    """``(confidence, message)``: the confidence the floors hold with (``95%`` or
+    ``0.95``; the floors are then met on exact one-sided bounds of the rates), None when
+    empty or unreadable (the message says why)."""
+    if not isinstance(text, str) or not text.strip():
+        return None, ""
+    raw = text.strip()
+    try:
+        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+    except ValueError:
+        value = float("nan")
+    if not 0.5 <= value < 1:
+        return None, (f"Confidence not used: {raw!r} is not a confidence between 50% and "
+                      "100% (write 95% or 0.95).")
+    return value, ""
+
+
 def constrained_headline(capacity_text, floors_text) -> bool:
     """Whether the capacity or the floors typed choose the summary strip's headline (one
     of them is readable)."""
@@ -58,8 +75,9 @@ def page_settings(page: PageState, *, n_boot: int = N_BOOT):
     if capacity is None and not floors:
         return None
     cases, fraction = capacity or (None, None)
+    confidence = parse_confidence(page.floor_confidence)[0] if floors else None
     return ConstraintSettings(capacity=cases, capacity_fraction=fraction, floors=floors,
-                              n_boot=n_boot, seed=SEED)
+                              confidence=confidence, n_boot=n_boot, seed=SEED)
 
 
 def page_constrained(page: PageState, analysis, table, economics, *, n_boot: int = N_BOOT):

@@ -39,6 +39,7 @@ from .state import (
     CLASS_PRIOR_CHARS,
     CONSTRAINT_VIEWS,
     COST_MATRIX_CHARS,
+    FLOOR_CONFIDENCE_CHARS,
     FLOORS_CHARS,
     SAMPLES_LIMITS,
     TABS,
@@ -175,6 +176,7 @@ class PageState:
     pr_bands: bool = False  # the PR view's bands at the deployment prior (that card's toggle)
     cost_matrix: str = ""  # Beyond binary: the classes' cost matrix as typed ("0 1; 1 0")
     class_prior: str = ""  # its deployment prior of the classes as typed ("" : the data's)
+    floor_confidence: str = ""  # Decide: the floors hold with this confidence ("95%"; exact)
 
     def zoom_store(self) -> dict | None:
         """The zoom as the views and exports take it (the ``ids.ZOOM`` store's form:
@@ -317,7 +319,9 @@ def _constraints_query(s: PageState) -> list[tuple[str, str]]:
     if s.pr_bands:
         q.append(("prb", "1"))
     q += [(key, value.strip()) for key, value in (("cmx", s.cost_matrix),
-                                                   ("cpr", s.class_prior)) if value.strip()]
+                                                   ("cpr", s.class_prior),
+                                                   ("fconf", s.floor_confidence))
+          if value.strip()]
     return q
 
 
@@ -412,6 +416,7 @@ _READERS = {
     "pr_bands": _flag,
     "cost_matrix": _text(COST_MATRIX_CHARS),
     "class_prior": _text(CLASS_PRIOR_CHARS),
+    "floor_confidence": _text(FLOOR_CONFIDENCE_CHARS),
 }
 
 
@@ -455,6 +460,7 @@ FIELDS = (
     Field("pr_bands", ((ids.DCT_PR_BANDS, "value"),)),
     Field("cost_matrix", ((ids.CMX_MATRIX, "value"),)),
     Field("class_prior", ((ids.CMX_PRIOR, "value"),)),
+    Field("floor_confidence", ((ids.DCT_FLOOR_CONF, "value"),)),
 )
 FIELD_NAMES = tuple(f.name for f in FIELDS)
 _BY_NAME = {f.name: f for f in FIELDS}
@@ -486,7 +492,8 @@ def parse_link(search) -> tuple[PageState, frozenset[str]]:
               "pr_mode": "pr_mode", "cost_mode": "cost_mode", "tab": "tab",
               "capacity": "capacity", "floors": "floors",
               "constraint_view": "constraint_view", "pr_bands": "pr_bands",
-              "cost_matrix": "cost_matrix", "class_prior": "class_prior"}
+              "cost_matrix": "cost_matrix", "class_prior": "class_prior",
+              "floor_confidence": "floor_confidence"}
     for key, name in simple.items():
         if key in q:
             kw[name] = q[key]

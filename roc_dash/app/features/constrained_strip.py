@@ -28,7 +28,7 @@ from ...text.rounding import sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_refs, shown_analysis, shown_pins
 from ..components import STRIP_INTERVALS_SLOT, operating_panel, summary_strip
-from ..constrained import page_constrained, parse_settings
+from ..constrained import page_constrained, parse_confidence, parse_settings
 from ..page_state import PageState, dependencies
 from ..render import decision_views
 from ..state import economics_from_state
@@ -44,8 +44,10 @@ def chosen_by(page: PageState, how: str) -> str:
     if capacity is not None:
         parts.append(f"the capacity of {page.capacity.strip()} cases")
     if floors:
+        confidence = parse_confidence(page.floor_confidence)[0]
         parts.append(("the floor " if len(floors) == 1 else "the floors ")
-                     + "; ".join(f.text for f in floors))
+                     + "; ".join(f.text for f in floors)
+                     + (f" (held with {confidence:.0%} confidence)" if confidence else ""))
     return " and ".join(parts) or f"the {how}"
 
 
