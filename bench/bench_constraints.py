@@ -72,13 +72,13 @@ from roc_dash.core.constraints.assembly import ConstraintSettings  # noqa: E402
 from roc_dash.core.constraints.floors import parse_floor  # noqa: E402
 from roc_dash.core.decisions.economics import Economics  # noqa: E402
 from roc_dash.core.decisions.operating import operating_point  # noqa: E402
-from roc_dash.decision.multiclass import build_multiclass_decision  # noqa: E402
+from roc_dash.decision.multiclass import model_probabilities  # noqa: E402
 from roc_dash.figures.calibration_bands import reliability_band_figure  # noqa: E402
 from roc_dash.figures.cost_matrix import confusion_figure, rule_costs_figure  # noqa: E402
 from roc_dash.figures.floors import floor_figure  # noqa: E402
 from roc_dash.figures.gains import gains_figure, ks_figure, lift_figure  # noqa: E402
 from roc_dash.figures.pr_bands import pr_band_figure  # noqa: E402
-from roc_dash.report.constrained_choice import choose_under  # noqa: E402
+from roc_dash.report.constrained_choice import choose_point  # noqa: E402
 
 TARGET = 1.0  # seconds of server time per change
 
@@ -190,7 +190,7 @@ def main(argv=None) -> int:
         """The summary strip's headline and the operating card under a constraint
         (features/constrained_strip.py): the download's choice without its bootstrap, the
         headline's summary, the card."""
-        chosen = choose_under(analysis, table, settings[which], e)
+        chosen = choose_point(analysis, settings[which], e)
         constrained_strip(analysis, chosen, e, which)
         operating_panel(operating_point(analysis, chosen.pinned), analysis, chosen_by=which)
 
@@ -206,13 +206,13 @@ def main(argv=None) -> int:
 
     def page_cost_matrix(k):
         """The Beyond binary tab's cost-matrix card for one change of the matrix or the
-        prior (features/cost_matrix.py): the record and its analysis, the tables, the
-        confusion figure."""
+        prior (features/cost_matrix.py): the model's probabilities, the rules, the tables,
+        the confusion figure (the record, with the data's fingerprint, on download only)."""
         frame, cost = canon[k]
-        record, d = build_multiclass_decision(frame, cost, model="m")
-        classes = list(record.classes)
-        matrix_table(classes, d.cost_matrix, None, d.data_prior)
-        result_table(record, d), confusion_figure(d)
+        _, classes, probs, labels, w = model_probabilities(frame, "m")
+        d = cost_matrix_decision(probs, labels, cost, classes=classes, sample_weight=w)
+        matrix_table(list(classes), d.cost_matrix, None, d.data_prior)
+        result_table("m", len(probs), d), confusion_figure(d)
 
     def cost_matrix(k):
         probs, labels, cost = multi[k]

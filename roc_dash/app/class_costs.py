@@ -15,7 +15,7 @@ from ..core.kinds.canonical_kinds import classes_of
 from ..text.rounding import sig
 from .page_state import PageState, key_ref
 
-__all__ = ["default_matrix", "parse_matrix", "parse_prior", "model_decision", "model_classes",
+__all__ = ["default_matrix", "parse_matrix", "parse_prior", "model_decision", "model_record", "model_classes",
            "page_decisions", "page_cost_matrix_html"]
 
 
@@ -97,21 +97,43 @@ def parse_prior(text, classes) -> tuple[np.ndarray | None, str, str]:
     return p, "", note
 
 
-def model_decision(cache, key: str, matrix, prior):
-    """``(record, CostMatrixDecision)`` of the model ``key`` (dataset id / name) of a
-    multi-class file, made once per matrix and prior and kept."""
-    from ..decision.multiclass import build_multiclass_decision
-
+def _ref(key):
     ref = key_ref(key)
     if ref is None:
         raise ValueError(f"no model {key!r}")
-    table = cache.store.get(ref.dataset)
-    cache_key = ("cmx", cache.store.present([ref.dataset]), ref.name,
-                 tuple(map(tuple, np.asarray(matrix).tolist())),
-                 None if prior is None else tuple(np.asarray(prior).tolist()))
-    return cache.cache.get_or_make(cache_key, lambda: build_multiclass_decision(
-        table, matrix, model=ref.name, prior=prior, created_utc="(on the page)"),
-        shared=False)
+    return ref
+
+
+def model_decision(cache, key: str, matrix, prior):
+    """``(n_rows, CostMatrixDecision)`` of the model ``key`` (dataset id / name) of a
+    multi-class file (:func:`~roc_dash.core.constraints.cost_matrix.cost_matrix_decision`),
+    made once per matrix and prior and kept; the record (with the data's fingerprint, a
+    sort of every row) is made on download only (:func:`model_record`)."""
+    from ..core.constraints.cost_matrix import cost_matrix_decision
+    from ..decision.multiclass import model_probabilities
+
+    ref = _ref(key)
+
+    def make():
+        _, classes, p, labels, w = model_probabilities(cache.store.get(ref.dataset), ref.name)
+        return len(p), cost_matrix_decision(p, labels, matrix, classes=classes, prior=prior,
+                                            sample_weight=w)
+
+    return cache.cache.get_or_make(
+        ("cmx", cache.store.present([ref.dataset]), ref.name,
+         tuple(map(tuple, np.asarray(matrix).tolist())),
+         None if prior is None else tuple(np.asarray(prior).tolist())), make, shared=False)
+
+
+def model_record(cache, key: str, matrix, prior, created_utc: str):
+    """The decision record of the model ``key`` under ``matrix`` and ``prior``
+    (:func:`~roc_dash.decision.multiclass.build_multiclass_decision`, as ``roc-dash decide
+    --cost-matrix``)."""
+    from ..decision.multiclass import build_multiclass_decision
+
+    ref = _ref(key)
+    return build_multiclass_decision(cache.store.get(ref.dataset), matrix, model=ref.name,
+                                     prior=prior, created_utc=created_utc)[0]
 
 
 def model_classes(cache, key) -> list[str]:

@@ -85,11 +85,13 @@ def page_constrained(page: PageState, analysis, table, economics, *, n_boot: int
     models (:class:`~roc_dash.report.constrained_choice.Constrained`), None when neither is
     given; ``ValueError`` when no threshold meets them (its message says why). ``n_boot``
     0: the same threshold, without how sure the floors are (the summary strip's)."""
-    from ..report.constrained_choice import choose_under
+    from ..report.constrained_choice import choose_point, choose_under
 
     settings = page_settings(page, n_boot=n_boot)
     if settings is None:
         return None
+    if n_boot == 0:  # the point alone (the strip's, per change): no other view
+        return choose_point(analysis, settings, economics)
     return choose_under(analysis, table, settings, economics)
 
 

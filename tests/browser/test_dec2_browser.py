@@ -129,3 +129,45 @@ def test_cmx101_cost_matrix_typed_bad_input_and_link(dash_duo, app, shot):
     wait_until(lambda: dash_duo.find_element(f"#{ids.CMX_MATRIX}").get_attribute("value")
                == "0 1 5; 2 0 1; 10 1 0", message="the matrix from the link")
     assert dash_duo.find_element(f"#{ids.CMX_PRIOR}").get_attribute("value") == "1 1 2"
+
+
+def _chosen(headline):
+    """``(model, threshold)`` of a headline "Use M at score ≥ t under …"."""
+    model, rest = headline[len("Use "):].split(" at score ≥ ", 1)
+    return model, float(rest.split(" ", 1)[0].rstrip(":"))
+
+
+def _recall_bound(model, t, confidence=0.95):
+    """The exact one-sided (Clopper-Pearson) lower bound of the recall at ``s >= t``."""
+    from scipy.stats import beta
+
+    rows = pd.read_csv(DATA / "demo_predictions.csv")
+    r = rows[rows["model"] == model]
+    y, s = (r["label"] == "pos").to_numpy(), r["score"].to_numpy(float)
+    k, n = int((s[y] >= t).sum()), int(y.sum())
+    return float(beta.ppf(1 - confidence, k, n - k + 1)) if k else 0.0
+
+
+def test_cst102_floors_held_with_confidence_typed(dash_duo, app, shot):
+    start(dash_duo, app)
+    floors = dash_duo.find_element(f"#{ids.DCT_FLOORS}")
+    gestures.scroll_into_view(dash_duo.driver, floors)
+    type_into(floors, "recall >= 0.97")
+    wait_until(lambda: "under the floor recall ≥ 0.97:" in _headline(dash_duo),
+               message="the floor's headline")
+    plain = _chosen(_headline(dash_duo))
+    assert _recall_bound(*plain) < 0.97  # on the data's rates: not sure to hold
+    type_into(dash_duo.find_element(f"#{ids.DCT_FLOOR_CONF}"), "95%")
+    wait_until(lambda: "(held with 95% confidence):" in _headline(dash_duo),
+               message="the headline on exact bounds")
+    sure = _chosen(_headline(dash_duo))
+    assert sure != plain and _recall_bound(*sure) >= 0.97
+    assert format_threshold(sure[1]) in dash_duo.find_element(f"#{ids.DCT_SUMMARY}").text
+    # a confidence that is none: its message; the floors chosen on the rates again
+    type_into(dash_duo.find_element(f"#{ids.DCT_FLOOR_CONF}"), "2")
+    wait_until(lambda: "Confidence not used" in
+               dash_duo.find_element(f"#{ids.DCT_FLOORS_MSG}").text, message="the message")
+    wait_until(lambda: _chosen(_headline(dash_duo)) == plain, message="the rates' choice")
+    wait_until(lambda: "fconf=2" in dash_duo.driver.current_url, message="the link")
+    wait_idle(dash_duo.driver)
+    shot("cst102_floors_confidence")

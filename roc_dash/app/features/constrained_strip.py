@@ -96,9 +96,8 @@ def strip_update(cache, page: PageState, triggered: str | None) -> dict:
     if analysis is None:
         raise PreventUpdate
     economics = economics_from_state(page.control.to_store())
-    table = cache.table(list(page.datasets), page.control.reference_class)
     try:
-        constrained = page_constrained(page, analysis, table, economics, n_boot=0)
+        constrained = page_constrained(page, analysis, None, economics, n_boot=0)
     except ValueError as exc:  # none meets them: the strip says so under the optimum
         out = _restored(analysis, page, cache, economics)
         line = (f"No threshold meets the constraints ({exc}); the headline is the optimum "
@@ -130,7 +129,7 @@ def register(app, cache, store) -> None:
         output={"summary": Output(ids.SUMMARY, "children", allow_duplicate=True),
                 "operating": Output(ids.OPERATING, "children", allow_duplicate=True)},
         inputs={"viz": Input(ids.VIZ_DATA, "data"),
-                "page": {**dependencies(Input, "capacity", "floors"),
+                "page": {**dependencies(Input, "capacity", "floors", "floor_confidence"),
                          **dependencies(State, *SHOWN_FIELDS, "pins")}},
         prevent_initial_call=True,
     )

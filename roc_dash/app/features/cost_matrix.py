@@ -26,7 +26,13 @@ from dash.exceptions import PreventUpdate
 from ...figures.cost_matrix import RULES, confusion_figure
 from ...text.rounding import sig
 from .. import ids
-from ..class_costs import model_classes, model_decision, parse_matrix, parse_prior
+from ..class_costs import (
+    model_classes,
+    model_decision,
+    model_record,
+    parse_matrix,
+    parse_prior,
+)
 from ..components import graph_config
 from ..page_state import PageState, dependencies, parse_link
 from ..state import FONT, tab_shown
@@ -56,7 +62,7 @@ def matrix_table(classes, matrix, prior, data_prior):
                       children=[html.Thead(head), html.Tbody(rows)])
 
 
-def result_table(record, d):
+def result_table(model: str, n_rows: int, d):
     """The rules compared: expected cost per case at the prior, and their weights or
     thresholds."""
     fmt = lambda a: ", ".join(sig(v) for v in a)  # noqa: E731
@@ -73,7 +79,7 @@ def result_table(record, d):
                                 html.Th("How it decides")])),
             html.Tbody(body)]),
         *[html.P(n, className="hint") for n in d.notes],
-        html.P(f"{record.model}: {record.n_rows:,} rows; the record's rule is the fitted "
+        html.P(f"{model}: {n_rows:,} rows; the downloaded record's rule is the fitted "
                "weights.", className="hint")])
 
 
@@ -121,13 +127,13 @@ def card_outputs(cache, key, matrix_text, prior_text, font=14) -> dict:
     if matrix is None:
         return {"msg": message, "table": no_update, "result": no_update, "figure": no_update}
     try:
-        record, d = model_decision(cache, key, matrix, prior)
+        n_rows, d = model_decision(cache, key, matrix, prior)
     except ValueError as exc:
         return {"msg": f"No decision: {exc}.", "table": no_update, "result": no_update,
                 "figure": no_update}
     return {"msg": " ".join(m for m in (message, note) if m),
             "table": matrix_table(classes, matrix, prior, d.data_prior),
-            "result": result_table(record, d),
+            "result": result_table(key.split("/", 1)[-1], n_rows, d),
             "figure": confusion_figure(d, font_size=font)}
 
 
@@ -184,14 +190,13 @@ def decision_file(cache, key, page: PageState):
     prior, prior_msg, _ = parse_prior(page.class_prior, classes)
     if matrix is None or prior_msg:
         return no_update, "Nothing was downloaded: " + (msg or prior_msg)
-    try:
-        record, _ = model_decision(cache, key, matrix, prior)
-    except ValueError as exc:
-        return no_update, f"Nothing was downloaded: {exc}."
-    from dataclasses import replace
     from datetime import UTC, datetime
 
-    record = replace(record, created_utc=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    try:
+        record = model_record(cache, key, matrix, prior,
+                              datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    except ValueError as exc:
+        return no_update, f"Nothing was downloaded: {exc}."
     text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
     return (dcc.send_string(text, "roc-dash-multiclass-decision.json"),
             f"Downloaded the decision of {record.model} under the cost matrix "
