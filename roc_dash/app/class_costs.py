@@ -113,14 +113,18 @@ def model_decision(cache, key: str, matrix, prior):
     from ..decision.multiclass import model_probabilities
 
     ref = _ref(key)
+    present = cache.store.present([ref.dataset])
 
     def make():
-        _, classes, p, labels, w = model_probabilities(cache.store.get(ref.dataset), ref.name)
+        # the model's rows once per data (a new matrix or prior only decides again)
+        _, classes, p, labels, w = cache.cache.get_or_make(
+            ("cmx-rows", present, ref.name),
+            lambda: model_probabilities(cache.store.get(ref.dataset), ref.name), shared=False)
         return len(p), cost_matrix_decision(p, labels, matrix, classes=classes, prior=prior,
                                             sample_weight=w)
 
     return cache.cache.get_or_make(
-        ("cmx", cache.store.present([ref.dataset]), ref.name,
+        ("cmx", present, ref.name,
          tuple(map(tuple, np.asarray(matrix).tolist())),
          None if prior is None else tuple(np.asarray(prior).tolist())), make, shared=False)
 
