@@ -551,3 +551,18 @@ def intervals_box():
         dcc.Store(id=ids.POINT_REGIONS, data=[]),  # their boxes on the ROC
         dcc.Store(id=ids.STRIP_INTERVALS, data=None),  # their line in the summary strip
     ])
+
+
+def values_from_link(app, fields) -> None:
+    """A callback per ``(page field, component id)`` of ``fields``: the component's
+    ``value`` from the page's link when the link names that field (else left as it is)."""
+    from dash import Input, Output, no_update
+
+    from .page_state import parse_link
+
+    for field, target in fields:
+        def restore(search, field=field):
+            link, given = parse_link(search)
+            return getattr(link, field) if field in given else no_update
+
+        app.callback(Output(target, "value"), Input(ids.URL, "search"))(restore)

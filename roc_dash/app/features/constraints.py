@@ -46,7 +46,7 @@ from ...figures.style import format_threshold
 from ...text.rounding import sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_names, shown_analysis, timeout_message
-from ..components import empty_figure, graph_config
+from ..components import empty_figure, graph_config, values_from_link
 from ..constrained import N_BOOT, SEED, parse_confidence, parse_settings
 from ..page_state import PageState, dependencies, parse_link
 from ..state import FONT, tab_shown
@@ -382,14 +382,9 @@ def confidences(cache, page: PageState, analysis, floors) -> list:
 
 
 def _from_link(app) -> None:
-    for field, target in (("capacity", ids.DCT_CAPACITY), ("floors", ids.DCT_FLOORS),
-                          ("floor_confidence", ids.DCT_FLOOR_CONF),
-                          ("constraint_view", ids.DCT_VIEW)):
-        def restore(search, field=field):
-            link, given = parse_link(search)
-            return getattr(link, field) if field in given else no_update
-
-        app.callback(Output(target, "value"), Input(ids.URL, "search"))(restore)
+    values_from_link(app, (("capacity", ids.DCT_CAPACITY), ("floors", ids.DCT_FLOORS),
+                           ("floor_confidence", ids.DCT_FLOOR_CONF),
+                           ("constraint_view", ids.DCT_VIEW)))
 
     @app.callback(Output(ids.DCT_PR_BANDS, "value"), Input(ids.URL, "search"))
     def bands_from_link(search):

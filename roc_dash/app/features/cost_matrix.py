@@ -33,8 +33,8 @@ from ..class_costs import (
     parse_matrix,
     parse_prior,
 )
-from ..components import graph_config
-from ..page_state import PageState, dependencies, parse_link
+from ..components import graph_config, values_from_link
+from ..page_state import PageState, dependencies
 from ..state import FONT, tab_shown
 
 __all__ = ["matrix_table", "result_table", "card", "card_outputs", "decision_file",
@@ -140,12 +140,7 @@ def card_outputs(cache, key, matrix_text, prior_text, font=14) -> dict:
 # ---------------------------------------------------------------------------- wiring
 def register(app, cache, store) -> None:
     """The card (while Beyond binary is shown), its download and the link."""
-    for target, key in ((ids.CMX_MATRIX, "cost_matrix"), (ids.CMX_PRIOR, "class_prior")):
-        def restore(search, key=key):
-            link, given = parse_link(search)
-            return getattr(link, key) if key in given else no_update
-
-        app.callback(Output(target, "value"), Input(ids.URL, "search"))(restore)
+    values_from_link(app, (("cost_matrix", ids.CMX_MATRIX), ("class_prior", ids.CMX_PRIOR)))
 
     @app.callback(Output(ids.CMX_CARD, "style"), Input(ids.MC_MODEL, "options"))
     def shown(options):
