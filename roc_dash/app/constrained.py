@@ -12,7 +12,7 @@ from ..core.constraints.capacity import parse_capacity
 from ..core.constraints.floors import parse_floor
 from .page_state import PageState
 
-__all__ = ["parse_settings", "parse_confidence", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html",
+__all__ = ["parse_settings", "parse_confidence", "parse_volume", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html",
            "N_BOOT", "SEED"]
 
 #: Bootstrap replicates and seed of how sure the floors are (as the operating card's).
@@ -58,6 +58,21 @@ def parse_confidence(text) -> tuple[float | None, str]:
     return value, ""
 
 
+def parse_volume(text) -> tuple[float | None, str]:
+    """``(volume, message)``: the cases a capacity of so many cases is out of (``4000``: 800
+    of 4,000 cases), None when empty or unreadable (the message says why)."""
+    if not isinstance(text, str) or not text.strip():
+        return None, ""
+    try:
+        value = float(text.strip().replace(",", ""))
+    except ValueError:
+        value = float("nan")
+    if not (value > 0 and value < float("inf")):
+        return None, (f"Volume not used: {text.strip()!r} is not a number of cases above 0 "
+                      "(write 4000: the capacity is then so many of 4,000 cases).")
+    return value, ""
+
+
 def constrained_headline(capacity_text, floors_text) -> bool:
     """Whether the capacity or the floors typed choose the summary strip's headline (one
     of them is readable)."""
@@ -76,8 +91,9 @@ def page_settings(page: PageState, *, n_boot: int = N_BOOT):
         return None
     cases, fraction = capacity or (None, None)
     confidence = parse_confidence(page.floor_confidence)[0] if floors else None
+    volume = parse_volume(page.volume)[0] if cases is not None else None
     return ConstraintSettings(capacity=cases, capacity_fraction=fraction, floors=floors,
-                              confidence=confidence, n_boot=n_boot, seed=SEED)
+                              confidence=confidence, volume=volume, n_boot=n_boot, seed=SEED)
 
 
 def page_constrained(page: PageState, analysis, table, economics, *, n_boot: int = N_BOOT):

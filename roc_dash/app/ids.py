@@ -195,6 +195,7 @@ DCT_CONFIDENCE = "dct-confidence"  # how sure each floor is to hold (lazy, after
 DCT_CONFIDENCE_STATUS = "dct-confidence-status"  # "computing…" while it runs
 DCT_PR_BANDS = "dct-pr-bands"  # Checklist: the PR view's bands at the deployment prior (folds or bootstrap)
 DCT_FLOOR_CONF = "dct-floor-conf"  # Input: the confidence the floors hold with (exact bounds; "" : none)
+DCT_VOLUME = "dct-volume"  # Input: the cases a capacity of so many cases is out of ("" : the data's)
 CMX_CARD = "cmx-card"  # Beyond binary: "Several classes: a cost matrix" (features/cost_matrix.py)
 CMX_MATRIX = "cmx-matrix"  # Input: the k × k cost matrix as typed (rows ";", numbers " " or ",")
 CMX_PRIOR = "cmx-prior"  # Input: the deployment prior of the classes ("" : the data's shares)

@@ -177,6 +177,7 @@ class PageState:
     cost_matrix: str = ""  # Beyond binary: the classes' cost matrix as typed ("0 1; 1 0")
     class_prior: str = ""  # its deployment prior of the classes as typed ("" : the data's)
     floor_confidence: str = ""  # Decide: the floors hold with this confidence ("95%"; exact)
+    volume: str = ""  # Decide: the cases a capacity of K cases is out of ("4000"; "" : the data's)
 
     def zoom_store(self) -> dict | None:
         """The zoom as the views and exports take it (the ``ids.ZOOM`` store's form:
@@ -320,7 +321,8 @@ def _constraints_query(s: PageState) -> list[tuple[str, str]]:
         q.append(("prb", "1"))
     q += [(key, value.strip()) for key, value in (("cmx", s.cost_matrix),
                                                    ("cpr", s.class_prior),
-                                                   ("fconf", s.floor_confidence))
+                                                   ("fconf", s.floor_confidence),
+                                                   ("vol", s.volume))
           if value.strip()]
     return q
 
@@ -417,6 +419,7 @@ _READERS = {
     "cost_matrix": _text(COST_MATRIX_CHARS),
     "class_prior": _text(CLASS_PRIOR_CHARS),
     "floor_confidence": _text(FLOOR_CONFIDENCE_CHARS),
+    "volume": _text(FLOOR_CONFIDENCE_CHARS),
 }
 
 
@@ -461,6 +464,7 @@ FIELDS = (
     Field("cost_matrix", ((ids.CMX_MATRIX, "value"),)),
     Field("class_prior", ((ids.CMX_PRIOR, "value"),)),
     Field("floor_confidence", ((ids.DCT_FLOOR_CONF, "value"),)),
+    Field("volume", ((ids.DCT_VOLUME, "value"),)),
 )
 FIELD_NAMES = tuple(f.name for f in FIELDS)
 _BY_NAME = {f.name: f for f in FIELDS}
@@ -493,7 +497,7 @@ def parse_link(search) -> tuple[PageState, frozenset[str]]:
               "capacity": "capacity", "floors": "floors",
               "constraint_view": "constraint_view", "pr_bands": "pr_bands",
               "cost_matrix": "cost_matrix", "class_prior": "class_prior",
-              "floor_confidence": "floor_confidence"}
+              "floor_confidence": "floor_confidence", "volume": "volume"}
     for key, name in simple.items():
         if key in q:
             kw[name] = q[key]

@@ -225,7 +225,7 @@ CONSTRAINT_VIEWS = ("gains", "lift", "ks")
 CAPACITY_CHARS, FLOORS_CHARS = 100, 500
 #: The longest cost matrix and prior of the classes (Beyond binary) a link keeps.
 COST_MATRIX_CHARS, CLASS_PRIOR_CHARS = 2000, 500
-#: The longest confidence of the floors (Decide tab, "95%") a link keeps.
+#: The longest confidence of the floors (Decide tab, "95%") and volume a link keeps.
 FLOOR_CONFIDENCE_CHARS = 20
 
 
@@ -241,6 +241,8 @@ def _constraints_link(q: dict) -> dict:
         out["constraint_view"] = q["cview"]
     if q.get("prb") in ("0", "1"):
         out["pr_bands"] = q["prb"] == "1"
+    if isinstance(q.get("vol"), str) and q["vol"].strip():
+        out["volume"] = q["vol"].strip()[:FLOOR_CONFIDENCE_CHARS]
     if isinstance(q.get("fconf"), str) and q["fconf"].strip():
         out["floor_confidence"] = q["fconf"].strip()[:FLOOR_CONFIDENCE_CHARS]
     for key, name, most in (("cmx", "cost_matrix", COST_MATRIX_CHARS),

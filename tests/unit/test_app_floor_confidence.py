@@ -1,4 +1,4 @@
-"""Floors chosen on exact bounds on the page (the Decide tab's "Floors hold with
+"""A capacity out of a volume, and floors chosen on exact bounds, on the page (the Decide tab's "Floors hold with
 confidence"): the card, the summary strip and the decision download choose the threshold
 ``roc-dash decide --floor-confidence`` chooses, whose recall's exact one-sided
 Clopper-Pearson bound (scipy) meets the floor."""
@@ -80,3 +80,41 @@ def test_fcf003_confidence_in_the_link(tmp_path):
     assert parse_link(query)[0].floor_confidence == "95%"
     restore = app.callback_map[f"{ids.DCT_FLOOR_CONF}.value"]["callback"].__wrapped__
     assert restore(query) == "95%"
+
+
+def test_fcf004_capacity_out_of_a_volume_is_the_share_by_brute_force(tmp_path, monkeypatch):
+    """800 cases out of 4,000 is 20%: the card, the strip and the download choose the
+    brute force's threshold flagging at most 20% (the data's 442 cases per model would make
+    800 more than there are)."""
+    import roc_dash.app.features.exports as exports
+
+    from .test_app_constraints import _brute
+
+    monkeypatch.setattr(exports, "current_owner", lambda: "tester")
+    store = DatasetStore(tmp_path)
+    cache = AnalysisCache(store)
+    conditions = ControlState(cost_fp=CFP, cost_fn=CFN, prior=PRIOR, prior_mode="manual")
+    page = PageState(conditions=conditions, capacity="800", volume="4000")
+    analysis = cache.analysis([DEMO_ID], MODELS, exports.page_conditions(page))
+    best = min((b[4], m, b[0]) for m in MODELS for b in _brute(m)
+               if PRIOR * b[2] + (1 - PRIOR) * b[3] <= 0.2 + 1e-12)
+    doc = json.loads(exports.decision_download(cache, store, page, analysis)[0]["content"])
+    assert (doc["model"], doc["rule"]["threshold"]) == (best[1], best[2])
+    strip = strip_update(cache, PageState(datasets=(DEMO_ID,), conditions=conditions,
+                                          capacity="800", volume="4000"), ids.VIZ_DATA)
+    assert plain_text(_ops(strip["summary"])[(0,)]).startswith(
+        f"Use {best[1]} at score ≥ {format_threshold(best[2])} under the capacity of 800 "
+        "cases out of 4,000:")
+    app = create_app(store=DatasetStore(tmp_path / "app"))
+    keys = list(model_refs(AnalysisCache(DatasetStore(tmp_path / "app")), [DEMO_ID]))
+    view = _callback(app, ids.DCT_SUMMARY).__wrapped__
+    out = view(viz={"key": "x"}, page={**_page(keys, capacity="800"), "volume": "4000"})
+    assert out["capacity_msg"] == "" and "20%" in plain_text(out["summary"])
+    alone = view(viz={"key": "x"}, page=_page(keys, capacity="800"))
+    assert "more than the" in alone["capacity_msg"]  # without the volume: too many
+    bad = view(viz={"key": "x"}, page={**_page(keys, capacity="800"), "volume": "lots"})
+    assert "Volume not used" in bad["capacity_msg"]
+    small = view(viz={"key": "x"}, page={**_page(keys, capacity="800"), "volume": "500"})
+    assert "more than the volume of 500" in small["capacity_msg"]
+    restore = app.callback_map[f"{ids.DCT_VOLUME}.value"]["callback"].__wrapped__
+    assert restore(PageState(capacity="800", volume="4000").to_query()) == "4000"

@@ -28,7 +28,7 @@ from ...text.rounding import sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_refs, shown_analysis, shown_pins
 from ..components import STRIP_INTERVALS_SLOT, operating_panel, summary_strip
-from ..constrained import page_constrained, parse_confidence, parse_settings
+from ..constrained import page_constrained, parse_confidence, parse_settings, parse_volume
 from ..page_state import PageState, dependencies
 from ..render import decision_views
 from ..state import economics_from_state
@@ -42,7 +42,9 @@ def chosen_by(page: PageState, how: str) -> str:
     capacity, floors, _, _ = parse_settings(page.capacity, page.floors)
     parts = []
     if capacity is not None:
-        parts.append(f"the capacity of {page.capacity.strip()} cases")
+        volume = parse_volume(page.volume)[0] if capacity[0] is not None else None
+        parts.append(f"the capacity of {page.capacity.strip()} cases"
+                     + (f" out of {volume:,.6g}" if volume else ""))
     if floors:
         confidence = parse_confidence(page.floor_confidence)[0]
         parts.append(("the floor " if len(floors) == 1 else "the floors ")
@@ -129,7 +131,8 @@ def register(app, cache, store) -> None:
         output={"summary": Output(ids.SUMMARY, "children", allow_duplicate=True),
                 "operating": Output(ids.OPERATING, "children", allow_duplicate=True)},
         inputs={"viz": Input(ids.VIZ_DATA, "data"),
-                "page": {**dependencies(Input, "capacity", "floors", "floor_confidence"),
+                "page": {**dependencies(Input, "capacity", "floors", "floor_confidence",
+                                        "volume"),
                          **dependencies(State, *SHOWN_FIELDS, "pins")}},
         prevent_initial_call=True,
     )
