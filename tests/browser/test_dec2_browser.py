@@ -62,6 +62,19 @@ def test_cst101_strip_headline_and_card_follow_the_capacity(dash_duo, app, shot)
     wait_idle(dash_duo.driver)
     dash_duo.driver.execute_script("window.scrollTo(0, 0);")
     shot("cst101_strip_under_capacity")
+    # 800 cases out of 4,000 (the volume typed): flagging at most 20%
+    type_into(dash_duo.find_element(f"#{ids.DCT_CAPACITY}"), "800")
+    type_into(dash_duo.find_element(f"#{ids.DCT_VOLUME}"), "4000")
+    cost = _brute(lambda flagged: flagged <= 0.2 + 1e-12)[0]
+    wait_until(lambda: " under the capacity of 800 cases out of 4,000:" in _headline(dash_duo),
+               message="the capacity out of the volume")
+    # the least cost flagging at most 20% (two thresholds tie at it: either is the optimum)
+    at = _cost_at(*_chosen(_headline(dash_duo)))
+    assert at[1] <= 0.2 + 1e-12 and abs(at[0] - cost) < 1e-9
+    assert dash_duo.find_element(f"#{ids.DCT_CAPACITY_MSG}").text == ""
+    wait_idle(dash_duo.driver)
+    dash_duo.find_element(f"#{ids.DCT_CARD}").screenshot(
+        str(shot("cst101_volume").with_name("cst101_volume_card.png")))
     # cleared: the optimum again, in the strip and the card
     type_into(dash_duo.find_element(f"#{ids.DCT_CAPACITY}"), "")
     wait_until(lambda: _headline(dash_duo).startswith(
@@ -129,6 +142,15 @@ def test_cmx101_cost_matrix_typed_bad_input_and_link(dash_duo, app, shot):
     wait_until(lambda: dash_duo.find_element(f"#{ids.CMX_MATRIX}").get_attribute("value")
                == "0 1 5; 2 0 1; 10 1 0", message="the matrix from the link")
     assert dash_duo.find_element(f"#{ids.CMX_PRIOR}").get_attribute("value") == "1 1 2"
+
+
+def _cost_at(model, t):
+    """``(expected cost, flagged share)`` of ``s >= t`` at the demo's prevalence, costs 1, 1."""
+    rows = pd.read_csv(DATA / "demo_predictions.csv")
+    r = rows[rows["model"] == model]
+    y, s = (r["label"] == "pos").to_numpy(), r["score"].to_numpy(float)
+    prior, tpr, fpr = y.mean(), (s[y] >= t).mean(), (s[~y] >= t).mean()
+    return prior * (1 - tpr) + (1 - prior) * fpr, prior * tpr + (1 - prior) * fpr
 
 
 def _chosen(headline):
