@@ -393,6 +393,17 @@ def confidences(cache, page: PageState, analysis, floors) -> list:
     return out
 
 
+def _typed(page: PageState) -> tuple:
+    """``(capacity, floors, confidence, volume, capacity message, floors message, volume
+    message)`` of what was typed in the card (the messages joined under their inputs)."""
+    capacity, floors, cap_msg, floors_msg = parse_settings(page.capacity, page.floors)
+    confidence, conf_msg = parse_confidence(page.floor_confidence)
+    volume, vol_msg = parse_volume(page.volume)
+    return (capacity, floors, confidence, volume,
+            " ".join(m for m in (cap_msg, vol_msg) if m),
+            " ".join(m for m in (floors_msg, conf_msg) if m), vol_msg)
+
+
 def _from_link(app) -> None:
     values_from_link(app, (("capacity", ids.DCT_CAPACITY), ("floors", ids.DCT_FLOORS),
                            ("floor_confidence", ids.DCT_FLOOR_CONF),
@@ -427,11 +438,7 @@ def register(app, cache, store) -> None:
         if not tab_shown(page.tab, "decide") or page.conditions is None:
             raise PreventUpdate
         font = FONT[page.presentation]
-        capacity, floors, cap_msg, floors_msg = parse_settings(page.capacity, page.floors)
-        confidence, conf_msg = parse_confidence(page.floor_confidence)
-        floors_msg = " ".join(m for m in (floors_msg, conf_msg) if m)
-        volume, vol_msg = parse_volume(page.volume)
-        cap_msg = " ".join(m for m in (cap_msg, vol_msg) if m)
+        capacity, floors, confidence, volume, cap_msg, floors_msg, vol_msg = _typed(page)
         try:
             analysis = shown_analysis(cache, page) if isinstance(viz, dict) else None
         except AnalysisTimeout as exc:
