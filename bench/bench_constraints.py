@@ -13,8 +13,12 @@ beside it; the machine is shared):
   sure the floors are (cached replicates), calibration with its uncertainty, PR fold and
   bootstrap bands (cached replicates), the cost-matrix decision (3 and 5 classes);
 * the page's Decide card (``roc_dash.app.features.constraints``) per change of the
-  capacity, the floors or its view: every model's views, the table, the ROC/PR overlays as
-  the store's JSON and the card's figure;
+  capacity, the floors (on exact bounds too) or its view: every model's views, the table,
+  the ROC/PR overlays as the store's JSON and the card's figure;
+* the summary strip's headline and the operating card under a capacity or floors
+  (``roc_dash.app.features.constrained_strip``: the download's choice, without its
+  bootstrap), and the Beyond binary tab's cost-matrix card
+  (``roc_dash.app.features.cost_matrix``: the record, its tables, the confusion figure);
 * once per model and seed (the page keeps it): the stratified bootstrap replicates.
 
 Run: ``nice python bench/bench_constraints.py [--rows N] [--repeat R] [--boot B]``; it prints
@@ -40,13 +44,16 @@ import pandas as pd
 # this checkout, not whichever roc_dash is installed
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from roc_dash.app.components import operating_panel  # noqa: E402
+from roc_dash.app.features.constrained_strip import constrained_strip  # noqa: E402
 from roc_dash.app.features.constraints import (  # noqa: E402
     card_figure,
     model_views,
     overlay,
     summary_table,
 )
-from roc_dash.core.analysis_types import Conditions
+from roc_dash.app.features.cost_matrix import matrix_table, result_table  # noqa: E402
+from roc_dash.core.analysis_types import Conditions  # noqa: E402
 from roc_dash.core.assembly.analysis import analyse  # noqa: E402
 from roc_dash.core.constraints import (  # noqa: E402
     at_k,
@@ -61,13 +68,17 @@ from roc_dash.core.constraints import (  # noqa: E402
     pr_fold_band,
     resample_thresholds,
 )
+from roc_dash.core.constraints.assembly import ConstraintSettings  # noqa: E402
 from roc_dash.core.constraints.floors import parse_floor  # noqa: E402
 from roc_dash.core.decisions.economics import Economics  # noqa: E402
+from roc_dash.core.decisions.operating import operating_point  # noqa: E402
+from roc_dash.decision.multiclass import model_probabilities  # noqa: E402
 from roc_dash.figures.calibration_bands import reliability_band_figure  # noqa: E402
 from roc_dash.figures.cost_matrix import confusion_figure, rule_costs_figure  # noqa: E402
 from roc_dash.figures.floors import floor_figure  # noqa: E402
 from roc_dash.figures.gains import gains_figure, ks_figure, lift_figure  # noqa: E402
 from roc_dash.figures.pr_bands import pr_band_figure  # noqa: E402
+from roc_dash.report.constrained_choice import choose_point  # noqa: E402
 
 TARGET = 1.0  # seconds of server time per change
 
@@ -159,16 +170,52 @@ def main(argv=None) -> int:
         pr_band_figure({"m": pr_fold_band(m.folds, prevalence=p, pooled=curve)})
         pr_band_figure({"m": pr_bootstrap_band(reps, curve, prevalence=p)})
 
-    def page_card(capacity, floors_given, view):
+    def page_card(capacity, floors_given, view, confidence=None):
         """The page's card callback for one change (features/constraints.py): every
         model's views, the table, the ROC/PR overlays as the store's JSON, the card's
         figure."""
-        views = model_views(analysis, capacity, floors_given)
+        views = model_views(analysis, capacity, floors_given, confidence)
         summary_table(views)
         json.dumps(overlay(views, stamp="-0"))
         card_figure(views, view)
 
     parsed = tuple(parse_floor(f) for f in floors)
+
+    settings = {"capacity": ConstraintSettings(capacity_fraction=0.05, n_boot=0),
+                "floors": ConstraintSettings(floors=parsed, n_boot=0),
+                "floors on exact bounds": ConstraintSettings(floors=parsed, confidence=0.95,
+                                                             n_boot=0)}
+
+    def strip(which):
+        """The summary strip's headline and the operating card under a constraint
+        (features/constrained_strip.py): the download's choice without its bootstrap, the
+        headline's summary, the card."""
+        chosen = choose_point(analysis, settings[which], e)
+        constrained_strip(analysis, chosen, e, which)
+        operating_panel(operating_point(analysis, chosen.pinned), analysis, chosen_by=which)
+
+    def canonical(k):
+        probs, labels, cost = multi[k]
+        frame = pd.DataFrame({f"score_c{i}": probs[:, i] for i in range(k)})
+        frame.insert(0, "class", pd.Categorical.from_codes(labels, [f"c{i}" for i in range(k)])
+                     .astype(str))
+        frame["model"], frame["weight"] = "m", 1.0
+        return frame, cost
+
+    canon = {k: canonical(k) for k in multi}
+    t0 = time.perf_counter()
+    kept = {k: model_probabilities(frame, "m") for k, (frame, _) in canon.items()}
+    rows_once = (time.perf_counter() - t0) / len(kept)
+
+    def page_cost_matrix(k):
+        """The Beyond binary tab's cost-matrix card for one change of the matrix or the
+        prior (features/cost_matrix.py): the model's probabilities, the rules, the tables,
+        the confusion figure (the record, with the data's fingerprint, on download only)."""
+        _, cost = canon[k]
+        _, classes, probs, labels, w = kept[k]  # once per data and model (the page keeps it)
+        d = cost_matrix_decision(probs, labels, cost, classes=classes, sample_weight=w)
+        matrix_table(list(classes), d.cost_matrix, None, d.data_prior)
+        result_table("m", len(probs), d), confusion_figure(d)
 
     def cost_matrix(k):
         probs, labels, cost = multi[k]
@@ -188,6 +235,18 @@ def main(argv=None) -> int:
              lambda: page_card((None, 0.05), parsed, "lift")),
             ("page: Decide card, the view switched to KS",
              lambda: page_card((None, 0.05), parsed, "ks")),
+            ("page: Decide card, floors on exact bounds (confidence 0.95)",
+             lambda: page_card((None, 0.05), parsed, "gains", 0.95)),
+            ("page: strip headline + operating card under a capacity",
+             lambda: strip("capacity")),
+            ("page: strip headline + operating card under floors",
+             lambda: strip("floors")),
+            ("page: strip headline + operating card, floors on exact bounds",
+             lambda: strip("floors on exact bounds")),
+            ("page: cost-matrix card, 3 classes (rules, tables, confusion)",
+             lambda: page_cost_matrix(3)),
+            ("page: cost-matrix card, 5 classes (rules, tables, confusion)",
+             lambda: page_cost_matrix(5)),
             ("cost matrix, 3 classes: rules, fitted weights + figures",
              lambda: cost_matrix(3)),
             ("cost matrix, 5 classes: rules, fitted weights + figures",
@@ -195,6 +254,7 @@ def main(argv=None) -> int:
     print(f"\n{n:,} rows; target {TARGET:g} s per change; fastest of {r} (median)")
     print(f"  {'base analysis (not new: every view starts from it)':62s} {base:7.3f} s")
     print(f"  {'replicates, once per model and seed (kept)':62s} {once:7.3f} s")
+    print(f"  {'multi-class rows, once per data and model (kept)':62s} {rows_once:7.3f} s")
     worst = 0.0
     for name, fn in rows:
         fast, med = best_of(fn, r)

@@ -113,12 +113,17 @@ def _count(v: float) -> str:
     return f"{v:,.0f}" if abs(v - round(v)) < 1e-9 else f"{v:,.2f}"
 
 
-def operating_panel(op: OperatingSummary | None, analysis: Analysis | None, comparison=None):
+def operating_panel(op: OperatingSummary | None, analysis: Analysis | None, comparison=None,
+                    *, chosen_by: str | None = None):
+    """The operating point's card; ``chosen_by`` names the constraint that chose ``op``
+    (the Decide tab's capacity or floors: :mod:`.features.constrained_strip`)."""
     if op is None or analysis is None:
         return html.P("No operating point: no model is shown.", className="hint")
     c = analysis.conditions
     kind = (f"pinned {op.label}" if op.label else "pinned") if op.pinned else \
         "optimal for the current costs and prior"
+    if chosen_by:
+        kind = f"least expected cost under {chosen_by}"
     folds = max((m.n_folds for m in analysis.models), default=1)
     if folds > 1:  # the point, its rates and cost come from the folds' rows as one test set
         kind += f" (pooled predictions of {folds} folds)"
@@ -134,8 +139,9 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None, comp
     tp, fp, fn, tn = op.per_1000
     return html.Div(className="operating", children=[
         comparison_table(comparison) if comparison is not None else None,
-        html.Div(kind, className="op-kind pinned" if op.pinned else "op-kind"),
-        tie_note(analysis) if not op.pinned else None,
+        html.Div(kind, className="op-kind constrained" if chosen_by else
+                 "op-kind pinned" if op.pinned else "op-kind"),
+        tie_note(analysis) if not op.pinned and not chosen_by else None,
         html.Table(className="metrics", children=[
             html.Tbody([html.Tr([html.Th(k, title=HELP.get(h)), html.Td(v, className="num")])
                         for k, v, h in metrics])
@@ -545,3 +551,18 @@ def intervals_box():
         dcc.Store(id=ids.POINT_REGIONS, data=[]),  # their boxes on the ROC
         dcc.Store(id=ids.STRIP_INTERVALS, data=None),  # their line in the summary strip
     ])
+
+
+def values_from_link(app, fields) -> None:
+    """A callback per ``(page field, component id)`` of ``fields``: the component's
+    ``value`` from the page's link when the link names that field (else left as it is)."""
+    from dash import Input, Output, no_update
+
+    from .page_state import parse_link
+
+    for field, target in fields:
+        def restore(search, field=field):
+            link, given = parse_link(search)
+            return getattr(link, field) if field in given else no_update
+
+        app.callback(Output(target, "value"), Input(ids.URL, "search"))(restore)

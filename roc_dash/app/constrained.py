@@ -12,7 +12,8 @@ from ..core.constraints.capacity import parse_capacity
 from ..core.constraints.floors import parse_floor
 from .page_state import PageState
 
-__all__ = ["parse_settings", "page_constrained", "page_constraints_html", "N_BOOT", "SEED"]
+__all__ = ["parse_settings", "parse_confidence", "parse_volume", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html",
+           "N_BOOT", "SEED"]
 
 #: Bootstrap replicates and seed of how sure the floors are (as the operating card's).
 N_BOOT, SEED = 200, 0
@@ -40,19 +41,73 @@ def parse_settings(capacity_text, floors_text):
     return capacity, tuple(floors), cap_msg, floors_msg
 
 
-def page_constrained(page: PageState, analysis, table, economics):
-    """The choice under the page's capacity and floors (the readable ones) over the shown
-    models (:class:`~roc_dash.report.constrained_choice.Constrained`), None when neither is
-    given; ``ValueError`` when no threshold meets them (its message says why)."""
+def parse_confidence(text) -> tuple[float | None, str]:
+    """``(confidence, message)``: the confidence the floors hold with (``95%`` or
+    ``0.95``; the floors are then met on exact one-sided bounds of the rates), None when
+    empty or unreadable (the message says why)."""
+    if not isinstance(text, str) or not text.strip():
+        return None, ""
+    raw = text.strip()
+    try:
+        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+    except ValueError:
+        value = float("nan")
+    if not 0.5 <= value < 1:
+        return None, (f"Confidence not used: {raw!r} is not a confidence between 50% and "
+                      "100% (write 95% or 0.95).")
+    return value, ""
+
+
+def parse_volume(text) -> tuple[float | None, str]:
+    """``(volume, message)``: the cases a capacity of so many cases is out of (``4000``: 800
+    of 4,000 cases), None when empty or unreadable (the message says why)."""
+    if not isinstance(text, str) or not text.strip():
+        return None, ""
+    try:
+        value = float(text.strip().replace(",", ""))
+    except ValueError:
+        value = float("nan")
+    if not (value > 0 and value < float("inf")):
+        return None, (f"Volume not used: {text.strip()!r} is not a number of cases above 0 "
+                      "(write 4000: the capacity is then so many of 4,000 cases).")
+    return value, ""
+
+
+def constrained_headline(capacity_text, floors_text) -> bool:
+    """Whether the capacity or the floors typed choose the summary strip's headline (one
+    of them is readable)."""
+    capacity, floors, _, _ = parse_settings(capacity_text, floors_text)
+    return capacity is not None or bool(floors)
+
+
+def page_settings(page: PageState, *, n_boot: int = N_BOOT):
+    """The page's capacity and floors (the readable ones) as
+    :class:`~roc_dash.core.constraints.assembly.ConstraintSettings` (``n_boot`` replicates of
+    how sure the floors are, 0: none), None when neither is given."""
     from ..core.constraints.assembly import ConstraintSettings
-    from ..report.constrained_choice import choose_under
 
     capacity, floors, _, _ = parse_settings(page.capacity, page.floors)
     if capacity is None and not floors:
         return None
     cases, fraction = capacity or (None, None)
-    settings = ConstraintSettings(capacity=cases, capacity_fraction=fraction, floors=floors,
-                                  n_boot=N_BOOT, seed=SEED)
+    confidence = parse_confidence(page.floor_confidence)[0] if floors else None
+    volume = parse_volume(page.volume)[0] if cases is not None else None
+    return ConstraintSettings(capacity=cases, capacity_fraction=fraction, floors=floors,
+                              confidence=confidence, volume=volume, n_boot=n_boot, seed=SEED)
+
+
+def page_constrained(page: PageState, analysis, table, economics, *, n_boot: int = N_BOOT):
+    """The choice under the page's capacity and floors (the readable ones) over the shown
+    models (:class:`~roc_dash.report.constrained_choice.Constrained`), None when neither is
+    given; ``ValueError`` when no threshold meets them (its message says why). ``n_boot``
+    0: the same threshold, without how sure the floors are (the summary strip's)."""
+    from ..report.constrained_choice import choose_point, choose_under
+
+    settings = page_settings(page, n_boot=n_boot)
+    if settings is None:
+        return None
+    if n_boot == 0:  # the point alone (the strip's, per change): no other view
+        return choose_point(analysis, settings, economics)
     return choose_under(analysis, table, settings, economics)
 
 
@@ -62,15 +117,12 @@ def page_constraints_html(page: PageState, analysis, table) -> str:
     (:func:`roc_dash.report.constraints_html.constraints_html`, calibration with its bands
     included); ``""`` without them, or when the data cannot give them (the rest of the
     report stands)."""
-    from ..core.constraints.assembly import ConstraintSettings, analyse_constraints
+    from ..core.constraints.assembly import analyse_constraints
     from ..report.constraints_html import constraints_html
 
-    capacity, floors, _, _ = parse_settings(page.capacity, page.floors)
-    if analysis is None or table is None or (capacity is None and not floors):
+    settings = page_settings(page)
+    if analysis is None or table is None or settings is None:
         return ""
-    cases, fraction = capacity or (None, None)
-    settings = ConstraintSettings(capacity=cases, capacity_fraction=fraction, floors=floors,
-                                  n_boot=N_BOOT, seed=SEED)
     try:
         models = analyse_constraints(analysis, table, settings)
     except ValueError:

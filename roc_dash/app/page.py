@@ -20,6 +20,7 @@ from .features import (
     comparison,
     conditions,
     constraints,
+    cost_matrix,
     data,
     exports,
     kinds,
@@ -111,6 +112,7 @@ def build_layout() -> html.Div:
                         ], className="stack"),
                         tabs.panel("beyond", [
                             kinds.multiclass_card(views.graph_config),
+                            cost_matrix.card(),
                             combining.combining_card(),
                         ], className="stack"),
                         tabs.panel("monitor", monitor.panel(), className="stack"),

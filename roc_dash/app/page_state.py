@@ -38,7 +38,10 @@ from .server.store import DEMO_ID, clean_ids, is_dataset_id
 from .state import (
     AVERAGING_MODES,
     CAPACITY_CHARS,
+    CLASS_PRIOR_CHARS,
     CONSTRAINT_VIEWS,
+    COST_MATRIX_CHARS,
+    FLOOR_CONFIDENCE_CHARS,
     FLOORS_CHARS,
     SAMPLES_LIMITS,
     TABS,
@@ -175,6 +178,10 @@ class PageState:
     floors: str = ""  # its floors as typed ("precision >= 0.9; fpr <= 0.01")
     constraint_view: str = "gains"  # its card's view: CONSTRAINT_VIEWS
     pr_bands: bool = False  # the PR view's bands at the deployment prior (that card's toggle)
+    cost_matrix: str = ""  # Beyond binary: the classes' cost matrix as typed ("0 1; 1 0")
+    class_prior: str = ""  # its deployment prior of the classes as typed ("" : the data's)
+    floor_confidence: str = ""  # Decide: the floors hold with this confidence ("95%"; exact)
+    volume: str = ""  # Decide: the cases a capacity of K cases is out of ("4000"; "" : the data's)
 
     def zoom_store(self) -> dict | None:
         """The zoom as the views and exports take it (the ``ids.ZOOM`` store's form:
@@ -320,6 +327,11 @@ def _constraints_query(s: PageState) -> list[tuple[str, str]]:
         q.append(("cview", s.constraint_view))
     if s.pr_bands:
         q.append(("prb", "1"))
+    q += [(key, value.strip()) for key, value in (("cmx", s.cost_matrix),
+                                                   ("cpr", s.class_prior),
+                                                   ("fconf", s.floor_confidence),
+                                                   ("vol", s.volume))
+          if value.strip()]
     return q
 
 
@@ -432,6 +444,10 @@ _READERS = {
     "floors": _text(FLOORS_CHARS),
     "constraint_view": lambda v: v if v in CONSTRAINT_VIEWS else None,
     "pr_bands": _flag,
+    "cost_matrix": _text(COST_MATRIX_CHARS),
+    "class_prior": _text(CLASS_PRIOR_CHARS),
+    "floor_confidence": _text(FLOOR_CONFIDENCE_CHARS),
+    "volume": _text(FLOOR_CONFIDENCE_CHARS),
 }
 
 
@@ -474,6 +490,10 @@ FIELDS = (
     Field("floors", ((ids.DCT_FLOORS, "value"),)),
     Field("constraint_view", ((ids.DCT_VIEW, "value"),)),
     Field("pr_bands", ((ids.DCT_PR_BANDS, "value"),)),
+    Field("cost_matrix", ((ids.CMX_MATRIX, "value"),)),
+    Field("class_prior", ((ids.CMX_PRIOR, "value"),)),
+    Field("floor_confidence", ((ids.DCT_FLOOR_CONF, "value"),)),
+    Field("volume", ((ids.DCT_VOLUME, "value"),)),
 )
 FIELD_NAMES = tuple(f.name for f in FIELDS)
 _BY_NAME = {f.name: f for f in FIELDS}
@@ -504,7 +524,9 @@ def parse_link(search) -> tuple[PageState, frozenset[str]]:
     simple = {"averaging": "averaging", "level": "level", "band": "band", "samples": "samples",
               "pr_mode": "pr_mode", "cost_mode": "cost_mode", "tab": "tab",
               "capacity": "capacity", "floors": "floors",
-              "constraint_view": "constraint_view", "pr_bands": "pr_bands"}
+              "constraint_view": "constraint_view", "pr_bands": "pr_bands",
+              "cost_matrix": "cost_matrix", "class_prior": "class_prior",
+              "floor_confidence": "floor_confidence", "volume": "volume"}
     for key, name in simple.items():
         if key in q:
             kw[name] = q[key]

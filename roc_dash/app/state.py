@@ -223,6 +223,10 @@ def parse_query(search: str | None) -> dict:
 #: The Decide tab's capacity and floors card: its views, and the longest texts a link keeps.
 CONSTRAINT_VIEWS = ("gains", "lift", "ks")
 CAPACITY_CHARS, FLOORS_CHARS = 100, 500
+#: The longest cost matrix and prior of the classes (Beyond binary) a link keeps.
+COST_MATRIX_CHARS, CLASS_PRIOR_CHARS = 2000, 500
+#: The longest confidence of the floors (Decide tab, "95%") and volume a link keeps.
+FLOOR_CONFIDENCE_CHARS = 20
 
 
 def _constraints_link(q: dict) -> dict:
@@ -237,6 +241,14 @@ def _constraints_link(q: dict) -> dict:
         out["constraint_view"] = q["cview"]
     if q.get("prb") in ("0", "1"):
         out["pr_bands"] = q["prb"] == "1"
+    if isinstance(q.get("vol"), str) and q["vol"].strip():
+        out["volume"] = q["vol"].strip()[:FLOOR_CONFIDENCE_CHARS]
+    if isinstance(q.get("fconf"), str) and q["fconf"].strip():
+        out["floor_confidence"] = q["fconf"].strip()[:FLOOR_CONFIDENCE_CHARS]
+    for key, name, most in (("cmx", "cost_matrix", COST_MATRIX_CHARS),
+                            ("cpr", "class_prior", CLASS_PRIOR_CHARS)):
+        if isinstance(q.get(key), str) and q[key].strip():
+            out[name] = q[key].strip()[:most]
     return out
 
 

@@ -33,7 +33,7 @@ from ..core.kinds.canonical_kinds import CLASS_COLUMN, class_score_column, class
 from . import DecisionFileError
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "RULES", "MulticlassDecisionRecord",
-           "build_multiclass_decision", "multiclass_fingerprint", "to_dict", "from_dict",
+           "build_multiclass_decision", "model_probabilities", "multiclass_fingerprint", "to_dict", "from_dict",
            "save", "load", "read_cost_matrix"]
 
 #: The ``"schema"`` value of a multi-class decision record.
@@ -146,16 +146,10 @@ def _model_rows(table: pd.DataFrame, model: str | None):
     return model, table[table["model"].astype(str) == model]
 
 
-def build_multiclass_decision(table: pd.DataFrame, cost_matrix, *, model: str | None = None,
-                              prior=None, rule: str = "fitted", note: str = "",
-                              created_utc: str | None = None
-                              ) -> tuple[MulticlassDecisionRecord, CostMatrixDecision]:
-    """The record of one model of a multi-class canonical table (columns ``class`` and
-    ``score_<c>``, :mod:`roc_dash.core.kinds.canonical_kinds`) under ``cost_matrix`` (rows and
-    columns in the table's class order), and the analysis it was made from
-    (:func:`~roc_dash.core.constraints.cost_matrix.cost_matrix_decision`)."""
-    if rule not in RULES:
-        raise ValueError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
+def model_probabilities(table: pd.DataFrame, model: str | None = None):
+    """``(model, classes, probabilities, labels, weights)`` of one model of a multi-class
+    canonical table (weights None when all are 1), as
+    :func:`~roc_dash.core.constraints.cost_matrix.cost_matrix_decision` takes them."""
     classes = classes_of(table)
     if len(classes) < 2 or CLASS_COLUMN not in table.columns:
         raise ValueError("a decision among classes needs multi-class predictions: a class "
@@ -166,6 +160,20 @@ def build_multiclass_decision(table: pd.DataFrame, cost_matrix, *, model: str | 
     w = rows["weight"].to_numpy(dtype=np.float64) if "weight" in rows else None
     if w is not None and bool((w == 1.0).all()):
         w = None
+    return model, classes, p, labels, w
+
+
+def build_multiclass_decision(table: pd.DataFrame, cost_matrix, *, model: str | None = None,
+                              prior=None, rule: str = "fitted", note: str = "",
+                              created_utc: str | None = None
+                              ) -> tuple[MulticlassDecisionRecord, CostMatrixDecision]:
+    """The record of one model of a multi-class canonical table (columns ``class`` and
+    ``score_<c>``, :mod:`roc_dash.core.kinds.canonical_kinds`) under ``cost_matrix`` (rows and
+    columns in the table's class order), and the analysis it was made from
+    (:func:`~roc_dash.core.constraints.cost_matrix.cost_matrix_decision`)."""
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
+    model, classes, p, labels, w = model_probabilities(table, model)
     d = cost_matrix_decision(p, labels, cost_matrix, classes=classes, prior=prior,
                              sample_weight=w)
     bayes = rule == "bayes"
@@ -180,7 +188,7 @@ def build_multiclass_decision(table: pd.DataFrame, cost_matrix, *, model: str | 
         confusion_matrix=tuple(tup(r) for r in (d.bayes_confusion if bayes else d.confusion)),
         expected_cost=d.bayes_cost if bayes else d.expected_cost, bayes_cost=d.bayes_cost,
         ovr_cost=d.ovr_cost, argmax_cost=d.argmax_cost, ovr_thresholds=tup(d.ovr_thresholds),
-        fingerprint=multiclass_fingerprint(codes, p, classes, w), n_rows=int(len(rows)),
+        fingerprint=multiclass_fingerprint(codes, p, classes, w), n_rows=int(len(p)),
         roc_dash_version=__version__,
         created_utc=created_utc or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         note=str(note or ""), notes=d.notes)

@@ -8,12 +8,12 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from ..core.constraints.assembly import ConstraintSettings, analyse_constraints
-from ..core.constraints.floors import Floor
+from ..core.constraints.assembly import ConstraintSettings, analyse_constraints, economics_of
+from ..core.constraints.floors import Floor, floor_decision
 from ..text.rounding import sig
 from .constraints import model_constraints_dict
 
-__all__ = ["Constrained", "capacity_share", "best_model", "choose_under"]
+__all__ = ["Constrained", "capacity_share", "best_model", "choose_point", "choose_under"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,20 +61,55 @@ def best_model(analysis, table, settings: ConstraintSettings, economics):
     return best
 
 
+def _as_floors(analysis, settings: ConstraintSettings, option: str):
+    """``(how_chosen, settings)`` with the capacity as one more floor (a share flagged at
+    most)."""
+    how = "capacity" if settings.has_capacity and not settings.floors else "floors"
+    if settings.has_capacity:
+        settings = dataclasses.replace(settings, floors=settings.parsed_floors() + (
+            Floor("flagged", "<=", capacity_share(analysis, settings, option)),))
+    return how, settings
+
+
+def _chosen_note(name: str, d) -> str:
+    return (f"Chosen under {', '.join(f.text for f in d.floors)}: the least expected cost "
+            f"meeting them (model {name}; without them the optimum costs "
+            f"{sig(d.optimum_cost)} per case, the constraints {sig(d.cost_of_floors)} more).")
+
+
+def choose_point(analysis, settings: ConstraintSettings, economics, *,
+                 option: str = "the capacity") -> Constrained:
+    """The threshold :func:`choose_under` chooses (the same floor decisions, the same
+    least cost over the models), without the other views, the bootstrap and the record's
+    constraints entry: the page's summary strip, per change. ``ValueError`` as
+    :func:`best_model`."""
+    how, settings = _as_floors(analysis, settings, option)
+    c = analysis.conditions
+    e = economics if economics is not None else economics_of(c)
+    floors = settings.parsed_floors()
+    best = None
+    for m in analysis.models:
+        d = floor_decision(m.curve, floors, prior_pos=c.prior_pos, economics=e,
+                           confidence=settings.confidence, hull=m.hull)
+        cost = d.expected_cost if d.index is not None else math.inf
+        if best is None or cost < best[0]:
+            best = (cost, m.name, d)
+    cost, name, d = best
+    if not math.isfinite(cost):
+        raise ValueError("no threshold meets the constraints: " + " ".join(d.notes))
+    return Constrained(pinned={"model": name, "threshold": d.threshold}, how_chosen=how,
+                       constraints={}, notes=(_chosen_note(name, d),))
+
+
 def choose_under(analysis, table, settings: ConstraintSettings, economics, *,
                  option: str = "the capacity") -> Constrained:
     """The least expected cost meeting the capacity (one more floor: a share flagged at
     most) and the floors of ``settings``, over the models of ``analysis``, with how sure the
     floors are (``settings.n_boot`` replicates, ``settings.seed``)."""
-    how = "capacity" if settings.has_capacity and not settings.floors else "floors"
-    if settings.has_capacity:
-        settings = dataclasses.replace(settings, floors=settings.parsed_floors() + (
-            Floor("flagged", "<=", capacity_share(analysis, settings, option)),))
+    how, settings = _as_floors(analysis, settings, option)
     m = best_model(analysis, table, settings, economics)
     d = m.floors
-    notes = [f"Chosen under {', '.join(f.text for f in d.floors)}: the least expected cost "
-             f"meeting them (model {m.name}; without them the optimum costs "
-             f"{sig(d.optimum_cost)} per case, the constraints {sig(d.cost_of_floors)} more)."]
+    notes = [_chosen_note(m.name, d)]
     fc = m.floor_confidence
     if fc is not None:
         for h in fc.holds:

@@ -17,6 +17,8 @@ fragment, its callbacks (``register(app, cache, store)``) and its small pure hel
 * :mod:`.monitor` — the Monitor tab: a decision checked on windows after deployment;
 * :mod:`.sources` — predictions that live on the server (``ROC_DASH_SOURCES``), opened in place;
 * :mod:`.constraints` — capacity and floors (Decide tab): their points, gains/lift/KS, how sure.
+* :mod:`.constrained_strip` — the summary strip's headline and the operating card under them.
+* :mod:`.cost_matrix` — several classes under a cost matrix (Beyond binary): the rules, a record.
 
 A feature never imports another feature: what two of them share lives below them
 (:mod:`..state`, :mod:`..analysis`, :mod:`..render`, :mod:`..overlays`,
@@ -28,7 +30,9 @@ from . import (
     combining,
     comparison,
     conditions,
+    constrained_strip,
     constraints,
+    cost_matrix,
     data,
     exports,
     intervals,
@@ -49,8 +53,10 @@ from . import (
 #: looks a callback up by its first output in ``_dash-dependencies`` then finds the primary
 #: one first, as it did before the app was split (tests/hostile's harness does).
 FEATURES = (data, views, conditions, pins, combining, kinds, exports, notes, tabs, intervals,
-            comparison, slices, calibration, sources, monitor, constraints)
+            comparison, slices, calibration, sources, monitor, constraints, constrained_strip,
+            cost_matrix)
 
 __all__ = ["FEATURES", "combining", "conditions", "data", "exports", "kinds", "notes", "pins",
            "tabs", "views", "intervals", "comparison", "slices", "calibration", "sources",
-           "monitor", "constraints"]
+           "monitor", "constraints", "constrained_strip",
+           "cost_matrix"]

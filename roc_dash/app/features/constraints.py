@@ -46,8 +46,8 @@ from ...figures.style import format_threshold
 from ...text.rounding import sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_names, shown_analysis, timeout_message
-from ..components import empty_figure, graph_config
-from ..constrained import N_BOOT, SEED, parse_settings
+from ..components import empty_figure, graph_config, values_from_link
+from ..constrained import N_BOOT, SEED, parse_confidence, parse_settings, parse_volume
 from ..page_state import PageState, dependencies, parse_link
 from ..state import FONT, tab_shown
 
@@ -70,6 +70,11 @@ _CAPACITY_HELP = ("Cases you can review: a number (800), a share (3%) or so many
 _FLOORS_HELP = ("Floors on metrics, separated by ; — precision >= 0.9; recall >= 95%; "
                 "fpr <= 1% (also specificity, npv, flagged, fnr <= x). Press Enter. The region "
                 "meeting them all is shaded on the ROC and PR views.")
+_VOLUME_HELP = ("The cases a capacity given as a number is out of (800 cases of 4000 a day: "
+                "type 4000). Empty: the data's cases. Not used with a share (3%, 30/1000).")
+_CONF_HELP = ("Choose the floors' threshold so that they hold with this confidence: on the "
+              "exact one-sided (Clopper-Pearson) bounds of the rates instead of the rates "
+              "themselves (95% or 0.95; empty: on the data's rates). Press Enter.")
 _VIEW_HELP = ("Cumulative gains (the CAP curve, with each model's accuracy ratio), lift, or "
               "the KS plot of the first shown model.")
 _BANDS_HELP = ("Each shown model's band of precision at fixed recalls at the page's prior "
@@ -88,10 +93,15 @@ class ModelView:
 
 
 # ---------------------------------------------------------------------------- input
-def _too_big(capacity, analysis) -> str:
-    """The message when ``capacity`` (cases) is more than a model's cases, else ``""``."""
+def _too_big(capacity, analysis, volume=None) -> str:
+    """The message when ``capacity`` (cases) is more than a model's cases (or than
+    ``volume``), else ``""``."""
     if capacity is None or capacity[0] is None:
         return ""
+    if volume is not None:
+        return "" if capacity[0] <= volume else (
+            f"Capacity not used: {capacity[0]:,.6g} cases is more than the volume of "
+            f"{volume:,.6g} cases it is out of.")
     for m in analysis.models:
         n = float(m.n_pos + m.n_neg)
         if capacity[0] > n:
@@ -101,9 +111,11 @@ def _too_big(capacity, analysis) -> str:
     return ""
 
 
-def model_views(analysis, capacity, floors: tuple[Floor, ...]) -> list[ModelView]:
-    """Each model's gains, KS, point under ``capacity`` (``(cases, fraction)`` or None) and
-    decision under ``floors``, at the analysis' prior and costs."""
+def model_views(analysis, capacity, floors: tuple[Floor, ...], confidence=None,
+                volume=None) -> list[ModelView]:
+    """Each model's gains, KS, point under ``capacity`` (``(cases, fraction)`` or None;
+    cases out of ``volume`` when given) and decision under ``floors`` (met on exact bounds
+    at ``confidence`` when given), at the analysis' prior and costs."""
     c = analysis.conditions
     e = economics_of(c)
     out = []
@@ -111,9 +123,10 @@ def model_views(analysis, capacity, floors: tuple[Floor, ...]) -> list[ModelView
         cap = None
         if capacity is not None:
             cap = capacity_point(m.curve, capacity=capacity[0], fraction=capacity[1],
+                                 n_total=volume if capacity[0] is not None else None,
                                  prior_pos=c.prior_pos, economics=e, hull=m.hull)
-        fd = (floor_decision(m.curve, floors, prior_pos=c.prior_pos, economics=e, hull=m.hull)
-              if floors else None)
+        fd = (floor_decision(m.curve, floors, prior_pos=c.prior_pos, economics=e, hull=m.hull,
+                             confidence=confidence) if floors else None)
         out.append(ModelView(m.name, gains_curve(m.curve, prior_pos=c.prior_pos),
                              ks_statistic(m.curve), cap, fd))
     return out
@@ -283,11 +296,20 @@ def card():
             dcc.Input(id=ids.DCT_CAPACITY, type="text", debounce=True, value="",
                       placeholder="800, 3% or 30/1000", className="dct-capacity", maxLength=100),
             html.Span("cases", className="hint"),
+            html.Label("Out of", htmlFor=ids.DCT_VOLUME, title=_VOLUME_HELP),
+            dcc.Input(id=ids.DCT_VOLUME, type="text", debounce=True, value="",
+                      placeholder="cases in all, e.g. 4000 (empty: the data's)",
+                      className="dct-volume", maxLength=20),
             html.Div(id=ids.DCT_CAPACITY_MSG, className="dct-msg warn", role="alert"),
             html.Label("Floors", htmlFor=ids.DCT_FLOORS, title=_FLOORS_HELP),
             dcc.Input(id=ids.DCT_FLOORS, type="text", debounce=True, value="",
                       placeholder="precision >= 0.9; recall >= 0.95; fpr <= 1%",
                       className="dct-floors", maxLength=500),
+            html.Label("Floors hold with confidence", htmlFor=ids.DCT_FLOOR_CONF,
+                       title=_CONF_HELP),
+            dcc.Input(id=ids.DCT_FLOOR_CONF, type="text", debounce=True, value="",
+                      placeholder="e.g. 95% (empty: on the data's rates)",
+                      className="dct-floor-conf", maxLength=20),
             html.Div(id=ids.DCT_FLOORS_MSG, className="dct-msg warn", role="alert"),
         ]),
         html.Div(title=_BANDS_HELP, children=dcc.Checklist(
@@ -352,31 +374,41 @@ def pr_bands(cache, page: PageState, analysis) -> list:
 
 
 def confidences(cache, page: PageState, analysis, floors) -> list:
-    """``(name, FloorConfidence)`` of every model with a threshold meeting ``floors``."""
+    """``(name, FloorConfidence)`` of every model with a threshold meeting ``floors`` (on
+    exact bounds at the page's confidence, when given)."""
     c = analysis.conditions
     e = economics_of(c)
     table = cache.table(list(page.datasets), page.control.reference_class)
+    confidence = parse_confidence(page.floor_confidence)[0]
     out = []
-    for v in model_views(analysis, None, floors):
+    for v in model_views(analysis, None, floors, confidence):
         d = v.floors
         if d.index is None:
             continue
         y, s, w = model_rows(table, v.name)
         out.append((v.name, floor_confidence(
             y, s, floors, d.threshold, prior_pos=c.prior_pos, economics=e, weights=w,
-            n_boot=N_BOOT, seed=SEED, level=c.level,
+            n_boot=N_BOOT, seed=SEED, level=c.level, confidence=confidence,
             replicates=_replicates(cache, page, v.name))))
     return out
 
 
-def _from_link(app) -> None:
-    for field, target in (("capacity", ids.DCT_CAPACITY), ("floors", ids.DCT_FLOORS),
-                          ("constraint_view", ids.DCT_VIEW)):
-        def restore(search, field=field):
-            link, given = parse_link(search)
-            return getattr(link, field) if field in given else no_update
+def _typed(page: PageState) -> tuple:
+    """``(capacity, floors, confidence, volume, capacity message, floors message, volume
+    message)`` of what was typed in the card (the messages joined under their inputs)."""
+    capacity, floors, cap_msg, floors_msg = parse_settings(page.capacity, page.floors)
+    confidence, conf_msg = parse_confidence(page.floor_confidence)
+    volume, vol_msg = parse_volume(page.volume)
+    return (capacity, floors, confidence, volume,
+            " ".join(m for m in (cap_msg, vol_msg) if m),
+            " ".join(m for m in (floors_msg, conf_msg) if m), vol_msg)
 
-        app.callback(Output(target, "value"), Input(ids.URL, "search"))(restore)
+
+def _from_link(app) -> None:
+    values_from_link(app, (("capacity", ids.DCT_CAPACITY), ("floors", ids.DCT_FLOORS),
+                           ("floor_confidence", ids.DCT_FLOOR_CONF),
+                           ("volume", ids.DCT_VOLUME),
+                           ("constraint_view", ids.DCT_VIEW)))
 
     @app.callback(Output(ids.DCT_PR_BANDS, "value"), Input(ids.URL, "search"))
     def bands_from_link(search):
@@ -397,7 +429,8 @@ def register(app, cache, store) -> None:
                 "overlay": Output(ids.DCT_OVERLAY, "data")},
         inputs={"viz": Input(ids.VIZ_DATA, "data"),
                 "page": {**dependencies(Input, "capacity", "floors", "constraint_view",
-                                        "pr_bands", "presentation", "tab"),
+                                        "pr_bands", "presentation", "tab",
+                                        "floor_confidence", "volume"),
                          **dependencies(State, *SHOWN_FIELDS, "det", "pr_mode")}},
     )
     def constraints_view(viz, page):
@@ -405,7 +438,7 @@ def register(app, cache, store) -> None:
         if not tab_shown(page.tab, "decide") or page.conditions is None:
             raise PreventUpdate
         font = FONT[page.presentation]
-        capacity, floors, cap_msg, floors_msg = parse_settings(page.capacity, page.floors)
+        capacity, floors, confidence, volume, cap_msg, floors_msg, vol_msg = _typed(page)
         try:
             analysis = shown_analysis(cache, page) if isinstance(viz, dict) else None
         except AnalysisTimeout as exc:
@@ -417,14 +450,14 @@ def register(app, cache, store) -> None:
             return {"capacity_msg": cap_msg, "floors_msg": floors_msg,
                     "summary": html.P("No models.", className="hint"),
                     "figure": empty_figure(font), "overlay": {"roc": [], "pr": []}}
-        too_big = _too_big(capacity, analysis)
+        too_big = _too_big(capacity, analysis, volume)
         if too_big:
-            capacity, cap_msg = None, too_big
+            capacity, cap_msg = None, " ".join(m for m in (too_big, vol_msg) if m)
         try:
-            views = model_views(analysis, capacity, floors)
+            views = model_views(analysis, capacity, floors, confidence, volume)
         except ValueError as exc:  # a capacity core refuses (e.g. 0.5 cases)
             capacity, cap_msg = None, f"Capacity not used: {exc}."
-            views = model_views(analysis, None, floors)
+            views = model_views(analysis, None, floors, confidence)
         bands = pr_bands(cache, page, analysis) if page.pr_bands else ()
         return {"capacity_msg": cap_msg, "floors_msg": floors_msg,
                 "summary": summary_table(views),
@@ -436,7 +469,7 @@ def register(app, cache, store) -> None:
     @app.callback(
         output=Output(ids.DCT_CONFIDENCE, "children"),
         inputs={"drawn": Input(ids.DCT_OVERLAY, "data"),
-                "page": dependencies(State, *SHOWN_FIELDS, "floors")},
+                "page": dependencies(State, *SHOWN_FIELDS, "floors", "floor_confidence")},
         running=[(Output(ids.DCT_CONFIDENCE_STATUS, "children"),
                   "computing how sure the floors are…", "")],
     )

@@ -38,9 +38,11 @@ from ..analysis import (
     page_conditions,
     pauc_comparison,
     shown_analysis,
+    shown_keys,
     shown_pins,
 )
 from ..chosen_points import OPTIMUM, decision_record
+from ..class_costs import page_cost_matrix_html
 from ..components import model_table_rows
 from ..constrained import page_constrained, page_constraints_html
 from ..help import HELP
@@ -304,6 +306,7 @@ def html_download(cache, store, page: PageState, analysis: Analysis, table, href
         if measure == "pauc" and len(analysis.models) > 1 else None,
         zoom=page.zoom_store(),
         constraints_html=page_constraints_html(page, analysis, table)
+        + page_cost_matrix_html(cache, page, shown_keys(cache, page))
         + monitor_section(cache, page, monitor_record)),
         "roc-dash-report.html")
 

@@ -25,6 +25,7 @@ from ...text.rounding import sig
 from .. import ids
 from ..chosen_points import N_BOOT, OPTIMUM, SECONDS, SEED, chosen_intervals, point_regions
 from ..components import COMPUTING_INTERVALS, STRIP_INTERVALS_SLOT
+from ..constrained import constrained_headline
 from ..help import HELP
 from ..page_state import PageState, dependencies
 from ..view_patches import regions_drawn
@@ -221,12 +222,16 @@ def register(app, cache, store) -> None:
     @app.callback(
         Output(ids.SUMMARY, "children", allow_duplicate=True),
         Input(ids.STRIP_INTERVALS, "data"),
+        State(ids.DCT_CAPACITY, "value"),
+        State(ids.DCT_FLOORS, "value"),
         prevent_initial_call=True,
     )
-    def strip(data):
-        """The intervals' line into the summary strip the views drew (its empty slot)."""
+    def strip(data, capacity="", floors=""):
+        """The intervals' line into the summary strip the views drew (its empty slot); not
+        while a capacity or floors choose the headline (these are the optimum's intervals:
+        :mod:`.constrained_strip`)."""
         line = data.get("line") if isinstance(data, dict) else None
-        if not isinstance(line, str) or not line:
+        if not isinstance(line, str) or not line or constrained_headline(capacity, floors):
             raise PreventUpdate
         patch = Patch()
         patch[STRIP_INTERVALS_SLOT] = html.Div(line, className="summary-detail summary-intervals",

@@ -40,12 +40,16 @@ EAGER = {
                       "click on its upload only)",
     "mon-pins.data": "a click on the Monitor tab's Pin or Clear pins only (its monitor "
                      "already computed while the tab shows, cached)",
+    "cmx-matrix.value": "the cost matrix of several classes a link names (no analysis)",
+    "cmx-prior.value": "the prior of several classes a link names (no analysis)",
+    "cmx-card.style": "whether a shown model is multi-class (the multi-class card's options)",
+    "cmx-download.data": "a click on the card's download button only",
 }
 #: The cards made lazy (the test must not pass by finding none).
 LAZY = {"comparison-result.children": "compare", "sup-graph.figure": "compare",
         "slices-source.children": "compare", "cal-graph.figure": "compare",
         "combine-result.children": "beyond", "mc-curves.figure": "beyond",
-        "mon-status.children": "monitor"}
+        "mon-status.children": "monitor", "cmx-msg.children": "beyond"}
 
 
 @pytest.fixture(scope="module")

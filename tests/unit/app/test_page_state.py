@@ -59,6 +59,10 @@ CHANGED = {
     "floors": "precision >= 0.9; fpr <= 1% & more",
     "constraint_view": "ks",
     "pr_bands": True,
+    "cost_matrix": "0 1 5; 2 0 1 & x; 10 1 0",
+    "class_prior": "20% 30% 50%",
+    "floor_confidence": "95%",
+    "volume": "4000",
 }
 
 

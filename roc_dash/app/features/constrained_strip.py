@@ -1,0 +1,145 @@
+"""The summary strip's headline and the operating card under the Decide tab's capacity or
+floors: with either set, both show the point *Download decision* writes (the least expected
+cost meeting them over the shown models, :func:`..constrained.page_constrained`, the choice
+``roc-dash decide --capacity/--floor`` makes) and say which constraint chose it; without
+them, what the views drew (the optimum under the costs and the prior).
+
+The strip is drawn by the views callback; this module only patches its headline and its
+detail line (slots 0 and 1 of :func:`..components.summary_strip`; the pins' line stays; the
+intervals' line, of the optimum without the constraint, is left out meanwhile: the
+intervals callback does not patch it in while a constraint is readable), and redraws the
+operating card when no point is pinned (a pin is an explicit choice: the card keeps
+showing it). It runs after every render of the views (the viz-data store) and when the
+capacity or the floors change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from dash import Input, Output, Patch, State, ctx, html, no_update
+from dash.exceptions import PreventUpdate
+
+from ...core.assembly.analysis import AnalysisTimeout
+from ...core.decisions.decision_summary import decision_summary
+from ...core.decisions.operating import operating_point, pinned_points
+from ...figures.style import format_threshold
+from ...text.rounding import sig
+from .. import ids
+from ..analysis import SHOWN_FIELDS, model_refs, shown_analysis, shown_pins
+from ..components import STRIP_INTERVALS_SLOT, operating_panel, summary_strip
+from ..constrained import page_constrained, parse_confidence, parse_settings, parse_volume
+from ..page_state import PageState, dependencies
+from ..render import decision_views
+from ..state import economics_from_state
+
+__all__ = ["chosen_by", "constrained_strip", "strip_update", "register"]
+
+
+def chosen_by(page: PageState, how: str) -> str:
+    """Words naming what chose the point: the capacity as typed and the readable floors
+    (``how``: the record's ``how_chosen``, ``"capacity"`` or ``"floors"``)."""
+    capacity, floors, _, _ = parse_settings(page.capacity, page.floors)
+    parts = []
+    if capacity is not None:
+        volume = parse_volume(page.volume)[0] if capacity[0] is not None else None
+        parts.append(f"the capacity of {page.capacity.strip()} cases"
+                     + (f" out of {volume:,.6g}" if volume else ""))
+    if floors:
+        confidence = parse_confidence(page.floor_confidence)[0]
+        parts.append(("the floor " if len(floors) == 1 else "the floors ")
+                     + "; ".join(f.text for f in floors)
+                     + (f" (held with {confidence:.0%} confidence)" if confidence else ""))
+    return " and ".join(parts) or f"the {how}"
+
+
+def constrained_strip(analysis, constrained, economics, by: str) -> tuple:
+    """``(headline, detail)`` of the summary strip for the point ``constrained`` chose
+    (:class:`~roc_dash.report.constrained_choice.Constrained`): "Use M at score ≥ t under
+    <by>: flags …, expected cost … — x more than the optimum without it (M' at score ≥ t')."
+    and the record's note on how it was chosen."""
+    s = decision_summary(analysis, constrained.pinned, economics)
+    # the strip's wording, as a recommendation (not a pin) with no runner-up: the
+    # comparison that matters is with the optimum the constraint displaced
+    main = summary_strip(dataclasses.replace(s, pinned=False, runner_up=None))[0]
+    parts = list(main.children)
+    parts[2] = f" at score ≥ {format_threshold(s.threshold)} under {by}: "
+    excess = s.excess_cost
+    optimum = (f"the optimum without it ({s.optimal_model} at score ≥ "
+               f"{format_threshold(s.optimal_threshold)})")
+    parts[-1] = (f" — {sig(excess)} more per case than {optimum}." if excess > 5e-4 else
+                 f" — as good as {optimum}.")
+    headline = html.Div(parts, className="summary-main summary-constrained")
+    note = " ".join(constrained.notes[:1])
+    return headline, html.Div(note, className="summary-detail", title=note)
+
+
+def _restored(analysis, page: PageState, cache, economics) -> dict:
+    """The strip's headline and detail line and the operating card as the views draw
+    them without a constraint."""
+    refs = model_refs(cache, page.datasets)
+    pins = pinned_points(analysis, shown_pins(page.pins, refs))
+    strip, _ = decision_views(analysis, pins, economics)
+    patch = Patch()
+    patch[0], patch[1] = strip[0], strip[1]
+    return {"summary": patch,
+            "operating": no_update if pins else operating_panel(operating_point(analysis),
+                                                              analysis)}
+
+
+def strip_update(cache, page: PageState, triggered: str | None) -> dict:
+    """``{"summary": Patch, "operating": card or Patch}`` for the page's state: the point
+    under its capacity or floors; the unconstrained recommendation again when they were
+    changed to nothing readable (``triggered``: the id that fired). ``PreventUpdate`` when
+    the views' own strip stands."""
+    if page.conditions is None:
+        raise PreventUpdate
+    analysis = shown_analysis(cache, page)
+    if analysis is None:
+        raise PreventUpdate
+    economics = economics_from_state(page.control.to_store())
+    try:
+        constrained = page_constrained(page, analysis, None, economics, n_boot=0)
+    except ValueError as exc:  # none meets them: the strip says so under the optimum
+        out = _restored(analysis, page, cache, economics)
+        line = (f"No threshold meets the constraints ({exc}); the headline is the optimum "
+                "without them and nothing is downloaded under them.")
+        out["summary"][1] = html.Div(line, className="summary-detail warn", title=line)
+        return out
+    if constrained is None:
+        if triggered == ids.VIZ_DATA:
+            raise PreventUpdate  # the views drew the strip without a constraint
+        return _restored(analysis, page, cache, economics)
+    headline, detail = constrained_strip(analysis, constrained, economics,
+                                         chosen_by(page, constrained.how_chosen))
+    patch = Patch()
+    # the intervals' line is of the optimum without the constraint: left out meanwhile
+    patch[0], patch[1], patch[STRIP_INTERVALS_SLOT] = headline, detail, None
+    if page.pins:
+        return {"summary": patch, "operating": no_update}
+    op = operating_point(analysis, {"model": constrained.pinned["model"],
+                                    "threshold": constrained.pinned["threshold"]})
+    return {"summary": patch,
+            "operating": operating_panel(op, analysis, chosen_by=chosen_by(
+                page, constrained.how_chosen))}
+
+
+def register(app, cache, store) -> None:
+    """After every render of the views and on a change of the capacity or the floors."""
+
+    @app.callback(
+        output={"summary": Output(ids.SUMMARY, "children", allow_duplicate=True),
+                "operating": Output(ids.OPERATING, "children", allow_duplicate=True)},
+        inputs={"viz": Input(ids.VIZ_DATA, "data"),
+                "page": {**dependencies(Input, "capacity", "floors", "floor_confidence",
+                                        "volume"),
+                         **dependencies(State, *SHOWN_FIELDS, "pins")}},
+        prevent_initial_call=True,
+    )
+    def constrained_headline(viz, page):
+        if not isinstance(viz, dict):
+            raise PreventUpdate  # no views drawn (yet)
+        try:
+            return strip_update(cache, PageState.from_dash(page), ctx.triggered_id)
+        except AnalysisTimeout:
+            raise PreventUpdate from None  # the views say so
