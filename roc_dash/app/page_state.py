@@ -28,12 +28,19 @@ page gave them for the link's datasets (:func:`..analysis.legacy_names`).
 from __future__ import annotations
 
 import dataclasses
-import json
-import math
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from . import ids
+from .monitor_state import (  # the Monitor tab's part; its names re-exported here
+    MONITOR_ESTIMATORS,
+    MONITOR_PERIODS,
+    MonitorState,
+    link_monitor,
+    monitor_from_raw,
+    monitor_pins,
+    monitor_query,
+)
 from .server.store import DEMO_ID, clean_ids, is_dataset_id
 from .state import (
     AVERAGING_MODES,
@@ -52,7 +59,7 @@ from .state import (
     split_key,
 )
 
-__all__ = ["LINK_VERSION", "ModelRef", "Pin", "SliceState", "MonitorState", "PageState", "Field", "FIELDS",
+__all__ = ["MONITOR_PERIODS", "MONITOR_ESTIMATORS", "monitor_pins", "LINK_VERSION", "ModelRef", "Pin", "SliceState", "MonitorState", "PageState", "Field", "FIELDS",
            "FIELD_NAMES", "dependencies", "parse_link", "resolve_refs", "model_key",
            "key_ref", "pins_of", "zoom_of"]
 
@@ -123,30 +130,6 @@ class SliceState:
     def columns(self) -> list[str]:
         """The column and the crossed one, those that are set."""
         return [c for c in (self.column, self.cross) if c]
-
-
-#: The periods a Monitor tab's time column may be cut into (:func:`roc_dash.io.windows`).
-MONITOR_PERIODS = ("day", "week", "month", "quarter", "year")
-#: The prevalence estimates that may re-derive an unlabelled window's choice.
-MONITOR_ESTIMATORS = ("em", "pacc", "acc")
-
-
-@dataclass(frozen=True)
-class MonitorState:
-    """The Monitor tab: the decision checked (``"optimum"``: the page's recommendation, a
-    pin's letter, ``"upload"``: a record uploaded in the tab), the datasets that are
-    windows (ids), the column cutting their rows into windows and its period, whether
-    their labels are set aside (as after deployment: each window's prior estimated) and
-    the estimate that re-derives the choice."""
-
-    reference: str = "optimum"
-    windows: tuple[str, ...] = ()
-    time: str | None = None
-    every: str | None = None
-    hide_labels: bool = False
-    estimator: str = "em"
-    record: str | None = None  # the id of the uploaded record kept on the server
-    pins: tuple[tuple[str, float], ...] = ()  # (window name, threshold) pinned per window
 
 
 @dataclass(frozen=True)
@@ -253,7 +236,7 @@ class PageState:
                                                                          *(y or (None, None))))
             q.append(("zoom", f"{view}:{ranges}" + (":det" if det else "")
                       + (":xlog" if xlog else "")))
-        q += _monitor_query(self.monitor)
+        q += monitor_query(self.monitor)
         q += _constraints_query(self)
         return "?" + urlencode(q)
 
@@ -296,27 +279,6 @@ def _slices_query(s: SliceState) -> list[tuple[str, str]]:
         q.append(("sct", s.constraint))
     if s.priors.strip():
         q.append(("sgp", s.priors.strip()))
-    return q
-
-
-def _monitor_query(m: MonitorState) -> list[tuple[str, str]]:
-    q = []
-    if m.reference != "optimum":
-        q.append(("mref", m.reference))
-    if m.windows:
-        q.append(("mwin", ",".join(m.windows)))
-    if m.time:
-        q.append(("mtime", m.time))
-        if m.every:
-            q.append(("mevery", m.every))
-    if m.hide_labels:
-        q.append(("mnolab", "1"))
-    if m.estimator != "em":
-        q.append(("mest", m.estimator))
-    if m.record and m.reference == "upload":
-        q.append(("mrec", m.record))
-    if m.pins:
-        q.append(("mpin", json.dumps([list(p) for p in m.pins], separators=(",", ":"))))
     return q
 
 
@@ -386,43 +348,6 @@ def zoom_of(raw) -> tuple:
                  for view, e in clean_zoom(raw).items())
 
 
-def _monitor_reference(v) -> str | None:
-    if v in ("optimum", "upload"):
-        return v
-    return v if isinstance(v, str) and len(v) == 1 and v.isalpha() and v.isupper() else None
-
-
-def monitor_pins(raw) -> tuple[tuple[str, float], ...]:
-    """The ``ids.MON_PINS`` store (``[[window, threshold], ...]``, or a link's JSON of it) as
-    :attr:`MonitorState.pins`: finite thresholds, one per window (the last), 50 at most."""
-    try:
-        raw = json.loads(raw) if isinstance(raw, str) and len(raw) < 8192 else raw
-    except ValueError:
-        return ()
-    out: dict[str, float] = {}
-    for item in raw if isinstance(raw, list | tuple) else ():
-        name, t = item if isinstance(item, list | tuple) and len(item) == 2 else (None, None)
-        if isinstance(name, str) and 0 < len(name) <= 200 and isinstance(t, int | float) \
-                and not isinstance(t, bool) and math.isfinite(t):
-            out.pop(name, None)
-            out[name] = float(t)
-    return tuple(out.items())[-50:]
-
-
-def _monitor(raw) -> MonitorState:
-    reference, windows, time, every, labels, estimator, record, pins = \
-        (tuple(raw) + (None,) * 8)[:8]
-    time = time if isinstance(time, str) and time else None
-    record = next(iter(clean_ids([record])), None) if isinstance(record, str) else None
-    return MonitorState(
-        reference=_monitor_reference(reference) or "optimum",
-        windows=tuple(clean_ids(windows)) if isinstance(windows, list | tuple) else (),
-        time=time, every=every if time and every in MONITOR_PERIODS else None,
-        hide_labels=isinstance(labels, list | tuple) and "hide" in labels,
-        estimator=estimator if estimator in MONITOR_ESTIMATORS else "em", record=record,
-        pins=monitor_pins(pins))
-
-
 _READERS = {
     "datasets": lambda v: tuple(clean_ids(v)) if isinstance(v, list) else None,
     "prior_source": lambda v: v if is_dataset_id(v) else None,
@@ -439,7 +364,7 @@ _READERS = {
     "pins": pins_of,
     "slices": _slices,
     "zoom": zoom_of,
-    "monitor": _monitor,
+    "monitor": monitor_from_raw,
     "capacity": _text(CAPACITY_CHARS),
     "floors": _text(FLOORS_CHARS),
     "constraint_view": lambda v: v if v in CONSTRAINT_VIEWS else None,
@@ -553,26 +478,10 @@ def parse_link(search) -> tuple[PageState, frozenset[str]]:
         kw["slices"] = slices
     if q.get("zoom"):
         kw["zoom"] = zoom_of(q["zoom"])
-    monitor = _link_monitor(search)
+    monitor = link_monitor(search)
     if monitor is not None:
         kw["monitor"] = monitor
     return PageState(**kw), frozenset(kw)
-
-
-def _link_monitor(search) -> MonitorState | None:
-    """The Monitor tab's settings a link names (``mref``, ``mwin``, ``mtime``, ``mevery``,
-    ``mnolab``, ``mest``, ``mrec``: the uploaded record's id), None when it names none."""
-    from urllib.parse import parse_qs
-
-    if not isinstance(search, str) or len(search) > 16384:
-        return None
-    q = {k: v[-1] for k, v in parse_qs(search.lstrip("?")).items()
-         if k in ("mref", "mwin", "mtime", "mevery", "mnolab", "mest", "mrec", "mpin")}
-    if not q:
-        return None
-    return _monitor((q.get("mref"), (q.get("mwin") or "").split(","), q.get("mtime"),
-                     q.get("mevery"), ["hide"] if q.get("mnolab") == "1" else [],
-                     q.get("mest"), q.get("mrec"), q.get("mpin")))
 
 
 _CONDITION_KEYS = ("cost_fp", "cost_fn", "prior", "reference_class", "benefit_tp",

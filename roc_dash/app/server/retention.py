@@ -7,7 +7,6 @@ data folder's quota and each user's, and the collection of orphaned files
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 import time
 from pathlib import Path

@@ -15,7 +15,6 @@ from roc_dash.app.server.store import DatasetStore
 from roc_dash.io import distinct_files as distinct_module
 from roc_dash.io import loading
 from roc_dash.io.distinct_files import distinct_files
-
 from tests.conftest import make_predictions
 
 

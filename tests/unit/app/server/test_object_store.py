@@ -20,9 +20,8 @@ from roc_dash.app.server.objects import (
 )
 from roc_dash.app.server.store import DatasetNotFound, DatasetStore, NotAllowed
 from roc_dash.io import load_predictions
-from tools.s3_server import object_keys, s3_server
-
 from tests.conftest import make_predictions
+from tools.s3_server import object_keys, s3_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
 
