@@ -59,14 +59,17 @@ from roc_dash.app.state import ControlState
 #: tolerance, the ROC's rendered trace count and the interval boxes drawn (every viz digest);
 #: the presentation ROC keeps room for the mode bar right of its legend; the PR figures keep
 #: a11y's iso-F1 colour.
+#: Re-recorded (branch a11y2): models have marker symbols as well as dashes, a palette whose
+#: lines keep 3:1 on white and stay apart under deuteranopia/protanopia, and no model is
+#: dotted like the chance line (the ROC, PR and cost figures changed).
 EXPECTED = {
-    'default': ('d8d98d0bcf356b06', '137f287562901468', '04d6829af9caf05f',
+    'default': ('20a61b63c8b56837', '6be247fd85735741', '600a0544ab4609c5',
                 '1090115a0c6842c5', '23c8cd4052c21bfc'),
-    'presentation': ('5cbd2571503fd034', '7fefc87373ee9e43', 'db3cb392efd1ac8f',
+    'presentation': ('6e3a6ebeb09b3e3c', 'a7644e4b6b305821', '308edc90dd6b8c24',
                      '019c224444e1d025', '1a741ff5b6d2eefa'),
     'patched': ('6ad280b8fb8a2117', '7c5ddb72ad7ecef5', '17262f3686b387b1',
                 '26fcbf361b470086', '985fe0658624495d'),
-    'patched prior': ('003554bbcaefd184', '28ddc845f8527e1c', 'dd9bf05671decc83',
+    'patched prior': ('003554bbcaefd184', '6fd44a1ca5fca276', 'dd9bf05671decc83',
                       '04a34860fa757349', 'f3833c7d40c2956f'),
 }
 
