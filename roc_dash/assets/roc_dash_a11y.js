@@ -92,6 +92,39 @@
     });
   }
 
+  /* File inputs of upload areas (a decision record's, ...): named by what their area shows. */
+  function nameFileInputs(root) {
+    root.querySelectorAll('input[type="file"]').forEach(function (input) {
+      if (input.getAttribute("aria-label") || (input.labels && input.labels.length)) { return; }
+      var area = input.parentElement;
+      var text = area ? area.textContent.trim() : "";
+      input.setAttribute("aria-label", text || "Choose a file");
+    });
+  }
+
+  /* A table that scrolls (a narrow window, a long list) takes a Tab stop, as a named region,
+   * so that a keyboard can scroll it; one that fits takes none. */
+  function scrollableTables(root) {
+    root.querySelectorAll(".table-scroll").forEach(function (box) {
+      var scrolls = box.scrollWidth > box.clientWidth + 1 ||
+                    box.scrollHeight > box.clientHeight + 1;
+      var marked = box.getAttribute("data-a11y-scroll") === "1";
+      if (scrolls && !marked) {
+        var card = box.closest(".card");
+        var head = card && card.querySelector("h2, h3");
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", "Table" + (head ? ": " + head.textContent.trim() : ""));
+        box.setAttribute("data-a11y-scroll", "1");
+      } else if (!scrolls && marked) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+        box.removeAttribute("data-a11y-scroll");
+      }
+    });
+  }
+
   /* Where each graph's numbers are as a table. */
   var TABLES = {
     "roc-graph": "operating-panel", "pr-graph": "operating-panel",
@@ -202,6 +235,8 @@
     groupOptions(root);
     dropdownFocus(root);
     quietModebars(root);
+    nameFileInputs(root);
+    scrollableTables(root);
     describeGraphs(root);
     focusAfterRemoval(root);
   }
