@@ -129,8 +129,8 @@
    * no focus (a label, a heading, a table header, a wrapper) becomes a toggletip, a "?"
    * button after the element: Enter, Space, a click or a tap shows the text (announced, a
    * polite live region that the button's aria-describedby names), Escape or leaving the
-   * button hides it; the pointer's hover shows it too. The element keeps the text as
-   * data-help (the title would repeat it on hover). */
+   * button hides it; the pointer's hover shows it too. The element keeps its title (the
+   * mouse's tooltip) and notes the text it has a toggletip for as data-help. */
   var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex], " +
                   "[contenteditable], [role='tab'], [role='button'], [role='slider'], option";
   var tipCount = 0;
@@ -172,7 +172,7 @@
     var button = document.createElement("button");
     button.type = "button";
     button.className = "help-tip";
-    button.textContent = "?";
+    // the "?" is drawn by the style sheet: the text around it reads as before
     var name = helpName(el) || text.split(/[.:(;]/)[0].trim().slice(0, 60);
     button.setAttribute("aria-label", name ? "Help: " + name : "Help");
     button.setAttribute("aria-expanded", "false");
@@ -215,7 +215,7 @@
       var text = (el.getAttribute("title") || "").trim();
       if (!text || el.matches(FOCUSABLE) || el.closest(".js-plotly-plot, svg, .help-toggletip") ||
           el.closest("[aria-hidden='true']") || el === document.body) { return; }
-      el.removeAttribute("title");
+      if (el.getAttribute("data-help") === text) { return; }  // done already
       el.setAttribute("data-help", text);
       var next = el.nextElementSibling;
       var tip = el.querySelector(":scope > .help-toggletip") ||
