@@ -63,13 +63,13 @@ from roc_dash.app.state import ControlState
 #: lines keep 3:1 on white and stay apart under deuteranopia/protanopia, and no model is
 #: dotted like the chance line (the ROC, PR and cost figures changed).
 EXPECTED = {
-    'default': ('20a61b63c8b56837', '6be247fd85735741', '600a0544ab4609c5',
+    'default': ('83ff1ef8be6d7c17', '806e6bf9c14f0732', '58c12855e099bc2c',
                 '1090115a0c6842c5', '23c8cd4052c21bfc'),
-    'presentation': ('6e3a6ebeb09b3e3c', 'a7644e4b6b305821', '308edc90dd6b8c24',
+    'presentation': ('189d7f8c44714c9b', '693aee937da59b43', 'b48bc5ff078a0dd7',
                      '019c224444e1d025', '1a741ff5b6d2eefa'),
     'patched': ('6ad280b8fb8a2117', '7c5ddb72ad7ecef5', '17262f3686b387b1',
                 '26fcbf361b470086', '985fe0658624495d'),
-    'patched prior': ('003554bbcaefd184', '6fd44a1ca5fca276', 'dd9bf05671decc83',
+    'patched prior': ('003554bbcaefd184', 'f3fcc826887b406c', 'dd9bf05671decc83',
                       '04a34860fa757349', 'f3833c7d40c2956f'),
 }
 
