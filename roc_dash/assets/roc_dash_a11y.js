@@ -133,6 +133,8 @@
    * mouse's tooltip) and notes the text it has a toggletip for as data-help. */
   var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex], " +
                   "[contenteditable], [role='tab'], [role='button'], [role='slider'], option";
+  var WIDGETS = "[role='combobox'], [role='listbox'], [role='menu'], [role='grid'], " +
+                "[role='tree'], .dash-dropdown, .dash-dropdown-wrapper";
   var tipCount = 0;
   var openTip = null;
 
@@ -226,7 +228,10 @@
       if (words === text && el.scrollWidth <= el.clientWidth + 1) { return; }
       tip = makeTip(el, text);
       var display = window.getComputedStyle(el).display;
-      if (el.matches("h1, h2, h3, h4, h5, th, td, li, p, label")) {
+      var widget = el.closest(WIDGETS);
+      if (widget) {
+        widget.insertAdjacentElement("afterend", tip);  // never inside a control
+      } else if (el.matches("h1, h2, h3, h4, h5, th, td, li, p, label")) {
         // at the end of its text, which stays whole; a label's control keeps its own words
         // as its name (not the help button's)
         var control = el.htmlFor && document.getElementById(el.htmlFor);
