@@ -26,9 +26,9 @@
     }
     node = el;
     for (depth = 0; node && depth < 4; depth++, node = node.parentElement) {
-      if (node.getAttribute && node.getAttribute("title")) {
-        return node.getAttribute("title").split(/[.:(]/)[0].trim();
-      }
+      var said = node.getAttribute &&
+                 (node.getAttribute("title") || node.getAttribute("data-help"));
+      if (said) { return said.split(/[.:(]/)[0].trim(); }
     }
     return "";
   }
@@ -91,6 +91,168 @@
       if (b.getAttribute("tabindex") !== "-1") { b.setAttribute("tabindex", "-1"); }
     });
   }
+
+  /* File inputs of upload areas (a decision record's, ...): named by what their area shows. */
+  function nameFileInputs(root) {
+    root.querySelectorAll('input[type="file"]').forEach(function (input) {
+      if (input.getAttribute("aria-label") || (input.labels && input.labels.length)) { return; }
+      var area = input.parentElement;
+      var text = area ? area.textContent.trim() : "";
+      input.setAttribute("aria-label", text || "Choose a file");
+    });
+  }
+
+  /* A table that scrolls (a narrow window, a long list) takes a Tab stop, as a named region,
+   * so that a keyboard can scroll it; one that fits takes none. */
+  function scrollableTables(root) {
+    root.querySelectorAll(".table-scroll").forEach(function (box) {
+      var scrolls = box.scrollWidth > box.clientWidth + 1 ||
+                    box.scrollHeight > box.clientHeight + 1;
+      var marked = box.getAttribute("data-a11y-scroll") === "1";
+      if (scrolls && !marked) {
+        var card = box.closest(".card");
+        var head = card && card.querySelector("h2, h3");
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", "Table" + (head ? ": " + head.textContent.trim() : ""));
+        box.setAttribute("data-a11y-scroll", "1");
+      } else if (!scrolls && marked) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+        box.removeAttribute("data-a11y-scroll");
+      }
+    });
+  }
+
+  /* Help by keyboard and touch: a help text that is only the title of an element that takes
+   * no focus (a label, a heading, a table header, a wrapper) becomes a toggletip, a "?"
+   * button after the element: Enter, Space, a click or a tap shows the text (announced, a
+   * polite live region that the button's aria-describedby names), Escape or leaving the
+   * button hides it; the pointer's hover shows it too. The element keeps its title (the
+   * mouse's tooltip) and notes the text it has a toggletip for as data-help. */
+  var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex], " +
+                  "[contenteditable], [role='tab'], [role='button'], [role='slider'], option";
+  var WIDGETS = "[role='combobox'], [role='listbox'], [role='menu'], [role='grid'], " +
+                "[role='tree'], .dash-dropdown, .dash-dropdown-wrapper";
+  var tipCount = 0;
+  var openTip = null;
+
+  function helpName(el) {
+    var own = el.cloneNode(true);
+    own.querySelectorAll(".help-toggletip, input, select, .dash-options-list").forEach(
+      function (n) { n.remove(); });
+    var words = own.textContent.replace(/\s+/g, " ").trim();
+    return words.length > 0 && words.length <= 60 ? words : "";
+  }
+
+  function showTip(tip, on) {
+    var button = tip.querySelector(".help-tip");
+    var bubble = tip.querySelector(".help-bubble");
+    if (on && openTip && openTip !== tip) { showTip(openTip, false); }
+    button.setAttribute("aria-expanded", on ? "true" : "false");
+    bubble.textContent = on ? tip.getAttribute("data-text") : "";  // said when it appears
+    bubble.hidden = !on;
+    bubble.style.left = "";
+    bubble.style.right = "";
+    if (on) {  // kept inside the window: anchored at its right end near the right edge
+      var r = bubble.getBoundingClientRect();
+      if (r.right > document.documentElement.clientWidth - 4) {
+        bubble.style.left = "auto";
+        bubble.style.right = "-0.5em";
+      }
+    }
+    if (!on) { tip.removeAttribute("data-pinned"); }
+    openTip = on ? tip : (openTip === tip ? null : openTip);
+  }
+
+  function makeTip(el, text) {
+    var id = "help-tip-" + (++tipCount);
+    var tip = document.createElement("span");
+    tip.className = "help-toggletip";
+    tip.setAttribute("data-text", text);
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "help-tip";
+    // the "?" is drawn by the style sheet: the text around it reads as before
+    var name = helpName(el) || text.split(/[.:(;]/)[0].trim().slice(0, 60);
+    button.setAttribute("aria-label", name ? "Help: " + name : "Help");
+    button.setAttribute("aria-expanded", "false");
+    button.setAttribute("aria-describedby", id);
+    var bubble = document.createElement("span");
+    bubble.id = id;
+    bubble.className = "help-bubble";
+    bubble.setAttribute("role", "status");
+    bubble.hidden = true;
+    tip.appendChild(button);
+    tip.appendChild(bubble);
+    button.addEventListener("click", function (e) {
+      e.preventDefault();
+      e.stopPropagation();  // not the label's control, not a sort of the table
+      // a click (Enter, Space, a tap) keeps the help shown until the next one; shown by
+      // the pointer's hover only, the click keeps it
+      var pinned = tip.getAttribute("data-pinned") === "1";
+      showTip(tip, !pinned);
+      if (!pinned) { tip.setAttribute("data-pinned", "1"); }
+    });
+    button.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && button.getAttribute("aria-expanded") === "true") {
+        e.preventDefault();
+        e.stopPropagation();
+        showTip(tip, false);
+      }
+    });
+    button.addEventListener("blur", function () { showTip(tip, false); });
+    button.addEventListener("mouseenter", function () {
+      if (button.getAttribute("aria-expanded") !== "true") { showTip(tip, true); }
+    });
+    button.addEventListener("mouseleave", function () {
+      if (tip.getAttribute("data-pinned") !== "1") { showTip(tip, false); }
+    });
+    return tip;
+  }
+
+  function toggletips(root) {
+    root.querySelectorAll("[title]").forEach(function (el) {
+      var text = (el.getAttribute("title") || "").trim();
+      if (!text || el.matches(FOCUSABLE) || el.closest(".js-plotly-plot, svg, .help-toggletip") ||
+          el.closest("[aria-hidden='true']") || el === document.body) { return; }
+      if (el.getAttribute("data-help") === text) { return; }  // done already
+      el.setAttribute("data-help", text);
+      var next = el.nextElementSibling;
+      var tip = el.querySelector(":scope > .help-toggletip") ||
+                (next && next.classList.contains("help-toggletip") ? next : null);
+      if (tip) { tip.setAttribute("data-text", text); return; }
+      // a title repeating the element's own words adds nothing, unless they are cut ("…")
+      var words = el.textContent.replace(/\s+/g, " ").trim();
+      if (words === text && el.scrollWidth <= el.clientWidth + 1) { return; }
+      tip = makeTip(el, text);
+      var display = window.getComputedStyle(el).display;
+      var widget = el.closest(WIDGETS);
+      if (widget) {
+        widget.insertAdjacentElement("afterend", tip);  // never inside a control
+      } else if (el.matches("h1, h2, h3, h4, h5, th, td, li, p, label")) {
+        // at the end of its text, which stays whole; a label's control keeps its own words
+        // as its name (not the help button's)
+        var control = el.htmlFor && document.getElementById(el.htmlFor);
+        var own = helpName(el);
+        if (control && own && !control.getAttribute("aria-label") &&
+            !control.getAttribute("aria-labelledby")) {
+          control.setAttribute("aria-label", own);
+        }
+        el.appendChild(tip);
+      } else if (display.indexOf("inline") === 0 || display === "contents") {
+        el.insertAdjacentElement("afterend", tip);  // a label's name stays its own words
+      } else {
+        el.setAttribute("data-help-corner", "");  // a block: at its top right corner
+        el.appendChild(tip);
+      }
+    });
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && openTip) { showTip(openTip, false); }
+  });
 
   /* Where each graph's numbers are as a table. */
   var TABLES = {
@@ -202,6 +364,9 @@
     groupOptions(root);
     dropdownFocus(root);
     quietModebars(root);
+    nameFileInputs(root);
+    scrollableTables(root);
+    toggletips(root);
     describeGraphs(root);
     focusAfterRemoval(root);
   }
@@ -217,7 +382,7 @@
     repair();
     new MutationObserver(schedule).observe(document.body, {
       childList: true, subtree: true, attributes: true,
-      attributeFilter: ["role", "aria-selected", "tabindex"]
+      attributeFilter: ["role", "aria-selected", "tabindex", "title"]
     });
   }
 

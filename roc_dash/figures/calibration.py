@@ -16,12 +16,14 @@ import numpy as np
 
 from ..core.inference.calibration import Calibration
 from .style import (
+    CHANCE_DASH,
     REFERENCE_COLOR,
     base_layout_dict,
     fast_figure,
     format_threshold,
     hover_annotation,
     line_style,
+    marker_style,
     plain,
     set_subtitle,
     style_index,
@@ -32,7 +34,8 @@ __all__ = ["calibration_figure", "DIAGONAL_NAME"]
 DIAGONAL_NAME = "perfectly calibrated"
 
 
-def _reliability_trace(name: str, cal: Calibration, style: dict) -> dict:
+def _reliability_trace(name: str, cal: Calibration, style: dict, symbol: str = "circle"
+                       ) -> dict:
     lo, hi = cal.edges[cal.bin], cal.edges[cal.bin + 1]
     size = 6 + 10 * np.sqrt(cal.count / cal.count.max())
     return {
@@ -40,7 +43,8 @@ def _reliability_trace(name: str, cal: Calibration, style: dict) -> dict:
         "mode": "lines+markers",
         "name": f"{plain(name)} (Brier {cal.brier:.6g}, ECE {cal.ece:.6g})",
         "legendgroup": f"calibration {name}",
-        "line": {**style, "width": 2}, "marker": {"size": size.tolist(), "color": style["color"]},
+        "line": {**style, "width": 2}, "marker": {"size": size.tolist(), "color": style["color"],
+                                           "symbol": symbol},
         "customdata": np.column_stack((lo, hi, cal.count)).tolist(),
         "meta": f"<b>{plain(name)}</b>",
         "hovertemplate": ("%{meta}<br>no threshold: a bin of scores (%{customdata[0]:.6~g}, "
@@ -85,13 +89,14 @@ def calibration_figure(results: Mapping[str, Calibration], *, colors: dict[str, 
     if any(c.in_unit_interval for c in results.values()) or not results:
         data.append({"type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines",
                      "name": DIAGONAL_NAME,
-                     "line": {"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
+                     "line": {"color": REFERENCE_COLOR, "dash": CHANCE_DASH, "width": 1.5},
                      "hovertemplate": (f"{DIAGONAL_NAME}<br>no threshold: where the mean score "
                                        "equals the fraction positive<extra></extra>")})
     for i, (name, cal) in enumerate(results.items()):
-        style = line_style(style_index(colors, name, i))
+        k = style_index(colors, name, i)
+        style = line_style(k)
         if cal.in_unit_interval and cal.count.size:
-            data.append(_reliability_trace(name, cal, style))
+            data.append(_reliability_trace(name, cal, style, marker_style(k)["symbol"]))
         if hull_map or not cal.in_unit_interval:
             data.append(_hull_map_trace(name, cal, style, alone=not cal.in_unit_interval))
     x_title = "Predicted probability (score)" if probabilities else "Score"

@@ -19,6 +19,7 @@ from .style import (
     fast_figure,
     hover_annotation,
     line_style,
+    marker_style,
     plain,
     style_index,
 )
@@ -49,11 +50,13 @@ def reliability_band_figure(results: Mapping[str, CalibrationUncertainty], *,
         if u.bands is None:
             continue
         style = line_style(style_index(colors, name, i))
+        symbol = marker_style(style_index(colors, name, i))["symbol"]
         b = u.bands
         data.append({
             "type": "scatter", "x": b.mean_predicted, "y": b.fraction_positive,
             "mode": "markers", "name": f"{plain(name)} ({fit_text(u)})",
-            "legendgroup": name, "marker": {"color": style["color"], "size": 8},
+            "legendgroup": name,
+            "marker": {"color": style["color"], "size": 8, "symbol": symbol},
             "error_y": {"type": "data", "symmetric": False,
                         "array": b.high - b.fraction_positive,
                         "arrayminus": b.fraction_positive - b.low,

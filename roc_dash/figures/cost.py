@@ -29,7 +29,7 @@ from .style import (
     fast_figure,
     format_threshold,
     hover_annotation,
-    line_style,
+    model_style,
     pin_list,
     pin_trace,
     plain,
@@ -47,7 +47,8 @@ def _envelope_trace(analysis, name, env, style, *, label):
     data, text = point_data([model_index(analysis, n) for n in names], names,
                             hull.thresholds[owners], hull.fpr[owners], hull.tpr[owners])
     return {"type": "scatter", "x": env.pc_pos, "y": env.cost, "mode": "lines+markers",
-            "name": label, "line": style, "marker": {"size": 4}, "customdata": data,
+            "name": label, "line": style.get("line", style),
+            "marker": style.get("marker", {"size": 4}), "customdata": data,
             "text": text,
             "hovertemplate": (f"%{{text}}<br>PC(+) %{{x:{NUM}}}<br>normalised cost %{{y:{NUM}}}"
                               "<extra></extra>")}
@@ -96,7 +97,7 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
                            f"PC(+) %{{x:{NUM}}}<br>normalised cost %{{y:{NUM}}}<extra></extra>")}]
     for i, m in enumerate(analysis.models):
         data.append(_envelope_trace(analysis, m.name, lower_envelope(m.hull),
-                                    line_style(style_index(colors, m.name, i)),
+                                    model_style(style_index(colors, m.name, i)),
                                     label=f"{plain(m.name)} lower envelope"))
     joint = lower_envelope(analysis.hull)
     cost_here = cost_read_off(analysis)["y"]

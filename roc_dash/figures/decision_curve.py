@@ -28,6 +28,7 @@ from .style import (
     format_threshold,
     hover_annotation,
     line_style,
+    marker_style,
     plain,
     point_data,
     set_subtitle,
@@ -61,11 +62,12 @@ def _reference_traces(curves: Mapping[str, DecisionCurve]) -> list[dict]:
     return out
 
 
-def _model_trace(name: str, index: int, dc: DecisionCurve, style: dict) -> dict:
+def _model_trace(name: str, index: int, dc: DecisionCurve, style: dict, marker: dict) -> dict:
     p = dc.threshold_probability
     data, _ = point_data(index, name, p, dc.fpr, dc.tpr)
-    return {"type": "scatter", "x": p, "y": dc.net_benefit, "mode": "lines",
+    return {"type": "scatter", "x": p, "y": dc.net_benefit, "mode": "lines+markers",
             "name": plain(name), "legendgroup": f"decision {name}", "line": style,
+            "marker": marker,
             "customdata": data, "meta": f"<b>{plain(name)}</b>",
             "hovertemplate": ("%{meta}: treat iff score ≥ p<sub>t</sub> (threshold = "
                               f"p<sub>t</sub>)<br>{_NB}<extra></extra>")}
@@ -141,9 +143,10 @@ def decision_curve_figure(curves: Mapping[str, DecisionCurve], *,
                                                                   enumerate(curves)}
     data = _reference_traces(curves) if curves else []
     for i, (name, dc) in enumerate(curves.items()):
-        style = line_style(style_index(colors, name, i))
+        k = style_index(colors, name, i)
+        style = line_style(k)
         if dc.in_unit_interval:
-            data.append(_model_trace(name, index.get(name, -1), dc, style))
+            data.append(_model_trace(name, index.get(name, -1), dc, style, marker_style(k)))
         if hull or not dc.in_unit_interval:
             data.append({**_hull_trace(name, index.get(name, -1), dc.hull,
                                        {**style, "width": 1.5}, f"{plain(name)} hull "

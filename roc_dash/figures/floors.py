@@ -84,7 +84,7 @@ def floor_figure(d: FloorDecision, curve=None, *, name: str = "model", index: in
     """The floors on a figure of their own: the region, the two points and, given
     ``curve`` (the model's ROC curve), the curve itself."""
     from .gains import thin_indices
-    from .style import line_style
+    from .style import model_style
 
     data = []
     if curve is not None:
@@ -95,8 +95,8 @@ def floor_figure(d: FloorDecision, curve=None, *, name: str = "model", index: in
             k = k[k > 0]
             x, y = curve.tpr[k], metric_values("precision", curve.fpr[k], curve.tpr[k],
                                                d.prior_pos)
-        data.append({"type": "scatter", "x": x, "y": y, "mode": "lines", "name": plain(name),
-                     "line": {**line_style(index), "width": 2.5},
+        data.append({"type": "scatter", "x": x, "y": y, "name": plain(name),
+                     **model_style(index),
                      "hovertemplate": f"x %{{x:{NUM}}}<br>y %{{y:{NUM}}}<extra></extra>"})
     data += floor_traces(d, space=space)
     titles = (("False positive rate", "True positive rate") if space == "roc" else

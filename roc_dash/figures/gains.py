@@ -25,6 +25,7 @@ from .style import (
     format_threshold,
     hover_annotation,
     line_style,
+    model_style,
     plain,
     style_index,
 )
@@ -63,9 +64,8 @@ def _model_trace(name: str, index: int, x, y, g: GainsCurve, *, y_label: str) ->
     """A model's curve, thinned for drawing (:func:`thin_indices`); ``x`` and ``y`` are
     index-aligned with ``g``'s vertices."""
     k = thin_indices(x, y)
-    style = line_style(index)
-    return {"type": "scatter", "x": np.asarray(x)[k], "y": np.asarray(y)[k], "mode": "lines",
-            "name": plain(name), "legendgroup": name, "line": {**style, "width": 2.5},
+    return {"type": "scatter", "x": np.asarray(x)[k], "y": np.asarray(y)[k],
+            **model_style(index), "name": plain(name), "legendgroup": name,
             "text": _thresholds_text(g.thresholds[k]), "meta": f"<b>{plain(name)}</b>",
             "hovertemplate": (f"%{{meta}} %{{text}}<br>share of cases flagged %{{x:{NUM}}}"
                               f"<br>{y_label} %{{y:{NUM}}}<extra></extra>")}

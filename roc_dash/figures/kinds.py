@@ -21,13 +21,14 @@ from ..core.kinds.multiclass import MulticlassAnalysis
 from ..text.rounding import HOVER as NUM
 from ..text.rounding import sig
 from .style import (
+    CHANCE_DASH,
     FAST,
     REFERENCE_COLOR,
     LeanFigure,
     base_layout,
     color,
     format_threshold,
-    line_style,
+    model_style,
     plain,
     point_data,
 )
@@ -44,15 +45,14 @@ def class_curves_figure(result: MulticlassAnalysis, model: str, *, reference=Non
     in the legend; the class shown in the binary views (``reference``) drawn thicker."""
     fig = LeanFigure()
     fig.add_trace(go.Scatter(**FAST, x=[0, 1], y=[0, 1], mode="lines", showlegend=False,
-                             line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1},
+                             line={"color": REFERENCE_COLOR, "dash": CHANCE_DASH, "width": 1},
                              hoverinfo="skip"))
     for k, (cls, curve) in enumerate(zip(result.classes.tolist(), result.curves, strict=True)):
         chosen = reference is not None and str(cls) == str(reference)
         fig.add_trace(go.Scatter(
-            **FAST, x=curve.fpr, y=curve.tpr, mode="lines",
+            **FAST, x=curve.fpr, y=curve.tpr, **model_style(k, width=3.5 if chosen else 2.0),
             name=(f"{plain(cls)} vs rest: AUC {sig(result.auc_per_class[k])}, "
                   f"p = {sig(result.prevalence[k])}" + (" (shown)" if chosen else "")),
-            line=line_style(k, width=3.5 if chosen else 2.0),
             # the class's own score is the score thresholded (Fawcett 2004 s7.3.1)
             text=[format_threshold(t) for t in curve.thresholds.tolist()],
             hovertemplate=(f"<b>{plain(model)}</b>: {plain(cls)} vs rest<br>threshold ≥ "

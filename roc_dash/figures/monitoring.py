@@ -27,8 +27,10 @@ from .style import (
     MAX_VERTICES,
     OPTIMUM_COLOR,
     REFERENCE_COLOR,
+    SYMBOLS,
     base_layout,
     color,
+    line_style,
     plain,
     rgba,
 )
@@ -130,9 +132,9 @@ def monitor_roc_figure(result: MonitorResult, *, font_size: int = 14, pins=()) -
                  "hovertemplate": "%{hovertext}<extra></extra>",
                  "name": ("windows: observed (labels)" if labelled
                           else "windows: optimum at the estimated prior"),
-                 "line": {"color": color(k), "width": 1}, "textfont": {"size": 10},
+                 "line": line_style(k, width=1), "textfont": {"size": 10},
                  "marker": {"size": 9, "color": color(k),
-                            "symbol": "circle" if labelled else "circle-open"}}
+                            "symbol": "circle" if labelled else "square-open"}}
         if labelled:
             bars = [p[3] for _, p in pts]
             trace["error_x"] = {"type": "data", "symmetric": False, "thickness": 1,
@@ -173,8 +175,9 @@ def _estimate_trace(result: MonitorResult, method: str, k: int) -> go.Scatter | 
     if not names:
         return None
     return go.Scatter(x=names, y=value, mode="lines+markers", name=ESTIMATE_NAMES[method],
-                      legendgroup="prior", marker={"color": color(k), "size": 8},
-                      line={"color": color(k), "width": 1.5},
+                      legendgroup="prior",
+                      marker={"color": color(k), "size": 8, "symbol": SYMBOLS[k % len(SYMBOLS)]},
+                      line=line_style(k, width=1.5),
                       error_y={"type": "data", "symmetric": False, "array": high,
                                "arrayminus": low, "thickness": 1},
                       hovertemplate=f"{ESTIMATE_NAMES[method]}: %{{y:.4g}}<extra>%{{x}}</extra>")

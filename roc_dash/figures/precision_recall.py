@@ -30,8 +30,8 @@ from .style import (
     base_layout_dict,
     fast_figure,
     hover_annotation,
-    line_style,
     model_hover,
+    model_style,
     pin_list,
     pin_trace,
     plain,
@@ -134,8 +134,8 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
         hover = {k: v for k, v in model_hover("", m.name, "recall", "precision").items()
                  if v is not None}
         data_.append({
-            "type": "scatter", "x": pr.recall, "y": pr.precision, "mode": "lines",
-            "line": line_style(style_index(colors, m.name, i)),
+            "type": "scatter", "x": pr.recall, "y": pr.precision,
+            **model_style(style_index(colors, m.name, i)),
             "name": (f"{plain(m.name)} "
                      f"(AP {sig(average_precision_from_curve(m.curve, prevalence=pi))})"),
             "customdata": threshold_rows(data), **hover})
@@ -206,7 +206,7 @@ def _prg_figure(analysis: Analysis, *, pins, font_size, colors) -> go.Figure:
         data, text = point_data(i, m.name, prg.thresholds[keep], np.clip(fpr, 0, 1),
                                 prg.recall[keep])
         fig.add_trace(go.Scatter(
-            **FAST, x=rg, y=pg, mode="lines", line=line_style(style_index(colors, m.name, i)),
+            **FAST, x=rg, y=pg, **model_style(style_index(colors, m.name, i)),
             name=f"{plain(m.name)} (AUPRG {sig(prg_auc(m.curve, prevalence=pi))})",
             customdata=data,
             text=text, hovertemplate=PRG_HOVER))

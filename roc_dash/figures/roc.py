@@ -22,6 +22,7 @@ from ..text.rounding import HOVER as NUM
 from ..text.rounding import sig
 from .roc_axes import det_iso_trace, to_log_fpr
 from .style import (
+    CHANCE_DASH,
     FAST,
     HULL_COLOR,
     ISO_COLOR,
@@ -34,8 +35,8 @@ from .style import (
     color,
     fast_figure,
     hover_annotation,
-    line_style,
     model_hover,
+    model_style,
     pin_list,
     pin_trace,
     plain,
@@ -74,8 +75,8 @@ def _curve_trace(name, idx, fpr, tpr, thresholds, *, legend=True, width=2.5, opa
     keep = display_indices(fpr, tpr, max_points=max_vertices)
     data, _ = point_data(idx, name, thresholds[keep], fpr[keep], tpr[keep])
     return _scatter(
-        x=fpr[keep], y=tpr[keep], mode="lines", name=show_name or plain(name),
-        line=line_style(idx if style is None else style, width=width), opacity=opacity,
+        x=fpr[keep], y=tpr[keep], name=show_name or plain(name),
+        **model_style(idx if style is None else style, width=width), opacity=opacity,
         customdata=threshold_rows(data), legendgroup=name, showlegend=legend,
         **model_hover(prefix, name, "FPR", "TPR", suffix=suffix),
     )
@@ -134,7 +135,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
     # were most of the cost of drawing the view
     traces: list[dict] = []
     traces.append(_scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC 0.5)",
-                             line={"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
+                             line={"color": REFERENCE_COLOR, "dash": CHANCE_DASH, "width": 1.5},
                              hoverinfo="skip"))
     bounds = {}
     if ties:
@@ -163,7 +164,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
                 name=f"{int(va.level * 100)}% {band} band", legendgroup=m.name,
                 showlegend=False, hoverinfo="skip"))
             traces.append(_scatter(
-                x=va.fpr, y=va.tpr_mean, mode="lines", line=line_style(k),
+                x=va.fpr, y=va.tpr_mean, **model_style(k),
                 name=label,
                 legendgroup=m.name,
                 meta=f"<b>{plain(m.name)}</b> vertical average{cv_auc_text(m)}",
@@ -176,7 +177,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
             # of them only (spread along the curve, staggered between models): bars at every
             # sample made an unreadable cloud with four models
             traces.append(_scatter(
-                x=ta.fpr_mean, y=ta.tpr_mean, mode="lines", line=line_style(k),
+                x=ta.fpr_mean, y=ta.tpr_mean, **model_style(k),
                 name=label, legendgroup=m.name,
                 **_points(i, m.name, ta.threshold, ta.fpr_mean, ta.tpr_mean,
                           prefix="threshold average: ", suffix=cv_auc_text(m)),
@@ -413,8 +414,8 @@ def _det_figure(fig, analysis, pins, font_size, colors=None):
         keep = display_indices(d.fpr[ok], 1 - d.fnr[ok], max_points=MAX_VERTICES)
         sel = np.flatnonzero(ok)[keep]
         fig.add_trace(go.Scatter(
-            **FAST, x=x[sel], y=y[sel], mode="lines", name=auc_label(m, "pooled"),
-            line=line_style(style_index(colors, m.name, i)),
+            **FAST, x=x[sel], y=y[sel], name=auc_label(m, "pooled"),
+            **model_style(style_index(colors, m.name, i)),
             **_points(i, m.name, d.thresholds[sel], d.fpr[sel], 1 - d.fnr[sel]),
             hovertemplate=(f"%{{text}}<br>FPR %{{customdata[2]:{NUM}}}<br>"
                            f"TPR %{{customdata[3]:{NUM}}}<extra></extra>")))

@@ -24,6 +24,7 @@ from .style import (
     color,
     fast_figure,
     format_threshold,
+    model_style,
     plain,
     set_subtitle,
 )
@@ -49,9 +50,9 @@ def _group_traces(index: int, roc, optimum) -> list[dict]:
     traces = [{
         # numpy arrays, not lists: plotly copies a figure's data once more (a deepcopy of
         # each trace), which for arrays is one memory copy instead of one call per point
-        "type": "scatter", "x": c.fpr[keep], "y": c.tpr[keep], "mode": "lines",
+        "type": "scatter", "x": c.fpr[keep], "y": c.tpr[keep],
         "name": f"{name}{small} (AUC {sig(roc.auc)})", "legendgroup": name,
-        "line": {"color": col, "width": 2},
+        **model_style(index, width=2),
         # the threshold as text (format_threshold): a +inf sent as null would read "≥ 0"
         "text": np.array([format_threshold(t) for t in c.thresholds[keep].tolist()]),
         "meta": f"<b>{name}</b>",

@@ -59,14 +59,17 @@ from roc_dash.app.state import ControlState
 #: tolerance, the ROC's rendered trace count and the interval boxes drawn (every viz digest);
 #: the presentation ROC keeps room for the mode bar right of its legend; the PR figures keep
 #: a11y's iso-F1 colour.
+#: Re-recorded (branch a11y2): models have marker symbols as well as dashes, a palette whose
+#: lines keep 3:1 on white and stay apart under deuteranopia/protanopia, and no model is
+#: dotted like the chance line (the ROC, PR and cost figures changed).
 EXPECTED = {
-    'default': ('d8d98d0bcf356b06', '137f287562901468', '04d6829af9caf05f',
+    'default': ('83ff1ef8be6d7c17', '806e6bf9c14f0732', '58c12855e099bc2c',
                 '1090115a0c6842c5', '23c8cd4052c21bfc'),
-    'presentation': ('5cbd2571503fd034', '7fefc87373ee9e43', 'db3cb392efd1ac8f',
+    'presentation': ('189d7f8c44714c9b', '693aee937da59b43', 'b48bc5ff078a0dd7',
                      '019c224444e1d025', '1a741ff5b6d2eefa'),
     'patched': ('6ad280b8fb8a2117', '7c5ddb72ad7ecef5', '17262f3686b387b1',
                 '26fcbf361b470086', '985fe0658624495d'),
-    'patched prior': ('003554bbcaefd184', '28ddc845f8527e1c', 'dd9bf05671decc83',
+    'patched prior': ('003554bbcaefd184', 'f3fcc826887b406c', 'dd9bf05671decc83',
                       '04a34860fa757349', 'f3833c7d40c2956f'),
 }
 

@@ -58,7 +58,7 @@ def test_slp002_figure_draws_each_groups_curve_as_sklearn(loans):
     frame, table = loans
     _, fig, _, _, _ = slices_outputs(table, "logistic regression", STATE, "equalized_odds")
     rows = frame[frame["model"] == "logistic regression"]
-    curves = {t.legendgroup: t for t in fig.data if t.mode == "lines" and t.showlegend is not False}
+    curves = {t.legendgroup: t for t in fig.data if t.mode in ("lines", "lines+markers") and t.showlegend is not False}
     assert set(curves) == set(REGIONS)
     for name, part in rows.groupby("group"):
         fpr, tpr, _ = sk_roc_curve(part["label"], part["score"], drop_intermediate=False)
@@ -135,5 +135,5 @@ def test_slp006_small_groups_are_flagged_not_hidden(loans):
     assert "islands" in small
     texts = {row.children[0].children for row in body.children[1].children}
     assert texts == {g + (" ⚠ small" if g in small else "") for g in counts.index}
-    legend = {t.name for t in fig.data if t.showlegend is not False and t.mode == "lines"}
+    legend = {t.name for t in fig.data if t.showlegend is not False and t.mode in ("lines", "lines+markers")}
     assert any(n.startswith("islands (small)") for n in legend)

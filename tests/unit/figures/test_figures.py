@@ -111,7 +111,7 @@ def test_fig007_model_list_swatches_are_current():
 
     css = (resources.files("roc_dash") / "assets" / "style.css").read_text()
     assert swatch_css() in css
-    assert "nth-child(24n+2) .dash-options-list-option-text::before { border-top-color: #D55E00;" \
+    assert "nth-child(24n+2) .dash-options-list-option-text::before { border-top-color: #332288;" \
         " border-top-style: dashed; }" in swatch_css()
 
 

@@ -172,7 +172,7 @@ def test_hvr004_vertical_average_hover_gives_the_folds_thresholds(analysis, cach
     fig = roc_figure(analysis, averaging="vertical")
     m = analysis.model("naive Bayes")
     trace = next(t for t in fig.data if str(t.meta or "").startswith("<b>naive Bayes</b>")
-                 and t.mode == "lines")
+                 and t.mode in ("lines", "lines+markers"))
     y, s, t = _rows(table, "naive Bayes")
     folds = t["fold"].astype(str).to_numpy()
     for j in (5, 20, 50, 90):

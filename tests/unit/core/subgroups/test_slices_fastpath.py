@@ -96,7 +96,7 @@ def test_sfk004_drawn_curves_lossless_with_their_thresholds(seed):
     y, s, g = _data(seed, n=1500)
     sa = slice_analysis(y, s, g, cost_fp=1.0, cost_fn=3.0)
     fig = slices_figure(sa)
-    drawn = {t.legendgroup: t for t in fig.data if t.mode == "lines" and t.text is not None}
+    drawn = {t.legendgroup: t for t in fig.data if t.mode in ("lines", "lines+markers") and t.text is not None}
     assert len(drawn) == len(sa.rocs)
     for r in sa.rocs:
         trace, c = drawn[r.name], r.curve
