@@ -46,8 +46,7 @@ from roc_dash.figures.style import (
     SYMBOLS,
     model_style,
 )
-
-from .test_a11y_contrast import contrast
+from tests.unit.app.test_a11y_contrast import contrast
 
 MACHADO = {
     "normal": np.eye(3),
