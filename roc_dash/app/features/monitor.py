@@ -394,9 +394,9 @@ def register(app, cache, store) -> None:
                 "every": Output(ids.MON_EVERY, "value"),
                 "labels": Output(ids.MON_LABELS, "value"),
                 "estimator": Output(ids.MON_ESTIMATOR, "value"),
-                "record": Output(ids.MON_RECORD_ID, "data", allow_duplicate=True),
-                "pins": Output(ids.MON_PINS, "data", allow_duplicate=True),
-                "name": Output(ids.MON_RECORD + "-name", "children", allow_duplicate=True)},
+                "record": Output(ids.MON_RECORD_ID, "data"),
+                "pins": Output(ids.MON_PINS, "data"),
+                "name": Output(ids.MON_RECORD + "-name", "children")},
         inputs={"search": Input(ids.URL, "search")},
         prevent_initial_call="initial_duplicate",
     )
@@ -462,9 +462,9 @@ def _register_files_and_pins(app, cache, store) -> None:
 
     @app.callback(
         output={"record": Output(ids.MON_RECORD, "data"),
-                "name": Output(ids.MON_RECORD + "-name", "children"),
+                "name": Output(ids.MON_RECORD + "-name", "children", allow_duplicate=True),
                 "reference": Output(ids.MON_REFERENCE, "value", allow_duplicate=True),
-                "record_id": Output(ids.MON_RECORD_ID, "data")},
+                "record_id": Output(ids.MON_RECORD_ID, "data", allow_duplicate=True)},
         inputs={"contents": Input(ids.MON_UPLOAD, "contents")},
         state={"filename": State(ids.MON_UPLOAD, "filename"),
                "kept": State(ids.MON_RECORD, "data")},
@@ -498,7 +498,7 @@ def _register_files_and_pins(app, cache, store) -> None:
         return upload_window_files(store, contents, filenames, files, windows)
 
     @app.callback(
-        output={"pins": Output(ids.MON_PINS, "data")},
+        output={"pins": Output(ids.MON_PINS, "data", allow_duplicate=True)},
         inputs={"add": Input(ids.MON_PIN_ADD, "n_clicks"),
                 "clear": Input(ids.MON_PIN_CLEAR, "n_clicks")},
         state={"window": State(ids.MON_PIN_WINDOW, "value"),

@@ -97,7 +97,9 @@ def _server_callbacks(app):
     for key, cb in app.callback_map.items():
         tabs = {where[o] for o in _outputs(key) if o in where}
         if tabs and key not in clientside:
-            found[key.strip(".").split("...")[0]] = (tabs, cb)
+            first = key.strip(".").split("...")[0].partition("@")[0]  # no allow_duplicate hash
+            assert first not in found, f"two callbacks write {first} first"
+            found[first] = (tabs, cb)
     return found
 
 
