@@ -194,3 +194,4 @@ DCT_OVERLAY = "dct-overlay"  # Store: the ROC's and PR's overlay traces (capacit
 DCT_CONFIDENCE = "dct-confidence"  # how sure each floor is to hold (lazy, after the card)
 DCT_CONFIDENCE_STATUS = "dct-confidence-status"  # "computing…" while it runs
 DCT_PR_BANDS = "dct-pr-bands"  # Checklist: the PR view's bands at the deployment prior (folds or bootstrap)
+FAST_CLICK = "fast-click"  # Store: what the browser drew of a stepper click (app/fast_clicks.py)

@@ -131,6 +131,7 @@ def panel():
         html.Div(id=ids.SLOPE_TEXT, className="slope-text"),
         dcc.Store(id=ids.PRIOR_MODE, data="auto"),
         dcc.Store(id=ids.CONDITIONS, data=None),
+        dcc.Store(id=ids.FAST_CLICK, data=None),  # a stepper click drawn in the browser
     ])
 
 
@@ -157,6 +158,25 @@ def _register_line(app, cache, store) -> None:
         State(ids.COST_FP_SLIDER, "value"),
         State(ids.COST_FN_SLIDER, "value"),
         State(ids.PRIOR_SLIDER, "value"),
+        prevent_initial_call=True,
+    )
+
+    # a stepper click: what the browser draws at once (the ROC and cost views, drawn while
+    # the views callback's request is on its way; ..fast_clicks)
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "fastClick"),
+        Output(ids.FAST_CLICK, "data"),
+        *(Input(b, "n_clicks") for b in (ids.COST_FP_DOWN, ids.COST_FP_UP, ids.COST_FN_DOWN,
+                                          ids.COST_FN_UP, ids.PRIOR_DOWN, ids.PRIOR_UP)),
+        State(ids.VIZ_DATA, "data"),
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(
+        ClientsideFunction("rocDash", "fastDraw"),
+        Output(ids.ROC_GRAPH, "figure", allow_duplicate=True),
+        Output(ids.COST_GRAPH, "figure", allow_duplicate=True),
+        Input(ids.FAST_CLICK, "data"),
+        State(ids.VIZ_DATA, "data"),
         prevent_initial_call=True,
     )
 
