@@ -24,8 +24,9 @@ checkout in one run, one after the other in fresh processes, and prints them sid
 with the date, the command and the load average.
 
 The text panels are timed too (their last change after the click, by a MutationObserver):
-the operating card, the model table and the summary strip, which the views callback's answer
-brings, and the bootstrap intervals card, which its own request brings after the views: the
+the operating card, the model table and the slope line, which the views callback's answer
+brings, and the bootstrap intervals card and the summary strip (its intervals line), which
+the intervals' own request brings after the views: the
 views may settle before the server answers (a cost or prior stepper click draws the ROC and
 cost views in the browser), the numbers do not.
 
@@ -64,10 +65,11 @@ from roc_dash.app import create_app, ids  # noqa: E402
 logging.getLogger("werkzeug").setLevel(logging.ERROR)
 
 GRAPHS = (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH, ids.THRESHOLD_GRAPH)
-#: The text panels a click changes: the operating card and model table, the summary strip
-#: and the bootstrap intervals (their own request, after the views).
-TEXTS = (ids.OPERATING, ids.MODEL_TABLE, ids.SUMMARY)
-INTERVALS = (ids.POINT_INTERVALS,)
+#: The text panels a click changes: those the views callback's answer brings (the operating
+#: card, the model table, the slope line), and the bootstrap intervals card with the summary
+#: strip (the strip comes with the answer, its intervals line after the intervals' request).
+TEXTS = (ids.OPERATING, ids.MODEL_TABLE, ids.SLOPE_TEXT)
+INTERVALS = (ids.POINT_INTERVALS, ids.SUMMARY)
 
 ARM = """
 window._rocDone = {}; window._rocCount = {}; window._rocStart = performance.now();
@@ -201,8 +203,8 @@ def compare(old_root: str) -> None:
         print(f"  {name:<22} {o['median']:10.0f} {o['max']:7.0f} {n['median']:10.0f} "
               f"{n['max']:7.0f} {n['median'] / o['median']:7.2f}  "
               f"{o['redraws']:.0f} → {n['redraws']:.0f}")
-    print("click -> text panels settled (operating card, model table, summary strip), and "
-          "-> the bootstrap intervals card (ms, median)")
+    print("click -> text panels settled (operating card, model table, slope line: the answer's), "
+          "and -> the intervals card and summary strip (ms, median, old → new)")
     for name in runs["new"]:
         o, n = runs["old"][name], runs["new"][name]
         print(f"  {name:<22} text {o.get('text', float('nan')):6.0f} → {n['text']:6.0f}; "
