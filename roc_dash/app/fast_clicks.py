@@ -7,7 +7,8 @@ of the views callback, the server sends ahead, for each of the six −/+ stepper
 that its click gives (:func:`..gestures.apply_gesture`, the same rule) and the patches of the
 ROC and cost views for that state (:func:`..render.conditions_patches`, the same patches a
 click's answer carries, the ROC's interval box included when its intervals are cached): the
-viz-data store's ``fast`` entry (:func:`next_views`). On a click the browser applies them
+``ids.FAST_NEXT`` store (:func:`next_views`, in its own callback after the views, as the
+intervals are, so that the views' answer does not wait for it). On a click the browser applies them
 (``assets/roc_dash.js``, ``fastClick``) with no request, and tells the views callback what it
 drew (the ``ids.FAST_CLICK`` store, read by :func:`drawn_by_browser`); the answer then leaves
 those two views alone and redraws the others (PR, threshold) and the text panels: each view
@@ -30,7 +31,7 @@ from .render import conditions_patches
 from .state import conditions_from_state
 from .view_patches import patch_regions
 
-__all__ = ["STEPPERS", "next_views", "drawn_by_browser", "leave_drawn"]
+__all__ = ["STEPPERS", "next_views", "drawn_by_browser", "leave_drawn", "register"]
 
 #: The −/+ buttons whose click the browser draws at once.
 STEPPERS = (ids.COST_FP_DOWN, ids.COST_FP_UP, ids.COST_FN_DOWN, ids.COST_FN_UP,
@@ -57,8 +58,9 @@ def _patchable(page: PageState, view: dict, viz, refs: dict) -> bool:
 
 def next_views(cache: AnalysisCache, page: PageState, view: dict | None, viz) -> dict | None:
     """For each stepper, the state its click gives and the ROC and cost views' patches for
-    it (``{"state": ..., "next": {button: {"state", "roc", "cost", "regions"}}}``; ``viz``:
-    the views' data just drawn), or None when a click must wait for the server (pins,
+    it (``{"state": ..., "key": ..., "next": {button: {"state", "roc", "cost",
+    "regions"}}}``; ``viz``: the views' data just drawn, whose render ``key`` the browser
+    checks), or None when a click must wait for the server (pins,
     combining overlays, the decision curve, nothing drawn)."""
     view = view if isinstance(view, dict) else {}
     refs = model_refs(cache, page.datasets)
@@ -85,7 +87,7 @@ def next_views(cache: AnalysisCache, page: PageState, view: dict | None, viz) ->
             if chosen is not None:
                 regions = patch_regions(roc, point_regions(chosen, False), viz)
         out[button] = {"state": new.to_store(), "roc": roc, "cost": cost, "regions": regions}
-    return {"state": state.to_store(), "next": out} if out else None
+    return {"state": state.to_store(), "key": viz.get("key"), "next": out} if out else None
 
 
 def drawn_by_browser(fast, moved: str | None, gesture: dict, new_state: dict) -> bool:
@@ -107,3 +109,20 @@ def leave_drawn(views: dict, fast: dict) -> dict:
     if isinstance(out.get("viz"), dict):
         out["viz"] = {**out["viz"], "regions": fast.get("regions")}
     return out
+
+
+def register(app, cache, store) -> None:
+    """The callback that makes :func:`next_views` after every drawing of the views (the
+    viz-data store), for the browser's ``fastClick`` and ``fastDraw``."""
+    from dash import Input, Output, State
+
+    from .page_state import dependencies
+    from .render import VIEW_FIELDS
+
+    @app.callback(output=Output(ids.FAST_NEXT, "data"),
+                  inputs={"viz": Input(ids.VIZ_DATA, "data"),
+                          "page": dependencies(State, *VIEW_FIELDS),
+                          "combine": State(ids.COMBINE, "data")})
+    def fast_next(viz, page, combine):
+        page = PageState.from_dash(page)
+        return next_views(cache, page, {"combine": combine}, viz)

@@ -195,3 +195,4 @@ DCT_CONFIDENCE = "dct-confidence"  # how sure each floor is to hold (lazy, after
 DCT_CONFIDENCE_STATUS = "dct-confidence-status"  # "computing…" while it runs
 DCT_PR_BANDS = "dct-pr-bands"  # Checklist: the PR view's bands at the deployment prior (folds or bootstrap)
 FAST_CLICK = "fast-click"  # Store: what the browser drew of a stepper click (app/fast_clicks.py)
+FAST_NEXT = "fast-next"  # Store: each stepper click's next state and ROC and cost patches (app/fast_clicks.py)

@@ -267,9 +267,10 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: Re-recorded after merging the three (with dectab's capacity and floors card and its
 #: settings in the link): the layout and the wiring.
 #: Re-recorded for the stepper clicks drawn in the browser (branch fastclick): the
-#: fast-click store (the layout), its two clientside callbacks and the store an input of the
+#: fast-click and fast-next stores (the layout), the two clientside callbacks, the fast-next
+#: callback after the views and the fast-click store an input of the
 #: views callback (the wiring). No figure changed.
-EXPECTED_PAGE = ('ab5451f8bc695c9b', '6b8360daa82b3725')
+EXPECTED_PAGE = ('4e8d9d47529aa205', '4f40f4dbd09b1ef8')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

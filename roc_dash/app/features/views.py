@@ -20,7 +20,7 @@ from ...figures import GRAPH_CONFIG
 from .. import ids
 from ..analysis import data_prior
 from ..components import graph_config, labelled
-from ..fast_clicks import drawn_by_browser, leave_drawn, next_views
+from ..fast_clicks import drawn_by_browser, leave_drawn
 from ..gestures import (
     CONTROL_OUTPUTS,
     ECONOMICS_OUTPUTS,
@@ -304,9 +304,6 @@ def decide(cache, store, fired: list[str], gesture: dict, page: PageState, view:
         new_pin=ids.PINNED in fired)
     if state is not None and drawn_by_browser(kept.get("fast"), moved, gesture, new.to_store()):
         out["views"] = leave_drawn(out["views"], kept["fast"])  # drawn once, by the browser
-    if isinstance(out["views"]["viz"], dict):  # the next stepper clicks, drawn in the browser
-        out["views"]["viz"] = {**out["views"]["viz"],
-                               "fast": next_views(cache, page, view, out["views"]["viz"])}
     return out
 
 
