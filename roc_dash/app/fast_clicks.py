@@ -2,16 +2,18 @@
 
 A change of costs or prior moves only the iso line, the optimum and its ring in the ROC
 view and the read-off in the cost view: the curves and the hull stay (Fawcett 2004, "ROC
-graphs: notes and practical considerations for researchers", section 7). With every answer
-of the views callback, the server sends ahead, for each of the six −/+ steppers, the state
-that its click gives (:func:`..gestures.apply_gesture`, the same rule) and the patches of the
-ROC and cost views for that state (:func:`..render.conditions_patches`, the same patches a
-click's answer carries, the ROC's interval box included when its intervals are cached): the
-``ids.FAST_NEXT`` store (:func:`next_views`, in its own callback after the views, as the
-intervals are, so that the views' answer does not wait for it). On a click the browser applies them
-(``assets/roc_dash.js``, ``fastClick``) with no request, and tells the views callback what it
-drew (the ``ids.FAST_CLICK`` store, read by :func:`drawn_by_browser`); the answer then leaves
-those two views alone and redraws the others (PR, threshold) and the text panels: each view
+graphs: notes and practical considerations for researchers", section 7). After every
+drawing of the views, the server sends ahead, for each of the six −/+ steppers, the state
+that its click gives (:func:`..gestures.apply_gesture`, the same rule) and the patches of
+the ROC and cost views for that state (:func:`..render.conditions_patches`, the same patches
+a click's answer carries, the ROC's interval box included when its intervals are cached):
+the ``ids.FAST_NEXT`` store, made by :func:`next_views` in its own callback on the viz-data
+store (as the intervals are), so that the views' answer does not wait for it. On a click the
+browser applies them when they were made for the views and conditions shown
+(``assets/roc_dash.js``: ``fastClick`` says what it draws in the ``ids.FAST_CLICK`` store,
+``fastDraw`` draws it while the views callback's request is on its way); the views callback
+reads that store (:func:`drawn_by_browser`) and its answer leaves those two views alone
+(:func:`leave_drawn`), redrawing the others (PR, threshold) and the text panels: each view
 is drawn once per click.
 """
 
