@@ -1,8 +1,9 @@
 """A stepper click drawn in the browser at once (roc_dash/app/fast_clicks.py), as the page
-sends it through the Flask test client: the patches the server sends ahead with the views,
-applied as the browser applies them, give the ROC and cost views a full redraw for the new
-conditions gives; the click's answer then leaves those two views alone (each view is drawn
-once), and sends them as before when the browser did not draw them."""
+sends it through the Flask test client: the patches the server sends ahead (the fast-next
+store, after the views), applied as the browser applies them, give the ROC and cost views a
+full redraw for the new conditions gives; the click's answer then leaves those two views
+alone (each view is drawn once), and sends them as before when the browser did not draw
+them."""
 
 import pytest
 
