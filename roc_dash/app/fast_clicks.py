@@ -23,6 +23,7 @@ import dataclasses
 
 from dash import Patch, no_update
 
+from ..core.assembly.analysis import AnalysisTimeout
 from . import ids
 from .analysis import MAX_SHOWN_MODELS, AnalysisCache, model_refs, shown_combine, shown_pins
 from .chosen_points import cached_intervals, point_regions
@@ -78,8 +79,11 @@ def next_views(cache: AnalysisCache, page: PageState, view: dict | None, viz) ->
             continue  # at the end of its range: the click changes nothing
         new = result[0]
         conditions = conditions_from_state(new.to_store(), page.level, page.band, page.samples)
-        analysis = cache.analysis(dataset_ids, models, conditions,
-                                  page.control.reference_class)
+        try:
+            analysis = cache.analysis(dataset_ids, models, conditions,
+                                      page.control.reference_class)
+        except AnalysisTimeout:
+            return None  # the click goes to the server, whose answer says why
         if analysis is None:
             return None
         roc, cost = conditions_patches(analysis, viz, det=page.det)
