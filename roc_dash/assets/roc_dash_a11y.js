@@ -223,9 +223,15 @@
       var tip = el.querySelector(":scope > .help-toggletip") ||
                 (next && next.classList.contains("help-toggletip") ? next : null);
       if (tip) { tip.setAttribute("data-text", text); return; }
-      // a title repeating the element's own words adds nothing, unless they are cut ("…")
+      // a title repeating words the element shows adds nothing, unless they are cut ("…")
       var words = el.textContent.replace(/\s+/g, " ").trim();
-      if (words === text && el.scrollWidth <= el.clientWidth + 1) { return; }
+      if (words.indexOf(text) >= 0 && el.scrollWidth <= el.clientWidth + 1) { return; }
+      if (el.matches("td")) {
+        // a data cell's title (a matrix's p-values) is read with the cell (its description),
+        // not a "?" in every cell: the table keeps its width and its Tab stops
+        el.setAttribute("aria-description", text);
+        return;
+      }
       tip = makeTip(el, text);
       var display = window.getComputedStyle(el).display;
       var widget = el.closest(WIDGETS);
