@@ -251,6 +251,10 @@
         el.insertAdjacentElement("afterend", tip);  // a label's name stays its own words
       } else {
         el.setAttribute("data-help-corner", "");  // a block: at its top right corner
+        // placed against the block, which keeps its own position (the summary strip: sticky)
+        if (display && window.getComputedStyle(el).position === "static") {
+          el.style.position = "relative";
+        }
         el.appendChild(tip);
       }
     });
