@@ -23,13 +23,6 @@ view again later (the ROC's interval boxes did, ~400 ms after the click) is coun
 checkout in one run, one after the other in fresh processes, and prints them side by side
 with the date, the command and the load average.
 
-The text panels are timed too (their last change after the click, by a MutationObserver):
-the operating card, the model table and the slope line, which the views callback's answer
-brings, and the bootstrap intervals card and the summary strip (its intervals line), which
-the intervals' own request brings after the views: the
-views may settle before the server answers (a cost or prior stepper click draws the ROC and
-cost views in the browser), the numbers do not.
-
 Run: ``python bench/bench_browser.py [--root PATH] [--compare OLD_ROOT] [--reps 8]
 [--detail]`` (needs Debian's chromium and chromium-driver, as the browser tests do;
 ``ROC_DASH_TEST_PORT`` picks the server's port).
@@ -65,11 +58,6 @@ from roc_dash.app import create_app, ids  # noqa: E402
 logging.getLogger("werkzeug").setLevel(logging.ERROR)
 
 GRAPHS = (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH, ids.THRESHOLD_GRAPH)
-#: The text panels a click changes: those the views callback's answer brings (the operating
-#: card, the model table, the slope line), and the bootstrap intervals card with the summary
-#: strip (the strip comes with the answer, its intervals line after the intervals' request).
-TEXTS = (ids.OPERATING, ids.MODEL_TABLE, ids.SLOPE_TEXT)
-INTERVALS = (ids.POINT_INTERVALS, ids.SUMMARY)
 
 ARM = """
 window._rocDone = {}; window._rocCount = {}; window._rocStart = performance.now();
@@ -80,15 +68,6 @@ if (!window._rocClickHook) {
   document.addEventListener('click', () => {
     if (!window._rocClicked) { window._rocClicked = true; window._rocStart = performance.now(); }
   }, true);
-}
-window._rocText = {};
-if (!window._rocTextHook) {  // the text panels: last change of each after the click
-  window._rocTextHook = true;
-  for (const id of arguments[1]) {
-    new MutationObserver(() => { if (window._rocText) window._rocText[id] = performance.now(); })
-      .observe(document.getElementById(id), {childList: true, subtree: true,
-                                             characterData: true});
-  }
 }
 for (const id of arguments[0]) {
   const gd = document.querySelector('#' + id + ' .js-plotly-plot');
@@ -117,7 +96,7 @@ def main() -> None:
         time.sleep(6)
 
         def measure(button_id, graphs):
-            driver.execute_script(ARM, list(graphs), [*TEXTS, *INTERVALS])
+            driver.execute_script(ARM, list(graphs))
             button = driver.find_element("id", button_id)
             driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
             button.click()
@@ -129,8 +108,7 @@ def main() -> None:
                 time.sleep(0.02)
             # settled: no view redrawn for ARGS.quiet seconds (a later redraw counts)
             while time.monotonic() < end and driver.execute_script(
-                    "return performance.now() - Math.max(...Object.values(window._rocDone),"
-                    " ...Object.values(window._rocText));"
+                    "return performance.now() - Math.max(...Object.values(window._rocDone));"
             ) < ARGS.quiet * 1000:
                 time.sleep(0.05)
             if ARGS.detail:
@@ -147,38 +125,28 @@ def main() -> None:
                 "return [Math.max(...d) - window._rocStart,"
                 " r.reduce((a, e) => a + (e.responseStart - e.requestStart), 0)];")
             redraws = max(driver.execute_script("return Object.values(window._rocCount);"))
-            text, intervals = (driver.execute_script(
-                "const t = arguments[0].map(k => window._rocText[k]).filter(v => v);"
-                "return t.length ? Math.max(...t) - window._rocStart : null;", list(ids_))
-                for ids_ in (TEXTS, INTERVALS))
             time.sleep(0.3)
-            return total, server, redraws, text, intervals
+            return total, server, redraws
 
         cases = [("cost of a FP (+ / −)", [ids.COST_FP_UP, ids.COST_FP_DOWN], GRAPHS),
                  ("prior (+ / −)", [ids.PRIOR_UP, ids.PRIOR_DOWN], GRAPHS)]
         if not ARGS.json:
             print(f"click -> last view settled, in Chromium, demo data ({ROOT})")
         for name, buttons, graphs in cases:
-            totals, servers, redraws, texts, intervals = [], [], [], [], []
+            totals, servers, redraws = [], [], []
             for k in range(ARGS.reps):
-                t, s, r, x, i = measure(buttons[k % 2], graphs)
+                t, s, r = measure(buttons[k % 2], graphs)
                 totals.append(t)
                 servers.append(s)
                 redraws.append(r)
-                texts.append(x if x is not None else float("nan"))
-                intervals.append(i if i is not None else float("nan"))
             results[name] = {"median": statistics.median(totals), "max": max(totals),
                              "server": statistics.median(servers),
-                             "redraws": statistics.median(redraws),
-                             "text": statistics.median(texts),
-                             "intervals": statistics.median(intervals)}
+                             "redraws": statistics.median(redraws)}
             if not ARGS.json:
                 print(f"  {name:<22} median {statistics.median(totals):6.0f} ms "
                       f"(max {max(totals):6.0f}); server share median "
                       f"{statistics.median(servers):5.0f} ms; redraws of the most redrawn "
-                      f"view median {statistics.median(redraws):.0f}; text panels settled "
-                      f"median {results[name]['text']:6.0f} ms, intervals "
-                      f"{results[name]['intervals']:6.0f} ms")
+                      f"view median {statistics.median(redraws):.0f}")
     if ARGS.json:
         print("RESULTS " + json.dumps(results))
 
@@ -203,12 +171,6 @@ def compare(old_root: str) -> None:
         print(f"  {name:<22} {o['median']:10.0f} {o['max']:7.0f} {n['median']:10.0f} "
               f"{n['max']:7.0f} {n['median'] / o['median']:7.2f}  "
               f"{o['redraws']:.0f} → {n['redraws']:.0f}")
-    print("click -> text panels settled (operating card, model table, slope line: the answer's), "
-          "and -> the intervals card and summary strip (ms, median, old → new)")
-    for name in runs["new"]:
-        o, n = runs["old"][name], runs["new"][name]
-        print(f"  {name:<22} text {o.get('text', float('nan')):6.0f} → {n['text']:6.0f}; "
-              f"intervals {o.get('intervals', float('nan')):6.0f} → {n['intervals']:6.0f}")
 
 
 if __name__ == "__main__":

@@ -215,5 +215,3 @@ CMX_GRAPH = "cmx-graph"  # the fitted rule's confusion matrix
 CMX_EXPORT = "cmx-export"  # Button: download the multi-class decision record
 CMX_DOWNLOAD = "cmx-download"  # its dcc.Download
 CMX_STATUS = "cmx-status"  # what the download wrote
-FAST_CLICK = "fast-click"  # Store: what the browser drew of a stepper click (app/fast_clicks.py)
-FAST_NEXT = "fast-next"  # Store: each stepper click's next state and ROC and cost patches (app/fast_clicks.py)

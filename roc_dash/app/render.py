@@ -82,7 +82,7 @@ from .view_patches import patch_regions, threshold_patch, threshold_record
 __all__ = ["resolve_operating", "viz_data", "slope_words", "conditions_text", "render_views",
            "kinds_of", "kinds_table", "decision_views", "render_key", "patch_views", "present",
            "pr_view", "emphasise", "apply_zoom", "update_views", "VIEW_OUTPUTS", "VIEW_FIELDS",
-           "COST_MODES", "decision_view", "conditions_patches"]
+           "COST_MODES", "decision_view"]
 
 
 def resolve_operating(analysis: Analysis | None, pinned) -> OperatingSummary | None:
@@ -626,14 +626,3 @@ def with_decision_view(out: tuple, cache: AnalysisCache, dataset_ids, models,
         viz["optimum_trace"] = [trace[0], trace[1], star]
     viz["cost_mode"] = "decision"
     return (out[0], out[1], fig, *out[3:5], viz, *out[6:])
-
-
-def conditions_patches(analysis: Analysis, viz: dict, *, det=False) -> tuple:
-    """The ROC and cost views' patches for the conditions of ``analysis`` (as
-    :func:`patch_views` makes them; ``viz``: the views' data of the figures drawn), for a
-    click drawn in the browser at once (:mod:`.fast_clicks`)."""
-    title = conditions_text(analysis.conditions)
-    index = viz["optimum_trace"]
-    roc = _patch_roc(analysis, index[0], viz.get("ring_trace"), det=det, title=title,
-                     iso=viz.get("iso_trace"), xlog=viz.get("xlog"))
-    return roc, _patch_cost(analysis, index[2], title=title)

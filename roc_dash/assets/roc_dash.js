@@ -531,38 +531,6 @@
         });
     }
 
-    /* A click on a cost or prior stepper, drawn at once: the ROC and cost views' patches for
-     * the state the click gives, sent ahead by the server after the views (the fast-next
-     * store, from roc_dash/app/fast_clicks.py next_views: the patches its answer would
-     * carry), used only when made for the views and conditions shown.
-     * fastClick says what the browser draws (the fast-click store, an input of the views
-     * callback, whose answer then leaves those two views alone); fastDraw, on that store,
-     * draws it, while the views callback's request is on its way. Drawn only from a
-     * fast-next not drawn from yet (each drawing of the views brings a new one): a second
-     * click before the first one's answer goes to the server as before. */
-    var fastFrom = null;
-
-    function fastClick(fpDown, fpUp, fnDown, fnUp, priorDown, priorUp, viz, fast, conditions) {
-        var button = triggeredProp().split(".")[0];
-        var clicks = {"cost-fp-down": fpDown, "cost-fp-up": fpUp, "cost-fn-down": fnDown,
-                      "cost-fn-up": fnUp, "prior-down": priorDown, "prior-up": priorUp}[button];
-        var next = fast && fast.next && fast.next[button];
-        var fresh = fast && fast !== fastFrom && viz && fast.key === viz.key &&
-            JSON.stringify(fast.state) === JSON.stringify(conditions);
-        fastFrom = fast || null;
-        if (!next || !fresh) { return {button: button, clicks: clicks, state: null}; }
-        return {button: button, clicks: clicks, state: next.state, regions: next.regions};
-    }
-
-    function fastDraw(drawn, fast) {
-        var none = window.dash_clientside.no_update;
-        var next = drawn && drawn.state && fast && fast.next && fast.next[drawn.button];
-        if (!next || JSON.stringify(next.state) !== JSON.stringify(drawn.state)) {
-            return [none, none];
-        }
-        return [next.roc, next.cost];
-    }
-
     /* merged with what roc_dash_page.js registers (openView, uploadDone), whichever runs first */
     window.dash_clientside = Object.assign({}, window.dash_clientside);
     window.dash_clientside.rocDash = Object.assign({}, window.dash_clientside.rocDash, {
@@ -577,8 +545,6 @@
         pickTab: pickTab,
         showTab: showTab,
         deferClick: deferClick,
-        fastClick: fastClick,
-        fastDraw: fastDraw,
         _optimalVertex: optimalVertex,
         _plainText: plainText,
         _isoLine: isoLine,

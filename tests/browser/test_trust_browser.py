@@ -516,7 +516,4 @@ def test_trs017_one_click_draws_the_views_once(dash_duo, app):
         log = d.execute_script("return window._rdLog;")
         views = [size for out, size in log if f"{ids.ROC_GRAPH}.figure" in out]
         assert len(views) == 1, log  # the views came once, with the controls
-        # and drawn whole or patched, in that one answer (a stepper click's ROC and cost
-        # views drawn by the browser at once are left out of it: app/fast_clicks.py; the
-        # rest, PR and threshold views, table, cards, measured 7-9 KB for a cost click)
-        assert views[0] > 5000, log
+        assert views[0] > 20000, log  # and drawn whole or patched, in that one answer

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dash import ClientsideFunction, Input, Output, State, dcc, html
 
-from .. import fast_clicks, ids
+from .. import ids
 from ..gestures import (
     COST_MAX,
     COST_MIN,
@@ -131,8 +131,6 @@ def panel():
         html.Div(id=ids.SLOPE_TEXT, className="slope-text"),
         dcc.Store(id=ids.PRIOR_MODE, data="auto"),
         dcc.Store(id=ids.CONDITIONS, data=None),
-        dcc.Store(id=ids.FAST_CLICK, data=None),  # a stepper click drawn in the browser
-        dcc.Store(id=ids.FAST_NEXT, data=None),  # what it draws (..fast_clicks)
     ])
 
 
@@ -161,28 +159,6 @@ def _register_line(app, cache, store) -> None:
         State(ids.PRIOR_SLIDER, "value"),
         prevent_initial_call=True,
     )
-
-    # a stepper click: what the browser draws at once (the ROC and cost views, drawn while
-    # the views callback's request is on its way; ..fast_clicks)
-    app.clientside_callback(
-        ClientsideFunction("rocDash", "fastClick"),
-        Output(ids.FAST_CLICK, "data"),
-        *(Input(b, "n_clicks") for b in (ids.COST_FP_DOWN, ids.COST_FP_UP, ids.COST_FN_DOWN,
-                                          ids.COST_FN_UP, ids.PRIOR_DOWN, ids.PRIOR_UP)),
-        State(ids.VIZ_DATA, "data"),
-        State(ids.FAST_NEXT, "data"),
-        State(ids.CONDITIONS, "data"),
-        prevent_initial_call=True,
-    )
-    app.clientside_callback(
-        ClientsideFunction("rocDash", "fastDraw"),
-        Output(ids.ROC_GRAPH, "figure", allow_duplicate=True),
-        Output(ids.COST_GRAPH, "figure", allow_duplicate=True),
-        Input(ids.FAST_CLICK, "data"),
-        State(ids.FAST_NEXT, "data"),
-        prevent_initial_call=True,
-    )
-    fast_clicks.register(app, cache, store)  # what they draw, made after the views
 
     # only drags of the iso line reach the server (a zoom or pan of the ROC plot stays in
     # the browser, so plotly keeps it across later updates)

@@ -20,7 +20,6 @@ from ...figures import GRAPH_CONFIG
 from .. import ids
 from ..analysis import data_prior
 from ..components import graph_config, labelled
-from ..fast_clicks import drawn_by_browser, leave_drawn
 from ..gestures import (
     CONTROL_OUTPUTS,
     ECONOMICS_OUTPUTS,
@@ -256,14 +255,11 @@ def _register_views(app, cache, store) -> None:
                          "combine": Input(ids.COMBINE, "data")},
                 "kept": {"conditions": State(ids.CONDITIONS, "data"),
                          "viz": State(ids.VIZ_DATA, "data"), "zoom": State(ids.ZOOM, "data"),
-                         "search": State(ids.URL, "search"),
-                         # what the browser drew of a stepper click (..fast_clicks): an
-                         # input, so that this callback waits for it (the same click)
-                         "fast": Input(ids.FAST_CLICK, "data")}},
+                         "search": State(ids.URL, "search")}},
     )
     def views(gesture, page, view, kept):
         fired = [t["prop_id"].rsplit(".", 1)[0] for t in ctx.triggered
-                 if t.get("prop_id") not in (None, ".", f"{ids.FAST_CLICK}.data")]
+                 if t.get("prop_id") not in (None, ".")]
         return decide(cache, store, fired, gesture, PageState.from_dash(page), view, kept)
 
 
@@ -297,13 +293,10 @@ def decide(cache, store, fired: list[str], gesture: dict, page: PageState, view:
     zoom = kept.get("zoom")
     if state is None and not zoom:  # the first views of a link: its zoom (the store follows)
         zoom = parse_link(kept.get("search"))[0].zoom_store()
-    page = dataclasses.replace(page, conditions=new)
     out["views"] = update_views(
-        cache, page, view, kept.get("viz"), zoom,
+        cache, dataclasses.replace(page, conditions=new), view, kept.get("viz"), zoom,
         conditions_changed=bool(moved) and state is not None and set(fired) <= GESTURE_IDS,
         new_pin=ids.PINNED in fired)
-    if state is not None and drawn_by_browser(kept.get("fast"), moved, gesture, new.to_store()):
-        out["views"] = leave_drawn(out["views"], kept["fast"])  # drawn once, by the browser
     return out
 
 

@@ -269,13 +269,7 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: the removal box a live region (the layout only; the wiring is unchanged).
 #: Re-recorded after merging the three (with dectab's capacity and floors card and its
 #: settings in the link): the layout and the wiring.
-#: Re-recorded for the stepper clicks drawn in the browser (branch fastclick): the
-#: fast-click and fast-next stores (the layout), the two clientside callbacks, the fast-next
-#: callback after the views and the fast-click store an input of the
-#: views callback (the wiring). No figure changed.
-#: Re-recorded after merging it with the Monitor window files, the cost-matrix card and the
-#: constrained strip (their components and callbacks).
-EXPECTED_PAGE = ('edce674d72f41e37', '24e2137f18177f89')
+EXPECTED_PAGE = ('b502e5fc12ecb1c7', '9a123ec7b9da10f3')  # re-recorded after merging the Monitor window files, the cost-matrix card and the constrained strip
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
