@@ -23,8 +23,16 @@ view again later (the ROC's interval boxes did, ~400 ms after the click) is coun
 checkout in one run, one after the other in fresh processes, and prints them side by side
 with the date, the command and the load average.
 
+Each click is also taken apart: when the views' request left (after the click), when its
+answer had arrived, and when the first and the last view had drawn it (medians, ms after
+the click). ``--floor`` adds what one view costs plotly to redraw on this page, measured in
+place: a change of one trace's data (``Plotly.restyle`` of the last trace's ``x``, what a
+patch moving a marker trace costs: plotly recomputes and redraws every trace) against a
+change of the layout alone (``Plotly.relayout`` of one shape), per view, median of
+``--reps``. It bounds what a click can cost once the answer is in.
+
 Run: ``python bench/bench_browser.py [--root PATH] [--compare OLD_ROOT] [--reps 8]
-[--detail]`` (needs Debian's chromium and chromium-driver, as the browser tests do;
+[--detail] [--floor]`` (needs Debian's chromium and chromium-driver, as the browser tests do;
 ``ROC_DASH_TEST_PORT`` picks the server's port).
 """
 
@@ -45,6 +53,7 @@ _ap.add_argument("--detail", action="store_true")
 _ap.add_argument("--quiet", type=float, default=1.5)
 _ap.add_argument("--compare", default=None)
 _ap.add_argument("--json", action="store_true")
+_ap.add_argument("--floor", action="store_true")
 ARGS = _ap.parse_args()
 ROOT = Path(ARGS.root).resolve()
 sys.path.insert(0, str(ROOT))
@@ -119,6 +128,12 @@ def main() -> None:
                     " [k, Math.round(v - s)])), r.map(e => [Math.round(e.startTime - s),"
                     " Math.round(e.responseStart - s), Math.round(e.responseEnd - s),"
                     " e.transferSize])];"))
+            parts = driver.execute_script(
+                "const s = window._rocStart, d = Object.values(window._rocDone), r = performance"
+                ".getEntriesByType('resource').filter(e => e.name.includes('update-component'));"
+                "if (!r.length) return null;"
+                "return [r[0].startTime - s, r[0].responseEnd - s, Math.min(...d) - s,"
+                " Math.max(...d) - s];")
             total, server = driver.execute_script(
                 "const d = Object.values(window._rocDone); const r = performance"
                 ".getEntriesByType('resource').filter(e => e.name.includes('update-component'));"
@@ -126,19 +141,21 @@ def main() -> None:
                 " r.reduce((a, e) => a + (e.responseStart - e.requestStart), 0)];")
             redraws = max(driver.execute_script("return Object.values(window._rocCount);"))
             time.sleep(0.3)
-            return total, server, redraws
+            return total, server, redraws, parts
 
         cases = [("cost of a FP (+ / −)", [ids.COST_FP_UP, ids.COST_FP_DOWN], GRAPHS),
                  ("prior (+ / −)", [ids.PRIOR_UP, ids.PRIOR_DOWN], GRAPHS)]
         if not ARGS.json:
             print(f"click -> last view settled, in Chromium, demo data ({ROOT})")
         for name, buttons, graphs in cases:
-            totals, servers, redraws = [], [], []
+            totals, servers, redraws, parts = [], [], [], []
             for k in range(ARGS.reps):
-                t, s, r = measure(buttons[k % 2], graphs)
+                t, s, r, p = measure(buttons[k % 2], graphs)
                 totals.append(t)
                 servers.append(s)
                 redraws.append(r)
+                if p:
+                    parts.append(p)
             results[name] = {"median": statistics.median(totals), "max": max(totals),
                              "server": statistics.median(servers),
                              "redraws": statistics.median(redraws)}
@@ -147,8 +164,42 @@ def main() -> None:
                       f"(max {max(totals):6.0f}); server share median "
                       f"{statistics.median(servers):5.0f} ms; redraws of the most redrawn "
                       f"view median {statistics.median(redraws):.0f}")
+                if parts:
+                    sent, answered, first, last = (statistics.median(c) for c in zip(*parts))
+                    print(f"  {'':<22} request sent +{sent:.0f}, answer in +{answered:.0f}, "
+                          f"views drawn +{first:.0f} (first) to +{last:.0f} (last)")
+        if ARGS.floor and not ARGS.json:
+            floor(driver)
     if ARGS.json:
         print("RESULTS " + json.dumps(results))
+
+
+FLOOR = """
+const gd = document.querySelector('#' + arguments[0] + ' .js-plotly-plot');
+const n = gd.data.length - 1, tr = gd.data[n], shapes = (gd.layout.shapes || []).slice();
+let t0 = performance.now();
+window.Plotly.restyle(gd, {x: [Array.isArray(tr.x) ? tr.x.slice() : tr.x]}, [n]);
+const data = performance.now() - t0;
+t0 = performance.now();
+window.Plotly.relayout(gd, {shapes: shapes.concat([{type: 'line', x0: 0, x1: 0.5, y0: 0,
+                                                     y1: 0.5, xref: 'x', yref: 'y'}])});
+const layout = performance.now() - t0;
+window.Plotly.relayout(gd, {shapes: shapes});
+return [data, layout, gd.data.length];
+"""
+
+
+def floor(driver) -> None:
+    """Per view: one redraw for a change of data against one for a change of layout (ms)."""
+    print(f"one redraw per view (median of {ARGS.reps}; ms): a trace's data changed / a shape"
+          " changed")
+    for graph in GRAPHS:
+        runs = []
+        for _ in range(ARGS.reps):
+            runs.append(driver.execute_script(FLOOR, graph))
+            time.sleep(0.2)
+        data, layout = (statistics.median(c) for c in list(zip(*runs))[:2])
+        print(f"  {graph:<22} {data:6.0f} / {layout:4.0f}   ({runs[0][2]} traces)")
 
 
 def compare(old_root: str) -> None:
