@@ -150,16 +150,19 @@ def sliced(table, models, state, columns, constraint, priors_text=None) -> list:
 
 def decision_json(analysis: Analysis, table: pd.DataFrame, economics: Economics,
                   note: str = "", *, pinned: dict | None = None, point=None, choice=None,
-                  model: str | None = None, constrained=None) -> str:
+                  model: str | None = None, constrained=None,
+                  recalibration: str | None = None) -> str:
     """The decision record (JSON text) of the recommendation under the page's costs,
     benefits and prior, or of the point ``pinned`` (``{"model", "threshold"}``, the vertex
     the page shows), with the page's intervals of it (``point``: a pin's; ``choice``: the
     optimum's, :func:`..chosen_points.chosen_intervals`). ``model``: the model's own name,
     written in place of the name it is shown under. ``constrained``: the choice under the
     Decide tab's capacity or floors (:func:`..constrained.page_constrained`), whose point
-    ``pinned`` is and whose ``how_chosen``, constraints and notes go into the record."""
+    ``pinned`` is and whose ``how_chosen``, constraints and notes go into the record.
+    ``recalibration``: the calibration card's (``"logistic"``, ...; fitted on the model's rows
+    and stored beside the threshold)."""
     record = build_decision(analysis, table, economics=economics, note=note, pinned=pinned,
-                            point=point, choice=choice)
+                            point=point, choice=choice, recalibration=recalibration or None)
     if constrained is not None:
         record = constrained.apply(record)
     if model and model != record.model:
@@ -176,15 +179,23 @@ def decision_download(cache, store, page: PageState, analysis: Analysis, which=N
     if which is None and (page.capacity.strip() or page.floors.strip()):
         return _constrained_download(cache, store, page, analysis)
     note = store.notes(list(page.datasets), owner=current_owner())["note"]
-    record, op, _ = decision_record(cache, page, analysis, which, seconds=REPORT_SECONDS,
-                                    note=note)
+    try:
+        record, op, _ = decision_record(cache, page, analysis, which, seconds=REPORT_SECONDS,
+                                        note=note)
+    except ValueError as exc:  # a recalibration that cannot be fitted on these scores
+        return no_update, f"Nothing was downloaded: {exc}."
     if record is None:
         return no_update, f"Pin {which} is not shown: nothing was downloaded."
     text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
     what = "the recommendation" if which is None else f"pin {which}"
     status = (f"Downloaded the decision of {what}: {op.model} at score ≥ "
-              f"{format_threshold(op.threshold)}.")
+              f"{format_threshold(op.threshold)}{_recalibrated(page)}.")
     return dcc.send_string(text, "roc-dash-decision.json"), status
+
+
+def _recalibrated(page: PageState) -> str:
+    """The status line's words on the recalibration stored (the calibration card's)."""
+    return f", with its {page.recalibration} recalibration" if page.recalibration else ""
 
 
 def _constrained_download(cache, store, page: PageState, analysis: Analysis):
@@ -205,11 +216,16 @@ def _constrained_download(cache, store, page: PageState, analysis: Analysis):
     pinned = constrained.pinned
     refs = model_refs(cache, page.datasets)
     own = next((key_ref(k).name for k, v in refs.items() if v == pinned["model"]), None)
-    text = decision_json(analysis, table, economics,
-                         store.notes(list(page.datasets), owner=current_owner())["note"],
-                         pinned=pinned, model=own, constrained=constrained)
+    try:
+        text = decision_json(analysis, table, economics,
+                             store.notes(list(page.datasets), owner=current_owner())["note"],
+                             pinned=pinned, model=own, constrained=constrained,
+                             recalibration=page.recalibration)
+    except ValueError as exc:  # a recalibration that cannot be fitted on these scores
+        return no_update, f"Nothing was downloaded: {exc}."
     status = (f"Downloaded the decision under the {constrained.how_chosen}: "
-              f"{pinned['model']} at score ≥ {format_threshold(pinned['threshold'])}.")
+              f"{pinned['model']} at score ≥ {format_threshold(pinned['threshold'])}"
+              f"{_recalibrated(page)}.")
     return dcc.send_string(text, "roc-dash-decision.json"), status
 
 
