@@ -45,6 +45,7 @@ from ..chosen_points import OPTIMUM, decision_record
 from ..class_costs import page_cost_matrix_html
 from ..components import model_table_rows
 from ..constrained import page_constrained, page_constraints_html
+from ..constrained_headline import report_headline
 from ..help import HELP
 from ..page_state import PageState, dependencies, key_ref
 from ..render import decision_views
@@ -299,6 +300,12 @@ def html_download(cache, store, page: PageState, analysis: Analysis, table, href
         if isinstance(strip, list) else strip
     compared = [k for k in strip if getattr(k, "className", "") == "summary-pins"] \
         if isinstance(strip, list) else []
+    # under the Decide tab's capacity or floors: the strip's constrained headline and point
+    under = report_headline(page, analysis, economics_from_state(state))
+    summary = plain_text(headline)
+    if under is not None:
+        summary = under.summary if under.operating is not None else \
+            f"{summary} {under.summary}"
     notes = store.notes(list(page.datasets), owner=current_owner())
     base = urlsplit(href) if isinstance(href, str) else None
     link = urlunsplit(base._replace(query=page.to_query().lstrip("?"))) if base else None
@@ -309,8 +316,11 @@ def html_download(cache, store, page: PageState, analysis: Analysis, table, href
         for v in notes["views"] if isinstance(v, dict))
     report_state = ReportState(
         averaging=page.averaging, datasets=tuple(dataset_labels(infos)),
-        operating=None,  # the recommendation; the pins are compared below it
-        link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(headline),
+        # the recommendation (or the point under the capacity or floors); the pins are
+        # compared below it
+        operating=None if under is None else under.operating,
+        chosen_by="" if under is None else under.chosen_by,
+        link=link, note=notes["note"], pins=tuple(pins), summary=summary,
         pins_summary=plain_text(compared), views=views)
     conditions = page_conditions(page)
     return dcc.send_string(render_html(
