@@ -20,16 +20,13 @@ FIELDS = ("prior", "data_prior", "bayes_weights", "weights", "decided", "confusi
 
 
 def _data(n, k, seed):
+    """Calibrated probabilities (Dirichlet), each row's class drawn from them, and a cost
+    matrix; the probabilities column-major, as the page reads a frame's columns."""
     rng = np.random.default_rng(seed)
-    y = rng.integers(0, k, n)
-    logits = rng.normal(size=(n, k))
-    logits[np.arange(n), y] += 1.2
-    p = np.exp(logits)
-    cost = rng.uniform(1, 5, (k, k))
-    np.fill_diagonal(cost, 0.0)
-    # columns of a frame: the probabilities in column order, as the page reads them
-    return np.asfortranarray(p / p.sum(axis=1, keepdims=True)), np.array(
-        [f"c{v}" for v in y], dtype=object), cost
+    p = rng.dirichlet(np.full(k, 0.7), n)
+    y = (p.cumsum(axis=1) > rng.random((n, 1))).argmax(axis=1)
+    cost = rng.uniform(1, 5, (k, k)) * (1 - np.eye(k))
+    return np.asfortranarray(p), np.array([f"c{v}" for v in y], dtype=object), cost
 
 
 @pytest.mark.parametrize(("n", "k", "fit_rows"), [(60, 3, 5000), (3000, 4, 300)])
