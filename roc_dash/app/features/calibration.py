@@ -80,9 +80,9 @@ def calibration_card(graph_config: dict):
                 dcc.Download(id=ids.CAL_DOWNLOAD),
             ]),
         ]),
-        html.Div(className="cal-recalibrate", title=_RECALIBRATE_HELP, children=[
+        html.Div(className="cal-recalibrate", children=[
             html.Label("Apply to the decision:", htmlFor=ids.CAL_RECALIBRATE,
-                       className="control-label"),
+                       className="control-label", title=_RECALIBRATE_HELP),
             dcc.RadioItems(id=ids.CAL_RECALIBRATE, value="", inline=True,
                            className="radios inline", options=list(RECALIBRATE_OPTIONS)),
         ]),
