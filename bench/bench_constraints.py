@@ -69,6 +69,7 @@ from roc_dash.core.constraints import (  # noqa: E402
     resample_thresholds,
 )
 from roc_dash.core.constraints.assembly import ConstraintSettings  # noqa: E402
+from roc_dash.core.constraints.cost_matrix import class_rows, decide_on_rows  # noqa: E402
 from roc_dash.core.constraints.floors import parse_floor  # noqa: E402
 from roc_dash.core.decisions.economics import Economics  # noqa: E402
 from roc_dash.core.decisions.operating import operating_point  # noqa: E402
@@ -206,16 +207,28 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     kept = {k: model_probabilities(frame, "m") for k, (frame, _) in canon.items()}
     rows_once = (time.perf_counter() - t0) / len(kept)
+    t0 = time.perf_counter()
+    prepared = {k: class_rows(probs, labels, classes=classes, sample_weight=w)
+                for k, (_, classes, probs, labels, w) in kept.items()}
+    prepared_once = (time.perf_counter() - t0) / len(prepared)
 
-    def page_cost_matrix(k):
+    def page_cost_matrix(k, before=False):
         """The Beyond binary tab's cost-matrix card for one change of the matrix or the
-        prior (features/cost_matrix.py): the model's probabilities, the rules, the tables,
-        the confusion figure (the record, with the data's fingerprint, on download only)."""
+        prior (features/cost_matrix.py): the rules, the tables, the confusion figure (the
+        record, with the data's fingerprint, on download only), on the model's rows
+        prepared once per data and kept (``before``: as the card did before, the rows
+        checked, coded and their fitting subset and argmax drawn again per change)."""
         _, cost = canon[k]
         _, classes, probs, labels, w = kept[k]  # once per data and model (the page keeps it)
-        d = cost_matrix_decision(probs, labels, cost, classes=classes, sample_weight=w)
+        d = (cost_matrix_decision(probs, labels, cost, classes=classes, sample_weight=w)
+             if before else decide_on_rows(prepared[k], cost))
         matrix_table(list(classes), d.cost_matrix, None, d.data_prior)
         result_table("m", len(probs), d), confusion_figure(d)
+        return d
+
+    for k in canon:  # the same decisions either way
+        a, b = page_cost_matrix(k), page_cost_matrix(k, before=True)
+        assert np.array_equal(a.confusion, b.confusion) and a.expected_cost == b.expected_cost
 
     def cost_matrix(k):
         probs, labels, cost = multi[k]
@@ -243,8 +256,12 @@ def main(argv=None) -> int:
              lambda: strip("floors")),
             ("page: strip headline + operating card, floors on exact bounds",
              lambda: strip("floors on exact bounds")),
+            ("page: cost-matrix card, 3 classes, before (rows again per change)",
+             lambda: page_cost_matrix(3, before=True)),
             ("page: cost-matrix card, 3 classes (rules, tables, confusion)",
              lambda: page_cost_matrix(3)),
+            ("page: cost-matrix card, 5 classes, before (rows again per change)",
+             lambda: page_cost_matrix(5, before=True)),
             ("page: cost-matrix card, 5 classes (rules, tables, confusion)",
              lambda: page_cost_matrix(5)),
             ("cost matrix, 3 classes: rules, fitted weights + figures",
@@ -255,6 +272,8 @@ def main(argv=None) -> int:
     print(f"  {'base analysis (not new: every view starts from it)':62s} {base:7.3f} s")
     print(f"  {'replicates, once per model and seed (kept)':62s} {once:7.3f} s")
     print(f"  {'multi-class rows, once per data and model (kept)':62s} {rows_once:7.3f} s")
+    print(f"  {'  and prepared for decisions, once per data and model (kept)':62s} "
+          f"{prepared_once:7.3f} s")
     worst = 0.0
     for name, fn in rows:
         fast, med = best_of(fn, r)

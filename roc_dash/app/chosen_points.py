@@ -171,7 +171,9 @@ def decision_record(cache: AnalysisCache, page: PageState, analysis, which: str 
     the summary's headline) or the pin ``which`` (a letter), with the page's intervals of
     that point (:func:`chosen_intervals`, the same replicates and seed), ``ref`` the
     :class:`~.page_state.ModelRef` of its model (the record names the model by its own
-    name); ``(None, None, None)`` when that pin is not shown. What *Download decision*
+    name), with the calibration card's recalibration of its scores when one is chosen
+    (``ValueError`` when it cannot be fitted); ``(None, None, None)`` when that pin is not
+    shown. What *Download decision*
     writes and the Monitor tab checks."""
     import dataclasses
 
@@ -192,7 +194,7 @@ def decision_record(cache: AnalysisCache, page: PageState, analysis, which: str 
         analysis, table, economics=economics_from_state(control.to_store()), note=note,
         pinned=None if which is None else {"model": op.model, "threshold": _threshold(op)},
         point=u if which else fixed_intervals(cache, page, op, seconds=seconds),
-        choice=None if which else u)
+        choice=None if which else u, recalibration=page.recalibration or None)
     if ref is not None and ref.name != record.model:
         record = dataclasses.replace(record, model=ref.name, notes=(
             *record.notes, f"Shown on the page as “{record.model}”."))

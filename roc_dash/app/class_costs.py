@@ -107,21 +107,25 @@ def _ref(key):
 def model_decision(cache, key: str, matrix, prior):
     """``(n_rows, CostMatrixDecision)`` of the model ``key`` (dataset id / name) of a
     multi-class file (:func:`~roc_dash.core.constraints.cost_matrix.cost_matrix_decision`),
-    made once per matrix and prior and kept; the record (with the data's fingerprint, a
+    made once per matrix and prior and kept, on the model's rows prepared once per data
+    (:func:`~roc_dash.core.constraints.cost_matrix_rows.class_rows`); the record (with the data's fingerprint, a
     sort of every row) is made on download only (:func:`model_record`)."""
-    from ..core.constraints.cost_matrix import cost_matrix_decision
+    from ..core.constraints.cost_matrix import class_rows, decide_on_rows
     from ..decision.multiclass import model_probabilities
 
     ref = _ref(key)
     present = cache.store.present([ref.dataset])
 
+    def rows():
+        _, classes, p, labels, w = model_probabilities(cache.store.get(ref.dataset), ref.name)
+        return class_rows(p, labels, classes=classes, sample_weight=w)
+
     def make():
-        # the model's rows once per data (a new matrix or prior only decides again)
-        _, classes, p, labels, w = cache.cache.get_or_make(
-            ("cmx-rows", present, ref.name),
-            lambda: model_probabilities(cache.store.get(ref.dataset), ref.name), shared=False)
-        return len(p), cost_matrix_decision(p, labels, matrix, classes=classes, prior=prior,
-                                            sample_weight=w)
+        # the model's rows once per data, checked, their fitting subset and argmax drawn
+        # (a new matrix or prior only decides again)
+        kept = cache.cache.get_or_make(("cmx-class-rows", present, ref.name), rows,
+                                       shared=False)
+        return len(kept.probabilities), decide_on_rows(kept, matrix, prior=prior)
 
     return cache.cache.get_or_make(
         ("cmx", present, ref.name,

@@ -145,6 +145,7 @@ CAL_BINS = "cal-bins"  # Dropdown: number of reliability bins
 CAL_STRATEGY = "cal-strategy"  # "uniform" or "quantile" bins
 CAL_DOWNLOAD_BUTTON = "cal-download-button"
 CAL_DOWNLOAD = "cal-download"  # dcc.Download: the calibrated scores as CSV
+CAL_RECALIBRATE = "cal-recalibrate"  # RadioItems: the recalibration the decision download stores
 COST_MODE = "cost-mode"  # "cost" curves or "decision" curve in the cost card
 COST_TITLE = "cost-title"  # the cost card's title: names the mode shown
 CAL_DRAWN = "cal-drawn"  # Store: what the calibration card was drawn for (views key, bins)

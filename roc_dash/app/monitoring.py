@@ -95,13 +95,14 @@ def read_record(text: str, name: str = "the uploaded file"):
 
 def reference_page(page: PageState) -> PageState:
     """The page's state on the datasets that are not windows (its models and pins too): the
-    state whose recommendation is the decision checked."""
+    state whose recommendation is the decision checked (its threshold: without the
+    calibration card's recalibration, which does not change it)."""
     windows = set(page.monitor.windows)
     kept = tuple(d for d in page.datasets if d not in windows)
     models = None if page.models is None else tuple(
         m for m in page.models if m.dataset not in windows)
     return dataclasses.replace(page, datasets=kept, models=models, pins=tuple(
-        p for p in page.pins if p.model.dataset not in windows))
+        p for p in page.pins if p.model.dataset not in windows), recalibration="")
 
 
 def _rows_of(table: pd.DataFrame, model: str) -> pd.DataFrame | None:

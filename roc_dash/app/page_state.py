@@ -50,6 +50,7 @@ from .state import (
     COST_MATRIX_CHARS,
     FLOOR_CONFIDENCE_CHARS,
     FLOORS_CHARS,
+    RECALIBRATIONS,
     SAMPLES_LIMITS,
     TABS,
     ControlState,
@@ -165,6 +166,7 @@ class PageState:
     class_prior: str = ""  # its deployment prior of the classes as typed ("" : the data's)
     floor_confidence: str = ""  # Decide: the floors hold with this confidence ("95%"; exact)
     volume: str = ""  # Decide: the cases a capacity of K cases is out of ("4000"; "" : the data's)
+    recalibration: str = ""  # Compare: the recalibration the decision stores (RECALIBRATIONS)
 
     def zoom_store(self) -> dict | None:
         """The zoom as the views and exports take it (the ``ids.ZOOM`` store's form:
@@ -294,6 +296,8 @@ def _constraints_query(s: PageState) -> list[tuple[str, str]]:
                                                    ("fconf", s.floor_confidence),
                                                    ("vol", s.volume))
           if value.strip()]
+    if s.recalibration:
+        q.append(("recal", s.recalibration))
     return q
 
 
@@ -373,6 +377,7 @@ _READERS = {
     "class_prior": _text(CLASS_PRIOR_CHARS),
     "floor_confidence": _text(FLOOR_CONFIDENCE_CHARS),
     "volume": _text(FLOOR_CONFIDENCE_CHARS),
+    "recalibration": lambda v: v if v in RECALIBRATIONS else None,
 }
 
 
@@ -419,6 +424,7 @@ FIELDS = (
     Field("class_prior", ((ids.CMX_PRIOR, "value"),)),
     Field("floor_confidence", ((ids.DCT_FLOOR_CONF, "value"),)),
     Field("volume", ((ids.DCT_VOLUME, "value"),)),
+    Field("recalibration", ((ids.CAL_RECALIBRATE, "value"),)),
 )
 FIELD_NAMES = tuple(f.name for f in FIELDS)
 _BY_NAME = {f.name: f for f in FIELDS}
@@ -451,7 +457,8 @@ def parse_link(search) -> tuple[PageState, frozenset[str]]:
               "capacity": "capacity", "floors": "floors",
               "constraint_view": "constraint_view", "pr_bands": "pr_bands",
               "cost_matrix": "cost_matrix", "class_prior": "class_prior",
-              "floor_confidence": "floor_confidence", "volume": "volume"}
+              "floor_confidence": "floor_confidence", "volume": "volume",
+              "recalibration": "recalibration"}
     for key, name in simple.items():
         if key in q:
             kw[name] = q[key]

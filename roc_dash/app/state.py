@@ -227,6 +227,9 @@ CAPACITY_CHARS, FLOORS_CHARS = 100, 500
 COST_MATRIX_CHARS, CLASS_PRIOR_CHARS = 2000, 500
 #: The longest confidence of the floors (Decide tab, "95%") and volume a link keeps.
 FLOOR_CONFIDENCE_CHARS = 20
+#: The recalibrations the decision download can store (the calibration card's choice; ""
+#: none), as ``roc-dash decide --recalibrate`` (:data:`roc_dash.core.constraints.recalibration.METHODS`).
+RECALIBRATIONS = ("", "logistic", "platt", "isotonic")
 
 
 def _constraints_link(q: dict) -> dict:
@@ -245,6 +248,8 @@ def _constraints_link(q: dict) -> dict:
         out["volume"] = q["vol"].strip()[:FLOOR_CONFIDENCE_CHARS]
     if isinstance(q.get("fconf"), str) and q["fconf"].strip():
         out["floor_confidence"] = q["fconf"].strip()[:FLOOR_CONFIDENCE_CHARS]
+    if q.get("recal") in RECALIBRATIONS[1:]:
+        out["recalibration"] = q["recal"]
     for key, name, most in (("cmx", "cost_matrix", COST_MATRIX_CHARS),
                             ("cpr", "class_prior", CLASS_PRIOR_CHARS)):
         if isinstance(q.get(key), str) and q[key].strip():

@@ -25,7 +25,7 @@ from .args import (
     read_options,
     silence_stdout,
 )
-from .constraints import add_report_constraints, report_constraints
+from .constraints import add_report_constraints, report_constraints, report_state
 from .decide_check import add_check, add_decide
 from .monitor import add_monitor
 
@@ -65,6 +65,8 @@ def _report(args: argparse.Namespace) -> int:
         report.update(slices)
         extra, extra_html = report_constraints(args, result, analysis)  # (constraints)
         report.update(extra)
+        # (constraints) the headline under --capacity/--floor, as the page's strip
+        state = report_state(args, analysis) if args.format == "html" else None
     except ValueError as exc:
         print(f"roc-dash: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -75,7 +77,8 @@ def _report(args: argparse.Namespace) -> int:
 
         text = render_html(analysis, extensions=extensions, intervals=intervals,
                            slices=slices, partial_auc_comparison=partial,
-                           constraints_html=extra_html)
+                           constraints_html=extra_html,
+                           state=state)
     else:
         text = json.dumps(report, indent=2, allow_nan=False)
     if args.output:

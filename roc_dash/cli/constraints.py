@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ..report.constrained_choice import Constrained
 
 __all__ = ["add_report_constraints", "add_decide_constraints", "report_constraints",
-           "constrained_choice", "decide_multiclass", "capacity_value", "floor_text"]
+           "report_state", "constrained_choice", "decide_multiclass", "capacity_value", "floor_text"]
 
 
 def capacity_value(text: str) -> tuple[float | None, float | None]:
@@ -157,6 +157,32 @@ def report_constraints(args, result, analysis) -> tuple[dict, str]:
     curves = {m.name: m.curve for m in analysis.models}
     return (constraints_sections(models, settings),
             constraints_html(models, settings, curves=curves))
+
+
+def report_state(args, analysis):
+    """The HTML report's decision under ``--capacity`` and ``--floor``
+    (:class:`~roc_dash.report.html.ReportState`: the headline the page's summary strip shows
+    for them, :func:`roc_dash.app.constrained_headline.report_headline`, and the point it
+    names as the operating point), None without them (the optimum's report)."""
+    if args.capacity is None and not args.floor:
+        return None
+    from ..app.constrained_headline import report_headline
+    from ..app.page_state import PageState
+    from ..core.constraints.assembly import economics_of
+    from ..report.html import ReportState
+
+    cases, fraction = args.capacity if args.capacity is not None else (None, None)
+    page = PageState(
+        capacity="" if args.capacity is None else (
+            format(cases, ".15g") if cases is not None else format(100 * fraction, ".15g") + "%"),
+        floors="; ".join(args.floor or ()),
+        floor_confidence="" if args.floor_confidence is None else repr(args.floor_confidence),
+        volume="" if args.volume is None else repr(args.volume))
+    under = report_headline(page, analysis, economics_of(analysis.conditions))
+    if under is None:
+        return None
+    return ReportState(summary=under.summary, operating=under.operating,
+                       chosen_by=under.chosen_by)
 
 
 def _multiclass_decisions(args, table) -> dict:

@@ -78,6 +78,9 @@ class ReportState:
     """The pinned points compared with the recommendation, one sentence (plain text)."""
     views: tuple[tuple[str, str], ...] = ()
     """Saved views as ``(name, link)``."""
+    chosen_by: str = ""
+    """What chose :attr:`operating` when the costs alone did not: a capacity or floors
+    ("the capacity of 3% cases"); the operating point's box says so."""
 
 
 _DIGITS = {"TPR (recall)": (3, False), "FPR": (3, False), "Precision at the prior": (3, False),
@@ -422,7 +425,8 @@ def render_html(analysis: Analysis, *, state: ReportState | None = None,
     pairs = _table(["Models", "ΔAUC", "z", "p-value", "paired by"],
                    [[f"{p.a} vs {p.b}", f"{signed(p.test.auc_difference)}", _fmt(p.test.z),
                      f"{p.test.p_value:.3g}", p.paired_by] for p in analysis.comparisons])
-    kind = (f"pinned {op.label}".strip() if op is not None and op.pinned
+    kind = (f"least expected cost under {state.chosen_by}" if state.chosen_by
+            else f"pinned {op.label}".strip() if op is not None and op.pinned
             else "optimal for these conditions")
     opbox = "" if op is None else _table(
         [f"Operating point ({kind})", ""],

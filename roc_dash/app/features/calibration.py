@@ -30,7 +30,7 @@ from ...figures.style import line_style, plain, style_index
 from ...text.rounding import sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_names, shown_analysis, timeout_message
-from ..components import empty_figure, swatch
+from ..components import empty_figure, swatch, values_from_link
 from ..page_state import PageState, dependencies
 from ..state import FONT, tab_shown
 
@@ -46,6 +46,18 @@ _HELP = ("Can the scores be read as probabilities? Each bin's mean score against
          "Niculescu-Mizil 2007). Folds are pooled.")
 _DOWNLOAD_HELP = ("A CSV of every row of the shown models: its score and the probability the "
                   "hull's calibration map gives it (fitted on these rows: in-sample).")
+_RECALIBRATE_HELP = (
+    "Download decision (top bar) stores this recalibration of the chosen model's scores "
+    "beside the threshold, fitted on its rows, as roc-dash decide --recalibrate does: the "
+    "classifier the record gives returns the recalibrated probabilities from predict_proba "
+    "and still thresholds the raw score (every map is non-decreasing). Logistic: "
+    "σ(a + b·logit(score)), the slope and intercept below; Platt: σ(a + b·score), for any "
+    "score; isotonic: the hull's step map.")
+#: The calibration card's choices of the recalibration the decision stores.
+RECALIBRATE_OPTIONS = ({"label": "none", "value": ""},
+                       {"label": "logistic recalibration", "value": "logistic"},
+                       {"label": "Platt", "value": "platt"},
+                       {"label": "isotonic (hull)", "value": "isotonic"})
 
 
 def calibration_card(graph_config: dict):
@@ -67,6 +79,12 @@ def calibration_card(graph_config: dict):
                             n_clicks=0, className="button", title=_DOWNLOAD_HELP),
                 dcc.Download(id=ids.CAL_DOWNLOAD),
             ]),
+        ]),
+        html.Div(className="cal-recalibrate", children=[
+            html.Label("Apply to the decision:", htmlFor=ids.CAL_RECALIBRATE,
+                       className="control-label", title=_RECALIBRATE_HELP),
+            dcc.RadioItems(id=ids.CAL_RECALIBRATE, value="", inline=True,
+                           className="radios inline", options=list(RECALIBRATE_OPTIONS)),
         ]),
         html.Div(id=ids.CAL_TABLE, className="table-scroll"),
         dcc.Loading(type="circle", delay_show=400,
@@ -207,7 +225,8 @@ def _shown(cache, page: PageState):
 # -- wiring ------------------------------------------------------------------------------
 def register(app, cache, store) -> None:
     """The card's figure and table (only while the Compare tab is shown, and when it is
-    opened), and the download."""
+    opened), the download, and the recalibration the decision stores read from the link."""
+    values_from_link(app, (("recalibration", ids.CAL_RECALIBRATE),))
 
     @app.callback(
         output={"figure": Output(ids.CAL_GRAPH, "figure"),

@@ -15,63 +15,21 @@ capacity or the floors change.
 
 from __future__ import annotations
 
-import dataclasses
-
 from dash import Input, Output, Patch, State, ctx, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import AnalysisTimeout
-from ...core.decisions.decision_summary import decision_summary
 from ...core.decisions.operating import operating_point, pinned_points
-from ...figures.style import format_threshold
-from ...text.rounding import sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_refs, shown_analysis, shown_pins
-from ..components import STRIP_INTERVALS_SLOT, operating_panel, summary_strip
-from ..constrained import page_constrained, parse_confidence, parse_settings, parse_volume
+from ..components import STRIP_INTERVALS_SLOT, operating_panel
+from ..constrained import page_constrained
+from ..constrained_headline import chosen_by, constrained_strip, unmet_line
 from ..page_state import PageState, dependencies
 from ..render import decision_views
 from ..state import economics_from_state
 
 __all__ = ["chosen_by", "constrained_strip", "strip_update", "register"]
-
-
-def chosen_by(page: PageState, how: str) -> str:
-    """Words naming what chose the point: the capacity as typed and the readable floors
-    (``how``: the record's ``how_chosen``, ``"capacity"`` or ``"floors"``)."""
-    capacity, floors, _, _ = parse_settings(page.capacity, page.floors)
-    parts = []
-    if capacity is not None:
-        volume = parse_volume(page.volume)[0] if capacity[0] is not None else None
-        parts.append(f"the capacity of {page.capacity.strip()} cases"
-                     + (f" out of {volume:,.6g}" if volume else ""))
-    if floors:
-        confidence = parse_confidence(page.floor_confidence)[0]
-        parts.append(("the floor " if len(floors) == 1 else "the floors ")
-                     + "; ".join(f.text for f in floors)
-                     + (f" (held with {confidence:.0%} confidence)" if confidence else ""))
-    return " and ".join(parts) or f"the {how}"
-
-
-def constrained_strip(analysis, constrained, economics, by: str) -> tuple:
-    """``(headline, detail)`` of the summary strip for the point ``constrained`` chose
-    (:class:`~roc_dash.report.constrained_choice.Constrained`): "Use M at score ≥ t under
-    <by>: flags …, expected cost … — x more than the optimum without it (M' at score ≥ t')."
-    and the record's note on how it was chosen."""
-    s = decision_summary(analysis, constrained.pinned, economics)
-    # the strip's wording, as a recommendation (not a pin) with no runner-up: the
-    # comparison that matters is with the optimum the constraint displaced
-    main = summary_strip(dataclasses.replace(s, pinned=False, runner_up=None))[0]
-    parts = list(main.children)
-    parts[2] = f" at score ≥ {format_threshold(s.threshold)} under {by}: "
-    excess = s.excess_cost
-    optimum = (f"the optimum without it ({s.optimal_model} at score ≥ "
-               f"{format_threshold(s.optimal_threshold)})")
-    parts[-1] = (f" — {sig(excess)} more per case than {optimum}." if excess > 5e-4 else
-                 f" — as good as {optimum}.")
-    headline = html.Div(parts, className="summary-main summary-constrained")
-    note = " ".join(constrained.notes[:1])
-    return headline, html.Div(note, className="summary-detail", title=note)
 
 
 def _restored(analysis, page: PageState, cache, economics) -> dict:
@@ -102,8 +60,7 @@ def strip_update(cache, page: PageState, triggered: str | None) -> dict:
         constrained = page_constrained(page, analysis, None, economics, n_boot=0)
     except ValueError as exc:  # none meets them: the strip says so under the optimum
         out = _restored(analysis, page, cache, economics)
-        line = (f"No threshold meets the constraints ({exc}); the headline is the optimum "
-                "without them and nothing is downloaded under them.")
+        line = unmet_line(exc)
         out["summary"][1] = html.Div(line, className="summary-detail warn", title=line)
         return out
     if constrained is None:

@@ -45,6 +45,7 @@ from ..chosen_points import OPTIMUM, decision_record
 from ..class_costs import page_cost_matrix_html
 from ..components import model_table_rows
 from ..constrained import page_constrained, page_constraints_html
+from ..constrained_headline import report_headline
 from ..help import HELP
 from ..page_state import PageState, dependencies, key_ref
 from ..render import decision_views
@@ -150,16 +151,19 @@ def sliced(table, models, state, columns, constraint, priors_text=None) -> list:
 
 def decision_json(analysis: Analysis, table: pd.DataFrame, economics: Economics,
                   note: str = "", *, pinned: dict | None = None, point=None, choice=None,
-                  model: str | None = None, constrained=None) -> str:
+                  model: str | None = None, constrained=None,
+                  recalibration: str | None = None) -> str:
     """The decision record (JSON text) of the recommendation under the page's costs,
     benefits and prior, or of the point ``pinned`` (``{"model", "threshold"}``, the vertex
     the page shows), with the page's intervals of it (``point``: a pin's; ``choice``: the
     optimum's, :func:`..chosen_points.chosen_intervals`). ``model``: the model's own name,
     written in place of the name it is shown under. ``constrained``: the choice under the
     Decide tab's capacity or floors (:func:`..constrained.page_constrained`), whose point
-    ``pinned`` is and whose ``how_chosen``, constraints and notes go into the record."""
+    ``pinned`` is and whose ``how_chosen``, constraints and notes go into the record.
+    ``recalibration``: the calibration card's (``"logistic"``, ...; fitted on the model's rows
+    and stored beside the threshold)."""
     record = build_decision(analysis, table, economics=economics, note=note, pinned=pinned,
-                            point=point, choice=choice)
+                            point=point, choice=choice, recalibration=recalibration or None)
     if constrained is not None:
         record = constrained.apply(record)
     if model and model != record.model:
@@ -176,15 +180,23 @@ def decision_download(cache, store, page: PageState, analysis: Analysis, which=N
     if which is None and (page.capacity.strip() or page.floors.strip()):
         return _constrained_download(cache, store, page, analysis)
     note = store.notes(list(page.datasets), owner=current_owner())["note"]
-    record, op, _ = decision_record(cache, page, analysis, which, seconds=REPORT_SECONDS,
-                                    note=note)
+    try:
+        record, op, _ = decision_record(cache, page, analysis, which, seconds=REPORT_SECONDS,
+                                        note=note)
+    except ValueError as exc:  # a recalibration that cannot be fitted on these scores
+        return no_update, f"Nothing was downloaded: {exc}."
     if record is None:
         return no_update, f"Pin {which} is not shown: nothing was downloaded."
     text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
     what = "the recommendation" if which is None else f"pin {which}"
     status = (f"Downloaded the decision of {what}: {op.model} at score ≥ "
-              f"{format_threshold(op.threshold)}.")
+              f"{format_threshold(op.threshold)}{_recalibrated(page)}.")
     return dcc.send_string(text, "roc-dash-decision.json"), status
+
+
+def _recalibrated(page: PageState) -> str:
+    """The status line's words on the recalibration stored (the calibration card's)."""
+    return f", with its {page.recalibration} recalibration" if page.recalibration else ""
 
 
 def _constrained_download(cache, store, page: PageState, analysis: Analysis):
@@ -205,11 +217,16 @@ def _constrained_download(cache, store, page: PageState, analysis: Analysis):
     pinned = constrained.pinned
     refs = model_refs(cache, page.datasets)
     own = next((key_ref(k).name for k, v in refs.items() if v == pinned["model"]), None)
-    text = decision_json(analysis, table, economics,
-                         store.notes(list(page.datasets), owner=current_owner())["note"],
-                         pinned=pinned, model=own, constrained=constrained)
+    try:
+        text = decision_json(analysis, table, economics,
+                             store.notes(list(page.datasets), owner=current_owner())["note"],
+                             pinned=pinned, model=own, constrained=constrained,
+                             recalibration=page.recalibration)
+    except ValueError as exc:  # a recalibration that cannot be fitted on these scores
+        return no_update, f"Nothing was downloaded: {exc}."
     status = (f"Downloaded the decision under the {constrained.how_chosen}: "
-              f"{pinned['model']} at score ≥ {format_threshold(pinned['threshold'])}.")
+              f"{pinned['model']} at score ≥ {format_threshold(pinned['threshold'])}"
+              f"{_recalibrated(page)}.")
     return dcc.send_string(text, "roc-dash-decision.json"), status
 
 
@@ -283,6 +300,12 @@ def html_download(cache, store, page: PageState, analysis: Analysis, table, href
         if isinstance(strip, list) else strip
     compared = [k for k in strip if getattr(k, "className", "") == "summary-pins"] \
         if isinstance(strip, list) else []
+    # under the Decide tab's capacity or floors: the strip's constrained headline and point
+    under = report_headline(page, analysis, economics_from_state(state))
+    summary = plain_text(headline)
+    if under is not None:
+        summary = under.summary if under.operating is not None else \
+            f"{summary} {under.summary}"
     notes = store.notes(list(page.datasets), owner=current_owner())
     base = urlsplit(href) if isinstance(href, str) else None
     link = urlunsplit(base._replace(query=page.to_query().lstrip("?"))) if base else None
@@ -293,8 +316,11 @@ def html_download(cache, store, page: PageState, analysis: Analysis, table, href
         for v in notes["views"] if isinstance(v, dict))
     report_state = ReportState(
         averaging=page.averaging, datasets=tuple(dataset_labels(infos)),
-        operating=None,  # the recommendation; the pins are compared below it
-        link=link, note=notes["note"], pins=tuple(pins), summary=plain_text(headline),
+        # the recommendation (or the point under the capacity or floors); the pins are
+        # compared below it
+        operating=None if under is None else under.operating,
+        chosen_by="" if under is None else under.chosen_by,
+        link=link, note=notes["note"], pins=tuple(pins), summary=summary,
         pins_summary=plain_text(compared), views=views)
     conditions = page_conditions(page)
     return dcc.send_string(render_html(

@@ -46,14 +46,14 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from ..roc.curves import roc_curve
 from ..roc.hull import iso_performance_slope, optimal_vertex
+from .cost_matrix_rows import FIT_ROWS, ClassRows, check_rows, class_rows, subset_rows
 
 __all__ = ["CostMatrixDecision", "check_cost_matrix", "bayes_decisions", "confusion_of",
            "expected_cost_of", "fit_class_weights", "one_vs_rest_thresholds", "ovr_decisions",
-           "cost_matrix_decision"]
+           "cost_matrix_decision", "decide_on_rows", "ClassRows", "class_rows", "FIT_ROWS"]
 
 
 def check_cost_matrix(cost_matrix, k: int, classes=None) -> np.ndarray:
@@ -73,38 +73,6 @@ def check_cost_matrix(cost_matrix, k: int, classes=None) -> np.ndarray:
         raise ValueError("in the cost matrix every decision costs the same for every true "
                          "class: there is nothing to decide")
     return c
-
-
-def _check(probabilities, labels, classes, sample_weight):
-    """``(P, codes, classes, w)``: the probability matrix, the label codes in ``classes``'
-    order, the classes and the weights (ones when None)."""
-    p = np.asarray(probabilities, dtype=np.float64)
-    if p.ndim != 2 or p.shape[1] < 2:
-        raise ValueError(f"probabilities must be a matrix with one column per class (two or "
-                         f"more), got shape {p.shape}")
-    n, k = p.shape
-    if not np.isfinite(p).all() or (p < 0).any():
-        raise ValueError("probabilities must be finite and non-negative")
-    cls = pd.Index(classes if classes is not None else np.arange(k))
-    if len(cls) != k or not cls.is_unique:
-        raise ValueError(f"give {k} distinct classes, one per column of probabilities")
-    lab = np.asarray(labels)
-    if lab.ndim != 1 or lab.size != n:
-        raise ValueError(f"labels ({lab.size}) and probabilities ({n} rows) differ in length")
-    inverse, found = pd.factorize(lab)
-    if (inverse < 0).any():
-        raise ValueError(f"{int((inverse < 0).sum()):,} labels are missing (first at row "
-                         f"{int(np.argmax(inverse < 0))}); every row needs its true class")
-    where = pd.Index(cls.astype(str)).get_indexer(pd.Index(found).astype(str))
-    if (where < 0).any():
-        bad = [str(v) for v in found[where < 0][:5]]
-        raise ValueError(f"labels {', '.join(map(repr, bad))} are not among the classes "
-                         f"({', '.join(map(str, cls))})")
-    codes = where[inverse]
-    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    if w.shape != (n,) or not np.isfinite(w).all() or (w < 0).any():
-        raise ValueError("sample weights must be finite, non-negative, one per row")
-    return p, codes.astype(np.intp), cls.to_numpy(), w
 
 
 def bayes_decisions(probabilities, cost_matrix, *, class_weights=None) -> np.ndarray:
@@ -215,8 +183,6 @@ def _descent(p, codes, c, rw, w, max_sweeps):
 
 #: Lines of the weight plane up to which three classes are searched exhaustively.
 EXACT_LINES = 200
-#: Rows the weights are fitted on at most (a stratified random subset beyond).
-FIT_ROWS = 5_000
 
 
 def _plane_lines(p, c):
@@ -319,7 +285,7 @@ def fit_class_weights(probabilities, labels, cost_matrix, *, classes=None, prior
 
 def _setup(probabilities, labels, cost_matrix, classes, prior, sample_weight):
     """Checked ``(P, codes, classes, C, w, data prior, prior)``."""
-    p, codes, cls, w = _check(probabilities, labels, classes, sample_weight)
+    p, codes, cls, w = check_rows(probabilities, labels, classes, sample_weight)
     k = p.shape[1]
     c = check_cost_matrix(cost_matrix, k, cls)
     n_i = np.bincount(codes, weights=w, minlength=k)
@@ -343,16 +309,11 @@ def _fit(p, codes, c, rw, bayes_w, max_sweeps):
     return best_w, float(cost), method
 
 
-def _subset(p, codes, rw, w, k):
-    """A stratified random :data:`FIT_ROWS` rows (seed 0), each class's rows re-weighted
-    to keep its share of the expected cost (and its instance weights)."""
-    key = np.random.default_rng(0).random(codes.size)  # each class's m rows of least key
-    keep = []
-    for j in range(k):
-        rows = np.flatnonzero(codes == j)
-        m = min(max(1, round(FIT_ROWS * rows.size / codes.size)), rows.size)
-        keep.append(rows[np.argpartition(key[rows], m - 1)[:m]])
-    keep = np.sort(np.concatenate(keep))
+def _subset(p, codes, rw, w, k, keep=None):
+    """A stratified random :data:`FIT_ROWS` rows (seed 0; ``keep``: those rows, already
+    drawn), each class's rows re-weighted to keep its share of the expected cost (and its
+    instance weights)."""
+    keep = subset_rows(codes, k, FIT_ROWS) if keep is None else keep
     rw_new = rw[keep].copy()
     for j in range(k):
         here = codes[keep] == j
@@ -477,18 +438,33 @@ def cost_matrix_decision(probabilities, labels, cost_matrix, *, classes=None, pr
     sample_weight : array, optional
         Instance counts.
     """
-    p, codes, cls, c, w, pi0, pi = _setup(probabilities, labels, cost_matrix, classes, prior,
-                                     sample_weight)
-    k = c.shape[0]
-    rw = w * (pi / np.bincount(codes, weights=w, minlength=k))[codes]
-    fp_, fc_, frw, fw = (_subset(p, codes, rw, w, k) if p.shape[0] > FIT_ROWS
+    return decide_on_rows(class_rows(probabilities, labels, classes=classes,
+                                     sample_weight=sample_weight, fit_rows=FIT_ROWS),
+                          cost_matrix, prior=prior, max_sweeps=max_sweeps)
+
+
+def decide_on_rows(rows: ClassRows, cost_matrix, *, prior=None, max_sweeps: int = 30
+                   ) -> CostMatrixDecision:
+    """:func:`cost_matrix_decision` on a model's rows prepared once
+    (:func:`~.cost_matrix_rows.class_rows`: checked, their fitting subset drawn, their
+    argmax taken): a new cost matrix or prior decides again without them."""
+    k = rows.probabilities.shape[1]
+    c = check_cost_matrix(cost_matrix, k, rows.classes)
+    if (rows.counts <= 0).any():
+        raise ValueError(f"every class needs rows: {rows.classes[rows.counts <= 0].tolist()} "
+                         "has none")
+    p, codes, cls, w = rows.probabilities, rows.codes, rows.classes, rows.weights
+    pi0 = rows.counts / rows.counts.sum()
+    pi = pi0 if prior is None else _prior(prior, k)
+    rw = w * (pi / rows.counts)[codes]
+    fp_, fc_, frw, fw = (_subset(p, codes, rw, w, k, rows.subset) if rows.subset is not None
                          else (p, codes, rw, w))
     weights, _, method = _fit(fp_, fc_, c, frw, pi / pi0, max_sweeps)
     decided = bayes_decisions(p, c, class_weights=weights)
     bayes = bayes_decisions(p, c, class_weights=pi / pi0)
     ovr_t = _ovr(fp_, fc_, c, pi, fw)
     ovr = ovr_decisions(p, ovr_t)
-    arg = np.argmax(p, axis=1)
+    arg = rows.argmax
     conf = {name: confusion_of(codes, d, k, w) for name, d in (
         ("fit", decided), ("bayes", bayes), ("ovr", ovr), ("argmax", arg))}
     cost_of = {name: expected_cost_of(m, c, pi) for name, m in conf.items()}
@@ -499,7 +475,7 @@ def cost_matrix_decision(probabilities, labels, cost_matrix, *, classes=None, pr
         method = "Bayes weights kept"
         notes.append("The weights fitted on the subset cost more on all the rows than the "
                      "Bayes rule's: the Bayes rule's weights are kept.")
-    if not np.allclose(fp_.sum(axis=1), 1.0, atol=1e-6):  # (the fitting rows suffice)
+    if not rows.sums_to_one:
         notes.append("The scores of a row do not sum to 1: the Bayes rule assumes calibrated "
                      "probabilities; the fitted weights correct only a part of that.")
     if p.shape[0] > FIT_ROWS:

@@ -269,7 +269,7 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: the removal box a live region (the layout only; the wiring is unchanged).
 #: Re-recorded after merging the three (with dectab's capacity and floors card and its
 #: settings in the link): the layout and the wiring.
-EXPECTED_PAGE = ('b502e5fc12ecb1c7', '9a123ec7b9da10f3')  # re-recorded after merging the Monitor window files, the cost-matrix card and the constrained strip
+EXPECTED_PAGE = ('1d58a11b7ec6e765', '17a339bb8c7f7d77')  # re-recorded with the calibration card's recalibration for the decision (its control and the link's callback)
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

@@ -32,6 +32,8 @@ EAGER = {
     "slices-constraint.value": "the constraint a link names",
     "slices-priors.value": "the priors per group a link names (parsing, no analysis)",
     "cal-download.data": "a click on the card's download button only",
+    "cal-recalibrate.value": "the recalibration the decision stores, as a link names it "
+                             "(parsing, no analysis)",
     "mon-reference.value": "the Monitor tab's settings a link names (parsing, no analysis)",
     "mon-windows.options": "the datasets loaded, the pins and the windows' category columns "
                            "for the Monitor tab's selectors (choices; the link reads them)",

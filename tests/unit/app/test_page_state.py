@@ -63,6 +63,7 @@ CHANGED = {
     "class_prior": "20% 30% 50%",
     "floor_confidence": "95%",
     "volume": "4000",
+    "recalibration": "logistic",
 }
 
 
