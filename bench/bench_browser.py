@@ -165,7 +165,7 @@ def main() -> None:
                       f"{statistics.median(servers):5.0f} ms; redraws of the most redrawn "
                       f"view median {statistics.median(redraws):.0f}")
                 if parts:
-                    sent, answered, first, last = (statistics.median(c) for c in zip(*parts))
+                    sent, answered, first, last = (statistics.median(c) for c in zip(*parts, strict=True))
                     print(f"  {'':<22} request sent +{sent:.0f}, answer in +{answered:.0f}, "
                           f"views drawn +{first:.0f} (first) to +{last:.0f} (last)")
         if ARGS.floor and not ARGS.json:
@@ -198,7 +198,7 @@ def floor(driver) -> None:
         for _ in range(ARGS.reps):
             runs.append(driver.execute_script(FLOOR, graph))
             time.sleep(0.2)
-        data, layout = (statistics.median(c) for c in list(zip(*runs))[:2])
+        data, layout = (statistics.median(c) for c in list(zip(*runs, strict=True))[:2])
         print(f"  {graph:<22} {data:6.0f} / {layout:4.0f}   ({runs[0][2]} traces)")
 
 
