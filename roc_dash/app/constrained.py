@@ -12,7 +12,7 @@ from ..core.constraints.capacity import parse_capacity
 from ..core.constraints.floors import parse_floor
 from .page_state import PageState
 
-__all__ = ["parse_settings", "parse_confidence", "parse_volume", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html",
+__all__ = ["parse_settings", "parse_confidence", "parse_volume", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html", "constrained_record",
            "N_BOOT", "SEED"]
 
 #: Bootstrap replicates and seed of how sure the floors are (as the operating card's).
@@ -109,6 +109,37 @@ def page_constrained(page: PageState, analysis, table, economics, *, n_boot: int
     if n_boot == 0:  # the point alone (the strip's, per change): no other view
         return choose_point(analysis, settings, economics)
     return choose_under(analysis, table, settings, economics)
+
+
+def constrained_record(cache, page: PageState, analysis, note: str = ""):
+    """``(record, constrained, ref)`` of the point the page's capacity or floors choose: the
+    decision record *Download decision* writes for the summary strip's constrained headline
+    and the Monitor tab checks as the page's recommendation (one computation), ``ref`` the
+    :class:`~.page_state.ModelRef` of its model (the record names the model by its own
+    name). None when neither is given; ``ValueError`` when no threshold meets them (its
+    message says why) or the calibration card's recalibration cannot be fitted."""
+    import dataclasses
+
+    from ..decision import build_decision
+    from .analysis import model_refs
+    from .page_state import key_ref
+    from .state import economics_from_state
+
+    table = cache.table(list(page.datasets), page.control.reference_class)
+    economics = economics_from_state(page.control.to_store())
+    constrained = page_constrained(page, analysis, table, economics)
+    if constrained is None:
+        return None
+    pinned = constrained.pinned
+    record = constrained.apply(build_decision(
+        analysis, table, economics=economics, note=note, pinned=pinned,
+        recalibration=page.recalibration or None))
+    refs = model_refs(cache, page.datasets)
+    ref = next((key_ref(k) for k, v in refs.items() if v == pinned["model"]), None)
+    if ref is not None and ref.name != record.model:
+        record = dataclasses.replace(record, model=ref.name, notes=(
+            *record.notes, f"Shown on the page as “{record.model}”."))
+    return record, constrained, ref
 
 
 def page_constraints_html(page: PageState, analysis, table) -> str:

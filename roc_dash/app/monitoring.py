@@ -49,6 +49,7 @@ from .analysis import (
     shown_analysis,
 )
 from .chosen_points import decision_record
+from .constrained import constrained_record
 from .page_state import PageState
 from .server.monitor_files import get_file
 from .server.store import DatasetNotFound
@@ -235,15 +236,27 @@ def _decision(cache: AnalysisCache, page: PageState, uploaded):
     which = None if m.reference == "optimum" else m.reference
     key = ("monitor-decision", cache.store.present(ref_page.datasets), ref_page.models,
            ref_page.pins, ref_page.conditions, ref_page.level, ref_page.band,
-           ref_page.samples, which)
+           ref_page.samples, which, ref_page.capacity, ref_page.floors,
+           ref_page.floor_confidence, ref_page.volume)
 
     def make():
         """The record as Download decision writes it, with its intervals' full count
-        (the download's time bound), made once per page state."""
+        (the download's time bound), made once per page state: under the Decide tab's
+        capacity or floors, the point they choose (the summary strip's headline); when no
+        threshold meets them, the optimum without them, as the strip says."""
         analysis = shown_analysis(cache, ref_page)
         if analysis is None:
             return ("No model of the datasets that are not windows is shown: tick one in "
                     "Models.",)
+        if which is None:
+            try:
+                made = constrained_record(cache, ref_page, analysis)
+            except ValueError:
+                made = None  # nothing meets them: the strip's headline is the optimum
+            if made is not None:
+                record, constrained, ref = made
+                return (record, ref, f"the page's recommendation under the "
+                                     f"{constrained.how_chosen}: {constrained.pinned['model']}")
         record, op, ref = decision_record(cache, ref_page, analysis, which,
                                           seconds=DECISION_SECONDS)
         if record is None:

@@ -44,10 +44,10 @@ from ..analysis import (
 from ..chosen_points import OPTIMUM, decision_record
 from ..class_costs import page_cost_matrix_html
 from ..components import model_table_rows
-from ..constrained import page_constrained, page_constraints_html
+from ..constrained import constrained_record, page_constraints_html
 from ..constrained_headline import report_headline
 from ..help import HELP
-from ..page_state import PageState, dependencies, key_ref
+from ..page_state import PageState, dependencies
 from ..render import decision_views
 from ..server.auth import current_owner
 from ..server.url_prefix import page_link, server_prefix
@@ -201,29 +201,20 @@ def _recalibrated(page: PageState) -> str:
 
 def _constrained_download(cache, store, page: PageState, analysis: Analysis):
     """*Download decision* under the Decide tab's capacity or floors: the least expected
-    cost meeting them over the shown models (:func:`..constrained.page_constrained`), its
-    intervals those of its fixed threshold; when none of what was typed can be read, the
-    recommendation as without it."""
-    reference = page.control.reference_class
-    table = cache.table(list(page.datasets), reference)
-    economics = economics_from_state(page.control.to_store())
+    cost meeting them over the shown models (:func:`..constrained.constrained_record`, what
+    the Monitor tab checks too), its intervals those of its fixed threshold; when none of
+    what was typed can be read, the recommendation as without it."""
     try:
-        constrained = page_constrained(page, analysis, table, economics)
+        made = constrained_record(cache, page, analysis,
+                                  store.notes(list(page.datasets), owner=current_owner())["note"])
     except ValueError as exc:
         return no_update, f"Nothing was downloaded: {exc}."
-    if constrained is None:
+    if made is None:
         return decision_download(cache, store, dataclasses.replace(page, capacity="",
                                                                    floors=""), analysis)
+    record, constrained, _ = made
     pinned = constrained.pinned
-    refs = model_refs(cache, page.datasets)
-    own = next((key_ref(k).name for k, v in refs.items() if v == pinned["model"]), None)
-    try:
-        text = decision_json(analysis, table, economics,
-                             store.notes(list(page.datasets), owner=current_owner())["note"],
-                             pinned=pinned, model=own, constrained=constrained,
-                             recalibration=page.recalibration)
-    except ValueError as exc:  # a recalibration that cannot be fitted on these scores
-        return no_update, f"Nothing was downloaded: {exc}."
+    text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
     status = (f"Downloaded the decision under the {constrained.how_chosen}: "
               f"{pinned['model']} at score ≥ {format_threshold(pinned['threshold'])}"
               f"{_recalibrated(page)}.")

@@ -290,3 +290,27 @@ def test_mtb009_the_pages_html_report_has_the_monitor_section(loaded):
     refused = monitor_section(cache, dataclasses.replace(
         page, monitor=dataclasses.replace(page.monitor, reference="upload")), None)
     assert "Upload the decision record" in refused
+
+
+def test_mtb030_the_pages_recommendation_under_a_capacity_is_the_point_it_chooses(loaded,
+                                                                                  tmp_path):
+    """With a capacity typed on the Decide tab, "the page's recommendation" checked is the
+    summary strip's constrained headline (the point Download decision writes), not the
+    optimum without it: by brute force, the least expected cost among the reference's
+    thresholds flagging at most 10 % of cases at the prior."""
+    cache, ids_, files = loaded
+    page = dataclasses.replace(_page(ids_), capacity="10%")
+    out = page_monitor(cache, page)
+    ref = pd.read_csv(files / "ref.csv")
+    fpr, tpr, thr = roc_curve(ref["label"], ref["score"])
+    flagged = 0.3 * tpr + 0.7 * fpr
+    cost = 1.0 * 0.7 * fpr + 3.0 * 0.3 * (1 - tpr)
+    ok = flagged <= 0.1 + 1e-12
+    best = float(thr[ok][int(np.argmin(cost[ok]))])
+    assert best != _brute_optimum(ref["label"], ref["score"], 0.3, 1, 3)  # the cap binds
+    assert out.report.record.threshold == best
+    assert out.report.record.how_chosen == "capacity"
+    assert "under the capacity" in out.reference_label
+    # the capacity dropped: the optimum again (another cache entry, not the one above)
+    free = page_monitor(cache, _page(ids_)).report.record
+    assert free.threshold == _brute_optimum(ref["label"], ref["score"], 0.3, 1, 3)
