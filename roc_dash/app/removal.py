@@ -25,7 +25,7 @@ from .page_state import Pin, pins_of
 from .server.removals import undo_seconds
 from .server.store import DatasetStore, clean_ids
 
-__all__ = ["pins_on", "confirm_box", "remove", "undo", "pin_words"]
+__all__ = ["pins_on", "confirm_box", "remove", "undo", "pin_words", "recall"]
 
 
 def pins_on(pins, dataset_id: str) -> list[Pin]:
@@ -140,3 +140,32 @@ def undo(store: DatasetStore, datasets, record):
     back = f", with {pin_words(pins)}" if pins else ""
     return new, {**record, "undone": True, "stamp": time.time()}, html.Div(
         className="removal done", role="status", children=html.P(f"{label} is back{back}."))
+
+
+def recall(store: DatasetStore, dataset_ids, owner) -> str:
+    """A link or saved view opened with datasets whose deletion is put off (removed with ×,
+    the undo window still open): the owner's own deletions are called off, as *Undo* does,
+    since the page shows the dataset again (else the server would delete it under the page
+    when the window passes); a deletion by someone else is said, with when it is due.
+    Returns the sentence saying so ("" when there was none)."""
+    back, due_later = [], []
+    for dataset_id in clean_ids(dataset_ids):
+        due = store.removal_due(dataset_id)
+        if due is None:
+            continue
+        label = _label(store, dataset_ids, dataset_id)
+        if _owned(store, dataset_id, owner) and store.cancel_delete(dataset_id):
+            back.append(label)
+        else:
+            due_later.append(f"{label} (at "
+                             f"{datetime.datetime.fromtimestamp(due).strftime('%H:%M')})")
+    words = []
+    if back:
+        words.append(f"{', '.join(back)} had been removed: opening this brought "
+                     f"{'it' if len(back) == 1 else 'them'} back, so "
+                     f"{'its' if len(back) == 1 else 'their'} deletion from the server is "
+                     "called off.")
+    if due_later:
+        words.append(f"Its owner removed {', '.join(due_later)}: it is deleted from the "
+                     "server then. Download what you need before.")
+    return " ".join(words)

@@ -224,6 +224,28 @@ def test_sta007_undo_brings_the_removed_datasets_pins_back(dash_duo, app, tmp_pa
     assert app.store.removal_due(dataset_id(app, "bc_sex.csv")) is None
 
 
+def test_sta012_a_saved_view_that_brings_a_removed_dataset_back_calls_its_deletion_off(
+        dash_duo, app, tmp_path):
+    """A view saved with both datasets, one of them then removed (its deletion put off), and
+    the view opened before the window passes: the dataset is back on the page, so its
+    deletion is called off as Undo would (else the server deletes it under the page)."""
+    two_files_pinned(dash_duo, app, tmp_path)
+    type_into(dash_duo.find_element(f"#{ids.VIEW_NAME}"), "both")
+    dash_duo.wait_for_contains_text(f"#{ids.VIEW_LIST}", "both")
+    remove_dataset(dash_duo, "bc_sex.csv")
+    sex = dataset_id(app, "bc_sex.csv")
+    assert app.store.removal_due(sex) is not None
+    dash_duo.find_element(f"#{ids.VIEW_LIST} button.link-button").click()  # the view "both"
+    wait_until(lambda: "bc_sex.csv" in dash_duo.find_element(f"#{ids.DATASET_LIST}").text,
+               message="the view's datasets")
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "deletion from the server is "
+                                    "called off")
+    assert app.store.removal_due(sex) is None
+    assert not dash_duo.find_element(f"#{ids.REMOVAL}").text  # no Undo left to press
+    wait_until(lambda: "A: LogReg (bc_sex.csv) at score ≥" in summary(dash_duo),
+               message="the view's pin on the dataset brought back")
+
+
 # -- 3. Slices follows the loaded data ---------------------------------------------------------
 def test_sta003_slices_offers_the_second_files_columns_and_its_model(dash_duo, app, tmp_path,
                                                                      shot):

@@ -37,7 +37,7 @@ from ..components import dataset_list, labelled, missing_banner, model_options
 from ..help import HELP
 from ..link_report import unrestored
 from ..page_state import parse_link, resolve_refs
-from ..removal import confirm_box, remove, undo
+from ..removal import confirm_box, recall, remove, undo
 from ..server.auth import current_owner
 from ..server.limits import excerpt, heavy_parse
 from ..server.store import (
@@ -376,8 +376,9 @@ def _register_datasets(app, cache, store) -> None:
             link, given = parse_link(search)  # opening a link: its datasets
             if "datasets" not in given or list(link.datasets) == clean_ids(datasets):
                 raise PreventUpdate
-            return {**out, "datasets": list(link.datasets), "status": "", "error": "",
-                    "pending": None}
+            recalled = recall(store, link.datasets, current_owner())
+            return {**out, "datasets": list(link.datasets), "status": recalled, "error": "",
+                    "pending": None, **({"removal": None} if recalled else {})}
         if trigger == ids.LOAD_DEMO:
             current = clean_ids(datasets)
             if DEMO_ID in current:
