@@ -3,7 +3,9 @@ object store (``ROC_DASH_STORE_URL=s3://bucket/prefix``, through fsspec/s3fs).
 
 The stored tables (``datasets/<id>.parquet`` and their ``datasets/<id>.json`` sidecars), the
 notes and saved views (``views/<key>.json``), the put-off removals (``removals/<id>.json``)
-and the notes of deleted datasets (``gone/<id>.json``) are read and written here through one
+the notes of deleted datasets (``gone/<id>.json``) and the Monitor tab's kept files
+(``monitor/<id>.bin`` and their ``monitor/<id>.json`` descriptions, :mod:`.monitor_files`)
+are read and written here through one
 small interface: :meth:`Objects.read_bytes`, :meth:`Objects.write`, :meth:`Objects.exists`,
 :meth:`Objects.remove`, :meth:`Objects.entries` and :meth:`Objects.touch`.
 
@@ -34,9 +36,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: The folders the store keeps objects in (anything else is refused).
-FOLDERS = ("datasets", "views", "removals", "gone")
+FOLDERS = ("datasets", "views", "removals", "gone", "monitor")
 #: An object's name: an id the server handed out (or a hex digest) and its kind.
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}\.(?:parquet|json)$")
+#: The names of a folder whose objects are not tables and records: a Monitor file's id (as
+#: :mod:`.dataset_ids` hands ids out) with its content (``.bin``) or description (``.json``).
+FOLDER_NAMES = {"monitor": re.compile(r"^[A-Za-z0-9_-]{20,64}\.(?:bin|json)$")}
 _BUCKET = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
 _PREFIX_PART = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$")
 
@@ -63,9 +68,15 @@ def check_key(key) -> tuple[str, str]:
     if not isinstance(key, str) or key.count("/") != 1:
         raise BadKey(f"not a store key: {key!r}")
     folder, name = key.split("/")
-    if folder not in FOLDERS or not NAME_PATTERN.match(name):
+    if folder not in FOLDERS or not name_pattern(folder).match(name):
         raise BadKey(f"not a store key: {key!r}")
     return folder, name
+
+
+def name_pattern(folder: str) -> re.Pattern:
+    """The names the objects of ``folder`` may have (:data:`NAME_PATTERN` unless
+    :data:`FOLDER_NAMES` says otherwise)."""
+    return FOLDER_NAMES.get(folder, NAME_PATTERN)
 
 
 @dataclass(frozen=True)
@@ -152,7 +163,7 @@ class LocalObjects(Objects):
         except OSError:
             return []
         for item in listed:
-            if not NAME_PATTERN.match(item.name):
+            if not name_pattern(folder).match(item.name):
                 continue
             try:
                 if not item.is_file(follow_symlinks=False):
@@ -231,7 +242,7 @@ class S3Objects(Objects):
         out = []
         for item in listed:
             name = str(item.get("name", "")).rsplit("/", 1)[-1]
-            if item.get("type") != "file" or not NAME_PATTERN.match(name):
+            if item.get("type") != "file" or not name_pattern(folder).match(name):
                 continue
             out.append(Entry(name, int(item.get("size") or 0), _mtime(item)))
         return out
