@@ -8,6 +8,7 @@ unset): the dataset uploaded through one is unknown to the other."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -18,8 +19,10 @@ from types import SimpleNamespace
 
 import pytest
 
+from roc_dash.app.state import ControlState
 from tests.hostile.conftest import start_server, stop_server, wildcard_id
 from tests.hostile.test_nginx import nginx_in_front
+from tests.monitoring_example import frame
 from tests.replicas.test_replicas import FRONT_USERS, SIGNED, _csv, _figure_text, _page, _try
 from tools.dash_requests import VIEWS_CALLBACK, views_values
 from tools.redis_server import redis_server
@@ -162,6 +165,45 @@ def test_scl043_retention_holds_across_replicas(s3_replicas):
     assert time.monotonic() - t0 > TTL_SECONDS / 2
     assert "watched" in _figure_text(eve_b, ["watched"])
     assert _has_table(r, watched)
+
+
+def test_scl045_a_window_file_uploaded_on_one_replica_is_monitored_on_another(s3_replicas):
+    """A label-less window file given to the Monitor tab on a is checked on b (the page's
+    decision on a reference uploaded on a): b reads it from the bucket; crafted ids are
+    not windows, an id never handed out is told gone, and neither changes the bucket."""
+    r = s3_replicas
+    on_a = _page(r.a, "gus")
+    on_a.upload("ref.csv", frame(3000, 0.3, seed=1).to_csv(index=False).encode())
+    ref = on_a.datasets[-1]
+    window = frame(3000, 0.1, seed=3, labels=False).to_csv(index=False).encode()
+    got = on_a.response("mon-files.data", {
+        "mon-window-upload.contents": ["data:text/csv;base64,"
+                                       + base64.b64encode(window).decode()],
+        "mon-window-upload.filename": ["feb.csv"], "mon-files.data": [],
+        "mon-windows.value": []}, ["mon-window-upload.contents"])
+    assert "Window file: feb.csv" in json.dumps(got["mon-window-status"]), got
+    file_id = got["mon-files"]["data"][-1]
+    assert {f"monitor/{file_id}.bin", f"monitor/{file_id}.json"} <= set(_stored(r))
+    assert not (r.b.data_dir / "monitor" / file_id).exists()
+    on_b = _page(r.b, "gus", [ref])
+    conditions = ControlState(cost_fp=1.0, cost_fn=3.0, prior=0.3,
+                              prior_mode="manual").to_store()
+
+    def monitored(windows):
+        return json.dumps(on_b.response("mon-status.children", {
+            "datasets.data": [ref], "tab.data": "monitor", "conditions.data": conditions,
+            "models.value": [f"{ref}/rf"], "mon-windows.value": windows,
+            "level.value": 0.95, "band.value": "pointwise", "samples.value": 51},
+            ["mon-windows.value"]))
+
+    text = monitored([file_id])
+    assert "feb" in text and "gone from the server" not in text, text[:2000]
+    assert (r.b.data_dir / "monitor" / file_id / "feb.csv").read_bytes() == window
+    before = _stored(r)
+    for bad in ("*" * 32, f"..%2F{file_id}", f"../{file_id}", file_id[:-1] + "*"):
+        assert "feb" not in monitored([bad])  # not an id: not a window
+    assert "gone from the server" in monitored(["Z" * 32])  # an id never handed out
+    assert _stored(r) == before
 
 
 def test_scl044_a_replica_killed_mid_request_loses_nothing(s3_replicas):
