@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .dataset_ids import ID_PATTERN
-from .objects import S3Objects, store_url
+from .objects import S3Objects, shared_objects
 
 __all__ = ["MonitorFile", "KINDS", "NotKept", "put_file", "get_file", "is_file_id",
            "safe_name", "digest_of"]
@@ -145,17 +145,9 @@ def get_file(root, file_id, kind: str | None = None) -> MonitorFile | None:
 
 
 # ------------------------------------------------------------ the object store's side
-_SHARED: dict[str, S3Objects] = {}
-
-
 def _shared() -> S3Objects | None:
-    """The object store ``ROC_DASH_STORE_URL`` names (one per URL and process), or None."""
-    url = store_url()
-    if url is None:
-        return None
-    if url not in _SHARED:
-        _SHARED[url] = S3Objects(url)
-    return _SHARED[url]
+    """The object store ``ROC_DASH_STORE_URL`` names, or None (:func:`.objects.shared_objects`)."""
+    return shared_objects()
 
 
 def _copied(shared: S3Objects, where: Path, file_id: str) -> bool:

@@ -36,12 +36,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: The folders the store keeps objects in (anything else is refused).
-FOLDERS = ("datasets", "views", "removals", "gone", "monitor")
+FOLDERS = ("datasets", "views", "removals", "gone", "monitor", "incoming")
 #: An object's name: an id the server handed out (or a hex digest) and its kind.
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}\.(?:parquet|json)$")
 #: The names of a folder whose objects are not tables and records: a Monitor file's id (as
 #: :mod:`.dataset_ids` hands ids out) with its content (``.bin``) or description (``.json``).
-FOLDER_NAMES = {"monitor": re.compile(r"^[A-Za-z0-9_-]{20,64}\.(?:bin|json)$")}
+FOLDER_NAMES = {"monitor": re.compile(r"^[A-Za-z0-9_-]{20,64}\.(?:bin|json)$"),
+                # an upload arriving (:mod:`.incoming_store`): a batch token, then a file's
+                # index and its content or name, or the batch's owner
+                "incoming": re.compile(r"^[A-Za-z0-9_-]{20,64}\.(?:\d\d\.(?:data|name)|owner)$")}
 _BUCKET = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
 _PREFIX_PART = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$")
 
@@ -118,8 +121,10 @@ class Objects:
         self.write(key, lambda p: Path(p).write_bytes(data), scratch=scratch)
 
     def total_bytes(self) -> int:
-        """Bytes of every object in :data:`FOLDERS`."""
-        return sum(e.size for folder in FOLDERS for e in self.entries(folder))
+        """Bytes of every object in :data:`FOLDERS` but uploads arriving (they have their own
+        caps, ``ROC_DASH_MAX_INCOMING_MB``, and never make a dataset go)."""
+        return sum(e.size for folder in FOLDERS if folder != "incoming"
+                   for e in self.entries(folder))
 
     def describe(self) -> str:  # pragma: no cover - interface
         raise NotImplementedError
@@ -219,6 +224,11 @@ class S3Objects(Objects):
             self.fs.put_file(tmp, path)  # one PUT: the object appears whole or not at all
         finally:
             Path(tmp).unlink(missing_ok=True)
+
+    def put_path(self, key: str, path: Path) -> None:
+        """The finished local file ``path`` published at ``key`` (whole or not at all; s3fs
+        sends a large one in parts, completed in one request at the end)."""
+        self.fs.put_file(str(path), self.path(key))
 
     def exists(self, key: str) -> bool:
         try:
@@ -336,6 +346,20 @@ def check_store_url() -> None:
     except ImportError:
         raise ValueError(f"{STORE_VAR} names an S3 store but s3fs is not installed: "
                          "pip install 'roc-dash[s3]'") from None
+
+
+_SHARED: dict[str, S3Objects] = {}
+
+
+def shared_objects() -> S3Objects | None:
+    """The object store ``ROC_DASH_STORE_URL`` names (one per URL and process, for what is
+    kept apart from a dataset store: Monitor files, uploads arriving), None when unset."""
+    url = store_url()
+    if url is None:
+        return None
+    if url not in _SHARED:
+        _SHARED[url] = S3Objects(url)
+    return _SHARED[url]
 
 
 def open_objects(root: Path) -> Objects:
