@@ -12,6 +12,7 @@ import base64
 import contextlib
 import json
 import os
+import secrets
 import signal
 import threading
 import time
@@ -204,6 +205,33 @@ def test_scl045_a_window_file_uploaded_on_one_replica_is_monitored_on_another(s3
         assert "feb" not in monitored([bad])  # not an id: not a window
     assert "gone from the server" in monitored(["Z" * 32])  # an id never handed out
     assert _stored(r) == before
+
+
+def test_scl046_a_drop_posted_to_one_replica_is_read_on_the_other(s3_replicas):
+    """The page's two requests of an upload sent to different replicas (no shared folder,
+    no sticky sessions): the file POSTed to a, the callback that reads it answered by b;
+    another user's callback on b cannot read it, and nothing is left in the bucket."""
+    r = s3_replicas
+    batch = secrets.token_urlsafe(24)
+    hal = {SIGNED: "hal"}
+    assert r.a.upload(batch, "split.csv", _csv(70), headers=hal).status == 200
+    assert f"incoming/{batch}.00.data" in _stored(r)
+    assert not list(r.b.data_dir.rglob(f"*{batch}*"))  # b has nothing of it on disk
+
+    def read_on_b(user):
+        page = _page(r.b, user, [])
+        out = page.response("datasets.data", {
+            "streamed-upload.data": {"batch": batch, "stamp": time.time()},
+            "datasets.data": [], "url.search": ""}, ["streamed-upload.data"])
+        return out
+
+    assert "did not reach the server" in json.dumps(read_on_b("ivy"))  # not ivy's upload
+    out = read_on_b("hal")
+    assert "Loaded" in out["upload-status"]["children"], out
+    dataset = out["datasets"]["data"][-1]
+    assert _has_table(r, dataset)
+    assert not any(k.startswith("incoming/") for k in _stored(r))
+    assert "split" in _figure_text(_page(r.a, "hal", [dataset]), ["split"])
 
 
 def test_scl044_a_replica_killed_mid_request_loses_nothing(s3_replicas):
