@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: The folders the store keeps objects in (anything else is refused).
-FOLDERS = ("datasets", "views", "removals", "gone", "monitor", "incoming")
+FOLDERS = ("datasets", "views", "removals", "gone", "monitor", "incoming", "pending")
 #: An object's name: an id the server handed out (or a hex digest) and its kind.
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}\.(?:parquet|json)$")
 #: The names of a folder whose objects are not tables and records: a Monitor file's id (as
@@ -44,7 +44,9 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}\.(?:parquet|json)$")
 FOLDER_NAMES = {"monitor": re.compile(r"^[A-Za-z0-9_-]{20,64}\.(?:bin|json)$"),
                 # an upload arriving (:mod:`.incoming_store`): a batch token, then a file's
                 # index and its content or name, or the batch's owner
-                "incoming": re.compile(r"^[A-Za-z0-9_-]{20,64}\.(?:\d\d\.(?:data|name)|owner)$")}
+                "incoming": re.compile(r"^[A-Za-z0-9_-]{20,64}\.(?:\d\d\.(?:data|name)|owner)$"),
+                # a rejected upload kept (:mod:`.pending_store`): its files, then their names
+                "pending": re.compile(r"^[A-Za-z0-9_-]{20,64}\.(?:\d\d\.bin|json)$")}
 _BUCKET = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
 _PREFIX_PART = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$")
 
@@ -121,9 +123,10 @@ class Objects:
         self.write(key, lambda p: Path(p).write_bytes(data), scratch=scratch)
 
     def total_bytes(self) -> int:
-        """Bytes of every object in :data:`FOLDERS` but uploads arriving (they have their own
-        caps, ``ROC_DASH_MAX_INCOMING_MB``, and never make a dataset go)."""
-        return sum(e.size for folder in FOLDERS if folder != "incoming"
+        """Bytes of every object in :data:`FOLDERS` but uploads arriving and rejected ones
+        kept (they have their own caps, ``ROC_DASH_MAX_INCOMING_MB`` and twice the upload
+        limit, and never make a dataset go)."""
+        return sum(e.size for folder in FOLDERS if folder not in ("incoming", "pending")
                    for e in self.entries(folder))
 
     def describe(self) -> str:  # pragma: no cover - interface

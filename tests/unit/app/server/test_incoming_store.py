@@ -132,3 +132,25 @@ def test_ist005_crafted_keys_are_refused(replicas, s3, s3_env):
     with pytest.raises(BadKey):
         check_key(f"incoming/{token}.0.data")
     assert _incoming(s3_env, s3) == before
+
+
+def test_ist006_a_rejected_upload_kept_on_one_replica_is_read_again_on_another(
+        replicas, s3, s3_env, monkeypatch):
+    a, b = replicas
+    sources = [("first.csv", CSV), ("second.csv", b"label,score\nyes,0.3\n")]
+    token = a.store.put_pending(sources)
+    keys = {k for k in object_keys(s3_env, S3_BUCKET, s3) if "/pending/" in k}
+    assert keys == {f"{s3}/pending/{token}.00.bin", f"{s3}/pending/{token}.01.bin",
+                    f"{s3}/pending/{token}.json"}
+    assert not (a.store.root / "pending").exists()  # nothing of it in a's folder
+    assert b.store.get_pending(token) == sources
+    b.store.drop_pending(token)
+    assert a.store.get_pending(token) is None
+    assert not {k for k in object_keys(s3_env, S3_BUCKET, s3) if "/pending/" in k}
+    for bad in ("*" * 32, f"../{token}", f"..%2F{token}", token[:-1] + "*"):
+        assert b.store.get_pending(bad) is None
+        b.store.drop_pending(bad)
+    old = a.store.put_pending(sources)
+    monkeypatch.setattr("roc_dash.app.server.limits.unclaimed_seconds", lambda: -5.0)
+    b.store.put_pending(sources[:1])  # everything counts as too old: b prunes a's
+    assert a.store.get_pending(old) is None
