@@ -2,15 +2,17 @@
 object store (``ROC_DASH_STORE_URL=s3://bucket/prefix``, through fsspec/s3fs).
 
 The stored tables (``datasets/<id>.parquet`` and their ``datasets/<id>.json`` sidecars), the
-notes and saved views (``views/<key>.json``), the put-off removals (``removals/<id>.json``)
-the notes of deleted datasets (``gone/<id>.json``) and the Monitor tab's kept files
-(``monitor/<id>.bin`` and their ``monitor/<id>.json`` descriptions, :mod:`.monitor_files`)
+notes and saved views (``views/<key>.json``), the put-off removals (``removals/<id>.json``),
+the notes of deleted datasets (``gone/<id>.json``), the Monitor tab's kept files
+(``monitor/<id>.bin`` and their ``monitor/<id>.json`` descriptions, :mod:`.monitor_files`),
+the uploads arriving (``incoming/<token>.<NN>.data``, :mod:`.incoming_store`) and the
+rejected uploads kept (``pending/<token>.<NN>.bin``, :mod:`.pending_store`)
 are read and written here through one
 small interface: :meth:`Objects.read_bytes`, :meth:`Objects.write`, :meth:`Objects.exists`,
 :meth:`Objects.remove`, :meth:`Objects.entries` and :meth:`Objects.touch`.
 
 **Keys** are built by the server: a folder of :data:`FOLDERS` and a name of
-:data:`NAME_PATTERN` (ids the server handed out, hex digests; never a file name a user gave).
+:data:`NAME_PATTERN` or the folder's own in :data:`FOLDER_NAMES` (ids the server handed out, hex digests; never a file name a user gave).
 Every call checks its key at the moment it uses it (:func:`check_key`), so a crafted id with
 ``*``, ``..``, ``/``, ``%2F`` or a space is refused even if a caller forgot to check it.
 Nothing here expands globs or follows links: the S3 side uses ``cat_file``, ``put_file``,
