@@ -353,7 +353,7 @@ def check_store_url() -> None:
                          "pip install 'roc-dash[s3]'") from None
 
 
-_SHARED: dict[str, S3Objects] = {}
+_SHARED: dict[str, S3Objects] = {}  # by URL and endpoint
 
 
 def shared_objects() -> S3Objects | None:
@@ -362,9 +362,11 @@ def shared_objects() -> S3Objects | None:
     url = store_url()
     if url is None:
         return None
-    if url not in _SHARED:
-        _SHARED[url] = S3Objects(url)
-    return _SHARED[url]
+    key = "|".join((url, os.environ.get("ROC_DASH_S3_ENDPOINT_URL", ""),
+                    os.environ.get("AWS_ENDPOINT_URL", "")))
+    if key not in _SHARED:
+        _SHARED[key] = S3Objects(url)
+    return _SHARED[key]
 
 
 def open_objects(root: Path) -> Objects:

@@ -13,6 +13,7 @@ names (a kept upload exists once its list is there). They go after the upload ti
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import time
@@ -54,16 +55,22 @@ def _entries(objects) -> dict[str, list]:
     return out
 
 
-def put(objects, sources, *, scratch: Path) -> str:
-    """Keep ``[(filename, bytes), ...]`` in the store; its new token."""
+def put(objects, sources, *, scratch: Path) -> str | None:
+    """Keep ``[(filename, bytes), ...]`` in the store; its new token (None when the store
+    did not take it: the files are then dropped again for a second reading)."""
     token = secrets.token_urlsafe(24)
-    for i, (_, data) in enumerate(sources):
-        objects.write_bytes(f"pending/{token}.{i:02d}.bin", data, scratch=scratch)
-    names = {"files": [name for name, _ in sources]}
-    objects.write_bytes(f"pending/{token}.json", json.dumps(names).encode(), scratch=scratch)
-    prune_kept((token_, e.mtime, e.size,
-                lambda k=f"pending/{e.name}": objects.remove(k))
-               for token_, listed in _entries(objects).items() for e in listed)
+    try:
+        for i, (_, data) in enumerate(sources):
+            objects.write_bytes(f"pending/{token}.{i:02d}.bin", data, scratch=scratch)
+        names = {"files": [name for name, _ in sources]}
+        objects.write_bytes(f"pending/{token}.json", json.dumps(names).encode(),
+                            scratch=scratch)
+    except Exception:  # noqa: BLE001 - the store does not answer (/ready says so)
+        return None
+    with contextlib.suppress(Exception):  # else the next one prunes
+        prune_kept((token_, e.mtime, e.size,
+                    lambda k=f"pending/{e.name}": objects.remove(k))
+                   for token_, listed in _entries(objects).items() for e in listed)
     return token
 
 
@@ -74,12 +81,14 @@ def get(objects, token: str):
         files = json.loads(objects.read_bytes(f"pending/{token}.json"))["files"]
         return [(str(name), objects.read_bytes(f"pending/{token}.{i:02d}.bin"))
                 for i, name in enumerate(files)]
-    except (OSError, ValueError, KeyError, TypeError):
+    except Exception:  # noqa: BLE001 - gone, unreadable, or the store does not answer
         return None
 
 
 def drop(objects, token: str) -> None:
-    """Remove what is kept under ``token`` (checked by the caller): its list first."""
-    objects.remove(f"pending/{token}.json")
-    for entry in _entries(objects).get(token, []):
-        objects.remove(f"pending/{entry.name}")
+    """Remove what is kept under ``token`` (checked by the caller): its list first (what
+    a store that does not answer keeps goes with its age)."""
+    with contextlib.suppress(Exception):
+        objects.remove(f"pending/{token}.json")
+        for entry in _entries(objects).get(token, []):
+            objects.remove(f"pending/{entry.name}")

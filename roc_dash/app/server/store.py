@@ -252,9 +252,10 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
         atomic_write(path, write, folder=folder or self.dir)
 
     # -- uploads waiting for an answer (e.g. which label is the positive class) -----------
-    def put_pending(self, sources) -> str:
+    def put_pending(self, sources) -> str | None:
         """Keep rejected upload ``[(filename, bytes), ...]`` so that it can be read again
-        (with other options) without a second drop; return its token."""
+        (with other options) without a second drop; return its token (None: an object
+        store that did not take it)."""
         if self.objects.shared:  # any replica reads it again (pending_store)
             return pending_store.put(self.objects, sources, scratch=self.root)
         token = secrets.token_urlsafe(24)

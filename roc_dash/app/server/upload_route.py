@@ -235,14 +235,15 @@ def _receive(folder: Path, batch: Path, index: int, name: str, mark: str, shared
     try:
         if not claim_batch(batch, mark):
             return _not_yours()
-        if shared is not None:
+    except FileNotFoundError:
+        return _drop_gone(name)
+    if shared is not None:
+        try:
             incoming_store.prune(shared, unclaimed_seconds())
             if not incoming_store.claim(shared, batch.name, mark, scratch=folder):
                 return _not_yours()
-    except FileNotFoundError:
-        return _drop_gone(name)
-    except Exception as exc:  # noqa: BLE001 - the store does not answer: sent again
-        return busy_response(_store_busy(shared, exc))
+        except Exception as exc:  # noqa: BLE001 - the store does not answer: sent again
+            return busy_response(_store_busy(shared, exc))
     target = batch / f"{index:02d}.part"
     written = 0
     too_large = _error(413, f"{name} is larger than {max_upload_bytes() / 2**20:,.0f} MB, "

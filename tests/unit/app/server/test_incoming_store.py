@@ -154,3 +154,28 @@ def test_ist006_a_rejected_upload_kept_on_one_replica_is_read_again_on_another(
     monkeypatch.setattr("roc_dash.app.server.limits.unclaimed_seconds", lambda: -5.0)
     b.store.put_pending(sources[:1])  # everything counts as too old: b prunes a's
     assert a.store.get_pending(old) is None
+
+
+def test_ist007_a_store_that_does_not_take_the_file_gets_it_sent_again(replicas, s3,
+                                                                       monkeypatch):
+    a, _ = replicas
+    monkeypatch.setenv("ROC_DASH_STORE_URL", "s3://no-such-bucket-here/p")
+    token = "S" * 32
+    r = _post(a, token, KEY_A, CSV, 0, "late.csv")
+    assert r.status_code == 503 and int(r.headers["Retry-After"]) > 0
+    assert "no-such-bucket-here" in r.get_json()["error"]
+    assert _taken(a, KEY_A, token) is None  # "did not reach the server": no traceback
+    assert not [p for p in (a.store.root / "incoming").rglob("*") if p.is_file()
+                and p.suffix in (".data", ".part", ".name")]
+
+
+def test_ist008_a_store_that_does_not_answer_keeps_no_rejected_upload_and_raises_nothing(
+        replicas, s3, monkeypatch):
+    a, _ = replicas
+    monkeypatch.setenv("ROC_DASH_STORE_URL", "s3://no-such-bucket-here/p")
+    from roc_dash.app.server.store import DatasetStore
+
+    store = DatasetStore(a.store.root)
+    assert store.put_pending([("x.csv", CSV)]) is None
+    assert store.get_pending("P" * 32) is None
+    store.drop_pending("P" * 32)
