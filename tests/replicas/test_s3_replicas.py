@@ -208,7 +208,8 @@ def test_scl045_a_window_file_uploaded_on_one_replica_is_monitored_on_another(s3
 def test_scl046_a_drop_posted_to_one_replica_is_read_on_the_other(s3_replicas):
     """The page's two requests of an upload sent to different replicas (no shared folder,
     no sticky sessions): the file POSTed to a, the callback that reads it answered by b;
-    another user's callback on b cannot read it, and nothing is left in the bucket."""
+    another user on b can neither read, add to nor cancel it; crafted tokens are refused
+    on both; nothing is left in the bucket."""
     r = s3_replicas
     batch = secrets.token_urlsafe(24)
     hal = {SIGNED: "hal"}
@@ -224,6 +225,15 @@ def test_scl046_a_drop_posted_to_one_replica_is_read_on_the_other(s3_replicas):
         return out
 
     assert "did not reach the server" in json.dumps(read_on_b("ivy"))  # not ivy's upload
+    ivy = {SIGNED: "ivy"}
+    assert r.b.request("DELETE", f"/upload?batch={batch}", headers=ivy).status == 403
+    assert r.b.upload(batch, "evil.csv", csv_rows(71), 1, headers=ivy).status == 403
+    before = _stored(r)
+    for server in (r.a, r.b):
+        for bad in ("*" * 32, f"../{batch}", f"..%2F{batch}", batch[:-1] + "*"):
+            assert server.upload(bad, "x.csv", b"1", headers=hal).status == 400
+            assert server.request("DELETE", f"/upload?batch={bad}", headers=hal).status == 400
+    assert _stored(r) == before
     out = read_on_b("hal")
     assert "Loaded" in out["upload-status"]["children"], out
     dataset = out["datasets"]["data"][-1]
