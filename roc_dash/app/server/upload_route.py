@@ -25,6 +25,10 @@ Content-Length) and again as each chunk arrives:
 Only the file refused is dropped (the drop's files that arrived stay, for the file sent
 again); a batch's files, its Cancel and its reading are for the owner who sent its first
 file (403 for anyone else).
+
+With ``ROC_DASH_STORE_URL`` set, each file, once received whole as above, is published to
+the object store (:mod:`.incoming_store`) and read from there by whichever replica answers
+the reading; the caps then count what the store holds too. Unset, nothing here changes.
 """
 
 from __future__ import annotations
