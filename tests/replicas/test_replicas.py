@@ -8,7 +8,6 @@ dataset uploaded through one is unknown to the other (``docs/scaling.md``)."""
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import json
 import os
@@ -18,24 +17,21 @@ import threading
 import time
 from types import SimpleNamespace
 
-import numpy as np
 import pytest
 
 from tests.hostile.conftest import Page, start_server, stop_server
-from tests.hostile.test_nginx import nginx_in_front
+from tests.replicas.conftest import (
+    SIGNED,
+    attempt,
+    csv_rows,
+    figure_text,
+    replica_set,
+    user_page,
+)
 from tools.dash_requests import VIEWS_CALLBACK, views_values
 from tools.redis_server import redis_server
 
-SIGNED = "X-Forwarded-User"
 TTL_SECONDS = 8
-#: Who can sign in at nginx.
-FRONT_USERS = ("cleo", "fay", "hal", "ivy", "jon")
-
-
-def _csv(seed: int, n: int = 2000) -> bytes:
-    rng = np.random.default_rng(seed)
-    rows = "".join(f"{int(rng.random() < 0.4)},{rng.random():.6f}\n" for _ in range(n))
-    return ("label,score\n" + rows).encode()
 
 
 @pytest.fixture(scope="module")
@@ -52,45 +48,19 @@ def replicas(tmp_path_factory):
                    ROC_DASH_TRUSTED_PROXIES="127.0.0.1",
                    ROC_DASH_DATASET_TTL_DAYS=TTL_SECONDS / 86400, ROC_DASH_SWEEP_SECONDS=1,
                    ROC_DASH_USER_QUOTA_MB=0.75)
-        servers = {}
-        for name in ("a", "b"):
-            servers[name] = start_server(data, root / f"gunicorn-{name}.log", workers=2, **env)
-            stack.callback(stop_server, servers[name])
-        users = root / "htpasswd"  # nginx signs people in (and sets the user header)
-        users.write_text("".join(f"{u}:{{PLAIN}}pw-{u}\n" for u in FRONT_USERS))
-        front = stack.enter_context(nginx_in_front(
-            SimpleNamespace(port=[servers["a"].port, servers["b"].port], data_dir=data),
-            root / "nginx", basic_auth=users))
-        yield SimpleNamespace(a=servers["a"], b=servers["b"], front=front, data=data,
-                              redis_url=url)
-
-
-def _page(server, user: str, datasets=None) -> Page:
-    """``user``'s page on a replica (the user header, believed from 127.0.0.1) or, for
-    nginx, signed in there with a password."""
-    if user in FRONT_USERS and server.workers_wanted == 0:
-        token = base64.b64encode(f"{user}:pw-{user}".encode()).decode()
-        page = Page(server, headers={"Authorization": f"Basic {token}"})
-    else:
-        page = Page(server, headers={SIGNED: user})
-    if datasets is not None:
-        page.datasets = list(datasets)
-    return page
-
-
-def _figure_text(page: Page, models: list[str]) -> str:
-    return json.dumps(page.views(models)["roc-graph"]["figure"]["data"])
+        r = stack.enter_context(replica_set(root, {"a": data, "b": data}, **env))
+        yield SimpleNamespace(a=r.a, b=r.b, front=r.front, data=data, redis_url=url)
 
 
 def test_scl010_uploaded_on_one_viewed_pinned_noted_removed_on_another(replicas):
     r = replicas
-    on_a = _page(r.a, "ana")
-    out = on_a.upload("shared.csv", _csv(1))
+    on_a = user_page(r.a, "ana")
+    out = on_a.upload("shared.csv", csv_rows(1))
     assert "Loaded" in out["upload-status"]["children"], out
     dataset = on_a.datasets[-1]
-    on_b = _page(r.b, "ana", [dataset])
+    on_b = user_page(r.b, "ana", [dataset])
     # viewed: the curve of the upload, computed on b (or read from the shared cache)
-    assert "shared" in _figure_text(on_b, ["shared"])
+    assert "shared" in figure_text(on_b, ["shared"])
     # pinned: a pinned model is drawn from b with its dataset's id
     pin = {"dataset": dataset, "model": "shared", "threshold": 0.5, "label": "A"}
     values = {**views_values(on_b.datasets, ["shared"]), "pinned.data": [pin]}
@@ -103,7 +73,7 @@ def test_scl010_uploaded_on_one_viewed_pinned_noted_removed_on_another(replicas)
                                         "url.search": "?cfn=3"})
     assert [v["name"] for v in on_b.notes()["views-data"]["data"]] == ["v1"]
     # another user on b may read but not change it
-    ben = _page(r.b, "ben", [dataset])
+    ben = user_page(r.b, "ben", [dataset])
     refused = ben.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "defaced"})
     assert "Only the uploader" in refused["note-status"]["children"]
     ben.remove(dataset)
@@ -115,7 +85,7 @@ def test_scl010_uploaded_on_one_viewed_pinned_noted_removed_on_another(replicas)
     pending.write_text(json.dumps({"due": 0, "user": json.loads(pending.read_text())
                                    ["user"]}))  # as if the window had passed
     on_a.datasets = []
-    on_a.upload("other.csv", _csv(2))  # a's next request of the datasets callback
+    on_a.upload("other.csv", csv_rows(2))  # a's next request of the datasets callback
     assert not (r.data / "datasets" / f"{dataset}.parquet").exists()
     on_a.datasets = [dataset]
     banner = on_a.response("missing-banner.children", {"datasets.data": on_a.datasets},
@@ -129,11 +99,11 @@ def test_scl011_through_nginx_without_sticky_sessions(replicas):
     r = replicas
     before = {n: s.log_text().count('"POST /_dash-update-component')
               for n, s in (("a", r.a), ("b", r.b))}
-    page = _page(r.front, "cleo")
+    page = user_page(r.front, "cleo")
     for k in range(3):
-        out = page.upload(f"via-nginx-{k}.csv", _csv(20 + k))
+        out = page.upload(f"via-nginx-{k}.csv", csv_rows(20 + k))
         assert "Loaded" in out["upload-status"]["children"], out
-        assert f"via-nginx-{k}" in _figure_text(page, [f"via-nginx-{k}"])
+        assert f"via-nginx-{k}" in figure_text(page, [f"via-nginx-{k}"])
     after = {n: s.log_text().count('"POST /_dash-update-component')
              for n, s in (("a", r.a), ("b", r.b))}
     assert all(after[n] > before[n] for n in after), (before, after)
@@ -142,11 +112,11 @@ def test_scl011_through_nginx_without_sticky_sessions(replicas):
 
 def test_scl012_a_users_quota_holds_across_replicas(replicas):
     r = replicas
-    dan_a, dan_b = _page(r.a, "dan"), _page(r.b, "dan")
+    dan_a, dan_b = user_page(r.a, "dan"), user_page(r.b, "dan")
     uploaded = []
     for k, page in enumerate((dan_a, dan_b, dan_a)):  # 3 x ~0.35 MB over a 0.75 MB quota
         page.datasets = list(uploaded)
-        out = page.upload(f"dan{k}.csv", _csv(30 + k, 30_000))
+        out = page.upload(f"dan{k}.csv", csv_rows(30 + k, 30_000))
         assert "Loaded" in out["upload-status"]["children"], out
         uploaded.append(page.datasets[-1])
     on = {d: (r.data / "datasets" / f"{d}.parquet").exists() for d in uploaded}
@@ -157,19 +127,19 @@ def test_scl013_retention_holds_across_replicas(replicas):
     """A dataset looked at through b stays; one uploaded through a and left idle expires
     (whichever replica's turn the sweep is)."""
     r = replicas
-    eve_a = _page(r.a, "eve")
-    eve_a.upload("watched.csv", _csv(40))
+    eve_a = user_page(r.a, "eve")
+    eve_a.upload("watched.csv", csv_rows(40))
     watched = eve_a.datasets[-1]
-    eve_a.upload("idle.csv", _csv(41))
+    eve_a.upload("idle.csv", csv_rows(41))
     idle = eve_a.datasets[-1]
-    eve_b = _page(r.b, "eve", [watched])
+    eve_b = user_page(r.b, "eve", [watched])
     t0 = time.monotonic()
     while (r.data / "datasets" / f"{idle}.parquet").exists():
         assert time.monotonic() - t0 < 6 * TTL_SECONDS, "the idle dataset did not expire"
-        assert "watched" in _figure_text(eve_b, ["watched"])
+        assert "watched" in figure_text(eve_b, ["watched"])
         time.sleep(0.5)
     assert time.monotonic() - t0 > TTL_SECONDS / 2
-    assert "watched" in _figure_text(eve_b, ["watched"])
+    assert "watched" in figure_text(eve_b, ["watched"])
     assert (r.data / "datasets" / f"{watched}.parquet").exists()
 
 
@@ -180,11 +150,11 @@ def test_scl016_concurrent_uploads_through_nginx_lose_nothing(replicas):
     from concurrent.futures import ThreadPoolExecutor
 
     r = replicas
-    people = {user: _page(r.front, user) for user in ("hal", "ivy", "jon")}
+    people = {user: user_page(r.front, user) for user in ("hal", "ivy", "jon")}
 
     def upload(user: str, k: int):
         page = Page(r.front, headers=people[user].headers)
-        out = page.upload(f"{user}-{k}.csv", _csv(70 + k + 10 * len(user)))
+        out = page.upload(f"{user}-{k}.csv", csv_rows(70 + k + 10 * len(user)))
         return user, page.datasets[-1], out
 
     with ThreadPoolExecutor(6) as pool:
@@ -206,38 +176,31 @@ def test_scl014_a_replica_killed_mid_request_loses_nothing(replicas):
     request then goes to b, which has all of it: the earlier dataset, its note, and the
     upload that a received but never read."""
     r = replicas
-    fay_a = _page(r.a, "fay")
-    fay_a.upload("kept.csv", _csv(50))
+    fay_a = user_page(r.a, "fay")
+    fay_a.upload("kept.csv", csv_rows(50))
     kept = fay_a.datasets[-1]
     fay_a.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "before the crash"})
     batch = secrets.token_urlsafe(24)
-    assert r.a.upload(batch, "late.csv", _csv(51), headers={SIGNED: "fay"}).status == 200
+    assert r.a.upload(batch, "late.csv", csv_rows(51), headers={SIGNED: "fay"}).status == 200
     in_flight = []
     request = threading.Thread(target=lambda: in_flight.append(
-        _try(lambda: fay_a.views(["kept"]))))
+        attempt(lambda: fay_a.views(["kept"]))))
     request.start()
     os.killpg(r.a.proc.pid, signal.SIGKILL)
     r.a.proc.wait(timeout=30)
     request.join(60)
     assert not request.is_alive()
-    fay = _page(r.front, "fay", [kept])
+    fay = user_page(r.front, "fay", [kept])
     assert fay.notes()["note"]["value"] == "before the crash"
-    assert "kept" in _figure_text(fay, ["kept"])
+    assert "kept" in figure_text(fay, ["kept"])
     out = fay.response("datasets.data", {
         "streamed-upload.data": {"batch": batch, "stamp": time.time()},
         "datasets.data": fay.datasets, "url.search": ""}, ["streamed-upload.data"])
     assert "Loaded" in out["upload-status"]["children"], out
     fay.datasets = out["datasets"]["data"]
-    assert "late" in _figure_text(fay, ["kept", "late"])
+    assert "late" in figure_text(fay, ["kept", "late"])
     for _ in range(6):  # nginx no longer sends anything to the dead replica
         assert fay.server.request("GET", "/health").status == 200
-
-
-def _try(call):
-    try:
-        return call()
-    except (AssertionError, OSError) as exc:  # the connection cut by the kill
-        return exc
 
 
 def test_scl015_a_replica_whose_redis_does_not_answer_says_so_and_serves(tmp_path):
@@ -255,10 +218,10 @@ def test_scl015_a_replica_whose_redis_does_not_answer_says_so_and_serves(tmp_pat
         assert ready.status == 503 and ready.json()["status"] == "not ready"
         assert any("shared analysis cache does not answer" in r
                    for r in ready.json()["reasons"]), ready.json()
-        page = _page(server, "gus")
-        out = page.upload("alone.csv", _csv(60))
+        page = user_page(server, "gus")
+        out = page.upload("alone.csv", csv_rows(60))
         assert "Loaded" in out["upload-status"]["children"], out
-        assert "alone" in _figure_text(page, ["alone"])
+        assert "alone" in figure_text(page, ["alone"])
         assert "Traceback" not in server.log_text()
     finally:
         stop_server(server)

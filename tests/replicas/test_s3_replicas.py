@@ -8,9 +8,11 @@ unset): the dataset uploaded through one is unknown to the other."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
+import secrets
 import signal
 import threading
 import time
@@ -18,9 +20,17 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.hostile.conftest import start_server, stop_server, wildcard_id
-from tests.hostile.test_nginx import nginx_in_front
-from tests.replicas.test_replicas import FRONT_USERS, SIGNED, _csv, _figure_text, _page, _try
+from roc_dash.app.state import ControlState
+from tests.hostile.conftest import wildcard_id
+from tests.monitoring_example import frame
+from tests.replicas.conftest import (
+    SIGNED,
+    attempt,
+    csv_rows,
+    figure_text,
+    replica_set,
+    user_page,
+)
 from tools.dash_requests import VIEWS_CALLBACK, views_values
 from tools.redis_server import redis_server
 from tools.s3_server import object_keys, s3_client, s3_server
@@ -44,17 +54,9 @@ def s3_replicas(tmp_path_factory):
                    ROC_DASH_USER_HEADER=SIGNED, ROC_DASH_TRUSTED_PROXIES="127.0.0.1",
                    ROC_DASH_DATASET_TTL_DAYS=TTL_SECONDS / 86400, ROC_DASH_SWEEP_SECONDS=1,
                    ROC_DASH_USER_QUOTA_MB=0.75, **s3)
-        servers = {}
-        for name in ("a", "b"):
-            servers[name] = start_server(root / f"data-{name}", root / f"gunicorn-{name}.log",
-                                         workers=2, **env)
-            stack.callback(stop_server, servers[name])
-        users = root / "htpasswd"
-        users.write_text("".join(f"{u}:{{PLAIN}}pw-{u}\n" for u in FRONT_USERS))
-        front = stack.enter_context(nginx_in_front(
-            SimpleNamespace(port=[servers["a"].port, servers["b"].port],
-                            data_dir=root / "data-a"), root / "nginx", basic_auth=users))
-        yield SimpleNamespace(a=servers["a"], b=servers["b"], front=front, s3=s3)
+        r = stack.enter_context(replica_set(
+            root, {"a": root / "data-a", "b": root / "data-b"}, **env))
+        yield SimpleNamespace(a=r.a, b=r.b, front=r.front, s3=s3)
 
 
 def _stored(r) -> dict[str, int]:
@@ -68,14 +70,14 @@ def _has_table(r, dataset: str) -> bool:
 
 def test_scl040_uploaded_on_one_viewed_pinned_noted_removed_on_another(s3_replicas):
     r = s3_replicas
-    on_a = _page(r.a, "ana")
-    out = on_a.upload("shared.csv", _csv(1))
+    on_a = user_page(r.a, "ana")
+    out = on_a.upload("shared.csv", csv_rows(1))
     assert "Loaded" in out["upload-status"]["children"], out
     dataset = on_a.datasets[-1]
     assert _has_table(r, dataset)
     assert not list(r.b.data_dir.rglob(f"{dataset}.*"))  # b has nothing of it on disk
-    on_b = _page(r.b, "ana", [dataset])
-    assert "shared" in _figure_text(on_b, ["shared"])
+    on_b = user_page(r.b, "ana", [dataset])
+    assert "shared" in figure_text(on_b, ["shared"])
     pin = {"dataset": dataset, "model": "shared", "threshold": 0.5, "label": "A"}
     values = {**views_values(on_b.datasets, ["shared"]), "pinned.data": [pin]}
     pinned = on_b.response(VIEWS_CALLBACK, values, ["pinned.data"])
@@ -86,7 +88,7 @@ def test_scl040_uploaded_on_one_viewed_pinned_noted_removed_on_another(s3_replic
                                         "url.search": "?cfn=3"})
     assert [v["name"] for v in on_b.notes()["views-data"]["data"]] == ["v1"]
     assert any(k.startswith("views/") for k in _stored(r))
-    ben = _page(r.b, "ben", [dataset])  # another owner: reads, cannot change or delete
+    ben = user_page(r.b, "ben", [dataset])  # another owner: reads, cannot change or delete
     refused = ben.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "defaced"})
     assert "Only the uploader" in refused["note-status"]["children"]
     ben.remove(dataset)
@@ -97,7 +99,7 @@ def test_scl040_uploaded_on_one_viewed_pinned_noted_removed_on_another(s3_replic
     user = json.loads(client.get_object(Bucket=BUCKET, Key=key)["Body"].read())["user"]
     client.put_object(Bucket=BUCKET, Key=key, Body=json.dumps({"due": 0, "user": user}))
     on_a.datasets = []
-    on_a.upload("other.csv", _csv(2))
+    on_a.upload("other.csv", csv_rows(2))
     assert not _has_table(r, dataset)
     on_a.datasets = [dataset]
     banner = on_a.response("missing-banner.children", {"datasets.data": on_a.datasets},
@@ -107,15 +109,15 @@ def test_scl040_uploaded_on_one_viewed_pinned_noted_removed_on_another(s3_replic
 
 def test_scl041_crafted_ids_through_both_replicas_and_nginx(s3_replicas):
     r = s3_replicas
-    owner = _page(r.a, "kim")
-    owner.upload("kims.csv", _csv(5))
+    owner = user_page(r.a, "kim")
+    owner.upload("kims.csv", csv_rows(5))
     dataset = owner.datasets[-1]
     before = _stored(r)
     for server in (r.a, r.b, r.front):
-        assert "kims" in _figure_text(owner, ["kims"])  # used: it does not expire meanwhile
+        assert "kims" in figure_text(owner, ["kims"])  # used: it does not expire meanwhile
         crafted = ["*" * 24, f"../{dataset}", f"..%2F{dataset}", f"{dataset[:8]}/{dataset[9:]}",
                    dataset[:-1] + "*"]
-        page = _page(server, "cleo" if server is r.front else "lou", crafted)
+        page = user_page(server, "cleo" if server is r.front else "lou", crafted)
         text = json.dumps(page.views(["kims"]))
         assert "kims" not in text
         for bad in crafted:  # its × and Remove: nothing deleted, no error
@@ -124,7 +126,7 @@ def test_scl041_crafted_ids_through_both_replicas_and_nginx(s3_replicas):
                                 [f"{wildcard_id('remove-yes', bad)}.n_clicks"])
             assert dataset not in json.dumps(out)
         page.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "crafted"})
-        other = _page(server, "cleo" if server is r.front else "lou", [dataset])
+        other = user_page(server, "cleo" if server is r.front else "lou", [dataset])
         other.remove(dataset)  # someone else's: only taken off their page
     after = _stored(r)
     assert set(after) <= set(before) and _has_table(r, dataset)  # nothing written or deleted
@@ -135,11 +137,11 @@ def test_scl041_crafted_ids_through_both_replicas_and_nginx(s3_replicas):
 
 def test_scl042_a_users_quota_holds_across_replicas(s3_replicas):
     r = s3_replicas
-    dan_a, dan_b = _page(r.a, "dan"), _page(r.b, "dan")
+    dan_a, dan_b = user_page(r.a, "dan"), user_page(r.b, "dan")
     uploaded = []
     for k, page in enumerate((dan_a, dan_b, dan_a)):  # 3 x ~0.35 MB over a 0.75 MB quota
         page.datasets = list(uploaded)
-        out = page.upload(f"dan{k}.csv", _csv(30 + k, 30_000))
+        out = page.upload(f"dan{k}.csv", csv_rows(30 + k, 30_000))
         assert "Loaded" in out["upload-status"]["children"], out
         uploaded.append(page.datasets[-1])
     on = {d: _has_table(r, d) for d in uploaded}
@@ -148,20 +150,96 @@ def test_scl042_a_users_quota_holds_across_replicas(s3_replicas):
 
 def test_scl043_retention_holds_across_replicas(s3_replicas):
     r = s3_replicas
-    eve_a = _page(r.a, "eve")
-    eve_a.upload("watched.csv", _csv(40))
+    eve_a = user_page(r.a, "eve")
+    eve_a.upload("watched.csv", csv_rows(40))
     watched = eve_a.datasets[-1]
-    eve_a.upload("idle.csv", _csv(41))
+    eve_a.upload("idle.csv", csv_rows(41))
     idle = eve_a.datasets[-1]
-    eve_b = _page(r.b, "eve", [watched])
+    eve_b = user_page(r.b, "eve", [watched])
     t0 = time.monotonic()
     while _has_table(r, idle):
         assert time.monotonic() - t0 < 6 * TTL_SECONDS, "the idle dataset did not expire"
-        assert "watched" in _figure_text(eve_b, ["watched"])
+        assert "watched" in figure_text(eve_b, ["watched"])
         time.sleep(0.5)
     assert time.monotonic() - t0 > TTL_SECONDS / 2
-    assert "watched" in _figure_text(eve_b, ["watched"])
+    assert "watched" in figure_text(eve_b, ["watched"])
     assert _has_table(r, watched)
+
+
+def test_scl045_a_window_file_uploaded_on_one_replica_is_monitored_on_another(s3_replicas):
+    """A label-less window file given to the Monitor tab on a is checked on b (the page's
+    decision on a reference uploaded on a): b reads it from the bucket; crafted ids are
+    not windows, an id never handed out is told gone, and neither changes the bucket."""
+    r = s3_replicas
+    on_a = user_page(r.a, "gus")
+    on_a.upload("ref.csv", frame(3000, 0.3, seed=1).to_csv(index=False).encode())
+    ref = on_a.datasets[-1]
+    window = frame(3000, 0.1, seed=3, labels=False).to_csv(index=False).encode()
+    got = on_a.response("mon-files.data", {
+        "mon-window-upload.contents": ["data:text/csv;base64,"
+                                       + base64.b64encode(window).decode()],
+        "mon-window-upload.filename": ["feb.csv"], "mon-files.data": [],
+        "mon-windows.value": []}, ["mon-window-upload.contents"])
+    assert "Window file: feb.csv" in json.dumps(got["mon-window-status"]), got
+    file_id = got["mon-files"]["data"][-1]
+    assert {f"monitor/{file_id}.bin", f"monitor/{file_id}.json"} <= set(_stored(r))
+    assert not (r.b.data_dir / "monitor" / file_id).exists()
+    on_b = user_page(r.b, "gus", [ref])
+    conditions = ControlState(cost_fp=1.0, cost_fn=3.0, prior=0.3,
+                              prior_mode="manual").to_store()
+
+    def monitored(windows):
+        return json.dumps(on_b.response("mon-status.children", {
+            "datasets.data": [ref], "tab.data": "monitor", "conditions.data": conditions,
+            "models.value": [f"{ref}/rf"], "mon-windows.value": windows,
+            "level.value": 0.95, "band.value": "pointwise", "samples.value": 51},
+            ["mon-windows.value"]))
+
+    text = monitored([file_id])
+    assert "feb" in text and "gone from the server" not in text, text[:2000]
+    assert (r.b.data_dir / "monitor" / file_id / "feb.csv").read_bytes() == window
+    before = _stored(r)
+    for bad in ("*" * 32, f"..%2F{file_id}", f"../{file_id}", file_id[:-1] + "*"):
+        assert "feb" not in monitored([bad])  # not an id: not a window
+    assert "gone from the server" in monitored(["Z" * 32])  # an id never handed out
+    assert _stored(r) == before
+
+
+def test_scl046_a_drop_posted_to_one_replica_is_read_on_the_other(s3_replicas):
+    """The page's two requests of an upload sent to different replicas (no shared folder,
+    no sticky sessions): the file POSTed to a, the callback that reads it answered by b;
+    another user on b can neither read, add to nor cancel it; crafted tokens are refused
+    on both; nothing is left in the bucket."""
+    r = s3_replicas
+    batch = secrets.token_urlsafe(24)
+    hal = {SIGNED: "hal"}
+    assert r.a.upload(batch, "split.csv", csv_rows(70), headers=hal).status == 200
+    assert f"incoming/{batch}.00.data" in _stored(r)
+    assert not list(r.b.data_dir.rglob(f"*{batch}*"))  # b has nothing of it on disk
+
+    def read_on_b(user):
+        page = user_page(r.b, user, [])
+        out = page.response("datasets.data", {
+            "streamed-upload.data": {"batch": batch, "stamp": time.time()},
+            "datasets.data": [], "url.search": ""}, ["streamed-upload.data"])
+        return out
+
+    assert "did not reach the server" in json.dumps(read_on_b("ivy"))  # not ivy's upload
+    ivy = {SIGNED: "ivy"}
+    assert r.b.request("DELETE", f"/upload?batch={batch}", headers=ivy).status == 403
+    assert r.b.upload(batch, "evil.csv", csv_rows(71), 1, headers=ivy).status == 403
+    before = _stored(r)
+    for server in (r.a, r.b):
+        for bad in ("*" * 32, f"../{batch}", f"..%2F{batch}", batch[:-1] + "*"):
+            assert server.upload(bad, "x.csv", b"1", headers=hal).status == 400
+            assert server.request("DELETE", f"/upload?batch={bad}", headers=hal).status == 400
+    assert _stored(r) == before
+    out = read_on_b("hal")
+    assert "Loaded" in out["upload-status"]["children"], out
+    dataset = out["datasets"]["data"][-1]
+    assert _has_table(r, dataset)
+    assert not any(k.startswith("incoming/") for k in _stored(r))
+    assert "split" in figure_text(user_page(r.a, "hal", [dataset]), ["split"])
 
 
 def test_scl044_a_replica_killed_mid_request_loses_nothing(s3_replicas):
@@ -169,21 +247,21 @@ def test_scl044_a_replica_killed_mid_request_loses_nothing(s3_replicas):
     a is killed (SIGKILL) while it answers a request; through nginx everything then goes to
     b, which reads all of it from the bucket."""
     r = s3_replicas
-    fay_a = _page(r.a, "fay")
-    fay_a.upload("kept.csv", _csv(50))
+    fay_a = user_page(r.a, "fay")
+    fay_a.upload("kept.csv", csv_rows(50))
     kept = fay_a.datasets[-1]
     fay_a.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "before the crash"})
     in_flight = []
     request = threading.Thread(target=lambda: in_flight.append(
-        _try(lambda: fay_a.views(["kept"]))))
+        attempt(lambda: fay_a.views(["kept"]))))
     request.start()
     os.killpg(r.a.proc.pid, signal.SIGKILL)
     r.a.proc.wait(timeout=30)
     request.join(60)
     assert not request.is_alive()
-    fay = _page(r.front, "fay", [kept])
+    fay = user_page(r.front, "fay", [kept])
     assert fay.notes()["note"]["value"] == "before the crash"
-    assert "kept" in _figure_text(fay, ["kept"])
+    assert "kept" in figure_text(fay, ["kept"])
     assert not any(k.endswith(".tmp") for k in _stored(r))
     for _ in range(6):
         assert fay.server.request("GET", "/health").status == 200

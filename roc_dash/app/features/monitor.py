@@ -43,7 +43,7 @@ from ..page_state import (
     monitor_pins,
     parse_link,
 )
-from ..server.monitor_files import digest_of, get_file, put_file
+from ..server.monitor_files import NotKept, digest_of, get_file, put_file
 from ..state import FONT, tab_shown
 
 __all__ = ["panel", "register", "window_rows", "window_files", "upload_window_files",
@@ -359,7 +359,11 @@ def upload_window_files(store, contents, filenames, files, windows) -> dict:
         if error is not None:
             said.append(html.Div(error, className="banner warn"))
             continue
-        kept.append(put_file(store.root, "window", name, data, columns=columns))
+        try:
+            kept.append(put_file(store.root, "window", name, data, columns=columns))
+        except NotKept as exc:  # the object store did not take it: said, the rest kept
+            said.append(html.Div(f"{name}: {exc}", className="banner warn"))
+            continue
         said.append(html.Div(f"Window file: {name}", className="monitor-file"))
     if not kept:
         return {"files": no_update, "status": said or no_update, "windows": no_update}
@@ -478,7 +482,12 @@ def _register_files_and_pins(app, cache, store) -> None:
             return {"record": no_update, "name": html.Span(got["error"],
                                                            className="banner warn"),
                     "reference": no_update, "record_id": no_update}
-        kept = put_file(store.root, "record", got["name"], got["text"].encode("utf-8"))
+        try:
+            kept = put_file(store.root, "record", got["name"], got["text"].encode("utf-8"))
+        except NotKept as exc:  # the record loaded before stays
+            return {"record": no_update, "name": html.Span(f"{got['name']}: {exc}",
+                                                           className="banner warn"),
+                    "reference": no_update, "record_id": no_update}
         return {"record": got, "name": f"Record: {got['name']}", "reference": "upload",
                 "record_id": kept.id}
 

@@ -2,13 +2,17 @@
 object store (``ROC_DASH_STORE_URL=s3://bucket/prefix``, through fsspec/s3fs).
 
 The stored tables (``datasets/<id>.parquet`` and their ``datasets/<id>.json`` sidecars), the
-notes and saved views (``views/<key>.json``), the put-off removals (``removals/<id>.json``)
-and the notes of deleted datasets (``gone/<id>.json``) are read and written here through one
+notes and saved views (``views/<key>.json``), the put-off removals (``removals/<id>.json``),
+the notes of deleted datasets (``gone/<id>.json``), the Monitor tab's kept files
+(``monitor/<id>.bin`` and their ``monitor/<id>.json`` descriptions, :mod:`.monitor_files`),
+the uploads arriving (``incoming/<token>.<NN>.data``, :mod:`.incoming_store`) and the
+rejected uploads kept (``pending/<token>.<NN>.bin``, :mod:`.pending_store`)
+are read and written here through one
 small interface: :meth:`Objects.read_bytes`, :meth:`Objects.write`, :meth:`Objects.exists`,
 :meth:`Objects.remove`, :meth:`Objects.entries` and :meth:`Objects.touch`.
 
 **Keys** are built by the server: a folder of :data:`FOLDERS` and a name of
-:data:`NAME_PATTERN` (ids the server handed out, hex digests; never a file name a user gave).
+:data:`NAME_PATTERN` or the folder's own in :data:`FOLDER_NAMES` (ids the server handed out, hex digests; never a file name a user gave).
 Every call checks its key at the moment it uses it (:func:`check_key`), so a crafted id with
 ``*``, ``..``, ``/``, ``%2F`` or a space is refused even if a caller forgot to check it.
 Nothing here expands globs or follows links: the S3 side uses ``cat_file``, ``put_file``,
@@ -34,9 +38,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: The folders the store keeps objects in (anything else is refused).
-FOLDERS = ("datasets", "views", "removals", "gone")
+FOLDERS = ("datasets", "views", "removals", "gone", "monitor", "incoming", "pending")
 #: An object's name: an id the server handed out (or a hex digest) and its kind.
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}\.(?:parquet|json)$")
+#: The names of a folder whose objects are not tables and records: a Monitor file's id (as
+#: :mod:`.dataset_ids` hands ids out) with its content (``.bin``) or description (``.json``).
+FOLDER_NAMES = {"monitor": re.compile(r"^[A-Za-z0-9_-]{20,64}\.(?:bin|json)$"),
+                # an upload arriving (:mod:`.incoming_store`): a batch token, then a file's
+                # index and its content or name, or the batch's owner
+                "incoming": re.compile(r"^[A-Za-z0-9_-]{20,64}\.(?:\d\d\.(?:data|name)|owner)$"),
+                # a rejected upload kept (:mod:`.pending_store`): its files, then their names
+                "pending": re.compile(r"^[A-Za-z0-9_-]{20,64}\.(?:\d\d\.bin|json)$")}
 _BUCKET = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
 _PREFIX_PART = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$")
 
@@ -63,9 +75,15 @@ def check_key(key) -> tuple[str, str]:
     if not isinstance(key, str) or key.count("/") != 1:
         raise BadKey(f"not a store key: {key!r}")
     folder, name = key.split("/")
-    if folder not in FOLDERS or not NAME_PATTERN.match(name):
+    if folder not in FOLDERS or not name_pattern(folder).match(name):
         raise BadKey(f"not a store key: {key!r}")
     return folder, name
+
+
+def name_pattern(folder: str) -> re.Pattern:
+    """The names the objects of ``folder`` may have (:data:`NAME_PATTERN` unless
+    :data:`FOLDER_NAMES` says otherwise)."""
+    return FOLDER_NAMES.get(folder, NAME_PATTERN)
 
 
 @dataclass(frozen=True)
@@ -107,8 +125,11 @@ class Objects:
         self.write(key, lambda p: Path(p).write_bytes(data), scratch=scratch)
 
     def total_bytes(self) -> int:
-        """Bytes of every object in :data:`FOLDERS`."""
-        return sum(e.size for folder in FOLDERS for e in self.entries(folder))
+        """Bytes of every object in :data:`FOLDERS` but uploads arriving and rejected ones
+        kept (they have their own caps, ``ROC_DASH_MAX_INCOMING_MB`` and twice the upload
+        limit, and never make a dataset go)."""
+        return sum(e.size for folder in FOLDERS if folder not in ("incoming", "pending")
+                   for e in self.entries(folder))
 
     def describe(self) -> str:  # pragma: no cover - interface
         raise NotImplementedError
@@ -152,7 +173,7 @@ class LocalObjects(Objects):
         except OSError:
             return []
         for item in listed:
-            if not NAME_PATTERN.match(item.name):
+            if not name_pattern(folder).match(item.name):
                 continue
             try:
                 if not item.is_file(follow_symlinks=False):
@@ -209,6 +230,11 @@ class S3Objects(Objects):
         finally:
             Path(tmp).unlink(missing_ok=True)
 
+    def put_path(self, key: str, path: Path) -> None:
+        """The finished local file ``path`` published at ``key`` (whole or not at all; s3fs
+        sends a large one in parts, completed in one request at the end)."""
+        self.fs.put_file(str(path), self.path(key))
+
     def exists(self, key: str) -> bool:
         try:
             self.fs.info(self.path(key))
@@ -231,7 +257,7 @@ class S3Objects(Objects):
         out = []
         for item in listed:
             name = str(item.get("name", "")).rsplit("/", 1)[-1]
-            if item.get("type") != "file" or not NAME_PATTERN.match(name):
+            if item.get("type") != "file" or not name_pattern(folder).match(name):
                 continue
             out.append(Entry(name, int(item.get("size") or 0), _mtime(item)))
         return out
@@ -325,6 +351,22 @@ def check_store_url() -> None:
     except ImportError:
         raise ValueError(f"{STORE_VAR} names an S3 store but s3fs is not installed: "
                          "pip install 'roc-dash[s3]'") from None
+
+
+_SHARED: dict[str, S3Objects] = {}  # by URL and endpoint
+
+
+def shared_objects() -> S3Objects | None:
+    """The object store ``ROC_DASH_STORE_URL`` names (one per URL and process, for what is
+    kept apart from a dataset store: Monitor files, uploads arriving), None when unset."""
+    url = store_url()
+    if url is None:
+        return None
+    key = "|".join((url, os.environ.get("ROC_DASH_S3_ENDPOINT_URL", ""),
+                    os.environ.get("AWS_ENDPOINT_URL", "")))
+    if key not in _SHARED:
+        _SHARED[key] = S3Objects(url)
+    return _SHARED[key]
 
 
 def open_objects(root: Path) -> Objects:

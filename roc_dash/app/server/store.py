@@ -24,6 +24,7 @@ import pandas as pd
 from ...io import load_predictions
 from ...io.canonical import content_digest  # noqa: F401 - the app recognises files by it
 from ...io.size_limits import release_memory
+from . import pending_store
 from .dataset_ids import (  # noqa: F401 - the store's names, as the app imports them
     DEMO_FILE,
     DEMO_ID,
@@ -251,9 +252,12 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
         atomic_write(path, write, folder=folder or self.dir)
 
     # -- uploads waiting for an answer (e.g. which label is the positive class) -----------
-    def put_pending(self, sources) -> str:
+    def put_pending(self, sources) -> str | None:
         """Keep rejected upload ``[(filename, bytes), ...]`` so that it can be read again
-        (with other options) without a second drop; return its token."""
+        (with other options) without a second drop; return its token (None: an object
+        store that did not take it)."""
+        if self.objects.shared:  # any replica reads it again (pending_store)
+            return pending_store.put(self.objects, sources, scratch=self.root)
         token = secrets.token_urlsafe(24)
         folder = self.root / "pending"
         folder.mkdir(parents=True, exist_ok=True)
@@ -270,6 +274,8 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
         """The ``[(filename, bytes), ...]`` kept under ``token``, or None if it is gone."""
         if not ID_PATTERN.match(str(token)):
             return None
+        if self.objects.shared:
+            return pending_store.get(self.objects, token)
         folder = self.root / "pending"
         try:
             files = json.loads((folder / f"{token}.json").read_text())["files"]
@@ -279,7 +285,9 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
             return None
 
     def drop_pending(self, token: str) -> None:
-        if ID_PATTERN.match(str(token)):
+        if ID_PATTERN.match(str(token)) and self.objects.shared:
+            pending_store.drop(self.objects, token)
+        elif ID_PATTERN.match(str(token)):
             for path in (self.root / "pending").glob(f"{token}.*"):
                 path.unlink(missing_ok=True)
 
@@ -290,29 +298,15 @@ class DatasetStore(Retention, NotesAndViews, PendingRemovals):
         together, the oldest dropped first. They never make anybody's dataset go (the
         quota's evictions leave them aside: stranger review 2, where six rejected drops made
         the next upload delete another user's dataset)."""
-        from .limits import max_upload_bytes, unclaimed_seconds
-
-        limit = time.time() - unclaimed_seconds()
-        tokens: dict[str, list] = {}  # token -> [newest mtime, bytes, paths]
+        items = []
         for path in folder.iterdir():
             try:
                 stat = path.stat()
             except OSError:
                 continue
-            if stat.st_mtime < limit:
-                path.unlink(missing_ok=True)
-                continue
-            entry = tokens.setdefault(path.name.split(".", 1)[0], [0.0, 0, []])
-            entry[0] = max(entry[0], stat.st_mtime)
-            entry[1] += stat.st_size
-            entry[2].append(path)
-        total, cap = sum(e[1] for e in tokens.values()), 2 * max_upload_bytes()
-        for _newest, size, paths in sorted(tokens.values(), key=lambda e: e[0]):
-            if total <= cap:
-                break
-            for path in paths:
-                path.unlink(missing_ok=True)
-            total -= size
+            items.append((path.name.split(".", 1)[0], stat.st_mtime, stat.st_size,
+                          lambda p=path: p.unlink(missing_ok=True)))
+        pending_store.prune_kept(items)
 
     # -- reading -------------------------------------------------------------------------
     def _check_id(self, dataset_id: str) -> None:

@@ -25,10 +25,15 @@ Content-Length) and again as each chunk arrives:
 Only the file refused is dropped (the drop's files that arrived stay, for the file sent
 again); a batch's files, its Cancel and its reading are for the owner who sent its first
 file (403 for anyone else).
+
+With ``ROC_DASH_STORE_URL`` set, each file, once received whole as above, is published to
+the object store (:mod:`.incoming_store`) and read from there by whichever replica answers
+the reading; the caps then count what the store holds too. Unset, nothing here changes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -40,6 +45,7 @@ from flask import has_request_context, jsonify, request
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from ...text.invisible import without_invisible
+from . import incoming_store
 from .auth import current_owner
 from .incoming_share import (
     IncomingUsage,
@@ -59,6 +65,7 @@ from .limits import (
     unclaimed_seconds,
     upload_slot,
 )
+from .objects import shared_objects
 from .store import StorageFull
 from .url_prefix import path_under
 
@@ -115,11 +122,21 @@ def register_upload_route(server, store) -> None:
         batch = folder / token
         owner = current_owner()
         mark = owner_mark(owner)
-        if batch_mark(batch) not in (None, mark):
-            return _not_yours()
-        if request.method == "DELETE":
-            shutil.rmtree(batch, ignore_errors=True)
-            return jsonify({"ok": True})
+        shared = shared_objects()  # ROC_DASH_STORE_URL: the drop's files go to the store
+        try:
+            if batch_mark(batch) not in (None, mark) or (
+                    shared is not None
+                    and incoming_store.stored_mark(shared, token) not in (None, mark)):
+                return _not_yours()
+            if request.method == "DELETE":
+                shutil.rmtree(batch, ignore_errors=True)
+                if shared is not None:
+                    incoming_store.forget(shared, token)
+                return jsonify({"ok": True})
+            base = None if shared is None else incoming_store.stored_usage(
+                shared, mark, token, unclaimed_seconds())
+        except Exception as exc:  # noqa: BLE001 - the store does not answer: sent again
+            return busy_response(_store_busy(shared, exc))
         try:
             index = int(request.args.get("index", "0"))
         except ValueError:
@@ -133,7 +150,8 @@ def register_upload_route(server, store) -> None:
             return _error(413, f"{name} is {request.content_length / 2**20:,.1f} MB; the most "
                                f"this server accepts is {mb:,.0f} MB (ROC_DASH_MAX_UPLOAD_MB).")
         need = request.content_length or 0
-        usage = incoming_usage(folder, mark, token, unclaimed_seconds())
+        usage = incoming_store.added(incoming_usage(folder, mark, token, unclaimed_seconds()),
+                                     base)
         if usage.mine + need > max_incoming_per_owner_bytes():  # this owner's share first:
             return _share_full(name, usage, need)  # waiting for others would not help them
         if usage.total + need > max_incoming_bytes():
@@ -145,9 +163,15 @@ def register_upload_route(server, store) -> None:
                                "whoever runs the server to free space or raise the quota.")
         try:
             with upload_slot(name):
-                return _receive(folder, batch, index, name, mark)
+                return _receive(folder, batch, index, name, mark, shared, base)
         except ServerBusy as exc:
             return busy_response(exc)
+
+
+def _store_busy(shared, exc: Exception) -> ServerBusy:
+    return ServerBusy(f"{shared.describe()} does not answer ({type(exc).__name__}); the "
+                      f"file is sent again in {_INCOMING_RETRY} s.",
+                      retry_after=_INCOMING_RETRY)
 
 
 def _incoming_full(name: str) -> ServerBusy:
@@ -183,12 +207,14 @@ def _mb(size: int) -> str:
     return f"{mb:,.0f}" if mb >= 10 else f"{mb:.1f}" if mb >= 0.1 else f"{mb:.3g}"
 
 
-def _check_chunk(folder: Path, batch: Path, mark: str, name: str, size: int):
+def _check_chunk(folder: Path, batch: Path, mark: str, name: str, size: int, base=None):
     """None when the next ``size`` bytes of ``name`` may be written to ``batch``; else the
     answer for this file only (the drop's other files stay): 429 past its owner's share,
     503 past the cap for everybody. Raise RequestEntityTooLarge when the drop (its files
-    arriving together, this one's bytes too) passes the upload limit."""
-    usage = incoming_usage(folder, mark, batch.name, unclaimed_seconds())
+    arriving together, this one's bytes too) passes the upload limit. ``base``: what the
+    object store held as the file began (None: no store)."""
+    usage = incoming_store.added(
+        incoming_usage(folder, mark, batch.name, unclaimed_seconds()), base)
     if usage.batch + size > max_upload_bytes():
         raise RequestEntityTooLarge()
     if usage.mine + size > max_incoming_per_owner_bytes():
@@ -198,19 +224,30 @@ def _check_chunk(folder: Path, batch: Path, mark: str, name: str, size: int):
     return None
 
 
-def _receive(folder: Path, batch: Path, index: int, name: str, mark: str):
+def _receive(folder: Path, batch: Path, index: int, name: str, mark: str, shared=None,
+             base=None):
     """Write the request's body to ``batch`` in chunks (see :func:`register_upload_route`);
     the body is read through :class:`.limits.GuardedInput` (size, deadline, rate). The
     first file of a drop records its owner (``mark``, :func:`.incoming_share.claim_batch`).
     Each chunk is checked against what the drop's folder holds by then (its other files may
     be arriving at the same time), against its owner's uploads arriving and against all
-    uploads arriving (a body without a length was not checked before it began)."""
+    uploads arriving (a body without a length was not checked before it began). With the
+    object store (``shared``), the whole file is then published there
+    (:mod:`.incoming_store`) and its local copy removed; ``base``: what the store held as
+    the file began."""
     _prune(folder)
     try:
         if not claim_batch(batch, mark):
             return _not_yours()
     except FileNotFoundError:
         return _drop_gone(name)
+    if shared is not None:
+        try:
+            incoming_store.prune(shared, unclaimed_seconds())
+            if not incoming_store.claim(shared, batch.name, mark, scratch=folder):
+                return _not_yours()
+        except Exception as exc:  # noqa: BLE001 - the store does not answer: sent again
+            return busy_response(_store_busy(shared, exc))
     target = batch / f"{index:02d}.part"
     written = 0
     too_large = _error(413, f"{name} is larger than {max_upload_bytes() / 2**20:,.0f} MB, "
@@ -223,7 +260,7 @@ def _receive(folder: Path, batch: Path, index: int, name: str, mark: str):
                 if not chunk:
                     break
                 written += len(chunk)
-                refused = _check_chunk(folder, batch, mark, name, len(chunk))
+                refused = _check_chunk(folder, batch, mark, name, len(chunk), base)
                 if refused is not None:
                     fh.close()
                     target.unlink(missing_ok=True)  # this file only: the drop's others
@@ -232,6 +269,9 @@ def _receive(folder: Path, batch: Path, index: int, name: str, mark: str):
                 fh.flush()  # on disk (and counted by the drop's other files) at once
     except (RequestEntityTooLarge, BodyTooLarge):  # ours, or the server's own limit
         shutil.rmtree(batch, ignore_errors=True)
+        if shared is not None:
+            with contextlib.suppress(Exception):
+                incoming_store.forget(shared, batch.name)
         return too_large
     except BodyTimeout as exc:
         shutil.rmtree(batch, ignore_errors=True)
@@ -250,7 +290,25 @@ def _receive(folder: Path, batch: Path, index: int, name: str, mark: str):
     except FileNotFoundError:  # another file of the drop was refused: the drop is gone
         shutil.rmtree(batch, ignore_errors=True)
         return _drop_gone(name)
+    if shared is not None:
+        refused = _publish(shared, batch, index, name)
+        if refused is not None:
+            return refused
     return jsonify({"ok": True, "bytes": written})
+
+
+def _publish(shared, batch: Path, index: int, name: str):
+    """The arrived file ``index`` of ``batch`` published to the object store and its local
+    copy removed; None, or the answer when the store did not take it (503: sent again)."""
+    data = batch / f"{index:02d}.data"
+    try:
+        incoming_store.publish(shared, batch.name, index, name, data, scratch=batch.parent)
+    except Exception as exc:  # noqa: BLE001 - the store does not answer: sent again
+        return busy_response(_store_busy(shared, exc))
+    finally:
+        data.unlink(missing_ok=True)
+        (batch / f"{index:02d}.name").unlink(missing_ok=True)
+    return None
 
 
 def _drop_gone(name: str):
@@ -265,9 +323,20 @@ def take_batch(store, token) -> list[tuple[str, bytes]] | None:
     if not isinstance(token, str) or not _TOKEN.match(token):
         return None
     batch = _incoming(store.root) / token
+    mark = owner_mark(current_owner()) if has_request_context() else None
+    shared = shared_objects()
+    if shared is not None:  # the drop's files are in the store (any replica received them)
+        if mark is not None and batch_mark(batch) not in (None, mark):
+            return None
+        try:
+            return incoming_store.take(shared, token, mark, MAX_FILES_PER_DROP)
+        except Exception:  # noqa: BLE001 - the store does not answer: "did not reach"
+            return None
+        finally:
+            shutil.rmtree(batch, ignore_errors=True)
     if not batch.is_dir():
         return None
-    if has_request_context() and batch_mark(batch) not in (None, owner_mark(current_owner())):
+    if mark is not None and batch_mark(batch) not in (None, mark):
         return None  # someone else's upload: neither read nor removed
     try:
         files = []

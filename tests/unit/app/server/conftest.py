@@ -3,7 +3,12 @@ module says which app: the limits, prefix or hardening it tests)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
+
+#: The bucket of the object-store tests' moto server (:func:`s3_env`).
+S3_BUCKET = "roc-dash"
 
 
 @pytest.fixture
@@ -27,3 +32,23 @@ def app_with(tmp_path, monkeypatch):
         return create_app(data_dir=tmp_path / "data")
 
     return build
+
+
+@pytest.fixture(scope="module")
+def s3_env(tmp_path_factory):
+    """A moto S3 server on loopback (one per test module) with :data:`S3_BUCKET`: the
+    environment (endpoint, credentials) that reaches it."""
+    from tools.s3_server import s3_server
+
+    with s3_server(tmp_path_factory.mktemp("moto"), buckets=(S3_BUCKET,)) as env:
+        yield env
+
+
+@pytest.fixture
+def s3(s3_env, monkeypatch, request):
+    """``ROC_DASH_STORE_URL`` on a prefix of this test's own in the moto bucket."""
+    prefix = f"t-{request.node.name[5:11]}-{time.monotonic_ns()}"
+    for name, value in s3_env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("ROC_DASH_STORE_URL", f"s3://{S3_BUCKET}/{prefix}")
+    return prefix

@@ -21,27 +21,10 @@ from roc_dash.app.server.objects import (
 from roc_dash.app.server.store import DatasetNotFound, DatasetStore, NotAllowed
 from roc_dash.io import load_predictions
 from tests.conftest import make_predictions
-from tools.s3_server import object_keys, s3_server
+from tests.unit.app.server.conftest import S3_BUCKET as BUCKET
+from tools.s3_server import object_keys
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
-
-BUCKET = "roc-dash"
-
-
-@pytest.fixture(scope="module")
-def s3_env(tmp_path_factory):
-    with s3_server(tmp_path_factory.mktemp("moto"), buckets=(BUCKET,)) as env:
-        yield env
-
-
-@pytest.fixture
-def s3(s3_env, monkeypatch, request):
-    """``ROC_DASH_STORE_URL`` on a prefix of this test's own in the moto bucket."""
-    prefix = f"t-{request.node.name[5:11]}-{time.monotonic_ns()}"
-    for name, value in s3_env.items():
-        monkeypatch.setenv(name, value)
-    monkeypatch.setenv("ROC_DASH_STORE_URL", f"s3://{BUCKET}/{prefix}")
-    return prefix
 
 
 def _table(model="m", n=50):
