@@ -178,7 +178,10 @@ def logistic_fit(X, positives, negatives, *, offset=None, start=None, max_iter: 
     for it in range(1, max_iter + 1):  # noqa: B007 -- `it` is reported
         mu, info = information(eta)
         resid = pos - n * mu
-        step = np.linalg.solve(info, np.array([dot(c, resid) for c in cols]))
+        try:
+            step = np.linalg.solve(info, np.array([dot(c, resid) for c in cols]))
+        except np.linalg.LinAlgError:  # no information left (the fitted probabilities are
+            break                      # 0 or 1: the classes separate): not converged
         if np.all(np.abs(step) <= 1.0):  # a plain Newton step near the optimum (the
             new = beta + step          # log-likelihood is concave)
         else:  # far from it: halve the step until the log-likelihood rises
@@ -196,8 +199,11 @@ def logistic_fit(X, positives, negatives, *, offset=None, start=None, max_iter: 
             converged = True
             break
     _, info = information(eta)
-    return LogisticFit(coef=beta, covariance=np.linalg.inv(info), converged=converged,
-                       iterations=it)
+    try:
+        covariance = np.linalg.inv(info)
+    except np.linalg.LinAlgError:  # not estimable: no standard errors
+        covariance, converged = np.full((q, q), np.nan), False
+    return LogisticFit(coef=beta, covariance=covariance, converged=converged, iterations=it)
 
 
 @dataclass(frozen=True)

@@ -124,6 +124,21 @@ def test_cln005_calibration_uncertainty_together_and_not_for_scores():
         calibration_fit(roc_curve(np.arange(200) % 3 == 0, scores))
 
 
+def test_cln009_scores_that_separate_the_classes_give_a_note_not_an_error():
+    """Probabilities that separate the classes perfectly (a model of AUC 1 on its data,
+    some scores at 0 and 1): the logistic recalibration has no maximum, its information
+    matrix becomes singular; the fit says it did not converge, with no standard errors,
+    instead of failing the views and the decision under constraints that use it."""
+    rng = np.random.default_rng(3)
+    y = np.repeat([False, True], 60)
+    p = np.where(y, rng.uniform(0.9, 1.0, 120), rng.uniform(0.0, 0.1, 120))
+    p[:5], p[-5:] = 0.0, 1.0
+    cu = calibration_uncertainty(roc_curve(y, p))
+    assert not cu.fit.converged
+    assert math.isnan(cu.fit.slope_se) or math.isinf(cu.fit.slope_se) or cu.fit.slope_se > 10
+    assert any("did not converge" in n for n in cu.notes)
+
+
 def test_cln006_recalibrations_against_statsmodels_and_sklearn():
     y, p = _probabilities(n=1000, seed=8)
     curve = roc_curve(y, p)
