@@ -1,4 +1,4 @@
-"""Presentation mode at 1280×720 with three pins fits: the summary and pin lines are not cut,
+"""Presentation mode at 1280×720 with three pins and a capacity fits: the summary and pin lines are not cut,
 the operating-point table does not scroll sideways, the legends are clear of the mode bars
 and the pin row can be reached — checked on the elements' geometry in Chromium."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from roc_dash.app import ids
 
-from .gestures import scroll_into_view, wait_idle, wait_until
+from .gestures import scroll_into_view, type_into, wait_idle, wait_until
 from .test_state_browser import pin_typed
 from .test_trust_browser import start
 
@@ -47,6 +47,10 @@ def test_p72001_presentation_at_1280x720_with_three_pins_fits(dash_duo, app, sho
     for letter, (model, threshold) in zip("ABC", (("naive Bayes", 0.5), ("decision tree", 0.6),
                                                   ("gradient boosting", 0.3)), strict=True):
         pin_typed(dash_duo, model, threshold, letter)
+    # a capacity typed: its table (a row per model, eight columns) is wider than its card
+    type_into(dash_duo.find_element(f"#{ids.DCT_CAPACITY}"), "200")
+    wait_until(lambda: "capacity of 200" in dash_duo.find_element(".summary").text,
+               message="the strip under the capacity")
     dash_duo.find_element(f"#{ids.PRESENTATION} input").click()
     wait_until(lambda: "presenting" in dash_duo.find_element(f"#{ids.APP}").get_attribute("class"),
                message="presentation mode")

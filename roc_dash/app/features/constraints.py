@@ -204,8 +204,16 @@ def _listed(trace: dict) -> dict:
     return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in trace.items()}
 
 
+def _legend_name(name) -> str:
+    """A capacity's or floors' legend entry in presentation mode: its kind alone
+    ("capacity", "floors", "meets the floors"; the hover keeps the details), so that the
+    legend keeps the width the presentation layout gave it, clear of the mode bar."""
+    name = str(name or "")
+    return "meets the floors" if name.startswith("meets ") else name.split(":")[0]
+
+
 def overlay(views: list[ModelView], *, det: bool = False, pr_mode: str = "pr",
-            stamp: str = "", bands=()) -> dict:
+            stamp: str = "", bands=(), presentation: bool = False) -> dict:
     """``{"roc": traces, "pr": traces}``: the capacity's and floors' traces of every model
     (the floors' region once) and the PR ``bands`` (``(name, PrBand, colour index)``, below
     the rest), each with a ``uid`` starting :data:`OVERLAY_UID` and ending
@@ -225,6 +233,8 @@ def overlay(views: list[ModelView], *, det: bool = False, pr_mode: str = "pr",
             pr += [t for t in floor_traces(v.floors, space="pr")
                    if not (region and t.get("fill"))]
             region = True
+    if presentation:
+        roc, pr = ([{**t, "name": _legend_name(t.get("name"))} for t in ts] for ts in (roc, pr))
     out = {}
     for view, traces, off in (("roc", roc, det), ("pr", pr, pr_mode != "pr")):
         named: set = set()  # each kind of trace once in the legend (hover names the model)
@@ -463,7 +473,8 @@ def register(app, cache, store) -> None:
                 "summary": summary_table(views),
                 "figure": card_figure(views, page.constraint_view, font),
                 "overlay": {**overlay(views, det=page.det, pr_mode=page.pr_mode,
-                                      stamp=f"-{time.time_ns():x}", bands=bands),
+                                      stamp=f"-{time.time_ns():x}", bands=bands,
+                                      presentation=page.presentation),
                             "floors": [f.text for f in floors]}}
 
     @app.callback(
