@@ -380,14 +380,6 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None,
         if lo < 0 or hi > 1:
             raise ValueError("ROC points must lie in the unit square")
 
-    def coords(idx):
-        """Coordinates of point indices, the trivial classifiers included."""
-        cx, cy = np.empty(idx.size), np.empty(idx.size)
-        real = idx < n
-        cx[real], cy[real] = x[idx[real]], y[idx[real]]
-        cx[~real] = cy[~real] = idx[~real] == n + 1
-        return cx, cy
-
     # Index n is the all-negative classifier (0, 0), n + 1 the all-positive one (1, 1).
     if chain:
         top = _chain_candidates(x, y)
@@ -395,27 +387,56 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None,
             top = np.append(top[:-1] if x[top[-1]] == 1 else top, n + 1)
         origin = 0
     else:
-        # Sort by fpr ascending, tpr descending, original order as the last key (stable);
-        # the trivial classifiers come last among equals, so real points win ties.
-        ext_x = np.concatenate((x, [0.0, 1.0]))
-        ext_y = np.concatenate((y, [0.0, 1.0]))
-        order = np.lexsort((-ext_y, ext_x))
-        xs = ext_x[order]
-        first = np.ones(xs.size, dtype=bool)
-        first[1:] = xs[1:] != xs[:-1]  # the highest TPR of each FPR
-        top = order[first]
-        origin = int(order[(xs == 0) & (ext_y[order] == 0)][0])
-        top = top[_upper_hull(*coords(top))]  # floating-point filter before the final pass
+        top, origin = _unordered_candidates(x, y)
+    return _hull_of_candidates(x, y, top, origin, totals=totals, thresholds=thresholds,
+                               models=models)
 
-    fx, fy, orient = _final_coordinates(*coords(top), totals)
+
+def _coords(x: np.ndarray, y: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Coordinates of point indices, the trivial classifiers included (index ``x.size`` is
+    (0, 0), ``x.size + 1`` is (1, 1))."""
+    n = x.size
+    cx, cy = np.empty(idx.size), np.empty(idx.size)
+    real = idx < n
+    cx[real], cy[real] = x[idx[real]], y[idx[real]]
+    cx[~real] = cy[~real] = idx[~real] == n + 1
+    return cx, cy
+
+
+def _unordered_candidates(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, int]:
+    """Upper-hull candidates of points in any order and the index of their origin.
+
+    Sort by fpr ascending, tpr descending, original order as the last key (stable); the
+    trivial classifiers come last among equals, so real points win ties. The highest TPR of
+    each FPR then goes through a floating-point filter before the final pass.
+    """
+    ext_x = np.concatenate((x, [0.0, 1.0]))
+    ext_y = np.concatenate((y, [0.0, 1.0]))
+    order = np.lexsort((-ext_y, ext_x))
+    xs = ext_x[order]
+    first = np.ones(xs.size, dtype=bool)
+    first[1:] = xs[1:] != xs[:-1]  # the highest TPR of each FPR
+    top = order[first]
+    origin = int(order[(xs == 0) & (ext_y[order] == 0)][0])
+    return top[_upper_hull(*_coords(x, y, top))], origin
+
+
+def _hull_of_candidates(x, y, top, origin, *, totals, thresholds, models) -> RocHull:
+    """The :class:`RocHull` of the candidate indices ``top`` (by FPR), by the final pass.
+
+    See :func:`hull_of_points` for the exact and the tolerant orientation tests; ``origin``
+    is the index of the point (0, 0), added below a vertical first segment.
+    """
+    n = x.size
+    fx, fy, orient = _final_coordinates(*_coords(x, y, top), totals)
     kept = _upper_hull(fx, fy, orient)
     upper = top[kept]
     fx, fy = fx[kept], fy[kept]
     # The hull starts at the origin: add it below a vertical first segment.
-    if coords(upper[:1])[1][0] > 0:
+    if _coords(x, y, upper[:1])[1][0] > 0:
         upper = np.concatenate(([origin], upper))
         fx, fy = np.concatenate(([0], fx)), np.concatenate(([0], fy))
-    hx, hy = coords(upper)
+    hx, hy = _coords(x, y, upper)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if orient.kind == "exact":
             # Slopes from the exact count differences: (ΔTP / P) / (ΔFP / N).
