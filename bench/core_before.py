@@ -5,13 +5,13 @@ that the core's tests compare the current code with (bit for bit).
 A verbatim copy of ``roc_curve`` (with the sort paths it chose from) from
 ``roc_dash/core/roc/curves.py`` and of ``convex_hull`` (with the hull helpers it used) from
 ``roc_dash/core/roc/hull.py`` at commit 04cd0df. The helpers that the sorted-keys change
-left as they were (``sorted_run_ends``, the label-in-the-key sort, now
-``_runs_by_split_key``, the hash and integer run paths, ``_rates``, the monotone-chain
-hull and its column tops, ``_final_coordinates``, the hull of points in any order and the
-final pass of ``hull_of_points``, ``_totals`` and their constants; ``curve_of_runs``, whose
-current version only adds a private mark that this ``convex_hull`` does not read) are
-imported from the current modules instead of copied; what is defined here is what the
-change rewrote.
+left as they were are imported from the current modules instead of copied:
+``sorted_run_ends``, the label-in-the-key sort (now ``_runs_by_split_key``), the hash and
+integer run paths, ``_rates``, the block-by-block chain candidates (now
+``_blockwise_candidates``), the hull of points in any order and the final pass of
+``hull_of_points``, ``_totals`` and their constants; also ``curve_of_runs``, whose current
+version only adds a private mark that this ``convex_hull`` does not read. What is defined
+here is what the change rewrote.
 """
 
 from __future__ import annotations
@@ -31,14 +31,12 @@ from roc_dash.core.roc.curves import (
     sorted_run_ends,
 )
 from roc_dash.core.roc.hull import (
-    _BLOCK,
-    _CHAIN_FILTER,
     RocHull,
-    _column_tops,
+    _blockwise_candidates,
+    _ending_at_one,
     _hull_of_candidates,
     _totals,
     _unordered_candidates,
-    _upper_hull,
 )
 
 __all__ = ["roc_curve", "convex_hull", "curve_of_runs", "score_runs"]
@@ -127,23 +125,8 @@ def roc_curve(labels, scores, *, weights=None, pos_label=None) -> RocCurve:
     return curve_of_runs([*_runs(y, s, w)])
 
 
-def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Indices of a ROC chain's upper-hull candidates, found block by block.
-
-    A point below the chord of two points of its own block is below the hull of the whole
-    chain, so each block of ``_BLOCK`` points is peeled on its own (small, cache-resident
-    temporaries) and only the survivors meet in the final pass. The peeling here is a
-    floating-point filter: it drops only points certainly below a chord and keeps points on
-    or near one for the final, exact pass.
-    """
-    parts = []
-    for a in range(0, x.size, _BLOCK):
-        bx, by = x[a:a + _BLOCK], y[a:a + _BLOCK]
-        top = _column_tops(bx, by)
-        parts.append(top[_upper_hull(bx[top], by[top], _CHAIN_FILTER)] + a)
-    cand = np.concatenate(parts)
-    # Columns split across blocks: keep each column's top once more.
-    return cand[_column_tops(x[cand], y[cand])]
+# The chain's candidates as they were: block by block, with no sampled thinning first.
+_chain_candidates = _blockwise_candidates
 
 
 def _is_roc_chain(x: np.ndarray, y: np.ndarray) -> bool:
@@ -171,10 +154,7 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None) -> Ro
 
     # Index n is the all-negative classifier (0, 0), n + 1 the all-positive one (1, 1).
     if _is_roc_chain(x, y):
-        top = _chain_candidates(x, y)
-        if not (x[top[-1]] == 1 and y[top[-1]] == 1):
-            top = np.append(top[:-1] if x[top[-1]] == 1 else top, n + 1)
-        origin = 0
+        top, origin = _ending_at_one(x, y, _chain_candidates(x, y)), 0
     else:
         top, origin = _unordered_candidates(x, y)
     return _hull_of_candidates(x, y, top, origin, totals=totals, thresholds=thresholds,

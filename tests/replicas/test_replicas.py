@@ -78,17 +78,43 @@ def _page(server, user: str, datasets=None) -> Page:
     return page
 
 
+def _on_disk(r):
+    """``has_table(dataset)``: whether the dataset's table is in the replicas' data folder."""
+    return lambda dataset: (r.data / "datasets" / f"{dataset}.parquet").exists()
+
+
 def _figure_text(page: Page, models: list[str]) -> str:
     return json.dumps(page.views(models)["roc-graph"]["figure"]["data"])
 
 
 def test_scl010_uploaded_on_one_viewed_pinned_noted_removed_on_another(replicas):
     r = replicas
+    on_a, dataset = _uploaded_on_a(r)
+    on_b = _page(r.b, "ana", [dataset])
+    ben = _page(r.b, "ben", [dataset])  # another user on b may read but not change it
+    _viewed_pinned_noted_on_b(on_a, on_b, ben, dataset)
+    ben.remove(dataset)
+    assert (r.data / "datasets" / f"{dataset}.parquet").exists()
+    # removed on b by its owner (kept for the undo window), carried out by a
+    on_b.remove(dataset)
+    pending = r.data / "removals" / f"{dataset}.json"
+    assert pending.exists() and (r.data / "datasets" / f"{dataset}.parquet").exists()
+    pending.write_text(json.dumps({"due": 0, "user": json.loads(pending.read_text())
+                                   ["user"]}))  # as if the window had passed
+    _removal_carried_out_by_a(on_a, dataset, _on_disk(r))
+
+
+def _uploaded_on_a(r):
+    """ana's page on replica a, with ``shared.csv`` uploaded there, and its dataset id."""
     on_a = _page(r.a, "ana")
     out = on_a.upload("shared.csv", _csv(1))
     assert "Loaded" in out["upload-status"]["children"], out
-    dataset = on_a.datasets[-1]
-    on_b = _page(r.b, "ana", [dataset])
+    return on_a, on_a.datasets[-1]
+
+
+def _viewed_pinned_noted_on_b(on_a, on_b, ben, dataset):
+    """What ana uploaded on replica a is viewed, pinned and noted on b, a note and a saved
+    view cross both ways, and another user on b (``ben``) may not change the notes."""
     # viewed: the curve of the upload, computed on b (or read from the shared cache)
     assert "shared" in _figure_text(on_b, ["shared"])
     # pinned: a pinned model is drawn from b with its dataset's id
@@ -102,21 +128,17 @@ def test_scl010_uploaded_on_one_viewed_pinned_noted_removed_on_another(replicas)
     on_a.notes("save-view.n_clicks", **{"save-view.n_clicks": 1, "view-name.value": "v1",
                                         "url.search": "?cfn=3"})
     assert [v["name"] for v in on_b.notes()["views-data"]["data"]] == ["v1"]
-    # another user on b may read but not change it
-    ben = _page(r.b, "ben", [dataset])
     refused = ben.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "defaced"})
     assert "Only the uploader" in refused["note-status"]["children"]
-    ben.remove(dataset)
-    assert (r.data / "datasets" / f"{dataset}.parquet").exists()
-    # removed on b by its owner (kept for the undo window), carried out by a
-    on_b.remove(dataset)
-    pending = r.data / "removals" / f"{dataset}.json"
-    assert pending.exists() and (r.data / "datasets" / f"{dataset}.parquet").exists()
-    pending.write_text(json.dumps({"due": 0, "user": json.loads(pending.read_text())
-                                   ["user"]}))  # as if the window had passed
+
+
+def _removal_carried_out_by_a(on_a, dataset, has_table):
+    """A removal whose undo window has passed is carried out by a's next request of the
+    datasets callback (``has_table(dataset)`` turns false), and a's page then names what is
+    missing."""
     on_a.datasets = []
     on_a.upload("other.csv", _csv(2))  # a's next request of the datasets callback
-    assert not (r.data / "datasets" / f"{dataset}.parquet").exists()
+    assert not has_table(dataset)
     on_a.datasets = [dataset]
     banner = on_a.response("missing-banner.children", {"datasets.data": on_a.datasets},
                            ["datasets.data"])
@@ -141,7 +163,18 @@ def test_scl011_through_nginx_without_sticky_sessions(replicas):
 
 
 def test_scl012_a_users_quota_holds_across_replicas(replicas):
-    r = replicas
+    _quota_holds_across_replicas(replicas, _on_disk(replicas))
+
+
+def test_scl013_retention_holds_across_replicas(replicas):
+    """A dataset looked at through b stays; one uploaded through a and left idle expires
+    (whichever replica's turn the sweep is)."""
+    _retention_holds_across_replicas(replicas, _on_disk(replicas))
+
+
+def _quota_holds_across_replicas(r, has_table):
+    """dan uploads through a, b, a, past his quota: the oldest goes (``has_table(id)``
+    says whether a dataset's table is stored)."""
     dan_a, dan_b = _page(r.a, "dan"), _page(r.b, "dan")
     uploaded = []
     for k, page in enumerate((dan_a, dan_b, dan_a)):  # 3 x ~0.35 MB over a 0.75 MB quota
@@ -149,14 +182,11 @@ def test_scl012_a_users_quota_holds_across_replicas(replicas):
         out = page.upload(f"dan{k}.csv", _csv(30 + k, 30_000))
         assert "Loaded" in out["upload-status"]["children"], out
         uploaded.append(page.datasets[-1])
-    on = {d: (r.data / "datasets" / f"{d}.parquet").exists() for d in uploaded}
+    on = {d: has_table(d) for d in uploaded}
     assert on[uploaded[2]] and sum(on.values()) == 2, on
 
 
-def test_scl013_retention_holds_across_replicas(replicas):
-    """A dataset looked at through b stays; one uploaded through a and left idle expires
-    (whichever replica's turn the sweep is)."""
-    r = replicas
+def _retention_holds_across_replicas(r, has_table):
     eve_a = _page(r.a, "eve")
     eve_a.upload("watched.csv", _csv(40))
     watched = eve_a.datasets[-1]
@@ -164,13 +194,13 @@ def test_scl013_retention_holds_across_replicas(replicas):
     idle = eve_a.datasets[-1]
     eve_b = _page(r.b, "eve", [watched])
     t0 = time.monotonic()
-    while (r.data / "datasets" / f"{idle}.parquet").exists():
+    while has_table(idle):
         assert time.monotonic() - t0 < 6 * TTL_SECONDS, "the idle dataset did not expire"
         assert "watched" in _figure_text(eve_b, ["watched"])
         time.sleep(0.5)
     assert time.monotonic() - t0 > TTL_SECONDS / 2
     assert "watched" in _figure_text(eve_b, ["watched"])
-    assert (r.data / "datasets" / f"{watched}.parquet").exists()
+    assert has_table(watched)
 
 
 def test_scl016_concurrent_uploads_through_nginx_lose_nothing(replicas):
@@ -206,12 +236,29 @@ def test_scl014_a_replica_killed_mid_request_loses_nothing(replicas):
     request then goes to b, which has all of it: the earlier dataset, its note, and the
     upload that a received but never read."""
     r = replicas
+    batch = secrets.token_urlsafe(24)
+    fay = _killed_mid_request(r, lambda: r.a.upload(batch, "late.csv", _csv(51),
+                                                     headers={SIGNED: "fay"}))
+    out = fay.response("datasets.data", {
+        "streamed-upload.data": {"batch": batch, "stamp": time.time()},
+        "datasets.data": fay.datasets, "url.search": ""}, ["streamed-upload.data"])
+    assert "Loaded" in out["upload-status"]["children"], out
+    fay.datasets = out["datasets"]["data"]
+    assert "late" in _figure_text(fay, ["kept", "late"])
+    for _ in range(6):  # nginx no longer sends anything to the dead replica
+        assert fay.server.request("GET", "/health").status == 200
+
+
+def _killed_mid_request(r, before_kill=None):
+    """fay uploads ``kept.csv`` to replica a and notes it (then ``before_kill()``, which must
+    answer 200); a is killed (SIGKILL: no clean-up) while it answers her request; her page
+    through nginx, on b, still has the dataset and its note. Returns that page."""
     fay_a = _page(r.a, "fay")
     fay_a.upload("kept.csv", _csv(50))
     kept = fay_a.datasets[-1]
     fay_a.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "before the crash"})
-    batch = secrets.token_urlsafe(24)
-    assert r.a.upload(batch, "late.csv", _csv(51), headers={SIGNED: "fay"}).status == 200
+    if before_kill is not None:
+        assert before_kill().status == 200
     in_flight = []
     request = threading.Thread(target=lambda: in_flight.append(
         _try(lambda: fay_a.views(["kept"]))))
@@ -223,14 +270,7 @@ def test_scl014_a_replica_killed_mid_request_loses_nothing(replicas):
     fay = _page(r.front, "fay", [kept])
     assert fay.notes()["note"]["value"] == "before the crash"
     assert "kept" in _figure_text(fay, ["kept"])
-    out = fay.response("datasets.data", {
-        "streamed-upload.data": {"batch": batch, "stamp": time.time()},
-        "datasets.data": fay.datasets, "url.search": ""}, ["streamed-upload.data"])
-    assert "Loaded" in out["upload-status"]["children"], out
-    fay.datasets = out["datasets"]["data"]
-    assert "late" in _figure_text(fay, ["kept", "late"])
-    for _ in range(6):  # nginx no longer sends anything to the dead replica
-        assert fay.server.request("GET", "/health").status == 200
+    return fay
 
 
 def _try(call):

@@ -10,18 +10,25 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import signal
-import threading
-import time
 from types import SimpleNamespace
 
 import pytest
 
 from tests.hostile.conftest import start_server, stop_server, wildcard_id
 from tests.hostile.test_nginx import nginx_in_front
-from tests.replicas.test_replicas import FRONT_USERS, SIGNED, _csv, _figure_text, _page, _try
-from tools.dash_requests import VIEWS_CALLBACK, views_values
+from tests.replicas.test_replicas import (
+    FRONT_USERS,
+    SIGNED,
+    _csv,
+    _figure_text,
+    _killed_mid_request,
+    _page,
+    _quota_holds_across_replicas,
+    _removal_carried_out_by_a,
+    _retention_holds_across_replicas,
+    _uploaded_on_a,
+    _viewed_pinned_noted_on_b,
+)
 from tools.redis_server import redis_server
 from tools.s3_server import object_keys, s3_client, s3_server
 
@@ -68,27 +75,13 @@ def _has_table(r, dataset: str) -> bool:
 
 def test_scl040_uploaded_on_one_viewed_pinned_noted_removed_on_another(s3_replicas):
     r = s3_replicas
-    on_a = _page(r.a, "ana")
-    out = on_a.upload("shared.csv", _csv(1))
-    assert "Loaded" in out["upload-status"]["children"], out
-    dataset = on_a.datasets[-1]
+    on_a, dataset = _uploaded_on_a(r)
     assert _has_table(r, dataset)
     assert not list(r.b.data_dir.rglob(f"{dataset}.*"))  # b has nothing of it on disk
     on_b = _page(r.b, "ana", [dataset])
-    assert "shared" in _figure_text(on_b, ["shared"])
-    pin = {"dataset": dataset, "model": "shared", "threshold": 0.5, "label": "A"}
-    values = {**views_values(on_b.datasets, ["shared"]), "pinned.data": [pin]}
-    pinned = on_b.response(VIEWS_CALLBACK, values, ["pinned.data"])
-    assert "shared" in json.dumps(pinned["roc-graph"]["figure"]["data"])
-    on_b.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "decided on b"})
-    assert on_a.notes()["note"]["value"] == "decided on b"
-    on_a.notes("save-view.n_clicks", **{"save-view.n_clicks": 1, "view-name.value": "v1",
-                                        "url.search": "?cfn=3"})
-    assert [v["name"] for v in on_b.notes()["views-data"]["data"]] == ["v1"]
-    assert any(k.startswith("views/") for k in _stored(r))
     ben = _page(r.b, "ben", [dataset])  # another owner: reads, cannot change or delete
-    refused = ben.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "defaced"})
-    assert "Only the uploader" in refused["note-status"]["children"]
+    _viewed_pinned_noted_on_b(on_a, on_b, ben, dataset)
+    assert any(k.startswith("views/") for k in _stored(r))
     ben.remove(dataset)
     assert _has_table(r, dataset)
     on_b.remove(dataset)  # kept for the undo window, carried out by a
@@ -96,13 +89,7 @@ def test_scl040_uploaded_on_one_viewed_pinned_noted_removed_on_another(s3_replic
     client = s3_client(r.s3)
     user = json.loads(client.get_object(Bucket=BUCKET, Key=key)["Body"].read())["user"]
     client.put_object(Bucket=BUCKET, Key=key, Body=json.dumps({"due": 0, "user": user}))
-    on_a.datasets = []
-    on_a.upload("other.csv", _csv(2))
-    assert not _has_table(r, dataset)
-    on_a.datasets = [dataset]
-    banner = on_a.response("missing-banner.children", {"datasets.data": on_a.datasets},
-                           ["datasets.data"])
-    assert "shared.csv" in json.dumps(banner)
+    _removal_carried_out_by_a(on_a, dataset, lambda d: _has_table(r, d))
 
 
 def test_scl041_crafted_ids_through_both_replicas_and_nginx(s3_replicas):
@@ -134,34 +121,11 @@ def test_scl041_crafted_ids_through_both_replicas_and_nginx(s3_replicas):
 
 
 def test_scl042_a_users_quota_holds_across_replicas(s3_replicas):
-    r = s3_replicas
-    dan_a, dan_b = _page(r.a, "dan"), _page(r.b, "dan")
-    uploaded = []
-    for k, page in enumerate((dan_a, dan_b, dan_a)):  # 3 x ~0.35 MB over a 0.75 MB quota
-        page.datasets = list(uploaded)
-        out = page.upload(f"dan{k}.csv", _csv(30 + k, 30_000))
-        assert "Loaded" in out["upload-status"]["children"], out
-        uploaded.append(page.datasets[-1])
-    on = {d: _has_table(r, d) for d in uploaded}
-    assert on[uploaded[2]] and sum(on.values()) == 2, on
+    _quota_holds_across_replicas(s3_replicas, lambda d: _has_table(s3_replicas, d))
 
 
 def test_scl043_retention_holds_across_replicas(s3_replicas):
-    r = s3_replicas
-    eve_a = _page(r.a, "eve")
-    eve_a.upload("watched.csv", _csv(40))
-    watched = eve_a.datasets[-1]
-    eve_a.upload("idle.csv", _csv(41))
-    idle = eve_a.datasets[-1]
-    eve_b = _page(r.b, "eve", [watched])
-    t0 = time.monotonic()
-    while _has_table(r, idle):
-        assert time.monotonic() - t0 < 6 * TTL_SECONDS, "the idle dataset did not expire"
-        assert "watched" in _figure_text(eve_b, ["watched"])
-        time.sleep(0.5)
-    assert time.monotonic() - t0 > TTL_SECONDS / 2
-    assert "watched" in _figure_text(eve_b, ["watched"])
-    assert _has_table(r, watched)
+    _retention_holds_across_replicas(s3_replicas, lambda d: _has_table(s3_replicas, d))
 
 
 def test_scl044_a_replica_killed_mid_request_loses_nothing(s3_replicas):
@@ -169,21 +133,7 @@ def test_scl044_a_replica_killed_mid_request_loses_nothing(s3_replicas):
     a is killed (SIGKILL) while it answers a request; through nginx everything then goes to
     b, which reads all of it from the bucket."""
     r = s3_replicas
-    fay_a = _page(r.a, "fay")
-    fay_a.upload("kept.csv", _csv(50))
-    kept = fay_a.datasets[-1]
-    fay_a.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "before the crash"})
-    in_flight = []
-    request = threading.Thread(target=lambda: in_flight.append(
-        _try(lambda: fay_a.views(["kept"]))))
-    request.start()
-    os.killpg(r.a.proc.pid, signal.SIGKILL)
-    r.a.proc.wait(timeout=30)
-    request.join(60)
-    assert not request.is_alive()
-    fay = _page(r.front, "fay", [kept])
-    assert fay.notes()["note"]["value"] == "before the crash"
-    assert "kept" in _figure_text(fay, ["kept"])
+    fay = _killed_mid_request(r)
     assert not any(k.endswith(".tmp") for k in _stored(r))
     for _ in range(6):
         assert fay.server.request("GET", "/health").status == 200

@@ -263,20 +263,27 @@ def _column_tops(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of a ROC chain's upper-hull candidates (:func:`_blockwise_candidates`).
+
+    Long chains are first thinned to the points not certainly below the hull of a sample of
+    them (:func:`~roc_dash.core.roc._exact_paths.above_sample_hull`).
+    """
+    if x.size >= _SAMPLED_CHAIN:
+        rows = above_sample_hull(x, y, _hull_of_sample)
+        if rows.size <= x.size // 2:
+            return rows[_chain_candidates(x[rows], y[rows])]
+    return _blockwise_candidates(x, y)
+
+
+def _blockwise_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Indices of a ROC chain's upper-hull candidates, found block by block.
 
     A point below the chord of two points of its own block is below the hull of the whole
     chain, so each block of ``_BLOCK`` points is peeled on its own (small, cache-resident
     temporaries) and only the survivors meet in the final pass. The peeling here is a
     floating-point filter: it drops only points certainly below a chord and keeps points on
-    or near one for the final, exact pass. Long chains are first thinned to the points not
-    certainly below the hull of a sample of them
-    (:func:`~roc_dash.core.roc._exact_paths.above_sample_hull`).
+    or near one for the final, exact pass.
     """
-    if x.size >= _SAMPLED_CHAIN:
-        rows = above_sample_hull(x, y, _hull_of_sample)
-        if rows.size <= x.size // 2:
-            return rows[_chain_candidates(x[rows], y[rows])]
     parts = []
     for a in range(0, x.size, _BLOCK):
         bx, by = x[a:a + _BLOCK], y[a:a + _BLOCK]
@@ -382,10 +389,7 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None,
 
     # Index n is the all-negative classifier (0, 0), n + 1 the all-positive one (1, 1).
     if chain:
-        top = _chain_candidates(x, y)
-        if not (x[top[-1]] == 1 and y[top[-1]] == 1):
-            top = np.append(top[:-1] if x[top[-1]] == 1 else top, n + 1)
-        origin = 0
+        top, origin = _ending_at_one(x, y, _chain_candidates(x, y)), 0
     else:
         top, origin = _unordered_candidates(x, y)
     return _hull_of_candidates(x, y, top, origin, totals=totals, thresholds=thresholds,
@@ -401,6 +405,14 @@ def _coords(x: np.ndarray, y: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, 
     cx[real], cy[real] = x[idx[real]], y[idx[real]]
     cx[~real] = cy[~real] = idx[~real] == n + 1
     return cx, cy
+
+
+def _ending_at_one(x: np.ndarray, y: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """A chain's candidates ending at (1, 1): the all-positive classifier (index
+    ``x.size + 1``) replaces a last candidate at FPR 1 below it, or follows the last one."""
+    if not (x[top[-1]] == 1 and y[top[-1]] == 1):
+        top = np.append(top[:-1] if x[top[-1]] == 1 else top, x.size + 1)
+    return top
 
 
 def _unordered_candidates(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, int]:
