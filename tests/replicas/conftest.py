@@ -4,8 +4,6 @@ pointing at it for the tests that run the app in this process."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from tools.redis_server import REDIS_SERVER, redis_server
@@ -28,14 +26,3 @@ def shared_env(redis_url, monkeypatch):
     redis.Redis.from_url(redis_url).flushdb()
     monkeypatch.setenv("ROC_DASH_REDIS_URL", redis_url)
     return redis_url
-
-
-def wait_done(jobs, token, wait: float = 120.0) -> dict:
-    """A source job's state once it is no longer running (polled as the page polls)."""
-    deadline = time.monotonic() + wait
-    while True:
-        status = jobs.status(token)
-        if status and status["state"] != "running":
-            return status
-        assert time.monotonic() < deadline, status
-        time.sleep(0.05)
