@@ -16,8 +16,8 @@ from .size_limits import limits, name_too_long
 from .values import (
     RowMapper,
     as_dictionary,
+    check_present,
     is_text,
-    missing_error,
     null_mask,
     plain,
     reencode,
@@ -93,18 +93,10 @@ def decode_labels(
     if encoded_in is not None:
         column = reencode(encoded_in.indices, column)
 
-    missing = null_mask(column) if not pa.types.is_null(column.type) else None
-    if missing is None or missing.any():
-        if missing is None:
-            missing = np.ones(len(column), dtype=bool)
-        raise missing_error(
-            missing,
-            rows,
-            filename,
-            name,
-            "Every row needs a label (its true class);",
-            "fill them in or remove these rows.",
-        )
+    missing = (np.ones(len(column), dtype=bool) if pa.types.is_null(column.type)
+               else null_mask(column))
+    check_present(missing, rows, filename, name, "Every row needs a label (its true class);",
+                  "fill them in or remove these rows.")
 
     encoded = column.dictionary_encode()
     dictionary = encoded.dictionary

@@ -194,6 +194,13 @@ def missing_error(
     )
 
 
+def check_present(mask: np.ndarray, rows: RowMapper, filename: str, column: str, what: str,
+                  advice: str) -> None:
+    """Raise :func:`missing_error` when ``mask`` (True where a value is missing) has any."""
+    if mask.any():
+        raise missing_error(mask, rows, filename, column, what, advice)
+
+
 def _bad_values_error(
     bad: np.ndarray,
     values: pa.Array,
@@ -375,16 +382,9 @@ def null_mask(column: pa.Array) -> np.ndarray:
 
 
 def check_weights(weights: np.ndarray, rows, name: str, column: str) -> None:
-    missing = np.isnan(weights)
-    if missing.any():
-        raise missing_error(
-            missing,
-            rows,
-            name,
-            column,
-            "Every row needs a weight (a finite number, 0 or more);",
-            "fill them in, remove these rows, or leave out the weight column.",
-        )
+    check_present(np.isnan(weights), rows, name, column,
+                  "Every row needs a weight (a finite number, 0 or more);",
+                  "fill them in, remove these rows, or leave out the weight column.")
     bad = ~np.isfinite(weights) | (weights < 0)
     if bad.any():
         count = int(bad.sum())
