@@ -16,6 +16,7 @@ from .size_limits import limits, name_too_long
 from .values import (
     RowMapper,
     as_dictionary,
+    cast_to_text,
     check_present,
     is_text,
     null_mask,
@@ -58,15 +59,8 @@ def _normalised(column: pa.Array, filename: str, name: str) -> pa.Array:
         or pa.types.is_null(column.type)
     ):
         return column
-    try:
-        return trimmed_text(pc.cast(column, pa.string()))
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        raise InputError(
-            f"{filename}: column {quote(name)} holds {column.type} values, which cannot be "
-            "used as class labels. Choose another label column.",
-            file=filename,
-            column=name,
-        ) from None
+    return trimmed_text(cast_to_text(column, filename, name,
+                                     "as class labels. Choose another label column."))
 
 
 def decode_labels(

@@ -363,12 +363,19 @@ def to_text(
         safe = pc.if_else(integral, column, 0.0)
         as_int = pc.cast(pc.cast(safe, pa.int64()), pa.string())
         return pc.if_else(integral, as_int, pc.cast(column, pa.string()))
+    return cast_to_text(column, filename, name, "as text. Choose another column or convert "
+                        "this one.")
+
+
+def cast_to_text(column: pa.Array, filename: str, name: str, refusal: str) -> pa.Array:
+    """``column`` cast to strings, or an :class:`InputError` naming the file, the column and
+    its type, ending "which cannot be used " + ``refusal``."""
     try:
         return pc.cast(column, pa.string())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         raise InputError(
-            f"{filename}: column {quote(name)} holds {data_type} values, which cannot be used "
-            "as text. Choose another column or convert this one.",
+            f"{filename}: column {quote(name)} holds {column.type} values, which cannot be "
+            f"used {refusal}",
             file=filename,
             column=name,
         ) from None
