@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
+from bench_support import write_part  # bench/, the script's own folder
 
 MODELS = ("logistic regression", "random forest", "naive Bayes", "gradient boosting")
 FOLDS = 10
@@ -60,9 +60,7 @@ def generate(directory: str, rows: int, seed: int = 0) -> list[str]:
             "label": pa.array(label.astype(np.int8)),
             "score": pa.array(score),
         })
-        path = os.path.join(directory, f"part-{k:05d}.parquet")
-        pq.write_table(table, path, row_group_size=1_000_000)
-        paths.append(path)
+        paths.append(write_part(directory, k, table))
         done += n
         k += 1
     return paths

@@ -23,10 +23,8 @@ that figures are read in their context (a busy machine is slower).
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -37,6 +35,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
+from bench_support import print_header  # bench/, the script's own folder
 
 HERE = Path(__file__).resolve().parents[1]
 MODELS = ("logistic regression", "random forest", "naive Bayes", "gradient boosting")
@@ -213,10 +212,7 @@ def main() -> None:
                         help="runs of each big-file measurement; the fastest is shown")
     args = parser.parse_args()
 
-    print(f"command: python {' '.join(sys.argv)}")
-    print(f"date: {datetime.datetime.now().isoformat(timespec='seconds')}; "
-          f"{platform.node()}, {os.cpu_count()} CPUs; load average before: "
-          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print_header()
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         folder = Path(tmp)
         kinds = ("csv.gz",) if args.skip_io else ("csv", "csv.gz", "parquet")

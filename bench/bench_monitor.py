@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_support import write_part  # bench/, the script's own folder
 
 # this checkout, not whichever roc_dash is installed
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -141,7 +142,6 @@ def compute(a) -> None:
 def generate(directory: str, rows: int, seed: int = 0) -> list[str]:
     """Part files of ``rows`` predictions of one model over 2024 (a ``day`` column)."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     rng = np.random.default_rng(seed)
     paths, done, k = [], 0, 0
@@ -156,9 +156,7 @@ def generate(directory: str, rows: int, seed: int = 0) -> list[str]:
         table = pa.table({"day": pa.array(start + day.astype("timedelta64[D]")),
                           "label": pa.array(y.astype(np.int8)), "score": pa.array(s),
                           "model": pa.array(np.full(n, "rf"))})
-        path = os.path.join(directory, f"part-{k:05d}.parquet")
-        pq.write_table(table, path, row_group_size=1_000_000)
-        paths.append(path)
+        paths.append(write_part(directory, k, table))
         done += n
         k += 1
     return paths

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import datetime
 import os
-import platform
 import sys
 import tempfile
 import time
@@ -31,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+from bench_support import print_header  # bench/, the script's own folder
 
 MODELS = ("logistic regression", "random forest", "naive Bayes", "gradient boosting")
 CHUNK = 10_000_000
@@ -74,10 +73,7 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, help="where to write the files (default: temp)")
     args = parser.parse_args()
 
-    print(f"command: python {' '.join(sys.argv)}")
-    print(f"date: {datetime.datetime.now().isoformat(timespec='seconds')}; "
-          f"{platform.node()}, {os.cpu_count()} CPUs; load average before: "
-          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print_header()
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         folder = Path(tmp) / "predictions"
         t0 = time.perf_counter()

@@ -86,16 +86,11 @@ import load_page  # noqa: E402  (bench/, the script's own folder)
 
 from roc_dash.app import create_app, ids  # noqa: E402
 from roc_dash.io import size_limits  # noqa: E402
+from tools.processes import free_port, stop_group  # noqa: E402
 
 #: Share of a user's actions that are a returning visit (the page loaded again).
 RETURN_VISITS = 0.03
 FIRST, AGAIN = "page load (first visit)", "page load (returning)"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def callback_specs():
@@ -552,11 +547,7 @@ def main() -> None:
         for proc in (nginx, *servers):
             if proc is None:
                 continue
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+            stop_group(proc, timeout=15)
         shared.close()
         shutil.rmtree(data, ignore_errors=True)
         if big_dir:

@@ -28,3 +28,15 @@ def frame(n: int, prior: float, *, seed: int, model: str = "rf", labels: bool = 
     y, s = sample(n, prior, seed=seed, **kw)
     out = pd.DataFrame({"label": y.astype(int), "score": s, "model": model})
     return out if labels else out.drop(columns="label")
+
+
+def put_file(store, folder, name: str, table: pd.DataFrame) -> str:
+    """The id of ``table`` written as the file ``folder / name`` and put in the dataset
+    ``store`` as the page loads an upload (slice columns kept)."""
+    from roc_dash.io import ReadOptions, load_predictions
+
+    path = folder / name
+    table.to_csv(path, index=False)
+    result = load_predictions([(name, path.read_bytes())],
+                              options=ReadOptions(keep_slice_columns=True))
+    return store.put(result.table, files=[name], notes=result.notes, kind=result.kind).id

@@ -58,6 +58,7 @@ from .state import (
     clean_zoom,
     parse_query,
     split_key,
+    tab_shown,
 )
 
 __all__ = ["MONITOR_PERIODS", "MONITOR_ESTIMATORS", "monitor_pins", "LINK_VERSION", "ModelRef", "Pin", "SliceState", "MonitorState", "PageState", "Field", "FIELDS",
@@ -442,6 +443,18 @@ def dependencies(kind, *names: str) -> dict:
         deps = tuple(kind(i, p) for i, p in sources)
         out[name] = deps[0] if len(deps) == 1 else deps
     return out
+
+
+def tab_page(raw: dict, tab: str) -> PageState | None:
+    """The page state a tab's callback reads from ``dependencies(...)``: ``PreventUpdate``
+    while ``tab`` is not the tab shown (its cards compute only when theirs is shown,
+    :func:`.state.tab_shown`), ``None`` until the conditions are known (nothing to draw)."""
+    from dash.exceptions import PreventUpdate
+
+    page = PageState.from_dash(raw)
+    if not tab_shown(page.tab, tab):
+        raise PreventUpdate
+    return None if page.conditions is None else page
 
 
 # ---------------------------------------------------------------------- reading a link

@@ -52,11 +52,11 @@ from .size_limits import _budget_words, _mb, decoded_error
 from .values import (
     check_exact_as_float,
     check_name_lengths,
+    check_present,
     check_weights,
     constant_text,
     expanded_bytes,
     first_true,
-    missing_error,
     null_mask,
     to_float,
     to_text,
@@ -309,16 +309,8 @@ def _load_one(name: str, data: bytes, options: ReadOptions,
             values = to_text(sub(column), name, column, integral_text=integral_text)
         if name_of is not None:  # a name shown on the page: capped in length
             check_name_lengths(values, rows, name, column, name_of)
-        missing = null_mask(values)
-        if missing.any():
-            raise missing_error(
-                missing,
-                rows,
-                name,
-                column,
-                f"Every row needs a {what};",
-                "fill them in or remove these rows.",
-            )
+        check_present(null_mask(values), rows, name, column, f"Every row needs a {what};",
+                      "fill them in or remove these rows.")
         return values
 
     fold = (
@@ -486,11 +478,9 @@ def _read_labels(sub: Callable[[str], pa.ChunkedArray], rows: Callable, choice: 
     label_prob = class_text = None
     if mc is not None:
         class_text = to_text(sub(choice.label), name, choice.label, integral_text=True)
-        missing = null_mask(class_text)
-        if missing.any():
-            raise missing_error(missing, rows, name, choice.label,
-                                "Every row needs a class (its true class);",
-                                "fill them in or remove these rows.")
+        check_present(null_mask(class_text), rows, name, choice.label,
+                      "Every row needs a class (its true class);",
+                      "fill them in or remove these rows.")
         reference = mc.classes[0]
         if options.positive is not None and str(options.positive).strip():
             wanted = _kinds.normalise(str(options.positive))

@@ -16,8 +16,9 @@ from .size_limits import limits, name_too_long
 from .values import (
     RowMapper,
     as_dictionary,
+    cast_to_text,
+    check_present,
     is_text,
-    missing_error,
     null_mask,
     plain,
     reencode,
@@ -58,15 +59,8 @@ def _normalised(column: pa.Array, filename: str, name: str) -> pa.Array:
         or pa.types.is_null(column.type)
     ):
         return column
-    try:
-        return trimmed_text(pc.cast(column, pa.string()))
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        raise InputError(
-            f"{filename}: column {quote(name)} holds {column.type} values, which cannot be "
-            "used as class labels. Choose another label column.",
-            file=filename,
-            column=name,
-        ) from None
+    return trimmed_text(cast_to_text(column, filename, name,
+                                     "as class labels. Choose another label column."))
 
 
 def decode_labels(
@@ -93,18 +87,10 @@ def decode_labels(
     if encoded_in is not None:
         column = reencode(encoded_in.indices, column)
 
-    missing = null_mask(column) if not pa.types.is_null(column.type) else None
-    if missing is None or missing.any():
-        if missing is None:
-            missing = np.ones(len(column), dtype=bool)
-        raise missing_error(
-            missing,
-            rows,
-            filename,
-            name,
-            "Every row needs a label (its true class);",
-            "fill them in or remove these rows.",
-        )
+    missing = (np.ones(len(column), dtype=bool) if pa.types.is_null(column.type)
+               else null_mask(column))
+    check_present(missing, rows, filename, name, "Every row needs a label (its true class);",
+                  "fill them in or remove these rows.")
 
     encoded = column.dictionary_encode()
     dictionary = encoded.dictionary

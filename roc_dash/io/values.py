@@ -194,6 +194,13 @@ def missing_error(
     )
 
 
+def check_present(mask: np.ndarray, rows: RowMapper, filename: str, column: str, what: str,
+                  advice: str) -> None:
+    """Raise :func:`missing_error` when ``mask`` (True where a value is missing) has any."""
+    if mask.any():
+        raise missing_error(mask, rows, filename, column, what, advice)
+
+
 def _bad_values_error(
     bad: np.ndarray,
     values: pa.Array,
@@ -356,12 +363,19 @@ def to_text(
         safe = pc.if_else(integral, column, 0.0)
         as_int = pc.cast(pc.cast(safe, pa.int64()), pa.string())
         return pc.if_else(integral, as_int, pc.cast(column, pa.string()))
+    return cast_to_text(column, filename, name, "as text. Choose another column or convert "
+                        "this one.")
+
+
+def cast_to_text(column: pa.Array, filename: str, name: str, refusal: str) -> pa.Array:
+    """``column`` cast to strings, or an :class:`InputError` naming the file, the column and
+    its type, ending "which cannot be used " + ``refusal``."""
     try:
         return pc.cast(column, pa.string())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         raise InputError(
-            f"{filename}: column {quote(name)} holds {data_type} values, which cannot be used "
-            "as text. Choose another column or convert this one.",
+            f"{filename}: column {quote(name)} holds {column.type} values, which cannot be "
+            f"used {refusal}",
             file=filename,
             column=name,
         ) from None
@@ -375,16 +389,9 @@ def null_mask(column: pa.Array) -> np.ndarray:
 
 
 def check_weights(weights: np.ndarray, rows, name: str, column: str) -> None:
-    missing = np.isnan(weights)
-    if missing.any():
-        raise missing_error(
-            missing,
-            rows,
-            name,
-            column,
-            "Every row needs a weight (a finite number, 0 or more);",
-            "fill them in, remove these rows, or leave out the weight column.",
-        )
+    check_present(np.isnan(weights), rows, name, column,
+                  "Every row needs a weight (a finite number, 0 or more);",
+                  "fill them in, remove these rows, or leave out the weight column.")
     bad = ~np.isfinite(weights) | (weights < 0)
     if bad.any():
         count = int(bad.sum())

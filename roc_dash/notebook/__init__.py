@@ -25,6 +25,8 @@ Examples
 
 from __future__ import annotations
 
+import re
+
 # the reading and analysis live below the figures and displays (no import cycle)
 from .predictions import ARGUMENTS as ARGUMENTS
 from .predictions import ARRAYS_NAME as ARRAYS_NAME
@@ -36,7 +38,40 @@ from .predictions import predictions_table as predictions_table
 
 __all__ = ["predictions_table", "analysis_of", "plot_roc", "plot_pr", "plot_cost"]
 
+_RETURNS = """Returns
+-------
+plotly.graph_objects.Figure
+    ``{display}.from_predictions(...).figure_``; save it with
+    :func:`roc_dash.save_figure` (HTML always; PNG, SVG, PDF with kaleido).
 
+See Also
+--------
+roc_dash.{display} : the same figure with the numbers it is drawn from."""
+
+
+def _returns_figure_of(display: str):
+    """Put the Returns and See Also sections of a figure of ``display`` (a display class of
+    :mod:`.displays`) where the decorated function's docstring says ``{returns}``."""
+
+    def fill(func):
+        indent = re.search(r"^( *)\{returns\}", func.__doc__, re.M).group(1)
+        lines = _RETURNS.format(display=display).splitlines()
+        block = "\n".join(indent + line if line else "" for line in lines)
+        func.__doc__ = func.__doc__.replace(indent + "{returns}", block)
+        return func
+
+    return fill
+
+
+def _figure_of(display: str, arguments: dict):
+    """``display.from_predictions(**arguments).figure_``: what a plot function returns, for
+    the arguments it was given (its ``locals()``, all passed by name)."""
+    from . import displays
+
+    return getattr(displays, display).from_predictions(**arguments).figure_
+
+
+@_returns_figure_of("RocDisplay")
 def plot_roc(y_true=None, y_score=None, *, data=None, model=None, fold=None,
              sample_weight=None, pos_label=None, drop_nonfinite: bool = False,
                 cost_fp: float = 1.0, cost_fn: float = 1.0,
@@ -67,15 +102,7 @@ def plot_roc(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     font_size : int
         Font size of the figure.
 
-    Returns
-    -------
-    plotly.graph_objects.Figure
-        ``RocDisplay.from_predictions(...).figure_``; save it with
-        :func:`roc_dash.save_figure` (HTML always; PNG, SVG, PDF with kaleido).
-
-    See Also
-    --------
-    roc_dash.RocDisplay : the same figure with the numbers it is drawn from.
+    {returns}
 
     Examples
     --------
@@ -86,15 +113,10 @@ def plot_roc(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     >>> [t.name for t in fig.data][-2]
     'optimal operating point'
     """
-    from .displays import RocDisplay
-
-    return RocDisplay.from_predictions(
-        y_true, y_score, data=data, model=model, fold=fold, sample_weight=sample_weight,
-        pos_label=pos_label, drop_nonfinite=drop_nonfinite, cost_fp=cost_fp, cost_fn=cost_fn,
-        prior=prior, level=level, band=band, averaging=averaging, det=det, ties=ties,
-        font_size=font_size).figure_
+    return _figure_of("RocDisplay", locals())
 
 
+@_returns_figure_of("PrecisionRecallDisplay")
 def plot_pr(y_true=None, y_score=None, *, data=None, model=None, fold=None,
             sample_weight=None, pos_label=None, drop_nonfinite: bool = False,
                 cost_fp: float = 1.0, cost_fn: float = 1.0,
@@ -119,15 +141,7 @@ def plot_pr(y_true=None, y_score=None, *, data=None, model=None, fold=None,
         Draw precision-recall-gain curves instead (Flach & Kull 2015).
     font_size : int
 
-    Returns
-    -------
-    plotly.graph_objects.Figure
-        ``PrecisionRecallDisplay.from_predictions(...).figure_``; save it with
-        :func:`roc_dash.save_figure` (HTML always; PNG, SVG, PDF with kaleido).
-
-    See Also
-    --------
-    roc_dash.PrecisionRecallDisplay : the same figure with the numbers it is drawn from.
+    {returns}
 
     Examples
     --------
@@ -136,14 +150,11 @@ def plot_pr(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     >>> fig.layout.yaxis.title.text
     'Precision at p(+) = 0.1'
     """
-    from .displays import PrecisionRecallDisplay
-
-    return PrecisionRecallDisplay.from_predictions(
-        y_true, y_score, data=data, model=model, fold=fold, sample_weight=sample_weight,
-        pos_label=pos_label, drop_nonfinite=drop_nonfinite, cost_fp=cost_fp, cost_fn=cost_fn,
-        prior=prior, gain=bool(gain), font_size=font_size).figure_
+    gain = bool(gain)
+    return _figure_of("PrecisionRecallDisplay", locals())
 
 
+@_returns_figure_of("CostDisplay")
 def plot_cost(y_true=None, y_score=None, *, data=None, model=None, fold=None,
               sample_weight=None, pos_label=None, drop_nonfinite: bool = False,
               cost_fp: float = 1.0, cost_fn: float = 1.0, prior: float | None = None,
@@ -163,15 +174,7 @@ def plot_cost(y_true=None, y_score=None, *, data=None, model=None, fold=None,
         The operating conditions, as for :func:`analysis_of`.
     font_size : int
 
-    Returns
-    -------
-    plotly.graph_objects.Figure
-        ``CostDisplay.from_predictions(...).figure_``; save it with
-        :func:`roc_dash.save_figure` (HTML always; PNG, SVG, PDF with kaleido).
-
-    See Also
-    --------
-    roc_dash.CostDisplay : the same figure with the numbers it is drawn from.
+    {returns}
 
     Examples
     --------
@@ -180,9 +183,4 @@ def plot_cost(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     >>> round(fig.layout.meta["pc_pos"], 3)
     0.2
     """
-    from .displays import CostDisplay
-
-    return CostDisplay.from_predictions(
-        y_true, y_score, data=data, model=model, fold=fold, sample_weight=sample_weight,
-        pos_label=pos_label, drop_nonfinite=drop_nonfinite, cost_fp=cost_fp, cost_fn=cost_fn,
-        prior=prior, font_size=font_size).figure_
+    return _figure_of("CostDisplay", locals())

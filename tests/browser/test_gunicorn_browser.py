@@ -9,7 +9,6 @@ must be drawn and no script may have failed.
 """
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from roc_dash.app import ids
 from tools.processes import free_port as _free_port
+from tools.processes import stop_group
 
 from .gestures import js_graph, wait_until
 
@@ -47,12 +47,7 @@ def _start(tmp_path: Path, k: int):
 
 
 def _stop(proc, log) -> None:
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+    stop_group(proc, timeout=10)
     log.close()
 
 

@@ -190,6 +190,19 @@ def iso_line(driver) -> list[float]:
                     " gd.layout.shapes[0].y1]")
 
 
+def _ring_and_line_direction(driver):
+    """The ring, its centre on screen and the iso line's unit direction on screen."""
+    from .gestures import to_screen
+
+    r = ring(driver)
+    x0, y0, x1, y1 = iso_line(driver)
+    cx, cy = to_screen(driver, ids.ROC_GRAPH, r["x"], r["y"])
+    ax, ay = to_screen(driver, ids.ROC_GRAPH, x0, y0)
+    bx, by = to_screen(driver, ids.ROC_GRAPH, x1, y1)
+    norm = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    return r, (cx, cy), ((bx - ax) / norm, (by - ay) / norm)
+
+
 def test_rvw301_the_zoomed_line_drags_by_its_middle_and_the_ring_stays_a_ring(
         dash_duo, app, tmp_path, shot):
     from .gestures import drag, to_screen, type_into, wait_idle, wait_steady
@@ -222,13 +235,8 @@ def test_rvw301_the_zoomed_line_drags_by_its_middle_and_the_ring_stays_a_ring(
     shot("rvw301_zoomed")
     # the line where it passes the optimal vertex (5 px from it, where the ring used to
     # cover it), pulled sideways: a drag of the line's middle, read as a rotation
-    r = ring(d)
-    x0, y0, x1, y1 = iso_line(d)
-    cx, cy = to_screen(d, ids.ROC_GRAPH, r["x"], r["y"])
-    ax, ay = to_screen(d, ids.ROC_GRAPH, x0, y0)
-    bx, by = to_screen(d, ids.ROC_GRAPH, x1, y1)
-    norm = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
-    near = (cx + 5 * (bx - ax) / norm, cy + 5 * (by - ay) / norm)
+    r, (cx, cy), (ux, uy) = _ring_and_line_direction(d)
+    near = (cx + 5 * ux, cy + 5 * uy)
     drag(d, near, (near[0] + 30, near[1] + 20))
     wait_until(lambda: value(dash_duo, ids.COST_FP) != "1",
                message="c(FP) follows a drag of the line at the ring")
@@ -254,13 +262,8 @@ def test_rvw301_the_zoomed_line_drags_by_its_middle_and_the_ring_stays_a_ring(
 
     # press the ring's edge (its farthest point from the line, which plotly's grab zone of
     # the line still reaches) and pull 80 px: the ring is not deformed or moved off its vertex
-    r = ring(d)
-    x0, y0, x1, y1 = iso_line(d)
-    cx, cy = to_screen(d, ids.ROC_GRAPH, r["x"], r["y"])
-    ax, ay = to_screen(d, ids.ROC_GRAPH, x0, y0)
-    bx, by = to_screen(d, ids.ROC_GRAPH, x1, y1)
-    norm = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
-    edge = (cx - 9 * (by - ay) / norm, cy + 9 * (bx - ax) / norm)
+    r, (cx, cy), (ux, uy) = _ring_and_line_direction(d)
+    edge = (cx - 9 * uy, cy + 9 * ux)
     drag(d, edge, (edge[0] + 80, edge[1] + 30))
     wait_idle(dash_duo)
     wait_steady(d, ids.ROC_GRAPH)

@@ -9,10 +9,8 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
-import os
 import re
 import secrets
-import signal
 import socket
 import subprocess
 import time
@@ -23,6 +21,7 @@ import pytest
 
 from tests.browser.gestures import wait_until
 from tools.nginx import NGINX, nginx_conf
+from tools.processes import stop_group
 
 from .conftest import Page, Server, free_port, start_server, stop_server, unharmed
 
@@ -54,13 +53,7 @@ def nginx_in_front(app: Server, folder: Path, **kw):
                 time.sleep(0.1)
         yield front
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_group(proc, timeout=10)
         log.close()
 
 

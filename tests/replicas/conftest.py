@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-import time
 from types import SimpleNamespace
 
 import numpy as np
@@ -95,14 +94,3 @@ def shared_env(redis_url, monkeypatch):
     redis.Redis.from_url(redis_url).flushdb()
     monkeypatch.setenv("ROC_DASH_REDIS_URL", redis_url)
     return redis_url
-
-
-def wait_done(jobs, token, wait: float = 120.0) -> dict:
-    """A source job's state once it is no longer running (polled as the page polls)."""
-    deadline = time.monotonic() + wait
-    while True:
-        status = jobs.status(token)
-        if status and status["state"] != "running":
-            return status
-        assert time.monotonic() < deadline, status
-        time.sleep(0.05)

@@ -20,9 +20,8 @@ import pytest
 
 from roc_dash.app.server import sources as src
 from roc_dash.app.server.store import DatasetStore
+from tests.source_jobs import wait_done as _wait_done
 from tools.processes import children, stop_group
-
-from .conftest import wait_done as _wait_done
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 120.0

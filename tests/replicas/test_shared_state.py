@@ -13,8 +13,7 @@ import pytest
 from roc_dash.app.server import shared_state
 from roc_dash.app.server.cache import SharedCache
 from roc_dash.app.server.store import DatasetStore
-
-from .conftest import wait_done as _wait_done
+from tests.source_jobs import wait_done as _wait_done
 
 WAIT = 60.0
 

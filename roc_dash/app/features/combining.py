@@ -36,7 +36,7 @@ from ..analysis import (
 from ..components import empty_figure
 from ..help import HELP
 from ..overlays import active, combine_results
-from ..page_state import PageState, dependencies
+from ..page_state import PageState, dependencies, tab_page
 from ..server.limits import excerpt
 from ..state import FONT, tab_shown
 
@@ -341,10 +341,8 @@ def _register_cards(app, cache, store) -> None:
                 "combine": Input(ids.COMBINE, "data")},
     )
     def combine_result(page, combine):
-        page = PageState.from_dash(page)
-        if not tab_shown(page.tab, "beyond"):
-            raise PreventUpdate
-        if page.conditions is None:
+        page = tab_page(page, "beyond")
+        if page is None:
             return no_update
         analysis = shown_analysis(cache, page)
         refs = model_refs(cache, page.datasets)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 
 from dash import Input, Output, State, dcc, html, no_update
-from dash.exceptions import PreventUpdate
 
 from ...core.analysis_types import Analysis
 from ...report.comparison_text import (
@@ -36,8 +35,7 @@ from ...report.comparison_text import (
 from .. import ids
 from ..analysis import pauc_comparison, shown_analysis
 from ..help import HELP
-from ..page_state import PageState, dependencies
-from ..state import tab_shown
+from ..page_state import dependencies, tab_page
 
 __all__ = ["comparison_card", "comparison_panel", "register"]
 
@@ -142,10 +140,8 @@ def register(app, cache, store) -> None:
                                                                         "value")},
     )
     def comparison_result(page, p_kind, measure):
-        page = PageState.from_dash(page)
-        if not tab_shown(page.tab, "compare"):
-            raise PreventUpdate
-        if page.conditions is None:
+        page = tab_page(page, "compare")
+        if page is None:
             return no_update
         analysis = shown_analysis(cache, page)
         if measure == "pauc" and analysis is not None and len(analysis.models) > 1:

@@ -42,9 +42,10 @@ from ..page_state import (
     dependencies,
     monitor_pins,
     parse_link,
+    tab_page,
 )
 from ..server.monitor_files import NotKept, digest_of, get_file, put_file
-from ..state import FONT, tab_shown
+from ..state import FONT
 
 __all__ = ["panel", "register", "window_rows", "window_files", "upload_window_files",
            "OUTPUTS"]
@@ -451,10 +452,8 @@ def register(app, cache, store) -> None:
                 "record": Input(ids.MON_RECORD, "data")},
     )
     def monitor_views(page, record):
-        page = PageState.from_dash(page)
-        if not tab_shown(page.tab, "monitor"):
-            raise PreventUpdate
-        if page.conditions is None:
+        page = tab_page(page, "monitor")
+        if page is None:
             return dict.fromkeys(OUTPUTS, no_update)
         return monitor_outputs(cache, page, record)
 

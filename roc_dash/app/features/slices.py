@@ -28,7 +28,6 @@ import uuid
 import numpy as np
 import pandas as pd
 from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
-from dash.exceptions import PreventUpdate
 
 from ...core.subgroups.group_thresholds import CONSTRAINTS, follow_constraint, group_thresholds
 from ...core.subgroups.slices import slice_optima
@@ -42,10 +41,10 @@ from ...text.rounding import sig
 from .. import ids
 from ..analysis import legacy_names, model_refs, shown_keys
 from ..components import empty_figure, graph_config
-from ..page_state import PageState, dependencies, parse_link, resolve_refs
+from ..page_state import PageState, dependencies, parse_link, resolve_refs, tab_page
 from ..server.budget import HeavyWaitTimeout
 from ..slicing import model_slices
-from ..state import FONT, conditions_from_state, group_priors, tab_shown
+from ..state import FONT, conditions_from_state, group_priors
 
 __all__ = ["card", "slices_outputs", "column_choice", "model_choice", "has_columns", "register",
            "NO_GROUPS", "CHOOSE"]
@@ -400,10 +399,8 @@ def register(app, cache, store) -> None:
                 "drag": Input(ids.SLC_DRAG, "data")},
     )
     def slice_views(page, drag):
-        page = PageState.from_dash(page)
-        if not tab_shown(page.tab, "compare"):
-            raise PreventUpdate
-        if page.conditions is None:
+        page = tab_page(page, "compare")
+        if page is None:
             return dict.fromkeys(("source", "figure", "total", "summary", "table"), no_update)
         datasets = list(page.datasets)
         key = cache.store.present(datasets)

@@ -263,20 +263,27 @@ def _column_tops(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _chain_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of a ROC chain's upper-hull candidates (:func:`_blockwise_candidates`).
+
+    Long chains are first thinned to the points not certainly below the hull of a sample of
+    them (:func:`~roc_dash.core.roc._exact_paths.above_sample_hull`).
+    """
+    if x.size >= _SAMPLED_CHAIN:
+        rows = above_sample_hull(x, y, _hull_of_sample)
+        if rows.size <= x.size // 2:
+            return rows[_chain_candidates(x[rows], y[rows])]
+    return _blockwise_candidates(x, y)
+
+
+def _blockwise_candidates(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Indices of a ROC chain's upper-hull candidates, found block by block.
 
     A point below the chord of two points of its own block is below the hull of the whole
     chain, so each block of ``_BLOCK`` points is peeled on its own (small, cache-resident
     temporaries) and only the survivors meet in the final pass. The peeling here is a
     floating-point filter: it drops only points certainly below a chord and keeps points on
-    or near one for the final, exact pass. Long chains are first thinned to the points not
-    certainly below the hull of a sample of them
-    (:func:`~roc_dash.core.roc._exact_paths.above_sample_hull`).
+    or near one for the final, exact pass.
     """
-    if x.size >= _SAMPLED_CHAIN:
-        rows = above_sample_hull(x, y, _hull_of_sample)
-        if rows.size <= x.size // 2:
-            return rows[_chain_candidates(x[rows], y[rows])]
     parts = []
     for a in range(0, x.size, _BLOCK):
         bx, by = x[a:a + _BLOCK], y[a:a + _BLOCK]
@@ -380,42 +387,68 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None,
         if lo < 0 or hi > 1:
             raise ValueError("ROC points must lie in the unit square")
 
-    def coords(idx):
-        """Coordinates of point indices, the trivial classifiers included."""
-        cx, cy = np.empty(idx.size), np.empty(idx.size)
-        real = idx < n
-        cx[real], cy[real] = x[idx[real]], y[idx[real]]
-        cx[~real] = cy[~real] = idx[~real] == n + 1
-        return cx, cy
-
     # Index n is the all-negative classifier (0, 0), n + 1 the all-positive one (1, 1).
     if chain:
-        top = _chain_candidates(x, y)
-        if not (x[top[-1]] == 1 and y[top[-1]] == 1):
-            top = np.append(top[:-1] if x[top[-1]] == 1 else top, n + 1)
-        origin = 0
+        top, origin = _ending_at_one(x, y, _chain_candidates(x, y)), 0
     else:
-        # Sort by fpr ascending, tpr descending, original order as the last key (stable);
-        # the trivial classifiers come last among equals, so real points win ties.
-        ext_x = np.concatenate((x, [0.0, 1.0]))
-        ext_y = np.concatenate((y, [0.0, 1.0]))
-        order = np.lexsort((-ext_y, ext_x))
-        xs = ext_x[order]
-        first = np.ones(xs.size, dtype=bool)
-        first[1:] = xs[1:] != xs[:-1]  # the highest TPR of each FPR
-        top = order[first]
-        origin = int(order[(xs == 0) & (ext_y[order] == 0)][0])
-        top = top[_upper_hull(*coords(top))]  # floating-point filter before the final pass
+        top, origin = _unordered_candidates(x, y)
+    return _hull_of_candidates(x, y, top, origin, totals=totals, thresholds=thresholds,
+                               models=models)
 
-    fx, fy, orient = _final_coordinates(*coords(top), totals)
+
+def _coords(x: np.ndarray, y: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Coordinates of point indices, the trivial classifiers included (index ``x.size`` is
+    (0, 0), ``x.size + 1`` is (1, 1))."""
+    n = x.size
+    cx, cy = np.empty(idx.size), np.empty(idx.size)
+    real = idx < n
+    cx[real], cy[real] = x[idx[real]], y[idx[real]]
+    cx[~real] = cy[~real] = idx[~real] == n + 1
+    return cx, cy
+
+
+def _ending_at_one(x: np.ndarray, y: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """A chain's candidates ending at (1, 1): the all-positive classifier (index
+    ``x.size + 1``) replaces a last candidate at FPR 1 below it, or follows the last one."""
+    if not (x[top[-1]] == 1 and y[top[-1]] == 1):
+        top = np.append(top[:-1] if x[top[-1]] == 1 else top, x.size + 1)
+    return top
+
+
+def _unordered_candidates(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, int]:
+    """Upper-hull candidates of points in any order and the index of their origin.
+
+    Sort by fpr ascending, tpr descending, original order as the last key (stable); the
+    trivial classifiers come last among equals, so real points win ties. The highest TPR of
+    each FPR then goes through a floating-point filter before the final pass.
+    """
+    ext_x = np.concatenate((x, [0.0, 1.0]))
+    ext_y = np.concatenate((y, [0.0, 1.0]))
+    order = np.lexsort((-ext_y, ext_x))
+    xs = ext_x[order]
+    first = np.ones(xs.size, dtype=bool)
+    first[1:] = xs[1:] != xs[:-1]  # the highest TPR of each FPR
+    top = order[first]
+    origin = int(order[(xs == 0) & (ext_y[order] == 0)][0])
+    return top[_upper_hull(*_coords(x, y, top))], origin
+
+
+def _hull_of_candidates(x, y, top, origin, *, totals, thresholds, models) -> RocHull:
+    """The :class:`RocHull` of the candidate indices ``top`` (by FPR), by the final pass.
+
+    See :func:`hull_of_points` for the exact and the tolerant orientation tests; ``origin``
+    is the index of the point (0, 0), added below a vertical first segment.
+    """
+    n = x.size
+    fx, fy, orient = _final_coordinates(*_coords(x, y, top), totals)
     kept = _upper_hull(fx, fy, orient)
     upper = top[kept]
     fx, fy = fx[kept], fy[kept]
     # The hull starts at the origin: add it below a vertical first segment.
-    if coords(upper[:1])[1][0] > 0:
+    if _coords(x, y, upper[:1])[1][0] > 0:
         upper = np.concatenate(([origin], upper))
         fx, fy = np.concatenate(([0], fx)), np.concatenate(([0], fy))
-    hx, hy = coords(upper)
+    hx, hy = _coords(x, y, upper)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if orient.kind == "exact":
             # Slopes from the exact count differences: (ΔTP / P) / (ΔFP / N).

@@ -28,20 +28,11 @@ from roc_dash.cli import main
 from roc_dash.core.monitoring import MonitorSettings, window_from_rows
 from roc_dash.core.monitoring import monitor as core_monitor
 from roc_dash.decision.monitoring import reference_of
-from roc_dash.io import ReadOptions, load_predictions
-from tests.monitoring_example import frame
+from roc_dash.io import load_predictions
+from tests.monitoring_example import frame, put_file
 from tools.dash_requests import call_flat
 
 CONDITIONS = ControlState(cost_fp=1.0, cost_fn=3.0, prior=0.3, prior_mode="manual")
-
-
-def _put(store, folder, name, table):
-    """The file written under ``folder`` and loaded as the page loads an upload."""
-    path = folder / name
-    table.to_csv(path, index=False)
-    result = load_predictions([(name, path.read_bytes())],
-                              options=ReadOptions(keep_slice_columns=True))
-    return store.put(result.table, files=[name], notes=result.notes, kind=result.kind).id
 
 
 @pytest.fixture
@@ -50,7 +41,7 @@ def loaded(tmp_path):
     store = DatasetStore(tmp_path / "store")
     files = tmp_path / "files"
     files.mkdir()
-    ids_ = {name: _put(store, files, f"{name}.csv", f) for name, f in (
+    ids_ = {name: put_file(store, files, f"{name}.csv", f) for name, f in (
         ("ref", frame(3000, 0.3, seed=1)), ("jan", frame(3000, 0.3, seed=2)),
         ("feb", frame(3000, 0.1, seed=3)))}
     return AnalysisCache(store), ids_, files
@@ -143,8 +134,8 @@ def test_mtb003_a_time_column_cut_by_month_equals_the_command_lines_windows(tmp_
                      ignore_index=True)
     month = np.repeat([1, 2, 3], 1500)
     prod["day"] = [rng.choice([d for d in days if int(d[5:7]) == m]) for m in month]
-    ref_id = _put(store, tmp_path, "ref.csv", frame(3000, 0.3, seed=1))
-    prod_id = _put(store, tmp_path, "prod.csv", prod)
+    ref_id = put_file(store, tmp_path, "ref.csv", frame(3000, 0.3, seed=1))
+    prod_id = put_file(store, tmp_path, "prod.csv", prod)
     cache = AnalysisCache(store)
     page = PageState(datasets=(ref_id, prod_id), conditions=CONDITIONS, monitor=MonitorState(
         windows=(prod_id,), time="day", every="month"))

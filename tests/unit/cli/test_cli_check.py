@@ -52,12 +52,16 @@ def _naive_delong(y, a, b):
     return r.auc_a, r.auc_b, r.var
 
 
+def _new_and_old(frame):
+    """The labels and the scores of the models "new" and "old" (the same rows)."""
+    new, old = frame[frame.model == "new"], frame[frame.model == "old"]
+    return new["label"].to_numpy(), new["score"].to_numpy(), old["score"].to_numpy()
+
+
 @pytest.mark.parametrize("margin", [0.0, 0.01, 0.05])
 def test_gat001_noninferiority_matches_a_naive_delong_and_scipy(files, margin):
     _, frame = files
-    y = frame[frame.model == "new"]["label"].to_numpy()
-    a = frame[frame.model == "new"]["score"].to_numpy()
-    b = frame[frame.model == "old"]["score"].to_numpy()
+    y, a, b = _new_and_old(frame)
     auc_a, auc_b, var = _naive_delong(y, a, b)
     z = (auc_a - auc_b + margin) / np.sqrt(var)
     p = norm.sf(z)  # one-sided: H0 AUC_new - AUC_old <= -margin
@@ -75,9 +79,7 @@ def test_gat001_noninferiority_matches_a_naive_delong_and_scipy(files, margin):
 
 def test_gat002_cli_not_worse_than_passes_and_fails_as_the_test_says(files, capsys):
     path, frame = files
-    y = frame[frame.model == "new"]["label"].to_numpy()
-    a = frame[frame.model == "new"]["score"].to_numpy()
-    b = frame[frame.model == "old"]["score"].to_numpy()
+    y, a, b = _new_and_old(frame)
     auc_a, auc_b, var = _naive_delong(y, a, b)
     assert auc_a > auc_b
     # old against new: fails without a margin, passes with a margin of 3 standard errors

@@ -5,12 +5,10 @@ every string it draws; every name goes through ``roc_dash.figures.style.plain`` 
 
 from __future__ import annotations
 
-import json
 import re
 
 import numpy as np
 import plotly.graph_objects as go
-import plotly.utils
 import pytest
 
 from roc_dash.core.analysis_types import Conditions
@@ -29,6 +27,7 @@ from roc_dash.figures.kinds import add_labelings, class_curves_figure, pairwise_
 from roc_dash.figures.style import plain, presentation_legend
 from roc_dash.figures.threshold import threshold_figure
 from roc_dash.io import load_predictions
+from tests.figure_text import drawn_strings
 
 EVIL = '<a href="http://x.test">m</a><b>B</b>'
 ESCAPED = '&lt;a href="http://x.test"&gt;'
@@ -38,35 +37,8 @@ def _csv_cell(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-#: Keys whose strings plotly never draws (ids for grouping, data for the page's script).
-NOT_DRAWN = {"legendgroup", "uid"}
-
-
-def _drawn(fig) -> str:
-    """Every string of the figure that plotly may draw, joined: all of them but ids
-    (``legendgroup``) and the layout's ``meta`` (read by the page's script, never drawn)."""
-    spec = json.loads(json.dumps(fig.to_plotly_json(), cls=plotly.utils.PlotlyJSONEncoder))
-    spec.get("layout", {}).pop("meta", None)
-    found = []
-
-    def walk(value, key=""):
-        if key in NOT_DRAWN:
-            return
-        if isinstance(value, str):
-            found.append(value)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, k)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v, key)
-
-    walk(spec)
-    return "\n".join(found)
-
-
 def _assert_plain(fig, *, must_show=True):
-    text = _drawn(fig)
+    text = drawn_strings(fig)
     assert "<a " not in text and "</a>" not in text, text[:500]
     assert EVIL not in text and "<b>B</b>" not in text
     if must_show:

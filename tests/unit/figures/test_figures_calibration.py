@@ -21,6 +21,7 @@ from roc_dash.figures.decision_curve import (
 )
 from roc_dash.figures.roc import OPTIMUM_UID
 from roc_dash.figures.style import PALETTE
+from tests.figure_text import drawn_strings
 
 HOSTILE = '<a href="http://x">m</a>'
 SAFE = "&lt;a href=\"http://x\"&gt;m&lt;/a&gt;"
@@ -191,28 +192,6 @@ def test_fcd008_prevalences_that_differ_get_a_treat_all_line_each(data):
         np.testing.assert_array_equal(trace.y, dc.treat_all)
 
 
-def _drawn_strings(fig) -> str:
-    """Every string plotly may draw (all but ids and the layout's meta), joined."""
-    spec = json.loads(fig.to_json())
-    spec["layout"].pop("meta", None)
-    found = []
-
-    def walk(value, key=""):
-        if key in ("legendgroup", "uid"):
-            return
-        if isinstance(value, str):
-            found.append(value)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, k)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v, key)
-
-    walk(spec)
-    return "\n".join(found)
-
-
 def test_fcd009_a_hostile_name_is_drawn_as_text_everywhere(data, decision):
     """Legend, hover texts, meta and subtitles: the name appears, escaped, never as markup
     (its scores here are probabilities; the same name as a margin model fills the subtitle)."""
@@ -225,7 +204,7 @@ def test_fcd009_a_hostile_name_is_drawn_as_text_everywhere(data, decision):
             decision_curve_figure(curves, joint=joint, current=current),
             decision_curve_figure({HOSTILE: decision_curve(y, scores["margin"])}))
     for fig in figs:
-        text = _drawn_strings(fig)
+        text = drawn_strings(fig)
         assert HOSTILE not in text and "<a " not in text
         assert SAFE in text
     assert SAFE in figs[1].layout.title.text and SAFE in figs[3].layout.title.text

@@ -23,6 +23,7 @@ from roc_dash.io import InputError
 from roc_dash.io.engines import aggregate_predictions
 from roc_dash.io.pinned_files import open_checked, opened
 from roc_dash.text.invisible import invisible_characters
+from tests.source_jobs import wait_done
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fd"),
                                 reason="the kernel's names of open files (/proc) are Linux's")
@@ -196,7 +197,7 @@ def test_sxe006_opens_racing_a_swapping_link_never_read_outside(place, tmp_path)
             if token is None:  # refused at the check
                 refused.append(error)
                 continue
-            job = _wait(jobs, token)
+            job = wait_done(jobs, token)
             if job["state"] == "done":
                 read.append(set(store.info(job["dataset_id"]).models))
             else:
@@ -208,16 +209,6 @@ def test_sxe006_opens_racing_a_swapping_link_never_read_outside(place, tmp_path)
     assert not unexplained, unexplained[:3]
     # once the swapping stops, the file opens as ever
     assert _models(str(allowed / "a.parquet")) == {"inside"}
-
-
-def _wait(jobs, token, limit=60.0):
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        job = jobs.status(token)
-        if job and job["state"] != "running":
-            return job
-        time.sleep(0.02)
-    raise AssertionError(f"job {token} still running after {limit} s")
 
 
 def test_sxe007_a_database_linked_from_outside_is_neither_offered_nor_listed(place, caplog):
@@ -257,7 +248,7 @@ def test_sxe008_invisible_characters_leave_the_offer_and_the_label(place, tmp_pa
     jobs = src.SourceJobs(store)
     token, status, error = open_source(jobs, store, offer.value, [DEMO_ID])
     assert error == "" and not hidden & set(status)
-    job = _wait(jobs, token)
+    job = wait_done(jobs, token)
     assert job["state"] == "done", job
     info = store.info(job["dataset_id"])
     assert not hidden & set(info.label) and "runtxt.parquet" in info.label

@@ -15,7 +15,6 @@ import logging
 import os
 import re
 import runpy
-import signal
 import socket
 import subprocess
 import sys
@@ -39,6 +38,7 @@ from roc_dash.app.server.security import (
     harden,
     inline_script_hashes,
 )
+from tools.processes import stop_group
 
 ROOT = Path(__file__).resolve().parents[4]
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
@@ -392,12 +392,7 @@ def test_sec012_gunicorn_first_requests_after_start_all_succeed(tmp_path, suite_
                     failures.append((starts, path, status))
                 server_headers.add(headers.get("Server", ""))
         finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+            stop_group(proc, timeout=10)
         starts += 1
     assert starts >= 3, "too slow to restart gunicorn at least 3 times"
     assert failures == []

@@ -4,7 +4,6 @@ background job that aggregates a source into a stored dataset."""
 
 import os
 import threading
-import time
 
 import duckdb
 import numpy as np
@@ -19,6 +18,7 @@ from roc_dash.io import InputError, load_predictions
 from roc_dash.io import engines as engines_module
 from roc_dash.io.engines import aggregate_predictions
 from roc_dash.report import build_report
+from tests.source_jobs import wait_done
 
 
 def _frame(n=3000, seed=0, models=("alpha", "beta")):
@@ -55,18 +55,6 @@ def served(tmp_path, monkeypatch):
         [str(folder), str(db), str(globbed), str(tmp_path / "missing")]))
     return {"frame": frame, "folder": folder, "db": db, "outside": outside,
             "glob": str(globbed), "root": tmp_path}
-
-
-def _wait(jobs, token, limit=120.0):
-    """Poll the job as the page does, until it is no longer running (a generous limit for a
-    busy machine: this is not a speed test)."""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        job = jobs.status(token)
-        if job and job["state"] != "running":
-            return job
-        time.sleep(0.05)
-    raise AssertionError(f"job {token} still running after {limit} s: {jobs.status(token)}")
 
 
 def test_dsr001_duckdb_table_report_equals_in_memory(served, tmp_path):
@@ -145,7 +133,7 @@ def test_dsr006_a_job_stores_the_aggregated_counts(served, tmp_path):
     value = str(served["folder"] / "run1")
     token, status, error = open_source(jobs, store, value, [DEMO_ID])
     assert error == "" and token and status.startswith("Opening")
-    job = _wait(jobs, token)
+    job = wait_done(jobs, token)
     assert job["state"] == "done", job
     expected = aggregate_predictions([value]).table
     stored = store.get(job["dataset_id"])
@@ -172,7 +160,7 @@ def test_dsr007_a_failing_source_says_why_and_changes_nothing(served, tmp_path):
     jobs = src.SourceJobs(store)
     token, _, error = open_source(jobs, store, str(bad), [DEMO_ID])
     assert error == ""
-    job = _wait(jobs, token)
+    job = wait_done(jobs, token)
     assert job["state"] == "failed" and str(bad) in job["error"]
     out = poll_source(jobs, token, [DEMO_ID])
     assert out[0] is not None and out[0] != [DEMO_ID]  # no_update: the datasets stay

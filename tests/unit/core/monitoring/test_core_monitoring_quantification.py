@@ -77,11 +77,16 @@ def test_mon002_acc_is_quapys_acc_with_the_references_rates():
     expected = quantifier.aggregate((sw >= ref.threshold).astype(int))[1]
     assert qp.functional.solve_adjustment_binary(
         np.mean(sw >= ref.threshold), ref.tpr, ref.fpr) == pytest.approx(expected)
+    acc = _estimate(ref, sw, "acc")
+    assert acc.value == pytest.approx(expected, abs=1e-12)
+
+
+def _estimate(ref, sw, method: str):
+    """The window ``sw``'s prevalence estimate by ``method``, 50 reference replicates."""
     est = estimate_prevalence(ref, window_from_rows("w", sw),
                               reference_replicates(ref, 50, np.random.default_rng(0)),
                               level=0.95, rng=np.random.default_rng(1))
-    acc = next(e for e in est if e.method == "acc")
-    assert acc.value == pytest.approx(expected, abs=1e-12)
+    return next(e for e in est if e.method == method)
 
 
 def test_mon003_pacc_is_quapys_pacc_on_the_calibrated_posteriors():
@@ -90,10 +95,7 @@ def test_mon003_pacc_is_quapys_pacc_on_the_calibrated_posteriors():
     quantifier = PACC(_fitted(), fit_classifier=False, val_split=None, solver="exact-raise", norm="clip")
     quantifier.aggregation_fit(_posteriors(ref.calibration.calibrated_scores(s)), y.astype(int))
     expected = quantifier.aggregate(_posteriors(ref.calibration.calibrated_scores(sw)))[1]
-    est = estimate_prevalence(ref, window_from_rows("w", sw),
-                              reference_replicates(ref, 50, np.random.default_rng(0)),
-                              level=0.95, rng=np.random.default_rng(1))
-    pacc = next(e for e in est if e.method == "pacc")
+    pacc = _estimate(ref, sw, "pacc")
     assert pacc.value == pytest.approx(expected, abs=1e-12)
 
 

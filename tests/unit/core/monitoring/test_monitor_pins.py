@@ -17,18 +17,9 @@ from roc_dash.app.monitoring import page_monitor
 from roc_dash.app.page_state import MonitorState, PageState, monitor_pins, parse_link
 from roc_dash.app.server.store import DatasetStore
 from roc_dash.app.state import ControlState
-from roc_dash.io import ReadOptions, load_predictions
-from tests.monitoring_example import frame
+from tests.monitoring_example import frame, put_file
 
 CONDITIONS = ControlState(cost_fp=1.0, cost_fn=3.0, prior=0.3, prior_mode="manual")
-
-
-def _put(store, folder, name, table):
-    path = folder / name
-    table.to_csv(path, index=False)
-    result = load_predictions([(name, path.read_bytes())],
-                              options=ReadOptions(keep_slice_columns=True))
-    return store.put(result.table, files=[name], notes=result.notes, kind=result.kind).id
 
 
 @pytest.fixture
@@ -36,7 +27,7 @@ def loaded(tmp_path):
     store = DatasetStore(tmp_path / "store")
     frames = {"ref": frame(3000, 0.3, seed=1), "jan": frame(3000, 0.3, seed=2),
               "feb": frame(3000, 0.1, seed=3)}
-    ids_ = {k: _put(store, tmp_path, f"{k}.csv", f) for k, f in frames.items()}
+    ids_ = {k: put_file(store, tmp_path, f"{k}.csv", f) for k, f in frames.items()}
     page = PageState(datasets=tuple(ids_.values()), conditions=CONDITIONS,
                      monitor=MonitorState(windows=(ids_["jan"], ids_["feb"])))
     return AnalysisCache(store), page, frames
