@@ -57,8 +57,19 @@ def best_model(analysis, table, settings: ConstraintSettings, economics):
 
     best = min(models, key=cost)
     if not math.isfinite(cost(best)):
-        raise ValueError("no threshold meets the constraints: " + " ".join(best.floors.notes))
+        raise ValueError(_unmet(best.name, best.floors.notes, len(models)))
     return best
+
+
+def _unmet(name: str, notes, n_models: int) -> str:
+    """Why no threshold meets the constraints, naming the model the notes are of (the
+    first of the shown models when there are several: none meets them)."""
+    text = " ".join(notes)
+    lead = "No threshold of the model meets every floor ("
+    whose = name if n_models == 1 else f"none of the {n_models} models shown does; {name}"
+    if text.startswith(lead):
+        text = f"{whose}: " + text[len(lead):].replace("). Relax", ". Relax", 1)
+    return "no threshold meets the constraints: " + text.rstrip(".")
 
 
 def _as_floors(analysis, settings: ConstraintSettings, option: str):
@@ -96,7 +107,7 @@ def choose_point(analysis, settings: ConstraintSettings, economics, *,
             best = (cost, m.name, d)
     cost, name, d = best
     if not math.isfinite(cost):
-        raise ValueError("no threshold meets the constraints: " + " ".join(d.notes))
+        raise ValueError(_unmet(name, d.notes, len(analysis.models)))
     return Constrained(pinned={"model": name, "threshold": d.threshold}, how_chosen=how,
                        constraints={}, notes=(_chosen_note(name, d),))
 

@@ -111,7 +111,11 @@ def test_cst003_none_met_or_cleared_gives_the_optimum_back(page_of):
     out = strip_update(cache, none, ids.VIZ_DATA)
     ops = _ops(out["summary"])
     assert plain_text(ops[(0,)]).startswith(f"Use {model} at score ≥ {format_threshold(t)}:")
-    assert "No threshold meets the constraints" in plain_text(ops[(1,)])
+    line = plain_text(ops[(1,)])
+    assert line.startswith("No threshold meets the constraints: none of the ")
+    # said once, naming the model whose closest values it gives, with no stray punctuation
+    assert line.lower().count("no threshold") == 1 and ".)" not in line and ".." not in line
+    assert "models shown does; " in line and ": the model reaches recall" in line
 
 
 def test_cst004_the_optimums_intervals_line_stays_out_under_a_constraint(page_of, tmp_path):
