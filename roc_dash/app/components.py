@@ -433,6 +433,8 @@ def pinned_words(label: str, s) -> str:
     excess = s.excess_cost
     if excess != excess or abs(excess) < 5e-4:
         versus = "as good as the recommendation"
+    elif excess < 0:  # cheaper than a recommendation chosen under a capacity or floors
+        versus = f"{_money(-excess, '', 3)} less than the recommendation"
     else:
         versus = f"+{_money(excess, '', 3)} against the recommendation"
     return (f"{label}: {s.model} at score ≥ {format_threshold(s.threshold)}: {what}, "

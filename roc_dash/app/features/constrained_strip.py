@@ -19,10 +19,11 @@ from dash import Input, Output, Patch, State, ctx, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import AnalysisTimeout
+from ...core.decisions.decision_summary import decision_summary
 from ...core.decisions.operating import operating_point, pinned_points
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_refs, shown_analysis, shown_pins
-from ..components import STRIP_INTERVALS_SLOT, operating_panel
+from ..components import STRIP_INTERVALS_SLOT, operating_panel, pinned_words
 from ..constrained import page_constrained
 from ..constrained_headline import chosen_by, constrained_strip, unmet_line
 from ..page_state import PageState, dependencies
@@ -40,9 +41,35 @@ def _restored(analysis, page: PageState, cache, economics) -> dict:
     strip, _ = decision_views(analysis, pins, economics)
     patch = Patch()
     patch[0], patch[1] = strip[0], strip[1]
+    if pins:  # compared with the optimum again
+        patch[STRIP_PINS_SLOT] = strip[STRIP_PINS_SLOT]
     return {"summary": patch,
             "operating": no_update if pins else operating_panel(operating_point(analysis),
                                                               analysis)}
+
+
+#: The strip's slot of the pins' line (:func:`..components.summary_strip`).
+STRIP_PINS_SLOT = 3
+
+
+def _pins_line(cache, page: PageState, analysis, economics, chosen: dict):
+    """The pins' line compared with the point the constraints chose (the recommendation
+    the strip shows), not with the optimum without them; None when no pin is shown."""
+    import dataclasses
+
+    base = decision_summary(analysis, chosen, economics)
+    refs = model_refs(cache, page.datasets)
+    compared = []
+    for op in pinned_points(analysis, shown_pins(page.pins, refs)):
+        s = decision_summary(analysis, {"model": op.model, "threshold": op.threshold},
+                             economics)
+        if s is not None and base is not None:
+            compared.append((op.label, dataclasses.replace(
+                s, excess_cost=s.expected_cost - base.expected_cost)))
+    if not compared:
+        return None
+    words = f"Pinned {'; '.join(pinned_words(label, s) for label, s in compared)}."
+    return html.Div(words, className="summary-pins", title=words)
 
 
 def strip_update(cache, page: PageState, triggered: str | None) -> dict:
@@ -73,6 +100,9 @@ def strip_update(cache, page: PageState, triggered: str | None) -> dict:
     # the intervals' line is of the optimum without the constraint: left out meanwhile
     patch[0], patch[1], patch[STRIP_INTERVALS_SLOT] = headline, detail, None
     if page.pins:
+        pins = _pins_line(cache, page, analysis, economics, constrained.pinned)
+        if pins is not None:
+            patch[STRIP_PINS_SLOT] = pins
         return {"summary": patch, "operating": no_update}
     op = operating_point(analysis, {"model": constrained.pinned["model"],
                                     "threshold": constrained.pinned["threshold"]})

@@ -19,6 +19,7 @@ from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState
 from roc_dash.core.constraints.floors import parse_floor
 from roc_dash.figures.style import format_threshold
+from roc_dash.text.rounding import sig as format_sig
 
 from .test_app_constraints import CFN, CFP, DEMO, MODELS, PRIOR
 
@@ -135,3 +136,30 @@ def test_cst004_the_optimums_intervals_line_stays_out_under_a_constraint(page_of
     with pytest.raises(PreventUpdate):
         fn(line, "", "recall >= 0.8")
     assert fn(line, "lots", "") is not None  # nothing readable: the optimum's line
+
+
+def test_cst005_pins_are_compared_with_the_constrained_recommendation(page_of):
+    """Under a capacity, the pins' line compares each pin with the point the strip
+    recommends (the least cost within the capacity), not with the optimum without it; the
+    difference by brute force. Cleared, the pins are compared with the optimum again."""
+    from roc_dash.app.page_state import ModelRef, Pin
+
+    rows = pd.read_csv(DEMO)
+    r = rows[rows["model"] == "naive Bayes"]
+    y, s = (r["label"] == "pos").to_numpy(), r["score"].to_numpy(float)
+    t = float(np.unique(s)[len(np.unique(s)) // 2])  # a vertex: no snapping
+    tpr, fpr = (s[y] >= t).mean(), (s[~y] >= t).mean()
+    pin_cost = PRIOR * (1 - tpr) * CFN + (1 - PRIOR) * fpr * CFP
+    pin = Pin("A", ModelRef(DEMO_ID, "naive Bayes"), t)
+    cache, _, page = page_of(capacity="10%", pins=(pin,))
+    line = plain_text(_ops(strip_update(cache, page, ids.VIZ_DATA)["summary"])[(3,)])
+    chosen, _, _ = _brute(lambda tpr, fpr, flagged: flagged <= 0.1 + 1e-12)
+    optimum, _, _ = _brute(lambda *_: True)
+    assert chosen > optimum + 1e-3  # the capacity binds: the two comparisons differ
+    delta = pin_cost - chosen
+    said = (f"+{format_sig(delta)} against" if delta > 0 else
+            f"{format_sig(-delta)} less than") + " the recommendation"
+    assert line.startswith("Pinned A: naive Bayes at score ≥") and said in line
+    _, _, free = page_of(capacity="", pins=(pin,))
+    back = plain_text(_ops(strip_update(cache, free, ids.DCT_CAPACITY)["summary"])[(3,)])
+    assert f"+{format_sig(pin_cost - optimum)} against the recommendation" in back
