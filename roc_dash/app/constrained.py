@@ -12,7 +12,7 @@ from ..core.constraints.capacity import parse_capacity
 from ..core.constraints.floors import parse_floor
 from .page_state import PageState
 
-__all__ = ["parse_settings", "parse_confidence", "parse_volume", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html", "constrained_record",
+__all__ = ["parse_settings", "parse_confidence", "parse_volume", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html", "constrained_record", "capacity_too_big",
            "N_BOOT", "SEED"]
 
 #: Bootstrap replicates and seed of how sure the floors are (as the operating card's).
@@ -96,6 +96,24 @@ def page_settings(page: PageState, *, n_boot: int = N_BOOT):
                               confidence=confidence, volume=volume, n_boot=n_boot, seed=SEED)
 
 
+def capacity_too_big(capacity, analysis, volume=None) -> str:
+    """The message when ``capacity`` (cases) is more than a model's cases (or than
+    ``volume``), else ``""``."""
+    if capacity is None or capacity[0] is None:
+        return ""
+    if volume is not None:
+        return "" if capacity[0] <= volume else (
+            f"Capacity not used: {capacity[0]:,.6g} cases is more than the volume of "
+            f"{volume:,.6g} cases it is out of.")
+    for m in analysis.models:
+        n = float(m.n_pos + m.n_neg)
+        if capacity[0] > n:
+            return (f"Capacity not used: {capacity[0]:,.6g} cases is more than the "
+                    f"{n:,.6g} cases of model {m.name}: give at most {n:,.6g}, or a share "
+                    f"(3%) or so many per so many (30/1000).")
+    return ""
+
+
 def page_constrained(page: PageState, analysis, table, economics, *, n_boot: int = N_BOOT):
     """The choice under the page's capacity and floors (the readable ones) over the shown
     models (:class:`~roc_dash.report.constrained_choice.Constrained`), None when neither is
@@ -106,6 +124,10 @@ def page_constrained(page: PageState, analysis, table, economics, *, n_boot: int
     settings = page_settings(page, n_boot=n_boot)
     if settings is None:
         return None
+    too_big = capacity_too_big(parse_settings(page.capacity, page.floors)[0], analysis,
+                               settings.volume)
+    if too_big:  # as the card says: the capacity is not used
+        raise ValueError(too_big)
     if n_boot == 0:  # the point alone (the strip's, per change): no other view
         return choose_point(analysis, settings, economics)
     return choose_under(analysis, table, settings, economics)

@@ -65,8 +65,6 @@ def constrained_strip(analysis, constrained, economics, by: str) -> tuple:
 def unmet_line(reason) -> str:
     """The strip's second line when no threshold meets the constraints (``reason``: why)."""
     reason = str(reason).rstrip(".")
-    if not reason.lower().startswith("no threshold meets the constraints"):
-        reason = f"no threshold meets the constraints ({reason})"
     return (f"{reason[:1].upper()}{reason[1:]}. The headline is the optimum without them "
             "and nothing is downloaded under them.")
 

@@ -32,14 +32,16 @@ class Constrained:
                                    constraints=self.constraints)
 
 
-def capacity_share(analysis, settings: ConstraintSettings, option: str = "the capacity"
-                   ) -> float:
-    """The capacity as a share of the cases (K over the volume, or the data's cases)."""
+def capacity_share(analysis, settings: ConstraintSettings, option: str = "the capacity",
+                   model=None) -> float:
+    """The capacity as a share of the cases: K over the volume, or over the cases of
+    ``model`` (default the first model; each dataset's models have their own number of
+    cases, so K cases are another share of each)."""
     if settings.capacity_fraction is not None:
         return settings.capacity_fraction
     n = settings.volume
     if n is None:
-        m = analysis.models[0]
+        m = analysis.models[0] if model is None else model
         n = m.n_pos + m.n_neg
     if 0 < settings.capacity < 1 < n:
         raise ValueError(f"{option} {settings.capacity:g} looks like a share: write "
@@ -47,10 +49,12 @@ def capacity_share(analysis, settings: ConstraintSettings, option: str = "the ca
     return min(settings.capacity / n, 1.0)
 
 
-def best_model(analysis, table, settings: ConstraintSettings, economics):
-    """Per model its constraints; the one whose single threshold costs least (ValueError
-    when no threshold of any model meets them)."""
-    models = analyse_constraints(analysis, table, settings, economics=economics)
+def best_model(analysis, table, settings: ConstraintSettings, economics, settings_of=None):
+    """Per model its constraints (``settings_of(model)``: a model's own settings, default
+    ``settings``); the one whose single threshold costs least (ValueError when no threshold
+    of any model meets them)."""
+    models = analyse_constraints(analysis, table, settings, economics=economics,
+                                 settings_of=settings_of)
 
     def cost(m):
         return m.floors.expected_cost if m.floors.index is not None else math.inf
@@ -73,13 +77,15 @@ def _unmet(name: str, notes, n_models: int) -> str:
 
 
 def _as_floors(analysis, settings: ConstraintSettings, option: str):
-    """``(how_chosen, settings)`` with the capacity as one more floor (a share flagged at
-    most)."""
+    """``(how_chosen, settings_of)``: each model's settings, with the capacity as one more
+    floor (a share flagged at most: of that model's cases when it is given in cases)."""
     how = "capacity" if settings.has_capacity and not settings.floors else "floors"
-    if settings.has_capacity:
-        settings = dataclasses.replace(settings, floors=settings.parsed_floors() + (
-            Floor("flagged", "<=", capacity_share(analysis, settings, option)),))
-    return how, settings
+    if not settings.has_capacity:
+        return how, lambda m: settings
+    base = settings.parsed_floors()
+    shares = {m.name: capacity_share(analysis, settings, option, m) for m in analysis.models}
+    return how, lambda m: dataclasses.replace(settings, floors=base + (
+        Floor("flagged", "<=", shares[m.name]),))
 
 
 def _chosen_note(name: str, d) -> str:
@@ -94,14 +100,13 @@ def choose_point(analysis, settings: ConstraintSettings, economics, *,
     least cost over the models), without the other views, the bootstrap and the record's
     constraints entry: the page's summary strip, per change. ``ValueError`` as
     :func:`best_model`."""
-    how, settings = _as_floors(analysis, settings, option)
+    how, settings_of = _as_floors(analysis, settings, option)
     c = analysis.conditions
     e = economics if economics is not None else economics_of(c)
-    floors = settings.parsed_floors()
     best = None
     for m in analysis.models:
-        d = floor_decision(m.curve, floors, prior_pos=c.prior_pos, economics=e,
-                           confidence=settings.confidence, hull=m.hull)
+        d = floor_decision(m.curve, settings_of(m).parsed_floors(), prior_pos=c.prior_pos,
+                           economics=e, confidence=settings.confidence, hull=m.hull)
         cost = d.expected_cost if d.index is not None else math.inf
         if best is None or cost < best[0]:
             best = (cost, m.name, d)
@@ -117,8 +122,8 @@ def choose_under(analysis, table, settings: ConstraintSettings, economics, *,
     """The least expected cost meeting the capacity (one more floor: a share flagged at
     most) and the floors of ``settings``, over the models of ``analysis``, with how sure the
     floors are (``settings.n_boot`` replicates, ``settings.seed``)."""
-    how, settings = _as_floors(analysis, settings, option)
-    m = best_model(analysis, table, settings, economics)
+    how, settings_of = _as_floors(analysis, settings, option)
+    m = best_model(analysis, table, settings, economics, settings_of=settings_of)
     d = m.floors
     notes = [_chosen_note(m.name, d)]
     fc = m.floor_confidence

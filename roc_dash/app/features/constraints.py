@@ -47,7 +47,14 @@ from ...text.rounding import sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_names, shown_analysis, timeout_message
 from ..components import empty_figure, graph_config, values_from_link
-from ..constrained import N_BOOT, SEED, parse_confidence, parse_settings, parse_volume
+from ..constrained import (
+    N_BOOT,
+    SEED,
+    capacity_too_big,
+    parse_confidence,
+    parse_settings,
+    parse_volume,
+)
 from ..page_state import PageState, dependencies, parse_link
 from ..state import FONT, tab_shown
 
@@ -93,24 +100,6 @@ class ModelView:
 
 
 # ---------------------------------------------------------------------------- input
-def _too_big(capacity, analysis, volume=None) -> str:
-    """The message when ``capacity`` (cases) is more than a model's cases (or than
-    ``volume``), else ``""``."""
-    if capacity is None or capacity[0] is None:
-        return ""
-    if volume is not None:
-        return "" if capacity[0] <= volume else (
-            f"Capacity not used: {capacity[0]:,.6g} cases is more than the volume of "
-            f"{volume:,.6g} cases it is out of.")
-    for m in analysis.models:
-        n = float(m.n_pos + m.n_neg)
-        if capacity[0] > n:
-            return (f"Capacity not used: {capacity[0]:,.6g} cases is more than the "
-                    f"{n:,.6g} cases of model {m.name}: give at most {n:,.6g}, or a share "
-                    f"(3%) or so many per so many (30/1000).")
-    return ""
-
-
 def model_views(analysis, capacity, floors: tuple[Floor, ...], confidence=None,
                 volume=None) -> list[ModelView]:
     """Each model's gains, KS, point under ``capacity`` (``(cases, fraction)`` or None;
@@ -460,7 +449,7 @@ def register(app, cache, store) -> None:
             return {"capacity_msg": cap_msg, "floors_msg": floors_msg,
                     "summary": html.P("No models.", className="hint"),
                     "figure": empty_figure(font), "overlay": {"roc": [], "pr": []}}
-        too_big = _too_big(capacity, analysis, volume)
+        too_big = capacity_too_big(capacity, analysis, volume)
         if too_big:
             capacity, cap_msg = None, " ".join(m for m in (too_big, vol_msg) if m)
         try:

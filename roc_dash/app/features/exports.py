@@ -184,7 +184,7 @@ def decision_download(cache, store, page: PageState, analysis: Analysis, which=N
         record, op, _ = decision_record(cache, page, analysis, which, seconds=REPORT_SECONDS,
                                         note=note)
     except ValueError as exc:  # a recalibration that cannot be fitted on these scores
-        return no_update, f"Nothing was downloaded: {exc}."
+        return no_update, f"Nothing was downloaded: {str(exc).rstrip('.')}."
     if record is None:
         return no_update, f"Pin {which} is not shown: nothing was downloaded."
     text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
@@ -208,7 +208,7 @@ def _constrained_download(cache, store, page: PageState, analysis: Analysis):
         made = constrained_record(cache, page, analysis,
                                   store.notes(list(page.datasets), owner=current_owner())["note"])
     except ValueError as exc:
-        return no_update, f"Nothing was downloaded: {exc}."
+        return no_update, f"Nothing was downloaded: {str(exc).rstrip('.')}."
     if made is None:
         return decision_download(cache, store, dataclasses.replace(page, capacity="",
                                                                    floors=""), analysis)

@@ -169,8 +169,8 @@ def _one(m, table, settings: ConstraintSettings, p: float, e: Economics, level: 
 
 def analyse_constraints(analysis, table: pd.DataFrame, settings: ConstraintSettings, *,
                         economics: Economics | None = None,
-                        replicates: Mapping[str, ThresholdReplicates] | None = None
-                        ) -> list[ModelConstraints]:
+                        replicates: Mapping[str, ThresholdReplicates] | None = None,
+                        settings_of=None) -> list[ModelConstraints]:
     """The constraints views of every model of ``analysis`` (made from ``table``) at its
     prior and level, under ``economics`` (default: the analysis' conditions).
 
@@ -179,9 +179,11 @@ def analyse_constraints(analysis, table: pd.DataFrame, settings: ConstraintSetti
     ``replicates`` maps a model to :func:`model_replicates` made earlier (same ``n_boot``
     and ``seed``); missing ones are made here when the floors or the bootstrap band need
     them. Input without rows (aggregated counts) still resamples: each row then stands for
-    its weight."""
+    its weight. ``settings_of(model)``: a model's own settings (e.g. a capacity in cases as
+    a share of that model's cases), default ``settings`` for every model."""
     c = analysis.conditions
     p = _checks.prior(c.prior_pos)
     level = c.level if settings.level is None else _checks.level(settings.level)
     e = economics or economics_of(c)
-    return [_one(m, table, settings, p, e, level, replicates) for m in analysis.models]
+    return [_one(m, table, settings if settings_of is None else settings_of(m), p, e, level,
+                 replicates) for m in analysis.models]
