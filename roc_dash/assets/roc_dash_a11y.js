@@ -283,6 +283,8 @@
     var t = gd.layout && gd.layout.title;
     var text = t && (typeof t === "string" ? t : t.text);
     if (text) { return String(text).replace(/<[^>]+>/g, ""); }
+    var meta = gd.layout && gd.layout.meta;  // a name given for this graph of a card of several
+    if (meta && typeof meta.title === "string") { return meta.title; }
     var card = gd.closest(".card");
     var head = card && card.querySelector("h2, h3");
     return head ? head.textContent.trim() : "Graph";
@@ -324,7 +326,8 @@
     var layout = gd.layout || {};
     var x = axisTitle(layout.xaxis), y = axisTitle(layout.yaxis);
     var names = traceWords(gd);
-    var words = title + (x && y ? ": " + y + " against " + x : "") + ". " +
+    var versus = /^against /.test(x) ? " " : " against ";  // "class i" / "against class j"
+    var words = title + (x && y ? ": " + y + versus + x : "") + ". " +
       (names.length ? "Shows " + names.join("; ") + "." : "Nothing drawn yet.");
     var op = document.getElementById("operating-panel");
     var kind = op && op.querySelector(".op-kind");

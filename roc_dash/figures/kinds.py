@@ -78,9 +78,12 @@ def pairwise_figure(result: MulticlassAnalysis, model: str, *, font_size: int = 
         colorbar={"title": {"text": "Â(i|j)"}, "thickness": 12},
         hovertemplate=(f"<b>{plain(model)}</b><br>Â(%{{y}}|%{{x}}) = %{{z:{NUM}}}: a row of %{{y}} "
                        "outscores<br>a row of %{x} on the %{y} score<extra></extra>"),
-        textfont={"size": max(font_size - 1, 10)}, hoverongaps=False))
+        textfont={"size": max(font_size - 1, 10)}, hoverongaps=False,
+        name=f"{plain(model)}: Â(i|j) for each pair of classes"))
     fig.update_layout(font={"size": font_size}, margin={"l": 90, "r": 10, "t": 10, "b": 60},
-                      plot_bgcolor="white")
+                      plot_bgcolor="white",
+                      # the graph's name for a screen reader (assets/roc_dash_a11y.js)
+                      meta={"title": f"Pairwise AUC of {plain(model)} (Hand & Till)"})
     fig.update_xaxes(title_text="against class j", side="bottom", showgrid=False)
     fig.update_yaxes(title_text="class i", autorange="reversed", showgrid=False)
     return fig

@@ -75,6 +75,13 @@ def test_knd001_multiclass_example_class_selector_and_card(dash_duo, app, shot):
     ref = mc[model].pairwise
     got = np.array([[np.nan if v is None else v for v in row] for row in z], dtype=float)
     assert np.allclose(got, ref, equal_nan=True)
+    # its screen-reader summary names it and what it shows (not the card's other graph)
+    said = d.execute_script(
+        f"var e = document.querySelector('#{ids.MC_PAIRWISE}-a11y-summary .sr-summary-text');"
+        "return e ? e.textContent : '';")
+    assert said.startswith(f"Pairwise AUC of {model} (Hand & Till): class i against class j."
+                           ), said
+    assert f"Shows {model}: Â(i|j) for each pair of classes." in said
     open_tab(dash_duo, "compare")
     text = dash_duo.find_element(f"#{ids.MODEL_TABLE}").text
     assert f"{sig(mc['decision tree'].hand_till_m)}" in text
