@@ -441,6 +441,20 @@ def pinned_words(label: str, s) -> str:
             f"{money} ({versus})")
 
 
+def frequency_words(model: str, frequency) -> str:
+    """How often ``model`` is the optimum across the folds or resamples: a count of a few
+    folds ("in 4 of the 5 folds"; a fold where models tie is shared, "4.5 of the 5"), a
+    share of many resamples ("in 62% of the 200 resamples")."""
+    what = "folds" if frequency.method == "folds" else "resamples"
+    if frequency.method == "folds" and frequency.n <= 20:
+        count = frequency.wins.get(model, 0.0)
+        tie = "" if abs(count - round(count)) < 1e-9 else " (a fold where models tie is shared)"
+        return (f"{model} is the optimum in {sig(round(count, 2))} of the {frequency.n} "
+                f"{what}{tie}.")
+    share = frequency.fractions.get(model, 0.0)
+    return f"{model} is the optimum in {share:.0%} of the {frequency.n} {what}."
+
+
 def summary_strip(summary, uncertainty=None, frequency=None, pinned=()):
     """One line a review meeting can act on: which model, which threshold, what it does and
     costs, how it compares with the runner-up; then how sure and how sensitive; then the
@@ -493,9 +507,7 @@ def summary_strip(summary, uncertainty=None, frequency=None, pinned=()):
     if words:
         details.append(words)
     if frequency is not None and frequency.n > 1:
-        wins = frequency.fractions.get(summary.model, 0.0)
-        details.append(f"{summary.model} is the optimum in {wins:.0%} of the {frequency.n} "
-                       f"{'folds' if frequency.method == 'folds' else 'resamples'}.")
+        details.append(frequency_words(summary.model, frequency))
     pins = "; ".join(pinned_words(label, s) for label, s in pinned or ())
     return [html.Div(parts, className="summary-main"),
             html.Div(" ".join(details), className="summary-detail", title=" ".join(details))
