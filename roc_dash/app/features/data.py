@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from dataclasses import dataclass
 
 from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
@@ -124,11 +125,24 @@ def panel(class_control, examples):
 
 def for_the_browser(message: str) -> str:
     """An io message reworded for the page: the command-line flag for the positive class is
-    the *Positive label* box here."""
-    return (message
-            .replace("(--positive VALUE on the command line, e.g. --positive ",
-                     "(type it in the Positive label box and press Enter, e.g. ")
-            .replace("(--positive)", "(the Positive label box)"))
+    the *Positive label* box here, and advice that only a command-line option can follow
+    (choosing a column by name, dropping rows with missing scores) is left out; what the page
+    can do (rename, fix or remove rows) stays."""
+    message = (message
+               .replace("(--positive VALUE on the command line, e.g. --positive ",
+                        "(type it in the Positive label box and press Enter, e.g. ")
+               .replace("(--positive)", "(the Positive label box)")
+               .replace("(--positive CLASS)", "(the Positive label box)"))
+    return _CLI_ONLY.sub("", message)
+
+
+#: Advice in io's messages that only the command line can follow (the page has no column
+#: choosers and no option to drop rows); the generic last form catches a flag in parentheses.
+_CLI_ONLY = re.compile(
+    r"[,;] or choose (?:it|one) explicitly \(--[^)]*\)"
+    r"|, or choose to drop them \(--drop-nonfinite\)"
+    r"|, or choose the class column \(--class-col\)"
+    r"| ?\(--[^)]*\)")
 
 
 @dataclass(frozen=True)
