@@ -161,6 +161,12 @@ def test_trs004_steppers_and_typing_keep_values(dash_duo, app):
     type_into(dash_duo.find_element(f"#{ids.COST_FN}"), "0")
     wait_until(lambda: "must be positive" in dash_duo.find_element(f"#{ids.CONTROL_MSG}").text)
     assert value(dash_duo, ids.COST_FN) == "1"
+    # said where the eye is: just under the cost and prior boxes, not below the benefits
+    box = dash_duo.find_element(f"#{ids.COST_FN}").rect
+    said = dash_duo.find_element(f"#{ids.CONTROL_MSG}").rect
+    econ = dash_duo.find_element(".economics > summary").rect
+    assert 0 < said["y"] - (box["y"] + box["height"]) < 220, (box, said)
+    assert said["y"] + said["height"] <= econ["y"], (said, econ)  # above the benefits, open or not
     type_into(dash_duo.find_element(f"#{ids.PRIOR}"), "1.7")
     wait_until(lambda: value(dash_duo, ids.PRIOR) == "0.999", message="prior clamped")
     assert "strictly between 0 and 1" in dash_duo.find_element(f"#{ids.CONTROL_MSG}").text

@@ -109,6 +109,9 @@ def panel():
                              searchable=False, className="prior-source"),
             ]),
         ]),
+        # what was not taken as typed, said right under the boxes it is about (not below
+        # the benefits, where it went unseen)
+        html.Div(id=ids.CONTROL_MSG, className="control-message", role="status"),
         html.Details(className="economics", children=[
             html.Summary("Benefits, unit and volume", title=HELP["economics"]),
             html.Div(className="econ-grid", children=[
@@ -127,7 +130,6 @@ def panel():
                           debounce=True, placeholder="none", className="exact", maxLength=40),
             ]),
         ]),
-        html.Div(id=ids.CONTROL_MSG, className="control-message", role="status"),
         html.Div(id=ids.SLOPE_TEXT, className="slope-text"),
         dcc.Store(id=ids.PRIOR_MODE, data="auto"),
         dcc.Store(id=ids.CONDITIONS, data=None),
