@@ -40,7 +40,8 @@ def test_dct101_capacity_and_floors_typed_drawn_and_linked(dash_duo, app, shot):
                message="the capacity's points on the ROC")
     wait_until(lambda: "10%" in _text(dash_duo, ids.DCT_SUMMARY),
                message="the queue rate in the card")
-    assert "Precision@K" in _text(dash_duo, ids.DCT_SUMMARY)
+    assert "Precision" in _text(dash_duo, ids.DCT_SUMMARY) and "by mixing two thresholds" in _text(
+        dash_duo, ids.DCT_SUMMARY)
     assert _text(dash_duo, ids.DCT_CAPACITY_MSG) == ""
 
     # a floor and a bad one: the good one's region is drawn, the bad one is named

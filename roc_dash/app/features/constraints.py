@@ -3,10 +3,11 @@
 "We can review K cases" (``800``, ``3%``, ``30/1000``: :func:`~roc_dash.core.constraints.
 capacity.parse_capacity`) gives each shown model's best point under that capacity on its hull
 (:func:`~roc_dash.core.constraints.capacity.capacity_point`, Fawcett 2004 §7.4), its queue
-rate, precision@K and recall@K. Floors (``precision >= 0.9; fpr <= 1%``:
-:func:`~roc_dash.core.constraints.floors.parse_floor`) give the feasible region and the best
-point inside it under the page's costs (:func:`~roc_dash.core.constraints.floors.
-floor_decision`). Both are drawn on the ROC view (and the floors on the PR view) as overlay
+rate, precision@K and recall@K; the card's table gives, per model, the single threshold to
+deploy (flagging at most K) with its own numbers, the exact-K mix in its note. Floors
+(``precision >= 0.9; fpr <= 1%``: :func:`~roc_dash.core.constraints.floors.parse_floor`)
+give the feasible region and the best point inside it under the page's costs
+(:func:`~roc_dash.core.constraints.floors.floor_decision`). Both are drawn on the ROC view (and the floors on the PR view) as overlay
 traces, put into the drawn figures clientside like the intervals' boxes; the card shows
 cumulative gains (CAP), lift or KS. How sure each floor is to hold
 (:func:`~roc_dash.core.constraints.floor_confidence.floor_confidence`) follows lazily, after
@@ -130,46 +131,57 @@ def _num(v) -> str:
     return "—" if v is None or not math.isfinite(v) else sig(v)
 
 
+def _point_cells(d) -> list:
+    """Queue rate, precision, recall, lift, threshold and expected cost of one single
+    threshold (a :class:`~roc_dash.core.constraints.floors.FloorDecision`'s), at its prior."""
+    p = d.prior_pos
+    flagged = p * d.tpr + (1 - p) * d.fpr
+    precision = p * d.tpr / flagged if flagged > 0 else math.nan
+    return [html.Td(_pct(flagged), className="num dct-queue"),
+            html.Td(_num(precision), className="num"), html.Td(_num(d.tpr), className="num"),
+            html.Td(_num(precision / p) if math.isfinite(precision) else "—", className="num"),
+            html.Td(format_threshold(d.threshold), className="num"),
+            html.Td(_num(d.expected_cost), className="num")]
+
+
 def _capacity_rows(v: ModelView) -> list:
+    """One row, one rule: every number is the single threshold's (flagging at most K); the
+    most positives in exactly K cases (Fawcett's mix of two hull vertices, section 7.4.1) is
+    said in the note, where it differs."""
     cp = v.capacity
     d = cp.decision
-    return [html.Td(v.name), html.Td("capacity"),
-            html.Td(_pct(cp.queue_rate), className="num dct-queue"),
-            html.Td(_num(cp.precision), className="num"),
-            html.Td(_num(cp.recall), className="num"),
-            html.Td(_num(cp.lift), className="num"),
-            html.Td("—" if d.index is None else format_threshold(d.threshold), className="num"),
-            html.Td("—" if d.index is None else _num(d.expected_cost), className="num"),
-            html.Td("binds" if cp.binding else "slack", title=(
-                "the optimum under the costs would flag more than the capacity"
-                if cp.binding else "the optimum under the costs flags fewer: the capacity "
-                "does not bind"))]
+    if d.index is None:
+        cells = [html.Td("—", className="num") for _ in range(6)]
+    else:
+        cells = _point_cells(d)
+    binds = ("binds" if cp.binding else "slack")
+    title = ("the optimum under the costs would flag more than the capacity" if cp.binding
+             else "the optimum under the costs flags fewer: the capacity does not bind")
+    mixed = cp.mix.k not in (0.0, 1.0) and cp.mix.fpr_a != cp.mix.fpr_b
+    if cp.binding and mixed:
+        binds += (f"; exactly {_pct(cp.queue_rate)} by mixing two thresholds: precision "
+                  f"{_num(cp.precision)}, recall {_num(cp.recall)}")
+        title += (". The mix of two hull vertices (Fawcett 2004, section 7.4.1) flags "
+                  f"{_pct(cp.queue_rate)} of cases: the row's numbers are the single "
+                  "threshold's, the rule to deploy without randomising")
+    return [html.Td(v.name), html.Td("capacity"), *cells, html.Td(binds, title=title)]
 
 
 def _floor_rows(v: ModelView) -> list:
     d = v.floors
-    p = d.prior_pos
     if d.index is None:
-        return [html.Td(v.name), html.Td("floors"), html.Td("—", className="num"),
-                html.Td("—", className="num"), html.Td("—", className="num"),
-                html.Td("—", className="num"), html.Td("—", className="num"),
-                html.Td("—", className="num"),
+        return [html.Td(v.name), html.Td("floors"),
+                *[html.Td("—", className="num") for _ in range(6)],
                 html.Td("none meets them", title=" ".join(d.notes), className="warn")]
-    flagged = p * d.tpr + (1 - p) * d.fpr
-    precision = p * d.tpr / flagged if flagged > 0 else math.nan
-    return [html.Td(v.name), html.Td("floors"), html.Td(_pct(flagged), className="num"),
-            html.Td(_num(precision), className="num"), html.Td(_num(d.tpr), className="num"),
-            html.Td(_num(precision / p) if math.isfinite(precision) else "—", className="num"),
-            html.Td(format_threshold(d.threshold), className="num"),
-            html.Td(_num(d.expected_cost), className="num"),
+    return [html.Td(v.name), html.Td("floors"), *_point_cells(d),
             html.Td(f"+{sig(d.cost_of_floors)}", className="num",
                     title="expected cost per case the floors add to the optimum's")]
 
 
 _HEAD = (("Model", ""), ("Under", "the constraint"),
-         ("Queue rate", "the share of cases flagged"),
-         ("Precision@K", "precision of the cases flagged, at the page's prior"),
-         ("Recall@K", "share of the positives flagged (TPR)"),
+         ("Queue rate", "the share of cases flagged at the threshold"),
+         ("Precision", "of the cases flagged at the threshold, at the page's prior"),
+         ("Recall", "share of the positives flagged at the threshold (TPR)"),
          ("Lift", "precision over the prior"),
          ("Threshold", "the best single threshold: flag scores at or above it"),
          ("Expected cost", "per case, at that threshold under the page's costs"),
@@ -177,8 +189,9 @@ _HEAD = (("Model", ""), ("Under", "the constraint"),
 
 
 def summary_table(views: list[ModelView]):
-    """One row per model and constraint: queue rate, precision@K, recall@K, lift, the best
-    single threshold and its expected cost (None when there is no constraint)."""
+    """One row per model and constraint, each one rule: the best single threshold under it
+    and its queue rate, precision, recall, lift and expected cost (a capacity's exact-K mix
+    in the note)."""
     rows = [html.Tr(_capacity_rows(v)) for v in views if v.capacity is not None]
     rows += [html.Tr(_floor_rows(v)) for v in views if v.floors is not None]
     if not rows:

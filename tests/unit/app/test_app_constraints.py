@@ -30,6 +30,7 @@ from roc_dash.app.state import ControlState
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.constraints.floor_confidence import floor_confidence, resample_thresholds
 from roc_dash.core.constraints.floors import Floor
+from roc_dash.figures.style import format_threshold
 from roc_dash.text.rounding import sig
 
 DEMO = Path(__file__).resolve().parents[3] / "roc_dash" / "data" / "demo_predictions.csv"
@@ -93,8 +94,20 @@ def test_dct002_capacity_threshold_is_the_cheapest_within_k_by_brute_force(demo)
         # the hull point uses the capacity: no single threshold within it finds more
         assert cp.recall >= max(b[2] for b in within) - 1e-12
         assert cp.precision == pytest.approx(PRIOR * cp.recall / cp.queue_rate)
-    text = str(summary_table(views))
-    assert "capacity" in text and "Precision@K" in text
+        # the card's row is one rule, the single threshold: its own recall and queue rate
+        # (Fawcett's exact-K mix, when it is one, only in the note)
+        cells = _row_cells(summary_table([v]))
+        assert cells[1] == "capacity" and cells[4] == sig(tpr)
+        assert cells[2] == f"{sig(100 * (PRIOR * tpr + (1 - PRIOR) * fpr))}%"
+        assert cells[6] == format_threshold(t)
+        if cp.binding and cp.mix.k not in (0.0, 1.0):
+            assert f"recall {sig(cp.recall)}" in cells[8]
+
+
+def _row_cells(table) -> list[str]:
+    """The texts of the first body row's cells of a Dash html.Table."""
+    row = table.children[1].children[0]
+    return [str(td.children) for td in row.children]
 
 
 def test_dct003_floors_threshold_meets_them_at_least_cost_by_brute_force(demo):
