@@ -14,9 +14,11 @@ plain function of the store and the page's values.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import time
 
+import numpy as np
 from dash import html
 
 from . import ids
@@ -25,7 +27,7 @@ from .page_state import Pin, pins_of
 from .server.removals import undo_seconds
 from .server.store import DatasetStore, clean_ids
 
-__all__ = ["pins_on", "confirm_box", "remove", "undo", "pin_words", "recall"]
+__all__ = ["pins_on", "as_shown", "confirm_box", "remove", "undo", "pin_words", "recall"]
 
 
 def pins_on(pins, dataset_id: str) -> list[Pin]:
@@ -73,12 +75,36 @@ def _button(text: str, kind: str, dataset_id: str, cls: str = "button light-dark
                        className=cls)
 
 
+def as_shown(store: DatasetStore, dataset_id: str, pins: list[Pin]) -> list[Pin]:
+    """The pins with their thresholds as the views show them: a typed threshold is the
+    vertex it falls on, the lowest score of the model at or above it (one vertex per distinct
+    score, Fawcett 2004 section 4; ``+inf`` above every score). As typed when the table
+    cannot be read."""
+    typed = [p for p in pins if p.threshold is not None]
+    if not typed:
+        return pins
+    try:
+        table = store.get(dataset_id)
+    except Exception:  # noqa: BLE001 - gone meanwhile: say the pins as typed
+        return pins
+    out = []
+    for p in pins:
+        if p.threshold is None:
+            out.append(p)
+            continue
+        scores = table["score"].to_numpy()[(table["model"] == p.model.name).to_numpy()]
+        above = scores[scores >= p.threshold]
+        out.append(dataclasses.replace(p, threshold=float(np.min(above)) if above.size
+                                       else None))
+    return out
+
+
 def confirm_box(store: DatasetStore, datasets, dataset_id: str, pins, owner):
-    """The question asked by a dataset's ×: what goes with it, what the server does, and the
-    two answers."""
+    """The question asked by a dataset's ×: what goes with it (pins at the thresholds the
+    views show), what the server does, and the two answers."""
     label = _label(store, datasets, dataset_id)
     goes = [_models_words(store, dataset_id)]
-    words = pin_words(pins_on(pins, dataset_id))
+    words = pin_words(as_shown(store, dataset_id, pins_on(pins, dataset_id)))
     if words:
         goes.append(words)
     minutes = undo_seconds() / 60
