@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import math
 import time
 
 import numpy as np
 from dash import html
 
+from ..text.rounding import sig
 from . import ids
 from .analysis import dataset_labels, loaded_infos
 from .page_state import Pin, pins_of
@@ -40,7 +42,7 @@ def pin_words(pins: list[Pin]) -> str:
     if not pins:
         return ""
     parts = [f"{p.label} ({p.model.name} at score ≥ "
-             f"{'+inf' if p.threshold is None else format(p.threshold, '.6g')})" for p in pins]
+             f"{sig(math.inf if p.threshold is None else p.threshold)})" for p in pins]
     return ("pin " if len(parts) == 1 else "pins ") + " and ".join(
         [", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
 
@@ -134,7 +136,8 @@ def remove(store: DatasetStore, datasets, dataset_id: str, pins, owner):
     record = {"dataset": dataset_id, "label": label, "at": current.index(dataset_id),
               "pins": [p.to_store() for p in dropped], "due": due, "undone": False,
               "stamp": time.time()}
-    went = models + (f" and {pin_words(dropped)}" if dropped else "")
+    went = models + (f" and {pin_words(as_shown(store, dataset_id, dropped))}" if dropped
+                     else "")
     until = (f"; it is deleted from the server at "
              f"{datetime.datetime.fromtimestamp(due).strftime('%H:%M')} unless you undo"
              if due is not None else "")

@@ -184,10 +184,14 @@ def test_sta002_removing_a_dataset_keeps_the_others_pins_note_and_view(dash_duo,
     type_into(dash_duo.find_element(f"#{ids.VIEW_NAME}"), "meeting")
     dash_duo.wait_for_contains_text(f"#{ids.VIEW_LIST}", "meeting")
 
+    # pin A was typed as 0.3: the question names it where the page shows it, at its vertex
+    shown = re.search(r"A: LogReg \(bc_sex\.csv\) at score ≥ ([0-9.e+-]+)", summary(dash_duo))
+    assert shown and shown.group(1) != "0.3", summary(dash_duo)
     question = remove_dataset(dash_duo, "bc_sex.csv")
-    assert "pin A (LogReg at score ≥ 0.3)" in question and "unless you undo" in question
+    assert f"pin A (LogReg at score ≥ {shown.group(1)})" in question
+    assert "unless you undo" in question
     said = dash_duo.find_element(f"#{ids.REMOVAL}").text
-    assert "pin A (LogReg at score ≥ 0.3)" in said and "Undo" in said
+    assert f"pin A (LogReg at score ≥ {shown.group(1)})" in said and "Undo" in said
     listed = dash_duo.find_element(f"#{ids.DATASET_LIST}").text
     assert "bc.csv" in listed and "bc_sex.csv" not in listed
     wait_until(lambda: "B: GaussianNB at score ≥" in summary(dash_duo)

@@ -23,7 +23,7 @@ def test_rmw001_typed_pins_are_named_at_the_vertex_they_snap_to(store, demo):
     assert shown != 0.3
     text = str(confirm_box(store, [DEMO_ID], DEMO_ID, pins, owner=None))
     assert f"A ({model} at score ≥ {format(shown, '.6g')})" in text
-    assert "B (" in text and "at score ≥ +inf" in text  # above every score: flags nothing
+    assert "B (" in text and "at score ≥ +∞" in text  # above every score: flags nothing
     snapped = as_shown(store, DEMO_ID, [Pin("A", ModelRef(DEMO_ID, model), 0.3)])
     assert snapped[0].threshold == pytest.approx(shown, abs=0)
     assert as_shown(store, "0" * 32, snapped) == snapped  # unreadable: as given
