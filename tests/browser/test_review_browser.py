@@ -8,12 +8,14 @@ the event it needs.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from roc_dash.app import ids
+from roc_dash.app.features import exports
 from roc_dash.app.state import display
 from roc_dash.text.rounding import sig
 
@@ -321,7 +323,8 @@ def _overlap(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def test_rvw601_pin_letters_read_off_and_the_model_list_by_keyboard(dash_duo, app, shot):
+def test_rvw601_pin_letters_read_off_and_the_model_list_by_keyboard(dash_duo, app, shot,
+                                                                   monkeypatch):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
@@ -363,9 +366,15 @@ def test_rvw601_pin_letters_read_off_and_the_model_list_by_keyboard(dash_duo, ap
 
     # the pin row by keyboard: "gradient" + Enter picks gradient boosting, even when the
     # list already holds another model; Enter in the threshold box then pins it
+    # Clear pins downloads nothing (the operating card's ↓ buttons going once fell through
+    # to the HTML report)
+    reports = []
+    monkeypatch.setattr(exports, "html_download", lambda *a, **k: reports.append(a))
     dash_duo.find_element(f"#{ids.UNPIN}").click()
     wait_until(lambda: "pinned" not in " ".join(js_graph(
         d, ids.ROC_GRAPH, "gd.data.map(t => t.name)")), message="pins cleared")
+    wait_idle(dash_duo)
+    assert reports == [] and not list(Path(dash_duo.download_path).glob("*.html"))
     dash_duo.select_dcc_dropdown(f"#{ids.PIN_MODEL}", "naive Bayes")
     type_into(dash_duo.find_element(f"#{ids.PIN_THRESHOLD}"), "0.5")
     wait_until(lambda: any((n or "").startswith("pinned A: naive Bayes") for n in js_graph(

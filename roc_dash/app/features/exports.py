@@ -221,6 +221,10 @@ def _constrained_download(cache, store, page: PageState, analysis: Analysis):
     return dcc.send_string(text, "roc-dash-decision.json"), status
 
 
+#: The export buttons: only a click on one of these (or on an operating card's ↓) downloads
+_BUTTONS = (ids.EXPORT_CURVES, ids.EXPORT_TABLE, ids.EXPORT_HTML, ids.EXPORT_DECISION)
+
+
 # -- wiring ------------------------------------------------------------------------------
 def register(app, cache, store) -> None:
     """The export callback (a file to the page's download component, and a line saying what
@@ -241,8 +245,12 @@ def register(app, cache, store) -> None:
     )
     def export(buttons, point, page, href, measure, monitor_record=None):
         trigger = ctx.triggered_id
-        if isinstance(trigger, dict) and not any(t["value"] for t in ctx.triggered):
-            raise PreventUpdate  # the operating card's buttons appearing
+        if not any(t["value"] for t in ctx.triggered):
+            # the operating card's buttons appearing or going (Clear pins): no click. Dash
+            # then names no trigger, which must not fall through to a download
+            raise PreventUpdate
+        if not isinstance(trigger, dict) and trigger not in _BUTTONS:
+            raise PreventUpdate
         page = PageState.from_dash(page)
         try:
             analysis = shown_analysis(cache, page)

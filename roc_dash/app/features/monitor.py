@@ -446,8 +446,11 @@ def register(app, cache, store) -> None:
             Output(ids.MON_TIME_GRAPH, "figure"), Output(ids.MON_TABLE, "children"),
             Output(ids.MON_PIN_WINDOW, "options")),
             strict=True)},
+        # the Decide tab's capacity and floors too: under them "the page's recommendation"
+        # is the point they choose (the summary strip's headline), not the optimum
         inputs={"page": {**dependencies(Input, "monitor", "conditions", "tab", "pins",
-                                        "models", "level", "presentation", "datasets"),
+                                        "models", "level", "presentation", "datasets",
+                                        "capacity", "floors", "floor_confidence", "volume"),
                          **dependencies(State, "band", "samples")},
                 "record": Input(ids.MON_RECORD, "data")},
     )

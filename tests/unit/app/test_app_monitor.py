@@ -305,3 +305,27 @@ def test_mtb030_the_pages_recommendation_under_a_capacity_is_the_point_it_choose
     # the capacity dropped: the optimum again (another cache entry, not the one above)
     free = page_monitor(cache, _page(ids_)).report.record
     assert free.threshold == _brute_optimum(ref["label"], ref["score"], 0.3, 1, 3)
+
+
+def test_mtb031_the_tab_checks_the_point_the_pages_capacity_and_floors_choose(loaded):
+    """The tab's callback reads the Decide tab's capacity and floors (they once did not reach
+    it, so that it checked the optimum while the strip recommended the constrained point)."""
+    cache, ids_, _ = loaded
+    app = create_app(store=cache.store)
+    views = next(cb for key, cb in app.callback_map.items()
+                 if key.strip(".").startswith(f"{ids.MON_STATUS}.children"))
+    names = [f"{i['id']}.{i['property']}" for i in views["inputs"] + views["state"]]
+    page = dataclasses.replace(_page(ids_), capacity="10%", floors="recall >= 0.2")
+    values = {"tab.data": "monitor", "conditions.data": CONDITIONS.to_store(),
+              "datasets.data": list(page.datasets), "mon-reference.value": "optimum",
+              "mon-windows.value": [ids_["jan"], ids_["feb"]], "mon-labels.value": [],
+              "mon-estimator.value": "em", "level.value": 0.95, "pinned.data": [],
+              "models.value": [f"{d}/rf" for d in page.datasets],
+              "models.options": [{"label": d, "value": f"{d}/rf"} for d in page.datasets],
+              f"{ids.DCT_CAPACITY}.value": "10%", f"{ids.DCT_FLOORS}.value": "recall >= 0.2"}
+    shown = call_flat(views, [values.get(n) for n in names])
+    chosen = page_monitor(cache, page).report.record
+    assert chosen.how_chosen in ("capacity", "floors")
+    assert "under the capacity" in str(shown["status"]) or "under the floors" in str(
+        shown["status"])
+    assert f"{chosen.threshold:.6g}" in str(shown["status"]) + str(shown["table"])
