@@ -180,7 +180,9 @@ _FORMATS = {"TPR (recall)": (3, False), "FPR": (3, False), "Precision at the pri
 
 
 def comparison_table(comparison):
-    """The optimum and pins A, B, C side by side, with their differences from the optimum."""
+    """The optimum (or the point a capacity or floors choose: the recommendation) and pins
+    A, B, C side by side, with their differences from it."""
+    first = comparison.labels[0].lower()
     head = [html.Th("")]
     for label, p in zip(comparison.labels, comparison.points, strict=True):
         title = f"{p.model}, score ≥ {format_threshold(p.threshold)}"
@@ -201,16 +203,16 @@ def comparison_table(comparison):
         body.append(html.Tr([html.Th(name)] + [html.Td(fmt(v), className="num") for v in values]))
         body.append(html.Tr(className="delta", children=[html.Th(
             ["Δ", html.Span(f" {name.lower()}", className="delta-name")],
-            title=f"Difference from the optimum: {name.lower()}")] + [
+            title=f"Difference from the {first}: {name.lower()}")] + [
             html.Td("" if k == 0 else _signed(d, digits + (2 if pct else 0), pct),
                     className="num") for k, d in enumerate(deltas)]))
     # the decision file of each point: the recommendation's, or a pin's by explicit choice
     body.append(html.Tr(className="decision-row", children=[html.Th(
         "Decision file", title=HELP["decision_point"])] + [html.Td(html.Button(
-            "↓ " + (label if p.pinned else "optimum"),
+            "↓ " + (label if p.pinned else first),
             id={"type": ids.EXPORT_POINT, "index": label if p.pinned else "Optimum"},
             n_clicks=0, className="link-button decision-point",
-            title=f"Download the decision record of {label if p.pinned else 'the optimum'}: "
+            title=f"Download the decision record of {label if p.pinned else 'the ' + first}: "
                   f"{p.model} at score ≥ {format_threshold(p.threshold)}",
             **{"aria-label": f"Download the decision of {label}"}), className="num")
             for label, p in zip(comparison.labels, comparison.points, strict=True)]))

@@ -13,15 +13,16 @@ import dataclasses
 from dash import html
 
 from ..core.decisions.decision_summary import decision_summary
-from ..core.decisions.operating import operating_point
+from ..core.decisions.operating import operating_point, pinned_points
 from ..figures.style import format_threshold
 from ..text.rounding import sig
-from .components import plain_text, summary_strip
+from .analysis import model_refs, shown_pins
+from .components import pinned_words, plain_text, summary_strip
 from .constrained import page_constrained, parse_confidence, parse_settings, parse_volume
 from .page_state import PageState
 
 __all__ = ["chosen_by", "constrained_strip", "ReportHeadline", "report_headline",
-           "unmet_line"]
+           "unmet_line", "pins_line"]
 
 
 def chosen_by(page: PageState, how: str) -> str:
@@ -95,3 +96,22 @@ def report_headline(page: PageState, analysis, economics) -> ReportHeadline | No
     return ReportHeadline(summary=plain_text([headline, detail]),
                           operating=operating_point(analysis, dict(constrained.pinned)),
                           chosen_by=by)
+
+
+def pins_line(cache, page: PageState, analysis, economics, chosen: dict):
+    """The pins' line compared with the point the constraints chose (the recommendation
+    the strip shows and the HTML report's headline), not with the optimum without them;
+    None when no pin is shown."""
+    base = decision_summary(analysis, chosen, economics)
+    refs = model_refs(cache, page.datasets)
+    compared = []
+    for op in pinned_points(analysis, shown_pins(page.pins, refs)):
+        s = decision_summary(analysis, {"model": op.model, "threshold": op.threshold},
+                             economics)
+        if s is not None and base is not None:
+            compared.append((op.label, dataclasses.replace(
+                s, excess_cost=s.expected_cost - base.expected_cost)))
+    if not compared:
+        return None
+    words = f"Pinned {'; '.join(pinned_words(label, s) for label, s in compared)}."
+    return html.Div(words, className="summary-pins", title=words)

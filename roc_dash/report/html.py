@@ -106,11 +106,15 @@ def _delta(v: float, digits: int, pct: bool) -> str:
     return f"{text} pt"
 
 
-def comparison_html(optimum: OperatingSummary, pins) -> str:
-    """The optimum and the pins side by side with their Δ rows (as in the dashboard)."""
+def comparison_html(optimum: OperatingSummary, pins, first: str = "Optimum") -> str:
+    """The optimum (or the recommendation under a capacity or floors, named ``first``) and
+    the pins side by side with their Δ rows (as in the dashboard)."""
+    import dataclasses
+
     from ..core.decisions.operating import compare_points
 
-    cmp = compare_points(optimum, list(pins))
+    cmp = compare_points(dataclasses.replace(optimum, pinned=False, label=""), list(pins),
+                         first=first)
     head = "".join(f"<th>{html.escape(lab)}</th>" for lab in ("", *cmp.labels))
     rows = [["Model", *[p.model for p in cmp.points]],
             ["Threshold", *["≥ " + format_threshold(p.threshold) for p in cmp.points]]]
@@ -459,7 +463,8 @@ iso-performance slope m = {sig(c.slope)}; PC(+) = {sig(c.pc_pos)}.</p>
 {f'<h2>Decision</h2><p class="summary">{html.escape(state.summary)}</p>'
   if state.summary else ""}
 {f'<p class="muted">{html.escape(state.pins_summary)}</p>' if state.pins_summary else ""}
-{"<h2>Operating points compared</h2>" + comparison_html(operating_point(analysis), state.pins)
+{"<h2>Operating points compared</h2>" + (comparison_html(operating_point(analysis), state.pins)
+  if state.operating is None else comparison_html(state.operating, state.pins, "Recommendation"))
   if state.pins else ""}
 {opbox}
 {intervals_html(intervals)}

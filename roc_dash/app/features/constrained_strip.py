@@ -8,24 +8,25 @@ The strip is drawn by the views callback; this module only patches its headline 
 detail line (slots 0 and 1 of :func:`..components.summary_strip`; the pins' line stays; the
 intervals' line, of the optimum without the constraint, is left out meanwhile: the
 intervals callback does not patch it in while a constraint is readable), and redraws the
-operating card when no point is pinned (a pin is an explicit choice: the card keeps
-showing it). It runs after every render of the views (the viz-data store) and when the
+operating card: the recommendation, or with pins the latest pin (a pin is an explicit
+choice), the pins compared with the recommendation, not with the optimum without them. It runs after every render of the views (the viz-data store) and when the
 capacity or the floors change.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 from dash import Input, Output, Patch, State, ctx, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import AnalysisTimeout
-from ...core.decisions.decision_summary import decision_summary
-from ...core.decisions.operating import operating_point, pinned_points
+from ...core.decisions.operating import compare_points, operating_point, pinned_points
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_refs, shown_analysis, shown_pins
-from ..components import STRIP_INTERVALS_SLOT, operating_panel, pinned_words
+from ..components import STRIP_INTERVALS_SLOT, operating_panel
 from ..constrained import page_constrained
-from ..constrained_headline import chosen_by, constrained_strip, unmet_line
+from ..constrained_headline import chosen_by, constrained_strip, pins_line, unmet_line
 from ..page_state import PageState, dependencies
 from ..render import decision_views
 from ..state import economics_from_state
@@ -50,26 +51,6 @@ def _restored(analysis, page: PageState, cache, economics) -> dict:
 
 #: The strip's slot of the pins' line (:func:`..components.summary_strip`).
 STRIP_PINS_SLOT = 3
-
-
-def _pins_line(cache, page: PageState, analysis, economics, chosen: dict):
-    """The pins' line compared with the point the constraints chose (the recommendation
-    the strip shows), not with the optimum without them; None when no pin is shown."""
-    import dataclasses
-
-    base = decision_summary(analysis, chosen, economics)
-    refs = model_refs(cache, page.datasets)
-    compared = []
-    for op in pinned_points(analysis, shown_pins(page.pins, refs)):
-        s = decision_summary(analysis, {"model": op.model, "threshold": op.threshold},
-                             economics)
-        if s is not None and base is not None:
-            compared.append((op.label, dataclasses.replace(
-                s, excess_cost=s.expected_cost - base.expected_cost)))
-    if not compared:
-        return None
-    words = f"Pinned {'; '.join(pinned_words(label, s) for label, s in compared)}."
-    return html.Div(words, className="summary-pins", title=words)
 
 
 def strip_update(cache, page: PageState, triggered: str | None) -> dict:
@@ -99,16 +80,20 @@ def strip_update(cache, page: PageState, triggered: str | None) -> dict:
     patch = Patch()
     # the intervals' line is of the optimum without the constraint: left out meanwhile
     patch[0], patch[1], patch[STRIP_INTERVALS_SLOT] = headline, detail, None
-    if page.pins:
-        pins = _pins_line(cache, page, analysis, economics, constrained.pinned)
-        if pins is not None:
-            patch[STRIP_PINS_SLOT] = pins
-        return {"summary": patch, "operating": no_update}
     op = operating_point(analysis, {"model": constrained.pinned["model"],
                                     "threshold": constrained.pinned["threshold"]})
-    return {"summary": patch,
-            "operating": operating_panel(op, analysis, chosen_by=chosen_by(
-                page, constrained.how_chosen))}
+    by = chosen_by(page, constrained.how_chosen)
+    pinned = pinned_points(analysis, shown_pins(page.pins, model_refs(cache, page.datasets)))
+    if pinned:
+        line = pins_line(cache, page, analysis, economics, constrained.pinned)
+        if line is not None:
+            patch[STRIP_PINS_SLOT] = line
+        # the card compares the pins with the recommendation (the point its ↓ writes), and
+        # shows the latest pin, as the views do
+        first = dataclasses.replace(op, pinned=False, label="")
+        return {"summary": patch, "operating": operating_panel(
+            pinned[-1], analysis, compare_points(first, pinned, first="Recommendation"))}
+    return {"summary": patch, "operating": operating_panel(op, analysis, chosen_by=by)}
 
 
 def register(app, cache, store) -> None:

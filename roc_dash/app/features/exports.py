@@ -45,7 +45,7 @@ from ..chosen_points import OPTIMUM, decision_record
 from ..class_costs import page_cost_matrix_html
 from ..components import model_table_rows
 from ..constrained import constrained_record, page_constraints_html
-from ..constrained_headline import report_headline
+from ..constrained_headline import pins_line, report_headline
 from ..help import HELP
 from ..page_state import PageState, dependencies
 from ..render import decision_views
@@ -305,6 +305,10 @@ def html_download(cache, store, page: PageState, analysis: Analysis, table, href
     if under is not None:
         summary = under.summary if under.operating is not None else \
             f"{summary} {under.summary}"
+    if under is not None and under.operating is not None and compared:
+        # the pins compared with the point the constraints chose, as the strip does
+        chosen = {"model": under.operating.model, "threshold": under.operating.threshold}
+        compared = [pins_line(cache, page, analysis, economics_from_state(state), chosen)]
     notes = store.notes(list(page.datasets), owner=current_owner())
     base = urlsplit(href) if isinstance(href, str) else None
     link = urlunsplit(base._replace(query=page.to_query().lstrip("?"))) if base else None

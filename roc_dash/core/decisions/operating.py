@@ -173,12 +173,13 @@ _METRICS = (
 )
 
 
-def compare_points(optimum: OperatingSummary, pins) -> Comparison:
-    """Side-by-side comparison of the optimum and the pinned points (up to three)."""
+def compare_points(optimum: OperatingSummary, pins, *, first: str = "Optimum") -> Comparison:
+    """Side-by-side comparison of the optimum (or another recommendation, named ``first``:
+    the point a capacity or floors choose) and the pinned points (up to three)."""
     points = (optimum, *pins)
     rows = []
     for name, attr in _METRICS:
         values = tuple(float(getattr(p, attr)) for p in points)
         rows.append((name, values, tuple(v - values[0] for v in values)))
-    labels = tuple("Optimum" if not p.pinned else p.label for p in points)
+    labels = tuple(first if not p.pinned else p.label for p in points)
     return Comparison(labels=labels, points=points, rows=tuple(rows))

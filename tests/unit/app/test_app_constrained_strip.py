@@ -163,3 +163,30 @@ def test_cst005_pins_are_compared_with_the_constrained_recommendation(page_of):
     _, _, free = page_of(capacity="", pins=(pin,))
     back = plain_text(_ops(strip_update(cache, free, ids.DCT_CAPACITY)["summary"])[(3,)])
     assert f"+{format_sig(pin_cost - optimum)} against the recommendation" in back
+
+
+def test_cst006_with_pins_the_card_and_report_compare_with_the_constrained_point(page_of):
+    """Under a capacity with a pin, the operating card's first column is the recommendation
+    the strip shows (its ↓ writes that point), not the optimum without the capacity, and
+    the HTML report's pins line and comparison say the same as the strip."""
+    from roc_dash.app.analysis import shown_analysis
+    from roc_dash.app.features.exports import html_download
+    from roc_dash.app.page_state import ModelRef, Pin
+
+    rows = pd.read_csv(DEMO)
+    s = rows.loc[rows["model"] == "naive Bayes", "score"].to_numpy(float)
+    t = float(np.unique(s)[len(np.unique(s)) // 2])
+    cache, store, page = page_of(capacity="10%", pins=(Pin("A", ModelRef(DEMO_ID,
+                                                                         "naive Bayes"), t),))
+    out = strip_update(cache, page, ids.VIZ_DATA)
+    chosen, model, threshold = _brute(lambda tpr, fpr, flagged: flagged <= 0.1 + 1e-12)
+    card = str(out["operating"])
+    assert "Recommendation" in card and "↓ recommendation" in card
+    assert "children='Optimum'" not in card  # the optimum without the capacity is not shown
+    assert f"{model}, score ≥ {format_threshold(threshold)}" in card
+    pins = plain_text(_ops(out["summary"])[(3,)])
+    analysis = shown_analysis(cache, page)
+    table = cache.table(list(page.datasets), None)
+    report = html_download(cache, store, page, analysis, table, None, "auc")["content"]
+    assert pins.split(": ", 1)[1][:60] in report.replace("&#x27;", "'")
+    assert "<th>Recommendation</th>" in report

@@ -88,7 +88,12 @@ def test_sid004_removal_is_undone_within_the_window_and_deleted_after(two):
             {"label": "B", "dataset": a, "model": "lr", "threshold": 0.2}]
     new, record, box = remove(store, [a, b], b, pins, OWNER)
     assert new == [a] and record["pins"] == [pins[0]] and record["at"] == 1
-    assert "pin A (rf at score ≥ 0.5)" in str(box) and "Undo" in str(box)
+    # the pin named where the views show it: the lowest score of rf at or above 0.5
+    table = store.get(b)
+    scores = table.loc[table["model"] == "rf", "score"]
+    shown = scores[scores >= 0.5].min()
+    assert f"pin A (rf at score ≥ {shown:.6g})" in str(box) and "Undo" in str(box)
+    assert record["pins"][0]["threshold"] == 0.5  # Undo brings the pin back as it was
     assert store.removal_due(b) is not None and store.info(b)  # kept for the window
     assert after_removal(pins, record) == [pins[1]]
     back, undone, box = undo(store, new, record)
