@@ -235,10 +235,12 @@ class User(threading.Thread):
         status, _ = self.post(f"/upload?batch={token}&index=0&name=user.csv", body,
                               content_type="application/octet-stream")
         ok = status == 200
+        phases = [time.perf_counter()]  # the file sent; read as a dataset; its views
         if ok:
             status, body = self.callback("datasets.data", {
                 "streamed-upload.data": {"batch": token, "stamp": time.time()},
                 "datasets.data": self.datasets, "url.search": ""}, ["streamed-upload.data"])
+            phases.append(time.perf_counter())
             ok = status == 200 and body is not None
             if ok:
                 new = body["response"].get("datasets", {}).get("data", self.datasets)
@@ -246,8 +248,12 @@ class User(threading.Thread):
                 self.models = ([f"{self.datasets[-1]}/user"] if self.datasets != ["demo"]
                                else self.models)
                 status, _ = self.views(self.averaging, "datasets.data")
+                phases.append(time.perf_counter())
                 ok = status in (200, 204)
         self.record("upload 1 MB + views", time.perf_counter() - t0, ok)
+        with self.lock:
+            self.stats.setdefault("upload phases", []).append(
+                [b - a for a, b in zip([t0, *phases], phases, strict=False)])
 
     def page_load(self, first: bool):
         """The recorded first load replayed (``first``), or a returning visit's part of it;
@@ -462,6 +468,11 @@ def print_rows(stats) -> None:
                 f"{path.rsplit('/', 1)[-1] or '/'} {sec:.2f} ({n})"
                 for path, sec, n in load_page.slowest(stats[kind + " durations"]))
         print(line)
+    phases = [p for p in stats.get("upload phases", []) if len(p) == 3]
+    if phases:
+        med = [statistics.median(p[i] for p in phases) * 1000 for i in range(3)]
+        print(f"    of which (median ms): POST /upload {med[0]:,.0f}, read as a dataset "
+              f"{med[1]:,.0f}, its views {med[2]:,.0f}")
 
 
 def print_big(big: BigUpload, stats, env_lines) -> None:
@@ -566,11 +577,14 @@ def run_set_up(args, users, seconds, upload_csv, store: str) -> dict:
     # with the store, each replica its own data folder (nothing shared on disk)
     folders = [data if store == "folder" else str(Path(data) / f"replica-{k}")
                for k in range(len(ports))]
+    logs = [shared.enter_context(open(Path(data) / f"gunicorn-{k}.log", "wb"))
+            for k in range(len(ports))]  # read after the run (a pipe nobody reads blocks)
     servers = [subprocess.Popen([sys.executable, "-m", "gunicorn", "app:server",
                                  "--access-logfile", "/dev/null"], cwd=ROOT,
                                 env={**env, "PORT": str(p), "ROC_DASH_DATA_DIR": folder},
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                start_new_session=True) for p, folder in zip(ports, folders, strict=True)]
+                                stdout=subprocess.DEVNULL, stderr=log,
+                                start_new_session=True)
+               for p, folder, log in zip(ports, folders, logs, strict=True)]
     front, nginx = None, None
     try:
         if args.nginx:
@@ -583,10 +597,25 @@ def run_set_up(args, users, seconds, upload_csv, store: str) -> dict:
                 continue
             stop_group(proc, timeout=15)
         shared.close()
+        print_server_errors(Path(data))
         shutil.rmtree(data, ignore_errors=True)
         if big_dir:
             shutil.rmtree(big_dir, ignore_errors=True)
         print("  load average after " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
+def print_server_errors(data: Path) -> None:
+    """The replicas' logged warnings and errors: how many, and the most frequent lines."""
+    lines = [line for log in sorted(data.glob("gunicorn-*.log"))
+             for line in log.read_text(errors="replace").splitlines()
+             if any(w in line for w in ("WARNING", "ERROR", "Error", "Traceback"))]
+    counts: dict[str, int] = {}
+    for line in lines:
+        key = line.split("] ", 1)[-1][:160]
+        counts[key] = counts.get(key, 0) + 1
+    print(f"  the replicas logged {len(lines)} warnings and errors"
+          + "".join(f"\n    {n} x {text}" for text, n in sorted(
+              counts.items(), key=lambda kv: -kv[1])[:5]))
 
 
 def print_side_by_side(summaries: dict) -> None:
@@ -719,6 +748,10 @@ def summary(stats, peak_pss, cpu) -> dict:
             out[f"{kind} n"] = len(xs)
             out[f"{kind} median ms"] = statistics.median(xs) * 1000
             out[f"{kind} p95 ms"] = p95(xs) * 1000
+    phases = [p for p in stats.get("upload phases", []) if len(p) == 3]
+    for i, what in enumerate(("POST /upload", "read as a dataset", "its views")):
+        if phases:
+            out[f"upload: {what} median ms"] = statistics.median(p[i] for p in phases) * 1000
     out["workers' CPU s"] = sum(cpu.values())
     out["peak PSS per worker MB (mean)"] = statistics.mean(peak_pss.values() or [0.0])
     return out
