@@ -178,6 +178,10 @@ class User(threading.Thread):
                 if wait is None:
                     return e.code, None
                 self.count("busy", self.kind)
+                why = e.read()[:400].decode(errors="replace")  # which limit, said by the server
+                with self.lock:
+                    whys = self.stats.setdefault("busy why", {})
+                    whys[why] = whys.get(why, 0) + 1
                 time.sleep(float(wait))
             except OSError:
                 return 599, None
@@ -723,6 +727,8 @@ def run(args, users, seconds, servers, env, upload_csv, big_path, env_lines,
           f"{sum(stats.get('errors', {}).values())}, busy retries (503 + Retry-After, "
           f"sent again) {sum(stats.get('busy', {}).values())}")
     print_rows(stats)
+    for why, n in sorted(stats.get("busy why", {}).items(), key=lambda kv: -kv[1])[:3]:
+        print(f"  503 + Retry-After {n} x: {why[:300]}")
     if big:
         print_big(big, stats, env_lines)
     print("  peak memory per worker (resident): "
