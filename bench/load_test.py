@@ -46,8 +46,14 @@ same nginx taking them in turn (no sticky sessions): what ``docs/scaling.md`` me
 so that two runs do the same work however busy the machine is (memory grows with the work
 done: compare peaks with it; ``--seconds`` still bounds the run).
 
+``--store s3``: the replicas keep the datasets, notes and uploads arriving in an S3-compatible
+store (moto's server on loopback, started for the run: ``tools/s3_server.py``, as the
+replicated tests start it), each replica with a data folder of its own (nothing shared on
+disk). ``--store folder,s3``: both set-ups one after the other in one run, then their
+figures side by side (the same machine, minutes apart: compare the ratios).
+
 Run: ``python bench/load_test.py [--users 20] [--seconds 60] [--ramp S] [--actions N]
-[--big-upload ROWS] [--nginx] [--replicas N]``. Every
+[--big-upload ROWS] [--nginx] [--replicas N] [--store folder|s3|folder,s3]``. Every
 request goes to 127.0.0.1 only; the loop stops by itself and the server is always stopped.
 """
 
@@ -172,6 +178,10 @@ class User(threading.Thread):
                 if wait is None:
                     return e.code, None
                 self.count("busy", self.kind)
+                why = e.read()[:400].decode(errors="replace")  # which limit, said by the server
+                with self.lock:
+                    whys = self.stats.setdefault("busy why", {})
+                    whys[why] = whys.get(why, 0) + 1
                 time.sleep(float(wait))
             except OSError:
                 return 599, None
@@ -229,10 +239,12 @@ class User(threading.Thread):
         status, _ = self.post(f"/upload?batch={token}&index=0&name=user.csv", body,
                               content_type="application/octet-stream")
         ok = status == 200
+        phases = [time.perf_counter()]  # the file sent; read as a dataset; its views
         if ok:
             status, body = self.callback("datasets.data", {
                 "streamed-upload.data": {"batch": token, "stamp": time.time()},
                 "datasets.data": self.datasets, "url.search": ""}, ["streamed-upload.data"])
+            phases.append(time.perf_counter())
             ok = status == 200 and body is not None
             if ok:
                 new = body["response"].get("datasets", {}).get("data", self.datasets)
@@ -240,8 +252,12 @@ class User(threading.Thread):
                 self.models = ([f"{self.datasets[-1]}/user"] if self.datasets != ["demo"]
                                else self.models)
                 status, _ = self.views(self.averaging, "datasets.data")
+                phases.append(time.perf_counter())
                 ok = status in (200, 204)
         self.record("upload 1 MB + views", time.perf_counter() - t0, ok)
+        with self.lock:
+            self.stats.setdefault("upload phases", []).append(
+                [b - a for a, b in zip([t0, *phases], phases, strict=False)])
 
     def page_load(self, first: bool):
         """The recorded first load replayed (``first``), or a returning visit's part of it;
@@ -456,6 +472,11 @@ def print_rows(stats) -> None:
                 f"{path.rsplit('/', 1)[-1] or '/'} {sec:.2f} ({n})"
                 for path, sec, n in load_page.slowest(stats[kind + " durations"]))
         print(line)
+    phases = [p for p in stats.get("upload phases", []) if len(p) == 3]
+    if phases:
+        med = [statistics.median(p[i] for p in phases) * 1000 for i in range(3)]
+        print(f"    of which (median ms): POST /upload {med[0]:,.0f}, read as a dataset "
+              f"{med[1]:,.0f}, its views {med[2]:,.0f}")
 
 
 def print_big(big: BigUpload, stats, env_lines) -> None:
@@ -498,8 +519,15 @@ def main() -> None:
                     help="N gunicorn replicas (each WEB_CONCURRENCY workers) sharing the "
                          "data folder and a redis-server of their own (ROC_DASH_REDIS_URL), "
                          "behind nginx taking them in turn (implies --nginx)")
+    ap.add_argument("--store", default="folder", metavar="folder|s3|folder,s3",
+                    help="where the replicas keep datasets and uploads: the data folder "
+                         "(shared), an S3 store (moto on loopback, a data folder each), or "
+                         "both one after the other, compared side by side")
     args = ap.parse_args()
-    args.nginx = args.nginx or args.replicas > 1
+    stores = args.store.split(",")
+    if not set(stores) <= {"folder", "s3"}:
+        raise SystemExit(f"--store: folder, s3 or folder,s3; got {args.store!r}")
+    args.nginx = args.nginx or args.replicas > 1 or "s3" in stores
     users, seconds = min(args.users, 100), min(args.seconds, 600)
     print("$ " + " ".join([Path(sys.executable).name, *sys.argv]))
     print(f"  {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M:%S} UTC, "
@@ -513,7 +541,19 @@ def main() -> None:
     buf = io.StringIO()
     frame.to_csv(buf, index=False)
     upload_csv = buf.getvalue().encode()
+    summaries = {}
+    for store in stores:
+        if len(stores) > 1:
+            print(f"\n== store: {store}; load average before "
+                  + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+        summaries[store] = run_set_up(args, users, seconds, upload_csv, store)
+    if len(stores) > 1:
+        print_side_by_side(summaries)
 
+
+def run_set_up(args, users, seconds, upload_csv, store: str) -> dict:
+    """Start the servers ``args`` and ``store`` ask for, run the users, stop everything;
+    the run's summary (:func:`run`)."""
     port = free_port()
     data = tempfile.mkdtemp(prefix="roc-dash-load-")
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "ROC_DASH_DATA_DIR": data}
@@ -532,27 +572,67 @@ def main() -> None:
         from tools.redis_server import redis_server
 
         env["ROC_DASH_REDIS_URL"] = shared.enter_context(redis_server(Path(data) / "redis"))
+    if store == "s3":  # the same server and bucket as the replicated tests' (tools/)
+        from tools.s3_server import s3_server, store_env
+
+        env.update(store_env(shared.enter_context(s3_server(Path(data) / "moto")),
+                             "s3://roc-dash/load"))
     ports = [port] + [free_port() for _ in range(args.replicas - 1)]
+    # with the store, each replica its own data folder (nothing shared on disk)
+    folders = [data if store == "folder" else str(Path(data) / f"replica-{k}")
+               for k in range(len(ports))]
+    logs = [shared.enter_context(open(Path(data) / f"gunicorn-{k}.log", "wb"))
+            for k in range(len(ports))]  # read after the run (a pipe nobody reads blocks)
     servers = [subprocess.Popen([sys.executable, "-m", "gunicorn", "app:server",
                                  "--access-logfile", "/dev/null"], cwd=ROOT,
-                                env={**env, "PORT": str(p)},
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                start_new_session=True) for p in ports]
+                                env={**env, "PORT": str(p), "ROC_DASH_DATA_DIR": folder},
+                                stdout=subprocess.DEVNULL, stderr=log,
+                                start_new_session=True)
+               for p, folder, log in zip(ports, folders, logs, strict=True)]
     front, nginx = None, None
     try:
         if args.nginx:
             nginx, front = start_nginx(ports, Path(data) / "nginx")
-        run(args, users, seconds, servers, env, upload_csv, big_path, env_lines, front)
+        return run(args, users, seconds, servers, env, upload_csv, big_path, env_lines,
+                   front, store)
     finally:
         for proc in (nginx, *servers):
             if proc is None:
                 continue
             stop_group(proc, timeout=15)
         shared.close()
+        print_server_errors(Path(data))
         shutil.rmtree(data, ignore_errors=True)
         if big_dir:
             shutil.rmtree(big_dir, ignore_errors=True)
-    print("  load average after " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+        print("  load average after " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
+def print_server_errors(data: Path) -> None:
+    """The replicas' logged warnings and errors: how many, and the most frequent lines."""
+    lines = [line for log in sorted(data.glob("gunicorn-*.log"))
+             for line in log.read_text(errors="replace").splitlines()
+             if any(w in line for w in ("WARNING", "ERROR", "Error", "Traceback"))]
+    counts: dict[str, int] = {}
+    for line in lines:
+        key = line.split("] ", 1)[-1][:160]
+        counts[key] = counts.get(key, 0) + 1
+    print(f"  the replicas logged {len(lines)} warnings and errors"
+          + "".join(f"\n    {n} x {text}" for text, n in sorted(
+              counts.items(), key=lambda kv: -kv[1])[:5]))
+
+
+def print_side_by_side(summaries: dict) -> None:
+    """The runs' main figures in columns (one per store), and each against the first."""
+    names = list(summaries)
+    first = summaries[names[0]]
+    print("\n  side by side: " + " | ".join(names) + " | ratio "
+          + " / ".join(names[1:]) + f" to {names[0]}")
+    for key in first:
+        cells = [summaries[n].get(key, float("nan")) for n in names]
+        ratios = [c / first[key] if first[key] else float("nan") for c in cells[1:]]
+        print(f"  {key:<34} " + " | ".join(f"{c:10,.1f}" for c in cells)
+              + " | " + " / ".join(f"{r:.2f}" for r in ratios))
 
 
 def start_nginx(upstream: int | list[int], folder: Path) -> tuple[subprocess.Popen, int]:
@@ -589,7 +669,9 @@ def _workers(servers) -> list[int]:
 
 
 def run(args, users, seconds, servers, env, upload_csv, big_path, env_lines,
-        front=None) -> None:
+        front=None, store="folder") -> dict:
+    """Run the users against ``servers`` (through ``front``, nginx's port), print the
+    figures; return the main ones (``{what: number}``) for :func:`print_side_by_side`."""
     base = f"http://127.0.0.1:{front or env['PORT']}"
     wanted = int(env["WEB_CONCURRENCY"]) * len(servers)
     for _ in range(1200):  # every replica's workers up (nginx skips one not yet listening)
@@ -624,8 +706,11 @@ def run(args, users, seconds, servers, env, upload_csv, big_path, env_lines,
     print(f"{users} users for {seconds:.0f} s against "
           + ("nginx (deploy/nginx.conf, system nginx; limit_conn per address raised to 1000 "
              "for the one loopback address) in front of " if front else "")
-          + (f"{len(servers)} replicas (sharing the data folder and Redis) of "
-             if len(servers) > 1 else "")
+          + (f"{len(servers)} replicas (sharing " + ("the data folder" if store == "folder"
+                                                     else "an S3 store (moto), a data folder "
+                                                     "each") + (" and Redis" if len(servers) > 1
+                                                                else "") + ") of "
+             if len(servers) > 1 or store == "s3" else "")
           + f"gunicorn ({env['WEB_CONCURRENCY']} workers x {env.get('ROC_DASH_THREADS', '4')} "
           "threads" + (")" if front else ", directly)")
           + f" on {os.cpu_count()} cores" + (" + 1 big upload" if big else "")
@@ -642,6 +727,8 @@ def run(args, users, seconds, servers, env, upload_csv, big_path, env_lines,
           f"{sum(stats.get('errors', {}).values())}, busy retries (503 + Retry-After, "
           f"sent again) {sum(stats.get('busy', {}).values())}")
     print_rows(stats)
+    for why, n in sorted(stats.get("busy why", {}).items(), key=lambda kv: -kv[1])[:3]:
+        print(f"  503 + Retry-After {n} x: {why[:300]}")
     if big:
         print_big(big, stats, env_lines)
     print("  peak memory per worker (resident): "
@@ -652,6 +739,28 @@ def run(args, users, seconds, servers, env, upload_csv, big_path, env_lines,
     print(f"  CPU used in the run: workers {sum(cpu.values()):.1f} s "
           f"({', '.join(f'{v:.0f}' for v in cpu.values())}), this load generator "
           f"{own:.0f} s, of {os.cpu_count() * seconds:.0f} core-seconds")
+    return summary(stats, peak_pss, cpu)
+
+
+def summary(stats, peak_pss, cpu) -> dict:
+    """The figures compared side by side: counts, median and p95 (ms) of each kind of
+    action, the workers' CPU seconds and mean peak proportional memory (MB)."""
+    out = {"requests": stats.get("requests", 0),
+           "errors": sum(stats.get("errors", {}).values()),
+           "busy retries": sum(stats.get("busy", {}).values())}
+    for kind in (FIRST, AGAIN, "cost change", "averaging change", "upload 1 MB + views"):
+        xs = stats.get(kind, [])
+        if xs:
+            out[f"{kind} n"] = len(xs)
+            out[f"{kind} median ms"] = statistics.median(xs) * 1000
+            out[f"{kind} p95 ms"] = p95(xs) * 1000
+    phases = [p for p in stats.get("upload phases", []) if len(p) == 3]
+    for i, what in enumerate(("POST /upload", "read as a dataset", "its views")):
+        if phases:
+            out[f"upload: {what} median ms"] = statistics.median(p[i] for p in phases) * 1000
+    out["workers' CPU s"] = sum(cpu.values())
+    out["peak PSS per worker MB (mean)"] = statistics.mean(peak_pss.values() or [0.0])
+    return out
 
 
 if __name__ == "__main__":

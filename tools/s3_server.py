@@ -76,3 +76,10 @@ def object_keys(env: dict, bucket: str, prefix: str = "") -> dict[str, int]:
         for item in page.get("Contents", []):
             out[item["Key"]] = item["Size"]
     return out
+
+
+def store_env(env: dict, url: str) -> dict:
+    """What a roc-dash process needs to keep its objects at ``url`` (``s3://bucket/prefix``)
+    of the store ``env`` (:func:`s3_server`'s) names: the replicated tests' and the load
+    test's (``bench/load_test.py --store s3``) set-up."""
+    return {**env, "ROC_DASH_STORE_URL": url}

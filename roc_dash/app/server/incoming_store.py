@@ -2,10 +2,14 @@
 drop's files may arrive at one replica and be read (:func:`.upload_route.take_batch`) on
 another: replicas behind a proxy without sticky sessions need no shared volume.
 
-Each file of a drop is still received in chunks into this replica's
-``<data dir>/incoming/<token>/`` (with the size limit and the caps checked while it
-streams, :mod:`.upload_route`); once whole it is published to the store and its local copy
-removed. Keys (:mod:`.objects`, folder ``incoming``), all built by the server from the
+Each file of a drop is streamed into the store as it arrives (:class:`StreamedFile`: the
+request's chunks go into a multipart upload of ``ROC_DASH_S3_BLOCK_MB`` parts, so a replica
+holds at most one block of it in memory and none of its bytes on disk), with the size limit
+and the caps checked while it streams (:mod:`.upload_route`). The object appears once the
+file is whole (the multipart upload completed); a file refused or cut short is aborted and
+leaves nothing in the store. In this replica's ``<data dir>/incoming/<token>/`` the file is
+only a sparse placeholder whose length is the bytes received so far (no disk blocks): what
+the caps count of the uploads arriving here, as without a store. Keys (:mod:`.objects`, folder ``incoming``), all built by the server from the
 batch token it checked and the file's index:
 
 * ``incoming/<token>.owner``: a hash of the batch's owner (:func:`.incoming_share.owner_mark`),
@@ -21,7 +25,9 @@ by whichever replica receives the next upload.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import re
 import time
 from collections import defaultdict
@@ -30,8 +36,11 @@ from pathlib import Path
 from .incoming_share import IncomingUsage
 from .objects import S3Objects
 
-__all__ = ["claim", "publish", "stored_mark", "stored_usage", "take", "forget", "prune",
-           "added"]
+__all__ = ["claim", "stored_mark", "stored_usage", "take", "forget", "prune",
+           "added", "StreamedFile", "StoreFailed", "block_bytes"]
+
+#: S3's smallest part (but the last); the default part size is a little more.
+_MIN_BLOCK_MB, _DEFAULT_BLOCK_MB = 5, 8
 
 _NAME = re.compile(r"^(?P<token>[A-Za-z0-9_-]{20,64})\.(?:(?P<index>\d\d)\.(?P<kind>data|name)"
                    r"|owner)$")
@@ -66,13 +75,81 @@ def claim(shared: S3Objects, token: str, mark: str, *, scratch: Path) -> bool:
     return known == mark
 
 
-def publish(shared: S3Objects, token: str, index: int, name: str, data: Path, *,
-            scratch: Path) -> None:
-    """The whole file ``data`` published as file ``index`` of batch ``token``: its content,
-    then its name (from then on it counts as arrived)."""
-    shared.put_path(f"incoming/{token}.{index:02d}.data", data)
-    shared.write_bytes(f"incoming/{token}.{index:02d}.name", name.encode("utf-8"),
-                       scratch=scratch)
+def block_bytes() -> int:
+    """``ROC_DASH_S3_BLOCK_MB`` (default 8, at least 5: S3's smallest part) in bytes: the
+    part size of a file streamed into the store, and what one arriving file holds in
+    memory (plus one chunk of the request)."""
+    try:
+        mb = float(os.environ.get("ROC_DASH_S3_BLOCK_MB", _DEFAULT_BLOCK_MB))
+    except ValueError:
+        mb = _DEFAULT_BLOCK_MB
+    return int(max(mb, _MIN_BLOCK_MB) * 2**20)
+
+
+class StoreFailed(Exception):
+    """The store did not take a part of a file streamed into it (the upload is aborted)."""
+
+
+class StreamedFile:
+    """File ``index`` of batch ``token`` written into the store as it arrives: its content
+    as a multipart upload to ``incoming/<token>.<NN>.data``, then (:meth:`finish`) its
+    name; ``placeholder``: the local file whose length follows the bytes written (sparse,
+    for the caps of :mod:`.incoming_share`). :meth:`discard` aborts: nothing is stored."""
+
+    def __init__(self, shared: S3Objects, token: str, index: int, placeholder: Path):
+        self.shared, self.token, self.index = shared, token, index
+        self.placeholder = placeholder
+        self._local = open(placeholder, "wb")  # noqa: SIM115 - closed by finish/discard
+        self._written, self._remote, self._completed = 0, None, False
+        try:
+            self._remote = shared.open_stream(self._key("data"), block_bytes())
+        except Exception as exc:
+            self._close_local()
+            raise StoreFailed(exc) from exc
+
+    def _key(self, kind: str) -> str:
+        return f"incoming/{self.token}.{self.index:02d}.{kind}"
+
+    def write(self, chunk: bytes) -> None:
+        """Send ``chunk`` on (a part goes out each time a block is full)."""
+        try:
+            self._remote.write(chunk)
+        except Exception as exc:
+            raise StoreFailed(exc) from exc
+        self._written += len(chunk)
+        os.ftruncate(self._local.fileno(), self._written)  # counted, no disk blocks
+
+    def finish(self, name: str, *, scratch: Path) -> None:
+        """Complete the content (it appears whole), then publish its ``name``."""
+        try:
+            self._remote.close()
+            self._remote, self._completed = None, True
+            self.shared.write_bytes(self._key("name"), name.encode("utf-8"), scratch=scratch)
+        except Exception as exc:
+            self.discard()
+            raise StoreFailed(exc) from exc
+        self._close_local()
+
+    def discard(self) -> None:
+        """Abort: the multipart upload cancelled (its parts deleted), nothing stored; the
+        placeholder removed. Safe to call more than once."""
+        remote, self._remote = self._remote, None
+        if remote is not None:
+            try:
+                remote.discard()
+            except Exception:  # noqa: BLE001, S110 - the store's lifecycle rule ends it
+                pass
+            finally:
+                remote.closed = True  # its __del__ would otherwise try to complete it
+        elif self._completed:  # the content completed, its name not stored: removed
+            self._completed = False
+            with contextlib.suppress(Exception):
+                self.shared.remove(self._key("data"))
+        self._close_local()
+
+    def _close_local(self) -> None:
+        self._local.close()
+        self.placeholder.unlink(missing_ok=True)
 
 
 def stored_usage(shared: S3Objects, mark: str, token: str, unclaimed: float) -> IncomingUsage:

@@ -16,12 +16,13 @@ small interface: :meth:`Objects.read_bytes`, :meth:`Objects.write`, :meth:`Objec
 Every call checks its key at the moment it uses it (:func:`check_key`), so a crafted id with
 ``*``, ``..``, ``/``, ``%2F`` or a space is refused even if a caller forgot to check it.
 Nothing here expands globs or follows links: the S3 side uses ``cat_file``, ``put_file``,
-``info``, ``rm_file`` and a plain ``ls`` of a fixed folder, whose names are filtered through
-the same check.
+``open`` (a multipart upload, for a file streamed in as it arrives), ``info``, ``rm_file`` and
+a plain ``ls`` of a fixed folder, whose names are filtered through the same check.
 
 **Writes are atomic from the readers' view**: the data folder writes a temporary file beside
-the target and renames it over (as before); S3 uploads a finished local file in one PUT, and
-an object appears whole or not at all.
+the target and renames it over (as before); S3 uploads a finished local file in one PUT, or
+streams a file arriving as a multipart upload completed at its end, and an object appears
+whole or not at all.
 
 Last use (the expiry clock and the least-recently-used order of the quota) is a file's
 modification time; on S3, an object's ``LastModified``: :meth:`Objects.touch` writes the
@@ -230,10 +231,13 @@ class S3Objects(Objects):
         finally:
             Path(tmp).unlink(missing_ok=True)
 
-    def put_path(self, key: str, path: Path) -> None:
-        """The finished local file ``path`` published at ``key`` (whole or not at all; s3fs
-        sends a large one in parts, completed in one request at the end)."""
-        self.fs.put_file(str(path), self.path(key))
+    def open_stream(self, key: str, block_size: int):
+        """A file to write ``key`` in parts of ``block_size`` bytes (at least 5 MiB, S3's
+        smallest part): each full block is sent as a part of a multipart upload, so at
+        most one block is held in memory; ``close()`` completes the object (one PUT when
+        it stayed under a block), ``discard()`` aborts it and nothing is stored. Never use
+        it in a ``with`` block: fsspec's ``__exit__`` would complete a failed upload."""
+        return self.fs.open(self.path(key), "wb", block_size=block_size)
 
     def exists(self, key: str) -> bool:
         try:

@@ -26,9 +26,11 @@ Only the file refused is dropped (the drop's files that arrived stay, for the fi
 again); a batch's files, its Cancel and its reading are for the owner who sent its first
 file (403 for anyone else).
 
-With ``ROC_DASH_STORE_URL`` set, each file, once received whole as above, is published to
-the object store (:mod:`.incoming_store`) and read from there by whichever replica answers
-the reading; the caps then count what the store holds too. Unset, nothing here changes.
+With ``ROC_DASH_STORE_URL`` set, each file is streamed into the object store as it arrives
+(:class:`.incoming_store.StreamedFile`: a multipart upload, at most one block in memory,
+nothing on disk but a sparse placeholder the caps count) and read from there by whichever
+replica answers the reading; the caps then count what the store holds too. Unset, nothing
+here changes.
 """
 
 from __future__ import annotations
@@ -232,9 +234,9 @@ def _receive(folder: Path, batch: Path, index: int, name: str, mark: str, shared
     Each chunk is checked against what the drop's folder holds by then (its other files may
     be arriving at the same time), against its owner's uploads arriving and against all
     uploads arriving (a body without a length was not checked before it began). With the
-    object store (``shared``), the whole file is then published there
-    (:mod:`.incoming_store`) and its local copy removed; ``base``: what the store held as
-    the file began."""
+    object store (``shared``), it is streamed into the store as it arrives
+    (:class:`.incoming_store.StreamedFile`) and appears there once whole; ``base``: what
+    the store held as the file began."""
     _prune(folder)
     try:
         if not claim_batch(batch, mark):
@@ -249,24 +251,15 @@ def _receive(folder: Path, batch: Path, index: int, name: str, mark: str, shared
         except Exception as exc:  # noqa: BLE001 - the store does not answer: sent again
             return busy_response(_store_busy(shared, exc))
     target = batch / f"{index:02d}.part"
-    written = 0
     too_large = _error(413, f"{name} is larger than {max_upload_bytes() / 2**20:,.0f} MB, "
                             "the most this server accepts in one drop "
                             "(ROC_DASH_MAX_UPLOAD_MB).")
     try:
-        with open(target, "wb") as fh:
-            while True:
-                chunk = request.stream.read(_CHUNK)
-                if not chunk:
-                    break
-                written += len(chunk)
-                refused = _check_chunk(folder, batch, mark, name, len(chunk), base)
-                if refused is not None:
-                    fh.close()
-                    target.unlink(missing_ok=True)  # this file only: the drop's others
-                    return refused  # stay (a busy file is sent again)
-                fh.write(chunk)
-                fh.flush()  # on disk (and counted by the drop's other files) at once
+        sink = (_LocalFile(target) if shared is None
+                else incoming_store.StreamedFile(shared, batch.name, index, target))
+        written, refused = _stream_body(sink, folder, batch, mark, name, base)
+        if refused is not None:
+            return refused
     except (RequestEntityTooLarge, BodyTooLarge):  # ours, or the server's own limit
         shutil.rmtree(batch, ignore_errors=True)
         if shared is not None:
@@ -280,35 +273,68 @@ def _receive(folder: Path, batch: Path, index: int, name: str, mark: str, shared
     except ClientDisconnected:
         shutil.rmtree(batch, ignore_errors=True)
         return _error(400, f"{name}: the upload was interrupted; nothing was changed.")
+    except incoming_store.StoreFailed as exc:  # this file only: sent again
+        return busy_response(_store_busy(shared, exc))
     except OSError as exc:
         shutil.rmtree(batch, ignore_errors=True)
         return _error(507, f"{name} could not be stored on the server ({exc.strerror}); "
                            "nothing was changed.")
     try:
-        (batch / f"{index:02d}.name").write_text(name, encoding="utf-8")
-        os.replace(target, batch / f"{index:02d}.data")
-    except FileNotFoundError:  # another file of the drop was refused: the drop is gone
+        if not batch.is_dir():  # another file of the drop was refused: the drop is gone
+            raise FileNotFoundError(batch)
+        sink.finish(name, scratch=folder)
+    except FileNotFoundError:
+        sink.discard()
         shutil.rmtree(batch, ignore_errors=True)
         return _drop_gone(name)
-    if shared is not None:
-        refused = _publish(shared, batch, index, name)
-        if refused is not None:
-            return refused
+    except incoming_store.StoreFailed as exc:  # the store did not take it: sent again
+        return busy_response(_store_busy(shared, exc))
     return jsonify({"ok": True, "bytes": written})
 
 
-def _publish(shared, batch: Path, index: int, name: str):
-    """The arrived file ``index`` of ``batch`` published to the object store and its local
-    copy removed; None, or the answer when the store did not take it (503: sent again)."""
-    data = batch / f"{index:02d}.data"
+def _stream_body(sink, folder: Path, batch: Path, mark: str, name: str, base):
+    """The request's body written to ``sink`` chunk by chunk, each checked first
+    (:func:`_check_chunk`); ``(bytes written, None)``, or ``(n, answer)`` when a chunk was
+    refused. On a refusal or any error the sink is discarded (nothing kept of this file)."""
+    written = 0
     try:
-        incoming_store.publish(shared, batch.name, index, name, data, scratch=batch.parent)
-    except Exception as exc:  # noqa: BLE001 - the store does not answer: sent again
-        return busy_response(_store_busy(shared, exc))
-    finally:
-        data.unlink(missing_ok=True)
-        (batch / f"{index:02d}.name").unlink(missing_ok=True)
-    return None
+        while True:
+            chunk = request.stream.read(_CHUNK)
+            if not chunk:
+                return written, None
+            written += len(chunk)
+            refused = _check_chunk(folder, batch, mark, name, len(chunk), base)
+            if refused is not None:
+                sink.discard()  # this file only: the drop's others stay (a busy file is
+                return written, refused  # sent again)
+            sink.write(chunk)
+    except BaseException:
+        sink.discard()
+        raise
+
+
+class _LocalFile:
+    """File ``NN`` of a drop received into its batch folder (no object store): written to
+    ``NN.part``, flushed chunk by chunk (counted by the drop's other files at once), then
+    renamed ``NN.data`` beside its ``NN.name``."""
+
+    def __init__(self, target: Path):
+        self.target = target
+        self._fh = open(target, "wb")  # noqa: SIM115 - closed by finish/discard
+
+    def write(self, chunk: bytes) -> None:
+        self._fh.write(chunk)
+        self._fh.flush()
+
+    def finish(self, name: str, *, scratch: Path) -> None:
+        self._fh.close()
+        stem = self.target.with_suffix("")
+        stem.with_suffix(".name").write_text(name, encoding="utf-8")
+        os.replace(self.target, stem.with_suffix(".data"))
+
+    def discard(self) -> None:
+        self._fh.close()
+        self.target.unlink(missing_ok=True)
 
 
 def _drop_gone(name: str):
