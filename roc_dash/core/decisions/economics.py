@@ -17,7 +17,7 @@ formats a number.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1 (The ROC convex hull).
 """
 
 from __future__ import annotations
@@ -31,15 +31,8 @@ from ..analysis_types import Conditions
 from ..roc.hull import expected_cost, iso_performance_slope
 
 __all__ = [
-    "Economics",
-    "net_costs",
-    "net_slope",
-    "net_conditions",
-    "expected_cost_per_case",
-    "expected_value_per_case",
-    "regret_per_case",
-    "precision_at_prior",
-    "flagged_at_prior",
+    "Economics", "net_costs", "net_slope", "net_conditions", "expected_cost_per_case",
+    "expected_value_per_case", "regret_per_case", "precision_at_prior", "flagged_at_prior",
 ]
 
 

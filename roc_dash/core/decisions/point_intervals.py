@@ -44,7 +44,7 @@ J. Abrevaya, J. Huang, "On the bootstrap of the maximum score estimator",
 Econometrica 73(4):1175-1204, 2005.
 
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1 (The ROC convex hull).
 """
 
 from __future__ import annotations
@@ -74,21 +74,9 @@ from .proportion_intervals import clopper_pearson
 from .uncertainty import MAX_BOOT, MAX_ROWS, _check_level, _check_n_boot, _threshold
 
 __all__ = [
-    "PointInterval",
-    "ChoiceOptimism",
-    "PointUncertainty",
-    "PointIntervals",
-    "point_intervals",
-    "optimum_intervals",
-    "pin_intervals",
-    "replicate_interval",
-    "npv_at_prior",
-    "likelihood_ratios",
-    "clopper_pearson",
-    "DEFAULT_BOOT",
-    "MAX_BOOT",
-    "MAX_ROWS",
-    "MAX_UNITS",
+    "PointInterval", "ChoiceOptimism", "PointUncertainty", "PointIntervals", "point_intervals",
+    "optimum_intervals", "pin_intervals", "replicate_interval", "npv_at_prior", "likelihood_ratios",
+    "clopper_pearson", "DEFAULT_BOOT", "MAX_BOOT", "MAX_ROWS", "MAX_UNITS",
 ]
 
 #: Bootstrap replicates by default.

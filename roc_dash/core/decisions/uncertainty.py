@@ -8,7 +8,7 @@ there is a single fold. The rates are turned into money and precision by :mod:`.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 6.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 6 (Averaging ROC curves).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ cross-validated area under the ROC curve estimates", Electronic Journal of Stati
 9(1):1583-1607, 2015.
 
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 6.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 6 (Averaging ROC curves).
 """
 
 from __future__ import annotations

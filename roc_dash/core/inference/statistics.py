@@ -49,22 +49,10 @@ from ..roc.curves import accuracy_at_thresholds, auc, gini, roc_curve  # noqa: F
 from .partial_auc import PartialAuc, partial_auc, partial_auc_from_curve  # noqa: F401 - re-exported
 
 __all__ = [
-    "AucInterval",
-    "AucTest",
-    "AucVariance",
-    "PairedAucTest",
-    "PartialAuc",
-    "accuracy_at_thresholds",
-    "auc_confidence_interval",
-    "auc_test_vs_chance",
-    "delong_paired_test",
-    "delong_variance",
-    "delong_variance_of_counts",
-    "gini",
-    "partial_auc",
-    "partial_auc_from_curve",
-    "two_sided_normal_test",
-    "wald_auc_interval",
+    "AucInterval", "AucTest", "AucVariance", "PairedAucTest", "PartialAuc",
+    "accuracy_at_thresholds", "auc_confidence_interval", "auc_test_vs_chance", "delong_paired_test",
+    "delong_variance", "delong_variance_of_counts", "gini", "partial_auc", "partial_auc_from_curve",
+    "two_sided_normal_test", "wald_auc_interval",
 ]
 
 

@@ -39,7 +39,7 @@ Z.-C. Qin, "ROC analysis for predictions made by probabilistic classifiers", Pro
 Fourth International Conference on Machine Learning and Cybernetics, Guangzhou, 2005, sections 3-4.
 
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 4.1.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 4.1 (Equally scored instances).
 
 E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44(3):837-845, 1988.
 """
@@ -62,11 +62,7 @@ from ..inference.statistics import (
 from ..roc.curves import RocCurve, auc, roc_curve
 
 __all__ = [
-    "soft_roc_curve",
-    "soft_roc_auc",
-    "soft_auc_variance",
-    "soft_auc_interval",
-    "soft_class_totals",
+    "soft_roc_curve", "soft_roc_auc", "soft_auc_variance", "soft_auc_interval", "soft_class_totals",
 ]
 
 #: Offending rows listed in a message at most.

@@ -14,11 +14,7 @@ import numpy as np
 
 from .precision_recall import _check_prevalence, _precision, _skew, _vertices
 
-__all__ = [
-    "PrgCurve",
-    "prg_curve",
-    "prg_auc",
-]
+__all__ = ["PrgCurve", "prg_curve", "prg_auc"]
 
 
 @dataclass(frozen=True, eq=False)
