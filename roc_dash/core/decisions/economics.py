@@ -33,6 +33,7 @@ from ..roc.hull import expected_cost, iso_performance_slope
 __all__ = [
     "Economics", "net_costs", "net_slope", "net_conditions", "expected_cost_per_case",
     "expected_value_per_case", "regret_per_case", "precision_at_prior", "flagged_at_prior",
+    "metrics_at_prior",
 ]
 
 
@@ -231,3 +232,13 @@ def precision_at_prior(fpr, tpr, prior_pos: float):
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(flagged > 0, hit / np.where(flagged > 0, flagged, 1.0), np.nan)
     return _out(out)
+
+
+def metrics_at_prior(fpr, tpr, prior_pos: float, economics: Economics) -> dict:
+    """What an operating point means at the deployment prior: ``{"flagged": ...,
+    "precision": ..., "expected_cost": ...}`` (:func:`flagged_at_prior`,
+    :func:`precision_at_prior`, :func:`expected_cost_per_case`), from rates (floats or
+    arrays)."""
+    return {"flagged": flagged_at_prior(fpr, tpr, prior_pos),
+            "precision": precision_at_prior(fpr, tpr, prior_pos),
+            "expected_cost": expected_cost_per_case(fpr, tpr, prior_pos, economics)}

@@ -65,9 +65,8 @@ from .economics import (
     _check_prior,
     _finite,
     expected_cost_per_case,
-    flagged_at_prior,
+    metrics_at_prior,
     net_slope,
-    precision_at_prior,
 )
 from .operating import vertex_at_threshold
 from .proportion_intervals import clopper_pearson
@@ -274,10 +273,10 @@ def likelihood_ratios(fpr, tpr):
 def _metrics(fpr, tpr, p: float, e: Economics) -> dict:
     """Every metric but the threshold, from rates (arrays or floats)."""
     lr_pos, lr_neg = likelihood_ratios(fpr, tpr)
-    return {"tpr": tpr, "fpr": fpr, "precision": precision_at_prior(fpr, tpr, p),
+    at = metrics_at_prior(fpr, tpr, p, e)
+    return {"tpr": tpr, "fpr": fpr, "precision": at["precision"],
             "npv": npv_at_prior(fpr, tpr, p), "lr_pos": lr_pos, "lr_neg": lr_neg,
-            "expected_cost": expected_cost_per_case(fpr, tpr, p, e),
-            "flagged": flagged_at_prior(fpr, tpr, p)}
+            "expected_cost": at["expected_cost"], "flagged": at["flagged"]}
 
 
 def _limits(v: np.ndarray, level: float) -> tuple[float, float]:

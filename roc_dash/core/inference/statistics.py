@@ -331,17 +331,10 @@ def delong_variance(labels, scores, *, weights=None, pos_label=None) -> AucVaria
 
     Parameters
     ----------
-    labels : array-like, shape (n,)
-        True class: booleans (``True`` for positive), a known two-class encoding (0/1,
-        -1/+1, true/false, yes/no, p/n, pos/neg, positive/negative), or any two values with
-        ``pos_label``; see :func:`roc_dash.core.labels.binary_labels`.
-    scores : array-like of float, shape (n,)
-        Classifier scores, higher means more likely positive.
+    labels, scores, pos_label
+        As in :func:`roc_dash.core.roc.curves.roc_curve`.
     weights : array-like of float, shape (n,), optional
         Non-negative frequency weights.
-    pos_label : scalar, optional
-        The label value of the positive class (scikit-learn's convention); every other
-        value is negative. Needed when the labels are not a known encoding.
 
     Returns
     -------
@@ -407,12 +400,8 @@ def auc_confidence_interval(
 
     Parameters
     ----------
-    labels : array-like, shape (n,)
-        True class: booleans (``True`` for positive), a known two-class encoding (0/1,
-        -1/+1, true/false, yes/no, p/n, pos/neg, positive/negative), or any two values with
-        ``pos_label``; see :func:`roc_dash.core.labels.binary_labels`.
-    scores : array-like of float, shape (n,)
-        Classifier scores, higher means more likely positive.
+    labels, scores, weights, pos_label
+        As in :func:`delong_variance`.
     level : float, default 0.95
         Nominal coverage, in ``(0, 1)``.
     method : {"delong", "hanley_mcneil"}
@@ -424,11 +413,6 @@ def auc_confidence_interval(
             SE**2 = (A (1 - A) + (P - 1)(Q1 - A**2) + (N - 1)(Q2 - A**2)) / (P N)
 
         with the weighted class totals ``P`` and ``N``.
-    weights : array-like of float, shape (n,), optional
-        Non-negative frequency weights.
-    pos_label : scalar, optional
-        The label value of the positive class (scikit-learn's convention); every other
-        value is negative. Needed when the labels are not a known encoding.
 
     Returns
     -------
@@ -525,8 +509,7 @@ def delong_paired_test(labels, scores_a, scores_b, *, weights=None,
     weights : array-like of float, shape (n,), optional
         Non-negative frequency weights of the rows.
     pos_label : scalar, optional
-        The label value of the positive class (scikit-learn's convention); every other
-        value is negative. Needed when the labels are not a known encoding.
+        As in :func:`delong_variance`.
 
     Returns
     -------
