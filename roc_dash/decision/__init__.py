@@ -355,7 +355,8 @@ def _recalibration(given, y, s, w, threshold, notes: list) -> Recalibration | No
 
 
 def save(record: DecisionRecord, path) -> Path:
-    """Write ``record`` as JSON to ``path`` (``OSError`` when it cannot be written)."""
+    """Write ``record`` as JSON to ``path`` (``OSError`` when it cannot be written); also a
+    :class:`~roc_dash.decision.multiclass.MulticlassDecisionRecord`, whose module offers it."""
     target = Path(path)
     target.write_text(json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n",
                       encoding="utf-8")

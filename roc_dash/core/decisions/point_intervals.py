@@ -55,7 +55,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_binary_inputs
+from .._validation import weighted_rows
 from ..roc.curves import roc_curve
 from ..roc.hull import optimal_vertex
 from ._point_resampling import MAX_UNITS, Sample, evaluate, prepare, rescale
@@ -574,12 +574,7 @@ def point_intervals(labels, scores, prior_pos: float, economics: Economics, *, p
     if isinstance(pins, (str, bytes)) or not hasattr(pins, "__iter__"):
         raise ValueError("pins must be a sequence of thresholds (numbers, or None for +inf)")
     pins = [_threshold(t) for t in pins]
-    y, s, w = check_binary_inputs(labels, scores, weights)
-    if w is not None:
-        keep = w > 0
-        y, s, w = y[keep], s[keep], w[keep]
-    if not (y.any() and (~y).any()):
-        raise ValueError("both classes must be present with positive weight")
+    y, s, w = weighted_rows(labels, scores, weights)
     curve = roc_curve(y, s, weights=w)
     k_opt = optimal_vertex(curve, net_slope(p, e))
     opt_est = (float(curve.thresholds[k_opt]), float(curve.fpr[k_opt]),
