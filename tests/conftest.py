@@ -58,6 +58,14 @@ def make_predictions(n: int = 200, *, seed: int = 0, model: str | None = None,
     return frame
 
 
+def binormal(seed: int, n: int, prevalence: float, shift: float):
+    """``(y, s)``: labels positive with probability ``prevalence`` and normal scores, the
+    positives' shifted up by ``shift`` (drawn in that order from ``default_rng(seed)``)."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < prevalence
+    return y, rng.normal(size=n) + shift * y
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _writes_stay_in_the_session_tmp(tmp_path_factory):
     """What falls back to a default folder (the app's data folder, per-user caches and
