@@ -140,6 +140,14 @@ def check_binary_inputs(labels, scores, weights=None, *, pos_label=None,
     return y, s, check_weights(weights, s.size)
 
 
+def check_level(level) -> float:
+    """A confidence level: a number in (0, 1), as a float."""
+    lvl = float(level)
+    if not 0.0 < lvl < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    return lvl
+
+
 def weighted_rows(labels, scores, weights=None):
     """:func:`check_binary_inputs`, then only the rows of positive weight (all rows without
     weights): what a bootstrap resamples.

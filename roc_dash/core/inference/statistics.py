@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from .._validation import check_binary_inputs
+from .._validation import check_binary_inputs, check_level
 from ..roc.curves import accuracy_at_thresholds, auc, gini, roc_curve  # noqa: F401 - re-exported
 from .partial_auc import PartialAuc, partial_auc, partial_auc_from_curve  # noqa: F401 - re-exported
 
@@ -429,9 +429,7 @@ def auc_confidence_interval(
     E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44:837-845, 1988.
     J. A. Hanley, B. J. McNeil, Radiology 143:29-36, 1982.
     """
-    lvl = float(level)
-    if not 0.0 < lvl < 1.0:
-        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    lvl = check_level(level)
     if method not in ("delong", "hanley_mcneil"):
         raise ValueError(f"method must be 'delong' or 'hanley_mcneil', got {method!r}")
     y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
@@ -450,9 +448,7 @@ def wald_auc_interval(auc_value: float, std_error: float, *, level: float = 0.95
                       method: str = "delong") -> AucInterval:
     """``auc -/+ z_{(1+level)/2} * std_error``, clipped to ``[0, 1]`` (see
     :func:`auc_confidence_interval`; with :func:`delong_variance_of_counts` for counts)."""
-    lvl = float(level)
-    if not 0.0 < lvl < 1.0:
-        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    lvl = check_level(level)
     a, se = float(auc_value), float(std_error)
     half = float(ndtri(0.5 + lvl / 2.0)) * se
     return AucInterval(method=method, level=lvl, auc=a, low=max(0.0, a - half),

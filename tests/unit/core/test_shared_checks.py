@@ -7,7 +7,12 @@ import numpy as np
 import pytest
 
 from roc_dash.app.server import env_settings, limits, retention, shared_state
-from roc_dash.core._validation import check_binary_inputs, check_weights, weighted_rows
+from roc_dash.core._validation import (
+    check_binary_inputs,
+    check_level,
+    check_weights,
+    weighted_rows,
+)
 from roc_dash.core.kinds import leaves, multiclass, soft_labels
 from roc_dash.core.roc.curves import roc_curve
 
@@ -81,3 +86,21 @@ def test_shc004_weighted_rows_drops_zero_weights_and_needs_both_classes():
     assert y.tolist() == [True, False] and w is None
     with pytest.raises(ValueError, match="^both classes must be present with positive weight$"):
         weighted_rows([1, 0, 1], [0.9, 0.1, 0.6], [1, 0, 1])
+
+
+def test_shc005_one_level_check_for_the_auc_intervals():
+    """The DeLong, soft-label and cross-validated AUC intervals refuse a level alike."""
+    from roc_dash.core.inference.cross_validation import cross_validated_auc
+    from roc_dash.core.inference.statistics import auc_confidence_interval, wald_auc_interval
+    from roc_dash.core.kinds.soft_labels import soft_auc_interval
+
+    assert check_level(0.9) == 0.9 and isinstance(check_level(1 - 0.5), float)
+    y, s = [1, 0, 1, 0], [0.9, 0.1, 0.6, 0.4]
+    for bad in (0, 1, 1.5, -0.1):
+        message = f"^level must be in \\(0, 1\\), got {bad!r}$"
+        for call in (lambda: check_level(bad), lambda: wald_auc_interval(0.7, 0.1, level=bad),
+                     lambda: auc_confidence_interval(y, s, level=bad),
+                     lambda: soft_auc_interval([0.9, 0.2, 0.7, 0.1], s, level=bad),
+                     lambda: cross_validated_auc(y, s, [1, 1, 2, 2], level=bad)):
+            with pytest.raises(ValueError, match=message):
+                call()
