@@ -117,15 +117,6 @@ def poll_source(jobs: SourceJobs, token, dataset_ids):
     return no_update, True, no_update, True, "", str(job.get("error", "Failed.")), None
 
 
-def _job_view(allow_duplicate: bool = False) -> list:
-    """What a source's job shows, as both callbacks write it: stop polling?, the progress
-    bar and whether it is hidden, the status, the error."""
-    return [Output(i, prop, allow_duplicate=allow_duplicate) for i, prop in (
-        (ids.SRC_POLL, "disabled"), (ids.SRC_PROGRESS, "children"),
-        (ids.SRC_PROGRESS, "hidden"), (ids.SRC_STATUS, "children"),
-        (ids.SRC_ERROR, "children"))]
-
-
 def register(app, cache, store) -> None:
     """Open a source; poll its job until the counts are stored and added to the datasets."""
     jobs = SourceJobs(store)
@@ -141,7 +132,11 @@ def register(app, cache, store) -> None:
 
     @app.callback(
         Output(ids.SRC_JOB, "data"),
-        *_job_view(),
+        Output(ids.SRC_POLL, "disabled"),
+        Output(ids.SRC_PROGRESS, "hidden"),
+        Output(ids.SRC_PROGRESS, "children"),
+        Output(ids.SRC_STATUS, "children"),
+        Output(ids.SRC_ERROR, "children"),
         Input(ids.SRC_OPEN, "n_clicks"),
         State(ids.SRC_CHOICE, "value"),
         State(ids.DATASETS, "data"),
@@ -152,12 +147,16 @@ def register(app, cache, store) -> None:
             raise PreventUpdate
         token, status, error = open_source(jobs, store, value, dataset_ids)
         if token is None:
-            return None, True, no_update, True, status, error
-        return token, False, progress_view(0.0, status), False, "", ""
+            return None, True, True, no_update, status, error
+        return token, False, False, progress_view(0.0, status), "", ""
 
     @app.callback(
         Output(ids.DATASETS, "data", allow_duplicate=True),
-        *_job_view(allow_duplicate=True),
+        Output(ids.SRC_POLL, "disabled", allow_duplicate=True),
+        Output(ids.SRC_PROGRESS, "children", allow_duplicate=True),
+        Output(ids.SRC_PROGRESS, "hidden", allow_duplicate=True),
+        Output(ids.SRC_STATUS, "children", allow_duplicate=True),
+        Output(ids.SRC_ERROR, "children", allow_duplicate=True),
         Output(ids.SRC_JOB, "data", allow_duplicate=True),
         Input(ids.SRC_POLL, "n_intervals"),
         State(ids.SRC_JOB, "data"),
