@@ -96,11 +96,12 @@ def test_shc005_one_level_check_for_the_auc_intervals():
 
     assert check_level(0.9) == 0.9 and isinstance(check_level(1 - 0.5), float)
     y, s = [1, 0, 1, 0], [0.9, 0.1, 0.6, 0.4]
+    calls = (check_level,
+             lambda lvl: wald_auc_interval(0.7, 0.1, level=lvl),
+             lambda lvl: auc_confidence_interval(y, s, level=lvl),
+             lambda lvl: soft_auc_interval([0.9, 0.2, 0.7, 0.1], s, level=lvl),
+             lambda lvl: cross_validated_auc(y, s, [1, 1, 2, 2], level=lvl))
     for bad in (0, 1, 1.5, -0.1):
-        message = f"^level must be in \\(0, 1\\), got {bad!r}$"
-        for call in (lambda: check_level(bad), lambda: wald_auc_interval(0.7, 0.1, level=bad),
-                     lambda: auc_confidence_interval(y, s, level=bad),
-                     lambda: soft_auc_interval([0.9, 0.2, 0.7, 0.1], s, level=bad),
-                     lambda: cross_validated_auc(y, s, [1, 1, 2, 2], level=bad)):
-            with pytest.raises(ValueError, match=message):
-                call()
+        for call in calls:
+            with pytest.raises(ValueError, match=f"^level must be in \\(0, 1\\), got {bad!r}$"):
+                call(bad)
