@@ -31,6 +31,7 @@ from .. import __version__
 from ..core.constraints.cost_matrix import CostMatrixDecision, cost_matrix_decision
 from ..core.kinds.canonical_kinds import CLASS_COLUMN, class_score_column, classes_of
 from . import DecisionFileError, save
+from .record import json_number as _num
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "RULES", "MulticlassDecisionRecord",
            "build_multiclass_decision", "model_probabilities", "multiclass_fingerprint", "to_dict", "from_dict",
@@ -193,11 +194,6 @@ def build_multiclass_decision(table: pd.DataFrame, cost_matrix, *, model: str | 
         created_utc=created_utc or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         note=str(note or ""), notes=d.notes)
     return record, d
-
-
-def _num(v):
-    v = float(v)
-    return v if math.isfinite(v) else None
 
 
 def _count(v):
