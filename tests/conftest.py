@@ -17,6 +17,8 @@ import pandas as pd
 import pytest
 
 TESTS = Path(__file__).resolve().parent
+#: The package's data folder (the demo predictions and the examples).
+DATA = TESTS.parent / "roc_dash" / "data"
 #: Every test under these folders is in the slow tier, with this reason.
 SLOW_FOLDERS = {"browser": "browser", "hostile": "server", "replicas": "server"}
 #: Fixtures that start a browser, a server or a kernel: a test using one is slow.
