@@ -28,18 +28,16 @@ the command, date, load average and commit with the times.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from bench_support import checkout, print_header  # bench/, the script's own folder
 
 # this checkout, not whichever roc_dash is installed
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -84,13 +82,6 @@ from roc_dash.report.constrained_choice import choose_point  # noqa: E402
 TARGET = 1.0  # seconds of server time per change
 
 
-def checkout() -> str:
-    here = Path(__file__).resolve().parents[1]
-    out = subprocess.run(["git", "-C", str(here), "log", "-1", "--format=%h %s"],
-                         capture_output=True, text=True)
-    return out.stdout.strip()[:70] or str(here)
-
-
 def binary(n: int, seed: int = 0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.2
@@ -126,11 +117,9 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--boot", type=int, default=200)
     args = ap.parse_args(argv)
-    print(f"command: {' '.join(['python', *sys.argv])}")
-    print(f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}; load average "
-          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores; "
+    print_header()
+    print(f"checkout: {checkout()}; "
           f"{platform.python_implementation()} {platform.python_version()}")
-    print(f"checkout: {checkout()}")
     n, r = args.rows, args.repeat
     table = binary(n)
     y, s = table["label"].to_numpy(), table["score"].to_numpy()

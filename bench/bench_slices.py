@@ -50,6 +50,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from bench_support import checkout  # bench/, the script's own folder
 
 # this checkout, not whichever roc_dash is installed
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -70,16 +71,6 @@ CROSSED_TARGETS = {"first": 3.0, "change": 0.5, "peak_mb": 600.0}
 #: the memo, not counted as big work.
 CROSSED_REFERENCE = "04cd0df"
 HERE = Path(__file__).resolve().parents[1]
-
-
-def checkout() -> str:
-    """The commit measured (the figures in docs/slices.md name it)."""
-    import subprocess
-
-    here = Path(__file__).resolve().parents[1]
-    out = subprocess.run(["git", "-C", str(here), "log", "-1", "--format=%h %s"],
-                         capture_output=True, text=True)
-    return out.stdout.strip()[:70] or str(here)
 
 
 def load() -> str:

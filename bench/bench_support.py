@@ -1,12 +1,14 @@
-"""What several benchmark scripts share: the header that dates a run, and writing a table
-in parts."""
+"""What several benchmark scripts share: the header that dates a run, the commit measured,
+and writing a table in parts."""
 
 from __future__ import annotations
 
 import datetime
 import os
 import platform
+import subprocess
 import sys
+from pathlib import Path
 
 
 def print_header() -> None:
@@ -15,6 +17,14 @@ def print_header() -> None:
     print(f"date: {datetime.datetime.now().isoformat(timespec='seconds')}; "
           f"{platform.node()}, {os.cpu_count()} CPUs; load average before: "
           f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def checkout() -> str:
+    """The commit measured: its short hash and subject (the docs' figures name it)."""
+    here = Path(__file__).resolve().parents[1]
+    out = subprocess.run(["git", "-C", str(here), "log", "-1", "--format=%h %s"],
+                         capture_output=True, text=True)
+    return out.stdout.strip()[:70] or str(here)
 
 
 def write_part(directory: str, k: int, table) -> str:

@@ -25,15 +25,13 @@ command, date, load average and commit.
 from __future__ import annotations
 
 import argparse
-import datetime
 import math
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from bench_support import checkout, print_header  # bench/, the script's own folder
 from scipy.special import expit, ndtr, ndtri
 from scipy.stats import beta as beta_dist
 
@@ -207,12 +205,8 @@ def main(argv=None) -> int:
     ap.add_argument("--boot", type=int, default=200)
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args(argv)
-    here = Path(__file__).resolve().parents[1]
-    commit = subprocess.run(["git", "-C", str(here), "log", "-1", "--format=%h"],
-                            capture_output=True, text=True).stdout.strip()
-    print(f"command: {' '.join(['python', *sys.argv])}")
-    print(f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}; load average "
-          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}; commit {commit}")
+    print_header()
+    print(f"checkout: {checkout()}")
     print(f"{args.sims} data sets each; frequency ± Monte Carlo standard error")
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()

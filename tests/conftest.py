@@ -17,6 +17,8 @@ import pandas as pd
 import pytest
 
 TESTS = Path(__file__).resolve().parent
+#: The package's data folder (the demo predictions and the examples).
+DATA = TESTS.parent / "roc_dash" / "data"
 #: Every test under these folders is in the slow tier, with this reason.
 SLOW_FOLDERS = {"browser": "browser", "hostile": "server", "replicas": "server"}
 #: Fixtures that start a browser, a server or a kernel: a test using one is slow.
@@ -56,6 +58,14 @@ def make_predictions(n: int = 200, *, seed: int = 0, model: str | None = None,
     if model is not None:
         frame.insert(0, "model", model)
     return frame
+
+
+def binormal(seed: int, n: int, prevalence: float, shift: float):
+    """``(y, s)``: labels positive with probability ``prevalence`` and normal scores, the
+    positives' shifted up by ``shift`` (drawn in that order from ``default_rng(seed)``)."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < prevalence
+    return y, rng.normal(size=n) + shift * y
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -12,26 +12,8 @@ from __future__ import annotations
 
 from dash import dcc, html
 
-from . import ids
+from . import features, ids
 from .components import graph_config
-from .features import (
-    calibration,
-    combining,
-    comparison,
-    conditions,
-    constraints,
-    cost_matrix,
-    data,
-    exports,
-    kinds,
-    monitor,
-    notes,
-    pins,
-    slices,
-    sources,
-    tabs,
-    views,
-)
 from .server.store import DEMO_ID
 
 __all__ = ["build_layout"]
@@ -49,8 +31,8 @@ def _topbar():
                             className="button light present-toggle",
                             title="Show or hide the controls (presentation mode)",
                             **{"aria-expanded": "false"}),
-                *notes.link_buttons(),
-                *exports.buttons(),
+                *features.notes.link_buttons(),
+                *features.exports.buttons(),
             ]),
         ],
     )
@@ -82,40 +64,44 @@ def build_layout() -> html.Div:
             # the keyboard's short path past the top bar and the controls
             html.A("Skip to the views", href=f"#{ids.VIEWS_MAIN}", className="skip-link"),
             _topbar(),
-            pins.summary(),
+            features.pins.summary(),
             html.Div(
                 className="main",
                 children=[
                     html.Aside(className="sidebar", **{"aria-label": "Controls"}, children=[
-                        data.panel(kinds.class_control(), kinds.example_links()),
-                        sources.panel(),
-                        conditions.panel(), views.folds_panel(), views.view_panel(),
-                        notes.panel(),
+                        features.data.panel(features.kinds.class_control(),
+                                            features.kinds.example_links()),
+                        features.sources.panel(),
+                        features.conditions.panel(), features.views.folds_panel(),
+                        features.views.view_panel(),
+                        features.notes.panel(),
                     ]),
                     html.Main(id=ids.VIEWS_MAIN, className="views", tabIndex="-1", children=[
                         html.Div(id=ids.UPDATE_FAILED, className="banner warn", role="alert",
                                  hidden=True),
                         html.Div(id=ids.MISSING, className="banner warn", role="alert"),
                         html.Div(id=ids.BANNER, className="banner", role="status"),
-                        html.Nav(tabs.bar(), **{"aria-label": "Tabs"}),
-                        tabs.panel("decide", [
-                            views.roc_card(), views.pr_card(), views.cost_card(),
-                            pins.operating_card(), views.threshold_card(),
-                            constraints.card(),
+                        html.Nav(features.tabs.bar(), **{"aria-label": "Tabs"}),
+                        features.tabs.panel("decide", [
+                            features.views.roc_card(), features.views.pr_card(),
+                            features.views.cost_card(),
+                            features.pins.operating_card(), features.views.threshold_card(),
+                            features.constraints.card(),
                         ]),
-                        tabs.panel("compare", [
-                            views.models_card(),
-                            combining.superiority_card(graph_config("superiority")),
-                            comparison.comparison_card(),
-                            slices.card(),
-                            calibration.calibration_card(graph_config("calibration")),
+                        features.tabs.panel("compare", [
+                            features.views.models_card(),
+                            features.combining.superiority_card(graph_config("superiority")),
+                            features.comparison.comparison_card(),
+                            features.slices.card(),
+                            features.calibration.calibration_card(graph_config("calibration")),
                         ], className="stack"),
-                        tabs.panel("beyond", [
-                            kinds.multiclass_card(views.graph_config),
-                            cost_matrix.card(),
-                            combining.combining_card(),
+                        features.tabs.panel("beyond", [
+                            features.kinds.multiclass_card(features.views.graph_config),
+                            features.cost_matrix.card(),
+                            features.combining.combining_card(),
                         ], className="stack"),
-                        tabs.panel("monitor", monitor.panel(), className="stack"),
+                        features.tabs.panel("monitor", features.monitor.panel(),
+                                            className="stack"),
                     ]),
                 ],
             ),

@@ -16,9 +16,8 @@ from collections.abc import Sequence
 from .. import __version__
 from .args import (
     EXIT_BAD_INPUT,
+    add_bootstrap,
     add_reading,
-    bootstrap_replicates,
-    bootstrap_seed,
     load_files,
     open_unit,
     positive_float,
@@ -269,10 +268,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _add_point_intervals(report: argparse.ArgumentParser) -> None:
     g = report.add_argument_group("intervals at the chosen point (stratified bootstrap)")
-    g.add_argument("--replicates", type=bootstrap_replicates, default=200, metavar="N",
-                   help="bootstrap replicates per model (default 200; 0: no intervals)")
-    g.add_argument("--seed", type=bootstrap_seed, default=0, metavar="S",
-                   help="bootstrap seed, a whole number >= 0 (default 0)")
+    add_bootstrap(g, "bootstrap replicates per model (default 200; 0: no intervals)")
     g.add_argument("--pin", nargs=2, action="append", metavar=("MODEL", "T"), default=None,
                    type=str, help="also give intervals at MODEL's threshold T (repeatable)")
     g.add_argument("--interval-seconds", type=positive_float, default=60.0, metavar="S",

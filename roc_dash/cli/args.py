@@ -13,28 +13,47 @@ import sys
 
 __all__ = ["EXIT_BAD_INPUT", "positive_float", "open_unit", "non_negative", "finite",
            "bootstrap_seed", "bootstrap_replicates", "add_reading", "read_options", "load_files",
-           "silence_stdout"]
+           "silence_stdout", "whole_number", "add_bootstrap"]
 
 #: Exit status of bad input (a message on stderr, never a traceback).
 EXIT_BAD_INPUT = 2
 
 
-def positive_float(text: str) -> float:
-    """A finite number > 0."""
+def _finite_number(text: str, accept, what: str) -> float:
+    """``float(text)`` when it is finite and ``accept(value)``; else argparse's error saying
+    it must be ``what``."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    if not (math.isfinite(value) and accept(value)):
+        raise argparse.ArgumentTypeError(f"must be {what}, got {text}")
     return value
 
 
-def open_unit(text: str) -> float:
-    """A number strictly between 0 and 1."""
+def positive_float(text: str) -> float:
+    """A finite number > 0."""
+    return _finite_number(text, lambda v: v > 0, "a positive number")
+
+
+def open_unit(text: str, *, below: float = 1.0) -> float:
+    """A number strictly between 0 and ``below`` (1 unless told)."""
     value = positive_float(text)
-    if not value < 1:
-        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {text}")
+    if not value < below:
+        raise argparse.ArgumentTypeError(
+            f"must lie strictly between 0 and {below:g}, got {text}")
+    return value
+
+
+def whole_number(text: str, low: int, high: float, message: str) -> int:
+    """``int(text)`` when it lies in ``[low, high]``; else argparse's error ``message``,
+    followed by what was given."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{message}, got {text!r}")
     return value
 
 
@@ -77,28 +96,24 @@ def read_options(args: argparse.Namespace):
 
 def bootstrap_seed(text: str) -> int:
     """``--seed``: a whole number >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(
-            f"the seed must be a whole number >= 0, got {text!r}")
-    return value
+    return whole_number(text, 0, math.inf, "the seed must be a whole number >= 0")
 
 
 def bootstrap_replicates(text: str) -> int:
     """``--replicates``: a whole number from 0 (no intervals) to ``MAX_BOOT`` (2000)."""
     from ..core.decisions.uncertainty import MAX_BOOT
 
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= MAX_BOOT:
-        raise argparse.ArgumentTypeError(
-            f"replicates must be a whole number from 0 to {MAX_BOOT}, got {text!r}")
-    return value
+    return whole_number(text, 0, MAX_BOOT,
+                        f"replicates must be a whole number from 0 to {MAX_BOOT}")
+
+
+def add_bootstrap(group, replicates_help: str, *, replicates=bootstrap_replicates) -> None:
+    """``--replicates N`` (parsed by ``replicates``, default 200) and ``--seed S`` of a
+    bootstrap, on a parser or an argument group."""
+    group.add_argument("--replicates", type=replicates, default=200, metavar="N",
+                       help=replicates_help)
+    group.add_argument("--seed", type=bootstrap_seed, default=0, metavar="S",
+                       help="bootstrap seed, a whole number >= 0 (default 0)")
 
 
 def _kind_options(args: argparse.Namespace) -> dict:
@@ -108,24 +123,12 @@ def _kind_options(args: argparse.Namespace) -> dict:
 
 def non_negative(text: str) -> float:
     """A finite number >= 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"must be a non-negative number, got {text}")
-    return value
+    return _finite_number(text, lambda v: v >= 0, "a non-negative number")
 
 
 def finite(text: str) -> float:
     """A finite number."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
-    return value
+    return _finite_number(text, lambda v: True, "a finite number")
 
 
 def add_reading(p: argparse.ArgumentParser, *, model_flag: str) -> None:

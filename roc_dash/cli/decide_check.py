@@ -14,9 +14,8 @@ import sys
 from ..text.rounding import sig
 from .args import (
     EXIT_BAD_INPUT,
+    add_bootstrap,
     add_reading,
-    bootstrap_replicates,
-    bootstrap_seed,
     finite,
     load_files,
     non_negative,
@@ -260,10 +259,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _alarm_rate(text: str) -> float:
     """``--decision-alpha``: a number in (0, 0.5)."""
-    value = open_unit(text)
-    if not value < 0.5:
-        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 0.5, got {text}")
-    return value
+    return open_unit(text, below=0.5)
 
 
 def _add_gate_conditions(p: argparse.ArgumentParser) -> None:
@@ -282,12 +278,18 @@ def _add_gate_conditions(p: argparse.ArgumentParser) -> None:
                    help="confidence level of intervals (default 0.95)")
 
 
-def add_decide(sub) -> None:
-    p = sub.add_parser("decide", help="write a decision record (JSON): model, threshold, "
-                                      "conditions, metrics, data fingerprint")
+def _model_parser(sub, name: str, help: str, model_help: str) -> argparse.ArgumentParser:
+    """The command ``name``: the files, how to read them, and ``--model M``."""
+    p = sub.add_parser(name, help=help)
     add_reading(p, model_flag="--model-col")
-    p.add_argument("--model", metavar="M", default=None,
-                   help="the model decided on (default: the optimum over all models)")
+    p.add_argument("--model", metavar="M", default=None, help=model_help)
+    return p
+
+
+def add_decide(sub) -> None:
+    p = _model_parser(sub, "decide", "write a decision record (JSON): model, threshold, "
+                                     "conditions, metrics, data fingerprint",
+                      "the model decided on (default: the optimum over all models)")
     p.add_argument("--threshold", type=finite, default=None, metavar="T",
                    help="flag iff score >= T (default: the model's optimum under the "
                         "conditions)")
@@ -298,11 +300,7 @@ def add_decide(sub) -> None:
                         "predict_proba when every score of the model lies in [0, 1], else "
                         "decision_function; predict_proba is refused for scores beyond "
                         "[0, 1])")
-    p.add_argument("--replicates", type=bootstrap_replicates, default=200, metavar="N",
-                   help="bootstrap replicates of the intervals, 0 to 2000 (default 200; "
-                        "0: none)")
-    p.add_argument("--seed", type=bootstrap_seed, default=0, metavar="S",
-                   help="bootstrap seed, a whole number >= 0 (default 0)")
+    add_bootstrap(p, "bootstrap replicates of the intervals, 0 to 2000 (default 200; 0: none)")
     p.add_argument("-o", "--output", metavar="PATH", default=None,
                    help="write the record here instead of standard output")
     _add_gate_conditions(p)
@@ -311,11 +309,9 @@ def add_decide(sub) -> None:
 
 
 def add_check(sub) -> None:
-    p = sub.add_parser("check", help="CI gate: exit 0 when every criterion passes, 1 when "
-                                     "one fails, 2 on bad input")
-    add_reading(p, model_flag="--model-col")
-    p.add_argument("--model", metavar="M", default=None,
-                   help="the model checked (default: the decision's, or the only one)")
+    p = _model_parser(sub, "check", "CI gate: exit 0 when every criterion passes, 1 when "
+                                    "one fails, 2 on bad input",
+                      "the model checked (default: the decision's, or the only one)")
     g = p.add_argument_group("criteria")
     g.add_argument("--min-auc", type=open_unit, default=None, metavar="X",
                    help="fail when the model's AUC is below X")

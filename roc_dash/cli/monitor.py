@@ -12,20 +12,20 @@ import json
 import sys
 from pathlib import Path
 
-from .args import EXIT_BAD_INPUT, bootstrap_seed, non_negative, open_unit, silence_stdout
+from .args import (
+    EXIT_BAD_INPUT,
+    add_bootstrap,
+    non_negative,
+    open_unit,
+    silence_stdout,
+    whole_number,
+)
 
 __all__ = ["add_monitor"]
 
 
 def _replicates(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 20 <= value <= 5000:
-        raise argparse.ArgumentTypeError(
-            f"replicates must be a whole number from 20 to 5000, got {text!r}")
-    return value
+    return whole_number(text, 20, 5000, "replicates must be a whole number from 20 to 5000")
 
 
 def _run(args: argparse.Namespace):
@@ -118,10 +118,7 @@ def add_monitor(sub) -> None:
     s.add_argument("--alpha", type=open_unit, default=0.05, metavar="A",
                    help="false-alarm rate of a run (exit 1 under no change), split over "
                         "its failing tests (default 0.05)")
-    s.add_argument("--replicates", type=_replicates, default=200, metavar="N",
-                   help="bootstrap replicates, 20 to 5000 (default 200)")
-    s.add_argument("--seed", type=bootstrap_seed, default=0, metavar="S",
-                   help="bootstrap seed, a whole number >= 0 (default 0)")
+    add_bootstrap(s, "bootstrap replicates, 20 to 5000 (default 200)", replicates=_replicates)
     s.add_argument("--estimator", choices=["em", "pacc", "acc"], default="em",
                    help="the prevalence estimate that re-derives the choice of an "
                         "unlabelled window (default em)")

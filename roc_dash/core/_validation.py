@@ -138,3 +138,29 @@ def check_binary_inputs(labels, scores, weights=None, *, pos_label=None,
     if finite or weights is not None:
         check_finite_scores(s)
     return y, s, check_weights(weights, s.size)
+
+
+def check_level(level) -> float:
+    """A confidence level: a number in (0, 1), as a float."""
+    lvl = float(level)
+    if not 0.0 < lvl < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    return lvl
+
+
+def weighted_rows(labels, scores, weights=None):
+    """:func:`check_binary_inputs`, then only the rows of positive weight (all rows without
+    weights): what a bootstrap resamples.
+
+    Raises
+    ------
+    ValueError
+        As :func:`check_binary_inputs`, or if a class has no row of positive weight.
+    """
+    y, s, w = check_binary_inputs(labels, scores, weights)
+    if w is not None:
+        keep = w > 0
+        y, s, w = y[keep], s[keep], w[keep]
+    if not (y.any() and (~y).any()):
+        raise ValueError("both classes must be present with positive weight")
+    return y, s, w

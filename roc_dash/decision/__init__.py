@@ -355,7 +355,8 @@ def _recalibration(given, y, s, w, threshold, notes: list) -> Recalibration | No
 
 
 def save(record: DecisionRecord, path) -> Path:
-    """Write ``record`` as JSON to ``path`` (``OSError`` when it cannot be written)."""
+    """Write ``record`` as JSON to ``path`` (``OSError`` when it cannot be written); also a
+    :class:`~roc_dash.decision.multiclass.MulticlassDecisionRecord`, whose module offers it."""
     target = Path(path)
     target.write_text(json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n",
                       encoding="utf-8")
@@ -417,6 +418,21 @@ class _Reader:
             self.fail(key, "is missing or not an object")
         return v
 
+    def optional(self, doc: dict, key: str) -> dict | None:
+        """The object at ``key``, or None where the record has none (records written before
+        it was added)."""
+        v = doc.get(key)
+        if v is not None and not isinstance(v, dict):
+            self.fail(key, "must be an object or null")
+        return v
+
+    def bootstrap(self, doc: dict, where: str) -> dict:
+        """A bootstrap's ``method``, ``level``, ``replicates`` and ``seed``."""
+        return {"method": self.text(doc, "method", where),
+                "level": self.number(doc, "level", where, low=0, high=1),
+                "replicates": int(self.number(doc, "replicates", where, low=0)),
+                "seed": int(self.number(doc, "seed", where))}
+
     def number(self, doc: dict, key: str, where: str, *, low=-math.inf, high=math.inf,
                nullable=False) -> float:
         v = doc.get(key)
@@ -472,32 +488,26 @@ def _pairs(raw: dict, keys, where: str, r: _Reader) -> dict:
 
 
 def _read_choice(doc: dict, r: _Reader) -> ChoiceIntervals | None:
-    raw = doc.get("choice_intervals")  # optional: records before it have none
+    raw = r.optional(doc, "choice_intervals")
     if raw is None:
         return None
-    if not isinstance(raw, dict):
-        r.fail("choice_intervals", "must be an object or null")
     w = "choice_intervals."
     kinds = raw.get("interval")
     if not (isinstance(kinds, dict) and all(isinstance(kinds.get(k), str)
                                             for k in CHOICE_METRICS)):
         r.fail(f"{w}interval", "must map each metric to its interval kind (a text)")
     return ChoiceIntervals(
-        method=r.text(raw, "method", w), level=r.number(raw, "level", w, low=0, high=1),
-        replicates=int(r.number(raw, "replicates", w, low=0)),
-        replicates_used=int(r.number(raw, "replicates_used", w, low=0)),
-        seed=int(r.number(raw, "seed", w)), kinds=tuple(kinds[k] for k in CHOICE_METRICS),
+        **r.bootstrap(raw, w), replicates_used=int(r.number(raw, "replicates_used", w, low=0)),
+        kinds=tuple(kinds[k] for k in CHOICE_METRICS),
         in_bag_cost=r.number(raw, "in_bag_cost", w, nullable=True),
         out_of_bag_cost=r.number(raw, "out_of_bag_cost", w, nullable=True),
         **_pairs(raw, CHOICE_METRICS, w, r))
 
 
 def _read_drift(doc: dict, r: _Reader) -> DriftReference | None:
-    raw = doc.get("drift_reference")  # optional: records before it have none
+    raw = r.optional(doc, "drift_reference")
     if raw is None:
         return None
-    if not isinstance(raw, dict):
-        r.fail("drift_reference", "must be an object or null")
     w = "drift_reference."
     method = r.text(raw, "method", w)
     if method not in (CHOICE_METHOD, COUNTS_METHOD):
@@ -511,19 +521,13 @@ def _read_drift(doc: dict, r: _Reader) -> DriftReference | None:
 
 
 def _read_intervals(doc: dict, r: _Reader) -> DecisionIntervals | None:
-    raw = doc.get("intervals")
+    raw = r.optional(doc, "intervals")
     if raw is None:
         return None
-    if not isinstance(raw, dict):
-        r.fail("intervals", "must be an object or null")
     pairs = _pairs(raw, ("tpr", "fpr", "precision", "flagged", "expected_cost"),
                    "intervals.", r)
-    return DecisionIntervals(
-        method=r.text(raw, "method", "intervals."),
-        level=r.number(raw, "level", "intervals.", low=0, high=1),
-        replicates=int(r.number(raw, "replicates", "intervals.", low=0)),
-        seed=int(r.number(raw, "seed", "intervals.")),
-        interval=r.text(raw, "interval", "intervals."), **pairs)
+    return DecisionIntervals(**r.bootstrap(raw, "intervals."),
+                             interval=r.text(raw, "interval", "intervals."), **pairs)
 
 
 def _read_recalibration(doc: dict, r: _Reader) -> Recalibration | None:
@@ -539,10 +543,7 @@ def _read_recalibration(doc: dict, r: _Reader) -> Recalibration | None:
 
 def _read_constraints(doc: dict, r: _Reader) -> dict | None:
     """(constraints) The optional capacity or floors the threshold was chosen under."""
-    raw = doc.get("constraints")
-    if raw is not None and not isinstance(raw, dict):
-        r.fail("constraints", "must be an object or null")
-    return raw
+    return r.optional(doc, "constraints")
 
 
 def from_dict(doc, *, source: str = "decision record") -> DecisionRecord:

@@ -42,7 +42,8 @@ from ..text.rounding import sig
 from . import DecisionRecord, model_rows
 
 __all__ = ["Criterion", "CheckInputError", "min_auc", "max_expected_cost", "not_worse_than",
-           "recheck_decision", "summary_text", "junit_xml", "exit_status", "fmt"]
+           "recheck_decision", "summary_text", "junit_xml", "exit_status", "fmt",
+           "cost_reference_of"]
 
 PASS, FAIL, INFO = "PASS", "FAIL", "INFO"
 
@@ -194,11 +195,12 @@ def _compared(name, model, value, recorded, interval, what) -> Criterion:
                      f"record{where}.")
 
 
-def _reference(record: DecisionRecord) -> CostReference:
-    """The record's side of the drift test: its confusion matrix, and for a threshold
-    chosen as the optimum of its data the correction for that choice when the record has
-    it (records written before it have not, nor thresholds chosen under a capacity or
-    floors: the message says what that means)."""
+def cost_reference_of(record: DecisionRecord) -> CostReference:
+    """The record's side of the drift test (``roc-dash check --decision`` and the Monitor's
+    windows): its confusion matrix, and for a threshold chosen as the optimum of its data
+    the correction for that choice when the record has it (records written before it have
+    not, nor thresholds chosen under a capacity or floors: the message says what that
+    means)."""
     d = record.drift_reference
     correction = (d.optimism, d.std_error) if d is not None and d.method == CHOICE_METHOD \
         else None
@@ -225,7 +227,7 @@ def _drift_criterion(record, name, counts, cost, cost_tolerance, alpha) -> Crite
             f"<= {fmt(limit)}",
             f"{said}; allowed: the record's {fmt(recorded)} plus {fmt(cost_tolerance)} "
             "(--cost-tolerance: a fixed tolerance, no false-alarm rate is claimed).")
-    ref = _reference(record)
+    ref = cost_reference_of(record)
     t = cost_drift_test(ref, counts.tp, counts.fp, counts.fn, counts.tn, alpha=alpha)
     if ref.corrected:
         base = (f"the record's {fmt(recorded)} corrected by {fmt(ref.optimism)} for choosing "

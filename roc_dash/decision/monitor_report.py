@@ -15,6 +15,7 @@ from .. import __version__
 from ..core.monitoring import FAIL, PASS, WARN
 from ..text.rounding import sig, signed
 from .gate import INFO, Criterion
+from .record import json_number as _num
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "report_dict", "criteria"]
 
@@ -23,13 +24,6 @@ SCHEMA = "roc-dash monitor"
 SCHEMA_VERSION = 1
 
 _STATUS = {PASS: "PASS", FAIL: "FAIL", WARN: INFO}
-
-
-def _num(v):
-    if v is None:
-        return None
-    v = float(v)
-    return v if math.isfinite(v) else None
 
 
 def _est(e) -> dict:

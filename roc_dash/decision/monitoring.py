@@ -32,8 +32,6 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..core.decisions.data_fingerprint import data_fingerprint
-from ..core.decisions.drift import CHOICE_METHOD
-from ..core.decisions.drift import reference_from_counts as drift_reference_from_counts
 from ..core.labels import label_key
 from ..core.monitoring import (
     MonitorResult,
@@ -46,6 +44,7 @@ from ..core.monitoring import (
 from ..core.monitoring import monitor as monitor_windows
 from ..core.roc.curves import roc_curve
 from . import DecisionRecord, load, model_rows
+from .gate import cost_reference_of
 
 __all__ = ["MonitorReport", "MonitorInputError", "monitor", "reference_of", "read_window_files",
            "read_reference", "cost_reference_of"]
@@ -113,21 +112,6 @@ class MonitorReport:
 
 
 # ----------------------------------------------------------------------------- reference
-def cost_reference_of(record: DecisionRecord):
-    """The record's side of the drift test, built as ``roc-dash check --decision`` builds it
-    (:func:`roc_dash.decision.gate.recheck_decision`): its confusion matrix and, for a threshold
-    chosen as the optimum of its data, the correction for that choice the record carries
-    (``drift_reference``; a record written before it: uncorrected, noted)."""
-    d = record.drift_reference
-    correction = (d.optimism, d.std_error) if d is not None and d.method == CHOICE_METHOD \
-        else None
-    m = record.metrics
-    return drift_reference_from_counts(
-        record.threshold, m.tp, m.fp, m.fn, m.tn, prior_pos=record.prior_pos,
-        economics=record.economics, chosen=record.how_chosen == "optimum",
-        correction=correction)
-
-
 def reference_of(record: DecisionRecord, table: pd.DataFrame | None = None
                  ) -> tuple[Reference, bool | None]:
     """The core reference of a record and, optionally, the canonical table of its

@@ -30,7 +30,8 @@ import pandas as pd
 from .. import __version__
 from ..core.constraints.cost_matrix import CostMatrixDecision, cost_matrix_decision
 from ..core.kinds.canonical_kinds import CLASS_COLUMN, class_score_column, classes_of
-from . import DecisionFileError
+from . import DecisionFileError, save
+from .record import json_number as _num
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "RULES", "MulticlassDecisionRecord",
            "build_multiclass_decision", "model_probabilities", "multiclass_fingerprint", "to_dict", "from_dict",
@@ -195,11 +196,6 @@ def build_multiclass_decision(table: pd.DataFrame, cost_matrix, *, model: str | 
     return record, d
 
 
-def _num(v):
-    v = float(v)
-    return v if math.isfinite(v) else None
-
-
 def _count(v):
     v = float(v)
     return int(v) if v.is_integer() and abs(v) < 2**53 else v
@@ -294,13 +290,6 @@ def from_dict(doc, *, source: str = "decision record") -> MulticlassDecisionReco
         roc_dash_version=str(doc.get("roc_dash_version", "")),
         created_utc=str(doc.get("created_utc", "")), note=str(doc.get("note") or ""),
         notes=tuple(str(n) for n in doc.get("notes", [])), schema_version=version)
-
-
-def save(record: MulticlassDecisionRecord, path) -> Path:
-    target = Path(path)
-    target.write_text(json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n",
-                      encoding="utf-8")
-    return target
 
 
 def load(path) -> MulticlassDecisionRecord:

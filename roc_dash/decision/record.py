@@ -379,12 +379,16 @@ def _matching_class(estimator, positive_label):
 
 
 # ---------------------------------------------------------------------------- JSON
-def _num(v):
-    """A JSON-safe number: ``None`` for None, NaN and infinities."""
+def json_number(v):
+    """A JSON-safe number: ``None`` for None, NaN and infinities (records, reports and the
+    Monitor's JSON write numbers with it)."""
     if v is None:
         return None
     v = float(v)
     return v if math.isfinite(v) else None
+
+
+_num = json_number
 
 
 def _count(v):

@@ -13,17 +13,7 @@ from .readers import read_table
 from .size_limits import Limits, limits, release_memory
 
 __all__ = [
-    "CANONICAL_COLUMNS",
-    "DecodedSizeError",
-    "GROUP_COLUMN",
-    "InputError",
-    "LimitError",
-    "Limits",
-    "LoadResult",
-    "MAX_GROUPS",
-    "ReadOptions",
-    "limits",
-    "load_predictions",
-    "read_table",
+    "CANONICAL_COLUMNS", "DecodedSizeError", "GROUP_COLUMN", "InputError", "LimitError", "Limits",
+    "LoadResult", "MAX_GROUPS", "ReadOptions", "limits", "load_predictions", "read_table",
     "release_memory",
 ]

@@ -61,6 +61,16 @@ def _missing(name: str, column: str, count: int, what: str, advice: str) -> Inpu
     )
 
 
+def _bad_weights(name: str, column: str, count: int, noun: str, examples,
+                 requirement: str) -> InputError:
+    """``count`` weights of ``column`` that break ``requirement``, five of them shown."""
+    return InputError(
+        f"{name}: column {quote(column)} has {plural(count, noun)}: "
+        f"{quote_list(examples(column), 5)}. {requirement}; fix or remove these rows.",
+        file=name, column=column, count=count,
+    )
+
+
 def _check_exact_scores(name: str, choice, raw: pa.Table, k: np.ndarray) -> None:
     """An :class:`InputError` when one double score stands for several integers (the
     in-memory reader's check, from each group's smallest and largest integer)."""
@@ -169,12 +179,8 @@ def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
     if choice.weight is not None:
         bad = _sum(raw, "w_bad")
         if bad:
-            raise InputError(
-                f"{name}: column {quote(choice.weight)} has {plural(bad, 'non-numeric value')}: "
-                f"{quote_list(examples(choice.weight), 5)}. Weights must be numbers (0 or "
-                "more); fix or remove these rows.",
-                file=name, column=choice.weight, count=bad,
-            )
+            raise _bad_weights(name, choice.weight, bad, "non-numeric value", examples,
+                               "Weights must be numbers (0 or more)")
         count = _sum(raw, "w_missing")
         if count:
             raise _missing(name, choice.weight, count,
@@ -182,12 +188,8 @@ def _part(source: Source, choice, raw: pa.Table, options: ReadOptions,
                            "fill them in, remove these rows, or leave out the weight column.")
         count = _sum(raw, "w_invalid")
         if count:
-            raise InputError(
-                f"{name}: column {quote(choice.weight)} has {plural(count, 'invalid weight')}: "
-                f"{quote_list(examples(choice.weight), 5)}. Weights must be finite numbers, 0 "
-                "or more; fix or remove these rows.",
-                file=name, column=choice.weight, count=count,
-            )
+            raise _bad_weights(name, choice.weight, count, "invalid weight", examples,
+                               "Weights must be finite numbers, 0 or more")
 
     # --- fold and model names: the in-memory text rules on the distinct values
     def text(column: str, what: str, integral: bool) -> pa.Array:

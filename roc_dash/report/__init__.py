@@ -37,18 +37,11 @@ from ..core.inference.calibration import calibration_from_curve
 from ..core.inference.cross_validation import CrossValidatedAuc
 from ..core.inference.model_comparison import NEVER_OPTIMAL, OptimalRanges, PairwiseComparison
 from ..core.roc.hull import model_slope_ranges
+from ..decision.record import json_number as _num
 from ..text.rounding import sig
 from .comparison_text import ties_text
 
 SCHEMA_VERSION = 1
-
-
-def _num(v):
-    """A JSON-safe number: ``None`` for None, NaN and infinities."""
-    if v is None:
-        return None
-    v = float(v)
-    return v if math.isfinite(v) else None
 
 
 def _list(a) -> list:

@@ -8,25 +8,16 @@ Every number is JSON-safe (``null`` for NaN and infinities: a threshold of ``nul
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..core.combining.capacity_mix import BudgetMix
 from ..core.constraints.assembly import ConstraintSettings, ModelConstraints
 from ..core.constraints.cost_matrix import CostMatrixDecision
 from ..core.constraints.floors import METRICS
+from ..decision.record import json_number
 
 __all__ = ["constraints_sections", "model_constraints_dict", "cost_matrix_section",
            "json_number", "json_list"]
-
-
-def json_number(v):
-    """A JSON-safe number: ``None`` for None, NaN and infinities."""
-    if v is None:
-        return None
-    v = float(v)
-    return v if math.isfinite(v) else None
 
 
 def json_list(a) -> list:

@@ -9,7 +9,6 @@ origin means +infinity: nothing flagged). Key names are fixed; more may be added
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 import numpy as np
@@ -32,19 +31,12 @@ from ..core.subgroups.slices import (
     SliceAnalysis,
     slice_analysis,
 )
+from ..decision.record import json_number as _num
 from ..io.groups import GROUP_COLUMN
 from ..text.rounding import sig
 
 __all__ = ["slices_sections", "slices_json", "group_thresholds_json", "why_left_out",
            "left_out_json", "prior_json", "left_out_note"]
-
-
-def _num(v) -> float | None:
-    """A JSON-safe number: None for None, NaN and infinities."""
-    if v is None:
-        return None
-    v = float(v)
-    return v if math.isfinite(v) else None
 
 
 def _nums(a) -> list:

@@ -41,6 +41,18 @@ def _text(dash_duo, element_id) -> str:
     return dash_duo.find_element(f"#{element_id}").text
 
 
+def _reopen(dash_duo, link, table, what) -> None:
+    """A colleague opens ``link`` (a fresh session): the Monitor tab shows, with ``table``
+    (``what`` names it in the message)."""
+    d = dash_duo.driver
+    d.execute_script("sessionStorage.clear();")
+    d.get(link)
+    wait_until(lambda: d.find_element(By.ID, ids.TAB_PANEL + "monitor").is_displayed(),
+               message="the Monitor tab shown")
+    wait_until(lambda: _text(dash_duo, ids.MON_TABLE) == table,
+               message=f"the same {what} from the link")
+
+
 def _optimum(path, prior, c_fp, c_fn) -> float:
     """The least-cost threshold of a file's rows, by brute force over scikit-learn's ROC."""
     import pandas as pd
@@ -103,12 +115,7 @@ def test_mtb101_pick_windows_change_a_cost_and_reopen_the_link(dash_duo, app, mo
     assert "tab=monitor" in link and "mwin=" in link and "cfn=4" in link
     table = _text(dash_duo, ids.MON_TABLE)
     # a colleague opens the link: the same tab, windows and table
-    d.execute_script("sessionStorage.clear();")
-    d.get(link)
-    wait_until(lambda: d.find_element(By.ID, ids.TAB_PANEL + "monitor").is_displayed(),
-               message="the Monitor tab shown")
-    wait_until(lambda: _text(dash_duo, ids.MON_TABLE) == table,
-               message="the same table from the link")
+    _reopen(dash_duo, link, table, "table")
     checked = d.execute_script(
         f"return [...document.querySelectorAll('#{ids.MON_WINDOWS} input')]"
         ".filter(i => i.checked).length")

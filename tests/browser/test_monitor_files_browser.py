@@ -18,7 +18,7 @@ from roc_dash.figures.style import format_threshold
 from tests.monitoring_example import frame
 
 from .gestures import click, open_tab, scroll_into_view, type_into, wait_idle, wait_until
-from .test_monitor_browser import _text, _upload
+from .test_monitor_browser import _reopen, _text, _upload
 from .test_trust_browser import _centre, start
 
 
@@ -87,12 +87,7 @@ def test_mtb102_upload_label_less_windows_see_their_estimated_prior_and_reopen_t
     link = wait_until(lambda: d.current_url if "mrec=" in d.current_url else None,
                       message="the record and the window files in the link")
     assert "mwin=" in link and link.count("%2C") == 1  # two windows, each once
-    d.execute_script("sessionStorage.clear();")
-    d.get(link)
-    wait_until(lambda: d.find_element(By.ID, ids.TAB_PANEL + "monitor").is_displayed(),
-               message="the Monitor tab shown")
-    wait_until(lambda: _text(dash_duo, ids.MON_TABLE) == table,
-               message="the same table from the link")
+    _reopen(dash_duo, link, table, "table")
     assert "Record: rec.json" in _text(dash_duo, ids.MON_RECORD + "-name")
     assert f"score ≥ {threshold}" in _text(dash_duo, ids.MON_STATUS)
 
@@ -137,9 +132,4 @@ def test_mtb103_pin_a_threshold_for_a_window_and_see_it_from_the_link(
     table = _text(dash_duo, ids.MON_TABLE)
     link = wait_until(lambda: d.current_url if "mpin=" in d.current_url else None,
                       message="the pins in the link")
-    d.execute_script("sessionStorage.clear();")
-    d.get(link)
-    wait_until(lambda: d.find_element(By.ID, ids.TAB_PANEL + "monitor").is_displayed(),
-               message="the Monitor tab shown")
-    wait_until(lambda: _text(dash_duo, ids.MON_TABLE) == table,
-               message="the same pins from the link")
+    _reopen(dash_duo, link, table, "pins")

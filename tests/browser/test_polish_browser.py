@@ -61,6 +61,18 @@ def present(dash_duo):
         "class"), message="presentation mode")
     wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.font.size") == 20)
     wait_idle(dash_duo)
+
+
+def present_at(dash_duo, width, height):
+    """Presentation mode in a ``width`` × ``height`` viewport, scrolled to the top, the ROC
+    view laid out and drawn: the driver."""
+    present(dash_duo)
+    viewport(dash_duo, width, height)
+    d = dash_duo.driver
+    scroll_to(d, 0)
+    wait_layout_steady(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
+    wait_steady(d, ids.ROC_GRAPH)
+    return d
     scroll_to(d, 0)
     wait_layout_steady(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
 
@@ -68,12 +80,7 @@ def present(dash_duo):
 def test_pol001_presentation_mode_at_1280x720_fits_and_is_legible(dash_duo, app, shot):
     start(dash_duo, app, size=(1280, 720))
     pin_three(dash_duo, app)
-    present(dash_duo)
-    viewport(dash_duo, 1280, 720)
-    d = dash_duo.driver
-    scroll_to(d, 0)
-    wait_layout_steady(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
-    wait_steady(d, ids.ROC_GRAPH)
+    d = present_at(dash_duo, 1280, 720)
     shot("pol001_presentation_1280x720")
     box = ("const e = document.querySelector(arguments[0]); if (!e) return null;"
            "const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];")

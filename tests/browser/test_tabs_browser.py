@@ -10,11 +10,9 @@ from .gestures import (
     scroll_to,
     type_into,
     wait_idle,
-    wait_layout_steady,
-    wait_steady,
     wait_until,
 )
-from .test_polish_browser import present, viewport
+from .test_polish_browser import present_at, viewport
 from .test_trust_browser import _centre, start, value
 
 TABS = ("decide", "compare", "beyond")
@@ -131,12 +129,7 @@ def test_tab003_presentation_mode_tabs_in_the_top_bar(dash_duo, app, shot):
     """Presentation mode as before: the tabs sit in the top bar, so the Decide tab keeps its
     room; the other tabs open there too."""
     start(dash_duo, app, size=(1280, 720))
-    present(dash_duo)
-    viewport(dash_duo, 1280, 720)
-    d = dash_duo.driver
-    scroll_to(d, 0)
-    wait_layout_steady(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
-    wait_steady(d, ids.ROC_GRAPH)
+    d = present_at(dash_duo, 1280, 720)
     box = ("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
            "return [r.left, r.top, r.right, r.bottom];")
     bar, topbar = d.execute_script(box, f"#{ids.TAB_BAR}"), d.execute_script(box, ".topbar")

@@ -11,9 +11,10 @@ drag of the line, not a zoom, reaches the server (``lineDrag``).
 
 from __future__ import annotations
 
-from dash import ClientsideFunction, Input, Output, State, dcc, html
+from dash import Input, Output, State, dcc, html
 
 from .. import ids
+from ..callbacks import each, in_browser
 from ..gestures import (
     COST_MAX,
     COST_MIN,
@@ -144,29 +145,21 @@ def register(app, cache, store) -> None:
     _register_line(app, cache, store)
 
 
+#: The sliders of the costs and the prior, in the order the browser's iso line reads them.
+_SLIDERS = (ids.COST_FP_SLIDER, ids.COST_FN_SLIDER, ids.PRIOR_SLIDER)
+
+
 def _register_line(app, cache, store) -> None:
     """The iso line in the browser: moved while a slider is dragged, dragged itself."""
 
-    app.clientside_callback(
-        ClientsideFunction("rocDash", "moveIsoLine"),
-        Output(ids.ROC_GRAPH, "figure", allow_duplicate=True),
-        Output(ids.COST_GRAPH, "figure", allow_duplicate=True),
-        Input(ids.COST_FP_SLIDER, "drag_value"),
-        Input(ids.COST_FN_SLIDER, "drag_value"),
-        Input(ids.PRIOR_SLIDER, "drag_value"),
-        State(ids.VIZ_DATA, "data"),
-        State(ids.ROC_GRAPH, "figure"),
-        State(ids.COST_FP_SLIDER, "value"),
-        State(ids.COST_FN_SLIDER, "value"),
-        State(ids.PRIOR_SLIDER, "value"),
-        prevent_initial_call=True,
-    )
+    in_browser(app, "moveIsoLine",
+               Output(ids.ROC_GRAPH, "figure", allow_duplicate=True),
+               Output(ids.COST_GRAPH, "figure", allow_duplicate=True),
+               *each(Input, "drag_value", *_SLIDERS),
+               State(ids.VIZ_DATA, "data"), State(ids.ROC_GRAPH, "figure"),
+               *each(State, "value", *_SLIDERS))
 
     # only drags of the iso line reach the server (a zoom or pan of the ROC plot stays in
     # the browser, so plotly keeps it across later updates)
-    app.clientside_callback(
-        ClientsideFunction("rocDash", "lineDrag"),
-        Output(ids.LINE_DRAG, "data"),
-        Input(ids.ROC_GRAPH, "relayoutData"),
-        prevent_initial_call=True,
-    )
+    in_browser(app, "lineDrag",
+               Output(ids.LINE_DRAG, "data"), Input(ids.ROC_GRAPH, "relayoutData"))

@@ -15,7 +15,7 @@ import logging
 import re
 from dataclasses import dataclass
 
-from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
+from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import prevalence
@@ -34,6 +34,7 @@ from ..analysis import (
     loaded_infos,
     model_refs,
 )
+from ..callbacks import in_browser
 from ..components import dataset_list, labelled, missing_banner, model_options
 from ..help import HELP
 from ..link_report import unrestored
@@ -510,16 +511,9 @@ def _register_models(app, cache, store) -> None:
 
     # a × of the dataset list, in the browser: the list's buttons appearing (every first
     # load, every upload) cost no request; a click names its dataset to the datasets callback
-    app.clientside_callback(
-        ClientsideFunction("rocDash", "removeRequest"),
-        Output(ids.REMOVE_REQUEST, "data"),
-        Input({"type": ids.REMOVE_DATASET, "index": ALL}, "n_clicks"),
-        prevent_initial_call=True,
-    )
-    app.clientside_callback(
-        ClientsideFunction("rocDash", "uploadDone"),
-        Output(ids.UPLOAD_DONE, "data"),
-        Input(ids.UPLOAD_STATUS, "children"),
-        Input(ids.UPLOAD_ERROR, "children"),
-        prevent_initial_call=True,
-    )
+    in_browser(app, "removeRequest",
+               Output(ids.REMOVE_REQUEST, "data"),
+               Input({"type": ids.REMOVE_DATASET, "index": ALL}, "n_clicks"))
+    in_browser(app, "uploadDone",
+               Output(ids.UPLOAD_DONE, "data"), Input(ids.UPLOAD_STATUS, "children"),
+               Input(ids.UPLOAD_ERROR, "children"))

@@ -3,10 +3,11 @@ page's query string written as the controls change, and the *Copy link* button."
 
 from __future__ import annotations
 
-from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
+from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from .. import ids
+from ..callbacks import in_browser
 from ..components import view_list
 from ..help import HELP
 from ..page_state import PageState, dependencies
@@ -120,13 +121,9 @@ def _note_or_view(store, trigger, datasets, name, note, query, owner):
 def _register_links(app, cache, store) -> None:
     """Opening a view, the page's URL and *Copy link* (clientside)."""
 
-    app.clientside_callback(
-        ClientsideFunction("rocDash", "openView"),
-        Output(ids.NOTE_STATUS, "children", allow_duplicate=True),
-        Input({"type": ids.OPEN_VIEW, "index": ALL}, "n_clicks"),
-        State(ids.VIEWS, "data"),
-        prevent_initial_call=True,
-    )
+    in_browser(app, "openView",
+               Output(ids.NOTE_STATUS, "children", allow_duplicate=True),
+               Input({"type": ids.OPEN_VIEW, "index": ALL}, "n_clicks"), State(ids.VIEWS, "data"))
 
     @app.callback(output=Output(ids.URL_SYNC, "data"), inputs={"page": dependencies(Input)},
                   prevent_initial_call=True)
@@ -138,16 +135,7 @@ def _register_links(app, cache, store) -> None:
         return state.to_query()
 
     # the address bar shows it (history.replaceState: no reload, no new history entry)
-    app.clientside_callback(
-        ClientsideFunction("rocDash", "writeUrl"),
-        Output(ids.URL_WRITTEN, "data"),
-        Input(ids.URL_SYNC, "data"),
-        prevent_initial_call=True,
-    )
+    in_browser(app, "writeUrl", Output(ids.URL_WRITTEN, "data"), Input(ids.URL_SYNC, "data"))
 
-    app.clientside_callback(
-        ClientsideFunction("rocDash", "copyLink"),
-        Output(ids.COPY_STATUS, "children"),
-        Input(ids.COPY_LINK, "n_clicks"),
-        prevent_initial_call=True,
-    )
+    in_browser(app, "copyLink",
+               Output(ids.COPY_STATUS, "children"), Input(ids.COPY_LINK, "n_clicks"))

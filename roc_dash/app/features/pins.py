@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 
-from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
+from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...core.decisions.operating import PIN_LABELS
 from .. import ids
 from ..analysis import legacy_names
+from ..callbacks import each, in_browser
 from ..components import intervals_box
 from ..help import HELP
 from ..page_state import key_ref, parse_link, resolve_refs
@@ -213,15 +214,10 @@ def register(app, cache, store) -> None:
 
     # a click pins only when it is not the first click of a double click (which resets the
     # zoom): assets/roc_dash.js waits out the double-click delay before passing it on
-    app.clientside_callback(
-        ClientsideFunction("rocDash", "deferClick"),
-        Output(ids.CLICK, "data"),
-        Input(ids.ROC_GRAPH, "clickData"),
-        Input(ids.PR_GRAPH, "clickData"),
-        Input(ids.COST_GRAPH, "clickData"),
-        Input(ids.THRESHOLD_GRAPH, "clickData"),
-        prevent_initial_call=True,
-    )
+    in_browser(app, "deferClick",
+               Output(ids.CLICK, "data"),
+               *each(Input, "clickData", ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH,
+                     ids.THRESHOLD_GRAPH))
 
     # "Clear pins" only when something is pinned
     app.clientside_callback(

@@ -27,7 +27,7 @@ import uuid
 
 import numpy as np
 import pandas as pd
-from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
+from dash import Input, Output, State, ctx, dcc, html, no_update
 
 from ...core.subgroups.group_thresholds import CONSTRAINTS, follow_constraint, group_thresholds
 from ...core.subgroups.slices import slice_optima
@@ -40,6 +40,7 @@ from ...report.slices import left_out_json, left_out_note, prior_json, why_left_
 from ...text.rounding import sig
 from .. import ids
 from ..analysis import legacy_names, model_refs, shown_keys
+from ..callbacks import in_browser
 from ..components import empty_figure, graph_config
 from ..page_state import PageState, dependencies, parse_link, resolve_refs, tab_page
 from ..server.budget import HeavyWaitTimeout
@@ -415,10 +416,6 @@ def register(app, cache, store) -> None:
         return dict(zip(("source", "figure", "total", "summary", "table"), out, strict=True))
 
     # only drags of a group's ring reach the server (a zoom or pan stays in the browser)
-    app.clientside_callback(
-        ClientsideFunction("rocDash", "slicesDrag"),
-        Output(ids.SLC_DRAG, "data"),
-        Input(ids.SLC_GRAPH, "relayoutData"),
-        State(ids.SLC_GRAPH, "figure"),
-        prevent_initial_call=True,
-    )
+    in_browser(app, "slicesDrag",
+               Output(ids.SLC_DRAG, "data"), Input(ids.SLC_GRAPH, "relayoutData"),
+               State(ids.SLC_GRAPH, "figure"))

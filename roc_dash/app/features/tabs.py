@@ -16,10 +16,11 @@ same tab.
 
 from __future__ import annotations
 
-from dash import ClientsideFunction, Input, Output, dcc, html
+from dash import Input, Output, dcc, html
 from dash.exceptions import PreventUpdate
 
 from .. import ids
+from ..callbacks import in_browser
 from ..page_state import parse_link
 from ..state import TABS
 
@@ -72,18 +73,12 @@ def register(app, cache, store) -> None:
             raise PreventUpdate  # the first tab, as the page starts
         return link.tab
 
-    app.clientside_callback(
-        ClientsideFunction("rocDash", "pickTab"),
-        Output(ids.TAB, "data", allow_duplicate=True),
-        *(Input(ids.TAB_BUTTON + name, "n_clicks") for name in TABS),
-        prevent_initial_call=True,
-    )
+    in_browser(app, "pickTab",
+               Output(ids.TAB, "data", allow_duplicate=True),
+               *(Input(ids.TAB_BUTTON + name, "n_clicks") for name in TABS))
 
-    app.clientside_callback(
-        ClientsideFunction("rocDash", "showTab"),
-        *(Output(ids.TAB_PANEL + name, "hidden") for name in TABS),
-        *(Output(ids.TAB_BUTTON + name, "className") for name in TABS),
-        *(Output(ids.TAB_BUTTON + name, "aria-selected") for name in TABS),
-        Input(ids.TAB, "data"),
-        prevent_initial_call=True,
-    )
+    in_browser(app, "showTab",
+               *(Output(ids.TAB_PANEL + name, "hidden") for name in TABS),
+               *(Output(ids.TAB_BUTTON + name, "className") for name in TABS),
+               *(Output(ids.TAB_BUTTON + name, "aria-selected") for name in TABS),
+               Input(ids.TAB, "data"))

@@ -58,16 +58,8 @@ from .env_settings import env_number  # noqa: F401 - also imported from here
 from .url_prefix import path_under
 
 __all__ = [
-    "excerpt",
-    "BodyTimeout",
-    "BodyTooLarge",
-    "ServerBusy",
-    "GuardedInput",
-    "heavy_parse",
-    "install",
-    "max_body_bytes",
-    "max_upload_bytes",
-    "upload_slot",
+    "excerpt", "BodyTimeout", "BodyTooLarge", "ServerBusy", "GuardedInput", "heavy_parse",
+    "install", "max_body_bytes", "max_upload_bytes", "upload_slot",
 ]
 
 log = logging.getLogger(__name__)

@@ -67,14 +67,8 @@ from .cache import KeyLocks
 from .url_prefix import path_under
 
 __all__ = [
-    "CONTENT_SECURITY_POLICY",
-    "SERVER_NAME",
-    "QuietRequestHandler",
-    "content_security_policy",
-    "harden",
-    "inline_script_hashes",
-    "LATE_SUITES",
-    "precompress_static",
+    "CONTENT_SECURITY_POLICY", "SERVER_NAME", "QuietRequestHandler", "content_security_policy",
+    "harden", "inline_script_hashes", "LATE_SUITES", "precompress_static",
 ]
 
 log = logging.getLogger(__name__)

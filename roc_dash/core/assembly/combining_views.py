@@ -20,7 +20,7 @@ to pair) and the callbacks only pass the controls in.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.4.1.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.4.1 (Interpolating classifiers).
 """
 
 from __future__ import annotations
@@ -45,16 +45,8 @@ from ..decisions.operating import OperatingSummary
 from .analysis import paired_rows
 
 __all__ = [
-    "BudgetView",
-    "budget_population",
-    "budget_view",
-    "repair_view",
-    "LogicalView",
-    "logical_view",
-    "logical_pair",
-    "SuperiorityView",
-    "default_expert_range",
-    "superiority_view",
+    "BudgetView", "budget_population", "budget_view", "repair_view", "LogicalView", "logical_view",
+    "logical_pair", "SuperiorityView", "default_expert_range", "superiority_view",
 ]
 
 BUDGET_UNITS = ("cases", "percent")

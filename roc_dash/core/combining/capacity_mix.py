@@ -14,7 +14,7 @@ test set is part of training; validate the combination on held-out data.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.4.1.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.4.1 (Interpolating classifiers).
 """
 
 from __future__ import annotations
@@ -26,13 +26,7 @@ import numpy as np
 
 from ..roc.hull import RocHull, convex_hull, hull_of_points
 
-__all__ = [
-    "BudgetMix",
-    "BudgetLine",
-    "budget_line",
-    "mix_for_budget",
-    "budget_operating_point",
-]
+__all__ = ["BudgetMix", "BudgetLine", "budget_line", "mix_for_budget", "budget_operating_point"]
 
 
 @dataclass(frozen=True)

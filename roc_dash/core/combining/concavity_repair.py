@@ -13,7 +13,8 @@ test set is part of training; validate the combination on held-out data.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.4.2.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.4.2
+(Conditional combinations of classifiers to remove concavities).
 """
 
 from __future__ import annotations
@@ -28,11 +29,7 @@ from ..roc.curves import RocCurve
 from ..roc.hull import convex_hull
 
 __all__ = [
-    "repair_point",
-    "flach_wu_decisions",
-    "ConcavityRepair",
-    "repair_concavities",
-    "repair_scores",
+    "repair_point", "flach_wu_decisions", "ConcavityRepair", "repair_concavities", "repair_scores",
 ]
 
 

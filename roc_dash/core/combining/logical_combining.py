@@ -12,7 +12,7 @@ test set is part of training; validate the combination on held-out data.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.4.3.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.4.3 (Logically combining classifiers).
 """
 
 from __future__ import annotations
@@ -24,10 +24,7 @@ import numpy as np
 from .._validation import check_binary_inputs
 
 __all__ = [
-    "decision_point",
-    "LogicalCombination",
-    "ActualCombination",
-    "logical_combination",
+    "decision_point", "LogicalCombination", "ActualCombination", "logical_combination",
     "combine_thresholded",
 ]
 

@@ -32,7 +32,8 @@ index integrates the density over each constant-sign interval in closed form.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.5.3.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.5.3
+(Relative superiority graphs and the LC index).
 """
 
 from __future__ import annotations
@@ -45,14 +46,8 @@ from ..roc.cost_curves import lower_envelope
 from ..roc.hull import RocHull, convex_hull, hull_of_points
 
 __all__ = [
-    "ratio_to_unit",
-    "unit_to_ratio",
-    "CostRatioDistribution",
-    "triangular_distribution",
-    "distribution_from_arrays",
-    "RelativeSuperiority",
-    "relative_superiority",
-    "LcIndex",
+    "ratio_to_unit", "unit_to_ratio", "CostRatioDistribution", "triangular_distribution",
+    "distribution_from_arrays", "RelativeSuperiority", "relative_superiority", "LcIndex",
     "lc_index",
 ]
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_binary_inputs
+from .._validation import check_binary_inputs, weighted_rows
 from ..decisions._point_resampling import prepare
 from ..decisions.economics import Economics, regret_per_case
 from ..decisions.proportion_intervals import clopper_pearson
@@ -193,12 +193,7 @@ def resample_thresholds(labels, scores, *, weights=None, n_boot: int = 200, seed
     of it)."""
     n_boot = _checks.replicates(n_boot, most=MAX_BOOT)
     seed = _checks.seed(seed)
-    y, s, w = check_binary_inputs(labels, scores, weights)
-    if w is not None:
-        keep = w > 0
-        y, s, w = y[keep], s[keep], w[keep]
-    if not (y.any() and (~y).any()):
-        raise ValueError("both classes must be present with positive weight")
+    y, s, w = weighted_rows(labels, scores, weights)
     notes: list[str] = []
     sample = prepare(y, s, w, seed, notes)
     idx = _grid(sample, grid)

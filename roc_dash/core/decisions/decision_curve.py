@@ -26,7 +26,7 @@ expected cost ``EC_min`` under those costs.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 3.2.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 3.2 (Class skew).
 """
 
 from __future__ import annotations
@@ -42,14 +42,8 @@ from ..roc.hull import RocHull, convex_hull, iso_performance_slope, optimal_poin
 from .operating import vertex_at_threshold
 
 __all__ = [
-    "DEFAULT_THRESHOLD_PROBABILITIES",
-    "HullNetBenefit",
-    "DecisionCurve",
-    "threshold_probability",
-    "net_benefit",
-    "treat_all_net_benefit",
-    "hull_net_benefit",
-    "decision_curve",
+    "DEFAULT_THRESHOLD_PROBABILITIES", "HullNetBenefit", "DecisionCurve", "threshold_probability",
+    "net_benefit", "treat_all_net_benefit", "hull_net_benefit", "decision_curve",
     "decision_curve_from_curve",
 ]
 

@@ -17,7 +17,7 @@ formats a number.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1 (The ROC convex hull).
 """
 
 from __future__ import annotations
@@ -31,15 +31,9 @@ from ..analysis_types import Conditions
 from ..roc.hull import expected_cost, iso_performance_slope
 
 __all__ = [
-    "Economics",
-    "net_costs",
-    "net_slope",
-    "net_conditions",
-    "expected_cost_per_case",
-    "expected_value_per_case",
-    "regret_per_case",
-    "precision_at_prior",
-    "flagged_at_prior",
+    "Economics", "net_costs", "net_slope", "net_conditions", "expected_cost_per_case",
+    "expected_value_per_case", "regret_per_case", "precision_at_prior", "flagged_at_prior",
+    "metrics_at_prior",
 ]
 
 
@@ -238,3 +232,13 @@ def precision_at_prior(fpr, tpr, prior_pos: float):
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(flagged > 0, hit / np.where(flagged > 0, flagged, 1.0), np.nan)
     return _out(out)
+
+
+def metrics_at_prior(fpr, tpr, prior_pos: float, economics: Economics) -> dict:
+    """What an operating point means at the deployment prior: ``{"flagged": ...,
+    "precision": ..., "expected_cost": ...}`` (:func:`flagged_at_prior`,
+    :func:`precision_at_prior`, :func:`expected_cost_per_case`), from rates (floats or
+    arrays)."""
+    return {"flagged": flagged_at_prior(fpr, tpr, prior_pos),
+            "precision": precision_at_prior(fpr, tpr, prior_pos),
+            "expected_cost": expected_cost_per_case(fpr, tpr, prior_pos, economics)}

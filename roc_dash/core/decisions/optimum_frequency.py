@@ -8,7 +8,7 @@ wins. The bootstrap (Efron & Tibshirani 1993) stands in for folds when there is 
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1 (The ROC convex hull).
 """
 
 from __future__ import annotations
@@ -26,12 +26,8 @@ from .economics import Economics, _check_prior, net_costs, regret_per_case
 from .uncertainty import _CHUNK, MAX_BOOT, MAX_ROWS, _check_n_boot
 
 __all__ = [
-    "OptimumFrequency",
-    "optimum_frequency",
-    "optimum_frequency_of",
-    "optimum_frequency_bootstrap",
-    "MAX_BOOT",
-    "MAX_ROWS",
+    "OptimumFrequency", "optimum_frequency", "optimum_frequency_of", "optimum_frequency_bootstrap",
+    "MAX_BOOT", "MAX_ROWS",
 ]
 
 

@@ -44,7 +44,7 @@ J. Abrevaya, J. Huang, "On the bootstrap of the maximum score estimator",
 Econometrica 73(4):1175-1204, 2005.
 
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1 (The ROC convex hull).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_binary_inputs
+from .._validation import weighted_rows
 from ..roc.curves import roc_curve
 from ..roc.hull import optimal_vertex
 from ._point_resampling import MAX_UNITS, Sample, evaluate, prepare, rescale
@@ -65,30 +65,17 @@ from .economics import (
     _check_prior,
     _finite,
     expected_cost_per_case,
-    flagged_at_prior,
+    metrics_at_prior,
     net_slope,
-    precision_at_prior,
 )
 from .operating import vertex_at_threshold
 from .proportion_intervals import clopper_pearson
 from .uncertainty import MAX_BOOT, MAX_ROWS, _check_level, _check_n_boot, _threshold
 
 __all__ = [
-    "PointInterval",
-    "ChoiceOptimism",
-    "PointUncertainty",
-    "PointIntervals",
-    "point_intervals",
-    "optimum_intervals",
-    "pin_intervals",
-    "replicate_interval",
-    "npv_at_prior",
-    "likelihood_ratios",
-    "clopper_pearson",
-    "DEFAULT_BOOT",
-    "MAX_BOOT",
-    "MAX_ROWS",
-    "MAX_UNITS",
+    "PointInterval", "ChoiceOptimism", "PointUncertainty", "PointIntervals", "point_intervals",
+    "optimum_intervals", "pin_intervals", "replicate_interval", "npv_at_prior", "likelihood_ratios",
+    "clopper_pearson", "DEFAULT_BOOT", "MAX_BOOT", "MAX_ROWS", "MAX_UNITS",
 ]
 
 #: Bootstrap replicates by default.
@@ -286,10 +273,10 @@ def likelihood_ratios(fpr, tpr):
 def _metrics(fpr, tpr, p: float, e: Economics) -> dict:
     """Every metric but the threshold, from rates (arrays or floats)."""
     lr_pos, lr_neg = likelihood_ratios(fpr, tpr)
-    return {"tpr": tpr, "fpr": fpr, "precision": precision_at_prior(fpr, tpr, p),
+    at = metrics_at_prior(fpr, tpr, p, e)
+    return {"tpr": tpr, "fpr": fpr, "precision": at["precision"],
             "npv": npv_at_prior(fpr, tpr, p), "lr_pos": lr_pos, "lr_neg": lr_neg,
-            "expected_cost": expected_cost_per_case(fpr, tpr, p, e),
-            "flagged": flagged_at_prior(fpr, tpr, p)}
+            "expected_cost": at["expected_cost"], "flagged": at["flagged"]}
 
 
 def _limits(v: np.ndarray, level: float) -> tuple[float, float]:
@@ -587,12 +574,7 @@ def point_intervals(labels, scores, prior_pos: float, economics: Economics, *, p
     if isinstance(pins, (str, bytes)) or not hasattr(pins, "__iter__"):
         raise ValueError("pins must be a sequence of thresholds (numbers, or None for +inf)")
     pins = [_threshold(t) for t in pins]
-    y, s, w = check_binary_inputs(labels, scores, weights)
-    if w is not None:
-        keep = w > 0
-        y, s, w = y[keep], s[keep], w[keep]
-    if not (y.any() and (~y).any()):
-        raise ValueError("both classes must be present with positive weight")
+    y, s, w = weighted_rows(labels, scores, weights)
     curve = roc_curve(y, s, weights=w)
     k_opt = optimal_vertex(curve, net_slope(p, e))
     opt_est = (float(curve.thresholds[k_opt]), float(curve.fpr[k_opt]),

@@ -8,7 +8,7 @@ can move before the cost rises past a tolerance.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1 (The ROC convex hull).
 """
 
 from __future__ import annotations
@@ -25,11 +25,9 @@ from .economics import (
     Economics,
     _check_prior,
     _finite,
-    expected_cost_per_case,
-    flagged_at_prior,
+    metrics_at_prior,
     net_costs,
     net_slope,
-    precision_at_prior,
     regret_per_case,
 )
 
@@ -181,12 +179,12 @@ def threshold_profile(curve: RocCurve, prior_pos: float, economics: Economics, *
     """
     p = _check_prior(prior_pos)
     f, t = curve.fpr, curve.tpr
-    cost = np.asarray(expected_cost_per_case(f, t, p, economics), dtype=np.float64)
+    at = {k: np.asarray(v, dtype=np.float64)
+          for k, v in metrics_at_prior(f, t, p, economics).items()}
+    cost, flagged, precision = at["expected_cost"], at["flagged"], at["precision"]
     c_fp, c_fn = net_costs(economics)
     nec = np.asarray(normalized_expected_cost(f, t, cost_fp=c_fp, cost_fn=c_fn, prior_pos=p),
                      dtype=np.float64)
-    flagged = np.asarray(flagged_at_prior(f, t, p), dtype=np.float64)
-    precision = np.asarray(precision_at_prior(f, t, p), dtype=np.float64)
     # the one tie rule (hull.optimal_vertex): among equal costs the conservative vertex,
     # the one every other view names; an argmin of the rounded costs could pick another
     best = optimal_vertex(curve, net_slope(p, economics))

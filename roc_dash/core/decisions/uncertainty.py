@@ -8,7 +8,7 @@ there is a single fold. The rates are turned into money and precision by :mod:`.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 6.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 6 (Averaging ROC curves).
 """
 
 from __future__ import annotations
@@ -22,14 +22,7 @@ import numpy as np
 from .._validation import check_binary_inputs
 from ..analysis_types import ModelAnalysis
 from ..roc.curves import RocCurve
-from .economics import (
-    Economics,
-    _check_prior,
-    _finite,
-    expected_cost_per_case,
-    flagged_at_prior,
-    precision_at_prior,
-)
+from .economics import Economics, _check_prior, _finite, metrics_at_prior
 from .operating import vertex_at_threshold
 
 __all__ = [
@@ -154,14 +147,8 @@ def _threshold(t) -> float:
 
 def _uncertainty(method, fpr, tpr, point, threshold, p, e, level, names, notes):
     pf, pt = point
-    vals = {
-        "tpr": (tpr, pt),
-        "fpr": (fpr, pf),
-        "flagged": (flagged_at_prior(fpr, tpr, p), flagged_at_prior(pf, pt, p)),
-        "precision": (precision_at_prior(fpr, tpr, p), precision_at_prior(pf, pt, p)),
-        "expected_cost": (expected_cost_per_case(fpr, tpr, p, e),
-                          expected_cost_per_case(pf, pt, p, e)),
-    }
+    at, at_point = metrics_at_prior(fpr, tpr, p, e), metrics_at_prior(pf, pt, p, e)
+    vals = {"tpr": (tpr, pt), "fpr": (fpr, pf), **{k: (at[k], at_point[k]) for k in at}}
     return DecisionUncertainty(
         method=method, threshold=threshold, prior_pos=p, level=level, names=tuple(names),
         notes=tuple(notes),

@@ -27,7 +27,7 @@ rows they summarise.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 3.1.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 3.1 (Relative versus absolute scores).
 """
 
 from __future__ import annotations
@@ -43,15 +43,8 @@ from ..roc.curves import RocCurve, roc_curve
 from ..roc.hull import RocHull, convex_hull
 
 __all__ = [
-    "ECE_LIMIT",
-    "STRATEGIES",
-    "HullCalibration",
-    "Calibration",
-    "calibration",
-    "calibration_from_curve",
-    "hull_calibration",
-    "score_counts",
-    "bin_edges",
+    "ECE_LIMIT", "STRATEGIES", "HullCalibration", "Calibration", "calibration",
+    "calibration_from_curve", "hull_calibration", "score_counts", "bin_edges",
 ]
 
 #: ECE above which (and above twice :attr:`Calibration.ece_chance`) a model is called badly

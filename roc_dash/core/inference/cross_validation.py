@@ -24,7 +24,7 @@ cross-validated area under the ROC curve estimates", Electronic Journal of Stati
 9(1):1583-1607, 2015.
 
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 6.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 6 (Averaging ROC curves).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ import numpy as np
 from scipy.special import ndtri
 
 from .._sums import dot
+from .._validation import check_level
 from ..roc.averaging import fold_curves
 from ..roc.curves import RocCurve, auc
 from ..roc.precision_recall import average_precision_from_curve
@@ -98,13 +99,6 @@ class CrossValidatedAuc:
     @property
     def n_folds(self) -> int:
         return int(self.folds.size)
-
-
-def _check_level(level) -> float:
-    lvl = float(level)
-    if not 0.0 < lvl < 1.0:
-        raise ValueError(f"level must be in (0, 1), got {level!r}")
-    return lvl
 
 
 def _basis(n_folds: int) -> str:
@@ -184,7 +178,7 @@ def cross_validated_auc_from_curves(fold_curves: Mapping[str, RocCurve], *,
     E. LeDell, M. Petersen, M. van der Laan, Electronic Journal of Statistics 9:1583-1607,
     2015 (doi:10.1214/15-EJS1035), and ``ci.cvAUC`` of the R package cvAUC.
     """
-    lvl = _check_level(level)
+    lvl = check_level(level)
     names = [str(k) for k in fold_curves]
     if len(names) < 2:
         raise ValueError(f"a cross-validated AUC needs at least two folds; got {len(names)} "
@@ -228,6 +222,6 @@ def cross_validated_auc(labels, scores, folds, *, weights=None, level: float = 0
     ValueError
         On malformed input, fewer than two folds, or a fold without both classes (named).
     """
-    lvl = _check_level(level)
+    lvl = check_level(level)
     return cross_validated_auc_from_curves(
         fold_curves(labels, scores, folds, weights=weights, pos_label=pos_label), level=lvl)

@@ -30,7 +30,7 @@ F. Provost, T. Fawcett, "Robust classification for imprecise environments", Mach
 42(3):203-231, 2001.
 
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1 (The ROC convex hull).
 """
 
 from __future__ import annotations
@@ -53,16 +53,8 @@ from .statistics import (
 )
 
 __all__ = [
-    "BOOTSTRAP",
-    "DELONG",
-    "NEVER_OPTIMAL",
-    "OptimalRange",
-    "OptimalRanges",
-    "PairwiseComparison",
-    "benjamini_hochberg_adjust",
-    "compare_models",
-    "holm_adjust",
-    "optimal_ranges",
+    "BOOTSTRAP", "DELONG", "NEVER_OPTIMAL", "OptimalRange", "OptimalRanges", "PairwiseComparison",
+    "benjamini_hochberg_adjust", "compare_models", "holm_adjust", "optimal_ranges",
     "pairwise_from_tests",
 ]
 

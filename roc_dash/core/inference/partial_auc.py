@@ -93,19 +93,10 @@ def partial_auc(labels, scores, *, max_fpr: float, weights=None, pos_label=None)
 
     Parameters
     ----------
-    labels : array-like, shape (n,)
-        True class: booleans (``True`` for positive), a known two-class encoding (0/1,
-        -1/+1, true/false, yes/no, p/n, pos/neg, positive/negative), or any two values with
-        ``pos_label``; see :func:`roc_dash.core.labels.binary_labels`.
-    scores : array-like of float, shape (n,)
-        Classifier scores, higher means more likely positive.
+    labels, scores, weights, pos_label
+        As in :func:`roc_dash.core.roc.curves.roc_curve`.
     max_fpr : float
         Upper FPR bound in ``(0, 1]``.
-    weights : array-like of float, shape (n,), optional
-        Non-negative instance weights.
-    pos_label : scalar, optional
-        The label value of the positive class (scikit-learn's convention); every other
-        value is negative. Needed when the labels are not a known encoding.
 
     Returns
     -------

@@ -44,27 +44,15 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from .._validation import check_binary_inputs
+from .._validation import check_binary_inputs, check_level
 from ..roc.curves import accuracy_at_thresholds, auc, gini, roc_curve  # noqa: F401 - re-exported
 from .partial_auc import PartialAuc, partial_auc, partial_auc_from_curve  # noqa: F401 - re-exported
 
 __all__ = [
-    "AucInterval",
-    "AucTest",
-    "AucVariance",
-    "PairedAucTest",
-    "PartialAuc",
-    "accuracy_at_thresholds",
-    "auc_confidence_interval",
-    "auc_test_vs_chance",
-    "delong_paired_test",
-    "delong_variance",
-    "delong_variance_of_counts",
-    "gini",
-    "partial_auc",
-    "partial_auc_from_curve",
-    "two_sided_normal_test",
-    "wald_auc_interval",
+    "AucInterval", "AucTest", "AucVariance", "PairedAucTest", "PartialAuc",
+    "accuracy_at_thresholds", "auc_confidence_interval", "auc_test_vs_chance", "delong_paired_test",
+    "delong_variance", "delong_variance_of_counts", "gini", "partial_auc", "partial_auc_from_curve",
+    "two_sided_normal_test", "wald_auc_interval",
 ]
 
 
@@ -343,17 +331,10 @@ def delong_variance(labels, scores, *, weights=None, pos_label=None) -> AucVaria
 
     Parameters
     ----------
-    labels : array-like, shape (n,)
-        True class: booleans (``True`` for positive), a known two-class encoding (0/1,
-        -1/+1, true/false, yes/no, p/n, pos/neg, positive/negative), or any two values with
-        ``pos_label``; see :func:`roc_dash.core.labels.binary_labels`.
-    scores : array-like of float, shape (n,)
-        Classifier scores, higher means more likely positive.
+    labels, scores, pos_label
+        As in :func:`roc_dash.core.roc.curves.roc_curve`.
     weights : array-like of float, shape (n,), optional
         Non-negative frequency weights.
-    pos_label : scalar, optional
-        The label value of the positive class (scikit-learn's convention); every other
-        value is negative. Needed when the labels are not a known encoding.
 
     Returns
     -------
@@ -419,12 +400,8 @@ def auc_confidence_interval(
 
     Parameters
     ----------
-    labels : array-like, shape (n,)
-        True class: booleans (``True`` for positive), a known two-class encoding (0/1,
-        -1/+1, true/false, yes/no, p/n, pos/neg, positive/negative), or any two values with
-        ``pos_label``; see :func:`roc_dash.core.labels.binary_labels`.
-    scores : array-like of float, shape (n,)
-        Classifier scores, higher means more likely positive.
+    labels, scores, weights, pos_label
+        As in :func:`delong_variance`.
     level : float, default 0.95
         Nominal coverage, in ``(0, 1)``.
     method : {"delong", "hanley_mcneil"}
@@ -436,11 +413,6 @@ def auc_confidence_interval(
             SE**2 = (A (1 - A) + (P - 1)(Q1 - A**2) + (N - 1)(Q2 - A**2)) / (P N)
 
         with the weighted class totals ``P`` and ``N``.
-    weights : array-like of float, shape (n,), optional
-        Non-negative frequency weights.
-    pos_label : scalar, optional
-        The label value of the positive class (scikit-learn's convention); every other
-        value is negative. Needed when the labels are not a known encoding.
 
     Returns
     -------
@@ -457,9 +429,7 @@ def auc_confidence_interval(
     E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44:837-845, 1988.
     J. A. Hanley, B. J. McNeil, Radiology 143:29-36, 1982.
     """
-    lvl = float(level)
-    if not 0.0 < lvl < 1.0:
-        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    lvl = check_level(level)
     if method not in ("delong", "hanley_mcneil"):
         raise ValueError(f"method must be 'delong' or 'hanley_mcneil', got {method!r}")
     y, s, w = check_binary_inputs(labels, scores, weights, pos_label=pos_label,
@@ -478,9 +448,7 @@ def wald_auc_interval(auc_value: float, std_error: float, *, level: float = 0.95
                       method: str = "delong") -> AucInterval:
     """``auc -/+ z_{(1+level)/2} * std_error``, clipped to ``[0, 1]`` (see
     :func:`auc_confidence_interval`; with :func:`delong_variance_of_counts` for counts)."""
-    lvl = float(level)
-    if not 0.0 < lvl < 1.0:
-        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    lvl = check_level(level)
     a, se = float(auc_value), float(std_error)
     half = float(ndtri(0.5 + lvl / 2.0)) * se
     return AucInterval(method=method, level=lvl, auc=a, low=max(0.0, a - half),
@@ -537,8 +505,7 @@ def delong_paired_test(labels, scores_a, scores_b, *, weights=None,
     weights : array-like of float, shape (n,), optional
         Non-negative frequency weights of the rows.
     pos_label : scalar, optional
-        The label value of the positive class (scikit-learn's convention); every other
-        value is negative. Needed when the labels are not a known encoding.
+        As in :func:`delong_variance`.
 
     Returns
     -------

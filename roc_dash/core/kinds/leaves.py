@@ -41,18 +41,9 @@ from ..labels import binary_labels
 from ..roc.curves import RocCurve, roc_curve
 
 __all__ = [
-    "LEAF_COLUMNS",
-    "MAX_LABELING_LEAVES",
-    "LeafLabelings",
-    "AllLabelings",
-    "TreePoints",
-    "leaves_from_table",
-    "leaves_from_rows",
-    "optimal_labelings",
-    "all_labelings",
-    "leaf_roc_curve",
-    "leaf_scores",
-    "tree_roc_points",
+    "LEAF_COLUMNS", "MAX_LABELING_LEAVES", "LeafLabelings", "AllLabelings", "TreePoints",
+    "leaves_from_table", "leaves_from_rows", "optimal_labelings", "all_labelings", "leaf_roc_curve",
+    "leaf_scores", "tree_roc_points",
 ]
 
 #: The columns of a leaf table.

@@ -30,7 +30,8 @@ models pair up.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.3.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.3
+(Decision problems with more than two classes).
 
 D. J. Hand, R. J. Till, "A simple generalisation of the area under the ROC curve for multiple
 class classification problems", Machine Learning 45:171-186, 2001.
@@ -50,13 +51,8 @@ from .._validation import as_scores, check_weights
 from ..roc.curves import RocCurve, auc, roc_curve
 
 __all__ = [
-    "MulticlassAnalysis",
-    "multiclass_roc",
-    "multiclass_auc",
-    "one_vs_rest_curves",
-    "pairwise_auc_matrix",
-    "hand_till_m",
-    "scores_from_table",
+    "MulticlassAnalysis", "multiclass_roc", "multiclass_auc", "one_vs_rest_curves",
+    "pairwise_auc_matrix", "hand_till_m", "scores_from_table",
 ]
 
 #: Offending values listed in a message at most.

@@ -39,7 +39,7 @@ Z.-C. Qin, "ROC analysis for predictions made by probabilistic classifiers", Pro
 Fourth International Conference on Machine Learning and Cybernetics, Guangzhou, 2005, sections 3-4.
 
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 4.1.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 4.1 (Equally scored instances).
 
 E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44(3):837-845, 1988.
 """
@@ -52,7 +52,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from .._validation import as_scores, check_weights
+from .._validation import as_scores, check_level, check_weights
 from ..inference.statistics import (
     AucInterval,
     AucVariance,
@@ -62,11 +62,7 @@ from ..inference.statistics import (
 from ..roc.curves import RocCurve, auc, roc_curve
 
 __all__ = [
-    "soft_roc_curve",
-    "soft_roc_auc",
-    "soft_auc_variance",
-    "soft_auc_interval",
-    "soft_class_totals",
+    "soft_roc_curve", "soft_roc_auc", "soft_auc_variance", "soft_auc_interval", "soft_class_totals",
 ]
 
 #: Offending rows listed in a message at most.
@@ -423,9 +419,7 @@ def soft_auc_interval(label_probs, scores, *, level: float = 0.95,
     ----------
     E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44:837-845, 1988.
     """
-    lvl = float(level)
-    if not 0.0 < lvl < 1.0:
-        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    lvl = check_level(level)
     p, s, w, n_pos, n_neg = _check_soft_inputs(label_probs, scores, weights)
     if _all_hard(p):
         return auc_confidence_interval(p == 1.0, s, level=lvl, method="delong", weights=w)

@@ -36,17 +36,8 @@ import numpy as np
 from .._sums import dot
 
 __all__ = [
-    "AREA_BLOCK",
-    "KeyedRows",
-    "above_sample_hull",
-    "grid_cells",
-    "grid_digits",
-    "magnitude_bits",
-    "runs_of_order",
-    "runs_on_grid",
-    "sorted_keys",
-    "trapezoids",
-    "vertices_of_keys",
+    "AREA_BLOCK", "KeyedRows", "above_sample_hull", "grid_cells", "grid_digits", "magnitude_bits",
+    "runs_of_order", "runs_on_grid", "sorted_keys", "trapezoids", "vertices_of_keys",
     "weighted_order",
 ]
 

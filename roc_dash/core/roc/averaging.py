@@ -34,7 +34,7 @@ Conventions
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 6.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 6 (Averaging ROC curves).
 """
 
 from __future__ import annotations
@@ -57,19 +57,9 @@ from .score_scales import (  # noqa: F401 - re-exported
 )
 
 __all__ = [
-    "MAX_SCALE_RATIO",
-    "MIN_RANGE_OVERLAP",
-    "ScoreScaleWarning",
-    "ThresholdAverage",
-    "VerticalAverage",
-    "average_by_fold",
-    "check_score_scales",
-    "fold_curves",
-    "pooled_curve",
-    "roc_point_at_threshold",
-    "simultaneous_band",
-    "threshold_average",
-    "tpr_for_fpr",
+    "MAX_SCALE_RATIO", "MIN_RANGE_OVERLAP", "ScoreScaleWarning", "ThresholdAverage",
+    "VerticalAverage", "average_by_fold", "check_score_scales", "fold_curves", "pooled_curve",
+    "roc_point_at_threshold", "simultaneous_band", "threshold_average", "tpr_for_fpr",
     "vertical_average",
 ]
 

@@ -8,7 +8,7 @@ hull in ROC space becomes the lower envelope in cost space.
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.5.2.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.5.2 (Cost curves).
 """
 
 from __future__ import annotations

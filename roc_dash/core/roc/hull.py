@@ -15,7 +15,7 @@ an introduction to ROC analysis and its applications" (2003) section 3:
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 7.1 (The ROC convex hull).
 
 T. Fawcett, "An introduction to ROC analysis", Pattern Recognition Letters 27(8):861-874, 2006,
 section 6.
@@ -44,23 +44,10 @@ from .iso_performance import (  # noqa: F401 - re-exported
 )
 
 __all__ = [
-    "RocHull",
-    "HullOptimum",
-    "convex_hull",
-    "hull_of_points",
-    "hull_of_curves",
-    "iso_performance_slope",
-    "pc_pos",
-    "pc_pos_from_slope",
-    "slope_from_pc_pos",
-    "interpolate_on_segment",
-    "model_slope_ranges",
-    "vertex_models",
-    "optimal_point",
-    "optimal_vertex",
-    "iso_gaps",
-    "expected_cost",
-    "normalized_expected_cost",
+    "RocHull", "HullOptimum", "convex_hull", "hull_of_points", "hull_of_curves",
+    "iso_performance_slope", "pc_pos", "pc_pos_from_slope", "slope_from_pc_pos",
+    "interpolate_on_segment", "model_slope_ranges", "vertex_models", "optimal_point",
+    "optimal_vertex", "iso_gaps", "expected_cost", "normalized_expected_cost",
 ]
 
 #: Relative tolerance of a tie on the iso line (see :func:`iso_gaps`).

@@ -20,7 +20,7 @@ merging the folds' instances gives the pooled curve (section 6, first paragraph,
 References
 ----------
 T. Fawcett, "ROC Graphs: Notes and Practical Considerations for Researchers", HP Laboratories
-technical report HPL-2003-4, Palo Alto, CA, 2004, section 6.
+technical report HPL-2003-4, Palo Alto, CA, 2004, section 6 (Averaging ROC curves).
 """
 
 from __future__ import annotations

@@ -23,12 +23,7 @@ import numpy as np
 
 from .precision_recall import _precision, _skew, _vertices
 
-__all__ = [
-    "InterpolatedPrCurve",
-    "interpolate_pr",
-    "interpolated_precision",
-    "achievable_pr_curve",
-]
+__all__ = ["InterpolatedPrCurve", "interpolate_pr", "interpolated_precision", "achievable_pr_curve"]
 
 
 @dataclass(frozen=True, eq=False)

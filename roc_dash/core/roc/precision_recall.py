@@ -59,15 +59,8 @@ from .._sums import dot
 from .curves import RocCurve, roc_curve
 
 __all__ = [
-    "PrCurve",
-    "IsoF1Curve",
-    "precision_recall_curve",
-    "pr_curve",
-    "average_precision",
-    "average_precision_from_curve",
-    "pr_auc_interpolated",
-    "iso_f1_curves",
-    "baseline_precision",
+    "PrCurve", "IsoF1Curve", "precision_recall_curve", "pr_curve", "average_precision",
+    "average_precision_from_curve", "pr_auc_interpolated", "iso_f1_curves", "baseline_precision",
 ]
 
 

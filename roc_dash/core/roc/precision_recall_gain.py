@@ -14,11 +14,7 @@ import numpy as np
 
 from .precision_recall import _check_prevalence, _precision, _skew, _vertices
 
-__all__ = [
-    "PrgCurve",
-    "prg_curve",
-    "prg_auc",
-]
+__all__ = ["PrgCurve", "prg_curve", "prg_auc"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,10 +82,8 @@ def prg_curve(curve, *, prevalence: float | None = None) -> PrgCurve:
 
     Parameters
     ----------
-    curve : RocCurve, PrCurve or hull
-        The vertices.
-    prevalence : float in (0, 1), optional
-        Deployment prevalence; None uses the test set's.
+    curve, prevalence
+        As in :func:`~roc_dash.core.roc.precision_recall.pr_auc_interpolated`.
 
     References
     ----------

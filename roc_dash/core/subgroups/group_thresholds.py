@@ -73,11 +73,7 @@ from ..roc.hull import RocHull, expected_cost
 from .slices import SliceAnalysis
 
 __all__ = [
-    "CONSTRAINTS",
-    "GroupRule",
-    "ConstrainedSolution",
-    "GroupThresholds",
-    "group_thresholds",
+    "CONSTRAINTS", "GroupRule", "ConstrainedSolution", "GroupThresholds", "group_thresholds",
     "follow_constraint",
 ]
 

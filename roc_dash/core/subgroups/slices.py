@@ -68,16 +68,8 @@ from ..roc.hull import (
 from ..table_groups import rows_by_code
 
 __all__ = [
-    "MIN_POSITIVES",
-    "MIN_NEGATIVES",
-    "GroupRoc",
-    "GroupOptimum",
-    "GroupGap",
-    "SliceAnalysis",
-    "group_rocs",
-    "group_deployment",
-    "slice_optima",
-    "slice_analysis",
+    "MIN_POSITIVES", "MIN_NEGATIVES", "GroupRoc", "GroupOptimum", "GroupGap", "SliceAnalysis",
+    "group_rocs", "group_deployment", "slice_optima", "slice_analysis",
 ]
 
 #: Default minimum (weighted) numbers of positives and of negatives of a group below which

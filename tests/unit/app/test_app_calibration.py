@@ -1,8 +1,6 @@
 """The calibration card and its download (roc_dash.app.features.calibration), checked against
 scikit-learn on the demo file read with pandas."""
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -23,8 +21,9 @@ from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState, parse_query
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.inference.calibration import calibration
+from tests.conftest import DATA
 
-DEMO = Path(__file__).resolve().parents[3] / "roc_dash" / "data" / "demo_predictions.csv"
+DEMO = DATA / "demo_predictions.csv"
 MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
 
 

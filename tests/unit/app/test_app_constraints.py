@@ -3,7 +3,6 @@ checked against the core and against brute force over the demo file read with pa
 
 import json
 from dataclasses import replace as dataclasses_replace
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -32,8 +31,9 @@ from roc_dash.core.constraints.floor_confidence import floor_confidence, resampl
 from roc_dash.core.constraints.floors import Floor
 from roc_dash.figures.style import format_threshold
 from roc_dash.text.rounding import sig
+from tests.conftest import DATA
 
-DEMO = Path(__file__).resolve().parents[3] / "roc_dash" / "data" / "demo_predictions.csv"
+DEMO = DATA / "demo_predictions.csv"
 MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
 PRIOR, CFP, CFN = 0.3, 1.0, 4.0
 

@@ -3,7 +3,6 @@ optimum and the pins the views show, with the core's numbers on the model's rows
 with pandas, the optimum found by brute force, the text of the cells, and the cache."""
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -18,8 +17,9 @@ from roc_dash.app.server.store import DEMO_ID
 from roc_dash.app.state import ControlState
 from roc_dash.core.decisions.economics import Economics
 from roc_dash.core.decisions.point_intervals import PointInterval, point_intervals
+from tests.conftest import DATA
 
-DEMO = Path(__file__).resolve().parents[3] / "roc_dash" / "data" / "demo_predictions.csv"
+DEMO = DATA / "demo_predictions.csv"
 
 
 def _page(state, pins=()):

@@ -2,8 +2,6 @@
 into the Compare or Beyond binary tab takes the tab as an input and does its work only while
 its tab is shown, or is listed below as cheap with the reason."""
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,9 +11,10 @@ from sklearn.metrics import roc_auc_score
 from roc_dash.app import create_app, ids
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import TABS, ControlState, tab_shown
+from tests.conftest import DATA
 from tools.dash_requests import call_flat, callback_body, callback_specs
 
-DEMO = Path(__file__).resolve().parents[3] / "roc_dash" / "data" / "demo_predictions.csv"
+DEMO = DATA / "demo_predictions.csv"
 TAB_INPUT = {"id": ids.TAB, "property": "data"}
 
 #: Server callbacks that write into a later tab's cards yet run whatever tab is shown, by

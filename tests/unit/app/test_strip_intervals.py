@@ -3,8 +3,6 @@ against the core's bootstrap on the model's rows read here with pandas, formatte
 Python's own ``format``; its place in the strip; and the wiring that patches it in after the
 views without holding them up."""
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -24,9 +22,10 @@ from roc_dash.core.decisions.decision_summary import decision_summary
 from roc_dash.core.decisions.economics import Economics
 from roc_dash.core.decisions.point_intervals import point_intervals
 from roc_dash.text.rounding import sig
+from tests.conftest import DATA
 from tools.dash_requests import callback_body, callback_specs
 
-DEMO = Path(__file__).resolve().parents[3] / "roc_dash" / "data" / "demo_predictions.csv"
+DEMO = DATA / "demo_predictions.csv"
 
 
 def _page(state, pins=()):

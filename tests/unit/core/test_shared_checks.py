@@ -7,7 +7,12 @@ import numpy as np
 import pytest
 
 from roc_dash.app.server import env_settings, limits, retention, shared_state
-from roc_dash.core._validation import check_binary_inputs, check_weights
+from roc_dash.core._validation import (
+    check_binary_inputs,
+    check_level,
+    check_weights,
+    weighted_rows,
+)
 from roc_dash.core.kinds import leaves, multiclass, soft_labels
 from roc_dash.core.roc.curves import roc_curve
 
@@ -70,3 +75,33 @@ def test_shc003_chunk_stream_reads_like_one_buffer():
             if n == 0:
                 break
     assert _ChunkStream(iter([])).read() == b"" and _ChunkStream(iter([b""])).read(5) == b""
+
+
+def test_shc004_weighted_rows_drops_zero_weights_and_needs_both_classes():
+    """What the bootstraps of point intervals and floor confidence resample, checked once."""
+    y, s, w = weighted_rows([1, 0, 1, 0], [0.9, 0.1, 0.6, 0.4], [2, 0, 1, 3])
+    assert y.tolist() == [True, True, False] and s.tolist() == [0.9, 0.6, 0.4]
+    assert w.tolist() == [2.0, 1.0, 3.0]
+    y, s, w = weighted_rows([1, 0], [0.2, 0.3])
+    assert y.tolist() == [True, False] and w is None
+    with pytest.raises(ValueError, match="^both classes must be present with positive weight$"):
+        weighted_rows([1, 0, 1], [0.9, 0.1, 0.6], [1, 0, 1])
+
+
+def test_shc005_one_level_check_for_the_auc_intervals():
+    """The DeLong, soft-label and cross-validated AUC intervals refuse a level alike."""
+    from roc_dash.core.inference.cross_validation import cross_validated_auc
+    from roc_dash.core.inference.statistics import auc_confidence_interval, wald_auc_interval
+    from roc_dash.core.kinds.soft_labels import soft_auc_interval
+
+    assert check_level(0.9) == 0.9 and isinstance(check_level(1 - 0.5), float)
+    y, s = [1, 0, 1, 0], [0.9, 0.1, 0.6, 0.4]
+    calls = (check_level,
+             lambda lvl: wald_auc_interval(0.7, 0.1, level=lvl),
+             lambda lvl: auc_confidence_interval(y, s, level=lvl),
+             lambda lvl: soft_auc_interval([0.9, 0.2, 0.7, 0.1], s, level=lvl),
+             lambda lvl: cross_validated_auc(y, s, [1, 1, 2, 2], level=lvl))
+    for bad in (0, 1, 1.5, -0.1):
+        for call in calls:
+            with pytest.raises(ValueError, match=f"^level must be in \\(0, 1\\), got {bad!r}$"):
+                call(bad)

@@ -132,18 +132,16 @@ def test_rpk005_curves_table_has_pooled_and_fold_rows_as_scikit_learn(demo):
     assert list(table.columns) == ["model", "fold", "fpr", "tpr", "threshold"]
     for name in ("naive Bayes", "decision tree"):
         frame = demo[demo["model"] == name]
-        rows = table[(table["model"] == name) & (table["fold"] == POOLED)]
-        fpr, tpr, _ = sk_roc_curve(frame["label"], frame["score"], drop_intermediate=False)
-        np.testing.assert_allclose(rows["fpr"], fpr)
-        np.testing.assert_allclose(rows["tpr"], tpr)
-        assert np.isnan(rows["threshold"].iloc[0])
-        for fold in ("1", "7"):
-            g = frame[frame["fold"] == fold]
+        for fold in (POOLED, "1", "7"):
+            g = frame if fold == POOLED else frame[frame["fold"] == fold]
             rows = table[(table["model"] == name) & (table["fold"] == fold)]
             fpr, tpr, thr = sk_roc_curve(g["label"], g["score"], drop_intermediate=False)
             np.testing.assert_allclose(rows["fpr"], fpr)
             np.testing.assert_allclose(rows["tpr"], tpr)
-            np.testing.assert_allclose(rows["threshold"].iloc[1:], thr[1:])
+            if fold == POOLED:  # the pooled curve has no thresholds of its own
+                assert np.isnan(rows["threshold"].iloc[0])
+            else:
+                np.testing.assert_allclose(rows["threshold"].iloc[1:], thr[1:])
         assert set(table[table["model"] == name]["fold"]) == {POOLED, *map(str, range(1, 11))}
     back = pd.read_csv(io.StringIO(to_safe_csv(table)), dtype={"fold": str})
     assert back["fold"].iloc[0] == POOLED and len(back) == len(table)

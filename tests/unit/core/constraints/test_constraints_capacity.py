@@ -18,6 +18,7 @@ from roc_dash.core.constraints import at_k, capacity_point, gains_curve, ks_stat
 from roc_dash.core.decisions.economics import Economics, flagged_at_prior, regret_per_case
 from roc_dash.core.roc.curves import auc, roc_curve
 from roc_dash.core.roc.hull import convex_hull
+from tests.conftest import binormal
 
 # Fawcett (2004) table 1's 20 instances (scores with ties made by rounding to one digit)
 LABELS = np.array([1, 1, 0, 1, 1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0], dtype=bool)
@@ -90,10 +91,8 @@ def test_cap004_ks_with_whole_weights_equals_repeated_rows():
 
 
 def test_cap005_precision_and_recall_at_k_are_sklearns_at_distinct_scores():
-    rng = np.random.default_rng(1)
     n = 500
-    y = rng.random(n) < 0.25
-    s = rng.normal(size=n) + 1.2 * y
+    y, s = binormal(1, n, 0.25, 1.2)
     curve = roc_curve(y, s)
     ks = np.arange(1, n + 1)
     got = at_k(curve, k=ks)
@@ -129,10 +128,8 @@ def test_cap006_at_k_within_ties_is_the_mean_over_tie_orders():
 
 
 def test_cap007_capacity_point_is_fawcetts_budget_and_the_best_threshold_within_it():
-    rng = np.random.default_rng(2)
     n = 2000
-    y = rng.random(n) < 0.1
-    s = rng.normal(size=n) + 1.5 * y
+    y, s = binormal(2, n, 0.1, 1.5)
     curve = roc_curve(y, s)
     e = Economics(cost_fp=1.0, cost_fn=30.0)  # the optimum flags far more than the capacity
     cp = capacity_point(curve, capacity=80, n_total=1000, prior_pos=0.1, economics=e)
