@@ -22,14 +22,16 @@ import time
 import numpy as np
 from dash import html
 
+from ..core.decisions.operating import PIN_LABELS
 from ..text.rounding import sig
 from . import ids
 from .analysis import dataset_labels, loaded_infos
 from .page_state import Pin, pins_of
 from .server.removals import undo_seconds
 from .server.store import DatasetStore, clean_ids
+from .state import clean_pins
 
-__all__ = ["pins_on", "as_shown", "confirm_box", "remove", "undo", "pin_words", "recall"]
+__all__ = ["pins_on", "pins_after", "as_shown", "confirm_box", "remove", "undo", "pin_words", "recall"]
 
 
 def pins_on(pins, dataset_id: str) -> list[Pin]:
@@ -149,10 +151,10 @@ def remove(store: DatasetStore, datasets, dataset_id: str, pins, owner):
     return [d for d in current if d != dataset_id], record, box
 
 
-def undo(store: DatasetStore, datasets, record):
+def undo(store: DatasetStore, datasets, record, current_pins=()):
     """``(new ids, record, box)`` of *Undo*: the dataset back at its place (its deletion
-    called off) and the record marked undone (its pins come back), or a box saying it is
-    too late."""
+    called off) and the record marked undone (its pins come back: named with the letters
+    they take beside ``current_pins``), or a box saying it is too late."""
     current = clean_ids(datasets)
     dataset_id = record.get("dataset") if isinstance(record, dict) else None
     if not dataset_id:
@@ -165,10 +167,30 @@ def undo(store: DatasetStore, datasets, record):
     at = record.get("at") if isinstance(record.get("at"), int) else len(current)
     new = current if dataset_id in current else \
         current[:at] + [dataset_id] + current[at:]
-    pins = list(pins_of(record.get("pins") or []))
-    back = f", with {pin_words(pins)}" if pins else ""
-    return new, {**record, "undone": True, "stamp": time.time()}, html.Div(
+    record = {**record, "undone": True, "stamp": time.time()}
+    # named by the letters they come back with (a letter taken meanwhile: the first free)
+    pins = pins_on(pins_after(clean_pins(current_pins), record), dataset_id)
+    back = f", with {pin_words(as_shown(store, dataset_id, pins))}" if pins else ""
+    return new, record, html.Div(
         className="removal done", role="status", children=html.P(f"{label} is back{back}."))
+
+
+def pins_after(pins: list[dict], record: dict) -> list[dict]:
+    """The pins (``ids.PINNED``, cleaned) once ``record``'s dataset was removed (its pins
+    go) or, the record undone, brought back (they come back with their letters while free,
+    else the first free letter, while there is room)."""
+    gone = record.get("dataset")
+    kept = [p for p in pins if p.get("dataset") != gone]
+    if not record.get("undone"):
+        return kept
+    for back in clean_pins(record.get("pins")):
+        if back.get("dataset") != gone or len(kept) >= len(PIN_LABELS):
+            continue
+        taken = {p["label"] for p in kept}
+        label = back["label"] if back["label"] not in taken else next(
+            x for x in PIN_LABELS if x not in taken)
+        kept.append({**back, "label": label})
+    return kept
 
 
 def recall(store: DatasetStore, dataset_ids, owner) -> str:

@@ -432,7 +432,7 @@ def removal_answer(store, trigger, request, datasets, pins, removed) -> dict:
                 "error": ""}
     if not isinstance(removed, dict) or removed.get("dataset") != dataset_id:
         raise PreventUpdate
-    new, record, box = undo(store, datasets, removed)
+    new, record, box = undo(store, datasets, removed, pins)
     # the record is written only when it changes (the pins callback follows it)
     return {"datasets": new, "removal": box, "removed": record or no_update}
 

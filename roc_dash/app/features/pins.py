@@ -20,6 +20,7 @@ from ..callbacks import each, in_browser
 from ..components import intervals_box
 from ..help import HELP
 from ..page_state import key_ref, parse_link, resolve_refs
+from ..removal import pins_after
 from ..state import clean_pins, number
 
 __all__ = ["operating_card", "summary", "pin_from_click", "add_pin", "pin_from_input",
@@ -130,19 +131,8 @@ def linked_pins(store, search, datasets) -> list[dict]:
 def after_removal(pins: list[dict], removed: dict) -> list[dict]:
     """The pins once a dataset was removed (``removed``, the record of
     :func:`..removal.remove`: its pins go) or brought back by *Undo* (they come back, with
-    their letters while free)."""
-    gone = removed.get("dataset")
-    kept = [p for p in clean_pins(pins) if p.get("dataset") != gone]
-    if not removed.get("undone"):
-        return kept
-    for back in clean_pins(removed.get("pins")):
-        if back.get("dataset") != gone or len(kept) >= len(PIN_LABELS):
-            continue
-        taken = {p["label"] for p in kept}
-        label = back["label"] if back["label"] not in taken else next(
-            x for x in PIN_LABELS if x not in taken)
-        kept.append({**back, "label": label})
-    return kept
+    their letters while free: :func:`..removal.pins_after`)."""
+    return pins_after(clean_pins(pins), removed)
 
 
 def pin_from_input(model, text) -> tuple[dict | None, str]:
