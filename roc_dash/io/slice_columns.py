@@ -56,7 +56,7 @@ NUMERIC_ATTR = "numeric_slice_columns"
 
 __all__ = ["take_slices", "put_slices", "SLICE_PREFIX", "MAX_SLICE_COLUMNS", "MAX_SLICE_VALUES", "NUMERIC_ATTR",
            "SliceChoices", "candidate_columns", "slice_values", "slice_choices",
-           "slice_groups", "slice_width", "binning_message"]
+           "slice_groups", "slice_width", "binning_message", "without_the_column"]
 
 
 def candidate_columns(names: Sequence[str], taken: set[str], filename: str,
@@ -317,3 +317,11 @@ def put_slices(frame: pd.DataFrame, slices: list[tuple[int, dict[str, pa.Chunked
     numeric = tuple(dict.fromkeys(c for p in parts for c in p.numeric_slices))
     if numeric:
         frame.attrs[NUMERIC_ATTR] = numeric
+
+
+def without_the_column(groups) -> bool:
+    """True when every row of one model is missing the sliced column(s) (its dataset has
+    none: a second dataset loaded beside one with a group column); such a model is left out
+    of the slices rather than shown as one group "(missing)"."""
+    values = groups.to_numpy(dtype=object) if hasattr(groups, "to_numpy") else groups
+    return len(values) > 0 and all(v == MISSING_GROUP for v in values)

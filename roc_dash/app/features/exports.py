@@ -121,7 +121,7 @@ def sliced(table, models, state, columns, constraint, priors_text=None) -> list:
     from ...core.subgroups.group_thresholds import CONSTRAINTS, group_thresholds
     from ...core.subgroups.slices import slice_analysis
     from ...io.errors import InputError
-    from ...io.slice_columns import slice_choices, slice_groups
+    from ...io.slice_columns import slice_choices, slice_groups, without_the_column
 
     choices = slice_choices(table)
     wanted = [c for c in (columns or ()) if isinstance(c, str) and c]
@@ -134,6 +134,8 @@ def sliced(table, models, state, columns, constraint, priors_text=None) -> list:
         rows = table[table["model"].astype(str) == model]
         try:
             groups, _ = slice_groups(rows, wanted, choices=choices)
+            if without_the_column(groups):
+                continue  # its dataset has no such column: not one group "(missing)"
             priors, _ = group_priors(priors_text, set(groups))
             weights = rows["weight"].to_numpy(dtype=float)
             analysis = slice_analysis(
@@ -365,7 +367,7 @@ def slices_for_report(table, models, conditions, columns=None, priors_text=None
     its priors per group), when the data offer a slice."""
     from ...io.errors import InputError
     from ...io.groups import GROUP_COLUMN
-    from ...io.slice_columns import slice_choices, slice_groups
+    from ...io.slice_columns import slice_choices, slice_groups, without_the_column
     from ...report.slices import slices_sections
 
     choices = slice_choices(table)
@@ -378,6 +380,13 @@ def slices_for_report(table, models, conditions, columns=None, priors_text=None
     except InputError:
         return None
     rows = rows.assign(**{GROUP_COLUMN: groups.to_numpy(dtype=object)})
+    # the models of a dataset without the column are left out, not one group "(missing)"
+    keep = ~rows.groupby(rows["model"].astype(str))[GROUP_COLUMN].transform(
+        lambda g: without_the_column(g)).astype(bool)
+    rows = rows[keep.to_numpy()]
+    if rows.empty:
+        return None
+    groups = rows[GROUP_COLUMN]
     priors, _ = group_priors(priors_text, set(groups))
     return slices_sections(rows, conditions, group_priors=priors or None, group_columns=(
         wanted or tuple(table.attrs.get("group_columns") or ()) or (GROUP_COLUMN,)))
