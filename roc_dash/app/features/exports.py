@@ -45,7 +45,7 @@ from ..chosen_points import OPTIMUM, decision_record
 from ..class_costs import page_cost_matrix_html
 from ..components import model_table_rows
 from ..constrained import constrained_record, page_constraints_html
-from ..constrained_headline import pins_line, report_headline
+from ..constrained_headline import chosen_by, pins_line, report_headline
 from ..help import HELP
 from ..page_state import PageState, dependencies
 from ..render import decision_views
@@ -217,7 +217,7 @@ def _constrained_download(cache, store, page: PageState, analysis: Analysis):
     record, constrained, _ = made
     pinned = constrained.pinned
     text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
-    status = (f"Downloaded the decision under the {constrained.how_chosen}: "
+    status = (f"Downloaded the decision under {chosen_by(page, constrained.how_chosen)}: "
               f"{pinned['model']} at score ≥ {format_threshold(pinned['threshold'])}"
               f"{_recalibrated(page)}.")
     return dcc.send_string(text, "roc-dash-decision.json"), status

@@ -245,6 +245,10 @@ def test_dct008_download_decision_under_capacity_or_floors(tmp_path, monkeypatch
     assert doc["rule"]["how_chosen"] == "floors"
     assert (doc["model"], doc["rule"]["threshold"]) == (best[1], best[2])
     assert any("holds in" in n for n in doc["notes"])
+    # both: the note names both, as the strip does (not "under the floors")
+    both = dataclasses_replace(page, capacity="30%", floors="recall >= 0.5")
+    _, status = exports.decision_download(cache, store, both, analysis)
+    assert "under the capacity of 30% cases and the floor recall ≥ 0.5:" in status
     # nothing meets the floors: a message, no file
     none = dataclasses_replace(page, capacity="", floors="recall >= 0.99; fpr <= 0.001")
     file, status = exports.decision_download(cache, store, none, analysis)
