@@ -229,9 +229,14 @@ def _pin_cell(pin) -> str:
 
 
 def _table(doc: dict, pins=()):
-    head = ["Window", "Rows", "Share of positives", "Re-derived threshold",
+    head = ["Window", "Rows", "Share of positives", "Threshold if chosen again",
             "Cost: staying", "Cost: switching", "Cost drift", "Choice", "Score shift",
             "Status", "Pinned"]
+    titles = {"Threshold if chosen again": (
+        "A window with labels: its own optimum (in sample, as `roc-dash monitor` reports "
+        "it under labelled.optimum); without labels: the optimum re-derived on the "
+        "reference's hull at the window's estimated share of positives (rederived.choice)"),
+        "Cost: switching": "the expected cost per case at the threshold chosen again"}
     pinned = {p.window: p for p in pins}
     body = []
     for r in window_rows(doc):
@@ -249,7 +254,8 @@ def _table(doc: dict, pins=()):
                                      else None) for c in cells],
                             className=f"window-{r['status']}"))
     return html.Table(className="table monitor-table", children=[
-        html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)])
+        html.Thead(html.Tr([html.Th(h, title=titles.get(h)) for h in head])),
+        html.Tbody(body)])
 
 
 def _status(outcome) -> list:
