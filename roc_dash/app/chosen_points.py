@@ -19,7 +19,7 @@ from .analysis import AnalysisCache, model_refs, shown_analysis, shown_pins
 from .page_state import PageState
 from .state import economics_from_state
 
-__all__ = ["N_BOOT", "SEED", "SECONDS", "OPTIMUM", "chosen_points", "chosen_intervals",
+__all__ = ["N_BOOT", "SEED", "SECONDS", "OPTIMUM", "RECOMMENDATION", "chosen_points", "chosen_intervals",
            "model_intervals", "fixed_intervals"]
 
 #: Replicates asked for, the seed, and the server time the bootstrap may take per request.
@@ -29,16 +29,23 @@ SECONDS = 2.0
 
 #: The optimum's column label (pins have their letters).
 OPTIMUM = "Optimum"
+#: The column label of the point a capacity or floors choose, when it stands first.
+RECOMMENDATION = "Recommendation"
 
 
-def chosen_points(cache: AnalysisCache, page: PageState):
+def chosen_points(cache: AnalysisCache, page: PageState, first=None):
     """The views' analysis and its chosen points: ``(analysis, [(column label,
-    OperatingSummary)])`` (the optimum first, then the pins of models shown)."""
+    OperatingSummary)])`` (the optimum first, then the pins of models shown). ``first``:
+    a function of the analysis giving ``(label, OperatingSummary)`` to stand first instead
+    of the optimum (the point a capacity or floors choose, :data:`RECOMMENDATION`: a fixed
+    threshold, as a pin), or None to keep the optimum."""
     analysis = shown_analysis(cache, page)
     if analysis is None:
         return None, []
     pins = pinned_points(analysis, shown_pins(page.pins, model_refs(cache, page.datasets)))
-    return analysis, [(OPTIMUM, operating_point(analysis))] + [(p.label, p) for p in pins]
+    head = first(analysis) if first is not None else None
+    return analysis, [head or (OPTIMUM, operating_point(analysis))] + [(p.label, p)
+                                                                       for p in pins]
 
 
 def _threshold(op: OperatingSummary) -> float | None:
@@ -46,10 +53,12 @@ def _threshold(op: OperatingSummary) -> float | None:
 
 
 def _by_model(points) -> dict[str, list[float | None]]:
-    """The models concerned by the chosen ``points``, each with its pins' thresholds."""
+    """The models concerned by the chosen ``points``, each with its fixed thresholds (the
+    pins', and a recommendation's that is not the optimum)."""
     by_model: dict[str, list[float | None]] = {}
-    for _label, op in points[1:]:
-        by_model.setdefault(op.model, []).append(_threshold(op))
+    for label, op in points:
+        if label != OPTIMUM:
+            by_model.setdefault(op.model, []).append(_threshold(op))
     by_model.setdefault(points[0][1].model, [])
     return by_model
 
@@ -67,7 +76,7 @@ def _assemble(points, results) -> list[tuple[str, OperatingSummary, PointUncerta
 
 
 def chosen_intervals(cache: AnalysisCache, page: PageState, *, n_boot: int = N_BOOT,
-                     seed: int = SEED, seconds: float = SECONDS
+                     seed: int = SEED, seconds: float = SECONDS, first=None
                      ) -> list[tuple[str, OperatingSummary, PointUncertainty]]:
     """``[(label, point, intervals)]`` of the optimum and the pins the views show for the
     page's state ``page`` (the operating card's table, the decision download's intervals).
@@ -78,8 +87,9 @@ def chosen_intervals(cache: AnalysisCache, page: PageState, *, n_boot: int = N_B
     cached by data, class reference, model, conditions, thresholds, ``n_boot`` and ``seed``.
     ``seconds`` bounds the server time of what is not cached (all models together); a result
     cut short by it is shown but not cached, so the next request tries the full count.
+    ``first``: as :func:`chosen_points`.
     """
-    analysis, points = chosen_points(cache, page)
+    analysis, points = chosen_points(cache, page, first)
     if analysis is None:
         return []
     deadline = time.monotonic() + seconds

@@ -12,6 +12,7 @@ results are cached per data, model, conditions and pinned thresholds.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 
@@ -23,7 +24,15 @@ from ...core.decisions.point_intervals import PointUncertainty
 from ...figures.point_regions import REGION_UID
 from ...text.rounding import sig
 from .. import ids
-from ..chosen_points import N_BOOT, OPTIMUM, SECONDS, SEED, chosen_intervals, point_regions
+from ..chosen_points import (
+    N_BOOT,
+    OPTIMUM,
+    RECOMMENDATION,
+    SECONDS,
+    SEED,
+    chosen_intervals,
+    point_regions,
+)
 from ..components import COMPUTING_INTERVALS, STRIP_INTERVALS_SLOT
 from ..constrained import constrained_headline
 from ..help import HELP
@@ -75,7 +84,7 @@ def intervals_table(chosen):
     if not chosen:
         return html.P("No intervals: no model is shown.", className="hint")
     head = html.Tr([html.Th("")] + [html.Th(
-        html.Span(label, className="opt-tag" if label == "Optimum" else
+        html.Span(label, className="opt-tag" if label in (OPTIMUM, RECOMMENDATION) else
                   f"pin-tag pin-{label}"), title=f"{op.model}", className="num")
         for label, op, _ in chosen])
     body = [html.Tr([html.Th("Model")] + [html.Td(op.model, className="num model")
@@ -92,6 +101,9 @@ def intervals_table(chosen):
                "threshold gives on new data, corrected for choosing it on these data (the "
                "estimate beside them is optimistic: a cost's interval may lie above it); "
                "measured coverage in docs/statistics.md.")
+    if chosen[0][0] == RECOMMENDATION:
+        caption += (" The recommendation is the point the capacity or floors choose: its "
+                    "threshold is held fixed in every replicate, as a pin's.")
     notes = notes_by_point(chosen)
     return html.Div(children=[
         html.H3(f"How sure? {u0.level:.0%} intervals", className="interval-head",
@@ -184,6 +196,25 @@ function (boxes, fig) {
 
 
 # -- wiring ------------------------------------------------------------------------------
+def recommendation(page: PageState, analysis):
+    """``(RECOMMENDATION, point)`` of the point the page's capacity or floors choose (the
+    summary strip's headline), None without them or when none meets them (the strip then
+    recommends the optimum)."""
+    from ...core.decisions.operating import operating_point
+    from ..constrained import page_constrained
+    from ..state import economics_from_state
+
+    try:
+        made = page_constrained(page, analysis, None,
+                                economics_from_state(page.control.to_store()), n_boot=0)
+    except ValueError:
+        return None
+    if made is None:
+        return None
+    op = operating_point(analysis, dict(made.pinned))
+    return RECOMMENDATION, dataclasses.replace(op, pinned=False, label="")
+
+
 def register(app, cache, store) -> None:
     """The intervals callback: after every render of the views (the viz-data store); the
     boxes on the ROC follow (clientside, into the drawn figure)."""
@@ -192,9 +223,13 @@ def register(app, cache, store) -> None:
         output={"table": Output(ids.POINT_INTERVALS, "children"),
                 "regions": Output(ids.POINT_REGIONS, "data"),
                 "strip": Output(ids.STRIP_INTERVALS, "data")},
+        # the Decide tab's capacity and floors too: under them the card's first column is
+        # the point they choose (the strip's recommendation), not the optimum
         inputs={"viz": Input(ids.VIZ_DATA, "data"),
-                "page": dependencies(State, "datasets", "models", "conditions", "pins",
-                                     "det", "level", "band", "samples")},
+                "page": {**dependencies(State, "datasets", "models", "conditions", "pins",
+                                        "det", "level", "band", "samples"),
+                         **dependencies(Input, "capacity", "floors", "floor_confidence",
+                                        "volume")}},
         running=[(Output(ids.POINT_INTERVALS_STATUS, "children"), COMPUTING_INTERVALS, ""),
                  (Output(ids.POINT_INTERVALS, "className"), "point-intervals stale",
                   "point-intervals")],
@@ -206,7 +241,7 @@ def register(app, cache, store) -> None:
         if not isinstance(viz, dict):
             return {"table": intervals_table([]), "regions": [], "strip": None}
         try:
-            chosen = chosen_intervals(cache, page)
+            chosen = chosen_intervals(cache, page, first=lambda a: recommendation(page, a))
         except (ValueError, AnalysisTimeout) as exc:
             return {"table": html.P(f"No intervals: {exc}.", className="hint"),
                     "regions": [], "strip": None}

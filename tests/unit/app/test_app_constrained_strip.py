@@ -190,3 +190,22 @@ def test_cst006_with_pins_the_card_and_report_compare_with_the_constrained_point
     report = html_download(cache, store, page, analysis, table, None, "auc")["content"]
     assert pins.split(": ", 1)[1][:60] in report.replace("&#x27;", "'")
     assert "<th>Recommendation</th>" in report
+
+
+def test_cst007_the_cards_intervals_are_of_the_constrained_recommendation(page_of):
+    """Under a capacity, the operating card's "How sure?" table stands on the point the
+    strip recommends (its threshold fixed in every replicate, as a pin's), not on the
+    optimum without the capacity; without it, on the optimum again."""
+    from roc_dash.app.chosen_points import chosen_intervals
+    from roc_dash.app.features.intervals import intervals_table, recommendation
+
+    cache, _, page = page_of(capacity="10%")
+    chosen = chosen_intervals(cache, page, n_boot=20, first=lambda a: recommendation(page, a))
+    _, model, threshold = _brute(lambda tpr, fpr, flagged: flagged <= 0.1 + 1e-12)
+    label, op, u = chosen[0]
+    assert (label, op.model, op.threshold) == ("Recommendation", model, threshold)
+    assert u.threshold.estimate == threshold and u.threshold.interval == "fixed"
+    assert "Recommendation" in str(intervals_table(chosen))
+    _, _, free = page_of()
+    assert chosen_intervals(cache, free, n_boot=20, first=lambda a: recommendation(
+        free, a))[0][0] == "Optimum"

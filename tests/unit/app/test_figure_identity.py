@@ -269,7 +269,7 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: the removal box a live region (the layout only; the wiring is unchanged).
 #: Re-recorded after merging the three (with dectab's capacity and floors card and its
 #: settings in the link): the layout and the wiring.
-EXPECTED_PAGE = ('b8014f3f2d9d20fe', '199f7a58b34c1ba4')  # re-recorded: the Monitor tab's callback reads the Decide tab's capacity and floors
+EXPECTED_PAGE = ('b8014f3f2d9d20fe', 'f1e2251f2bf2e9cb')  # re-recorded: the Monitor tab's and the intervals' callbacks read the Decide tab's capacity and floors
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

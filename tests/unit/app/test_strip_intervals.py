@@ -93,7 +93,10 @@ def test_pci023_the_line_follows_the_intervals_and_patches_the_strip(tmp_path):
     key = next(k for k in app.callback_map if ids.STRIP_INTERVALS in k and
                ids.POINT_INTERVALS in k)
     inputs = [i["id"] for i in app.callback_map[key]["inputs"]]
-    assert inputs == [ids.VIZ_DATA]  # after the views, never in front of them
+    # after the views, never in front of them; and when the Decide tab's capacity or
+    # floors change (the card's first column is then the point they choose)
+    assert inputs == [ids.VIZ_DATA, ids.DCT_CAPACITY, ids.DCT_FLOORS,
+                      ids.DCT_FLOOR_CONF, ids.DCT_VOLUME]
     patcher = next(v for k, v in app.callback_map.items()
                    if k.startswith(f"{ids.SUMMARY}.children") and
                    [i["id"] for i in v["inputs"]] == [ids.STRIP_INTERVALS])
