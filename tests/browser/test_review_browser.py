@@ -180,8 +180,8 @@ def digits_like(n=1800, prevalence=0.1, seed=9) -> pd.DataFrame:
 
 def ring(driver) -> dict:
     return js_graph(driver, ids.ROC_GRAPH,
-                    "(t => t && {x: t.x[0], y: t.y[0], size: t.marker.size,"
-                    " symbol: t.marker.symbol})(gd.data.find(t => t.name === 'optimum ring'))")
+                    "(a => a && {x: a.x, y: a.y, size: a.font.size, symbol: a.text})"
+                    "(gd.layout.annotations.find(a => a.name === 'optimum ring'))")
 
 
 def iso_line(driver) -> list[float]:
@@ -269,8 +269,8 @@ def test_rvw301_the_zoomed_line_drags_by_its_middle_and_the_ring_stays_a_ring(
     wait_steady(d, ids.ROC_GRAPH)
     after = ring(d)
     assert (after["size"], after["symbol"]) == (r["size"], r["symbol"])
-    star = js_graph(d, ids.ROC_GRAPH, "(t => [t.x[0], t.y[0]])(gd.data.find("
-                    "t => t.name === 'optimal operating point'))")
+    star = js_graph(d, ids.ROC_GRAPH, "(a => [a.x, a.y])(gd.layout.annotations.find("
+                    "a => a.name === 'optimum'))")
     assert [after["x"], after["y"]] == star  # still on the (possibly new) optimum
     assert js_graph(d, ids.ROC_GRAPH, "gd.layout.shapes.length") == 1
 
