@@ -219,9 +219,10 @@ def test_rvw301_the_zoomed_line_drags_by_its_middle_and_the_ring_stays_a_ring(
         0.95 / 0.5, rel=1e-9), message="iso slope at c(FN)=10, p=0.05")
     wait_idle(dash_duo)
     wait_steady(d, ids.ROC_GRAPH)
-    # the ring is a marker of the optimal vertex, the line the only (editable) shape
+    # the ring is an annotation (a ◯ glyph) at the optimal vertex, the line the only
+    # (editable) shape
     r = ring(d)
-    assert r["symbol"] == "circle-open"
+    assert r["symbol"] == "◯"
     assert js_graph(d, ids.ROC_GRAPH, "gd.layout.shapes.length") == 1
 
     # box-zoom to FPR < 0.12 with the mouse (from below right of the line to the top left)
