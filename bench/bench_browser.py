@@ -25,7 +25,7 @@ with the date, the command and the load average.
 
 Each click is also taken apart: when the views' request left (after the click), when its
 answer had arrived, and when the first and the last view had drawn it (medians, ms after
-the click). ``--floor`` adds what one view costs plotly to redraw on this page, measured in
+the click), and when each view had drawn it. ``--floor`` adds what one view costs plotly to redraw on this page, measured in
 place: a change of one trace's data (``Plotly.restyle`` of the last trace's ``x``, what a
 patch moving a marker trace costs: plotly recomputes and redraws every trace) against a
 change of the layout alone (``Plotly.relayout`` of one shape), per view, median of
@@ -133,7 +133,8 @@ def main() -> None:
                 ".getEntriesByType('resource').filter(e => e.name.includes('update-component'));"
                 "if (!r.length) return null;"
                 "return [r[0].startTime - s, r[0].responseEnd - s, Math.min(...d) - s,"
-                " Math.max(...d) - s];")
+                " Math.max(...d) - s, ...arguments[0].map(g => window._rocDone[g] - s)];",
+                list(graphs))
             total, server = driver.execute_script(
                 "const d = Object.values(window._rocDone); const r = performance"
                 ".getEntriesByType('resource').filter(e => e.name.includes('update-component'));"
@@ -165,9 +166,13 @@ def main() -> None:
                       f"{statistics.median(servers):5.0f} ms; redraws of the most redrawn "
                       f"view median {statistics.median(redraws):.0f}")
                 if parts:
-                    sent, answered, first, last = (statistics.median(c) for c in zip(*parts, strict=True))
+                    sent, answered, first, last, *each = (
+                        statistics.median(c) for c in zip(*parts, strict=True))
                     print(f"  {'':<22} request sent +{sent:.0f}, answer in +{answered:.0f}, "
                           f"views drawn +{first:.0f} (first) to +{last:.0f} (last)")
+                    print(f"  {'':<22} each view drawn: " + ", ".join(
+                        f"{g.removesuffix('-graph')} +{t:.0f}"
+                        for g, t in zip(graphs, each, strict=True)))
         if ARGS.floor and not ARGS.json:
             floor(driver)
     if ARGS.json:

@@ -31,9 +31,10 @@ from ..core.decisions.optimum_frequency import optimum_frequency_of
 from ..core.decisions.uncertainty import decision_uncertainty
 from ..core.roc.hull import TIE_RTOL
 from ..figures import cost_figure, pr_figure, roc_figure
-from ..figures.roc import OPTIMUM_UID, RING_UID, iso_line_endpoints
+from ..figures.marks import RING_NOTE, STAR_NOTE
+from ..figures.roc import OPTIMUM_UID, iso_line_endpoints
 from ..figures.roc_axes import ISO_UID
-from ..figures.style import customdata_rows, folds_note, pins_on_top, set_subtitle
+from ..figures.style import folds_note, pins_on_top, set_subtitle
 from ..figures.threshold import threshold_figure
 from ..figures.zoom import apply_zoom
 from ..text.rounding import sig
@@ -77,7 +78,16 @@ from .state import (
     economics_from_state,
 )
 from .view_cache import kept_views
-from .view_patches import patch_regions, threshold_patch, threshold_record
+from .view_patches import (
+    mark_indices,
+    marks_known,
+    patch_cost,
+    patch_pr_star,
+    patch_regions,
+    patch_roc,
+    threshold_patch,
+    threshold_record,
+)
 
 __all__ = ["resolve_operating", "viz_data", "slope_words", "conditions_text", "render_views",
            "kinds_of", "kinds_table", "decision_views", "render_key", "patch_views", "present",
@@ -117,12 +127,9 @@ def viz_data(analysis: Analysis | None, figures=(), key: str = "") -> dict | Non
         "line": list(iso_line_endpoints(opt.fpr, opt.tpr, c.slope)),
         "vertex": [opt.fpr, opt.tpr],
         "key": key,
-        # found by their stable uids (see figures.roc), not their display names
-        "optimum_trace": [next((k for k, t in enumerate(f.data) if t.uid == OPTIMUM_UID),
-                               None) for f in figures],
-        # the ring around the optimal vertex (a trace of the ROC view)
-        "ring_trace": next((k for k, t in enumerate(figures[0].data) if t.uid == RING_UID),
-                           None) if figures else None,
+        # the optimum's star in each view and the ROC's ring (annotations, figures.marks;
+        # the star a trace in the DET, PRG and decision views), found by name or uid
+        **mark_indices(figures),
         # the iso curve of a log FPR or DET view, and the log axis's floor (figures.roc_axes)
         "iso_trace": next((k for k, t in enumerate(figures[0].data) if t.uid == ISO_UID),
                           None) if figures else None,
@@ -298,76 +305,6 @@ def render_key(dataset_ids, models, conditions: Conditions, averaging, det, pres
                 + ((True,) if log_fpr and not det else ()))
 
 
-def _patch_roc(analysis: Analysis, index: int, ring_index, *, det: bool, title: str,
-               iso=None, xlog=None):
-    """The ROC view's patch for new conditions: the optimum's marker, and on ROC axes the
-    iso line and the ring around the optimal vertex; the iso curve (trace ``iso``) of a log
-    FPR (floor ``xlog``) or DET view."""
-    from dash import Patch
-
-    from ..figures.roc import iso_shapes
-    from ..figures.roc import optimum_marker as roc_marker
-
-    c = analysis.conditions
-    roc = Patch()
-    for k, v in roc_marker(analysis, det=det).items():
-        roc["data"][index][k] = customdata_rows(v) if k == "customdata" else list(v)
-    if isinstance(iso, int):
-        _patch_iso(roc, analysis, index, ring_index, iso, det=det, xlog=xlog)
-    elif not det:
-        line, ring = iso_shapes(analysis)
-        for k, v in line.items():
-            roc["layout"]["shapes"][0][k] = v
-        for k, v in ring.items():
-            roc["data"][ring_index][k] = v
-        roc["layout"]["meta"]["slope"] = c.slope
-    roc["layout"]["meta"]["conditions"] = title
-    roc["layout"]["editrevision"] = uuid.uuid4().hex[:8]
-    return roc
-
-
-def _patch_iso(roc, analysis: Analysis, index: int, ring_index, iso: int, *, det: bool,
-               xlog) -> None:
-    """Patch the iso curve, and on a log FPR axis the optimum and its ring (FPR = 0 at the
-    floor ``xlog``), for new conditions (see :mod:`..figures.roc_axes`)."""
-    from ..figures.roc_axes import det_iso_trace, iso_trace
-
-    if det:
-        curve = det_iso_trace(analysis)
-    else:
-        floor = float(xlog)
-        curve = iso_trace(analysis, x_min=floor)
-        x = max(analysis.optimal.fpr, floor)
-        roc["data"][index]["x"] = [x]
-        if isinstance(ring_index, int):
-            roc["data"][ring_index]["x"] = [x]
-            roc["data"][ring_index]["y"] = [analysis.optimal.tpr]
-    roc["data"][iso]["x"] = curve["x"]
-    roc["data"][iso]["y"] = curve["y"]
-    roc["layout"]["meta"]["slope"] = analysis.conditions.slope
-
-
-def _patch_cost(analysis: Analysis, index: int, *, title: str):
-    """The cost view's patch for new conditions: the read-off line, marker and box."""
-    from dash import Patch
-
-    from ..figures.cost import cost_read_off, optimum_text
-
-    cost = Patch()
-    read = cost_read_off(analysis)
-    cost["layout"]["shapes"][0]["x0"] = read["x"]
-    cost["layout"]["shapes"][0]["x1"] = read["x"]
-    cost["data"][index]["x"] = [read["x"]]
-    cost["data"][index]["y"] = [read["y"]]
-    cost["data"][index]["text"] = [optimum_text(analysis)]
-    for k, v in read.items():
-        cost["layout"]["annotations"][1][k] = v
-    cost["layout"]["meta"]["pc_pos"] = read["x"]
-    cost["layout"]["meta"]["cost"] = read["y"]
-    cost["layout"]["meta"]["conditions"] = title
-    return cost
-
-
 def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditions, viz: dict, *,
                 det=False, pr_mode="pr", economics=None, threshold_model=None,
                 threshold_axis="threshold", presentation=False, zoom=None, reference=None,
@@ -384,8 +321,6 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     (figures as ``dash.Patch``), or None when a full render is needed."""
     from dash import Patch
 
-    from ..figures.precision_recall import optimum_marker as pr_marker
-
     names = model_names(cache, dataset_ids)
     models = [m for m in (models or []) if m in names][:MAX_SHOWN_MODELS]
     try:
@@ -393,38 +328,30 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
                     else None)
     except AnalysisTimeout:
         return None  # a full render says why
-    index = viz.get("optimum_trace") if isinstance(viz, dict) else None
-    ring_index = viz.get("ring_trace") if isinstance(viz, dict) else None
-    if analysis is None or not isinstance(index, list) or len(index) != 3 or None in index:
-        return None
-    if not det and not isinstance(ring_index, int):
+    if analysis is None or not isinstance(viz, dict) or not marks_known(viz, det):
         return None
     c = analysis.conditions
     title = conditions_text(c)
-    iso = viz.get("iso_trace")
     if bool(log_fpr and not det) != isinstance(viz.get("xlog"), int | float):
         return None
-    roc = _patch_roc(analysis, index[0], ring_index, det=det, title=title, iso=iso,
-                     xlog=viz.get("xlog"))
+    roc = patch_roc(analysis, viz, det=det, title=title)
     colors = {n: k for k, n in enumerate(names)}
     prior_changed = viz.get("prior") != c.prior_pos
     if prior_changed:
         pr = pr_view(analysis, pr_mode=pr_mode, presentation=presentation, zoom=zoom,
                      colors=colors, font=FONT[bool(presentation)], averaging=averaging)
     else:
-        pr = Patch()
-        for k, v in pr_marker(analysis, mode=pr_mode).items():
-            pr["data"][index[1]][k] = customdata_rows(v) if k == "customdata" else list(v)
-        pr["layout"]["meta"]["conditions"] = title
-    cost = _patch_cost(analysis, index[2], title=title)
+        pr = patch_pr_star(analysis, viz, pr_mode=pr_mode, title=title)
+    cost = patch_cost(analysis, viz, title=title)
     optimum = operating_point(analysis)
     slope_text = slope_words(c)
     new_viz = {**viz, **{k: v for k, v in viz_data(analysis).items()
-                         if k not in ("key", "optimum_trace", "ring_trace", "iso_trace",
-                                      "xlog")}}
-    if prior_changed:
-        new_viz["optimum_trace"] = [index[0], viz_data(analysis, (pr,))["optimum_trace"][0],
-                                    index[2]]
+                         if k not in ("key", "optimum_trace", "optimum_note", "ring_note",
+                                      "iso_trace", "xlog")}}
+    if prior_changed:  # the PR view drawn anew: where its star is now
+        drawn = mark_indices((pr,))
+        for k in ("optimum_trace", "optimum_note"):
+            new_viz[k] = [viz[k][0], drawn[k][0], viz[k][2]]
     economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)
     summary, threshold = decision_views(analysis, [], economics,
                                         threshold_model=threshold_model, axis=threshold_axis,
@@ -474,6 +401,9 @@ def emphasise(fig, factor: float = 1.6) -> None:
     for shape in fig.layout.shapes:
         if shape.line is not None and shape.line.width:
             shape.line.width = shape.line.width * factor
+    for note in fig.layout.annotations:  # the optimum's star and ring, as markers
+        if note.name in (STAR_NOTE, RING_NOTE):
+            note.font.size = round(note.font.size * 1.35, 1)
 
 
 #: The views' outputs, by name: the figures, cards and stores :func:`update_views` returns
@@ -554,14 +484,16 @@ def update_views(cache: AnalysisCache, page: PageState, view: dict | None = None
 def _cached_regions(cache: AnalysisCache, page: PageState, named: dict, viz) -> list | None:
     """On a patch of the ROC view (a change of costs or prior), its interval boxes when they
     are known already (:func:`.chosen_points.cached_intervals`): patched in with the rest, so
-    the view is redrawn once. What was drawn (:func:`.view_patches.regions_drawn`) or None."""
+    the view is redrawn once. What was drawn (:func:`.view_patches.regions_drawn`) or None.
+    When they are not known yet, the boxes drawn before stay drawn (the patch leaves them):
+    the intervals callback then redraws the view only if its boxes differ from those."""
     from dash import Patch
 
     if not isinstance(named["roc"], Patch) or page.det:
         return None
     chosen = cached_intervals(cache, page)
     if chosen is None:
-        return None
+        return viz.get("regions") if isinstance(viz, dict) else None
     return patch_regions(named["roc"], point_regions(chosen, page.det), viz)
 
 
@@ -620,9 +552,11 @@ def with_decision_view(out: tuple, cache: AnalysisCache, dataset_ids, models,
                         font=FONT[bool(presentation)], presentation=presentation,
                         averaging=averaging, zoom=zoom)
     viz = dict(out[5])
-    trace = viz.get("optimum_trace")
+    trace, note = viz.get("optimum_trace"), viz.get("optimum_note")
     if isinstance(trace, list) and len(trace) == 3:
         star = next((k for k, t in enumerate(fig.data) if t.uid == OPTIMUM_UID), None)
         viz["optimum_trace"] = [trace[0], trace[1], star]
+    if isinstance(note, list) and len(note) == 3:
+        viz["optimum_note"] = [note[0], note[1], None]  # the decision curve's star: a trace
     viz["cost_mode"] = "decision"
     return (out[0], out[1], fig, *out[3:5], viz, *out[6:])

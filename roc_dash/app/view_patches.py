@@ -24,7 +24,8 @@ from ..core.decisions.economics import Economics
 from ..figures.style import sendable
 from ..figures.threshold import threshold_parts
 
-__all__ = ["threshold_record", "threshold_patch", "patch_regions", "regions_drawn"]
+__all__ = ["threshold_record", "threshold_patch", "patch_regions", "regions_drawn", "mark_indices",
+           "marks_known", "patch_roc", "patch_pr_star", "patch_cost"]
 
 #: The rate lines that depend on the prior (precision, share flagged): traces 3 and 4.
 _PRIOR_LINES = (3, 4)
@@ -91,13 +92,17 @@ def patch_regions(roc: Patch, traces: list[dict], viz: dict) -> list | None:
     """Put the optimum's interval box (``traces``: none or one, no pins) into the ROC patch
     of a change of costs or prior, in the slot after the traces rendered (``viz["roc_traces"]``,
     where the intervals callback's boxes go when there is no pin), so the ROC view is redrawn
-    once; an empty box of the same uid when there is none. Returns :func:`regions_drawn`, or
-    None when the slot is unknown (nothing patched)."""
+    once; an empty box of the same uid when there is none; nothing when the box drawn
+    (``viz["regions"]``) is the same (a trace sent anew, even equal, makes plotly recompute
+    every trace of the view). Returns :func:`regions_drawn`, or None when the slot is
+    unknown (nothing patched)."""
     from ..figures.point_regions import REGION_UID
 
     slot = viz.get("roc_traces") if isinstance(viz, dict) else None
     if not isinstance(slot, int) or len(traces) > 1:
         return None
+    if viz.get("regions") == regions_drawn(traces):
+        return viz["regions"]
     floor = viz.get("xlog")
     box = dict(traces[0]) if traces else {"type": "scatter", "uid": REGION_UID + "optimum",
                                           "x": [], "y": [], "mode": "lines",
@@ -106,3 +111,124 @@ def patch_regions(roc: Patch, traces: list[dict], viz: dict) -> list | None:
         box["x"] = [max(v, floor) for v in box["x"]]
     roc["data"][slot] = box
     return regions_drawn(traces)
+
+
+# ------------------------------------------- the marks a change of costs or prior moves -------
+def mark_indices(figures) -> dict:
+    """What the viz-data store keeps to move the optimum's marks of the ROC, PR and cost
+    views (``figures``): per view the index of its star annotation (``optimum_note``,
+    :mod:`..figures.marks`) or, in the views that draw it as a trace (DET, PRG, decision
+    curve), of that trace (``optimum_trace``); the ROC's ring annotation (``ring_note``)."""
+    from ..figures.marks import RING_NOTE, STAR_NOTE, note_index
+    from ..figures.roc import OPTIMUM_UID
+
+    return {
+        "optimum_trace": [next((k for k, t in enumerate(f.data) if t.uid == OPTIMUM_UID),
+                               None) for f in figures],
+        "optimum_note": [note_index(f.layout.annotations, STAR_NOTE) for f in figures],
+        "ring_note": (note_index(figures[0].layout.annotations, RING_NOTE)
+                      if figures else None),
+    }
+
+
+def marks_known(viz: dict, det: bool) -> bool:
+    """Whether the viz-data store says where each view's star is (and the ROC's ring on ROC
+    axes), so that a change of costs or prior can be patched."""
+    traces, notes = viz.get("optimum_trace"), viz.get("optimum_note")
+    if not (isinstance(traces, list) and isinstance(notes, list)
+            and len(traces) == len(notes) == 3):
+        return False
+    if not all(isinstance(t, int) or isinstance(n, int) for t, n in zip(traces, notes,
+                                                                          strict=True)):
+        return False
+    return det or isinstance(viz.get("ring_note"), int)
+
+
+def _patch_trace(patch, index: int, marker: dict) -> None:
+    """Patch the optimum's marker trace ``index`` (DET, PRG, decision curve)."""
+    from ..figures.style import customdata_rows
+
+    for k, v in marker.items():
+        patch["data"][index][k] = customdata_rows(v) if k == "customdata" else list(v)
+
+
+def patch_roc(analysis: Analysis, viz: dict, *, det: bool, title: str):
+    """The ROC view's patch for new conditions: the optimum's star, and on ROC axes the
+    iso line and the ring around the optimal vertex (annotations and a shape: layout only);
+    the iso curve (trace ``viz["iso_trace"]``) of a log FPR (floor ``viz["xlog"]``) or DET
+    view, and the star trace of a DET view."""
+    import uuid
+
+    from ..figures.marks import move_note, note_x
+    from ..figures.roc import iso_shapes, optimum_marker
+
+    roc = Patch()
+    opt = analysis.optimal
+    iso, xlog = viz.get("iso_trace"), viz.get("xlog")
+    if det:
+        _patch_trace(roc, viz["optimum_trace"][0], optimum_marker(analysis, det=True))
+    else:
+        x = note_x(opt.fpr, xlog)
+        move_note(roc, viz["optimum_note"][0], x, opt.tpr)
+        move_note(roc, viz["ring_note"], x, opt.tpr)
+    if isinstance(iso, int):
+        _patch_iso(roc, analysis, iso, det=det, xlog=xlog)
+    elif not det:
+        line, _ = iso_shapes(analysis)
+        for k, v in line.items():
+            roc["layout"]["shapes"][0][k] = v
+    roc["layout"]["meta"]["slope"] = analysis.conditions.slope
+    roc["layout"]["meta"]["conditions"] = title
+    roc["layout"]["editrevision"] = uuid.uuid4().hex[:8]
+    return roc
+
+
+def _patch_iso(roc, analysis: Analysis, iso: int, *, det: bool, xlog) -> None:
+    """Patch the iso curve of a log FPR (FPR = 0 at the floor ``xlog``) or DET view for new
+    conditions (see :mod:`..figures.roc_axes`)."""
+    from ..figures.roc_axes import det_iso_trace, iso_trace
+
+    curve = det_iso_trace(analysis) if det else iso_trace(analysis, x_min=float(xlog))
+    roc["data"][iso]["x"] = curve["x"]
+    roc["data"][iso]["y"] = curve["y"]
+
+
+def patch_pr_star(analysis: Analysis, viz: dict, *, pr_mode: str, title: str):
+    """The PR (or PRG) view's patch for new costs at the same prior: its star."""
+    from ..figures.marks import move_note
+    from ..figures.precision_recall import optimum_marker, pr_star
+
+    pr = Patch()
+    note = viz["optimum_note"][1]
+    if isinstance(note, int) and pr_mode != "prg":
+        x, y, text = pr_star(analysis)
+        move_note(pr, note, x, y, hovertext=text)
+    else:
+        _patch_trace(pr, viz["optimum_trace"][1], optimum_marker(analysis, mode=pr_mode))
+    pr["layout"]["meta"]["conditions"] = title
+    return pr
+
+
+def patch_cost(analysis: Analysis, viz: dict, *, title: str):
+    """The cost view's patch for new conditions: the read-off line, star and box."""
+    from ..figures.cost import cost_read_off, optimum_text, star_hover
+    from ..figures.marks import move_note
+
+    cost = Patch()
+    read = cost_read_off(analysis)
+    cost["layout"]["shapes"][0]["x0"] = read["x"]
+    cost["layout"]["shapes"][0]["x1"] = read["x"]
+    note = viz["optimum_note"][2]
+    if isinstance(note, int):
+        move_note(cost, note, read["x"], read["y"], hovertext=star_hover(analysis, read["y"]))
+    else:  # a decision curve drawn before (its star a trace), redrawn whole after this
+        index = viz["optimum_trace"][2]
+        cost["data"][index]["x"] = [read["x"]]
+        cost["data"][index]["y"] = [read["y"]]
+        cost["data"][index]["text"] = [optimum_text(analysis)]
+    for k, v in read.items():
+        cost["layout"]["annotations"][1][k] = v
+    cost["layout"]["meta"]["pc_pos"] = read["x"]
+    cost["layout"]["meta"]["cost"] = read["y"]
+    cost["layout"]["meta"]["conditions"] = title
+    return cost

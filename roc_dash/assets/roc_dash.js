@@ -1,9 +1,10 @@
 /* roc-dash clientside callbacks: what must not wait for the server.
  *
  * - moveIsoLine: while a cost or prior slider is dragged, move the iso-performance line
- *   (ROC layout.shapes[0]), the ring at the optimal hull vertex (the ROC trace viz.ring_trace,
- *   a marker: never a draggable shape) and the PC(+) marker of the cost view (shapes[0],
- *   annotations[1]) -- no network request.
+ *   (ROC layout.shapes[0]), the optimum's star and the ring at the optimal hull vertex (ROC
+ *   annotations viz.optimum_note[0] and viz.ring_note: never draggable shapes) and the PC(+)
+ *   marker, read-off and star of the cost view (shapes[0], annotations[1],
+ *   viz.optimum_note[2]) -- layout only, no trace redrawn, no network request.
  * - linkHover: a point hovered in one view is marked (annotations[0]) in the other views.
  * - writeUrl: the page's link (written by the server from its state) into the address bar.
  * - copyLink, presentation, pickTab/showTab (the page's tabs): small UI glue.
@@ -134,6 +135,17 @@
             .build();
     }
 
+    /* The ROC's star and ring (annotations, roc_dash/figures/marks.py) to (x, y). */
+    function moveMarks(patch, viz, x, y) {
+        [viz.optimum_note && viz.optimum_note[0], viz.ring_note].forEach(function (k) {
+            if (typeof k === "number") {
+                patch = patch.assign(["layout", "annotations", k, "x"], x)
+                    .assign(["layout", "annotations", k, "y"], y);
+            }
+        });
+        return patch;
+    }
+
     /* roc_dash/figures/roc_axes.py ISO_SAMPLES */
     var ISO_SAMPLES = 241;
 
@@ -182,11 +194,8 @@
                 logPatch = logPatch.assign(["data", viz.iso_trace, "x"], curve[0])
                     .assign(["data", viz.iso_trace, "y"], curve[1]);
             }
-            if (typeof viz.ring_trace === "number") {
-                logPatch = logPatch.assign(["data", viz.ring_trace, "x"], [xf])
-                    .assign(["data", viz.ring_trace, "y"], [t]);
-            }
-            out[0] = logPatch.build();
+            /* annotations on a log axis are placed by log10 of the value */
+            out[0] = moveMarks(logPatch, viz, Math.log10(xf), t).build();
         } else if (!isDet) {
             var line = isoLine(f, t, m);
             var patch = new window.dash_clientside.Patch()
@@ -195,11 +204,7 @@
                 .assign(["layout", "shapes", 0, "x1"], line[2])
                 .assign(["layout", "shapes", 0, "y1"], line[3])
                 .assign(["layout", "meta", "slope"], m);
-            if (typeof viz.ring_trace === "number") {
-                patch = patch.assign(["data", viz.ring_trace, "x"], [f])
-                    .assign(["data", viz.ring_trace, "y"], [t]);
-            }
-            out[0] = patch.build();
+            out[0] = moveMarks(patch, viz, f, t).build();
         }
         if (viz.cost_mode === "decision") {
             out.push(moveDecisionMarker(cfp, cfn, p, f, t, viz));
@@ -207,7 +212,13 @@
         }
         var cost = (1 - t) * pc + f * (1 - pc);
         var offset = readOffOffset(pc, cost);
-        out.push(new window.dash_clientside.Patch()
+        var costPatch = new window.dash_clientside.Patch();
+        var costStar = viz.optimum_note && viz.optimum_note[2];
+        if (typeof costStar === "number") {
+            costPatch = costPatch.assign(["layout", "annotations", costStar, "x"], pc)
+                .assign(["layout", "annotations", costStar, "y"], cost);
+        }
+        out.push(costPatch
             .assign(["layout", "shapes", 0, "x0"], pc)
             .assign(["layout", "shapes", 0, "x1"], pc)
             .assign(["layout", "annotations", 1, "x"], pc)

@@ -4,7 +4,8 @@ x: probability-cost PC(+); y: normalised expected cost. Each model's lower envel
 of its ROC convex hull), the joint envelope, the two trivial classifiers and, as
 ``layout.shapes[0]``, the vertical marker at the current PC(+) with the cost read off in
 ``layout.annotations[1]``. ``layout.annotations[0]`` marks a point hovered in another view and
-``layout.shapes[1]`` draws that point's cost line.
+``layout.shapes[1]`` draws that point's cost line; ``layout.annotations[2]`` is the optimum's
+star (:mod:`.marks`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from ..core.decisions.operating import OperatingSummary
 from ..core.roc.cost_curves import envelope_cost_at, lower_envelope
 from ..text.rounding import HOVER as NUM
 from ..text.rounding import sig
-from .roc import OPTIMUM_UID, model_index
+from .marks import star_key, star_note
+from .roc import model_index
 from .style import (
     FAST,
     HULL_COLOR,
@@ -59,6 +61,11 @@ def optimum_text(analysis: Analysis) -> str:
     opt = analysis.optimal
     return (f"optimum: <b>{plain(opt.model or 'trivial')}</b><br>threshold ≥ "
             f"{format_threshold(opt.threshold)}")
+
+
+def star_hover(analysis: Analysis, cost: float) -> str:
+    """The optimum star's hover text: the model, its threshold and the cost there."""
+    return f"{optimum_text(analysis)}<br>normalised cost {sig(cost)}"
 
 
 def read_off_offset(pc: float, cost: float) -> tuple[int, int]:
@@ -110,18 +117,17 @@ def cost_figure(analysis: Analysis, *, operating: OperatingSummary | None = None
          "line": {"color": ISO_COLOR, "width": 2}, "name": "current PC(+)"},
         {"type": "line", "x0": 0, "y0": 0, "x1": 1, "y1": 0, "visible": False,
          "line": {"color": "#333", "width": 1.5, "dash": "dot"}, "name": "hovered line"}]
-    data.append({"type": "scatter", "x": [pc], "y": [cost_here], "mode": "markers",
-                 "name": "optimum at PC(+)", "uid": OPTIMUM_UID,
-                 "marker": {"symbol": "star", "size": 14, "color": ISO_COLOR},
-                 "text": [optimum_text(analysis)],
-                 "hovertemplate": f"%{{text}}<br>normalised cost %{{y:{NUM}}}<extra></extra>"})
+    # the star is an annotation (figures.marks), the legend's entry a trace without points
+    data.append(star_key(name="optimum at PC(+)", size=14, color=ISO_COLOR))
     layout = base_layout_dict(x_title="Probability cost PC(+)",
                               y_title="Normalised expected cost", font_size=font_size,
                               square=False, y_range=(-0.01, 0.6))
     read = {**cost_read_off(analysis), "showarrow": True, "arrowhead": 2,
             "bgcolor": "white", "bordercolor": ISO_COLOR, "font": {"color": ISO_COLOR},
             "name": "read-off"}
-    layout.update(shapes=shapes, annotations=[hover_annotation(), read],
+    star = star_note(pc, cost_here, star_hover(analysis, cost_here), size=14,
+                     color=ISO_COLOR)
+    layout.update(shapes=shapes, annotations=[hover_annotation(), read, star],
                   meta={"pc_pos": pc, "cost": cost_here})
     fig = fast_figure(data, layout)
     for op in pin_list(operating, pins):

@@ -18,6 +18,7 @@ from ..core.roc.precision_recall import average_precision_from_curve, iso_f1_cur
 from ..core.roc.precision_recall_gain import prg_auc, prg_curve
 from ..text.rounding import HOVER as NUM
 from ..text.rounding import sig
+from .marks import star_key, star_note
 from .roc import OPTIMUM_UID, model_index
 from .style import (
     FAST,
@@ -150,11 +151,9 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
             "name": "achievable (hull)",
             "line": {"color": HULL_COLOR, "dash": "dash", "width": 1.6}, "customdata": data,
             "text": text, "hovertemplate": HOVER})
-        data_.append({
-            "type": "scatter", "mode": "markers", "name": "optimal operating point",
-            "uid": OPTIMUM_UID, "marker": {"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
-                       "line": {"color": "white", "width": 1}},
-            **optimum_marker(analysis), "hovertemplate": HOVER})
+        # the star is an annotation (figures.marks), the legend's entry a trace without points
+        data_.append(star_key())
+        notes = [*notes, star_note(*pr_star(analysis))]
     layout = base_layout_dict(x_title="Recall (true positive rate)",
                               y_title=f"Precision at p(+) = {sig(pi)}", font_size=font_size)
     # the hover marker first: layout.annotations[0] everywhere
@@ -186,6 +185,14 @@ def optimum_marker(analysis: Analysis, *, mode: str = "pr") -> dict:
     else:
         x, y = opt.tpr, precision_at(pi, opt.fpr, opt.tpr)
     return {"x": [float(x)], "y": [float(y)], "customdata": data, "text": text}
+
+
+def pr_star(analysis: Analysis) -> tuple[float, float, str]:
+    """Where the optimum's star sits in PR space at the deployment prior, and its hover
+    text (as the curves' points: model, threshold, recall, precision)."""
+    mark = optimum_marker(analysis)
+    x, y = mark["x"][0], mark["y"][0]
+    return x, y, f"{mark['text'][0]}<br>recall {sig(x)}<br>precision {sig(y)}"
 
 
 PRG_HOVER = (f"%{{text}}<br>recall gain %{{x:{NUM}}}<br>precision gain %{{y:{NUM}}}"

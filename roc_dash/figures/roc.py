@@ -1,10 +1,10 @@
 """ROC view: curves or fold averages with bands, the joint hull, the iso-performance line.
 
 ``layout.shapes[0]`` is the iso-performance line (draggable; assets/roc_dash.js moves it while
-a slider is dragged), the only shape: the ring around the optimal vertex is a trace
-(``"optimum ring"``, a marker of fixed size in pixels) so that it can be neither dragged nor
-deformed and never covers the line when zoomed in; ``layout.annotations[0]`` marks the point
-hovered in another view. Every point carries
+a slider is dragged), the only shape: the optimum's star and the ring around the optimal
+vertex are annotations (:mod:`.marks`: glyphs of fixed size in pixels, neither draggable nor
+deformed, moved by a change of costs or prior without redrawing a trace);
+``layout.annotations[0]`` marks the point hovered in another view. Every point carries
 ``customdata = [model index, threshold, fpr, tpr]`` (see :func:`.style.point_data`) so hover
 and click work the same in all views.
 """
@@ -20,6 +20,7 @@ from ..core.decisions.operating import OperatingSummary
 from ..core.roc.curve_geometry import det_curve, display_indices, tie_bounds
 from ..text.rounding import HOVER as NUM
 from ..text.rounding import sig
+from .marks import ring_note, star_key, star_note
 from .roc_axes import det_iso_trace, to_log_fpr
 from .style import (
     CHANCE_DASH,
@@ -50,13 +51,10 @@ __all__ = ["roc_figure", "iso_line_endpoints", "AVERAGING_MODES"]
 
 AVERAGING_MODES = ("none", "pooled", "vertical", "threshold")
 HOVER = f"%{{text}}<br>FPR %{{x:{NUM}}}<br>TPR %{{y:{NUM}}}<extra></extra>"
-#: Name of the trace that rings the optimal vertex (moved by assets/roc_dash.js).
-RING_NAME = "optimum ring"
-#: Stable trace uids: the app finds the optimum's marker (in the ROC, DET, PR, PRG and cost
-#: views) and the ring by them, whatever the trace's display name (presentation mode
-#: shortens it).
+#: Stable trace uid: the app finds the optimum's marker trace (in the DET, PRG and decision
+#: views; the ROC, PR and cost views draw it as an annotation, :mod:`.marks`) by it,
+#: whatever the trace's display name (presentation mode shortens it).
 OPTIMUM_UID = "optimum"
-RING_UID = "optimum-ring"
 
 
 def iso_line_endpoints(fpr: float, tpr: float, slope: float) -> tuple[float, float, float, float]:
@@ -212,26 +210,18 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         **hull_points(analysis, hull, hull.fpr, hull.tpr, np.arange(len(hull)),
                       prefix="hull vertex: "),
         hovertemplate=HOVER))
-    traces.append(_scatter(
-        mode="markers", name="optimal operating point", uid=OPTIMUM_UID,
-        marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
-                "line": {"color": "white", "width": 1}},
-        **optimum_marker(analysis), hovertemplate=HOVER))
+    # the star and the ring are layout annotations (figures.marks): a change of costs or
+    # prior moves them without redrawing a trace; the legend keeps the star's entry
+    traces.append(star_key())
     slope = analysis.conditions.slope
     line, ring = iso_shapes(analysis)
-    # the ring is a marker, not a layout shape: shapes are all editable when the line is,
-    # and a shape in data units grows with the zoom until it covers the line
-    traces.append(_scatter(**ring, mode="markers", name=RING_NAME, uid=RING_UID,
-                           showlegend=False,
-                           hoverinfo="skip", marker={
-                               "symbol": "circle-open", "size": 20,
-                               "color": ISO_COLOR, "line": {"width": 2.5, "color": ISO_COLOR}}))
     layout = base_layout_dict(x_title="False positive rate", y_title="True positive rate",
                               font_size=font_size)
     layout["shapes"] = [
         {"type": "line", **line, "line": {"color": ISO_COLOR, "width": 2.5},
          "name": "iso-performance line"}]
-    layout["annotations"] = [hover_annotation()]
+    layout["annotations"] = [hover_annotation(), ring_note(ring["x"][0], ring["y"][0]),
+                             star_note(analysis.optimal.fpr, analysis.optimal.tpr)]
     layout["meta"] = {"slope": slope}
     subtitle = _averaging_title(analysis, averaging)
     if subtitle:
@@ -301,7 +291,7 @@ def optimum_marker(analysis: Analysis, *, det: bool = False) -> dict:
 
 def iso_shapes(analysis: Analysis) -> tuple[dict, dict]:
     """Coordinates of the iso-performance line (``layout.shapes[0]``) and of the ring around
-    the optimal vertex (``x``, ``y`` of the :data:`RING_NAME` trace)."""
+    the optimal vertex (``x``, ``y`` of its annotation, :func:`.marks.ring_note`)."""
     opt = analysis.optimal
     x0, y0, x1, y1 = iso_line_endpoints(opt.fpr, opt.tpr, analysis.conditions.slope)
     return ({"x0": x0, "y0": y0, "x1": x1, "y1": y1}, {"x": [opt.fpr], "y": [opt.tpr]})

@@ -26,6 +26,7 @@ import numpy as np
 import plotly.graph_objects as go
 from scipy.special import ndtr, ndtri
 
+from .marks import RING_NOTE, STAR_NOTE, note_x
 from .style import ISO_COLOR
 
 __all__ = ["ISO_UID", "ISO_SAMPLES", "DET_LIMITS", "log_fpr_floor", "iso_curve",
@@ -153,6 +154,9 @@ def to_log_fpr(fig: go.Figure, analysis) -> float:
             trace.hovertemplate = template.replace("%{x:", "%{customdata[2]:")
     if analysis.models:
         fig.add_trace(iso_trace(analysis, x_min=floor))
+    for note in fig.layout.annotations:  # the optimum's star and ring (figures.marks)
+        if note.name in (STAR_NOTE, RING_NOTE):
+            note.x = note_x(note.x, floor)
     # shapes[0] stays, transparent and out of the figure: removed or hidden, plotly kept the
     # drag handles of the line drawn before (the page's graph config makes every shape
     # editable) where it was, and a zoom box started on one dragged an invisible line

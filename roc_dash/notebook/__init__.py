@@ -110,7 +110,7 @@ def plot_roc(y_true=None, y_score=None, *, data=None, model=None, fold=None,
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 2, 200)
     >>> fig = roc_dash.plot_roc(y, y + rng.normal(size=200), cost_fp=1, cost_fn=5)
-    >>> [t.name for t in fig.data][-2]
+    >>> [t.name for t in fig.data][-1]
     'optimal operating point'
     """
     return _figure_of("RocDisplay", locals())

@@ -146,16 +146,25 @@
             }).join("") + "</tbody>";
     }
 
-    /* ---- figures (found by id; traces by uid or name, as the figure modules make them) */
+    /* ---- figures (found by id; traces and annotations by name, as the figure modules make them) */
     function graph(id) {                 /* null where the figure is not drawn */
         var gd = document.getElementById(id);
         return window.Plotly && gd && gd.data ? gd : null;
     }
-    function traceIndex(gd, test) {
-        for (var i = 0; i < gd.data.length; i++) { if (test(gd.data[i])) { return i; } }
-        return -1;
+    /* Move the annotations named `name` (figures/marks.py: the optimum's star "optimum" and
+       ring "optimum ring") to (x, y), with `more` ({hovertext: ..}) */
+    function moveNote(gd, name, x, y, more) {
+        var upd = {};
+        ((gd.layout && gd.layout.annotations) || []).forEach(function (a, k) {
+            if (a.name !== name) { return; }
+            upd["annotations[" + k + "].x"] = x;
+            upd["annotations[" + k + "].y"] = y;
+            Object.keys(more || {}).forEach(function (key) {
+                upd["annotations[" + k + "]." + key] = more[key];
+            });
+        });
+        if (Object.keys(upd).length) { Plotly.relayout(gd, upd); }
     }
-    function byUid(uid) { return function (t) { return t.uid === uid; }; }
 
     /* figures/roc.py iso_line_endpoints: the line of slope m through (f, t) in the square */
     function isoLine(f, t, m) {
@@ -171,16 +180,8 @@
         var e = isoLine(s.hull_fpr, s.hull_tpr, s.slope);
         Plotly.relayout(gd, {"shapes[0].x0": e[0], "shapes[0].y0": e[1],
                              "shapes[0].x1": e[2], "shapes[0].y1": e[3]});
-        var hover = ["optimum: <b>" + esc(s.model) + "</b><br>threshold ≥ " +
-                     fmtG(s.threshold, 6)];
-        [["optimum", true], ["optimum-ring", false]].forEach(function (u) {
-            var i = traceIndex(gd, byUid(u[0]));
-            if (i >= 0) {
-                var upd = {x: [[s.hull_fpr]], y: [[s.hull_tpr]]};
-                if (u[1]) { upd.text = [hover]; }
-                Plotly.restyle(gd, upd, [i]);
-            }
-        });
+        moveNote(gd, "optimum ring", s.hull_fpr, s.hull_tpr);
+        moveNote(gd, "optimum", s.hull_fpr, s.hull_tpr);
     }
 
     /* Precision at another prior, from precision at the exported one: the odds scale by
@@ -205,6 +206,11 @@
         return Array.from(a || []);
     }
 
+    /* the optimum star's hover text (figures/cost.py optimum_text) */
+    function optimumText(s) {
+        return "optimum: <b>" + esc(s.model) + "</b><br>threshold ≥ " + fmtG(s.threshold, 6);
+    }
+
     var ORIGINAL = {};
     function drawPr(s) {
         var gd = graph("rr-pr");
@@ -224,11 +230,10 @@
             }
         });
         if (idx.length) { Plotly.restyle(gd, {y: ys, name: names}, idx); }
-        var o = traceIndex(gd, byUid("optimum"));
         var d = p1 * s.hull_tpr + (1 - p1) * s.hull_fpr;
-        if (o >= 0) {
-            Plotly.restyle(gd, {x: [[s.hull_tpr]], y: [[d > 0 ? p1 * s.hull_tpr / d : 1.0]]}, [o]);
-        }
+        var prec = d > 0 ? p1 * s.hull_tpr / d : 1.0;
+        moveNote(gd, "optimum", s.hull_tpr, prec, {hovertext: optimumText(s) + "<br>recall " +
+                 fmtG(s.hull_tpr, 4) + "<br>precision " + fmtG(prec, 4)});
         Plotly.relayout(gd, {"yaxis.title.text": "Precision at p(+) = " + fmtG(p1, 3)});
     }
 
@@ -247,9 +252,10 @@
             "annotations[1].x": pc, "annotations[1].y": y, "annotations[1].ax": off[0],
             "annotations[1].ay": off[1],
             "annotations[1].text": "PC(+) = " + fmtG(pc, 6) + "<br>cost " + fmtG(y, 6)});
+        moveNote(gd, "optimum", pc, y, {hovertext: optimumText(s) + "<br>normalised cost " +
+                 fmtG(y, 4)});
         var idx = [], xs = [], ys = [];
         gd.data.forEach(function (t, i) {
-            if (t.uid === "optimum") { idx.push(i); xs.push([pc]); ys.push([y]); }
             /* a pin's marker follows its cost line (the trace before it) to PC(+) */
             var prev = gd.data[i - 1];
             if (/^pinned/.test(t.name || "") && t.mode === "markers+text" && prev &&

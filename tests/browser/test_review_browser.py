@@ -182,8 +182,8 @@ def digits_like(n=1800, prevalence=0.1, seed=9) -> pd.DataFrame:
 
 def ring(driver) -> dict:
     return js_graph(driver, ids.ROC_GRAPH,
-                    "(t => t && {x: t.x[0], y: t.y[0], size: t.marker.size,"
-                    " symbol: t.marker.symbol})(gd.data.find(t => t.name === 'optimum ring'))")
+                    "(a => a && {x: a.x, y: a.y, size: a.font.size, symbol: a.text})"
+                    "(gd.layout.annotations.find(a => a.name === 'optimum ring'))")
 
 
 def iso_line(driver) -> list[float]:
@@ -221,9 +221,10 @@ def test_rvw301_the_zoomed_line_drags_by_its_middle_and_the_ring_stays_a_ring(
         0.95 / 0.5, rel=1e-9), message="iso slope at c(FN)=10, p=0.05")
     wait_idle(dash_duo)
     wait_steady(d, ids.ROC_GRAPH)
-    # the ring is a marker of the optimal vertex, the line the only (editable) shape
+    # the ring is an annotation (a ◯ glyph) at the optimal vertex, the line the only
+    # (editable) shape
     r = ring(d)
-    assert r["symbol"] == "circle-open"
+    assert r["symbol"] == "◯"
     assert js_graph(d, ids.ROC_GRAPH, "gd.layout.shapes.length") == 1
 
     # box-zoom to FPR < 0.12 with the mouse (from below right of the line to the top left)
@@ -271,8 +272,8 @@ def test_rvw301_the_zoomed_line_drags_by_its_middle_and_the_ring_stays_a_ring(
     wait_steady(d, ids.ROC_GRAPH)
     after = ring(d)
     assert (after["size"], after["symbol"]) == (r["size"], r["symbol"])
-    star = js_graph(d, ids.ROC_GRAPH, "(t => [t.x[0], t.y[0]])(gd.data.find("
-                    "t => t.name === 'optimal operating point'))")
+    star = js_graph(d, ids.ROC_GRAPH, "(a => [a.x, a.y])(gd.layout.annotations.find("
+                    "a => a.name === 'optimum'))")
     assert [after["x"], after["y"]] == star  # still on the (possibly new) optimum
     assert js_graph(d, ids.ROC_GRAPH, "gd.layout.shapes.length") == 1
 

@@ -23,6 +23,9 @@ from roc_dash.report.html import render_html
 from roc_dash.text.rounding import sig
 from tests.browser.gestures import drag, wait_until
 
+#: A filter of the figures' annotations by name (the optimum's star and ring: figures.marks).
+NOTE = "function (a) { return a.name === '%s'; }"
+
 
 @pytest.fixture(scope="module")
 def demo_analysis():
@@ -103,9 +106,10 @@ def test_sdl101_two_hundred_settings_match_core(dash_duo, demo_analysis, tmp_pat
         a.conditions.pc_pos, abs=1e-12), message="the figures to follow")
     roc = driver.execute_script(
         "var gd = document.getElementById('rr-roc');"
-        "var o = gd.data.filter(function (t) { return t.uid === 'optimum'; })[0];"
-        "return [o.x[0], o.y[0], gd.layout.shapes[0]];")
-    assert roc[:2] == [a_opt.optimum.fpr, a_opt.optimum.tpr]
+        f"var o = gd.layout.annotations.filter({NOTE % 'optimum'})[0];"
+        f"var r = gd.layout.annotations.filter({NOTE % 'optimum ring'})[0];"
+        "return [o.x, o.y, gd.layout.shapes[0], r.x, r.y];")
+    assert roc[:2] == [a_opt.optimum.fpr, a_opt.optimum.tpr] == roc[3:]
     line = roc[2]  # the iso line passes through the optimum with the slope of the setting
     slope = (line["y1"] - line["y0"]) / (line["x1"] - line["x0"])
     assert slope == pytest.approx(a.conditions.slope, rel=1e-9)
@@ -113,14 +117,14 @@ def test_sdl101_two_hundred_settings_match_core(dash_duo, demo_analysis, tmp_pat
         a_opt.optimum.tpr, abs=1e-12)
     pc = driver.execute_script(
         "var gd = document.getElementById('rr-cost');"
-        "var o = gd.data.filter(function (t) { return t.uid === 'optimum'; })[0];"
-        "return [o.x[0], o.y[0], gd.layout.shapes[0].x0];")
+        f"var o = gd.layout.annotations.filter({NOTE % 'optimum'})[0];"
+        "return [o.x, o.y, gd.layout.shapes[0].x0];")
     assert pc[0] == pytest.approx(a.conditions.pc_pos, abs=1e-12) == pc[2]
     assert pc[1] == pytest.approx(a_opt.normalized_expected_cost, abs=1e-12)
     pr = driver.execute_script(
         "var gd = document.getElementById('rr-pr');"
-        "var o = gd.data.filter(function (t) { return t.uid === 'optimum'; })[0];"
-        "return [o.x[0], o.y[0]];")
+        f"var o = gd.layout.annotations.filter({NOTE % 'optimum'})[0];"
+        "return [o.x, o.y];")
     assert pr == pytest.approx([ref.tpr, ref.precision], abs=1e-12)
     # each model's PR curve is redrawn at the new prior: from a drawn point (recall r,
     # precision q at the exported prior p0) FPR = p0·r·(1 − q) / ((1 − p0)·q), and its
@@ -130,7 +134,7 @@ def test_sdl101_two_hundred_settings_match_core(dash_duo, demo_analysis, tmp_pat
     shown = driver.execute_script(
         "return document.getElementById('rr-pr').data.map(function (t) { return t.y; });")
     for trace, now in zip(start.data, shown, strict=True):
-        if trace.customdata is None or trace.uid == "optimum":
+        if trace.customdata is None:
             continue
         r, q = np.asarray(trace.x, dtype=float), np.asarray(trace.y, dtype=float)
         ok = (q > 0) & (q < 1) & (r > 0)  # at recall 0 the limit is drawn: not compared

@@ -79,9 +79,10 @@ def near_upper_end(driver):
 
 
 def vertex(dash_duo):
-    """The optimal vertex as drawn: the centre of the ring around it (a marker trace)."""
+    """The optimal vertex as drawn: the centre of the ring around it (an annotation)."""
     return tuple(js_graph(dash_duo.driver, ids.ROC_GRAPH,
-                          "(t => [t.x[0], t.y[0]])(gd.data.find(t => t.name === 'optimum ring'))"))
+                          "(a => [a.x, a.y])(gd.layout.annotations.find("
+                          "a => a.name === 'optimum ring'))"))
 
 
 def _assert_tangent_at_optimum(dash_duo, expected_slope, rel=0.03):

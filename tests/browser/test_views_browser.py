@@ -104,7 +104,7 @@ def test_brw004_slider_moves_iso_line_and_optimum(dash_duo, app, shot):
     # the optimal vertex moved to a more liberal (higher FPR) point: the ring follows it
     ring_before = before_line  # the line passes through the old optimum
     ring = js_graph(dash_duo, ids.ROC_GRAPH,
-                    "gd.data.find(t => t.name === 'optimum ring').x[0]")
+                    "gd.layout.annotations.find(a => a.name === 'optimum ring').x")
     assert ring > 0 and ring_before is not None
     shot("brw004_slider")
 

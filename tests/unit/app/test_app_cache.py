@@ -191,6 +191,8 @@ def test_cch010_a_prior_change_patches_exactly_what_a_full_render_draws(tmp_path
             fig["layout"].pop("editrevision", None)
         assert threshold == want
         assert patched[5]["optimum_trace"] == full[5]["optimum_trace"]
+        assert patched[5]["optimum_note"] == full[5]["optimum_note"]
+        assert patched[5]["ring_note"] == full[5]["ring_note"]
         assert patched[5]["prior"] == full[5]["prior"] == prior
         viz = patched[5]
 

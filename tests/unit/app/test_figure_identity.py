@@ -62,15 +62,19 @@ from roc_dash.app.state import ControlState
 #: Re-recorded (branch a11y2): models have marker symbols as well as dashes, a palette whose
 #: lines keep 3:1 on white and stay apart under deuteranopia/protanopia, and no model is
 #: dotted like the chance line (the ROC, PR and cost figures changed).
+#: Re-recorded (branch marks): the optimum's star (ROC, PR, cost) and the ROC's ring are layout
+#: annotations, the legend's star entry a trace without points (ROC, PR and cost figures);
+#: the viz data finds them by name (``optimum_note``, ``ring_note``). The threshold view is
+#: unchanged.
 EXPECTED = {
-    'default': ('83ff1ef8be6d7c17', '806e6bf9c14f0732', '58c12855e099bc2c',
-                '1090115a0c6842c5', '23c8cd4052c21bfc'),
-    'presentation': ('189d7f8c44714c9b', '693aee937da59b43', 'b48bc5ff078a0dd7',
-                     '019c224444e1d025', '1a741ff5b6d2eefa'),
-    'patched': ('6ad280b8fb8a2117', '7c5ddb72ad7ecef5', '17262f3686b387b1',
-                '26fcbf361b470086', '985fe0658624495d'),
-    'patched prior': ('003554bbcaefd184', 'f3fcc826887b406c', 'dd9bf05671decc83',
-                      '04a34860fa757349', 'f3833c7d40c2956f'),
+    'default': ('13c20ec934e70866', 'd37ecd17e0673a49', 'f4beb6500e3722db',
+                '1090115a0c6842c5', 'b14691b13fe2d0ec'),
+    'presentation': ('b8f214addaab6312', '4388da8594735d2b', '38529cd844b5bd8f',
+                     '019c224444e1d025', '0a416762abe04df7'),
+    'patched': ('cb918bd362034f1f', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
+                '26fcbf361b470086', '583d19d8251f844e'),
+    'patched prior': ('dfeba3ed3dca0ba1', 'e0ee4580c7cab3fb', '717e6e3702cdf827',
+                      '04a34860fa757349', 'df3948a04a60392b'),
 }
 
 #: What the page's controls hold before anyone touches them.
@@ -277,8 +281,9 @@ def test_fig003_page_and_wiring_unchanged(tmp_path):
 
 
 def test_fig004_optimum_found_by_uid_not_name(tmp_path):
-    """The viz-data store finds the optimum's traces and the ring by their uids: renaming
-    every trace (as presentation mode shortens names) finds the same ones."""
+    """The viz-data store finds the optimum's star (an annotation of the ROC, PR and cost
+    views) and the ring by their names, not by the traces' names: renaming every trace (as
+    presentation mode shortens names) finds the same ones."""
     from roc_dash.app.render import render_views, viz_data
     from roc_dash.core.analysis_types import Conditions
 
@@ -292,9 +297,12 @@ def test_fig004_optimum_found_by_uid_not_name(tmp_path):
         for trace in fig.data:
             trace.name = "renamed"
     after = viz_data(analysis, (roc, pr, cost))
-    assert after["optimum_trace"] == before["optimum_trace"]
-    assert after["ring_trace"] == before["ring_trace"] is not None
-    assert None not in before["optimum_trace"]
+    assert after["optimum_note"] == before["optimum_note"]
+    assert after["ring_note"] == before["ring_note"] is not None
+    assert None not in before["optimum_note"]
+    assert before["optimum_trace"] == [None, None, None]  # no star trace left to redraw
+    for fig, k in zip((roc, pr, cost), before["optimum_note"], strict=True):
+        assert fig.layout.annotations[k].text == "★"
 
 
 def test_fig005_an_outputs_own_writer_is_registered_first(tmp_path):

@@ -18,7 +18,8 @@ from sklearn.metrics import roc_curve
 
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.analysis import analyse
-from roc_dash.figures.roc import OPTIMUM_UID, RING_UID, roc_figure
+from roc_dash.figures.marks import RING_NOTE, STAR_NOTE, note_index
+from roc_dash.figures.roc import OPTIMUM_UID, roc_figure
 from roc_dash.figures.roc_axes import ISO_UID, det_iso_curve, iso_curve, log_fpr_floor
 from roc_dash.figures.zoom import zoom_figure
 
@@ -88,11 +89,12 @@ def test_lgf003_optimum_marker_and_ring_at_core_optimum(big):
     _, analysis = big
     fig = roc_figure(analysis, log_fpr=True)
     f, t = _brute_optimum(analysis)
-    star, ring = _trace(fig, OPTIMUM_UID), _trace(fig, RING_UID)
-    assert (star.x[0], star.y[0]) == pytest.approx((f, t))
-    assert (ring.x[0], ring.y[0]) == pytest.approx((f, t))
+    star, ring = (_note(fig, n) for n in (STAR_NOTE, RING_NOTE))
+    # annotations on a log axis are placed by log10 of the value
+    assert (10 ** star.x, star.y) == pytest.approx((f, t))
+    assert (10 ** ring.x, ring.y) == pytest.approx((f, t))
     assert f > 0  # the optimum of this model is not on the axis: drawn where it is
-    assert (analysis.optimal.fpr, analysis.optimal.tpr) == (star.x[0], star.y[0])
+    assert (math.log10(analysis.optimal.fpr), analysis.optimal.tpr) == (star.x, star.y)
 
 
 def test_lgf004_iso_curve_is_the_line(big):
@@ -198,12 +200,18 @@ def _views(cache, ids_, models, state, *, log_fpr, viz=None, det=None, changed=F
                               conditions_changed=changed).values())
 
 
-def _patched(patch, fig: dict, index: int, field: str):
-    """The value a ``dash.Patch`` assigns to ``data[index][field]`` (else the figure's)."""
+def _patched(patch, fig: dict, index: int, field: str, part: str = "data"):
+    """The value a ``dash.Patch`` assigns to ``data[index][field]`` (``part="annotations"``:
+    to ``layout.annotations[index][field]``), else the figure's."""
+    where = ["data", index, field] if part == "data" else ["layout", part, index, field]
     for op in patch.to_plotly_json()["operations"]:
-        if op["location"] == ["data", index, field] and op["operation"] == "Assign":
+        if op["location"] == where and op["operation"] == "Assign":
             return op["params"]["value"]
-    return fig["data"][index][field]
+    return fig["data"][index][field] if part == "data" else fig["layout"][part][index][field]
+
+
+def _note(fig, name):
+    return fig.layout.annotations[note_index(fig.layout.annotations, name)]
 
 
 def test_lgf012_page_render_and_patch_on_log_axis(tmp_path):
@@ -230,11 +238,16 @@ def test_lgf012_page_render_and_patch_on_log_axis(tmp_path):
 
     assert isinstance(patched[0], Patch)  # patched, not redrawn
     drawn = roc.to_plotly_json()
-    for uid in (ISO_UID, OPTIMUM_UID, RING_UID):
-        k = next(i for i, t in enumerate(fresh.data) if t.uid == uid)
+    k = next(i for i, t in enumerate(fresh.data) if t.uid == ISO_UID)
+    for field in ("x", "y"):
+        np.testing.assert_allclose(np.asarray(_patched(patched[0], drawn, k, field), float),
+                                   np.asarray(fresh.data[k][field], float))
+    for name in (STAR_NOTE, RING_NOTE):  # the star and ring: annotations, x in decades
+        k = note_index(fresh.layout.annotations, name)
+        assert k == note_index(roc.layout.annotations, name)
         for field in ("x", "y"):
-            np.testing.assert_allclose(np.asarray(_patched(patched[0], drawn, k, field), float),
-                                       np.asarray(fresh.data[k][field], float))
+            assert _patched(patched[0], drawn, k, field, "annotations") == pytest.approx(
+                fresh.layout.annotations[k][field], rel=1e-12)
     # linear axes and DET do not turn log
     assert _views(cache, ids_, models, state, log_fpr=False)[0].layout.xaxis.type != "log"
     det = _views(cache, ids_, models, state, log_fpr=True, det=["det"])[0]

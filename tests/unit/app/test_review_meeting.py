@@ -15,6 +15,7 @@ from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.analysis import prevalence
 from roc_dash.core.decisions.economics import Economics
 from roc_dash.core.decisions.threshold_costs import threshold_profile
+from roc_dash.figures.style import format_threshold
 
 
 # -- 4. one tie rule ----------------------------------------------------------------------
@@ -67,10 +68,15 @@ def test_rvw402_every_view_names_the_same_threshold_on_a_tie(store, cache):
     p = prevalence(cache.table(ids_))
     roc, pr, cost, op, table, viz, slope, banner, summary, thr = render_views(
         cache, ids_, model_names(cache, ids_), Conditions(prior_pos=p))
-    # ROC and PR optimum markers: customdata [model index, threshold, fpr, tpr]
-    for fig in (roc, pr):
-        star = next(t for t in fig.data if t.name == "optimal operating point")
-        assert float(star.customdata[0][1]) == pytest.approx(expected, abs=0)
+    # the ROC's optimum star sits on the model's point at that threshold (customdata rows
+    # [model index, threshold, fpr, tpr]); the PR star's hover names the threshold
+    lr = next(t for t in roc.data if (t.name or "").startswith("logistic regression"))
+    row = next(r for r in lr.customdata if float(r[1]) == expected)
+    star = next(a for a in roc.layout.annotations if a.name == "optimum")
+    # (customdata carries 6 significant digits)
+    assert (star.x, star.y) == pytest.approx((float(row[2]), float(row[3])), rel=1e-5)
+    star = next(a for a in pr.layout.annotations if a.name == "optimum")
+    assert f"threshold ≥ {format_threshold(expected)}" in star.hovertext
     text = plain_text(summary)
     assert f"Use logistic regression at score ≥ {expected:g}" in text
     assert f"{expected:g}" in plain_text(op)

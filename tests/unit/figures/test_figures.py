@@ -73,7 +73,7 @@ def test_fig004_every_view_reserves_a_named_hover_marker(big_analysis):
     names = [a.name for a in pr.layout.annotations]
     assert names.count("hover") == 1
     assert [a.text for a in pr.layout.annotations if a.name != "hover"] == [
-        "F1=0.2", "F1=0.4", "F1=0.6", "F1=0.8"]
+        "F1=0.2", "F1=0.4", "F1=0.6", "F1=0.8", "★"]  # and the optimum's star, last
     for fig in (roc_figure(big_analysis), cost_figure(big_analysis)):
         assert [a.name for a in fig.layout.annotations].count("hover") == 1
 

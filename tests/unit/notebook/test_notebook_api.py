@@ -33,7 +33,11 @@ def _model_trace(fig, name="model"):
 
 
 def _optimum(fig):
-    return next(t for t in fig.data if t.uid == "optimum")
+    """The optimum's star (an annotation: roc_dash.figures.marks), its x and y as lists."""
+    from types import SimpleNamespace
+
+    star = next(a for a in fig.layout.annotations if a.name == "optimum")
+    return SimpleNamespace(x=[star.x], y=[star.y])
 
 
 def _on_polyline(px, py, x, y, tol=1e-12) -> bool:
@@ -89,8 +93,13 @@ def test_nbk003_optimum_marker_has_the_least_expected_cost(cost_fp, cost_fn, pri
     # and it is core's optimum of the same rows (the page's)
     core = optimal_point(convex_hull(core_roc_curve(Y, S)),
                          iso_performance_slope(cost_fp, cost_fn, p))
-    assert (star.x[0], star.y[0], star.customdata[0][1]) == (core.fpr, core.tpr,
-                                                            core.threshold)
+    assert (star.x[0], star.y[0]) == (core.fpr, core.tpr)
+    # its threshold: the hull vertex drawn under the star (customdata [model, threshold,
+    # fpr, tpr], 6 significant digits)
+    hull = next(t for t in fig.data if (t.name or "").startswith("convex hull"))
+    at = next(r for r, x, y in zip(hull.customdata, hull.x, hull.y, strict=True)
+              if (x, y) == (core.fpr, core.tpr))
+    assert float(at[1]) == pytest.approx(core.threshold, rel=1e-5)
 
 
 def test_nbk004_every_container_gives_the_same_figure():
@@ -136,7 +145,8 @@ def test_nbk006_pr_figure_at_the_data_prevalence_and_a_deployment_prior():
     # at a deployment prior: precision of the star = p·TPR / (p·TPR + (1−p)·FPR)
     fig = roc_dash.plot_pr(Y, s, prior=0.05, cost_fn=10)
     star = _optimum(fig)
-    fpr, tpr = star.customdata[0][2], star.customdata[0][3]
+    roc = _optimum(roc_dash.plot_roc(Y, s, prior=0.05, cost_fn=10))  # checked in nbk003
+    fpr, tpr = roc.x[0], roc.y[0]
     assert star.x[0] == pytest.approx(tpr)
     assert star.y[0] == pytest.approx(0.05 * tpr / (0.05 * tpr + 0.95 * fpr))
     assert fig.layout.yaxis.title.text == "Precision at p(+) = 0.05"
