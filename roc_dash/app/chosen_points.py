@@ -29,8 +29,9 @@ SECONDS = 2.0
 
 #: The optimum's column label (pins have their letters).
 OPTIMUM = "Optimum"
-#: The column label of the point a capacity or floors choose, when it stands first.
-RECOMMENDATION = "Recommendation"
+#: The column label of the point a capacity or floors choose (the strip's recommendation),
+#: when it stands first: short, so that the card fits a projector's 1280×720 with three pins.
+RECOMMENDATION = "Choice"
 
 
 def chosen_points(cache: AnalysisCache, page: PageState, first=None):

@@ -464,7 +464,7 @@ iso-performance slope m = {sig(c.slope)}; PC(+) = {sig(c.pc_pos)}.</p>
   if state.summary else ""}
 {f'<p class="muted">{html.escape(state.pins_summary)}</p>' if state.pins_summary else ""}
 {"<h2>Operating points compared</h2>" + (comparison_html(operating_point(analysis), state.pins)
-  if state.operating is None else comparison_html(state.operating, state.pins, "Recommendation"))
+  if state.operating is None else comparison_html(state.operating, state.pins, "Choice"))
   if state.pins else ""}
 {opbox}
 {intervals_html(intervals)}

@@ -24,6 +24,7 @@ from ...core.assembly.analysis import AnalysisTimeout
 from ...core.decisions.operating import compare_points, operating_point, pinned_points
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_refs, shown_analysis, shown_pins
+from ..chosen_points import RECOMMENDATION
 from ..components import STRIP_INTERVALS_SLOT, operating_panel
 from ..constrained import page_constrained
 from ..constrained_headline import chosen_by, constrained_strip, pins_line, unmet_line
@@ -92,7 +93,7 @@ def strip_update(cache, page: PageState, triggered: str | None) -> dict:
         # shows the latest pin, as the views do
         first = dataclasses.replace(op, pinned=False, label="")
         return {"summary": patch, "operating": operating_panel(
-            pinned[-1], analysis, compare_points(first, pinned, first="Recommendation"))}
+            pinned[-1], analysis, compare_points(first, pinned, first=RECOMMENDATION))}
     return {"summary": patch, "operating": operating_panel(op, analysis, chosen_by=by)}
 
 

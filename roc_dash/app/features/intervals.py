@@ -102,8 +102,9 @@ def intervals_table(chosen):
                "estimate beside them is optimistic: a cost's interval may lie above it); "
                "measured coverage in docs/statistics.md.")
     if chosen[0][0] == RECOMMENDATION:
-        caption += (" The recommendation is the point the capacity or floors choose: its "
-                    "threshold is held fixed in every replicate, as a pin's.")
+        caption += (f" {RECOMMENDATION}: the point the capacity or floors choose (the "
+                    "strip's recommendation); its threshold is held fixed in every replicate, "
+                    "as a pin's.")
     notes = notes_by_point(chosen)
     return html.Div(children=[
         html.H3(f"How sure? {u0.level:.0%} intervals", className="interval-head",

@@ -181,7 +181,7 @@ def test_cst006_with_pins_the_card_and_report_compare_with_the_constrained_point
     out = strip_update(cache, page, ids.VIZ_DATA)
     chosen, model, threshold = _brute(lambda tpr, fpr, flagged: flagged <= 0.1 + 1e-12)
     card = str(out["operating"])
-    assert "Recommendation" in card and "↓ recommendation" in card
+    assert "Choice" in card and "↓ choice" in card
     assert "children='Optimum'" not in card  # the optimum without the capacity is not shown
     assert f"{model}, score ≥ {format_threshold(threshold)}" in card
     pins = plain_text(_ops(out["summary"])[(3,)])
@@ -189,7 +189,7 @@ def test_cst006_with_pins_the_card_and_report_compare_with_the_constrained_point
     table = cache.table(list(page.datasets), None)
     report = html_download(cache, store, page, analysis, table, None, "auc")["content"]
     assert pins.split(": ", 1)[1][:60] in report.replace("&#x27;", "'")
-    assert "<th>Recommendation</th>" in report
+    assert "<th>Choice</th>" in report
 
 
 def test_cst007_the_cards_intervals_are_of_the_constrained_recommendation(page_of):
@@ -203,9 +203,9 @@ def test_cst007_the_cards_intervals_are_of_the_constrained_recommendation(page_o
     chosen = chosen_intervals(cache, page, n_boot=20, first=lambda a: recommendation(page, a))
     _, model, threshold = _brute(lambda tpr, fpr, flagged: flagged <= 0.1 + 1e-12)
     label, op, u = chosen[0]
-    assert (label, op.model, op.threshold) == ("Recommendation", model, threshold)
+    assert (label, op.model, op.threshold) == ("Choice", model, threshold)
     assert u.threshold.estimate == threshold and u.threshold.interval == "fixed"
-    assert "Recommendation" in str(intervals_table(chosen))
+    assert "Choice" in str(intervals_table(chosen))
     _, _, free = page_of()
     assert chosen_intervals(cache, free, n_boot=20, first=lambda a: recommendation(
         free, a))[0][0] == "Optimum"
