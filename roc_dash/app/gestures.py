@@ -81,8 +81,13 @@ def parse_cost(text, current: float, what: str) -> tuple[float, str]:
 
 
 def parse_prior(text, current: float) -> tuple[float, str]:
-    """The prior typed in a box and a message when it was not taken as typed."""
-    v = number(text)
+    """The prior typed in a box and a message when it was not taken as typed; a share may be
+    typed as a percentage (``30%`` is 0.3), as the capacity and floor boxes take it."""
+    raw = text.strip() if isinstance(text, str) else text
+    percent = isinstance(raw, str) and raw.endswith("%")
+    v = number(raw[:-1]) if percent else number(text)
+    if percent and v is not None:
+        v = v / 100
     what = "Deployment prior p(+)"
     if v is None:
         return current, (f"{what}: {excerpt(text)} is not a number; kept {display(current)}."

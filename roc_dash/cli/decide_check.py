@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from ..text.rounding import sig
+from ..text.rounding import rule_threshold, sig
 from .args import (
     EXIT_BAD_INPUT,
     add_bootstrap,
@@ -154,7 +154,7 @@ def _decide(args: argparse.Namespace) -> int:
     for note in record.notes:
         print(f"roc-dash: note: {note}", file=sys.stderr)
     m = record.metrics
-    print(f"roc-dash decide: {record.model}, flag iff score >= {sig(record.threshold)} "
+    print(f"roc-dash decide: {record.model}, flag iff score >= {rule_threshold(record.threshold)} "
           f"({record.how_chosen}): TPR {sig(m.tpr)}, FPR {sig(m.fpr)}, expected cost "
           f"{sig(m.expected_cost)} per case at p(+) {sig(record.prior_pos)}", file=sys.stderr)
     c = record.choice_intervals

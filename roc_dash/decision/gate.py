@@ -38,7 +38,7 @@ from ..core.decisions.drift import (
 from ..core.decisions.economics import expected_cost_per_case, precision_at_prior
 from ..core.inference.noninferiority import delong_noninferiority_test
 from ..core.roc.confusion import confusion_at_threshold
-from ..text.rounding import sig
+from ..text.rounding import rule_threshold, sig
 from . import DecisionRecord, model_rows
 
 __all__ = ["Criterion", "CheckInputError", "min_auc", "max_expected_cost", "not_worse_than",
@@ -119,7 +119,7 @@ def max_expected_cost(analysis: Analysis, model: str, limit: float) -> Criterion
         "max-expected-cost", model, _status(op.expected_cost <= limit), op.expected_cost,
         fmt(op.expected_cost), f"<= {fmt(limit)}",
         f"Expected cost per case {fmt(op.expected_cost)} at the model's optimum (flag iff "
-        f"score >= {fmt(op.threshold)}: TPR {fmt(op.tpr)}, FPR {fmt(op.fpr)}) with "
+        f"score >= {rule_threshold(op.threshold)}: TPR {fmt(op.tpr)}, FPR {fmt(op.fpr)}) with "
         f"c(FP) {fmt(c.cost_fp - c.benefit_tn)}, c(FN) {fmt(c.cost_fn - c.benefit_tp)}, "
         f"prior p(+) {fmt(c.prior_pos)}.")
 

@@ -151,7 +151,7 @@ def not_found(filename: str, role: str, names: Sequence[str]) -> InputError:
         "score": "the classifier's scores",
     }[role]
     extra = (
-        f" (several {OPTION_FLAGS['score']} options read one model per column)"
+        f"; several {OPTION_FLAGS['score']} options read one model per column"
         if role == "score"
         else ""
     )

@@ -96,7 +96,7 @@ class ParsedFile:
 def _empty(filename: str, compressed: bool = False) -> InputError:
     what = "the compressed file is empty" if compressed else "the file is empty"
     return InputError(
-        f"{filename}: {what} (no header, no data). Upload a file with a header line "
+        f"{filename}: {what} (no header, no data). Give a file with a header line "
         "(e.g. 'label,score') followed by one row per prediction.",
         file=filename,
     )

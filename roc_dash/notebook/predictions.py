@@ -222,6 +222,8 @@ _CLI_WORDS = (
     (re.compile(r"--positive VALUE on the command line, e\.g\. --positive (\S+?)\)"),
      r"pos_label=..., e.g. pos_label=\1)"),
     (re.compile(r"--positive( CLASS)?"), "pos_label=..."),
+    # arrays are not a file: the io's "in the whole file" is all of the rows given
+    (re.compile(r"in the whole file"), "in all the rows given"),
 )
 
 

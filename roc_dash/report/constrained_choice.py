@@ -89,9 +89,11 @@ def _as_floors(analysis, settings: ConstraintSettings, option: str):
 
 
 def _chosen_note(name: str, d) -> str:
+    one = len(d.floors) == 1
     return (f"Chosen under {', '.join(f.text for f in d.floors)}: the least expected cost "
-            f"meeting them (model {name}; without them the optimum costs "
-            f"{sig(d.optimum_cost)} per case, the constraints {sig(d.cost_of_floors)} more).")
+            f"meeting {'it' if one else 'them'} (model {name}; without "
+            f"{'it' if one else 'them'} the optimum costs {sig(d.optimum_cost)} per case, "
+            f"the {'constraint' if one else 'constraints'} {sig(d.cost_of_floors)} more).")
 
 
 def choose_point(analysis, settings: ConstraintSettings, economics, *,

@@ -12,7 +12,7 @@ import math
 from .. import __version__
 from ..figures.monitoring import ESTIMATE_NAMES, monitor_roc_figure, monitor_time_figure
 from ..figures.style import GRAPH_CONFIG
-from ..text.rounding import sig, signed
+from ..text.rounding import rule_threshold, sig, signed
 from .html import CSS
 from .html_plotly import figure_div, plotly_loader_html
 
@@ -59,7 +59,7 @@ def _decision_html(report) -> str:
         return f"{value} [{sig(low)}, {sig(high)}]"
 
     return _rows_table(["Decision (record)", ""], [
-        ["Model", rec.model], ["Rule", f"flag iff score ≥ {sig(rec.threshold)} "
+        ["Model", rec.model], ["Rule", f"flag iff score ≥ {rule_threshold(rec.threshold)} "
                                        f"({rec.how_chosen})"],
         ["Costs", f"c(FP) {sig(rec.cost_fp)}, c(FN) {sig(rec.cost_fn)}, b(TP) "
                   f"{sig(rec.benefit_tp)}, b(TN) {sig(rec.benefit_tn)} {rec.unit}".strip()],

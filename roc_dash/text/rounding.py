@@ -6,6 +6,9 @@ layers above (figures, report, CLI and app all import it; core does not need it)
 
 * :func:`sig` for text built in Python: ``format(x, ".6g")`` (trailing zeros dropped),
   infinities as ``+∞``/``−∞``, a missing number as ``n/a``.
+* :func:`rule_threshold` for a threshold a person will type into a rule ("flag iff score >=
+  t"): :func:`sig` unless that rounds up past ``t``, then ``t`` exactly (0.9999999994 is not
+  shown as 1, which would flag nothing).
 * :data:`HOVER` for plotly's hovertemplates: ``%{x:.6~g}``, d3-format's same rule (d3's
   ``.6g`` keeps trailing zeros, its ``~`` drops them as Python does).
 """
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["SIGNIFICANT_DIGITS", "HOVER", "sig", "signed"]
+__all__ = ["SIGNIFICANT_DIGITS", "HOVER", "sig", "signed", "rule_threshold"]
 
 #: Significant digits of every number shown to a person.
 SIGNIFICANT_DIGITS = 6
@@ -42,3 +45,16 @@ def signed(value) -> str:
     """:func:`sig` with the sign always written (``+0.0123``, ``-0.05``): a difference."""
     text = sig(value)
     return text if text.startswith(("+", "-", "−", "n/a")) else "+" + text
+
+
+def rule_threshold(value) -> str:
+    """A threshold as a rule's bound: :func:`sig`, or the exact value where that rounds up.
+
+    ``score >= sig(t)`` must flag every case ``score >= t`` flags; a threshold that 6 digits
+    round up (``0.9999999994643758`` to ``1``) would flag none of the cases between them.
+    Then the shortest text that reads back as ``t`` exactly (``repr``) is shown.
+    """
+    text = sig(value)
+    if value is None or not math.isfinite(float(value)) or float(text) <= float(value):
+        return text
+    return repr(float(value))

@@ -434,9 +434,9 @@ def _point(kind, threshold, fpr, tpr, est, p, e, level, n_boot, n_used, optimism
         notes.append("A pin's threshold is fixed: its interval is the threshold itself; "
                      "the other intervals are those of that threshold's consequences.")
     else:
-        notes.append("The optimum is chosen again in every replicate. Its intervals, but the "
-                     "threshold's, are of what the chosen threshold gives on new data: the "
-                     "estimate corrected for the optimism of choosing it on these data (out "
+        notes.append("The optimum is chosen again in every replicate. Its intervals (all "
+                     "but the threshold's) are of what the chosen threshold gives on new "
+                     "data: the estimate corrected for the optimism of choosing it on these data (out "
                      "of bag), so a cost's interval may lie above its estimate. The "
                      "threshold's is the percentile interval of the replicates' choices, of "
                      "the population's optimal threshold (measured coverage in "
