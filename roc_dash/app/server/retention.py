@@ -286,9 +286,8 @@ class Retention:
 
     def _sweep_in_background(self) -> None:
         import fcntl
-        import logging
 
-        try:
+        def locked_sweep():
             with open(self.root / ".sweep.lock", "a") as lock:
                 try:
                     fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -296,17 +295,20 @@ class Retention:
                     return  # another worker is sweeping
                 (self.root / ".swept").touch()
                 self._sweep_logged()
-        except Exception:  # noqa: BLE001 - a failed sweep must not take a request down
-            logging.getLogger(__name__).exception("roc-dash: the periodic sweep failed")
-        finally:
-            self._sweeping.release()
+
+        self._sweep_then_release(locked_sweep)
 
     def _sweep_now(self) -> None:
         """The sweep of the replica whose turn it is (``ROC_DASH_REDIS_URL``), in a thread."""
+        self._sweep_then_release(self._sweep_logged)
+
+    def _sweep_then_release(self, sweep) -> None:
+        """``sweep()`` in the sweeping thread: what fails is logged, never raised (a failed
+        sweep must not take a request down); the sweeping lock is released either way."""
         import logging
 
         try:
-            self._sweep_logged()
+            sweep()
         except Exception:  # noqa: BLE001 - a failed sweep must not take a request down
             logging.getLogger(__name__).exception("roc-dash: the periodic sweep failed")
         finally:
