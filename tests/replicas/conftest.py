@@ -27,6 +27,18 @@ from tools.redis_server import REDIS_SERVER, redis_server
 SIGNED = "X-Forwarded-User"
 #: Who can sign in at nginx.
 FRONT_USERS = ("cleo", "fay", "hal", "ivy", "jon")
+#: Seconds after its last use that a dataset expires on the replicas.
+TTL_SECONDS = 8
+
+
+def replica_env(redis_url: str, **more) -> dict:
+    """What replicas sharing ``redis_url`` run with: sign-in by header from 127.0.0.1, a
+    dataset expiring :data:`TTL_SECONDS` after its last use, a sweep that may run every
+    second, one user keeping about two 30,000-row datasets; and ``more``."""
+    return dict(ROC_DASH_REDIS_URL=redis_url, ROC_DASH_USER_HEADER=SIGNED,
+                ROC_DASH_TRUSTED_PROXIES="127.0.0.1",
+                ROC_DASH_DATASET_TTL_DAYS=TTL_SECONDS / 86400, ROC_DASH_SWEEP_SECONDS=1,
+                ROC_DASH_USER_QUOTA_MB=0.75, **more)
 
 
 @contextlib.contextmanager

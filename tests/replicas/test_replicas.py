@@ -19,18 +19,18 @@ import pytest
 from tests.hostile.conftest import Page, start_server, stop_server
 from tests.replicas.conftest import (
     SIGNED,
+    TTL_SECONDS,
     check_quota_across,
     check_retention_across,
     check_seen_on_both,
     csv_rows,
     figure_text,
     kill_a_mid_request,
+    replica_env,
     replica_set,
     user_page,
 )
 from tools.redis_server import redis_server
-
-TTL_SECONDS = 8
 
 
 @pytest.fixture(scope="module")
@@ -43,11 +43,7 @@ def replicas(tmp_path_factory):
     data = root / "data"
     with contextlib.ExitStack() as stack:
         url = stack.enter_context(redis_server(root / "redis"))
-        env = dict(ROC_DASH_REDIS_URL=url, ROC_DASH_USER_HEADER=SIGNED,
-                   ROC_DASH_TRUSTED_PROXIES="127.0.0.1",
-                   ROC_DASH_DATASET_TTL_DAYS=TTL_SECONDS / 86400, ROC_DASH_SWEEP_SECONDS=1,
-                   ROC_DASH_USER_QUOTA_MB=0.75)
-        r = stack.enter_context(replica_set(root, {"a": data, "b": data}, **env))
+        r = stack.enter_context(replica_set(root, {"a": data, "b": data}, **replica_env(url)))
         yield SimpleNamespace(a=r.a, b=r.b, front=r.front, data=data, redis_url=url)
 
 

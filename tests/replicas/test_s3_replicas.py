@@ -22,12 +22,14 @@ from tests.hostile.conftest import wildcard_id
 from tests.monitoring_example import frame
 from tests.replicas.conftest import (
     SIGNED,
+    TTL_SECONDS,
     check_quota_across,
     check_retention_across,
     check_seen_on_both,
     csv_rows,
     figure_text,
     kill_a_mid_request,
+    replica_env,
     replica_set,
     user_page,
 )
@@ -36,7 +38,6 @@ from tools.s3_server import object_keys, s3_client, s3_server, store_env
 
 BUCKET = "roc-shared"
 PREFIX = "team"
-TTL_SECONDS = 8
 
 
 @pytest.fixture(scope="module")
@@ -49,10 +50,7 @@ def s3_replicas(tmp_path_factory):
     with contextlib.ExitStack() as stack:
         url = stack.enter_context(redis_server(root / "redis"))
         s3 = stack.enter_context(s3_server(root / "moto", buckets=(BUCKET,)))
-        env = dict(ROC_DASH_REDIS_URL=url,
-                   ROC_DASH_USER_HEADER=SIGNED, ROC_DASH_TRUSTED_PROXIES="127.0.0.1",
-                   ROC_DASH_DATASET_TTL_DAYS=TTL_SECONDS / 86400, ROC_DASH_SWEEP_SECONDS=1,
-                   ROC_DASH_USER_QUOTA_MB=0.75, **store_env(s3, f"s3://{BUCKET}/{PREFIX}"))
+        env = replica_env(url, **store_env(s3, f"s3://{BUCKET}/{PREFIX}"))
         r = stack.enter_context(replica_set(
             root, {"a": root / "data-a", "b": root / "data-b"}, **env))
         yield SimpleNamespace(a=r.a, b=r.b, front=r.front, s3=s3)
