@@ -27,7 +27,6 @@ the command, date, load average and commit with the times.
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import statistics
@@ -37,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from bench_support import checkout, print_header  # bench/, the script's own folder
+from bench_support import checkout, int_options  # bench/, the script's own folder
 
 # this checkout, not whichever roc_dash is installed
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -112,12 +111,7 @@ def best_of(fn, repeat: int) -> tuple[float, float]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rows", type=int, default=1_000_000)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--boot", type=int, default=200)
-    args = ap.parse_args(argv)
-    print_header()
+    args = int_options(__doc__, argv, rows=1_000_000, repeat=3, boot=200)
     print(f"checkout: {checkout()}; "
           f"{platform.python_implementation()} {platform.python_version()}")
     n, r = args.rows, args.repeat

@@ -1,13 +1,15 @@
 """What several benchmark scripts share: the header that dates a run, the commit measured,
-and writing a table in parts."""
+writing a table in parts, whole-number options, and a timed simulation's main."""
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import os
 import platform
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 
@@ -35,3 +37,23 @@ def write_part(directory: str, k: int, table) -> str:
     path = os.path.join(directory, f"part-{k:05d}.parquet")
     pq.write_table(table, path, row_group_size=1_000_000)
     return path
+
+
+def int_options(doc: str, argv=None, **defaults: int) -> argparse.Namespace:
+    """Options ``--NAME`` (whole numbers, default ``defaults[NAME]``) read from ``argv``, the
+    script described by the first line of ``doc``; then the header that dates the run."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    for name, default in defaults.items():
+        ap.add_argument(f"--{name}", type=int, default=default)
+    args = ap.parse_args(argv)
+    print_header()
+    return args
+
+
+def timed_main(parse, simulate, report, argv=None) -> None:
+    """A simulation script's main: ``report(args, simulate(args), seconds it took)`` with
+    ``args = parse(argv)``."""
+    args = parse(argv)
+    started = time.perf_counter()
+    out = simulate(args)
+    report(args, out, time.perf_counter() - started)

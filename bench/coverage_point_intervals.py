@@ -37,10 +37,10 @@ import os
 import platform
 import shlex
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
+from bench_support import timed_main  # bench/, the script's own folder
 from scipy.stats import norm
 
 # this checkout, not whichever roc_dash is installed
@@ -182,10 +182,7 @@ def report(a, out: dict, seconds: float) -> None:
 
 
 def main(argv=None) -> None:
-    a = parse(argv)
-    t0 = time.monotonic()
-    out = simulate(a)
-    report(a, out, time.monotonic() - t0)
+    timed_main(parse, simulate, report, argv)
 
 
 if __name__ == "__main__":

@@ -368,26 +368,25 @@ def worker_pids(master: int) -> list[int]:
     return [int(p) for p in out.stdout.split()]
 
 
+def _proc_mb(pid: int, file: str, key: str) -> float:
+    """The ``key:`` line (in kB) of ``/proc/PID/FILE`` in MB; 0 when the process is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/{file}").read_text().splitlines():
+            if line.startswith(key):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 def pss_mb(pid: int) -> float:
     """Proportional set size: the worker's private memory plus its share of pages it shares
     with the other workers (libraries); what the machine actually spends on it."""
-    try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
+    return _proc_mb(pid, "smaps_rollup", "Pss:")
 
 
 def rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
+    return _proc_mb(pid, "status", "VmRSS:")
 
 
 def cpu_seconds(pid: int) -> float:

@@ -24,14 +24,13 @@ command, date, load average and commit.
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
-from bench_support import checkout, print_header  # bench/, the script's own folder
+from bench_support import checkout, int_options  # bench/, the script's own folder
 from scipy.special import expit, ndtr, ndtri
 from scipy.stats import beta as beta_dist
 
@@ -200,12 +199,7 @@ def pr_band_sims(sims: int, rng, n_boot: int) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sims", type=int, default=400)
-    ap.add_argument("--boot", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=2026)
-    args = ap.parse_args(argv)
-    print_header()
+    args = int_options(__doc__, argv, sims=400, boot=200, seed=2026)
     print(f"checkout: {checkout()}")
     print(f"{args.sims} data sets each; frequency ± Monte Carlo standard error")
     rng = np.random.default_rng(args.seed)

@@ -39,10 +39,10 @@ import os
 import platform
 import shlex
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
+from bench_support import timed_main  # bench/, the script's own folder
 from scipy.stats import norm
 
 # this checkout, not whichever roc_dash is installed
@@ -198,10 +198,7 @@ def parse(argv=None):
 
 
 def main(argv=None) -> None:
-    a = parse(argv)
-    started = time.perf_counter()
-    out = simulate(a)
-    report(a, out, time.perf_counter() - started)
+    timed_main(parse, simulate, report, argv)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 #: The package's data folder (the demo predictions and the examples).
 DATA = TESTS.parent / "roc_dash" / "data"
+#: The demo dataset's models, in its order.
+DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
 #: Every test under these folders is in the slow tier, with this reason.
 SLOW_FOLDERS = {"browser": "browser", "hostile": "server", "replicas": "server"}
 #: Fixtures that start a browser, a server or a kernel: a test using one is slow.

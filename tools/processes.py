@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import socket
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -42,3 +44,15 @@ def stop_group(proc, timeout: float = 20.0) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+def wait_until_up(proc, up: Callable[[], bool], log: Path, what: str, wait: float,
+                  step: float) -> None:
+    """Poll ``up()`` every ``step`` seconds until it is true; raise ``RuntimeError`` with the
+    end of ``log`` when ``proc`` exits first or ``wait`` seconds pass (``what`` did not
+    start)."""
+    deadline = time.monotonic() + wait
+    while not up():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not start: " + log.read_text()[-2000:])
+        time.sleep(step)

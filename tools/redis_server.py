@@ -8,10 +8,9 @@ import contextlib
 import shutil
 import socket
 import subprocess
-import time
 from pathlib import Path
 
-from tools.processes import free_port, stop_group
+from tools.processes import free_port, stop_group, wait_until_up
 
 REDIS_SERVER = shutil.which("redis-server") or (
     "/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None)
@@ -42,12 +41,8 @@ def redis_server(folder: Path, *, wait: float = 30.0):
          "--maxmemory-policy", "allkeys-lru"],
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        deadline = time.monotonic() + wait
-        while not _pong(port):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("redis-server did not start: "
-                                   + (folder / "redis.log").read_text()[-2000:])
-            time.sleep(0.05)
+        wait_until_up(proc, lambda: _pong(port), folder / "redis.log", "redis-server", wait,
+                      0.05)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         stop_group(proc, timeout=10)

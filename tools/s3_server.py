@@ -8,11 +8,10 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
-from tools.processes import free_port, stop_group
+from tools.processes import free_port, stop_group, wait_until_up
 
 #: Credentials moto accepts (any); the tests pass them through the standard AWS variables.
 CREDENTIALS = {"AWS_ACCESS_KEY_ID": "roc-dash-test", "AWS_SECRET_ACCESS_KEY": "roc-dash-test",
@@ -40,12 +39,8 @@ def s3_server(folder: Path, *, buckets=("roc-dash",), wait: float = 60.0):
                              "-p", str(port)], stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)
     try:
-        deadline = time.monotonic() + wait
-        while not _answers(url):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("moto's S3 server did not start: "
-                                   + (folder / "moto.log").read_text()[-2000:])
-            time.sleep(0.1)
+        wait_until_up(proc, lambda: _answers(url), folder / "moto.log", "moto's S3 server",
+                      wait, 0.1)
         env = {**CREDENTIALS, "ROC_DASH_S3_ENDPOINT_URL": url}
         client = s3_client(env)
         for bucket in buckets:

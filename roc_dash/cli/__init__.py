@@ -17,6 +17,8 @@ from .. import __version__
 from .args import (
     EXIT_BAD_INPUT,
     add_bootstrap,
+    add_costs,
+    add_prior,
     add_reading,
     load_files,
     open_unit,
@@ -296,12 +298,8 @@ def _parser() -> argparse.ArgumentParser:
 
     report = sub.add_parser("report", help="analyse prediction files and print a report")
     add_reading(report, model_flag="--model")
-    report.add_argument("--cost-fp", type=positive_float, default=1.0, metavar="X",
-                        help="cost of a false positive (default 1)")
-    report.add_argument("--cost-fn", type=positive_float, default=1.0, metavar="Y",
-                        help="cost of a false negative (default 1)")
-    report.add_argument("--prior", type=open_unit, default=None, metavar="P",
-                        help="deployment prior p(+) in (0, 1) (default: the data's prevalence)")
+    add_costs(report)
+    add_prior(report)
     report.add_argument("--fpr-max", type=_fpr_max, default=None, metavar="A",
                         help="upper FPR limit of the partial AUC (default 0.2); given, the "
                              "report also compares every pair of models on it (paired "

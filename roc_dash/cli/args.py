@@ -13,7 +13,7 @@ import sys
 
 __all__ = ["EXIT_BAD_INPUT", "positive_float", "open_unit", "non_negative", "finite",
            "bootstrap_seed", "bootstrap_replicates", "add_reading", "read_options", "load_files",
-           "silence_stdout", "whole_number", "add_bootstrap"]
+           "silence_stdout", "whole_number", "add_bootstrap", "add_costs", "add_prior"]
 
 #: Exit status of bad input (a message on stderr, never a traceback).
 EXIT_BAD_INPUT = 2
@@ -129,6 +129,20 @@ def non_negative(text: str) -> float:
 def finite(text: str) -> float:
     """A finite number."""
     return _finite_number(text, lambda v: True, "a finite number")
+
+
+def add_costs(p) -> None:
+    """``--cost-fp`` and ``--cost-fn`` on a parser or group (positive numbers, default 1)."""
+    p.add_argument("--cost-fp", type=positive_float, default=1.0, metavar="X",
+                   help="cost of a false positive (default 1)")
+    p.add_argument("--cost-fn", type=positive_float, default=1.0, metavar="Y",
+                   help="cost of a false negative (default 1)")
+
+
+def add_prior(p) -> None:
+    """``--prior`` on a parser or group: the deployment prior (default: the data's)."""
+    p.add_argument("--prior", type=open_unit, default=None, metavar="P",
+                   help="deployment prior p(+) in (0, 1) (default: the data's prevalence)")
 
 
 def add_reading(p: argparse.ArgumentParser, *, model_flag: str) -> None:

@@ -15,12 +15,13 @@ from ..text.rounding import rule_threshold, sig
 from .args import (
     EXIT_BAD_INPUT,
     add_bootstrap,
+    add_costs,
+    add_prior,
     add_reading,
     finite,
     load_files,
     non_negative,
     open_unit,
-    positive_float,
     read_options,
     silence_stdout,
 )
@@ -264,16 +265,12 @@ def _alarm_rate(text: str) -> float:
 
 def _add_gate_conditions(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("conditions")
-    g.add_argument("--cost-fp", type=positive_float, default=1.0, metavar="X",
-                   help="cost of a false positive (default 1)")
-    g.add_argument("--cost-fn", type=positive_float, default=1.0, metavar="Y",
-                   help="cost of a false negative (default 1)")
+    add_costs(g)
     g.add_argument("--benefit-tp", type=non_negative, default=0.0, metavar="B",
                    help="benefit of a true positive (default 0)")
     g.add_argument("--benefit-tn", type=non_negative, default=0.0, metavar="B",
                    help="benefit of a true negative (default 0)")
-    g.add_argument("--prior", type=open_unit, default=None, metavar="P",
-                   help="deployment prior p(+) in (0, 1) (default: the data's prevalence)")
+    add_prior(g)
     g.add_argument("--level", type=open_unit, default=0.95, metavar="L",
                    help="confidence level of intervals (default 0.95)")
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ._forward import forwarded
 from .inference.cross_validation import CrossValidatedAuc
 from .inference.model_comparison import OptimalRanges, PairwiseComparison
 from .inference.statistics import AucInterval, PairedAucTest, PartialAuc
@@ -85,21 +86,10 @@ class Operating:
     expected_cost: float
     normalized_expected_cost: float
 
-    @property
-    def fpr(self) -> float:
-        return self.optimum.fpr
-
-    @property
-    def tpr(self) -> float:
-        return self.optimum.tpr
-
-    @property
-    def threshold(self) -> float:
-        return self.optimum.threshold
-
-    @property
-    def model(self) -> str:
-        return self.optimum.model
+    fpr = forwarded("optimum", "fpr")
+    tpr = forwarded("optimum", "tpr")
+    threshold = forwarded("optimum", "threshold")
+    model = forwarded("optimum", "model")
 
 
 @dataclass(frozen=True, eq=False)

@@ -132,12 +132,18 @@ def _p(v: float) -> str:
     return "n/a" if not math.isfinite(v) else f"{v:.3g}"
 
 
+def _test_criterion(name: str, w, f, p_value: float, or_else: str, detail: str) -> Criterion:
+    """The line of a window's test ``name`` (finding ``f``): its p value, passing at
+    ``p >= alpha`` (``or_else`` adds the other way to pass), and the ``detail``."""
+    return Criterion(name, w.name, _STATUS[f.status], p_value, f"p = {_p(p_value)}",
+                     f"p >= {sig(f.alpha)}{or_else}", detail)
+
+
 def _cost_drift(w, f, _settings) -> Criterion:
     m = w.labelled
     d = m.drift
-    return Criterion(
-        "cost-drift", w.name, _STATUS[f.status], d.p_value, f"p = {_p(d.p_value)}",
-        f"p >= {sig(f.alpha)}",
+    return _test_criterion(
+        "cost-drift", w, f, d.p_value, "",
         f"Flag iff score >= the record's threshold: TPR {sig(m.tpr.value)}, FPR "
         f"{sig(m.fpr.value)} on {sig(m.tp + m.fn)} positives and {sig(m.fp + m.tn)} negatives; "
         f"expected cost per case at the record's prior {sig(d.cost)}, "
@@ -152,9 +158,8 @@ def _choice_criterion(w, f, min_saving: float) -> Criterion:
     p = r.prior
     lo, hi = r.holds_over
     how = "counted from its labels" if p.method == "labels" else f"estimated by {p.method.upper()}"
-    return Criterion(
-        "choice", w.name, _STATUS[f.status], r.p_value, f"p = {_p(r.p_value)}",
-        f"p >= {sig(f.alpha)} or saving < {sig(min_saving)}",
+    return _test_criterion(
+        "choice", w, f, r.p_value, f" or saving < {sig(min_saving)}",
         f"Prior p(+) {sig(p.value)} [{sig(p.low)}, {sig(p.high)}] ({how}); the deployed "
         f"choice is optimal for p(+) in [{sig(lo)}, {sig(hi)}]. At this prior the optimum is "
         f"score >= {sig(r.choice.threshold)} (deployed optimum: >= "
@@ -170,9 +175,8 @@ def _shift_criterion(w, f, _settings) -> Criterion:
                       f"{sig(x.psi)}" for x in judged)
     against = ("classes" if w.labelled is not None
                else "mixture of its classes at the estimated prior")
-    return Criterion(
-        "score-shift", w.name, _STATUS[f.status], f.p_value, f"p = {_p(f.p_value)}",
-        f"p >= {sig(f.alpha)} or PSI < {sig(judged[0].psi_min)}",
+    return _test_criterion(
+        "score-shift", w, f, f.p_value, f" or PSI < {sig(judged[0].psi_min)}",
         f"Scores against the reference's {against}: {parts}.")
 
 

@@ -202,11 +202,18 @@ def _released():
     _last_release[0] = time.monotonic()
 
 
+def _arrive(driver, point):
+    """A new gesture begins: the pointer moves to ``point``; its ``(x, y)``."""
+    x, y = point
+    _new_gesture()
+    _mouse(driver, "mouseMoved", x, y)
+    return x, y
+
+
 def drag(driver, start, end, steps=12, pause=0.02):
     """Press the left button at ``start``, move to ``end`` in ``steps`` moves, release."""
-    (x0, y0), (x1, y1) = start, end
-    _new_gesture()
-    _mouse(driver, "mouseMoved", x0, y0)
+    x0, y0 = _arrive(driver, start)
+    x1, y1 = end
     pace(0.1)
     _mouse(driver, "mousePressed", x0, y0, buttons=1, button="left", clicks=1)
     pace(0.05)
@@ -220,9 +227,7 @@ def drag(driver, start, end, steps=12, pause=0.02):
 
 
 def click(driver, point):
-    x, y = point
-    _new_gesture()
-    _mouse(driver, "mouseMoved", x, y)
+    x, y = _arrive(driver, point)
     pace(0.05)
     _mouse(driver, "mousePressed", x, y, buttons=1, button="left", clicks=1)
     _mouse(driver, "mouseReleased", x, y, button="left", clicks=1)
@@ -230,9 +235,7 @@ def click(driver, point):
 
 
 def double_click(driver, point):
-    x, y = point
-    _new_gesture()
-    _mouse(driver, "mouseMoved", x, y)
+    x, y = _arrive(driver, point)
     for clicks in (1, 2):
         _mouse(driver, "mousePressed", x, y, buttons=1, button="left", clicks=clicks)
         _mouse(driver, "mouseReleased", x, y, button="left", clicks=clicks)

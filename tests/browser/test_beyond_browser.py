@@ -46,6 +46,13 @@ def _scroll_to(driver, element):
     scroll_into_view(driver, element)
 
 
+def _shoot(dash_duo, shot, tab: str, element_id: str, name: str):
+    """Open ``tab``, bring ``element_id`` into view and take the screenshot ``name``."""
+    open_tab(dash_duo, tab)
+    _scroll_to(dash_duo.driver, dash_duo.find_element(f"#{element_id}"))
+    shot(name)
+
+
 def _choose(dash_duo, dropdown_id, option_text):
     """Open a dropdown and click one of its options (WebDriver clicks: trusted input)."""
     box = dash_duo.find_element(f"#{dropdown_id}")
@@ -79,9 +86,7 @@ def test_byd001_budget_draws_the_constraint_and_the_achievable_point(dash_duo, a
     line = js_graph(d, ids.ROC_GRAPH, "gd.layout.shapes[0].name")
     assert line == "iso-performance line"  # the draggable line stays shapes[0]
     shot("byd001_budget_card")
-    open_tab(dash_duo, "decide")
-    _scroll_to(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
-    shot("byd001_budget_roc")
+    _shoot(dash_duo, shot, "decide", ids.ROC_GRAPH, "byd001_budget_roc")
     open_tab(dash_duo, "beyond")
     # % flagged: 10% of the cases
     unit = dash_duo.find_element(f"#{ids.BUDGET_UNIT} label:nth-of-type(2)")
@@ -120,9 +125,7 @@ def test_byd002_repair_concavities_overlay(dash_duo, app, shot):
     rx, ry = trace_xy(d, ids.ROC_GRAPH, "decision tree repaired")
     assert np.allclose(rx, repair.curve.fpr) and np.allclose(ry, repair.curve.tpr)
     assert f"{len(repair)} concavities" in result_text(dash_duo)
-    open_tab(dash_duo, "decide")
-    _scroll_to(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
-    shot("byd002_repair_roc")
+    _shoot(dash_duo, shot, "decide", ids.ROC_GRAPH, "byd002_repair_roc")
 
 
 def test_byd003_and_or_of_two_pins_with_actual_positions(dash_duo, app, shot):
@@ -157,12 +160,8 @@ def test_byd003_and_or_of_two_pins_with_actual_positions(dash_duo, app, shot):
     assert np.isclose(min(rx), max(fa, fb)) and np.isclose(max(ry), min(1.0, ta + tb))
     text = result_text(dash_duo)
     assert "AND actual (rows)" in text and "paired by id" in text
-    open_tab(dash_duo, "decide")
-    _scroll_to(d, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
-    shot("byd003_logic_roc")
-    open_tab(dash_duo, "beyond")
-    _scroll_to(d, dash_duo.find_element(f"#{ids.COMBINE_RESULT}"))
-    shot("byd003_logic_card")
+    _shoot(dash_duo, shot, "decide", ids.ROC_GRAPH, "byd003_logic_roc")
+    _shoot(dash_duo, shot, "beyond", ids.COMBINE_RESULT, "byd003_logic_card")
 
 
 def test_byd004_relative_superiority_and_lc_index(dash_duo, app, shot):

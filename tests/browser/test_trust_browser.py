@@ -269,12 +269,17 @@ def test_trs005_second_upload_and_model_name_collision(dash_duo, app, tmp_path, 
     shot("trs005_two_uploads")
 
 
+def _upload_new(dash_duo, path, seed: int):
+    """120 random predictions written to ``path`` and dropped on the page, once loaded."""
+    make_predictions(120, seed=seed).to_csv(path, index=False)
+    upload(dash_duo, path)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", f"Loaded {path.name}")
+    return path
+
+
 def test_trs006_the_same_file_again(dash_duo, app, tmp_path):
     start(dash_duo, app)
-    path = tmp_path / "once.csv"
-    make_predictions(120, seed=3).to_csv(path, index=False)
-    upload(dash_duo, path)
-    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Loaded once.csv")
+    path = _upload_new(dash_duo, tmp_path / "once.csv", seed=3)
     rows_before = dash_duo.find_element(f"#{ids.DATASET_LIST}").text
     upload(dash_duo, path)  # the same file dropped again: the upload fires again
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Already loaded")
@@ -322,10 +327,7 @@ def test_trs008_a_link_whose_data_is_gone(dash_duo, app):
 
 def test_trs009_a_shared_link_opens_the_same_datasets(dash_duo, app, tmp_path):
     start(dash_duo, app)
-    path = tmp_path / "shared.csv"
-    make_predictions(120, seed=6).to_csv(path, index=False)
-    upload(dash_duo, path)
-    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Loaded shared.csv")
+    _upload_new(dash_duo, tmp_path / "shared.csv", seed=6)
     link = wait_until(lambda: dash_duo.driver.current_url if "data=" in
                       dash_duo.driver.current_url else None, message="link with data ids")
     # a colleague opens it in a fresh session (new tab storage)

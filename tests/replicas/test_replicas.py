@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import secrets
-import signal
-import threading
 import time
 from types import SimpleNamespace
 
@@ -22,16 +19,18 @@ import pytest
 from tests.hostile.conftest import Page, start_server, stop_server
 from tests.replicas.conftest import (
     SIGNED,
-    attempt,
+    TTL_SECONDS,
+    check_quota_across,
+    check_retention_across,
+    check_seen_on_both,
     csv_rows,
     figure_text,
+    kill_a_mid_request,
+    replica_env,
     replica_set,
     user_page,
 )
-from tools.dash_requests import VIEWS_CALLBACK, views_values
 from tools.redis_server import redis_server
-
-TTL_SECONDS = 8
 
 
 @pytest.fixture(scope="module")
@@ -44,11 +43,7 @@ def replicas(tmp_path_factory):
     data = root / "data"
     with contextlib.ExitStack() as stack:
         url = stack.enter_context(redis_server(root / "redis"))
-        env = dict(ROC_DASH_REDIS_URL=url, ROC_DASH_USER_HEADER=SIGNED,
-                   ROC_DASH_TRUSTED_PROXIES="127.0.0.1",
-                   ROC_DASH_DATASET_TTL_DAYS=TTL_SECONDS / 86400, ROC_DASH_SWEEP_SECONDS=1,
-                   ROC_DASH_USER_QUOTA_MB=0.75)
-        r = stack.enter_context(replica_set(root, {"a": data, "b": data}, **env))
+        r = stack.enter_context(replica_set(root, {"a": data, "b": data}, **replica_env(url)))
         yield SimpleNamespace(a=r.a, b=r.b, front=r.front, data=data, redis_url=url)
 
 
@@ -59,19 +54,7 @@ def test_scl010_uploaded_on_one_viewed_pinned_noted_removed_on_another(replicas)
     assert "Loaded" in out["upload-status"]["children"], out
     dataset = on_a.datasets[-1]
     on_b = user_page(r.b, "ana", [dataset])
-    # viewed: the curve of the upload, computed on b (or read from the shared cache)
-    assert "shared" in figure_text(on_b, ["shared"])
-    # pinned: a pinned model is drawn from b with its dataset's id
-    pin = {"dataset": dataset, "model": "shared", "threshold": 0.5, "label": "A"}
-    values = {**views_values(on_b.datasets, ["shared"]), "pinned.data": [pin]}
-    pinned = on_b.response(VIEWS_CALLBACK, values, ["pinned.data"])
-    assert "shared" in json.dumps(pinned["roc-graph"]["figure"]["data"])
-    # noted on b, read on a (and the reverse: saved views)
-    on_b.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "decided on b"})
-    assert on_a.notes()["note"]["value"] == "decided on b"
-    on_a.notes("save-view.n_clicks", **{"save-view.n_clicks": 1, "view-name.value": "v1",
-                                        "url.search": "?cfn=3"})
-    assert [v["name"] for v in on_b.notes()["views-data"]["data"]] == ["v1"]
+    check_seen_on_both(on_a, on_b, dataset)
     # another user on b may read but not change it
     ben = user_page(r.b, "ben", [dataset])
     refused = ben.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "defaced"})
@@ -111,36 +94,14 @@ def test_scl011_through_nginx_without_sticky_sessions(replicas):
 
 
 def test_scl012_a_users_quota_holds_across_replicas(replicas):
-    r = replicas
-    dan_a, dan_b = user_page(r.a, "dan"), user_page(r.b, "dan")
-    uploaded = []
-    for k, page in enumerate((dan_a, dan_b, dan_a)):  # 3 x ~0.35 MB over a 0.75 MB quota
-        page.datasets = list(uploaded)
-        out = page.upload(f"dan{k}.csv", csv_rows(30 + k, 30_000))
-        assert "Loaded" in out["upload-status"]["children"], out
-        uploaded.append(page.datasets[-1])
-    on = {d: (r.data / "datasets" / f"{d}.parquet").exists() for d in uploaded}
-    assert on[uploaded[2]] and sum(on.values()) == 2, on
+    check_quota_across(replicas, lambda d: (replicas.data / "datasets" / f"{d}.parquet").exists())
 
 
 def test_scl013_retention_holds_across_replicas(replicas):
     """A dataset looked at through b stays; one uploaded through a and left idle expires
     (whichever replica's turn the sweep is)."""
-    r = replicas
-    eve_a = user_page(r.a, "eve")
-    eve_a.upload("watched.csv", csv_rows(40))
-    watched = eve_a.datasets[-1]
-    eve_a.upload("idle.csv", csv_rows(41))
-    idle = eve_a.datasets[-1]
-    eve_b = user_page(r.b, "eve", [watched])
-    t0 = time.monotonic()
-    while (r.data / "datasets" / f"{idle}.parquet").exists():
-        assert time.monotonic() - t0 < 6 * TTL_SECONDS, "the idle dataset did not expire"
-        assert "watched" in figure_text(eve_b, ["watched"])
-        time.sleep(0.5)
-    assert time.monotonic() - t0 > TTL_SECONDS / 2
-    assert "watched" in figure_text(eve_b, ["watched"])
-    assert (r.data / "datasets" / f"{watched}.parquet").exists()
+    check_retention_across(
+        replicas, lambda d: (replicas.data / "datasets" / f"{d}.parquet").exists(), TTL_SECONDS)
 
 
 def test_scl016_concurrent_uploads_through_nginx_lose_nothing(replicas):
@@ -182,17 +143,7 @@ def test_scl014_a_replica_killed_mid_request_loses_nothing(replicas):
     fay_a.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "before the crash"})
     batch = secrets.token_urlsafe(24)
     assert r.a.upload(batch, "late.csv", csv_rows(51), headers={SIGNED: "fay"}).status == 200
-    in_flight = []
-    request = threading.Thread(target=lambda: in_flight.append(
-        attempt(lambda: fay_a.views(["kept"]))))
-    request.start()
-    os.killpg(r.a.proc.pid, signal.SIGKILL)
-    r.a.proc.wait(timeout=30)
-    request.join(60)
-    assert not request.is_alive()
-    fay = user_page(r.front, "fay", [kept])
-    assert fay.notes()["note"]["value"] == "before the crash"
-    assert "kept" in figure_text(fay, ["kept"])
+    fay = kill_a_mid_request(r, fay_a, kept)
     out = fay.response("datasets.data", {
         "streamed-upload.data": {"batch": batch, "stamp": time.time()},
         "datasets.data": fay.datasets, "url.search": ""}, ["streamed-upload.data"])

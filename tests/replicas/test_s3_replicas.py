@@ -11,10 +11,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-import os
 import secrets
-import signal
-import threading
 import time
 from types import SimpleNamespace
 
@@ -25,19 +22,22 @@ from tests.hostile.conftest import wildcard_id
 from tests.monitoring_example import frame
 from tests.replicas.conftest import (
     SIGNED,
-    attempt,
+    TTL_SECONDS,
+    check_quota_across,
+    check_retention_across,
+    check_seen_on_both,
     csv_rows,
     figure_text,
+    kill_a_mid_request,
+    replica_env,
     replica_set,
     user_page,
 )
-from tools.dash_requests import VIEWS_CALLBACK, views_values
 from tools.redis_server import redis_server
 from tools.s3_server import object_keys, s3_client, s3_server, store_env
 
 BUCKET = "roc-shared"
 PREFIX = "team"
-TTL_SECONDS = 8
 
 
 @pytest.fixture(scope="module")
@@ -50,10 +50,7 @@ def s3_replicas(tmp_path_factory):
     with contextlib.ExitStack() as stack:
         url = stack.enter_context(redis_server(root / "redis"))
         s3 = stack.enter_context(s3_server(root / "moto", buckets=(BUCKET,)))
-        env = dict(ROC_DASH_REDIS_URL=url,
-                   ROC_DASH_USER_HEADER=SIGNED, ROC_DASH_TRUSTED_PROXIES="127.0.0.1",
-                   ROC_DASH_DATASET_TTL_DAYS=TTL_SECONDS / 86400, ROC_DASH_SWEEP_SECONDS=1,
-                   ROC_DASH_USER_QUOTA_MB=0.75, **store_env(s3, f"s3://{BUCKET}/{PREFIX}"))
+        env = replica_env(url, **store_env(s3, f"s3://{BUCKET}/{PREFIX}"))
         r = stack.enter_context(replica_set(
             root, {"a": root / "data-a", "b": root / "data-b"}, **env))
         yield SimpleNamespace(a=r.a, b=r.b, front=r.front, s3=s3)
@@ -77,16 +74,7 @@ def test_scl040_uploaded_on_one_viewed_pinned_noted_removed_on_another(s3_replic
     assert _has_table(r, dataset)
     assert not list(r.b.data_dir.rglob(f"{dataset}.*"))  # b has nothing of it on disk
     on_b = user_page(r.b, "ana", [dataset])
-    assert "shared" in figure_text(on_b, ["shared"])
-    pin = {"dataset": dataset, "model": "shared", "threshold": 0.5, "label": "A"}
-    values = {**views_values(on_b.datasets, ["shared"]), "pinned.data": [pin]}
-    pinned = on_b.response(VIEWS_CALLBACK, values, ["pinned.data"])
-    assert "shared" in json.dumps(pinned["roc-graph"]["figure"]["data"])
-    on_b.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "decided on b"})
-    assert on_a.notes()["note"]["value"] == "decided on b"
-    on_a.notes("save-view.n_clicks", **{"save-view.n_clicks": 1, "view-name.value": "v1",
-                                        "url.search": "?cfn=3"})
-    assert [v["name"] for v in on_b.notes()["views-data"]["data"]] == ["v1"]
+    check_seen_on_both(on_a, on_b, dataset)
     assert any(k.startswith("views/") for k in _stored(r))
     ben = user_page(r.b, "ben", [dataset])  # another owner: reads, cannot change or delete
     refused = ben.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "defaced"})
@@ -139,34 +127,11 @@ def test_scl041_crafted_ids_through_both_replicas_and_nginx(s3_replicas):
 
 
 def test_scl042_a_users_quota_holds_across_replicas(s3_replicas):
-    r = s3_replicas
-    dan_a, dan_b = user_page(r.a, "dan"), user_page(r.b, "dan")
-    uploaded = []
-    for k, page in enumerate((dan_a, dan_b, dan_a)):  # 3 x ~0.35 MB over a 0.75 MB quota
-        page.datasets = list(uploaded)
-        out = page.upload(f"dan{k}.csv", csv_rows(30 + k, 30_000))
-        assert "Loaded" in out["upload-status"]["children"], out
-        uploaded.append(page.datasets[-1])
-    on = {d: _has_table(r, d) for d in uploaded}
-    assert on[uploaded[2]] and sum(on.values()) == 2, on
+    check_quota_across(s3_replicas, lambda d: _has_table(s3_replicas, d))
 
 
 def test_scl043_retention_holds_across_replicas(s3_replicas):
-    r = s3_replicas
-    eve_a = user_page(r.a, "eve")
-    eve_a.upload("watched.csv", csv_rows(40))
-    watched = eve_a.datasets[-1]
-    eve_a.upload("idle.csv", csv_rows(41))
-    idle = eve_a.datasets[-1]
-    eve_b = user_page(r.b, "eve", [watched])
-    t0 = time.monotonic()
-    while _has_table(r, idle):
-        assert time.monotonic() - t0 < 6 * TTL_SECONDS, "the idle dataset did not expire"
-        assert "watched" in figure_text(eve_b, ["watched"])
-        time.sleep(0.5)
-    assert time.monotonic() - t0 > TTL_SECONDS / 2
-    assert "watched" in figure_text(eve_b, ["watched"])
-    assert _has_table(r, watched)
+    check_retention_across(s3_replicas, lambda d: _has_table(s3_replicas, d), TTL_SECONDS)
 
 
 def test_scl045_a_window_file_uploaded_on_one_replica_is_monitored_on_another(s3_replicas):
@@ -254,17 +219,7 @@ def test_scl044_a_replica_killed_mid_request_loses_nothing(s3_replicas):
     fay_a.upload("kept.csv", csv_rows(50))
     kept = fay_a.datasets[-1]
     fay_a.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "before the crash"})
-    in_flight = []
-    request = threading.Thread(target=lambda: in_flight.append(
-        attempt(lambda: fay_a.views(["kept"]))))
-    request.start()
-    os.killpg(r.a.proc.pid, signal.SIGKILL)
-    r.a.proc.wait(timeout=30)
-    request.join(60)
-    assert not request.is_alive()
-    fay = user_page(r.front, "fay", [kept])
-    assert fay.notes()["note"]["value"] == "before the crash"
-    assert "kept" in figure_text(fay, ["kept"])
+    fay = kill_a_mid_request(r, fay_a, kept)
     assert not any(k.endswith(".tmp") for k in _stored(r))
     for _ in range(6):
         assert fay.server.request("GET", "/health").status == 200

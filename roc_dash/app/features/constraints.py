@@ -28,17 +28,19 @@ from dash import Input, Output, State, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import AnalysisTimeout
-from ...core.constraints.assembly import economics_of, model_replicates, model_rows
+from ...core.constraints.assembly import (
+    decision_views,
+    economics_of,
+    model_replicates,
+    model_rows,
+)
 from ...core.constraints.capacity import (
     CapacityPoint,
     GainsCurve,
     KsStatistic,
-    capacity_point,
-    gains_curve,
-    ks_statistic,
 )
 from ...core.constraints.floor_confidence import floor_confidence
-from ...core.constraints.floors import Floor, FloorDecision, floor_decision
+from ...core.constraints.floors import Floor, FloorDecision
 from ...core.constraints.pr_bands import pr_bootstrap_band, pr_fold_band
 from ...figures.floors import floor_traces
 from ...figures.gains import capacity_traces, gains_figure, ks_figure, lift_figure
@@ -110,15 +112,10 @@ def model_views(analysis, capacity, floors: tuple[Floor, ...], confidence=None,
     e = economics_of(c)
     out = []
     for m in analysis.models:
-        cap = None
-        if capacity is not None:
-            cap = capacity_point(m.curve, capacity=capacity[0], fraction=capacity[1],
-                                 n_total=volume if capacity[0] is not None else None,
-                                 prior_pos=c.prior_pos, economics=e, hull=m.hull)
-        fd = (floor_decision(m.curve, floors, prior_pos=c.prior_pos, economics=e, hull=m.hull,
-                             confidence=confidence) if floors else None)
-        out.append(ModelView(m.name, gains_curve(m.curve, prior_pos=c.prior_pos),
-                             ks_statistic(m.curve), cap, fd))
+        out.append(ModelView(m.name, *decision_views(
+            m, prior_pos=c.prior_pos, economics=e, capacity=capacity, floors=floors,
+            confidence=confidence,
+            n_total=volume if capacity is not None and capacity[0] is not None else None)))
     return out
 
 

@@ -127,15 +127,10 @@ class Retention:
             if need + (own if any(e[1] == protect for e in mine) else 0) > user_quota:
                 raise StorageFull(f"the data is larger than one user's storage quota "
                                   f"({user_quota / 2**20:,.1f} MB, ROC_DASH_USER_QUOTA_MB)")
-            for _used, dataset_id, size, _ in mine:
-                if mine_total + need <= user_quota:
-                    break
-                if dataset_id == protect:
-                    continue
-                self.delete(dataset_id, why="removed to stay within your storage quota")
-                removed.append(dataset_id)
-                gone.add(dataset_id)
-                mine_total -= size
+            evicted, _ = self._evict(mine, mine_total, need, user_quota, protect,
+                                     "removed to stay within your storage quota")
+            removed += evicted
+            gone.update(evicted)
         # uploads still arriving and rejected ones kept for a second reading have their own
         # caps and never make a dataset go
         total = (self.usage_bytes() - folder_bytes(self.root / "incoming")
@@ -151,19 +146,28 @@ class Retention:
         if arriving:
             self._last_sweep = now
             return removed
-        for _used, dataset_id, size, _ in order:
-            if total + need <= quota:
-                break
-            if dataset_id == protect:
-                continue
-            self.delete(dataset_id, why="removed to stay within the storage quota")
-            removed.append(dataset_id)
-            total -= size
+        evicted, total = self._evict(order, total, need, quota, protect,
+                                     "removed to stay within the storage quota")
+        removed += evicted
         if (protect is not None or need) and total + need > quota:
             raise StorageFull(f"the server's storage quota ({quota / 2**20:,.1f} MB, "
                               "ROC_DASH_DATA_QUOTA_MB) is full")
         self._last_sweep = now
         return removed
+
+    def _evict(self, entries, total, need, quota, protect, why):
+        """Delete the datasets of ``entries`` (``(used, id, size, owner)``, in that order; never
+        ``protect``) until ``total + need`` fits ``quota``; ``(ids deleted, total left)``."""
+        evicted = []
+        for _used, dataset_id, size, _ in entries:
+            if total + need <= quota:
+                break
+            if dataset_id == protect:
+                continue
+            self.delete(dataset_id, why=why)
+            evicted.append(dataset_id)
+            total -= size
+        return evicted, total
 
     def collect_orphans(self, *, now: float | None = None) -> list[Path]:
         """Delete what no one will read again: temporary files (``tmp*.tmp``) and half-written
@@ -282,9 +286,8 @@ class Retention:
 
     def _sweep_in_background(self) -> None:
         import fcntl
-        import logging
 
-        try:
+        def locked_sweep():
             with open(self.root / ".sweep.lock", "a") as lock:
                 try:
                     fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -292,17 +295,20 @@ class Retention:
                     return  # another worker is sweeping
                 (self.root / ".swept").touch()
                 self._sweep_logged()
-        except Exception:  # noqa: BLE001 - a failed sweep must not take a request down
-            logging.getLogger(__name__).exception("roc-dash: the periodic sweep failed")
-        finally:
-            self._sweeping.release()
+
+        self._sweep_then_release(locked_sweep)
 
     def _sweep_now(self) -> None:
         """The sweep of the replica whose turn it is (``ROC_DASH_REDIS_URL``), in a thread."""
+        self._sweep_then_release(self._sweep_logged)
+
+    def _sweep_then_release(self, sweep) -> None:
+        """``sweep()`` in the sweeping thread: what fails is logged, never raised (a failed
+        sweep must not take a request down); the sweeping lock is released either way."""
         import logging
 
         try:
-            self._sweep_logged()
+            sweep()
         except Exception:  # noqa: BLE001 - a failed sweep must not take a request down
             logging.getLogger(__name__).exception("roc-dash: the periodic sweep failed")
         finally:

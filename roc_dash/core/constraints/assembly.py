@@ -40,7 +40,7 @@ from .floors import Floor, FloorDecision, floor_decision, parse_floor
 from .pr_bands import PrBand, pr_bootstrap_band, pr_fold_band
 
 __all__ = ["ConstraintSettings", "ModelConstraints", "analyse_constraints",
-           "model_replicates", "economics_of", "model_rows"]
+           "model_replicates", "economics_of", "model_rows", "decision_views"]
 
 
 @dataclass(frozen=True)
@@ -130,23 +130,39 @@ def model_replicates(table: pd.DataFrame, name: str, *, n_boot: int = 200,
     return resample_thresholds(y, s, weights=w, n_boot=n_boot, seed=seed)
 
 
+def decision_views(m, *, prior_pos: float, economics: Economics, capacity=None,
+                   n_total=None, floors: tuple[Floor, ...] = (), confidence=None):
+    """``(gains, ks, capacity point, floor decision)`` of one model's analysis ``m`` at
+    ``prior_pos``: the point under ``capacity`` (``(cases, fraction)``; cases out of
+    ``n_total``) when given, the decision under ``floors`` (on exact bounds at
+    ``confidence`` when given) when any; else ``None``."""
+    curve = m.curve
+    cap = fd = None
+    if capacity is not None:
+        cap = capacity_point(curve, capacity=capacity[0], fraction=capacity[1],
+                             n_total=n_total, prior_pos=prior_pos, economics=economics,
+                             hull=m.hull)
+    if floors:
+        fd = floor_decision(curve, floors, prior_pos=prior_pos, economics=economics,
+                            confidence=confidence, hull=m.hull)
+    return gains_curve(curve, prior_pos=prior_pos), ks_statistic(curve), cap, fd
+
+
 def _one(m, table, settings: ConstraintSettings, p: float, e: Economics, level: float,
          replicates: Mapping[str, ThresholdReplicates] | None) -> ModelConstraints:
     curve, notes = m.curve, []
-    cap = None
-    if settings.has_capacity:
-        cap = capacity_point(curve, capacity=settings.capacity,
-                             fraction=settings.capacity_fraction, n_total=settings.volume,
-                             prior_pos=p, economics=e, hull=m.hull)
     floors = settings.parsed_floors()
-    fd = fc = None
+    gains, ks, cap, fd = decision_views(
+        m, prior_pos=p, economics=e, n_total=settings.volume, floors=floors,
+        confidence=settings.confidence,
+        capacity=((settings.capacity, settings.capacity_fraction) if settings.has_capacity
+                  else None))
+    fc = None
     reps = (replicates or {}).get(m.name)
     boot = settings.n_boot > 0 and "label" in table and "score" in table
     if boot and reps is None and (floors or settings.pr_bands):
         reps = model_replicates(table, m.name, n_boot=settings.n_boot, seed=settings.seed)
     if floors:
-        fd = floor_decision(curve, floors, prior_pos=p, economics=e,
-                            confidence=settings.confidence, hull=m.hull)
         if boot and fd.index is not None:
             y, s, w = model_rows(table, m.name)
             fc = floor_confidence(y, s, floors, fd.threshold, prior_pos=p, economics=e,
@@ -161,8 +177,8 @@ def _one(m, table, settings: ConstraintSettings, p: float, e: Economics, level: 
             boot_band = pr_bootstrap_band(reps, curve, prevalence=p, level=level)
     cal = calibration_uncertainty(curve, n_bins=settings.calibration_bins, level=level,
                                   band=settings.band_method)
-    return ModelConstraints(name=m.name, gains=gains_curve(curve, prior_pos=p),
-                            ks=ks_statistic(curve), calibration=cal, capacity=cap, floors=fd,
+    return ModelConstraints(name=m.name, gains=gains, ks=ks, calibration=cal, capacity=cap,
+                            floors=fd,
                             floor_confidence=fc, pr_fold_band=fold_band,
                             pr_bootstrap_band=boot_band, notes=tuple(notes))
 

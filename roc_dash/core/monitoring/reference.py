@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._forward import forwarded
 from ..decisions.drift import CostReference
 from ..decisions.drift import reference_from_counts as drift_reference_from_counts
 from ..decisions.economics import Economics, expected_cost_per_case
@@ -193,26 +194,16 @@ class Reference:
         """The decision's confusion matrix on the reference (its rates, class totals)."""
         return ConfusionCounts(self.threshold, self.tp, self.fp, self.fn, self.tn)
 
-    @property
-    def n_pos(self) -> float:
-        return self.confusion.n_pos
-
-    @property
-    def n_neg(self) -> float:
-        return self.confusion.n_neg
+    n_pos = forwarded("confusion", "n_pos")
+    n_neg = forwarded("confusion", "n_neg")
 
     @property
     def prevalence(self) -> float:
         """The reference data's share of positives (the prior its posteriors carry)."""
         return self.n_pos / (self.n_pos + self.n_neg)
 
-    @property
-    def tpr(self) -> float:
-        return self.confusion.tpr
-
-    @property
-    def fpr(self) -> float:
-        return self.confusion.fpr
+    tpr = forwarded("confusion", "tpr")
+    fpr = forwarded("confusion", "fpr")
 
     @property
     def has_scores(self) -> bool:

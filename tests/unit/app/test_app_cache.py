@@ -13,8 +13,7 @@ from roc_dash.app.render import render_views
 from roc_dash.app.server.cache import ByteLRU, SharedCache, approx_nbytes
 from roc_dash.app.server.store import DEMO_ID, DatasetStore, clean_ids
 from roc_dash.core.analysis_types import Conditions
-
-DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
+from tests.conftest import DEMO_MODELS
 
 
 def test_cch001_memory_cache_is_bounded_in_bytes():

@@ -22,9 +22,9 @@ from roc_dash.app.state import ControlState, parse_query
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.inference.calibration import calibration
 from tests.conftest import DATA
+from tests.conftest import DEMO_MODELS as MODELS
 
 DEMO = DATA / "demo_predictions.csv"
-MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
 
 
 @pytest.fixture

@@ -21,9 +21,7 @@ from roc_dash.app.state import parse_query
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.analysis import analyse
 from roc_dash.report.html import render_html
-from tests.conftest import make_predictions
-
-DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
+from tests.conftest import DEMO_MODELS, make_predictions
 
 
 def _data_url(payload: bytes) -> str:

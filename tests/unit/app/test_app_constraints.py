@@ -32,9 +32,9 @@ from roc_dash.core.constraints.floors import Floor
 from roc_dash.figures.style import format_threshold
 from roc_dash.text.rounding import sig
 from tests.conftest import DATA
+from tests.conftest import DEMO_MODELS as MODELS
 
 DEMO = DATA / "demo_predictions.csv"
-MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
 PRIOR, CFP, CFN = 0.3, 1.0, 4.0
 
 
@@ -220,15 +220,24 @@ def test_dct007_settings_restored_from_a_link(tmp_path):
         assert app.callback_map[f"{target}.value"]["callback"].__wrapped__(query) == want
 
 
-def test_dct008_download_decision_under_capacity_or_floors(tmp_path, monkeypatch):
+def _export_page(tmp_path, monkeypatch, **fields):
+    """``(exports, store, cache, page, analysis)``: the exports module signed in as
+    ``tester``, a store on ``tmp_path`` and its cache, the page at the module's costs and
+    prior (manual) with ``fields`` (capacity, floors, ...) and its analysis of the demo."""
     import roc_dash.app.features.exports as exports
 
     monkeypatch.setattr(exports, "current_owner", lambda: "tester")
     store = DatasetStore(tmp_path)
     cache = AnalysisCache(store)
     conditions = ControlState(cost_fp=CFP, cost_fn=CFN, prior=PRIOR, prior_mode="manual")
-    page = PageState(conditions=conditions, capacity="10%")
-    analysis = cache.analysis([DEMO_ID], MODELS, exports.page_conditions(page))
+    page = PageState(conditions=conditions, **fields)
+    return exports, store, cache, page, cache.analysis([DEMO_ID], MODELS,
+                                                      exports.page_conditions(page))
+
+
+def test_dct008_download_decision_under_capacity_or_floors(tmp_path, monkeypatch):
+    exports, store, cache, page, analysis = _export_page(
+        tmp_path, monkeypatch, capacity="10%")
     file, status = exports.decision_download(cache, store, page, analysis)
     doc = json.loads(file["content"])
     # brute force: the least cost of any model's threshold flagging at most 10% at the prior
@@ -260,22 +269,17 @@ def test_dct008_download_decision_under_capacity_or_floors(tmp_path, monkeypatch
 
 
 def test_dct009_html_report_has_the_pages_capacity_and_floors(tmp_path, monkeypatch):
-    import roc_dash.app.features.exports as exports
     from roc_dash.core.constraints.capacity import capacity_point
 
-    monkeypatch.setattr(exports, "current_owner", lambda: "tester")
-    store = DatasetStore(tmp_path)
-    cache = AnalysisCache(store)
-    conditions = ControlState(cost_fp=CFP, cost_fn=CFN, prior=PRIOR, prior_mode="manual")
-    page = PageState(conditions=conditions, capacity="10%", floors="recall >= 0.8")
-    analysis = cache.analysis([DEMO_ID], MODELS, exports.page_conditions(page))
+    exports, store, cache, page, analysis = _export_page(
+        tmp_path, monkeypatch, capacity="10%", floors="recall >= 0.8")
     table = cache.table([DEMO_ID])
     text = exports.html_download(cache, store, page, analysis, table, None, None)["content"]
     assert "<h2>Capacity:" in text and "<h2>Floors: recall" in text
     m = analysis.models[0]
     cp = capacity_point(m.curve, fraction=0.1, prior_pos=PRIOR, hull=m.hull)
     assert sig(cp.precision) in text and sig(cp.recall) in text
-    plain = exports.html_download(cache, store, PageState(conditions=conditions), analysis,
+    plain = exports.html_download(cache, store, PageState(conditions=page.conditions), analysis,
                                   table, None, None)["content"]
     assert "<h2>Capacity:" not in plain and "<h2>Floors:" not in plain
 

@@ -15,12 +15,11 @@ from roc_dash.app.constrained import parse_confidence
 from roc_dash.app.features.constrained_strip import strip_update
 from roc_dash.app.page_state import PageState, parse_link
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
-from roc_dash.app.state import ControlState
 from roc_dash.core.constraints.floors import parse_floor
 from roc_dash.figures.style import format_threshold
 
 from .test_app_constrained_strip import _ops
-from .test_app_constraints import CFN, CFP, MODELS, PRIOR, _callback, _page, _rows
+from .test_app_constraints import MODELS, PRIOR, _callback, _export_page, _page, _rows
 
 FLOOR = "recall >= 0.97"
 
@@ -40,14 +39,8 @@ def test_fcf001_confidence_read_and_bad_input_says_what():
 
 
 def test_fcf002_card_strip_and_download_choose_on_the_exact_bound(tmp_path, monkeypatch):
-    import roc_dash.app.features.exports as exports
-
-    monkeypatch.setattr(exports, "current_owner", lambda: "tester")
-    store = DatasetStore(tmp_path)
-    cache = AnalysisCache(store)
-    conditions = ControlState(cost_fp=CFP, cost_fn=CFN, prior=PRIOR, prior_mode="manual")
-    page = PageState(conditions=conditions, floors=FLOOR, floor_confidence="95%")
-    analysis = cache.analysis([DEMO_ID], MODELS, exports.page_conditions(page))
+    exports, store, cache, page, analysis = _export_page(
+        tmp_path, monkeypatch, floors=FLOOR, floor_confidence="95%")
     doc = json.loads(exports.decision_download(cache, store, page, analysis)[0]["content"])
     plain = json.loads(exports.decision_download(
         cache, store, replace(page, floor_confidence=""), analysis)[0]["content"])
@@ -58,7 +51,7 @@ def test_fcf002_card_strip_and_download_choose_on_the_exact_bound(tmp_path, monk
     assert _lower(y0, s0, plain["rule"]["threshold"], 0.95) < 0.97  # without it, it may not
     assert (s[y] >= t).mean() >= 0.97
     # the strip's headline and the card: the same threshold, the confidence named
-    strip = strip_update(cache, PageState(datasets=(DEMO_ID,), conditions=conditions,
+    strip = strip_update(cache, PageState(datasets=(DEMO_ID,), conditions=page.conditions,
                                           floors=FLOOR, floor_confidence="95%"), ids.VIZ_DATA)
     headline = plain_text(_ops(strip["summary"])[(0,)])
     floor = parse_floor(FLOOR).text
@@ -86,21 +79,15 @@ def test_fcf004_capacity_out_of_a_volume_is_the_share_by_brute_force(tmp_path, m
     """800 cases out of 4,000 is 20%: the card, the strip and the download choose the
     brute force's threshold flagging at most 20% (the data's 442 cases per model would make
     800 more than there are)."""
-    import roc_dash.app.features.exports as exports
-
     from .test_app_constraints import _brute
 
-    monkeypatch.setattr(exports, "current_owner", lambda: "tester")
-    store = DatasetStore(tmp_path)
-    cache = AnalysisCache(store)
-    conditions = ControlState(cost_fp=CFP, cost_fn=CFN, prior=PRIOR, prior_mode="manual")
-    page = PageState(conditions=conditions, capacity="800", volume="4000")
-    analysis = cache.analysis([DEMO_ID], MODELS, exports.page_conditions(page))
+    exports, store, cache, page, analysis = _export_page(
+        tmp_path, monkeypatch, capacity="800", volume="4000")
     best = min((b[4], m, b[0]) for m in MODELS for b in _brute(m)
                if PRIOR * b[2] + (1 - PRIOR) * b[3] <= 0.2 + 1e-12)
     doc = json.loads(exports.decision_download(cache, store, page, analysis)[0]["content"])
     assert (doc["model"], doc["rule"]["threshold"]) == (best[1], best[2])
-    strip = strip_update(cache, PageState(datasets=(DEMO_ID,), conditions=conditions,
+    strip = strip_update(cache, PageState(datasets=(DEMO_ID,), conditions=page.conditions,
                                           capacity="800", volume="4000"), ids.VIZ_DATA)
     assert plain_text(_ops(strip["summary"])[(0,)]).startswith(
         f"Use {best[1]} at score ≥ {format_threshold(best[2])} under the capacity of 800 "

@@ -7,10 +7,9 @@ import pandas as pd
 import pytest
 
 from roc_dash.app import overlays
-from roc_dash.app.analysis import AnalysisCache
 from roc_dash.app.features import combining
 from roc_dash.app.render import render_views
-from roc_dash.app.server.store import DEMO_ID, DatasetStore
+from roc_dash.app.server.store import DEMO_ID
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.analysis import analyse
 from roc_dash.core.assembly.combining_views import (
@@ -33,18 +32,7 @@ from roc_dash.figures.combining import (
     superiority_figure,
 )
 from roc_dash.figures.roc import roc_figure
-
-DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
-
-
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    return AnalysisCache(DatasetStore(tmp_path_factory.mktemp("byd")))
-
-
-@pytest.fixture(scope="module")
-def analysis(cache):
-    return cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))
+from tests.conftest import DEMO_MODELS
 
 
 def _names(fig):
@@ -52,21 +40,21 @@ def _names(fig):
 
 
 # -- core glue ----------------------------------------------------------------------------
-def test_byu001_budget_n_is_the_population_else_the_test_set(analysis):
-    assert budget_population(analysis, None) == (442.0, "the test set")
-    assert budget_population(analysis, 20000) == (20000.0, "cases per month")
-    v = budget_view(analysis, 100)
-    mix = budget_operating_point(analysis.hull, n_total=442, prior_pos=0.3, budget=100)
+def test_byu001_budget_n_is_the_population_else_the_test_set(demo_analysis):
+    assert budget_population(demo_analysis, None) == (442.0, "the test set")
+    assert budget_population(demo_analysis, 20000) == (20000.0, "cases per month")
+    v = budget_view(demo_analysis, 100)
+    mix = budget_operating_point(demo_analysis.hull, n_total=442, prior_pos=0.3, budget=100)
     assert (v.mix.fpr, v.mix.tpr, v.mix.k) == (mix.fpr, mix.tpr, mix.k)
     assert v.n_source == "the test set" and v.percent == pytest.approx(100 / 4.42)
     # the line: FPR·N(1−π) + TPR·Nπ = K at both ends
     assert np.allclose(v.line.fpr * 442 * 0.7 + v.line.tpr * 442 * 0.3, 100)
-    p = budget_view(analysis, 10, "percent", population=5000)
+    p = budget_view(demo_analysis, 10, "percent", population=5000)
     assert p.budget == pytest.approx(500) and p.n_source == "cases per month"
     with pytest.raises(ValueError, match="between 0 and 100"):
-        budget_view(analysis, 120, "percent")
+        budget_view(demo_analysis, 120, "percent")
     with pytest.raises(ValueError, match="non-negative"):
-        budget_view(analysis, -3)
+        budget_view(demo_analysis, -3)
 
 
 def test_byu002_budget_population_names_the_largest_test_set():
@@ -78,12 +66,13 @@ def test_byu002_budget_population_names_the_largest_test_set():
     assert budget_population(a, None) == (80.0, "the test set of large")
 
 
-def test_byu003_logical_view_matches_rows_paired_by_id(analysis, cache):
-    pins = pinned_points(analysis, [{"model": "decision tree", "threshold": 0.4, "label": "A"},
-                                    {"model": "naive Bayes", "threshold": 0.9, "label": "B"}])
-    first, second = logical_pair(operating_point(analysis), pins)
+def test_byu003_logical_view_matches_rows_paired_by_id(demo_analysis, demo_cache):
+    pins = pinned_points(demo_analysis,
+                         [{"model": "decision tree", "threshold": 0.4, "label": "A"},
+                          {"model": "naive Bayes", "threshold": 0.9, "label": "B"}])
+    first, second = logical_pair(operating_point(demo_analysis), pins)
     assert (first.label, second.label) == ("A", "B")
-    table = cache.table([DEMO_ID])
+    table = demo_cache.table([DEMO_ID])
     v = logical_view(first, second, table)
     a = table[table["model"] == "decision tree"].sort_values("id")
     b = table[table["model"] == "naive Bayes"].sort_values("id")
@@ -94,8 +83,8 @@ def test_byu003_logical_view_matches_rows_paired_by_id(analysis, cache):
     e = logical_combination(first.fpr, first.tpr, second.fpr, second.tpr)
     assert (v.expected.and_fpr, v.expected.or_tpr) == (e.and_fpr, e.or_tpr)
     # one pin: the optimum and the pin; none: nothing to combine
-    assert logical_pair(operating_point(analysis), pins[:1])[0].pinned is False
-    assert logical_pair(operating_point(analysis), []) is None
+    assert logical_pair(operating_point(demo_analysis), pins[:1])[0].pinned is False
+    assert logical_pair(operating_point(demo_analysis), []) is None
     # models that did not score the same rows: expected only, with the reason
     other = table.copy()
     other = other[other["model"] != "naive Bayes"]
@@ -103,12 +92,12 @@ def test_byu003_logical_view_matches_rows_paired_by_id(analysis, cache):
     assert lonely.actual is None and "did not score the same rows" in lonely.why_not
 
 
-def test_byu004_superiority_defaults_around_the_current_ratio(analysis):
+def test_byu004_superiority_defaults_around_the_current_ratio(demo_analysis):
     assert default_expert_range(3.0) == (1.5, 3.0, 6.0)
     c = Conditions(prior_pos=0.3, cost_fp=1.0, cost_fn=3.0)
     from roc_dash.core.assembly.analysis import with_conditions
 
-    a = with_conditions(analysis, c)
+    a = with_conditions(demo_analysis, c)
     v = superiority_view(a, "gradient boosting", "naive Bayes")
     assert (v.low, v.mode, v.high) == (1.5, 3.0, 6.0)
     gb, nb = a.model("gradient boosting"), a.model("naive Bayes")
@@ -125,15 +114,16 @@ def test_byu004_superiority_defaults_around_the_current_ratio(analysis):
 
 
 # -- figures ------------------------------------------------------------------------------
-def test_byu005_overlays_add_traces_and_keep_the_iso_line_first(analysis, cache):
-    fig = roc_figure(analysis)
+def test_byu005_overlays_add_traces_and_keep_the_iso_line_first(demo_analysis, demo_cache):
+    fig = roc_figure(demo_analysis)
     n, shapes = len(fig.data), [s.name for s in fig.layout.shapes]
-    add_budget(fig, budget_view(analysis, 100))
-    repair = repair_concavities(analysis.model("decision tree").curve)
+    add_budget(fig, budget_view(demo_analysis, 100))
+    repair = repair_concavities(demo_analysis.model("decision tree").curve)
     add_repair(fig, repair, "decision tree", style=2)
-    pins = pinned_points(analysis, [{"model": "decision tree", "threshold": 0.4, "label": "A"},
-                                    {"model": "naive Bayes", "threshold": 0.9, "label": "B"}])
-    add_logical(fig, logical_view(pins[0], pins[1], cache.table([DEMO_ID])))
+    pins = pinned_points(demo_analysis,
+                         [{"model": "decision tree", "threshold": 0.4, "label": "A"},
+                          {"model": "naive Bayes", "threshold": 0.9, "label": "B"}])
+    add_logical(fig, logical_view(pins[0], pins[1], demo_cache.table([DEMO_ID])))
     assert [s.name for s in fig.layout.shapes] == shapes  # shapes untouched
     assert fig.layout.shapes[0].name == "iso-performance line"
     new = _names(fig)[n:]
@@ -146,8 +136,8 @@ def test_byu005_overlays_add_traces_and_keep_the_iso_line_first(analysis, cache)
     assert max(rect.x) == e.and_fpr_high and max(rect.y) == e.and_tpr_high
 
 
-def test_byu006_superiority_figure(analysis):
-    v = superiority_view(analysis, "logistic regression", "naive Bayes", low=1, mode=3,
+def test_byu006_superiority_figure(demo_analysis):
+    v = superiority_view(demo_analysis, "logistic regression", "naive Bayes", low=1, mode=3,
                          high=10)
     fig = superiority_figure(v)
     assert fig.layout.meta["lc"] == v.lc.lc and f"{v.lc.lc:+.3f}" in fig.layout.title.text
@@ -170,26 +160,27 @@ def test_byu007_options_parse_the_budget_box():
     assert overlays.active(combining.combine_options("", "cases", None, ["on"])[0])
 
 
-def test_byu008_render_views_draws_the_chosen_overlays(cache):
+def test_byu008_render_views_draws_the_chosen_overlays(demo_cache):
     combine, _ = combining.combine_options("100", "cases", "decision tree", ["on"])
     pins = [{"model": "naive Bayes", "threshold": 0.5, "label": "A"}]
-    roc = render_views(cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3),
+    roc = render_views(demo_cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3),
                        combine=combine, pinned=pins)[0]
     names = _names(roc)
     assert "budget: achievable point" in names and "AND: actual (rows)" in names
     assert any(n.startswith("decision tree repaired") for n in names)
-    plain = render_views(cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))[0]
+    plain = render_views(demo_cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))[0]
     assert not any(n.startswith(("budget", "AND", "OR", "decision tree repaired"))
                    for n in _names(plain))
     # DET axes: no overlay (ROC space only), and the panel says so
-    det = render_views(cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3), det=True,
+    det = render_views(demo_cache, [DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3), det=True,
                        combine=combine)[0]
     assert "budget: achievable point" not in _names(det)
 
 
-def test_byu009_panel_and_superiority_outputs(analysis, cache):
+def test_byu009_panel_and_superiority_outputs(demo_analysis, demo_cache):
+    analysis = demo_analysis
     combine, _ = combining.combine_options("100", "cases", "decision tree", ["on"])
-    text = str(combining.combine_panel(analysis, combine, [], table=cache.table([DEMO_ID])))
+    text = str(combining.combine_panel(analysis, combine, [], table=demo_cache.table([DEMO_ID])))
     assert "100 of N = 442 cases (the test set)" in text
     assert "6 concavities" in text or "concavities" in text
     assert "pin a point" in text  # AND/OR without a pin says what to do

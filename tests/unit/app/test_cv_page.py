@@ -21,8 +21,7 @@ from roc_dash.core.inference.model_comparison import NEVER_OPTIMAL, OptimalRange
 from roc_dash.figures import roc_figure
 from roc_dash.report.comparison_text import cv_auc_text, optimal_range_text
 from roc_dash.text.rounding import sig
-
-MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
+from tests.conftest import DEMO_MODELS as MODELS
 
 
 def _fold_scores(table: pd.DataFrame, model: str):

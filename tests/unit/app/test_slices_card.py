@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_curve as sk_roc_curve
 
+from roc_dash.app.components import plain_text
 from roc_dash.app.features.slices import NO_GROUPS, slices_outputs
 from roc_dash.core.subgroups.group_thresholds import CONSTRAINTS, group_thresholds
 from roc_dash.core.subgroups.slices import slice_analysis
@@ -23,17 +24,6 @@ def loans():
     return frame, table
 
 
-def _texts(component) -> str:
-    """All text under a Dash component."""
-    if component is None:
-        return ""
-    if isinstance(component, str | int | float):
-        return str(component)
-    if isinstance(component, list | tuple):
-        return " ".join(_texts(c) for c in component)
-    return _texts(getattr(component, "children", None))
-
-
 @pytest.mark.parametrize("constraint", CONSTRAINTS)
 def test_slp001_total_and_price_of_fairness_are_the_cores(loans, constraint):
     frame, table = loans
@@ -46,12 +36,12 @@ def test_slp001_total_and_price_of_fairness_are_the_cores(loans, constraint):
     assert "4 groups" in source
     shown = float(total.children[1].children)
     assert shown == pytest.approx(expected.expected_cost, rel=1e-5)
-    assert f"{expected.cost_of_constraint:+.6g} per case" in _texts(summary)
+    assert f"{expected.cost_of_constraint:+.6g} per case" in plain_text(summary)
     if expected.randomised:
-        assert "Randomised" in _texts(summary)
+        assert "Randomised" in plain_text(summary)
         for r in expected.rules:
             if r.ignore_share > 0:  # equalized odds: the share whose score is ignored
-                assert f"{r.group} {r.ignore_share:.1%}" in _texts(summary)
+                assert f"{r.group} {r.ignore_share:.1%}" in plain_text(summary)
 
 
 def test_slp002_figure_draws_each_groups_curve_as_sklearn(loans):

@@ -19,8 +19,7 @@ from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.analysis import analyse
 from roc_dash.report.exports import CV_COLUMNS
-
-DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
+from tests.conftest import DEMO_MODELS
 
 
 def _ledell_naive(y, s, folds, level):

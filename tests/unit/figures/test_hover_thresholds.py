@@ -17,9 +17,7 @@ import plotly.utils
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from roc_dash.app.analysis import AnalysisCache
-from roc_dash.app.server.store import DEMO_ID, DatasetStore
-from roc_dash.core.analysis_types import Conditions
+from roc_dash.app.server.store import DEMO_ID
 from roc_dash.core.assembly.combining_views import (
     budget_view,
     logical_view,
@@ -42,18 +40,7 @@ from roc_dash.figures.slices import CONSTRAINT_NAMES, slices_figure
 from roc_dash.figures.threshold import threshold_figure
 from roc_dash.io import load_predictions
 from roc_dash.text.rounding import HOVER, sig
-
-DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
-
-
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    return AnalysisCache(DatasetStore(tmp_path_factory.mktemp("hvr")))
-
-
-@pytest.fixture(scope="module")
-def analysis(cache):
-    return cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.3))
+from tests.conftest import DEMO_MODELS
 
 
 def _demo_file(name):
@@ -67,32 +54,33 @@ def _rows(table, model):
 
 
 @pytest.fixture(scope="module")
-def figures(analysis, cache):
+def figures(demo_analysis, demo_cache):
     """(view name, figure) for every figure the page draws, from the demos."""
-    table = cache.table([DEMO_ID])
-    pins = pinned_points(analysis, [{"model": "decision tree", "threshold": 0.4, "label": "A"},
-                                    {"model": "naive Bayes", "threshold": 0.9, "label": "B"}])
-    out = [(f"roc {a}", roc_figure(analysis, averaging=a, pins=pins, ties=a == "pooled"))
+    table = demo_cache.table([DEMO_ID])
+    pins = pinned_points(demo_analysis,
+                         [{"model": "decision tree", "threshold": 0.4, "label": "A"},
+                          {"model": "naive Bayes", "threshold": 0.9, "label": "B"}])
+    out = [(f"roc {a}", roc_figure(demo_analysis, averaging=a, pins=pins, ties=a == "pooled"))
            for a in ("none", "pooled", "vertical", "threshold")]
-    out += [("det", roc_figure(analysis, det=True, pins=pins)),
-            ("pr", pr_figure(analysis, pins=pins)), ("prg", pr_figure(analysis, pins=pins,
-                                                                       mode="prg")),
-            ("cost", cost_figure(analysis, pins=pins))]
+    out += [("det", roc_figure(demo_analysis, det=True, pins=pins)),
+            ("pr", pr_figure(demo_analysis, pins=pins)),
+            ("prg", pr_figure(demo_analysis, pins=pins, mode="prg")),
+            ("cost", cost_figure(demo_analysis, pins=pins))]
     economics = Economics(cost_fp=1.0, cost_fn=3.0)
-    out += [(f"threshold {axis}", threshold_figure(analysis, "naive Bayes", economics,
+    out += [(f"threshold {axis}", threshold_figure(demo_analysis, "naive Bayes", economics,
                                                    axis=axis, pins=pins))
             for axis in ("threshold", "flagged")]
-    combined = roc_figure(analysis)
-    add_budget(combined, budget_view(analysis, 100))
-    add_repair(combined, repair_concavities(analysis.model("decision tree").curve),
+    combined = roc_figure(demo_analysis)
+    add_budget(combined, budget_view(demo_analysis, 100))
+    add_repair(combined, repair_concavities(demo_analysis.model("decision tree").curve),
                "decision tree", style=2)
     add_logical(combined, logical_view(pins[0], pins[1], table))
     out += [("combining", combined),
             ("superiority", superiority_figure(superiority_view(
-                analysis, "logistic regression", "naive Bayes", low=1, mode=3, high=10)))]
+                demo_analysis, "logistic regression", "naive Bayes", low=1, mode=3, high=10)))]
     scores = {m: _rows(table, m)[:2] for m in DEMO_MODELS}
     curves = {m: decision_curve(y, s) for m, (y, s) in scores.items()}
-    joint = analysis.hull
+    joint = demo_analysis.hull
     pi = curves[DEMO_MODELS[0]].prior_pos
     out.append(("decision curve", decision_curve_figure(
         curves, joint=hull_net_benefit(joint, prior_pos=pi),
@@ -164,13 +152,13 @@ def test_hvr003_sig_is_pythons_six_significant_digits():
     assert HOVER == ".6~g"  # d3: ~ trims trailing zeros, as Python's g does
 
 
-def test_hvr004_vertical_average_hover_gives_the_folds_thresholds(analysis, cache):
+def test_hvr004_vertical_average_hover_gives_the_folds_thresholds(demo_analysis, demo_cache):
     """The hover of a vertically averaged point gives the mean and range of the folds'
     thresholds at its FPR: checked against each fold's rows (the lowest score whose rule
     keeps the fold's FPR at or below that FPR, found by brute force)."""
-    table = cache.table([DEMO_ID])
-    fig = roc_figure(analysis, averaging="vertical")
-    m = analysis.model("naive Bayes")
+    table = demo_cache.table([DEMO_ID])
+    fig = roc_figure(demo_analysis, averaging="vertical")
+    m = demo_analysis.model("naive Bayes")
     trace = next(t for t in fig.data if str(t.meta or "").startswith("<b>naive Bayes</b>")
                  and t.mode in ("lines", "lines+markers"))
     y, s, t = _rows(table, "naive Bayes")
@@ -188,9 +176,9 @@ def test_hvr004_vertical_average_hover_gives_the_folds_thresholds(analysis, cach
     assert m.vertical_thresholds.n_curves == len(np.unique(folds))
 
 
-def test_hvr005_fold_hover_gives_that_folds_auc_against_sklearn(analysis, cache):
-    table = cache.table([DEMO_ID])
-    fig = roc_figure(analysis, averaging="none")
+def test_hvr005_fold_hover_gives_that_folds_auc_against_sklearn(demo_analysis, demo_cache):
+    table = demo_cache.table([DEMO_ID])
+    fig = roc_figure(demo_analysis, averaging="none")
     y, s, t = _rows(table, "gradient boosting")
     folds = t["fold"].astype(str).to_numpy()
     metas = [tr["meta"] for tr in _traces(fig)
@@ -200,7 +188,7 @@ def test_hvr005_fold_hover_gives_that_folds_auc_against_sklearn(analysis, cache)
         a = roc_auc_score(y[folds == f], s[folds == f])
         aucs.append(a)
         assert f"fold {f} of <b>gradient boosting</b><br>this fold's AUC {sig(a)}" in metas
-    pooled = _traces(roc_figure(analysis, averaging="pooled"))
+    pooled = _traces(roc_figure(demo_analysis, averaging="pooled"))
     meta = next(tr["meta"] for tr in pooled
                 if str(tr.get("meta", "")).startswith("<b>gradient boosting</b>"))
     assert (f"cross-validated AUC {sig(np.mean(aucs))} ± {sig(np.std(aucs, ddof=1))} "

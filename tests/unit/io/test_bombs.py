@@ -92,6 +92,22 @@ def refused(out: dict, kind: str, path) -> str:
     return out["message"]
 
 
+def small_bomb_refused(path, max_bytes: int, kind: str, *, decoded_mb: int | None = None,
+                       **env) -> tuple[dict, str]:
+    """``path``, a file smaller than ``max_bytes``, read in a fresh process (with ``env``)
+    and refused with a ``kind`` error: what the probe saw, and the message. With
+    ``decoded_mb``, the decoded budget (``ROC_DASH_MAX_DECODED_MB``) held the read to what
+    the budget allows, plus the blocks being parsed and the copies made to refuse it."""
+    assert path.stat().st_size < max_bytes
+    if decoded_mb is not None:
+        env["ROC_DASH_MAX_DECODED_MB"] = decoded_mb
+    out = read_in_child(path, **env)
+    message = refused(out, kind, path)
+    if decoded_mb is not None:
+        assert out["peak"] - out["before"] < 3 * decoded_mb * MB
+    return out, message
+
+
 # --------------------------------------------------------------------------- Parquet
 
 
@@ -99,9 +115,8 @@ def refused(out: dict, kind: str, path) -> str:
 @pytest.mark.slow
 def test_bomb001_parquet_dictionary_of_one_long_name(tmp_path, rows):
     path = bombs.parquet_dictionary_name(tmp_path, rows=rows, length=1000)
-    assert path.stat().st_size < 3 * MB  # 1,000 characters x rows once materialised
-    out = read_in_child(path)
-    message = refused(out, "LimitError", path)
+    # 1,000 characters x rows once materialised
+    out, message = small_bomb_refused(path, 3 * MB, "LimitError")
     assert "column 'model' has a model name of 1,000 characters (row 1)" in message
     assert "model names may have at most 256 characters" in message
     assert out["variable"] == "ROC_DASH_MAX_NAME_CHARS" and out["column"] == "model"
@@ -111,9 +126,7 @@ def test_bomb001_parquet_dictionary_of_one_long_name(tmp_path, rows):
 def test_bomb002_parquet_dictionary_names_within_the_cap_but_too_big_as_a_table(tmp_path):
     # 200 characters is a legal name; 10^7 copies of it are 2 GB as a table
     path = bombs.parquet_dictionary_name(tmp_path, rows=10**7, length=200)
-    assert path.stat().st_size < 3 * MB
-    out = read_in_child(path)
-    message = refused(out, "DecodedSizeError", path)
+    out, message = small_bomb_refused(path, 3 * MB, "DecodedSizeError")
     assert "as a table of 10,000,000 predictions" in message
     assert "its model names alone take" in message
     assert "ROC_DASH_MAX_DECODED_MB" in message and out["column"] is None
@@ -123,9 +136,7 @@ def test_bomb002_parquet_dictionary_names_within_the_cap_but_too_big_as_a_table(
 def test_bomb003_parquet_run_length_encoded_columns_refused_from_metadata(tmp_path):
     # 60 constant float columns over 10^7 rows: a few hundred KB, 4.8 GB once read
     path = bombs.parquet_constant_columns(tmp_path, rows=10**7, columns=60)
-    assert path.stat().st_size < 5 * MB
-    out = read_in_child(path)
-    message = refused(out, "DecodedSizeError", path)
+    out, message = small_bomb_refused(path, 5 * MB, "DecodedSizeError")
     assert "would take about 4,6" in message and "of memory once read (from its metadata: " \
         "10,000,000 rows of 61 columns read), more than the 1,024 MB accepted" in message
 
@@ -136,9 +147,7 @@ def test_bomb003_parquet_run_length_encoded_columns_refused_from_metadata(tmp_pa
 @pytest.mark.slow
 def test_bomb004_gzip_rows_with_a_quote_stop_at_the_row_limit(tmp_path):
     path = bombs.gzip_quoted_rows(tmp_path, mb=1024)  # ~175 million rows
-    assert path.stat().st_size < 3 * MB
-    out = read_in_child(path)
-    message = refused(out, "LimitError", path)
+    out, message = small_bomb_refused(path, 3 * MB, "LimitError")
     assert "has more than 10,000,000 rows, the most accepted per file" in message
     assert out["variable"] == "ROC_DASH_MAX_ROWS"
 
@@ -147,9 +156,7 @@ def test_bomb004_gzip_rows_with_a_quote_stop_at_the_row_limit(tmp_path):
 def test_bomb005_blank_lines_and_one_bad_row_error_path_is_bounded(tmp_path):
     mb = 64
     path = bombs.gzip_blank_lines_bad_row(tmp_path, mb=mb)
-    assert path.stat().st_size < 100_000
-    out = read_in_child(path)
-    message = refused(out, "InputError", path)
+    out, message = small_bomb_refused(path, 100_000, "InputError")
     bad_line = 3 + mb * MB + 1  # header and two rows, the blank lines, then the bad row
     assert (f"1 row does not have 2 values like the header (row {bad_line}); row {bad_line} "
             "has 3") in message
@@ -159,9 +166,7 @@ def test_bomb005_blank_lines_and_one_bad_row_error_path_is_bounded(tmp_path):
 @pytest.mark.slow
 def test_bomb006_gigabytes_of_zeros_refused_from_the_first_block(tmp_path):
     path = bombs.gzip_zeros(tmp_path, mb=5 * 1024)
-    assert path.stat().st_size < 6 * MB
-    out = read_in_child(path)
-    message = refused(out, "InputError", path)
+    out, message = small_bomb_refused(path, 6 * MB, "InputError")
     assert "cannot be read: it is not a text, gzip or Parquet file" in message
     assert out["peak"] - out["before"] < 64 * MB  # only the first block was decompressed
 
@@ -179,23 +184,16 @@ def test_bomb007_fifty_megabyte_header_line(tmp_path, maker):
 @pytest.mark.slow
 def test_bomb008_long_text_values_stop_at_the_decoded_budget(tmp_path):
     path = bombs.gzip_long_values(tmp_path, mb=1024, length=200)
-    assert path.stat().st_size < 5 * MB
-    out = read_in_child(path, ROC_DASH_MAX_DECODED_MB=64)
-    message = refused(out, "DecodedSizeError", path)
+    _, message = small_bomb_refused(path, 5 * MB, "DecodedSizeError", decoded_mb=64)
     assert "decodes to more data than one load may hold" in message
     assert "more than the 64 MB accepted" in message and "ROC_DASH_MAX_DECODED_MB" in message
-    # what the budget allows, plus the blocks being parsed and the copies made to refuse it
-    assert out["peak"] - out["before"] < 3 * 64 * MB
 
 
 @pytest.mark.slow
 def test_bomb009_wide_numeric_rows_stop_at_the_decoded_budget(tmp_path):
     path = bombs.gzip_wide_rows(tmp_path, mb=1024, columns=150)
-    assert path.stat().st_size < 5 * MB
-    out = read_in_child(path, ROC_DASH_MAX_DECODED_MB=64)
-    message = refused(out, "DecodedSizeError", path)
+    _, message = small_bomb_refused(path, 5 * MB, "DecodedSizeError", decoded_mb=64)
     assert "more than the 64 MB accepted" in message
-    assert out["peak"] - out["before"] < 3 * 64 * MB
 
 
 @pytest.mark.slow

@@ -430,24 +430,27 @@ def test_io036_not_utf8_text():
     assert "UTF-16" in str(err)
 
 
-def test_io037_no_label_column():
-    err = load_error("verdict,score\n1,0.9\n0,0.1\n")
+def _no_column(text: str, role: str, columns: str, accepted: str):
+    """The error of a file without a ``role`` column: it names the file's ``columns``, the
+    ``accepted`` names and the option (``--role``) that names one."""
+    err = load_error(text)
     msg = str(err)
-    assert msg.startswith("preds.csv: no label column found.")
-    assert "Columns in this file: 'verdict', 'score'" in msg
-    assert "label, y_true, target, class, actual, y, truth" in msg
-    assert "--label" in msg
+    assert msg.startswith(f"preds.csv: no {role} column found.")
+    assert columns in msg and accepted in msg and f"--{role}" in msg
+    return err
+
+
+def test_io037_no_label_column():
+    err = _no_column("verdict,score\n1,0.9\n0,0.1\n", "label",
+                     "Columns in this file: 'verdict', 'score'",
+                     "label, y_true, target, class, actual, y, truth")
     assert err.column is None and err.count == 0
 
 
 def test_io038_no_score_column():
     # a model column rules out wide form
-    err = load_error("label,model,out\n1,lr,0.9\n0,lr,0.1\n")
-    msg = str(err)
-    assert msg.startswith("preds.csv: no score column found.")
-    assert "'label', 'model', 'out'" in msg
-    assert "score, y_score, prob, probability, pred, prediction" in msg
-    assert "--score" in msg
+    _no_column("label,model,out\n1,lr,0.9\n0,lr,0.1\n", "score", "'label', 'model', 'out'",
+               "score, y_score, prob, probability, pred, prediction")
     # no numeric column left for wide form
     err = load_error("label,comment\n1,good\n0,bad\n")
     assert "no score column found" in str(err)

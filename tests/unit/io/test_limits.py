@@ -423,18 +423,25 @@ def test_lim019_decoded_budget_while_streaming_text(monkeypatch):
     assert len(load(data, "ids.csv").table) == 60_000
 
 
+def _refused_over_budget(monkeypatch, data: bytes, name: str, mb: str) -> str:
+    """The message of the file ``name`` (``data``) refused as too big once decoded, with
+    ``ROC_DASH_MAX_DECODED_MB`` set to ``mb``."""
+    monkeypatch.setenv("ROC_DASH_MAX_DECODED_MB", mb)
+    error = load_error(data, name)
+    assert isinstance(error, DecodedSizeError)
+    return str(error)
+
+
 def test_lim020_parquet_decoded_size_from_metadata(monkeypatch, no_parquet_read):
     # run-length encoded constants: small on disk and in the metadata, 8 bytes a row read
     table = two_class_table(200_000, **{f"m{i}": pa.array(np.full(200_000, 0.5))
                                         for i in range(10)})
     data = parquet_bytes(table.drop_columns(["score"]), compression="zstd")
     assert len(data) < 200_000
-    monkeypatch.setenv("ROC_DASH_MAX_DECODED_MB", "8")
-    error = load_error(data, "rle.parquet")
-    assert isinstance(error, DecodedSizeError)
-    assert str(error).startswith("rle.parquet: would take about ")
+    message = _refused_over_budget(monkeypatch, data, "rle.parquet", "8")
+    assert message.startswith("rle.parquet: would take about ")
     assert "of memory once read (from its metadata: 200,000 rows of 11 columns read), more " \
-        "than the 8 MB accepted" in str(error)
+        "than the 8 MB accepted" in message
 
 
 def test_lim021_names_too_big_as_a_table_refused_before_expanding(monkeypatch):
@@ -442,12 +449,10 @@ def test_lim021_names_too_big_as_a_table_refused_before_expanding(monkeypatch):
     names = pa.DictionaryArray.from_arrays(pa.array(np.arange(n, dtype=np.int32) // 2 % 2),
                                            pa.array(["a" * 200, "b" * 200]))
     data = parquet_bytes(two_class_table(n, model=names))
-    monkeypatch.setenv("ROC_DASH_MAX_DECODED_MB", "2")
-    error = load_error(data, "names.parquet")
-    assert isinstance(error, DecodedSizeError)
-    assert str(error).startswith("names.parquet: would take ")
+    message = _refused_over_budget(monkeypatch, data, "names.parquet", "2")
+    assert message.startswith("names.parquet: would take ")
     assert "as a table of 20,000 predictions; its model names alone take 3.89 MB, more than " \
-        "the 2 MB accepted" in str(error)
+        "the 2 MB accepted" in message
     text = b"label,score,model\n" + b"".join(
         b"%d,0.5,%s\n" % (i % 2, b"a" * 200 if i % 2 else b"b" * 200) for i in range(n))
     error = load_error(text, "names.csv")
