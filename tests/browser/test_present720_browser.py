@@ -89,3 +89,44 @@ def test_p72001_presentation_at_1280x720_with_three_pins_fits(dash_duo, app, sho
         " r.top + r.height / 2));", dash_duo.find_element(f"#{ids.PIN_THRESHOLD}"))
     dash_duo.find_element(f"#{ids.PIN_THRESHOLD}").click()  # reachable by the mouse
     shot("p72001_pin_row")
+
+
+#: each shown graph of the Decide tab: its id, the plot area's height and the card's blank
+#: height below its last child (a card stretched to its neighbour's height)
+AREAS = """
+const shown = (e) => e.getClientRects().length > 0;
+const graphs = Array.from(document.querySelectorAll('#tab-panel-decide .js-plotly-plot'))
+  .filter(shown).map(g => {
+    const bg = g.querySelector('.cartesianlayer .bg, .nsewdrag');
+    return [g.parentElement.id, bg ? bg.getBoundingClientRect().height : null];
+  });
+const blank = Array.from(document.querySelectorAll('#tab-panel-decide .grid > .card'))
+  .filter(shown).map(c => {
+    const kids = Array.from(c.children).filter(shown);
+    const last = Math.max(...kids.map(k => k.getBoundingClientRect().bottom));
+    return [c.id || c.className, c.getBoundingClientRect().bottom - last];
+  });
+return {graphs, blank};
+"""
+
+
+def test_p72002_presentation_at_1280x720_gives_every_view_room(dash_duo, app, shot):
+    """A stranger's review: in presentation mode at 1280×720 the cost-against-threshold view's
+    plot was 30 px tall (its ticks on top of each other), the gains chart's 75 px, and the
+    ROC's card stretched to the operating card's height (two screens of blank)."""
+    start(dash_duo, app, size=(1280, 720))
+    dash_duo.find_element(f"#{ids.PRESENTATION} input").click()
+    wait_until(lambda: "presenting" in dash_duo.find_element(f"#{ids.APP}").get_attribute("class"),
+               message="presentation mode")
+    wait_idle(dash_duo, quiet=1.0)
+    d = dash_duo.driver
+    for graph in (ids.THRESHOLD_GRAPH, ids.DCT_GRAPH):
+        scroll_into_view(d, dash_duo.find_element(f"#{graph}"))
+    wait_idle(dash_duo, quiet=0.5)
+    g = d.execute_script(AREAS)
+    shot("p72002_presenting_views")
+    heights = dict(g["graphs"])
+    assert {ids.ROC_GRAPH, ids.THRESHOLD_GRAPH, ids.DCT_GRAPH} <= set(heights), heights
+    small = {graph: h for graph, h in heights.items() if h is None or h < 150}
+    blank = {card: round(gap) for card, gap in g["blank"] if gap > 80}
+    assert not small and not blank, f"plot areas too small: {small}; blank cards: {blank}"
