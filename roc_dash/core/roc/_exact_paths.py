@@ -17,7 +17,8 @@ same floats as a plain sort would, bit for bit.
 * **Scores on a decimal grid** (:func:`grid_digits`, :func:`runs_on_grid`): integers or
   rounded scores, counted per step of the grid instead of sorted.
 * **The hull of a long curve** (:func:`above_sample_hull`): the points not certainly below
-  the chords of a sampled hull, for the exact pass of :mod:`.hull`.
+  the chords of a sampled hull (whole boxes of them at once), for the exact pass of
+  :mod:`.hull`.
 
 Each pass over the rows works on blocks of ``_BLOCK`` rows, so that the several numpy
 operations of a step stay in the processor's cache instead of each reading and writing
@@ -50,7 +51,6 @@ _KEY_END = 0x7FF0_0000_0000_0000
 #: Largest ``span`` with every key ``2 * rank + 1`` (``rank <= 2 * span``) below ``_KEY_END``.
 _SPAN_MAX = (_KEY_END - 2) // 4
 _BLOCK = 1 << 15
-_HULL_BLOCK = 1 << 16
 #: Vertices per block of the area's sum (:func:`trapezoids`): the blocks fix the order of
 #: the additions, hence the area to the last bit, wherever it is summed.
 AREA_BLOCK = 1 << 16
@@ -469,53 +469,66 @@ def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarra
     Every point of the chain below a chord joining two of its points lies inside the hull,
     so is no vertex of it. The chords are the segments of the upper hull of every
     ``_SAMPLE_STEP``-th point (close to the chain's own hull), and each point is tested
-    against the chord spanning its position: one pass over the points in cache-sized
-    blocks, keeping typically a few thousand of millions. (A point on a chord is kept, as
-    is a point within a rounding margin below it.) ``hull_of_sample(sx, sy)``: the indices
-    of the sampled points on (or near) their upper hull, ascending.
+    against the chord spanning its position. (A point on a chord is kept, as is a point
+    within a rounding margin below it.) ``hull_of_sample(sx, sy)``: the indices of the
+    sampled points on (or near) their upper hull, ascending.
 
-    Each chord's test writes one flag per point into a block of ``_HULL_BLOCK`` flags, and
-    the kept points are read off each block once (not once per chord).
+    The points from one point of the chain to another lie in the box of those two (the
+    chain rises in both rates), and a chord's slope is not negative: when the box's upper
+    left corner is below the chord, so is every point in it, computed in floats too
+    (rounding keeps the order). So the boxes between sampled points are tested first, then
+    boxes of ``_SUB_STEP`` points of those not below, then the points of those left.
     """
     n = x.size
     sample = np.arange(0, n, _SAMPLE_STEP)
     if sample[-1] != n - 1:
         sample = np.append(sample, n - 1)
-    sx, sy = x[sample], y[sample]
-    ends = sample[hull_of_sample(sx, sy)].tolist()
-    ex, ey = x[ends].tolist(), y[ends].tolist()
-    u = np.empty(min(n, _HULL_BLOCK))
-    flags = np.zeros(min(n, _HULL_BLOCK), dtype=bool)
-    keep = []
-    block = ends[0]  # the first point of the block of flags
-    for j in range(len(ends) - 1):
-        lo, hi = ends[j], ends[j + 1]
-        dx = ex[j + 1] - ex[j]
-        row = dx != 0 and ey[j + 1] == ey[j]
-        if dx != 0 and not row:
-            # The chord as y - slope x >= bound. The margin is relative to the chord's
-            # extent (dx + dy) / dx, which bounds the rounding of the test (and the rounded
-            # slope's departure from the chord).
-            slope = (ey[j + 1] - ey[j]) / dx
-            bound = ey[j] - slope * ex[j] - _BELOW_RTOL * (1.0 + slope)
-        elif row:  # a row: only the top of its first column can be a vertex
-            first_column = lo + int(np.searchsorted(x[lo:hi], ex[j], "right"))
-        while lo < hi:  # the chord's points, block by block
-            b = min(hi, block + _HULL_BLOCK)
-            f = flags[lo - block:b - block]
-            if dx == 0:  # a column: only its top (the segment's end) can be a vertex
-                f[:] = False
-            elif row:
-                f[:] = False
-                f[:max(0, first_column - lo)] = True
-            else:
-                v = u[:b - lo]
-                np.multiply(x[lo:b], slope, out=v)
-                np.subtract(y[lo:b], v, out=v)
-                np.greater_equal(v, bound, out=f)
-            lo = b
-            if b == block + _HULL_BLOCK or b == ends[-1]:
-                keep.append(np.flatnonzero(flags[:b - block]) + block)
-                block = b
+    ends = hull_of_sample(x[sample], y[sample])  # positions in the sample
+    slope, bound, rows = _chords(x, y, sample[ends])
+    chord = np.repeat(np.arange(ends.size - 1), np.diff(ends))  # of each box
+    lo, hi = sample[ends[0]:ends[-1]], sample[ends[0] + 1:ends[-1] + 1]
+    for step in (_SUB_STEP, 1):
+        hit = y[hi] - slope[chord] * x[lo] >= bound[chord]  # the box's upper left corner
+        lo, hi, chord = _split(lo[hit], hi[hit], chord[hit], step)
+    keep = [lo[y[lo] - x[lo] * slope[chord] >= bound[chord]]]
+    keep += [np.arange(a, first_column) for a, first_column in rows]
     keep.append(np.array([n - 1]))
-    return np.concatenate(keep)
+    return np.sort(np.concatenate(keep))
+
+
+def _split(lo: np.ndarray, hi: np.ndarray, chord: np.ndarray, step: int):
+    """The boxes from ``lo`` to ``hi`` cut into boxes of ``step`` points (the last of each
+    maybe fewer), each with its box's ``chord``."""
+    parts = (hi - lo + step - 1) // step
+    first = np.cumsum(parts) - parts  # each box's first part
+    k = np.arange(int(parts.sum())) - np.repeat(first, parts)  # the part's place in its box
+    new_lo = np.repeat(lo, parts) + k * step
+    return new_lo, np.minimum(new_lo + step, np.repeat(hi, parts)), np.repeat(chord, parts)
+
+
+#: Points in the boxes tested between the sampled points' and the points'.
+_SUB_STEP = 8
+
+
+def _chords(x: np.ndarray, y: np.ndarray, ends: np.ndarray):
+    """``(slope, bound, rows)`` of the chords between the points ``ends`` of a chain: a point
+    under chord ``j`` (from ``ends[j]`` up to ``ends[j + 1]``, excluded) is kept when
+    ``y - x * slope[j] >= bound[j]``. A column's bound is ``+inf``: only its top, the next
+    chord's first point, can be a vertex. So is a row's, whose first column's points,
+    ``range(lo, first_column)``, are kept instead (only its top can be a vertex).
+
+    The margin below a chord is relative to its extent ``(dx + dy) / dx``, which bounds the
+    rounding of the test (and the rounded slope's departure from the chord).
+    """
+    ex, ey = x[ends], y[ends]
+    dx, dy = np.diff(ex), np.diff(ey)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = dy / dx
+        bound = ey[:-1] - slope * ex[:-1] - _BELOW_RTOL * (1.0 + slope)
+    flat = (dx == 0) | (dy == 0)
+    slope[flat], bound[flat] = 0.0, np.inf
+    rows = []
+    for j in np.flatnonzero((dx != 0) & (dy == 0)).tolist():
+        lo, hi = int(ends[j]), int(ends[j + 1])
+        rows.append((lo, lo + int(np.searchsorted(x[lo:hi], ex[j], "right"))))
+    return slope, bound, rows
