@@ -485,25 +485,28 @@ def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarra
         sample = np.append(sample, n - 1)
     ends = hull_of_sample(x[sample], y[sample])  # positions in the sample
     slope, bound, rows = _chords(x, y, sample[ends])
-    chord = np.repeat(np.arange(ends.size - 1), np.diff(ends))  # of each box
-    lo, hi = sample[ends[0]:ends[-1]], sample[ends[0] + 1:ends[-1] + 1]
-    for step in (_SUB_STEP, 1):
+    box = np.arange(ends[0], ends[-1])
+    chord = np.searchsorted(ends, box, "right") - 1  # of each box
+    lo, hi = sample[box], sample[box + 1]
+    for size, step in ((_SAMPLE_STEP, _SUB_STEP), (_SUB_STEP, 1)):
         hit = y[hi] - slope[chord] * x[lo] >= bound[chord]  # the box's upper left corner
-        lo, hi, chord = _split(lo[hit], hi[hit], chord[hit], step)
+        lo, hi, chord = _split(lo[hit], hi[hit], chord[hit], size, step)
     keep = [lo[y[lo] - x[lo] * slope[chord] >= bound[chord]]]
     keep += [np.arange(a, first_column) for a, first_column in rows]
     keep.append(np.array([n - 1]))
     return np.sort(np.concatenate(keep))
 
 
-def _split(lo: np.ndarray, hi: np.ndarray, chord: np.ndarray, step: int):
-    """The boxes from ``lo`` to ``hi`` cut into boxes of ``step`` points (the last of each
-    maybe fewer), each with its box's ``chord``."""
-    parts = (hi - lo + step - 1) // step
-    first = np.cumsum(parts) - parts  # each box's first part
-    k = np.arange(int(parts.sum())) - np.repeat(first, parts)  # the part's place in its box
-    new_lo = np.repeat(lo, parts) + k * step
-    return new_lo, np.minimum(new_lo + step, np.repeat(hi, parts)), np.repeat(chord, parts)
+def _split(lo: np.ndarray, hi: np.ndarray, chord: np.ndarray, size: int, step: int):
+    """The boxes from ``lo`` to ``hi`` (at most ``size`` points each) cut into boxes of
+    ``step`` points (the last of each maybe fewer), each with its box's ``chord``."""
+    parts = -(-size // step)
+    new_lo = lo[:, None] + np.arange(0, parts * step, step)
+    end = np.broadcast_to(hi[:, None], new_lo.shape)
+    some = new_lo < end  # not past the box's end
+    new_lo = new_lo[some]
+    return (new_lo, np.minimum(new_lo + step, end[some]),
+            np.broadcast_to(chord[:, None], some.shape)[some])
 
 
 #: Points in the boxes tested between the sampled points' and the points'.
