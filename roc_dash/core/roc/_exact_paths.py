@@ -276,7 +276,8 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
 
 
 def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
-                   top: int | None = None) -> np.ndarray | None:
+                   top: int | None = None, *, spare: list | None = None
+                   ) -> np.ndarray | None:
     """The rows as complex numbers ``score + i * (w if positive else -w)`` in ascending
     order of score, then of the imaginary part; None when the keys do not take the scores
     (see :func:`sorted_keys`).
@@ -286,6 +287,10 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
     row's index in their lowest bits and one gather of the rows; the few rows whose keys
     differ only in those bits (equal scores, or scores apart by less than the index's
     share of a key) are put in order among themselves afterwards.
+
+    ``spare``: a list to which the arrays no longer used are appended (the keys, ``n + 1``
+    of 8 bytes, and the rows before the gather, ``n`` of 16 bytes), for
+    :func:`runs_of_order` to write into memory already touched rather than fresh pages.
     """
     n = s.size
     index_bits = max(1, (n - 1).bit_length())
@@ -309,8 +314,10 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
         np.bitwise_and(keys[a:b], _U64((1 << index_bits) - 1), out=keys[a:b])
     keys[-1] &= _U64((1 << index_bits) - 1)
     order = keys.view(np.int64)
-    z = z[order]
-    del keys, order, sorted_rows
+    rows, z = z, z[order]
+    if spare is not None:
+        spare += [keys.base, rows]
+    del keys, order, sorted_rows, rows
     if shared.any():
         start = shared[1:] & ~shared[:-1]  # first row of each group of shared high bits
         rows = np.flatnonzero(shared[1:] | shared[:-1])
@@ -320,7 +327,7 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
     return z
 
 
-def runs_of_order(z: np.ndarray):
+def runs_of_order(z: np.ndarray, spare: list | None = None):
     """``(thresholds, positives_at_or_below, negatives_at_or_below)`` of the rows ``z``
     (:func:`weighted_order`: scores ascending in the real parts, signed weights in the
     imaginary ones), block by block.
@@ -329,6 +336,9 @@ def runs_of_order(z: np.ndarray):
     of complex numbers (real part: the positives' weights, imaginary: the negatives'; each
     part summed on its own, so the sums are those of two separate cumulative sums), the
     running total carried from block to block into the block's first row.
+
+    ``spare``: :func:`weighted_order`'s (emptied here): the thresholds are written over its
+    keys and the sums over its rows, instead of into fresh arrays.
     """
     n = z.size
     score, signed = z.real, z.imag
@@ -338,9 +348,15 @@ def runs_of_order(z: np.ndarray):
         np.not_equal(score[a + 1:b + 1], score[a:b], out=last[a:b])
     last[-1] = True
     d = int(np.count_nonzero(last))
-    thresholds = np.empty(d + 1)
+    keys, sums = spare or (None, None)
+    if spare:
+        spare.clear()
+        thresholds = keys.view(np.float64)  # n + 1 of them
+        sums = sums.view(np.float64)  # 2 n
+        pos_le, neg_le = sums[:d], sums[n:n + d]
+    else:
+        thresholds, pos_le, neg_le = np.empty(d + 1), np.empty(d), np.empty(d)
     thresholds[0] = np.inf
-    pos_le, neg_le = np.empty(d), np.empty(d)
     m = min(n, _BLOCK)
     part = np.empty(m, dtype=np.complex128)
     carry = 0j
@@ -363,6 +379,10 @@ def runs_of_order(z: np.ndarray):
         pos_le[v:v + k], neg_le[v:v + k] = p.real, p.imag
         np.add(s[::-1], 0.0, out=thresholds[d - v - k + 1:d - v + 1])  # -0.0 -> +0.0
         v += k
+    if keys is not None and d < n:  # shrink in place, without a copy
+        del thresholds
+        keys.resize(d + 1, refcheck=False)
+        thresholds = keys.view(np.float64)
     return thresholds, pos_le, neg_le
 
 

@@ -348,3 +348,25 @@ def test_flr012_boxes_keep_exactly_the_points_each_chord_test_keeps(monkeypatch)
             kept = _exact_paths.above_sample_hull(x, t, hull._hull_of_sample)
             assert np.array_equal(kept, brute)
             assert kept.size < x.size // 4 or s is not logit  # most are skipped
+
+
+def test_flr013_weighted_runs_written_over_the_arrays_the_order_leaves():
+    # The thresholds go over the sorted keys and the sums over the rows before the gather
+    # (memory already touched, not fresh pages), with the runs of the fresh arrays bit for
+    # bit; with ties the thresholds shrink in place.
+    rng = np.random.default_rng(13)
+    n = 5000
+    y = rng.random(n) < 0.4
+    w = rng.uniform(0.1, 3.0, n)
+    for s in (rng.normal(y * 1.0, 1.0), np.round(rng.normal(y * 1.0, 1.0), 1)):
+        fresh = _exact_paths.runs_of_order(_exact_paths.weighted_order(y, s, w))
+        spare = []
+        z = _exact_paths.weighted_order(y, s, w, spare=spare)
+        keys, rows = spare
+        runs = _exact_paths.runs_of_order(z, spare)
+        assert spare == []
+        assert np.shares_memory(runs[1], rows) and np.shares_memory(runs[2], rows)
+        assert runs[0].base is keys or runs[0].base is keys.base
+        assert runs[0].size == np.unique(s).size + 1
+        for a, b in zip(runs, fresh, strict=True):
+            assert np.array_equal(a.view(np.uint64), b.view(np.uint64))
