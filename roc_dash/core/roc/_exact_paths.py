@@ -13,7 +13,8 @@ same floats as a plain sort would, bit for bit.
   runs of equal scores apart and gives each score back bit for bit, and ``key & 1`` is the
   label.
 * **Weighted scores** (:func:`weighted_order`, :func:`runs_of_order`): the same keys with
-  each row's index in their lowest bits give the rows' order; the rows follow in one gather.
+  each row's index in their lowest bits give the rows' order; the rows follow in one gather,
+  and the runs are written over the arrays the gather leaves (not fresh pages).
 * **Scores on a decimal grid** (:func:`grid_digits`, :func:`runs_on_grid`): integers or
   rounded scores, counted per step of the grid instead of sorted.
 * **The hull of a long curve** (:func:`above_sample_hull`): the points not certainly below
