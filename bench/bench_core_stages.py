@@ -4,6 +4,9 @@ For distinct unweighted scores (probabilities) and distinct weighted ones (logit
 uniform weights), on the same arrays in one run, each stage timed on its own (CPU seconds of
 this process, the best of several taken round-robin) and printed as a ratio to the sort:
 
+* the first touch of three fresh arrays of ``n + 1`` floats (what the curve's thresholds
+  and rates take; the sort's own output is reused by the allocator from one repetition to
+  the next below 32 MB, glibc's largest dynamic ``mmap`` threshold);
 * unweighted: the keys and their sort (``sorted_keys``), the vertex pass (``vertices_of_keys``:
   rates, thresholds and area), ``roc_curve`` whole, ``convex_hull`` and, of it, the sampled
   chords' pass (``above_sample_hull``);
@@ -87,8 +90,15 @@ def main() -> None:
         return r
 
     order = rng.permutation(n)
+
+    def three_fresh_arrays():  # alive together, as the curve's
+        arrays = [np.empty(n + 1) for _ in range(3)]
+        for a in arrays:
+            a[::512] = 0.0  # one write per 4 KiB page
+
     stages = {
         "np.sort (the floor)": lambda: np.sort(p),
+        "three fresh arrays (first touch)": three_fresh_arrays,
         "unweighted: keys + their sort": lambda: _exact_paths.sorted_keys(y, p),
         "unweighted: roc_curve": lambda: roc_curve(y, p),
         "unweighted: convex_hull": lambda: convex_hull(c),

@@ -13,11 +13,13 @@ same floats as a plain sort would, bit for bit.
   runs of equal scores apart and gives each score back bit for bit, and ``key & 1`` is the
   label.
 * **Weighted scores** (:func:`weighted_order`, :func:`runs_of_order`): the same keys with
-  each row's index in their lowest bits give the rows' order; the rows follow in one gather.
+  each row's index in their lowest bits give the rows' order; the rows follow in one gather,
+  and the runs are written over the arrays the gather leaves (not fresh pages).
 * **Scores on a decimal grid** (:func:`grid_digits`, :func:`runs_on_grid`): integers or
   rounded scores, counted per step of the grid instead of sorted.
 * **The hull of a long curve** (:func:`above_sample_hull`): the points not certainly below
-  the chords of a sampled hull, for the exact pass of :mod:`.hull`.
+  the chords of a sampled hull (whole boxes of them at once), for the exact pass of
+  :mod:`.hull`.
 
 Each pass over the rows works on blocks of ``_BLOCK`` rows, so that the several numpy
 operations of a step stay in the processor's cache instead of each reading and writing
@@ -50,7 +52,6 @@ _KEY_END = 0x7FF0_0000_0000_0000
 #: Largest ``span`` with every key ``2 * rank + 1`` (``rank <= 2 * span``) below ``_KEY_END``.
 _SPAN_MAX = (_KEY_END - 2) // 4
 _BLOCK = 1 << 15
-_HULL_BLOCK = 1 << 16
 #: Vertices per block of the area's sum (:func:`trapezoids`): the blocks fix the order of
 #: the additions, hence the area to the last bit, wherever it is summed.
 AREA_BLOCK = 1 << 16
@@ -276,7 +277,8 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
 
 
 def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
-                   top: int | None = None) -> np.ndarray | None:
+                   top: int | None = None, *, spare: list | None = None
+                   ) -> np.ndarray | None:
     """The rows as complex numbers ``score + i * (w if positive else -w)`` in ascending
     order of score, then of the imaginary part; None when the keys do not take the scores
     (see :func:`sorted_keys`).
@@ -286,6 +288,10 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
     row's index in their lowest bits and one gather of the rows; the few rows whose keys
     differ only in those bits (equal scores, or scores apart by less than the index's
     share of a key) are put in order among themselves afterwards.
+
+    ``spare``: a list to which the arrays no longer used are appended (the keys, ``n + 1``
+    of 8 bytes, and the rows before the gather, ``n`` of 16 bytes), for
+    :func:`runs_of_order` to write into memory already touched rather than fresh pages.
     """
     n = s.size
     index_bits = max(1, (n - 1).bit_length())
@@ -309,8 +315,10 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
         np.bitwise_and(keys[a:b], _U64((1 << index_bits) - 1), out=keys[a:b])
     keys[-1] &= _U64((1 << index_bits) - 1)
     order = keys.view(np.int64)
-    z = z[order]
-    del keys, order, sorted_rows
+    rows, z = z, z[order]
+    if spare is not None:
+        spare += [keys.base, rows]
+    del keys, order, sorted_rows, rows
     if shared.any():
         start = shared[1:] & ~shared[:-1]  # first row of each group of shared high bits
         rows = np.flatnonzero(shared[1:] | shared[:-1])
@@ -320,7 +328,7 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
     return z
 
 
-def runs_of_order(z: np.ndarray):
+def runs_of_order(z: np.ndarray, spare: list | None = None):
     """``(thresholds, positives_at_or_below, negatives_at_or_below)`` of the rows ``z``
     (:func:`weighted_order`: scores ascending in the real parts, signed weights in the
     imaginary ones), block by block.
@@ -329,6 +337,9 @@ def runs_of_order(z: np.ndarray):
     of complex numbers (real part: the positives' weights, imaginary: the negatives'; each
     part summed on its own, so the sums are those of two separate cumulative sums), the
     running total carried from block to block into the block's first row.
+
+    ``spare``: :func:`weighted_order`'s (emptied here): the thresholds are written over its
+    keys and the sums over its rows, instead of into fresh arrays.
     """
     n = z.size
     score, signed = z.real, z.imag
@@ -338,9 +349,15 @@ def runs_of_order(z: np.ndarray):
         np.not_equal(score[a + 1:b + 1], score[a:b], out=last[a:b])
     last[-1] = True
     d = int(np.count_nonzero(last))
-    thresholds = np.empty(d + 1)
+    keys, sums = spare or (None, None)
+    if spare:
+        spare.clear()
+        thresholds = keys.view(np.float64)  # n + 1 of them
+        sums = sums.view(np.float64)  # 2 n
+        pos_le, neg_le = sums[:d], sums[n:n + d]
+    else:
+        thresholds, pos_le, neg_le = np.empty(d + 1), np.empty(d), np.empty(d)
     thresholds[0] = np.inf
-    pos_le, neg_le = np.empty(d), np.empty(d)
     m = min(n, _BLOCK)
     part = np.empty(m, dtype=np.complex128)
     carry = 0j
@@ -363,6 +380,10 @@ def runs_of_order(z: np.ndarray):
         pos_le[v:v + k], neg_le[v:v + k] = p.real, p.imag
         np.add(s[::-1], 0.0, out=thresholds[d - v - k + 1:d - v + 1])  # -0.0 -> +0.0
         v += k
+    if keys is not None and d < n:  # shrink in place, without a copy
+        del thresholds
+        keys.resize(d + 1, refcheck=False)
+        thresholds = keys.view(np.float64)
     return thresholds, pos_le, neg_le
 
 
@@ -469,53 +490,69 @@ def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarra
     Every point of the chain below a chord joining two of its points lies inside the hull,
     so is no vertex of it. The chords are the segments of the upper hull of every
     ``_SAMPLE_STEP``-th point (close to the chain's own hull), and each point is tested
-    against the chord spanning its position: one pass over the points in cache-sized
-    blocks, keeping typically a few thousand of millions. (A point on a chord is kept, as
-    is a point within a rounding margin below it.) ``hull_of_sample(sx, sy)``: the indices
-    of the sampled points on (or near) their upper hull, ascending.
+    against the chord spanning its position. (A point on a chord is kept, as is a point
+    within a rounding margin below it.) ``hull_of_sample(sx, sy)``: the indices of the
+    sampled points on (or near) their upper hull, ascending.
 
-    Each chord's test writes one flag per point into a block of ``_HULL_BLOCK`` flags, and
-    the kept points are read off each block once (not once per chord).
+    The points from one point of the chain to another lie in the box of those two (the
+    chain rises in both rates), and a chord's slope is not negative: when the box's upper
+    left corner is below the chord, so is every point in it, computed in floats too
+    (rounding keeps the order). So the boxes between sampled points are tested first, then
+    boxes of ``_SUB_STEP`` points of those not below, then the points of those left.
     """
     n = x.size
     sample = np.arange(0, n, _SAMPLE_STEP)
     if sample[-1] != n - 1:
         sample = np.append(sample, n - 1)
-    sx, sy = x[sample], y[sample]
-    ends = sample[hull_of_sample(sx, sy)].tolist()
-    ex, ey = x[ends].tolist(), y[ends].tolist()
-    u = np.empty(min(n, _HULL_BLOCK))
-    flags = np.zeros(min(n, _HULL_BLOCK), dtype=bool)
-    keep = []
-    block = ends[0]  # the first point of the block of flags
-    for j in range(len(ends) - 1):
-        lo, hi = ends[j], ends[j + 1]
-        dx = ex[j + 1] - ex[j]
-        row = dx != 0 and ey[j + 1] == ey[j]
-        if dx != 0 and not row:
-            # The chord as y - slope x >= bound. The margin is relative to the chord's
-            # extent (dx + dy) / dx, which bounds the rounding of the test (and the rounded
-            # slope's departure from the chord).
-            slope = (ey[j + 1] - ey[j]) / dx
-            bound = ey[j] - slope * ex[j] - _BELOW_RTOL * (1.0 + slope)
-        elif row:  # a row: only the top of its first column can be a vertex
-            first_column = lo + int(np.searchsorted(x[lo:hi], ex[j], "right"))
-        while lo < hi:  # the chord's points, block by block
-            b = min(hi, block + _HULL_BLOCK)
-            f = flags[lo - block:b - block]
-            if dx == 0:  # a column: only its top (the segment's end) can be a vertex
-                f[:] = False
-            elif row:
-                f[:] = False
-                f[:max(0, first_column - lo)] = True
-            else:
-                v = u[:b - lo]
-                np.multiply(x[lo:b], slope, out=v)
-                np.subtract(y[lo:b], v, out=v)
-                np.greater_equal(v, bound, out=f)
-            lo = b
-            if b == block + _HULL_BLOCK or b == ends[-1]:
-                keep.append(np.flatnonzero(flags[:b - block]) + block)
-                block = b
+    ends = hull_of_sample(x[sample], y[sample])  # positions in the sample
+    slope, bound, rows = _chords(x, y, sample[ends])
+    box = np.arange(ends[0], ends[-1])
+    chord = np.searchsorted(ends, box, "right") - 1  # of each box
+    lo, hi = sample[box], sample[box + 1]
+    for size, step in ((_SAMPLE_STEP, _SUB_STEP), (_SUB_STEP, 1)):
+        hit = y[hi] - slope[chord] * x[lo] >= bound[chord]  # the box's upper left corner
+        lo, hi, chord = _split(lo[hit], hi[hit], chord[hit], size, step)
+    keep = [lo[y[lo] - x[lo] * slope[chord] >= bound[chord]]]
+    keep += [np.arange(a, first_column) for a, first_column in rows]
     keep.append(np.array([n - 1]))
-    return np.concatenate(keep)
+    return np.sort(np.concatenate(keep))
+
+
+def _split(lo: np.ndarray, hi: np.ndarray, chord: np.ndarray, size: int, step: int):
+    """The boxes from ``lo`` to ``hi`` (at most ``size`` points each) cut into boxes of
+    ``step`` points (the last of each maybe fewer), each with its box's ``chord``."""
+    parts = -(-size // step)
+    new_lo = lo[:, None] + np.arange(0, parts * step, step)
+    end = np.broadcast_to(hi[:, None], new_lo.shape)
+    some = new_lo < end  # not past the box's end
+    new_lo = new_lo[some]
+    return (new_lo, np.minimum(new_lo + step, end[some]),
+            np.broadcast_to(chord[:, None], some.shape)[some])
+
+
+#: Points in the boxes tested between the sampled points' and the points'.
+_SUB_STEP = 8
+
+
+def _chords(x: np.ndarray, y: np.ndarray, ends: np.ndarray):
+    """``(slope, bound, rows)`` of the chords between the points ``ends`` of a chain: a point
+    under chord ``j`` (from ``ends[j]`` up to ``ends[j + 1]``, excluded) is kept when
+    ``y - x * slope[j] >= bound[j]``. A column's bound is ``+inf``: only its top, the next
+    chord's first point, can be a vertex. So is a row's, whose first column's points,
+    ``range(lo, first_column)``, are kept instead (only its top can be a vertex).
+
+    The margin below a chord is relative to its extent ``(dx + dy) / dx``, which bounds the
+    rounding of the test (and the rounded slope's departure from the chord).
+    """
+    ex, ey = x[ends], y[ends]
+    dx, dy = np.diff(ex), np.diff(ey)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = dy / dx
+        bound = ey[:-1] - slope * ex[:-1] - _BELOW_RTOL * (1.0 + slope)
+    flat = (dx == 0) | (dy == 0)
+    slope[flat], bound[flat] = 0.0, np.inf
+    rows = []
+    for j in np.flatnonzero((dx != 0) & (dy == 0)).tolist():
+        lo, hi = int(ends[j]), int(ends[j + 1])
+        rows.append((lo, lo + int(np.searchsorted(x[lo:hi], ex[j], "right"))))
+    return slope, bound, rows

@@ -102,14 +102,13 @@ def compare_everything(y, s, w=None):
 @contextmanager
 def small_inputs_take_every_path():
     """Sample sizes lowered so that a few dozen rows take the grid, the few-distinct keys
-    and the hull's sampled chords (their flags in blocks of a few points), as millions of
-    rows do."""
+    and the hull's sampled chords (their boxes of a few points), as millions of rows do."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(curves, "_HASH_MIN_ROWS", 8)
         mp.setattr(curves, "_HASH_SAMPLE", 64)
         mp.setattr(hull, "_SAMPLED_CHAIN", 16)
         mp.setattr(_exact_paths, "_SAMPLE_STEP", 4)
-        mp.setattr(_exact_paths, "_HULL_BLOCK", 8)
+        mp.setattr(_exact_paths, "_SUB_STEP", 2)
         yield
 
 
@@ -322,3 +321,52 @@ def test_flr011_a_run_of_equal_scores_longer_than_a_block(weighted):
         s = np.where(rng.random(n) < 0.5, tied, rng.normal(size=n))
         assert compare_everything(y, s, w) is not None
 
+
+
+def test_flr012_boxes_keep_exactly_the_points_each_chord_test_keeps(monkeypatch):
+    # The sampled chords' boxes skip points only when their box's corner is below the chord:
+    # the points kept are exactly those each point's own test against its chord keeps
+    # (columns none, rows their first column), whatever the sizes of the boxes.
+    rng = np.random.default_rng(12)
+    n = 40_000
+    y = rng.random(n) < 0.4
+    logit = rng.normal(y * 1.2, 1.0)
+    ranks = np.arange(n, dtype=float)
+    for yy, s in ((y, logit), (y, np.round(logit, 2)), (ranks > 0.7 * n, ranks)):
+        c = roc_curve(yy, s)
+        x, t = c.fpr, c.tpr
+        sample = np.append(np.arange(0, x.size, 64), x.size - 1)
+        ends = sample[hull._hull_of_sample(x[sample], t[sample])]
+        slope, bound, rows = _exact_paths._chords(x, t, ends)
+        chord = np.repeat(np.arange(ends.size - 1), np.diff(ends))
+        points = np.arange(ends[0], ends[-1])
+        brute = points[t[points] - x[points] * slope[chord] >= bound[chord]]
+        brute = np.sort(np.concatenate([brute, *(np.arange(a, b) for a, b in rows),
+                                        [x.size - 1]]))
+        for sub_step in (1, 3, 8, 64):
+            monkeypatch.setattr(_exact_paths, "_SUB_STEP", sub_step)
+            kept = _exact_paths.above_sample_hull(x, t, hull._hull_of_sample)
+            assert np.array_equal(kept, brute)
+            assert kept.size < x.size // 4 or s is not logit  # most are skipped
+
+
+def test_flr013_weighted_runs_written_over_the_arrays_the_order_leaves():
+    # The thresholds go over the sorted keys and the sums over the rows before the gather
+    # (memory already touched, not fresh pages), with the runs of the fresh arrays bit for
+    # bit; with ties the thresholds shrink in place.
+    rng = np.random.default_rng(13)
+    n = 5000
+    y = rng.random(n) < 0.4
+    w = rng.uniform(0.1, 3.0, n)
+    for s in (rng.normal(y * 1.0, 1.0), np.round(rng.normal(y * 1.0, 1.0), 1)):
+        fresh = _exact_paths.runs_of_order(_exact_paths.weighted_order(y, s, w))
+        spare = []
+        z = _exact_paths.weighted_order(y, s, w, spare=spare)
+        keys, rows = spare
+        runs = _exact_paths.runs_of_order(z, spare)
+        assert spare == []
+        assert np.shares_memory(runs[1], rows) and np.shares_memory(runs[2], rows)
+        assert runs[0].base is keys or runs[0].base is keys.base
+        assert runs[0].size == np.unique(s).size + 1
+        for a, b in zip(runs, fresh, strict=True):
+            assert np.array_equal(a.view(np.uint64), b.view(np.uint64))
