@@ -365,7 +365,10 @@ def _register_datasets(app, cache, store) -> None:
                 "error": Output(ids.UPLOAD_ERROR, "children"),
                 "pending": Output(ids.PENDING, "data"),
                 "removal": Output(ids.REMOVAL, "children"),
-                "removed": Output(ids.REMOVED, "data")},
+                "removed": Output(ids.REMOVED, "data"),
+                # what a removal moves off the dataset, and Undo puts back (..removal)
+                "source": Output(ids.PRIOR_SOURCE, "value", allow_duplicate=True),
+                "windows": Output(ids.MON_WINDOWS, "value", allow_duplicate=True)},
         inputs={"streamed": Input(ids.STREAMED, "data"),
                 "remove_request": Input(ids.REMOVE_REQUEST, "data"),
                 "positive": Input(ids.POSITIVE_LABEL, "value"),
@@ -376,17 +379,21 @@ def _register_datasets(app, cache, store) -> None:
                 "datasets": State(ids.DATASETS, "data"), "pending": State(ids.PENDING, "data"),
                 "source": State(ids.PRIOR_SOURCE, "value"),
                 "state": State(ids.CONDITIONS, "data"), "pins": State(ids.PINNED, "data"),
-                "removed": State(ids.REMOVED, "data")},
+                "removed": State(ids.REMOVED, "data"),
+                "windows": State(ids.MON_WINDOWS, "value")},
+        prevent_initial_call="initial_duplicate",
     )
     def update_datasets(streamed, remove_request, positive, demo, search, answer, datasets,
-                        pending, source, state, pins, removed):
+                        pending, source, state, pins, removed, windows):
         store.run_due_removals()  # deletions whose undo window has passed
-        out = dict.fromkeys(("datasets", "status", "error", "pending", "removal", "removed"),
-                            no_update)
+        out = dict.fromkeys(("datasets", "status", "error", "pending", "removal", "removed",
+                             "source", "windows"), no_update)
         trigger = ctx.triggered_id
         if isinstance(trigger, dict) or trigger == ids.REMOVE_REQUEST:
+            settings = {"source": source, "windows": windows,
+                        "auto": ControlState.from_store(state).prior_mode != "manual"}
             return {**out, **removal_answer(store, trigger, remove_request, datasets, pins,
-                                            removed)}
+                                            removed, settings)}
         if trigger is None or f"{ids.URL}.search" in {t["prop_id"] for t in ctx.triggered}:
             link, given = parse_link(search)  # opening a link: its datasets
             if "datasets" not in given or list(link.datasets) == clean_ids(datasets):
@@ -410,9 +417,11 @@ def _register_datasets(app, cache, store) -> None:
                 "error": upload.error, "pending": upload.pending}
 
 
-def removal_answer(store, trigger, request, datasets, pins, removed) -> dict:
+def removal_answer(store, trigger, request, datasets, pins, removed, settings=None) -> dict:
     """The datasets callback's outputs for a × (the question), its answer (the removal, or
-    nothing) or *Undo* (:mod:`..removal`)."""
+    nothing) or *Undo* (:mod:`..removal`); ``settings``: the prior's source, the Monitor's
+    windows and whether the prior follows the source, which the removal moves off the
+    dataset and *Undo* puts back."""
     owner = current_owner()
     if trigger == ids.REMOVE_REQUEST:  # a × clicked (the browser names its dataset)
         wanted = request.get("index") if isinstance(request, dict) else None
@@ -425,16 +434,26 @@ def removal_answer(store, trigger, request, datasets, pins, removed) -> dict:
     if kind == ids.REMOVE_NO:
         return {"removal": None}
     if kind == ids.REMOVE_YES:
-        new, record, box = remove(store, datasets, dataset_id, pins, owner)
+        new, record, box = remove(store, datasets, dataset_id, pins, owner, settings)
         if record is None:  # not loaded (any more): nothing to remove
             return {"removal": None}
         return {"datasets": new, "removal": box, "removed": record, "status": "",
-                "error": ""}
+                "error": "", **_changed(settings, record["after"])}
     if not isinstance(removed, dict) or removed.get("dataset") != dataset_id:
         raise PreventUpdate
-    new, record, box = undo(store, datasets, removed, pins)
+    new, record, box = undo(store, datasets, removed, pins, settings)
     # the record is written only when it changes (the pins callback follows it)
-    return {"datasets": new, "removal": box, "removed": record or no_update}
+    return {"datasets": new, "removal": box, "removed": record or no_update,
+            **(_changed(settings, record["restored"]) if record else {})}
+
+
+def _changed(settings, new: dict) -> dict:
+    """The prior's source and the Monitor's windows among ``new`` that differ from the
+    page's ``settings`` (the datasets callback's outputs; the others are left alone)."""
+    settings = settings if isinstance(settings, dict) else {}
+    return {k: new[k] for k in ("source", "windows")
+            if k in new and new[k] != settings.get(k) and not (k == "windows" and not new[k]
+                                                                and not settings.get(k))}
 
 
 def read_upload(store, trigger, streamed, positive, datasets, pending) -> UploadOutcome | None:
