@@ -256,7 +256,8 @@ def _prior_moved(store: DatasetStore, remaining, before: dict, after: dict) -> s
 def pins_after(pins: list[dict], record: dict) -> list[dict]:
     """The pins (``ids.PINNED``, cleaned) once ``record``'s dataset was removed (its pins
     go) or, the record undone, brought back (they come back with their letters while free,
-    else the first free letter, while there is room)."""
+    else the first free letter, while there is room; all of them then in their letters'
+    order)."""
     gone = record.get("dataset")
     kept = [p for p in pins if p.get("dataset") != gone]
     if not record.get("undone"):
@@ -268,7 +269,8 @@ def pins_after(pins: list[dict], record: dict) -> list[dict]:
         label = back["label"] if back["label"] not in taken else next(
             x for x in PIN_LABELS if x not in taken)
         kept.append({**back, "label": label})
-    return kept
+    # listed (and linked: ``pin=``) in their letters' order, as they were pinned
+    return sorted(kept, key=lambda p: PIN_LABELS.index(p["label"]))
 
 
 def recall(store: DatasetStore, dataset_ids, owner) -> str:

@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 
 from roc_dash.app.features.data import apply_upload
+from roc_dash.app.features.pins import after_removal
 from roc_dash.app.monitor_state import MonitorState
-from roc_dash.app.page_state import PageState
+from roc_dash.app.page_state import PageState, pins_of
 from roc_dash.app.removal import remove, undo
 from roc_dash.app.server.store import DatasetStore
 from tests.conftest import make_predictions
@@ -72,3 +73,20 @@ def test_rms002_undo_keeps_a_source_chosen_after_the_removal_and_says_so(three):
     _, undone, box = undo(store, [a, b], record, [], record["after"])
     assert undone["restored"]["source"] == c and "deployment prior" not in str(box)
 
+
+
+def test_rms003_pins_brought_back_are_in_their_letters_order(three):
+    store, a, b, c = three
+    pins = [{"label": "A", "dataset": b, "model": "rf", "threshold": 0.5},
+            {"label": "B", "dataset": a, "model": "lr", "threshold": 0.2},
+            {"label": "C", "dataset": b, "model": "lr", "threshold": 0.4}]
+    new, record, _ = remove(store, [a, b, c], b, pins, OWNER)
+    kept = after_removal(pins, record)
+    assert kept == [pins[1]]
+    _, undone, _ = undo(store, new, record, kept)
+    back = after_removal(kept, undone)
+    assert [p["label"] for p in back] == ["A", "B", "C"] and back == pins
+    link = PageState(datasets=(a, b, c), pins=pins_of(back)).to_query()
+    letters = [part.split("=")[1][0] for part in link.lstrip("?").split("&")
+               if part.startswith("pin=")]
+    assert letters == ["A", "B", "C"]
