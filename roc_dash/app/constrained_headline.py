@@ -22,7 +22,7 @@ from .constrained import page_constrained, parse_confidence, parse_settings, par
 from .page_state import PageState
 
 __all__ = ["chosen_by", "constrained_strip", "ReportHeadline", "report_headline",
-           "unmet_line", "pins_line"]
+           "unmet_line", "constrained_or_unmet", "pins_line"]
 
 
 def chosen_by(page: PageState, how: str) -> str:
@@ -68,6 +68,18 @@ def unmet_line(reason) -> str:
     reason = str(reason).rstrip(".")
     return (f"{reason[:1].upper()}{reason[1:]}. The headline is the optimum without them "
             "and nothing is downloaded under them.")
+
+
+def constrained_or_unmet(page: PageState, analysis, economics) -> tuple:
+    """``(constrained, line)``: the point the page's capacity and floors choose together
+    (:func:`.constrained.page_constrained`, without the bootstrap; None when neither is
+    given or no threshold meets them) and, when none meets them, :func:`unmet_line` (``""``
+    otherwise). The summary strip's second line and the capacity table's warning, one
+    computation and one wording for both."""
+    try:
+        return page_constrained(page, analysis, None, economics, n_boot=0), ""
+    except ValueError as exc:
+        return None, unmet_line(exc)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -26,8 +26,7 @@ from .. import ids
 from ..analysis import SHOWN_FIELDS, model_refs, shown_analysis, shown_pins
 from ..chosen_points import RECOMMENDATION
 from ..components import STRIP_INTERVALS_SLOT, operating_panel
-from ..constrained import page_constrained
-from ..constrained_headline import chosen_by, constrained_strip, pins_line, unmet_line
+from ..constrained_headline import chosen_by, constrained_or_unmet, constrained_strip, pins_line
 from ..page_state import PageState, dependencies
 from ..render import decision_views
 from ..state import economics_from_state
@@ -65,11 +64,9 @@ def strip_update(cache, page: PageState, triggered: str | None) -> dict:
     if analysis is None:
         raise PreventUpdate
     economics = economics_from_state(page.control.to_store())
-    try:
-        constrained = page_constrained(page, analysis, None, economics, n_boot=0)
-    except ValueError as exc:  # none meets them: the strip says so under the optimum
+    constrained, line = constrained_or_unmet(page, analysis, economics)
+    if line:  # none meets them: the strip says so under the optimum
         out = _restored(analysis, page, cache, economics)
-        line = unmet_line(exc)
         out["summary"][1] = html.Div(line, className="summary-detail warn", title=line)
         return out
     if constrained is None:
