@@ -91,6 +91,9 @@ class ReportHeadline:
     summary: str
     operating: object | None
     chosen_by: str
+    constraints: str = ""
+    """The capacity and floors named (as :func:`chosen_by`), whether or not a threshold
+    meets them: the report's cost and prior controls say they leave them out."""
 
 
 def report_headline(page: PageState, analysis, economics) -> ReportHeadline | None:
@@ -100,14 +103,15 @@ def report_headline(page: PageState, analysis, economics) -> ReportHeadline | No
     try:
         constrained = page_constrained(page, analysis, None, economics, n_boot=0)
     except ValueError as exc:
-        return ReportHeadline(summary=unmet_line(exc), operating=None, chosen_by="")
+        return ReportHeadline(summary=unmet_line(exc), operating=None, chosen_by="",
+                              constraints=chosen_by(page, "constraints"))
     if constrained is None:
         return None
     by = chosen_by(page, constrained.how_chosen)
     headline, detail = constrained_strip(analysis, constrained, economics, by)
     return ReportHeadline(summary=plain_text([headline, detail]),
                           operating=operating_point(analysis, dict(constrained.pinned)),
-                          chosen_by=by)
+                          chosen_by=by, constraints=by)
 
 
 def pins_line(cache, page: PageState, analysis, economics, chosen: dict):
