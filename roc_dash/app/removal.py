@@ -34,7 +34,7 @@ from .server.store import DatasetStore, clean_ids
 from .state import clean_pins
 
 __all__ = ["pins_on", "pins_after", "as_shown", "confirm_box", "remove", "undo", "pin_words",
-           "recall", "moved_settings", "restored_settings"]
+           "recall", "moved_settings", "restored_settings", "settings_now", "windows_now"]
 
 
 def pins_on(pins, dataset_id: str) -> list[Pin]:
@@ -242,6 +242,25 @@ def restored_settings(record: dict, now: dict) -> tuple[dict, list[str]]:
         out["windows"] = now["windows"][:at] + [gone] + now["windows"][at:]
         words.append("It is a window of the Monitor tab again.")
     return out, words
+
+
+def settings_now(record) -> dict | None:
+    """The settings a removal record sets on the page: as the removal left them
+    (``record["after"]``) or, undone, as *Undo* put them back (``record["restored"]``);
+    None for anything else."""
+    if not isinstance(record, dict):
+        return None
+    now = record.get("restored") if record.get("undone") else record.get("after")
+    return _settings(now) if isinstance(now, dict) else None
+
+
+def windows_now(record) -> list[str] | None:
+    """The Monitor's windows a removal or its *Undo* set (the dataset taken out of them or
+    put back), None when the dataset was no window (nothing to change)."""
+    now = settings_now(record)
+    if now is None or record.get("dataset") not in _settings(record.get("before"))["windows"]:
+        return None
+    return now["windows"]
 
 
 def _prior_moved(store: DatasetStore, remaining, before: dict, after: dict) -> str:

@@ -39,7 +39,7 @@ from ..components import dataset_list, labelled, missing_banner, model_options
 from ..help import HELP
 from ..link_report import unrestored
 from ..page_state import parse_link, resolve_refs
-from ..removal import confirm_box, recall, remove, undo
+from ..removal import confirm_box, recall, remove, settings_now, undo
 from ..server.auth import current_owner
 from ..server.limits import excerpt, heavy_parse
 from ..server.store import (
@@ -365,10 +365,7 @@ def _register_datasets(app, cache, store) -> None:
                 "error": Output(ids.UPLOAD_ERROR, "children"),
                 "pending": Output(ids.PENDING, "data"),
                 "removal": Output(ids.REMOVAL, "children"),
-                "removed": Output(ids.REMOVED, "data"),
-                # what a removal moves off the dataset, and Undo puts back (..removal)
-                "source": Output(ids.PRIOR_SOURCE, "value", allow_duplicate=True),
-                "windows": Output(ids.MON_WINDOWS, "value", allow_duplicate=True)},
+                "removed": Output(ids.REMOVED, "data")},
         inputs={"streamed": Input(ids.STREAMED, "data"),
                 "remove_request": Input(ids.REMOVE_REQUEST, "data"),
                 "positive": Input(ids.POSITIVE_LABEL, "value"),
@@ -380,14 +377,15 @@ def _register_datasets(app, cache, store) -> None:
                 "source": State(ids.PRIOR_SOURCE, "value"),
                 "state": State(ids.CONDITIONS, "data"), "pins": State(ids.PINNED, "data"),
                 "removed": State(ids.REMOVED, "data"),
+                # what a removal moves off the dataset (the record keeps it, and what Undo
+                # puts back: the models callback and the Monitor's follow it)
                 "windows": State(ids.MON_WINDOWS, "value")},
-        prevent_initial_call="initial_duplicate",
     )
     def update_datasets(streamed, remove_request, positive, demo, search, answer, datasets,
                         pending, source, state, pins, removed, windows):
         store.run_due_removals()  # deletions whose undo window has passed
-        out = dict.fromkeys(("datasets", "status", "error", "pending", "removal", "removed",
-                             "source", "windows"), no_update)
+        out = dict.fromkeys(("datasets", "status", "error", "pending", "removal", "removed"),
+                            no_update)
         trigger = ctx.triggered_id
         if isinstance(trigger, dict) or trigger == ids.REMOVE_REQUEST:
             settings = {"source": source, "windows": windows,
@@ -438,22 +436,12 @@ def removal_answer(store, trigger, request, datasets, pins, removed, settings=No
         if record is None:  # not loaded (any more): nothing to remove
             return {"removal": None}
         return {"datasets": new, "removal": box, "removed": record, "status": "",
-                "error": "", **_changed(settings, record["after"])}
+                "error": ""}
     if not isinstance(removed, dict) or removed.get("dataset") != dataset_id:
         raise PreventUpdate
     new, record, box = undo(store, datasets, removed, pins, settings)
     # the record is written only when it changes (the pins callback follows it)
-    return {"datasets": new, "removal": box, "removed": record or no_update,
-            **(_changed(settings, record["restored"]) if record else {})}
-
-
-def _changed(settings, new: dict) -> dict:
-    """The prior's source and the Monitor's windows among ``new`` that differ from the
-    page's ``settings`` (the datasets callback's outputs; the others are left alone)."""
-    settings = settings if isinstance(settings, dict) else {}
-    return {k: new[k] for k in ("source", "windows")
-            if k in new and new[k] != settings.get(k) and not (k == "windows" and not new[k]
-                                                                and not settings.get(k))}
+    return {"datasets": new, "removal": box, "removed": record or no_update}
 
 
 def read_upload(store, trigger, streamed, positive, datasets, pending) -> UploadOutcome | None:
@@ -484,6 +472,15 @@ def read_upload(store, trigger, streamed, positive, datasets, pending) -> Upload
     return out
 
 
+def _moved_source(removed, source):
+    """The prior's source a removal or its *Undo* just set (the record, when it is what
+    fired the callback), else ``source``."""
+    if f"{ids.REMOVED}.data" not in {t["prop_id"] for t in ctx.triggered}:
+        return source
+    now = settings_now(removed)
+    return source if now is None or not now.get("source") else now["source"]
+
+
 def _register_models(app, cache, store) -> None:
     """The model lists, the missing-data banner and the upload signal."""
 
@@ -498,9 +495,12 @@ def _register_models(app, cache, store) -> None:
         inputs={"datasets": Input(ids.DATASETS, "data"),
                 "selected": State(ids.MODELS, "value"),
                 "old_options": State(ids.MODELS, "options"),
-                "search": State(ids.URL, "search"), "source": State(ids.PRIOR_SOURCE, "value")},
+                "search": State(ids.URL, "search"), "source": State(ids.PRIOR_SOURCE, "value"),
+                # a removal or its Undo (written with the datasets): the prior's source it
+                # moved or put back (..removal.settings_now)
+                "removed": Input(ids.REMOVED, "data")},
     )
-    def update_models(datasets, selected, old_options, search, source):
+    def update_models(datasets, selected, old_options, search, source, removed):
         infos, missing = loaded_infos(store, datasets)
         loaded = [i.id for i in infos]
         refs = model_refs(cache, loaded)  # every model by key, with its shown name
@@ -513,7 +513,7 @@ def _register_models(app, cache, store) -> None:
                 "value": shown_selection(store, list(refs), selected, old_options, search,
                                          datasets),
                 "pin_options": plain, "sources": sources,
-                "source": prior_source(loaded, source, search),
+                "source": prior_source(loaded, _moved_source(removed, source), search),
                 "source_row": {"display": "flex"} if len(infos) > 1 else {"display": "none"},
                 "threshold_options": plain}
 

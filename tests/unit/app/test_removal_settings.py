@@ -11,7 +11,7 @@ from roc_dash.app.features.data import apply_upload
 from roc_dash.app.features.pins import after_removal
 from roc_dash.app.monitor_state import MonitorState
 from roc_dash.app.page_state import PageState, pins_of
-from roc_dash.app.removal import remove, undo
+from roc_dash.app.removal import remove, settings_now, undo, windows_now
 from roc_dash.app.server.store import DatasetStore
 from tests.conftest import make_predictions
 
@@ -48,7 +48,12 @@ def test_rms001_undo_puts_the_priors_source_and_the_window_back(three):
                      monitor=MonitorState(windows=tuple(record["after"]["windows"]))).to_query()
     assert b not in link and c in link
 
+    # what the models callback (the source) and the Monitor's callback (the windows) set
+    assert settings_now(record) == record["after"]
+    assert windows_now(record) == [a, WINDOW_FILE]
     back, undone, box = undo(store, new, record, [], record["after"])
+    assert settings_now(undone) == undone["restored"]
+    assert windows_now(undone) == [a, b, WINDOW_FILE]
     assert back == [a, b, c]
     assert undone["restored"]["source"] == b
     assert undone["restored"]["windows"] == [a, b, WINDOW_FILE]  # at its place
@@ -62,6 +67,7 @@ def test_rms002_undo_keeps_a_source_chosen_after_the_removal_and_says_so(three):
     new, record, _ = remove(store, [a, b, c], c, [], OWNER,
                             {"source": c, "windows": [], "auto": True})
     assert record["after"]["source"] == b
+    assert windows_now(record) is None and settings_now("not a record") is None
     chosen = {"source": a, "windows": [], "auto": True}  # chosen in the list meanwhile
     _, undone, box = undo(store, new, record, [], chosen)
     assert undone["restored"] == chosen
