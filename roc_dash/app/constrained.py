@@ -6,13 +6,14 @@ the one ``roc-dash decide --capacity/--floor`` makes."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from ..core.constraints.capacity import parse_capacity
 from ..core.constraints.floors import parse_floor
 from .page_state import PageState
 
-__all__ = ["parse_settings", "parse_confidence", "parse_volume", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html", "constrained_record", "capacity_too_big",
+__all__ = ["constrained_point", "parse_settings", "parse_confidence", "parse_volume", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html", "constrained_record", "capacity_too_big",
            "N_BOOT", "SEED"]
 
 #: Bootstrap replicates and seed of how sure the floors are (as the operating card's).
@@ -133,6 +134,20 @@ def page_constrained(page: PageState, analysis, table, economics, *, n_boot: int
     return choose_under(analysis, table, settings, economics)
 
 
+def constrained_point(analysis, constrained):
+    """The point ``constrained`` (:class:`~roc_dash.report.constrained_choice.Constrained`)
+    chose, as the page shows a recommendation: its
+    :class:`~roc_dash.core.decisions.operating.OperatingSummary` read off the model's
+    curve at the chosen threshold, unpinned and without a letter (the choice is the page's,
+    not a pin). The operating card, the pins' comparison and the card's intervals all
+    stand on it."""
+    from ..core.decisions.operating import operating_point
+
+    op = operating_point(analysis, {"model": constrained.pinned["model"],
+                                    "threshold": constrained.pinned["threshold"]})
+    return dataclasses.replace(op, pinned=False, label="")
+
+
 def constrained_record(cache, page: PageState, analysis, note: str = ""):
     """``(record, constrained, ref)`` of the point the page's capacity or floors choose: the
     decision record *Download decision* writes for the summary strip's constrained headline
@@ -140,8 +155,6 @@ def constrained_record(cache, page: PageState, analysis, note: str = ""):
     :class:`~.page_state.ModelRef` of its model (the record names the model by its own
     name). None when neither is given; ``ValueError`` when no threshold meets them (its
     message says why) or the calibration card's recalibration cannot be fitted."""
-    import dataclasses
-
     from ..decision import build_decision
     from .analysis import model_refs
     from .page_state import key_ref

@@ -22,7 +22,7 @@ from .constrained import page_constrained, parse_confidence, parse_settings, par
 from .page_state import PageState
 
 __all__ = ["chosen_by", "constrained_strip", "ReportHeadline", "report_headline",
-           "unmet_line", "pins_line"]
+           "unmet_line", "constrained_or_unmet", "pins_line"]
 
 
 def chosen_by(page: PageState, how: str) -> str:
@@ -70,6 +70,18 @@ def unmet_line(reason) -> str:
             "and nothing is downloaded under them.")
 
 
+def constrained_or_unmet(page: PageState, analysis, economics) -> tuple:
+    """``(constrained, line)``: the point the page's capacity and floors choose together
+    (:func:`.constrained.page_constrained`, without the bootstrap; None when neither is
+    given or no threshold meets them) and, when none meets them, :func:`unmet_line` (``""``
+    otherwise). The summary strip's second line and the capacity table's warning, one
+    computation and one wording for both."""
+    try:
+        return page_constrained(page, analysis, None, economics, n_boot=0), ""
+    except ValueError as exc:
+        return None, unmet_line(exc)
+
+
 @dataclasses.dataclass(frozen=True)
 class ReportHeadline:
     """The HTML report's decision under a capacity or floors: the strip's headline and
@@ -79,6 +91,9 @@ class ReportHeadline:
     summary: str
     operating: object | None
     chosen_by: str
+    constraints: str = ""
+    """The capacity and floors named (as :func:`chosen_by`), whether or not a threshold
+    meets them: the report's cost and prior controls say they leave them out."""
 
 
 def report_headline(page: PageState, analysis, economics) -> ReportHeadline | None:
@@ -88,14 +103,15 @@ def report_headline(page: PageState, analysis, economics) -> ReportHeadline | No
     try:
         constrained = page_constrained(page, analysis, None, economics, n_boot=0)
     except ValueError as exc:
-        return ReportHeadline(summary=unmet_line(exc), operating=None, chosen_by="")
+        return ReportHeadline(summary=unmet_line(exc), operating=None, chosen_by="",
+                              constraints=chosen_by(page, "constraints"))
     if constrained is None:
         return None
     by = chosen_by(page, constrained.how_chosen)
     headline, detail = constrained_strip(analysis, constrained, economics, by)
     return ReportHeadline(summary=plain_text([headline, detail]),
                           operating=operating_point(analysis, dict(constrained.pinned)),
-                          chosen_by=by)
+                          chosen_by=by, constraints=by)
 
 
 def pins_line(cache, page: PageState, analysis, economics, chosen: dict):

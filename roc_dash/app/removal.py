@@ -6,7 +6,9 @@ remain (pins, notes, saved views are named by dataset id: :mod:`.page_state`), s
 dropped and offers *Undo*. For the dataset's owner the server deletes it only when the undo
 window has passed (:mod:`.server.removals`); for anyone else it only leaves their page. The
 record of a removal (``ids.REMOVED``) is what *Undo* restores: the dataset at its place in
-the list and its pins (:mod:`.features.pins` reads it).
+the list and its pins (:mod:`.features.pins` reads it), and the settings the removal moved
+off the dataset (:func:`moved_settings`): the deployment prior's source and the Monitor's
+windows, put back by *Undo* unless they were changed meanwhile (then it says so).
 
 Below the features: the data feature's callback calls these functions; everything here is a
 plain function of the store and the page's values.
@@ -31,7 +33,8 @@ from .server.removals import undo_seconds
 from .server.store import DatasetStore, clean_ids
 from .state import clean_pins
 
-__all__ = ["pins_on", "pins_after", "as_shown", "confirm_box", "remove", "undo", "pin_words", "recall"]
+__all__ = ["pins_on", "pins_after", "as_shown", "confirm_box", "remove", "undo", "pin_words",
+           "recall", "moved_settings", "restored_settings", "settings_now", "windows_now"]
 
 
 def pins_on(pins, dataset_id: str) -> list[Pin]:
@@ -124,10 +127,12 @@ def confirm_box(store: DatasetStore, datasets, dataset_id: str, pins, owner):
     ])
 
 
-def remove(store: DatasetStore, datasets, dataset_id: str, pins, owner):
+def remove(store: DatasetStore, datasets, dataset_id: str, pins, owner, settings=None):
     """``(new ids, removal record, box)`` of a confirmed removal: the dataset off the page,
     its deletion from the server put off for the undo window (its owner's only), and what
-    was dropped, with *Undo*."""
+    was dropped, with *Undo*. ``settings``: the page's settings that may name the dataset
+    (:func:`moved_settings`); the record keeps them as they were and as they become
+    (``record["after"]``, what the page shows now)."""
     current = clean_ids(datasets)
     if dataset_id not in current:
         return current, None, None
@@ -138,6 +143,10 @@ def remove(store: DatasetStore, datasets, dataset_id: str, pins, owner):
     record = {"dataset": dataset_id, "label": label, "at": current.index(dataset_id),
               "pins": [p.to_store() for p in dropped], "due": due, "undone": False,
               "stamp": time.time()}
+    remaining = [d for d in current if d != dataset_id]
+    before = _settings(settings)
+    after = moved_settings(before, dataset_id, remaining)
+    record.update(before=before, after=after)
     went = models + (f" and {pin_words(as_shown(store, dataset_id, dropped))}" if dropped
                      else "")
     until = (f"; it is deleted from the server at "
@@ -146,15 +155,18 @@ def remove(store: DatasetStore, datasets, dataset_id: str, pins, owner):
     box = html.Div(className="removal done", role="status", children=[
         html.P([html.B(f"Removed {label}: "), f"{went} left the page. The other datasets' "
                 "pins, notes and saved views are kept; its own note and views stay with it "
-                f"on the server{until}."]),
+                f"on the server{until}."
+                f"{_prior_moved(store, remaining, before, after)}"]),
         _button("Undo", ids.UNDO_REMOVE, dataset_id)])
-    return [d for d in current if d != dataset_id], record, box
+    return remaining, record, box
 
 
-def undo(store: DatasetStore, datasets, record, current_pins=()):
+def undo(store: DatasetStore, datasets, record, current_pins=(), settings=None):
     """``(new ids, record, box)`` of *Undo*: the dataset back at its place (its deletion
     called off) and the record marked undone (its pins come back: named with the letters
-    they take beside ``current_pins``), or a box saying it is too late."""
+    they take beside ``current_pins``; the settings the removal moved, ``settings`` being
+    the page's now, as :func:`restored_settings` puts them back: ``record["restored"]``), or
+    a box saying it is too late."""
     current = clean_ids(datasets)
     dataset_id = record.get("dataset") if isinstance(record, dict) else None
     if not dataset_id:
@@ -171,14 +183,100 @@ def undo(store: DatasetStore, datasets, record, current_pins=()):
     # named by the letters they come back with (a letter taken meanwhile: the first free)
     pins = pins_on(pins_after(clean_pins(current_pins), record), dataset_id)
     back = f", with {pin_words(as_shown(store, dataset_id, pins))}" if pins else ""
-    return new, record, html.Div(
-        className="removal done", role="status", children=html.P(f"{label} is back{back}."))
+    restored, words = restored_settings(record, _settings(settings))
+    record["restored"] = restored
+    other = _label(store, new, restored["source"]) if any("{other}" in w for w in words) \
+        else ""
+    said = f"{label} is back{back}." + "".join(" " + w.replace("{other}", other)
+                                                for w in words)
+    return new, record, html.Div(className="removal done", role="status", children=html.P(said))
+
+
+def _settings(raw) -> dict:
+    """The settings a removal may move (``{"source", "windows", "auto"}``), cleaned: the
+    prior's source (a dataset id or None), the Monitor's windows (dataset and window-file
+    ids) and whether the prior follows the source (``"auto"``: not typed)."""
+    raw = raw if isinstance(raw, dict) else {}
+    source = raw.get("source")
+    windows = raw.get("windows")
+    return {"source": source if isinstance(source, str) and clean_ids([source]) else None,
+            "windows": [w for w in windows if isinstance(w, str)]
+            if isinstance(windows, list) else [],
+            "auto": raw.get("auto") is not False}
+
+
+def moved_settings(before: dict, dataset_id: str, remaining: list[str]) -> dict:
+    """The settings once ``dataset_id`` left the page (``remaining``: the datasets that
+    stay): the deployment prior's source, when it was that dataset, moves to the last
+    dataset that stays (as a page without a chosen source takes it); the dataset is no
+    longer a Monitor window (a link would carry it as ``mwin=``)."""
+    before = _settings(before)
+    source = before["source"]
+    if source == dataset_id:
+        source = remaining[-1] if remaining else None
+    return {**before, "source": source,
+            "windows": [w for w in before["windows"] if w != dataset_id]}
+
+
+def restored_settings(record: dict, now: dict) -> tuple[dict, list[str]]:
+    """The settings *Undo* leaves (``now``: the page's at the time) and the sentences that
+    say what it did not put back. The prior's source goes back to the removed dataset when
+    it was the source and nobody chose another since the removal; the dataset is a window
+    again at its place when it was one."""
+    gone = record.get("dataset")
+    before, after, now = (_settings(record.get(k)) if k != "now" else _settings(now)
+                          for k in ("before", "after", "now"))
+    out, words = dict(now), []
+    if before["source"] == gone and now["source"] != gone:
+        if now["source"] in (after["source"], None):
+            out["source"] = gone
+            if now["auto"]:
+                words.append("The deployment prior is its prevalence again, as before the "
+                             "removal.")
+        elif now["auto"]:
+            words.append("The deployment prior stays the prevalence of {other}, chosen "
+                         "after the removal: choose this dataset under “Use the data's "
+                         "prevalence … of” to go back to its prevalence.")
+    if gone in before["windows"] and gone not in now["windows"]:
+        at = before["windows"].index(gone)
+        out["windows"] = now["windows"][:at] + [gone] + now["windows"][at:]
+        words.append("It is a window of the Monitor tab again.")
+    return out, words
+
+
+def settings_now(record) -> dict | None:
+    """The settings a removal record sets on the page: as the removal left them
+    (``record["after"]``) or, undone, as *Undo* put them back (``record["restored"]``);
+    None for anything else."""
+    if not isinstance(record, dict):
+        return None
+    now = record.get("restored") if record.get("undone") else record.get("after")
+    return _settings(now) if isinstance(now, dict) else None
+
+
+def windows_now(record) -> list[str] | None:
+    """The Monitor's windows a removal or its *Undo* set (the dataset taken out of them or
+    put back), None when the dataset was no window (nothing to change)."""
+    now = settings_now(record)
+    if now is None or record.get("dataset") not in _settings(record.get("before"))["windows"]:
+        return None
+    return now["windows"]
+
+
+def _prior_moved(store: DatasetStore, remaining, before: dict, after: dict) -> str:
+    """The removal's words on the deployment prior, when it followed the removed dataset's
+    prevalence and now follows another's (``remaining``: the datasets that stay)."""
+    if not before["auto"] or before["source"] == after["source"] or after["source"] is None:
+        return ""
+    return (f" The deployment prior is now the prevalence of "
+            f"{_label(store, remaining, after['source'])}.")
 
 
 def pins_after(pins: list[dict], record: dict) -> list[dict]:
     """The pins (``ids.PINNED``, cleaned) once ``record``'s dataset was removed (its pins
     go) or, the record undone, brought back (they come back with their letters while free,
-    else the first free letter, while there is room)."""
+    else the first free letter, while there is room; all of them then in their letters'
+    order)."""
     gone = record.get("dataset")
     kept = [p for p in pins if p.get("dataset") != gone]
     if not record.get("undone"):
@@ -190,7 +288,8 @@ def pins_after(pins: list[dict], record: dict) -> list[dict]:
         label = back["label"] if back["label"] not in taken else next(
             x for x in PIN_LABELS if x not in taken)
         kept.append({**back, "label": label})
-    return kept
+    # listed (and linked: ``pin=``) in their letters' order, as they were pinned
+    return sorted(kept, key=lambda p: PIN_LABELS.index(p["label"]))
 
 
 def recall(store: DatasetStore, dataset_ids, owner) -> str:

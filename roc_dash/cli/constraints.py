@@ -182,7 +182,7 @@ def report_state(args, analysis):
     if under is None:
         return None
     return ReportState(summary=under.summary, operating=under.operating,
-                       chosen_by=under.chosen_by)
+                       chosen_by=under.chosen_by, constraints=under.constraints)
 
 
 def _multiclass_decisions(args, table) -> dict:

@@ -81,6 +81,9 @@ class ReportState:
     chosen_by: str = ""
     """What chose :attr:`operating` when the costs alone did not: a capacity or floors
     ("the capacity of 3% cases"); the operating point's box says so."""
+    constraints: str = ""
+    """The capacity and floors the decision is under ("the capacity of 3% cases"), also
+    when no threshold meets them: the cost and prior controls say they leave them out."""
 
 
 _DIGITS = {"TPR (recall)": (3, False), "FPR": (3, False), "Precision at the prior": (3, False),
@@ -370,6 +373,15 @@ def partial_auc_comparison_html(c) -> str:
 TRY_LINK = ' <a href="#rr-try">Try other costs and priors</a> (no server needed).'
 
 
+def try_link(constraints: str = "") -> str:
+    """:data:`TRY_LINK`, saying under a capacity or floors (``constraints``: their words)
+    that the controls move the optimum without them (:func:`.html_interactive.try_words`)."""
+    if not constraints:
+        return TRY_LINK
+    return (' <a href="#rr-try">Try other costs and priors</a> (no server needed; '
+            f"the optimum without {html.escape(constraints)}).")
+
+
 #: Draw every vertex of a curve that is not on a straight run (``roc_figure``'s
 #: ``max_vertices``): the report's curves are thinned losslessly only.
 LOSSLESS = 2 ** 62
@@ -457,7 +469,7 @@ def render_html(analysis: Analysis, *, state: ReportState | None = None,
 <p class="muted">roc-dash {__version__}, {when}. Cost of a false positive {c.cost_fp:g},
 of a false negative {c.cost_fn:g}; deployment prior p(+) = {sig(c.prior_pos)};
 iso-performance slope m = {sig(c.slope)}; PC(+) = {sig(c.pc_pos)}.</p>
-<p class="muted">{" ".join(context)}{TRY_LINK if analysis.models else ""}</p>
+<p class="muted">{" ".join(context)}{try_link(state.constraints) if analysis.models else ""}</p>
 {"<ul>" + notes + "</ul>" if notes else ""}
 {f'<h2>Note</h2><p class="note">{html.escape(state.note)}</p>' if state.note else ""}
 {f'<h2>Decision</h2><p class="summary">{html.escape(state.summary)}</p>'
@@ -480,7 +492,7 @@ iso-performance slope m = {sig(c.slope)}; PC(+) = {sig(c.pc_pos)}.</p>
 {_extension_html(extensions)}
 {slices_html(slices)}
 {constraints_html}
-{interactive_html(analysis)}
+{interactive_html(analysis, constraints=state.constraints)}
 {figures_html(analysis, op, pins, state.averaging, zoom)}
 </body></html>
 """

@@ -24,7 +24,7 @@ from ..core.analysis_types import Analysis
 from ..core.decisions.operating import vertex_at_threshold
 from ..core.roc.hull import TIE_RTOL, RocHull
 
-__all__ = ["interactive_payload", "interactive_html", "standalone_script"]
+__all__ = ["interactive_payload", "interactive_html", "standalone_script", "try_words"]
 
 
 def _number(v: float):
@@ -102,7 +102,7 @@ _CONTROLS = """
 <p class="muted">Move a slider or type a number: the iso-performance line, the optimum and its
 markers in the three views, the sentence and the confusion matrix below follow, computed in
 this page over the exact convex hulls (no server). The tables and the decision above and the
-average precision in the PR legend stay at the exported conditions.</p>
+average precision in the PR legend stay at the exported conditions.{constrained}</p>
 <div class="controls" id="rr-controls">
 {rows}
 <button type="button" id="rr-reset">Back to the exported conditions</button>
@@ -132,10 +132,25 @@ grid-template-columns:1fr 1fr;gap:1rem}table.confusion td,table.confusion th{min
 """
 
 
-def interactive_html(analysis: Analysis) -> str:
+def try_words(constraints: str) -> str:
+    """What the controls do under a capacity or floors (``constraints``: the words naming
+    them, as the operating point's box has them; ``""``: none): the script recomputes the
+    optimum over the hulls under the costs and the prior alone, so it says that the
+    constraints are left out here and where the choice under them is made again."""
+    if not constraints:
+        return ""
+    return (f" This page leaves out {html.escape(constraints)}: once moved, the controls "
+            "show the optimum under the costs and the prior alone, not the point the "
+            "decision above chose under them, which is not recomputed here. To choose "
+            "under them at other costs or priors, change those in roc-dash (the Decide "
+            "tab keeps them) or run roc-dash decide with them.")
+
+
+def interactive_html(analysis: Analysis, constraints: str = "") -> str:
     """The controls, the live sentence and tables, the embedded hulls and the script;
     ``""`` without models. The figures are found by their ids ``rr-roc``, ``rr-pr`` and
-    ``rr-cost`` (see :func:`roc_dash.report.html.render_html`)."""
+    ``rr-cost`` (see :func:`roc_dash.report.html.render_html`). ``constraints``: the
+    capacity and floors the report's decision is under (:func:`try_words`)."""
     if not analysis.models:
         return ""
     c = analysis.conditions
@@ -146,7 +161,7 @@ def interactive_html(analysis: Analysis) -> str:
         ("Cost of a false negative c(FN)", "cost_fn", -3, 3, 0.01, 0, "", c.cost_fn),
         ("Deployment prior p(+)", "prior_pos", 0.001, 0.999, 0.001, 0, 'max="1"',
          c.prior_pos)))
-    return (_CONTROLS.format(rows=rows)
+    return (_CONTROLS.format(rows=rows, constrained=try_words(constraints))
             + '<script type="application/json" id="rr-data">'
             + _json_for_script(interactive_payload(analysis)) + "</script>\n<script>"
             + standalone_script() + "</script>")

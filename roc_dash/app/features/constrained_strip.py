@@ -15,8 +15,6 @@ capacity or the floors change.
 
 from __future__ import annotations
 
-import dataclasses
-
 from dash import Input, Output, Patch, State, ctx, html, no_update
 from dash.exceptions import PreventUpdate
 
@@ -26,8 +24,8 @@ from .. import ids
 from ..analysis import SHOWN_FIELDS, model_refs, shown_analysis, shown_pins
 from ..chosen_points import RECOMMENDATION
 from ..components import STRIP_INTERVALS_SLOT, operating_panel
-from ..constrained import page_constrained
-from ..constrained_headline import chosen_by, constrained_strip, pins_line, unmet_line
+from ..constrained import constrained_point
+from ..constrained_headline import chosen_by, constrained_or_unmet, constrained_strip, pins_line
 from ..page_state import PageState, dependencies
 from ..render import decision_views
 from ..state import economics_from_state
@@ -65,11 +63,9 @@ def strip_update(cache, page: PageState, triggered: str | None) -> dict:
     if analysis is None:
         raise PreventUpdate
     economics = economics_from_state(page.control.to_store())
-    try:
-        constrained = page_constrained(page, analysis, None, economics, n_boot=0)
-    except ValueError as exc:  # none meets them: the strip says so under the optimum
+    constrained, line = constrained_or_unmet(page, analysis, economics)
+    if line:  # none meets them: the strip says so under the optimum
         out = _restored(analysis, page, cache, economics)
-        line = unmet_line(exc)
         out["summary"][1] = html.Div(line, className="summary-detail warn", title=line)
         return out
     if constrained is None:
@@ -81,8 +77,7 @@ def strip_update(cache, page: PageState, triggered: str | None) -> dict:
     patch = Patch()
     # the intervals' line is of the optimum without the constraint: left out meanwhile
     patch[0], patch[1], patch[STRIP_INTERVALS_SLOT] = headline, detail, None
-    op = operating_point(analysis, {"model": constrained.pinned["model"],
-                                    "threshold": constrained.pinned["threshold"]})
+    op = constrained_point(analysis, constrained)  # the recommendation, unpinned
     by = chosen_by(page, constrained.how_chosen)
     pinned = pinned_points(analysis, shown_pins(page.pins, model_refs(cache, page.datasets)))
     if pinned:
@@ -91,9 +86,8 @@ def strip_update(cache, page: PageState, triggered: str | None) -> dict:
             patch[STRIP_PINS_SLOT] = line
         # the card compares the pins with the recommendation (the point its ↓ writes), and
         # shows the latest pin, as the views do
-        first = dataclasses.replace(op, pinned=False, label="")
         return {"summary": patch, "operating": operating_panel(
-            pinned[-1], analysis, compare_points(first, pinned, first=RECOMMENDATION))}
+            pinned[-1], analysis, compare_points(op, pinned, first=RECOMMENDATION))}
     return {"summary": patch, "operating": operating_panel(op, analysis, chosen_by=by)}
 
 

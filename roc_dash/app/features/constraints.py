@@ -58,8 +58,9 @@ from ..constrained import (
     parse_settings,
     parse_volume,
 )
+from ..constrained_headline import constrained_or_unmet
 from ..page_state import PageState, dependencies, parse_link
-from ..state import FONT, tab_shown
+from ..state import FONT, economics_from_state, tab_shown
 
 __all__ = ["ModelView", "parse_settings", "model_views", "summary_table", "overlay", "pr_bands",
            "card_figure", "confidence_table", "OVERLAY_UID", "N_BOOT", "SEED", "card",
@@ -185,17 +186,23 @@ _HEAD = (("Model", ""), ("Under", "the constraint"),
          ("Note", "capacity: whether it binds; floors: the cost they add per case"))
 
 
-def summary_table(views: list[ModelView]):
+def summary_table(views: list[ModelView], unmet: str = ""):
     """One row per model and constraint, each one rule: the best single threshold under it
     and its queue rate, precision, recall, lift and expected cost (a capacity's exact-K mix
-    in the note)."""
+    in the note). ``unmet``: the line saying that no threshold meets the capacity and the
+    floors together (the summary strip's words,
+    :func:`..constrained_headline.constrained_or_unmet`), said above the rows, each of
+    which is one constraint alone."""
     rows = [html.Tr(_capacity_rows(v)) for v in views if v.capacity is not None]
     rows += [html.Tr(_floor_rows(v)) for v in views if v.floors is not None]
     if not rows:
         return html.P("Type a capacity or floors to choose the threshold under them.",
                       className="hint")
-    return html.Table(className="models dct-table", children=[
+    table = html.Table(className="models dct-table", children=[
         html.Thead(html.Tr([html.Th(h, title=t) for h, t in _HEAD])), html.Tbody(rows)])
+    if not unmet:
+        return table
+    return html.Div([html.P(unmet, className="banner warn dct-unmet", role="status"), table])
 
 
 def _listed(trace: dict) -> dict:
@@ -468,8 +475,12 @@ def register(app, cache, store) -> None:
             capacity, cap_msg = None, f"Capacity not used: {exc}."
             views = model_views(analysis, None, floors, confidence)
         bands = pr_bands(cache, page, analysis) if page.pr_bands else ()
+        # none meets them together: said as the strip says it (a capacity too big is
+        # said under its box already)
+        unmet = "" if too_big else constrained_or_unmet(
+            page, analysis, economics_from_state(page.control.to_store()))[1]
         return {"capacity_msg": cap_msg, "floors_msg": floors_msg,
-                "summary": summary_table(views),
+                "summary": summary_table(views, unmet),
                 "figure": card_figure(views, page.constraint_view, font),
                 "overlay": {**overlay(views, det=page.det, pr_mode=page.pr_mode,
                                       stamp=f"-{time.time_ns():x}", bands=bands,

@@ -39,7 +39,7 @@ from ..components import dataset_list, labelled, missing_banner, model_options
 from ..help import HELP
 from ..link_report import unrestored
 from ..page_state import parse_link, resolve_refs
-from ..removal import confirm_box, recall, remove, undo
+from ..removal import confirm_box, recall, remove, settings_now, undo
 from ..server.auth import current_owner
 from ..server.limits import excerpt, heavy_parse
 from ..server.store import (
@@ -376,17 +376,22 @@ def _register_datasets(app, cache, store) -> None:
                 "datasets": State(ids.DATASETS, "data"), "pending": State(ids.PENDING, "data"),
                 "source": State(ids.PRIOR_SOURCE, "value"),
                 "state": State(ids.CONDITIONS, "data"), "pins": State(ids.PINNED, "data"),
-                "removed": State(ids.REMOVED, "data")},
+                "removed": State(ids.REMOVED, "data"),
+                # what a removal moves off the dataset (the record keeps it, and what Undo
+                # puts back: the models callback and the Monitor's follow it)
+                "windows": State(ids.MON_WINDOWS, "value")},
     )
     def update_datasets(streamed, remove_request, positive, demo, search, answer, datasets,
-                        pending, source, state, pins, removed):
+                        pending, source, state, pins, removed, windows):
         store.run_due_removals()  # deletions whose undo window has passed
         out = dict.fromkeys(("datasets", "status", "error", "pending", "removal", "removed"),
                             no_update)
         trigger = ctx.triggered_id
         if isinstance(trigger, dict) or trigger == ids.REMOVE_REQUEST:
+            settings = {"source": source, "windows": windows,
+                        "auto": ControlState.from_store(state).prior_mode != "manual"}
             return {**out, **removal_answer(store, trigger, remove_request, datasets, pins,
-                                            removed)}
+                                            removed, settings)}
         if trigger is None or f"{ids.URL}.search" in {t["prop_id"] for t in ctx.triggered}:
             link, given = parse_link(search)  # opening a link: its datasets
             if "datasets" not in given or list(link.datasets) == clean_ids(datasets):
@@ -410,9 +415,11 @@ def _register_datasets(app, cache, store) -> None:
                 "error": upload.error, "pending": upload.pending}
 
 
-def removal_answer(store, trigger, request, datasets, pins, removed) -> dict:
+def removal_answer(store, trigger, request, datasets, pins, removed, settings=None) -> dict:
     """The datasets callback's outputs for a × (the question), its answer (the removal, or
-    nothing) or *Undo* (:mod:`..removal`)."""
+    nothing) or *Undo* (:mod:`..removal`); ``settings``: the prior's source, the Monitor's
+    windows and whether the prior follows the source, which the removal moves off the
+    dataset and *Undo* puts back."""
     owner = current_owner()
     if trigger == ids.REMOVE_REQUEST:  # a × clicked (the browser names its dataset)
         wanted = request.get("index") if isinstance(request, dict) else None
@@ -425,14 +432,14 @@ def removal_answer(store, trigger, request, datasets, pins, removed) -> dict:
     if kind == ids.REMOVE_NO:
         return {"removal": None}
     if kind == ids.REMOVE_YES:
-        new, record, box = remove(store, datasets, dataset_id, pins, owner)
+        new, record, box = remove(store, datasets, dataset_id, pins, owner, settings)
         if record is None:  # not loaded (any more): nothing to remove
             return {"removal": None}
         return {"datasets": new, "removal": box, "removed": record, "status": "",
                 "error": ""}
     if not isinstance(removed, dict) or removed.get("dataset") != dataset_id:
         raise PreventUpdate
-    new, record, box = undo(store, datasets, removed, pins)
+    new, record, box = undo(store, datasets, removed, pins, settings)
     # the record is written only when it changes (the pins callback follows it)
     return {"datasets": new, "removal": box, "removed": record or no_update}
 
@@ -465,6 +472,15 @@ def read_upload(store, trigger, streamed, positive, datasets, pending) -> Upload
     return out
 
 
+def _moved_source(removed, source):
+    """The prior's source a removal or its *Undo* just set (the record, when it is what
+    fired the callback), else ``source``."""
+    if f"{ids.REMOVED}.data" not in {t["prop_id"] for t in ctx.triggered}:
+        return source
+    now = settings_now(removed)
+    return source if now is None or not now.get("source") else now["source"]
+
+
 def _register_models(app, cache, store) -> None:
     """The model lists, the missing-data banner and the upload signal."""
 
@@ -479,9 +495,12 @@ def _register_models(app, cache, store) -> None:
         inputs={"datasets": Input(ids.DATASETS, "data"),
                 "selected": State(ids.MODELS, "value"),
                 "old_options": State(ids.MODELS, "options"),
-                "search": State(ids.URL, "search"), "source": State(ids.PRIOR_SOURCE, "value")},
+                "search": State(ids.URL, "search"), "source": State(ids.PRIOR_SOURCE, "value"),
+                # a removal or its Undo (written with the datasets): the prior's source it
+                # moved or put back (..removal.settings_now)
+                "removed": Input(ids.REMOVED, "data")},
     )
-    def update_models(datasets, selected, old_options, search, source):
+    def update_models(datasets, selected, old_options, search, source, removed):
         infos, missing = loaded_infos(store, datasets)
         loaded = [i.id for i in infos]
         refs = model_refs(cache, loaded)  # every model by key, with its shown name
@@ -494,7 +513,7 @@ def _register_models(app, cache, store) -> None:
                 "value": shown_selection(store, list(refs), selected, old_options, search,
                                          datasets),
                 "pin_options": plain, "sources": sources,
-                "source": prior_source(loaded, source, search),
+                "source": prior_source(loaded, _moved_source(removed, source), search),
                 "source_row": {"display": "flex"} if len(infos) > 1 else {"display": "none"},
                 "threshold_options": plain}
 

@@ -325,6 +325,7 @@ def html_download(cache, store, page: PageState, analysis: Analysis, table, href
         # compared below it
         operating=None if under is None else under.operating,
         chosen_by="" if under is None else under.chosen_by,
+        constraints="" if under is None else under.constraints,
         link=link, note=notes["note"], pins=tuple(pins), summary=summary,
         pins_summary=plain_text(compared), views=views)
     conditions = page_conditions(page)

@@ -12,7 +12,6 @@ results are cached per data, model, conditions and pinned thresholds.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import time
 
@@ -201,8 +200,7 @@ def recommendation(page: PageState, analysis):
     """``(RECOMMENDATION, point)`` of the point the page's capacity or floors choose (the
     summary strip's headline), None without them or when none meets them (the strip then
     recommends the optimum)."""
-    from ...core.decisions.operating import operating_point
-    from ..constrained import page_constrained
+    from ..constrained import constrained_point, page_constrained
     from ..state import economics_from_state
 
     try:
@@ -212,8 +210,7 @@ def recommendation(page: PageState, analysis):
         return None
     if made is None:
         return None
-    op = operating_point(analysis, dict(made.pinned))
-    return RECOMMENDATION, dataclasses.replace(op, pinned=False, label="")
+    return RECOMMENDATION, constrained_point(analysis, made)
 
 
 def register(app, cache, store) -> None:

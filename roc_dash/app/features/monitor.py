@@ -44,6 +44,7 @@ from ..page_state import (
     parse_link,
     tab_page,
 )
+from ..removal import windows_now
 from ..server.monitor_files import NotKept, digest_of, get_file, put_file
 from ..state import FONT
 
@@ -420,6 +421,16 @@ def register(app, cache, store) -> None:
                 "every": m.every, "labels": ["hide"] if m.hide_labels else [],
                 "estimator": m.estimator, "pins": [list(p) for p in m.pins],
                 **linked_record(store, m.record)}
+
+    @app.callback(output=Output(ids.MON_WINDOWS, "value", allow_duplicate=True),
+                  inputs={"removed": Input(ids.REMOVED, "data")}, prevent_initial_call=True)
+    def windows_after_removal(removed):
+        """A dataset removed stops being a window (the link's ``mwin=`` no longer names it);
+        *Undo* makes it one again, at its place (:func:`..removal.windows_now`)."""
+        windows = windows_now(removed)
+        if windows is None:
+            raise PreventUpdate
+        return windows
 
     @app.callback(
         output={"windows": Output(ids.MON_WINDOWS, "options"),

@@ -273,7 +273,11 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: the removal box a live region (the layout only; the wiring is unchanged).
 #: Re-recorded after merging the three (with dectab's capacity and floors card and its
 #: settings in the link): the layout and the wiring.
-EXPECTED_PAGE = ('b8014f3f2d9d20fe', 'f1e2251f2bf2e9cb')  # re-recorded: the Monitor tab's and the intervals' callbacks read the Decide tab's capacity and floors
+#: Re-recorded (branch left6): the datasets callback reads the Monitor's windows, the models
+#: callback follows the removal record (the prior's source a removal moves, Undo puts back)
+#: and a Monitor callback writes its windows from it (the wiring only; the layout and the
+#: figures are unchanged).
+EXPECTED_PAGE = ('b8014f3f2d9d20fe', 'a5caf079266db98c')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

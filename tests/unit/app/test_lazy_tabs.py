@@ -34,6 +34,8 @@ EAGER = {
     "cal-recalibrate.value": "the recalibration the decision stores, as a link names it "
                              "(parsing, no analysis)",
     "mon-reference.value": "the Monitor tab's settings a link names (parsing, no analysis)",
+    "mon-windows.value": "a dataset's removal or its Undo only: the windows without it, or "
+                         "with it again (a list from the removal record, no analysis)",
     "mon-windows.options": "the datasets loaded, the pins and the windows' category columns "
                            "for the Monitor tab's selectors (choices; the link reads them)",
     "mon-record.data": "a decision record uploaded in the Monitor tab, read and validated",

@@ -99,12 +99,12 @@ def test_sid004_removal_is_undone_within_the_window_and_deleted_after(two):
     back, undone, box = undo(store, new, record)
     assert back == [a, b] and undone["undone"] and "is back, with pin A" in str(box)
     assert store.removal_due(b) is None
-    assert after_removal([pins[1]], undone) == [pins[1], pins[0]]
+    assert after_removal([pins[1]], undone) == [pins[0], pins[1]]  # in their letters' order
     # a pin taking A meanwhile: the pin comes back as C, and Undo's message says C
     _, record, _ = remove(store, [a, b], b, pins, OWNER)
     meanwhile = [pins[1], {"label": "A", "dataset": a, "model": "lr", "threshold": 0.7}]
     _, undone, box = undo(store, [a], record, meanwhile)
-    assert [p["label"] for p in after_removal(meanwhile, undone)] == ["B", "A", "C"]
+    assert [p["label"] for p in after_removal(meanwhile, undone)] == ["A", "B", "C"]
     assert "is back, with pin C (rf at score" in str(box) and "pin A" not in str(box)
     # removed again, and the window passes: deleted, and Undo says it is too late
     _, record, _ = remove(store, [a, b], b, pins, OWNER)
