@@ -487,6 +487,13 @@ def register(app, cache, store) -> None:
                                       presentation=page.presentation),
                             "floors": [f.text for f in floors]}}
 
+    _register_confidence_and_overlays(app, cache)
+
+
+def _register_confidence_and_overlays(app, cache) -> None:
+    """How sure the floors are (after the card) and the card's overlays on the ROC and PR
+    views (clientside)."""
+
     @app.callback(
         output=Output(ids.DCT_CONFIDENCE, "children"),
         inputs={"drawn": Input(ids.DCT_OVERLAY, "data"),

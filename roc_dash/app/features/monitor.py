@@ -422,15 +422,7 @@ def register(app, cache, store) -> None:
                 "estimator": m.estimator, "pins": [list(p) for p in m.pins],
                 **linked_record(store, m.record)}
 
-    @app.callback(output=Output(ids.MON_WINDOWS, "value", allow_duplicate=True),
-                  inputs={"removed": Input(ids.REMOVED, "data")}, prevent_initial_call=True)
-    def windows_after_removal(removed):
-        """A dataset removed stops being a window (the link's ``mwin=`` no longer names it);
-        *Undo* makes it one again, at its place (:func:`..removal.windows_now`)."""
-        windows = windows_now(removed)
-        if windows is None:
-            raise PreventUpdate
-        return windows
+    _register_windows_after_removal(app)
 
     @app.callback(
         output={"windows": Output(ids.MON_WINDOWS, "options"),
@@ -478,6 +470,18 @@ def register(app, cache, store) -> None:
         return monitor_outputs(cache, page, record)
 
     _register_files_and_pins(app, cache, store)
+
+
+def _register_windows_after_removal(app) -> None:
+    @app.callback(output=Output(ids.MON_WINDOWS, "value", allow_duplicate=True),
+                  inputs={"removed": Input(ids.REMOVED, "data")}, prevent_initial_call=True)
+    def windows_after_removal(removed):
+        """A dataset removed stops being a window (the link's ``mwin=`` no longer names it);
+        *Undo* makes it one again, at its place (:func:`..removal.windows_now`)."""
+        windows = windows_now(removed)
+        if windows is None:
+            raise PreventUpdate
+        return windows
 
 
 def _register_files_and_pins(app, cache, store) -> None:
