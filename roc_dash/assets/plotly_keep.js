@@ -1,0 +1,215 @@
+/* Plotly.react keeps the traces that did not change.
+ *
+ * plotly.py sends numpy arrays as base64 ({dtype, bdata}); plotly.js decodes them into NEW
+ * typed arrays each time it reads a figure, and Plotly.react, seeing a data array of a new
+ * identity, recomputes every trace of the view (tens of ms a view) even when a cost click's
+ * patch changed its layout alone. Setting layout.datarevision does not help by itself: the
+ * diff skips unchanged-revision arrays only when they are plain Arrays, and a typed array of
+ * a new identity still sets the calc flag.
+ *
+ * So, before every Plotly.react: each {dtype, bdata} is decoded once and the same typed array
+ * is handed on while its content (dtype, shape, bdata) is the same; a changed content gets a
+ * new array, which plotly recomputes. And layout.datarevision is set to a digest of the
+ * traces' data (unless the figure sets its own), so that plain-array data (lists of strings,
+ * short lists) of a new identity but the same content is not recomputed either, while any
+ * change of content changes the digest. The layout's template keeps its identity too (see
+ * sameTemplate). Nothing here depends on which path changed the
+ * figure (full figure, patch, clientside callback): the digest is of what is drawn.
+ * dash's own copy of the figure (the graph's `figure` prop) is not modified. */
+(function () {
+    "use strict";
+    var current = new Map(), previous = new Map(), LIMIT = 4000;
+
+    function isSpec(v) {
+        return v !== null && typeof v === "object" && !Array.isArray(v) &&
+            typeof v.dtype === "string" && typeof v.bdata === "string";
+    }
+
+    var TYPES = {i1: window.Int8Array, u1: window.Uint8Array, u1c: window.Uint8ClampedArray,
+                 i2: window.Int16Array, u2: window.Uint16Array, i4: window.Int32Array,
+                 u4: window.Uint32Array, f4: window.Float32Array, f8: window.Float64Array};
+
+    /* a spec decoded as plotly.js decodes it (lib/array.js decodeTypedArraySpec: 1, 2 or 3
+     * dimensions, the last the fastest); undefined for what this does not know */
+    function decode(spec) {
+        var Type = TYPES[spec.dtype], text, bytes, k;
+        if (!Type) { return undefined; }
+        text = window.atob(spec.bdata);
+        bytes = new Uint8Array(text.length);
+        for (k = 0; k < text.length; k += 1) { bytes[k] = text.charCodeAt(k); }
+        var buffer = bytes.buffer, size = Type.BYTES_PER_ELEMENT;
+        var shape = spec.shape === undefined ? [buffer.byteLength / size]
+            : String(spec.shape).split(",").map(Number);
+        var out, offset = 0, i, j;
+        if (shape.length === 1) {
+            out = new Type(buffer);
+        } else if (shape.length === 2) {
+            out = [];
+            for (i = 0; i < shape[0]; i += 1) {
+                out.push(new Type(buffer, offset, shape[1]));
+                offset += size * shape[1];
+            }
+        } else if (shape.length === 3) {
+            out = [];
+            for (i = 0; i < shape[0]; i += 1) {
+                out.push([]);
+                for (j = 0; j < shape[1]; j += 1) {
+                    out[i].push(new Type(buffer, offset, shape[2]));
+                    offset += size * shape[2];
+                }
+            }
+        } else {
+            return undefined;
+        }
+        out.bdata = spec.bdata;
+        out.dtype = spec.dtype;
+        out.shape = shape.join(",");
+        return out;
+    }
+
+    /* the decoded array for a spec: the same object while the content is the same */
+    function decoded(Plotly, spec) {
+        var key = spec.dtype + "|" + (spec.shape === undefined ? "" : String(spec.shape)) +
+            "|" + spec.bdata;
+        var hit = current.get(key);
+        if (hit === undefined) {
+            hit = previous.get(key);
+            if (hit === undefined) {
+                hit = decode(spec);
+                if (hit === undefined) { return spec; }
+            }
+            if (current.size >= LIMIT) { previous = current; current = new Map(); }
+            current.set(key, hit);
+        }
+        return hit;
+    }
+
+    /* a copy of `value` with its specs replaced (copied only along the paths to a spec);
+     * `parts` collects what the digest is made of */
+    function convert(Plotly, value, parts) {
+        if (isSpec(value)) {
+            parts.push(value.dtype, String(value.shape), value.bdata);
+            return decoded(Plotly, value);
+        }
+        if (Array.isArray(value)) {
+            var out = value, k;
+            for (k = 0; k < value.length; k += 1) {
+                var item = value[k];
+                if (item !== null && typeof item === "object") {
+                    var next = convert(Plotly, item, parts);
+                    if (next !== item) {
+                        if (out === value) { out = value.slice(); }
+                        out[k] = next;
+                    }
+                } else {
+                    parts.push(typeof item === "string" ? JSON.stringify(item) : String(item));
+                }
+            }
+            parts.push("]");
+            return out;
+        }
+        if (value !== null && typeof value === "object") {
+            var copy = value, key;
+            for (key in value) {
+                if (!Object.prototype.hasOwnProperty.call(value, key)) { continue; }
+                var v = value[key];
+                parts.push(key);
+                if (v !== null && typeof v === "object") {
+                    var n = convert(Plotly, v, parts);
+                    if (n !== v) {
+                        if (copy === value) { copy = Object.assign({}, value); }
+                        copy[key] = n;
+                    }
+                } else {
+                    parts.push(typeof v === "string" ? JSON.stringify(v) : String(v));
+                }
+            }
+            parts.push("}");
+            return copy;
+        }
+        return value;
+    }
+
+    /* cyrb53: a 53-bit string hash (public domain, bryc) */
+    function digest(text) {
+        var h1 = 0xdeadbeef, h2 = 0x41c6ce57, i, ch;
+        for (i = 0; i < text.length; i += 1) {
+            ch = text.charCodeAt(i);
+            h1 = Math.imul(h1 ^ ch, 2654435761);
+            h2 = Math.imul(h2 ^ ch, 1597334677);
+        }
+        h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+        h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+        return "d" + text.length + "-" + (4294967296 * (2097151 & h2) + (h1 >>> 0));
+    }
+
+    /* the same template object while its content is the same: dcc.Graph hands plotly a copy
+     * of the layout on each draw, and a template of a new identity (an editType "calc"
+     * attribute of valType "any", compared by identity) recomputes every trace */
+    var templates = new Map();
+    function sameTemplate(template) {
+        var key = JSON.stringify(template), hit = templates.get(key);
+        if (hit === undefined) {
+            if (templates.size >= 16) { templates.clear(); }
+            templates.set(key, template);
+            hit = template;
+        }
+        return hit;
+    }
+
+    function keep(Plotly, data, layout) {
+        var parts = [], out = convert(Plotly, data || [], parts);
+        if (layout && typeof layout === "object") {
+            var extra = {};
+            if (layout.datarevision === undefined) {
+                extra.datarevision = digest(parts.join(","));
+            }
+            if (layout.template && typeof layout.template === "object") {
+                extra.template = sameTemplate(layout.template);
+            }
+            layout = Object.assign({}, layout, extra);
+        }
+        return [out, layout];
+    }
+
+    function wrap(Plotly) {
+        if (!Plotly || typeof Plotly.react !== "function" || Plotly.react._rocKeeps) { return; }
+        var react = Plotly.react;
+        var wrapped = function (gd, data, layout, config) {
+            try {
+                if (data && typeof data === "object" && !Array.isArray(data)) {
+                    var kept = keep(Plotly, data.data, data.layout);
+                    data = Object.assign({}, data, {data: kept[0], layout: kept[1]});
+                } else if (Array.isArray(data)) {
+                    var both = keep(Plotly, data, layout || {});
+                    data = both[0];
+                    layout = both[1];
+                }
+            } catch (err) {  // never in the way of a drawing: plotly then decodes as before
+                if (window.console) { window.console.warn("plotly_keep:", err); }
+            }
+            return react.call(this, gd, data, layout, config);
+        };
+        wrapped._rocKeeps = true;
+        Plotly.react = wrapped;
+    }
+
+    window.rocDashPlotlyKeep = {wrap: wrap, digest: digest};
+    if (window.Plotly) {
+        wrap(window.Plotly);
+    } else {
+        var held;
+        try {
+            Object.defineProperty(window, "Plotly", {
+                configurable: true,
+                enumerable: true,
+                get: function () { return held; },
+                set: function (value) { held = value; wrap(value); }
+            });
+        } catch (err) {
+            var poll = window.setInterval(function () {
+                if (window.Plotly) { window.clearInterval(poll); wrap(window.Plotly); }
+            }, 20);
+        }
+    }
+}());
