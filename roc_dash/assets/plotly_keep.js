@@ -68,7 +68,7 @@
     }
 
     /* the decoded array for a spec: the same object while the content is the same */
-    function decoded(Plotly, spec) {
+    function decoded(spec) {
         var key = spec.dtype + "|" + (spec.shape === undefined ? "" : String(spec.shape)) +
             "|" + spec.bdata;
         var hit = current.get(key);
@@ -84,50 +84,41 @@
         return hit;
     }
 
-    /* a copy of `value` with its specs replaced (copied only along the paths to a spec);
-     * `parts` collects what the digest is made of */
-    function convert(Plotly, value, parts) {
-        if (isSpec(value)) {
-            parts.push(value.dtype, String(value.shape), value.bdata);
-            return decoded(Plotly, value);
-        }
+    /* a copy of `value` with its specs replaced (copied only along the paths to a spec;
+     * an array whose first item is not an object holds no spec and is not walked) */
+    function convert(value) {
+        if (isSpec(value)) { return decoded(value); }
+        var out = value, k, item, next;
         if (Array.isArray(value)) {
-            var out = value, k;
+            if (!value.length || value[0] === null || typeof value[0] !== "object") {
+                return value;
+            }
             for (k = 0; k < value.length; k += 1) {
-                var item = value[k];
+                item = value[k];
                 if (item !== null && typeof item === "object") {
-                    var next = convert(Plotly, item, parts);
+                    next = convert(item);
                     if (next !== item) {
                         if (out === value) { out = value.slice(); }
                         out[k] = next;
                     }
-                } else {
-                    parts.push(typeof item === "string" ? JSON.stringify(item) : String(item));
                 }
             }
-            parts.push("]");
             return out;
         }
         if (value !== null && typeof value === "object") {
-            var copy = value, key;
-            for (key in value) {
-                if (!Object.prototype.hasOwnProperty.call(value, key)) { continue; }
-                var v = value[key];
-                parts.push(key);
-                if (v !== null && typeof v === "object") {
-                    var n = convert(Plotly, v, parts);
-                    if (n !== v) {
-                        if (copy === value) { copy = Object.assign({}, value); }
-                        copy[key] = n;
+            for (k in value) {
+                if (!Object.prototype.hasOwnProperty.call(value, k)) { continue; }
+                item = value[k];
+                if (item !== null && typeof item === "object") {
+                    next = convert(item);
+                    if (next !== item) {
+                        if (out === value) { out = Object.assign({}, value); }
+                        out[k] = next;
                     }
-                } else {
-                    parts.push(typeof v === "string" ? JSON.stringify(v) : String(v));
                 }
             }
-            parts.push("}");
-            return copy;
         }
-        return value;
+        return out;
     }
 
     /* cyrb53: a 53-bit string hash (public domain, bryc) */
@@ -157,12 +148,12 @@
         return hit;
     }
 
-    function keep(Plotly, data, layout) {
-        var parts = [], out = convert(Plotly, data || [], parts);
+    function keep(data, layout) {
+        var out = convert(data || []);
         if (layout && typeof layout === "object") {
             var extra = {};
             if (layout.datarevision === undefined) {
-                extra.datarevision = digest(parts.join(","));
+                extra.datarevision = digest(JSON.stringify(data || []));  // as sent
             }
             if (layout.template && typeof layout.template === "object") {
                 extra.template = sameTemplate(layout.template);
@@ -178,10 +169,10 @@
         var wrapped = function (gd, data, layout, config) {
             try {
                 if (data && typeof data === "object" && !Array.isArray(data)) {
-                    var kept = keep(Plotly, data.data, data.layout);
+                    var kept = keep(data.data, data.layout);
                     data = Object.assign({}, data, {data: kept[0], layout: kept[1]});
                 } else if (Array.isArray(data)) {
-                    var both = keep(Plotly, data, layout || {});
+                    var both = keep(data, layout || {});
                     data = both[0];
                     layout = both[1];
                 }
