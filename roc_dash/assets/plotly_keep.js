@@ -13,7 +13,7 @@
  * traces' data (unless the figure sets its own), so that plain-array data (lists of strings,
  * short lists) of a new identity but the same content is not recomputed either, while any
  * change of content changes the digest. The layout's template keeps its identity too (see
- * sameTemplate). Nothing here depends on which path changed the
+ * sameTemplate), and so does its meta while plotly draws (see keep). Nothing here depends on which path changed the
  * figure (full figure, patch, clientside callback): the digest is of what is drawn.
  * dash's own copy of the figure (the graph's `figure` prop) is not modified. */
 (function () {
@@ -148,38 +148,58 @@
         return hit;
     }
 
-    function keep(data, layout) {
-        var out = convert(data || []);
+    /* `layout` with the digest of `data`, the template kept, and, when nothing drawn reads
+     * it (no "%{meta" in a text template), the meta object plotly drew last: layout.meta
+     * (editType "plot", where the app keeps the slope and conditions for its scripts) of a
+     * new identity redraws every trace, even with nothing to compute. The new meta is put
+     * back by `restore` once plotly has read the layout. */
+    function keep(gd, data, layout) {
+        var out = convert(data || []), later;
         if (layout && typeof layout === "object") {
-            var extra = {};
-            if (layout.datarevision === undefined) {
-                extra.datarevision = digest(JSON.stringify(data || []));  // as sent
-            }
+            var extra = {}, text = JSON.stringify(data || []);
+            if (layout.datarevision === undefined) { extra.datarevision = digest(text); }
             if (layout.template && typeof layout.template === "object") {
                 extra.template = sameTemplate(layout.template);
             }
+            var drawn = gd && gd.layout;
+            if (drawn && drawn.meta !== undefined && layout.meta !== undefined &&
+                    layout.meta !== drawn.meta && text.indexOf("%{meta") < 0 &&
+                    JSON.stringify(layout).indexOf("%{meta") < 0) {
+                later = layout.meta;
+                extra.meta = drawn.meta;
+            }
             layout = Object.assign({}, layout, extra);
         }
-        return [out, layout];
+        return [out, layout, later];
+    }
+
+    function restore(gd, meta) {
+        if (meta === undefined || !gd) { return; }
+        if (gd.layout) { gd.layout.meta = meta; }
+        if (gd._fullLayout) { gd._fullLayout.meta = meta; }
     }
 
     function wrap(Plotly) {
         if (!Plotly || typeof Plotly.react !== "function" || Plotly.react._rocKeeps) { return; }
         var react = Plotly.react;
         var wrapped = function (gd, data, layout, config) {
+            var kept = [], done;
             try {
                 if (data && typeof data === "object" && !Array.isArray(data)) {
-                    var kept = keep(data.data, data.layout);
+                    kept = keep(gd, data.data, data.layout);
                     data = Object.assign({}, data, {data: kept[0], layout: kept[1]});
                 } else if (Array.isArray(data)) {
-                    var both = keep(data, layout || {});
-                    data = both[0];
-                    layout = both[1];
+                    kept = keep(gd, data, layout || {});
+                    data = kept[0];
+                    layout = kept[1];
                 }
             } catch (err) {  // never in the way of a drawing: plotly then decodes as before
+                kept = [];
                 if (window.console) { window.console.warn("plotly_keep:", err); }
             }
-            return react.call(this, gd, data, layout, config);
+            done = react.call(this, gd, data, layout, config);
+            restore(gd, kept[2]);
+            return done;
         };
         wrapped._rocKeeps = true;
         Plotly.react = wrapped;
