@@ -25,7 +25,9 @@ with the date, the command and the load average.
 
 Each click is also taken apart: when the views' request left (after the click), when its
 answer had arrived, and when the first and the last view had drawn it (medians, ms after
-the click), and when each view had drawn it. ``--floor`` adds what one view costs plotly to redraw on this page, measured in
+the click), and when each view had drawn it; and how many of the four views plotly
+recomputed (a marker set on each graph's ``gd.calcdata`` before the click is gone when
+``Plotly.react`` computed its traces anew), a count that a loaded machine does not change. ``--floor`` adds what one view costs plotly to redraw on this page, measured in
 place: a change of one trace's data (``Plotly.restyle`` of the last trace's ``x``, what a
 patch moving a marker trace costs: plotly recomputes and redraws every trace) against a
 change of the layout alone (``Plotly.relayout`` of one shape), per view, median of
@@ -80,6 +82,7 @@ if (!window._rocClickHook) {
 }
 for (const id of arguments[0]) {
   const gd = document.querySelector('#' + id + ' .js-plotly-plot');
+  if (gd.calcdata) gd.calcdata._rocKept = true;  // gone when plotly recomputes the traces
   if (!gd._rocHooked) {
     gd._rocHooked = true;
     gd.on('plotly_afterplot', () => {
@@ -141,30 +144,38 @@ def main() -> None:
                 "return [Math.max(...d) - window._rocStart,"
                 " r.reduce((a, e) => a + (e.responseStart - e.requestStart), 0)];")
             redraws = max(driver.execute_script("return Object.values(window._rocCount);"))
+            recomputed = driver.execute_script(
+                "return arguments[0].filter(id => { const gd = document.querySelector("
+                "'#' + id + ' .js-plotly-plot'); return !(gd.calcdata && gd.calcdata._rocKept);"
+                " }).length;", list(graphs))
             time.sleep(0.3)
-            return total, server, redraws, parts
+            return total, server, (redraws, recomputed), parts
 
         cases = [("cost of a FP (+ / −)", [ids.COST_FP_UP, ids.COST_FP_DOWN], GRAPHS),
                  ("prior (+ / −)", [ids.PRIOR_UP, ids.PRIOR_DOWN], GRAPHS)]
         if not ARGS.json:
             print(f"click -> last view settled, in Chromium, demo data ({ROOT})")
         for name, buttons, graphs in cases:
-            totals, servers, redraws, parts = [], [], [], []
+            totals, servers, redraws, recomputed, parts = [], [], [], [], []
             for k in range(ARGS.reps):
-                t, s, r, p = measure(buttons[k % 2], graphs)
+                t, s, (r, c), p = measure(buttons[k % 2], graphs)
                 totals.append(t)
                 servers.append(s)
                 redraws.append(r)
+                recomputed.append(c)
                 if p:
                     parts.append(p)
             results[name] = {"median": statistics.median(totals), "max": max(totals),
                              "server": statistics.median(servers),
-                             "redraws": statistics.median(redraws)}
+                             "redraws": statistics.median(redraws),
+                             "recomputed": statistics.median(recomputed)}
             if not ARGS.json:
                 print(f"  {name:<22} median {statistics.median(totals):6.0f} ms "
                       f"(max {max(totals):6.0f}); server share median "
                       f"{statistics.median(servers):5.0f} ms; redraws of the most redrawn "
-                      f"view median {statistics.median(redraws):.0f}")
+                      f"view median {statistics.median(redraws):.0f}; views whose traces "
+                      f"plotly recomputed median {statistics.median(recomputed):.0f} of "
+                      f"{len(graphs)}")
                 if parts:
                     sent, answered, first, last, *each = (
                         statistics.median(c) for c in zip(*parts, strict=True))
@@ -221,12 +232,13 @@ def compare(old_root: str) -> None:
     print(f"click -> last view settled (ms; {ARGS.reps} clicks each, quiet {ARGS.quiet} s)")
     print(f"  old: {old_root}\n  new: {ROOT}")
     print(f"  {'':<22} {'old median':>10} {'(max)':>7} {'new median':>10} {'(max)':>7} "
-          f"{'new/old':>7}  redraws of a view, old → new (median)")
+          f"{'new/old':>7}  redraws of a view / views recomputed, old → new (median)")
     for name in runs["new"]:
         o, n = runs["old"][name], runs["new"][name]
         print(f"  {name:<22} {o['median']:10.0f} {o['max']:7.0f} {n['median']:10.0f} "
               f"{n['max']:7.0f} {n['median'] / o['median']:7.2f}  "
-              f"{o['redraws']:.0f} → {n['redraws']:.0f}")
+              f"{o['redraws']:.0f} → {n['redraws']:.0f} / "
+              f"{o.get('recomputed', float('nan')):.0f} → {n['recomputed']:.0f}")
 
 
 if __name__ == "__main__":

@@ -104,3 +104,40 @@ def test_mrk001_cost_and_prior_clicks_move_the_star_without_redrawing_a_trace(
                 break
         assert js_graph(dash_duo, ids.ROC_GRAPH, STAR)[:2] != star, button
     shot("mrk001_after_clicks")
+
+
+#: Each trace's drawn data (plotly's own, after its defaults), boxes included.
+DRAWN = ("JSON.stringify(gd._fullData.map(t => [t.uid, Array.from(t.x || []),"
+         " Array.from(t.y || [])]))")
+MARK = "gd.calcdata._kptMark = true"
+KEPT = "Boolean(gd.calcdata && gd.calcdata._kptMark)"
+
+
+def test_kpt001_a_click_keeps_the_computed_traces_of_views_whose_data_did_not_change(
+        dash_duo, app):
+    """``Plotly.react`` recomputes a view's traces (``gd.calcdata`` anew) only when what it
+    draws changed: a cost click keeps the cost and PR views' computed traces (a marker set on
+    ``gd.calcdata`` survives), the ROC's too unless its interval box moved; a prior click
+    redraws the PR curves (their drawn precision changes) and keeps the cost view's."""
+    start(dash_duo, app)
+    wait_idle(dash_duo)
+    for button, kept, redrawn in ((ids.COST_FP_UP, (ids.COST_GRAPH, ids.PR_GRAPH), ()),
+                                  (ids.PRIOR_UP, (ids.COST_GRAPH,), (ids.PR_GRAPH,))):
+        views = (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH)
+        before = {g: js_graph(dash_duo, g, DRAWN) for g in views}
+        for g in views:
+            js_graph(dash_duo, g, MARK)
+        dash_duo.driver.execute_script(ARM, list(views))
+        _click(dash_duo, button)
+        after = {g: js_graph(dash_duo, g, DRAWN) for g in views}
+        for g in views:
+            assert js_graph(dash_duo, g, "gd._mrkDraws") >= 1, (button, g)  # redrawn ...
+        for g in kept:  # ... its traces not recomputed
+            assert after[g] == before[g], (button, g)
+            assert js_graph(dash_duo, g, KEPT), (button, g)
+        for g in redrawn:  # ... its curves drawn anew
+            assert after[g] != before[g], (button, g)
+            assert not js_graph(dash_duo, g, KEPT), (button, g)
+        # the ROC: recomputed exactly when its drawn data (the optimum's box) changed
+        roc_same = after[ids.ROC_GRAPH] == before[ids.ROC_GRAPH]
+        assert js_graph(dash_duo, ids.ROC_GRAPH, KEPT) == roc_same, button

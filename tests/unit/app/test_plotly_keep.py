@@ -1,0 +1,125 @@
+"""``assets/plotly_keep.js``, run in Node on the views the app builds for the demo (kpt002).
+
+Before each ``Plotly.react`` the script decodes plotly.py's base64 arrays once per content
+(the same typed array while the content is the same), keeps the layout's template by
+content, and sets ``layout.datarevision`` to a digest of the traces' data: the same for the
+same data (whatever the layout), another when any data changed. The decoded arrays are
+checked against the figures' own numpy arrays. Needs ``node`` (Debian's nodejs).
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from plotly.io.json import to_json_plotly
+
+from roc_dash.app.analysis import AnalysisCache, data_prior, model_names
+from roc_dash.app.page_state import PageState
+from roc_dash.app.render import update_views
+from roc_dash.app.server.store import DEMO_ID, DatasetStore
+from roc_dash.app.state import ControlState
+
+ASSET = Path(__file__).resolve().parents[3] / "roc_dash" / "assets" / "plotly_keep.js"
+VIEWS = ("roc", "pr", "cost", "threshold")
+
+DRIVER = """
+const fs = require('fs');
+global.window = {atob: s => Buffer.from(s, 'base64').toString('binary'), console,
+  Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
+  Uint32Array, Float32Array, Float64Array};
+window.Plotly = {react: (gd, fig) => fig};
+eval(fs.readFileSync(process.argv[2], 'utf8'));
+const input = JSON.parse(fs.readFileSync(process.argv[3], 'utf8'));
+const plain = v => (v && typeof v === 'object' && typeof v.length === 'number')
+  ? Array.from(v, plain) : v;
+const out = {};
+for (const [name, text] of Object.entries(input)) {
+  const a = window.Plotly.react({}, JSON.parse(text));  // the same JSON twice, as dash
+  const b = window.Plotly.react({}, JSON.parse(text));  // hands on a figure it received
+  const typed = [];
+  a.data.forEach((t, i) => ['x', 'y'].forEach(k => {
+    if (ArrayBuffer.isView(t[k])) typed.push(t[k] === b.data[i][k]);
+  }));
+  out[name] = {rev: a.layout.datarevision, rev_again: b.layout.datarevision,
+               typed: typed, template_kept: a.layout.template === b.layout.template,
+               xy: a.data.map(t => [plain(t.x), plain(t.y)])};
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def _run_node(tmp_path, figures: dict[str, str]) -> dict:
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("node is not installed (the browser tests cover plotly_keep.js)")
+    driver, data = tmp_path / "driver.js", tmp_path / "figures.json"
+    driver.write_text(DRIVER)
+    data.write_text(json.dumps(figures))
+    done = subprocess.run([node, str(driver), str(ASSET), str(data)], capture_output=True,
+                          text=True, timeout=60, check=True)
+    return json.loads(done.stdout)
+
+
+def _views(tmp_path, **conditions) -> dict:
+    """The views the app draws for the demo (full figures), as dash sends them."""
+    store = DatasetStore(tmp_path / "store")
+    cache = AnalysisCache(store)
+    assert model_names(cache, [DEMO_ID])
+    state = {**ControlState(prior=data_prior(store, [DEMO_ID], None)).to_store(), **conditions}
+    page = PageState.from_dash({"datasets": [DEMO_ID], "conditions": state})
+    out = update_views(cache, page, {}, None, None, conditions_changed=False)
+    return {k: json.loads(to_json_plotly(out[k])) for k in VIEWS}
+
+
+def _arrays(fig: dict) -> list:
+    """Each trace's x and y as numpy arrays (base64 decoded here with numpy)."""
+    def one(v):
+        if isinstance(v, dict) and "bdata" in v:
+            a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
+            return a.reshape([int(s) for s in str(v["shape"]).split(",")]) if v.get(
+                "shape") else a
+        return None if v is None else np.asarray(v, dtype=object)
+    return [[one(t.get("x")), one(t.get("y"))] for t in fig["data"]]
+
+
+def test_kpt002_views_carry_a_data_digest_that_follows_the_data_not_the_layout(tmp_path):
+    base = _views(tmp_path)
+    other_prior = _views(tmp_path, prior=0.4, prior_mode="manual")
+    moved = {}
+    for name, fig in base.items():  # a change of layout alone: title, an annotation, a range
+        m = copy.deepcopy(fig)
+        m["layout"]["title"] = {"text": "another title"}
+        m["layout"].setdefault("annotations", []).append({"x": 0.3, "y": 0.3, "text": "★"})
+        m["layout"]["xaxis"] = {**m["layout"].get("xaxis", {}), "range": [0.1, 0.6]}
+        moved[name] = m
+    one_value = copy.deepcopy(base["roc"])  # one trace's y changed by one value
+    trace = next(t for t in one_value["data"] if isinstance(t.get("y"), list))
+    trace["y"] = [*trace["y"][:-1], 0.5 if trace["y"][-1] != 0.5 else 0.25]
+    figures = {**{f"base {k}": json.dumps(v) for k, v in base.items()},
+               **{f"moved {k}": json.dumps(v) for k, v in moved.items()},
+               **{f"prior {k}": json.dumps(v) for k, v in other_prior.items()},
+               "one value roc": json.dumps(one_value)}
+    got = _run_node(tmp_path, figures)
+    for name in VIEWS:
+        b = got[f"base {name}"]
+        assert isinstance(b["rev"], str) and b["rev"], name  # every view carries one
+        assert b["rev"] == b["rev_again"], name  # the same data twice: the same digest
+        assert b["typed"] and all(b["typed"]), name  # ... and the same decoded arrays
+        assert b["template_kept"], name
+        assert got[f"moved {name}"]["rev"] == b["rev"], name  # layout only: unchanged
+        # the arrays handed to plotly are the figure's (decoded independently with numpy)
+        for (x, y), (jx, jy) in zip(_arrays(base[name]), b["xy"], strict=True):
+            for ours, theirs in ((x, jx), (y, jy)):
+                if ours is not None and ours.dtype != object:
+                    np.testing.assert_array_equal(np.asarray(theirs, dtype=float), ours)
+    # data changed: the PR and threshold views' curves under another prior, one ROC value
+    assert got["prior pr"]["rev"] != got["base pr"]["rev"]
+    assert got["prior threshold"]["rev"] != got["base threshold"]["rev"]
+    assert got["one value roc"]["rev"] != got["base roc"]["rev"]
