@@ -13,7 +13,7 @@ QUICK := -m "not slow" -n auto
 PYTEST_ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test test-all browser-deps java-deps nginx-deps redis-deps lint bench clean
+.PHONY: run test test-all browser-deps java-deps nginx-deps redis-deps node-deps lint bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -68,12 +68,22 @@ redis-deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq redis-server; \
 	fi
 
+# node (Debian's nodejs), for tests/unit/app/test_plotly_keep.py: the page's plotly_keep.js
+# run on the app's own figures outside the browser.
+node-deps:
+	@if command -v node >/dev/null || command -v nodejs >/dev/null; then \
+		echo "node present"; \
+	else \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs; \
+	fi
+
 # The quick tier: the test extra only, no Chromium, Java or nginx needed.
 test: $(VENV)/.installed-test
 	$(PY) -m pytest $(QUICK) $(PYTEST_ARGS)
 
 # Every test, browsers, servers, kernels and Spark included (installs what they need).
-test-all: $(VENV)/.installed-test browser-deps java-deps nginx-deps redis-deps
+test-all: $(VENV)/.installed-test browser-deps java-deps nginx-deps redis-deps node-deps
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest --headless $(PYTEST_ARGS)
 

@@ -57,8 +57,8 @@ process.stdout.write(JSON.stringify(out));
 
 def _run_node(tmp_path, figures: dict[str, str]) -> dict:
     node = shutil.which("node") or shutil.which("nodejs")
-    if node is None:
-        pytest.skip("node is not installed (the browser tests cover plotly_keep.js)")
+    if node is None:  # `make test-all` installs it (node-deps)
+        pytest.fail("node is not installed: `make node-deps` (Debian's nodejs) runs this test")
     driver, data = tmp_path / "driver.js", tmp_path / "figures.json"
     driver.write_text(DRIVER)
     data.write_text(json.dumps(figures))
@@ -89,6 +89,7 @@ def _arrays(fig: dict) -> list:
     return [[one(t.get("x")), one(t.get("y"))] for t in fig["data"]]
 
 
+@pytest.mark.slow  # needs node, which the quick tier does not install
 def test_kpt002_views_carry_a_data_digest_that_follows_the_data_not_the_layout(tmp_path):
     base = _views(tmp_path)
     other_prior = _views(tmp_path, prior=0.4, prior_mode="manual")

@@ -188,7 +188,7 @@ def rule(makefile: str, target: str) -> tuple[list[str], str]:
 def test_hyg006_make_test_all_installs_java_for_the_spark_test_and_ci_runs_it():
     makefile = (ROOT / "Makefile").read_text()
     deps, recipe = rule(makefile, "test-all")
-    assert {"java-deps", "browser-deps", "nginx-deps"} <= set(deps)
+    assert {"java-deps", "browser-deps", "nginx-deps", "redis-deps", "node-deps"} <= set(deps)
     assert "--headless" in recipe and "not slow" not in recipe
     java = makefile.split("\njava-deps:", 1)[1].split("\n\n", 1)[0]
     assert "default-jre-headless" in java and "apt-get install" in java
@@ -201,7 +201,7 @@ def test_hyg006_make_test_all_installs_java_for_the_spark_test_and_ci_runs_it():
 def test_hyg009_make_test_is_the_quick_tier_and_needs_no_browser_java_or_nginx():
     makefile = (ROOT / "Makefile").read_text()
     deps, recipe = rule(makefile, "test")
-    assert not {"java-deps", "browser-deps", "nginx-deps"} & set(deps)
+    assert not {"java-deps", "browser-deps", "nginx-deps", "node-deps"} & set(deps)
     assert "$(QUICK)" in recipe and re.search(r'^QUICK := -m "not slow"( -n auto)?$', makefile, re.M)
     assert re.search(r"^make test\b", (ROOT / "README.md").read_text(), re.M)
 
