@@ -148,8 +148,27 @@
         return hit;
     }
 
+    /* Whether a text drawn reads layout.meta: a trace's "%{meta}" reads the trace's own meta
+     * when it has one (plotly.js, plots.js: a trace's _meta is its own meta, the layout's
+     * only for a trace without one); a layout text's "%{meta}" and any "layout.meta" read
+     * the layout's. `text` is JSON.stringify(data). */
+    function readsLayoutMeta(data, text, layout) {
+        var k, rest;
+        if (text.indexOf("layout.meta") >= 0) { return true; }
+        if (text.indexOf("%{meta") >= 0) {
+            for (k = 0; k < data.length; k += 1) {
+                if (data[k] && !data[k].meta &&
+                        JSON.stringify(data[k]).indexOf("%{meta") >= 0) { return true; }
+            }
+        }
+        rest = Object.assign({}, layout);
+        delete rest.meta;
+        text = JSON.stringify(rest);
+        return text.indexOf("%{meta") >= 0 || text.indexOf("layout.meta") >= 0;
+    }
+
     /* `layout` with the digest of `data`, the template kept, and, when nothing drawn reads
-     * it (no "%{meta" in a text template), the meta object plotly drew last: layout.meta
+     * it (see readsLayoutMeta), the meta object plotly drew last: layout.meta
      * (editType "plot", where the app keeps the slope and conditions for its scripts) of a
      * new identity redraws every trace, even with nothing to compute. The new meta is put
      * back by `restore` once plotly has read the layout. */
@@ -163,8 +182,7 @@
             }
             var drawn = gd && gd.layout;
             if (drawn && drawn.meta !== undefined && layout.meta !== undefined &&
-                    layout.meta !== drawn.meta && text.indexOf("%{meta") < 0 &&
-                    JSON.stringify(layout).indexOf("%{meta") < 0) {
+                    layout.meta !== drawn.meta && !readsLayoutMeta(data || [], text, layout)) {
                 later = layout.meta;
                 extra.meta = drawn.meta;
             }
