@@ -222,7 +222,7 @@ def main() -> None:
 
 
 def report(self_t, total_t, by_source, busy, logs) -> None:
-    n = max(len(busy), 1)
+    n = max(len(logs), 1)
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {' '.join(sys.argv)}")
     print(f"{ARGS.case} click, {n} clicks; busy CPU in the page per click (ms): "
