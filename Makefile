@@ -82,10 +82,13 @@ node-deps:
 test: $(VENV)/.installed-test
 	$(PY) -m pytest $(QUICK) $(PYTEST_ARGS)
 
-# Every test, browsers, servers, kernels and Spark included (installs what they need).
+# Every test, browsers, servers, kernels and Spark included (installs what they need): the quick
+# tier in parallel, then the slow tier one test at a time (its servers and browsers use fixed
+# ports), with its 25 slowest tests listed.
 test-all: $(VENV)/.installed-test browser-deps java-deps nginx-deps redis-deps node-deps
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest --headless $(PYTEST_ARGS)
+	$(PY) -m pytest $(QUICK) $(PYTEST_ARGS)
+	$(PY) -m pytest --headless -m slow --durations=25 $(PYTEST_ARGS)
 
 # ruff, and the architecture's import contracts (.importlinter)
 lint: $(VENV)/.installed-test

@@ -189,7 +189,12 @@ def test_hyg006_make_test_all_installs_java_for_the_spark_test_and_ci_runs_it():
     makefile = (ROOT / "Makefile").read_text()
     deps, recipe = rule(makefile, "test-all")
     assert {"java-deps", "browser-deps", "nginx-deps", "redis-deps", "node-deps"} <= set(deps)
-    assert "--headless" in recipe and "not slow" not in recipe
+    # everything: the quick tier (in parallel) and then the slow tier, headless
+    runs = [line.strip() for line in recipe.splitlines() if "pytest" in line]
+    quick = re.search(r"^QUICK := (.*)$", makefile, re.M).group(1)
+    assert quick.startswith('-m "not slow"')
+    assert len(runs) == 2 and "$(QUICK)" in runs[0]
+    assert "--headless" in runs[1] and "-m slow " in runs[1]
     java = makefile.split("\njava-deps:", 1)[1].split("\n\n", 1)[0]
     assert "default-jre-headless" in java and "apt-get install" in java
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
