@@ -241,24 +241,16 @@ def test_dec008_optimality_ranges_flip_just_outside(base, benefits):
                     continue
                 assert (_slope_index(hull, value, e0) == k) == inside
                 checked += 1
-            # c(FN) in money, with c(FP), the benefits and the prior fixed
-            c = rng_.cost_fn
-            for value, inside in ((c.low * (1 + d), True), (c.low * (1 - d), False),
-                                  (c.high * (1 - d), True), (c.high * (1 + d), False)):
-                if not (0 < value < math.inf) or c.low >= c.high:
-                    continue
-                e = dataclasses.replace(e0, cost_fn=value)
-                assert (_slope_index(hull, p, e) == k) == inside
-                checked += 1
-            # c(FP) likewise
-            c = rng_.cost_fp
-            for value, inside in ((c.low * (1 + d), True), (c.low * (1 - d), False),
-                                  (c.high * (1 - d), True), (c.high * (1 + d), False)):
-                if not (0 < value < math.inf) or c.low >= c.high:
-                    continue
-                e = dataclasses.replace(e0, cost_fp=value)
-                assert (_slope_index(hull, p, e) == k) == inside
-                checked += 1
+            # c(FN) in money, with c(FP), the benefits and the prior fixed; then c(FP) likewise
+            for cost in ("cost_fn", "cost_fp"):
+                c = getattr(rng_, cost)
+                for value, inside in ((c.low * (1 + d), True), (c.low * (1 - d), False),
+                                      (c.high * (1 - d), True), (c.high * (1 + d), False)):
+                    if not (0 < value < math.inf) or c.low >= c.high:
+                        continue
+                    e = dataclasses.replace(e0, **{cost: value})
+                    assert (_slope_index(hull, p, e) == k) == inside
+                    checked += 1
     assert checked > 100
 
 
