@@ -49,7 +49,8 @@ def _hull_map_trace(name: str, cal: Calibration, style: dict, *, alone: bool) ->
     x = np.append(np.maximum(hm.lower, hm.score_min), hm.score_max)
     y = np.append(hm.probability, hm.probability[-1])
     text = [f"<b>{sty.plain(name)}</b> hull-calibrated<br>between thresholds: scores ≥ "
-            f"{sty.format_threshold(lo)} and < {sty.format_threshold(up)}<br>probability {p:.6g} (hull slope "
+            f"{sty.format_threshold(lo)} and < {sty.format_threshold(up)}<br>"
+            f"probability {p:.6g} (hull slope "
             f"{sty.format_threshold(m)})<br>{pos:.6g} positives, {neg:.6g} negatives"
             for lo, up, p, m, pos, neg in zip(hm.lower, hm.upper, hm.probability, hm.slope,
                                               hm.positives, hm.negatives, strict=True)]
