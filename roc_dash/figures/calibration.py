@@ -15,19 +15,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..core.inference.calibration import Calibration
-from .style import (
-    CHANCE_DASH,
-    REFERENCE_COLOR,
-    base_layout_dict,
-    fast_figure,
-    format_threshold,
-    hover_annotation,
-    line_style,
-    marker_style,
-    plain,
-    set_subtitle,
-    style_index,
-)
+from . import style as sty
 
 __all__ = ["calibration_figure", "DIAGONAL_NAME"]
 
@@ -41,12 +29,12 @@ def _reliability_trace(name: str, cal: Calibration, style: dict, symbol: str = "
     return {
         "type": "scatter", "x": cal.mean_predicted, "y": cal.fraction_positive,
         "mode": "lines+markers",
-        "name": f"{plain(name)} (Brier {cal.brier:.6g}, ECE {cal.ece:.6g})",
+        "name": f"{sty.plain(name)} (Brier {cal.brier:.6g}, ECE {cal.ece:.6g})",
         "legendgroup": f"calibration {name}",
         "line": {**style, "width": 2}, "marker": {"size": size.tolist(), "color": style["color"],
                                            "symbol": symbol},
         "customdata": np.column_stack((lo, hi, cal.count)).tolist(),
-        "meta": f"<b>{plain(name)}</b>",
+        "meta": f"<b>{sty.plain(name)}</b>",
         "hovertemplate": ("%{meta}<br>no threshold: a bin of scores (%{customdata[0]:.6~g}, "
                           "%{customdata[1]:.6~g}]<br>mean score %{x:.6~g}<br>"
                           "observed fraction positive %{y:.6~g}<br>"
@@ -60,15 +48,16 @@ def _hull_map_trace(name: str, cal: Calibration, style: dict, *, alone: bool) ->
     hm = cal.hull_map
     x = np.append(np.maximum(hm.lower, hm.score_min), hm.score_max)
     y = np.append(hm.probability, hm.probability[-1])
-    text = [f"<b>{plain(name)}</b> hull-calibrated<br>between thresholds: scores ≥ "
-            f"{format_threshold(lo)} and < {format_threshold(up)}<br>probability {p:.6g} (hull slope "
-            f"{format_threshold(m)})<br>{pos:.6g} positives, {neg:.6g} negatives"
+    text = [f"<b>{sty.plain(name)}</b> hull-calibrated<br>between thresholds: scores ≥ "
+            f"{sty.format_threshold(lo)} and < {sty.format_threshold(up)}<br>"
+            f"probability {p:.6g} (hull slope "
+            f"{sty.format_threshold(m)})<br>{pos:.6g} positives, {neg:.6g} negatives"
             for lo, up, p, m, pos, neg in zip(hm.lower, hm.upper, hm.probability, hm.slope,
                                               hm.positives, hm.negatives, strict=True)]
     text.append(text[-1])
     return {
         "type": "scatter", "x": x, "y": y, "mode": "lines", "line_shape": "hv",
-        "name": f"{plain(name)} hull-calibrated (PAV)",
+        "name": f"{sty.plain(name)} hull-calibrated (PAV)",
         "legendgroup": f"calibration {name}", "showlegend": True,
         "line": {**style, "width": 2 if alone else 1.5}, "opacity": 0.8,
         "text": text, "hovertemplate": "%{text}<extra></extra>",
@@ -89,29 +78,29 @@ def calibration_figure(results: Mapping[str, Calibration], *, colors: dict[str, 
     if any(c.in_unit_interval for c in results.values()) or not results:
         data.append({"type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines",
                      "name": DIAGONAL_NAME,
-                     "line": {"color": REFERENCE_COLOR, "dash": CHANCE_DASH, "width": 1.5},
+                     "line": {"color": sty.REFERENCE_COLOR, "dash": sty.CHANCE_DASH, "width": 1.5},
                      "hovertemplate": (f"{DIAGONAL_NAME}<br>no threshold: where the mean score "
                                        "equals the fraction positive<extra></extra>")})
     for i, (name, cal) in enumerate(results.items()):
-        k = style_index(colors, name, i)
-        style = line_style(k)
+        k = sty.style_index(colors, name, i)
+        style = sty.line_style(k)
         if cal.in_unit_interval and cal.count.size:
-            data.append(_reliability_trace(name, cal, style, marker_style(k)["symbol"]))
+            data.append(_reliability_trace(name, cal, style, sty.marker_style(k)["symbol"]))
         if hull_map or not cal.in_unit_interval:
             data.append(_hull_map_trace(name, cal, style, alone=not cal.in_unit_interval))
     x_title = "Predicted probability (score)" if probabilities else "Score"
     y_title = ("Observed fraction positive" if probabilities
                else "Observed or hull-calibrated probability")
-    layout = base_layout_dict(x_title=x_title, y_title=y_title,
-                              font_size=font_size, square=probabilities)
+    layout = sty.base_layout_dict(x_title=x_title, y_title=y_title,
+                                  font_size=font_size, square=probabilities)
     if not probabilities:
         layout["xaxis"].pop("range", None)
         layout["xaxis"]["autorange"] = True
-    layout.update(annotations=[hover_annotation()])
-    fig = fast_figure(data, layout)
-    others = [plain(n) for n, c in results.items() if not c.in_unit_interval]
+    layout.update(annotations=[sty.hover_annotation()])
+    fig = sty.fast_figure(data, layout)
+    others = [sty.plain(n) for n, c in results.items() if not c.in_unit_interval]
     if others:
-        set_subtitle(fig, f"Scores of {', '.join(others)} are not probabilities: only "
+        sty.set_subtitle(fig, f"Scores of {', '.join(others)} are not probabilities: only "
                           f"{'its' if len(others) == 1 else 'their'} hull-calibrated map "
                           "is shown (score on x).", font_size)
     return fig

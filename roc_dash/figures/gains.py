@@ -17,18 +17,7 @@ from ..core.combining.capacity_mix import budget_line
 from ..core.constraints.capacity import CapacityPoint, GainsCurve, KsStatistic
 from ..text.rounding import HOVER as NUM
 from ..text.rounding import sig
-from .style import (
-    OPTIMUM_COLOR,
-    REFERENCE_COLOR,
-    base_layout_dict,
-    fast_figure,
-    format_threshold,
-    hover_annotation,
-    line_style,
-    model_style,
-    plain,
-    style_index,
-)
+from . import style as sty
 
 __all__ = ["CAPACITY_COLOR", "CAPACITY_UID", "DRAWN_POINTS", "gains_figure", "lift_figure",
            "ks_figure", "queue_rate_trace", "capacity_traces", "capacity_marker",
@@ -57,7 +46,7 @@ def thin_indices(x, y, n: int = DRAWN_POINTS, keep=()) -> np.ndarray:
 
 
 def _thresholds_text(thresholds) -> list[str]:
-    return [f"score ≥ {format_threshold(t)}" for t in thresholds]
+    return [f"score ≥ {sty.format_threshold(t)}" for t in thresholds]
 
 
 def _model_trace(name: str, index: int, x, y, g: GainsCurve, *, y_label: str) -> dict:
@@ -65,8 +54,8 @@ def _model_trace(name: str, index: int, x, y, g: GainsCurve, *, y_label: str) ->
     index-aligned with ``g``'s vertices."""
     k = thin_indices(x, y)
     return {"type": "scatter", "x": np.asarray(x)[k], "y": np.asarray(y)[k],
-            **model_style(index), "name": plain(name), "legendgroup": name,
-            "text": _thresholds_text(g.thresholds[k]), "meta": f"<b>{plain(name)}</b>",
+            **sty.model_style(index), "name": sty.plain(name), "legendgroup": name,
+            "text": _thresholds_text(g.thresholds[k]), "meta": f"<b>{sty.plain(name)}</b>",
             "hovertemplate": (f"%{{meta}} %{{text}}<br>share of cases flagged %{{x:{NUM}}}"
                               f"<br>{y_label} %{{y:{NUM}}}<extra></extra>")}
 
@@ -84,7 +73,7 @@ def capacity_marker(x: float, y: float, text: str) -> dict:
 def _capacity_text(cp: CapacityPoint) -> str:
     return (f"capacity {cp.capacity:,.6g} of {cp.n_total:,.6g} cases "
             f"({sig(100 * cp.queue_rate)}%)<br>precision@K {sig(cp.precision)}, "
-            f"recall@K {sig(cp.recall)}, lift {sig(cp.lift)}<br>{plain(cp.mix.how)}")
+            f"recall@K {sig(cp.recall)}, lift {sig(cp.lift)}<br>{sty.plain(cp.mix.how)}")
 
 
 def gains_figure(results: Mapping[str, GainsCurve], *, capacity: CapacityPoint | None = None,
@@ -95,17 +84,17 @@ def gains_figure(results: Mapping[str, GainsCurve], *, capacity: CapacityPoint |
 
     The legend gives each model's accuracy ratio (``2·AUC − 1``)."""
     data = [{"type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines",
-             "name": "random", "line": {"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
+             "name": "random", "line": {"color": sty.REFERENCE_COLOR, "dash": "dot", "width": 1.5},
              "hovertemplate": "random: no threshold<extra></extra>"}]
     if results:
         p = next(iter(results.values())).prior_pos
         data.append({"type": "scatter", "x": [0, p, 1], "y": [0, 1, 1], "mode": "lines",
-                     "name": "perfect", "line": {"color": REFERENCE_COLOR, "width": 1},
+                     "name": "perfect", "line": {"color": sty.REFERENCE_COLOR, "width": 1},
                      "hovertemplate": "perfect model: every positive first<extra></extra>"})
     for i, (name, g) in enumerate(results.items()):
-        trace = _model_trace(name, style_index(colors, name, i), g.queue_rate, g.gain, g,
+        trace = _model_trace(name, sty.style_index(colors, name, i), g.queue_rate, g.gain, g,
                              y_label="share of positives captured")
-        trace["name"] = f"{plain(name)} (accuracy ratio {sig(g.accuracy_ratio)})"
+        trace["name"] = f"{sty.plain(name)} (accuracy ratio {sig(g.accuracy_ratio)})"
         data.append(trace)
     shapes = []
     if capacity is not None:
@@ -114,10 +103,10 @@ def gains_figure(results: Mapping[str, GainsCurve], *, capacity: CapacityPoint |
                                                    "width": 2}})
         data.append(capacity_marker(capacity.queue_rate, capacity.recall,
                                     _capacity_text(capacity)))
-    layout = base_layout_dict(x_title="Share of cases flagged (queue rate)",
-                              y_title="Share of positives captured (gain)", font_size=font_size)
-    layout.update(annotations=[hover_annotation()], shapes=shapes)
-    return fast_figure(data, layout)
+    layout = sty.base_layout_dict(x_title="Share of cases flagged (queue rate)",
+                                  y_title="Share of positives captured (gain)", font_size=font_size)
+    layout.update(annotations=[sty.hover_annotation()], shapes=shapes)
+    return sty.fast_figure(data, layout)
 
 
 def lift_figure(results: Mapping[str, GainsCurve], *, capacity: CapacityPoint | None = None,
@@ -125,13 +114,13 @@ def lift_figure(results: Mapping[str, GainsCurve], *, capacity: CapacityPoint | 
     """Lift of each model (precision over the prior) against the share of cases flagged,
     with lift 1 (random) and, given ``capacity``, its point."""
     data = [{"type": "scatter", "x": [0, 1], "y": [1, 1], "mode": "lines", "name": "random",
-             "line": {"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
+             "line": {"color": sty.REFERENCE_COLOR, "dash": "dot", "width": 1.5},
              "hovertemplate": "random: lift 1<extra></extra>"}]
     top = 1.0
     for i, (name, g) in enumerate(results.items()):
         ok = np.isfinite(g.lift)
         lift = np.where(ok, g.lift, np.nan)
-        trace = _model_trace(name, style_index(colors, name, i), g.queue_rate, lift, g,
+        trace = _model_trace(name, sty.style_index(colors, name, i), g.queue_rate, lift, g,
                              y_label="lift")
         shown = np.isfinite(np.asarray(trace["y"]))
         trace["x"], trace["y"] = np.asarray(trace["x"])[shown], np.asarray(trace["y"])[shown]
@@ -142,18 +131,18 @@ def lift_figure(results: Mapping[str, GainsCurve], *, capacity: CapacityPoint | 
     if capacity is not None and np.isfinite(capacity.lift):
         data.append(capacity_marker(capacity.queue_rate, capacity.lift,
                                     _capacity_text(capacity)))
-    layout = base_layout_dict(x_title="Share of cases flagged (queue rate)", y_title="Lift",
-                              font_size=font_size, square=False,
-                              y_range=(0.0, 1.05 * top))
-    layout.update(annotations=[hover_annotation()])
-    return fast_figure(data, layout)
+    layout = sty.base_layout_dict(x_title="Share of cases flagged (queue rate)", y_title="Lift",
+                                  font_size=font_size, square=False,
+                                  y_range=(0.0, 1.05 * top))
+    layout.update(annotations=[sty.hover_annotation()])
+    return sty.fast_figure(data, layout)
 
 
 def ks_figure(name: str, g: GainsCurve, ks: KsStatistic, *, index: int = 0,
               font_size: int = 14):
     """The KS plot of one model: TPR and FPR against the share of cases flagged (the two
     classes' cumulative shares), the gap between them largest at the KS statistic."""
-    style = line_style(index)
+    style = sty.line_style(index)
     k = thin_indices(g.queue_rate, g.gain - g.fpr, keep=[ks.index])
     text = _thresholds_text(g.thresholds[k])
     x = g.queue_rate[k]
@@ -162,16 +151,16 @@ def ks_figure(name: str, g: GainsCurve, ks: KsStatistic, *, index: int = 0,
              "hovertemplate": f"%{{text}}<br>TPR %{{y:{NUM}}}<extra></extra>"},
             {"type": "scatter", "x": x, "y": g.fpr[k], "mode": "lines",
              "name": "negatives (FPR)",
-             "line": {"color": REFERENCE_COLOR, "width": 2.5, "dash": "dash"}, "text": text,
+             "line": {"color": sty.REFERENCE_COLOR, "width": 2.5, "dash": "dash"}, "text": text,
              "hovertemplate": f"%{{text}}<br>FPR %{{y:{NUM}}}<extra></extra>"},
             {"type": "scatter", "x": [g.queue_rate[ks.index]] * 2, "y": [ks.fpr, ks.tpr],
              "mode": "lines+markers", "name": f"KS {sig(ks.statistic)}",
-             "line": {"color": OPTIMUM_COLOR, "width": 2},
-             "hovertemplate": (f"{plain(name)}: KS = {sig(ks.statistic)} at score ≥ "
-                               f"{format_threshold(ks.threshold)}<extra></extra>")}]
-    layout = base_layout_dict(x_title="Share of cases flagged",
-                              y_title="Share of the class flagged", font_size=font_size)
-    return fast_figure(data, layout)
+             "line": {"color": sty.OPTIMUM_COLOR, "width": 2},
+             "hovertemplate": (f"{sty.plain(name)}: KS = {sig(ks.statistic)} at score ≥ "
+                               f"{sty.format_threshold(ks.threshold)}<extra></extra>")}]
+    layout = sty.base_layout_dict(x_title="Share of cases flagged",
+                                  y_title="Share of the class flagged", font_size=font_size)
+    return sty.fast_figure(data, layout)
 
 
 def queue_rate_trace(name: str, g: GainsCurve, *, index: int = 0) -> dict:
@@ -180,9 +169,9 @@ def queue_rate_trace(name: str, g: GainsCurve, *, index: int = 0) -> dict:
     finite = np.flatnonzero(np.isfinite(g.thresholds))
     k = finite[thin_indices(g.queue_rate[finite], g.queue_rate[finite])]
     return {"type": "scatter", "x": g.thresholds[k], "y": g.queue_rate[k],
-            "mode": "lines", "line_shape": "hv", "name": f"{plain(name)} queue rate",
-            "line": {**line_style(index), "width": 1.5}, "opacity": 0.8,
-            "hovertemplate": (f"{plain(name)}: score ≥ %{{x:{NUM}}} flags "
+            "mode": "lines", "line_shape": "hv", "name": f"{sty.plain(name)} queue rate",
+            "line": {**sty.line_style(index), "width": 1.5}, "opacity": 0.8,
+            "hovertemplate": (f"{sty.plain(name)}: score ≥ %{{x:{NUM}}} flags "
                               f"%{{y:{NUM}}} of the cases<extra></extra>")}
 
 
@@ -208,6 +197,6 @@ def capacity_traces(cp: CapacityPoint) -> list[dict]:
                     "marker": {"symbol": "diamond-open", "size": 12, "color": CAPACITY_COLOR,
                                "line": {"width": 2, "color": CAPACITY_COLOR}},
                     "hovertemplate": (f"least cost within the capacity: score ≥ "
-                                      f"{format_threshold(d.threshold)}<br>FPR %{{x:{NUM}}}"
+                                      f"{sty.format_threshold(d.threshold)}<br>FPR %{{x:{NUM}}}"
                                       f"<br>TPR %{{y:{NUM}}}<extra></extra>")})
     return out

@@ -18,31 +18,9 @@ from ..core.roc.precision_recall import average_precision_from_curve, iso_f1_cur
 from ..core.roc.precision_recall_gain import prg_auc, prg_curve
 from ..text.rounding import HOVER as NUM
 from ..text.rounding import sig
+from . import style as sty
 from .marks import star_key, star_note
 from .roc import OPTIMUM_UID, model_index
-from .style import (
-    FAST,
-    HULL_COLOR,
-    MAX_VERTICES,
-    OPTIMUM_COLOR,
-    REFERENCE_COLOR,
-    LeanFigure,
-    base_layout,
-    base_layout_dict,
-    fast_figure,
-    hover_annotation,
-    model_hover,
-    model_style,
-    pin_list,
-    pin_trace,
-    plain,
-    point_data,
-    point_rows,
-    set_subtitle,
-    style_index,
-    subtitle_layout,
-    threshold_rows,
-)
 
 __all__ = ["pr_figure"]
 
@@ -59,13 +37,13 @@ class _Vertices:
         fpr, tpr = np.asarray(curve.fpr), np.asarray(curve.tpr)
         thresholds = np.asarray(getattr(curve, "thresholds", np.full(fpr.size, np.nan)))
         keep = slice(None)
-        if fpr.size > MAX_VERTICES:
+        if fpr.size > sty.MAX_VERTICES:
             # Thin in PR space (each kept pair of neighbours is then a sub-pixel segment,
             # where straight and Davis-Goadrich interpolation look the same).
             d = prevalence * tpr + (1 - prevalence) * fpr
             with np.errstate(invalid="ignore", divide="ignore"):
                 precision = np.where(d > 0, prevalence * tpr / d, 1.0)
-            keep = display_indices(tpr, precision, max_points=MAX_VERTICES)
+            keep = display_indices(tpr, precision, max_points=sty.MAX_VERTICES)
         self.fpr, self.tpr, self.thresholds = fpr[keep], tpr[keep], thresholds[keep]
 
 
@@ -81,8 +59,8 @@ def _points(index, names, vertices, pr, prevalence, *, prefix="", text=True):
     idx = np.asarray(index)[seg] if np.ndim(index) else index
     nm = np.asarray(names, dtype=object)[seg] if np.ndim(names) else names
     if not text:
-        return point_rows(idx, vertices.thresholds[seg], fpr, rec), None
-    return point_data(idx, nm, vertices.thresholds[seg], fpr, rec, prefix=prefix)
+        return sty.point_rows(idx, vertices.thresholds[seg], fpr, rec), None
+    return sty.point_data(idx, nm, vertices.thresholds[seg], fpr, rec, prefix=prefix)
 
 
 def precision_at(prevalence: float, fpr: float, tpr: float) -> float:
@@ -103,10 +81,10 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
     ``layout.meta``, with the axes' full ranges as ``meta.home``, see
     :func:`~.zoom.apply_zoom`) are set as the figure is built.
     """
-    pins = pin_list(operating, pins)
+    pins = sty.pin_list(operating, pins)
     if mode == "prg":
-        fig = set_subtitle(_prg_figure(analysis, pins=pins, font_size=font_size,
-                                       colors=colors), subtitle, font_size)
+        fig = sty.set_subtitle(_prg_figure(analysis, pins=pins, font_size=font_size,
+                                           colors=colors), subtitle, font_size)
         if meta:
             fig.update_layout(meta={**fig.layout.meta, **meta})
         return fig
@@ -126,48 +104,48 @@ def pr_figure(analysis: Analysis, *, operating: OperatingSummary | None = None,
                       "font": {"size": max(font_size - 4, 10), "color": "#6b6b6b"}})  # 5.3:1
     data_.append({"type": "scatter", "x": [0, 1], "y": [pi, pi], "mode": "lines",
                   "name": f"baseline (precision = π = {sig(pi)})",
-                  "line": {"color": REFERENCE_COLOR, "dash": "dot", "width": 1.5},
+                  "line": {"color": sty.REFERENCE_COLOR, "dash": "dot", "width": 1.5},
                   "hoverinfo": "skip"})
     for i, m in enumerate(analysis.models):
         vertices = _Vertices(m.curve, pi)
         pr = interpolate_pr(vertices, prevalence=pi, max_points=PR_POINTS, tol=PR_TOL)
         data, _ = _points(i, m.name, vertices, pr, pi, text=False)
-        hover = {k: v for k, v in model_hover("", m.name, "recall", "precision").items()
+        hover = {k: v for k, v in sty.model_hover("", m.name, "recall", "precision").items()
                  if v is not None}
         data_.append({
             "type": "scatter", "x": pr.recall, "y": pr.precision,
-            **model_style(style_index(colors, m.name, i)),
-            "name": (f"{plain(m.name)} "
+            **sty.model_style(sty.style_index(colors, m.name, i)),
+            "name": (f"{sty.plain(m.name)} "
                      f"(AP {sig(average_precision_from_curve(m.curve, prevalence=pi))})"),
-            "customdata": threshold_rows(data), **hover})
+            "customdata": sty.threshold_rows(data), **hover})
     if analysis.models:
         hull = analysis.hull
-        ach = achievable_pr_curve(hull, prevalence=pi, max_points=MAX_VERTICES)
+        ach = achievable_pr_curve(hull, prevalence=pi, max_points=sty.MAX_VERTICES)
         names = [str(n) or "trivial" for n in hull.models]
         data, text = _points([model_index(analysis, n) for n in names], names, hull, ach, pi,
                              prefix="achievable: ")
         data_.append({
             "type": "scatter", "x": ach.recall, "y": ach.precision, "mode": "lines",
             "name": "achievable (hull)",
-            "line": {"color": HULL_COLOR, "dash": "dash", "width": 1.6}, "customdata": data,
+            "line": {"color": sty.HULL_COLOR, "dash": "dash", "width": 1.6}, "customdata": data,
             "text": text, "hovertemplate": HOVER})
         # the star is an annotation (figures.marks), the legend's entry a trace without points
         data_.append(star_key())
         notes = [*notes, star_note(*pr_star(analysis))]
-    layout = base_layout_dict(x_title="Recall (true positive rate)",
-                              y_title=f"Precision at p(+) = {sig(pi)}", font_size=font_size)
+    layout = sty.base_layout_dict(x_title="Recall (true positive rate)",
+                                  y_title=f"Precision at p(+) = {sig(pi)}", font_size=font_size)
     # the hover marker first: layout.annotations[0] everywhere
-    layout["annotations"] = [hover_annotation(), *notes]
+    layout["annotations"] = [sty.hover_annotation(), *notes]
     layout["margin"]["r"] = 58
-    subtitle_layout(layout, subtitle, font_size)
+    sty.subtitle_layout(layout, subtitle, font_size)
     layout["meta"] = {"prior": pi, **(meta or {}),
                       "home": {"x": layout["xaxis"]["range"], "y": layout["yaxis"]["range"]}}
-    fig = fast_figure(data_, layout)
+    fig = sty.fast_figure(data_, layout)
     for op in pins:
-        data, _ = point_data(model_index(analysis, op.model), op.model, [op.threshold],
-                             [op.fpr], [op.tpr])
-        fig.add_trace(pin_trace(op.recall, precision_at(pi, op.fpr, op.tpr), op,
-                                customdata=data, font_size=font_size))
+        data, _ = sty.point_data(model_index(analysis, op.model), op.model, [op.threshold],
+                                 [op.fpr], [op.tpr])
+        fig.add_trace(sty.pin_trace(op.recall, precision_at(pi, op.fpr, op.tpr), op,
+                                    customdata=data, font_size=font_size))
     return fig
 
 
@@ -176,8 +154,8 @@ def optimum_marker(analysis: Analysis, *, mode: str = "pr") -> dict:
     space at the deployment prior."""
     pi = analysis.conditions.prior_pos
     opt = analysis.optimal
-    data, text = point_data(model_index(analysis, opt.model), opt.model or "trivial",
-                            [opt.threshold], [opt.fpr], [opt.tpr], prefix="optimum: ")
+    data, text = sty.point_data(model_index(analysis, opt.model), opt.model or "trivial",
+                                [opt.threshold], [opt.fpr], [opt.tpr], prefix="optimum: ")
     if mode == "prg":
         if not opt.tpr > 0:
             return {"x": [], "y": [], "customdata": [], "text": []}
@@ -203,18 +181,18 @@ def _prg_figure(analysis: Analysis, *, pins, font_size, colors) -> go.Figure:
     """Precision-recall-gain view: the unit square of gains, each model's PRG curve (straight
     between vertices: Flach & Kull 2015) and AUPRG in the legend, the optimum and pin."""
     pi = analysis.conditions.prior_pos
-    fig = LeanFigure()
+    fig = sty.LeanFigure()
     for i, m in enumerate(analysis.models):
         prg = prg_curve(m.curve, prevalence=pi)
         keep = prg.in_unit_square
         rg, pg = prg.recall_gain[keep], prg.precision_gain[keep]
         fpr = np.where(prg.precision[keep] > 0, pi * prg.recall[keep] * (1 - prg.precision[keep])
                        / ((1 - pi) * np.maximum(prg.precision[keep], 1e-300)), 0.0)
-        data, text = point_data(i, m.name, prg.thresholds[keep], np.clip(fpr, 0, 1),
-                                prg.recall[keep])
+        data, text = sty.point_data(i, m.name, prg.thresholds[keep], np.clip(fpr, 0, 1),
+                                    prg.recall[keep])
         fig.add_trace(go.Scatter(
-            **FAST, x=rg, y=pg, **model_style(style_index(colors, m.name, i)),
-            name=f"{plain(m.name)} (AUPRG {sig(prg_auc(m.curve, prevalence=pi))})",
+            **sty.FAST, x=rg, y=pg, **sty.model_style(sty.style_index(colors, m.name, i)),
+            name=f"{sty.plain(m.name)} (AUPRG {sig(prg_auc(m.curve, prevalence=pi))})",
             customdata=data,
             text=text, hovertemplate=PRG_HOVER))
 
@@ -226,18 +204,18 @@ def _prg_figure(analysis: Analysis, *, pins, font_size, colors) -> go.Figure:
 
     if analysis.models:
         fig.add_trace(go.Scatter(
-            **FAST, mode="markers", name="optimal operating point", uid=OPTIMUM_UID,
-            marker={"symbol": "star", "size": 15, "color": OPTIMUM_COLOR,
+            **sty.FAST, mode="markers", name="optimal operating point", uid=OPTIMUM_UID,
+            marker={"symbol": "star", "size": 15, "color": sty.OPTIMUM_COLOR,
                     "line": {"color": "white", "width": 1}},
             **optimum_marker(analysis, mode="prg"), hovertemplate=PRG_HOVER))
     for op in pins:
         if op.tpr > 0:
             x, y = gains(op.fpr, op.tpr)
-            data, _ = point_data(model_index(analysis, op.model), op.model, [op.threshold],
+            data, _ = sty.point_data(model_index(analysis, op.model), op.model, [op.threshold],
                                  [op.fpr], [op.tpr])
-            fig.add_trace(pin_trace(x, y, op, customdata=data, font_size=font_size))
-    base_layout(fig, x_title="Recall gain", y_title=f"Precision gain at p(+) = {sig(pi)}",
-                font_size=font_size)
-    fig.layout.annotations = [hover_annotation()]
+            fig.add_trace(sty.pin_trace(x, y, op, customdata=data, font_size=font_size))
+    sty.base_layout(fig, x_title="Recall gain", y_title=f"Precision gain at p(+) = {sig(pi)}",
+                    font_size=font_size)
+    fig.layout.annotations = [sty.hover_annotation()]
     fig.update_layout(meta={"prior": pi, "prg": True})
     return fig

@@ -38,7 +38,11 @@ from .predictions import predictions_table as predictions_table
 
 __all__ = ["predictions_table", "analysis_of", "plot_roc", "plot_pr", "plot_cost"]
 
-_RETURNS = """Returns
+#: The end of every plot function's docstring: its last parameter, Returns and See Also.
+_FONT_SIZE_AND_RETURNS = """font_size : int
+    Font size of the figure's text, in px.
+
+Returns
 -------
 plotly.graph_objects.Figure
     ``{display}.from_predictions(...).figure_``; save it with
@@ -50,14 +54,15 @@ roc_dash.{display} : the same figure with the numbers it is drawn from."""
 
 
 def _returns_figure_of(display: str):
-    """Put the Returns and See Also sections of a figure of ``display`` (a display class of
-    :mod:`.displays`) where the decorated function's docstring says ``{returns}``."""
+    """Put the ``font_size`` parameter and the Returns and See Also sections of a figure of
+    ``display`` (a display class of :mod:`.displays`) where the decorated function's
+    docstring says ``{font_size_and_returns}``."""
 
     def fill(func):
-        indent = re.search(r"^( *)\{returns\}", func.__doc__, re.M).group(1)
-        lines = _RETURNS.format(display=display).splitlines()
+        indent = re.search(r"^( *)\{font_size_and_returns\}", func.__doc__, re.M).group(1)
+        lines = _FONT_SIZE_AND_RETURNS.format(display=display).splitlines()
         block = "\n".join(indent + line if line else "" for line in lines)
-        func.__doc__ = func.__doc__.replace(indent + "{returns}", block)
+        func.__doc__ = func.__doc__.replace(indent + "{font_size_and_returns}", block)
         return func
 
     return fill
@@ -99,10 +104,7 @@ def plot_roc(y_true=None, y_score=None, *, data=None, model=None, fold=None,
         Draw the DET view instead (miss rate against false alarms, normal-deviate axes).
     ties : bool
         Shade the band between the optimistic and pessimistic orderings of tied scores.
-    font_size : int
-        Font size of the figure.
-
-    {returns}
+    {font_size_and_returns}
 
     Examples
     --------
@@ -139,9 +141,7 @@ def plot_pr(y_true=None, y_score=None, *, data=None, model=None, fold=None,
         prevalence).
     gain : bool
         Draw precision-recall-gain curves instead (Flach & Kull 2015).
-    font_size : int
-
-    {returns}
+    {font_size_and_returns}
 
     Examples
     --------
@@ -172,9 +172,7 @@ def plot_cost(y_true=None, y_score=None, *, data=None, model=None, fold=None,
         The predictions, as for :func:`predictions_table`.
     cost_fp, cost_fn, prior
         The operating conditions, as for :func:`analysis_of`.
-    font_size : int
-
-    {returns}
+    {font_size_and_returns}
 
     Examples
     --------

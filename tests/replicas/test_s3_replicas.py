@@ -20,19 +20,7 @@ import pytest
 from roc_dash.app.state import ControlState
 from tests.hostile.conftest import wildcard_id
 from tests.monitoring_example import frame
-from tests.replicas.conftest import (
-    SIGNED,
-    TTL_SECONDS,
-    check_quota_across,
-    check_retention_across,
-    check_seen_on_both,
-    csv_rows,
-    figure_text,
-    kill_a_mid_request,
-    replica_env,
-    replica_set,
-    user_page,
-)
+from tests.replicas import conftest as rc
 from tools.redis_server import redis_server
 from tools.s3_server import object_keys, s3_client, s3_server, store_env
 
@@ -50,8 +38,8 @@ def s3_replicas(tmp_path_factory):
     with contextlib.ExitStack() as stack:
         url = stack.enter_context(redis_server(root / "redis"))
         s3 = stack.enter_context(s3_server(root / "moto", buckets=(BUCKET,)))
-        env = replica_env(url, **store_env(s3, f"s3://{BUCKET}/{PREFIX}"))
-        r = stack.enter_context(replica_set(
+        env = rc.replica_env(url, **store_env(s3, f"s3://{BUCKET}/{PREFIX}"))
+        r = stack.enter_context(rc.replica_set(
             root, {"a": root / "data-a", "b": root / "data-b"}, **env))
         yield SimpleNamespace(a=r.a, b=r.b, front=r.front, s3=s3)
 
@@ -67,16 +55,16 @@ def _has_table(r, dataset: str) -> bool:
 
 def test_scl040_uploaded_on_one_viewed_pinned_noted_removed_on_another(s3_replicas):
     r = s3_replicas
-    on_a = user_page(r.a, "ana")
-    out = on_a.upload("shared.csv", csv_rows(1))
+    on_a = rc.user_page(r.a, "ana")
+    out = on_a.upload("shared.csv", rc.csv_rows(1))
     assert "Loaded" in out["upload-status"]["children"], out
     dataset = on_a.datasets[-1]
     assert _has_table(r, dataset)
     assert not list(r.b.data_dir.rglob(f"{dataset}.*"))  # b has nothing of it on disk
-    on_b = user_page(r.b, "ana", [dataset])
-    check_seen_on_both(on_a, on_b, dataset)
+    on_b = rc.user_page(r.b, "ana", [dataset])
+    rc.check_seen_on_both(on_a, on_b, dataset)
     assert any(k.startswith("views/") for k in _stored(r))
-    ben = user_page(r.b, "ben", [dataset])  # another owner: reads, cannot change or delete
+    ben = rc.user_page(r.b, "ben", [dataset])  # another owner: reads, cannot change or delete
     refused = ben.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "defaced"})
     assert "Only the uploader" in refused["note-status"]["children"]
     ben.remove(dataset)
@@ -87,7 +75,7 @@ def test_scl040_uploaded_on_one_viewed_pinned_noted_removed_on_another(s3_replic
     user = json.loads(client.get_object(Bucket=BUCKET, Key=key)["Body"].read())["user"]
     client.put_object(Bucket=BUCKET, Key=key, Body=json.dumps({"due": 0, "user": user}))
     on_a.datasets = []
-    on_a.upload("other.csv", csv_rows(2))
+    on_a.upload("other.csv", rc.csv_rows(2))
     assert not _has_table(r, dataset)
     on_a.datasets = [dataset]
     banner = on_a.response("missing-banner.children", {"datasets.data": on_a.datasets},
@@ -97,15 +85,15 @@ def test_scl040_uploaded_on_one_viewed_pinned_noted_removed_on_another(s3_replic
 
 def test_scl041_crafted_ids_through_both_replicas_and_nginx(s3_replicas):
     r = s3_replicas
-    owner = user_page(r.a, "kim")
-    owner.upload("kims.csv", csv_rows(5))
+    owner = rc.user_page(r.a, "kim")
+    owner.upload("kims.csv", rc.csv_rows(5))
     dataset = owner.datasets[-1]
     before = _stored(r)
     for server in (r.a, r.b, r.front):
-        assert "kims" in figure_text(owner, ["kims"])  # used: it does not expire meanwhile
+        assert "kims" in rc.figure_text(owner, ["kims"])  # used: it does not expire meanwhile
         crafted = ["*" * 24, f"../{dataset}", f"..%2F{dataset}", f"{dataset[:8]}/{dataset[9:]}",
                    dataset[:-1] + "*"]
-        page = user_page(server, "cleo" if server is r.front else "lou", crafted)
+        page = rc.user_page(server, "cleo" if server is r.front else "lou", crafted)
         text = json.dumps(page.views(["kims"]))
         assert "kims" not in text
         for bad in crafted:  # its × and Remove: nothing deleted, no error
@@ -114,7 +102,7 @@ def test_scl041_crafted_ids_through_both_replicas_and_nginx(s3_replicas):
                                 [f"{wildcard_id('remove-yes', bad)}.n_clicks"])
             assert dataset not in json.dumps(out)
         page.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "crafted"})
-        other = user_page(server, "cleo" if server is r.front else "lou", [dataset])
+        other = rc.user_page(server, "cleo" if server is r.front else "lou", [dataset])
         other.remove(dataset)  # someone else's: only taken off their page
     # the earlier tests' datasets may expire meanwhile (TTL_SECONDS) on a busy machine: the
     # notes their deletion leaves (gone/<id>.json) are not this test's writes
@@ -127,11 +115,11 @@ def test_scl041_crafted_ids_through_both_replicas_and_nginx(s3_replicas):
 
 
 def test_scl042_a_users_quota_holds_across_replicas(s3_replicas):
-    check_quota_across(s3_replicas, lambda d: _has_table(s3_replicas, d))
+    rc.check_quota_across(s3_replicas, lambda d: _has_table(s3_replicas, d))
 
 
 def test_scl043_retention_holds_across_replicas(s3_replicas):
-    check_retention_across(s3_replicas, lambda d: _has_table(s3_replicas, d), TTL_SECONDS)
+    rc.check_retention_across(s3_replicas, lambda d: _has_table(s3_replicas, d), rc.TTL_SECONDS)
 
 
 def test_scl045_a_window_file_uploaded_on_one_replica_is_monitored_on_another(s3_replicas):
@@ -139,7 +127,7 @@ def test_scl045_a_window_file_uploaded_on_one_replica_is_monitored_on_another(s3
     decision on a reference uploaded on a): b reads it from the bucket; crafted ids are
     not windows, an id never handed out is told gone, and neither changes the bucket."""
     r = s3_replicas
-    on_a = user_page(r.a, "gus")
+    on_a = rc.user_page(r.a, "gus")
     on_a.upload("ref.csv", frame(3000, 0.3, seed=1).to_csv(index=False).encode())
     ref = on_a.datasets[-1]
     window = frame(3000, 0.1, seed=3, labels=False).to_csv(index=False).encode()
@@ -152,7 +140,7 @@ def test_scl045_a_window_file_uploaded_on_one_replica_is_monitored_on_another(s3
     file_id = got["mon-files"]["data"][-1]
     assert {f"monitor/{file_id}.bin", f"monitor/{file_id}.json"} <= set(_stored(r))
     assert not (r.b.data_dir / "monitor" / file_id).exists()
-    on_b = user_page(r.b, "gus", [ref])
+    on_b = rc.user_page(r.b, "gus", [ref])
     conditions = ControlState(cost_fp=1.0, cost_fn=3.0, prior=0.3,
                               prior_mode="manual").to_store()
 
@@ -180,22 +168,22 @@ def test_scl046_a_drop_posted_to_one_replica_is_read_on_the_other(s3_replicas):
     on both; nothing is left in the bucket."""
     r = s3_replicas
     batch = secrets.token_urlsafe(24)
-    hal = {SIGNED: "hal"}
-    assert r.a.upload(batch, "split.csv", csv_rows(70), headers=hal).status == 200
+    hal = {rc.SIGNED: "hal"}
+    assert r.a.upload(batch, "split.csv", rc.csv_rows(70), headers=hal).status == 200
     assert f"incoming/{batch}.00.data" in _stored(r)
     assert not list(r.b.data_dir.rglob(f"*{batch}*"))  # b has nothing of it on disk
 
     def read_on_b(user):
-        page = user_page(r.b, user, [])
+        page = rc.user_page(r.b, user, [])
         out = page.response("datasets.data", {
             "streamed-upload.data": {"batch": batch, "stamp": time.time()},
             "datasets.data": [], "url.search": ""}, ["streamed-upload.data"])
         return out
 
     assert "did not reach the server" in json.dumps(read_on_b("ivy"))  # not ivy's upload
-    ivy = {SIGNED: "ivy"}
+    ivy = {rc.SIGNED: "ivy"}
     assert r.b.request("DELETE", f"/upload?batch={batch}", headers=ivy).status == 403
-    assert r.b.upload(batch, "evil.csv", csv_rows(71), 1, headers=ivy).status == 403
+    assert r.b.upload(batch, "evil.csv", rc.csv_rows(71), 1, headers=ivy).status == 403
     before = _stored(r)
     for server in (r.a, r.b):
         for bad in ("*" * 32, f"../{batch}", f"..%2F{batch}", batch[:-1] + "*"):
@@ -207,7 +195,7 @@ def test_scl046_a_drop_posted_to_one_replica_is_read_on_the_other(s3_replicas):
     dataset = out["datasets"]["data"][-1]
     assert _has_table(r, dataset)
     assert not any(k.startswith("incoming/") for k in _stored(r))
-    assert "split" in figure_text(user_page(r.a, "hal", [dataset]), ["split"])
+    assert "split" in rc.figure_text(rc.user_page(r.a, "hal", [dataset]), ["split"])
 
 
 def test_scl044_a_replica_killed_mid_request_loses_nothing(s3_replicas):
@@ -215,11 +203,11 @@ def test_scl044_a_replica_killed_mid_request_loses_nothing(s3_replicas):
     a is killed (SIGKILL) while it answers a request; through nginx everything then goes to
     b, which reads all of it from the bucket."""
     r = s3_replicas
-    fay_a = user_page(r.a, "fay")
-    fay_a.upload("kept.csv", csv_rows(50))
+    fay_a = rc.user_page(r.a, "fay")
+    fay_a.upload("kept.csv", rc.csv_rows(50))
     kept = fay_a.datasets[-1]
     fay_a.notes("note.n_blur", **{"note.n_blur": 1, "note.value": "before the crash"})
-    fay = kill_a_mid_request(r, fay_a, kept)
+    fay = rc.kill_a_mid_request(r, fay_a, kept)
     assert not any(k.endswith(".tmp") for k in _stored(r))
     for _ in range(6):
         assert fay.server.request("GET", "/health").status == 200

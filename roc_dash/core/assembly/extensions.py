@@ -46,13 +46,7 @@ from ..combining.logical_combining import (
 )
 from ..combining.superiority import LcIndex, lc_index, triangular_distribution
 from ..inference.statistics import AucInterval
-from ..kinds.canonical_kinds import (
-    CLASS_COLUMN,
-    class_score_column,
-    classes_of,
-    leaf_table,
-    soft_instances,
-)
+from ..kinds import canonical_kinds as kinds
 from ..kinds.instance_costs import cost_roc_curve
 from ..kinds.leaves import AllLabelings, LeafLabelings, all_labelings, optimal_labelings
 from ..kinds.multiclass import MulticlassAnalysis, multiclass_roc
@@ -95,11 +89,11 @@ def analyse_multiclass(table: pd.DataFrame, classes=None) -> list[MulticlassMode
     """Fawcett 2004 s7.3 for every model of a multi-class canonical table (columns
     ``class`` and ``score_<c>``, see :mod:`.canonical_kinds`):
     :func:`~.multiclass.multiclass_roc`."""
-    classes = list(classes) if classes is not None else classes_of(table)
+    classes = list(classes) if classes is not None else kinds.classes_of(table)
     out = []
     for name, frame in _models(table).items():
-        scores = frame[[class_score_column(c) for c in classes]].to_numpy(dtype=np.float64)
-        labels = frame[CLASS_COLUMN].astype(str).to_numpy(dtype=object)
+        scores = frame[[kinds.class_score_column(c) for c in classes]].to_numpy(dtype=np.float64)
+        labels = frame[kinds.CLASS_COLUMN].astype(str).to_numpy(dtype=object)
         result = multiclass_roc(labels, scores, classes=np.array(classes, dtype=object),
                                 weights=_weights(frame))
         out.append(MulticlassModel(name=name, n_rows=len(frame), result=result))
@@ -131,7 +125,7 @@ def analyse_soft(table: pd.DataFrame, *, level: float = 0.95) -> list[SoftModel]
     labels)."""
     out = []
     for name, frame in _models(table).items():
-        p, s, w = soft_instances(frame)
+        p, s, w = kinds.soft_instances(frame)
         n_pos, n_neg = soft_class_totals(p, weights=w)
         try:
             interval, reason = soft_auc_interval(p, s, weights=w, level=level), ""
@@ -192,7 +186,7 @@ def analyse_leaves(table: pd.DataFrame, *, with_all: bool = False) -> list[Leave
     :func:`~.leaves.all_labelings` (at most 16 leaves, else a ``ValueError``)."""
     out = []
     for name, frame in _models(table).items():
-        leaves = leaf_table(frame)
+        leaves = kinds.leaf_table(frame)
         labelings = optimal_labelings(leaves)
         out.append(LeavesResult(name=name, leaves=leaves, labelings=labelings,
                                 hull=convex_hull(labelings, model=name),

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._results import length_of
 from .._validation import as_scores
 from ..roc.curve_geometry import _count_coordinates, _cross
 from ..roc.curves import RocCurve
@@ -161,8 +162,7 @@ class ConcavityRepair:
     vertex_tpr_repaired: np.ndarray
     curve: RocCurve
 
-    def __len__(self) -> int:
-        return int(self.start.size)
+    __len__ = length_of("start")
 
 
 def repair_concavities(curve: RocCurve) -> ConcavityRepair:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._results import length_of
 from ..combining.capacity_mix import BudgetMix, budget_operating_point
 from ..decisions.economics import Economics, precision_at_prior
 from ..roc.curves import RocCurve
@@ -111,8 +112,7 @@ class GainsCurve:
     perfect_area: float
     accuracy_ratio: float
 
-    def __len__(self) -> int:
-        return int(self.gain.size)
+    __len__ = length_of("gain")
 
 
 def gains_curve(curve: RocCurve, *, prior_pos: float | None = None) -> GainsCurve:

@@ -64,6 +64,7 @@ class FloorHold:
     Attributes
     ----------
     floor : Floor
+        The floor checked (its metric, direction and value).
     estimate : float
         The metric at the threshold on the data (at the prior).
     low, high : float
@@ -75,6 +76,7 @@ class FloorHold:
         floor, the upper for ``<=``): exact (Clopper–Pearson) where
         :attr:`bound_method` is ``"exact"``, else the bootstrap percentile.
     bound_method : str
+        ``"exact"`` or ``"bootstrap"``: how :attr:`bound` was found.
     holds_with_confidence : bool
         :attr:`bound` meets the floor.
     holds_share : float

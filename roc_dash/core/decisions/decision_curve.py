@@ -94,7 +94,7 @@ class DecisionCurve:
     Attributes
     ----------
     threshold_probability : ndarray of float64
-        The ``p_t`` grid.
+        The ``p_t`` grid, the same as its hull's (``hull.threshold_probability``).
     net_benefit : ndarray of float64
         The model's net benefit when treating iff ``score >= p_t``; all NaN when the scores
         are not probabilities (see ``in_unit_interval``).

@@ -20,15 +20,7 @@ import numpy as np
 
 from ..analysis_types import Analysis
 from ..roc.hull import RocHull, normalized_expected_cost, optimal_point
-from .economics import (
-    Economics,
-    _check_prior,
-    expected_cost_per_case,
-    flagged_at_prior,
-    net_costs,
-    net_slope,
-    precision_at_prior,
-)
+from . import economics as econ
 from .operating import vertex_at_threshold
 from .optimality import OptimalityRange, optimality_range
 
@@ -96,7 +88,7 @@ class DecisionSummary:
     expected_cost: float
     normalized_cost: float
     prior_pos: float
-    economics: Economics
+    economics: econ.Economics
     optimal_model: str
     optimal_threshold: float
     optimal_cost: float
@@ -132,7 +124,7 @@ def _vertex_of(hull: RocHull, fpr: float, tpr: float) -> int | None:
 
 
 def decision_summary(analysis: Analysis, pinned: dict | None = None,
-                     economics: Economics | None = None) -> DecisionSummary | None:
+                     economics: econ.Economics | None = None) -> DecisionSummary | None:
     """Summarise the decision a review meeting takes from an analysis.
 
     The chosen point is the pinned one (``{"model", "threshold"}``, threshold ``None`` =
@@ -162,9 +154,9 @@ def decision_summary(analysis: Analysis, pinned: dict | None = None,
     if not analysis.models:
         return None
     cond = analysis.conditions
-    e = economics or Economics.from_conditions(cond)
-    p = _check_prior(cond.prior_pos)
-    m = net_slope(p, e)
+    e = economics or econ.Economics.from_conditions(cond)
+    p = econ._check_prior(cond.prior_pos)
+    m = econ.net_slope(p, e)
     names = [mod.name for mod in analysis.models]
     notes = []
 
@@ -172,7 +164,7 @@ def decision_summary(analysis: Analysis, pinned: dict | None = None,
     own = {}
     for mod in analysis.models:
         opt = optimal_point(mod.hull, m)
-        own[mod.name] = (opt, float(expected_cost_per_case(opt.fpr, opt.tpr, p, e)))
+        own[mod.name] = (opt, float(econ.expected_cost_per_case(opt.fpr, opt.tpr, p, e)))
 
     joint = optimal_point(analysis.hull, m)
     if joint.model in names:
@@ -180,7 +172,7 @@ def decision_summary(analysis: Analysis, pinned: dict | None = None,
     else:  # points without a model: the model with the cheapest own optimum
         best_name = min(names, key=lambda n: own[n][1])
     best_mod = analysis.model(best_name)
-    optimal_cost = float(expected_cost_per_case(joint.fpr, joint.tpr, p, e))
+    optimal_cost = float(econ.expected_cost_per_case(joint.fpr, joint.tpr, p, e))
 
     is_pinned = bool(pinned) and pinned.get("model") in names
     if is_pinned:
@@ -191,12 +183,12 @@ def decision_summary(analysis: Analysis, pinned: dict | None = None,
         chosen, threshold = best_mod, joint.threshold
     k = vertex_at_threshold(chosen.curve, threshold)
     fpr, tpr = float(chosen.curve.fpr[k]), float(chosen.curve.tpr[k])
-    cost = float(expected_cost_per_case(fpr, tpr, p, e))
-    flagged = float(flagged_at_prior(fpr, tpr, p))
+    cost = float(econ.expected_cost_per_case(fpr, tpr, p, e))
+    flagged = float(econ.flagged_at_prior(fpr, tpr, p))
     nothing = not flagged > 0
     if nothing:
         notes.append("Nothing is flagged at this threshold: precision is undefined.")
-    c_fp, c_fn = net_costs(e)
+    c_fp, c_fn = econ.net_costs(e)
     nec = float(normalized_expected_cost(fpr, tpr, cost_fp=c_fp, cost_fn=c_fn, prior_pos=p))
 
     others = [n for n in names if n != chosen.name]
@@ -215,7 +207,7 @@ def decision_summary(analysis: Analysis, pinned: dict | None = None,
     own_j = _vertex_of(chosen.hull, fpr, tpr)
     return DecisionSummary(
         model=chosen.name, threshold=float(chosen.curve.thresholds[k]), pinned=is_pinned,
-        fpr=fpr, tpr=tpr, precision=float(precision_at_prior(fpr, tpr, p)), flagged=flagged,
+        fpr=fpr, tpr=tpr, precision=float(econ.precision_at_prior(fpr, tpr, p)), flagged=flagged,
         nothing_flagged=nothing, expected_cost=cost, normalized_cost=nec, prior_pos=p,
         economics=e, optimal_model=best_name, optimal_threshold=float(joint.threshold),
         optimal_cost=optimal_cost, excess_cost=excess, tied=bool(joint.on_segment),

@@ -58,16 +58,9 @@ import numpy as np
 from .._validation import weighted_rows
 from ..roc.curves import roc_curve
 from ..roc.hull import optimal_vertex
+from . import economics as econ
 from ._point_resampling import MAX_UNITS, Sample, evaluate, prepare, rescale
 from .choice_correction import CORRECTED, ChoiceCorrection, correct_for_choice
-from .economics import (
-    Economics,
-    _check_prior,
-    _finite,
-    expected_cost_per_case,
-    metrics_at_prior,
-    net_slope,
-)
 from .operating import vertex_at_threshold
 from .proportion_intervals import clopper_pearson
 from .uncertainty import MAX_BOOT, MAX_ROWS, _check_level, _check_n_boot, _threshold
@@ -244,7 +237,7 @@ def npv_at_prior(fpr, tpr, prior_pos: float):
     """Negative predictive value at the deployment prior,
     ``(1−p)·(1−FPR) / ((1−p)·(1−FPR) + p·(1−TPR))`` (the counterpart of
     :func:`~roc_dash.core.decisions.economics.precision_at_prior`); NaN where every case is flagged."""
-    p = _check_prior(prior_pos)
+    p = econ._check_prior(prior_pos)
     tn = (1.0 - p) * (1.0 - np.asarray(fpr, dtype=np.float64))
     kept = tn + p * (1.0 - np.asarray(tpr, dtype=np.float64))
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -270,10 +263,10 @@ def likelihood_ratios(fpr, tpr):
     return pos, neg
 
 
-def _metrics(fpr, tpr, p: float, e: Economics) -> dict:
+def _metrics(fpr, tpr, p: float, e: econ.Economics) -> dict:
     """Every metric but the threshold, from rates (arrays or floats)."""
     lr_pos, lr_neg = likelihood_ratios(fpr, tpr)
-    at = metrics_at_prior(fpr, tpr, p, e)
+    at = econ.metrics_at_prior(fpr, tpr, p, e)
     return {"tpr": tpr, "fpr": fpr, "precision": at["precision"],
             "npv": npv_at_prior(fpr, tpr, p), "lr_pos": lr_pos, "lr_neg": lr_neg,
             "expected_cost": at["expected_cost"], "flagged": at["flagged"]}
@@ -371,7 +364,7 @@ def _widen(iv: PointInterval, low: float, high: float) -> PointInterval:
                          iv.n_infinite, iv.values, iv.correction)
 
 
-def _corrected(ivals: dict, point: dict, choice: dict, p: float, e: Economics,
+def _corrected(ivals: dict, point: dict, choice: dict, p: float, e: econ.Economics,
                level: float) -> int:
     """Replace, in place, the optimum's intervals of every metric but the threshold by the
     intervals corrected for the choice (:mod:`.choice_correction`); ``choice`` holds the
@@ -394,7 +387,7 @@ def _corrected(ivals: dict, point: dict, choice: dict, p: float, e: Economics,
 
 
 def _at_boundary(ivals: dict, counts: tuple[float, float], level: float, p: float,
-                 e: Economics) -> bool:
+                 e: econ.Economics) -> bool:
     """Widen, in place, the intervals of a point whose TPR or FPR is 0 or 1 (see
     :class:`PointInterval`, ``"boundary"``); ``counts = (positives, negatives)``."""
     edge = {k: ivals[k].estimate in (0.0, 1.0) for k in ("tpr", "fpr")}
@@ -475,7 +468,7 @@ def _optimism(apparent: float, in_bag: np.ndarray, oob: np.ndarray
 def _check_deadline(deadline) -> float | None:
     if deadline is None:
         return None
-    if not (_finite(deadline)):
+    if not (econ._finite(deadline)):
         raise ValueError("deadline must be a time.monotonic() instant in seconds, or None")
     return float(deadline)
 
@@ -503,7 +496,7 @@ def _run(sample: Sample, n_boot: int, seed: int, deadline: float | None, p, e, p
     return out, done
 
 
-def point_intervals(labels, scores, prior_pos: float, economics: Economics, *, pins=(),
+def point_intervals(labels, scores, prior_pos: float, economics: econ.Economics, *, pins=(),
                     weights=None, n_boot: int = DEFAULT_BOOT, seed: int = 0,
                     level: float = 0.95, deadline: float | None = None) -> PointIntervals:
     """Bootstrap intervals of one model's metrics at its optimum and at pinned thresholds.
@@ -563,8 +556,8 @@ def point_intervals(labels, scores, prior_pos: float, economics: Economics, *, p
         outside (0, 1), ``n_boot`` outside ``[1, MAX_BOOT]``, a level outside (0, 1), a
         bad seed, deadline or pin, or a class of zero total weight.
     """
-    p = _check_prior(prior_pos)
-    if not isinstance(economics, Economics):
+    p = econ._check_prior(prior_pos)
+    if not isinstance(economics, econ.Economics):
         raise ValueError("economics must be an Economics (costs and benefits)")
     e = economics
     level = _check_level(level)
@@ -576,7 +569,7 @@ def point_intervals(labels, scores, prior_pos: float, economics: Economics, *, p
     pins = [_threshold(t) for t in pins]
     y, s, w = weighted_rows(labels, scores, weights)
     curve = roc_curve(y, s, weights=w)
-    k_opt = optimal_vertex(curve, net_slope(p, e))
+    k_opt = optimal_vertex(curve, econ.net_slope(p, e))
     opt_est = (float(curve.thresholds[k_opt]), float(curve.fpr[k_opt]),
                float(curve.tpr[k_opt]))
     pin_est = []
@@ -597,7 +590,7 @@ def point_intervals(labels, scores, prior_pos: float, economics: Economics, *, p
     if sample.subset:
         rescale(sample, reps, opt_est, pin_est, p, e, pin_idx)
 
-    apparent = expected_cost_per_case(opt_est[1], opt_est[2], p, e)
+    apparent = econ.expected_cost_per_case(opt_est[1], opt_est[2], p, e)
     optimism, oob_notes = _optimism(apparent, reps["in_bag_cost"], reps["oob_cost"])
     common = tuple(notes)
     counts = (curve.n_pos, curve.n_neg)
@@ -610,14 +603,14 @@ def point_intervals(labels, scores, prior_pos: float, economics: Economics, *, p
     return PointIntervals(optimum=optimum, pins=pinned)
 
 
-def optimum_intervals(labels, scores, prior_pos: float, economics: Economics,
+def optimum_intervals(labels, scores, prior_pos: float, economics: econ.Economics,
                       **kwargs) -> PointUncertainty:
     """:func:`point_intervals` at the optimum only (same keywords, without ``pins``)."""
     return point_intervals(labels, scores, prior_pos, economics, **kwargs).optimum
 
 
 def pin_intervals(labels, scores, threshold: float | None, prior_pos: float,
-                  economics: Economics, **kwargs) -> PointUncertainty:
+                  economics: econ.Economics, **kwargs) -> PointUncertainty:
     """:func:`point_intervals` at one fixed threshold (same keywords, without ``pins``)."""
     return point_intervals(labels, scores, prior_pos, economics, pins=(threshold,),
                            **kwargs).pins[0]

@@ -18,18 +18,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .._results import length_of
 from ..roc.curve_geometry import display_indices
 from ..roc.curves import RocCurve
 from ..roc.hull import normalized_expected_cost, optimal_vertex
-from .economics import (
-    Economics,
-    _check_prior,
-    _finite,
-    metrics_at_prior,
-    net_costs,
-    net_slope,
-    regret_per_case,
-)
+from . import economics as econ
 
 __all__ = ["cost_at_thresholds", "Flatness", "ThresholdProfile", "threshold_profile", "flatness", "thin_profile"]
 
@@ -124,10 +117,9 @@ class ThresholdProfile:
     best: int
     flatness: Flatness
     prior_pos: float
-    economics: Economics
+    economics: econ.Economics
 
-    def __len__(self) -> int:
-        return int(self.threshold.size)
+    __len__ = length_of("threshold")
 
     @property
     def expected_value(self) -> np.ndarray:
@@ -152,7 +144,7 @@ class ThresholdProfile:
         return float(self.flagged[self.best])
 
 
-def threshold_profile(curve: RocCurve, prior_pos: float, economics: Economics, *,
+def threshold_profile(curve: RocCurve, prior_pos: float, economics: econ.Economics, *,
                       within: float = 0.05) -> ThresholdProfile:
     """Expected cost, precision and share flagged at every threshold of a ROC curve.
 
@@ -177,18 +169,18 @@ def threshold_profile(curve: RocCurve, prior_pos: float, economics: Economics, *
         All arrays have ``len(curve)`` entries; :func:`thin_profile` reduces them for
         display.
     """
-    p = _check_prior(prior_pos)
+    p = econ._check_prior(prior_pos)
     f, t = curve.fpr, curve.tpr
     at = {k: np.asarray(v, dtype=np.float64)
-          for k, v in metrics_at_prior(f, t, p, economics).items()}
+          for k, v in econ.metrics_at_prior(f, t, p, economics).items()}
     cost, flagged, precision = at["expected_cost"], at["flagged"], at["precision"]
-    c_fp, c_fn = net_costs(economics)
+    c_fp, c_fn = econ.net_costs(economics)
     nec = np.asarray(normalized_expected_cost(f, t, cost_fp=c_fp, cost_fn=c_fn, prior_pos=p),
                      dtype=np.float64)
     # the one tie rule (hull.optimal_vertex): among equal costs the conservative vertex,
     # the one every other view names; an argmin of the rounded costs could pick another
-    best = optimal_vertex(curve, net_slope(p, economics))
-    regret = np.asarray(regret_per_case(f, t, p, economics), dtype=np.float64)
+    best = optimal_vertex(curve, econ.net_slope(p, economics))
+    regret = np.asarray(econ.regret_per_case(f, t, p, economics), dtype=np.float64)
     flat = _flatness(cost, regret, best, curve.thresholds, flagged, t, within)
     return ThresholdProfile(threshold=curve.thresholds, tpr=t, fpr=f, precision=precision,
                             flagged=flagged, expected_cost=cost, normalized_cost=nec,
@@ -196,7 +188,7 @@ def threshold_profile(curve: RocCurve, prior_pos: float, economics: Economics, *
 
 
 def _flatness(cost, regret, best, thresholds, flagged, tpr, within) -> Flatness:
-    if not (_finite(within) and within >= 0):
+    if not (econ._finite(within) and within >= 0):
         raise ValueError("within must be a non-negative finite number")
     limit = float(cost[best]) + float(within) * float(regret[best])
     ok = cost <= limit
@@ -216,8 +208,8 @@ def _flatness(cost, regret, best, thresholds, flagged, tpr, within) -> Flatness:
 
 def flatness(profile: ThresholdProfile, within: float = 0.05) -> Flatness:
     """The :class:`Flatness` of a profile at another tolerance (nothing else recomputed)."""
-    regret = np.asarray(regret_per_case(profile.fpr, profile.tpr, profile.prior_pos,
-                                        profile.economics), dtype=np.float64)
+    regret = np.asarray(econ.regret_per_case(profile.fpr, profile.tpr, profile.prior_pos,
+                                             profile.economics), dtype=np.float64)
     return _flatness(profile.expected_cost, regret, profile.best,
                      profile.threshold, profile.flagged, profile.tpr, within)
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._results import length_of
 from .._validation import as_scores, check_binary_inputs
 from ..roc.curve_geometry import whole_counts
 from ..roc.curves import RocCurve, roc_curve
@@ -92,8 +93,7 @@ class HullCalibration:
     score_min: float
     score_max: float
 
-    def __len__(self) -> int:
-        return int(self.lower.size)
+    __len__ = length_of("lower")
 
     def calibrated_scores(self, scores) -> np.ndarray:
         """The calibrated probability of each score (any finite score; outside the range

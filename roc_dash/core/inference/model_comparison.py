@@ -45,12 +45,7 @@ import numpy as np
 from .._validation import check_binary_inputs
 from ..roc.curves import roc_curve
 from ..roc.hull import RocHull, hull_of_curves, model_slope_ranges, vertex_models
-from .statistics import (
-    PairedAucTest,
-    delong_paired_test,
-    partial_auc_from_curve,
-    two_sided_normal_test,
-)
+from . import statistics as stats
 
 __all__ = [
     "BOOTSTRAP", "DELONG", "NEVER_OPTIMAL", "OptimalRange", "OptimalRanges", "PairwiseComparison",
@@ -182,7 +177,7 @@ class PairwiseComparison:
                 if not np.isfinite(self.p_value[i, j])]
 
 
-def pairwise_from_tests(models, tests: Mapping[tuple[str, str], PairedAucTest], *,
+def pairwise_from_tests(models, tests: Mapping[tuple[str, str], stats.PairedAucTest], *,
                         method: str = DELONG, measure: str = "auc",
                         max_fpr: float | None = None, n_boot: int | None = None,
                         seed: int | None = None) -> PairwiseComparison:
@@ -266,7 +261,7 @@ def _stratified_counts(y: np.ndarray, w: np.ndarray | None, rng) -> np.ndarray:
 
 
 def _bootstrap_tests(y, scores: dict[str, np.ndarray], w, max_fpr: float, n_boot: int,
-                     seed: int) -> dict[tuple[str, str], PairedAucTest]:
+                     seed: int) -> dict[tuple[str, str], stats.PairedAucTest]:
     """Paired stratified bootstrap of every pair's partial-AUC difference (pROC's
     ``roc.test(method = "bootstrap")``): the same resampled rows for every model in each
     replicate; ``SE`` is the standard deviation of the replicated differences and
@@ -274,8 +269,8 @@ def _bootstrap_tests(y, scores: dict[str, np.ndarray], w, max_fpr: float, n_boot
     names = list(scores)
 
     def paucs(keep, weight):
-        return [partial_auc_from_curve(roc_curve(y[keep], scores[n][keep], weights=weight),
-                                       max_fpr).mcclish for n in names]
+        return [stats.partial_auc_from_curve(roc_curve(y[keep], scores[n][keep], weights=weight),
+                                             max_fpr).mcclish for n in names]
 
     full = np.array(paucs(slice(None), w))
     rng = np.random.default_rng(seed)
@@ -289,11 +284,11 @@ def _bootstrap_tests(y, scores: dict[str, np.ndarray], w, max_fpr: float, n_boot
         d = boot[:, i] - boot[:, j]
         se = float(np.std(d, ddof=1))
         diff = float(full[i] - full[j])
-        z, p = two_sided_normal_test(diff, 0.0, se)
+        z, p = stats.two_sided_normal_test(diff, 0.0, se)
         sa, sb = float(np.std(boot[:, i])), float(np.std(boot[:, j]))
         corr = (float(np.corrcoef(boot[:, i], boot[:, j])[0, 1]) if sa > 0 and sb > 0
                 else math.nan)
-        tests[names[i], names[j]] = PairedAucTest(
+        tests[names[i], names[j]] = stats.PairedAucTest(
             auc_a=float(full[i]), auc_b=float(full[j]), auc_difference=diff, std_error=se,
             z=z, p_value=p, correlation=corr)
     return tests
@@ -348,7 +343,7 @@ def compare_models(labels, scores: Mapping[str, object], *, weights=None,
     y, s, w = _check_scores(labels, scores, weights, pos_label)
     names = list(s)
     if max_fpr is None:
-        tests = {(a, b): delong_paired_test(y, s[a], s[b], weights=w)
+        tests = {(a, b): stats.delong_paired_test(y, s[a], s[b], weights=w)
                  for a, b in itertools.combinations(names, 2)}
         return pairwise_from_tests(names, tests, method=DELONG)
     a = float(max_fpr)

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._results import length_of
 from .._validation import check_weights
 from ..labels import binary_labels
 from ..roc.curves import RocCurve, roc_curve
@@ -212,8 +213,7 @@ class LeafLabelings:
     n_pos: float
     n_neg: float
 
-    def __len__(self) -> int:
-        return int(self.fpr.size)
+    __len__ = length_of("fpr")
 
 
 @dataclass(frozen=True, eq=False)
@@ -246,8 +246,7 @@ class AllLabelings:
     n_pos: float
     n_neg: float
 
-    def __len__(self) -> int:
-        return int(self.fpr.size)
+    __len__ = length_of("fpr")
 
 
 def _rates(leaves) -> tuple[pd.DataFrame, np.ndarray]:

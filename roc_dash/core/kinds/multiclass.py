@@ -376,7 +376,7 @@ def hand_till_m(labels, scores, *, classes=None, weights=None) -> float:
     Parameters
     ----------
     labels, scores, classes, weights
-        As in :func:`one_vs_rest_curves`.
+        As in :func:`pairwise_auc_matrix`, whose matrix it averages.
 
     Returns
     -------

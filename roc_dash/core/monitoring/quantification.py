@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._results import length_of
 from ..decisions.proportion_intervals import clopper_pearson
 from ..inference.calibration import hull_calibration
 from .reference import Reference, curve_of_counts
@@ -207,8 +208,7 @@ class ReferenceReplicates:
     posterior: np.ndarray | None
     prevalence: np.ndarray
 
-    def __len__(self) -> int:
-        return int(self.tpr.size)
+    __len__ = length_of("tpr")
 
 
 def draw_counts(counts, replicates: int, rng: np.random.Generator) -> np.ndarray:

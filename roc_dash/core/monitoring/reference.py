@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._forward import forwarded
+from .._results import length_of
 from ..decisions.drift import CostReference
 from ..decisions.drift import reference_from_counts as drift_reference_from_counts
 from ..decisions.economics import Economics, expected_cost_per_case
@@ -64,8 +65,7 @@ class ScoreGrid:
     edges: np.ndarray
     representative: np.ndarray
 
-    def __len__(self) -> int:
-        return int(self.edges.size)
+    __len__ = length_of("edges")
 
     def bin_of(self, scores) -> np.ndarray:
         """The bin of each score."""

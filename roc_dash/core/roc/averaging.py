@@ -226,6 +226,12 @@ def _band(mean: np.ndarray, sd: np.ndarray, k: int, crit: float):
     return np.clip(mean - half, 0.0, 1.0), np.clip(mean + half, 0.0, 1.0)
 
 
+def _t_summary(values: np.ndarray, crit: float):
+    """Column mean, sd and the t-band ``mean ± crit·sd/√k`` (in [0, 1]) of a (k, m) array."""
+    mean, sd = _mean_sd(values)
+    return (mean, sd, *_band(mean, sd, values.shape[0], crit))
+
+
 # ---------------------------------------------------------------------------------------------
 # Vertical averaging
 
@@ -449,10 +455,8 @@ def threshold_average(
     tprs = np.vstack([p[1] for p in points])
     k = len(items)
     crit = _t_critical(level, k)
-    fpr_mean, fpr_sd = _mean_sd(fprs)
-    tpr_mean, tpr_sd = _mean_sd(tprs)
-    fpr_low, fpr_high = _band(fpr_mean, fpr_sd, k, crit)
-    tpr_low, tpr_high = _band(tpr_mean, tpr_sd, k, crit)
+    fpr_mean, fpr_sd, fpr_low, fpr_high = _t_summary(fprs, crit)
+    tpr_mean, tpr_sd, tpr_low, tpr_high = _t_summary(tprs, crit)
     return ThresholdAverage(
         threshold=thresholds,
         fpr_mean=fpr_mean,

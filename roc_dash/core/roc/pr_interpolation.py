@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._results import length_of
 from .precision_recall import _precision, _skew, _vertices
 
 __all__ = ["InterpolatedPrCurve", "interpolate_pr", "interpolated_precision", "achievable_pr_curve"]
@@ -51,8 +52,7 @@ class InterpolatedPrCurve:
     fraction: np.ndarray
     prevalence: float
 
-    def __len__(self) -> int:
-        return int(self.recall.size)
+    __len__ = length_of("recall")
 
 
 # --------------------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._results import length_of
 from .._sums import dot
 from .curves import RocCurve, roc_curve
 
@@ -104,8 +105,7 @@ class PrCurve:
         np.divide(2.0 * self.precision * self.recall, total, out=out, where=total > 0)
         return out
 
-    def __len__(self) -> int:
-        return int(self.recall.size)
+    __len__ = length_of("recall")
 
 
 

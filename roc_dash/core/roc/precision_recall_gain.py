@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._results import length_of
 from .precision_recall import _check_prevalence, _precision, _skew, _vertices
 
 __all__ = ["PrgCurve", "prg_curve", "prg_auc"]
@@ -52,8 +53,7 @@ class PrgCurve:
     in_unit_square: np.ndarray
     prevalence: float
 
-    def __len__(self) -> int:
-        return int(self.recall_gain.size)
+    __len__ = length_of("recall_gain")
 
 
 # --------------------------------------------------------------------------------------------

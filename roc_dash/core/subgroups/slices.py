@@ -55,16 +55,8 @@ import pandas as pd
 
 from .._validation import check_binary_inputs
 from ..inference.statistics import AucInterval, delong_variance_of_counts, wald_auc_interval
+from ..roc import hull as rh
 from ..roc.curves import RocCurve, auc, roc_curve_with_counts
-from ..roc.hull import (
-    HullOptimum,
-    RocHull,
-    convex_hull,
-    expected_cost,
-    iso_performance_slope,
-    normalized_expected_cost,
-    optimal_point,
-)
 from ..table_groups import rows_by_code
 
 __all__ = [
@@ -114,7 +106,7 @@ class GroupRoc:
     n_neg: float
     prevalence: float
     curve: RocCurve | None
-    hull: RocHull | None
+    hull: rh.RocHull | None
     auc: float
     auc_interval: AucInterval | None
     small: bool
@@ -153,7 +145,7 @@ class GroupOptimum:
     share: float
     prior_pos: float
     slope: float
-    optimum: HullOptimum
+    optimum: rh.HullOptimum
     expected_cost: float
     normalized_expected_cost: float
 
@@ -366,7 +358,7 @@ def _one_group(name: str, y: np.ndarray, s: np.ndarray, w: np.ndarray | None, le
     if n_pos > 0 and n_neg > 0:
         # one sort: the runs of equal scores give the curve and DeLong's interval
         curve, pos, neg = roc_curve_with_counts(y, s, weights=w)
-        hull = convex_hull(curve)
+        hull = rh.convex_hull(curve)
         area = auc(curve)
         if n_pos > 1 and n_neg > 1:
             d = delong_variance_of_counts(pos, neg)
@@ -474,20 +466,20 @@ def slice_optima(rocs: tuple[GroupRoc, ...], *, cost_fp: float = 1.0, cost_fn: f
     if not defined:
         raise ValueError("no group has both positive and negative cases, so no group has a "
                          "ROC curve; choose another group column or pool the groups")
-    iso_performance_slope(cost_fp, cost_fn, 0.5)  # checks the costs
+    rh.iso_performance_slope(cost_fp, cost_fn, 0.5)  # checks the costs
     names = [r.name for r in defined]
     priors, given = _priors_array(names, group_priors)
     share, prior = group_deployment([r.n_pos for r in defined], [r.n_neg for r in defined],
                                     prior_pos=prior_pos, group_priors=priors)
     optima = []
     for r, w_g, p_g in zip(defined, share.tolist(), prior.tolist(), strict=True):
-        slope = iso_performance_slope(cost_fp, cost_fn, p_g)
-        opt = optimal_point(r.hull, slope)
+        slope = rh.iso_performance_slope(cost_fp, cost_fn, p_g)
+        opt = rh.optimal_point(r.hull, slope)
         optima.append(GroupOptimum(
             name=r.name, share=w_g, prior_pos=p_g, slope=slope, optimum=opt,
-            expected_cost=expected_cost(opt.fpr, opt.tpr, cost_fp=cost_fp, cost_fn=cost_fn,
-                                        prior_pos=p_g),
-            normalized_expected_cost=normalized_expected_cost(
+            expected_cost=rh.expected_cost(opt.fpr, opt.tpr, cost_fp=cost_fp, cost_fn=cost_fn,
+                                           prior_pos=p_g),
+            normalized_expected_cost=rh.normalized_expected_cost(
                 opt.fpr, opt.tpr, cost_fp=cost_fp, cost_fn=cost_fn, prior_pos=p_g)))
     resolved = _prevalence(defined) if prior_pos is None else float(prior_pos)
     return SliceAnalysis(

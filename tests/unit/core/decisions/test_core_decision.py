@@ -13,18 +13,10 @@ import pytest
 
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.analysis import analyse, with_conditions
+from roc_dash.core.decisions import economics as econ
 from roc_dash.core.decisions import optimum_frequency as optimum_wins
 from roc_dash.core.decisions import uncertainty
 from roc_dash.core.decisions.decision_summary import decision_summary
-from roc_dash.core.decisions.economics import (
-    Economics,
-    expected_cost_per_case,
-    expected_value_per_case,
-    net_conditions,
-    net_costs,
-    net_slope,
-    regret_per_case,
-)
 from roc_dash.core.decisions.operating import summarise_operating_point, vertex_at_threshold
 from roc_dash.core.decisions.optimality import optimality_range
 from roc_dash.core.decisions.optimum_frequency import (
@@ -82,24 +74,24 @@ def _brute(y, s, p, e):
 ])
 def test_dec001_economics_validation(kwargs, match):
     with pytest.raises(ValueError, match=match):
-        Economics(**kwargs)
+        econ.Economics(**kwargs)
 
 
 def test_dec002_net_costs_and_per_period():
-    e = Economics(cost_fp=2, cost_fn=5, benefit_tp=3, benefit_tn=0.5, unit="€",
-                  population=1000)
-    assert net_costs(e) == (2.5, 8.0)
-    assert net_slope(0.2, e) == pytest.approx(2.5 * 0.8 / (8.0 * 0.2))
+    e = econ.Economics(cost_fp=2, cost_fn=5, benefit_tp=3, benefit_tn=0.5, unit="€",
+                       population=1000)
+    assert econ.net_costs(e) == (2.5, 8.0)
+    assert econ.net_slope(0.2, e) == pytest.approx(2.5 * 0.8 / (8.0 * 0.2))
     assert e.per_period(0.25) == 250.0
-    assert Economics(cost_fp=1, cost_fn=1).per_period(0.25) is None
+    assert econ.Economics(cost_fp=1, cost_fn=1).per_period(0.25) is None
     np.testing.assert_array_equal(e.per_period(np.array([1.0, 2.0])), [1000.0, 2000.0])
 
 
 def test_dec003_expected_cost_equals_confusion_counts(demo):
     y, s, _ = _rows(demo, "naive Bayes")
     curve = roc_curve(y, s)
-    for e in (Economics(cost_fp=1, cost_fn=4),
-              Economics(cost_fp=3, cost_fn=7, benefit_tp=2, benefit_tn=0.25)):
+    for e in (econ.Economics(cost_fp=1, cost_fn=4),
+              econ.Economics(cost_fp=3, cost_fn=7, benefit_tp=2, benefit_tn=0.25)):
         for t in (np.inf, 0.9, 0.5, 0.2, float(s.min()), -1.0):
             k = vertex_at_threshold(curve, t)
             f, r = curve.fpr[k], curve.tpr[k]
@@ -109,37 +101,37 @@ def test_dec003_expected_cost_equals_confusion_counts(demo):
             n_pos, n_neg = tp + fn, fp + tn
             manual = (P_DEMO * (fn * e.cost_fn - tp * e.benefit_tp) / n_pos
                       + (1 - P_DEMO) * (fp * e.cost_fp - tn * e.benefit_tn) / n_neg)
-            cost = expected_cost_per_case(f, r, P_DEMO, e)
+            cost = econ.expected_cost_per_case(f, r, P_DEMO, e)
             assert cost == pytest.approx(manual, rel=1e-12, abs=1e-14)
-            assert expected_value_per_case(f, r, P_DEMO, e) == -cost  # exact
+            assert econ.expected_value_per_case(f, r, P_DEMO, e) == -cost  # exact
             # cost = regret against a perfect classifier − its value
             best = P_DEMO * e.benefit_tp + (1 - P_DEMO) * e.benefit_tn
-            assert cost == pytest.approx(regret_per_case(f, r, P_DEMO, e) - best, abs=1e-14)
+            assert cost == pytest.approx(econ.regret_per_case(f, r, P_DEMO, e) - best, abs=1e-14)
     # without benefits: bit for bit the hull's expected cost, arrays too
-    e = Economics(cost_fp=1.7, cost_fn=3.1)
+    e = econ.Economics(cost_fp=1.7, cost_fn=3.1)
     np.testing.assert_array_equal(
-        expected_cost_per_case(curve.fpr, curve.tpr, P_DEMO, e),
+        econ.expected_cost_per_case(curve.fpr, curve.tpr, P_DEMO, e),
         expected_cost(curve.fpr, curve.tpr, cost_fp=1.7, cost_fn=3.1, prior_pos=P_DEMO))
 
 
 def test_dec004_net_cost_optimum_maximises_value_with_benefits(base, demo):
     p = base.conditions.prior_pos
     differs = 0
-    for e in (Economics(cost_fp=1, cost_fn=1, benefit_tp=10),
-              Economics(cost_fp=4, cost_fn=1, benefit_tn=3),
-              Economics(cost_fp=2, cost_fn=3, benefit_tp=1, benefit_tn=5)):
+    for e in (econ.Economics(cost_fp=1, cost_fn=1, benefit_tp=10),
+              econ.Economics(cost_fp=4, cost_fn=1, benefit_tn=3),
+              econ.Economics(cost_fp=2, cost_fn=3, benefit_tp=1, benefit_tn=5)):
         for m in base.models:
             y, s, _ = _rows(demo, m.name)
             _, tpr, fpr, value = _brute(y, s, p, e)
-            opt = optimal_point(m.hull, net_slope(p, e))
-            assert expected_value_per_case(opt.fpr, opt.tpr, p, e) == pytest.approx(
+            opt = optimal_point(m.hull, econ.net_slope(p, e))
+            assert econ.expected_value_per_case(opt.fpr, opt.tpr, p, e) == pytest.approx(
                 value.max(), rel=1e-12, abs=1e-14)
             # the profile's cheapest vertex is the brute-force best too
             prof = threshold_profile(m.curve, p, e)
             assert -prof.best_cost == pytest.approx(value.max(), rel=1e-12, abs=1e-14)
             # ignoring the benefits (gross costs) would choose a worse point here
             gross = optimal_point(m.hull, iso_performance_slope(e.cost_fp, e.cost_fn, p))
-            differs += expected_value_per_case(gross.fpr, gross.tpr, p, e) < value.max() - 1e-9
+            differs += econ.expected_value_per_case(gross.fpr, gross.tpr, p, e) < value.max() - 1e-9
     assert differs > 0
 
 
@@ -151,7 +143,7 @@ def test_dec004_net_cost_optimum_maximises_value_with_benefits(base, demo):
 def test_dec005_profile_minimum_equals_analysis_optimum(base, cond):
     a = with_conditions(base, cond)
     p = a.conditions.prior_pos
-    e = Economics.from_conditions(a.conditions)
+    e = econ.Economics.from_conditions(a.conditions)
     for m in a.models:
         prof = threshold_profile(m.curve, p, e)
         assert len(prof) == len(m.curve)
@@ -165,8 +157,8 @@ def test_dec005_profile_minimum_equals_analysis_optimum(base, cond):
         assert (prof.normalized_cost >= 0).all() and (prof.normalized_cost <= 1).all()
         np.testing.assert_array_equal(prof.expected_value, -prof.expected_cost)
     # with benefits: the analysis under the net costs finds the same optimum
-    e = Economics(cost_fp=1, cost_fn=2, benefit_tp=3, benefit_tn=1)
-    a = with_conditions(base, net_conditions(base.conditions, e))
+    e = econ.Economics(cost_fp=1, cost_fn=2, benefit_tp=3, benefit_tn=1)
+    a = with_conditions(base, econ.net_conditions(base.conditions, e))
     for m in a.models:
         prof = threshold_profile(m.curve, a.conditions.prior_pos, e)
         baseline = a.conditions.prior_pos * 3 + (1 - a.conditions.prior_pos) * 1
@@ -175,7 +167,7 @@ def test_dec005_profile_minimum_equals_analysis_optimum(base, cond):
 
 def test_dec006_flatness_is_the_run_within_tolerance(base):
     p = base.conditions.prior_pos
-    e = Economics(cost_fp=1, cost_fn=3)
+    e = econ.Economics(cost_fp=1, cost_fn=3)
     for m in base.models:
         prof = threshold_profile(m.curve, p, e)
         fl = prof.flatness
@@ -204,7 +196,7 @@ def test_dec007_thin_profile_keeps_optimum_and_flat_ends():
     y = rng.random(60_000) < 0.2
     s = rng.normal(size=y.size) + 1.2 * y
     curve = roc_curve(y, s)
-    prof = threshold_profile(curve, 0.1, Economics(cost_fp=1, cost_fn=6))
+    prof = threshold_profile(curve, 0.1, econ.Economics(cost_fp=1, cost_fn=6))
     thin = thin_profile(prof, max_points=2000)
     assert len(thin) <= 2003 and len(thin) < len(prof)
     assert thin.best_threshold == prof.best_threshold
@@ -218,14 +210,14 @@ def test_dec007_thin_profile_keeps_optimum_and_flat_ends():
 # ------------------------------------------------------------------------------ sensitivity
 
 def _slope_index(hull, p, e):
-    return optimal_point(hull, net_slope(p, e)).index
+    return optimal_point(hull, econ.net_slope(p, e)).index
 
 
 @pytest.mark.parametrize("benefits", [(0.0, 0.0), (4.0, 1.0)])
 def test_dec008_optimality_ranges_flip_just_outside(base, benefits):
     b_tp, b_tn = benefits
     p = 0.3
-    e0 = Economics(cost_fp=2, cost_fn=3, benefit_tp=b_tp, benefit_tn=b_tn)
+    e0 = econ.Economics(cost_fp=2, cost_fn=3, benefit_tp=b_tp, benefit_tn=b_tn)
     d = 1e-6
     checked = 0
     for hull in [base.hull] + [m.hull for m in base.models]:
@@ -237,7 +229,7 @@ def test_dec008_optimality_ranges_flip_just_outside(base, benefits):
                                   (r.high * (1 - d), True), (r.high * (1 + d), False)):
                 if not (0 < value < math.inf) or r.low >= r.high:
                     continue
-                e = Economics(cost_fp=1, cost_fn=value)
+                e = econ.Economics(cost_fp=1, cost_fn=value)
                 assert (_slope_index(hull, p, e) == k) == inside
                 checked += 1
             # the prior, at the fixed (net) costs
@@ -249,30 +241,22 @@ def test_dec008_optimality_ranges_flip_just_outside(base, benefits):
                     continue
                 assert (_slope_index(hull, value, e0) == k) == inside
                 checked += 1
-            # c(FN) in money, with c(FP), the benefits and the prior fixed
-            c = rng_.cost_fn
-            for value, inside in ((c.low * (1 + d), True), (c.low * (1 - d), False),
-                                  (c.high * (1 - d), True), (c.high * (1 + d), False)):
-                if not (0 < value < math.inf) or c.low >= c.high:
-                    continue
-                e = dataclasses.replace(e0, cost_fn=value)
-                assert (_slope_index(hull, p, e) == k) == inside
-                checked += 1
-            # c(FP) likewise
-            c = rng_.cost_fp
-            for value, inside in ((c.low * (1 + d), True), (c.low * (1 - d), False),
-                                  (c.high * (1 - d), True), (c.high * (1 + d), False)):
-                if not (0 < value < math.inf) or c.low >= c.high:
-                    continue
-                e = dataclasses.replace(e0, cost_fp=value)
-                assert (_slope_index(hull, p, e) == k) == inside
-                checked += 1
+            # c(FN) in money, with c(FP), the benefits and the prior fixed; then c(FP) likewise
+            for cost in ("cost_fn", "cost_fp"):
+                c = getattr(rng_, cost)
+                for value, inside in ((c.low * (1 + d), True), (c.low * (1 - d), False),
+                                      (c.high * (1 - d), True), (c.high * (1 + d), False)):
+                    if not (0 < value < math.inf) or c.low >= c.high:
+                        continue
+                    e = dataclasses.replace(e0, **{cost: value})
+                    assert (_slope_index(hull, p, e) == k) == inside
+                    checked += 1
     assert checked > 100
 
 
 def test_dec009_optimality_range_open_ends(base):
     hull = base.models[0].hull
-    e = Economics(cost_fp=1, cost_fn=1)
+    e = econ.Economics(cost_fp=1, cost_fn=1)
     first = optimality_range(hull, 0, 0.3, e)  # (0, 0): flag nothing
     assert first.ratio.low == 0 and first.ratio.low_open and not first.ratio.high_open
     assert first.prior.low == 0 and first.prior.low_open
@@ -281,7 +265,7 @@ def test_dec009_optimality_range_open_ends(base):
     assert last.ratio.high == math.inf and last.ratio.high_open and not last.ratio.low_open
     assert last.prior.high == 1 and last.prior.high_open
     assert last.liberal_model is None
-    opt = optimal_point(hull, net_slope(0.3, e))
+    opt = optimal_point(hull, econ.net_slope(0.3, e))
     mid = optimality_range(hull, opt.index, 0.3, e)
     assert mid.optimal_now and mid.ratio.contains_value and mid.prior.contains_value
     assert mid.liberal_threshold == hull.thresholds[opt.index + 1]
@@ -297,7 +281,7 @@ def test_dec009_optimality_range_open_ends(base):
                                   Conditions(cost_fn=3)])
 def test_dec010_summary_runner_up_delta(base, cond):
     a = with_conditions(base, cond)
-    e = Economics.from_conditions(a.conditions, population=20_000)
+    e = econ.Economics.from_conditions(a.conditions, population=20_000)
     s = decision_summary(a, economics=e)
     assert not s.pinned and s.model == a.optimal.model
     assert s.threshold == a.optimal.threshold
@@ -325,7 +309,7 @@ def test_dec010_summary_runner_up_delta(base, cond):
 
 def test_dec011_summary_follows_pin(base):
     a = with_conditions(base, Conditions(cost_fn=4, prior_pos=0.2))
-    e = Economics.from_conditions(a.conditions, population=1000)
+    e = econ.Economics.from_conditions(a.conditions, population=1000)
     pin = {"model": "decision tree", "threshold": 0.5}
     s = decision_summary(a, pin, e)
     ref = summarise_operating_point("decision tree", a.model("decision tree").curve, 0.5,
@@ -349,9 +333,9 @@ def test_dec011_summary_follows_pin(base):
 
 
 def test_dec012_summary_with_benefits_matches_net_analysis(base):
-    e = Economics(cost_fp=1, cost_fn=1, benefit_tp=6, benefit_tn=0.5)
+    e = econ.Economics(cost_fp=1, cost_fn=1, benefit_tp=6, benefit_tn=0.5)
     s = decision_summary(base, economics=e)
-    net = with_conditions(base, net_conditions(base.conditions, e))
+    net = with_conditions(base, econ.net_conditions(base.conditions, e))
     assert (s.model, s.threshold) == (net.optimal.model, net.optimal.threshold)
     p = base.conditions.prior_pos
     assert s.expected_cost == pytest.approx(
@@ -362,7 +346,7 @@ def test_dec012_summary_with_benefits_matches_net_analysis(base):
 # ------------------------------------------------------------------------------ uncertainty
 
 def test_dec013_fold_uncertainty_equals_manual(base, demo):
-    p, e = 0.2, Economics(cost_fp=1, cost_fn=4)
+    p, e = 0.2, econ.Economics(cost_fp=1, cost_fn=4)
     for m in base.models:
         y, s, folds = _rows(demo, m.name)
         t = float(np.median(s))
@@ -393,7 +377,7 @@ def _synthetic(n, seed=0, prevalence=0.3):
 
 
 def test_dec014_bootstrap_interval_contains_point_and_shrinks():
-    e = Economics(cost_fp=1, cost_fn=3)
+    e = econ.Economics(cost_fp=1, cost_fn=3)
     widths = []
     for n in (400, 40_000):
         y, s = _synthetic(n)
@@ -411,7 +395,7 @@ def test_dec014_bootstrap_interval_contains_point_and_shrinks():
 
 def test_dec015_bootstrap_weighted_paths():
     y, s = _synthetic(3000, seed=5)
-    e = Economics(cost_fp=1, cost_fn=2)
+    e = econ.Economics(cost_fp=1, cost_fn=2)
     plain = uncertainty_from_bootstrap(y, s, 0.4, 0.3, e, n_boot=300, seed=9)
     # equal weights: the same groups and the same draws, so the same replicates
     twice = uncertainty_from_bootstrap(y, s, 0.4, 0.3, e, weights=np.full(y.size, 2.0),
@@ -434,7 +418,7 @@ def test_dec015_bootstrap_weighted_paths():
 
 
 def test_dec016_decision_uncertainty_chooses_folds_or_bootstrap(base, demo):
-    e = Economics(cost_fp=1, cost_fn=2)
+    e = econ.Economics(cost_fp=1, cost_fn=2)
     m = base.models[0]
     assert decision_uncertainty(m, 0.5, 0.3, e).method == "folds"
     one = demo.assign(fold="all")
@@ -491,7 +475,7 @@ def _fold_models(seed=0):
 
 def test_dec018_optimum_frequency_dominating_and_ties():
     good, noise = _fold_models()
-    e = Economics(cost_fp=1, cost_fn=2)
+    e = econ.Economics(cost_fp=1, cost_fn=2)
     freq = optimum_frequency({"good": good, "noise": noise}, 0.3, e)
     assert freq.fractions == {"good": 1.0, "noise": 0.0}
     tie = optimum_frequency({"a": noise, "b": noise}, 0.3, e)
@@ -507,7 +491,7 @@ def test_dec019_optimum_frequency_bootstrap(demo, base):
     y = rng.random(500) < 0.3
     good = y + rng.normal(scale=0.1, size=y.size)
     noise = rng.normal(size=y.size)
-    e = Economics(cost_fp=1, cost_fn=2)
+    e = econ.Economics(cost_fp=1, cost_fn=2)
     freq = optimum_frequency_bootstrap(y, {"good": good, "noise": noise}, 0.3, e, n_boot=50)
     assert freq.fractions == {"good": 1.0, "noise": 0.0} and freq.n == 50
     tie = optimum_frequency_bootstrap(y, {"a": noise, "b": noise.copy()}, 0.3, e, n_boot=20)
@@ -527,7 +511,7 @@ def test_dec019_optimum_frequency_bootstrap(demo, base):
     idx = np.random.default_rng(7).integers(0, n, size=(n_boot, n))
     wins = dict.fromkeys(scores, 0.0)
     for r in idx:
-        best = {k: min(regret_per_case(c.fpr, c.tpr, P_DEMO, e)) for k, c in
+        best = {k: min(econ.regret_per_case(c.fpr, c.tpr, P_DEMO, e)) for k, c in
                 ((k, roc_curve(labels[r], v[r])) for k, v in scores.items())}
         low = min(best.values())
         tied = [k for k, v in best.items() if np.isclose(v, low, rtol=1e-12, atol=0)]
@@ -540,7 +524,7 @@ def test_dec020_frequency_bootstrap_subsamples_large_data(monkeypatch):
     monkeypatch.setattr(optimum_wins, "MAX_ROWS", 1000)
     y, s = _synthetic(5000, seed=2)
     freq = optimum_frequency_bootstrap(y, {"a": s, "b": -s}, 0.3,
-                                       Economics(cost_fp=1, cost_fn=1), n_boot=30)
+                                       econ.Economics(cost_fp=1, cost_fn=1), n_boot=30)
     assert freq.notes and "1,000 of the 5,000" in freq.notes[0]
     assert freq.fractions["a"] == 1.0
 

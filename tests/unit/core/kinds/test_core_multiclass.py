@@ -17,15 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 
-from roc_dash.core.kinds.multiclass import (
-    MulticlassAnalysis,
-    hand_till_m,
-    multiclass_auc,
-    multiclass_roc,
-    one_vs_rest_curves,
-    pairwise_auc_matrix,
-    scores_from_table,
-)
+from roc_dash.core.kinds import multiclass as mc
 from roc_dash.core.roc.curves import roc_auc, roc_curve
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -78,8 +70,8 @@ def _brute_pairwise(y, s, classes, w=None):
 @pytest.mark.parametrize("ties", [False, True])
 def test_mc001_matches_sklearn_ovr_and_ovo(seed, ties):
     y, s, _ = _data(seed, ties=ties)
-    r = multiclass_roc(y, s)
-    assert isinstance(r, MulticlassAnalysis)
+    r = mc.multiclass_roc(y, s)
+    assert isinstance(r, mc.MulticlassAnalysis)
     assert r.macro_auc == pytest.approx(
         roc_auc_score(y, s, multi_class="ovr", average="macro"), abs=1e-12)
     assert r.weighted_auc == pytest.approx(
@@ -95,7 +87,7 @@ def test_mc001_matches_sklearn_ovr_and_ovo(seed, ties):
 def test_mc002_weighted_ovr_matches_sklearn_sample_weight(seed):
     y, s, w = _data(seed, weights=True, ties=seed == 4)
     w = w + np.random.default_rng(seed).random(w.size)  # fractional weights too
-    r = multiclass_roc(y, s, weights=w)
+    r = mc.multiclass_roc(y, s, weights=w)
     for average, value in (("macro", r.macro_auc), ("weighted", r.weighted_auc)):
         assert value == pytest.approx(
             roc_auc_score(y, s, multi_class="ovr", average=average, sample_weight=w), abs=1e-12)
@@ -111,10 +103,10 @@ def test_mc003_pairwise_matrix_equals_brute_force(ties, weighted):
     y, s, w = _data(7, n=60, n_classes=5, ties=ties, weights=weighted, probabilities=False)
     classes = np.arange(5)
     expected = _brute_pairwise(y, s, classes, w)
-    got = pairwise_auc_matrix(y, s, weights=w)
+    got = mc.pairwise_auc_matrix(y, s, weights=w)
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
     assert np.isnan(np.diag(got)).all()
-    r = multiclass_roc(y, s, weights=w)
+    r = mc.multiclass_roc(y, s, weights=w)
     np.testing.assert_array_equal(r.pairwise, got)
     sym = (expected + expected.T) / 2
     np.testing.assert_allclose(r.pairwise_symmetric, sym, rtol=0, atol=1e-12)
@@ -122,13 +114,13 @@ def test_mc003_pairwise_matrix_equals_brute_force(ties, weighted):
     upper = sym[np.triu_indices(5, k=1)]
     m = 2.0 / (5 * 4) * upper.sum()
     assert r.hand_till_m == pytest.approx(m, abs=1e-12)
-    assert hand_till_m(y, s, weights=w) == pytest.approx(m, abs=1e-12)
+    assert mc.hand_till_m(y, s, weights=w) == pytest.approx(m, abs=1e-12)
 
 
 def test_mc004_class_reference_curves_are_binary_curves():
     y, s, _ = _data(11, ties=True)
-    r = multiclass_roc(y, s)
-    curves = one_vs_rest_curves(y, s)
+    r = mc.multiclass_roc(y, s)
+    curves = mc.one_vs_rest_curves(y, s)
     for c in range(4):
         direct = roc_curve(y == c, s[:, c])
         for got in (r.curves[c], curves[c], r.curve(c)):
@@ -155,9 +147,9 @@ def test_mc004_class_reference_curves_are_binary_curves():
 @pytest.mark.parametrize("ties", [False, True])
 def test_mc005_integer_weights_equal_repeated_rows(ties):
     y, s, w = _data(5, n=150, ties=ties, weights=True)
-    r = multiclass_roc(y, s, weights=w)
+    r = mc.multiclass_roc(y, s, weights=w)
     reps = w.astype(int)
-    rr = multiclass_roc(np.repeat(y, reps), np.repeat(s, reps, axis=0))
+    rr = mc.multiclass_roc(np.repeat(y, reps), np.repeat(s, reps, axis=0))
     np.testing.assert_allclose(r.pairwise, rr.pairwise, rtol=0, atol=1e-13)
     np.testing.assert_allclose(r.auc_per_class, rr.auc_per_class, rtol=0, atol=1e-13)
     np.testing.assert_allclose(r.prevalence, rr.prevalence, rtol=0, atol=1e-15)
@@ -176,9 +168,9 @@ def test_mc006_m_is_insensitive_to_the_class_distribution():
     the pairwise matrix) unchanged; the Provost-Domingos AUC moves with the prevalence
     (Fawcett 2004, section 7.3.2)."""
     y, s, _ = _data(21, n=300)
-    base = multiclass_roc(y, s)
+    base = mc.multiclass_roc(y, s)
     w = np.where(y == 2, 5.0, 1.0)
-    shifted = multiclass_roc(y, s, weights=w)
+    shifted = mc.multiclass_roc(y, s, weights=w)
     np.testing.assert_allclose(shifted.pairwise, base.pairwise, rtol=0, atol=1e-13)
     assert shifted.hand_till_m == pytest.approx(base.hand_till_m, abs=1e-13)
     assert abs(shifted.weighted_auc - base.weighted_auc) > 1e-3
@@ -192,8 +184,8 @@ def test_mc007_string_labels_and_given_class_order():
     y, s, _ = _data(9, n_classes=3, ties=True)
     names = np.array(["virginica", "setosa", "versicolor"])  # not sorted
     labels = names[y]
-    r = multiclass_roc(labels, s, classes=list(names))
-    base = multiclass_roc(y, s)
+    r = mc.multiclass_roc(labels, s, classes=list(names))
+    base = mc.multiclass_roc(y, s)
     np.testing.assert_array_equal(r.classes, names)
     np.testing.assert_array_equal(r.pairwise, base.pairwise)
     np.testing.assert_array_equal(r.auc_per_class, base.auc_per_class)
@@ -204,16 +196,16 @@ def test_mc007_string_labels_and_given_class_order():
         r.curve("daisy")
     # Default classes are the sorted labels: reorder the columns to match.
     order = np.argsort(names)
-    d = multiclass_roc(labels, s[:, order])
+    d = mc.multiclass_roc(labels, s[:, order])
     np.testing.assert_array_equal(d.classes, names[order])
     np.testing.assert_allclose(d.pairwise, base.pairwise[np.ix_(order, order)], atol=0)
     assert d.hand_till_m == pytest.approx(base.hand_till_m, abs=1e-15)
     # pandas inputs: a Series of labels, a DataFrame of scores, categorical labels
     frame = pd.DataFrame(s[:, order], columns=names[order])
     cat = pd.Series(pd.Categorical(labels))
-    p = multiclass_roc(cat, frame)
+    p = mc.multiclass_roc(cat, frame)
     assert p.hand_till_m == d.hand_till_m
-    assert multiclass_auc(labels, s, classes=names, method="weighted") == r.weighted_auc
+    assert mc.multiclass_auc(labels, s, classes=names, method="weighted") == r.weighted_auc
 
 
 def test_mc008_mixed_hashable_labels():
@@ -223,12 +215,12 @@ def test_mc008_mixed_hashable_labels():
     y[:3] = [0, 1, 2]
     labels = [classes[k] for k in y]
     s = rng.random((90, 3)) + np.eye(3)[y] * 0.4
-    r = multiclass_roc(labels, s, classes=classes)
-    np.testing.assert_array_equal(r.pairwise, multiclass_roc(y, s).pairwise)
+    r = mc.multiclass_roc(labels, s, classes=classes)
+    np.testing.assert_array_equal(r.pairwise, mc.multiclass_roc(y, s).pairwise)
     assert r.index(("a", 1)) == 0 and r.index("seven") == 2
     assert r.classes[0] == ("a", 1)
     with pytest.raises(ValueError, match="pass classes"):
-        multiclass_roc(labels, s)
+        mc.multiclass_roc(labels, s)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -239,7 +231,7 @@ def test_mc009_two_classes_reduce_to_the_binary_auc(seed):
     p1 = np.round(1 / (1 + np.exp(-(rng.normal(size=200) + 1.1 * y))), 2)  # ties
     labels = np.where(y, "pos", "neg")
     scores = np.column_stack([1.0 - p1, p1])
-    r = multiclass_roc(labels, scores, classes=["neg", "pos"])
+    r = mc.multiclass_roc(labels, scores, classes=["neg", "pos"])
     binary = roc_auc(y, p1)
     # complementary columns: every multi-class AUC is the binary AUC
     assert r.hand_till_m == pytest.approx(binary, abs=1e-12)
@@ -251,7 +243,7 @@ def test_mc009_two_classes_reduce_to_the_binary_auc(seed):
     # arbitrary columns: Â(i|j) is the binary AUC of column i on the two classes, M their mean
     other = rng.normal(size=200) - 0.5 * y
     scores = np.column_stack([other, p1])
-    r = multiclass_roc(labels, scores, classes=["neg", "pos"])
+    r = mc.multiclass_roc(labels, scores, classes=["neg", "pos"])
     assert r.pairwise[1, 0] == pytest.approx(roc_auc(y, p1), abs=1e-12)
     assert r.pairwise[0, 1] == pytest.approx(roc_auc(~y, other), abs=1e-12)
     assert r.hand_till_m == pytest.approx((roc_auc(y, p1) + roc_auc(~y, other)) / 2, abs=1e-12)
@@ -264,26 +256,26 @@ def test_mc010_class_without_rows():
     y, s, _ = _data(1, n_classes=3)
     y = np.where(y == 1, 0, y)
     with pytest.raises(ValueError, match=r"class 1 has no rows .*undefined"):
-        multiclass_roc(y, s, classes=[0, 1, 2])
+        mc.multiclass_roc(y, s, classes=[0, 1, 2])
     names = np.array(["ant", "bee", "cat"])
     with pytest.raises(ValueError, match=r"class 'bee' has no rows"):
-        pairwise_auc_matrix(names[y], s, classes=names)
+        mc.pairwise_auc_matrix(names[y], s, classes=names)
     w = np.where(y == 2, 0.0, 1.0)  # present but weightless
     with pytest.raises(ValueError, match=r"class 2 has no rows \(or zero total weight\)"):
-        hand_till_m(np.r_[y, 1], np.r_[s, s[:1]], classes=[0, 1, 2], weights=np.r_[w, 1.0])
+        mc.hand_till_m(np.r_[y, 1], np.r_[s, s[:1]], classes=[0, 1, 2], weights=np.r_[w, 1.0])
 
 
 def test_mc011_score_matrix_shape_mismatch():
     y, s, _ = _data(1, n=50, n_classes=3)
     with pytest.raises(ValueError, match=r"score matrix has shape \(50, 2\) but must be "
                                          r"\(50, 3\).*one column per class \(0, 1, 2\)"):
-        multiclass_roc(y, s[:, :2])
+        mc.multiclass_roc(y, s[:, :2])
     with pytest.raises(ValueError, match=r"shape \(49, 3\) but must be \(50, 3\)"):
-        multiclass_roc(y, s[:49])
+        mc.multiclass_roc(y, s[:49])
     with pytest.raises(ValueError, match=r"shape \(50,\) but must be \(50, 3\)"):
-        multiclass_roc(y, s[:, 0])
+        mc.multiclass_roc(y, s[:, 0])
     with pytest.raises(ValueError, match=r"shape \(50, 3\) but must be \(50, 4\)"):
-        multiclass_roc(y, s, classes=[0, 1, 2, 3])
+        mc.multiclass_roc(y, s, classes=[0, 1, 2, 3])
 
 
 def test_mc012_nan_and_infinite_scores():
@@ -292,38 +284,38 @@ def test_mc012_nan_and_infinite_scores():
     s[9, 0] = np.inf
     with pytest.raises(ValueError, match=r"scores must be finite: 2 NaN or infinite values, "
                                          r"the first at row 7, column 2 \(class 2\): nan"):
-        multiclass_roc(y, s)
+        mc.multiclass_roc(y, s)
     s[7, 2] = 0.5
     with pytest.raises(ValueError, match=r"row 9, column 0 \(class 'a'\): inf"):
-        one_vs_rest_curves(np.array(["a", "b", "c"])[y], s)
+        mc.one_vs_rest_curves(np.array(["a", "b", "c"])[y], s)
 
 
 def test_mc013_other_input_errors():
     y, s, _ = _data(1, n=50, n_classes=3)
     with pytest.raises(ValueError, match=r"labels are not among the classes \(0, 1\): 2 "):
-        multiclass_roc(y, s[:, :2], classes=[0, 1])
+        mc.multiclass_roc(y, s[:, :2], classes=[0, 1])
     with pytest.raises(ValueError, match="classes must be distinct; repeated: 1"):
-        multiclass_roc(y, s, classes=[0, 1, 1])
+        mc.multiclass_roc(y, s, classes=[0, 1, 1])
     with pytest.raises(ValueError, match="at least two classes"):
-        multiclass_roc(np.zeros(5), np.ones((5, 1)))
+        mc.multiclass_roc(np.zeros(5), np.ones((5, 1)))
     with pytest.raises(ValueError, match="weights must be finite and non-negative"):
-        multiclass_roc(y, s, weights=np.r_[-1.0, np.ones(49)])
+        mc.multiclass_roc(y, s, weights=np.r_[-1.0, np.ones(49)])
     with pytest.raises(ValueError, match=r"weights \(3\) and labels \(50\) differ"):
-        multiclass_roc(y, s, weights=[1, 2, 3])
+        mc.multiclass_roc(y, s, weights=[1, 2, 3])
     with pytest.raises(ValueError, match="one-dimensional"):
-        multiclass_roc(s, s)
+        mc.multiclass_roc(s, s)
     with pytest.raises(ValueError, match="labels are empty"):
-        multiclass_roc([], np.ones((0, 2)), classes=[0, 1])
+        mc.multiclass_roc([], np.ones((0, 2)), classes=[0, 1])
     with pytest.raises(ValueError, match="method must be one of"):
-        multiclass_auc(y, s, method="ovo")
+        mc.multiclass_auc(y, s, method="ovo")
 
 
 def test_mc014_multiclass_auc_methods():
     y, s, w = _data(13, weights=True)
-    r = multiclass_roc(y, s, weights=w)
-    assert multiclass_auc(y, s, weights=w) == r.hand_till_m
-    assert multiclass_auc(y, s, weights=w, method="weighted") == r.weighted_auc
-    assert multiclass_auc(y, s, weights=w, method="macro") == r.macro_auc
+    r = mc.multiclass_roc(y, s, weights=w)
+    assert mc.multiclass_auc(y, s, weights=w) == r.hand_till_m
+    assert mc.multiclass_auc(y, s, weights=w, method="weighted") == r.weighted_auc
+    assert mc.multiclass_auc(y, s, weights=w, method="macro") == r.macro_auc
 
 
 # ------------------------------------------------------------------------------ properties
@@ -346,13 +338,13 @@ def test_mc015_property_pairwise_equals_brute_force_and_class_permutation(case):
     y = np.array([r[0] for r in rows] + list(range(c)))  # every class present
     s = np.array([r[1] for r in rows] + [[2] * c] * c, dtype=float) / 4
     w = np.array([r[2] for r in rows] + [1] * c, dtype=float)
-    r = multiclass_roc(y, s, weights=w)
+    r = mc.multiclass_roc(y, s, weights=w)
     np.testing.assert_allclose(r.pairwise, _brute_pairwise(y, s, np.arange(c), w),
                                rtol=0, atol=1e-12)
     assert 0.0 <= r.hand_till_m <= 1.0
     assert 0.0 <= r.weighted_auc <= 1.0
     perm = np.arange(c)[::-1]
-    rp = multiclass_roc(y, s[:, perm], classes=perm, weights=w)
+    rp = mc.multiclass_roc(y, s[:, perm], classes=perm, weights=w)
     np.testing.assert_allclose(rp.pairwise, r.pairwise[np.ix_(perm, perm)], rtol=0, atol=1e-15)
     assert rp.hand_till_m == pytest.approx(r.hand_till_m, abs=1e-14)
 
@@ -376,9 +368,9 @@ def test_mc016_demo_file_format_and_sklearn_agreement():
     assert sorted(table["model"].unique()) == ["decision tree", "logistic regression"]
     for _, rows in table.groupby("model"):
         assert rows["id"].is_unique
-        labels, scores, classes = scores_from_table(rows)
+        labels, scores, classes = mc.scores_from_table(rows)
         np.testing.assert_array_equal(classes, ["class_0", "class_1", "class_2"])
-        r = multiclass_roc(labels, scores, classes=classes)
+        r = mc.multiclass_roc(labels, scores, classes=classes)
         assert r.hand_till_m == pytest.approx(
             roc_auc_score(labels, scores, labels=classes, multi_class="ovo"), abs=1e-12)
         assert r.weighted_auc == pytest.approx(roc_auc_score(
@@ -399,11 +391,11 @@ def test_mc017_demo_file_is_what_the_script_writes():
 def test_mc018_scores_from_table_errors_and_numeric_classes():
     table = pd.DataFrame({"class": [3, 5, 3, 5], "score_3": [0.9, 0.2, 0.6, 0.4],
                           "score_5": [0.1, 0.8, 0.4, 0.6]})
-    labels, scores, classes = scores_from_table(table)
+    labels, scores, classes = mc.scores_from_table(table)
     np.testing.assert_array_equal(classes, ["3", "5"])
     np.testing.assert_array_equal(labels, ["3", "5", "3", "5"])
-    assert multiclass_roc(labels, scores, classes=classes).hand_till_m == 1.0
+    assert mc.multiclass_roc(labels, scores, classes=classes).hand_till_m == 1.0
     with pytest.raises(ValueError, match="no column 'label'"):
-        scores_from_table(table, class_column="label")
+        mc.scores_from_table(table, class_column="label")
     with pytest.raises(ValueError, match="found 1"):
-        scores_from_table(table[["class", "score_3"]])
+        mc.scores_from_table(table[["class", "score_3"]])
