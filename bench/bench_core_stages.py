@@ -12,7 +12,8 @@ this process, the best of several taken round-robin) and printed as a ratio to t
   chords' pass (``above_sample_hull``);
 * weighted: the keys with the rows' indices and their sort, the rows as complex numbers, the
   gather of them in the keys' order (``weighted_order`` is the three), the runs' sums
-  (``runs_of_order``), the rates (``curve_of_runs``), ``auc`` and ``convex_hull``.
+  (``runs_of_order``; also told every score is distinct, as ``weighted_order`` finds
+  here, which skips finding where runs end), the rates (``curve_of_runs``), ``auc`` and ``convex_hull``.
 
 Run: ``python bench/bench_core_stages.py [--rows 1e6]``. ``bench/bench_core.py`` times the
 whole; results of both with their command, date and load average: ``docs/performance.md``
@@ -111,6 +112,8 @@ def main() -> None:
         "weighted: a random gather of them": lambda: z[order],
         "weighted: weighted_order (the 3)": lambda: _exact_paths.weighted_order(y, logit, w),
         "weighted: runs_of_order": lambda: _exact_paths.runs_of_order(z),
+        "weighted: the same, distinct known": lambda: _exact_paths.runs_of_order(
+            z, distinct=True),
         "weighted: curve_of_runs (rates)": lambda: curve_of_runs(list(runs)),
         "weighted: auc": lambda: auc(cw),
         "weighted: convex_hull": lambda: convex_hull(cw),

@@ -277,8 +277,8 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
 
 
 def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
-                   top: int | None = None, *, spare: list | None = None
-                   ) -> np.ndarray | None:
+                   top: int | None = None, *, spare: list | None = None,
+                   distinct: list | None = None) -> np.ndarray | None:
     """The rows as complex numbers ``score + i * (w if positive else -w)`` in ascending
     order of score, then of the imaginary part; None when the keys do not take the scores
     (see :func:`sorted_keys`).
@@ -292,6 +292,8 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
     ``spare``: a list to which the arrays no longer used are appended (the keys, ``n + 1``
     of 8 bytes, and the rows before the gather, ``n`` of 16 bytes), for
     :func:`runs_of_order` to write into memory already touched rather than fresh pages.
+    ``distinct``: a list to which is appended whether every score is known distinct (no two
+    keys share their high bits, which equal scores would), for :func:`runs_of_order`.
     """
     n = s.size
     index_bits = max(1, (n - 1).bit_length())
@@ -319,7 +321,10 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
     if spare is not None:
         spare += [keys.base, rows]
     del keys, order, sorted_rows, rows
-    if shared.any():
+    some_shared = bool(shared.any())
+    if distinct is not None:
+        distinct.append(not some_shared)
+    if some_shared:
         start = shared[1:] & ~shared[:-1]  # first row of each group of shared high bits
         rows = np.flatnonzero(shared[1:] | shared[:-1])
         group = np.cumsum(start[rows])
@@ -328,7 +333,7 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
     return z
 
 
-def runs_of_order(z: np.ndarray, spare: list | None = None):
+def runs_of_order(z: np.ndarray, spare: list | None = None, distinct: bool = False):
     """``(thresholds, positives_at_or_below, negatives_at_or_below)`` of the rows ``z``
     (:func:`weighted_order`: scores ascending in the real parts, signed weights in the
     imaginary ones), block by block.
@@ -339,16 +344,14 @@ def runs_of_order(z: np.ndarray, spare: list | None = None):
     running total carried from block to block into the block's first row.
 
     ``spare``: :func:`weighted_order`'s (emptied here): the thresholds are written over its
-    keys and the sums over its rows, instead of into fresh arrays.
+    keys and the sums over its rows, instead of into fresh arrays. ``distinct``: every score
+    is known distinct (:func:`weighted_order`'s): each row is a run, and the pass that finds
+    where runs end is skipped.
     """
     n = z.size
     score, signed = z.real, z.imag
-    last = np.empty(n, dtype=bool)  # the last row of each score
-    for a in range(0, n - 1, _BLOCK):
-        b = min(a + _BLOCK, n - 1)
-        np.not_equal(score[a + 1:b + 1], score[a:b], out=last[a:b])
-    last[-1] = True
-    d = int(np.count_nonzero(last))
+    last = None if distinct else _run_ends(score)  # the last row of each score
+    d = n if distinct else int(np.count_nonzero(last))
     keys, sums = spare or (None, None)
     if spare:
         spare.clear()
@@ -371,11 +374,10 @@ def runs_of_order(z: np.ndarray, spare: list | None = None):
         p[0] += carry
         np.cumsum(p, out=p)
         carry = p[-1]
-        ends = last[a:b]
-        k = int(np.count_nonzero(ends))
+        k = b - a if distinct else int(np.count_nonzero(last[a:b]))
         s = score[a:b]
         if k < b - a:
-            at = np.flatnonzero(ends)
+            at = np.flatnonzero(last[a:b])
             p, s = p[at], s[at]
         pos_le[v:v + k], neg_le[v:v + k] = p.real, p.imag
         np.add(s[::-1], 0.0, out=thresholds[d - v - k + 1:d - v + 1])  # -0.0 -> +0.0
@@ -385,6 +387,17 @@ def runs_of_order(z: np.ndarray, spare: list | None = None):
         keys.resize(d + 1, refcheck=False)
         thresholds = keys.view(np.float64)
     return thresholds, pos_le, neg_le
+
+
+def _run_ends(score: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of the ascending ``score`` ends (a bool per row)."""
+    n = score.size
+    last = np.empty(n, dtype=bool)
+    for a in range(0, n - 1, _BLOCK):
+        b = min(a + _BLOCK, n - 1)
+        np.not_equal(score[a + 1:b + 1], score[a:b], out=last[a:b])
+    last[-1] = True
+    return last
 
 
 # ---------------------------------------------------------------------------------------

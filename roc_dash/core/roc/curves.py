@@ -234,15 +234,15 @@ def _runs_by_weight(y: np.ndarray, s: np.ndarray, w: np.ndarray):
     The two classes' cumulative sums run in that order
     (:func:`~roc_dash.core.roc._exact_paths.runs_of_order`).
     """
-    spare = []
-    z = weighted_order(y, s, w, spare=spare)
+    spare, distinct = [], []
+    z = weighted_order(y, s, w, spare=spare, distinct=distinct)
     if z is None:
         z = np.empty(s.size, dtype=np.complex128)
         z.real = s
         np.negative(w, out=z.imag)
         np.copyto(z.imag, w, where=y)
         z.sort()
-    return runs_of_order(z, spare)
+    return runs_of_order(z, spare, distinct=bool(distinct) and distinct[0])
 
 
 # Scores with few distinct values (rounded scores, integer scorecards, histograms) are grouped
