@@ -292,8 +292,9 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
     ``spare``: a list to which the arrays no longer used are appended (the keys, ``n + 1``
     of 8 bytes, and the rows before the gather, ``n`` of 16 bytes), for
     :func:`runs_of_order` to write into memory already touched rather than fresh pages.
-    ``distinct``: a list to which is appended whether every score is known distinct (no two
-    keys share their high bits, which equal scores would), for :func:`runs_of_order`.
+    ``distinct``: a list to which is appended whether every score is distinct (equal
+    scores share their keys' high bits, so only the rows put in order afterwards are
+    compared), for :func:`runs_of_order`.
     """
     n = s.size
     index_bits = max(1, (n - 1).bit_length())
@@ -321,15 +322,18 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
     if spare is not None:
         spare += [keys.base, rows]
     del keys, order, sorted_rows, rows
-    some_shared = bool(shared.any())
-    if distinct is not None:
-        distinct.append(not some_shared)
-    if some_shared:
+    ties = False  # rows of equal scores share their keys' high bits: only those can tie
+    if shared.any():
         start = shared[1:] & ~shared[:-1]  # first row of each group of shared high bits
         rows = np.flatnonzero(shared[1:] | shared[:-1])
         group = np.cumsum(start[rows])
         part = z[rows]
-        z[rows] = part[np.lexsort((part.imag, part.real, group))]
+        part = part[np.lexsort((part.imag, part.real, group))]
+        z[rows] = part
+        # neighbours in `rows` are neighbours in `z`, or of two groups (unequal scores)
+        ties = bool(np.equal(part.real[1:], part.real[:-1]).any())
+    if distinct is not None:
+        distinct.append(not ties)
     return z
 
 

@@ -49,7 +49,9 @@ def cases(rng):
         yield f"tie at sorted row {at}", tied, False
     close = distinct.copy()
     close[0] = np.nextafter(close[1], np.inf)  # one ulp apart: distinct, keys share bits
-    yield "one ulp apart", close, False
+    yield "one ulp apart", close, True
+    close[2] = close[1]  # and a tie in the same group of shared bits
+    yield "one ulp apart and a tie", close, False
 
 
 @pytest.mark.parametrize("zero_weights", [False, True])
@@ -63,8 +65,8 @@ def test_wdr001_the_distinct_flag_and_its_runs_equal_the_general_path(monkeypatc
         if zero_weights:
             w[::3] = 0.0
         z, flag = ordered(y, s, w)
-        # the flag never says distinct when two scores are equal; "one ulp apart" is a
-        # distinct input the keys cannot tell apart (the general path takes it)
+        # equal scores (signed zeros, ties across blocks) are seen; scores one ulp apart
+        # (keys sharing their high bits) are not taken for a tie
         assert flag == all_distinct, name
         general = _exact_paths.runs_of_order(z.copy())
         runs = _exact_paths.runs_of_order(z, distinct=flag)
