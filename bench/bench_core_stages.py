@@ -32,7 +32,7 @@ import time
 import numpy as np
 
 from roc_dash.core import auc, convex_hull, roc_curve
-from roc_dash.core.roc import _exact_paths, hull
+from roc_dash.core.roc import _exact_paths, curves, hull
 from roc_dash.core.roc.curves import curve_of_runs
 
 clock = time.process_time
@@ -60,6 +60,32 @@ def vertex_pass(y, s, n_pos):
     t0 = clock()
     _exact_paths.vertices_of_keys(keyed, n_pos)
     return clock() - t0
+
+
+def without_distinct_flag(fn):
+    """``fn`` run with ``runs_of_order`` not told that every score is distinct (as before
+    ``weighted_order`` said so): the whole with and without it, side by side."""
+    def run():
+        keep = curves.runs_of_order
+        curves.runs_of_order = lambda z, spare=None, distinct=False: keep(z, spare)
+        try:
+            return fn()
+        finally:
+            curves.runs_of_order = keep
+    return run
+
+
+def rates_apart(fn):
+    """``fn`` run with the unweighted curve's rates in two arrays of their own, as before
+    they were written beside the sorted keys in one block (``sorted_keys``'s ``room``)."""
+    def run():
+        keep = curves.sorted_keys
+        curves.sorted_keys = lambda *args, room=False, **kw: keep(*args, **kw)
+        try:
+            return fn()
+        finally:
+            curves.sorted_keys = keep
+    return run
 
 
 def main() -> None:
@@ -106,6 +132,7 @@ def main() -> None:
         "unweighted: sampled chords' pass": lambda: _exact_paths.above_sample_hull(
             c.fpr, c.tpr, hull._hull_of_sample),
         "unweighted: ROC + AUC + hull": lambda: convex_hull(roc_curve(y, p)),
+        "unweighted: the same, rates apart": rates_apart(lambda: convex_hull(roc_curve(y, p))),
         "weighted: keys with indices + sort": lambda: _exact_paths.sorted_keys(
             y, logit, index_bits=index_bits),
         "weighted: rows as complex numbers": rows_as_complex,
@@ -118,6 +145,8 @@ def main() -> None:
         "weighted: auc": lambda: auc(cw),
         "weighted: convex_hull": lambda: convex_hull(cw),
         "weighted: ROC + AUC + hull": lambda: convex_hull(roc_curve(y, logit, weights=w)),
+        "weighted: the same, flag not used": without_distinct_flag(
+            lambda: convex_hull(roc_curve(y, logit, weights=w))),
     }
     best = best_of_each(stages, args.repeat)
     best["unweighted: vertex pass"] = min(vertex_pass(y, p, n_pos) for _ in range(args.repeat))

@@ -106,7 +106,7 @@ def magnitude_bits(x: float) -> int:
 
 
 def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
-                index_bits: int = 0) -> KeyedRows | None:
+                index_bits: int = 0, room: bool = False) -> KeyedRows | None:
     """The rows' keys, sorted; None when a score is not finite, when a magnitude's pattern
     exceeds ``top`` (default: the largest of ``s``), or when the magnitudes range too widely
     for a key (non-zero ones both below about ``2**-500`` times the largest and above it):
@@ -116,6 +116,9 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
     in place of their lowest ``index_bits`` bits (no label): sorted, they give the rows'
     order, exact but among rows whose keys differ only there (see :func:`weighted_order`).
 
+    With ``room``, the keys are the first third of one block of ``3 (n + 1)`` words, the
+    rest of which :func:`vertices_of_keys` writes the two rates into (see there).
+
     ``s`` float64, ``y`` bool, both one-dimensional of one length.
     """
     n = s.size
@@ -124,7 +127,8 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
     low = max(0, top - _SPAN_MAX)
     span = top - low
     bits, sbits, label = s.view(_U64), s.view(np.int64), y.view(np.uint8)
-    keys = np.empty(n + 1, dtype=_U64)[:n]  # one more: room for +inf (thresholds)
+    # one more: room for +inf (thresholds); with `room`, for the two rates too
+    keys = np.empty((3 if room else 1) * (n + 1), dtype=_U64)[:n]
     m = min(n, _BLOCK)
     sign = np.empty(m, dtype=np.int64)
     usign = sign.view(_U64)
@@ -217,11 +221,14 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
     the row being read but the first of the next block, which is read beforehand): no
     array of the rows' size besides the two of rates."""
     n = keyed.keys.size
-    keys = keyed.keys.base  # n + 1 of them: +inf, then one threshold per score
+    whole = keyed.keys.base  # n + 1 keys (+inf, then one threshold per score), maybe rates
     keyed.keys = None  # they become the thresholds
-    thresholds = keys.view(np.float64)
+    keys = whole[:n + 1]
     dtype = np.int64 if counts else np.float64
-    tp, fp = np.empty(n + 1, dtype=dtype), np.empty(n + 1, dtype=dtype)
+    if whole.size == 3 * (n + 1):  # the rates' room, after the keys (sorted_keys's `room`)
+        tp, fp = whole[n + 1:2 * n + 2].view(dtype), whole[2 * n + 2:].view(dtype)
+    else:
+        tp, fp = np.empty(n + 1, dtype=dtype), np.empty(n + 1, dtype=dtype)
     tp[0] = fp[0] = 0
     m = min(n, _BLOCK)
     small = np.int32 if n < 2**31 else np.int64  # counts in 32 bits convert faster
@@ -264,16 +271,32 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
         while not counts and summed + AREA_BLOCK < v:
             area += trapezoids(fp, tp, summed, summed + AREA_BLOCK)
             summed += AREA_BLOCK
-    thresholds[0] = np.inf
-    if v < n + 1:  # shrink in place, without a copy
-        for array in (keys, tp, fp):
-            array.resize(v, refcheck=False)
-        thresholds = keys.view(np.float64)
+    keys[0] = _U64(_KEY_END)  # +inf
+    thresholds, tp, fp = _shrunk(whole, tp, fp, v, dtype)
     if counts:
         return thresholds, tp, fp
     for a in range(summed, v - 1, AREA_BLOCK):
         area += trapezoids(fp, tp, a, min(a + AREA_BLOCK, v - 1))
     return thresholds, tp, fp, area / 2.0
+
+
+def _shrunk(block: np.ndarray, tp: np.ndarray, fp: np.ndarray, v: int, dtype):
+    """``(thresholds, tp, fp)``: the first ``v`` entries of :func:`_vertices_of_rows`'s
+    arrays (the thresholds at the start of ``block``), shrunk in place without a copy when
+    fewer than the rows. When the rates are in ``block`` too, the three are its thirds (the
+    rates moved down to follow the thresholds first), each a view of it."""
+    n1 = tp.size
+    if tp.base is not block:
+        if v < n1:
+            for array in (block, tp, fp):
+                array.resize(v, refcheck=False)
+        return block.view(np.float64), tp, fp
+    if v < n1:
+        block[v:2 * v] = block[n1:n1 + v]  # numpy copies overlapping parts safely
+        block[2 * v:3 * v] = block[2 * n1:2 * n1 + v]
+        del tp, fp
+        block.resize(3 * v, refcheck=False)
+    return block[:v].view(np.float64), block[v:2 * v].view(dtype), block[2 * v:].view(dtype)
 
 
 def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
