@@ -9,11 +9,14 @@ this process, the best of several taken round-robin) and printed as a ratio to t
   the next below 32 MB, glibc's largest dynamic ``mmap`` threshold);
 * unweighted: the keys and their sort (``sorted_keys``), the vertex pass (``vertices_of_keys``:
   rates, thresholds and area), ``roc_curve`` whole, ``convex_hull`` and, of it, the sampled
-  chords' pass (``above_sample_hull``);
+  chords' pass (``above_sample_hull``), and the whole again with the rates in arrays of their
+  own (as before they shared one block with the keys; in one process the allocator's
+  state is shared, so ``bench_core.py`` run on either code is the fairer comparison);
 * weighted: the keys with the rows' indices and their sort, the rows as complex numbers, the
   gather of them in the keys' order (``weighted_order`` is the three), the runs' sums
   (``runs_of_order``; also told every score is distinct, as ``weighted_order`` finds
-  here, which skips finding where runs end), the rates (``curve_of_runs``), ``auc`` and ``convex_hull``.
+  here, which skips finding where runs end), the rates (``curve_of_runs``), ``auc`` and
+  ``convex_hull``, and the whole with and without that flag.
 
 Run: ``python bench/bench_core_stages.py [--rows 1e6]``. ``bench/bench_core.py`` times the
 whole; results of both with their command, date and load average: ``docs/performance.md``
