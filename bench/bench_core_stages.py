@@ -9,10 +9,14 @@ this process, the best of several taken round-robin) and printed as a ratio to t
   the next below 32 MB, glibc's largest dynamic ``mmap`` threshold);
 * unweighted: the keys and their sort (``sorted_keys``), the vertex pass (``vertices_of_keys``:
   rates, thresholds and area), ``roc_curve`` whole, ``convex_hull`` and, of it, the sampled
-  chords' pass (``above_sample_hull``);
+  chords' pass (``above_sample_hull``), and the whole again with the rates in arrays of their
+  own (as before they shared one block with the keys; in one process the allocator's
+  state is shared, so ``bench_core.py`` run on either code is the fairer comparison);
 * weighted: the keys with the rows' indices and their sort, the rows as complex numbers, the
   gather of them in the keys' order (``weighted_order`` is the three), the runs' sums
-  (``runs_of_order``), the rates (``curve_of_runs``), ``auc`` and ``convex_hull``.
+  (``runs_of_order``; also told every score is distinct, as ``weighted_order`` finds
+  here, which skips finding where runs end), the rates (``curve_of_runs``), ``auc`` and
+  ``convex_hull``, and the whole with and without that flag.
 
 Run: ``python bench/bench_core_stages.py [--rows 1e6]``. ``bench/bench_core.py`` times the
 whole; results of both with their command, date and load average: ``docs/performance.md``
@@ -31,7 +35,7 @@ import time
 import numpy as np
 
 from roc_dash.core import auc, convex_hull, roc_curve
-from roc_dash.core.roc import _exact_paths, hull
+from roc_dash.core.roc import _exact_paths, curves, hull
 from roc_dash.core.roc.curves import curve_of_runs
 
 clock = time.process_time
@@ -59,6 +63,32 @@ def vertex_pass(y, s, n_pos):
     t0 = clock()
     _exact_paths.vertices_of_keys(keyed, n_pos)
     return clock() - t0
+
+
+def without_distinct_flag(fn):
+    """``fn`` run with ``runs_of_order`` not told that every score is distinct (as before
+    ``weighted_order`` said so): the whole with and without it, side by side."""
+    def run():
+        keep = curves.runs_of_order
+        curves.runs_of_order = lambda z, spare=None, distinct=False: keep(z, spare)
+        try:
+            return fn()
+        finally:
+            curves.runs_of_order = keep
+    return run
+
+
+def rates_apart(fn):
+    """``fn`` run with the unweighted curve's rates in two arrays of their own, as before
+    they were written beside the sorted keys in one block (``sorted_keys``'s ``room``)."""
+    def run():
+        keep = curves.sorted_keys
+        curves.sorted_keys = lambda *args, room=False, **kw: keep(*args, **kw)
+        try:
+            return fn()
+        finally:
+            curves.sorted_keys = keep
+    return run
 
 
 def main() -> None:
@@ -105,16 +135,21 @@ def main() -> None:
         "unweighted: sampled chords' pass": lambda: _exact_paths.above_sample_hull(
             c.fpr, c.tpr, hull._hull_of_sample),
         "unweighted: ROC + AUC + hull": lambda: convex_hull(roc_curve(y, p)),
+        "unweighted: the same, rates apart": rates_apart(lambda: convex_hull(roc_curve(y, p))),
         "weighted: keys with indices + sort": lambda: _exact_paths.sorted_keys(
             y, logit, index_bits=index_bits),
         "weighted: rows as complex numbers": rows_as_complex,
         "weighted: a random gather of them": lambda: z[order],
         "weighted: weighted_order (the 3)": lambda: _exact_paths.weighted_order(y, logit, w),
         "weighted: runs_of_order": lambda: _exact_paths.runs_of_order(z),
+        "weighted: the same, distinct known": lambda: _exact_paths.runs_of_order(
+            z, distinct=True),
         "weighted: curve_of_runs (rates)": lambda: curve_of_runs(list(runs)),
         "weighted: auc": lambda: auc(cw),
         "weighted: convex_hull": lambda: convex_hull(cw),
         "weighted: ROC + AUC + hull": lambda: convex_hull(roc_curve(y, logit, weights=w)),
+        "weighted: the same, flag not used": without_distinct_flag(
+            lambda: convex_hull(roc_curve(y, logit, weights=w))),
     }
     best = best_of_each(stages, args.repeat)
     best["unweighted: vertex pass"] = min(vertex_pass(y, p, n_pos) for _ in range(args.repeat))

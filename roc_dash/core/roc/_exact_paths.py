@@ -106,7 +106,7 @@ def magnitude_bits(x: float) -> int:
 
 
 def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
-                index_bits: int = 0) -> KeyedRows | None:
+                index_bits: int = 0, room: bool = False) -> KeyedRows | None:
     """The rows' keys, sorted; None when a score is not finite, when a magnitude's pattern
     exceeds ``top`` (default: the largest of ``s``), or when the magnitudes range too widely
     for a key (non-zero ones both below about ``2**-500`` times the largest and above it):
@@ -116,6 +116,9 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
     in place of their lowest ``index_bits`` bits (no label): sorted, they give the rows'
     order, exact but among rows whose keys differ only there (see :func:`weighted_order`).
 
+    With ``room``, the keys are the first third of one block of ``3 (n + 1)`` words, the
+    rest of which :func:`vertices_of_keys` writes the two rates into (see there).
+
     ``s`` float64, ``y`` bool, both one-dimensional of one length.
     """
     n = s.size
@@ -124,7 +127,8 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
     low = max(0, top - _SPAN_MAX)
     span = top - low
     bits, sbits, label = s.view(_U64), s.view(np.int64), y.view(np.uint8)
-    keys = np.empty(n + 1, dtype=_U64)[:n]  # one more: room for +inf (thresholds)
+    # one more: room for +inf (thresholds); with `room`, for the two rates too
+    keys = np.empty((3 if room else 1) * (n + 1), dtype=_U64)[:n]
     m = min(n, _BLOCK)
     sign = np.empty(m, dtype=np.int64)
     usign = sign.view(_U64)
@@ -217,11 +221,14 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
     the row being read but the first of the next block, which is read beforehand): no
     array of the rows' size besides the two of rates."""
     n = keyed.keys.size
-    keys = keyed.keys.base  # n + 1 of them: +inf, then one threshold per score
+    whole = keyed.keys.base  # n + 1 keys (+inf, then one threshold per score), maybe rates
     keyed.keys = None  # they become the thresholds
-    thresholds = keys.view(np.float64)
+    keys = whole[:n + 1]
     dtype = np.int64 if counts else np.float64
-    tp, fp = np.empty(n + 1, dtype=dtype), np.empty(n + 1, dtype=dtype)
+    if whole.size == 3 * (n + 1):  # the rates' room, after the keys (sorted_keys's `room`)
+        tp, fp = whole[n + 1:2 * n + 2].view(dtype), whole[2 * n + 2:].view(dtype)
+    else:
+        tp, fp = np.empty(n + 1, dtype=dtype), np.empty(n + 1, dtype=dtype)
     tp[0] = fp[0] = 0
     m = min(n, _BLOCK)
     small = np.int32 if n < 2**31 else np.int64  # counts in 32 bits convert faster
@@ -264,11 +271,8 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
         while not counts and summed + AREA_BLOCK < v:
             area += trapezoids(fp, tp, summed, summed + AREA_BLOCK)
             summed += AREA_BLOCK
-    thresholds[0] = np.inf
-    if v < n + 1:  # shrink in place, without a copy
-        for array in (keys, tp, fp):
-            array.resize(v, refcheck=False)
-        thresholds = keys.view(np.float64)
+    keys[0] = _U64(_KEY_END)  # +inf
+    thresholds, tp, fp = _shrunk(whole, tp, fp, v, dtype)
     if counts:
         return thresholds, tp, fp
     for a in range(summed, v - 1, AREA_BLOCK):
@@ -276,9 +280,28 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
     return thresholds, tp, fp, area / 2.0
 
 
+def _shrunk(block: np.ndarray, tp: np.ndarray, fp: np.ndarray, v: int, dtype):
+    """``(thresholds, tp, fp)``: the first ``v`` entries of :func:`_vertices_of_rows`'s
+    arrays (the thresholds at the start of ``block``), shrunk in place without a copy when
+    fewer than the rows. When the rates are in ``block`` too, the three are its thirds (the
+    rates moved down to follow the thresholds first), each a view of it."""
+    n1 = tp.size
+    if tp.base is not block:
+        if v < n1:
+            for array in (block, tp, fp):
+                array.resize(v, refcheck=False)
+        return block.view(np.float64), tp, fp
+    if v < n1:
+        block[v:2 * v] = block[n1:n1 + v]  # numpy copies overlapping parts safely
+        block[2 * v:3 * v] = block[2 * n1:2 * n1 + v]
+        del tp, fp
+        block.resize(3 * v, refcheck=False)
+    return block[:v].view(np.float64), block[v:2 * v].view(dtype), block[2 * v:].view(dtype)
+
+
 def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
-                   top: int | None = None, *, spare: list | None = None
-                   ) -> np.ndarray | None:
+                   top: int | None = None, *, spare: list | None = None,
+                   distinct: list | None = None) -> np.ndarray | None:
     """The rows as complex numbers ``score + i * (w if positive else -w)`` in ascending
     order of score, then of the imaginary part; None when the keys do not take the scores
     (see :func:`sorted_keys`).
@@ -292,6 +315,9 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
     ``spare``: a list to which the arrays no longer used are appended (the keys, ``n + 1``
     of 8 bytes, and the rows before the gather, ``n`` of 16 bytes), for
     :func:`runs_of_order` to write into memory already touched rather than fresh pages.
+    ``distinct``: a list to which is appended whether every score is distinct (equal
+    scores share their keys' high bits, so only the rows put in order afterwards are
+    compared), for :func:`runs_of_order`.
     """
     n = s.size
     index_bits = max(1, (n - 1).bit_length())
@@ -319,16 +345,22 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
     if spare is not None:
         spare += [keys.base, rows]
     del keys, order, sorted_rows, rows
+    ties = False  # rows of equal scores share their keys' high bits: only those can tie
     if shared.any():
         start = shared[1:] & ~shared[:-1]  # first row of each group of shared high bits
         rows = np.flatnonzero(shared[1:] | shared[:-1])
         group = np.cumsum(start[rows])
         part = z[rows]
-        z[rows] = part[np.lexsort((part.imag, part.real, group))]
+        part = part[np.lexsort((part.imag, part.real, group))]
+        z[rows] = part
+        # neighbours in `rows` are neighbours in `z`, or of two groups (unequal scores)
+        ties = bool(np.equal(part.real[1:], part.real[:-1]).any())
+    if distinct is not None:
+        distinct.append(not ties)
     return z
 
 
-def runs_of_order(z: np.ndarray, spare: list | None = None):
+def runs_of_order(z: np.ndarray, spare: list | None = None, distinct: bool = False):
     """``(thresholds, positives_at_or_below, negatives_at_or_below)`` of the rows ``z``
     (:func:`weighted_order`: scores ascending in the real parts, signed weights in the
     imaginary ones), block by block.
@@ -339,16 +371,14 @@ def runs_of_order(z: np.ndarray, spare: list | None = None):
     running total carried from block to block into the block's first row.
 
     ``spare``: :func:`weighted_order`'s (emptied here): the thresholds are written over its
-    keys and the sums over its rows, instead of into fresh arrays.
+    keys and the sums over its rows, instead of into fresh arrays. ``distinct``: every score
+    is known distinct (:func:`weighted_order`'s): each row is a run, and the pass that finds
+    where runs end is skipped.
     """
     n = z.size
     score, signed = z.real, z.imag
-    last = np.empty(n, dtype=bool)  # the last row of each score
-    for a in range(0, n - 1, _BLOCK):
-        b = min(a + _BLOCK, n - 1)
-        np.not_equal(score[a + 1:b + 1], score[a:b], out=last[a:b])
-    last[-1] = True
-    d = int(np.count_nonzero(last))
+    last = None if distinct else _run_ends(score)  # the last row of each score
+    d = n if distinct else int(np.count_nonzero(last))
     keys, sums = spare or (None, None)
     if spare:
         spare.clear()
@@ -371,11 +401,10 @@ def runs_of_order(z: np.ndarray, spare: list | None = None):
         p[0] += carry
         np.cumsum(p, out=p)
         carry = p[-1]
-        ends = last[a:b]
-        k = int(np.count_nonzero(ends))
+        k = b - a if distinct else int(np.count_nonzero(last[a:b]))
         s = score[a:b]
         if k < b - a:
-            at = np.flatnonzero(ends)
+            at = np.flatnonzero(last[a:b])
             p, s = p[at], s[at]
         pos_le[v:v + k], neg_le[v:v + k] = p.real, p.imag
         np.add(s[::-1], 0.0, out=thresholds[d - v - k + 1:d - v + 1])  # -0.0 -> +0.0
@@ -385,6 +414,17 @@ def runs_of_order(z: np.ndarray, spare: list | None = None):
         keys.resize(d + 1, refcheck=False)
         thresholds = keys.view(np.float64)
     return thresholds, pos_le, neg_le
+
+
+def _run_ends(score: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of the ascending ``score`` ends (a bool per row)."""
+    n = score.size
+    last = np.empty(n, dtype=bool)
+    for a in range(0, n - 1, _BLOCK):
+        b = min(a + _BLOCK, n - 1)
+        np.not_equal(score[a + 1:b + 1], score[a:b], out=last[a:b])
+    last[-1] = True
+    return last
 
 
 # ---------------------------------------------------------------------------------------

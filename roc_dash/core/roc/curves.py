@@ -234,15 +234,15 @@ def _runs_by_weight(y: np.ndarray, s: np.ndarray, w: np.ndarray):
     The two classes' cumulative sums run in that order
     (:func:`~roc_dash.core.roc._exact_paths.runs_of_order`).
     """
-    spare = []
-    z = weighted_order(y, s, w, spare=spare)
+    spare, distinct = [], []
+    z = weighted_order(y, s, w, spare=spare, distinct=distinct)
     if z is None:
         z = np.empty(s.size, dtype=np.complex128)
         z.real = s
         np.negative(w, out=z.imag)
         np.copyto(z.imag, w, where=y)
         z.sort()
-    return runs_of_order(z, spare)
+    return runs_of_order(z, spare, distinct=bool(distinct) and distinct[0])
 
 
 # Scores with few distinct values (rounded scores, integer scorecards, histograms) are grouped
@@ -463,12 +463,13 @@ def _curve_by_keys(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
     top = None
     if sample is not None:  # room for magnitudes up to 2**64 times the sample's largest
         top = magnitude_bits(float(np.abs(sample).max()) * 2.0 ** 64)
-    keyed = sorted_keys(y, s, top)
+    few = distinct <= n / 8  # else the rates are written beside the keys, in one block
+    keyed = sorted_keys(y, s, top, room=not few)
     if keyed is None and top is not None:  # maybe a score beyond the sample's range
-        keyed = sorted_keys(y, s)
+        keyed = sorted_keys(y, s, room=not few)
     if keyed is None:
         return None
-    thresholds, tpr, fpr, area = vertices_of_keys(keyed, n_pos, few=distinct <= n / 8)
+    thresholds, tpr, fpr, area = vertices_of_keys(keyed, n_pos, few=few)
     curve = _made_rising(RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds,
                                   n_pos=float(n_pos), n_neg=float(n - n_pos)))
     if area is not None:  # summed on the way, as auc() sums it (see there)
