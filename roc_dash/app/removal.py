@@ -35,7 +35,7 @@ from .state import clean_pins
 
 __all__ = ["pins_on", "pins_after", "as_shown", "confirm_box", "remove", "undo", "pin_words",
            "recall", "moved_settings", "restored_settings", "settings_now", "windows_now",
-           "shown_back"]
+           "shown_back", "vertex_threshold"]
 
 
 def pins_on(pins, dataset_id: str) -> list[Pin]:
@@ -101,10 +101,17 @@ def as_shown(store: DatasetStore, dataset_id: str, pins: list[Pin]) -> list[Pin]
             out.append(p)
             continue
         scores = table["score"].to_numpy()[(table["model"] == p.model.name).to_numpy()]
-        above = scores[scores >= p.threshold]
-        out.append(dataclasses.replace(p, threshold=float(np.min(above)) if above.size
-                                       else None))
+        out.append(dataclasses.replace(p, threshold=vertex_threshold(scores, p.threshold)))
     return out
+
+
+def vertex_threshold(scores, threshold: float) -> float | None:
+    """The threshold of the vertex a typed ``threshold`` falls on: the lowest of ``scores``
+    at or above it, which flags the same cases (one vertex per distinct score, Fawcett 2004
+    section 4); None (``+inf``) when it is above every score."""
+    scores = np.asarray(scores, dtype=float)
+    above = scores[scores >= threshold]
+    return float(np.min(above)) if above.size else None
 
 
 def confirm_box(store: DatasetStore, datasets, dataset_id: str, pins, owner):
