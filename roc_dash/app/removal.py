@@ -25,7 +25,7 @@ import numpy as np
 from dash import html
 
 from ..core.decisions.operating import PIN_LABELS
-from ..text.rounding import sig
+from ..text.rounding import rule_threshold
 from . import ids
 from .analysis import dataset_labels, loaded_infos
 from .page_state import Pin, key_ref, pins_of
@@ -48,7 +48,7 @@ def pin_words(pins: list[Pin]) -> str:
     if not pins:
         return ""
     parts = [f"{p.label} ({p.model.name} at score ≥ "
-             f"{sig(math.inf if p.threshold is None else p.threshold)})" for p in pins]
+             f"{rule_threshold(math.inf if p.threshold is None else p.threshold)})" for p in pins]
     return ("pin " if len(parts) == 1 else "pins ") + " and ".join(
         [", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
 

@@ -1,5 +1,5 @@
-"""A typed pin threshold lands on the vertex the views show, and says so (tpn001-tpn002);
-the threshold shown never rounds up past the rule's (tpn003)."""
+"""A typed pin threshold lands on the vertex the views show, and says so (tpn001); the
+thresholds shown never rounds up past the rule's (tpn003)."""
 
 from __future__ import annotations
 
@@ -31,3 +31,19 @@ def test_tpn001_typed_pin_moves_to_the_vertex_and_says_so(demo, demo_cache):
     top, said = on_vertex(demo_cache, {"dataset": DEMO_ID, "model": model,
                                        "threshold": float(scores[-1]) + 1})
     assert top["threshold"] is None and "above every score" in said
+
+
+def test_tpn003_every_threshold_shown_never_rounds_up_past_the_rule():
+    from roc_dash.app.page_state import ModelRef, Pin
+    from roc_dash.app.removal import pin_words
+    from roc_dash.figures.style import format_threshold
+
+    t = 0.9999999994643758  # 6 digits give "1": "flag iff score >= 1" flags nothing
+    shown = format_threshold(t)
+    assert float(shown) <= t and shown != sig(t)
+    assert format_threshold(0.5927136) == repr(0.5927136)  # "0.592714" would be above it
+    for plain in (0.5927134, 0.25, 1e-3):  # 6 digits when they do not round up
+        assert format_threshold(plain) == sig(plain) and float(sig(plain)) <= plain
+    assert format_threshold(None) == sig(None) and format_threshold(np.inf) == "+∞"
+    words = pin_words([Pin("A", ModelRef("d", "rf"), t)])
+    assert words == f"pin A (rf at score ≥ {shown})"
