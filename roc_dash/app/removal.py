@@ -25,16 +25,17 @@ import numpy as np
 from dash import html
 
 from ..core.decisions.operating import PIN_LABELS
-from ..text.rounding import sig
+from ..text.rounding import rule_threshold
 from . import ids
 from .analysis import dataset_labels, loaded_infos
-from .page_state import Pin, pins_of
+from .page_state import Pin, key_ref, pins_of
 from .server.removals import undo_seconds
 from .server.store import DatasetStore, clean_ids
 from .state import clean_pins
 
 __all__ = ["pins_on", "pins_after", "as_shown", "confirm_box", "remove", "undo", "pin_words",
-           "recall", "moved_settings", "restored_settings", "settings_now", "windows_now"]
+           "recall", "moved_settings", "restored_settings", "settings_now", "windows_now",
+           "shown_back", "vertex_threshold"]
 
 
 def pins_on(pins, dataset_id: str) -> list[Pin]:
@@ -47,7 +48,7 @@ def pin_words(pins: list[Pin]) -> str:
     if not pins:
         return ""
     parts = [f"{p.label} ({p.model.name} at score ≥ "
-             f"{sig(math.inf if p.threshold is None else p.threshold)})" for p in pins]
+             f"{rule_threshold(math.inf if p.threshold is None else p.threshold)})" for p in pins]
     return ("pin " if len(parts) == 1 else "pins ") + " and ".join(
         [", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
 
@@ -100,10 +101,17 @@ def as_shown(store: DatasetStore, dataset_id: str, pins: list[Pin]) -> list[Pin]
             out.append(p)
             continue
         scores = table["score"].to_numpy()[(table["model"] == p.model.name).to_numpy()]
-        above = scores[scores >= p.threshold]
-        out.append(dataclasses.replace(p, threshold=float(np.min(above)) if above.size
-                                       else None))
+        out.append(dataclasses.replace(p, threshold=vertex_threshold(scores, p.threshold)))
     return out
+
+
+def vertex_threshold(scores, threshold: float) -> float | None:
+    """The threshold of the vertex a typed ``threshold`` falls on: the lowest of ``scores``
+    at or above it, which flags the same cases (one vertex per distinct score, Fawcett 2004
+    section 4); None (``+inf``) when it is above every score."""
+    scores = np.asarray(scores, dtype=float)
+    above = scores[scores >= threshold]
+    return float(np.min(above)) if above.size else None
 
 
 def confirm_box(store: DatasetStore, datasets, dataset_id: str, pins, owner):
@@ -132,7 +140,8 @@ def remove(store: DatasetStore, datasets, dataset_id: str, pins, owner, settings
     its deletion from the server put off for the undo window (its owner's only), and what
     was dropped, with *Undo*. ``settings``: the page's settings that may name the dataset
     (:func:`moved_settings`); the record keeps them as they were and as they become
-    (``record["after"]``, what the page shows now)."""
+    (``record["after"]``, what the page shows now), and the dataset's models ticked among
+    ``settings["models"]`` (``record["shown"]``, :func:`shown_back`)."""
     current = clean_ids(datasets)
     if dataset_id not in current:
         return current, None, None
@@ -147,6 +156,10 @@ def remove(store: DatasetStore, datasets, dataset_id: str, pins, owner, settings
     before = _settings(settings)
     after = moved_settings(before, dataset_id, remaining)
     record.update(before=before, after=after)
+    shown = settings.get("models") if isinstance(settings, dict) else None
+    if isinstance(shown, list):  # the dataset's models ticked: Undo ticks them again
+        record["shown"] = [k for k in shown if isinstance(k, str)
+                           and getattr(key_ref(k), "dataset", None) == dataset_id]
     went = models + (f" and {pin_words(as_shown(store, dataset_id, dropped))}" if dropped
                      else "")
     until = (f"; it is deleted from the server at "
@@ -183,12 +196,18 @@ def undo(store: DatasetStore, datasets, record, current_pins=(), settings=None):
     # named by the letters they come back with (a letter taken meanwhile: the first free)
     pins = pins_on(pins_after(clean_pins(current_pins), record), dataset_id)
     back = f", with {pin_words(as_shown(store, dataset_id, pins))}" if pins else ""
-    restored, words = restored_settings(record, _settings(settings))
+    restored, prior, window = restored_settings(record, _settings(settings))
     record["restored"] = restored
-    other = _label(store, new, restored["source"]) if any("{other}" in w for w in words) \
-        else ""
-    said = f"{label} is back{back}." + "".join(" " + w.replace("{other}", other)
-                                                for w in words)
+    words = []
+    if prior == restored["source"] == dataset_id:
+        words.append("The deployment prior is its prevalence again, as before the removal.")
+    elif prior is not None:
+        words.append(f"The deployment prior stays the prevalence of {_label(store, new, prior)}"
+                     ", chosen after the removal: choose this dataset under “Use the data's "
+                     "prevalence … of” to go back to its prevalence.")
+    if window:
+        words.append("It is a window of the Monitor tab again.")
+    said = " ".join([f"{label} is back{back}.", *words])
     return new, record, html.Div(className="removal done", role="status", children=html.P(said))
 
 
@@ -218,30 +237,40 @@ def moved_settings(before: dict, dataset_id: str, remaining: list[str]) -> dict:
             "windows": [w for w in before["windows"] if w != dataset_id]}
 
 
-def restored_settings(record: dict, now: dict) -> tuple[dict, list[str]]:
-    """The settings *Undo* leaves (``now``: the page's at the time) and the sentences that
-    say what it did not put back. The prior's source goes back to the removed dataset when
-    it was the source and nobody chose another since the removal; the dataset is a window
-    again at its place when it was one."""
+def restored_settings(record: dict, now: dict) -> tuple[dict, str | None, bool]:
+    """``(settings, prior, window)``: the settings *Undo* leaves (``now``: the page's at the
+    time), the dataset whose prevalence the prior follows when *Undo* should say so (the
+    removed dataset: put back; another: chosen since the removal, kept; None: nothing to
+    say, the prior being typed or untouched) and whether the dataset is a Monitor window
+    again. The prior's source goes back to the removed dataset when it was the source and
+    nobody chose another since the removal; the dataset is a window again at its place
+    when it was one."""
     gone = record.get("dataset")
     before, after, now = (_settings(record.get(k)) if k != "now" else _settings(now)
                           for k in ("before", "after", "now"))
-    out, words = dict(now), []
+    out, prior = dict(now), None
     if before["source"] == gone and now["source"] != gone:
         if now["source"] in (after["source"], None):
             out["source"] = gone
-            if now["auto"]:
-                words.append("The deployment prior is its prevalence again, as before the "
-                             "removal.")
-        elif now["auto"]:
-            words.append("The deployment prior stays the prevalence of {other}, chosen "
-                         "after the removal: choose this dataset under “Use the data's "
-                         "prevalence … of” to go back to its prevalence.")
-    if gone in before["windows"] and gone not in now["windows"]:
+        prior = out["source"] if now["auto"] else None
+    window = gone in before["windows"] and gone not in now["windows"]
+    if window:
         at = before["windows"].index(gone)
         out["windows"] = now["windows"][:at] + [gone] + now["windows"][at:]
-        words.append("It is a window of the Monitor tab again.")
-    return out, words
+    return out, prior, window
+
+
+def shown_back(value: list[str], record) -> list[str]:
+    """The models ticked (keys, ``value``) once *Undo* brought ``record``'s dataset back:
+    its models as they were ticked before the removal (``record["shown"]``), not all of
+    them as new models are; ``value`` as it is for anything else (a removal, a record made
+    without the shown models)."""
+    if not isinstance(record, dict) or not record.get("undone") or \
+            not isinstance(record.get("shown"), list):
+        return value
+    gone = record.get("dataset")
+    return [k for k in value if getattr(key_ref(k), "dataset", None) != gone
+            or k in record["shown"]]
 
 
 def settings_now(record) -> dict | None:

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from .. import __version__
 from ..core.monitoring import FAIL, PASS, WARN
-from ..text.rounding import sig, signed
+from ..text.rounding import rule_threshold, sig, signed
 from .gate import INFO, Criterion
 from .record import json_number as _num
 
@@ -162,8 +162,8 @@ def _choice_criterion(w, f, min_saving: float) -> Criterion:
         "choice", w, f, r.p_value, f" or saving < {sig(min_saving)}",
         f"Prior p(+) {sig(p.value)} [{sig(p.low)}, {sig(p.high)}] ({how}); the deployed "
         f"choice is optimal for p(+) in [{sig(lo)}, {sig(hi)}]. At this prior the optimum is "
-        f"score >= {sig(r.choice.threshold)} (deployed optimum: >= "
-        f"{sig(r.baseline.threshold)}); staying costs {sig(r.deployed_cost.value)} per case, "
+        f"score >= {rule_threshold(r.choice.threshold)} (deployed optimum: >= "
+        f"{rule_threshold(r.baseline.threshold)}); staying costs {sig(r.deployed_cost.value)} per case, "
         f"switching {sig(r.choice.expected_cost)} (saves {sig(r.normalized_saving)} of the "
         f"largest cost; a change counts from {sig(min_saving)}).")
 

@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..core.monitoring import MonitorResult
-from ..text.rounding import sig
+from ..text.rounding import rule_threshold, sig
 from .style import (
     HULL_COLOR,
     ISO_COLOR,
@@ -74,11 +74,11 @@ def _window_point(w) -> tuple[float, float, str, dict | None] | None:
         return None
     return (r.choice.fpr, r.choice.tpr,
             f"{name}: optimum at the estimated prior {sig(r.prior.value)}<br>score ≥ "
-            f"{sig(r.choice.threshold)}", None)
+            f"{rule_threshold(r.choice.threshold)}", None)
 
 
 def _pin_text(p) -> str:
-    return (f"{plain(p.window)}: pinned score ≥ {sig(p.threshold)}<br>FPR {sig(p.fpr)}, "
+    return (f"{plain(p.window)}: pinned score ≥ {rule_threshold(p.threshold)}<br>FPR {sig(p.fpr)}, "
             f"TPR {sig(p.tpr)} ({'its labels' if p.rates == 'labels' else 'reference ROC'})"
             f"<br>expected cost {sig(p.expected_cost)} at p(+) {sig(p.prior_pos)}")
 
@@ -119,7 +119,7 @@ def monitor_roc_figure(result: MonitorResult, *, font_size: int = 14, pins=()) -
     fig.add_trace(go.Scatter(
         x=[ref.fpr], y=[ref.tpr], mode="markers", name="deployed (record)",
         marker={"symbol": "star", "size": 16, "color": OPTIMUM_COLOR},
-        hovertemplate=f"deployed: score ≥ {sig(ref.threshold)}<br>FPR {sig(ref.fpr)}, TPR "
+        hovertemplate=f"deployed: score ≥ {rule_threshold(ref.threshold)}<br>FPR {sig(ref.fpr)}, TPR "
                       f"{sig(ref.tpr)}<extra></extra>"))
     for labelled, k in ((True, 0), (False, 1)):
         pts = [(w, p) for w in result.windows

@@ -16,7 +16,7 @@ from _plotly_utils.utils import to_typed_array_spec
 
 from ..text.invisible import without_invisible
 from ..text.rounding import HOVER as NUM
-from ..text.rounding import sig
+from ..text.rounding import rule_threshold
 from .zoom import apply_zoom  # noqa: F401  (one implementation, in figures.zoom; kept here for its importers)
 
 # Every figure uses plotly_white. Making it the default template (rather than naming it in
@@ -149,7 +149,7 @@ def plain(text) -> str:
 
 def format_threshold(value) -> str:
     """Human text of a score threshold; ``+inf`` (nothing called positive) as '+∞'."""
-    return sig(value)  # the one rounding rule (roc_dash.text.rounding)
+    return rule_threshold(value)  # never rounded up past it (roc_dash.text.rounding)
 
 
 def point_data(model_index, model_names, thresholds, fpr, tpr, *, prefix: str = "",

@@ -79,7 +79,7 @@ def _windows_html(result) -> str:
             w.name, f"{w.rows:,}", "yes" if w.labelled is not None else "no",
             _interval(w.flagged), prior.get("labels", "—"), prior.get("em", "—"),
             prior.get("pacc", "—"), prior.get("acc", "—"),
-            "—" if r is None else f"≥ {sig(r.choice.threshold)}",
+            "—" if r is None else f"≥ {rule_threshold(r.choice.threshold)}",
             "—" if r is None else sig(r.deployed_cost.value),
             "—" if r is None else sig(r.choice.expected_cost), (w.status, w.status)])
     return _rows_table(["Window", "Rows", "Labels", "Share flagged", "p(+) counted",
@@ -96,7 +96,7 @@ def _labelled_html(result, record) -> str:
         rows.append([w.name, _interval(m.tpr), _interval(m.fpr), _interval(m.precision),
                      _interval(m.flagged), _interval(m.expected_cost),
                      signed(m.drift.difference), f"{m.drift.p_value:.3g}",
-                     f"≥ {sig(m.optimum.threshold)}", sig(m.cost.value),
+                     f"≥ {rule_threshold(m.optimum.threshold)}", sig(m.cost.value),
                      sig(m.optimum.expected_cost)])
     if not rows:
         return ""
@@ -184,7 +184,7 @@ def _pins_html(pins) -> str:
     if not pins:
         return ""
     items = "".join(
-        f"<li>{html.escape(p.window)}: score ≥ {sig(p.threshold)}, FPR {sig(p.fpr)}, TPR "
+        f"<li>{html.escape(p.window)}: score ≥ {rule_threshold(p.threshold)}, FPR {sig(p.fpr)}, TPR "
         f"{sig(p.tpr)} ({'its labels' if p.rates == 'labels' else 'the reference ROC'}), "
         f"expected cost {sig(p.expected_cost)} per case at p(+) {sig(p.prior_pos)}</li>"
         for p in pins)

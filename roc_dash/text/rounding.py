@@ -6,9 +6,11 @@ layers above (figures, report, CLI and app all import it; core does not need it)
 
 * :func:`sig` for text built in Python: ``format(x, ".6g")`` (trailing zeros dropped),
   infinities as ``+∞``/``−∞``, a missing number as ``n/a``.
-* :func:`rule_threshold` for a threshold a person will type into a rule ("flag iff score >=
-  t"): :func:`sig` unless that rounds up past ``t``, then ``t`` exactly (0.9999999994 is not
-  shown as 1, which would flag nothing).
+* :func:`rule_threshold` for every threshold shown (a person may type it into a rule, "flag
+  iff score >= t"): :func:`sig` unless that rounds up past ``t``, then ``t`` exactly
+  (0.9999999994 is not shown as 1, which would flag nothing). The page, the HTML reports,
+  the exports' text and the CLI all show thresholds this way
+  (:func:`roc_dash.figures.style.format_threshold` is it).
 * :data:`HOVER` for plotly's hovertemplates: ``%{x:.6~g}``, d3-format's same rule (d3's
   ``.6g`` keeps trailing zeros, its ``~`` drops them as Python does).
 """

@@ -130,3 +130,47 @@ def test_p72002_presentation_at_1280x720_gives_every_view_room(dash_duo, app, sh
     small = {graph: h for graph, h in heights.items() if h is None or h < 150}
     blank = {card: round(gap) for card, gap in g["blank"] if gap > 80}
     assert not small and not blank, f"plot areas too small: {small}; blank cards: {blank}"
+
+
+#: the strip's height, what it holds, and whether its last line shows inside it
+STRIP = """
+const s = document.querySelector('.summary'), r = s.getBoundingClientRect();
+const last = s.lastElementChild.getBoundingClientRect();
+return {height: r.height, scroll: s.scrollHeight, client: s.clientHeight, at: s.scrollTop,
+        pins: !!s.querySelector('.summary-pins'), end: last.bottom <= r.bottom + 1,
+        text: s.textContent};
+"""
+
+
+def test_p72003_the_sticky_strip_keeps_two_lines_at_1280x720(dash_duo, app, shot):
+    """The strip took ~200 px of 720 with three pins (and covered the tabs once the page was
+    scrolled): at 1280×720, normal and presentation mode, it keeps its headline's two lines
+    and scrolls inside (the mouse wheel over it) for the details and the pins."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+
+    start(dash_duo, app, size=(1280, 720))
+    for letter, (model, threshold) in zip("ABC", (("naive Bayes", 0.5), ("decision tree", 0.6),
+                                                  ("gradient boosting", 0.3)), strict=True):
+        pin_typed(dash_duo, model, threshold, letter)
+    d = dash_duo.driver
+    for mode in ("normal", "presenting"):
+        if mode == "presenting":
+            d.execute_script("window.scrollTo(0, 0)")
+            dash_duo.find_element(f"#{ids.PRESENTATION} input").click()
+            wait_until(lambda: "presenting" in dash_duo.find_element(
+                f"#{ids.APP}").get_attribute("class"), message="presentation mode")
+        wait_idle(dash_duo, quiet=1.0)
+        d.execute_script("window.scrollTo(0, 300)")
+        g = d.execute_script(STRIP)
+        font = float(d.execute_script(
+            "return parseFloat(getComputedStyle(document.querySelector('.summary')).fontSize)"))
+        # two lines of the headline (line height 1.35) and a few px of padding and border
+        assert g["height"] <= 2 * 1.35 * font + 16, (mode, g)
+        assert g["pins"] and "C:" in g["text"], (mode, g)  # the pins are in it...
+        assert g["scroll"] > g["client"] and not g["end"], (mode, g)  # ...below the headline
+        strip = dash_duo.find_element(".summary")
+        ActionChains(d).scroll_from_origin(ScrollOrigin.from_element(strip), 0, 600).perform()
+        wait_until(lambda: d.execute_script(STRIP)["end"], message=f"{mode}: the rest by wheel")
+        assert d.execute_script("return window.scrollY") == 300  # the strip scrolled, not the page
+        shot(f"p72003_{mode}_strip_scrolled")

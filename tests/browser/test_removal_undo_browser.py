@@ -1,6 +1,7 @@
 """What a dataset's removal moves and *Undo* puts back, by real clicks in headless Chromium
 (rmu001): the deployment prior's source (and so the prior), the dataset's place among the
-Monitor's windows (the link's ``mwin=``), the pins in their letters' order; then, on the
+Monitor's windows (the link's ``mwin=``), the pins in their letters' order, the dataset's
+models ticked as they were; then, on the
 same page, the capacity table saying, in the summary strip's words, that no threshold meets a
 capacity and a floor together."""
 
@@ -28,6 +29,18 @@ def _prevalence(seed: int, groups: bool = False) -> float:
     return float(predictions(seed=seed, groups=groups)["label"].mean())  # the files' own
 
 
+def _ticked(driver) -> dict[str, bool]:
+    """bc_sex.csv's LogReg and RandomForest in the model list: ticked or not."""
+    return driver.execute_script("""
+      const out = {};
+      document.querySelectorAll('#' + arguments[0] + ' label').forEach(l => {
+        const name = l.textContent.trim();
+        if (name === 'LogReg (bc_sex.csv)' || name === 'RandomForest (bc_sex.csv)') {
+          out[name] = l.querySelector('input').checked; }
+      });
+      return out;""", ids.MODELS)
+
+
 def test_rmu001_undo_puts_back_the_prior_source_window_and_pin_order(dash_duo, app, tmp_path,
                                                                      shot):
     two_files_pinned(dash_duo, app, tmp_path)  # pin A on bc_sex.csv, B on bc.csv
@@ -41,6 +54,11 @@ def test_rmu001_undo_puts_back_the_prior_source_window_and_pin_order(dash_duo, a
     _tick(dash_duo, ids.MON_WINDOWS, "bc_sex.csv")
     wait_until(lambda: f"mwin={sex}" in search(d), message="the window in the link")
     open_tab(dash_duo, "decide")
+    # one of bc_sex.csv's models unticked before the removal: Undo keeps it unticked
+    _tick(dash_duo, ids.MODELS, "RandomForest (bc_sex.csv)")
+    wait_until(lambda: _ticked(d) == {"LogReg (bc_sex.csv)": True, "RandomForest (bc_sex.csv)":
+                                      False}, message="RandomForest (bc_sex.csv) unticked")
+    wait_idle(dash_duo)
 
     remove_dataset(dash_duo, "bc_sex.csv")
     said = dash_duo.find_element(f"#{ids.REMOVAL}").text
@@ -57,6 +75,8 @@ def test_rmu001_undo_puts_back_the_prior_source_window_and_pin_order(dash_duo, a
     said = dash_duo.find_element(f"#{ids.REMOVAL}").text
     assert "The deployment prior is its prevalence again" in said
     assert "It is a window of the Monitor tab again." in said
+    wait_until(lambda: _ticked(d) == {"LogReg (bc_sex.csv)": True, "RandomForest (bc_sex.csv)":
+                                      False}, message="bc_sex.csv's models ticked as before")
     wait_until(lambda: [p[0] for p in pins_in_link(d)] == ["A", "B"], message="A before B")
     pinned = summary(dash_duo).split("Pinned", 1)[-1]
     assert pinned.index("A: ") < pinned.index("B: ")

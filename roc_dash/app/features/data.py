@@ -39,7 +39,7 @@ from ..components import dataset_list, labelled, missing_banner, model_options
 from ..help import HELP
 from ..link_report import unrestored
 from ..page_state import parse_link, resolve_refs
-from ..removal import confirm_box, recall, remove, settings_now, undo
+from ..removal import confirm_box, recall, remove, settings_now, shown_back, undo
 from ..server.auth import current_owner
 from ..server.limits import excerpt, heavy_parse
 from ..server.store import (
@@ -379,16 +379,17 @@ def _register_datasets(app, cache, store) -> None:
                 "removed": State(ids.REMOVED, "data"),
                 # what a removal moves off the dataset (the record keeps it, and what Undo
                 # puts back: the models callback and the Monitor's follow it)
-                "windows": State(ids.MON_WINDOWS, "value")},
+                "windows": State(ids.MON_WINDOWS, "value"),
+                "shown": State(ids.MODELS, "value")},  # the dataset's ticked: Undo ticks them
     )
     def update_datasets(streamed, remove_request, positive, demo, search, answer, datasets,
-                        pending, source, state, pins, removed, windows):
+                        pending, source, state, pins, removed, windows, shown):
         store.run_due_removals()  # deletions whose undo window has passed
         out = dict.fromkeys(("datasets", "status", "error", "pending", "removal", "removed"),
                             no_update)
         trigger = ctx.triggered_id
         if isinstance(trigger, dict) or trigger == ids.REMOVE_REQUEST:
-            settings = {"source": source, "windows": windows,
+            settings = {"source": source, "windows": windows, "models": shown,
                         "auto": ControlState.from_store(state).prior_mode != "manual"}
             return {**out, **removal_answer(store, trigger, remove_request, datasets, pins,
                                             removed, settings)}
@@ -472,10 +473,15 @@ def read_upload(store, trigger, streamed, positive, datasets, pending) -> Upload
     return out
 
 
+def _removal_fired() -> bool:
+    """Whether a removal or its *Undo* (the record written) fired the callback."""
+    return f"{ids.REMOVED}.data" in {t["prop_id"] for t in ctx.triggered}
+
+
 def _moved_source(removed, source):
     """The prior's source a removal or its *Undo* just set (the record, when it is what
     fired the callback), else ``source``."""
-    if f"{ids.REMOVED}.data" not in {t["prop_id"] for t in ctx.triggered}:
+    if not _removal_fired():
         return source
     now = settings_now(removed)
     return source if now is None or not now.get("source") else now["source"]
@@ -510,8 +516,9 @@ def _register_models(app, cache, store) -> None:
         plain = [{"label": shown, "value": key} for key, shown in refs.items()]
         return {"list": dataset_list(infos, labels, missing, current_owner()),
                 "options": model_options(refs),
-                "value": shown_selection(store, list(refs), selected, old_options, search,
-                                         datasets),
+                "value": shown_back(shown_selection(store, list(refs), selected, old_options,
+                                                    search, datasets),
+                                    removed if _removal_fired() else None),
                 "pin_options": plain, "sources": sources,
                 "source": prior_source(loaded, _moved_source(removed, source), search),
                 "source_row": {"display": "flex"} if len(infos) > 1 else {"display": "none"},

@@ -14,17 +14,18 @@ from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...core.decisions.operating import PIN_LABELS
+from ...text.rounding import rule_threshold
 from .. import ids
 from ..analysis import legacy_names
 from ..callbacks import each, in_browser
 from ..components import intervals_box
 from ..help import HELP
 from ..page_state import key_ref, parse_link, resolve_refs
-from ..removal import pins_after
-from ..state import clean_pins, number
+from ..removal import pins_after, vertex_threshold
+from ..state import ControlState, clean_pins, number
 
 __all__ = ["operating_card", "summary", "pin_from_click", "add_pin", "pin_from_input",
-           "keyed", "linked_pins", "after_removal", "register"]
+           "keyed", "linked_pins", "after_removal", "on_vertex", "register"]
 
 
 def operating_card():
@@ -149,6 +150,34 @@ def pin_from_input(model, text) -> tuple[dict | None, str]:
     return {"model": str(model), "threshold": t}, ""
 
 
+def on_vertex(cache, typed: dict, reference=None) -> tuple[dict, str]:
+    """A typed pin (:func:`keyed`) moved to the vertex the views show for it, and the
+    sentence saying so ("" when it is a vertex already): the lowest score of the model at
+    or above the typed threshold, which flags the same cases
+    (:func:`..removal.vertex_threshold`). The pin keeps that threshold, so the page, its link
+    and *Download decision* name the same point. ``reference``: a multi-class dataset's
+    class shown as positive (its scores are that class's). As typed when the model's scores
+    cannot be read."""
+    t = typed.get("threshold")
+    try:
+        table = cache.table([typed["dataset"]], reference)
+        scores = table["score"].to_numpy()[(table["model"].astype(str) == typed["model"])
+                                           .to_numpy()]
+    except Exception:  # noqa: BLE001 - gone meanwhile: the pin as typed (the views drop it)
+        return typed, ""
+    if t is None or not scores.size:
+        return typed, ""
+    vertex = vertex_threshold(scores, t)
+    if vertex == t:
+        return typed, ""
+    shown = rule_threshold(t)
+    said = (f"{shown} is above every score of {typed['model']}: pinned at +∞ (flags nothing)."
+            if vertex is None else
+            f"{shown} flags the same cases as ≥ {rule_threshold(vertex)}, the lowest score at "
+            "or above it: pinned there.")
+    return {**typed, "threshold": vertex}, said
+
+
 # -- wiring ------------------------------------------------------------------------------
 def register(app, cache, store) -> None:
     """The pin callback; deferred clicks and the *Clear pins* button's visibility."""
@@ -166,10 +195,11 @@ def register(app, cache, store) -> None:
                 "model": State(ids.PIN_MODEL, "value"),
                 "threshold": State(ids.PIN_THRESHOLD, "value"),
                 "search": State(ids.URL, "search"), "viz": State(ids.VIZ_DATA, "data"),
-                "pins": State(ids.PINNED, "data"), "datasets": State(ids.DATASETS, "data")},
+                "pins": State(ids.PINNED, "data"), "datasets": State(ids.DATASETS, "data"),
+                "state": State(ids.CONDITIONS, "data")},  # a typed pin's class (multi-class)
     )
     def pin(click, unpin, pin, submit, unpin_one, removed, model, threshold, search, viz,
-            pins, datasets):
+            pins, datasets, state):
         trigger = ctx.triggered_id
         ok = {"box": "exact pin-threshold", "message": ""}
         pins = clean_pins(pins)
@@ -194,7 +224,8 @@ def register(app, cache, store) -> None:
             if typed is None:
                 return {"pins": no_update, "box": ok["box"] + " invalid",
                         "message": why or "Choose a model to pin."}
-            return {"pins": add_pin(pins, typed), **ok}
+            typed, said = on_vertex(cache, typed, ControlState.from_store(state).reference_class)
+            return {"pins": add_pin(pins, typed), **ok, "message": said}
         viz = viz if isinstance(viz, dict) else {}
         clicked = keyed(pin_from_click(click.get("click") if isinstance(click, dict) else None,
                                        viz.get("keys")))

@@ -96,3 +96,39 @@ def test_rms003_pins_brought_back_are_in_their_letters_order(three):
     letters = [part.split("=")[1][0] for part in link.lstrip("?").split("&")
                if part.startswith("pin=")]
     assert letters == ["A", "B", "C"]
+
+
+def test_rms004_undo_ticks_the_datasets_models_as_they_were(three):
+    from roc_dash.app.removal import shown_back
+
+    store, a, b, c = three
+    every = [f"{d}/{m}" for d in (a, b, c) for m in ("rf", "lr")]
+    ticked = [f"{a}/rf", f"{b}/lr", f"{c}/rf", f"{c}/lr"]  # b's rf unticked before
+    new, record, _ = remove(store, [a, b, c], b, [], OWNER,
+                            {"source": None, "windows": [], "models": ticked})
+    assert record["shown"] == [f"{b}/lr"]
+    assert shown_back(every, record) == every  # the removal itself changes nothing
+    _, undone, _ = undo(store, new, record, [])
+    # the models callback shows b's models as new ones: Undo keeps b's rf unticked
+    others = [k for k in ticked if not k.startswith(b)]
+    back = shown_back(others + [f"{b}/rf", f"{b}/lr"], undone)
+    assert back == others + [f"{b}/lr"]
+    # a record made without the shown models leaves the selection as it is
+    assert shown_back(every, {**undone, "shown": None}) == every
+
+
+def test_rms005_undo_words_the_kept_source_it_is_given(three):
+    from roc_dash.app.removal import restored_settings
+
+    store, a, b, c = three
+    new, record, _ = remove(store, [a, b, c], c, [], OWNER,
+                            {"source": c, "windows": [c], "auto": True})
+    settings, prior, window = restored_settings(
+        record, {"source": a, "windows": [], "auto": True})
+    assert (settings["source"], prior, window) == (a, a, True)
+    settings, prior, _ = restored_settings(record, record["after"])
+    assert (settings["source"], prior) == (c, c)
+    _, prior, _ = restored_settings(record, {**record["after"], "auto": False})
+    assert prior is None  # a typed prior: nothing said
+    _, _, box = undo(store, new, record, [], {"source": a, "windows": [], "auto": True})
+    assert "{other}" not in str(box) and "stays the prevalence of a.csv" in str(box)
