@@ -121,6 +121,14 @@ def _gate(run):
     return wrapped
 
 
+def _score_below(table, model, threshold):
+    """The highest score of ``model`` under ``threshold`` (None if none): the printed rule
+    stays above it, so it flags exactly the cases the record's threshold flags."""
+    scores = table.loc[table["model"].astype(str) == str(model), "score"].to_numpy(float)
+    scores = scores[scores < threshold]
+    return float(scores.max()) if scores.size else None
+
+
 @_gate
 def _decide(args: argparse.Namespace) -> int:
     from ..core.assembly.analysis import analyse
@@ -155,7 +163,9 @@ def _decide(args: argparse.Namespace) -> int:
     for note in record.notes:
         print(f"roc-dash: note: {note}", file=sys.stderr)
     m = record.metrics
-    print(f"roc-dash decide: {record.model}, flag iff score >= {rule_threshold(record.threshold)} "
+    shown = rule_threshold(record.threshold, below=_score_below(table, record.model,
+                                                                 record.threshold))
+    print(f"roc-dash decide: {record.model}, flag iff score >= {shown} "
           f"({record.how_chosen}): TPR {sig(m.tpr)}, FPR {sig(m.fpr)}, expected cost "
           f"{sig(m.expected_cost)} per case at p(+) {sig(record.prior_pos)}", file=sys.stderr)
     c = record.choice_intervals

@@ -7,8 +7,9 @@ layers above (figures, report, CLI and app all import it; core does not need it)
 * :func:`sig` for text built in Python: ``format(x, ".6g")`` (trailing zeros dropped),
   infinities as ``+∞``/``−∞``, a missing number as ``n/a``.
 * :func:`rule_threshold` for every threshold shown (a person may type it into a rule, "flag
-  iff score >= t"): :func:`sig` unless that rounds up past ``t``, then ``t`` exactly
-  (0.9999999994 is not shown as 1, which would flag nothing). The page, the HTML reports,
+  iff score >= t"): :func:`sig` unless that rounds up past ``t``, then its 6 digits rounded
+  down (0.9999999994 is shown as 0.999999, not as 1, which would flag nothing); given the
+  highest score below ``t``, as many digits as keep the rule's cases exactly. The page, the HTML reports,
   the exports' text and the CLI all show thresholds this way
   (:func:`roc_dash.figures.style.format_threshold` is it).
 * :data:`HOVER` for plotly's hovertemplates: ``%{x:.6~g}``, d3-format's same rule (d3's
@@ -18,6 +19,7 @@ layers above (figures, report, CLI and app all import it; core does not need it)
 from __future__ import annotations
 
 import math
+from decimal import ROUND_FLOOR, Decimal, localcontext
 
 __all__ = ["SIGNIFICANT_DIGITS", "HOVER", "sig", "signed", "rule_threshold"]
 
@@ -49,14 +51,29 @@ def signed(value) -> str:
     return text if text.startswith(("+", "-", "−", "n/a")) else "+" + text
 
 
-def rule_threshold(value) -> str:
-    """A threshold as a rule's bound: :func:`sig`, or the exact value where that rounds up.
+def rule_threshold(value, below=None) -> str:
+    """A threshold as a rule's bound: :func:`sig`, or 6 digits rounded down where that rounds up.
 
-    ``score >= sig(t)`` must flag every case ``score >= t`` flags; a threshold that 6 digits
-    round up (``0.9999999994643758`` to ``1``) would flag none of the cases between them.
-    Then the shortest text that reads back as ``t`` exactly (``repr``) is shown.
+    ``score >= text`` must flag every case ``score >= t`` flags: a threshold that 6 digits
+    round up (``0.9999999994643758`` to ``1``) would flag none of the cases between them, and
+    ``0.46702173`` shown as ``0.467022`` would leave out the case at the threshold itself. Then
+    the 6 digits are rounded down instead (``0.999999``, ``0.467021``). ``below``, when the
+    caller knows it, is the highest score under ``t``: the text then also stays above it
+    (more digits where needed, up to the exact value), so the rule flags exactly the cases
+    ``score >= t`` flags.
     """
     text = sig(value)
-    if value is None or not math.isfinite(float(value)) or float(text) <= float(value):
+    if value is None or not math.isfinite(float(value)):
         return text
-    return repr(float(value))
+    t = float(value)
+    low = -math.inf if below is None else float(below)
+    if low < float(text) <= t:
+        return text
+    for digits in range(6, 18):
+        with localcontext() as context:
+            context.prec, context.rounding = digits, ROUND_FLOOR
+            floored = format(float(+Decimal(t)), f".{digits}g")
+        for candidate in (format(t, f".{digits}g"), floored):  # rounded, else rounded down
+            if low < float(candidate) <= t:
+                return candidate
+    return repr(t)

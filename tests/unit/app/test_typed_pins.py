@@ -41,7 +41,7 @@ def test_tpn003_every_threshold_shown_never_rounds_up_past_the_rule():
     t = 0.9999999994643758  # 6 digits give "1": "flag iff score >= 1" flags nothing
     shown = format_threshold(t)
     assert float(shown) <= t and shown != sig(t)
-    assert format_threshold(0.5927136) == repr(0.5927136)  # "0.592714" would be above it
+    assert format_threshold(0.5927136) == "0.592713"  # "0.592714" would be above it
     for plain in (0.5927134, 0.25, 1e-3):  # 6 digits when they do not round up
         assert format_threshold(plain) == sig(plain) and float(sig(plain)) <= plain
     assert format_threshold(None) == sig(None) and format_threshold(np.inf) == "+∞"

@@ -67,10 +67,13 @@ def test_fcd001_reliability_and_hull_map_traces_are_the_core_numbers(data):
         # every step's hover names its score range and probability with 6 significant digits
         for k in range(len(hm)):
             assert f"probability {hm.probability[k]:.6g}" in step.text[k]
-            # 6 digits, or every digit where 6 would round up past the bound
-            low = f"{hm.lower[k]:.6g}"
-            low = low if float(low) <= hm.lower[k] else repr(float(hm.lower[k]))
-            assert f"scores ≥ {low}" in step.text[k]
+            # 6 digits, rounded down where rounding would go up past the bound
+            shown = step.text[k].split("scores ≥ ")[1].split("<br>")[0].split(" ")[0]
+            assert float(shown) <= hm.lower[k]
+            six, unit = float(f"{hm.lower[k]:.6g}"), 10.0 ** (
+                np.floor(np.log10(abs(hm.lower[k]))) - 5)
+            assert float(shown) == pytest.approx(six if six <= hm.lower[k] else six - unit,
+                                                 rel=1e-12)
 
 
 def test_fcd002_names_escaped_and_colours_from_the_style(data):

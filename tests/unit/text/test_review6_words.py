@@ -4,6 +4,8 @@ file."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -19,10 +21,26 @@ from roc_dash.text.rounding import rule_threshold, sig
 def test_rvs001_rule_threshold_never_rounds_above_the_threshold(t):
     text = rule_threshold(t)
     assert float(text) <= t  # score >= text flags every case score >= t flags
-    # 6 digits where they do not round up, else the exact value
-    assert text == (sig(t) if float(sig(t)) <= t else repr(t))
-    if float(sig(t)) > t:
-        assert float(text) == t
+    # 6 digits where they do not round up, else 6 digits rounded down (the next lower
+    # 6-digit number: one unit of the 6th digit below what sig shows)
+    if float(sig(t)) <= t:
+        assert text == sig(t)
+    else:
+        unit = 10.0 ** (math.floor(math.log10(t)) - 5)
+        assert len(text.replace("0.", "").lstrip("0").replace(".", "")) <= 6
+        assert float(text) == pytest.approx(float(sig(t)) - unit, rel=1e-12)
+
+
+@pytest.mark.parametrize("t, below, shown", [
+    (0.46702173079081316, None, "0.467021"),      # 6 digits rounded down, not up
+    (0.46702173079081316, 0.4670211, "0.4670217"),  # a 7th digit keeps the case below out
+    (0.5000001, 0.5, "0.5000001"),                # sig's "0.5" would let the 0.5 case in
+    (0.25, 0.1, "0.25"),
+])
+def test_rvs008_rule_threshold_stays_between_the_score_below_and_the_threshold(t, below, shown):
+    text = rule_threshold(t, below=below)
+    assert text == shown
+    assert float(text) <= t and (below is None or float(text) > below)
 
 
 def test_rvs002_decide_prints_a_rule_that_flags_the_cases(tmp_path, capsys):
