@@ -195,7 +195,9 @@ def base_layout(fig: go.Figure, *, x_title: str, y_title: str, font_size: int = 
         margin={"l": 60, "r": 30, "t": 20, "b": 40},
         # below the plot, anchored to the figure's bottom edge so that it never runs into
         # the x-axis title whatever the plot's height
-        legend={"orientation": "h", "x": 0.0, "y": 0.0, "yref": "container",
+        # with many entries (two datasets, pins, constraints, AND/OR) it scrolls within 30 %
+        # of the figure's height instead of squeezing the plot to a thumbnail
+        legend={"orientation": "h", "x": 0.0, "y": 0.0, "yref": "container", "maxheight": 0.3,
                 "xanchor": "left", "yanchor": "bottom",
                 "bgcolor": "rgba(255,255,255,0.9)", "font": {"size": max(font_size - 3, 10)}},
         hovermode="closest",

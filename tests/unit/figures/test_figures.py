@@ -178,3 +178,13 @@ def test_fig009_dict_built_figures_pass_plotly_validation_unchanged():
             checked = go.Figure(json.loads(fig.to_json()))
             assert json.loads(checked.to_json()) == json.loads(fig.to_json())
             assert {"optimum at PC(+)", "optimal operating point"} & {t.name for t in fig.data}
+
+
+def test_fig010_legend_scrolls_within_a_third_of_the_figure(big_analysis):
+    # two datasets, pins and constraints add legend entries: the legend must scroll inside a
+    # bounded share of the figure's height rather than squeeze the plot to a thumbnail
+    # (plotly's default for a horizontal legend is half the height)
+    for fig in (roc_figure(big_analysis), pr_figure(big_analysis), cost_figure(big_analysis)):
+        legend = fig.layout.legend
+        assert legend.orientation == "h"
+        assert legend.maxheight is not None and 0 < legend.maxheight <= 0.3
