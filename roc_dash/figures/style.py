@@ -490,7 +490,8 @@ def presentation_legend(fig: go.Figure, *, beside: bool = False, font_size: int 
         # covers the legend's end
         fig.update_layout(
             legend={**legend, "orientation": "v", "x": 1.0, "xref": "paper", "xanchor": "left",
-                    "y": 1.0, "yref": "paper", "yanchor": "top", "itemwidth": 30},
+                    "y": 1.0, "yref": "paper", "yanchor": "top", "itemwidth": 30,
+                    "maxheight": 1},  # a column beside the plot: its whole height
             margin_r=width + MODEBAR_ROOM)
         fig.update_xaxes(constraintoward="left")
     else:

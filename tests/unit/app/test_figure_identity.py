@@ -70,7 +70,7 @@ from roc_dash.app.state import ControlState
 EXPECTED = {
     'default': ('e74228a9ce1b530b', '57a7e9be9f4c5eba', 'c59799a6806b21aa',
                 'c75d5100516cd9f2', 'b14691b13fe2d0ec'),
-    'presentation': ('2845202ebd0a5e65', '0fc56c78bd6a0f89', '1f34602d27a67f4b',
+    'presentation': ('b96c894921a6f917', '0fc56c78bd6a0f89', '1f34602d27a67f4b',
                      'e8cacd4776fe4d74', '0a416762abe04df7'),
     'patched': ('cb918bd362034f1f', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
                 '26fcbf361b470086', '583d19d8251f844e'),

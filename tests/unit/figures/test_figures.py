@@ -188,3 +188,9 @@ def test_fig010_legend_scrolls_within_a_third_of_the_figure(big_analysis):
         legend = fig.layout.legend
         assert legend.orientation == "h"
         assert legend.maxheight is not None and 0 < legend.maxheight <= 0.3
+    # presentation mode's legend in a column beside the plot keeps the plot's whole height
+    from roc_dash.figures.style import presentation_legend
+
+    fig = roc_figure(big_analysis)
+    presentation_legend(fig, beside=True)
+    assert fig.layout.legend.orientation == "v" and fig.layout.legend.maxheight == 1
