@@ -277,7 +277,10 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: callback follows the removal record (the prior's source a removal moves, Undo puts back)
 #: and a Monitor callback writes its windows from it (the wiring only; the layout and the
 #: figures are unchanged).
-EXPECTED_PAGE = ('b8014f3f2d9d20fe', 'a5caf079266db98c')
+#: Re-recorded (branch perf8): a gate store per later tab (the layout), set in the browser
+#: from the tab, the conditions and the views' data; the later tabs' cards take it as input
+#: and read the conditions and the views' data as state (the wiring). No figure changed.
+EXPECTED_PAGE = ('3f839bb556894b79', 'ae43411f647ba1c9')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
