@@ -121,6 +121,7 @@ TAB = "tab"  # Store: the tab shown ("decide", "compare" or "beyond"; state.TABS
 TAB_BAR = "tab-bar"
 TAB_BUTTON = "tab-button-"  # + the tab's name: its button in the tab bar
 TAB_PANEL = "tab-panel-"  # + the tab's name: the cards it shows
+TAB_GATE = "tab-gate-"  # + a later tab's name: Store, the tab as of its cards' last update
 POINT_INTERVALS = "point-intervals"  # bootstrap intervals at the chosen points
 POINT_INTERVALS_STATUS = "point-intervals-status"  # "computing intervals…" while it runs
 POINT_REGIONS = "point-regions"  # Store: the chosen points' interval boxes on the ROC

@@ -62,7 +62,7 @@ from .state import (
 )
 
 __all__ = ["MONITOR_PERIODS", "MONITOR_ESTIMATORS", "monitor_pins", "LINK_VERSION", "ModelRef", "Pin", "SliceState", "MonitorState", "PageState", "Field", "FIELDS",
-           "FIELD_NAMES", "dependencies", "parse_link", "resolve_refs", "model_key",
+           "FIELD_NAMES", "dependencies", "tab_gate", "parse_link", "resolve_refs", "model_key",
            "key_ref", "pins_of", "zoom_of"]
 
 #: The version of the link's format that :meth:`PageState.to_query` writes (``v=2``: models
@@ -455,6 +455,19 @@ def tab_page(raw: dict, tab: str) -> PageState | None:
     if not tab_shown(page.tab, tab):
         raise PreventUpdate
     return None if page.conditions is None else page
+
+
+def tab_gate(name: str):
+    """The input a card of the later tab ``name`` takes for the tab shown (``"tab"`` of its
+    ``page`` dependencies): the tab, given when the tab changes, and when the conditions or
+    the views' data change while ``name`` shows, never while it is hidden (a store set in
+    the browser, :mod:`.features.tabs`). The card reads the conditions and the views' data
+    as ``State``, so a cost or prior click sends no request for a hidden tab's cards."""
+    from dash import Input
+
+    if name not in TABS[1:]:
+        raise ValueError(f"no gate for the tab {name!r}: one of {TABS[1:]}")
+    return Input(ids.TAB_GATE + name, "data")
 
 
 # ---------------------------------------------------------------------- reading a link

@@ -145,25 +145,41 @@
             templates.set(key, template);
             hit = template;
         }
+        return [hit, key];
+    }
+
+    /* Whether a trace reads layout.meta, by the digest of the traces' data as sent: a
+     * trace's text reads it only when the trace has no meta of its own (see readsLayoutMeta);
+     * a view's traces are the same across most draws (a click moves the layout), so each
+     * content is read once, not stringified trace by trace on each draw. */
+    var dataReads = new Map();
+    function dataReadsMeta(data, text, key) {
+        var hit = dataReads.get(key), k;
+        if (hit !== undefined) { return hit; }
+        hit = text.indexOf("layout.meta") >= 0;
+        if (!hit && text.indexOf("%{meta") >= 0) {
+            for (k = 0; k < data.length && !hit; k += 1) {
+                hit = Boolean(data[k] && !data[k].meta &&
+                              JSON.stringify(data[k]).indexOf("%{meta") >= 0);
+            }
+        }
+        if (dataReads.size >= 64) { dataReads.clear(); }
+        dataReads.set(key, hit);
         return hit;
     }
 
     /* Whether a text drawn reads layout.meta: a trace's "%{meta}" reads the trace's own meta
      * when it has one (plotly.js, plots.js: a trace's _meta is its own meta, the layout's
      * only for a trace without one); a layout text's "%{meta}" and any "layout.meta" read
-     * the layout's. `text` is JSON.stringify(data). */
-    function readsLayoutMeta(data, text, layout) {
-        var k, rest;
-        if (text.indexOf("layout.meta") >= 0) { return true; }
-        if (text.indexOf("%{meta") >= 0) {
-            for (k = 0; k < data.length; k += 1) {
-                if (data[k] && !data[k].meta &&
-                        JSON.stringify(data[k]).indexOf("%{meta") >= 0) { return true; }
-            }
-        }
+     * the layout's. `text` is JSON.stringify(data), `key` its digest, `templateText` the
+     * template's JSON (already made by sameTemplate: not stringified twice). */
+    function readsLayoutMeta(data, text, key, layout, templateText) {
+        var rest;
+        if (dataReadsMeta(data, text, key)) { return true; }
         rest = Object.assign({}, layout);
         delete rest.meta;
-        text = JSON.stringify(rest);
+        delete rest.template;
+        text = JSON.stringify(rest) + (templateText || "");
         return text.indexOf("%{meta") >= 0 || text.indexOf("layout.meta") >= 0;
     }
 
@@ -175,14 +191,16 @@
     function keep(gd, data, layout) {
         var out = convert(data || []), later;
         if (layout && typeof layout === "object") {
-            var extra = {}, text = JSON.stringify(data || []);
-            if (layout.datarevision === undefined) { extra.datarevision = digest(text); }
+            var extra = {}, text = JSON.stringify(data || []), key = digest(text), template;
+            if (layout.datarevision === undefined) { extra.datarevision = key; }
             if (layout.template && typeof layout.template === "object") {
-                extra.template = sameTemplate(layout.template);
+                template = sameTemplate(layout.template);
+                extra.template = template[0];
             }
             var drawn = gd && gd.layout;
             if (drawn && drawn.meta !== undefined && layout.meta !== undefined &&
-                    layout.meta !== drawn.meta && !readsLayoutMeta(data || [], text, layout)) {
+                    layout.meta !== drawn.meta &&
+                    !readsLayoutMeta(data || [], text, key, layout, template && template[1])) {
                 later = layout.meta;
                 extra.meta = drawn.meta;
             }
@@ -223,7 +241,7 @@
         Plotly.react = wrapped;
     }
 
-    window.rocDashPlotlyKeep = {wrap: wrap, digest: digest};
+    window.rocDashPlotlyKeep = {wrap: wrap, digest: digest, readsLayoutMeta: readsLayoutMeta};
     if (window.Plotly) {
         wrap(window.Plotly);
     } else {

@@ -1,6 +1,7 @@
 /* roc-dash page behaviour that is not a clientside callback's computation (split from
  * roc_dash.js, which Dash loads first: assets load in name order):
  * - openView, uploadDone, removeRequest: clientside callbacks of the notes and data features;
+ * - gateTabs: the later tabs' cards take a cost or prior only while their tab shows;
  * - a failed update retried, then reported (updateNotice); uploads streamed to /upload with
  *   progress, Cancel and retries on 503 (sendFiles, initUpload; a refusal such as 429, the
  *   sender's share of uploads waiting is full, is shown and not retried, and the drop's
@@ -447,8 +448,24 @@
         return setSelection.call(this, start, end, direction);
     };
 
+    /* The gate of each later tab's cards (roc_dash/app/features/tabs.py): its store (id
+     * "tab-gate-" + the tab) takes the tab shown when the tab changes, and again on a new
+     * cost, prior or view data while its tab is shown; otherwise it is left alone, so the
+     * cards of a hidden tab (the store their input) send no request on a cost or prior
+     * click. A first tab unknown is the first tab, as the page starts. */
+    function gateTabs(tab) {
+        var ctx = window.dash_clientside.callback_context;
+        var byTab = (ctx.triggered || []).some(function (t) { return t.prop_id === "tab.data"; });
+        var tabs = (ctx.outputs_list || []).map(function (o) { return o.id.slice("tab-gate-".length); });
+        var shown = tabs.indexOf(tab) < 0 ? null : tab;
+        return tabs.map(function (name) {
+            return byTab || name === shown ? tab : window.dash_clientside.no_update;
+        });
+    }
+
     window.dash_clientside = Object.assign({}, window.dash_clientside);
     window.dash_clientside.rocDash = Object.assign({}, window.dash_clientside.rocDash, {
+        gateTabs: gateTabs,
         openView: openView,
         uploadDone: uploadDone,
         removeRequest: removeRequest

@@ -1,5 +1,7 @@
 """The page's tabs (issue 16, item 6), driven by real clicks in headless Chromium."""
 
+import re
+
 from roc_dash.app import ids
 
 from .gestures import (
@@ -168,3 +170,55 @@ def test_tab004_tabs_by_keyboard(dash_duo, app):
     press(Keys.ARROW_RIGHT, "decide")  # round the end
     press(Keys.ARROW_LEFT, "monitor")
     press(Keys.HOME, "decide")
+
+
+#: Logs the outputs of each Dash update request the page sends (window._rocSent).
+_LOG_REQUESTS = """
+window._rocSent = [];
+if (!window._rocSentWrapped) {
+    const send = window.fetch;
+    window.fetch = function (url, init) {
+        if (String(url).indexOf('_dash-update-component') >= 0 && init && init.body) {
+            try { window._rocSent.push(JSON.parse(init.body).output); } catch (e) {}
+        }
+        return send.apply(this, arguments);
+    };
+    window._rocSentWrapped = true;
+}
+"""
+#: The later tabs' cards that follow the costs, the prior or the views' data.
+_HIDDEN_CARDS = (ids.COMPARISON_RESULT, ids.SUP_GRAPH, ids.SLC_TABLE, ids.CAL_GRAPH,
+                 ids.COMBINE_RESULT, ids.MON_STATUS)
+
+
+def test_tab005_a_prior_typed_on_decide_reaches_beyond_when_opened(dash_duo, app, shot):
+    """A prior typed while Decide shows sends no request for the hidden tabs' cards (their
+    gate stays shut); opening Beyond binary then brings its budget read-out up to the new
+    prior: the budget line's positives are N × the new prior."""
+    start(dash_duo, app, size=(1280, 900))
+    d = dash_duo.driver
+    open_tab(dash_duo, "beyond")
+    type_into(dash_duo.find_element(f"#{ids.BUDGET}"), "800")
+    dash_duo.wait_for_contains_text(f"#{ids.COMBINE_RESULT}", "Budget: 800 of N")
+    before = dash_duo.find_element(f"#{ids.COMBINE_RESULT}").text
+    open_tab(dash_duo, "decide")
+    d.execute_script(_LOG_REQUESTS)
+    type_into(dash_duo.find_element(f"#{ids.PRIOR}"), "0.3")
+    wait_until(lambda: value(dash_duo, ids.PRIOR) == "0.3", message="the prior typed")
+    wait_idle(dash_duo)
+    sent = " ".join(d.execute_script("return window._rocSent"))
+    assert ids.ROC_GRAPH in sent, "the typed prior's request was logged"
+    hidden = [card for card in _HIDDEN_CARDS if card in sent]
+    assert not hidden, f"requests for the hidden tabs' cards on a prior change: {hidden}"
+    assert dash_duo.find_element(f"#{ids.COMBINE_RESULT}").get_attribute("textContent") \
+        .startswith(before.split(":")[0])  # still the old read-out, hidden
+    open_tab(dash_duo, "beyond")
+    dash_duo.wait_for_contains_text(f"#{ids.COMBINE_RESULT}", "p(+) = 0.3")
+    text = dash_duo.find_element(f"#{ids.COMBINE_RESULT}").text
+    assert text != before
+    scroll_to(d, 0)
+    shot("tab006_beyond_after_prior_on_decide")
+    found = re.search(r"of N = ([\d,.]+) cases.*?TPR·([\d,.]+) = 800", text)
+    assert found, text
+    n_total, n_pos = (float(g.replace(",", "")) for g in found.groups())
+    assert abs(n_pos - 0.3 * n_total) <= 0.5 * 10 ** (len(str(int(n_pos))) - 4) + 1e-9

@@ -31,7 +31,7 @@ from ...text.rounding import sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_names, shown_analysis, timeout_message
 from ..components import empty_figure, swatch, values_from_link
-from ..page_state import PageState, dependencies
+from ..page_state import PageState, dependencies, tab_gate
 from ..state import FONT, tab_shown
 
 __all__ = ["BIN_CHOICES", "calibration_card", "model_calibrations", "calibration_table",
@@ -233,10 +233,10 @@ def register(app, cache, store) -> None:
                 "table": Output(ids.CAL_TABLE, "children"),
                 "drawn": Output(ids.CAL_DRAWN, "data")},
         # after the views, as the superiority card: it follows every change of data or models
-        inputs={"viz": Input(ids.VIZ_DATA, "data"), "n_bins": Input(ids.CAL_BINS, "value"),
+        inputs={"viz": State(ids.VIZ_DATA, "data"), "n_bins": Input(ids.CAL_BINS, "value"),
                 "strategy": Input(ids.CAL_STRATEGY, "value"),
                 "presentation": Input(ids.PRESENTATION, "value"),
-                "tab": Input(ids.TAB, "data"), "page": dependencies(State, *SHOWN_FIELDS),
+                "tab": tab_gate("compare"), "page": dependencies(State, *SHOWN_FIELDS),
                 "drawn": State(ids.CAL_DRAWN, "data")},
     )
     def calibration_view(viz, n_bins, strategy, presentation, tab, page, drawn):

@@ -36,7 +36,7 @@ from ..analysis import (
 from ..components import empty_figure
 from ..help import HELP
 from ..overlays import active, combine_results
-from ..page_state import PageState, dependencies, tab_page
+from ..page_state import PageState, dependencies, tab_gate, tab_page
 from ..server.limits import excerpt
 from ..state import FONT, tab_shown
 
@@ -335,9 +335,9 @@ def _register_cards(app, cache, store) -> None:
 
     @app.callback(
         output=Output(ids.COMBINE_RESULT, "children"),
-        inputs={"page": {**dependencies(Input, "datasets", "models", "conditions", "pins",
-                                        "det", "tab"),
-                         **dependencies(State, "level", "band", "samples")},
+        inputs={"page": {**dependencies(Input, "datasets", "models", "pins", "det"),
+                         "tab": tab_gate("beyond"),
+                         **dependencies(State, "conditions", "level", "band", "samples")},
                 "combine": Input(ids.COMBINE, "data")},
     )
     def combine_result(page, combine):
@@ -360,12 +360,12 @@ def _register_cards(app, cache, store) -> None:
         # after the views: every change of data, models or conditions redraws them (the
         # viz-data store is written each time), and this card, below the fold, then follows
         # without competing with them for the server and the browser
-        inputs={"viz": Input(ids.VIZ_DATA, "data"),
+        inputs={"viz": State(ids.VIZ_DATA, "data"),
                 "pair": {"a": Input(ids.SUP_A, "value"), "b": Input(ids.SUP_B, "value")},
                 "expert": (Input(ids.SUP_LOW, "value"), Input(ids.SUP_MODE, "value"),
                            Input(ids.SUP_HIGH, "value")),
                 "presentation": Input(ids.PRESENTATION, "value"),
-                "tab": Input(ids.TAB, "data"), "page": dependencies(State, *SHOWN_FIELDS)},
+                "tab": tab_gate("compare"), "page": dependencies(State, *SHOWN_FIELDS)},
     )
     def superiority(viz, pair, expert, presentation, tab, page):
         page = PageState.from_dash(page)

@@ -35,7 +35,7 @@ from ...report.comparison_text import (
 from .. import ids
 from ..analysis import pauc_comparison, shown_analysis
 from ..help import HELP
-from ..page_state import dependencies, tab_page
+from ..page_state import dependencies, tab_gate, tab_page
 
 __all__ = ["comparison_card", "comparison_panel", "register"]
 
@@ -134,8 +134,8 @@ def register(app, cache, store) -> None:
 
     @app.callback(
         output=Output(ids.COMPARISON_RESULT, "children"),
-        inputs={"page": {**dependencies(Input, "datasets", "models", "conditions", "tab"),
-                         **dependencies(State, "level", "band", "samples")},
+        inputs={"page": {**dependencies(Input, "datasets", "models"), "tab": tab_gate("compare"),
+                         **dependencies(State, "conditions", "level", "band", "samples")},
                 "p_kind": Input(ids.P_KIND, "value"), "measure": Input(ids.CMP_MEASURE,
                                                                         "value")},
     )

@@ -42,6 +42,7 @@ from ..page_state import (
     dependencies,
     monitor_pins,
     parse_link,
+    tab_gate,
     tab_page,
 )
 from ..removal import windows_now
@@ -457,10 +458,11 @@ def register(app, cache, store) -> None:
             strict=True)},
         # the Decide tab's capacity and floors too: under them "the page's recommendation"
         # is the point they choose (the summary strip's headline), not the optimum
-        inputs={"page": {**dependencies(Input, "monitor", "conditions", "tab", "pins",
+        inputs={"page": {**dependencies(Input, "monitor", "pins",
                                         "models", "level", "presentation", "datasets",
                                         "capacity", "floors", "floor_confidence", "volume"),
-                         **dependencies(State, "band", "samples")},
+                         "tab": tab_gate("monitor"),
+                         **dependencies(State, "conditions", "band", "samples")},
                 "record": Input(ids.MON_RECORD, "data")},
     )
     def monitor_views(page, record):

@@ -42,7 +42,7 @@ from .. import ids
 from ..analysis import legacy_names, model_refs, shown_keys
 from ..callbacks import in_browser
 from ..components import empty_figure, graph_config
-from ..page_state import PageState, dependencies, parse_link, resolve_refs, tab_page
+from ..page_state import PageState, dependencies, parse_link, resolve_refs, tab_gate, tab_page
 from ..server.budget import HeavyWaitTimeout
 from ..slicing import model_slices
 from ..state import FONT, conditions_from_state, group_priors
@@ -395,8 +395,8 @@ def register(app, cache, store) -> None:
                 "total": Output(ids.SLC_TOTAL, "children"),
                 "summary": Output(ids.SLC_SUMMARY, "children"),
                 "table": Output(ids.SLC_TABLE, "children")},
-        inputs={"page": {**dependencies(Input, "conditions", "presentation", "slices", "tab"),
-                         **dependencies(State, "datasets")},
+        inputs={"page": {**dependencies(Input, "presentation", "slices"),
+                         "tab": tab_gate("compare"), **dependencies(State, "conditions", "datasets")},
                 "drag": Input(ids.SLC_DRAG, "data")},
     )
     def slice_views(page, drag):

@@ -2,11 +2,16 @@
 
 The tab bar sits above the cards; the summary strip and the sidebar (data, costs and class
 mix, ...) stay on every tab. Every card stays in the page whatever tab is shown, and a tab
-hides the others' panels in the browser. The cards of *Compare* and *Beyond binary* are lazy
-(for page loads under load): each callback computing a card's content takes ``Input(ids.TAB, "data")`` and does
-nothing (``PreventUpdate``) unless its tab is shown (:func:`..state.tab_shown`), so a first
-load or a new cost recomputes only what is seen, and opening a tab brings its cards up to
-date. Their selectors (model lists, options) stay eager; the *Decide* tab's views also fill
+hides the others' panels in the browser. The cards of *Compare*, *Beyond binary* and *Monitor*
+are lazy (for page loads under load): each callback computing a card's content takes the tab
+as an input (``Input(ids.TAB, "data")``, or its tab's gate,
+:func:`..page_state.tab_gate`) and does nothing
+(``PreventUpdate``) unless its tab is shown (:func:`..state.tab_shown`), so a first load or a
+new cost recomputes only what is seen, and opening a tab brings its cards up to date. The
+cards that follow the conditions or the views' data read them as ``State`` and take the
+gate as input: a store per later tab, set in the browser to the tab shown when the tab
+changes, and on a new cost, prior or view data only while its tab shows; a cost or prior
+click on *Decide* then sends no request for the hidden tabs' cards at all. Their selectors (model lists, options) stay eager; the *Decide* tab's views also fill
 the model table of *Compare*. Exports compute what they need themselves, whatever tab was
 opened. ``tests/unit/app/test_lazy_tabs.py`` fails for a new card that is neither lazy nor
 listed as cheap. The tab shown goes into the page's link (``tab=compare``; the first tab is
@@ -50,6 +55,7 @@ def bar():
                          "aria-controls": ids.TAB_PANEL + name})
           for name in TABS),
         dcc.Store(id=ids.TAB, data=TABS[0]),
+        *(dcc.Store(id=ids.TAB_GATE + name, data=TABS[0]) for name in TABS[1:]),
     ])
 
 
@@ -82,3 +88,7 @@ def register(app, cache, store) -> None:
                *(Output(ids.TAB_BUTTON + name, "className") for name in TABS),
                *(Output(ids.TAB_BUTTON + name, "aria-selected") for name in TABS),
                Input(ids.TAB, "data"))
+
+    in_browser(app, "gateTabs",
+               *(Output(ids.TAB_GATE + name, "data") for name in TABS[1:]),
+               Input(ids.TAB, "data"), Input(ids.CONDITIONS, "data"), Input(ids.VIZ_DATA, "data"))

@@ -235,7 +235,8 @@ def test_mtb008_the_tab_computes_only_while_shown_and_reads_its_settings_from_a_
                  if key.strip(".").startswith(f"{ids.MON_STATUS}.children"))
     names = [f"{i['id']}.{i['property']}" for i in views["inputs"] + views["state"]]
     page = _page(ids_)
-    values = {"tab.data": "decide", "conditions.data": CONDITIONS.to_store(),
+    tab = f"{ids.TAB_GATE}monitor.data"  # the tab, as the Monitor tab's gate gives it
+    values = {tab: "decide", "conditions.data": CONDITIONS.to_store(),
               "datasets.data": list(page.datasets), "mon-reference.value": "optimum",
               "mon-windows.value": [ids_["jan"], ids_["feb"]], "mon-labels.value": [],
               "mon-estimator.value": "em", "level.value": 0.95, "pinned.data": [],
@@ -243,8 +244,7 @@ def test_mtb008_the_tab_computes_only_while_shown_and_reads_its_settings_from_a_
               "models.options": [{"label": d, "value": f"{d}/rf"} for d in page.datasets]}
     with pytest.raises(PreventUpdate):
         call_flat(views, [values.get(n) for n in names])
-    shown = call_flat(views, [values.get(n) if n != "tab.data" else "monitor"
-                              for n in names])
+    shown = call_flat(views, [values.get(n) if n != tab else "monitor" for n in names])
     assert "Drift" in str(shown["status"]) and "feb" in str(shown["table"])
     link = dataclasses.replace(page, tab="monitor").to_query()
     state, given = parse_link(link)
@@ -316,7 +316,7 @@ def test_mtb031_the_tab_checks_the_point_the_pages_capacity_and_floors_choose(lo
                  if key.strip(".").startswith(f"{ids.MON_STATUS}.children"))
     names = [f"{i['id']}.{i['property']}" for i in views["inputs"] + views["state"]]
     page = dataclasses.replace(_page(ids_), capacity="10%", floors="recall >= 0.2")
-    values = {"tab.data": "monitor", "conditions.data": CONDITIONS.to_store(),
+    values = {f"{ids.TAB_GATE}monitor.data": "monitor", "conditions.data": CONDITIONS.to_store(),
               "datasets.data": list(page.datasets), "mon-reference.value": "optimum",
               "mon-windows.value": [ids_["jan"], ids_["feb"]], "mon-labels.value": [],
               "mon-estimator.value": "em", "level.value": 0.95, "pinned.data": [],

@@ -9,6 +9,7 @@ from dash.exceptions import PreventUpdate
 from sklearn.metrics import roc_auc_score
 
 from roc_dash.app import create_app, ids
+from roc_dash.app.page_state import tab_gate
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import TABS, ControlState, tab_shown
 from tests.conftest import DATA
@@ -16,6 +17,16 @@ from tools.dash_requests import call_flat, callback_body, callback_specs
 
 DEMO = DATA / "demo_predictions.csv"
 TAB_INPUT = {"id": ids.TAB, "property": "data"}
+#: A later tab's gate: the tab, set in the browser only when the tab changes or while it shows.
+GATES = [{"id": ids.TAB_GATE + name, "property": "data"} for name in TABS[1:]]
+#: What a cost or prior click writes (the main callback's stores the cards follow).
+CLICK_WRITES = [{"id": ids.CONDITIONS, "property": "data"}, {"id": ids.VIZ_DATA, "property": "data"}]
+
+
+def _tab_input(cb):
+    """The callback's input for the tab shown (the tab's store or a later tab's gate)."""
+    hits = [i for i in cb["inputs"] if i == TAB_INPUT or i in GATES]
+    return hits[0] if len(hits) == 1 else None
 
 #: Server callbacks that write into a later tab's cards yet run whatever tab is shown, by
 #: their first output, with why that is fine. A new card's callback belongs here only if it
@@ -110,13 +121,13 @@ def test_lzy001_every_later_tab_card_is_lazy_or_listed_as_cheap(app):
     found = _server_callbacks(app)
     assert len(_later_tab_ids(app)) > 20  # the walk reached the cards
     for first, (tabs, cb) in found.items():
-        lazy = TAB_INPUT in cb["inputs"]
+        lazy = _tab_input(cb) is not None
         assert lazy or first in EAGER, (
             f"{first} writes into the {sorted(tabs)} tab on every change: add "
             f"Input(ids.TAB, 'data') and stop unless the tab shows (or list it in EAGER)")
         assert not (lazy and first in EAGER), f"{first} is lazy: take it out of EAGER"
         assert TAB_INPUT not in cb["state"], f"{first}: a tab opened must run it (Input)"
-    lazy = {k: next(iter(t)) for k, (t, cb) in found.items() if TAB_INPUT in cb["inputs"]}
+    lazy = {k: next(iter(t)) for k, (t, cb) in found.items() if _tab_input(cb) is not None}
     assert lazy == LAZY
     assert set(EAGER) <= set(found), "an EAGER entry names no such callback"
 
@@ -124,7 +135,7 @@ def test_lzy001_every_later_tab_card_is_lazy_or_listed_as_cheap(app):
 def _call_with_tab(cb, tab, **values):
     """The callback's function with ``tab`` for the tab and None or ``values`` elsewhere."""
     args = [values.get(f"{i['id']}.{i['property']}") for i in cb["inputs"] + cb["state"]]
-    args[cb["inputs"].index(TAB_INPUT)] = tab
+    args[cb["inputs"].index(_tab_input(cb))] = tab
     return call_flat(cb, args)
 
 
@@ -190,3 +201,27 @@ def test_lzy005_a_missing_or_unknown_tab_is_the_first():
     assert tab_shown(None, TABS[0]) and tab_shown("nonsense", TABS[0])
     assert not tab_shown(None, "compare") and not tab_shown(TABS[0], "compare")
     assert tab_shown("compare", "compare") and tab_shown("beyond", "beyond")
+
+
+def test_lzy006_a_click_sends_no_request_for_a_hidden_tabs_cards(app):
+    """A lazy card that follows the conditions or the views' data reads them as State and
+    takes its own tab's gate as input, so a cost or prior click on Decide (which writes
+    them) does not run it while its tab is hidden (no request, not even a 204)."""
+    found = _server_callbacks(app)
+    gated = set()
+    for first, tab in LAZY.items():
+        _, cb = found[first]
+        follows = [d for d in CLICK_WRITES if d in cb["inputs"] + cb["state"]]
+        assert not [d for d in CLICK_WRITES if d in cb["inputs"]], (
+            f"{first}: a cost or prior click runs it on any tab; read the conditions and the "
+            f"views' data as State and take tab_gate({tab!r}) as input")
+        if follows:
+            assert _tab_input(cb) == {"id": ids.TAB_GATE + tab, "property": "data"}, first
+            gated.add(first)
+    assert len(gated) >= 6  # comparison, superiority, slices, calibration, combine, monitor
+    gate = next(c for c in app._callback_list if c["output"].startswith(f"..{ids.TAB_GATE}"))
+    assert gate.get("clientside_function", {}).get("function_name") == "gateTabs"
+    assert [f"{i['id']}.{i['property']}" for i in gate["inputs"]] == [
+        "tab.data", "conditions.data", "viz-data.data"]
+    with pytest.raises(ValueError, match="no gate for the tab 'decide'"):
+        tab_gate("decide")

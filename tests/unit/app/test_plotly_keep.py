@@ -124,3 +124,59 @@ def test_kpt002_views_carry_a_data_digest_that_follows_the_data_not_the_layout(t
     assert got["prior pr"]["rev"] != got["base pr"]["rev"]
     assert got["prior threshold"]["rev"] != got["base threshold"]["rev"]
     assert got["one value roc"]["rev"] != got["base roc"]["rev"]
+
+
+READS_DRIVER = """
+const fs = require('fs');
+global.window = {atob: s => Buffer.from(s, 'base64').toString('binary'), console};
+window.Plotly = {react: (gd, fig) => fig};
+eval(fs.readFileSync(process.argv[2], 'utf8'));
+const keep = window.rocDashPlotlyKeep;
+const out = JSON.parse(fs.readFileSync(process.argv[3], 'utf8')).map(([data, layout]) => {
+  const text = JSON.stringify(data), key = keep.digest(text);
+  const template = layout.template ? JSON.stringify(layout.template) : undefined;
+  return [0, 1].map(() => keep.readsLayoutMeta(data, text, key, layout, template));
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def _reads_layout_meta(data: list, layout: dict) -> bool:
+    """Independent: a trace without its own meta whose texts hold ``%{meta``, or
+    ``layout.meta`` anywhere, or ``%{meta`` in the layout outside its meta."""
+    traces = any("meta" not in t and "%{meta" in json.dumps(t) for t in data)
+    rest = json.dumps({k: v for k, v in layout.items() if k != "meta"})
+    return traces or "layout.meta" in json.dumps(data) or "%{meta" in rest \
+        or "layout.meta" in rest
+
+
+@pytest.mark.slow  # needs node, which the quick tier does not install
+def test_kpt004_reads_layout_meta_cached_per_data_as_plotly_reads_it(tmp_path):
+    """Whether a view's texts read layout.meta (plotly_keep.js keeps the drawn meta only
+    when none does), read once per data content and the template's text reused: the same
+    answer on a second draw, and the answer of a direct reading for the demo's views and
+    variants (a trace with or without its own meta, a layout text, the template)."""
+    views = _views(tmp_path)
+    cases = []
+    for fig in views.values():
+        data, layout = fig["data"], {**fig["layout"], "meta": {"slope": 1}}
+        bare = [{k: v for k, v in t.items() if k != "meta"} for t in data]
+        own = [{**t, "meta": ["m"]} for t in data]
+        cases += [(data, layout), (bare, layout), (own, layout),
+                  (own, {**layout, "annotations": [{"text": "%{meta.slope}"}]}),
+                  (own, {**layout, "template": {"layout": {"title": {"text": "%{meta}"}}}})]
+    cases.append(([{"x": [1], "hovertemplate": "%{meta}"}], {"meta": 1}))
+    cases.append(([{"x": [1], "hovertemplate": "%{meta}", "meta": 2}], {"meta": 1}))
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.fail("node is not installed: `make node-deps` (Debian's nodejs) runs this test")
+    driver, given = tmp_path / "reads.js", tmp_path / "cases.json"
+    driver.write_text(READS_DRIVER)
+    given.write_text(json.dumps(cases))
+    done = subprocess.run([node, str(driver), str(ASSET), str(given)], capture_output=True,
+                          text=True, timeout=60, check=True)
+    got = json.loads(done.stdout)
+    expected = [_reads_layout_meta(d, lay) for d, lay in cases]
+    assert [first for first, _ in got] == expected
+    assert [again for _, again in got] == expected
+    assert True in expected and False in expected
