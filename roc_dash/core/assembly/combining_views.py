@@ -150,12 +150,16 @@ def budget_view(analysis: Analysis, amount: float, unit: str = "cases", *,
             raise ValueError("a budget in % flagged must lie between 0 and 100")
         kw = {"fraction": value / 100.0}
     else:
+        if 0 < value < 1 < n_total:  # in the page's words, not the core's arguments
+            raise ValueError(f"{value:g} cases looks like a share of the cases: write "
+                             f"{100 * value:g}% for that share, or give a number of cases")
         kw = {"budget": value}
     if source.startswith("the test set of"):  # test sets of different sizes
         n_total, source, mix = _budget_per_dataset(analysis, prior, value, kw)
     else:
         mix = budget_operating_point(analysis.hull, n_total=n_total, prior_pos=prior, **kw)
-    line = budget_line(n_total=n_total, prior_pos=prior, budget=mix.budget)
+    # as a share: a budget below one case (a small percentage) is a count, not a typo
+    line = budget_line(n_total=n_total, prior_pos=prior, fraction=mix.budget / n_total)
     return BudgetView(mix=mix, line=line, n_total=n_total, n_source=source, budget=mix.budget,
                       percent=100.0 * mix.budget / n_total)
 

@@ -88,3 +88,14 @@ def test_cbd003_and_or_of_models_on_different_datasets_is_refused(two):
                                                "repair": None, "logic": True}, pins))
     assert "score different cases" in text and "cannot be computed" in text
     assert "if independent" not in text
+
+
+def test_cbd004_budget_messages_use_the_pages_words(two):
+    analysis, _ = two
+    small = plain_text(combine_panel(analysis, {"budget": 0.01, "unit": "percent",
+                                                "repair": None, "logic": False}, []))
+    assert small.startswith("Budget: ") and "looks like" not in small
+    typo = plain_text(combine_panel(analysis, {"budget": 0.5, "unit": "cases",
+                                               "repair": None, "logic": False}, []))
+    assert "write 50% for that share" in typo
+    assert "budget=" not in typo and "fraction=" not in typo
