@@ -277,7 +277,7 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: callback follows the removal record (the prior's source a removal moves, Undo puts back)
 #: and a Monitor callback writes its windows from it (the wiring only; the layout and the
 #: figures are unchanged).
-EXPECTED_PAGE = ('b8014f3f2d9d20fe', 'a5caf079266db98c')
+EXPECTED_PAGE = ('b8014f3f2d9d20fe', '14cb15aeb1d0e636')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
