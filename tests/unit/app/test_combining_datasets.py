@@ -11,13 +11,13 @@ import pytest
 from roc_dash.app.analysis import AnalysisCache, shown_analysis
 from roc_dash.app.components import plain_text
 from roc_dash.app.features.combining import budget_hint, combine_options, combine_panel
-from roc_dash.app.features.data import apply_upload
 from roc_dash.app.page_state import PageState
 from roc_dash.app.server.store import DatasetStore
 from roc_dash.app.state import ControlState
 from roc_dash.core.assembly.combining_views import budget_view
 from roc_dash.core.decisions.operating import pinned_points
 from tests.conftest import make_predictions
+from tests.unit.app.uploads import upload_frames
 
 PRIOR, K = 0.3, 120.0
 
@@ -25,16 +25,10 @@ PRIOR, K = 0.3, 120.0
 @pytest.fixture
 def two(tmp_path, monkeypatch):
     """``small.csv`` (300 rows, model "s", strong) and ``big.csv`` (1,000 rows, model "b")."""
-    import roc_dash.app.features.data as data
-
-    monkeypatch.setattr(data, "current_owner", lambda: "key:ana")
     store = DatasetStore(tmp_path)
     frames = {"small.csv": make_predictions(300, seed=1, model="s", separation=2.5),
               "big.csv": make_predictions(1000, seed=2, model="b", separation=1.0)}
-    ids_ = []
-    for name, frame in frames.items():
-        ids_ = apply_upload(store, [(name, frame.to_csv(index=False).encode())], ids_
-                            ).dataset_ids
+    ids_ = upload_frames(store, frames, monkeypatch)
     page = PageState(datasets=tuple(ids_), conditions=ControlState(
         cost_fp=1.0, cost_fn=1.0, prior=PRIOR, prior_mode="manual"))
     return shown_analysis(AnalysisCache(store), page), frames

@@ -12,13 +12,13 @@ import pytest
 
 from roc_dash.app.analysis import AnalysisCache, shown_analysis
 from roc_dash.app.components import operating_panel, plain_text
-from roc_dash.app.features.data import apply_upload
 from roc_dash.app.page_state import PageState
 from roc_dash.app.server.store import DatasetStore
 from roc_dash.app.state import ControlState
 from roc_dash.core.decisions.operating import operating_point
 from roc_dash.figures.roc import roc_figure
 from tests.conftest import make_predictions
+from tests.unit.app.uploads import upload_frames
 
 FOLDS = 5
 
@@ -26,17 +26,11 @@ FOLDS = 5
 @pytest.fixture
 def mixed(tmp_path, monkeypatch):
     """``plain.csv`` (model "p", no fold column) and ``cv.csv`` (model "c", 5 folds)."""
-    import roc_dash.app.features.data as data
-
-    monkeypatch.setattr(data, "current_owner", lambda: "key:ana")
     store = DatasetStore(tmp_path)
     cv = make_predictions(500, seed=2, model="c")
     cv.insert(1, "fold", np.arange(len(cv)) % FOLDS + 1)
     frames = {"plain.csv": make_predictions(400, seed=1, model="p"), "cv.csv": cv}
-    ids_ = []
-    for name, frame in frames.items():
-        ids_ = apply_upload(store, [(name, frame.to_csv(index=False).encode())], ids_
-                            ).dataset_ids
+    ids_ = upload_frames(store, frames, monkeypatch)
     page = PageState(datasets=tuple(ids_), conditions=ControlState(
         cost_fp=1.0, cost_fn=1.0, prior=0.4, prior_mode="manual"))
     return shown_analysis(AnalysisCache(store), page), frames
