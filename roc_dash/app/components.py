@@ -124,8 +124,9 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None, comp
         "optimal for the current costs and prior"
     if chosen_by:
         kind = f"least expected cost under {chosen_by}"
-    folds = max((m.n_folds for m in analysis.models), default=1)
-    if folds > 1:  # the point, its rates and cost come from the folds' rows as one test set
+    # the point, its rates and cost come from its model's folds' rows as one test set
+    folds = max((m.n_folds for m in analysis.models if m.name == op.model), default=1)
+    if folds > 1:
         kind += f" (pooled predictions of {folds} folds)"
     metrics = [
         ("Model", op.model, None),

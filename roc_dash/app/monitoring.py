@@ -75,6 +75,8 @@ class MonitorOutcome:
     #: The thresholds pinned per window
     #: (:class:`~roc_dash.core.monitoring.window_pins.WindowPin`).
     pins: tuple = ()
+    #: ``message`` is the first step to take (nothing chosen yet), not a problem.
+    hint: bool = False
 
 
 def read_record(text: str, name: str = "the uploaded file"):
@@ -287,7 +289,7 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
         return MonitorOutcome(message=(
             f"{gone}. " if gone else "") + "Tick the datasets that are windows (predictions "
             "after deployment, one dataset per window or cut by a time column), or upload "
-            "window files (a score column; labels optional).")
+            "window files (a score column; labels optional).", hint=not gone)
     try:
         record, table, what = _decision(cache, page, uploaded)
     except (ValueError, DatasetNotFound) as exc:

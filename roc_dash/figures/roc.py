@@ -35,6 +35,7 @@ from .style import (
     base_layout_dict,
     color,
     fast_figure,
+    fold_counts,
     hover_annotation,
     model_hover,
     model_style,
@@ -319,19 +320,20 @@ def auc_label(m, averaging: str, ties: str | None = None) -> str:
 def _averaging_title(analysis: Analysis, averaging: str) -> str:
     """Subtitle saying what the curves are (folds, averages, band) and that the hull and
     the optimum always come from the pooled predictions."""
-    folds = max((m.n_folds for m in analysis.models), default=1)
+    folds, lead, tail = fold_counts(analysis.models)
     pooled = "; hull and ★ optimum from pooled predictions"
     if folds <= 1 or averaging == "pooled":
-        return f"{folds} folds pooled (curves, AUC, hull, ★ optimum)" if folds > 1 else ""
+        return (f"{lead}{folds} folds pooled (curves, AUC, hull, ★ optimum){tail}"
+                if folds > 1 else "")
     if averaging == "none":
-        return f"each of {folds} folds, AUC = fold mean{pooled}"
+        return f"{lead}each of {folds} folds, AUC = fold mean{pooled}{tail}"
     m = analysis.models[0]
     if averaging == "vertical":
         va = m.vertical
-        return (f"vertical average of {folds} folds, {va.level:.0%} {va.band} band, "
-                f"AUC = fold mean{pooled}")
-    return (f"threshold average of {folds} folds, {m.threshold.level:.0%} intervals at "
-            f"{THRESHOLD_BARS} thresholds per model, AUC = fold mean{pooled}")
+        return (f"{lead}vertical average of {folds} folds, {va.level:.0%} {va.band} band, "
+                f"AUC = fold mean{pooled}{tail}")
+    return (f"{lead}threshold average of {folds} folds, {m.threshold.level:.0%} intervals "
+            f"at {THRESHOLD_BARS} thresholds per model, AUC = fold mean{pooled}{tail}")
 
 
 def _points(idx, name, thresholds, fpr, tpr, *, prefix="", suffix=""):

@@ -332,17 +332,36 @@ def pin_list(operating, pins):
     return [operating] if operating is not None and operating.pinned else []
 
 
+def fold_counts(models) -> tuple[int, str, str]:
+    """``(folds, lead, tail)``: the most folds of ``models`` and, when their datasets have
+    different numbers of folds, the words that put a caption about those folds on the
+    datasets that have them (``lead``, "wt.csv: ") and name the others (``tail``,
+    "; grp.csv: no folds"); both ``""`` when every model has as many folds."""
+    counts: dict[str, int] = {}
+    for m in models:
+        key = m.dataset or m.name
+        counts[key] = max(counts.get(key, 1), m.n_folds)
+    folds = max(counts.values(), default=1)
+    if len(set(counts.values())) <= 1:
+        return folds, "", ""
+    lead = ", ".join(k for k, n in counts.items() if n == folds) + ": "
+    tail = "".join(f"; {k}: {n} folds" if n > 1 else f"; {k}: no folds"
+                   for k, n in counts.items() if n != folds)
+    return folds, lead, tail
+
+
 def folds_note(analysis, averaging: str, view: str) -> str:
     """The subtitle of a view drawn from the pooled folds (precision-recall, cost curves):
-    it says so, and that the fold averaging chosen for the ROC does not apply to it."""
-    folds = max((m.n_folds for m in analysis.models), default=1)
+    it says so (per dataset when their folds differ), and that the fold averaging chosen
+    for the ROC does not apply to it."""
+    folds, lead, tail = fold_counts(analysis.models)
     if folds <= 1:
         return ""
     if averaging in (None, "pooled"):
-        return f"{folds} folds pooled"
+        return f"{lead}{folds} folds pooled{tail}"
     what = {"none": "each fold's curve", "vertical": "vertical averaging",
             "threshold": "threshold averaging"}.get(averaging, averaging)
-    return f"{folds} folds pooled: the ROC's {what} does not apply to {view}"
+    return f"{lead}{folds} folds pooled{tail}: the ROC's {what} does not apply to {view}"
 
 
 def _subtitle(text: str, font_size: int) -> dict:

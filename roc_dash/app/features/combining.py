@@ -41,7 +41,7 @@ from ..server.limits import excerpt
 from ..state import FONT, tab_shown
 
 __all__ = ["combining_card", "superiority_card", "parse_budget", "combine_options",
-           "combine_panel", "superiority_outputs", "register"]
+           "budget_hint", "combine_panel", "superiority_outputs", "register"]
 
 
 def _label(text: str, html_for: str, help_key: str):
@@ -158,6 +158,17 @@ def combine_options(budget_text, unit, repair, logic) -> tuple[dict, str]:
     return ({"budget": budget, "unit": unit,
              "repair": repair[:1000] if isinstance(repair, str) else None,
              "logic": isinstance(logic, list) and "on" in logic}, message)
+
+
+def budget_hint(options: dict) -> str:
+    """The line under the budget box: what is applied and how to clear it, or how to
+    apply one when none is."""
+    budget = options.get("budget")
+    if budget is None:
+        return "Empty: no budget. Press Enter to apply."
+    amount = f"{budget:,.6g}% flagged" if options.get("unit") == "percent" else \
+        f"{budget:,.6g} cases"
+    return f"Applied: a budget of {amount}. Clear the box and press Enter to remove it."
 
 
 def _pt(label, fpr, tpr, cls=""):
@@ -306,7 +317,7 @@ def _register_options(app, cache, store) -> None:
     )
     def combine_store(budget, unit, repair, logic):
         options, message = combine_options(budget, unit, repair, logic)
-        return options, message or "Empty: no budget. Press Enter to apply."
+        return options, message or budget_hint(options)
 
     @app.callback(
         output={"repair_options": Output(ids.REPAIR_MODEL, "options"),

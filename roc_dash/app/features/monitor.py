@@ -220,6 +220,12 @@ def window_rows(doc: dict) -> list[dict]:
     return rows
 
 
+#: How a window's share of positives was had, in the table's parentheses (one pair).
+_PRIOR_BY = {**ESTIMATE_NAMES, "labels": "counted from labels"}
+
+#: The cost columns, which say at which prior they are.
+_STAY, _SWITCH = "Cost at its own p(+): staying", "Cost at its own p(+): switching"
+
 #: The cells coloured by what they say (assets/style.css: ``.flag-*``).
 _FLAGS = ("held", "drift", "PASS", "FAIL", "WARN")
 
@@ -232,13 +238,18 @@ def _pin_cell(pin) -> str:
 
 def _table(doc: dict, pins=()):
     head = ["Window", "Rows", "Share of positives", "Threshold if chosen again",
-            "Cost: staying", "Cost: switching", "Cost drift", "Choice", "Score shift",
-            "Status", "Pinned"]
+            _STAY, _SWITCH, "Cost drift", "Choice", "Score shift", "Status", "Pinned"]
     titles = {"Threshold if chosen again": (
         "A window with labels: its own optimum (in sample, as `roc-dash monitor` reports "
         "it under labelled.optimum); without labels: the optimum re-derived on the "
         "reference's hull at the window's estimated share of positives (rederived.choice)"),
-        "Cost: switching": "the expected cost per case at the threshold chosen again"}
+        _STAY: ("the expected cost per case of the record's threshold at the window's own "
+                "share of positives (the Share of positives column), under the record's "
+                "costs: what the window cost (labelled.cost, else rederived.deployed_cost). "
+                "At the record's prior it is labelled.expected_cost, which the Cost drift "
+                "test compares with the record's"),
+        _SWITCH: ("the expected cost per case at the threshold chosen again, at the window's "
+                  "own share of positives and the record's costs")}
     pinned = {p.window: p for p in pins}
     body = []
     for r in window_rows(doc):
@@ -246,7 +257,7 @@ def _table(doc: dict, pins=()):
         stay_text = _est(stay) if isinstance(stay, dict) else (
             "–" if stay is None else sig(stay))
         cells = [r["window"], f"{r['rows']:,}",
-                 (_est(r["prior"]) + f" ({ESTIMATE_NAMES.get(r['prior_method'], '')})")
+                 (_est(r["prior"]) + f" ({_PRIOR_BY.get(r['prior_method'], '')})")
                  if r["prior"] else "–",
                  "–" if r["threshold"] is None else format_threshold(r["threshold"]),
                  stay_text, "–" if r["switching"] is None else sig(r["switching"]),
@@ -280,7 +291,9 @@ def monitor_outputs(cache, page: PageState, uploaded) -> dict:
     outcome = page_monitor(cache, page, uploaded)
     if outcome.report is None:
         blank = empty_figure(font)
-        return {"status": html.P(outcome.message, className="banner warn"), "roc": blank,
+        return {"status": html.P(outcome.message,
+                                 className="hint" if outcome.hint else "banner warn"),
+                "roc": blank,
                 "time": blank, "table": None, "pin_windows": []}
     result = outcome.report.result
 

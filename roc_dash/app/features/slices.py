@@ -39,7 +39,7 @@ from ...io.slice_columns import SLICE_PREFIX, binning_message, slice_choices
 from ...report.slices import left_out_json, left_out_note, prior_json, why_left_out
 from ...text.rounding import sig
 from .. import ids
-from ..analysis import legacy_names, model_refs, shown_keys
+from ..analysis import SHOWN_FIELDS, legacy_names, model_refs, shown_analysis, shown_keys
 from ..callbacks import in_browser
 from ..components import empty_figure, graph_config
 from ..page_state import PageState, dependencies, parse_link, resolve_refs, tab_gate, tab_page
@@ -47,8 +47,8 @@ from ..server.budget import HeavyWaitTimeout
 from ..slicing import model_slices
 from ..state import FONT, conditions_from_state, group_priors
 
-__all__ = ["card", "slices_outputs", "column_choice", "model_choice", "has_columns", "register",
-           "NO_GROUPS", "CHOOSE"]
+__all__ = ["card", "slices_outputs", "column_choice", "model_choice", "has_columns",
+           "headline_key", "register", "NO_GROUPS", "CHOOSE"]
 
 #: What the card says when no loaded file has a column to slice by.
 NO_GROUPS = ("No column to slice by in the data loaded. To see each model group by group, "
@@ -318,10 +318,13 @@ def has_columns(store, dataset_id: str, choices, columns) -> bool:
                for c in columns)
 
 
-def model_choice(store, keys: list[str], current, linked, choices, columns) -> str | None:
+def model_choice(store, keys: list[str], current, linked, choices, columns,
+                 headline=None) -> str | None:
     """The Slices card's model (a key, dataset id and name, of the shown models ``keys``):
     the current one while it is shown and its dataset has the ``columns``, else the link's
-    (``linked``), else the first shown model whose dataset has them, else the first shown."""
+    (``linked``), else the headline's (the key ``headline()`` returns: the model the page
+    recommends) when its dataset has them, else the first shown model whose dataset has
+    them, else the first shown."""
     if not keys:
         return None
     having = {k: has_columns(store, k.partition("/")[0], choices, columns) for k in keys} \
@@ -330,7 +333,22 @@ def model_choice(store, keys: list[str], current, linked, choices, columns) -> s
         return current
     if linked in keys:
         return linked
+    best = headline() if headline is not None else None
+    if best in keys and having[best]:
+        return best
     return next((k for k in keys if having[k]), keys[0])
+
+
+def headline_key(cache, page: PageState, refs: dict) -> str | None:
+    """The key of the model of the page's headline (the optimum of the shown models under
+    its conditions: the views' analysis), None when there is none yet."""
+    try:
+        analysis = shown_analysis(cache, page)
+    except Exception:  # noqa: BLE001 - the views say what went wrong; the card falls back
+        return None
+    if analysis is None or analysis.optimal is None:
+        return None
+    return next((k for k, name in refs.items() if name == analysis.optimal.model), None)
 
 
 # -- wiring ------------------------------------------------------------------------------
@@ -346,7 +364,8 @@ def _register_choices(app, cache, store) -> None:
                 "column": Output(ids.SLC_COLUMN, "value"),
                 "cross_options": Output(ids.SLC_CROSS, "options"),
                 "cross": Output(ids.SLC_CROSS, "value")},
-        inputs={"page": dependencies(Input, "datasets", "models"),
+        inputs={"page": {**dependencies(Input, "datasets", "models"),
+                         **dependencies(State, *SHOWN_FIELDS[2:], "prior_source")},
                 "column": Input(ids.SLC_COLUMN, "value"), "cross": Input(ids.SLC_CROSS, "value"),
                 "model": State(ids.SLC_MODEL, "value"),
                 "filled": State(ids.SLC_MODEL, "options"), "search": State(ids.URL, "search")},
@@ -367,7 +386,8 @@ def _register_choices(app, cache, store) -> None:
             wanted = found[0].key if found else None
         return {"model_options": [{"label": refs[k], "value": k} for k in keys],
                 "model": model_choice(store, keys, model, wanted, choices,
-                                      [c for c in (column, cross) if c]),
+                                      [c for c in (column, cross) if c],
+                                      lambda: headline_key(cache, page, refs)),
                 "options": options, "column": column, "cross_options": cross_options,
                 "cross": cross}
 

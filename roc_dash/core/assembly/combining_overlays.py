@@ -56,6 +56,19 @@ class CombiningOverlays:
         return self.budget, self.repair, self.logic
 
 
+def _apart(analysis: Analysis, first, second) -> str:
+    """Why the AND / OR of two points of models scored on different datasets is not
+    computed (``""`` when they share one): they score different cases, so no case is
+    flagged by both and there are no joint rates, expected or actual."""
+    datasets = {m.name: m.dataset for m in analysis.models}
+    a, b = datasets.get(first.model), datasets.get(second.model)
+    if a is None or b is None or a == b:
+        return ""
+    return (f"AND / OR: {first.model} and {second.model} were scored on different datasets "
+            f"({a} and {b}), so they score different cases and their AND and OR cannot be "
+            "computed. Pin two points of models of one dataset to combine them.")
+
+
 def combining_overlays(analysis: Analysis | None, *, budget: float | None = None,
                        unit: str = "cases", repair: str | None = None, logic: bool = False,
                        pins: Sequence[OperatingSummary] = (), population: float | None = None,
@@ -84,6 +97,7 @@ def combining_overlays(analysis: Analysis | None, *, budget: float | None = None
             repair_out = f"Repair of {repair}: {exc}."
     if logic:
         pair = logical_pair(operating_point(analysis), list(pins))
-        logic_out = (NO_PAIR if pair is None else
+        apart = None if pair is None else _apart(analysis, *pair)
+        logic_out = (NO_PAIR if pair is None else apart if apart else
                      logical_view(*pair, table() if callable(table) else table))
     return CombiningOverlays(budget=budget_out, repair=repair_out, logic=logic_out)

@@ -96,6 +96,27 @@ def budget_population(analysis: Analysis, population: float | None) -> tuple[flo
     return n, "the test set"
 
 
+def _budget_per_dataset(analysis: Analysis, prior: float, value: float, kw: dict):
+    """``(N, source, mix)`` when the shown models were scored on test sets of different
+    sizes: K cases are another share of each, so each dataset's models are held to the
+    budget on the hull of their own curves with N their own test set; the mix finding the
+    largest share of positives wins (a dataset with fewer cases than K takes part only
+    when every dataset has)."""
+    from ..roc.hull import hull_of_curves
+
+    groups: dict[str, list] = {}
+    for m in analysis.models:
+        groups.setdefault(m.dataset or m.name, []).append(m)
+    options = []
+    for name, models in groups.items():
+        n = float(models[0].n_pos + models[0].n_neg)
+        hull = hull_of_curves({m.name: m.curve for m in models})
+        mix = budget_operating_point(hull, n_total=n, prior_pos=prior, **kw)
+        options.append((kw.get("budget", 0.0) > n, -mix.tpr, n, name, mix))
+    fits, _, n, name, mix = min(options, key=lambda o: o[:2])
+    return n, f"the test set of {name}, the dataset of the model it chooses", mix
+
+
 def budget_view(analysis: Analysis, amount: float, unit: str = "cases", *,
                 population: float | None = None) -> BudgetView:
     """The best classifier acting on a budget of cases, on the joint hull of the shown models.
@@ -129,9 +150,16 @@ def budget_view(analysis: Analysis, amount: float, unit: str = "cases", *,
             raise ValueError("a budget in % flagged must lie between 0 and 100")
         kw = {"fraction": value / 100.0}
     else:
+        if 0 < value < 1 < n_total:  # in the page's words, not the core's arguments
+            raise ValueError(f"{value:g} cases looks like a share of the cases: write "
+                             f"{100 * value:g}% for that share, or give a number of cases")
         kw = {"budget": value}
-    mix = budget_operating_point(analysis.hull, n_total=n_total, prior_pos=prior, **kw)
-    line = budget_line(n_total=n_total, prior_pos=prior, budget=mix.budget)
+    if source.startswith("the test set of"):  # test sets of different sizes
+        n_total, source, mix = _budget_per_dataset(analysis, prior, value, kw)
+    else:
+        mix = budget_operating_point(analysis.hull, n_total=n_total, prior_pos=prior, **kw)
+    # as a share: a budget below one case (a small percentage) is a count, not a typo
+    line = budget_line(n_total=n_total, prior_pos=prior, fraction=mix.budget / n_total)
     return BudgetView(mix=mix, line=line, n_total=n_total, n_source=source, budget=mix.budget,
                       percent=100.0 * mix.budget / n_total)
 

@@ -26,7 +26,8 @@ import numpy as np
 
 from ..roc.hull import RocHull, convex_hull, hull_of_points
 
-__all__ = ["BudgetMix", "BudgetLine", "budget_line", "mix_for_budget", "budget_operating_point"]
+__all__ = ["BudgetMix", "BudgetLine", "budget_line", "mix_for_budget", "mix_for_cases",
+           "budget_operating_point"]
 
 
 @dataclass(frozen=True)
@@ -260,8 +261,24 @@ def mix_for_budget(point_a, point_b, *, n_total: float, prior_pos: float, budget
         On a point outside ROC space, a prior outside (0, 1), a negative budget, a budget
         that looks like a fraction, or neither/both of ``budget`` and ``fraction``.
     """
+    _class_totals(n_total, prior_pos)
+    return mix_for_cases(point_a, point_b, n_total=n_total, prior_pos=prior_pos,
+                         cases=_resolve_budget(budget, fraction, n_total),
+                         threshold_a=threshold_a, threshold_b=threshold_b,
+                         model_a=model_a, model_b=model_b)
+
+
+def mix_for_cases(point_a, point_b, *, n_total: float, prior_pos: float, cases: float,
+                  threshold_a=None, threshold_b=None, model_a=None,
+                  model_b=None) -> BudgetMix:
+    """:func:`mix_for_budget` for a number of cases already computed (``cases``: K, may be
+    below one case, as an expected count flagged by a point near (0, 0) is): no guess that
+    a K in (0, 1) was meant as a share. For callers that derive K themselves (the floors'
+    best hull point), never for a number a user typed."""
     n_pos, n_neg = _class_totals(n_total, prior_pos)
-    k_cases = _resolve_budget(budget, fraction, n_total)
+    k_cases = float(cases)
+    if not (math.isfinite(k_cases) and k_cases >= 0):
+        raise ValueError(f"the number of cases must be finite and non-negative, got {cases!r}")
     a = _point(*point_a, threshold_a, model_a)
     b = _point(*point_b, threshold_b, model_b)
     ga = a["fpr"] * n_neg + a["tpr"] * n_pos

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import betaincinv
 
-from ..combining.capacity_mix import BudgetMix, mix_for_budget
+from ..combining.capacity_mix import BudgetMix, mix_for_cases
 from ..decisions.economics import (
     Economics,
     expected_cost_per_case,
@@ -469,10 +469,10 @@ def _hull_best(hull: RocHull, floors, p: float, e: Economics, n_total: float):
     ga = flagged_at_prior(f[a], t[a], p) * n_total
     gb = flagged_at_prior(f[b], t[b], p) * n_total
     cases = min(max(float(g[i]) * n_total, min(ga, gb)), max(ga, gb))
-    return mix_for_budget((f[a], t[a]), (f[b], t[b]), n_total=n_total, prior_pos=p,
-                          budget=cases, threshold_a=float(hull.thresholds[a]),
-                          threshold_b=float(hull.thresholds[b]),
-                          model_a=str(hull.models[a]), model_b=str(hull.models[b]))
+    return mix_for_cases((f[a], t[a]), (f[b], t[b]), n_total=n_total, prior_pos=p,
+                         cases=cases, threshold_a=float(hull.thresholds[a]),
+                         threshold_b=float(hull.thresholds[b]),
+                         model_a=str(hull.models[a]), model_b=str(hull.models[b]))
 
 
 def _closest(curve: RocCurve, floors, p: float, met: list[np.ndarray]) -> dict:

@@ -278,12 +278,14 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: callback follows the removal record (the prior's source a removal moves, Undo puts back)
 #: and a Monitor callback writes its windows from it (the wiring only; the layout and the
 #: figures are unchanged).
-#: Re-recorded after branches left7 and perf8: the datasets callback reads the models ticked
+#: Re-recorded after branches left7, perf8 and fix7: the datasets callback reads the models ticked
 #: (Undo of a removal ticks the dataset's as they were) and the pin callback the conditions
 #: (a typed pin's class); a gate store per later tab (the layout), set in the browser from the
 #: tab, the conditions and the views' data, which the later tabs' cards take as input (they
-#: read the conditions and the views' data as state). No figure changed.
-EXPECTED_PAGE = ('3f839bb556894b79', 'c67eddc793e0dce2')
+#: read the conditions and the views' data as state). The Slices card's choice
+#: reads the conditions and the headline's inputs as state (it starts on the headline's model).
+#: No figure changed.
+EXPECTED_PAGE = ('3f839bb556894b79', '5610cb4918d99cbc')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
