@@ -55,13 +55,15 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
-def _run_node(tmp_path, figures: dict[str, str]) -> dict:
+def _run_node(tmp_path, given, driver_text: str = DRIVER):
+    """What ``driver_text`` (a Node script given the asset and a JSON file) prints for
+    ``given``, read back as JSON."""
     node = shutil.which("node") or shutil.which("nodejs")
     if node is None:  # `make test-all` installs it (node-deps)
         pytest.fail("node is not installed: `make node-deps` (Debian's nodejs) runs this test")
-    driver, data = tmp_path / "driver.js", tmp_path / "figures.json"
-    driver.write_text(DRIVER)
-    data.write_text(json.dumps(figures))
+    driver, data = tmp_path / "driver.js", tmp_path / "given.json"
+    driver.write_text(driver_text)
+    data.write_text(json.dumps(given))
     done = subprocess.run([node, str(driver), str(ASSET), str(data)], capture_output=True,
                           text=True, timeout=60, check=True)
     return json.loads(done.stdout)
@@ -167,15 +169,7 @@ def test_kpt004_reads_layout_meta_cached_per_data_as_plotly_reads_it(tmp_path):
                   (own, {**layout, "template": {"layout": {"title": {"text": "%{meta}"}}}})]
     cases.append(([{"x": [1], "hovertemplate": "%{meta}"}], {"meta": 1}))
     cases.append(([{"x": [1], "hovertemplate": "%{meta}", "meta": 2}], {"meta": 1}))
-    node = shutil.which("node") or shutil.which("nodejs")
-    if node is None:
-        pytest.fail("node is not installed: `make node-deps` (Debian's nodejs) runs this test")
-    driver, given = tmp_path / "reads.js", tmp_path / "cases.json"
-    driver.write_text(READS_DRIVER)
-    given.write_text(json.dumps(cases))
-    done = subprocess.run([node, str(driver), str(ASSET), str(given)], capture_output=True,
-                          text=True, timeout=60, check=True)
-    got = json.loads(done.stdout)
+    got = _run_node(tmp_path, cases, READS_DRIVER)
     expected = [_reads_layout_meta(d, lay) for d, lay in cases]
     assert [first for first, _ in got] == expected
     assert [again for _, again in got] == expected
