@@ -93,3 +93,12 @@ def test_cbd004_budget_messages_use_the_pages_words(two):
                                                "repair": None, "logic": False}, []))
     assert "write 50% for that share" in typo
     assert "budget=" not in typo and "fraction=" not in typo
+
+
+def test_cbd005_a_budget_above_the_test_sets_size_is_a_count(demo_analysis):
+    # the demo's test set has fewer cases than a population's budget of 800: the line is the
+    # count asked for (everything flagged), not "fraction must lie in [0, 1]"
+    n = float(demo_analysis.models[0].n_pos + demo_analysis.models[0].n_neg)
+    view = budget_view(demo_analysis, 2 * n)
+    assert view.budget == 2 * n and view.percent == pytest.approx(200.0)
+    assert view.mix.tpr == pytest.approx(1.0) and view.mix.fpr == pytest.approx(1.0)
