@@ -146,7 +146,7 @@ def test_scl045_a_window_file_uploaded_on_one_replica_is_monitored_on_another(s3
 
     def monitored(windows):
         return json.dumps(on_b.response("mon-status.children", {
-            "datasets.data": [ref], "tab.data": "monitor", "conditions.data": conditions,
+            "datasets.data": [ref], "tab-gate-monitor.data": "monitor", "conditions.data": conditions,
             "models.value": [f"{ref}/rf"], "mon-windows.value": windows,
             "level.value": 0.95, "band.value": "pointwise", "samples.value": 51},
             ["mon-windows.value"]))
