@@ -7,6 +7,7 @@ import math
 from dash import dcc, html
 
 from ..core.analysis_types import Analysis
+from ..core.assembly.analysis import folds_by_dataset
 from ..core.decisions.operating import OperatingSummary
 from ..figures import GRAPH_CONFIG
 from ..figures.style import color, dash_css, format_threshold
@@ -125,7 +126,8 @@ def operating_panel(op: OperatingSummary | None, analysis: Analysis | None, comp
     if chosen_by:
         kind = f"least expected cost under {chosen_by}"
     # the point, its rates and cost come from its model's folds' rows as one test set
-    folds = max((m.n_folds for m in analysis.models if m.name == op.model), default=1)
+    folds = max(folds_by_dataset(m for m in analysis.models if m.name == op.model).values(),
+                default=1)
     if folds > 1:
         kind += f" (pooled predictions of {folds} folds)"
     metrics = [

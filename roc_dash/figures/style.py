@@ -14,6 +14,7 @@ import plotly.io as pio
 from _plotly_utils.basevalidators import is_homogeneous_array
 from _plotly_utils.utils import to_typed_array_spec
 
+from ..core.assembly.analysis import folds_by_dataset
 from ..text.invisible import without_invisible
 from ..text.rounding import HOVER as NUM
 from ..text.rounding import rule_threshold
@@ -337,10 +338,7 @@ def fold_counts(models) -> tuple[int, str, str]:
     different numbers of folds, the words that put a caption about those folds on the
     datasets that have them (``lead``, "wt.csv: ") and name the others (``tail``,
     "; grp.csv: no folds"); both ``""`` when every model has as many folds."""
-    counts: dict[str, int] = {}
-    for m in models:
-        key = m.dataset or m.name
-        counts[key] = max(counts.get(key, 1), m.n_folds)
+    counts = folds_by_dataset(models)
     folds = max(counts.values(), default=1)
     if len(set(counts.values())) <= 1:
         return folds, "", ""

@@ -58,7 +58,7 @@ from ..roc.precision_recall import average_precision_from_curve, pr_auc_interpol
 from ..table_groups import groups_of
 
 __all__ = ["analyse", "with_conditions", "prevalence", "paired_rows", "AnalysisTimeout",
-           "partial_auc_comparison"]
+           "partial_auc_comparison", "models_by_dataset", "folds_by_dataset"]
 
 
 class AnalysisTimeout(TimeoutError):
@@ -87,6 +87,25 @@ def dataset_prevalences(table: pd.DataFrame) -> dict[str, float]:
     if "dataset" not in table.columns:
         return {}
     return {name: prevalence(rows) for name, rows in groups_of(table, "dataset").items()}
+
+
+def models_by_dataset(models) -> dict[str, list]:
+    """The models (each with ``name`` and ``dataset``) of each dataset, in order of first
+    appearance; a model without a dataset is one of its own (keyed by its name). The one
+    grouping of models by dataset: a dataset is one test set, as :func:`dataset_prevalences`
+    takes a table's rows by dataset."""
+    groups: dict[str, list] = {}
+    for m in models:
+        groups.setdefault(m.dataset or m.name, []).append(m)
+    return groups
+
+
+def folds_by_dataset(models) -> dict[str, int]:
+    """The folds of each dataset of ``models`` (:func:`models_by_dataset`): the most of its
+    models' ``n_folds``, 1 without folds. The folds the views' captions
+    (:func:`roc_dash.figures.style.fold_counts`) and the operating card name."""
+    return {key: max([1, *(m.n_folds for m in group)])
+            for key, group in models_by_dataset(models).items()}
 
 
 def inverted_note(name: str, auc_ci: AucInterval | None, positive: str | None = None) -> str | None:

@@ -42,7 +42,7 @@ from ..combining.logical_combining import (
 )
 from ..combining.superiority import LcIndex, ratio_to_unit
 from ..decisions.operating import OperatingSummary
-from .analysis import paired_rows
+from .analysis import models_by_dataset, paired_rows
 
 __all__ = [
     "BudgetView", "budget_population", "budget_view", "repair_view", "LogicalView", "logical_view",
@@ -104,16 +104,13 @@ def _budget_per_dataset(analysis: Analysis, prior: float, value: float, kw: dict
     when every dataset has)."""
     from ..roc.hull import hull_of_curves
 
-    groups: dict[str, list] = {}
-    for m in analysis.models:
-        groups.setdefault(m.dataset or m.name, []).append(m)
     options = []
-    for name, models in groups.items():
+    for name, models in models_by_dataset(analysis.models).items():
         n = float(models[0].n_pos + models[0].n_neg)
         hull = hull_of_curves({m.name: m.curve for m in models})
         mix = budget_operating_point(hull, n_total=n, prior_pos=prior, **kw)
         options.append((kw.get("budget", 0.0) > n, -mix.tpr, n, name, mix))
-    fits, _, n, name, mix = min(options, key=lambda o: o[:2])
+    _, _, n, name, mix = min(options, key=lambda o: o[:2])
     return n, f"the test set of {name}, the dataset of the model it chooses", mix
 
 
