@@ -13,6 +13,7 @@ import numpy as np
 from ..core.constraints.cost_matrix import check_cost_matrix
 from ..core.kinds.canonical_kinds import classes_of
 from ..text.rounding import sig
+from .core_words import not_used
 from .page_state import PageState, key_ref
 
 __all__ = ["default_matrix", "parse_matrix", "parse_prior", "model_decision", "model_record", "model_classes",
@@ -56,7 +57,7 @@ def parse_matrix(text, classes) -> tuple[np.ndarray | None, str]:
     try:
         check_cost_matrix(c, k, classes)
     except ValueError as exc:
-        return None, f"Cost matrix not used: {exc}."
+        return None, not_used("Cost matrix", exc)
     return c, ""
 
 

@@ -11,6 +11,7 @@ import re
 
 from ..core.constraints.capacity import parse_capacity
 from ..core.constraints.floors import parse_floor
+from .core_words import less_than_one_case, not_used
 from .page_state import PageState
 
 __all__ = ["constrained_point", "parse_settings", "parse_confidence", "parse_volume", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html", "constrained_record", "capacity_too_big",
@@ -29,7 +30,7 @@ def parse_settings(capacity_text, floors_text):
         try:
             capacity = parse_capacity(capacity_text)
         except ValueError as exc:
-            cap_msg = f"Capacity not used: {exc}."
+            cap_msg = not_used("Capacity", exc)
     floors, bad = [], []
     for part in re.split(r"[;,\n]", floors_text if isinstance(floors_text, str) else ""):
         if not part.strip():
@@ -37,8 +38,8 @@ def parse_settings(capacity_text, floors_text):
         try:
             floors.append(parse_floor(part.strip()))
         except ValueError as exc:
-            bad.append(str(exc))
-    floors_msg = ("Floor not used: " + "; ".join(bad) + ".") if bad else ""
+            bad.append(exc)
+    floors_msg = not_used("Floor", "; ".join(str(b).rstrip(".") for b in bad)) if bad else ""
     return capacity, tuple(floors), cap_msg, floors_msg
 
 
@@ -99,9 +100,14 @@ def page_settings(page: PageState, *, n_boot: int = N_BOOT):
 
 def capacity_too_big(capacity, analysis, volume=None) -> str:
     """The message when ``capacity`` (cases) is more than a model's cases (or than
-    ``volume``), else ``""``."""
+    ``volume``), or less than one case (a share typed as a count: 0.5), else ``""``."""
     if capacity is None or capacity[0] is None:
         return ""
+    if 0 < capacity[0] < 1:
+        n = volume if volume is not None else max(
+            (float(m.n_pos + m.n_neg) for m in analysis.models), default=0.0)
+        if n > 1:
+            return not_used("Capacity", less_than_one_case(capacity[0], n))
     if volume is not None:
         return "" if capacity[0] <= volume else (
             f"Capacity not used: {capacity[0]:,.6g} cases is more than the volume of "

@@ -19,6 +19,7 @@ from ..text.rounding import sig
 from .analysis import model_refs, shown_pins
 from .components import pinned_words, plain_text, summary_strip
 from .constrained import page_constrained, parse_confidence, parse_settings, parse_volume
+from .core_words import in_page_words
 from .page_state import PageState
 
 __all__ = ["chosen_by", "constrained_strip", "ReportHeadline", "report_headline",
@@ -65,8 +66,8 @@ def constrained_strip(analysis, constrained, economics, by: str) -> tuple:
 
 def unmet_line(reason) -> str:
     """The strip's second line when no threshold meets the constraints (``reason``: why)."""
-    reason = str(reason).rstrip(".")
-    return (f"{reason[:1].upper()}{reason[1:]}. The headline is the optimum without them "
+    reason = in_page_words(reason, "the capacity")
+    return (f"{reason} The headline is the optimum without them "
             "and nothing is downloaded under them.")
 
 

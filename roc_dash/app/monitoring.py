@@ -50,6 +50,7 @@ from .analysis import (
 )
 from .chosen_points import decision_record
 from .constrained import constrained_record
+from .core_words import in_page_words, reason_of
 from .page_state import PageState
 from .server.monitor_files import get_file
 from .server.store import DatasetNotFound
@@ -316,7 +317,7 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
             ref, same = reference_of(record, table)
             result = monitor_windows(ref, (*items, *read), settings)
         except ValueError as exc:
-            return MonitorOutcome(message=str(exc))
+            return MonitorOutcome(message=in_page_words(exc))
         notes = (*file_notes, *((f"{gone}.",) if gone else ()), *(() if table is not None else (
             "No reference predictions hold the record's model: EM, PACC, the re-derived "
             "choice and the score tests need them (load them as a dataset that is not a "
@@ -344,7 +345,7 @@ def with_pins(outcome: MonitorOutcome, pins) -> MonitorOutcome:
         try:
             made.append(pin_window(outcome.report.result, by_name[name], threshold))
         except ValueError as exc:
-            notes.append(f"The threshold pinned for window {name!r} is left out: {exc}.")
+            notes.append(f"The threshold pinned for window {name!r} is left out: {reason_of(exc)}.")
     report = dataclasses.replace(outcome.report, notes=(*outcome.report.notes, *notes))
     return dataclasses.replace(outcome, report=report, pins=tuple(made),
                                key=(*outcome.key, tuple(pins)))

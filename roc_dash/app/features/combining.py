@@ -34,6 +34,7 @@ from ..analysis import (
     shown_pins,
 )
 from ..components import empty_figure
+from ..core_words import in_page_words
 from ..help import HELP
 from ..overlays import active, combine_results
 from ..page_state import PageState, dependencies, tab_gate, tab_page
@@ -292,7 +293,7 @@ def superiority_outputs(analysis: Analysis | None, model_a, model_b, low, mode, 
     try:
         view = superiority_view(analysis, model_a, model_b, **values)
     except ValueError as exc:
-        return no_update, f"{str(exc)[0].upper()}{str(exc)[1:]}."
+        return no_update, in_page_words(exc, 'the cost ratio')
     return superiority_figure(view, font_size=font_size), ""
 
 

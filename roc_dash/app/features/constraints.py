@@ -59,6 +59,7 @@ from ..constrained import (
     parse_volume,
 )
 from ..constrained_headline import constrained_or_unmet
+from ..core_words import not_used, reason_of
 from ..page_state import PageState, dependencies, parse_link
 from ..state import FONT, economics_from_state, tab_shown
 
@@ -472,7 +473,7 @@ def register(app, cache, store) -> None:
         try:
             views = model_views(analysis, capacity, floors, confidence, volume)
         except ValueError as exc:  # a capacity core refuses (e.g. 0.5 cases)
-            capacity, cap_msg = None, f"Capacity not used: {exc}."
+            capacity, cap_msg = None, not_used("Capacity", exc)
             views = model_views(analysis, None, floors, confidence)
         bands = pr_bands(cache, page, analysis) if page.pr_bands else ()
         # none meets them together: said as the strip says it (a capacity too big is
@@ -512,7 +513,8 @@ def _register_confidence_and_overlays(app, cache) -> None:
                 return None
             return confidence_table(confidences(cache, page, analysis, floors))
         except (AnalysisTimeout, ValueError) as exc:
-            return html.P(f"How sure the floors are: not computed ({exc}).", className="hint")
+            return html.P(f"How sure the floors are: not computed ({reason_of(exc, 'the floors')}).",
+                          className="hint")
 
     for graph, view in ((ids.ROC_GRAPH, "roc"), (ids.PR_GRAPH, "pr")):
         app.clientside_callback(

@@ -34,6 +34,7 @@ from ..class_costs import (
     parse_prior,
 )
 from ..components import graph_config, values_from_link
+from ..core_words import reason_of
 from ..page_state import PageState, dependencies
 from ..state import FONT, tab_shown
 
@@ -129,7 +130,7 @@ def card_outputs(cache, key, matrix_text, prior_text, font=14) -> dict:
     try:
         n_rows, d = model_decision(cache, key, matrix, prior)
     except ValueError as exc:
-        return {"msg": f"No decision: {exc}.", "table": no_update, "result": no_update,
+        return {"msg": f"No decision: {reason_of(exc)}.", "table": no_update, "result": no_update,
                 "figure": no_update}
     return {"msg": " ".join(m for m in (message, note) if m),
             "table": matrix_table(classes, matrix, prior, d.data_prior),
@@ -191,7 +192,7 @@ def decision_file(cache, key, page: PageState):
         record = model_record(cache, key, matrix, prior,
                               datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
     except ValueError as exc:
-        return no_update, f"Nothing was downloaded: {exc}."
+        return no_update, f"Nothing was downloaded: {reason_of(exc)}."
     text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
     return (dcc.send_string(text, "roc-dash-multiclass-decision.json"),
             f"Downloaded the decision of {record.model} under the cost matrix "

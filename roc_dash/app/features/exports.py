@@ -46,6 +46,7 @@ from ..class_costs import page_cost_matrix_html
 from ..components import model_table_rows
 from ..constrained import constrained_record, page_constraints_html
 from ..constrained_headline import chosen_by, pins_line, report_headline
+from ..core_words import reason_of
 from ..help import HELP
 from ..page_state import PageState, dependencies
 from ..render import decision_views
@@ -186,7 +187,7 @@ def decision_download(cache, store, page: PageState, analysis: Analysis, which=N
         record, op, _ = decision_record(cache, page, analysis, which, seconds=REPORT_SECONDS,
                                         note=note)
     except ValueError as exc:  # a recalibration that cannot be fitted on these scores
-        return no_update, f"Nothing was downloaded: {str(exc).rstrip('.')}."
+        return no_update, f"Nothing was downloaded: {reason_of(exc, 'the capacity')}."
     if record is None:
         return no_update, f"Pin {which} is not shown: nothing was downloaded."
     text = json.dumps(record.to_dict(), indent=2, allow_nan=False) + "\n"
@@ -210,7 +211,7 @@ def _constrained_download(cache, store, page: PageState, analysis: Analysis):
         made = constrained_record(cache, page, analysis,
                                   store.notes(list(page.datasets), owner=current_owner())["note"])
     except ValueError as exc:
-        return no_update, f"Nothing was downloaded: {str(exc).rstrip('.')}."
+        return no_update, f"Nothing was downloaded: {reason_of(exc, 'the capacity')}."
     if made is None:
         return decision_download(cache, store, dataclasses.replace(page, capacity="",
                                                                    floors=""), analysis)

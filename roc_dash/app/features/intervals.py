@@ -34,6 +34,7 @@ from ..chosen_points import (
 )
 from ..components import COMPUTING_INTERVALS, STRIP_INTERVALS_SLOT
 from ..constrained import constrained_headline
+from ..core_words import reason_of
 from ..help import HELP
 from ..page_state import PageState, dependencies
 from ..view_patches import regions_drawn
@@ -241,7 +242,7 @@ def register(app, cache, store) -> None:
         try:
             chosen = chosen_intervals(cache, page, first=lambda a: recommendation(page, a))
         except (ValueError, AnalysisTimeout) as exc:
-            return {"table": html.P(f"No intervals: {exc}.", className="hint"),
+            return {"table": html.P(f"No intervals: {reason_of(exc)}.", className="hint"),
                     "regions": [], "strip": None}
         line = strip_text(chosen[0][2], page.control.unit) if chosen else ""
         boxes = regions(chosen, page.det)

@@ -42,6 +42,7 @@ from .. import ids
 from ..analysis import SHOWN_FIELDS, legacy_names, model_refs, shown_analysis, shown_keys
 from ..callbacks import in_browser
 from ..components import empty_figure, graph_config
+from ..core_words import in_page_words
 from ..page_state import PageState, dependencies, parse_link, resolve_refs, tab_gate, tab_page
 from ..server.budget import HeavyWaitTimeout
 from ..slicing import model_slices
@@ -242,7 +243,7 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
     except HeavyWaitTimeout as exc:
         return (f"The groups of {model} were not computed: {exc}.", empty, "", "", "")
     except (InputError, ValueError) as exc:
-        return str(exc), empty, "", "", ""
+        return in_page_words(exc), empty, "", "", ""
     if isinstance(made, str):  # no value in the chosen columns
         return (f"{made[:-1]}: choose a model of a dataset that has it (above), or another "
                 "column.", empty, "", "", "")
@@ -252,7 +253,7 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
         analysis = slice_optima(rocs, cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn,
                                 prior_pos=conditions.prior_pos, group_priors=priors or None)
     except ValueError as exc:
-        return f"{source} {exc}", empty, "", "", ""
+        return f"{source} {in_page_words(exc, 'the prior')}", empty, "", "", ""
     constraint = constraint if constraint in CONSTRAINTS else "group_optima"
     # only the solutions shown: the chosen constraint's and the unconstrained reference
     result = group_thresholds(analysis, tuple(dict.fromkeys(("group_optima", constraint))))

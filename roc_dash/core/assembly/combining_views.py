@@ -156,9 +156,10 @@ def budget_view(analysis: Analysis, amount: float, unit: str = "cases", *,
     else:
         mix = budget_operating_point(analysis.hull, n_total=n_total, prior_pos=prior, **kw)
     # a budget below one case (a small percentage) is a count, not a typo: given as a share;
-    # one above the test set's size (a population larger than it) as the count it is
+    # one above the test set's size (a population larger than it, or cases per month below
+    # one) as the count it is
     line = (budget_line(n_total=n_total, prior_pos=prior, budget=mix.budget)
-            if mix.budget >= 1 else
+            if mix.budget >= 1 or mix.budget > n_total else
             budget_line(n_total=n_total, prior_pos=prior, fraction=mix.budget / n_total))
     return BudgetView(mix=mix, line=line, n_total=n_total, n_source=source, budget=mix.budget,
                       percent=100.0 * mix.budget / n_total)

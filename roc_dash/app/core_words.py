@@ -1,0 +1,86 @@
+"""The page's words for what the core refuses: one place that turns a core ``ValueError``
+worded for a programmer (its arguments' names: ``budget=``, ``fraction=``, ``n_total``,
+``prior_pos``, ``K``) into a sentence that names the page's control, the value and what to
+type instead. The core's own messages stay as they are (a script reads them); every
+callback that shows an exception's text to the user goes through :func:`not_used` or
+:func:`in_page_words`, and a message the core already words for people passes unchanged
+(its first letter made upper case)."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["in_page_words", "not_used", "reason_of", "less_than_one_case"]
+
+_NUM = r"([-+0-9.eE]+|inf|nan)"
+
+
+def _g(text: str) -> str:
+    """A number of the core's message as the page writes it (6 significant digits)."""
+    try:
+        return f"{float(text):,.6g}"
+    except ValueError:
+        return text
+
+
+def less_than_one_case(k: float, n: float) -> str:
+    """Why ``k`` cases (0 < k < 1) out of ``n`` is refused: a share written as a count."""
+    return (f"{k:g} cases is less than one case: write {100 * k:g}% for that share of the "
+            f"{n:,.6g} cases, or give a number of cases (800)")
+
+
+def _fraction_as_count(m, control):
+    return less_than_one_case(float(m.group(1)), float(m.group(2)))
+
+
+def _share_out_of_range(m, control):
+    return (f"{control} must be a share between 0% and 100% of the cases, not "
+            f"{100 * float(m.group(1)):,.6g}%")
+
+
+def _too_many(m, control):
+    return (f"{control} is more than the {_g(m.group(1))} cases of the data: give at most "
+            f"{_g(m.group(1))}, or a share (3%)")
+
+
+#: (pattern of a core message, the page's words for ``control``). Checked in order.
+_RULES = (
+    (re.compile(rf"budget={_NUM} looks like a fraction of the cases.*n_total={_NUM}"),
+     _fraction_as_count),
+    (re.compile(rf"fraction must lie in \[0, 1\], got {_NUM}"), _share_out_of_range),
+    (re.compile(r"K must lie between 0 and the ([0-9,.eE+]+) cases of the data"), _too_many),
+    (re.compile(r"budget must be a non-negative number of cases"),
+     lambda m, control: f"{control} must be a number of cases of 0 or more"),
+    (re.compile(r"n_total must be a positive number of cases"),
+     lambda m, control: "the number of cases it is out of (cases per month, or the volume) "
+                        "must be above 0"),
+    (re.compile(r"prior_pos must lie strictly between 0 and 1"),
+     lambda m, control: "the prior p(+) must lie strictly between 0% and 100%: set the "
+                        "prior above 0 and below 1"),
+)
+
+
+def reason_of(exc, control: str = "the value") -> str:
+    """The reason in ``exc`` as the page says it (:func:`in_page_words`), its first letter
+    as the core wrote it: for inside a sentence."""
+    text = " ".join(str(exc).split()).rstrip(".")
+    for pattern, words in _RULES:
+        m = pattern.search(text)
+        if m:
+            return words(m, control)
+    return text
+
+
+def in_page_words(exc, control: str = "the value") -> str:
+    """The reason in ``exc`` (a core ``ValueError`` or its text) as the page says it, for
+    what was typed in ``control`` (``"the capacity"``, ``"the budget"``): one sentence, its
+    first letter upper case, ending in a full stop."""
+    text = reason_of(exc, control)
+    return f"{text[:1].upper()}{text[1:]}."
+
+
+def not_used(setting: str, exc, control: str | None = None) -> str:
+    """``"<setting> not used: <reason>."``, the sentence under a box whose value the core
+    refused (``setting``: "Capacity", "Floor", "Cost matrix"; ``control``: how the reason
+    names the value, "the capacity" by default)."""
+    return f"{setting} not used: {reason_of(exc, control or f'the {setting.lower()}')}."
