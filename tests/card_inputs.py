@@ -31,8 +31,11 @@ def _field_values(page: PageState, name: str, loaded) -> tuple:
             raise ValueError("every model shown (models None): give loaded=[the keys of the "
                              "models loaded], the model list's options, or the card shows "
                              "none")
-        keys = ([r.key for r in page.models] if page.models is not None else list(loaded or ()))
-        options = [{"label": k.split("/", 1)[-1], "value": k} for k in (loaded or keys)]
+        keys = [r.key for r in page.models] if page.models is not None else list(loaded)
+        # no options: the models given are read as they are (options that are all of them
+        # would read as "every model loaded", None)
+        options = None if loaded is None else [{"label": k.split("/", 1)[-1], "value": k}
+                                                for k in loaded]
         return keys, options
     if name == "slices":
         return (s.model.key if s.model else None, s.column, s.cross, s.constraint, s.priors)
@@ -61,8 +64,8 @@ def page_values(page: PageState, *, loaded=None, **extra) -> dict[str, object]:
     ``**{"id.property": value}``) adds or replaces values of the cards' own controls.
 
     ``loaded``: the keys (``"<dataset id>/<model>"``) of the models loaded, the model
-    list's options (default: the shown models); with ``page.models`` None (every model
-    shown) they are the models shown too."""
+    list's options (default: none, the models of ``page.models`` are read as they are);
+    needed with ``page.models`` None (every model shown): they are the models shown."""
     out: dict[str, object] = {}
     for f in FIELDS:
         for (cid, prop), value in zip(f.sources, _field_values(page, f.name, loaded),

@@ -17,7 +17,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from roc_dash.app.page_state import ModelRef, PageState
 from roc_dash.app.state import ControlState
+from tests.card_inputs import page_values
 from tests.hostile.conftest import wildcard_id
 from tests.monitoring_example import frame
 from tests.replicas import conftest as rc
@@ -141,15 +143,14 @@ def test_scl045_a_window_file_uploaded_on_one_replica_is_monitored_on_another(s3
     assert {f"monitor/{file_id}.bin", f"monitor/{file_id}.json"} <= set(_stored(r))
     assert not (r.b.data_dir / "monitor" / file_id).exists()
     on_b = rc.user_page(r.b, "gus", [ref])
-    conditions = ControlState(cost_fp=1.0, cost_fn=3.0, prior=0.3,
-                              prior_mode="manual").to_store()
+    # the Monitor tab shown (its gate, tab-gate-monitor, says so); the windows as sent
+    page = PageState(datasets=(ref,), models=(ModelRef(ref, "rf"),), tab="monitor",
+                     conditions=ControlState(cost_fp=1.0, cost_fn=3.0, prior=0.3,
+                                             prior_mode="manual"))
 
     def monitored(windows):
-        return json.dumps(on_b.response("mon-status.children", {
-            "datasets.data": [ref], "tab-gate-monitor.data": "monitor", "conditions.data": conditions,
-            "models.value": [f"{ref}/rf"], "mon-windows.value": windows,
-            "level.value": 0.95, "band.value": "pointwise", "samples.value": 51},
-            ["mon-windows.value"]))
+        return json.dumps(on_b.response("mon-status.children", page_values(
+            page, **{"mon-windows.value": windows}), ["mon-windows.value"]))
 
     text = monitored([file_id])
     assert "feb" in text and "gone from the server" not in text, text[:2000]

@@ -29,6 +29,7 @@ from roc_dash.core.monitoring import MonitorSettings, window_from_rows
 from roc_dash.core.monitoring import monitor as core_monitor
 from roc_dash.decision.monitoring import reference_of
 from roc_dash.io import load_predictions
+from tests.card_inputs import call_card
 from tests.monitoring_example import frame, put_file
 from tools.dash_requests import call_flat
 
@@ -231,20 +232,14 @@ def test_mtb008_the_tab_computes_only_while_shown_and_reads_its_settings_from_a_
         loaded):
     cache, ids_, _ = loaded
     app = create_app(store=cache.store)
-    views = next(cb for key, cb in app.callback_map.items()
-                 if key.strip(".").startswith(f"{ids.MON_STATUS}.children"))
-    names = [f"{i['id']}.{i['property']}" for i in views["inputs"] + views["state"]]
     page = _page(ids_)
-    tab = f"{ids.TAB_GATE}monitor.data"  # the tab, as the Monitor tab's gate gives it
-    values = {tab: "decide", "conditions.data": CONDITIONS.to_store(),
-              "datasets.data": list(page.datasets), "mon-reference.value": "optimum",
-              "mon-windows.value": [ids_["jan"], ids_["feb"]], "mon-labels.value": [],
-              "mon-estimator.value": "em", "level.value": 0.95, "pinned.data": [],
-              "models.value": [f"{d}/rf" for d in page.datasets],
-              "models.options": [{"label": d, "value": f"{d}/rf"} for d in page.datasets]}
+    loaded = [f"{d}/rf" for d in page.datasets]
+    # the tab as the Monitor tab's gate gives it (tab-gate-monitor.data)
     with pytest.raises(PreventUpdate):
-        call_flat(views, [values.get(n) for n in names])
-    shown = call_flat(views, [values.get(n) if n != tab else "monitor" for n in names])
+        call_card(app, f"{ids.MON_STATUS}.children", dataclasses.replace(page, tab="decide"),
+                  loaded=loaded)
+    shown = call_card(app, f"{ids.MON_STATUS}.children",
+                      dataclasses.replace(page, tab="monitor"), loaded=loaded)
     assert "Drift" in str(shown["status"]) and "feb" in str(shown["table"])
     link = dataclasses.replace(page, tab="monitor").to_query()
     state, given = parse_link(link)
@@ -312,18 +307,10 @@ def test_mtb031_the_tab_checks_the_point_the_pages_capacity_and_floors_choose(lo
     it, so that it checked the optimum while the strip recommended the constrained point)."""
     cache, ids_, _ = loaded
     app = create_app(store=cache.store)
-    views = next(cb for key, cb in app.callback_map.items()
-                 if key.strip(".").startswith(f"{ids.MON_STATUS}.children"))
-    names = [f"{i['id']}.{i['property']}" for i in views["inputs"] + views["state"]]
     page = dataclasses.replace(_page(ids_), capacity="10%", floors="recall >= 0.2")
-    values = {f"{ids.TAB_GATE}monitor.data": "monitor", "conditions.data": CONDITIONS.to_store(),
-              "datasets.data": list(page.datasets), "mon-reference.value": "optimum",
-              "mon-windows.value": [ids_["jan"], ids_["feb"]], "mon-labels.value": [],
-              "mon-estimator.value": "em", "level.value": 0.95, "pinned.data": [],
-              "models.value": [f"{d}/rf" for d in page.datasets],
-              "models.options": [{"label": d, "value": f"{d}/rf"} for d in page.datasets],
-              f"{ids.DCT_CAPACITY}.value": "10%", f"{ids.DCT_FLOORS}.value": "recall >= 0.2"}
-    shown = call_flat(views, [values.get(n) for n in names])
+    shown = call_card(app, f"{ids.MON_STATUS}.children",
+                      dataclasses.replace(page, tab="monitor"),
+                      loaded=[f"{d}/rf" for d in page.datasets])
     chosen = page_monitor(cache, page).report.record
     assert chosen.how_chosen in ("capacity", "floors")
     assert "under the capacity" in str(shown["status"]) or "under the floors" in str(

@@ -17,7 +17,7 @@ from roc_dash.app.constrained_headline import report_headline
 from roc_dash.app.core_words import in_page_words, not_used
 from roc_dash.app.features.constrained_strip import strip_update
 from roc_dash.app.features.exports import decision_download
-from roc_dash.app.page_state import FIELDS, PageState, dependencies
+from roc_dash.app.page_state import FIELDS, ModelRef, PageState, dependencies
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import TABS, ControlState, economics_from_state
 from roc_dash.core.analysis_types import Conditions
@@ -153,15 +153,22 @@ def test_cwd007_the_core_messages_a_page_can_meet_in_page_words():
         "The floor on recall must lie in [0, 1] (a share)."
 
 
-def test_cwd010_page_values_are_read_back_as_the_page_and_open_the_tabs_gate():
-    page = PageState(datasets=(DEMO_ID,), conditions=CONDITIONS, tab="monitor", det=True,
-                     capacity="5%", floors="recall >= 0.5", samples=101)
-    values = page_values(page, loaded=LOADED)
+def _read_back(values) -> PageState:
+    """The page state a callback reads from ``values`` (:func:`dependencies` of every field)."""
     grouped = {}
     for name, dep in dependencies(State).items():
         deps = dep if isinstance(dep, tuple) else (dep,)
         got = [values[f"{d.component_id}.{d.component_property}"] for d in deps]
         grouped[name] = got[0] if len(got) == 1 else tuple(got)
-    assert PageState.from_dash(grouped) == page
+    return PageState.from_dash(grouped)
+
+
+def test_cwd010_page_values_are_read_back_as_the_page_and_open_the_tabs_gate():
+    page = PageState(datasets=(DEMO_ID,), conditions=CONDITIONS, tab="monitor", det=True,
+                     capacity="5%", floors="recall >= 0.5", samples=101)
+    values = page_values(page, loaded=LOADED)
+    assert _read_back(values) == page
+    two = dataclasses.replace(page, models=tuple(ModelRef(DEMO_ID, m) for m in MODELS[:2]))
+    assert _read_back(page_values(two)) == two  # these two, not every model loaded
     assert {values[f"{ids.TAB_GATE}{t}.data"] for t in TABS[1:]} == {"monitor"}
     assert len(values) == sum(len(f.sources) for f in FIELDS) + len(TABS) - 1

@@ -9,9 +9,10 @@ from dash.exceptions import PreventUpdate
 from sklearn.metrics import roc_auc_score
 
 from roc_dash.app import create_app, ids
-from roc_dash.app.page_state import tab_gate
+from roc_dash.app.page_state import ModelRef, PageState, tab_gate
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import TABS, ControlState, tab_shown
+from tests.card_inputs import page_values
 from tests.conftest import DATA
 from tools.dash_requests import call_flat, callback_body, callback_specs
 
@@ -182,10 +183,11 @@ def test_lzy004_html_report_has_the_comparison_though_compare_never_opened(app):
     assert not read & lazy_outputs
     client = app.server.test_client()
     specs = callback_specs(app)
-    page = {"datasets.data": [DEMO_ID],
-            "models.value": [f"{DEMO_ID}/logistic regression", f"{DEMO_ID}/naive Bayes"],
-            "conditions.data": ControlState(prior=0.3).to_store(), "tab.data": "decide",
-            "cmp-measure.value": "auc", "p-kind.value": "holm"}
+    # the Decide tab shown: the comparison card's gate (tab-gate-compare) says so too
+    page = page_values(PageState(datasets=(DEMO_ID,), models=(
+        ModelRef(DEMO_ID, "logistic regression"), ModelRef(DEMO_ID, "naive Bayes")),
+        conditions=ControlState(prior=0.3), tab="decide"),
+        **{"cmp-measure.value": "auc", "p-kind.value": "holm"})
     hidden = client.post("/_dash-update-component", json=callback_body(
         specs, "comparison-result.children", page, ["conditions.data"]))
     assert hidden.status_code == 204  # the card computed nothing
