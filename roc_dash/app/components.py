@@ -110,6 +110,15 @@ def model_options(names) -> list[dict]:
     return [{"label": n, "value": n} for n in names]
 
 
+def percent(v: float) -> str:
+    """A rate (0 to 1) in a sentence, every rate of it alike: "57%", "0.35%" below 1% (not
+    "0%"), "99.6%" above 99% (not "100%"); "—" when undefined."""
+    p = 100.0 * v if v is not None and math.isfinite(v) else math.nan
+    if p in (0.0, 100.0) or 1.0 <= p <= 99.0:
+        return f"{p:.0f}%"
+    return "—" if p != p else f"{p:.2g}%" if p < 1.0 else f"{math.floor(p * 10) / 10:.1f}%"
+
+
 def _count(v: float) -> str:
     return f"{v:,.0f}" if abs(v - round(v)) < 1e-9 else f"{v:,.2f}"
 
@@ -430,7 +439,7 @@ def pinned_words(label: str, s) -> str:
     """One pinned point compared with the recommendation, for the summary strip."""
     e = s.economics
     what = ("flags nothing" if s.nothing_flagged else
-            f"flags {s.flagged:.0%}, finds {s.tpr:.0%} of positives")
+            f"flags {percent(s.flagged)}, finds {percent(s.tpr)} of positives")
     if s.expected_cost < 0:
         money = f"net gain {_money(-s.expected_cost, e.unit, 3)} per case"
     else:
@@ -481,8 +490,9 @@ def summary_strip(summary, uncertainty=None, frequency=None, pinned=()):
     if summary.nothing_flagged:
         parts.append("flags nothing")
     else:
-        parts.append(f"flags {summary.flagged:.0%} of cases, finds {summary.tpr:.0%} of "
-                     f"positives, precision {sig(summary.precision)}")
+        parts.append(f"flags {percent(summary.flagged)} of cases, finds "
+                     f"{percent(summary.tpr)} of positives, precision "
+                     f"{percent(summary.precision)}")
     if summary.expected_cost < 0:  # the benefits outweigh the costs: say it as a gain
         gain = _money(-summary.expected_cost, unit, 3)
         if interval:

@@ -49,7 +49,7 @@ from ...figures.style import format_threshold
 from ...text.rounding import sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_names, shown_analysis, timeout_message
-from ..components import empty_figure, graph_config, values_from_link
+from ..components import empty_figure, graph_config, percent, values_from_link
 from ..constrained import (
     N_BOOT,
     SEED,
@@ -158,10 +158,10 @@ def _capacity_rows(v: ModelView) -> list:
              else "the optimum under the costs flags fewer: the capacity does not bind")
     mixed = cp.mix.k not in (0.0, 1.0) and cp.mix.fpr_a != cp.mix.fpr_b
     if cp.binding and mixed:
-        binds += (f"; exactly {_pct(cp.queue_rate)} by mixing two thresholds: precision "
-                  f"{_num(cp.precision)}, recall {_num(cp.recall)}")
+        binds += (f"; exactly {percent(cp.queue_rate)} by mixing two thresholds: precision "
+                  f"{percent(cp.precision)}, recall {percent(cp.recall)}")
         title += (". The mix of two hull vertices (Fawcett 2004, section 7.4.1) flags "
-                  f"{_pct(cp.queue_rate)} of cases: the row's numbers are the single "
+                  f"{percent(cp.queue_rate)} of cases: the row's numbers are the single "
                   "threshold's, the rule to deploy without randomising")
     return [html.Td(v.name), html.Td("capacity"), *cells, html.Td(binds, title=title)]
 

@@ -21,6 +21,7 @@ from dash.exceptions import PreventUpdate
 from ...core.assembly.analysis import AnalysisTimeout
 from ...core.decisions.point_intervals import PointUncertainty
 from ...figures.point_regions import REGION_UID
+from ...figures.style import format_threshold
 from ...text.rounding import sig
 from .. import ids
 from ..chosen_points import (
@@ -62,12 +63,13 @@ def _number(v: float) -> str:
     return "∞" if v == math.inf else sig(v)
 
 
-def interval_text(iv) -> str:
+def interval_text(iv, number=_number) -> str:
     """``"0.812 [0.770–0.850]"``: the estimate and its interval (the estimate alone when the
-    interval is fixed or undefined)."""
+    interval is fixed or undefined); ``number`` writes each (a threshold's: as a rule's
+    bound, :func:`~roc_dash.figures.style.format_threshold`, as the strip's line)."""
     if iv.interval in ("fixed", "none"):
-        return _number(iv.estimate)
-    return f"{_number(iv.estimate)} [{_number(iv.low)}–{_number(iv.high)}]"
+        return number(iv.estimate)
+    return f"{number(iv.estimate)} [{number(iv.low)}–{number(iv.high)}]"
 
 
 def _oob_text(u: PointUncertainty) -> str:
@@ -90,7 +92,8 @@ def intervals_table(chosen):
     body = [html.Tr([html.Th("Model")] + [html.Td(op.model, className="num model")
                                           for _, op, _ in chosen])]
     body += [html.Tr([html.Th(name, title=HELP.get(key))] + [
-        html.Td(interval_text(getattr(u, attr)), className="num") for _, _, u in chosen])
+        html.Td(interval_text(getattr(u, attr), format_threshold if attr == "threshold"
+                              else _number), className="num") for _, _, u in chosen])
         for name, attr, key in ROWS]
     body.append(html.Tr(className="oob", children=[
         html.Th("Out-of-bag cost of the choice", title=HELP["pi_oob"])] + [
@@ -150,7 +153,9 @@ def strip_text(u: PointUncertainty, unit: str = "") -> str:
     t, c = u.threshold, u.expected_cost
     if c.interval == "none" and t.interval == "none":
         return ""
-    parts = [f"threshold {_span(t.low, t.high)}"] if t.interval != "none" else []
+    # the threshold's ends as rules' bounds (never rounded up past them), as every threshold
+    parts = ([f"threshold {format_threshold(t.low)}–{format_threshold(t.high)}"]
+             if t.interval != "none" else [])
     if c.interval != "none":
         parts.append(f"net gain {_span(-c.high, -c.low, unit)} per case" if c.estimate < 0
                      else f"expected cost {_span(c.low, c.high, unit)} per case")

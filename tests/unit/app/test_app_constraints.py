@@ -12,6 +12,7 @@ from dash.exceptions import PreventUpdate
 
 from roc_dash.app import create_app, ids
 from roc_dash.app.analysis import AnalysisCache, model_refs
+from roc_dash.app.components import percent
 from roc_dash.app.features.constraints import (
     N_BOOT,
     OVERLAY_UID,
@@ -101,7 +102,8 @@ def test_dct002_capacity_threshold_is_the_cheapest_within_k_by_brute_force(demo)
         assert cells[2] == f"{sig(100 * (PRIOR * tpr + (1 - PRIOR) * fpr))}%"
         assert cells[6] == format_threshold(t)
         if cp.binding and cp.mix.k not in (0.0, 1.0):
-            assert f"recall {sig(cp.recall)}" in cells[8]
+            # the note's sentence gives its rates as percentages, as its queue rate
+            assert f"recall {percent(cp.recall)}" in cells[8]
 
 
 def _row_cells(table) -> list[str]:
