@@ -1,6 +1,8 @@
 """A capacity and floors that no threshold meets together (each alone is met): the Decide
 tab's capacity table says so in the summary strip's words (cun001)."""
 
+import dataclasses
+
 import numpy as np
 
 from roc_dash.app import create_app, ids
@@ -9,6 +11,8 @@ from roc_dash.app.features.constrained_strip import strip_update
 from roc_dash.app.page_state import PageState
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState
+from tests.card_inputs import call_card
+from tests.conftest import DEMO_MODELS
 
 from .test_app_constrained_strip import _brute, _ops
 from .test_app_constraints import CFN, CFP, PRIOR
@@ -16,9 +20,11 @@ from .test_app_constraints import CFN, CFP, PRIOR
 CAPACITY, FLOOR = "5%", "recall >= 0.8"
 
 
-def _table_callback(app):
-    return next(v for k, v in app.callback_map.items()
-                if f"{ids.DCT_SUMMARY}.children" in k)["callback"].__wrapped__
+def _table(app, page: PageState):
+    """The capacity and floors card's outputs for ``page`` (every demo model shown)."""
+    return call_card(app, f"{ids.DCT_CAPACITY_MSG}.children", page,
+                     loaded=[f"{DEMO_ID}/{m}" for m in DEMO_MODELS],
+                     **{f"{ids.VIZ_DATA}.data": {"drawn": 1}})
 
 
 def test_cun001_the_capacity_table_says_the_strips_words_when_none_meets_both(tmp_path):
@@ -35,17 +41,12 @@ def test_cun001_the_capacity_table_says_the_strips_words_when_none_meets_both(tm
         (1,)])
     assert strip.startswith("No threshold meets the constraints: ")
 
-    raw = {"capacity": CAPACITY, "floors": FLOOR, "constraint_view": "gains", "pr_bands": [],
-           "presentation": [], "tab": "decide", "floor_confidence": "", "volume": "",
-           "datasets": [DEMO_ID], "conditions": conditions.to_store(), "det": [],
-           "pr_mode": "pr"}
-    table = _table_callback(app)(viz={"drawn": 1}, page=raw)["summary"]
+    table = _table(app, page)["summary"]
     assert plain_text(table).startswith(strip)  # the same words, above the rows
     assert "capacity" in plain_text(table) and "floors" in plain_text(table)
 
     # met together: no such line
-    raw["floors"] = "recall >= 0.1"
-    table = _table_callback(app)(viz={"drawn": 1}, page=raw)["summary"]
+    table = _table(app, dataclasses.replace(page, floors="recall >= 0.1"))["summary"]
     assert "No threshold meets" not in plain_text(table)
 
 
@@ -53,10 +54,7 @@ def test_cun002_a_capacity_too_big_is_said_under_its_box_only(tmp_path):
     capacity = "100000"  # more cases than the demo has
     app = create_app(store=DatasetStore(tmp_path))
     conditions = ControlState(cost_fp=CFP, cost_fn=CFN, prior=PRIOR, prior_mode="manual")
-    raw = {"capacity": capacity, "floors": FLOOR, "constraint_view": "gains",
-           "pr_bands": [], "presentation": [], "tab": "decide", "floor_confidence": "",
-           "volume": "", "datasets": [DEMO_ID], "conditions": conditions.to_store(),
-           "det": [], "pr_mode": "pr"}
-    out = _table_callback(app)(viz={"drawn": 1}, page=raw)
+    out = _table(app, PageState(datasets=(DEMO_ID,), conditions=conditions,
+                                capacity=capacity, floors=FLOOR, tab="decide"))
     assert out["capacity_msg"].startswith("Capacity not used")
     assert "No threshold meets" not in plain_text(out["summary"])
