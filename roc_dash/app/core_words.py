@@ -4,7 +4,7 @@ worded for a programmer (its arguments' names: ``budget=``, ``fraction=``, ``n_t
 type instead. The core's own messages stay as they are (a script reads them); every
 callback that shows an exception's text to the user goes through :func:`not_used` or
 :func:`in_page_words`, and a message the core already words for people passes unchanged
-(its first letter made upper case)."""
+(its first word capitalised, a full stop at its end)."""
 
 from __future__ import annotations
 
@@ -73,10 +73,12 @@ def reason_of(exc, control: str = "the value") -> str:
 
 def in_page_words(exc, control: str = "the value") -> str:
     """The reason in ``exc`` (a core ``ValueError`` or its text) as the page says it, for
-    what was typed in ``control`` (``"the capacity"``, ``"the budget"``): one sentence, its
-    first letter upper case, ending in a full stop."""
+    what was typed in ``control`` (``"the capacity"``, ``"the budget"``): one sentence
+    ending in a full stop, its first word capitalised (not a name it starts with)."""
     text = reason_of(exc, control)
-    return f"{text[:1].upper()}{text[1:]}."
+    if re.match(r"[a-z]+[ ,]", text):  # a word, not a name ("gbm.csv: …", "rf: …")
+        text = text[:1].upper() + text[1:]
+    return f"{text}."
 
 
 def not_used(setting: str, exc, control: str | None = None) -> str:

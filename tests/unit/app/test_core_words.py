@@ -151,6 +151,8 @@ def test_cwd007_the_core_messages_a_page_can_meet_in_page_words():
     # a message already in people's words passes as it is
     assert in_page_words(ValueError("the floor on recall must lie in [0, 1] (a share)")) == \
         "The floor on recall must lie in [0, 1] (a share)."
+    assert in_page_words(ValueError("gbm.csv: no rows of model 'rf'.")) == \
+        "gbm.csv: no rows of model 'rf'."  # a name keeps its case
 
 
 def _read_back(values) -> PageState:
