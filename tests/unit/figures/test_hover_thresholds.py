@@ -232,8 +232,8 @@ def fine_figures(demo_cache):
     """The ROC (each averaging), DET, PR, PRG, cost, threshold (both axes) and decision-curve
     figures of the demo with scores a little lower (the demo's have 6 digits: none rounds
     up; these all do)."""
-    from roc_dash.core.assembly.analysis import analyse
     from roc_dash.core.analysis_types import Conditions
+    from roc_dash.core.assembly.analysis import analyse
 
     table = demo_cache.table([DEMO_ID]).copy()
     table["score"] = table["score"] * (1 - math.pi * 1e-7)  # 0.931239 -> 0.93123871
