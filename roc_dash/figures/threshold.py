@@ -154,6 +154,10 @@ def threshold_parts(analysis: Analysis, model: str, economics: Economics, *,
     ymax = float(np.nanmax(prof.expected_cost[keep])) if keep.any() else 1.0
     layout["xaxis"].pop("range", None)
     layout["xaxis"]["autorange"] = True
+    if axis == "threshold":
+        # the unified hover's title would be x, the threshold, to 7 digits and possibly
+        # rounded up; the cost line's row below it gives the page's text (hvr008)
+        layout["xaxis"]["unifiedhovertitle"] = {"text": "score threshold"}
     layout["yaxis"].update(range=[0, ymax * 1.05 if ymax > 0 else 1], autorange=False)
     layout["yaxis2"] = {"overlaying": "y", "side": "right", "range": [0, 1.02],
                         "showgrid": False, "dtick": 0.2, "title": {"text": "rate"},

@@ -70,14 +70,15 @@ from roc_dash.app.state import ControlState
 #: Re-recorded (branch left8, hover rounding): every point's customdata gains a fifth column,
 #: its threshold as the page writes it (``style.shown_thresholds``: 6 digits, never rounded
 #: up), which the hovertemplates print instead of plotly's ``.6~g`` of the threshold; the
-#: threshold view's rate lines point to the cost line's threshold. ROC, PR, cost and
+#: threshold view's rate lines point to the cost line's threshold and its unified hover's title is
+#: "score threshold" (not x to 7 digits, which can round up). ROC, PR, cost and
 #: threshold figures and the viz data (the threshold view's vertices key) changed; the
 #: patched ROC and cost (a patch sends no customdata) did not.
 EXPECTED = {
     'default': ('17ae3cf93f41311f', 'abc9ca6f828be038', 'a3ee78c393b345fe',
-                '74b3bb544ab050a3', '9129d04210bcf5c8'),
+                '7bdd24e5687ae9eb', '9129d04210bcf5c8'),
     'presentation': ('cd25227f724f84b6', '864a21c29f41f980', 'c8ecdf6cb5da3e85',
-                     '947186a529cdefa6', '18f442195ebfe8d2'),
+                     '8a76853e9d54d3f0', '18f442195ebfe8d2'),
     'patched': ('cb918bd362034f1f', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
                 'ed64a3e908e4b952', 'ff6c044472c32310'),
     'patched prior': ('dfeba3ed3dca0ba1', '8c3e9aa6f3847c8f', '717e6e3702cdf827',

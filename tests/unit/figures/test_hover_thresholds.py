@@ -296,6 +296,8 @@ def test_hvr008_threshold_view_and_queue_rate_print_no_rounded_up_x(demo_analysi
     fig = threshold_figure(demo_analysis, "naive Bayes", Economics(cost_fp=1.0, cost_fn=3.0))
     for trace in fig.data:
         assert "≥ %{x" not in (trace.hovertemplate or ""), trace.name
+    # nor does the unified hover's title (plotly's own format of x, 7 digits, may round up)
+    assert "%{x" not in fig.layout.xaxis.unifiedhovertitle.text
     y = np.array([1, 0, 1, 0, 1, 0], dtype=bool)
     s = np.array([0.9, 0.8, 0.46702173, 0.3, 0.2, 0.1])
     trace = queue_rate_trace("m", gains_curve(roc_curve(y, s)))
