@@ -204,10 +204,38 @@ def shown_thresholds(thresholds) -> np.ndarray:
     out = np.full(t.shape, np.nan)
     finite = np.isfinite(t)
     if finite.any():
-        # most thresholds recur (ties, the same vertices in several traces): format each once
-        values, inverse = np.unique(t[finite], return_inverse=True)
-        out[finite] = np.array([float(format_threshold(v)) for v in values.tolist()])[inverse]
+        out[finite] = _six_digits_down(t[finite])
     return out
+
+
+def _six_digits_down(v: np.ndarray) -> np.ndarray:
+    """:func:`shown_thresholds` of finite values, with numpy (a formatted string per value
+    cost 3 µs, 8 ms for a full render's 2,400 points): ``k / 10^p``, ``k`` the value's 6
+    significant digits rounded (``floor`` where that went above the value); the division
+    of two exact integers is the double nearest the decimal, as ``float(text)`` is. A value
+    whose digits come out wrong (7 or 5 of them near a power of ten, a product rounded
+    across an integer) takes :func:`format_threshold` itself; hvr009 checks the two agree."""
+    out = np.zeros(v.shape)
+    nz = v != 0
+    a = v[nz]
+    p = 5 - np.floor(np.log10(np.abs(a)))
+    usable = np.abs(p) <= 22  # 10^p exact
+    p = np.where(usable, p, 0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        up = p >= 0
+        scale = 10.0 ** np.abs(p)
+        scaled = np.where(up, a * scale, a / scale)
+        k = np.round(scaled)
+        k = np.where(_back(k, up, scale) > a, np.floor(scaled), k)
+        r = _back(k, up, scale)
+    wrong = ~usable | (np.abs(k) < 1e5) | (np.abs(k) >= 1e6) | ~(r <= a)
+    r[wrong] = [float(format_threshold(x)) for x in a[wrong].tolist()]
+    out[nz] = r
+    return out
+
+
+def _back(k, up, scale):
+    return np.where(up, k / scale, k * scale)
 
 
 def base_layout(fig: go.Figure, *, x_title: str, y_title: str, font_size: int = 14,

@@ -304,3 +304,23 @@ def test_hvr008_threshold_view_and_queue_rate_print_no_rounded_up_x(demo_analysi
     assert "score ≥ %{customdata:" in trace["hovertemplate"]
     shown = {format(float(c), ".6g") for c in trace["customdata"]}
     assert "0.467021" in shown and "0.467022" not in shown
+
+
+def test_hvr009_shown_thresholds_is_format_threshold_for_every_kind_of_value():
+    """The numpy path of ``shown_thresholds`` gives, value for value, the number of
+    :func:`format_threshold`'s text: random scores of 16 digits, values of exactly 6 digits,
+    halves of the 6th digit, values near powers of ten, negative, tiny and huge ones."""
+    from roc_dash.figures.style import format_threshold, shown_thresholds
+
+    rng = np.random.default_rng(9)
+    values = [rng.random(5000), rng.normal(size=2000) * 10.0 ** rng.integers(-30, 30, 2000),
+              np.round(rng.random(2000), 6), (np.arange(2000) + 0.5) / 1e6,
+              10.0 ** np.arange(-25, 25), np.nextafter(10.0 ** np.arange(-25, 25), 0),
+              np.nextafter(10.0 ** np.arange(-25, 25), np.inf), -rng.random(500),
+              [0.0, -0.0, 0.46702173, 0.9999999994643758, 1.0, 5e-324, 1.7e308]]
+    x = np.concatenate([np.asarray(v, dtype=float) for v in values])
+    got = shown_thresholds(x)
+    want = [float(format_threshold(v)) for v in x.tolist()]
+    bad = [(v, g, w) for v, g, w in zip(x.tolist(), got.tolist(), want, strict=True) if g != w]
+    assert not bad, bad[:10]
+    assert np.isnan(shown_thresholds([np.inf, -np.inf, np.nan])).all()
