@@ -53,6 +53,10 @@ PRIOR_STEP = 0.01
 
 #: Drags that end this close (in ROC units) to the optimal vertex carry no direction.
 _PIVOT_EPS = 1e-3
+#: The shortest lever of a drag's rotation about the optimal vertex (ROC units, a fifth of
+#: the plot): a point grabbed nearer the vertex turns the line as if grabbed this far away
+#: along the line, so that a small mouse move gives a small turn (see :func:`dragged_slope`).
+MIN_LEVER = 0.2
 
 
 def cost_to_slider(cost: float) -> float:
@@ -157,6 +161,11 @@ def dragged_slope(relayout, line, vertex) -> float | None:
     moved middle when both ends moved. A direction steeper than vertical (or vertical) gives
     ``inf`` and one below horizontal gives ``0``; callers clamp them to the sliders' range.
     If the moved point ends on the vertex itself, the dragged line's own slope is used.
+
+    The lever is at least :data:`MIN_LEVER`: a moved point that was nearer the vertex (the
+    middle of a line whose vertex is near its middle, an end of a short line on near-perfect
+    data) is taken as if it were that far from the vertex along the line, moved by as much.
+    Without it a short lever turned a move of a few pixels into a swing of tens of degrees.
     """
     if not isinstance(relayout, dict) or line is None or vertex is None:
         return None
@@ -178,11 +187,21 @@ def dragged_slope(relayout, line, vertex) -> float | None:
     moved0 = new[0] != old[0] or new[1] != old[1]
     moved1 = new[2] != old[2] or new[3] != old[3]
     if moved0 and not moved1:
-        px, py = new[0], new[1]
+        (qx, qy), (px, py) = old[:2], new[:2]
     elif moved1 and not moved0:
-        px, py = new[2], new[3]
+        (qx, qy), (px, py) = old[2:], new[2:]
     else:
+        qx, qy = (old[0] + old[2]) / 2, (old[1] + old[3]) / 2
         px, py = (new[0] + new[2]) / 2, (new[1] + new[3]) / 2
+    lever = math.hypot(qx - f, qy - t)
+    if lever < MIN_LEVER:
+        # the grabbed point, moved out along the line to MIN_LEVER from the vertex (on its
+        # side of it; a point on the vertex takes the line's right-hand side)
+        ux, uy = (qx - f, qy - t) if lever >= _PIVOT_EPS else (old[2] - old[0], old[3] - old[1])
+        size = math.hypot(ux, uy)
+        if size > 0:
+            scale = MIN_LEVER / size
+            px, py = f + ux * scale + (px - qx), t + uy * scale + (py - qy)
     dx, dy = px - f, py - t
     if math.hypot(dx, dy) < _PIVOT_EPS:  # the moved point sits on the vertex: use the line
         dx, dy = new[2] - new[0], new[3] - new[1]

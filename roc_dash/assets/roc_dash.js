@@ -286,7 +286,9 @@
         var f = data[2], t = data[3], pi = viz.prior;
         var m = viz.cost_fp * (1 - pi) / (viz.cost_fn * pi), pc = 1 / (1 + m);
         var name = (viz.models && viz.models[data[0]]) || "trivial classifier";
-        var text = "<b>" + plainText(name) + "</b><br>score ≥ " + fmtThreshold(data[1]);
+        /* data[4]: the threshold as the page writes it (toPrecision could round it up) */
+        var text = "<b>" + plainText(name) + "</b><br>score ≥ " +
+            fmtThreshold(data.length > 4 ? data[4] : data[1]);
         return views.map(function (v) {
             var k = index[v];
             if (v === source) { return window.dash_clientside.no_update; }

@@ -69,8 +69,11 @@ def _model_trace(name: str, index: int, dc: DecisionCurve, style: dict, marker: 
             "name": plain(name), "legendgroup": f"decision {name}", "line": style,
             "marker": marker,
             "customdata": data, "meta": f"<b>{plain(name)}</b>",
+            # p_t is the threshold: written as the page writes thresholds (customdata[4]),
+            # not as x's own .6~g, which could round it up
             "hovertemplate": ("%{meta}: treat iff score ≥ p<sub>t</sub> (threshold = "
-                              f"p<sub>t</sub>)<br>{_NB}<extra></extra>")}
+                              f"p<sub>t</sub>)<br>{_NB.replace('%{x:', '%{customdata[4]:')}"
+                              "<extra></extra>")}
 
 
 def _hull_trace(names, indices, h: HullNetBenefit, style: dict, label: str) -> dict:

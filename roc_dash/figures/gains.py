@@ -171,7 +171,9 @@ def queue_rate_trace(name: str, g: GainsCurve, *, index: int = 0) -> dict:
     return {"type": "scatter", "x": g.thresholds[k], "y": g.queue_rate[k],
             "mode": "lines", "line_shape": "hv", "name": f"{sty.plain(name)} queue rate",
             "line": {**sty.line_style(index), "width": 1.5}, "opacity": 0.8,
-            "hovertemplate": (f"{sty.plain(name)}: score ≥ %{{x:{NUM}}} flags "
+            # the threshold as the page writes it (x's own .6~g could round it up)
+            "customdata": sty.shown_thresholds(g.thresholds[k]),
+            "hovertemplate": (f"{sty.plain(name)}: score ≥ %{{customdata:{NUM}}} flags "
                               f"%{{y:{NUM}}} of the cases<extra></extra>")}
 
 

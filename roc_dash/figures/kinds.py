@@ -80,7 +80,9 @@ def pairwise_figure(result: MulticlassAnalysis, model: str, *, font_size: int = 
                        "outscores<br>a row of %{x} on the %{y} score<extra></extra>"),
         textfont={"size": max(font_size - 1, 10)}, hoverongaps=False,
         name=f"{plain(model)}: Â(i|j) for each pair of classes"))
-    fig.update_layout(font={"size": font_size}, margin={"l": 90, "r": 10, "t": 10, "b": 60},
+    # the top margin holds plotly's mode bar (about 25 px): at 10 px it covered the top row's
+    # cells and the colour bar's title (hmb001)
+    fig.update_layout(font={"size": font_size}, margin={"l": 90, "r": 10, "t": 36, "b": 60},
                       plot_bgcolor="white",
                       # the graph's name for a screen reader (assets/roc_dash_a11y.js)
                       meta={"title": f"Pairwise AUC of {plain(model)} (Hand & Till)"})

@@ -107,9 +107,9 @@ def monitor_roc_figure(result: MonitorResult, *, font_size: int = 14, pins=()) -
         fig.add_trace(go.Scatter(x=ref.hull.fpr, y=ref.hull.tpr, mode="lines+markers",
                                  name="reference hull", marker={"size": 4},
                                  line={"color": HULL_COLOR, "width": 1.5, "dash": "dash"},
-                                 customdata=ref.hull.thresholds,
-                                 hovertemplate="hull vertex: score ≥ %{customdata:.6g}"
-                                               "<extra></extra>"))
+                                 hovertext=[f"hull vertex: score ≥ {rule_threshold(t)}"
+                                            for t in ref.hull.thresholds.tolist()],
+                                 hovertemplate="%{hovertext}<extra></extra>"))
     slope = ref.economics.net_cost_fp * (1 - ref.prior_pos) / (
         ref.economics.net_cost_fn * ref.prior_pos)
     ix, iy = _iso_line(ref.fpr, ref.tpr, slope)

@@ -23,6 +23,7 @@ from .style import (
     OPTIMUM_COLOR,
     PIN_COLORS,
     PINNED_COLOR,
+    SHOWN_THRESHOLD,
     LeanFigure,
     base_layout,
     base_layout_dict,
@@ -121,11 +122,12 @@ def threshold_parts(analysis: Analysis, model: str, economics: Economics, *,
         "name": f"expected cost{unit}", "line": {"color": OPTIMUM_COLOR, "width": 3},
         "customdata": threshold_rows(data), "meta": f"<b>{plain(model)}</b>",
         "hovertemplatefallback": NO_THRESHOLD,
-        "hovertemplate": (f"%{{meta}}<br>threshold ≥ %{{customdata[1]:{NUM}}}<br>expected cost "
+        "hovertemplate": (f"%{{meta}}<br>threshold ≥ {SHOWN_THRESHOLD}<br>expected cost "
                           f"%{{y:{NUM}}}<extra></extra>")}]
-    # the rates' hover (unified along x) names the threshold too (on the share axis, the
-    # cost line's hover above them carries it)
-    at = (f" at threshold ≥ %{{x:{NUM}}}" if axis == "threshold"
+    # the rates' hover (unified along x) points to the cost line's, above them, for the
+    # threshold: plotly's own format of x (.6~g) could round it up (0.46702173 to 0.467022,
+    # a rule leaving out the point shown); the cost line's reads the text the page shows
+    at = (" (threshold in the expected cost line)" if axis == "threshold"
           else f" at share flagged %{{x:{NUM}}} (threshold in the expected cost line)")
     for label, attr, c, dash in RATE_STYLES:
         traces.append({
@@ -152,6 +154,10 @@ def threshold_parts(analysis: Analysis, model: str, economics: Economics, *,
     ymax = float(np.nanmax(prof.expected_cost[keep])) if keep.any() else 1.0
     layout["xaxis"].pop("range", None)
     layout["xaxis"]["autorange"] = True
+    if axis == "threshold":
+        # the unified hover's title would be x, the threshold, to 7 digits and possibly
+        # rounded up; the cost line's row below it gives the page's text (hvr008)
+        layout["xaxis"]["unifiedhovertitle"] = {"text": "score threshold"}
     layout["yaxis"].update(range=[0, ymax * 1.05 if ymax > 0 else 1], autorange=False)
     layout["yaxis2"] = {"overlaying": "y", "side": "right", "range": [0, 1.02],
                         "showgrid": False, "dtick": 0.2, "title": {"text": "rate"},

@@ -30,7 +30,7 @@ __all__ = ["operating_card", "summary", "pin_from_click", "add_pin", "pin_from_i
 
 def operating_card():
     """The operating point card: the optimum or the pins compared, and the pin row."""
-    return html.Div(className="card", children=[
+    return html.Div(className="card operating-card", children=[
         html.Div(className="card-head", children=[
             html.H2("Operating point"),
             html.Button("Clear pins", id=ids.UNPIN, n_clicks=0, className="button", hidden=True,

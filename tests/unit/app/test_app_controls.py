@@ -148,3 +148,32 @@ def test_ctl007_display_rounds_but_the_store_is_exact():
     # junk in the store falls back to defaults
     assert ControlState.from_store({"cost_fp": -1, "prior": 7, "rev": "x"}) == ControlState()
     assert ControlState.from_store("nonsense") == ControlState()
+
+
+def test_ctl008_a_short_lever_turns_the_line_gently():
+    """A point grabbed near the optimal vertex has a short lever: the old reading turned a
+    move of 0.01 (3 px on a 350 px plot) there into a swing of about 45 degrees. The lever
+    is now at least ``MIN_LEVER`` (the point taken that far out along the line, moved by as
+    much), so the same move turns the line by about 4 degrees; long levers (ctl003-ctl005)
+    are exact rotations as before."""
+    vertex = [0.3, 0.7]
+    line = [0.0, 0.4, 0.6, 1.0]  # slope 1, its middle on the vertex
+    # the middle (= the vertex) pulled 0.01 up-left: the line moves, the slope barely
+    moved = {"shapes[0].x0": -0.01, "shapes[0].y0": 0.41, "shapes[0].x1": 0.59,
+             "shapes[0].y1": 1.01}
+    slope = dragged_slope(moved, line, vertex)
+    turn = abs(math.degrees(math.atan(slope) - math.atan(1.0)))
+    assert 0 < turn < 5, (slope, turn)
+    from roc_dash.app.gestures import MIN_LEVER
+
+    # exactly the rotation of a point MIN_LEVER out along the line, moved by (-0.01, +0.01)
+    u = MIN_LEVER / math.sqrt(2)
+    assert slope == pytest.approx((u + 0.01) / (u - 0.01))
+    # a stub on near-perfect data: vertex (0.01, 0.99), slope 1, ends 0.014 from it
+    vertex, line = [0.01, 0.99], [0.0, 0.98, 0.02, 1.0]
+    slope = dragged_slope({"shapes[0].x1": 0.02, "shapes[0].y1": 1.005}, line, vertex)
+    turn = abs(math.degrees(math.atan(slope) - math.atan(1.0)))
+    assert 0 < turn < 2, (slope, turn)  # the old reading: 11 degrees
+    # the same move of an end far from the vertex is the exact rotation it always was
+    assert dragged_slope({"shapes[0].x1": 0.425, "shapes[0].y1": 1.01}, LINE, VERTEX) == (
+        pytest.approx((1.01 - 0.35) / (0.425 - 0.1)))

@@ -67,15 +67,22 @@ from roc_dash.app.state import ControlState
 #: the viz data finds them by name (``optimum_note``, ``ring_note``). The threshold view is
 #: unchanged. Re-recorded when the legend got a maximum height (30 % of the figure, then it
 #: scrolls), so that many entries no longer squeeze the plot.
+#: Re-recorded (branch left8, hover rounding): every point's customdata gains a fifth column,
+#: its threshold as the page writes it (``style.shown_thresholds``: 6 digits, never rounded
+#: up), which the hovertemplates print instead of plotly's ``.6~g`` of the threshold; the
+#: threshold view's rate lines point to the cost line's threshold and its unified hover's title is
+#: "score threshold" (not x to 7 digits, which can round up). ROC, PR, cost and
+#: threshold figures and the viz data (the threshold view's vertices key) changed; the
+#: patched ROC and cost (a patch sends no customdata) did not.
 EXPECTED = {
-    'default': ('e74228a9ce1b530b', '57a7e9be9f4c5eba', 'c59799a6806b21aa',
-                'c75d5100516cd9f2', 'b14691b13fe2d0ec'),
-    'presentation': ('b96c894921a6f917', '0fc56c78bd6a0f89', '1f34602d27a67f4b',
-                     'e8cacd4776fe4d74', '0a416762abe04df7'),
+    'default': ('17ae3cf93f41311f', 'abc9ca6f828be038', 'a3ee78c393b345fe',
+                '7bdd24e5687ae9eb', '9129d04210bcf5c8'),
+    'presentation': ('cd25227f724f84b6', '864a21c29f41f980', 'c8ecdf6cb5da3e85',
+                     '8a76853e9d54d3f0', '18f442195ebfe8d2'),
     'patched': ('cb918bd362034f1f', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
-                '26fcbf361b470086', '583d19d8251f844e'),
-    'patched prior': ('dfeba3ed3dca0ba1', 'ae056271c3e4f2c0', '717e6e3702cdf827',
-                      '04a34860fa757349', 'df3948a04a60392b'),
+                'ed64a3e908e4b952', 'ff6c044472c32310'),
+    'patched prior': ('dfeba3ed3dca0ba1', '8c3e9aa6f3847c8f', '717e6e3702cdf827',
+                      '901c8ae866cd124c', 'b484b50062a105ea'),
 }
 
 #: What the page's controls hold before anyone touches them.
@@ -285,7 +292,9 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: read the conditions and the views' data as state). The Slices card's choice
 #: reads the conditions and the headline's inputs as state (it starts on the headline's model).
 #: No figure changed.
-EXPECTED_PAGE = ('3f839bb556894b79', '5610cb4918d99cbc')
+#: Re-recorded (branch left8): the operating-point card carries the class ``operating-card``
+#: (the Decide tab's CSS pairs it with the capacity card). No callback changed.
+EXPECTED_PAGE = ('7ef10432af30b502', '5610cb4918d99cbc')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

@@ -42,7 +42,7 @@ def test_fig002_customdata_links_points_to_models(big_analysis):
                 if len(row) == 1:  # a +inf vertex (style.threshold_rows): its model only
                     assert -1 <= row[0] < len(names)
                     continue
-                index, threshold, fpr, tpr = row
+                index, threshold, fpr, tpr, shown = row  # shown: hvr007
                 assert -1 <= index < len(names)
                 if index >= 0 and threshold == threshold:  # not NaN (+inf)
                     curve = big_analysis.models[int(index)].curve

@@ -136,7 +136,9 @@ def test_fcd004_decision_curve_traces_are_the_core_numbers(decision):
             np.testing.assert_array_equal(model.y, dc.net_benefit)
             np.testing.assert_array_equal(np.array(model.customdata)[:, 1],
                                           dc.threshold_probability)
-            assert "%{x:.6~g}" in model.hovertemplate and "%{y:.6~g}" in model.hovertemplate
+            # p_t (x) is the threshold: printed as the page writes thresholds (hvr007)
+            assert "%{customdata[4]:.6~g}" in model.hovertemplate
+            assert "%{y:.6~g}" in model.hovertemplate
     assert "margin" not in [t.name for t in fig.data]  # margins: no model curve
     joint_trace = _by_name(fig, JOINT_NAME)
     np.testing.assert_array_equal(joint_trace.y, joint.net_benefit)

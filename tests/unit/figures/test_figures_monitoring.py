@@ -63,3 +63,15 @@ def test_mon041_over_time_the_estimates_and_the_band_of_the_choice(result):
     assert len(band) == 1 and (band[0].y0, band[0].y1) == (low, high)
     staying = _trace(fig, "staying with the threshold")
     assert staying.y[1] == pytest.approx(result.windows[1].rederived.deployed_cost.value)
+
+
+def test_mon042_reference_hull_hover_says_the_pages_threshold(result):
+    """The reference hull's vertices say their threshold as the page does (rule_threshold:
+    never rounded up; +∞ at the origin), not plotly's ``.6g`` of the raw threshold."""
+    from roc_dash.text.rounding import rule_threshold
+
+    hull = _trace(monitor_roc_figure(result), "reference hull")
+    thresholds = result.reference.hull.thresholds.tolist()
+    assert list(hull.hovertext) == [f"hull vertex: score ≥ {rule_threshold(t)}"
+                                    for t in thresholds]
+    assert hull.hovertext[0].endswith("+∞") and "%{customdata" not in hull.hovertemplate

@@ -207,11 +207,11 @@ def test_hvr006_no_hover_reads_a_missing_threshold_as_zero(figures):
             if not isinstance(template, str) or sent.get("customdata") is None:
                 continue
             rows = list(sent["customdata"])
-            if "threshold ≥ %{customdata[1]" in template:
+            if "threshold ≥ %{customdata[4]" in template:  # [1] before hvr007
                 checked += 1
                 assert "+∞" in (trace.hovertemplatefallback or ""), (view, trace.name)
                 for row in rows:
-                    assert len(row) == 1 or (row[1] is not None and row[1] == row[1]), (
+                    assert len(row) == 1 or all(v is not None and v == v for v in row[1:]), (
                         view, trace.name, row)
             elif "threshold ≥ %{customdata:" in template:
                 checked += 1
@@ -222,3 +222,105 @@ def test_hvr006_no_hover_reads_a_missing_threshold_as_zero(figures):
     curve = next(t for t in roc.data if str(t.meta or "").startswith("<b>naive Bayes</b>"))
     sent = roc.to_dict()["data"][list(roc.data).index(curve)]
     assert sent["customdata"][0] == [1.0] and (curve.x[0], curve.y[0]) == (0, 0)
+
+
+AFTER_BOUND = re.compile(r"(?:≥|threshold =) %\{([^}:]+)(?::[^}]*)?\}")
+
+
+@pytest.fixture(scope="module")
+def fine_figures(demo_cache):
+    """The ROC (each averaging), DET, PR, PRG, cost, threshold (both axes) and decision-curve
+    figures of the demo with scores a little lower (the demo's have 6 digits: none rounds
+    up; these all do)."""
+    from roc_dash.core.analysis_types import Conditions
+    from roc_dash.core.assembly.analysis import analyse
+
+    table = demo_cache.table([DEMO_ID]).copy()
+    table["score"] = table["score"] * (1 - math.pi * 1e-7)  # 0.931239 -> 0.93123871
+    analysis = analyse(table, Conditions(prior_pos=0.3))
+    out = [(f"roc {a}", roc_figure(analysis, averaging=a))
+           for a in ("none", "pooled", "vertical", "threshold")]
+    out += [("det", roc_figure(analysis, det=True)), ("pr", pr_figure(analysis)),
+            ("prg", pr_figure(analysis, mode="prg")), ("cost", cost_figure(analysis))]
+    out += [(f"threshold {axis}", threshold_figure(analysis, "naive Bayes",
+                                                   Economics(cost_fp=1.0, cost_fn=3.0),
+                                                   axis=axis))
+            for axis in ("threshold", "flagged")]
+    scores = {m: _rows(table, m)[:2] for m in DEMO_MODELS}
+    curves = {m: decision_curve(y, s) for m, (y, s) in scores.items()}
+    pi = curves[DEMO_MODELS[0]].prior_pos
+    out.append(("decision curve", decision_curve_figure(
+        curves, joint=hull_net_benefit(analysis.hull, prior_pos=pi))))
+    return out
+
+
+def test_hvr007_hover_thresholds_are_the_pages_text_never_rounded_up(figures, fine_figures):
+    """A threshold a hover prints is :func:`format_threshold`'s text (6 digits, rounded down
+    where rounding would go up), not plotly's ``.6~g`` of the threshold, which rounds
+    0.46702173 up to 0.467022 (a rule flagging fewer cases than the point shown). Plotly
+    prints ``%{customdata[4]:.6~g}``, the number :func:`shown_thresholds` gives: its 6
+    digits are the page's text (Python's ``.6g`` is d3's ``.6~g`` here, hvr003). The demo's
+    scores have 6 digits; ``fine_figures``' all round up (the old templates failed here)."""
+    from roc_dash.figures.style import format_threshold
+
+    checked = rounded_up = 0
+    for view, fig in figures + fine_figures:
+        for trace, sent in zip(fig.data, fig.to_dict()["data"], strict=True):
+            template = trace.hovertemplate if isinstance(trace.hovertemplate, str) else ""
+            fields = AFTER_BOUND.findall(template)
+            assert "p<sub>t</sub> %{x:" not in template or "threshold = p" not in template, (
+                view, trace.name, "p_t is the threshold there: printed as x's own .6~g")
+            for field in fields:
+                assert field in ("customdata[4]", "customdata", "text", "hovertext", "meta"), (
+                    view, trace.name, template)
+            if "customdata[4]" not in fields:
+                continue
+            for row in sent["customdata"]:
+                if len(row) < 2:
+                    continue  # the +inf vertex: its fallback says "+∞" (hvr006)
+                checked += 1
+                assert format(row[4], ".6g") == format_threshold(row[1]), (view, row)
+                assert row[4] <= row[1], (view, row)
+                rounded_up += float(format(row[1], ".6g")) > row[1]
+    assert checked > 1000 and rounded_up > 100, (checked, rounded_up)
+
+
+def test_hvr008_threshold_view_and_queue_rate_print_no_rounded_up_x(demo_analysis):
+    """The threshold view's rate lines and the queue-rate line have x = the threshold: their
+    hovers do not print x (.6~g would round it up); the queue rate reads the page's text
+    from customdata, here checked at a score of 0.46702173 (0.467021, never 0.467022)."""
+    from roc_dash.core.constraints.capacity import gains_curve
+    from roc_dash.core.roc.curves import roc_curve
+    from roc_dash.figures.gains import queue_rate_trace
+
+    fig = threshold_figure(demo_analysis, "naive Bayes", Economics(cost_fp=1.0, cost_fn=3.0))
+    for trace in fig.data:
+        assert "≥ %{x" not in (trace.hovertemplate or ""), trace.name
+    # nor does the unified hover's title (plotly's own format of x, 7 digits, may round up)
+    assert "%{x" not in fig.layout.xaxis.unifiedhovertitle.text
+    y = np.array([1, 0, 1, 0, 1, 0], dtype=bool)
+    s = np.array([0.9, 0.8, 0.46702173, 0.3, 0.2, 0.1])
+    trace = queue_rate_trace("m", gains_curve(roc_curve(y, s)))
+    assert "score ≥ %{customdata:" in trace["hovertemplate"]
+    shown = {format(float(c), ".6g") for c in trace["customdata"]}
+    assert "0.467021" in shown and "0.467022" not in shown
+
+
+def test_hvr009_shown_thresholds_is_format_threshold_for_every_kind_of_value():
+    """The numpy path of ``shown_thresholds`` gives, value for value, the number of
+    :func:`format_threshold`'s text: random scores of 16 digits, values of exactly 6 digits,
+    halves of the 6th digit, values near powers of ten, negative, tiny and huge ones."""
+    from roc_dash.figures.style import format_threshold, shown_thresholds
+
+    rng = np.random.default_rng(9)
+    values = [rng.random(5000), rng.normal(size=2000) * 10.0 ** rng.integers(-30, 30, 2000),
+              np.round(rng.random(2000), 6), (np.arange(2000) + 0.5) / 1e6,
+              10.0 ** np.arange(-25, 25), np.nextafter(10.0 ** np.arange(-25, 25), 0),
+              np.nextafter(10.0 ** np.arange(-25, 25), np.inf), -rng.random(500),
+              [0.0, -0.0, 0.46702173, 0.9999999994643758, 1.0, 5e-324, 1.7e308]]
+    x = np.concatenate([np.asarray(v, dtype=float) for v in values])
+    got = shown_thresholds(x)
+    want = [float(format_threshold(v)) for v in x.tolist()]
+    bad = [(v, g, w) for v, g, w in zip(x.tolist(), got.tolist(), want, strict=True) if g != w]
+    assert not bad, bad[:10]
+    assert np.isnan(shown_thresholds([np.inf, -np.inf, np.nan])).all()
