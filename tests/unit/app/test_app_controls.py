@@ -177,3 +177,19 @@ def test_ctl008_a_short_lever_turns_the_line_gently():
     # the same move of an end far from the vertex is the exact rotation it always was
     assert dragged_slope({"shapes[0].x1": 0.425, "shapes[0].y1": 1.01}, LINE, VERTEX) == (
         pytest.approx((1.01 - 0.35) / (0.425 - 0.1)))
+
+
+def test_ctl009_the_end_on_the_vertex_turns_the_line_the_way_it_is_dragged():
+    """Review of 2026-11-29: at prior 0.05 the demo's optimum is the line's lower end
+    (FPR 0, TPR 0.18182; slope 19). Dragging that end right and down (50 px, 60 px) made the
+    old reading rotate about the vertex a point that sat on it: the direction pointed below
+    the horizontal, read as "past the vertical", and c(FP) jumped to its maximum. The end is
+    now taken MIN_LEVER out along the line and moved by as much: the line turns flatter, as
+    dragged, and stays a finite positive slope."""
+    vertex = [0.0, 0.18182]
+    line = [0.0, 0.18182, 0.0431, 1.0]  # slope 19 from the vertex up to the top edge
+    slope = dragged_slope({"shapes[0].x0": 0.12, "shapes[0].y0": 0.03}, line, vertex)
+    assert slope is not None and 0 < slope < 19 and math.isfinite(slope)
+    # dragged up and left instead: steeper (or vertical), never flatter
+    steeper = dragged_slope({"shapes[0].x0": -0.01, "shapes[0].y0": 0.3}, line, vertex)
+    assert steeper > 19
