@@ -325,8 +325,10 @@ def assemble(
     del combined
     frame.index = pd.RangeIndex(len(frame))
     put_slices(frame, slices, parts)
-    if kind.kind == SOFT:
+    if kind.kind == SOFT:  # the file's rows, not the weighted halves, are what a user reads
+        rows = len(frame)
         frame = split_soft_rows(frame)
+        frame.attrs["input_rows"] = rows
     frame.attrs["positive_labels"] = positive_labels
     group_columns: tuple[str, ...] = ()
     if with_group:
