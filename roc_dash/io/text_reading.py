@@ -58,8 +58,7 @@ _BINARY_SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"\xff\xd8\xff", "a JPEG image"),
     (b"GIF8", "a GIF image"),
     (b"%PDF", "a PDF document"),
-    (b"PK\x03\x04", "a ZIP archive; unzip it and upload the CSV inside (a ZIP is not read; "
-                     "a gzip-compressed CSV, .csv.gz, is)"),
+    (b"PK\x03\x04", "a ZIP archive, which is not read; unzip it and upload the CSV inside"),
     (b"\xd0\xcf\x11\xe0", "an old-style Office document (.xls); export the sheet as CSV"),
     (b"BZh", "a bzip2 archive; decompress it or use gzip"),
     (b"\xfd7zXZ", "an xz archive; decompress it or use gzip"),
