@@ -120,7 +120,8 @@ class PointInterval:
         ``"corrected"`` (at the optimum, every metric but the threshold): the interval of
         what the chosen threshold gives on new data, the estimate corrected for the
         optimism of choosing it on the same data (:mod:`.choice_correction`; ``correction``
-        holds the parts); it may lie above (a cost) or beside the estimate.
+        holds the parts); it may lie above (a cost) or beside the estimate. Whatever its
+        kind, the expected cost's interval is clipped to :func:`cost_range`.
     n : int
         Replicates in which the metric is defined (finite or infinite).
     n_infinite : int
