@@ -84,6 +84,18 @@
     });
   }
 
+  /* A dropdown's search box (drawn in the open list, outside the control) has a placeholder
+   * at most: named after the open dropdown's label ("Search model"). */
+  function nameDropdownSearch(root) {
+    root.querySelectorAll("input.dash-dropdown-search").forEach(function (box) {
+      if (box.getAttribute("aria-label")) { return; }
+      var open = document.querySelector("button[aria-expanded='true']");
+      var name = open ? (open.getAttribute("aria-label") || "").split(":")[0].trim() : "";
+      if (!name && open) { name = visibleLabel(open.parentElement || open); }
+      box.setAttribute("aria-label", name ? "Search " + name : "Search the options");
+    });
+  }
+
   /* Plotly's mode bar: out of the Tab order (the export buttons of the top bar and the
    * sliders are the keyboard's way to the same results). */
   function quietModebars(root) {
@@ -376,6 +388,7 @@
     nameSliders(root);
     groupOptions(root);
     dropdownFocus(root);
+    nameDropdownSearch(root);
     quietModebars(root);
     nameFileInputs(root);
     scrollableTables(root);

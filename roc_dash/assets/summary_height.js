@@ -6,8 +6,17 @@
     var seen = null;
     function watch() {
         var strip = document.getElementById("decision-summary");
-        if (!strip || strip === seen || typeof ResizeObserver === "undefined") { return; }
+        if (!strip || strip === seen) { return; }
         seen = strip;
+        /* aria-busy while Dash recomputes it (data-dash-is-loading; dimmed in style.css) */
+        new MutationObserver(function () {
+            var busy = strip.getAttribute("data-dash-is-loading") === "true";
+            if ((strip.getAttribute("aria-busy") === "true") !== busy) {
+                if (busy) { strip.setAttribute("aria-busy", "true"); }
+                else { strip.removeAttribute("aria-busy"); }
+            }
+        }).observe(strip, {attributes: true, attributeFilter: ["data-dash-is-loading"]});
+        if (typeof ResizeObserver === "undefined") { return; }
         new ResizeObserver(function () {
             document.documentElement.style.setProperty(
                 "--summary-h", Math.ceil(strip.getBoundingClientRect().height) + "px");

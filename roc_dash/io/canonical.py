@@ -325,8 +325,10 @@ def assemble(
     del combined
     frame.index = pd.RangeIndex(len(frame))
     put_slices(frame, slices, parts)
-    if kind.kind == SOFT:
+    if kind.kind == SOFT:  # the file's rows, not the weighted halves, are what a user reads
+        rows = len(frame)
         frame = split_soft_rows(frame)
+        frame.attrs["input_rows"] = rows
     frame.attrs["positive_labels"] = positive_labels
     group_columns: tuple[str, ...] = ()
     if with_group:
@@ -434,28 +436,54 @@ def _check_both_classes(parts: list[_FilePart]) -> None:
     if not bad:
         return
     (model, fold), (pos, total, files) = bad[0]
+    folds = [(k, e) for k, e in groups.items() if k[0] == model]
+    m_pos, m_total = sum(e[0] for _, e in folds), sum(e[1] for _, e in folds)
+    whole = m_pos in (0, m_total)  # every fold of the model has the same single class
+    if whole:
+        pos, total = m_pos, m_total
+        files = [p for _, e in folds for p in e[2]]
     first = files[0]
     positive = pos == total
     kind = "positive" if positive else "negative"
     value = first.positive if positive else first.negative
     value_text = f" ({quote(value)})" if value is not None else ""
     file_names = ", ".join(dict.fromkeys(p.name for p in files))
-    where = (
-        f"in fold {quote(fold)}"
-        if any(p.has_fold for p in files)
-        else "in the whole file" if len(files) == 1 else "in all its files"
-    )
+    has_fold = any(p.has_fold for p in files)
+    others = [key for key, _ in bad if key[0] != model] if whole else bad[1:]
+    all_bad = all(key in dict(bad) for key, _ in folds)
+    n_models = len({k[0] for k in groups})
+    if whole and n_models > 1 and len(bad) == len(groups) and all(
+            (e[0] == e[1]) == positive for _, e in bad):  # the whole load: one class
+        rows = sum(e[1] for e in groups.values())
+        names = ", ".join(dict.fromkeys(p.name for e in groups.values() for p in e[2]))
+        raise InputError(
+            f"{names}: every row has a {kind} label{value_text} (all {plural(rows, 'row')}, "
+            f"{n_models} models), so no ROC curve is defined. Every model and fold needs both "
+            "positive and negative examples: add rows of the other class.",
+            file=first.name, column=first.label_column)
+    if whole and has_fold and len(folds) > 1:
+        where = f"in all its {plural(total, 'row')} ({plural(len(folds), 'fold')})"
+    else:
+        where = (f"in fold {quote(fold)}" if has_fold and not whole
+                 else "in the whole file" if len(files) == 1 else "in all its files")
+        where = f"{where} ({plural(total, 'row')})"
+    if whole:  # removing a fold cannot help; removing the model only with another model
+        fix = ("add rows of the other class" +
+               (", or remove this model" if len(groups) > len(folds) else "") + ".")
+    elif all_bad:
+        fix = "add rows of the other class to each of its folds."
+    else:
+        fix = "add rows of the other class, or remove this fold."
     more = (
-        f" ({plural(len(bad) - 1, 'other model/fold combination')} also "
-        f"{'has' if len(bad) == 2 else 'have'} a single class.)"
-        if len(bad) > 1
+        f" ({plural(len(others), 'other model/fold combination')} also "
+        f"{'has' if len(others) == 1 else 'have'} a single class.)"
+        if others
         else ""
     )
     raise InputError(
-        f"{file_names}: model {quote(model)} has only {kind} labels{value_text} {where} "
-        f"({plural(total, 'row')}), so its ROC curve is undefined. Every model and fold needs "
-        "both positive and negative examples: add rows of the other class, or remove this "
-        f"{'fold' if any(p.has_fold for p in files) else 'model'}.{more}",
+        f"{file_names}: model {quote(model)} has only {kind} labels{value_text} {where}, so "
+        "its ROC curve is undefined. Every model and fold needs both positive and negative "
+        f"examples: {fix}{more}",
         file=first.name,
         column=first.label_column,
     )

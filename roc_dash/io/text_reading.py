@@ -58,7 +58,7 @@ _BINARY_SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"\xff\xd8\xff", "a JPEG image"),
     (b"GIF8", "a GIF image"),
     (b"%PDF", "a PDF document"),
-    (b"PK\x03\x04", "a ZIP archive or an Excel workbook (.xlsx); export the sheet as CSV"),
+    (b"PK\x03\x04", "a ZIP archive, which is not read; unzip it and upload the CSV inside"),
     (b"\xd0\xcf\x11\xe0", "an old-style Office document (.xls); export the sheet as CSV"),
     (b"BZh", "a bzip2 archive; decompress it or use gzip"),
     (b"\xfd7zXZ", "an xz archive; decompress it or use gzip"),
@@ -81,6 +81,10 @@ DICTIONARY_TEXT = pa.dictionary(pa.int32(), pa.string())
 
 def _check_text_sample(sample: bytes, filename: str, whole: bool) -> None:
     """Reject binary files early, from the first 64 KiB (``whole``: that is all there is)."""
+    if sample.startswith(b"PK\x03\x04") and (  # an xlsx is a ZIP with these parts
+            b"[Content_Types].xml" in sample or b"xl/" in sample
+            or filename.lower().endswith((".xlsx", ".xlsm"))):
+        raise _binary(filename, "an Excel workbook (.xlsx); export the sheet as CSV")
     for magic, what in _BINARY_SIGNATURES:
         if sample.startswith(magic):
             raise _binary(filename, what)

@@ -271,9 +271,24 @@ def upload_with_label(store: DatasetStore, sources, dataset_ids, positive) -> Up
         return out  # its message names the box's value
     if out.pending:
         store.drop_pending(out.pending)
+    if _told_already(store, dataset_ids, positive):
+        return plain
     note = (f"(The Positive label {excerpt(positive)} does not apply to these files; their "
             "labels were read as usual.)")
     return dataclasses.replace(plain, status=f"{plain.status} {note}")
+
+
+def _told_already(store: DatasetStore, dataset_ids, positive: str) -> bool:
+    """Whether the page's last upload was already read without the box's value ``positive``
+    (its note was then said once, not again with every later upload)."""
+    mine = [d for d in clean_ids(dataset_ids) if d not in EXAMPLES]
+    if not mine:
+        return False
+    try:
+        labels = store.get(mine[-1]).attrs.get("positive_labels") or {}
+    except (DatasetNotFound, OSError, ValueError):  # gone or unreadable: say the note
+        return False
+    return bool(labels) and positive.strip() not in {str(v).strip() for v in labels.values()}
 
 
 def shown_selection(store: DatasetStore, keys: list[str], selected, old_options, search,

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -68,6 +68,7 @@ from .uncertainty import MAX_BOOT, MAX_ROWS, _check_level, _check_n_boot, _thres
 __all__ = [
     "PointInterval", "ChoiceOptimism", "PointUncertainty", "PointIntervals", "point_intervals",
     "optimum_intervals", "pin_intervals", "replicate_interval", "npv_at_prior", "likelihood_ratios",
+    "cost_range",
     "clopper_pearson", "DEFAULT_BOOT", "MAX_BOOT", "MAX_ROWS", "MAX_UNITS",
 ]
 
@@ -119,7 +120,8 @@ class PointInterval:
         ``"corrected"`` (at the optimum, every metric but the threshold): the interval of
         what the chosen threshold gives on new data, the estimate corrected for the
         optimism of choosing it on the same data (:mod:`.choice_correction`; ``correction``
-        holds the parts); it may lie above (a cost) or beside the estimate.
+        holds the parts); it may lie above (a cost) or beside the estimate. Whatever its
+        kind, the expected cost's interval is clipped to :func:`cost_range`.
     n : int
         Replicates in which the metric is defined (finite or infinite).
     n_infinite : int
@@ -406,6 +408,29 @@ def _at_boundary(ivals: dict, counts: tuple[float, float], level: float, p: floa
     return True
 
 
+def cost_range(prior_pos: float, economics: econ.Economics) -> tuple[float, float]:
+    """The least and the greatest expected cost per case any operating point can have at
+    ``prior_pos`` under ``economics``: the cost is linear in ``(FPR, TPR)``, so its extremes
+    over ROC space are at corners, those of the perfect point ``(0, 1)`` and the worst
+    ``(1, 0)`` with non-negative net costs (benefits may make both negative)."""
+    c = econ.expected_cost_per_case(np.array([0.0, 0.0, 1.0, 1.0]),
+                                    np.array([0.0, 1.0, 0.0, 1.0]), prior_pos, economics)
+    return float(np.min(c)), float(np.max(c))
+
+
+def _clip_cost(iv: PointInterval, p: float, e: econ.Economics) -> PointInterval:
+    """The expected cost's interval clipped to :func:`cost_range` (a corrected interval,
+    symmetric around the corrected estimate, can reach beyond what any threshold costs)."""
+    lo, hi = cost_range(p, e)
+    if iv.interval == "none" or (lo <= iv.low and iv.high <= hi):
+        return iv
+    low, high = min(max(iv.low, lo), hi), min(max(iv.high, lo), hi)
+    c = iv.correction
+    if c is not None:
+        c = replace(c, low=min(max(c.low, lo), hi), high=min(max(c.high, lo), hi))
+    return replace(iv, low=low, high=high, correction=c)
+
+
 def _point(kind, threshold, fpr, tpr, est, p, e, level, n_boot, n_used, optimism,
            common_notes, counts, choice=None) -> PointUncertainty:
     """A :class:`PointUncertainty` from per-replicate ``threshold``/``fpr``/``tpr`` (the
@@ -418,6 +443,7 @@ def _point(kind, threshold, fpr, tpr, est, p, e, level, n_boot, n_used, optimism
     uncorrected = _corrected(ivals, point, choice, p, e, level) \
         if choice is not None else 0
     boundary = _at_boundary(ivals, counts, level, p, e)
+    ivals["expected_cost"] = _clip_cost(ivals["expected_cost"], p, e)
     if threshold is None:
         ivals["threshold"] = _fixed(est[0], n_used)
     else:

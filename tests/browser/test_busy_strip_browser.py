@@ -1,0 +1,66 @@
+"""review8 items 4 and 5b in Chromium: the summary strip is marked busy (aria-busy, dimmed,
+a spinner) while the views callback recomputes it, as the figures are; the pin row's model
+dropdown's search box has an accessible name."""
+
+from __future__ import annotations
+
+import time
+
+from roc_dash.app import ids
+
+from .gestures import type_into, wait_idle, wait_until
+from .test_trust_browser import start
+
+_STRIP = f"document.getElementById('{ids.SUMMARY}')"
+
+
+def _busy(d):
+    return d.execute_script(f"return {_STRIP}.getAttribute('aria-busy');")
+
+
+def _look(d):
+    """The strip's first line's opacity and whether its spinner (::after) is drawn."""
+    return d.execute_script(
+        f"const s = {_STRIP}; return [getComputedStyle(s.firstElementChild).opacity,"
+        " getComputedStyle(s, '::after').content];")
+
+
+def test_sbz001_strip_is_marked_busy_while_the_views_recompute(dash_duo, app, monkeypatch):
+    import roc_dash.app.features.views as views
+
+    start(dash_duo, app)
+    d = dash_duo.driver
+    assert _busy(d) is None
+    assert _look(d) == ["1", "none"]
+    real = views.update_views
+
+    def slow(*args, **kwargs):  # a big upload's views: the old strip stays up meanwhile
+        time.sleep(4)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(views, "update_views", slow)
+    before = d.find_element("css selector", f"#{ids.SUMMARY}").text
+    type_into(dash_duo.find_element(f"#{ids.COST_FP}"), "7")
+    wait_until(lambda: _busy(d) == "true", message="the strip marked aria-busy")
+    time.sleep(0.8)  # past the 400 ms delay the figures' overlay has too
+    assert _busy(d) == "true"
+    opacity, spinner = _look(d)
+    assert float(opacity) < 0.6 and spinner not in ("none", "normal"), (opacity, spinner)
+    wait_until(lambda: _busy(d) is None, message="aria-busy gone once the views are back")
+    wait_idle(dash_duo)
+    assert d.find_element("css selector", f"#{ids.SUMMARY}").text != before
+    assert _look(d) == ["1", "none"]
+
+
+def test_sbz002_pin_model_search_box_has_a_name(dash_duo, app):
+    start(dash_duo, app)
+    d = dash_duo.driver
+    dash_duo.find_element(f"#{ids.PIN_MODEL}").click()
+    wait_until(lambda: d.find_elements("css selector", "input.dash-dropdown-search"),
+               message="the model list open with its search box")
+    wait_until(lambda: d.execute_script(
+        "const b = document.querySelector('input.dash-dropdown-search');"
+        "return b && b.getAttribute('aria-label');"), message="the search box named")
+    name = d.execute_script(
+        "return document.querySelector('input.dash-dropdown-search').getAttribute('aria-label');")
+    assert name.startswith("Search") and len(name) > len("Search "), name
