@@ -324,3 +324,39 @@ def test_hvr009_shown_thresholds_is_format_threshold_for_every_kind_of_value():
     bad = [(v, g, w) for v, g, w in zip(x.tolist(), got.tolist(), want, strict=True) if g != w]
     assert not bad, bad[:10]
     assert np.isnan(shown_thresholds([np.inf, -np.inf, np.nan])).all()
+
+
+def test_hvr010_the_roc_star_says_the_optimums_threshold(demo_analysis, demo_cache):
+    """Review of 2026-11-29: the iso line, tangent at the optimum, lay over the hull vertex
+    there and took its hover, so the optimum could not be hovered on the ROC. The star now
+    carries the optimum's hover (model, threshold by the page's rule, FPR, TPR), drawn and
+    patched alike (a cost change moves the star and its text)."""
+    from roc_dash.app.view_patches import patch_roc
+    from roc_dash.core.analysis_types import Conditions
+    from roc_dash.figures.marks import STAR_NOTE, note_index
+    from roc_dash.figures.style import format_threshold
+    from roc_dash.text.rounding import sig
+
+    def expected(analysis):
+        opt = analysis.optimal
+        return (f"threshold ≥ {format_threshold(opt.threshold)}", f"FPR {sig(opt.fpr)}",
+                f"TPR {sig(opt.tpr)}", "optimum: ")
+
+    fig = roc_figure(demo_analysis)
+    k = note_index(fig.layout.annotations, STAR_NOTE)
+    star = fig.layout.annotations[k]
+    assert (star.x, star.y) == (demo_analysis.optimal.fpr, demo_analysis.optimal.tpr)
+    for part in expected(demo_analysis):
+        assert part in star.hovertext, (part, star.hovertext)
+    # new costs: the patch moves the star and gives it the new optimum's text
+    from tests.conftest import DEMO_MODELS
+
+    other = demo_cache.analysis([DEMO_ID], DEMO_MODELS,
+                                Conditions(prior_pos=0.3, cost_fp=4.0))
+    assert other.optimal.threshold != demo_analysis.optimal.threshold
+    viz = {"optimum_note": [k], "ring_note": note_index(fig.layout.annotations, "optimum ring"),
+           "iso_trace": None, "xlog": None}
+    patch = patch_roc(other, viz, det=False, title="t").to_plotly_json()
+    text = json.dumps(patch, ensure_ascii=False)
+    for part in expected(other):
+        assert part in text, (part, text[:400])
