@@ -13,7 +13,9 @@ this process, the best of several taken round-robin) and printed as a ratio to t
   own (as before they shared one block with the keys; in one process the allocator's
   state is shared, so ``bench_core.py`` run on either code is the fairer comparison);
 * weighted: the keys with the rows' indices and their sort, the rows as complex numbers, the
-  gather of them in the keys' order (``weighted_order`` is the three), the runs' sums
+  gather of them in the keys' order (``weighted_order`` is the three), for the floor of
+  putting the weights in the scores' order with numpy: ``np.argsort`` of the scores and a
+  random gather of the weights alone (float64, 8 bytes a row), the runs' sums
   (``runs_of_order``; also told every score is distinct, as ``weighted_order`` finds
   here, which skips finding where runs end), the rates (``curve_of_runs``), ``auc`` and
   ``convex_hull``, and the whole with and without that flag.
@@ -140,6 +142,8 @@ def main() -> None:
             y, logit, index_bits=index_bits),
         "weighted: rows as complex numbers": rows_as_complex,
         "weighted: a random gather of them": lambda: z[order],
+        "weighted: np.argsort of the scores": lambda: np.argsort(logit),
+        "weighted: a random gather of weights": lambda: w[order],
         "weighted: weighted_order (the 3)": lambda: _exact_paths.weighted_order(y, logit, w),
         "weighted: runs_of_order": lambda: _exact_paths.runs_of_order(z),
         "weighted: the same, distinct known": lambda: _exact_paths.runs_of_order(

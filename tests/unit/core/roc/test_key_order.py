@@ -1,0 +1,83 @@
+"""The sorted keys' order: numpy sorts them as unsigned integers (faster than as float64),
+which must be the order of before, when they were sorted read as float64.
+
+Both orders agree exactly when every key is below ``0x7FF0_0000_0000_0000`` (then, read as
+float64, each is a finite non-negative number, ordered as the integers are). Checked here on
+the keys of adversarial scores, with the label in the lowest bit and with the rows' indices
+(the weighted order), and the curve, area and hull made from them against the code before
+(``bench/core_before.py``), bit for bit.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from roc_dash.core import auc, convex_hull, roc_curve
+from roc_dash.core.roc import _exact_paths
+
+ROOT = Path(__file__).resolve().parents[4]
+_spec = importlib.util.spec_from_file_location("core_before", ROOT / "bench" / "core_before.py")
+before = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("core_before", before)
+_spec.loader.exec_module(before)
+
+MAX = np.finfo(np.float64).max
+TINY = 5e-324
+
+
+def _scores(rng, n):
+    logit = rng.normal(size=n) * 3.0
+    return {
+        "probabilities": 1.0 / (1.0 + np.exp(-logit)),
+        "logits": logit,
+        "largest": np.where(rng.random(n) < 0.5, MAX, -MAX) * rng.random(n),
+        "subnormals": rng.integers(-50, 50, n) * TINY,
+        "signed zeros": np.where(rng.random(n) < 0.5, 0.0, -0.0) + (rng.random(n) < 0.1),
+        "wide": logit * 10.0 ** rng.integers(-150, 150, n),
+        "one ulp apart": np.nextafter(0.5, 1.0 + np.arange(n) % 7),
+    }
+
+
+def _float_order_equals_uint_order(keys: np.ndarray) -> None:
+    assert int(keys.max()) < 0x7FF0_0000_0000_0000  # finite, non-negative as float64
+    as_uint = np.sort(keys)
+    as_float = np.sort(keys.view(np.float64)).view(np.uint64)
+    assert np.array_equal(as_uint, as_float)
+    assert np.array_equal(as_uint, keys)  # and they are sorted so
+
+
+@pytest.mark.parametrize("index_keys", [False, True])
+def test_kso001_keys_sorted_as_integers_in_the_order_of_before(index_keys):
+    rng = np.random.default_rng(1)
+    n = 5000
+    y = rng.random(n) < 0.4
+    for name, s in _scores(rng, n).items():
+        bits = (n - 1).bit_length() if index_keys else 0
+        keyed = _exact_paths.sorted_keys(y, s, index_bits=bits)
+        if keyed is None:  # magnitudes too far apart for a key: another path takes them
+            assert name == "wide", name
+            continue
+        _float_order_equals_uint_order(keyed.keys)
+
+
+def test_kso002_curve_area_hull_from_integer_sorted_keys_equal_the_code_before():
+    rng = np.random.default_rng(2)
+    n = 200_000  # the hull's sampled chords (131,072 points) and blocks of 32,768 rows
+    y = rng.random(n) < 0.3
+    w = rng.uniform(0.1, 3.0, n)
+    for name, s in _scores(rng, n).items():
+        for weights in (None, w):
+            c, c0 = roc_curve(y, s, weights=weights), before.roc_curve(y, s, weights=weights)
+            for field in ("fpr", "tpr", "thresholds"):
+                a, b = getattr(c, field), getattr(c0, field)
+                assert np.array_equal(a.view(np.uint64), b.view(np.uint64)), (name, field)
+            assert auc(c) == auc(c0), name
+            h, h0 = convex_hull(c), before.convex_hull(c0)
+            for field in ("fpr", "tpr", "thresholds", "slope_high", "slope_low"):
+                a, b = getattr(h, field), getattr(h0, field)
+                assert np.array_equal(a.view(np.uint64), b.view(np.uint64)), (name, field)
