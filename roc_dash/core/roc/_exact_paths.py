@@ -347,10 +347,10 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
         spare += [keys.base, rows]
     del keys, order, sorted_rows, rows
     ties = False  # rows of equal scores share their keys' high bits: only those can tie
-    if shared.any():
-        start = shared[1:] & ~shared[:-1]  # first row of each group of shared high bits
-        rows = np.flatnonzero(shared[1:] | shared[:-1])
-        group = np.cumsum(start[rows])
+    second = np.flatnonzero(shared)  # rows sharing their high bits with the row before
+    if second.size:  # few rows: everything below is on them, not on every row
+        rows = np.union1d(second - 1, second)  # rows sharing with a neighbour
+        group = np.cumsum(shared[rows + 1] & ~shared[rows])  # a group starts: shares after
         part = z[rows]
         part = part[np.lexsort((part.imag, part.real, group))]
         z[rows] = part
