@@ -40,8 +40,8 @@ from .._sums import dot
 
 __all__ = [
     "AREA_BLOCK", "KeyedRows", "above_sample_hull", "grid_cells", "grid_digits", "magnitude_bits",
-    "runs_of_order", "runs_on_grid", "sorted_keys", "trapezoids", "vertices_of_keys",
-    "weighted_order",
+    "runs_of_order", "runs_on_grid", "signed_rows", "sorted_keys", "trapezoids",
+    "vertices_of_keys", "weighted_order",
 ]
 
 _U64 = np.uint64
@@ -326,10 +326,7 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
     if sorted_rows is None:
         return None
     keys = sorted_rows.keys
-    z = np.empty(n, dtype=np.complex128)  # the rows, then (gathered) in the keys' order
-    z.real = s
-    np.negative(w, out=z.imag)
-    np.copyto(z.imag, w, where=y)
+    z = signed_rows(y, s, w)  # the rows, then (gathered) in the keys' order
     # rows sharing a key's high bits with a neighbour: put in order among themselves
     shared = np.empty(n + 1, dtype=bool)
     shared[0] = shared[-1] = False
@@ -358,6 +355,30 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
         ties = bool(np.equal(part.real[1:], part.real[:-1]).any())
     if distinct is not None:
         distinct.append(not ties)
+    return z
+
+
+def signed_rows(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The rows as complex numbers ``score + i * (w if positive else -w)`` (``-w``: ``w``
+    with its sign bit flipped, so a zero weight of a negative row is ``-0.0``, as numpy's
+    negative gives it).
+
+    The imaginary parts are the weights' bit patterns XOR the sign bit of the negative rows,
+    block by block (integer operations: a masked copy of the weights over their negatives,
+    as before, took about 0.5x the time of a sort of the scores at 10^6 rows; this, 0.2x).
+    """
+    n = s.size
+    z = np.empty(n, dtype=np.complex128)
+    z.real = s
+    imag, bits, label = z.imag.view(_U64), w.view(_U64), y.view(np.uint8)
+    sign = np.empty(min(n, _BLOCK), dtype=_U64)
+    for a in range(0, n, _BLOCK):
+        b = min(a + _BLOCK, n)
+        t = sign[:b - a]
+        np.copyto(t, label[a:b])  # 1 for a positive row, 0 for a negative one
+        np.subtract(t, _ONE, out=t)  # 0, or all ones
+        np.left_shift(t, _U64(63), out=t)  # 0, or the sign bit
+        np.bitwise_xor(bits[a:b], t, out=imag[a:b])
     return z
 
 

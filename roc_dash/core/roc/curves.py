@@ -33,6 +33,7 @@ from ._exact_paths import (
     magnitude_bits,
     runs_of_order,
     runs_on_grid,
+    signed_rows,
     sorted_keys,
     trapezoids,
     vertices_of_keys,
@@ -237,10 +238,7 @@ def _runs_by_weight(y: np.ndarray, s: np.ndarray, w: np.ndarray):
     spare, distinct = [], []
     z = weighted_order(y, s, w, spare=spare, distinct=distinct)
     if z is None:
-        z = np.empty(s.size, dtype=np.complex128)
-        z.real = s
-        np.negative(w, out=z.imag)
-        np.copyto(z.imag, w, where=y)
+        z = signed_rows(y, s, w)
         z.sort()
     return runs_of_order(z, spare, distinct=bool(distinct) and distinct[0])
 

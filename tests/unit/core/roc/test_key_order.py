@@ -81,3 +81,51 @@ def test_kso002_curve_area_hull_from_integer_sorted_keys_equal_the_code_before()
             for field in ("fpr", "tpr", "thresholds", "slope_high", "slope_low"):
                 a, b = getattr(h, field), getattr(h0, field)
                 assert np.array_equal(a.view(np.uint64), b.view(np.uint64)), (name, field)
+
+
+def _signed_rows_before(y, s, w):
+    """The rows as complex numbers as ``weighted_order`` built them before (a masked copy)."""
+    z = np.empty(s.size, dtype=np.complex128)
+    z.real = s
+    np.negative(w, out=z.imag)
+    np.copyto(z.imag, w, where=y)
+    return z
+
+
+@pytest.mark.parametrize("block", [4, 1 << 15])
+def test_kso003_signed_rows_by_the_sign_bit_equal_the_masked_copy(block, monkeypatch):
+    # score + i * (w if positive else -w), the sign of the negatives' weights flipped by
+    # XOR of the sign bit, block by block: the same bits as the masked copy of before, for
+    # weights of +0.0 and -0.0 (a zero weight of either sign is allowed), subnormal and
+    # huge weights, and a last block shorter than the others.
+    monkeypatch.setattr(_exact_paths, "_BLOCK", block)
+    rng = np.random.default_rng(3)
+    n = 3 * block + 5
+    y = rng.random(n) < 0.4
+    s = rng.normal(size=n)
+    w = rng.choice(np.array([0.0, -0.0, TINY, 1.0, 2.5, MAX, 1e-300]), n)
+    got = _exact_paths.signed_rows(y, s, w)
+    want = _signed_rows_before(y, s, w)
+    assert np.array_equal(got.view(np.uint64), want.view(np.uint64))
+    assert np.array_equal(np.signbit(got.imag), np.signbit(w) ^ ~y)  # negatives flipped
+
+
+def test_kso004_weighted_curve_with_signed_zero_weights_equals_the_code_before():
+    # Rows of weight -0.0 and +0.0 of both classes, among distinct and tied scores: the
+    # weighted curve, area and hull as before, bit for bit (the order of tied rows follows
+    # the signed weights, so their zeros' signs must be those of before).
+    rng = np.random.default_rng(4)
+    n = 200_000
+    y = rng.random(n) < 0.3
+    w = np.where(rng.random(n) < 0.05, np.where(rng.random(n) < 0.5, 0.0, -0.0),
+                 rng.uniform(0.1, 3.0, n))
+    logit = rng.normal(y * 1.0, 1.0)
+    for s in (logit, np.where(rng.random(n) < 0.2, 0.5, logit)):
+        c, c0 = roc_curve(y, s, weights=w), before.roc_curve(y, s, weights=w)
+        for field in ("fpr", "tpr", "thresholds"):
+            assert np.array_equal(getattr(c, field).view(np.uint64),
+                                  getattr(c0, field).view(np.uint64)), field
+        assert auc(c) == auc(c0)
+        h, h0 = convex_hull(c), before.convex_hull(c0)
+        assert np.array_equal(h.fpr.view(np.uint64), h0.fpr.view(np.uint64))
+        assert np.array_equal(h.tpr.view(np.uint64), h0.tpr.view(np.uint64))
