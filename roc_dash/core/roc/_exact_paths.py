@@ -308,7 +308,7 @@ def weighted_order(y: np.ndarray, s: np.ndarray, w: np.ndarray,
     (see :func:`sorted_keys`).
 
     The order numpy's sort of those complex numbers gives (as the weighted runs had it:
-    their sums in this order, bit for bit), from one ``np.sort`` of float64 keys holding each
+    their sums in this order, bit for bit), from one sort of uint64 keys holding each
     row's index in their lowest bits and one gather of the rows; the few rows whose keys
     differ only in those bits (equal scores, or scores apart by less than the index's
     share of a key) are put in order among themselves afterwards.

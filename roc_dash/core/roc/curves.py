@@ -228,8 +228,8 @@ def _runs_by_weight(y: np.ndarray, s: np.ndarray, w: np.ndarray):
     Each row becomes the complex number ``score + i * (w if positive else -w)``, in the
     order numpy sorts complex numbers: by real part, then imaginary part -- the scores
     ascending, with the label and weight travelling with each (a zero weight counts for
-    neither class, whatever the sign of its zero). That order comes from one ``np.sort`` of
-    float64 keys holding the rows' indices (:func:`~roc_dash.core.roc._exact_paths.
+    neither class, whatever the sign of its zero). That order comes from one sort of uint64
+    keys holding the rows' indices (:func:`~roc_dash.core.roc._exact_paths.
     weighted_order`) and one gather, or, for magnitudes too far apart for those keys, from
     sorting the complex numbers themselves. Float comparison is exact and ``-0.0 == 0.0``.
     The two classes' cumulative sums run in that order
