@@ -129,3 +129,39 @@ def test_kso004_weighted_curve_with_signed_zero_weights_equals_the_code_before()
         h, h0 = convex_hull(c), before.convex_hull(c0)
         assert np.array_equal(h.fpr.view(np.uint64), h0.fpr.view(np.uint64))
         assert np.array_equal(h.tpr.view(np.uint64), h0.tpr.view(np.uint64))
+
+
+def _runs_before(z):
+    """Each class's cumulative weights as ``runs_of_order`` summed them before: the parts
+    by ``np.maximum`` and ``np.minimum`` of the signed weights, one complex cumulative sum."""
+    p = np.empty(z.size, dtype=np.complex128)
+    np.maximum(z.imag, 0.0, out=p.real)
+    np.minimum(z.imag, 0.0, out=p.imag)
+    np.negative(p.imag, out=p.imag)
+    p[0] += 0j
+    np.cumsum(p, out=p)
+    return p.real, p.imag
+
+
+@pytest.mark.parametrize("block", [4, 1 << 15])
+def test_kso005_class_sums_by_the_sign_bit_equal_those_by_maximum_and_minimum(block,
+                                                                               monkeypatch):
+    # The classes' weights are split by the sign bit; a zero weight may then be +0.0 where
+    # np.maximum gave -0.0: no sum changes, also when the rows of zero weight (of either
+    # sign, of either class) come first, in every block, or are all the rows.
+    monkeypatch.setattr(_exact_paths, "_BLOCK", block)
+    rng = np.random.default_rng(5)
+    n = 3 * block + 5
+    for zeros in (0.0, 0.3, 1.0):
+        y = rng.random(n) < 0.4
+        w = rng.uniform(0.1, 3.0, n)
+        w[rng.random(n) < zeros] = 0.0
+        w[rng.random(n) < zeros / 2] = -0.0
+        w[:3] = [-0.0, 0.0, -0.0]
+        s = np.sort(rng.normal(size=n))  # ascending, distinct: the order runs_of_order takes
+        z = _exact_paths.signed_rows(y, s, w)
+        for distinct in (True, False):
+            _, pos, neg = _exact_paths.runs_of_order(z, distinct=distinct)
+            pos0, neg0 = _runs_before(z)
+            assert np.array_equal(pos.view(np.uint64), pos0.view(np.uint64))
+            assert np.array_equal(neg.view(np.uint64), neg0.view(np.uint64))
