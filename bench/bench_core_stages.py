@@ -12,8 +12,10 @@ this process, the best of several taken round-robin) and printed as a ratio to t
   chords' pass (``above_sample_hull``), and the whole again with the rates in arrays of their
   own (as before they shared one block with the keys; in one process the allocator's
   state is shared, so ``bench_core.py`` run on either code is the fairer comparison);
-* weighted: the keys with the rows' indices and their sort, the rows as complex numbers, the
-  gather of them in the keys' order (``weighted_order`` is the three), the runs' sums
+* weighted: the keys with the rows' indices and their sort, the rows as complex numbers
+  (``signed_rows``, and by the masked copy of the weights before it), the gather of them in the keys' order (``weighted_order`` is the three), for the floor of
+  putting the weights in the scores' order with numpy: ``np.argsort`` of the scores and a
+  random gather of the weights alone (float64, 8 bytes a row), the runs' sums
   (``runs_of_order``; also told every score is distinct, as ``weighted_order`` finds
   here, which skips finding where runs end), the rates (``curve_of_runs``), ``auc`` and
   ``convex_hull``, and the whole with and without that flag.
@@ -112,7 +114,7 @@ def main() -> None:
     cw = roc_curve(y, logit, weights=w)
     index_bits = (n - 1).bit_length()
 
-    def rows_as_complex():
+    def rows_as_complex():  # as before signed_rows: a masked copy of the weights
         r = np.empty(n, dtype=np.complex128)
         r.real = logit
         np.negative(w, out=r.imag)
@@ -138,8 +140,11 @@ def main() -> None:
         "unweighted: the same, rates apart": rates_apart(lambda: convex_hull(roc_curve(y, p))),
         "weighted: keys with indices + sort": lambda: _exact_paths.sorted_keys(
             y, logit, index_bits=index_bits),
-        "weighted: rows as complex numbers": rows_as_complex,
+        "weighted: rows as complex, masked": rows_as_complex,
+        "weighted: rows as complex, signed_rows": lambda: _exact_paths.signed_rows(y, logit, w),
         "weighted: a random gather of them": lambda: z[order],
+        "weighted: np.argsort of the scores": lambda: np.argsort(logit),
+        "weighted: a random gather of weights": lambda: w[order],
         "weighted: weighted_order (the 3)": lambda: _exact_paths.weighted_order(y, logit, w),
         "weighted: runs_of_order": lambda: _exact_paths.runs_of_order(z),
         "weighted: the same, distinct known": lambda: _exact_paths.runs_of_order(

@@ -33,6 +33,7 @@ from ._exact_paths import (
     magnitude_bits,
     runs_of_order,
     runs_on_grid,
+    signed_rows,
     sorted_keys,
     trapezoids,
     vertices_of_keys,
@@ -227,8 +228,8 @@ def _runs_by_weight(y: np.ndarray, s: np.ndarray, w: np.ndarray):
     Each row becomes the complex number ``score + i * (w if positive else -w)``, in the
     order numpy sorts complex numbers: by real part, then imaginary part -- the scores
     ascending, with the label and weight travelling with each (a zero weight counts for
-    neither class, whatever the sign of its zero). That order comes from one ``np.sort`` of
-    float64 keys holding the rows' indices (:func:`~roc_dash.core.roc._exact_paths.
+    neither class, whatever the sign of its zero). That order comes from one sort of uint64
+    keys holding the rows' indices (:func:`~roc_dash.core.roc._exact_paths.
     weighted_order`) and one gather, or, for magnitudes too far apart for those keys, from
     sorting the complex numbers themselves. Float comparison is exact and ``-0.0 == 0.0``.
     The two classes' cumulative sums run in that order
@@ -237,10 +238,7 @@ def _runs_by_weight(y: np.ndarray, s: np.ndarray, w: np.ndarray):
     spare, distinct = [], []
     z = weighted_order(y, s, w, spare=spare, distinct=distinct)
     if z is None:
-        z = np.empty(s.size, dtype=np.complex128)
-        z.real = s
-        np.negative(w, out=z.imag)
-        np.copyto(z.imag, w, where=y)
+        z = signed_rows(y, s, w)
         z.sort()
     return runs_of_order(z, spare, distinct=bool(distinct) and distinct[0])
 
