@@ -304,3 +304,23 @@ def open_tab(dash_duo_or_driver, name):
     wait_until(lambda: driver.execute_script(_TAB_SHOWN, ids.TAB_PANEL + name),
                message=f"the {name} tab shown")
     wait_idle(driver)
+
+
+def hover_label_text(dash_duo, graph, x, y, condition, message="hover label"):
+    """Move a real pointer (from 3 px right) onto the screen point (x, y) of ``graph`` until
+    its hover label (``.hovertext``, or a unified hover's ``.legend``) satisfies
+    ``condition``; return the label's text (several labels joined by " | ")."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    label = f"#{graph} .hoverlayer .hovertext, #{graph} .hoverlayer .legend"
+
+    def hovered():
+        actions = ActionChains(dash_duo.driver)
+        actions.w3c_actions.pointer_action.move_to_location(int(round(x)) + 3, int(round(y)))
+        actions.w3c_actions.pointer_action.move_to_location(int(round(x)), int(round(y)))
+        actions.perform()
+        found = dash_duo.driver.find_elements("css selector", label)
+        text = " | ".join(f.text for f in found)
+        return found and condition(text) and text
+
+    return wait_until(hovered, message=message)

@@ -8,7 +8,6 @@ curves reads "+∞", not the 0 plotly makes of a missing threshold (hvb001)."""
 import re
 
 import numpy as np
-from selenium.webdriver.common.action_chains import ActionChains
 
 from roc_dash.app import ids
 from roc_dash.app.server.store import load_demo
@@ -16,7 +15,7 @@ from roc_dash.core.roc.averaging import fold_curves
 from roc_dash.core.roc.fold_thresholds import thresholds_at_fpr
 from roc_dash.text.rounding import sig
 
-from .gestures import js_graph, to_screen, wait_idle, wait_until
+from .gestures import hover_label_text, js_graph, to_screen, wait_idle, wait_until
 from .shots import SHOTS
 from .test_trust_browser import start
 
@@ -53,28 +52,12 @@ def _vertical_trace(dash_duo):
                     f"'<b>{MODEL}</b> vertical average'))")
 
 
-def _move_until(dash_duo, x, y, condition, message):
-    """Move the pointer (ActionChains, from 3 px right) onto (x, y) until the hover label
-    satisfies ``condition``; return its text."""
-    label = f"#{ids.ROC_GRAPH} .hoverlayer .hovertext"
-
-    def hovered():
-        actions = ActionChains(dash_duo.driver)
-        actions.w3c_actions.pointer_action.move_to_location(int(round(x)) + 3, int(round(y)))
-        actions.w3c_actions.pointer_action.move_to_location(int(round(x)), int(round(y)))
-        actions.perform()
-        found = dash_duo.driver.find_elements("css selector", label)
-        return found and condition(found[0].text) and found[0].text
-
-    return wait_until(hovered, message=message)
-
-
 def test_hvb001_mouse_over_a_vertical_average_reads_the_folds_thresholds(dash_duo, app):
     start(dash_duo, app, size=(1280, 1000))
     # the origin, where every pooled curve starts: its threshold is +inf (nothing flagged),
     # not the 0 plotly makes of a missing number
     x0, y0 = to_screen(dash_duo.driver, ids.ROC_GRAPH, 0, 0)
-    origin = _move_until(dash_duo, x0, y0, lambda t: "threshold" in t, "hover at the origin")
+    origin = hover_label_text(dash_duo, ids.ROC_GRAPH, x0, y0, lambda t: "threshold" in t, "hover at the origin")
     assert "+∞" in origin and "≥ 0F" not in origin.replace("\n", ""), origin
     radio = next(e for e in dash_duo.find_elements(f"#{ids.AVERAGING} label")
                  if e.text.strip() == "vertical")
@@ -86,7 +69,7 @@ def test_hvb001_mouse_over_a_vertical_average_reads_the_folds_thresholds(dash_du
     assert j >= 0 and room > 8, (j, room)
     x, y = to_screen(dash_duo.driver, ids.ROC_GRAPH, fpr, tpr)
     # a real pointer move onto the point (re-sent while plotly is still drawing)
-    text = _move_until(dash_duo, x, y, lambda t: "folds' mean" in t,
+    text = hover_label_text(dash_duo, ids.ROC_GRAPH, x, y, lambda t: "folds' mean" in t,
                        "hover label on the vertical average")
     SHOTS.mkdir(parents=True, exist_ok=True)
     dash_duo.driver.save_screenshot(str(SHOTS / "hover.png"))

@@ -6,28 +6,12 @@ threshold read from customdata) answers the hover, not the hull (a text of its o
 from __future__ import annotations
 
 import pandas as pd
-from selenium.webdriver.common.action_chains import ActionChains
 
 from roc_dash.app import ids
 
-from .gestures import js_graph, to_screen, wait_idle, wait_steady, wait_until
+from .gestures import hover_label_text, js_graph, to_screen, wait_idle, wait_steady, wait_until
 from .test_trust_browser import start
 from .test_upload_browser import upload
-
-
-def _hover_text(dash_duo, graph, x, y, condition, message):
-    label = f"#{graph} .hoverlayer .hovertext, #{graph} .hoverlayer .legend"
-
-    def hovered():
-        actions = ActionChains(dash_duo.driver)
-        actions.w3c_actions.pointer_action.move_to_location(int(round(x)) + 3, int(round(y)))
-        actions.w3c_actions.pointer_action.move_to_location(int(round(x)), int(round(y)))
-        actions.perform()
-        found = dash_duo.driver.find_elements("css selector", label)
-        text = " | ".join(f.text for f in found)
-        return found and condition(text) and text
-
-    return wait_until(hovered, message=message)
 
 
 def test_hrd001_roc_hover_says_the_pages_threshold_never_rounded_up(dash_duo, app, tmp_path,
@@ -50,7 +34,7 @@ def test_hrd001_roc_hover_says_the_pages_threshold_never_rounded_up(dash_duo, ap
     wait_steady(dash_duo.driver, ids.ROC_GRAPH)
     x, y = to_screen(dash_duo.driver, ids.ROC_GRAPH, 2 / 3, 2 / 3)
     shot("hrd001_before")
-    text = _hover_text(dash_duo, ids.ROC_GRAPH, x, y, lambda t: "threshold" in t,
+    text = hover_label_text(dash_duo, ids.ROC_GRAPH, x, y, lambda t: "threshold" in t,
                        "the hover on the vertex (2/3, 2/3)")
     shot("hrd001_roc_hover")
     assert "≥ 0.467021" in text and "0.467022" not in text, text

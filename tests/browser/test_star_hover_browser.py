@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from roc_dash.app import ids
 
-from .gestures import js_graph, to_screen, wait_idle, wait_steady
-from .test_hover_rounding_browser import _hover_text
+from .gestures import hover_label_text, js_graph, to_screen, wait_idle, wait_steady
 from .test_trust_browser import start
 
 
@@ -22,7 +21,7 @@ def test_sth001_a_pointer_on_the_roc_star_reads_the_optimum(dash_duo, app, shot)
     summary = dash_duo.find_element(f"#{ids.ROC_GRAPH}").get_attribute("outerHTML")
     assert star, summary[:200]
     x, y = to_screen(dash_duo.driver, ids.ROC_GRAPH, star[0], star[1])
-    text = _hover_text(dash_duo, ids.ROC_GRAPH, x, y, lambda t: "optimum" in t,
+    text = hover_label_text(dash_duo, ids.ROC_GRAPH, x, y, lambda t: "optimum" in t,
                        "the optimum's hover on the ROC star")
     shot("sth001_star_hover")
     assert "threshold ≥" in text and "FPR" in text and "TPR" in text, text
