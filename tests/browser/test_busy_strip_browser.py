@@ -4,7 +4,7 @@ dropdown's search box has an accessible name."""
 
 from __future__ import annotations
 
-import time
+import threading
 
 from roc_dash.app import ids
 
@@ -33,19 +33,24 @@ def test_sbz001_strip_is_marked_busy_while_the_views_recompute(dash_duo, app, mo
     assert _busy(d) is None
     assert _look(d) == ["1", "none"]
     real = views.update_views
+    release = threading.Event()
 
-    def slow(*args, **kwargs):  # a big upload's views: the old strip stays up meanwhile
-        time.sleep(4)
+    def slow(*args, **kwargs):  # a big upload's views: held until the test has looked
+        release.wait(30)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(views, "update_views", slow)
     before = d.find_element("css selector", f"#{ids.SUMMARY}").text
     type_into(dash_duo.find_element(f"#{ids.COST_FP}"), "7")
     wait_until(lambda: _busy(d) == "true", message="the strip marked aria-busy")
-    time.sleep(0.8)  # past the 400 ms delay the figures' overlay has too
+
+    def dimmed():  # past the 400 ms delay the figures' overlay has too
+        opacity, spinner = _look(d)
+        return float(opacity) < 0.6 and spinner not in ("none", "normal")
+
+    wait_until(dimmed, message="the strip dimmed with a spinner while the views compute")
     assert _busy(d) == "true"
-    opacity, spinner = _look(d)
-    assert float(opacity) < 0.6 and spinner not in ("none", "normal"), (opacity, spinner)
+    release.set()
     wait_until(lambda: _busy(d) is None, message="aria-busy gone once the views are back")
     wait_idle(dash_duo)
     assert d.find_element("css selector", f"#{ids.SUMMARY}").text != before
