@@ -209,3 +209,28 @@ def test_ccp004_two_datasets_the_table_with_its_dataset_column_is_patched_right(
             shown[k] = apply(shown[k], sent(patched[k]))
             assert shown[k] == sent(full[k]), (cost_fn, prior, k)
         viz = patched[5]
+
+
+def test_ccp005_a_prior_change_sends_the_pr_view_as_what_changed(tmp_path):
+    """The PR view drawn anew for a new prior is sent as a patch of the one drawn: the
+    precisions (y) of the curves, not the iso-F1 curves, the axes' template or the recalls
+    of curves whose points stay; applied, it is the full redraw (ccp001 for every click)."""
+    page = Page(create_app(data_dir=tmp_path))
+    first_load(page)
+    drawn = page.shown["pr-graph.figure"]
+    response = page.call(VIEWS, [f"{ids.PRIOR_UP}.n_clicks"], **{f"{ids.PRIOR_UP}.n_clicks": 1})
+    sent = response["pr-graph"]["figure"]
+    assert is_patch(sent)
+    where = [tuple(op["location"]) for op in sent["operations"]]
+    iso_f1 = [k for k, t in enumerate(drawn["data"]) if str(t.get("name")).startswith("iso-F")]
+    curves = [k for k, t in enumerate(drawn["data"]) if "(AP " in str(t.get("name"))]
+    assert iso_f1 and len(curves) == 4
+    assert not [w for w in where if w[:2] in {("data", k) for k in iso_f1}], where
+    assert ("layout", "template") not in where and ("layout", "xaxis") not in where
+    assert all(("data", k, "y") in where for k in curves), where
+    assert sum(("data", k, "x") not in where for k in curves) >= 2, where
+    page.keep(response)
+    full = page.full_views()
+    assert page.shown["pr-graph.figure"] == without_revision(full["pr-graph"]["figure"])
+    whole = len(json.dumps(full["pr-graph"]["figure"]))
+    assert len(json.dumps(sent)) * 2 < whole, (len(json.dumps(sent)), whole)
