@@ -263,6 +263,15 @@ def _register_views(app, cache, store) -> None:
         return decide(cache, store, fired, gesture, PageState.from_dash(page), view, kept)
 
 
+def shown_controls(controls: dict, gesture: dict) -> dict:
+    """What the sliders and boxes must show (:func:`control_outputs`), ``no_update`` for
+    each that shows it already (``gesture``: their values as sent): a click on one stepper
+    then updates one slider and its box, not all six (each update is a pass of dash's
+    renderer over every component of the page, and a new value of an input)."""
+    return {k: no_update if k in gesture and type(gesture[k]) is type(v) and gesture[k] == v
+            else v for k, v in controls.items()}
+
+
 def decide(cache, store, fired: list[str], gesture: dict, page: PageState, view: dict,
            kept: dict) -> dict:
     """The views callback's outputs: on a gesture on the controls (one of ``fired``, the
@@ -285,7 +294,8 @@ def decide(cache, store, fired: list[str], gesture: dict, page: PageState, view:
         if result is None:
             raise PreventUpdate  # a zoom or pan of the ROC plot, not the line
         new, message = result
-        out.update(controls=control_outputs(new), conditions=new.to_store(), message=message)
+        out.update(controls=shown_controls(control_outputs(new), gesture),
+                   conditions=new.to_store(), message=message)
         if state is None:
             out["economics"] = economics_outputs(new)
         elif new.to_store() == state and set(fired) <= GESTURE_IDS:

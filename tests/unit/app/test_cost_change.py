@@ -234,3 +234,26 @@ def test_ccp005_a_prior_change_sends_the_pr_view_as_what_changed(tmp_path):
     assert page.shown["pr-graph.figure"] == without_revision(full["pr-graph"]["figure"])
     whole = len(json.dumps(full["pr-graph"]["figure"]))
     assert len(json.dumps(sent)) * 2 < whole, (len(json.dumps(sent)), whole)
+
+
+def test_ccp006_a_stepper_click_updates_only_the_controls_it_moved(tmp_path):
+    """A click on the prior's stepper sends the prior's slider and box, not the four cost
+    controls that already show their values (each output is a pass of dash's renderer over
+    the page); a box typed in another way than it is shown gets the shown value back."""
+    page = Page(create_app(data_dir=tmp_path))
+    first = page.call(VIEWS, ["url.search"])
+    page.keep(first)
+    controls = (ids.COST_FP, ids.COST_FP_SLIDER, ids.COST_FN, ids.COST_FN_SLIDER, ids.PRIOR,
+                ids.PRIOR_SLIDER)
+    page.values.update({f"{c}.value": first[c]["value"] for c in controls})  # as shown
+    response = page.call(VIEWS, [f"{ids.PRIOR_UP}.n_clicks"], **{f"{ids.PRIOR_UP}.n_clicks": 1})
+    page.keep(response)
+    assert ids.PRIOR in response and ids.PRIOR_SLIDER in response
+    prior = response[ids.PRIOR]["value"]
+    for cid in (ids.COST_FP, ids.COST_FP_SLIDER, ids.COST_FN, ids.COST_FN_SLIDER):
+        assert cid not in response, cid
+    page.values[f"{ids.PRIOR}.value"] = prior
+    page.values[f"{ids.PRIOR_SLIDER}.value"] = response[ids.PRIOR_SLIDER]["value"]
+    response = page.call(VIEWS, [f"{ids.COST_FP}.value"], **{f"{ids.COST_FP}.value": "2.50"})
+    assert response[ids.COST_FP]["value"] == "2.5"
+    assert ids.COST_FP_SLIDER in response and ids.PRIOR not in response
