@@ -255,7 +255,8 @@ def _register_views(app, cache, store) -> None:
                          "combine": Input(ids.COMBINE, "data")},
                 "kept": {"conditions": State(ids.CONDITIONS, "data"),
                          "viz": State(ids.VIZ_DATA, "data"), "zoom": State(ids.ZOOM, "data"),
-                         "search": State(ids.URL, "search")}},
+                         "search": State(ids.URL, "search"),
+                         "message": State(ids.CONTROL_MSG, "children")}},
     )
     def views(gesture, page, view, kept):
         fired = [t["prop_id"].rsplit(".", 1)[0] for t in ctx.triggered
@@ -294,8 +295,10 @@ def decide(cache, store, fired: list[str], gesture: dict, page: PageState, view:
         if result is None:
             raise PreventUpdate  # a zoom or pan of the ROC plot, not the line
         new, message = result
+        shown = kept.get("message")
         out.update(controls=shown_controls(control_outputs(new), gesture),
-                   conditions=new.to_store(), message=message)
+                   conditions=new.to_store(),
+                   message=no_update if message == shown or not (message or shown) else message)
         if state is None:
             out["economics"] = economics_outputs(new)
         elif new.to_store() == state and set(fired) <= GESTURE_IDS:

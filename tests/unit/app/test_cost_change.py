@@ -250,10 +250,18 @@ def test_ccp006_a_stepper_click_updates_only_the_controls_it_moved(tmp_path):
     page.keep(response)
     assert ids.PRIOR in response and ids.PRIOR_SLIDER in response
     prior = response[ids.PRIOR]["value"]
-    for cid in (ids.COST_FP, ids.COST_FP_SLIDER, ids.COST_FN, ids.COST_FN_SLIDER):
+    for cid in (ids.COST_FP, ids.COST_FP_SLIDER, ids.COST_FN, ids.COST_FN_SLIDER,
+                ids.CONTROL_MSG):  # nor the empty message under the controls once more
         assert cid not in response, cid
     page.values[f"{ids.PRIOR}.value"] = prior
     page.values[f"{ids.PRIOR_SLIDER}.value"] = response[ids.PRIOR_SLIDER]["value"]
     response = page.call(VIEWS, [f"{ids.COST_FP}.value"], **{f"{ids.COST_FP}.value": "2.50"})
     assert response[ids.COST_FP]["value"] == "2.5"
     assert ids.COST_FP_SLIDER in response and ids.PRIOR not in response
+    page.keep(response)
+    bad = page.call(VIEWS, [f"{ids.COST_FP}.value"], **{f"{ids.COST_FP}.value": "-3"})
+    said = bad[ids.CONTROL_MSG]["children"]
+    assert "Cost of a false positive" in said and bad[ids.COST_FP]["value"] == "2.5"
+    again = page.call(VIEWS, [f"{ids.COST_FP}.value"], **{f"{ids.COST_FP}.value": "-3",
+                                                          f"{ids.CONTROL_MSG}.children": said})
+    assert ids.CONTROL_MSG not in again
