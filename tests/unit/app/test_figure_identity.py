@@ -67,15 +67,20 @@ from roc_dash.app.state import ControlState
 #: the viz data finds them by name (``optimum_note``, ``ring_note``). The threshold view is
 #: unchanged. Re-recorded when the legend got a maximum height (30 % of the figure, then it
 #: scrolls), so that many entries no longer squeeze the plot.
+#: Re-recorded (branch perf9): after a prior change the PR view is a patch of the one drawn
+#: (the parts that changed, ``view_patches.changed_parts``), not a new figure, and the viz
+#: data keeps digests of the PR figure's parts (``pr_parts``): the "patched prior" PR digest
+#: (a patch's operations) and every viz digest changed; no figure drawn changed (ccp001,
+#: ccp005 and cch010 apply the patch and compare it with a full redraw).
 EXPECTED = {
     'default': ('e74228a9ce1b530b', '57a7e9be9f4c5eba', 'c59799a6806b21aa',
-                'c75d5100516cd9f2', 'b14691b13fe2d0ec'),
+                'c75d5100516cd9f2', 'fc59c4a103f4f3a2'),
     'presentation': ('b96c894921a6f917', '0fc56c78bd6a0f89', '1f34602d27a67f4b',
-                     'e8cacd4776fe4d74', '0a416762abe04df7'),
+                     'e8cacd4776fe4d74', '1e3e2097035dfdbd'),
     'patched': ('cb918bd362034f1f', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
-                '26fcbf361b470086', '583d19d8251f844e'),
-    'patched prior': ('dfeba3ed3dca0ba1', 'ae056271c3e4f2c0', '717e6e3702cdf827',
-                      '04a34860fa757349', 'df3948a04a60392b'),
+                '26fcbf361b470086', '32bb0e7000d86501'),
+    'patched prior': ('dfeba3ed3dca0ba1', 'bd00f4518d93cb0c', '717e6e3702cdf827',
+                      '04a34860fa757349', 'a89d2e4baaa01180'),
 }
 
 #: What the page's controls hold before anyone touches them.
@@ -285,7 +290,9 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: read the conditions and the views' data as state). The Slices card's choice
 #: reads the conditions and the headline's inputs as state (it starts on the headline's model).
 #: No figure changed.
-EXPECTED_PAGE = ('3f839bb556894b79', '5610cb4918d99cbc')
+#: Re-recorded (branch perf9): the views callback reads the message under the controls as
+#: state (it leaves it when unchanged); the wiring only.
+EXPECTED_PAGE = ('3f839bb556894b79', '420ad7baa90ebf9c')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
