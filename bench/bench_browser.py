@@ -148,8 +148,12 @@ def main() -> None:
                 "return arguments[0].filter(id => { const gd = document.querySelector("
                 "'#' + id + ' .js-plotly-plot'); return !(gd.calcdata && gd.calcdata._rocKept);"
                 " }).length;", list(graphs))
+            size = driver.execute_script(
+                "const r = performance.getEntriesByType('resource').filter(e =>"
+                " e.name.includes('update-component'));"
+                "return r.length ? r[0].decodedBodySize : null;")
             time.sleep(0.3)
-            return total, server, (redraws, recomputed), parts
+            return total, server, (redraws, recomputed), parts and [*parts, size or 0]
 
         cases = [("cost of a FP (+ / −)", [ids.COST_FP_UP, ids.COST_FP_DOWN], GRAPHS),
                  ("prior (+ / −)", [ids.PRIOR_UP, ids.PRIOR_DOWN], GRAPHS)]
@@ -169,6 +173,9 @@ def main() -> None:
                              "server": statistics.median(servers),
                              "redraws": statistics.median(redraws),
                              "recomputed": statistics.median(recomputed)}
+            if parts:  # answer in, first and last view drawn (ms after the click), answer KB
+                results[name]["phases"] = [statistics.median(p[k] for p in parts)
+                                           for k in (1, 2, 3, -1)]
             if not ARGS.json:
                 print(f"  {name:<22} median {statistics.median(totals):6.0f} ms "
                       f"(max {max(totals):6.0f}); server share median "
@@ -177,10 +184,11 @@ def main() -> None:
                       f"plotly recomputed median {statistics.median(recomputed):.0f} of "
                       f"{len(graphs)}")
                 if parts:
-                    sent, answered, first, last, *each = (
+                    sent, answered, first, last, *each, size = (
                         statistics.median(c) for c in zip(*parts, strict=True))
-                    print(f"  {'':<22} request sent +{sent:.0f}, answer in +{answered:.0f}, "
-                          f"views drawn +{first:.0f} (first) to +{last:.0f} (last)")
+                    print(f"  {'':<22} request sent +{sent:.0f}, answer in +{answered:.0f} "
+                          f"({size / 1000:.0f} KB), views drawn +{first:.0f} (first) to "
+                          f"+{last:.0f} (last)")
                     print(f"  {'':<22} each view drawn: " + ", ".join(
                         f"{g.removesuffix('-graph')} +{t:.0f}"
                         for g, t in zip(graphs, each, strict=True)))
@@ -239,6 +247,13 @@ def compare(old_root: str) -> None:
               f"{n['max']:7.0f} {n['median'] / o['median']:7.2f}  "
               f"{o['redraws']:.0f} → {n['redraws']:.0f} / "
               f"{o.get('recomputed', float('nan')):.0f} → {n['recomputed']:.0f}")
+    print("  each click taken apart (medians, ms after the click): answer in / first view drawn"
+          " / last view drawn; the views' answer (KB, decoded)")
+    for name in runs["new"]:
+        o, n = (runs[k][name].get("phases") for k in ("old", "new"))
+        if o and n:
+            print(f"  {name:<22} old {o[0]:4.0f} / {o[1]:4.0f} / {o[2]:4.0f}, {o[3] / 1000:4.0f} KB"
+                  f"   new {n[0]:4.0f} / {n[1]:4.0f} / {n[2]:4.0f}, {n[3] / 1000:4.0f} KB")
 
 
 if __name__ == "__main__":

@@ -79,6 +79,8 @@ from .state import (
 )
 from .view_cache import kept_views
 from .view_patches import (
+    changed_parts,
+    figure_parts,
     mark_indices,
     marks_known,
     patch_cost,
@@ -229,8 +231,9 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
                                         font=font)
     if presentation:
         emphasise(threshold)
-    viz = {**viz_data(analysis, figures, key),
-           "threshold": threshold_record(threshold, c.prior_pos)}  # what a patch needs
+    viz = {**viz_data(analysis, figures, key),  # what a patch needs
+           "threshold": threshold_record(threshold, c.prior_pos),
+           "pr_parts": figure_parts(figures[1]) if pr_mode != "prg" else None}
     return (*figures, operating_panel(focus, analysis, comparison),
             kinds_table(cache, dataset_ids, analysis, colors, kinds), viz, slope_words(c),
             banner(analysis, extra), summary, threshold)
@@ -337,9 +340,12 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     roc = patch_roc(analysis, viz, det=det, title=title)
     colors = {n: k for k, n in enumerate(names)}
     prior_changed = viz.get("prior") != c.prior_pos
-    if prior_changed:
-        pr = pr_view(analysis, pr_mode=pr_mode, presentation=presentation, zoom=zoom,
-                     colors=colors, font=FONT[bool(presentation)], averaging=averaging)
+    if prior_changed:  # drawn anew, sent as the parts that changed (view_patches)
+        drawn_pr = pr_view(analysis, pr_mode=pr_mode, presentation=presentation, zoom=zoom,
+                           colors=colors, font=FONT[bool(presentation)], averaging=averaging)
+        pr_parts = figure_parts(drawn_pr) if pr_mode != "prg" else None
+        pr = (changed_parts(drawn_pr, viz.get("pr_parts"), pr_parts) if pr_parts else None
+              ) or drawn_pr
     else:
         pr = patch_pr_star(analysis, viz, pr_mode=pr_mode, title=title)
     cost = patch_cost(analysis, viz, title=title)
@@ -349,9 +355,10 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
                          if k not in ("key", "optimum_trace", "optimum_note", "ring_note",
                                       "iso_trace", "xlog")}}
     if prior_changed:  # the PR view drawn anew: where its star is now
-        drawn = mark_indices((pr,))
+        drawn = mark_indices((drawn_pr,))
         for k in ("optimum_trace", "optimum_note"):
             new_viz[k] = [viz[k][0], drawn[k][0], viz[k][2]]
+        new_viz["pr_parts"] = pr_parts
     economics = economics or Economics(cost_fp=conditions.cost_fp, cost_fn=conditions.cost_fn)
     summary, threshold = decision_views(analysis, [], economics,
                                         threshold_model=threshold_model, axis=threshold_axis,

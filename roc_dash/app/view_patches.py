@@ -25,7 +25,8 @@ from ..figures.style import sendable
 from ..figures.threshold import threshold_parts
 
 __all__ = ["threshold_record", "threshold_patch", "patch_regions", "regions_drawn", "mark_indices",
-           "marks_known", "patch_roc", "patch_pr_star", "patch_cost"]
+           "marks_known", "patch_roc", "patch_pr_star", "patch_cost", "figure_parts",
+           "changed_parts"]
 
 #: The rate lines that depend on the prior (precision, share flagged): traces 3 and 4.
 _PRIOR_LINES = (3, 4)
@@ -232,3 +233,51 @@ def patch_cost(analysis: Analysis, viz: dict, *, title: str):
     cost["layout"]["meta"]["cost"] = read["y"]
     cost["layout"]["meta"]["conditions"] = title
     return cost
+
+
+# ------------------------------------------- a view drawn anew, sent as what changed ---------
+#: Layout entries sent on every such patch: a cost change's patch (the star, ``meta``) or the
+#: page (the hover mark, ``annotations[0]``) may have changed them since they were recorded.
+_ALWAYS_SENT = ("annotations", "meta")
+
+
+def _digest(value) -> str:
+    from dash._utils import to_json
+
+    return hashlib.blake2b(to_json(value).encode(), digest_size=6).hexdigest()
+
+
+def figure_parts(fig) -> dict:
+    """What the viz-data store keeps of a figure drawn whole (the PR view), so that the
+    same view drawn anew for another prior can be sent as the parts that changed
+    (:func:`changed_parts`): a digest of each trace's and the layout's top-level values as
+    sent."""
+    d = fig.to_dict()
+    return {"data": [{k: _digest(v) for k, v in t.items()} for t in d["data"]],
+            "layout": {k: _digest(v) for k, v in d["layout"].items()}}
+
+
+def changed_parts(fig, drawn, parts: dict):
+    """``fig`` (a view drawn anew, ``parts`` its :func:`figure_parts`) as a patch of the one
+    drawn (``drawn``: its parts as recorded): only the trace values and layout entries whose
+    digest differs, and :data:`_ALWAYS_SENT`. The prior moves a PR curve's precisions but
+    not its recalls, the iso-F1 curves, the axes or the template: a prior change sends ~20 %
+    of the figure, and plotly keeps what it decoded of the rest (``plotly_keep.js``). None
+    (send ``fig`` whole) when nothing is recorded or the traces or their keys differ."""
+    if not (isinstance(drawn, dict) and isinstance(drawn.get("data"), list)
+            and isinstance(drawn.get("layout"), dict)
+            and len(drawn["data"]) == len(parts["data"])
+            and all(isinstance(a, dict) and a.keys() == b.keys()
+                    for a, b in zip(drawn["data"], parts["data"], strict=True))
+            and drawn["layout"].keys() == parts["layout"].keys()):
+        return None
+    d = fig.to_dict()
+    patch = Patch()
+    for k, (old, new) in enumerate(zip(drawn["data"], parts["data"], strict=True)):
+        for key, digest in new.items():
+            if old[key] != digest:
+                patch["data"][k][key] = d["data"][k][key]
+    for key, digest in parts["layout"].items():
+        if key in _ALWAYS_SENT or drawn["layout"][key] != digest:
+            patch["layout"][key] = d["layout"][key]
+    return patch

@@ -183,6 +183,20 @@
         return text.indexOf("%{meta") >= 0 || text.indexOf("layout.meta") >= 0;
     }
 
+    /* JSON.stringify(data) and its digest, made once per data array: dash hands dcc.Graph
+     * the same `data` array after a patch of the layout alone (a cost or prior click's
+     * ROC and cost views), so its 10-100 KB are not stringified and hashed again. */
+    var texts = new WeakMap();
+    function dataText(data) {
+        var hit = data && typeof data === "object" ? texts.get(data) : undefined, text;
+        if (hit === undefined) {
+            text = JSON.stringify(data || []);
+            hit = [text, digest(text)];
+            if (data && typeof data === "object") { texts.set(data, hit); }
+        }
+        return hit;
+    }
+
     /* `layout` with the digest of `data`, the template kept, and, when nothing drawn reads
      * it (see readsLayoutMeta), the meta object plotly drew last: layout.meta
      * (editType "plot", where the app keeps the slope and conditions for its scripts) of a
@@ -191,7 +205,7 @@
     function keep(gd, data, layout) {
         var out = convert(data || []), later;
         if (layout && typeof layout === "object") {
-            var extra = {}, text = JSON.stringify(data || []), key = digest(text), template;
+            var extra = {}, made = dataText(data), text = made[0], key = made[1], template;
             if (layout.datarevision === undefined) { extra.datarevision = key; }
             if (layout.template && typeof layout.template === "object") {
                 template = sameTemplate(layout.template);

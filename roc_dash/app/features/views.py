@@ -255,12 +255,22 @@ def _register_views(app, cache, store) -> None:
                          "combine": Input(ids.COMBINE, "data")},
                 "kept": {"conditions": State(ids.CONDITIONS, "data"),
                          "viz": State(ids.VIZ_DATA, "data"), "zoom": State(ids.ZOOM, "data"),
-                         "search": State(ids.URL, "search")}},
+                         "search": State(ids.URL, "search"),
+                         "message": State(ids.CONTROL_MSG, "children")}},
     )
     def views(gesture, page, view, kept):
         fired = [t["prop_id"].rsplit(".", 1)[0] for t in ctx.triggered
                  if t.get("prop_id") not in (None, ".")]
         return decide(cache, store, fired, gesture, PageState.from_dash(page), view, kept)
+
+
+def shown_controls(controls: dict, gesture: dict) -> dict:
+    """What the sliders and boxes must show (:func:`control_outputs`), ``no_update`` for
+    each that shows it already (``gesture``: their values as sent): a click on one stepper
+    then updates one slider and its box, not all six (each update is a pass of dash's
+    renderer over every component of the page, and a new value of an input)."""
+    return {k: no_update if k in gesture and type(gesture[k]) is type(v) and gesture[k] == v
+            else v for k, v in controls.items()}
 
 
 def decide(cache, store, fired: list[str], gesture: dict, page: PageState, view: dict,
@@ -285,7 +295,10 @@ def decide(cache, store, fired: list[str], gesture: dict, page: PageState, view:
         if result is None:
             raise PreventUpdate  # a zoom or pan of the ROC plot, not the line
         new, message = result
-        out.update(controls=control_outputs(new), conditions=new.to_store(), message=message)
+        shown = kept.get("message")
+        out.update(controls=shown_controls(control_outputs(new), gesture),
+                   conditions=new.to_store(),
+                   message=no_update if message == shown or not (message or shown) else message)
         if state is None:
             out["economics"] = economics_outputs(new)
         elif new.to_store() == state and set(fired) <= GESTURE_IDS:

@@ -105,11 +105,15 @@ def _shown(before, patched):
 
 
 def _apply(figure: dict, patch) -> dict:
-    """Apply a dash.Patch's assignments to a figure dict, as the browser does."""
+    """Apply a dash.Patch's assignments to a figure dict, as the browser does (the patch
+    as sent: JSON, numpy arrays as plotly writes them)."""
     import copy
+    import json
+
+    from dash._utils import to_json
 
     out = copy.deepcopy(figure)
-    for op in patch.to_plotly_json()["operations"]:
+    for op in json.loads(to_json(patch))["operations"]:
         assert op["operation"] == "Assign"
         *path, last = op["location"]
         node = out

@@ -209,3 +209,59 @@ def test_ccp004_two_datasets_the_table_with_its_dataset_column_is_patched_right(
             shown[k] = apply(shown[k], sent(patched[k]))
             assert shown[k] == sent(full[k]), (cost_fn, prior, k)
         viz = patched[5]
+
+
+def test_ccp005_a_prior_change_sends_the_pr_view_as_what_changed(tmp_path):
+    """The PR view drawn anew for a new prior is sent as a patch of the one drawn: the
+    precisions (y) of the curves, not the iso-F1 curves, the axes' template or the recalls
+    of curves whose points stay; applied, it is the full redraw (ccp001 for every click)."""
+    page = Page(create_app(data_dir=tmp_path))
+    first_load(page)
+    drawn = page.shown["pr-graph.figure"]
+    response = page.call(VIEWS, [f"{ids.PRIOR_UP}.n_clicks"], **{f"{ids.PRIOR_UP}.n_clicks": 1})
+    sent = response["pr-graph"]["figure"]
+    assert is_patch(sent)
+    where = [tuple(op["location"]) for op in sent["operations"]]
+    iso_f1 = [k for k, t in enumerate(drawn["data"]) if str(t.get("name")).startswith("iso-F")]
+    curves = [k for k, t in enumerate(drawn["data"]) if "(AP " in str(t.get("name"))]
+    assert iso_f1 and len(curves) == 4
+    assert not [w for w in where if w[:2] in {("data", k) for k in iso_f1}], where
+    assert ("layout", "template") not in where and ("layout", "xaxis") not in where
+    assert all(("data", k, "y") in where for k in curves), where
+    assert sum(("data", k, "x") not in where for k in curves) >= 2, where
+    page.keep(response)
+    full = page.full_views()
+    assert page.shown["pr-graph.figure"] == without_revision(full["pr-graph"]["figure"])
+    whole = len(json.dumps(full["pr-graph"]["figure"]))
+    assert len(json.dumps(sent)) * 2 < whole, (len(json.dumps(sent)), whole)
+
+
+def test_ccp006_a_stepper_click_updates_only_the_controls_it_moved(tmp_path):
+    """A click on the prior's stepper sends the prior's slider and box, not the four cost
+    controls that already show their values (each output is a pass of dash's renderer over
+    the page); a box typed in another way than it is shown gets the shown value back."""
+    page = Page(create_app(data_dir=tmp_path))
+    first = page.call(VIEWS, ["url.search"])
+    page.keep(first)
+    controls = (ids.COST_FP, ids.COST_FP_SLIDER, ids.COST_FN, ids.COST_FN_SLIDER, ids.PRIOR,
+                ids.PRIOR_SLIDER)
+    page.values.update({f"{c}.value": first[c]["value"] for c in controls})  # as shown
+    response = page.call(VIEWS, [f"{ids.PRIOR_UP}.n_clicks"], **{f"{ids.PRIOR_UP}.n_clicks": 1})
+    page.keep(response)
+    assert ids.PRIOR in response and ids.PRIOR_SLIDER in response
+    prior = response[ids.PRIOR]["value"]
+    for cid in (ids.COST_FP, ids.COST_FP_SLIDER, ids.COST_FN, ids.COST_FN_SLIDER,
+                ids.CONTROL_MSG):  # nor the empty message under the controls once more
+        assert cid not in response, cid
+    page.values[f"{ids.PRIOR}.value"] = prior
+    page.values[f"{ids.PRIOR_SLIDER}.value"] = response[ids.PRIOR_SLIDER]["value"]
+    response = page.call(VIEWS, [f"{ids.COST_FP}.value"], **{f"{ids.COST_FP}.value": "2.50"})
+    assert response[ids.COST_FP]["value"] == "2.5"
+    assert ids.COST_FP_SLIDER in response and ids.PRIOR not in response
+    page.keep(response)
+    bad = page.call(VIEWS, [f"{ids.COST_FP}.value"], **{f"{ids.COST_FP}.value": "-3"})
+    said = bad[ids.CONTROL_MSG]["children"]
+    assert "Cost of a false positive" in said and bad[ids.COST_FP]["value"] == "2.5"
+    again = page.call(VIEWS, [f"{ids.COST_FP}.value"], **{f"{ids.COST_FP}.value": "-3",
+                                                          f"{ids.CONTROL_MSG}.children": said})
+    assert ids.CONTROL_MSG not in again

@@ -74,15 +74,23 @@ from roc_dash.app.state import ControlState
 #: "score threshold" (not x to 7 digits, which can round up). ROC, PR, cost and
 #: threshold figures and the viz data (the threshold view's vertices key) changed; the
 #: patched ROC and cost (a patch sends no customdata) did not.
+#: Re-recorded (branch perf9): after a prior change the PR view is a patch of the one drawn
+#: (the parts that changed, ``view_patches.changed_parts``), not a new figure, and the viz
+#: data keeps digests of the PR figure's parts (``pr_parts``): the "patched prior" PR digest
+#: (a patch's operations) and every viz digest changed; no figure drawn changed (ccp001,
+#: ccp005 and cch010 apply the patch and compare it with a full redraw).
+#: Re-recorded (main, 2026-11-29, after left8 and perf9 met): the ROC's star carries the
+#: optimum's hover text (``figures.roc.roc_star``; review: the iso line took the vertex's
+#: hover), so the ROC digests and the patched ROC (the star's text moves with it) changed.
 EXPECTED = {
-    'default': ('17ae3cf93f41311f', 'abc9ca6f828be038', 'a3ee78c393b345fe',
-                '7bdd24e5687ae9eb', '9129d04210bcf5c8'),
-    'presentation': ('cd25227f724f84b6', '864a21c29f41f980', 'c8ecdf6cb5da3e85',
-                     '8a76853e9d54d3f0', '18f442195ebfe8d2'),
-    'patched': ('cb918bd362034f1f', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
-                'ed64a3e908e4b952', 'ff6c044472c32310'),
-    'patched prior': ('dfeba3ed3dca0ba1', '8c3e9aa6f3847c8f', '717e6e3702cdf827',
-                      '901c8ae866cd124c', 'b484b50062a105ea'),
+    'default': ('815283a04887383a', 'abc9ca6f828be038', 'a3ee78c393b345fe',
+                '7bdd24e5687ae9eb', 'a07193616bdf0daf'),
+    'presentation': ('28fa9e78e88444d9', '864a21c29f41f980', 'c8ecdf6cb5da3e85',
+                     '8a76853e9d54d3f0', '896a3b8ff66f5f90'),
+    'patched': ('0e7dc2097818a66d', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
+                'ed64a3e908e4b952', 'da1e43d71ca16606'),
+    'patched prior': ('170f76d83863af11', '15ef70a093ec4cc8', '717e6e3702cdf827',
+                      '901c8ae866cd124c', '57e9d76f1623ad71'),
 }
 
 #: What the page's controls hold before anyone touches them.
@@ -294,7 +302,9 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: No figure changed.
 #: Re-recorded (branch left8): the operating-point card carries the class ``operating-card``
 #: (the Decide tab's CSS pairs it with the capacity card). No callback changed.
-EXPECTED_PAGE = ('7ef10432af30b502', '5610cb4918d99cbc')
+#: Re-recorded (branch perf9): the views callback reads the message under the controls as
+#: state (it leaves it when unchanged); the wiring only.
+EXPECTED_PAGE = ('7ef10432af30b502', '420ad7baa90ebf9c')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):

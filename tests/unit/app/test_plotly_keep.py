@@ -174,3 +174,43 @@ def test_kpt004_reads_layout_meta_cached_per_data_as_plotly_reads_it(tmp_path):
     assert [first for first, _ in got] == expected
     assert [again for _, again in got] == expected
     assert True in expected and False in expected
+
+
+SAME_DATA_DRIVER = """
+const fs = require('fs');
+global.window = {atob: s => Buffer.from(s, 'base64').toString('binary'), console,
+  Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
+  Uint32Array, Float32Array, Float64Array};
+window.Plotly = {react: (gd, fig) => fig};
+eval(fs.readFileSync(process.argv[2], 'utf8'));
+const stringify = JSON.stringify, out = {};
+for (const [name, text] of Object.entries(JSON.parse(fs.readFileSync(process.argv[3], 'utf8')))) {
+  const fig = JSON.parse(text), data = fig.data;
+  let made = 0;
+  JSON.stringify = (v, ...rest) => { if (v === data) { made += 1; } return stringify(v, ...rest); };
+  const a = window.Plotly.react({}, fig);
+  // a patch of the layout alone, as dash applies it: the same data array, a new layout
+  const b = window.Plotly.react({}, {data: data, layout: {...fig.layout, title: {text: 'x'}}});
+  JSON.stringify = stringify;
+  const changed = JSON.parse(text);  // another data array with one value changed
+  const t = changed.data.find(t => Array.isArray(t.y) && t.y.length);
+  t.y[0] = t.y[0] === 0.123 ? 0.456 : 0.123;
+  const c = window.Plotly.react({}, changed);
+  out[name] = {made: made, same: a.layout.datarevision === b.layout.datarevision,
+               changed: c.layout.datarevision !== a.layout.datarevision};
+}
+process.stdout.write(stringify(out));
+"""
+
+
+@pytest.mark.slow  # needs node, which the quick tier does not install
+def test_kpt005_same_data_array_not_stringified_again(tmp_path):
+    """A cost or prior click's patch of a view's layout alone hands dcc.Graph the same
+    ``data`` array: its text and digest (10-100 KB a view) are made once, not on each draw;
+    another data array, with a value changed, gets another digest."""
+    views = _views(tmp_path)
+    got = _run_node(tmp_path, {k: json.dumps(v) for k, v in views.items()}, SAME_DATA_DRIVER)
+    changed = [name for name, g in got.items() if g["changed"]]
+    for name, g in got.items():
+        assert g["made"] == 1 and g["same"], (name, g)
+    assert changed, got  # at least one view has a plain list of y values to change
