@@ -71,7 +71,8 @@ def pairwise_figure(result: MulticlassAnalysis, model: str, *, font_size: int = 
     ``j``) as a heat map with the values written in; the diagonal is empty."""
     classes = [plain(c) for c in result.classes.tolist()]  # tick labels and hover
     z = np.asarray(result.pairwise, dtype=np.float64)
-    text = [["" if np.isnan(v) else f"{sig(v)}" for v in row] for row in z]
+    # 3 decimals in the cells: 6 digits (the hover's) ran together at 1280 px with 4 classes
+    text = [["" if np.isnan(v) else f"{v:.3f}" for v in row] for row in z]
     fig = go.Figure(go.Heatmap(
         z=np.where(np.isnan(z), None, z).tolist(), x=classes, y=classes, text=text,
         texttemplate="%{text}", zmin=0.5, zmax=1.0, colorscale="Blues",

@@ -125,3 +125,25 @@ def test_esc005_html_report(binary):
     assert raw and all(page[k - 15:k] == '"legendgroup":"' for k in raw)
     assert "&lt;a href" in page  # the tables and the note (html.escape)
     assert '"name":"&lt;a href=' in page  # a legend entry, as text
+
+
+def test_esc006_pairwise_cells_fit_hover_keeps_six_digits():
+    """Review of 2026-11-29: with 4 classes at 1280 px the cells' 6-digit values ran together
+    ("0.9052840.876499"). Cells say 3 decimals; the hover keeps the page's 6 digits."""
+    rng = np.random.default_rng(2)
+    classes = ["a", "b", "c", "d"]
+    rows = ["model,class," + ",".join(f"score_{c}" for c in classes)]
+    for i in range(400):
+        k = i % 4
+        s = rng.random(4)
+        s[k] += 0.7
+        s = s / s.sum()
+        rows.append(f"m,{classes[k]}," + ",".join(f"{v:.4f}" for v in s))
+    table = load_predictions([("mc4.csv", "\n".join(rows).encode())]).table
+    result = analyse_multiclass(table)[0].result
+    heat = pairwise_figure(result, "m").data[0]
+    z = np.asarray(result.pairwise, dtype=float)
+    for row_text, row_z in zip(heat.text, z, strict=True):
+        for cell, v in zip(row_text, row_z, strict=True):
+            assert cell == ("" if np.isnan(v) else f"{v:.3f}"), (cell, v)
+    assert "%{z:" in heat.hovertemplate

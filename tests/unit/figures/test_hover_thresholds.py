@@ -360,3 +360,30 @@ def test_hvr010_the_roc_star_says_the_optimums_threshold(demo_analysis, demo_cac
     text = json.dumps(patch, ensure_ascii=False)
     for part in expected(other):
         assert part in text, (part, text[:400])
+
+
+def test_hvr011_a_short_iso_line_leaves_the_star_to_the_drag():
+    """Review of 2026-11-29 (second): on near-perfect data the iso line is a stub in the corner
+    (~10 px) and the star, catching the mouse for its hover, covered all of it: no drag took.
+    Where the line reaches less than STAR_REACH beyond the optimum the star has no hover text
+    (the mouse goes through to the line); on the demo it has one."""
+    import pandas as pd
+
+    from roc_dash.core.assembly.analysis import analyse
+    from roc_dash.figures.marks import STAR_NOTE, note_index
+    from roc_dash.figures.roc import STAR_REACH, iso_shapes, roc_star
+
+    rng = np.random.default_rng(3)
+    label = (rng.random(400) < 0.4).astype(int)
+    score = np.where(label == 1, rng.uniform(0.45, 1.0, 400), rng.uniform(0.0, 0.5, 400))
+    near = analyse(pd.DataFrame({"model": "nearly perfect", "label": label.astype(bool),
+                                 "score": np.round(score, 4), "fold": "1", "weight": 1.0}))
+    line, _ = iso_shapes(near)
+    opt = near.optimal
+    reach = max(math.hypot(line["x0"] - opt.fpr, line["y0"] - opt.tpr),
+                math.hypot(line["x1"] - opt.fpr, line["y1"] - opt.tpr))
+    assert reach < STAR_REACH, reach
+    assert roc_star(near)[2] is None
+    fig = roc_figure(near)
+    star = fig.layout.annotations[note_index(fig.layout.annotations, STAR_NOTE)]
+    assert star.hovertext is None
