@@ -5,10 +5,9 @@ The optimum's star (ROC, PR and cost views) and the ring around the optimal vert
 annotation is a layout change, which plotly redraws in a few ms; a moved trace makes
 ``Plotly.react`` recompute every trace of the view (60-80 ms a view: docs/performance.md).
 Annotations are not draggable (the ROC's graph config edits shapes only, for its iso line)
-and do not grow with the zoom. The stars carry their hover text (``hovertext``: model,
-threshold and the view's coordinates); on the ROC the star catches the mouse, since the iso
-line, tangent at the optimum and dragged by its shape, lay over the hull vertex there and
-took its hover. The ring lets the mouse through to the line (a drag). The legend keeps
+and do not grow with the zoom. The PR and cost views' stars carry their hover text
+(``hovertext``); the ROC's star and ring let the mouse through to the iso line under them
+(a drag of the line at the optimum) and to the hull vertex's hover (the same point). The legend keeps
 its "optimal operating point" entry through a trace with no point (:func:`star_key`), which
 a change of costs or prior never touches.
 
@@ -43,8 +42,8 @@ def star_note(x: float, y: float, hovertext: str | None = None, *, size: float =
               color: str = OPTIMUM_COLOR) -> dict:
     """The optimum's star as an annotation at (x, y), the size of a star marker of ``size``
     px. With a ``hovertext`` it catches the mouse over its box (plotly gives such an
-    annotation pointer events); without, the mouse reaches what lies under it (the ROC's
-    ring: the iso line's drag)."""
+    annotation pointer events); without, the mouse reaches what lies under it: on the ROC
+    the iso line's drag and the hull vertex's hover (the same model, threshold and rates)."""
     note = {"x": x, "y": y, "xref": "x", "yref": "y", "text": STAR, "showarrow": False,
             "xanchor": "center", "yanchor": "middle",
             "font": {"size": round(size * _STAR_FONT, 1), "color": color}, "name": STAR_NOTE}

@@ -11,8 +11,6 @@ and click work the same in all views.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import plotly.graph_objects as go
 from scipy.special import ndtri
@@ -224,7 +222,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         {"type": "line", **line, "line": {"color": ISO_COLOR, "width": 2.5},
          "name": "iso-performance line"}]
     layout["annotations"] = [hover_annotation(), ring_note(ring["x"][0], ring["y"][0]),
-                             star_note(*roc_star(analysis))]
+                             star_note(analysis.optimal.fpr, analysis.optimal.tpr)]
     layout["meta"] = {"slope": slope}
     subtitle = _averaging_title(analysis, averaging)
     if subtitle:
@@ -290,29 +288,6 @@ def optimum_marker(analysis: Analysis, *, det: bool = False) -> dict:
     return {"x": [x], "y": [y], **_points(model_index(analysis, opt.model),
                                           opt.model or "trivial", [opt.threshold], [opt.fpr],
                                           [opt.tpr], prefix="optimum: ")}
-
-
-#: How far (ROC units) the iso line must reach beyond the optimum, on one side at least, for
-#: the star to take the mouse: the star's box is about 20 px, some 0.06 of a 350 px plot.
-STAR_REACH = 0.12
-
-
-def roc_star(analysis: Analysis) -> tuple[float, float, str | None]:
-    """Where the optimum's star sits on ROC axes, and its hover text (as the curves' points:
-    model, threshold, FPR, TPR). The star catches the mouse (:func:`.marks.star_note`): the
-    iso line, tangent at the optimum, lay over the hull vertex there and took its hover, so
-    the one point whose threshold a user most wants to read could not be hovered. Where the
-    line reaches less than :data:`STAR_REACH` beyond the optimum on either side (a short line
-    in the corner on near-perfect data) the star would cover all of it and nothing could
-    drag it: there the star has no hover text and lets the mouse through to the line."""
-    mark = optimum_marker(analysis)
-    x, y = mark["x"][0], mark["y"][0]
-    line, _ = iso_shapes(analysis)
-    reach = max(math.hypot(line["x0"] - x, line["y0"] - y),
-                math.hypot(line["x1"] - x, line["y1"] - y))
-    if reach < STAR_REACH:
-        return x, y, None
-    return x, y, f"{mark['text'][0]}<br>FPR {sig(x)}<br>TPR {sig(y)}"
 
 
 def iso_shapes(analysis: Analysis) -> tuple[dict, dict]:

@@ -79,17 +79,16 @@ from roc_dash.app.state import ControlState
 #: data keeps digests of the PR figure's parts (``pr_parts``): the "patched prior" PR digest
 #: (a patch's operations) and every viz digest changed; no figure drawn changed (ccp001,
 #: ccp005 and cch010 apply the patch and compare it with a full redraw).
-#: Re-recorded (main, 2026-11-29, after left8 and perf9 met): the ROC's star carries the
-#: optimum's hover text (``figures.roc.roc_star``; review: the iso line took the vertex's
-#: hover), so the ROC digests and the patched ROC (the star's text moves with it) changed.
+#: Re-recorded (main, 2026-11-29) after left8 and perf9 met (a hover on the ROC's star was
+#: tried and taken back: it caught the drags of the iso line near the optimum).
 EXPECTED = {
-    'default': ('815283a04887383a', 'abc9ca6f828be038', 'a3ee78c393b345fe',
+    'default': ('17ae3cf93f41311f', 'abc9ca6f828be038', 'a3ee78c393b345fe',
                 '7bdd24e5687ae9eb', 'a07193616bdf0daf'),
-    'presentation': ('28fa9e78e88444d9', '864a21c29f41f980', 'c8ecdf6cb5da3e85',
+    'presentation': ('cd25227f724f84b6', '864a21c29f41f980', 'c8ecdf6cb5da3e85',
                      '8a76853e9d54d3f0', '896a3b8ff66f5f90'),
-    'patched': ('0e7dc2097818a66d', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
+    'patched': ('cb918bd362034f1f', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
                 'ed64a3e908e4b952', 'da1e43d71ca16606'),
-    'patched prior': ('170f76d83863af11', '15ef70a093ec4cc8', '717e6e3702cdf827',
+    'patched prior': ('dfeba3ed3dca0ba1', '15ef70a093ec4cc8', '717e6e3702cdf827',
                       '901c8ae866cd124c', '57e9d76f1623ad71'),
 }
 
