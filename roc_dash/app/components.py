@@ -14,7 +14,7 @@ from ..figures.style import color, dash_css, format_threshold
 from ..report import fmt as _fmt
 from ..report import model_table_rows
 from ..report.comparison_text import cv_auc_text, fold_lines
-from ..text.rounding import sig, signed
+from ..text.rounding import percent, sig, signed
 from . import ids
 from .help import HELP
 from .server.store import DatasetInfo
@@ -108,15 +108,6 @@ def model_options(names) -> list[dict]:
     if isinstance(names, dict):
         return [{"label": n, "value": k} for k, n in names.items()]
     return [{"label": n, "value": n} for n in names]
-
-
-def percent(v: float) -> str:
-    """A rate (0 to 1) in a sentence, every rate of it alike: "57%", "0.35%" below 1% (not
-    "0%"), "99.6%" above 99% (not "100%"); "—" when undefined."""
-    p = 100.0 * v if v is not None and math.isfinite(v) else math.nan
-    if p in (0.0, 100.0) or 1.0 <= p <= 99.0:
-        return f"{p:.0f}%"
-    return "—" if p != p else f"{p:.2g}%" if p < 1.0 else f"{math.floor(p * 10) / 10:.1f}%"
 
 
 def _count(v: float) -> str:

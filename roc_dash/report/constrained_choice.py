@@ -10,7 +10,7 @@ import math
 
 from ..core.constraints.assembly import ConstraintSettings, analyse_constraints, economics_of
 from ..core.constraints.floors import Floor, floor_decision
-from ..text.rounding import sig
+from ..text.rounding import percent, sig
 from .constraints import model_constraints_dict
 
 __all__ = ["Constrained", "capacity_share", "best_model", "choose_point", "choose_under"]
@@ -88,9 +88,17 @@ def _as_floors(analysis, settings: ConstraintSettings, option: str):
         Floor("flagged", "<=", shares[m.name]),))
 
 
+def floor_words(f: Floor) -> str:
+    """A floor in a sentence: the capacity's "share flagged ≤ 95%" in the strip's percent
+    style (the share it flags is said in percent too); the others as typed (``Floor.text``)."""
+    if f.metric == "flagged" and f.bound == "<=":
+        return f"share flagged ≤ {percent(f.value)}"
+    return f.text
+
+
 def _chosen_note(name: str, d) -> str:
     one = len(d.floors) == 1
-    return (f"Chosen under {', '.join(f.text for f in d.floors)}: the least expected cost "
+    return (f"Chosen under {', '.join(floor_words(f) for f in d.floors)}: the least expected cost "
             f"meeting {'it' if one else 'them'} (model {name}; without "
             f"{'it' if one else 'them'} the optimum costs {sig(d.optimum_cost)} per case, "
             f"the {'constraint' if one else 'constraints'} {sig(d.cost_of_floors)} more).")
@@ -131,7 +139,7 @@ def choose_under(analysis, table, settings: ConstraintSettings, economics, *,
     fc = m.floor_confidence
     if fc is not None:
         for h in fc.holds:
-            notes.append(f"{h.floor.text}: {sig(h.estimate)} at this threshold; holds in "
+            notes.append(f"{floor_words(h.floor)}: {sig(h.estimate)} at this threshold; holds in "
                          f"{100 * h.holds_share:.0f}% of {fc.n_boot} bootstrap replicates, "
                          f"and the choice made again holds in {100 * h.procedure_share:.0f}%.")
     entry = model_constraints_dict(m)

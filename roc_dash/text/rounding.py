@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from decimal import ROUND_FLOOR, Decimal, localcontext
 
-__all__ = ["SIGNIFICANT_DIGITS", "HOVER", "sig", "signed", "rule_threshold"]
+__all__ = ["SIGNIFICANT_DIGITS", "HOVER", "sig", "signed", "rule_threshold", "percent"]
 
 #: Significant digits of every number shown to a person.
 SIGNIFICANT_DIGITS = 6
@@ -77,3 +77,17 @@ def rule_threshold(value, below=None) -> str:
             if low < float(candidate) <= t:
                 return candidate
     return repr(t)
+
+
+def percent(v: float) -> str:
+    """A rate (0 to 1) in a sentence, every rate of it alike: "57%", "0.35%" below 1% (never
+    "0%" above 0, "<0.01%" below 0.01%), "99.6%" above 99% (never "100%" below 1); "—" when
+    undefined. (The summary strip's and the constrained choice's notes' rule.)"""
+    p = 100.0 * v if v is not None and math.isfinite(v) else math.nan
+    if p != p:
+        return "—"
+    if p in (0.0, 100.0) or 1.0 <= p <= 99.0:
+        return f"{p:.0f}%"
+    if 0.0 < p < 0.01:
+        return "<0.01%"
+    return f"{p:.2g}%" if p < 1.0 else f"{math.floor(p * 10) / 10:.1f}%"

@@ -72,7 +72,7 @@ def test_cst001_capacity_headline_and_card_are_the_brute_force_and_the_download(
     assert headline.startswith(f"Use {model} at score ≥ {format_threshold(t)} under the "
                                "capacity of 10% cases:")
     assert "more per case than the optimum without it" in headline
-    assert "Chosen under share flagged ≤ 0.1: the least expected cost" in detail
+    assert "Chosen under share flagged ≤ 10%: the least expected cost" in detail
     card = plain_text(out["operating"])
     assert "least expected cost under the capacity of 10% cases" in card
     assert format_threshold(t) in card and model in card
@@ -209,3 +209,18 @@ def test_cst007_the_cards_intervals_are_of_the_constrained_recommendation(page_o
     _, _, free = page_of()
     assert chosen_intervals(cache, free, n_boot=20, first=lambda a: recommendation(
         free, a))[0][0] == "Optimum"
+
+
+def test_cst008_a_capacity_in_cases_is_a_percent_in_the_note_as_in_the_headline(page_of):
+    """review9: "flags 43% of cases" and then "share flagged ≤ 0.952381": one style."""
+    import re
+
+    from roc_dash.text.rounding import percent
+    n = len(pd.read_csv(DEMO)) // len(MODELS)
+    cache, _, page = page_of(capacity="37")
+    out = strip_update(cache, page, ids.VIZ_DATA)
+    ops = _ops(out["summary"])
+    headline, detail = plain_text(ops[(0,)]), plain_text(ops[(1,)])
+    assert re.search(r"flags [0-9.]+% of cases", headline)
+    assert f"Chosen under share flagged ≤ {percent(37 / n)}:" in detail, detail
+    assert not re.search(r"≤ 0\.[0-9]", detail)
