@@ -99,16 +99,24 @@ def monitor_roc_figure(result: MonitorResult, *, font_size: int = 14, pins=()) -
     pinned for windows (:class:`~roc_dash.core.monitoring.window_pins.WindowPin`)."""
     ref = result.reference
     fig = go.Figure()
+    deployed = (f"deployed: score ≥ {rule_threshold(ref.threshold)}<br>FPR {sig(ref.fpr)}, "
+                f"TPR {sig(ref.tpr)}")
     if ref.curve is not None:
         x, y = _thinned(ref.curve.fpr, ref.curve.tpr)
         fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name="reference ROC",
                                  line={"color": REFERENCE_COLOR, "width": 1.5},
                                  hoverinfo="skip"))
+        # the deployed star's own words also on the hull vertex under it: plotly's closest
+        # hover picks one of two points at one place, the hull's (review9)
+        at_star = np.isclose(ref.hull.fpr, ref.fpr, rtol=0, atol=1e-12) & \
+            np.isclose(ref.hull.tpr, ref.tpr, rtol=0, atol=1e-12)
         fig.add_trace(go.Scatter(x=ref.hull.fpr, y=ref.hull.tpr, mode="lines+markers",
                                  name="reference hull", marker={"size": 4},
                                  line={"color": HULL_COLOR, "width": 1.5, "dash": "dash"},
-                                 hovertext=[f"hull vertex: score ≥ {rule_threshold(t)}"
-                                            for t in ref.hull.thresholds.tolist()],
+                                 hovertext=[deployed if star else
+                                            f"hull vertex: score ≥ {rule_threshold(t)}"
+                                            for t, star in zip(ref.hull.thresholds.tolist(),
+                                                               at_star.tolist(), strict=True)],
                                  hovertemplate="%{hovertext}<extra></extra>"))
     slope = ref.economics.net_cost_fp * (1 - ref.prior_pos) / (
         ref.economics.net_cost_fn * ref.prior_pos)
@@ -119,8 +127,7 @@ def monitor_roc_figure(result: MonitorResult, *, font_size: int = 14, pins=()) -
     fig.add_trace(go.Scatter(
         x=[ref.fpr], y=[ref.tpr], mode="markers", name="deployed (record)",
         marker={"symbol": "star", "size": 16, "color": OPTIMUM_COLOR},
-        hovertemplate=f"deployed: score ≥ {rule_threshold(ref.threshold)}<br>FPR {sig(ref.fpr)}, TPR "
-                      f"{sig(ref.tpr)}<extra></extra>"))
+        hovertemplate=f"{deployed}<extra></extra>"))
     for labelled, k in ((True, 0), (False, 1)):
         pts = [(w, p) for w in result.windows
                if (p := _window_point(w)) is not None and (w.labelled is not None) == labelled]

@@ -72,6 +72,26 @@ def test_mon042_reference_hull_hover_says_the_pages_threshold(result):
 
     hull = _trace(monitor_roc_figure(result), "reference hull")
     thresholds = result.reference.hull.thresholds.tolist()
-    assert list(hull.hovertext) == [f"hull vertex: score ≥ {rule_threshold(t)}"
-                                    for t in thresholds]
+    star = _trace(monitor_roc_figure(result), "deployed (record)")
+    own = star.hovertemplate.replace("<extra></extra>", "")
+    assert list(hull.hovertext) == [own if (x, y) == (star.x[0], star.y[0]) else
+                                    f"hull vertex: score ≥ {rule_threshold(t)}"
+                                    for t, x, y in zip(thresholds, hull.x, hull.y, strict=True)]
     assert hull.hovertext[0].endswith("+∞") and "%{customdata" not in hull.hovertemplate
+
+
+def test_mon043_the_deployed_stars_hover_is_its_own_over_the_hull_vertex_under_it(result):
+    """review9: plotly's closest hover picked the hull vertex at the star's place ("hull
+    vertex: score ≥ …"); whichever of the two it picks now says the deployed point."""
+    from roc_dash.text.rounding import rule_threshold, sig
+
+    ref = result.reference
+    fig = monitor_roc_figure(result)
+    hull, star = _trace(fig, "reference hull"), _trace(fig, "deployed (record)")
+    own = (f"deployed: score ≥ {rule_threshold(ref.threshold)}<br>FPR {sig(ref.fpr)}, "
+           f"TPR {sig(ref.tpr)}")
+    assert star.hovertemplate == own + "<extra></extra>"
+    under = [k for k in range(len(hull.x)) if (hull.x[k], hull.y[k]) == (ref.fpr, ref.tpr)]
+    assert len(under) == 1  # the fixture's record is at a hull vertex
+    assert hull.hovertext[under[0]] == own
+    assert sum(t == own for t in hull.hovertext) == 1
