@@ -11,7 +11,7 @@ import re
 
 from ..core.constraints.capacity import parse_capacity
 from ..core.constraints.floors import parse_floor
-from .core_words import less_than_one_case, not_used
+from .core_words import less_than_one_case, not_used, zero_capacity
 from .page_state import PageState
 
 __all__ = ["constrained_point", "parse_settings", "parse_confidence", "parse_volume", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html", "constrained_record", "capacity_too_big",
@@ -31,6 +31,8 @@ def parse_settings(capacity_text, floors_text):
             capacity = parse_capacity(capacity_text)
         except ValueError as exc:
             cap_msg = not_used("Capacity", exc)
+        if capacity is not None and 0 in capacity:  # used, but it flags nothing: say so
+            cap_msg = zero_capacity(capacity_text.strip(), capacity[0] is not None)
     floors, bad = [], []
     for part in re.split(r"[;,\n]", floors_text if isinstance(floors_text, str) else ""):
         if not part.strip():

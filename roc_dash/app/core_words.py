@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["in_page_words", "not_used", "reason_of", "less_than_one_case"]
+__all__ = ["in_page_words", "not_used", "reason_of", "less_than_one_case", "zero_capacity"]
 
 _NUM = r"([-+0-9.eE]+|inf|nan)"
 
@@ -27,6 +27,14 @@ def less_than_one_case(k: float, n: float) -> str:
     """Why ``k`` cases (0 < k < 1) out of ``n`` is refused: a share written as a count."""
     return (f"{k:g} cases is less than one case: write {100 * k:g}% for that share of the "
             f"{n:,.6g} cases, or give a number of cases (800)")
+
+
+def zero_capacity(typed: str, in_cases: bool = True) -> str:
+    """The hint under the capacity's box when it is 0 (``typed``: as typed; ``in_cases``:
+    a number of cases, not a share): used, but it flags no case (review9)."""
+    what = f"{typed} cases" if in_cases else typed
+    return (f"A capacity of {what} flags nothing: no case is flagged, every positive is "
+            "missed. Give a number of cases above 0 (800) or a share (3%) to flag some.")
 
 
 def _fraction_as_count(m, control):

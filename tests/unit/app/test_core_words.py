@@ -174,3 +174,18 @@ def test_cwd010_page_values_are_read_back_as_the_page_and_open_the_tabs_gate():
     assert _read_back(page_values(two)) == two  # these two, not every model loaded
     assert {values[f"{ids.TAB_GATE}{t}.data"] for t in TABS[1:]} == {"monitor"}
     assert len(values) == sum(len(f.sources) for f in FIELDS) + len(TABS) - 1
+
+
+@pytest.mark.parametrize("typed, said", [("0", "A capacity of 0 cases flags nothing"),
+                                         (" 0% ", "A capacity of 0% flags nothing")])
+def test_cwd011_a_capacity_of_0_is_said_under_its_box(tmp_path, typed, said):
+    """review9: 0.5, -3 and 100000 had their words under the box, 0 none (the strip alone
+    said "… under the capacity of 0 cases: flags nothing")."""
+    app = create_app(store=DatasetStore(tmp_path))
+    out = call_card(app, f"{ids.DCT_CAPACITY_MSG}.children", _page(capacity=typed),
+                    loaded=LOADED, **{"viz-data.data": {"drawn": 1}})
+    _said_well(out["capacity_msg"], said, "(3%)")
+    assert "not used" not in out["capacity_msg"]  # it is used: the decision flags nothing
+    none = call_card(app, f"{ids.DCT_CAPACITY_MSG}.children", _page(capacity="80"),
+                     loaded=LOADED, **{"viz-data.data": {"drawn": 1}})
+    assert not none["capacity_msg"]
