@@ -96,7 +96,7 @@ def test_crh003_standalone_report_headline_follows_the_capacity(capsys, tmp_path
     summary = _summary(text)
     assert summary.startswith(f"Use {r.model} at score ≥ {format_threshold(r.threshold)} "
                               "under the capacity of 5% cases:")
-    assert "Chosen under share flagged ≤ 0.05: the least expected cost" in summary
+    assert "Chosen under share flagged ≤ 5%: the least expected cost" in summary
     assert _operating_box(text) == ("least expected cost under the capacity of 5% cases | "
                                     f"score ≥ {format_threshold(r.threshold)}")
     assert main(["report", str(DEMO), "--format", "html", "-o", str(out)]) == 0
