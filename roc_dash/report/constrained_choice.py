@@ -139,7 +139,9 @@ def choose_under(analysis, table, settings: ConstraintSettings, economics, *,
     fc = m.floor_confidence
     if fc is not None:
         for h in fc.holds:
-            notes.append(f"{floor_words(h.floor)}: {sig(h.estimate)} at this threshold; holds in "
+            estimate = (f"{sig(100 * h.estimate)}%" if h.floor.metric == "flagged" else
+                        sig(h.estimate))  # a share in percent, as its floor
+            notes.append(f"{floor_words(h.floor)}: {estimate} at this threshold; holds in "
                          f"{100 * h.holds_share:.0f}% of {fc.n_boot} bootstrap replicates, "
                          f"and the choice made again holds in {100 * h.procedure_share:.0f}%.")
     entry = model_constraints_dict(m)

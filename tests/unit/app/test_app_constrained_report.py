@@ -102,3 +102,15 @@ def test_crh003_standalone_report_headline_follows_the_capacity(capsys, tmp_path
     assert main(["report", str(DEMO), "--format", "html", "-o", str(out)]) == 0
     assert _summary(out.read_text()) == ""  # without a constraint: as before
     capsys.readouterr()
+
+
+def test_crh010_the_records_notes_say_the_capacitys_share_in_percent(capsys, tmp_path):
+    """review9: "share flagged ≤ 0.952381" beside "flags 43%": the capacity's floor and its
+    bootstrap estimate in the record's notes in percent, as the strip's rates."""
+    record = tmp_path / "decision.json"
+    assert main(["decide", str(DEMO), "--capacity", "5%", "--replicates", "20",
+                 "-o", str(record)]) == 0
+    notes = capsys.readouterr().err  # "roc-dash: note: …", the record's notes
+    assert "Chosen under share flagged ≤ 5%:" in notes, notes
+    assert re.search(r"share flagged ≤ 5%: [0-9.]+% at this threshold", notes), notes
+    assert not re.search(r"≤ 0\.[0-9]|: 0\.[0-9]+ at this threshold", notes), notes
