@@ -12,6 +12,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from roc_dash.app import ids
+from roc_dash.app.gestures import dragged_slope
 from roc_dash.core.assembly.analysis import prevalence
 from roc_dash.core.roc.hull import iso_performance_slope
 from roc_dash.report import build_report
@@ -126,7 +127,12 @@ def test_trs002_dragging_the_middle_of_the_line_rotates_it(dash_duo, app):
     start_px, end_px = to_screen(d, ids.ROC_GRAPH, *mid), to_screen(d, ids.ROC_GRAPH, *dest)
     drag(d, start_px, end_px)
     wait_until(lambda: conditions(dash_duo)[0] != before[0], message="c(FP) follows the drag")
-    expected = (dest[1] - t) / (dest[0] - f)
+    # the rotation about the vertex of the middle moved by the drag, its lever at least
+    # MIN_LEVER (gestures.dragged_slope; exact rotations: ctl003-ctl005, ctl008)
+    dx, dy = dest[0] - mid[0], dest[1] - mid[1]
+    moved = {"shapes[0].x0": x0 + dx, "shapes[0].y0": y0 + dy, "shapes[0].x1": x1 + dx,
+             "shapes[0].y1": y1 + dy}
+    expected = dragged_slope(moved, (x0, y0, x1, y1), (f, t))
     assert expected < iso_performance_slope(*before)
     _assert_tangent_at_optimum(dash_duo, expected, rel=0.08)
 
