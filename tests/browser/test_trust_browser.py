@@ -417,9 +417,14 @@ def test_trs013_exported_images_have_distinct_names_and_conditions(dash_duo, app
 
 
 def _centre(driver, element):
-    r = driver.execute_script("const r = arguments[0].getBoundingClientRect();"
-                              "return [r.left + r.width / 2, r.top + r.height / 2];", element)
-    return r
+    """The element's centre in the viewport, scrolled into the middle of the window first, as
+    a user scrolls to what they click (a card lower on the page, the sticky strip above)."""
+    return driver.execute_script(
+        "const e = arguments[0]; const r0 = e.getBoundingClientRect();"
+        "if (r0.top < 0 || r0.bottom > window.innerHeight) {"
+        "  e.scrollIntoView({block: 'center', inline: 'nearest'}); }"
+        "const r = e.getBoundingClientRect();"
+        "return [r.left + r.width / 2, r.top + r.height / 2];", element)
 
 
 def test_trs014_streamed_upload_shows_progress_and_can_be_cancelled(dash_duo, app, tmp_path):
