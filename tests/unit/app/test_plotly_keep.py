@@ -29,13 +29,18 @@ from roc_dash.app.state import ControlState
 ASSET = Path(__file__).resolve().parents[3] / "roc_dash" / "assets" / "plotly_keep.js"
 VIEWS = ("roc", "pr", "cost", "threshold")
 
-DRIVER = """
+#: The Node drivers' start: a window for plotly_keep.js, a Plotly.react that returns the
+#: figure, the asset loaded (argv[2]).
+PREAMBLE = """
 const fs = require('fs');
 global.window = {atob: s => Buffer.from(s, 'base64').toString('binary'), console,
   Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
   Uint32Array, Float32Array, Float64Array};
 window.Plotly = {react: (gd, fig) => fig};
 eval(fs.readFileSync(process.argv[2], 'utf8'));
+"""
+
+DRIVER = PREAMBLE + """
 const input = JSON.parse(fs.readFileSync(process.argv[3], 'utf8'));
 const plain = v => (v && typeof v === 'object' && typeof v.length === 'number')
   ? Array.from(v, plain) : v;
@@ -176,13 +181,7 @@ def test_kpt004_reads_layout_meta_cached_per_data_as_plotly_reads_it(tmp_path):
     assert True in expected and False in expected
 
 
-SAME_DATA_DRIVER = """
-const fs = require('fs');
-global.window = {atob: s => Buffer.from(s, 'base64').toString('binary'), console,
-  Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
-  Uint32Array, Float32Array, Float64Array};
-window.Plotly = {react: (gd, fig) => fig};
-eval(fs.readFileSync(process.argv[2], 'utf8'));
+SAME_DATA_DRIVER = PREAMBLE + """
 const stringify = JSON.stringify, out = {};
 for (const [name, text] of Object.entries(JSON.parse(fs.readFileSync(process.argv[3], 'utf8')))) {
   const fig = JSON.parse(text), data = fig.data;

@@ -92,18 +92,23 @@ def test_esc003_combining_views(binary):
     _assert_plain(superiority_figure(superiority_view(binary, EVIL, "plain model")))
 
 
-def test_esc004_class_and_leaf_names():
-    rng = np.random.default_rng(1)
-    classes = [EVIL, "b", "c"]
+def _multiclass(classes, n, seed, boost, name="mc.csv"):
+    """The multi-class analysis of ``n`` rows of model "m" cycling through ``classes``, each
+    row's own class's probability raised by ``boost`` before normalising."""
+    rng = np.random.default_rng(seed)
     rows = ["model,class," + ",".join(_csv_cell(f"score_{c}") for c in classes)]
-    for i in range(300):
-        k = i % 3
-        s = rng.random(3)
-        s[k] += 1
+    for i in range(n):
+        k = i % len(classes)
+        s = rng.random(len(classes))
+        s[k] += boost
         s = s / s.sum()
         rows.append(f"m,{_csv_cell(classes[k])}," + ",".join(f"{v:.4f}" for v in s))
-    table = load_predictions([("mc.csv", "\n".join(rows).encode())]).table
-    result = analyse_multiclass(table)[0]
+    table = load_predictions([(name, "\n".join(rows).encode())]).table
+    return analyse_multiclass(table)[0]
+
+
+def test_esc004_class_and_leaf_names():
+    result = _multiclass([EVIL, "b", "c"], 300, 1, 1.0)
     _assert_plain(class_curves_figure(result.result, EVIL))
     _assert_plain(pairwise_figure(result.result, EVIL))
     leaves = "leaf,pos,neg\n" + "\n".join(f"{_csv_cell(EVIL + str(k))},{k + 1},{5 - k}"
@@ -130,17 +135,7 @@ def test_esc005_html_report(binary):
 def test_esc006_pairwise_cells_fit_hover_keeps_six_digits():
     """Review of 2026-11-29: with 4 classes at 1280 px the cells' 6-digit values ran together
     ("0.9052840.876499"). Cells say 3 decimals; the hover keeps the page's 6 digits."""
-    rng = np.random.default_rng(2)
-    classes = ["a", "b", "c", "d"]
-    rows = ["model,class," + ",".join(f"score_{c}" for c in classes)]
-    for i in range(400):
-        k = i % 4
-        s = rng.random(4)
-        s[k] += 0.7
-        s = s / s.sum()
-        rows.append(f"m,{classes[k]}," + ",".join(f"{v:.4f}" for v in s))
-    table = load_predictions([("mc4.csv", "\n".join(rows).encode())]).table
-    result = analyse_multiclass(table)[0].result
+    result = _multiclass(["a", "b", "c", "d"], 400, 2, 0.7, "mc4.csv").result
     heat = pairwise_figure(result, "m").data[0]
     z = np.asarray(result.pairwise, dtype=float)
     for row_text, row_z in zip(heat.text, z, strict=True):
