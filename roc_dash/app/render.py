@@ -361,8 +361,9 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     if prior_changed:  # drawn anew, sent as the parts that changed (view_patches)
         drawn_pr = pr_view(analysis, pr_mode=pr_mode, presentation=presentation, zoom=zoom,
                            colors=colors, font=FONT[bool(presentation)], averaging=averaging)
-        pr_parts = figure_parts(drawn_pr) if pr_mode != "prg" else None
-        pr = (changed_parts(drawn_pr, viz.get("pr_parts"), pr_parts) if pr_parts else None
+        whole = drawn_pr.to_dict() if pr_mode != "prg" else None  # once for both
+        pr_parts = figure_parts(whole) if whole is not None else None
+        pr = (changed_parts(whole, viz.get("pr_parts"), pr_parts) if pr_parts else None
               ) or drawn_pr
     else:
         pr = patch_pr_star(analysis, viz, pr_mode=pr_mode, title=title)
