@@ -81,3 +81,45 @@ def test_ccb002_the_model_table_follows_a_prior_changed_on_the_compare_tab(dash_
                message="the link holds the new prior")
     d.get(d.current_url)  # the same link (tab=compare), drawn whole
     wait_until(lambda: rows() == after, message="the link's table is the one shown")
+
+
+#: Counts what dash's renderer does between a click and the moment it is idle again: every
+#: action dispatched to its store, and those that reset a component's state (each component
+#: a response replaces, with everything under it, is reset: one action each, and every action
+#: is a pass of the renderer over every mounted component).
+COUNT_ACTIONS = """
+const store = window.store;
+if (!store._rocCounted) {
+  store._rocCounted = true;
+  const dispatch = store.dispatch;
+  store.dispatch = function (action) {
+    if (window._rocActions) {
+      window._rocActions.push(typeof action === 'function' ? 'thunk' : action.type);
+    }
+    return dispatch.apply(this, arguments);
+  };
+}
+window._rocActions = [];
+"""
+
+
+def test_ccb003_a_cost_click_resets_no_component_of_a_hidden_tab(dash_duo, app):
+    """A cost or prior click on Decide replaces the operating card and the summary's lines,
+    not the Compare tab's model table (~300 components): the old views callback patched that
+    table on every click, and dash reset each of its components: 417 resets a click on the
+    demo until the page is idle (367 before the views are drawn), ~115 now (the operating
+    card's 61 and the summary's 3 with the views, then the point's intervals and the Decide
+    tab's capacity card)."""
+    start(dash_duo, app)
+    d = dash_duo.driver
+    wait_idle(dash_duo)
+    for button in (ids.COST_FP_UP, ids.PRIOR_UP):
+        d.execute_script(COUNT_ACTIONS)
+        element = dash_duo.find_element(f"#{button}")
+        scroll_into_view(d, element)
+        element.click()
+        wait_idle(dash_duo)
+        actions = d.execute_script("const a = window._rocActions; window._rocActions = null;"
+                                   " return a;")
+        resets = actions.count("RESET_COMPONENT_STATE")
+        assert 0 < resets < 200, (button, resets, len(actions))
