@@ -33,6 +33,11 @@ patch moving a marker trace costs: plotly recomputes and redraws every trace) ag
 change of the layout alone (``Plotly.relayout`` of one shape), per view, median of
 ``--reps``. It bounds what a click can cost once the answer is in.
 
+It also counts, per click, the actions dispatched to dash's store and how many of them reset
+a component (dash resets every component a response replaces, with all under it), from the
+click until the page is quiet: every action is a pass of dash's renderer over every mounted
+component, so these counts say what the renderer does, whatever the machine's load.
+
 Run: ``python bench/bench_browser.py [--root PATH] [--compare OLD_ROOT] [--reps 8]
 [--detail] [--floor]`` (needs Debian's chromium and chromium-driver, as the browser tests do;
 ``ROC_DASH_TEST_PORT`` picks the server's port).
@@ -73,6 +78,18 @@ GRAPHS = (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH, ids.THRESHOLD_GRAPH)
 ARM = """
 window._rocDone = {}; window._rocCount = {}; window._rocStart = performance.now();
 window._rocClicked = false;
+window._rocActions = [0, 0];  // dash's store actions, and its components reset, since the click
+if (window.store && !window.store._rocCounted) {
+  window.store._rocCounted = true;
+  const dispatch = window.store.dispatch;
+  window.store.dispatch = function (action) {
+    if (window._rocActions && window._rocClicked) {
+      window._rocActions[0] += 1;
+      if (action && action.type === 'RESET_COMPONENT_STATE') window._rocActions[1] += 1;
+    }
+    return dispatch.apply(this, arguments);
+  };
+}
 performance.clearResourceTimings();
 if (!window._rocClickHook) {
   window._rocClickHook = true;
@@ -153,16 +170,19 @@ def main() -> None:
                 " e.name.includes('update-component'));"
                 "return r.length ? r[0].decodedBodySize : null;")
             time.sleep(0.3)
-            return total, server, (redraws, recomputed), parts and [*parts, size or 0]
+            actions = driver.execute_script("return window._rocActions;")
+            return (total, server, (redraws, recomputed), parts and [*parts, size or 0],
+                    actions)
 
         cases = [("cost of a FP (+ / −)", [ids.COST_FP_UP, ids.COST_FP_DOWN], GRAPHS),
                  ("prior (+ / −)", [ids.PRIOR_UP, ids.PRIOR_DOWN], GRAPHS)]
         if not ARGS.json:
             print(f"click -> last view settled, in Chromium, demo data ({ROOT})")
         for name, buttons, graphs in cases:
-            totals, servers, redraws, recomputed, parts = [], [], [], [], []
+            totals, servers, redraws, recomputed, parts, actions = [], [], [], [], [], []
             for k in range(ARGS.reps):
-                t, s, (r, c), p = measure(buttons[k % 2], graphs)
+                t, s, (r, c), p, a = measure(buttons[k % 2], graphs)
+                actions.append(a)
                 totals.append(t)
                 servers.append(s)
                 redraws.append(r)
@@ -172,7 +192,11 @@ def main() -> None:
             results[name] = {"median": statistics.median(totals), "max": max(totals),
                              "server": statistics.median(servers),
                              "redraws": statistics.median(redraws),
-                             "recomputed": statistics.median(recomputed)}
+                             "recomputed": statistics.median(recomputed),
+                             # dash's store actions and components reset per click (until
+                             # settled): what the renderer does, whatever the machine's load
+                             "actions": [statistics.median(a[k] for a in actions)
+                                         for k in (0, 1)]}
             if parts:  # answer in, first and last view drawn (ms after the click), answer KB
                 results[name]["phases"] = [statistics.median(p[k] for p in parts)
                                            for k in (1, 2, 3, -1)]
@@ -182,7 +206,8 @@ def main() -> None:
                       f"{statistics.median(servers):5.0f} ms; redraws of the most redrawn "
                       f"view median {statistics.median(redraws):.0f}; views whose traces "
                       f"plotly recomputed median {statistics.median(recomputed):.0f} of "
-                      f"{len(graphs)}")
+                      f"{len(graphs)}; dash's store actions / components reset per click "
+                      f"{results[name]['actions'][0]:.0f} / {results[name]['actions'][1]:.0f}")
                 if parts:
                     sent, answered, first, last, *each, size = (
                         statistics.median(c) for c in zip(*parts, strict=True))
@@ -247,6 +272,11 @@ def compare(old_root: str) -> None:
               f"{n['max']:7.0f} {n['median'] / o['median']:7.2f}  "
               f"{o['redraws']:.0f} → {n['redraws']:.0f} / "
               f"{o.get('recomputed', float('nan')):.0f} → {n['recomputed']:.0f}")
+    print("  dash's store actions / components reset per click (median, from the click until quiet)")
+    for name in runs["new"]:
+        o, n = (runs[k][name].get("actions") for k in ("old", "new"))
+        if o and n:
+            print(f"  {name:<22} old {o[0]:4.0f} / {o[1]:4.0f}   new {n[0]:4.0f} / {n[1]:4.0f}")
     print("  each click taken apart (medians, ms after the click): answer in / first view drawn"
           " / last view drawn; the views' answer (KB, decoded)")
     for name in runs["new"]:

@@ -319,24 +319,6 @@ def _table_columns(analysis: Analysis, *, datasets: bool) -> list[tuple[str, str
             ("Expected cost", "expected_cost"), ("Optimal for slopes", "slope_ranges")]
 
 
-def model_table_patch(analysis: Analysis, *, datasets: bool = False):
-    """The model table drawn by :func:`model_table` for the same models under other costs or
-    prior, as a ``dash.Patch`` of its two cells per model that depend on them (the optimal
-    threshold and the expected cost; every other cell, the fold details included, stays as
-    drawn): the page sends a few strings instead of the whole table."""
-    from dash import Patch
-
-    keys = [k for _, k in _table_columns(analysis, datasets=datasets)]
-    at = keys.index("threshold"), keys.index("expected_cost")
-    patch = Patch()
-    body = patch[0]["props"]["children"][1]["props"]["children"]  # Table > [Thead, Tbody]
-    for row, m in enumerate(analysis.models):  # model_table_rows' order
-        cells = body[row]["props"]["children"]
-        cells[at[0]]["props"]["children"] = format_threshold(m.optimal.threshold)
-        cells[at[1]]["props"]["children"] = _fmt(m.optimal.expected_cost)
-    return patch
-
-
 def _cv_cell(cv):
     """The cross-validated AUC (mean of the folds' own AUCs ± SD, LeDell et al. 2015
     interval) with each fold's AUC and AP in a details element."""

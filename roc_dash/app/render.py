@@ -46,6 +46,7 @@ from .analysis import (
     loaded_infos,
     model_names,
     model_refs,
+    shown_analysis,
     shown_combine,
     shown_pins,
     timeout_message,
@@ -55,7 +56,6 @@ from .components import (
     banner,
     empty_figure,
     model_table,
-    model_table_patch,
     operating_panel,
     summary_strip,
 )
@@ -256,6 +256,23 @@ def kinds_table(cache: AnalysisCache, dataset_ids, analysis: Analysis, colors, k
     return model_table(analysis, colors, extras, datasets=len(clean_ids(dataset_ids)) > 1)
 
 
+def models_table(cache: AnalysisCache, page: PageState | None):
+    """The Compare tab's model table for the page's state (the views' analysis of the shown
+    models, :func:`.analysis.shown_analysis`): what :func:`render_views` draws as its model
+    table. Drawn when that tab shows (its gate), not on every cost or prior click: the table
+    holds some 300 components, and every one the page updates is a pass of dash's renderer
+    over the whole page (docs/performance.md, step 6)."""
+    try:
+        analysis = shown_analysis(cache, page) if page is not None else None
+    except AnalysisTimeout:
+        return no_update  # the views say why
+    if analysis is None:
+        return model_table(None)
+    dataset_ids = list(page.datasets)
+    colors = {n: k for k, n in enumerate(model_names(cache, dataset_ids))}
+    return kinds_table(cache, dataset_ids, analysis, colors)
+
+
 def decision_views(analysis: Analysis, pins, economics: Economics, *, threshold_model=None,
                    axis="threshold", font=14, drawn=None):
     """The summary strip and the threshold view (a patch of the view ``drawn``, its
@@ -316,12 +333,13 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
 
     Costs and prior move only the iso line, the optimum and the cost view's marker in the
     ROC and cost views (their curves do not depend on them); the PR view is drawn anew when
-    the prior changed (precision depends on it), else patched too; the model table's optimal
-    threshold and expected cost cells and the threshold view's moved lines are patched
-    (:func:`.components.model_table_patch`, :func:`.view_patches.threshold_patch`). Sending
-    those few values instead of whole figures and tables makes such a change several times
-    cheaper for the server and the browser. Returns the same tuple as :func:`render_views`
-    (figures as ``dash.Patch``), or None when a full render is needed."""
+    the prior changed (precision depends on it), else patched too; the threshold view's
+    moved lines are patched (:func:`.view_patches.threshold_patch`). Sending those few
+    values instead of whole figures makes such a change several times cheaper for the
+    server and the browser. The model table (the Compare tab's) is left as drawn: it
+    follows when its tab shows (:func:`models_table`). Returns the same tuple as
+    :func:`render_views` (figures as ``dash.Patch``, the table ``no_update``), or None when
+    a full render is needed."""
     from dash import Patch
 
     names = model_names(cache, dataset_ids)
@@ -343,8 +361,9 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     if prior_changed:  # drawn anew, sent as the parts that changed (view_patches)
         drawn_pr = pr_view(analysis, pr_mode=pr_mode, presentation=presentation, zoom=zoom,
                            colors=colors, font=FONT[bool(presentation)], averaging=averaging)
-        pr_parts = figure_parts(drawn_pr) if pr_mode != "prg" else None
-        pr = (changed_parts(drawn_pr, viz.get("pr_parts"), pr_parts) if pr_parts else None
+        whole = drawn_pr.to_dict() if pr_mode != "prg" else None  # once for both
+        pr_parts = figure_parts(whole) if whole is not None else None
+        pr = (changed_parts(whole, viz.get("pr_parts"), pr_parts) if pr_parts else None
               ) or drawn_pr
     else:
         pr = patch_pr_star(analysis, viz, pr_mode=pr_mode, title=title)
@@ -366,8 +385,8 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     new_viz["threshold"] = threshold_record(threshold, c.prior_pos, viz.get("threshold"))
     if presentation and not isinstance(threshold, Patch):
         emphasise(threshold)
-    table = model_table_patch(analysis, datasets=len(clean_ids(dataset_ids)) > 1)  # same key
-    return (roc, pr, cost, operating_panel(optimum, analysis), table, new_viz, slope_text,
+    # the model table is the Compare tab's: it follows when that tab shows (models_table)
+    return (roc, pr, cost, operating_panel(optimum, analysis), no_update, new_viz, slope_text,
             no_update, summary, threshold)
 
 
@@ -418,10 +437,14 @@ def emphasise(fig, factor: float = 1.6) -> None:
 VIEW_OUTPUTS = {name: Output(i, p) for name, (i, p) in {
     "roc": (ids.ROC_GRAPH, "figure"), "pr": (ids.PR_GRAPH, "figure"),
     "cost": (ids.COST_GRAPH, "figure"), "operating": (ids.OPERATING, "children"),
-    "table": (ids.MODEL_TABLE, "children"), "viz": (ids.VIZ_DATA, "data"),
+    "viz": (ids.VIZ_DATA, "data"),
     "slope": (ids.SLOPE_TEXT, "children"), "banner": (ids.BANNER, "children"),
     "summary": (ids.SUMMARY, "children"), "threshold": (ids.THRESHOLD_GRAPH, "figure"),
     "threshold_model": (ids.THRESHOLD_MODEL, "value")}.items()}
+#: The names of :func:`render_views`'s tuple, in order (its model table, ``"table"``, is
+#: not a views output: the Compare tab's table follows that tab, :func:`models_table`).
+RENDERED = ("roc", "pr", "cost", "operating", "table", "viz", "slope", "banner", "summary",
+            "threshold")
 
 #: The fields of the page's state the views are drawn from (:func:`update_views`).
 VIEW_FIELDS = ("datasets", "models", "conditions", "averaging", "level", "band", "samples",
@@ -474,7 +497,8 @@ def update_views(cache: AnalysisCache, page: PageState, view: dict | None = None
         out = with_decision_view(out, cache, dataset_ids, models, conditions, reference,
                                  averaging=page.averaging, presentation=page.presentation,
                                  zoom=zoom)
-    named = dict(zip(VIEW_OUTPUTS, out, strict=False))
+    named = dict(zip(RENDERED, out, strict=True))
+    del named["table"]
     if isinstance(named["viz"], dict):
         named["viz"] = {**named["viz"], "regions": _cached_regions(cache, page, named, viz)}
         shown = {v: k for k, v in refs.items()}

@@ -251,8 +251,8 @@ def figure_parts(fig) -> dict:
     """What the viz-data store keeps of a figure drawn whole (the PR view), so that the
     same view drawn anew for another prior can be sent as the parts that changed
     (:func:`changed_parts`): a digest of each trace's and the layout's top-level values as
-    sent."""
-    d = fig.to_dict()
+    sent. ``fig`` may be given as its ``to_dict()`` (made once for both functions)."""
+    d = fig if isinstance(fig, dict) else fig.to_dict()
     return {"data": [{k: _digest(v) for k, v in t.items()} for t in d["data"]],
             "layout": {k: _digest(v) for k, v in d["layout"].items()}}
 
@@ -271,7 +271,7 @@ def changed_parts(fig, drawn, parts: dict):
                     for a, b in zip(drawn["data"], parts["data"], strict=True))
             and drawn["layout"].keys() == parts["layout"].keys()):
         return None
-    d = fig.to_dict()
+    d = fig if isinstance(fig, dict) else fig.to_dict()
     patch = Patch()
     for k, (old, new) in enumerate(zip(drawn["data"], parts["data"], strict=True)):
         for key, digest in new.items():

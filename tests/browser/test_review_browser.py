@@ -19,7 +19,7 @@ from roc_dash.app.features import exports
 from roc_dash.app.state import display
 from roc_dash.text.rounding import sig
 
-from .gestures import js_graph, wait_until
+from .gestures import js_graph, open_tab, wait_until
 from .test_trust_browser import start, value
 from .test_upload_browser import upload
 
@@ -52,6 +52,16 @@ def table_head(dash_duo) -> list[str]:
     return dash_duo.driver.execute_script(
         f"return [...document.querySelectorAll('#{ids.MODEL_TABLE} table.models:not(.pairs)"
         " > thead th')].map(c => c.textContent);")
+
+
+def compare_table(dash_duo, ready, message) -> tuple[list[list[str]], list[str]]:
+    """The model table's rows and head once ``ready(rows)``, read on the Compare tab (the
+    table is drawn when that tab shows), then back on Decide."""
+    open_tab(dash_duo, "compare")
+    wait_until(lambda: ready(table_rows(dash_duo)), message=message)
+    rows, head = table_rows(dash_duo), table_head(dash_duo)
+    open_tab(dash_duo, "decide")
+    return rows, head
 
 
 def status(dash_duo) -> str:
@@ -123,15 +133,15 @@ def test_rvw203_load_demo_after_an_upload_adds_it_and_tags_every_model(
     predictions(300, 0.3, seed=3).to_csv(tmp_path / "mine.csv", index=False)
     upload(dash_duo, tmp_path / "mine.csv")
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "replaces the demo")
-    wait_until(lambda: len(table_rows(dash_duo)) == 2, message="the upload's two models")
-    assert "Dataset" not in table_head(dash_duo)
+    _, head = compare_table(dash_duo, lambda rows: len(rows) == 2, "the upload's two models")
+    assert "Dataset" not in head
 
     button = dash_duo.find_element(f"#{ids.LOAD_DEMO}")
     button.click()
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Added the demo data beside "
                                     "mine.csv (nothing was replaced)")
     assert "×" in status(dash_duo)
-    wait_until(lambda: len(table_rows(dash_duo)) == 6, message="six models in the table")
+    rows, head = compare_table(dash_duo, lambda rows: len(rows) == 6, "six models in the table")
     models = ["logistic regression (mine.csv)", "naive Bayes (mine.csv)",
               "logistic regression (demo)", "naive Bayes (demo)", "decision tree (demo)",
               "gradient boosting (demo)"]
@@ -140,9 +150,8 @@ def test_rvw203_load_demo_after_an_upload_adds_it_and_tags_every_model(
         wait_until(lambda graph=graph: all(any(t.startswith(m) for t in legend_texts(
             dash_duo, graph)) for m in models), message=f"tagged legend of {graph}")
     # the model table's Dataset column (the model's own name beside it)
-    head = table_head(dash_duo)
     assert head[:2] == ["Model", "Dataset"]
-    assert sorted((r[0].strip(), r[1]) for r in table_rows(dash_duo)) == sorted(
+    assert sorted((r[0].strip(), r[1]) for r in rows) == sorted(
         (m.rsplit(" (", 1)[0], m.rsplit(" (", 1)[1].rstrip(")")) for m in models)
     # the summary strip names a tagged model
     summary = dash_duo.find_element(f"#{ids.SUMMARY}").text
@@ -158,11 +167,9 @@ def test_rvw203_load_demo_after_an_upload_adds_it_and_tags_every_model(
     # removing the demo (its × in the list) brings back the plain names
     dash_duo.find_element(f"#{ids.DATASET_LIST} button[aria-label^='Remove Demo']").click()
     dash_duo.wait_for_element(f"#{ids.REMOVAL} .confirm button.danger").click()  # "Remove"
-    wait_until(lambda: len(table_rows(dash_duo)) == 2, message="the demo removed")
-    wait_until(lambda: [r[0] for r in table_rows(dash_duo)] == ["logistic regression",
-                                                               "naive Bayes"],
-               message="plain names again")
-    assert "Dataset" not in table_head(dash_duo)
+    _, head = compare_table(dash_duo, lambda rows: [r[0] for r in rows] == [
+        "logistic regression", "naive Bayes"], "the demo removed: plain names again")
+    assert "Dataset" not in head
 
 
 # -- 3. the ring is a fixed marker; the iso line stays draggable when zoomed ---------------

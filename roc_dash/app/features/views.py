@@ -31,8 +31,8 @@ from ..gestures import (
     gesture_of,
 )
 from ..help import HELP
-from ..page_state import PageState, dependencies, parse_link
-from ..render import VIEW_FIELDS, VIEW_OUTPUTS, update_views
+from ..page_state import PageState, dependencies, parse_link, tab_gate, tab_page
+from ..render import VIEW_FIELDS, VIEW_OUTPUTS, models_table, update_views
 from ..state import ControlState, clamp_samples
 
 __all__ = ["ROC_HINTS", "ROC_CONFIG", "graph_card", "folds_panel", "view_panel", "roc_card",
@@ -169,7 +169,7 @@ def threshold_card():
 
 
 def models_card():
-    """The model table (filled by the views callback)."""
+    """The model table (drawn when the Compare tab shows: :func:`..render.models_table`)."""
     return html.Div(className="card", children=[
         html.H2("Models"),
         html.Div(id=ids.MODEL_TABLE, className="table-scroll")])
@@ -262,6 +262,16 @@ def _register_views(app, cache, store) -> None:
         fired = [t["prop_id"].rsplit(".", 1)[0] for t in ctx.triggered
                  if t.get("prop_id") not in (None, ".")]
         return decide(cache, store, fired, gesture, PageState.from_dash(page), view, kept)
+
+    # the Compare tab's model table: drawn when that tab shows (its gate), not by the views
+    # callback on every cost or prior click (docs/performance.md, step 6)
+    @app.callback(
+        output=Output(ids.MODEL_TABLE, "children"),
+        inputs={"page": {**dependencies(Input, "datasets", "models"), "tab": tab_gate("compare"),
+                         **dependencies(State, "conditions", "level", "band", "samples")}},
+    )
+    def model_table_card(page):
+        return models_table(cache, tab_page(page, "compare"))
 
 
 def shown_controls(controls: dict, gesture: dict) -> dict:

@@ -5,6 +5,7 @@ import threading
 import numpy as np
 import pandas as pd
 import pytest
+from dash import no_update
 
 import roc_dash.app.analysis as app_analysis
 from roc_dash.app.analysis import MAX_COMPARED_MODELS, MAX_SHOWN_MODELS, AnalysisCache, model_names
@@ -123,6 +124,16 @@ def _apply(figure: dict, patch) -> dict:
     return out
 
 
+def _compare_table(cache, cond: Conditions):
+    """The Compare tab's model table for the demo's models under ``cond``."""
+    from roc_dash.app.page_state import PageState
+    from roc_dash.app.render import models_table
+    from roc_dash.app.state import ControlState
+
+    return models_table(cache, PageState(datasets=(DEMO_ID,), conditions=ControlState(
+        cost_fp=cond.cost_fp, cost_fn=cond.cost_fn, prior=cond.prior_pos)))
+
+
 @pytest.mark.parametrize("det,pr_mode", [(False, "pr"), (True, "prg")])
 def test_cch006_a_cost_change_patches_exactly_what_a_full_render_draws(tmp_path, det, pr_mode):
     """The cheap path for a change of costs gives the same figures as drawing them anew."""
@@ -148,7 +159,9 @@ def test_cch006_a_cost_change_patches_exactly_what_a_full_render_draws(tmp_path,
                 fig["layout"].pop("editrevision", None)
             assert got == want
         assert str(patched[3]) == str(full[3])
-        assert _shown(_as_json(before[4]), patched[4]) == _as_json(full[4])  # model table
+        # the model table is the Compare tab's: left as drawn, drawn when that tab shows
+        assert patched[4] is no_update
+        assert _as_json(_compare_table(cache, cond)) == _as_json(full[4])
         assert patched[6] == full[6]
         assert patched[5]["line"] == full[5]["line"] and patched[5]["key"] == full[5]["key"]
 
@@ -173,7 +186,7 @@ def test_cch010_a_prior_change_patches_exactly_what_a_full_render_draws(tmp_path
     kw = {"det": det, "pr_mode": pr_mode, "presentation": presentation}
     before = render_views(cache, [DEMO_ID], models, Conditions(prior_pos=0.27), zoom=zoom, **kw)
     drawn = [json.loads(pio.to_json(f)) for f in before[:3]]
-    table, threshold = _as_json(before[4]), _as_json(before[9])
+    threshold = _as_json(before[9])
     viz = before[5]
     for cost_fp, cost_fn, prior in ((1.0, 1.0, 0.4), (3.0, 1.0, 0.4), (0.2, 5.0, 0.05)):
         cond = Conditions(cost_fp=cost_fp, cost_fn=cost_fn, prior_pos=prior)
@@ -187,8 +200,9 @@ def test_cch010_a_prior_change_patches_exactly_what_a_full_render_draws(tmp_path
             for fig in (got, want):
                 fig["layout"].pop("editrevision", None)
             assert got == want
-        table, threshold = _shown(table, patched[4]), _shown(threshold, patched[9])
-        assert table == _as_json(full[4]) and str(patched[3]) == str(full[3])
+        threshold = _shown(threshold, patched[9])
+        assert patched[4] is no_update and str(patched[3]) == str(full[3])
+        assert _as_json(_compare_table(cache, cond)) == _as_json(full[4])
         assert str(patched[8]) == str(full[8]) and patched[6] == full[6]
         for fig in (threshold, want := _as_json(full[9])):
             fig["layout"].pop("editrevision", None)

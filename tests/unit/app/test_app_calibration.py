@@ -16,7 +16,7 @@ from roc_dash.app.features.calibration import (
     model_calibrations,
 )
 from roc_dash.app.page_state import ModelRef, PageState
-from roc_dash.app.render import update_views
+from roc_dash.app.render import RENDERED, update_views
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
 from roc_dash.app.state import ControlState, parse_query
 from roc_dash.core.analysis_types import Conditions
@@ -91,7 +91,8 @@ def _views(cache, state, viz=None, *, changed=False, cost_mode="decision"):
                      models=tuple(ModelRef(DEMO_ID, m) for m in MODELS))
     view = {"threshold_axis": "threshold",
             "combine": {"budget": None, "unit": "cases", "repair": None, "logic": False}}
-    return tuple(update_views(cache, page, view, viz, conditions_changed=changed).values())
+    named = update_views(cache, page, view, viz, conditions_changed=changed)
+    return tuple(named.get(k) for k in RENDERED)  # render_views' order (no table: None)
 
 
 def _best_net_benefit(raw, prior, p_t):

@@ -33,8 +33,6 @@ def _tab_input(cb):
 #: their first output, with why that is fine. A new card's callback belongs here only if it
 #: is as cheap; otherwise it takes ``Input(ids.TAB, "data")`` and stops unless its tab shows.
 EAGER = {
-    "cost-fp-slider.value": "the Decide tab's views, drawn with the conditions a gesture "
-                            "sets; the Compare tab's model table rides on them",
     "combine.data": "the combining options as typed: parsing, no analysis",
     "repair-model.options": "the shown models' names for the selectors (no analysis)",
     "mc-model.options": "which shown models are multi-class (their kinds; no curves)",
@@ -64,7 +62,8 @@ EAGER = {
 LAZY = {"comparison-result.children": "compare", "sup-graph.figure": "compare",
         "slices-source.children": "compare", "cal-graph.figure": "compare",
         "combine-result.children": "beyond", "mc-curves.figure": "beyond",
-        "mon-status.children": "monitor", "cmx-msg.children": "beyond"}
+        "mon-status.children": "monitor", "cmx-msg.children": "beyond",
+        "model-table.children": "compare"}
 
 
 @pytest.fixture(scope="module")

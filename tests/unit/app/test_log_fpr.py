@@ -190,14 +190,15 @@ def test_lgf011_link_carries_the_axis():
 
 def _views(cache, ids_, models, state, *, log_fpr, viz=None, det=None, changed=False):
     from roc_dash.app.page_state import ModelRef, PageState
-    from roc_dash.app.render import update_views
+    from roc_dash.app.render import RENDERED, update_views
     from roc_dash.app.state import ControlState
 
     page = PageState(datasets=tuple(ids_), conditions=ControlState.from_store(state),
                      models=tuple(ModelRef(ids_[0], m) for m in models), det=bool(det),
                      log_fpr=log_fpr)  # the models of the one dataset
-    return tuple(update_views(cache, page, {"threshold_axis": "threshold"}, viz,
-                              conditions_changed=changed).values())
+    named = update_views(cache, page, {"threshold_axis": "threshold"}, viz,
+                         conditions_changed=changed)
+    return tuple(named.get(k) for k in RENDERED)  # render_views' order (no table: None)
 
 
 def _patched(patch, fig: dict, index: int, field: str, part: str = "data"):
