@@ -172,20 +172,16 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
 
 
 def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,
-                     counts: bool = False, corners: list | None = None):
+                     counts: bool = False):
     """``(thresholds, tpr, fpr, area)`` of the ROC vertices from the origin (threshold
     ``+inf``), one per distinct score descending, and the area under them as
     :func:`roc_dash.core.roc.curves.auc` sums it (or None: not summed on the way); with
     ``counts``, ``(thresholds, tp, fp)`` as int64 counts instead of rates. ``n_pos`` of the
     rows are positive; unless ``counts``, at least one of each class. ``few``: few distinct
     scores (runs of equal keys are counted instead of the rows). The keys are used up (the
-    thresholds are written over them).
-
-    ``corners`` (many distinct scores, rates): a list to which is appended a bool per vertex,
-    False only where the vertex cannot be a vertex of the curve's convex hull (see
-    :func:`_corner_rows`), for :func:`roc_dash.core.roc.hull.convex_hull`."""
+    thresholds are written over them)."""
     if not few:
-        return _vertices_of_rows(keyed, n_pos, counts, None if counts else corners)
+        return _vertices_of_rows(keyed, n_pos, counts)
     thresholds, tp, fp = _vertices_of_runs(keyed)
     if counts:
         return thresholds, tp, fp
@@ -218,15 +214,13 @@ def _vertices_of_runs(keyed: KeyedRows):
     return thresholds, tp, fp
 
 
-def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool,
-                      corners: list | None = None):
+def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
     """:func:`vertices_of_keys` for many distinct scores, block by block: the class counts
     of every row, kept at the last row of each score.
 
     The thresholds are written over the keys (vertex ``v`` at position ``v``, never beyond
     the row being read but the first of the next block, which is read beforehand): no
-    array of the rows' size besides the two of rates (and, with ``corners``, a bool per
-    vertex)."""
+    array of the rows' size besides the two of rates."""
     n = keyed.keys.size
     whole = keyed.keys.base  # n + 1 keys (+inf, then one threshold per score), maybe rates
     keyed.keys = None  # they become the thresholds
@@ -248,8 +242,6 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool,
     first = keys[0]  # the first key of the block (its place may hold a threshold by now)
     n_neg = n - n_pos
     area, summed = 0.0, 0  # the area's blocks up to vertex `summed`, while in cache
-    corner = None if corners is None else np.empty(n + 1, dtype=bool)
-    tied = 0  # vertices of blocks with ties (all marked as corners)
     for a in range(0, n, _BLOCK):
         b = min(a + _BLOCK, n)
         c = b - a
@@ -258,10 +250,7 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool,
         np.right_shift(block, _ONE, out=r)
         np.bitwise_and(block, _ONE, out=lab, casting="unsafe")
         r[0] = first >> _ONE
-        lab[0] = int(first & _ONE)
-        if corner is not None:  # before the count above rides in the first row
-            _corner_rows(lab, corner[v:v + c])
-        lab[0] += above  # the positives above ride in the first row
+        lab[0] = int(first & _ONE) + above  # the positives above ride in the first row
         np.not_equal(r[:-1], r[1:], out=e[:-1])
         first = keys[b]
         e[-1] = b == n or (first >> _ONE) != r[-1]
@@ -273,9 +262,6 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool,
         if k < c:  # ties: a vertex at the last row of each score
             at = np.flatnonzero(e)
             r, p, q = r[at], p[at], q[at]
-            if corner is not None:  # any of the block's vertices may be a hull vertex
-                corner[v:v + k] = True
-                tied += k
         if counts:
             tp[v:v + k], fp[v:v + k] = p, q
         else:
@@ -288,32 +274,11 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool,
             summed += AREA_BLOCK
     keys[0] = _U64(_KEY_END)  # +inf
     thresholds, tp, fp = _shrunk(whole, tp, fp, v, dtype)
-    if corner is not None and tied <= v // 2:  # else most are marked: no help to the hull
-        corner[0] = True  # the origin
-        corner.resize(v, refcheck=False)
-        corners.append(corner)
     if counts:
         return thresholds, tp, fp
     for a in range(summed, v - 1, AREA_BLOCK):
         area += trapezoids(fp, tp, a, min(a + AREA_BLOCK, v - 1))
     return thresholds, tp, fp, area / 2.0
-
-
-def _corner_rows(label: np.ndarray, out: np.ndarray) -> None:
-    """For the vertices of a block of rows of distinct scores (one vertex a row), write into
-    ``out`` whether each may be a vertex of the convex hull: the first and the last always
-    (their steps may belong to runs of equal scores across the blocks' boundaries), any other
-    only where its row is positive and the next row negative (``label`` 1 then 0).
-
-    The curve steps up for a positive row and right for a negative one. A vertex reached by
-    a step right has the previous vertex at its height on its left: the hull, concave and
-    rising to (1, 1), is flat from there on, so the vertex is no strict vertex of it (but
-    the last, kept anyway). A vertex left by a step up lies below the next one: inside the
-    hull. Only the upper-left corners of the staircase remain (about ``n p (1 - p)`` of
-    ``n`` for a random order with a share ``p`` of positives; fewer for a good model).
-    A block with ties marks all its vertices (:func:`_vertices_of_rows`)."""
-    np.greater(label[:-1], label[1:], out=out[:-1])
-    out[0] = out[-1] = True
 
 
 def _shrunk(block: np.ndarray, tp: np.ndarray, fp: np.ndarray, v: int, dtype):

@@ -467,14 +467,11 @@ def _curve_by_keys(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
         keyed = sorted_keys(y, s, room=not few)
     if keyed is None:
         return None
-    corners = []
-    thresholds, tpr, fpr, area = vertices_of_keys(keyed, n_pos, few=few, corners=corners)
+    thresholds, tpr, fpr, area = vertices_of_keys(keyed, n_pos, few=few)
     curve = _made_rising(RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds,
                                   n_pos=float(n_pos), n_neg=float(n - n_pos)))
     if area is not None:  # summed on the way, as auc() sums it (see there)
         object.__setattr__(curve, "_area", area)
-    if corners:  # the vertices that may be on the hull, for convex_hull (see there)
-        object.__setattr__(curve, "_corners", corners[0])
     return curve
 
 

@@ -326,7 +326,7 @@ def _final_coordinates(cx: np.ndarray, cy: np.ndarray, totals):
 
 
 def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None,
-                   _chain: bool = False, _corners: np.ndarray | None = None) -> RocHull:
+                   _chain: bool = False) -> RocHull:
     """ROC convex hull of arbitrary points in ROC space.
 
     The trivial classifiers (0, 0) (always negative) and (1, 1) (always positive) are always
@@ -357,11 +357,6 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None,
         Private: the points are known to run from (0, 0) with both rates non-decreasing
         (a curve as :func:`~roc_dash.core.roc.curves.roc_curve` made it), so that is not
         checked again.
-    _corners : ndarray of bool, optional
-        Private, with ``_chain``: False at points known not to be strict hull vertices (the
-        upper-left corners of a staircase are kept, see
-        :func:`~roc_dash.core.roc._exact_paths.vertices_of_keys`); only the others are
-        searched. The hull of those is the hull of all, the final pass being exact.
     """
     x = np.asarray(fpr, dtype=np.float64).ravel()
     y = np.asarray(tpr, dtype=np.float64).ravel()
@@ -381,21 +376,11 @@ def hull_of_points(fpr, tpr, *, thresholds=None, models=None, totals=None,
 
     # Index n is the all-negative classifier (0, 0), n + 1 the all-positive one (1, 1).
     if chain:
-        top, origin = _ending_at_one(x, y, _corner_candidates(x, y, _corners)), 0
+        top, origin = _ending_at_one(x, y, _chain_candidates(x, y)), 0
     else:
         top, origin = _unordered_candidates(x, y)
     return _hull_of_candidates(x, y, top, origin, totals=totals, thresholds=thresholds,
                                models=models)
-
-
-def _corner_candidates(x: np.ndarray, y: np.ndarray,
-                       corners: np.ndarray | None) -> np.ndarray:
-    """:func:`_chain_candidates` of a chain, searched among the points ``corners`` marks
-    (all when None: see :func:`hull_of_points`'s ``_corners``)."""
-    if corners is None or corners.size != x.size:
-        return _chain_candidates(x, y)
-    rows = np.flatnonzero(corners)
-    return rows[_chain_candidates(x[rows], y[rows])]
 
 
 def _coords(x: np.ndarray, y: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -492,8 +477,7 @@ def convex_hull(curve, *, model: str = "") -> RocHull:
     """
     return hull_of_points(curve.fpr, curve.tpr, thresholds=getattr(curve, "thresholds", None),
                           models=model or None, totals=_totals([curve]),
-                          _chain=getattr(curve, "_rising", False),
-                          _corners=getattr(curve, "_corners", None))
+                          _chain=getattr(curve, "_rising", False))
 
 
 def _totals(curves) -> tuple[float, float] | None:
