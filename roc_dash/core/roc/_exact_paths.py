@@ -569,24 +569,67 @@ def above_sample_hull(x: np.ndarray, y: np.ndarray, hull_of_sample) -> np.ndarra
     chain rises in both rates), and a chord's slope is not negative: when the box's upper
     left corner is below the chord, so is every point in it, computed in floats too
     (rounding keeps the order). So the boxes between sampled points are tested first, then
-    boxes of ``_SUB_STEP`` points of those not below, then the points of those left.
+    boxes of ``_SUB_STEP`` points of those not below, then the points of those left. The
+    boxes' corners are read through views of the rates (the sampled points' own, then rows
+    of ``_SAMPLE_STEP`` and ``_SUB_STEP`` points), not gathered one index at a time.
     """
     n = x.size
     sample = np.arange(0, n, _SAMPLE_STEP)
     if sample[-1] != n - 1:
         sample = np.append(sample, n - 1)
-    ends = hull_of_sample(x[sample], y[sample])  # positions in the sample
+    sx, sy = x[sample], y[sample]
+    ends = hull_of_sample(sx, sy)  # positions in the sample
     slope, bound, rows = _chords(x, y, sample[ends])
-    box = np.arange(ends[0], ends[-1])
-    chord = np.searchsorted(ends, box, "right") - 1  # of each box
-    lo, hi = sample[box], sample[box + 1]
-    for size, step in ((_SAMPLE_STEP, _SUB_STEP), (_SUB_STEP, 1)):
-        hit = y[hi] - slope[chord] * x[lo] >= bound[chord]  # the box's upper left corner
-        lo, hi, chord = _split(lo[hit], hi[hit], chord[hit], size, step)
-    keep = [lo[y[lo] - x[lo] * slope[chord] >= bound[chord]]]
+    # the boxes between consecutive sampled points: their upper left corners are the
+    # sampled points themselves, each chord's slope and bound repeated over its boxes
+    first, last = int(ends[0]), int(ends[-1])
+    per_chord = np.diff(ends)
+    hit = sy[first + 1:last + 1] - np.repeat(slope, per_chord) * sx[first:last]
+    box = np.flatnonzero(hit >= np.repeat(bound, per_chord))
+    box += first  # box b: from sampled point b up to b + 1 (excluded)
+    chord = np.searchsorted(ends, box, "right") - 1
+    keep = [np.array([n - 1])]
     keep += [np.arange(a, first_column) for a, first_column in rows]
-    keep.append(np.array([n - 1]))
+    # boxes of whole sub-boxes (all but the last few points'), as rows of views
+    whole = (n - _SUB_STEP) // _SAMPLE_STEP if _SAMPLE_STEP % _SUB_STEP == 0 else 0
+    inside = box < whole
+    if not inside.all():
+        tail = ~inside
+        keep.append(_points_of_boxes(x, y, sample[box[tail]], sample[box[tail] + 1],
+                                     chord[tail], slope, bound))
+        box, chord = box[inside], chord[inside]
+    if box.size:
+        keep.append(_points_of_whole_boxes(x, y, box, chord, slope, bound, whole))
     return np.sort(np.concatenate(keep))
+
+
+def _points_of_whole_boxes(x, y, box, chord, slope, bound, whole: int) -> np.ndarray:
+    """:func:`above_sample_hull`'s points kept in the boxes ``box`` (each from point
+    ``_SAMPLE_STEP * box`` on, below ``whole``) of ``chord``: the sub-boxes' upper left
+    corners and then the points of the sub-boxes left, as rows of views of ``x`` and ``y``."""
+    step, sub = _SAMPLE_STEP, _SUB_STEP
+    parts = step // sub
+    corner_x = x[:step * whole].reshape(whole, step)[:, ::sub]  # sub-boxes' first points
+    corner_y = y[sub:sub + step * whole].reshape(whole, step)[:, ::sub]  # the next ones
+    hit = corner_y[box] - slope[chord][:, None] * corner_x[box] >= bound[chord][:, None]
+    at = np.flatnonzero(hit)
+    of_box = at // parts
+    part = box[of_box] * parts + at % parts  # sub-box j: points sub * j to sub * j + sub
+    chord = chord[of_box]
+    px = x[:step * whole].reshape(-1, sub)[part]
+    py = y[:step * whole].reshape(-1, sub)[part]
+    at = np.flatnonzero(py - px * slope[chord][:, None] >= bound[chord][:, None])
+    return part[at // sub] * sub + at % sub
+
+
+def _points_of_boxes(x, y, lo, hi, chord, slope, bound) -> np.ndarray:
+    """:func:`above_sample_hull`'s points kept in the boxes from ``lo`` to ``hi`` (at most
+    ``_SAMPLE_STEP`` points, excluded) of ``chord``: boxes of ``_SUB_STEP`` points, then
+    the points of those left, each range by its indices."""
+    lo, hi, chord = _split(lo, hi, chord, _SAMPLE_STEP, _SUB_STEP)
+    hit = y[hi] - slope[chord] * x[lo] >= bound[chord]  # the box's upper left corner
+    lo, _, chord = _split(lo[hit], hi[hit], chord[hit], _SUB_STEP, 1)
+    return lo[y[lo] - x[lo] * slope[chord] >= bound[chord]]
 
 
 def _split(lo: np.ndarray, hi: np.ndarray, chord: np.ndarray, size: int, step: int):

@@ -370,3 +370,39 @@ def test_flr013_weighted_runs_written_over_the_arrays_the_order_leaves():
         assert runs[0].size == np.unique(s).size + 1
         for a, b in zip(runs, fresh, strict=True):
             assert np.array_equal(a.view(np.uint64), b.view(np.uint64))
+
+
+def test_flr014_whole_boxes_read_as_rows_keep_the_points_each_chord_test_keeps(monkeypatch):
+    # The boxes of whole sub-boxes are read as rows of views of the rates, the last few
+    # (the chain's end, not a whole box of sub-boxes) by their indices: together they keep
+    # exactly the points of the test point by point, whatever the length of the tail.
+    rng = np.random.default_rng(14)
+    rows_seen, tail_seen = [], []
+    real = _exact_paths._points_of_whole_boxes
+    monkeypatch.setattr(_exact_paths, "_points_of_whole_boxes",
+                        lambda x, y, box, *a: rows_seen.append(box.size) or real(x, y, box, *a))
+    real_tail = _exact_paths._points_of_boxes
+    monkeypatch.setattr(_exact_paths, "_points_of_boxes",
+                        lambda x, y, lo, *a: tail_seen.append(lo.size) or real_tail(x, y, lo, *a))
+    for n in (20_000, 20_001, 20_007, 20_008, 20_009, 20_063, 20_064, 20_065):
+        y = rng.random(n) < 0.4
+        s = np.where(np.arange(n) < n - 70, rng.normal(y * 1.2, 1.0), -10.0 - np.arange(n))
+        c = roc_curve(y, s)  # the last 70 rows lowest: the chain ends in the tail boxes
+        x, t = c.fpr, c.tpr
+        sample = np.append(np.arange(0, x.size, 64), x.size - 1)
+        sample = np.unique(sample)
+        ends = sample[hull._hull_of_sample(x[sample], t[sample])]
+        slope, bound, rows = _exact_paths._chords(x, t, ends)
+        chord = np.repeat(np.arange(ends.size - 1), np.diff(ends))
+        points = np.arange(ends[0], ends[-1])
+        brute = points[t[points] - x[points] * slope[chord] >= bound[chord]]
+        brute = np.sort(np.concatenate([brute, *(np.arange(a, b) for a, b in rows),
+                                        [x.size - 1]]))
+        for sub_step in (8, 3):  # 3: not a divisor of 64, every box by its indices
+            monkeypatch.setattr(_exact_paths, "_SUB_STEP", sub_step)
+            rows_seen.clear()
+            tail_seen.clear()
+            kept = _exact_paths.above_sample_hull(x, t, hull._hull_of_sample)
+            assert np.array_equal(kept, brute), (n, sub_step)
+            assert (sum(rows_seen) > 0) == (sub_step == 8), (n, sub_step)
+            assert sum(tail_seen) > 0, (n, sub_step)  # the tail's boxes by their indices
