@@ -130,24 +130,75 @@ def test_pti004_cached_per_conditions(cache, monkeypatch):
 
 
 def test_pti005_roc_boxes_are_the_fpr_and_tpr_intervals(cache):
-    from roc_dash.figures.point_regions import point_region_traces
+    from roc_dash.figures.point_regions import point_region_shapes
 
     model_names(cache, [DEMO_ID])
     state = ControlState(prior=0.3, prior_mode="manual").to_store()
     pins = [{"model": "naive Bayes", "threshold": 0.5, "label": "B"}]
     chosen = feature.chosen_intervals(cache, _page(state, pins), n_boot=40)
     boxes = feature.regions(chosen, det=False)
-    assert [b["uid"] for b in boxes] == ["point-region-optimum", "point-region-B"]
+    assert [b["name"] for b in boxes] == ["point-region-optimum", "point-region-B"]
     for box, (_, _, u) in zip(boxes, chosen, strict=True):
-        assert sorted(set(box["x"])) == [u.fpr.low, u.fpr.high]
-        assert sorted(set(box["y"])) == [u.tpr.low, u.tpr.high]
-        assert box["fill"] == "toself" and box["x"][0] == box["x"][-1]
+        assert (box["x0"], box["x1"]) == (u.fpr.low, u.fpr.high)
+        assert (box["y0"], box["y1"]) == (u.tpr.low, u.tpr.high)
+        # layout shapes in data coordinates, under the traces and plotly's drag layer
+        assert (box["type"], box["xref"], box["yref"], box["layer"]) == ("rect", "x", "y",
+                                                                          "between")
     assert feature.regions(chosen, det=True) == []
     # an undefined interval draws no box
     u = chosen[0][2]
     nan = PointInterval(math.nan, math.nan, math.nan, "none", 0, 0, np.zeros(0))
     broken = type(u)(**{**u.__dict__, "fpr": nan})
-    assert point_region_traces([("", "m", broken)]) == []
+    assert point_region_shapes([("", "m", broken)]) == []
+
+
+@pytest.mark.parametrize("log_fpr", [False, True])
+def test_pti011_a_click_moving_the_box_patches_the_roc_layout_only(cache, log_fpr):
+    """A change of costs that moves the optimum, its intervals known: the ROC's patch puts
+    the optimum's new box into ``layout.shapes`` after the iso line (shapes[0]) and touches
+    no ``data`` entry (so plotly recomputes no trace of the view); on a log FPR axis its
+    FPR = 0 side sits at the axis's floor."""
+    import copy
+    import json
+
+    import plotly.io as pio
+    from dash import Patch
+    from dash._utils import to_json
+
+    from roc_dash.app.render import update_views
+    from roc_dash.app.view_patches import regions_drawn
+
+    model_names(cache, [DEMO_ID])
+
+    def page(c_fp, c_fn):
+        return PageState(conditions=ControlState(cost_fp=c_fp, cost_fn=c_fn, prior=0.3,
+                                                 prior_mode="manual"), log_fpr=log_fpr)
+
+    first, second = page(1.0, 1.0), page(0.2, 5.0)
+    named = update_views(cache, first, {"threshold_axis": "threshold"}, None)
+    drawn, viz = json.loads(pio.to_json(named["roc"])), named["viz"]
+    before = feature.regions(feature.chosen_intervals(cache, first), det=False)
+    # the intervals callback's boxes, as the browser puts them (REPLACE_REGIONS)
+    drawn["layout"]["shapes"] = drawn["layout"]["shapes"] + before
+    chosen = feature.chosen_intervals(cache, second)  # in the cache: the views draw the box
+    after = feature.regions(chosen, det=False)
+    assert regions_drawn(after) != regions_drawn(before)  # the optimum moved
+    named = update_views(cache, second, {"threshold_axis": "threshold"}, viz,
+                         conditions_changed=True)
+    assert isinstance(named["roc"], Patch)
+    ops = json.loads(to_json(named["roc"]))["operations"]
+    assert not [op for op in ops if op["location"][0] == "data"]
+    slot = len(drawn["layout"]["shapes"]) - 1
+    boxes = [op for op in ops if op["location"][:2] == ["layout", "shapes"]
+             and op["location"][2] != 0]
+    assert [op["location"] for op in boxes] == [["layout", "shapes", slot]]
+    box = boxes[0]["params"]["value"]
+    floor = viz["xlog"]
+    want = copy.deepcopy(after[0])
+    if log_fpr:
+        want["x0"], want["x1"] = max(want["x0"], floor), max(want["x1"], floor)
+    assert box == want
+    assert named["viz"]["regions"] == regions_drawn(after)
 
 
 def test_pti006_deadline_cuts_replicates_and_the_cut_result_is_not_kept(cache, monkeypatch):
