@@ -177,10 +177,10 @@ def test_pti011_a_click_moving_the_box_patches_the_roc_layout_only(cache, log_fp
     first, second = page(1.0, 1.0), page(0.2, 5.0)
     named = update_views(cache, first, {"threshold_axis": "threshold"}, None)
     drawn, viz = json.loads(pio.to_json(named["roc"])), named["viz"]
-    before = feature.regions(feature.chosen_intervals(cache, first), det=False)
+    before = feature.regions(feature.chosen_intervals(cache, first, seconds=120), det=False)
     # the intervals callback's boxes, as the browser puts them (REPLACE_REGIONS)
     drawn["layout"]["shapes"] = drawn["layout"]["shapes"] + before
-    chosen = feature.chosen_intervals(cache, second)  # in the cache: the views draw the box
+    chosen = feature.chosen_intervals(cache, second, seconds=120)  # cached: the views draw it
     after = feature.regions(chosen, det=False)
     assert regions_drawn(after) != regions_drawn(before)  # the optimum moved
     named = update_views(cache, second, {"threshold_axis": "threshold"}, viz,
@@ -217,3 +217,55 @@ def test_pti006_deadline_cuts_replicates_and_the_cut_result_is_not_kept(cache, m
     assert calls == [1] and full[0][2].n_boot_used == 2000
     text = plain_text(feature.intervals_table(cut))
     assert f"{u.n_boot_used} of 2000 replicates" in text
+
+
+#: Runs features/intervals.py's REPLACE_REGIONS (argv[2]) on the cases in argv[3].
+_REPLACE_DRIVER = """
+const fs = require('fs');
+global.window = {dash_clientside: {no_update: '__none__'}};
+const replace = eval('(' + fs.readFileSync(process.argv[2], 'utf8') + ')');
+const out = JSON.parse(fs.readFileSync(process.argv[3], 'utf8')).map(([boxes, fig]) => {
+  const got = replace(boxes, fig);
+  return got === '__none__' ? null : {shapes: got.layout.shapes, same_data: got.data === fig.data,
+                                      meta: got.layout.meta};
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+@pytest.mark.slow  # needs node, which the quick tier does not install
+def test_pti012_replace_regions_swaps_the_box_shapes_and_leaves_the_traces(tmp_path):
+    """The clientside callback that puts the intervals callback's boxes into the drawn ROC
+    replaces the shapes named ``point-region-*`` after the iso line (``shapes[0]``, where
+    the drag code expects it), clips their FPR side at a log axis's floor, hands on the
+    traces as they were (the same array: plotly recomputes none), and changes nothing when
+    there is nothing to replace."""
+    import json
+    import shutil
+    import subprocess
+
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.fail("node is not installed: `make node-deps` (Debian's nodejs) runs this test")
+    line = {"type": "line", "name": "iso-performance line", "x0": 0, "y0": 0.2, "x1": 1,
+            "y1": 0.9}
+    old = {"type": "rect", "name": "point-region-optimum", "x0": 0.1, "x1": 0.2, "y0": 0.5,
+           "y1": 0.6}
+    new = [{**old, "x0": 0.0, "x1": 0.3}, {**old, "name": "point-region-A", "x0": 0.4}]
+    data = [{"type": "scatter", "uid": "curve", "x": [0, 1], "y": [0, 1]}]
+    cases = [[new, {"data": data, "layout": {"shapes": [line, old]}}],
+             [new, {"data": data, "layout": {"shapes": [line], "meta": {"xlog": 0.001}}}],
+             [[], {"data": data, "layout": {"shapes": [line, old]}}],
+             [[], {"data": data, "layout": {"shapes": [line]}}]]
+    (tmp_path / "replace.js").write_text(feature.REPLACE_REGIONS)
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+    (tmp_path / "driver.js").write_text(_REPLACE_DRIVER)
+    done = subprocess.run([node, str(tmp_path / "driver.js"), str(tmp_path / "replace.js"),
+                           str(tmp_path / "cases.json")], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert got[0]["shapes"] == [line, *new] and got[0]["same_data"]
+    assert got[1]["shapes"] == [line, {**new[0], "x0": 0.001}, new[1]] and got[1]["same_data"]
+    assert got[2]["shapes"] == [line] and got[2]["same_data"]
+    assert got[3] is None
