@@ -156,8 +156,9 @@ def test_pti005_roc_boxes_are_the_fpr_and_tpr_intervals(cache):
 def test_pti011_a_click_moving_the_box_patches_the_roc_layout_only(cache, log_fpr):
     """A change of costs that moves the optimum, its intervals known: the ROC's patch puts
     the optimum's new box into ``layout.shapes`` after the iso line (shapes[0]) and touches
-    no ``data`` entry (so plotly recomputes no trace of the view); on a log FPR axis its
-    FPR = 0 side sits at the axis's floor."""
+    no ``data`` entry (so plotly recomputes no trace of the view); on a log FPR axis, where
+    the iso line is a sampled curve (a trace that does move), none but that curve's, and the
+    box's FPR = 0 side sits at the axis's floor."""
     import copy
     import json
 
@@ -187,7 +188,8 @@ def test_pti011_a_click_moving_the_box_patches_the_roc_layout_only(cache, log_fp
                          conditions_changed=True)
     assert isinstance(named["roc"], Patch)
     ops = json.loads(to_json(named["roc"]))["operations"]
-    assert not [op for op in ops if op["location"][0] == "data"]
+    touched = {op["location"][1] for op in ops if op["location"][0] == "data"}
+    assert touched == ({viz["iso_trace"]} if log_fpr else set()), touched
     slot = len(drawn["layout"]["shapes"]) - 1
     boxes = [op for op in ops if op["location"][:2] == ["layout", "shapes"]
              and op["location"][2] != 0]
