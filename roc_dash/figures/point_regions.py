@@ -8,8 +8,9 @@ is not a joint confidence region of a stated level. The rectangles are layout sh
 dicts, ``type: "rect"`` in data coordinates), not traces: a box that moves with a change of
 costs or prior is then a layout-only change of the drawn figure (a trace sent anew, even
 equal, makes plotly recompute every trace of the view). They lie in the ``"between"`` layer
-(above the grid, below the traces), under plotly's drag layer, so the ROC's
-``edits.shapePosition`` (the iso line's drag) cannot drag them. Their ``name`` is
+(above the grid, below the traces); the ROC's ``edits.shapePosition`` (the iso line's drag)
+would make them draggable whatever their layer, so the page's CSS lets the pointer through
+them (``assets/style.css``). Their ``name`` is
 ``point-region-`` + the point's label, by which the page replaces them in a drawn figure.
 """
 
