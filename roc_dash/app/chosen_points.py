@@ -14,7 +14,7 @@ import time
 from ..core.decisions.operating import OperatingSummary, operating_point, pinned_points
 from ..core.decisions.point_intervals import PointIntervals, PointUncertainty, point_intervals
 from ..decision import model_rows
-from ..figures.point_regions import point_region_traces
+from ..figures.point_regions import point_region_shapes
 from .analysis import AnalysisCache, model_refs, shown_analysis, shown_pins
 from .page_state import PageState
 from .state import economics_from_state
@@ -157,10 +157,10 @@ def cached_intervals(cache: AnalysisCache, page: PageState
 
 
 def point_regions(chosen, det: bool) -> list[dict]:
-    """The ROC's interval boxes of the chosen points (none on DET axes)."""
+    """The ROC's interval boxes of the chosen points (layout shapes; none on DET axes)."""
     if det:
         return []
-    return point_region_traces([("" if label == OPTIMUM else label, op.model, u)
+    return point_region_shapes([("" if label == OPTIMUM else label, op.model, u)
                                 for label, op, u in chosen])
 
 

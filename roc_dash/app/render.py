@@ -136,8 +136,8 @@ def viz_data(analysis: Analysis | None, figures=(), key: str = "") -> dict | Non
         "iso_trace": next((k for k, t in enumerate(figures[0].data) if t.uid == ISO_UID),
                           None) if figures else None,
         "xlog": (figures[0].layout.meta or {}).get("xlog") if figures else None,
-        # the ROC view's traces as rendered: the interval boxes' slot (view_patches)
-        **({"roc_traces": len(figures[0].data)} if figures else {}),
+        # the ROC view's shapes as rendered: the interval boxes' slot (view_patches)
+        **({"roc_shapes": len(figures[0].layout.shapes)} if figures else {}),
     }
 
 

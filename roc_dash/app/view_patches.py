@@ -82,36 +82,37 @@ def threshold_patch(analysis: Analysis, model: str, economics: Economics, drawn,
     return patch
 
 
-def regions_drawn(traces: list[dict]) -> list:
-    """What the viz-data store keeps of the interval boxes drawn in the ROC view (their uids
+def regions_drawn(shapes: list[dict]) -> list:
+    """What the viz-data store keeps of the interval boxes drawn in the ROC view (their names
     and corners), so that the intervals callback, arriving after the views with the same
     boxes, does not redraw the ROC view for nothing."""
-    return [[t["uid"], list(t["x"]), list(t["y"])] for t in traces]
+    return [[s["name"], [s["x0"], s["x1"]], [s["y0"], s["y1"]]] for s in shapes]
 
 
-def patch_regions(roc: Patch, traces: list[dict], viz: dict) -> list | None:
-    """Put the optimum's interval box (``traces``: none or one, no pins) into the ROC patch
-    of a change of costs or prior, in the slot after the traces rendered (``viz["roc_traces"]``,
-    where the intervals callback's boxes go when there is no pin), so the ROC view is redrawn
-    once; an empty box of the same uid when there is none; nothing when the box drawn
-    (``viz["regions"]``) is the same (a trace sent anew, even equal, makes plotly recompute
-    every trace of the view). Returns :func:`regions_drawn`, or None when the slot is
-    unknown (nothing patched)."""
+def patch_regions(roc: Patch, shapes: list[dict], viz: dict) -> list | None:
+    """Put the optimum's interval box (``shapes``: none or one, no pins; layout shapes,
+    :mod:`..figures.point_regions`) into the ROC patch of a change of costs or prior, in the
+    slot after the shapes rendered (``viz["roc_shapes"]``, where the intervals callback's
+    boxes go), so the ROC view is redrawn once and only its layout changes (``data`` is not
+    touched: plotly recomputes no trace); a hidden box of the same name when there is none;
+    nothing when the box drawn (``viz["regions"]``) is the same. Returns
+    :func:`regions_drawn`, or None when the slot is unknown (nothing patched)."""
     from ..figures.point_regions import REGION_UID
 
-    slot = viz.get("roc_traces") if isinstance(viz, dict) else None
-    if not isinstance(slot, int) or len(traces) > 1:
+    slot = viz.get("roc_shapes") if isinstance(viz, dict) else None
+    if not isinstance(slot, int) or len(shapes) > 1:
         return None
-    if viz.get("regions") == regions_drawn(traces):
+    if viz.get("regions") == regions_drawn(shapes):
         return viz["regions"]
     floor = viz.get("xlog")
-    box = dict(traces[0]) if traces else {"type": "scatter", "uid": REGION_UID + "optimum",
-                                          "x": [], "y": [], "mode": "lines",
-                                          "showlegend": False, "hoverinfo": "skip"}
+    box = (dict(shapes[0]) if shapes
+           else {"type": "rect", "name": REGION_UID + "optimum", "visible": False,
+                 "xref": "x", "yref": "y", "x0": 0, "x1": 0, "y0": 0, "y1": 0,
+                 "layer": "between"})
     if isinstance(floor, int | float):  # a log FPR axis: FPR = 0 at its floor (roc_axes)
-        box["x"] = [max(v, floor) for v in box["x"]]
-    roc["data"][slot] = box
-    return regions_drawn(traces)
+        box["x0"], box["x1"] = max(box["x0"], floor), max(box["x1"], floor)
+    roc["layout"]["shapes"][slot] = box
+    return regions_drawn(shapes)
 
 
 # ------------------------------------------- the marks a change of costs or prior moves -------

@@ -151,9 +151,9 @@ def test_lgb001_log_axis_optimum_zoom_and_export(dash_duo, app, tmp_path, shot):
     # is drawn from the floor (a box corner at 0 has no place on a log axis)
     gestures.type_into(dash_duo.find_element(f"#{ids.COST_FP}"), "50")
     lows = wait_until(lambda: js_graph(
-        driver, ids.ROC_GRAPH, "(() => { const b = gd._fullData.filter(t => "
-        "(t.uid || '').startsWith('point-region')); return b.length && "
-        "gd.layout.meta.slope > 100 ? b.map(t => Math.min(...Array.from(t.x))) : null; })()"),
+        driver, ids.ROC_GRAPH, "(() => { const b = gd._fullLayout.shapes.filter(s => "
+        "(s.name || '').startsWith('point-region') && s.visible); return b.length && "
+        "gd.layout.meta.slope > 100 ? b.map(s => Math.min(s.x0, s.x1)) : null; })()"),
         message="the interval box at the new optimum")
     assert min(lows) >= floor
     shot("lgb001_zoomed")

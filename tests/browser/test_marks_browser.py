@@ -30,8 +30,9 @@ for (const id of arguments[0]) {
 
 STAR = "(a => [a.x, a.y, a.text])(gd.layout.annotations.find(a => a.name === 'optimum'))"
 RING = "(a => [a.x, a.y])(gd.layout.annotations.find(a => a.name === 'optimum ring'))"
-#: Every trace's data, but the ROC's interval boxes (they move with the optimal vertex).
-DATA = ("JSON.stringify(gd.data.filter(t => !String(t.uid).startsWith('point-region-'))"
+#: Every trace's data (the ROC's interval boxes, which move with the optimal vertex, are
+#: layout shapes).
+DATA = ("JSON.stringify(gd.data"
         ".map(t => [t.uid, t.name, Array.from(t.x || []), Array.from(t.y || [])]))")
 
 

@@ -43,11 +43,12 @@ def _ready(dash_duo, columns):
     wait_until(ok, message=f"intervals of {columns}")
 
 
-def _box(dash_duo, uid):
-    """``[x, y]`` of the ROC trace ``uid`` as drawn (null when absent)."""
+def _box(dash_duo, name):
+    """``[[x0, x1], [y0, y1]]`` of the ROC's interval box ``name`` (a layout shape) as drawn
+    (null when absent)."""
     return js_graph(dash_duo.driver, ids.ROC_GRAPH,
-                    f"(gd.data.filter(t => t.uid === '{uid}').map(t => [Array.from(t.x), "
-                    f"Array.from(t.y)])[0] || null)")
+                    f"((gd.layout.shapes || []).filter(s => s.name === '{name}')"
+                    f".map(s => [[s.x0, s.x1], [s.y0, s.y1]])[0] || null)")
 
 
 def _float(text):
@@ -94,9 +95,13 @@ def test_pti101_operating_card_intervals_equal_the_core(dash_duo, app):
     wait_until(lambda: _box(dash_duo, "point-region-A"), message="pin A's box")
     x, _ = _box(dash_duo, "point-region-A")
     assert min(x) <= (s[~y] >= 0.5).mean() <= max(x)
-    # the pins stay painted last, above the boxes
+    # the pins stay painted last; the boxes lie under every trace, the iso line first
     uids = js_graph(dash_duo.driver, ids.ROC_GRAPH, "gd.data.map(t => t.name || '')")
     assert uids[-1].startswith("pinned A")
+    shapes = js_graph(dash_duo.driver, ids.ROC_GRAPH,
+                      "gd.layout.shapes.map(s => [s.name, s.layer || 'above'])")
+    assert shapes == [["iso-performance line", "above"], ["point-region-optimum", "between"],
+                      ["point-region-A", "between"]]
     # three pins at 1280 px: every column stays readable (screenshot)
     dash_duo.driver.set_window_size(1280, 1000)
     dash_duo.select_dcc_dropdown(f"#{ids.PIN_MODEL}", "decision tree")
@@ -117,3 +122,57 @@ def test_pti101_operating_card_intervals_equal_the_core(dash_duo, app):
     roc = dash_duo.find_element(f"#{ids.ROC_GRAPH}")
     scroll_into_view(dash_duo.driver, roc)
     roc.screenshot(str(SHOTS / "ptpage_roc.png"))
+
+
+def _shapes(dash_duo):
+    """``[name, x0, y0, x1, y1]`` of each shape of the ROC as drawn."""
+    return js_graph(dash_duo.driver, ids.ROC_GRAPH,
+                    "gd.layout.shapes.map(s => [s.name, s.x0, s.y0, s.x1, s.y1])")
+
+
+def test_pti102_a_drag_on_the_box_does_not_move_it(dash_duo, app):
+    """The interval boxes are layout shapes in the "between" layer; the ROC's
+    ``edits.shapePosition`` (the iso line's drag) would still make them draggable (plotly
+    sets up every shape's drag, whatever its layer): the page's CSS lets the pointer through
+    them. A real mouse drag from inside the optimum's box (away
+    from the iso line) leaves the box, the line and the costs where they were."""
+    import math
+
+    from .gestures import drag, to_screen, wait_idle, wait_steady
+
+    start(dash_duo, app)
+    _ready(dash_duo, ["Optimum"])
+    wait_until(lambda: _box(dash_duo, "point-region-optimum"), message="optimum's box")
+    d = dash_duo.driver
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+    before = _shapes(dash_duo)
+    (x0, x1), (y0, y1) = _box(dash_duo, "point-region-optimum")
+    line = before[0][1:]
+    a, b = to_screen(d, ids.ROC_GRAPH, *line[:2]), to_screen(d, ids.ROC_GRAPH, *line[2:])
+
+    def away(p):  # screen distance of p from the iso line
+        (ax, ay), (bx, by) = a, b
+        return abs((bx - ax) * (ay - p[1]) - (ax - p[0]) * (by - ay)) / math.dist(a, b)
+
+    inside = [to_screen(d, ids.ROC_GRAPH, x0 + fx * (x1 - x0), y0 + fy * (y1 - y0))
+              for fx in (0.2, 0.5, 0.8) for fy in (0.2, 0.5, 0.8)]
+    grab = max(inside, key=away)
+    assert away(grab) > 4, (before, grab)  # not on the line (whose drag moves the line)
+    cost = dash_duo.find_element(f"#{ids.COST_FP}").get_attribute("value")
+    # what the pointer meets there: not the box (the plot's drag layer, which zooms and
+    # hovers, lies under it)
+    hit = d.execute_script("const e = document.elementFromPoint(arguments[0], arguments[1]);"
+                           "return e.closest('.shapelayer') ? 'shape' : e.getAttribute('class');",
+                           *grab)
+    assert hit != "shape", hit
+    js_graph(d, ids.ROC_GRAPH, "(window._ptiRelayout = [], gd.on('plotly_relayout', "
+             "e => window._ptiRelayout.push(Object.keys(e))), 0)")
+    drag(d, grab, (grab[0] + 30, grab[1] + 25), steps=10)
+    # plotly's edit of a shape reports it (shapes[1].x0 ...): none
+    assert not [k for keys in d.execute_script("return window._ptiRelayout") for k in keys
+                if k.startswith("shapes[")]
+    assert _shapes(dash_duo) == before
+    wait_idle(dash_duo)
+    wait_steady(d, ids.ROC_GRAPH)
+    assert dash_duo.find_element(f"#{ids.COST_FP}").get_attribute("value") == cost

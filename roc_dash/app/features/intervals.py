@@ -171,32 +171,30 @@ def strip_text(u: PointUncertainty, unit: str = "") -> str:
 regions = point_regions
 
 
-#: Replaces the interval boxes in the drawn ROC (found by uid) by the new ones, put just
-#: before the pins' traces (which stay painted last, see ``figures.style.pins_on_top``): the
-#: optimum and its ring come before the pins, so the indices by which the views' patches
-#: address them do not move. Unchanged figure when there is nothing to replace.
+#: Replaces the interval boxes in the drawn ROC (layout shapes, found by name) by the new
+#: ones, put after the other shapes (the iso line stays ``layout.shapes[0]``, where the drag
+#: code expects it; the optimum's box lands in the slot ``viz["roc_shapes"]`` the views'
+#: patches use, :func:`..view_patches.patch_regions`). Only the layout changes: no trace is
+#: sent again, so plotly recomputes none. Unchanged figure when there is nothing to replace.
 REPLACE_REGIONS = """
 function (boxes, fig) {
     var none = window.dash_clientside.no_update;
-    if (!fig || !Array.isArray(fig.data)) { return none; }
-    var keep = fig.data.filter(function (t) {
-        return !(t && typeof t.uid === "string" && t.uid.indexOf("REGION_UID") === 0);
+    if (!fig || !fig.layout) { return none; }
+    var shapes = Array.isArray(fig.layout.shapes) ? fig.layout.shapes : [];
+    var keep = shapes.filter(function (s) {
+        return !(s && typeof s.name === "string" && s.name.indexOf("REGION_UID") === 0);
     });
     var add = Array.isArray(boxes) ? boxes : [];
-    var floor = fig.layout && fig.layout.meta && fig.layout.meta.xlog;
+    var floor = fig.layout.meta && fig.layout.meta.xlog;
     if (typeof floor === "number") {  /* a log FPR axis: FPR = 0 at its floor (roc_axes) */
         add = add.map(function (b) {
-            return Object.assign({}, b, {x: (b.x || []).map(function (v) {
-                return Math.max(v, floor); })});
+            return Object.assign({}, b, {x0: Math.max(b.x0, floor),
+                                         x1: Math.max(b.x1, floor)});
         });
     }
-    if (keep.length === fig.data.length && !add.length) { return none; }
-    var at = keep.findIndex(function (t) {
-        return t && typeof t.name === "string" && t.name.indexOf("pinned ") === 0;
-    });
-    if (at < 0) { at = keep.length; }
-    var data = keep.slice(0, at).concat(add, keep.slice(at));
-    return Object.assign({}, fig, {data: data});
+    if (keep.length === shapes.length && !add.length) { return none; }
+    var layout = Object.assign({}, fig.layout, {shapes: keep.concat(add)});
+    return Object.assign({}, fig, {layout: layout});
 }
 """.replace("REGION_UID", REGION_UID)
 

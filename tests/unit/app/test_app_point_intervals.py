@@ -130,24 +130,77 @@ def test_pti004_cached_per_conditions(cache, monkeypatch):
 
 
 def test_pti005_roc_boxes_are_the_fpr_and_tpr_intervals(cache):
-    from roc_dash.figures.point_regions import point_region_traces
+    from roc_dash.figures.point_regions import point_region_shapes
 
     model_names(cache, [DEMO_ID])
     state = ControlState(prior=0.3, prior_mode="manual").to_store()
     pins = [{"model": "naive Bayes", "threshold": 0.5, "label": "B"}]
     chosen = feature.chosen_intervals(cache, _page(state, pins), n_boot=40)
     boxes = feature.regions(chosen, det=False)
-    assert [b["uid"] for b in boxes] == ["point-region-optimum", "point-region-B"]
+    assert [b["name"] for b in boxes] == ["point-region-optimum", "point-region-B"]
     for box, (_, _, u) in zip(boxes, chosen, strict=True):
-        assert sorted(set(box["x"])) == [u.fpr.low, u.fpr.high]
-        assert sorted(set(box["y"])) == [u.tpr.low, u.tpr.high]
-        assert box["fill"] == "toself" and box["x"][0] == box["x"][-1]
+        assert (box["x0"], box["x1"]) == (u.fpr.low, u.fpr.high)
+        assert (box["y0"], box["y1"]) == (u.tpr.low, u.tpr.high)
+        # layout shapes in data coordinates, under the traces and plotly's drag layer
+        assert (box["type"], box["xref"], box["yref"], box["layer"]) == ("rect", "x", "y",
+                                                                          "between")
     assert feature.regions(chosen, det=True) == []
     # an undefined interval draws no box
     u = chosen[0][2]
     nan = PointInterval(math.nan, math.nan, math.nan, "none", 0, 0, np.zeros(0))
     broken = type(u)(**{**u.__dict__, "fpr": nan})
-    assert point_region_traces([("", "m", broken)]) == []
+    assert point_region_shapes([("", "m", broken)]) == []
+
+
+@pytest.mark.parametrize("log_fpr", [False, True])
+def test_pti011_a_click_moving_the_box_patches_the_roc_layout_only(cache, log_fpr):
+    """A change of costs that moves the optimum, its intervals known: the ROC's patch puts
+    the optimum's new box into ``layout.shapes`` after the iso line (shapes[0]) and touches
+    no ``data`` entry (so plotly recomputes no trace of the view); on a log FPR axis, where
+    the iso line is a sampled curve (a trace that does move), none but that curve's, and the
+    box's FPR = 0 side sits at the axis's floor."""
+    import copy
+    import json
+
+    import plotly.io as pio
+    from dash import Patch
+    from dash._utils import to_json
+
+    from roc_dash.app.render import update_views
+    from roc_dash.app.view_patches import regions_drawn
+
+    model_names(cache, [DEMO_ID])
+
+    def page(c_fp, c_fn):
+        return PageState(conditions=ControlState(cost_fp=c_fp, cost_fn=c_fn, prior=0.3,
+                                                 prior_mode="manual"), log_fpr=log_fpr)
+
+    first, second = page(1.0, 1.0), page(0.2, 5.0)
+    named = update_views(cache, first, {"threshold_axis": "threshold"}, None)
+    drawn, viz = json.loads(pio.to_json(named["roc"])), named["viz"]
+    before = feature.regions(feature.chosen_intervals(cache, first, seconds=120), det=False)
+    # the intervals callback's boxes, as the browser puts them (REPLACE_REGIONS)
+    drawn["layout"]["shapes"] = drawn["layout"]["shapes"] + before
+    chosen = feature.chosen_intervals(cache, second, seconds=120)  # cached: the views draw it
+    after = feature.regions(chosen, det=False)
+    assert regions_drawn(after) != regions_drawn(before)  # the optimum moved
+    named = update_views(cache, second, {"threshold_axis": "threshold"}, viz,
+                         conditions_changed=True)
+    assert isinstance(named["roc"], Patch)
+    ops = json.loads(to_json(named["roc"]))["operations"]
+    touched = {op["location"][1] for op in ops if op["location"][0] == "data"}
+    assert touched == ({viz["iso_trace"]} if log_fpr else set()), touched
+    slot = len(drawn["layout"]["shapes"]) - 1
+    boxes = [op for op in ops if op["location"][:2] == ["layout", "shapes"]
+             and op["location"][2] != 0]
+    assert [op["location"] for op in boxes] == [["layout", "shapes", slot]]
+    box = boxes[0]["params"]["value"]
+    floor = viz["xlog"]
+    want = copy.deepcopy(after[0])
+    if log_fpr:
+        want["x0"], want["x1"] = max(want["x0"], floor), max(want["x1"], floor)
+    assert box == want
+    assert named["viz"]["regions"] == regions_drawn(after)
 
 
 def test_pti006_deadline_cuts_replicates_and_the_cut_result_is_not_kept(cache, monkeypatch):
@@ -166,3 +219,55 @@ def test_pti006_deadline_cuts_replicates_and_the_cut_result_is_not_kept(cache, m
     assert calls == [1] and full[0][2].n_boot_used == 2000
     text = plain_text(feature.intervals_table(cut))
     assert f"{u.n_boot_used} of 2000 replicates" in text
+
+
+#: Runs features/intervals.py's REPLACE_REGIONS (argv[2]) on the cases in argv[3].
+_REPLACE_DRIVER = """
+const fs = require('fs');
+global.window = {dash_clientside: {no_update: '__none__'}};
+const replace = eval('(' + fs.readFileSync(process.argv[2], 'utf8') + ')');
+const out = JSON.parse(fs.readFileSync(process.argv[3], 'utf8')).map(([boxes, fig]) => {
+  const got = replace(boxes, fig);
+  return got === '__none__' ? null : {shapes: got.layout.shapes, same_data: got.data === fig.data,
+                                      meta: got.layout.meta};
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+@pytest.mark.slow  # needs node, which the quick tier does not install
+def test_pti012_replace_regions_swaps_the_box_shapes_and_leaves_the_traces(tmp_path):
+    """The clientside callback that puts the intervals callback's boxes into the drawn ROC
+    replaces the shapes named ``point-region-*`` after the iso line (``shapes[0]``, where
+    the drag code expects it), clips their FPR side at a log axis's floor, hands on the
+    traces as they were (the same array: plotly recomputes none), and changes nothing when
+    there is nothing to replace."""
+    import json
+    import shutil
+    import subprocess
+
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.fail("node is not installed: `make node-deps` (Debian's nodejs) runs this test")
+    line = {"type": "line", "name": "iso-performance line", "x0": 0, "y0": 0.2, "x1": 1,
+            "y1": 0.9}
+    old = {"type": "rect", "name": "point-region-optimum", "x0": 0.1, "x1": 0.2, "y0": 0.5,
+           "y1": 0.6}
+    new = [{**old, "x0": 0.0, "x1": 0.3}, {**old, "name": "point-region-A", "x0": 0.4}]
+    data = [{"type": "scatter", "uid": "curve", "x": [0, 1], "y": [0, 1]}]
+    cases = [[new, {"data": data, "layout": {"shapes": [line, old]}}],
+             [new, {"data": data, "layout": {"shapes": [line], "meta": {"xlog": 0.001}}}],
+             [[], {"data": data, "layout": {"shapes": [line, old]}}],
+             [[], {"data": data, "layout": {"shapes": [line]}}]]
+    (tmp_path / "replace.js").write_text(feature.REPLACE_REGIONS)
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+    (tmp_path / "driver.js").write_text(_REPLACE_DRIVER)
+    done = subprocess.run([node, str(tmp_path / "driver.js"), str(tmp_path / "replace.js"),
+                           str(tmp_path / "cases.json")], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert got[0]["shapes"] == [line, *new] and got[0]["same_data"]
+    assert got[1]["shapes"] == [line, {**new[0], "x0": 0.001}, new[1]] and got[1]["same_data"]
+    assert got[2]["shapes"] == [line] and got[2]["same_data"]
+    assert got[3] is None

@@ -81,15 +81,18 @@ from roc_dash.app.state import ControlState
 #: ccp005 and cch010 apply the patch and compare it with a full redraw).
 #: Re-recorded (main, 2026-11-29) after left8 and perf9 met (a hover on the ROC's star was
 #: tried and taken back: it caught the drags of the iso line near the optimum).
+#: Re-recorded (branch perf10b): the ROC's interval boxes are layout shapes, not traces; the
+#: viz-data store records the ROC's rendered shape count (``roc_shapes``, their slot) instead
+#: of its trace count (every viz digest); no figure drawn changed (the views draw no box).
 EXPECTED = {
     'default': ('17ae3cf93f41311f', 'abc9ca6f828be038', 'a3ee78c393b345fe',
-                '7bdd24e5687ae9eb', 'a07193616bdf0daf'),
+                '7bdd24e5687ae9eb', '723319789ec500a4'),
     'presentation': ('cd25227f724f84b6', '864a21c29f41f980', 'c8ecdf6cb5da3e85',
-                     '8a76853e9d54d3f0', '896a3b8ff66f5f90'),
+                     '8a76853e9d54d3f0', '139ea619e980e40b'),
     'patched': ('cb918bd362034f1f', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
-                'ed64a3e908e4b952', 'da1e43d71ca16606'),
+                'ed64a3e908e4b952', 'f8f6e6261eda21a9'),
     'patched prior': ('dfeba3ed3dca0ba1', '15ef70a093ec4cc8', '717e6e3702cdf827',
-                      '901c8ae866cd124c', '57e9d76f1623ad71'),
+                      '901c8ae866cd124c', '3f2fb342328a8591'),
 }
 
 #: What the page's controls hold before anyone touches them.
@@ -306,7 +309,9 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: Re-recorded (branch perf10): the Compare tab's model table is no longer an output of the
 #: views callback but of its own callback gated by the Compare tab (a click on Decide replaced
 #: its ~300 components each time); the wiring only.
-EXPECTED_PAGE = ('7ef10432af30b502', '4d4e1512e640dc3c')
+#: Re-recorded (branch perf10b): the clientside callback that puts the interval boxes into
+#: the drawn ROC replaces layout shapes by name (REPLACE_REGIONS); the wiring only.
+EXPECTED_PAGE = ('7ef10432af30b502', '16d2ae13925c1bfd')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
