@@ -81,20 +81,19 @@ def test_rvw101_a_second_upload_keeps_the_prior_and_the_link_keeps_its_source(
     upload(dash_duo, tmp_path / "breast.csv")
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "replaces the demo")
     wait_until(lambda: value(dash_duo, ids.PRIOR) == display(p1), message="p(+) of breast.csv")
-    wait_until(lambda: len(table_rows(dash_duo)) == 2, message="two models in the table")
-    threshold_before = table_rows(dash_duo)[0][table_head(dash_duo).index("Optimal threshold")]
+    rows, head = compare_table(dash_duo, lambda rows: len(rows) == 2, "two models in the table")
+    threshold_before = rows[0][head.index("Optimal threshold")]
 
     upload(dash_duo, tmp_path / "digits.csv")
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", f"stays p(+) = {display(p1)}")
     text = status(dash_duo)
     assert f"p(+) = {display(p2)}" in text and "digits.csv" in text and "to switch" in text
-    wait_until(lambda: len(table_rows(dash_duo)) == 4, message="four models in the table")
+    rows, head = compare_table(dash_duo, lambda rows: len(rows) == 4, "four models in the table")
     assert value(dash_duo, ids.PRIOR) == display(p1)
     row = dash_duo.find_element(f"#{ids.PRIOR_SOURCE_ROW}")
     assert row.is_displayed() and "breast.csv" in row.text and "digits.csv" not in row.text
     # breast.csv's model keeps its threshold
-    head = table_head(dash_duo)
-    assert table_rows(dash_duo)[0][head.index("Optimal threshold")] == threshold_before
+    assert rows[0][head.index("Optimal threshold")] == threshold_before
     assert "psrc=" in d.execute_script("return location.search")
     shot("rvw101_second_upload")
 
