@@ -81,14 +81,18 @@ from roc_dash.app.state import ControlState
 #: ccp005 and cch010 apply the patch and compare it with a full redraw).
 #: Re-recorded (main, 2026-11-29) after left8 and perf9 met (a hover on the ROC's star was
 #: tried and taken back: it caught the drags of the iso line near the optimum).
+#: Re-recorded (branch left9): the ROC's star holds the optimum's hover text (model,
+#: threshold, FPR, TPR; drawn and patched) without catching the mouse (``captureevents``
+#: false; assets/roc_star.js shows it over the iso line's drag handle): only the ROC digests
+#: changed (default, presentation, patched, patched prior).
 EXPECTED = {
-    'default': ('17ae3cf93f41311f', 'abc9ca6f828be038', 'a3ee78c393b345fe',
+    'default': ('360c2b65f63e918a', 'abc9ca6f828be038', 'a3ee78c393b345fe',
                 '7bdd24e5687ae9eb', 'a07193616bdf0daf'),
-    'presentation': ('cd25227f724f84b6', '864a21c29f41f980', 'c8ecdf6cb5da3e85',
+    'presentation': ('1bc8910936e67a6b', '864a21c29f41f980', 'c8ecdf6cb5da3e85',
                      '8a76853e9d54d3f0', '896a3b8ff66f5f90'),
-    'patched': ('cb918bd362034f1f', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
+    'patched': ('0e7dc2097818a66d', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
                 'ed64a3e908e4b952', 'da1e43d71ca16606'),
-    'patched prior': ('dfeba3ed3dca0ba1', '15ef70a093ec4cc8', '717e6e3702cdf827',
+    'patched prior': ('170f76d83863af11', '15ef70a093ec4cc8', '717e6e3702cdf827',
                       '901c8ae866cd124c', '57e9d76f1623ad71'),
 }
 
