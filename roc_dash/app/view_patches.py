@@ -162,7 +162,7 @@ def patch_roc(analysis: Analysis, viz: dict, *, det: bool, title: str):
     import uuid
 
     from ..figures.marks import move_note, note_x
-    from ..figures.roc import iso_shapes, optimum_marker
+    from ..figures.roc import iso_shapes, optimum_marker, roc_star
 
     roc = Patch()
     opt = analysis.optimal
@@ -171,7 +171,7 @@ def patch_roc(analysis: Analysis, viz: dict, *, det: bool, title: str):
         _patch_trace(roc, viz["optimum_trace"][0], optimum_marker(analysis, det=True))
     else:
         x = note_x(opt.fpr, xlog)
-        move_note(roc, viz["optimum_note"][0], x, opt.tpr)
+        move_note(roc, viz["optimum_note"][0], x, opt.tpr, hovertext=roc_star(analysis)[2])
         move_note(roc, viz["ring_note"], x, opt.tpr)
     if isinstance(iso, int):
         _patch_iso(roc, analysis, iso, det=det, xlog=xlog)

@@ -6,8 +6,10 @@ annotation is a layout change, which plotly redraws in a few ms; a moved trace m
 ``Plotly.react`` recompute every trace of the view (60-80 ms a view: docs/performance.md).
 Annotations are not draggable (the ROC's graph config edits shapes only, for its iso line)
 and do not grow with the zoom. The PR and cost views' stars carry their hover text
-(``hovertext``); the ROC's star and ring let the mouse through to the iso line under them
-(a drag of the line at the optimum) and to the hull vertex's hover (the same point). The legend keeps
+(``hovertext``) and catch the mouse for it. The ROC's star carries its text too, but lets
+the mouse through (``captureevents`` false) to the iso line under it, a drag of the line at
+the optimum: the page shows the star's text itself while the pointer rests on it
+(``assets/roc_star.js``); the ring lets the mouse through as well. The legend keeps
 its "optimal operating point" entry through a trace with no point (:func:`star_key`), which
 a change of costs or prior never touches.
 
@@ -39,16 +41,18 @@ _RING_FONT = 1.12
 
 
 def star_note(x: float, y: float, hovertext: str | None = None, *, size: float = 15,
-              color: str = OPTIMUM_COLOR) -> dict:
+              color: str = OPTIMUM_COLOR, captures: bool = True) -> dict:
     """The optimum's star as an annotation at (x, y), the size of a star marker of ``size``
     px. With a ``hovertext`` it catches the mouse over its box (plotly gives such an
-    annotation pointer events); without, the mouse reaches what lies under it: on the ROC
-    the iso line's drag and the hull vertex's hover (the same model, threshold and rates)."""
+    annotation pointer events); without, or with ``captures=False`` (the ROC's star, over
+    the iso line's drag), the mouse reaches what lies under it."""
     note = {"x": x, "y": y, "xref": "x", "yref": "y", "text": STAR, "showarrow": False,
             "xanchor": "center", "yanchor": "middle",
             "font": {"size": round(size * _STAR_FONT, 1), "color": color}, "name": STAR_NOTE}
     if hovertext is not None:
         note["hovertext"] = hovertext
+        if not captures:
+            note["captureevents"] = False
     return note
 
 

@@ -222,7 +222,7 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
         {"type": "line", **line, "line": {"color": ISO_COLOR, "width": 2.5},
          "name": "iso-performance line"}]
     layout["annotations"] = [hover_annotation(), ring_note(ring["x"][0], ring["y"][0]),
-                             star_note(analysis.optimal.fpr, analysis.optimal.tpr)]
+                             star_note(*roc_star(analysis), captures=False)]
     layout["meta"] = {"slope": slope}
     subtitle = _averaging_title(analysis, averaging)
     if subtitle:
@@ -288,6 +288,16 @@ def optimum_marker(analysis: Analysis, *, det: bool = False) -> dict:
     return {"x": [x], "y": [y], **_points(model_index(analysis, opt.model),
                                           opt.model or "trivial", [opt.threshold], [opt.fpr],
                                           [opt.tpr], prefix="optimum: ")}
+
+
+def roc_star(analysis: Analysis) -> tuple[float, float, str]:
+    """Where the optimum's star sits on ROC axes, and its hover text in the PR star's words
+    (model, threshold as the page writes it, FPR, TPR). The star lets the mouse through to
+    the iso line's drag (:func:`.marks.star_note`, ``captures=False``); the page shows this
+    text while the pointer rests on the star (``assets/roc_star.js``)."""
+    mark = optimum_marker(analysis)
+    x, y = mark["x"][0], mark["y"][0]
+    return x, y, f"{mark['text'][0]}<br>FPR {sig(x)}<br>TPR {sig(y)}"
 
 
 def iso_shapes(analysis: Analysis) -> tuple[dict, dict]:

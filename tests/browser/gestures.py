@@ -117,6 +117,18 @@ def scroll_into_view(driver, element, block="center"):
     return wait_layout_steady(driver, element)
 
 
+def centre(driver, element):
+    """The element's centre in the viewport, scrolled into the middle of the window first, as
+    a user scrolls to what they click (a card lower on the page, the sticky strip above)."""
+    driver = getattr(driver, "driver", driver)
+    return driver.execute_script(
+        "const e = arguments[0]; const r0 = e.getBoundingClientRect();"
+        "if (r0.top < 0 || r0.bottom > window.innerHeight) {"
+        "  e.scrollIntoView({block: 'center', inline: 'nearest'}); }"
+        "const r = e.getBoundingClientRect();"
+        "return [r.left + r.width / 2, r.top + r.height / 2];", element)
+
+
 def scroll_to(driver, y):
     """Scroll the window to ``y`` (``'bottom'`` for the end) and wait until it stays there."""
     driver = getattr(driver, "driver", driver)
@@ -299,8 +311,7 @@ def open_tab(dash_duo_or_driver, name):
     driver = getattr(dash_duo_or_driver, "driver", dash_duo_or_driver)
     button = driver.find_element("css selector", f"#{ids.TAB_BUTTON}{name}")
     scroll_into_view(driver, button)
-    x, y, w, h, _, _ = driver.execute_script(_RECT, button)
-    click(driver, (x + w / 2, y + h / 2))
+    click(driver, centre(driver, button))
     wait_until(lambda: driver.execute_script(_TAB_SHOWN, ids.TAB_PANEL + name),
                message=f"the {name} tab shown")
     wait_idle(driver)

@@ -9,10 +9,10 @@ from selenium.webdriver.common.keys import Keys
 from roc_dash.app import ids
 from roc_dash.app.features.constraints import _CAPACITY_HELP, _HELP
 
-from .gestures import click, scroll_into_view, wait_until
+from .gestures import centre, click, scroll_into_view, wait_until
 from .test_a11y_browser import assert_clean
 from .test_a11y_keys_browser import press, tab_to
-from .test_trust_browser import _centre, start
+from .test_trust_browser import start
 
 #: What can take the focus (an element with a title among these is reachable as it is).
 FOCUSABLE = ("a[href], button, input, select, textarea, summary, [tabindex], "
@@ -78,12 +78,12 @@ def test_a11y050_help_is_a_toggletip_by_keyboard_and_click(dash_duo, app, shot):
 
     # pointer or touch: a click on the heading's "?" shows its help, a second hides it
     button = d.find_element("css selector", HEADING_TIP)
-    click(d, _centre(d, button))
+    click(d, centre(d, button))
     wait_until(lambda: _tip(d, HEADING_TIP)[1], message="the help shown by a click")
     assert _tip(d, HEADING_TIP)[2] == _HELP
     assert not _tip(d, CAPACITY_TIP)[1]  # one help at a time
     shot("a11y050_toggletip_by_click")
     assert_clean(d, "the Decide tab with a help shown")
-    click(d, _centre(d, button))
+    click(d, centre(d, button))
     wait_until(lambda: not _tip(d, HEADING_TIP)[1], message="the help hidden by a click")
     assert dash_duo.get_logs() == []

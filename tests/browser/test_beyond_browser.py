@@ -14,9 +14,9 @@ from roc_dash.core.combining.concavity_repair import repair_concavities
 from roc_dash.core.combining.superiority import lc_index, ratio_to_unit, triangular_distribution
 from roc_dash.text.rounding import sig, signed
 
-from .gestures import click, js_graph, open_tab, scroll_into_view, type_into, wait_until
+from .gestures import centre, click, js_graph, open_tab, scroll_into_view, type_into, wait_until
 from .test_meeting_browser import pin_two_vertices
-from .test_trust_browser import _centre, start
+from .test_trust_browser import start
 
 DEMO_MODELS = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
 WIDE = (1366, 1000)
@@ -91,14 +91,14 @@ def test_byd001_budget_draws_the_constraint_and_the_achievable_point(dash_duo, a
     # % flagged: 10% of the cases
     unit = dash_duo.find_element(f"#{ids.BUDGET_UNIT} label:nth-of-type(2)")
     _scroll_to(d, unit)
-    click(d, _centre(d, unit))
+    click(d, centre(d, unit))
     wait_until(lambda: "442 of N = 442" in result_text(dash_duo), message="100% of 442")
     type_into(dash_duo.find_element(f"#{ids.BUDGET}"), "10")
     wait_until(lambda: "44.2 of N = 442" in result_text(dash_duo), message="10% of 442")
     # N from the cases per month, when set
     summary = d.find_element("css selector", ".economics summary")
     _scroll_to(d, summary)
-    click(d, _centre(d, summary))
+    click(d, centre(d, summary))
     type_into(dash_duo.find_element(f"#{ids.POPULATION}"), "20000")
     wait_until(lambda: "2,000 of N = 20,000 cases (cases per month)" in result_text(dash_duo),
                message="N from the cases per month")
@@ -140,7 +140,7 @@ def test_byd003_and_or_of_two_pins_with_actual_positions(dash_duo, app, shot):
     open_tab(dash_duo, "beyond")
     box = dash_duo.find_element(f"#{ids.LOGIC} label")
     _scroll_to(d, box)
-    click(d, _centre(d, box))
+    click(d, centre(d, box))
     wait_until(lambda: "AND: actual (rows)" in names(d, ids.ROC_GRAPH), message="AND/OR")
     # independent check: pair the rows by id here, threshold, count
     table = app.analysis_cache.store.get(DEMO_ID)

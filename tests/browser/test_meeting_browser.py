@@ -8,6 +8,7 @@ from roc_dash.app.server.store import DEMO_ID
 from roc_dash.core.analysis_types import Conditions
 
 from .gestures import (
+    centre,
     click,
     hover_until,
     js_graph,
@@ -18,7 +19,7 @@ from .gestures import (
     wait_layout_steady,
     wait_until,
 )
-from .test_trust_browser import _centre, start
+from .test_trust_browser import start
 
 GRAPHS = (ids.ROC_GRAPH, ids.PR_GRAPH, ids.COST_GRAPH)
 
@@ -58,7 +59,7 @@ def test_mtg001_two_pins_compared_then_one_removed(dash_duo, app, shot):
     shot("mtg001_pins")
     # remove A with its own button: B stays
     button = dash_duo.find_element(f"#{ids.OPERATING} button[aria-label='Unpin A']")
-    click(d, _centre(d, button))
+    click(d, centre(d, button))
     wait_until(lambda: not any(n.startswith("pinned A") for n in names(d, ids.ROC_GRAPH)),
                message="A removed")
     assert any(n.startswith("pinned B") for n in names(d, ids.ROC_GRAPH))
@@ -69,13 +70,13 @@ def test_mtg002_tie_bounds_and_pr_gain_toggles(dash_duo, app):
     d = dash_duo.driver
     box = dash_duo.find_element(f"#{ids.ROC_TIES} label")
     d.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
-    click(d, _centre(d, box))
+    click(d, centre(d, box))
     wait_until(lambda: any("ties" in (n or "") for n in names(d, ids.ROC_GRAPH)),
                message="tie bounds in the legend")
     assert len([n for n in names(d, ids.ROC_GRAPH) if "tie bounds" in (n or "")]) == 4
     radio = [e for e in dash_duo.find_elements(f"#{ids.PR_MODE} label") if "gain" in e.text][0]
     d.execute_script("arguments[0].scrollIntoView({block: 'center'})", radio)
-    click(d, _centre(d, radio))
+    click(d, centre(d, radio))
     wait_until(lambda: js_graph(d, ids.PR_GRAPH, "gd.layout.meta && gd.layout.meta.prg"),
                message="PR gain view")
     assert any("AUPRG" in (n or "") for n in names(d, ids.PR_GRAPH))
@@ -97,7 +98,7 @@ def test_mtg003_presentation_mode_side_by_side_at_1280x720(dash_duo, app, shot):
     d = dash_duo.driver
     label = dash_duo.find_element(f"#{ids.PRESENTATION} label")
     d.execute_script("arguments[0].scrollIntoView({block: 'center'})", label)
-    click(d, _centre(d, label))
+    click(d, centre(d, label))
     wait_until(lambda: "presenting" in dash_duo.find_element(f"#{ids.APP}").get_attribute("class"),
                message="presentation mode")
     wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.font.size") == 20)
@@ -118,7 +119,7 @@ def test_mtg003_presentation_mode_side_by_side_at_1280x720(dash_duo, app, shot):
     assert max(widths) >= 4
     shot("mtg003_presentation_1280x720")
     # the controls come back on request
-    click(d, _centre(d, dash_duo.find_element(f"#{ids.SIDEBAR_TOGGLE}")))
+    click(d, centre(d, dash_duo.find_element(f"#{ids.SIDEBAR_TOGGLE}")))
     wait_until(lambda: dash_duo.find_element(".sidebar").is_displayed(), message="sidebar back")
 
 
@@ -143,7 +144,7 @@ def test_mtg004_note_and_saved_views(dash_duo, app):
     wait_until(lambda: value(dash_duo, ids.COST_FN) == "1.585", message="c(FN) stepped again")
     button = dash_duo.find_element(f"#{ids.VIEW_LIST} button.link-button")
     d.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-    click(d, _centre(d, button))
+    click(d, centre(d, button))
     wait_until(lambda: value(dash_duo, ids.COST_FN) == "1.259", message="the saved view")
     wait_until(lambda: "Q3" in dash_duo.find_element(f"#{ids.NOTE}").get_attribute("value"),
                message="the note, read back from the server")
@@ -205,7 +206,7 @@ def test_mtg007_benefits_and_volume_give_totals(dash_duo, app):
     d = dash_duo.driver
     summary = d.find_element("css selector", ".economics summary")
     d.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
-    click(d, _centre(d, summary))
+    click(d, centre(d, summary))
     type_into(dash_duo.find_element(f"#{ids.UNIT}"), "€")
     type_into(dash_duo.find_element(f"#{ids.POPULATION}"), "20000")
     wait_until(lambda: "per month" in dash_duo.find_element(f"#{ids.SUMMARY}").text,

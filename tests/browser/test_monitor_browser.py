@@ -17,8 +17,8 @@ from roc_dash.cli import main
 from roc_dash.figures.style import format_threshold
 from tests.monitoring_example import frame
 
-from .gestures import click, open_tab, scroll_into_view, type_into, wait_idle, wait_until
-from .test_trust_browser import _centre, start
+from .gestures import centre, click, open_tab, scroll_into_view, type_into, wait_idle, wait_until
+from .test_trust_browser import start
 
 
 def _upload(dash_duo, path):
@@ -34,7 +34,7 @@ def _tick(dash_duo, container, text):
     label = next(e for e in d.find_elements(By.CSS_SELECTOR, f"#{container} label")
                  if text in e.text)
     scroll_into_view(d, label)
-    click(d, _centre(d, label))
+    click(d, centre(d, label))
 
 
 def _text(dash_duo, element_id) -> str:

@@ -17,9 +17,9 @@ from roc_dash.cli import main
 from roc_dash.figures.style import format_threshold
 from tests.monitoring_example import frame
 
-from .gestures import click, open_tab, scroll_into_view, type_into, wait_idle, wait_until
+from .gestures import centre, click, open_tab, scroll_into_view, type_into, wait_idle, wait_until
 from .test_monitor_browser import _reopen, _text, _upload
-from .test_trust_browser import _centre, start
+from .test_trust_browser import start
 
 
 def _send_windows(dash_duo, *paths):
@@ -110,7 +110,7 @@ def test_mtb103_pin_a_threshold_for_a_window_and_see_it_from_the_link(
     wait_idle(dash_duo)
     _pick(dash_duo, ids.MON_PIN_WINDOW, "feb")
     type_into(d.find_element(By.ID, ids.MON_PIN_THRESHOLD), "0.6", enter=False)
-    click(d, _centre(d, d.find_element(By.ID, ids.MON_PIN_ADD)))
+    click(d, centre(d, d.find_element(By.ID, ids.MON_PIN_ADD)))
     wait_until(lambda: "≥ 0.6: cost" in _text(dash_duo, ids.MON_TABLE),
                message="the pin in the table")
     rows = {r.split()[0]: r for r in _text(dash_duo, ids.MON_TABLE).splitlines()[1:]}
@@ -118,7 +118,7 @@ def test_mtb103_pin_a_threshold_for_a_window_and_see_it_from_the_link(
     jan_threshold = words[words.index("(EM)") + 1]  # its re-derived threshold
     _pick(dash_duo, ids.MON_PIN_WINDOW, "jan")
     type_into(d.find_element(By.ID, ids.MON_PIN_THRESHOLD), "", enter=False)
-    click(d, _centre(d, d.find_element(By.ID, ids.MON_PIN_ADD)))
+    click(d, centre(d, d.find_element(By.ID, ids.MON_PIN_ADD)))
     wait_until(lambda: f"≥ {jan_threshold}: cost" in _text(dash_duo, ids.MON_TABLE),
                message="january pinned at its re-derived threshold")
     pins = wait_until(lambda: d.execute_script(

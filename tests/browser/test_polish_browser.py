@@ -7,6 +7,7 @@ import numpy as np
 from roc_dash.app import ids
 
 from .gestures import (
+    centre,
     click,
     double_click,
     drag,
@@ -22,7 +23,7 @@ from .gestures import (
     wait_until,
 )
 from .test_meeting_browser import _vertex, names
-from .test_trust_browser import _centre, start
+from .test_trust_browser import start
 
 RECT = ("const r = arguments[0].getBoundingClientRect();"
         "return [r.left, r.top, r.right, r.bottom];")
@@ -56,7 +57,7 @@ def present(dash_duo):
     d = dash_duo.driver
     label = dash_duo.find_element(f"#{ids.PRESENTATION} label")
     d.execute_script("arguments[0].scrollIntoView({block: 'center'})", label)
-    click(d, _centre(d, label))
+    click(d, centre(d, label))
     wait_until(lambda: "presenting" in dash_duo.find_element(f"#{ids.APP}").get_attribute(
         "class"), message="presentation mode")
     wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.layout.font.size") == 20)
@@ -111,7 +112,7 @@ def test_pol001_presentation_mode_at_1280x720_fits_and_is_legible(dash_duo, app,
     assert all(h < 2 * f for h, f in heights), f"threshold cells wrap: {heights}"
     assert "-0.0 " not in dash_duo.find_element(f"#{ids.OPERATING}").text
     # the controls open as a drawer over the views: the ROC keeps its size
-    click(d, _centre(d, dash_duo.find_element(f"#{ids.SIDEBAR_TOGGLE}")))
+    click(d, centre(d, dash_duo.find_element(f"#{ids.SIDEBAR_TOGGLE}")))
     wait_until(lambda: dash_duo.find_element(".sidebar").is_displayed(), message="sidebar")
     wait_layout_steady(d, dash_duo.find_element(".sidebar"))  # the drawer has slid in
     wait_idle(dash_duo)
@@ -178,7 +179,7 @@ def download_png(dash_duo, graph, name):
 
     hover(d, (hover_at[0] + 30, hover_at[1] + 30))  # the mode bar shows on hover
     button = dash_duo.find_element(f"#{graph} .modebar-btn[data-title^='Download plot as PNG']")
-    click(d, _centre(d, button))
+    click(d, centre(d, button))
     return wait_file(folder, f"roc-dash-{name}.png")[0]
 
 

@@ -5,6 +5,7 @@ import re
 from roc_dash.app import ids
 
 from .gestures import (
+    centre,
     click,
     js_graph,
     open_tab,
@@ -15,7 +16,7 @@ from .gestures import (
     wait_until,
 )
 from .test_polish_browser import present_at, viewport
-from .test_trust_browser import _centre, start, value
+from .test_trust_browser import start, value
 
 TABS = ("decide", "compare", "beyond")
 #: Something each tab shows (and the others do not).
@@ -86,7 +87,7 @@ def test_tab001_tabs_show_their_cards_and_travel_in_the_link(dash_duo, app, shot
 
     open_tab(dash_duo, "compare")
     copy = dash_duo.find_element(f"#{ids.COPY_LINK}")
-    click(d, _centre(d, copy))
+    click(d, centre(d, copy))
     dash_duo.wait_for_contains_text(f"#{ids.COPY_STATUS}", "ink")
     link = d.execute_script("return window._rocCopied")
     assert "tab=compare" in link and "cfn=5" in link
@@ -119,7 +120,7 @@ def test_tab002_saved_views_keep_their_tab(dash_duo, app):
     open_tab(dash_duo, "decide")
     button = dash_duo.find_element(f"#{ids.VIEW_LIST} button.link-button")
     scroll_into_view(d, button)
-    click(d, _centre(d, button))
+    click(d, centre(d, button))
     wait_until(lambda: "tab=beyond" in d.current_url, message="the view's link")
     wait_until(lambda: dash_duo.find_element(f"#{ids.TAB_PANEL}beyond").is_displayed(),
                message="the view's tab")

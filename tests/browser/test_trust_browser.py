@@ -19,6 +19,7 @@ from roc_dash.report import build_report
 
 from ..conftest import make_predictions
 from .gestures import (
+    centre,
     click,
     double_click,
     drag,
@@ -408,23 +409,12 @@ def test_trs013_exported_images_have_distinct_names_and_conditions(dash_duo, app
         button = dash_duo.find_element(
             f"#{graph} .modebar-btn[data-title^='Download plot as PNG']")
         dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-        click(dash_duo.driver, _centre(dash_duo.driver, button))
+        click(dash_duo.driver, centre(dash_duo.driver, button))
         got = wait_until(lambda n=name: [p for p in folder.glob(f"roc-dash-{n}.png")
                                          if p.stat().st_size > 0],
                          message=f"roc-dash-{name}.png")
         assert got[0].read_bytes()[:4] == b"\x89PNG"
     assert "c(FP) = 1" in js_graph(dash_duo.driver, ids.ROC_GRAPH, "gd.layout.meta.conditions")
-
-
-def _centre(driver, element):
-    """The element's centre in the viewport, scrolled into the middle of the window first, as
-    a user scrolls to what they click (a card lower on the page, the sticky strip above)."""
-    return driver.execute_script(
-        "const e = arguments[0]; const r0 = e.getBoundingClientRect();"
-        "if (r0.top < 0 || r0.bottom > window.innerHeight) {"
-        "  e.scrollIntoView({block: 'center', inline: 'nearest'}); }"
-        "const r = e.getBoundingClientRect();"
-        "return [r.left + r.width / 2, r.top + r.height / 2];", element)
 
 
 def test_trs014_streamed_upload_shows_progress_and_can_be_cancelled(dash_duo, app, tmp_path):
@@ -442,7 +432,7 @@ def test_trs014_streamed_upload_shows_progress_and_can_be_cancelled(dash_duo, ap
                    message="progress bar")
         wait_until(lambda: "%" in dash_duo.find_element(f"#{ids.UPLOAD_PROGRESS}").text,
                    message="percentage")
-        click(d, _centre(d, dash_duo.find_element(f"#{ids.UPLOAD_CANCEL}")))
+        click(d, centre(d, dash_duo.find_element(f"#{ids.UPLOAD_CANCEL}")))
         dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "cancelled")
         assert not dash_duo.find_element(f"#{ids.UPLOAD_PROGRESS}").is_displayed()
     finally:

@@ -193,3 +193,22 @@ def test_ctl009_the_end_on_the_vertex_turns_the_line_the_way_it_is_dragged():
     # dragged up and left instead: steeper (or vertical), never flatter
     steeper = dragged_slope({"shapes[0].x0": -0.01, "shapes[0].y0": 0.3}, line, vertex)
     assert steeper > 19
+
+
+def test_ctl010_the_upper_end_on_the_vertex_turns_the_line_the_way_it_is_dragged():
+    """Review of 2026-11-29: at prior 0.99 the demo's optimum (FPR 0.70093, TPR 1) is the
+    line's upper end, on the top edge, and the line is drawn to its left. A press within
+    ~10 px of the ring takes that end (plotly's end handle): the old reading took the lever
+    out on the line's right-hand side, beyond the plot, so a pull down flattened the line to
+    c(FP)'s minimum and a pull up steepened it, the opposite of the hand. The lever now lies
+    on the side the line is drawn (the farther end): down is steeper, up is flatter."""
+    vertex = [0.7009345794392523, 1.0]
+    line = [0.0, 0.9929198527329368, 0.7009345794392523, 1.0]  # slope 0.0101
+    old = (line[3] - line[1]) / (line[2] - line[0])
+    down = dragged_slope({"shapes[0].x1": vertex[0], "shapes[0].y1": 0.93}, line, vertex)
+    assert down is not None and old < down < 1, down  # steeper, as pulled
+    up = dragged_slope({"shapes[0].x1": vertex[0], "shapes[0].y1": 1.05}, line, vertex)
+    assert up == 0.0  # flatter, as pulled (past the horizontal: the slider's end)
+    # the same for the lower end on the vertex (ctl009's case stays as it was)
+    vertex, line = [0.0, 0.18182], [0.0, 0.18182, 0.0431, 1.0]
+    assert 0 < dragged_slope({"shapes[0].x0": 0.12, "shapes[0].y0": 0.03}, line, vertex) < 19

@@ -84,14 +84,19 @@ from roc_dash.app.state import ControlState
 #: Re-recorded (branch perf10b): the ROC's interval boxes are layout shapes, not traces; the
 #: viz-data store records the ROC's rendered shape count (``roc_shapes``, their slot) instead
 #: of its trace count (every viz digest); no figure drawn changed (the views draw no box).
+#: Re-recorded (branch left9): the ROC's star holds the optimum's hover text (model,
+#: threshold, FPR, TPR; drawn and patched) without catching the mouse (``captureevents``
+#: false; assets/roc_star.js shows it over the iso line's drag handle): only the ROC digests
+#: changed (default, presentation, patched, patched prior).
+#: Re-recorded (main) after perf10b and left9 met: both changes above, nothing else.
 EXPECTED = {
-    'default': ('17ae3cf93f41311f', 'abc9ca6f828be038', 'a3ee78c393b345fe',
+    'default': ('360c2b65f63e918a', 'abc9ca6f828be038', 'a3ee78c393b345fe',
                 '7bdd24e5687ae9eb', '723319789ec500a4'),
-    'presentation': ('cd25227f724f84b6', '864a21c29f41f980', 'c8ecdf6cb5da3e85',
+    'presentation': ('1bc8910936e67a6b', '864a21c29f41f980', 'c8ecdf6cb5da3e85',
                      '8a76853e9d54d3f0', '139ea619e980e40b'),
-    'patched': ('cb918bd362034f1f', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
+    'patched': ('0e7dc2097818a66d', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
                 'ed64a3e908e4b952', 'f8f6e6261eda21a9'),
-    'patched prior': ('dfeba3ed3dca0ba1', '15ef70a093ec4cc8', '717e6e3702cdf827',
+    'patched prior': ('170f76d83863af11', '15ef70a093ec4cc8', '717e6e3702cdf827',
                       '901c8ae866cd124c', '3f2fb342328a8591'),
 }
 

@@ -325,3 +325,47 @@ def test_hvr009_shown_thresholds_is_format_threshold_for_every_kind_of_value():
     assert not bad, bad[:10]
     assert np.isnan(shown_thresholds([np.inf, -np.inf, np.nan])).all()
 
+
+
+def test_hvr012_the_roc_star_holds_the_optimums_words_and_lets_the_mouse_through(
+        demo_analysis, demo_cache):
+    """Review of 2026-11-29: the iso line's drag handle lay over the hull vertex at the
+    optimum and took its hover, so the optimum could not be hovered on the ROC; a star that
+    caught the mouse for its hover (taken back) caught the line's drags near the optimum.
+    The star now holds the optimum's hover text (the PR star's words: model, threshold by
+    the page's rule, FPR, TPR), drawn and patched, without catching the mouse
+    (``captureevents`` false); the page shows it (assets/roc_star.js, sth002)."""
+    from roc_dash.app.view_patches import patch_roc
+    from roc_dash.core.analysis_types import Conditions
+    from roc_dash.figures.marks import STAR_NOTE, note_index
+    from roc_dash.figures.style import format_threshold
+    from roc_dash.text.rounding import sig
+    from tests.conftest import DEMO_MODELS
+
+    def expected(analysis):
+        opt = analysis.optimal
+        return ("optimum: ", f"<b>{opt.model}</b>",
+                f"threshold ≥ {format_threshold(opt.threshold)}", f"FPR {sig(opt.fpr)}",
+                f"TPR {sig(opt.tpr)}")
+
+    fig = roc_figure(demo_analysis)
+    k = note_index(fig.layout.annotations, STAR_NOTE)
+    star = fig.layout.annotations[k]
+    assert (star.x, star.y) == (demo_analysis.optimal.fpr, demo_analysis.optimal.tpr)
+    for part in expected(demo_analysis):
+        assert part in star.hovertext, (part, star.hovertext)
+    assert star.captureevents is False  # plotly's default with a hovertext is True
+    # new costs: the patch moves the star and gives it the new optimum's words
+    other = demo_cache.analysis([DEMO_ID], DEMO_MODELS,
+                                Conditions(prior_pos=0.3, cost_fp=4.0))
+    assert other.optimal.threshold != demo_analysis.optimal.threshold
+    viz = {"optimum_note": [k], "ring_note": note_index(fig.layout.annotations, "optimum ring"),
+           "iso_trace": None, "xlog": None}
+    patch = patch_roc(other, viz, det=False, title="t").to_plotly_json()
+    text = json.dumps(patch, ensure_ascii=False)
+    for part in expected(other):
+        assert part in text, (part, text[:400])
+    # the PR and cost views' stars still catch the mouse for their hover
+    for view in (pr_figure(demo_analysis), cost_figure(demo_analysis)):
+        note = view.layout.annotations[note_index(view.layout.annotations, STAR_NOTE)]
+        assert note.hovertext and note.captureevents is None
