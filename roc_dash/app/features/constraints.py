@@ -46,10 +46,10 @@ from ...figures.floors import floor_traces
 from ...figures.gains import capacity_traces, gains_figure, ks_figure, lift_figure
 from ...figures.pr_bands import pr_band_traces
 from ...figures.style import format_threshold
-from ...text.rounding import sig
+from ...text.rounding import percent, sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_names, shown_analysis, timeout_message
-from ..components import empty_figure, graph_config, percent, values_from_link
+from ..components import empty_figure, graph_config, values_from_link
 from ..constrained import (
     N_BOOT,
     SEED,
@@ -122,25 +122,32 @@ def model_views(analysis, capacity, floors: tuple[Floor, ...], confidence=None,
 
 
 # ---------------------------------------------------------------------------- output
-def _pct(v: float) -> str:
-    return "—" if not math.isfinite(v) else f"{sig(100 * v)}%"
-
-
 def _num(v) -> str:
     return "—" if v is None or not math.isfinite(v) else sig(v)
 
 
 def _point_cells(d) -> list:
     """Queue rate, precision, recall, lift, threshold and expected cost of one single
-    threshold (a :class:`~roc_dash.core.constraints.floors.FloorDecision`'s), at its prior."""
+    threshold (a :class:`~roc_dash.core.constraints.floors.FloorDecision`'s), at its prior:
+    one number style per kind of column, the shares in percent as the summary strip says
+    them, the threshold by the page's rule, the lift and the cost in 6 digits."""
     p = d.prior_pos
     flagged = p * d.tpr + (1 - p) * d.fpr
     precision = p * d.tpr / flagged if flagged > 0 else math.nan
-    return [html.Td(_pct(flagged), className="num dct-queue"),
-            html.Td(_num(precision), className="num"), html.Td(_num(d.tpr), className="num"),
+    return [html.Td(percent(flagged), className="num dct-queue"),
+            html.Td(percent(precision), className="num"), html.Td(percent(d.tpr), className="num"),
             html.Td(_num(precision / p) if math.isfinite(precision) else "—", className="num"),
-            html.Td(format_threshold(d.threshold), className="num"),
+            html.Td(format_threshold(d.threshold), className="num dct-threshold"),
             html.Td(_num(d.expected_cost), className="num")]
+
+
+def _rows(name: str, cells: list, note: str, title: str, warn: bool = False) -> list:
+    """A model's row of numbers and, under it, its note across the table (a row of its
+    own: a long note does not widen the table beyond its card)."""
+    return [html.Tr([html.Td(name, className="dct-model"), *cells], className="dct-row"),
+            html.Tr(html.Td(note, colSpan=len(_HEAD), title=title,
+                            className="dct-note-text warn" if warn else "dct-note-text"),
+                    className="dct-note")]
 
 
 def _capacity_rows(v: ModelView) -> list:
@@ -163,44 +170,53 @@ def _capacity_rows(v: ModelView) -> list:
         title += (". The mix of two hull vertices (Fawcett 2004, section 7.4.1) flags "
                   f"{percent(cp.queue_rate)} of cases: the row's numbers are the single "
                   "threshold's, the rule to deploy without randomising")
-    return [html.Td(v.name), html.Td("capacity"), *cells, html.Td(binds, title=title)]
+    return _rows(v.name, cells, binds, title)
 
 
 def _floor_rows(v: ModelView) -> list:
     d = v.floors
     if d.index is None:
-        return [html.Td(v.name), html.Td("floors"),
-                *[html.Td("—", className="num") for _ in range(6)],
-                html.Td("none meets them", title=" ".join(d.notes), className="warn")]
-    return [html.Td(v.name), html.Td("floors"), *_point_cells(d),
-            html.Td(f"+{sig(d.cost_of_floors)}", className="num",
-                    title="expected cost per case the floors add to the optimum's")]
+        return _rows(v.name, [html.Td("—", className="num") for _ in range(6)],
+                     "none meets them", " ".join(d.notes), warn=True)
+    return _rows(v.name, _point_cells(d), f"+{sig(d.cost_of_floors)} per case",
+                 "expected cost per case the floors add to the optimum's")
 
 
-_HEAD = (("Model", ""), ("Under", "the constraint"),
+_HEAD = (("Model", ""),
          ("Queue rate", "the share of cases flagged at the threshold"),
          ("Precision", "of the cases flagged at the threshold, at the page's prior"),
          ("Recall", "share of the positives flagged at the threshold (TPR)"),
          ("Lift", "precision over the prior"),
          ("Threshold", "the best single threshold: flag scores at or above it"),
-         ("Expected cost", "per case, at that threshold under the page's costs"),
-         ("Note", "capacity: whether it binds; floors: the cost they add per case"))
+         ("Expected cost", "per case, at that threshold under the page's costs"))
+
+#: Each constraint's rows under a heading: (heading, what the note under each row says).
+_GROUPS = (("Under the capacity", "the note: whether the capacity binds"),
+           ("Under the floors", "the note: the cost per case the floors add to the optimum's"))
+
+
+def _group(index: int, rows: list):
+    heading, title = _GROUPS[index]
+    return html.Tbody([html.Tr(html.Th(heading, colSpan=len(_HEAD), scope="rowgroup",
+                                       title=title), className="dct-group"), *rows])
 
 
 def summary_table(views: list[ModelView], unmet: str = ""):
-    """One row per model and constraint, each one rule: the best single threshold under it
-    and its queue rate, precision, recall, lift and expected cost (a capacity's exact-K mix
-    in the note). ``unmet``: the line saying that no threshold meets the capacity and the
-    floors together (the summary strip's words,
-    :func:`..constrained_headline.constrained_or_unmet`), said above the rows, each of
-    which is one constraint alone."""
-    rows = [html.Tr(_capacity_rows(v)) for v in views if v.capacity is not None]
-    rows += [html.Tr(_floor_rows(v)) for v in views if v.floors is not None]
-    if not rows:
+    """Per constraint (a group of rows under its heading) one row per model, each one rule:
+    the best single threshold under it and its queue rate, precision, recall, lift and
+    expected cost, with a note under it (a capacity's exact-K mix, the cost the floors add).
+    ``unmet``: the line saying that no threshold meets the capacity and the floors together
+    (the summary strip's words, :func:`..constrained_headline.constrained_or_unmet`), said
+    above the rows, each of which is one constraint alone."""
+    capacity = [r for v in views if v.capacity is not None for r in _capacity_rows(v)]
+    floors = [r for v in views if v.floors is not None for r in _floor_rows(v)]
+    if not capacity and not floors:
         return html.P("Type a capacity or floors to choose the threshold under them.",
                       className="hint")
+    body = [_group(i, rows) for i, rows in enumerate((capacity, floors)) if rows]
     table = html.Table(className="models dct-table", children=[
-        html.Thead(html.Tr([html.Th(h, title=t) for h, t in _HEAD])), html.Tbody(rows)])
+        html.Thead(html.Tr([html.Th(h, title=t, className="num" if i else None)
+                            for i, (h, t) in enumerate(_HEAD)])), *body])
     if not unmet:
         return table
     return html.Div([html.P(unmet, className="banner warn dct-unmet", role="status"), table])
@@ -278,8 +294,8 @@ def confidence_table(rows):
             body.append(html.Tr([
                 html.Td(name), html.Td(h.floor.text),
                 html.Td(f"{sig(h.estimate)} [{sig(h.low)}–{sig(h.high)}]", className="num"),
-                html.Td(_pct(h.holds_share), className="num dct-holds"),
-                html.Td(_pct(h.procedure_share), className="num")]))
+                html.Td(percent(h.holds_share), className="num dct-holds"),
+                html.Td(percent(h.procedure_share), className="num")]))
     level, n = rows[0][1].level, rows[0][1].n_boot
     head = [("Model", ""), ("Floor", ""),
             (f"At the threshold [{level:.0%} interval]", "the metric on these data and its "
