@@ -11,6 +11,7 @@ callback, here with the datasets it follows.
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import re
 from dataclasses import dataclass
@@ -53,7 +54,8 @@ from ..server.store import (
 from ..server.upload_route import take_batch
 from ..state import ControlState, display
 
-__all__ = ["panel", "for_the_browser", "UploadOutcome", "apply_upload", "tag_note",
+__all__ = ["panel", "for_the_browser", "UploadOutcome", "apply_upload", "DRAWING",
+           "drawing_status", "VIEWS_DRAWN", "tag_note",
            "demo_status", "upload_with_label", "remove_dataset", "prior_source", "prior_note", "shown_selection",
            "removal_answer", "read_upload",
            "register"]
@@ -103,8 +105,9 @@ def panel(class_control, examples):
         ]),
         dcc.Store(id=ids.STREAMED, data=None),
         dcc.Store(id=ids.UPLOAD_DONE, data=None),
+        # "Drawing the views…" in it until they are (drawing_status): said, not only shown
         dcc.Loading(type="dot", children=html.Div(id=ids.UPLOAD_STATUS, className="status",
-                                                  role="status")),
+                                                  role="status", **{"aria-live": "polite"})),
         html.Div(id=ids.UPLOAD_ERROR, className="error", role="alert"),
         labelled("Positive label (only if labels are ambiguous)",
                   dcc.Input(id=ids.POSITIVE_LABEL, type="text", placeholder="e.g. cat",
@@ -155,6 +158,10 @@ class UploadOutcome:
     status: str
     error: str
     pending: object = None
+    lead: str = ""
+    """The status's first sentence ("Loaded x.csv: 1,000,000 rows, model(s) …."), when the
+    upload added a dataset: :func:`drawing_status` says after it that the views are being
+    drawn."""
 
 
 def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> UploadOutcome:
@@ -200,7 +207,8 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     release_memory(collect=False)
     replaced_demo = bool(dataset_ids) and all(d in EXAMPLES for d in dataset_ids)
     new_ids = ([] if replaced_demo else dataset_ids) + [info.id]
-    status = [f"Loaded {info.label}: {info.n_rows:,} rows, model(s) {', '.join(info.models)}."]
+    lead = f"Loaded {info.label}: {info.n_rows:,} rows, model(s) {', '.join(info.models)}."
+    status = [lead]
     status.extend(kind_status(info))
     if replaced_demo:
         status.append("It replaces the demo data (“Load the demo data” adds it again, beside "
@@ -213,7 +221,43 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
                       "have been counted twice).")
     status.extend(info.notes)
     status.extend(tag_note(store, new_ids))
-    return UploadOutcome(new_ids, " ".join(status), "", None)
+    return UploadOutcome(new_ids, " ".join(status), "", None, lead=lead)
+
+
+#: Said in the status after an upload's first sentence until the views show its dataset:
+#: 10^6 rows take seconds to draw, while the summary strip is dimmed (review9).
+DRAWING = "Drawing the views…"
+
+
+def drawing_status(upload: UploadOutcome) -> str:
+    """The status of an upload that added a dataset, while the views are drawn for it: its
+    first sentence, then :data:`DRAWING`, then the rest; the browser takes :data:`DRAWING`
+    out once the views show the dataset (:data:`VIEWS_DRAWN`), leaving ``upload.status``.
+    Any other outcome's status as it is."""
+    if not upload.lead or not upload.status.startswith(upload.lead):
+        return upload.status
+    rest = upload.status[len(upload.lead):].strip()
+    return " ".join(w for w in (upload.lead, DRAWING, rest) if w)
+
+
+#: Takes " Drawing the views…" out of the status once the views show the newest dataset (the
+#: viz-data store lists the drawn models' keys, "<dataset id>/<model>"; an earlier render
+#: answering meanwhile does not), show as many models as they can (its models beyond them),
+#: or show nothing (no model shown, or too slow: the views' banner says why). Run in the
+#: browser: a change of the views costs no request for it.
+VIEWS_DRAWN = """
+function (viz, status, datasets) {
+    var none = window.dash_clientside.no_update, words = WORDS;
+    if (typeof status !== "string" || status.indexOf(words) < 0) { return none; }
+    var newest = Array.isArray(datasets) && datasets.length ? datasets[datasets.length - 1] : null;
+    var keys = viz && Array.isArray(viz.keys) ? viz.keys : null;
+    if (keys && newest && keys.length < MAX_SHOWN && !keys.some(function (k) {
+            return typeof k === "string" && k.indexOf(newest + "/") === 0; })) {
+        return none;  /* an earlier render of the views, not yet the new dataset's */
+    }
+    return status.split(words).join("");
+}
+""".replace("WORDS", json.dumps(" " + DRAWING)).replace("MAX_SHOWN", str(MAX_SHOWN_MODELS))
 
 
 def tag_note(store: DatasetStore, dataset_ids) -> list[str]:
@@ -427,8 +471,13 @@ def _register_datasets(app, cache, store) -> None:
         if isinstance(upload.dataset_ids, list):  # a dataset added: the prior's note
             note = prior_note(store, upload.dataset_ids, source, state)
             upload = dataclasses.replace(upload, status=f"{upload.status} {note}".strip())
-        return {**out, "datasets": upload.dataset_ids, "status": upload.status,
+        return {**out, "datasets": upload.dataset_ids, "status": drawing_status(upload),
                 "error": upload.error, "pending": upload.pending}
+
+    app.clientside_callback(VIEWS_DRAWN,
+                            Output(ids.UPLOAD_STATUS, "children", allow_duplicate=True),
+                            Input(ids.VIZ_DATA, "data"), State(ids.UPLOAD_STATUS, "children"),
+                            State(ids.DATASETS, "data"), prevent_initial_call=True)
 
 
 def removal_answer(store, trigger, request, datasets, pins, removed, settings=None) -> dict:
