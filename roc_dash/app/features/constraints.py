@@ -141,16 +141,19 @@ def _point_cells(d) -> list:
             html.Td(_num(d.expected_cost), className="num")]
 
 
-def _rows(name: str, cells: list, note: str, title: str, warn: bool = False) -> list:
-    """A model's row of numbers and, under it, its note across the table (a row of its
-    own: a long note does not widen the table beyond its card)."""
-    return [html.Tr([html.Td(name, className="dct-model"), *cells], className="dct-row"),
-            html.Tr(html.Td(note, colSpan=len(_HEAD), title=title,
-                            className="dct-note-text warn" if warn else "dct-note-text"),
-                    className="dct-note")]
+def _rows(name: str, cells: list, note: str, title: str, warn: bool = False):
+    """A model's two rows: its name with the note across the table, then its numbers (a
+    name or a long note does not widen the table beyond its card: 400 px beside the
+    operating card at 1301 px)."""
+    head = html.Th([html.Span(name, className="dct-model"), " — ",
+                    html.Span(note, title=title, className="dct-note-text warn" if warn
+                              else "dct-note-text")],
+                   colSpan=len(_HEAD), scope="rowgroup")
+    return html.Tbody([html.Tr(head, className="dct-name"),
+                       html.Tr(cells, className="dct-row")], className="dct-model-rows")
 
 
-def _capacity_rows(v: ModelView) -> list:
+def _capacity_rows(v: ModelView):
     """One row, one rule: every number is the single threshold's (flagging at most K); the
     most positives in exactly K cases (Fawcett's mix of two hull vertices, section 7.4.1) is
     said in the note, where it differs."""
@@ -160,7 +163,7 @@ def _capacity_rows(v: ModelView) -> list:
         cells = [html.Td("—", className="num") for _ in range(6)]
     else:
         cells = _point_cells(d)
-    binds = ("binds" if cp.binding else "slack")
+    binds = ("the capacity binds" if cp.binding else "the capacity does not bind")
     title = ("the optimum under the costs would flag more than the capacity" if cp.binding
              else "the optimum under the costs flags fewer: the capacity does not bind")
     mixed = cp.mix.k not in (0.0, 1.0) and cp.mix.fpr_a != cp.mix.fpr_b
@@ -173,50 +176,53 @@ def _capacity_rows(v: ModelView) -> list:
     return _rows(v.name, cells, binds, title)
 
 
-def _floor_rows(v: ModelView) -> list:
+def _floor_rows(v: ModelView):
     d = v.floors
     if d.index is None:
         return _rows(v.name, [html.Td("—", className="num") for _ in range(6)],
-                     "none meets them", " ".join(d.notes), warn=True)
-    return _rows(v.name, _point_cells(d), f"+{sig(d.cost_of_floors)} per case",
+                     "no threshold meets the floors", " ".join(d.notes), warn=True)
+    return _rows(v.name, _point_cells(d),
+                 f"the floors add {sig(d.cost_of_floors)} per case to the optimum's cost",
                  "expected cost per case the floors add to the optimum's")
 
 
-_HEAD = (("Model", ""),
-         ("Queue rate", "the share of cases flagged at the threshold"),
+_HEAD = (("Queue rate", "the share of cases flagged at the threshold"),
          ("Precision", "of the cases flagged at the threshold, at the page's prior"),
          ("Recall", "share of the positives flagged at the threshold (TPR)"),
          ("Lift", "precision over the prior"),
          ("Threshold", "the best single threshold: flag scores at or above it"),
          ("Expected cost", "per case, at that threshold under the page's costs"))
 
-#: Each constraint's rows under a heading: (heading, what the note under each row says).
-_GROUPS = (("Under the capacity", "the note: whether the capacity binds"),
-           ("Under the floors", "the note: the cost per case the floors add to the optimum's"))
+#: Each constraint's heading over its models' rows.
+_GROUPS = (("Under the capacity", "each model's best single threshold flagging at most the "
+                                  "capacity; the note: whether the capacity binds"),
+           ("Under the floors", "each model's least expected cost meeting the floors; the "
+                                "note: the cost per case they add to the optimum's"))
 
 
-def _group(index: int, rows: list):
+def _group(index: int, models: list) -> list:
     heading, title = _GROUPS[index]
-    return html.Tbody([html.Tr(html.Th(heading, colSpan=len(_HEAD), scope="rowgroup",
-                                       title=title), className="dct-group"), *rows])
+    return [html.Tbody(html.Tr(html.Th(heading, colSpan=len(_HEAD), scope="rowgroup",
+                                       title=title), className="dct-group")), *models]
 
 
 def summary_table(views: list[ModelView], unmet: str = ""):
-    """Per constraint (a group of rows under its heading) one row per model, each one rule:
-    the best single threshold under it and its queue rate, precision, recall, lift and
-    expected cost, with a note under it (a capacity's exact-K mix, the cost the floors add).
+    """Per constraint (its models under its heading) each model's name and note (a
+    capacity's exact-K mix, the cost the floors add), then its numbers, one rule: the best
+    single threshold under it and its queue rate, precision, recall, lift and expected cost.
     ``unmet``: the line saying that no threshold meets the capacity and the floors together
     (the summary strip's words, :func:`..constrained_headline.constrained_or_unmet`), said
     above the rows, each of which is one constraint alone."""
-    capacity = [r for v in views if v.capacity is not None for r in _capacity_rows(v)]
-    floors = [r for v in views if v.floors is not None for r in _floor_rows(v)]
+    capacity = [_capacity_rows(v) for v in views if v.capacity is not None]
+    floors = [_floor_rows(v) for v in views if v.floors is not None]
     if not capacity and not floors:
         return html.P("Type a capacity or floors to choose the threshold under them.",
                       className="hint")
-    body = [_group(i, rows) for i, rows in enumerate((capacity, floors)) if rows]
+    body = [b for i, models in enumerate((capacity, floors)) if models
+            for b in _group(i, models)]
     table = html.Table(className="models dct-table", children=[
-        html.Thead(html.Tr([html.Th(h, title=t, className="num" if i else None)
-                            for i, (h, t) in enumerate(_HEAD)])), *body])
+        html.Thead(html.Tr([html.Th(h, title=t, className="num") for h, t in _HEAD])),
+        *body])
     if not unmet:
         return table
     return html.Div([html.P(unmet, className="banner warn dct-unmet", role="status"), table])
