@@ -54,10 +54,9 @@ from ..server.store import (
 from ..server.upload_route import take_batch
 from ..state import ControlState, display
 
-__all__ = ["panel", "for_the_browser", "UploadOutcome", "apply_upload", "DRAWING",
-           "drawing_status", "VIEWS_DRAWN", "tag_note",
+__all__ = ["panel", "for_the_browser", "UploadOutcome", "apply_upload", "tag_note", "DRAWING",
            "demo_status", "upload_with_label", "remove_dataset", "prior_source", "prior_note", "shown_selection",
-           "removal_answer", "read_upload",
+           "removal_answer", "read_upload", "drawing_status", "VIEWS_DRAWN",
            "register"]
 
 log = logging.getLogger(__name__)
@@ -105,7 +104,6 @@ def panel(class_control, examples):
         ]),
         dcc.Store(id=ids.STREAMED, data=None),
         dcc.Store(id=ids.UPLOAD_DONE, data=None),
-        # "Drawing the views…" in it until they are (drawing_status): said, not only shown
         dcc.Loading(type="dot", children=html.Div(id=ids.UPLOAD_STATUS, className="status",
                                                   role="status", **{"aria-live": "polite"})),
         html.Div(id=ids.UPLOAD_ERROR, className="error", role="alert"),
@@ -158,10 +156,7 @@ class UploadOutcome:
     status: str
     error: str
     pending: object = None
-    lead: str = ""
-    """The status's first sentence ("Loaded x.csv: 1,000,000 rows, model(s) …."), when the
-    upload added a dataset: :func:`drawing_status` says after it that the views are being
-    drawn."""
+    lead: str = ""  # the status's first sentence when a dataset was added (drawing_status)
 
 
 def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> UploadOutcome:
@@ -224,27 +219,22 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     return UploadOutcome(new_ids, " ".join(status), "", None, lead=lead)
 
 
-#: Said in the status after an upload's first sentence until the views show its dataset:
-#: 10^6 rows take seconds to draw, while the summary strip is dimmed (review9).
+#: Said in the status after an upload's first sentence until the views show it (review9).
 DRAWING = "Drawing the views…"
 
 
 def drawing_status(upload: UploadOutcome) -> str:
-    """The status of an upload that added a dataset, while the views are drawn for it: its
-    first sentence, then :data:`DRAWING`, then the rest; the browser takes :data:`DRAWING`
-    out once the views show the dataset (:data:`VIEWS_DRAWN`), leaving ``upload.status``.
-    Any other outcome's status as it is."""
+    """An upload's status while the views are drawn for its dataset: its first sentence,
+    :data:`DRAWING`, the rest (:data:`VIEWS_DRAWN` takes :data:`DRAWING` out in the page)."""
     if not upload.lead or not upload.status.startswith(upload.lead):
         return upload.status
     rest = upload.status[len(upload.lead):].strip()
     return " ".join(w for w in (upload.lead, DRAWING, rest) if w)
 
 
-#: Takes " Drawing the views…" out of the status once the views show the newest dataset (the
-#: viz-data store lists the drawn models' keys, "<dataset id>/<model>"; an earlier render
-#: answering meanwhile does not), show as many models as they can (its models beyond them),
-#: or show nothing (no model shown, or too slow: the views' banner says why). Run in the
-#: browser: a change of the views costs no request for it.
+#: In the browser (no request): " Drawing the views…" out of the status once the views show
+#: the newest dataset (the drawn models' keys, "<dataset id>/<model>", not an earlier render's),
+#: as many models as they can, or nothing (the views' banner says why).
 VIEWS_DRAWN = """
 function (viz, status, datasets) {
     var none = window.dash_clientside.no_update, words = WORDS;
