@@ -79,10 +79,10 @@ def test_sbz003_an_upload_says_in_words_that_the_views_are_being_drawn(dash_duo,
     sentence until the views show the new dataset, then its final words. The slow views
     are held by an event the test releases, as in sbz001."""
     import roc_dash.app.features.views as views
-    from roc_dash.app.features.data import DRAWING
 
     from .test_upload_browser import upload
 
+    drawing = "Drawing the views…"  # (roc_dash.app.features.data.DRAWING)
     start(dash_duo, app)
     d = dash_duo.driver
     real = views.update_views
@@ -101,14 +101,14 @@ def test_sbz003_an_upload_says_in_words_that_the_views_are_being_drawn(dash_duo,
     wait_until(lambda: "Loaded big.csv" in dash_duo.find_element(status).text,
                message="the upload's status")
     words = dash_duo.find_element(status).text
-    assert f"Loaded big.csv: 50 rows, model(s) big. {DRAWING}" in words, words
+    assert f"Loaded big.csv: 50 rows, model(s) big. {drawing}" in words, words
     wait_until(lambda: _busy(d) == "true", message="the views being drawn (the strip busy)")
-    assert DRAWING in dash_duo.find_element(status).text  # still said while they are held
+    assert drawing in dash_duo.find_element(status).text  # still said while they are held
     live = d.execute_script(f"const s = document.querySelector('{status}');"
                             "return [s.getAttribute('role'), s.getAttribute('aria-live')];")
     assert live == ["status", "polite"], live
     release.set()
-    wait_until(lambda: DRAWING not in dash_duo.find_element(status).text,
+    wait_until(lambda: drawing not in dash_duo.find_element(status).text,
                message="the words gone once the views are drawn")
     wait_until(lambda: _busy(d) is None, message="the strip no longer busy")
     final = dash_duo.find_element(status).text

@@ -28,7 +28,7 @@ def test_ctw001_no_cut_column_from_1280_to_1920_px(dash_duo, app, shot):
     scroll_into_view(d, capacity)
     type_into(capacity, "10%")  # binds, with the exact-K mix in the note
     type_into(dash_duo.find_element(f"#{ids.DCT_FLOORS}"), "recall >= 0.8")
-    wait_until(lambda: "Under the floors" in dash_duo.find_element(f"#{ids.DCT_SUMMARY}").text,
+    wait_until(lambda: "floors" in dash_duo.find_element(f"#{ids.DCT_SUMMARY}").text,
                message="the capacity's and the floors' rows")
     for width, height in ((1600, 1000), (1280, 720), (1301, 900), (1366, 768), (1440, 900),
                           (1920, 1080)):
