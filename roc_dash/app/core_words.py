@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ..text.capacity_words import less_than_one_case
+
 __all__ = ["in_page_words", "not_used", "reason_of", "less_than_one_case", "zero_capacity"]
 
 _NUM = r"([-+0-9.eE]+|inf|nan)"
@@ -21,12 +23,6 @@ def _g(text: str) -> str:
         return f"{float(text):,.6g}"
     except ValueError:
         return text
-
-
-def less_than_one_case(k: float, n: float) -> str:
-    """Why ``k`` cases (0 < k < 1) out of ``n`` is refused: a share written as a count."""
-    return (f"{k:g} cases is less than one case: write {100 * k:g}% for that share of the "
-            f"{n:,.6g} cases, or give a number of cases (800)")
 
 
 def zero_capacity(typed: str, in_cases: bool = True) -> str:

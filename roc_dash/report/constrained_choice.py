@@ -10,6 +10,7 @@ import math
 
 from ..core.constraints.assembly import ConstraintSettings, analyse_constraints, economics_of
 from ..core.constraints.floors import Floor, floor_decision
+from ..text.capacity_words import less_than_one_case
 from ..text.rounding import percent, sig
 from .constraints import model_constraints_dict
 
@@ -32,11 +33,14 @@ class Constrained:
                                    constraints=self.constraints)
 
 
-def capacity_share(analysis, settings: ConstraintSettings, option: str = "the capacity",
+def capacity_share(analysis, settings: ConstraintSettings, option: str | None = None,
                    model=None) -> float:
     """The capacity as a share of the cases: K over the volume, or over the cases of
     ``model`` (default the first model; each dataset's models have their own number of
-    cases, so K cases are another share of each)."""
+    cases, so K cases are another share of each). A capacity below one case (0.5, a share
+    written as a count) is refused in the page's words
+    (:func:`~roc_dash.text.capacity_words.less_than_one_case`; ``option``: how the reader
+    typed it, ``"--capacity"``)."""
     if settings.capacity_fraction is not None:
         return settings.capacity_fraction
     n = settings.volume
@@ -44,8 +48,7 @@ def capacity_share(analysis, settings: ConstraintSettings, option: str = "the ca
         m = analysis.models[0] if model is None else model
         n = m.n_pos + m.n_neg
     if 0 < settings.capacity < 1 < n:
-        raise ValueError(f"{option} {settings.capacity:g} looks like a share: write "
-                         f"{100 * settings.capacity:g}% or give cases")
+        raise ValueError(less_than_one_case(settings.capacity, n, option))
     return min(settings.capacity / n, 1.0)
 
 
@@ -76,7 +79,7 @@ def _unmet(name: str, notes, n_models: int) -> str:
     return "no threshold meets the constraints: " + text.rstrip(".")
 
 
-def _as_floors(analysis, settings: ConstraintSettings, option: str):
+def _as_floors(analysis, settings: ConstraintSettings, option: str | None):
     """``(how_chosen, settings_of)``: each model's settings, with the capacity as one more
     floor (a share flagged at most: of that model's cases when it is given in cases)."""
     how = "capacity" if settings.has_capacity and not settings.floors else "floors"
@@ -105,7 +108,7 @@ def _chosen_note(name: str, d) -> str:
 
 
 def choose_point(analysis, settings: ConstraintSettings, economics, *,
-                 option: str = "the capacity") -> Constrained:
+                 option: str | None = None) -> Constrained:
     """The threshold :func:`choose_under` chooses (the same floor decisions, the same
     least cost over the models), without the other views, the bootstrap and the record's
     constraints entry: the page's summary strip, per change. ``ValueError`` as
@@ -128,7 +131,7 @@ def choose_point(analysis, settings: ConstraintSettings, economics, *,
 
 
 def choose_under(analysis, table, settings: ConstraintSettings, economics, *,
-                 option: str = "the capacity") -> Constrained:
+                 option: str | None = None) -> Constrained:
     """The least expected cost meeting the capacity (one more floor: a share flagged at
     most) and the floors of ``settings``, over the models of ``analysis``, with how sure the
     floors are (``settings.n_boot`` replicates, ``settings.seed``)."""

@@ -144,8 +144,9 @@ return {height: r.height, scroll: s.scrollHeight, client: s.clientHeight, at: s.
 
 def test_p72003_the_sticky_strip_keeps_two_lines_at_1280x720(dash_duo, app, shot):
     """The strip took ~200 px of 720 with three pins (and covered the tabs once the page was
-    scrolled): at 1280×720, normal and presentation mode, it keeps its headline's two lines
-    and scrolls inside (the mouse wheel over it) for the details and the pins."""
+    scrolled): at 1280×720 out of presentation mode it keeps its headline's two lines and
+    scrolls inside (the mouse wheel over it) for the details and the pins. (Presentation
+    mode shows the whole decision: p72004.)"""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 
@@ -154,12 +155,7 @@ def test_p72003_the_sticky_strip_keeps_two_lines_at_1280x720(dash_duo, app, shot
                                                   ("gradient boosting", 0.3)), strict=True):
         pin_typed(dash_duo, model, threshold, letter)
     d = dash_duo.driver
-    for mode in ("normal", "presenting"):
-        if mode == "presenting":
-            d.execute_script("window.scrollTo(0, 0)")
-            dash_duo.find_element(f"#{ids.PRESENTATION} input").click()
-            wait_until(lambda: "presenting" in dash_duo.find_element(
-                f"#{ids.APP}").get_attribute("class"), message="presentation mode")
+    for mode in ("normal",):
         wait_idle(dash_duo, quiet=1.0)
         d.execute_script("window.scrollTo(0, 300)")
         g = d.execute_script(STRIP)
@@ -174,3 +170,69 @@ def test_p72003_the_sticky_strip_keeps_two_lines_at_1280x720(dash_duo, app, shot
         wait_until(lambda: d.execute_script(STRIP)["end"], message=f"{mode}: the rest by wheel")
         assert d.execute_script("return window.scrollY") == 300  # the strip scrolled, not the page
         shot(f"p72003_{mode}_strip_scrolled")
+
+
+#: the sticky head's bottom (the strip's; the top bar's when it is lower) and each shown
+#: Decide view's plot area
+VIEWS = """
+const shown = (e) => e.getClientRects().length > 0;
+const s = document.querySelector('.summary').getBoundingClientRect();
+const bar = document.querySelector('.topbar').getBoundingClientRect();
+const plots = Array.from(document.querySelectorAll('#tab-panel-decide .js-plotly-plot'))
+  .filter(shown).map(g => {
+    const r = (g.querySelector('.nsewdrag') || g).getBoundingClientRect();
+    return [g.parentElement.id, r.top, r.bottom, r.height];
+  });
+return {head: Math.max(s.bottom, bar.bottom), strip: [s.top, s.bottom], plots: plots,
+        height: window.innerHeight};
+"""
+
+
+#: whether the strip's headline is what shows at its four inner corners
+HEADLINE_SHOWN = """
+const h = document.querySelector('.summary .summary-main'), r = h.getBoundingClientRect();
+return [[r.left + 4, r.top + 3], [r.right - 4, r.top + 3], [r.left + 4, r.bottom - 3],
+        [r.right - 4, r.bottom - 3]].every(([x, y]) => h.contains(document.elementFromPoint(x, y)));
+"""
+
+
+def test_p72004_presentation_at_1280x720_shows_the_whole_decision(dash_duo, app, shot):
+    """Issue 28 item 9, "no cut summary or pin lines": in presentation mode at 1280×720 the
+    compact strip showed its headline only, the details, intervals and pins scrolled inside
+    it. Now all of it is shown (nothing to scroll inside, no line cut), with three pins and
+    the intervals' line; the views take the height it leaves: the ROC's plot above the fold,
+    and every Decide view's plot fits under the sticky head once scrolled to."""
+    start(dash_duo, app, size=(1280, 720))
+    for letter, (model, threshold) in zip("ABC", (("naive Bayes", 0.5), ("decision tree", 0.6),
+                                                  ("gradient boosting", 0.3)), strict=True):
+        pin_typed(dash_duo, model, threshold, letter)
+    d = dash_duo.driver
+    d.execute_script("window.scrollTo(0, 0)")
+    dash_duo.find_element(f"#{ids.PRESENTATION} input").click()
+    wait_until(lambda: "presenting" in dash_duo.find_element(f"#{ids.APP}").get_attribute(
+        "class"), message="presentation mode")
+    wait_until(lambda: d.find_elements("css selector", ".summary .summary-intervals"),
+               message="the intervals' line in the strip")
+    wait_idle(dash_duo, quiet=1.0)
+    d.execute_script("window.scrollTo(0, 0)")
+    g = d.execute_script(STRIP)
+    shot("p72004_presenting_strip")
+    assert g["pins"] and "C:" in g["text"], g
+    assert g["scroll"] <= g["client"] + 1 and g["end"], f"the strip scrolls inside: {g}"
+    lines = d.execute_script(PROBE)["lines"]
+    assert len(lines) >= 4, lines  # headline, details, intervals, pins
+    for cls, scroll, client, text in lines:
+        assert scroll <= client, f"{cls} cut: {text!r}"
+    v = d.execute_script(VIEWS)
+    plots = {name: (top, bottom, height) for name, top, bottom, height in v["plots"]}
+    top, bottom, height = plots[ids.ROC_GRAPH]
+    assert bottom <= v["height"] and height >= 200, f"the ROC's plot under the fold: {v}"
+    d.execute_script("window.scrollTo(0, 400)")  # scrolled: the head sticks
+    wait_idle(dash_duo, quiet=0.3)
+    v = d.execute_script(VIEWS)
+    room = v["height"] - v["head"]
+    too_tall = {name: round(h) for name, _, _, h in v["plots"] if h > room}
+    assert not too_tall, f"plots taller than the {room:.0f} px under the sticky head: {v}"
+    # ...where the headline stays whole, under the top bar (what is at its corners is it)
+    assert d.execute_script(HEADLINE_SHOWN), "the headline hidden once scrolled"
+    shot("p72004_presenting_scrolled")

@@ -46,10 +46,10 @@ from ...figures.floors import floor_traces
 from ...figures.gains import capacity_traces, gains_figure, ks_figure, lift_figure
 from ...figures.pr_bands import pr_band_traces
 from ...figures.style import format_threshold
-from ...text.rounding import sig
+from ...text.rounding import percent, sig
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_names, shown_analysis, timeout_message
-from ..components import empty_figure, graph_config, percent, values_from_link
+from ..components import empty_figure, graph_config, values_from_link
 from ..constrained import (
     N_BOOT,
     SEED,
@@ -122,28 +122,38 @@ def model_views(analysis, capacity, floors: tuple[Floor, ...], confidence=None,
 
 
 # ---------------------------------------------------------------------------- output
-def _pct(v: float) -> str:
-    return "—" if not math.isfinite(v) else f"{sig(100 * v)}%"
-
-
 def _num(v) -> str:
     return "—" if v is None or not math.isfinite(v) else sig(v)
 
 
 def _point_cells(d) -> list:
     """Queue rate, precision, recall, lift, threshold and expected cost of one single
-    threshold (a :class:`~roc_dash.core.constraints.floors.FloorDecision`'s), at its prior."""
+    threshold (a :class:`~roc_dash.core.constraints.floors.FloorDecision`'s), at its prior:
+    one number style per kind of column, the shares in percent as the summary strip says
+    them, the threshold by the page's rule, the lift and the cost in 6 digits."""
     p = d.prior_pos
     flagged = p * d.tpr + (1 - p) * d.fpr
     precision = p * d.tpr / flagged if flagged > 0 else math.nan
-    return [html.Td(_pct(flagged), className="num dct-queue"),
-            html.Td(_num(precision), className="num"), html.Td(_num(d.tpr), className="num"),
+    return [html.Td(percent(flagged), className="num dct-queue"),
+            html.Td(percent(precision), className="num"), html.Td(percent(d.tpr), className="num"),
             html.Td(_num(precision / p) if math.isfinite(precision) else "—", className="num"),
-            html.Td(format_threshold(d.threshold), className="num"),
+            html.Td(format_threshold(d.threshold), className="num dct-threshold"),
             html.Td(_num(d.expected_cost), className="num")]
 
 
-def _capacity_rows(v: ModelView) -> list:
+def _rows(name: str, cells: list, note: str, title: str, warn: bool = False):
+    """A model's two rows: its name with the note across the table, then its numbers (a
+    name or a long note does not widen the table beyond its card: 400 px beside the
+    operating card at 1301 px)."""
+    head = html.Th([html.Span(name, className="dct-model"), " — ",
+                    html.Span(note, title=title, className="dct-note-text warn" if warn
+                              else "dct-note-text")],
+                   colSpan=len(_HEAD), scope="rowgroup")
+    return html.Tbody([html.Tr(head, className="dct-name"),
+                       html.Tr(cells, className="dct-row")], className="dct-model-rows")
+
+
+def _capacity_rows(v: ModelView):
     """One row, one rule: every number is the single threshold's (flagging at most K); the
     most positives in exactly K cases (Fawcett's mix of two hull vertices, section 7.4.1) is
     said in the note, where it differs."""
@@ -153,7 +163,7 @@ def _capacity_rows(v: ModelView) -> list:
         cells = [html.Td("—", className="num") for _ in range(6)]
     else:
         cells = _point_cells(d)
-    binds = ("binds" if cp.binding else "slack")
+    binds = ("the capacity binds" if cp.binding else "the capacity does not bind")
     title = ("the optimum under the costs would flag more than the capacity" if cp.binding
              else "the optimum under the costs flags fewer: the capacity does not bind")
     mixed = cp.mix.k not in (0.0, 1.0) and cp.mix.fpr_a != cp.mix.fpr_b
@@ -163,44 +173,56 @@ def _capacity_rows(v: ModelView) -> list:
         title += (". The mix of two hull vertices (Fawcett 2004, section 7.4.1) flags "
                   f"{percent(cp.queue_rate)} of cases: the row's numbers are the single "
                   "threshold's, the rule to deploy without randomising")
-    return [html.Td(v.name), html.Td("capacity"), *cells, html.Td(binds, title=title)]
+    return _rows(v.name, cells, binds, title)
 
 
-def _floor_rows(v: ModelView) -> list:
+def _floor_rows(v: ModelView):
     d = v.floors
     if d.index is None:
-        return [html.Td(v.name), html.Td("floors"),
-                *[html.Td("—", className="num") for _ in range(6)],
-                html.Td("none meets them", title=" ".join(d.notes), className="warn")]
-    return [html.Td(v.name), html.Td("floors"), *_point_cells(d),
-            html.Td(f"+{sig(d.cost_of_floors)}", className="num",
-                    title="expected cost per case the floors add to the optimum's")]
+        return _rows(v.name, [html.Td("—", className="num") for _ in range(6)],
+                     "no threshold meets the floors", " ".join(d.notes), warn=True)
+    return _rows(v.name, _point_cells(d),
+                 f"the floors add {sig(d.cost_of_floors)} per case to the optimum's cost",
+                 "expected cost per case the floors add to the optimum's")
 
 
-_HEAD = (("Model", ""), ("Under", "the constraint"),
-         ("Queue rate", "the share of cases flagged at the threshold"),
+_HEAD = (("Queue rate", "the share of cases flagged at the threshold"),
          ("Precision", "of the cases flagged at the threshold, at the page's prior"),
          ("Recall", "share of the positives flagged at the threshold (TPR)"),
          ("Lift", "precision over the prior"),
          ("Threshold", "the best single threshold: flag scores at or above it"),
-         ("Expected cost", "per case, at that threshold under the page's costs"),
-         ("Note", "capacity: whether it binds; floors: the cost they add per case"))
+         ("Expected cost", "per case, at that threshold under the page's costs"))
+
+#: Each constraint's heading over its models' rows.
+_GROUPS = (("Under the capacity", "each model's best single threshold flagging at most the "
+                                  "capacity; the note: whether the capacity binds"),
+           ("Under the floors", "each model's least expected cost meeting the floors; the "
+                                "note: the cost per case they add to the optimum's"))
+
+
+def _group(index: int, models: list) -> list:
+    heading, title = _GROUPS[index]
+    return [html.Tbody(html.Tr(html.Th(heading, colSpan=len(_HEAD), scope="rowgroup",
+                                       title=title), className="dct-group")), *models]
 
 
 def summary_table(views: list[ModelView], unmet: str = ""):
-    """One row per model and constraint, each one rule: the best single threshold under it
-    and its queue rate, precision, recall, lift and expected cost (a capacity's exact-K mix
-    in the note). ``unmet``: the line saying that no threshold meets the capacity and the
-    floors together (the summary strip's words,
-    :func:`..constrained_headline.constrained_or_unmet`), said above the rows, each of
-    which is one constraint alone."""
-    rows = [html.Tr(_capacity_rows(v)) for v in views if v.capacity is not None]
-    rows += [html.Tr(_floor_rows(v)) for v in views if v.floors is not None]
-    if not rows:
+    """Per constraint (its models under its heading) each model's name and note (a
+    capacity's exact-K mix, the cost the floors add), then its numbers, one rule: the best
+    single threshold under it and its queue rate, precision, recall, lift and expected cost.
+    ``unmet``: the line saying that no threshold meets the capacity and the floors together
+    (the summary strip's words, :func:`..constrained_headline.constrained_or_unmet`), said
+    above the rows, each of which is one constraint alone."""
+    capacity = [_capacity_rows(v) for v in views if v.capacity is not None]
+    floors = [_floor_rows(v) for v in views if v.floors is not None]
+    if not capacity and not floors:
         return html.P("Type a capacity or floors to choose the threshold under them.",
                       className="hint")
+    body = [b for i, models in enumerate((capacity, floors)) if models
+            for b in _group(i, models)]
     table = html.Table(className="models dct-table", children=[
-        html.Thead(html.Tr([html.Th(h, title=t) for h, t in _HEAD])), html.Tbody(rows)])
+        html.Thead(html.Tr([html.Th(h, title=t, className="num") for h, t in _HEAD])),
+        *body])
     if not unmet:
         return table
     return html.Div([html.P(unmet, className="banner warn dct-unmet", role="status"), table])
@@ -278,8 +300,8 @@ def confidence_table(rows):
             body.append(html.Tr([
                 html.Td(name), html.Td(h.floor.text),
                 html.Td(f"{sig(h.estimate)} [{sig(h.low)}–{sig(h.high)}]", className="num"),
-                html.Td(_pct(h.holds_share), className="num dct-holds"),
-                html.Td(_pct(h.procedure_share), className="num")]))
+                html.Td(percent(h.holds_share), className="num dct-holds"),
+                html.Td(percent(h.procedure_share), className="num")]))
     level, n = rows[0][1].level, rows[0][1].n_boot
     head = [("Model", ""), ("Floor", ""),
             (f"At the threshold [{level:.0%} interval]", "the metric on these data and its "

@@ -11,6 +11,7 @@ callback, here with the datasets it follows.
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import re
 from dataclasses import dataclass
@@ -53,9 +54,9 @@ from ..server.store import (
 from ..server.upload_route import take_batch
 from ..state import ControlState, display
 
-__all__ = ["panel", "for_the_browser", "UploadOutcome", "apply_upload", "tag_note",
+__all__ = ["panel", "for_the_browser", "UploadOutcome", "apply_upload", "tag_note", "DRAWING",
            "demo_status", "upload_with_label", "remove_dataset", "prior_source", "prior_note", "shown_selection",
-           "removal_answer", "read_upload",
+           "removal_answer", "read_upload", "drawing_status", "VIEWS_DRAWN",
            "register"]
 
 log = logging.getLogger(__name__)
@@ -104,7 +105,7 @@ def panel(class_control, examples):
         dcc.Store(id=ids.STREAMED, data=None),
         dcc.Store(id=ids.UPLOAD_DONE, data=None),
         dcc.Loading(type="dot", children=html.Div(id=ids.UPLOAD_STATUS, className="status",
-                                                  role="status")),
+                                                  role="status", **{"aria-live": "polite"})),
         html.Div(id=ids.UPLOAD_ERROR, className="error", role="alert"),
         labelled("Positive label (only if labels are ambiguous)",
                   dcc.Input(id=ids.POSITIVE_LABEL, type="text", placeholder="e.g. cat",
@@ -155,6 +156,7 @@ class UploadOutcome:
     status: str
     error: str
     pending: object = None
+    lead: str = ""  # the status's first sentence when a dataset was added (drawing_status)
 
 
 def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> UploadOutcome:
@@ -200,7 +202,8 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     release_memory(collect=False)
     replaced_demo = bool(dataset_ids) and all(d in EXAMPLES for d in dataset_ids)
     new_ids = ([] if replaced_demo else dataset_ids) + [info.id]
-    status = [f"Loaded {info.label}: {info.n_rows:,} rows, model(s) {', '.join(info.models)}."]
+    lead = f"Loaded {info.label}: {info.n_rows:,} rows, model(s) {', '.join(info.models)}."
+    status = [lead]
     status.extend(kind_status(info))
     if replaced_demo:
         status.append("It replaces the demo data (“Load the demo data” adds it again, beside "
@@ -213,7 +216,38 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
                       "have been counted twice).")
     status.extend(info.notes)
     status.extend(tag_note(store, new_ids))
-    return UploadOutcome(new_ids, " ".join(status), "", None)
+    return UploadOutcome(new_ids, " ".join(status), "", None, lead=lead)
+
+
+#: Said in the status after an upload's first sentence until the views show it (review9).
+DRAWING = "Drawing the views…"
+
+
+def drawing_status(upload: UploadOutcome) -> str:
+    """An upload's status while the views are drawn for its dataset: its first sentence,
+    :data:`DRAWING`, the rest (:data:`VIEWS_DRAWN` takes :data:`DRAWING` out in the page)."""
+    if not upload.lead or not upload.status.startswith(upload.lead):
+        return upload.status
+    rest = upload.status[len(upload.lead):].strip()
+    return " ".join(w for w in (upload.lead, DRAWING, rest) if w)
+
+
+#: In the browser (no request): " Drawing the views…" out of the status once the views show
+#: the newest dataset (the drawn models' keys, "<dataset id>/<model>", not an earlier render's),
+#: as many models as they can, or nothing (the views' banner says why).
+VIEWS_DRAWN = """
+function (viz, status, datasets) {
+    var none = window.dash_clientside.no_update, words = WORDS;
+    if (typeof status !== "string" || status.indexOf(words) < 0) { return none; }
+    var newest = Array.isArray(datasets) && datasets.length ? datasets[datasets.length - 1] : null;
+    var keys = viz && Array.isArray(viz.keys) ? viz.keys : null;
+    if (keys && newest && keys.length < MAX_SHOWN && !keys.some(function (k) {
+            return typeof k === "string" && k.indexOf(newest + "/") === 0; })) {
+        return none;  /* an earlier render of the views, not yet the new dataset's */
+    }
+    return status.split(words).join("");
+}
+""".replace("WORDS", json.dumps(" " + DRAWING)).replace("MAX_SHOWN", str(MAX_SHOWN_MODELS))
 
 
 def tag_note(store: DatasetStore, dataset_ids) -> list[str]:
@@ -427,8 +461,13 @@ def _register_datasets(app, cache, store) -> None:
         if isinstance(upload.dataset_ids, list):  # a dataset added: the prior's note
             note = prior_note(store, upload.dataset_ids, source, state)
             upload = dataclasses.replace(upload, status=f"{upload.status} {note}".strip())
-        return {**out, "datasets": upload.dataset_ids, "status": upload.status,
+        return {**out, "datasets": upload.dataset_ids, "status": drawing_status(upload),
                 "error": upload.error, "pending": upload.pending}
+
+    app.clientside_callback(VIEWS_DRAWN,
+                            Output(ids.UPLOAD_STATUS, "children", allow_duplicate=True),
+                            Input(ids.VIZ_DATA, "data"), State(ids.UPLOAD_STATUS, "children"),
+                            State(ids.DATASETS, "data"), prevent_initial_call=True)
 
 
 def removal_answer(store, trigger, request, datasets, pins, removed, settings=None) -> dict:

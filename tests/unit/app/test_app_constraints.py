@@ -97,19 +97,54 @@ def test_dct002_capacity_threshold_is_the_cheapest_within_k_by_brute_force(demo)
         assert cp.precision == pytest.approx(PRIOR * cp.recall / cp.queue_rate)
         # the card's row is one rule, the single threshold: its own recall and queue rate
         # (Fawcett's exact-K mix, when it is one, only in the note)
-        cells = _row_cells(summary_table([v]))
-        assert cells[1] == "capacity" and cells[4] == sig(tpr)
-        assert cells[2] == f"{sig(100 * (PRIOR * tpr + (1 - PRIOR) * fpr))}%"
-        assert cells[6] == format_threshold(t)
+        table = summary_table([v])
+        head, name, cells, note = _row_cells(table)
+        assert head == "Under the capacity" and name == v.name and cells[2] == percent(tpr)
+        assert cells[0] == percent(PRIOR * tpr + (1 - PRIOR) * fpr)
+        assert cells[4] == format_threshold(t)
         if cp.binding and cp.mix.k not in (0.0, 1.0):
             # the note's sentence gives its rates as percentages, as its queue rate
-            assert f"recall {percent(cp.recall)}" in cells[8]
+            assert f"recall {percent(cp.recall)}" in note
 
 
-def _row_cells(table) -> list[str]:
-    """The texts of the first body row's cells of a Dash html.Table."""
-    row = table.children[1].children[0]
-    return [str(td.children) for td in row.children]
+def _row_cells(table, group: int = 0) -> tuple[str, str, list[str], str]:
+    """A Dash capacity table's group heading, its first model's name, the texts of that
+    model's cells and its note (``group``: 0 the capacity's rows, 1 the floors')."""
+    bodies = table.children[1:]
+    starts = [i for i, b in enumerate(bodies) if getattr(b, "className", None) != "dct-model-rows"]
+    heading, model = bodies[starts[group]], bodies[starts[group] + 1]
+    named, row = model.children
+    name, _, note = named.children.children
+    return (str(heading.children.children.children), str(name.children),
+            [str(td.children) for td in row.children], str(note.children))
+
+
+def test_dct012_one_number_style_per_column_of_the_capacity_table(demo):
+    """The table mixed percentages (the queue rate, "3.16742%") and decimals (precision
+    0.823453, recall 0.4) for shares: every share is now in percent as the summary strip
+    says it (``percent``), every threshold by the page's rule, lift and cost in 6 digits;
+    the constraint is its group's heading, and each model's name and note a row over its
+    numbers (so that the table keeps to its card's width)."""
+    _, analysis = demo
+    views = model_views(analysis, (None, 0.1), (Floor("recall", ">=", 0.8),))
+    table = summary_table(views)
+    head = [th.children for th in table.children[0].children.children]
+    assert head == ["Queue rate", "Precision", "Recall", "Lift", "Threshold", "Expected cost"]
+    for group, v in enumerate(views[:1] * 2):
+        d = v.capacity.decision if group == 0 else v.floors
+        heading, name, cells, note = _row_cells(table, group)
+        assert heading == ("Under the capacity", "Under the floors")[group]
+        p = d.prior_pos
+        flagged = p * d.tpr + (1 - p) * d.fpr
+        precision = p * d.tpr / flagged
+        assert name == v.name
+        assert cells == [percent(flagged), percent(precision), percent(d.tpr),
+                         sig(precision / p), format_threshold(d.threshold),
+                         sig(d.expected_cost)]
+        assert all(c.endswith("%") for c in cells[:3]), cells
+        assert not any(c.endswith("%") for c in cells[3:]), cells
+        assert note.startswith("the capacity ") if group == 0 else note == (
+            f"the floors add {sig(v.floors.cost_of_floors)} per case to the optimum's cost")
 
 
 def test_dct003_floors_threshold_meets_them_at_least_cost_by_brute_force(demo):
