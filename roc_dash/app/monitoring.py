@@ -255,6 +255,21 @@ def _other_models(cache: AnalysisCache, windows, model: str):
     return frozenset(named), others
 
 
+def _windows_left_out(cache: AnalysisCache, page: PageState, windows) -> tuple[str, ...]:
+    """The note saying that the page's recommendation checked here is taken without the
+    datasets ticked as windows, while the summary strip and *Download decision* take every
+    loaded dataset (stranger review 10: two "recommendations"; docs/monitoring.md)."""
+    if page.monitor.reference == "upload" or not windows:
+        return ()
+    infos, _ = loaded_infos(cache.store, page.datasets)
+    labels = dict(zip((i.id for i in infos), dataset_labels(infos), strict=True))
+    named = ", ".join(labels.get(w, w) for w in windows)
+    return (f"The decision checked is taken on the datasets that are not windows: the "
+            f"summary strip and Download decision also take the windows' datasets ({named}), "
+            "so theirs may differ. Remove the windows' datasets from the page (or upload "
+            "them here as window files) to make them one.",)
+
+
 def _no_matching_decision(what: str, model: str, others) -> str:
     """What to do when the windows hold rows of other models than the decision's."""
     held = "; ".join(f"{label} holds {', '.join(models)}" for label, models in others)
@@ -372,7 +387,8 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
             result = monitor_windows(ref, (*items, *read), settings)
         except ValueError as exc:
             return MonitorOutcome(message=in_page_words(exc))
-        notes = (*file_notes, *((f"{gone}.",) if gone else ()), *(() if table is not None else (
+        notes = (*file_notes, *((f"{gone}.",) if gone else ()),
+                 *_windows_left_out(cache, page, windows), *(() if table is not None else (
             "No reference predictions hold the record's model: EM, PACC, the re-derived "
             "choice and the score tests need them (load them as a dataset that is not a "
             "window).",)))

@@ -343,3 +343,15 @@ def test_mtb040_windows_of_another_model_are_not_checked_against_the_decision(tm
     assert ok.report is not None and ok.message == ""
     assert ok.reference_label == "the page's recommendation: GradBoost (synth.csv)"
     assert ok.report.record.model == "GradBoost"
+
+
+def test_mtb041_the_tab_says_its_recommendation_leaves_the_windows_out(loaded):
+    """Stranger review 10: the strip's recommendation took a window's dataset while the tab's
+    did not, silently; the tab now says so (docs/monitoring.md), not for an uploaded record."""
+    cache, ids_, _ = loaded
+    out = page_monitor(cache, _page(ids_))
+    note = next(n for n in out.report.notes if "taken on the datasets that are not windows"
+                in n)
+    assert "jan.csv, feb.csv" in note and "Download decision" in note
+    views = feature.monitor_outputs(cache, _page(ids_), None)
+    assert "not windows" in str(views["status"])
