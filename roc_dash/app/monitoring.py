@@ -109,12 +109,25 @@ def reference_page(page: PageState) -> PageState:
         p for p in page.pins if p.model.dataset not in windows), recalibration="")
 
 
-def _rows_of(table: pd.DataFrame, model: str) -> pd.DataFrame | None:
-    """The rows of ``model`` (a table of one model: its rows), None when it has not."""
+def _rows_of(table: pd.DataFrame, model: str, *, named: bool = False) -> pd.DataFrame | None:
+    """The rows of ``model`` (a table of one model named after its file: its rows), None
+    when it has not. ``named``: the table's model column names its models (a file's model
+    column), so a table of one other model is not the decision's model (stranger review
+    10: a window of LogReg rows was checked against GradBoost's decision)."""
     names = pd.unique(table["model"].astype(str))
     if model in names:
         return table[table["model"].astype(str) == model]
-    return table.assign(model=model) if len(names) == 1 else None
+    return table.assign(model=model) if len(names) == 1 and not named else None
+
+
+def _named_in_file(info) -> bool:
+    """Whether the dataset ``info``'s models are named by a model column of its files (not
+    after the files, as the loader names a file without one)."""
+    bases = [model_name_from_filename(f) for f in info.files]
+    def after_a_file(m: str) -> bool:
+        return any(m == b or m.startswith(b + " (") or (m.endswith("…") and b.startswith(m[:-1]))
+                   for b in bases)
+    return not all(after_a_file(str(m)) for m in info.models)
 
 
 def window_columns(store, dataset_ids) -> list[str]:
@@ -151,14 +164,16 @@ def _period_names(values: pd.Series, every: str, column: str) -> tuple[pd.Series
 
 
 def window_counts(tables: list[tuple[str, pd.DataFrame]], model: str, *, time=None,
-                  every=None, labels: bool = True) -> list:
+                  every=None, labels: bool = True, named=frozenset()) -> list:
     """The windows (:class:`~roc_dash.core.monitoring.WindowCounts`) of the datasets
     ``tables`` (``[(label, canonical table)]``), the rows of ``model``; cut by the kept
     column ``time`` (and its period ``every``) when given. Raises ValueError with what to do
-    (a dataset without the model, a window of one class, ...)."""
+    (a dataset without the model, a window of one class, ...). ``named``: the labels of
+    the datasets whose model column names their models (one of them of another model is
+    refused, not read as the decision's)."""
     parts = []
     for label, table in tables:
-        rows = _rows_of(table, model)
+        rows = _rows_of(table, model, named=label in named)
         if rows is None:
             raise ValueError(f"dataset {label!r} has no rows of the decision's model "
                              f"{model!r}. Choose as windows datasets of that model")
@@ -216,6 +231,55 @@ def _kept_record(store, uploaded, record_id) -> dict:
                      "decision.")
 
 
+def _with_dataset(cache: AnalysisCache, page: PageState, ref, name: str) -> str:
+    """``name (its dataset's label)``: the model of the decision always with its dataset
+    (the page's names add it only where two datasets share a name)."""
+    if ref is None:
+        return name
+    infos, _ = loaded_infos(cache.store, page.datasets)
+    label = next((lab for info, lab in zip(infos, dataset_labels(infos), strict=True)
+                  if info.id == ref.dataset), None)
+    return name if label is None else f"{name} ({label})"
+
+
+def _other_models(cache: AnalysisCache, windows, model: str):
+    """``(named, others)``: the labels of the window datasets whose model column names
+    their models, and ``[(label, models)]`` of those without rows of ``model``."""
+    infos, _ = loaded_infos(cache.store, windows)
+    named, others = set(), []
+    for info, label in zip(infos, dataset_labels(infos), strict=True):
+        if _named_in_file(info):
+            named.add(label)
+            if model not in info.models:
+                others.append((label, tuple(info.models)))
+    return frozenset(named), others
+
+
+def _windows_left_out(cache: AnalysisCache, page: PageState, windows) -> tuple[str, ...]:
+    """The note saying that the page's recommendation checked here is taken without the
+    datasets ticked as windows, while the summary strip and *Download decision* take every
+    loaded dataset (stranger review 10: two "recommendations"; docs/monitoring.md)."""
+    if page.monitor.reference == "upload" or not windows:
+        return ()
+    infos, _ = loaded_infos(cache.store, page.datasets)
+    labels = dict(zip((i.id for i in infos), dataset_labels(infos), strict=True))
+    named = ", ".join(labels.get(w, w) for w in windows)
+    return (f"The decision checked is taken on the datasets that are not windows: the "
+            f"summary strip and Download decision also take the windows' datasets ({named}), "
+            "so theirs may differ. Remove the windows' datasets from the page (or upload "
+            "them here as window files) to make them one.",)
+
+
+def _no_matching_decision(what: str, model: str, others) -> str:
+    """What to do when the windows hold rows of other models than the decision's."""
+    held = "; ".join(f"{label} holds {', '.join(models)}" for label, models in others)
+    names = sorted({m for _, models in others for m in models})
+    return (f"The windows hold no rows of the decision checked ({what}, model {model!r}): "
+            f"{held}. No decision loaded matches the windows' models: check a pin on "
+            f"{' or '.join(names)} (a dataset that is not a window), upload that model's "
+            f"decision record, or tick windows of {model}.")
+
+
 def _decision(cache: AnalysisCache, page: PageState, uploaded):
     """``(record, reference dataset id or None, what the reference is)`` or raises
     ValueError."""
@@ -259,14 +323,15 @@ def _decision(cache: AnalysisCache, page: PageState, uploaded):
             if made is not None:
                 record, constrained, ref = made
                 return (record, ref, f"the page's recommendation under the "
-                                     f"{constrained.how_chosen}: {constrained.pinned['model']}")
+                                     f"{constrained.how_chosen}: "
+                                     f"{_with_dataset(cache, page, ref, record.model)}")
         record, op, ref = decision_record(cache, ref_page, analysis, which,
                                           seconds=DECISION_SECONDS)
         if record is None:
             return (f"Pin {which} is not on a model of the reference datasets: choose the "
                     "page's recommendation or another pin.",)
         what = "the page's recommendation" if which is None else f"pin {which}"
-        return record, ref, f"{what}: {op.model}"
+        return record, ref, f"{what}: {_with_dataset(cache, page, ref, record.model)}"
 
     made = cache.cache.get_or_make(key, make, shared=False)
     if len(made) == 1:
@@ -295,6 +360,9 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
         record, table, what = _decision(cache, page, uploaded)
     except (ValueError, DatasetNotFound) as exc:
         return MonitorOutcome(message=str(exc))
+    named, others = _other_models(cache, windows, record.model)
+    if others:
+        return MonitorOutcome(message=_no_matching_decision(what, record.model, others))
     settings = MonitorSettings(level=page.level, estimator=m.estimator)
     # the record as decided (not when: a record re-taken for the same page is the same)
     text = json.dumps({k: v for k, v in record.to_dict().items() if k != "created_utc"},
@@ -310,7 +378,8 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
                  m.every, m.hide_labels, page.control.reference_class),
                 lambda: tuple(window_counts(
                     _tables(cache, windows, page.control.reference_class), record.model,
-                    time=m.time, every=m.every, labels=not m.hide_labels)), shared=False) \
+                    time=m.time, every=m.every, labels=not m.hide_labels,
+                    named=named)), shared=False) \
                 if windows else ()
             read, file_notes = file_windows(cache, files, record, time=m.time, every=m.every,
                                             labels=not m.hide_labels)
@@ -318,7 +387,8 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
             result = monitor_windows(ref, (*items, *read), settings)
         except ValueError as exc:
             return MonitorOutcome(message=in_page_words(exc))
-        notes = (*file_notes, *((f"{gone}.",) if gone else ()), *(() if table is not None else (
+        notes = (*file_notes, *((f"{gone}.",) if gone else ()),
+                 *_windows_left_out(cache, page, windows), *(() if table is not None else (
             "No reference predictions hold the record's model: EM, PACC, the re-derived "
             "choice and the score tests need them (load them as a dataset that is not a "
             "window).",)))

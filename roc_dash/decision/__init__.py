@@ -131,6 +131,22 @@ def _bootstrap_intervals(y, s, w, threshold, p, e, *, replicates, seed, level):
                              seed=seed, interval=u.expected_cost.interval, **pair), u.notes
 
 
+def _pin_point(y, s, w, threshold, p, e, *, replicates, seed, level):
+    """A pin's :class:`~roc_dash.core.decisions.point_intervals.PointUncertainty` as the
+    page's "How sure?" table and ``roc-dash report --pin`` compute it (positives and
+    negatives resampled, the same seed and replicates), so that ``roc-dash decide
+    --threshold`` writes their intervals (stranger review 10: it resampled rows, and its
+    intervals differed from the page's for the same point); None when that bootstrap cannot
+    be made (then the rows are resampled, as before)."""
+    from ..core.decisions.point_intervals import point_intervals
+
+    try:
+        return point_intervals(y, s, p, e, pins=(threshold,), weights=w, n_boot=replicates,
+                               seed=seed, level=level).pins[0]
+    except (ValueError, IndexError):
+        return None
+
+
 def _pin_intervals(u: PointUncertainty, *, replicates, seed):
     """The record's :class:`DecisionIntervals` from the page's intervals of a pin at its
     threshold (:class:`~roc_dash.core.decisions.point_intervals.PointUncertainty`): the numbers
@@ -295,6 +311,9 @@ def build_decision(analysis: Analysis, table: pd.DataFrame, *, pinned: dict | No
     lv = analysis.conditions.level if level is None else level
     if summary.pinned:
         choice, choice_notes, u = None, (), None
+        if point is None and replicates > 0:  # one computation: the page's and the report's
+            point = _pin_point(y, s, w, pinned.get("threshold"), p, e, replicates=replicates,
+                               seed=seed, level=lv)
         if point is not None and replicates > 0:
             intervals, boot_notes = _pin_intervals(point, replicates=replicates, seed=seed)
         else:

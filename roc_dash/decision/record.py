@@ -73,8 +73,9 @@ class DecisionMetrics:
 
 #: What the record's ``intervals`` are (written beside them).
 FIXED_THRESHOLD_WHAT = (
-    "the metrics of the shipped fixed threshold: rows resampled, the threshold held fixed "
-    "(what deploying this threshold on data like these gives)")
+    "the metrics of the shipped fixed threshold: positives and negatives resampled "
+    "separately, the threshold held fixed (what deploying this threshold on data like these "
+    "gives; the page's 'How sure?' column of the pin, and roc-dash report --pin)")
 
 #: What the ``intervals`` of a record at its optimum are (written beside them).
 CHOSEN_THRESHOLD_WHAT = (
@@ -106,10 +107,10 @@ CHOICE_METRICS = ("threshold", "tpr", "fpr", "precision", "npv", "lr_pos", "lr_n
 @dataclass(frozen=True)
 class DecisionIntervals:
     """Bootstrap intervals of the metrics at the shipped threshold. A pinned threshold's:
-    rows resampled with replacement, the prior fixed (:data:`FIXED_THRESHOLD_WHAT`); from the
-    page, its intervals of the pin (positives and negatives resampled, ``method`` says so), the
-    numbers its "How sure?" table shows; from ``roc-dash decide``,
-    :func:`~roc_dash.core.decisions.uncertainty.uncertainty_from_bootstrap`. The optimum's: from the
+    positives and negatives resampled, the prior fixed (:data:`FIXED_THRESHOLD_WHAT`), the
+    numbers the page's "How sure?" table and ``roc-dash report --pin`` show, from
+    ``roc-dash decide`` too (rows resampled, :func:`~roc_dash.core.decisions.uncertainty.
+    uncertainty_from_bootstrap`, only when that bootstrap cannot be made; ``method`` says). The optimum's: from the
     bootstrap that chooses the optimum again in every replicate, each metric corrected for
     the optimism of the choice (:data:`CHOSEN_THRESHOLD_WHAT`,
     :mod:`~roc_dash.core.decisions.choice_correction`). Each metric is ``(low, high)``; ``interval``

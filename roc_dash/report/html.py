@@ -279,10 +279,12 @@ def intervals_html(intervals) -> str:
     head = ["Model", "Threshold", "TPR", "FPR", "Precision at the prior", "NPV at the prior",
             "Expected cost", "Out-of-bag cost of the choice", "Replicates"]
     return ("<h2>How sure is the chosen point?</h2><p class=\"muted\">Each model's optimum, "
-            f"{u.level:.0%} intervals ({html.escape(u.method)}). The expected cost at the "
-            "optimum is measured on the data that chose it: it is optimistic and its interval "
-            "undercovers; the out-of-bag cost (each replicate's optimum charged on the cases "
-            "it did not draw) is what the choice is expected to cost.</p>" + _table(head, rows))
+            f"{u.level:.0%} intervals ({html.escape(u.method)}). At the optimum they are of "
+            "what the chosen threshold gives on new data, corrected for choosing it on these "
+            "data (the estimate beside them is optimistic: a cost's interval may lie above "
+            "it), as the page's; measured coverage in docs/statistics.md. The out-of-bag "
+            "cost (each replicate's optimum charged on the cases it did not draw) is what the "
+            "choice is expected to cost.</p>" + _table(head, rows))
 def cross_validation_html(analysis: Analysis) -> str:
     """The cross-validated AUC of every model with two or more folds: the mean of the folds'
     own AUCs ± SD with the LeDell et al. (2015) interval, the AP mean ± SD, and each fold's

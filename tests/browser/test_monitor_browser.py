@@ -17,7 +17,16 @@ from roc_dash.cli import main
 from roc_dash.figures.style import format_threshold
 from tests.monitoring_example import frame
 
-from .gestures import centre, click, open_tab, scroll_into_view, type_into, wait_idle, wait_until
+from .gestures import (
+    centre,
+    click,
+    open_tab,
+    pace,
+    scroll_into_view,
+    type_into,
+    wait_idle,
+    wait_until,
+)
 from .test_trust_browser import start
 
 
@@ -136,3 +145,90 @@ def test_mtb101_pick_windows_change_a_cost_and_reopen_the_link(dash_duo, app, mo
     threshold = json.loads(record.read_text())["rule"]["threshold"]
     assert f"score ≥ {format_threshold(threshold)}" in _text(dash_duo, ids.MON_STATUS)
     wait_until(lambda: "mref=upload" in d.current_url, message="the record's choice linked")
+
+
+@pytest.fixture
+def dated(tmp_path):
+    """A reference and later predictions with a date column over two months."""
+    paths = {"ref": tmp_path / "ref.csv", "later": tmp_path / "later.csv"}
+    frame(3000, 0.3, seed=1).to_csv(paths["ref"], index=False)
+    later = frame(2000, 0.3, seed=2)
+    later["date"] = np.array(["2025-01-05", "2025-01-20", "2025-02-05", "2025-02-20"])[
+        np.arange(2000) % 4]
+    later.to_csv(paths["later"], index=False)
+    return paths
+
+
+def _months_shown(dash_duo) -> bool:
+    rows = [r.split()[0] for r in _text(dash_duo, ids.MON_TABLE).splitlines()[1:] if r]
+    return rows == ["2025-01", "2025-02"]
+
+
+def _type_in_dropdown(d, dropdown_id, text):
+    """Focus the dropdown (as Tab would), type ``text`` and Enter: a person's keys."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    target = d.find_element(By.CSS_SELECTOR, f"#{dropdown_id}")
+    scroll_into_view(d, target)
+    d.execute_script("arguments[0].focus()", target)
+    wait_until(lambda: d.execute_script(
+        "return document.activeElement === arguments[0]", target), message="the focus")
+    for key in text:  # at a hand's pace: the first key opens the list and its search
+        ActionChains(d).send_keys(key).perform()
+        pace(0.15)
+    wait_until(lambda: d.find_elements(By.CSS_SELECTOR, ".dash-dropdown-content input"),
+               message=f"{dropdown_id}'s list open with its search")
+    ActionChains(d).send_keys(Keys.ENTER).perform()
+    ActionChains(d).send_keys(Keys.ESCAPE).perform()  # the list closed, as a person would
+    wait_until(lambda: not d.find_elements(By.CSS_SELECTOR, ".dash-dropdown-content input"),
+               message=f"{dropdown_id}'s list closed")
+
+
+def test_mtb120_the_period_dropdown_is_chosen_by_typing(dash_duo, app, dated):
+    """Stranger review 10: typing "month" and Enter in "each day / week / month" chose
+    nothing (the dropdown had no search)."""
+    start(dash_duo, app, size=(1400, 1100))
+    d = dash_duo.driver
+    for name in ("ref", "later"):
+        _upload(dash_duo, dated[name])
+    open_tab(dash_duo, "monitor")
+    _tick(dash_duo, ids.MON_WINDOWS, "later.csv")
+    wait_until(lambda: "later" in _text(dash_duo, ids.MON_TABLE), message="one window")
+    _type_in_dropdown(d, ids.MON_TIME, "date")
+    wait_until(lambda: "2025-02-20" in _text(dash_duo, ids.MON_TABLE),
+               message="a window per date")
+    _type_in_dropdown(d, ids.MON_EVERY, "month")
+    wait_until(lambda: _months_shown(dash_duo), message="a window per month, by the keys")
+    assert "each month" in d.find_element(By.ID, ids.MON_EVERY).text
+
+
+def test_mtb121_the_cut_by_month_survives_a_reload_and_a_fresh_link(dash_duo, app, dated):
+    """Stranger review 10: mtime and mevery were lost after F5 and when a link naming them
+    was opened (the time column's option arrived after its value, which the dropdown
+    cleared)."""
+    start(dash_duo, app, size=(1400, 1100))
+    d = dash_duo.driver
+    for name in ("ref", "later"):
+        _upload(dash_duo, dated[name])
+    open_tab(dash_duo, "monitor")
+    _tick(dash_duo, ids.MON_WINDOWS, "later.csv")
+    link = wait_until(lambda: d.current_url if "mwin=" in d.current_url else None,
+                      message="the window in the link")
+    link += "&mtime=date&mevery=month"
+    # a colleague opens the link (a fresh session)
+    d.execute_script("sessionStorage.clear();")
+    d.get(link)
+    wait_until(lambda: d.find_element(By.ID, ids.TAB_PANEL + "monitor").is_displayed(),
+               message="the Monitor tab shown")
+    wait_until(lambda: _months_shown(dash_duo), message="the link's cut by month")
+    wait_idle(dash_duo)
+    assert "mtime=date" in d.current_url and "mevery=month" in d.current_url
+    # F5
+    d.refresh()
+    wait_until(lambda: d.find_element(By.ID, ids.TAB_PANEL + "monitor").is_displayed(),
+               message="the Monitor tab shown again")
+    wait_until(lambda: _months_shown(dash_duo), message="the cut by month after a reload")
+    wait_idle(dash_duo)
+    assert "mtime=date" in d.current_url and "mevery=month" in d.current_url
+    assert "each month" in d.find_element(By.ID, ids.MON_EVERY).text

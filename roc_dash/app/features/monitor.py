@@ -146,7 +146,8 @@ def panel():
                     dcc.Dropdown(id=ids.MON_TIME, value=None, options=[],
                                  placeholder="each dataset one window",
                                  className="monitor-choice"),
-                    dcc.Dropdown(id=ids.MON_EVERY, value=None, searchable=False,
+                    # searchable: "month" typed and Enter chooses it (stranger review 10)
+                    dcc.Dropdown(id=ids.MON_EVERY, value=None,
                                  placeholder="each value one window",
                                  className="monitor-choice",
                                  options=[{"label": f"each {p}", "value": p}
@@ -417,6 +418,7 @@ def register(app, cache, store) -> None:
         output={"reference": Output(ids.MON_REFERENCE, "value"),
                 "windows": Output(ids.MON_WINDOWS, "value"),
                 "time": Output(ids.MON_TIME, "value"),
+                "time_options": Output(ids.MON_TIME, "options", allow_duplicate=True),
                 "every": Output(ids.MON_EVERY, "value"),
                 "labels": Output(ids.MON_LABELS, "value"),
                 "estimator": Output(ids.MON_ESTIMATOR, "value"),
@@ -431,7 +433,11 @@ def register(app, cache, store) -> None:
         if "monitor" not in given:
             raise PreventUpdate
         m = link.monitor
+        # the time column's option comes with its value: a dropdown clears a value that is
+        # not among its options, and the columns arrive later, with the datasets (stranger
+        # review 10: mtime and mevery were lost on reload and in links)
         return {"reference": m.reference, "windows": list(m.windows), "time": m.time,
+                "time_options": [{"label": m.time, "value": m.time}] if m.time else no_update,
                 "every": m.every, "labels": ["hide"] if m.hide_labels else [],
                 "estimator": m.estimator, "pins": [list(p) for p in m.pins],
                 **linked_record(store, m.record)}
@@ -456,6 +462,10 @@ def register(app, cache, store) -> None:
         ticked = [f for f in files if f.id in page.monitor.windows]
         columns = window_columns(store, windows) if windows else []
         columns += [c for c in file_columns(ticked) if c not in columns]
+        if page.monitor.time and page.monitor.time not in columns:
+            # kept while the windows' datasets are still arriving (a link, a reload): a
+            # dropdown would clear it; a column they lack is said in the tab's message
+            columns.append(page.monitor.time)
         return {"windows": [*({"label": " " + label, "value": info.id} for info, label in
                               zip(infos, dataset_labels(infos), strict=True)),
                             *({"label": f" {f.name} (window file)", "value": f.id}

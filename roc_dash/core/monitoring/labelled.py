@@ -4,7 +4,7 @@ At the threshold the window's confusion matrix gives its TPR, FPR, precision and
 flagged (at its own class mix, as they happened) and the expected cost per case at the
 decision's prior and costs (comparable with the record's: only the rates differ) and at the
 window's own class mix (what the window cost). Intervals are percentile bootstraps of the
-window's cases with the threshold fixed, as the record's (rows resampled, the four cells
+window's cases with the threshold fixed (rows resampled, the four cells
 drawn as Poisson counts: Hanley & MacGibbon 2006). The window's own optimum (its hull at its
 class mix, the decision's costs) is the cost of switching; it is chosen on the window
 itself, so it is optimistic (in-sample).

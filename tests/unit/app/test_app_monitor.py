@@ -316,3 +316,42 @@ def test_mtb031_the_tab_checks_the_point_the_pages_capacity_and_floors_choose(lo
     assert "under the capacity" in str(shown["status"]) or "under the floors" in str(
         shown["status"])
     assert f"{chosen.threshold:.6g}" in str(shown["status"]) + str(shown["table"])
+
+
+def test_mtb040_windows_of_another_model_are_not_checked_against_the_decision(tmp_path):
+    """Stranger review 10: the windows' LogReg rows were checked against GradBoost's decision
+    (a window dataset of one model was read as the decision's model whatever its name);
+    now a message says no loaded decision matches, and the model is named with its dataset.
+    A window file without a model column (its model named after it) is still read as the
+    decision's model."""
+    store = DatasetStore(tmp_path / "store")
+    files = tmp_path / "files"
+    files.mkdir()
+    ref = put_file(store, files, "synth.csv", frame(3000, 0.3, seed=1, model="GradBoost"))
+    later = put_file(store, files, "later.csv", frame(2000, 0.3, seed=2, model="LogReg"))
+    bare = put_file(store, files, "bare.csv",
+                    frame(2000, 0.3, seed=3).drop(columns="model"))
+    cache = AnalysisCache(store)
+    page = PageState(datasets=(ref, later), conditions=CONDITIONS,
+                     monitor=MonitorState(windows=(later,)))
+    out = page_monitor(cache, page)
+    assert out.report is None
+    assert "No decision loaded matches the windows' models" in out.message
+    assert "later.csv holds LogReg" in out.message and "GradBoost (synth.csv)" in out.message
+    ok = page_monitor(cache, dataclasses.replace(page, datasets=(ref, bare),
+                                                 monitor=MonitorState(windows=(bare,))))
+    assert ok.report is not None and ok.message == ""
+    assert ok.reference_label == "the page's recommendation: GradBoost (synth.csv)"
+    assert ok.report.record.model == "GradBoost"
+
+
+def test_mtb041_the_tab_says_its_recommendation_leaves_the_windows_out(loaded):
+    """Stranger review 10: the strip's recommendation took a window's dataset while the tab's
+    did not, silently; the tab now says so (docs/monitoring.md), not for an uploaded record."""
+    cache, ids_, _ = loaded
+    out = page_monitor(cache, _page(ids_))
+    note = next(n for n in out.report.notes if "taken on the datasets that are not windows"
+                in n)
+    assert "jan.csv, feb.csv" in note and "Download decision" in note
+    views = feature.monitor_outputs(cache, _page(ids_), None)
+    assert "not windows" in str(views["status"])

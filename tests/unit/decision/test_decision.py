@@ -197,10 +197,12 @@ def test_shp005_intervals_are_seeded_and_hold_the_point(tmp_path):
     assert a.drift_reference.optimism > 0  # a choice looks better on its own data
     assert a.to_dict()["intervals"]["what"].startswith("the metrics of the shipped "
                                                        "threshold, chosen as the optimum")
-    # at a pinned threshold: the fixed threshold's bootstrap, holding the point
+    # at a pinned threshold: the fixed threshold's bootstrap (positives and negatives
+    # resampled, as the page's and the report's, shp040), holding the point
     pinned = _record(table, seed=4, pinned={"model": a.model, "threshold": 0.5})
     i = pinned.intervals
-    assert i.method == "bootstrap" and i.replicates == 200 and i.level == 0.95
+    assert i.method == "stratified bootstrap, percentile" and i.replicates == 200
+    assert i.level == 0.95
     for key in ("tpr", "fpr", "precision", "flagged", "expected_cost"):
         low, high = getattr(i, key)
         assert low <= getattr(pinned.metrics, key) <= high, key
@@ -344,3 +346,27 @@ def test_shp013_weighted_counts_are_noted_and_the_classifier_gives_unweighted_on
     unweighted = _record(_written(tmp_path, "u.csv", pd.DataFrame(
         {"label": y, "score": scores})), replicates=0)
     assert decision.WEIGHTED_COUNTS_NOTE not in unweighted.notes
+
+
+def test_shp040_decide_threshold_gives_the_reports_pin_intervals(tmp_path, capsys):
+    """Stranger review 10: ``roc-dash decide --threshold`` resampled rows while the page and
+    ``roc-dash report --pin`` resample positives and negatives: the same point had two sets
+    of intervals. Now one computation (the same seed and replicates: equal numbers)."""
+    from roc_dash.cli import main
+
+    rng = np.random.default_rng(5)
+    y = rng.random(600) < 0.3
+    s = np.round(1 / (1 + np.exp(-np.where(y, rng.normal(1.5, 1, 600),
+                                           rng.normal(0, 1, 600)))), 6)
+    path = tmp_path / "third.csv"
+    pd.DataFrame({"label": np.where(y, "yes", "no"), "score": s}).to_csv(path, index=False)
+    rec, rep = tmp_path / "d.json", tmp_path / "r.json"
+    common = ["--cost-fn", "3", "--prior", "0.3"]
+    assert main(["decide", str(path), "--threshold", "0.5", *common, "-o", str(rec)]) == 0
+    assert main(["report", str(path), "--pin", "third", "0.5", *common, "-o", str(rep)]) == 0
+    capsys.readouterr()
+    got = json.loads(rec.read_text())["intervals"]
+    pin = json.loads(rep.read_text())["models"][0]["pins"][0]["uncertainty"]["intervals"]
+    for k in ("tpr", "fpr", "precision", "expected_cost"):
+        assert got[k] == [pin[k]["low"], pin[k]["high"]], k
+    assert "positives and negatives resampled" in got["what"]

@@ -115,7 +115,7 @@ def test_rpi004_bad_options_exit_2_with_message(tmp_path, capsys, args, words):
     assert "Traceback" not in out.err
 
 
-def test_rpi005_html_report_shows_the_optimums_intervals(tmp_path, capsys):
+def test_rpi005_html_report_shows_the_optimums_intervals_with_the_pages_words(tmp_path, capsys):
     from roc_dash.report import fmt
 
     path, df = _data(tmp_path)
@@ -132,6 +132,10 @@ def test_rpi005_html_report_shows_the_optimums_intervals(tmp_path, capsys):
     for iv in (core.tpr, core.fpr, core.expected_cost):
         assert f"{fmt(iv.estimate)} [{fmt(iv.low)}–{fmt(iv.high)}]" in text
     assert fmt(core.optimism.out_of_bag) in text
+    # rpi007 (stranger review 10): the words match the corrected interval shown, as the
+    # page's caption says them (no "undercovers")
+    assert "undercovers" not in text
+    assert "corrected for choosing it on these data" in text
 
 
 def test_rpi006_rows_the_bootstrap_cannot_use_leave_a_note_not_a_failure(tmp_path, capsys,
