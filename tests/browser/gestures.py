@@ -32,6 +32,17 @@ def pace(seconds):
     time.sleep(seconds)
 
 
+def keys_paced(driver, text, seconds):
+    """Press the keys of ``text`` one at a time wherever the focus is, ``seconds`` between
+    them (a hand's pace: a dropdown's first key opens its list and moves the focus into its
+    search box)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    for key in text:
+        ActionChains(driver).send_keys(key).perform()
+        pace(seconds)
+
+
 def type_paced(element, text, seconds):
     """Type ``text`` one key at a time, ``seconds`` between keys (a slow typist)."""
     for key in text:

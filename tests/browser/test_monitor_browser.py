@@ -20,8 +20,8 @@ from tests.monitoring_example import frame
 from .gestures import (
     centre,
     click,
+    keys_paced,
     open_tab,
-    pace,
     scroll_into_view,
     type_into,
     wait_idle,
@@ -174,9 +174,7 @@ def _type_in_dropdown(d, dropdown_id, text):
     d.execute_script("arguments[0].focus()", target)
     wait_until(lambda: d.execute_script(
         "return document.activeElement === arguments[0]", target), message="the focus")
-    for key in text:  # at a hand's pace: the first key opens the list and its search
-        ActionChains(d).send_keys(key).perform()
-        pace(0.15)
+    keys_paced(d, text, 0.15)  # the first key opens the list and its search
     wait_until(lambda: d.find_elements(By.CSS_SELECTOR, ".dash-dropdown-content input"),
                message=f"{dropdown_id}'s list open with its search")
     ActionChains(d).send_keys(Keys.ENTER).perform()

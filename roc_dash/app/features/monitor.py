@@ -415,36 +415,6 @@ def register(app, cache, store) -> None:
     while it is shown)."""
 
     @app.callback(
-        output={"reference": Output(ids.MON_REFERENCE, "value"),
-                "windows": Output(ids.MON_WINDOWS, "value"),
-                "time": Output(ids.MON_TIME, "value"),
-                "time_options": Output(ids.MON_TIME, "options", allow_duplicate=True),
-                "every": Output(ids.MON_EVERY, "value"),
-                "labels": Output(ids.MON_LABELS, "value"),
-                "estimator": Output(ids.MON_ESTIMATOR, "value"),
-                "record": Output(ids.MON_RECORD_ID, "data"),
-                "pins": Output(ids.MON_PINS, "data"),
-                "name": Output(ids.MON_RECORD + "-name", "children")},
-        inputs={"search": Input(ids.URL, "search")},
-        prevent_initial_call="initial_duplicate",
-    )
-    def settings_from_link(search):
-        link, given = parse_link(search)
-        if "monitor" not in given:
-            raise PreventUpdate
-        m = link.monitor
-        # the time column's option comes with its value: a dropdown clears a value that is
-        # not among its options, and the columns arrive later, with the datasets (stranger
-        # review 10: mtime and mevery were lost on reload and in links)
-        return {"reference": m.reference, "windows": list(m.windows), "time": m.time,
-                "time_options": [{"label": m.time, "value": m.time}] if m.time else no_update,
-                "every": m.every, "labels": ["hide"] if m.hide_labels else [],
-                "estimator": m.estimator, "pins": [list(p) for p in m.pins],
-                **linked_record(store, m.record)}
-
-    _register_windows_after_removal(app)
-
-    @app.callback(
         output={"windows": Output(ids.MON_WINDOWS, "options"),
                 "time": Output(ids.MON_TIME, "options"),
                 "reference": Output(ids.MON_REFERENCE, "options")},
@@ -473,6 +443,11 @@ def register(app, cache, store) -> None:
                 "time": [{"label": c, "value": c} for c in columns],
                 "reference": _reference_options(pins)}
 
+    # after the choices: the options' own writer comes first (the link's time column
+    # option is a second writer, fig005)
+    _register_link(app, store)
+    _register_windows_after_removal(app)
+
     @app.callback(
         output={k: o for k, o in zip(OUTPUTS, (
             Output(ids.MON_STATUS, "children"), Output(ids.MON_ROC, "figure"),
@@ -495,6 +470,38 @@ def register(app, cache, store) -> None:
         return monitor_outputs(cache, page, record)
 
     _register_files_and_pins(app, cache, store)
+
+
+def _register_link(app, store) -> None:
+    """The tab's settings from a link (its time column's option with its value)."""
+
+    @app.callback(
+        output={"reference": Output(ids.MON_REFERENCE, "value"),
+                "windows": Output(ids.MON_WINDOWS, "value"),
+                "time": Output(ids.MON_TIME, "value"),
+                "time_options": Output(ids.MON_TIME, "options", allow_duplicate=True),
+                "every": Output(ids.MON_EVERY, "value"),
+                "labels": Output(ids.MON_LABELS, "value"),
+                "estimator": Output(ids.MON_ESTIMATOR, "value"),
+                "record": Output(ids.MON_RECORD_ID, "data"),
+                "pins": Output(ids.MON_PINS, "data"),
+                "name": Output(ids.MON_RECORD + "-name", "children")},
+        inputs={"search": Input(ids.URL, "search")},
+        prevent_initial_call="initial_duplicate",
+    )
+    def settings_from_link(search):
+        link, given = parse_link(search)
+        if "monitor" not in given:
+            raise PreventUpdate
+        m = link.monitor
+        # the time column's option comes with its value: a dropdown clears a value that is
+        # not among its options, and the columns arrive later, with the datasets (stranger
+        # review 10: mtime and mevery were lost on reload and in links)
+        return {"reference": m.reference, "windows": list(m.windows), "time": m.time,
+                "time_options": [{"label": m.time, "value": m.time}] if m.time else no_update,
+                "every": m.every, "labels": ["hide"] if m.hide_labels else [],
+                "estimator": m.estimator, "pins": [list(p) for p in m.pins],
+                **linked_record(store, m.record)}
 
 
 def _register_windows_after_removal(app) -> None:

@@ -316,7 +316,10 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: its ~300 components each time); the wiring only.
 #: Re-recorded (branch perf10b): the clientside callback that puts the interval boxes into
 #: the drawn ROC replaces layout shapes by name (REPLACE_REGIONS); the wiring only.
-EXPECTED_PAGE = ('7ef10432af30b502', '16d2ae13925c1bfd')
+#: Re-recorded (branch fix11, merged on main): the Monitor tab's period list is searchable
+#: (the layout); the link's settings restore the time column's option with its value, a second
+#: writer of its options registered after the options' own callback (the wiring).
+EXPECTED_PAGE = ('6b4cfad5d20e9fa4', '7602891cb40e524f')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
