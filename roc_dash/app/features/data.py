@@ -395,16 +395,20 @@ def _register_datasets(app, cache, store) -> None:
                 # what a removal moves off the dataset (the record keeps it, and what Undo
                 # puts back: the models callback and the Monitor's follow it)
                 "windows": State(ids.MON_WINDOWS, "value"),
-                "shown": State(ids.MODELS, "value")},  # the dataset's ticked: Undo ticks them
+                "shown": State(ids.MODELS, "value"),  # the dataset's ticked: Undo ticks them
+                # the Slices card's model and columns (Undo puts them back)
+                "slices": (State(ids.SLC_MODEL, "value"), State(ids.SLC_COLUMN, "value"),
+                           State(ids.SLC_CROSS, "value"))},
     )
     def update_datasets(streamed, remove_request, positive, demo, search, answer, datasets,
-                        pending, source, state, pins, removed, windows, shown):
+                        pending, source, state, pins, removed, windows, shown, slices):
         store.run_due_removals()  # deletions whose undo window has passed
         out = dict.fromkeys(("datasets", "status", "error", "pending", "removal", "removed"),
                             no_update)
         trigger = ctx.triggered_id
         if isinstance(trigger, dict) or trigger == ids.REMOVE_REQUEST:
             settings = {"source": source, "windows": windows, "models": shown,
+                        "slices": dict(zip(("model", "column", "cross"), slices, strict=True)),
                         "auto": ControlState.from_store(state).prior_mode != "manual"}
             return {**out, **removal_answer(store, trigger, remove_request, datasets, pins,
                                             removed, settings)}
@@ -441,7 +445,7 @@ def removal_answer(store, trigger, request, datasets, pins, removed, settings=No
         wanted = request.get("index") if isinstance(request, dict) else None
         if wanted not in clean_ids(datasets):
             raise PreventUpdate
-        return {"removal": confirm_box(store, datasets, wanted, pins, owner)}
+        return {"removal": confirm_box(store, datasets, wanted, pins, owner, settings)}
     if not any(t["value"] for t in ctx.triggered):
         raise PreventUpdate  # the buttons appearing
     kind, dataset_id = trigger.get("type"), trigger.get("index")

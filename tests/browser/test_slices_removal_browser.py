@@ -1,0 +1,82 @@
+"""The Slices card and a dataset's removal, by real clicks in headless Chromium (review10):
+the removal says it takes the card's model and column, and *Undo* puts them back (slr001);
+with the files in the other order, the card starts on a model whose file has a column to
+slice by, and its empty figure says to choose one (slr002)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+from roc_dash.app import ids
+
+from .gestures import js_graph, open_tab, wait_idle, wait_until
+from .test_state_browser import dataset_id, load, predictions, remove_dataset, search
+from .test_trust_browser import start
+
+
+def _card(dash_duo) -> str:
+    return dash_duo.find_element(f"#{ids.SLC_MODEL}").text
+
+
+def _column(dash_duo) -> str:
+    return dash_duo.find_element(f"#{ids.SLC_COLUMN}").text
+
+
+def test_slr001_undo_puts_the_slices_model_and_column_back(dash_duo, app, tmp_path, shot):
+    first, second = tmp_path / "bc.csv", tmp_path / "bc_sex.csv"
+    predictions(seed=1).to_csv(first, index=False)  # no column to slice by
+    predictions(seed=2, groups=True).to_csv(second, index=False)  # group and sex
+    start(dash_duo, app)
+    d = dash_duo.driver
+    load(dash_duo, first, 1)
+    load(dash_duo, second, 2)
+    open_tab(dash_duo, "compare")
+    dash_duo.select_dcc_dropdown(f"#{ids.SLC_COLUMN}", "sex")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "Groups from the column sex")
+    chosen = _card(dash_duo)
+    assert chosen.endswith("(bc_sex.csv)")
+    name = chosen.removesuffix(" (bc_sex.csv)")
+    sex = dataset_id(app, "bc_sex.csv")
+    wait_until(lambda: parse_qs(search(d).lstrip("?")).get("slc") == ["sex"],
+               message="slc=sex in the link")
+    wait_idle(dash_duo)
+
+    question = remove_dataset(dash_duo, "bc_sex.csv")
+    card = f"the Slices card's model {name} (sliced by sex)"
+    assert card in question
+    assert card in dash_duo.find_element(f"#{ids.REMOVAL}").text
+    wait_until(lambda: sex not in search(d), message="no link parameter names bc_sex.csv")
+    shot("slr001_removed")
+
+    dash_duo.find_element(f"#{ids.REMOVAL} button").click()  # Undo
+    dash_duo.wait_for_contains_text(f"#{ids.REMOVAL}", "bc_sex.csv is back")
+    assert f"The Slices card is back on {name} (sliced by sex)." in \
+        dash_duo.find_element(f"#{ids.REMOVAL}").text
+    wait_until(lambda: _card(dash_duo) == chosen and _column(dash_duo) == "sex",
+               message="the card's model and column back")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "Groups from the column sex")
+    wait_until(lambda: parse_qs(search(d).lstrip("?")).get("slc") == ["sex"]
+               and parse_qs(search(d).lstrip("?")).get("slm", [""])[0].startswith(f"{sex}/"),
+               message="slm and slc back in the link")
+    wait_idle(dash_duo)
+    shot("slr001_undone")
+
+
+def test_slr002_the_card_starts_on_a_model_with_a_column_to_slice(dash_duo, app, tmp_path,
+                                                                  shot):
+    first, second = tmp_path / "synth.csv", tmp_path / "bc_sex.csv"
+    predictions(seed=1).to_csv(first, index=False)  # no column to slice by, loaded first
+    predictions(seed=2, groups=True).drop(columns="group").to_csv(second, index=False)
+    start(dash_duo, app)
+    load(dash_duo, first, 1)
+    load(dash_duo, second, 2)
+    open_tab(dash_duo, "compare")
+    wait_until(lambda: _card(dash_duo).endswith("(bc_sex.csv)"),
+               message="the card on a model of the file with a column (sex)")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "Choose a column to slice by")
+    d = dash_duo.driver
+    wait_until(lambda: js_graph(d, ids.SLC_GRAPH, "gd.layout.annotations[0].text")
+               == "No column chosen: choose one under Slice by, above.",
+               message="the figure says to choose a column")
+    wait_idle(dash_duo)
+    shot("slr002_swapped_order")
