@@ -8,10 +8,12 @@ from __future__ import annotations
 from urllib.parse import parse_qs
 
 from roc_dash.app import ids
+from roc_dash.app.state import display
+from roc_dash.text.rounding import sig
 
 from .gestures import js_graph, open_tab, wait_idle, wait_until
 from .test_state_browser import dataset_id, load, predictions, remove_dataset, search
-from .test_trust_browser import start
+from .test_trust_browser import start, value
 
 
 def _card(dash_duo) -> str:
@@ -80,3 +82,25 @@ def test_slr002_the_card_starts_on_a_model_with_a_column_to_slice(dash_duo, app,
                message="the figure says to choose a column")
     wait_idle(dash_duo)
     shot("slr002_swapped_order")
+
+
+def test_slr003_the_bare_address_keeps_the_priors_source(dash_duo, app, tmp_path):
+    first, second = tmp_path / "bc.csv", tmp_path / "bc_sex.csv"
+    predictions(seed=1).to_csv(first, index=False)
+    predictions(seed=2, groups=True).to_csv(second, index=False)
+    p_bc = float(predictions(seed=1)["label"].mean())
+    start(dash_duo, app)
+    d = dash_duo.driver
+    load(dash_duo, first, 1)
+    load(dash_duo, second, 2)  # the last loaded: the default source
+    bc = dataset_id(app, "bc.csv")
+    dash_duo.select_dcc_dropdown(f"#{ids.PRIOR_SOURCE}", f"bc.csv ({sig(p_bc)})")
+    wait_until(lambda: value(dash_duo, ids.PRIOR) == display(p_bc), message="p(+) of bc.csv")
+    wait_until(lambda: f"psrc={bc}" in search(d), message="psrc in the link")
+    wait_idle(dash_duo)
+    d.get(dash_duo.server_url + "/")  # the bare address, in the same tab
+    wait_until(lambda: len(dash_duo.find_elements(f"#{ids.DATASET_LIST} li.dataset")) == 2,
+               message="the tab's two datasets back")
+    wait_until(lambda: f"psrc={bc}" in search(d), message="the same source in the link")
+    wait_until(lambda: value(dash_duo, ids.PRIOR) == display(p_bc),
+               message="the same prior as before")

@@ -114,6 +114,8 @@ def panel(class_control, examples):
         html.Div(id=ids.DATASET_LIST, className="dataset-list"),
         html.Div(id=ids.REMOVAL, className="removal-box", **{"aria-live": "polite"}),
         dcc.Store(id=ids.REMOVED, data=None),
+        # the prior's source of this browser tab: a bare URL (no psrc=) keeps it
+        dcc.Store(id=ids.PRIOR_SOURCE_KEPT, data=None, storage_type="session"),
         class_control,
         html.Button("Load the demo data", id=ids.LOAD_DEMO, n_clicks=0,
                     className="link-button", title=HELP["demo"]),
@@ -315,11 +317,12 @@ def remove_dataset(dataset_ids, dataset_id):
     return [d for d in clean_ids(dataset_ids) if d != dataset_id]
 
 
-def prior_source(dataset_ids, source, search=None) -> str | None:
+def prior_source(dataset_ids, source, search=None, kept=None) -> str | None:
     """The dataset whose prevalence "Use the data's prevalence" takes: the one chosen so far
     while it is loaded (a dataset added later never changes the prior by itself; the status
     says what it would give, see :func:`prior_note`), else the link's (``psrc=``), else the
-    last dataset loaded."""
+    one this browser tab had (``kept``: the page opened again at its bare address, the
+    datasets coming back from the tab's session), else the last dataset loaded."""
     ids_ = clean_ids(dataset_ids)
     if source in ids_:
         return source
@@ -327,6 +330,8 @@ def prior_source(dataset_ids, source, search=None) -> str | None:
     linked = link.prior_source if "prior_source" in given else None
     if linked in ids_:
         return linked
+    if kept in ids_:
+        return kept
     return ids_[-1] if ids_ else None
 
 
@@ -523,9 +528,10 @@ def _register_models(app, cache, store) -> None:
                 "search": State(ids.URL, "search"), "source": State(ids.PRIOR_SOURCE, "value"),
                 # a removal or its Undo (written with the datasets): the prior's source it
                 # moved or put back (..removal.settings_now)
-                "removed": Input(ids.REMOVED, "data")},
+                "removed": Input(ids.REMOVED, "data"),
+                "kept": State(ids.PRIOR_SOURCE_KEPT, "data")},
     )
-    def update_models(datasets, selected, old_options, search, source, removed):
+    def update_models(datasets, selected, old_options, search, source, removed, kept=None):
         infos, missing = loaded_infos(store, datasets)
         loaded = [i.id for i in infos]
         refs = model_refs(cache, loaded)  # every model by key, with its shown name
@@ -539,7 +545,7 @@ def _register_models(app, cache, store) -> None:
                                                     search, datasets),
                                     removed if _removal_fired() else None),
                 "pin_options": plain, "sources": sources,
-                "source": prior_source(loaded, _moved_source(removed, source), search),
+                "source": prior_source(loaded, _moved_source(removed, source), search, kept),
                 "source_row": {"display": "flex"} if len(infos) > 1 else {"display": "none"},
                 "threshold_options": plain}
 
@@ -559,6 +565,9 @@ def _register_models(app, cache, store) -> None:
     in_browser(app, "removeRequest",
                Output(ids.REMOVE_REQUEST, "data"),
                Input({"type": ids.REMOVE_DATASET, "index": ALL}, "n_clicks"))
+    # the prior's source, kept in the tab's session (a bare URL opens with it)
+    in_browser(app, "keepSource", Output(ids.PRIOR_SOURCE_KEPT, "data"),
+               Input(ids.PRIOR_SOURCE, "value"))
     in_browser(app, "uploadDone",
                Output(ids.UPLOAD_DONE, "data"), Input(ids.UPLOAD_STATUS, "children"),
                Input(ids.UPLOAD_ERROR, "children"))
