@@ -30,12 +30,12 @@ from . import ids
 from .analysis import dataset_labels, loaded_infos
 from .page_state import Pin, key_ref, pins_of
 from .server.removals import undo_seconds
-from .server.store import DatasetStore, clean_ids
+from .server.store import DEMO_ID, DatasetStore, clean_ids
 from .state import clean_pins
 
 __all__ = ["pins_on", "pins_after", "as_shown", "confirm_box", "remove", "undo", "pin_words",
            "recall", "moved_settings", "restored_settings", "settings_now", "windows_now",
-           "shown_back", "vertex_threshold", "slices_on", "slices_words", "slices_back"]
+           "shown_back", "vertex_threshold", "slices_on", "slices_words", "slices_back", "left_out"]
 
 
 def pins_on(pins, dataset_id: str) -> list[Pin]:
@@ -375,6 +375,25 @@ def pins_after(pins: list[dict], record: dict) -> list[dict]:
         kept.append({**back, "label": label})
     # listed (and linked: ``pin=``) in their letters' order, as they were pinned
     return sorted(kept, key=lambda p: PIN_LABELS.index(p["label"]))
+
+
+def left_out(store: DatasetStore, before, opened) -> str:
+    """A link or saved view opened in a tab that had other datasets loaded (``before``, the
+    tab's; ``opened``, the link's): the sentence naming those the page no longer shows (still
+    on the server; the demo data and datasets gone from the server are not named), "" when
+    there are none. The page shows what the view saved; the browser's Back button returns
+    to the page as it was."""
+    opened = set(clean_ids(opened))
+    gone = [d for d in store.present(clean_ids(before))
+            if d not in opened and d != DEMO_ID]
+    if not gone:
+        return ""
+    labels = [_label(store, before, d) for d in gone]
+    names = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+    return (f"Opening this left out {names}, loaded before (with what the page showed of "
+            f"{'it' if len(labels) == 1 else 'them'}: pins, Monitor windows): "
+            f"{'it stays' if len(labels) == 1 else 'they stay'} on the server, and the "
+            "browser's Back button returns to the page as it was.")
 
 
 def recall(store: DatasetStore, dataset_ids, owner) -> str:

@@ -1,7 +1,9 @@
 """The Slices card and a dataset's removal, by real clicks in headless Chromium (review10):
 the removal says it takes the card's model and column, and *Undo* puts them back (slr001);
 with the files in the other order, the card starts on a model whose file has a column to
-slice by, and its empty figure says to choose one (slr002)."""
+slice by, and its empty figure says to choose one (slr002); the page opened again at its bare
+address keeps the prior's source it had (slr003); opening a saved view says which dataset
+loaded in the tab it leaves out (slr004)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from roc_dash.app import ids
 from roc_dash.app.state import display
 from roc_dash.text.rounding import sig
 
-from .gestures import js_graph, open_tab, wait_idle, wait_until
+from .gestures import js_graph, open_tab, type_into, wait_idle, wait_until
 from .test_state_browser import dataset_id, load, predictions, remove_dataset, search
 from .test_trust_browser import start, value
 
@@ -104,3 +106,24 @@ def test_slr003_the_bare_address_keeps_the_priors_source(dash_duo, app, tmp_path
     wait_until(lambda: f"psrc={bc}" in search(d), message="the same source in the link")
     wait_until(lambda: value(dash_duo, ids.PRIOR) == display(p_bc),
                message="the same prior as before")
+
+
+def test_slr004_opening_a_saved_view_says_which_loaded_dataset_it_left_out(dash_duo, app,
+                                                                           tmp_path):
+    first, second, third = (tmp_path / n for n in ("bc.csv", "bc_sex.csv", "later.csv"))
+    predictions(seed=1).to_csv(first, index=False)
+    predictions(seed=2, groups=True).to_csv(second, index=False)
+    predictions(seed=3).to_csv(third, index=False)
+    start(dash_duo, app)
+    load(dash_duo, first, 1)
+    load(dash_duo, second, 2)
+    type_into(dash_duo.find_element(f"#{ids.VIEW_NAME}"), "both")
+    dash_duo.wait_for_contains_text(f"#{ids.VIEW_LIST}", "both")
+    remove_dataset(dash_duo, "bc_sex.csv")
+    load(dash_duo, third, 2)  # loaded now: not in the view
+    dash_duo.find_element(f"#{ids.VIEW_LIST} button.link-button").click()  # the view "both"
+    wait_until(lambda: "bc_sex.csv" in dash_duo.find_element(f"#{ids.DATASET_LIST}").text,
+               message="the view's datasets")
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_STATUS}", "Opening this left out "
+                                    "later.csv, loaded before")
+    assert "later.csv" not in dash_duo.find_element(f"#{ids.DATASET_LIST}").text

@@ -39,7 +39,15 @@ from ..components import dataset_list, labelled, missing_banner, model_options
 from ..help import HELP
 from ..link_report import unrestored
 from ..page_state import parse_link, resolve_refs
-from ..removal import confirm_box, recall, remove, settings_now, shown_back, undo
+from ..removal import (
+    confirm_box,
+    left_out,
+    recall,
+    remove,
+    settings_now,
+    shown_back,
+    undo,
+)
 from ..server.auth import current_owner
 from ..server.limits import excerpt, heavy_parse
 from ..server.store import (
@@ -422,7 +430,10 @@ def _register_datasets(app, cache, store) -> None:
             if "datasets" not in given or list(link.datasets) == clean_ids(datasets):
                 raise PreventUpdate
             recalled = recall(store, link.datasets, current_owner())
-            return {**out, "datasets": list(link.datasets), "status": recalled, "error": "",
+            # the tab's datasets the link leaves out: said (the view shows what it saved)
+            said = " ".join(w for w in (recalled, left_out(store, datasets, link.datasets))
+                            if w)
+            return {**out, "datasets": list(link.datasets), "status": said, "error": "",
                     "pending": None, **({"removal": None} if recalled else {})}
         if trigger == ids.LOAD_DEMO:
             current = clean_ids(datasets)
