@@ -14,6 +14,7 @@ from roc_dash.app.state import display
 from roc_dash.text.rounding import sig
 
 from .gestures import js_graph, open_tab, type_into, wait_idle, wait_until
+from .test_slices_browser import _choose
 from .test_state_browser import dataset_id, load, predictions, remove_dataset, search
 from .test_trust_browser import start, value
 
@@ -37,6 +38,8 @@ def test_slr001_undo_puts_the_slices_model_and_column_back(dash_duo, app, tmp_pa
     open_tab(dash_duo, "compare")
     dash_duo.select_dcc_dropdown(f"#{ids.SLC_COLUMN}", "sex")
     dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "Groups from the column sex")
+    _choose(dash_duo, "equal_opportunity")  # the removal leaves it: the link keeps it
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_TOTAL}", "equal opportunity")
     chosen = _card(dash_duo)
     assert chosen.endswith("(bc_sex.csv)")
     name = chosen.removesuffix(" (bc_sex.csv)")
@@ -59,6 +62,7 @@ def test_slr001_undo_puts_the_slices_model_and_column_back(dash_duo, app, tmp_pa
     wait_until(lambda: _card(dash_duo) == chosen and _column(dash_duo) == "sex",
                message="the card's model and column back")
     dash_duo.wait_for_contains_text(f"#{ids.SLC_SOURCE}", "Groups from the column sex")
+    dash_duo.wait_for_contains_text(f"#{ids.SLC_TOTAL}", "equal opportunity")
     wait_until(lambda: parse_qs(search(d).lstrip("?")).get("slc") == ["sex"]
                and parse_qs(search(d).lstrip("?")).get("slm", [""])[0].startswith(f"{sex}/"),
                message="slm and slc back in the link")
