@@ -306,7 +306,11 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: Re-recorded (branch perf10): the Compare tab's model table is no longer an output of the
 #: views callback but of its own callback gated by the Compare tab (a click on Decide replaced
 #: its ~300 components each time); the wiring only.
-EXPECTED_PAGE = ('7ef10432af30b502', '4d4e1512e640dc3c')
+#: Re-recorded (branch fix12, review10): a session store keeping the prior's source (the
+#: layout), written in the browser from the source and read by the models callback; the
+#: datasets callback reads the Slices card's model and columns, the Slices card's choice
+#: follows the removal record (Undo puts them back). No demo figure changed.
+EXPECTED_PAGE = ('2494cd518810abc8', 'fca27c6f39fbe754')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
