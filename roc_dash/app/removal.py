@@ -8,7 +8,10 @@ window has passed (:mod:`.server.removals`); for anyone else it only leaves thei
 record of a removal (``ids.REMOVED``) is what *Undo* restores: the dataset at its place in
 the list and its pins (:mod:`.features.pins` reads it), and the settings the removal moved
 off the dataset (:func:`moved_settings`): the deployment prior's source and the Monitor's
-windows, put back by *Undo* unless they were changed meanwhile (then it says so).
+windows, put back by *Undo* unless they were changed meanwhile (then it says so), and the
+Slices card's model and columns when its model was the dataset's (:func:`slices_on`, put
+back by the card's choice callback: :func:`slices_back`). A link or saved view that leaves
+out a dataset the tab had loaded says so (:func:`left_out`).
 
 Below the features: the data feature's callback calls these functions; everything here is a
 plain function of the store and the page's values.
