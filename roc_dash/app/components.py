@@ -519,14 +519,18 @@ def labelled(label: str, control, *, hint: str | None = None, html_for: str | No
     return html.Div(children, className="control")
 
 
-def empty_figure(font):
+#: What an empty figure says unless told otherwise.
+NOTHING_SHOWN = "No model to show: load predictions or tick a model."
+
+
+def empty_figure(font, text: str = NOTHING_SHOWN):
     import plotly.graph_objects as go
 
     from ..figures.style import base_layout
 
     fig = go.Figure()
     base_layout(fig, x_title="", y_title="", font_size=font)
-    fig.add_annotation(text="No model to show: load predictions or tick a model.",
+    fig.add_annotation(text=text,
                        x=0.5, y=0.5, showarrow=False, font={"size": 15})
     return fig
 

@@ -58,6 +58,7 @@ COST_FN_DOWN, COST_FN_UP = "cost-fn-down", "cost-fn-up"
 PRIOR_DOWN, PRIOR_UP = "prior-down", "prior-up"
 PRIOR_SOURCE = "prior-source"  # which dataset's prevalence is "the data's prevalence"
 PRIOR_SOURCE_ROW = "prior-source-row"
+PRIOR_SOURCE_KEPT = "prior-source-kept"  # Store (session): the source chosen, for a bare URL
 CONDITIONS = "conditions"  # Store: exact costs and prior (inputs show them rounded)
 CONTROL_MSG = "control-message"
 SAMPLES_MSG = "samples-message"

@@ -58,11 +58,13 @@ def unrestored(store: DatasetStore, search) -> list[str]:
                        + ", ".join(names) + " among those shown")
     if "slices" in given and link.slices.model is not None:
         models, unknown = lost([link.slices.model])
+        cut = " × ".join(c for c in (link.slices.columns or ()) if c)
+        cut = f" (sliced by {cut})" if cut else ""  # slc=, slx=: the card's columns
         if models:
             out.append(f"the Slices card's model {models[0].name} of "
-                       f"{labels[models[0].dataset]}")
+                       f"{labels[models[0].dataset]}{cut}")
         elif unknown:
-            out.append(f"the Slices card's model {unknown[0].name}")
+            out.append(f"the Slices card's model {unknown[0].name}{cut}")
     if "prior_source" in given and link.prior_source in gone:
         out.append(f"the prevalence of {labels[link.prior_source]} as the deployment prior "
                    "(the last dataset's is used)")

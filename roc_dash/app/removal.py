@@ -8,7 +8,10 @@ window has passed (:mod:`.server.removals`); for anyone else it only leaves thei
 record of a removal (``ids.REMOVED``) is what *Undo* restores: the dataset at its place in
 the list and its pins (:mod:`.features.pins` reads it), and the settings the removal moved
 off the dataset (:func:`moved_settings`): the deployment prior's source and the Monitor's
-windows, put back by *Undo* unless they were changed meanwhile (then it says so).
+windows, put back by *Undo* unless they were changed meanwhile (then it says so), and the
+Slices card's model and columns when its model was the dataset's (:func:`slices_on`, put
+back by the card's choice callback: :func:`slices_back`). A link or saved view that leaves
+out a dataset the tab had loaded says so (:func:`left_out`).
 
 Below the features: the data feature's callback calls these functions; everything here is a
 plain function of the store and the page's values.
@@ -30,12 +33,12 @@ from . import ids
 from .analysis import dataset_labels, loaded_infos
 from .page_state import Pin, key_ref, pins_of
 from .server.removals import undo_seconds
-from .server.store import DatasetStore, clean_ids
+from .server.store import DEMO_ID, DatasetStore, clean_ids
 from .state import clean_pins
 
 __all__ = ["pins_on", "pins_after", "as_shown", "confirm_box", "remove", "undo", "pin_words",
            "recall", "moved_settings", "restored_settings", "settings_now", "windows_now",
-           "shown_back", "vertex_threshold"]
+           "shown_back", "vertex_threshold", "slices_on", "slices_words", "slices_back", "left_out"]
 
 
 def pins_on(pins, dataset_id: str) -> list[Pin]:
@@ -114,20 +117,59 @@ def vertex_threshold(scores, threshold: float) -> float | None:
     return float(np.min(above)) if above.size else None
 
 
-def confirm_box(store: DatasetStore, datasets, dataset_id: str, pins, owner):
+_CARD = "the Slices card's model "
+
+
+def slices_on(settings, dataset_id: str) -> dict | None:
+    """The Slices card's choice (``settings["slices"]``: its model's key, the column and
+    the crossed one) when its model is one of ``dataset_id``'s: what the dataset's removal
+    takes off the card and *Undo* puts back; None otherwise."""
+    raw = settings.get("slices") if isinstance(settings, dict) else None
+    if not isinstance(raw, dict) or getattr(key_ref(raw.get("model")), "dataset",
+                                            None) != dataset_id:
+        return None
+    return {k: raw.get(k) if isinstance(raw.get(k), str) and raw.get(k) else None
+            for k in ("model", "column", "cross")}
+
+
+def slices_words(slices: dict | None) -> str:
+    """``"the Slices card's model LogReg (sliced by sex × region)"``; "" without one."""
+    if not slices:
+        return ""
+    cut = " × ".join(c for c in (slices.get("column"), slices.get("cross")) if c)
+    return (f"{_CARD}{key_ref(slices['model']).name}"
+            + (f" (sliced by {cut})" if cut else ""))
+
+
+def _window_words(settings, dataset_id: str) -> str:
+    return ("its place among the Monitor's windows"
+            if dataset_id in _settings(settings)["windows"] else "")
+
+
+def _leave(goes: list[str]) -> str:
+    """``"A leaves"``, ``"A and B leave"``: one subject in the singular takes "leaves"."""
+    plural = len(goes) > 1 or goes[0].startswith(("its models", "pins "))
+    return f"{' and '.join(goes)} {'leave' if plural else 'leaves'}"
+
+
+def confirm_box(store: DatasetStore, datasets, dataset_id: str, pins, owner, settings=None):
     """The question asked by a dataset's ×: what goes with it (pins at the thresholds the
-    views show), what the server does, and the two answers."""
+    views show, the Slices card's choice when its model is the dataset's, its place among
+    the Monitor's windows: ``settings``, as :func:`remove` takes them), what the server
+    does, and the two answers."""
     label = _label(store, datasets, dataset_id)
     goes = [_models_words(store, dataset_id)]
     words = pin_words(as_shown(store, dataset_id, pins_on(pins, dataset_id)))
     if words:
         goes.append(words)
+    goes += [w for w in (slices_words(slices_on(settings, dataset_id)),
+                         _window_words(settings, dataset_id)) if w]
     minutes = undo_seconds() / 60
     server = (f"It is deleted from the server {minutes:.0f} minutes later, unless you undo "
               "the removal." if _owned(store, dataset_id, owner) else
               "It stays on the server (only its uploader can delete it).")
     return html.Div(className="removal confirm", role="alertdialog", children=[
-        html.P([html.B(f"Remove {label}?"), f" {' and '.join(goes)} leave the page; "
+        html.P([html.B(f"Remove {label}?"), f" {_leave(goes)} the page; "
                 "everything of the other datasets stays. " + server]),
         html.Div(className="removal-buttons", children=[
             _button("Remove", ids.REMOVE_YES, dataset_id, "button danger"),
@@ -160,13 +202,17 @@ def remove(store: DatasetStore, datasets, dataset_id: str, pins, owner, settings
     if isinstance(shown, list):  # the dataset's models ticked: Undo ticks them again
         record["shown"] = [k for k in shown if isinstance(k, str)
                            and getattr(key_ref(k), "dataset", None) == dataset_id]
-    went = models + (f" and {pin_words(as_shown(store, dataset_id, dropped))}" if dropped
-                     else "")
+    slices = slices_on(settings, dataset_id)
+    if slices:  # the card's model and columns: Undo puts them back
+        record["slices"] = slices
+    went = [models] + ([pin_words(as_shown(store, dataset_id, dropped))] if dropped else [])
+    went += [w for w in (slices_words(slices), _window_words(before, dataset_id)) if w]
     until = (f"; it is deleted from the server at "
              f"{datetime.datetime.fromtimestamp(due).strftime('%H:%M')} unless you undo"
              if due is not None else "")
     box = html.Div(className="removal done", role="status", children=[
-        html.P([html.B(f"Removed {label}: "), f"{went} left the page. The other datasets' "
+        html.P([html.B(f"Removed {label}: "), f"{' and '.join(went)} left the page. The "
+                "other datasets' "
                 "pins, notes and saved views are kept; its own note and views stay with it "
                 f"on the server{until}."
                 f"{_prior_moved(store, remaining, before, after)}"]),
@@ -207,6 +253,9 @@ def undo(store: DatasetStore, datasets, record, current_pins=(), settings=None):
                      "prevalence … of” to go back to its prevalence.")
     if window:
         words.append("It is a window of the Monitor tab again.")
+    if record.get("slices"):
+        words.append("The Slices card is back on "
+                     f"{slices_words(record['slices']).removeprefix(_CARD)}.")
     said = " ".join([f"{label} is back{back}.", *words])
     return new, record, html.Div(className="removal done", role="status", children=html.P(said))
 
@@ -273,6 +322,16 @@ def shown_back(value: list[str], record) -> list[str]:
             or k in record["shown"]]
 
 
+def slices_back(record) -> dict | None:
+    """The Slices card's choice (model key, column, crossed column) *Undo* of ``record``
+    puts back; None for a removal, or when the card's model was not the dataset's."""
+    if not isinstance(record, dict) or not record.get("undone"):
+        return None
+    slices = record.get("slices")
+    return slices if isinstance(slices, dict) and isinstance(slices.get("model"), str) \
+        else None
+
+
 def settings_now(record) -> dict | None:
     """The settings a removal record sets on the page: as the removal left them
     (``record["after"]``) or, undone, as *Undo* put them back (``record["restored"]``);
@@ -319,6 +378,25 @@ def pins_after(pins: list[dict], record: dict) -> list[dict]:
         kept.append({**back, "label": label})
     # listed (and linked: ``pin=``) in their letters' order, as they were pinned
     return sorted(kept, key=lambda p: PIN_LABELS.index(p["label"]))
+
+
+def left_out(store: DatasetStore, before, opened) -> str:
+    """A link or saved view opened in a tab that had other datasets loaded (``before``, the
+    tab's; ``opened``, the link's): the sentence naming those the page no longer shows (still
+    on the server; the demo data and datasets gone from the server are not named), "" when
+    there are none. The page shows what the view saved; the browser's Back button returns
+    to the page as it was."""
+    opened = set(clean_ids(opened))
+    gone = [d for d in store.present(clean_ids(before))
+            if d not in opened and d != DEMO_ID]
+    if not gone:
+        return ""
+    labels = [_label(store, before, d) for d in gone]
+    names = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+    return (f"Opening this left out {names}, loaded before (with what the page showed of "
+            f"{'it' if len(labels) == 1 else 'them'}: pins, Monitor windows): "
+            f"{'it stays' if len(labels) == 1 else 'they stay'} on the server, and the "
+            "browser's Back button returns to the page as it was.")
 
 
 def recall(store: DatasetStore, dataset_ids, owner) -> str:

@@ -1,6 +1,6 @@
 /* roc-dash page behaviour that is not a clientside callback's computation (split from
  * roc_dash.js, which Dash loads first: assets load in name order):
- * - openView, uploadDone, removeRequest: clientside callbacks of the notes and data features;
+ * - openView, uploadDone, removeRequest, keepSource: clientside callbacks of the notes and data features;
  * - gateTabs: the later tabs' cards take a cost or prior only while their tab shows;
  * - a failed update retried, then reported (updateNotice); uploads streamed to /upload with
  *   progress, Cancel and retries on 503 (sendFiles, initUpload; a refusal such as 429, the
@@ -31,6 +31,12 @@
         if (!hit) { return window.dash_clientside.no_update; }
         var id = JSON.parse(hit.prop_id.slice(0, hit.prop_id.lastIndexOf(".")));
         return {index: id.index, clicks: hit.value, at: Date.now()};
+    }
+
+    /* The prior's source chosen, kept in the tab's session store (a bare URL opens the
+     * session's datasets with it); none chosen yet: nothing written. */
+    function keepSource(value) {
+        return value ? value : window.dash_clientside.no_update;
     }
 
     /* A failed update (a worker killed mid-request, a restart, a dropped connection) is
@@ -468,6 +474,7 @@
         gateTabs: gateTabs,
         openView: openView,
         uploadDone: uploadDone,
-        removeRequest: removeRequest
+        removeRequest: removeRequest,
+        keepSource: keepSource
     });
 }());

@@ -40,7 +40,15 @@ from ..components import dataset_list, labelled, missing_banner, model_options
 from ..help import HELP
 from ..link_report import unrestored
 from ..page_state import parse_link, resolve_refs
-from ..removal import confirm_box, recall, remove, settings_now, shown_back, undo
+from ..removal import (
+    confirm_box,
+    left_out,
+    recall,
+    remove,
+    settings_now,
+    shown_back,
+    undo,
+)
 from ..server.auth import current_owner
 from ..server.limits import excerpt, heavy_parse
 from ..server.store import (
@@ -115,6 +123,8 @@ def panel(class_control, examples):
         html.Div(id=ids.DATASET_LIST, className="dataset-list"),
         html.Div(id=ids.REMOVAL, className="removal-box", **{"aria-live": "polite"}),
         dcc.Store(id=ids.REMOVED, data=None),
+        # the prior's source of this browser tab: a bare URL (no psrc=) keeps it
+        dcc.Store(id=ids.PRIOR_SOURCE_KEPT, data=None, storage_type="session"),
         class_control,
         html.Button("Load the demo data", id=ids.LOAD_DEMO, n_clicks=0,
                     className="link-button", title=HELP["demo"]),
@@ -349,11 +359,12 @@ def remove_dataset(dataset_ids, dataset_id):
     return [d for d in clean_ids(dataset_ids) if d != dataset_id]
 
 
-def prior_source(dataset_ids, source, search=None) -> str | None:
+def prior_source(dataset_ids, source, search=None, kept=None) -> str | None:
     """The dataset whose prevalence "Use the data's prevalence" takes: the one chosen so far
     while it is loaded (a dataset added later never changes the prior by itself; the status
     says what it would give, see :func:`prior_note`), else the link's (``psrc=``), else the
-    last dataset loaded."""
+    one this browser tab had (``kept``: the page opened again at its bare address, the
+    datasets coming back from the tab's session), else the last dataset loaded."""
     ids_ = clean_ids(dataset_ids)
     if source in ids_:
         return source
@@ -361,6 +372,8 @@ def prior_source(dataset_ids, source, search=None) -> str | None:
     linked = link.prior_source if "prior_source" in given else None
     if linked in ids_:
         return linked
+    if kept in ids_:
+        return kept
     return ids_[-1] if ids_ else None
 
 
@@ -429,16 +442,20 @@ def _register_datasets(app, cache, store) -> None:
                 # what a removal moves off the dataset (the record keeps it, and what Undo
                 # puts back: the models callback and the Monitor's follow it)
                 "windows": State(ids.MON_WINDOWS, "value"),
-                "shown": State(ids.MODELS, "value")},  # the dataset's ticked: Undo ticks them
+                "shown": State(ids.MODELS, "value"),  # the dataset's ticked: Undo ticks them
+                # the Slices card's model and columns (Undo puts them back)
+                "slices": (State(ids.SLC_MODEL, "value"), State(ids.SLC_COLUMN, "value"),
+                           State(ids.SLC_CROSS, "value"))},
     )
     def update_datasets(streamed, remove_request, positive, demo, search, answer, datasets,
-                        pending, source, state, pins, removed, windows, shown):
+                        pending, source, state, pins, removed, windows, shown, slices):
         store.run_due_removals()  # deletions whose undo window has passed
         out = dict.fromkeys(("datasets", "status", "error", "pending", "removal", "removed"),
                             no_update)
         trigger = ctx.triggered_id
         if isinstance(trigger, dict) or trigger == ids.REMOVE_REQUEST:
             settings = {"source": source, "windows": windows, "models": shown,
+                        "slices": dict(zip(("model", "column", "cross"), slices, strict=True)),
                         "auto": ControlState.from_store(state).prior_mode != "manual"}
             return {**out, **removal_answer(store, trigger, remove_request, datasets, pins,
                                             removed, settings)}
@@ -447,7 +464,10 @@ def _register_datasets(app, cache, store) -> None:
             if "datasets" not in given or list(link.datasets) == clean_ids(datasets):
                 raise PreventUpdate
             recalled = recall(store, link.datasets, current_owner())
-            return {**out, "datasets": list(link.datasets), "status": recalled, "error": "",
+            # the tab's datasets the link leaves out: said (the view shows what it saved)
+            said = " ".join(w for w in (recalled, left_out(store, datasets, link.datasets))
+                            if w)
+            return {**out, "datasets": list(link.datasets), "status": said, "error": "",
                     "pending": None, **({"removal": None} if recalled else {})}
         if trigger == ids.LOAD_DEMO:
             current = clean_ids(datasets)
@@ -480,7 +500,7 @@ def removal_answer(store, trigger, request, datasets, pins, removed, settings=No
         wanted = request.get("index") if isinstance(request, dict) else None
         if wanted not in clean_ids(datasets):
             raise PreventUpdate
-        return {"removal": confirm_box(store, datasets, wanted, pins, owner)}
+        return {"removal": confirm_box(store, datasets, wanted, pins, owner, settings)}
     if not any(t["value"] for t in ctx.triggered):
         raise PreventUpdate  # the buttons appearing
     kind, dataset_id = trigger.get("type"), trigger.get("index")
@@ -558,9 +578,10 @@ def _register_models(app, cache, store) -> None:
                 "search": State(ids.URL, "search"), "source": State(ids.PRIOR_SOURCE, "value"),
                 # a removal or its Undo (written with the datasets): the prior's source it
                 # moved or put back (..removal.settings_now)
-                "removed": Input(ids.REMOVED, "data")},
+                "removed": Input(ids.REMOVED, "data"),
+                "kept": State(ids.PRIOR_SOURCE_KEPT, "data")},
     )
-    def update_models(datasets, selected, old_options, search, source, removed):
+    def update_models(datasets, selected, old_options, search, source, removed, kept=None):
         infos, missing = loaded_infos(store, datasets)
         loaded = [i.id for i in infos]
         refs = model_refs(cache, loaded)  # every model by key, with its shown name
@@ -574,7 +595,7 @@ def _register_models(app, cache, store) -> None:
                                                     search, datasets),
                                     removed if _removal_fired() else None),
                 "pin_options": plain, "sources": sources,
-                "source": prior_source(loaded, _moved_source(removed, source), search),
+                "source": prior_source(loaded, _moved_source(removed, source), search, kept),
                 "source_row": {"display": "flex"} if len(infos) > 1 else {"display": "none"},
                 "threshold_options": plain}
 
@@ -594,6 +615,9 @@ def _register_models(app, cache, store) -> None:
     in_browser(app, "removeRequest",
                Output(ids.REMOVE_REQUEST, "data"),
                Input({"type": ids.REMOVE_DATASET, "index": ALL}, "n_clicks"))
+    # the prior's source, kept in the tab's session (a bare URL opens with it)
+    in_browser(app, "keepSource", Output(ids.PRIOR_SOURCE_KEPT, "data"),
+               Input(ids.PRIOR_SOURCE, "value"))
     in_browser(app, "uploadDone",
                Output(ids.UPLOAD_DONE, "data"), Input(ids.UPLOAD_STATUS, "children"),
                Input(ids.UPLOAD_ERROR, "children"))

@@ -44,6 +44,7 @@ from ..callbacks import in_browser
 from ..components import empty_figure, graph_config
 from ..core_words import in_page_words
 from ..page_state import PageState, dependencies, parse_link, resolve_refs, tab_gate, tab_page
+from ..removal import slices_back
 from ..server.budget import HeavyWaitTimeout
 from ..slicing import model_slices
 from ..state import FONT, conditions_from_state, group_priors
@@ -57,12 +58,16 @@ NO_GROUPS = ("No column to slice by in the data loaded. To see each model group 
              "region, a product, an age band…); a column named group is chosen by default, "
              "any other can be chosen here or on the command line (roc-dash report --group "
              "COL).")
+#: The figure's placeholder when no loaded file has a column to slice by.
+NO_GROUPS_SHORT = "No column to slice by in the data loaded."
 #: Under the figure: the rings can be dragged.
 DRAG_HINT = ("Drag a group's ring to move its point along its hull: the other groups follow "
              "the constraint and the costs are recomputed; any other change returns to the "
              "constraint's optimum.")
 #: What the card says when there are columns but none is chosen yet.
 CHOOSE = "Choose a column to slice by (and optionally a second one to cross with it)."
+#: The figure's placeholder then.
+CHOOSE_SHORT = "No column chosen: choose one under Slice by, above."
 
 
 def card():
@@ -131,11 +136,21 @@ def _f(v, fmt=".3f") -> str:
     return "n/a" if v is None or not np.isfinite(v) else format(v, fmt)
 
 
+def _count(v: float) -> str:
+    """A (weighted) count: whole as a whole number, else to one decimal."""
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.1f}"
+
+
 def _table(analysis, solution):
     rules = {r.group: r for r in solution.rules}
     optima = {o.name: o for o in analysis.optima}
     level = next((f"{r.auc_interval.level:.0%} " for r in analysis.rocs if r.auc_interval), "")
-    head = ["group", "rows", "posi­tives", "preva­lence", f"AUC [{level}CI]",
+    # weighted rows: the counts and the prevalence are weighted, the rows as read (both,
+    # headed so, the weighted cases beside the rows)
+    weighted = any(abs(r.n_pos + r.n_neg - r.rows) > 1e-9 for r in analysis.rocs)
+    counts = (["rows", "weighted cases", "weighted posi­tives", "preva­lence (weighted)"]
+              if weighted else ["rows", "posi­tives", "preva­lence"])
+    head = ["group", *counts, f"AUC [{level}CI]",
             "own optimum: score ≥ (TPR, FPR)", "its cost / case",
             "constrained: TPR, FPR", "flagged", "decided at random", "its cost / case"]
     body = []
@@ -144,7 +159,8 @@ def _table(analysis, solution):
         ci = r.auc_interval
         auc = _f(r.auc) + (f" [{_f(ci.low, '.2f')}, {_f(ci.high, '.2f')}]"
                            if ci is not None else "")
-        cells = [r.name + (" ⚠ small" if r.small else ""), f"{r.rows:,}", f"{r.n_pos:,.0f}",
+        cells = [r.name + (" ⚠ small" if r.small else ""), f"{r.rows:,}",
+                 *([_count(r.n_pos + r.n_neg)] if weighted else []), _count(r.n_pos),
                  _f(r.prevalence, ".1%"), auc]
         cells += ([f"{format_threshold(o.optimum.threshold)} ({_f(o.optimum.tpr)}, "
                    f"{_f(o.optimum.fpr)})", _f(o.expected_cost, ".4f")]
@@ -159,6 +175,9 @@ def _table(analysis, solution):
                                      if i == 0 and r.small else None)
                              for i, c in enumerate(cells)]))
     return html.Table(className="models slices", children=[
+        *([html.Caption("Weighted: the cases, positives and prevalence count each row by "
+                        "its weight; rows are the file's rows.", className="hint")]
+          if weighted else []),
         html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)])
 
 
@@ -232,9 +251,9 @@ def slices_outputs(table: pd.DataFrame | None, model, state, constraint, *, font
     wanted = tuple(c for c in (columns or ()) if isinstance(c, str) and c)
     choices = slice_choices(table)
     if not choices.names:
-        return NO_GROUPS, empty, "", "", ""
+        return NO_GROUPS, empty_figure(font_size, NO_GROUPS_SHORT), "", "", ""
     if not wanted and choices.default is None:
-        return CHOOSE, empty, "", "", ""
+        return CHOOSE, empty_figure(font_size, CHOOSE_SHORT), "", "", ""
     if not isinstance(model, str):
         return "Tick a model to see it group by group.", empty, "", "", ""
     conditions = conditions_from_state(state)
@@ -325,11 +344,17 @@ def model_choice(store, keys: list[str], current, linked, choices, columns,
     the current one while it is shown and its dataset has the ``columns``, else the link's
     (``linked``), else the headline's (the key ``headline()`` returns: the model the page
     recommends) when its dataset has them, else the first shown model whose dataset has
-    them, else the first shown."""
+    them, else the first shown. No column chosen yet: a model "has them" when its dataset
+    has any column to slice by (not a model of a file without one)."""
     if not keys:
         return None
-    having = {k: has_columns(store, k.partition("/")[0], choices, columns) for k in keys} \
-        if columns else dict.fromkeys(keys, True)
+    if columns:
+        having = {k: has_columns(store, k.partition("/")[0], choices, columns) for k in keys}
+    elif choices.names:  # no column chosen yet: a model whose dataset has one to choose
+        having = {k: any(has_columns(store, k.partition("/")[0], choices, [c])
+                         for c in choices.names) for k in keys}
+    else:
+        having = dict.fromkeys(keys, True)
     if current in keys and having[current]:
         return current
     if linked in keys:
@@ -369,15 +394,21 @@ def _register_choices(app, cache, store) -> None:
                          **dependencies(State, *SHOWN_FIELDS[2:], "prior_source")},
                 "column": Input(ids.SLC_COLUMN, "value"), "cross": Input(ids.SLC_CROSS, "value"),
                 "model": State(ids.SLC_MODEL, "value"),
-                "filled": State(ids.SLC_MODEL, "options"), "search": State(ids.URL, "search")},
+                "filled": State(ids.SLC_MODEL, "options"), "search": State(ids.URL, "search"),
+                # Undo of a removal: the card's model and columns as they were
+                "removed": Input(ids.REMOVED, "data")},
     )
-    def slice_choice(page, column, cross, model, filled, search):
+    def slice_choice(page, column, cross, model, filled, search, removed):
         page = PageState.from_dash(page)
         refs = model_refs(cache, page.datasets)
         keys = shown_keys(cache, page) or list(refs)
         link, given = parse_link(search)
         first = not filled  # the lists filled for the first time: the link's choice
         linked = link.slices if first and "slices" in given else None
+        back = slices_back(removed) if f"{ids.REMOVED}.data" in {
+            t["prop_id"] for t in ctx.triggered} else None
+        if back is not None:  # Undo: the card's model and columns before the removal
+            model, column, cross = back["model"], back["column"], back["cross"]
         choices = slice_choices(cache.table(list(page.datasets)))
         options, column, cross_options, cross = column_choice(
             choices, column, cross, linked.columns if linked else None)

@@ -319,7 +319,11 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: Re-recorded (branch fix11, merged on main): the Monitor tab's period list is searchable
 #: (the layout); the link's settings restore the time column's option with its value, a second
 #: writer of its options registered after the options' own callback (the wiring).
-EXPECTED_PAGE = ('6b4cfad5d20e9fa4', '7602891cb40e524f')
+#: Re-recorded (branch fix12, review10): a session store keeping the prior's source (the
+#: layout), written in the browser from the source and read by the models callback; the
+#: datasets callback reads the Slices card's model and columns, the Slices card's choice
+#: follows the removal record (Undo puts them back). No demo figure changed.
+EXPECTED_PAGE = ('b20f71fe668eaf50', 'be5a5aeb0544af50')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
