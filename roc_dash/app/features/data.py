@@ -11,7 +11,6 @@ callback, here with the datasets it follows.
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import re
 from dataclasses import dataclass
@@ -61,6 +60,7 @@ from ..server.store import (
 )
 from ..server.upload_route import take_batch
 from ..state import ControlState, display
+from ..upload_status import DRAWING, VIEWS_DRAWN, drawing_status
 
 __all__ = ["panel", "for_the_browser", "UploadOutcome", "apply_upload", "tag_note", "DRAWING",
            "demo_status", "upload_with_label", "remove_dataset", "prior_source", "prior_note", "shown_selection",
@@ -227,37 +227,6 @@ def apply_upload(store: DatasetStore, sources, dataset_ids, positive=None) -> Up
     status.extend(info.notes)
     status.extend(tag_note(store, new_ids))
     return UploadOutcome(new_ids, " ".join(status), "", None, lead=lead)
-
-
-#: Said in the status after an upload's first sentence until the views show it (review9).
-DRAWING = "Drawing the views…"
-
-
-def drawing_status(upload: UploadOutcome) -> str:
-    """An upload's status while the views are drawn for its dataset: its first sentence,
-    :data:`DRAWING`, the rest (:data:`VIEWS_DRAWN` takes :data:`DRAWING` out in the page)."""
-    if not upload.lead or not upload.status.startswith(upload.lead):
-        return upload.status
-    rest = upload.status[len(upload.lead):].strip()
-    return " ".join(w for w in (upload.lead, DRAWING, rest) if w)
-
-
-#: In the browser (no request): " Drawing the views…" out of the status once the views show
-#: the newest dataset (the drawn models' keys, "<dataset id>/<model>", not an earlier render's),
-#: as many models as they can, or nothing (the views' banner says why).
-VIEWS_DRAWN = """
-function (viz, status, datasets) {
-    var none = window.dash_clientside.no_update, words = WORDS;
-    if (typeof status !== "string" || status.indexOf(words) < 0) { return none; }
-    var newest = Array.isArray(datasets) && datasets.length ? datasets[datasets.length - 1] : null;
-    var keys = viz && Array.isArray(viz.keys) ? viz.keys : null;
-    if (keys && newest && keys.length < MAX_SHOWN && !keys.some(function (k) {
-            return typeof k === "string" && k.indexOf(newest + "/") === 0; })) {
-        return none;  /* an earlier render of the views, not yet the new dataset's */
-    }
-    return status.split(words).join("");
-}
-""".replace("WORDS", json.dumps(" " + DRAWING)).replace("MAX_SHOWN", str(MAX_SHOWN_MODELS))
 
 
 def tag_note(store: DatasetStore, dataset_ids) -> list[str]:
