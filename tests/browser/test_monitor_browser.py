@@ -183,15 +183,21 @@ def _type_in_dropdown(d, dropdown_id, text):
                message=f"{dropdown_id}'s list closed")
 
 
-def test_mtb120_the_period_dropdown_is_chosen_by_typing(dash_duo, app, dated):
-    """Stranger review 10: typing "month" and Enter in "each day / week / month" chose
-    nothing (the dropdown had no search)."""
+def _later_as_a_window(dash_duo, app, dated):
+    """The page with ``ref.csv`` and ``later.csv`` loaded, the Monitor tab open and
+    ``later.csv`` ticked as a window; its driver."""
     start(dash_duo, app, size=(1400, 1100))
-    d = dash_duo.driver
     for name in ("ref", "later"):
         _upload(dash_duo, dated[name])
     open_tab(dash_duo, "monitor")
     _tick(dash_duo, ids.MON_WINDOWS, "later.csv")
+    return dash_duo.driver
+
+
+def test_mtb120_the_period_dropdown_is_chosen_by_typing(dash_duo, app, dated):
+    """Stranger review 10: typing "month" and Enter in "each day / week / month" chose
+    nothing (the dropdown had no search)."""
+    d = _later_as_a_window(dash_duo, app, dated)
     wait_until(lambda: "later" in _text(dash_duo, ids.MON_TABLE), message="one window")
     _type_in_dropdown(d, ids.MON_TIME, "date")
     wait_until(lambda: "2025-02-20" in _text(dash_duo, ids.MON_TABLE),
@@ -205,12 +211,7 @@ def test_mtb121_the_cut_by_month_survives_a_reload_and_a_fresh_link(dash_duo, ap
     """Stranger review 10: mtime and mevery were lost after F5 and when a link naming them
     was opened (the time column's option arrived after its value, which the dropdown
     cleared)."""
-    start(dash_duo, app, size=(1400, 1100))
-    d = dash_duo.driver
-    for name in ("ref", "later"):
-        _upload(dash_duo, dated[name])
-    open_tab(dash_duo, "monitor")
-    _tick(dash_duo, ids.MON_WINDOWS, "later.csv")
+    d = _later_as_a_window(dash_duo, app, dated)
     link = wait_until(lambda: d.current_url if "mwin=" in d.current_url else None,
                       message="the window in the link")
     link += "&mtime=date&mevery=month"

@@ -323,6 +323,20 @@ def test_flr011_a_run_of_equal_scores_longer_than_a_block(weighted):
 
 
 
+def _chords_kept_by_brute_force(x, t):
+    """The sampled chords of the curve ``(x, t)`` (every 64th point and the last) and the
+    points a point-by-point test keeps above them, with the chords' own rows and the last
+    point: ``(slope, bound, rows, ends, kept)``."""
+    sample = np.unique(np.append(np.arange(0, x.size, 64), x.size - 1))
+    ends = sample[hull._hull_of_sample(x[sample], t[sample])]
+    slope, bound, rows = _exact_paths._chords(x, t, ends)
+    chord = np.repeat(np.arange(ends.size - 1), np.diff(ends))
+    points = np.arange(ends[0], ends[-1])
+    kept = points[t[points] - x[points] * slope[chord] >= bound[chord]]
+    kept = np.sort(np.concatenate([kept, *(np.arange(a, b) for a, b in rows), [x.size - 1]]))
+    return slope, bound, rows, ends, kept
+
+
 def test_flr012_boxes_keep_exactly_the_points_each_chord_test_keeps(monkeypatch):
     # The sampled chords' boxes skip points only when their box's corner is below the chord:
     # the points kept are exactly those each point's own test against its chord keeps
@@ -335,14 +349,7 @@ def test_flr012_boxes_keep_exactly_the_points_each_chord_test_keeps(monkeypatch)
     for yy, s in ((y, logit), (y, np.round(logit, 2)), (ranks > 0.7 * n, ranks)):
         c = roc_curve(yy, s)
         x, t = c.fpr, c.tpr
-        sample = np.append(np.arange(0, x.size, 64), x.size - 1)
-        ends = sample[hull._hull_of_sample(x[sample], t[sample])]
-        slope, bound, rows = _exact_paths._chords(x, t, ends)
-        chord = np.repeat(np.arange(ends.size - 1), np.diff(ends))
-        points = np.arange(ends[0], ends[-1])
-        brute = points[t[points] - x[points] * slope[chord] >= bound[chord]]
-        brute = np.sort(np.concatenate([brute, *(np.arange(a, b) for a, b in rows),
-                                        [x.size - 1]]))
+        slope, bound, rows, ends, brute = _chords_kept_by_brute_force(x, t)
         for sub_step in (1, 3, 8, 64):
             monkeypatch.setattr(_exact_paths, "_SUB_STEP", sub_step)
             kept = _exact_paths.above_sample_hull(x, t, hull._hull_of_sample)
@@ -389,15 +396,7 @@ def test_flr014_whole_boxes_read_as_rows_keep_the_points_each_chord_test_keeps(m
         s = np.where(np.arange(n) < n - 70, rng.normal(y * 1.2, 1.0), -10.0 - np.arange(n))
         c = roc_curve(y, s)  # the last 70 rows lowest: the chain ends in the tail boxes
         x, t = c.fpr, c.tpr
-        sample = np.append(np.arange(0, x.size, 64), x.size - 1)
-        sample = np.unique(sample)
-        ends = sample[hull._hull_of_sample(x[sample], t[sample])]
-        slope, bound, rows = _exact_paths._chords(x, t, ends)
-        chord = np.repeat(np.arange(ends.size - 1), np.diff(ends))
-        points = np.arange(ends[0], ends[-1])
-        brute = points[t[points] - x[points] * slope[chord] >= bound[chord]]
-        brute = np.sort(np.concatenate([brute, *(np.arange(a, b) for a, b in rows),
-                                        [x.size - 1]]))
+        slope, bound, rows, ends, brute = _chords_kept_by_brute_force(x, t)
         for sub_step in (8, 3):  # 3: not a divisor of 64, every box by its indices
             monkeypatch.setattr(_exact_paths, "_SUB_STEP", sub_step)
             rows_seen.clear()
