@@ -18,6 +18,7 @@ from roc_dash.app.state import ControlState
 from roc_dash.core.decisions.economics import Economics
 from roc_dash.core.decisions.point_intervals import PointInterval, point_intervals
 from tests.conftest import DATA
+from tests.node_cases import run_cases
 
 DEMO = DATA / "demo_predictions.csv"
 
@@ -242,9 +243,7 @@ def test_pti012_replace_regions_swaps_the_box_shapes_and_leaves_the_traces(tmp_p
     the drag code expects it), clips their FPR side at a log axis's floor, hands on the
     traces as they were (the same array: plotly recomputes none), and changes nothing when
     there is nothing to replace."""
-    import json
     import shutil
-    import subprocess
 
     node = shutil.which("node") or shutil.which("nodejs")
     if node is None:
@@ -259,14 +258,7 @@ def test_pti012_replace_regions_swaps_the_box_shapes_and_leaves_the_traces(tmp_p
              [new, {"data": data, "layout": {"shapes": [line], "meta": {"xlog": 0.001}}}],
              [[], {"data": data, "layout": {"shapes": [line, old]}}],
              [[], {"data": data, "layout": {"shapes": [line]}}]]
-    (tmp_path / "replace.js").write_text(feature.REPLACE_REGIONS)
-    (tmp_path / "cases.json").write_text(json.dumps(cases))
-    (tmp_path / "driver.js").write_text(_REPLACE_DRIVER)
-    done = subprocess.run([node, str(tmp_path / "driver.js"), str(tmp_path / "replace.js"),
-                           str(tmp_path / "cases.json")], capture_output=True, text=True,
-                          timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
-    got = json.loads(done.stdout)
+    got = run_cases(tmp_path, node, feature.REPLACE_REGIONS, _REPLACE_DRIVER, cases)
     assert got[0]["shapes"] == [line, *new] and got[0]["same_data"]
     assert got[1]["shapes"] == [line, {**new[0], "x0": 0.001}, new[1]] and got[1]["same_data"]
     assert got[2]["shapes"] == [line] and got[2]["same_data"]

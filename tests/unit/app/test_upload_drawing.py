@@ -5,9 +5,7 @@ dimmed): :func:`roc_dash.app.features.data.drawing_status` and the browser's
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 
 import pytest
 
@@ -19,6 +17,7 @@ from roc_dash.app.features.data import (
     drawing_status,
 )
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
+from tests.node_cases import run_cases
 
 
 def _upload(tmp_path, name="model.csv", rows=40):
@@ -66,12 +65,5 @@ def test_vwd003_the_browser_takes_the_words_out_once_the_views_show_the_dataset(
         [{"keys": ["b/m"]}, final, ["b"]],  # a click later: nothing to take out
         [{"keys": ["b/m"]}, ["a component"], ["b"]],
     ]
-    (tmp_path / "f.js").write_text(VIEWS_DRAWN)
-    (tmp_path / "cases.json").write_text(json.dumps(cases))
-    (tmp_path / "driver.js").write_text(DRIVER)
-    done = subprocess.run([node, str(tmp_path / "driver.js"), str(tmp_path / "f.js"),
-                           str(tmp_path / "cases.json")], capture_output=True, text=True,
-                          timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == ["NO_UPDATE", final, final, final, "NO_UPDATE",
+    assert run_cases(tmp_path, node, VIEWS_DRAWN, DRIVER, cases) == ["NO_UPDATE", final, final, final, "NO_UPDATE",
                                        "NO_UPDATE"]
