@@ -9,6 +9,7 @@ import json
 import math
 from dataclasses import dataclass
 
+from ..io.size_limits import limits
 from .server.store import clean_ids
 
 __all__ = ["MONITOR_PERIODS", "MONITOR_ESTIMATORS", "MonitorState", "monitor_pins",
@@ -86,7 +87,9 @@ def monitor_pins(raw) -> tuple[tuple[str, float], ...]:
 def monitor_from_raw(raw) -> MonitorState:
     reference, windows, time, every, labels, estimator, record, pins = \
         (tuple(raw) + (None,) * 8)[:8]
-    time = time if isinstance(time, str) and time else None
+    # a column name is at most ROC_DASH_MAX_NAME_CHARS long (a file with a longer one is
+    # refused): a longer one names no column, and is never echoed back (bnd009)
+    time = time if isinstance(time, str) and 0 < len(time) <= limits().name_chars else None
     record = next(iter(clean_ids([record])), None) if isinstance(record, str) else None
     return MonitorState(
         reference=_monitor_reference(reference) or "optimum",
