@@ -39,7 +39,7 @@ import numpy as np
 from .._sums import dot
 
 __all__ = [
-    "AREA_BLOCK", "KeyedRows", "above_sample_hull", "grid_cells", "grid_digits", "magnitude_bits",
+    "AREA_BLOCK", "KeyedRows", "above_sample_hull", "area_of_pairs", "twice_pairs_of_counts", "grid_cells", "grid_digits", "magnitude_bits",
     "runs_of_order", "runs_on_grid", "signed_rows", "sorted_keys", "trapezoids",
     "vertices_of_keys", "weighted_order",
 ]
@@ -174,8 +174,8 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
 def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,
                      counts: bool = False):
     """``(thresholds, tpr, fpr, area)`` of the ROC vertices from the origin (threshold
-    ``+inf``), one per distinct score descending, and the area under them as
-    :func:`roc_dash.core.roc.curves.auc` sums it (or None: not summed on the way); with
+    ``+inf``), one per distinct score descending, and the area under them, correctly
+    rounded (:func:`area_of_pairs`); with
     ``counts``, ``(thresholds, tp, fp)`` as int64 counts instead of rates. ``n_pos`` of the
     rows are positive; unless ``counts``, at least one of each class. ``few``: few distinct
     scores (runs of equal keys are counted instead of the rows). The keys are used up (the
@@ -185,7 +185,9 @@ def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,
     thresholds, tp, fp = _vertices_of_runs(keyed)
     if counts:
         return thresholds, tp, fp
-    return thresholds, np.divide(tp, n_pos), np.divide(fp, keyed.keys.size - n_pos), None
+    n_neg = keyed.keys.size - n_pos
+    return (thresholds, np.divide(tp, n_pos), np.divide(fp, n_neg),
+            area_of_pairs(twice_pairs_of_counts(tp, fp), n_pos, n_neg))
 
 
 def _vertices_of_runs(keyed: KeyedRows):
@@ -220,7 +222,14 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
 
     The thresholds are written over the keys (vertex ``v`` at position ``v``, never beyond
     the row being read but the first of the next block, which is read beforehand): no
-    array of the rows' size besides the two of rates."""
+    array of the rows' size besides the two of rates.
+
+    The area is counted, not summed (:func:`area_of_pairs`): the rows are in key order, so
+    within a run of equal scores the negatives come first, and each negative row's count of
+    positives up to it is the number of positives scored above it. Over all rows those
+    counts sum to ``S``; the positive rows' own counts are ``1 .. P``; so the pairs ranked
+    right number ``S - P (P + 1) / 2``, to which the pairs of a run of equal scores (its
+    positives times its negatives) add one half each."""
     n = keyed.keys.size
     whole = keyed.keys.base  # n + 1 keys (+inf, then one threshold per score), maybe rates
     keyed.keys = None  # they become the thresholds
@@ -241,7 +250,10 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
     v = 1  # next vertex
     first = keys[0]  # the first key of the block (its place may hold a threshold by now)
     n_neg = n - n_pos
-    area, summed = 0.0, 0  # the area's blocks up to vertex `summed`, while in cache
+    counted = 0  # S: the rows' counts of positives up to them, summed
+    tied = 0  # pairs of a positive and a negative of equal score
+    last = (0, 0)  # the counts at the last vertex so far
+    closed = True  # the block before ended at a vertex (no run goes on into this one)
     for a in range(0, n, _BLOCK):
         b = min(a + _BLOCK, n)
         c = b - a
@@ -258,10 +270,16 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
         above = int(p[-1])
         np.subtract(seen[:c], p, out=q)
         seen += c
+        if not counts:
+            counted += int(p.sum(dtype=np.int64))
         k = int(np.count_nonzero(e))
         if k < c:  # ties: a vertex at the last row of each score
             at = np.flatnonzero(e)
             r, p, q = r[at], p[at], q[at]
+        if k and not counts and (k < c or not closed):  # runs of more than one row
+            tied += _tied_pairs(p, q, last)
+        if k:
+            last, closed = (int(p[-1]), int(q[-1])), bool(e[-1])
         if counts:
             tp[v:v + k], fp[v:v + k] = p, q
         else:
@@ -269,16 +287,38 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
             np.divide(q, n_neg, out=fp[v:v + k])
         keyed.scores(r, keys[v:v + k])
         v += k
-        while not counts and summed + AREA_BLOCK < v:
-            area += trapezoids(fp, tp, summed, summed + AREA_BLOCK)
-            summed += AREA_BLOCK
     keys[0] = _U64(_KEY_END)  # +inf
     thresholds, tp, fp = _shrunk(whole, tp, fp, v, dtype)
     if counts:
         return thresholds, tp, fp
-    for a in range(summed, v - 1, AREA_BLOCK):
-        area += trapezoids(fp, tp, a, min(a + AREA_BLOCK, v - 1))
-    return thresholds, tp, fp, area / 2.0
+    return thresholds, tp, fp, area_of_pairs(2 * counted - n_pos * (n_pos + 1) + tied,
+                                             n_pos, n_neg)
+
+
+def _tied_pairs(p: np.ndarray, q: np.ndarray, last: tuple[int, int]) -> int:
+    """Pairs of a positive and a negative of equal score among the runs ending at the
+    vertices whose counts are ``p`` and ``q`` (the counts at the vertex before: ``last``)."""
+    dp = np.diff(p, prepend=last[0]).astype(np.int64)
+    dq = np.diff(q, prepend=last[1]).astype(np.int64)
+    return int(np.dot(dp, dq))
+
+
+def area_of_pairs(twice_pairs: int, n_pos: int, n_neg: int) -> float:
+    """The area under an unweighted ROC curve from its pairs, correctly rounded:
+    ``twice_pairs`` is twice the (positive, negative) pairs scored the right way round
+    plus the pairs of equal score, so the area is ``twice_pairs / (2 P N)``, the
+    Mann-Whitney statistic (Fawcett 2004, section 5: the area equals the probability that
+    a random positive is ranked above a random negative, ties counted one half). Divided as
+    Python integers, the quotient is the float nearest the exact value."""
+    return int(twice_pairs) / (2 * int(n_pos) * int(n_neg))
+
+
+def twice_pairs_of_counts(tp: np.ndarray, fp: np.ndarray) -> int:
+    """:func:`area_of_pairs`'s ``twice_pairs`` from the whole counts of a curve's vertices,
+    origin first: the trapezoids' sum ``sum (fp[v] - fp[v-1]) (tp[v] + tp[v-1])`` in
+    integers (each term at most ``2 P N``), exact."""
+    tp, fp = np.asarray(tp, dtype=np.int64), np.asarray(fp, dtype=np.int64)
+    return int(np.dot(np.diff(fp), tp[1:] + tp[:-1]))
 
 
 def _shrunk(block: np.ndarray, tp: np.ndarray, fp: np.ndarray, v: int, dtype):

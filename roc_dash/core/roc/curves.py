@@ -28,6 +28,7 @@ import pandas as pd
 from .._validation import check_binary_inputs, check_finite_scores
 from ._exact_paths import (
     AREA_BLOCK,
+    area_of_pairs,
     grid_cells,
     grid_digits,
     magnitude_bits,
@@ -470,8 +471,7 @@ def _curve_by_keys(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
     thresholds, tpr, fpr, area = vertices_of_keys(keyed, n_pos, few=few)
     curve = _made_rising(RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds,
                                   n_pos=float(n_pos), n_neg=float(n - n_pos)))
-    if area is not None:  # summed on the way, as auc() sums it (see there)
-        object.__setattr__(curve, "_area", area)
+    object.__setattr__(curve, "_area", area)  # counted on the way (see auc())
     return curve
 
 
@@ -505,20 +505,38 @@ def curve_of_runs(runs: list) -> RocCurve:
         raise ValueError(f"ROC curve undefined: no {missing} instances (or zero total weight)")
     # Vertex r (after the origin) counts the instances scoring >= thresholds[r]: the total
     # minus those at or below the next smaller distinct score.
+    area = None
+    if pos_le.dtype.kind in "iu" and neg_le.dtype.kind in "iu":  # whole counts: exact area
+        area = area_of_pairs(_twice_pairs_of_runs(pos_le, neg_le), n_pos, n_neg)
     tpr = _rates(pos_le, n_pos)
     del pos_le
     fpr = _rates(neg_le, n_neg)
     del neg_le
-    return _made_rising(RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds, n_pos=n_pos,
-                                 n_neg=n_neg))
+    curve = _made_rising(RocCurve(fpr=fpr, tpr=tpr, thresholds=thresholds, n_pos=n_pos,
+                                  n_neg=n_neg))
+    if area is not None:
+        object.__setattr__(curve, "_area", area)
+    return curve
+
+
+def _twice_pairs_of_runs(pos_le: np.ndarray, neg_le: np.ndarray) -> int:
+    """:func:`~roc_dash.core.roc._exact_paths.area_of_pairs`'s ``twice_pairs`` of runs in
+    ascending score (whole counts of each class at or below each run): the negatives of a
+    run times twice the positives above it, plus its positives times its negatives."""
+    pos_le, neg_le = pos_le.astype(np.int64, copy=False), neg_le.astype(np.int64, copy=False)
+    pos, neg = np.diff(pos_le, prepend=0), np.diff(neg_le, prepend=0)
+    return int(np.dot(neg, 2 * (int(pos_le[-1]) - pos_le) + pos))
 
 
 def auc(curve: RocCurve) -> float:
     """Area under a ROC curve by trapezoids (Fawcett 2004, section 5, Algorithm 3).
 
-    Summed block by block so that the temporaries stay small whatever the curve's size. A
-    curve :func:`roc_curve` made from sorted keys has its area summed already, the same
-    blocks in the same order while the rates were being written (the same float).
+    An unweighted curve made by :func:`roc_curve` (or :func:`curve_of_runs` of whole
+    counts) carries its area already, counted exactly from the pairs of positives and
+    negatives and correctly rounded (the Mann-Whitney statistic, which the trapezoids
+    equal: :func:`~roc_dash.core.roc._exact_paths.area_of_pairs`). Any other curve
+    (weighted rows, rates without counts) is summed by trapezoids block by block, so that
+    the temporaries stay small whatever the curve's size.
     """
     area = getattr(curve, "_area", None)
     if area is not None:
