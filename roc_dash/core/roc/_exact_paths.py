@@ -139,10 +139,19 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
     floor = _U64(2 * low)
     high = _U64((_WRAP - 1) ^ ((1 << index_bits) - 1))
     rows = np.arange(m, dtype=_U64)
+    # both signs (after a block with a negative score): fewer passes, see _keys_of_both
+    both = _BothSigns(span, low) if not index_bits else None
     for a in range(0, n, _BLOCK):
         b = min(a + _BLOCK, n)
         k, sg = keys[a:b], usign[:b - a]
+        if both is not None and both.seen and both.keys(bits[a:b], sbits[a:b], label[a:b],
+                                                          k, sign[:b - a]):
+            continue
         largest = int(bits[a:b].max())  # below 2**63: no negative score in the block
+        if both is not None and largest >= _SIGN:
+            both.seen = True
+            if both.keys(bits[a:b], sbits[a:b], label[a:b], k, sign[:b - a]):
+                continue
         np.left_shift(bits[a:b], _ONE, out=k)  # 2m: the sign bit drops out
         if (largest if largest < _SIGN else int(k.max()) >> 1) > top:
             return None  # beyond the assumed range, or not finite
@@ -169,6 +178,41 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
             np.bitwise_or(k, label[a:b], out=k)
     keys.sort()  # as uint64: faster than as float64 (the same order, see the module)
     return KeyedRows(keys, low, span)
+
+
+class _BothSigns:
+    """:func:`sorted_keys`'s keys of a block of scores of both signs (without index bits),
+    in eight passes instead of ten: with ``u = 2 m - (2 low + 1)`` (``m`` the magnitude's
+    pattern) and ``t`` all ones for a negative score and 0 otherwise, the key
+    ``2 rank + label`` is ``(2 span - 1) - (u ^ t) + (label - t)`` modulo ``2**64``:
+    ``2 (span - (m - low)) + label`` if positive, ``2 (span + (m - low)) + label`` if
+    negative. Every magnitude is in range (``low < m <= top``) exactly when the largest
+    ``u`` is below ``2 span``: a zero, a magnitude at or below ``low`` and one beyond
+    ``top`` (or not finite) all give a larger one, and the block is then made the general
+    way (:meth:`keys` returns False)."""
+
+    __slots__ = ("seen", "_below", "_last", "_limit")
+
+    def __init__(self, span: int, low: int):
+        self.seen = False  # a block with a negative score has been seen
+        self._below = _U64((2 * low + 1) % _WRAP)
+        self._last = _U64((2 * span - 1) % _WRAP)
+        self._limit = 2 * span - 1
+
+    def keys(self, bits, sbits, label, k, sign) -> bool:
+        """Write the block's keys into ``k`` (``sign``: int64 room of the block's size);
+        False (``k`` written over) when a magnitude is out of range."""
+        np.left_shift(bits, _ONE, out=k)  # 2m: the sign bit drops out
+        np.subtract(k, self._below, out=k)  # u
+        if int(k.max()) > self._limit:
+            return False
+        t = sign.view(_U64)
+        np.right_shift(sbits, 63, out=sign)  # all ones if negative
+        np.bitwise_xor(k, t, out=k)
+        np.subtract(self._last, k, out=k)
+        np.subtract(label, t, out=t)  # label + 1 if negative
+        np.add(k, t, out=k)
+        return True
 
 
 def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,

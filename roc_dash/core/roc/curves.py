@@ -21,6 +21,7 @@ technical report HPL-2003-4, Palo Alto, CA, 2004, section 4; Algorithm 2.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -259,7 +260,17 @@ def _sample(s: np.ndarray) -> np.ndarray | None:
     below ``_HASH_MIN_ROWS`` rows."""
     if s.size < _HASH_MIN_ROWS:
         return None
-    return s[np.random.default_rng(0).integers(0, s.size, _HASH_SAMPLE)]
+    return s[_sample_rows(s.size, _HASH_SAMPLE)]
+
+
+@lru_cache(maxsize=16)
+def _sample_rows(n: int, size: int) -> np.ndarray:
+    """The rows :func:`_sample` reads, ascending (kept: making a generator and its draws
+    cost more than the read itself, about 0.02x of one ``np.sort`` of 10^6 scores; in
+    order, the read goes through memory one way)."""
+    rows = np.sort(np.random.default_rng(0).integers(0, n, size))
+    rows.flags.writeable = False
+    return rows
 
 
 def _distinct_estimate(s: np.ndarray, sample: np.ndarray | None = None) -> float:
@@ -274,7 +285,11 @@ def _distinct_estimate(s: np.ndarray, sample: np.ndarray | None = None) -> float
     sample = _sample(s) if sample is None else sample
     if sample is None:
         return np.inf
-    _, counts = np.unique(sample, return_counts=True)
+    ordered = np.sort(sample)  # equal values (-0.0 and +0.0 too) side by side
+    last = np.empty(ordered.size, dtype=bool)
+    np.not_equal(ordered[1:], ordered[:-1], out=last[:-1])
+    last[-1] = True
+    counts = np.diff(np.flatnonzero(last), prepend=-1)  # np.unique's, without its overhead
     f1 = int(np.count_nonzero(counts == 1))
     f2 = int(np.count_nonzero(counts == 2))
     return counts.size + f1 * (f1 - 1) / (2.0 * (f2 + 1))
