@@ -323,7 +323,8 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
         if k and not counts and (k < c or not closed):  # runs of more than one row
             tied += _tied_pairs(p, q, last)
         if k:
-            last, closed = (int(p[-1]), int(q[-1])), bool(e[-1])
+            last = (int(p[-1]), int(q[-1]))
+        closed = bool(e[-1])  # a block with no vertex leaves its run open
         if counts:
             tp[v:v + k], fp[v:v + k] = p, q
         else:

@@ -107,3 +107,21 @@ def test_eaa004_fawcett_figure_3_area():
     s = np.array([.9, .8, .7, .6, .55, .54, .53, .52, .51, .505, .4, .39, .38, .37, .36,
                   .35, .34, .33, .30, .1])
     assert auc(roc_curve(y, s)) == 0.68 == mann_whitney_auc(y, s)
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 4, 5])
+def test_eaa005_runs_of_equal_scores_across_whole_blocks(block, monkeypatch):
+    """A run of equal scores that covers whole blocks (a block with no vertex), begins in
+    one block and ends in a later one, or ends on a block's last row: its pairs count one
+    half each, wherever the blocks cut it."""
+    monkeypatch.setattr(_exact_paths, "_BLOCK", block)
+    rng = np.random.default_rng(block)
+    cases = [([0, 0, 0, 0, 1], [0.0] * 5), ([1, 0, 1, 0, 1, 0, 0, 1], [2, 1, 1, 1, 1, 1, 1, 0])]
+    for _ in range(200):
+        n = int(rng.integers(2, 30))
+        cases.append((rng.random(n) < 0.5, rng.integers(0, rng.integers(1, 6), n)))
+    for y, s in cases:
+        y, s = np.asarray(y, dtype=bool), np.asarray(s, dtype=float)
+        if y.all() or not y.any():
+            continue
+        assert auc(roc_curve(y, s)) == mann_whitney_auc(y, s), (y, s)
