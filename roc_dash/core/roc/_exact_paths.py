@@ -39,7 +39,7 @@ import numpy as np
 from .._sums import dot
 
 __all__ = [
-    "AREA_BLOCK", "KeyedRows", "above_sample_hull", "grid_cells", "grid_digits", "magnitude_bits",
+    "AREA_BLOCK", "KeyedRows", "above_sample_hull", "area_of_pairs", "twice_pairs_of_counts", "grid_cells", "grid_digits", "magnitude_bits",
     "runs_of_order", "runs_on_grid", "signed_rows", "sorted_keys", "trapezoids",
     "vertices_of_keys", "weighted_order",
 ]
@@ -139,10 +139,19 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
     floor = _U64(2 * low)
     high = _U64((_WRAP - 1) ^ ((1 << index_bits) - 1))
     rows = np.arange(m, dtype=_U64)
+    # both signs (after a block with a negative score): fewer passes, see _keys_of_both
+    both = _BothSigns(span, low) if not index_bits else None
     for a in range(0, n, _BLOCK):
         b = min(a + _BLOCK, n)
         k, sg = keys[a:b], usign[:b - a]
+        if both is not None and both.seen and both.keys(bits[a:b], sbits[a:b], label[a:b],
+                                                          k, sign[:b - a]):
+            continue
         largest = int(bits[a:b].max())  # below 2**63: no negative score in the block
+        if both is not None and largest >= _SIGN:
+            both.seen = True
+            if both.keys(bits[a:b], sbits[a:b], label[a:b], k, sign[:b - a]):
+                continue
         np.left_shift(bits[a:b], _ONE, out=k)  # 2m: the sign bit drops out
         if (largest if largest < _SIGN else int(k.max()) >> 1) > top:
             return None  # beyond the assumed range, or not finite
@@ -171,11 +180,46 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
     return KeyedRows(keys, low, span)
 
 
+class _BothSigns:
+    """:func:`sorted_keys`'s keys of a block of scores of both signs (without index bits),
+    in eight passes instead of ten: with ``u = 2 m - (2 low + 1)`` (``m`` the magnitude's
+    pattern) and ``t`` all ones for a negative score and 0 otherwise, the key
+    ``2 rank + label`` is ``(2 span - 1) - (u ^ t) + (label - t)`` modulo ``2**64``:
+    ``2 (span - (m - low)) + label`` if positive, ``2 (span + (m - low)) + label`` if
+    negative. Every magnitude is in range (``low < m <= top``) exactly when the largest
+    ``u`` is below ``2 span``: a zero, a magnitude at or below ``low`` and one beyond
+    ``top`` (or not finite) all give a larger one, and the block is then made the general
+    way (:meth:`keys` returns False)."""
+
+    __slots__ = ("seen", "_below", "_last", "_limit")
+
+    def __init__(self, span: int, low: int):
+        self.seen = False  # a block with a negative score has been seen
+        self._below = _U64((2 * low + 1) % _WRAP)
+        self._last = _U64((2 * span - 1) % _WRAP)
+        self._limit = 2 * span - 1
+
+    def keys(self, bits, sbits, label, k, sign) -> bool:
+        """Write the block's keys into ``k`` (``sign``: int64 room of the block's size);
+        False (``k`` written over) when a magnitude is out of range."""
+        np.left_shift(bits, _ONE, out=k)  # 2m: the sign bit drops out
+        np.subtract(k, self._below, out=k)  # u
+        if int(k.max()) > self._limit:
+            return False
+        t = sign.view(_U64)
+        np.right_shift(sbits, 63, out=sign)  # all ones if negative
+        np.bitwise_xor(k, t, out=k)
+        np.subtract(self._last, k, out=k)
+        np.subtract(label, t, out=t)  # label + 1 if negative
+        np.add(k, t, out=k)
+        return True
+
+
 def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,
                      counts: bool = False):
     """``(thresholds, tpr, fpr, area)`` of the ROC vertices from the origin (threshold
-    ``+inf``), one per distinct score descending, and the area under them as
-    :func:`roc_dash.core.roc.curves.auc` sums it (or None: not summed on the way); with
+    ``+inf``), one per distinct score descending, and the area under them, correctly
+    rounded (:func:`area_of_pairs`); with
     ``counts``, ``(thresholds, tp, fp)`` as int64 counts instead of rates. ``n_pos`` of the
     rows are positive; unless ``counts``, at least one of each class. ``few``: few distinct
     scores (runs of equal keys are counted instead of the rows). The keys are used up (the
@@ -185,7 +229,9 @@ def vertices_of_keys(keyed: KeyedRows, n_pos: int, *, few: bool = False,
     thresholds, tp, fp = _vertices_of_runs(keyed)
     if counts:
         return thresholds, tp, fp
-    return thresholds, np.divide(tp, n_pos), np.divide(fp, keyed.keys.size - n_pos), None
+    n_neg = keyed.keys.size - n_pos
+    return (thresholds, np.divide(tp, n_pos), np.divide(fp, n_neg),
+            area_of_pairs(twice_pairs_of_counts(tp, fp), n_pos, n_neg))
 
 
 def _vertices_of_runs(keyed: KeyedRows):
@@ -220,7 +266,14 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
 
     The thresholds are written over the keys (vertex ``v`` at position ``v``, never beyond
     the row being read but the first of the next block, which is read beforehand): no
-    array of the rows' size besides the two of rates."""
+    array of the rows' size besides the two of rates.
+
+    The area is counted, not summed (:func:`area_of_pairs`): the rows are in key order, so
+    within a run of equal scores the negatives come first, and each negative row's count of
+    positives up to it is the number of positives scored above it. Over all rows those
+    counts sum to ``S``; the positive rows' own counts are ``1 .. P``; so the pairs ranked
+    right number ``S - P (P + 1) / 2``, to which the pairs of a run of equal scores (its
+    positives times its negatives) add one half each."""
     n = keyed.keys.size
     whole = keyed.keys.base  # n + 1 keys (+inf, then one threshold per score), maybe rates
     keyed.keys = None  # they become the thresholds
@@ -241,7 +294,10 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
     v = 1  # next vertex
     first = keys[0]  # the first key of the block (its place may hold a threshold by now)
     n_neg = n - n_pos
-    area, summed = 0.0, 0  # the area's blocks up to vertex `summed`, while in cache
+    counted = 0  # S: the rows' counts of positives up to them, summed
+    tied = 0  # pairs of a positive and a negative of equal score
+    last = (0, 0)  # the counts at the last vertex so far
+    closed = True  # the block before ended at a vertex (no run goes on into this one)
     for a in range(0, n, _BLOCK):
         b = min(a + _BLOCK, n)
         c = b - a
@@ -258,10 +314,17 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
         above = int(p[-1])
         np.subtract(seen[:c], p, out=q)
         seen += c
+        if not counts:
+            counted += int(p.sum(dtype=np.int64))
         k = int(np.count_nonzero(e))
         if k < c:  # ties: a vertex at the last row of each score
             at = np.flatnonzero(e)
             r, p, q = r[at], p[at], q[at]
+        if k and not counts and (k < c or not closed):  # runs of more than one row
+            tied += _tied_pairs(p, q, last)
+        if k:
+            last = (int(p[-1]), int(q[-1]))
+        closed = bool(e[-1])  # a block with no vertex leaves its run open
         if counts:
             tp[v:v + k], fp[v:v + k] = p, q
         else:
@@ -269,16 +332,38 @@ def _vertices_of_rows(keyed: KeyedRows, n_pos: int, counts: bool):
             np.divide(q, n_neg, out=fp[v:v + k])
         keyed.scores(r, keys[v:v + k])
         v += k
-        while not counts and summed + AREA_BLOCK < v:
-            area += trapezoids(fp, tp, summed, summed + AREA_BLOCK)
-            summed += AREA_BLOCK
     keys[0] = _U64(_KEY_END)  # +inf
     thresholds, tp, fp = _shrunk(whole, tp, fp, v, dtype)
     if counts:
         return thresholds, tp, fp
-    for a in range(summed, v - 1, AREA_BLOCK):
-        area += trapezoids(fp, tp, a, min(a + AREA_BLOCK, v - 1))
-    return thresholds, tp, fp, area / 2.0
+    return thresholds, tp, fp, area_of_pairs(2 * counted - n_pos * (n_pos + 1) + tied,
+                                             n_pos, n_neg)
+
+
+def _tied_pairs(p: np.ndarray, q: np.ndarray, last: tuple[int, int]) -> int:
+    """Pairs of a positive and a negative of equal score among the runs ending at the
+    vertices whose counts are ``p`` and ``q`` (the counts at the vertex before: ``last``)."""
+    dp = np.diff(p, prepend=last[0]).astype(np.int64)
+    dq = np.diff(q, prepend=last[1]).astype(np.int64)
+    return int(np.dot(dp, dq))
+
+
+def area_of_pairs(twice_pairs: int, n_pos: int, n_neg: int) -> float:
+    """The area under an unweighted ROC curve from its pairs, correctly rounded:
+    ``twice_pairs`` is twice the (positive, negative) pairs scored the right way round
+    plus the pairs of equal score, so the area is ``twice_pairs / (2 P N)``, the
+    Mann-Whitney statistic (Fawcett 2004, section 5: the area equals the probability that
+    a random positive is ranked above a random negative, ties counted one half). Divided as
+    Python integers, the quotient is the float nearest the exact value."""
+    return int(twice_pairs) / (2 * int(n_pos) * int(n_neg))
+
+
+def twice_pairs_of_counts(tp: np.ndarray, fp: np.ndarray) -> int:
+    """:func:`area_of_pairs`'s ``twice_pairs`` from the whole counts of a curve's vertices,
+    origin first: the trapezoids' sum ``sum (fp[v] - fp[v-1]) (tp[v] + tp[v-1])`` in
+    integers (each term at most ``2 P N``), exact."""
+    tp, fp = np.asarray(tp, dtype=np.int64), np.asarray(fp, dtype=np.int64)
+    return int(np.dot(np.diff(fp), tp[1:] + tp[:-1]))
 
 
 def _shrunk(block: np.ndarray, tp: np.ndarray, fp: np.ndarray, v: int, dtype):

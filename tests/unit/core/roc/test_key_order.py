@@ -165,3 +165,59 @@ def test_kso005_class_sums_by_the_sign_bit_equal_those_by_maximum_and_minimum(bl
             pos0, neg0 = _runs_before(z)
             assert np.array_equal(pos.view(np.uint64), pos0.view(np.uint64))
             assert np.array_equal(neg.view(np.uint64), neg0.view(np.uint64))
+
+
+def _general_keys(y, s, monkeypatch):
+    """The keys the general way (every block tested for its signs, ten passes)."""
+    with monkeypatch.context() as mp:
+        mp.setattr(_exact_paths._BothSigns, "keys", lambda self, *a: False)
+        keyed = _exact_paths.sorted_keys(y, s)
+    return None if keyed is None else keyed.keys
+
+
+@pytest.mark.parametrize("block", [4, 64, 1 << 15])
+def test_kso006_keys_of_both_signs_equal_the_general_way(block, monkeypatch):
+    """After a block with a negative score, blocks take the both-signs keys (eight passes):
+    the same keys as the general way, and a block holding a zero, a magnitude at or below
+    the keys' floor, or one beyond the top (not finite) is made the general way (or the
+    scores refused, as before)."""
+    monkeypatch.setattr(_exact_paths, "_BLOCK", block)
+    rng = np.random.default_rng(11)
+    n = 7 * block + 3
+    y = rng.random(n) < 0.4
+    for name, s in _scores(rng, n).items():
+        for late in (None, 0.0, -0.0, TINY, -TINY, np.inf, -np.inf, np.nan):
+            s2 = s.copy()
+            if late is not None:
+                s2[5 * block + 1] = late  # in a block after the first negative ones
+            if not np.isfinite(s2).all():
+                assert _exact_paths.sorted_keys(y, s2) is None, (name, late)
+                continue
+            keyed = _exact_paths.sorted_keys(y, s2)
+            want = _general_keys(y, s2, monkeypatch)
+            assert (keyed is None) == (want is None), (name, late)
+            if keyed is not None:
+                assert np.array_equal(keyed.keys, want), (name, late)
+                _float_order_equals_uint_order(keyed.keys)
+            c, c0 = roc_curve(y, s2), before.roc_curve(y, s2)
+            for field in ("fpr", "tpr", "thresholds"):
+                assert np.array_equal(getattr(c, field).view(np.uint64),
+                                      getattr(c0, field).view(np.uint64)), (name, late)
+
+
+def test_kso007_the_both_signs_way_is_taken():
+    """Logits take the both-signs keys on every block after the first negative one (a
+    wrong key there would fail kso006; this shows kso006 tests that way)."""
+    calls = []
+    real = _exact_paths._BothSigns.keys
+
+    def counted(self, *args):
+        calls.append(real(self, *args))
+        return calls[-1]
+
+    rng = np.random.default_rng(2)
+    s = rng.normal(size=3 * (1 << 15))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_exact_paths._BothSigns, "keys", counted)
+        _exact_paths.sorted_keys(s > 0.3, s)
+    assert len(calls) == 3 and all(calls)
