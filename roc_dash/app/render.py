@@ -1,5 +1,6 @@
-"""The linked views' content: the ROC, PR, cost and threshold views, the operating point, the
-model table and the summary strip for the current data, models and conditions.
+"""The linked views' content: the ROC, PR, cost and threshold views, the operating point and
+the summary strip for the current data, models and conditions; and the Compare tab's model
+table, drawn on its own when that tab shows (:func:`models_table`, its one builder).
 
 Below the features: the views feature's callback (:mod:`.features.views`), which reads a
 gesture on the costs and prior controls and returns the views for the new conditions in the
