@@ -1,5 +1,6 @@
-"""The linked views' content: the ROC, PR, cost and threshold views, the operating point, the
-model table and the summary strip for the current data, models and conditions.
+"""The linked views' content: the ROC, PR, cost and threshold views, the operating point and
+the summary strip for the current data, models and conditions; and the Compare tab's model
+table, drawn on its own when that tab shows (:func:`models_table`, its one builder).
 
 Below the features: the views feature's callback (:mod:`.features.views`), which reads a
 gesture on the costs and prior controls and returns the views for the new conditions in the
@@ -168,8 +169,9 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     ``combine`` holds the combining overlays of the ROC view (:mod:`.features.combining`).
     ``zoom`` holds the axis ranges the user zoomed each view to (``{"roc": {"x": [a, b],
     "y": [c, d], "det": bool}, "pr": ..., "cost": ...}``); they are kept.
-    Returns ``(roc, pr, cost, operating panel, model table, viz data, slope text, banner,
-    summary strip, threshold view)``.
+    Returns ``(roc, pr, cost, operating panel, viz data, slope text, banner, summary strip,
+    threshold view)`` (:data:`RENDERED`). The model table is not among them: the Compare
+    tab draws it when it shows (:func:`models_table`, its one builder).
     """
     names = model_names(cache, dataset_ids)
     models = [m for m in (models or []) if m in names]
@@ -187,8 +189,8 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     font = FONT[bool(presentation)]
     if analysis is None:
         return (empty_figure(font), empty_figure(font), empty_figure(font),
-                operating_panel(None, None), model_table(None), None, "", banner(None, extra),
-                summary_strip(None), empty_figure(font))
+                operating_panel(None, None), None, "", banner(None, extra), summary_strip(None),
+                empty_figure(font))
     colors = {n: k for k, n in enumerate(names)}
     optimum = operating_point(analysis)
     pins = pinned_points(analysis, clean_pins(pinned if isinstance(pinned, list) else
@@ -234,8 +236,7 @@ def render_views(cache: AnalysisCache, dataset_ids, models, conditions: Conditio
     viz = {**viz_data(analysis, figures, key),  # what a patch needs
            "threshold": threshold_record(threshold, c.prior_pos),
            "pr_parts": figure_parts(figures[1]) if pr_mode != "prg" else None}
-    return (*figures, operating_panel(focus, analysis, comparison),
-            kinds_table(cache, dataset_ids, analysis, colors, kinds), viz, slope_words(c),
+    return (*figures, operating_panel(focus, analysis, comparison), viz, slope_words(c),
             banner(analysis, extra), summary, threshold)
 
 
@@ -258,10 +259,11 @@ def kinds_table(cache: AnalysisCache, dataset_ids, analysis: Analysis, colors, k
 
 def models_table(cache: AnalysisCache, page: PageState | None):
     """The Compare tab's model table for the page's state (the views' analysis of the shown
-    models, :func:`.analysis.shown_analysis`): what :func:`render_views` draws as its model
-    table. Drawn when that tab shows (its gate), not on every cost or prior click: the table
-    holds some 300 components, and every one the page updates is a pass of dash's renderer
-    over the whole page (docs/performance.md, step 6)."""
+    models, :func:`.analysis.shown_analysis`), and the only place the page builds it
+    (:func:`render_views` does not). Drawn when that tab shows (its gate), not on every full
+    render nor on every cost or prior click: the table holds some 300 components, and every
+    one the page updates is a pass of dash's renderer over the whole page
+    (docs/performance.md, step 6)."""
     try:
         analysis = shown_analysis(cache, page) if page is not None else None
     except AnalysisTimeout:
@@ -336,10 +338,10 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     the prior changed (precision depends on it), else patched too; the threshold view's
     moved lines are patched (:func:`.view_patches.threshold_patch`). Sending those few
     values instead of whole figures makes such a change several times cheaper for the
-    server and the browser. The model table (the Compare tab's) is left as drawn: it
+    server and the browser. The model table (the Compare tab's) is not among the views: it
     follows when its tab shows (:func:`models_table`). Returns the same tuple as
-    :func:`render_views` (figures as ``dash.Patch``, the table ``no_update``), or None when
-    a full render is needed."""
+    :func:`render_views` (figures as ``dash.Patch``), or None when a full render is
+    needed."""
     from dash import Patch
 
     names = model_names(cache, dataset_ids)
@@ -386,8 +388,8 @@ def patch_views(cache: AnalysisCache, dataset_ids, models, conditions: Condition
     if presentation and not isinstance(threshold, Patch):
         emphasise(threshold)
     # the model table is the Compare tab's: it follows when that tab shows (models_table)
-    return (roc, pr, cost, operating_panel(optimum, analysis), no_update, new_viz, slope_text,
-            no_update, summary, threshold)
+    return (roc, pr, cost, operating_panel(optimum, analysis), new_viz, slope_text, no_update,
+            summary, threshold)
 
 
 def present(fig, *, beside: bool = False) -> None:
@@ -441,10 +443,11 @@ VIEW_OUTPUTS = {name: Output(i, p) for name, (i, p) in {
     "slope": (ids.SLOPE_TEXT, "children"), "banner": (ids.BANNER, "children"),
     "summary": (ids.SUMMARY, "children"), "threshold": (ids.THRESHOLD_GRAPH, "figure"),
     "threshold_model": (ids.THRESHOLD_MODEL, "value")}.items()}
-#: The names of :func:`render_views`'s tuple, in order (its model table, ``"table"``, is
-#: not a views output: the Compare tab's table follows that tab, :func:`models_table`).
-RENDERED = ("roc", "pr", "cost", "operating", "table", "viz", "slope", "banner", "summary",
-            "threshold")
+#: The names of :func:`render_views`'s tuple, in order (no model table: the Compare tab's
+#: table follows that tab, :func:`models_table`).
+RENDERED = ("roc", "pr", "cost", "operating", "viz", "slope", "banner", "summary", "threshold")
+#: Where the viz-data store sits in that tuple (None: the analysis gave no views).
+VIZ = RENDERED.index("viz")
 
 #: The fields of the page's state the views are drawn from (:func:`update_views`).
 VIEW_FIELDS = ("datasets", "models", "conditions", "averaging", "level", "band", "samples",
@@ -498,7 +501,6 @@ def update_views(cache: AnalysisCache, page: PageState, view: dict | None = None
                                  averaging=page.averaging, presentation=page.presentation,
                                  zoom=zoom)
     named = dict(zip(RENDERED, out, strict=True))
-    del named["table"]
     if isinstance(named["viz"], dict):
         named["viz"] = {**named["viz"], "regions": _cached_regions(cache, page, named, viz)}
         shown = {v: k for k, v in refs.items()}
@@ -573,7 +575,7 @@ def with_decision_view(out: tuple, cache: AnalysisCache, dataset_ids, models,
                        presentation=False, zoom=None) -> tuple:
     """The views' outputs with the decision curve in place of the cost view (drawn whole:
     a patch of the cost view would not fit it), and the viz-data store told so."""
-    if not models or not isinstance(out[5], dict):
+    if not models or not isinstance(out[VIZ], dict):
         return out
     names = model_names(cache, dataset_ids)
     analysis = cache.analysis(dataset_ids, models[:MAX_SHOWN_MODELS], conditions, reference)
@@ -582,7 +584,7 @@ def with_decision_view(out: tuple, cache: AnalysisCache, dataset_ids, models,
     fig = decision_view(analysis, colors={n: k for k, n in enumerate(names)},
                         font=FONT[bool(presentation)], presentation=presentation,
                         averaging=averaging, zoom=zoom)
-    viz = dict(out[5])
+    viz = dict(out[VIZ])
     trace, note = viz.get("optimum_trace"), viz.get("optimum_note")
     if isinstance(trace, list) and len(trace) == 3:
         star = next((k for k, t in enumerate(fig.data) if t.uid == OPTIMUM_UID), None)
@@ -590,4 +592,4 @@ def with_decision_view(out: tuple, cache: AnalysisCache, dataset_ids, models,
     if isinstance(note, list) and len(note) == 3:
         viz["optimum_note"] = [note[0], note[1], None]  # the decision curve's star: a trace
     viz["cost_mode"] = "decision"
-    return (out[0], out[1], fig, *out[3:5], viz, *out[6:])
+    return (out[0], out[1], fig, *out[3:VIZ], viz, *out[VIZ + 1:])

@@ -2,8 +2,8 @@
 
 Every first visit asks the views callback for the same thing (the demo, or a shared link's
 datasets, at the default or the link's settings), and a page that goes back to earlier
-settings asks for a drawing it had before. Drawing the views (four figures, the model
-table, the operating panel) took ~30 ms of a ~45 ms callback; twenty first visits at once
+settings asks for a drawing it had before. Drawing the views (four figures, then also the
+model table, and the operating panel) took ~30 ms of a ~45 ms callback; twenty first visits at once
 on two cores drew them twenty times (the target: page load p95 < 2 s under
 ``bench/load_test.py``). The outputs of :func:`..render.render_views` are kept in the
 worker's memory cache, keyed by everything they are drawn from, and given again.
@@ -33,6 +33,10 @@ import plotly.graph_objects as go
 from .server.cache import approx_nbytes
 
 __all__ = ["MAX_KEPT_BYTES", "RevisedFigure", "kept_views", "drawing_bytes"]
+
+#: Where the viz-data store sits in a drawing (``render.RENDERED.index("viz")``; a test
+#: checks they agree: render imports this module, not the other way round).
+VIZ = 4
 
 #: The largest drawing kept (estimated bytes); larger ones are drawn every time.
 MAX_KEPT_BYTES = 4 * 2**20
@@ -94,7 +98,7 @@ def kept_views(cache, dataset_ids, parts: tuple, rev, draw):
     ``parts``, the rest of what they are drawn from), or the same outputs kept in the
     memory cache of ``cache`` (an :class:`..analysis.AnalysisCache`) with a new edit
     revision on the ROC view (``out[0]``); a new drawing is kept when it has views data
-    (``out[5]``) and is at most :data:`MAX_KEPT_BYTES`. A kept drawing given again is a use
+    (``out[VIZ]``, :data:`..render.RENDERED`) and is at most :data:`MAX_KEPT_BYTES`. A kept drawing given again is a use
     of its datasets, as a cached analysis is (retention follows use)."""
     from .server.cache import SharedCache
 
@@ -105,7 +109,7 @@ def kept_views(cache, dataset_ids, parts: tuple, rev, draw):
         cache.store.used(present)
         return (RevisedFigure(out[0], f"{rev}-{uuid.uuid4().hex[:8]}"), *out[1:])
     out = draw()
-    if isinstance(out[5], dict):
+    if isinstance(out[VIZ], dict):
         size = drawing_bytes(out)
         if size <= MAX_KEPT_BYTES:
             cache.cache.memory.put(key, out, size=size)

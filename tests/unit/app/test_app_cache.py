@@ -5,7 +5,6 @@ import threading
 import numpy as np
 import pandas as pd
 import pytest
-from dash import no_update
 
 import roc_dash.app.analysis as app_analysis
 from roc_dash.app.analysis import MAX_COMPARED_MODELS, MAX_SHOWN_MODELS, AnalysisCache, model_names
@@ -60,7 +59,7 @@ def test_cch003_many_models_are_capped_and_not_all_compared(tmp_path):
     names = model_names(cache, out.dataset_ids)
     assert len(names) == 60
     views = render_views(cache, out.dataset_ids, names, Conditions(prior_pos=0.4))
-    roc, banner = views[0], views[7]
+    roc, banner = views[0], views[6]
     curves = [t for t in roc.data if "(AUC" in (t.name or "") and "chance" not in t.name]
     assert len(curves) == MAX_SHOWN_MODELS
     assert f"the first {MAX_SHOWN_MODELS}" in str(banner)
@@ -134,6 +133,16 @@ def _compare_table(cache, cond: Conditions):
         cost_fp=cond.cost_fp, cost_fn=cond.cost_fn, prior=cond.prior_pos)))
 
 
+def _table_under(cache, models, cond: Conditions):
+    """The model table of the demo's analysis under ``cond``, built directly (what the
+    Compare tab must show after the page moved to ``cond``)."""
+    from roc_dash.app.render import kinds_table
+
+    names = model_names(cache, [DEMO_ID])
+    return kinds_table(cache, [DEMO_ID], cache.analysis([DEMO_ID], models, cond),
+                       {n: k for k, n in enumerate(names)})
+
+
 @pytest.mark.parametrize("det,pr_mode", [(False, "pr"), (True, "prg")])
 def test_cch006_a_cost_change_patches_exactly_what_a_full_render_draws(tmp_path, det, pr_mode):
     """The cheap path for a change of costs gives the same figures as drawing them anew."""
@@ -149,7 +158,7 @@ def test_cch006_a_cost_change_patches_exactly_what_a_full_render_draws(tmp_path,
                           pr_mode=pr_mode)
     for cost_fp, cost_fn in ((3.0, 1.0), (0.2, 5.0), (100.0, 0.01)):
         cond = Conditions(cost_fp=cost_fp, cost_fn=cost_fn, prior_pos=0.27)
-        patched = patch_views(cache, [DEMO_ID], models, cond, before[5], det=det,
+        patched = patch_views(cache, [DEMO_ID], models, cond, before[4], det=det,
                               pr_mode=pr_mode)
         full = render_views(cache, [DEMO_ID], models, cond, det=det, pr_mode=pr_mode)
         for old, patch, new in zip(before[:3], patched[:3], full[:3], strict=True):
@@ -159,11 +168,13 @@ def test_cch006_a_cost_change_patches_exactly_what_a_full_render_draws(tmp_path,
                 fig["layout"].pop("editrevision", None)
             assert got == want
         assert str(patched[3]) == str(full[3])
-        # the model table is the Compare tab's: left as drawn, drawn when that tab shows
-        assert patched[4] is no_update
-        assert _as_json(_compare_table(cache, cond)) == _as_json(full[4])
-        assert patched[6] == full[6]
-        assert patched[5]["line"] == full[5]["line"] and patched[5]["key"] == full[5]["key"]
+        # the model table is the Compare tab's, drawn when that tab shows: under the new
+        # conditions (in neither the patch nor the full render)
+        assert len(patched) == len(full) == 9
+        assert _as_json(_compare_table(cache, cond)) == _as_json(_table_under(cache, models,
+                                                                               cond))
+        assert patched[5] == full[5]
+        assert patched[4]["line"] == full[4]["line"] and patched[4]["key"] == full[4]["key"]
 
 
 @pytest.mark.parametrize("det,pr_mode,presentation", [(False, "pr", False), (True, "prg", False),
@@ -186,8 +197,8 @@ def test_cch010_a_prior_change_patches_exactly_what_a_full_render_draws(tmp_path
     kw = {"det": det, "pr_mode": pr_mode, "presentation": presentation}
     before = render_views(cache, [DEMO_ID], models, Conditions(prior_pos=0.27), zoom=zoom, **kw)
     drawn = [json.loads(pio.to_json(f)) for f in before[:3]]
-    threshold = _as_json(before[9])
-    viz = before[5]
+    threshold = _as_json(before[8])
+    viz = before[4]
     for cost_fp, cost_fn, prior in ((1.0, 1.0, 0.4), (3.0, 1.0, 0.4), (0.2, 5.0, 0.05)):
         cond = Conditions(cost_fp=cost_fp, cost_fn=cost_fn, prior_pos=prior)
         patched = patch_views(cache, [DEMO_ID], models, cond, viz, zoom=zoom, **kw)
@@ -200,18 +211,19 @@ def test_cch010_a_prior_change_patches_exactly_what_a_full_render_draws(tmp_path
             for fig in (got, want):
                 fig["layout"].pop("editrevision", None)
             assert got == want
-        threshold = _shown(threshold, patched[9])
-        assert patched[4] is no_update and str(patched[3]) == str(full[3])
-        assert _as_json(_compare_table(cache, cond)) == _as_json(full[4])
-        assert str(patched[8]) == str(full[8]) and patched[6] == full[6]
-        for fig in (threshold, want := _as_json(full[9])):
+        threshold = _shown(threshold, patched[8])
+        assert str(patched[3]) == str(full[3])
+        assert _as_json(_compare_table(cache, cond)) == _as_json(_table_under(cache, models,
+                                                                               cond))
+        assert str(patched[7]) == str(full[7]) and patched[5] == full[5]
+        for fig in (threshold, want := _as_json(full[8])):
             fig["layout"].pop("editrevision", None)
         assert threshold == want
-        assert patched[5]["optimum_trace"] == full[5]["optimum_trace"]
-        assert patched[5]["optimum_note"] == full[5]["optimum_note"]
-        assert patched[5]["ring_note"] == full[5]["ring_note"]
-        assert patched[5]["prior"] == full[5]["prior"] == prior
-        viz = patched[5]
+        assert patched[4]["optimum_trace"] == full[4]["optimum_trace"]
+        assert patched[4]["optimum_note"] == full[4]["optimum_note"]
+        assert patched[4]["ring_note"] == full[4]["ring_note"]
+        assert patched[4]["prior"] == full[4]["prior"] == prior
+        viz = patched[4]
 
 
 class _Clock:
@@ -252,14 +264,14 @@ def test_cch008_a_request_over_roc_dash_timeout_says_so_and_caches_nothing(tmp_p
     monkeypatch.setattr(analysis_module.time, "monotonic", clock)
     monkeypatch.setattr(app_analysis.time, "monotonic", clock)
     views = render_views(cache, out.dataset_ids, names, Conditions(prior_pos=0.4))
-    banner = str(views[7])
+    banner = str(views[6])
     assert "ROC_DASH_TIMEOUT = 5 s" in banner and "Tick fewer models" in banner
     assert "of 6 models" in banner
     assert all(len(fig.data) == 0 for fig in views[:3])  # no half-drawn analysis
     # nothing half-done was cached: with time to spare the same request succeeds
     monkeypatch.setenv("ROC_DASH_TIMEOUT", "1000")
     views = render_views(cache, out.dataset_ids, names, Conditions(prior_pos=0.4))
-    assert views[7] is None or "ROC_DASH_TIMEOUT" not in str(views[7])
+    assert views[6] is None or "ROC_DASH_TIMEOUT" not in str(views[6])
     assert len([t for t in views[0].data if "(AUC" in (t.name or "")]) >= 6
 
 

@@ -92,7 +92,7 @@ def _views(cache, state, viz=None, *, changed=False, cost_mode="decision"):
     view = {"threshold_axis": "threshold",
             "combine": {"budget": None, "unit": "cases", "repair": None, "logic": False}}
     named = update_views(cache, page, view, viz, conditions_changed=changed)
-    return tuple(named.get(k) for k in RENDERED)  # render_views' order (no table: None)
+    return tuple(named.get(k) for k in RENDERED)  # render_views' order
 
 
 def _best_net_benefit(raw, prior, p_t):
@@ -114,7 +114,7 @@ def test_cpg004_decision_mode_draws_the_decision_curve_and_follows_costs(demo):
     prior = float((raw["label"] == "pos").mean())
     state = ControlState(prior=prior).to_store()
     out = _views(cache, state)
-    fig, viz = out[2], out[5]
+    fig, viz = out[2], out[4]
     assert fig.layout.meta["view"] == "decision" and viz["cost_mode"] == "decision"
     assert fig.layout.shapes[0].x0 == 0.5
     star = fig.data[viz["optimum_trace"][2]]
@@ -135,8 +135,8 @@ def test_cpg004_decision_mode_draws_the_decision_curve_and_follows_costs(demo):
     assert fig.layout.meta["net_benefit"] == pytest.approx(
         _best_net_benefit(raw, prior, 0.25), abs=1e-12)
     # back to the cost curves: no decision mode left in the drawn figure or the viz data
-    back = _views(cache, state, moved[5], cost_mode="cost")
-    assert "cost_mode" not in back[5] and "pc_pos" in back[2].layout.meta
+    back = _views(cache, state, moved[4], cost_mode="cost")
+    assert "cost_mode" not in back[4] and "pc_pos" in back[2].layout.meta
 
 
 def test_cpg005_cost_mode_in_the_link():

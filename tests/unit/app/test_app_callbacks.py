@@ -14,10 +14,10 @@ from roc_dash.app.components import model_table_rows
 from roc_dash.app.features.data import apply_upload, remove_dataset
 from roc_dash.app.features.exports import curves_csv, table_csv
 from roc_dash.app.features.pins import pin_from_click
-from roc_dash.app.page_state import FIELDS
-from roc_dash.app.render import render_views, resolve_operating
+from roc_dash.app.page_state import FIELDS, PageState
+from roc_dash.app.render import models_table, render_views, resolve_operating
 from roc_dash.app.server.store import DEMO_ID, DatasetStore
-from roc_dash.app.state import parse_query
+from roc_dash.app.state import ControlState, parse_query
 from roc_dash.core.analysis_types import Conditions
 from roc_dash.core.assembly.analysis import analyse
 from roc_dash.report.html import render_html
@@ -55,7 +55,9 @@ def test_cbk001_upload_adds_a_dataset_to_every_view(store, cache):
     assert error == "" and "mine.csv" in status and "120 rows" in status
     assert "replaces the demo" in status
     ids_ = [DEMO_ID, *ids_]
-    roc, pr, cost, op, table, viz, slope, _, _, _ = _views(cache, ids_)
+    roc, pr, cost, op, viz, slope, _, _, _ = _views(cache, ids_)
+    table = models_table(cache, PageState(datasets=tuple(ids_),
+                                          conditions=ControlState(prior=0.3)))
     assert any(n.startswith("mine (AUC ") for n in _legend(roc))
     assert any(n.startswith("logistic regression (demo) (AUC ") for n in _legend(roc))
     assert any(n.startswith("mine (AP ") for n in _legend(pr))
@@ -148,7 +150,7 @@ def test_cbk008_model_selection_sets_the_joint_hull(cache):
     assert set(_legend(one[0])) >= {"convex hull (all shown models)"}
     assert not any("naive Bayes" in n for n in _legend(one[0]))
     empty = _views(cache, [DEMO_ID], models=[])
-    assert empty[5] is None and "No model" in str(empty[0].layout.annotations)
+    assert empty[4] is None and "No model" in str(empty[0].layout.annotations)
     # a model keeps its colour whatever else is ticked
     colour = {n: None for n in DEMO_MODELS}
     for shown in (DEMO_MODELS, ["decision tree"], ["naive Bayes", "decision tree"]):
@@ -409,7 +411,7 @@ def test_cbk020_decision_summary_threshold_view_and_economics(cache):
     assert (cond.cost_fp, cond.cost_fn) == (1, 5)  # net: c(FN) + b(TP)
     e = economics_from_state(state)
     views = render_views(cache, [DEMO_ID], DEMO_MODELS, cond, economics=e)
-    strip, threshold = str(views[8]), views[9]
+    strip, threshold = str(views[7]), views[8]
     analysis = cache.analysis([DEMO_ID], DEMO_MODELS, cond)
     s = decision_summary(analysis, None, e)
     assert s.model == analysis.optimal.model
@@ -423,7 +425,7 @@ def test_cbk020_decision_summary_threshold_view_and_economics(cache):
     # a pin is compared below the recommendation, never in its place (issue 15)
     pin = [{"model": "naive Bayes", "threshold": 0.5, "label": "A"}]
     pinned = str(render_views(cache, [DEMO_ID], DEMO_MODELS, cond, economics=e,
-                              pinned=pin)[8])
+                              pinned=pin)[7])
     assert pinned.startswith("[Div(children=['Use '") and "Pinned A: naive Bayes" in pinned
 
 
@@ -452,9 +454,9 @@ def test_cbk019_with_benefits_every_view_gives_one_expected_cost(cache):
     assert rows[op.model]["expected_cost"] == pytest.approx(
         expected_cost_per_case(best.optimal.fpr, best.optimal.tpr, 0.2738, economics))
     views = render_views(cache, [DEMO_ID], DEMO_MODELS, cond, economics=economics)
-    text = str(views[8])
+    text = str(views[7])
     assert "net gain" in text and f"{-truth:.6g} €" in text and "-" not in text.split("€")[0]
-    assert "(c(FP)+b(TN))" in views[6]
+    assert "(c(FP)+b(TN))" in views[5]
     # without benefits nothing changes: the regret and the cost are the same number
     plain = cache.analysis([DEMO_ID], DEMO_MODELS, Conditions(prior_pos=0.2738))
     assert plain.optimal.expected_cost == pytest.approx(expected_cost_per_case(

@@ -45,7 +45,7 @@ def test_dst001_a_model_named_like_a_loaded_one_is_never_merged(store, cache):
     assert analysis.spans_datasets and "different test sets" in analysis.notes[0]
     views = render_views(cache, ids_, model_names(cache, ids_),
                          conditions_from_state(ControlState(prior=0.3).to_store()))
-    assert "different test sets" in str(views[7])  # the banner above the views
+    assert "different test sets" in str(views[6])  # the banner above the views
 
 
 def test_dst002_first_upload_replaces_the_demo_and_the_demo_comes_back(store):
@@ -139,7 +139,7 @@ def test_dst007_inverted_scores_are_flagged(store, cache):
     out = apply_upload(store, [("upside.csv", _csv(frame))], [])
     views = render_views(cache, out.dataset_ids, ["upside"],
                          conditions_from_state(ControlState(prior=0.4).to_store()))
-    assert "inverted" in str(views[7]) and "positive label '1'" in str(views[7])
+    assert "inverted" in str(views[6]) and "positive label '1'" in str(views[6])
     # a second dataset shown beside it keeps each model's own label
     other = make_predictions(200, seed=9, separation=2.0, model="words")
     other["label"] = other["label"].map({1: "yes", 0: "no"})
@@ -147,8 +147,8 @@ def test_dst007_inverted_scores_are_flagged(store, cache):
     both = apply_upload(store, [("words.csv", _csv(other))], out.dataset_ids)
     views = render_views(cache, both.dataset_ids, ["upside", "words"],
                          conditions_from_state(ControlState(prior=0.4).to_store()))
-    assert "upside: scores look inverted for positive label '1'" in str(views[7])
-    assert "words: scores look inverted for positive label 'yes'" in str(views[7])
+    assert "upside: scores look inverted for positive label '1'" in str(views[6])
+    assert "words: scores look inverted for positive label 'yes'" in str(views[6])
 
 
 def test_dst008_datasets_in_the_table_keep_their_rows(store, cache):

@@ -174,14 +174,14 @@ def test_ccp003_another_model_or_pins_draw_the_threshold_view_anew(tmp_path):
 def test_ccp004_two_datasets_the_threshold_view_is_patched_and_the_table_has_its_datasets(
         tmp_path):
     """With two datasets the threshold view's patches still give the full redraw, and the
-    Compare tab's model table (drawn when that tab shows) has a Dataset column and is what
-    a full render draws as its table, under each new cost and prior."""
+    Compare tab's model table (drawn when that tab shows) has a Dataset column and is the
+    table of the analysis under each new cost and prior."""
     from dash._utils import to_json
 
     from roc_dash.app.analysis import AnalysisCache, model_names
     from roc_dash.app.features.data import apply_upload
     from roc_dash.app.page_state import PageState
-    from roc_dash.app.render import models_table, render_views, update_views
+    from roc_dash.app.render import kinds_table, models_table, update_views
     from roc_dash.app.server.store import DEMO_ID, DatasetStore
     from roc_dash.app.state import ControlState
     from roc_dash.core.analysis_types import Conditions
@@ -219,8 +219,9 @@ def test_ccp004_two_datasets_the_threshold_view_is_patched_and_the_table_has_its
         assert is_patch(sent(patched["threshold"]))
         shown = apply(shown, sent(patched["threshold"]))
         assert shown == sent(full["threshold"]), (cost_fn, prior)
-        drawn = render_views(cache, ids_, names, Conditions(cost_fn=cost_fn, prior_pos=prior))
-        assert sent(models_table(cache, page(state))) == sent(drawn[4]), (cost_fn, prior)
+        analysis = cache.analysis(ids_, names, Conditions(cost_fn=cost_fn, prior_pos=prior))
+        table = kinds_table(cache, ids_, analysis, {n: k for k, n in enumerate(names)})
+        assert sent(models_table(cache, page(state))) == sent(table), (cost_fn, prior)
         viz = patched["viz"]
 
 

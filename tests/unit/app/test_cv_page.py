@@ -76,7 +76,7 @@ def test_cvp002_legend_says_what_its_auc_is_computed_from(demo):
 
 def test_cvp003_summary_labels_the_fold_spread_as_a_range(cache):
     views = render_views(cache, [DEMO_ID], MODELS, Conditions(prior_pos=0.3))
-    summary = str(views[8])
+    summary = str(views[7])
     assert "range over 10 folds: " in summary and " across " not in summary
     # the operating panel says its point is computed from the pooled predictions
     assert "optimal for the current costs and prior (pooled predictions of 10 folds)" in str(

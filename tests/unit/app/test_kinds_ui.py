@@ -16,7 +16,8 @@ from roc_dash.app.analysis import data_prior
 from roc_dash.app.features import kinds as kinds_feature
 from roc_dash.app.features.conditions import Gesture, apply_gesture
 from roc_dash.app.features.data import apply_upload
-from roc_dash.app.render import render_views
+from roc_dash.app.page_state import ModelRef, PageState
+from roc_dash.app.render import models_table, render_views
 from roc_dash.app.server.store import (
     DEMO_ID,
     EXAMPLES,
@@ -34,6 +35,12 @@ MC, SOFT, LEAVES = "demo-multiclass", "demo-soft", "demo-leaves"
 
 def _bytes(name):
     return (resources.files("roc_dash.data") / name).read_bytes()
+
+
+def _compare_table(cache, dataset: str, models):
+    """The Compare tab's model table (its one builder) for ``models`` of ``dataset``."""
+    return models_table(cache, PageState(datasets=(dataset,), conditions=ControlState(),
+                                         models=tuple(ModelRef(dataset, m) for m in models)))
 
 
 def _texts(component):
@@ -143,8 +150,7 @@ def test_knu011_class_view_analysis_matches_sklearn(cache, store):
 
 
 def test_knu012_model_table_has_m_and_weighted_auc(cache, store):
-    out = render_views(cache, [MC], ["logistic regression", "decision tree"], Conditions())
-    texts = _texts(out[4])
+    texts = _texts(_compare_table(cache, MC, ["logistic regression", "decision tree"]))
     assert "M (Hand & Till)" in texts and "Weighted AUC (Provost–Domingos)" in texts
     table = store.get(MC)
     for model in ("logistic regression", "decision tree"):
@@ -154,6 +160,39 @@ def test_knu012_model_table_has_m_and_weighted_auc(cache, store):
         m = roc_auc_score(rows["class"], scores, multi_class="ovo", average="macro")
         w = roc_auc_score(rows["class"], scores, multi_class="ovr", average="weighted")
         assert f"{sig(m)}" in texts and f"{sig(w)}" in texts
+
+
+@pytest.mark.parametrize("dataset,models,shown", [
+    (MC, ["logistic regression", "decision tree"], "M (Hand & Till)"),
+    (SOFT, ["ridge regression", "nearest neighbours"], "soft labels")])
+def test_omt001_a_full_render_builds_no_model_table_the_compare_tab_does(
+        cache, monkeypatch, dataset, models, shown):
+    """The model table has one builder, the Compare tab's (models_table): a full render of
+    the views (render_views, and the views callback's update_views) neither builds it nor
+    computes its multi-class and soft-label results, which the views never show; the
+    Compare tab's table still shows them."""
+    from roc_dash.app import render
+
+    calls = []
+
+    def counted(name, real):
+        def call(*args, **kwargs):
+            calls.append(name)
+            return real(*args, **kwargs)
+        return call
+
+    for name in ("kinds_table", "multiclass_results", "soft_results"):
+        monkeypatch.setattr(render, name, counted(name, getattr(render, name)))
+    page = PageState(datasets=(dataset,), conditions=ControlState(),
+                     models=tuple(ModelRef(dataset, m) for m in models))
+    out = render.render_views(cache, [dataset], models, Conditions())
+    named = render.update_views(cache, page, {"threshold_axis": "threshold"})
+    assert calls == []
+    assert len(out) == len(render.RENDERED) and "table" not in render.RENDERED
+    assert "table" not in named and not any(shown in _texts(v) for v in out[3:])
+    texts = _texts(render.models_table(cache, page))
+    assert calls == ["kinds_table", "multiclass_results", "soft_results"]
+    assert shown in texts and all(m in texts for m in models)
 
 
 def test_knu013_multiclass_card_figures(cache, store):
@@ -177,8 +216,7 @@ def test_knu013_multiclass_card_figures(cache, store):
 
 # -- soft labels --------------------------------------------------------------------------
 def test_knu020_soft_labels_named_with_their_interval(cache):
-    out = render_views(cache, [SOFT], ["ridge regression", "nearest neighbours"], Conditions())
-    texts = _texts(out[4])
+    texts = _texts(_compare_table(cache, SOFT, ["ridge regression", "nearest neighbours"]))
     assert "Labels" in texts
     assert texts.count("soft labels") == 2 and texts.count("CI: soft DeLong (Qin)") == 2
     a = cache.analysis([SOFT], ["ridge regression"], Conditions())

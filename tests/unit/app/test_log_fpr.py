@@ -198,7 +198,7 @@ def _views(cache, ids_, models, state, *, log_fpr, viz=None, det=None, changed=F
                      log_fpr=log_fpr)  # the models of the one dataset
     named = update_views(cache, page, {"threshold_axis": "threshold"}, viz,
                          conditions_changed=changed)
-    return tuple(named.get(k) for k in RENDERED)  # render_views' order (no table: None)
+    return tuple(named.get(k) for k in RENDERED)  # render_views' order
 
 
 def _patched(patch, fig: dict, index: int, field: str, part: str = "data"):
@@ -228,7 +228,7 @@ def test_lgf012_page_render_and_patch_on_log_axis(tmp_path):
     assert len(models) == 1
     state = ControlState(prior=0.1).to_store()
     out = _views(cache, ids_, models, state, log_fpr=True)
-    roc, viz = out[0], out[5]
+    roc, viz = out[0], out[4]
     assert roc.layout.xaxis.type == "log" and viz["xlog"] == roc.layout.meta["xlog"]
     assert roc.data[viz["iso_trace"]].uid == ISO_UID
     # new costs: a patch, and what it draws equals a fresh render under those costs
@@ -290,7 +290,7 @@ def test_lgf014_det_patch_moves_the_iso_curve(tmp_path):
     out = _views(cache, ids_, models, ControlState(prior=0.1).to_store(), log_fpr=False,
                  det=["det"])
     new_state = ControlState(prior=0.1, cost_fn=20.0).to_store()
-    patched = _views(cache, ids_, models, new_state, log_fpr=False, det=["det"], viz=out[5],
+    patched = _views(cache, ids_, models, new_state, log_fpr=False, det=["det"], viz=out[4],
                      changed=True)[0]
     fresh = _views(cache, ids_, models, new_state, log_fpr=False, det=["det"])[0]
     assert isinstance(patched, Patch)

@@ -66,7 +66,7 @@ def test_rvw402_every_view_names_the_same_threshold_on_a_tie(store, cache):
     ids_ = out.dataset_ids
     expected, _ = fewest_errors_threshold(frame[frame["model"] == "logistic regression"])
     p = prevalence(cache.table(ids_))
-    roc, pr, cost, op, table, viz, slope, banner, summary, thr = render_views(
+    roc, pr, cost, op, viz, slope, banner, summary, thr = render_views(
         cache, ids_, model_names(cache, ids_), Conditions(prior_pos=p))
     # the ROC's optimum star sits on the model's point at that threshold (customdata rows
     # [model index, threshold, fpr, tpr]); the PR star's hover names the threshold
@@ -173,7 +173,7 @@ def test_rvw202_with_two_datasets_every_model_is_tagged_everywhere(store, cache)
     demo = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
     assert names == ["logistic regression (mine.csv)"] + [f"{m} (demo)" for m in demo]
     pins = [{"model": "naive Bayes (demo)", "threshold": 0.3, "label": "A"}]
-    roc, pr, cost, op, table, viz, slope, banner, summary, thr = render_views(
+    roc, pr, cost, op, viz, slope, banner, summary, thr = render_views(
         cache, ids_, names, Conditions(prior_pos=0.3), pinned=pins)
     legends = [t.name for f in (roc, pr, cost) for t in f.data if t.name]
     for model in names:  # every model in every legend, with its dataset
@@ -186,21 +186,28 @@ def test_rvw202_with_two_datasets_every_model_is_tagged_everywhere(store, cache)
     compare = plain_text(op)
     assert "naive Bayes (demo)" in compare
     # the model table's Dataset column, row by row
-    rows = table_cells(table)
+    rows = table_cells(compare_table(cache, ids_))
     assert rows[0][:2] == ["Model", "Dataset"]
     # each row: the model's own name, then its dataset (the tag every other view shows)
     assert sorted(tuple(r[:2]) for r in rows[1:len(names) + 1]) == sorted(
         (n.rsplit(" (", 1)[0], n.rsplit(" (", 1)[1].rstrip(")")) for n in names)
     # one dataset again: no tags, no column
-    roc1, *_, table1, _, _, _, _, _ = render_views(cache, out.dataset_ids,
-                                                    model_names(cache, out.dataset_ids),
-                                                    Conditions(prior_pos=0.3))
     assert model_names(cache, out.dataset_ids) == ["logistic regression"]
-    assert "Dataset" not in table_cells(table1)[0]
+    assert "Dataset" not in table_cells(compare_table(cache, out.dataset_ids))[0]
 
 
 def legends_of(fig):
     return [t.name for t in fig.data if t.name]
+
+
+def compare_table(cache, dataset_ids, prior=0.3):
+    """The Compare tab's model table (its one builder) for every model of ``dataset_ids``."""
+    from roc_dash.app.page_state import PageState
+    from roc_dash.app.render import models_table
+    from roc_dash.app.state import ControlState
+
+    return models_table(cache, PageState(datasets=tuple(dataset_ids),
+                                         conditions=ControlState(prior=prior)))
 
 
 def table_cells(node) -> list[list[str]]:
@@ -233,11 +240,11 @@ def test_rvw501_pins_are_compared_below_the_recommendation(cache):
 
     models = ["logistic regression", "naive Bayes", "decision tree", "gradient boosting"]
     cond = Conditions(prior_pos=prevalence(cache.table([DEMO_ID])))
-    plain = plain_text(render_views(cache, [DEMO_ID], models, cond)[8])
+    plain = plain_text(render_views(cache, [DEMO_ID], models, cond)[7])
     # a pin off the hull (naive Bayes at 0.5): the headline and its sensitivity stay
     pins = [{"model": "naive Bayes", "threshold": 0.5, "label": "A"},
             {"model": "decision tree", "threshold": 0.3, "label": "B"}]
-    strip = render_views(cache, [DEMO_ID], models, cond, pinned=pins)[8]
+    strip = render_views(cache, [DEMO_ID], models, cond, pinned=pins)[7]
     # the strip's third slot holds the intervals' line once computed (empty here)
     main, detail, _, compared = (plain_text(k) for k in strip)
     assert plain.startswith(main)  # the same recommendation as without pins

@@ -54,7 +54,7 @@ def page(tmp_path, monkeypatch):
                                     "pins": settings["pinned"]})
         named = render.update_views(cache, page, {"threshold_axis": "threshold"}, None,
                                     settings["zoom"])
-        return tuple(named.get(k) for k in render.RENDERED if k != "table")
+        return tuple(named.get(k) for k in render.RENDERED)
 
     return store, cache, ids_, calls, views
 
@@ -109,7 +109,7 @@ def test_vkc004_a_drawing_without_views_data_or_too_big_is_not_kept(page, monkey
     assert len(calls) == 2
     monkeypatch.undo()
     monkeypatch.setattr(render, "render_views",
-                        lambda *a, **k: (calls.append(1) or (None,) * 5 + (None,) * 5))
+                        lambda *a, **k: (calls.append(1) or (None,) * len(render.RENDERED)))
     views(), views()  # the analysis took too long (no views data): tried again each time
     assert len(calls) == 4
 
@@ -142,3 +142,9 @@ def test_vkc007_a_drawing_given_again_is_a_use_of_its_datasets(page, monkeypatch
     views(), views()
     assert len(calls) == 1  # both from the kept drawing
     assert used and all(set(u) == set(ids_) for u in used) and len(used) >= 2
+
+
+def test_vkc008_the_kept_drawing_reads_the_viz_data_where_render_puts_it():
+    """view_cache cannot import render (render imports it): its index of the viz-data store
+    in a drawing is render's."""
+    assert view_cache.VIZ == render.VIZ == render.RENDERED.index("viz")
