@@ -158,7 +158,7 @@ class _Orientation:
         turn -= dy[:-1] * dx[1:]
         # |step| measured against the axes' magnitudes, summed over the two steps
         if self.monotone:  # cheaper, looser: the largest steps of the chain
-            tol = 2.0 * self.rtol * (self.sy * float(dx.max()) + self.sx * float(dy.max()))
+            tol = 2.0 * self.rtol * (self.sy * float(_largest(dx)) + self.sx * float(_largest(dy)))
         else:
             tol = self.sy * np.abs(dx)
             tol += self.sx * np.abs(dy)
@@ -185,6 +185,10 @@ class _Orientation:
         return turn < -tol
 
 
+#: ``a.max()`` without its Python wrapper (the peeling calls it on small arrays, pass after
+#: pass).
+_largest = np.maximum.reduce
+
 _FILTER = _Orientation("filter")
 _CHAIN_FILTER = _Orientation("filter", monotone=True)
 
@@ -204,7 +208,9 @@ def _upper_hull(x: np.ndarray, y: np.ndarray, orient: _Orientation = _FILTER) ->
     for _ in range(64):
         if idx.size <= 2:
             return idx
-        dx, dy = np.diff(xs), np.diff(ys)
+        # the steps by slices, not np.diff: a pass is a dozen numpy calls on arrays that
+        # shrink to a few hundred points, where each call's own cost is what counts
+        dx, dy = xs[1:] - xs[:-1], ys[1:] - ys[:-1]
         keep = np.empty(idx.size, dtype=bool)
         keep[0] = keep[-1] = True
         keep[1:-1] = orient.right_turns(dx, dy)
