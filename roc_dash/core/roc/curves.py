@@ -521,7 +521,7 @@ def curve_of_runs(runs: list) -> RocCurve:
     # Vertex r (after the origin) counts the instances scoring >= thresholds[r]: the total
     # minus those at or below the next smaller distinct score.
     area = None
-    if pos_le.dtype.kind in "iu" and neg_le.dtype.kind in "iu":  # whole counts: exact area
+    if _whole(pos_le) and _whole(neg_le):  # counts, or whole weights: the exact area
         area = area_of_pairs(_twice_pairs_of_runs(pos_le, neg_le), n_pos, n_neg)
     tpr = _rates(pos_le, n_pos)
     del pos_le
@@ -532,6 +532,20 @@ def curve_of_runs(runs: list) -> RocCurve:
     if area is not None:
         object.__setattr__(curve, "_area", area)
     return curve
+
+
+def _whole(counts: np.ndarray) -> bool:
+    """True for integer counts, and for float sums that are all whole numbers below
+    ``2**53`` (frequency weights, as the query engines' groups carry: every partial sum is
+    then exact, so they are counts too). A few first sums are looked at first: weights with
+    fractions rarely keep them whole."""
+    if counts.dtype.kind in "iu":
+        return True
+    if counts.dtype.kind != "f" or not counts.size or not float(counts[-1]) < 2.0 ** 53:
+        return False
+    head = counts[:64]
+    return bool(np.array_equal(head, np.rint(head))
+                and np.array_equal(counts, np.rint(counts)))
 
 
 def _twice_pairs_of_runs(pos_le: np.ndarray, neg_le: np.ndarray) -> int:

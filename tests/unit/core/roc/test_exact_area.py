@@ -87,6 +87,20 @@ def test_eaa002_large_curves_exact_where_trapezoids_miss(kind):
         assert missed > 0
 
 
+def test_eaa006_frequency_weights_count_as_repeated_rows():
+    """Whole weights (the query engines' groups carry their rows' count as a weight) give
+    the area of the rows repeated, exactly: their sums are counts."""
+    rng = np.random.default_rng(4)
+    for n in (50, 40_000):
+        y = rng.random(n) < 0.35
+        s = np.round(rng.normal(y * 1.0), 2)
+        w = rng.integers(0, 7, n).astype(float)
+        w[0] = w[-1] = 1.0
+        assert y[w > 0].any() and not y[w > 0].all()
+        rows = np.repeat(np.arange(n), w.astype(int))
+        assert auc(roc_curve(y, s, weights=w)) == mann_whitney_auc(y[rows], s[rows])
+
+
 def test_eaa003_weighted_curves_keep_their_trapezoids():
     """Weighted sums are not whole counts: their area is summed as before."""
     rng = np.random.default_rng(3)
