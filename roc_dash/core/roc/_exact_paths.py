@@ -12,7 +12,7 @@ same floats as a plain sort would, bit for bit.
   ``0x7FF0_0000_0000_0000``, also are: finite non-negative numbers ordered as the integers
   are, the order before). After the sort ``key >> 1`` tells the
   runs of equal scores apart and gives each score back bit for bit, and ``key & 1`` is the
-  label.
+  label; the area is counted from the pairs on the way (:func:`area_of_pairs`).
 * **Weighted scores** (:func:`weighted_order`, :func:`runs_of_order`): the same keys with
   each row's index in their lowest bits give the rows' order; the rows follow in one gather,
   and the runs are written over the arrays the gather leaves (not fresh pages).

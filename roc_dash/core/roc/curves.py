@@ -6,7 +6,9 @@ Implements Fawcett (2004), "ROC Graphs: Notes and Practical Considerations for R
   score, so that a run of tied scores yields the single diagonal segment of section 4.1
   (the expected performance, halfway between the optimistic and pessimistic orderings);
 * section 5, Algorithm 3 -- the area under the curve by trapezoids, which equals the
-  Mann-Whitney statistic with ties counted one half.
+  Mann-Whitney statistic with ties counted one half. With whole counts (unweighted rows,
+  frequency weights) the area is that statistic counted in integers and rounded once (the
+  float nearest the exact value, :func:`auc`); weighted sums are summed by trapezoids.
 
 Weights are instance counts (or example-specific costs, section 7.2): every count below is a
 sum of weights, so an aggregated input (score histograms, leaf counts) and the raw rows it
