@@ -39,9 +39,9 @@ import numpy as np
 from .._sums import dot
 
 __all__ = [
-    "AREA_BLOCK", "KeyedRows", "above_sample_hull", "area_of_pairs", "twice_pairs_of_counts", "grid_cells", "grid_digits", "magnitude_bits",
-    "runs_of_order", "runs_on_grid", "signed_rows", "sorted_keys", "trapezoids",
-    "vertices_of_keys", "weighted_order",
+    "AREA_BLOCK", "KeyedRows", "above_sample_hull", "area_of_pairs", "grid_cells",
+    "grid_digits", "magnitude_bits", "runs_of_order", "runs_on_grid", "signed_rows",
+    "sorted_keys", "trapezoids", "twice_pairs_of_counts", "vertices_of_keys", "weighted_order",
 ]
 
 _U64 = np.uint64
@@ -139,7 +139,7 @@ def sorted_keys(y: np.ndarray, s: np.ndarray, top: int | None = None, *,
     floor = _U64(2 * low)
     high = _U64((_WRAP - 1) ^ ((1 << index_bits) - 1))
     rows = np.arange(m, dtype=_U64)
-    # both signs (after a block with a negative score): fewer passes, see _keys_of_both
+    # both signs (after a block with a negative score): fewer passes, see _BothSigns
     both = _BothSigns(span, low) if not index_bits else None
     for a in range(0, n, _BLOCK):
         b = min(a + _BLOCK, n)

@@ -40,6 +40,7 @@ from ._exact_paths import (
     signed_rows,
     sorted_keys,
     trapezoids,
+    twice_pairs_of_counts,
     vertices_of_keys,
     weighted_order,
 )
@@ -524,7 +525,11 @@ def curve_of_runs(runs: list) -> RocCurve:
     # minus those at or below the next smaller distinct score.
     area = None
     if _whole(pos_le) and _whole(neg_le):  # counts, or whole weights: the exact area
-        area = area_of_pairs(_twice_pairs_of_runs(pos_le, neg_le), n_pos, n_neg)
+        # the vertices' counts from the origin: each class's total less those at or below
+        # the next lower score (as _rates makes the rates)
+        tp, fp = (total - np.append(le[::-1], 0) for total, le in ((n_pos, pos_le),
+                                                                    (n_neg, neg_le)))
+        area = area_of_pairs(twice_pairs_of_counts(tp, fp), n_pos, n_neg)
     tpr = _rates(pos_le, n_pos)
     del pos_le
     fpr = _rates(neg_le, n_neg)
@@ -548,15 +553,6 @@ def _whole(counts: np.ndarray) -> bool:
     head = counts[:64]
     return bool(np.array_equal(head, np.rint(head))
                 and np.array_equal(counts, np.rint(counts)))
-
-
-def _twice_pairs_of_runs(pos_le: np.ndarray, neg_le: np.ndarray) -> int:
-    """:func:`~roc_dash.core.roc._exact_paths.area_of_pairs`'s ``twice_pairs`` of runs in
-    ascending score (whole counts of each class at or below each run): the negatives of a
-    run times twice the positives above it, plus its positives times its negatives."""
-    pos_le, neg_le = pos_le.astype(np.int64, copy=False), neg_le.astype(np.int64, copy=False)
-    pos, neg = np.diff(pos_le, prepend=0), np.diff(neg_le, prepend=0)
-    return int(np.dot(neg, 2 * (int(pos_le[-1]) - pos_le) + pos))
 
 
 def auc(curve: RocCurve) -> float:
