@@ -110,7 +110,7 @@ def _window_files_upload():
                                             className="button light-dark",
                                             title=_WINDOW_FILES_HELP)),
             html.Div(id=ids.MON_WINDOW_STATUS, className="muted", role="status"),
-            dcc.Store(id=ids.MON_FILES, data=[])]
+            dcc.Store(id=ids.MON_FILES, data=[]), dcc.Store(id=ids.MON_WINDOW_SEEN, data=[])]
 
 
 def panel():
@@ -283,7 +283,8 @@ def _status(outcome) -> list:
             html.Span(f"Checked: {outcome.reference_label} at score ≥ "
                       f"{format_threshold(r.threshold)}, on {n} window"
                       f"{'s' if n != 1 else ''}."),
-            *(html.P(note, className="muted") for note in report.notes)]
+            *(html.P(note, className="banner warn" if note in outcome.left_out else "muted")
+              for note in report.notes)]
 
 
 def monitor_outputs(cache, page: PageState, uploaded) -> dict:
@@ -358,27 +359,43 @@ def window_files(store, page: PageState, uploaded) -> list:
     return out
 
 
-def upload_window_files(store, contents, filenames, files, windows) -> dict:
-    """Each uploaded window file read as ``roc-dash monitor`` reads it: kept on the server
-    and ticked as a window, or refused with a message naming it (what was loaded before
-    stays)."""
+def upload_window_files(store, contents, filenames, files, windows, time=None, every=None,
+                        seen=None) -> dict:
+    """Each uploaded window file read as ``roc-dash monitor`` reads it (cut by the tab's
+    ``time`` column and its period ``every`` when the file holds that column): kept on the
+    server and ticked as a window, or refused with a message naming it (what was loaded
+    before stays). ``seen``: ``[name, digest]`` of the last upload's files; a picker that
+    sends them again with new ones (it adds to its list) has only the new ones read, so
+    the status says what became of this upload's files only, not of earlier ones (stranger
+    review 11: stale red boxes)."""
     contents = contents if isinstance(contents, list) else [contents]
     filenames = filenames if isinstance(filenames, list) else [filenames] * len(contents)
     before = [f for f in (files if isinstance(files, list) else ()) if isinstance(f, str)]
     known = {(k.name, k.digest) for k in (get_file(store.root, f, "window") for f in before)
              if k is not None}
-    kept, said = [], []
+    time = time if isinstance(time, str) and time else None
+    every = every if time is not None and every in MONITOR_PERIODS else None
+    sent, said = [], []
     for content, filename in zip(contents, filenames, strict=False):
         name = filename if isinstance(filename, str) and filename else "the uploaded file"
         try:
-            data = base64.b64decode(content.split(",", 1)[1])
+            sent.append((name, base64.b64decode(content.split(",", 1)[1])))
         except (AttributeError, IndexError, ValueError, binascii.Error):
             said.append(html.Div(f"{name}: could not be read as an upload; upload it again.",
                                  className="banner warn"))
+    now = [[name, digest_of(data)] for name, data in sent]
+    last = {tuple(p) for p in (seen if isinstance(seen, list) else ())
+            if isinstance(p, list | tuple) and len(p) == 2}
+    fresh = [(n, d, digest) for (n, d), (_, digest) in zip(sent, now, strict=True)
+             if (n, digest) not in last]
+    kept = []
+    for name, data, digest in fresh or [(n, d, g) for (n, d), (_, g) in zip(sent, now,
+                                                                              strict=True)]:
+        if (name, digest) in known:  # the same file again: one window
+            said.append(html.Div(f"Window file: {name} (already loaded)",
+                                 className="monitor-file"))
             continue
-        if (name, digest_of(data)) in known:  # the same file again (a picker adds to its list)
-            continue
-        columns, error = read_window_upload(name, data)
+        columns, error = read_window_upload(name, data, time, every)
         if error is not None:
             said.append(html.Div(error, className="banner warn"))
             continue
@@ -389,10 +406,11 @@ def upload_window_files(store, contents, filenames, files, windows) -> dict:
             continue
         said.append(html.Div(f"Window file: {name}", className="monitor-file"))
     if not kept:
-        return {"files": no_update, "status": said or no_update, "windows": no_update}
+        return {"files": no_update, "status": said or no_update, "windows": no_update,
+                "seen": now}
     ticked = [w for w in (windows if isinstance(windows, list) else ()) if isinstance(w, str)]
     return {"files": before + [f.id for f in kept], "status": said,
-            "windows": ticked + [f.id for f in kept]}
+            "windows": ticked + [f.id for f in kept], "seen": now}
 
 
 def linked_record(store, record_id) -> dict:
@@ -549,17 +567,22 @@ def _register_files_and_pins(app, cache, store) -> None:
     @app.callback(
         output={"files": Output(ids.MON_FILES, "data"),
                 "status": Output(ids.MON_WINDOW_STATUS, "children"),
-                "windows": Output(ids.MON_WINDOWS, "value", allow_duplicate=True)},
+                "windows": Output(ids.MON_WINDOWS, "value", allow_duplicate=True),
+                "seen": Output(ids.MON_WINDOW_SEEN, "data")},
         inputs={"contents": Input(ids.MON_WINDOW_UPLOAD, "contents")},
         state={"filenames": State(ids.MON_WINDOW_UPLOAD, "filename"),
                "files": State(ids.MON_FILES, "data"),
-               "windows": State(ids.MON_WINDOWS, "value")},
+               "windows": State(ids.MON_WINDOWS, "value"),
+               "time": State(ids.MON_TIME, "value"),
+               "every": State(ids.MON_EVERY, "value"),
+               "seen": State(ids.MON_WINDOW_SEEN, "data")},
         prevent_initial_call=True,
     )
-    def upload_windows(contents, filenames, files, windows):
+    def upload_windows(contents, filenames, files, windows, time, every, seen):
         if not contents:
             raise PreventUpdate
-        return upload_window_files(store, contents, filenames, files, windows)
+        return upload_window_files(store, contents, filenames, files, windows, time, every,
+                                   seen)
 
     @app.callback(
         output={"pins": Output(ids.MON_PINS, "data", allow_duplicate=True)},
