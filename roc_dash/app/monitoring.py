@@ -91,8 +91,11 @@ def read_record(text: str, name: str = "the uploaded file"):
                       f"{MAX_RECORD_BYTES:,} bytes); {written_by}")
     try:
         doc = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        return None, f"{name}: not JSON ({exc}); {written_by}"
+    except json.JSONDecodeError as exc:  # said without the parser's words (review 11)
+        return None, (f"{name}: not JSON, so not a decision record (it cannot be read from "
+                      f"line {exc.lineno}, column {exc.colno} on); {written_by}")
+    except (ValueError, RecursionError):
+        return None, f"{name}: not JSON that can be read, so not a decision record; {written_by}"
     try:
         return from_dict(doc, source=name), None
     except (DecisionFileError, ValueError, TypeError, KeyError) as exc:

@@ -125,8 +125,10 @@ def panel():
                     dcc.Dropdown(id=ids.MON_REFERENCE, value="optimum", clearable=False,
                                  searchable=False, options=_reference_options([]),
                                  className="monitor-choice"),
-                    dcc.Upload(id=ids.MON_UPLOAD, accept=".json,application/json",
-                               max_size=4 * 1024 * 1024, className="monitor-upload",
+                    # no accept filter: a file of another type is refused with a message
+                    # (the upload drops a file its filter refuses without a word: review 11)
+                    dcc.Upload(id=ids.MON_UPLOAD, max_size=4 * 1024 * 1024,
+                               className="monitor-upload",
                                children=html.Button("Upload a decision record (JSON)",
                                                     className="button light-dark")),
                     html.Div(id=ids.MON_RECORD + "-name", className="muted"),
@@ -335,8 +337,9 @@ def _upload(contents, filename):
     try:
         text = base64.b64decode(contents.split(",", 1)[1]).decode("utf-8")
     except (AttributeError, IndexError, ValueError, binascii.Error, UnicodeDecodeError):
-        return {"name": name, "error": f"{name}: not a text file; upload the JSON that "
-                                       "roc-dash decide or Download decision wrote."}
+        return {"name": name, "error": f"{name}: not a text file, so not a decision record; "
+                                       "upload the JSON that roc-dash decide or Download "
+                                       "decision wrote."}
     record, error = read_record(text, name)
     if record is None:
         return {"name": name, "error": error}
@@ -411,6 +414,21 @@ def upload_window_files(store, contents, filenames, files, windows, time=None, e
     ticked = [w for w in (windows if isinstance(windows, list) else ()) if isinstance(w, str)]
     return {"files": before + [f.id for f in kept], "status": said,
             "windows": ticked + [f.id for f in kept], "seen": now}
+
+
+def refused_record(store, error: str, kept, kept_id) -> dict:
+    """The record upload's outputs when a file is refused: its message in place of the line
+    before, and the record loaded before (``kept``, this page's upload, or ``kept_id``, a
+    link's) still checked, said so."""
+    name = kept.get("name") if isinstance(kept, dict) and kept.get("text") else None
+    if name is None and kept_id is not None:
+        found = get_file(store.root, kept_id, "record")
+        name = None if found is None else found.name
+    still = [] if not name else [html.Br(), html.Span(
+        f"The record loaded before, {name}, is still the one checked.", className="muted")]
+    return {"record": no_update,
+            "name": html.Span([html.Span(error, className="banner warn"), *still]),
+            "reference": no_update, "record_id": no_update}
 
 
 def linked_record(store, record_id) -> dict:
@@ -544,23 +562,20 @@ def _register_files_and_pins(app, cache, store) -> None:
                 "record_id": Output(ids.MON_RECORD_ID, "data", allow_duplicate=True)},
         inputs={"contents": Input(ids.MON_UPLOAD, "contents")},
         state={"filename": State(ids.MON_UPLOAD, "filename"),
-               "kept": State(ids.MON_RECORD, "data")},
+               "kept": State(ids.MON_RECORD, "data"),
+               "kept_id": State(ids.MON_RECORD_ID, "data")},
         prevent_initial_call=True,
     )
-    def upload(contents, filename, kept):
+    def upload(contents, filename, kept, kept_id=None):
         if contents is None:
             raise PreventUpdate
         got = _upload(contents, filename)
         if "error" in got:  # the record loaded before stays
-            return {"record": no_update, "name": html.Span(got["error"],
-                                                           className="banner warn"),
-                    "reference": no_update, "record_id": no_update}
+            return refused_record(store, got["error"], kept, kept_id)
         try:
             kept = put_file(store.root, "record", got["name"], got["text"].encode("utf-8"))
         except NotKept as exc:  # the record loaded before stays
-            return {"record": no_update, "name": html.Span(f"{got['name']}: {exc}",
-                                                           className="banner warn"),
-                    "reference": no_update, "record_id": no_update}
+            return refused_record(store, f"{got['name']}: {exc}", kept, kept_id)
         return {"record": got, "name": f"Record: {got['name']}", "reference": "upload",
                 "record_id": kept.id}
 

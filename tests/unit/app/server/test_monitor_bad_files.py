@@ -156,3 +156,36 @@ def test_fxm004_the_status_says_only_the_last_uploads_files(setup):
     page = PageState(datasets=(ref_id,), conditions=CONDITIONS,
                      monitor=MonitorState(windows=tuple(good["files"])))
     assert page_monitor(cache, page).report is not None
+
+
+def test_fxm005_a_file_that_is_no_json_is_refused_as_a_record_and_the_loaded_one_said_kept(
+        setup):
+    """Review 11 item 6: binary.csv chosen as the record was dropped without a word (the
+    upload's filter) and the line before stayed."""
+    from roc_dash.app import create_app, ids
+    from tools.dash_requests import call_flat
+
+    cache, _, files = setup
+    app = create_app(store=cache.store)
+    upload = next(cb for key, cb in app.callback_map.items()
+                  if key.strip(".").startswith(f"{ids.MON_RECORD}.data"))
+    record = next(c for part in feature.panel() for c in _walk(part) if getattr(c, "id", None) == ids.MON_UPLOAD)
+    assert not getattr(record, "accept", None)  # every file reaches the server, and is said
+    kept = {"name": "good.json", "text": "{}"}
+    csv = "data:text/csv;base64," + base64.b64encode((files / "ref.csv").read_bytes()).decode()
+    out = call_flat(upload, [csv, "binary.csv", kept, None])
+    said = str(out["name"])
+    assert out["record"] is no_update and out["record_id"] is no_update
+    assert "binary.csv: not JSON, so not a decision record" in said, said
+    assert "Expecting value" not in said and "char 0" not in said  # not the parser's words
+    assert "The record loaded before, good.json, is still the one checked." in said
+    out = call_flat(upload, [csv, "binary.csv", None, None])  # none before: nothing said of it
+    assert "loaded before" not in str(out["name"])
+
+
+def _walk(component):
+    yield component
+    children = getattr(component, "children", None)
+    for child in children if isinstance(children, list | tuple) else (
+            [children] if children is not None and not isinstance(children, str) else []):
+        yield from _walk(child)
