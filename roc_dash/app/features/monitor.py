@@ -182,7 +182,7 @@ def panel():
             html.H2("Over the windows"),
             dcc.Loading(type="circle", delay_show=400, children=dcc.Graph(
                 id=ids.MON_TIME_GRAPH, config=graph_config("monitor-time"),
-                className="graph")),
+                className="graph monitor-time-graph")),
         ]),
     ]
 
@@ -303,9 +303,13 @@ def monitor_outputs(cache, page: PageState, uploaded) -> dict:
 
     def make():  # plotly builds figures slowly: once per result and font
         pins = outcome.pins
-        return {"roc": monitor_roc_figure(result, font_size=font, pins=pins).to_plotly_json(),
-                "time": monitor_time_figure(result, font_size=font,
-                                            pins=pins).to_plotly_json(),
+        # each figure takes its graph's height (assets/style.css; presentation mode's is
+        # the window's), not the report's fixed one, so that it fits its card (review 11)
+        roc = monitor_roc_figure(result, font_size=font, pins=pins)
+        time = monitor_time_figure(result, font_size=font, pins=pins)
+        for fig in (roc, time):
+            fig.update_layout(height=None, autosize=True)
+        return {"roc": roc.to_plotly_json(), "time": time.to_plotly_json(),
                 "table": _table(outcome.report.to_dict(), pins)}
 
     views = cache.cache.get_or_make(("monitor-views", *outcome.key, font), make, shared=False)
