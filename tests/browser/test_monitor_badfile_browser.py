@@ -81,7 +81,7 @@ def test_fxb001_a_window_file_of_bad_dates_is_refused_and_the_windows_stay(
     wait_until(lambda: "presenting" in dash_duo.find_element(f"#{ids.APP}")
                .get_attribute("class"), message="presentation mode")
     wait_idle(dash_duo, quiet=1.0)
-    for graph_id in (ids.MON_TIME_GRAPH, ids.MON_ROC):
+    for graph_id in (ids.MON_ROC, ids.MON_TIME_GRAPH):
         scroll_into_view(d, d.find_element(By.ID, graph_id))
         fits = wait_until(lambda g=graph_id: (lambda f: f if f[0] and f[1] else None)(
             d.execute_script(_FITS, g)), message=f"{graph_id} inside its card")
