@@ -286,7 +286,24 @@ def _status(outcome) -> list:
                       f"{format_threshold(r.threshold)}, on {n} window"
                       f"{'s' if n != 1 else ''}."),
             *(html.P(note, className="banner warn" if note in outcome.left_out else "muted")
-              for note in report.notes)]
+              for note in report.notes),
+            *([html.P(ESTIMATED_SHIFT_HINT, className="muted monitor-hint")]
+              if _shift_on_estimates(report) else [])]
+
+
+#: Said once under the status when a window's Score shift is judged against its estimated
+#: prior (no labels): what that PASS or WARN takes for granted (docs/monitoring.md, Limits;
+#: stranger review 11: a PASS with the labels set aside, a WARN with them).
+ESTIMATED_SHIFT_HINT = (
+    "Without labels, Score shift and the shares of positives are estimates that assume each "
+    "class's scores stay as in the reference: a change within a class can read as a "
+    "change of p(+) and pass (see Limits in the monitoring guide).")
+
+
+def _shift_on_estimates(report) -> bool:
+    """Whether a window without labels has a Score shift finding."""
+    return any(w.labelled is None and any(f.criterion == "score-shift" for f in w.findings)
+               for w in report.result.windows)
 
 
 def monitor_outputs(cache, page: PageState, uploaded) -> dict:

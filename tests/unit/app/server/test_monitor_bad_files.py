@@ -189,3 +189,18 @@ def _walk(component):
     for child in children if isinstance(children, list | tuple) else (
             [children] if children is not None and not isinstance(children, str) else []):
         yield from _walk(child)
+
+
+def test_fxm006_score_shift_on_estimated_priors_has_one_hint(setup):
+    """Review 11 item 16: with the labels set aside, Score shift is judged against each
+    window's estimated prior; one line says what that assumes (monitoring.md, Limits)."""
+    cache, ref_id, files = setup
+    good = _upload(cache, files, ["good.csv"])
+    page = PageState(datasets=(ref_id,), conditions=CONDITIONS,
+                     monitor=MonitorState(windows=tuple(good["files"]), hide_labels=True))
+    status = str(feature.monitor_outputs(cache, page, None)["status"])
+    assert status.count("Without labels, Score shift and the shares of positives are "
+                        "estimates") == 1, status
+    labelled = PageState(datasets=(ref_id,), conditions=CONDITIONS,
+                         monitor=MonitorState(windows=tuple(good["files"])))
+    assert "Without labels" not in str(feature.monitor_outputs(cache, labelled, None)["status"])
