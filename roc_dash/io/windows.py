@@ -38,7 +38,15 @@ from .canonical import model_name_from_filename
 from .columns import ROLE_NAMES, chosen_column, normalise, not_found
 from .engine_queries import _DuckDB, _number_sql
 from .engine_sources import Source, expand_source
-from .errors import MAX_VALUES_SHOWN, InputError, format_rows, plural, quote, quote_list
+from .errors import (
+    MAX_VALUES_SHOWN,
+    InputError,
+    LimitError,
+    format_rows,
+    plural,
+    quote,
+    quote_list,
+)
 from .labels import decode_labels, label_key
 from .parsed import ColumnPlan
 from .readers import parse_bytes
@@ -225,10 +233,8 @@ def _check_readable(source: Source) -> None:
 
     try:
         parse_bytes(Path(path).read_bytes(), source.name, stop)
-    except _HeaderRead:
-        pass
-    except OSError:
-        return
+    except (_HeaderRead, LimitError, OSError):  # read so far; the in-memory reader's limits
+        return  # (rows, columns) are not the windows' (their groups are counted, not rows)
 
 
 def _parsed_rows(source: Source, cols: _Columns, column: str, model: str | None):

@@ -204,3 +204,14 @@ def test_fxm006_score_shift_on_estimated_priors_has_one_hint(setup):
     labelled = PageState(datasets=(ref_id,), conditions=CONDITIONS,
                          monitor=MonitorState(windows=tuple(good["files"])))
     assert "Without labels" not in str(feature.monitor_outputs(cache, labelled, None)["status"])
+
+
+def test_fxm007_a_window_file_of_more_rows_than_the_in_memory_limit_still_reads(
+        tmp_path, monkeypatch):
+    """The main reader's checks before the columns are looked at, not its row limit: a
+    window file's rows are counted per distinct score, not held."""
+    monkeypatch.setenv("ROC_DASH_MAX_ROWS", "1000")
+    path = tmp_path / "big.csv"
+    frame(3000, 0.3, seed=7, labels=False).round(2).to_csv(path, index=False)
+    read = read_windows([str(path)])
+    assert read.input_rows == 3000
