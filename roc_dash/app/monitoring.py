@@ -470,7 +470,11 @@ def read_window_upload(name: str, data: bytes, time: str | None = None,
             read_windows([str(path)])
             columns = _columns_of(path)
             if time is not None and time in columns:
-                read_windows([str(path)], time=time, every=every)
+                try:
+                    read_windows([str(path)], time=time, every=every)
+                except InputError as exc:
+                    if exc.file is not None:  # the file's own fault (not: too many windows,
+                        raise  # which a period chosen next may cure)
         except InputError as exc:
             return None, _shown(str(exc), [folder])
         except (ValueError, OSError) as exc:  # anything else the readers refuse

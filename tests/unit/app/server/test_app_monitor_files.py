@@ -176,7 +176,7 @@ def test_mtb014_an_uploaded_record_is_kept_by_id_carried_by_the_link_and_gone_sa
     text = json.dumps(other.to_dict())
     cbs = _record_callbacks(cache)
     url = "data:application/json;base64," + base64.b64encode(text.encode()).decode()
-    got = call_flat(cbs["upload"], [url, "other.json", None])
+    got = call_flat(cbs["upload"], [url, "other.json", None, None])
     record_id = got["record_id"]
     assert got["reference"] == "upload" and get_file(cache.store.root, record_id).kind == \
         "record"
