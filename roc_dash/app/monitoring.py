@@ -543,7 +543,7 @@ def file_windows(cache: AnalysisCache, files, record, *, time=None, every=None,
         if not labels:
             windows = tuple(dataclasses.replace(w, positives=None) for w in windows)
         said = tuple(f"{f.name} is left out (untick it, or upload it again corrected): "
-                     f"{message}" for f, message in left_out)
+                     f"{message.removeprefix(f'{f.path.name}: ')}" for f, message in left_out)
         return tuple(windows), (*said, *(_shown(n, [f.path.parent for f in files])
                                          for n in notes))
 
