@@ -200,6 +200,7 @@ DCT_PR_BANDS = "dct-pr-bands"  # Checklist: the PR view's bands at the deploymen
 MON_WINDOW_UPLOAD = "mon-window-upload"  # dcc.Upload: window files (score; labels optional), kept by id
 MON_FILES = "mon-files"  # Store: ids of the window files uploaded in this page
 MON_WINDOW_STATUS = "mon-window-status"  # what became of the window files uploaded last
+MON_WINDOW_SEEN = "mon-window-seen"  # Store: [name, digest] of the window files of the last upload
 MON_RECORD_ID = "mon-record-id"  # Store: the id of the uploaded decision record kept on the server (in the link)
 MON_PINS = "mon-pins"  # Store: thresholds pinned per window ([[window name, threshold], ...])
 MON_PIN_WINDOW = "mon-pin-window"  # Dropdown: the window a threshold is pinned for

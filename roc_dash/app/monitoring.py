@@ -78,6 +78,8 @@ class MonitorOutcome:
     pins: tuple = ()
     #: ``message`` is the first step to take (nothing chosen yet), not a problem.
     hint: bool = False
+    #: The notes naming the window files left out and why (shown as warnings).
+    left_out: tuple = ()
 
 
 def read_record(text: str, name: str = "the uploaded file"):
@@ -89,8 +91,11 @@ def read_record(text: str, name: str = "the uploaded file"):
                       f"{MAX_RECORD_BYTES:,} bytes); {written_by}")
     try:
         doc = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        return None, f"{name}: not JSON ({exc}); {written_by}"
+    except json.JSONDecodeError as exc:  # said without the parser's words (review 11)
+        return None, (f"{name}: not JSON, so not a decision record (it cannot be read from "
+                      f"line {exc.lineno}, column {exc.colno} on); {written_by}")
+    except (ValueError, RecursionError):
+        return None, f"{name}: not JSON that can be read, so not a decision record; {written_by}"
     try:
         return from_dict(doc, source=name), None
     except (DecisionFileError, ValueError, TypeError, KeyError) as exc:
@@ -383,6 +388,8 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
                 if windows else ()
             read, file_notes = file_windows(cache, files, record, time=m.time, every=m.every,
                                             labels=not m.hide_labels)
+            if not items and not read:  # every window file left out: say why
+                raise ValueError(" ".join(file_notes))
             ref, same = reference_of(record, table)
             result = monitor_windows(ref, (*items, *read), settings)
         except ValueError as exc:
@@ -394,7 +401,9 @@ def page_monitor(cache: AnalysisCache, page: PageState, uploaded=None) -> Monito
             "window).",)))
         return MonitorOutcome(MonitorReport(record=record, result=result, notes=notes,
                                             reference_fingerprint=same),
-                              reference_label=what, key=key, windows=(*items, *read))
+                              reference_label=what, key=key, windows=(*items, *read),
+                              left_out=tuple(n for n in file_notes if n.startswith(
+                                  tuple(f"{f.name} is left out" for f in files))))
 
     return with_pins(cache.cache.get_or_make(key, make, shared=False), m.pins)
 
@@ -442,10 +451,14 @@ def _columns_of(path: Path) -> tuple[str, ...]:
         return ()
 
 
-def read_window_upload(name: str, data: bytes):
+def read_window_upload(name: str, data: bytes, time: str | None = None,
+                       every: str | None = None):
     """``(columns, None)`` of a window file uploaded as ``name`` that reads as
     ``roc-dash monitor`` reads its windows (a score column; labels, model, time and weight
-    optional), or ``(None, message)`` naming the file, the column and what to do."""
+    optional), or ``(None, message)`` naming the file, the column and what to do. With
+    ``time`` (the tab's cut, and ``every``, its period) a file holding that column is also
+    cut by it, so that one whose times cannot be cut is refused now, not after it was
+    ticked (stranger review 11: a file of bad dates blanked the tab)."""
     from ..io import InputError
     from ..io.windows import read_windows
     from .server.monitor_files import safe_name
@@ -455,12 +468,19 @@ def read_window_upload(name: str, data: bytes):
         path.write_bytes(data)
         try:
             read_windows([str(path)])
+            columns = _columns_of(path)
+            if time is not None and time in columns:
+                try:
+                    read_windows([str(path)], time=time, every=every)
+                except InputError as exc:
+                    if exc.file is not None:  # the file's own fault (not: too many windows,
+                        raise  # which a period chosen next may cure)
         except InputError as exc:
             return None, _shown(str(exc), [folder])
         except (ValueError, OSError) as exc:  # anything else the readers refuse
             return None, f"{name}: cannot be read as predictions ({exc}). Upload a CSV, TSV " \
                          "or Parquet file with a score column."
-        return _columns_of(path), None
+        return columns, None
 
 
 def uploaded_windows(store, page: PageState) -> tuple[list, str]:
@@ -486,24 +506,46 @@ def file_windows(cache: AnalysisCache, files, record, *, time=None, every=None,
                  labels: bool = True) -> tuple[tuple, tuple]:
     """``(windows, notes)`` of the kept window files ``files`` read for ``record`` (as
     ``roc-dash monitor`` reads them; cut by ``time`` when it is one of their columns, else
-    each file a window), labels dropped unless ``labels``; cached. Raises ValueError
-    naming the file."""
+    each file a window), labels dropped unless ``labels``; cached. A file that cannot be read
+    so (e.g. times that are not dates under ``every``, found only once the cut is chosen) is
+    left out, and a note names it and says why: the other windows are shown (stranger
+    review 11: one bad file blanked the tab). Raises ValueError when the files cannot be
+    read together though each can alone."""
     if not files:
         return (), ()
     cut = time is not None and all(time in f.columns for f in files)
     key = ("monitor-files", tuple(f.id for f in files), record.model, record.positive_label,
            time if cut else None, every if cut else None, labels)
 
+    def read(chosen):
+        try:
+            return read_window_files(record, [str(f.path) for f in chosen],
+                                     time=time if cut else None,
+                                     every=every if cut else None)
+        except MonitorInputError as exc:
+            raise ValueError(_shown(str(exc), [f.path.parent for f in chosen])) from None
+
     def make():
         try:
-            read, notes = read_window_files(record, [str(f.path) for f in files],
-                                            time=time if cut else None,
-                                            every=every if cut else None)
-        except MonitorInputError as exc:
-            raise ValueError(_shown(str(exc), [f.path.parent for f in files])) from None
+            windows, notes = read(files)
+            left_out = []
+        except ValueError as whole:
+            left_out = [(files[0], str(whole))] if len(files) == 1 else []
+            for f in files if len(files) > 1 else ():  # which cannot be read: each alone
+                try:
+                    read([f])
+                except ValueError as exc:
+                    left_out.append((f, str(exc)))
+            if not left_out:  # each reads alone, not together (e.g. two positive labels)
+                raise
+            fine = [f for f in files if f not in {g for g, _ in left_out}]
+            windows, notes = read(fine) if fine else ((), ())
         if not labels:
-            read = tuple(dataclasses.replace(w, positives=None) for w in read)
-        return tuple(read), tuple(_shown(n, [f.path.parent for f in files]) for n in notes)
+            windows = tuple(dataclasses.replace(w, positives=None) for w in windows)
+        said = tuple(f"{f.name} is left out (untick it, or upload it again corrected): "
+                     f"{message.removeprefix(f'{f.path.name}: ')}" for f, message in left_out)
+        return tuple(windows), (*said, *(_shown(n, [f.path.parent for f in files])
+                                         for n in notes))
 
     return cache.cache.get_or_make(key, make, shared=False)
 

@@ -24,8 +24,10 @@ one class.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -36,8 +38,18 @@ from .canonical import model_name_from_filename
 from .columns import ROLE_NAMES, chosen_column, normalise, not_found
 from .engine_queries import _DuckDB, _number_sql
 from .engine_sources import Source, expand_source
-from .errors import InputError, plural, quote, quote_list
+from .errors import (
+    MAX_VALUES_SHOWN,
+    InputError,
+    LimitError,
+    format_rows,
+    plural,
+    quote,
+    quote_list,
+)
 from .labels import decode_labels, label_key
+from .parsed import ColumnPlan
+from .readers import parse_bytes
 from .size_limits import MAX_ROWS_VAR, limit_error, limits
 
 __all__ = ["EVERY", "MAX_WINDOWS", "WindowsRead", "read_windows"]
@@ -187,8 +199,86 @@ def _models_found(runner, source: Source, cols: _Columns, text) -> list[str]:
     return sorted(str(v) for v in found.column("m").to_pylist() if v is not None)
 
 
+#: A text file up to this size is also read by the main reader (:func:`.readers.parse_bytes`):
+#: its checks (the file is empty, not a text, gzip or Parquet file, ...) and its row numbers
+#: (which rows hold a value that is not a number or not a date) are the main upload's.
+LOCAL_CHECK_BYTES = 64 * 1024 * 1024
+
+
+class _HeaderRead(Exception):
+    """The main reader has read the header: enough to check the file."""
+
+
+def _local_file(source: Source) -> str | None:
+    """The source's one text file (plain or gzip) when small enough to read in memory."""
+    if source.kind != "csv" or source.dataset or len(source.files) != 1:
+        return None
+    path = source.readable[0]
+    try:
+        return path if os.path.getsize(path) <= LOCAL_CHECK_BYTES else None
+    except OSError:
+        return None
+
+
+def _check_readable(source: Source) -> None:
+    """Refuse a text file the main upload refuses before its columns are looked at (empty,
+    binary, UTF-16, not UTF-8, a broken header), in the main upload's words (fix13: DuckDB's
+    own message, or "no score column" for an empty file, said less)."""
+    path = _local_file(source)
+    if path is None:
+        return
+
+    def stop(names):
+        raise _HeaderRead
+
+    try:
+        parse_bytes(Path(path).read_bytes(), source.name, stop)
+    except (_HeaderRead, LimitError, OSError):  # read so far; the in-memory reader's limits
+        return  # (rows, columns) are not the windows' (their groups are counted, not rows)
+
+
+def _parsed_rows(source: Source, cols: _Columns, column: str, model: str | None):
+    """``(values, rows)``: the main reader's text values of ``column`` (trimmed) among the
+    decision's model's rows and a mapper of their positions to the file's row numbers; None
+    when the file is not read in memory."""
+    path = _local_file(source)
+    if path is None:
+        return None
+    by_model = cols.model if cols.model is not None and model is not None else None
+    wanted = frozenset(c for c in (column, by_model) if c is not None)
+    try:
+        parsed = parse_bytes(Path(path).read_bytes(), source.name,
+                             lambda names: ColumnPlan(text=wanted, include=wanted))
+    except (InputError, OSError):
+        return None
+    values = pc.utf8_trim_whitespace(pc.cast(parsed.table.column(column), pa.string()))
+    positions = np.arange(len(values))
+    if by_model is not None:
+        names = pc.utf8_trim_whitespace(pc.cast(parsed.table.column(by_model), pa.string()))
+        keep = pc.fill_null(pc.equal(names, model), False).to_numpy(zero_copy_only=False)
+        positions = np.flatnonzero(keep)
+        values = values.combine_chunks().take(pa.array(positions))
+    return values, lambda p: parsed.row_numbers(positions[np.asarray(p, dtype=np.int64)])
+
+
+def _bad_scores(source: Source, cols: _Columns, model: str | None, count: int) -> InputError:
+    """The scores that are not numbers, named with their rows and values as the main upload
+    names them (:func:`.values.to_float`), else counted."""
+    from .values import to_float
+
+    found = _parsed_rows(source, cols, cols.score, model)
+    if found is not None:
+        try:
+            to_float(found[0], found[1], source.name, cols.score, "Scores must be numbers")
+        except InputError as exc:
+            return exc
+    return InputError(f"{source.name}: column {quote(cols.score)} has "
+                      f"{plural(count, 'non-numeric value')}. Scores must be numbers; fix or "
+                      "remove these rows.", file=source.name, column=cols.score, count=count)
+
+
 def _check_rows(raw: pa.Table, source: Source, cols: _Columns, drop_nonfinite: bool,
-                notes: list[str]) -> pa.Table:
+                notes: list[str], model: str | None = None) -> pa.Table:
     """Refuse (or drop) what cannot be counted; the rows kept."""
     n = raw.column("n").to_numpy()
 
@@ -199,10 +289,7 @@ def _check_rows(raw: pa.Table, source: Source, cols: _Columns, drop_nonfinite: b
     s = raw.column("s").to_numpy(zero_copy_only=False).astype(np.float64)
     unusable = ~np.isfinite(s)
     if bad_text:
-        raise InputError(f"{source.name}: column {quote(cols.score)} has "
-                         f"{plural(bad_text, 'value')} that {'is' if bad_text == 1 else 'are'} "
-                         "not a number. Scores must be numbers; correct or remove these rows.",
-                         file=source.name, column=cols.score, count=bad_text)
+        raise _bad_scores(source, cols, model, bad_text)
     if unusable.any():
         k = count(unusable)
         if not drop_nonfinite:
@@ -222,12 +309,43 @@ def _check_rows(raw: pa.Table, source: Source, cols: _Columns, drop_nonfinite: b
     return raw
 
 
-def _check_times(raw: pa.Table, source: Source, cols: _Columns, every) -> None:
+def _bad_times(runner, source: Source, cols: _Columns, types, every, model, text,
+               count: int) -> InputError:
+    """The times that are not dates, named with their values (and rows, as the main upload
+    names a column's bad values: :func:`_parsed_rows`)."""
+    d = runner.dialect
+    _, _, bad_time = _key_sql(d, cols, types, every, source)
+    where = (f" AND trim(CAST({d.quote(cols.model)} AS VARCHAR)) = "
+             f"'{model.replace(chr(39), chr(39) * 2)}'" if cols.model and model else "")
+    q = d.quote(cols.time)
+    found = runner.query(source, lambda rel: f"SELECT DISTINCT trim(CAST({q} AS VARCHAR)) AS v "
+                         f"FROM {rel} WHERE {bad_time}{where} LIMIT 1000", text)
+    values = sorted(str(v) for v in found.column("v").to_pylist() if v is not None)
+    where_rows = ""
+    parsed = _parsed_rows(source, cols, cols.time, model)
+    if parsed is not None and values:
+        mask = pc.fill_null(pc.is_in(parsed[0], value_set=pa.array(values)), False)
+        positions = np.flatnonzero(mask.to_numpy(zero_copy_only=False))
+        if positions.size:
+            where_rows = f" ({format_rows(parsed[1](positions[:5]), count)})"
+    one = count == 1
+    return InputError(
+        f"{source.name}: column {quote(cols.time)} has {plural(count, 'value')} that "
+        f"{'is' if one else 'are'} not a date or time{where_rows}: "
+        f"{quote_list(values, MAX_VALUES_SHOWN)}, so {'it' if one else 'they'} cannot be put "
+        f"in a {every}. Write times as 2024-03-05 or 2024-03-05 14:30:00.",
+        file=source.name, column=cols.time, count=count)
+
+
+def _check_times(raw: pa.Table, source: Source, cols: _Columns, every,
+                 bad_times=None) -> None:
     if cols.time is None:
         return
     n = raw.column("n").to_numpy()
     bad = int(n[raw.column("t_bad").to_numpy(zero_copy_only=False).astype(bool)].sum())
     if bad:
+        if bad_times is not None:
+            raise bad_times(bad)
         raise InputError(
             f"{source.name}: column {quote(cols.time)} has {plural(bad, 'value')} that "
             f"{'is' if bad == 1 else 'are'} not a date or time, so {'it' if bad == 1 else 'they'}"
@@ -245,6 +363,7 @@ def _read_source(runner, arg: str, options: dict, model: str | None, every,
                  drop_nonfinite: bool, notes: list[str]) -> tuple[pa.Table, _Columns, Source]:
     source = arg if isinstance(arg, Source) else expand_source(arg)
     d = runner.dialect
+    _check_readable(source)
     schema = runner.schema(source)
     names = [n for n in schema.names if not n.startswith("__index_level_")]
     cols = _columns(names, source.name, **options)
@@ -265,8 +384,9 @@ def _read_source(runner, arg: str, options: dict, model: str | None, every,
             file=source.name, column=cols.model)
     if raw.num_rows == 0:
         raise InputError(f"{source.name}: has no rows of predictions.", file=source.name)
-    _check_times(raw, source, cols, every)
-    return _check_rows(raw, source, cols, drop_nonfinite, notes), cols, source
+    _check_times(raw, source, cols, every, lambda count: _bad_times(
+        runner, source, cols, types, every, model, text, count))
+    return _check_rows(raw, source, cols, drop_nonfinite, notes, model), cols, source
 
 
 def _decode(raws: list[tuple[pa.Table, _Columns, Source]], positive) -> tuple:

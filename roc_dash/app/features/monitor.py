@@ -110,7 +110,7 @@ def _window_files_upload():
                                             className="button light-dark",
                                             title=_WINDOW_FILES_HELP)),
             html.Div(id=ids.MON_WINDOW_STATUS, className="muted", role="status"),
-            dcc.Store(id=ids.MON_FILES, data=[])]
+            dcc.Store(id=ids.MON_FILES, data=[]), dcc.Store(id=ids.MON_WINDOW_SEEN, data=[])]
 
 
 def panel():
@@ -125,8 +125,10 @@ def panel():
                     dcc.Dropdown(id=ids.MON_REFERENCE, value="optimum", clearable=False,
                                  searchable=False, options=_reference_options([]),
                                  className="monitor-choice"),
-                    dcc.Upload(id=ids.MON_UPLOAD, accept=".json,application/json",
-                               max_size=4 * 1024 * 1024, className="monitor-upload",
+                    # no accept filter: a file of another type is refused with a message
+                    # (the upload drops a file its filter refuses without a word: review 11)
+                    dcc.Upload(id=ids.MON_UPLOAD, max_size=4 * 1024 * 1024,
+                               className="monitor-upload",
                                children=html.Button("Upload a decision record (JSON)",
                                                     className="button light-dark")),
                     html.Div(id=ids.MON_RECORD + "-name", className="muted"),
@@ -180,7 +182,7 @@ def panel():
             html.H2("Over the windows"),
             dcc.Loading(type="circle", delay_show=400, children=dcc.Graph(
                 id=ids.MON_TIME_GRAPH, config=graph_config("monitor-time"),
-                className="graph")),
+                className="graph monitor-time-graph")),
         ]),
     ]
 
@@ -283,7 +285,25 @@ def _status(outcome) -> list:
             html.Span(f"Checked: {outcome.reference_label} at score ≥ "
                       f"{format_threshold(r.threshold)}, on {n} window"
                       f"{'s' if n != 1 else ''}."),
-            *(html.P(note, className="muted") for note in report.notes)]
+            *(html.P(note, className="banner warn" if note in outcome.left_out else "muted")
+              for note in report.notes),
+            *([html.P(ESTIMATED_SHIFT_HINT, className="muted monitor-hint")]
+              if _shift_on_estimates(report) else [])]
+
+
+#: Said once under the status when a window's Score shift is judged against its estimated
+#: prior (no labels): what that PASS or WARN takes for granted (docs/monitoring.md, Limits;
+#: stranger review 11: a PASS with the labels set aside, a WARN with them).
+ESTIMATED_SHIFT_HINT = (
+    "Without labels, Score shift and the shares of positives are estimates that assume each "
+    "class's scores stay as in the reference: a change within a class can read as a "
+    "change of p(+) and pass (see Limits in the monitoring guide).")
+
+
+def _shift_on_estimates(report) -> bool:
+    """Whether a window without labels has a Score shift finding."""
+    return any(w.labelled is None and any(f.criterion == "score-shift" for f in w.findings)
+               for w in report.result.windows)
 
 
 def monitor_outputs(cache, page: PageState, uploaded) -> dict:
@@ -300,9 +320,13 @@ def monitor_outputs(cache, page: PageState, uploaded) -> dict:
 
     def make():  # plotly builds figures slowly: once per result and font
         pins = outcome.pins
-        return {"roc": monitor_roc_figure(result, font_size=font, pins=pins).to_plotly_json(),
-                "time": monitor_time_figure(result, font_size=font,
-                                            pins=pins).to_plotly_json(),
+        # each figure takes its graph's height (assets/style.css; presentation mode's is
+        # the window's), not the report's fixed one, so that it fits its card (review 11)
+        roc = monitor_roc_figure(result, font_size=font, pins=pins)
+        time = monitor_time_figure(result, font_size=font, pins=pins)
+        for fig in (roc, time):
+            fig.update_layout(height=None, autosize=True)
+        return {"roc": roc.to_plotly_json(), "time": time.to_plotly_json(),
                 "table": _table(outcome.report.to_dict(), pins)}
 
     views = cache.cache.get_or_make(("monitor-views", *outcome.key, font), make, shared=False)
@@ -334,8 +358,9 @@ def _upload(contents, filename):
     try:
         text = base64.b64decode(contents.split(",", 1)[1]).decode("utf-8")
     except (AttributeError, IndexError, ValueError, binascii.Error, UnicodeDecodeError):
-        return {"name": name, "error": f"{name}: not a text file; upload the JSON that "
-                                       "roc-dash decide or Download decision wrote."}
+        return {"name": name, "error": f"{name}: not a text file, so not a decision record; "
+                                       "upload the JSON that roc-dash decide or Download "
+                                       "decision wrote."}
     record, error = read_record(text, name)
     if record is None:
         return {"name": name, "error": error}
@@ -358,27 +383,43 @@ def window_files(store, page: PageState, uploaded) -> list:
     return out
 
 
-def upload_window_files(store, contents, filenames, files, windows) -> dict:
-    """Each uploaded window file read as ``roc-dash monitor`` reads it: kept on the server
-    and ticked as a window, or refused with a message naming it (what was loaded before
-    stays)."""
+def upload_window_files(store, contents, filenames, files, windows, time=None, every=None,
+                        seen=None) -> dict:
+    """Each uploaded window file read as ``roc-dash monitor`` reads it (cut by the tab's
+    ``time`` column and its period ``every`` when the file holds that column): kept on the
+    server and ticked as a window, or refused with a message naming it (what was loaded
+    before stays). ``seen``: ``[name, digest]`` of the last upload's files; a picker that
+    sends them again with new ones (it adds to its list) has only the new ones read, so
+    the status says what became of this upload's files only, not of earlier ones (stranger
+    review 11: stale red boxes)."""
     contents = contents if isinstance(contents, list) else [contents]
     filenames = filenames if isinstance(filenames, list) else [filenames] * len(contents)
     before = [f for f in (files if isinstance(files, list) else ()) if isinstance(f, str)]
     known = {(k.name, k.digest) for k in (get_file(store.root, f, "window") for f in before)
              if k is not None}
-    kept, said = [], []
+    time = time if isinstance(time, str) and time else None
+    every = every if time is not None and every in MONITOR_PERIODS else None
+    sent, said = [], []
     for content, filename in zip(contents, filenames, strict=False):
         name = filename if isinstance(filename, str) and filename else "the uploaded file"
         try:
-            data = base64.b64decode(content.split(",", 1)[1])
+            sent.append((name, base64.b64decode(content.split(",", 1)[1])))
         except (AttributeError, IndexError, ValueError, binascii.Error):
             said.append(html.Div(f"{name}: could not be read as an upload; upload it again.",
                                  className="banner warn"))
+    now = [[name, digest_of(data)] for name, data in sent]
+    last = {tuple(p) for p in (seen if isinstance(seen, list) else ())
+            if isinstance(p, list | tuple) and len(p) == 2}
+    fresh = [(n, d, digest) for (n, d), (_, digest) in zip(sent, now, strict=True)
+             if (n, digest) not in last]
+    kept = []
+    for name, data, digest in fresh or [(n, d, g) for (n, d), (_, g) in zip(sent, now,
+                                                                              strict=True)]:
+        if (name, digest) in known:  # the same file again: one window
+            said.append(html.Div(f"Window file: {name} (already loaded)",
+                                 className="monitor-file"))
             continue
-        if (name, digest_of(data)) in known:  # the same file again (a picker adds to its list)
-            continue
-        columns, error = read_window_upload(name, data)
+        columns, error = read_window_upload(name, data, time, every)
         if error is not None:
             said.append(html.Div(error, className="banner warn"))
             continue
@@ -389,10 +430,26 @@ def upload_window_files(store, contents, filenames, files, windows) -> dict:
             continue
         said.append(html.Div(f"Window file: {name}", className="monitor-file"))
     if not kept:
-        return {"files": no_update, "status": said or no_update, "windows": no_update}
+        return {"files": no_update, "status": said or no_update, "windows": no_update,
+                "seen": now}
     ticked = [w for w in (windows if isinstance(windows, list) else ()) if isinstance(w, str)]
     return {"files": before + [f.id for f in kept], "status": said,
-            "windows": ticked + [f.id for f in kept]}
+            "windows": ticked + [f.id for f in kept], "seen": now}
+
+
+def refused_record(store, error: str, kept, kept_id) -> dict:
+    """The record upload's outputs when a file is refused: its message in place of the line
+    before, and the record loaded before (``kept``, this page's upload, or ``kept_id``, a
+    link's) still checked, said so."""
+    name = kept.get("name") if isinstance(kept, dict) and kept.get("text") else None
+    if name is None and kept_id is not None:
+        found = get_file(store.root, kept_id, "record")
+        name = None if found is None else found.name
+    still = [] if not name else [html.Br(), html.Span(
+        f"The record loaded before, {name}, is still the one checked.", className="muted")]
+    return {"record": no_update,
+            "name": html.Span([html.Span(error, className="banner warn"), *still]),
+            "reference": no_update, "record_id": no_update}
 
 
 def linked_record(store, record_id) -> dict:
@@ -526,40 +583,42 @@ def _register_files_and_pins(app, cache, store) -> None:
                 "record_id": Output(ids.MON_RECORD_ID, "data", allow_duplicate=True)},
         inputs={"contents": Input(ids.MON_UPLOAD, "contents")},
         state={"filename": State(ids.MON_UPLOAD, "filename"),
-               "kept": State(ids.MON_RECORD, "data")},
+               "kept": State(ids.MON_RECORD, "data"),
+               "kept_id": State(ids.MON_RECORD_ID, "data")},
         prevent_initial_call=True,
     )
-    def upload(contents, filename, kept):
+    def upload(contents, filename, kept, kept_id=None):
         if contents is None:
             raise PreventUpdate
         got = _upload(contents, filename)
         if "error" in got:  # the record loaded before stays
-            return {"record": no_update, "name": html.Span(got["error"],
-                                                           className="banner warn"),
-                    "reference": no_update, "record_id": no_update}
+            return refused_record(store, got["error"], kept, kept_id)
         try:
             kept = put_file(store.root, "record", got["name"], got["text"].encode("utf-8"))
         except NotKept as exc:  # the record loaded before stays
-            return {"record": no_update, "name": html.Span(f"{got['name']}: {exc}",
-                                                           className="banner warn"),
-                    "reference": no_update, "record_id": no_update}
+            return refused_record(store, f"{got['name']}: {exc}", kept, kept_id)
         return {"record": got, "name": f"Record: {got['name']}", "reference": "upload",
                 "record_id": kept.id}
 
     @app.callback(
         output={"files": Output(ids.MON_FILES, "data"),
                 "status": Output(ids.MON_WINDOW_STATUS, "children"),
-                "windows": Output(ids.MON_WINDOWS, "value", allow_duplicate=True)},
+                "windows": Output(ids.MON_WINDOWS, "value", allow_duplicate=True),
+                "seen": Output(ids.MON_WINDOW_SEEN, "data")},
         inputs={"contents": Input(ids.MON_WINDOW_UPLOAD, "contents")},
         state={"filenames": State(ids.MON_WINDOW_UPLOAD, "filename"),
                "files": State(ids.MON_FILES, "data"),
-               "windows": State(ids.MON_WINDOWS, "value")},
+               "windows": State(ids.MON_WINDOWS, "value"),
+               "time": State(ids.MON_TIME, "value"),
+               "every": State(ids.MON_EVERY, "value"),
+               "seen": State(ids.MON_WINDOW_SEEN, "data")},
         prevent_initial_call=True,
     )
-    def upload_windows(contents, filenames, files, windows):
+    def upload_windows(contents, filenames, files, windows, time, every, seen):
         if not contents:
             raise PreventUpdate
-        return upload_window_files(store, contents, filenames, files, windows)
+        return upload_window_files(store, contents, filenames, files, windows, time, every,
+                                   seen)
 
     @app.callback(
         output={"pins": Output(ids.MON_PINS, "data", allow_duplicate=True)},

@@ -167,7 +167,7 @@ def test_mtb004_bad_records_are_refused_with_a_message_and_the_loaded_one_kept(l
 
     def send(content: bytes, name: str):
         url = "data:application/json;base64," + base64.b64encode(content).decode()
-        return call_flat(upload, [url, name, kept])
+        return call_flat(upload, [url, name, kept, None])
 
     out = send(b"\xff\xfe binary", "x.bin")
     assert out["record"] is no_update  # the record loaded before stays

@@ -99,7 +99,9 @@ def test_mtb011_bad_window_files_are_refused_naming_the_file_and_the_loaded_ones
         files / "noscore.csv", index=False)
     frame(500, 0.3, seed=4, labels=False).assign(score="high").to_csv(
         files / "text.csv", index=False)
-    for name, words in (("noscore.csv", "score"), ("text.csv", "not a number")):
+    for name, words in (("noscore.csv", "score"),
+                        ("text.csv", "500 non-numeric values (rows 2, 3, 4, 5, 6, … (500 in "
+                                     "all)): 'high'")):
         got = _upload(cache, files, [name], kept, kept)
         assert got["files"] is no_update and got["windows"] is no_update
         said = str(got["status"])
@@ -113,10 +115,11 @@ def test_mtb011_bad_window_files_are_refused_naming_the_file_and_the_loaded_ones
     assert other["files"] == kept + other["files"][1:] and len(other["files"]) == 2
     page = PageState(datasets=(ref_id,), conditions=CONDITIONS,
                      monitor=MonitorState(windows=tuple(other["files"])))
-    out = page_monitor(cache, page)
-    assert out.report is None
-    assert "gbm.csv" in out.message and "'rf'" in out.message, out.message
-    assert str(cache.store.root) not in out.message
+    out = page_monitor(cache, page)  # gbm.csv left out, named, and jan.csv checked
+    assert [w.name for w in out.report.result.windows] == ["jan"]
+    said = " ".join(out.report.notes)
+    assert "gbm.csv is left out" in said and "'rf'" in said, said
+    assert str(cache.store.root) not in said
     # the one loaded before still checks alone
     assert page_monitor(cache, dataclasses.replace(
         page, monitor=MonitorState(windows=tuple(kept)))).report is not None
@@ -173,7 +176,7 @@ def test_mtb014_an_uploaded_record_is_kept_by_id_carried_by_the_link_and_gone_sa
     text = json.dumps(other.to_dict())
     cbs = _record_callbacks(cache)
     url = "data:application/json;base64," + base64.b64encode(text.encode()).decode()
-    got = call_flat(cbs["upload"], [url, "other.json", None])
+    got = call_flat(cbs["upload"], [url, "other.json", None, None])
     record_id = got["record_id"]
     assert got["reference"] == "upload" and get_file(cache.store.root, record_id).kind == \
         "record"
