@@ -116,7 +116,7 @@ def test_cst003_none_met_or_cleared_gives_the_optimum_back(page_of):
     assert line.startswith("No threshold meets the constraints: none of the ")
     # said once, naming the model whose closest values it gives, with no stray punctuation
     assert line.lower().count("no threshold") == 1 and ".)" not in line and ".." not in line
-    assert "models shown does; " in line and ": the model reaches recall" in line
+    assert "models shown does. Closest: " in line and ": reaches recall" in line
 
 
 def test_cst004_the_optimums_intervals_line_stays_out_under_a_constraint(page_of, tmp_path):
