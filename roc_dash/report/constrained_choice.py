@@ -10,7 +10,7 @@ import math
 
 from ..core.constraints.assembly import ConstraintSettings, analyse_constraints, economics_of
 from ..core.constraints.floors import LABELS, Floor, floor_decision
-from ..text.capacity_words import less_than_one_case
+from ..text.capacity_words import less_than_one_case, more_cases_than
 from ..text.rounding import percent, sig
 from .constraints import model_constraints_dict
 
@@ -133,6 +133,10 @@ def _as_floors(analysis, settings: ConstraintSettings, option: str | None):
     how = "capacity" if settings.has_capacity and not settings.floors else "floors"
     if not settings.has_capacity:
         return how, lambda m: settings
+    if settings.capacity_fraction is None:  # in cases: not more than there are (the page's)
+        too_big = more_cases_than(settings.capacity, analysis.models, settings.volume)
+        if too_big:
+            raise ValueError(too_big)
     base = settings.parsed_floors()
     shares = {m.name: capacity_share(analysis, settings, option, m) for m in analysis.models}
     return how, lambda m: dataclasses.replace(settings, floors=base + (
