@@ -11,8 +11,8 @@ import re
 
 from ..core.constraints.capacity import parse_capacity
 from ..core.constraints.floors import parse_floor
-from .core_words import less_than_one_case, not_used, zero_capacity
 from ..text.capacity_words import more_cases_than
+from .core_words import less_than_one_case, not_used, zero_capacity
 from .page_state import PageState
 
 __all__ = ["constrained_point", "parse_settings", "parse_confidence", "parse_volume", "constrained_headline", "page_settings", "page_constrained", "page_constraints_html", "constrained_record", "capacity_too_big",
