@@ -11,7 +11,7 @@ import math
 from ..core.constraints.assembly import ConstraintSettings, analyse_constraints, economics_of
 from ..core.constraints.floors import LABELS, Floor, floor_decision
 from ..text.capacity_words import less_than_one_case, more_cases_than
-from ..text.rounding import percent, sig
+from ..text.rounding import limit_percent, percent, sig
 from .constraints import model_constraints_dict
 
 __all__ = ["Constrained", "capacity_share", "best_model", "choose_point", "choose_under"]
@@ -147,7 +147,7 @@ def floor_words(f: Floor) -> str:
     """A floor in a sentence: the capacity's "share flagged ≤ 95%" in the strip's percent
     style (the share it flags is said in percent too); the others as typed (``Floor.text``)."""
     if f.metric == "flagged" and f.bound == "<=":
-        return f"share flagged ≤ {percent(f.value)}"
+        return f"share flagged ≤ {limit_percent(f.value)}"  # a limit, never rounded up
     return f.text
 
 
