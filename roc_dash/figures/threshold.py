@@ -214,12 +214,12 @@ def chosen_marks(analysis: Analysis, model: str, economics: Economics, *, axis="
     if not chosen:
         return plain(overall_optimum_words(analysis, model, full.threshold[full.best])), hidden
     cm, t = str(chosen["model"]), float(chosen["threshold"])
-    where = f"{plain(cm)} at score ≥ {format_threshold(t)}"
+    # short: the subtitle is one line of a half-width card (the strip says the rest)
+    at = f"score ≥ {format_threshold(t)}"
     if cm != model:
-        return (f"★ {plain(model)}'s optimum without the constraints; the choice under them "
-                f"is {where}"), hidden
+        return f"★ optimum without the constraints; chosen: {plain(cm)}, {at}", hidden
     k = np.flatnonzero(full.threshold == t)
-    subtitle = f"★ its optimum without the constraints; ◆ the choice under them: {where}"
+    subtitle = f"★ optimum without the constraints; ◆ chosen under them ({at})"
     x = (full.threshold if axis == "threshold" else full.flagged)[k[0]] if k.size else np.nan
     if not (k.size and np.isfinite(x)):
         return subtitle, hidden

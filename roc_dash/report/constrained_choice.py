@@ -98,6 +98,15 @@ def _reaches(d) -> str:
     return "; ".join(parts)
 
 
+def _figures(d) -> str:
+    """A model's best figures, short (``"precision 0.719409, recall 0.345882"``), or why no
+    single threshold meets the floors when its hull does."""
+    if d.feasible:
+        return f"({_reaches(d)})"
+    return ", ".join(f"{LABELS[fl.metric]} none" if math.isnan(v := d.closest.get(
+        fl.text, math.nan)) else _figure(fl, v) for fl in d.floors)
+
+
 def _figure(fl: Floor, v: float) -> str:
     """``"precision 0.890625"`` (``"share flagged 18.75%"`` for a capacity)."""
     if fl.metric == "flagged":
@@ -117,7 +126,8 @@ def _unmet(decisions, confidence: float | None = None) -> str:
     else:
         name, d = ranked[0]
         text = (f"none of the {len(ranked)} models shown does. Closest: {name} "
-                f"({_reaches(d)}). " + ". ".join(f"{n}: {_reaches(x)}" for n, x in ranked[1:]))
+                f"({_reaches(d)}); the others reach, each figure with the other floors met: "
+                + "; ".join(f"{n} {_figures(x)}" for n, x in ranked[1:]))
     text += (". Relax a floor or improve the model (precision and NPV also depend on the "
              "prior)")
     if confidence is not None:

@@ -31,14 +31,14 @@ def test_tvc001_the_threshold_view_names_and_marks_the_capacitys_choice(page_of)
     cache, _, page = page_of(capacity="10%")
     out = strip_update(cache, page, ids.VIZ_DATA, (model, "threshold"))
     subtitle, note = _marks(out)
-    assert subtitle == ("★ its optimum without the constraints; ◆ the choice under them: "
-                        f"{model} at score ≥ {format_threshold(t)}")
+    assert subtitle == ("★ optimum without the constraints; ◆ chosen under them (score ≥ "
+                        f"{format_threshold(t)})")
     assert note["name"] == CHOSEN_NOTE and note["visible"] and note["x"] == t
     assert np.isclose(note["y"], cost)  # on the cost line, at the brute force's cost
     # the view of another model says which model the choice is of, with no ◆
     other = next(m for m in pd.read_csv(DEMO)["model"].unique() if m != model)
     subtitle, note = _marks(strip_update(cache, page, ids.VIZ_DATA, (other, "threshold")))
-    assert f"the choice under them is {model} at score ≥ {format_threshold(t)}" in subtitle
+    assert subtitle.endswith(f"; chosen: {model}, score ≥ {format_threshold(t)}")
     assert not note["visible"]
     # cleared: the view's own words again, the ◆ hidden
     _, _, plain = page_of()
