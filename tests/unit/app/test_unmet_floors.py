@@ -86,3 +86,15 @@ def test_unf002_with_a_confidence_the_message_does_not_contradict_itself(page_of
     err = capsys.readouterr().err
     assert "meets every floor at the conservative" not in err
     assert "figures are the estimates on the data" in err and words in err
+
+
+def test_unf003_the_html_report_says_what_the_cli_says(tmp_path, capsys):
+    _, words = _closest_words()
+    common = ["--prior", str(PRIOR), "--cost-fp", str(CFP), "--cost-fn", str(CFN), "--floor",
+              FLOORS[0], "--floor", FLOORS[1]]
+    out = tmp_path / "r.html"
+    assert main(["report", str(DEMO), *common, "--format", "html", "-o", str(out)]) == 0
+    report = out.read_text()
+    assert main(["decide", str(DEMO), *common, "-o", str(tmp_path / "d.json")]) != 0
+    said = capsys.readouterr().err.split("no threshold meets the constraints: ", 1)[1].strip()
+    assert words in said and said in report
