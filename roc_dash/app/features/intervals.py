@@ -19,7 +19,7 @@ from dash import Input, Output, Patch, State, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import AnalysisTimeout
-from ...core.decisions.point_intervals import PointUncertainty
+from ...core.decisions.point_intervals import OPTIMUM_METHOD, PointUncertainty
 from ...figures.point_regions import REGION_UID
 from ...figures.style import format_threshold
 from ...text.rounding import sig
@@ -126,7 +126,8 @@ def _kind(u: PointUncertainty) -> str:
     """What a column's bootstrap intervals are: ``"corrected for the choice"`` at the
     optimum (chosen again in every replicate), ``"threshold fixed"`` at a pin or the
     capacity's or floors' choice."""
-    return "corrected for the choice" if u.tpr.interval == "corrected" else "threshold fixed"
+    return ("corrected for the choice" if u.method.startswith(OPTIMUM_METHOD)
+            else "threshold fixed")
 
 
 def _where(labels: list[str]) -> str:
