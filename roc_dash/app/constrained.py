@@ -11,6 +11,7 @@ import re
 
 from ..core.constraints.capacity import parse_capacity
 from ..core.constraints.floors import parse_floor
+from ..text.capacity_words import more_cases_than
 from .core_words import less_than_one_case, not_used, zero_capacity
 from .page_state import PageState
 
@@ -110,17 +111,7 @@ def capacity_too_big(capacity, analysis, volume=None) -> str:
             (float(m.n_pos + m.n_neg) for m in analysis.models), default=0.0)
         if n > 1:
             return not_used("Capacity", less_than_one_case(capacity[0], n))
-    if volume is not None:
-        return "" if capacity[0] <= volume else (
-            f"Capacity not used: {capacity[0]:,.6g} cases is more than the volume of "
-            f"{volume:,.6g} cases it is out of.")
-    for m in analysis.models:
-        n = float(m.n_pos + m.n_neg)
-        if capacity[0] > n:
-            return (f"Capacity not used: {capacity[0]:,.6g} cases is more than the "
-                    f"{n:,.6g} cases of model {m.name}: give at most {n:,.6g}, or a share "
-                    f"(3%) or so many per so many (30/1000).")
-    return ""
+    return more_cases_than(capacity[0], analysis.models, volume)
 
 
 def page_constrained(page: PageState, analysis, table, economics, *, n_boot: int = N_BOOT):

@@ -36,7 +36,12 @@ from .style import (
     threshold_rows,
 )
 
-__all__ = ["threshold_figure", "threshold_parts", "overall_optimum_words"]
+__all__ = ["threshold_figure", "threshold_parts", "overall_optimum_words", "chosen_marks",
+           "CHOSEN_NOTE"]
+
+#: The name of ``layout.annotations[1]`` when a capacity or floors chose a point: the ◆
+#: marking that choice (hidden when there is none; ``annotations[0]`` is the hover's).
+CHOSEN_NOTE = "chosen"
 
 
 def overall_optimum_words(analysis: Analysis, model: str, own_threshold: float) -> str:
@@ -184,5 +189,42 @@ def threshold_parts(analysis: Analysis, model: str, economics: Economics, *,
         pad = (hi_t - lo_t) * 0.02 or 0.01
         layout["xaxis"].update(range=[lo_t - pad, hi_t + pad], autorange=False)
     layout["shapes"] = shapes
-    layout["annotations"] = [hover_annotation()]
+    # [1] reserved for the ◆ of a capacity's or floors' choice (chosen_marks), hidden here;
+    # the pins' letters come after it
+    layout["annotations"] = [hover_annotation(), _hidden_choice()]
     return traces, layout
+
+
+def _hidden_choice() -> dict:
+    """``layout.annotations[1]`` when nothing chose a point: hidden (:func:`chosen_marks`)."""
+    return {"x": 0, "y": 0, "text": "", "visible": False, "showarrow": False,
+            "name": CHOSEN_NOTE}
+
+
+def chosen_marks(analysis: Analysis, model: str, economics: Economics, *, axis="threshold",
+                 chosen: dict | None = None, font_size: int = 12) -> tuple[str, dict]:
+    """``(subtitle, annotation)`` of ``model``'s threshold view when a capacity or floors
+    chose ``chosen`` (``{"model", "threshold"}``; None: nothing chose): the subtitle says
+    that the ★ is the optimum without them and names the choice, and the annotation (named
+    :data:`CHOSEN_NOTE`) marks the choice with a ◆ on the cost line when it is this model's;
+    without a choice, the view's own subtitle and a hidden annotation (review 11 item 11)."""
+    m = analysis.model(model)
+    full = threshold_profile(m.curve, analysis.conditions.prior_pos, economics)
+    hidden = _hidden_choice()
+    if not chosen:
+        return plain(overall_optimum_words(analysis, model, full.threshold[full.best])), hidden
+    cm, t = str(chosen["model"]), float(chosen["threshold"])
+    # short: the subtitle is one line of a half-width card (the strip says the rest)
+    at = f"score ≥ {format_threshold(t)}"
+    if cm != model:
+        return f"★ optimum without the constraints; chosen: {plain(cm)}, {at}", hidden
+    k = np.flatnonzero(full.threshold == t)
+    subtitle = f"★ optimum without the constraints; ◆ chosen under them ({at})"
+    x = (full.threshold if axis == "threshold" else full.flagged)[k[0]] if k.size else np.nan
+    if not (k.size and np.isfinite(x)):
+        return subtitle, hidden
+    return subtitle, {
+        "x": float(x), "y": float(full.expected_cost[k[0]]), "xref": "x", "yref": "y",
+        "text": "◆ choice", "visible": True, "showarrow": True, "arrowhead": 0, "ax": 0,
+        "ay": -34, "arrowcolor": "#1b5e20", "font": {"color": "#1b5e20", "size": font_size},
+        "bgcolor": "rgba(255,255,255,0.85)", "name": CHOSEN_NOTE}

@@ -9,9 +9,9 @@ import dataclasses
 import math
 
 from ..core.constraints.assembly import ConstraintSettings, analyse_constraints, economics_of
-from ..core.constraints.floors import Floor, floor_decision
-from ..text.capacity_words import less_than_one_case
-from ..text.rounding import percent, sig
+from ..core.constraints.floors import LABELS, Floor, floor_decision
+from ..text.capacity_words import less_than_one_case, more_cases_than
+from ..text.rounding import limit_percent, percent, sig
 from .constraints import model_constraints_dict
 
 __all__ = ["Constrained", "capacity_share", "best_model", "choose_point", "choose_under"]
@@ -64,19 +64,77 @@ def best_model(analysis, table, settings: ConstraintSettings, economics, setting
 
     best = min(models, key=cost)
     if not math.isfinite(cost(best)):
-        raise ValueError(_unmet(best.name, best.floors.notes, len(models)))
+        raise ValueError(_unmet([(m.name, m.floors) for m in models], settings.confidence))
     return best
 
 
-def _unmet(name: str, notes, n_models: int) -> str:
-    """Why no threshold meets the constraints, naming the model the notes are of (the
-    first of the shown models when there are several: none meets them)."""
-    text = " ".join(notes)
-    lead = "No threshold of the model meets every floor ("
-    whose = name if n_models == 1 else f"none of the {n_models} models shown does; {name}"
-    if text.startswith(lead):
-        text = f"{whose}: " + text[len(lead):].replace("). Relax", ". Relax", 1)
-    return "no threshold meets the constraints: " + text.rstrip(".")
+def _shortfall(d) -> float:
+    """How far a model's best figures (:attr:`FloorDecision.closest`: each floor's metric at
+    its best with the other floors met) fall short of the floors, summed (inf when a floor
+    cannot be reached with the others met; 0 when the hull meets them all)."""
+    if d.feasible:
+        return 0.0
+    total = 0.0
+    for fl in d.floors:
+        v = d.closest.get(fl.text, math.nan)
+        if not math.isfinite(v):
+            return math.inf
+        total += max(0.0, fl.value - v) if fl.bound == ">=" else max(0.0, v - fl.value)
+    return total
+
+
+def _reaches(d) -> str:
+    """What one model reaches: per floor its best figure with the other floors met; or,
+    when its hull meets them, why no single threshold does."""
+    if d.feasible:
+        mix = next((n for n in d.notes if n.startswith("Only a random mix")), "")
+        return (mix[:1].lower() + mix[1:]).rstrip(".") if mix else "no single threshold"
+    parts = []
+    for fl in d.floors:
+        v = d.closest.get(fl.text, math.nan)
+        others = "" if len(d.floors) == 1 else " with the other floors met"
+        parts.append(f"{floor_words(fl)}: no threshold meets the others" if math.isnan(v)
+                     else f"{floor_words(fl)}: reaches {_figure(fl, v)}{others}")
+    return "; ".join(parts)
+
+
+def _figures(d) -> str:
+    """A model's best figures, short (``"precision 0.719409, recall 0.345882"``), or why no
+    single threshold meets the floors when its hull does."""
+    if d.feasible:
+        return f"({_reaches(d)})"
+    return ", ".join(f"{LABELS[fl.metric]} none" if math.isnan(v := d.closest.get(
+        fl.text, math.nan)) else _figure(fl, v) for fl in d.floors)
+
+
+def _figure(fl: Floor, v: float) -> str:
+    """``"precision 0.890625"`` (``"share flagged 18.75%"`` for a capacity)."""
+    if fl.metric == "flagged":
+        return f"share flagged {percent(v)}"
+    return f"{LABELS[fl.metric]} {v:.6g}"
+
+
+def _unmet(decisions, confidence: float | None = None) -> str:
+    """Why no threshold meets the constraints: ``decisions`` ``(name, FloorDecision)`` of
+    each model shown; the model closest to the floors (:func:`_shortfall`) first, each
+    named with its best figures. With ``confidence`` the figures are the estimates on the
+    data, and the message says so (the conservative bounds are lower still)."""
+    ranked = sorted(decisions, key=lambda nd: _shortfall(nd[1]))
+    if len(ranked) == 1:
+        name, d = ranked[0]
+        text = f"model {name} does not ({_reaches(d)})"
+    else:
+        name, d = ranked[0]
+        text = (f"none of the {len(ranked)} models shown does. Closest: {name} "
+                f"({_reaches(d)}); the others reach, each figure with the other floors met: "
+                + "; ".join(f"{n} {_figures(x)}" for n, x in ranked[1:]))
+    text += (". Relax a floor or improve the model (precision and NPV also depend on the "
+             "prior)")
+    if confidence is not None:
+        text += (f". These figures are the estimates on the data; at the conservative "
+                 f"bounds that {confidence:.0%} confidence asks for, the floors are harder "
+                 "still to meet")
+    return "no threshold meets the constraints: " + text
 
 
 def _as_floors(analysis, settings: ConstraintSettings, option: str | None):
@@ -85,6 +143,10 @@ def _as_floors(analysis, settings: ConstraintSettings, option: str | None):
     how = "capacity" if settings.has_capacity and not settings.floors else "floors"
     if not settings.has_capacity:
         return how, lambda m: settings
+    if settings.capacity_fraction is None:  # in cases: not more than there are (the page's)
+        too_big = more_cases_than(settings.capacity, analysis.models, settings.volume)
+        if too_big:
+            raise ValueError(too_big)
     base = settings.parsed_floors()
     shares = {m.name: capacity_share(analysis, settings, option, m) for m in analysis.models}
     return how, lambda m: dataclasses.replace(settings, floors=base + (
@@ -95,7 +157,7 @@ def floor_words(f: Floor) -> str:
     """A floor in a sentence: the capacity's "share flagged ≤ 95%" in the strip's percent
     style (the share it flags is said in percent too); the others as typed (``Floor.text``)."""
     if f.metric == "flagged" and f.bound == "<=":
-        return f"share flagged ≤ {percent(f.value)}"
+        return f"share flagged ≤ {limit_percent(f.value)}"  # a limit, never rounded up
     return f.text
 
 
@@ -116,16 +178,17 @@ def choose_point(analysis, settings: ConstraintSettings, economics, *,
     how, settings_of = _as_floors(analysis, settings, option)
     c = analysis.conditions
     e = economics if economics is not None else economics_of(c)
-    best = None
+    best, decisions = None, []
     for m in analysis.models:
         d = floor_decision(m.curve, settings_of(m).parsed_floors(), prior_pos=c.prior_pos,
                            economics=e, confidence=settings.confidence, hull=m.hull)
+        decisions.append((m.name, d))
         cost = d.expected_cost if d.index is not None else math.inf
         if best is None or cost < best[0]:
             best = (cost, m.name, d)
     cost, name, d = best
     if not math.isfinite(cost):
-        raise ValueError(_unmet(name, d.notes, len(analysis.models)))
+        raise ValueError(_unmet(decisions, settings.confidence))
     return Constrained(pinned={"model": name, "threshold": d.threshold}, how_chosen=how,
                        constraints={}, notes=(_chosen_note(name, d),))
 

@@ -101,7 +101,8 @@ def _floors_html(models: list[ModelConstraints], curves: dict) -> str:
         if m.floor_confidence is not None:
             for h in m.floor_confidence.holds:
                 sure.append([m.name, h.floor.text, sig(h.estimate),
-                             f"[{sig(h.low)}, {sig(h.high)}]", f"{sig(h.bound)} ({h.bound_method})",
+                             f"[{sig(h.shown[0])}, {sig(h.shown[1])}] {h.shown[2]}",
+                             f"{sig(h.bound)} ({h.bound_method})",
                              _share(h.holds_share), _share(h.procedure_share)])
     out.append(_table(["Model", "Feasible", "Best single threshold", "Expected cost",
                        "Cost of the floors", "Best on the hull (mixed)"], rows, text=(0, 1)))

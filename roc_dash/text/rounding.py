@@ -21,7 +21,8 @@ from __future__ import annotations
 import math
 from decimal import ROUND_FLOOR, Decimal, localcontext
 
-__all__ = ["SIGNIFICANT_DIGITS", "HOVER", "sig", "signed", "rule_threshold", "percent"]
+__all__ = ["SIGNIFICANT_DIGITS", "HOVER", "sig", "signed", "rule_threshold", "percent",
+           "limit_percent"]
 
 #: Significant digits of every number shown to a person.
 SIGNIFICANT_DIGITS = 6
@@ -91,3 +92,18 @@ def percent(v: float) -> str:
     if 0.0 < p < 0.01:
         return "<0.01%"
     return f"{p:.2g}%" if p < 1.0 else f"{math.floor(p * 10) / 10:.1f}%"
+
+
+def limit_percent(v: float, bound: str = "<=") -> str:
+    """A limit (0 to 1) in percent, never rounded past it (review 11): ``"18.75%"`` for
+    300 of 1,600 (not ``percent``'s "19%", which an upper limit ``≤`` must not exceed); the
+    exact value when 4 significant digits hold it, else 2 decimals rounded toward the
+    inside of the limit (down for ``"<="``, up for ``">="``): ``"33.33%"`` for ``≤ 1/3``."""
+    if v is None or not math.isfinite(v):
+        return "—"
+    p = 100.0 * v
+    short = f"{p:.4g}"
+    if math.isclose(float(short), p, rel_tol=1e-12, abs_tol=1e-12):
+        return f"{short}%"
+    step = math.floor(p * 100) if bound == "<=" else math.ceil(p * 100)
+    return f"{step / 100:.2f}%"

@@ -20,6 +20,7 @@ from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import AnalysisTimeout
 from ...core.decisions.operating import compare_points, operating_point, pinned_points
+from ...figures.threshold import chosen_marks
 from .. import ids
 from ..analysis import SHOWN_FIELDS, model_refs, shown_analysis, shown_pins
 from ..chosen_points import RECOMMENDATION
@@ -31,6 +32,29 @@ from ..render import decision_views
 from ..state import economics_from_state
 
 __all__ = ["chosen_by", "constrained_strip", "strip_update", "register"]
+
+
+def threshold_marks(analysis, economics, view, chosen: dict | None):
+    """The threshold view's subtitle and ◆ as a patch (:func:`~roc_dash.figures.threshold.
+    chosen_marks`): under a capacity or floors the ★ is named the optimum without them and
+    the choice is marked; without them, the view's own words again. ``view``: the view's
+    ``(model, axis)`` as its controls hold them (the model the views draw when that one is
+    not shown); ``no_update`` without it."""
+    if view is None:
+        return no_update
+    names = [m.name for m in analysis.models]
+    if not names:
+        return no_update
+    model, axis = view
+    if model not in names:  # as the views choose it (render.decision_views)
+        model = analysis.optimal.model if analysis.optimal.model in names else names[0]
+    subtitle, note = chosen_marks(analysis, model, economics,
+                                  axis="flagged" if axis == "flagged" else "threshold",
+                                  chosen=chosen)
+    patch = Patch()
+    patch["layout"]["title"]["subtitle"]["text"] = subtitle
+    patch["layout"]["annotations"][1] = note
+    return patch
 
 
 def _restored(analysis, page: PageState, cache, economics) -> dict:
@@ -52,11 +76,12 @@ def _restored(analysis, page: PageState, cache, economics) -> dict:
 STRIP_PINS_SLOT = 3
 
 
-def strip_update(cache, page: PageState, triggered: str | None) -> dict:
-    """``{"summary": Patch, "operating": card or Patch}`` for the page's state: the point
-    under its capacity or floors; the unconstrained recommendation again when they were
-    changed to nothing readable (``triggered``: the id that fired). ``PreventUpdate`` when
-    the views' own strip stands."""
+def strip_update(cache, page: PageState, triggered: str | None, view=None) -> dict:
+    """``{"summary": Patch, "operating": card or Patch, "threshold": Patch}`` for the page's
+    state: the point under its capacity or floors; the unconstrained recommendation again
+    when they were changed to nothing readable (``triggered``: the id that fired).
+    ``PreventUpdate`` when the views' own strip stands. ``view``: the threshold view's
+    ``(model, axis)``, whose ★ words and ◆ follow the choice (:func:`threshold_marks`)."""
     if page.conditions is None:
         raise PreventUpdate
     analysis = shown_analysis(cache, page)
@@ -67,11 +92,14 @@ def strip_update(cache, page: PageState, triggered: str | None) -> dict:
     if line:  # none meets them: the strip says so under the optimum
         out = _restored(analysis, page, cache, economics)
         out["summary"][1] = html.Div(line, className="summary-detail warn", title=line)
+        out["threshold"] = threshold_marks(analysis, economics, view, None)
         return out
     if constrained is None:
         if triggered == ids.VIZ_DATA:
             raise PreventUpdate  # the views drew the strip without a constraint
-        return _restored(analysis, page, cache, economics)
+        return {**_restored(analysis, page, cache, economics),
+                "threshold": threshold_marks(analysis, economics, view, None)}
+    marks = threshold_marks(analysis, economics, view, constrained.pinned)
     headline, detail = constrained_strip(analysis, constrained, economics,
                                          chosen_by(page, constrained.how_chosen))
     patch = Patch()
@@ -87,8 +115,10 @@ def strip_update(cache, page: PageState, triggered: str | None) -> dict:
         # the card compares the pins with the recommendation (the point its ↓ writes), and
         # shows the latest pin, as the views do
         return {"summary": patch, "operating": operating_panel(
-            pinned[-1], analysis, compare_points(op, pinned, first=RECOMMENDATION))}
-    return {"summary": patch, "operating": operating_panel(op, analysis, chosen_by=by)}
+            pinned[-1], analysis, compare_points(op, pinned, first=RECOMMENDATION)),
+            "threshold": marks}
+    return {"summary": patch, "operating": operating_panel(op, analysis, chosen_by=by),
+            "threshold": marks}
 
 
 def register(app, cache, store) -> None:
@@ -96,17 +126,21 @@ def register(app, cache, store) -> None:
 
     @app.callback(
         output={"summary": Output(ids.SUMMARY, "children", allow_duplicate=True),
-                "operating": Output(ids.OPERATING, "children", allow_duplicate=True)},
+                "operating": Output(ids.OPERATING, "children", allow_duplicate=True),
+                "threshold": Output(ids.THRESHOLD_GRAPH, "figure", allow_duplicate=True)},
         inputs={"viz": Input(ids.VIZ_DATA, "data"),
                 "page": {**dependencies(Input, "capacity", "floors", "floor_confidence",
                                         "volume"),
-                         **dependencies(State, *SHOWN_FIELDS, "pins")}},
+                         **dependencies(State, *SHOWN_FIELDS, "pins")},
+                "view": [State(ids.THRESHOLD_MODEL, "value"),
+                         State(ids.THRESHOLD_AXIS, "value")]},
         prevent_initial_call=True,
     )
-    def constrained_headline(viz, page):
+    def constrained_headline(viz, page, view):
         if not isinstance(viz, dict):
             raise PreventUpdate  # no views drawn (yet)
         try:
-            return strip_update(cache, PageState.from_dash(page), ctx.triggered_id)
+            return strip_update(cache, PageState.from_dash(page), ctx.triggered_id,
+                                tuple(view))
         except AnalysisTimeout:
             raise PreventUpdate from None  # the views say so

@@ -299,13 +299,14 @@ def confidence_table(rows):
         for h in fc.holds:
             body.append(html.Tr([
                 html.Td(name), html.Td(h.floor.text),
-                html.Td(f"{sig(h.estimate)} [{sig(h.low)}–{sig(h.high)}]", className="num"),
+                html.Td(_shown(h), className="num"),
                 html.Td(percent(h.holds_share), className="num dct-holds"),
                 html.Td(percent(h.procedure_share), className="num")]))
     level, n = rows[0][1].level, rows[0][1].n_boot
     head = [("Model", ""), ("Floor", ""),
             (f"At the threshold [{level:.0%} interval]", "the metric on these data and its "
-             "bootstrap interval"),
+             "interval, the method named in each row: exact Clopper–Pearson for recall, "
+             f"specificity and FPR, else the bootstrap percentile of {n} replicates"),
             ("Holds in", f"share of {n} bootstrap replicates in which the floor holds at the "
              "chosen threshold"),
             ("Chosen again, holds in", "share of replicates in which choosing the threshold "
@@ -314,7 +315,17 @@ def confidence_table(rows):
         html.H3("How sure is each floor to hold?", className="interval-head"),
         html.Table(className="models dct-confidence-table", children=[
             html.Thead(html.Tr([html.Th(h, title=t) for h, t in head])), html.Tbody(body)]),
-        html.P(f"{n} stratified bootstrap replicates, seed {SEED}.", className="hint")])
+        html.P(f"{level:.0%} intervals: exact (Clopper–Pearson) for recall, specificity "
+               f"and FPR; bootstrap percentile for the other metrics. {n} stratified "
+               f"bootstrap replicates, seed {SEED}.", className="hint")])
+
+
+def _shown(h):
+    """``"0.821176 [0.781369–0.856441] exact (Clopper–Pearson)"``: a floor's metric with
+    the interval shown for it (:attr:`FloorHold.shown`) and its method."""
+    low, high, method = h.shown
+    return [f"{sig(h.estimate)} [{sig(low)}–{sig(high)}]", html.Br(),
+            html.Span(method, className="hint dct-method")]
 
 
 # ---------------------------------------------------------------------------- layout

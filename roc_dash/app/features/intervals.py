@@ -19,7 +19,7 @@ from dash import Input, Output, Patch, State, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ...core.assembly.analysis import AnalysisTimeout
-from ...core.decisions.point_intervals import PointUncertainty
+from ...core.decisions.point_intervals import OPTIMUM_METHOD, PointUncertainty
 from ...figures.point_regions import REGION_UID
 from ...figures.style import format_threshold
 from ...text.rounding import sig
@@ -85,10 +85,11 @@ def intervals_table(chosen):
     out-of-bag cost of the choice (optimum only); a caption and the notes."""
     if not chosen:
         return html.P("No intervals: no model is shown.", className="hint")
-    head = html.Tr([html.Th("")] + [html.Th(
+    head = html.Tr([html.Th("")] + [html.Th([
         html.Span(label, className="opt-tag" if label in (OPTIMUM, RECOMMENDATION) else
-                  f"pin-tag pin-{label}"), title=f"{op.model}", className="num")
-        for label, op, _ in chosen])
+                  f"pin-tag pin-{label}"), html.Br(),
+        html.Span(_kind(u), className="hint interval-kind")], title=f"{op.model}",
+        className="num") for label, op, u in chosen])
     body = [html.Tr([html.Th("Model")] + [html.Td(op.model, className="num model")
                                           for _, op, _ in chosen])]
     body += [html.Tr([html.Th(name, title=HELP.get(key))] + [
@@ -110,7 +111,7 @@ def intervals_table(chosen):
                     "as a pin's.")
     notes = notes_by_point(chosen)
     return html.Div(children=[
-        html.H3(f"How sure? {u0.level:.0%} intervals", className="interval-head",
+        html.H3(f"How sure? {u0.level:.0%} bootstrap intervals", className="interval-head",
                 title=HELP["pi_head"]),
         html.Div(className="table-scroll", children=html.Table(
             className="compare intervals", children=[html.Thead(head), html.Tbody(body)])),
@@ -119,6 +120,14 @@ def intervals_table(chosen):
                       html.Ul([html.Li(n) for n in notes])], className="interval-notes")
         if notes else None,
     ])
+
+
+def _kind(u: PointUncertainty) -> str:
+    """What a column's bootstrap intervals are: ``"corrected for the choice"`` at the
+    optimum (chosen again in every replicate), ``"threshold fixed"`` at a pin or the
+    capacity's or floors' choice."""
+    return ("corrected for the choice" if u.method.startswith(OPTIMUM_METHOD)
+            else "threshold fixed")
 
 
 def _where(labels: list[str]) -> str:

@@ -49,7 +49,7 @@ from ..roc.hull import TIE_RTOL
 from . import _checks
 from .floors import Floor, conservative_meets, metric_values, parse_floor
 
-__all__ = ["FloorHold", "FloorConfidence", "ThresholdReplicates", "resample_thresholds",
+__all__ = ["FloorHold", "FloorConfidence", "SHOWN_EXACT", "SHOWN_BOOTSTRAP", "ThresholdReplicates", "resample_thresholds",
            "replicate_choices", "procedure_shares", "floor_confidence", "GRID"]
 
 #: Candidate thresholds per replicate at most (evenly spaced in cases flagged).
@@ -100,6 +100,20 @@ class FloorHold:
     holds_share: float
     procedure_share: float
     values: np.ndarray
+
+    @property
+    def shown(self) -> tuple[float, float, str]:
+        """The one interval a reader is shown, with its method: the exact Clopper–Pearson
+        interval where there is one (recall, specificity, FPR), else the bootstrap
+        percentile one (page, HTML report; the record keeps both)."""
+        if math.isfinite(self.exact_low) and math.isfinite(self.exact_high):
+            return self.exact_low, self.exact_high, SHOWN_EXACT
+        return self.low, self.high, SHOWN_BOOTSTRAP
+
+
+#: The names of the two kinds of :attr:`FloorHold.shown` interval.
+SHOWN_EXACT = "exact (Clopper–Pearson)"
+SHOWN_BOOTSTRAP = "bootstrap percentile"
 
 
 @dataclass(frozen=True, eq=False)

@@ -558,17 +558,23 @@ def floor_decision(curve: RocCurve, floors, *, prior_pos: float | None = None,
         tp, fp = vertex_counts(curve)
         meets, lvl = conservative_meets(tp, fp, curve.n_pos, curve.n_neg, floors, p,
                                         confidence)
-        notes.append(f"The threshold meets every floor at the conservative bounds of its "
-                     f"rates (exact one-sided Clopper–Pearson, each at level {lvl:.6g}, "
-                     f"Bonferroni for {confidence:.6g} in all); the hull point uses the "
-                     "estimates.")
+        conservative = (f"at the conservative bounds of its rates (exact one-sided "
+                        f"Clopper–Pearson, each at level {lvl:.6g}, Bonferroni for "
+                        f"{confidence:.6g} in all)")
     regret = regret_per_case(curve.fpr, curve.tpr, p, e)
     k = least_cost_index(regret, meets)
+    if confidence is not None and k is not None:
+        # said only of a threshold that exists (never beside "no threshold meets ...")
+        notes.append(f"The threshold meets every floor {conservative}; the hull point uses "
+                     "the estimates.")
     k_opt = optimal_vertex(curve, net_slope(p, e), hull=h)
     best = _hull_best(h, floors, p, e, n_total)
     closest = _closest(curve, floors, p, met)
     if best is None:
-        notes.append(_infeasible_note(floors, closest))
+        notes.append(_infeasible_note(floors, closest) + (
+            "" if confidence is None else " These figures are the estimates on the data; "
+            "at the conservative bounds the confidence asks for, the floors are harder "
+            "still to meet."))
     elif k is None:
         notes.append("Only a random mix of two thresholds meets every floor (the hull "
                      "point); no single threshold does" + (" at the conservative bounds."

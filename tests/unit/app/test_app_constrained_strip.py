@@ -116,7 +116,7 @@ def test_cst003_none_met_or_cleared_gives_the_optimum_back(page_of):
     assert line.startswith("No threshold meets the constraints: none of the ")
     # said once, naming the model whose closest values it gives, with no stray punctuation
     assert line.lower().count("no threshold") == 1 and ".)" not in line and ".." not in line
-    assert "models shown does; " in line and ": the model reaches recall" in line
+    assert "models shown does. Closest: " in line and ": reaches recall" in line
 
 
 def test_cst004_the_optimums_intervals_line_stays_out_under_a_constraint(page_of, tmp_path):
@@ -215,12 +215,13 @@ def test_cst008_a_capacity_in_cases_is_a_percent_in_the_note_as_in_the_headline(
     """review9: "flags 43% of cases" and then "share flagged ≤ 0.952381": one style."""
     import re
 
-    from roc_dash.text.rounding import percent
+    from roc_dash.text.rounding import limit_percent
     n = len(pd.read_csv(DEMO)) // len(MODELS)
     cache, _, page = page_of(capacity="37")
     out = strip_update(cache, page, ids.VIZ_DATA)
     ops = _ops(out["summary"])
     headline, detail = plain_text(ops[(0,)]), plain_text(ops[(1,)])
     assert re.search(r"flags [0-9.]+% of cases", headline)
-    assert f"Chosen under share flagged ≤ {percent(37 / n)}:" in detail, detail
+    # a limit in percent, never rounded up (review 11: 300 of 1,600 is "≤ 18.75%", not 19%)
+    assert f"Chosen under share flagged ≤ {limit_percent(37 / n)}:" in detail, detail
     assert not re.search(r"≤ 0\.[0-9]", detail)

@@ -89,11 +89,16 @@ from roc_dash.app.state import ControlState
 #: false; assets/roc_star.js shows it over the iso line's drag handle): only the ROC digests
 #: changed (default, presentation, patched, patched prior).
 #: Re-recorded (main) after perf10b and left9 met: both changes above, nothing else.
+#: Re-recorded (branch fix14, review 11 item 11): the threshold view reserves
+#: ``layout.annotations[1]`` (hidden) for the ◆ of a capacity's or floors' choice, which the
+#: constrained strip's callback patches in (``figures.threshold.chosen_marks``): only the
+#: drawn threshold digests changed (default, presentation); the patched ones did not (a patch
+#: of costs or prior does not touch the annotations).
 EXPECTED = {
     'default': ('360c2b65f63e918a', 'abc9ca6f828be038', 'a3ee78c393b345fe',
-                '7bdd24e5687ae9eb', '723319789ec500a4'),
+                '03ec09bcfe276a02', '723319789ec500a4'),
     'presentation': ('1bc8910936e67a6b', '864a21c29f41f980', 'c8ecdf6cb5da3e85',
-                     '8a76853e9d54d3f0', '139ea619e980e40b'),
+                     'afb8f3ce9af81e78', '139ea619e980e40b'),
     'patched': ('0e7dc2097818a66d', 'd395eac98f6a653a', 'afa565d6c43b1bd2',
                 'ed64a3e908e4b952', 'f8f6e6261eda21a9'),
     'patched prior': ('170f76d83863af11', '15ef70a093ec4cc8', '717e6e3702cdf827',
@@ -323,7 +328,10 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: layout), written in the browser from the source and read by the models callback; the
 #: datasets callback reads the Slices card's model and columns, the Slices card's choice
 #: follows the removal record (Undo puts them back). No demo figure changed.
-EXPECTED_PAGE = ('b20f71fe668eaf50', 'be5a5aeb0544af50')
+#: Re-recorded (branch fix14, review 11 item 11): the constrained strip's callback also writes
+#: the threshold view (its ★ words and the choice's ◆) and reads the view's model and axis
+#: (the wiring only; the layout is unchanged).
+EXPECTED_PAGE = ('b20f71fe668eaf50', '866c5f608bd09504')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
