@@ -270,7 +270,7 @@ def query_refusals(search: str | None) -> list[str]:
         out.append(f"n {excerpt(q['n'])} is not a whole number from {SAMPLES_LIMITS[0]} to "
                    f"{SAMPLES_LIMITS[1]} (kept 51)")
     if "tab" in q and q["tab"] not in TABS:
-        out.append(f"tab {excerpt(q['tab'])} is not a tab ({', '.join(TABS)}; kept decide)")
+        out.append(f"tab {excerpt(q['tab'])} is not a tab (kept decide)")
     if "class" in q and clean_class(q["class"]) is None:
         out.append(f"class {excerpt(q['class'])} is not a class name")
     for key, choices, kept in (("prm", ("pr", "prg"), "pr"), ("cm", ("cost", "decision"),

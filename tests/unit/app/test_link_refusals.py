@@ -26,7 +26,7 @@ def test_lrf001_settings_refused_are_named_with_what_is_kept():
         "avg 'foo' is not one of none, pooled, vertical, threshold (kept pooled)",
         "level '2' is not one of 0.8, 0.9, 0.95, 0.99 (kept 0.95)",
         "n 'abc' is not a whole number from 5 to 1001 (kept 51)",
-        "tab 'zzz' is not a tab (decide, compare, beyond, monitor; kept decide)",
+        "tab 'zzz' is not a tab (kept decide)",
     ]
     # what is refused is indeed not used: the state keeps the defaults said
     link, given = parse_link("?v=2&prior=abc&cfp=-1&n=abc&avg=foo&level=2&tab=zzz")
@@ -113,11 +113,10 @@ def test_lrf006_the_banner_says_it_in_one_line_with_or_without_missing_data():
         return text(getattr(node, "children", None))
 
     refused = ["prior 'abc' is not a number (kept the data's prevalence)",
-               "tab 'zzz' is not a tab (decide, compare, beyond, monitor; kept decide)"]
+               "tab 'zzz' is not a tab (kept decide)"]
     alone = text(missing_banner([], {}, (), refused))
     assert alone == ("From the link: prior 'abc' is not a number (kept the data's "
-                     "prevalence); tab 'zzz' is not a tab (decide, compare, beyond, monitor; "
-                     "kept decide).")
+                     "prevalence); tab 'zzz' is not a tab (kept decide).")
     assert missing_banner([], {}, (), []) is None
     both = text(missing_banner(["a" * 24], {}, (), refused))
     assert "no longer on the server" in both and both.endswith(alone)
