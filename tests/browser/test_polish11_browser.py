@@ -1,0 +1,62 @@
+"""Stranger review 11's layout findings, measured in Chromium (items 9, 10, 12, 13, 15)."""
+
+from pathlib import Path
+
+from roc_dash.app import ids
+
+from .gestures import js_graph, scroll_into_view, wait_file, wait_idle, wait_until
+from .test_trust_browser import start
+
+RECT = ("const r = arguments[0].getBoundingClientRect();"
+        "return [r.left, r.top, r.right, r.bottom];")
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_p11001_the_download_note_never_covers_the_strips_headline(dash_duo, app, shot):
+    start(dash_duo, app, size=(1600, 900))
+    d = dash_duo.driver
+    folder = Path(dash_duo.download_path)
+    button = dash_duo.find_element(f"#{ids.EXPORT_DECISION}")
+    button.click()
+    wait_file(folder, "roc-dash-decision*.json")
+    dash_duo.wait_for_contains_text(f"#{ids.EXPORT_STATUS}", "the recommendation")
+    note = d.execute_script(RECT, dash_duo.find_element(f"#{ids.EXPORT_STATUS} > span"))
+    headline = d.execute_script(RECT, dash_duo.find_element(f"#{ids.SUMMARY}"))
+    shot("p11001_download_note")
+    assert note[2] > note[0] and note[3] > note[1], note  # shown
+    assert not _overlap(note, headline), (note, headline)
+    size = d.execute_script("return [window.innerWidth, window.innerHeight]")
+    assert 0 <= note[0] and note[2] <= size[0] and 0 <= note[1] and note[3] <= size[1]
+
+
+#: the ROC's subtitle: each of its lines' right end, and the graph's right end
+TITLE = """
+const g = document.getElementById(arguments[0]);
+const svg = g.querySelector('svg.main-svg').getBoundingClientRect();
+const t = g.querySelector('.g-gtitle .gtitle');
+const lines = Array.from(t.querySelectorAll('tspan.line'));
+const parts = (lines.length ? lines : [t]).map(e => e.getBoundingClientRect());
+const plot = g.querySelector('.cartesianlayer .bg, .nsewdrag').getBoundingClientRect();
+return {svg: [svg.left, svg.right], lines: parts.map(r => [r.left, r.right, r.bottom]),
+        plotTop: plot.top, text: t.textContent};
+"""
+
+
+def test_p11002_the_roc_subtitle_is_whole_in_vertical_and_threshold_averaging(dash_duo, app,
+                                                                           shot):
+    for mode in ("vertical", "threshold", "none"):
+        start(dash_duo, app, f"/?avg={mode}", size=(1600, 900))
+        wait_until(lambda: "fold mean" in (js_graph(dash_duo.driver, ids.ROC_GRAPH,
+                                                    "gd.layout.title.text") or ""),
+                   message=f"{mode} averaging")
+        wait_idle(dash_duo)
+        scroll_into_view(dash_duo.driver, dash_duo.find_element(f"#{ids.ROC_GRAPH}"))
+        g = dash_duo.driver.execute_script(TITLE, ids.ROC_GRAPH)
+        shot(f"p11002_roc_subtitle_{mode}")
+        assert "hull and ★ optimum from pooled predictions" in g["text"], g["text"]
+        for left, right, bottom in g["lines"]:
+            assert g["svg"][0] <= left and right <= g["svg"][1], (mode, g)
+            assert bottom <= g["plotTop"] + 1, (mode, g)  # above the plot, not over it
