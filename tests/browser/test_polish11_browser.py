@@ -60,3 +60,37 @@ def test_p11002_the_roc_subtitle_is_whole_in_vertical_and_threshold_averaging(da
         for left, right, bottom in g["lines"]:
             assert g["svg"][0] <= left and right <= g["svg"][1], (mode, g)
             assert bottom <= g["plotTop"] + 1, (mode, g)  # above the plot, not over it
+
+
+#: the floors' confidence table: its header cells' sizes and whether it or a box around it
+#: (up to its card) scrolls sideways
+FLOOR_TABLE = """
+const t = document.querySelector('.dct-confidence-table');
+const heads = Array.from(t.querySelectorAll('th')).map(th => {
+  const r = th.getBoundingClientRect();
+  return [th.textContent, r.width, r.height];
+});
+const scrolls = [];
+for (let e = t; e && !e.classList.contains('card'); e = e.parentElement) {
+  if (e.scrollWidth > e.clientWidth + 1) { scrolls.push([e.className, e.scrollWidth, e.clientWidth]); }
+}
+const card = t.closest('.card').getBoundingClientRect(), r = t.getBoundingClientRect();
+return {heads, scrolls, inside: r.right <= card.right + 1, line: parseFloat(getComputedStyle(t).fontSize)};
+"""
+
+
+def test_p11003_the_floors_table_fits_its_card_at_1600(dash_duo, app, shot):
+    start(dash_duo, app, "/?floor=precision%20%3E%3D%200.6%3B%20recall%20%3E%3D%200.5"
+                         "&fconf=95%25", size=(1600, 900))
+    wait_until(lambda: dash_duo.driver.find_elements("css selector", ".dct-confidence-table"),
+               message="how sure each floor is")
+    wait_idle(dash_duo)
+    table = dash_duo.find_element(".dct-confidence-table")
+    scroll_into_view(dash_duo.driver, table)
+    g = dash_duo.driver.execute_script(FLOOR_TABLE)
+    shot("p11003_floors_table")
+    assert not g["scrolls"] and g["inside"], g
+    for text, width, height in g["heads"]:
+        # at most three lines of header, each at least a word wide (not a letter per line)
+        assert height <= 4 * 1.4 * g["line"], (text, width, height)
+        assert width >= 3 * g["line"], (text, width, height)

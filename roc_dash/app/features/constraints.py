@@ -298,8 +298,11 @@ def confidence_table(rows):
     for name, fc in rows:
         for h in fc.holds:
             body.append(html.Tr([
-                html.Td(name), html.Td(h.floor.text),
-                html.Td(f"{sig(h.estimate)} [{sig(h.low)}–{sig(h.high)}]", className="num"),
+                html.Td(name), html.Td(h.floor.text, className="nowrap"),
+                # the estimate and its interval may take two lines (a narrow card: review 11)
+                html.Td([html.Span(sig(h.estimate), className="nowrap"), " ",
+                         html.Span(f"[{sig(h.low)}–{sig(h.high)}]", className="nowrap")],
+                        className="num"),
                 html.Td(percent(h.holds_share), className="num dct-holds"),
                 html.Td(percent(h.procedure_share), className="num")]))
     level, n = rows[0][1].level, rows[0][1].n_boot
