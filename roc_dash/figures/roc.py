@@ -228,9 +228,12 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
     if subtitle:
         layout["title"] = {"text": subtitle, "x": 0.01, "xanchor": "left", "y": 0.985,
                            "font": {"size": max(font_size - 3, 10), "color": "#5b6775"}}
-        # a second line: the top margin grows by a line of the subtitle's font
-        lines = subtitle.count("<br>")
-        layout["margin"]["t"] = 34 + round(lines * 1.3 * max(font_size - 3, 10))
+        # a second line: the top margin grows by a line of the subtitle's font, and the
+        # lines hang from the top (never cut by the figure's top edge)
+        lines, size = subtitle.count("<br>"), max(font_size - 3, 10)
+        layout["margin"]["t"] = 34 + round(lines * 1.3 * size) + (6 if lines else 0)
+        if lines:  # (plotly puts a title's first line above a "top" anchor: pad it down)
+            layout["title"].update(y=1.0, yanchor="top", pad={"t": size + 4})
     fig = fast_figure(traces, layout)
     for op in pin_list(operating, pins):
         fig.add_trace(_pinned_trace(op.fpr, op.tpr, op, analysis, font_size))

@@ -40,7 +40,7 @@ const t = g.querySelector('.g-gtitle .gtitle');
 const lines = Array.from(t.querySelectorAll('tspan.line'));
 const parts = (lines.length ? lines : [t]).map(e => e.getBoundingClientRect());
 const plot = g.querySelector('.cartesianlayer .bg, .nsewdrag').getBoundingClientRect();
-return {svg: [svg.left, svg.right], lines: parts.map(r => [r.left, r.right, r.bottom]),
+return {svg: [svg.left, svg.right, svg.top], lines: parts.map(r => [r.left, r.right, r.bottom, r.top]),
         plotTop: plot.top, text: t.textContent};
 """
 
@@ -57,8 +57,9 @@ def test_p11002_the_roc_subtitle_is_whole_in_vertical_and_threshold_averaging(da
         g = dash_duo.driver.execute_script(TITLE, ids.ROC_GRAPH)
         shot(f"p11002_roc_subtitle_{mode}")
         assert "hull and ★ optimum from pooled predictions" in g["text"], g["text"]
-        for left, right, bottom in g["lines"]:
+        for left, right, bottom, top in g["lines"]:
             assert g["svg"][0] <= left and right <= g["svg"][1], (mode, g)
+            assert g["svg"][2] <= top, (mode, g)  # not cut at the top either
             assert bottom <= g["plotTop"] + 1, (mode, g)  # above the plot, not over it
 
 
@@ -94,3 +95,45 @@ def test_p11003_the_floors_table_fits_its_card_at_1600(dash_duo, app, shot):
         # at most three lines of header, each at least a word wide (not a letter per line)
         assert height <= 4 * 1.4 * g["line"], (text, width, height)
         assert width >= 3 * g["line"], (text, width, height)
+
+
+#: the ROC in presentation mode: its plot area, its legend, the card, the ★ and the K labels
+ROC_PARTS = """
+const g = document.getElementById(arguments[0]);
+const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+const plot = g.querySelector('.cartesianlayer .bg, .nsewdrag');
+const legend = g.querySelector('.legend');
+const stars = Array.from(g.querySelectorAll('.annotation-text, .annotation'))
+  .filter(a => a.textContent.trim() === '★').map(box);
+const ks = Array.from(g.querySelectorAll('.scatterlayer .textpoint text'))
+  .filter(t => t.textContent.trim() === 'K').map(box);
+return {plot: box(plot), legend: legend ? box(legend) : null, graph: box(g), stars, ks};
+"""
+
+
+def test_p11004_presentation_1280x720_roc_is_usable(dash_duo, app, shot):
+    start(dash_duo, app, "/?pres=1&avg=vertical&cap=300", size=(1280, 720))
+    d = dash_duo.driver
+    viewport = d.execute_script("return [window.innerWidth, window.innerHeight]")
+    d.set_window_size(2 * 1280 - viewport[0], 2 * 720 - viewport[1])
+    wait_until(lambda: "presenting" in dash_duo.find_element(f"#{ids.APP}").get_attribute(
+        "class"), message="presentation mode")
+    wait_until(lambda: js_graph(d, ids.ROC_GRAPH, "gd.data.some(t => t.name === 'capacity')"),
+               message="the capacity's K on the ROC")
+    wait_idle(dash_duo, quiet=1.0)
+    d.execute_script("window.scrollTo(0, 0)")
+    g = d.execute_script(ROC_PARTS, ids.ROC_GRAPH)
+    title = d.execute_script(TITLE, ids.ROC_GRAPH)
+    shot("p11004_presenting_roc")
+    width, height = g["plot"][2] - g["plot"][0], g["plot"][3] - g["plot"][1]
+    graph_width = g["graph"][2] - g["graph"][0]
+    assert min(width, height) >= 300, g
+    if g["legend"]:
+        assert g["legend"][2] - g["legend"][0] <= 0.4 * graph_width, g
+    assert g["stars"] and g["ks"], g
+    for left, right, bottom, top in title["lines"]:  # the subtitle whole, over the plot
+        assert title["svg"][0] <= left and right <= title["svg"][1], title
+        assert title["svg"][2] <= top and bottom <= title["plotTop"] + 1, title
+    for k in g["ks"]:
+        for star in g["stars"]:
+            assert not _overlap(k, star), g
