@@ -323,7 +323,10 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: layout), written in the browser from the source and read by the models callback; the
 #: datasets callback reads the Slices card's model and columns, the Slices card's choice
 #: follows the removal record (Undo puts them back). No demo figure changed.
-EXPECTED_PAGE = ('b20f71fe668eaf50', 'be5a5aeb0544af50')
+#: Re-recorded (branch fix15, review 11): a clientside callback takes the controls' message
+#: away on Enter or blur of a cost or prior box with a valid value typed (the wiring only;
+#: the layout and the demo's figures are unchanged).
+EXPECTED_PAGE = ('b20f71fe668eaf50', '3bba7f3453fadc6a')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
