@@ -35,6 +35,13 @@ def test_lrf001_settings_refused_are_named_with_what_is_kept():
 
 
 def test_lrf002_valid_links_say_nothing():
+    # every field changed, as the page writes its own link: nothing refused
+    from roc_dash.app.page_state import PageState
+
+    from .test_page_state import CHANGED
+
+    assert link_refusals(PageState(**CHANGED).to_query()) == []
+    assert link_refusals(PageState().to_query()) == []
     for search in ("", "?v=2", "?v=2&cfp=2&cfn=0.5&prior=0.3&avg=vertical&level=0.9&n=101"
                    "&tab=monitor&band=simultaneous&prm=prg&cm=decision&cview=lift"
                    "&recal=platt&btp=1&btn=0&pop=1200&class=cat",
