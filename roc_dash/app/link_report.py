@@ -16,7 +16,7 @@ from .page_state import Pin, link_refusals, parse_link, resolve_refs
 from .server.limits import excerpt
 from .server.store import DatasetInfo, DatasetStore
 
-__all__ = ["unrestored", "gone_label", "link_refused"]
+__all__ = ["unrestored", "gone_label", "link_refused", "link_words"]
 
 
 def gone_label(store: DatasetStore, dataset_id: str) -> str:
@@ -102,3 +102,17 @@ def link_refused(search, infos: list[DatasetInfo] | None = None,
         out.append(f"mtime {excerpt(time)} is not a column of the windows (their columns: "
                    f"{excerpt(cols, 80, quote=False)}; not used)")
     return out
+
+
+def link_words(search, infos: list[DatasetInfo], gone, columns_of) -> list[str]:
+    """:func:`link_refused` as the missing-data banner says it: while the page shows the
+    link's datasets (``infos`` loaded, ``gone`` no longer stored; once they are loaded, and
+    not again after an upload or a removal), with the columns its Monitor windows may be
+    cut by (``columns_of(dataset ids)``; not known for window files)."""
+    link, _ = parse_link(search)
+    loaded = [i.id for i in infos]
+    if not loaded or set(loaded) | set(gone) != set(link.datasets):
+        return []
+    windows = list(link.monitor.windows) or loaded
+    columns = columns_of(windows) if set(windows) <= set(loaded) else None
+    return link_refused(search, infos, columns)

@@ -37,7 +37,7 @@ from ..analysis import (
 from ..callbacks import in_browser
 from ..components import dataset_list, labelled, missing_banner, model_options
 from ..help import HELP
-from ..link_report import link_refused, unrestored
+from ..link_report import link_words, unrestored
 from ..monitoring import window_columns
 from ..page_state import parse_link, resolve_refs
 from ..removal import (
@@ -531,18 +531,6 @@ def _moved_source(removed, source):
     return source if now is None or not now.get("source") else now["source"]
 
 
-def _refused(store, link, search, infos, gone) -> list[str]:
-    """The link's values the page did not use (:func:`..link_report.link_refused`), said
-    while the page shows the link's datasets (once they are loaded; not again after an
-    upload or a removal), with the columns its Monitor windows may be cut by."""
-    loaded = [i.id for i in infos]
-    if not loaded or set(loaded) | set(gone) != set(link.datasets):
-        return []
-    windows = list(link.monitor.windows) or loaded
-    columns = window_columns(store, windows) if set(windows) <= set(loaded) else None
-    return link_refused(search, infos, columns)
-
-
 def _register_models(app, cache, store) -> None:
     """The model lists, the missing-data banner and the upload signal."""
 
@@ -590,8 +578,8 @@ def _register_models(app, cache, store) -> None:
         link, given = parse_link(search)
         lost = unrestored(store, search) if gone and "datasets" in given and set(gone) <= set(
             link.datasets) else []
-        return missing_banner(gone, {g: store.gone(g) for g in gone}, lost,
-                              _refused(store, link, search, infos, gone))
+        return missing_banner(gone, {g: store.gone(g) for g in gone}, lost, link_words(
+            search, infos, gone, lambda ids_: window_columns(store, ids_)))
 
     # a × of the dataset list, in the browser: the list's buttons appearing (every first
     # load, every upload) cost no request; a click names its dataset to the datasets callback

@@ -103,13 +103,14 @@ def test_lrf005_class_and_time_column_judged_on_the_data(store, monkeypatch):
     assert link_refused(f"?v=2&data={b}&mtime=nocol", infos, None) == []
     # the page's glue: the windows' columns (the upload's kept category columns), said while
     # the page shows the link's datasets and not after another upload
-    from roc_dash.app.features.data import _refused
+    from roc_dash.app.link_report import link_words
+    from roc_dash.app.monitoring import window_columns
 
     search = f"?v=2&data={b}&mtime=nocol&mwin={b}"
-    said = _refused(store, parse_link(search)[0], search, infos, [])
+    said = link_words(search, infos, [], lambda d: window_columns(store, d))
     assert said[-1].startswith("mtime 'nocol' is not a column of the windows (their "
                                "columns: time, sex"), said
-    assert _refused(store, parse_link(search)[0], search, infos + infos[:0], ["x" * 24]) == []
+    assert link_words(search, infos, ["x" * 24], lambda d: window_columns(store, d)) == []
     (m,) = upload_frames(store, {"m.csv": multi}, monkeypatch)
     infos, _ = loaded_infos(store, [m])
     said = link_refused(f"?v=2&data={m}&class=zzz", infos, [])
