@@ -52,13 +52,17 @@ def dataset_list(infos: list[DatasetInfo], labels: list[str], missing: list[str]
     return html.Ul(items)
 
 
-def missing_banner(missing: list[str], known: dict | None = None, lost=()):
+def missing_banner(missing: list[str], known: dict | None = None, lost=(), refused=()):
     """What a link names that is no longer here (instead of an empty dashboard): the files'
     names and why they went, where the server remembers them (``known``: id -> note), and
     exactly what of the link could not be restored with them (``lost``, phrases of
-    :func:`.link_report.unrestored`); the rest is."""
+    :func:`.link_report.unrestored`); the rest is. Then the link's values the page did not
+    use and what it used instead (``refused``, :func:`.link_report.link_refused`), in one
+    line."""
+    said = html.Div(["From the link: ", "; ".join(refused) + "."],
+                    className="link-refused") if refused else None
     if not missing:
-        return None
+        return said
     known = known or {}
     items = []
     for m in missing:
@@ -80,7 +84,7 @@ def missing_banner(missing: list[str], known: dict | None = None, lost=()):
             html.Span(["Not restored: ", html.Ul([html.Li(x) for x in lost],
                                                  className="unrestored")],
                       className="unrestored-head") if lost else None,
-            f"{restored} Upload the files again to see what was on them."]
+            f"{restored} Upload the files again to see what was on them.", said]
 
 
 def banner(analysis: Analysis | None, extra=()):

@@ -30,7 +30,7 @@ from dash import Input, Output
 from . import ids
 from .page_state import parse_link
 from .server.limits import excerpt
-from .state import COST_LIMITS, ControlState, clean_class, display, number
+from .state import COST_LIMITS, ControlState, clean_class, display, not_number_why, number
 
 __all__ = ["COST_MIN", "COST_MAX", "PRIOR_MIN", "PRIOR_MAX", "COST_STEP", "PRIOR_STEP",
            "cost_to_slider", "slider_to_cost", "parse_cost", "parse_prior",
@@ -72,7 +72,7 @@ def parse_cost(text, current: float, what: str) -> tuple[float, str]:
     v = number(text)
     lo, hi = COST_LIMITS
     if v is None:
-        return current, (f"{what}: {excerpt(text)} is not a number; kept {display(current)}."
+        return current, (f"{what}: {excerpt(text)} {not_number_why(text)}; kept {display(current)}."
                          if str(text or "").strip() else
                          f"{what}: empty; kept {display(current)}.")
     if v <= 0:
@@ -94,7 +94,7 @@ def parse_prior(text, current: float) -> tuple[float, str]:
         v = v / 100
     what = "Deployment prior p(+)"
     if v is None:
-        return current, (f"{what}: {excerpt(text)} is not a number; kept {display(current)}."
+        return current, (f"{what}: {excerpt(text)} {not_number_why(text)}; kept {display(current)}."
                          if str(text or "").strip() else
                          f"{what}: empty; kept {display(current)}.")
     if not PRIOR_MIN <= v <= PRIOR_MAX:
@@ -110,7 +110,7 @@ def parse_benefit(text, current: float, what: str) -> tuple[float, str]:
         return 0.0, ""
     v = number(text)
     if v is None:
-        return current, f"{what}: {excerpt(text)} is not a number; kept {display(current)}."
+        return current, f"{what}: {excerpt(text)} {not_number_why(text)}; kept {display(current)}."
     if v < 0:
         return current, (f"{what} cannot be negative (enter a cost as a cost instead); "
                          f"kept {display(current)}.")

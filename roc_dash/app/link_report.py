@@ -4,16 +4,19 @@ A link names its datasets, models, pins, the Slices card's model and the prior's
 dataset id (:mod:`.page_state`); when one of its datasets is no longer on the server, what
 belongs to it cannot come back, and everything else can. :func:`unrestored` lists the former
 (the missing-data banner says it, above the views), so a meeting knows which pins, notes and
-settings of the link are gone and that the rest is as it was.
+settings of the link are gone and that the rest is as it was. :func:`link_refused` lists the
+link's values the page did not take (a prior that is not a number, a tab that is not one, a
+class or time column the data lack) and what it used instead, in the same banner.
 """
 
 from __future__ import annotations
 
 from .analysis import legacy_names
-from .page_state import Pin, parse_link, resolve_refs
-from .server.store import DatasetStore
+from .page_state import Pin, link_refusals, parse_link, resolve_refs
+from .server.limits import excerpt
+from .server.store import DatasetInfo, DatasetStore
 
-__all__ = ["unrestored", "gone_label"]
+__all__ = ["unrestored", "gone_label", "link_refused", "link_words"]
 
 
 def gone_label(store: DatasetStore, dataset_id: str) -> str:
@@ -75,3 +78,41 @@ def unrestored(store: DatasetStore, search) -> list[str]:
         if kept:
             out.append(f"{' and '.join(kept)} of {labels[d]} (deleted with it)")
     return out
+
+
+def link_refused(search, infos: list[DatasetInfo] | None = None,
+                 columns: list[str] | None = None) -> list[str]:
+    """The link's values the page does not use, one short phrase each with what it uses
+    instead (:func:`.page_state.link_refusals`), and, once the datasets are loaded
+    (``infos``), a ``class`` that none of them has and a Monitor time column ``mtime`` that
+    is not among ``columns`` (the columns its windows may be cut by; None: not known yet)."""
+    out = link_refusals(search)
+    link, given = parse_link(search)
+    wanted = link.control.reference_class if "conditions" in given else None
+    if wanted and infos:
+        classes = [c for i in infos if i.kind == "multiclass" for c in i.classes]
+        kept = next((i.reference_class for i in infos if i.kind == "multiclass"), None)
+        if not classes:
+            out.append(f"class {excerpt(wanted)} is not used: no multi-class data is loaded")
+        elif wanted not in classes:
+            out.append(f"class {excerpt(wanted)} is not a class of the data (kept {kept})")
+    time = link.monitor.time if "monitor" in given else None
+    if time and columns is not None and time not in columns:
+        cols = ", ".join(columns) if columns else "none"
+        out.append(f"mtime {excerpt(time)} is not a column of the windows (their columns: "
+                   f"{excerpt(cols, 80, quote=False)}; not used)")
+    return out
+
+
+def link_words(search, infos: list[DatasetInfo], gone, columns_of) -> list[str]:
+    """:func:`link_refused` as the missing-data banner says it: while the page shows the
+    link's datasets (``infos`` loaded, ``gone`` no longer stored; once they are loaded, and
+    not again after an upload or a removal), with the columns its Monitor windows may be
+    cut by (``columns_of(dataset ids)``; not known for window files)."""
+    link, _ = parse_link(search)
+    loaded = [i.id for i in infos]
+    if not loaded or set(loaded) | set(gone) != set(link.datasets):
+        return []
+    windows = list(link.monitor.windows) or loaded
+    columns = columns_of(windows) if set(windows) <= set(loaded) else None
+    return link_refused(search, infos, columns)

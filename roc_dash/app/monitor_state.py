@@ -10,10 +10,11 @@ import math
 from dataclasses import dataclass
 
 from ..io.size_limits import limits
+from .server.limits import excerpt
 from .server.store import clean_ids
 
 __all__ = ["MONITOR_PERIODS", "MONITOR_ESTIMATORS", "MonitorState", "monitor_pins",
-           "monitor_query", "monitor_from_raw", "link_monitor"]
+           "monitor_query", "monitor_from_raw", "link_monitor", "monitor_refusals"]
 
 
 #: The periods a Monitor tab's time column may be cut into (:func:`roc_dash.io.windows`).
@@ -114,3 +115,28 @@ def link_monitor(search) -> MonitorState | None:
     return monitor_from_raw((q.get("mref"), (q.get("mwin") or "").split(","), q.get("mtime"),
                      q.get("mevery"), ["hide"] if q.get("mnolab") == "1" else [],
                      q.get("mest"), q.get("mrec"), q.get("mpin")))
+
+
+def monitor_refusals(search) -> list[str]:
+    """What :func:`link_monitor` does not take of a link's Monitor settings, one short phrase
+    each (the value, why, what is used instead). Whether the time column ``mtime`` is one of
+    the windows' columns is known only once they are loaded (:mod:`.link_report`)."""
+    from urllib.parse import parse_qs
+
+    if not isinstance(search, str) or len(search) > 16384:
+        return []
+    q = {k: v[-1] for k, v in parse_qs(search.lstrip("?")).items()}
+    out = []
+    if "mref" in q and _monitor_reference(q["mref"]) is None:
+        out.append(f"mref {excerpt(q['mref'])} is not a decision to check (optimum, upload or "
+                   "a pin's letter; kept optimum)")
+    if "mtime" in q and not 0 < len(q["mtime"]) <= limits().name_chars:
+        out.append(f"mtime {excerpt(q['mtime'])} is not a column name (kept none)")
+    if "mevery" in q and q["mevery"] not in MONITOR_PERIODS:
+        kept = "each value as a window" if q.get("mtime") else "none"
+        out.append(f"mevery {excerpt(q['mevery'])} is not one of "
+                   f"{', '.join(MONITOR_PERIODS)} (kept {kept})")
+    if "mest" in q and q["mest"] not in MONITOR_ESTIMATORS:
+        out.append(f"mest {excerpt(q['mest'])} is not one of {', '.join(MONITOR_ESTIMATORS)} "
+                   "(kept em)")
+    return out

@@ -40,6 +40,7 @@ from .monitor_state import (  # the Monitor tab's part; its names re-exported he
     monitor_from_raw,
     monitor_pins,
     monitor_query,
+    monitor_refusals,
 )
 from .server.store import DEMO_ID, clean_ids, is_dataset_id
 from .state import (
@@ -57,12 +58,13 @@ from .state import (
     clean_pins,
     clean_zoom,
     parse_query,
+    query_refusals,
     split_key,
     tab_shown,
 )
 
 __all__ = ["MONITOR_PERIODS", "MONITOR_ESTIMATORS", "monitor_pins", "LINK_VERSION", "ModelRef", "Pin", "SliceState", "MonitorState", "PageState", "Field", "FIELDS",
-           "FIELD_NAMES", "dependencies", "tab_gate", "parse_link", "resolve_refs", "model_key",
+           "FIELD_NAMES", "dependencies", "tab_gate", "parse_link", "link_refusals", "resolve_refs", "model_key",
            "key_ref", "pins_of", "zoom_of"]
 
 #: The version of the link's format that :meth:`PageState.to_query` writes (``v=2``: models
@@ -515,6 +517,15 @@ def parse_link(search) -> tuple[PageState, frozenset[str]]:
     if monitor is not None:
         kw["monitor"] = monitor
     return PageState(**kw), frozenset(kw)
+
+
+def link_refusals(search) -> list[str]:
+    """What :func:`parse_link` leaves out of a link, one short phrase per parameter refused
+    or reset (its value, why, what the page uses instead): the page's settings
+    (:func:`~.state.query_refusals`) and the Monitor tab's
+    (:func:`~.monitor_state.monitor_refusals`). What needs the data to judge (a class, a
+    time column) is :func:`..link_report.link_refused`'s."""
+    return query_refusals(search) + monitor_refusals(search)
 
 
 _CONDITION_KEYS = ("cost_fp", "cost_fn", "prior", "reference_class", "benefit_tp",

@@ -22,8 +22,8 @@ from .server.limits import excerpt
 from .server.store import clean_ids, is_dataset_id
 
 __all__ = ["COST_LIMITS", "SAMPLES_LIMITS", "MAX_CLASS", "FONT", "AVERAGING_MODES", "TABS",
-           "ControlState", "clean_class", "number", "display", "clamp_samples",
-           "parse_query", "split_key", "clean_zoom", "ZOOM_VIEWS", "group_priors",
+           "ControlState", "clean_class", "number", "not_number_why", "display", "clamp_samples",
+           "parse_query", "query_refusals", "split_key", "clean_zoom", "ZOOM_VIEWS", "group_priors",
            "economics_from_state", "conditions_from_state", "clean_pins", "tab_shown"]
 
 #: Font sizes of the figures, normal and in presentation mode.
@@ -117,6 +117,18 @@ def number(value) -> float | None:
     except (TypeError, ValueError):
         return None
     return v if math.isfinite(v) else None
+
+
+def not_number_why(text) -> str:
+    """Why ``text`` is not taken as a number: ``"is too large"`` for a number beyond the
+    floats (``1e400``: it overflows), ``"is not a number"`` for anything else."""
+    if isinstance(text, str):
+        try:
+            if math.isinf(float(text.strip().replace(",", "."))):
+                return "is too large"
+        except ValueError:
+            pass
+    return "is not a number"
 
 
 def display(value: float) -> str:
@@ -218,6 +230,62 @@ def parse_query(search: str | None) -> dict:
         if ref is not None:
             out["slice_model"] = {"dataset": ref[0], "model": ref[1]}
     return {k: v for k, v in out.items() if v is not None}
+
+
+def _choice_refusal(key: str, value: str, choices, kept: str) -> str:
+    return (f"{key} {excerpt(value)} is not one of {', '.join(choices)} (kept {kept})")
+
+
+def query_refusals(search: str | None) -> list[str]:
+    """What :func:`parse_query` does not take of a link, one short phrase per parameter: the
+    value as given, why it is refused and what the page uses instead (``"prior 'abc' is not
+    a number (kept the data's prevalence)"``). Empty when every value it reads is taken.
+    The Monitor tab's parameters are :func:`.monitor_state.monitor_refusals`'s."""
+    if not isinstance(search, str) or len(search) > 16384:
+        return []
+    q = {k: v[-1] for k, v in parse_qs(search.lstrip("?")).items()}
+    out = []
+    lo, hi = COST_LIMITS
+    for key, what in (("cfp", "cost"), ("cfn", "cost")):
+        if key in q and (_positive(q[key], None) is None
+                         or not lo <= _positive(q[key], None) <= hi):
+            v = number(q[key])
+            why = (not_number_why(q[key]) if v is None else
+                   f"is not a {what} from {lo:g} to {hi:g}")
+            out.append(f"{key} {excerpt(q[key])} {why} (kept 1)")
+    if "prior" in q and _prior(q["prior"], None) is None:
+        why = (not_number_why(q["prior"]) if number(q["prior"]) is None
+               else "is not a prior between 0 and 1")
+        out.append(f"prior {excerpt(q['prior'])} {why} (kept the data's prevalence)")
+    if "avg" in q and q["avg"] not in AVERAGING_MODES:
+        out.append(_choice_refusal("avg", q["avg"], AVERAGING_MODES, "pooled"))
+    if "band" in q and q["band"] not in ("pointwise", "simultaneous"):
+        out.append(_choice_refusal("band", q["band"], ("pointwise", "simultaneous"),
+                                   "pointwise"))
+    if "level" in q and _prior(q["level"], None) not in (0.8, 0.9, 0.95, 0.99):
+        out.append(_choice_refusal("level", q["level"], ("0.8", "0.9", "0.95", "0.99"),
+                                   "0.95"))
+    if "n" in q and not (q["n"].isdigit() and SAMPLES_LIMITS[0] <= int(q["n"])
+                         <= SAMPLES_LIMITS[1]):
+        out.append(f"n {excerpt(q['n'])} is not a whole number from {SAMPLES_LIMITS[0]} to "
+                   f"{SAMPLES_LIMITS[1]} (kept 51)")
+    if "tab" in q and q["tab"] not in TABS:
+        out.append(f"tab {excerpt(q['tab'])} is not a tab (kept decide)")
+    if "class" in q and clean_class(q["class"]) is None:
+        out.append(f"class {excerpt(q['class'])} is not a class name")
+    for key, choices, kept in (("prm", ("pr", "prg"), "pr"), ("cm", ("cost", "decision"),
+                                                               "cost"),
+                               ("cview", CONSTRAINT_VIEWS, CONSTRAINT_VIEWS[0]),
+                               ("recal", RECALIBRATIONS[1:], "none")):
+        if key in q and q[key] not in choices:
+            out.append(_choice_refusal(key, q[key], choices, kept))
+    for key in ("btp", "btn"):
+        v = number(q.get(key)) if key in q else 0.0
+        if v is None or not 0 <= v <= hi:
+            out.append(f"{key} {excerpt(q[key])} is not an amount from 0 to {hi:g} (kept 0)")
+    if "pop" in q and not (number(q["pop"]) is not None and 0 < number(q["pop"]) <= 1e15):
+        out.append(f"pop {excerpt(q['pop'])} is not a positive number of cases (kept none)")
+    return out
 
 
 #: The Decide tab's capacity and floors card: its views, and the longest texts a link keeps.

@@ -544,6 +544,45 @@
         });
     }
 
+    /* The exact boxes of the costs and the prior: what the user typed since the last Enter
+     * or blur (a value the server puts back is not typed), so that Enter or leaving a box
+     * that holds a valid value the user typed takes the box's message away, also when the
+     * value is the one already in use (no change, so no request: stranger review 11,
+     * item 14). */
+    var EXACT_BOXES = {"cost-fp": [1e-6, 1e6], "cost-fn": [1e-6, 1e6], "prior": [0, 1]};
+    document.addEventListener("input", function (e) {
+        var el = e.target;
+        if (el && EXACT_BOXES[el.id]) { el.dataset.typed = "1"; }
+    }, true);
+
+    function typedValid(id, value) {
+        var el = document.getElementById(id);
+        var typed = el && el.dataset.typed === "1";
+        if (el) { delete el.dataset.typed; }
+        if (!typed || typeof value !== "string") { return false; }
+        var text = value.trim().replace(",", ".");
+        var percent = id === "prior" && text.slice(-1) === "%";
+        var v = Number(percent ? text.slice(0, -1) : text);
+        if (!text || !isFinite(v)) { return false; }
+        if (percent) { v = v / 100; }
+        var range = EXACT_BOXES[id];
+        return id === "prior" ? v > range[0] && v < range[1] : v >= range[0] && v <= range[1];
+    }
+
+    function clearControlMessage() {
+        /* inputs: n_submit and n_blur of each box; states: the boxes' values, the message */
+        var args = Array.prototype.slice.call(arguments);
+        var message = args[args.length - 1];
+        var values = {"cost-fp": args[6], "cost-fn": args[7], "prior": args[8]};
+        var id = triggeredProp().split(".")[0];
+        /* the typed mark is taken on every Enter or blur, message or not */
+        var valid = id in values && typedValid(id, values[id]);
+        if (!message || !valid) {
+            return window.dash_clientside.no_update;
+        }
+        return "";
+    }
+
     /* merged with what roc_dash_page.js registers (openView, uploadDone), whichever runs first */
     window.dash_clientside = Object.assign({}, window.dash_clientside);
     window.dash_clientside.rocDash = Object.assign({}, window.dash_clientside.rocDash, {
@@ -558,6 +597,7 @@
         pickTab: pickTab,
         showTab: showTab,
         deferClick: deferClick,
+        clearControlMessage: clearControlMessage,
         _optimalVertex: optimalVertex,
         _plainText: plainText,
         _isoLine: isoLine,

@@ -228,7 +228,12 @@ def roc_figure(analysis: Analysis, *, averaging: str = "pooled", det: bool = Fal
     if subtitle:
         layout["title"] = {"text": subtitle, "x": 0.01, "xanchor": "left", "y": 0.985,
                            "font": {"size": max(font_size - 3, 10), "color": "#5b6775"}}
-        layout["margin"]["t"] = 34
+        # a second line: the top margin grows by a line of the subtitle's font, and the
+        # lines hang from the top (never cut by the figure's top edge)
+        lines, size = subtitle.count("<br>"), max(font_size - 3, 10)
+        layout["margin"]["t"] = 34 + round(lines * 1.3 * size) + (6 if lines else 0)
+        if lines:  # (plotly puts a title's first line above a "top" anchor: pad it down)
+            layout["title"].update(y=1.0, yanchor="top", pad={"t": size + 4})
     fig = fast_figure(traces, layout)
     for op in pin_list(operating, pins):
         fig.add_trace(_pinned_trace(op.fpr, op.tpr, op, analysis, font_size))
@@ -329,21 +334,23 @@ def auc_label(m, averaging: str, ties: str | None = None) -> str:
 
 def _averaging_title(analysis: Analysis, averaging: str) -> str:
     """Subtitle saying what the curves are (folds, averages, band) and that the hull and
-    the optimum always come from the pooled predictions."""
+    the optimum always come from the pooled predictions: two lines when the folds are not
+    pooled (what the curves are, then where the AUC, hull and ★ come from), so that it is
+    never cut at the plot's width (stranger review 11, item 13)."""
     folds, lead, tail = fold_counts(analysis.models)
-    pooled = "; hull and ★ optimum from pooled predictions"
+    pooled = "<br>AUC = fold mean; hull and ★ optimum from pooled predictions"
     if folds <= 1 or averaging == "pooled":
         return (f"{lead}{folds} folds pooled (curves, AUC, hull, ★ optimum){tail}"
                 if folds > 1 else "")
     if averaging == "none":
-        return f"{lead}each of {folds} folds, AUC = fold mean{pooled}{tail}"
+        return f"{lead}each of {folds} folds{tail}{pooled}"
     m = analysis.models[0]
     if averaging == "vertical":
         va = m.vertical
-        return (f"{lead}vertical average of {folds} folds, {va.level:.0%} {va.band} band, "
-                f"AUC = fold mean{pooled}{tail}")
+        return (f"{lead}vertical average of {folds} folds, {va.level:.0%} {va.band} band"
+                f"{tail}{pooled}")
     return (f"{lead}threshold average of {folds} folds, {m.threshold.level:.0%} intervals "
-            f"at {THRESHOLD_BARS} thresholds per model, AUC = fold mean{pooled}{tail}")
+            f"at {THRESHOLD_BARS} thresholds per model{tail}{pooled}")
 
 
 def _points(idx, name, thresholds, fpr, tpr, *, prefix="", suffix=""):

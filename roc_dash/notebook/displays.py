@@ -68,7 +68,7 @@ def _titled(fig, analysis):
                       margin={"t": max(fig.layout.margin.t or 0, top)})
     # Plotly's default height: the middle of the top margin (set heights put a multi-line
     # title's first line above the figure)
-    fig.layout.title.y = fig.layout.title.yanchor = None
+    fig.layout.title.y = fig.layout.title.yanchor = fig.layout.title.pad.t = None
     return fig
 
 

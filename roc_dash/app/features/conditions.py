@@ -143,6 +143,13 @@ def register(app, cache, store) -> None:
     views feature's callback, which draws the views for them)."""
 
     _register_line(app, cache, store)
+    # Enter or leaving a cost or prior box with a valid value typed takes its message away,
+    # also when that value is already in use (no change: no request to the server)
+    boxes = (ids.COST_FP, ids.COST_FN, ids.PRIOR)
+    in_browser(app, "clearControlMessage",
+               Output(ids.CONTROL_MSG, "children", allow_duplicate=True),
+               *(Input(b, p) for b in boxes for p in ("n_submit", "n_blur")),
+               *each(State, "value", *boxes), State(ids.CONTROL_MSG, "children"))
 
 
 #: The sliders of the costs and the prior, in the order the browser's iso line reads them.

@@ -298,7 +298,7 @@ def confidence_table(rows):
     for name, fc in rows:
         for h in fc.holds:
             body.append(html.Tr([
-                html.Td(name), html.Td(h.floor.text),
+                html.Td(name), html.Td(h.floor.text, className="nowrap"),
                 html.Td(_shown(h), className="num"),
                 html.Td(percent(h.holds_share), className="num dct-holds"),
                 html.Td(percent(h.procedure_share), className="num")]))
@@ -324,7 +324,9 @@ def _shown(h):
     """``"0.821176 [0.781369–0.856441] exact (Clopper–Pearson)"``: a floor's metric with
     the interval shown for it (:attr:`FloorHold.shown`) and its method."""
     low, high, method = h.shown
-    return [f"{sig(h.estimate)} [{sig(low)}–{sig(high)}]", html.Br(),
+    # the estimate and its interval may take two lines (a narrow card: review 11)
+    return [html.Span(sig(h.estimate), className="nowrap"), " ",
+            html.Span(f"[{sig(low)}–{sig(high)}]", className="nowrap"), html.Br(),
             html.Span(method, className="hint dct-method")]
 
 

@@ -37,7 +37,8 @@ from ..analysis import (
 from ..callbacks import in_browser
 from ..components import dataset_list, labelled, missing_banner, model_options
 from ..help import HELP
-from ..link_report import unrestored
+from ..link_report import link_words, unrestored
+from ..monitoring import window_columns
 from ..page_state import parse_link, resolve_refs
 from ..removal import (
     confirm_box,
@@ -573,11 +574,12 @@ def _register_models(app, cache, store) -> None:
         inputs={"datasets": Input(ids.DATASETS, "data"), "search": State(ids.URL, "search")},
     )
     def missing(datasets, search):
-        _, gone = loaded_infos(store, datasets)
+        infos, gone = loaded_infos(store, datasets)
         link, given = parse_link(search)
         lost = unrestored(store, search) if gone and "datasets" in given and set(gone) <= set(
             link.datasets) else []
-        return missing_banner(gone, {g: store.gone(g) for g in gone}, lost)
+        return missing_banner(gone, {g: store.gone(g) for g in gone}, lost, link_words(
+            search, infos, gone, lambda ids_: window_columns(store, ids_)))
 
     # a × of the dataset list, in the browser: the list's buttons appearing (every first
     # load, every upload) cost no request; a click names its dataset to the datasets callback

@@ -107,6 +107,9 @@ def _note_or_view(store, trigger, datasets, name, note, query, owner):
                       if v["name"] == " ".join(str(name).split())[:80]), name)
         return f"Saved the view “{saved}”.", "", no_update
     if trigger == ids.NOTE:
+        if (note or "") == store.notes(datasets, owner)["note"]:
+            # left as it was (a Tab walk through the box): nothing to save, nothing to say
+            raise PreventUpdate
         kept = store.save_note(datasets, note, owner=owner)
         return ("Note saved." if kept == (note or "") else
                 f"Note saved (cut to {store.MAX_NOTE:,} characters)."), no_update, no_update

@@ -331,7 +331,12 @@ def layout_and_wiring(tmp_path) -> tuple[str, str]:
 #: Re-recorded (branch fix14, review 11 item 11): the constrained strip's callback also writes
 #: the threshold view (its ★ words and the choice's ◆) and reads the view's model and axis
 #: (the wiring only; the layout is unchanged).
-EXPECTED_PAGE = ('b20f71fe668eaf50', '866c5f608bd09504')
+#: Re-recorded (branch fix15, review 11): a clientside callback takes the controls' message
+#: away on Enter or blur of a cost or prior box with a valid value typed (the wiring only;
+#: the layout and the demo's figures are unchanged).
+#: Re-recorded (merge of fix13, fix14, fix15): the Monitor tab's window upload keeps the files
+#: it has read (a store, fix13) and the tab's layout (its figures' classes): layout and wiring.
+EXPECTED_PAGE = ('821e4a5dab9809c6', 'aa51b680585c2f09')
 
 
 def test_fig003_page_and_wiring_unchanged(tmp_path):
