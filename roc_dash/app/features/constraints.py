@@ -324,9 +324,7 @@ def _shown(h):
     """``"0.821176 [0.781369–0.856441] exact (Clopper–Pearson)"``: a floor's metric with
     the interval shown for it (:attr:`FloorHold.shown`) and its method."""
     low, high, method = h.shown
-    # the estimate and its interval may take two lines (a narrow card: review 11)
-    return [html.Span(sig(h.estimate), className="nowrap"), " ",
-            html.Span(f"[{sig(low)}–{sig(high)}]", className="nowrap"), html.Br(),
+    return [f"{sig(h.estimate)} [{sig(low)}–{sig(high)}]", html.Br(),
             html.Span(method, className="hint dct-method")]
 
 
