@@ -525,11 +525,10 @@ def curve_of_runs(runs: list) -> RocCurve:
     # minus those at or below the next smaller distinct score.
     area = None
     if _whole(pos_le) and _whole(neg_le):  # counts, or whole weights: the exact area
-        # the vertices' counts from the origin: each class's total less those at or below
-        # the next lower score (as _rates makes the rates)
-        tp, fp = (total - np.append(le[::-1], 0) for total, le in ((n_pos, pos_le),
-                                                                    (n_neg, neg_le)))
-        area = area_of_pairs(twice_pairs_of_counts(tp, fp), n_pos, n_neg)
+        # the counts at or below each score trace the curve from its far end: the area
+        # under them is the pairs ranked the wrong way round (and half the ties)
+        wrong = twice_pairs_of_counts(pos_le, neg_le, origin=False)
+        area = area_of_pairs(2 * int(n_pos) * int(n_neg) - wrong, n_pos, n_neg)
     tpr = _rates(pos_le, n_pos)
     del pos_le
     fpr = _rates(neg_le, n_neg)
