@@ -25,13 +25,19 @@ def _click_for(dash_duo, button_id, pattern):
     return wait_file(folder, pattern)[0].read_text()
 
 
-def test_crb101_report_headline_is_the_strips_under_a_capacity(dash_duo, app):
+def capacity_typed(dash_duo, app, value: str = "5%") -> None:
+    """The demo page with a capacity typed in the Decide tab's box, once the summary
+    strip headlines the choice under it."""
     start(dash_duo, app)
     capacity = dash_duo.find_element(f"#{ids.DCT_CAPACITY}")
     gestures.scroll_into_view(dash_duo.driver, capacity)
-    type_into(capacity, "5%")
-    wait_until(lambda: "under the capacity of 5% cases:" in dash_duo.find_element(
+    type_into(capacity, value)
+    wait_until(lambda: f"under the capacity of {value} cases:" in dash_duo.find_element(
         f"#{ids.SUMMARY} .summary-main").text, message="the constrained headline")
+
+
+def test_crb101_report_headline_is_the_strips_under_a_capacity(dash_duo, app):
+    capacity_typed(dash_duo, app)
     strip = dash_duo.find_element(f"#{ids.SUMMARY} .summary-main").text
     report = _click_for(dash_duo, ids.EXPORT_HTML, "roc-dash-report*.html")
     found = re.search(r'<h2>Decision</h2><p class="summary">(.*?)</p>', report, re.S)

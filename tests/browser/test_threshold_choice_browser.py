@@ -5,21 +5,15 @@ against threshold" view's subtitle says the ★ is the optimum without the const
 from roc_dash.app import ids
 from roc_dash.figures.threshold import CHOSEN_NOTE
 
-from . import gestures
 from .gestures import js_graph, type_into, wait_idle, wait_until
-from .test_views_browser import start
+from .test_conreport_browser import capacity_typed
 
 _MARKS = ("[gd.layout.title.subtitle.text, (gd.layout.annotations || [])"
           f".filter(a => a.name === '{CHOSEN_NOTE}').map(a => [a.visible, a.x, a.text])]")
 
 
 def test_tvc101_threshold_view_follows_the_capacitys_choice(dash_duo, app):
-    start(dash_duo, app)
-    capacity = dash_duo.find_element(f"#{ids.DCT_CAPACITY}")
-    gestures.scroll_into_view(dash_duo.driver, capacity)
-    type_into(capacity, "5%")
-    wait_until(lambda: "under the capacity of 5% cases:" in dash_duo.find_element(
-        f"#{ids.SUMMARY} .summary-main").text, message="the constrained headline")
+    capacity_typed(dash_duo, app)
     wait_idle(dash_duo)
     subtitle, notes = js_graph(dash_duo.driver, ids.THRESHOLD_GRAPH, _MARKS)
     assert subtitle.startswith("★ ") and "without the constraints" in subtitle
@@ -31,7 +25,7 @@ def test_tvc101_threshold_view_follows_the_capacitys_choice(dash_duo, app):
     # the demo's 5% is chosen on logistic regression, the model the view shows
     assert "◆ chosen under them" in subtitle
     assert notes[0][0] is True and notes[0][2] == "◆ choice"
-    type_into(capacity, "")
+    type_into(dash_duo.find_element(f"#{ids.DCT_CAPACITY}"), "")
     wait_until(lambda: "constraints" not in js_graph(dash_duo.driver, ids.THRESHOLD_GRAPH,
                                                      _MARKS)[0], message="the own words")
     subtitle, notes = js_graph(dash_duo.driver, ids.THRESHOLD_GRAPH, _MARKS)

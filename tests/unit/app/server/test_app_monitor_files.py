@@ -21,8 +21,7 @@ from roc_dash.app.server.monitor_files import get_file
 from roc_dash.app.server.store import DatasetStore
 from roc_dash.app.state import ControlState
 from roc_dash.cli import main
-from roc_dash.io import ReadOptions, load_predictions
-from tests.monitoring_example import frame
+from tests.monitoring_example import frame, put_file
 
 CONDITIONS = ControlState(cost_fp=1.0, cost_fn=3.0, prior=0.3, prior_mode="manual")
 
@@ -37,11 +36,7 @@ def reference(tmp_path):
     store = DatasetStore(tmp_path / "store")
     files = tmp_path / "files"
     files.mkdir()
-    frame(3000, 0.3, seed=1).to_csv(files / "ref.csv", index=False)
-    result = load_predictions([("ref.csv", (files / "ref.csv").read_bytes())],
-                              options=ReadOptions(keep_slice_columns=True))
-    ref_id = store.put(result.table, files=["ref.csv"], notes=result.notes,
-                       kind=result.kind).id
+    ref_id = put_file(store, files, "ref.csv", frame(3000, 0.3, seed=1))
     for name, prior, seed in (("jan", 0.3, 2), ("feb", 0.1, 3)):
         frame(3000, prior, seed=seed, labels=False).to_csv(files / f"{name}.csv", index=False)
     return AnalysisCache(store), ref_id, files

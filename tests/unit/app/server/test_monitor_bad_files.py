@@ -18,9 +18,9 @@ from roc_dash.app.page_state import MonitorState, PageState
 from roc_dash.app.server.store import DatasetStore
 from roc_dash.app.state import ControlState
 from roc_dash.cli import main
-from roc_dash.io import InputError, ReadOptions, load_predictions
+from roc_dash.io import InputError, load_predictions
 from roc_dash.io.windows import read_windows
-from tests.monitoring_example import frame
+from tests.monitoring_example import frame, put_file
 
 CONDITIONS = ControlState(cost_fp=1.0, cost_fn=3.0, prior=0.3, prior_mode="manual")
 
@@ -36,11 +36,7 @@ def setup(tmp_path):
     store = DatasetStore(tmp_path / "store")
     files = tmp_path / "files"
     files.mkdir()
-    frame(3000, 0.3, seed=1).to_csv(files / "ref.csv", index=False)
-    result = load_predictions([("ref.csv", (files / "ref.csv").read_bytes())],
-                              options=ReadOptions(keep_slice_columns=True))
-    ref_id = store.put(result.table, files=["ref.csv"], notes=result.notes,
-                       kind=result.kind).id
+    ref_id = put_file(store, files, "ref.csv", frame(3000, 0.3, seed=1))
     good = frame(2000, 0.3, seed=2)
     good["time"] = ["2026-07-15"] * 1000 + ["2026-08-15"] * 1000
     good.to_csv(files / "good.csv", index=False)
