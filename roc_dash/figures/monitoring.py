@@ -237,11 +237,15 @@ def monitor_time_figure(result: MonitorResult, *, font_size: int = 14, pins=()) 
                   line_color=ISO_COLOR, annotation_text="decision's prior",
                   annotation_position="bottom right", annotation_font_size=11)
     fig.add_hline(y=result.reference.expected_cost, row=2, col=1, line_dash="dot",
-                  line_color=REFERENCE_COLOR, annotation_text="the record's cost",
+                  line_color=REFERENCE_COLOR, annotation_text="the decision's cost",
                   annotation_font_size=11)
     fig.update_layout(height=640, font={"size": font_size}, hovermode="x unified",
                       margin={"l": 60, "r": 200, "t": 40, "b": 40},
                       legend={"orientation": "v", "x": 1.02, "y": 1.0})
-    fig.update_xaxes(type="category", showline=True, linecolor="#444", mirror=True)
+    # the windows in their order (the table's): plotly would order the categories as the
+    # traces first meet them (labelled windows' trace first), zigzagging the lines
+    fig.update_xaxes(type="category", categoryorder="array",
+                     categoryarray=[plain(w.name) for w in result.windows],
+                     showline=True, linecolor="#444", mirror=True)
     fig.update_yaxes(showline=True, linecolor="#444", mirror=True)
     return fig

@@ -78,7 +78,7 @@ def _one_class_message(name: str, positive: bool) -> str:
     which = "positive" if positive else "negative"
     return (f"window {name!r}: every labelled case is {which}, so its TPR and FPR are "
             "undefined. Give its predictions without the label column to monitor it as an "
-            "unlabelled window, or pool it with the next window")
+            "unlabelled window, or pool it with the next window.")
 
 
 def window_from_counts(name: str, scores, totals, positives=None, *, rows: int | None = None,

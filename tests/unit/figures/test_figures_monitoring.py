@@ -95,3 +95,23 @@ def test_mon043_the_deployed_stars_hover_is_its_own_over_the_hull_vertex_under_i
     assert len(under) == 1  # the fixture's record is at a hull vertex
     assert hull.hovertext[under[0]] == own
     assert sum(t == own for t in hull.hovertext) == 1
+
+
+def test_mon044_over_the_windows_in_the_tables_order_whoever_has_labels():
+    """Windows without labels before one with them (stranger review 12: the axis read
+    m3, u1, u2 and the cost line went back from u2 to m3): the axis is the windows' order,
+    and the dotted cost line is the decision's (a record, a pin or the recommendation)."""
+    y, s = sample(5000, 0.3, seed=1)
+    first = reference_from_scores(y, s, threshold=0.5, prior_pos=0.3, economics=ECON)
+    ref = reference_from_scores(y, s, prior_pos=0.3, economics=ECON,
+                                threshold=choice_at_prior(first.hull, 0.3, ECON).threshold)
+    windows = [window_from_rows("u1", sample(3000, 0.2, seed=2)[1]),
+               window_from_rows("u2", sample(3000, 0.12, seed=3)[1]),
+               window_from_rows("m3", *reversed(sample(3000, 0.3, seed=4)))]
+    fig = monitor_time_figure(monitor(ref, windows, MonitorSettings(replicates=30)))
+    assert list(fig.layout.xaxis.categoryarray) == ["u1", "u2", "m3"]
+    assert fig.layout.xaxis.categoryorder == "array"
+    staying = _trace(fig, "staying with the threshold")
+    assert list(staying.x) == ["u1", "u2", "m3"]  # drawn left to right
+    words = [a.text for a in fig.layout.annotations]
+    assert "the decision's cost" in words and "the record's cost" not in words
