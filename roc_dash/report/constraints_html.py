@@ -111,10 +111,12 @@ def _floors_html(models: list[ModelConstraints], curves: dict) -> str:
         out.append(_table(["Model", "Floor", "At the threshold", f"{lvl:.0%} interval",
                            "One-sided bound", "Holds (replicates)", "Holds (chosen again)"],
                           sure, text=(0, 1)))
-    notes = {n for m in fl for n in m.floors.notes}
+    # each model's notes under its name, in the table's order (stranger review 12: "No
+    # threshold of the model meets…" three times, and no model named)
+    notes = list(dict.fromkeys((m.name, n) for m in fl for n in m.floors.notes))
     if notes:
-        out.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in sorted(notes))
-                   + "</ul>")
+        out.append("<ul>" + "".join(f"<li><strong>{html.escape(name)}</strong>: "
+                                    f"{html.escape(n)}</li>" for name, n in notes) + "</ul>")
     figs = []
     for i, m in enumerate(fl[:4]):
         for space in ("roc", "pr"):

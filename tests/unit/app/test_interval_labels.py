@@ -5,6 +5,8 @@ fourth (its exact Clopper-Pearson one). Each is now labelled with what it is, an
 table shows the exact interval docs/constraints.md promises for recall, specificity and FPR
 (scipy's beta quantiles the oracle)."""
 
+import re
+
 import numpy as np
 from scipy.stats import beta
 
@@ -74,3 +76,21 @@ def test_ilb003_operating_card_names_its_intervals_kind_per_column(cache):
     text = plain_text(feature.intervals_table(chosen))
     assert text.startswith("How sure? 95% bootstrap intervals")
     assert "Optimum corrected for the choice" in text and "A threshold fixed" in text
+
+
+def test_ilb004_report_floor_notes_name_their_model_in_the_tables_order():
+    """Stranger review 12: the HTML report's notes under the floors table said "No threshold
+    of the model meets every floor (...)" once per model, sorted by their text, and never
+    which model. Each note now starts with its model's name, in the table's order."""
+    rng = np.random.default_rng(5)
+    n = 900
+    y = rng.random(n) < 0.3
+    scores = np.concatenate([rng.normal(np.where(y, sep, 0.0), 1.0) for sep in (0.3, 1.0, 2.0)])
+    models = roc_dash.constraints_of(np.tile(y, 3), scores,
+                                     model=np.repeat(["weak", "fair", "good"], n),
+                                     floors=["precision >= 0.99", "recall >= 0.9"], n_boot=0)
+    report = _floors_html(models, {})
+    items = re.findall(r"<li><strong>([^<]+)</strong>: No threshold of the model", report)
+    assert items == [m.name for m in models if not m.floors.feasible]
+    assert len(items) == 3
+    assert "<li>No threshold" not in report
