@@ -25,7 +25,7 @@ CELL = re.compile(r"^(\S+) \[(\S+)–(\S+)\]$")
 def _table(dash_duo):
     """``(header cells, {row name: [cell texts]}, caption)`` of the intervals table."""
     box = dash_duo.find_element(f"#{ids.POINT_INTERVALS}")
-    head = [th.text for th in box.find_elements("css selector", "thead th")]
+    head = [_tag(th) for th in box.find_elements("css selector", "thead th")]
     titles = [th.get_attribute("title") for th in box.find_elements("css selector", "thead th")]
     rows = {}
     for tr in box.find_elements("css selector", "tbody tr"):
@@ -34,11 +34,17 @@ def _table(dash_duo):
     return head, titles, rows, box.find_element("css selector", ".interval-caption").text
 
 
+def _tag(th) -> str:
+    """A column's point (``Optimum``, a pin's letter): the head's first line (the second
+    says what its intervals are: corrected for the choice, or the threshold fixed)."""
+    return th.text.split("\n")[0]
+
+
 def _ready(dash_duo, columns):
     def ok():
         box = dash_duo.find_element(f"#{ids.POINT_INTERVALS}")
         status = dash_duo.find_element(f"#{ids.POINT_INTERVALS_STATUS}").text
-        heads = [th.text for th in box.find_elements("css selector", "thead th")]
+        heads = [_tag(th) for th in box.find_elements("css selector", "thead th")]
         return not status and heads[1:] == columns
     wait_until(ok, message=f"intervals of {columns}")
 
@@ -60,6 +66,8 @@ def test_pti101_operating_card_intervals_equal_the_core(dash_duo, app):
     start(dash_duo, app)
     _ready(dash_duo, ["Optimum"])
     head, titles, rows, caption = _table(dash_duo)
+    kinds = [k.text for k in dash_duo.find_elements(f"#{ids.POINT_INTERVALS} .interval-kind")]
+    assert kinds == ["corrected for the choice"]  # each column says what its intervals are
     model = titles[1]
     used = int(re.search(r"(\d+) of (\d+) replicates", caption).group(1))
     rows_m = frame[frame["model"] == model]

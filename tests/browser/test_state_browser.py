@@ -336,7 +336,7 @@ def test_sta005_choosing_another_model_in_the_pin_row_does_not_pin(dash_duo, app
 def _cells(dash_duo, label):
     """The intervals table's column ``label``: ``{row name: cell text}``."""
     table = dash_duo.find_element(f"#{ids.POINT_INTERVALS} table")
-    head = [c.text for c in table.find_elements("css selector", "thead th")]
+    head = [c.text.split("\n")[0] for c in table.find_elements("css selector", "thead th")]
     k = head.index(label)
     return {r.find_element("css selector", "th").text: r.find_elements("css selector", "td")[
         k - 1].text for r in table.find_elements("css selector", "tbody tr")}
@@ -347,7 +347,7 @@ def test_sta008_page_and_file_give_the_same_intervals_for_a_pin(dash_duo, app, t
     start(dash_duo, app)
     load(dash_duo, first, 1)
     pin_typed(dash_duo, "GaussianNB", 0.5, "A")
-    wait_until(lambda: "A" in [c.text for c in dash_duo.find_elements(
+    wait_until(lambda: "A" in [c.text.split("\n")[0] for c in dash_duo.find_elements(
         f"#{ids.POINT_INTERVALS} thead th")], message="the pin's intervals")
     wait_idle(dash_duo)
     cells = _cells(dash_duo, "A")
